@@ -1,0 +1,110 @@
+/**
+ * The fabric model: nodes (hosts, switches, routers), their ports and the cables (links)
+ * joining two ports. Plain data with index lookups, so routing and the emulator can work on
+ * typed arrays indexed by node, port or link number.
+ */
+
+export type NodeType = 'host' | 'switch' | 'router';
+export type FabricType = 'omnipath' | 'infiniband' | 'ethernet';
+export type LinkKind = 'host' | 'isl';
+
+export interface FabricPort {
+  /** Physical port number on the node (1-based, as the hardware numbers it). */
+  number: number;
+  /** Port GUID as 0x-prefixed 16 hex digits (switch ports share the node GUID). */
+  guid: string;
+  /** LID of the port (a switch's ports answer to the switch's port-0 LID). */
+  lid: number;
+  rateGbps: number;
+  /** Index into Fabric.links, or -1 when nothing is cabled to the port. */
+  link: number;
+}
+
+export interface FabricNode {
+  index: number;
+  name: string;
+  type: NodeType;
+  guid: string;
+  /** Base LID: a switch's port-0 LID, a host's first port's LID. */
+  lid: number;
+  /** Switch tier: 1 for edge (leaf), 2 for core (spine), 3 …; 0 for hosts and routers. */
+  tier: number;
+  /** Number of physical ports the node has (cabled or not). */
+  portCount: number;
+  /** Cabled and uncabled ports by number; ports[n] is port n, ports[0] is unused. */
+  ports: (FabricPort | undefined)[];
+}
+
+export interface PortRef {
+  node: string;
+  port: number;
+}
+
+export interface FabricLink {
+  index: number;
+  /** Stable id `a/port--b/port`, ends in the order the link was declared. */
+  id: string;
+  kind: LinkKind;
+  a: PortRef;
+  b: PortRef;
+  rateGbps: number;
+}
+
+export interface Fabric {
+  name: string;
+  fabricType: FabricType;
+  nodes: FabricNode[];
+  links: FabricLink[];
+  nodeByName: ReadonlyMap<string, FabricNode>;
+  /** Node index by LID (-1 where no node holds the LID). */
+  nodeByLid: Int32Array;
+  maxLid: number;
+}
+
+/** A link traversed in one direction. Index: link.index * 2 (a→b) or link.index * 2 + 1 (b→a). */
+export interface Channel {
+  index: number;
+  id: string;
+  link: FabricLink;
+  from: PortRef;
+  to: PortRef;
+}
+
+export function channelId(from: PortRef, to: PortRef): string {
+  return `${from.node}/${from.port}->${to.node}/${to.port}`;
+}
+
+export function channelOf(fabric: Fabric, channelIndex: number): Channel {
+  const link = fabric.links[channelIndex >> 1];
+  if (!link) throw new RangeError(`no channel ${channelIndex}`);
+  const forward = (channelIndex & 1) === 0;
+  const from = forward ? link.a : link.b;
+  const to = forward ? link.b : link.a;
+  return { index: channelIndex, id: channelId(from, to), link, from, to };
+}
+
+/** The channel that leaves `node` through `port`, or -1 when the port is not cabled. */
+export function channelFrom(fabric: Fabric, node: FabricNode, port: number): number {
+  const linkIndex = node.ports[port]?.link ?? -1;
+  if (linkIndex < 0) return -1;
+  const link = fabric.links[linkIndex] as FabricLink;
+  return link.a.node === node.name && link.a.port === port ? linkIndex * 2 : linkIndex * 2 + 1;
+}
+
+/** Bytes per second a link of `rateGbps` carries (10^9 bits/s → bytes/s). */
+export function bytesPerSecondOfRate(rateGbps: number): number {
+  return (rateGbps * 1e9) / 8;
+}
+
+export function getNode(fabric: Fabric, name: string): FabricNode {
+  const node = fabric.nodeByName.get(name);
+  if (!node) throw new UnknownNodeError(name);
+  return node;
+}
+
+export class UnknownNodeError extends Error {
+  constructor(readonly nodeName: string) {
+    super(`unknown node "${nodeName}"`);
+    this.name = 'UnknownNodeError';
+  }
+}

@@ -1,0 +1,24 @@
+import type { Fabric } from '../model.ts';
+
+/** LFT entry meaning "no route" (IB drops packets for LIDs whose entry is 0xFF). */
+export const NO_ROUTE = 0xff;
+
+/**
+ * Linear forwarding tables: for each switch (by node index), destination LID → output port.
+ * Port 0 is the switch itself; NO_ROUTE means unreachable.
+ */
+export interface ForwardingTables {
+  engine: string;
+  bySwitch: (Uint8Array | undefined)[];
+}
+
+export function emptyTables(fabric: Fabric, engine: string): ForwardingTables {
+  const bySwitch: (Uint8Array | undefined)[] = new Array(fabric.nodes.length).fill(undefined);
+  for (const node of fabric.nodes) {
+    if (node.type !== 'switch') continue;
+    const lft = new Uint8Array(fabric.maxLid + 1).fill(NO_ROUTE);
+    lft[node.lid] = 0;
+    bySwitch[node.index] = lft;
+  }
+  return { engine, bySwitch };
+}

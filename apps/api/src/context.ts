@@ -1,0 +1,16 @@
+import type { Fabric, ForwardingTables } from '@fabscope/topology';
+import type { EmulatorClient } from './emulator-client.ts';
+import type { LinkIndex } from './lib/utilization.ts';
+import type { Sampler } from './sampler.ts';
+import type { MetricsStore } from './store/types.ts';
+
+/** What the routes work on: built once at start, shared by every request. */
+export interface ApiContext {
+  fabric: Fabric;
+  tables: ForwardingTables;
+  linkIndex: LinkIndex;
+  store: MetricsStore;
+  sampler: Sampler;
+  /** Absent on a real fabric: traffic and adaptive-routing control need an emulator. */
+  emulator: EmulatorClient | null;
+}

@@ -1,0 +1,76 @@
+/**
+ * Drives the emulator over its HTTP interface, the way the API would drive a fabric manager.
+ * Errors keep the emulator's status and reason so the API can pass a 4xx through.
+ */
+export class UpstreamError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UpstreamError';
+  }
+}
+
+export interface AdaptiveRoutingState {
+  enabled: boolean;
+  lostRouteOnly: boolean;
+  algorithm: number;
+  arFrequency: number;
+  threshold: number;
+}
+
+export interface FlowInfo {
+  id: string;
+  from: string;
+  to: string;
+  bytesPerSecond: number;
+  path: string[];
+}
+
+export class EmulatorClient {
+  constructor(
+    readonly baseUrl: string,
+    private readonly timeoutMs = 5000,
+  ) {}
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    let response: Response;
+    try {
+      const init: RequestInit = { method, signal: AbortSignal.timeout(this.timeoutMs) };
+      if (body !== undefined) {
+        init.body = JSON.stringify(body);
+        init.headers = { 'content-type': 'application/json' };
+      }
+      response = await fetch(new URL(path, this.baseUrl), init);
+    } catch (error) {
+      throw new UpstreamError(502, `emulator at ${this.baseUrl} unreachable: ${(error as Error).message}`);
+    }
+    const answer = (await response.json().catch(() => ({}))) as T & { error?: string };
+    if (!response.ok) {
+      const status = response.status >= 400 && response.status < 500 ? response.status : 502;
+      throw new UpstreamError(status, answer.error ?? `emulator answered HTTP ${response.status}`);
+    }
+    return answer;
+  }
+
+  getAdaptiveRouting(): Promise<AdaptiveRoutingState> {
+    return this.call('GET', '/v1/adaptive-routing');
+  }
+
+  setAdaptiveRouting(patch: Partial<AdaptiveRoutingState>): Promise<AdaptiveRoutingState> {
+    return this.call('PUT', '/v1/adaptive-routing', patch);
+  }
+
+  listFlows(): Promise<{ flows: FlowInfo[] }> {
+    return this.call('GET', '/v1/flows');
+  }
+
+  startFlows(request: { pattern: 'pairs'; pairs: [string, string][] }): Promise<{ flows: FlowInfo[] }> {
+    return this.call('POST', '/v1/flows', request);
+  }
+
+  stopFlows(): Promise<{ flows: FlowInfo[] }> {
+    return this.call('DELETE', '/v1/flows');
+  }
+}

@@ -1,0 +1,13 @@
+export { type AppOptions, buildApp } from './app.ts';
+export { isLoopbackHost } from './auth.ts';
+export { type ApiConfig, ConfigError, configFromEnv } from './config.ts';
+export type { ApiContext } from './context.ts';
+export { EmulatorClient, UpstreamError } from './emulator-client.ts';
+export { LinkIndex, type LinkDirectionState, linkDirectionStates, summarize } from './lib/utilization.ts';
+export { Sampler, type Tick } from './sampler.ts';
+export { type RunningApi, startApi } from './server.ts';
+export { counterRate } from './store/counter-rate.ts';
+export { EmbeddedStore } from './store/embedded.ts';
+export { parseExposition } from './store/exposition.ts';
+export { PrometheusStore } from './store/prometheus.ts';
+export type { MetricsStore, PortRates, RatesSnapshot } from './store/types.ts';

@@ -1,0 +1,84 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { ApiContext } from '../context.ts';
+import { EmulatorClient, UpstreamError } from '../emulator-client.ts';
+import { AdaptiveRoutingPatch, AdaptiveRoutingSchema, ErrorReply, FlowsSchema, TrafficRequest } from '../schemas.ts';
+
+function badRequest(reply: FastifyReply, message: string) {
+  return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message });
+}
+
+/** Adaptive routing and traffic: forwarded to the emulator, refused cleanly without one. */
+export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  const errors = { 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 409: ErrorReply, 502: ErrorReply };
+
+  async function withEmulator<T>(reply: FastifyReply, action: (emulator: EmulatorClient) => Promise<T>) {
+    if (!ctx.emulator) {
+      return reply.code(409).send({
+        statusCode: 409,
+        error: 'Conflict',
+        message: 'no emulator is attached (FABSCOPE_EMULATOR_URL): traffic and AR control need one',
+      });
+    }
+    try {
+      return await action(ctx.emulator);
+    } catch (error) {
+      if (error instanceof UpstreamError) {
+        const status = error.statusCode;
+        return reply.code(status).send({ statusCode: status, error: status < 500 ? 'Bad Request' : 'Bad Gateway', message: error.message });
+      }
+      throw error;
+    }
+  }
+
+  app.get(
+    '/adaptive-routing',
+    { schema: { summary: 'Adaptive routing settings (opafm <AdaptiveRouting>)', response: { 200: AdaptiveRoutingSchema, ...errors } } },
+    (_request, reply) => withEmulator(reply, (e) => e.getAdaptiveRouting()),
+  );
+
+  app.put<{ Body: AdaptiveRoutingPatch }>(
+    '/adaptive-routing',
+    {
+      schema: {
+        summary: 'Change any subset of the adaptive routing settings',
+        body: AdaptiveRoutingPatch,
+        response: { 200: AdaptiveRoutingSchema, ...errors },
+      },
+    },
+    (request, reply) => withEmulator(reply, (e) => e.setAdaptiveRouting(request.body)),
+  );
+
+  app.get(
+    '/traffic',
+    { schema: { summary: 'Flows running in the emulator', response: { 200: FlowsSchema, ...errors } } },
+    (_request, reply) => withEmulator(reply, (e) => e.listFlows()),
+  );
+
+  app.post<{ Body: TrafficRequest }>(
+    '/traffic',
+    {
+      schema: {
+        summary: 'Start flows: pattern "pairs" (osu_mbw_mr style), each [sender, receiver]',
+        body: TrafficRequest,
+        response: { 200: FlowsSchema, ...errors },
+      },
+    },
+    (request, reply) => {
+      for (const [from, to] of request.body.pairs) {
+        for (const name of [from, to]) {
+          const node = ctx.fabric.nodeByName.get(name);
+          if (!node) return badRequest(reply, `unknown node "${name}"`);
+          if (node.type === 'switch') return badRequest(reply, `"${name}" is a switch; flows run between hosts`);
+        }
+        if (from === to) return badRequest(reply, `host "${from}" is paired with itself`);
+      }
+      return withEmulator(reply, (e) => e.startFlows(request.body));
+    },
+  );
+
+  app.delete(
+    '/traffic',
+    { schema: { summary: 'Stop every flow', response: { 200: FlowsSchema, ...errors } } },
+    (_request, reply) => withEmulator(reply, (e) => e.stopFlows()),
+  );
+};

@@ -1,0 +1,100 @@
+import { channelOf, NoRouteError, routeBetween, UnknownNodeError } from '@fabscope/topology';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ApiContext } from '../context.ts';
+import {
+  ErrorReply,
+  HealthSchema,
+  LinkStateSchema,
+  LinksQuery,
+  RouteQuery,
+  RouteSchema,
+  SummarySchema,
+  TopologySchema,
+} from '../schemas.ts';
+import { Type } from '@sinclair/typebox';
+
+/** Read-only views of the fabric: health, topology, link rankings, summary, routes. */
+export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  app.get(
+    '/health',
+    { schema: { summary: 'Store kind and age of the newest sample', response: { 200: HealthSchema } } },
+    async () => (await ctx.sampler.current()).health,
+  );
+
+  const topology = {
+    name: ctx.fabric.name,
+    fabricType: ctx.fabric.fabricType,
+    nodes: ctx.fabric.nodes.map((n) => ({ name: n.name, type: n.type, tier: n.tier, guid: n.guid, lid: n.lid })),
+    links: ctx.fabric.links.map((l) => ({ id: l.id, kind: l.kind, a: l.a, b: l.b, rateGbps: l.rateGbps })),
+  };
+  app.get(
+    '/topology',
+    { schema: { summary: 'Nodes and cables of the fabric', response: { 200: TopologySchema } } },
+    async () => topology,
+  );
+
+  app.get<{ Querystring: LinksQuery }>(
+    '/links',
+    {
+      schema: {
+        summary: 'Link directions ranked by utilization (opatop style)',
+        querystring: LinksQuery,
+        response: {
+          200: Type.Object({ time: Type.String(), links: Type.Array(LinkStateSchema) }),
+          400: ErrorReply,
+        },
+      },
+    },
+    async (request) => {
+      const { sort = 'utilization', order = 'desc', limit, kind } = request.query;
+      const tick = await ctx.sampler.current();
+      const key = (l: (typeof tick.links)[number]): number | string =>
+        sort === 'id' ? l.id : ((sort === 'utilization' ? l.utilization : l.bytesPerSecond) ?? -1);
+      const sign = order === 'desc' ? -1 : 1;
+      const links = tick.links
+        .filter((l) => !kind || l.kind === kind)
+        .sort((a, b) => {
+          const ka = key(a);
+          const kb = key(b);
+          // Unknown (stale) values sort last whichever the order.
+          if (ka === -1 && kb !== -1) return 1;
+          if (kb === -1 && ka !== -1) return -1;
+          return ka < kb ? -sign : ka > kb ? sign : a.id < b.id ? -1 : 1;
+        });
+      return { time: tick.time, links: limit ? links.slice(0, limit) : links };
+    },
+  );
+
+  app.get(
+    '/summary',
+    { schema: { summary: 'Host throughput and utilization histogram', response: { 200: SummarySchema } } },
+    async () => (await ctx.sampler.current()).summary,
+  );
+
+  app.get<{ Querystring: RouteQuery }>(
+    '/route',
+    {
+      schema: {
+        summary: 'Static route between two hosts, from the forwarding tables',
+        querystring: RouteQuery,
+        response: { 200: RouteSchema, 400: ErrorReply },
+      },
+    },
+    async (request, reply) => {
+      try {
+        const route = routeBetween(ctx.fabric, ctx.tables, request.query.from, request.query.to);
+        return {
+          from: route.from,
+          to: route.to,
+          hops: route.hops,
+          links: route.channels.map((c) => channelOf(ctx.fabric, c).id),
+        };
+      } catch (error) {
+        if (error instanceof UnknownNodeError || error instanceof NoRouteError) {
+          return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: error.message });
+        }
+        throw error;
+      }
+    },
+  );
+};

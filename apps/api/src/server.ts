@@ -1,0 +1,61 @@
+import { type Fabric, type ForwardingTables, fatTreeRouting } from '@fabscope/topology';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import type { ApiConfig } from './config.ts';
+import { EmulatorClient } from './emulator-client.ts';
+import { LinkIndex } from './lib/utilization.ts';
+import { Sampler } from './sampler.ts';
+import { EmbeddedStore } from './store/embedded.ts';
+import { PrometheusStore } from './store/prometheus.ts';
+import type { MetricsStore } from './store/types.ts';
+
+export interface RunningApi {
+  app: FastifyInstance;
+  url: string;
+  store: MetricsStore;
+  sampler: Sampler;
+  close(): Promise<void>;
+}
+
+/** Builds the store, the sampler and the app from a config, and listens. */
+export async function startApi(
+  config: ApiConfig,
+  fabric: Fabric,
+  options: { tables?: ForwardingTables; webRoot?: string; logger?: boolean } = {},
+): Promise<RunningApi> {
+  const tables = options.tables ?? fatTreeRouting(fabric);
+  let store: MetricsStore;
+  if (config.prometheusUrl) {
+    store = new PrometheusStore({ url: config.prometheusUrl, rateWindow: config.prometheusRateWindow });
+  } else {
+    if (config.collectorUrls.length === 0) {
+      throw new Error('the embedded store needs collectors to scrape: set FABSCOPE_COLLECTOR_URLS or PROMETHEUS_URL');
+    }
+    const embedded = new EmbeddedStore({ targets: config.collectorUrls, scrapeIntervalMs: config.sampleIntervalMs });
+    embedded.start();
+    store = embedded;
+  }
+  const linkIndex = new LinkIndex(fabric);
+  const sampler = new Sampler(store, linkIndex, config.sampleIntervalMs);
+  const emulator = config.emulatorUrl ? new EmulatorClient(config.emulatorUrl) : null;
+  const app = await buildApp({
+    ctx: { fabric, tables, linkIndex, store, sampler, emulator },
+    listenHost: config.host,
+    apiToken: config.apiToken,
+    webRoot: options.webRoot,
+    logger: options.logger ?? false,
+  });
+  sampler.start();
+  const address = await app.listen({ host: config.host, port: config.port });
+  return {
+    app,
+    url: address,
+    store,
+    sampler,
+    async close() {
+      await sampler.stop();
+      await app.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,167 @@
+import { counterRate } from './counter-rate.ts';
+import { parseExposition } from './exposition.ts';
+import { type CounterField, type MetricsStore, PORT_COUNTERS, type PortRates, portKey, type RatesSnapshot } from './types.ts';
+
+export interface EmbeddedStoreOptions {
+  /** Collector `/metrics` URLs to scrape. */
+  targets: string[];
+  scrapeIntervalMs?: number;
+  /** Rates span at least this much history (newest reading against the oldest within it). */
+  rateWindowMs?: number;
+  /** Series not seen for this long are dropped as stale. */
+  staleAfterMs?: number;
+  fetch?: typeof fetch;
+  now?: () => number;
+}
+
+interface Reading {
+  timeMs: number;
+  values: Float64Array; // one per CounterField, NaN where absent
+}
+
+const FIELDS = Object.keys(PORT_COUNTERS) as CounterField[];
+const FIELD_BY_METRIC = new Map<string, number>(FIELDS.map((f, i) => [PORT_COUNTERS[f], i]));
+const WANTED = new Set(FIELD_BY_METRIC.keys());
+const HISTORY = 16;
+
+/**
+ * The default store: scrapes the collectors itself, Prometheus-style, and keeps the last few
+ * readings of every port in memory. No external server needed.
+ */
+export class EmbeddedStore implements MetricsStore {
+  readonly kind = 'embedded';
+  private readonly history = new Map<string, Reading[]>();
+  private lastError: string | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private inFlight: Promise<void> | null = null;
+  private readonly fetchImpl: typeof fetch;
+  private readonly now: () => number;
+  private readonly intervalMs: number;
+  private readonly windowMs: number;
+  private readonly staleAfterMs: number;
+
+  constructor(private readonly options: EmbeddedStoreOptions) {
+    this.fetchImpl = options.fetch ?? fetch;
+    this.now = options.now ?? Date.now;
+    this.intervalMs = options.scrapeIntervalMs ?? 1000;
+    this.windowMs = options.rateWindowMs ?? 2000;
+    this.staleAfterMs = options.staleAfterMs ?? 3 * this.intervalMs + 500;
+  }
+
+  start(): void {
+    if (this.timer) return;
+    void this.scrapeOnce();
+    this.timer = setInterval(() => void this.scrapeOnce(), this.intervalMs);
+  }
+
+  /** One scrape of every target; concurrent calls share the one in flight. */
+  scrapeOnce(): Promise<void> {
+    this.inFlight ??= this.scrapeAll().finally(() => {
+      this.inFlight = null;
+    });
+    return this.inFlight;
+  }
+
+  private async scrapeAll(): Promise<void> {
+    const errors: string[] = [];
+    const seen = new Set<string>();
+    await Promise.all(
+      this.options.targets.map(async (target) => {
+        try {
+          const started = this.now();
+          const response = await this.fetchImpl(target, { signal: AbortSignal.timeout(this.intervalMs * 5) });
+          if (!response.ok) throw new Error(`HTTP ${response.status}`);
+          const text = await response.text();
+          // The sample time is the middle of the request: the collector read its source then.
+          const timeMs = (started + this.now()) / 2;
+          this.ingest(text, timeMs, seen);
+        } catch (error) {
+          errors.push(`${target}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }),
+    );
+    this.lastError = errors.length > 0 ? `scrape failed: ${errors.join('; ')}` : null;
+  }
+
+  private ingest(text: string, timeMs: number, seen: Set<string>): void {
+    const byPort = new Map<string, Float64Array>();
+    for (const sample of parseExposition(text, WANTED)) {
+      const field = FIELD_BY_METRIC.get(sample.name);
+      const guid = sample.labels.node_guid;
+      const port = sample.labels.port;
+      if (field === undefined || !guid || !port) continue;
+      const key = portKey(guid, port);
+      let values = byPort.get(key);
+      if (!values) {
+        values = new Float64Array(FIELDS.length).fill(Number.NaN);
+        byPort.set(key, values);
+      }
+      values[field] = sample.value;
+    }
+    for (const [key, values] of byPort) {
+      seen.add(key);
+      let readings = this.history.get(key);
+      if (!readings) {
+        readings = [];
+        this.history.set(key, readings);
+      }
+      readings.push({ timeMs, values });
+      if (readings.length > HISTORY) readings.shift();
+    }
+  }
+
+  async rates(): Promise<RatesSnapshot> {
+    const nowMs = this.now();
+    const ports = new Map<string, PortRates>();
+    let newest = Number.NEGATIVE_INFINITY;
+    for (const [key, readings] of this.history) {
+      const last = readings[readings.length - 1];
+      if (!last) continue;
+      newest = Math.max(newest, last.timeMs);
+      if (nowMs - last.timeMs > this.staleAfterMs) continue;
+      ports.set(key, this.portRates(readings));
+    }
+    const result: RatesSnapshot = {
+      timeMs: nowMs,
+      ok: this.lastError === null,
+      lastSampleAgeSeconds: Number.isFinite(newest) ? Math.max(0, (nowMs - newest) / 1000) : null,
+      ports,
+    };
+    if (this.lastError) result.error = this.lastError;
+    return result;
+  }
+
+  private portRates(readings: Reading[]): PortRates {
+    const last = readings[readings.length - 1] as Reading;
+    let first = readings.length - 2;
+    while (first > 0 && last.timeMs - (readings[first] as Reading).timeMs < this.windowMs) first--;
+    const rate = (field: number): number | null => {
+      if (first < 0) return null;
+      // A drop anywhere in the window (restart, clear, wrap) makes the whole window a gap.
+      for (let i = first + 1; i < readings.length; i++) {
+        const a = (readings[i - 1] as Reading).values[field] as number;
+        const b = (readings[i] as Reading).values[field] as number;
+        if (!(b >= a)) return null;
+      }
+      const start = readings[first] as Reading;
+      return counterRate(
+        start.values[field] as number,
+        last.values[field] as number,
+        (last.timeMs - start.timeMs) / 1000,
+      );
+    };
+    return {
+      transmitBytesPerSecond: rate(0),
+      receiveBytesPerSecond: rate(1),
+      transmitPacketsPerSecond: rate(2),
+      receivePacketsPerSecond: rate(3),
+      transmitWaitTicksPerSecond: rate(4),
+    };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.inFlight;
+  }
+}

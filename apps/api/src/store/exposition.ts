@@ -1,0 +1,83 @@
+/**
+ * Parses the Prometheus text exposition format (version 0.0.4) into samples. Only what a store
+ * needs: metric name, labels and value; comments and timestamps are skipped.
+ */
+export interface ExpositionSample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+export class ExpositionParseError extends Error {
+  constructor(line: number, message: string) {
+    super(`exposition line ${line}: ${message}`);
+    this.name = 'ExpositionParseError';
+  }
+}
+
+function parseValue(text: string, line: number): number {
+  switch (text) {
+    case '+Inf':
+      return Number.POSITIVE_INFINITY;
+    case '-Inf':
+      return Number.NEGATIVE_INFINITY;
+    case 'NaN':
+      return Number.NaN;
+  }
+  const value = Number(text);
+  if (text === '' || Number.isNaN(value)) throw new ExpositionParseError(line, `bad value "${text}"`);
+  return value;
+}
+
+function parseLabels(text: string, start: number, line: number): { labels: Record<string, string>; end: number } {
+  const labels: Record<string, string> = {};
+  let i = start;
+  for (;;) {
+    while (text[i] === ' ' || text[i] === ',') i++;
+    if (text[i] === '}') return { labels, end: i + 1 };
+    const eq = text.indexOf('=', i);
+    if (eq < 0 || text[eq + 1] !== '"') throw new ExpositionParseError(line, 'expected label="value"');
+    const name = text.slice(i, eq).trim();
+    let value = '';
+    let j = eq + 2;
+    for (; j < text.length; j++) {
+      const c = text[j];
+      if (c === '\\') {
+        const next = text[++j];
+        value += next === 'n' ? '\n' : (next ?? '');
+      } else if (c === '"') {
+        break;
+      } else {
+        value += c;
+      }
+    }
+    if (j >= text.length) throw new ExpositionParseError(line, `unterminated value of label "${name}"`);
+    labels[name] = value;
+    i = j + 1;
+  }
+}
+
+export function parseExposition(text: string, wanted?: ReadonlySet<string>): ExpositionSample[] {
+  const samples: ExpositionSample[] = [];
+  const lines = text.split('\n');
+  for (let n = 0; n < lines.length; n++) {
+    const raw = lines[n] as string;
+    if (raw === '' || raw.startsWith('#')) continue;
+    const brace = raw.indexOf('{');
+    const space = raw.indexOf(' ');
+    const nameEnd = brace >= 0 && (space < 0 || brace < space) ? brace : space;
+    if (nameEnd <= 0) throw new ExpositionParseError(n + 1, 'expected a metric name and a value');
+    const name = raw.slice(0, nameEnd);
+    if (wanted && !wanted.has(name)) continue;
+    let labels: Record<string, string> = {};
+    let rest = nameEnd;
+    if (raw[nameEnd] === '{') {
+      const parsed = parseLabels(raw, nameEnd + 1, n + 1);
+      labels = parsed.labels;
+      rest = parsed.end;
+    }
+    const fields = raw.slice(rest).trim().split(/\s+/);
+    samples.push({ name, labels, value: parseValue(fields[0] ?? '', n + 1) });
+  }
+  return samples;
+}

@@ -1,0 +1,43 @@
+/** Per-second rates of one port over the latest sampling period. A null rate is a gap. */
+export interface PortRates {
+  transmitBytesPerSecond: number | null;
+  receiveBytesPerSecond: number | null;
+  transmitPacketsPerSecond: number | null;
+  receivePacketsPerSecond: number | null;
+  /** Fraction of the period the port waited for credit (XmitWait ticks / period), when known. */
+  transmitWaitTicksPerSecond: number | null;
+}
+
+export interface RatesSnapshot {
+  /** When the store answered (Unix ms). */
+  timeMs: number;
+  /** False when the store itself could not be reached or answered with an error. */
+  ok: boolean;
+  error?: string;
+  /** Age of the newest sample the store holds, null when it holds none. */
+  lastSampleAgeSeconds: number | null;
+  /** Keyed by portKey(guid, port). Ports absent here are stale. */
+  ports: Map<string, PortRates>;
+}
+
+export function portKey(guid: string, port: number | string): string {
+  return `${guid}/${port}`;
+}
+
+/** Where counters are read from: an embedded scraper or a Prometheus server. */
+export interface MetricsStore {
+  readonly kind: 'embedded' | 'prometheus';
+  rates(signal?: AbortSignal): Promise<RatesSnapshot>;
+  close(): Promise<void>;
+}
+
+/** The counters every store reads, by the fabric collector's metric names (docs/metrics.md). */
+export const PORT_COUNTERS = {
+  transmitBytes: 'fabscope_port_data_transmitted_bytes_total',
+  receiveBytes: 'fabscope_port_data_received_bytes_total',
+  transmitPackets: 'fabscope_port_packets_transmitted_total',
+  receivePackets: 'fabscope_port_packets_received_total',
+  transmitWait: 'fabscope_port_transmit_wait_total',
+} as const;
+
+export type CounterField = keyof typeof PORT_COUNTERS;

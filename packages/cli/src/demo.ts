@@ -1,0 +1,88 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type ApiConfig, type RunningApi, startApi } from '@fabscope/api';
+import { createFabricRegistry, emulatorSource, type MetricsServer, startMetricsServer } from '@fabscope/collectors';
+import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
+import { buildScenario, fatTreeRouting } from '@fabscope/topology';
+import { type PrometheusServer, startPrometheus } from './prometheus.ts';
+
+export const WEB_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../../apps/web/dist');
+
+export interface DemoOptions {
+  config: ApiConfig;
+  /** Start a real Prometheus (from PATH) and read from it instead of the embedded store. */
+  prometheus?: boolean;
+  collectorPort?: number;
+  prometheusPort?: number;
+  seed?: number;
+  webRoot?: string;
+  logger?: boolean;
+}
+
+export interface RunningDemo {
+  apiUrl: string;
+  emulatorUrl: string;
+  collectorUrl: string;
+  prometheusUrl: string | undefined;
+  api: RunningApi;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole pipeline on one machine: emulator → fabric collector → store (embedded or a real
+ * Prometheus) → API + web app. Each piece talks to the next over HTTP, as in production.
+ */
+export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
+  const fabric = buildScenario(options.config.scenario);
+  const tables = fatTreeRouting(fabric);
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch(() => undefined);
+  };
+  try {
+    const emulator = createEmulator({ fabric, tables, seed: options.seed ?? 1 });
+    const emulatorServer = await startEmulatorServer(emulator, { host: '127.0.0.1', port: 0 });
+    stops.push(() => emulatorServer.close());
+
+    const { scrape } = createFabricRegistry({ source: emulatorSource(emulatorServer.url) });
+    const collector: MetricsServer = await startMetricsServer(scrape, {
+      host: '127.0.0.1',
+      port: options.collectorPort ?? 0,
+    });
+    stops.push(() => collector.close());
+
+    let prometheus: PrometheusServer | undefined;
+    if (options.prometheus) {
+      const target = new URL(collector.url).host;
+      const started: PrometheusServer = await startPrometheus(
+        options.prometheusPort === undefined ? { targets: [target] } : { targets: [target], port: options.prometheusPort },
+      );
+      prometheus = started;
+      stops.push(() => started.stop());
+    }
+
+    const config: ApiConfig = {
+      ...options.config,
+      emulatorUrl: emulatorServer.url,
+      collectorUrls: [collector.url],
+      prometheusUrl: prometheus?.url ?? options.config.prometheusUrl,
+    };
+    const api = await startApi(config, fabric, {
+      tables,
+      webRoot: options.webRoot ?? WEB_ROOT,
+      logger: options.logger ?? false,
+    });
+    stops.push(() => api.close());
+    return {
+      apiUrl: api.url,
+      emulatorUrl: emulatorServer.url,
+      collectorUrl: collector.url,
+      prometheusUrl: prometheus?.url,
+      api,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

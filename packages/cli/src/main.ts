@@ -1,0 +1,85 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, configFromEnv } from '@fabscope/api';
+import { scenarios } from '@fabscope/topology';
+import { startDemo } from './demo.ts';
+import { MissingToolError } from './prometheus.ts';
+
+const USAGE = `usage: fabscope <command> [options]
+
+commands:
+  demo [--prometheus]   emulated fabric → collector → store → API and dashboard
+                        (HOST, PORT, FABSCOPE_SCENARIO, PROMETHEUS_URL, … see README)
+  scenarios             list the built-in fabric scenarios
+  help                  this text
+`;
+
+function optionalPort(name: string): number | undefined {
+  const value = process.env[name];
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${name} must be a port number, got "${value}"`);
+  return n;
+}
+
+async function demo(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { prometheus: { type: 'boolean', default: false } } });
+  const config = configFromEnv();
+  const collectorPort = optionalPort('FABSCOPE_COLLECTOR_PORT');
+  const prometheusPort = optionalPort('FABSCOPE_PROMETHEUS_PORT');
+  const running = await startDemo({
+    config,
+    prometheus: values.prometheus,
+    ...(collectorPort === undefined ? {} : { collectorPort }),
+    ...(prometheusPort === undefined ? {} : { prometheusPort }),
+  });
+  const shown = running.apiUrl.replace('0.0.0.0', '127.0.0.1');
+  process.stdout.write(
+    [
+      `fabscope demo: scenario ${config.scenario}, store ${running.api.store.kind}`,
+      `  dashboard   ${shown}/`,
+      `  API         ${shown}/api/v1/ (OpenAPI: ${shown}/api/v1/openapi.json)`,
+      `  collector   ${running.collectorUrl}`,
+      `  emulator    ${running.emulatorUrl}`,
+      ...(running.prometheusUrl ? [`  prometheus  ${running.prometheusUrl}`] : []),
+      'Ctrl-C stops everything.',
+      '',
+    ].join('\n'),
+  );
+  let stopping = false;
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    running.stop().then(() => process.exit(0));
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'demo':
+      return demo(rest);
+    case 'scenarios':
+      for (const s of scenarios) process.stdout.write(`${s.name.padEnd(20)} ${s.description}\n`);
+      return;
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(USAGE);
+      return;
+    default:
+      process.stderr.write(`fabscope: unknown command "${command}"\n${USAGE}`);
+      process.exitCode = 2;
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof MissingToolError) {
+    process.stderr.write(`fabscope: ${error.message}\n`);
+  } else {
+    process.stderr.write(`fabscope: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,106 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from './free-port.ts';
+
+export class MissingToolError extends Error {
+  override name = 'MissingToolError';
+}
+
+export interface PrometheusServer {
+  url: string;
+  configFile: string;
+  stop(): Promise<void>;
+}
+
+export interface PrometheusOptions {
+  /** host:port targets of fabscope collectors. */
+  targets: string[];
+  port?: number;
+  scrapeIntervalSeconds?: number;
+  binary?: string;
+  readyTimeoutMs?: number;
+}
+
+/** The scrape config: the demo's collectors every second, nothing else. */
+export function prometheusConfig(targets: string[], scrapeIntervalSeconds = 1): string {
+  const list = targets.map((t) => `'${t}'`).join(', ');
+  return [
+    'global:',
+    `  scrape_interval: ${scrapeIntervalSeconds}s`,
+    `  evaluation_interval: ${scrapeIntervalSeconds}s`,
+    'scrape_configs:',
+    '  - job_name: fabscope-fabric',
+    `    scrape_timeout: ${Math.max(1, scrapeIntervalSeconds)}s`,
+    `    static_configs:`,
+    `      - targets: [${list}]`,
+    '',
+  ].join('\n');
+}
+
+export async function findPrometheus(binary = 'prometheus'): Promise<string> {
+  try {
+    await promisify(execFile)(binary, ['--version'], { timeout: 10_000 });
+    return binary;
+  } catch {
+    throw new MissingToolError(
+      `"${binary}" was not found on PATH: install the Debian package "prometheus" (apt-get install prometheus)`,
+    );
+  }
+}
+
+/**
+ * Starts a real Prometheus on a free loopback port with its own temporary TSDB, and waits until
+ * it is ready (polling /-/ready; Prometheus takes a few seconds). stop() kills it and removes the data.
+ */
+export async function startPrometheus(options: PrometheusOptions): Promise<PrometheusServer> {
+  const binary = await findPrometheus(options.binary);
+  const dir = await mkdtemp(join(tmpdir(), 'fabscope-prometheus-'));
+  const configFile = join(dir, 'prometheus.yml');
+  await writeFile(configFile, prometheusConfig(options.targets, options.scrapeIntervalSeconds));
+  const port = options.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(
+    binary,
+    [
+      `--config.file=${configFile}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--storage.tsdb.retention.time=2h',
+      '--log.level=warn',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await rm(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`prometheus exited with code ${child.exitCode}: ${stderr.trim()}`);
+    }
+    try {
+      const response = await fetch(`${url}/-/ready`, { signal: AbortSignal.timeout(1000) });
+      if (response.ok) return { url, configFile, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await stop();
+  throw new Error(`prometheus did not become ready at ${url}: ${stderr.trim()}`);
+}

@@ -1,0 +1,84 @@
+import { configFromEnv } from '@fabscope/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningDemo, startDemo } from '../src/index.ts';
+import { eventually } from './eventually.ts';
+
+interface LinkState {
+  id: string;
+  utilization: number | null;
+  stale: boolean;
+}
+
+// Seed 002 through the whole pipeline: emulator → collector → store → API, once with the
+// embedded store and once with a real Prometheus server.
+describe.each(['embedded', 'prometheus'] as const)('seed 002 end to end with the %s store', (storeKind) => {
+  let demo: RunningDemo;
+  const api = async (path: string, init?: RequestInit) => {
+    const response = await fetch(`${demo.apiUrl}/api/v1${path}`, init);
+    return { status: response.status, body: await response.json() };
+  };
+  const post = (path: string, body: unknown, method = 'POST') =>
+    api(path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const summary = async () => (await api('/summary')).body.hostTransmitBytesPerSecond as number | null;
+  const islFromEdge1 = async () => {
+    const { links } = (await api('/links?kind=isl')).body as { links: LinkState[] };
+    return links.filter((l) => l.id.startsWith('edge1/')).map((l) => l.utilization ?? Number.NaN);
+  };
+  const link = async (id: string) => {
+    const { links } = (await api('/links')).body as { links: LinkState[] };
+    return links.find((l) => l.id === id) as LinkState;
+  };
+
+  beforeAll(async () => {
+    const config = { ...configFromEnv({}), host: '127.0.0.1', port: 0 };
+    demo = await startDemo({ config, prometheus: storeKind === 'prometheus' });
+    await eventually(async () => expect((await api('/health')).body.status).toBe('ok'), 30_000);
+  }, 60_000);
+  afterAll(async () => {
+    await demo?.stop();
+  });
+
+  it('reports the store it reads from', async () => {
+    expect((await api('/health')).body.store).toBe(storeKind);
+  });
+
+  it('one pair alone runs at 99 % of line rate: 12.2–12.5 GB/s', async () => {
+    expect((await post('/traffic', { pattern: 'pairs', pairs: [['nodeA', 'nodeC']] })).status).toBe(200);
+    await eventually(async () => {
+      const total = await summary();
+      expect(total).toBeGreaterThanOrEqual(12.2e9);
+      expect(total).toBeLessThanOrEqual(12.5e9);
+    });
+  });
+
+  it('two pairs under static routing share one ISL: 12.0–13.0 GB/s, one ISL full, the other idle', async () => {
+    await api('/traffic', { method: 'DELETE' });
+    const started = await post('/traffic', { pattern: 'pairs', pairs: [['nodeA', 'nodeC'], ['nodeB', 'nodeD']] });
+    expect(started.status).toBe(200);
+    await eventually(async () => {
+      const total = await summary();
+      expect(total).toBeGreaterThanOrEqual(12.0e9);
+      expect(total).toBeLessThanOrEqual(13.0e9);
+      const [a, b] = (await islFromEdge1()).sort((x, y) => y - x);
+      expect(a).toBeGreaterThanOrEqual(0.95);
+      expect(b).toBeLessThanOrEqual(0.05);
+      expect((await link('edge1/4->core2/1')).utilization).toBeGreaterThanOrEqual(0.95);
+      const hostA = (await link('nodeA/1->edge1/1')).utilization as number;
+      expect(hostA).toBeGreaterThan(0.45);
+      expect(hostA).toBeLessThan(0.55);
+    });
+  });
+
+  it('adaptive routing (threshold 7) spreads them over both cores: 24.2–25.0 GB/s', async () => {
+    const changed = await post('/adaptive-routing', { enabled: true, threshold: 7 }, 'PUT');
+    expect(changed.body).toMatchObject({ enabled: true, threshold: 7 });
+    await eventually(async () => {
+      const total = await summary();
+      expect(total).toBeGreaterThanOrEqual(24.2e9);
+      expect(total).toBeLessThanOrEqual(25.0e9);
+      for (const u of await islFromEdge1()) expect(u).toBeGreaterThanOrEqual(0.95);
+    }, 20_000);
+    await post('/adaptive-routing', { enabled: false }, 'PUT');
+    await api('/traffic', { method: 'DELETE' });
+  });
+});

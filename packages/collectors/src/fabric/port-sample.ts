@@ -1,0 +1,29 @@
+/** One switch or adapter port as a fabric source reports it, data already converted to bytes. */
+export interface PortSample {
+  nodeGuid: string;
+  nodeName: string;
+  nodeType: 'host' | 'switch' | 'router';
+  portNumber: number;
+  lid: number;
+  rateBytesPerSecond: number;
+  linkUp: boolean;
+  remote: { nodeGuid: string; nodeName: string; portNumber: number } | null;
+  transmitBytes: number;
+  receiveBytes: number;
+  transmitPackets: number;
+  receivePackets: number;
+  /** Ticks with data queued and no credit (XmitWait), in the hardware's own tick unit. */
+  transmitWaitTicks: number;
+}
+
+export interface FabricSnapshot {
+  fabric: string;
+  fabricType: string;
+  ports: PortSample[];
+}
+
+/** A place port counters come from: the emulator's endpoint, perfquery, opapmaquery. */
+export interface FabricSource {
+  readonly name: string;
+  read(signal: AbortSignal): Promise<FabricSnapshot>;
+}

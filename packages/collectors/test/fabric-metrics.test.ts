@@ -1,0 +1,111 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFabricRegistry, emulatorSource, portSamplesFromEmulator, startMetricsServer } from '../src/index.ts';
+
+// A /v1/ports answer in the emulator's documented shape (docs/architecture.md): Omni-Path flits.
+const portsDocument = {
+  fabric: 'ar-demo',
+  fabricType: 'omnipath',
+  timeMs: 1_700_000_000_000,
+  dataUnitBytes: 8,
+  ports: [
+    {
+      nodeGuid: '0x0011750101000000',
+      nodeName: 'edge1',
+      nodeType: 'switch',
+      portNumber: 4,
+      lid: 6,
+      rateGbps: 100,
+      linkState: 'active',
+      remote: { nodeGuid: '0x0011750101000003', nodeName: 'core2', portNumber: 1 },
+      counters: { XmitData: '1500000000', RcvData: '7', XmitPkts: '1464843', RcvPkts: '1', XmitWait: '42' },
+    },
+    {
+      nodeGuid: '0x0011750100000000',
+      nodeName: 'nodeA',
+      nodeType: 'host',
+      portNumber: 1,
+      lid: 1,
+      rateGbps: 100,
+      linkState: 'down',
+      remote: null,
+      counters: {
+        XmitData: '18446744073709551615',
+        RcvData: '0',
+        XmitPkts: '0',
+        RcvPkts: '0',
+        XmitWait: '0',
+      },
+    },
+  ],
+};
+
+describe('emulator source', () => {
+  it('converts flits to bytes exactly and keeps both cable ends', () => {
+    const snapshot = portSamplesFromEmulator(portsDocument as never);
+    const edge = snapshot.ports[0];
+    expect(edge?.transmitBytes).toBe(12_000_000_000);
+    expect(edge?.receiveBytes).toBe(56);
+    expect(edge?.rateBytesPerSecond).toBe(12.5e9);
+    expect(edge?.remote?.nodeName).toBe('core2');
+    expect(snapshot.ports[1]?.linkUp).toBe(false);
+    expect(snapshot.ports[1]?.transmitBytes).toBe(Number((2n ** 64n - 1n) * 8n));
+  });
+
+  it('rejects an answer without ports', () => {
+    expect(() => portSamplesFromEmulator({ dataUnitBytes: 8 } as never)).toThrow(/lacks ports/);
+  });
+});
+
+describe('fabric collector over HTTP', () => {
+  let upstreamUrl = '';
+  let failing = false;
+  let reads = 0;
+  const upstream = createServer((req, res) => {
+    reads++;
+    if (failing || req.url !== '/v1/ports') {
+      res.writeHead(503).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(portsDocument));
+  });
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => upstream.close(() => resolve())));
+
+  it('reads the source at scrape time and exposes counters in bytes with both cable ends', async () => {
+    const { scrape } = createFabricRegistry({ source: emulatorSource(upstreamUrl) });
+    const server = await startMetricsServer(scrape);
+    try {
+      const before = reads;
+      const text = await (await fetch(server.url)).text();
+      expect(reads).toBe(before + 1);
+      expect(text).toContain('# TYPE fabscope_port_data_transmitted_bytes_total counter');
+      expect(text).toMatch(
+        /fabscope_port_data_transmitted_bytes_total\{fabric="ar-demo",node_guid="0x0011750101000000",node_name="edge1",node_type="switch",port="4",remote_node_guid="0x0011750101000003",remote_node_name="core2",remote_port="1"\} 12000000000/,
+      );
+      expect(text).toMatch(/fabscope_port_transmit_wait_total\{[^}]*node_name="edge1"[^}]*\} 42/);
+      expect(text).toMatch(/fabscope_port_link_up\{[^}]*node_name="nodeA"[^}]*\} 0/);
+      expect(text).toMatch(/fabscope_fabric_source_up\{source="[^"]+"\} 1/);
+      expect((await fetch(server.url.replace('/metrics', '/other'))).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('drops port series (never zeros) and counts an error when the source fails', async () => {
+    const { scrape } = createFabricRegistry({ source: emulatorSource(upstreamUrl) });
+    failing = true;
+    try {
+      const text = await scrape();
+      expect(text).not.toMatch(/^fabscope_port_data_transmitted_bytes_total\{/m);
+      expect(text).toMatch(/fabscope_fabric_source_up\{source="[^"]+"\} 0/);
+      expect(text).toMatch(/fabscope_fabric_source_errors_total\{source="[^"]+"\} 1/);
+    } finally {
+      failing = false;
+    }
+  });
+});

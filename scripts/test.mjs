@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// `npm test`: every check a change must pass, from a fresh clone. Installs the system packages
+// the tests drive for real (Debian chromium and prometheus) when running as root, or stops and
+// names them. Ends with one line "tests: N passed, N failed".
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const results = join(root, 'test-results');
+const SYSTEM_PACKAGES = [
+  { command: 'chromium', pkg: 'chromium', why: 'browser tests (Playwright drives Debian chromium)' },
+  { command: 'prometheus', pkg: 'prometheus', why: 'integration and end-to-end tests against a real Prometheus' },
+  { command: 'promtool', pkg: 'prometheus', why: 'checking the Prometheus config' },
+];
+
+function onPath(command) {
+  return spawnSync('sh', ['-c', 'command -v "$1"', 'sh', command], { stdio: 'ignore' }).status === 0;
+}
+
+function ensureSystemPackages() {
+  const missing = SYSTEM_PACKAGES.filter((p) => !onPath(p.command));
+  if (missing.length === 0) return;
+  const pkgs = [...new Set(missing.map((p) => p.pkg))];
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot || !onPath('apt-get')) {
+    console.error('npm test needs these system packages, which are missing:');
+    for (const p of missing) console.error(`  ${p.pkg} (for ${p.command}: ${p.why})`);
+    console.error(`Install them (Debian/Ubuntu: sudo apt-get install -y ${pkgs.join(' ')}) and run npm test again.`);
+    process.exit(1);
+  }
+  console.log(`installing system packages: ${pkgs.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkgs], { stdio: 'inherit', env });
+}
+
+function step(name, command, args, env = {}) {
+  console.log(`\n=== ${name}: ${command} ${args.join(' ')}`);
+  const started = Date.now();
+  const run = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  console.log(`=== ${name}: ${run.status === 0 ? 'ok' : `failed (exit ${run.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return run.status === 0;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+ensureSystemPackages();
+rmSync(results, { recursive: true, force: true });
+mkdirSync(results, { recursive: true });
+
+const npx = 'npx';
+let ok = true;
+ok = step('lint', 'npm', ['run', '--silent', 'lint']) && ok;
+const built = step('build', 'npm', ['run', '--silent', 'build']);
+ok = built && ok;
+const vitestJson = join(results, 'vitest.json');
+ok =
+  step('unit and integration tests', npx, [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${vitestJson}`,
+  ]) && ok;
+const playwrightJson = join(results, 'playwright.json');
+if (built) {
+  ok =
+    step('browser tests', npx, ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
+    }) && ok;
+}
+
+let passed = 0;
+let failed = 0;
+const vitest = readJson(vitestJson);
+if (vitest) {
+  passed += vitest.numPassedTests ?? 0;
+  failed += vitest.numFailedTests ?? 0;
+  // A file that fails to load has no failed tests of its own; count it once.
+  if ((vitest.numFailedTests ?? 0) === 0) failed += vitest.numFailedTestSuites ?? 0;
+  if ((vitest.numPendingTests ?? 0) + (vitest.numTodoTests ?? 0) > 0) {
+    console.error(`${vitest.numPendingTests + vitest.numTodoTests} tests were skipped: no test may skip`);
+    ok = false;
+  }
+} else {
+  failed++;
+}
+const playwright = built ? readJson(playwrightJson) : null;
+if (playwright?.stats) {
+  passed += playwright.stats.expected ?? 0;
+  failed += (playwright.stats.unexpected ?? 0) + (playwright.stats.flaky ?? 0);
+  if ((playwright.stats.skipped ?? 0) > 0) {
+    console.error(`${playwright.stats.skipped} browser tests were skipped: no test may skip`);
+    ok = false;
+  }
+} else {
+  failed++;
+}
+if (!ok && failed === 0) failed = 1;
+console.log(`\ntests: ${passed} passed, ${failed} failed`);
+process.exit(ok && failed === 0 ? 0 : 1);

@@ -40,7 +40,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     for (const s of stops.reverse()) await s().catch(() => undefined);
   };
   try {
-    const emulator = createEmulator({ fabric, tables, seed: options.seed ?? 1 });
+    const emulator = createEmulator({ fabric, tables, seed: options.seed ?? 1, startTimeMs: Date.now() });
     const emulatorServer = await startEmulatorServer(emulator, { host: '127.0.0.1', port: 0 });
     stops.push(() => emulatorServer.close());
 

@@ -1,6 +1,9 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, configFromEnv } from '@fabscope/api';
 import { scenarios } from '@fabscope/topology';
+import { EMULATOR_USAGE, emulatorCommand } from './commands/emulator.ts';
+import { SERVE_USAGE, serveCommand } from './commands/serve.ts';
+import { stopOnSignal } from './commands/shared.ts';
 import { startDemo } from './demo.ts';
 import { MissingToolError } from './prometheus.ts';
 
@@ -10,6 +13,8 @@ commands:
   demo [--prometheus]   emulated fabric → collector → store → API and dashboard
                         (HOST, PORT, FABSCOPE_SCENARIO, PROMETHEUS_URL, … see README)
   scenarios             list the built-in fabric scenarios
+  ${EMULATOR_USAGE.replaceAll('\n', '\n  ')}
+  ${SERVE_USAGE.replaceAll('\n', '\n  ')}
   help                  this text
 `;
 
@@ -45,14 +50,7 @@ async function demo(args: string[]): Promise<void> {
       '',
     ].join('\n'),
   );
-  let stopping = false;
-  const shutdown = () => {
-    if (stopping) return;
-    stopping = true;
-    running.stop().then(() => process.exit(0));
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  stopOnSignal(() => running.stop());
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -60,6 +58,10 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case 'demo':
       return demo(rest);
+    case 'emulator':
+      return emulatorCommand(rest);
+    case 'serve':
+      return serveCommand(rest);
     case 'scenarios':
       for (const s of scenarios) process.stdout.write(`${s.name.padEnd(20)} ${s.description}\n`);
       return;

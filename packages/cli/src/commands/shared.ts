@@ -1,0 +1,26 @@
+import { ConfigError } from '@fabscope/api';
+
+/** Splits `host:port` (IPv6 in brackets) for --listen options. */
+export function parseListen(value: string, option = '--listen'): { host: string; port: number } {
+  const match = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(value);
+  const port = Number(match?.[2]);
+  if (!match?.[1] || !Number.isInteger(port) || port > 65535) {
+    throw new ConfigError(`${option} must be host:port, got "${value}"`);
+  }
+  return { host: match[1].replace(/^\[|\]$/g, ''), port };
+}
+
+/** Resolves when the process is asked to stop (Ctrl-C, SIGTERM), after running `stop`. */
+export function stopOnSignal(stop: () => Promise<void>): void {
+  let stopping = false;
+  const handler = () => {
+    if (stopping) return;
+    stopping = true;
+    stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+}

@@ -1,0 +1,184 @@
+import type { FabricNode } from '@fabscope/topology';
+import { type AdaptiveRoutingConfig, thresholdLoad } from './ar-config.ts';
+import type { PathFinder } from './paths.ts';
+import { type Random, randomIndex } from './prng.ts';
+
+/** What adaptive routing sees of a flow; it replaces `path` when it moves the flow. */
+export interface RoutedFlow {
+  path: Int32Array;
+  /** Current rate (bytes/s), from the last rate computation. */
+  rate: number;
+  dest: FabricNode;
+}
+
+export interface AdjustContext {
+  finder: PathFinder;
+  /** Payload capacity per channel (bytes/s); 0 where the link is down. */
+  capacities: Float64Array;
+  /** 1 where the link (index channel >> 1) is up. */
+  linkUp: Uint8Array;
+  /** Node types by index: only switch-to-switch ports are adaptive. */
+  isSwitch: Uint8Array;
+  random: Random;
+}
+
+const TOLERANCE = 1e-9;
+
+/**
+ * One adjustment opportunity of adaptive routing over the whole fabric (opafm semantics).
+ *
+ * 1. Lost routes: a flow whose path crosses a down link is moved, at the last switch before the
+ *    break that has an equal-cost port giving an intact path.
+ * 2. Congestion (unless lostRouteOnly): switches in index order, output ISLs in port order. While
+ *    an ISL's load (carried bytes/s over payload capacity) is at or above the threshold, its flows
+ *    are taken one at a time, in flow order, and moved to an equal-cost ISL toward the flow's
+ *    destination that has room (load below the threshold) and would, after the move, still be
+ *    less loaded than the source was before it. That strict improvement is what keeps a steady
+ *    load from flapping. The algorithm picks among the ports that qualify: Greedy the least
+ *    loaded, Random any, GreedyRandom any of the least loaded.
+ *
+ * After a move the rest of the flow's path is looked up again from the next switch on. Loads are
+ * updated as flows move; rates are recomputed by the caller afterwards. Returns the moves made.
+ */
+export function adjustRoutes(flows: RoutedFlow[], config: AdaptiveRoutingConfig, ctx: AdjustContext): number {
+  if (!config.enabled) return 0;
+  const { capacities, finder } = ctx;
+  const load = new Float64Array(capacities.length);
+  for (const flow of flows) {
+    for (const c of flow.path) load[c] = (load[c] as number) + flow.rate;
+  }
+  const move = (flow: RoutedFlow, position: number, path: Int32Array) => {
+    for (let i = position; i < flow.path.length; i++) {
+      const c = flow.path[i] as number;
+      load[c] = (load[c] as number) - flow.rate;
+    }
+    for (let i = position; i < path.length; i++) {
+      const c = path[i] as number;
+      load[c] = (load[c] as number) + flow.rate;
+    }
+    flow.path = path;
+  };
+  const fraction = (c: number) => {
+    const cap = capacities[c] as number;
+    return cap > 0 ? (load[c] as number) / cap : Number.POSITIVE_INFINITY;
+  };
+  let moves = 0;
+
+  for (const flow of flows) {
+    const broken = firstDownPosition(flow.path, ctx.linkUp);
+    if (broken < 0) continue;
+    for (let position = broken; position >= 1; position--) {
+      const node = finder.channelFromNode[flow.path[position] as number] as number;
+      const options: { channel: number; path: Int32Array }[] = [];
+      for (const c of finder.equalCostChannels(node, flow.dest)) {
+        if (c === flow.path[position]) continue;
+        const path = tryReroute(finder, flow, position, c);
+        if (path && firstDownPosition(path, ctx.linkUp) < 0) options.push({ channel: c, path });
+      }
+      const chosen = choose(
+        options.map((o) => o.channel),
+        fraction,
+        config.algorithm,
+        ctx.random,
+      );
+      const option = options.find((o) => o.channel === chosen);
+      if (option) {
+        move(flow, position, option.path);
+        moves++;
+        break;
+      }
+    }
+  }
+  if (config.lostRouteOnly) return moves;
+
+  const threshold = thresholdLoad(config.threshold) - TOLERANCE;
+  // Flows by the channels they cross when the pass starts.
+  const members = new Map<number, RoutedFlow[]>();
+  for (const flow of flows) {
+    if (!(flow.rate > 0)) continue;
+    for (const c of flow.path) {
+      const list = members.get(c);
+      if (list) list.push(flow);
+      else members.set(c, [flow]);
+    }
+  }
+  const hot = [...members.keys()]
+    .filter((c) => isIsl(c, ctx) && fraction(c) >= threshold && (capacities[c] as number) > 0)
+    .sort(
+      (a, b) =>
+        (finder.channelFromNode[a] as number) - (finder.channelFromNode[b] as number) ||
+        (finder.channelFromPort[a] as number) - (finder.channelFromPort[b] as number),
+    );
+  for (const source of hot) {
+    const node = finder.channelFromNode[source] as number;
+    for (const flow of members.get(source) ?? []) {
+      const before = fraction(source);
+      if (before < threshold) break;
+      const position = flow.path.indexOf(source);
+      if (position < 0) continue;
+      const candidates = finder.equalCostChannels(node, flow.dest).filter((c) => {
+        if (c === source || !isIsl(c, ctx)) return false;
+        const cap = capacities[c] as number;
+        if (!(cap > 0) || fraction(c) >= threshold) return false;
+        return ((load[c] as number) + flow.rate) / cap < before - TOLERANCE;
+      });
+      while (candidates.length > 0) {
+        const chosen = choose(candidates, fraction, config.algorithm, ctx.random);
+        const path = tryReroute(finder, flow, position, chosen);
+        if (path && firstDownPosition(path, ctx.linkUp) < 0) {
+          move(flow, position, path);
+          moves++;
+          break;
+        }
+        candidates.splice(candidates.indexOf(chosen), 1);
+      }
+    }
+  }
+  return moves;
+}
+
+function isIsl(channel: number, ctx: AdjustContext): boolean {
+  const { finder, isSwitch } = ctx;
+  return (
+    isSwitch[finder.channelFromNode[channel] as number] === 1 &&
+    isSwitch[finder.channelTo[channel] as number] === 1
+  );
+}
+
+function firstDownPosition(path: Int32Array, linkUp: Uint8Array): number {
+  for (let i = 0; i < path.length; i++) if (linkUp[(path[i] as number) >> 1] !== 1) return i;
+  return -1;
+}
+
+function tryReroute(
+  finder: PathFinder,
+  flow: RoutedFlow,
+  position: number,
+  channel: number,
+): Int32Array | null {
+  try {
+    return finder.rerouteAt(flow.path, position, channel, flow.dest);
+  } catch {
+    return null;
+  }
+}
+
+/** The algorithm's pick among candidate channels (in port order), or -1 when there is none. */
+function choose(
+  candidates: number[],
+  fraction: (c: number) => number,
+  algorithm: 0 | 1 | 2,
+  random: Random,
+): number {
+  if (candidates.length === 0) return -1;
+  if (algorithm === 0) {
+    return candidates.length === 1
+      ? (candidates[0] as number)
+      : (candidates[randomIndex(random, candidates.length)] as number);
+  }
+  let least = Number.POSITIVE_INFINITY;
+  for (const c of candidates) least = Math.min(least, fraction(c));
+  const best = candidates.filter((c) => fraction(c) <= least + TOLERANCE);
+  if (algorithm === 1 || best.length === 1) return best[0] as number;
+  return best[randomIndex(random, best.length)] as number;
+}

@@ -1,0 +1,60 @@
+/**
+ * Which ports wait for credit, and for what share of the time. A flow is *held back* when it gets
+ * less than it would alone on its path (its solo rate). It is held back by its bottleneck: the
+ * first saturated channel on its path on which it has the largest rate. Packets queue in front of
+ * that channel, so the bottleneck port and every port upstream of it on the flow's path (up to
+ * the sending host's port) have data to send and no credit, as XmitWait shows on real hardware;
+ * ports downstream get everything that reaches them and never wait.
+ *
+ * Each port's wait fraction is 1 − carried / offered, where a held-back flow offers its solo rate
+ * at and before its bottleneck and every other flow offers what it gets.
+ */
+export interface CongestionInput {
+  paths: readonly ArrayLike<number>[];
+  demands: ArrayLike<number>;
+  rates: ArrayLike<number>;
+  capacities: ArrayLike<number>;
+}
+
+const TOLERANCE = 1e-9;
+
+export function waitFractions(input: CongestionInput): Float64Array {
+  const { paths, demands, rates, capacities } = input;
+  const channelCount = capacities.length;
+  const carried = new Float64Array(channelCount);
+  const maxRate = new Float64Array(channelCount);
+  for (let f = 0; f < paths.length; f++) {
+    const path = paths[f] as ArrayLike<number>;
+    const rate = rates[f] as number;
+    for (let i = 0; i < path.length; i++) {
+      const c = path[i] as number;
+      carried[c] = (carried[c] as number) + rate;
+      if (rate > (maxRate[c] as number)) maxRate[c] = rate;
+    }
+  }
+  const offered = carried.slice();
+  for (let f = 0; f < paths.length; f++) {
+    const path = paths[f] as ArrayLike<number>;
+    const rate = rates[f] as number;
+    let solo = demands[f] as number;
+    for (let i = 0; i < path.length; i++) solo = Math.min(solo, capacities[path[i] as number] as number);
+    if (!(rate < solo * (1 - TOLERANCE))) continue;
+    let bottleneck = -1;
+    for (let i = 0; i < path.length && bottleneck < 0; i++) {
+      const c = path[i] as number;
+      const cap = capacities[c] as number;
+      const saturated = (carried[c] as number) >= cap * (1 - TOLERANCE);
+      if (saturated && rate >= (maxRate[c] as number) * (1 - TOLERANCE)) bottleneck = i;
+    }
+    for (let i = 0; i <= bottleneck; i++) {
+      const c = path[i] as number;
+      offered[c] = (offered[c] as number) + (solo - rate);
+    }
+  }
+  const fractions = new Float64Array(channelCount);
+  for (let c = 0; c < channelCount; c++) {
+    const o = offered[c] as number;
+    if (o > 0) fractions[c] = Math.max(0, 1 - (carried[c] as number) / o);
+  }
+  return fractions;
+}

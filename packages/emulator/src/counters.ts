@@ -1,0 +1,69 @@
+import type { FabricType } from '@fabscope/topology';
+
+/** XmitData/RcvData unit by fabric: Omni-Path 8-byte flits, InfiniBand 4-octet words, Ethernet bytes. */
+export const DATA_UNIT_BYTES: Readonly<Record<FabricType, number>> = {
+  omnipath: 8,
+  infiniband: 4,
+  ethernet: 1,
+};
+
+/**
+ * Payload bytes per packet for XmitPkts/RcvPkts: large RDMA messages fill the MTU. Omni-Path
+ * PSM2 uses the 8 KiB MTU; InfiniBand and RoCE (Ethernet) the 4 KiB one.
+ */
+export const PACKET_PAYLOAD_BYTES: Readonly<Record<FabricType, number>> = {
+  omnipath: 8192,
+  infiniband: 4096,
+  ethernet: 4096,
+};
+
+/**
+ * Cumulative per-channel counters. A channel is one link direction, so its counts are the
+ * XmitData of the port it leaves and the RcvData of the port it enters (the emulator is lossless).
+ * Totals are kept as exact integers (payload bytes, wait ticks) in BigUint64Arrays, which wrap at
+ * 2^64 like the hardware's; fractions left over at each step are carried into the next one, so
+ * the totals never drift from rate × time.
+ */
+export class ChannelCounters {
+  readonly bytes: BigUint64Array;
+  readonly waitTicks: BigUint64Array;
+  private readonly byteCarry: Float64Array;
+  private readonly waitCarry: Float64Array;
+
+  constructor(channelCount: number) {
+    this.bytes = new BigUint64Array(channelCount);
+    this.waitTicks = new BigUint64Array(channelCount);
+    this.byteCarry = new Float64Array(channelCount);
+    this.waitCarry = new Float64Array(channelCount);
+  }
+
+  /**
+   * Adds `dtMs` of traffic on the given channels: `bytesPerSecond[c]` of payload and
+   * `waitTicksPerSecond[c]` of XmitWait ticks.
+   */
+  accrue(
+    channels: ArrayLike<number>,
+    bytesPerSecond: ArrayLike<number>,
+    waitTicksPerSecond: ArrayLike<number>,
+    dtMs: number,
+  ): void {
+    if (!(dtMs > 0)) return;
+    const seconds = dtMs / 1000;
+    for (let i = 0; i < channels.length; i++) {
+      const c = channels[i] as number;
+      const bytes = (bytesPerSecond[c] as number) * seconds + (this.byteCarry[c] as number);
+      const wholeBytes = Math.floor(bytes);
+      this.byteCarry[c] = bytes - wholeBytes;
+      if (wholeBytes > 0) this.bytes[c] = (this.bytes[c] as bigint) + BigInt(wholeBytes);
+      const ticks = (waitTicksPerSecond[c] as number) * seconds + (this.waitCarry[c] as number);
+      const wholeTicks = Math.floor(ticks);
+      this.waitCarry[c] = ticks - wholeTicks;
+      if (wholeTicks > 0) this.waitTicks[c] = (this.waitTicks[c] as bigint) + BigInt(wholeTicks);
+    }
+  }
+
+  /** Payload bytes sent on a channel, in whole `unitBytes` units. */
+  units(channel: number, unitBytes: number): bigint {
+    return (this.bytes[channel] as bigint) / BigInt(unitBytes);
+  }
+}

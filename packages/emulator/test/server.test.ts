@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EmulatorServer, type PortCountersDocument, startEmulatorServer } from '../src/index.ts';
+import { arDemoEmulator, SEED_PAIRS } from './helpers.ts';
+
+describe('emulator HTTP server', () => {
+  const emulator = arDemoEmulator();
+  let server: EmulatorServer;
+
+  beforeAll(async () => {
+    server = await startEmulatorServer(emulator, { tickMs: 20 });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  const call = async (method: string, path: string, body?: string) => {
+    const response = await fetch(`${server.url}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body,
+    });
+    return { status: response.status, headers: response.headers, json: (await response.json()) as never };
+  };
+
+  it('listens on an ephemeral loopback port and reports health', async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const { status, json } = await call('GET', '/v1/health');
+    expect(status).toBe(200);
+    expect(json).toMatchObject({ status: 'ok', fabric: 'ar-demo', fabricType: 'omnipath' });
+  });
+
+  it('serves the port counters document', async () => {
+    const { status, headers, json } = await call('GET', '/v1/ports');
+    expect(status).toBe(200);
+    expect(headers.get('content-type')).toMatch(/application\/json/);
+    const doc = json as PortCountersDocument;
+    expect(doc).toMatchObject({ fabric: 'ar-demo', fabricType: 'omnipath', dataUnitBytes: 8 });
+    expect(typeof doc.timeMs).toBe('number');
+    expect(doc.ports).toHaveLength(16);
+    for (const port of doc.ports) {
+      expect(Object.keys(port.counters).sort()).toEqual([
+        'RcvData',
+        'RcvPkts',
+        'XmitData',
+        'XmitPkts',
+        'XmitWait',
+      ]);
+      for (const value of Object.values(port.counters)) expect(value).toMatch(/^\d+$/);
+    }
+  });
+
+  it('starts, lists and stops flows; the clock runs in real time', async () => {
+    const started = await call('POST', '/v1/flows', JSON.stringify({ pattern: 'pairs', pairs: SEED_PAIRS }));
+    expect(started.status).toBe(200);
+    expect((started.json as { flows: { from: string }[] }).flows.map((f) => f.from)).toEqual([
+      'nodeA',
+      'nodeB',
+    ]);
+    const t0 = emulator.nowMs();
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const listed = await call('GET', '/v1/flows');
+    expect((listed.json as { flows: unknown[] }).flows).toHaveLength(2);
+    expect(emulator.nowMs() - t0).toBeGreaterThanOrEqual(100);
+    const ports = (await call('GET', '/v1/ports')).json as PortCountersDocument;
+    const nodeA = ports.ports.find((p) => p.nodeName === 'nodeA');
+    expect(BigInt(nodeA?.counters.XmitData ?? '0')).toBeGreaterThan(0n);
+    const stopped = await call('DELETE', '/v1/flows');
+    expect(stopped).toMatchObject({ status: 200, json: { flows: [] } });
+  });
+
+  it('answers 400 with the reason for bad flows and bad JSON', async () => {
+    const unknown = await call(
+      'POST',
+      '/v1/flows',
+      JSON.stringify({ pattern: 'pairs', pairs: [['nodeA', 'nodeZ']] }),
+    );
+    expect(unknown).toMatchObject({
+      status: 400,
+      json: { error: expect.stringContaining('unknown node "nodeZ"') },
+    });
+    const self = await call(
+      'POST',
+      '/v1/flows',
+      JSON.stringify({ pattern: 'pairs', pairs: [['nodeA', 'nodeA']] }),
+    );
+    expect(self).toMatchObject({ status: 400, json: { error: expect.stringContaining('itself') } });
+    const empty = await call('POST', '/v1/flows', JSON.stringify({ pattern: 'pairs', pairs: [] }));
+    expect(empty).toMatchObject({ status: 400, json: { error: expect.stringContaining('empty') } });
+    const broken = await call('POST', '/v1/flows', '{"pattern": ');
+    expect(broken).toMatchObject({ status: 400, json: { error: expect.stringContaining('not valid JSON') } });
+    const none = await call('POST', '/v1/flows');
+    expect(none.status).toBe(400);
+  });
+
+  it('reads and updates adaptive routing, refusing invalid values', async () => {
+    const initial = await call('GET', '/v1/adaptive-routing');
+    expect(initial.json).toEqual({
+      enabled: false,
+      lostRouteOnly: false,
+      algorithm: 2,
+      arFrequency: 0,
+      threshold: 7,
+    });
+    const bad = await call('PUT', '/v1/adaptive-routing', JSON.stringify({ threshold: 9 }));
+    expect(bad).toMatchObject({ status: 400, json: { error: 'threshold must be an integer 0..7, got 9' } });
+    const good = await call('PUT', '/v1/adaptive-routing', JSON.stringify({ enabled: true }));
+    expect(good).toMatchObject({ status: 200, json: { enabled: true, threshold: 7, algorithm: 2 } });
+    expect(emulator.getAdaptiveRouting().enabled).toBe(true);
+  });
+
+  it('answers 404 for unknown paths and 405 with Allow for wrong methods', async () => {
+    const missing = await call('GET', '/v1/nothing');
+    expect(missing).toMatchObject({ status: 404, json: { error: expect.stringContaining('/v1/nothing') } });
+    const wrong = await call('DELETE', '/v1/ports');
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET');
+    expect(wrong.json).toMatchObject({ error: expect.stringContaining('not allowed') });
+  });
+});

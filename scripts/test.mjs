@@ -11,7 +11,8 @@ const results = join(root, 'test-results');
 const SYSTEM_PACKAGES = [
   { command: 'chromium', pkg: 'chromium', why: 'browser tests (Playwright drives Debian chromium)' },
   { command: 'prometheus', pkg: 'prometheus', why: 'integration and end-to-end tests against a real Prometheus' },
-  { command: 'promtool', pkg: 'prometheus', why: 'checking the Prometheus config' },
+  { command: 'promtool', pkg: 'prometheus', why: 'checking the Prometheus config and rules' },
+  { command: 'docker-compose', pkg: 'docker-compose', why: 'validating docker-compose.yml offline' },
 ];
 
 function onPath(command) {

@@ -1,7 +1,12 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ApiConfig, type RunningApi, startApi } from '@fabscope/api';
-import { createFabricRegistry, emulatorSource, type MetricsServer, startMetricsServer } from '@fabscope/collectors';
+import {
+  createFabricRegistry,
+  emulatorSource,
+  type MetricsServer,
+  startMetricsServer,
+} from '@fabscope/collectors';
 import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
 import { buildScenario, fatTreeRouting } from '@fabscope/topology';
 import { type PrometheusServer, startPrometheus } from './prometheus.ts';
@@ -55,7 +60,9 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     if (options.prometheus) {
       const target = new URL(collector.url).host;
       const started: PrometheusServer = await startPrometheus(
-        options.prometheusPort === undefined ? { targets: [target] } : { targets: [target], port: options.prometheusPort },
+        options.prometheusPort === undefined
+          ? { targets: [target] }
+          : { targets: [target], port: options.prometheusPort },
       );
       prometheus = started;
       stops.push(() => started.stop());

@@ -1,3 +1,9 @@
 export { type DemoOptions, type RunningDemo, startDemo, WEB_ROOT } from './demo.ts';
 export { freePort } from './free-port.ts';
-export { findPrometheus, MissingToolError, type PrometheusServer, prometheusConfig, startPrometheus } from './prometheus.ts';
+export {
+  findPrometheus,
+  MissingToolError,
+  type PrometheusServer,
+  prometheusConfig,
+  startPrometheus,
+} from './prometheus.ts';

@@ -22,7 +22,8 @@ function optionalPort(name: string): number | undefined {
   const value = process.env[name];
   if (value === undefined || value === '') return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${name} must be a port number, got "${value}"`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new ConfigError(`${name} must be a port number, got "${value}"`);
   return n;
 }
 
@@ -81,7 +82,9 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof MissingToolError) {
     process.stderr.write(`fabscope: ${error.message}\n`);
   } else {
-    process.stderr.write(`fabscope: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `fabscope: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
   }
   process.exit(1);
 });

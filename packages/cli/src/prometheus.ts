@@ -1,9 +1,19 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { parse, stringify } from 'yaml';
 import { freePort } from './free-port.ts';
+
+/** The one Prometheus configuration, shared with docker-compose.yml. */
+export const PROMETHEUS_CONFIG = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  '../../../deploy/prometheus/prometheus.yml',
+);
+export const FABRIC_JOB = 'fabscope-fabric';
 
 export class MissingToolError extends Error {
   override name = 'MissingToolError';
@@ -19,25 +29,26 @@ export interface PrometheusOptions {
   /** host:port targets of fabscope collectors. */
   targets: string[];
   port?: number;
-  scrapeIntervalSeconds?: number;
   binary?: string;
   readyTimeoutMs?: number;
 }
 
-/** The scrape config: the demo's collectors every second, nothing else. */
-export function prometheusConfig(targets: string[], scrapeIntervalSeconds = 1): string {
-  const list = targets.map((t) => `'${t}'`).join(', ');
-  return [
-    'global:',
-    `  scrape_interval: ${scrapeIntervalSeconds}s`,
-    `  evaluation_interval: ${scrapeIntervalSeconds}s`,
-    'scrape_configs:',
-    '  - job_name: fabscope-fabric',
-    `    scrape_timeout: ${Math.max(1, scrapeIntervalSeconds)}s`,
-    `    static_configs:`,
-    `      - targets: [${list}]`,
-    '',
-  ].join('\n');
+interface PrometheusYaml {
+  rule_files?: string[];
+  scrape_configs?: { job_name: string; static_configs?: { targets: string[] }[] }[];
+}
+
+/**
+ * deploy/prometheus/prometheus.yml with the fabric job's targets replaced by `targets` and the
+ * rule files made absolute (the result is written elsewhere). Everything else stays as shipped.
+ */
+export function prometheusConfig(targets: string[], source = PROMETHEUS_CONFIG): string {
+  const config = parse(readFileSync(source, 'utf8')) as PrometheusYaml;
+  const job = config.scrape_configs?.find((c) => c.job_name === FABRIC_JOB);
+  if (!job) throw new Error(`${source} has no scrape job "${FABRIC_JOB}"`);
+  job.static_configs = [{ targets }];
+  config.rule_files = (config.rule_files ?? []).map((f) => resolve(dirname(source), f));
+  return stringify(config);
 }
 
 export async function findPrometheus(binary = 'prometheus'): Promise<string> {
@@ -59,7 +70,7 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
   const binary = await findPrometheus(options.binary);
   const dir = await mkdtemp(join(tmpdir(), 'fabscope-prometheus-'));
   const configFile = join(dir, 'prometheus.yml');
-  await writeFile(configFile, prometheusConfig(options.targets, options.scrapeIntervalSeconds));
+  await writeFile(configFile, prometheusConfig(options.targets));
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(

@@ -15,7 +15,8 @@ describe.each(['embedded', 'prometheus'] as const)('seed 002 end to end with the
   let demo: RunningDemo;
   const api = async (path: string, init?: RequestInit) => {
     const response = await fetch(`${demo.apiUrl}/api/v1${path}`, init);
-    return { status: response.status, body: await response.json() };
+    // biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked field by field below
+    return { status: response.status, body: (await response.json()) as any };
   };
   const post = (path: string, body: unknown, method = 'POST') =>
     api(path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -53,7 +54,13 @@ describe.each(['embedded', 'prometheus'] as const)('seed 002 end to end with the
 
   it('two pairs under static routing share one ISL: 12.0–13.0 GB/s, one ISL full, the other idle', async () => {
     await api('/traffic', { method: 'DELETE' });
-    const started = await post('/traffic', { pattern: 'pairs', pairs: [['nodeA', 'nodeC'], ['nodeB', 'nodeD']] });
+    const started = await post('/traffic', {
+      pattern: 'pairs',
+      pairs: [
+        ['nodeA', 'nodeC'],
+        ['nodeB', 'nodeD'],
+      ],
+    });
     expect(started.status).toBe(200);
     await eventually(async () => {
       const total = await summary();

@@ -1,0 +1,158 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import { configFromEnv } from '@fabscope/api';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { EMULATOR_OPTIONS } from '../src/commands/emulator.ts';
+import { FABRIC_JOB, PROMETHEUS_CONFIG, prometheusConfig } from '../src/prometheus.ts';
+
+const root = resolve(import.meta.dirname, '../../..');
+const run = promisify(execFile);
+
+interface ComposeService {
+  image?: string;
+  build?: string;
+  command?: string[];
+  ports?: string[];
+  expose?: string[];
+  volumes?: string[];
+  environment?: Record<string, string>;
+  healthcheck?: { test: string[] };
+  restart?: string;
+}
+const compose = parse(readFileSync(resolve(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+  services: Record<string, ComposeService>;
+  volumes: Record<string, unknown>;
+};
+const promConfig = parse(readFileSync(PROMETHEUS_CONFIG, 'utf8')) as {
+  global: { scrape_interval: string };
+  rule_files: string[];
+  scrape_configs: { job_name: string; static_configs: { targets: string[] }[] }[];
+};
+
+function service(name: string): ComposeService {
+  const s = compose.services[name];
+  if (!s) throw new Error(`docker-compose.yml has no service "${name}"`);
+  return s;
+}
+
+function option(command: string[], name: string): string {
+  const i = command.indexOf(name);
+  const value = command[i + 1];
+  if (i < 0 || value === undefined) throw new Error(`command ${command.join(' ')} lacks ${name}`);
+  return value;
+}
+
+describe('Prometheus configuration and rules (promtool)', () => {
+  it('the config and both rule files pass promtool check', async () => {
+    await run('promtool', ['check', 'config', PROMETHEUS_CONFIG]);
+    await run(
+      'promtool',
+      ['check', 'rules', 'deploy/prometheus/rules/recording.yml', 'deploy/prometheus/rules/alerts.yml'],
+      {
+        cwd: root,
+      },
+    );
+  });
+
+  it('every alert is unit-tested with synthetic series (promtool test rules)', async () => {
+    const { stdout } = await run('promtool', ['test', 'rules', 'deploy/prometheus/tests/rules.test.yml'], {
+      cwd: root,
+    });
+    expect(stdout).toMatch(/SUCCESS/);
+    const alerts = parse(readFileSync(resolve(root, 'deploy/prometheus/rules/alerts.yml'), 'utf8')) as {
+      groups: { rules: { alert: string }[] }[];
+    };
+    const tests = readFileSync(resolve(root, 'deploy/prometheus/tests/rules.test.yml'), 'utf8');
+    for (const rule of alerts.groups.flatMap((g) => g.rules)) {
+      expect(tests).toContain(`alertname: ${rule.alert}`);
+    }
+  });
+
+  it('the demo uses the same file, scraping its own collector every second with the rules loaded', () => {
+    const generated = parse(prometheusConfig(['127.0.0.1:4321'])) as typeof promConfig;
+    expect(generated.global.scrape_interval).toBe('1s');
+    expect(generated.scrape_configs.find((c) => c.job_name === FABRIC_JOB)?.static_configs).toEqual([
+      { targets: ['127.0.0.1:4321'] },
+    ]);
+    expect(generated.rule_files).toEqual(
+      promConfig.rule_files.map((f) => resolve(root, 'deploy/prometheus', f)),
+    );
+  });
+});
+
+describe('docker-compose.yml matches what the project runs', () => {
+  it('validates with docker-compose config -q', async () => {
+    await run('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q'], { cwd: root });
+  });
+
+  it('runs the emulator with options the CLI accepts, on the port the collector reads', () => {
+    const command = service('emulator').command ?? [];
+    expect(command[0]).toBe('emulator');
+    const { values } = parseArgs({ args: command.slice(1), options: EMULATOR_OPTIONS, strict: true });
+    const collector = service('collector').command ?? [];
+    expect(new URL(option(collector, '--emulator-url')).port).toBe(values.listen?.split(':')[1]);
+    expect(new URL(option(collector, '--emulator-url')).hostname).toBe('emulator');
+  });
+
+  it('the collector listens where prometheus.yml scrapes it', () => {
+    const collector = service('collector').command ?? [];
+    expect(collector.slice(0, 2)).toEqual(['collect', 'fabric']);
+    const port = option(collector, '--listen').split(':')[1];
+    const targets = promConfig.scrape_configs.find((c) => c.job_name === FABRIC_JOB)?.static_configs[0]
+      ?.targets;
+    expect(targets).toEqual([`collector:${port}`]);
+  });
+
+  it('Prometheus is pinned, reads deploy/prometheus and keeps its TSDB in a named volume', () => {
+    const prometheus = service('prometheus');
+    expect(prometheus.image).toMatch(/^prom\/prometheus:v\d+\.\d+\.\d+$/);
+    expect(prometheus.volumes).toContain('./deploy/prometheus:/etc/prometheus:ro');
+    expect(prometheus.command).toContain('--config.file=/etc/prometheus/prometheus.yml');
+    const data = prometheus.volumes?.find((v) => v.endsWith(':/prometheus'))?.split(':')[0];
+    expect(data && compose.volumes[data] !== undefined).toBe(true);
+    const listen = prometheus.command
+      ?.find((c) => c.startsWith('--web.listen-address='))
+      ?.split(':')
+      .pop();
+    expect(new URL(service('api').environment?.PROMETHEUS_URL ?? '').port).toBe(listen);
+  });
+
+  it('the API serves on the port npm start uses, with the same scenario setting', () => {
+    const api = service('api');
+    expect(api.command).toEqual(['serve']);
+    const defaults = configFromEnv({});
+    expect(api.environment?.PORT).toBe(String(defaults.port));
+    expect(api.ports).toEqual([`127.0.0.1:${defaults.port}:${defaults.port}`]);
+    expect(api.environment?.FABSCOPE_SCENARIO).toMatch(/ar-demo/);
+    expect(new URL(api.environment?.FABSCOPE_EMULATOR_URL ?? '').hostname).toBe('emulator');
+  });
+
+  it('every service restarts and has a healthcheck', () => {
+    for (const [name, s] of Object.entries(compose.services)) {
+      expect(s.restart, name).toBe('unless-stopped');
+      if (name !== 'api') expect(s.healthcheck?.test.length, name).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('Dockerfile essentials', () => {
+  const dockerfile = readFileSync(resolve(root, 'Dockerfile'), 'utf8');
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+  const final = stages[stages.length - 1] ?? '';
+
+  it('builds in several stages from a pinned base image', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    for (const stage of stages) expect(stage).toMatch(/^node:\d+\.\d+\.\d+-[a-z]+-slim AS \w+/);
+  });
+
+  it('installs production dependencies only in the final stage, runs as non-root, checks health', () => {
+    expect(final).toMatch(/npm ci --omit=dev/);
+    expect(final).not.toMatch(/npm ci(?! --omit=dev)/);
+    expect(final).toMatch(/^USER (?!root)\w+/m);
+    expect(final).toMatch(/^HEALTHCHECK /m);
+    expect(final).toContain('apps/web/dist');
+  });
+});

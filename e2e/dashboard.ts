@@ -42,7 +42,7 @@ export class Dashboard {
 
   /** The host transmit total shown on screen, in GB/s. */
   async shownHostTotalGBps(): Promise<number> {
-    const text = await this.hostTransmitTotal.first().innerText();
+    const text = (await this.hostTransmitTotal.first().textContent()) ?? '';
     const match = /([\d.]+)\s*GB\/s/.exec(text);
     if (!match?.[1]) throw new Error(`host transmit total reads "${text}"`);
     return Number(match[1]);

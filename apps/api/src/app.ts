@@ -25,6 +25,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { ctx, listenHost, apiToken, webRoot } = options;
   const app = Fastify({
     logger: options.logger ?? false,
+    // Idle keep-alive sockets would otherwise hold close() open.
+    forceCloseConnections: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
 
@@ -66,7 +68,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       request.log.error(error);
-      return reply.code(status).send({ statusCode: status, error: 'Internal Server Error', message: 'internal error' });
+      return reply
+        .code(status)
+        .send({ statusCode: status, error: 'Internal Server Error', message: 'internal error' });
     }
     return reply.code(status).send({ statusCode: status, error: 'Bad Request', message: error.message });
   });
@@ -86,10 +90,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false });
   }
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || request.method !== 'GET') {
-      return reply
-        .code(404)
-        .send({ statusCode: 404, error: 'Not Found', message: `no route ${request.method} ${request.url.split('?')[0]}` });
+    // Missing API paths and missing build assets are 404s; other paths are the app's own routes.
+    if (request.url.startsWith('/api/') || request.url.startsWith('/assets/') || request.method !== 'GET') {
+      return reply.code(404).send({
+        statusCode: 404,
+        error: 'Not Found',
+        message: `no route ${request.method} ${request.url.split('?')[0]}`,
+      });
     }
     if (hasWeb) return reply.sendFile('index.html');
     return reply

@@ -12,7 +12,14 @@ function build(listenHost: string, apiToken?: string): Promise<FastifyInstance> 
   const store = new EmbeddedStore({ targets: ['http://127.0.0.1:9/metrics'] });
   const linkIndex = new LinkIndex(fabric);
   return buildApp({
-    ctx: { fabric, tables: fatTreeRouting(fabric), linkIndex, store, sampler: new Sampler(store, linkIndex), emulator: null },
+    ctx: {
+      fabric,
+      tables: fatTreeRouting(fabric),
+      linkIndex,
+      store,
+      sampler: new Sampler(store, linkIndex),
+      emulator: null,
+    },
     listenHost,
     apiToken,
   });
@@ -31,7 +38,10 @@ describe('API on loopback, without an emulator or data', () => {
     const body = res.json();
     expect(body.nodes).toHaveLength(8);
     expect(body.links).toHaveLength(8);
-    expect(body.nodes.find((n: { name: string }) => n.name === 'core2')).toMatchObject({ type: 'switch', tier: 2 });
+    expect(body.nodes.find((n: { name: string }) => n.name === 'core2')).toMatchObject({
+      type: 'switch',
+      tier: 2,
+    });
   });
 
   it('reports missing data as stale and degraded, never as zeros', async () => {
@@ -39,7 +49,8 @@ describe('API on loopback, without an emulator or data', () => {
     expect(health).toMatchObject({ status: 'degraded', store: 'embedded', lastSampleAgeSeconds: null });
     const links = (await app.inject('/api/v1/links?limit=3')).json();
     expect(links.links).toHaveLength(3);
-    for (const l of links.links) expect(l).toMatchObject({ stale: true, utilization: null, bytesPerSecond: null });
+    for (const l of links.links)
+      expect(l).toMatchObject({ stale: true, utilization: null, bytesPerSecond: null });
     const summary = (await app.inject('/api/v1/summary')).json();
     expect(summary.hostTransmitBytesPerSecond).toBeNull();
     expect(summary.histogram.isl).toEqual(new Array(10).fill(0));
@@ -99,7 +110,11 @@ describe('API on loopback, without an emulator or data', () => {
   });
 
   it('says 409 for valid control requests when no emulator is attached', async () => {
-    const res = await app.inject({ method: 'PUT', url: '/api/v1/adaptive-routing', payload: { enabled: true } });
+    const res = await app.inject({
+      method: 'PUT',
+      url: '/api/v1/adaptive-routing',
+      payload: { enabled: true },
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toMatch(/no emulator/);
   });
@@ -107,7 +122,13 @@ describe('API on loopback, without an emulator or data', () => {
   it('serves an OpenAPI 3 document describing every route', async () => {
     const doc = (await app.inject('/api/v1/openapi.json')).json();
     expect(doc.openapi).toMatch(/^3\./);
-    for (const path of ['/api/v1/health', '/api/v1/links', '/api/v1/route', '/api/v1/traffic', '/api/v1/adaptive-routing']) {
+    for (const path of [
+      '/api/v1/health',
+      '/api/v1/links',
+      '/api/v1/route',
+      '/api/v1/traffic',
+      '/api/v1/adaptive-routing',
+    ]) {
       expect(Object.keys(doc.paths)).toContain(path);
     }
     expect(doc.paths['/api/v1/adaptive-routing'].put.requestBody).toBeDefined();
@@ -147,6 +168,40 @@ describe('API listening beyond loopback', () => {
       const res = await app.inject({ method: 'DELETE', url: '/api/v1/traffic' });
       expect(res.statusCode).toBe(403);
       expect(res.json().message).toMatch(/FABSCOPE_API_TOKEN/);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('API server lifecycle', () => {
+  it('ends open event streams when it closes, instead of hanging', async () => {
+    const app = await build('127.0.0.1');
+    const address = await app.listen({ host: '127.0.0.1', port: 0 });
+    const response = await fetch(`${address}/api/v1/stream`);
+    expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const reader = response.body?.getReader();
+    const first = await reader?.read();
+    expect(new TextDecoder().decode(first?.value)).toMatch(/^retry: \d+/);
+    const started = Date.now();
+    await app.close();
+    // The stream ends (cleanly or by the socket closing) rather than staying open.
+    try {
+      for (;;) {
+        const chunk = await reader?.read();
+        if (!chunk || chunk.done) break;
+      }
+    } catch (error) {
+      expect(String((error as Error).cause ?? error)).toMatch(/closed|terminated/);
+    }
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('answers a missing build asset with 404, not the app page', async () => {
+    const app = await build('127.0.0.1');
+    try {
+      const res = await app.inject('/assets/index-gone.js');
+      expect(res.statusCode).toBe(404);
     } finally {
       await app.close();
     }

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, createApiClient, describeError } from './client.ts';
+
+interface Call {
+  url: string;
+  init: RequestInit | undefined;
+}
+
+function fakeFetch(status: number, body: unknown, calls: Call[] = []): typeof fetch {
+  return async (input, init) => {
+    calls.push({ url: String(input), init });
+    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    return new Response(status === 204 ? null : text, { status });
+  };
+}
+
+const arState = { enabled: true, threshold: 7, algorithm: 2, arFrequency: 0, lostRouteOnly: false };
+
+describe('api client', () => {
+  it('GETs typed JSON without a token', async () => {
+    const calls: Call[] = [];
+    const api = createApiClient({ fetch: fakeFetch(200, arState, calls), getToken: () => 'secret' });
+    await expect(api.getAdaptiveRouting()).resolves.toEqual(arState);
+    expect(calls[0]?.url).toBe('/api/v1/adaptive-routing');
+    const headers = (calls[0]?.init?.headers ?? {}) as Record<string, string>;
+    expect(headers.Authorization).toBeUndefined();
+  });
+
+  it('sends the bearer token and a JSON body with changes', async () => {
+    const calls: Call[] = [];
+    const api = createApiClient({ fetch: fakeFetch(200, arState, calls), getToken: () => 'secret' });
+    await api.putAdaptiveRouting({ enabled: true });
+    const init = calls[0]?.init;
+    expect(init?.method).toBe('PUT');
+    expect(init?.body).toBe('{"enabled":true}');
+    const headers = (init?.headers ?? {}) as Record<string, string>;
+    expect(headers.Authorization).toBe('Bearer secret');
+    expect(headers['Content-Type']).toBe('application/json');
+  });
+
+  it('passes the AbortSignal through and rethrows aborts as such', async () => {
+    const controller = new AbortController();
+    const api = createApiClient({
+      fetch: async (_input, init) => {
+        expect(init?.signal).toBe(controller.signal);
+        throw new DOMException('aborted', 'AbortError');
+      },
+    });
+    controller.abort();
+    await expect(api.getTopology(controller.signal)).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('explains a 401 with and without a token', async () => {
+    const without = createApiClient({ fetch: fakeFetch(401, { error: 'unauthorized' }) });
+    await expect(without.stopTraffic()).rejects.toThrow(
+      /Unauthorized \(401\).*Enter the API token in Settings/,
+    );
+    const withToken = createApiClient({
+      fetch: fakeFetch(401, { error: 'unauthorized' }),
+      getToken: () => 'x',
+    });
+    await expect(withToken.stopTraffic()).rejects.toThrow(/rejected the API token/);
+  });
+
+  it('maps 4xx error bodies to readable messages', async () => {
+    const api = createApiClient({
+      fetch: fakeFetch(400, { error: 'bad_request', message: 'threshold must be 0..7' }),
+    });
+    const error = await api.putAdaptiveRouting({ threshold: 9 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(400);
+    expect((error as ApiError).code).toBe('bad_request');
+    expect(describeError(error)).toBe('Request failed (400): threshold must be 0..7');
+  });
+
+  it('reports unreachable APIs and non-JSON answers', async () => {
+    const down = createApiClient({
+      fetch: async () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    await expect(down.getTraffic()).rejects.toThrow('Cannot reach the API (GET /api/v1/traffic)');
+    const html = createApiClient({ fetch: fakeFetch(200, '<html>') });
+    await expect(html.getTraffic()).rejects.toThrow(/not JSON/);
+    const proxy = createApiClient({ fetch: fakeFetch(502, '<html>bad gateway</html>') });
+    await expect(proxy.getTraffic()).rejects.toThrow('Server error (502): the API failed to answer');
+  });
+});

@@ -1,0 +1,122 @@
+import type { AdaptiveRouting, ApiErrorBody, FlowList, Topology, TrafficRequest } from './types.ts';
+
+/**
+ * A failed API call, with a message fit to show the user as is. `status` is the HTTP status, or 0
+ * when the API could not be reached or answered something that is not JSON.
+ */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface ApiClientOptions {
+  /** Prefix of every path; '' for the same origin. */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+  /** Bearer token for mutating requests, read at each call (it may change in Settings). */
+  getToken?: () => string | null;
+}
+
+type Method = 'GET' | 'PUT' | 'POST' | 'DELETE';
+
+function isErrorBody(value: unknown): value is ApiErrorBody {
+  return typeof value === 'object' && value !== null && typeof (value as ApiErrorBody).error === 'string';
+}
+
+/** Turns an HTTP error answer into an ApiError with a readable message. */
+export function errorFromResponse(status: number, body: unknown, hadToken: boolean): ApiError {
+  const detail = isErrorBody(body) ? (body.message ?? body.error) : undefined;
+  const code = isErrorBody(body) ? body.error : `http_${status}`;
+  if (status === 401) {
+    const hint = hadToken
+      ? 'The API rejected the API token. Check it in Settings.'
+      : 'This API requires a token for changes. Enter the API token in Settings.';
+    return new ApiError(`Unauthorized (401): ${hint}`, status, code);
+  }
+  if (status === 403) {
+    return new ApiError(
+      `Forbidden (403): ${detail ?? 'the API token may not make this change.'}`,
+      status,
+      code,
+    );
+  }
+  const text = detail ?? (status >= 500 ? 'the API failed to answer' : 'the request was refused');
+  return new ApiError(
+    `${status >= 500 ? 'Server error' : 'Request failed'} (${status}): ${text}`,
+    status,
+    code,
+  );
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+export function createApiClient(options: ApiClientOptions = {}) {
+  const baseUrl = options.baseUrl ?? '';
+  const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const getToken = options.getToken ?? (() => null);
+
+  async function request<T>(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    const token = method === 'GET' ? null : getToken();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await doFetch(`${baseUrl}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? null : JSON.stringify(body),
+        signal: signal ?? null,
+      });
+    } catch (error) {
+      if (isAbort(error)) throw error;
+      throw new ApiError(`Cannot reach the API (${method} ${path}): ${String(error)}`, 0, 'network');
+    }
+    let parsed: unknown = null;
+    const text = await response.text();
+    if (text !== '') {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        if (response.ok) {
+          throw new ApiError(
+            `The API answered ${method} ${path} with something that is not JSON`,
+            0,
+            'parse',
+          );
+        }
+      }
+    }
+    if (!response.ok) throw errorFromResponse(response.status, parsed, token !== null && token !== '');
+    return parsed as T;
+  }
+
+  return {
+    getTopology: (signal?: AbortSignal) => request<Topology>('GET', '/api/v1/topology', undefined, signal),
+    getAdaptiveRouting: (signal?: AbortSignal) =>
+      request<AdaptiveRouting>('GET', '/api/v1/adaptive-routing', undefined, signal),
+    putAdaptiveRouting: (patch: Partial<AdaptiveRouting>, signal?: AbortSignal) =>
+      request<AdaptiveRouting>('PUT', '/api/v1/adaptive-routing', patch, signal),
+    getTraffic: (signal?: AbortSignal) => request<FlowList>('GET', '/api/v1/traffic', undefined, signal),
+    startTraffic: (body: TrafficRequest, signal?: AbortSignal) =>
+      request<FlowList>('POST', '/api/v1/traffic', body, signal),
+    stopTraffic: (signal?: AbortSignal) => request<FlowList>('DELETE', '/api/v1/traffic', undefined, signal),
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+/** A readable message for anything an API call may throw. */
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

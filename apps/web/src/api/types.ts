@@ -1,0 +1,120 @@
+/**
+ * Response shapes of the fabscope HTTP API (`/api/v1`). The web app talks to the API over HTTP
+ * only, so these are declared here rather than imported from the server's packages.
+ * Units: utilization is a fraction 0..1, rates are bytes (or packets) per second.
+ */
+
+export type FabricType = 'omnipath' | 'infiniband' | 'ethernet';
+export type NodeType = 'host' | 'switch' | 'router';
+export type LinkKind = 'host' | 'isl';
+
+export interface PortRef {
+  node: string;
+  port: number;
+}
+
+export interface TopologyNode {
+  name: string;
+  type: NodeType;
+  /** 0 for hosts (and routers), 1 edge, 2 core, … */
+  tier: number;
+  guid: string;
+  lid: number;
+}
+
+export interface TopologyLink {
+  /** `a/port--b/port` */
+  id: string;
+  kind: LinkKind;
+  a: PortRef;
+  b: PortRef;
+  rateGbps: number;
+}
+
+export interface Topology {
+  name: string;
+  fabricType: FabricType;
+  nodes: TopologyNode[];
+  links: TopologyLink[];
+}
+
+export type StoreKind = 'embedded' | 'prometheus';
+
+export interface Health {
+  status: string;
+  store: StoreKind;
+  /** Seconds since the newest sample the store holds, at the time the message was sent. */
+  lastSampleAgeSeconds: number | null;
+}
+
+export interface UtilizationHistogram {
+  /** Ten buckets: 0–10 %, 10–20 %, … 90–100 %. */
+  isl: number[];
+  host: number[];
+}
+
+export interface Summary {
+  time: string;
+  hostTransmitBytesPerSecond: number | null;
+  histogram: UtilizationHistogram;
+}
+
+/** One direction of a link (a channel). */
+export interface LinkSample {
+  /** Channel id `from/port->to/port` */
+  id: string;
+  /** Link id `a/port--b/port` */
+  linkId: string;
+  kind: LinkKind;
+  from: PortRef;
+  to: PortRef;
+  capacityBytesPerSecond: number;
+  utilization: number | null;
+  bytesPerSecond: number | null;
+  packetsPerSecond: number | null;
+  stale: boolean;
+}
+
+/** One Server-Sent Events `message` of `/api/v1/stream`: a sampling tick. */
+export interface FabricSnapshot {
+  time: string;
+  health: Health;
+  summary: Summary;
+  links: LinkSample[];
+}
+
+export type ArAlgorithm = 0 | 1 | 2;
+
+export interface AdaptiveRouting {
+  enabled: boolean;
+  /** 0 firmware default, 1..7 = 100, 90, 80, 70, 65, 60, 55 % ISL load. */
+  threshold: number;
+  algorithm: ArAlgorithm;
+  /** At least 2^n × 64 ms between adjustments. */
+  arFrequency: number;
+  lostRouteOnly: boolean;
+}
+
+export interface Flow {
+  id: string;
+  from: string;
+  to: string;
+  bytesPerSecond: number;
+  /** Channel ids crossed, in order. */
+  path: string[];
+}
+
+export interface FlowList {
+  flows: Flow[];
+}
+
+export interface TrafficRequest {
+  pattern: 'pairs';
+  pairs: [string, string][];
+}
+
+/** Error body of every 4xx/5xx answer. */
+export interface ApiErrorBody {
+  error: string;
+  message?: string;
+}

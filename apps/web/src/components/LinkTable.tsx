@@ -1,0 +1,117 @@
+import { useId } from 'react';
+import type { LinkSample } from '../api/types.ts';
+import { utilizationColor } from '../lib/colors.ts';
+import { formatGBpsValue, formatMpps, formatPercentValue } from '../lib/format.ts';
+import { KIND_FILTERS, type KindFilter, rankLinks, TOP_N_CHOICES } from '../lib/ranking.ts';
+
+interface LinkTableProps {
+  links: readonly LinkSample[] | null;
+  kind: KindFilter;
+  topN: number;
+  onKindChange: (kind: KindFilter) => void;
+  onTopNChange: (n: number) => void;
+}
+
+const KIND_LABEL: Record<KindFilter, string> = { all: 'all', isl: 'ISL', host: 'host' };
+
+/** opatop-style table of the busiest link directions. */
+export function LinkTable({ links, kind, topN, onKindChange, onTopNChange }: LinkTableProps) {
+  const topId = useId();
+  const kindId = useId();
+  const rows = links ? rankLinks(links, { kind, limit: topN }) : [];
+
+  return (
+    <div className="link-table">
+      <div className="table-controls">
+        <label htmlFor={topId}>Show top</label>
+        <select id={topId} value={topN} onChange={(e) => onTopNChange(Number(e.target.value))}>
+          {TOP_N_CHOICES.map((n) => (
+            <option key={n} value={n}>
+              {n === 0 ? 'all' : n}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={kindId}>Link kind</label>
+        <select id={kindId} value={kind} onChange={(e) => onKindChange(e.target.value as KindFilter)}>
+          {KIND_FILTERS.map((k) => (
+            <option key={k} value={k}>
+              {KIND_LABEL[k]}
+            </option>
+          ))}
+        </select>
+        {links && (
+          <span className="muted">
+            {rows.length} of {links.length} link directions
+          </span>
+        )}
+      </div>
+      <table>
+        <caption>Busiest links</caption>
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            <th scope="col">Link (from → to)</th>
+            <th scope="col">Kind</th>
+            <th scope="col" className="num">
+              Util %
+            </th>
+            <th scope="col" className="num">
+              Throughput GB/s
+            </th>
+            <th scope="col" className="num">
+              Packets/s (M)
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {links === null && (
+            <tr>
+              <td colSpan={6} className="placeholder">
+                Waiting for the first sample…
+              </td>
+            </tr>
+          )}
+          {links !== null && rows.length === 0 && (
+            <tr>
+              <td colSpan={6} className="placeholder">
+                No link directions match this filter.
+              </td>
+            </tr>
+          )}
+          {rows.map((l, i) => {
+            const unknown = l.stale || l.utilization === null;
+            return (
+              <tr
+                key={l.id}
+                data-link-id={l.id}
+                data-utilization={l.utilization ?? ''}
+                data-stale={l.stale ? 'true' : 'false'}
+                className={unknown ? 'row-stale' : ''}
+              >
+                <td className="num muted">{i + 1}</td>
+                <td className="mono">
+                  {l.from.node}/{l.from.port} → {l.to.node}/{l.to.port}
+                  {l.stale && <span className="chip chip-stale">stale</span>}
+                </td>
+                <td>{l.kind === 'isl' ? 'ISL' : 'host'}</td>
+                <td className="num util-cell">
+                  <span
+                    className="util-bar"
+                    aria-hidden="true"
+                    style={{
+                      width: `${Math.min(100, Math.max(0, (l.utilization ?? 0) * 100))}%`,
+                      background: unknown ? 'transparent' : utilizationColor(l.utilization),
+                    }}
+                  />
+                  <span className="util-text">{formatPercentValue(l.utilization)}</span>
+                </td>
+                <td className="num">{formatGBpsValue(l.bytesPerSecond)}</td>
+                <td className="num">{formatMpps(l.packetsPerSecond)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { legendStops, UNKNOWN_COLOR, utilizationColor, utilizationScale } from './colors.ts';
+
+describe('utilization colours', () => {
+  it('maps 0..1 to distinct colours and clamps outside', () => {
+    expect(utilizationColor(0)).not.toBe(utilizationColor(1));
+    expect(utilizationColor(-1)).toBe(utilizationColor(0));
+    expect(utilizationColor(2)).toBe(utilizationColor(1));
+    expect(utilizationScale.domain()).toEqual([0, 1]);
+  });
+
+  it('lets idle links recede: idle is darker than half load, and saturated links are red', () => {
+    const luminance = (color: string) => {
+      const [r, g, b] = (color.match(/\d+/g) ?? []).map(Number);
+      return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (b ?? 0);
+    };
+    expect(luminance(utilizationColor(0))).toBeLessThan(luminance(utilizationColor(0.5)));
+    const [r, g] = (utilizationColor(1).match(/\d+/g) ?? []).map(Number);
+    expect(r).toBeGreaterThan(200);
+    expect(g).toBeLessThan(80);
+  });
+
+  it('is deterministic', () => {
+    expect(utilizationColor(0.5)).toBe(utilizationColor(0.5));
+    expect(utilizationColor(0.5)).toMatch(/^rgb\(\d+, \d+, \d+\)$/);
+  });
+
+  it('greys unknown values instead of painting them as idle', () => {
+    expect(utilizationColor(null)).toBe(UNKNOWN_COLOR);
+    expect(utilizationColor(Number.NaN)).toBe(UNKNOWN_COLOR);
+    expect(utilizationColor(null)).not.toBe(utilizationColor(0));
+  });
+
+  it('builds legend stops from 0 to 100 %', () => {
+    const stops = legendStops(5);
+    expect(stops.map((s) => s.offset)).toEqual([0, 0.25, 0.5, 0.75, 1]);
+    expect(stops[4]?.color).toBe(utilizationColor(1));
+    expect(() => legendStops(1)).toThrow(/count/);
+  });
+});

@@ -1,0 +1,38 @@
+import { interpolateHcl, piecewise } from 'd3-interpolate';
+import { scaleSequential } from 'd3-scale';
+
+/**
+ * Utilization colours: a D3 sequential scale over 0..1 (0 → 100 %). Idle links are a muted
+ * slate that recedes on the dark background, so the eye goes to busy links: teal at half load,
+ * amber from 80 %, red when saturated (opatop's "hot" links).
+ */
+const RAMP = ['#34456a', '#2f8f9d', '#7cc46a', '#f0b429', '#e5383b'];
+
+export const utilizationScale = scaleSequential(piecewise(interpolateHcl, RAMP)).domain([0, 1]).clamp(true);
+
+/** Colour of links whose utilization is unknown or stale. */
+export const UNKNOWN_COLOR = '#5c6370';
+
+export function utilizationColor(fraction: number | null | undefined): string {
+  if (typeof fraction !== 'number' || !Number.isFinite(fraction)) return UNKNOWN_COLOR;
+  return utilizationScale(fraction);
+}
+
+export interface LegendStop {
+  /** 0..1 position along the legend, also the utilization fraction. */
+  offset: number;
+  color: string;
+}
+
+/** Gradient stops for the legend, `count` ≥ 2 evenly spaced from 0 to 100 %. */
+export function legendStops(count = 11): LegendStop[] {
+  if (!Number.isInteger(count) || count < 2)
+    throw new RangeError(`legendStops: count must be an integer ≥ 2, got ${count}`);
+  return Array.from({ length: count }, (_, i) => {
+    const offset = i / (count - 1);
+    return { offset, color: utilizationScale(offset) };
+  });
+}
+
+/** Legend tick fractions: 0, 25, 50, 75, 100 %. */
+export const LEGEND_TICKS: readonly number[] = [0, 0.25, 0.5, 0.75, 1];

@@ -1,0 +1,225 @@
+import { scalePoint } from 'd3-scale';
+import type { LinkKind, NodeType, PortRef, Topology } from '../api/types.ts';
+
+/**
+ * Fat-tree layout: one row per tier, the highest tier (core) at the top and hosts at the bottom,
+ * hosts grouped under the switch they are cabled to. D3 point scales place the nodes; the view
+ * only draws. Each link becomes two channels (one per direction), offset to either side of the
+ * cable so both directions stay visible ("drive on the right" as seen along the direction).
+ */
+
+export interface LayoutOptions {
+  /** Minimum horizontal room per node in the busiest row, in px. */
+  nodeSpacing?: number;
+  /** Vertical distance between tiers, in px. */
+  tierGap?: number;
+  margin?: number;
+  minWidth?: number;
+  /** Distance of each directional stroke from the cable's centre line, in px. */
+  channelOffset?: number;
+}
+
+export interface LayoutNode {
+  name: string;
+  type: NodeType;
+  tier: number;
+  x: number;
+  y: number;
+}
+
+export type ChannelDirection = 'up' | 'down' | 'level';
+
+export interface LayoutChannel {
+  /** Channel id `from/port->to/port`, as the stream names link directions. */
+  id: string;
+  linkId: string;
+  kind: LinkKind;
+  from: PortRef;
+  to: PortRef;
+  direction: ChannelDirection;
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  /** Midpoint of the stroke and its heading in degrees (0 = pointing right), for an arrowhead. */
+  mx: number;
+  my: number;
+  angle: number;
+}
+
+export interface LayoutTier {
+  tier: number;
+  label: string;
+  y: number;
+}
+
+export interface FatTreeLayout {
+  width: number;
+  height: number;
+  tiers: LayoutTier[];
+  nodes: LayoutNode[];
+  channels: LayoutChannel[];
+}
+
+/**
+ * Above this many links the per-channel SVG is not drawn (two strokes per link would be more than
+ * ~4000 interactive elements re-rendered each tick); the view shows an aggregated notice instead.
+ * A canvas or per-pod aggregation for big fabrics is later work.
+ */
+export const MAX_DRAWN_LINKS = 2000;
+
+const DEFAULTS: Required<LayoutOptions> = {
+  nodeSpacing: 96,
+  tierGap: 150,
+  margin: 48,
+  minWidth: 640,
+  channelOffset: 4,
+};
+
+export function channelId(from: PortRef, to: PortRef): string {
+  return `${from.node}/${from.port}->${to.node}/${to.port}`;
+}
+
+export function tierLabel(tier: number): string {
+  if (tier === 0) return 'hosts';
+  if (tier === 1) return 'edge';
+  if (tier === 2) return 'core';
+  return `tier ${tier}`;
+}
+
+const naturalOrder = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
+
+/** Lays out a fat tree; throws on links that name unknown nodes or on duplicate node names. */
+export function layoutFatTree(topology: Topology, options: LayoutOptions = {}): FatTreeLayout {
+  const o = { ...DEFAULTS, ...options };
+  const byName = new Map<string, Topology['nodes'][number]>();
+  for (const node of topology.nodes) {
+    if (byName.has(node.name)) throw new Error(`layoutFatTree: duplicate node "${node.name}"`);
+    byName.set(node.name, node);
+  }
+  for (const link of topology.links) {
+    for (const end of [link.a, link.b]) {
+      if (!byName.has(end.node)) {
+        throw new Error(`layoutFatTree: link "${link.id}" references unknown node "${end.node}"`);
+      }
+    }
+  }
+
+  // Rows, highest tier first.
+  const rows = new Map<number, string[]>();
+  for (const node of topology.nodes) {
+    const row = rows.get(node.tier);
+    if (row) row.push(node.name);
+    else rows.set(node.tier, [node.name]);
+  }
+  const tiers = [...rows.keys()].sort((a, b) => b - a);
+
+  // Switch rows in natural name order; each lower row ordered under its neighbours above.
+  const position = new Map<string, number>();
+  const neighboursAbove = new Map<string, string[]>();
+  for (const link of topology.links) {
+    const a = byName.get(link.a.node);
+    const b = byName.get(link.b.node);
+    if (!a || !b || a.tier === b.tier) continue;
+    const [low, high] = a.tier < b.tier ? [a, b] : [b, a];
+    const list = neighboursAbove.get(low.name);
+    if (list) list.push(high.name);
+    else neighboursAbove.set(low.name, [high.name]);
+  }
+  for (const tier of tiers) {
+    const row = rows.get(tier) ?? [];
+    const anchor = (name: string): number => {
+      if (tier !== 0) return 0; // switch rows: name order only
+      const above = (neighboursAbove.get(name) ?? [])
+        .map((n) => position.get(n))
+        .filter((p) => p !== undefined);
+      return above.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...above);
+    };
+    const anchors = new Map(row.map((name) => [name, anchor(name)]));
+    row.sort((a, b) => (anchors.get(a) ?? 0) - (anchors.get(b) ?? 0) || naturalOrder(a, b));
+    row.forEach((name, i) => {
+      position.set(name, i);
+    });
+  }
+
+  const widest = Math.max(1, ...[...rows.values()].map((r) => r.length));
+  const width = Math.max(o.minWidth, widest * o.nodeSpacing + 2 * o.margin);
+  const height = Math.max(1, tiers.length - 1) * o.tierGap + 2 * o.margin;
+  const y = scalePoint<number>()
+    .domain(tiers)
+    .range([o.margin, height - o.margin])
+    .padding(tiers.length === 1 ? 0.5 : 0);
+
+  const nodes: LayoutNode[] = [];
+  const at = new Map<string, LayoutNode>();
+  for (const tier of tiers) {
+    const row = rows.get(tier) ?? [];
+    const x = scalePoint<string>()
+      .domain(row)
+      .range([o.margin, width - o.margin])
+      .padding(0.5);
+    for (const name of row) {
+      const node = byName.get(name);
+      if (!node) continue;
+      const placed = { name, type: node.type, tier, x: x(name) ?? width / 2, y: y(tier) ?? height / 2 };
+      nodes.push(placed);
+      at.set(name, placed);
+    }
+  }
+
+  const channels: LayoutChannel[] = [];
+  for (const link of topology.links) {
+    for (const [from, to] of [
+      [link.a, link.b],
+      [link.b, link.a],
+    ] as const) {
+      const p = at.get(from.node);
+      const q = at.get(to.node);
+      if (!p || !q) continue;
+      const dx = q.x - p.x;
+      const dy = q.y - p.y;
+      const len = Math.hypot(dx, dy) || 1;
+      // Right-hand normal in screen coordinates (y grows downwards).
+      const nx = (-dy / len) * o.channelOffset;
+      const ny = (dx / len) * o.channelOffset;
+      channels.push({
+        id: channelId(from, to),
+        linkId: link.id,
+        kind: link.kind,
+        from,
+        to,
+        direction: q.tier > p.tier ? 'up' : q.tier < p.tier ? 'down' : 'level',
+        x1: p.x + nx,
+        y1: p.y + ny,
+        x2: q.x + nx,
+        y2: q.y + ny,
+        mx: (p.x + q.x) / 2 + nx,
+        my: (p.y + q.y) / 2 + ny,
+        angle: (Math.atan2(dy, dx) * 180) / Math.PI,
+      });
+    }
+  }
+
+  return {
+    width,
+    height,
+    tiers: tiers.map((tier) => ({ tier, label: tierLabel(tier), y: y(tier) ?? 0 })),
+    nodes,
+    channels,
+  };
+}
+
+export interface TierCount {
+  tier: number;
+  label: string;
+  nodes: number;
+}
+
+/** Node counts per tier (highest first), for the notice shown instead of a too-big drawing. */
+export function countByTier(topology: Topology): TierCount[] {
+  const counts = new Map<number, number>();
+  for (const node of topology.nodes) counts.set(node.tier, (counts.get(node.tier) ?? 0) + 1);
+  return [...counts.entries()]
+    .sort((a, b) => b[0] - a[0])
+    .map(([tier, nodes]) => ({ tier, label: tierLabel(tier), nodes }));
+}

@@ -1,0 +1,20 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App.tsx';
+import { createApiClient } from './api/client.ts';
+import { ApiProvider } from './state/ApiContext.tsx';
+import { getApiToken } from './state/tokenStore.ts';
+import './styles.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+
+const client = createApiClient({ getToken: getApiToken });
+
+createRoot(root).render(
+  <StrictMode>
+    <ApiProvider client={client}>
+      <App />
+    </ApiProvider>
+  </StrictMode>,
+);

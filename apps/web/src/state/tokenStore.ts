@@ -1,0 +1,46 @@
+import { useSyncExternalStore } from 'react';
+
+/**
+ * The optional API bearer token, a user preference persisted in localStorage. Sent only with
+ * mutating requests (the API asks for it when it listens beyond loopback).
+ */
+
+const KEY = 'fabscope.apiToken';
+const listeners = new Set<() => void>();
+
+function storage(): Storage | null {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function getApiToken(): string | null {
+  const value = storage()?.getItem(KEY) ?? null;
+  return value === null || value.trim() === '' ? null : value.trim();
+}
+
+export function setApiToken(token: string | null): void {
+  const s = storage();
+  if (!s) return;
+  if (token === null || token.trim() === '') s.removeItem(KEY);
+  else s.setItem(KEY, token.trim());
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === KEY) listener();
+  };
+  globalThis.addEventListener?.('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    globalThis.removeEventListener?.('storage', onStorage);
+  };
+}
+
+export function useApiToken(): string | null {
+  return useSyncExternalStore(subscribe, getApiToken, () => null);
+}

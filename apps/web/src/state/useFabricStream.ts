@@ -1,0 +1,101 @@
+import { useEffect, useState } from 'react';
+import { parseSnapshot, STREAM_PATH } from '../api/stream.ts';
+import type { FabricSnapshot } from '../api/types.ts';
+import { STREAM_SILENCE_LIMIT_SECONDS } from '../lib/freshness.ts';
+
+/**
+ * The dashboard's one refresh clock: a single EventSource on `/api/v1/stream`. Every panel renders
+ * from the latest message; nothing else polls. While the browser reconnects (it does so by itself
+ * after a dropped connection), the last snapshot stays on screen and is flagged stale; if the
+ * EventSource gives up (the server answered with an error), we open a new one with back-off.
+ */
+
+export type StreamConnection = 'connecting' | 'open' | 'reconnecting';
+
+export interface FabricStreamState {
+  snapshot: FabricSnapshot | null;
+  /** Browser time (ms) the snapshot arrived, or null before the first. */
+  receivedAtMs: number | null;
+  connection: StreamConnection;
+  /** True when no message arrived for more than STREAM_SILENCE_LIMIT_SECONDS. */
+  silent: boolean;
+  /** The last problem with the stream (bad message, connection lost), cleared by a good message. */
+  error: string | null;
+}
+
+const INITIAL: FabricStreamState = {
+  snapshot: null,
+  receivedAtMs: null,
+  connection: 'connecting',
+  silent: false,
+  error: null,
+};
+
+const RETRY_MIN_MS = 1000;
+const RETRY_MAX_MS = 30_000;
+
+export function useFabricStream(url: string = STREAM_PATH): FabricStreamState {
+  const [state, setState] = useState<FabricStreamState>(INITIAL);
+
+  useEffect(() => {
+    let source: EventSource | null = null;
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let retryMs = RETRY_MIN_MS;
+    let disposed = false;
+
+    const armWatchdog = () => {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(
+        () => {
+          setState((s) => (s.silent ? s : { ...s, silent: true }));
+        },
+        STREAM_SILENCE_LIMIT_SECONDS * 1000 + 50,
+      );
+    };
+
+    const open = () => {
+      if (disposed) return;
+      source = new EventSource(url);
+      source.onopen = () => {
+        retryMs = RETRY_MIN_MS;
+        setState((s) => ({ ...s, connection: 'open' }));
+      };
+      source.onmessage = (event: MessageEvent<string>) => {
+        armWatchdog();
+        try {
+          const snapshot = parseSnapshot(event.data);
+          setState({ snapshot, receivedAtMs: Date.now(), connection: 'open', silent: false, error: null });
+        } catch (error) {
+          setState((s) => ({ ...s, error: `Bad stream message: ${(error as Error).message}` }));
+        }
+      };
+      source.onerror = () => {
+        if (!source) return;
+        if (source.readyState === EventSource.CLOSED) {
+          // The browser gave up (e.g. an HTTP error answer); retry ourselves with back-off.
+          source.close();
+          source = null;
+          retry = setTimeout(open, retryMs);
+          retryMs = Math.min(RETRY_MAX_MS, retryMs * 2);
+        }
+        setState((s) => ({
+          ...s,
+          connection: 'reconnecting',
+          error: 'Live stream connection lost; reconnecting…',
+        }));
+      };
+    };
+
+    open();
+    armWatchdog();
+    return () => {
+      disposed = true;
+      clearTimeout(watchdog);
+      clearTimeout(retry);
+      source?.close();
+    };
+  }, [url]);
+
+  return state;
+}

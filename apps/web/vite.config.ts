@@ -1,0 +1,18 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+/**
+ * The API serves `dist/` at `/` in production; in development `vite` proxies `/api` (REST and the
+ * SSE stream) to a locally running `fabscope demo` on the default port.
+ */
+export default defineConfig({
+  base: '/',
+  plugins: [react()],
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  server: {
+    proxy: { '/api': { target: 'http://127.0.0.1:8080' } },
+  },
+  preview: {
+    proxy: { '/api': { target: 'http://127.0.0.1:8080' } },
+  },
+});

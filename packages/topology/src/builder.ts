@@ -1,5 +1,15 @@
 import type { Fabric, FabricLink, FabricNode, FabricType, LinkKind, NodeType } from './model.ts';
 
+/** Optional facts about a cable. */
+export interface LinkOptions {
+  /** The cable's network when it differs from the fabric's (a router's Ethernet NIC). */
+  fabricType?: FabricType;
+  /** Width × speed as a dump printed it (`4xEDR`). */
+  widthSpeed?: string;
+  lengthM?: number;
+  mtu?: number;
+}
+
 export interface NodeSpec {
   name: string;
   type: NodeType;
@@ -8,6 +18,13 @@ export interface NodeSpec {
   tier?: number;
   /** Base LID; 0 lets build() assign the next free one. */
   lid?: number;
+  description?: string;
+  /** LID mask control (2^lmc LIDs per port). */
+  lmc?: number;
+  /** LIDs of individual ports when they differ from the base LID (a CA with two cabled ports). */
+  portLids?: Readonly<Record<number, number>>;
+  /** GUIDs of individual ports when they differ from the node GUID. */
+  portGuids?: Readonly<Record<number, string>>;
 }
 
 /**
@@ -18,6 +35,8 @@ export class FabricBuilder {
   private readonly nodes: FabricNode[] = [];
   private readonly links: FabricLink[] = [];
   private readonly byName = new Map<string, FabricNode>();
+  private readonly portLids = new Map<FabricNode, Readonly<Record<number, number>>>();
+  private readonly portGuids = new Map<FabricNode, Readonly<Record<number, string>>>();
 
   constructor(
     private readonly name: string,
@@ -39,16 +58,34 @@ export class FabricBuilder {
       portCount: spec.portCount,
       ports: new Array(spec.portCount + 1).fill(undefined),
     };
+    if (spec.description !== undefined) node.description = spec.description;
+    if (spec.lmc) node.lmc = spec.lmc;
+    if (spec.portLids) this.portLids.set(node, spec.portLids);
+    if (spec.portGuids) this.portGuids.set(node, spec.portGuids);
     this.nodes.push(node);
     this.byName.set(node.name, node);
     return node;
   }
 
-  connect(aName: string, aPort: number, bName: string, bPort: number, rateGbps: number, kind?: LinkKind): void {
+  /** The node of that name, if added. */
+  node(name: string): FabricNode | undefined {
+    return this.byName.get(name);
+  }
+
+  connect(
+    aName: string,
+    aPort: number,
+    bName: string,
+    bPort: number,
+    rateGbps: number,
+    kind?: LinkKind,
+    options: LinkOptions = {},
+  ): void {
     const a = this.nodeOrThrow(aName);
     const b = this.nodeOrThrow(bName);
     this.checkFreePort(a, aPort);
     this.checkFreePort(b, bPort);
+    if (a === b && aPort === bPort) throw new Error(`node "${aName}": port ${aPort} is cabled to itself`);
     const index = this.links.length;
     const linkKind: LinkKind = kind ?? (a.type === 'switch' && b.type === 'switch' ? 'isl' : 'host');
     this.links.push({
@@ -58,36 +95,85 @@ export class FabricBuilder {
       a: { node: aName, port: aPort },
       b: { node: bName, port: bPort },
       rateGbps,
+      fabricType: options.fabricType ?? this.fabricType,
+      ...(options.widthSpeed === undefined ? {} : { widthSpeed: options.widthSpeed }),
+      ...(options.lengthM === undefined ? {} : { lengthM: options.lengthM }),
+      ...(options.mtu === undefined ? {} : { mtu: options.mtu }),
     });
-    a.ports[aPort] = { number: aPort, guid: a.guid, lid: 0, rateGbps, link: index };
-    b.ports[bPort] = { number: bPort, guid: b.guid, lid: 0, rateGbps, link: index };
+    a.ports[aPort] = {
+      number: aPort,
+      guid: this.portGuids.get(a)?.[aPort] ?? a.guid,
+      lid: 0,
+      rateGbps,
+      link: index,
+    };
+    b.ports[bPort] = {
+      number: bPort,
+      guid: this.portGuids.get(b)?.[bPort] ?? b.guid,
+      lid: 0,
+      rateGbps,
+      link: index,
+    };
+  }
+
+  /** Declares a port that exists but has no cable (`4x ???` in a port report). */
+  addUncabledPort(name: string, port: number, rateGbps = 0): void {
+    const node = this.nodeOrThrow(name);
+    this.checkFreePort(node, port);
+    node.ports[port] = {
+      number: port,
+      guid: this.portGuids.get(node)?.[port] ?? node.guid,
+      lid: 0,
+      rateGbps,
+      link: -1,
+    };
   }
 
   build(): Fabric {
-    const used = new Set<number>();
-    for (const node of this.nodes) {
-      if (node.lid > 0) {
-        if (used.has(node.lid)) throw new Error(`node "${node.name}": LID ${node.lid} is already taken`);
-        used.add(node.lid);
+    // Every LID a node answers to: its base LID and its ports' own LIDs, each with 2^lmc LIDs.
+    const owner = new Map<number, FabricNode>();
+    const claim = (node: FabricNode, lid: number) => {
+      const span = 1 << (node.lmc ?? 0);
+      for (let l = lid; l < lid + span; l++) {
+        const other = owner.get(l);
+        if (other && other !== node)
+          throw new Error(`node "${node.name}": LID ${l} is already taken by "${other.name}"`);
+        owner.set(l, node);
       }
+    };
+    for (const node of this.nodes) {
+      if (node.lid > 0) claim(node, node.lid);
+      for (const lid of Object.values(this.portLids.get(node) ?? {})) if (lid > 0) claim(node, lid);
     }
     // Unassigned LIDs follow in node order, hosts first, as a subnet manager's sweep would.
     let next = 1;
     const assign = (node: FabricNode) => {
       if (node.lid > 0) return;
-      while (used.has(next)) next++;
+      const span = 1 << (node.lmc ?? 0);
+      for (;;) {
+        next = Math.ceil(next / span) * span || span;
+        let free = true;
+        for (let l = next; l < next + span; l++) if (owner.has(l)) free = false;
+        if (free) break;
+        next++;
+      }
       node.lid = next;
-      used.add(next);
+      claim(node, next);
+      next += span;
     };
     for (const node of this.nodes) if (node.type !== 'switch') assign(node);
     for (const node of this.nodes) if (node.type === 'switch') assign(node);
+    if (next > 0xbfff || [...owner.keys()].some((l) => l > 0xbfff)) {
+      throw new Error('the fabric needs more unicast LIDs than 0xBFFF');
+    }
 
     let maxLid = 0;
-    for (const node of this.nodes) maxLid = Math.max(maxLid, node.lid);
+    for (const lid of owner.keys()) maxLid = Math.max(maxLid, lid);
     const nodeByLid = new Int32Array(maxLid + 1).fill(-1);
+    for (const [lid, node] of owner) nodeByLid[lid] = node.index;
     for (const node of this.nodes) {
-      nodeByLid[node.lid] = node.index;
-      for (const port of node.ports) if (port) port.lid = node.lid;
+      const own = this.portLids.get(node);
+      for (const port of node.ports) if (port) port.lid = own?.[port.number] ?? node.lid;
     }
     return {
       name: this.name,

@@ -13,6 +13,8 @@ export interface TwoTierFatTreeOptions {
   /** Parallel cables between each edge–core pair. */
   islsPerPair?: number;
   rateGbps?: number;
+  /** Partial population: attach only this many hosts, filling edges in order (default: all). */
+  hostCount?: number;
   hostNames?: (edge: number, host: number, globalIndex: number) => string;
   edgeNames?: (edge: number) => string;
   coreNames?: (core: number) => string;
@@ -43,6 +45,13 @@ export function twoTierFatTree(options: TwoTierFatTreeOptions): Fabric {
   if (edgeCount * islsPerPair > radix) {
     throw new Error(`core switch needs ${edgeCount * islsPerPair} ports but the radix is ${radix}`);
   }
+  const capacity = edgeCount * hostsPerEdge;
+  const hostCount = options.hostCount ?? capacity;
+  if (!Number.isInteger(hostCount) || hostCount < 0 || hostCount > capacity) {
+    throw new Error(
+      `host count ${hostCount} is not in 0..${capacity} (${edgeCount} edges × ${hostsPerEdge} hosts)`,
+    );
+  }
   const hostName = options.hostNames ?? ((_e: number, _h: number, g: number) => `host${g + 1}`);
   const edgeName = options.edgeNames ?? ((e: number) => `edge${e + 1}`);
   const coreName = options.coreNames ?? ((c: number) => `core${c + 1}`);
@@ -51,15 +60,28 @@ export function twoTierFatTree(options: TwoTierFatTreeOptions): Fabric {
   const builder = new FabricBuilder(name, fabricType);
   let hostIndex = 0;
   for (let e = 0; e < edgeCount; e++) {
-    for (let h = 0; h < hostsPerEdge; h++) {
+    for (let h = 0; h < hostsPerEdge && hostIndex < hostCount; h++) {
       const n = hostName(e, h, hostIndex);
-      builder.addNode({ name: n, type: 'host', guid: generatedGuid(0, hostIndex), portCount: 1, lid: lids[n] });
+      builder.addNode({
+        name: n,
+        type: 'host',
+        guid: generatedGuid(0, hostIndex),
+        portCount: 1,
+        lid: lids[n],
+      });
       hostIndex++;
     }
   }
   for (let e = 0; e < edgeCount; e++) {
     const n = edgeName(e);
-    builder.addNode({ name: n, type: 'switch', guid: generatedGuid(1, e), portCount: radix, tier: 1, lid: lids[n] });
+    builder.addNode({
+      name: n,
+      type: 'switch',
+      guid: generatedGuid(1, e),
+      portCount: radix,
+      tier: 1,
+      lid: lids[n],
+    });
   }
   for (let c = 0; c < coreCount; c++) {
     const n = coreName(c);
@@ -74,7 +96,7 @@ export function twoTierFatTree(options: TwoTierFatTreeOptions): Fabric {
   }
   hostIndex = 0;
   for (let e = 0; e < edgeCount; e++) {
-    for (let h = 0; h < hostsPerEdge; h++) {
+    for (let h = 0; h < hostsPerEdge && hostIndex < hostCount; h++) {
       builder.connect(hostName(e, h, hostIndex), 1, edgeName(e), h + 1, rateGbps, 'host');
       hostIndex++;
     }

@@ -1,6 +1,29 @@
-export { FabricBuilder, type NodeSpec } from './builder.ts';
+export {
+  analyzeContention,
+  analyzeFlows,
+  type ContentionAnalysis,
+  type FlowRate,
+  type IslCollision,
+  type LinkLoad,
+} from './analysis/contention.ts';
+export { maxMinRates } from './analysis/max-min.ts';
+export {
+  MAX_FLOWS,
+  mulberry32,
+  PatternError,
+  parsePattern,
+  patternFlows,
+  patternHosts,
+  type TrafficPattern,
+} from './analysis/patterns.ts';
+export { FabricBuilder, type LinkOptions, type NodeSpec } from './builder.ts';
 export { type TwoTierFatTreeOptions, twoTierFatTree } from './fat-tree.ts';
+export { type ThreeTierFatTreeOptions, threeTierFatTree } from './fat-tree-3.ts';
+export { type FatTreeForRadixOptions, fatTreeForRadix } from './fat-tree-radix.ts';
+export { findNode } from './find-node.ts';
+export { type FabricGraph, fabricGraph, lidsOf } from './graph.ts';
 export { formatGuid, generatedGuid } from './guid.ts';
+export { DEFAULT_LATENCY_MODEL, type LatencyBreakdown, type LatencyModel, routeLatency } from './latency.ts';
 export {
   bytesPerSecondOfRate,
   type Channel,
@@ -14,11 +37,34 @@ export {
   type FabricType,
   getNode,
   type LinkKind,
+  type LinkWidthSpeed,
   type NodeType,
   type PortRef,
   UnknownNodeError,
 } from './model.ts';
+export { TopologyParseError } from './parse/errors.ts';
+export { parseIbnetdiscover } from './parse/ibnetdiscover.ts';
+export { detectTopologyFormat, parseTopology, TOPOLOGY_FORMATS, type TopologyFormat } from './parse/index.ts';
+export { parseOpareportTopology } from './parse/opareport.ts';
+export { parsePortsReport } from './parse/ports-report.ts';
+export { LANE_GBPS, parseWidthSpeed, rateOfWidthSpeed } from './parse/rates.ts';
 export { NoRouteError, type Route, type RouteHop, routeBetween, routeChannels } from './route.ts';
+export {
+  describeRoute,
+  formatOpareportRoute,
+  type RouteReport,
+  type RouteReportHop,
+} from './route-report.ts';
+export {
+  buildForwardingTables,
+  isRoutingEngine,
+  ROUTING_ENGINES,
+  type RoutingEngineName,
+} from './routing/engines.ts';
+export { RoutingError } from './routing/errors.ts';
 export { fatTreeRouting } from './routing/fattree.ts';
+export { applyIbroute } from './routing/ibroute.ts';
+export { minHopRouting } from './routing/minhop.ts';
 export { emptyTables, type ForwardingTables, NO_ROUTE } from './routing/tables.ts';
-export { buildScenario, type ScenarioInfo, scenarioNames, scenarios } from './scenarios.ts';
+export { traceChannels } from './routing/trace.ts';
+export { buildScenario, type ScenarioInfo, scenarioInfo, scenarioNames, scenarios } from './scenarios.ts';

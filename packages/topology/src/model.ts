@@ -20,6 +20,9 @@ export interface FabricPort {
   link: number;
 }
 
+/** Width × speed of an InfiniBand link as the tools print it, e.g. `4xEDR`. */
+export type LinkWidthSpeed = string;
+
 export interface FabricNode {
   index: number;
   name: string;
@@ -33,6 +36,10 @@ export interface FabricNode {
   portCount: number;
   /** Cabled and uncabled ports by number; ports[n] is port n, ports[0] is unused. */
   ports: (FabricPort | undefined)[];
+  /** Node description (NodeDesc) as the subnet manager reports it, when known. */
+  description?: string;
+  /** LID mask control: the node's ports answer to 2^lmc consecutive LIDs from their base LID. */
+  lmc?: number;
 }
 
 export interface PortRef {
@@ -48,6 +55,14 @@ export interface FabricLink {
   a: PortRef;
   b: PortRef;
   rateGbps: number;
+  /** The network the cable belongs to (differs from the fabric's in mixed fabrics, e.g. a router's NIC). */
+  fabricType?: FabricType;
+  /** Width × speed as read from a dump (`4xEDR`), when known. */
+  widthSpeed?: LinkWidthSpeed;
+  /** Cable length in metres, when known (the latency model assumes its default otherwise). */
+  lengthM?: number;
+  /** MTU of the link in bytes, when known (10236 on an Omni-Path IPoFabric, 9000 on jumbo Ethernet). */
+  mtu?: number;
 }
 
 export interface Fabric {

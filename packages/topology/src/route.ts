@@ -1,4 +1,5 @@
-import { type Channel, type Fabric, type FabricNode, channelFrom, channelOf, getNode } from './model.ts';
+import { fabricGraph } from './graph.ts';
+import { type Channel, channelOf, type Fabric, type FabricNode, getNode } from './model.ts';
 import { type ForwardingTables, NO_ROUTE } from './routing/tables.ts';
 
 export interface RouteHop {
@@ -28,35 +29,49 @@ function firstCabledPort(node: FabricNode): number {
 }
 
 /** Follows the forwarding tables from one host to another, as packets would. */
-export function routeBetween(fabric: Fabric, tables: ForwardingTables, fromName: string, toName: string): Route {
+export function routeBetween(
+  fabric: Fabric,
+  tables: ForwardingTables,
+  fromName: string,
+  toName: string,
+): Route {
   const from = getNode(fabric, fromName);
   const to = getNode(fabric, toName);
   if (from.type === 'switch' || to.type === 'switch') {
     throw new NoRouteError('routes run between hosts or routers, not switches');
   }
   if (from === to) throw new NoRouteError(`"${fromName}" cannot route to itself`);
+  const g = fabricGraph(fabric);
   const outPort = firstCabledPort(from);
   const hops: RouteHop[] = [{ node: from.name, outPort }];
   const channels: number[] = [];
-  let channel = channelFrom(fabric, from, outPort);
+  let channel = g.outChannel[(g.portOffset[from.index] as number) + outPort] as number;
+  const lid = to.lid;
   for (let guard = 0; guard <= fabric.nodes.length; guard++) {
     channels.push(channel);
-    const { to: arrival } = channelOf(fabric, channel);
-    const node = getNode(fabric, arrival.node);
+    const n = g.channelToNode[channel] as number;
+    const inPort = g.channelToPort[channel] as number;
+    const node = fabric.nodes[n] as FabricNode;
     if (node === to) {
-      hops.push({ node: node.name, inPort: arrival.port });
+      hops.push({ node: node.name, inPort });
       return { from: from.name, to: to.name, hops, channels };
     }
-    if (node.type !== 'switch') {
+    if (node.type === 'host') {
       throw new NoRouteError(`route from "${fromName}" to "${toName}" reached host "${node.name}"`);
     }
-    const out = tables.bySwitch[node.index]?.[to.lid] ?? NO_ROUTE;
+    const lft = tables.bySwitch[n];
+    if (!lft)
+      throw new NoRouteError(
+        `route from "${fromName}" to "${toName}" reached router "${node.name}", which has no table`,
+      );
+    const out = lft[lid] ?? NO_ROUTE;
     if (out === NO_ROUTE || out === 0) {
-      throw new NoRouteError(`switch "${node.name}" has no route to LID ${to.lid} ("${toName}")`);
+      throw new NoRouteError(`${node.type} "${node.name}" has no route to LID ${lid} ("${toName}")`);
     }
-    hops.push({ node: node.name, inPort: arrival.port, outPort: out });
-    channel = channelFrom(fabric, node, out);
-    if (channel < 0) throw new NoRouteError(`switch "${node.name}" routes LID ${to.lid} to uncabled port ${out}`);
+    hops.push({ node: node.name, inPort, outPort: out });
+    channel = g.outChannel[(g.portOffset[n] as number) + out] as number;
+    if (channel < 0)
+      throw new NoRouteError(`switch "${node.name}" routes LID ${lid} to uncabled port ${out}`);
   }
   throw new NoRouteError(`routing loop from "${fromName}" to "${toName}"`);
 }

@@ -11,9 +11,9 @@ describe('two-tier fat tree', () => {
   });
 
   it('rejects shapes the radix cannot hold', () => {
-    expect(() => twoTierFatTree({ name: 'x', radix: 8, edgeCount: 2, coreCount: 5, hostsPerEdge: 4 })).toThrow(
-      /needs 9 ports but the radix is 8/,
-    );
+    expect(() =>
+      twoTierFatTree({ name: 'x', radix: 8, edgeCount: 2, coreCount: 5, hostsPerEdge: 4 }),
+    ).toThrow(/needs 9 ports but the radix is 8/);
   });
 
   it('routes every host to every other, loop-free, up then down (property)', () => {
@@ -24,7 +24,14 @@ describe('two-tier fat tree', () => {
         fc.integer({ min: 1, max: 4 }),
         fc.integer({ min: 1, max: 2 }),
         (edgeCount, coreCount, hostsPerEdge, islsPerPair) => {
-          const fabric = twoTierFatTree({ name: 'p', radix: 16, edgeCount, coreCount, hostsPerEdge, islsPerPair });
+          const fabric = twoTierFatTree({
+            name: 'p',
+            radix: 16,
+            edgeCount,
+            coreCount,
+            hostsPerEdge,
+            islsPerPair,
+          });
           const tables = fatTreeRouting(fabric);
           const hosts = fabric.nodes.filter((n) => n.type === 'host');
           for (const a of hosts) {

@@ -1,4 +1,6 @@
-import { type Fabric, type FabricNode, channelFrom, channelOf } from '../model.ts';
+import { fabricGraph } from '../graph.ts';
+import type { Fabric, FabricNode } from '../model.ts';
+import { RoutingError } from './errors.ts';
 import { emptyTables, type ForwardingTables, NO_ROUTE } from './tables.ts';
 
 /**
@@ -9,33 +11,39 @@ import { emptyTables, type ForwardingTables, NO_ROUTE } from './tables.ts';
  * fattree engines. A switch that has the destination below it sends it down; otherwise it sends it
  * up through up-port floor(LID / D) mod K, where K is the switch's up-port count and D the product
  * of the up-port counts of the tiers below, so consecutive LIDs fan out over distinct spines.
+ * Several down-ports toward one destination (trunks) are chosen the same way: floor(LID / D') mod n,
+ * D' being the parent tier's divisor.
+ *
+ * Tiers come from FabricNode.tier (1 = leaf). Tables are filled switch by switch, so each table
+ * is written sequentially. Throws RoutingError when a top switch cannot reach some destination,
+ * i.e. the fabric is not a fat tree: use minhop there.
  */
 export function fatTreeRouting(fabric: Fabric): ForwardingTables {
   const tables = emptyTables(fabric, 'fattree');
   const { nodes } = fabric;
+  const g = fabricGraph(fabric);
   const upPorts: number[][] = nodes.map(() => []);
-  const parents: { port: number; parent: number; parentPort: number }[][] = nodes.map(() => []);
+  // Down-ports as flat pairs (port, child switch index).
+  const downPorts: number[][] = nodes.map(() => []);
+  const switches = nodes.filter((n) => n.type === 'switch');
 
-  for (const node of nodes) {
-    if (node.type !== 'switch') continue;
-    for (const port of node.ports) {
-      if (!port || port.link < 0) continue;
-      const channel = channelOf(fabric, channelFrom(fabric, node, port.number));
-      const peer = fabric.nodeByName.get(channel.to.node) as FabricNode;
-      if (peer.type === 'switch' && peer.tier > node.tier) {
-        upPorts[node.index]?.push(port.number);
-        parents[node.index]?.push({ port: port.number, parent: peer.index, parentPort: channel.to.port });
-      }
+  for (const node of switches) {
+    const base = g.portOffset[node.index] as number;
+    for (let p = 1; p <= node.portCount; p++) {
+      const c = g.outChannel[base + p] as number;
+      if (c < 0) continue;
+      const peer = nodes[g.channelToNode[c] as number] as FabricNode;
+      if (peer.type !== 'switch') continue;
+      if (peer.tier > node.tier) (upPorts[node.index] as number[]).push(p);
+      else if (peer.tier < node.tier) (downPorts[node.index] as number[]).push(p, peer.index);
     }
   }
 
   // D for each tier: product of the up-port counts of the tiers below it.
   const upCountByTier = new Map<number, number>();
-  for (const node of nodes) {
-    if (node.type === 'switch') {
-      const count = upPorts[node.index]?.length ?? 0;
-      upCountByTier.set(node.tier, Math.max(upCountByTier.get(node.tier) ?? 0, count));
-    }
+  for (const node of switches) {
+    const count = upPorts[node.index]?.length ?? 0;
+    upCountByTier.set(node.tier, Math.max(upCountByTier.get(node.tier) ?? 0, count));
   }
   const divisorByTier = new Map<number, number>();
   let divisor = 1;
@@ -45,64 +53,132 @@ export function fatTreeRouting(fabric: Fabric): ForwardingTables {
     divisor *= Math.max(1, upCountByTier.get(tier) ?? 1);
   }
 
-  // Down routes: from each destination's leaf switch, climb the tree recording the port that
-  // leads back down. Several equal ports (trunks) are spread by LID.
-  const seenFor = new Int32Array(nodes.length).fill(-1);
-  const candidates = new Map<number, number[]>();
+  // Destination LIDs: every LID of a host or router cabled to a switch.
+  const destLids: number[] = [];
+  const attached: number[][] = nodes.map(() => []);
+  const attachedPort: number[][] = nodes.map(() => []);
   for (const dest of nodes) {
     if (dest.type === 'switch') continue;
-    const lid = dest.lid;
-    let frontier: number[] = [];
-    for (const port of dest.ports) {
-      if (!port || port.link < 0) continue;
-      const link = fabric.links[port.link];
-      if (!link) continue;
-      const far = link.a.node === dest.name && link.a.port === port.number ? link.b : link.a;
-      const leaf = fabric.nodeByName.get(far.node) as FabricNode;
-      if (leaf.type !== 'switch') continue;
-      const lft = tables.bySwitch[leaf.index] as Uint8Array;
-      if (lft[lid] === NO_ROUTE) lft[lid] = far.port;
-      if (seenFor[leaf.index] !== dest.index) {
-        seenFor[leaf.index] = dest.index;
-        frontier.push(leaf.index);
-      }
-    }
-    while (frontier.length > 0) {
-      candidates.clear();
-      for (const child of frontier) {
-        for (const edge of parents[child] ?? []) {
-          if (seenFor[edge.parent] === dest.index) continue;
-          let list = candidates.get(edge.parent);
-          if (!list) {
-            list = [];
-            candidates.set(edge.parent, list);
-          }
-          list.push(edge.parentPort);
+    const span = 1 << (dest.lmc ?? 0);
+    const base = g.portOffset[dest.index] as number;
+    const lids = new Set<number>();
+    for (let p = 1; p <= dest.portCount; p++) {
+      const c = g.outChannel[base + p] as number;
+      const port = dest.ports[p];
+      if (c < 0 || !port) continue;
+      const leaf = g.channelToNode[c] as number;
+      if (g.isSwitch[leaf] !== 1) continue;
+      for (let lid = port.lid; lid < port.lid + span; lid++) {
+        lids.add(lid);
+        const list = attached[leaf] as number[];
+        if (!list.includes(lid)) {
+          list.push(lid);
+          (attachedPort[leaf] as number[]).push(g.channelToPort[c] as number);
         }
       }
-      const next: number[] = [];
-      for (const [parent, ports] of candidates) {
-        seenFor[parent] = dest.index;
-        const lft = tables.bySwitch[parent] as Uint8Array;
-        const tier = nodes[parent]?.tier ?? 1;
-        const spread = Math.floor(lid / (divisorByTier.get(tier + 1) ?? 1));
-        lft[lid] = ports[spread % ports.length] as number;
-        next.push(parent);
+    }
+    for (const lid of lids) destLids.push(lid);
+  }
+  const lids = Int32Array.from(destLids);
+
+  // Up routes first, for every destination: floor(LID / D) mod K depends only on the tier and the
+  // up-port list, so one template row per (D, up-ports) is copied into each table. Down routes
+  // then overwrite the destinations a switch has below it.
+  const templates = new Map<string, Uint8Array>();
+  for (const node of switches) {
+    const ups = upPorts[node.index] as number[];
+    if (ups.length === 0) continue;
+    const d = divisorByTier.get(node.tier) ?? 1;
+    const key = `${d}|${ups.join(',')}`;
+    let template = templates.get(key);
+    if (!template) {
+      template = new Uint8Array(fabric.maxLid + 1).fill(NO_ROUTE);
+      for (let i = 0; i < lids.length; i++) {
+        const lid = lids[i] as number;
+        template[lid] = ups[Math.floor(lid / d) % ups.length] as number;
       }
-      frontier = next;
+      templates.set(key, template);
+    }
+    const lft = tables.bySwitch[node.index] as Uint8Array;
+    lft.set(template);
+    lft[node.lid] = 0;
+  }
+
+  // Down routes, tier by tier from the leaves: the LIDs below a switch are those attached to it
+  // and those below its children. Of n candidate ports for a LID (trunks, several children), the
+  // (floor(LID / D') mod n)-th wins, D' being the next tier's divisor.
+  const below: Int32Array[] = new Array(nodes.length);
+  const owner = new Int32Array(fabric.maxLid + 1).fill(-1);
+  const count = new Uint16Array(fabric.maxLid + 1);
+  const index = new Uint16Array(fabric.maxLid + 1);
+  for (const tier of tiers) {
+    for (const node of switches) {
+      if (node.tier !== tier) continue;
+      const me = node.index;
+      const lft = tables.bySwitch[me] as Uint8Array;
+      const downs = downPorts[me] as number[];
+      const hasUps = (upPorts[me] as number[]).length > 0;
+      const own = attached[me] as number[];
+      const ownPorts = attachedPort[me] as number[];
+      const collected: number[] = hasUps ? [...own] : [];
+      for (let i = 0; i < own.length; i++) {
+        const lid = own[i] as number;
+        lft[lid] = ownPorts[i] as number;
+        owner[lid] = me;
+        count[lid] = 0;
+      }
+      const multi: number[] = [];
+      for (let i = 0; i < downs.length; i += 2) {
+        const port = downs[i] as number;
+        const child = below[downs[i + 1] as number] as Int32Array;
+        for (let j = 0; j < child.length; j++) {
+          const lid = child[j] as number;
+          if (owner[lid] !== me) {
+            owner[lid] = me;
+            count[lid] = 1;
+            lft[lid] = port;
+            if (hasUps) collected.push(lid);
+          } else {
+            const n = count[lid] as number;
+            if (n === 0) continue; // attached here
+            count[lid] = n + 1;
+            if (n === 1) multi.push(lid);
+          }
+        }
+      }
+      if (multi.length > 0) {
+        const d = divisorByTier.get(tier + 1) ?? 1;
+        for (let i = 0; i < downs.length; i += 2) {
+          const port = downs[i] as number;
+          const child = below[downs[i + 1] as number] as Int32Array;
+          for (let j = 0; j < child.length; j++) {
+            const lid = child[j] as number;
+            const n = count[lid] as number;
+            if (n < 2) continue;
+            const k = index[lid] as number;
+            if (k === Math.floor(lid / d) % n) lft[lid] = port;
+            index[lid] = k + 1;
+          }
+        }
+        for (const lid of multi) index[lid] = 0;
+      }
+      if (hasUps) below[me] = Int32Array.from(collected);
     }
   }
 
-  // Up routes for every destination a switch cannot reach downward.
-  for (const node of nodes) {
-    if (node.type !== 'switch') continue;
-    const ups = upPorts[node.index] ?? [];
-    if (ups.length === 0) continue;
+  // Switches with no up-port must reach every destination downward.
+  for (const node of switches) {
+    if ((upPorts[node.index] as number[]).length > 0) continue;
     const lft = tables.bySwitch[node.index] as Uint8Array;
-    const d = divisorByTier.get(node.tier) ?? 1;
-    for (const dest of nodes) {
-      if (dest.type === 'switch' || lft[dest.lid] !== NO_ROUTE) continue;
-      lft[dest.lid] = ups[Math.floor(dest.lid / d) % ups.length] as number;
+    for (let i = 0; i < lids.length; i++) {
+      const lid = lids[i] as number;
+      if (lft[lid] === NO_ROUTE) {
+        const dest = nodes[fabric.nodeByLid[lid] as number] as FabricNode;
+        throw new RoutingError(
+          `fattree: switch "${node.name}" has no up*/down* path to LID ${lid} ("${dest.name}"); ` +
+            'the fabric is not a fat tree (use minhop)',
+        );
+      }
     }
   }
   return tables;

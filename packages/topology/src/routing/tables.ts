@@ -14,9 +14,17 @@ export interface ForwardingTables {
 
 export function emptyTables(fabric: Fabric, engine: string): ForwardingTables {
   const bySwitch: (Uint8Array | undefined)[] = new Array(fabric.nodes.length).fill(undefined);
+  const width = fabric.maxLid + 1;
+  let switches = 0;
+  for (const node of fabric.nodes) if (node.type === 'switch') switches++;
+  // One allocation for every table: thousands of small buffers cost more than their bytes.
+  const buffer = new ArrayBuffer(width * switches);
+  new Uint8Array(buffer).fill(NO_ROUTE);
+  let offset = 0;
   for (const node of fabric.nodes) {
     if (node.type !== 'switch') continue;
-    const lft = new Uint8Array(fabric.maxLid + 1).fill(NO_ROUTE);
+    const lft = new Uint8Array(buffer, offset, width);
+    offset += width;
     lft[node.lid] = 0;
     bySwitch[node.index] = lft;
   }

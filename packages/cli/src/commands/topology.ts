@@ -1,0 +1,276 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  applyIbroute,
+  buildForwardingTables,
+  type Fabric,
+  type ForwardingTables,
+  fatTreeForRadix,
+  isRoutingEngine,
+  NoRouteError,
+  PatternError,
+  parseTopology,
+  type RoutingEngineName,
+  RoutingError,
+  scenarioInfo,
+  TOPOLOGY_FORMATS,
+  type TopologyFormat,
+  TopologyParseError,
+  UnknownNodeError,
+} from '@fabscope/topology';
+
+/** Bad command-line input: printed without a stack, exit status 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** Options every fabric-reading command shares. */
+export const FABRIC_OPTIONS = {
+  scenario: { type: 'string' },
+  topology: { type: 'string' },
+  format: { type: 'string' },
+  routing: { type: 'string' },
+  ibroute: { type: 'string', multiple: true },
+  json: { type: 'boolean', default: false },
+} as const;
+
+export interface FabricSelection {
+  scenario?: string | undefined;
+  topology?: string | undefined;
+  format?: string | undefined;
+  routing?: string | undefined;
+  ibroute?: string[] | undefined;
+}
+
+export interface LoadedFabric {
+  fabric: Fabric;
+  tables: ForwardingTables;
+  /** Time spent building forwarding tables. */
+  routingMs: number;
+}
+
+/** Reads a topology file (ibnetdiscover, ibsim, `ibnetdiscover -p`, opareport XML), auto-detected unless `format` says. */
+export function loadTopologyFile(path: string, format?: string): Fabric {
+  if (
+    format !== undefined &&
+    format !== 'auto' &&
+    !(TOPOLOGY_FORMATS as readonly string[]).includes(format)
+  ) {
+    throw new UsageError(`--format must be one of ${TOPOLOGY_FORMATS.join(', ')}, got "${format}"`);
+  }
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(
+      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+  return parseTopology(text, { format: (format ?? 'auto') as TopologyFormat | 'auto', name: basename(path) });
+}
+
+export function routingEngine(
+  value: string | undefined,
+  fallback: RoutingEngineName | 'auto',
+): RoutingEngineName | 'auto' {
+  if (value === undefined) return fallback;
+  if (!isRoutingEngine(value))
+    throw new UsageError(`--routing must be minhop, fattree or auto, got "${value}"`);
+  return value;
+}
+
+/** The fabric named by --scenario or --topology, routed by --routing, with --ibroute dumps applied. */
+export function loadFabric(selection: FabricSelection): LoadedFabric {
+  if ((selection.scenario === undefined) === (selection.topology === undefined)) {
+    throw new UsageError('give exactly one of --scenario NAME or --topology FILE');
+  }
+  let fabric: Fabric;
+  let fallback: RoutingEngineName | 'auto' = 'auto';
+  if (selection.scenario !== undefined) {
+    const info = scenarioInfo(selection.scenario);
+    fabric = info.build();
+    fallback = info.routing ?? 'fattree';
+  } else {
+    fabric = loadTopologyFile(selection.topology as string, selection.format);
+  }
+  const engine = routingEngine(selection.routing, fallback);
+  const started = performance.now();
+  let tables = buildForwardingTables(fabric, engine);
+  const routingMs = performance.now() - started;
+  for (const file of selection.ibroute ?? []) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new UsageError(
+        `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
+    }
+    tables = applyIbroute(fabric, tables, text);
+  }
+  return { fabric, tables, routingMs };
+}
+
+/** The fabric a server runs on: FABSCOPE_TOPOLOGY's file if set, else FABSCOPE_SCENARIO, routed by FABSCOPE_ROUTING. */
+export function fabricFromConfig(config: {
+  scenario: string;
+  topologyPath?: string | undefined;
+  routing?: RoutingEngineName | 'auto' | undefined;
+}): LoadedFabric {
+  const selection =
+    config.topologyPath === undefined ? { scenario: config.scenario } : { topology: config.topologyPath };
+  return loadFabric({ ...selection, routing: config.routing === 'auto' ? undefined : config.routing });
+}
+
+/** Counts of a fabric as `topology generate|parse` print them. */
+export function fabricSummary(fabric: Fabric) {
+  let hosts = 0;
+  let switches = 0;
+  let routers = 0;
+  let adapters = 0;
+  let uncabledPorts = 0;
+  for (const node of fabric.nodes) {
+    if (node.type === 'switch') switches++;
+    else if (node.type === 'router') {
+      routers++;
+      // A router carries one adapter per network it joins.
+      adapters += Math.max(1, node.ports.filter((p) => p && p.link >= 0).length);
+    } else {
+      hosts++;
+      adapters++;
+    }
+    for (const p of node.ports) if (p && p.link < 0) uncabledPorts++;
+  }
+  const isls = fabric.links.filter((l) => l.kind === 'isl').length;
+  const rates: Record<string, number> = {};
+  for (const l of fabric.links) rates[`${l.rateGbps}`] = (rates[`${l.rateGbps}`] ?? 0) + 1;
+  return {
+    name: fabric.name,
+    fabricType: fabric.fabricType,
+    hosts,
+    switches,
+    routers,
+    adapters,
+    links: fabric.links.length,
+    isls,
+    uncabledPorts,
+    linksByRateGbps: rates,
+  };
+}
+
+/** Runs a command body, turning input errors into one-line messages and an exit status. */
+export async function withInputErrors(body: () => void | Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (error) {
+    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error)) {
+      process.stderr.write(`fabscope: ${error.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    if (
+      error instanceof TopologyParseError ||
+      error instanceof RoutingError ||
+      error instanceof PatternError ||
+      error instanceof UnknownNodeError ||
+      error instanceof NoRouteError ||
+      (error instanceof Error && /^unknown scenario/.test(error.message))
+    ) {
+      process.stderr.write(`fabscope: ${error.message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    throw error;
+  }
+}
+
+const USAGE = `usage:
+  fabscope topology generate (--scenario NAME | --radix N --tiers 2|3 [--oversubscription R] [--trunks T] [--hosts N])
+                             [--routing minhop|fattree|auto] [--json]
+  fabscope topology parse FILE [--format ibnetdiscover|ibnetdiscover-ports|opareport] [--routing …] [--json]
+`;
+
+/** `fabscope topology generate|parse`. */
+export function topologyCommand(args: string[]): Promise<void> {
+  return withInputErrors(() => {
+    const [sub, ...rest] = args;
+    if (sub === 'generate') return generate(rest);
+    if (sub === 'parse') return parse(rest);
+    throw new UsageError(`topology needs generate or parse\n${USAGE}`);
+  });
+}
+
+function generate(args: string[]): void {
+  const { values } = parseArgs({
+    args,
+    options: {
+      ...FABRIC_OPTIONS,
+      radix: { type: 'string' },
+      tiers: { type: 'string' },
+      oversubscription: { type: 'string' },
+      trunks: { type: 'string' },
+      hosts: { type: 'string' },
+    },
+  });
+  let fabric: Fabric;
+  let fallback: RoutingEngineName | 'auto' = 'fattree';
+  if (values.radix !== undefined) {
+    if (values.scenario !== undefined) throw new UsageError('give --scenario or --radix, not both');
+    const number = (name: string, value: string | undefined) => {
+      const n = Number(value);
+      if (value === undefined || !Number.isFinite(n))
+        throw new UsageError(`--${name} must be a number, got "${value}"`);
+      return n;
+    };
+    const tiers = values.tiers === undefined ? 2 : number('tiers', values.tiers);
+    if (tiers !== 2 && tiers !== 3) throw new UsageError('--tiers must be 2 or 3');
+    try {
+      fabric = fatTreeForRadix({
+        radix: number('radix', values.radix),
+        tiers,
+        ...(values.oversubscription === undefined
+          ? {}
+          : { oversubscription: number('oversubscription', values.oversubscription) }),
+        ...(values.trunks === undefined ? {} : { islsPerPair: number('trunks', values.trunks) }),
+        ...(values.hosts === undefined ? {} : { hostCount: number('hosts', values.hosts) }),
+      });
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  } else {
+    if (values.scenario === undefined) throw new UsageError(`give --scenario NAME or --radix N\n${USAGE}`);
+    const info = scenarioInfo(values.scenario);
+    fabric = info.build();
+    fallback = info.routing ?? 'fattree';
+  }
+  const engine = routingEngine(values.routing, fallback);
+  const started = performance.now();
+  const tables = buildForwardingTables(fabric, engine);
+  const routingMs = Math.round((performance.now() - started) * 10) / 10;
+  const summary = { ...fabricSummary(fabric), engine: tables.engine, routingMs };
+  print(summary, values.json);
+}
+
+function parse(args: string[]): void {
+  const { values, positionals } = parseArgs({ args, options: FABRIC_OPTIONS, allowPositionals: true });
+  const [file, ...extra] = positionals;
+  if (file === undefined || extra.length > 0) throw new UsageError(`topology parse takes one FILE\n${USAGE}`);
+  const fabric = loadTopologyFile(file, values.format);
+  const started = performance.now();
+  const tables = buildForwardingTables(fabric, routingEngine(values.routing, 'auto'));
+  const routingMs = Math.round((performance.now() - started) * 10) / 10;
+  print({ ...fabricSummary(fabric), engine: tables.engine, routingMs }, values.json);
+}
+
+function print(summary: Record<string, unknown>, json: boolean | undefined): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify(summary)}\n`);
+    return;
+  }
+  for (const [key, value] of Object.entries(summary)) {
+    process.stdout.write(
+      `${key.padEnd(16)} ${typeof value === 'object' ? JSON.stringify(value) : String(value)}\n`,
+    );
+  }
+}

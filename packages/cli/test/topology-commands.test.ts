@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const BIN = fileURLToPath(new URL('../bin/fabscope.js', import.meta.url));
+const run = async (args: string[]) => {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], {
+      timeout: 30_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+};
+
+describe('fabscope topology, route and analyze', () => {
+  it('topology generate --json prints the counts and the routing time', async () => {
+    const { code, stdout } = await run(['topology', 'generate', '--scenario', 'fat-tree-1152', '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({
+      hosts: 1152,
+      switches: 72,
+      routers: 0,
+      adapters: 1152,
+      links: 2304,
+      isls: 1152,
+    });
+    expect(JSON.parse(stdout).routingMs).toBeGreaterThan(0);
+  });
+
+  it('topology parse exits non-zero naming the line of a malformed file', async () => {
+    const file = join(tmpdir(), `fabscope-bad-${process.pid}.topo`);
+    writeFileSync(file, 'Switch 8 "s1"\n[1] "h1"[1]\nnot a record\n');
+    const { code, stderr } = await run(['topology', 'parse', file, '--json']);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^fabscope: ibnetdiscover: line 3: expected a node header/);
+  });
+
+  it('route prints the opareport -o route layout with a latency estimate', async () => {
+    const { code, stdout } = await run([
+      'route',
+      '--scenario',
+      'single-switch-32',
+      '--from',
+      'node01',
+      '--to',
+      'node02',
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Routes between ports:\n/);
+    expect(stdout).toMatch(/\n2 Links Traversed\n/);
+    expect(stdout).toMatch(/Latency estimate: 930 ns/);
+  });
+
+  it('analyze --json finds the seed pairs sharing an ISL on ar-demo', async () => {
+    const { code, stdout } = await run([
+      'analyze',
+      '--scenario',
+      'ar-demo',
+      '--pattern',
+      'pairs:nodeA-nodeC,nodeB-nodeD',
+      '--json',
+    ]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ maxLinkLoad: 2, engine: 'fattree' });
+  });
+});

@@ -1,0 +1,25 @@
+import { type Fabric, type FabricNode, UnknownNodeError } from './model.ts';
+
+/**
+ * A node by name, by GUID (node or port, `0x…`), by LID (`lid:12`) or by a node description
+ * that only one node has. Real dumps name nodes `H-0008f10403960984`; people say `node01 HCA-1`.
+ */
+export function findNode(fabric: Fabric, query: string): FabricNode {
+  const byName = fabric.nodeByName.get(query);
+  if (byName) return byName;
+  const lid = /^lid:?(\d+|0x[0-9a-f]+)$/i.exec(query);
+  if (lid) {
+    const index = fabric.nodeByLid[Number(lid[1])] ?? -1;
+    const node = index >= 0 ? fabric.nodes[index] : undefined;
+    if (node) return node;
+  }
+  if (/^0x[0-9a-f]{1,16}$/i.test(query)) {
+    const guid = `0x${query.slice(2).toLowerCase().padStart(16, '0')}`;
+    for (const node of fabric.nodes) {
+      if (node.guid === guid || node.ports.some((p) => p?.guid === guid)) return node;
+    }
+  }
+  const described = fabric.nodes.filter((n) => n.description === query);
+  if (described.length === 1) return described[0] as FabricNode;
+  throw new UnknownNodeError(query);
+}

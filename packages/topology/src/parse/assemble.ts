@@ -1,0 +1,188 @@
+import { FabricBuilder } from '../builder.ts';
+import { formatGuid, generatedGuid } from '../guid.ts';
+import type { Fabric, FabricType, NodeType } from '../model.ts';
+import { TopologyParseError } from './errors.ts';
+
+/** A node as a parser read it, before cables are matched up. */
+export interface RawNode {
+  key: string;
+  name: string;
+  type: NodeType;
+  guid?: string;
+  portCount?: number;
+  description?: string;
+  lid?: number;
+  lmc?: number;
+  portLids: Record<number, number>;
+  portGuids: Record<number, string>;
+  /** Ports seen without a cable (`4x ???`). */
+  uncabled: Set<number>;
+  /** Where it was declared, for errors. */
+  where: { line?: number; element?: string };
+}
+
+/** One end's view of a cable; each cable is usually listed from both ends. */
+export interface RawLink {
+  a: { key: string; port: number };
+  b: { key: string; port: number };
+  rateGbps: number;
+  widthSpeed?: string;
+  where: { line?: number; element?: string };
+}
+
+export function rawNode(key: string, name: string, type: NodeType, where: RawNode['where']): RawNode {
+  return { key, name, type, portLids: {}, portGuids: {}, uncabled: new Set(), where };
+}
+
+export function normalizeGuid(text: string): string {
+  return formatGuid(BigInt(`0x${text.replace(/^0x/i, '')}`));
+}
+
+/**
+ * Matches the two listings of each cable, checks they agree, derives switch tiers (1 for switches
+ * with hosts or routers attached, then +1 per ISL hop) and builds the Fabric.
+ */
+export function assembleFabric(
+  name: string,
+  fabricType: FabricType,
+  format: string,
+  nodes: Map<string, RawNode>,
+  links: RawLink[],
+): Fabric {
+  const err = (reason: string, where: RawLink['where']) =>
+    new TopologyParseError(reason, where.line, format, where.element);
+  const ends = new Map<string, { link: RawLink; other: string }>();
+  const unique: RawLink[] = [];
+  const endKey = (e: { key: string; port: number }) => `${e.key}\u0000${e.port}`;
+  for (const link of links) {
+    for (const end of [link.a, link.b]) {
+      if (!nodes.has(end.key)) throw err(`cable to unknown node "${end.key}"`, link.where);
+    }
+    const ka = endKey(link.a);
+    const kb = endKey(link.b);
+    if (ka === kb) throw err(`port ${link.a.port} of "${link.a.key}" is cabled to itself`, link.where);
+    const seenA = ends.get(ka);
+    const seenB = ends.get(kb);
+    if (seenA || seenB) {
+      const seen = (seenA ?? seenB) as { link: RawLink; other: string };
+      if (seenA?.other !== kb || seenB?.other !== ka) {
+        const end = seenA ? link.a : link.b;
+        const first =
+          seen.link.where.line === undefined ? seen.link.where.element : `line ${seen.link.where.line}`;
+        throw err(
+          `port ${end.port} of "${nameOf(nodes, end.key)}" is cabled to two different ports (also at ${first})`,
+          link.where,
+        );
+      }
+      // The same cable listed from its other end: the link runs at the slower end's rate.
+      if (link.rateGbps < seen.link.rateGbps) {
+        seen.link.rateGbps = link.rateGbps;
+        if (link.widthSpeed) seen.link.widthSpeed = link.widthSpeed;
+      }
+      continue;
+    }
+    ends.set(ka, { link, other: kb });
+    ends.set(kb, { link, other: ka });
+    unique.push(link);
+  }
+
+  // Port counts: as declared, or the highest port seen.
+  const maxPort = new Map<string, number>();
+  const bump = (key: string, port: number) => maxPort.set(key, Math.max(maxPort.get(key) ?? 0, port));
+  for (const l of unique) {
+    bump(l.a.key, l.a.port);
+    bump(l.b.key, l.b.port);
+  }
+  for (const n of nodes.values()) for (const p of n.uncabled) bump(n.key, p);
+
+  const tiers = switchTiers(nodes, unique);
+  const builder = new FabricBuilder(name, fabricType);
+  let generated = 0;
+  const names = new Set<string>();
+  for (const n of nodes.values()) {
+    const seen = maxPort.get(n.key) ?? 1;
+    const portCount = Math.max(n.portCount ?? 0, seen, 1);
+    if (n.portCount !== undefined && seen > n.portCount) {
+      throw new TopologyParseError(
+        `"${n.name}" declares ${n.portCount} ports but port ${seen} is cabled`,
+        n.where.line,
+        format,
+        n.where.element,
+      );
+    }
+    const display = names.has(n.name) ? `${n.name} (${n.guid ?? n.key})` : n.name;
+    names.add(display);
+    n.name = display;
+    builder.addNode({
+      name: display,
+      type: n.type,
+      guid: n.guid ?? generatedGuid(n.type === 'switch' ? 1 : n.type === 'router' ? 2 : 0, generated++),
+      portCount: Math.min(portCount, 254),
+      tier: n.type === 'switch' ? (tiers.get(n.key) ?? 1) : 0,
+      ...(n.lid ? { lid: n.lid } : {}),
+      ...(n.lmc ? { lmc: n.lmc } : {}),
+      ...(n.description !== undefined ? { description: n.description } : {}),
+      portLids: n.portLids,
+      portGuids: n.portGuids,
+    });
+  }
+  for (const l of unique) {
+    const a = nodes.get(l.a.key) as RawNode;
+    const b = nodes.get(l.b.key) as RawNode;
+    const kind = a.type === 'switch' && b.type === 'switch' ? 'isl' : 'host';
+    try {
+      builder.connect(
+        a.name,
+        l.a.port,
+        b.name,
+        l.b.port,
+        l.rateGbps,
+        kind,
+        l.widthSpeed ? { widthSpeed: l.widthSpeed } : {},
+      );
+    } catch (error) {
+      throw err((error as Error).message, l.where);
+    }
+  }
+  for (const n of nodes.values()) {
+    for (const p of n.uncabled) if (!builder.node(n.name)?.ports[p]) builder.addUncabledPort(n.name, p);
+  }
+  try {
+    return builder.build();
+  } catch (error) {
+    throw new TopologyParseError((error as Error).message, undefined, format);
+  }
+}
+
+function nameOf(nodes: Map<string, RawNode>, key: string): string {
+  return nodes.get(key)?.name ?? key;
+}
+
+function switchTiers(nodes: Map<string, RawNode>, links: RawLink[]): Map<string, number> {
+  const adjacent = new Map<string, string[]>();
+  const tiers = new Map<string, number>();
+  const isSwitch = (k: string) => nodes.get(k)?.type === 'switch';
+  for (const l of links) {
+    const a = l.a.key;
+    const b = l.b.key;
+    if (isSwitch(a) && isSwitch(b)) {
+      if (a === b) continue;
+      adjacent.set(a, [...(adjacent.get(a) ?? []), b]);
+      adjacent.set(b, [...(adjacent.get(b) ?? []), a]);
+    } else if (isSwitch(a)) tiers.set(a, 1);
+    else if (isSwitch(b)) tiers.set(b, 1);
+  }
+  let frontier = [...tiers.keys()];
+  while (frontier.length > 0) {
+    const next: string[] = [];
+    for (const s of frontier) {
+      for (const t of adjacent.get(s) ?? []) {
+        if (tiers.has(t)) continue;
+        tiers.set(t, (tiers.get(s) as number) + 1);
+        next.push(t);
+      }
+    }
+    frontier = next;
+  }
+  return tiers;
+}

@@ -1,0 +1,182 @@
+import type { Fabric, NodeType } from '../model.ts';
+import { assembleFabric, normalizeGuid, type RawLink, type RawNode, rawNode } from './assemble.ts';
+import { TopologyParseError } from './errors.ts';
+import { parseWidthSpeed } from './rates.ts';
+
+const FORMAT = 'ibnetdiscover';
+const HEADER = /^(Switch|Ca|Hca|Rt)\s+(\d+)\s+"([^"]+)"\s*(.*)$/;
+const PORT = /^\[(\d+)\](?:\(([0-9a-fA-F]+)\))?\s+"([^"]+)"\[(\d+)\](?:\(([0-9a-fA-F]+)\))?\s*(.*)$/;
+const GUID_LINE = /^(vendid|devid|sysimgguid|switchguid|caguid|rtguid)=(0x[0-9a-fA-F]+)/;
+/** Lines other tools print to stderr that end up in captured dumps. */
+const STDERR = /^(ibwarn|ibnetdiscover|ibdiag|src\/|[a-z_]+\.c:\d+)[:\s]/i;
+/** ibsim nets without `w=`/`s=` run at 4x SDR. */
+const IBSIM_DEFAULT_RATE = 10;
+
+const TYPES: Record<string, NodeType> = { Switch: 'switch', Ca: 'host', Hca: 'host', Rt: 'router' };
+const IBSIM_SPEEDS: Record<string, string> = {
+  '1': 'SDR',
+  '2': 'DDR',
+  '4': 'QDR',
+  '8': 'FDR10',
+  '16': 'FDR',
+  '32': 'EDR',
+};
+
+/**
+ * `ibnetdiscover` topology dumps and ibsim net files (the same record format; rdma-core
+ * infiniband-diags/man/common/sec_topology-file.rst, linux-rdma/ibsim net-examples):
+ *
+ * ```
+ * switchguid=0x5442ba00003080(5442ba00003080)
+ * Switch  24 "S-005442ba00003080"   # "ISR9024 Voltaire" base port 0 lid 6 lmc 0
+ * [22]    "H-0008f10403961354"[1](8f10403961355)   # "MT23108 InfiniHost" lid 4 4xSDR
+ *
+ * Hca 2 "Hca1"
+ * [1]  "Switch1"[1]  w=4
+ * ```
+ *
+ * Nodes are named by their quoted id; node descriptions, GUIDs, LIDs and LMC are kept. Lines
+ * before the first record that are not records (a stderr line) are skipped.
+ */
+export function parseIbnetdiscover(text: string, name = 'ibnetdiscover'): Fabric {
+  const nodes = new Map<string, RawNode>();
+  const links: RawLink[] = [];
+  let current: RawNode | undefined;
+  let pendingGuid: string | undefined;
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const at = i + 1;
+    const line = (lines[i] as string).trim();
+    if (line === '' || line.startsWith('#')) {
+      if (line === '') current = undefined;
+      continue;
+    }
+    if (STDERR.test(line) || /^(Non-)?Chassis Nodes$/i.test(line) || /^Chassis \d+/i.test(line)) continue;
+    const guidLine = GUID_LINE.exec(line);
+    if (guidLine) {
+      if (guidLine[1] !== 'vendid' && guidLine[1] !== 'devid' && guidLine[1] !== 'sysimgguid') {
+        pendingGuid = normalizeGuid(guidLine[2] as string);
+      }
+      continue;
+    }
+    const header = HEADER.exec(line);
+    if (header) {
+      const id = header[3] as string;
+      const type = TYPES[header[1] as string] as NodeType;
+      const portCount = Number(header[2]);
+      if (portCount < 1 || portCount > 254) {
+        throw new TopologyParseError(`port count ${portCount} is not in 1..254`, at, FORMAT);
+      }
+      const existing = nodes.get(id);
+      if (existing?.portCount !== undefined) {
+        throw new TopologyParseError(
+          `node "${id}" has a second record (first at line ${existing.where.line})`,
+          at,
+          FORMAT,
+        );
+      }
+      const node = existing ?? rawNode(id, id, type, { line: at });
+      node.type = type;
+      node.portCount = portCount;
+      node.where = { line: at };
+      const comment = header[4] ?? '';
+      const desc = /#\s*"([^"]*)"/.exec(comment);
+      if (desc) node.description = desc[1] as string;
+      const lid = /\blid (\d+)/.exec(comment);
+      if (lid) node.lid = Number(lid[1]);
+      const lmc = /\blmc (\d+)/.exec(comment);
+      if (lmc && Number(lmc[1]) > 0) node.lmc = Number(lmc[1]);
+      node.guid = pendingGuid ?? guidFromId(id) ?? node.guid;
+      pendingGuid = undefined;
+      nodes.set(id, node);
+      current = node;
+      continue;
+    }
+    const port = PORT.exec(line);
+    if (port) {
+      if (!current) {
+        throw new TopologyParseError(
+          'port line outside a node record (expected a Switch/Ca header first)',
+          at,
+          FORMAT,
+        );
+      }
+      const local = Number(port[1]);
+      const remoteId = port[3] as string;
+      const remotePort = Number(port[4]);
+      const rest = port[6] ?? '';
+      if (current.portCount !== undefined && local > current.portCount) {
+        throw new TopologyParseError(
+          `"${current.name}" has ${current.portCount} ports, not ${local}`,
+          at,
+          FORMAT,
+        );
+      }
+      if (port[2]) current.portGuids[local] = normalizeGuid(port[2]);
+      const commentAt = rest.indexOf('#');
+      const comment = commentAt >= 0 ? rest.slice(commentAt + 1) : '';
+      // A CA's own LID comes first in the comment: `# lid 16 lmc 1 "SW-6IB4 Voltaire" lid 3 4xSDR`.
+      if (current.type !== 'switch') {
+        const own = /^\s*lid (\d+)(?:\s+lmc (\d+))?/.exec(comment);
+        if (own) {
+          current.portLids[local] = Number(own[1]);
+          if (current.lid === undefined || local === 1) current.lid = Number(own[1]);
+          if (own[2] && Number(own[2]) > 0) current.lmc = Number(own[2]);
+        }
+      }
+      let rateGbps = IBSIM_DEFAULT_RATE;
+      let widthSpeed: string | undefined;
+      const ws = /\b(\d+x[A-Z0-9]+)\s*$/i.exec(comment);
+      if (ws) {
+        const parsed = parseWidthSpeed(ws[1] as string);
+        if (!parsed) throw new TopologyParseError(`unknown link width or speed "${ws[1]}"`, at, FORMAT);
+        rateGbps = parsed.rateGbps;
+        widthSpeed = `${parsed.width}x${parsed.speed}`;
+      } else {
+        const w = /\bw=(\d+)/.exec(rest);
+        const s = /\bs=(\d+)/.exec(rest);
+        const width = w ? Number(w[1]) : 4;
+        const speed = s ? IBSIM_SPEEDS[s[1] as string] : 'SDR';
+        const parsed = speed === undefined ? undefined : parseWidthSpeed(`${width}x${speed}`);
+        if (!parsed)
+          throw new TopologyParseError(`unknown ibsim link width/speed "${rest.trim()}"`, at, FORMAT);
+        rateGbps = parsed.rateGbps;
+        if (w || s) widthSpeed = `${parsed.width}x${parsed.speed}`;
+      }
+      if (!nodes.has(remoteId)) {
+        // Cabled to a node whose record comes later (or never: a partial dump).
+        const type: NodeType = /^S-/.test(remoteId) ? 'switch' : /^R-/.test(remoteId) ? 'router' : 'host';
+        const remote = rawNode(remoteId, remoteId, type, { line: at });
+        const g = guidFromId(remoteId);
+        if (g) remote.guid = g;
+        nodes.set(remoteId, remote);
+      }
+      const link: RawLink = {
+        a: { key: current.key, port: local },
+        b: { key: remoteId, port: remotePort },
+        rateGbps,
+        where: { line: at },
+      };
+      if (widthSpeed) link.widthSpeed = widthSpeed;
+      links.push(link);
+      continue;
+    }
+    if (nodes.size === 0) continue; // noise before the first record, e.g. a stderr line
+    throw new TopologyParseError(
+      `expected a node header (Switch/Ca N "name"), a port line ([N] "name"[M]) or a blank line, got "${truncate(line)}"`,
+      at,
+      FORMAT,
+    );
+  }
+  if (nodes.size === 0) throw new TopologyParseError('no Switch or Ca record found', undefined, FORMAT);
+  return assembleFabric(name, 'infiniband', FORMAT, nodes, links);
+}
+
+function guidFromId(id: string): string | undefined {
+  const m = /^[SHR]-([0-9a-fA-F]{1,16})$/.exec(id);
+  return m ? normalizeGuid(m[1] as string) : undefined;
+}
+
+export function truncate(text: string, max = 60): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

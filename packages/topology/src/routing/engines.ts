@@ -1,0 +1,37 @@
+import type { Fabric } from '../model.ts';
+import { RoutingError } from './errors.ts';
+import { fatTreeRouting } from './fattree.ts';
+import { minHopRouting } from './minhop.ts';
+import type { ForwardingTables } from './tables.ts';
+
+export type RoutingEngineName = 'minhop' | 'fattree';
+export const ROUTING_ENGINES: readonly RoutingEngineName[] = ['minhop', 'fattree'];
+
+/**
+ * Forwarding tables from the named engine. `auto` runs fattree and falls back to minhop when the
+ * fabric is not a fat tree (a subnet manager configured with `ftree,minhop` does the same).
+ */
+export function buildForwardingTables(
+  fabric: Fabric,
+  engine: RoutingEngineName | 'auto' = 'auto',
+): ForwardingTables {
+  switch (engine) {
+    case 'minhop':
+      return minHopRouting(fabric);
+    case 'fattree':
+      return fatTreeRouting(fabric);
+    case 'auto':
+      try {
+        return fatTreeRouting(fabric);
+      } catch (error) {
+        if (error instanceof RoutingError) return minHopRouting(fabric);
+        throw error;
+      }
+    default:
+      throw new RoutingError(`unknown routing engine "${String(engine)}"; known: minhop, fattree`);
+  }
+}
+
+export function isRoutingEngine(name: string): name is RoutingEngineName | 'auto' {
+  return name === 'auto' || (ROUTING_ENGINES as readonly string[]).includes(name);
+}

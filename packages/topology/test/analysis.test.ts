@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import {
+  analyzeContention,
+  buildForwardingTables,
+  buildScenario,
+  fatTreeRouting,
+  maxMinRates,
+  PatternError,
+  parsePattern,
+  patternFlows,
+} from '../src/index.ts';
+
+describe('traffic patterns', () => {
+  it.each([
+    [
+      'pairs:nodeA-nodeC,nodeB->nodeD',
+      {
+        kind: 'pairs',
+        pairs: [
+          ['nodeA', 'nodeC'],
+          ['nodeB', 'nodeD'],
+        ],
+      },
+    ],
+    ['shift:24', { kind: 'shift', k: 24 }],
+    ['permutation', { kind: 'permutation', seed: 1 }],
+    ['permutation:7', { kind: 'permutation', seed: 7 }],
+    ['all-to-all', { kind: 'all-to-all' }],
+    ['incast:nodeA', { kind: 'incast', host: 'nodeA' }],
+    ['bisection', { kind: 'bisection' }],
+  ])('parses %s', (text, pattern) => {
+    expect(parsePattern(text)).toEqual(pattern);
+  });
+
+  it.each([
+    ['storm', /unknown pattern "storm"/],
+    ['shift:0', /positive integer/],
+    ['shift:x', /positive integer/],
+    ['pairs:', /pairs needs a list/],
+    ['pairs:nodeA', /is not FROM-TO/],
+    ['permutation:-1', /non-negative/],
+    ['incast:', /incast needs a destination/],
+  ])('refuses %s with a reason', (text, reason) => {
+    expect(() => parsePattern(text)).toThrow(PatternError);
+    expect(() => parsePattern(text)).toThrow(reason);
+  });
+
+  it('splits names with dashes against the fabric', () => {
+    const fabric = buildScenario('opa-ethernet-router');
+    expect(parsePattern('pairs:opa-node-eth-node', fabric)).toEqual({
+      kind: 'pairs',
+      pairs: [['opa-node', 'eth-node']],
+    });
+  });
+
+  it('checks endpoints against the fabric', () => {
+    const fabric = buildScenario('ar-demo');
+    expect(() => patternFlows(fabric, parsePattern('pairs:nodeA-nodeZ'))).toThrow(/unknown node "nodeZ"/);
+    expect(() => patternFlows(fabric, parsePattern('pairs:nodeA-nodeA'))).toThrow(/paired with itself/);
+    expect(() => patternFlows(fabric, parsePattern('pairs:nodeA-edge1'))).toThrow(/is a switch/);
+    expect(() => patternFlows(fabric, parsePattern('shift:4'))).toThrow(/to itself/);
+    expect(() => patternFlows(buildScenario('fat-tree-6912'), parsePattern('all-to-all'))).toThrow(
+      /at most 2000000/,
+    );
+  });
+
+  it('makes permutations that are seeded derangements', () => {
+    const fabric = buildScenario('fat-tree-1152');
+    const a = patternFlows(fabric, parsePattern('permutation:3'));
+    expect(a).toEqual(patternFlows(fabric, parsePattern('permutation:3')));
+    expect(a).not.toEqual(patternFlows(fabric, parsePattern('permutation:4')));
+    expect(a.every(([s, d]) => s !== d)).toBe(true);
+    expect(new Set(a.map(([, d]) => d)).size).toBe(1152);
+  });
+
+  it('sizes incast, all-to-all and bisection', () => {
+    const fabric = buildScenario('single-switch-32');
+    expect(patternFlows(fabric, parsePattern('incast:node05'))).toHaveLength(31);
+    expect(patternFlows(fabric, parsePattern('all-to-all'))).toHaveLength(32 * 31);
+    expect(patternFlows(fabric, parsePattern('bisection'))).toHaveLength(32);
+  });
+});
+
+describe('contention analysis', () => {
+  it('ar-demo: the seed pairs share edge1→core2, maxLinkLoad 2, 50 Gb/s each', () => {
+    const fabric = buildScenario('ar-demo');
+    const result = analyzeContention(
+      fabric,
+      fatTreeRouting(fabric),
+      parsePattern('pairs:nodeA-nodeC,nodeB-nodeD'),
+    );
+    expect(result.maxLinkLoad).toBe(2);
+    expect(result.collisions).toEqual([
+      {
+        link: 'edge1/4->core2/1',
+        pairs: [
+          ['nodeA', 'nodeC'],
+          ['nodeB', 'nodeD'],
+        ],
+      },
+      {
+        link: 'core2/2->edge2/4',
+        pairs: [
+          ['nodeA', 'nodeC'],
+          ['nodeB', 'nodeD'],
+        ],
+      },
+    ]);
+    expect(result.flows.map((f) => f.rateGbps)).toEqual([50, 50]);
+    expect(result.links[0]).toEqual({
+      link: 'edge1/4->core2/1',
+      kind: 'isl',
+      flows: 2,
+      capacityGbps: 100,
+      usedGbps: 100,
+    });
+  });
+
+  it('fat-tree-1152: shift:24 under fattree has maxLinkLoad 1 and every flow at line rate', () => {
+    const fabric = buildScenario('fat-tree-1152');
+    const result = analyzeContention(fabric, fatTreeRouting(fabric), parsePattern('shift:24'));
+    expect(result).toMatchObject({
+      flowCount: 1152,
+      routedCount: 1152,
+      maxLinkLoad: 1,
+      minFlowGbps: 100,
+      collisions: [],
+    });
+  });
+
+  it('incast shares the destination port max-min fairly', () => {
+    const fabric = buildScenario('single-switch-32');
+    const result = analyzeContention(fabric, buildForwardingTables(fabric), parsePattern('incast:node01'));
+    expect(result.maxLinkLoad).toBe(31);
+    expect(result.minFlowGbps).toBeCloseTo(100 / 31, 2);
+    expect(result.aggregateGbps).toBeCloseTo(100, 1);
+  });
+
+  it('reports flows between networks that are not joined as unroutable', () => {
+    const fabric = buildScenario('lustre-storage');
+    const result = analyzeContention(
+      fabric,
+      buildForwardingTables(fabric),
+      parsePattern('pairs:client1-eth->lustre-server-ib'),
+    );
+    expect(result.routedCount).toBe(0);
+    expect(result.unroutable[0]?.reason).toMatch(/no route to LID/);
+  });
+});
+
+describe('max-min sharing', () => {
+  it('gives the classic textbook answer', () => {
+    // Channels 0 (cap 10) and 1 (cap 4). Flow 0 on both, flow 1 on 0, flow 2 on 1.
+    const rates = maxMinRates(
+      Int32Array.from([0, 2, 3, 4]),
+      Int32Array.from([0, 1, 0, 1]),
+      Float64Array.from([10, 4]),
+    );
+    expect([...rates]).toEqual([2, 8, 2]);
+  });
+});

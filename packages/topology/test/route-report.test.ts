@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildForwardingTables,
+  buildScenario,
+  describeRoute,
+  findNode,
+  formatOpareportRoute,
+  routeBetween,
+  UnknownNodeError,
+} from '../src/index.ts';
+
+describe('route reports', () => {
+  it('single-switch-32: 930 ± 10 ns host to host with the seed-004 latency model', () => {
+    const fabric = buildScenario('single-switch-32');
+    const report = describeRoute(
+      fabric,
+      routeBetween(fabric, buildForwardingTables(fabric), 'node01', 'node17'),
+    );
+    expect(report.latencyNs).toBeGreaterThanOrEqual(920);
+    expect(report.latencyNs).toBeLessThanOrEqual(940);
+    expect(report.latency).toEqual({
+      latencyNs: 930,
+      endpointsNs: 800,
+      switchesNs: 110,
+      routersNs: 0,
+      cablesNs: 20,
+    });
+  });
+
+  it('gives each hop its node, ports, the link it leaves by and that link’s rate', () => {
+    const fabric = buildScenario('ar-demo');
+    const report = describeRoute(
+      fabric,
+      routeBetween(fabric, buildForwardingTables(fabric, 'fattree'), 'nodeA', 'nodeC'),
+    );
+    expect(report.hops[1]).toEqual({
+      node: 'edge1',
+      type: 'switch',
+      guid: '0x0011750101000000',
+      inPort: 1,
+      outPort: 4,
+      link: 'edge1/4->core2/1',
+      rateGbps: 100,
+    });
+    expect(report.hops.at(-1)).toMatchObject({ node: 'nodeC', inPort: 1 });
+    expect(report.hops.at(-1)?.link).toBeUndefined();
+    expect(report).toMatchObject({
+      slid: 1,
+      dlid: 3,
+      bottleneckGbps: 100,
+      latencyNs: 800 + 3 * 110 + 4 * 10,
+    });
+    expect(
+      describeRoute(fabric, routeBetween(fabric, buildForwardingTables(fabric), 'nodeA', 'nodeC'), {
+        switchNs: 100,
+      }).latencyNs,
+    ).toBe(1140);
+  });
+
+  it('prints the opareport -o route layout', () => {
+    const fabric = buildScenario('ar-demo');
+    const report = describeRoute(
+      fabric,
+      routeBetween(fabric, buildForwardingTables(fabric), 'nodeA', 'nodeC'),
+    );
+    const text = formatOpareportRoute(fabric, report);
+    expect(text.split('\n').slice(0, 8)).toEqual([
+      'Routes between ports:',
+      '    0x0011750100000000   1 FI  nodeA',
+      'and 0x0011750100000002   1 FI  nodeC',
+      'SLID: 0x0001 to DLID: 0x0003 SL: 0',
+      '4 Links Traversed',
+      'Rate  NodeGUID           Port Type Name',
+      '100g  0x0011750100000000   1 FI  nodeA',
+      '<->   0x0011750101000000   1 SW  edge1',
+    ]);
+    expect(text).toMatch(
+      /100g {2}0x0011750101000003 {3}2 SW {2}core2\n<-> {3}0x0011750101000001 {3}4 SW {2}edge2\n/,
+    );
+  });
+
+  it('crosses a router, counting its forwarding cost, with the adapters typed by network', () => {
+    const fabric = buildScenario('opa-ethernet-router');
+    const report = describeRoute(
+      fabric,
+      routeBetween(fabric, buildForwardingTables(fabric, 'minhop'), 'opa-node', 'eth-node'),
+    );
+    expect(report.latency).toMatchObject({ switchesNs: 220, routersNs: 800 });
+    expect(formatOpareportRoute(fabric, report)).toMatch(/and 0x0011750100000001 {3}1 NIC eth-node/);
+  });
+
+  it('finds nodes by name, GUID, LID or unique description', () => {
+    const fabric = buildScenario('opa-ethernet-router');
+    expect(findNode(fabric, 'router').name).toBe('router');
+    expect(findNode(fabric, '0x11750102000000').name).toBe('router');
+    expect(findNode(fabric, 'IP router: 100 Gb/s HFI + 100 GbE NIC').name).toBe('router');
+    expect(findNode(fabric, `lid:${fabric.nodeByName.get('eth-node')?.lid}`).name).toBe('eth-node');
+    expect(() => findNode(fabric, 'nobody')).toThrow(UnknownNodeError);
+  });
+});

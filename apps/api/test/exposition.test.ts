@@ -13,7 +13,11 @@ describe('parseExposition', () => {
       '',
     ].join('\n');
     const samples = parseExposition(text);
-    expect(samples[0]).toEqual({ name: 'x_total', labels: { a: '1', b: 'quote " and \\ and \n' }, value: 12e9 });
+    expect(samples[0]).toEqual({
+      name: 'x_total',
+      labels: { a: '1', b: 'quote " and \\ and \n' },
+      value: 12e9,
+    });
     expect(samples[1]).toEqual({ name: 'up', labels: {}, value: 1 });
     expect(samples[2]?.value).toBe(Number.POSITIVE_INFINITY);
     expect(Number.isNaN(samples[3]?.value)).toBe(true);

@@ -1,4 +1,35 @@
+export { ExpositionWriter, escapeLabelValue, formatValue, labelText } from './exposition/writer.ts';
 export { emulatorSource, portSamplesFromEmulator } from './fabric/emulator-source.ts';
-export { createFabricRegistry, type FabricCollectorOptions } from './fabric/fabric-metrics.ts';
-export type { FabricSnapshot, FabricSource, PortSample } from './fabric/port-sample.ts';
+export {
+  createFabricRegistry,
+  type FabricCollectorOptions,
+  type FabricRegistry,
+} from './fabric/fabric-metrics.ts';
+export {
+  type IbPortLine,
+  linkRateBytesPerSecond,
+  normalizeGuid,
+  parseIbnetdiscoverPorts,
+} from './fabric/ibnetdiscover.ts';
+export {
+  IBNETDISCOVER_ARGS,
+  type InfinibandSourceOptions,
+  infinibandSource,
+  perfqueryArgs,
+} from './fabric/infiniband-source.ts';
+export {
+  type OmnipathSourceOptions,
+  type OpaTarget,
+  omnipathSource,
+  opapmaqueryArgs,
+  parseOpaTargets,
+} from './fabric/omnipath-source.ts';
+export { type OpaPortStatus, parseOpapmaquery } from './fabric/opapmaquery.ts';
+export { type PerfqueryPort, parsePerfquery } from './fabric/perfquery.ts';
+export { PORT_FAMILIES, portExpositionChunks } from './fabric/port-exposition.ts';
+export type { FabricSnapshot, FabricSource, PortSample, TargetResult } from './fabric/port-sample.ts';
+export { mapBounded, runTool, ToolTimeoutError } from './fabric/run-tool.ts';
+export { createHostCollector, type HostCollector, type HostCollectorOptions } from './host/host-agent.ts';
+export { parseNodeGuid, parseRate, parseStateLine } from './host/infiniband.ts';
+export { parseCounter } from './host/reader.ts';
 export { type MetricsServer, startMetricsServer } from './metrics-server.ts';

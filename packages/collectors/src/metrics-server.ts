@@ -8,9 +8,9 @@ export interface MetricsServer {
 
 const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
-/** Serves `GET /metrics` from a scrape function; every other path is 404. */
+/** Serves `GET /metrics` from a scrape function (text, or text in chunks); every other path is 404. */
 export async function startMetricsServer(
-  scrape: () => Promise<string>,
+  scrape: () => Promise<string | Iterable<string | Uint8Array>>,
   options: { host?: string; port?: number } = {},
 ): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
@@ -20,8 +20,17 @@ export async function startMetricsServer(
       return;
     }
     scrape().then(
-      (body) => res.writeHead(200, { 'content-type': CONTENT_TYPE }).end(body),
-      (error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`scrape failed: ${String(error)}\n`),
+      (body) => {
+        res.writeHead(200, { 'content-type': CONTENT_TYPE });
+        if (typeof body === 'string') {
+          res.end(body);
+          return;
+        }
+        for (const chunk of body) res.write(chunk);
+        res.end();
+      },
+      (error: unknown) =>
+        res.writeHead(500, { 'content-type': 'text/plain' }).end(`scrape failed: ${String(error)}\n`),
     );
   });
   const host = options.host ?? '127.0.0.1';

@@ -1,7 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFabricRegistry, emulatorSource, portSamplesFromEmulator, startMetricsServer } from '../src/index.ts';
+import {
+  createFabricRegistry,
+  emulatorSource,
+  portSamplesFromEmulator,
+  startMetricsServer,
+} from '../src/index.ts';
 
 // A /v1/ports answer in the emulator's documented shape (docs/architecture.md): Omni-Path flits.
 const portsDocument = {

@@ -1,6 +1,13 @@
 import { counterRate } from './counter-rate.ts';
 import { parseExposition } from './exposition.ts';
-import { type CounterField, type MetricsStore, PORT_COUNTERS, type PortRates, portKey, type RatesSnapshot } from './types.ts';
+import { fabscopeMapping, fieldByMetric, type SeriesMapping, type SeriesSample } from './series-mapping.ts';
+import {
+  type CounterField,
+  type MetricsStore,
+  PORT_COUNTERS,
+  type PortRates,
+  type RatesSnapshot,
+} from './types.ts';
 
 export interface EmbeddedStoreOptions {
   /** Collector `/metrics` URLs to scrape. */
@@ -12,6 +19,8 @@ export interface EmbeddedStoreOptions {
   staleAfterMs?: number;
   fetch?: typeof fetch;
   now?: () => number;
+  /** Whose series to read (FABSCOPE_METRICS_SOURCE); fabscope's own by default. */
+  mapping?: SeriesMapping;
 }
 
 interface Reading {
@@ -20,9 +29,15 @@ interface Reading {
 }
 
 const FIELDS = Object.keys(PORT_COUNTERS) as CounterField[];
-const FIELD_BY_METRIC = new Map<string, number>(FIELDS.map((f, i) => [PORT_COUNTERS[f], i]));
-const WANTED = new Set(FIELD_BY_METRIC.keys());
+const FIELD_INDEX = new Map<CounterField, number>(FIELDS.map((f, i) => [f, i]));
 const HISTORY = 16;
+
+/** `host:port` of a target URL as written (URL parsing would lower-case the host name). */
+function instanceOf(target: string): string {
+  return target.match(/^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]*@)?([^/?#]+)/i)?.[1] ?? target;
+}
+/** A data rate above this multiple of the link's rate is a spike, not traffic. */
+const MAX_RATE_FACTOR = 1.5;
 
 /**
  * The default store: scrapes the collectors itself, Prometheus-style, and keeps the last few
@@ -39,8 +54,20 @@ export class EmbeddedStore implements MetricsStore {
   private readonly intervalMs: number;
   private readonly windowMs: number;
   private readonly staleAfterMs: number;
+  private readonly mapping: SeriesMapping;
+  private readonly fieldOf: Map<string, CounterField>;
+  private readonly wanted: Set<string>;
+  private readonly rateMetrics: Set<string>;
+  private readonly joinMetrics: Set<string>;
+  /** Link rate (bytes/s) per port, when the exporter reports it. */
+  private readonly capacity = new Map<string, number>();
 
   constructor(private readonly options: EmbeddedStoreOptions) {
+    this.mapping = options.mapping ?? fabscopeMapping;
+    this.fieldOf = fieldByMetric(this.mapping);
+    this.rateMetrics = new Set(this.mapping.rateMetrics);
+    this.joinMetrics = new Set(this.mapping.joinMetrics);
+    this.wanted = new Set([...this.fieldOf.keys(), ...this.rateMetrics, ...this.joinMetrics]);
     this.fetchImpl = options.fetch ?? fetch;
     this.now = options.now ?? Date.now;
     this.intervalMs = options.scrapeIntervalMs ?? 1000;
@@ -74,7 +101,7 @@ export class EmbeddedStore implements MetricsStore {
           const text = await response.text();
           // The sample time is the middle of the request: the collector read its source then.
           const timeMs = (started + this.now()) / 2;
-          this.ingest(text, timeMs, seen);
+          this.ingest(text, timeMs, seen, instanceOf(target));
         } catch (error) {
           errors.push(`${target}: ${error instanceof Error ? error.message : String(error)}`);
         }
@@ -83,20 +110,30 @@ export class EmbeddedStore implements MetricsStore {
     this.lastError = errors.length > 0 ? `scrape failed: ${errors.join('; ')}` : null;
   }
 
-  private ingest(text: string, timeMs: number, seen: Set<string>): void {
+  private ingest(text: string, timeMs: number, seen: Set<string>, instance: string): void {
     const byPort = new Map<string, Float64Array>();
-    for (const sample of parseExposition(text, WANTED)) {
-      const field = FIELD_BY_METRIC.get(sample.name);
-      const guid = sample.labels.node_guid;
-      const port = sample.labels.port;
-      if (field === undefined || !guid || !port) continue;
-      const key = portKey(guid, port);
+    const parsed = parseExposition(text, this.wanted);
+    const join: SeriesSample[] = [];
+    for (const sample of parsed) if (this.joinMetrics.has(sample.name)) join.push({ ...sample, instance });
+    const resolve = this.mapping.resolver(join);
+    for (const sample of parsed) {
+      const field = this.fieldOf.get(sample.name);
+      const isRate = this.rateMetrics.has(sample.name);
+      if (field === undefined && !isRate) continue;
+      const key = resolve({ name: sample.name, labels: sample.labels, instance });
+      if (key === null) continue;
+      if (isRate) {
+        if (sample.value > 0) this.capacity.set(key, sample.value);
+        continue;
+      }
       let values = byPort.get(key);
       if (!values) {
         values = new Float64Array(FIELDS.length).fill(Number.NaN);
         byPort.set(key, values);
       }
-      values[field] = sample.value;
+      const index = FIELD_INDEX.get(field as CounterField) as number;
+      // The first series mapped to a port's counter wins (an InfiniBand port over an interface).
+      if (Number.isNaN(values[index] as number)) values[index] = sample.value;
     }
     for (const [key, values] of byPort) {
       seen.add(key);
@@ -119,7 +156,7 @@ export class EmbeddedStore implements MetricsStore {
       if (!last) continue;
       newest = Math.max(newest, last.timeMs);
       if (nowMs - last.timeMs > this.staleAfterMs) continue;
-      ports.set(key, this.portRates(readings));
+      ports.set(key, this.portRates(readings, this.capacity.get(key)));
     }
     const result: RatesSnapshot = {
       timeMs: nowMs,
@@ -131,7 +168,8 @@ export class EmbeddedStore implements MetricsStore {
     return result;
   }
 
-  private portRates(readings: Reading[]): PortRates {
+  private portRates(readings: Reading[], capacity: number | undefined): PortRates {
+    const maxBytesPerSecond = capacity === undefined ? undefined : capacity * MAX_RATE_FACTOR;
     const last = readings[readings.length - 1] as Reading;
     let first = readings.length - 2;
     while (first > 0 && last.timeMs - (readings[first] as Reading).timeMs < this.windowMs) first--;
@@ -148,6 +186,7 @@ export class EmbeddedStore implements MetricsStore {
         start.values[field] as number,
         last.values[field] as number,
         (last.timeMs - start.timeMs) / 1000,
+        field <= 1 ? { maxPerSecond: maxBytesPerSecond } : {},
       );
     };
     return {

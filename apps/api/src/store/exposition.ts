@@ -29,7 +29,11 @@ function parseValue(text: string, line: number): number {
   return value;
 }
 
-function parseLabels(text: string, start: number, line: number): { labels: Record<string, string>; end: number } {
+function parseLabels(
+  text: string,
+  start: number,
+  line: number,
+): { labels: Record<string, string>; end: number } {
   const labels: Record<string, string> = {};
   let i = start;
   for (;;) {

@@ -1,4 +1,26 @@
-import { type CounterField, type MetricsStore, PORT_COUNTERS, type PortRates, portKey, type RatesSnapshot } from './types.ts';
+import { fabscopeMapping, type SeriesMapping } from './series-mapping.ts';
+import {
+  type CounterField,
+  type MetricsStore,
+  PORT_COUNTERS,
+  type PortRates,
+  type RatesSnapshot,
+} from './types.ts';
+
+/** A PromQL selector for one or several metric names. */
+export function selector(names: readonly string[]): string {
+  return names.length === 1 ? (names[0] as string) : `{__name__=~"${names.join('|')}"}`;
+}
+
+/**
+ * The rate of a counter over the window, except for series whose counter went backwards in it
+ * (device restart, a clear by another tool, a 32-bit wrap): rate() would count the whole new value
+ * as traffic there (a spike), so the period is left out, a gap.
+ */
+export function rateQuery(names: readonly string[], window: string): string {
+  const sel = selector(names);
+  return `rate(${sel}[${window}]) unless resets(${sel}[${window}]) > 0`;
+}
 
 export interface PrometheusStoreOptions {
   /** Base URL of the Prometheus server, e.g. http://127.0.0.1:9090 */
@@ -9,6 +31,8 @@ export interface PrometheusStoreOptions {
   staleAfterSeconds?: number;
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /** Whose series to read (FABSCOPE_METRICS_SOURCE); fabscope's own by default. */
+  mapping?: SeriesMapping;
 }
 
 interface VectorResult {
@@ -35,7 +59,9 @@ export class PrometheusStore implements MetricsStore {
     const url = new URL('/api/v1/query', this.options.url);
     url.searchParams.set('query', promql);
     const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 5000);
-    const response = await this.fetchImpl(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+    const response = await this.fetchImpl(url, {
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    });
     const answer = (await response.json().catch(() => null)) as QueryAnswer | null;
     if (!response.ok || !answer || answer.status !== 'success' || !answer.data) {
       throw new Error(`Prometheus answered HTTP ${response.status}: ${answer?.error ?? 'no result'}`);
@@ -48,26 +74,38 @@ export class PrometheusStore implements MetricsStore {
     const window = this.options.rateWindow ?? '5s';
     const staleAfter = this.options.staleAfterSeconds ?? 5;
     const fields = Object.keys(PORT_COUNTERS) as CounterField[];
+    const mapping = this.options.mapping ?? fabscopeMapping;
     try {
-      const [ages, ...rates] = await Promise.all([
-        this.query(`time() - timestamp(${PORT_COUNTERS.transmitBytes})`, signal),
-        ...fields.map((f) => this.query(`rate(${PORT_COUNTERS[f]}[${window}])`, signal)),
+      const [ages, joins, ...rates] = await Promise.all([
+        this.query(`time() - timestamp(${selector(mapping.fields.transmitBytes)})`, signal),
+        mapping.joinMetrics.length > 0
+          ? this.query(selector(mapping.joinMetrics), signal)
+          : Promise.resolve([] as VectorResult[]),
+        ...fields.map((f) => this.query(rateQuery(mapping.fields[f], window), signal)),
       ]);
+      const resolve = mapping.resolver(
+        (joins ?? []).map((j) => ({
+          name: j.metric.__name__ ?? '',
+          labels: j.metric,
+          instance: j.metric.instance,
+        })),
+      );
+      const keyOf = (metric: Record<string, string>) =>
+        resolve({ name: metric.__name__ ?? '', labels: metric, instance: metric.instance });
       const ports = new Map<string, PortRates>();
       let youngest = Number.POSITIVE_INFINITY;
       const fresh = new Set<string>();
       for (const series of ages ?? []) {
         const age = Number(series.value[1]);
+        const key = keyOf(series.metric);
+        if (key === null) continue;
         youngest = Math.min(youngest, age);
-        const { node_guid: guid, port } = series.metric;
-        if (guid && port && age <= staleAfter) fresh.add(portKey(guid, port));
+        if (age <= staleAfter) fresh.add(key);
       }
       fields.forEach((field, i) => {
         for (const series of rates[i] ?? []) {
-          const { node_guid: guid, port } = series.metric;
-          if (!guid || !port) continue;
-          const key = portKey(guid, port);
-          if (!fresh.has(key)) continue;
+          const key = keyOf(series.metric);
+          if (key === null || !fresh.has(key)) continue;
           let entry = ports.get(key);
           if (!entry) {
             entry = {

@@ -1,94 +1,31 @@
 import { Counter, Gauge, Registry } from 'prom-client';
-import type { FabricSnapshot, FabricSource, PortSample } from './port-sample.ts';
-
-// Every port series names both ends of its cable, so a series is a cable end, not an anonymous port.
-const PORT_LABELS = [
-  'fabric',
-  'node_guid',
-  'node_name',
-  'node_type',
-  'port',
-  'remote_node_guid',
-  'remote_node_name',
-  'remote_port',
-] as const;
-
-type PortLabels = Record<(typeof PORT_LABELS)[number], string>;
-
-function portLabels(fabric: string, p: PortSample): PortLabels {
-  return {
-    fabric,
-    node_guid: p.nodeGuid,
-    node_name: p.nodeName,
-    node_type: p.nodeType,
-    port: String(p.portNumber),
-    remote_node_guid: p.remote?.nodeGuid ?? '',
-    remote_node_name: p.remote?.nodeName ?? '',
-    remote_port: p.remote ? String(p.remote.portNumber) : '',
-  };
-}
+import { portExpositionChunks } from './port-exposition.ts';
+import type { FabricSnapshot, FabricSource } from './port-sample.ts';
 
 export interface FabricCollectorOptions {
   source: FabricSource;
   timeoutMs?: number;
 }
 
+export interface FabricRegistry {
+  /** The agent's own series (source and per-target health); port series are written by hand. */
+  registry: Registry;
+  /** Reads the source now and returns the whole exposition. */
+  scrape: () => Promise<string>;
+  /** The same, in chunks of bytes and text, for fabrics too large for one string (100k+ ports). */
+  scrapeChunks: () => Promise<Iterable<string | Uint8Array>>;
+}
+
 /**
  * The fabric agent's registry. Counters are read from the source once per scrape, inside the
  * scrape, and exposed as raw monotonic totals in bytes and packets: rates are left to the store.
  * When the source fails, port series are absent (so they go stale) and `fabscope_fabric_source_up` is 0.
+ * Sources that query many targets (switches, ports) also report each target's duration and
+ * errors/timeouts; the ports of a failed target are absent while the others are exposed.
  */
-export function createFabricRegistry(options: FabricCollectorOptions): {
-  registry: Registry;
-  scrape: () => Promise<string>;
-} {
+export function createFabricRegistry(options: FabricCollectorOptions): FabricRegistry {
   const { source, timeoutMs = 10_000 } = options;
   const registry = new Registry();
-  let snapshot: FabricSnapshot | null = null;
-
-  const counter = (name: string, help: string, value: (p: PortSample) => number) =>
-    new Counter({
-      name,
-      help,
-      labelNames: PORT_LABELS,
-      registers: [registry],
-      collect() {
-        this.reset();
-        if (!snapshot) return;
-        for (const p of snapshot.ports) this.inc(portLabels(snapshot.fabric, p), value(p));
-      },
-    });
-  counter('fabscope_port_data_transmitted_bytes_total', 'Data octets transmitted on the port', (p) => p.transmitBytes);
-  counter('fabscope_port_data_received_bytes_total', 'Data octets received on the port', (p) => p.receiveBytes);
-  counter('fabscope_port_packets_transmitted_total', 'Packets transmitted on the port', (p) => p.transmitPackets);
-  counter('fabscope_port_packets_received_total', 'Packets received on the port', (p) => p.receivePackets);
-  counter(
-    'fabscope_port_transmit_wait_total',
-    'Ticks during which the port had data to transmit but no flow-control credit (XmitWait)',
-    (p) => p.transmitWaitTicks,
-  );
-  new Gauge({
-    name: 'fabscope_port_rate_bytes_per_second',
-    help: 'Data rate of the port link',
-    labelNames: PORT_LABELS,
-    registers: [registry],
-    collect() {
-      this.reset();
-      if (!snapshot) return;
-      for (const p of snapshot.ports) this.set(portLabels(snapshot.fabric, p), p.rateBytesPerSecond);
-    },
-  });
-  new Gauge({
-    name: 'fabscope_port_link_up',
-    help: '1 when the port link is active, 0 when it is down',
-    labelNames: PORT_LABELS,
-    registers: [registry],
-    collect() {
-      this.reset();
-      if (!snapshot) return;
-      for (const p of snapshot.ports) this.set(portLabels(snapshot.fabric, p), p.linkUp ? 1 : 0);
-    },
-  });
   const sourceUp = new Gauge({
     name: 'fabscope_fabric_source_up',
     help: '1 when the last read of the fabric source succeeded',
@@ -108,23 +45,72 @@ export function createFabricRegistry(options: FabricCollectorOptions): {
     registers: [registry],
   });
   errors.inc({ source: source.name }, 0);
+  const targetUp = new Gauge({
+    name: 'fabscope_fabric_target_up',
+    help: '1 when the last query of this target (switch or port) succeeded',
+    labelNames: ['source', 'target'],
+    registers: [registry],
+  });
+  const targetDuration = new Gauge({
+    name: 'fabscope_fabric_target_collect_duration_seconds',
+    help: 'Time the last query of this target took',
+    labelNames: ['source', 'target'],
+    registers: [registry],
+  });
+  const targetErrors = new Counter({
+    name: 'fabscope_fabric_target_errors_total',
+    help: 'Queries of this target that failed',
+    labelNames: ['source', 'target'],
+    registers: [registry],
+  });
+  const targetTimeouts = new Counter({
+    name: 'fabscope_fabric_target_timeouts_total',
+    help: 'Queries of this target that timed out',
+    labelNames: ['source', 'target'],
+    registers: [registry],
+  });
 
-  async function scrape(): Promise<string> {
+  async function read(): Promise<FabricSnapshot | null> {
     const started = performance.now();
+    let snapshot: FabricSnapshot | null = null;
     try {
       snapshot = await source.read(AbortSignal.timeout(timeoutMs));
       sourceUp.set({ source: source.name }, 1);
     } catch {
-      snapshot = null;
       sourceUp.set({ source: source.name }, 0);
       errors.inc({ source: source.name });
     }
     duration.set({ source: source.name }, (performance.now() - started) / 1000);
-    try {
-      return await registry.metrics();
-    } finally {
-      snapshot = null;
+    targetUp.reset();
+    targetDuration.reset();
+    for (const t of snapshot?.targets ?? []) {
+      const labels = { source: source.name, target: t.target };
+      targetUp.set(labels, t.outcome === 'ok' ? 1 : 0);
+      targetDuration.set(labels, t.durationSeconds);
+      targetErrors.inc(labels, t.outcome === 'error' ? 1 : 0);
+      targetTimeouts.inc(labels, t.outcome === 'timeout' ? 1 : 0);
     }
+    return snapshot;
   }
-  return { registry, scrape };
+
+  async function scrapeChunks(): Promise<Iterable<string | Uint8Array>> {
+    const snapshot = await read();
+    const own = await registry.metrics();
+    function* all(): Generator<string | Uint8Array> {
+      if (snapshot) yield* portExpositionChunks(snapshot);
+      yield own;
+    }
+    return all();
+  }
+
+  async function scrape(): Promise<string> {
+    const decoder = new TextDecoder();
+    let text = '';
+    for (const chunk of await scrapeChunks()) {
+      text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    }
+    return text + decoder.decode();
+  }
+
+  return { registry, scrape, scrapeChunks };
 }

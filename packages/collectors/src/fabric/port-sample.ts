@@ -16,10 +16,19 @@ export interface PortSample {
   transmitWaitTicks: number;
 }
 
+/** How one target of a source (a switch queried with perfquery, a port with opapmaquery) went. */
+export interface TargetResult {
+  target: string;
+  durationSeconds: number;
+  outcome: 'ok' | 'error' | 'timeout';
+}
+
 export interface FabricSnapshot {
   fabric: string;
   fabricType: string;
   ports: PortSample[];
+  /** Per-target outcomes, for sources that query many targets; the ports of failed targets are absent. */
+  targets?: TargetResult[];
 }
 
 /** A place port counters come from: the emulator's endpoint, perfquery, opapmaquery. */

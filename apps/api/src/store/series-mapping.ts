@@ -1,0 +1,151 @@
+import { type CounterField, PORT_COUNTERS, portKey } from './types.ts';
+
+/** Which exporter's series the API reads counters from (FABSCOPE_METRICS_SOURCE). */
+export type MetricsSource = 'fabscope' | 'node_exporter' | 'infiniband_exporter';
+export const METRICS_SOURCES: readonly MetricsSource[] = ['fabscope', 'node_exporter', 'infiniband_exporter'];
+
+export interface SeriesSample {
+  name: string;
+  labels: Record<string, string>;
+  /** Where the sample came from: the scraped target's host:port, or Prometheus' `instance` label. */
+  instance?: string | undefined;
+}
+
+/** Resolves a counter sample to the topology port it measures (`portKey`), or null. */
+export type PortResolver = (sample: SeriesSample) => string | null;
+
+/**
+ * How one exporter's series map to fabscope's port counters (docs/metrics.md, "Existing exporters
+ * as sources"): which metric names carry each counter, which extra series are needed to join
+ * them to the topology, and the join itself.
+ */
+export interface SeriesMapping {
+  readonly source: MetricsSource;
+  readonly fields: Readonly<Record<CounterField, readonly string[]>>;
+  /** Series read alongside the counters to join them to the topology (e.g. uplink info). */
+  readonly joinMetrics: readonly string[];
+  /** Link rate gauges (bytes/s), used to reject impossible rates; may be empty. */
+  readonly rateMetrics: readonly string[];
+  resolver(joinSamples: readonly SeriesSample[]): PortResolver;
+}
+
+export interface TopologyLookup {
+  /** GUID of a topology node by name. */
+  guidOfNode(name: string): string | undefined;
+  /** Whether a node GUID (0x + 16 lower-case hex digits) is in the topology. */
+  hasGuid(guid: string): boolean;
+}
+
+export interface MappingOptions {
+  /** node_exporter: `instance` (host:port) → topology node name; default the instance's host part. */
+  hosts?: ReadonlyMap<string, string>;
+  /** node_exporter: `device:port` (InfiniBand) or `device` (netdev) → topology port number. */
+  devicePorts?: ReadonlyMap<string, number>;
+}
+
+function normalizeGuid(guid: string): string {
+  return `0x${guid.toLowerCase().replace(/^0x/, '').padStart(16, '0')}`;
+}
+
+const FABSCOPE_FIELDS = Object.fromEntries(
+  (Object.keys(PORT_COUNTERS) as CounterField[]).map((f) => [f, [PORT_COUNTERS[f]]]),
+) as unknown as Record<CounterField, readonly string[]>;
+
+export const fabscopeMapping: SeriesMapping = {
+  source: 'fabscope',
+  fields: FABSCOPE_FIELDS,
+  joinMetrics: [],
+  rateMetrics: ['fabscope_port_rate_bytes_per_second'],
+  resolver: () => (s) => {
+    const { node_guid: guid, port } = s.labels;
+    return guid && port ? portKey(guid, port) : null;
+  },
+};
+
+/**
+ * node_exporter on each host: `node_infiniband_*{device,port}` (and `node_network_*{device}` for
+ * interfaces listed in devicePorts), joined to the topology by host → node, device/port → port.
+ */
+export function nodeExporterMapping(topology: TopologyLookup, options: MappingOptions = {}): SeriesMapping {
+  const hostOf = (instance: string | undefined): string | undefined => {
+    if (!instance) return undefined;
+    return options.hosts?.get(instance) ?? instance.replace(/^\[?([^\]]*?)\]?(:\d+)?$/, '$1');
+  };
+  return {
+    source: 'node_exporter',
+    fields: {
+      transmitBytes: [
+        'node_infiniband_port_data_transmitted_bytes_total',
+        'node_network_transmit_bytes_total',
+      ],
+      receiveBytes: ['node_infiniband_port_data_received_bytes_total', 'node_network_receive_bytes_total'],
+      transmitPackets: [
+        'node_infiniband_port_packets_transmitted_total',
+        'node_network_transmit_packets_total',
+      ],
+      receivePackets: ['node_infiniband_port_packets_received_total', 'node_network_receive_packets_total'],
+      transmitWait: ['node_infiniband_port_transmit_wait_total'],
+    },
+    joinMetrics: [],
+    rateMetrics: ['node_infiniband_rate_bytes_per_second', 'node_network_speed_bytes'],
+    resolver: () => (s) => {
+      const host = hostOf(s.instance ?? s.labels.instance);
+      const guid = host === undefined ? undefined : topology.guidOfNode(host);
+      const device = s.labels.device;
+      if (!guid || !device) return null;
+      // InfiniBand series carry a port label (rate() drops metric names, labels stay).
+      const port = s.labels.port;
+      if (port) return portKey(guid, options.devicePorts?.get(`${device}:${port}`) ?? port);
+      // Interfaces count only when mapped: a host has many (lo, docker0, bonds) and one fabric port.
+      const mapped = options.devicePorts?.get(device);
+      return mapped === undefined ? null : portKey(guid, mapped);
+    },
+  };
+}
+
+/**
+ * treydock/infiniband_exporter: `infiniband_{switch,hca}_port_*{guid,port}` are keyed by the node
+ * GUID directly. When the fabric's GUIDs are not the topology's (a topology written by hand), the
+ * switch or HCA name from `infiniband_{switch,hca}_uplink_info` finds the node by name instead.
+ */
+export function infinibandExporterMapping(topology: TopologyLookup): SeriesMapping {
+  const names = (what: string) => ['switch', 'hca'].map((kind) => `infiniband_${kind}_port_${what}`);
+  return {
+    source: 'infiniband_exporter',
+    fields: {
+      transmitBytes: names('transmit_data_bytes_total'),
+      receiveBytes: names('receive_data_bytes_total'),
+      transmitPackets: names('transmit_packets_total'),
+      receivePackets: names('receive_packets_total'),
+      transmitWait: names('transmit_wait_total'),
+    },
+    joinMetrics: ['infiniband_switch_uplink_info', 'infiniband_hca_uplink_info'],
+    rateMetrics: [],
+    resolver(joinSamples) {
+      const byGuid = new Map<string, string>();
+      for (const s of joinSamples) {
+        const guid = s.labels.guid;
+        const name = s.labels.switch ?? s.labels.hca;
+        if (guid && name) byGuid.set(normalizeGuid(guid), name.trim());
+      }
+      return (s) => {
+        const { guid, port } = s.labels;
+        if (!guid || !port) return null;
+        const normalized = normalizeGuid(guid);
+        if (topology.hasGuid(normalized)) return portKey(normalized, port);
+        const name = byGuid.get(normalized);
+        const byName = name === undefined ? undefined : topology.guidOfNode(name);
+        return byName ? portKey(byName, port) : null;
+      };
+    },
+  };
+}
+
+/** Maps every counter metric name to its field, for one mapping. */
+export function fieldByMetric(mapping: SeriesMapping): Map<string, CounterField> {
+  const map = new Map<string, CounterField>();
+  for (const field of Object.keys(mapping.fields) as CounterField[]) {
+    for (const name of mapping.fields[field]) map.set(name, field);
+  }
+  return map;
+}

@@ -1,0 +1,145 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { ConfigError } from '@fabscope/api';
+import {
+  createFabricRegistry,
+  createHostCollector,
+  emulatorSource,
+  type FabricSource,
+  infinibandSource,
+  omnipathSource,
+  parseOpaTargets,
+  startMetricsServer,
+} from '@fabscope/collectors';
+import { parseListen } from './shared.ts';
+
+export const COLLECT_USAGE = `usage:
+  fabscope collect host [--sysfs /sys] [--procfs /proc] [--include RE] [--exclude RE]
+                        [--listen 127.0.0.1:9465] [--once]
+  fabscope collect fabric --source emulator --url http://127.0.0.1:PORT [--listen …] [--once]
+  fabscope collect fabric --source infiniband [--fabric NAME] [--ibnetdiscover PATH] [--perfquery PATH]
+                        [--timeout-ms 5000] [--concurrency 4] [--listen 127.0.0.1:9466] [--once]
+  fabscope collect fabric --source omnipath --targets FILE [--opapmaquery PATH] [--timeout-ms 5000]
+                        [--concurrency 4] [--listen 127.0.0.1:9466] [--once]
+`;
+
+export interface Io {
+  stdout: (text: string | Uint8Array) => void;
+}
+
+function regex(name: string, value: string | undefined): RegExp | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return new RegExp(value);
+  } catch {
+    throw new ConfigError(`${name} must be a regular expression, got "${value}"`);
+  }
+}
+
+function positiveInt(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new ConfigError(`${name} must be a positive integer, got "${value}"`);
+  return n;
+}
+
+async function serveOrPrint(
+  scrape: () => Promise<string | Iterable<string | Uint8Array>>,
+  listen: string,
+  once: boolean,
+  io: Io,
+): Promise<(() => Promise<void>) | undefined> {
+  if (once) {
+    const body = await scrape();
+    if (typeof body === 'string') io.stdout(body);
+    else for (const chunk of body) io.stdout(chunk);
+    return undefined;
+  }
+  const server = await startMetricsServer(scrape, parseListen(listen));
+  io.stdout(`fabscope collect: serving ${server.url}\n`);
+  return () => server.close();
+}
+
+/** `fabscope collect host|fabric …`; resolves with a stop function when it keeps serving. */
+export async function collect(args: string[], io: Io): Promise<(() => Promise<void>) | undefined> {
+  const [kind, ...rest] = args;
+  if (kind === 'host') {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        sysfs: { type: 'string', default: '/sys' },
+        procfs: { type: 'string', default: '/proc' },
+        include: { type: 'string' },
+        exclude: { type: 'string' },
+        listen: { type: 'string', default: '127.0.0.1:9465' },
+        once: { type: 'boolean', default: false },
+      },
+    });
+    const host = createHostCollector({
+      sysfs: values.sysfs,
+      procfs: values.procfs,
+      include: regex('--include', values.include),
+      exclude: regex('--exclude', values.exclude),
+    });
+    return serveOrPrint(host.scrape, values.listen, values.once, io);
+  }
+  if (kind === 'fabric') {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        source: { type: 'string' },
+        url: { type: 'string' },
+        fabric: { type: 'string' },
+        targets: { type: 'string' },
+        ibnetdiscover: { type: 'string', default: 'ibnetdiscover' },
+        perfquery: { type: 'string', default: 'perfquery' },
+        opapmaquery: { type: 'string', default: 'opapmaquery' },
+        'timeout-ms': { type: 'string' },
+        concurrency: { type: 'string' },
+        listen: { type: 'string', default: '127.0.0.1:9466' },
+        once: { type: 'boolean', default: false },
+      },
+    });
+    const timeoutMs = positiveInt('--timeout-ms', values['timeout-ms'], 5000);
+    const concurrency = positiveInt('--concurrency', values.concurrency, 4);
+    let source: FabricSource;
+    let readTimeoutMs = 10_000;
+    switch (values.source) {
+      case 'emulator':
+        if (!values.url) throw new ConfigError('--source emulator needs --url (the emulator base URL)');
+        source = emulatorSource(values.url);
+        break;
+      case 'infiniband':
+        source = infinibandSource({
+          ...(values.fabric ? { fabric: values.fabric } : {}),
+          ibnetdiscover: values.ibnetdiscover,
+          perfquery: values.perfquery,
+          timeoutMs,
+          concurrency,
+        });
+        readTimeoutMs = 20_000 + timeoutMs * 100;
+        break;
+      case 'omnipath': {
+        if (!values.targets) throw new ConfigError('--source omnipath needs --targets FILE');
+        const targets = parseOpaTargets(await readFile(values.targets, 'utf8'));
+        source = omnipathSource({
+          ...(values.fabric ? { fabric: values.fabric } : {}),
+          targets,
+          opapmaquery: values.opapmaquery,
+          timeoutMs,
+          concurrency,
+        });
+        readTimeoutMs = timeoutMs * Math.max(1, Math.ceil(targets.length / concurrency)) + 1000;
+        break;
+      }
+      default:
+        throw new ConfigError(
+          `--source must be emulator, infiniband or omnipath, got "${values.source ?? ''}"`,
+        );
+    }
+    const fabric = createFabricRegistry({ source, timeoutMs: readTimeoutMs });
+    return serveOrPrint(fabric.scrapeChunks, values.listen, values.once, io);
+  }
+  throw new ConfigError(`collect needs "host" or "fabric"\n${COLLECT_USAGE}`);
+}

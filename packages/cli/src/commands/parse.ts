@@ -1,0 +1,31 @@
+import { readFile } from 'node:fs/promises';
+import { ConfigError } from '@fabscope/api';
+import { parseOpapmaquery, parsePerfquery } from '@fabscope/collectors';
+import type { Io } from './collect.ts';
+
+export const PARSE_USAGE = `usage: fabscope parse perfquery|opapmaquery FILE   (FILE "-" reads stdin)
+`;
+
+/** JSON with BigInt values written as exact integers (JSON numbers have no size limit). */
+export function exactJson(value: unknown): string {
+  const text = JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? `#bigint:${v}` : v), 2);
+  return text.replace(/"#bigint:(\d+)"/g, '$1');
+}
+
+async function readInput(file: string): Promise<string> {
+  if (file !== '-') return readFile(file, 'utf8');
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  return text;
+}
+
+/** `fabscope parse perfquery|opapmaquery FILE`: the parsed counters as JSON, data in bytes. */
+export async function parse(args: string[], io: Io): Promise<void> {
+  const [tool, file, ...extra] = args;
+  if ((tool !== 'perfquery' && tool !== 'opapmaquery') || !file || extra.length > 0) {
+    throw new ConfigError(PARSE_USAGE.trim());
+  }
+  const text = await readInput(file);
+  const ports = tool === 'perfquery' ? parsePerfquery(text) : parseOpapmaquery(text);
+  io.stdout(`${exactJson({ tool, dataUnit: 'bytes', ports })}\n`);
+}

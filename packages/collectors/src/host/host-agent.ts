@@ -1,0 +1,74 @@
+import { ExpositionWriter } from '../exposition/writer.ts';
+import { collectInfiniband, type DeviceFilter } from './infiniband.ts';
+import { collectNetdev } from './netdev.ts';
+import { collectCpu, collectMeminfo } from './procfs.ts';
+import { TreeReader } from './reader.ts';
+
+export interface HostCollectorOptions {
+  /** sysfs mount (default `/sys`): `class/infiniband` and `class/net` are read under it. */
+  sysfs?: string;
+  /** procfs mount (default `/proc`): `stat` and `meminfo`. */
+  procfs?: string;
+  /** Only devices (InfiniBand devices and network interfaces) whose name matches. */
+  include?: RegExp | undefined;
+  /** Skip devices whose name matches. */
+  exclude?: RegExp | undefined;
+}
+
+export interface HostCollector {
+  /** Reads every file now and returns the exposition text. */
+  scrape(): Promise<string>;
+}
+
+/**
+ * The host agent: InfiniBand/Omni-Path ports from sysfs, network interfaces, CPU and memory,
+ * under node_exporter's metric names. Everything is read inside scrape(); there are no timers.
+ * A file that cannot be read counts in `fabscope_host_read_errors_total{path}` and the scrape
+ * goes on without that value.
+ */
+export function createHostCollector(options: HostCollectorOptions = {}): HostCollector {
+  const sysfs = options.sysfs ?? '/sys';
+  const procfs = options.procfs ?? '/proc';
+  const filter: DeviceFilter = { include: options.include, exclude: options.exclude };
+  const readErrors = new Map<string, number>();
+
+  function scrapeSync(): string {
+    const started = performance.now();
+    const out = new ExpositionWriter();
+    const sys = new TreeReader(sysfs);
+    const proc = new TreeReader(procfs);
+    collectInfiniband(sys, out, filter);
+    collectNetdev(sys, out, filter);
+    collectCpu(proc, out);
+    collectMeminfo(proc, out);
+    for (const [reader, mount] of [
+      [sys, 'sysfs'],
+      [proc, 'procfs'],
+    ] as const) {
+      for (const path of reader.failures) {
+        const key = `${mount}:${path}`;
+        readErrors.set(key, (readErrors.get(key) ?? 0) + 1);
+      }
+    }
+    for (const [key, count] of readErrors) {
+      const colon = key.indexOf(':');
+      out.add(
+        'fabscope_host_read_errors_total',
+        'counter',
+        'Reads of a sysfs or procfs file that failed (permission, I/O error); the scrape went on without it',
+        { mount: key.slice(0, colon), path: key.slice(colon + 1) },
+        count,
+      );
+    }
+    out.add(
+      'fabscope_host_scrape_duration_seconds',
+      'gauge',
+      'Time this scrape took to read sysfs and procfs',
+      {},
+      (performance.now() - started) / 1000,
+    );
+    return out.text();
+  }
+
+  return { scrape: async () => scrapeSync() };
+}

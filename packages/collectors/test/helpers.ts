@@ -1,0 +1,36 @@
+import { fileURLToPath } from 'node:url';
+
+export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+
+export interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** Minimal exposition reader for tests: one sample per non-comment line. */
+export function samples(text: string): Sample[] {
+  const out: Sample[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const match = line.match(/^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/);
+    if (!match) throw new Error(`bad exposition line: ${line}`);
+    const labels: Record<string, string> = {};
+    for (const m of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) {
+      labels[m[1] as string] = (m[2] as string).replace(/\\n/g, '\n').replace(/\\(.)/g, '$1');
+    }
+    out.push({ name: match[1] as string, labels, value: Number(match[3]) });
+  }
+  return out;
+}
+
+export function find(list: Sample[], name: string, labels: Record<string, string> = {}): Sample[] {
+  return list.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+}
+
+/** The one sample's value, or undefined when absent. */
+export function value(list: Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
+  const found = find(list, name, labels);
+  if (found.length > 1) throw new Error(`${name} ${JSON.stringify(labels)} matches ${found.length} samples`);
+  return found[0]?.value;
+}

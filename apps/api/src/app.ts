@@ -4,8 +4,10 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { isLoopbackHost, tokenMatches } from './auth.ts';
 import type { ApiContext } from './context.ts';
+import { analysisRoutes } from './routes/analysis.ts';
 import { controlRoutes } from './routes/control.ts';
 import { fabricRoutes } from './routes/fabric.ts';
+import { faultRoutes } from './routes/faults.ts';
 import { streamRoutes } from './routes/stream.ts';
 import { ErrorReply } from './schemas.ts';
 
@@ -78,7 +80,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(fabricRoutes, { ctx });
+      await api.register(analysisRoutes, { ctx });
       await api.register(controlRoutes, { ctx });
+      await api.register(faultRoutes, { ctx });
       await api.register(streamRoutes, { ctx });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },

@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { METRICS_SOURCES, type MetricsSource } from './store/series-mapping.ts';
+
 /** Settings from the environment, checked once at start; every one is documented in the README. */
 export interface ApiConfig {
   host: string;
@@ -9,6 +12,16 @@ export interface ApiConfig {
   apiToken: string | undefined;
   sampleIntervalMs: number;
   prometheusRateWindow: string;
+  /** Whose series the store reads counters from: fabscope's collectors or an exporter already running. */
+  metricsSource: MetricsSource;
+  /** node_exporter `instance` (host:port) → topology node name; default the instance's host part. */
+  nodeExporterHosts: Map<string, string>;
+  /** node_exporter `device:port` (InfiniBand) or `device` (interface) → topology port number. */
+  devicePorts: Map<string, number>;
+  /** A topology file (ibnetdiscover, ibsim, `ibnetdiscover -p`, opareport XML) to load instead of the scenario. */
+  topologyPath?: string | undefined;
+  /** Routing engine for the forwarding tables; `auto` = fattree, or minhop when the fabric is not a fat tree. */
+  routing?: 'minhop' | 'fattree' | 'auto';
 }
 
 export class ConfigError extends Error {
@@ -18,7 +31,8 @@ export class ConfigError extends Error {
 function port(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${name} must be a port number 0..65535, got "${value}"`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new ConfigError(`${name} must be a port number 0..65535, got "${value}"`);
   return n;
 }
 
@@ -31,16 +45,56 @@ function url(name: string, value: string | undefined): string | undefined {
   }
 }
 
+/** `a=b,c=d` → Map; each value checked by `parse`. */
+function pairs<T>(
+  name: string,
+  value: string | undefined,
+  parse: (v: string) => T | undefined,
+): Map<string, T> {
+  const map = new Map<string, T>();
+  for (const item of (value ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const eq = item.lastIndexOf('=');
+    const parsed = eq > 0 ? parse(item.slice(eq + 1).trim()) : undefined;
+    if (parsed === undefined)
+      throw new ConfigError(`${name} must be a list like "key=value,key=value", got "${item}"`);
+    map.set(item.slice(0, eq).trim(), parsed);
+  }
+  return map;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const interval = Number(env.FABSCOPE_SAMPLE_INTERVAL_MS ?? 1000);
   if (!Number.isInteger(interval) || interval < 100 || interval > 60_000) {
-    throw new ConfigError(`FABSCOPE_SAMPLE_INTERVAL_MS must be 100..60000, got "${env.FABSCOPE_SAMPLE_INTERVAL_MS}"`);
+    throw new ConfigError(
+      `FABSCOPE_SAMPLE_INTERVAL_MS must be 100..60000, got "${env.FABSCOPE_SAMPLE_INTERVAL_MS}"`,
+    );
   }
   const window = env.FABSCOPE_PROMETHEUS_RATE_WINDOW ?? '5s';
   if (!/^\d+(ms|s|m)$/.test(window)) {
-    throw new ConfigError(`FABSCOPE_PROMETHEUS_RATE_WINDOW must be a PromQL duration like 5s, got "${window}"`);
+    throw new ConfigError(
+      `FABSCOPE_PROMETHEUS_RATE_WINDOW must be a PromQL duration like 5s, got "${window}"`,
+    );
+  }
+  const source = (env.FABSCOPE_METRICS_SOURCE || 'fabscope') as MetricsSource;
+  if (!METRICS_SOURCES.includes(source)) {
+    throw new ConfigError(
+      `FABSCOPE_METRICS_SOURCE must be one of ${METRICS_SOURCES.join(', ')}, got "${source}"`,
+    );
+  }
+  const topologyPath = env.FABSCOPE_TOPOLOGY || undefined;
+  if (topologyPath !== undefined && !existsSync(topologyPath)) {
+    throw new ConfigError(`FABSCOPE_TOPOLOGY names a file that does not exist: "${topologyPath}"`);
+  }
+  const routing = env.FABSCOPE_ROUTING || 'auto';
+  if (routing !== 'minhop' && routing !== 'fattree' && routing !== 'auto') {
+    throw new ConfigError(`FABSCOPE_ROUTING must be minhop, fattree or auto, got "${routing}"`);
   }
   return {
+    topologyPath,
+    routing,
     host: env.HOST || '127.0.0.1',
     port: port('PORT', env.PORT, 8080),
     scenario: env.FABSCOPE_SCENARIO || 'ar-demo',
@@ -54,5 +108,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     apiToken: env.FABSCOPE_API_TOKEN || undefined,
     sampleIntervalMs: interval,
     prometheusRateWindow: window,
+    metricsSource: source,
+    nodeExporterHosts: pairs(
+      'FABSCOPE_NODE_EXPORTER_HOSTS',
+      env.FABSCOPE_NODE_EXPORTER_HOSTS,
+      (v) => v || undefined,
+    ),
+    devicePorts: pairs('FABSCOPE_DEVICE_PORTS', env.FABSCOPE_DEVICE_PORTS, (v) =>
+      /^\d+$/.test(v) ? Number(v) : undefined,
+    ),
   };
 }

@@ -26,6 +26,22 @@ export interface FlowInfo {
   to: string;
   bytesPerSecond: number;
   path: string[];
+  pattern?: string;
+  transport?: string;
+  messageBytes?: number | null;
+  state?: string;
+  startMs?: number;
+  endMs?: number | null;
+}
+
+export interface FaultInfo {
+  id: string;
+  type: string;
+  target: string;
+  sinceMs: number;
+  period?: number;
+  downFor?: number;
+  rate?: number;
 }
 
 export class EmulatorClient {
@@ -66,8 +82,21 @@ export class EmulatorClient {
     return this.call('GET', '/v1/flows');
   }
 
-  startFlows(request: { pattern: 'pairs'; pairs: [string, string][] }): Promise<{ flows: FlowInfo[] }> {
+  /** Any traffic request of docs/architecture.md (`pairs`, `shift`, …, or `{items: […]}`). */
+  startFlows(request: object): Promise<{ flows: FlowInfo[] }> {
     return this.call('POST', '/v1/flows', request);
+  }
+
+  listFaults(): Promise<{ faults: FaultInfo[] }> {
+    return this.call('GET', '/v1/faults');
+  }
+
+  injectFault(request: object): Promise<{ fault: FaultInfo; faults: FaultInfo[] }> {
+    return this.call('POST', '/v1/faults', request);
+  }
+
+  clearFaults(): Promise<{ faults: FaultInfo[] }> {
+    return this.call('DELETE', '/v1/faults');
   }
 
   stopFlows(): Promise<{ flows: FlowInfo[] }> {

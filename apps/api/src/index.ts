@@ -3,7 +3,7 @@ export { isLoopbackHost } from './auth.ts';
 export { type ApiConfig, ConfigError, configFromEnv } from './config.ts';
 export type { ApiContext } from './context.ts';
 export { EmulatorClient, UpstreamError } from './emulator-client.ts';
-export { LinkIndex, type LinkDirectionState, linkDirectionStates, summarize } from './lib/utilization.ts';
+export { type LinkDirectionState, LinkIndex, linkDirectionStates, summarize } from './lib/utilization.ts';
 export { Sampler, type Tick } from './sampler.ts';
 export { type RunningApi, startApi } from './server.ts';
 export { counterRate } from './store/counter-rate.ts';

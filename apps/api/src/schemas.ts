@@ -12,7 +12,9 @@ export const PortRefSchema = Type.Object({ node: Type.String(), port: Type.Integ
 export const HealthSchema = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
   store: Type.Union([Type.Literal('embedded'), Type.Literal('prometheus')]),
-  lastSampleAgeSeconds: Nullable(Type.Number({ description: 'Age of the newest counter sample; null before any' })),
+  lastSampleAgeSeconds: Nullable(
+    Type.Number({ description: 'Age of the newest counter sample; null before any' }),
+  ),
   error: Type.Optional(Type.String()),
 });
 
@@ -55,7 +57,9 @@ export const LinkStateSchema = Type.Object({
 
 export const SummarySchema = Type.Object({
   time: Type.String({ format: 'date-time' }),
-  hostTransmitBytesPerSecond: Nullable(Type.Number({ description: 'Sum over host ports; null when unknown' })),
+  hostTransmitBytesPerSecond: Nullable(
+    Type.Number({ description: 'Sum over host ports; null when unknown' }),
+  ),
   histogram: Type.Object({
     isl: Type.Array(Type.Integer(), { minItems: 10, maxItems: 10 }),
     host: Type.Array(Type.Integer(), { minItems: 10, maxItems: 10 }),
@@ -64,50 +68,199 @@ export const SummarySchema = Type.Object({
 });
 
 export const LinksQuery = Type.Object({
-  sort: Type.Optional(Type.Union([Type.Literal('utilization'), Type.Literal('bytesPerSecond'), Type.Literal('id')])),
+  sort: Type.Optional(
+    Type.Union([Type.Literal('utilization'), Type.Literal('bytesPerSecond'), Type.Literal('id')]),
+  ),
   order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
   kind: Type.Optional(Type.Union([Type.Literal('isl'), Type.Literal('host')])),
 });
 export type LinksQuery = Static<typeof LinksQuery>;
 
-export const RouteQuery = Type.Object({ from: Type.String({ minLength: 1 }), to: Type.String({ minLength: 1 }) });
+export const RouteQuery = Type.Object({
+  from: Type.String({ minLength: 1 }),
+  to: Type.String({ minLength: 1 }),
+});
 export type RouteQuery = Static<typeof RouteQuery>;
 
 export const RouteSchema = Type.Object({
   from: Type.String(),
   to: Type.String(),
   hops: Type.Array(
-    Type.Object({ node: Type.String(), inPort: Type.Optional(Type.Integer()), outPort: Type.Optional(Type.Integer()) }),
+    Type.Object({
+      node: Type.String(),
+      type: Type.Optional(Type.String({ description: 'host, switch or router' })),
+      guid: Type.Optional(Type.String()),
+      inPort: Type.Optional(Type.Integer()),
+      outPort: Type.Optional(Type.Integer()),
+      link: Type.Optional(
+        Type.String({ description: 'Link direction leaving this hop (absent at the destination)' }),
+      ),
+      rateGbps: Type.Optional(Type.Number({ description: 'Data rate of that link, Gb/s' })),
+    }),
   ),
   links: Type.Array(Type.String(), { description: 'Link directions crossed, in order' }),
+  engine: Type.Optional(
+    Type.String({ description: 'Routing engine that built the tables (minhop, fattree, ibroute)' }),
+  ),
+  slid: Type.Optional(Type.Integer()),
+  dlid: Type.Optional(Type.Integer()),
+  bottleneckGbps: Type.Optional(Type.Number({ description: 'Slowest link on the path, Gb/s' })),
+  latencyNs: Type.Optional(
+    Type.Number({
+      description: 'Latency estimate: 400 ns per endpoint, 110 ns per switch, 5 ns/m of cable (2 m default)',
+    }),
+  ),
+  latency: Type.Optional(
+    Type.Object({
+      latencyNs: Type.Number(),
+      endpointsNs: Type.Number(),
+      switchesNs: Type.Number(),
+      routersNs: Type.Number(),
+      cablesNs: Type.Number(),
+    }),
+  ),
 });
 
 export const AdaptiveRoutingSchema = Type.Object({
   enabled: Type.Boolean({ description: 'opafm <Enable>' }),
   lostRouteOnly: Type.Boolean({ description: 'opafm <LostRouteOnly>: reroute only around failed links' }),
   algorithm: Type.Integer({ minimum: 0, maximum: 2, description: '0 Random, 1 Greedy, 2 GreedyRandom' }),
-  arFrequency: Type.Integer({ minimum: 0, maximum: 7, description: 'n: at least 2^n × 64 ms between adjustments' }),
+  arFrequency: Type.Integer({
+    minimum: 0,
+    maximum: 7,
+    description: 'n: at least 2^n × 64 ms between adjustments',
+  }),
   threshold: Type.Integer({
     minimum: 0,
     maximum: 7,
     description: '0 firmware default; 1..7 = 100, 90, 80, 70, 65, 60, 55 % ISL load before AR moves traffic',
   }),
 });
-export const AdaptiveRoutingPatch = Type.Partial(AdaptiveRoutingSchema, { additionalProperties: false, minProperties: 1 });
+export const AdaptiveRoutingPatch = Type.Partial(AdaptiveRoutingSchema, {
+  additionalProperties: false,
+  minProperties: 1,
+});
 export type AdaptiveRoutingPatch = Static<typeof AdaptiveRoutingPatch>;
 
-export const TrafficRequest = Type.Object(
+const Quantity = (description: string) =>
+  Type.Union([Type.Number({ minimum: 0 }), Type.String({ minLength: 1 })], { description });
+const HostName = Type.String({ minLength: 1 });
+
+export const TRAFFIC_PATTERNS = [
+  'pairs',
+  'shift',
+  'permutation',
+  'all-to-all',
+  'incast',
+  'bisection',
+  'iperf',
+  'storage',
+] as const;
+
+/** One traffic item; the fields each pattern needs are checked by the route (and the emulator). */
+export const TrafficItem = Type.Object(
   {
-    pattern: Type.Literal('pairs'),
-    pairs: Type.Array(Type.Tuple([Type.String({ minLength: 1 }), Type.String({ minLength: 1 })]), {
-      minItems: 1,
-      maxItems: 100_000,
-    }),
+    pattern: Type.Union(
+      TRAFFIC_PATTERNS.map((p) => Type.Literal(p)),
+      {
+        description:
+          'pairs (osu_mbw_mr style), shift, permutation, all-to-all, incast, bisection, iperf, storage',
+      },
+    ),
+    pairs: Type.Optional(
+      Type.Array(Type.Tuple([HostName, HostName]), {
+        minItems: 1,
+        maxItems: 100_000,
+        description: 'pairs: [sender, receiver]',
+      }),
+    ),
+    k: Type.Optional(Type.Integer({ description: 'shift: host i sends to host i+k' })),
+    seed: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'permutation: seed of the random derangement' }),
+    ),
+    to: Type.Optional(Type.String({ minLength: 1, description: 'incast, iperf: receiver' })),
+    from: Type.Optional(
+      Type.Union([HostName, Type.Array(HostName, { minItems: 1 })], {
+        description: 'iperf: sender; incast: senders',
+      }),
+    ),
+    streams: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1024, description: 'iperf: parallel streams (-P)' }),
+    ),
+    server: Type.Optional(Type.String({ minLength: 1, description: 'storage: the server' })),
+    clients: Type.Optional(
+      Type.Array(HostName, { minItems: 1, description: 'storage: clients (default all others)' }),
+    ),
+    op: Type.Optional(Type.Union([Type.Literal('read'), Type.Literal('write')])),
+    ioSize: Type.Optional(Quantity('storage: I/O size, bytes or "1MiB"')),
+    jobs: Type.Optional(Type.Integer({ minimum: 1, description: 'storage: streams per client' })),
+    hosts: Type.Optional(
+      Type.Array(HostName, { minItems: 1, description: 'hosts a collective pattern runs on' }),
+    ),
+    start: Type.Optional(Quantity('seconds from now, or "500ms"')),
+    duration: Type.Optional(Quantity('seconds, or "10s"; default until stopped')),
+    messageSize: Type.Optional(Quantity('bytes, or "4KiB"')),
+    demand: Type.Optional(Quantity('bytes/s per flow, or "50Gb/s"; default as fast as the path allows')),
+    transport: Type.Optional(Type.Union([Type.Literal('rdma'), Type.Literal('ip')])),
   },
   { additionalProperties: false },
 );
+export type TrafficItem = Static<typeof TrafficItem>;
+
+export const TrafficRequest = Type.Union([
+  TrafficItem,
+  Type.Object(
+    { items: Type.Array(TrafficItem, { minItems: 1, maxItems: 1000 }) },
+    { additionalProperties: false },
+  ),
+]);
 export type TrafficRequest = Static<typeof TrafficRequest>;
+
+export const FAULT_TYPES = [
+  'link-down',
+  'link-up',
+  'flap',
+  'symbol-errors',
+  'switch-down',
+  'switch-up',
+  'restart',
+  'clear-counters',
+] as const;
+
+export const FaultRequest = Type.Object(
+  {
+    type: Type.Union(
+      FAULT_TYPES.map((t) => Type.Literal(t)),
+      {
+        description:
+          'link-down/up, flap, symbol-errors, switch-down/up, restart (counters from 0), clear-counters',
+      },
+    ),
+    link: Type.Optional(Type.String({ minLength: 1, description: 'link id `a/port--b/port`' })),
+    node: Type.Optional(Type.String({ minLength: 1 })),
+    port: Type.Optional(Type.Integer({ minimum: 1, maximum: 255 })),
+    period: Type.Optional(Quantity('flap: seconds per down-up cycle (default 2)')),
+    downFor: Type.Optional(Quantity('flap: seconds down in each cycle (default half the period)')),
+    rate: Type.Optional(
+      Type.Number({ minimum: 0, description: 'symbol-errors: errors per second (0 stops them)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type FaultRequest = Static<typeof FaultRequest>;
+
+export const FaultSchema = Type.Object({
+  id: Type.String(),
+  type: Type.String(),
+  target: Type.String({ description: 'link id, node, or node/port' }),
+  sinceMs: Type.Number(),
+  period: Type.Optional(Type.Number()),
+  downFor: Type.Optional(Type.Number()),
+  rate: Type.Optional(Type.Number()),
+});
+export const FaultsSchema = Type.Object({ faults: Type.Array(FaultSchema) });
+export const FaultAppliedSchema = Type.Object({ fault: FaultSchema, faults: Type.Array(FaultSchema) });
 
 export const FlowsSchema = Type.Object({
   flows: Type.Array(
@@ -117,6 +270,12 @@ export const FlowsSchema = Type.Object({
       to: Type.String(),
       bytesPerSecond: Type.Number(),
       path: Type.Array(Type.String()),
+      pattern: Type.Optional(Type.String()),
+      transport: Type.Optional(Type.String()),
+      messageBytes: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+      state: Type.Optional(Type.String({ description: 'pending (before its start) or running' })),
+      startMs: Type.Optional(Type.Number()),
+      endMs: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
     }),
   ),
 });

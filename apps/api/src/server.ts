@@ -1,4 +1,4 @@
-import { type Fabric, type ForwardingTables, fatTreeRouting } from '@fabscope/topology';
+import { buildForwardingTables, type Fabric, type ForwardingTables } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { ApiConfig } from './config.ts';
@@ -7,6 +7,7 @@ import { LinkIndex } from './lib/utilization.ts';
 import { Sampler } from './sampler.ts';
 import { EmbeddedStore } from './store/embedded.ts';
 import { PrometheusStore } from './store/prometheus.ts';
+import { seriesMappingFor } from './store/series-mapping-config.ts';
 import type { MetricsStore } from './store/types.ts';
 
 export interface RunningApi {
@@ -23,15 +24,25 @@ export async function startApi(
   fabric: Fabric,
   options: { tables?: ForwardingTables; webRoot?: string; logger?: boolean } = {},
 ): Promise<RunningApi> {
-  const tables = options.tables ?? fatTreeRouting(fabric);
+  const tables = options.tables ?? buildForwardingTables(fabric, config.routing ?? 'auto');
   let store: MetricsStore;
   if (config.prometheusUrl) {
-    store = new PrometheusStore({ url: config.prometheusUrl, rateWindow: config.prometheusRateWindow });
+    store = new PrometheusStore({
+      url: config.prometheusUrl,
+      rateWindow: config.prometheusRateWindow,
+      mapping: seriesMappingFor(config, fabric),
+    });
   } else {
     if (config.collectorUrls.length === 0) {
-      throw new Error('the embedded store needs collectors to scrape: set FABSCOPE_COLLECTOR_URLS or PROMETHEUS_URL');
+      throw new Error(
+        'the embedded store needs collectors to scrape: set FABSCOPE_COLLECTOR_URLS or PROMETHEUS_URL',
+      );
     }
-    const embedded = new EmbeddedStore({ targets: config.collectorUrls, scrapeIntervalMs: config.sampleIntervalMs });
+    const embedded = new EmbeddedStore({
+      targets: config.collectorUrls,
+      scrapeIntervalMs: config.sampleIntervalMs,
+      mapping: seriesMappingFor(config, fabric),
+    });
     embedded.start();
     store = embedded;
   }

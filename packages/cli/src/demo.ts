@@ -7,8 +7,8 @@ import {
   type MetricsServer,
   startMetricsServer,
 } from '@fabscope/collectors';
-import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
-import { buildScenario, fatTreeRouting } from '@fabscope/topology';
+import { createEmulator, startEmulatorServer, startSysfsWriter } from '@fabscope/emulator';
+import { fabricFromConfig } from './commands/topology.ts';
 import { type PrometheusServer, startPrometheus } from './prometheus.ts';
 
 export const WEB_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../../apps/web/dist');
@@ -22,6 +22,8 @@ export interface DemoOptions {
   seed?: number;
   webRoot?: string;
   logger?: boolean;
+  /** Keep live per-host sysfs/procfs trees here (default FABSCOPE_EMULATOR_SYSFS; unset: none). */
+  sysfsDir?: string;
 }
 
 export interface RunningDemo {
@@ -38,8 +40,7 @@ export interface RunningDemo {
  * Prometheus) → API + web app. Each piece talks to the next over HTTP, as in production.
  */
 export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
-  const fabric = buildScenario(options.config.scenario);
-  const tables = fatTreeRouting(fabric);
+  const { fabric, tables } = fabricFromConfig(options.config);
   const stops: (() => Promise<void>)[] = [];
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch(() => undefined);
@@ -48,6 +49,11 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     const emulator = createEmulator({ fabric, tables, seed: options.seed ?? 1, startTimeMs: Date.now() });
     const emulatorServer = await startEmulatorServer(emulator, { host: '127.0.0.1', port: 0 });
     stops.push(() => emulatorServer.close());
+    const sysfsDir = options.sysfsDir ?? process.env.FABSCOPE_EMULATOR_SYSFS;
+    if (sysfsDir) {
+      const sysfs = startSysfsWriter(emulator, sysfsDir);
+      stops.push(async () => sysfs.stop());
+    }
 
     const { scrape } = createFabricRegistry({ source: emulatorSource(emulatorServer.url) });
     const collector: MetricsServer = await startMetricsServer(scrape, {

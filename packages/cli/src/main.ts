@@ -1,9 +1,15 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, configFromEnv } from '@fabscope/api';
 import { scenarios } from '@fabscope/topology';
+import { analyzeCommand } from './commands/analyze.ts';
+import { COLLECT_USAGE, collect } from './commands/collect.ts';
+import { EMULATE_USAGE, emulateCommand } from './commands/emulate.ts';
 import { EMULATOR_USAGE, emulatorCommand } from './commands/emulator.ts';
+import { PARSE_USAGE, parse } from './commands/parse.ts';
+import { routeCommand } from './commands/route.ts';
 import { SERVE_USAGE, serveCommand } from './commands/serve.ts';
 import { stopOnSignal } from './commands/shared.ts';
+import { topologyCommand } from './commands/topology.ts';
 import { startDemo } from './demo.ts';
 import { MissingToolError } from './prometheus.ts';
 
@@ -14,7 +20,19 @@ commands:
                         (HOST, PORT, FABSCOPE_SCENARIO, PROMETHEUS_URL, … see README)
   scenarios             list the built-in fabric scenarios
   ${EMULATOR_USAGE.replaceAll('\n', '\n  ')}
+  ${EMULATE_USAGE.replaceAll('\n', '\n  ')}
   ${SERVE_USAGE.replaceAll('\n', '\n  ')}
+  ${COLLECT_USAGE.replace(/^usage:\n/, '').replaceAll('\n', '\n  ')}
+  ${PARSE_USAGE.replace(/^usage: fabscope /, '').replaceAll('\n', '\n  ')}
+  topology generate --scenario NAME [--routing minhop|fattree] [--json]
+                        build a fabric and its forwarding tables: {hosts, switches, …, routingMs}
+  topology parse FILE [--format F] [--json]
+                        read an ibnetdiscover / ibsim / ibnetdiscover -p / opareport XML dump
+  route (--scenario NAME | --topology FILE) --from A --to B [--ibroute FILE] [--json]
+                        static route as opareport -o route prints it, with a latency estimate
+  analyze (--scenario NAME | --topology FILE) --pattern P [--json]
+                        flows sharing links under static routing (P: pairs:A-B,C-D, shift:K,
+                        permutation[:SEED], all-to-all, incast:HOST, bisection)
   help                  this text
 `;
 
@@ -61,8 +79,23 @@ async function main(argv: string[]): Promise<void> {
       return demo(rest);
     case 'emulator':
       return emulatorCommand(rest);
+    case 'emulate':
+      return emulateCommand(rest);
     case 'serve':
       return serveCommand(rest);
+    case 'collect': {
+      const stop = await collect(rest, { stdout: (text) => process.stdout.write(text) });
+      if (stop) stopOnSignal(stop);
+      return;
+    }
+    case 'parse':
+      return parse(rest, { stdout: (text) => process.stdout.write(text) });
+    case 'topology':
+      return topologyCommand(rest);
+    case 'route':
+      return routeCommand(rest);
+    case 'analyze':
+      return analyzeCommand(rest);
     case 'scenarios':
       for (const s of scenarios) process.stdout.write(`${s.name.padEnd(20)} ${s.description}\n`);
       return;

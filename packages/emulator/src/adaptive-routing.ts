@@ -6,9 +6,11 @@ import { type Random, randomIndex } from './prng.ts';
 /** What adaptive routing sees of a flow; it replaces `path` when it moves the flow. */
 export interface RoutedFlow {
   path: Int32Array;
-  /** Current rate (bytes/s), from the last rate computation. */
+  /** Current rate (bytes/s, the units of the capacities), from the last rate computation. */
   rate: number;
   dest: FabricNode;
+  /** Highest rate the flow asks for (same units); default unlimited (the path's capacity). */
+  wireLimit?: number;
 }
 
 export interface AdjustContext {
@@ -20,6 +22,12 @@ export interface AdjustContext {
   /** Node types by index: only switch-to-switch ports are adaptive. */
   isSwitch: Uint8Array;
   random: Random;
+  /**
+   * Offered load per channel (bytes/s): what would cross it if nothing were held back behind a
+   * bottleneck further on. A port whose packets wait for credit from a congested port downstream
+   * feels that congestion (back-pressure), so AR at that switch sees it. Default: carried load.
+   */
+  offered?: Float64Array;
 }
 
 const TOLERANCE = 1e-9;
@@ -92,10 +100,16 @@ export function adjustRoutes(flows: RoutedFlow[], config: AdaptiveRoutingConfig,
   if (config.lostRouteOnly) return moves;
 
   const threshold = thresholdLoad(config.threshold) - TOLERANCE;
+  const { offered } = ctx;
+  const pressure = (c: number) => {
+    const cap = capacities[c] as number;
+    if (!(cap > 0)) return Number.POSITIVE_INFINITY;
+    return Math.max(load[c] as number, offered ? (offered[c] as number) : 0) / cap;
+  };
   // Flows by the channels they cross when the pass starts.
   const members = new Map<number, RoutedFlow[]>();
   for (const flow of flows) {
-    if (!(flow.rate > 0)) continue;
+    if (!(flow.rate > 0) && offered === undefined) continue;
     for (const c of flow.path) {
       const list = members.get(c);
       if (list) list.push(flow);
@@ -103,7 +117,7 @@ export function adjustRoutes(flows: RoutedFlow[], config: AdaptiveRoutingConfig,
     }
   }
   const hot = [...members.keys()]
-    .filter((c) => isIsl(c, ctx) && fraction(c) >= threshold && (capacities[c] as number) > 0)
+    .filter((c) => isIsl(c, ctx) && pressure(c) >= threshold && (capacities[c] as number) > 0)
     .sort(
       (a, b) =>
         (finder.channelFromNode[a] as number) - (finder.channelFromNode[b] as number) ||
@@ -111,30 +125,70 @@ export function adjustRoutes(flows: RoutedFlow[], config: AdaptiveRoutingConfig,
     );
   for (const source of hot) {
     const node = finder.channelFromNode[source] as number;
+    let first = true;
     for (const flow of members.get(source) ?? []) {
-      const before = fraction(source);
-      if (before < threshold) break;
+      // Carried load decides whether the port still needs relief once flows have moved off it.
+      if (!first && fraction(source) < threshold) break;
+      first = false;
       const position = flow.path.indexOf(source);
       if (position < 0) continue;
-      const candidates = finder.equalCostChannels(node, flow.dest).filter((c) => {
-        if (c === source || !isIsl(c, ctx)) return false;
+      // What the flow's path would carry at its full rate, from this switch on: the worst
+      // channel of the suffix is where it is held back (here, or downstream by back-pressure).
+      let want = flow.wireLimit ?? Number.POSITIVE_INFINITY;
+      for (const c of flow.path) want = Math.min(want, capacities[c] as number);
+      if (!(want > 0)) continue;
+      const before = suffixLoad(flow.path, position, flow, want, load, capacities, null);
+      const options: { channel: number; path: Int32Array; after: number }[] = [];
+      for (const c of finder.equalCostChannels(node, flow.dest)) {
+        if (c === source || !isIsl(c, ctx)) continue;
         const cap = capacities[c] as number;
-        if (!(cap > 0) || fraction(c) >= threshold) return false;
-        return ((load[c] as number) + flow.rate) / cap < before - TOLERANCE;
-      });
-      while (candidates.length > 0) {
-        const chosen = choose(candidates, fraction, config.algorithm, ctx.random);
-        const path = tryReroute(finder, flow, position, chosen);
-        if (path && firstDownPosition(path, ctx.linkUp) < 0) {
-          move(flow, position, path);
-          moves++;
-          break;
-        }
-        candidates.splice(candidates.indexOf(chosen), 1);
+        if (!(cap > 0) || fraction(c) >= threshold) continue;
+        const path = tryReroute(finder, flow, position, c);
+        if (!path || firstDownPosition(path, ctx.linkUp) >= 0) continue;
+        const after = suffixLoad(path, position, flow, want, load, capacities, flow.path);
+        if (after < before - TOLERANCE) options.push({ channel: c, path, after });
+      }
+      const byChannel = new Map(options.map((o) => [o.channel, o.after]));
+      const chosen = choose(
+        options.map((o) => o.channel),
+        (c) => byChannel.get(c) ?? Number.POSITIVE_INFINITY,
+        config.algorithm,
+        ctx.random,
+      );
+      const option = options.find((o) => o.channel === chosen);
+      if (option) {
+        move(flow, position, option.path);
+        moves++;
       }
     }
   }
   return moves;
+}
+
+/**
+ * Highest load (fraction of capacity) on `path` from `position` on if `flow` ran at `want`:
+ * channels the flow already crosses (`current`, or `path` itself when null) count its present
+ * rate as replaced by `want`; new ones add `want`.
+ */
+function suffixLoad(
+  path: Int32Array,
+  position: number,
+  flow: RoutedFlow,
+  want: number,
+  load: Float64Array,
+  capacities: Float64Array,
+  current: Int32Array | null,
+): number {
+  let worst = 0;
+  for (let i = position; i < path.length; i++) {
+    const c = path[i] as number;
+    const cap = capacities[c] as number;
+    if (!(cap > 0)) return Number.POSITIVE_INFINITY;
+    const crossed = current === null || current.indexOf(c, position) >= 0;
+    const value = ((load[c] as number) - (crossed ? flow.rate : 0) + want) / cap;
+    if (value > worst) worst = value;
+  }
+  return worst;
 }
 
 function isIsl(channel: number, ctx: AdjustContext): boolean {

@@ -19,6 +19,20 @@ export interface CongestionInput {
 const TOLERANCE = 1e-9;
 
 export function waitFractions(input: CongestionInput): Float64Array {
+  const { carried, offered } = offeredLoad(input);
+  const fractions = new Float64Array(carried.length);
+  for (let c = 0; c < carried.length; c++) {
+    const o = offered[c] as number;
+    if (o > 0) fractions[c] = Math.max(0, 1 - (carried[c] as number) / o);
+  }
+  return fractions;
+}
+
+/**
+ * Carried and offered load per channel: held-back flows offer their solo rate at and before
+ * their bottleneck (the back-pressure adaptive routing reacts to), every other flow what it gets.
+ */
+export function offeredLoad(input: CongestionInput): { carried: Float64Array; offered: Float64Array } {
   const { paths, demands, rates, capacities } = input;
   const channelCount = capacities.length;
   const carried = new Float64Array(channelCount);
@@ -51,10 +65,5 @@ export function waitFractions(input: CongestionInput): Float64Array {
       offered[c] = (offered[c] as number) + (solo - rate);
     }
   }
-  const fractions = new Float64Array(channelCount);
-  for (let c = 0; c < channelCount; c++) {
-    const o = offered[c] as number;
-    if (o > 0) fractions[c] = Math.max(0, 1 - (carried[c] as number) / o);
-  }
-  return fractions;
+  return { carried, offered };
 }

@@ -67,3 +67,44 @@ export class ChannelCounters {
     return (this.bytes[channel] as bigint) / BigInt(unitBytes);
   }
 }
+
+/**
+ * Exact cumulative counts driven by rates: whole units in a BigUint64Array (wrapping at 2^64),
+ * the fraction carried to the next step so totals never drift from rate × time.
+ */
+export class Accumulator {
+  readonly totals: BigUint64Array;
+  private readonly carry: Float64Array;
+
+  constructor(size: number) {
+    this.totals = new BigUint64Array(size);
+    this.carry = new Float64Array(size);
+  }
+
+  /** Adds `perSecond[i]` × dt to each index listed in `indices`. */
+  accrue(indices: ArrayLike<number>, perSecond: ArrayLike<number>, dtMs: number): void {
+    if (!(dtMs > 0)) return;
+    const seconds = dtMs / 1000;
+    for (let k = 0; k < indices.length; k++) {
+      const i = indices[k] as number;
+      const amount = (perSecond[i] as number) * seconds + (this.carry[i] as number);
+      if (!(amount > 0)) continue;
+      const whole = Math.floor(amount);
+      this.carry[i] = amount - whole;
+      if (whole > 0) this.totals[i] = BigInt.asUintN(64, (this.totals[i] as bigint) + BigInt(whole));
+    }
+  }
+
+  /** Adds a (fractional) amount to one index, carrying the fraction. */
+  addAmount(index: number, amount: number): void {
+    const total = amount + (this.carry[index] as number);
+    if (!(total > 0)) return;
+    const whole = Math.floor(total);
+    this.carry[index] = total - whole;
+    if (whole > 0) this.totals[index] = BigInt.asUintN(64, (this.totals[index] as bigint) + BigInt(whole));
+  }
+
+  add(index: number, amount: bigint): void {
+    this.totals[index] = BigInt.asUintN(64, (this.totals[index] as bigint) + amount);
+  }
+}

@@ -1,18 +1,82 @@
 import type { Fabric, FabricNode } from '@fabscope/topology';
+import type { Networks } from './networks.ts';
+import { mulberry32, randomIndex } from './prng.ts';
+import {
+  IP_STREAM_LIMIT_BYTES_PER_SECOND,
+  IPERF_DEFAULT_WRITE_BYTES,
+  STORAGE_DEFAULT_IO_BYTES,
+  storageStreamLimit,
+  type Transport,
+} from './transport.ts';
+import { parseDuration, parseRate, parseSize, QuantityError } from './units.ts';
 
-/** `POST /v1/flows` body: senders in the first column, receivers in the second. */
-export interface StartFlowsRequest {
-  pattern: 'pairs';
-  pairs: [string, string][];
+export const PATTERNS = [
+  'pairs',
+  'shift',
+  'permutation',
+  'all-to-all',
+  'incast',
+  'bisection',
+  'iperf',
+  'storage',
+] as const;
+export type Pattern = (typeof PATTERNS)[number];
+
+/** Options every traffic item takes (numbers in s, bytes, bytes/s; or strings with units). */
+export interface TrafficCommon {
+  /** Seconds from now before the flows start. Default 0. */
+  start?: number | string;
+  /** Seconds the flows run; default until stopped. */
+  duration?: number | string;
+  /** Message size (bytes); default large messages (RDMA) or 128 KiB writes (iperf). */
+  messageSize?: number | string;
+  /** Bytes/s each flow asks for; default as fast as its path allows. */
+  demand?: number | string;
+  /** Default `rdma`, `ip` for iperf and for flows that cross a router. */
+  transport?: Transport;
+  /** Hosts a collective pattern runs on; default every host of the main network. */
+  hosts?: string[];
 }
+
+export type TrafficItem = TrafficCommon &
+  (
+    | { pattern: 'pairs'; pairs: [string, string][] }
+    | { pattern: 'shift'; k: number }
+    | { pattern: 'permutation'; seed?: number }
+    | { pattern: 'all-to-all' }
+    | { pattern: 'incast'; to: string; from?: string[] }
+    | { pattern: 'bisection' }
+    | { pattern: 'iperf'; from: string; to: string; streams?: number }
+    | {
+        pattern: 'storage';
+        server: string;
+        clients?: string[];
+        op: 'read' | 'write';
+        ioSize?: number | string;
+        jobs?: number;
+      }
+  );
+
+/** `POST /v1/flows` body: one traffic item, or several under `items`. */
+export type StartFlowsRequest = TrafficItem | { items: TrafficItem[] };
 
 export interface FlowInfo {
   id: string;
   from: string;
   to: string;
+  /** Payload bytes/s the flow gets now (0 before its start or while its path is broken). */
   bytesPerSecond: number;
   /** Channel ids `node/port->node/port`, in path order. */
   path: string[];
+  pattern: Pattern;
+  transport: Transport;
+  /** Message (or I/O) size in bytes; null for large messages. */
+  messageBytes: number | null;
+  /** pending (before its start), running; a flow is removed when its duration ends. */
+  state: 'pending' | 'running';
+  startMs: number;
+  /** null: runs until stopped. */
+  endMs: number | null;
 }
 
 /** A traffic request the emulator refuses; the message says why. */
@@ -23,34 +87,280 @@ export class TrafficError extends Error {
   }
 }
 
-/** Checks a request (as parsed JSON) and returns its host pairs; nothing starts unless all are valid. */
-export function parsePairs(fabric: Fabric, request: unknown): [FabricNode, FabricNode][] {
-  if (typeof request !== 'object' || request === null || Array.isArray(request)) {
-    throw new TrafficError('request must be a JSON object {pattern: "pairs", pairs: [[from, to], …]}');
+/** One flow to start, resolved against the fabric. */
+export interface FlowSpec {
+  from: FabricNode;
+  to: FabricNode;
+  pattern: Pattern;
+  transport: Transport;
+  messageBytes: number | null;
+  /** Payload bytes/s: the lowest of demand and per-stream limits; Infinity when unlimited. */
+  limit: number;
+  startS: number;
+  durationS: number;
+}
+
+const COMMON_KEYS = ['pattern', 'start', 'duration', 'messageSize', 'demand', 'transport', 'hosts'];
+const PATTERN_KEYS: Record<Pattern, string[]> = {
+  pairs: ['pairs'],
+  shift: ['k'],
+  permutation: ['seed'],
+  'all-to-all': [],
+  incast: ['to', 'from'],
+  bisection: [],
+  iperf: ['from', 'to', 'streams'],
+  storage: ['server', 'clients', 'op', 'ioSize', 'jobs'],
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Checks a traffic request (parsed JSON) and expands its patterns into flows; nothing starts
+ * unless every item is valid. `defaultSeed` seeds `permutation` when the item gives no seed.
+ */
+export function expandTraffic(
+  fabric: Fabric,
+  networks: Networks,
+  request: unknown,
+  defaultSeed: number,
+): FlowSpec[] {
+  if (!isObject(request)) {
+    throw new TrafficError('request must be a JSON object {pattern, …} or {items: [{pattern, …}, …]}');
   }
-  const { pattern, pairs } = request as Record<string, unknown>;
-  if (pattern !== 'pairs')
-    throw new TrafficError(`unknown pattern ${JSON.stringify(pattern)}; known: "pairs"`);
-  if (!Array.isArray(pairs)) throw new TrafficError('pairs must be an array of [from, to] node names');
-  if (pairs.length === 0) throw new TrafficError('pairs is empty: give at least one [from, to] pair');
-  return pairs.map((pair: unknown, i): [FabricNode, FabricNode] => {
-    if (
-      !Array.isArray(pair) ||
-      pair.length !== 2 ||
-      typeof pair[0] !== 'string' ||
-      typeof pair[1] !== 'string'
-    ) {
-      throw new TrafficError(
-        `pairs[${i}] must be [from, to] with two node names, got ${JSON.stringify(pair)}`,
+  if ('items' in request) {
+    const { items, ...rest } = request;
+    if (Object.keys(rest).length > 0) throw new TrafficError('give either items or one pattern, not both');
+    if (!Array.isArray(items) || items.length === 0)
+      throw new TrafficError('items must be a non-empty array');
+    return items.flatMap((item, i) => expandItem(fabric, networks, item, defaultSeed, `items[${i}]`));
+  }
+  return expandItem(fabric, networks, request, defaultSeed, '');
+}
+
+function expandItem(
+  fabric: Fabric,
+  networks: Networks,
+  raw: unknown,
+  defaultSeed: number,
+  where: string,
+): FlowSpec[] {
+  const at = (field: string) => (where ? `${where}.${field}` : field);
+  const fail = (message: string): never => {
+    throw new TrafficError(where ? `${where}: ${message}` : message);
+  };
+  if (!isObject(raw)) return fail('a traffic item must be a JSON object with a pattern');
+  const pattern = raw.pattern as Pattern;
+  if (!PATTERNS.includes(pattern)) {
+    return fail(
+      `unknown pattern ${JSON.stringify(raw.pattern)}; known: ${PATTERNS.map((p) => `"${p}"`).join(', ')}`,
+    );
+  }
+  for (const key of Object.keys(raw)) {
+    if (!COMMON_KEYS.includes(key) && !PATTERN_KEYS[pattern].includes(key)) {
+      fail(`unknown field "${key}" for pattern "${pattern}"`);
+    }
+  }
+  const quantity = <T>(read: () => T): T => {
+    try {
+      return read();
+    } catch (error) {
+      if (error instanceof QuantityError) return fail(error.message);
+      throw error;
+    }
+  };
+  const startS = raw.start === undefined ? 0 : quantity(() => parseDuration(at('start'), raw.start));
+  const durationS =
+    raw.duration === undefined
+      ? Number.POSITIVE_INFINITY
+      : quantity(() => parseDuration(at('duration'), raw.duration));
+  if (durationS === 0) fail('duration must be > 0');
+  const demand =
+    raw.demand === undefined ? Number.POSITIVE_INFINITY : quantity(() => parseRate(at('demand'), raw.demand));
+  let messageBytes: number | null =
+    raw.messageSize === undefined ? null : quantity(() => parseSize(at('messageSize'), raw.messageSize));
+  if (raw.transport !== undefined && raw.transport !== 'rdma' && raw.transport !== 'ip') {
+    fail(`transport must be "rdma" or "ip", got ${JSON.stringify(raw.transport)}`);
+  }
+
+  const node = (name: unknown, field: string): FabricNode => {
+    if (typeof name !== 'string') return fail(`${field} must be a node name`);
+    const found = fabric.nodeByName.get(name);
+    if (!found) return fail(`${field}: unknown node "${name}"`);
+    if (found.type === 'switch') return fail(`${field}: "${name}" is a switch, not a host`);
+    return found;
+  };
+  const nodeList = (value: unknown, field: string): FabricNode[] => {
+    if (!Array.isArray(value)) return fail(`${field} must be an array of host names`);
+    if (value.length === 0) return fail(`${field} is empty`);
+    const list = value.map((name, i) => node(name, `${field}[${i}]`));
+    if (new Set(list).size !== list.length) fail(`${field} names a host twice`);
+    return list;
+  };
+  const hosts = (): FabricNode[] => {
+    if (raw.hosts !== undefined) return nodeList(raw.hosts, 'hosts');
+    return networks.hostsOf(networks.mainNetwork());
+  };
+  const count = (value: unknown, field: string, fallback: number, min = 1): number => {
+    if (value === undefined) return fallback;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+      return fail(`${field} must be an integer ≥ ${min}, got ${JSON.stringify(value)}`);
+    }
+    return value;
+  };
+
+  let pairs: [FabricNode, FabricNode][] = [];
+  let transport: Transport = raw.transport === 'ip' ? 'ip' : 'rdma';
+  let streamLimit = Number.POSITIVE_INFINITY;
+  switch (pattern) {
+    case 'pairs': {
+      const list = raw.pairs;
+      if (!Array.isArray(list)) return fail('pairs must be an array of [from, to] node names');
+      if (list.length === 0) return fail('pairs is empty: give at least one [from, to] pair');
+      pairs = list.map((pair: unknown, i): [FabricNode, FabricNode] => {
+        if (
+          !Array.isArray(pair) ||
+          pair.length !== 2 ||
+          typeof pair[0] !== 'string' ||
+          typeof pair[1] !== 'string'
+        ) {
+          return fail(`pairs[${i}] must be [from, to] with two node names, got ${JSON.stringify(pair)}`);
+        }
+        return [node(pair[0], `pairs[${i}]`), node(pair[1], `pairs[${i}]`)];
+      });
+      break;
+    }
+    case 'shift': {
+      const list = hosts();
+      const k = raw.k;
+      if (typeof k !== 'number' || !Number.isInteger(k) || k % list.length === 0) {
+        return fail(
+          `k must be an integer that is not a multiple of the ${list.length} hosts, got ${JSON.stringify(k)}`,
+        );
+      }
+      const n = list.length;
+      pairs = list.map((h, i) => [h, list[(((i + k) % n) + n) % n] as FabricNode]);
+      break;
+    }
+    case 'permutation': {
+      const list = hosts();
+      if (list.length < 2) return fail('a permutation needs at least 2 hosts');
+      const seed = count(raw.seed, 'seed', defaultSeed, 0);
+      const target = derangement(list.length, seed);
+      pairs = list.map((h, i) => [h, list[target[i] as number] as FabricNode]);
+      break;
+    }
+    case 'all-to-all': {
+      const list = hosts();
+      for (const a of list) for (const b of list) if (a !== b) pairs.push([a, b]);
+      if (pairs.length === 0) return fail('all-to-all needs at least 2 hosts');
+      break;
+    }
+    case 'incast': {
+      const to = node(raw.to, 'to');
+      const from = raw.from === undefined ? hosts().filter((h) => h !== to) : nodeList(raw.from, 'from');
+      pairs = from.map((h) => [h, to]);
+      if (pairs.length === 0) return fail('incast needs at least one sender');
+      break;
+    }
+    case 'bisection': {
+      const list = hosts();
+      const half = Math.floor(list.length / 2);
+      if (half === 0) return fail('bisection needs at least 2 hosts');
+      for (let i = 0; i < half; i++) {
+        const a = list[i] as FabricNode;
+        const b = list[i + half] as FabricNode;
+        pairs.push([a, b], [b, a]);
+      }
+      break;
+    }
+    case 'iperf': {
+      const from = node(raw.from, 'from');
+      const to = node(raw.to, 'to');
+      const streams = count(raw.streams, 'streams', 1);
+      if (streams > 1024) fail('streams must be at most 1024');
+      transport = raw.transport === 'rdma' ? 'rdma' : 'ip';
+      messageBytes ??= IPERF_DEFAULT_WRITE_BYTES;
+      streamLimit = transport === 'ip' ? IP_STREAM_LIMIT_BYTES_PER_SECOND : streamLimit;
+      pairs = Array.from({ length: streams }, (): [FabricNode, FabricNode] => [from, to]);
+      break;
+    }
+    case 'storage': {
+      const server = node(raw.server, 'server');
+      if (raw.op !== 'read' && raw.op !== 'write')
+        return fail(`op must be "read" or "write", got ${JSON.stringify(raw.op)}`);
+      const clients =
+        raw.clients === undefined
+          ? networks.hostsOf(networks.networkOf[server.index] as number).filter((h) => h !== server)
+          : nodeList(raw.clients, 'clients');
+      if (clients.length === 0) return fail('storage needs at least one client');
+      const jobs = count(raw.jobs, 'jobs', 1);
+      if (messageBytes !== null && raw.ioSize !== undefined) fail('give ioSize or messageSize, not both');
+      const io =
+        raw.ioSize === undefined
+          ? (messageBytes ?? STORAGE_DEFAULT_IO_BYTES)
+          : quantity(() => parseSize(at('ioSize'), raw.ioSize));
+      messageBytes = io;
+      for (const client of clients) {
+        for (let j = 0; j < jobs; j++) pairs.push(raw.op === 'read' ? [server, client] : [client, server]);
+      }
+      const rate = Math.min(...pairs.map(([a]) => a.ports.find((p) => p && p.link >= 0)?.rateGbps ?? 0));
+      streamLimit = storageStreamLimit(io, rate);
+      break;
+    }
+  }
+  const specs: FlowSpec[] = [];
+  pairs.forEach(([from, to], i) => {
+    if (from === to) {
+      fail(
+        pattern === 'pairs'
+          ? `pairs[${i}]: "${from.name}" cannot send to itself`
+          : `"${from.name}" cannot send to itself`,
       );
     }
-    const [from, to] = pair.map((name: string) => {
-      const node = fabric.nodeByName.get(name);
-      if (!node) throw new TrafficError(`pairs[${i}]: unknown node "${name}"`);
-      if (node.type === 'switch') throw new TrafficError(`pairs[${i}]: "${name}" is a switch, not a host`);
-      return node;
-    }) as [FabricNode, FabricNode];
-    if (from === to) throw new TrafficError(`pairs[${i}]: "${from.name}" cannot send to itself`);
-    return [from, to];
+    const crossesRouter = networks.networkOf[from.index] !== networks.networkOf[to.index];
+    let flowTransport = transport;
+    if (crossesRouter || from.type === 'router' || to.type === 'router') {
+      if (raw.transport === 'rdma') {
+        fail(
+          `"${from.name}" and "${to.name}" are on different networks: RDMA does not cross a router, use transport "ip"`,
+        );
+      }
+      flowTransport = 'ip';
+    }
+    specs.push({
+      from,
+      to,
+      pattern,
+      transport: flowTransport,
+      messageBytes,
+      limit: Math.min(demand, streamLimit),
+      startS,
+      durationS,
+    });
   });
+  return specs;
+}
+
+/**
+ * A random derangement of 0..n-1 (no one sends to itself): a seeded Fisher–Yates shuffle, then
+ * each fixed point swapped with its successor, which never creates a new one.
+ */
+export function derangement(n: number, seed: number): Int32Array {
+  const random = mulberry32(seed);
+  const perm = Int32Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = randomIndex(random, i + 1);
+    const t = perm[i] as number;
+    perm[i] = perm[j] as number;
+    perm[j] = t;
+  }
+  for (let i = 0; i < n; i++) {
+    if (perm[i] !== i) continue;
+    const j = (i + 1) % n;
+    const t = perm[i] as number;
+    perm[i] = perm[j] as number;
+    perm[j] = t;
+  }
+  return perm;
 }

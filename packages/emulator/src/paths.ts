@@ -20,8 +20,12 @@ export class PathFinder {
   readonly channelFromPort: Int32Array;
   /** For each node, its cabled output channels by port number (-1 where uncabled). */
   private readonly outChannels: Int32Array[];
-  /** Hop distance of every node to a destination host, by host index (computed on demand). */
-  private readonly distances = new Map<number, Int32Array>();
+  /** Hop distances to a leaf switch, by leaf index (computed on demand). */
+  private readonly leafDistances = new Map<number, Int16Array>();
+  /** Hop distances to hosts that are not on exactly one switch port (rare). */
+  private readonly hostDistances = new Map<number, Int32Array>();
+  /** The one switch a host hangs off, or -1 (multi-port or back-to-back hosts). */
+  private readonly leafOf = new Map<number, number>();
 
   constructor(
     private readonly fabric: Fabric,
@@ -82,27 +86,40 @@ export class PathFinder {
     return Int32Array.from(out);
   }
 
+  /** Cabled output channels of `node`, in port order. */
+  outputs(node: number): number[] {
+    const ports = this.outChannels[node];
+    const result: number[] = [];
+    if (!ports) return result;
+    for (let port = 1; port < ports.length; port++) {
+      const c = ports[port] as number;
+      if (c >= 0) result.push(c);
+    }
+    return result;
+  }
+
   /**
    * Output channels of switch `node` that lie on a shortest path to host `dest`: in a fat tree,
    * every up-port of a switch that must go up, or the (trunked) down-ports toward the destination.
    */
   equalCostChannels(node: number, dest: FabricNode): number[] {
-    const distance = this.distanceTo(dest);
-    const here = distance[node] as number;
+    const distance = (n: number) => this.distanceOf(n, dest);
+    const here = distance(node);
     const result: number[] = [];
     if (here <= 0) return result;
     const ports = this.outChannels[node] as Int32Array;
     for (let port = 1; port < ports.length; port++) {
       const c = ports[port] as number;
-      if (c >= 0 && distance[this.channelTo[c] as number] === here - 1) result.push(c);
+      if (c >= 0 && distance(this.channelTo[c] as number) === here - 1) result.push(c);
     }
     return result;
   }
 
-  private distanceTo(dest: FabricNode): Int32Array {
-    const cached = this.distances.get(dest.index);
-    if (cached) return cached;
-    // Breadth-first from the destination over reversed channels, through switches only.
+  /**
+   * Hop distances of every node to `dest` over links that are up (every link when `linkUp` is
+   * omitted), through switches only; -1 where unreachable. Not cached.
+   */
+  distances(dest: FabricNode, linkUp?: Uint8Array): Int32Array {
     const { nodes } = this.fabric;
     const distance = new Int32Array(nodes.length).fill(-1);
     distance[dest.index] = 0;
@@ -114,7 +131,7 @@ export class PathFinder {
         const ports = this.outChannels[n] as Int32Array;
         for (let port = 1; port < ports.length; port++) {
           const c = ports[port] as number;
-          if (c < 0) continue;
+          if (c < 0 || (linkUp && linkUp[c >> 1] !== 1)) continue;
           const peer = this.channelTo[c] as number;
           if (distance[peer] !== -1) continue;
           distance[peer] = d;
@@ -123,7 +140,37 @@ export class PathFinder {
       }
       frontier = next;
     }
-    this.distances.set(dest.index, distance);
     return distance;
+  }
+
+  /**
+   * Distance of node `n` to host `dest` over the whole cabling. Hosts hang off one leaf switch,
+   * so distances are kept per leaf switch (Int16 per node) rather than per host: 48× less memory
+   * on a fat tree, which is what makes adaptive routing affordable on 27,648 hosts.
+   */
+  private distanceOf(n: number, dest: FabricNode): number {
+    if (n === dest.index) return 0;
+    let leaf = this.leafOf.get(dest.index);
+    if (leaf === undefined) {
+      const outs = this.outputs(dest.index);
+      const peer = outs.length === 1 ? (this.channelTo[outs[0] as number] as number) : -1;
+      leaf = peer >= 0 && this.fabric.nodes[peer]?.type === 'switch' ? peer : -1;
+      this.leafOf.set(dest.index, leaf);
+    }
+    if (leaf < 0) {
+      let cached = this.hostDistances.get(dest.index);
+      if (!cached) {
+        cached = this.distances(dest);
+        this.hostDistances.set(dest.index, cached);
+      }
+      return cached[n] as number;
+    }
+    let byLeaf = this.leafDistances.get(leaf);
+    if (!byLeaf) {
+      byLeaf = Int16Array.from(this.distances(this.fabric.nodes[leaf] as FabricNode));
+      this.leafDistances.set(leaf, byLeaf);
+    }
+    const d = byLeaf[n] as number;
+    return d < 0 ? -1 : d + 1;
   }
 }

@@ -1,5 +1,5 @@
 import { channelFrom, type Fabric, type FabricType, type NodeType } from '@fabscope/topology';
-import { type ChannelCounters, DATA_UNIT_BYTES, PACKET_PAYLOAD_BYTES } from './counters.ts';
+import { DATA_UNIT_BYTES } from './counters.ts';
 
 /** The answer of `GET /v1/ports` (docs/architecture.md). */
 export interface PortCountersDocument {
@@ -21,26 +21,49 @@ export interface PortEntry {
   rateGbps: number;
   linkState: 'active' | 'down';
   remote: { nodeGuid: string; nodeName: string; portNumber: number } | null;
-  /** Unsigned 64-bit decimal strings, cumulative since the device started. */
-  counters: { XmitData: string; RcvData: string; XmitPkts: string; RcvPkts: string; XmitWait: string };
+  /** The network the port's cable belongs to (differs from the fabric's on a router's Ethernet NIC). */
+  fabricType: FabricType;
+  /** Unsigned 64-bit decimal strings, cumulative since the device started or the last clear. */
+  counters: PortCounters;
 }
+
+/**
+ * Counter names, as Omni-Path's PM (opapmaquery) names them; the InfiniBand PortCounters /
+ * PortCountersExtended name (perfquery) in brackets:
+ * XmitData [PortXmitData], RcvData [PortRcvData] in `dataUnitBytes` units; XmitPkts [PortXmitPkts],
+ * RcvPkts [PortRcvPkts]; XmitWait [PortXmitWait] in ticks; SymbolErrors [SymbolErrorCounter; OPA:
+ * LocalLinkIntegrityErrors]; LinkErrorRecovery [LinkErrorRecoveryCounter]; LinkDowned
+ * [LinkDownedCounter]; RcvErrors [PortRcvErrors]; XmitDiscards [PortXmitDiscards]. All 64-bit.
+ */
+export const PORT_COUNTER_NAMES = [
+  'XmitData',
+  'RcvData',
+  'XmitPkts',
+  'RcvPkts',
+  'XmitWait',
+  'SymbolErrors',
+  'LinkErrorRecovery',
+  'LinkDowned',
+  'RcvErrors',
+  'XmitDiscards',
+] as const;
+export type PortCounterName = (typeof PORT_COUNTER_NAMES)[number];
+export type PortCounters = Record<PortCounterName, string>;
+
+/** Reads a port's counters (by the port's output channel) in PORT_COUNTER_NAMES order, in native units. */
+export type PortCounterReader = (outChannel: number, into: bigint[]) => void;
 
 interface PortSlot {
   entry: Omit<PortEntry, 'counters' | 'linkState'>;
   link: number;
   out: number;
-  in: number;
 }
 
 /** Every cabled port of every node, in node then port order; the static part is computed once. */
 export class PortsDocumentBuilder {
   private readonly slots: PortSlot[] = [];
-  private readonly unitBytes: bigint;
-  private readonly packetBytes: bigint;
 
   constructor(private readonly fabric: Fabric) {
-    this.unitBytes = BigInt(DATA_UNIT_BYTES[fabric.fabricType]);
-    this.packetBytes = BigInt(PACKET_PAYLOAD_BYTES[fabric.fabricType]);
     for (const node of fabric.nodes) {
       for (const port of node.ports) {
         if (!port || port.link < 0) continue;
@@ -57,32 +80,29 @@ export class PortsDocumentBuilder {
             portNumber: port.number,
             lid: port.lid,
             rateGbps: port.rateGbps,
+            fabricType: link.fabricType ?? fabric.fabricType,
             remote: remote ? { nodeGuid: remote.guid, nodeName: remote.name, portNumber: far.port } : null,
           },
           link: link.index,
           out,
-          in: out ^ 1,
         });
       }
     }
   }
 
-  build(timeMs: number, counters: ChannelCounters, linkUp: Uint8Array): PortCountersDocument {
-    const { bytes, waitTicks } = counters;
+  build(timeMs: number, read: PortCounterReader, linkUp: Uint8Array): PortCountersDocument {
+    const values: bigint[] = new Array(PORT_COUNTER_NAMES.length).fill(0n);
     const ports = this.slots.map((slot): PortEntry => {
-      const sent = bytes[slot.out] as bigint;
-      const received = bytes[slot.in] as bigint;
+      read(slot.out, values);
+      const counters = {} as PortCounters;
+      PORT_COUNTER_NAMES.forEach((name, i) => {
+        counters[name] = (values[i] as bigint).toString();
+      });
       return {
         ...slot.entry,
         remote: slot.entry.remote ? { ...slot.entry.remote } : null,
         linkState: linkUp[slot.link] === 1 ? 'active' : 'down',
-        counters: {
-          XmitData: (sent / this.unitBytes).toString(),
-          RcvData: (received / this.unitBytes).toString(),
-          XmitPkts: (sent / this.packetBytes).toString(),
-          RcvPkts: (received / this.packetBytes).toString(),
-          XmitWait: (waitTicks[slot.out] as bigint).toString(),
-        },
+        counters,
       };
     });
     return {

@@ -41,6 +41,15 @@ const routes: Record<string, Record<string, Handler>> = {
     GET: (e) => e.getAdaptiveRouting(),
     PUT: (e, body) => e.setAdaptiveRouting(body as Parameters<Emulator['setAdaptiveRouting']>[0]),
   },
+  '/v1/faults': {
+    GET: (e) => ({ faults: e.listFaults() }),
+    POST: (e, body) => ({ fault: e.injectFault(body), faults: e.listFaults() }),
+    DELETE: (e) => {
+      e.clearFaults();
+      return { faults: [] };
+    },
+  },
+  '/v1/hosts': { GET: (e) => ({ timeMs: e.nowMs(), hosts: e.hostLoads() }) },
   '/v1/flows': {
     GET: (e) => ({ flows: e.listFlows() }),
     POST: (e, body) => ({ flows: e.startFlows(body as StartFlowsRequest) }),

@@ -45,8 +45,20 @@ describe('port counters', () => {
       lid: 6,
       rateGbps: 100,
       linkState: 'active',
+      fabricType: 'omnipath',
       remote: { nodeGuid: expect.stringMatching(/^0x/), nodeName: 'core2', portNumber: 1 },
-      counters: { XmitData: '0', RcvData: '0', XmitPkts: '0', RcvPkts: '0', XmitWait: '0' },
+      counters: {
+        XmitData: '0',
+        RcvData: '0',
+        XmitPkts: '0',
+        RcvPkts: '0',
+        XmitWait: '0',
+        SymbolErrors: '0',
+        LinkErrorRecovery: '0',
+        LinkDowned: '0',
+        RcvErrors: '0',
+        XmitDiscards: '0',
+      },
     });
   });
 

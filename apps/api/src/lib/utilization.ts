@@ -1,4 +1,10 @@
-import { bytesPerSecondOfRate, channelOf, type Fabric, type LinkKind, type PortRef } from '@fabscope/topology';
+import {
+  bytesPerSecondOfRate,
+  channelOf,
+  type Fabric,
+  type LinkKind,
+  type PortRef,
+} from '@fabscope/topology';
 import { type PortRates, portKey, type RatesSnapshot } from '../store/types.ts';
 
 /** One direction of one link, as the API reports it. Utilization is a fraction 0..1. */

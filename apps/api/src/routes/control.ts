@@ -1,7 +1,14 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ApiContext } from '../context.ts';
-import { EmulatorClient, UpstreamError } from '../emulator-client.ts';
-import { AdaptiveRoutingPatch, AdaptiveRoutingSchema, ErrorReply, FlowsSchema, TrafficRequest } from '../schemas.ts';
+import { type EmulatorClient, UpstreamError } from '../emulator-client.ts';
+import {
+  AdaptiveRoutingPatch,
+  AdaptiveRoutingSchema,
+  ErrorReply,
+  FlowsSchema,
+  TrafficRequest,
+} from '../schemas.ts';
+import { checkTraffic } from '../traffic-check.ts';
 
 function badRequest(reply: FastifyReply, message: string) {
   return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message });
@@ -24,7 +31,11 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
     } catch (error) {
       if (error instanceof UpstreamError) {
         const status = error.statusCode;
-        return reply.code(status).send({ statusCode: status, error: status < 500 ? 'Bad Request' : 'Bad Gateway', message: error.message });
+        return reply.code(status).send({
+          statusCode: status,
+          error: status < 500 ? 'Bad Request' : 'Bad Gateway',
+          message: error.message,
+        });
       }
       throw error;
     }
@@ -32,7 +43,12 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
 
   app.get(
     '/adaptive-routing',
-    { schema: { summary: 'Adaptive routing settings (opafm <AdaptiveRouting>)', response: { 200: AdaptiveRoutingSchema, ...errors } } },
+    {
+      schema: {
+        summary: 'Adaptive routing settings (opafm <AdaptiveRouting>)',
+        response: { 200: AdaptiveRoutingSchema, ...errors },
+      },
+    },
     (_request, reply) => withEmulator(reply, (e) => e.getAdaptiveRouting()),
   );
 
@@ -58,20 +74,15 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
     '/traffic',
     {
       schema: {
-        summary: 'Start flows: pattern "pairs" (osu_mbw_mr style), each [sender, receiver]',
+        summary:
+          'Start flows: pairs (osu_mbw_mr style), shift k, permutation seed, all-to-all, incast to, bisection, iperf from/to/streams, storage server/clients/op/ioSize; or {items: [...]}',
         body: TrafficRequest,
         response: { 200: FlowsSchema, ...errors },
       },
     },
     (request, reply) => {
-      for (const [from, to] of request.body.pairs) {
-        for (const name of [from, to]) {
-          const node = ctx.fabric.nodeByName.get(name);
-          if (!node) return badRequest(reply, `unknown node "${name}"`);
-          if (node.type === 'switch') return badRequest(reply, `"${name}" is a switch; flows run between hosts`);
-        }
-        if (from === to) return badRequest(reply, `host "${from}" is paired with itself`);
-      }
+      const problem = checkTraffic(ctx.fabric, request.body);
+      if (problem) return badRequest(reply, problem);
       return withEmulator(reply, (e) => e.startFlows(request.body));
     },
   );

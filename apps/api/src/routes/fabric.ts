@@ -1,4 +1,5 @@
-import { channelOf, NoRouteError, routeBetween, UnknownNodeError } from '@fabscope/topology';
+import { describeRoute, findNode, NoRouteError, routeBetween, UnknownNodeError } from '@fabscope/topology';
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import {
@@ -11,7 +12,6 @@ import {
   SummarySchema,
   TopologySchema,
 } from '../schemas.ts';
-import { Type } from '@sinclair/typebox';
 
 /** Read-only views of the fabric: health, topology, link rankings, summary, routes. */
 export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
@@ -24,7 +24,13 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
   const topology = {
     name: ctx.fabric.name,
     fabricType: ctx.fabric.fabricType,
-    nodes: ctx.fabric.nodes.map((n) => ({ name: n.name, type: n.type, tier: n.tier, guid: n.guid, lid: n.lid })),
+    nodes: ctx.fabric.nodes.map((n) => ({
+      name: n.name,
+      type: n.type,
+      tier: n.tier,
+      guid: n.guid,
+      lid: n.lid,
+    })),
     links: ctx.fabric.links.map((l) => ({ id: l.id, kind: l.kind, a: l.a, b: l.b, rateGbps: l.rateGbps })),
   };
   app.get(
@@ -82,12 +88,11 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     },
     async (request, reply) => {
       try {
-        const route = routeBetween(ctx.fabric, ctx.tables, request.query.from, request.query.to);
+        const from = findNode(ctx.fabric, request.query.from).name;
+        const to = findNode(ctx.fabric, request.query.to).name;
         return {
-          from: route.from,
-          to: route.to,
-          hops: route.hops,
-          links: route.channels.map((c) => channelOf(ctx.fabric, c).id),
+          engine: ctx.tables.engine,
+          ...describeRoute(ctx.fabric, routeBetween(ctx.fabric, ctx.tables, from, to)),
         };
       } catch (error) {
         if (error instanceof UnknownNodeError || error instanceof NoRouteError) {

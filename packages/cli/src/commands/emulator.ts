@@ -1,16 +1,18 @@
 import { parseArgs } from 'node:util';
-import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
-import { buildScenario, fatTreeRouting } from '@fabscope/topology';
+import { createEmulator, routingFor, startEmulatorServer, startSysfsWriter } from '@fabscope/emulator';
+import { buildScenario } from '@fabscope/topology';
 import { parseListen, stopOnSignal } from './shared.ts';
 
-export const EMULATOR_USAGE = `fabscope emulator [--scenario NAME] [--listen HOST:PORT] [--seed N]
+export const EMULATOR_USAGE = `fabscope emulator [--scenario NAME] [--listen HOST:PORT] [--seed N] [--sysfs DIR]
   Runs the fabric emulator alone, in real time, serving its HTTP interface (docs/architecture.md).
-  Defaults: --scenario $FABSCOPE_SCENARIO or ar-demo, --listen 127.0.0.1:7070, --seed 1.`;
+  Defaults: --scenario $FABSCOPE_SCENARIO or ar-demo, --listen 127.0.0.1:7070, --seed 1.
+  --sysfs DIR (or FABSCOPE_EMULATOR_SYSFS): live DIR/<host>/sys and DIR/<host>/proc trees.`;
 
 export const EMULATOR_OPTIONS = {
   scenario: { type: 'string' },
   listen: { type: 'string', default: '127.0.0.1:7070' },
   seed: { type: 'string', default: '1' },
+  sysfs: { type: 'string' },
 } as const;
 
 export async function emulatorCommand(args: string[]): Promise<void> {
@@ -18,13 +20,22 @@ export async function emulatorCommand(args: string[]): Promise<void> {
   const { host, port } = parseListen(values.listen);
   const scenario = values.scenario ?? process.env.FABSCOPE_SCENARIO ?? 'ar-demo';
   const fabric = buildScenario(scenario);
+  const routing = routingFor(undefined);
   const emulator = createEmulator({
     fabric,
-    tables: fatTreeRouting(fabric),
+    tables: routing(fabric),
+    routing,
     seed: Number(values.seed),
     startTimeMs: Date.now(),
   });
   const server = await startEmulatorServer(emulator, { host, port });
-  process.stdout.write(`fabscope emulator: scenario ${scenario} at ${server.url}\n`);
-  stopOnSignal(() => server.close());
+  const sysfsDir = values.sysfs ?? process.env.FABSCOPE_EMULATOR_SYSFS;
+  const sysfs = sysfsDir ? startSysfsWriter(emulator, sysfsDir) : null;
+  process.stdout.write(
+    `fabscope emulator: scenario ${scenario} at ${server.url}${sysfsDir ? `, sysfs trees in ${sysfsDir}` : ''}\n`,
+  );
+  stopOnSignal(async () => {
+    sysfs?.stop();
+    await server.close();
+  });
 }

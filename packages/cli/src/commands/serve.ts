@@ -1,17 +1,20 @@
 import { configFromEnv, startApi } from '@fabscope/api';
-import { buildScenario } from '@fabscope/topology';
 import { WEB_ROOT } from '../demo.ts';
 import { stopOnSignal } from './shared.ts';
+import { fabricFromConfig } from './topology.ts';
 
 export const SERVE_USAGE = `fabscope serve
   Runs the API and dashboard alone, reading PROMETHEUS_URL (or scraping FABSCOPE_COLLECTOR_URLS
-  itself) and driving the emulator at FABSCOPE_EMULATOR_URL when set. Settings: README.`;
+  itself) and driving the emulator at FABSCOPE_EMULATOR_URL when set. The fabric is
+  FABSCOPE_TOPOLOGY (a topology file) or FABSCOPE_SCENARIO. Settings: README.`;
 
 export async function serveCommand(args: string[]): Promise<void> {
-  if (args.length > 0)
-    throw new Error(`fabscope serve takes no arguments (settings are environment variables)`);
+  if (args.length > 0) {
+    throw new Error('fabscope serve takes no arguments (settings are environment variables)');
+  }
   const config = configFromEnv();
-  const api = await startApi(config, buildScenario(config.scenario), { webRoot: WEB_ROOT, logger: true });
-  process.stdout.write(`fabscope serve: ${api.url}/ (store ${api.store.kind})\n`);
+  const { fabric, tables } = fabricFromConfig(config);
+  const api = await startApi(config, fabric, { tables, webRoot: WEB_ROOT, logger: true });
+  process.stdout.write(`fabscope serve: ${api.url}/ (fabric ${fabric.name}, store ${api.store.kind})\n`);
   stopOnSignal(() => api.close());
 }

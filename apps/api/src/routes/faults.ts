@@ -1,0 +1,63 @@
+import { channelFrom } from '@fabscope/topology';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ApiContext } from '../context.ts';
+import { ErrorReply, FaultAppliedSchema, FaultRequest, FaultsSchema } from '../schemas.ts';
+import { badRequest, withEmulator } from './with-emulator.ts';
+
+/**
+ * Fault injection in the emulator (`POST /faults`), the active faults (`GET`), and repair of
+ * everything (`DELETE`). Node, port and link names are checked against the topology first.
+ */
+export const faultRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  const errors = { 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 409: ErrorReply, 502: ErrorReply };
+
+  const check = (body: FaultRequest): string | null => {
+    if (body.link !== undefined && !ctx.fabric.links.some((l) => l.id === body.link)) {
+      return `unknown link "${body.link}" (ids look like "edge1/4--core2/1")`;
+    }
+    if (body.node === undefined) return null;
+    const node = ctx.fabric.nodeByName.get(body.node);
+    if (!node) return `unknown node "${body.node}"`;
+    if ((body.type === 'switch-down' || body.type === 'switch-up') && node.type !== 'switch') {
+      return `"${body.node}" is a ${node.type}, not a switch`;
+    }
+    if (body.port !== undefined && channelFrom(ctx.fabric, node, body.port) < 0) {
+      return `"${body.node}" port ${body.port} is not cabled`;
+    }
+    return null;
+  };
+
+  app.get(
+    '/faults',
+    { schema: { summary: 'Active faults in the emulator', response: { 200: FaultsSchema, ...errors } } },
+    (_request, reply) => withEmulator(ctx, reply, (e) => e.listFaults()),
+  );
+
+  app.post<{ Body: FaultRequest }>(
+    '/faults',
+    {
+      schema: {
+        summary:
+          'Inject a fault: link-down/up, flap (period, downFor), symbol-errors (rate/s), switch-down/up, restart, clear-counters',
+        body: FaultRequest,
+        response: { 200: FaultAppliedSchema, ...errors },
+      },
+    },
+    (request, reply) => {
+      const problem = check(request.body);
+      if (problem) return badRequest(reply, problem);
+      return withEmulator(ctx, reply, (e) => e.injectFault(request.body));
+    },
+  );
+
+  app.delete(
+    '/faults',
+    {
+      schema: {
+        summary: 'Repair everything: links and switches up, flapping and errors stopped',
+        response: { 200: FaultsSchema, ...errors },
+      },
+    },
+    (_request, reply) => withEmulator(ctx, reply, (e) => e.clearFaults()),
+  );
+};

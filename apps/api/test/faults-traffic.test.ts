@@ -1,0 +1,115 @@
+import { createEmulator, type EmulatorServer, startEmulatorServer } from '@fabscope/emulator';
+import { buildScenario, fatTreeRouting } from '@fabscope/topology';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { EmulatorClient } from '../src/emulator-client.ts';
+import { LinkIndex } from '../src/lib/utilization.ts';
+import { Sampler } from '../src/sampler.ts';
+import { EmbeddedStore } from '../src/store/embedded.ts';
+
+// The API in process (inject) driving a real emulator over HTTP, as the demo wires them.
+describe('API traffic patterns and faults, forwarded to the emulator', () => {
+  const fabric = buildScenario('ar-demo');
+  const tables = fatTreeRouting(fabric);
+  let server: EmulatorServer;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    server = await startEmulatorServer(createEmulator({ fabric, tables, startTimeMs: Date.now() }), {
+      tickMs: 20,
+    });
+    const store = new EmbeddedStore({ targets: ['http://127.0.0.1:9/metrics'] });
+    const linkIndex = new LinkIndex(fabric);
+    app = await buildApp({
+      ctx: {
+        fabric,
+        tables,
+        linkIndex,
+        store,
+        sampler: new Sampler(store, linkIndex),
+        emulator: new EmulatorClient(server.url),
+      },
+      listenHost: '127.0.0.1',
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await server.close();
+  });
+
+  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+    app.inject({ method, url: `/api/v1${url}`, ...(payload ? { payload } : {}) });
+
+  it.each([
+    [{ pattern: 'shift', k: 1 }, 4],
+    [{ pattern: 'permutation', seed: 7 }, 4],
+    [{ pattern: 'all-to-all' }, 12],
+    [{ pattern: 'incast', to: 'nodeA' }, 3],
+    [{ pattern: 'bisection' }, 4],
+    [{ pattern: 'iperf', from: 'nodeA', to: 'nodeC', streams: 16, duration: '10s' }, 16],
+    [{ pattern: 'storage', server: 'nodeA', op: 'read', ioSize: '1MiB', jobs: 2 }, 6],
+    [
+      {
+        items: [
+          { pattern: 'pairs', pairs: [['nodeA', 'nodeC']], messageSize: 4096, demand: '50Gb/s', start: 1 },
+        ],
+      },
+      1,
+    ],
+  ])('starts %j → %i flows', async (body, count) => {
+    const res = await call('POST', '/traffic', body);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().flows).toHaveLength(count);
+    await call('DELETE', '/traffic');
+  });
+
+  it('passes the new flow fields through', async () => {
+    const res = await call('POST', '/traffic', { pattern: 'iperf', from: 'nodeA', to: 'nodeC', streams: 2 });
+    expect(res.json().flows[0]).toMatchObject({
+      pattern: 'iperf',
+      transport: 'ip',
+      messageBytes: 131072,
+      state: 'running',
+    });
+    await call('DELETE', '/traffic');
+  });
+
+  it.each([
+    [{ pattern: 'incast', to: 'nodeZ' }, /unknown node "nodeZ"/],
+    [{ pattern: 'iperf', from: 'nodeA' }, /needs to/],
+    [{ pattern: 'iperf', from: 'nodeA', to: 'nodeA' }, /paired with itself/],
+    [{ pattern: 'storage', server: 'edge1', op: 'read' }, /is a switch/],
+    [{ pattern: 'shift', k: 4 }, /multiple of the 4 hosts/], // checked by the emulator, passed through
+    [{ pattern: 'shift', k: 1, bogus: true }, /additional properties/],
+  ])('refuses %j with a reason', async (body, reason) => {
+    const res = await call('POST', '/traffic', body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(reason);
+  });
+
+  it('injects, lists and repairs faults', async () => {
+    const down = await call('POST', '/faults', { type: 'link-down', link: 'edge1/4--core2/1' });
+    expect(down.statusCode).toBe(200);
+    expect(down.json().fault).toMatchObject({ type: 'link-down', target: 'edge1/4--core2/1' });
+    await call('POST', '/faults', { type: 'symbol-errors', node: 'core1', port: 1, rate: 10 });
+    await call('POST', '/faults', { type: 'flap', link: 'edge2/3--core1/2', period: '1s', downFor: 0.2 });
+    const listed = (await call('GET', '/faults')).json().faults.map((f: { type: string }) => f.type);
+    expect(listed.sort()).toEqual(['flap', 'link-down', 'symbol-errors']);
+    expect((await call('POST', '/faults', { type: 'restart', node: 'nodeA' })).statusCode).toBe(200);
+    expect((await call('DELETE', '/faults')).json()).toEqual({ faults: [] });
+    expect((await call('GET', '/faults')).json()).toEqual({ faults: [] });
+  });
+
+  it.each([
+    [{ type: 'link-down', link: 'a/1--b/1' }, /unknown link/],
+    [{ type: 'switch-down', node: 'nodeA' }, /not a switch/],
+    [{ type: 'link-down', node: 'nodeA', port: 9 }, /not cabled/],
+    [{ type: 'melt' }, /type/],
+    [{ type: 'symbol-errors', link: 'edge1/4--core2/1', rate: -1 }, /rate/],
+  ])('refuses fault %j', async (body, reason) => {
+    const res = await call('POST', '/faults', body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(reason);
+  });
+});

@@ -1,0 +1,168 @@
+import { channelFrom, type Fabric, type FabricLink, type FabricNode } from '@fabscope/topology';
+import { TrafficError } from './flows.ts';
+import { parseDuration, QuantityError } from './units.ts';
+
+export const FAULT_TYPES = [
+  'link-down',
+  'link-up',
+  'flap',
+  'symbol-errors',
+  'switch-down',
+  'switch-up',
+  'restart',
+  'clear-counters',
+] as const;
+export type FaultType = (typeof FAULT_TYPES)[number];
+
+/**
+ * `POST /v1/faults` body. A link is named by its id (`a/port--b/port`) or by one end
+ * (`node` + `port`). Durations are seconds or strings with a unit (`500ms`).
+ */
+export interface FaultRequest {
+  type: FaultType;
+  link?: string;
+  node?: string;
+  port?: number;
+  /** flap: one down-up cycle every `period` (default 2 s), down for `downFor` (default half). */
+  period?: number | string;
+  downFor?: number | string;
+  /** symbol-errors: errors per second at each receiving end (0 stops them). */
+  rate?: number;
+}
+
+/** An active fault (GET /v1/faults), or the record of a one-off event (restart, clear-counters). */
+export interface FaultInfo {
+  id: string;
+  type: FaultType;
+  /** Link id or node name (with `/port` for one port). */
+  target: string;
+  sinceMs: number;
+  period?: number;
+  downFor?: number;
+  rate?: number;
+}
+
+/** A fault resolved against the fabric. */
+export type ResolvedFault =
+  | { type: 'link-down' | 'link-up'; link: FabricLink }
+  | { type: 'flap'; link: FabricLink; periodMs: number; downMs: number }
+  | { type: 'symbol-errors'; link: FabricLink; ports: number[]; rate: number; target: string }
+  | { type: 'switch-down' | 'switch-up' | 'restart'; node: FabricNode }
+  | { type: 'clear-counters'; node: FabricNode; ports: number[]; target: string };
+
+const KEYS: Record<FaultType, string[]> = {
+  'link-down': ['link', 'node', 'port'],
+  'link-up': ['link', 'node', 'port'],
+  flap: ['link', 'node', 'port', 'period', 'downFor'],
+  'symbol-errors': ['link', 'node', 'port', 'rate'],
+  'switch-down': ['node'],
+  'switch-up': ['node'],
+  restart: ['node'],
+  'clear-counters': ['node', 'port'],
+};
+
+/**
+ * Checks a fault request (parsed JSON). Port lists are the ports' output channels (the index the
+ * emulator keeps per-port counters under). Throws TrafficError with the reason.
+ */
+export function resolveFault(fabric: Fabric, request: unknown): ResolvedFault {
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) {
+    throw new TrafficError('a fault must be a JSON object {type, …}');
+  }
+  const raw = request as Record<string, unknown>;
+  const type = raw.type as FaultType;
+  if (!FAULT_TYPES.includes(type)) {
+    throw new TrafficError(
+      `unknown fault type ${JSON.stringify(raw.type)}; known: ${FAULT_TYPES.map((t) => `"${t}"`).join(', ')}`,
+    );
+  }
+  for (const key of Object.keys(raw)) {
+    if (key !== 'type' && !KEYS[type].includes(key))
+      throw new TrafficError(`unknown field "${key}" for fault "${type}"`);
+  }
+  const node = (): FabricNode => {
+    if (typeof raw.node !== 'string') throw new TrafficError(`fault "${type}" needs node (a node name)`);
+    const found = fabric.nodeByName.get(raw.node);
+    if (!found) throw new TrafficError(`unknown node "${raw.node}"`);
+    return found;
+  };
+  const port = (n: FabricNode): number => {
+    const p = raw.port;
+    if (typeof p !== 'number' || !Number.isInteger(p)) throw new TrafficError('port must be a port number');
+    const out = channelFrom(fabric, n, p);
+    if (out < 0) throw new TrafficError(`"${n.name}" port ${p} is not cabled`);
+    return out;
+  };
+  const link = (): FabricLink => {
+    if (raw.link !== undefined) {
+      if (raw.node !== undefined || raw.port !== undefined)
+        throw new TrafficError('give link or node and port, not both');
+      const found = fabric.links.find((l) => l.id === raw.link);
+      if (!found)
+        throw new TrafficError(`unknown link ${JSON.stringify(raw.link)} (ids look like "edge1/4--core2/1")`);
+      return found;
+    }
+    if (raw.node === undefined) throw new TrafficError(`fault "${type}" needs link, or node and port`);
+    return fabric.links[port(node()) >> 1] as FabricLink;
+  };
+  const duration = (name: 'period' | 'downFor', fallback: number): number => {
+    if (raw[name] === undefined) return fallback;
+    try {
+      return parseDuration(name, raw[name]) * 1000;
+    } catch (error) {
+      if (error instanceof QuantityError) throw new TrafficError(error.message);
+      throw error;
+    }
+  };
+
+  switch (type) {
+    case 'link-down':
+    case 'link-up':
+      return { type, link: link() };
+    case 'flap': {
+      const l = link();
+      const periodMs = duration('period', 2000);
+      const downMs = duration('downFor', periodMs / 2);
+      if (!(periodMs >= 10)) throw new TrafficError('period must be at least 10 ms');
+      if (!(downMs > 0 && downMs < periodMs))
+        throw new TrafficError('downFor must be > 0 and shorter than period');
+      return { type, link: l, periodMs, downMs };
+    }
+    case 'symbol-errors': {
+      const rate = raw.rate;
+      if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0) {
+        throw new TrafficError(
+          `rate must be a number of symbol errors per second ≥ 0, got ${JSON.stringify(rate)}`,
+        );
+      }
+      if (raw.link === undefined && raw.node !== undefined) {
+        const n = node();
+        const out = port(n);
+        return {
+          type,
+          link: fabric.links[out >> 1] as FabricLink,
+          ports: [out],
+          rate,
+          target: `${n.name}/${raw.port}`,
+        };
+      }
+      const l = link();
+      return { type, link: l, ports: [l.index * 2, l.index * 2 + 1], rate, target: l.id };
+    }
+    case 'switch-down':
+    case 'switch-up': {
+      const n = node();
+      if (n.type !== 'switch') throw new TrafficError(`"${n.name}" is a ${n.type}, not a switch`);
+      return { type, node: n };
+    }
+    case 'restart':
+      return { type, node: node() };
+    case 'clear-counters': {
+      const n = node();
+      if (raw.port !== undefined) return { type, node: n, ports: [port(n)], target: `${n.name}/${raw.port}` };
+      const ports: number[] = [];
+      for (const p of n.ports) if (p && p.link >= 0) ports.push(channelFrom(fabric, n, p.number));
+      return { type, node: n, ports, target: n.name };
+    }
+  }
+}

@@ -33,7 +33,10 @@ if (files.length === 0) {
 let failed = 0;
 for (const file of files) {
   console.log(`\n### ${file}`);
-  const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', file], { cwd: root, stdio: 'inherit' });
+  const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', file], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (run.status !== 0) failed++;
 }
 console.log(`\nbenchmarks: ${files.length - failed} within limits, ${failed} over`);

@@ -3,14 +3,18 @@
 // the tests drive for real (Debian chromium and prometheus) when running as root, or stops and
 // names them. Ends with one line "tests: N passed, N failed".
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const results = join(root, 'test-results');
 const SYSTEM_PACKAGES = [
   { command: 'chromium', pkg: 'chromium', why: 'browser tests (Playwright drives Debian chromium)' },
-  { command: 'prometheus', pkg: 'prometheus', why: 'integration and end-to-end tests against a real Prometheus' },
+  {
+    command: 'prometheus',
+    pkg: 'prometheus',
+    why: 'integration and end-to-end tests against a real Prometheus',
+  },
   { command: 'promtool', pkg: 'prometheus', why: 'checking the Prometheus config and rules' },
   { command: 'docker-compose', pkg: 'docker-compose', why: 'validating docker-compose.yml offline' },
 ];
@@ -27,20 +31,27 @@ function ensureSystemPackages() {
   if (!isRoot || !onPath('apt-get')) {
     console.error('npm test needs these system packages, which are missing:');
     for (const p of missing) console.error(`  ${p.pkg} (for ${p.command}: ${p.why})`);
-    console.error(`Install them (Debian/Ubuntu: sudo apt-get install -y ${pkgs.join(' ')}) and run npm test again.`);
+    console.error(
+      `Install them (Debian/Ubuntu: sudo apt-get install -y ${pkgs.join(' ')}) and run npm test again.`,
+    );
     process.exit(1);
   }
   console.log(`installing system packages: ${pkgs.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkgs], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkgs], {
+    stdio: 'inherit',
+    env,
+  });
 }
 
 function step(name, command, args, env = {}) {
   console.log(`\n=== ${name}: ${command} ${args.join(' ')}`);
   const started = Date.now();
   const run = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  console.log(`=== ${name}: ${run.status === 0 ? 'ok' : `failed (exit ${run.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `=== ${name}: ${run.status === 0 ? 'ok' : `failed (exit ${run.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   return run.status === 0;
 }
 
@@ -73,9 +84,14 @@ ok =
 const playwrightJson = join(results, 'playwright.json');
 if (built) {
   ok =
-    step('browser tests', npx, ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
-      PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
-    }) && ok;
+    step(
+      'browser tests',
+      npx,
+      ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'],
+      {
+        PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
+      },
+    ) && ok;
 }
 
 let passed = 0;

@@ -1,7 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { configFromEnv } from '@fabscope/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { type RunningDemo, startDemo } from '../src/index.ts';
 import { eventually } from './eventually.ts';
+
+const root = resolve(import.meta.dirname, '../../..');
 
 interface LinkState {
   id: string;
@@ -85,7 +90,47 @@ describe.each(['embedded', 'prometheus'] as const)('seed 002 end to end with the
       expect(total).toBeLessThanOrEqual(25.0e9);
       for (const u of await islFromEdge1()) expect(u).toBeGreaterThanOrEqual(0.95);
     }, 20_000);
+  });
+
+  if (storeKind === 'prometheus') {
+    it('every recording rule and every Grafana panel query returns data with traffic running', async () => {
+      const query = async (expr: string) => {
+        const url = new URL('/api/v1/query', demo.prometheusUrl);
+        url.searchParams.set('query', expr);
+        const answer = (await (await fetch(url)).json()) as { status: string; data: { result: unknown[] } };
+        expect(answer.status, expr).toBe('success');
+        return answer.data.result;
+      };
+      const rules = parse(readFileSync(resolve(root, 'deploy/prometheus/rules/recording.yml'), 'utf8')) as {
+        groups: { rules: { record: string }[] }[];
+      };
+      const dashboard = JSON.parse(
+        readFileSync(resolve(root, 'deploy/grafana/fabscope-fabric.json'), 'utf8'),
+      ) as {
+        panels: { title: string; targets: { expr: string }[] }[];
+      };
+      const records = rules.groups.flatMap((g) => g.rules.map((r) => r.record));
+      const panelQueries = dashboard.panels.flatMap((p) =>
+        p.targets.map((t) => ({ title: p.title, expr: t.expr.replaceAll('$fabric', '.*') })),
+      );
+      expect(records.length).toBeGreaterThan(0);
+      expect(panelQueries.length).toBeGreaterThanOrEqual(dashboard.panels.length);
+      await eventually(async () => {
+        for (const record of records) expect((await query(record)).length, record).toBeGreaterThan(0);
+        for (const { title, expr } of panelQueries)
+          expect((await query(expr)).length, title).toBeGreaterThan(0);
+      }, 30_000);
+      // The recorded host total agrees with the API's.
+      const [recorded] = (await query('fabric:fabscope_host_data_transmitted_bytes:rate5s')) as {
+        value: [number, string];
+      }[];
+      expect(Number(recorded?.value[1])).toBeGreaterThan(24.2e9);
+    }, 45_000);
+  }
+
+  it('stops its traffic', async () => {
     await post('/adaptive-routing', { enabled: false }, 'PUT');
-    await api('/traffic', { method: 'DELETE' });
+    expect((await api('/traffic', { method: 'DELETE' })).status).toBe(200);
+    expect((await api('/traffic')).body.flows).toEqual([]);
   });
 });

@@ -27,7 +27,13 @@ export {
 export { type OpaPortStatus, parseOpapmaquery } from './fabric/opapmaquery.ts';
 export { type PerfqueryPort, parsePerfquery } from './fabric/perfquery.ts';
 export { PORT_FAMILIES, portExpositionChunks } from './fabric/port-exposition.ts';
-export type { FabricSnapshot, FabricSource, PortSample, TargetResult } from './fabric/port-sample.ts';
+export type {
+  FabricSnapshot,
+  FabricSource,
+  PortErrorCounters,
+  PortSample,
+  TargetResult,
+} from './fabric/port-sample.ts';
 export { mapBounded, runTool, ToolTimeoutError } from './fabric/run-tool.ts';
 export { createHostCollector, type HostCollector, type HostCollectorOptions } from './host/host-agent.ts';
 export { parseNodeGuid, parseRate, parseStateLine } from './host/infiniband.ts';

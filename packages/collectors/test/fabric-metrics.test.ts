@@ -24,7 +24,18 @@ const portsDocument = {
       rateGbps: 100,
       linkState: 'active',
       remote: { nodeGuid: '0x0011750101000003', nodeName: 'core2', portNumber: 1 },
-      counters: { XmitData: '1500000000', RcvData: '7', XmitPkts: '1464843', RcvPkts: '1', XmitWait: '42' },
+      counters: {
+        XmitData: '1500000000',
+        RcvData: '7',
+        XmitPkts: '1464843',
+        RcvPkts: '1',
+        XmitWait: '42',
+        SymbolErrors: '12',
+        LinkErrorRecovery: '1',
+        LinkDowned: '2',
+        RcvErrors: '3',
+        XmitDiscards: '4',
+      },
     },
     {
       nodeGuid: '0x0011750100000000',
@@ -94,6 +105,17 @@ describe('fabric collector over HTTP', () => {
       );
       expect(text).toMatch(/fabscope_port_transmit_wait_total\{[^}]*node_name="edge1"[^}]*\} 42/);
       expect(text).toMatch(/fabscope_port_link_up\{[^}]*node_name="nodeA"[^}]*\} 0/);
+      // Error counters as reported; a port whose source lacks them has no series (not 0).
+      expect(text).toMatch(/fabscope_port_symbol_error_total\{[^}]*node_name="edge1"[^}]*\} 12\n/);
+      expect(text).toMatch(/fabscope_port_link_error_recovery_total\{[^}]*node_name="edge1"[^}]*\} 1\n/);
+      expect(text).toMatch(/fabscope_port_link_downed_total\{[^}]*node_name="edge1"[^}]*\} 2\n/);
+      expect(text).toMatch(/fabscope_port_errors_received_total\{[^}]*node_name="edge1"[^}]*\} 3\n/);
+      expect(text).toMatch(/fabscope_port_discards_transmitted_total\{[^}]*node_name="edge1"[^}]*\} 4\n/);
+      expect(text).not.toMatch(/fabscope_port_symbol_error_total\{[^}]*node_name="nodeA"/);
+      // One XmitWait tick on 100 Gb/s Omni-Path is one flit time: 64 bits / 1e11 b/s = 0.64 ns.
+      expect(text).toMatch(
+        /fabscope_port_transmit_wait_tick_seconds\{[^}]*node_name="edge1"[^}]*\} 6\.4e-10\n/,
+      );
       expect(text).toMatch(/fabscope_fabric_source_up\{source="[^"]+"\} 1/);
       expect((await fetch(server.url.replace('/metrics', '/other'))).status).toBe(404);
     } finally {

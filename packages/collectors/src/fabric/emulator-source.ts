@@ -9,8 +9,14 @@ interface EmulatorPort {
   rateGbps: number;
   linkState: 'active' | 'down';
   remote: PortSample['remote'];
-  counters: Record<'XmitData' | 'RcvData' | 'XmitPkts' | 'RcvPkts' | 'XmitWait', string>;
+  counters: Record<'XmitData' | 'RcvData' | 'XmitPkts' | 'RcvPkts' | 'XmitWait', string> &
+    Partial<
+      Record<'SymbolErrors' | 'LinkErrorRecovery' | 'LinkDowned' | 'RcvErrors' | 'XmitDiscards', string>
+    >;
 }
+
+const optionalCount = (value: string | undefined): number | undefined =>
+  value === undefined ? undefined : Number(value);
 
 interface EmulatorPortsDocument {
   fabric: string;
@@ -45,6 +51,15 @@ export function portSamplesFromEmulator(doc: EmulatorPortsDocument): FabricSnaps
       transmitPackets: Number(p.counters.XmitPkts),
       receivePackets: Number(p.counters.RcvPkts),
       transmitWaitTicks: Number(p.counters.XmitWait),
+      // The emulator's XmitWait tick is the time to send one data unit at line rate.
+      transmitWaitTickSeconds: (doc.dataUnitBytes * 8) / (p.rateGbps * 1e9),
+      errors: {
+        symbolErrors: optionalCount(p.counters.SymbolErrors),
+        linkErrorRecovery: optionalCount(p.counters.LinkErrorRecovery),
+        linkDowned: optionalCount(p.counters.LinkDowned),
+        receiveErrors: optionalCount(p.counters.RcvErrors),
+        transmitDiscards: optionalCount(p.counters.XmitDiscards),
+      },
     }),
   );
   return { fabric: doc.fabric, fabricType: doc.fabricType, ports };

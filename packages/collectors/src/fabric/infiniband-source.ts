@@ -1,6 +1,12 @@
 import { type IbPortLine, parseIbnetdiscoverPorts } from './ibnetdiscover.ts';
 import { parsePerfquery } from './perfquery.ts';
-import type { FabricSnapshot, FabricSource, PortSample, TargetResult } from './port-sample.ts';
+import type {
+  FabricSnapshot,
+  FabricSource,
+  PortErrorCounters,
+  PortSample,
+  TargetResult,
+} from './port-sample.ts';
 import { mapBounded, runTool, ToolTimeoutError } from './run-tool.ts';
 
 export interface InfinibandSourceOptions {
@@ -80,6 +86,7 @@ export function infinibandSource(options: InfinibandSourceOptions = {}): FabricS
               transmitPackets: Number(counters.transmitPackets ?? Number.NaN),
               receivePackets: Number(counters.receivePackets ?? Number.NaN),
               transmitWaitTicks: Number(counters.transmitWait ?? Number.NaN),
+              errors: perfqueryErrors(counters.counters),
             });
           }
           const result: TargetResult = {
@@ -105,5 +112,19 @@ export function infinibandSource(options: InfinibandSourceOptions = {}): FabricS
         targets: results.map((r) => r.result),
       };
     },
+  };
+}
+
+const count = (value: bigint | undefined): number | undefined =>
+  value === undefined ? undefined : Number(value);
+
+/** perfquery's error counters by their PortCounters names. */
+function perfqueryErrors(c: Record<string, bigint>): PortErrorCounters {
+  return {
+    symbolErrors: count(c.SymbolErrorCounter),
+    linkErrorRecovery: count(c.LinkErrorRecoveryCounter),
+    linkDowned: count(c.LinkDownedCounter),
+    receiveErrors: count(c.PortRcvErrors),
+    transmitDiscards: count(c.PortXmitDiscards),
   };
 }

@@ -1,6 +1,12 @@
 import { normalizeGuid } from './ibnetdiscover.ts';
 import { parseOpapmaquery } from './opapmaquery.ts';
-import type { FabricSnapshot, FabricSource, PortSample, TargetResult } from './port-sample.ts';
+import type {
+  FabricSnapshot,
+  FabricSource,
+  PortErrorCounters,
+  PortSample,
+  TargetResult,
+} from './port-sample.ts';
 import { mapBounded, runTool, ToolTimeoutError } from './run-tool.ts';
 
 /** One switch or HFI port to query, and what its cable leads to. */
@@ -100,6 +106,7 @@ export function omnipathSource(options: OmnipathSourceOptions): FabricSource {
             transmitPackets: Number(status.transmitPackets ?? Number.NaN),
             receivePackets: Number(status.receivePackets ?? Number.NaN),
             transmitWaitTicks: Number(status.transmitWait ?? Number.NaN),
+            errors: opaErrors(status.counters),
           };
           const result: TargetResult = {
             target,
@@ -124,5 +131,19 @@ export function omnipathSource(options: OmnipathSourceOptions): FabricSource {
         targets: results.map((r) => r.result),
       };
     },
+  };
+}
+
+const count = (value: bigint | undefined): number | undefined =>
+  value === undefined ? undefined : Number(value);
+
+/** opapmaquery's error counters by their printed names. */
+function opaErrors(c: Record<string, bigint>): PortErrorCounters {
+  return {
+    symbolErrors: count(c['Local Link Integ Err'] ?? c['Local Link Integrity Errors']),
+    linkErrorRecovery: count(c['Link Error Recovery']),
+    linkDowned: count(c['Link Downed']),
+    receiveErrors: count(c['Rcv Errors']),
+    transmitDiscards: count(c['Xmit Discards']),
   };
 }

@@ -41,6 +41,42 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
     value: (p) => p.transmitWaitTicks,
   },
   {
+    name: 'fabscope_port_transmit_wait_tick_seconds',
+    type: 'gauge',
+    help: 'Length of one XmitWait tick, where the source knows it (rate(wait_total) × this = share of time waiting)',
+    value: (p) => p.transmitWaitTickSeconds ?? Number.NaN,
+  },
+  {
+    name: 'fabscope_port_symbol_error_total',
+    type: 'counter',
+    help: 'Minor link errors detected on the port (SymbolErrorCounter; Omni-Path LocalLinkIntegrityErrors)',
+    value: (p) => p.errors?.symbolErrors ?? Number.NaN,
+  },
+  {
+    name: 'fabscope_port_link_error_recovery_total',
+    type: 'counter',
+    help: 'Times the link completed error recovery (LinkErrorRecoveryCounter)',
+    value: (p) => p.errors?.linkErrorRecovery ?? Number.NaN,
+  },
+  {
+    name: 'fabscope_port_link_downed_total',
+    type: 'counter',
+    help: 'Times the link went down (LinkDownedCounter)',
+    value: (p) => p.errors?.linkDowned ?? Number.NaN,
+  },
+  {
+    name: 'fabscope_port_errors_received_total',
+    type: 'counter',
+    help: 'Packets with errors received on the port (PortRcvErrors)',
+    value: (p) => p.errors?.receiveErrors ?? Number.NaN,
+  },
+  {
+    name: 'fabscope_port_discards_transmitted_total',
+    type: 'counter',
+    help: 'Outbound packets discarded by the port (PortXmitDiscards)',
+    value: (p) => p.errors?.transmitDiscards ?? Number.NaN,
+  },
+  {
     name: 'fabscope_port_rate_bytes_per_second',
     type: 'gauge',
     help: 'Data rate of the port link',

@@ -14,6 +14,24 @@ export interface PortSample {
   receivePackets: number;
   /** Ticks with data queued and no credit (XmitWait), in the hardware's own tick unit. */
   transmitWaitTicks: number;
+  /** Length of one XmitWait tick, when the source knows it (NaN or absent otherwise). */
+  transmitWaitTickSeconds?: number;
+  /** Error counters, absent when the source does not report them. */
+  errors?: PortErrorCounters;
+}
+
+/** Cumulative error counters of a port (PortCounters / opapmaquery names in brackets). */
+export interface PortErrorCounters {
+  /** [SymbolErrorCounter; Omni-Path: Local Link Integrity Errors] */
+  symbolErrors?: number;
+  /** [LinkErrorRecoveryCounter] */
+  linkErrorRecovery?: number;
+  /** [LinkDownedCounter] */
+  linkDowned?: number;
+  /** [PortRcvErrors] */
+  receiveErrors?: number;
+  /** [PortXmitDiscards] */
+  transmitDiscards?: number;
 }
 
 /** How one target of a source (a switch queried with perfquery, a port with opapmaquery) went. */

@@ -8,6 +8,8 @@ export class Dashboard {
   readonly stopTraffic: Locator;
   readonly busiestLinks: Locator;
   readonly hostTransmitTotal: Locator;
+  /** The canvas heatmap big fabrics get instead of the per-link drawing. */
+  readonly heatmap: Locator;
 
   constructor(readonly page: Page) {
     this.adaptiveRouting = page.getByRole('switch', { name: 'Adaptive routing' });
@@ -16,6 +18,7 @@ export class Dashboard {
     this.stopTraffic = page.getByRole('button', { name: /Stop traffic/ });
     this.busiestLinks = page.getByRole('table', { name: 'Busiest links' });
     this.hostTransmitTotal = page.getByRole('status', { name: 'Host transmit total' });
+    this.heatmap = page.getByRole('img', { name: /^Utilization heatmap/ });
   }
 
   async open(url: string): Promise<void> {
@@ -26,6 +29,12 @@ export class Dashboard {
   /** Shows every link direction of one kind in the ranked table. */
   async showAll(kind: 'ISL' | 'host' | 'all'): Promise<void> {
     await this.page.getByLabel('Show top').selectOption({ label: 'all' });
+    await this.page.getByLabel('Link kind').selectOption({ label: kind });
+  }
+
+  /** Shows the top `n` link directions of one kind in the ranked table. */
+  async showTop(n: number, kind: 'ISL' | 'host' | 'all'): Promise<void> {
+    await this.page.getByLabel('Show top').selectOption({ label: String(n) });
     await this.page.getByLabel('Link kind').selectOption({ label: kind });
   }
 

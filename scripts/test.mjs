@@ -17,6 +17,11 @@ const SYSTEM_PACKAGES = [
   },
   { command: 'promtool', pkg: 'prometheus', why: 'checking the Prometheus config and rules' },
   { command: 'docker-compose', pkg: 'docker-compose', why: 'validating docker-compose.yml offline' },
+  {
+    command: 'prometheus-node-exporter',
+    pkg: 'prometheus-node-exporter',
+    why: "checking that node_exporter reads the emulator's sysfs trees",
+  },
 ];
 
 function onPath(command) {

@@ -1,4 +1,11 @@
-import { type FabricSummary, type LinkDirectionState, type LinkIndex, linkDirectionStates, summarize } from './lib/utilization.ts';
+import { compactTick } from './lib/compact-tick.ts';
+import {
+  type FabricSummary,
+  type LinkDirectionState,
+  type LinkIndex,
+  linkDirectionStates,
+  summarize,
+} from './lib/utilization.ts';
 import type { MetricsStore } from './store/types.ts';
 
 export interface Health {
@@ -15,19 +22,32 @@ export interface Tick {
   links: LinkDirectionState[];
 }
 
+/**
+ * Encodings of a tick on the stream: `full` has every link direction as an object; `compact` has
+ * per-channel arrays in topology order and only the busiest directions as objects (compact-tick.ts).
+ */
+export const STREAM_VIEWS = ['full', 'compact'] as const;
+export type StreamView = (typeof STREAM_VIEWS)[number];
+
+type Listener = (json: string) => void;
+
 /** Data older than this is stale on screen and in /health. */
 export const STALE_AFTER_SECONDS = 5;
 
 /**
  * The one refresh clock: once per interval, read rates from the store, compute every link's
- * utilization and the summary, and hand the same result to every reader and stream client.
+ * utilization and the summary, and hand the same result to every reader and stream client. Each
+ * stream encoding is serialized at most once per tick, and only while a client of it is connected.
  */
 export class Sampler {
   private latest: Tick | null = null;
-  private latestJson = '';
+  /** Serialized encodings of `latest`, made on demand. */
+  private encoded = new Map<StreamView, string>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<Tick> | null = null;
-  private readonly listeners = new Set<(json: string) => void>();
+  private readonly listeners: Record<StreamView, Set<Listener>> = { full: new Set(), compact: new Set() };
+  /** How many times each encoding was serialized (for tests and diagnostics). */
+  readonly serializations: Record<StreamView, number> = { full: 0, compact: 0 };
 
   constructor(
     private readonly store: MetricsStore,
@@ -59,14 +79,30 @@ export class Sampler {
     return this.latest ?? (await this.sample());
   }
 
-  subscribe(listener: (json: string) => void): () => void {
-    this.listeners.add(listener);
-    if (this.latestJson) listener(this.latestJson);
-    return () => this.listeners.delete(listener);
+  /** Calls `listener` with the latest tick in `view` (if any) and then once per tick. */
+  subscribe(listener: Listener, view: StreamView = 'full'): () => void {
+    this.listeners[view].add(listener);
+    const json = this.encode(view);
+    if (json !== null) listener(json);
+    return () => this.listeners[view].delete(listener);
   }
 
+  /** Connected stream clients, all views together. */
   get clientCount(): number {
-    return this.listeners.size;
+    return this.listeners.full.size + this.listeners.compact.size;
+  }
+
+  /** The latest tick serialized in `view`, computed once per tick; null before the first tick. */
+  private encode(view: StreamView): string | null {
+    const tick = this.latest;
+    if (tick === null) return null;
+    let json = this.encoded.get(view);
+    if (json === undefined) {
+      json = JSON.stringify(view === 'compact' ? compactTick(tick) : tick);
+      this.serializations[view]++;
+      this.encoded.set(view, json);
+    }
+    return json;
   }
 
   private async compute(): Promise<Tick> {
@@ -75,13 +111,22 @@ export class Sampler {
     const summary = summarize(this.index, links, snapshot.timeMs);
     const age = snapshot.lastSampleAgeSeconds;
     const fresh = snapshot.ok && age !== null && age <= STALE_AFTER_SECONDS;
-    const health: Health = { status: fresh ? 'ok' : 'degraded', store: this.store.kind, lastSampleAgeSeconds: age };
+    const health: Health = {
+      status: fresh ? 'ok' : 'degraded',
+      store: this.store.kind,
+      lastSampleAgeSeconds: age,
+    };
     if (snapshot.error) health.error = snapshot.error;
-    else if (!fresh) health.error = age === null ? 'no samples yet' : `newest sample is ${age.toFixed(1)} s old`;
+    else if (!fresh)
+      health.error = age === null ? 'no samples yet' : `newest sample is ${age.toFixed(1)} s old`;
     const tick: Tick = { time: summary.time, health, summary, links };
     this.latest = tick;
-    this.latestJson = JSON.stringify(tick);
-    for (const listener of this.listeners) listener(this.latestJson);
+    this.encoded = new Map();
+    for (const view of STREAM_VIEWS) {
+      if (this.listeners[view].size === 0) continue;
+      const json = this.encode(view);
+      if (json !== null) for (const listener of this.listeners[view]) listener(json);
+    }
     return tick;
   }
 }

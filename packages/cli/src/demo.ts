@@ -7,7 +7,7 @@ import {
   type MetricsServer,
   startMetricsServer,
 } from '@fabscope/collectors';
-import { createEmulator, startEmulatorServer, startSysfsWriter } from '@fabscope/emulator';
+import { createEmulator, routingFor, startEmulatorServer, startSysfsWriter } from '@fabscope/emulator';
 import { fabricFromConfig } from './commands/topology.ts';
 import { type PrometheusServer, startPrometheus } from './prometheus.ts';
 
@@ -46,7 +46,14 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     for (const s of stops.reverse()) await s().catch(() => undefined);
   };
   try {
-    const emulator = createEmulator({ fabric, tables, seed: options.seed ?? 1, startTimeMs: Date.now() });
+    const emulator = createEmulator({
+      fabric,
+      tables,
+      // The fabric manager's sweeps use the engine that built the tables.
+      routing: routingFor(options.config.routing === 'auto' ? undefined : options.config.routing),
+      seed: options.seed ?? 1,
+      startTimeMs: Date.now(),
+    });
     const emulatorServer = await startEmulatorServer(emulator, { host: '127.0.0.1', port: 0 });
     stops.push(() => emulatorServer.close());
     const sysfsDir = options.sysfsDir ?? process.env.FABSCOPE_EMULATOR_SYSFS;

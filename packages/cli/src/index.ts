@@ -5,5 +5,6 @@ export {
   MissingToolError,
   type PrometheusServer,
   prometheusConfig,
+  type ScrapeJob,
   startPrometheus,
 } from './prometheus.ts';

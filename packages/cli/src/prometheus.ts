@@ -25,9 +25,16 @@ export interface PrometheusServer {
   stop(): Promise<void>;
 }
 
+/** A further scrape job (e.g. node_exporters or host agents), scraped like the fabric job. */
+export interface ScrapeJob {
+  jobName: string;
+  targets: string[];
+}
+
 export interface PrometheusOptions {
   /** host:port targets of fabscope collectors. */
   targets: string[];
+  extraJobs?: ScrapeJob[];
   port?: number;
   binary?: string;
   readyTimeoutMs?: number;
@@ -42,11 +49,18 @@ interface PrometheusYaml {
  * deploy/prometheus/prometheus.yml with the fabric job's targets replaced by `targets` and the
  * rule files made absolute (the result is written elsewhere). Everything else stays as shipped.
  */
-export function prometheusConfig(targets: string[], source = PROMETHEUS_CONFIG): string {
+export function prometheusConfig(
+  targets: string[],
+  source = PROMETHEUS_CONFIG,
+  extraJobs: ScrapeJob[] = [],
+): string {
   const config = parse(readFileSync(source, 'utf8')) as PrometheusYaml;
   const job = config.scrape_configs?.find((c) => c.job_name === FABRIC_JOB);
   if (!job) throw new Error(`${source} has no scrape job "${FABRIC_JOB}"`);
   job.static_configs = [{ targets }];
+  for (const extra of extraJobs) {
+    config.scrape_configs?.push({ job_name: extra.jobName, static_configs: [{ targets: extra.targets }] });
+  }
   config.rule_files = (config.rule_files ?? []).map((f) => resolve(dirname(source), f));
   return stringify(config);
 }
@@ -70,7 +84,7 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
   const binary = await findPrometheus(options.binary);
   const dir = await mkdtemp(join(tmpdir(), 'fabscope-prometheus-'));
   const configFile = join(dir, 'prometheus.yml');
-  await writeFile(configFile, prometheusConfig(options.targets));
+  await writeFile(configFile, prometheusConfig(options.targets, PROMETHEUS_CONFIG, options.extraJobs));
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(

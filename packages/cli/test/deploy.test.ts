@@ -1,12 +1,16 @@
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { configFromEnv } from '@fabscope/api';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { COLLECT_FABRIC_OPTIONS } from '../src/commands/collect.ts';
 import { EMULATOR_OPTIONS } from '../src/commands/emulator.ts';
-import { FABRIC_JOB, PROMETHEUS_CONFIG, prometheusConfig } from '../src/prometheus.ts';
+import { freePort } from '../src/free-port.ts';
+import { FABRIC_JOB, PROMETHEUS_CONFIG, prometheusConfig, startPrometheus } from '../src/prometheus.ts';
+import { eventually } from './eventually.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 const run = promisify(execFile);
@@ -36,13 +40,6 @@ function service(name: string): ComposeService {
   const s = compose.services[name];
   if (!s) throw new Error(`docker-compose.yml has no service "${name}"`);
   return s;
-}
-
-function option(command: string[], name: string): string {
-  const i = command.indexOf(name);
-  const value = command[i + 1];
-  if (i < 0 || value === undefined) throw new Error(`command ${command.join(' ')} lacks ${name}`);
-  return value;
 }
 
 describe('Prometheus configuration and rules (promtool)', () => {
@@ -93,14 +90,21 @@ describe('docker-compose.yml matches what the project runs', () => {
     expect(command[0]).toBe('emulator');
     const { values } = parseArgs({ args: command.slice(1), options: EMULATOR_OPTIONS, strict: true });
     const collector = service('collector').command ?? [];
-    expect(new URL(option(collector, '--emulator-url')).port).toBe(values.listen?.split(':')[1]);
-    expect(new URL(option(collector, '--emulator-url')).hostname).toBe('emulator');
+    expect(collector.slice(0, 2)).toEqual(['collect', 'fabric']);
+    const fabric = parseArgs({
+      args: collector.slice(2),
+      options: COLLECT_FABRIC_OPTIONS,
+      strict: true,
+    }).values;
+    expect(fabric.source).toBe('emulator');
+    expect(new URL(fabric.url ?? '').port).toBe(values.listen?.split(':')[1]);
+    expect(new URL(fabric.url ?? '').hostname).toBe('emulator');
   });
 
   it('the collector listens where prometheus.yml scrapes it', () => {
     const collector = service('collector').command ?? [];
-    expect(collector.slice(0, 2)).toEqual(['collect', 'fabric']);
-    const port = option(collector, '--listen').split(':')[1];
+    const { values } = parseArgs({ args: collector.slice(2), options: COLLECT_FABRIC_OPTIONS, strict: true });
+    const port = values.listen.split(':')[1];
     const targets = promConfig.scrape_configs.find((c) => c.job_name === FABRIC_JOB)?.static_configs[0]
       ?.targets;
     expect(targets).toEqual([`collector:${port}`]);
@@ -155,4 +159,77 @@ describe('Dockerfile essentials', () => {
     expect(final).toMatch(/^HEALTHCHECK /m);
     expect(final).toContain('apps/web/dist');
   });
+});
+
+describe('the compose services, run as processes on loopback', () => {
+  const cli = resolve(root, 'packages/cli/bin/fabscope.js');
+  const stops: (() => Promise<unknown>)[] = [];
+  const output: string[] = [];
+  afterAll(async () => {
+    for (const stop of stops.reverse()) await stop();
+  });
+
+  it('serve the dashboard data through a real Prometheus', async () => {
+    // Each service's own command and environment from docker-compose.yml, with container names
+    // and ports mapped to free loopback ports.
+    const ports = new Map<string, number>();
+    for (const name of ['emulator:7070', 'collector:9464', 'prometheus:9090', 'api:8080']) {
+      ports.set(name, await freePort());
+    }
+    const byPort = (port: string) => [...ports].find(([k]) => k.endsWith(`:${port}`))?.[1];
+    // Compose's own interpolation of ${NAME:-default}, with an empty environment as on a fresh box.
+    const interpolate = (text: string) =>
+      text.replace(/\$\{\w+(?::-([^}]*))?\}/g, (_m, d?: string) => d ?? '');
+    const local = (text: string) =>
+      interpolate(text)
+        .replace(/^0\.0\.0\.0:(\d+)$/, (_m, p: string) => `127.0.0.1:${byPort(p)}`)
+        .replace(
+          /http:\/\/(\w+):(\d+)/,
+          (_m, h: string, p: string) => `http://127.0.0.1:${ports.get(`${h}:${p}`)}`,
+        );
+    const start = (name: string) => {
+      const s = service(name);
+      const env: NodeJS.ProcessEnv = { ...process.env };
+      for (const [k, v] of Object.entries(s.environment ?? {})) env[k] = local(String(v));
+      if (env.HOST === '0.0.0.0') env.HOST = '127.0.0.1';
+      if (env.PORT) env.PORT = String(byPort(env.PORT));
+      const child: ChildProcess = spawn(process.execPath, [cli, ...(s.command ?? []).map(local)], { env });
+      child.stdout?.on('data', (c: Buffer) => output.push(`${name}: ${c}`));
+      child.stderr?.on('data', (c: Buffer) => output.push(`${name}: ${c}`));
+      stops.push(async () => {
+        if (child.exitCode === null) {
+          child.kill('SIGTERM');
+          await once(child, 'exit');
+        }
+      });
+    };
+    start('emulator');
+    start('collector');
+    const prometheus = await startPrometheus({
+      targets: [`127.0.0.1:${ports.get('collector:9464')}`],
+      port: ports.get('prometheus:9090') as number,
+    });
+    stops.push(() => prometheus.stop());
+    start('api');
+    const api = `http://127.0.0.1:${ports.get('api:8080')}/api/v1`;
+    await eventually(async () => {
+      const answer = await fetch(`${api}/health`).catch((error: Error) => {
+        throw new Error(`${error.message}; the services said:\n${output.join('')}`);
+      });
+      const health = (await answer.json()) as { status: string; store: string };
+      expect(health, output.join('')).toMatchObject({ status: 'ok', store: 'prometheus' });
+    }, 40_000);
+    const started = await fetch(`${api}/traffic`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pattern: 'pairs', pairs: [['nodeA', 'nodeC']] }),
+    });
+    expect(started.status).toBe(200);
+    await eventually(async () => {
+      const summary = (await (await fetch(`${api}/summary`)).json()) as {
+        hostTransmitBytesPerSecond: number;
+      };
+      expect(summary.hostTransmitBytesPerSecond).toBeGreaterThan(12.2e9);
+    }, 30_000);
+  }, 90_000);
 });

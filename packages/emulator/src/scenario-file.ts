@@ -1,9 +1,8 @@
 import {
+  buildForwardingTables,
   buildScenario,
-  emptyTables,
   type Fabric,
   type ForwardingTables,
-  fatTreeRouting,
   scenarioNames,
 } from '@fabscope/topology';
 import { parse as parseYaml } from 'yaml';
@@ -147,15 +146,9 @@ export function parseScenarioFile(text: string): ScenarioFile {
 }
 
 /** Forwarding tables as the fabric manager would build them; min-hop paths where fat-tree routing does not apply. */
+/** The subnet manager's engine for the initial tables and every sweep (topology's engines). */
 export function routingFor(engine: 'fattree' | 'minhop' | undefined): (fabric: Fabric) => ForwardingTables {
-  return (fabric) => {
-    if (engine === 'minhop') return emptyTables(fabric, 'minhop');
-    try {
-      return fatTreeRouting(fabric);
-    } catch {
-      return emptyTables(fabric, 'minhop');
-    }
-  };
+  return (fabric) => buildForwardingTables(fabric, engine ?? 'auto');
 }
 
 export function emulatorForScenario(file: ScenarioFile, startTimeMs = 0): Emulator {

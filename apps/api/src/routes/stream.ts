@@ -1,6 +1,40 @@
 import type { ServerResponse } from 'node:http';
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
+import { COMPACT_TOP_PER_KIND } from '../lib/compact-tick.ts';
+import { STREAM_VIEWS, type StreamView } from '../sampler.ts';
+import { ErrorReply } from '../schemas.ts';
+
+const StreamQuery = Type.Object(
+  {
+    view: Type.Optional(
+      Type.Union(
+        STREAM_VIEWS.map((v) => Type.Literal(v)),
+        {
+          description:
+            'full (default): every link direction as an object. compact: per-channel arrays in topology order, ' +
+            'for fabrics of thousands of links',
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const DESCRIPTION = [
+  'One `data:` message per sampling tick; each encoding is serialized once per tick for all its clients,',
+  'and only while one is connected.',
+  '',
+  '`view=full` (default): `{time, health, summary, links: LinkDirectionState[]}`, every link direction.',
+  '',
+  '`view=compact`: `{time, health, summary, utilization, bytesPerSecond, top}` where `utilization` and',
+  '`bytesPerSecond` are `(number|null)[]` with one entry per channel in topology order (link i of',
+  '`GET /topology` `links` is channel 2i, a→b, and 2i+1, b→a); utilization is a fraction rounded to',
+  '1e-4, bytesPerSecond is rounded to whole bytes/s, `null` is unknown (stale). `top` holds the',
+  `${COMPACT_TOP_PER_KIND} busiest ISL directions and the ${COMPACT_TOP_PER_KIND} busiest host-link directions as full`,
+  'LinkDirectionState objects, merged busiest first (so its first N are the overall top N).',
+].join('\n');
 
 /**
  * Server-sent events: one message per sampling tick, the same serialized tick for every client
@@ -13,15 +47,21 @@ export const streamRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     for (const raw of open) raw.end();
     open.clear();
   });
-  app.get(
+  app.get<{ Querystring: { view?: StreamView } }>(
     '/stream',
     {
       schema: {
-        summary: 'Server-sent events: {time, health, summary, links} once per sampling tick',
+        summary:
+          'Server-sent events once per sampling tick: {time, health, summary, links}, or with view=compact ' +
+          '{time, health, summary, utilization[], bytesPerSecond[], top[]}',
+        description: DESCRIPTION,
+        querystring: StreamQuery,
         produces: ['text/event-stream'],
+        response: { 400: ErrorReply },
       },
     },
     (request, reply) => {
+      const view = request.query.view ?? 'full';
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {
@@ -32,7 +72,7 @@ export const streamRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       });
       raw.write('retry: 2000\n\n');
       open.add(raw);
-      const unsubscribe = ctx.sampler.subscribe((json) => raw.write(`data: ${json}\n\n`));
+      const unsubscribe = ctx.sampler.subscribe((json) => raw.write(`data: ${json}\n\n`), view);
       // A comment line keeps proxies from closing an idle stream.
       const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), 15_000);
       request.raw.on('close', () => {

@@ -99,8 +99,10 @@ export class EmbeddedStore implements MetricsStore {
           const response = await this.fetchImpl(target, { signal: AbortSignal.timeout(this.intervalMs * 5) });
           if (!response.ok) throw new Error(`HTTP ${response.status}`);
           const text = await response.text();
-          // The sample time is the middle of the request: the collector read its source then.
-          const timeMs = (started + this.now()) / 2;
+          // The sample time is the start of the scrape, as Prometheus stamps it: collectors read
+          // their source first thing, while the answer's size (megabytes on a big fabric) only
+          // delays its end, by an amount that varies from scrape to scrape.
+          const timeMs = started;
           this.ingest(text, timeMs, seen, instanceOf(target));
         } catch (error) {
           errors.push(`${target}: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSnapshot } from './stream.ts';
+import { parseCompactSnapshot, parseSnapshot, streamUrl } from './stream.ts';
 
 const good = {
   time: '2025-01-01T00:00:00.000Z',
@@ -37,5 +37,35 @@ describe('parseSnapshot', () => {
       parseSnapshot(JSON.stringify({ ...good, summary: { ...good.summary, histogram: null } })),
     ).toThrow('summary.histogram');
     expect(() => parseSnapshot(JSON.stringify({ ...good, links: [{ kind: 'isl' }] }))).toThrow('no id');
+  });
+});
+
+describe('parseCompactSnapshot', () => {
+  const compact = {
+    time: good.time,
+    health: good.health,
+    summary: good.summary,
+    utilization: [0.99, null, 0, 0],
+    bytesPerSecond: [12.38e9, null, 0, 0],
+    top: good.links,
+  };
+
+  it('accepts a well-formed compact tick and checks the channel count', () => {
+    const parsed = parseCompactSnapshot(JSON.stringify(compact), 4);
+    expect(parsed.utilization[0]).toBe(0.99);
+    expect(parsed.top[0]?.id).toBe('edge1/4->core2/1');
+    expect(() => parseCompactSnapshot(JSON.stringify(compact), 6)).toThrow(/4 channels, the topology 6/);
+  });
+
+  it('names what is wrong with a bad compact tick', () => {
+    expect(() => parseCompactSnapshot(JSON.stringify({ ...compact, utilization: 3 }))).toThrow(
+      'utilization is not an array',
+    );
+    expect(() => parseCompactSnapshot(JSON.stringify({ ...compact, top: [{}] }))).toThrow('in top has no id');
+  });
+
+  it('builds the URL of each encoding', () => {
+    expect(streamUrl('full')).toBe('/api/v1/stream');
+    expect(streamUrl('compact')).toBe('/api/v1/stream?view=compact');
   });
 });

@@ -1,12 +1,13 @@
-import type { FabricSnapshot } from './types.ts';
+import type { CompactSnapshot, FabricSnapshot, StreamTick, StreamView } from './types.ts';
 
 export const STREAM_PATH = '/api/v1/stream';
 
-/**
- * Parses one SSE `message` of the stream, checking the fields the dashboard relies on, so a
- * server change shows up as a precise error instead of NaN on screen.
- */
-export function parseSnapshot(data: string): FabricSnapshot {
+/** The stream's URL for an encoding: the full one by default, `?view=compact` for big fabrics. */
+export function streamUrl(view: StreamView): string {
+  return view === 'compact' ? `${STREAM_PATH}?view=compact` : STREAM_PATH;
+}
+
+function parseTick(data: string): Partial<StreamTick> & Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(data);
@@ -14,19 +15,49 @@ export function parseSnapshot(data: string): FabricSnapshot {
     throw new Error('stream message is not JSON');
   }
   if (typeof value !== 'object' || value === null) throw new Error('stream message is not an object');
-  const v = value as Partial<FabricSnapshot>;
+  const v = value as Partial<StreamTick> & Record<string, unknown>;
   if (typeof v.time !== 'string') throw new Error('stream message: missing time');
   if (typeof v.health !== 'object' || v.health === null) throw new Error('stream message: missing health');
   if (typeof v.summary !== 'object' || v.summary === null) throw new Error('stream message: missing summary');
-  if (!Array.isArray(v.links)) throw new Error('stream message: links is not an array');
   const histogram = v.summary.histogram;
   if (!histogram || !Array.isArray(histogram.isl) || !Array.isArray(histogram.host)) {
     throw new Error('stream message: missing summary.histogram');
   }
-  for (const link of v.links) {
+  return v;
+}
+
+function checkLinks(links: unknown, field: string): void {
+  if (!Array.isArray(links)) throw new Error(`stream message: ${field} is not an array`);
+  for (const link of links as { id?: unknown; kind?: unknown }[]) {
     if (typeof link?.id !== 'string' || typeof link.kind !== 'string') {
-      throw new Error('stream message: a link has no id or kind');
+      throw new Error(`stream message: a link in ${field} has no id or kind`);
     }
   }
-  return v as FabricSnapshot;
+}
+
+/**
+ * Parses one SSE `message` of the stream, checking the fields the dashboard relies on, so a
+ * server change shows up as a precise error instead of NaN on screen.
+ */
+export function parseSnapshot(data: string): FabricSnapshot {
+  const v = parseTick(data);
+  if (!Array.isArray(v.links)) throw new Error('stream message: links is not an array');
+  checkLinks(v.links, 'links');
+  return v as unknown as FabricSnapshot;
+}
+
+/** Parses one message of the compact stream (`?view=compact`); `channels` is 2 × the topology's links. */
+export function parseCompactSnapshot(data: string, channels?: number): CompactSnapshot {
+  const v = parseTick(data);
+  for (const field of ['utilization', 'bytesPerSecond'] as const) {
+    const list = v[field];
+    if (!Array.isArray(list)) throw new Error(`stream message: ${field} is not an array`);
+    if (channels !== undefined && list.length !== channels) {
+      throw new Error(
+        `stream message: ${field} has ${list.length} channels, the topology ${channels}; reload the page`,
+      );
+    }
+  }
+  checkLinks(v.top, 'top');
+  return v as unknown as CompactSnapshot;
 }

@@ -57,6 +57,8 @@ export interface Summary {
   time: string;
   hostTransmitBytesPerSecond: number | null;
   histogram: UtilizationHistogram;
+  /** Link directions without a fresh sample. */
+  staleLinks?: number;
 }
 
 /** One direction of a link (a channel). */
@@ -75,12 +77,36 @@ export interface LinkSample {
   stale: boolean;
 }
 
-/** One Server-Sent Events `message` of `/api/v1/stream`: a sampling tick. */
-export interface FabricSnapshot {
+/** What every stream encoding carries. */
+export interface StreamTick {
   time: string;
   health: Health;
   summary: Summary;
+}
+
+/** One Server-Sent Events `message` of `/api/v1/stream`: a sampling tick. */
+export interface FabricSnapshot extends StreamTick {
   links: LinkSample[];
+}
+
+/**
+ * One message of `/api/v1/stream?view=compact`, for big fabrics. Channel c is link ⌊c/2⌋ of the
+ * topology, a→b when c is even, b→a when odd; null is unknown (stale).
+ */
+export interface CompactSnapshot extends StreamTick {
+  /** Fraction 0..1 per channel, rounded to 1e-4. */
+  utilization: (number | null)[];
+  bytesPerSecond: (number | null)[];
+  /** The busiest 50 ISL and 50 host-link directions, busiest first. */
+  top: LinkSample[];
+}
+
+export type StreamView = 'full' | 'compact';
+
+export type LiveSnapshot = FabricSnapshot | CompactSnapshot;
+
+export function isCompact(snapshot: LiveSnapshot): snapshot is CompactSnapshot {
+  return 'utilization' in snapshot;
 }
 
 export type ArAlgorithm = 0 | 1 | 2;

@@ -1,16 +1,21 @@
 import { useMemo } from 'react';
-import type { LinkSample, Topology } from '../api/types.ts';
+import type { CompactSnapshot, LinkSample, Topology } from '../api/types.ts';
 import { utilizationColor } from '../lib/colors.ts';
+import { buildFabricMatrix, type FabricMatrix } from '../lib/fabricMatrix.ts';
 import { formatGBps, formatPercent } from '../lib/format.ts';
-import { countByTier, type FatTreeLayout, layoutFatTree, MAX_DRAWN_LINKS } from '../lib/layout.ts';
+import { type FatTreeLayout, layoutFatTree, MAX_DRAWN_LINKS } from '../lib/layout.ts';
 import type { Loadable } from '../state/useTopology.ts';
 import { ErrorNote } from './ErrorNote.tsx';
+import { FabricHeatmap } from './FabricHeatmap.tsx';
 import { Legend } from './Legend.tsx';
+import { TierSummaryView } from './TierSummaryView.tsx';
 
 interface FatTreeViewProps {
   topology: Loadable<Topology>;
-  /** Latest sample per channel id, or null before the first stream message. */
+  /** Latest sample per channel id (full stream), or null before the first stream message. */
   samples: ReadonlyMap<string, LinkSample> | null;
+  /** Latest compact stream message (fabrics above MAX_DRAWN_LINKS), or null. */
+  compact: CompactSnapshot | null;
   onRetry: () => void;
 }
 
@@ -87,11 +92,27 @@ function FatTreeSvg({
   );
 }
 
+/** Big fabrics: the canvas heatmap of a two-tier fat tree, or per-tier aggregates otherwise. */
+function BigFabricView({ fabric, compact }: { fabric: Topology; compact: CompactSnapshot | null }) {
+  const matrix = useMemo((): FabricMatrix | { kind: 'error'; message: string } => {
+    try {
+      return buildFabricMatrix(fabric);
+    } catch (error) {
+      return { kind: 'error', message: (error as Error).message };
+    }
+  }, [fabric]);
+  if (matrix.kind === 'error') return <ErrorNote message={`Cannot draw the fabric: ${matrix.message}`} />;
+  if (matrix.kind === 'other')
+    return <TierSummaryView topology={fabric} reason={matrix.reason} snapshot={compact} />;
+  return <FabricHeatmap name={fabric.name} matrix={matrix.matrix} snapshot={compact} />;
+}
+
 /**
  * The fabric drawn by tier. D3 computed the positions (layoutFatTree) and colours; React draws
- * every element. Above MAX_DRAWN_LINKS links the drawing is replaced by an aggregated notice.
+ * every element. Above MAX_DRAWN_LINKS links the SVG gives way to a canvas heatmap (two tiers) or
+ * per-tier aggregates (more tiers), fed by the compact stream.
  */
-export function FatTreeView({ topology, samples, onRetry }: FatTreeViewProps) {
+export function FatTreeView({ topology, samples, compact, onRetry }: FatTreeViewProps) {
   const fabric = topology.status === 'ready' ? topology.data : null;
   const tooBig = fabric !== null && fabric.links.length > MAX_DRAWN_LINKS;
   const layout = useMemo((): { layout: FatTreeLayout } | { error: string } | null => {
@@ -108,24 +129,7 @@ export function FatTreeView({ topology, samples, onRetry }: FatTreeViewProps) {
     return <ErrorNote message={`Topology: ${topology.message}`} onRetry={onRetry} />;
   if (!fabric) return null;
   if (fabric.nodes.length === 0) return <p className="placeholder">The fabric has no nodes.</p>;
-  if (tooBig) {
-    return (
-      <div className="placeholder big-fabric" role="note">
-        <p>
-          {fabric.name} has {fabric.links.length.toLocaleString('en')} links, more than the {MAX_DRAWN_LINKS}{' '}
-          this per-link drawing handles. Use the busiest-links table and the histograms; an aggregated view is
-          planned.
-        </p>
-        <ul>
-          {countByTier(fabric).map((t) => (
-            <li key={t.tier}>
-              {t.label}: {t.nodes} nodes
-            </li>
-          ))}
-        </ul>
-      </div>
-    );
-  }
+  if (tooBig) return <BigFabricView fabric={fabric} compact={compact} />;
   if (!layout) return null;
   if ('error' in layout) return <ErrorNote message={`Cannot draw the fabric: ${layout.error}`} />;
   return (

@@ -1,6 +1,7 @@
-import type { FabricSnapshot, Topology } from '../api/types.ts';
+import type { LiveSnapshot, Topology } from '../api/types.ts';
 import { formatAge, formatFabricType } from '../lib/format.ts';
 import { assessFreshness } from '../lib/freshness.ts';
+import { staleDirectionCount } from '../lib/snapshot.ts';
 import type { StreamConnection } from '../state/useFabricStream.ts';
 import { useNow } from '../state/useNow.ts';
 import type { Loadable } from '../state/useTopology.ts';
@@ -8,7 +9,7 @@ import { SettingsMenu } from './SettingsMenu.tsx';
 
 interface HeaderProps {
   topology: Loadable<Topology>;
-  snapshot: FabricSnapshot | null;
+  snapshot: LiveSnapshot | null;
   receivedAtMs: number | null;
   connection: StreamConnection;
   /** No message for longer than the silence limit, although the connection may look open. */
@@ -28,7 +29,7 @@ const CONNECTION_LABEL: Record<StreamConnection, string> = {
  */
 export function Header({ topology, snapshot, receivedAtMs, connection, silent, streamError }: HeaderProps) {
   const now = useNow(250);
-  const staleLinkCount = snapshot ? snapshot.links.filter((l) => l.stale).length : 0;
+  const staleLinkCount = snapshot ? staleDirectionCount(snapshot) : 0;
   const freshness = assessFreshness({
     nowMs: now,
     receivedAtMs,

@@ -6,6 +6,10 @@ import { KIND_FILTERS, type KindFilter, rankLinks, TOP_N_CHOICES } from '../lib/
 
 interface LinkTableProps {
   links: readonly LinkSample[] | null;
+  /** Link directions in the fabric (default: links.length). */
+  totalDirections?: number | null;
+  /** True when `links` holds only the busiest directions (the compact stream's top). */
+  partial?: boolean;
   kind: KindFilter;
   topN: number;
   onKindChange: (kind: KindFilter) => void;
@@ -15,7 +19,15 @@ interface LinkTableProps {
 const KIND_LABEL: Record<KindFilter, string> = { all: 'all', isl: 'ISL', host: 'host' };
 
 /** opatop-style table of the busiest link directions. */
-export function LinkTable({ links, kind, topN, onKindChange, onTopNChange }: LinkTableProps) {
+export function LinkTable({
+  links,
+  totalDirections = null,
+  partial = false,
+  kind,
+  topN,
+  onKindChange,
+  onTopNChange,
+}: LinkTableProps) {
   const topId = useId();
   const kindId = useId();
   const rows = links ? rankLinks(links, { kind, limit: topN }) : [];
@@ -41,7 +53,8 @@ export function LinkTable({ links, kind, topN, onKindChange, onTopNChange }: Lin
         </select>
         {links && (
           <span className="muted">
-            {rows.length} of {links.length} link directions
+            {rows.length} of {(totalDirections ?? links.length).toLocaleString('en')} link directions
+            {partial && ' (the stream sends the busiest 50 ISL and 50 host-link directions)'}
           </span>
         )}
       </div>

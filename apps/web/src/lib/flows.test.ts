@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pathNodes } from './flows.ts';
+import { hasSeedHosts, pathNodes } from './flows.ts';
 
 describe('pathNodes', () => {
   it('lists the nodes a flow crosses, once each', () => {
@@ -10,5 +10,15 @@ describe('pathNodes', () => {
 
   it('copes with an empty path', () => {
     expect(pathNodes([])).toEqual([]);
+  });
+});
+
+describe('hasSeedHosts', () => {
+  const named = (...names: string[]) => ({ nodes: names.map((name) => ({ name })) });
+
+  it('offers the seed pairs only where nodeA…nodeD exist', () => {
+    expect(hasSeedHosts(named('nodeA', 'nodeB', 'nodeC', 'nodeD', 'edge1'))).toBe(true);
+    expect(hasSeedHosts(named('host1', 'host2'))).toBe(false);
+    expect(hasSeedHosts(null)).toBe(true);
   });
 });

@@ -24,3 +24,10 @@ export const SEED_PAIRS: [string, string][] = [
   ['nodeA', 'nodeC'],
   ['nodeB', 'nodeD'],
 ];
+
+/** Whether a fabric has the seed pairs' hosts (true while the topology is unknown). */
+export function hasSeedHosts(topology: { nodes: readonly { name: string }[] } | null): boolean {
+  if (topology === null) return true;
+  const names = new Set(topology.nodes.map((n) => n.name));
+  return SEED_PAIRS.every(([a, b]) => names.has(a) && names.has(b));
+}

@@ -63,8 +63,8 @@ export interface FatTreeLayout {
 
 /**
  * Above this many links the per-channel SVG is not drawn (two strokes per link would be more than
- * ~4000 interactive elements re-rendered each tick); the view shows an aggregated notice instead.
- * A canvas or per-pod aggregation for big fabrics is later work.
+ * ~4000 interactive elements re-rendered each tick): the page switches to the compact stream and a
+ * canvas heatmap (two-tier fabrics) or per-tier and per-pod aggregates (more tiers).
  */
 export const MAX_DRAWN_LINKS = 2000;
 
@@ -215,7 +215,7 @@ export interface TierCount {
   nodes: number;
 }
 
-/** Node counts per tier (highest first), for the notice shown instead of a too-big drawing. */
+/** Node counts per tier (highest first). */
 export function countByTier(topology: Topology): TierCount[] {
   const counts = new Map<number, number>();
   for (const node of topology.nodes) counts.set(node.tier, (counts.get(node.tier) ?? 0) + 1);

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
-import { parseSnapshot, STREAM_PATH } from '../api/stream.ts';
-import type { FabricSnapshot } from '../api/types.ts';
+import { parseCompactSnapshot, parseSnapshot, streamUrl } from '../api/stream.ts';
+import type { LiveSnapshot, StreamView } from '../api/types.ts';
 import { STREAM_SILENCE_LIMIT_SECONDS } from '../lib/freshness.ts';
 
 /**
- * The dashboard's one refresh clock: a single EventSource on `/api/v1/stream`. Every panel renders
- * from the latest message; nothing else polls. While the browser reconnects (it does so by itself
+ * The dashboard's one refresh clock: a single EventSource on `/api/v1/stream` (full encoding, or
+ * `?view=compact` for fabrics too big for per-link objects). Every panel renders from the latest
+ * message; nothing else polls. With `view` null (the topology is still loading) nothing is opened. While the browser reconnects (it does so by itself
  * after a dropped connection), the last snapshot stays on screen and is flagged stale; if the
  * EventSource gives up (the server answered with an error), we open a new one with back-off.
  */
@@ -13,7 +14,7 @@ import { STREAM_SILENCE_LIMIT_SECONDS } from '../lib/freshness.ts';
 export type StreamConnection = 'connecting' | 'open' | 'reconnecting';
 
 export interface FabricStreamState {
-  snapshot: FabricSnapshot | null;
+  snapshot: LiveSnapshot | null;
   /** Browser time (ms) the snapshot arrived, or null before the first. */
   receivedAtMs: number | null;
   connection: StreamConnection;
@@ -34,10 +35,15 @@ const INITIAL: FabricStreamState = {
 const RETRY_MIN_MS = 1000;
 const RETRY_MAX_MS = 30_000;
 
-export function useFabricStream(url: string = STREAM_PATH): FabricStreamState {
+export function useFabricStream(view: StreamView | null, channels?: number): FabricStreamState {
   const [state, setState] = useState<FabricStreamState>(INITIAL);
 
   useEffect(() => {
+    setState(INITIAL);
+    if (view === null) return;
+    const url = streamUrl(view);
+    const parse = (data: string): LiveSnapshot =>
+      view === 'compact' ? parseCompactSnapshot(data, channels) : parseSnapshot(data);
     let source: EventSource | null = null;
     let watchdog: ReturnType<typeof setTimeout> | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
@@ -64,7 +70,7 @@ export function useFabricStream(url: string = STREAM_PATH): FabricStreamState {
       source.onmessage = (event: MessageEvent<string>) => {
         armWatchdog();
         try {
-          const snapshot = parseSnapshot(event.data);
+          const snapshot = parse(event.data);
           setState({ snapshot, receivedAtMs: Date.now(), connection: 'open', silent: false, error: null });
         } catch (error) {
           setState((s) => ({ ...s, error: `Bad stream message: ${(error as Error).message}` }));
@@ -95,7 +101,7 @@ export function useFabricStream(url: string = STREAM_PATH): FabricStreamState {
       clearTimeout(retry);
       source?.close();
     };
-  }, [url]);
+  }, [view, channels]);
 
   return state;
 }

@@ -61,6 +61,21 @@ async function serveOrPrint(
   return () => server.close();
 }
 
+/** Options of `fabscope collect fabric` (docker-compose.yml's collector is checked against them). */
+export const COLLECT_FABRIC_OPTIONS = {
+  source: { type: 'string' },
+  url: { type: 'string' },
+  fabric: { type: 'string' },
+  targets: { type: 'string' },
+  ibnetdiscover: { type: 'string', default: 'ibnetdiscover' },
+  perfquery: { type: 'string', default: 'perfquery' },
+  opapmaquery: { type: 'string', default: 'opapmaquery' },
+  'timeout-ms': { type: 'string' },
+  concurrency: { type: 'string' },
+  listen: { type: 'string', default: '127.0.0.1:9466' },
+  once: { type: 'boolean', default: false },
+} as const;
+
 /** `fabscope collect host|fabric …`; resolves with a stop function when it keeps serving. */
 export async function collect(args: string[], io: Io): Promise<(() => Promise<void>) | undefined> {
   const [kind, ...rest] = args;
@@ -85,22 +100,7 @@ export async function collect(args: string[], io: Io): Promise<(() => Promise<vo
     return serveOrPrint(host.scrape, values.listen, values.once, io);
   }
   if (kind === 'fabric') {
-    const { values } = parseArgs({
-      args: rest,
-      options: {
-        source: { type: 'string' },
-        url: { type: 'string' },
-        fabric: { type: 'string' },
-        targets: { type: 'string' },
-        ibnetdiscover: { type: 'string', default: 'ibnetdiscover' },
-        perfquery: { type: 'string', default: 'perfquery' },
-        opapmaquery: { type: 'string', default: 'opapmaquery' },
-        'timeout-ms': { type: 'string' },
-        concurrency: { type: 'string' },
-        listen: { type: 'string', default: '127.0.0.1:9466' },
-        once: { type: 'boolean', default: false },
-      },
-    });
+    const { values } = parseArgs({ args: rest, options: COLLECT_FABRIC_OPTIONS });
     const timeoutMs = positiveInt('--timeout-ms', values['timeout-ms'], 5000);
     const concurrency = positiveInt('--concurrency', values.concurrency, 4);
     let source: FabricSource;

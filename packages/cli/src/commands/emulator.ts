@@ -1,15 +1,16 @@
 import { parseArgs } from 'node:util';
 import { createEmulator, routingFor, startEmulatorServer, startSysfsWriter } from '@fabscope/emulator';
-import { buildScenario } from '@fabscope/topology';
 import { parseListen, stopOnSignal } from './shared.ts';
+import { fabricFromConfig } from './topology.ts';
 
-export const EMULATOR_USAGE = `fabscope emulator [--scenario NAME] [--listen HOST:PORT] [--seed N] [--sysfs DIR]
+export const EMULATOR_USAGE = `fabscope emulator [--scenario NAME | --topology FILE] [--listen HOST:PORT] [--seed N] [--sysfs DIR]
   Runs the fabric emulator alone, in real time, serving its HTTP interface (docs/architecture.md).
-  Defaults: --scenario $FABSCOPE_SCENARIO or ar-demo, --listen 127.0.0.1:7070, --seed 1.
+  Defaults: --scenario $FABSCOPE_SCENARIO or ar-demo (or $FABSCOPE_TOPOLOGY), --listen 127.0.0.1:7070, --seed 1.
   --sysfs DIR (or FABSCOPE_EMULATOR_SYSFS): live DIR/<host>/sys and DIR/<host>/proc trees.`;
 
 export const EMULATOR_OPTIONS = {
   scenario: { type: 'string' },
+  topology: { type: 'string' },
   listen: { type: 'string', default: '127.0.0.1:7070' },
   seed: { type: 'string', default: '1' },
   sysfs: { type: 'string' },
@@ -18,12 +19,14 @@ export const EMULATOR_OPTIONS = {
 export async function emulatorCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: EMULATOR_OPTIONS, strict: true });
   const { host, port } = parseListen(values.listen);
+  const topologyPath =
+    values.topology ?? (values.scenario ? undefined : process.env.FABSCOPE_TOPOLOGY || undefined);
   const scenario = values.scenario ?? process.env.FABSCOPE_SCENARIO ?? 'ar-demo';
-  const fabric = buildScenario(scenario);
+  const { fabric, tables } = fabricFromConfig({ scenario, topologyPath });
   const routing = routingFor(undefined);
   const emulator = createEmulator({
     fabric,
-    tables: routing(fabric),
+    tables,
     routing,
     seed: Number(values.seed),
     startTimeMs: Date.now(),
@@ -32,7 +35,7 @@ export async function emulatorCommand(args: string[]): Promise<void> {
   const sysfsDir = values.sysfs ?? process.env.FABSCOPE_EMULATOR_SYSFS;
   const sysfs = sysfsDir ? startSysfsWriter(emulator, sysfsDir) : null;
   process.stdout.write(
-    `fabscope emulator: scenario ${scenario} at ${server.url}${sysfsDir ? `, sysfs trees in ${sysfsDir}` : ''}\n`,
+    `fabscope emulator: fabric ${fabric.name} at ${server.url}${sysfsDir ? `, sysfs trees in ${sysfsDir}` : ''}\n`,
   );
   stopOnSignal(async () => {
     sysfs?.stop();

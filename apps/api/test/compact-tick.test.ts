@@ -1,0 +1,197 @@
+import { buildScenario, channelOf, fatTreeRouting } from '@fabscope/topology';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { busiestPerKind, compactTick, roundUtilization } from '../src/lib/compact-tick.ts';
+import { type LinkDirectionState, LinkIndex } from '../src/lib/utilization.ts';
+import { Sampler } from '../src/sampler.ts';
+import { type MetricsStore, type PortRates, portKey, type RatesSnapshot } from '../src/store/types.ts';
+
+const fabric = buildScenario('ar-demo');
+
+function state(id: string, kind: 'isl' | 'host', utilization: number | null): LinkDirectionState {
+  return {
+    id,
+    linkId: id,
+    kind,
+    from: { node: id, port: 1 },
+    to: { node: 'x', port: 1 },
+    capacityBytesPerSecond: 12.5e9,
+    utilization,
+    bytesPerSecond: utilization === null ? null : utilization * 12.5e9,
+    packetsPerSecond: null,
+    transmitWaitTicksPerSecond: null,
+    stale: utilization === null,
+  };
+}
+
+describe('compactTick', () => {
+  it('rounds utilization to 1e-4 and bytes to whole bytes, keeping unknown as null', () => {
+    expect(roundUtilization(0.123449)).toBe(0.1234);
+    expect(roundUtilization(0.99996)).toBe(1);
+    expect(roundUtilization(1 / 3)).toBe(0.3333);
+    expect(roundUtilization(null)).toBeNull();
+    expect(roundUtilization(Number.NaN)).toBeNull();
+    const links = [state('a', 'isl', 1 / 3), state('b', 'host', null), state('c', 'host', 0)];
+    const tick = compactTick({ time: 't', health: { h: 1 }, summary: { s: 2 }, links });
+    expect(tick.utilization).toEqual([0.3333, null, 0]);
+    expect(tick.bytesPerSecond).toEqual([4_166_666_667, null, 0]);
+    expect(tick).toMatchObject({ time: 't', health: { h: 1 }, summary: { s: 2 } });
+    expect(JSON.stringify(tick.utilization)).toBe('[0.3333,null,0]');
+  });
+
+  it('keeps the busiest directions of each kind, busiest first, unknown last, ties by id', () => {
+    const links = [
+      state('h1', 'host', 0.2),
+      state('i1', 'isl', 0.9),
+      state('i2', 'isl', null),
+      state('h2', 'host', 0.95),
+      state('i3', 'isl', 0.5),
+      state('i4', 'isl', 0.5),
+      state('h3', 'host', 0.1),
+    ];
+    expect(busiestPerKind(links, 2).map((l) => l.id)).toEqual(['h2', 'i1', 'i3', 'h1']);
+    expect(busiestPerKind(links, 10).map((l) => l.id)).toEqual(['h2', 'i1', 'i3', 'i4', 'h1', 'h3', 'i2']);
+    expect(busiestPerKind(links, 0)).toEqual([]);
+    expect(() => busiestPerKind(links, -1)).toThrow(/limit/);
+    const compact = compactTick({ time: 't', health: null, summary: null, links }, 1);
+    expect(compact.top.map((l) => l.id)).toEqual(['h2', 'i1']);
+  });
+});
+
+/** A store with fixed rates: edge1's up-port to core2 sends at 12.4 GB/s, every other port idles. */
+function fixedStore(): MetricsStore {
+  const ports = new Map<string, PortRates>();
+  const idle: PortRates = {
+    transmitBytesPerSecond: 0,
+    receiveBytesPerSecond: 0,
+    transmitPacketsPerSecond: 0,
+    receivePacketsPerSecond: 0,
+    transmitWaitTicksPerSecond: 0,
+  };
+  for (const node of fabric.nodes) {
+    for (let p = 1; p < node.ports.length; p++) ports.set(portKey(node.guid, p), idle);
+  }
+  const edge1 = fabric.nodeByName.get('edge1');
+  if (!edge1) throw new Error('no edge1');
+  ports.set(portKey(edge1.guid, 4), { ...idle, transmitBytesPerSecond: 12.4e9 });
+  return {
+    kind: 'embedded',
+    rates: async (): Promise<RatesSnapshot> => ({
+      timeMs: Date.now(),
+      ok: true,
+      lastSampleAgeSeconds: 0.2,
+      ports,
+    }),
+    close: async () => {},
+  };
+}
+
+describe('Sampler encodings', () => {
+  it('serializes an encoding once per tick, only while a client of it is connected', async () => {
+    const sampler = new Sampler(fixedStore(), new LinkIndex(fabric));
+    await sampler.sample();
+    expect(sampler.serializations).toEqual({ full: 0, compact: 0 });
+
+    const compactMessages: string[][] = [[], [], []];
+    const unsubscribe = compactMessages.map((list) =>
+      sampler.subscribe((json) => list.push(json), 'compact'),
+    );
+    // A new client gets the latest tick at once; the encoding is made once for all three.
+    expect(sampler.serializations).toEqual({ full: 0, compact: 1 });
+    await sampler.sample();
+    expect(sampler.serializations).toEqual({ full: 0, compact: 2 });
+    for (const list of compactMessages) expect(list).toHaveLength(2);
+    expect(compactMessages[0]?.[1]).toBe(compactMessages[2]?.[1]);
+
+    const full: string[] = [];
+    const stopFull = sampler.subscribe((json) => full.push(json), 'full');
+    await sampler.sample();
+    expect(sampler.serializations).toEqual({ full: 2, compact: 3 });
+    expect(JSON.parse(full[1] ?? '{}').links).toHaveLength(fabric.links.length * 2);
+
+    for (const stop of unsubscribe) stop();
+    stopFull();
+    await sampler.sample();
+    expect(sampler.serializations).toEqual({ full: 2, compact: 3 });
+    expect(sampler.clientCount).toBe(0);
+  });
+});
+
+describe('GET /api/v1/stream?view=compact over a real socket', () => {
+  let app: FastifyInstance | undefined;
+  afterEach(async () => {
+    await app?.close();
+  });
+
+  async function start(): Promise<string> {
+    const store = fixedStore();
+    const linkIndex = new LinkIndex(fabric);
+    const sampler = new Sampler(store, linkIndex);
+    await sampler.sample();
+    app = await buildApp({
+      ctx: { fabric, tables: fatTreeRouting(fabric), linkIndex, store, sampler, emulator: null },
+      listenHost: '127.0.0.1',
+    });
+    return app.listen({ host: '127.0.0.1', port: 0 });
+  }
+
+  async function firstMessage(url: string): Promise<unknown> {
+    const controller = new AbortController();
+    const response = await fetch(url, { signal: controller.signal });
+    const reader = response.body?.getReader();
+    let text = '';
+    try {
+      for (;;) {
+        const chunk = await reader?.read();
+        if (!chunk || chunk.done) throw new Error(`stream ended before a message: ${text}`);
+        text += new TextDecoder().decode(chunk.value);
+        const match = /^data: (.*)$/m.exec(text);
+        if (match?.[1] && text.includes('\n\n', match.index)) return JSON.parse(match[1]);
+      }
+    } finally {
+      controller.abort();
+    }
+  }
+
+  it('sends per-channel arrays in topology order and the busiest directions', async () => {
+    const address = await start();
+    const message = (await firstMessage(`${address}/api/v1/stream?view=compact`)) as {
+      utilization: (number | null)[];
+      bytesPerSecond: (number | null)[];
+      top: { id: string; kind: string; utilization: number }[];
+      summary: { histogram: { isl: number[] } };
+      links?: unknown;
+    };
+    expect(message.links).toBeUndefined();
+    expect(message.utilization).toHaveLength(fabric.links.length * 2);
+    const topology = (await (await fetch(`${address}/api/v1/topology`)).json()) as {
+      links: { a: { node: string; port: number }; b: { node: string; port: number } }[];
+    };
+    // Channel 2i is link i a→b: find edge1/4 → core2/1 through the topology, as a client does.
+    const i = topology.links.findIndex((l) => l.a.node === 'edge1' && l.a.port === 4);
+    expect(topology.links[i]?.b).toEqual({ node: 'core2', port: 1 });
+    expect(message.utilization[2 * i]).toBe(0.992);
+    expect(message.bytesPerSecond[2 * i]).toBe(12.4e9);
+    expect(message.utilization[2 * i + 1]).toBe(0);
+    expect(channelOf(fabric, 2 * i).id).toBe('edge1/4->core2/1');
+    expect(message.top[0]).toMatchObject({ id: 'edge1/4->core2/1', kind: 'isl', utilization: 0.992 });
+    expect(message.top).toHaveLength(fabric.links.length * 2); // ar-demo: fewer than 50 per kind
+    expect(message.summary.histogram.isl[9]).toBe(1);
+  });
+
+  it('keeps the default stream as it was and refuses an unknown view', async () => {
+    const address = await start();
+    const message = (await firstMessage(`${address}/api/v1/stream`)) as { links: { id: string }[] };
+    expect(message.links).toHaveLength(fabric.links.length * 2);
+    const bad = await fetch(`${address}/api/v1/stream?view=tiny`);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toMatch(/view/);
+    const doc = (await (await fetch(`${address}/api/v1/openapi.json`)).json()) as {
+      paths: Record<string, { get: { description: string; parameters: { name: string }[] } }>;
+    };
+    const stream = doc.paths['/api/v1/stream']?.get;
+    expect(stream?.parameters.map((p) => p.name)).toContain('view');
+    expect(stream?.description).toMatch(/topology order/);
+  });
+});

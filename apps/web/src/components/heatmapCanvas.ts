@@ -1,0 +1,178 @@
+import { UNKNOWN_COLOR, utilizationColor } from '../lib/colors.ts';
+import { cellChannels, directionValue, type TwoTierMatrix } from '../lib/fabricMatrix.ts';
+import {
+  type HeatmapGeometry,
+  type HeatmapHit,
+  hitTest,
+  LABEL_FONT_PX,
+  type Label,
+} from '../lib/heatmapGeometry.ts';
+
+/**
+ * The imperative island behind FabricHeatmap: it owns one <canvas> inside a container React
+ * leaves empty, paints the cells the pure geometry placed, and reports the cell under the pointer.
+ * React never renders into the container; this class never touches anything outside it.
+ */
+
+export interface HeatmapPaint {
+  geometry: HeatmapGeometry;
+  matrix: TwoTierMatrix;
+  /** Per channel, from the compact stream; null before the first message. */
+  utilization: readonly (number | null)[] | null;
+  hover: HeatmapHit | null;
+  /** Accessible name of the canvas, and the id of the element describing it. */
+  label: string;
+  describedBy: string;
+}
+
+/** The utilization scale sampled at 256 steps: a lookup per cell, not an interpolation. */
+const RAMP_STEPS = 256;
+const RAMP = Array.from({ length: RAMP_STEPS }, (_, i) => utilizationColor(i / (RAMP_STEPS - 1)));
+
+function colorOf(u: number | null): string {
+  if (u === null) return UNKNOWN_COLOR;
+  return RAMP[Math.round(Math.min(1, Math.max(0, u)) * (RAMP_STEPS - 1))] ?? UNKNOWN_COLOR;
+}
+
+const TEXT = '#9aa4b2';
+const TITLE = '#c9d1d9';
+const HOVER_TEXT = '#ffffff';
+const EMPTY = '#1c2230';
+const FONT = `${LABEL_FONT_PX}px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`;
+
+export class HeatmapCanvas {
+  private readonly canvas: HTMLCanvasElement;
+  private paint: HeatmapPaint | null = null;
+  private lastHit = '';
+
+  constructor(
+    container: HTMLElement,
+    private readonly onHover: (hit: HeatmapHit | null) => void,
+  ) {
+    this.canvas = document.createElement('canvas');
+    this.canvas.className = 'heatmap-canvas';
+    this.canvas.setAttribute('role', 'img');
+    this.canvas.addEventListener('pointermove', this.move);
+    this.canvas.addEventListener('pointerleave', this.leave);
+    container.appendChild(this.canvas);
+  }
+
+  update(paint: HeatmapPaint): void {
+    this.paint = paint;
+    this.canvas.setAttribute('aria-label', paint.label);
+    this.canvas.setAttribute('aria-describedby', paint.describedBy);
+    this.draw();
+  }
+
+  dispose(): void {
+    this.canvas.removeEventListener('pointermove', this.move);
+    this.canvas.removeEventListener('pointerleave', this.leave);
+    this.canvas.remove();
+    this.paint = null;
+  }
+
+  private readonly move = (event: PointerEvent): void => {
+    if (!this.paint) return;
+    const box = this.canvas.getBoundingClientRect();
+    const hit = hitTest(this.paint.geometry, event.clientX - box.left, event.clientY - box.top);
+    const key = hit ? `${hit.block}:${hit.row}:${hit.col}:${hit.half}` : '';
+    if (key === this.lastHit) return;
+    this.lastHit = key;
+    this.onHover(hit);
+  };
+
+  private readonly leave = (): void => {
+    if (this.lastHit === '') return;
+    this.lastHit = '';
+    this.onHover(null);
+  };
+
+  private draw(): void {
+    const paint = this.paint;
+    if (!paint) return;
+    const { geometry: g, matrix, utilization, hover } = paint;
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.round(g.width * dpr);
+    const h = Math.round(g.height * dpr);
+    if (this.canvas.width !== w || this.canvas.height !== h) {
+      this.canvas.width = w;
+      this.canvas.height = h;
+      this.canvas.style.width = `${g.width}px`;
+      this.canvas.style.height = `${g.height}px`;
+    }
+    const ctx = this.canvas.getContext('2d');
+    if (!ctx) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, g.width, g.height);
+
+    const none: readonly (number | null)[] = [];
+    const values = utilization ?? none;
+    const gap = g.cellW >= 6 && g.cellH >= 6 ? 1 : 0;
+    for (const b of g.blocks) {
+      for (let row = 0; row < b.rows; row++) {
+        for (let col = 0; col < b.cols; col++) {
+          const x0 = b.x + col * g.cellW;
+          const y0 = b.y + row * g.cellH;
+          const x1 = x0 + g.cellW - gap;
+          const y1 = y0 + g.cellH - gap;
+          const channels = cellChannels(matrix, b.block, row, col);
+          if (!channels) {
+            ctx.fillStyle = EMPTY;
+            ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
+            continue;
+          }
+          const up = utilization ? directionValue(channels.up, values, none).max : null;
+          const down = utilization ? directionValue(channels.down, values, none).max : null;
+          // Bottom-right triangle: down; top-left triangle: up (edge → core, host → edge). The
+          // cell is filled whole first, so a cell with equal directions shows no seam.
+          ctx.fillStyle = colorOf(down);
+          ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
+          const upColor = colorOf(up);
+          if (upColor === colorOf(down)) continue;
+          ctx.fillStyle = upColor;
+          ctx.beginPath();
+          ctx.moveTo(x0, y0);
+          ctx.lineTo(x1, y0);
+          ctx.lineTo(x0, y1);
+          ctx.closePath();
+          ctx.fill();
+        }
+      }
+    }
+
+    ctx.font = FONT;
+    ctx.textBaseline = 'middle';
+    // The hovered cell's row and column labels stand out, as a crosshair would.
+    for (const label of g.rowLabels) this.text(ctx, label, label.index === hover?.row ? HOVER_TEXT : TEXT);
+    for (const label of g.colLabels) {
+      const hovered = label.block === hover?.block && label.index === hover?.col;
+      this.text(ctx, label, hovered ? HOVER_TEXT : TEXT);
+    }
+    ctx.font = `600 ${FONT}`;
+    for (const label of g.titles) this.text(ctx, label, TITLE);
+
+    if (hover) {
+      const b = g.blocks.find((x) => x.block === hover.block);
+      if (b) {
+        ctx.strokeStyle = '#ffffff';
+        ctx.lineWidth = 1.5;
+        ctx.strokeRect(b.x + hover.col * g.cellW - 0.5, b.y + hover.row * g.cellH - 0.5, g.cellW, g.cellH);
+      }
+    }
+  }
+
+  private text(ctx: CanvasRenderingContext2D, label: Label, color: string): void {
+    ctx.fillStyle = color;
+    if (label.vertical) {
+      ctx.save();
+      ctx.translate(label.x, label.y);
+      ctx.rotate(-Math.PI / 2);
+      ctx.textAlign = label.align === 'center' ? 'center' : 'left';
+      ctx.fillText(label.text, 0, 0);
+      ctx.restore();
+      return;
+    }
+    ctx.textAlign = label.align;
+    ctx.fillText(label.text, label.x, label.y);
+  }
+}

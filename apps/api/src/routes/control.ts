@@ -1,6 +1,5 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
-import { type EmulatorClient, UpstreamError } from '../emulator-client.ts';
 import {
   AdaptiveRoutingPatch,
   AdaptiveRoutingSchema,
@@ -9,37 +8,11 @@ import {
   TrafficRequest,
 } from '../schemas.ts';
 import { checkTraffic } from '../traffic-check.ts';
-
-function badRequest(reply: FastifyReply, message: string) {
-  return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message });
-}
+import { badRequest, withEmulator } from './with-emulator.ts';
 
 /** Adaptive routing and traffic: forwarded to the emulator, refused cleanly without one. */
 export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
   const errors = { 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 409: ErrorReply, 502: ErrorReply };
-
-  async function withEmulator<T>(reply: FastifyReply, action: (emulator: EmulatorClient) => Promise<T>) {
-    if (!ctx.emulator) {
-      return reply.code(409).send({
-        statusCode: 409,
-        error: 'Conflict',
-        message: 'no emulator is attached (FABSCOPE_EMULATOR_URL): traffic and AR control need one',
-      });
-    }
-    try {
-      return await action(ctx.emulator);
-    } catch (error) {
-      if (error instanceof UpstreamError) {
-        const status = error.statusCode;
-        return reply.code(status).send({
-          statusCode: status,
-          error: status < 500 ? 'Bad Request' : 'Bad Gateway',
-          message: error.message,
-        });
-      }
-      throw error;
-    }
-  }
 
   app.get(
     '/adaptive-routing',
@@ -49,7 +22,7 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
         response: { 200: AdaptiveRoutingSchema, ...errors },
       },
     },
-    (_request, reply) => withEmulator(reply, (e) => e.getAdaptiveRouting()),
+    (_request, reply) => withEmulator(ctx, reply, (e) => e.getAdaptiveRouting()),
   );
 
   app.put<{ Body: AdaptiveRoutingPatch }>(
@@ -61,13 +34,13 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
         response: { 200: AdaptiveRoutingSchema, ...errors },
       },
     },
-    (request, reply) => withEmulator(reply, (e) => e.setAdaptiveRouting(request.body)),
+    (request, reply) => withEmulator(ctx, reply, (e) => e.setAdaptiveRouting(request.body)),
   );
 
   app.get(
     '/traffic',
     { schema: { summary: 'Flows running in the emulator', response: { 200: FlowsSchema, ...errors } } },
-    (_request, reply) => withEmulator(reply, (e) => e.listFlows()),
+    (_request, reply) => withEmulator(ctx, reply, (e) => e.listFlows()),
   );
 
   app.post<{ Body: TrafficRequest }>(
@@ -83,13 +56,13 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
     (request, reply) => {
       const problem = checkTraffic(ctx.fabric, request.body);
       if (problem) return badRequest(reply, problem);
-      return withEmulator(reply, (e) => e.startFlows(request.body));
+      return withEmulator(ctx, reply, (e) => e.startFlows(request.body));
     },
   );
 
   app.delete(
     '/traffic',
     { schema: { summary: 'Stop every flow', response: { 200: FlowsSchema, ...errors } } },
-    (_request, reply) => withEmulator(reply, (e) => e.stopFlows()),
+    (_request, reply) => withEmulator(ctx, reply, (e) => e.stopFlows()),
   );
 };

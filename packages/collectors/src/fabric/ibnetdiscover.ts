@@ -1,3 +1,4 @@
+import { rateOfWidthSpeed } from '@fabscope/topology';
 /**
  * Parser for `ibnetdiscover -p` (`--ports`): one line per port, with its link partner when cabled.
  *
@@ -25,24 +26,9 @@ export interface IbPortLine {
   remote: IbPortEnd | null;
 }
 
-/** Nominal lane signalling rates in Gb/s, as the kernel prints them in sysfs `rate`. */
-const LANE_GBPS: Record<string, number> = {
-  SDR: 2.5,
-  DDR: 5,
-  QDR: 10,
-  FDR10: 10,
-  FDR: 14,
-  EDR: 25,
-  HDR: 50,
-  NDR: 100,
-  XDR: 200,
-};
-
 export function linkRateBytesPerSecond(width: string, speed: string): number | null {
-  const lanes = Number(width.replace(/x$/i, ''));
-  const lane = LANE_GBPS[speed.toUpperCase()];
-  if (!Number.isFinite(lanes) || lane === undefined) return null;
-  return (lanes * lane * 1e9) / 8;
+  const rateGbps = rateOfWidthSpeed(Number(width.replace(/x$/i, '')), speed);
+  return rateGbps === undefined ? null : (rateGbps * 1e9) / 8;
 }
 
 export function normalizeGuid(guid: string): string {

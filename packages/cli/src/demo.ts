@@ -27,6 +27,8 @@ export interface DemoOptions {
 }
 
 export interface RunningDemo {
+  /** The emulated fabric: a scenario's name, or the name of the loaded topology file. */
+  fabricName: string;
   apiUrl: string;
   emulatorUrl: string;
   collectorUrl: string;
@@ -94,6 +96,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     });
     stops.push(() => api.close());
     return {
+      fabricName: fabric.name,
       apiUrl: api.url,
       emulatorUrl: emulatorServer.url,
       collectorUrl: collector.url,

@@ -59,7 +59,7 @@ async function demo(args: string[]): Promise<void> {
   const shown = running.apiUrl.replace('0.0.0.0', '127.0.0.1');
   process.stdout.write(
     [
-      `fabscope demo: scenario ${config.scenario}, store ${running.api.store.kind}`,
+      `fabscope demo: fabric ${running.fabricName}, store ${running.api.store.kind}`,
       `  dashboard   ${shown}/`,
       `  API         ${shown}/api/v1/ (OpenAPI: ${shown}/api/v1/openapi.json)`,
       `  collector   ${running.collectorUrl}`,

@@ -10,6 +10,8 @@ export class Dashboard {
   readonly hostTransmitTotal: Locator;
   /** The canvas heatmap big fabrics get instead of the per-link drawing. */
   readonly heatmap: Locator;
+  /** Tabs of the Investigate panel: Route, Contention, Faults. */
+  readonly investigate: Locator;
 
   constructor(readonly page: Page) {
     this.adaptiveRouting = page.getByRole('switch', { name: 'Adaptive routing' });
@@ -19,6 +21,27 @@ export class Dashboard {
     this.busiestLinks = page.getByRole('table', { name: 'Busiest links' });
     this.hostTransmitTotal = page.getByRole('status', { name: 'Host transmit total' });
     this.heatmap = page.getByRole('img', { name: /^Utilization heatmap/ });
+    this.investigate = page.getByRole('tablist', { name: 'Investigate' });
+  }
+
+  /** Opens a tab of the Investigate panel. */
+  async openTool(name: 'Route' | 'Contention' | 'Faults'): Promise<void> {
+    const tab = this.investigate.getByRole('tab', { name });
+    await tab.click();
+    await expect(tab).toHaveAttribute('aria-selected', 'true');
+  }
+
+  /** A full-page screenshot from the top (the header is sticky: scrolled, it would cut the page). */
+  async screenshot(path: string): Promise<void> {
+    await this.page.evaluate(() => window.scrollTo(0, 0));
+    await this.page.screenshot({ path, fullPage: true });
+  }
+
+  /** Turns adaptive routing off if it is on (specs share one demo). */
+  async adaptiveRoutingOff(): Promise<void> {
+    if ((await this.adaptiveRouting.getAttribute('aria-checked')) === 'true')
+      await this.adaptiveRouting.click();
+    await expect(this.adaptiveRouting).toHaveAttribute('aria-checked', 'false');
   }
 
   async open(url: string): Promise<void> {
@@ -41,11 +64,20 @@ export class Dashboard {
   /** The utilization percentage shown on screen in the table row of a link direction. */
   async shownUtilizationPercent(linkId: string): Promise<number> {
     const row = this.busiestLinks.locator(`tr[data-link-id="${linkId}"]`);
-    // Columns: #, link, kind, Util %, GB/s, Mpkt/s.
+    // Columns: #, link, kind, Util %, GB/s, Mpkt/s, Wait %.
     const cells = await row.getByRole('cell').allInnerTexts();
     const percent = Number(cells[3]?.trim());
     if (!Number.isFinite(percent))
       throw new Error(`no utilization shown for ${linkId}: ${cells.join(' | ')}`);
+    return percent;
+  }
+
+  /** The XmitWait percentage (share of time waiting for credit) shown in a link direction's row. */
+  async shownWaitPercent(linkId: string): Promise<number> {
+    const row = this.busiestLinks.locator(`tr[data-link-id="${linkId}"]`);
+    const cells = await row.getByRole('cell').allInnerTexts();
+    const percent = Number(cells[6]?.trim());
+    if (!Number.isFinite(percent)) throw new Error(`no wait shown for ${linkId}: ${cells.join(' | ')}`);
     return percent;
   }
 

@@ -51,7 +51,18 @@ export const LinkStateSchema = Type.Object({
   utilization: Nullable(Type.Number({ description: 'Fraction 0..1; null when unknown (stale)' })),
   bytesPerSecond: Nullable(Type.Number()),
   packetsPerSecond: Nullable(Type.Number()),
-  transmitWaitTicksPerSecond: Nullable(Type.Number()),
+  transmitWaitTicksPerSecond: Nullable(
+    Type.Number({ description: 'XmitWait ticks per second at the sending port; null when unknown' }),
+  ),
+  transmitWaitFraction: Nullable(
+    Type.Number({
+      description:
+        'Share of time 0..1 the sending port had data and no credit (XmitWait ticks/s × tick length); null when unknown',
+    }),
+  ),
+  linkUp: Type.Union([Type.Boolean(), Type.Null()], {
+    description: 'false when either end reports the link down, true when active; null when not reported',
+  }),
   stale: Type.Boolean(),
 });
 
@@ -69,7 +80,12 @@ export const SummarySchema = Type.Object({
 
 export const LinksQuery = Type.Object({
   sort: Type.Optional(
-    Type.Union([Type.Literal('utilization'), Type.Literal('bytesPerSecond'), Type.Literal('id')]),
+    Type.Union([
+      Type.Literal('utilization'),
+      Type.Literal('bytesPerSecond'),
+      Type.Literal('transmitWaitFraction'),
+      Type.Literal('id'),
+    ]),
   ),
   order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),

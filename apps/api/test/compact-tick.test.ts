@@ -9,7 +9,12 @@ import { type MetricsStore, type PortRates, portKey, type RatesSnapshot } from '
 
 const fabric = buildScenario('ar-demo');
 
-function state(id: string, kind: 'isl' | 'host', utilization: number | null): LinkDirectionState {
+function state(
+  id: string,
+  kind: 'isl' | 'host',
+  utilization: number | null,
+  extra: Partial<LinkDirectionState> = {},
+): LinkDirectionState {
   return {
     id,
     linkId: id,
@@ -21,7 +26,10 @@ function state(id: string, kind: 'isl' | 'host', utilization: number | null): Li
     bytesPerSecond: utilization === null ? null : utilization * 12.5e9,
     packetsPerSecond: null,
     transmitWaitTicksPerSecond: null,
+    transmitWaitFraction: null,
+    linkUp: null,
     stale: utilization === null,
+    ...extra,
   };
 }
 
@@ -38,6 +46,18 @@ describe('compactTick', () => {
     expect(tick.bytesPerSecond).toEqual([4_166_666_667, null, 0]);
     expect(tick).toMatchObject({ time: 't', health: { h: 1 }, summary: { s: 2 } });
     expect(JSON.stringify(tick.utilization)).toBe('[0.3333,null,0]');
+  });
+
+  it('carries the XmitWait fraction per channel (null when unknown) and lists the channels down', () => {
+    const links = [
+      state('a', 'isl', 0.99, { transmitWaitFraction: 0.500049, linkUp: true }),
+      state('b', 'isl', 0, { transmitWaitFraction: 0, linkUp: false }),
+      state('c', 'host', 0.5, { transmitWaitFraction: null, linkUp: null }),
+      state('d', 'host', 0, { transmitWaitFraction: 0, linkUp: false }),
+    ];
+    const tick = compactTick({ time: 't', health: null, summary: null, links });
+    expect(tick.waitFraction).toEqual([0.5, 0, null, 0]);
+    expect(tick.linkDown).toEqual([1, 3]);
   });
 
   it('keeps the busiest directions of each kind, busiest first, unknown last, ties by id', () => {
@@ -68,6 +88,8 @@ function fixedStore(): MetricsStore {
     transmitPacketsPerSecond: 0,
     receivePacketsPerSecond: 0,
     transmitWaitTicksPerSecond: 0,
+    transmitWaitTickSeconds: 6.4e-10,
+    linkUp: true,
   };
   for (const node of fabric.nodes) {
     for (let p = 1; p < node.ports.length; p++) ports.set(portKey(node.guid, p), idle);

@@ -143,3 +143,96 @@ describe('Prometheus store with a series mapping', () => {
     );
   });
 });
+
+describe('XmitWait tick length and link state, in both stores', () => {
+  const edge1 = guid('edge1');
+  const TICK = 6.4e-10;
+  /** edge1 port 4 waits half the time (0.5 / 6.4e-10 ticks/s) and its link is `up`. */
+  const page = (step: number, up: 0 | 1, withTick = true) =>
+    [
+      '# TYPE fabscope_port_data_transmitted_bytes_total counter',
+      `fabscope_port_data_transmitted_bytes_total{node_guid="${edge1}",port="4"} ${1e12 + step * 12.4e9}`,
+      '# TYPE fabscope_port_transmit_wait_total counter',
+      `fabscope_port_transmit_wait_total{node_guid="${edge1}",port="4"} ${1e12 + (step * 0.5) / TICK}`,
+      ...(withTick
+        ? [
+            '# TYPE fabscope_port_transmit_wait_tick_seconds gauge',
+            `fabscope_port_transmit_wait_tick_seconds{node_guid="${edge1}",port="4"} ${TICK}`,
+          ]
+        : []),
+      '# TYPE fabscope_port_link_up gauge',
+      `fabscope_port_link_up{node_guid="${edge1}",port="4"} ${up}`,
+    ].join('\n');
+
+  it('embedded: reads the tick gauge and fabscope_port_link_up beside the counters', async () => {
+    const snapshot = await twoScrapes(fabscopeMapping, (step) => ({
+      'http://collector:9466/metrics': page(step, step === 0 ? 1 : 0),
+    }));
+    const port = snapshot.ports.get(portKey(edge1, 4));
+    expect(port?.transmitWaitTickSeconds).toBe(TICK);
+    expect(port?.linkUp).toBe(false); // the latest scrape wins
+    const state = linkDirectionStates(new LinkIndex(fabric), snapshot).find(
+      (s) => s.id === 'edge1/4->core2/1',
+    );
+    expect(state?.transmitWaitFraction).toBeCloseTo(0.5, 6);
+    expect(state?.linkUp).toBe(false);
+  });
+
+  it('embedded: without the tick gauge the fraction is unknown, not 0', async () => {
+    const snapshot = await twoScrapes(fabscopeMapping, (step) => ({
+      'http://collector:9466/metrics': page(step, 1, false),
+    }));
+    const port = snapshot.ports.get(portKey(edge1, 4));
+    expect(port?.transmitWaitTicksPerSecond).toBeCloseTo(0.5 / TICK, -3);
+    expect(port?.transmitWaitTickSeconds).toBeNull();
+    expect(port?.linkUp).toBe(true);
+  });
+
+  it('node_exporter: node_infiniband_state_id 4 (ACTIVE) is up, anything else down', async () => {
+    const mapping = nodeExporterMapping(topology);
+    const state = (step: number) =>
+      `${nodeExporterPage(step * 1e9)}\n# TYPE node_infiniband_state_id gauge\nnode_infiniband_state_id{device="hfi1_0",port="1"} ${step === 0 ? 4 : 1}\n`;
+    const before = await twoScrapes(mapping, () => ({ 'http://nodeA:9100/metrics': state(0) }));
+    expect(before.ports.get(portKey(guid('nodeA'), 1))?.linkUp).toBe(true);
+    const after = await twoScrapes(mapping, (step) => ({ 'http://nodeA:9100/metrics': state(step) }));
+    expect(after.ports.get(portKey(guid('nodeA'), 1))?.linkUp).toBe(false);
+    expect(after.ports.get(portKey(guid('nodeA'), 1))?.transmitWaitTickSeconds).toBeNull();
+  });
+
+  it('prometheus: queries the gauges and joins them to ports with fresh counters', async () => {
+    const queries: string[] = [];
+    const labels = { node_guid: edge1, port: '4' };
+    const store = new PrometheusStore({
+      url: 'http://prom:9090',
+      fetch: (async (url: URL) => {
+        const query = url.searchParams.get('query') as string;
+        queries.push(query);
+        const result =
+          query === 'fabscope_port_transmit_wait_tick_seconds'
+            ? [{ metric: { __name__: query, ...labels }, value: [0, String(TICK)] }]
+            : query === 'fabscope_port_link_up'
+              ? [
+                  { metric: { __name__: query, ...labels }, value: [0, '0'] },
+                  // a port without fresh counters is left out
+                  { metric: { __name__: query, node_guid: edge1, port: '3' }, value: [0, '1'] },
+                ]
+              : query.startsWith('time()')
+                ? [{ metric: labels, value: [0, '1'] }]
+                : query.includes('transmit_wait_total')
+                  ? [{ metric: labels, value: [0, String(0.25 / TICK)] }]
+                  : [{ metric: labels, value: [0, '0'] }];
+        return new Response(JSON.stringify({ status: 'success', data: { resultType: 'vector', result } }));
+      }) as unknown as typeof fetch,
+    });
+    const snapshot = await store.rates();
+    expect(queries).toContain('fabscope_port_transmit_wait_tick_seconds');
+    expect(queries).toContain('fabscope_port_link_up');
+    const port = snapshot.ports.get(portKey(edge1, 4));
+    expect(port).toMatchObject({ transmitWaitTickSeconds: TICK, linkUp: false });
+    expect(snapshot.ports.has(portKey(edge1, 3))).toBe(false);
+    const state = linkDirectionStates(new LinkIndex(fabric), snapshot).find(
+      (s) => s.id === 'edge1/4->core2/1',
+    );
+    expect(state?.transmitWaitFraction).toBeCloseTo(0.25, 6);
+  });
+});

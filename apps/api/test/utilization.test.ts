@@ -1,6 +1,13 @@
 import { buildScenario } from '@fabscope/topology';
 import { describe, expect, it } from 'vitest';
-import { LinkIndex, linkDirectionStates, summarize, utilizationBucket } from '../src/lib/utilization.ts';
+import {
+  combineLinkUp,
+  LinkIndex,
+  linkDirectionStates,
+  summarize,
+  utilizationBucket,
+  waitFraction,
+} from '../src/lib/utilization.ts';
 import { type PortRates, portKey, type RatesSnapshot } from '../src/store/types.ts';
 
 const fabric = buildScenario('ar-demo');
@@ -14,6 +21,8 @@ function rates(tx: number | null, rx: number | null): PortRates {
     transmitPacketsPerSecond: tx === null ? null : tx / 8192,
     receivePacketsPerSecond: rx === null ? null : rx / 8192,
     transmitWaitTicksPerSecond: 0,
+    transmitWaitTickSeconds: null,
+    linkUp: null,
   };
 }
 
@@ -76,5 +85,71 @@ describe('link utilization', () => {
     expect(utilizationBucket(1)).toBe(9);
     expect(utilizationBucket(0.0999)).toBe(0);
     expect(utilizationBucket(0.5)).toBe(5);
+  });
+});
+
+describe('congestion (XmitWait) and link state', () => {
+  // Omni-Path at 100 Gb/s: one XmitWait tick per 64-bit flit time, 6.4e-10 s.
+  const TICK = 6.4e-10;
+  const ticksPerSecond = (fraction: number) => fraction / TICK;
+
+  it('turns XmitWait ticks/s into the share of time the sending port waited, when the tick is known', () => {
+    expect(waitFraction(ticksPerSecond(0.5), TICK)).toBeCloseTo(0.5, 9);
+    expect(waitFraction(0, TICK)).toBe(0);
+    expect(waitFraction(ticksPerSecond(1.2), TICK)).toBe(1);
+    expect(waitFraction(null, TICK)).toBeNull();
+    expect(waitFraction(1e9, null)).toBeNull();
+    expect(waitFraction(1e9, 0)).toBeNull();
+    expect(waitFraction(Number.NaN, TICK)).toBeNull();
+  });
+
+  it('reads the wait at the sending port only, and leaves it null (never 0) when the tick is unknown', () => {
+    const states = linkDirectionStates(
+      index,
+      snapshot([
+        [
+          'edge1',
+          4,
+          {
+            ...rates(12.4e9, 0),
+            transmitWaitTicksPerSecond: ticksPerSecond(0.5),
+            transmitWaitTickSeconds: TICK,
+          },
+        ],
+        ['core2', 1, { ...rates(0, 12.4e9), transmitWaitTicksPerSecond: 0, transmitWaitTickSeconds: TICK }],
+        ['nodeA', 1, { ...rates(6e9, 0), transmitWaitTicksPerSecond: 7.8e8 }],
+      ]),
+    );
+    const byId = (id: string) => states.find((s) => s.id === id);
+    expect(byId('edge1/4->core2/1')?.transmitWaitFraction).toBeCloseTo(0.5, 9);
+    expect(byId('core2/1->edge1/4')?.transmitWaitFraction).toBe(0);
+    // ticks known, tick length not: unknown
+    expect(byId('nodeA/1->edge1/1')?.transmitWaitTicksPerSecond).toBe(7.8e8);
+    expect(byId('nodeA/1->edge1/1')?.transmitWaitFraction).toBeNull();
+    // the receiving end's wait says nothing about this direction
+    expect(byId('edge1/1->nodeA/1')?.transmitWaitFraction).toBeNull();
+  });
+
+  it('marks a link down when either end reports it down, up when an end reports it active', () => {
+    expect(combineLinkUp(true, false)).toBe(false);
+    expect(combineLinkUp(null, false)).toBe(false);
+    expect(combineLinkUp(true, null)).toBe(true);
+    expect(combineLinkUp(true, true)).toBe(true);
+    expect(combineLinkUp(null, undefined)).toBeNull();
+    const states = linkDirectionStates(
+      index,
+      snapshot([
+        ['edge1', 4, { ...rates(0, 0), linkUp: false }],
+        ['core2', 1, { ...rates(0, 0), linkUp: true }],
+        ['nodeA', 1, { ...rates(0, 0), linkUp: true }],
+      ]),
+    );
+    const byId = (id: string) => states.find((s) => s.id === id);
+    expect(byId('edge1/4->core2/1')?.linkUp).toBe(false);
+    expect(byId('core2/1->edge1/4')?.linkUp).toBe(false);
+    // A down link carries nothing: its utilization is a measured 0, not unknown.
+    expect(byId('edge1/4->core2/1')?.utilization).toBe(0);
+    expect(byId('nodeA/1->edge1/1')?.linkUp).toBe(true);
+    expect(byId('edge2/1->nodeC/1')?.linkUp).toBeNull();
   });
 });

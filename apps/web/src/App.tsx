@@ -1,27 +1,58 @@
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { isCompact, type LinkSample, type StreamView } from './api/types.ts';
 import { AdaptiveRoutingPanel } from './components/AdaptiveRoutingPanel.tsx';
+import { ContentionPanel } from './components/ContentionPanel.tsx';
 import { FatTreeView } from './components/FatTreeView.tsx';
+import { FaultsPanel } from './components/FaultsPanel.tsx';
 import { Header } from './components/Header.tsx';
 import { LinkTable } from './components/LinkTable.tsx';
 import { Panel } from './components/Panel.tsx';
+import { RoutePanel } from './components/RoutePanel.tsx';
 import { SummaryPanel } from './components/SummaryPanel.tsx';
+import { type TabDef, Tabs } from './components/Tabs.tsx';
 import { TrafficPanel } from './components/TrafficPanel.tsx';
-import { hasSeedHosts } from './lib/flows.ts';
+import { type PatternDraft, pairsDraft } from './lib/contention.ts';
+import { downLinkIds, downLinkIdsCompact, islChoices } from './lib/faults.ts';
+import { hasSeedHosts, SEED_PAIRS } from './lib/flows.ts';
 import { assessFreshness } from './lib/freshness.ts';
 import { MAX_DRAWN_LINKS } from './lib/layout.ts';
-import { DEFAULT_TOP_N, type KindFilter, parseKindFilter, parseTopN } from './lib/ranking.ts';
+import {
+  DEFAULT_TOP_N,
+  type KindFilter,
+  parseKindFilter,
+  parseSortKey,
+  parseTopN,
+  type SortKey,
+} from './lib/ranking.ts';
+import { endpointNames, parseNodeParam, serializeNodeParam } from './lib/route.ts';
 import { rankableLinks, staleDirectionCount } from './lib/snapshot.ts';
+import { useApi } from './state/ApiContext.tsx';
 import { useAdaptiveRouting } from './state/useAdaptiveRouting.ts';
 import { useFabricStream } from './state/useFabricStream.ts';
+import { useFaults } from './state/useFaults.ts';
+import { useRemote } from './state/useRemote.ts';
 import { useTopology } from './state/useTopology.ts';
 import { useTraffic } from './state/useTraffic.ts';
 import { useUrlParam } from './state/useUrlState.ts';
 
 const serializeKind = (kind: KindFilter): string | null => (kind === 'all' ? null : kind);
 const serializeTopN = (n: number): string | null => (n === DEFAULT_TOP_N ? null : String(n));
+const serializeSort = (s: SortKey): string | null => (s === 'utilization' ? null : s);
+
+type Tool = 'route' | 'contention' | 'faults';
+const TOOLS: readonly TabDef<Tool>[] = [
+  { key: 'route', label: 'Route' },
+  { key: 'contention', label: 'Contention' },
+  { key: 'faults', label: 'Faults' },
+];
+const parseTool = (raw: string | null): Tool => (raw === 'contention' || raw === 'faults' ? raw : 'route');
+const serializeTool = (tool: Tool): string | null => (tool === 'route' ? null : tool);
+
+const EMPTY_DRAFT: PatternDraft = { kind: 'shift', arg: '1' };
+const SEED_DRAFT = pairsDraft(SEED_PAIRS);
 
 export function App() {
+  const api = useApi();
   const { topology, reload: reloadTopology } = useTopology();
   // Fabrics too big for per-link objects get the compact stream (per-channel arrays + the top);
   // the stream waits for the topology, so a big fabric never receives a full message.
@@ -38,6 +69,30 @@ export function App() {
   const traffic = useTraffic(snapshot?.time ?? null);
   const [kind, setKind] = useUrlParam('kind', parseKindFilter, serializeKind);
   const [topN, setTopN] = useUrlParam('top', parseTopN, serializeTopN);
+  const [sort, setSort] = useUrlParam('sort', parseSortKey, serializeSort);
+  const [tool, setTool] = useUrlParam('tool', parseTool, serializeTool);
+  const [from, setFrom] = useUrlParam('from', parseNodeParam, serializeNodeParam);
+  const [to, setTo] = useUrlParam('to', parseNodeParam, serializeNodeParam);
+  const [pattern, setPattern] = useUrlParam('pattern', parseNodeParam, serializeNodeParam);
+
+  // Route: asked for while the Route tab is open and both ends are chosen; drawn on the fabric.
+  const loadRoute = useMemo(
+    () =>
+      tool === 'route' && from && to && from !== to
+        ? (signal: AbortSignal) => api.getRoute(from, to, signal)
+        : null,
+    [api, tool, from, to],
+  );
+  const route = useRemote(loadRoute);
+  const shownRoute = route.state.status === 'ready' ? route.state.data : null;
+
+  const loadAnalysis = useMemo(
+    () =>
+      tool === 'contention' && pattern ? (signal: AbortSignal) => api.getAnalysis(pattern, signal) : null,
+    [api, tool, pattern],
+  );
+  const analysis = useRemote(loadAnalysis);
+  const faults = useFaults(tool === 'faults', snapshot?.time ?? null);
 
   const samples = useMemo(
     () =>
@@ -48,6 +103,22 @@ export function App() {
   );
   const compact = snapshot && isCompact(snapshot) ? snapshot : null;
   const ranked = snapshot ? rankableLinks(snapshot) : null;
+  const endpoints = useMemo(() => endpointNames(fabric), [fabric]);
+  const isls = useMemo(() => islChoices(fabric), [fabric]);
+  const downNow = snapshot
+    ? isCompact(snapshot)
+      ? fabric
+        ? downLinkIdsCompact(fabric, snapshot.linkDown)
+        : []
+      : downLinkIds(snapshot.links)
+    : [];
+  const seedAvailable = hasSeedHosts(fabric);
+  const reloadAnalysis = analysis.reload;
+  const onCheck = useCallback(
+    (p: string) => (p === pattern ? reloadAnalysis() : setPattern(p)),
+    [pattern, reloadAnalysis, setPattern],
+  );
+
   // Stale as of the last message, or because the stream went silent (the header shows live ages).
   const stale =
     stream.silent ||
@@ -71,7 +142,13 @@ export function App() {
       />
       <main className="grid">
         <Panel title="Fabric" className="area-tree data-view">
-          <FatTreeView topology={topology} samples={samples} compact={compact} onRetry={reloadTopology} />
+          <FatTreeView
+            topology={topology}
+            samples={samples}
+            compact={compact}
+            route={shownRoute}
+            onRetry={reloadTopology}
+          />
         </Panel>
         <Panel title="Summary" className="area-summary data-view">
           <SummaryPanel summary={snapshot?.summary ?? null} />
@@ -80,7 +157,7 @@ export function App() {
           <AdaptiveRoutingPanel ar={ar} />
         </Panel>
         <Panel title="Traffic" className="area-traffic">
-          <TrafficPanel traffic={traffic} seedAvailable={hasSeedHosts(fabric)} />
+          <TrafficPanel traffic={traffic} seedAvailable={seedAvailable} />
         </Panel>
         <Panel title="Link ranking" className="area-table data-view">
           <LinkTable
@@ -89,9 +166,43 @@ export function App() {
             partial={ranked?.partial ?? false}
             kind={kind}
             topN={topN}
+            sort={sort}
             onKindChange={setKind}
             onTopNChange={setTopN}
+            onSortChange={setSort}
           />
+        </Panel>
+        <Panel title="Investigate" className="area-tools">
+          <Tabs label="Investigate" tabs={TOOLS} selected={tool} onSelect={setTool}>
+            {tool === 'route' && (
+              <RoutePanel
+                endpoints={endpoints}
+                from={from}
+                to={to}
+                onFromChange={setFrom}
+                onToChange={setTo}
+                route={route.state}
+                onRetry={route.reload}
+              />
+            )}
+            {tool === 'contention' && (
+              <ContentionPanel
+                defaultDraft={seedAvailable ? SEED_DRAFT : EMPTY_DRAFT}
+                pattern={pattern}
+                onCheck={onCheck}
+                analysis={analysis.state}
+                traffic={traffic}
+              />
+            )}
+            {tool === 'faults' && (
+              <FaultsPanel
+                links={isls}
+                faults={faults}
+                downNow={downNow}
+                nowMs={snapshot ? Date.parse(snapshot.time) : null}
+              />
+            )}
+          </Tabs>
         </Panel>
       </main>
     </div>

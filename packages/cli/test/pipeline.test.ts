@@ -11,6 +11,8 @@ const root = resolve(import.meta.dirname, '../../..');
 interface LinkState {
   id: string;
   utilization: number | null;
+  transmitWaitFraction: number | null;
+  linkUp: boolean | null;
   stale: boolean;
 }
 
@@ -81,6 +83,19 @@ describe.each(['embedded', 'prometheus'] as const)('seed 002 end to end with the
     });
   });
 
+  it('XmitWait: edge1→core2 and the nodeA/nodeB host ports wait about half the time; other ports not', async () => {
+    await eventually(async () => {
+      for (const id of ['edge1/4->core2/1', 'nodeA/1->edge1/1', 'nodeB/1->edge1/2']) {
+        const wait = (await link(id)).transmitWaitFraction as number;
+        expect(wait, id).toBeGreaterThan(0.4);
+        expect(wait, id).toBeLessThan(0.6);
+      }
+      for (const id of ['core2/2->edge2/4', 'edge2/1->nodeC/1', 'edge1/3->core1/1'])
+        expect((await link(id)).transmitWaitFraction, id).toBeLessThan(0.05);
+      expect((await link('edge1/4->core2/1')).linkUp).toBe(true);
+    });
+  });
+
   it('adaptive routing (threshold 7) spreads them over both cores: 24.2–25.0 GB/s', async () => {
     const changed = await post('/adaptive-routing', { enabled: true, threshold: 7 }, 'PUT');
     expect(changed.body).toMatchObject({ enabled: true, threshold: 7 });
@@ -89,6 +104,9 @@ describe.each(['embedded', 'prometheus'] as const)('seed 002 end to end with the
       expect(total).toBeGreaterThanOrEqual(24.2e9);
       expect(total).toBeLessThanOrEqual(25.0e9);
       for (const u of await islFromEdge1()) expect(u).toBeGreaterThanOrEqual(0.95);
+      // Spread over both cores, nobody waits for credit any more.
+      for (const id of ['edge1/4->core2/1', 'nodeA/1->edge1/1', 'nodeB/1->edge1/2'])
+        expect((await link(id)).transmitWaitFraction, id).toBeLessThan(0.05);
     }, 20_000);
   });
 
@@ -132,5 +150,16 @@ describe.each(['embedded', 'prometheus'] as const)('seed 002 end to end with the
     await post('/adaptive-routing', { enabled: false }, 'PUT');
     expect((await api('/traffic', { method: 'DELETE' })).status).toBe(200);
     expect((await api('/traffic')).body.flows).toEqual([]);
+  });
+
+  it('a link taken down is reported down (linkUp false) in both directions, and up again when repaired', async () => {
+    expect((await post('/faults', { type: 'link-down', link: 'edge2/3--core1/2' })).status).toBe(200);
+    await eventually(async () => {
+      expect((await link('edge2/3->core1/2')).linkUp).toBe(false);
+      expect((await link('core1/2->edge2/3')).linkUp).toBe(false);
+      expect((await link('edge1/4->core2/1')).linkUp).toBe(true);
+    });
+    expect((await api('/faults', { method: 'DELETE' })).status).toBe(200);
+    await eventually(async () => expect((await link('edge2/3->core1/2')).linkUp).toBe(true));
   });
 });

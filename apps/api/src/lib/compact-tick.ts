@@ -22,6 +22,13 @@ export interface CompactTick<H, S> {
   utilization: (number | null)[];
   /** Per channel in topology order: bytes per second rounded to whole bytes, null when unknown. */
   bytesPerSecond: (number | null)[];
+  /**
+   * Per channel in topology order: share of time the sending port waited for credit (XmitWait),
+   * fraction 0..1 rounded to 1e-4, null when unknown (stale, or the tick length is not known).
+   */
+  waitFraction: (number | null)[];
+  /** Channels whose link is reported down, ascending (usually empty, so a list rather than an array per channel). */
+  linkDown: number[];
   /** Up to COMPACT_TOP_PER_KIND busiest ISL and host directions each, busiest first, as full objects. */
   top: LinkDirectionState[];
 }
@@ -72,10 +79,14 @@ export function compactTick<H, S>(
   const n = tick.links.length;
   const utilization = new Array<number | null>(n);
   const bytesPerSecond = new Array<number | null>(n);
+  const waitFraction = new Array<number | null>(n);
+  const linkDown: number[] = [];
   for (let i = 0; i < n; i++) {
     const link = tick.links[i] as LinkDirectionState;
     utilization[i] = roundUtilization(link.utilization);
     bytesPerSecond[i] = roundBytes(link.bytesPerSecond);
+    waitFraction[i] = roundUtilization(link.transmitWaitFraction);
+    if (link.linkUp === false) linkDown.push(i);
   }
   return {
     time: tick.time,
@@ -83,6 +94,8 @@ export function compactTick<H, S>(
     summary: tick.summary,
     utilization,
     bytesPerSecond,
+    waitFraction,
+    linkDown,
     top: busiestPerKind(tick.links, topPerKind),
   };
 }

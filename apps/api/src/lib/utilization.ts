@@ -20,6 +20,16 @@ export interface LinkDirectionState {
   packetsPerSecond: number | null;
   /** XmitWait ticks per second at the sending port (congestion), when known. */
   transmitWaitTicksPerSecond: number | null;
+  /**
+   * Share of time (0..1) the sending port had data queued and no flow-control credit:
+   * XmitWait ticks/s × the tick length. Null when either is unknown, never 0 for unknown.
+   */
+  transmitWaitFraction: number | null;
+  /**
+   * Whether the link is up: false when either end reports it down, true when an end reports it
+   * active and none down, null when neither end reports a link state.
+   */
+  linkUp: boolean | null;
   stale: boolean;
 }
 
@@ -64,6 +74,20 @@ function maxKnown(a: number | null | undefined, b: number | null | undefined): n
   return Math.max(x, y);
 }
 
+/** XmitWait ticks/s × tick seconds, clamped to 0..1; null when either is unknown. */
+export function waitFraction(ticksPerSecond: number | null, tickSeconds: number | null): number | null {
+  if (ticksPerSecond === null || tickSeconds === null) return null;
+  if (!Number.isFinite(ticksPerSecond) || !Number.isFinite(tickSeconds) || !(tickSeconds > 0)) return null;
+  return Math.min(1, Math.max(0, ticksPerSecond * tickSeconds));
+}
+
+/** A link is down when either end says so, up when an end says so and none says down. */
+export function combineLinkUp(a: boolean | null | undefined, b: boolean | null | undefined): boolean | null {
+  if (a === false || b === false) return false;
+  if (a === true || b === true) return true;
+  return null;
+}
+
 /**
  * Utilization of each link direction = max(Δtx at the sending port, Δrx at the receiving port)
  * / Δt / capacity — the Omni-Path performance manager's formula, which also covers a port whose
@@ -88,6 +112,11 @@ export function linkDirectionStates(index: LinkIndex, snapshot: RatesSnapshot): 
       bytesPerSecond: bytes,
       packetsPerSecond: maxKnown(sender?.transmitPacketsPerSecond, receiver?.receivePacketsPerSecond),
       transmitWaitTicksPerSecond: sender?.transmitWaitTicksPerSecond ?? null,
+      transmitWaitFraction: waitFraction(
+        sender?.transmitWaitTicksPerSecond ?? null,
+        sender?.transmitWaitTickSeconds ?? null,
+      ),
+      linkUp: combineLinkUp(sender?.linkUp, receiver?.linkUp),
       stale: bytes === null,
     };
   });

@@ -43,7 +43,8 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     '/links',
     {
       schema: {
-        summary: 'Link directions ranked by utilization (opatop style)',
+        summary:
+          'Link directions ranked by utilization (opatop style), throughput or congestion (transmitWaitFraction)',
         querystring: LinksQuery,
         response: {
           200: Type.Object({ time: Type.String(), links: Type.Array(LinkStateSchema) }),
@@ -55,7 +56,7 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       const { sort = 'utilization', order = 'desc', limit, kind } = request.query;
       const tick = await ctx.sampler.current();
       const key = (l: (typeof tick.links)[number]): number | string =>
-        sort === 'id' ? l.id : ((sort === 'utilization' ? l.utilization : l.bytesPerSecond) ?? -1);
+        sort === 'id' ? l.id : (l[sort] ?? -1);
       const sign = order === 'desc' ? -1 : 1;
       const links = tick.links
         .filter((l) => !kind || l.kind === kind)

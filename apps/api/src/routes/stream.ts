@@ -28,10 +28,11 @@ const DESCRIPTION = [
   '',
   '`view=full` (default): `{time, health, summary, links: LinkDirectionState[]}`, every link direction.',
   '',
-  '`view=compact`: `{time, health, summary, utilization, bytesPerSecond, top}` where `utilization` and',
-  '`bytesPerSecond` are `(number|null)[]` with one entry per channel in topology order (link i of',
-  '`GET /topology` `links` is channel 2i, a→b, and 2i+1, b→a); utilization is a fraction rounded to',
-  '1e-4, bytesPerSecond is rounded to whole bytes/s, `null` is unknown (stale). `top` holds the',
+  '`view=compact`: `{time, health, summary, utilization, bytesPerSecond, waitFraction, linkDown, top}` where',
+  '`utilization`, `bytesPerSecond` and `waitFraction` are `(number|null)[]` with one entry per channel in',
+  'topology order (link i of `GET /topology` `links` is channel 2i, a→b, and 2i+1, b→a); utilization and',
+  'waitFraction (XmitWait share of time) are fractions rounded to 1e-4, bytesPerSecond is rounded to whole',
+  'bytes/s, `null` is unknown. `linkDown` lists the channels whose link is down. `top` holds the',
   `${COMPACT_TOP_PER_KIND} busiest ISL directions and the ${COMPACT_TOP_PER_KIND} busiest host-link directions as full`,
   'LinkDirectionState objects, merged busiest first (so its first N are the overall top N).',
 ].join('\n');
@@ -53,7 +54,7 @@ export const streamRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       schema: {
         summary:
           'Server-sent events once per sampling tick: {time, health, summary, links}, or with view=compact ' +
-          '{time, health, summary, utilization[], bytesPerSecond[], top[]}',
+          '{time, health, summary, utilization[], bytesPerSecond[], waitFraction[], linkDown[], top[]}',
         description: DESCRIPTION,
         querystring: StreamQuery,
         produces: ['text/event-stream'],

@@ -1,6 +1,12 @@
 import { counterRate } from './counter-rate.ts';
 import { parseExposition } from './exposition.ts';
-import { fabscopeMapping, fieldByMetric, type SeriesMapping, type SeriesSample } from './series-mapping.ts';
+import {
+  fabscopeMapping,
+  fieldByMetric,
+  linkUpOf,
+  type SeriesMapping,
+  type SeriesSample,
+} from './series-mapping.ts';
 import {
   type CounterField,
   type MetricsStore,
@@ -58,16 +64,30 @@ export class EmbeddedStore implements MetricsStore {
   private readonly fieldOf: Map<string, CounterField>;
   private readonly wanted: Set<string>;
   private readonly rateMetrics: Set<string>;
+  private readonly waitTickMetrics: Set<string>;
+  private readonly linkUpMetrics: Set<string>;
   private readonly joinMetrics: Set<string>;
   /** Link rate (bytes/s) per port, when the exporter reports it. */
   private readonly capacity = new Map<string, number>();
+  /** Length of one XmitWait tick (seconds) per port, when the exporter reports it. */
+  private readonly waitTick = new Map<string, number>();
+  /** Latest link state per port and when it was read; older than staleAfterMs is unknown. */
+  private readonly linkUp = new Map<string, { up: boolean; timeMs: number }>();
 
   constructor(private readonly options: EmbeddedStoreOptions) {
     this.mapping = options.mapping ?? fabscopeMapping;
     this.fieldOf = fieldByMetric(this.mapping);
     this.rateMetrics = new Set(this.mapping.rateMetrics);
+    this.waitTickMetrics = new Set(this.mapping.waitTickMetrics);
+    this.linkUpMetrics = new Set(Object.keys(this.mapping.linkUpMetrics));
     this.joinMetrics = new Set(this.mapping.joinMetrics);
-    this.wanted = new Set([...this.fieldOf.keys(), ...this.rateMetrics, ...this.joinMetrics]);
+    this.wanted = new Set([
+      ...this.fieldOf.keys(),
+      ...this.rateMetrics,
+      ...this.waitTickMetrics,
+      ...this.linkUpMetrics,
+      ...this.joinMetrics,
+    ]);
     this.fetchImpl = options.fetch ?? fetch;
     this.now = options.now ?? Date.now;
     this.intervalMs = options.scrapeIntervalMs ?? 1000;
@@ -118,14 +138,30 @@ export class EmbeddedStore implements MetricsStore {
     const join: SeriesSample[] = [];
     for (const sample of parsed) if (this.joinMetrics.has(sample.name)) join.push({ ...sample, instance });
     const resolve = this.mapping.resolver(join);
+    const linkUpSeen = new Set<string>();
     for (const sample of parsed) {
       const field = this.fieldOf.get(sample.name);
       const isRate = this.rateMetrics.has(sample.name);
-      if (field === undefined && !isRate) continue;
+      const isWaitTick = this.waitTickMetrics.has(sample.name);
+      const isLinkUp = this.linkUpMetrics.has(sample.name);
+      if (field === undefined && !isRate && !isWaitTick && !isLinkUp) continue;
       const key = resolve({ name: sample.name, labels: sample.labels, instance });
       if (key === null) continue;
       if (isRate) {
         if (sample.value > 0) this.capacity.set(key, sample.value);
+        continue;
+      }
+      if (isWaitTick) {
+        if (sample.value > 0 && Number.isFinite(sample.value)) this.waitTick.set(key, sample.value);
+        continue;
+      }
+      if (isLinkUp) {
+        const up = linkUpOf(this.mapping, sample.name, sample.value);
+        // The first link-state series of a port in a scrape wins, as for counters.
+        if (up !== null && !linkUpSeen.has(key)) {
+          linkUpSeen.add(key);
+          this.linkUp.set(key, { up, timeMs });
+        }
         continue;
       }
       let values = byPort.get(key);
@@ -158,7 +194,11 @@ export class EmbeddedStore implements MetricsStore {
       if (!last) continue;
       newest = Math.max(newest, last.timeMs);
       if (nowMs - last.timeMs > this.staleAfterMs) continue;
-      ports.set(key, this.portRates(readings, this.capacity.get(key)));
+      const rates = this.portRates(readings, this.capacity.get(key));
+      rates.transmitWaitTickSeconds = this.waitTick.get(key) ?? null;
+      const state = this.linkUp.get(key);
+      rates.linkUp = state && nowMs - state.timeMs <= this.staleAfterMs ? state.up : null;
+      ports.set(key, rates);
     }
     const result: RatesSnapshot = {
       timeMs: nowMs,
@@ -197,6 +237,8 @@ export class EmbeddedStore implements MetricsStore {
       transmitPacketsPerSecond: rate(2),
       receivePacketsPerSecond: rate(3),
       transmitWaitTicksPerSecond: rate(4),
+      transmitWaitTickSeconds: null,
+      linkUp: null,
     };
   }
 

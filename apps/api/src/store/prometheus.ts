@@ -1,6 +1,7 @@
-import { fabscopeMapping, type SeriesMapping } from './series-mapping.ts';
+import { fabscopeMapping, linkUpOf, type SeriesMapping } from './series-mapping.ts';
 import {
   type CounterField,
+  emptyPortRates,
   type MetricsStore,
   PORT_COUNTERS,
   type PortRates,
@@ -75,12 +76,14 @@ export class PrometheusStore implements MetricsStore {
     const staleAfter = this.options.staleAfterSeconds ?? 5;
     const fields = Object.keys(PORT_COUNTERS) as CounterField[];
     const mapping = this.options.mapping ?? fabscopeMapping;
+    const gauges = (names: readonly string[]) =>
+      names.length > 0 ? this.query(selector(names), signal) : Promise.resolve([] as VectorResult[]);
     try {
-      const [ages, joins, ...rates] = await Promise.all([
+      const [ages, joins, waitTicks, linkStates, ...rates] = await Promise.all([
         this.query(`time() - timestamp(${selector(mapping.fields.transmitBytes)})`, signal),
-        mapping.joinMetrics.length > 0
-          ? this.query(selector(mapping.joinMetrics), signal)
-          : Promise.resolve([] as VectorResult[]),
+        gauges(mapping.joinMetrics),
+        gauges(mapping.waitTickMetrics),
+        gauges(Object.keys(mapping.linkUpMetrics)),
         ...fields.map((f) => this.query(rateQuery(mapping.fields[f], window), signal)),
       ]);
       const resolve = mapping.resolver(
@@ -102,21 +105,19 @@ export class PrometheusStore implements MetricsStore {
         youngest = Math.min(youngest, age);
         if (age <= staleAfter) fresh.add(key);
       }
+      const entryOf = (key: string): PortRates => {
+        let entry = ports.get(key);
+        if (!entry) {
+          entry = emptyPortRates();
+          ports.set(key, entry);
+        }
+        return entry;
+      };
       fields.forEach((field, i) => {
         for (const series of rates[i] ?? []) {
           const key = keyOf(series.metric);
           if (key === null || !fresh.has(key)) continue;
-          let entry = ports.get(key);
-          if (!entry) {
-            entry = {
-              transmitBytesPerSecond: null,
-              receiveBytesPerSecond: null,
-              transmitPacketsPerSecond: null,
-              receivePacketsPerSecond: null,
-              transmitWaitTicksPerSecond: null,
-            };
-            ports.set(key, entry);
-          }
+          const entry = entryOf(key);
           const value = Number(series.value[1]);
           const rate = Number.isFinite(value) && value >= 0 ? value : null;
           if (field === 'transmitBytes') entry.transmitBytesPerSecond = rate;
@@ -126,6 +127,22 @@ export class PrometheusStore implements MetricsStore {
           else entry.transmitWaitTicksPerSecond = rate;
         }
       });
+      // Gauges: the tick length and the link state, for ports with fresh counters only.
+      for (const series of waitTicks ?? []) {
+        const key = keyOf(series.metric);
+        const value = Number(series.value[1]);
+        if (key === null || !ports.has(key) || !(value > 0) || !Number.isFinite(value)) continue;
+        entryOf(key).transmitWaitTickSeconds = value;
+      }
+      const linkStateSeen = new Set<string>();
+      for (const series of linkStates ?? []) {
+        const key = keyOf(series.metric);
+        if (key === null || !ports.has(key) || linkStateSeen.has(key)) continue;
+        const up = linkUpOf(mapping, series.metric.__name__ ?? '', Number(series.value[1]));
+        if (up === null) continue;
+        linkStateSeen.add(key);
+        entryOf(key).linkUp = up;
+      }
       return {
         timeMs,
         ok: true,

@@ -26,6 +26,13 @@ export interface SeriesMapping {
   readonly joinMetrics: readonly string[];
   /** Link rate gauges (bytes/s), used to reject impossible rates; may be empty. */
   readonly rateMetrics: readonly string[];
+  /** Gauges of the XmitWait tick length in seconds (wait fraction = ticks/s × this); may be empty. */
+  readonly waitTickMetrics: readonly string[];
+  /**
+   * Link-state gauges and the value that means "active" (fabscope_port_link_up 1,
+   * node_infiniband_state_id 4 = ACTIVE); any other value is down. May be empty (unknown).
+   */
+  readonly linkUpMetrics: Readonly<Record<string, number>>;
   resolver(joinSamples: readonly SeriesSample[]): PortResolver;
 }
 
@@ -56,6 +63,8 @@ export const fabscopeMapping: SeriesMapping = {
   fields: FABSCOPE_FIELDS,
   joinMetrics: [],
   rateMetrics: ['fabscope_port_rate_bytes_per_second'],
+  waitTickMetrics: ['fabscope_port_transmit_wait_tick_seconds'],
+  linkUpMetrics: { fabscope_port_link_up: 1 },
   resolver: () => (s) => {
     const { node_guid: guid, port } = s.labels;
     return guid && port ? portKey(guid, port) : null;
@@ -88,6 +97,10 @@ export function nodeExporterMapping(topology: TopologyLookup, options: MappingOp
     },
     joinMetrics: [],
     rateMetrics: ['node_infiniband_rate_bytes_per_second', 'node_network_speed_bytes'],
+    // The kernel does not say how long a PortXmitWait tick is: the fraction stays unknown.
+    waitTickMetrics: [],
+    // IB port state 4 is ACTIVE; node_network_up is 1 for an interface that is up.
+    linkUpMetrics: { node_infiniband_state_id: 4, node_network_up: 1 },
     resolver: () => (s) => {
       const host = hostOf(s.instance ?? s.labels.instance);
       const guid = host === undefined ? undefined : topology.guidOfNode(host);
@@ -121,6 +134,8 @@ export function infinibandExporterMapping(topology: TopologyLookup): SeriesMappi
     },
     joinMetrics: ['infiniband_switch_uplink_info', 'infiniband_hca_uplink_info'],
     rateMetrics: [],
+    waitTickMetrics: [],
+    linkUpMetrics: {},
     resolver(joinSamples) {
       const byGuid = new Map<string, string>();
       for (const s of joinSamples) {
@@ -139,6 +154,13 @@ export function infinibandExporterMapping(topology: TopologyLookup): SeriesMappi
       };
     },
   };
+}
+
+/** Whether a link-state gauge sample means "active", or null when the metric is not one. */
+export function linkUpOf(mapping: SeriesMapping, name: string, value: number): boolean | null {
+  const active = Object.hasOwn(mapping.linkUpMetrics, name) ? mapping.linkUpMetrics[name] : undefined;
+  if (active === undefined || !Number.isFinite(value)) return null;
+  return value === active;
 }
 
 /** Maps every counter metric name to its field, for one mapping. */

@@ -4,8 +4,25 @@ export interface PortRates {
   receiveBytesPerSecond: number | null;
   transmitPacketsPerSecond: number | null;
   receivePacketsPerSecond: number | null;
-  /** Fraction of the period the port waited for credit (XmitWait ticks / period), when known. */
+  /** XmitWait ticks per second (data queued, no flow-control credit), when known. */
   transmitWaitTicksPerSecond: number | null;
+  /** Length of one XmitWait tick in seconds, when the source reports it; null when unknown. */
+  transmitWaitTickSeconds: number | null;
+  /** Whether the port's link is active (a fresh link-state gauge); null when not reported. */
+  linkUp: boolean | null;
+}
+
+/** PortRates with nothing known: the start of a port's entry. */
+export function emptyPortRates(): PortRates {
+  return {
+    transmitBytesPerSecond: null,
+    receiveBytesPerSecond: null,
+    transmitPacketsPerSecond: null,
+    receivePacketsPerSecond: null,
+    transmitWaitTicksPerSecond: null,
+    transmitWaitTickSeconds: null,
+    linkUp: null,
+  };
 }
 
 export interface RatesSnapshot {

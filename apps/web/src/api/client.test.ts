@@ -85,4 +85,28 @@ describe('api client', () => {
     const proxy = createApiClient({ fetch: fakeFetch(502, '<html>bad gateway</html>') });
     await expect(proxy.getTraffic()).rejects.toThrow('Server error (502): the API failed to answer');
   });
+
+  it('asks for routes and analyses with encoded queries, and sends faults with the token', async () => {
+    const calls: { url: string; init: RequestInit | undefined }[] = [];
+    const api = createApiClient({
+      fetch: async (input, init) => {
+        calls.push({ url: String(input), init });
+        return new Response('{"faults":[]}', { status: 200 });
+      },
+      getToken: () => 'secret',
+    });
+    await api.getRoute('nodeA', 'lid:3');
+    await api.getAnalysis('pairs:nodeA-nodeC,nodeB-nodeD');
+    await api.injectFault({ type: 'link-down', link: 'edge1/4--core2/1' });
+    await api.clearFaults();
+    expect(calls[0]?.url).toBe('/api/v1/route?from=nodeA&to=lid%3A3');
+    expect(calls[1]?.url).toBe('/api/v1/analysis?pattern=pairs%3AnodeA-nodeC%2CnodeB-nodeD');
+    expect(calls[2]?.init?.method).toBe('POST');
+    expect(calls[2]?.init?.body).toBe('{"type":"link-down","link":"edge1/4--core2/1"}');
+    const headers = (i: number) => (calls[i]?.init?.headers ?? {}) as Record<string, string>;
+    expect(headers(2).Authorization).toBe('Bearer secret');
+    expect(calls[3]?.init?.method).toBe('DELETE');
+    // GETs never carry the token
+    expect(headers(0).Authorization).toBeUndefined();
+  });
 });

@@ -1,4 +1,15 @@
-import type { AdaptiveRouting, ApiErrorBody, FlowList, Topology, TrafficRequest } from './types.ts';
+import type {
+  AdaptiveRouting,
+  Analysis,
+  ApiErrorBody,
+  Fault,
+  FaultList,
+  FaultRequest,
+  FlowList,
+  Route,
+  Topology,
+  TrafficRequest,
+} from './types.ts';
 
 /**
  * A failed API call, with a message fit to show the user as is. `status` is the HTTP status, or 0
@@ -109,6 +120,14 @@ export function createApiClient(options: ApiClientOptions = {}) {
     startTraffic: (body: TrafficRequest, signal?: AbortSignal) =>
       request<FlowList>('POST', '/api/v1/traffic', body, signal),
     stopTraffic: (signal?: AbortSignal) => request<FlowList>('DELETE', '/api/v1/traffic', undefined, signal),
+    getRoute: (from: string, to: string, signal?: AbortSignal) =>
+      request<Route>('GET', `/api/v1/route?${new URLSearchParams({ from, to })}`, undefined, signal),
+    getAnalysis: (pattern: string, signal?: AbortSignal) =>
+      request<Analysis>('GET', `/api/v1/analysis?${new URLSearchParams({ pattern })}`, undefined, signal),
+    getFaults: (signal?: AbortSignal) => request<FaultList>('GET', '/api/v1/faults', undefined, signal),
+    injectFault: (body: FaultRequest, signal?: AbortSignal) =>
+      request<{ fault: Fault; faults: Fault[] }>('POST', '/api/v1/faults', body, signal),
+    clearFaults: (signal?: AbortSignal) => request<FaultList>('DELETE', '/api/v1/faults', undefined, signal),
   };
 }
 

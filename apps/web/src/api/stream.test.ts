@@ -62,6 +62,21 @@ describe('parseCompactSnapshot', () => {
       'utilization is not an array',
     );
     expect(() => parseCompactSnapshot(JSON.stringify({ ...compact, top: [{}] }))).toThrow('in top has no id');
+    expect(() => parseCompactSnapshot(JSON.stringify({ ...compact, waitFraction: 1 }))).toThrow(
+      'waitFraction is not an array',
+    );
+  });
+
+  it('carries congestion and links down, unknown (not 0) when the server sends neither', () => {
+    const parsed = parseCompactSnapshot(
+      JSON.stringify({ ...compact, waitFraction: [0.5, null, 0, 0], linkDown: [2, 3] }),
+      4,
+    );
+    expect(parsed.waitFraction).toEqual([0.5, null, 0, 0]);
+    expect(parsed.linkDown).toEqual([2, 3]);
+    const old = parseCompactSnapshot(JSON.stringify(compact), 4);
+    expect(old.waitFraction).toEqual([null, null, null, null]);
+    expect(old.linkDown).toEqual([]);
   });
 
   it('builds the URL of each encoding', () => {

@@ -58,6 +58,15 @@ export function parseCompactSnapshot(data: string, channels?: number): CompactSn
       );
     }
   }
+  // Older servers send no congestion or link state: unknown, never 0.
+  if (v.waitFraction === undefined) {
+    const n = (v.utilization as unknown[]).length;
+    v.waitFraction = new Array<null>(n).fill(null);
+  } else if (!Array.isArray(v.waitFraction)) {
+    throw new Error('stream message: waitFraction is not an array');
+  }
+  if (v.linkDown === undefined) v.linkDown = [];
+  else if (!Array.isArray(v.linkDown)) throw new Error('stream message: linkDown is not an array');
   checkLinks(v.top, 'top');
   return v as unknown as CompactSnapshot;
 }

@@ -74,6 +74,12 @@ export interface LinkSample {
   utilization: number | null;
   bytesPerSecond: number | null;
   packetsPerSecond: number | null;
+  /** XmitWait ticks per second at the sending port, when known. */
+  transmitWaitTicksPerSecond?: number | null;
+  /** Share of time 0..1 the sending port had data and no credit (XmitWait); null when unknown. */
+  transmitWaitFraction: number | null;
+  /** false when the link is down, true when active, null when no end reports a link state. */
+  linkUp: boolean | null;
   stale: boolean;
 }
 
@@ -97,6 +103,10 @@ export interface CompactSnapshot extends StreamTick {
   /** Fraction 0..1 per channel, rounded to 1e-4. */
   utilization: (number | null)[];
   bytesPerSecond: (number | null)[];
+  /** XmitWait share of time 0..1 per channel, rounded to 1e-4; null when unknown. */
+  waitFraction: (number | null)[];
+  /** Channels whose link is down. */
+  linkDown: number[];
   /** The busiest 50 ISL and 50 host-link directions, busiest first. */
   top: LinkSample[];
 }
@@ -134,9 +144,103 @@ export interface FlowList {
   flows: Flow[];
 }
 
-export interface TrafficRequest {
-  pattern: 'pairs';
-  pairs: [string, string][];
+/** A POST /api/v1/traffic body (the patterns the dashboard starts; the API takes more). */
+export type TrafficRequest =
+  | { pattern: 'pairs'; pairs: [string, string][] }
+  | { pattern: 'shift'; k: number }
+  | { pattern: 'permutation'; seed: number }
+  | { pattern: 'all-to-all' }
+  | { pattern: 'incast'; to: string }
+  | { pattern: 'bisection' };
+
+/** One hop of GET /api/v1/route, as `opareport -o route` lists them. */
+export interface RouteHop {
+  node: string;
+  type?: string;
+  guid?: string;
+  inPort?: number;
+  outPort?: number;
+  /** Channel leaving this hop (absent at the destination). */
+  link?: string;
+  rateGbps?: number;
+}
+
+export interface RouteLatency {
+  latencyNs: number;
+  endpointsNs: number;
+  switchesNs: number;
+  routersNs: number;
+  cablesNs: number;
+}
+
+export interface Route {
+  from: string;
+  to: string;
+  engine?: string;
+  slid?: number;
+  dlid?: number;
+  hops: RouteHop[];
+  /** Channel ids crossed, in order. */
+  links: string[];
+  bottleneckGbps?: number;
+  latencyNs?: number;
+  latency?: RouteLatency;
+}
+
+/** GET /api/v1/analysis: contention of a traffic pattern under static routing. */
+export interface Analysis {
+  pattern: string;
+  engine: string;
+  flowCount: number;
+  routedCount: number;
+  maxLinkLoad: number;
+  maxIslLoad: number;
+  aggregateGbps: number;
+  minFlowGbps: number;
+  links: { link: string; kind: string; flows: number; capacityGbps: number; usedGbps: number }[];
+  collisions: { link: string; pairs: [string, string][] }[];
+  flows: { from: string; to: string; rateGbps: number; hops: number }[];
+  unroutable: { from: string; to: string; reason: string }[];
+  truncated: boolean;
+}
+
+export type FaultType =
+  | 'link-down'
+  | 'link-up'
+  | 'flap'
+  | 'symbol-errors'
+  | 'switch-down'
+  | 'switch-up'
+  | 'restart'
+  | 'clear-counters';
+
+/** A POST /api/v1/faults body. */
+export interface FaultRequest {
+  type: FaultType;
+  /** Link id `a/port--b/port`. */
+  link?: string;
+  node?: string;
+  port?: number;
+  /** symbol-errors: errors per second (0 stops them). */
+  rate?: number;
+  period?: number;
+  downFor?: number;
+}
+
+/** An active fault in the emulator. */
+export interface Fault {
+  id: string;
+  type: string;
+  /** Link id, node, or node/port. */
+  target: string;
+  sinceMs: number;
+  period?: number;
+  downFor?: number;
+  rate?: number;
+}
+
+export interface FaultList {
+  faults: Fault[];
 }
 
 /** Error body of every 4xx/5xx answer. */

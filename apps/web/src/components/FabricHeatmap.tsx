@@ -17,6 +17,8 @@ interface FabricHeatmapProps {
   matrix: TwoTierMatrix;
   /** Latest compact stream message, or null before the first. */
   snapshot: CompactSnapshot | null;
+  /** Channels to outline (the selected route), or null. */
+  marked?: ReadonlySet<number> | null;
 }
 
 /** Hottest cells named in the canvas's text alternative. */
@@ -85,7 +87,7 @@ function tooltipLines(
  * host-port strip (edge rows × host ports), every cell split into its two directions. React owns
  * the frame, tooltip and text alternative; the canvas island (HeatmapCanvas) owns the pixels.
  */
-export function FabricHeatmap({ name, matrix, snapshot }: FabricHeatmapProps) {
+export function FabricHeatmap({ name, matrix, snapshot, marked = null }: FabricHeatmapProps) {
   const stageRef = useRef<HTMLDivElement>(null);
   const islandRef = useRef<HTMLDivElement>(null);
   const painter = useRef<HeatmapCanvas | null>(null);
@@ -134,17 +136,20 @@ export function FabricHeatmap({ name, matrix, snapshot }: FabricHeatmapProps) {
     `Utilization heatmap of ${name}: ISL matrix of ${matrix.edges.length} edge × ${matrix.cores.length} core ` +
     `switches and ${hostCount} host ports, each cell split into up and down directions`;
 
+  const down = useMemo(() => new Set(snapshot?.linkDown ?? []), [snapshot]);
   useLayoutEffect(() => {
     if (!geometry) return;
     painter.current?.update({
       geometry,
       matrix,
       utilization: snapshot?.utilization ?? null,
+      marked,
+      down,
       hover,
       label,
       describedBy: summaryId,
     });
-  }, [geometry, matrix, snapshot, hover, label, summaryId]);
+  }, [geometry, matrix, snapshot, marked, down, hover, label, summaryId]);
 
   const hottest = useMemo(
     () => (snapshot ? hottestCells(matrix, snapshot.utilization, SUMMARY_CELLS) : []),
@@ -198,7 +203,14 @@ export function FabricHeatmap({ name, matrix, snapshot }: FabricHeatmapProps) {
       <div className="fat-tree-footer">
         <Legend />
         <span className="heatmap-key" aria-hidden="true">
-          <span className="key-cell" /> ◤ up (edge → core, host → edge) · ◢ down
+          <span className="key-cell" /> ◤ up (edge → core, host → edge) · ◢ down ·{' '}
+          <span className="key-down">✕</span> link down
+          {marked && marked.size > 0 && (
+            <>
+              {' '}
+              · <span className="key-route" /> selected route
+            </>
+          )}
         </span>
         <span className="hint">
           {matrix.maxTrunk > 1

@@ -1,9 +1,11 @@
 import { useMemo } from 'react';
-import type { CompactSnapshot, LinkSample, Topology } from '../api/types.ts';
+import type { CompactSnapshot, LinkSample, Route, Topology } from '../api/types.ts';
 import { utilizationColor } from '../lib/colors.ts';
+import { CONGESTED_WAIT, isCongested } from '../lib/congestion.ts';
 import { buildFabricMatrix, type FabricMatrix } from '../lib/fabricMatrix.ts';
 import { formatGBps, formatPercent } from '../lib/format.ts';
-import { type FatTreeLayout, layoutFatTree, MAX_DRAWN_LINKS } from '../lib/layout.ts';
+import { type FatTreeLayout, type LayoutChannel, layoutFatTree, MAX_DRAWN_LINKS } from '../lib/layout.ts';
+import { channelIndexById, channelIndices, routeNodes } from '../lib/route.ts';
 import type { Loadable } from '../state/useTopology.ts';
 import { ErrorNote } from './ErrorNote.tsx';
 import { FabricHeatmap } from './FabricHeatmap.tsx';
@@ -16,33 +18,74 @@ interface FatTreeViewProps {
   samples: ReadonlyMap<string, LinkSample> | null;
   /** Latest compact stream message (fabrics above MAX_DRAWN_LINKS), or null. */
   compact: CompactSnapshot | null;
+  /** A route to highlight (the route inspector's), or null. */
+  route?: Route | null;
   onRetry: () => void;
 }
 
 const NODE_W = { switch: 64, host: 56, router: 56 } as const;
 const NODE_H = 22;
 
-function channelTitle(id: string, sample: LinkSample | undefined): string {
+function channelTitle(id: string, sample: LinkSample | undefined, onRoute: boolean): string {
   if (!sample) return `${id}\nno sample`;
-  const state = sample.stale ? ' (stale)' : '';
-  return `${id}${state}\n${sample.kind} · util ${formatPercent(sample.utilization)} · ${formatGBps(sample.bytesPerSecond)}`;
+  const state = sample.linkUp === false ? ' (link DOWN)' : sample.stale ? ' (stale)' : '';
+  const route = onRoute ? '\non the selected route' : '';
+  return `${id}${state}\n${sample.kind} · util ${formatPercent(sample.utilization)} · ${formatGBps(sample.bytesPerSecond)} · wait ${formatPercent(sample.transmitWaitFraction)}${route}`;
+}
+
+/** Where the congestion marker sits: a quarter of the way from the sending (waiting) port. */
+function senderPoint(c: LayoutChannel): { x: number; y: number } {
+  return { x: c.x1 + (c.x2 - c.x1) * 0.22, y: c.y1 + (c.y2 - c.y1) * 0.22 };
+}
+
+/**
+ * A cross on each cable that is down, on the centre line between its two direction strokes and
+ * off the arrowheads (15 % of the cable from the midpoint, towards the first channel's sender).
+ */
+function downMarks(
+  layout: FatTreeLayout,
+  samples: FatTreeViewProps['samples'],
+): { linkId: string; x: number; y: number }[] {
+  const first = new Map<string, LayoutChannel>();
+  const marks: { linkId: string; x: number; y: number }[] = [];
+  for (const c of layout.channels) {
+    if (samples?.get(c.id)?.linkUp !== false) continue;
+    const other = first.get(c.linkId);
+    if (!other) {
+      first.set(c.linkId, c);
+      continue;
+    }
+    marks.push({
+      linkId: c.linkId,
+      x: (c.mx + other.mx) / 2 + (other.x1 - other.x2) * 0.15,
+      y: (c.my + other.my) / 2 + (other.y1 - other.y2) * 0.15,
+    });
+  }
+  return marks;
 }
 
 function FatTreeSvg({
   layout,
   samples,
   name,
+  route,
 }: {
   layout: FatTreeLayout;
   samples: FatTreeViewProps['samples'];
   name: string;
+  route: Route | null;
 }) {
+  const onRoute = useMemo(() => new Set(route?.links ?? []), [route]);
+  const routeNodeSet = useMemo(() => routeNodes(route), [route]);
+  const highlighted = layout.channels.filter((c) => onRoute.has(c.id));
   return (
     <svg
-      className="fat-tree"
+      className={`fat-tree ${route ? 'has-route' : ''}`}
       viewBox={`0 0 ${layout.width} ${layout.height}`}
       role="img"
-      aria-label={`Fat-tree view of ${name}: link directions coloured by utilization`}
+      aria-label={`Fat-tree view of ${name}: link directions coloured by utilization${
+        route ? `; route ${route.from} → ${route.to} highlighted` : ''
+      }`}
     >
       <g className="tier-labels">
         {layout.tiers.map((t) => (
@@ -51,34 +94,66 @@ function FatTreeSvg({
           </text>
         ))}
       </g>
+      <g className="route-halos">
+        {highlighted.map((c) => (
+          <line key={c.id} x1={c.x1} y1={c.y1} x2={c.x2} y2={c.y2} />
+        ))}
+      </g>
       <g className="channels">
         {layout.channels.map((c) => {
           const sample = samples?.get(c.id);
+          const down = sample?.linkUp === false;
           const unknown = !sample || sample.stale || sample.utilization === null;
-          const color = unknown ? undefined : utilizationColor(sample.utilization);
+          const color = down || unknown ? undefined : utilizationColor(sample.utilization);
+          const congested = !down && isCongested(sample?.transmitWaitFraction);
+          const routed = onRoute.has(c.id);
+          const classes = [
+            'channel',
+            down ? 'channel-down' : unknown ? 'channel-unknown' : '',
+            routed ? 'on-route' : '',
+            congested ? 'channel-congested' : '',
+          ];
+          const marker = congested ? senderPoint(c) : null;
           return (
             <g
               key={c.id}
-              className={`channel ${unknown ? 'channel-unknown' : ''}`}
+              className={classes.join(' ')}
               data-channel-id={c.id}
               data-utilization={sample?.utilization ?? ''}
+              data-wait={sample?.transmitWaitFraction ?? ''}
+              data-link-up={
+                sample?.linkUp === undefined || sample.linkUp === null ? '' : String(sample.linkUp)
+              }
             >
-              <title>{channelTitle(c.id, sample)}</title>
+              <title>{channelTitle(c.id, sample, routed)}</title>
               <line x1={c.x1} y1={c.y1} x2={c.x2} y2={c.y2} stroke={color} />
               <path
                 d="M-5,-3.5 L5,0 L-5,3.5 Z"
                 transform={`translate(${c.mx},${c.my}) rotate(${c.angle})`}
                 fill={color}
               />
+              {marker && <circle className="wait-marker" cx={marker.x} cy={marker.y} r={4.5} />}
             </g>
           );
         })}
+      </g>
+      <g className="down-marks">
+        {downMarks(layout, samples).map((m) => (
+          <g key={m.linkId} transform={`translate(${m.x},${m.y})`}>
+            <circle r={7} />
+            <path d="M-3.5,-3.5 L3.5,3.5 M3.5,-3.5 L-3.5,3.5" />
+          </g>
+        ))}
       </g>
       <g className="nodes">
         {layout.nodes.map((n) => {
           const w = NODE_W[n.type];
           return (
-            <g key={n.name} className={`node node-${n.type}`} transform={`translate(${n.x},${n.y})`}>
+            <g
+              key={n.name}
+              className={`node node-${n.type} ${routeNodeSet.has(n.name) ? 'node-on-route' : ''}`}
+              transform={`translate(${n.x},${n.y})`}
+            >
               <title>{`${n.name} (${n.type}, tier ${n.tier})`}</title>
               <rect x={-w / 2} y={-NODE_H / 2} width={w} height={NODE_H} rx={n.type === 'switch' ? 3 : 11} />
               <text y={4} textAnchor="middle">
@@ -92,8 +167,47 @@ function FatTreeSvg({
   );
 }
 
+/** What the marks on the drawing mean, beside the colour legend. */
+function MarkLegend({ route }: { route: Route | null }) {
+  return (
+    <ul className="mark-legend" aria-label="Marks on the drawing">
+      <li>
+        <svg width="14" height="14" aria-hidden="true">
+          <circle className="wait-marker" cx="7" cy="7" r="4.5" />
+        </svg>
+        waiting for credit ≥ {CONGESTED_WAIT * 100} % (XmitWait, at the sender)
+      </li>
+      <li>
+        <svg width="14" height="14" aria-hidden="true" className="down-marks">
+          <circle cx="7" cy="7" r="6" />
+          <path d="M4,4 L10,10 M10,4 L4,10" transform="translate(0,0)" />
+        </svg>
+        link down
+      </li>
+      {route && (
+        <li>
+          <span className="swatch swatch-route" /> route {route.from} → {route.to}
+        </li>
+      )}
+    </ul>
+  );
+}
+
 /** Big fabrics: the canvas heatmap of a two-tier fat tree, or per-tier aggregates otherwise. */
-function BigFabricView({ fabric, compact }: { fabric: Topology; compact: CompactSnapshot | null }) {
+function BigFabricView({
+  fabric,
+  compact,
+  route,
+}: {
+  fabric: Topology;
+  compact: CompactSnapshot | null;
+  route: Route | null;
+}) {
+  const channelIndex = useMemo(() => channelIndexById(fabric), [fabric]);
+  const marked = useMemo(
+    () => (route ? channelIndices(channelIndex, route.links) : null),
+    [channelIndex, route],
+  );
   const matrix = useMemo((): FabricMatrix | { kind: 'error'; message: string } => {
     try {
       return buildFabricMatrix(fabric);
@@ -104,7 +218,7 @@ function BigFabricView({ fabric, compact }: { fabric: Topology; compact: Compact
   if (matrix.kind === 'error') return <ErrorNote message={`Cannot draw the fabric: ${matrix.message}`} />;
   if (matrix.kind === 'other')
     return <TierSummaryView topology={fabric} reason={matrix.reason} snapshot={compact} />;
-  return <FabricHeatmap name={fabric.name} matrix={matrix.matrix} snapshot={compact} />;
+  return <FabricHeatmap name={fabric.name} matrix={matrix.matrix} snapshot={compact} marked={marked} />;
 }
 
 /**
@@ -112,7 +226,7 @@ function BigFabricView({ fabric, compact }: { fabric: Topology; compact: Compact
  * every element. Above MAX_DRAWN_LINKS links the SVG gives way to a canvas heatmap (two tiers) or
  * per-tier aggregates (more tiers), fed by the compact stream.
  */
-export function FatTreeView({ topology, samples, compact, onRetry }: FatTreeViewProps) {
+export function FatTreeView({ topology, samples, compact, route = null, onRetry }: FatTreeViewProps) {
   const fabric = topology.status === 'ready' ? topology.data : null;
   const tooBig = fabric !== null && fabric.links.length > MAX_DRAWN_LINKS;
   const layout = useMemo((): { layout: FatTreeLayout } | { error: string } | null => {
@@ -129,16 +243,17 @@ export function FatTreeView({ topology, samples, compact, onRetry }: FatTreeView
     return <ErrorNote message={`Topology: ${topology.message}`} onRetry={onRetry} />;
   if (!fabric) return null;
   if (fabric.nodes.length === 0) return <p className="placeholder">The fabric has no nodes.</p>;
-  if (tooBig) return <BigFabricView fabric={fabric} compact={compact} />;
+  if (tooBig) return <BigFabricView fabric={fabric} compact={compact} route={route} />;
   if (!layout) return null;
   if ('error' in layout) return <ErrorNote message={`Cannot draw the fabric: ${layout.error}`} />;
   return (
     <div className="fat-tree-wrap">
-      <FatTreeSvg layout={layout.layout} samples={samples} name={fabric.name} />
+      <FatTreeSvg layout={layout.layout} samples={samples} name={fabric.name} route={route} />
       <div className="fat-tree-footer">
         <Legend />
+        <MarkLegend route={route} />
         <span className="hint">
-          Two strokes per cable, one per direction (arrow); hover for id, utilization and GB/s.
+          Two strokes per cable, one per direction (arrow); hover for utilization, GB/s and wait.
           {samples === null && ' Waiting for the first sample.'}
         </span>
       </div>

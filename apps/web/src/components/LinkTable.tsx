@@ -1,8 +1,16 @@
 import { useId } from 'react';
 import type { LinkSample } from '../api/types.ts';
 import { utilizationColor } from '../lib/colors.ts';
+import { isCongested } from '../lib/congestion.ts';
 import { formatGBpsValue, formatMpps, formatPercentValue } from '../lib/format.ts';
-import { KIND_FILTERS, type KindFilter, rankLinks, TOP_N_CHOICES } from '../lib/ranking.ts';
+import {
+  KIND_FILTERS,
+  type KindFilter,
+  rankLinks,
+  SORT_KEYS,
+  type SortKey,
+  TOP_N_CHOICES,
+} from '../lib/ranking.ts';
 
 interface LinkTableProps {
   links: readonly LinkSample[] | null;
@@ -12,11 +20,16 @@ interface LinkTableProps {
   partial?: boolean;
   kind: KindFilter;
   topN: number;
+  /** Rank by utilization (default) or by congestion (XmitWait share of time). */
+  sort?: SortKey;
   onKindChange: (kind: KindFilter) => void;
   onTopNChange: (n: number) => void;
+  onSortChange?: (sort: SortKey) => void;
 }
 
 const KIND_LABEL: Record<KindFilter, string> = { all: 'all', isl: 'ISL', host: 'host' };
+const SORT_LABEL: Record<SortKey, string> = { utilization: 'by utilization', congestion: 'by congestion' };
+const COLUMNS = 7;
 
 /** opatop-style table of the busiest link directions. */
 export function LinkTable({
@@ -25,12 +38,15 @@ export function LinkTable({
   partial = false,
   kind,
   topN,
+  sort = 'utilization',
   onKindChange,
   onTopNChange,
+  onSortChange,
 }: LinkTableProps) {
   const topId = useId();
   const kindId = useId();
-  const rows = links ? rankLinks(links, { kind, limit: topN }) : [];
+  const sortId = useId();
+  const rows = links ? rankLinks(links, { kind, limit: topN, sort }) : [];
 
   return (
     <div className="link-table">
@@ -51,6 +67,18 @@ export function LinkTable({
             </option>
           ))}
         </select>
+        {onSortChange && (
+          <>
+            <label htmlFor={sortId}>Sort</label>
+            <select id={sortId} value={sort} onChange={(e) => onSortChange(e.target.value as SortKey)}>
+              {SORT_KEYS.map((k) => (
+                <option key={k} value={k}>
+                  {SORT_LABEL[k]}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
         {links && (
           <span className="muted">
             {rows.length} of {(totalDirections ?? links.length).toLocaleString('en')} link directions
@@ -74,36 +102,49 @@ export function LinkTable({
             <th scope="col" className="num">
               Packets/s (M)
             </th>
+            <th
+              scope="col"
+              className="num"
+              title="XmitWait: share of time the sending port had data queued and no credit (congestion)"
+            >
+              Wait %
+            </th>
           </tr>
         </thead>
         <tbody>
           {links === null && (
             <tr>
-              <td colSpan={6} className="placeholder">
+              <td colSpan={COLUMNS} className="placeholder">
                 Waiting for the first sample…
               </td>
             </tr>
           )}
           {links !== null && rows.length === 0 && (
             <tr>
-              <td colSpan={6} className="placeholder">
+              <td colSpan={COLUMNS} className="placeholder">
                 No link directions match this filter.
               </td>
             </tr>
           )}
           {rows.map((l, i) => {
             const unknown = l.stale || l.utilization === null;
+            const down = l.linkUp === false;
+            const wait = l.transmitWaitFraction;
+            const congested = isCongested(wait);
             return (
               <tr
                 key={l.id}
                 data-link-id={l.id}
                 data-utilization={l.utilization ?? ''}
+                data-wait={wait ?? ''}
                 data-stale={l.stale ? 'true' : 'false'}
-                className={unknown ? 'row-stale' : ''}
+                data-link-up={l.linkUp === null ? '' : String(l.linkUp)}
+                className={`${unknown ? 'row-stale' : ''} ${down ? 'row-down' : ''}`}
               >
                 <td className="num muted">{i + 1}</td>
                 <td className="mono">
                   {l.from.node}/{l.from.port} → {l.to.node}/{l.to.port}
+                  {down && <span className="chip chip-down">down</span>}
                   {l.stale && <span className="chip chip-stale">stale</span>}
                 </td>
                 <td>{l.kind === 'isl' ? 'ISL' : 'host'}</td>
@@ -120,6 +161,7 @@ export function LinkTable({
                 </td>
                 <td className="num">{formatGBpsValue(l.bytesPerSecond)}</td>
                 <td className="num">{formatMpps(l.packetsPerSecond)}</td>
+                <td className={`num ${congested ? 'wait-high' : ''}`}>{formatPercentValue(wait)}</td>
               </tr>
             );
           })}

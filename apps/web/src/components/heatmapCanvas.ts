@@ -19,6 +19,10 @@ export interface HeatmapPaint {
   matrix: TwoTierMatrix;
   /** Per channel, from the compact stream; null before the first message. */
   utilization: readonly (number | null)[] | null;
+  /** Channels to outline (the selected route); null for none. */
+  marked: ReadonlySet<number> | null;
+  /** Channels whose link is down: crossed out. */
+  down: ReadonlySet<number>;
   hover: HeatmapHit | null;
   /** Accessible name of the canvas, and the id of the element describing it. */
   label: string;
@@ -38,6 +42,15 @@ const TEXT = '#9aa4b2';
 const TITLE = '#c9d1d9';
 const HOVER_TEXT = '#ffffff';
 const EMPTY = '#1c2230';
+const ROUTE = '#58a6ff';
+const DOWN = '#ff6b6b';
+
+function anyIn(set: ReadonlySet<number> | null, a: readonly number[], b: readonly number[]): boolean {
+  if (!set || set.size === 0) return false;
+  for (const c of a) if (set.has(c)) return true;
+  for (const c of b) if (set.has(c)) return true;
+  return false;
+}
 const FONT = `${LABEL_FONT_PX}px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`;
 
 export class HeatmapCanvas {
@@ -90,7 +103,9 @@ export class HeatmapCanvas {
   private draw(): void {
     const paint = this.paint;
     if (!paint) return;
-    const { geometry: g, matrix, utilization, hover } = paint;
+    const { geometry: g, matrix, utilization, marked, down: downLinks, hover } = paint;
+    const outlined: [number, number][] = [];
+    const crossed: [number, number][] = [];
     const dpr = window.devicePixelRatio || 1;
     const w = Math.round(g.width * dpr);
     const h = Math.round(g.height * dpr);
@@ -121,6 +136,8 @@ export class HeatmapCanvas {
             ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
             continue;
           }
+          if (anyIn(marked, channels.up, channels.down)) outlined.push([x0, y0]);
+          if (anyIn(downLinks, channels.up, channels.down)) crossed.push([x0, y0]);
           const up = utilization ? directionValue(channels.up, values, none).max : null;
           const down = utilization ? directionValue(channels.down, values, none).max : null;
           // Bottom-right triangle: down; top-left triangle: up (edge → core, host → edge). The
@@ -138,6 +155,25 @@ export class HeatmapCanvas {
           ctx.fill();
         }
       }
+    }
+
+    // Marks over the cells: down links crossed out, the selected route's cells outlined.
+    if (crossed.length > 0) {
+      ctx.strokeStyle = DOWN;
+      ctx.lineWidth = 1.5;
+      ctx.beginPath();
+      for (const [x, y] of crossed) {
+        ctx.moveTo(x + 1, y + 1);
+        ctx.lineTo(x + g.cellW - 2, y + g.cellH - 2);
+        ctx.moveTo(x + g.cellW - 2, y + 1);
+        ctx.lineTo(x + 1, y + g.cellH - 2);
+      }
+      ctx.stroke();
+    }
+    if (outlined.length > 0) {
+      ctx.strokeStyle = ROUTE;
+      ctx.lineWidth = 2;
+      for (const [x, y] of outlined) ctx.strokeRect(x - 1, y - 1, g.cellW + 1, g.cellH + 1);
     }
 
     ctx.font = FONT;

@@ -19,6 +19,8 @@ function sample(id: string, utilization: number | null): LinkSample {
     utilization,
     bytesPerSecond: utilization === null ? null : utilization * 12.5e9,
     packetsPerSecond: null,
+    transmitWaitFraction: null,
+    linkUp: null,
     stale: utilization === null,
   };
 }
@@ -29,6 +31,8 @@ describe('snapshot helpers', () => {
     ...base,
     utilization: [0.5, null, null, 0],
     bytesPerSecond: [6e9, null, null, 0],
+    waitFraction: [0, null, null, 0],
+    linkDown: [],
     top: [sample('x', 0.5)],
   };
 

@@ -11,6 +11,8 @@ export interface TrafficState {
   busy: boolean;
   error: string | null;
   start: (request: TrafficRequest) => void;
+  /** Stops every flow, then starts `request`: only these flows run afterwards. */
+  replace: (request: TrafficRequest) => void;
   stop: () => void;
 }
 
@@ -69,7 +71,15 @@ export function useTraffic(tick: string | null): TrafficState {
     (request: TrafficRequest) => mutate((signal) => api.startTraffic(request, signal)),
     [api, mutate],
   );
+  const replace = useCallback(
+    (request: TrafficRequest) =>
+      mutate(async (signal) => {
+        await api.stopTraffic(signal);
+        return api.startTraffic(request, signal);
+      }),
+    [api, mutate],
+  );
   const stop = useCallback(() => mutate((signal) => api.stopTraffic(signal)), [api, mutate]);
 
-  return { flows, busy, error, start, stop };
+  return { flows, busy, error, start, replace, stop };
 }

@@ -43,12 +43,17 @@ export interface FabricSummary {
 
 interface ChannelKeys {
   index: number;
+  /** What never changes about the direction: ids, ends, kind, capacity. */
+  fixed: Pick<LinkDirectionState, 'id' | 'linkId' | 'kind' | 'from' | 'to' | 'capacityBytesPerSecond'>;
   fromKey: string;
   toKey: string;
   fromIsHost: boolean;
 }
 
-/** Channel → port keys, computed once per fabric so each tick is a pass over arrays. */
+/**
+ * Channel → port keys and fixed fields, computed once per fabric so each tick is one pass that
+ * only looks up rates (no id strings built per tick: 166k directions at 27,648 hosts).
+ */
 export class LinkIndex {
   readonly channels: ChannelKeys[] = [];
 
@@ -58,6 +63,14 @@ export class LinkIndex {
       const channel = channelOf(fabric, c);
       this.channels.push({
         index: c,
+        fixed: {
+          id: channel.id,
+          linkId: channel.link.id,
+          kind: channel.link.kind,
+          from: channel.from,
+          to: channel.to,
+          capacityBytesPerSecond: bytesPerSecondOfRate(channel.link.rateGbps),
+        },
         fromKey: portKey(guidOf(channel.from.node), channel.from.port),
         toKey: portKey(guidOf(channel.to.node), channel.to.port),
         fromIsHost: fabric.nodeByName.get(channel.from.node)?.type !== 'switch',
@@ -94,19 +107,17 @@ export function combineLinkUp(a: boolean | null | undefined, b: boolean | null |
  * own counters are unreadable. Unknown stays null (stale), never 0.
  */
 export function linkDirectionStates(index: LinkIndex, snapshot: RatesSnapshot): LinkDirectionState[] {
-  const { fabric } = index;
-  return index.channels.map(({ index: c, fromKey, toKey }) => {
-    const channel = channelOf(fabric, c);
+  return index.channels.map(({ fixed, fromKey, toKey }) => {
     const sender: PortRates | undefined = snapshot.ports.get(fromKey);
     const receiver: PortRates | undefined = snapshot.ports.get(toKey);
-    const capacity = bytesPerSecondOfRate(channel.link.rateGbps);
+    const capacity = fixed.capacityBytesPerSecond;
     const bytes = maxKnown(sender?.transmitBytesPerSecond, receiver?.receiveBytesPerSecond);
     return {
-      id: channel.id,
-      linkId: channel.link.id,
-      kind: channel.link.kind,
-      from: channel.from,
-      to: channel.to,
+      id: fixed.id,
+      linkId: fixed.linkId,
+      kind: fixed.kind,
+      from: fixed.from,
+      to: fixed.to,
       capacityBytesPerSecond: capacity,
       utilization: bytes === null ? null : Math.min(1, bytes / capacity),
       bytesPerSecond: bytes,

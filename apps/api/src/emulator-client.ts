@@ -48,15 +48,19 @@ export class EmulatorClient {
   constructor(
     readonly baseUrl: string,
     private readonly timeoutMs = 5000,
+    /** Sent as a bearer token: an emulator listening beyond loopback refuses changes without it. */
+    private readonly token?: string,
   ) {}
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     let response: Response;
     try {
-      const init: RequestInit = { method, signal: AbortSignal.timeout(this.timeoutMs) };
+      const headers: Record<string, string> = {};
+      if (this.token) headers.authorization = `Bearer ${this.token}`;
+      const init: RequestInit = { method, headers, signal: AbortSignal.timeout(this.timeoutMs) };
       if (body !== undefined) {
         init.body = JSON.stringify(body);
-        init.headers = { 'content-type': 'application/json' };
+        headers['content-type'] = 'application/json';
       }
       response = await fetch(new URL(path, this.baseUrl), init);
     } catch (error) {

@@ -48,7 +48,7 @@ export async function startApi(
   }
   const linkIndex = new LinkIndex(fabric);
   const sampler = new Sampler(store, linkIndex, config.sampleIntervalMs);
-  const emulator = config.emulatorUrl ? new EmulatorClient(config.emulatorUrl) : null;
+  const emulator = config.emulatorUrl ? new EmulatorClient(config.emulatorUrl, 5000, config.apiToken) : null;
   const app = await buildApp({
     ctx: { fabric, tables, linkIndex, store, sampler, emulator },
     listenHost: config.host,

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AdaptiveRoutingConfigError } from './ar-config.ts';
@@ -11,6 +12,33 @@ export interface EmulatorServerOptions {
   port?: number;
   /** Real-time tick (ms) at which the emulator clock catches up with the wall clock. Default 100. */
   tickMs?: number;
+  /**
+   * Bearer token required for changes (POST, PUT, DELETE) when listening beyond loopback; without
+   * one, such a server refuses every change. Reads are always open.
+   */
+  token?: string | undefined;
+}
+
+/** True for addresses only this machine can reach. */
+function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || h.startsWith('127.') || h.startsWith('::ffff:127.');
+}
+
+function checkChangeAllowed(request: IncomingMessage, protect: boolean, token: string | undefined): void {
+  if (!protect || request.method === 'GET' || request.method === 'HEAD') return;
+  if (!token) {
+    throw new HttpError(
+      403,
+      'changes are refused: the emulator listens beyond loopback and has no token set',
+    );
+  }
+  const given = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim() ?? '';
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  if (a.length !== b.length || !timingSafeEqual(a, b)) {
+    throw new HttpError(401, 'send Authorization: Bearer <token> to change the emulator');
+  }
 }
 
 export interface EmulatorServer {
@@ -69,7 +97,8 @@ export function startEmulatorServer(
   emulator: Emulator,
   options: EmulatorServerOptions = {},
 ): Promise<EmulatorServer> {
-  const { host = '127.0.0.1', port = 0, tickMs = 100 } = options;
+  const { host = '127.0.0.1', port = 0, tickMs = 100, token } = options;
+  const protect = !isLoopback(host);
   if (!(tickMs > 0)) throw new RangeError(`tickMs must be > 0, got ${tickMs}`);
   let last = performance.now();
   const catchUp = () => {
@@ -84,19 +113,22 @@ export function startEmulatorServer(
   timer.unref();
 
   const server = createServer((request, response) => {
-    handle(emulator, request, catchUp).then(
-      (answer) => send(response, 200, answer),
-      (error: unknown) => {
-        if (error instanceof HttpError) {
-          if (error.allow) response.setHeader('Allow', error.allow);
-          send(response, error.status, { error: error.message });
-        } else if (error instanceof TrafficError || error instanceof AdaptiveRoutingConfigError) {
-          send(response, 400, { error: error.message });
-        } else {
-          send(response, 500, { error: 'internal error' });
-        }
-      },
-    );
+    Promise.resolve()
+      .then(() => checkChangeAllowed(request, protect, token))
+      .then(() => handle(emulator, request, catchUp))
+      .then(
+        (answer) => send(response, 200, answer),
+        (error: unknown) => {
+          if (error instanceof HttpError) {
+            if (error.allow) response.setHeader('Allow', error.allow);
+            send(response, error.status, { error: error.message });
+          } else if (error instanceof TrafficError || error instanceof AdaptiveRoutingConfigError) {
+            send(response, 400, { error: error.message });
+          } else {
+            send(response, 500, { error: 'internal error' });
+          }
+        },
+      );
   });
   return new Promise((resolve, reject) => {
     server.once('error', (error) => {

@@ -116,3 +116,35 @@ describe('emulator HTTP server', () => {
     expect(wrong.json).toMatchObject({ error: expect.stringContaining('not allowed') });
   });
 });
+
+describe('emulator server beyond loopback', () => {
+  it('refuses changes without the token, accepts them with it, and keeps reads open', async () => {
+    const emulator = arDemoEmulator();
+    const server = await startEmulatorServer(emulator, { host: '0.0.0.0', port: 0, token: 's3cret' });
+    const url = server.url.replace('0.0.0.0', '127.0.0.1');
+    const put = (headers: Record<string, string>) =>
+      fetch(`${url}/v1/adaptive-routing`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ enabled: true }),
+      });
+    try {
+      expect((await put({})).status).toBe(401);
+      expect((await put({ authorization: 'Bearer wrong' })).status).toBe(401);
+      expect((await put({ authorization: 'Bearer s3cret' })).status).toBe(200);
+      expect((await fetch(`${url}/v1/ports`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+    const open = await startEmulatorServer(emulator, { host: '0.0.0.0', port: 0 });
+    try {
+      const answer = await fetch(`${open.url.replace('0.0.0.0', '127.0.0.1')}/v1/flows`, {
+        method: 'DELETE',
+      });
+      expect(answer.status).toBe(403);
+      expect(((await answer.json()) as { error: string }).error).toMatch(/no token/);
+    } finally {
+      await open.close();
+    }
+  });
+});

@@ -31,7 +31,12 @@ export async function emulatorCommand(args: string[]): Promise<void> {
     seed: Number(values.seed),
     startTimeMs: Date.now(),
   });
-  const server = await startEmulatorServer(emulator, { host, port });
+  // Beyond loopback, changes need the same token as the API's (FABSCOPE_API_TOKEN).
+  const server = await startEmulatorServer(emulator, {
+    host,
+    port,
+    token: process.env.FABSCOPE_API_TOKEN || undefined,
+  });
   const sysfsDir = values.sysfs ?? process.env.FABSCOPE_EMULATOR_SYSFS;
   const sysfs = sysfsDir ? startSysfsWriter(emulator, sysfsDir) : null;
   process.stdout.write(

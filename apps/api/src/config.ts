@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { Fabric } from '@fabscope/topology';
 import { METRICS_SOURCES, type MetricsSource } from './store/series-mapping.ts';
 
 /** Settings from the environment, checked once at start; every one is documented in the README. */
@@ -10,7 +11,8 @@ export interface ApiConfig {
   emulatorUrl: string | undefined;
   collectorUrls: string[];
   apiToken: string | undefined;
-  sampleIntervalMs: number;
+  /** Sampling tick (ms); undefined: from the fabric's size (`defaultSampleIntervalMs`). */
+  sampleIntervalMs: number | undefined;
   prometheusRateWindow: string;
   /** Whose series the store reads counters from: fabscope's collectors or an exporter already running. */
   metricsSource: MetricsSource;
@@ -23,6 +25,24 @@ export interface ApiConfig {
   /** Routing engine for the forwarding tables; `auto` = fattree, or minhop when the fabric is not a fat tree. */
   routing?: 'minhop' | 'fattree' | 'auto';
 }
+
+/**
+ * The sampling tick when FABSCOPE_SAMPLE_INTERVAL_MS is unset: 1 s, longer on big fabrics, where
+ * one scrape of every port (emulator, collector, store, in one process in the demo) takes a good
+ * part of a second or more (packages/cli/bench/pipeline-scale.bench.ts). Omni-Path's PM sweeps
+ * every 10 s by default, so 10 s at 100k+ ports is what a real fabric manager gives too.
+ */
+export function defaultSampleIntervalMs(fabric: Pick<Fabric, 'links'>): number {
+  const ports = fabric.links.length * 2;
+  return (SAMPLE_INTERVAL_STEPS.find((step) => ports <= step.maxPorts) ?? LARGEST_STEP).intervalMs;
+}
+
+/** Cabled ports → default interval, in increasing order; beyond the last, LARGEST_STEP. */
+export const SAMPLE_INTERVAL_STEPS: readonly { maxPorts: number; intervalMs: number }[] = [
+  { maxPorts: 20_000, intervalMs: 1000 }, // fat-tree-1152: 4,608 ports
+  { maxPorts: 60_000, intervalMs: 2000 }, // fat-tree-6912: 41,472 ports
+];
+const LARGEST_STEP = { maxPorts: Number.POSITIVE_INFINITY, intervalMs: 10_000 }; // fat-tree-27648: 165,888 ports
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -66,8 +86,8 @@ function pairs<T>(
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
-  const interval = Number(env.FABSCOPE_SAMPLE_INTERVAL_MS ?? 1000);
-  if (!Number.isInteger(interval) || interval < 100 || interval > 60_000) {
+  const interval = env.FABSCOPE_SAMPLE_INTERVAL_MS ? Number(env.FABSCOPE_SAMPLE_INTERVAL_MS) : undefined;
+  if (interval !== undefined && (!Number.isInteger(interval) || interval < 100 || interval > 60_000)) {
     throw new ConfigError(
       `FABSCOPE_SAMPLE_INTERVAL_MS must be 100..60000, got "${env.FABSCOPE_SAMPLE_INTERVAL_MS}"`,
     );

@@ -31,7 +31,10 @@ export type StreamView = (typeof STREAM_VIEWS)[number];
 
 type Listener = (json: string) => void;
 
-/** Data older than this is stale on screen and in /health. */
+/**
+ * Data older than this is stale on screen and in /health, or than the store's own limit when
+ * that is longer (an embedded store scraping a big fabric every 10 s).
+ */
 export const STALE_AFTER_SECONDS = 5;
 
 /**
@@ -46,6 +49,8 @@ export class Sampler {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<Tick> | null = null;
   private readonly listeners: Record<StreamView, Set<Listener>> = { full: new Set(), compact: new Set() };
+  /** Interval ticks skipped because the sample before was still being computed. */
+  skippedTicks = 0;
   /** How many times each encoding was serialized (for tests and diagnostics). */
   readonly serializations: Record<StreamView, number> = { full: 0, compact: 0 };
 
@@ -58,7 +63,11 @@ export class Sampler {
   start(): void {
     if (this.timer) return;
     void this.sample();
-    this.timer = setInterval(() => void this.sample(), this.intervalMs);
+    // A tick that finds the sample before still running is skipped: ticks never pile up.
+    this.timer = setInterval(() => {
+      if (this.running) this.skippedTicks++;
+      else void this.sample();
+    }, this.intervalMs);
   }
 
   async stop(): Promise<void> {
@@ -110,7 +119,8 @@ export class Sampler {
     const links = linkDirectionStates(this.index, snapshot);
     const summary = summarize(this.index, links, snapshot.timeMs);
     const age = snapshot.lastSampleAgeSeconds;
-    const fresh = snapshot.ok && age !== null && age <= STALE_AFTER_SECONDS;
+    const staleAfter = Math.max(STALE_AFTER_SECONDS, snapshot.staleAfterSeconds ?? 0);
+    const fresh = snapshot.ok && age !== null && age <= staleAfter;
     const health: Health = {
       status: fresh ? 'ok' : 'degraded',
       store: this.store.kind,

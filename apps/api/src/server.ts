@@ -1,7 +1,7 @@
 import { buildForwardingTables, type Fabric, type ForwardingTables } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import type { ApiConfig } from './config.ts';
+import { type ApiConfig, defaultSampleIntervalMs } from './config.ts';
 import { EmulatorClient } from './emulator-client.ts';
 import { LinkIndex } from './lib/utilization.ts';
 import { Sampler } from './sampler.ts';
@@ -25,6 +25,7 @@ export async function startApi(
   options: { tables?: ForwardingTables; webRoot?: string; logger?: boolean } = {},
 ): Promise<RunningApi> {
   const tables = options.tables ?? buildForwardingTables(fabric, config.routing ?? 'auto');
+  const intervalMs = config.sampleIntervalMs ?? defaultSampleIntervalMs(fabric);
   let store: MetricsStore;
   if (config.prometheusUrl) {
     store = new PrometheusStore({
@@ -40,14 +41,14 @@ export async function startApi(
     }
     const embedded = new EmbeddedStore({
       targets: config.collectorUrls,
-      scrapeIntervalMs: config.sampleIntervalMs,
+      scrapeIntervalMs: intervalMs,
       mapping: seriesMappingFor(config, fabric),
     });
     embedded.start();
     store = embedded;
   }
   const linkIndex = new LinkIndex(fabric);
-  const sampler = new Sampler(store, linkIndex, config.sampleIntervalMs);
+  const sampler = new Sampler(store, linkIndex, intervalMs);
   const emulator = config.emulatorUrl ? new EmulatorClient(config.emulatorUrl, 5000, config.apiToken) : null;
   const app = await buildApp({
     ctx: { fabric, tables, linkIndex, store, sampler, emulator },

@@ -27,7 +27,7 @@ async function twoScrapes(mapping: SeriesMapping, pages: (step: number) => Recor
     mapping,
     now: () => now,
     fetch: (async (url: string) =>
-      new Response(pages(step)[String(url)] ?? '', { status: 200 })) as typeof fetch,
+      new Response(pages(step)[String(url).split('?')[0] as string] ?? '', { status: 200 })) as typeof fetch,
   });
   await store.scrapeOnce();
   now += 1000;

@@ -64,8 +64,9 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       stops.push(async () => sysfs.stop());
     }
 
-    const { scrape } = createFabricRegistry({ source: emulatorSource(emulatorServer.url) });
-    const collector: MetricsServer = await startMetricsServer(scrape, {
+    // Chunks, not one string: at fat-tree-27648 the exposition is hundreds of megabytes.
+    const { scrapeChunks } = createFabricRegistry({ source: emulatorSource(emulatorServer.url) });
+    const collector: MetricsServer = await startMetricsServer(scrapeChunks, {
       host: '127.0.0.1',
       port: options.collectorPort ?? 0,
     });

@@ -38,4 +38,4 @@ export { mapBounded, runTool, ToolTimeoutError } from './fabric/run-tool.ts';
 export { createHostCollector, type HostCollector, type HostCollectorOptions } from './host/host-agent.ts';
 export { parseNodeGuid, parseRate, parseStateLine } from './host/infiniband.ts';
 export { parseCounter } from './host/reader.ts';
-export { type MetricsServer, startMetricsServer } from './metrics-server.ts';
+export { type MetricsServer, type ScrapeRequest, startMetricsServer } from './metrics-server.ts';

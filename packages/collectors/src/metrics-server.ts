@@ -8,26 +8,61 @@ export interface MetricsServer {
 
 const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
-/** Serves `GET /metrics` from a scrape function (text, or text in chunks); every other path is 404. */
+export interface ScrapeRequest {
+  /**
+   * `GET /metrics?name[]=a&name[]=b`: only these metric families, when the collector can leave
+   * the others out (the fabric agent can; a store that reads 8 of its 13 port families asks for
+   * those). Absent: everything.
+   */
+  names?: ReadonlySet<string>;
+}
+
+/**
+ * Serves `GET /metrics` from a scrape function (text, or text in chunks); every other path is 404.
+ * Chunks are written as the socket drains, so a fabric's exposition (hundreds of megabytes at
+ * 100k+ ports) is made while it is sent and never sits whole in memory.
+ */
 export async function startMetricsServer(
-  scrape: () => Promise<string | Iterable<string | Uint8Array>>,
+  scrape: (request: ScrapeRequest) => Promise<string | Iterable<string | Uint8Array>>,
   options: { host?: string; port?: number } = {},
 ): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (req.method !== 'GET' || path !== '/metrics') {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (req.method !== 'GET' || url.pathname !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: try GET /metrics\n');
       return;
     }
-    scrape().then(
+    const names = url.searchParams.getAll('name[]');
+    scrape(names.length > 0 ? { names: new Set(names) } : {}).then(
       (body) => {
         res.writeHead(200, { 'content-type': CONTENT_TYPE });
         if (typeof body === 'string') {
           res.end(body);
           return;
         }
-        for (const chunk of body) res.write(chunk);
-        res.end();
+        const chunks = body[Symbol.iterator]();
+        let closed = false;
+        res.once('close', () => {
+          closed = true;
+        });
+        const pump = (): void => {
+          for (;;) {
+            if (closed) {
+              chunks.return?.();
+              return;
+            }
+            const next = chunks.next();
+            if (next.done) {
+              res.end();
+              return;
+            }
+            if (!res.write(next.value)) {
+              res.once('drain', pump);
+              return;
+            }
+          }
+        };
+        pump();
       },
       (error: unknown) =>
         res.writeHead(500, { 'content-type': 'text/plain' }).end(`scrape failed: ${String(error)}\n`),

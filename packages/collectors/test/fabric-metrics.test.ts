@@ -123,6 +123,30 @@ describe('fabric collector over HTTP', () => {
     }
   });
 
+  it('serves only the families named in name[], in chunks, the same bytes as the whole scrape', async () => {
+    const registry = createFabricRegistry({ source: emulatorSource(upstreamUrl) });
+    const server = await startMetricsServer(registry.scrapeChunks);
+    try {
+      const all = await (await fetch(server.url)).text();
+      const timeless = (text: string) => text.replace(/(_read_duration_seconds\{[^}]*\}) \S+/, '$1');
+      expect(timeless(all)).toBe(timeless(await registry.scrape()));
+      const some = await (
+        await fetch(`${server.url}?name[]=fabscope_port_link_up&name[]=fabscope_fabric_source_up`)
+      ).text();
+      const names = new Set(
+        some
+          .split('\n')
+          .filter((l) => l && !l.startsWith('#'))
+          .map((l) => l.split(/[{ ]/)[0]),
+      );
+      expect(names).toEqual(new Set(['fabscope_port_link_up', 'fabscope_fabric_source_up']));
+      const lines = (text: string, name: string) => text.split('\n').filter((l) => l.startsWith(`${name}{`));
+      expect(lines(some, 'fabscope_port_link_up')).toEqual(lines(all, 'fabscope_port_link_up'));
+    } finally {
+      await server.close();
+    }
+  });
+
   it('drops port series (never zeros) and counts an error when the source fails', async () => {
     const { scrape } = createFabricRegistry({ source: emulatorSource(upstreamUrl) });
     failing = true;

@@ -30,7 +30,12 @@ import { busyFraction, CPU_COUNT, MEMORY_USED_FRACTION } from './host-load.ts';
 import { maxMinFair } from './maxmin.ts';
 import { Networks } from './networks.ts';
 import { PathFinder } from './paths.ts';
-import { PORT_COUNTER_NAMES, type PortCountersDocument, PortsDocumentBuilder } from './ports-document.ts';
+import {
+  PORT_COUNTER_NAMES,
+  type PortCounterReader,
+  type PortCountersDocument,
+  PortsDocumentBuilder,
+} from './ports-document.ts';
 import { mulberry32, type Random } from './prng.ts';
 import { flowEfficiency } from './transport.ts';
 
@@ -130,6 +135,8 @@ export interface Emulator {
   clearFaults(): void;
   readonly sweepDelayMs: number;
   portCounters(): PortCountersDocument;
+  /** `portCounters()` as JSON text in chunks, written without building the document (`GET /v1/ports`). */
+  portCountersJson(): Buffer[];
   hostLoads(): HostLoad[];
   hostTelemetry(): HostTelemetry[];
   health(): HealthDocument;
@@ -425,16 +432,21 @@ class FabricEmulator implements Emulator {
   }
 
   portCounters(): PortCountersDocument {
+    return this.documents.build(this.clockMs, this.portReader(), this.linkUp);
+  }
+
+  portCountersJson(): Buffer[] {
+    return this.documents.buildJson(this.clockMs, this.portReader(), this.linkUp);
+  }
+
+  /** Reads a port's counters in the document's units. */
+  private portReader(): PortCounterReader {
     const unit = BigInt(DATA_UNIT_BYTES[this.fabric.fabricType]);
-    return this.documents.build(
-      this.clockMs,
-      (out, into) => {
-        this.readPort(out, into);
-        into[XMIT_DATA] = (into[XMIT_DATA] as bigint) / unit;
-        into[RCV_DATA] = (into[RCV_DATA] as bigint) / unit;
-      },
-      this.linkUp,
-    );
+    return (out, into) => {
+      this.readPort(out, into);
+      into[XMIT_DATA] = (into[XMIT_DATA] as bigint) / unit;
+      into[RCV_DATA] = (into[RCV_DATA] as bigint) / unit;
+    };
   }
 
   hostLoads(): HostLoad[] {

@@ -61,10 +61,15 @@ class HttpError extends Error {
 
 type Handler = (emulator: Emulator, body: unknown) => unknown;
 
+/** An answer already serialized as JSON, in chunks (the port counters of a big fabric). */
+class JsonChunks {
+  constructor(readonly chunks: Buffer[]) {}
+}
+
 /** The v1 contract of docs/architecture.md: path → method → handler. */
 const routes: Record<string, Record<string, Handler>> = {
   '/v1/health': { GET: (e) => e.health() },
-  '/v1/ports': { GET: (e) => e.portCounters() },
+  '/v1/ports': { GET: (e) => new JsonChunks(e.portCountersJson()) },
   '/v1/adaptive-routing': {
     GET: (e) => e.getAdaptiveRouting(),
     PUT: (e, body) => e.setAdaptiveRouting(body as Parameters<Emulator['setAdaptiveRouting']>[0]),
@@ -184,6 +189,16 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
 }
 
 function send(response: ServerResponse, status: number, body: unknown): void {
+  if (body instanceof JsonChunks) {
+    response.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': body.chunks.reduce((n, c) => n + c.length, 0),
+      'cache-control': 'no-store',
+    });
+    for (const chunk of body.chunks) response.write(chunk);
+    response.end();
+    return;
+  }
   const text = JSON.stringify(body);
   response.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',

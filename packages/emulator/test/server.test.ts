@@ -1,3 +1,4 @@
+import { buildScenario } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type EmulatorServer,
@@ -5,6 +6,7 @@ import {
   type PortCountersDocument,
   startEmulatorServer,
 } from '../src/index.ts';
+import { PortsDocumentBuilder } from '../src/ports-document.ts';
 import { arDemoEmulator, SEED_PAIRS } from './helpers.ts';
 
 describe('emulator HTTP server', () => {
@@ -32,6 +34,43 @@ describe('emulator HTTP server', () => {
     const { status, json } = await call('GET', '/v1/health');
     expect(status).toBe(200);
     expect(json).toMatchObject({ status: 'ok', fabric: 'ar-demo', fabricType: 'omnipath' });
+  });
+
+  it('writes /v1/ports straight to JSON: the same document as portCounters(), down links too', () => {
+    const e = arDemoEmulator();
+    e.startFlows({ pattern: 'pairs', pairs: SEED_PAIRS });
+    e.advance(3000);
+    e.injectFault({ type: 'link-down', link: 'edge1/4--core2/1' });
+    e.advance(100);
+    const doc = JSON.parse(Buffer.concat(e.portCountersJson()).toString('utf8')) as PortCountersDocument;
+    expect(doc).toEqual(e.portCounters());
+    expect(doc.ports.some((p) => p.linkState === 'down')).toBe(true);
+    expect(doc.ports.some((p) => BigInt(p.counters.XmitData) > 0n)).toBe(true);
+  });
+
+  it('writes 64-bit counters past 2^53 exactly', () => {
+    const builder = new PortsDocumentBuilder(buildScenario('ar-demo'));
+    const values = [
+      2n ** 64n - 1n,
+      2n ** 53n + 1n,
+      2n ** 53n - 1n,
+      0n,
+      9n,
+      10n,
+      123456789012345678n,
+      1n,
+      99n,
+      100n,
+    ];
+    const read = (_out: number, into: bigint[]) => {
+      values.forEach((v, i) => {
+        into[i] = v;
+      });
+    };
+    const linkUp = new Uint8Array(100).fill(1);
+    const doc = JSON.parse(Buffer.concat(builder.buildJson(5, read, linkUp)).toString('utf8'));
+    expect(doc).toEqual(builder.build(5, read, linkUp));
+    expect(doc.ports[0].counters.XmitData).toBe('18446744073709551615');
   });
 
   it('serves the port counters document', async () => {

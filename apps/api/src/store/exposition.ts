@@ -15,7 +15,7 @@ export class ExpositionParseError extends Error {
   }
 }
 
-function parseValue(text: string, line: number): number {
+export function parseValue(text: string, line: number): number {
   switch (text) {
     case '+Inf':
       return Number.POSITIVE_INFINITY;
@@ -29,7 +29,7 @@ function parseValue(text: string, line: number): number {
   return value;
 }
 
-function parseLabels(
+export function parseLabels(
   text: string,
   start: number,
   line: number,
@@ -65,23 +65,28 @@ export function parseExposition(text: string, wanted?: ReadonlySet<string>): Exp
   const samples: ExpositionSample[] = [];
   const lines = text.split('\n');
   for (let n = 0; n < lines.length; n++) {
-    const raw = lines[n] as string;
-    if (raw === '' || raw.startsWith('#')) continue;
-    const brace = raw.indexOf('{');
-    const space = raw.indexOf(' ');
-    const nameEnd = brace >= 0 && (space < 0 || brace < space) ? brace : space;
-    if (nameEnd <= 0) throw new ExpositionParseError(n + 1, 'expected a metric name and a value');
-    const name = raw.slice(0, nameEnd);
-    if (wanted && !wanted.has(name)) continue;
-    let labels: Record<string, string> = {};
-    let rest = nameEnd;
-    if (raw[nameEnd] === '{') {
-      const parsed = parseLabels(raw, nameEnd + 1, n + 1);
-      labels = parsed.labels;
-      rest = parsed.end;
-    }
-    const fields = raw.slice(rest).trim().split(/\s+/);
-    samples.push({ name, labels, value: parseValue(fields[0] ?? '', n + 1) });
+    const sample = parseLine(lines[n] as string, n + 1, wanted);
+    if (sample) samples.push(sample);
   }
   return samples;
+}
+
+/** One line of exposition text (without its newline): a sample, or null for a comment, a blank or an unwanted metric. */
+export function parseLine(raw: string, line: number, wanted?: ReadonlySet<string>): ExpositionSample | null {
+  if (raw === '' || raw.startsWith('#')) return null;
+  const brace = raw.indexOf('{');
+  const space = raw.indexOf(' ');
+  const nameEnd = brace >= 0 && (space < 0 || brace < space) ? brace : space;
+  if (nameEnd <= 0) throw new ExpositionParseError(line, 'expected a metric name and a value');
+  const name = raw.slice(0, nameEnd);
+  if (wanted && !wanted.has(name)) return null;
+  let labels: Record<string, string> = {};
+  let rest = nameEnd;
+  if (raw[nameEnd] === '{') {
+    const parsed = parseLabels(raw, nameEnd + 1, line);
+    labels = parsed.labels;
+    rest = parsed.end;
+  }
+  const fields = raw.slice(rest).trim().split(/\s+/);
+  return { name, labels, value: parseValue(fields[0] ?? '', line) };
 }

@@ -33,6 +33,11 @@ export interface SeriesMapping {
    * node_infiniband_state_id 4 = ACTIVE); any other value is down. May be empty (unknown).
    */
   readonly linkUpMetrics: Readonly<Record<string, number>>;
+  /**
+   * The exporter answers `GET /metrics?name[]=a&name[]=b` with those families only (fabscope's
+   * fabric agent), so the embedded store asks for the ones it reads and not the rest.
+   */
+  readonly selectsByName?: boolean;
   resolver(joinSamples: readonly SeriesSample[]): PortResolver;
 }
 
@@ -65,6 +70,7 @@ export const fabscopeMapping: SeriesMapping = {
   rateMetrics: ['fabscope_port_rate_bytes_per_second'],
   waitTickMetrics: ['fabscope_port_transmit_wait_tick_seconds'],
   linkUpMetrics: { fabscope_port_link_up: 1 },
+  selectsByName: true,
   resolver: () => (s) => {
     const { node_guid: guid, port } = s.labels;
     return guid && port ? portKey(guid, port) : null;

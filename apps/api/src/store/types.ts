@@ -33,6 +33,11 @@ export interface RatesSnapshot {
   error?: string;
   /** Age of the newest sample the store holds, null when it holds none. */
   lastSampleAgeSeconds: number | null;
+  /**
+   * Age beyond which the store itself counts its data as stale, when it knows (the embedded store:
+   * from its interval and how long its scrapes take). The sampler's health uses at least this.
+   */
+  staleAfterSeconds?: number;
   /** Keyed by portKey(guid, port). Ports absent here are stale. */
   ports: Map<string, PortRates>;
 }

@@ -9,6 +9,7 @@ import {
   infinibandSource,
   omnipathSource,
   parseOpaTargets,
+  type ScrapeRequest,
   startMetricsServer,
 } from '@fabscope/collectors';
 import { parseListen } from './shared.ts';
@@ -45,13 +46,13 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
 }
 
 async function serveOrPrint(
-  scrape: () => Promise<string | Iterable<string | Uint8Array>>,
+  scrape: (request: ScrapeRequest) => Promise<string | Iterable<string | Uint8Array>>,
   listen: string,
   once: boolean,
   io: Io,
 ): Promise<(() => Promise<void>) | undefined> {
   if (once) {
-    const body = await scrape();
+    const body = await scrape({});
     if (typeof body === 'string') io.stdout(body);
     else for (const chunk of body) io.stdout(chunk);
     return undefined;

@@ -26,9 +26,12 @@ interface EmulatorPortsDocument {
   ports: EmulatorPort[];
 }
 
-/** Native counter (decimal string) × unit → bytes, exact in BigInt before the float conversion. */
+/**
+ * Native counter (decimal string) × unit → bytes, exact: in doubles below 10^15 (× 8 stays under
+ * 2^53), else in BigInt before the float conversion.
+ */
 function toBytes(value: string, unitBytes: bigint): number {
-  return Number(BigInt(value) * unitBytes);
+  return value.length <= 15 ? Number(value) * Number(unitBytes) : Number(BigInt(value) * unitBytes);
 }
 
 export function portSamplesFromEmulator(doc: EmulatorPortsDocument): FabricSnapshot {

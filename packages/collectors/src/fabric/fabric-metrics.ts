@@ -1,4 +1,5 @@
 import { Counter, Gauge, Registry } from 'prom-client';
+import type { ScrapeRequest } from '../metrics-server.ts';
 import { portExpositionChunks } from './port-exposition.ts';
 import type { FabricSnapshot, FabricSource } from './port-sample.ts';
 
@@ -10,10 +11,10 @@ export interface FabricCollectorOptions {
 export interface FabricRegistry {
   /** The agent's own series (source and per-target health); port series are written by hand. */
   registry: Registry;
-  /** Reads the source now and returns the whole exposition. */
-  scrape: () => Promise<string>;
+  /** Reads the source now and returns the whole exposition (or the families named in `request`). */
+  scrape: (request?: ScrapeRequest) => Promise<string>;
   /** The same, in chunks of bytes and text, for fabrics too large for one string (100k+ ports). */
-  scrapeChunks: () => Promise<Iterable<string | Uint8Array>>;
+  scrapeChunks: (request?: ScrapeRequest) => Promise<Iterable<string | Uint8Array>>;
 }
 
 /**
@@ -93,20 +94,30 @@ export function createFabricRegistry(options: FabricCollectorOptions): FabricReg
     return snapshot;
   }
 
-  async function scrapeChunks(): Promise<Iterable<string | Uint8Array>> {
+  /** The agent's own series, or those of them named. */
+  async function ownMetrics(names: ReadonlySet<string> | undefined): Promise<string> {
+    if (!names) return registry.metrics();
+    let text = '';
+    for (const name of names) {
+      if (registry.getSingleMetric(name)) text += `${await registry.getSingleMetricAsString(name)}\n`;
+    }
+    return text;
+  }
+
+  async function scrapeChunks(request: ScrapeRequest = {}): Promise<Iterable<string | Uint8Array>> {
     const snapshot = await read();
-    const own = await registry.metrics();
+    const own = await ownMetrics(request.names);
     function* all(): Generator<string | Uint8Array> {
-      if (snapshot) yield* portExpositionChunks(snapshot);
+      if (snapshot) yield* portExpositionChunks(snapshot, request.names);
       yield own;
     }
     return all();
   }
 
-  async function scrape(): Promise<string> {
+  async function scrape(request: ScrapeRequest = {}): Promise<string> {
     const decoder = new TextDecoder();
     let text = '';
-    for (const chunk of await scrapeChunks()) {
+    for (const chunk of await scrapeChunks(request)) {
       text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
     }
     return text + decoder.decode();

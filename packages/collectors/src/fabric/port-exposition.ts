@@ -118,18 +118,23 @@ function writeUint(out: Buffer, pos: number, v: number): number {
 }
 
 /**
- * Writes the port series of a snapshot as exposition text into buffers of about 1 MiB, so a
+ * Writes the port series of a snapshot (the families in `names`, or all) as exposition text into buffers of about 1 MiB, so a
  * fabric of 100k+ ports streams to the socket without one giant string. Values that are unknown
  * (NaN) are left out: absent, never 0. Hand-written because prom-client's per-label-set
  * bookkeeping is too slow at fabric size; the names and labels are the same.
  */
-export function* portExpositionChunks(snapshot: FabricSnapshot): Generator<Buffer> {
+export function* portExpositionChunks(
+  snapshot: FabricSnapshot,
+  names?: ReadonlySet<string>,
+): Generator<Buffer> {
+  const families = names ? PORT_FAMILIES.filter((f) => names.has(f.name)) : PORT_FAMILIES;
+  if (families.length === 0) return;
   const fabric = escapeLabelValue(snapshot.fabric);
   const ports = snapshot.ports;
   const labels = ports.map((p) => Buffer.from(portLabelText(fabric, p), 'utf8'));
   let out = Buffer.allocUnsafe(CHUNK_BYTES);
   let pos = 0;
-  for (const family of PORT_FAMILIES) {
+  for (const family of families) {
     const { value } = family;
     const name = Buffer.from(family.name, 'latin1');
     let header = false;

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { EmbeddedStore } from '../src/store/embedded.ts';
+import { portKey } from '../src/store/types.ts';
+
+const GUID = '0x0011750000000001';
+const TX = 'fabscope_port_data_transmitted_bytes_total';
+
+/** One port's page: transmit bytes and link rate, labels as the fabric agent writes them. */
+const page = (bytes: number) =>
+  [
+    `# TYPE ${TX} counter`,
+    `${TX}{fabric="f",node_guid="${GUID}",node_name="edge1",port="1",remote_node_guid="",remote_node_name="",remote_port=""} ${bytes}`,
+    '# TYPE fabscope_port_rate_bytes_per_second gauge',
+    `fabscope_port_rate_bytes_per_second{fabric="f",node_guid="${GUID}",node_name="edge1",port="1",remote_node_guid="",remote_node_name="",remote_port=""} 12500000000`,
+    '',
+  ].join('\n');
+
+/**
+ * A store whose scrapes take `scrapeMs` on its clock: the answer's body arrives in two halves,
+ * the clock moving on in between (a big fabric's answer streams for seconds).
+ */
+function slowStore(scrapeMs: number, intervalMs = 1000) {
+  const clock = { now: 1_000_000 };
+  let bytes = 0;
+  const urls: string[] = [];
+  const store = new EmbeddedStore({
+    targets: ['http://collector:9466/metrics'],
+    scrapeIntervalMs: intervalMs,
+    now: () => clock.now,
+    fetch: (async (url: string) => {
+      urls.push(String(url));
+      const body = Buffer.from(page(bytes));
+      const half = body.length >> 1;
+      const stream = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(body.subarray(0, half));
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          clock.now += scrapeMs;
+          controller.enqueue(body.subarray(half));
+          controller.close();
+        },
+      });
+      return new Response(stream, { status: 200 });
+    }) as typeof fetch,
+  });
+  return {
+    store,
+    clock,
+    urls,
+    setBytes: (b: number) => {
+      bytes = b;
+    },
+  };
+}
+
+describe('embedded store at fabric scale', () => {
+  it('keeps rates exact when each scrape takes 4 s of a 10 s interval: stamped at the start, never stale', async () => {
+    const { store, clock, setBytes } = slowStore(4000, 10_000);
+    const rates: (number | null | undefined)[] = [];
+    for (let i = 0; i < 5; i++) {
+      // scrapes start every 10 s; 7.5 GB/s of transmit between starts
+      setBytes(1e12 + i * 75e9);
+      await store.scrapeOnce();
+      const snapshot = await store.rates();
+      expect(snapshot.ok).toBe(true);
+      expect(snapshot.lastSampleAgeSeconds).toBe(4);
+      expect(snapshot.staleAfterSeconds).toBe(34.5);
+      rates.push(snapshot.ports.get(portKey(GUID, 1))?.transmitBytesPerSecond);
+      clock.now += 10_000 - 4000;
+    }
+    expect(rates).toEqual([null, 7.5e9, 7.5e9, 7.5e9, 7.5e9]);
+    expect(store.stats().recentDurationMs).toBe(4000);
+  });
+
+  it('a scrape longer than the interval is not stale (the old limit was 3 intervals + 0.5 s)', async () => {
+    const { store, clock, setBytes } = slowStore(2900, 1000);
+    for (let i = 0; i < 3; i++) {
+      setBytes(1e12 + i * 3e10);
+      await store.scrapeOnce();
+      clock.now += 100; // the next tick after the scrape: 3 s between starts
+    }
+    // 2.9 s after the last scrape began, plus a whole period more: still fresh.
+    clock.now += 3000;
+    const snapshot = await store.rates();
+    expect(snapshot.ports.get(portKey(GUID, 1))?.transmitBytesPerSecond).toBe(1e10);
+    expect(store.timing().periodMs).toBe(3000);
+    // Once scrapes stop, the data goes stale: three periods and a scrape after the last.
+    clock.now += 3 * 3000 + 2900;
+    expect((await store.rates()).ports.size).toBe(0);
+  });
+
+  it('keeps a counter reset a gap across slow scrapes, never a negative rate or a spike', async () => {
+    const { store, clock, setBytes } = slowStore(3000, 5000);
+    const seen: (number | null | undefined)[] = [];
+    for (const b of [5e11, 5e11 + 25e9, 1e9, 1e9 + 25e9, 1e9 + 50e9]) {
+      setBytes(b);
+      await store.scrapeOnce();
+      seen.push((await store.rates()).ports.get(portKey(GUID, 1))?.transmitBytesPerSecond);
+      clock.now += 2000;
+    }
+    expect(seen).toEqual([null, 5e9, null, 5e9, 5e9]);
+  });
+
+  it('asks the fabric agent for the families it reads only', async () => {
+    const { store, urls } = slowStore(10);
+    await store.scrapeOnce();
+    const url = new URL(urls[0] as string);
+    expect(url.pathname).toBe('/metrics');
+    expect(url.searchParams.getAll('name[]').sort()).toEqual(
+      [
+        'fabscope_port_data_received_bytes_total',
+        TX,
+        'fabscope_port_link_up',
+        'fabscope_port_packets_received_total',
+        'fabscope_port_packets_transmitted_total',
+        'fabscope_port_rate_bytes_per_second',
+        'fabscope_port_transmit_wait_tick_seconds',
+        'fabscope_port_transmit_wait_total',
+      ].sort(),
+    );
+  });
+
+  it('a scrape that fails half-way through its body leaves no reading behind', async () => {
+    let now = 1_000_000;
+    let fail = false;
+    const store = new EmbeddedStore({
+      targets: ['http://collector:9466/metrics'],
+      now: () => now,
+      fetch: (async () =>
+        new Response(
+          fail
+            ? `${page(2e12)}${TX}{node_guid="${GUID}",port="2"} zz\n`
+            : page(1e12 + (now - 1_000_000) * 1e6),
+        )) as typeof fetch,
+    });
+    await store.scrapeOnce();
+    now += 1000;
+    await store.scrapeOnce();
+    expect((await store.rates()).ports.get(portKey(GUID, 1))?.transmitBytesPerSecond).toBe(1e9);
+    fail = true;
+    now += 1000;
+    await store.scrapeOnce();
+    const snapshot = await store.rates();
+    expect(snapshot.ok).toBe(false);
+    expect(snapshot.error).toMatch(/line 5: bad value "zz"/);
+    expect(snapshot.ports.get(portKey(GUID, 1))?.transmitBytesPerSecond).toBe(1e9);
+  });
+});

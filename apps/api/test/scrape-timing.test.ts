@@ -1,0 +1,77 @@
+import { buildScenario } from '@fabscope/topology';
+import { describe, expect, it } from 'vitest';
+import { configFromEnv, defaultSampleIntervalMs } from '../src/config.ts';
+import { LinkIndex } from '../src/lib/utilization.ts';
+import { Sampler } from '../src/sampler.ts';
+import { scrapeTiming } from '../src/store/scrape-timing.ts';
+import type { MetricsStore } from '../src/store/types.ts';
+
+describe('scrapeTiming', () => {
+  it('keeps the small-fabric limits: timeout 5 intervals, stale after 3 intervals + 0.5 s', () => {
+    expect(scrapeTiming(1000, null)).toEqual({ periodMs: 1000, timeoutMs: 5000, staleAfterMs: 3500 });
+    expect(scrapeTiming(1000, 40)).toEqual({ periodMs: 1000, timeoutMs: 5000, staleAfterMs: 3540 });
+  });
+
+  it('a scrape longer than the interval skips ticks: the period and both limits grow with it', () => {
+    // 2.9 s at 1 s: a scrape starts every 3 s, and the newest sample is up to 5.9 s old.
+    const timing = scrapeTiming(1000, 2900);
+    expect(timing.periodMs).toBe(3000);
+    expect(timing.staleAfterMs).toBe(3 * 3000 + 2900 + 500);
+    expect(timing.timeoutMs).toBe(3 * 2900);
+    expect(timing.staleAfterMs).toBeGreaterThan(timing.periodMs + 2900);
+  });
+
+  it('a 4 s scrape at a 10 s interval is fresh; it goes stale after two missed scrapes', () => {
+    const timing = scrapeTiming(10_000, 4000);
+    expect(timing.periodMs).toBe(10_000);
+    expect(timing.timeoutMs).toBe(50_000);
+    expect(timing.staleAfterMs).toBe(34_500);
+  });
+
+  it('gives whole milliseconds (AbortSignal.timeout takes integers) and lets fixed values win', () => {
+    const timing = scrapeTiming(1000, 2222.4);
+    expect(Number.isInteger(timing.timeoutMs)).toBe(true);
+    expect(Number.isInteger(timing.staleAfterMs)).toBe(true);
+    expect(scrapeTiming(1000, 5000, { timeoutMs: 123, staleAfterMs: 456 })).toMatchObject({
+      timeoutMs: 123,
+      staleAfterMs: 456,
+    });
+    expect(() => scrapeTiming(0, null)).toThrow(RangeError);
+  });
+});
+
+describe('default sampling interval', () => {
+  it('is 1 s up to 20k ports, 2 s up to 60k, 10 s beyond; the environment wins', () => {
+    expect(defaultSampleIntervalMs(buildScenario('ar-demo'))).toBe(1000);
+    expect(defaultSampleIntervalMs(buildScenario('fat-tree-1152'))).toBe(1000);
+    const links = (n: number) => ({ links: new Array(n / 2) });
+    expect(defaultSampleIntervalMs(links(41_472))).toBe(2000); // fat-tree-6912
+    expect(defaultSampleIntervalMs(links(165_888))).toBe(10_000); // fat-tree-27648
+    expect(configFromEnv({}).sampleIntervalMs).toBeUndefined();
+    expect(configFromEnv({ FABSCOPE_SAMPLE_INTERVAL_MS: '500' }).sampleIntervalMs).toBe(500);
+    expect(() => configFromEnv({ FABSCOPE_SAMPLE_INTERVAL_MS: '50' })).toThrow(/100..60000/);
+  });
+});
+
+describe('sampler health with a slow store', () => {
+  const store = (age: number, staleAfterSeconds?: number): MetricsStore => ({
+    kind: 'embedded',
+    rates: async () => ({
+      timeMs: Date.now(),
+      ok: true,
+      lastSampleAgeSeconds: age,
+      ports: new Map(),
+      ...(staleAfterSeconds === undefined ? {} : { staleAfterSeconds }),
+    }),
+    close: async () => undefined,
+  });
+  const index = new LinkIndex(buildScenario('ar-demo'));
+
+  it('is ok while the newest sample is within the store limit, even past 5 s', async () => {
+    expect((await new Sampler(store(11, 34.5), index).sample()).health.status).toBe('ok');
+    expect((await new Sampler(store(36, 34.5), index).sample()).health.status).toBe('degraded');
+    // Without a limit from the store (Prometheus), 5 s as before.
+    expect((await new Sampler(store(4.9), index).sample()).health.status).toBe('ok');
+    expect((await new Sampler(store(6), index).sample()).health.status).toBe('degraded');
+  });
+});

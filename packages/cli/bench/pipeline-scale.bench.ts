@@ -1,0 +1,251 @@
+// `npm run bench -- pipeline-scale`: the live pipeline of `fabscope demo` (emulator → fabric
+// collector → embedded store → sampler) at fat-tree-6912 and fat-tree-27648 with a permutation
+// running, in two child processes per fabric:
+// - stages: the real pieces in one process on loopback, each stage of one scrape timed (median of
+//   a few): the emulator's /v1/ports, the collector's read and exposition, the store's transfer,
+//   streaming parse and ingest, the sampler's tick;
+// - live: `startDemo` itself at the default interval for the fabric (FABSCOPE_SAMPLE_INTERVAL_MS
+//   unset), driven over HTTP as a user would (POST a permutation, poll /health and /summary), and
+//   the peak RSS of that whole demo process.
+// Prints `name: value unit (limit …)`; exits non-zero when a figure misses its limit.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { configFromEnv, defaultSampleIntervalMs, EmbeddedStore, LinkIndex, Sampler } from '@fabscope/api';
+import {
+  createFabricRegistry,
+  emulatorSource,
+  portExpositionChunks,
+  startMetricsServer,
+} from '@fabscope/collectors';
+import { createEmulator, routingFor, startEmulatorServer } from '@fabscope/emulator';
+import { buildScenario } from '@fabscope/topology';
+import { startDemo } from '../src/demo.ts';
+
+interface Limits {
+  /** One store scrape (collector read + exposition + transfer + parse + ingest), ms. */
+  scrapeMs: number;
+  /** One sampler tick (rates + link states + summary), ms. */
+  tickMs: number;
+  /** Peak RSS of the whole demo process, MiB. */
+  rssMiB: number;
+}
+const LIMITS: Record<string, Limits> = {
+  'fat-tree-6912': { scrapeMs: 1600, tickMs: 250, rssMiB: 1024 },
+  'fat-tree-27648': { scrapeMs: 8000, tickMs: 1000, rssMiB: 2048 },
+};
+
+const [scenario, mode] = process.argv.slice(2);
+if (scenario === undefined) {
+  // The parent: one child per fabric and mode.
+  let failed = 0;
+  for (const name of Object.keys(LIMITS)) {
+    for (const m of ['stages', 'live']) {
+      console.log(`\n## ${name} ${m}`);
+      const run = spawnSync(
+        process.execPath,
+        ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), name, m],
+        { stdio: 'inherit' },
+      );
+      if (run.status !== 0) failed++;
+    }
+  }
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+const limits = LIMITS[scenario];
+let failed = 0;
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+
+function report(name: string, value: number, unit: string, limit?: number, digits = 0): void {
+  const ok = limit === undefined || value <= limit;
+  if (!ok) failed++;
+  const bound = limit === undefined ? '' : ` (limit ${limit} ${unit})`;
+  console.log(`${scenario} ${name}: ${value.toFixed(digits)} ${unit}${bound}${ok ? '' : '  OVER'}`);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+async function time<T>(fn: () => T | Promise<T>): Promise<[number, T]> {
+  const started = performance.now();
+  const value = await fn();
+  return [performance.now() - started, value];
+}
+
+async function stage<T>(name: string, runs: number, fn: () => T | Promise<T>, limit?: number): Promise<T> {
+  const times: number[] = [];
+  let value: T | undefined;
+  for (let i = 0; i < runs; i++) {
+    gc();
+    const [ms, v] = await time(fn);
+    times.push(ms);
+    value = v;
+  }
+  report(name, median(times), 'ms', limit);
+  return value as T;
+}
+
+const fabric = buildScenario(scenario);
+const intervalMs = defaultSampleIntervalMs(fabric);
+console.log(
+  `${scenario}: ${fabric.nodes.length} nodes, ${fabric.links.length * 2} ports; default interval ${intervalMs} ms`,
+);
+if (mode === 'live') await live();
+else await stages();
+process.exit(failed === 0 ? 0 : 1);
+
+async function stages(): Promise<void> {
+  const runs = scenario === 'fat-tree-27648' ? 3 : 5;
+  const routing = routingFor('fattree');
+  const emulator = createEmulator({
+    fabric,
+    tables: routing(fabric),
+    routing,
+    seed: 1,
+    startTimeMs: Date.now(),
+  });
+  emulator.startFlows({ pattern: 'permutation', seed: 7 });
+  const emulatorServer = await startEmulatorServer(emulator);
+  const source = emulatorSource(emulatorServer.url);
+  const registry = createFabricRegistry({ source });
+  const collector = await startMetricsServer(registry.scrapeChunks);
+  const store = new EmbeddedStore({ targets: [collector.url], scrapeIntervalMs: intervalMs });
+  const sampler = new Sampler(store, new LinkIndex(fabric), intervalMs);
+  try {
+    // --- the emulator's /v1/ports ----------------------------------------------------------
+    let jsonBytes = 0;
+    await stage('emulator /v1/ports JSON written (counters read + text)', runs, () => {
+      jsonBytes = emulator.portCountersJson().reduce((n, c) => n + c.length, 0);
+    });
+    report('emulator /v1/ports size', jsonBytes / 1e6, 'MB', undefined, 1);
+    await stage('GET /v1/ports over HTTP, as JSON (write + transfer + JSON.parse)', runs, async () =>
+      (await fetch(`${emulatorServer.url}/v1/ports`)).json(),
+    );
+
+    // --- the collector -----------------------------------------------------------------------
+    const snapshot = await stage('collector source read (GET /v1/ports → port samples)', runs, () =>
+      source.read(AbortSignal.timeout(60_000)),
+    );
+    await store.scrapeOnce();
+    const url = new URL(store.stats().targets[0]?.url ?? collector.url);
+    const names = new Set(url.searchParams.getAll('name[]'));
+    for (const [what, selection] of [
+      ['every family', undefined],
+      [`the ${names.size} families the store reads`, names],
+    ] as const) {
+      let bytes = 0;
+      await stage(`collector exposition write, ${what}`, runs, () => {
+        bytes = 0;
+        for (const chunk of portExpositionChunks(snapshot, selection)) bytes += chunk.length;
+      });
+      report(`collector exposition size, ${what}`, bytes / 1e6, 'MB', undefined, 0);
+    }
+    await stage(
+      'GET /metrics as the store asks for it, drained (collector read + exposition + transfer)',
+      runs,
+      async () => {
+        const response = await fetch(url);
+        let n = 0;
+        for await (const chunk of response.body as AsyncIterable<Uint8Array>) n += chunk.length;
+        return n;
+      },
+    );
+
+    // --- the embedded store and the sampler ------------------------------------------------
+    const storeTimes = { headers: [] as number[], body: [] as number[], ingest: [] as number[] };
+    await stage(
+      'store scrape (collector read + exposition + transfer + streaming parse + ingest)',
+      runs,
+      async () => {
+        await store.scrapeOnce();
+        const target = store.stats().targets[0];
+        if (!target || target.error) throw new Error(`store scrape failed: ${target?.error}`);
+        storeTimes.headers.push(target.headersMs);
+        storeTimes.body.push(target.bodyMs);
+        storeTimes.ingest.push(target.ingestMs);
+      },
+      limits?.scrapeMs,
+    );
+    report(
+      '  store: request → response headers (the collector read its source)',
+      median(storeTimes.headers),
+      'ms',
+    );
+    report('  store: body (exposition written, sent, parsed as it streams)', median(storeTimes.body), 'ms');
+    report('  store: ingest (label sets → ports, histories)', median(storeTimes.ingest), 'ms');
+    const { timing } = store.stats();
+    console.log(
+      `${scenario} store timing at ${intervalMs} ms: period ${timing.periodMs} ms, timeout ${timing.timeoutMs} ms, stale after ${timing.staleAfterMs} ms`,
+    );
+    const tick = await stage(
+      'sampler tick (rates + link states + summary)',
+      runs,
+      () => sampler.sample(),
+      limits?.tickMs,
+    );
+    const unknown = tick.links.filter((l) => l.kind === 'host' && l.utilization === null).length;
+    report('host-link directions with unknown utilization', unknown, 'directions', 0);
+    report('peak RSS of the stages process', process.resourceUsage().maxRSS / 1024, 'MiB');
+  } finally {
+    await sampler.stop();
+    await store.close();
+    await collector.close();
+    await emulatorServer.close();
+  }
+}
+
+async function live(): Promise<void> {
+  const config = { ...configFromEnv({ FABSCOPE_SCENARIO: scenario }), port: 0 };
+  const started = performance.now();
+  const demo = await startDemo({ config, webRoot: '/nonexistent' });
+  console.log(`${scenario} demo started in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  // biome-ignore lint/suspicious/noExplicitAny: JSON answers are read field by field
+  const api = async (path: string, init?: RequestInit): Promise<any> =>
+    (await fetch(`${demo.apiUrl}/api/v1${path}`, init)).json();
+  try {
+    await api('/traffic', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pattern: 'permutation', seed: 7 }),
+    });
+    // Warm up: two scrapes after the traffic started, so every rate spans traffic.
+    await new Promise((resolve) => setTimeout(resolve, 3 * intervalMs + 2000));
+    const liveMs = Math.max(6 * intervalMs, 30_000);
+    const ages: number[] = [];
+    let degraded = 0;
+    let unknownRate = 0;
+    const until = Date.now() + liveMs;
+    while (Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const health = await api('/health');
+      const summary = await api('/summary');
+      if (health.status !== 'ok') degraded++;
+      if (summary.hostTransmitBytesPerSecond === null) unknownRate++;
+      ages.push(health.lastSampleAgeSeconds ?? Number.POSITIVE_INFINITY);
+    }
+    const hostLinks = (await api('/links?kind=host')).links as { utilization: number | null }[];
+    const unknown = hostLinks.filter((l) => l.utilization === null).length;
+    const busy = hostLinks.filter((l) => (l.utilization ?? 0) > 0.5).length;
+    const stats = (demo.api.store as EmbeddedStore).stats();
+    console.log(
+      `${scenario} live ${(liveMs / 1000).toFixed(0)} s at ${intervalMs} ms: ${ages.length} polls of /health and /summary; ` +
+        `scrapes ${stats.recentDurationMs?.toFixed(0)} ms (longest of the last 5), ${stats.skippedTicks} ticks skipped; ` +
+        `${busy} of ${hostLinks.length} host-link directions over 50 %`,
+    );
+    report('live polls with health degraded', degraded, 'polls', 0);
+    report('live polls with the host transmit rate unknown', unknownRate, 'polls', 0);
+    report('live newest-sample age (max)', Math.max(...ages), 's', undefined, 1);
+    report('live host-link directions with unknown utilization', unknown, 'directions', 0);
+    report(
+      'live scrape duration (longest of the last 5)',
+      stats.recentDurationMs ?? Number.NaN,
+      'ms',
+      limits?.scrapeMs,
+    );
+  } finally {
+    await demo.stop();
+  }
+  report('peak RSS of the whole demo process', process.resourceUsage().maxRSS / 1024, 'MiB', limits?.rssMiB);
+}

@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { describeError } from '../api/client.ts';
+import { useCallback } from 'react';
 import type { Fault, FaultRequest } from '../api/types.ts';
 import { useApi } from './ApiContext.tsx';
+import { useTickedResource } from './useTickedResource.ts';
 
 /** Re-read the active faults at most this often, on stream ticks, while the panel is shown. */
 const FAULT_REFRESH_MS = 3000;
@@ -21,60 +21,13 @@ export interface FaultsState {
  */
 export function useFaults(active: boolean, tick: string | null): FaultsState {
   const api = useApi();
-  const [faults, setFaults] = useState<Fault[] | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const lastFetch = useRef(0);
-  const inFlight = useRef<AbortController | null>(null);
-
-  const refresh = useCallback(() => {
-    inFlight.current?.abort();
-    const controller = new AbortController();
-    inFlight.current = controller;
-    lastFetch.current = Date.now();
-    api.getFaults(controller.signal).then(
-      (data) => setFaults(data.faults),
-      (e: unknown) => {
-        if (!controller.signal.aborted) setError(describeError(e));
-      },
-    );
-  }, [api]);
-
-  useEffect(() => {
-    void tick;
-    if (active && Date.now() - lastFetch.current >= FAULT_REFRESH_MS) refresh();
-  }, [active, tick, refresh]);
-
-  useEffect(() => {
-    if (!active) lastFetch.current = 0;
-  }, [active]);
-
-  useEffect(() => () => inFlight.current?.abort(), []);
-
-  const mutate = useCallback((call: (signal: AbortSignal) => Promise<{ faults: Fault[] }>) => {
-    inFlight.current?.abort();
-    const controller = new AbortController();
-    inFlight.current = controller;
-    setBusy(true);
-    call(controller.signal).then(
-      (data) => {
-        setFaults(data.faults);
-        setError(null);
-        setBusy(false);
-      },
-      (e: unknown) => {
-        if (controller.signal.aborted) return;
-        setError(describeError(e));
-        setBusy(false);
-      },
-    );
-  }, []);
-
+  const read = useCallback((signal: AbortSignal) => api.getFaults(signal), [api]);
+  const { data, busy, error, mutate } = useTickedResource(read, tick, FAULT_REFRESH_MS, active);
   const inject = useCallback(
     (request: FaultRequest) => mutate((signal) => api.injectFault(request, signal)),
     [api, mutate],
   );
   const clearAll = useCallback(() => mutate((signal) => api.clearFaults(signal)), [api, mutate]);
 
-  return { faults, busy, error, inject, clearAll };
+  return { faults: data?.faults ?? null, busy, error, inject, clearAll };
 }

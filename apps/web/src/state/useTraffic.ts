@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { describeError } from '../api/client.ts';
+import { useCallback } from 'react';
 import type { Flow, TrafficRequest } from '../api/types.ts';
 import { useApi } from './ApiContext.tsx';
+import { useTickedResource } from './useTickedResource.ts';
 
 /** Refresh the flow list at most this often, on stream ticks (no timer of its own). */
 const FLOW_REFRESH_MS = 2000;
@@ -22,51 +22,8 @@ export interface TrafficState {
  */
 export function useTraffic(tick: string | null): TrafficState {
   const api = useApi();
-  const [flows, setFlows] = useState<Flow[] | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const lastFetch = useRef(0);
-  const inFlight = useRef<AbortController | null>(null);
-
-  const refresh = useCallback(() => {
-    inFlight.current?.abort();
-    const controller = new AbortController();
-    inFlight.current = controller;
-    lastFetch.current = Date.now();
-    api.getTraffic(controller.signal).then(
-      (data) => setFlows(data.flows),
-      (e: unknown) => {
-        if (!controller.signal.aborted) setError(describeError(e));
-      },
-    );
-  }, [api]);
-
-  useEffect(() => {
-    void tick;
-    if (Date.now() - lastFetch.current >= FLOW_REFRESH_MS) refresh();
-  }, [tick, refresh]);
-
-  useEffect(() => () => inFlight.current?.abort(), []);
-
-  const mutate = useCallback((call: (signal: AbortSignal) => Promise<{ flows: Flow[] }>) => {
-    inFlight.current?.abort();
-    const controller = new AbortController();
-    inFlight.current = controller;
-    setBusy(true);
-    call(controller.signal).then(
-      (data) => {
-        setFlows(data.flows);
-        setError(null);
-        setBusy(false);
-      },
-      (e: unknown) => {
-        if (controller.signal.aborted) return;
-        setError(describeError(e));
-        setBusy(false);
-      },
-    );
-  }, []);
-
+  const read = useCallback((signal: AbortSignal) => api.getTraffic(signal), [api]);
+  const { data, busy, error, mutate } = useTickedResource(read, tick, FLOW_REFRESH_MS);
   const start = useCallback(
     (request: TrafficRequest) => mutate((signal) => api.startTraffic(request, signal)),
     [api, mutate],
@@ -81,5 +38,5 @@ export function useTraffic(tick: string | null): TrafficState {
   );
   const stop = useCallback(() => mutate((signal) => api.stopTraffic(signal)), [api, mutate]);
 
-  return { flows, busy, error, start, replace, stop };
+  return { flows: data?.flows ?? null, busy, error, start, replace, stop };
 }

@@ -6,7 +6,7 @@ COPY package.json package-lock.json ./
 COPY packages/topology/package.json packages/topology/
 COPY packages/emulator/package.json packages/emulator/
 COPY packages/collectors/package.json packages/collectors/
-COPY packages/cli/package.json packages/cli/
+COPY apps/cli/package.json apps/cli/
 COPY apps/api/package.json apps/api/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
@@ -22,7 +22,7 @@ COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/packages/topology/package.json packages/topology/
 COPY --from=build /app/packages/emulator/package.json packages/emulator/
 COPY --from=build /app/packages/collectors/package.json packages/collectors/
-COPY --from=build /app/packages/cli/package.json packages/cli/
+COPY --from=build /app/apps/cli/package.json apps/cli/
 COPY --from=build /app/apps/api/package.json apps/api/
 COPY --from=build /app/apps/web/package.json apps/web/
 COPY --from=build /app/e2e/package.json e2e/
@@ -30,8 +30,8 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/packages/topology/src packages/topology/src
 COPY --from=build /app/packages/emulator/src packages/emulator/src
 COPY --from=build /app/packages/collectors/src packages/collectors/src
-COPY --from=build /app/packages/cli/src packages/cli/src
-COPY --from=build /app/packages/cli/bin packages/cli/bin
+COPY --from=build /app/apps/cli/src apps/cli/src
+COPY --from=build /app/apps/cli/bin apps/cli/bin
 COPY --from=build /app/apps/api/src apps/api/src
 COPY --from=build /app/apps/web/dist apps/web/dist
 COPY --from=build /app/deploy deploy
@@ -39,5 +39,5 @@ USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/api/v1/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-ENTRYPOINT ["node", "packages/cli/bin/fabscope.js"]
+ENTRYPOINT ["node", "apps/cli/bin/fabscope.js"]
 CMD ["serve"]

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-const CLI = fileURLToPath(new URL('../packages/cli/bin/fabscope.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../apps/cli/bin/fabscope.js', import.meta.url));
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -29,7 +29,7 @@ export interface ApiConfig {
 /**
  * The sampling tick when FABSCOPE_SAMPLE_INTERVAL_MS is unset: 1 s, longer on big fabrics, where
  * one scrape of every port (emulator, collector, store, in one process in the demo) takes a good
- * part of a second or more (packages/cli/bench/pipeline-scale.bench.ts). Omni-Path's PM sweeps
+ * part of a second or more (apps/cli/bench/pipeline-scale.bench.ts). Omni-Path's PM sweeps
  * every 10 s by default, so 10 s at 100k+ ports is what a real fabric manager gives too.
  */
 export function defaultSampleIntervalMs(fabric: Pick<Fabric, 'links'>): number {

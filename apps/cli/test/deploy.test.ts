@@ -162,7 +162,7 @@ describe('Dockerfile essentials', () => {
 });
 
 describe('the compose services, run as processes on loopback', () => {
-  const cli = resolve(root, 'packages/cli/bin/fabscope.js');
+  const cli = resolve(root, 'apps/cli/bin/fabscope.js');
   const stops: (() => Promise<unknown>)[] = [];
   const output: string[] = [];
   afterAll(async () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { exactJson, parse } from '../src/commands/parse.ts';
 
 const BIN = fileURLToPath(new URL('../bin/fabscope.js', import.meta.url));
-const FIXTURES = fileURLToPath(new URL('../../collectors/test/fixtures/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../../packages/collectors/test/fixtures/', import.meta.url));
 const run = (args: string[]) => promisify(execFile)(process.execPath, [BIN, ...args], { timeout: 30_000 });
 
 const sample = (text: string, name: string, labels: string) => {

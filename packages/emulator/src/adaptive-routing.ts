@@ -1,7 +1,6 @@
-import type { FabricNode } from '@fabscope/topology';
+import { type FabricNode, type Random, randomIndex } from '@fabscope/topology';
 import { type AdaptiveRoutingConfig, thresholdLoad } from './ar-config.ts';
 import type { PathFinder } from './paths.ts';
-import { type Random, randomIndex } from './prng.ts';
 
 /** What adaptive routing sees of a flow; it replaces `path` when it moves the flow. */
 export interface RoutedFlow {

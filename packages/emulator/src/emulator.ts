@@ -7,7 +7,10 @@ import {
   type FabricType,
   type ForwardingTables,
   fatTreeRouting,
+  maxMinFair,
+  mulberry32,
   NoRouteError,
+  type Random,
 } from '@fabscope/topology';
 import { adjustRoutes, type RoutedFlow } from './adaptive-routing.ts';
 import {
@@ -27,7 +30,6 @@ import {
   TrafficError,
 } from './flows.ts';
 import { busyFraction, CPU_COUNT, MEMORY_USED_FRACTION } from './host-load.ts';
-import { maxMinFair } from './maxmin.ts';
 import { Networks } from './networks.ts';
 import { PathFinder } from './paths.ts';
 import {
@@ -36,7 +38,6 @@ import {
   type PortCountersDocument,
   PortsDocumentBuilder,
 } from './ports-document.ts';
-import { mulberry32, type Random } from './prng.ts';
 import { flowEfficiency } from './transport.ts';
 
 export interface EmulatorOptions {

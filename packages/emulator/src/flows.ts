@@ -1,6 +1,12 @@
-import type { Fabric, FabricNode } from '@fabscope/topology';
+import {
+  type CollectivePattern,
+  collectivePairs,
+  type Fabric,
+  type FabricNode,
+  PatternError,
+  patternHosts,
+} from '@fabscope/topology';
 import type { Networks } from './networks.ts';
-import { mulberry32, randomIndex } from './prng.ts';
 import {
   IP_STREAM_LIMIT_BYTES_PER_SECOND,
   IPERF_DEFAULT_WRITE_BYTES,
@@ -197,9 +203,19 @@ function expandItem(
     if (new Set(list).size !== list.length) fail(`${field} names a host twice`);
     return list;
   };
+  // Collective patterns range over the hosts in LID order, as `fabscope analyze` does.
   const hosts = (): FabricNode[] => {
     if (raw.hosts !== undefined) return nodeList(raw.hosts, 'hosts');
-    return networks.hostsOf(networks.mainNetwork());
+    const main = networks.mainNetwork();
+    return patternHosts(fabric).filter((h) => networks.networkOf[h.index] === main);
+  };
+  const collective = (list: FabricNode[], of: CollectivePattern): [FabricNode, FabricNode][] => {
+    try {
+      return collectivePairs(list, of);
+    } catch (error) {
+      if (error instanceof PatternError) return fail(error.message);
+      throw error;
+    }
   };
   const count = (value: unknown, field: string, fallback: number, min = 1): number => {
     if (value === undefined) return fallback;
@@ -238,24 +254,18 @@ function expandItem(
           `k must be an integer that is not a multiple of the ${list.length} hosts, got ${JSON.stringify(k)}`,
         );
       }
-      const n = list.length;
-      pairs = list.map((h, i) => [h, list[(((i + k) % n) + n) % n] as FabricNode]);
+      pairs = collective(list, { kind: 'shift', k });
       break;
     }
     case 'permutation': {
       const list = hosts();
-      if (list.length < 2) return fail('a permutation needs at least 2 hosts');
       const seed = count(raw.seed, 'seed', defaultSeed, 0);
-      const target = derangement(list.length, seed);
-      pairs = list.map((h, i) => [h, list[target[i] as number] as FabricNode]);
+      pairs = collective(list, { kind: 'permutation', seed });
       break;
     }
-    case 'all-to-all': {
-      const list = hosts();
-      for (const a of list) for (const b of list) if (a !== b) pairs.push([a, b]);
-      if (pairs.length === 0) return fail('all-to-all needs at least 2 hosts');
+    case 'all-to-all':
+      pairs = collective(hosts(), { kind: 'all-to-all' });
       break;
-    }
     case 'incast': {
       const to = node(raw.to, 'to');
       const from = raw.from === undefined ? hosts().filter((h) => h !== to) : nodeList(raw.from, 'from');
@@ -263,17 +273,9 @@ function expandItem(
       if (pairs.length === 0) return fail('incast needs at least one sender');
       break;
     }
-    case 'bisection': {
-      const list = hosts();
-      const half = Math.floor(list.length / 2);
-      if (half === 0) return fail('bisection needs at least 2 hosts');
-      for (let i = 0; i < half; i++) {
-        const a = list[i] as FabricNode;
-        const b = list[i + half] as FabricNode;
-        pairs.push([a, b], [b, a]);
-      }
+    case 'bisection':
+      pairs = collective(hosts(), { kind: 'bisection' });
       break;
-    }
     case 'iperf': {
       const from = node(raw.from, 'from');
       const to = node(raw.to, 'to');
@@ -340,27 +342,4 @@ function expandItem(
     });
   });
   return specs;
-}
-
-/**
- * A random derangement of 0..n-1 (no one sends to itself): a seeded Fisher–Yates shuffle, then
- * each fixed point swapped with its successor, which never creates a new one.
- */
-export function derangement(n: number, seed: number): Int32Array {
-  const random = mulberry32(seed);
-  const perm = Int32Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i--) {
-    const j = randomIndex(random, i + 1);
-    const t = perm[i] as number;
-    perm[i] = perm[j] as number;
-    perm[j] = t;
-  }
-  for (let i = 0; i < n; i++) {
-    if (perm[i] !== i) continue;
-    const j = (i + 1) % n;
-    const t = perm[i] as number;
-    perm[i] = perm[j] as number;
-    perm[j] = t;
-  }
-  return perm;
 }

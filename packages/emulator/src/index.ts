@@ -9,7 +9,6 @@ export {
   THRESHOLD_LOAD,
   thresholdLoad,
 } from './ar-config.ts';
-export { PAYLOAD_EFFICIENCY, payloadCapacities } from './capacity.ts';
 export { type CongestionInput, waitFractions } from './congestion.ts';
 export { Accumulator, ChannelCounters, DATA_UNIT_BYTES, PACKET_PAYLOAD_BYTES } from './counters.ts';
 export {
@@ -25,7 +24,6 @@ export {
 } from './emulator.ts';
 export { FAULT_TYPES, type FaultInfo, type FaultRequest, type FaultType } from './faults.ts';
 export {
-  derangement,
   type FlowInfo,
   PATTERNS,
   type Pattern,
@@ -34,7 +32,6 @@ export {
   type TrafficItem,
 } from './flows.ts';
 export * as hostLoad from './host-load.ts';
-export { type MaxMinProblem, maxMinFair } from './maxmin.ts';
 export { Networks } from './networks.ts';
 export { PathFinder } from './paths.ts';
 export {
@@ -44,7 +41,6 @@ export {
   type PortCountersDocument,
   type PortEntry,
 } from './ports-document.ts';
-export { mulberry32, type Random } from './prng.ts';
 export {
   emulatorForScenario,
   type PhaseResult,

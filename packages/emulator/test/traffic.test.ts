@@ -1,5 +1,6 @@
+import { derangement } from '@fabscope/topology';
 import { describe, expect, it } from 'vitest';
-import { derangement, parseRate, parseSize, transport } from '../src/index.ts';
+import { parseRate, parseSize, transport } from '../src/index.ts';
 import { arDemoEmulator, counter, measuredRxRate, routerEmulator, singleSwitchEmulator } from './helpers.ts';
 
 const gbps = (bytesPerSecond: number) => (bytesPerSecond * 8) / 1e9;

@@ -6,10 +6,12 @@ export {
   type IslCollision,
   type LinkLoad,
 } from './analysis/contention.ts';
-export { maxMinRates } from './analysis/max-min.ts';
+export { type MaxMinProblem, maxMinFair } from './analysis/max-min.ts';
 export {
+  type CollectivePattern,
+  collectivePairs,
+  derangement,
   MAX_FLOWS,
-  mulberry32,
   PatternError,
   parsePattern,
   patternFlows,
@@ -48,6 +50,7 @@ export { detectTopologyFormat, parseTopology, TOPOLOGY_FORMATS, type TopologyFor
 export { parseOpareportTopology } from './parse/opareport.ts';
 export { parsePortsReport } from './parse/ports-report.ts';
 export { LANE_GBPS, parseWidthSpeed, rateOfWidthSpeed } from './parse/rates.ts';
+export { mulberry32, type Random, randomIndex } from './random.ts';
 export { NoRouteError, type Route, type RouteHop, routeBetween, routeChannels } from './route.ts';
 export {
   describeRoute,

@@ -4,7 +4,7 @@ import {
   buildForwardingTables,
   buildScenario,
   fatTreeRouting,
-  maxMinRates,
+  maxMinFair,
   PatternError,
   parsePattern,
   patternFlows,
@@ -151,11 +151,11 @@ describe('contention analysis', () => {
 describe('max-min sharing', () => {
   it('gives the classic textbook answer', () => {
     // Channels 0 (cap 10) and 1 (cap 4). Flow 0 on both, flow 1 on 0, flow 2 on 1.
-    const rates = maxMinRates(
-      Int32Array.from([0, 2, 3, 4]),
-      Int32Array.from([0, 1, 0, 1]),
-      Float64Array.from([10, 4]),
-    );
+    const rates = maxMinFair({
+      paths: [[0, 1], [0], [1]],
+      demands: [Infinity, Infinity, Infinity],
+      capacities: [10, 4],
+    });
     expect([...rates]).toEqual([2, 8, 2]);
   });
 });

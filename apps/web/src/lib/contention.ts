@@ -82,9 +82,10 @@ const MAX_PAIRS = 100_000;
 /**
  * The POST /api/v1/traffic body that runs the analysed flows, so the measurement is comparable to
  * the prediction. all-to-all and incast mean the same in both places. For pairs, shift,
- * permutation and bisection the analysed flows themselves are sent as pairs: the emulator orders
- * hosts and draws permutations its own way, so the same pattern name could start other pairs.
- * When the analysis cut its flow list, the pattern is sent by name instead.
+ * permutation and bisection the analysed flows themselves are sent as pairs: both sides draw them
+ * with the one pattern engine (@fabscope/topology), but the analysis ranges over every host and
+ * the emulator over the hosts of its main network, which differ on routed fabrics. When the
+ * analysis cut its flow list, the pattern is sent by name (the same pairs on one-network fabrics).
  */
 export function trafficFor(draft: PatternDraft, analysis: Analysis): TrafficRequest | null {
   if (draft.kind === 'all-to-all') return { pattern: 'all-to-all' };

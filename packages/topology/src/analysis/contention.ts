@@ -2,7 +2,7 @@ import { fabricGraph } from '../graph.ts';
 import { channelOf, type Fabric, type FabricNode, type LinkKind } from '../model.ts';
 import type { ForwardingTables } from '../routing/tables.ts';
 import { traceChannels } from '../routing/trace.ts';
-import { maxMinRates } from './max-min.ts';
+import { maxMinFair } from './max-min.ts';
 import { patternFlows, type TrafficPattern } from './patterns.ts';
 
 export interface LinkLoad {
@@ -92,7 +92,14 @@ export function analyzeFlows(
     capacity[link.index * 2] = link.rateGbps;
     capacity[link.index * 2 + 1] = link.rateGbps;
   }
-  const rates = maxMinRates(offsetArray, channelArray, capacity);
+  const paths = routed.map((_, r) =>
+    channelArray.subarray(offsetArray[r] as number, offsetArray[r + 1] as number),
+  );
+  const rates = maxMinFair({
+    paths,
+    demands: new Float64Array(routed.length).fill(Number.POSITIVE_INFINITY),
+    capacities: capacity,
+  });
 
   const load = new Int32Array(channelCount);
   const used = new Float64Array(channelCount);

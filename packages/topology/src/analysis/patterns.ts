@@ -1,5 +1,6 @@
 import { findNode } from '../find-node.ts';
 import type { Fabric, FabricNode } from '../model.ts';
+import { mulberry32, randomIndex } from '../random.ts';
 
 export type TrafficPattern =
   | { kind: 'pairs'; pairs: [string, string][] }
@@ -92,9 +93,7 @@ export function patternHosts(fabric: Fabric): FabricNode[] {
 /** Flows as [source node index, destination node index]. */
 export function patternFlows(fabric: Fabric, pattern: TrafficPattern): [number, number][] {
   const hosts = patternHosts(fabric);
-  const n = hosts.length;
   const flows: [number, number][] = [];
-  const at = (i: number) => (hosts[i] as FabricNode).index;
   const endpoint = (name: string): FabricNode => {
     let node: FabricNode;
     try {
@@ -114,55 +113,83 @@ export function patternFlows(fabric: Fabric, pattern: TrafficPattern): [number, 
         flows.push([from.index, to.index]);
       }
       break;
-    case 'shift':
-      if (pattern.k % n === 0)
-        throw new PatternError(`shift:${pattern.k} maps each of the ${n} hosts to itself`);
-      for (let i = 0; i < n; i++) flows.push([at(i), at((i + pattern.k) % n)]);
-      break;
-    case 'permutation': {
-      if (n < 2) throw new PatternError('a permutation needs at least 2 hosts');
-      // Sattolo's algorithm: a uniformly random cyclic permutation, so nobody sends to itself.
-      const order = Array.from({ length: n }, (_, i) => i);
-      const random = mulberry32(pattern.seed);
-      for (let i = n - 1; i > 0; i--) {
-        const j = Math.floor(random() * i);
-        [order[i], order[j]] = [order[j] as number, order[i] as number];
-      }
-      for (let i = 0; i < n; i++) flows.push([at(i), at(order[i] as number)]);
-      break;
-    }
-    case 'all-to-all':
-      if (n * (n - 1) > MAX_FLOWS) {
-        throw new PatternError(`all-to-all on ${n} hosts is ${n * (n - 1)} flows; at most ${MAX_FLOWS}`);
-      }
-      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (i !== j) flows.push([at(i), at(j)]);
-      break;
     case 'incast': {
       const to = endpoint(pattern.host);
       for (const h of hosts) if (h !== to) flows.push([h.index, to.index]);
       break;
     }
-    case 'bisection': {
-      const half = Math.floor(n / 2);
-      if (half === 0) throw new PatternError('bisection needs at least 2 hosts');
-      for (let i = 0; i < half; i++) {
-        flows.push([at(i), at(i + half)]);
-        flows.push([at(i + half), at(i)]);
-      }
-      break;
-    }
+    default:
+      for (const [from, to] of collectivePairs(hosts, pattern)) flows.push([from.index, to.index]);
   }
   return flows;
 }
 
-/** A small seeded PRNG (Tommy Ettinger's mulberry32): same seed, same permutation everywhere. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** The patterns defined by the order of the hosts they range over alone. */
+export type CollectivePattern = Extract<
+  TrafficPattern,
+  { kind: 'shift' | 'permutation' | 'all-to-all' | 'bisection' }
+>;
+
+/**
+ * The [sender, receiver] pairs of a collective pattern over an ordered host list — the one
+ * definition `fabscope analyze`, the API's contention check and the emulator's traffic share, so
+ * `permutation` with seed 7 starts the same pairs everywhere for the same hosts. Shift K sends
+ * host i to host i+K (mod n, K may be negative); bisection pairs the first half with the second,
+ * both ways; all-to-all is every ordered pair (at most MAX_FLOWS).
+ */
+export function collectivePairs<T>(hosts: readonly T[], pattern: CollectivePattern): [T, T][] {
+  const n = hosts.length;
+  const at = (i: number) => hosts[i] as T;
+  const pairs: [T, T][] = [];
+  switch (pattern.kind) {
+    case 'shift': {
+      if (!Number.isInteger(pattern.k) || pattern.k % n === 0)
+        throw new PatternError(`shift:${pattern.k} maps each of the ${n} hosts to itself`);
+      for (let i = 0; i < n; i++) pairs.push([at(i), at((((i + pattern.k) % n) + n) % n)]);
+      break;
+    }
+    case 'permutation': {
+      if (n < 2) throw new PatternError('a permutation needs at least 2 hosts');
+      const target = derangement(n, pattern.seed);
+      for (let i = 0; i < n; i++) pairs.push([at(i), at(target[i] as number)]);
+      break;
+    }
+    case 'all-to-all':
+      if (n < 2) throw new PatternError('all-to-all needs at least 2 hosts');
+      if (n * (n - 1) > MAX_FLOWS) {
+        throw new PatternError(`all-to-all on ${n} hosts is ${n * (n - 1)} flows; at most ${MAX_FLOWS}`);
+      }
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (i !== j) pairs.push([at(i), at(j)]);
+      break;
+    case 'bisection': {
+      const half = Math.floor(n / 2);
+      if (half === 0) throw new PatternError('bisection needs at least 2 hosts');
+      for (let i = 0; i < half; i++) pairs.push([at(i), at(i + half)], [at(i + half), at(i)]);
+      break;
+    }
+  }
+  return pairs;
+}
+
+/**
+ * A seeded random derangement of 0..n-1 (nobody sends to itself): a Fisher–Yates shuffle driven by
+ * mulberry32, then each fixed point swapped with its successor, which never creates a new one.
+ */
+export function derangement(n: number, seed: number): Int32Array {
+  const random = mulberry32(seed);
+  const perm = Int32Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = randomIndex(random, i + 1);
+    const t = perm[i] as number;
+    perm[i] = perm[j] as number;
+    perm[j] = t;
+  }
+  for (let i = 0; i < n; i++) {
+    if (perm[i] !== i) continue;
+    const j = (i + 1) % n;
+    const t = perm[i] as number;
+    perm[i] = perm[j] as number;
+    perm[j] = t;
+  }
+  return perm;
 }

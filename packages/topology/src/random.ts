@@ -1,7 +1,7 @@
 /**
- * mulberry32: a small, fast 32-bit PRNG (Tommy Ettinger, public domain). Every random choice the
- * emulator makes comes from one of these, seeded at construction, so the same seed replays the
- * same run.
+ * mulberry32: a small, fast 32-bit PRNG (Tommy Ettinger, public domain). Every seeded random choice
+ * in fabscope (traffic patterns, the emulator's adaptive routing) comes from one of these, so the
+ * same seed draws the same numbers in the CLI, the API and the emulator.
  */
 export type Random = () => number;
 

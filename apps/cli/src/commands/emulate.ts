@@ -7,11 +7,7 @@ import {
   runScenario,
   startSysfsWriter,
 } from '@fabscope/emulator';
-
-export const EMULATE_USAGE = `fabscope emulate FILE [--speed N] [--json] [--sysfs DIR]
-  Runs a scenario file (docs/scenario-files.md) headless and prints each phase's throughput.
-  --speed N runs N× faster than real time (default 1; 0 = as fast as possible); --json prints
-  the result as JSON; --sysfs DIR (or FABSCOPE_EMULATOR_SYSFS) keeps live per-host sysfs trees.`;
+import { EMULATE_USAGE } from '../usage.ts';
 
 const gb = (bytesPerSecond: number) => `${(bytesPerSecond / 1e9).toFixed(2)} GB/s`;
 const gbit = (bytesPerSecond: number) => `${((bytesPerSecond * 8) / 1e9).toFixed(1)} Gb/s`;

@@ -3,11 +3,6 @@ import { createEmulator, routingFor, startEmulatorServer, startSysfsWriter } fro
 import { parseListen, stopOnSignal } from './shared.ts';
 import { fabricFromConfig } from './topology.ts';
 
-export const EMULATOR_USAGE = `fabscope emulator [--scenario NAME | --topology FILE] [--listen HOST:PORT] [--seed N] [--sysfs DIR]
-  Runs the fabric emulator alone, in real time, serving its HTTP interface (docs/architecture.md).
-  Defaults: --scenario $FABSCOPE_SCENARIO or ar-demo (or $FABSCOPE_TOPOLOGY), --listen 127.0.0.1:7070, --seed 1.
-  --sysfs DIR (or FABSCOPE_EMULATOR_SYSFS): live DIR/<host>/sys and DIR/<host>/proc trees.`;
-
 export const EMULATOR_OPTIONS = {
   scenario: { type: 'string' },
   topology: { type: 'string' },

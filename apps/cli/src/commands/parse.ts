@@ -1,10 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '@fabscope/api';
 import { parseOpapmaquery, parsePerfquery } from '@fabscope/collectors';
+import { PARSE_USAGE } from '../usage.ts';
 import type { Io } from './collect.ts';
-
-export const PARSE_USAGE = `usage: fabscope parse perfquery|opapmaquery FILE   (FILE "-" reads stdin)
-`;
 
 /** JSON with BigInt values written as exact integers (JSON numbers have no size limit). */
 export function exactJson(value: unknown): string {

@@ -3,11 +3,6 @@ import { WEB_ROOT } from '../demo.ts';
 import { stopOnSignal } from './shared.ts';
 import { fabricFromConfig } from './topology.ts';
 
-export const SERVE_USAGE = `fabscope serve
-  Runs the API and dashboard alone, reading PROMETHEUS_URL (or scraping FABSCOPE_COLLECTOR_URLS
-  itself) and driving the emulator at FABSCOPE_EMULATOR_URL when set. The fabric is
-  FABSCOPE_TOPOLOGY (a topology file) or FABSCOPE_SCENARIO. Settings: README.`;
-
 export async function serveCommand(args: string[]): Promise<void> {
   if (args.length > 0) {
     throw new Error('fabscope serve takes no arguments (settings are environment variables)');

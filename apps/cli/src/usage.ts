@@ -1,0 +1,53 @@
+// Every command's usage text, in a module with no imports: `fabscope help` prints them all without
+// loading any command (each command module is imported only when it runs).
+
+export const COLLECT_USAGE = `usage:
+  fabscope collect host [--sysfs /sys] [--procfs /proc] [--include RE] [--exclude RE]
+                        [--listen 127.0.0.1:9465] [--once]
+  fabscope collect fabric --source emulator --url http://127.0.0.1:PORT [--listen …] [--once]
+  fabscope collect fabric --source infiniband [--fabric NAME] [--ibnetdiscover PATH] [--perfquery PATH]
+                        [--timeout-ms 5000] [--concurrency 4] [--listen 127.0.0.1:9466] [--once]
+  fabscope collect fabric --source omnipath --targets FILE [--opapmaquery PATH] [--timeout-ms 5000]
+                        [--concurrency 4] [--listen 127.0.0.1:9466] [--once]
+`;
+
+export const PARSE_USAGE = `usage: fabscope parse perfquery|opapmaquery FILE   (FILE "-" reads stdin)
+`;
+
+export const EMULATE_USAGE = `fabscope emulate FILE [--speed N] [--json] [--sysfs DIR]
+  Runs a scenario file (docs/scenario-files.md) headless and prints each phase's throughput.
+  --speed N runs N× faster than real time (default 1; 0 = as fast as possible); --json prints
+  the result as JSON; --sysfs DIR (or FABSCOPE_EMULATOR_SYSFS) keeps live per-host sysfs trees.`;
+
+export const EMULATOR_USAGE = `fabscope emulator [--scenario NAME | --topology FILE] [--listen HOST:PORT] [--seed N] [--sysfs DIR]
+  Runs the fabric emulator alone, in real time, serving its HTTP interface (docs/architecture.md).
+  Defaults: --scenario $FABSCOPE_SCENARIO or ar-demo (or $FABSCOPE_TOPOLOGY), --listen 127.0.0.1:7070, --seed 1.
+  --sysfs DIR (or FABSCOPE_EMULATOR_SYSFS): live DIR/<host>/sys and DIR/<host>/proc trees.`;
+
+export const SERVE_USAGE = `fabscope serve
+  Runs the API and dashboard alone, reading PROMETHEUS_URL (or scraping FABSCOPE_COLLECTOR_URLS
+  itself) and driving the emulator at FABSCOPE_EMULATOR_URL when set. The fabric is
+  FABSCOPE_TOPOLOGY (a topology file) or FABSCOPE_SCENARIO. Settings: README.`;
+
+export const USAGE = `usage: fabscope <command> [options]
+
+commands:
+  demo [--prometheus]   emulated fabric → collector → store → API and dashboard
+                        (HOST, PORT, FABSCOPE_SCENARIO, PROMETHEUS_URL, … see README)
+  scenarios             list the built-in fabric scenarios
+  ${EMULATOR_USAGE.replaceAll('\n', '\n  ')}
+  ${EMULATE_USAGE.replaceAll('\n', '\n  ')}
+  ${SERVE_USAGE.replaceAll('\n', '\n  ')}
+  ${COLLECT_USAGE.replace(/^usage:\n/, '').replaceAll('\n', '\n  ')}
+  ${PARSE_USAGE.replace(/^usage: fabscope /, '').replaceAll('\n', '\n  ')}
+  topology generate --scenario NAME [--routing minhop|fattree] [--json]
+                        build a fabric and its forwarding tables: {hosts, switches, …, routingMs}
+  topology parse FILE [--format F] [--json]
+                        read an ibnetdiscover / ibsim / ibnetdiscover -p / opareport XML dump
+  route (--scenario NAME | --topology FILE) --from A --to B [--ibroute FILE] [--json]
+                        static route as opareport -o route prints it, with a latency estimate
+  analyze (--scenario NAME | --topology FILE) --pattern P [--json]
+                        flows sharing links under static routing (P: pairs:A-B,C-D, shift:K,
+                        permutation[:SEED], all-to-all, incast:HOST, bisection)
+  help                  this text
+`;

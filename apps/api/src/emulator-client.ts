@@ -44,6 +44,14 @@ export interface FaultInfo {
   rate?: number;
 }
 
+/** The fabric manager's current routing (emulator `GET /v1/routing`). */
+export interface RoutingState {
+  sweep: number;
+  engine: string;
+  downLinks: string[];
+  sweptAtMs: number | null;
+}
+
 export class EmulatorClient {
   constructor(
     readonly baseUrl: string,
@@ -72,6 +80,10 @@ export class EmulatorClient {
       throw new UpstreamError(status, answer.error ?? `emulator answered HTTP ${response.status}`);
     }
     return answer;
+  }
+
+  getRouting(): Promise<RoutingState> {
+    return this.call('GET', '/v1/routing');
   }
 
   getAdaptiveRouting(): Promise<AdaptiveRoutingState> {

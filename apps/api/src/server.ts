@@ -1,9 +1,16 @@
-import { buildForwardingTables, type Fabric, type ForwardingTables } from '@fabscope/topology';
+import {
+  buildForwardingTables,
+  chooseRoutingEngine,
+  type Fabric,
+  type ForwardingTables,
+} from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { type ApiConfig, defaultSampleIntervalMs } from './config.ts';
+import type { ApiContext } from './context.ts';
 import { EmulatorClient } from './emulator-client.ts';
 import { LinkIndex } from './lib/utilization.ts';
+import { RoutingFollower } from './routing-follower.ts';
 import { Sampler } from './sampler.ts';
 import { EmbeddedStore } from './store/embedded.ts';
 import { PrometheusStore } from './store/prometheus.ts';
@@ -24,7 +31,7 @@ export async function startApi(
   fabric: Fabric,
   options: { tables?: ForwardingTables; webRoot?: string; logger?: boolean } = {},
 ): Promise<RunningApi> {
-  const tables = options.tables ?? buildForwardingTables(fabric, config.routing ?? 'auto');
+  const tables = options.tables ?? buildForwardingTables(fabric, chooseRoutingEngine(config.routing));
   const intervalMs = config.sampleIntervalMs ?? defaultSampleIntervalMs(fabric);
   let store: MetricsStore;
   if (config.prometheusUrl) {
@@ -50,14 +57,18 @@ export async function startApi(
   const linkIndex = new LinkIndex(fabric);
   const sampler = new Sampler(store, linkIndex, intervalMs);
   const emulator = config.emulatorUrl ? new EmulatorClient(config.emulatorUrl, 5000, config.apiToken) : null;
+  const ctx: ApiContext = { fabric, tables, linkIndex, store, sampler, emulator };
+  // With an emulator, the tables follow its fabric manager's sweeps.
+  const follower = emulator ? new RoutingFollower(ctx, emulator, intervalMs) : null;
   const app = await buildApp({
-    ctx: { fabric, tables, linkIndex, store, sampler, emulator },
+    ctx,
     listenHost: config.host,
     apiToken: config.apiToken,
     webRoot: options.webRoot,
     logger: options.logger ?? false,
   });
   sampler.start();
+  follower?.start();
   const address = await app.listen({ host: config.host, port: config.port });
   return {
     app,
@@ -65,6 +76,7 @@ export async function startApi(
     store,
     sampler,
     async close() {
+      await follower?.stop();
       await sampler.stop();
       await app.close();
       await store.close();

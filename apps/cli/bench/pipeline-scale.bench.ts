@@ -17,8 +17,8 @@ import {
   portExpositionChunks,
   startMetricsServer,
 } from '@fabscope/collectors';
-import { createEmulator, routingFor, startEmulatorServer } from '@fabscope/emulator';
-import { buildScenario } from '@fabscope/topology';
+import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
+import { buildScenario, routingFor } from '@fabscope/topology';
 import { startDemo } from '../src/demo.ts';
 
 interface Limits {

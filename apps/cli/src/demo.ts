@@ -7,7 +7,8 @@ import {
   type MetricsServer,
   startMetricsServer,
 } from '@fabscope/collectors';
-import { createEmulator, routingFor, startEmulatorServer, startSysfsWriter } from '@fabscope/emulator';
+import { createEmulator, startEmulatorServer, startSysfsWriter } from '@fabscope/emulator';
+import { routingFor } from '@fabscope/topology';
 import { fabricFromConfig } from './commands/topology.ts';
 import { type PrometheusServer, startPrometheus } from './prometheus.ts';
 
@@ -42,7 +43,7 @@ export interface RunningDemo {
  * Prometheus) → API + web app. Each piece talks to the next over HTTP, as in production.
  */
 export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
-  const { fabric, tables } = fabricFromConfig(options.config);
+  const { fabric, tables, engine } = fabricFromConfig(options.config);
   const stops: (() => Promise<void>)[] = [];
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch(() => undefined);
@@ -52,7 +53,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       fabric,
       tables,
       // The fabric manager's sweeps use the engine that built the tables.
-      routing: routingFor(options.config.routing === 'auto' ? undefined : options.config.routing),
+      routing: routingFor(engine),
       seed: options.seed ?? 1,
       startTimeMs: Date.now(),
     });

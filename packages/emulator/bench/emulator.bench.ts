@@ -2,8 +2,8 @@
 // error rates, node load; then 100 ms of counters) with a permutation on fat-tree-1152 (1152
 // flows) and fat-tree-27648 (27,648 flows), a steady tick, an adaptive-routing pass, and peak RSS.
 // Prints `name: value unit (limit …)`; exits non-zero when a figure misses its limit.
-import { buildScenario, type Fabric } from '@fabscope/topology';
-import { createEmulator, routingFor } from '../src/index.ts';
+import { buildScenario, type Fabric, routingFor } from '@fabscope/topology';
+import { createEmulator } from '../src/index.ts';
 
 let failed = 0;
 

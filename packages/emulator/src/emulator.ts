@@ -1,7 +1,6 @@
 import {
   bytesPerSecondOfRate,
   channelOf,
-  emptyTables,
   type Fabric,
   type FabricNode,
   type FabricType,
@@ -11,6 +10,7 @@ import {
   mulberry32,
   NoRouteError,
   type Random,
+  sweepTables,
 } from '@fabscope/topology';
 import { adjustRoutes, type RoutedFlow } from './adaptive-routing.ts';
 import {
@@ -54,6 +54,18 @@ export interface EmulatorOptions {
 }
 
 export const DEFAULT_SWEEP_DELAY_MS = 10_000;
+
+/** What the fabric manager's last sweep routed with (`GET /v1/routing`). */
+export interface RoutingState {
+  /** Sweeps since the emulator started; 0 while the initial tables stand. */
+  sweep: number;
+  /** Engine of the current tables (`tables.engine`; `minhop-fallback` when the engine gave up). */
+  engine: string;
+  /** Links (`a/port--b/port`) that were down at the last sweep, so absent from its tables. */
+  downLinks: string[];
+  /** Emulator clock at the last sweep; null before the first. */
+  sweptAtMs: number | null;
+}
 
 export interface HealthDocument {
   status: 'ok';
@@ -135,6 +147,8 @@ export interface Emulator {
   /** Repairs everything: every link and switch up, flapping and symbol errors stopped. */
   clearFaults(): void;
   readonly sweepDelayMs: number;
+  /** The fabric manager's current routing: sweep count, engine, links it routed around. */
+  routingState(): RoutingState;
   portCounters(): PortCountersDocument;
   /** `portCounters()` as JSON text in chunks, written without building the document (`GET /v1/ports`). */
   portCountersJson(): Buffer[];
@@ -214,6 +228,7 @@ class FabricEmulator implements Emulator {
   private ar: AdaptiveRoutingConfig = { ...DEFAULT_ADAPTIVE_ROUTING };
   private nextAdjustMs = Number.POSITIVE_INFINITY;
   private sweepAtMs = Number.POSITIVE_INFINITY;
+  private routing_: RoutingState;
   private dirty = true;
   private readonly channelPayload: Float64Array;
   private readonly channelWire: Float64Array;
@@ -258,6 +273,7 @@ class FabricEmulator implements Emulator {
     this.random = mulberry32(seed);
     this.finder = new PathFinder(fabric, tables);
     this.networks = new Networks(fabric, this.finder);
+    this.routing_ = { sweep: 0, engine: tables.engine, downLinks: [], sweptAtMs: null };
     const linkCount = fabric.links.length;
     const channelCount = linkCount * 2;
     this.linkUp = new Uint8Array(linkCount).fill(1);
@@ -430,6 +446,10 @@ class FabricEmulator implements Emulator {
     this.activeFaults.clear();
     for (const link of this.fabric.links) this.updateLink(link.index, false);
     this.refresh();
+  }
+
+  routingState(): RoutingState {
+    return { ...this.routing_, downLinks: [...this.routing_.downLinks] };
   }
 
   portCounters(): PortCountersDocument {
@@ -748,14 +768,14 @@ class FabricEmulator implements Emulator {
    * keep their path while it is intact.
    */
   private sweep(): void {
-    const alive = surviving(this.fabric, this.linkUp);
-    let tables: ForwardingTables;
-    try {
-      tables = this.routing(alive);
-    } catch {
-      // The engine gave up on what is left (not a fat tree any more): min-hop paths throughout.
-      tables = emptyTables(alive, 'minhop-fallback');
-    }
+    // When the engine gives up on what is left, the tables are empty and paths fall back to min-hop.
+    const tables = sweepTables(this.fabric, this.linkUp, this.routing);
+    this.routing_ = {
+      sweep: this.routing_.sweep + 1,
+      engine: tables.engine,
+      downLinks: this.fabric.links.filter((l) => this.linkUp[l.index] !== 1).map((l) => l.id),
+      sweptAtMs: this.clockMs,
+    };
     this.finder = new PathFinder(this.fabric, tables);
     this.networks = new Networks(this.fabric, this.finder);
     const keepAdaptive = this.ar.enabled && !this.ar.lostRouteOnly;
@@ -918,24 +938,4 @@ class FabricEmulator implements Emulator {
       endMs: Number.isFinite(flow.endMs) ? flow.endMs : null,
     };
   }
-}
-
-/**
- * The fabric as the fabric manager sees it after a sweep: down links are gone (the rest renumbered)
- * and their ports uncabled. Forwarding tables map LIDs to port numbers, so tables computed on it
- * apply to the full fabric unchanged.
- */
-function surviving(fabric: Fabric, linkUp: Uint8Array): Fabric {
-  const renumber = new Int32Array(fabric.links.length).fill(-1);
-  const links = fabric.links
-    .filter((l) => linkUp[l.index] === 1)
-    .map((l, i) => {
-      renumber[l.index] = i;
-      return { ...l, index: i };
-    });
-  const nodes = fabric.nodes.map((node) => ({
-    ...node,
-    ports: node.ports.map((p) => (p && p.link >= 0 ? { ...p, link: renumber[p.link] as number } : p)),
-  }));
-  return { ...fabric, nodes, links, nodeByName: new Map(nodes.map((n) => [n.name, n])) };
 }

@@ -21,6 +21,7 @@ export {
   type HostLoad,
   type HostPortTelemetry,
   type HostTelemetry,
+  type RoutingState,
 } from './emulator.ts';
 export { FAULT_TYPES, type FaultInfo, type FaultRequest, type FaultType } from './faults.ts';
 export {
@@ -46,7 +47,6 @@ export {
   type PhaseResult,
   parseScenarioFile,
   type RunOptions,
-  routingFor,
   runScenario,
   type ScenarioFile,
   ScenarioFileError,

@@ -1,10 +1,4 @@
-import {
-  buildForwardingTables,
-  buildScenario,
-  type Fabric,
-  type ForwardingTables,
-  scenarioNames,
-} from '@fabscope/topology';
+import { chooseRoutingEngine, routingFor, scenarioInfo, scenarioNames } from '@fabscope/topology';
 import { parse as parseYaml } from 'yaml';
 import type { AdaptiveRoutingConfig } from './ar-config.ts';
 import { createEmulator, type Emulator } from './emulator.ts';
@@ -145,15 +139,10 @@ export function parseScenarioFile(text: string): ScenarioFile {
   return top as unknown as ScenarioFile;
 }
 
-/** Forwarding tables as the fabric manager would build them; min-hop paths where fat-tree routing does not apply. */
-/** The subnet manager's engine for the initial tables and every sweep (topology's engines). */
-export function routingFor(engine: 'fattree' | 'minhop' | undefined): (fabric: Fabric) => ForwardingTables {
-  return (fabric) => buildForwardingTables(fabric, engine ?? 'auto');
-}
-
 export function emulatorForScenario(file: ScenarioFile, startTimeMs = 0): Emulator {
-  const fabric = buildScenario(file.fabric);
-  const routing = routingFor(file.routing);
+  const scenario = scenarioInfo(file.fabric);
+  const fabric = scenario.build();
+  const routing = routingFor(chooseRoutingEngine(file.routing, scenario.routing));
   const emulator = createEmulator({
     fabric,
     tables: routing(fabric),

@@ -70,6 +70,7 @@ class JsonChunks {
 const routes: Record<string, Record<string, Handler>> = {
   '/v1/health': { GET: (e) => e.health() },
   '/v1/ports': { GET: (e) => new JsonChunks(e.portCountersJson()) },
+  '/v1/routing': { GET: (e) => e.routingState() },
   '/v1/adaptive-routing': {
     GET: (e) => e.getAdaptiveRouting(),
     PUT: (e, body) => e.setAdaptiveRouting(body as Parameters<Emulator['setAdaptiveRouting']>[0]),

@@ -60,14 +60,18 @@ export {
 } from './route-report.ts';
 export {
   buildForwardingTables,
+  chooseRoutingEngine,
   isRoutingEngine,
   ROUTING_ENGINES,
   type RoutingEngineName,
+  routingFor,
 } from './routing/engines.ts';
 export { RoutingError } from './routing/errors.ts';
 export { fatTreeRouting } from './routing/fattree.ts';
 export { applyIbroute } from './routing/ibroute.ts';
+export { LOWEST_PORT_MIN_HOP, lowestPortMinHopRouting } from './routing/lowest-port.ts';
 export { minHopRouting } from './routing/minhop.ts';
+export { survivingFabric, sweepTables, tablesAfterSweep } from './routing/sweep.ts';
 export { emptyTables, type ForwardingTables, NO_ROUTE } from './routing/tables.ts';
 export { traceChannels } from './routing/trace.ts';
 export { buildScenario, type ScenarioInfo, scenarioInfo, scenarioNames, scenarios } from './scenarios.ts';

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { createEmulator, routingFor, startEmulatorServer, startSysfsWriter } from '@fabscope/emulator';
+import { createEmulator, startEmulatorServer, startSysfsWriter } from '@fabscope/emulator';
+import { type RoutingEngineName, routingFor } from '@fabscope/topology';
 import { parseListen, stopOnSignal } from './shared.ts';
 import { fabricFromConfig } from './topology.ts';
 
@@ -17,8 +18,13 @@ export async function emulatorCommand(args: string[]): Promise<void> {
   const topologyPath =
     values.topology ?? (values.scenario ? undefined : process.env.FABSCOPE_TOPOLOGY || undefined);
   const scenario = values.scenario ?? process.env.FABSCOPE_SCENARIO ?? 'ar-demo';
-  const { fabric, tables } = fabricFromConfig({ scenario, topologyPath });
-  const routing = routingFor(undefined);
+  const { fabric, tables, engine } = fabricFromConfig({
+    scenario,
+    topologyPath,
+    routing: process.env.FABSCOPE_ROUTING as RoutingEngineName | 'auto' | undefined,
+  });
+  // The fabric manager's sweeps rerun the engine that built the first tables.
+  const routing = routingFor(engine);
   const emulator = createEmulator({
     fabric,
     tables,

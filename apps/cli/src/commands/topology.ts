@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import {
   applyIbroute,
   buildForwardingTables,
+  chooseRoutingEngine,
   type Fabric,
   type ForwardingTables,
   fatTreeForRadix,
@@ -46,6 +47,8 @@ export interface FabricSelection {
 export interface LoadedFabric {
   fabric: Fabric;
   tables: ForwardingTables;
+  /** The engine chosen for it, which the emulator's fabric manager reruns at each sweep. */
+  engine: RoutingEngineName | 'auto';
   /** Time spent building forwarding tables. */
   routingMs: number;
 }
@@ -70,14 +73,14 @@ export function loadTopologyFile(path: string, format?: string): Fabric {
   return parseTopology(text, { format: (format ?? 'auto') as TopologyFormat | 'auto', name: basename(path) });
 }
 
+/** --routing checked, then the one engine decision (chooseRoutingEngine). */
 export function routingEngine(
   value: string | undefined,
-  fallback: RoutingEngineName | 'auto',
+  scenarioEngine?: RoutingEngineName,
 ): RoutingEngineName | 'auto' {
-  if (value === undefined) return fallback;
-  if (!isRoutingEngine(value))
+  if (value !== undefined && !isRoutingEngine(value))
     throw new UsageError(`--routing must be minhop, fattree or auto, got "${value}"`);
-  return value;
+  return chooseRoutingEngine(value, scenarioEngine);
 }
 
 /** The fabric named by --scenario or --topology, routed by --routing, with --ibroute dumps applied. */
@@ -86,15 +89,15 @@ export function loadFabric(selection: FabricSelection): LoadedFabric {
     throw new UsageError('give exactly one of --scenario NAME or --topology FILE');
   }
   let fabric: Fabric;
-  let fallback: RoutingEngineName | 'auto' = 'auto';
+  let scenarioEngine: RoutingEngineName | undefined;
   if (selection.scenario !== undefined) {
     const info = scenarioInfo(selection.scenario);
     fabric = info.build();
-    fallback = info.routing ?? 'fattree';
+    scenarioEngine = info.routing;
   } else {
     fabric = loadTopologyFile(selection.topology as string, selection.format);
   }
-  const engine = routingEngine(selection.routing, fallback);
+  const engine = routingEngine(selection.routing, scenarioEngine);
   const started = performance.now();
   let tables = buildForwardingTables(fabric, engine);
   const routingMs = performance.now() - started;
@@ -109,7 +112,7 @@ export function loadFabric(selection: FabricSelection): LoadedFabric {
     }
     tables = applyIbroute(fabric, tables, text);
   }
-  return { fabric, tables, routingMs };
+  return { fabric, tables, engine, routingMs };
 }
 
 /** The fabric a server runs on: FABSCOPE_TOPOLOGY's file if set, else FABSCOPE_SCENARIO, routed by FABSCOPE_ROUTING. */
@@ -120,7 +123,7 @@ export function fabricFromConfig(config: {
 }): LoadedFabric {
   const selection =
     config.topologyPath === undefined ? { scenario: config.scenario } : { topology: config.topologyPath };
-  return loadFabric({ ...selection, routing: config.routing === 'auto' ? undefined : config.routing });
+  return loadFabric({ ...selection, routing: config.routing });
 }
 
 /** Counts of a fabric as `topology generate|parse` print them. */
@@ -214,7 +217,7 @@ function generate(args: string[]): void {
     },
   });
   let fabric: Fabric;
-  let fallback: RoutingEngineName | 'auto' = 'fattree';
+  let scenarioEngine: RoutingEngineName | undefined;
   if (values.radix !== undefined) {
     if (values.scenario !== undefined) throw new UsageError('give --scenario or --radix, not both');
     const number = (name: string, value: string | undefined) => {
@@ -242,9 +245,9 @@ function generate(args: string[]): void {
     if (values.scenario === undefined) throw new UsageError(`give --scenario NAME or --radix N\n${USAGE}`);
     const info = scenarioInfo(values.scenario);
     fabric = info.build();
-    fallback = info.routing ?? 'fattree';
+    scenarioEngine = info.routing;
   }
-  const engine = routingEngine(values.routing, fallback);
+  const engine = routingEngine(values.routing, scenarioEngine);
   const started = performance.now();
   const tables = buildForwardingTables(fabric, engine);
   const routingMs = Math.round((performance.now() - started) * 10) / 10;
@@ -258,7 +261,7 @@ function parse(args: string[]): void {
   if (file === undefined || extra.length > 0) throw new UsageError(`topology parse takes one FILE\n${USAGE}`);
   const fabric = loadTopologyFile(file, values.format);
   const started = performance.now();
-  const tables = buildForwardingTables(fabric, routingEngine(values.routing, 'auto'));
+  const tables = buildForwardingTables(fabric, routingEngine(values.routing));
   const routingMs = Math.round((performance.now() - started) * 10) / 10;
   print({ ...fabricSummary(fabric), engine: tables.engine, routingMs }, values.json);
 }

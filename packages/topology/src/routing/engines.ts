@@ -35,3 +35,22 @@ export function buildForwardingTables(
 export function isRoutingEngine(name: string): name is RoutingEngineName | 'auto' {
   return name === 'auto' || (ROUTING_ENGINES as readonly string[]).includes(name);
 }
+
+/**
+ * The one decision of which engine routes a fabric, for its first tables and for every sweep of
+ * the fabric manager after: the engine asked for (`--routing`, FABSCOPE_ROUTING, a scenario file's
+ * `routing`), else the one the fabric's built-in scenario names (a subnet manager configured for
+ * it), else `auto`. `auto` asked for means no preference.
+ */
+export function chooseRoutingEngine(
+  requested: RoutingEngineName | 'auto' | undefined,
+  scenarioEngine?: RoutingEngineName,
+): RoutingEngineName | 'auto' {
+  if (requested !== undefined && requested !== 'auto') return requested;
+  return scenarioEngine ?? 'auto';
+}
+
+/** An engine as a function of the fabric: what the emulator's fabric manager reruns at each sweep. */
+export function routingFor(engine: RoutingEngineName | 'auto'): (fabric: Fabric) => ForwardingTables {
+  return (fabric) => buildForwardingTables(fabric, engine);
+}

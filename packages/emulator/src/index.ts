@@ -9,12 +9,12 @@ export {
   THRESHOLD_LOAD,
   thresholdLoad,
 } from './ar-config.ts';
+export { DISCARD_FRACTION, SYMBOL_ERRORS_PER_RECOVERY } from './channel-load.ts';
 export { type CongestionInput, waitFractions } from './congestion.ts';
 export { Accumulator, ChannelCounters, DATA_UNIT_BYTES, PACKET_PAYLOAD_BYTES } from './counters.ts';
+export { createEmulator } from './emulator.ts';
 export {
-  createEmulator,
   DEFAULT_SWEEP_DELAY_MS,
-  DISCARD_GRACE_MS,
   type Emulator,
   type EmulatorOptions,
   type HealthDocument,
@@ -22,7 +22,7 @@ export {
   type HostPortTelemetry,
   type HostTelemetry,
   type RoutingState,
-} from './emulator.ts';
+} from './emulator-types.ts';
 export { FAULT_TYPES, type FaultInfo, type FaultRequest, type FaultType } from './faults.ts';
 export {
   type FlowInfo,
@@ -35,6 +35,7 @@ export {
 export * as hostLoad from './host-load.ts';
 export { Networks } from './networks.ts';
 export { PathFinder } from './paths.ts';
+export { DISCARD_GRACE_MS } from './port-counters.ts';
 export {
   PORT_COUNTER_NAMES,
   type PortCounterName,

@@ -1,0 +1,203 @@
+import { bytesPerSecondOfRate, type Fabric, type FabricNode, maxMinFair } from '@fabscope/topology';
+import { offeredLoad } from './congestion.ts';
+import { busyFraction } from './host-load.ts';
+import type { PathFinder } from './paths.ts';
+import type { CounterRates } from './port-counters.ts';
+
+/** Share of the waiting packets discarded once a port stays oversubscribed. */
+export const DISCARD_FRACTION = 1e-6;
+/** One link error recovery (retrain) per this many symbol errors. */
+export const SYMBOL_ERRORS_PER_RECOVERY = 1000;
+
+/** A running flow as the load model sees it. */
+export interface LoadedFlow {
+  from: FabricNode;
+  dest: FabricNode;
+  path: Int32Array;
+  /** Largest wire rate the flow asks for. */
+  wireLimit: number;
+  /** Payload share of the wire rate. */
+  efficiency: number;
+  /** Packets per payload byte beyond one per MTU (small messages), on the wire. */
+  extraPktsPerByte: number;
+  /** IP packets per payload byte (0 for RDMA). */
+  ipPktsPerByte: number;
+  /** Set here: wire and payload bytes/s. */
+  rate: number;
+  payload: number;
+}
+
+/**
+ * The load of every channel and node at the current flows, routes and link capacities: max-min fair
+ * rates, carried and offered load, the XmitWait share of each port, discards on oversubscribed
+ * ports, receive errors where symbol errors hit traffic, and the CPU load of hosts and routers.
+ * Recomputed after any change (`recompute`); the counters accrue at these rates until the next one.
+ */
+export class ChannelLoad implements CounterRates {
+  activeChannels = new Int32Array(0);
+  readonly payload: Float64Array;
+  readonly wire: Float64Array;
+  readonly waitTicks: Float64Array;
+  readonly extraPkts: Float64Array;
+  readonly ipBytes: Float64Array;
+  readonly ipPkts: Float64Array;
+  errorPorts = new Int32Array(0);
+  readonly recoveryRate: Float64Array;
+  readonly rcvErrorRate: Float64Array;
+  congested: number[] = [];
+  readonly congestedSince: Float64Array;
+  readonly discardRate: Float64Array;
+  /** Bytes/s offered per channel (held-back flows offer their full rate up to their bottleneck). */
+  offered: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  /** Busy share of all CPUs, and payload bytes/s forwarded between networks, per node. */
+  readonly nodeBusy: Float64Array;
+  readonly nodeForwarded: Float64Array;
+  private readonly ticksPerSecond: Float64Array;
+  private readonly lineCapacity: Float64Array;
+  private readonly mtu: number;
+
+  constructor(
+    private readonly fabric: Fabric,
+    /** Symbol errors per second, per port (set by faults); read at each recomputation. */
+    readonly symbolRate: Float64Array,
+    options: { ticksPerSecond: Float64Array; lineCapacity: Float64Array; mtu: number },
+  ) {
+    const channelCount = fabric.links.length * 2;
+    this.payload = new Float64Array(channelCount);
+    this.wire = new Float64Array(channelCount);
+    this.waitTicks = new Float64Array(channelCount);
+    this.extraPkts = new Float64Array(channelCount);
+    this.ipBytes = new Float64Array(channelCount);
+    this.ipPkts = new Float64Array(channelCount);
+    this.congestedSince = new Float64Array(channelCount).fill(Number.POSITIVE_INFINITY);
+    this.discardRate = new Float64Array(channelCount);
+    this.rcvErrorRate = new Float64Array(channelCount);
+    this.recoveryRate = new Float64Array(channelCount);
+    this.nodeBusy = new Float64Array(fabric.nodes.length);
+    this.nodeForwarded = new Float64Array(fabric.nodes.length);
+    this.ticksPerSecond = options.ticksPerSecond;
+    this.lineCapacity = options.lineCapacity;
+    this.mtu = options.mtu;
+  }
+
+  /** Sets every running flow's rate and every channel's and node's load; `nowMs` dates new congestion. */
+  recompute(
+    running: readonly LoadedFlow[],
+    capacities: Float64Array,
+    linkUp: Uint8Array,
+    finder: PathFinder,
+    nowMs: number,
+  ): void {
+    const paths = running.map((f) => f.path);
+    const demands = running.map((f) => f.wireLimit);
+    const rates = maxMinFair({ paths, demands, capacities });
+    running.forEach((flow, i) => {
+      flow.rate = rates[i] as number;
+      flow.payload = flow.rate * flow.efficiency;
+    });
+    const { carried, offered } = offeredLoad({ paths, demands, rates, capacities });
+    this.offered = offered;
+    const fractions = new Float64Array(carried.length);
+    for (let c = 0; c < carried.length; c++) {
+      const o = offered[c] as number;
+      if (o > 0) fractions[c] = Math.max(0, 1 - (carried[c] as number) / o);
+    }
+    const ipEndpoint = this.addFlows(running, finder);
+    this.updatePorts(fractions, nowMs);
+    this.updateErrors(linkUp);
+    this.updateNodes(ipEndpoint);
+  }
+
+  /** Sums the flows onto their channels; returns IP payload bytes/s sent or received per node. */
+  private addFlows(running: readonly LoadedFlow[], finder: PathFinder): Float64Array {
+    this.payload.fill(0);
+    this.wire.fill(0);
+    this.extraPkts.fill(0);
+    this.ipBytes.fill(0);
+    this.ipPkts.fill(0);
+    this.nodeForwarded.fill(0);
+    const ipEndpoint = new Float64Array(this.fabric.nodes.length);
+    for (const flow of running) {
+      if (!(flow.payload > 0)) continue;
+      const p = flow.payload;
+      for (let i = 0; i < flow.path.length; i++) {
+        const c = flow.path[i] as number;
+        this.payload[c] = (this.payload[c] as number) + p;
+        this.wire[c] = (this.wire[c] as number) + flow.rate;
+        if (flow.extraPktsPerByte > 0)
+          this.extraPkts[c] = (this.extraPkts[c] as number) + p * flow.extraPktsPerByte;
+        if (flow.ipPktsPerByte > 0) {
+          this.ipBytes[c] = (this.ipBytes[c] as number) + p;
+          this.ipPkts[c] = (this.ipPkts[c] as number) + p * flow.ipPktsPerByte;
+        }
+        if (i > 0) {
+          const via = finder.channelFromNode[c] as number;
+          if (this.fabric.nodes[via]?.type === 'router')
+            this.nodeForwarded[via] = (this.nodeForwarded[via] as number) + p;
+        }
+      }
+      if (flow.ipPktsPerByte > 0) {
+        ipEndpoint[flow.from.index] = (ipEndpoint[flow.from.index] as number) + p;
+        ipEndpoint[flow.dest.index] = (ipEndpoint[flow.dest.index] as number) + p;
+      }
+    }
+    return ipEndpoint;
+  }
+
+  /** XmitWait per port from its waiting share; discards where a port waits at least half the time. */
+  private updatePorts(fractions: Float64Array, nowMs: number): void {
+    const active: number[] = [];
+    const congested: number[] = [];
+    for (let c = 0; c < this.payload.length; c++) {
+      const fraction = fractions[c] as number;
+      this.waitTicks[c] = fraction * (this.ticksPerSecond[c] as number);
+      if ((this.payload[c] as number) > 0 || (this.waitTicks[c] as number) > 0) active.push(c);
+      if (fraction >= 0.5) {
+        if (this.congestedSince[c] === Number.POSITIVE_INFINITY) this.congestedSince[c] = nowMs;
+        const packets = (this.payload[c] as number) / this.mtu + (this.extraPkts[c] as number);
+        this.discardRate[c] = packets * DISCARD_FRACTION * fraction;
+        congested.push(c);
+      } else {
+        this.congestedSince[c] = Number.POSITIVE_INFINITY;
+        this.discardRate[c] = 0;
+      }
+    }
+    this.activeChannels = Int32Array.from(active);
+    this.congested = congested;
+  }
+
+  /** Receive errors and retrains where symbol errors hit a port whose link is up. */
+  private updateErrors(linkUp: Uint8Array): void {
+    const errorPorts: number[] = [];
+    for (let p = 0; p < this.symbolRate.length; p++) {
+      const rate = this.symbolRate[p] as number;
+      if (!(rate > 0) || linkUp[p >> 1] !== 1) {
+        this.rcvErrorRate[p] = 0;
+        this.recoveryRate[p] = 0;
+        continue;
+      }
+      // A symbol error corrupts a packet when it hits one: with the share of time the port receives.
+      const incoming = p ^ 1;
+      const load = Math.min(1, (this.wire[incoming] as number) / (this.lineCapacity[incoming] as number));
+      this.rcvErrorRate[p] = rate * load;
+      this.recoveryRate[p] = rate / SYMBOL_ERRORS_PER_RECOVERY;
+      errorPorts.push(p);
+    }
+    this.errorPorts = Int32Array.from(errorPorts);
+  }
+
+  private updateNodes(ipEndpoint: Float64Array): void {
+    for (const node of this.fabric.nodes) {
+      if (node.type === 'switch') continue;
+      let line = 0;
+      for (const port of node.ports)
+        if (port && port.link >= 0) line = Math.max(line, bytesPerSecondOfRate(port.rateGbps));
+      this.nodeBusy[node.index] = busyFraction(
+        node.type === 'router',
+        this.nodeForwarded[node.index] as number,
+        ipEndpoint[node.index] as number,
+        line,
+      );
+    }
+  }
+}

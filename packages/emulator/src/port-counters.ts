@@ -1,0 +1,155 @@
+import type { FabricType } from '@fabscope/topology';
+import { Accumulator, ChannelCounters, DATA_UNIT_BYTES, PACKET_PAYLOAD_BYTES } from './counters.ts';
+import { PORT_COUNTER_NAMES, type PortCounterReader } from './ports-document.ts';
+
+export const COUNTER_COUNT = PORT_COUNTER_NAMES.length;
+/** Positions in PORT_COUNTER_NAMES order. */
+export const [XMIT_DATA, RCV_DATA, XMIT_PKTS, RCV_PKTS, XMIT_WAIT, SYMBOL, LER, DOWNED, RCV_ERR, DISCARDS] = [
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+] as const;
+
+/** How fast each counter grows now, per channel; set by each rate recomputation (channel-load.ts). */
+export interface CounterRates {
+  /** Channels carrying traffic or waiting. */
+  activeChannels: Int32Array;
+  payload: Float64Array;
+  waitTicks: Float64Array;
+  extraPkts: Float64Array;
+  ipBytes: Float64Array;
+  ipPkts: Float64Array;
+  /** Ports with symbol errors, and their error rates per second. */
+  errorPorts: Int32Array;
+  symbolRate: Float64Array;
+  recoveryRate: Float64Array;
+  rcvErrorRate: Float64Array;
+  /** Oversubscribed ports, since when, and their discard rate once past the grace time. */
+  congested: readonly number[];
+  congestedSince: Float64Array;
+  discardRate: Float64Array;
+}
+
+/** How long a port must stay oversubscribed (waiting ≥ half the time) before packets hit HoQ lifetime. */
+export const DISCARD_GRACE_MS = 1000;
+
+/**
+ * Every port's cumulative counters (one port = the channel leaving it): data, packets, waits,
+ * errors, the IP counters of host interfaces, and the values at each port's last restart or clear,
+ * which the port subtracts from what it shows.
+ */
+export class PortCounterBank {
+  private readonly counters: ChannelCounters;
+  private readonly extraPkts: Accumulator;
+  readonly ipBytes: Accumulator;
+  readonly ipPkts: Accumulator;
+  /** Symbol, link error recovery, link downed, receive errors, discards (PORT_COUNTER_NAMES from SYMBOL on). */
+  private readonly errors: Accumulator[];
+  /** Raw counter values at each port's last restart or clear, in PORT_COUNTER_NAMES order (data in bytes). */
+  private readonly bases: BigUint64Array[];
+  /** IP counter values at each port's last restart: tx bytes, rx bytes, tx pkts, rx pkts. */
+  readonly netBases: BigUint64Array[];
+  private readonly mtu: bigint;
+  private readonly unit: bigint;
+
+  constructor(channelCount: number, fabricType: FabricType) {
+    this.counters = new ChannelCounters(channelCount);
+    this.extraPkts = new Accumulator(channelCount);
+    this.ipBytes = new Accumulator(channelCount);
+    this.ipPkts = new Accumulator(channelCount);
+    this.errors = Array.from({ length: COUNTER_COUNT - SYMBOL }, () => new Accumulator(channelCount));
+    this.bases = Array.from({ length: COUNTER_COUNT }, () => new BigUint64Array(channelCount));
+    this.netBases = Array.from({ length: 4 }, () => new BigUint64Array(channelCount));
+    this.mtu = BigInt(PACKET_PAYLOAD_BYTES[fabricType]);
+    this.unit = BigInt(DATA_UNIT_BYTES[fabricType]);
+  }
+
+  /** Adds the counts of `from`..`to` (ms) at the given rates. */
+  accrue(from: number, to: number, rates: CounterRates): void {
+    const dt = to - from;
+    if (!(dt > 0)) return;
+    const channels = rates.activeChannels;
+    this.counters.accrue(channels, rates.payload, rates.waitTicks, dt);
+    this.extraPkts.accrue(channels, rates.extraPkts, dt);
+    this.ipBytes.accrue(channels, rates.ipBytes, dt);
+    this.ipPkts.accrue(channels, rates.ipPkts, dt);
+    const [symbols, recoveries, , rcvErrors, discards] = this.errors as [
+      Accumulator,
+      Accumulator,
+      Accumulator,
+      Accumulator,
+      Accumulator,
+    ];
+    symbols.accrue(rates.errorPorts, rates.symbolRate, dt);
+    recoveries.accrue(rates.errorPorts, rates.recoveryRate, dt);
+    rcvErrors.accrue(rates.errorPorts, rates.rcvErrorRate, dt);
+    for (const c of rates.congested) {
+      const overlap = to - Math.max(from, (rates.congestedSince[c] as number) + DISCARD_GRACE_MS);
+      if (overlap > 0) discards.addAmount(c, ((rates.discardRate[c] as number) * overlap) / 1000);
+    }
+  }
+
+  /** One more LinkDowned on port `out` (its link went down). */
+  countLinkDowned(out: number): void {
+    (this.errors[DOWNED - SYMBOL] as Accumulator).add(out, 1n);
+  }
+
+  /** One more LinkErrorRecovery on port `out` (its link retrained after a flap). */
+  countRecovery(out: number): void {
+    (this.errors[LER - SYMBOL] as Accumulator).add(out, 1n);
+  }
+
+  /** Raw cumulative values of a port (data in bytes), before restarts and clears. */
+  readRaw(out: number, into: bigint[]): void {
+    const { bytes, waitTicks } = this.counters;
+    const sent = bytes[out] as bigint;
+    const received = bytes[out ^ 1] as bigint;
+    into[XMIT_DATA] = sent;
+    into[RCV_DATA] = received;
+    into[XMIT_PKTS] = sent / this.mtu + (this.extraPkts.totals[out] as bigint);
+    into[RCV_PKTS] = received / this.mtu + (this.extraPkts.totals[out ^ 1] as bigint);
+    into[XMIT_WAIT] = waitTicks[out] as bigint;
+    for (let i = SYMBOL; i < COUNTER_COUNT; i++)
+      into[i] = (this.errors[i - SYMBOL] as Accumulator).totals[out] as bigint;
+  }
+
+  /** Values as the port shows them: raw minus the values at its last restart or clear. */
+  readPort(out: number, into: bigint[]): void {
+    this.readRaw(out, into);
+    for (let i = 0; i < COUNTER_COUNT; i++)
+      into[i] = BigInt.asUintN(64, (into[i] as bigint) - (this.bases[i]?.[out] as bigint));
+  }
+
+  /** A port's counters in the `GET /v1/ports` document's units (data in the fabric's data unit). */
+  reader(): PortCounterReader {
+    return (out, into) => {
+      this.readPort(out, into);
+      into[XMIT_DATA] = (into[XMIT_DATA] as bigint) / this.unit;
+      into[RCV_DATA] = (into[RCV_DATA] as bigint) / this.unit;
+    };
+  }
+
+  /** A host interface's IP counter `i` (tx bytes, rx bytes, tx pkts, rx pkts) since its OS booted. */
+  ipCounter(out: number, i: 0 | 1 | 2 | 3): bigint {
+    const raw =
+      i === 0
+        ? this.ipBytes.totals[out]
+        : i === 1
+          ? this.ipBytes.totals[out ^ 1]
+          : i === 2
+            ? this.ipPkts.totals[out]
+            : this.ipPkts.totals[out ^ 1];
+    return BigInt.asUintN(64, (raw as bigint) - (this.netBases[i]?.[out] as bigint));
+  }
+
+  /** Counters of one port start again from 0 (a clear by another tool; with `reboot`, the OS counters too). */
+  reset(out: number, reboot: boolean): void {
+    const raw: bigint[] = new Array(COUNTER_COUNT).fill(0n);
+    this.readRaw(out, raw);
+    for (let i = 0; i < COUNTER_COUNT; i++) (this.bases[i] as BigUint64Array)[out] = raw[i] as bigint;
+    if (reboot) {
+      (this.netBases[0] as BigUint64Array)[out] = this.ipBytes.totals[out] as bigint;
+      (this.netBases[1] as BigUint64Array)[out] = this.ipBytes.totals[out ^ 1] as bigint;
+      (this.netBases[2] as BigUint64Array)[out] = this.ipPkts.totals[out] as bigint;
+      (this.netBases[3] as BigUint64Array)[out] = this.ipPkts.totals[out ^ 1] as bigint;
+    }
+  }
+}

@@ -99,6 +99,22 @@ describe('faults: flapping, symbol errors, switches, restarts and clears', () =>
     expect(counter(emulator.portCounters(), 'core2', 1, 'SymbolErrors')).toBe(1000n);
   });
 
+  it('repairing everything stops symbol errors and the receive errors and retrains they cause', () => {
+    const emulator = arDemoEmulator();
+    emulator.startFlows({ pattern: 'pairs', pairs: [['nodeA', 'nodeC']] });
+    emulator.injectFault({ type: 'symbol-errors', link: BUSY_ISL, rate: 100 });
+    emulator.advance(10_000);
+    emulator.clearFaults();
+    const read = () =>
+      (['SymbolErrors', 'RcvErrors', 'LinkErrorRecovery'] as const).map((name) =>
+        counter(emulator.portCounters(), 'core2', 1, name),
+      );
+    const repaired = read();
+    expect(repaired).toEqual([1000n, 1000n, 1n]);
+    emulator.advance(10_000);
+    expect(read()).toEqual(repaired);
+  });
+
   it('a switch down takes its links with it; back up, its counters start again from 0', () => {
     const emulator = arDemoEmulator();
     emulator.startFlows({ pattern: 'pairs', pairs: [['nodeA', 'nodeC']] });

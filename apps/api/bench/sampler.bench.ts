@@ -33,6 +33,9 @@ for (const scenario of Object.keys(LIMITS_MS)) {
         transmitPacketsPerSecond: bytes / 8192,
         receivePacketsPerSecond: bytes / 8192,
         transmitWaitTicksPerSecond: random() * 1e9,
+        // One 8-byte flit at 100 Gb/s: ticks of up to 1e9/s wait up to 64 % of the time.
+        transmitWaitTickSeconds: 6.4e-10,
+        linkUp: true,
       });
     }
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { configFromEnv } from '@fabscope/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type RunningDemo, startDemo } from '../src/index.ts';
 import { eventually } from './eventually.ts';
@@ -36,6 +36,16 @@ describe.each(['embedded', 'prometheus'] as const)('seed 002 end to end with the
     const { links } = (await api('/links')).body as { links: LinkState[] };
     return links.find((l) => l.id === id) as LinkState;
   };
+  const startSeedPairs = async () => {
+    const started = await post('/traffic', {
+      pattern: 'pairs',
+      pairs: [
+        ['nodeA', 'nodeC'],
+        ['nodeB', 'nodeD'],
+      ],
+    });
+    expect(started.status).toBe(200);
+  };
 
   beforeAll(async () => {
     const config = { ...configFromEnv({}), host: '127.0.0.1', port: 0 };
@@ -44,6 +54,12 @@ describe.each(['embedded', 'prometheus'] as const)('seed 002 end to end with the
   }, 60_000);
   afterAll(async () => {
     await demo?.stop();
+  });
+  // Each test starts from an idle, healthy fabric with static routing and sets up its own traffic.
+  beforeEach(async () => {
+    expect((await api('/traffic', { method: 'DELETE' })).status).toBe(200);
+    expect((await post('/adaptive-routing', { enabled: false }, 'PUT')).status).toBe(200);
+    expect((await api('/faults', { method: 'DELETE' })).status).toBe(200);
   });
 
   it('reports the store it reads from', async () => {
@@ -60,15 +76,7 @@ describe.each(['embedded', 'prometheus'] as const)('seed 002 end to end with the
   });
 
   it('two pairs under static routing share one ISL: 12.0–13.0 GB/s, one ISL full, the other idle', async () => {
-    await api('/traffic', { method: 'DELETE' });
-    const started = await post('/traffic', {
-      pattern: 'pairs',
-      pairs: [
-        ['nodeA', 'nodeC'],
-        ['nodeB', 'nodeD'],
-      ],
-    });
-    expect(started.status).toBe(200);
+    await startSeedPairs();
     await eventually(async () => {
       const total = await summary();
       expect(total).toBeGreaterThanOrEqual(12.0e9);
@@ -84,6 +92,7 @@ describe.each(['embedded', 'prometheus'] as const)('seed 002 end to end with the
   });
 
   it('XmitWait: edge1→core2 and the nodeA/nodeB host ports wait about half the time; other ports not', async () => {
+    await startSeedPairs();
     await eventually(async () => {
       for (const id of ['edge1/4->core2/1', 'nodeA/1->edge1/1', 'nodeB/1->edge1/2']) {
         const wait = (await link(id)).transmitWaitFraction as number;
@@ -97,6 +106,7 @@ describe.each(['embedded', 'prometheus'] as const)('seed 002 end to end with the
   });
 
   it('adaptive routing (threshold 7) spreads them over both cores: 24.2–25.0 GB/s', async () => {
+    await startSeedPairs();
     const changed = await post('/adaptive-routing', { enabled: true, threshold: 7 }, 'PUT');
     expect(changed.body).toMatchObject({ enabled: true, threshold: 7 });
     await eventually(async () => {
@@ -112,6 +122,8 @@ describe.each(['embedded', 'prometheus'] as const)('seed 002 end to end with the
 
   if (storeKind === 'prometheus') {
     it('every recording rule and every Grafana panel query returns data with traffic running', async () => {
+      await startSeedPairs();
+      await post('/adaptive-routing', { enabled: true, threshold: 7 }, 'PUT');
       const query = async (expr: string) => {
         const url = new URL('/api/v1/query', demo.prometheusUrl);
         url.searchParams.set('query', expr);
@@ -138,18 +150,22 @@ describe.each(['embedded', 'prometheus'] as const)('seed 002 end to end with the
         for (const { title, expr } of panelQueries)
           expect((await query(expr)).length, title).toBeGreaterThan(0);
       }, 30_000);
-      // The recorded host total agrees with the API's.
-      const [recorded] = (await query('fabric:fabscope_host_data_transmitted_bytes:rate5s')) as {
-        value: [number, string];
-      }[];
-      expect(Number(recorded?.value[1])).toBeGreaterThan(24.2e9);
+      // The recorded host total reaches what the two pairs send with adaptive routing.
+      await eventually(async () => {
+        const [recorded] = (await query('fabric:fabscope_host_data_transmitted_bytes:rate5s')) as {
+          value: [number, string];
+        }[];
+        expect(Number(recorded?.value[1])).toBeGreaterThan(24.2e9);
+      }, 20_000);
     }, 45_000);
   }
 
   it('stops its traffic', async () => {
-    await post('/adaptive-routing', { enabled: false }, 'PUT');
+    await startSeedPairs();
+    expect((await api('/traffic')).body.flows).toHaveLength(2);
     expect((await api('/traffic', { method: 'DELETE' })).status).toBe(200);
     expect((await api('/traffic')).body.flows).toEqual([]);
+    await eventually(async () => expect(await summary()).toBeLessThan(0.1e9));
   });
 
   it('a link taken down is reported down (linkUp false) in both directions, and up again when repaired', async () => {

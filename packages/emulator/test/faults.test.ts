@@ -99,6 +99,24 @@ describe('faults: flapping, symbol errors, switches, restarts and clears', () =>
     expect(counter(emulator.portCounters(), 'core2', 1, 'SymbolErrors')).toBe(1000n);
   });
 
+  it('reports each sweep of its fabric manager (GET /v1/routing): count, engine, links routed around', () => {
+    const emulator = arDemoEmulator();
+    expect(emulator.routingState()).toEqual({ sweep: 0, engine: 'fattree', downLinks: [], sweptAtMs: null });
+    emulator.injectFault({ type: 'link-down', link: 'edge1/4--core2/1' });
+    emulator.advance(emulator.sweepDelayMs - 1);
+    expect(emulator.routingState().sweep).toBe(0);
+    emulator.advance(1);
+    expect(emulator.routingState()).toEqual({
+      sweep: 1,
+      engine: 'minhop-fallback',
+      downLinks: ['edge1/4--core2/1'],
+      sweptAtMs: emulator.sweepDelayMs,
+    });
+    emulator.clearFaults();
+    emulator.advance(emulator.sweepDelayMs);
+    expect(emulator.routingState()).toMatchObject({ sweep: 2, engine: 'fattree', downLinks: [] });
+  });
+
   it('repairing everything stops symbol errors and the receive errors and retrains they cause', () => {
     const emulator = arDemoEmulator();
     emulator.startFlows({ pattern: 'pairs', pairs: [['nodeA', 'nodeC']] });

@@ -13,7 +13,7 @@ const demands = new Float64Array(paths.length).fill(Number.POSITIVE_INFINITY);
 
 let scanMs = Number.POSITIVE_INFINITY;
 let solveMs = Number.POSITIVE_INFINITY;
-let rates = new Float64Array(0);
+let rates: Float64Array = new Float64Array(0);
 for (let run = 0; run < 5; run++) {
   let started = performance.now();
   const load = new Float64Array(channelCount);

@@ -20,9 +20,10 @@ describe('utilization colours', () => {
     expect(g).toBeLessThan(80);
   });
 
-  it('is deterministic', () => {
-    expect(utilizationColor(0.5)).toBe(utilizationColor(0.5));
-    expect(utilizationColor(0.5)).toMatch(/^rgb\(\d+, \d+, \d+\)$/);
+  it('gives every tenth of load its own rgb() colour', () => {
+    const tenths = Array.from({ length: 11 }, (_, i) => utilizationColor(i / 10));
+    for (const color of tenths) expect(color).toMatch(/^rgb\(\d+, \d+, \d+\)$/);
+    expect(new Set(tenths).size).toBe(11);
   });
 
   it('greys unknown values instead of painting them as idle', () => {

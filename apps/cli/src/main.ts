@@ -1,9 +1,9 @@
-import { USAGE } from './usage.ts';
+import { USAGE } from './usage.js';
 
 /**
- * Each command's module is imported only when that command runs: `fabscope help` loads nothing
- * else, and `fabscope topology parse` loads the topology package without Fastify, the emulator or
- * the collectors (`npm run bench -- cli-startup` measures it).
+ * Each command's module is imported only when that command runs: `fabscope topology parse` loads
+ * the topology package without Fastify, the emulator or the collectors (`npm run bench -- startup`
+ * measures it). bin/fabscope.js prints help itself, before the TypeScript loader starts.
  */
 const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   demo: async (args) => (await import('./commands/demo.ts')).demoCommand(args),

@@ -12,7 +12,7 @@ import {
   type ScrapeRequest,
   startMetricsServer,
 } from '@fabscope/collectors';
-import { COLLECT_USAGE } from '../usage.ts';
+import { COLLECT_USAGE } from '../usage.js';
 import { parseListen } from './shared.ts';
 
 export interface Io {

@@ -7,7 +7,7 @@ import {
   runScenario,
   startSysfsWriter,
 } from '@fabscope/emulator';
-import { EMULATE_USAGE } from '../usage.ts';
+import { EMULATE_USAGE } from '../usage.js';
 
 const gb = (bytesPerSecond: number) => `${(bytesPerSecond / 1e9).toFixed(2)} GB/s`;
 const gbit = (bytesPerSecond: number) => `${((bytesPerSecond * 8) / 1e9).toFixed(1)} Gb/s`;

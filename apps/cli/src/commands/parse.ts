@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '@fabscope/api';
 import { parseOpapmaquery, parsePerfquery } from '@fabscope/collectors';
-import { PARSE_USAGE } from '../usage.ts';
+import { PARSE_USAGE } from '../usage.js';
 import type { Io } from './collect.ts';
 
 /** JSON with BigInt values written as exact integers (JSON numbers have no size limit). */

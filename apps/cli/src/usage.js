@@ -1,5 +1,6 @@
-// Every command's usage text, in a module with no imports: `fabscope help` prints them all without
-// loading any command (each command module is imported only when it runs).
+// Every command's usage text, in a module with no imports. Plain JavaScript (types in usage.d.ts)
+// so that bin/fabscope.js prints help without starting the TypeScript loader; every command's
+// module is imported only when that command runs.
 
 export const COLLECT_USAGE = `usage:
   fabscope collect host [--sysfs /sys] [--procfs /proc] [--include RE] [--exclude RE]

@@ -1,0 +1,7 @@
+// Types of usage.js (plain JavaScript so that `fabscope help` needs no TypeScript loader).
+export declare const COLLECT_USAGE: string;
+export declare const PARSE_USAGE: string;
+export declare const EMULATE_USAGE: string;
+export declare const EMULATOR_USAGE: string;
+export declare const SERVE_USAGE: string;
+export declare const USAGE: string;

@@ -42,19 +42,17 @@ export function lowestPortMinHopRouting(fabric: Fabric): ForwardingTables {
     }
   };
   // At each switch, the lowest port toward a node one hop closer that may carry the packet on.
-  const fill = (dest: FabricNode, offset: number, lids: number[]) => {
+  const fill = (dest: FabricNode, lids: number[]) => {
     for (const s of switches) {
-      const here = (distance[s.index] as number) + offset;
-      if (here <= 0 || distance[s.index] === -1) continue;
+      const here = distance[s.index] as number;
+      if (here <= 0) continue;
       const lft = tables.bySwitch[s.index] as Uint8Array;
       for (let port = 1; port <= s.portCount; port++) {
         const c = g.outChannel[(g.portOffset[s.index] as number) + port] as number;
         if (c < 0) continue;
         const peer = g.channelToNode[c] as number;
         const closer =
-          peer === dest.index
-            ? here === 1
-            : g.isSwitch[peer] === 1 && (distance[peer] as number) + offset === here - 1;
+          peer === dest.index ? here === 1 : g.isSwitch[peer] === 1 && distance[peer] === here - 1;
         if (!closer) continue;
         for (const lid of lids) lft[lid] = port;
         break;
@@ -84,13 +82,87 @@ export function lowestPortMinHopRouting(fabric: Fabric): ForwardingTables {
       else byLeaf.set(leaf, [node]);
     } else if (cabled > 0) {
       search(node.index);
-      fill(node, 0, lidsOf(node));
+      fill(node, lidsOf(node));
     }
   }
+  // Per leaf: every other switch's lowest port toward it serves every host below it. The searches
+  // walk switch-to-switch cabling only, kept in port order so the first closer peer is the lowest port.
+  const switchIndex = Int32Array.from(switches, (n) => n.index);
+  const lfts = switches.map((n) => tables.bySwitch[n.index] as Uint8Array);
+  const adjStart = new Int32Array(nodes.length + 1);
+  const adjPort: number[] = [];
+  const adjPeer: number[] = [];
+  for (let n = 0; n < nodes.length; n++) {
+    if (g.isSwitch[n] === 1) {
+      for (let p = (g.portOffset[n] as number) + 1; p < (g.portOffset[n + 1] as number); p++) {
+        const c = g.outChannel[p] as number;
+        if (c < 0 || g.isSwitch[g.channelToNode[c] as number] !== 1) continue;
+        adjPort.push(p - (g.portOffset[n] as number));
+        adjPeer.push(g.channelToNode[c] as number);
+      }
+    }
+    adjStart[n + 1] = adjPort.length;
+  }
+  const port = Int32Array.from(adjPort);
+  const peerOf = Int32Array.from(adjPeer);
+  const hops = new Int32Array(nodes.length);
+  const queue = new Int32Array(nodes.length);
+  const toward = new Int32Array(switches.length);
   for (const [leaf, hosts] of byLeaf) {
-    search(leaf);
-    // Distance to a host below this leaf = distance to the leaf + 1.
-    for (const host of hosts) fill(host, 1, lidsOf(host));
+    hops.fill(-1);
+    hops[leaf] = 0;
+    queue[0] = leaf;
+    for (let head = 0, tail = 1; head < tail; head++) {
+      const n = queue[head] as number;
+      const d = (hops[n] as number) + 1;
+      for (let i = adjStart[n] as number; i < (adjStart[n + 1] as number); i++) {
+        const peer = peerOf[i] as number;
+        if (hops[peer] !== -1) continue;
+        hops[peer] = d;
+        queue[tail++] = peer;
+      }
+    }
+    for (let k = 0; k < switchIndex.length; k++) {
+      const n = switchIndex[k] as number;
+      const here = hops[n] as number;
+      toward[k] = 0;
+      if (here <= 0) continue;
+      for (let i = adjStart[n] as number; i < (adjStart[n + 1] as number); i++) {
+        if (hops[peerOf[i] as number] === here - 1) {
+          toward[k] = port[i] as number;
+          break;
+        }
+      }
+    }
+    // Switch by switch, so each switch's table row is written in one place (hosts of a leaf have
+    // neighbouring LIDs), not one scattered byte per row per host.
+    const lids: number[] = [];
+    const downs: number[] = [];
+    for (const host of hosts) {
+      const down = g.channelToPort[
+        g.outChannel[(g.portOffset[host.index] as number) + firstPort(host)] as number
+      ] as number;
+      for (const lid of lidsOf(host)) {
+        lids.push(lid);
+        downs.push(down);
+      }
+    }
+    for (let k = 0; k < switchIndex.length; k++) {
+      const lft = lfts[k] as Uint8Array;
+      if (switchIndex[k] === leaf) {
+        for (let j = 0; j < lids.length; j++) lft[lids[j] as number] = downs[j] as number;
+        continue;
+      }
+      const out = toward[k] as number;
+      if (out === 0) continue;
+      for (let j = 0; j < lids.length; j++) lft[lids[j] as number] = out;
+    }
   }
   return tables;
+}
+
+/** The one cabled port of a host hanging off one switch. */
+function firstPort(node: FabricNode): number {
+  for (const port of node.ports) if (port && port.link >= 0) return port.number;
+  return 0;
 }

@@ -1,11 +1,9 @@
 /**
  * Max-min fair rate allocation by progressive filling (water-filling), as in Bertsekas &
- * Gallager, "Data Networks" (2nd ed., §6.5.2). All unfrozen flows rise together at one water
- * level; a channel saturates when its remaining capacity, shared by its unfrozen flows, is used
- * up; a flow freezes when a channel on its path saturates or when it meets its demand.
- *
- * Cost: O(total path length) to index, then O(iterations × (unfrozen flows + live channels)),
- * where iterations is the number of distinct bottleneck levels.
+ * Gallager, "Data Networks" (2nd ed., §6.5.2): repeatedly take the channel whose remaining
+ * capacity, split over the flows still rising on it, is smallest; give each of those flows that
+ * share and freeze them. A flow's demand is one more channel of its own, with the demand as its
+ * capacity. A binary heap with lazy deletion keeps it O(Σ path length · log channels).
  */
 export interface MaxMinProblem {
   /** Channel indices crossed by each flow (a channel repeated in a path counts once). */
@@ -16,9 +14,6 @@ export interface MaxMinProblem {
   capacities: ArrayLike<number>;
 }
 
-/** Relative tolerance deciding that a channel is saturated at the current water level. */
-const EPSILON = 1e-12;
-
 export function maxMinFair(problem: MaxMinProblem): Float64Array {
   const { paths, demands, capacities } = problem;
   const flowCount = paths.length;
@@ -26,12 +21,11 @@ export function maxMinFair(problem: MaxMinProblem): Float64Array {
   if (demands.length !== flowCount) {
     throw new RangeError(`got ${flowCount} paths but ${demands.length} demands`);
   }
-  const rates = new Float64Array(flowCount);
-  if (flowCount === 0) return rates;
-
-  // Count flows per channel, then lay out channel → flows (CSR), dropping repeats in one path.
-  const flowsPerChannel = new Int32Array(channelCount + 1);
+  // Flow → channels (CSR) without repeats, each finite demand as a channel of its own after the real ones.
+  const offsets = new Int32Array(flowCount + 1);
   const lastFlowOn = new Int32Array(channelCount).fill(-1);
+  let size = 0;
+  let demandChannels = 0;
   for (let f = 0; f < flowCount; f++) {
     const path = paths[f] as ArrayLike<number>;
     const demand = demands[f] as number;
@@ -46,98 +40,134 @@ export function maxMinFair(problem: MaxMinProblem): Float64Array {
       }
       if (lastFlowOn[c] === f) continue;
       lastFlowOn[c] = f;
-      (flowsPerChannel[c + 1] as number)++;
+      size++;
     }
+    if (demand !== Number.POSITIVE_INFINITY) {
+      size++;
+      demandChannels++;
+    }
+    offsets[f + 1] = size;
   }
-  const start = flowsPerChannel;
-  for (let c = 0; c < channelCount; c++) start[c + 1] = (start[c + 1] as number) + (start[c] as number);
-  const members = new Int32Array(start[channelCount] as number);
-  const fill = start.slice(0, channelCount);
+  const channels = new Int32Array(size);
+  const capacity = new Float64Array(channelCount + demandChannels);
+  for (let c = 0; c < channelCount; c++) capacity[c] = capacities[c] as number;
   lastFlowOn.fill(-1);
+  let at = 0;
+  let next = channelCount;
   for (let f = 0; f < flowCount; f++) {
     const path = paths[f] as ArrayLike<number>;
     for (let i = 0; i < path.length; i++) {
       const c = path[i] as number;
       if (lastFlowOn[c] === f) continue;
       lastFlowOn[c] = f;
-      members[(fill[c] as number)++] = f;
+      channels[at++] = c;
+    }
+    const demand = demands[f] as number;
+    if (demand !== Number.POSITIVE_INFINITY) {
+      capacity[next] = demand;
+      channels[at++] = next++;
     }
   }
+  return progressiveFilling(offsets, channels, capacity);
+}
 
-  // Per channel: capacity already taken by frozen flows, and how many unfrozen flows cross it.
-  const frozenLoad = new Float64Array(channelCount);
-  const unfrozenCount = new Int32Array(channelCount);
+/** Progressive filling over flow → channel CSR rows (no channel twice in a row). */
+function progressiveFilling(offsets: Int32Array, channels: Int32Array, capacity: Float64Array): Float64Array {
+  const flowCount = offsets.length - 1;
+  const channelCount = capacity.length;
+  const rates = new Float64Array(flowCount);
+  const remaining = Float64Array.from(capacity);
+  const active = new Int32Array(channelCount);
+  for (let i = 0; i < channels.length; i++) {
+    const c = channels[i] as number;
+    active[c] = (active[c] as number) + 1;
+  }
+  // Flows per channel (CSR), to freeze a bottleneck's flows.
+  const chanStart = new Int32Array(channelCount + 1);
+  for (let c = 0; c < channelCount; c++) chanStart[c + 1] = (chanStart[c] as number) + (active[c] as number);
+  const fill = chanStart.slice(0, channelCount);
+  const chanFlows = new Int32Array(channels.length);
+  for (let f = 0; f < flowCount; f++) {
+    for (let i = offsets[f] as number; i < (offsets[f + 1] as number); i++) {
+      const c = channels[i] as number;
+      const at = fill[c] as number;
+      chanFlows[at] = f;
+      fill[c] = at + 1;
+    }
+  }
   const frozen = new Uint8Array(flowCount);
-  // Channels and flows still rising, compacted in place as they freeze.
-  const liveChannels = new Int32Array(channelCount);
-  let liveChannelCount = 0;
+  const heap = new Heap();
   for (let c = 0; c < channelCount; c++) {
-    const n = (start[c + 1] as number) - (start[c] as number);
-    unfrozenCount[c] = n;
-    if (n > 0) liveChannels[liveChannelCount++] = c;
+    if ((active[c] as number) > 0) heap.push((remaining[c] as number) / (active[c] as number), c);
   }
-  const liveFlows = new Int32Array(flowCount);
-  let liveFlowCount = flowCount;
-  for (let f = 0; f < flowCount; f++) liveFlows[f] = f;
-
-  const freeze = (f: number, rate: number) => {
-    frozen[f] = 1;
-    rates[f] = rate;
-    const path = paths[f] as ArrayLike<number>;
-    for (let i = 0; i < path.length; i++) {
-      const c = path[i] as number;
-      if (lastFlowOn[c] === -2 - f) continue; // already counted for this flow
-      lastFlowOn[c] = -2 - f;
-      frozenLoad[c] = (frozenLoad[c] as number) + rate;
-      unfrozenCount[c] = (unfrozenCount[c] as number) - 1;
-    }
-  };
-
-  while (liveFlowCount > 0) {
-    // The next level: the lowest at which a channel saturates or a flow meets its demand.
-    let level = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < liveChannelCount; i++) {
-      const c = liveChannels[i] as number;
-      const share =
-        Math.max(0, (capacities[c] as number) - (frozenLoad[c] as number)) / (unfrozenCount[c] as number);
-      if (share < level) level = share;
-    }
-    for (let i = 0; i < liveFlowCount; i++) {
-      const demand = demands[liveFlows[i] as number] as number;
-      if (demand < level) level = demand;
-    }
-    const limit = level + level * EPSILON;
-    // Freeze flows that meet their demand, then every unfrozen flow on a saturated channel.
-    for (let i = 0; i < liveFlowCount; i++) {
-      const f = liveFlows[i] as number;
-      if ((demands[f] as number) <= limit) freeze(f, demands[f] as number);
-    }
-    let keptChannels = 0;
-    for (let i = 0; i < liveChannelCount; i++) {
-      const c = liveChannels[i] as number;
-      const n = unfrozenCount[c] as number;
-      if (n === 0) continue;
-      const share = Math.max(0, (capacities[c] as number) - (frozenLoad[c] as number)) / n;
-      if (share <= limit) {
-        for (let m = start[c] as number, end = start[c + 1] as number; m < end; m++) {
-          const f = members[m] as number;
-          if (frozen[f] === 0) freeze(f, level);
-        }
-      } else {
-        liveChannels[keptChannels++] = c;
+  while (heap.size > 0) {
+    const [share, c] = heap.pop();
+    const n = active[c] as number;
+    if (n === 0) continue;
+    const current = Math.max(0, remaining[c] as number) / n;
+    if (current !== share) continue; // stale entry: a newer one is in the heap
+    for (let i = chanStart[c] as number; i < (chanStart[c + 1] as number); i++) {
+      const f = chanFlows[i] as number;
+      if (frozen[f]) continue;
+      frozen[f] = 1;
+      rates[f] = current;
+      for (let j = offsets[f] as number; j < (offsets[f + 1] as number); j++) {
+        const d = channels[j] as number;
+        remaining[d] = (remaining[d] as number) - current;
+        active[d] = (active[d] as number) - 1;
+        if (d !== c && (active[d] as number) > 0)
+          heap.push(Math.max(0, remaining[d] as number) / (active[d] as number), d);
       }
     }
-    liveChannelCount = 0;
-    for (let i = 0; i < keptChannels; i++) {
-      const c = liveChannels[i] as number;
-      if ((unfrozenCount[c] as number) > 0) liveChannels[liveChannelCount++] = c;
-    }
-    let keptFlows = 0;
-    for (let i = 0; i < liveFlowCount; i++) {
-      const f = liveFlows[i] as number;
-      if (frozen[f] === 0) liveFlows[keptFlows++] = f;
-    }
-    liveFlowCount = keptFlows;
+    active[c] = 0;
   }
   return rates;
+}
+
+/** A min-heap of (key, value) pairs in parallel typed arrays. */
+class Heap {
+  private keys = new Float64Array(1024);
+  private values = new Int32Array(1024);
+  size = 0;
+
+  push(key: number, value: number): void {
+    if (this.size === this.keys.length) {
+      const k = new Float64Array(this.size * 2);
+      k.set(this.keys);
+      this.keys = k;
+      const v = new Int32Array(this.size * 2);
+      v.set(this.values);
+      this.values = v;
+    }
+    let i = this.size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if ((this.keys[parent] as number) <= key) break;
+      this.keys[i] = this.keys[parent] as number;
+      this.values[i] = this.values[parent] as number;
+      i = parent;
+    }
+    this.keys[i] = key;
+    this.values[i] = value;
+  }
+
+  pop(): [number, number] {
+    const top: [number, number] = [this.keys[0] as number, this.values[0] as number];
+    const last = --this.size;
+    const key = this.keys[last] as number;
+    const value = this.values[last] as number;
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= last) break;
+      if (child + 1 < last && (this.keys[child + 1] as number) < (this.keys[child] as number)) child++;
+      if ((this.keys[child] as number) >= key) break;
+      this.keys[i] = this.keys[child] as number;
+      this.values[i] = this.values[child] as number;
+      i = child;
+    }
+    this.keys[i] = key;
+    this.values[i] = value;
+    return top;
+  }
 }

@@ -1,5 +1,5 @@
 // `npm run bench -- topology`: generation, forwarding tables, route lookup and contention analysis at
-// 1152, 6912 and 27,648 hosts. Each size runs in its own child process so its peak RSS is its own.
+// 1152, 6912 and 27,648 hosts, and the tables of a sweep after an ISL failed. Each size runs in its own child process so its peak RSS is its own.
 // Prints `name: value unit (limit …)`; exits non-zero when a figure misses its limit.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,8 @@ import {
   minHopRouting,
   parsePattern,
   routeBetween,
+  routingFor,
+  sweepTables,
 } from '../src/index.ts';
 
 const SIZES = [
@@ -30,6 +32,8 @@ interface Figures {
   lookupUs: number;
   permutationMs: number;
   permutationMaxLinkLoad: number;
+  /** A fabric manager's sweep after one ISL failed: fattree refuses, lowest-port min-hop tables. */
+  sweepMs: number;
   peakRssMiB: number;
 }
 
@@ -64,6 +68,12 @@ function measure(scenario: string, withMinhop: boolean): Figures {
   const analysis = analyzeContention(fabric, tables, parsePattern('permutation:1'));
   const permutationMs = performance.now() - started;
 
+  const linkUp = new Uint8Array(fabric.links.length).fill(1);
+  linkUp[fabric.links.find((l) => l.kind === 'isl')?.index ?? 0] = 0;
+  started = performance.now();
+  sweepTables(fabric, linkUp, routingFor('fattree'));
+  const sweepMs = performance.now() - started;
+
   let minhopMs: number | null = null;
   if (withMinhop) {
     started = performance.now();
@@ -80,6 +90,7 @@ function measure(scenario: string, withMinhop: boolean): Figures {
     lookupUs,
     permutationMs,
     permutationMaxLinkLoad: analysis.maxLinkLoad,
+    sweepMs,
     peakRssMiB: process.resourceUsage().maxRSS / 1024,
   };
 }
@@ -127,6 +138,7 @@ if (childArg >= 0) {
       big ? 1000 : undefined,
     );
     line(`${scenario} permutation maxLinkLoad`, f.permutationMaxLinkLoad, 'flows');
+    line(`${scenario} sweep tables, one ISL down`, f.sweepMs, 'ms', big ? 5000 : undefined);
     line(`${scenario} peak RSS`, f.peakRssMiB, 'MiB', big ? 1024 : undefined);
   }
   // Cost must grow no faster than hosts × switches: the routing time per (host × switch) must not rise.

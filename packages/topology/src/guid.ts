@@ -10,3 +10,13 @@ const GENERATED_GUID_BASE = 0x0011750100000000n;
 export function generatedGuid(kind: number, n: number): string {
   return formatGuid(GENERATED_GUID_BASE + (BigInt(kind) << 24n) + BigInt(n));
 }
+
+/**
+ * A GUID as any tool prints it (`0x0002C903…`, `0002c903…`, short forms like `8f10403961355`)
+ * in the one form used everywhere: `0x` and 16 lower-case hex digits. Not a GUID → Error.
+ */
+export function normalizeGuid(text: string): string {
+  const hex = text.trim().replace(/^0x/i, '');
+  if (!/^[0-9a-f]{1,16}$/i.test(hex)) throw new Error(`"${text}" is not a GUID (up to 16 hex digits)`);
+  return `0x${hex.toLowerCase().padStart(16, '0')}`;
+}

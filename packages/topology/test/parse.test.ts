@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { detectTopologyFormat, type Fabric, parseTopology, TopologyParseError } from '../src/index.ts';
+import { detectTopologyFormat, type Fabric, ParseError, parseTopology } from '../src/index.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const count = (f: Fabric) => ({
@@ -86,8 +86,8 @@ describe('ibnetdiscover topology dumps', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(TopologyParseError);
-    expect((error as TopologyParseError).line).toBe(line);
+    expect(error).toBeInstanceOf(ParseError);
+    expect((error as ParseError).line).toBe(line);
     expect((error as Error).message).toMatch(new RegExp(`^ibnetdiscover: line ${line}: `));
     expect((error as Error).message).toMatch(reason);
   });

@@ -9,14 +9,15 @@ import {
   fatTreeForRadix,
   isRoutingEngine,
   NoRouteError,
+  ParseError,
   PatternError,
   parseTopology,
+  parsingFile,
   type RoutingEngineName,
   RoutingError,
   scenarioInfo,
   TOPOLOGY_FORMATS,
   type TopologyFormat,
-  TopologyParseError,
   UnknownNodeError,
 } from '@fabscope/topology';
 
@@ -67,7 +68,9 @@ export function loadTopologyFile(path: string, format?: string): Fabric {
       `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
     );
   }
-  return parseTopology(text, { format: (format ?? 'auto') as TopologyFormat | 'auto', name: basename(path) });
+  return parsingFile(path, () =>
+    parseTopology(text, { format: (format ?? 'auto') as TopologyFormat | 'auto', name: basename(path) }),
+  );
 }
 
 export function routingEngine(
@@ -107,7 +110,8 @@ export function loadFabric(selection: FabricSelection): LoadedFabric {
         `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
       );
     }
-    tables = applyIbroute(fabric, tables, text);
+    const current = tables;
+    tables = parsingFile(file, () => applyIbroute(fabric, current, text));
   }
   return { fabric, tables, routingMs };
 }
@@ -170,7 +174,7 @@ export async function withInputErrors(body: () => void | Promise<void>): Promise
       return;
     }
     if (
-      error instanceof TopologyParseError ||
+      error instanceof ParseError ||
       error instanceof RoutingError ||
       error instanceof PatternError ||
       error instanceof UnknownNodeError ||

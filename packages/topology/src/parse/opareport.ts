@@ -1,7 +1,8 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { normalizeGuid } from '../guid.ts';
 import type { Fabric, NodeType } from '../model.ts';
-import { assembleFabric, normalizeGuid, type RawLink, type RawNode, rawNode } from './assemble.ts';
-import { TopologyParseError } from './errors.ts';
+import { assembleFabric, type RawLink, type RawNode, rawNode } from './assemble.ts';
+import { excerpt, parseError } from './errors.ts';
 
 const FORMAT = 'opareport topology';
 const TYPES: Record<string, NodeType> = { FI: 'host', SW: 'switch', RT: 'router' };
@@ -13,12 +14,17 @@ type XmlObject = Record<string, unknown>;
  * Omni-Path `opareport -o topology` XML (cornelisnetworks/opa-ff IbaTools/opareport):
  * `<Report><Nodes><FIs|Switches><Node><NodeGUID/><NodeType/><NodeDesc/></Node>…` and
  * `<LinkSummary><Link><Rate>100g</Rate><Port><NodeGUID/><PortNum/><NodeType/><NodeDesc/></Port>×2</Link>`.
- * Parsed with entity expansion off. Nodes are keyed by GUID and named by NodeDesc.
+ * and the GUID-less form `opaxlattopology` writes from a cabling spreadsheet (opa-ff
+ * IbaTools/opaxlattopology/opaxlattopology.sh: `<Link><Rate/><MTU/><Internal/><Cable>…</Cable>
+ * <Port><PortNum/><NodeType/><NodeDesc/></Port>×2</Link>`, `<FIs><Node><NodeDesc/><NodeDetails/>`).
+ * Parsed with entity expansion off; a DOCTYPE declaring external or parameter entities is
+ * refused. A file cut short names the element left open and the line where the file ends.
  */
 export function parseOpareportTopology(text: string, name = 'opareport'): Fabric {
+  rejectExternalEntities(text);
   const valid = XMLValidator.validate(text);
   if (valid !== true) {
-    throw new TopologyParseError(`malformed XML: ${valid.err.msg}`, valid.err.line, FORMAT);
+    throw unclosedElement(text) ?? parseError(`malformed XML: ${valid.err.msg}`, valid.err.line, FORMAT);
   }
   const parser = new XMLParser({
     ignoreAttributes: false,
@@ -29,12 +35,17 @@ export function parseOpareportTopology(text: string, name = 'opareport'): Fabric
     trimValues: true,
     isArray: (tag) => ARRAYS.has(tag),
   });
-  const doc = parser.parse(text) as XmlObject;
+  let doc: XmlObject;
+  try {
+    doc = parser.parse(text) as XmlObject;
+  } catch (error) {
+    throw parseError(`malformed XML: ${(error as Error).message}`, undefined, FORMAT);
+  }
   const report = (doc.Report ?? doc) as XmlObject;
   const nodesXml = report.Nodes as XmlObject | undefined;
   const summary = report.LinkSummary as XmlObject | undefined;
   if (!nodesXml && !summary) {
-    throw new TopologyParseError(
+    throw parseError(
       'expected <Nodes> or <LinkSummary> (opareport -o topology)',
       undefined,
       FORMAT,
@@ -43,34 +54,50 @@ export function parseOpareportTopology(text: string, name = 'opareport'): Fabric
   }
   const nodes = new Map<string, RawNode>();
   const links: RawLink[] = [];
+  const byGuid = new Map<string, RawNode>();
+  const byDesc = new Map<string, RawNode>();
+  // A node is keyed by its GUID when the file has one (opareport -o topology) and by its
+  // NodeDesc when it does not (opaxlattopology writes NodeDesc only; opareport -T accepts that).
   const addNode = (x: XmlObject, element: string, fallbackType?: string): RawNode => {
     const guidText = str(x.NodeGUID);
-    if (!guidText || !/^0x[0-9a-f]{1,16}$/i.test(guidText)) {
-      throw new TopologyParseError(
-        `expected <NodeGUID> 0x…, got "${guidText ?? ''}"`,
-        undefined,
-        FORMAT,
-        element,
-      );
+    const desc = str(x.NodeDesc)?.trim();
+    if (guidText === undefined && !desc) {
+      throw parseError('expected <NodeGUID> or <NodeDesc> naming the node', undefined, FORMAT, element);
     }
-    const guid = normalizeGuid(guidText);
+    if (guidText !== undefined && !/^0x[0-9a-f]{1,16}$/i.test(guidText)) {
+      throw parseError(`expected <NodeGUID> 0x…, got "${excerpt(guidText)}"`, undefined, FORMAT, element);
+    }
+    const guid = guidText === undefined ? undefined : normalizeGuid(guidText);
     const typeText = str(x.NodeType) ?? fallbackType ?? '';
     const type = TYPES[typeText];
-    if (!type)
-      throw new TopologyParseError(
-        `expected <NodeType> FI, SW or RT, got "${typeText}"`,
+    if (!type) {
+      throw parseError(
+        `expected <NodeType> FI, SW or RT, got "${excerpt(typeText)}"`,
         undefined,
         FORMAT,
         element,
       );
-    let node = nodes.get(guid);
-    if (!node) {
-      const desc = str(x.NodeDesc);
-      node = rawNode(guid, desc || guid, type, { element });
-      node.guid = guid;
-      if (desc) node.description = desc;
-      nodes.set(guid, node);
     }
+    let node = (guid === undefined ? undefined : byGuid.get(guid)) ?? (desc ? byDesc.get(desc) : undefined);
+    if (node && node.type !== type) {
+      throw parseError(
+        `"${node.name}" is ${node.type === 'host' ? 'FI' : node.type === 'switch' ? 'SW' : 'RT'} at ${node.where.element}, not ${typeText}`,
+        undefined,
+        FORMAT,
+        element,
+      );
+    }
+    if (!node) {
+      const key = guid ?? `desc:${desc}`;
+      node = rawNode(key, desc || key, type, { element });
+      if (guid) node.guid = guid;
+      if (desc) node.description = desc;
+      nodes.set(key, node);
+    } else if (guid && !node.guid) {
+      node.guid = guid;
+    }
+    if (guid) byGuid.set(guid, node);
+    if (desc && !byDesc.has(desc)) byDesc.set(desc, node);
     return node;
   };
   for (const [group, type] of [
@@ -88,19 +115,14 @@ export function parseOpareportTopology(text: string, name = 'opareport'): Fabric
     const element = `<LinkSummary> <Link> #${i + 1}${idOf(x)}`;
     const ports = (x.Port ?? []) as XmlObject[];
     if (ports.length !== 2) {
-      throw new TopologyParseError(
-        `expected 2 <Port> elements, found ${ports.length}`,
-        undefined,
-        FORMAT,
-        element,
-      );
+      throw parseError(`expected 2 <Port> elements, found ${ports.length}`, undefined, FORMAT, element);
     }
     const ends = ports.map((p, j) => {
       const where = `${element} <Port> #${j + 1}`;
       const node = addNode(p, where);
       const portNum = Number(str(p.PortNum));
       if (!Number.isInteger(portNum) || portNum < 1 || portNum > 254) {
-        throw new TopologyParseError(
+        throw parseError(
           `expected <PortNum> 1..254, got "${str(p.PortNum) ?? ''}"`,
           undefined,
           FORMAT,
@@ -114,17 +136,11 @@ export function parseOpareportTopology(text: string, name = 'opareport'): Fabric
     const rateText = str(x.Rate) ?? '100g';
     const rate = /^([\d.]+)\s*g$/i.exec(rateText);
     if (!rate || !(Number(rate[1]) > 0)) {
-      throw new TopologyParseError(
-        `expected <Rate> like 100g or 25g, got "${rateText}"`,
-        undefined,
-        FORMAT,
-        element,
-      );
+      throw parseError(`expected <Rate> like 100g or 25g, got "${rateText}"`, undefined, FORMAT, element);
     }
     links.push({ a: ends[0], b: ends[1], rateGbps: Number(rate[1]), where: { element } });
   });
-  if (nodes.size === 0)
-    throw new TopologyParseError('no <Node> or <Link> found', undefined, FORMAT, '<Report>');
+  if (nodes.size === 0) throw parseError('no <Node> or <Link> found', undefined, FORMAT, '<Report>');
   return assembleFabric(name, 'omnipath', FORMAT, nodes, links);
 }
 
@@ -140,4 +156,57 @@ function str(value: unknown): string | undefined {
 function idOf(x: XmlObject): string {
   const id = x['@_id'];
   return typeof id === 'string' ? ` (id "${id}")` : '';
+}
+
+/** 1-based line of a character offset. */
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+/** External (SYSTEM/PUBLIC) and parameter entities could read files or the network: refused. */
+function rejectExternalEntities(text: string): void {
+  const doctype = /<!DOCTYPE\b/i.exec(text);
+  if (!doctype) return;
+  const end = text.indexOf(']>', doctype.index);
+  const body = text.slice(doctype.index, end < 0 ? undefined : end + 2);
+  const external = /<!ENTITY\s+%|\b(SYSTEM|PUBLIC)\b/.exec(body);
+  if (external) {
+    throw parseError(
+      'a DOCTYPE with external or parameter entities is not read (an opareport file has none)',
+      lineAt(text, doctype.index + external.index),
+      FORMAT,
+      '<!DOCTYPE>',
+    );
+  }
+}
+
+/**
+ * When the XML is cut short: the innermost element left open, named at the line where the text
+ * ends. Tags are matched by a plain scan (comments, CDATA, processing instructions and the
+ * DOCTYPE skipped); undefined when every element is closed.
+ */
+function unclosedElement(text: string): ReturnType<typeof parseError> | undefined {
+  const open: { name: string; offset: number }[] = [];
+  const tag =
+    /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>|<!DOCTYPE[^[>]*(?:\[[\s\S]*?\])?\s*>|<(\/?)([A-Za-z_][\w.:-]*)(?:\s[^<>]*?)?(\/?)>/g;
+  for (let m = tag.exec(text); m; m = tag.exec(text)) {
+    const name = m[2];
+    if (name === undefined || m[3] === '/') continue;
+    if (m[1] !== '/') {
+      open.push({ name, offset: m.index });
+      continue;
+    }
+    if (open.at(-1)?.name !== name) return undefined; // mismatched, not cut short: the validator says
+    open.pop();
+  }
+  const innermost = open.at(-1);
+  if (!innermost) return undefined;
+  return parseError(
+    `the file ends inside <${innermost.name}> (opened at line ${lineAt(text, innermost.offset)}): expected </${innermost.name}>; the file is cut short`,
+    lineAt(text, text.trimEnd().length),
+    FORMAT,
+    `<${innermost.name}>`,
+  );
 }

@@ -67,29 +67,35 @@ async function nodeExporter(sysfs: string, procfs: string): Promise<string> {
 const key = (s: Sample) => `${s.name}${JSON.stringify(Object.entries(s.labels).sort())}`;
 
 describe('host agent and node_exporter on the same sysfs trees', () => {
-  it.each(TREES)('%s: every shared series is equal', async (tree) => {
-    const suffix = tree.slice('sysfs-'.length);
-    const procfs = existsSync(join(FIXTURES, `procfs-${suffix}`)) ? join(FIXTURES, `procfs-${suffix}`) : empty;
-    const sysfs = join(FIXTURES, tree);
-    const theirs = samples(await nodeExporter(sysfs, procfs)).filter((s) => FAMILIES.test(s.name));
-    const ours = new Map(
-      samples(await createHostCollector({ sysfs, procfs }).scrape())
-        .filter((s) => FAMILIES.test(s.name))
-        .map((s) => [key(s), s.value]),
-    );
-    const infiniband = theirs.filter((s) => s.name.startsWith('node_infiniband_'));
-    expect(infiniband.length, 'node_exporter read the InfiniBand devices').toBeGreaterThan(10);
-    const differing: string[] = [];
-    let shared = 0;
-    for (const s of theirs) {
-      const mine = ours.get(key(s));
-      if (mine === undefined) continue;
-      shared++;
-      if (mine !== s.value) differing.push(`${key(s)}: node_exporter ${s.value}, host agent ${mine}`);
-    }
-    expect(differing).toEqual([]);
-    // Every InfiniBand series node_exporter has, the host agent has too.
-    expect(infiniband.filter((s) => !ours.has(key(s))).map(key)).toEqual([]);
-    expect(shared).toBeGreaterThanOrEqual(infiniband.length);
-  }, 30_000);
+  it.each(TREES)(
+    '%s: every shared series is equal',
+    async (tree) => {
+      const suffix = tree.slice('sysfs-'.length);
+      const procfs = existsSync(join(FIXTURES, `procfs-${suffix}`))
+        ? join(FIXTURES, `procfs-${suffix}`)
+        : empty;
+      const sysfs = join(FIXTURES, tree);
+      const theirs = samples(await nodeExporter(sysfs, procfs)).filter((s) => FAMILIES.test(s.name));
+      const ours = new Map(
+        samples(await createHostCollector({ sysfs, procfs }).scrape())
+          .filter((s) => FAMILIES.test(s.name))
+          .map((s) => [key(s), s.value]),
+      );
+      const infiniband = theirs.filter((s) => s.name.startsWith('node_infiniband_'));
+      expect(infiniband.length, 'node_exporter read the InfiniBand devices').toBeGreaterThan(10);
+      const differing: string[] = [];
+      let shared = 0;
+      for (const s of theirs) {
+        const mine = ours.get(key(s));
+        if (mine === undefined) continue;
+        shared++;
+        if (mine !== s.value) differing.push(`${key(s)}: node_exporter ${s.value}, host agent ${mine}`);
+      }
+      expect(differing).toEqual([]);
+      // Every InfiniBand series node_exporter has, the host agent has too.
+      expect(infiniband.filter((s) => !ours.has(key(s))).map(key)).toEqual([]);
+      expect(shared).toBeGreaterThanOrEqual(infiniband.length);
+    },
+    30_000,
+  );
 });

@@ -102,6 +102,6 @@ export function parseOpapmaquery(text: string): OpaPortStatus[] {
     else if (counter) current.status.counters[counter[1] as string] = BigInt(counter[2] as string);
   }
   if (current) ports.push(finish(current.status, current.line, lines.length));
-  if (ports.length === 0) throw fail('no "Port Number N" section found', 1);
+  if (ports.length === 0) throw fail('no "Port Number N" section found', lines.length);
   return ports;
 }

@@ -251,7 +251,7 @@ export function parsePerfquery(text: string): PerfqueryPort[] {
       'no counters block ("# Port counters: Lid N port P" and Name:....value lines) found',
       {
         format: FORMAT,
-        line: undefined,
+        line: lines.length,
       },
     );
   }

@@ -109,18 +109,22 @@ export function assembleFabric(
     const display = names.has(n.name) ? `${n.name} (${n.guid ?? n.key})` : n.name;
     names.add(display);
     n.name = display;
-    builder.addNode({
-      name: display,
-      type: n.type,
-      guid: n.guid ?? generatedGuid(n.type === 'switch' ? 1 : n.type === 'router' ? 2 : 0, generated++),
-      portCount: Math.min(portCount, 254),
-      tier: n.type === 'switch' ? (tiers.get(n.key) ?? 1) : 0,
-      ...(n.lid ? { lid: n.lid } : {}),
-      ...(n.lmc ? { lmc: n.lmc } : {}),
-      ...(n.description !== undefined ? { description: n.description } : {}),
-      portLids: n.portLids,
-      portGuids: n.portGuids,
-    });
+    try {
+      builder.addNode({
+        name: display,
+        type: n.type,
+        guid: n.guid ?? generatedGuid(n.type === 'switch' ? 1 : n.type === 'router' ? 2 : 0, generated++),
+        portCount: Math.min(portCount, 254),
+        tier: n.type === 'switch' ? (tiers.get(n.key) ?? 1) : 0,
+        ...(n.lid ? { lid: n.lid } : {}),
+        ...(n.lmc ? { lmc: n.lmc } : {}),
+        ...(n.description !== undefined ? { description: n.description } : {}),
+        portLids: n.portLids,
+        portGuids: n.portGuids,
+      });
+    } catch (error) {
+      throw err((error as Error).message, n.where);
+    }
   }
   for (const l of unique) {
     const a = nodes.get(l.a.key) as RawNode;
@@ -146,7 +150,11 @@ export function assembleFabric(
   try {
     return builder.build();
   } catch (error) {
-    throw parseError((error as Error).message, undefined, format);
+    // Name where the node the builder complains about was declared.
+    const message = (error as Error).message;
+    const named = /node "(.*)"/.exec(message)?.[1];
+    const node = [...nodes.values()].find((n) => n.name === named);
+    throw err(message, node?.where ?? { line: 1 });
   }
 }
 

@@ -161,7 +161,7 @@ export function parseIbnetdiscover(text: string, name = 'ibnetdiscover'): Fabric
       FORMAT,
     );
   }
-  if (nodes.size === 0) throw parseError('no Switch or Ca record found', undefined, FORMAT);
+  if (nodes.size === 0) throw parseError('no Switch or Ca record found', lines.length, FORMAT);
   return assembleFabric(name, 'infiniband', FORMAT, nodes, links);
 }
 

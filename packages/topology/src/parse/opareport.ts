@@ -39,7 +39,7 @@ export function parseOpareportTopology(text: string, name = 'opareport'): Fabric
   try {
     doc = parser.parse(text) as XmlObject;
   } catch (error) {
-    throw parseError(`malformed XML: ${(error as Error).message}`, undefined, FORMAT);
+    throw parseError(`malformed XML: ${(error as Error).message}`, undefined, FORMAT, '<Report>');
   }
   const report = (doc.Report ?? doc) as XmlObject;
   const nodesXml = report.Nodes as XmlObject | undefined;

@@ -104,7 +104,7 @@ export function parsePortsReportLines(text: string): IbPortLine[] {
       FORMAT,
     );
   }
-  if (out.length === 0) throw parseError('no port lines found', undefined, FORMAT);
+  if (out.length === 0) throw parseError('no port lines found', lines.length, FORMAT);
   return out;
 }
 

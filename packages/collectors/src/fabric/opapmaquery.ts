@@ -58,10 +58,11 @@ export function parseOpapmaquery(text: string): OpaPortStatus[] {
   for (let i = 0; i < lines.length; i++) {
     const at = i + 1;
     const line = (lines[i] as string).trim();
-    if (line === '' || line.startsWith('#') || STDERR_LINE.test(line)) continue;
+    if (line === '') continue;
     if (at === lines.length && !text.endsWith('\n')) {
       throw fail(`the output ends in the middle of "${excerpt(line)}" (no newline): it is cut short`, at);
     }
+    if (line.startsWith('#') || STDERR_LINE.test(line)) continue;
     const portLine = PORT.exec(line);
     if (portLine) {
       if (current) ports.push(finish(current.status, current.line, at));

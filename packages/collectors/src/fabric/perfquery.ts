@@ -96,6 +96,15 @@ const REQUIRED_AFTER_SELECT2 = [
   'PortXmitWait',
 ];
 
+/** PortCounters ClassPortInfo CapMask bit 9, IsExtendedWidthSupported: the unicast/multicast counters follow. */
+const EXT_WIDTH_SUPPORTED = 0x200;
+const REQUIRED_WITH_EXT_WIDTH = [
+  'PortUnicastXmitPkts',
+  'PortUnicastRcvPkts',
+  'PortMulticastXmitPkts',
+  'PortMulticastRcvPkts',
+];
+
 /**
  * `# Port extended counters: Lid 12 port 7 (CapMask: 0x5A00 CapMask2: 0x0000000)`,
  * `# Port counters: Lid 23 port 1 (CapMask: 0x0200)`, `# PortRcvErrorDetails counters: Lid 5 port 1`,
@@ -110,12 +119,16 @@ function attributeOf(title: string): string {
   return title.replace(/\s+/g, ' ');
 }
 
+/** A block being read: where it started and its header's CapMask (0 when absent). */
+type OpenBlock = PerfqueryPort & { line: number; capMask: number };
+
 function emptyBlock(
   attribute: string,
   lid: number | null,
   port: number,
   line: number,
-): PerfqueryPort & { line: number } {
+  capMask = 0,
+): OpenBlock {
   return {
     attribute,
     lid,
@@ -129,13 +142,15 @@ function emptyBlock(
     transmitWait: null,
     saturated: [],
     line,
+    capMask,
   };
 }
 
-function finish(block: PerfqueryPort & { line: number }, seen: Set<string>, endLine: number): PerfqueryPort {
+function finish(block: OpenBlock, seen: Set<string>, endLine: number): PerfqueryPort {
   const required = [
     ...(REQUIRED[block.attribute] ?? []),
     ...(block.extended && seen.has('CounterSelect2') ? REQUIRED_AFTER_SELECT2 : []),
+    ...(block.extended && (block.capMask & EXT_WIDTH_SUPPORTED) !== 0 ? REQUIRED_WITH_EXT_WIDTH : []),
   ];
   const missing = required.filter((name) => !seen.has(name));
   if (missing.length > 0 || seen.size === 0) {
@@ -144,7 +159,7 @@ function finish(block: PerfqueryPort & { line: number }, seen: Set<string>, endL
       { format: FORMAT, line: endLine },
     );
   }
-  const { line: _line, ...port } = block;
+  const { line: _line, capMask: _capMask, ...port } = block;
   const c = port.counters;
   const words = (name: string) => (c[name] === undefined ? null : (c[name] as bigint) * 4n);
   if (port.attribute === 'PortCounters' || port.extended) {
@@ -170,7 +185,7 @@ function finish(block: PerfqueryPort & { line: number }, seen: Set<string>, endL
  */
 export function parsePerfquery(text: string): PerfqueryPort[] {
   const ports: PerfqueryPort[] = [];
-  let current: (PerfqueryPort & { line: number }) | null = null;
+  let current: OpenBlock | null = null;
   let seen = new Set<string>();
   const lines = text.split(/\r?\n/);
   const close = (endLine: number) => {
@@ -181,7 +196,17 @@ export function parsePerfquery(text: string): PerfqueryPort[] {
   for (let i = 0; i < lines.length; i++) {
     const at = i + 1;
     const line = (lines[i] as string).trim();
-    if (line === '' || STDERR_LINE.test(line)) continue;
+    if (line === '') continue;
+    if (at === lines.length && !text.endsWith('\n')) {
+      throw new ParseError(
+        `the output ends in the middle of "${excerpt(line)}" (no newline): it is cut short`,
+        {
+          format: FORMAT,
+          line: at,
+        },
+      );
+    }
+    if (STDERR_LINE.test(line)) continue;
     const header = HEADER.exec(line);
     if (header) {
       close(at);
@@ -191,6 +216,7 @@ export function parsePerfquery(text: string): PerfqueryPort[] {
         lid ? Number(lid[1]) : null,
         Number(header[3]),
         at,
+        Number.parseInt(/CapMask:\s*0x([0-9a-f]+)/i.exec(line)?.[1] ?? '0', 16),
       );
       continue;
     }
@@ -206,15 +232,6 @@ export function parsePerfquery(text: string): PerfqueryPort[] {
       );
     }
     const [, name, value] = field as unknown as [string, string, string];
-    if (at === lines.length && !text.endsWith('\n')) {
-      throw new ParseError(
-        `the output ends in the middle of "${excerpt(line)}" (no newline): it is cut short`,
-        {
-          format: FORMAT,
-          line: at,
-        },
-      );
-    }
     if (!current) {
       // Output without a header line (old versions): the block starts at PortSelect.
       if (name !== 'PortSelect') {

@@ -206,6 +206,16 @@ describe('ibnetdiscover -p (one parser for the topology and the collectors)', ()
 });
 
 describe('ibnetdiscover and ibsim topology dumps', () => {
+  it('skips stderr lines and comments anywhere but refuses any other line, even before the first record', () => {
+    const dump = fixture('quirks.topo');
+    expect(() =>
+      parseTopology(`src/query_smp.c:228; umad (DR path slid 0) bad status 110\n${dump}`),
+    ).not.toThrow();
+    expect(() => parseTopology(`Topology of cluster A\n${dump}`, { format: 'ibnetdiscover' })).toThrow(
+      /^ibnetdiscover: line 1: expected a node header/,
+    );
+  });
+
   it('property: any input gives a fabric or a ParseError with a line', () => {
     for (const real of [fixture('quirks.topo'), fixture('trunked.net')]) {
       fc.assert(

@@ -35,8 +35,9 @@ const IBSIM_SPEEDS: Record<string, string> = {
  * [1]  "Switch1"[1]  w=4
  * ```
  *
- * Nodes are named by their quoted id; node descriptions, GUIDs, LIDs and LMC are kept. Lines
- * before the first record that are not records (a stderr line) are skipped.
+ * Nodes are named by their quoted id; node descriptions, GUIDs, LIDs and LMC are kept. The
+ * tools' stderr lines (`ibwarn: …`, `src/query_smp.c:…; umad …`) and `#` comments are skipped
+ * wherever they are; any other line that is not part of a record is a ParseError naming it.
  */
 export function parseIbnetdiscover(text: string, name = 'ibnetdiscover'): Fabric {
   const nodes = new Map<string, RawNode>();
@@ -154,7 +155,6 @@ export function parseIbnetdiscover(text: string, name = 'ibnetdiscover'): Fabric
       links.push(link);
       continue;
     }
-    if (nodes.size === 0) continue; // noise before the first record, e.g. a stderr line
     throw parseError(
       `expected a node header (Switch/Ca N "name"), a port line ([N] "name"[M]) or a blank line, got "${excerpt(line)}"`,
       at,

@@ -19,7 +19,7 @@ export function detectTopologyFormat(text: string): TopologyFormat {
   return 'ibnetdiscover';
 }
 
-/** Parses a topology dump; throws TopologyParseError naming the line or XML element at fault. */
+/** Parses a topology dump; throws ParseError naming the line or XML element at fault. */
 export function parseTopology(
   text: string,
   options: { format?: TopologyFormat | 'auto'; name?: string } = {},

@@ -1,8 +1,9 @@
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createHostCollector, parseNodeGuid, parseRate, parseStateLine } from '../src/index.ts';
+import { createHostCollector, parseCounter, parseNodeGuid, parseRate, parseStateLine } from '../src/index.ts';
 import { FIXTURES, find, samples, value } from './helpers.ts';
 
 const TREES = ['sysfs-opa', 'sysfs-qdr', 'sysfs-edr', 'sysfs-mixed', 'sysfs-mlx4-ext'];
@@ -236,5 +237,51 @@ describe('sysfs value parsers', () => {
     expect(parseStateLine('garbage')).toBeNull();
     expect(parseNodeGuid('0a7f:bc12:45ef:d23bEOF')).toBe('0x0a7fbc1245efd23b');
     expect(parseNodeGuid('')).toBeNull();
+  });
+});
+
+describe('sysfs value parsers on any input', () => {
+  it('property: a value or null, never an exception, never a negative or non-finite number', () => {
+    fc.assert(
+      fc.property(fc.option(fc.string({ unit: 'binary', maxLength: 60 }), { nil: null }), (text) => {
+        const rate = parseRate(text);
+        expect(rate === null || (Number.isFinite(rate) && rate >= 0)).toBe(true);
+        const state = parseStateLine(text);
+        expect(state === null || (Number.isInteger(state.id) && state.id >= 0)).toBe(true);
+        const guid = parseNodeGuid(text);
+        expect(guid === null || /^0x[0-9a-f]{16}$/.test(guid)).toBe(true);
+        const counter = parseCounter(text, 4);
+        expect(counter === null || (Number.isFinite(counter) && counter >= 0)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('property: a tree whose files hold anything scrapes to valid exposition, never an exception', async () => {
+    const files = ['rate', 'state', 'phys_state', 'counters/port_xmit_data', 'counters_ext/port_rcv_data_64'];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.string({ unit: 'binary', maxLength: 30 }), {
+          minLength: files.length,
+          maxLength: files.length,
+        }),
+        async (contents) => {
+          const tree = mkdtempSync(join(tmpdir(), 'fabscope-sysfs-'));
+          try {
+            const port = join(tree, 'class/infiniband/mlx4_0/ports/1');
+            mkdirSync(join(port, 'counters'), { recursive: true });
+            mkdirSync(join(port, 'counters_ext'), { recursive: true });
+            files.forEach((f, i) => writeFileSync(join(port, f), contents[i] as string));
+            writeFileSync(join(tree, 'class/infiniband/mlx4_0/node_guid'), contents[0] as string);
+            const list = samples(await createHostCollector({ sysfs: tree, procfs: '/nonexistent' }).scrape());
+            expect(find(list, 'fabscope_infiniband_port_info')).toHaveLength(1);
+            for (const sample of list) expect(Number.isNaN(sample.value)).toBe(false);
+          } finally {
+            rmSync(tree, { recursive: true, force: true });
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });

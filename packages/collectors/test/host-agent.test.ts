@@ -271,7 +271,7 @@ describe('sysfs value parsers on any input', () => {
             const port = join(tree, 'class/infiniband/mlx4_0/ports/1');
             mkdirSync(join(port, 'counters'), { recursive: true });
             mkdirSync(join(port, 'counters_ext'), { recursive: true });
-            files.forEach((f, i) => writeFileSync(join(port, f), contents[i] as string));
+            for (const [i, f] of files.entries()) writeFileSync(join(port, f), contents[i] as string);
             writeFileSync(join(tree, 'class/infiniband/mlx4_0/node_guid'), contents[0] as string);
             const list = samples(await createHostCollector({ sysfs: tree, procfs: '/nonexistent' }).scrape());
             expect(find(list, 'fabscope_infiniband_port_info')).toHaveLength(1);

@@ -45,6 +45,7 @@ export {
 export { excerpt, ParseError, type ParseLocation, parsingFile, printable } from './parse/errors.ts';
 export { parseIbnetdiscover } from './parse/ibnetdiscover.ts';
 export { detectTopologyFormat, parseTopology, TOPOLOGY_FORMATS, type TopologyFormat } from './parse/index.ts';
+export { MAX_LINE_LENGTH, textLines } from './parse/lines.ts';
 export { parseOpareportTopology } from './parse/opareport.ts';
 export {
   type IbNodeType,

@@ -227,3 +227,29 @@ describe('ibnetdiscover and ibsim topology dumps', () => {
     }
   });
 });
+
+describe('hostile input', () => {
+  const fabric = buildScenario('ar-demo');
+  const tables = fatTreeRouting(fabric);
+  const long = (unit: string, length: number) =>
+    unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+
+  it('refuses over-long lines before any line pattern runs (a 64-byte description never needs them)', () => {
+    const ports = `CA 1 1 0x1 4x EDR - CA 2 1 0x2 ( '${long("' - '", 100_000)}' )`;
+    expect(() => parsePortsReportLines(ports)).toThrow(
+      /^ibnetdiscover -p: line 1: a line of \d+ characters \(at most 4096 expected\)/,
+    );
+    expect(resultOrParseError(() => applyIbroute(fabric, tables, long(' guid ', 100_000)))?.line).toBe(1);
+    expect(resultOrParseError(() => parseTopology(`\n${long('[1] "a', 100_000)}`))?.line).toBe(2);
+  });
+
+  it('gives a ParseError for XML made of unterminated comments, DOCTYPEs or open elements (one linear scan)', () => {
+    for (const text of [
+      `<${long('<!--', 300_000)}`,
+      long('<!DOCTYPE[', 300_000),
+      `<Report>${long('<Node>', 300_000)}`,
+    ]) {
+      expect(resultOrParseError(() => parseTopology(text, { format: 'opareport' }))).toBeDefined();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { excerpt, ParseError, STDERR_LINE } from '@fabscope/topology';
+import { excerpt, ParseError, STDERR_LINE, textLines } from '@fabscope/topology';
 
 /**
  * Parser for `opapmaquery -o getportstatus` (Omni-Path FastFabric) text output. Port-level
@@ -53,7 +53,7 @@ export function parseOpapmaquery(text: string): OpaPortStatus[] {
   const ports: OpaPortStatus[] = [];
   let current: { status: OpaPortStatus; line: number } | null = null;
   let inVl = false;
-  const lines = text.split(/\r?\n/);
+  const lines = textLines(text, FORMAT);
   const fail = (reason: string, line: number) => new ParseError(reason, { format: FORMAT, line });
   for (let i = 0; i < lines.length; i++) {
     const at = i + 1;

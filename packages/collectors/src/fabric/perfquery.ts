@@ -1,4 +1,4 @@
-import { excerpt, ParseError, STDERR_LINE } from '@fabscope/topology';
+import { excerpt, ParseError, STDERR_LINE, textLines } from '@fabscope/topology';
 
 /**
  * Parser for `perfquery` text output (infiniband-diags): basic PortCounters or, with `-x`, 64-bit
@@ -187,7 +187,7 @@ export function parsePerfquery(text: string): PerfqueryPort[] {
   const ports: PerfqueryPort[] = [];
   let current: OpenBlock | null = null;
   let seen = new Set<string>();
-  const lines = text.split(/\r?\n/);
+  const lines = textLines(text, FORMAT);
   const close = (endLine: number) => {
     if (current) ports.push(finish(current, seen, endLine));
     current = null;

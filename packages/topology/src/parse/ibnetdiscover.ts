@@ -2,6 +2,7 @@ import { normalizeGuid } from '../guid.ts';
 import type { Fabric, NodeType } from '../model.ts';
 import { assembleFabric, type RawLink, type RawNode, rawNode } from './assemble.ts';
 import { excerpt, guidField, parseError } from './errors.ts';
+import { textLines } from './lines.ts';
 import { parseWidthSpeed } from './rates.ts';
 import { STDERR_LINE } from './stderr.ts';
 
@@ -44,7 +45,7 @@ export function parseIbnetdiscover(text: string, name = 'ibnetdiscover'): Fabric
   const links: RawLink[] = [];
   let current: RawNode | undefined;
   let pendingGuid: string | undefined;
-  const lines = text.split(/\r?\n/);
+  const lines = textLines(text, FORMAT);
   for (let i = 0; i < lines.length; i++) {
     const at = i + 1;
     const line = (lines[i] as string).trim();

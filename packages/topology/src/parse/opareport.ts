@@ -184,22 +184,48 @@ function rejectExternalEntities(text: string): void {
 
 /**
  * When the XML is cut short: the innermost element left open, named at the line where the text
- * ends. Tags are matched by a plain scan (comments, CDATA, processing instructions and the
- * DOCTYPE skipped); undefined when every element is closed.
+ * ends. One forward scan (comments, CDATA, processing instructions and the DOCTYPE skipped), so
+ * hostile input stays linear; undefined when every element is closed or tags do not nest.
  */
 function unclosedElement(text: string): ReturnType<typeof parseError> | undefined {
   const open: { name: string; offset: number }[] = [];
-  const tag =
-    /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>|<!DOCTYPE[^[>]*(?:\[[\s\S]*?\])?\s*>|<(\/?)([A-Za-z_][\w.:-]*)(?:\s[^<>]*?)?(\/?)>/g;
-  for (let m = tag.exec(text); m; m = tag.exec(text)) {
-    const name = m[2];
-    if (name === undefined || m[3] === '/') continue;
-    if (m[1] !== '/') {
-      open.push({ name, offset: m.index });
-      continue;
+  const nameAt = /[A-Za-z_][\w.:-]*/y;
+  /** Just past the next `end` at or after `from` (always beyond `from`), or -1. */
+  const skipTo = (from: number, end: string) => {
+    const at = text.indexOf(end, from);
+    return at < 0 ? -1 : at + end.length;
+  };
+  let i = text.indexOf('<');
+  while (i >= 0) {
+    let next: number;
+    if (text.startsWith('<!--', i)) next = skipTo(i + 4, '-->');
+    else if (text.startsWith('<![CDATA[', i)) next = skipTo(i + 9, ']]>');
+    else if (text.startsWith('<?', i)) next = skipTo(i + 2, '?>');
+    else if (text.startsWith('<!', i)) {
+      const gt = text.indexOf('>', i);
+      const bracket = text.indexOf('[', i);
+      if (bracket >= 0 && (gt < 0 || bracket < gt)) {
+        const subset = skipTo(bracket, ']');
+        next = subset < 0 ? -1 : skipTo(subset, '>');
+      } else {
+        next = gt < 0 ? -1 : gt + 1;
+      }
+    } else {
+      const closing = text[i + 1] === '/';
+      nameAt.lastIndex = i + (closing ? 2 : 1);
+      const name = nameAt.exec(text)?.[0];
+      next = skipTo(i + 1, '>');
+      if (name !== undefined && next >= 0) {
+        if (closing) {
+          if (open.at(-1)?.name !== name) return undefined; // mismatched, not cut short: the validator says
+          open.pop();
+        } else if (text[next - 2] !== '/') {
+          open.push({ name, offset: i });
+        }
+      }
     }
-    if (open.at(-1)?.name !== name) return undefined; // mismatched, not cut short: the validator says
-    open.pop();
+    if (next <= i) break;
+    i = text.indexOf('<', next);
   }
   const innermost = open.at(-1);
   if (!innermost) return undefined;

@@ -1,6 +1,7 @@
 import type { Fabric, NodeType } from '../model.ts';
 import { assembleFabric, type RawLink, type RawNode, rawNode } from './assemble.ts';
 import { excerpt, guidField, parseError } from './errors.ts';
+import { textLines } from './lines.ts';
 import { parseWidthSpeed } from './rates.ts';
 import { STDERR_LINE } from './stderr.ts';
 
@@ -50,7 +51,7 @@ export interface IbPortLine {
  */
 export function parsePortsReportLines(text: string): IbPortLine[] {
   const out: IbPortLine[] = [];
-  const lines = text.split(/\r?\n/);
+  const lines = textLines(text, FORMAT);
   for (let i = 0; i < lines.length; i++) {
     const at = i + 1;
     const line = (lines[i] as string).trim();

@@ -1,5 +1,6 @@
 import type { Fabric, FabricNode } from '../model.ts';
 import { excerpt, guidField, parseError } from '../parse/errors.ts';
+import { textLines } from '../parse/lines.ts';
 import { STDERR_LINE } from '../parse/stderr.ts';
 import { type ForwardingTables, NO_ROUTE } from './tables.ts';
 
@@ -48,7 +49,7 @@ export function applyIbroute(fabric: Fabric, tables: ForwardingTables, text: str
   for (const node of fabric.nodes) if (node.type === 'switch') byGuid.set(node.guid, node);
   let open: OpenTable | undefined;
   let dumped = 0;
-  const lines = text.split(/\r?\n/);
+  const lines = textLines(text, FORMAT);
   const truncated = (at: number) =>
     parseError(
       `the table of switch "${open?.node.name}" (from line ${open?.line}) ends without its "N lids dumped" line: the dump is cut short`,

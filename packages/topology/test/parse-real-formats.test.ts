@@ -160,6 +160,46 @@ describe('opareport topology XML as opaxlattopology writes it (no NodeGUID)', ()
   });
 
   it('property: any input gives a fabric or a ParseError with a line or element', () => {
+    // XML made of markup fragments: unterminated comments, DOCTYPE subsets, CDATA, stray brackets
+    const markup = fc
+      .array(
+        fc.constantFrom(
+          '<',
+          '>',
+          '<!',
+          '[',
+          ']',
+          '<!--',
+          '-->',
+          '<?',
+          '?>',
+          '</',
+          '/>',
+          '<![CDATA[',
+          ']]>',
+          '<!DOCTYPE Report',
+          '<!ENTITY a "b">',
+          '<Report>',
+          '</Report>',
+          '<Nodes>',
+          '<FIs>',
+          '<Node>',
+          '</Node>',
+          '<NodeDesc>',
+          'x',
+          ' ',
+          '\n',
+          '"',
+        ),
+        { maxLength: 60 },
+      )
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(markup, (text) => {
+        resultOrParseError(() => parseTopology(text, { format: 'opareport' }));
+      }),
+      { numRuns: 2000 },
+    );
     for (const real of [fixture('opaxlattopology.xml'), fixture('opa-topology.xml')]) {
       fc.assert(
         fc.property(inputs(real), (text) => {

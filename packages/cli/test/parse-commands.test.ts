@@ -71,6 +71,14 @@ describe('fabscope topology parse: opareport topology XML', () => {
     );
   });
 
+  it('a server given that file as its topology says so in one line too', async () => {
+    const path = join(TOPOLOGY, 'doctype-external.xml');
+    const { code, stderr } = await run(['emulator', '--topology', path]);
+    expect(code).toBe(1);
+    oneCleanLine(stderr);
+    expect(stderr).toMatch(new RegExp(`^fabscope: ${path} \\(opareport topology\\): line 3: <!DOCTYPE>:`));
+  });
+
   it('names the open element and the line where a cut file ends', async () => {
     const cut = readFileSync(join(TOPOLOGY, 'opaxlattopology.xml'), 'utf8')
       .split('\n')

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ConfigError } from '@fabscope/api';
 import {
   applyIbroute,
   buildForwardingTables,
@@ -124,7 +125,13 @@ export function fabricFromConfig(config: {
 }): LoadedFabric {
   const selection =
     config.topologyPath === undefined ? { scenario: config.scenario } : { topology: config.topologyPath };
-  return loadFabric({ ...selection, routing: config.routing === 'auto' ? undefined : config.routing });
+  try {
+    return loadFabric({ ...selection, routing: config.routing === 'auto' ? undefined : config.routing });
+  } catch (error) {
+    // A server refusing its topology file says why in one line, not with a stack.
+    if (error instanceof ParseError || error instanceof UsageError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 /** Counts of a fabric as `topology generate|parse` print them. */

@@ -68,6 +68,20 @@ describe('perfquery output', () => {
     expect(basic).toMatchObject({ attribute: 'PortCounters', lid: 23, port: 1 });
   });
 
+  it('reads output without header lines (old versions), one block per PortSelect', () => {
+    const blocks = fixture('perfquery/basic-saturated.out').split('\n').slice(1).join('\n');
+    const ports = parsePerfquery(
+      `${blocks}${blocks.replace('PortSelect:......................1', 'PortSelect:......................2')}`,
+    );
+    expect(ports.map((p) => [p.lid, p.port, p.transmitBytes])).toEqual([
+      [null, 1, 4294967295n * 4n],
+      [null, 2, 4294967295n * 4n],
+    ]);
+    expect(() => parsePerfquery(blocks.split('\n').slice(1).join('\n'))).toThrow(
+      /^perfquery: line 1: "CounterSelect" before any "# Port counters: Lid N port P" header or PortSelect/,
+    );
+  });
+
   it('reads past stderr lines between blocks', () => {
     const ports = parsePerfquery(fixture('perfquery/stderr-between.out'));
     expect(ports.map((p) => [p.lid, p.port, p.transmitBytes])).toEqual([

@@ -232,8 +232,9 @@ export function parsePerfquery(text: string): PerfqueryPort[] {
       );
     }
     const [, name, value] = field as unknown as [string, string, string];
+    // Without header lines (old versions) each block starts at its PortSelect.
+    if (current && name === 'PortSelect' && seen.has('PortSelect')) close(at);
     if (!current) {
-      // Output without a header line (old versions): the block starts at PortSelect.
       if (name !== 'PortSelect') {
         throw new ParseError(`"${name}" before any "# Port counters: Lid N port P" header or PortSelect`, {
           format: FORMAT,

@@ -133,6 +133,21 @@ describe('opareport topology XML as opaxlattopology writes it (no NodeGUID)', ()
     expect(new Set(fabric.nodes.map((n) => n.guid)).size).toBe(5);
   });
 
+  it('keeps two nodes that share a description apart when they have GUIDs', () => {
+    const twins = parseTopology(fixture('opa-topology.xml').replace('opa02 &boom; hfi1_0', 'opa01 hfi1_0'));
+    expect(twins.nodes.filter((n) => n.description === 'opa01 hfi1_0').map((n) => n.guid)).toEqual([
+      '0x0011750101000a01',
+      '0x0011750101000a02',
+    ]);
+  });
+
+  it('names the line and the element of a bad value', () => {
+    const text = fixture('opaxlattopology.xml').replace('<PortNum>2</PortNum>', '<PortNum>two</PortNum>');
+    expect(() => parseTopology(text)).toThrow(
+      'opareport topology: line 38: <LinkSummary> <Link> #2 <Port> #2: expected <PortNum> 1..254, got "two"',
+    );
+  });
+
   it('refuses a DOCTYPE with external or parameter entities with a ParseError, not a parser stack', () => {
     const error = resultOrParseError(() => parseTopology(fixture('doctype-external.xml')));
     expect(error?.message).toBe(

@@ -140,7 +140,7 @@ describe('opareport -o topology XML', () => {
       '',
     );
     expect(() => parseTopology(broken)).toThrow(
-      'opareport topology: <LinkSummary> <Link> #2 (id "0x0011750101000a02:1"): expected 2 <Port> elements, found 1',
+      'opareport topology: line 61: <LinkSummary> <Link> #2 (id "0x0011750101000a02:1"): expected 2 <Port> elements, found 1',
     );
     expect(() => parseTopology('<Report><Nodes><FIs><Node></FIs></Nodes></Report>')).toThrow(
       /line 1: malformed XML/,

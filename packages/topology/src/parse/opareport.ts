@@ -9,6 +9,11 @@ const TYPES: Record<string, NodeType> = { FI: 'host', SW: 'switch', RT: 'router'
 const ARRAYS = new Set(['Node', 'Link', 'Port', 'SM']);
 
 type XmlObject = Record<string, unknown>;
+/** An element as errors name it: its path in words and the line where it starts. */
+interface Where {
+  element: string;
+  line: number | undefined;
+}
 
 /**
  * Omni-Path `opareport -o topology` XML (cornelisnetworks/opa-ff IbaTools/opareport):
@@ -58,38 +63,39 @@ export function parseOpareportTopology(text: string, name = 'opareport'): Fabric
   const byDesc = new Map<string, RawNode>();
   // A node is keyed by its GUID when the file has one (opareport -o topology) and by its
   // NodeDesc when it does not (opaxlattopology writes NodeDesc only; opareport -T accepts that).
-  const addNode = (x: XmlObject, element: string, fallbackType?: string): RawNode => {
+  const addNode = (x: XmlObject, where: Where, fallbackType?: string): RawNode => {
+    const { element, line } = where;
     const guidText = str(x.NodeGUID);
     const desc = str(x.NodeDesc)?.trim();
     if (guidText === undefined && !desc) {
-      throw parseError('expected <NodeGUID> or <NodeDesc> naming the node', undefined, FORMAT, element);
+      throw parseError('expected <NodeGUID> or <NodeDesc> naming the node', line, FORMAT, element);
     }
     if (guidText !== undefined && !/^0x[0-9a-f]{1,16}$/i.test(guidText)) {
-      throw parseError(`expected <NodeGUID> 0x…, got "${excerpt(guidText)}"`, undefined, FORMAT, element);
+      throw parseError(`expected <NodeGUID> 0x…, got "${excerpt(guidText)}"`, line, FORMAT, element);
     }
     const guid = guidText === undefined ? undefined : normalizeGuid(guidText);
     const typeText = str(x.NodeType) ?? fallbackType ?? '';
     const type = TYPES[typeText];
     if (!type) {
-      throw parseError(
-        `expected <NodeType> FI, SW or RT, got "${excerpt(typeText)}"`,
-        undefined,
-        FORMAT,
-        element,
-      );
+      throw parseError(`expected <NodeType> FI, SW or RT, got "${excerpt(typeText)}"`, line, FORMAT, element);
     }
-    let node = (guid === undefined ? undefined : byGuid.get(guid)) ?? (desc ? byDesc.get(desc) : undefined);
+    let node = guid === undefined ? undefined : byGuid.get(guid);
+    if (!node && desc) {
+      // Two nodes may share a description; a GUID-less listing of one only joins a node without a GUID.
+      const named = byDesc.get(desc);
+      if (named && (guid === undefined || named.guid === undefined)) node = named;
+    }
     if (node && node.type !== type) {
       throw parseError(
         `"${node.name}" is ${node.type === 'host' ? 'FI' : node.type === 'switch' ? 'SW' : 'RT'} at ${node.where.element}, not ${typeText}`,
-        undefined,
+        line,
         FORMAT,
         element,
       );
     }
     if (!node) {
       const key = guid ?? `desc:${desc}`;
-      node = rawNode(key, desc || key, type, { element });
+      node = rawNode(key, desc || key, type, { element, line });
       if (guid) node.guid = guid;
       if (desc) node.description = desc;
       nodes.set(key, node);
@@ -107,26 +113,38 @@ export function parseOpareportTopology(text: string, name = 'opareport'): Fabric
   ] as const) {
     const list = ((nodesXml?.[group] as XmlObject | undefined)?.Node ?? []) as XmlObject[];
     list.forEach((x, i) => {
-      addNode(x, `<${group}> <Node> #${i + 1}${idOf(x)}`, type);
+      const line = lineOfElement(text, [
+        [group, 1],
+        ['Node', i + 1],
+      ]);
+      addNode(x, { element: `<${group}> <Node> #${i + 1}${idOf(x)}`, line }, type);
     });
   }
   const linkList = (summary?.Link ?? []) as XmlObject[];
   linkList.forEach((x, i) => {
     const element = `<LinkSummary> <Link> #${i + 1}${idOf(x)}`;
+    const linkPath: [string, number][] = [
+      ['LinkSummary', 1],
+      ['Link', i + 1],
+    ];
+    const line = lineOfElement(text, linkPath);
     const ports = (x.Port ?? []) as XmlObject[];
     if (ports.length !== 2) {
-      throw parseError(`expected 2 <Port> elements, found ${ports.length}`, undefined, FORMAT, element);
+      throw parseError(`expected 2 <Port> elements, found ${ports.length}`, line, FORMAT, element);
     }
     const ends = ports.map((p, j) => {
-      const where = `${element} <Port> #${j + 1}`;
+      const where = {
+        element: `${element} <Port> #${j + 1}`,
+        line: lineOfElement(text, [...linkPath, ['Port', j + 1]]),
+      };
       const node = addNode(p, where);
       const portNum = Number(str(p.PortNum));
       if (!Number.isInteger(portNum) || portNum < 1 || portNum > 254) {
         throw parseError(
-          `expected <PortNum> 1..254, got "${str(p.PortNum) ?? ''}"`,
-          undefined,
+          `expected <PortNum> 1..254, got "${excerpt(str(p.PortNum) ?? '')}"`,
+          where.line,
           FORMAT,
-          where,
+          where.element,
         );
       }
       const portGuid = str(p.PortGUID);
@@ -136,9 +154,9 @@ export function parseOpareportTopology(text: string, name = 'opareport'): Fabric
     const rateText = str(x.Rate) ?? '100g';
     const rate = /^([\d.]+)\s*g$/i.exec(rateText);
     if (!rate || !(Number(rate[1]) > 0)) {
-      throw parseError(`expected <Rate> like 100g or 25g, got "${rateText}"`, undefined, FORMAT, element);
+      throw parseError(`expected <Rate> like 100g or 25g, got "${excerpt(rateText)}"`, line, FORMAT, element);
     }
-    links.push({ a: ends[0], b: ends[1], rateGbps: Number(rate[1]), where: { element } });
+    links.push({ a: ends[0], b: ends[1], rateGbps: Number(rate[1]), where: { element, line } });
   });
   if (nodes.size === 0) throw parseError('no <Node> or <Link> found', undefined, FORMAT, '<Report>');
   return assembleFabric(name, 'omnipath', FORMAT, nodes, links);
@@ -235,4 +253,21 @@ function unclosedElement(text: string): ReturnType<typeof parseError> | undefine
     FORMAT,
     `<${innermost.name}>`,
   );
+}
+
+/**
+ * The line where an element starts, found by its path of (tag, n-th occurrence) steps: the 3rd
+ * `<Link` after the first `<LinkSummary`, then the 2nd `<Port` after that. undefined if not found.
+ */
+function lineOfElement(text: string, path: [string, number][]): number | undefined {
+  let at = 0;
+  for (const [tag, nth] of path) {
+    for (let seen = 0; seen < nth; ) {
+      const found = text.indexOf(`<${tag}`, at);
+      if (found < 0) return undefined;
+      at = found + tag.length + 1;
+      if (/[\s>/]/.test(text[at] ?? '')) seen++;
+    }
+  }
+  return lineAt(text, at);
 }

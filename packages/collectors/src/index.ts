@@ -6,12 +6,6 @@ export {
   type FabricRegistry,
 } from './fabric/fabric-metrics.ts';
 export {
-  type IbPortLine,
-  linkRateBytesPerSecond,
-  normalizeGuid,
-  parseIbnetdiscoverPorts,
-} from './fabric/ibnetdiscover.ts';
-export {
   IBNETDISCOVER_ARGS,
   type InfinibandSourceOptions,
   infinibandSource,

@@ -1,11 +1,12 @@
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createHostCollector, parseNodeGuid, parseRate, parseStateLine } from '../src/index.ts';
+import { createHostCollector, parseCounter, parseNodeGuid, parseRate, parseStateLine } from '../src/index.ts';
 import { FIXTURES, find, samples, value } from './helpers.ts';
 
-const TREES = ['sysfs-opa', 'sysfs-qdr', 'sysfs-edr', 'sysfs-mixed'];
+const TREES = ['sysfs-opa', 'sysfs-qdr', 'sysfs-edr', 'sysfs-mixed', 'sysfs-mlx4-ext'];
 
 function ports(tree: string): { device: string; port: string; dir: string }[] {
   const base = join(FIXTURES, tree, 'class/infiniband');
@@ -22,35 +23,33 @@ const read = (path: string) => readFileSync(path, 'utf8').trim();
 
 describe('host agent on sysfs trees', () => {
   it.each(TREES)(
-    '%s: data = 4 × port_xmit_data / port_rcv_data (64-bit counters_ext when present), rate in bytes/s',
+    '%s: port_data = 4 × counters/port_*_data, legacy_data = 4 × counters_ext/*_data_64, rate in bytes/s',
     async (tree) => {
       const text = await createHostCollector({
         sysfs: join(FIXTURES, tree),
         procfs: join(FIXTURES, 'procfs-mixed'),
       }).scrape();
       const list = samples(text);
+      const bytes = (path: string) => {
+        try {
+          const words = read(path);
+          return /^\d+$/.test(words) ? Number(BigInt(words) * 4n) : undefined;
+        } catch {
+          return undefined;
+        }
+      };
       for (const { device, port, dir } of ports(tree)) {
         const labels = { device, port };
-        const ext = (name: string) => {
-          try {
-            return read(join(dir, 'counters_ext', name));
-          } catch {
-            return null;
-          }
-        };
-        const xmit = ext('port_xmit_data_64') ?? read(join(dir, 'counters/port_xmit_data'));
-        const rcv = ext('port_rcv_data_64') ?? read(join(dir, 'counters/port_rcv_data'));
-        if (/^\d+$/.test(xmit)) {
-          expect(value(list, 'node_infiniband_port_data_transmitted_bytes_total', labels)).toBe(
-            Number(BigInt(xmit) * 4n),
-          );
-          expect(value(list, 'node_infiniband_port_data_received_bytes_total', labels)).toBe(
-            Number(BigInt(rcv) * 4n),
-          );
-        } else {
-          // iWARP: "N/A (no PMA)" is missing, never 0
-          expect(find(list, 'node_infiniband_port_data_transmitted_bytes_total', labels)).toEqual([]);
-        }
+        const series = (name: string) => find(list, name, labels)[0]?.value;
+        expect(series('node_infiniband_port_data_transmitted_bytes_total')).toBe(
+          bytes(join(dir, 'counters/port_xmit_data')),
+        );
+        expect(series('node_infiniband_port_data_received_bytes_total')).toBe(
+          bytes(join(dir, 'counters/port_rcv_data')),
+        );
+        expect(series('node_infiniband_legacy_data_transmitted_bytes_total')).toBe(
+          bytes(join(dir, 'counters_ext/port_xmit_data_64')),
+        );
         const gbps = Number(read(join(dir, 'rate')).split(' ')[0]);
         expect(value(list, 'node_infiniband_rate_bytes_per_second', labels)).toBe((gbps * 1e9) / 8);
       }
@@ -104,15 +103,34 @@ describe('host agent on sysfs trees', () => {
     );
   });
 
-  it('prefers 64-bit counters_ext and also exposes them under node_exporter legacy_* names', async () => {
+  it('takes each series from the file node_exporter reads: mlx4 counters_ext at 0 does not hide counters/', async () => {
+    // A ConnectX-3 on an old kernel: counters_ext/*_64 read 0 while counters/ count billions.
     const list = samples(
+      await createHostCollector({ sysfs: join(FIXTURES, 'sysfs-mlx4-ext'), procfs: '/nonexistent' }).scrape(),
+    );
+    const labels = { device: 'mlx4_0', port: '1' };
+    expect(value(list, 'node_infiniband_port_packets_received_total', labels)).toBe(6825908347);
+    expect(value(list, 'node_infiniband_port_data_received_bytes_total', labels)).toBe(1706477086750 * 4);
+    expect(value(list, 'node_infiniband_legacy_packets_received_total', labels)).toBe(0);
+    expect(value(list, 'node_infiniband_legacy_data_received_bytes_total', labels)).toBe(0);
+    // qib0: the 32-bit counters/ saturated, the 64-bit counters_ext/ go on; both are exposed.
+    const qib = samples(
       await createHostCollector({ sysfs: join(FIXTURES, 'sysfs-mixed'), procfs: '/nonexistent' }).scrape(),
     );
-    const labels = { device: 'qib0', port: '1' };
-    expect(value(list, 'node_infiniband_port_data_transmitted_bytes_total', labels)).toBe(73014444032 * 4);
-    expect(value(list, 'node_infiniband_legacy_data_transmitted_bytes_total', labels)).toBe(73014444032 * 4);
-    expect(value(list, 'node_infiniband_port_packets_transmitted_total', labels)).toBe(9876543210);
-    expect(value(list, 'node_infiniband_legacy_unicast_packets_received_total', labels)).toBe(8765400000);
+    const q = { device: 'qib0', port: '1' };
+    expect(value(qib, 'node_infiniband_port_data_transmitted_bytes_total', q)).toBe(4294967295 * 4);
+    expect(value(qib, 'node_infiniband_legacy_data_transmitted_bytes_total', q)).toBe(73014444032 * 4);
+    expect(value(qib, 'node_infiniband_legacy_packets_transmitted_total', q)).toBe(9876543210);
+    expect(value(qib, 'node_infiniband_legacy_unicast_packets_received_total', q)).toBe(8765400000);
+  });
+
+  it('ignores class/net/bonding_masters (a regular file, not a device): no read errors, every interface read', async () => {
+    const host = createHostCollector({ sysfs: join(FIXTURES, 'sysfs-mlx4-ext'), procfs: '/nonexistent' });
+    await host.scrape();
+    const list = samples(await host.scrape());
+    expect(find(list, 'fabscope_host_read_errors_total')).toEqual([]);
+    expect(find(list, 'node_network_up').map((s) => s.labels.device)).toEqual(['bond0', 'ib0']);
+    expect(value(list, 'node_network_receive_bytes_total', { device: 'ib0' })).toBe(91234567890123);
   });
 
   it('exposes network interfaces, CPU and memory under node_exporter names', async () => {
@@ -149,9 +167,6 @@ describe('host agent on sysfs trees', () => {
     let compared = 0;
     for (const s of theirs) {
       if (!/^node_(infiniband|network_(transmit|receive)|cpu_seconds|memory)_/.test(s.name)) continue;
-      // Deliberate difference: with counters_ext present, port_data/packets carry the 64-bit values
-      // (node_exporter reports the saturated 32-bit counters/ values there).
-      if (s.labels.device === 'qib0' && /port_(data|packets)_/.test(s.name)) continue;
       expect(ourValues.get(key(s)), key(s)).toBeCloseTo(s.value, 0);
       compared++;
     }
@@ -222,5 +237,51 @@ describe('sysfs value parsers', () => {
     expect(parseStateLine('garbage')).toBeNull();
     expect(parseNodeGuid('0a7f:bc12:45ef:d23bEOF')).toBe('0x0a7fbc1245efd23b');
     expect(parseNodeGuid('')).toBeNull();
+  });
+});
+
+describe('sysfs value parsers on any input', () => {
+  it('property: a value or null, never an exception, never a negative or non-finite number', () => {
+    fc.assert(
+      fc.property(fc.option(fc.string({ unit: 'binary', maxLength: 60 }), { nil: null }), (text) => {
+        const rate = parseRate(text);
+        expect(rate === null || (Number.isFinite(rate) && rate >= 0)).toBe(true);
+        const state = parseStateLine(text);
+        expect(state === null || (Number.isInteger(state.id) && state.id >= 0)).toBe(true);
+        const guid = parseNodeGuid(text);
+        expect(guid === null || /^0x[0-9a-f]{16}$/.test(guid)).toBe(true);
+        const counter = parseCounter(text, 4);
+        expect(counter === null || (Number.isFinite(counter) && counter >= 0)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('property: a tree whose files hold anything scrapes to valid exposition, never an exception', async () => {
+    const files = ['rate', 'state', 'phys_state', 'counters/port_xmit_data', 'counters_ext/port_rcv_data_64'];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.string({ unit: 'binary', maxLength: 30 }), {
+          minLength: files.length,
+          maxLength: files.length,
+        }),
+        async (contents) => {
+          const tree = mkdtempSync(join(tmpdir(), 'fabscope-sysfs-'));
+          try {
+            const port = join(tree, 'class/infiniband/mlx4_0/ports/1');
+            mkdirSync(join(port, 'counters'), { recursive: true });
+            mkdirSync(join(port, 'counters_ext'), { recursive: true });
+            for (const [i, f] of files.entries()) writeFileSync(join(port, f), contents[i] as string);
+            writeFileSync(join(tree, 'class/infiniband/mlx4_0/node_guid'), contents[0] as string);
+            const list = samples(await createHostCollector({ sysfs: tree, procfs: '/nonexistent' }).scrape());
+            expect(find(list, 'fabscope_infiniband_port_info')).toHaveLength(1);
+            for (const sample of list) expect(Number.isNaN(sample.value)).toBe(false);
+          } finally {
+            rmSync(tree, { recursive: true, force: true });
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });

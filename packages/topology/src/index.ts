@@ -24,7 +24,7 @@ export { type ThreeTierFatTreeOptions, threeTierFatTree } from './fat-tree-3.ts'
 export { type FatTreeForRadixOptions, fatTreeForRadix } from './fat-tree-radix.ts';
 export { findNode } from './find-node.ts';
 export { type FabricGraph, fabricGraph, lidsOf } from './graph.ts';
-export { formatGuid, generatedGuid } from './guid.ts';
+export { formatGuid, generatedGuid, normalizeGuid } from './guid.ts';
 export { DEFAULT_LATENCY_MODEL, type LatencyBreakdown, type LatencyModel, routeLatency } from './latency.ts';
 export {
   bytesPerSecondOfRate,
@@ -44,13 +44,21 @@ export {
   type PortRef,
   UnknownNodeError,
 } from './model.ts';
-export { TopologyParseError } from './parse/errors.ts';
+export { excerpt, ParseError, type ParseLocation, parsingFile, printable } from './parse/errors.ts';
 export { parseIbnetdiscover } from './parse/ibnetdiscover.ts';
 export { detectTopologyFormat, parseTopology, TOPOLOGY_FORMATS, type TopologyFormat } from './parse/index.ts';
+export { MAX_LINE_LENGTH, textLines } from './parse/lines.ts';
 export { parseOpareportTopology } from './parse/opareport.ts';
-export { parsePortsReport } from './parse/ports-report.ts';
+export {
+  type IbNodeType,
+  type IbPortEnd,
+  type IbPortLine,
+  parsePortsReport,
+  parsePortsReportLines,
+} from './parse/ports-report.ts';
 export { LANE_GBPS, parseWidthSpeed, rateOfWidthSpeed } from './parse/rates.ts';
 export { mulberry32, type Random, randomIndex } from './random.ts';
+export { STDERR_LINE } from './parse/stderr.ts';
 export { NoRouteError, type Route, type RouteHop, routeBetween, routeChannels } from './route.ts';
 export {
   describeRoute,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { detectTopologyFormat, type Fabric, parseTopology, TopologyParseError } from '../src/index.ts';
+import { detectTopologyFormat, type Fabric, ParseError, parseTopology } from '../src/index.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const count = (f: Fabric) => ({
@@ -86,8 +86,8 @@ describe('ibnetdiscover topology dumps', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(TopologyParseError);
-    expect((error as TopologyParseError).line).toBe(line);
+    expect(error).toBeInstanceOf(ParseError);
+    expect((error as ParseError).line).toBe(line);
     expect((error as Error).message).toMatch(new RegExp(`^ibnetdiscover: line ${line}: `));
     expect((error as Error).message).toMatch(reason);
   });
@@ -140,7 +140,7 @@ describe('opareport -o topology XML', () => {
       '',
     );
     expect(() => parseTopology(broken)).toThrow(
-      'opareport topology: <LinkSummary> <Link> #2 (id "0x0011750101000a02:1"): expected 2 <Port> elements, found 1',
+      'opareport topology: line 61: <LinkSummary> <Link> #2 (id "0x0011750101000a02:1"): expected 2 <Port> elements, found 1',
     );
     expect(() => parseTopology('<Report><Nodes><FIs><Node></FIs></Nodes></Report>')).toThrow(
       /line 1: malformed XML/,

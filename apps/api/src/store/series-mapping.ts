@@ -1,3 +1,4 @@
+import { normalizeGuid } from '@fabscope/topology';
 import { type CounterField, PORT_COUNTERS, portKey } from './types.ts';
 
 /** Which exporter's series the API reads counters from (FABSCOPE_METRICS_SOURCE). */
@@ -53,10 +54,6 @@ export interface MappingOptions {
   hosts?: ReadonlyMap<string, string>;
   /** node_exporter: `device:port` (InfiniBand) or `device` (netdev) → topology port number. */
   devicePorts?: ReadonlyMap<string, number>;
-}
-
-function normalizeGuid(guid: string): string {
-  return `0x${guid.toLowerCase().replace(/^0x/, '').padStart(16, '0')}`;
 }
 
 const FABSCOPE_FIELDS = Object.fromEntries(

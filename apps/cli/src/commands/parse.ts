@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { ConfigError } from '@fabscope/api';
 import { parseOpapmaquery, parsePerfquery } from '@fabscope/collectors';
 import { PARSE_USAGE } from '../usage.js';
+import { ParseError, parsingFile } from '@fabscope/topology';
 import type { Io } from './collect.ts';
 
 /** JSON with BigInt values written as exact integers (JSON numbers have no size limit). */
@@ -17,13 +18,25 @@ async function readInput(file: string): Promise<string> {
   return text;
 }
 
-/** `fabscope parse perfquery|opapmaquery FILE`: the parsed counters as JSON, data in bytes. */
+/**
+ * `fabscope parse perfquery|opapmaquery FILE`: the parsed counters as JSON, data in bytes. Input
+ * that is not that tool's output is a ConfigError (exit status 1) quoting the ParseError: file,
+ * line, what was expected.
+ */
 export async function parse(args: string[], io: Io): Promise<void> {
   const [tool, file, ...extra] = args;
   if ((tool !== 'perfquery' && tool !== 'opapmaquery') || !file || extra.length > 0) {
     throw new ConfigError(PARSE_USAGE.trim());
   }
   const text = await readInput(file);
-  const ports = tool === 'perfquery' ? parsePerfquery(text) : parseOpapmaquery(text);
+  let ports: unknown[];
+  try {
+    ports = parsingFile(file === '-' ? 'stdin' : file, () =>
+      tool === 'perfquery' ? parsePerfquery(text) : parseOpapmaquery(text),
+    );
+  } catch (error) {
+    if (error instanceof ParseError) throw new ConfigError(error.message);
+    throw error;
+  }
   io.stdout(`${exactJson({ tool, dataUnit: 'bytes', ports })}\n`);
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ConfigError } from '@fabscope/api';
 import {
   applyIbroute,
   buildForwardingTables,
@@ -10,14 +11,15 @@ import {
   fatTreeForRadix,
   isRoutingEngine,
   NoRouteError,
+  ParseError,
   PatternError,
   parseTopology,
+  parsingFile,
   type RoutingEngineName,
   RoutingError,
   scenarioInfo,
   TOPOLOGY_FORMATS,
   type TopologyFormat,
-  TopologyParseError,
   UnknownNodeError,
 } from '@fabscope/topology';
 
@@ -70,7 +72,9 @@ export function loadTopologyFile(path: string, format?: string): Fabric {
       `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
     );
   }
-  return parseTopology(text, { format: (format ?? 'auto') as TopologyFormat | 'auto', name: basename(path) });
+  return parsingFile(path, () =>
+    parseTopology(text, { format: (format ?? 'auto') as TopologyFormat | 'auto', name: basename(path) }),
+  );
 }
 
 /** --routing checked, then the one engine decision (chooseRoutingEngine). */
@@ -110,7 +114,8 @@ export function loadFabric(selection: FabricSelection): LoadedFabric {
         `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
       );
     }
-    tables = applyIbroute(fabric, tables, text);
+    const current = tables;
+    tables = parsingFile(file, () => applyIbroute(fabric, current, text));
   }
   return { fabric, tables, engine, routingMs };
 }
@@ -123,7 +128,13 @@ export function fabricFromConfig(config: {
 }): LoadedFabric {
   const selection =
     config.topologyPath === undefined ? { scenario: config.scenario } : { topology: config.topologyPath };
-  return loadFabric({ ...selection, routing: config.routing });
+  try {
+    return loadFabric({ ...selection, routing: config.routing });
+  } catch (error) {
+    // A server refusing its topology file says why in one line, not with a stack.
+    if (error instanceof ParseError || error instanceof UsageError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 /** Counts of a fabric as `topology generate|parse` print them. */
@@ -173,7 +184,7 @@ export async function withInputErrors(body: () => void | Promise<void>): Promise
       return;
     }
     if (
-      error instanceof TopologyParseError ||
+      error instanceof ParseError ||
       error instanceof RoutingError ||
       error instanceof PatternError ||
       error instanceof UnknownNodeError ||

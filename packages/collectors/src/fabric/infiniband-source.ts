@@ -1,4 +1,4 @@
-import { type IbPortLine, parseIbnetdiscoverPorts } from './ibnetdiscover.ts';
+import { type IbPortLine, parsePortsReportLines } from '@fabscope/topology';
 import { parsePerfquery } from './perfquery.ts';
 import type {
   FabricSnapshot,
@@ -49,7 +49,7 @@ export function infinibandSource(options: InfinibandSourceOptions = {}): FabricS
   return {
     name: `infiniband:${fabric}`,
     async read(signal): Promise<FabricSnapshot> {
-      const topology = parseIbnetdiscoverPorts(
+      const topology = parsePortsReportLines(
         await runTool(ibnetdiscover, IBNETDISCOVER_ARGS, { timeoutMs: discoverTimeoutMs, signal }),
       );
       const switches = new Map<string, Map<number, IbPortLine>>();

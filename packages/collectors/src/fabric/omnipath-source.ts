@@ -1,4 +1,4 @@
-import { normalizeGuid } from './ibnetdiscover.ts';
+import { normalizeGuid } from '@fabscope/topology';
 import { parseOpapmaquery } from './opapmaquery.ts';
 import type {
   FabricSnapshot,

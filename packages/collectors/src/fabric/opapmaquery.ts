@@ -1,3 +1,5 @@
+import { excerpt, ParseError, STDERR_LINE, textLines } from '@fabscope/topology';
+
 /**
  * Parser for `opapmaquery -o getportstatus` (Omni-Path FastFabric) text output. Port-level
  * counters come before the per-VL sections (`VL Number n`), which are skipped. Data counters are
@@ -15,59 +17,92 @@ export interface OpaPortStatus {
   transmitWait: bigint | null;
 }
 
+const FORMAT = 'opapmaquery';
 const FLIT_BYTES = 8n;
+/** Printed for every port by every opapmaquery version (opa-ff IbaTools stl_print.c PrintStlPortStatusRsp). */
+const REQUIRED = ['Xmit Data', 'Xmit Pkts', 'Rcv Data', 'Rcv Pkts'];
+const PORT = /^Port Number\s+(\d+)$/;
+const SECTION = /^(Performance|Errors)\b[^:]*:\s*[A-Za-z][A-Za-z ]*$/;
+const DATA = /^(Xmit Data|Rcv Data)\s+\d+\s+MB\s+\((\d+)\s+Flits\)$/;
+const QUALITY = /^Link Qual(?:ity)? Indicator\s+(\d+)(?:\s+\([^)]*\))?$/;
+const COUNTER = /^([A-Za-z][A-Za-z .]*?)\s{2,}(\d+)$/;
 
-function finish(p: OpaPortStatus): OpaPortStatus {
+function finish(p: OpaPortStatus, startLine: number, endLine: number): OpaPortStatus {
   const c = p.counters;
-  p.transmitBytes = c['Xmit Data'] === undefined ? null : (c['Xmit Data'] as bigint) * FLIT_BYTES;
-  p.receiveBytes = c['Rcv Data'] === undefined ? null : (c['Rcv Data'] as bigint) * FLIT_BYTES;
+  const missing = REQUIRED.filter((name) => c[name] === undefined);
+  if (missing.length > 0) {
+    throw new ParseError(
+      `port ${p.port} (from line ${startLine}) ends without ${missing.join(', ')}: the output is cut short`,
+      { format: FORMAT, line: endLine },
+    );
+  }
+  p.transmitBytes = (c['Xmit Data'] as bigint) * FLIT_BYTES;
+  p.receiveBytes = (c['Rcv Data'] as bigint) * FLIT_BYTES;
   p.transmitPackets = c['Xmit Pkts'] ?? null;
   p.receivePackets = c['Rcv Pkts'] ?? null;
   p.transmitWait = c['Xmit Wait'] ?? null;
   return p;
 }
 
+/**
+ * Reads every `Port Number N` section. stderr lines and `#` comments may appear anywhere; any
+ * other line that is not a section heading, a counter, `VL Select Mask` or a VL section, a port
+ * without its data and packet counters, output cut mid-line or no port at all is a ParseError.
+ */
 export function parseOpapmaquery(text: string): OpaPortStatus[] {
   const ports: OpaPortStatus[] = [];
-  let current: OpaPortStatus | null = null;
+  let current: { status: OpaPortStatus; line: number } | null = null;
   let inVl = false;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    const portLine = line.match(/^Port Number\s+(\d+)$/);
+  const lines = textLines(text, FORMAT);
+  const fail = (reason: string, line: number) => new ParseError(reason, { format: FORMAT, line });
+  for (let i = 0; i < lines.length; i++) {
+    const at = i + 1;
+    const line = (lines[i] as string).trim();
+    if (line === '') continue;
+    if (at === lines.length && !text.endsWith('\n')) {
+      throw fail(`the output ends in the middle of "${excerpt(line)}" (no newline): it is cut short`, at);
+    }
+    if (line.startsWith('#') || STDERR_LINE.test(line)) continue;
+    const portLine = PORT.exec(line);
     if (portLine) {
-      if (current) ports.push(finish(current));
+      if (current) ports.push(finish(current.status, current.line, at));
       current = {
-        port: Number(portLine[1]),
-        counters: {},
-        linkQuality: null,
-        transmitBytes: null,
-        receiveBytes: null,
-        transmitPackets: null,
-        receivePackets: null,
-        transmitWait: null,
+        status: {
+          port: Number(portLine[1]),
+          counters: {},
+          linkQuality: null,
+          transmitBytes: null,
+          receiveBytes: null,
+          transmitPackets: null,
+          receivePackets: null,
+          transmitWait: null,
+        },
+        line: at,
       };
       inVl = false;
       continue;
     }
-    if (!current) continue;
-    if (/^VL Number\s+\d+/.test(line)) {
+    if (!current) throw fail(`expected "Port Number N", got "${excerpt(line)}"`, at);
+    if (/^VL Number\s+\d+$/.test(line)) {
       inVl = true;
       continue;
     }
+    if (SECTION.test(line) || /^VL Select Mask\s+0x[0-9a-f]+$/i.test(line)) continue;
+    const data = DATA.exec(line);
+    const quality = QUALITY.exec(line);
+    const counter = COUNTER.exec(line);
+    if (!data && !quality && !counter) {
+      throw fail(
+        `expected a counter ("Xmit Pkts   17"), a section heading or "VL Number N", got "${excerpt(line)}"`,
+        at,
+      );
+    }
     if (inVl) continue;
-    const data = line.match(/^(Xmit Data|Rcv Data)\s+\d+\s+MB\s+\((\d+)\s+Flits\)$/);
-    if (data) {
-      current.counters[data[1] as string] = BigInt(data[2] as string);
-      continue;
-    }
-    const quality = line.match(/^Link Qual(?:ity)? Indicator\s+(\d+)/);
-    if (quality) {
-      current.linkQuality = Number(quality[1]);
-      continue;
-    }
-    const counter = line.match(/^([A-Za-z][A-Za-z .]*?)\s{2,}(\d+)$/);
-    if (counter) current.counters[counter[1] as string] = BigInt(counter[2] as string);
+    if (data) current.status.counters[data[1] as string] = BigInt(data[2] as string);
+    else if (quality) current.status.linkQuality = Number(quality[1]);
+    else if (counter) current.status.counters[counter[1] as string] = BigInt(counter[2] as string);
   }
-  if (current) ports.push(finish(current));
+  if (current) ports.push(finish(current.status, current.line, lines.length));
+  if (ports.length === 0) throw fail('no "Port Number N" section found', lines.length);
   return ports;
 }

@@ -1,9 +1,13 @@
+import { excerpt, ParseError, STDERR_LINE, textLines } from '@fabscope/topology';
+
 /**
  * Parser for `perfquery` text output (infiniband-diags): basic PortCounters or, with `-x`, 64-bit
  * PortCountersExtended, one block per port with `-l`. Data counters (PortXmitData, PortRcvData)
  * count 4-octet words; `transmitBytes`/`receiveBytes` are already × 4, exact in BigInt.
  */
 export interface PerfqueryPort {
+  /** The attribute read: PortCounters, PortCountersExtended, PortRcvErrorDetails, … */
+  attribute: string;
   lid: number | null;
   port: number;
   extended: boolean;
@@ -49,72 +53,225 @@ const EXTENDED_64 = new Set([
   'PortMulticastRcvPkts',
 ]);
 
-export class ParseError extends Error {
-  override name = 'ParseError';
+const FORMAT = 'perfquery';
+
+/** Fields every version of perfquery prints in a complete block; one missing means the output was cut. */
+const REQUIRED: Record<string, readonly string[]> = {
+  PortCountersExtended: [
+    'PortSelect',
+    'CounterSelect',
+    'PortXmitData',
+    'PortRcvData',
+    'PortXmitPkts',
+    'PortRcvPkts',
+  ],
+  PortCounters: [
+    'PortSelect',
+    'CounterSelect',
+    'SymbolErrorCounter',
+    'LinkErrorRecoveryCounter',
+    'LinkDownedCounter',
+    'PortRcvErrors',
+    'PortRcvRemotePhysicalErrors',
+    'PortRcvSwitchRelayErrors',
+    'PortXmitDiscards',
+    'PortXmitConstraintErrors',
+    'PortRcvConstraintErrors',
+    'LocalLinkIntegrityErrors',
+    'ExcessiveBufferOverrunErrors',
+    'VL15Dropped',
+    'PortXmitData',
+    'PortRcvData',
+    'PortXmitPkts',
+    'PortRcvPkts',
+  ],
+};
+/** With CounterSelect2 (CapMask2 AdditionalPortCountersExtended), the 64-bit error counters follow. */
+const REQUIRED_AFTER_SELECT2 = [
+  'SymbolErrorCounter',
+  'LinkErrorRecoveryCounter',
+  'LinkDownedCounter',
+  'PortRcvErrors',
+  'PortXmitDiscards',
+  'PortXmitWait',
+];
+
+/** PortCounters ClassPortInfo CapMask bit 9, IsExtendedWidthSupported: the unicast/multicast counters follow. */
+const EXT_WIDTH_SUPPORTED = 0x200;
+const REQUIRED_WITH_EXT_WIDTH = [
+  'PortUnicastXmitPkts',
+  'PortUnicastRcvPkts',
+  'PortMulticastXmitPkts',
+  'PortMulticastRcvPkts',
+];
+
+/**
+ * `# Port extended counters: Lid 12 port 7 (CapMask: 0x5A00 CapMask2: 0x0000000)`,
+ * `# Port counters: Lid 23 port 1 (CapMask: 0x0200)`, `# PortRcvErrorDetails counters: Lid 5 port 1`,
+ * `# PortSamplesControl: Lid 5 port 1` (rdma-core infiniband-diags/perfquery.c).
+ */
+const HEADER = /^#\s*([A-Za-z][\w -]*?)(?:\s+counters)?:\s*(.*?)\s+port\s+(\d+)(?:\s+\(.*\))?$/;
+const FIELD = /^([A-Za-z][A-Za-z0-9_]*):\.*(.*)$/;
+
+function attributeOf(title: string): string {
+  if (title === 'Port') return 'PortCounters';
+  if (title === 'Port extended') return 'PortCountersExtended';
+  return title.replace(/\s+/g, ' ');
 }
 
-function finish(block: PerfqueryPort): PerfqueryPort {
-  const c = block.counters;
-  const words = (name: string) => (c[name] === undefined ? null : (c[name] as bigint) * 4n);
-  block.transmitBytes = words('PortXmitData');
-  block.receiveBytes = words('PortRcvData');
-  block.transmitPackets = c.PortXmitPkts ?? null;
-  block.receivePackets = c.PortRcvPkts ?? null;
-  block.transmitWait = c.PortXmitWait ?? null;
-  for (const [name, value] of Object.entries(c)) {
-    const width = block.extended && EXTENDED_64.has(name) ? 64 : BASIC_WIDTHS[name];
-    if (width !== undefined && width < 64 && value === (1n << BigInt(width)) - 1n) block.saturated.push(name);
+/** A block being read: where it started and its header's CapMask (0 when absent). */
+type OpenBlock = PerfqueryPort & { line: number; capMask: number };
+
+function emptyBlock(
+  attribute: string,
+  lid: number | null,
+  port: number,
+  line: number,
+  capMask = 0,
+): OpenBlock {
+  return {
+    attribute,
+    lid,
+    port,
+    extended: attribute === 'PortCountersExtended',
+    counters: {},
+    transmitBytes: null,
+    receiveBytes: null,
+    transmitPackets: null,
+    receivePackets: null,
+    transmitWait: null,
+    saturated: [],
+    line,
+    capMask,
+  };
+}
+
+function finish(block: OpenBlock, seen: Set<string>, endLine: number): PerfqueryPort {
+  const required = [
+    ...(REQUIRED[block.attribute] ?? []),
+    ...(block.extended && seen.has('CounterSelect2') ? REQUIRED_AFTER_SELECT2 : []),
+    ...(block.extended && (block.capMask & EXT_WIDTH_SUPPORTED) !== 0 ? REQUIRED_WITH_EXT_WIDTH : []),
+  ];
+  const missing = required.filter((name) => !seen.has(name));
+  if (missing.length > 0 || seen.size === 0) {
+    throw new ParseError(
+      `the ${block.attribute} block of port ${block.port} (from line ${block.line}) ends without ${missing.length > 0 ? missing.join(', ') : 'any counter'}: the output is cut short`,
+      { format: FORMAT, line: endLine },
+    );
   }
-  return block;
+  const { line: _line, capMask: _capMask, ...port } = block;
+  const c = port.counters;
+  const words = (name: string) => (c[name] === undefined ? null : (c[name] as bigint) * 4n);
+  if (port.attribute === 'PortCounters' || port.extended) {
+    port.transmitBytes = words('PortXmitData');
+    port.receiveBytes = words('PortRcvData');
+    port.transmitPackets = c.PortXmitPkts ?? null;
+    port.receivePackets = c.PortRcvPkts ?? null;
+    port.transmitWait = c.PortXmitWait ?? null;
+  }
+  for (const [name, value] of Object.entries(c)) {
+    const width = port.extended ? (EXTENDED_64.has(name) ? 64 : undefined) : BASIC_WIDTHS[name];
+    if (width !== undefined && width < 64 && value === (1n << BigInt(width)) - 1n) port.saturated.push(name);
+  }
+  return port;
 }
 
+/**
+ * Parses `perfquery` output: one block per port and attribute, each starting with its `# … counters:
+ * Lid N port P` header (or, in old versions, at PortSelect without one). stderr lines (`ibwarn: …`,
+ * `src/query_smp.c:…; umad …`) and `#` comments may appear anywhere. Anything else, a block
+ * without the fields every perfquery prints, or output cut mid-line is a ParseError naming the
+ * line; so is output with no block at all.
+ */
 export function parsePerfquery(text: string): PerfqueryPort[] {
   const ports: PerfqueryPort[] = [];
-  let current: PerfqueryPort | null = null;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
+  let current: OpenBlock | null = null;
+  let seen = new Set<string>();
+  const lines = textLines(text, FORMAT);
+  const close = (endLine: number) => {
+    if (current) ports.push(finish(current, seen, endLine));
+    current = null;
+    seen = new Set();
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const at = i + 1;
+    const line = (lines[i] as string).trim();
     if (line === '') continue;
-    const header = line.match(/^#\s*Port (extended )?counters:\s*Lid\s+(\d+)\s+port\s+(\d+)/i);
+    if (at === lines.length && !text.endsWith('\n')) {
+      throw new ParseError(
+        `the output ends in the middle of "${excerpt(line)}" (no newline): it is cut short`,
+        {
+          format: FORMAT,
+          line: at,
+        },
+      );
+    }
+    if (STDERR_LINE.test(line)) continue;
+    const header = HEADER.exec(line);
     if (header) {
-      if (current) ports.push(finish(current));
-      current = {
-        lid: Number(header[2]),
-        port: Number(header[3]),
-        extended: header[1] !== undefined,
-        counters: {},
-        transmitBytes: null,
-        receiveBytes: null,
-        transmitPackets: null,
-        receivePackets: null,
-        transmitWait: null,
-        saturated: [],
-      };
+      close(at);
+      const lid = /^Lid\s+(\d+)$/i.exec(header[2] as string);
+      current = emptyBlock(
+        attributeOf(header[1] as string),
+        lid ? Number(lid[1]) : null,
+        Number(header[3]),
+        at,
+        Number.parseInt(/CapMask:\s*0x([0-9a-f]+)/i.exec(line)?.[1] ?? '0', 16),
+      );
       continue;
     }
-    const field = line.match(/^([A-Za-z0-9]+):\.*(\S+)$/);
-    if (!field) continue; // warnings, stderr noise
+    if (line.startsWith('#')) continue; // a comment
+    const field = FIELD.exec(line);
+    if (!field) {
+      throw new ParseError(
+        `expected "Name:....value" or a "# Port counters: Lid N port P" header, got "${excerpt(line)}"`,
+        {
+          format: FORMAT,
+          line: at,
+        },
+      );
+    }
     const [, name, value] = field as unknown as [string, string, string];
+    // Without header lines (old versions) each block starts at its PortSelect.
+    if (current && name === 'PortSelect' && seen.has('PortSelect')) close(at);
     if (!current) {
-      // Output without a header line (some versions): the block starts at PortSelect.
-      current = {
-        lid: null,
-        port: 0,
-        extended: false,
-        counters: {},
-        transmitBytes: null,
-        receiveBytes: null,
-        transmitPackets: null,
-        receivePackets: null,
-        transmitWait: null,
-        saturated: [],
-      };
+      if (name !== 'PortSelect') {
+        throw new ParseError(`"${name}" before any "# Port counters: Lid N port P" header or PortSelect`, {
+          format: FORMAT,
+          line: at,
+        });
+      }
+      current = emptyBlock('PortCounters', null, 0, at);
     }
-    if (name === 'PortSelect') {
-      current.port = Number(value);
-      continue;
+    if (seen.has(name)) {
+      throw new ParseError(`${name} appears twice in the block from line ${current.line}`, {
+        format: FORMAT,
+        line: at,
+      });
     }
-    if (/^\d+$/.test(value)) current.counters[name] = BigInt(value);
+    seen.add(name);
+    if (/^\d+$/.test(value)) {
+      if (name === 'PortSelect') {
+        if (current.port === 0) current.port = Number(value);
+        continue;
+      }
+      current.counters[name] = BigInt(value);
+    } else if (!/^0x[0-9a-f]+$/i.test(value) && REQUIRED[current.attribute]) {
+      throw new ParseError(`${name}: expected a number, got "${excerpt(value)}"`, {
+        format: FORMAT,
+        line: at,
+      });
+    }
   }
-  if (current) ports.push(finish(current));
+  close(lines.length);
+  if (ports.length === 0) {
+    throw new ParseError(
+      'no counters block ("# Port counters: Lid N port P" and Name:....value lines) found',
+      {
+        format: FORMAT,
+        line: lines.length,
+      },
+    );
+  }
   return ports;
 }

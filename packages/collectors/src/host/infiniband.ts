@@ -123,29 +123,31 @@ const COUNTERS: Record<string, CounterSpec> = {
   VL15_dropped: { metric: `${N}vl15_dropped_total`, help: 'Number of incoming VL15 packets dropped' },
 };
 
-/** `counters_ext/` (64-bit PortCountersExtended on older drivers) → node_exporter's `legacy_*` names. */
-const COUNTERS_EXT: Record<string, CounterSpec & { replaces?: string }> = {
+/**
+ * `counters_ext/` (64-bit PortCountersExtended, kernels before 4.5) → node_exporter's `legacy_*`
+ * names. Each series comes from the one file node_exporter reads for it (prometheus/procfs
+ * sysfs/class_infiniband.go): `port_*` from `counters/`, `legacy_*` from `counters_ext/`, never
+ * one standing in for the other; drivers disagree on which is right (qib's 32-bit `counters/`
+ * saturate, mlx4's `counters_ext/*_64` can read 0), and both stay visible. See the README.
+ */
+const COUNTERS_EXT: Record<string, CounterSpec> = {
   port_xmit_data_64: {
     metric: `${N}legacy_data_transmitted_bytes_total`,
     help: 'Number of data octets transmitted on all links',
     multiplier: 4,
-    replaces: 'port_xmit_data',
   },
   port_rcv_data_64: {
     metric: `${N}legacy_data_received_bytes_total`,
     help: 'Number of data octets received on all links',
     multiplier: 4,
-    replaces: 'port_rcv_data',
   },
   port_xmit_packets_64: {
     metric: `${N}legacy_packets_transmitted_total`,
     help: 'Number of data packets transmitted on all links',
-    replaces: 'port_xmit_packets',
   },
   port_rcv_packets_64: {
     metric: `${N}legacy_packets_received_total`,
     help: 'Number of data packets received on all links',
-    replaces: 'port_rcv_packets',
   },
   port_unicast_xmit_packets: {
     metric: `${N}legacy_unicast_packets_transmitted_total`,
@@ -182,7 +184,7 @@ export function deviceSelected(name: string, filter: DeviceFilter): boolean {
 /** Every InfiniBand/Omni-Path device under `class/infiniband`, read now. */
 export function collectInfiniband(reader: TreeReader, out: ExpositionWriter, filter: DeviceFilter): void {
   const base = 'class/infiniband';
-  for (const device of reader.list(base)) {
+  for (const device of reader.directories(base)) {
     if (!deviceSelected(device, filter)) continue;
     const dir = `${base}/${device}`;
     const boardId = reader.text(`${dir}/board_id`);
@@ -204,7 +206,7 @@ export function collectInfiniband(reader: TreeReader, out: ExpositionWriter, fil
       { device, node_guid: guid ?? '', node_desc: desc ?? '' },
       1,
     );
-    for (const port of reader.list(`${dir}/ports`)) {
+    for (const port of reader.directories(`${dir}/ports`)) {
       if (!/^\d+$/.test(port)) continue;
       collectPort(reader, out, device, port, `${dir}/ports/${port}`);
     }
@@ -251,21 +253,16 @@ function collectPort(
     1,
   );
 
-  // 64-bit counters_ext values, when present, replace the narrow counters/ data and packet counts.
-  const ext = new Map<string, number>();
-  for (const file of reader.list(`${dir}/counters_ext`)) {
-    const spec = COUNTERS_EXT[file];
-    if (!spec) continue;
-    const value = parseCounter(reader.text(`${dir}/counters_ext/${file}`), spec.multiplier);
-    if (value === null) continue;
-    out.add(spec.metric, 'counter', spec.help, labels, value);
-    if (spec.replaces) ext.set(spec.replaces, value);
-  }
-  for (const file of reader.list(`${dir}/counters`)) {
-    const spec = COUNTERS[file];
-    if (!spec) continue;
-    const value = ext.get(file) ?? parseCounter(reader.text(`${dir}/counters/${file}`), spec.multiplier);
-    if (value !== null) out.add(spec.metric, 'counter', spec.help, labels, value);
+  for (const [subdir, specs] of [
+    ['counters', COUNTERS],
+    ['counters_ext', COUNTERS_EXT],
+  ] as const) {
+    for (const file of reader.list(`${dir}/${subdir}`)) {
+      const spec = specs[file];
+      if (!spec) continue;
+      const value = parseCounter(reader.text(`${dir}/${subdir}/${file}`), spec.multiplier);
+      if (value !== null) out.add(spec.metric, 'counter', spec.help, labels, value);
+    }
   }
   for (const file of reader.list(`${dir}/hw_counters`)) {
     if (HW_NOT_COUNTERS.has(file)) continue;

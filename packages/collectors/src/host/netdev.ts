@@ -29,7 +29,7 @@ const HELP: Record<string, string> = Object.fromEntries(
 /** Every interface under `class/net` (Ethernet, IPoIB, loopback), read now. */
 export function collectNetdev(reader: TreeReader, out: ExpositionWriter, filter: DeviceFilter): void {
   const base = 'class/net';
-  for (const device of reader.list(base)) {
+  for (const device of reader.directories(base)) {
     if (!deviceSelected(device, filter)) continue;
     const dir = `${base}/${device}`;
     const labels = { device };

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Errors that mean "this value is not available here", not a failure: missing, unsupported. */
@@ -28,6 +28,21 @@ export class TreeReader {
     } catch (error) {
       return this.fail(relative, error);
     }
+  }
+
+  /**
+   * Entries that are directories (or symlinks to one, as sysfs devices are), sorted: the devices
+   * of a class. Regular files beside them (`class/net/bonding_masters`) are not devices and are
+   * left out without counting as a failure; an absent directory is an empty list.
+   */
+  directories(relative: string): string[] {
+    return this.list(relative).filter((name) => {
+      try {
+        return statSync(join(this.root, relative, name)).isDirectory();
+      } catch {
+        return false; // a dangling symlink: a device that went away while listing
+      }
+    });
   }
 
   /** Directory entries, sorted; an absent directory is an empty list. */

@@ -1,7 +1,7 @@
 import { FabricBuilder } from '../builder.ts';
-import { formatGuid, generatedGuid } from '../guid.ts';
+import { generatedGuid } from '../guid.ts';
 import type { Fabric, FabricType, NodeType } from '../model.ts';
-import { TopologyParseError } from './errors.ts';
+import { parseError } from './errors.ts';
 
 /** A node as a parser read it, before cables are matched up. */
 export interface RawNode {
@@ -34,10 +34,6 @@ export function rawNode(key: string, name: string, type: NodeType, where: RawNod
   return { key, name, type, portLids: {}, portGuids: {}, uncabled: new Set(), where };
 }
 
-export function normalizeGuid(text: string): string {
-  return formatGuid(BigInt(`0x${text.replace(/^0x/i, '')}`));
-}
-
 /**
  * Matches the two listings of each cable, checks they agree, derives switch tiers (1 for switches
  * with hosts or routers attached, then +1 per ISL hop) and builds the Fabric.
@@ -50,7 +46,7 @@ export function assembleFabric(
   links: RawLink[],
 ): Fabric {
   const err = (reason: string, where: RawLink['where']) =>
-    new TopologyParseError(reason, where.line, format, where.element);
+    parseError(reason, where.line, format, where.element);
   const ends = new Map<string, { link: RawLink; other: string }>();
   const unique: RawLink[] = [];
   const endKey = (e: { key: string; port: number }) => `${e.key}\u0000${e.port}`;
@@ -103,7 +99,7 @@ export function assembleFabric(
     const seen = maxPort.get(n.key) ?? 1;
     const portCount = Math.max(n.portCount ?? 0, seen, 1);
     if (n.portCount !== undefined && seen > n.portCount) {
-      throw new TopologyParseError(
+      throw parseError(
         `"${n.name}" declares ${n.portCount} ports but port ${seen} is cabled`,
         n.where.line,
         format,
@@ -113,18 +109,22 @@ export function assembleFabric(
     const display = names.has(n.name) ? `${n.name} (${n.guid ?? n.key})` : n.name;
     names.add(display);
     n.name = display;
-    builder.addNode({
-      name: display,
-      type: n.type,
-      guid: n.guid ?? generatedGuid(n.type === 'switch' ? 1 : n.type === 'router' ? 2 : 0, generated++),
-      portCount: Math.min(portCount, 254),
-      tier: n.type === 'switch' ? (tiers.get(n.key) ?? 1) : 0,
-      ...(n.lid ? { lid: n.lid } : {}),
-      ...(n.lmc ? { lmc: n.lmc } : {}),
-      ...(n.description !== undefined ? { description: n.description } : {}),
-      portLids: n.portLids,
-      portGuids: n.portGuids,
-    });
+    try {
+      builder.addNode({
+        name: display,
+        type: n.type,
+        guid: n.guid ?? generatedGuid(n.type === 'switch' ? 1 : n.type === 'router' ? 2 : 0, generated++),
+        portCount: Math.min(portCount, 254),
+        tier: n.type === 'switch' ? (tiers.get(n.key) ?? 1) : 0,
+        ...(n.lid ? { lid: n.lid } : {}),
+        ...(n.lmc ? { lmc: n.lmc } : {}),
+        ...(n.description !== undefined ? { description: n.description } : {}),
+        portLids: n.portLids,
+        portGuids: n.portGuids,
+      });
+    } catch (error) {
+      throw err((error as Error).message, n.where);
+    }
   }
   for (const l of unique) {
     const a = nodes.get(l.a.key) as RawNode;
@@ -150,7 +150,11 @@ export function assembleFabric(
   try {
     return builder.build();
   } catch (error) {
-    throw new TopologyParseError((error as Error).message, undefined, format);
+    // Name where the node the builder complains about was declared.
+    const message = (error as Error).message;
+    const named = /node "(.*)"/.exec(message)?.[1];
+    const node = [...nodes.values()].find((n) => n.name === named);
+    throw err(message, node?.where ?? { line: 1 });
   }
 }
 

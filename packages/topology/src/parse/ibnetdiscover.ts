@@ -1,14 +1,15 @@
+import { normalizeGuid } from '../guid.ts';
 import type { Fabric, NodeType } from '../model.ts';
-import { assembleFabric, normalizeGuid, type RawLink, type RawNode, rawNode } from './assemble.ts';
-import { TopologyParseError } from './errors.ts';
+import { assembleFabric, type RawLink, type RawNode, rawNode } from './assemble.ts';
+import { excerpt, guidField, parseError } from './errors.ts';
+import { textLines } from './lines.ts';
 import { parseWidthSpeed } from './rates.ts';
+import { STDERR_LINE } from './stderr.ts';
 
 const FORMAT = 'ibnetdiscover';
 const HEADER = /^(Switch|Ca|Hca|Rt)\s+(\d+)\s+"([^"]+)"\s*(.*)$/;
 const PORT = /^\[(\d+)\](?:\(([0-9a-fA-F]+)\))?\s+"([^"]+)"\[(\d+)\](?:\(([0-9a-fA-F]+)\))?\s*(.*)$/;
 const GUID_LINE = /^(vendid|devid|sysimgguid|switchguid|caguid|rtguid)=(0x[0-9a-fA-F]+)/;
-/** Lines other tools print to stderr that end up in captured dumps. */
-const STDERR = /^(ibwarn|ibnetdiscover|ibdiag|src\/|[a-z_]+\.c:\d+)[:\s]/i;
 /** ibsim nets without `w=`/`s=` run at 4x SDR. */
 const IBSIM_DEFAULT_RATE = 10;
 
@@ -35,15 +36,16 @@ const IBSIM_SPEEDS: Record<string, string> = {
  * [1]  "Switch1"[1]  w=4
  * ```
  *
- * Nodes are named by their quoted id; node descriptions, GUIDs, LIDs and LMC are kept. Lines
- * before the first record that are not records (a stderr line) are skipped.
+ * Nodes are named by their quoted id; node descriptions, GUIDs, LIDs and LMC are kept. The
+ * tools' stderr lines (`ibwarn: …`, `src/query_smp.c:…; umad …`) and `#` comments are skipped
+ * wherever they are; any other line that is not part of a record is a ParseError naming it.
  */
 export function parseIbnetdiscover(text: string, name = 'ibnetdiscover'): Fabric {
   const nodes = new Map<string, RawNode>();
   const links: RawLink[] = [];
   let current: RawNode | undefined;
   let pendingGuid: string | undefined;
-  const lines = text.split(/\r?\n/);
+  const lines = textLines(text, FORMAT);
   for (let i = 0; i < lines.length; i++) {
     const at = i + 1;
     const line = (lines[i] as string).trim();
@@ -51,11 +53,12 @@ export function parseIbnetdiscover(text: string, name = 'ibnetdiscover'): Fabric
       if (line === '') current = undefined;
       continue;
     }
-    if (STDERR.test(line) || /^(Non-)?Chassis Nodes$/i.test(line) || /^Chassis \d+/i.test(line)) continue;
+    if (STDERR_LINE.test(line) || /^(Non-)?Chassis Nodes$/i.test(line) || /^Chassis \d+/i.test(line))
+      continue;
     const guidLine = GUID_LINE.exec(line);
     if (guidLine) {
       if (guidLine[1] !== 'vendid' && guidLine[1] !== 'devid' && guidLine[1] !== 'sysimgguid') {
-        pendingGuid = normalizeGuid(guidLine[2] as string);
+        pendingGuid = guidField(guidLine[2] as string, at, FORMAT);
       }
       continue;
     }
@@ -65,11 +68,11 @@ export function parseIbnetdiscover(text: string, name = 'ibnetdiscover'): Fabric
       const type = TYPES[header[1] as string] as NodeType;
       const portCount = Number(header[2]);
       if (portCount < 1 || portCount > 254) {
-        throw new TopologyParseError(`port count ${portCount} is not in 1..254`, at, FORMAT);
+        throw parseError(`port count ${portCount} is not in 1..254`, at, FORMAT);
       }
       const existing = nodes.get(id);
       if (existing?.portCount !== undefined) {
-        throw new TopologyParseError(
+        throw parseError(
           `node "${id}" has a second record (first at line ${existing.where.line})`,
           at,
           FORMAT,
@@ -95,24 +98,16 @@ export function parseIbnetdiscover(text: string, name = 'ibnetdiscover'): Fabric
     const port = PORT.exec(line);
     if (port) {
       if (!current) {
-        throw new TopologyParseError(
-          'port line outside a node record (expected a Switch/Ca header first)',
-          at,
-          FORMAT,
-        );
+        throw parseError('port line outside a node record (expected a Switch/Ca header first)', at, FORMAT);
       }
       const local = Number(port[1]);
       const remoteId = port[3] as string;
       const remotePort = Number(port[4]);
       const rest = port[6] ?? '';
       if (current.portCount !== undefined && local > current.portCount) {
-        throw new TopologyParseError(
-          `"${current.name}" has ${current.portCount} ports, not ${local}`,
-          at,
-          FORMAT,
-        );
+        throw parseError(`"${current.name}" has ${current.portCount} ports, not ${local}`, at, FORMAT);
       }
-      if (port[2]) current.portGuids[local] = normalizeGuid(port[2]);
+      if (port[2]) current.portGuids[local] = guidField(port[2], at, FORMAT);
       const commentAt = rest.indexOf('#');
       const comment = commentAt >= 0 ? rest.slice(commentAt + 1) : '';
       // A CA's own LID comes first in the comment: `# lid 16 lmc 1 "SW-6IB4 Voltaire" lid 3 4xSDR`.
@@ -129,7 +124,8 @@ export function parseIbnetdiscover(text: string, name = 'ibnetdiscover'): Fabric
       const ws = /\b(\d+x[A-Z0-9]+)\s*$/i.exec(comment);
       if (ws) {
         const parsed = parseWidthSpeed(ws[1] as string);
-        if (!parsed) throw new TopologyParseError(`unknown link width or speed "${ws[1]}"`, at, FORMAT);
+        if (!parsed)
+          throw parseError(`unknown link width or speed "${excerpt(ws[1] as string)}"`, at, FORMAT);
         rateGbps = parsed.rateGbps;
         widthSpeed = `${parsed.width}x${parsed.speed}`;
       } else {
@@ -138,8 +134,7 @@ export function parseIbnetdiscover(text: string, name = 'ibnetdiscover'): Fabric
         const width = w ? Number(w[1]) : 4;
         const speed = s ? IBSIM_SPEEDS[s[1] as string] : 'SDR';
         const parsed = speed === undefined ? undefined : parseWidthSpeed(`${width}x${speed}`);
-        if (!parsed)
-          throw new TopologyParseError(`unknown ibsim link width/speed "${rest.trim()}"`, at, FORMAT);
+        if (!parsed) throw parseError(`unknown ibsim link width/speed "${excerpt(rest.trim())}"`, at, FORMAT);
         rateGbps = parsed.rateGbps;
         if (w || s) widthSpeed = `${parsed.width}x${parsed.speed}`;
       }
@@ -161,22 +156,17 @@ export function parseIbnetdiscover(text: string, name = 'ibnetdiscover'): Fabric
       links.push(link);
       continue;
     }
-    if (nodes.size === 0) continue; // noise before the first record, e.g. a stderr line
-    throw new TopologyParseError(
-      `expected a node header (Switch/Ca N "name"), a port line ([N] "name"[M]) or a blank line, got "${truncate(line)}"`,
+    throw parseError(
+      `expected a node header (Switch/Ca N "name"), a port line ([N] "name"[M]) or a blank line, got "${excerpt(line)}"`,
       at,
       FORMAT,
     );
   }
-  if (nodes.size === 0) throw new TopologyParseError('no Switch or Ca record found', undefined, FORMAT);
+  if (nodes.size === 0) throw parseError('no Switch or Ca record found', lines.length, FORMAT);
   return assembleFabric(name, 'infiniband', FORMAT, nodes, links);
 }
 
 function guidFromId(id: string): string | undefined {
   const m = /^[SHR]-([0-9a-fA-F]{1,16})$/.exec(id);
   return m ? normalizeGuid(m[1] as string) : undefined;
-}
-
-export function truncate(text: string, max = 60): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

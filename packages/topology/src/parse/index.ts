@@ -1,5 +1,5 @@
 import type { Fabric } from '../model.ts';
-import { TopologyParseError } from './errors.ts';
+import { parseError } from './errors.ts';
 import { parseIbnetdiscover } from './ibnetdiscover.ts';
 import { parseOpareportTopology } from './opareport.ts';
 import { parsePortsReport } from './ports-report.ts';
@@ -19,7 +19,7 @@ export function detectTopologyFormat(text: string): TopologyFormat {
   return 'ibnetdiscover';
 }
 
-/** Parses a topology dump; throws TopologyParseError naming the line or XML element at fault. */
+/** Parses a topology dump; throws ParseError naming the line or XML element at fault. */
 export function parseTopology(
   text: string,
   options: { format?: TopologyFormat | 'auto'; name?: string } = {},
@@ -33,7 +33,7 @@ export function parseTopology(
     case 'opareport':
       return parseOpareportTopology(text, options.name);
     default:
-      throw new TopologyParseError(
+      throw parseError(
         `unknown format "${String(format)}"; known: ${TOPOLOGY_FORMATS.join(', ')}`,
         undefined,
         'topology',

@@ -1,16 +1,41 @@
 import type { Fabric, NodeType } from '../model.ts';
-import { assembleFabric, normalizeGuid, type RawLink, type RawNode, rawNode } from './assemble.ts';
-import { TopologyParseError } from './errors.ts';
-import { truncate } from './ibnetdiscover.ts';
+import { assembleFabric, type RawLink, type RawNode, rawNode } from './assemble.ts';
+import { excerpt, guidField, parseError } from './errors.ts';
+import { textLines } from './lines.ts';
 import { parseWidthSpeed } from './rates.ts';
+import { STDERR_LINE } from './stderr.ts';
 
 const FORMAT = 'ibnetdiscover -p';
 const END = String.raw`(CA|SW|RT)\s+(\d+)\s+(\d+)\s+(0x[0-9a-fA-F]+)`;
 const LINKED = new RegExp(
-  `^${END}\\s+(\\d+x)\\s*(\\S+)\\s+-\\s+${END}\\s+\\(\\s*'(.*)'\\s+-\\s+'(.*)'\\s*\\)\\s*$`,
+  `^${END}\\s+(\\d+x)\\s*(\\S+)\\s+-\\s+${END}\\s+\\(\\s*'(.*)'\\s+-\\s+'(.*)'\\s*\\)$`,
 );
-const UNLINKED = new RegExp(`^${END}\\s+(\\d+x)\\s*(\\S+)\\s+'(.*)'\\s*$`);
-const TYPES: Record<string, NodeType> = { CA: 'host', SW: 'switch', RT: 'router' };
+const UNLINKED = new RegExp(`^${END}\\s+(\\d+x)\\s*(\\S+)(?:\\s+(?:'(.*)'|(.*)))?$`);
+const TYPES: Record<IbNodeType, NodeType> = { CA: 'host', SW: 'switch', RT: 'router' };
+
+export type IbNodeType = 'CA' | 'SW' | 'RT';
+
+/** One end of a port line: LID, port, GUID (node GUID for switches, port GUID for CAs), description. */
+export interface IbPortEnd {
+  type: IbNodeType;
+  lid: number;
+  port: number;
+  guid: string;
+  name: string;
+}
+
+/** One line of `ibnetdiscover -p`: a port, its link width and speed, and its cable's other end. */
+export interface IbPortLine {
+  local: IbPortEnd;
+  width: string;
+  speed: string;
+  /** Bytes per second of the link (width × lane rate, as sysfs `rate`); null when unknown (`4x ???`). */
+  rateBytesPerSecond: number | null;
+  /** The other end, null for an uncabled port. */
+  remote: IbPortEnd | null;
+  /** 1-based line in the report. */
+  line: number;
+}
 
 /**
  * `ibnetdiscover -p` port reports: one line per port, cabled ports listed from both ends,
@@ -21,63 +46,104 @@ const TYPES: Record<string, NodeType> = { CA: 'host', SW: 'switch', RT: 'router'
  * SW  2052 37 0x506b4b03005c2740 4x ???                                    'ib-i4l1s01'
  * ```
  *
- * Fields: type, LID, port, GUID (node GUID for switches, port GUID for CAs), width and speed.
- * Nodes are keyed by GUID and named by their description.
+ * Blank lines, `#` comments and the tools' stderr lines are skipped wherever they are; any
+ * other line that is not a port line is a ParseError naming it. Names are trimmed.
  */
-export function parsePortsReport(text: string, name = 'ibnetdiscover-ports'): Fabric {
-  const nodes = new Map<string, RawNode>();
-  const links: RawLink[] = [];
-  const lines = text.split(/\r?\n/);
-  const node = (type: string, lid: string, port: string, guid: string, desc: string, at: number) => {
-    const key = normalizeGuid(guid);
-    let n = nodes.get(key);
-    if (!n) {
-      n = rawNode(key, desc || key, TYPES[type] as NodeType, { line: at });
-      n.guid = key;
-      if (desc) n.description = desc;
-      nodes.set(key, n);
-    }
-    const l = Number(lid);
-    if (n.type === 'switch') n.lid = l;
-    else {
-      n.portLids[Number(port)] = l;
-      if (n.lid === undefined) n.lid = l;
-    }
-    return n;
-  };
+export function parsePortsReportLines(text: string): IbPortLine[] {
+  const out: IbPortLine[] = [];
+  const lines = textLines(text, FORMAT);
   for (let i = 0; i < lines.length; i++) {
     const at = i + 1;
     const line = (lines[i] as string).trim();
-    if (line === '' || line.startsWith('#')) continue;
+    if (line === '' || line.startsWith('#') || STDERR_LINE.test(line)) continue;
+    const end = (f: string[], desc: string | undefined): IbPortEnd => {
+      const port = Number(f[2]);
+      if (port > 254) throw parseError(`port ${port} is not in 0..254`, at, FORMAT);
+      return {
+        type: f[0] as IbNodeType,
+        lid: Number(f[1]),
+        port,
+        guid: guidField(f[3] as string, at, FORMAT),
+        name: (desc ?? '').trim(),
+      };
+    };
     const m = LINKED.exec(line);
     if (m) {
-      const [, t1, lid1, p1, g1, w, s, t2, lid2, p2, g2, d1, d2] = m as unknown as string[];
-      const ws = parseWidthSpeed(`${w}${s}`);
-      if (!ws) throw new TopologyParseError(`unknown link width or speed "${w} ${s}"`, at, FORMAT);
-      const a = node(t1 as string, lid1 as string, p1 as string, g1 as string, d1 as string, at);
-      const b = node(t2 as string, lid2 as string, p2 as string, g2 as string, d2 as string, at);
-      links.push({
-        a: { key: a.key, port: Number(p1) },
-        b: { key: b.key, port: Number(p2) },
-        rateGbps: ws.rateGbps,
-        widthSpeed: `${ws.width}x${ws.speed}`,
-        where: { line: at },
+      const f = m.slice(1) as string[];
+      const ws = parseWidthSpeed(`${f[4]}${f[5]}`);
+      if (!ws) throw parseError(`unknown link width or speed "${excerpt(`${f[4]} ${f[5]}`)}"`, at, FORMAT);
+      out.push({
+        local: end(f.slice(0, 4), f[10]),
+        width: f[4] as string,
+        speed: f[5] as string,
+        rateBytesPerSecond: (ws.rateGbps * 1e9) / 8,
+        remote: end(f.slice(6, 10), f[11]),
+        line: at,
       });
       continue;
     }
     const u = UNLINKED.exec(line);
-    if (u) {
-      const [, t, lid, p, g, , , d] = u as unknown as string[];
-      node(t as string, lid as string, p as string, g as string, d as string, at).uncabled.add(Number(p));
+    if (u && !/^-(\s|$)/.test(u[8] ?? '')) {
+      const f = u.slice(1) as (string | undefined)[];
+      const ws = parseWidthSpeed(`${f[4]}${f[5]}`);
+      if (!ws && f[5] !== '???') {
+        throw parseError(`unknown link width or speed "${excerpt(`${f[4]} ${f[5]}`)}"`, at, FORMAT);
+      }
+      out.push({
+        local: end(f.slice(0, 4) as string[], f[6] ?? f[7]),
+        width: f[4] as string,
+        speed: f[5] as string,
+        rateBytesPerSecond: ws ? (ws.rateGbps * 1e9) / 8 : null,
+        remote: null,
+        line: at,
+      });
       continue;
     }
-    if (nodes.size === 0 && !/^(CA|SW|RT)\s/.test(line)) continue; // a stderr line before the report
-    throw new TopologyParseError(
-      `expected "TYPE LID PORT GUID WIDTH SPEED - TYPE LID PORT GUID ( 'desc' - 'desc' )", got "${truncate(line)}"`,
+    throw parseError(
+      `expected "TYPE LID PORT GUID WIDTH SPEED - TYPE LID PORT GUID ( 'desc' - 'desc' )" or an uncabled "TYPE LID PORT GUID WIDTH SPEED 'desc'", got "${excerpt(line)}"`,
       at,
       FORMAT,
     );
   }
-  if (nodes.size === 0) throw new TopologyParseError('no port lines found', undefined, FORMAT);
+  if (out.length === 0) throw parseError('no port lines found', lines.length, FORMAT);
+  return out;
+}
+
+/** An `ibnetdiscover -p` report as a Fabric: nodes keyed by GUID and named by their description. */
+export function parsePortsReport(text: string, name = 'ibnetdiscover-ports'): Fabric {
+  const nodes = new Map<string, RawNode>();
+  const links: RawLink[] = [];
+  const node = (e: IbPortEnd, at: number) => {
+    let n = nodes.get(e.guid);
+    if (!n) {
+      n = rawNode(e.guid, e.name || e.guid, TYPES[e.type], { line: at });
+      n.guid = e.guid;
+      if (e.name) n.description = e.name;
+      nodes.set(e.guid, n);
+    }
+    if (n.type === 'switch') n.lid = e.lid;
+    else {
+      n.portLids[e.port] = e.lid;
+      if (n.lid === undefined) n.lid = e.lid;
+    }
+    return n;
+  };
+  for (const l of parsePortsReportLines(text)) {
+    const a = node(l.local, l.line);
+    if (!l.remote) {
+      a.uncabled.add(l.local.port);
+      continue;
+    }
+    const b = node(l.remote, l.line);
+    const ws = parseWidthSpeed(`${l.width}${l.speed}`);
+    if (!ws) throw parseError(`unknown link width or speed "${l.width} ${l.speed}"`, l.line, FORMAT);
+    links.push({
+      a: { key: a.key, port: l.local.port },
+      b: { key: b.key, port: l.remote.port },
+      rateGbps: ws.rateGbps,
+      widthSpeed: `${ws.width}x${ws.speed}`,
+      where: { line: l.line },
+    });
+  }
   return assembleFabric(name, 'infiniband', FORMAT, nodes, links);
 }

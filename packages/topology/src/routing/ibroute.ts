@@ -1,87 +1,129 @@
 import type { Fabric, FabricNode } from '../model.ts';
-import { TopologyParseError } from '../parse/errors.ts';
+import { excerpt, guidField, parseError } from '../parse/errors.ts';
+import { textLines } from '../parse/lines.ts';
+import { STDERR_LINE } from '../parse/stderr.ts';
 import { type ForwardingTables, NO_ROUTE } from './tables.ts';
 
-const HEADER =
-  /^Unicast lids \[(0x[0-9a-f]+)-(0x[0-9a-f]+)\] of switch (.*?) guid (0x[0-9a-f]+)(?: \((.*)\))?:\s*$/i;
-const ENTRY = /^(0x[0-9a-f]+|\d+)\s+(\d+)(?:\s+:.*)?$/i;
+const FORMAT = 'ibroute';
+const NUMBER = '(0x[0-9a-f]+|\\d+)';
+const HEADER = new RegExp(
+  `^Unicast lids \\[${NUMBER}-${NUMBER}\\] of switch (.*?) guid (0x[0-9a-f]+)(?: \\((.*)\\))?:\\s*$`,
+  'i',
+);
+const ENTRY = /^(0x[0-9a-f]+|\d+)\s+(\d+)(?:\s+[:#].*)?$/i;
+const TRAILER = /^(\d+)\s+(valid\s+)?lids dumped\s*$/i;
+const COLUMN_TITLES = /^(Lid\s+Out(\s+Destination)?|Port\s+Info)\s*$/i;
+
+interface OpenTable {
+  node: FabricNode;
+  lft: Uint8Array;
+  entries: number;
+  line: number;
+}
 
 /**
  * Replaces computed forwarding tables with the ones a subnet manager programmed, read from
- * `ibroute` dumps (rdma-core infiniband-diags/ibroute.c; several dumps may be concatenated):
+ * `ibroute` / `dump_lfts.sh` output (rdma-core infiniband-diags/ibroute.c) or OpenSM's own
+ * `opensm-lfts.dump` (opensm/osm_dump.c `dump_ucast_lfts`); several dumps may be concatenated:
  *
  * ```
  * Unicast lids [0x0-0x8] of switch Lid 6 guid 0x0008f10400410015 (SW-6IB4 Voltaire):
  *   Lid  Out   Destination
  *        Port     Info
  * 0x0001 001 : (Channel Adapter portguid 0x0008f10403960985: 'node01 HCA-1')
- * 0x0006 000 : (Switch portguid 0x0008f10400410015: 'SW-6IB4 Voltaire')
  * 2 valid lids dumped
+ *
+ * Unicast lids [0-8] of switch Lid 6 guid 0x0008f10400410015 ('SW-6IB4 Voltaire'):
+ * 0x0001 001 # Channel Adapter portguid 0x0008f10403960985: 'node01 HCA-1'
+ * 8 lids dumped
  * ```
  *
- * Switches are matched by GUID, then by the `Lid N` in the header. Every dumped switch's table
- * is replaced whole (LIDs not listed become NO_ROUTE); switches without a dump keep theirs.
+ * Every table must end with its `N lids dumped` line (a table cut short is an error, not a
+ * partly routed switch); ibroute's `N valid lids dumped` must match the entries read. Switches
+ * are matched by GUID, then by the `Lid N` in the header. Every dumped switch's table is replaced
+ * whole (LIDs not listed become NO_ROUTE); switches without a dump keep theirs.
  */
 export function applyIbroute(fabric: Fabric, tables: ForwardingTables, text: string): ForwardingTables {
   const bySwitch = [...tables.bySwitch];
   const byGuid = new Map<string, FabricNode>();
-  for (const node of fabric.nodes) if (node.type === 'switch') byGuid.set(node.guid.toLowerCase(), node);
-  let current: { node: FabricNode; lft: Uint8Array } | undefined;
+  for (const node of fabric.nodes) if (node.type === 'switch') byGuid.set(node.guid, node);
+  let open: OpenTable | undefined;
   let dumped = 0;
-  const lines = text.split(/\r?\n/);
+  const lines = textLines(text, FORMAT);
+  const truncated = (at: number) =>
+    parseError(
+      `the table of switch "${open?.node.name}" (from line ${open?.line}) ends without its "N lids dumped" line: the dump is cut short`,
+      at,
+      FORMAT,
+    );
   for (let i = 0; i < lines.length; i++) {
     const line = (lines[i] as string).trim();
     const at = i + 1;
-    if (line === '' || /^Lid\s+Out/i.test(line) || /^Port\s+Info/i.test(line) || /lids dumped/i.test(line))
-      continue;
+    if (line === '' || line.startsWith('#') || COLUMN_TITLES.test(line) || STDERR_LINE.test(line)) continue;
     const header = HEADER.exec(line);
     if (header) {
-      const guid = normalizeGuid(header[4] as string);
-      const lidMatch = /Lid (\d+)/i.exec(header[3] as string);
+      if (open) throw truncated(at);
+      const guid = guidField(header[4] as string, at, FORMAT);
+      const lidMatch = /\bLid (\d+)/i.exec(header[3] as string);
       let node = byGuid.get(guid);
       if (!node && lidMatch) {
         const index = fabric.nodeByLid[Number(lidMatch[1])] ?? -1;
         const candidate = index >= 0 ? fabric.nodes[index] : undefined;
         if (candidate?.type === 'switch') node = candidate;
       }
-      if (!node) throw new TopologyParseError(`no switch with GUID ${guid} in the fabric`, at, 'ibroute');
+      if (!node) throw parseError(`no switch with GUID ${guid} in the fabric`, at, FORMAT);
       const lft = new Uint8Array(fabric.maxLid + 1).fill(NO_ROUTE);
       lft[node.lid] = 0;
       bySwitch[node.index] = lft;
-      current = { node, lft };
+      open = { node, lft, entries: 0, line: at };
       dumped++;
       continue;
     }
     const entry = ENTRY.exec(line);
     if (entry) {
-      if (!current)
-        throw new TopologyParseError(
-          'forwarding entry before any "Unicast lids … of switch" header',
-          at,
-          'ibroute',
-        );
+      if (!open) {
+        throw parseError('forwarding entry outside a "Unicast lids … of switch" table', at, FORMAT);
+      }
       const lid = Number(entry[1]);
       const port = Number(entry[2]);
-      if (port > current.node.portCount) {
-        throw new TopologyParseError(
-          `switch "${current.node.name}" has ${current.node.portCount} ports, not ${port}`,
+      if (port > open.node.portCount) {
+        throw parseError(
+          `switch "${open.node.name}" has ${open.node.portCount} ports, not ${port}`,
           at,
-          'ibroute',
+          FORMAT,
         );
       }
-      if (lid <= fabric.maxLid) current.lft[lid] = port;
+      if (lid <= fabric.maxLid) open.lft[lid] = port;
+      open.entries++;
       continue;
     }
-    throw new TopologyParseError(
-      `expected "0xLID PORT : …" or a "Unicast lids" header, got "${line}"`,
+    const trailer = TRAILER.exec(line);
+    if (trailer) {
+      if (!open) throw parseError(`"${excerpt(line)}" outside a table`, at, FORMAT);
+      if (trailer[2] && Number(trailer[1]) !== open.entries) {
+        throw parseError(
+          `the table of switch "${open.node.name}" says ${trailer[1]} valid lids but lists ${open.entries}: the dump is damaged`,
+          at,
+          FORMAT,
+        );
+      }
+      open = undefined;
+      continue;
+    }
+    if (/^Multicast mlids/i.test(line)) {
+      throw parseError(
+        'multicast forwarding tables (ibroute -M) are not read; dump unicast tables',
+        at,
+        FORMAT,
+      );
+    }
+    throw parseError(
+      `expected "0xLID PORT : …", "N lids dumped" or a "Unicast lids … of switch" header, got "${excerpt(line)}"`,
       at,
-      'ibroute',
+      FORMAT,
     );
   }
-  if (dumped === 0) throw new TopologyParseError('no "Unicast lids … of switch" header found', 1, 'ibroute');
+  if (open) throw truncated(lines.length);
+  if (dumped === 0) throw parseError('no "Unicast lids … of switch" header found', 1, FORMAT);
   return { engine: 'ibroute', bySwitch };
-}
-
-function normalizeGuid(text: string): string {
-  return `0x${text.replace(/^0x/i, '').toLowerCase().padStart(16, '0')}`;
 }

@@ -1,0 +1,170 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ParseError } from '@fabscope/topology';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseOpapmaquery, parsePerfquery } from '../src/index.ts';
+import { FIXTURES } from './helpers.ts';
+
+// The tools' outputs as they come: other attributes, stderr between blocks, output cut short,
+// and everything that is not the tool's output at all. Fixture sources: fixtures/README.md.
+const fixture = (path: string) => readFileSync(join(FIXTURES, path), 'utf8');
+const RANDOM_BYTES = Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 7919 + 13) % 256)).toString(
+  'utf8',
+);
+const NOT_THEIRS = {
+  empty: '',
+  'random bytes': RANDOM_BYTES,
+  'ibnetdiscover -p': fixture('ibnetdiscover/fabric-p.out'),
+  'node_exporter exposition': fixture('node-exporter/mixed.prom'),
+  '/proc/net/dev': fixture('procfs-mixed/net/dev'),
+};
+
+/** Control characters and U+FFFD left in a text. */
+function unprintable(text: string): number[] {
+  return [...text]
+    .map((ch) => ch.codePointAt(0) as number)
+    .filter((c) => c < 0x20 || (c >= 0x7f && c < 0xa0) || c === 0xfffd);
+}
+
+function parseErrorOf(parse: () => unknown): ParseError | undefined {
+  try {
+    parse();
+    return undefined;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ParseError);
+    const e = error as ParseError;
+    expect(e.line, e.message).toBeGreaterThan(0);
+    expect(unprintable(e.message), e.message).toEqual([]);
+    return e;
+  }
+}
+
+function inputs(real: string): fc.Arbitrary<string> {
+  const lines = real.split('\n');
+  return fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 300 }),
+    fc
+      .array(fc.oneof(fc.constantFrom(...lines), fc.string({ maxLength: 40 })), { maxLength: 40 })
+      .map((l) => l.join('\n')),
+    fc.nat(real.length).map((cut) => real.slice(0, cut)),
+    fc
+      .tuple(fc.nat(real.length), fc.string({ unit: 'binary', minLength: 1, maxLength: 8 }))
+      .map(([at, noise]) => real.slice(0, at) + noise + real.slice(at)),
+  );
+}
+
+describe('perfquery output', () => {
+  it('keeps the LID of every block: -E receive error details and basic PortCounters too', () => {
+    const [details] = parsePerfquery(fixture('perfquery/rcverr-E.out'));
+    expect(details).toMatchObject({
+      attribute: 'PortRcvErrorDetails',
+      lid: 12,
+      port: 7,
+      transmitBytes: null,
+    });
+    expect(details?.counters).toMatchObject({ PortLocalPhysicalErrors: 12n, PortDLIDMappingErrors: 3n });
+    const [basic] = parsePerfquery(fixture('perfquery/basic-saturated.out'));
+    expect(basic).toMatchObject({ attribute: 'PortCounters', lid: 23, port: 1 });
+  });
+
+  it('reads output without header lines (old versions), one block per PortSelect', () => {
+    const blocks = fixture('perfquery/basic-saturated.out').split('\n').slice(1).join('\n');
+    const ports = parsePerfquery(
+      `${blocks}${blocks.replace('PortSelect:......................1', 'PortSelect:......................2')}`,
+    );
+    expect(ports.map((p) => [p.lid, p.port, p.transmitBytes])).toEqual([
+      [null, 1, 4294967295n * 4n],
+      [null, 2, 4294967295n * 4n],
+    ]);
+    expect(() => parsePerfquery(blocks.split('\n').slice(1).join('\n'))).toThrow(
+      /^perfquery: line 1: "CounterSelect" before any "# Port counters: Lid N port P" header or PortSelect/,
+    );
+  });
+
+  it('reads past stderr lines between blocks', () => {
+    const ports = parsePerfquery(fixture('perfquery/stderr-between.out'));
+    expect(ports.map((p) => [p.lid, p.port, p.transmitBytes])).toEqual([
+      [1719, 10, 39078804993378n * 4n],
+      [1719, 11, 21337911250n * 4n],
+    ]);
+  });
+
+  it('refuses output cut mid-number or mid-block, naming the line', () => {
+    const text = fixture('perfquery/stderr-between.out');
+    const midNumber = text.slice(0, text.indexOf('39078804993378') + 3);
+    expect(() => parsePerfquery(midNumber)).toThrow(
+      'perfquery: line 4: the output ends in the middle of "PortXmitData:....................390" (no newline): it is cut short',
+    );
+    const midBlock = `${text.split('\n').slice(0, 5).join('\n')}\n`;
+    expect(() => parsePerfquery(midBlock)).toThrow(
+      /^perfquery: line 6: the PortCountersExtended block of port 10 \(from line 1\) ends without PortXmitPkts, PortRcvPkts/,
+    );
+    // every cut inside the file is refused, except at the end of a complete block
+    // (a cut inside the stderr lines after the first block leaves one complete block)
+    const stderrFrom = text.indexOf('src/query_smp.c') - 1;
+    const stderrTo = text.indexOf('# Port extended counters: Lid 1719 port 11');
+    for (let cut = 1; cut < text.length - 1; cut++) {
+      if (cut >= stderrFrom && cut <= stderrTo) continue;
+      expect(
+        parseErrorOf(() => parsePerfquery(text.slice(0, cut))),
+        `cut at ${cut}`,
+      ).toBeDefined();
+    }
+  });
+
+  it.each(Object.entries(NOT_THEIRS))('refuses %s with a ParseError naming a line', (_name, text) => {
+    expect(parseErrorOf(() => parsePerfquery(text))).toBeDefined();
+  });
+
+  it('refuses opapmaquery output', () => {
+    expect(parseErrorOf(() => parsePerfquery(fixture('opapmaquery/edge1-port1.out')))?.line).toBe(1);
+  });
+
+  it('property: any input gives blocks or a ParseError with a line, never another exception', () => {
+    for (const file of readdirSync(join(FIXTURES, 'perfquery'))) {
+      const real = fixture(`perfquery/${file}`);
+      if (real === '') continue;
+      fc.assert(
+        fc.property(inputs(real), (text) => {
+          parseErrorOf(() => parsePerfquery(text));
+        }),
+        { numRuns: 200 },
+      );
+    }
+  });
+});
+
+describe('opapmaquery getportstatus output', () => {
+  it('refuses output cut mid-number or before the packet counters, naming the line', () => {
+    const text = fixture('opapmaquery/edge1-port1.out');
+    const midNumber = text.slice(0, text.indexOf('1464843000') + 4);
+    expect(() => parseOpapmaquery(midNumber)).toThrow(
+      /^opapmaquery: line 5: the output ends in the middle of "Xmit Pkts\s+1464" \(no newline\): it is cut short/,
+    );
+    const beforeReceive = `${text.split('\n').slice(0, 7).join('\n')}\n`;
+    expect(() => parseOpapmaquery(beforeReceive)).toThrow(
+      /^opapmaquery: line 8: port 1 \(from line 1\) ends without Rcv Data, Rcv Pkts/,
+    );
+  });
+
+  it.each(Object.entries(NOT_THEIRS))('refuses %s with a ParseError naming a line', (_name, text) => {
+    expect(parseErrorOf(() => parseOpapmaquery(text))).toBeDefined();
+  });
+
+  it('refuses perfquery output', () => {
+    // line 1, the header, reads as a comment here
+    expect(parseErrorOf(() => parseOpapmaquery(fixture('perfquery/stderr-between.out')))?.line).toBe(2);
+  });
+
+  it('property: any input gives ports or a ParseError with a line, never another exception', () => {
+    for (const file of readdirSync(join(FIXTURES, 'opapmaquery'))) {
+      fc.assert(
+        fc.property(inputs(fixture(`opapmaquery/${file}`)), (text) => {
+          parseErrorOf(() => parseOpapmaquery(text));
+        }),
+        { numRuns: 200 },
+      );
+    }
+  });
+});

@@ -54,6 +54,8 @@ export async function startApi(
     ctx: { fabric, tables, linkIndex, store, sampler, emulator },
     listenHost: config.host,
     apiToken: config.apiToken,
+    allowedHosts: config.allowedHosts,
+    requestTimeoutMs: config.requestTimeoutMs,
     webRoot: options.webRoot,
     logger: options.logger ?? false,
   });

@@ -69,9 +69,45 @@ describe('sampler health with a slow store', () => {
 
   it('is ok while the newest sample is within the store limit, even past 5 s', async () => {
     expect((await new Sampler(store(11, 34.5), index).sample()).health.status).toBe('ok');
-    expect((await new Sampler(store(36, 34.5), index).sample()).health.status).toBe('degraded');
+    expect((await new Sampler(store(36, 34.5), index).sample()).health.status).toBe('stale');
     // Without a limit from the store (Prometheus), 5 s as before.
     expect((await new Sampler(store(4.9), index).sample()).health.status).toBe('ok');
-    expect((await new Sampler(store(6), index).sample()).health.status).toBe('degraded');
+    expect((await new Sampler(store(6), index).sample()).health.status).toBe('stale');
+  });
+
+  it('ages between ticks: a sampler that stops ticking (a busy process, a hung store) turns stale on time', async () => {
+    const sampler = new Sampler(store(1), index, 1000);
+    const tick = await sampler.sample();
+    expect(tick.health).toMatchObject({ status: 'ok', intervalMs: 1000, staleAfterSeconds: 5 });
+    const later = sampler.healthNow(Date.now() + 4500).health;
+    expect(later.status).toBe('stale');
+    expect(later.lastSampleAgeSeconds).toBeGreaterThanOrEqual(5.5);
+    expect((await sampler.current()).health.lastSampleAgeSeconds).toBeGreaterThanOrEqual(1);
+  });
+
+  it('owns one staleness limit: at least 5 s, 2.5 intervals, or the store limit, and sends it', async () => {
+    expect((await new Sampler(store(1), index, 10_000).sample()).health.staleAfterSeconds).toBe(25);
+    expect((await new Sampler(store(1, 34.5), index, 10_000).sample()).health.staleAfterSeconds).toBe(34.5);
+    expect((await new Sampler(store(1), index, 2000).sample()).health.staleAfterSeconds).toBe(5);
+  });
+
+  it('says degraded when the store fails, and hides its addresses from the message', async () => {
+    const failing: MetricsStore = {
+      kind: 'prometheus',
+      rates: async () => ({
+        timeMs: Date.now(),
+        ok: false,
+        error:
+          'Prometheus at http://10.1.2.3:9090/api/v1/query unreachable: connect ECONNREFUSED 10.1.2.3:9090',
+        lastSampleAgeSeconds: null,
+        ports: new Map(),
+      }),
+      close: async () => undefined,
+    };
+    const sampler = new Sampler(failing, index);
+    const { health } = await sampler.sample();
+    expect(health.status).toBe('degraded');
+    expect(health.error).toBe('Prometheus at <address> unreachable: connect ECONNREFUSED <address>');
+    expect(sampler.healthNow().detailedError).toMatch(/10\.1\.2\.3:9090/);
   });
 });

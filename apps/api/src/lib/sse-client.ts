@@ -43,7 +43,9 @@ export class SseClient {
     const reason = `the client read less than the stream sends: ${this.maxSkippedTicks} ticks skipped in a row`;
     this.raw.end(`event: dropped\ndata: ${JSON.stringify({ reason })}\n\n`);
     // A client that reads nothing never lets the end through: close the socket after a grace period.
-    setTimeout(() => this.raw.destroy(), 5000).unref();
+    setTimeout(() => {
+      if (!this.raw.writableFinished) this.raw.destroy();
+    }, 5000).unref();
     this.onDrop();
   }
 }

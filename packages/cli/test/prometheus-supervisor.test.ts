@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { configFromEnv } from '@fabscope/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningDemo, startDemo } from '../src/index.ts';
@@ -72,5 +75,57 @@ describe('demo --prometheus when its Prometheus dies', () => {
     const known = readings.filter((u): u is number => u !== null);
     expect(known.length).toBeGreaterThan(10);
     for (const u of known) expect(u).toBeGreaterThanOrEqual(truth - 0.02);
+  }, 90_000);
+});
+
+const BIN = fileURLToPath(new URL('../bin/fabscope.js', import.meta.url));
+
+/** Process ids whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Fields after the command's closing parenthesis: state, ppid, …
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe.each(['SIGTERM', 'SIGINT'] as const)('fabscope demo --prometheus on %s', (signal) => {
+  it('stops with every child within 5 s', async () => {
+    const child = spawn(process.execPath, [BIN, 'demo', '--prometheus'], {
+      env: { ...process.env, PORT: '0', FABSCOPE_SCENARIO: 'ar-demo' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await eventually(async () => expect(out).toMatch(/Ctrl-C stops everything/), 60_000, 100);
+    const pid = child.pid as number;
+    const prometheus = childrenOf(pid).filter((p) =>
+      readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('prometheus'),
+    );
+    expect(prometheus).toHaveLength(1);
+    const started = Date.now();
+    child.kill(signal);
+    expect(await exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5000);
+    for (const p of prometheus) expect(alive(p), `prometheus ${p}`).toBe(false);
   }, 90_000);
 });

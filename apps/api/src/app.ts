@@ -3,6 +3,7 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { isLoopbackHost, tokenMatches } from './auth.ts';
 import type { ApiContext } from './context.ts';
+import { installAnswerCache } from './http/answer-cache.ts';
 import { errorBody, sendError } from './http/errors.ts';
 import { installRoutePolicy } from './http/route-policy.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -83,6 +84,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     allowedHosts: new Set((options.allowedHosts ?? []).map((h) => h.toLowerCase())),
   });
 
+  // Its onSend hook must see the JSON text before @fastify/compress does (registered next).
+  installAnswerCache(app, () => ctx.sampler.tickCount);
   await registerSecurityHeaders(app);
   await app.register(fastifySwagger, {
     openapi: {

@@ -112,6 +112,8 @@ export class Sampler {
   private supervisor: (() => SupervisorStatus) | undefined;
   private running: Promise<Tick> | null = null;
   private readonly listeners: Record<StreamView, Set<Listener>> = { full: new Set(), compact: new Set() };
+  /** Ticks computed so far: answers cached for a tick are valid while this stays the same. */
+  tickCount = 0;
   /** Interval ticks skipped because the sample before was still being computed. */
   skippedTicks = 0;
   /** How many times each encoding was serialized (for tests and diagnostics). */
@@ -225,6 +227,7 @@ export class Sampler {
     const tick: Tick = { time: summary.time, health, summary, links };
     this.latest = tick;
     this.latestSnapshot = read;
+    this.tickCount++;
     this.encoded = new Map();
     for (const view of STREAM_VIEWS) {
       if (this.listeners[view].size === 0) continue;

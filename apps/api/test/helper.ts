@@ -14,6 +14,8 @@ export interface TestAppOptions extends Partial<Omit<AppOptions, 'ctx'>> {
   store?: MetricsStore;
   emulator?: EmulatorClient | null;
   intervalMs?: number;
+  /** Default: a sampler of `store` (not started: tests sample when they choose). */
+  sampler?: Sampler;
 }
 
 /** The app in process, as the server builds it, on the ar-demo fabric unless told otherwise. */
@@ -21,14 +23,14 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<Fastif
   const fabric = options.fabric ?? buildScenario('ar-demo');
   const store = options.store ?? new EmbeddedStore({ targets: ['http://127.0.0.1:9/metrics'] });
   const linkIndex = new LinkIndex(fabric);
-  const { fabric: _f, store: _s, tables, emulator = null, intervalMs, ...appOptions } = options;
+  const { fabric: _f, store: _s, tables, emulator = null, intervalMs, sampler, ...appOptions } = options;
   return buildApp({
     ctx: {
       fabric,
       tables: tables ?? fatTreeRouting(fabric),
       linkIndex,
       store,
-      sampler: new Sampler(store, linkIndex, intervalMs),
+      sampler: sampler ?? new Sampler(store, linkIndex, intervalMs),
       emulator,
     },
     listenHost: '127.0.0.1',

@@ -2,10 +2,16 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { buildScenario } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LinkIndex } from '../src/lib/utilization.ts';
+import { Sampler } from '../src/sampler.ts';
+import { emptyPortRates, type MetricsStore, portKey } from '../src/store/types.ts';
 import { buildTestApp } from './helper.ts';
 
+const fabric = buildScenario('ar-demo');
 const WEB = join(dirname(fileURLToPath(import.meta.url)), '../../web');
 
 /** A build laid out as Vite lays out apps/web/dist: index.html, hashed assets/, public files. */
@@ -94,5 +100,55 @@ describe('the dashboard source satisfies that policy', () => {
     const vite = readFileSync(join(WEB, 'vite.config.ts'), 'utf8');
     expect(vite).toMatch(/sourcemap: false/);
     expect(vite).toMatch(/polyfill: false/);
+  });
+});
+
+describe('answers kept for a tick', () => {
+  it('serve the same bytes until the next tick, then the new tick; the topology always', async () => {
+    let bytesPerSecond = 1e9;
+    const store: MetricsStore = {
+      kind: 'embedded',
+      rates: async () => ({
+        timeMs: Date.now(),
+        ok: true,
+        lastSampleAgeSeconds: 0.1,
+        ports: new Map(
+          fabric.nodes.flatMap((node) =>
+            node.ports
+              .filter((p) => p && p.link >= 0)
+              .map((p) => [
+                portKey(node.guid, p?.number ?? 0),
+                {
+                  ...emptyPortRates(),
+                  transmitBytesPerSecond: bytesPerSecond,
+                  receiveBytesPerSecond: bytesPerSecond,
+                },
+              ]),
+          ),
+        ),
+      }),
+      close: async () => undefined,
+    };
+    const sampler = new Sampler(store, new LinkIndex(fabric));
+    const app = await buildTestApp({ fabric, store, sampler });
+    try {
+      const summary = async (encoding: string) =>
+        app.inject({ url: '/api/v1/summary', headers: { 'accept-encoding': encoding } });
+      const first = await summary('identity');
+      bytesPerSecond = 2e9;
+      // Same tick: the kept answer, byte for byte, in each encoding.
+      expect((await summary('identity')).body).toBe(first.body);
+      const gzip = await summary('gzip');
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gzip.rawPayload).toString()).toBe(first.body);
+      // Next tick: a new answer.
+      await sampler.sample();
+      const next = (await summary('identity')).json();
+      expect(next.hostTransmitBytesPerSecond).toBe(2 * first.json().hostTransmitBytesPerSecond);
+      const topology = await app.inject('/api/v1/topology');
+      expect((await app.inject('/api/v1/topology')).body).toBe(topology.body);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -303,10 +303,27 @@ if (process.argv[2] === 'streams') {
     );
     report('server peak RSS (dashboards + requests)', peakRss, 'MiB', LIMITS.peakRssMiB);
 
-    // Phase 2: clients that never read.
+    // Phase 2: clients that never read, against a control period of the same length. One
+    // reading client stays connected throughout, so the server encodes every tick in both; the
+    // difference between the two periods' growth is what the never-reading clients cost.
+    const watcher = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'apps/api/bench/load.bench.ts', 'streams', apiUrl, streamPath, '1'],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
+    children.push(watcher);
+    const growthOver = async (seconds: number): Promise<{ start: number; end: number; peak: number }> => {
+      const start = rssMiB(pid);
+      let peak = start;
+      const until = performance.now() + seconds * 1000;
+      while (performance.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        peak = Math.max(peak, rssMiB(pid));
+      }
+      return { start, end: rssMiB(pid), peak };
+    };
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    const rssBefore = rssMiB(pid);
-    let idlePeak = rssBefore;
+    const control = await growthOver(IDLE_SECONDS);
     let closedByServer = 0;
     const idle: Socket[] = Array.from({ length: IDLE_CLIENTS }, () => {
       const socket = connect(Number(base.port), base.hostname);
@@ -316,20 +333,20 @@ if (process.argv[2] === 'streams') {
       socket.on('error', () => undefined);
       return socket;
     });
-    const idleStart = performance.now();
-    while (performance.now() - idleStart < IDLE_SECONDS * 1000) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      idlePeak = Math.max(idlePeak, rssMiB(pid));
-    }
-    const rssAfter = rssMiB(pid);
+    const withIdle = await growthOver(IDLE_SECONDS);
     for (const s of idle) s.destroy();
+    watcher.kill('SIGTERM');
     clearInterval(rssTimer);
+    const mb = (mib: number) => (mib * 1048576) / 1e6;
     console.log(
-      `${IDLE_CLIENTS} never-reading clients for ${IDLE_SECONDS} s: RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MiB (peak ${idlePeak.toFixed(0)}); dropped by the server: ${closedByServer}`,
+      `control, 1 reading client, ${IDLE_SECONDS} s: RSS ${control.start.toFixed(0)} → ${control.end.toFixed(0)} MiB (peak ${control.peak.toFixed(0)})`,
+    );
+    console.log(
+      `+ ${IDLE_CLIENTS} never-reading clients, ${IDLE_SECONDS} s: RSS ${withIdle.start.toFixed(0)} → ${withIdle.end.toFixed(0)} MiB (peak ${withIdle.peak.toFixed(0)}); dropped by the server: ${closedByServer}`,
     );
     report(
-      'RSS growth with never-reading clients',
-      ((idlePeak - rssBefore) * 1048576) / 1e6,
+      'RSS growth with never-reading clients, over the control',
+      mb(withIdle.peak - withIdle.start - Math.max(0, control.peak - control.start)),
       'MB',
       LIMITS.idleGrowthMB,
     );

@@ -57,7 +57,9 @@ export function installAnswerCache(app: FastifyInstance, generation: () => numbe
     return tickEntries;
   };
 
-  app.addHook('onRequest', async (request, reply) => {
+  // After every onRequest hook (security headers) and after validation: a kept answer gets the
+  // same headers and checks as a fresh one.
+  app.addHook('preHandler', async (request, reply) => {
     const kind = request.routeOptions.config.cache;
     if (!kind || (request.method !== 'GET' && request.method !== 'HEAD')) return;
     const encoding = encodingFor(request);

@@ -59,6 +59,9 @@ type Listener = (frame: Buffer) => void;
  */
 export const STALE_AFTER_SECONDS = 5;
 
+/** Stream clients written to per turn of the event loop. */
+export const DELIVERY_BATCH = 50;
+
 /** The staleness limit for a sampling interval and the store's own limit (when it gives one). */
 export function staleAfterSeconds(intervalMs: number, storeLimitSeconds?: number): number {
   return Math.max(STALE_AFTER_SECONDS, (2.5 * intervalMs) / 1000, storeLimitSeconds ?? 0);
@@ -109,6 +112,7 @@ export class Sampler {
   /** SSE frames (`data: …\n\n`) of `latest` per encoding, made on demand. */
   private encoded = new Map<StreamView, Buffer>();
   private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
   private supervisor: (() => SupervisorStatus) | undefined;
   private running: Promise<Tick> | null = null;
   private readonly listeners: Record<StreamView, Set<Listener>> = { full: new Set(), compact: new Set() };
@@ -127,16 +131,37 @@ export class Sampler {
 
   start(): void {
     if (this.timer) return;
+    this.stopped = false;
     void this.sample();
-    // A tick that finds the sample before still running is skipped: ticks never pile up.
-    this.timer = setInterval(() => {
-      if (this.running) this.skippedTicks++;
-      else void this.sample();
-    }, this.intervalMs);
+    // Ticks on a fixed clock (origin + n × interval), not setInterval's: a busy event loop delays
+    // a tick, it does not shift every later one (which would send fewer ticks than promised).
+    const origin = performance.now();
+    let n = 0;
+    const next = () => {
+      if (this.stopped) return;
+      n++;
+      const now = performance.now();
+      const late = Math.floor((now - (origin + n * this.intervalMs)) / this.intervalMs);
+      if (late > 0) {
+        this.skippedTicks += late; // slots already gone by: ticks never pile up
+        n += late;
+      }
+      this.timer = setTimeout(
+        () => {
+          // A tick that finds the sample before still running is skipped.
+          if (this.running) this.skippedTicks++;
+          else void this.sample();
+          next();
+        },
+        Math.max(0, origin + n * this.intervalMs - now),
+      );
+    };
+    next();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
+    this.stopped = true;
+    clearTimeout(this.timer);
     this.timer = undefined;
     await this.running;
   }
@@ -232,8 +257,27 @@ export class Sampler {
     for (const view of STREAM_VIEWS) {
       if (this.listeners[view].size === 0) continue;
       const frame = this.encode(view);
-      if (frame !== null) for (const listener of this.listeners[view]) listener(frame);
+      if (frame !== null) this.deliver(view, frame);
     }
     return tick;
+  }
+
+  /**
+   * Hands a frame to every listener of `view`, DELIVERY_BATCH at a time with the event loop free
+   * in between: writing a tick to hundreds of sockets would otherwise hold every request waiting.
+   */
+  private deliver(view: StreamView, frame: Buffer): void {
+    const listeners = [...this.listeners[view]];
+    let next = 0;
+    const batch = () => {
+      const end = Math.min(next + DELIVERY_BATCH, listeners.length);
+      for (; next < end; next++) {
+        const listener = listeners[next] as Listener;
+        // Gone since the tick began (its client disconnected between batches).
+        if (this.listeners[view].has(listener)) listener(frame);
+      }
+      if (next < listeners.length) setImmediate(batch);
+    };
+    batch();
   }
 }

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { busiestPerKind, compactTick, roundUtilization } from '../src/lib/compact-tick.ts';
 import { type LinkDirectionState, LinkIndex } from '../src/lib/utilization.ts';
-import { Sampler } from '../src/sampler.ts';
+import { DELIVERY_BATCH, Sampler } from '../src/sampler.ts';
 import { type MetricsStore, type PortRates, portKey, type RatesSnapshot } from '../src/store/types.ts';
 
 const fabric = buildScenario('ar-demo');
@@ -140,6 +140,23 @@ describe('Sampler encodings', () => {
     await sampler.sample();
     expect(sampler.serializations).toEqual({ full: 2, compact: 3 });
     expect(sampler.clientCount).toBe(0);
+  });
+});
+
+describe('Sampler delivery', () => {
+  it('writes a tick to many clients in batches, freeing the event loop between them, and skips clients gone meanwhile', async () => {
+    const sampler = new Sampler(fixedStore(), new LinkIndex(fabric));
+    const received = Array.from({ length: 3 * DELIVERY_BATCH }, () => [] as Buffer[]);
+    const stops = received.map((list) => sampler.subscribe((frame) => list.push(frame), 'compact'));
+    await sampler.sample();
+    // The first batch at once; the rest after the event loop has turned.
+    expect(received.filter((list) => list.length === 1)).toHaveLength(DELIVERY_BATCH);
+    stops[received.length - 1]?.();
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(received.slice(0, -1).every((list) => list.length === 1 && list[0] === received[0]?.[0])).toBe(
+      true,
+    );
+    expect(received.at(-1)).toHaveLength(0);
   });
 });
 

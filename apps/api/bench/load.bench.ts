@@ -283,6 +283,11 @@ if (process.argv[2] === 'streams') {
       console.log(`${name}: ${sorted.length} answers, p50 ${percentile(sorted, 50).toFixed(1)} ms`);
       report(`${name} p99`, percentile(sorted, 99), 'ms', LIMITS.p99Ms);
     });
+    if (reasons.size > 0 || unanswered > 0) {
+      console.log(
+        `errors: ${JSON.stringify(Object.fromEntries(reasons))}; unanswered at the end: ${unanswered}`,
+      );
+    }
     report(
       'HTTP errors (non-200 or failed)',
       errors.reduce((a, b) => a + b, 0) + unanswered,

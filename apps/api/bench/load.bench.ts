@@ -196,7 +196,7 @@ if (process.argv[2] === 'streams') {
       () => {
         const from = hosts[Math.floor(Math.random() * hosts.length)];
         const to = hosts[Math.floor(Math.random() * hosts.length)];
-        return `/api/v1/route?from=${from}&to=${to === from ? hosts[0] : to}`;
+        return `/api/v1/route?from=${from}&to=${to === from ? hosts[(hosts.indexOf(from as string) + 1) % hosts.length] : to}`;
       },
       '/api/v1/topology',
     ] as const;
@@ -232,7 +232,7 @@ if (process.argv[2] === 'streams') {
           res.on('end', () => {
             outstanding--;
             const ms = performance.now() - started;
-            if (res.statusCode !== 200) failed(i, `HTTP ${res.statusCode}`);
+            if (res.statusCode !== 200) failed(i, `HTTP ${res.statusCode} ${path}`);
             if (started < measuredFrom || res.statusCode !== 200) return;
             const second = Math.floor((started - measuredFrom) / 1000);
             worstBySecond[second] = Math.max(worstBySecond[second] ?? 0, ms);

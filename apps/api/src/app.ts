@@ -73,7 +73,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       headersTimeout: requestTimeoutMs,
       connectionsCheckingInterval: Math.max(50, Math.min(5000, Math.floor(requestTimeoutMs / 4))),
     },
-    keepAliveTimeout: 5000,
+    // Longer than clients keep an idle connection before reusing it (browsers, proxies with a
+    // 60 s idle limit): a server closing first races a request sent on the closing socket (ECONNRESET).
+    keepAliveTimeout: 65_000,
     schemaController: { compilersFactory: validatorCompilers() as never },
   });
 

@@ -127,6 +127,8 @@ export class Sampler {
     private readonly store: MetricsStore,
     private readonly index: LinkIndex,
     readonly intervalMs = 1000,
+    /** Monotonic milliseconds for the tick clock (tests pass their own). */
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   start(): void {
@@ -135,17 +137,15 @@ export class Sampler {
     void this.sample();
     // Ticks on a fixed clock (origin + n × interval), not setInterval's: a busy event loop delays
     // a tick, it does not shift every later one (which would send fewer ticks than promised).
-    const origin = performance.now();
+    const origin = this.now();
     let n = 0;
     const next = () => {
       if (this.stopped) return;
-      n++;
-      const now = performance.now();
-      const late = Math.floor((now - (origin + n * this.intervalMs)) / this.intervalMs);
-      if (late > 0) {
-        this.skippedTicks += late; // slots already gone by: ticks never pile up
-        n += late;
-      }
+      const now = this.now();
+      // The first slot still ahead; slots already gone by are skipped, so ticks never pile up.
+      const slot = Math.floor((now - origin) / this.intervalMs) + 1;
+      if (slot > n + 1) this.skippedTicks += slot - n - 1;
+      n = slot;
       this.timer = setTimeout(
         () => {
           // A tick that finds the sample before still running is skipped.

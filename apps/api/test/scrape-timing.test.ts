@@ -1,5 +1,5 @@
 import { buildScenario } from '@fabscope/topology';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { configFromEnv, defaultSampleIntervalMs } from '../src/config.ts';
 import { LinkIndex } from '../src/lib/utilization.ts';
 import { Sampler } from '../src/sampler.ts';
@@ -109,5 +109,52 @@ describe('sampler health with a slow store', () => {
     expect(health.status).toBe('degraded');
     expect(health.error).toBe('Prometheus at <address> unreachable: connect ECONNREFUSED <address>');
     expect(sampler.healthNow().detailedError).toMatch(/10\.1\.2\.3:9090/);
+  });
+});
+
+describe('sampler clock', () => {
+  it('ticks on a fixed clock: a late tick delays that tick only, the next one keeps its slot', async () => {
+    let calls = 0;
+    const counting: MetricsStore = {
+      kind: 'embedded',
+      rates: async () => {
+        calls++;
+        return { timeMs: Date.now(), ok: true, lastSampleAgeSeconds: 0, ports: new Map() };
+      },
+      close: async () => undefined,
+    };
+    let t = 0;
+    const sampler = new Sampler(counting, new LinkIndex(buildScenario('ar-demo')), 1000, () => t);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      sampler.start();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(calls).toBe(1);
+      t = 1000;
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(calls).toBe(2);
+      // The event loop was blocked: the tick due at 2000 runs at 2400.
+      t = 2400;
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(calls).toBe(3);
+      // The next is still due at 3000, 600 ms later (setInterval would wait 1000).
+      t = 2999;
+      await vi.advanceTimersByTimeAsync(599);
+      expect(calls).toBe(3);
+      t = 3000;
+      await vi.advanceTimersByTimeAsync(1);
+      expect(calls).toBe(4);
+      // Blocked for more than a whole tick: the slots gone by are skipped, not piled up.
+      t = 5500;
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(calls).toBe(5);
+      expect(sampler.skippedTicks).toBe(1);
+      t = 6000;
+      await vi.advanceTimersByTimeAsync(500);
+      expect(calls).toBe(6);
+    } finally {
+      await sampler.stop();
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,9 +1,13 @@
-import { existsSync } from 'node:fs';
-import fastifyStatic from '@fastify/static';
+import { AjvCompiler } from '@fastify/ajv-compiler';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { isLoopbackHost, tokenMatches } from './auth.ts';
 import type { ApiContext } from './context.ts';
+import { installAnswerCache } from './http/answer-cache.ts';
+import { errorBody, sendError } from './http/errors.ts';
+import { installRoutePolicy } from './http/route-policy.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
+import { isAppPath, registerWebAssets } from './http/web-assets.ts';
 import { analysisRoutes } from './routes/analysis.ts';
 import { controlRoutes } from './routes/control.ts';
 import { fabricRoutes } from './routes/fabric.ts';
@@ -16,22 +20,75 @@ export interface AppOptions {
   /** The address the API listens on: beyond loopback, mutating requests need the token. */
   listenHost: string;
   apiToken?: string | undefined;
+  /** Host names accepted besides loopback ones for changes in loopback mode (FABSCOPE_ALLOWED_HOSTS). */
+  allowedHosts?: readonly string[] | undefined;
+  /** Longest a client may take to send a whole request, headers and body (ms); default 30 s. */
+  requestTimeoutMs?: number | undefined;
   /** Built web app (apps/web/dist); absent → `/` explains how to build it. */
   webRoot?: string | undefined;
   logger?: boolean;
 }
 
-const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const BODY_LIMIT_BYTES = 1 << 20;
+
+/**
+ * Bodies are validated as sent (`null` or `1` is not a boolean); query strings, which are text,
+ * are converted to the schema's types, after route-policy.ts has checked that numbers are plain
+ * decimals.
+ */
+function validatorCompilers() {
+  const pool = AjvCompiler();
+  return {
+    buildValidator(externalSchemas: unknown, ajvOptions: { customOptions?: object; plugins?: unknown[] }) {
+      const options = (coerceTypes: false | 'array') => ({
+        ...ajvOptions,
+        customOptions: {
+          ...ajvOptions.customOptions,
+          removeAdditional: false,
+          allErrors: false,
+          coerceTypes,
+        },
+      });
+      const strict = pool(externalSchemas as never, options(false) as never);
+      const textual = pool(externalSchemas as never, options('array') as never);
+      return (route: { httpPart?: string }) =>
+        route.httpPart === 'body' ? strict(route as never) : textual(route as never);
+    },
+  };
+}
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { ctx, listenHost, apiToken, webRoot } = options;
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
     logger: options.logger ?? false,
     // Idle keep-alive sockets would otherwise hold close() open.
     forceCloseConnections: true,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+    bodyLimit: BODY_LIMIT_BYTES,
+    // A client that stops half-way through its headers or body is dropped after this; Node checks
+    // every connectionsCheckingInterval, so that is kept well below the limit.
+    requestTimeout: requestTimeoutMs,
+    http: {
+      headersTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(50, Math.min(5000, Math.floor(requestTimeoutMs / 4))),
+    },
+    // Longer than clients keep an idle connection before reusing it (browsers, proxies with a
+    // 60 s idle limit): a server closing first races a request sent on the closing socket (ECONNRESET).
+    keepAliveTimeout: 65_000,
+    schemaController: { compilersFactory: validatorCompilers() as never },
   });
 
+  const protect = !isLoopbackHost(listenHost);
+  const methods = installRoutePolicy(app, {
+    protect,
+    apiToken,
+    allowedHosts: new Set((options.allowedHosts ?? []).map((h) => h.toLowerCase())),
+  });
+
+  // Its onSend hook must see the JSON text before @fastify/compress does (registered next).
+  installAnswerCache(app, () => ctx.sampler.tickCount);
+  await registerSecurityHeaders(app);
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.0.3',
@@ -40,41 +97,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         version: '1',
         description:
           'Per-link utilization (fraction 0..1), rankings, routes and adaptive-routing control for HPC fabrics. ' +
-          'Mutating requests need `Authorization: Bearer <FABSCOPE_API_TOKEN>` when the API listens beyond loopback.',
+          'Mutating requests need `Authorization: Bearer <FABSCOPE_API_TOKEN>` when the API listens beyond loopback, ' +
+          'and a loopback Host (or one in FABSCOPE_ALLOWED_HOSTS) when it listens on loopback.',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
   });
   app.addSchema(ErrorReply);
 
-  const protect = !isLoopbackHost(listenHost);
-  app.addHook('onRequest', async (request, reply) => {
-    if (!protect || !MUTATING.has(request.method) || !request.url.startsWith('/api/')) return;
-    if (!apiToken) {
-      return reply.code(403).send({
-        statusCode: 403,
-        error: 'Forbidden',
-        message: 'changes are refused: the API listens beyond loopback and FABSCOPE_API_TOKEN is not set',
-      });
-    }
-    if (!tokenMatches(request.headers.authorization, apiToken)) {
-      return reply.code(401).send({
-        statusCode: 401,
-        error: 'Unauthorized',
-        message: 'send Authorization: Bearer <FABSCOPE_API_TOKEN> to change the fabric',
-      });
-    }
+  // Store errors name internal addresses: only this machine, or a client with the token, sees them.
+  app.addHook('preSerialization', async (request, _reply, payload) => {
+    if (request.routeOptions.url !== '/api/v1/health') return payload;
+    if (!seesInternals(request.socket.remoteAddress, request.headers.authorization, apiToken)) return payload;
+    const detailed = ctx.sampler.healthNow().detailedError;
+    return detailed === undefined ? payload : { ...(payload as object), error: detailed };
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = error.statusCode ?? 500;
+    const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {
       request.log.error(error);
-      return reply
-        .code(status)
-        .send({ statusCode: status, error: 'Internal Server Error', message: 'internal error' });
+      return reply.code(status).send(errorBody(status, 'internal error'));
     }
-    return reply.code(status).send({ statusCode: status, error: 'Bad Request', message: error.message });
+    return reply.code(status).send(errorBody(status, error.message));
   });
 
   await app.register(
@@ -89,18 +134,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     { prefix: '/api/v1' },
   );
 
-  const hasWeb = webRoot !== undefined && existsSync(`${webRoot}/index.html`);
-  if (hasWeb) {
-    await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false });
-  }
+  const hasWeb = await registerWebAssets(app, webRoot);
   app.setNotFoundHandler((request, reply) => {
-    // Missing API paths and missing build assets are 404s; other paths are the app's own routes.
-    if (request.url.startsWith('/api/') || request.url.startsWith('/assets/') || request.method !== 'GET') {
-      return reply.code(404).send({
-        statusCode: 404,
-        error: 'Not Found',
-        message: `no route ${request.method} ${request.url.split('?')[0]}`,
-      });
+    const path = pathOf(request.url);
+    const allowed = methods.allowed(path);
+    if (request.method === 'TRACE' || (allowed.length > 0 && !allowed.includes(request.method))) {
+      const allow = (allowed.length > 0 ? allowed : ['GET', 'HEAD']).join(', ');
+      return sendError(reply, 405, `${request.method} is not allowed on ${path}; use ${allow}`, { allow });
+    }
+    // Missing API paths and files are 404s; other GETs are the dashboard's own routes.
+    if (!isAppPath(path) || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return sendError(reply, 404, `no route ${request.method} ${path}`);
     }
     if (hasWeb) return reply.sendFile('index.html');
     return reply
@@ -109,4 +153,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       .send('The web app is not built: run `npm run build` (npm start does it for you).\n');
   });
   return app;
+}
+
+/** The path of a request target in origin or absolute form, without its query. */
+function pathOf(url: string): string {
+  try {
+    return new URL(url, 'http://request.invalid').pathname;
+  } catch {
+    return url.split('?')[0] ?? url;
+  }
+}
+
+/** Whether `request` may see internal details (store URLs): from this machine, or with the token. */
+export function seesInternals(
+  remoteAddress: string | undefined,
+  authorization: string | undefined,
+  apiToken: string | undefined,
+): boolean {
+  if (remoteAddress !== undefined && isLoopbackHost(remoteAddress)) return true;
+  return apiToken !== undefined && tokenMatches(authorization, apiToken);
 }

@@ -11,6 +11,10 @@ export interface ApiConfig {
   emulatorUrl: string | undefined;
   collectorUrls: string[];
   apiToken: string | undefined;
+  /** Host names accepted besides loopback ones for changes while listening on loopback (FABSCOPE_ALLOWED_HOSTS). */
+  allowedHosts: string[];
+  /** Longest a client may take to send a whole request (FABSCOPE_REQUEST_TIMEOUT_MS, default 30 s). */
+  requestTimeoutMs: number;
   /** Sampling tick (ms); undefined: from the fabric's size (`defaultSampleIntervalMs`). */
   sampleIntervalMs: number | undefined;
   prometheusRateWindow: string;
@@ -108,6 +112,21 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   if (topologyPath !== undefined && !existsSync(topologyPath)) {
     throw new ConfigError(`FABSCOPE_TOPOLOGY names a file that does not exist: "${topologyPath}"`);
   }
+  const timeout = env.FABSCOPE_REQUEST_TIMEOUT_MS ? Number(env.FABSCOPE_REQUEST_TIMEOUT_MS) : 30_000;
+  if (!Number.isInteger(timeout) || timeout < 100 || timeout > 300_000) {
+    throw new ConfigError(
+      `FABSCOPE_REQUEST_TIMEOUT_MS must be 100..300000, got "${env.FABSCOPE_REQUEST_TIMEOUT_MS}"`,
+    );
+  }
+  const allowedHosts = (env.FABSCOPE_ALLOWED_HOSTS ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  for (const h of allowedHosts) {
+    if (!/^[a-z0-9.-]+$|^\[?[0-9a-f:.]+\]?$/.test(h)) {
+      throw new ConfigError(`FABSCOPE_ALLOWED_HOSTS must be host names separated by commas, got "${h}"`);
+    }
+  }
   const routing = env.FABSCOPE_ROUTING || 'auto';
   if (routing !== 'minhop' && routing !== 'fattree' && routing !== 'auto') {
     throw new ConfigError(`FABSCOPE_ROUTING must be minhop, fattree or auto, got "${routing}"`);
@@ -126,6 +145,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       .filter(Boolean)
       .map((u) => url('FABSCOPE_COLLECTOR_URLS', u) as string),
     apiToken: env.FABSCOPE_API_TOKEN || undefined,
+    allowedHosts: allowedHosts.map((h) => h.replace(/^\[|\]$/g, '')),
+    requestTimeoutMs: timeout,
     sampleIntervalMs: interval,
     prometheusRateWindow: window,
     metricsSource: source,

@@ -1,4 +1,5 @@
 import { compactTick } from './lib/compact-tick.ts';
+import { redactAddresses } from './lib/redact.ts';
 import {
   type FabricSummary,
   type LinkDirectionState,
@@ -8,11 +9,30 @@ import {
 } from './lib/utilization.ts';
 import type { MetricsStore } from './store/types.ts';
 
+/**
+ * The one staleness policy, owned here and sent to every client (/health and each stream
+ * message): `ok` while the newest sample is at most `staleAfterSeconds` old, `stale` beyond that
+ * or before any sample, `degraded` when the store itself fails.
+ */
 export interface Health {
-  status: 'ok' | 'degraded';
+  status: 'ok' | 'stale' | 'degraded';
   store: MetricsStore['kind'];
   lastSampleAgeSeconds: number | null;
+  /** The sampling tick: a new message is due this often. */
+  intervalMs: number;
+  /** Data older than this is stale. */
+  staleAfterSeconds: number;
+  /** What is wrong, with internal addresses replaced by `<address>`. */
   error?: string;
+  /** The Prometheus a demo runs and restarts, when there is one. */
+  supervisor?: SupervisorStatus;
+}
+
+/** What a process supervisor (the demo's Prometheus) reports into health. */
+export interface SupervisorStatus {
+  restarts: number;
+  running: boolean;
+  lastExit?: string;
 }
 
 export interface Tick {
@@ -29,13 +49,50 @@ export interface Tick {
 export const STREAM_VIEWS = ['full', 'compact'] as const;
 export type StreamView = (typeof STREAM_VIEWS)[number];
 
-type Listener = (json: string) => void;
+/** Called with one SSE `data:` frame per tick; the same Buffer for every client of a view. */
+type Listener = (frame: Buffer) => void;
 
 /**
  * Data older than this is stale on screen and in /health, or than the store's own limit when
- * that is longer (an embedded store scraping a big fabric every 10 s).
+ * that is longer (an embedded store scraping a big fabric every 10 s), or than two and a half
+ * sampling intervals.
  */
 export const STALE_AFTER_SECONDS = 5;
+
+/** Stream clients written to per turn of the event loop. */
+export const DELIVERY_BATCH = 50;
+
+/** The staleness limit for a sampling interval and the store's own limit (when it gives one). */
+export function staleAfterSeconds(intervalMs: number, storeLimitSeconds?: number): number {
+  return Math.max(STALE_AFTER_SECONDS, (2.5 * intervalMs) / 1000, storeLimitSeconds ?? 0);
+}
+
+/** Health of a snapshot `elapsedSeconds` after it was read: ages keep growing between ticks. */
+function healthOf(
+  snapshot: { ok: boolean; error?: string | undefined; lastSampleAgeSeconds: number | null },
+  kind: MetricsStore['kind'],
+  intervalMs: number,
+  staleAfter: number,
+  elapsedSeconds: number,
+): { health: Health; detailedError: string | undefined } {
+  const age =
+    snapshot.lastSampleAgeSeconds === null
+      ? null
+      : Math.round((snapshot.lastSampleAgeSeconds + Math.max(0, elapsedSeconds)) * 1000) / 1000;
+  const fresh = age !== null && age <= staleAfter;
+  const health: Health = {
+    status: !snapshot.ok ? 'degraded' : fresh ? 'ok' : 'stale',
+    store: kind,
+    lastSampleAgeSeconds: age,
+    intervalMs,
+    staleAfterSeconds: staleAfter,
+  };
+  let detailedError = snapshot.error;
+  if (detailedError === undefined && !fresh)
+    detailedError = age === null ? 'no samples yet' : `newest sample is ${age.toFixed(1)} s old`;
+  if (detailedError !== undefined) health.error = redactAddresses(detailedError);
+  return { health, detailedError };
+}
 
 /**
  * The one refresh clock: once per interval, read rates from the store, compute every link's
@@ -44,11 +101,23 @@ export const STALE_AFTER_SECONDS = 5;
  */
 export class Sampler {
   private latest: Tick | null = null;
-  /** Serialized encodings of `latest`, made on demand. */
-  private encoded = new Map<StreamView, string>();
+  /** The store's answer behind `latest`, for health at the time it is asked. */
+  private latestSnapshot: {
+    timeMs: number;
+    ok: boolean;
+    error?: string;
+    lastSampleAgeSeconds: number | null;
+    staleAfter: number;
+  } | null = null;
+  /** SSE frames (`data: …\n\n`) of `latest` per encoding, made on demand. */
+  private encoded = new Map<StreamView, Buffer>();
   private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private supervisor: (() => SupervisorStatus) | undefined;
   private running: Promise<Tick> | null = null;
   private readonly listeners: Record<StreamView, Set<Listener>> = { full: new Set(), compact: new Set() };
+  /** Ticks computed so far: answers cached for a tick are valid while this stays the same. */
+  tickCount = 0;
   /** Interval ticks skipped because the sample before was still being computed. */
   skippedTicks = 0;
   /** How many times each encoding was serialized (for tests and diagnostics). */
@@ -57,21 +126,42 @@ export class Sampler {
   constructor(
     private readonly store: MetricsStore,
     private readonly index: LinkIndex,
-    private readonly intervalMs = 1000,
+    readonly intervalMs = 1000,
+    /** Monotonic milliseconds for the tick clock (tests pass their own). */
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   start(): void {
     if (this.timer) return;
+    this.stopped = false;
     void this.sample();
-    // A tick that finds the sample before still running is skipped: ticks never pile up.
-    this.timer = setInterval(() => {
-      if (this.running) this.skippedTicks++;
-      else void this.sample();
-    }, this.intervalMs);
+    // Ticks on a fixed clock (origin + n × interval), not setInterval's: a busy event loop delays
+    // a tick, it does not shift every later one (which would send fewer ticks than promised).
+    const origin = this.now();
+    let n = 0;
+    const next = () => {
+      if (this.stopped) return;
+      const now = this.now();
+      // The first slot still ahead; slots already gone by are skipped, so ticks never pile up.
+      const slot = Math.floor((now - origin) / this.intervalMs) + 1;
+      if (slot > n + 1) this.skippedTicks += slot - n - 1;
+      n = slot;
+      this.timer = setTimeout(
+        () => {
+          // A tick that finds the sample before still running is skipped.
+          if (this.running) this.skippedTicks++;
+          else void this.sample();
+          next();
+        },
+        Math.max(0, origin + n * this.intervalMs - now),
+      );
+    };
+    next();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
+    this.stopped = true;
+    clearTimeout(this.timer);
     this.timer = undefined;
     await this.running;
   }
@@ -84,15 +174,46 @@ export class Sampler {
     return this.running;
   }
 
+  /**
+   * The latest tick, with its health as of now: when ticks lag (a slow store, a busy process),
+   * the age still grows and health turns stale on time.
+   */
   async current(): Promise<Tick> {
-    return this.latest ?? (await this.sample());
+    const tick = this.latest ?? (await this.sample());
+    return { ...tick, health: this.healthNow().health };
+  }
+
+  /** Health as of now, and the unredacted reason for callers allowed to see internal addresses. */
+  healthNow(nowMs = Date.now()): { health: Health; detailedError: string | undefined } {
+    const result = this.storeHealth(nowMs);
+    if (this.supervisor) result.health.supervisor = this.supervisor();
+    return result;
+  }
+
+  /** Adds a supervisor's state to every health answer from now on. */
+  reportSupervisor(status: () => SupervisorStatus): void {
+    this.supervisor = status;
+  }
+
+  private storeHealth(nowMs: number): { health: Health; detailedError: string | undefined } {
+    const s = this.latestSnapshot;
+    if (s === null) {
+      return healthOf(
+        { ok: true, lastSampleAgeSeconds: null },
+        this.store.kind,
+        this.intervalMs,
+        staleAfterSeconds(this.intervalMs),
+        0,
+      );
+    }
+    return healthOf(s, this.store.kind, this.intervalMs, s.staleAfter, (nowMs - s.timeMs) / 1000);
   }
 
   /** Calls `listener` with the latest tick in `view` (if any) and then once per tick. */
   subscribe(listener: Listener, view: StreamView = 'full'): () => void {
     this.listeners[view].add(listener);
-    const json = this.encode(view);
-    if (json !== null) listener(json);
+    const frame = this.encode(view);
+    if (frame !== null) listener(frame);
     return () => this.listeners[view].delete(listener);
   }
 
@@ -101,42 +222,62 @@ export class Sampler {
     return this.listeners.full.size + this.listeners.compact.size;
   }
 
-  /** The latest tick serialized in `view`, computed once per tick; null before the first tick. */
-  private encode(view: StreamView): string | null {
+  /** The latest tick as an SSE frame in `view`, made once per tick; null before the first tick. */
+  private encode(view: StreamView): Buffer | null {
     const tick = this.latest;
     if (tick === null) return null;
-    let json = this.encoded.get(view);
-    if (json === undefined) {
-      json = JSON.stringify(view === 'compact' ? compactTick(tick) : tick);
+    let frame = this.encoded.get(view);
+    if (frame === undefined) {
+      const json = JSON.stringify(view === 'compact' ? compactTick(tick) : tick);
+      frame = Buffer.from(`data: ${json}\n\n`, 'utf8');
       this.serializations[view]++;
-      this.encoded.set(view, json);
+      this.encoded.set(view, frame);
     }
-    return json;
+    return frame;
   }
 
   private async compute(): Promise<Tick> {
     const snapshot = await this.store.rates();
     const links = linkDirectionStates(this.index, snapshot);
     const summary = summarize(this.index, links, snapshot.timeMs);
-    const age = snapshot.lastSampleAgeSeconds;
-    const staleAfter = Math.max(STALE_AFTER_SECONDS, snapshot.staleAfterSeconds ?? 0);
-    const fresh = snapshot.ok && age !== null && age <= staleAfter;
-    const health: Health = {
-      status: fresh ? 'ok' : 'degraded',
-      store: this.store.kind,
-      lastSampleAgeSeconds: age,
+    const staleAfter = staleAfterSeconds(this.intervalMs, snapshot.staleAfterSeconds);
+    const read = {
+      timeMs: snapshot.timeMs,
+      ok: snapshot.ok,
+      lastSampleAgeSeconds: snapshot.lastSampleAgeSeconds,
+      staleAfter,
+      ...(snapshot.error === undefined ? {} : { error: snapshot.error }),
     };
-    if (snapshot.error) health.error = snapshot.error;
-    else if (!fresh)
-      health.error = age === null ? 'no samples yet' : `newest sample is ${age.toFixed(1)} s old`;
+    const { health } = healthOf(read, this.store.kind, this.intervalMs, staleAfter, 0);
     const tick: Tick = { time: summary.time, health, summary, links };
     this.latest = tick;
+    this.latestSnapshot = read;
+    this.tickCount++;
     this.encoded = new Map();
     for (const view of STREAM_VIEWS) {
       if (this.listeners[view].size === 0) continue;
-      const json = this.encode(view);
-      if (json !== null) for (const listener of this.listeners[view]) listener(json);
+      const frame = this.encode(view);
+      if (frame !== null) this.deliver(view, frame);
     }
     return tick;
+  }
+
+  /**
+   * Hands a frame to every listener of `view`, DELIVERY_BATCH at a time with the event loop free
+   * in between: writing a tick to hundreds of sockets would otherwise hold every request waiting.
+   */
+  private deliver(view: StreamView, frame: Buffer): void {
+    const listeners = [...this.listeners[view]];
+    let next = 0;
+    const batch = () => {
+      const end = Math.min(next + DELIVERY_BATCH, listeners.length);
+      for (; next < end; next++) {
+        const listener = listeners[next] as Listener;
+        // Gone since the tick began (its client disconnected between batches).
+        if (this.listeners[view].has(listener)) listener(frame);
+      }
+      if (next < listeners.length) setImmediate(batch);
+    };
+    batch();
   }
 }

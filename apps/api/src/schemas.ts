@@ -10,12 +10,31 @@ export const ErrorReply = Type.Object(
 export const PortRefSchema = Type.Object({ node: Type.String(), port: Type.Integer() });
 
 export const HealthSchema = Type.Object({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+  status: Type.Union([Type.Literal('ok'), Type.Literal('stale'), Type.Literal('degraded')], {
+    description:
+      'ok: newest sample at most staleAfterSeconds old; stale: older, or none yet; degraded: the store fails',
+  }),
   store: Type.Union([Type.Literal('embedded'), Type.Literal('prometheus')]),
   lastSampleAgeSeconds: Nullable(
     Type.Number({ description: 'Age of the newest counter sample; null before any' }),
   ),
-  error: Type.Optional(Type.String()),
+  intervalMs: Type.Integer({ description: 'Sampling tick: a stream message is due this often' }),
+  staleAfterSeconds: Type.Number({ description: 'Data older than this is stale (the one staleness policy)' }),
+  error: Type.Optional(
+    Type.String({
+      description: 'What is wrong; internal addresses shown only to this machine or with the token',
+    }),
+  ),
+  supervisor: Type.Optional(
+    Type.Object(
+      {
+        restarts: Type.Integer({ description: 'Times the supervised Prometheus was restarted' }),
+        running: Type.Boolean(),
+        lastExit: Type.Optional(Type.String({ description: 'How it last stopped, e.g. "signal SIGKILL"' })),
+      },
+      { description: 'The Prometheus the demo runs and restarts (demo --prometheus only)' },
+    ),
+  ),
 });
 
 export const TopologySchema = Type.Object({
@@ -78,25 +97,31 @@ export const SummarySchema = Type.Object({
   staleLinks: Type.Integer(),
 });
 
-export const LinksQuery = Type.Object({
-  sort: Type.Optional(
-    Type.Union([
-      Type.Literal('utilization'),
-      Type.Literal('bytesPerSecond'),
-      Type.Literal('transmitWaitFraction'),
-      Type.Literal('id'),
-    ]),
-  ),
-  order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
-  kind: Type.Optional(Type.Union([Type.Literal('isl'), Type.Literal('host')])),
-});
+export const LinksQuery = Type.Object(
+  {
+    sort: Type.Optional(
+      Type.Union([
+        Type.Literal('utilization'),
+        Type.Literal('bytesPerSecond'),
+        Type.Literal('transmitWaitFraction'),
+        Type.Literal('id'),
+      ]),
+    ),
+    order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    kind: Type.Optional(Type.Union([Type.Literal('isl'), Type.Literal('host')])),
+  },
+  { additionalProperties: false },
+);
 export type LinksQuery = Static<typeof LinksQuery>;
 
-export const RouteQuery = Type.Object({
-  from: Type.String({ minLength: 1 }),
-  to: Type.String({ minLength: 1 }),
-});
+export const RouteQuery = Type.Object(
+  {
+    from: Type.String({ minLength: 1, maxLength: 256 }),
+    to: Type.String({ minLength: 1, maxLength: 256 }),
+  },
+  { additionalProperties: false },
+);
 export type RouteQuery = Static<typeof RouteQuery>;
 
 export const RouteSchema = Type.Object({
@@ -159,9 +184,28 @@ export const AdaptiveRoutingPatch = Type.Partial(AdaptiveRoutingSchema, {
 });
 export type AdaptiveRoutingPatch = Static<typeof AdaptiveRoutingPatch>;
 
-const Quantity = (description: string) =>
-  Type.Union([Type.Number({ minimum: 0 }), Type.String({ minLength: 1 })], { description });
-const HostName = Type.String({ minLength: 1 });
+/**
+ * A quantity as a number in its base unit (at most `maximum`) or a number with a unit. The
+ * emulator reads the text and bounds it the same way (packages/emulator/src/units.ts), answering
+ * 400 naming the field; here a number beyond the bound, or text that is no quantity, is refused first.
+ */
+const Quantity = (description: string, maximum: number) =>
+  Type.Union(
+    [
+      Type.Number({ minimum: 0, maximum }),
+      Type.String({
+        minLength: 1,
+        maxLength: 32,
+        pattern: '^\\s*[0-9]*\\.?[0-9]+(?:[eE][+-]?[0-9]{1,3})?\\s*[a-zA-Z/]*\\s*$',
+      }),
+    ],
+    { description: `${description}; at most ${maximum}` },
+  );
+/** The emulator's bounds (packages/emulator/src/units.ts). */
+const MAX_SECONDS = 366 * 24 * 3600;
+const MAX_BYTES = 2 ** 40;
+const MAX_BYTES_PER_SECOND = 1e13;
+const HostName = Type.String({ minLength: 1, maxLength: 256 });
 
 export const TRAFFIC_PATTERNS = [
   'pairs',
@@ -191,9 +235,19 @@ export const TrafficItem = Type.Object(
         description: 'pairs: [sender, receiver]',
       }),
     ),
-    k: Type.Optional(Type.Integer({ description: 'shift: host i sends to host i+k' })),
+    k: Type.Optional(
+      Type.Integer({
+        minimum: -1_000_000,
+        maximum: 1_000_000,
+        description: 'shift: host i sends to host i+k',
+      }),
+    ),
     seed: Type.Optional(
-      Type.Integer({ minimum: 0, description: 'permutation: seed of the random derangement' }),
+      Type.Integer({
+        minimum: 0,
+        maximum: 2 ** 32 - 1,
+        description: 'permutation: seed of the random derangement',
+      }),
     ),
     to: Type.Optional(Type.String({ minLength: 1, description: 'incast, iperf: receiver' })),
     from: Type.Optional(
@@ -206,18 +260,30 @@ export const TrafficItem = Type.Object(
     ),
     server: Type.Optional(Type.String({ minLength: 1, description: 'storage: the server' })),
     clients: Type.Optional(
-      Type.Array(HostName, { minItems: 1, description: 'storage: clients (default all others)' }),
+      Type.Array(HostName, {
+        minItems: 1,
+        maxItems: 100_000,
+        description: 'storage: clients (default all others)',
+      }),
     ),
     op: Type.Optional(Type.Union([Type.Literal('read'), Type.Literal('write')])),
-    ioSize: Type.Optional(Quantity('storage: I/O size, bytes or "1MiB"')),
-    jobs: Type.Optional(Type.Integer({ minimum: 1, description: 'storage: streams per client' })),
-    hosts: Type.Optional(
-      Type.Array(HostName, { minItems: 1, description: 'hosts a collective pattern runs on' }),
+    ioSize: Type.Optional(Quantity('storage: I/O size, bytes or "1MiB"', MAX_BYTES)),
+    jobs: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1024, description: 'storage: streams per client' }),
     ),
-    start: Type.Optional(Quantity('seconds from now, or "500ms"')),
-    duration: Type.Optional(Quantity('seconds, or "10s"; default until stopped')),
-    messageSize: Type.Optional(Quantity('bytes, or "4KiB"')),
-    demand: Type.Optional(Quantity('bytes/s per flow, or "50Gb/s"; default as fast as the path allows')),
+    hosts: Type.Optional(
+      Type.Array(HostName, {
+        minItems: 1,
+        maxItems: 100_000,
+        description: 'hosts a collective pattern runs on',
+      }),
+    ),
+    start: Type.Optional(Quantity('seconds from now, or "500ms"', MAX_SECONDS)),
+    duration: Type.Optional(Quantity('seconds, or "10s"; default until stopped', MAX_SECONDS)),
+    messageSize: Type.Optional(Quantity('bytes, or "4KiB"', MAX_BYTES)),
+    demand: Type.Optional(
+      Quantity('bytes/s per flow, or "50Gb/s"; default as fast as the path allows', MAX_BYTES_PER_SECOND),
+    ),
     transport: Type.Optional(Type.Union([Type.Literal('rdma'), Type.Literal('ip')])),
   },
   { additionalProperties: false },
@@ -256,10 +322,16 @@ export const FaultRequest = Type.Object(
     link: Type.Optional(Type.String({ minLength: 1, description: 'link id `a/port--b/port`' })),
     node: Type.Optional(Type.String({ minLength: 1 })),
     port: Type.Optional(Type.Integer({ minimum: 1, maximum: 255 })),
-    period: Type.Optional(Quantity('flap: seconds per down-up cycle (default 2)')),
-    downFor: Type.Optional(Quantity('flap: seconds down in each cycle (default half the period)')),
+    period: Type.Optional(Quantity('flap: seconds per down-up cycle (default 2)', MAX_SECONDS)),
+    downFor: Type.Optional(
+      Quantity('flap: seconds down in each cycle (default half the period)', MAX_SECONDS),
+    ),
     rate: Type.Optional(
-      Type.Number({ minimum: 0, description: 'symbol-errors: errors per second (0 stops them)' }),
+      Type.Number({
+        minimum: 0,
+        maximum: 1e9,
+        description: 'symbol-errors: errors per second (0 stops them)',
+      }),
     ),
   },
   { additionalProperties: false },

@@ -64,6 +64,8 @@ export async function startApi(
     ctx,
     listenHost: config.host,
     apiToken: config.apiToken,
+    allowedHosts: config.allowedHosts,
+    requestTimeoutMs: config.requestTimeoutMs,
     webRoot: options.webRoot,
     logger: options.logger ?? false,
   });

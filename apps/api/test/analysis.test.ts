@@ -4,27 +4,11 @@ import { join } from 'node:path';
 import { buildForwardingTables, buildScenario, type Fabric } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
 import { ConfigError, configFromEnv } from '../src/config.ts';
-import { LinkIndex } from '../src/lib/utilization.ts';
-import { Sampler } from '../src/sampler.ts';
-import { EmbeddedStore } from '../src/store/embedded.ts';
+import { buildTestApp } from './helper.ts';
 
-function build(fabric: Fabric): Promise<FastifyInstance> {
-  const store = new EmbeddedStore({ targets: ['http://127.0.0.1:9/metrics'] });
-  const linkIndex = new LinkIndex(fabric);
-  return buildApp({
-    ctx: {
-      fabric,
-      tables: buildForwardingTables(fabric),
-      linkIndex,
-      store,
-      sampler: new Sampler(store, linkIndex),
-      emulator: null,
-    },
-    listenHost: '127.0.0.1',
-  });
-}
+const build = (fabric: Fabric): Promise<FastifyInstance> =>
+  buildTestApp({ fabric, tables: buildForwardingTables(fabric) });
 
 describe('GET /api/v1/route with links, rates and latency', () => {
   let app: FastifyInstance;

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { busiestPerKind, compactTick, roundUtilization } from '../src/lib/compact-tick.ts';
 import { type LinkDirectionState, LinkIndex } from '../src/lib/utilization.ts';
-import { Sampler } from '../src/sampler.ts';
+import { DELIVERY_BATCH, Sampler } from '../src/sampler.ts';
 import { type MetricsStore, type PortRates, portKey, type RatesSnapshot } from '../src/store/types.ts';
 
 const fabric = buildScenario('ar-demo');
@@ -115,28 +115,48 @@ describe('Sampler encodings', () => {
     await sampler.sample();
     expect(sampler.serializations).toEqual({ full: 0, compact: 0 });
 
-    const compactMessages: string[][] = [[], [], []];
+    const compactMessages: Buffer[][] = [[], [], []];
     const unsubscribe = compactMessages.map((list) =>
-      sampler.subscribe((json) => list.push(json), 'compact'),
+      sampler.subscribe((frame) => list.push(frame), 'compact'),
     );
     // A new client gets the latest tick at once; the encoding is made once for all three.
     expect(sampler.serializations).toEqual({ full: 0, compact: 1 });
     await sampler.sample();
     expect(sampler.serializations).toEqual({ full: 0, compact: 2 });
     for (const list of compactMessages) expect(list).toHaveLength(2);
+    // The very same bytes for every client: one buffer per tick, not one copy per client.
     expect(compactMessages[0]?.[1]).toBe(compactMessages[2]?.[1]);
+    expect(compactMessages[0]?.[1]?.toString()).toMatch(/^data: \{.*\}\n\n$/s);
 
-    const full: string[] = [];
-    const stopFull = sampler.subscribe((json) => full.push(json), 'full');
+    const full: Buffer[] = [];
+    const stopFull = sampler.subscribe((frame) => full.push(frame), 'full');
     await sampler.sample();
     expect(sampler.serializations).toEqual({ full: 2, compact: 3 });
-    expect(JSON.parse(full[1] ?? '{}').links).toHaveLength(fabric.links.length * 2);
+    const fullJson = full[1]?.toString().replace(/^data: /, '') ?? '{}';
+    expect(JSON.parse(fullJson).links).toHaveLength(fabric.links.length * 2);
 
     for (const stop of unsubscribe) stop();
     stopFull();
     await sampler.sample();
     expect(sampler.serializations).toEqual({ full: 2, compact: 3 });
     expect(sampler.clientCount).toBe(0);
+  });
+});
+
+describe('Sampler delivery', () => {
+  it('writes a tick to many clients in batches, freeing the event loop between them, and skips clients gone meanwhile', async () => {
+    const sampler = new Sampler(fixedStore(), new LinkIndex(fabric));
+    const received = Array.from({ length: 3 * DELIVERY_BATCH }, () => [] as Buffer[]);
+    const stops = received.map((list) => sampler.subscribe((frame) => list.push(frame), 'compact'));
+    await sampler.sample();
+    // The first batch at once; the rest after the event loop has turned.
+    expect(received.filter((list) => list.length === 1)).toHaveLength(DELIVERY_BATCH);
+    stops[received.length - 1]?.();
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(received.slice(0, -1).every((list) => list.length === 1 && list[0] === received[0]?.[0])).toBe(
+      true,
+    );
+    expect(received.at(-1)).toHaveLength(0);
   });
 });
 
@@ -202,9 +222,12 @@ describe('GET /api/v1/stream?view=compact over a real socket', () => {
     expect(message.summary.histogram.isl[9]).toBe(1);
   });
 
-  it('keeps the default stream as it was and refuses an unknown view', async () => {
+  it('defaults to the compact view any fabric can afford, serves full on request, refuses an unknown view', async () => {
     const address = await start();
-    const message = (await firstMessage(`${address}/api/v1/stream`)) as { links: { id: string }[] };
+    const byDefault = (await firstMessage(`${address}/api/v1/stream`)) as Record<string, unknown>;
+    expect(byDefault.links).toBeUndefined();
+    expect(byDefault.utilization).toHaveLength(fabric.links.length * 2);
+    const message = (await firstMessage(`${address}/api/v1/stream?view=full`)) as { links: { id: string }[] };
     expect(message.links).toHaveLength(fabric.links.length * 2);
     const bad = await fetch(`${address}/api/v1/stream?view=tiny`);
     expect(bad.status).toBe(400);

@@ -112,4 +112,25 @@ describe('API traffic patterns and faults, forwarded to the emulator', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(reason);
   });
+
+  it.each([
+    [{ pattern: 'storage', server: 'nodeA', op: 'read', ioSize: '1e400MiB' }, /ioSize.*finite/],
+    [{ pattern: 'storage', server: 'nodeA', op: 'read', ioSize: '2000GiB' }, /ioSize.*at most/],
+    [{ pattern: 'iperf', from: 'nodeA', to: 'nodeC', duration: '1e9s' }, /duration.*at most/],
+    [{ pattern: 'pairs', pairs: [['nodeA', 'nodeC']], demand: '1e9Gb/s' }, /demand.*at most/],
+    [{ pattern: 'pairs', pairs: [['nodeA', 'nodeC']], messageSize: '1e300' }, /messageSize/],
+    [{ pattern: 'pairs', pairs: [['nodeA', 'nodeC']], start: '1e400' }, /start/],
+  ])(
+    'the emulator answers %j with 400 naming the field, and the next request still works',
+    async (body, reason) => {
+      const res = await call('POST', '/traffic', body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'Bad Request' });
+      expect(res.json().message).toMatch(reason);
+      const next = await call('POST', '/traffic', { pattern: 'shift', k: 1 });
+      expect(next.statusCode).toBe(200);
+      expect((await call('GET', '/traffic')).statusCode).toBe(200);
+      expect((await call('DELETE', '/traffic')).statusCode).toBe(200);
+    },
+  );
 });

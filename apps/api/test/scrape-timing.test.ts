@@ -1,5 +1,5 @@
 import { buildScenario } from '@fabscope/topology';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { configFromEnv, defaultSampleIntervalMs } from '../src/config.ts';
 import { LinkIndex } from '../src/lib/utilization.ts';
 import { Sampler } from '../src/sampler.ts';
@@ -69,9 +69,92 @@ describe('sampler health with a slow store', () => {
 
   it('is ok while the newest sample is within the store limit, even past 5 s', async () => {
     expect((await new Sampler(store(11, 34.5), index).sample()).health.status).toBe('ok');
-    expect((await new Sampler(store(36, 34.5), index).sample()).health.status).toBe('degraded');
+    expect((await new Sampler(store(36, 34.5), index).sample()).health.status).toBe('stale');
     // Without a limit from the store (Prometheus), 5 s as before.
     expect((await new Sampler(store(4.9), index).sample()).health.status).toBe('ok');
-    expect((await new Sampler(store(6), index).sample()).health.status).toBe('degraded');
+    expect((await new Sampler(store(6), index).sample()).health.status).toBe('stale');
+  });
+
+  it('ages between ticks: a sampler that stops ticking (a busy process, a hung store) turns stale on time', async () => {
+    const sampler = new Sampler(store(1), index, 1000);
+    const tick = await sampler.sample();
+    expect(tick.health).toMatchObject({ status: 'ok', intervalMs: 1000, staleAfterSeconds: 5 });
+    const later = sampler.healthNow(Date.now() + 4500).health;
+    expect(later.status).toBe('stale');
+    expect(later.lastSampleAgeSeconds).toBeGreaterThanOrEqual(5.5);
+    expect((await sampler.current()).health.lastSampleAgeSeconds).toBeGreaterThanOrEqual(1);
+  });
+
+  it('owns one staleness limit: at least 5 s, 2.5 intervals, or the store limit, and sends it', async () => {
+    expect((await new Sampler(store(1), index, 10_000).sample()).health.staleAfterSeconds).toBe(25);
+    expect((await new Sampler(store(1, 34.5), index, 10_000).sample()).health.staleAfterSeconds).toBe(34.5);
+    expect((await new Sampler(store(1), index, 2000).sample()).health.staleAfterSeconds).toBe(5);
+  });
+
+  it('says degraded when the store fails, and hides its addresses from the message', async () => {
+    const failing: MetricsStore = {
+      kind: 'prometheus',
+      rates: async () => ({
+        timeMs: Date.now(),
+        ok: false,
+        error:
+          'Prometheus at http://10.1.2.3:9090/api/v1/query unreachable: connect ECONNREFUSED 10.1.2.3:9090',
+        lastSampleAgeSeconds: null,
+        ports: new Map(),
+      }),
+      close: async () => undefined,
+    };
+    const sampler = new Sampler(failing, index);
+    const { health } = await sampler.sample();
+    expect(health.status).toBe('degraded');
+    expect(health.error).toBe('Prometheus at <address> unreachable: connect ECONNREFUSED <address>');
+    expect(sampler.healthNow().detailedError).toMatch(/10\.1\.2\.3:9090/);
+  });
+});
+
+describe('sampler clock', () => {
+  it('ticks on a fixed clock: a late tick delays that tick only, the next one keeps its slot', async () => {
+    let calls = 0;
+    const counting: MetricsStore = {
+      kind: 'embedded',
+      rates: async () => {
+        calls++;
+        return { timeMs: Date.now(), ok: true, lastSampleAgeSeconds: 0, ports: new Map() };
+      },
+      close: async () => undefined,
+    };
+    let t = 0;
+    const sampler = new Sampler(counting, new LinkIndex(buildScenario('ar-demo')), 1000, () => t);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      sampler.start();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(calls).toBe(1);
+      t = 1000;
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(calls).toBe(2);
+      // The event loop was blocked: the tick due at 2000 runs at 2400.
+      t = 2400;
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(calls).toBe(3);
+      // The next is still due at 3000, 600 ms later (setInterval would wait 1000).
+      t = 2999;
+      await vi.advanceTimersByTimeAsync(599);
+      expect(calls).toBe(3);
+      t = 3000;
+      await vi.advanceTimersByTimeAsync(1);
+      expect(calls).toBe(4);
+      // Blocked for more than a whole tick: the slots gone by are skipped, not piled up.
+      t = 5500;
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(calls).toBe(5);
+      expect(sampler.skippedTicks).toBe(1);
+      t = 6000;
+      await vi.advanceTimersByTimeAsync(500);
+      expect(calls).toBe(6);
+    } finally {
+      await sampler.stop();
+      vi.useRealTimers();
+    }
   });
 });

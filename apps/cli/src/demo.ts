@@ -10,7 +10,7 @@ import {
 import { createEmulator, startEmulatorServer, startSysfsWriter } from '@fabscope/emulator';
 import { routingFor } from '@fabscope/topology';
 import { fabricFromConfig } from './commands/topology.ts';
-import { type PrometheusServer, startPrometheus } from './prometheus.ts';
+import { type SupervisedPrometheus, supervisePrometheus } from './prometheus-supervisor.ts';
 
 export const WEB_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../../apps/web/dist');
 
@@ -34,6 +34,8 @@ export interface RunningDemo {
   emulatorUrl: string;
   collectorUrl: string;
   prometheusUrl: string | undefined;
+  /** The supervised Prometheus (demo --prometheus), restarted when it dies. */
+  prometheus: SupervisedPrometheus | undefined;
   api: RunningApi;
   stop(): Promise<void>;
 }
@@ -73,10 +75,10 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     });
     stops.push(() => collector.close());
 
-    let prometheus: PrometheusServer | undefined;
+    let prometheus: SupervisedPrometheus | undefined;
     if (options.prometheus) {
       const target = new URL(collector.url).host;
-      const started: PrometheusServer = await startPrometheus(
+      const started: SupervisedPrometheus = await supervisePrometheus(
         options.prometheusPort === undefined
           ? { targets: [target] }
           : { targets: [target], port: options.prometheusPort },
@@ -97,12 +99,14 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       logger: options.logger ?? false,
     });
     stops.push(() => api.close());
+    if (prometheus) api.sampler.reportSupervisor(prometheus.status);
     return {
       fabricName: fabric.name,
       apiUrl: api.url,
       emulatorUrl: emulatorServer.url,
       collectorUrl: collector.url,
       prometheusUrl: prometheus?.url,
+      prometheus,
       api,
       stop,
     };

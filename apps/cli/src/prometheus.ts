@@ -22,6 +22,10 @@ export class MissingToolError extends Error {
 export interface PrometheusServer {
   url: string;
   configFile: string;
+  /** The process id, for a supervisor (and tests) to watch or signal it. */
+  pid: number | undefined;
+  /** Resolves with how the process ended ("code 0", "signal SIGKILL"), whoever ended it. */
+  exited: Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -102,7 +106,9 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ? `signal ${signal}` : `code ${code}`)),
+  );
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
@@ -120,7 +126,7 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
     }
     try {
       const response = await fetch(`${url}/-/ready`, { signal: AbortSignal.timeout(1000) });
-      if (response.ok) return { url, configFile, stop };
+      if (response.ok) return { url, configFile, pid: child.pid, exited, stop };
     } catch {
       // not listening yet
     }

@@ -128,6 +128,7 @@ export function App() {
         receivedAtMs: stream.receivedAtMs,
         lastSampleAgeSeconds: snapshot.health.lastSampleAgeSeconds,
         staleLinkCount: staleDirectionCount(snapshot),
+        policy: snapshot.health,
       }).state === 'stale');
 
   return (

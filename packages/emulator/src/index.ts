@@ -54,7 +54,12 @@ export {
   type ScenarioPhase,
   type ScenarioResult,
 } from './scenario-file.ts';
-export { type EmulatorServer, type EmulatorServerOptions, startEmulatorServer } from './server.ts';
+export {
+  type EmulatorServer,
+  type EmulatorServerOptions,
+  isLoopback,
+  startEmulatorServer,
+} from './server.ts';
 export { rateText, type SysfsWriter, type SysfsWriterOptions, startSysfsWriter } from './sysfs.ts';
 export * as transport from './transport.ts';
 export { parseDuration, parseRate, parseSize, QuantityError } from './units.ts';

@@ -1,9 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIP } from 'node:net';
 import { AdaptiveRoutingConfigError } from './ar-config.ts';
 import type { Emulator } from './emulator.ts';
 import { type StartFlowsRequest, TrafficError } from './flows.ts';
+import { QuantityError } from './units.ts';
 
 export interface EmulatorServerOptions {
   /** Default 127.0.0.1 (loopback only). */
@@ -19,14 +20,27 @@ export interface EmulatorServerOptions {
   token?: string | undefined;
 }
 
-/** True for addresses only this machine can reach. */
-function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || h.startsWith('127.') || h.startsWith('::ffff:127.');
+/**
+ * True for addresses only this machine can reach: 127.0.0.0/8, ::1, their IPv4-mapped form and
+ * `localhost`; the same rules as the API's (apps/api/src/auth.ts), which a test checks.
+ */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost') return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  if (isIP(h) === 6) return h === '::1' || /^::ffff:127\.\d+\.\d+\.\d+$/.test(h);
+  return false;
 }
 
 function checkChangeAllowed(request: IncomingMessage, protect: boolean, token: string | undefined): void {
-  if (!protect || request.method === 'GET' || request.method === 'HEAD') return;
+  if (request.method === 'GET' || request.method === 'HEAD') return;
+  if (!protect) {
+    // On loopback, a page elsewhere whose name resolves to 127.0.0.1 (DNS rebinding) sends its own Host.
+    const host = /^(\[[^\]]+\]|[^:]+)(:\d+)?$/.exec(request.headers.host ?? '')?.[1] ?? '';
+    if (!isLoopback(host))
+      throw new HttpError(403, `changes are refused for Host "${request.headers.host ?? ''}"`);
+    return;
+  }
   if (!token) {
     throw new HttpError(
       403,
@@ -128,7 +142,11 @@ export function startEmulatorServer(
           if (error instanceof HttpError) {
             if (error.allow) response.setHeader('Allow', error.allow);
             send(response, error.status, { error: error.message });
-          } else if (error instanceof TrafficError || error instanceof AdaptiveRoutingConfigError) {
+          } else if (
+            error instanceof TrafficError ||
+            error instanceof AdaptiveRoutingConfigError ||
+            error instanceof QuantityError
+          ) {
             send(response, 400, { error: error.message });
           } else {
             send(response, 500, { error: 'internal error' });

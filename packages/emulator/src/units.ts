@@ -36,6 +36,20 @@ const RATE_BYTES: Record<string, number> = {
   'gbit/s': 1e9 / 8,
 };
 
+/**
+ * Upper bounds: far beyond any real job, low enough that arithmetic on them stays finite and a
+ * typo (`1e400MiB`) is refused with the field's name instead of poisoning the solver.
+ */
+export const MAX_DURATION_SECONDS = 366 * 24 * 3600;
+export const MAX_SIZE_BYTES = 2 ** 40;
+export const MAX_RATE_BYTES_PER_SECOND = 1e13;
+
+function atMost(name: string, value: number, max: number, raw: unknown, unit: string): number {
+  if (!(value <= max))
+    throw new QuantityError(`${name} must be at most ${max} ${unit}, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
 function split(name: string, value: unknown): { n: number; unit: string } {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new QuantityError(`${name} must be finite, got ${value}`);
@@ -44,7 +58,9 @@ function split(name: string, value: unknown): { n: number; unit: string } {
   if (typeof value !== 'string') throw new QuantityError(`${name} must be a number or a string with a unit`);
   const match = /^\s*([0-9]*\.?[0-9]+(?:e[+-]?\d+)?)\s*([a-zA-Z/]*)\s*$/.exec(value);
   if (!match) throw new QuantityError(`${name}: cannot read ${JSON.stringify(value)}`);
-  return { n: Number(match[1]), unit: match[2] ?? '' };
+  const n = Number(match[1]);
+  if (!Number.isFinite(n)) throw new QuantityError(`${name} must be finite, got ${JSON.stringify(value)}`);
+  return { n, unit: match[2] ?? '' };
 }
 
 /** Seconds. A bare number is seconds. */
@@ -53,7 +69,7 @@ export function parseDuration(name: string, value: unknown): number {
   const factor = unit === '' ? 1 : DURATION_S[unit];
   if (factor === undefined) throw new QuantityError(`${name}: unknown time unit "${unit}" (ms, s, m, h)`);
   if (n < 0) throw new QuantityError(`${name} must be ≥ 0, got ${JSON.stringify(value)}`);
-  return n * factor;
+  return atMost(name, n * factor, MAX_DURATION_SECONDS, value, 'seconds');
 }
 
 /** Bytes (whole). A bare number is bytes. */
@@ -64,7 +80,7 @@ export function parseSize(name: string, value: unknown): number {
     throw new QuantityError(`${name}: unknown size unit "${unit}" (B, KiB, KB, K, MiB, …)`);
   const bytes = Math.round(n * factor);
   if (!(bytes >= 1)) throw new QuantityError(`${name} must be at least 1 byte, got ${JSON.stringify(value)}`);
-  return bytes;
+  return atMost(name, bytes, MAX_SIZE_BYTES, value, 'bytes');
 }
 
 /** Bytes per second. A bare number is bytes/s; `Gb/s` is gigabits, `GB/s` gigabytes. */
@@ -84,5 +100,5 @@ export function parseRate(name: string, value: unknown): number {
 
 function positive(name: string, bytes: number, raw: unknown): number {
   if (!(bytes > 0)) throw new QuantityError(`${name} must be > 0, got ${JSON.stringify(raw)}`);
-  return bytes;
+  return atMost(name, bytes, MAX_RATE_BYTES_PER_SECOND, raw, 'bytes/s');
 }

@@ -130,6 +130,45 @@ describe('emulator HTTP server', () => {
     expect(none.status).toBe(400);
   });
 
+  it('answers quantities out of bounds 400 naming the field, and keeps serving (1e400MiB once wedged it)', async () => {
+    for (const [body, field] of [
+      [{ pattern: 'storage', server: 'nodeA', op: 'read', ioSize: '1e400MiB' }, 'ioSize'],
+      [{ pattern: 'iperf', from: 'nodeA', to: 'nodeC', duration: '400d' }, 'duration'],
+      [{ pattern: 'iperf', from: 'nodeA', to: 'nodeC', duration: 1e300 }, 'duration'],
+      [{ pattern: 'pairs', pairs: [['nodeA', 'nodeC']], demand: '1e300Gb/s' }, 'demand'],
+    ] as const) {
+      const bad = await call('POST', '/v1/flows', JSON.stringify(body));
+      expect(bad).toMatchObject({ status: 400, json: { error: expect.stringContaining(field) } });
+    }
+    const good = await call('POST', '/v1/flows', JSON.stringify({ pattern: 'shift', k: 1 }));
+    expect(good.status).toBe(200);
+    expect((await call('GET', '/v1/ports')).status).toBe(200);
+    expect((await call('DELETE', '/v1/flows')).status).toBe(200);
+  });
+
+  it('on loopback, refuses changes whose Host is not a loopback name (DNS rebinding)', async () => {
+    const url = new URL(server.url);
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          method: 'DELETE',
+          path: '/v1/flows',
+          headers: { host: 'evil.example' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(403);
+  });
+
   it('reads and updates adaptive routing, refusing invalid values', async () => {
     const initial = await call('GET', '/v1/adaptive-routing');
     expect(initial.json).toEqual({

@@ -2,22 +2,26 @@ import { analyzeContention, PatternError, parsePattern } from '@fabscope/topolog
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
+import { sendError } from '../http/errors.ts';
 import { ErrorReply } from '../schemas.ts';
 
-export const AnalysisQuery = Type.Object({
-  pattern: Type.String({
-    minLength: 1,
-    description:
-      'pairs:A-B,C-D (or A->B) · shift:K · permutation[:SEED] · all-to-all · incast:HOST · bisection',
-  }),
-  limit: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: 1_000_000,
-      description: 'Most entries per list (links, collisions, flows); default 1000',
+export const AnalysisQuery = Type.Object(
+  {
+    pattern: Type.String({
+      minLength: 1,
+      description:
+        'pairs:A-B,C-D (or A->B) · shift:K · permutation[:SEED] · all-to-all · incast:HOST · bisection',
     }),
-  ),
-});
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 1_000_000,
+        description: 'Most entries per list (links, collisions, flows); default 1000',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type AnalysisQuery = Static<typeof AnalysisQuery>;
 
 const Pair = Type.Tuple([Type.String(), Type.String()]);
@@ -70,9 +74,7 @@ export const analysisRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (ap
         result = analyzeContention(ctx.fabric, ctx.tables, parsePattern(text, ctx.fabric));
       } catch (error) {
         if (error instanceof PatternError) {
-          return reply
-            .code(400)
-            .send({ statusCode: 400, error: 'Bad Request', message: `pattern: ${error.message}` });
+          return sendError(reply, 400, `pattern: ${error.message}`);
         }
         throw error;
       }

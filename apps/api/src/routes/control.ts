@@ -12,7 +12,9 @@ import { badRequest, withEmulator } from './with-emulator.ts';
 
 /** Adaptive routing and traffic: forwarded to the emulator, refused cleanly without one. */
 export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
-  const errors = { 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 409: ErrorReply, 502: ErrorReply };
+  // 401, 403, 405 and 413 are added to every route's document by the route policy (http/route-policy.ts).
+  const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply };
+  const mutates = { mutates: true };
 
   app.get(
     '/adaptive-routing',
@@ -28,6 +30,7 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
   app.put<{ Body: AdaptiveRoutingPatch }>(
     '/adaptive-routing',
     {
+      config: mutates,
       schema: {
         summary: 'Change any subset of the adaptive routing settings',
         body: AdaptiveRoutingPatch,
@@ -46,6 +49,7 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
   app.post<{ Body: TrafficRequest }>(
     '/traffic',
     {
+      config: mutates,
       schema: {
         summary:
           'Start flows: pairs (osu_mbw_mr style), shift k, permutation seed, all-to-all, incast to, bisection, iperf from/to/streams, storage server/clients/op/ioSize; or {items: [...]}',
@@ -62,7 +66,10 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
 
   app.delete(
     '/traffic',
-    { schema: { summary: 'Stop every flow', response: { 200: FlowsSchema, ...errors } } },
+    {
+      config: mutates,
+      schema: { summary: 'Stop every flow', response: { 200: FlowsSchema, ...errors } },
+    },
     (_request, reply) => withEmulator(ctx, reply, (e) => e.stopFlows()),
   );
 };

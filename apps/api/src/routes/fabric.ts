@@ -35,13 +35,17 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
   };
   app.get(
     '/topology',
-    { schema: { summary: 'Nodes and cables of the fabric', response: { 200: TopologySchema } } },
+    {
+      config: { cache: 'static' },
+      schema: { summary: 'Nodes and cables of the fabric', response: { 200: TopologySchema } },
+    },
     async () => topology,
   );
 
   app.get<{ Querystring: LinksQuery }>(
     '/links',
     {
+      config: { cache: 'tick' },
       schema: {
         summary:
           'Link directions ranked by utilization (opatop style), throughput or congestion (transmitWaitFraction)',
@@ -74,7 +78,10 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
 
   app.get(
     '/summary',
-    { schema: { summary: 'Host throughput and utilization histogram', response: { 200: SummarySchema } } },
+    {
+      config: { cache: 'tick' },
+      schema: { summary: 'Host throughput and utilization histogram', response: { 200: SummarySchema } },
+    },
     async () => (await ctx.sampler.current()).summary,
   );
 

@@ -9,7 +9,9 @@ import { badRequest, withEmulator } from './with-emulator.ts';
  * everything (`DELETE`). Node, port and link names are checked against the topology first.
  */
 export const faultRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
-  const errors = { 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 409: ErrorReply, 502: ErrorReply };
+  // 401, 403, 405 and 413 are added to every route's document by the route policy (http/route-policy.ts).
+  const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply };
+  const mutates = { mutates: true };
 
   const check = (body: FaultRequest): string | null => {
     if (body.link !== undefined && !ctx.fabric.links.some((l) => l.id === body.link)) {
@@ -36,6 +38,7 @@ export const faultRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, 
   app.post<{ Body: FaultRequest }>(
     '/faults',
     {
+      config: mutates,
       schema: {
         summary:
           'Inject a fault: link-down/up, flap (period, downFor), symbol-errors (rate/s), switch-down/up, restart, clear-counters',
@@ -53,6 +56,7 @@ export const faultRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, 
   app.delete(
     '/faults',
     {
+      config: mutates,
       schema: {
         summary: 'Repair everything: links and switches up, flapping and errors stopped',
         response: { 200: FaultsSchema, ...errors },

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { COMPACT_TOP_PER_KIND } from '../lib/compact-tick.ts';
+import { MAX_SKIPPED_TICKS, SseClient } from '../lib/sse-client.ts';
 import { STREAM_VIEWS, type StreamView } from '../sampler.ts';
 import { ErrorReply } from '../schemas.ts';
 
@@ -13,8 +14,8 @@ const StreamQuery = Type.Object(
         STREAM_VIEWS.map((v) => Type.Literal(v)),
         {
           description:
-            'full (default): every link direction as an object. compact: per-channel arrays in topology order, ' +
-            'for fabrics of thousands of links',
+            'compact (default): per-channel arrays in topology order, a size any fabric can afford. ' +
+            'full: every link direction as an object, for small fabrics',
         },
       ),
     ),
@@ -23,12 +24,14 @@ const StreamQuery = Type.Object(
 );
 
 const DESCRIPTION = [
-  'One `data:` message per sampling tick; each encoding is serialized once per tick for all its clients,',
-  'and only while one is connected.',
+  'One `data:` message per sampling tick; each encoding is serialized once per tick and the same bytes are',
+  'written to all its clients, only while one is connected. A client whose socket has not drained the',
+  `previous tick skips the next; after ${MAX_SKIPPED_TICKS} skipped in a row it gets \`event: dropped\` with a reason`,
+  'and is disconnected. `health` carries `intervalMs` and `staleAfterSeconds`, the staleness policy.',
   '',
-  '`view=full` (default): `{time, health, summary, links: LinkDirectionState[]}`, every link direction.',
+  '`view=full`: `{time, health, summary, links: LinkDirectionState[]}`, every link direction.',
   '',
-  '`view=compact`: `{time, health, summary, utilization, bytesPerSecond, waitFraction, linkDown, top}` where',
+  '`view=compact` (default): `{time, health, summary, utilization, bytesPerSecond, waitFraction, linkDown, top}` where',
   '`utilization`, `bytesPerSecond` and `waitFraction` are `(number|null)[]` with one entry per channel in',
   'topology order (link i of `GET /topology` `links` is channel 2i, a→b, and 2i+1, b→a); utilization and',
   'waitFraction (XmitWait share of time) are fractions rounded to 1e-4, bytesPerSecond is rounded to whole',
@@ -38,8 +41,8 @@ const DESCRIPTION = [
 ].join('\n');
 
 /**
- * Server-sent events: one message per sampling tick, the same serialized tick for every client
- * (computed once by the sampler), so a hundred dashboards cost one computation.
+ * Server-sent events: one message per sampling tick, the same serialized bytes for every client
+ * (made once by the sampler), so a hundred dashboards cost one computation and one buffer.
  */
 export const streamRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
   const open = new Set<ServerResponse>();
@@ -53,8 +56,8 @@ export const streamRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     {
       schema: {
         summary:
-          'Server-sent events once per sampling tick: {time, health, summary, links}, or with view=compact ' +
-          '{time, health, summary, utilization[], bytesPerSecond[], waitFraction[], linkDown[], top[]}',
+          'Server-sent events once per sampling tick: {time, health, summary, utilization[], bytesPerSecond[], ' +
+          'waitFraction[], linkDown[], top[]}, or with view=full {time, health, summary, links}',
         description: DESCRIPTION,
         querystring: StreamQuery,
         produces: ['text/event-stream'],
@@ -62,7 +65,7 @@ export const streamRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       },
     },
     (request, reply) => {
-      const view = request.query.view ?? 'full';
+      const view = request.query.view ?? 'compact';
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {
@@ -73,9 +76,10 @@ export const streamRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       });
       raw.write('retry: 2000\n\n');
       open.add(raw);
-      const unsubscribe = ctx.sampler.subscribe((json) => raw.write(`data: ${json}\n\n`), view);
-      // A comment line keeps proxies from closing an idle stream.
-      const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), 15_000);
+      let unsubscribe: () => void = () => undefined;
+      const client = new SseClient(raw, MAX_SKIPPED_TICKS, () => unsubscribe());
+      unsubscribe = ctx.sampler.subscribe((frame) => client.send(frame), view);
+      const keepAlive = setInterval(() => client.keepAlive(), 15_000);
       request.raw.on('close', () => {
         clearInterval(keepAlive);
         unsubscribe();

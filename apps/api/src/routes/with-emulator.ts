@@ -1,9 +1,10 @@
 import type { FastifyReply } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { type EmulatorClient, UpstreamError } from '../emulator-client.ts';
+import { sendError } from '../http/errors.ts';
 
 export function badRequest(reply: FastifyReply, message: string) {
-  return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message });
+  return sendError(reply, 400, message);
 }
 
 /** Runs `action` against the emulator: 409 without one, its 4xx passed through, 502 when it fails. */
@@ -13,22 +14,17 @@ export async function withEmulator<T>(
   action: (emulator: EmulatorClient) => Promise<T>,
 ) {
   if (!ctx.emulator) {
-    return reply.code(409).send({
-      statusCode: 409,
-      error: 'Conflict',
-      message: 'no emulator is attached (FABSCOPE_EMULATOR_URL): traffic, faults and AR control need one',
-    });
+    return sendError(
+      reply,
+      409,
+      'no emulator is attached (FABSCOPE_EMULATOR_URL): traffic, faults and AR control need one',
+    );
   }
   try {
     return await action(ctx.emulator);
   } catch (error) {
     if (error instanceof UpstreamError) {
-      const status = error.statusCode;
-      return reply.code(status).send({
-        statusCode: status,
-        error: status < 500 ? 'Bad Request' : 'Bad Gateway',
-        message: error.message,
-      });
+      return sendError(reply, error.statusCode, error.message);
     }
     throw error;
   }

@@ -10,12 +10,19 @@ export function parseListen(value: string, option = '--listen'): { host: string;
   return { host: match[1].replace(/^\[|\]$/g, ''), port };
 }
 
-/** Resolves when the process is asked to stop (Ctrl-C, SIGTERM), after running `stop`. */
+/** Longest a stop may take after SIGINT/SIGTERM before the process exits anyway. */
+export const STOP_DEADLINE_MS = 5000;
+
+/**
+ * Exits when the process is asked to stop (Ctrl-C, SIGTERM), after running `stop`; within
+ * STOP_DEADLINE_MS whatever `stop` does, and at once on a second signal.
+ */
 export function stopOnSignal(stop: () => Promise<void>): void {
   let stopping = false;
   const handler = () => {
-    if (stopping) return;
+    if (stopping) process.exit(1);
     stopping = true;
+    setTimeout(() => process.exit(1), STOP_DEADLINE_MS).unref();
     stop().then(
       () => process.exit(0),
       () => process.exit(1),

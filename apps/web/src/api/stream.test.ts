@@ -80,7 +80,7 @@ describe('parseCompactSnapshot', () => {
   });
 
   it('builds the URL of each encoding', () => {
-    expect(streamUrl('full')).toBe('/api/v1/stream');
+    expect(streamUrl('full')).toBe('/api/v1/stream?view=full');
     expect(streamUrl('compact')).toBe('/api/v1/stream?view=compact');
   });
 });

@@ -2,9 +2,9 @@ import type { CompactSnapshot, FabricSnapshot, StreamTick, StreamView } from './
 
 export const STREAM_PATH = '/api/v1/stream';
 
-/** The stream's URL for an encoding: the full one by default, `?view=compact` for big fabrics. */
+/** The stream's URL for an encoding, always named (the server's default is compact). */
 export function streamUrl(view: StreamView): string {
-  return view === 'compact' ? `${STREAM_PATH}?view=compact` : STREAM_PATH;
+  return `${STREAM_PATH}?view=${view}`;
 }
 
 function parseTick(data: string): Partial<StreamTick> & Record<string, unknown> {

@@ -45,6 +45,9 @@ export interface Health {
   store: StoreKind;
   /** Seconds since the newest sample the store holds, at the time the message was sent. */
   lastSampleAgeSeconds: number | null;
+  /** The server's sampling tick and staleness limit (its one staleness policy). */
+  intervalMs?: number;
+  staleAfterSeconds?: number;
 }
 
 export interface UtilizationHistogram {

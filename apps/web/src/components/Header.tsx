@@ -35,6 +35,7 @@ export function Header({ topology, snapshot, receivedAtMs, connection, silent, s
     receivedAtMs,
     lastSampleAgeSeconds: snapshot?.health.lastSampleAgeSeconds ?? null,
     staleLinkCount,
+    policy: snapshot?.health,
   });
   const fabric = topology.status === 'ready' ? topology.data : null;
 

@@ -41,4 +41,43 @@ describe('assessFreshness', () => {
     expect(links.reasons).toContain('2 link directions have no recent sample');
     expect(assessFreshness({ ...base, lastSampleAgeSeconds: null, staleLinkCount: 0 }).state).toBe('stale');
   });
+
+  it("follows the server's policy: a 10 s tick is not silent after 3 s, data 20 s old is fresh under a 25 s limit", () => {
+    const policy = { intervalMs: 10_000, staleAfterSeconds: 25 };
+    const slow = assessFreshness({
+      nowMs: 18_000,
+      receivedAtMs: 10_000,
+      lastSampleAgeSeconds: 12,
+      staleLinkCount: 0,
+      policy,
+    });
+    expect(slow.state).toBe('fresh');
+    const silent = assessFreshness({
+      nowMs: 31_500,
+      receivedAtMs: 10_000,
+      lastSampleAgeSeconds: 1,
+      staleLinkCount: 0,
+      policy,
+    });
+    expect(silent.reasons).toContain('the live stream is not delivering');
+    const old = assessFreshness({
+      nowMs: 10_000,
+      receivedAtMs: 10_000,
+      lastSampleAgeSeconds: 26,
+      staleLinkCount: 0,
+      policy,
+    });
+    expect(old.reasons).toEqual(['the metrics store has no recent sample']);
+    // A tighter policy from the server wins too.
+    const tight = { intervalMs: 500, staleAfterSeconds: 2 };
+    expect(
+      assessFreshness({
+        nowMs: 10_000,
+        receivedAtMs: 10_000,
+        lastSampleAgeSeconds: 3,
+        staleLinkCount: 0,
+        policy: tight,
+      }).state,
+    ).toBe('stale');
+  });
 });

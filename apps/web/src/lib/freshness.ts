@@ -1,13 +1,26 @@
 /**
  * How old the numbers on screen are, and whether to call them stale. The age is the server's
  * `lastSampleAgeSeconds` when the message arrived plus the time since, so browser and server
- * clocks need not agree.
+ * clocks need not agree. The limits are the server's (its health carries `intervalMs` and
+ * `staleAfterSeconds`): one staleness policy, whatever the fabric's sampling interval.
  */
 
-/** No stream message for this long → stale. */
-export const STREAM_SILENCE_LIMIT_SECONDS = 3;
-/** Newest sample older than this → stale. */
-export const SAMPLE_AGE_LIMIT_SECONDS = 5;
+/** The server's staleness policy, as sent in every health object. */
+export interface StalenessPolicy {
+  intervalMs?: number | undefined;
+  staleAfterSeconds?: number | undefined;
+}
+
+/** Before a policy arrives (or from a server that sends none): a 1 s tick, stale after 5 s. */
+export const DEFAULT_INTERVAL_MS = 1000;
+export const DEFAULT_STALE_AFTER_SECONDS = 5;
+/** Kept for the first connection: no message for this long → the stream is silent. */
+export const STREAM_SILENCE_LIMIT_SECONDS = streamSilenceLimitSeconds(DEFAULT_INTERVAL_MS);
+
+/** No message for two ticks and a second more: the stream is not delivering. */
+export function streamSilenceLimitSeconds(intervalMs: number = DEFAULT_INTERVAL_MS): number {
+  return (2 * intervalMs) / 1000 + 1;
+}
 
 export interface FreshnessInput {
   nowMs: number;
@@ -16,6 +29,8 @@ export interface FreshnessInput {
   /** health.lastSampleAgeSeconds of that message. */
   lastSampleAgeSeconds: number | null;
   staleLinkCount: number;
+  /** The server's policy from the last message's health; defaults when absent. */
+  policy?: StalenessPolicy | null | undefined;
 }
 
 export type FreshnessState = 'waiting' | 'fresh' | 'stale';
@@ -36,10 +51,12 @@ export function assessFreshness(input: FreshnessInput): Freshness {
   const silenceSeconds = Math.max(0, (input.nowMs - input.receivedAtMs) / 1000);
   const dataAgeSeconds =
     input.lastSampleAgeSeconds === null ? null : input.lastSampleAgeSeconds + silenceSeconds;
+  const silenceLimit = streamSilenceLimitSeconds(input.policy?.intervalMs ?? DEFAULT_INTERVAL_MS);
+  const ageLimit = input.policy?.staleAfterSeconds ?? DEFAULT_STALE_AFTER_SECONDS;
   const reasons: string[] = [];
-  if (silenceSeconds > STREAM_SILENCE_LIMIT_SECONDS) reasons.push('the live stream is not delivering');
+  if (silenceSeconds > silenceLimit) reasons.push('the live stream is not delivering');
   if (dataAgeSeconds === null) reasons.push('the store holds no sample yet');
-  else if (dataAgeSeconds > SAMPLE_AGE_LIMIT_SECONDS) reasons.push('the metrics store has no recent sample');
+  else if (dataAgeSeconds > ageLimit) reasons.push('the metrics store has no recent sample');
   if (input.staleLinkCount > 0) {
     reasons.push(
       `${input.staleLinkCount} link direction${input.staleLinkCount === 1 ? ' has' : 's have'} no recent sample`,

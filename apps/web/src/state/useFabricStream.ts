@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { parseCompactSnapshot, parseSnapshot, streamUrl } from '../api/stream.ts';
 import type { LiveSnapshot, StreamView } from '../api/types.ts';
-import { STREAM_SILENCE_LIMIT_SECONDS } from '../lib/freshness.ts';
+import { streamSilenceLimitSeconds } from '../lib/freshness.ts';
 
 /**
  * The dashboard's one refresh clock: a single EventSource on `/api/v1/stream` (full encoding, or
@@ -18,7 +18,7 @@ export interface FabricStreamState {
   /** Browser time (ms) the snapshot arrived, or null before the first. */
   receivedAtMs: number | null;
   connection: StreamConnection;
-  /** True when no message arrived for more than STREAM_SILENCE_LIMIT_SECONDS. */
+  /** True when no message arrived for two of the server's ticks and a second more. */
   silent: boolean;
   /** The last problem with the stream (bad message, connection lost), cleared by a good message. */
   error: string | null;
@@ -49,6 +49,8 @@ export function useFabricStream(view: StreamView | null, channels?: number): Fab
     let retry: ReturnType<typeof setTimeout> | undefined;
     let retryMs = RETRY_MIN_MS;
     let disposed = false;
+    // The server's tick, from the last message's health (1 s until one arrives).
+    let intervalMs: number | undefined;
 
     const armWatchdog = () => {
       clearTimeout(watchdog);
@@ -56,7 +58,7 @@ export function useFabricStream(view: StreamView | null, channels?: number): Fab
         () => {
           setState((s) => (s.silent ? s : { ...s, silent: true }));
         },
-        STREAM_SILENCE_LIMIT_SECONDS * 1000 + 50,
+        streamSilenceLimitSeconds(intervalMs) * 1000 + 50,
       );
     };
 
@@ -68,11 +70,13 @@ export function useFabricStream(view: StreamView | null, channels?: number): Fab
         setState((s) => ({ ...s, connection: 'open' }));
       };
       source.onmessage = (event: MessageEvent<string>) => {
-        armWatchdog();
         try {
           const snapshot = parse(event.data);
+          intervalMs = snapshot.health.intervalMs ?? intervalMs;
+          armWatchdog();
           setState({ snapshot, receivedAtMs: Date.now(), connection: 'open', silent: false, error: null });
         } catch (error) {
+          armWatchdog();
           setState((s) => ({ ...s, error: `Bad stream message: ${(error as Error).message}` }));
         }
       };

@@ -1,0 +1,363 @@
+// `npm run bench -- load`: the API under a busy site's load, on 127.0.0.1 only, bounded in count
+// and time. The server (emulator → collector → embedded store → API, as the demo runs them) is a
+// child process with a permutation running on fat-tree-1152; this process plays the clients:
+//   1. 500 live dashboards on the stream (its default view) plus 200 requests/s spread over
+//      /links?limit=50, /summary, /route and /topology, for FABSCOPE_LOAD_SECONDS (default 60):
+//      p50/p99 per endpoint, errors, ticks received per client, the server's peak RSS;
+//   2. 20 stream clients that never read, for FABSCOPE_LOAD_IDLE_SECONDS (default 60): the
+//      server's RSS growth.
+// Exits non-zero when a figure misses its limit (the targets of the project's load requirement).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Agent, type IncomingMessage, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { createInterface } from 'node:readline';
+
+const SCENARIO = process.env.FABSCOPE_LOAD_SCENARIO ?? 'fat-tree-1152';
+const SECONDS = Number(process.env.FABSCOPE_LOAD_SECONDS ?? 60);
+const IDLE_SECONDS = Number(process.env.FABSCOPE_LOAD_IDLE_SECONDS ?? 60);
+const STREAM_CLIENTS = Math.min(1000, Number(process.env.FABSCOPE_LOAD_CLIENTS ?? 500));
+const REQUESTS_PER_SECOND = Math.min(1000, Number(process.env.FABSCOPE_LOAD_RPS ?? 200));
+const IDLE_CLIENTS = 20;
+/** Load before measuring starts: connections opened, code paths compiled. */
+const WARMUP_SECONDS = Number(process.env.FABSCOPE_LOAD_WARMUP_SECONDS ?? 5);
+const VIEW = process.env.FABSCOPE_LOAD_VIEW; // unset: the stream's default view
+
+const LIMITS = { p99Ms: 100, errors: 0, tickShare: 0.95, peakRssMiB: 1024, idleGrowthMB: 50 };
+
+/** Starts `load-server.ts` with `args` and resolves its first line (JSON) and the process. */
+function startServer<T>(args: string[], profile = false): Promise<{ child: ChildProcess; ready: T }> {
+  // FABSCOPE_LOAD_PROFILE=dir: the API writes a V8 CPU profile there when it stops.
+  const dir = process.env.FABSCOPE_LOAD_PROFILE;
+  const flags = profile && dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+  const child = spawn(
+    process.execPath,
+    [...flags, '--import', 'tsx', 'apps/api/bench/load-server.ts', ...args],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`load server exited with code ${code}`)));
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', (line) => {
+      resolve({ child, ready: JSON.parse(line) as T });
+    });
+  });
+}
+
+/** The server's resident set (MiB) now, from /proc. */
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+const DATA = Buffer.from('\ndata: ');
+
+/** One dashboard on the stream: counts the ticks (`data:` events) it receives. */
+function streamClient(
+  base: URL,
+  path: string,
+): { ticks: () => number; dropped: () => boolean; close: () => void } {
+  let ticks = 0;
+  let dropped = false;
+  let carry = Buffer.alloc(0);
+  const req = request(
+    { host: base.hostname, port: base.port, path, agent: false },
+    (res: IncomingMessage) => {
+      res.on('data', (chunk: Buffer) => {
+        // Events start after a newline: count `\ndata: ` in the chunk, and once across the seam
+        // with the previous chunk's last 6 bytes (no copy of the chunk itself).
+        for (let at = chunk.indexOf(DATA); at >= 0; at = chunk.indexOf(DATA, at + DATA.length)) ticks++;
+        const seam = Buffer.concat([carry, chunk.subarray(0, DATA.length - 1)]);
+        const across = seam.indexOf(DATA);
+        if (across >= 0 && across < carry.length) ticks++;
+        if (!dropped && chunk.includes('event: dropped')) dropped = true;
+        carry = Buffer.from(chunk.subarray(Math.max(0, chunk.length - (DATA.length - 1))));
+      });
+      res.on('error', () => undefined);
+    },
+  );
+  req.on('error', () => undefined);
+  req.end();
+  return { ticks: () => ticks, dropped: () => dropped, close: () => req.destroy() };
+}
+
+async function json(base: URL, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(new URL(path, base), {
+    method: body === undefined ? 'GET' : 'POST',
+    ...(body === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+// The dashboards run in a process of their own (`load.bench.ts streams URL PATH COUNT`), so reading
+// their streams does not delay the request timings measured here (and the other way round). It
+// answers each line `ticks` or `close` on stdin with one JSON line {ticks[], dropped}.
+if (process.argv[2] === 'streams') {
+  const [url, path, count] = process.argv.slice(3) as [string, string, string];
+  const clients = Array.from({ length: Number(count) }, () => streamClient(new URL(url), path));
+  createInterface({ input: process.stdin }).on('line', (message) => {
+    if (message === 'close') for (const c of clients) c.close();
+    const answer = {
+      ticks: clients.map((c) => c.ticks()),
+      dropped: clients.filter((c) => c.dropped()).length,
+    };
+    process.stdout.write(`${JSON.stringify(answer)}\n`, () => {
+      if (message === 'close') process.exit(0);
+    });
+  });
+} else {
+  // The emulator and collector apart from the API, as on a real site: the figures are the API's.
+  // Every child is stopped however this process ends.
+  const children: ChildProcess[] = [];
+  process.on('exit', () => {
+    for (const c of children) c.kill('SIGTERM');
+  });
+  const pipeline = await startServer<{ emulatorUrl: string; collectorUrl: string; hosts: string[] }>([
+    'pipeline',
+    SCENARIO,
+  ]);
+  children.push(pipeline.child);
+  const { hosts } = pipeline.ready;
+  const { child, ready } = await startServer<{ apiUrl: string }>(
+    ['api', SCENARIO, pipeline.ready.emulatorUrl, pipeline.ready.collectorUrl],
+    true,
+  );
+  children.push(child);
+  const { apiUrl } = ready;
+  const pid = child.pid as number;
+  const base = new URL(apiUrl);
+  let over = 0;
+  const report = (
+    name: string,
+    value: number,
+    unit: string,
+    limit: number | null,
+    higherIsBetter = false,
+  ) => {
+    const miss = limit !== null && (higherIsBetter ? value < limit : value > limit);
+    if (miss) over++;
+    const shown = Number.isInteger(value) ? String(value) : value.toFixed(unit === '%' ? 1 : 2);
+    console.log(
+      `${name}: ${shown} ${unit}${limit === null ? '' : ` (limit ${higherIsBetter ? '≥' : '≤'} ${limit} ${unit})`}${miss ? '  MISSED' : ''}`,
+    );
+  };
+
+  try {
+    await json(base, '/api/v1/traffic', { pattern: 'permutation', seed: 1 });
+    let health = (await json(base, '/api/v1/health')) as { status: string; intervalMs: number };
+    for (let i = 0; i < 100 && health.status !== 'ok'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      health = (await json(base, '/api/v1/health')) as { status: string; intervalMs: number };
+    }
+    console.log(
+      `${SCENARIO}: permutation running, health ${health.status}, tick ${health.intervalMs} ms, view ${VIEW ?? 'default'}`,
+    );
+
+    let peakRss = rssMiB(pid);
+    const rssTimer = setInterval(() => {
+      peakRss = Math.max(peakRss, rssMiB(pid));
+    }, 250);
+
+    // Phase 1: dashboards and requests.
+    const streamPath = VIEW ? `/api/v1/stream?view=${VIEW}` : '/api/v1/stream';
+    const dashboards = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'apps/api/bench/load.bench.ts',
+        'streams',
+        apiUrl,
+        streamPath,
+        String(STREAM_CLIENTS),
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
+    children.push(dashboards);
+    const answers = createInterface({ input: dashboards.stdout as NodeJS.ReadableStream });
+    const ask = (message: 'ticks' | 'close') =>
+      new Promise<{ ticks: number[]; dropped: number }>((resolve) => {
+        answers.once('line', (line) => resolve(JSON.parse(line)));
+        dashboards.stdin?.write(`${message}\n`);
+      });
+    const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+    const endpoints = [
+      '/api/v1/links?limit=50',
+      '/api/v1/summary',
+      () => {
+        const from = hosts[Math.floor(Math.random() * hosts.length)];
+        const to = hosts[Math.floor(Math.random() * hosts.length)];
+        return `/api/v1/route?from=${from}&to=${to === from ? hosts[(hosts.indexOf(from as string) + 1) % hosts.length] : to}`;
+      },
+      '/api/v1/topology',
+    ] as const;
+    const names = ['/links?limit=50', '/summary', '/route', '/topology'];
+    const latencies: number[][] = names.map(() => []);
+    const errors: number[] = names.map(() => 0);
+    const reasons = new Map<string, number>();
+    const failed = (i: number, reason: string) => {
+      errors[i] = (errors[i] ?? 0) + 1;
+      reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    };
+    const worstBySecond: number[] = [];
+    let startedAt = performance.now();
+    let measuredFrom = startedAt + WARMUP_SECONDS * 1000;
+    let ticksAtStart: number[] = [];
+    let outstanding = 0;
+    let sent = 0;
+    const fire = (i: number) => {
+      const target = endpoints[i] as string | (() => string);
+      const path = typeof target === 'string' ? target : target();
+      const started = performance.now();
+      outstanding++;
+      const req = request(
+        {
+          host: base.hostname,
+          port: base.port,
+          path,
+          agent,
+          headers: { 'accept-encoding': 'gzip, deflate, br' },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            outstanding--;
+            const ms = performance.now() - started;
+            if (res.statusCode !== 200) failed(i, `HTTP ${res.statusCode} ${path}`);
+            if (started < measuredFrom || res.statusCode !== 200) return;
+            const second = Math.floor((started - measuredFrom) / 1000);
+            worstBySecond[second] = Math.max(worstBySecond[second] ?? 0, ms);
+            latencies[i]?.push(ms);
+          });
+        },
+      );
+      req.on('error', (error) => {
+        outstanding--;
+        failed(i, error.message);
+      });
+      req.end();
+    };
+    startedAt = performance.now();
+    measuredFrom = startedAt + WARMUP_SECONDS * 1000;
+    setTimeout(() => {
+      void ask('ticks').then((answer) => {
+        ticksAtStart = answer.ticks;
+      });
+    }, WARMUP_SECONDS * 1000);
+    const intervalMs = health.intervalMs;
+    await new Promise<void>((resolve) => {
+      // Open loop: requests go out on schedule whatever the answers take.
+      const timer = setInterval(() => {
+        const elapsed = performance.now() - startedAt;
+        if (elapsed >= (WARMUP_SECONDS + SECONDS) * 1000) {
+          clearInterval(timer);
+          resolve();
+          return;
+        }
+        const due = Math.floor((elapsed / 1000) * REQUESTS_PER_SECOND);
+        while (sent < due) fire(sent++ % endpoints.length);
+      }, 5);
+    });
+    const final = await ask('close');
+    const ticksAtEnd = final.ticks.map((t, i) => t - (ticksAtStart[i] ?? 0));
+    for (let i = 0; i < 200 && outstanding > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    const unanswered = outstanding;
+    agent.destroy();
+
+    if (process.env.FABSCOPE_LOAD_VERBOSE)
+      console.log(`worst latency by second: ${worstBySecond.map((v) => v.toFixed(0)).join(' ')}`);
+    console.log(
+      `${STREAM_CLIENTS} stream clients and ${REQUESTS_PER_SECOND} requests/s for ${SECONDS} s (${sent} requests)`,
+    );
+    names.forEach((name, i) => {
+      const sorted = [...(latencies[i] ?? [])].sort((a, b) => a - b);
+      console.log(`${name}: ${sorted.length} answers, p50 ${percentile(sorted, 50).toFixed(1)} ms`);
+      report(`${name} p99`, percentile(sorted, 99), 'ms', LIMITS.p99Ms);
+    });
+    if (reasons.size > 0 || unanswered > 0) {
+      console.log(
+        `errors: ${JSON.stringify(Object.fromEntries(reasons))}; unanswered at the end: ${unanswered}`,
+      );
+    }
+    report(
+      'HTTP errors (non-200 or failed)',
+      errors.reduce((a, b) => a + b, 0) + unanswered,
+      'requests',
+      LIMITS.errors,
+    );
+    const expected = Math.floor((SECONDS * 1000) / intervalMs);
+    const sortedTicks = [...ticksAtEnd].sort((a, b) => a - b);
+    console.log(
+      `ticks per client (expected ${expected}): min ${sortedTicks[0]}, p5 ${percentile(sortedTicks, 5)}, median ${percentile(sortedTicks, 50)}, max ${sortedTicks.at(-1)}; dropped ${final.dropped}`,
+    );
+    report(
+      'clients with ≥ 95 % of ticks',
+      (100 * ticksAtEnd.filter((t) => t >= LIMITS.tickShare * expected).length) / STREAM_CLIENTS,
+      '%',
+      100,
+      true,
+    );
+    report('server peak RSS (dashboards + requests)', peakRss, 'MiB', LIMITS.peakRssMiB);
+
+    // Phase 2: clients that never read, against a control period of the same length. One
+    // reading client stays connected throughout, so the server encodes every tick in both; the
+    // difference between the two periods' growth is what the never-reading clients cost.
+    const watcher = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'apps/api/bench/load.bench.ts', 'streams', apiUrl, streamPath, '1'],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
+    children.push(watcher);
+    const growthOver = async (seconds: number): Promise<{ start: number; end: number; peak: number }> => {
+      const start = rssMiB(pid);
+      let peak = start;
+      const until = performance.now() + seconds * 1000;
+      while (performance.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        peak = Math.max(peak, rssMiB(pid));
+      }
+      return { start, end: rssMiB(pid), peak };
+    };
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const control = await growthOver(IDLE_SECONDS);
+    let closedByServer = 0;
+    const idle: Socket[] = Array.from({ length: IDLE_CLIENTS }, () => {
+      const socket = connect(Number(base.port), base.hostname);
+      // Never reads: no 'data' listener, so the kernel buffers fill and the server sees no drain.
+      socket.write(`GET ${streamPath} HTTP/1.1\r\nHost: ${base.host}\r\n\r\n`);
+      socket.on('close', () => closedByServer++);
+      socket.on('error', () => undefined);
+      return socket;
+    });
+    const withIdle = await growthOver(IDLE_SECONDS);
+    for (const s of idle) s.destroy();
+    watcher.kill('SIGTERM');
+    clearInterval(rssTimer);
+    const mb = (mib: number) => (mib * 1048576) / 1e6;
+    console.log(
+      `control, 1 reading client, ${IDLE_SECONDS} s: RSS ${control.start.toFixed(0)} → ${control.end.toFixed(0)} MiB (peak ${control.peak.toFixed(0)})`,
+    );
+    console.log(
+      `+ ${IDLE_CLIENTS} never-reading clients, ${IDLE_SECONDS} s: RSS ${withIdle.start.toFixed(0)} → ${withIdle.end.toFixed(0)} MiB (peak ${withIdle.peak.toFixed(0)}); dropped by the server: ${closedByServer}`,
+    );
+    report(
+      'RSS growth with never-reading clients, over the control',
+      mb(withIdle.peak - withIdle.start - Math.max(0, control.peak - control.start)),
+      'MB',
+      LIMITS.idleGrowthMB,
+    );
+  } finally {
+    child.kill('SIGTERM');
+    pipeline.child.kill('SIGTERM');
+  }
+  process.exit(over === 0 ? 0 : 1);
+}

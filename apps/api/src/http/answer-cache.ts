@@ -1,0 +1,87 @@
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The answer is the same for every client: for the whole life of the process (`static`, the
+     * topology) or until the next sampling tick (`tick`, rankings and the summary). It is then
+     * serialized and compressed once per tick and encoding, not once per request.
+     */
+    cache?: 'static' | 'tick';
+  }
+}
+
+/** Distinct URLs kept per generation: enough for every view of the dashboard, bounded whatever is asked. */
+const MAX_ENTRIES = 64;
+
+type Encoding = 'br' | 'gzip' | 'identity';
+
+interface Entry {
+  body: Buffer;
+  contentType: string;
+}
+
+function encodingFor(request: FastifyRequest): Encoding {
+  const accepted = String(request.headers['accept-encoding'] ?? '');
+  if (/\bbr\b/.test(accepted)) return 'br';
+  if (/\bgzip\b/.test(accepted)) return 'gzip';
+  return 'identity';
+}
+
+function encode(text: string, encoding: Encoding): Buffer {
+  const raw = Buffer.from(text, 'utf8');
+  if (encoding === 'br') return brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
+  if (encoding === 'gzip') return gzipSync(raw);
+  return raw;
+}
+
+/**
+ * Answers of `cache` routes kept as bytes: hundreds of dashboards asking for the same ranking or
+ * topology cost one serialization and one compression per tick. `generation()` changes on every
+ * sampling tick; `tick` entries of an older generation are dropped.
+ */
+export function installAnswerCache(app: FastifyInstance, generation: () => number): void {
+  const staticEntries = new Map<string, Entry>();
+  let tickEntries = new Map<string, Entry>();
+  let tickGeneration = -1;
+  const served = new WeakSet<FastifyRequest>();
+
+  const table = (kind: 'static' | 'tick'): Map<string, Entry> => {
+    if (kind === 'static') return staticEntries;
+    const now = generation();
+    if (now !== tickGeneration) {
+      tickGeneration = now;
+      tickEntries = new Map();
+    }
+    return tickEntries;
+  };
+
+  // After every onRequest hook (security headers) and after validation: a kept answer gets the
+  // same headers and checks as a fresh one.
+  app.addHook('preHandler', async (request, reply) => {
+    const kind = request.routeOptions.config.cache;
+    if (!kind || (request.method !== 'GET' && request.method !== 'HEAD')) return;
+    const encoding = encodingFor(request);
+    const entry = table(kind).get(`${encoding} ${request.url}`);
+    if (!entry) return;
+    served.add(request);
+    reply.header('content-type', entry.contentType).header('vary', 'accept-encoding');
+    if (encoding !== 'identity') reply.header('content-encoding', encoding);
+    return reply.send(entry.body);
+  });
+
+  // Before @fastify/compress (route-level hooks run after these): the JSON text is still a string.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const kind = request.routeOptions.config.cache;
+    if (!kind || served.has(request) || reply.statusCode !== 200 || typeof payload !== 'string')
+      return payload;
+    const encoding = encodingFor(request);
+    const entry = { body: encode(payload, encoding), contentType: String(reply.getHeader('content-type')) };
+    const entries = table(kind);
+    if (entries.size < MAX_ENTRIES) entries.set(`${encoding} ${request.url}`, entry);
+    reply.header('vary', 'accept-encoding');
+    if (encoding !== 'identity') reply.header('content-encoding', encoding);
+    return entry.body;
+  });
+}

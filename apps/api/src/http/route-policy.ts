@@ -1,0 +1,141 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { loopbackRequestAllowed, tokenMatches } from '../auth.ts';
+import { ErrorReply } from '../schemas.ts';
+import { sendError } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Methods per route pattern, filled in as routes are added (405 answers, route enumeration). */
+    routeTable: MethodTable;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The route changes the fabric or the emulator. Default: true for POST, PUT, PATCH and
+     * DELETE, false otherwise, so a new route is protected unless it says it is not.
+     */
+    mutates?: boolean;
+    /** Query-string parameters that are numbers in the schema (filled in from the schema). */
+    numericQuery?: readonly { name: string; integer: boolean }[];
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export interface RoutePolicyOptions {
+  /** Beyond loopback: every mutating route needs the token (and is refused without one set). */
+  protect: boolean;
+  apiToken?: string | undefined;
+  /** Host names accepted besides loopback ones in loopback mode (FABSCOPE_ALLOWED_HOSTS). */
+  allowedHosts: ReadonlySet<string>;
+}
+
+/** Methods served per route pattern, to answer 405 with `Allow` on a known path. */
+export class MethodTable {
+  private readonly routes: { url: string; pattern: RegExp; methods: Set<string> }[] = [];
+
+  /** Every route pattern the router holds, with its methods (tests enumerate these). */
+  entries(): { url: string; methods: string[] }[] {
+    return this.routes.map((r) => ({ url: r.url, methods: [...r.methods].sort() }));
+  }
+
+  add(url: string, methods: readonly string[]): void {
+    const source = url
+      .split('/')
+      .map((part) =>
+        part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      )
+      .join('/');
+    const pattern = new RegExp(`^${source}$`);
+    const existing = this.routes.find((r) => r.pattern.source === pattern.source);
+    if (existing) for (const m of methods) existing.methods.add(m);
+    else this.routes.push({ url, pattern, methods: new Set(methods) });
+  }
+
+  /** Methods served at `path`, empty when no route has it. */
+  allowed(path: string): string[] {
+    const methods = new Set<string>();
+    for (const r of this.routes) if (r.pattern.test(path)) for (const m of r.methods) methods.add(m);
+    return [...methods].sort();
+  }
+}
+
+/** Integer- or number-typed properties of a query-string schema (TypeBox / JSON Schema). */
+function numericProperties(schema: unknown): { name: string; integer: boolean }[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties;
+  if (!properties) return [];
+  return Object.entries(properties)
+    .filter(([, p]) => p.type === 'integer' || p.type === 'number')
+    .map(([name, p]) => ({ name, integer: p.type === 'integer' }));
+}
+
+const DECIMAL_INTEGER = /^-?\d{1,15}$/;
+const DECIMAL_NUMBER = /^-?\d{1,15}(\.\d{1,15})?$/;
+
+/**
+ * Security and request rules decided on the route the router matched, never on the raw URL:
+ * - mutating routes need the token beyond loopback, and a loopback Host/Origin on loopback;
+ * - numbers in query strings are plain decimal and finite (`Infinity`, `1e400`, `0x10` → 400);
+ * - every API route documents the errors it can answer (401/403 on mutations, 413 with a body, 405).
+ * Returns the table of methods per path, for 405 answers.
+ */
+export function installRoutePolicy(app: FastifyInstance, options: RoutePolicyOptions): MethodTable {
+  const methods = new MethodTable();
+  app.decorate('routeTable', methods);
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const list = (Array.isArray(route.method) ? route.method : [route.method]).map((m) => m.toUpperCase());
+    methods.add(route.url, list);
+    const config = (route.config ?? {}) as NonNullable<RouteOptions['config']>;
+    const mutates = config.mutates ?? list.some((m) => !SAFE_METHODS.has(m));
+    route.config = { ...config, mutates, numericQuery: numericProperties(route.schema?.querystring) };
+    if (!route.url.startsWith('/api/') || !route.schema || route.schema.hide) return;
+    const response = { ...(route.schema.response as Record<string, unknown> | undefined) };
+    response['405'] ??= ErrorReply;
+    if (route.schema.body) response['413'] ??= ErrorReply;
+    if (mutates) {
+      response['401'] ??= ErrorReply;
+      response['403'] ??= ErrorReply;
+      route.schema = { ...route.schema, security: [{ bearer: [] }] } as typeof route.schema;
+    }
+    route.schema = { ...route.schema, response };
+  });
+
+  // After routing, before the body is read: an unauthorised client never gets its body parsed.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.routeOptions.config.mutates) return;
+    if (options.protect) {
+      if (!options.apiToken) {
+        return sendError(
+          reply,
+          403,
+          'changes are refused: the API listens beyond loopback and FABSCOPE_API_TOKEN is not set',
+        );
+      }
+      if (!tokenMatches(request.headers.authorization, options.apiToken)) {
+        return sendError(reply, 401, 'send Authorization: Bearer <FABSCOPE_API_TOKEN> to change the fabric');
+      }
+      return;
+    }
+    const refused = loopbackRequestAllowed(request.headers, options.allowedHosts);
+    if (refused) return sendError(reply, 403, refused);
+  });
+
+  app.addHook('preValidation', async (request, reply) => {
+    const numeric = request.routeOptions.config.numericQuery;
+    if (!numeric || numeric.length === 0) return;
+    const query = request.query as Record<string, unknown>;
+    for (const { name, integer } of numeric) {
+      const value = query[name];
+      if (value === undefined) continue;
+      if (typeof value !== 'string') return sendError(reply, 400, `querystring/${name} must be given once`);
+      if (!(integer ? DECIMAL_INTEGER : DECIMAL_NUMBER).test(value)) {
+        return sendError(
+          reply,
+          400,
+          `querystring/${name} must be a decimal ${integer ? 'integer' : 'number'}, got ${JSON.stringify(value)}`,
+        );
+      }
+    }
+  });
+  return methods;
+}

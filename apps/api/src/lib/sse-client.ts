@@ -1,0 +1,51 @@
+import type { ServerResponse } from 'node:http';
+
+/** Ticks a client may fall behind by before it is dropped. */
+export const MAX_SKIPPED_TICKS = 10;
+
+/**
+ * One event-stream client with a bounded backlog: a tick is written only when the socket has
+ * drained the one before (Node keeps a reference to the shared frame, never a copy), skipped
+ * otherwise, and after MAX_SKIPPED_TICKS skips in a row the client is told why and dropped. So a
+ * dashboard that stops reading holds at most one tick in memory, however long it stays connected.
+ */
+export class SseClient {
+  private skippedInARow = 0;
+  private closed = false;
+  /** Ticks skipped in all (diagnostics). */
+  skipped = 0;
+
+  constructor(
+    private readonly raw: ServerResponse,
+    private readonly maxSkippedTicks = MAX_SKIPPED_TICKS,
+    private readonly onDrop: () => void = () => undefined,
+  ) {}
+
+  /** Writes a tick's frame, or skips it when the previous one is still queued. */
+  send(frame: Buffer): void {
+    if (this.closed) return;
+    if (this.raw.writableNeedDrain) {
+      this.skipped++;
+      if (++this.skippedInARow >= this.maxSkippedTicks) this.drop();
+      return;
+    }
+    this.skippedInARow = 0;
+    this.raw.write(frame);
+  }
+
+  /** A comment line, only when nothing is queued: it keeps proxies from closing an idle stream. */
+  keepAlive(): void {
+    if (!this.closed && !this.raw.writableNeedDrain) this.raw.write(': keep-alive\n\n');
+  }
+
+  private drop(): void {
+    this.closed = true;
+    const reason = `the client read less than the stream sends: ${this.maxSkippedTicks} ticks skipped in a row`;
+    this.raw.end(`event: dropped\ndata: ${JSON.stringify({ reason })}\n\n`);
+    // A client that reads nothing never lets the end through: close the socket after a grace period.
+    setTimeout(() => {
+      if (!this.raw.writableFinished) this.raw.destroy();
+    }, 5000).unref();
+    this.onDrop();
+  }
+}

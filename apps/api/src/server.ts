@@ -34,6 +34,7 @@ export async function startApi(
       url: config.prometheusUrl,
       rateWindow: config.prometheusRateWindow,
       mapping: seriesMappingFor(config, fabric),
+      scrapeIntervalMs: intervalMs,
     });
   } else {
     if (config.collectorUrls.length === 0) {

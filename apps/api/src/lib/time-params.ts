@@ -56,7 +56,8 @@ export function parseTime(name: string, value: string): number {
   if (!Number.isFinite(ms) || ms < MIN_MS || ms > MAX_MS) {
     throw new TimeParamError(`${name} "${value}" is out of range (years 0001–9999)`);
   }
-  return ms;
+  // Whole milliseconds: the resolution of every store.
+  return Math.round(ms);
 }
 
 /** `name`'s value (a step or a duration) in milliseconds, > 0. */

@@ -45,6 +45,8 @@ export class EmbeddedTimeQueries implements TimeQueries {
   readonly resolutionMs: number;
   private readonly unsubscribe: () => void;
   private recording: Promise<void> = Promise.resolve();
+  /** portKey → `node/port`, for events. */
+  private readonly portNames = new Map<string, string>();
 
   constructor(
     private readonly feed: ScrapeFeed,
@@ -53,6 +55,8 @@ export class EmbeddedTimeQueries implements TimeQueries {
   ) {
     const channels = index.channels.length;
     this.resolutionMs = options.intervalMs;
+    for (const ch of index.channels)
+      this.portNames.set(ch.fromKey, `${ch.fixed.from.node}/${ch.fixed.from.port}`);
     this.history = new LinkHistory(
       channels,
       historyFrames(channels, options.intervalMs, {

@@ -49,7 +49,8 @@ export interface TimeQueries {
 
 /** A store that can answer time questions about a fabric. */
 export interface WithTimeQueries {
-  timeQueries(index: LinkIndex): TimeQueries;
+  /** Null when this store keeps no history for the fabric's series. */
+  timeQueries(index: LinkIndex): TimeQueries | null;
 }
 
 export function hasTimeQueries(store: object): store is WithTimeQueries {

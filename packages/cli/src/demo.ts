@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ApiConfig, type RunningApi, startApi } from '@fabscope/api';
+import { type ApiConfig, defaultSampleIntervalMs, type RunningApi, startApi } from '@fabscope/api';
 import {
   createFabricRegistry,
   emulatorSource,
@@ -9,7 +9,7 @@ import {
 } from '@fabscope/collectors';
 import { createEmulator, routingFor, startEmulatorServer, startSysfsWriter } from '@fabscope/emulator';
 import { fabricFromConfig } from './commands/topology.ts';
-import { type PrometheusServer, startPrometheus } from './prometheus.ts';
+import { type PrometheusServer, rateWindowFor, startPrometheus } from './prometheus.ts';
 
 export const WEB_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../../apps/web/dist');
 
@@ -24,6 +24,13 @@ export interface DemoOptions {
   logger?: boolean;
   /** Keep live per-host sysfs/procfs trees here (default FABSCOPE_EMULATOR_SYSFS; unset: none). */
   sysfsDir?: string;
+  /** Prometheus forwards every sample (recorded ones too) to these remote-write URLs. */
+  remoteWrite?: string[];
+  /**
+   * The API reads PromQL from here instead of the demo's Prometheus: a central store the
+   * Prometheus remote-writes into (VictoriaMetrics), as per-shard Prometheus servers would.
+   */
+  readPromqlFrom?: string;
 }
 
 export interface RunningDemo {
@@ -72,14 +79,18 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     });
     stops.push(() => collector.close());
 
+    // Prometheus scrapes as often as the embedded store would at this size, its rules' rate
+    // window following the interval (prometheus.ts rulesAtInterval); the API reads those series.
+    const intervalMs = options.config.sampleIntervalMs ?? defaultSampleIntervalMs(fabric);
     let prometheus: PrometheusServer | undefined;
     if (options.prometheus) {
       const target = new URL(collector.url).host;
-      const started: PrometheusServer = await startPrometheus(
-        options.prometheusPort === undefined
-          ? { targets: [target] }
-          : { targets: [target], port: options.prometheusPort },
-      );
+      const started: PrometheusServer = await startPrometheus({
+        targets: [target],
+        scrapeIntervalMs: intervalMs,
+        remoteWrite: options.remoteWrite,
+        ...(options.prometheusPort === undefined ? {} : { port: options.prometheusPort }),
+      });
       prometheus = started;
       stops.push(() => started.stop());
     }
@@ -88,7 +99,12 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       ...options.config,
       emulatorUrl: emulatorServer.url,
       collectorUrls: [collector.url],
-      prometheusUrl: prometheus?.url ?? options.config.prometheusUrl,
+      prometheusUrl: options.readPromqlFrom ?? prometheus?.url ?? options.config.prometheusUrl,
+      sampleIntervalMs: intervalMs,
+      ...(prometheus ? { prometheusRateWindow: rateWindowFor(intervalMs) } : {}),
+      // Events live beside the demo's Prometheus data, as long as its history does.
+      eventsDir:
+        options.config.eventsDir ?? (prometheus ? join(dirname(prometheus.configFile), 'events') : undefined),
     };
     const api = await startApi(config, fabric, {
       tables,

@@ -61,6 +61,7 @@ export class PrometheusTimeQueries implements TimeQueries {
   readonly resolutionMs: number;
   private readonly names: ReturnType<typeof recordedSeries>;
   private readonly byPort = new Map<string, { linkId: string }>();
+  private readonly byId = new Map<string, LinkIndex['channels'][number]>();
 
   constructor(
     private readonly client: PromqlClient,
@@ -69,7 +70,10 @@ export class PrometheusTimeQueries implements TimeQueries {
   ) {
     this.resolutionMs = options.scrapeIntervalMs;
     this.names = recordedSeries(options.rateWindow);
-    for (const ch of index.channels) this.byPort.set(ch.fromKey, { linkId: ch.fixed.linkId });
+    for (const ch of index.channels) {
+      this.byPort.set(ch.fromKey, { linkId: ch.fixed.linkId });
+      this.byId.set(ch.fixed.id, ch);
+    }
   }
 
   async linksAt(timeMs: number, signal?: AbortSignal): Promise<FabricAt> {
@@ -91,7 +95,12 @@ export class PrometheusTimeQueries implements TimeQueries {
     const links = this.index.channels.map(({ fixed, fromKey, toKey }): LinkDirectionState => {
       const b = bytesById.get(fixed.id) ?? null;
       return {
-        ...fixed,
+        id: fixed.id,
+        linkId: fixed.linkId,
+        kind: fixed.kind,
+        from: fixed.from,
+        to: fixed.to,
+        capacityBytesPerSecond: fixed.capacityBytesPerSecond,
         utilization: b === null ? null : Math.min(1, b / fixed.capacityBytesPerSecond),
         bytesPerSecond: b,
         // Not recorded: per-direction packets and raw wait ticks would double the series (docs/history.md).
@@ -177,7 +186,7 @@ export class PrometheusTimeQueries implements TimeQueries {
   }
 
   async linkRange(ids: readonly string[], range: TimeRange, signal?: AbortSignal): Promise<LinkSeries[]> {
-    const byId = new Map(this.index.channels.map((ch) => [ch.fixed.id, ch]));
+    const byId = this.byId;
     const { fromMs, toMs, stepMs } = range;
     return Promise.all(
       ids.map(async (id): Promise<LinkSeries> => {

@@ -103,19 +103,25 @@ export class PrometheusTimeQueries implements TimeQueries {
         : ranking.by === 'bytesPerSecond'
           ? ranked(directionBytes)
           : `clamp(${ranked(portWait, 'remote_node_guid!="",')}, 0, 1)`;
-    const top = `topk(${Math.floor(ranking.limit)}, ${source})`;
-    const receivers = `label_replace(label_replace(${top}, "node_guid", "$1", "remote_node_guid", "(.*)"), "port", "$1", "remote_port", "(.*)")`;
-    const [chosen, bytes, waits, senderUp, receiverUp] = await Promise.all([
-      this.client.query(top, timeMs, signal),
-      this.client.query(`${directionBytes} and on (node_guid, port) ${top}`, timeMs, signal),
-      this.client.query(`clamp(${portWait}, 0, 1) and on (node_guid, port) ${top}`, timeMs, signal),
-      this.client.query(`${LINK_UP} and on (node_guid, port) ${top}`, timeMs, signal),
-      this.client.query(`${LINK_UP} and on (node_guid, port) ${receivers}`, timeMs, signal),
-    ]);
+    // The TSDB ranks once; then only the chosen ports' series are read, selected by their GUIDs
+    // and ports (the index finds them; the few extra a regex pair admits are dropped here).
+    const chosen = await this.client.query(`topk(${Math.floor(ranking.limit)}, ${source})`, timeMs, signal);
     const channels = chosen
       .map((s) => this.byId.get(directionIdOf(s.metric)))
       .filter((c): c is LinkIndex['channels'][number] => c !== undefined);
-    return { timeMs, links: this.states(channels, bytes, waits, [...senderUp, ...receiverUp]) };
+    if (channels.length === 0) return { timeMs, links: [] };
+    const alternatives = (values: Iterable<string>) =>
+      [...new Set(values)].map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\\\$&')).join('|');
+    const guidOf = (name: string) => this.index.fabric.nodeByName.get(name)?.guid ?? '';
+    const ends = channels.flatMap((c) => [c.fixed.from, c.fixed.to]);
+    const near = `{node_guid=~"${alternatives(channels.map((c) => guidOf(c.fixed.from.node)))}",port=~"${alternatives(channels.map((c) => String(c.fixed.from.port)))}"}`;
+    const both = `{node_guid=~"${alternatives(ends.map((e) => guidOf(e.node)))}",port=~"${alternatives(ends.map((e) => String(e.port)))}"}`;
+    const [bytes, waits, ups] = await Promise.all([
+      this.client.query(`${directionBytes}${near}`, timeMs, signal),
+      this.client.query(`clamp(${portWait}${near}, 0, 1)`, timeMs, signal),
+      this.client.query(`${LINK_UP}${both}`, timeMs, signal),
+    ]);
+    return { timeMs, links: this.states(channels, bytes, waits, ups) };
   }
 
   /** Link directions from the answers of an instant: bytes per direction, waits and states per port. */
@@ -162,23 +168,22 @@ export class PrometheusTimeQueries implements TimeQueries {
       host: `sum(${directionBytes}{node_type!="switch"})`,
       all: `count_values("bucket", ${bucketOf(directionUtilization)})`,
       isl: `count_values("bucket", ${bucketOf(`${directionUtilization}{node_type="switch",remote_node_type="switch"}`)})`,
-      known: `count(${directionUtilization})`,
     };
   }
 
   async summaryAt(timeMs: number, signal?: AbortSignal): Promise<FabricSummary> {
     const q = this.summaryQueries();
-    const [host, all, isl, known] = await Promise.all([
+    const [host, all, isl] = await Promise.all([
       this.client.query(q.host, timeMs, signal),
       this.client.query(q.all, timeMs, signal),
       this.client.query(q.isl, timeMs, signal),
-      this.client.query(q.known, timeMs, signal),
     ]);
     const counts = (r: typeof all) =>
       bucketCounts(r.map((s) => ({ metric: s.metric, count: sampleValue(s.value[1]) })));
     const islCounts = counts(isl);
     const allCounts = counts(all);
-    const knownCount = sampleValue(known[0]?.value[1] ?? 'NaN') ?? 0;
+    // Every direction with a value is in one bucket: their sum is the known count.
+    const knownCount = allCounts.reduce((a, b) => a + b, 0);
     return {
       time: new Date(timeMs).toISOString(),
       hostTransmitBytesPerSecond: host[0] ? sampleValue(host[0].value[1]) : null,

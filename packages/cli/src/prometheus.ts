@@ -74,7 +74,7 @@ export function rulesAtInterval(text: string, scrapeIntervalMs: number): string 
   return text
     .replace(/^(\s*interval:\s*)1s\s*$/gm, `$1${seconds(scrapeIntervalMs)}`)
     .replaceAll('[5s]', `[${window}]`)
-    .replace(/:(ratio_)?rate5s\b/g, `:$1rate${window}`);
+    .replace(/:(\w*_)?rate5s\b/g, `:$1rate${window}`);
 }
 
 /**

@@ -16,6 +16,9 @@ export function recordedSeries(window: string) {
     directionBytes: `direction:fabscope_link_data_bytes:rate${window}`,
     directionUtilization: `direction:fabscope_link_utilization:ratio_rate${window}`,
     portWait: `port:fabscope_port_transmit_wait:ratio_rate${window}`,
+    hostBytes: `fabric:fabscope_host_link_data_bytes:rate${window}`,
+    allBuckets: `fabric_bucket:fabscope_link_directions:count_rate${window}`,
+    islBuckets: `fabric_bucket:fabscope_isl_directions:count_rate${window}`,
   };
 }
 
@@ -40,9 +43,6 @@ function bucketCounts(result: { metric: Record<string, string>; count: number | 
   }
   return counts;
 }
-
-/** Bucket index 0..9 of each direction's utilization, as the API's utilizationBucket(). */
-const bucketOf = (utilization: string) => `floor(clamp(${utilization} * 10, 0, 9))`;
 
 export interface PrometheusHistoryOptions {
   /** The recording rules' rate window, e.g. `5s`. */
@@ -162,12 +162,13 @@ export class PrometheusTimeQueries implements TimeQueries {
     });
   }
 
+  /** The summary from series the rules aggregate every evaluation: a few series per instant. */
   private summaryQueries() {
-    const { directionBytes, directionUtilization } = this.names;
+    const { hostBytes, allBuckets, islBuckets } = this.names;
     return {
-      host: `sum(${directionBytes}{node_type!="switch"})`,
-      all: `count_values("bucket", ${bucketOf(directionUtilization)})`,
-      isl: `count_values("bucket", ${bucketOf(`${directionUtilization}{node_type="switch",remote_node_type="switch"}`)})`,
+      host: `sum(${hostBytes})`,
+      all: `sum by (bucket) (${allBuckets})`,
+      isl: `sum by (bucket) (${islBuckets})`,
     };
   }
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { PORT_FAMILIES } from '@fabscope/collectors';
 import { parse, stringify } from 'yaml';
 import { freePort } from './free-port.ts';
 
@@ -42,10 +43,18 @@ export interface PrometheusOptions extends ScrapeSettings {
   beforeStart?: (dataDir: string) => Promise<void>;
 }
 
+interface ScrapeConfig {
+  job_name: string;
+  scrape_interval?: string;
+  scrape_timeout?: string;
+  params?: Record<string, string[]>;
+  static_configs?: { targets: string[] }[];
+}
+
 interface PrometheusYaml {
   global?: Record<string, string>;
   rule_files?: string[];
-  scrape_configs?: { job_name: string; static_configs?: { targets: string[] }[] }[];
+  scrape_configs?: ScrapeConfig[];
   remote_write?: { url: string; queue_config?: Record<string, string | number> }[];
 }
 
@@ -63,6 +72,26 @@ export function rateWindowFor(scrapeIntervalMs: number): string {
 }
 
 const seconds = (ms: number) => `${Math.max(1, Math.round(ms / 1000))}s`;
+
+/**
+ * What the views and the recording rules read at the fast interval: data, packets, XmitWait and
+ * its tick, link rate and state, and the collector's own health. The error counters (about half
+ * of a scrape) go in a slower job of their own: the alerts on them look at minutes.
+ */
+export const FAST_FAMILIES = [
+  'fabscope_port_data_transmitted_bytes_total',
+  'fabscope_port_data_received_bytes_total',
+  'fabscope_port_packets_transmitted_total',
+  'fabscope_port_packets_received_total',
+  'fabscope_port_transmit_wait_total',
+  'fabscope_port_transmit_wait_tick_seconds',
+  'fabscope_port_rate_bytes_per_second',
+  'fabscope_port_link_up',
+  'fabscope_fabric_source_up',
+  'fabscope_fabric_source_read_duration_seconds',
+  'fabscope_fabric_source_errors_total',
+] as const;
+export const SLOW_JOB = 'fabscope-fabric-errors';
 
 /**
  * The shipped rules (recording.yml, alerts.yml) at another interval: each group evaluated every
@@ -113,6 +142,21 @@ export function prometheusConfig(
       const target = join(ruleDir, basename(file));
       writeFileSync(target, rulesAtInterval(readFileSync(file, 'utf8'), interval));
       return target;
+    });
+    // Big fabrics: the fast job asks the collectors for the families the views need only
+    // (`name[]`, as the embedded store does); the rest every 30 s at least, in a job of its own.
+    job.params = { 'name[]': [...FAST_FAMILIES] };
+    const slow = Math.max(30_000, 3 * interval);
+    config.scrape_configs?.push({
+      job_name: SLOW_JOB,
+      scrape_interval: seconds(slow),
+      scrape_timeout: seconds(slow),
+      params: {
+        'name[]': PORT_FAMILIES.map((f) => f.name).filter(
+          (n) => !(FAST_FAMILIES as readonly string[]).includes(n),
+        ),
+      },
+      static_configs: [{ targets }],
     });
   } else {
     config.rule_files = rules;

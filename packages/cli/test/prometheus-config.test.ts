@@ -46,6 +46,17 @@ describe('Prometheus configuration by fabric size', () => {
       config.scrape_configs.find((c) => c.job_name === FABRIC_JOB)?.static_configs[0]?.targets,
     ).toHaveLength(2);
     expect(config.remote_write?.[0]?.url).toBe('http://127.0.0.1:8428/api/v1/write');
+    // The fast job asks for what the views read; the error counters every 30 s in their own job.
+    const fast = config.scrape_configs.find(
+      (c) => c.job_name === FABRIC_JOB,
+    ) as Generated['scrape_configs'][number] & { params: Record<string, string[]> };
+    expect(fast.params['name[]']).toContain('fabscope_port_data_transmitted_bytes_total');
+    expect(fast.params['name[]']).not.toContain('fabscope_port_symbol_error_total');
+    const slow = config.scrape_configs.find((c) => c.job_name === 'fabscope-fabric-errors') as typeof fast & {
+      scrape_interval: string;
+    };
+    expect(slow.scrape_interval).toBe('30s');
+    expect(slow.params['name[]']).toContain('fabscope_port_symbol_error_total');
     expect(rateWindowFor(10_000)).toBe('30s');
     const { stdout } = await promisify(execFile)('promtool', ['check', 'rules', ...config.rule_files]);
     expect(stdout).toMatch(/SUCCESS/);
@@ -60,7 +71,7 @@ describe('Prometheus configuration by fabric size', () => {
 
   it('shards the demo collector on big fabrics only', () => {
     expect(collectorShardsFor(4_608)).toBe(1);
-    expect(collectorShardsFor(41_472)).toBe(2);
+    expect(collectorShardsFor(41_472)).toBe(4);
     expect(collectorShardsFor(165_888)).toBe(4);
   });
 });

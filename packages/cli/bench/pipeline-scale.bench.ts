@@ -22,7 +22,8 @@ import {
 } from '@fabscope/collectors';
 import { createEmulator, routingFor, startEmulatorServer } from '@fabscope/emulator';
 import { buildScenario } from '@fabscope/topology';
-import { startDemo } from '../src/demo.ts';
+import { prometheusIntervalFor, startDemo } from '../src/demo.ts';
+import { rateWindowFor } from '../src/prometheus.ts';
 
 interface Limits {
   /** One store scrape (collector read + exposition + transfer + parse + ingest), ms. */
@@ -278,7 +279,8 @@ async function livePrometheus(): Promise<void> {
       body: JSON.stringify({ pattern: 'permutation', seed: 7 }),
     });
     // Warm up: the rules' window filled after the traffic started.
-    await new Promise((resolve) => setTimeout(resolve, 6 * intervalMs + 5000));
+    const promIntervalMs = prometheusIntervalFor(fabric.links.length * 2);
+    await new Promise((resolve) => setTimeout(resolve, 6 * promIntervalMs + 5000));
     const liveMs = Number(process.env.FABSCOPE_BENCH_LIVE_SECONDS ?? 300) * 1000;
     const ages: number[] = [];
     let degraded = 0;
@@ -302,13 +304,12 @@ async function livePrometheus(): Promise<void> {
     const scrape = await promql('max(scrape_duration_seconds{job="fabscope-fabric"})');
     const samples = await promql('sum(scrape_samples_scraped{job="fabscope-fabric"})');
     const recorded = await promql(
-      'count(direction:fabscope_link_utilization:ratio_rate' +
-        `${Math.max(5, Math.ceil((3 * intervalMs) / 1000))}s)`,
+      `count(direction:fabscope_link_utilization:ratio_rate${rateWindowFor(promIntervalMs)})`,
     );
     const metrics = await (await fetch(new URL('/metrics', demo.prometheusUrl))).text();
     const promRss = Number(/^process_resident_memory_bytes (\S+)$/m.exec(metrics)?.[1] ?? Number.NaN);
     console.log(
-      `${scenario} prometheus live ${(liveMs / 1000).toFixed(0)} s at ${intervalMs} ms: ${polls} polls; ` +
+      `${scenario} prometheus live ${(liveMs / 1000).toFixed(0)} s at ${promIntervalMs} ms: ${polls} polls; ` +
         `scrape ${scrape[0]?.toFixed(1)} s (slowest shard), ${samples[0]} samples per scrape, ` +
         `${recorded[0]} directions recorded; /health + /summary median ${median(answerMs).toFixed(0)} ms`,
     );

@@ -23,6 +23,16 @@ export function collectorShardsFor(ports: number): number {
   return ports <= 20_000 ? 1 : 4;
 }
 
+/**
+ * Prometheus' scrape interval by cabled ports. Unlike the embedded store, which skips a tick when a
+ * scrape runs long, Prometheus abandons a scrape at its interval: at fat-tree-6912 the demo's one
+ * process (emulator and collectors) answers in 2–3 s on the 2-core test machine, so 5 s there, and
+ * 15 s at fat-tree-27648 (docs/scaling.md).
+ */
+export function prometheusIntervalFor(ports: number): number {
+  return ports <= 20_000 ? 1000 : ports <= 60_000 ? 5000 : 15_000;
+}
+
 export interface DemoOptions {
   config: ApiConfig;
   /** Start a real Prometheus (from PATH) and read from it instead of the embedded store. */
@@ -106,9 +116,12 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     }
     const collector = collectors[0] as MetricsServer;
 
-    // Prometheus scrapes as often as the embedded store would at this size, its rules' rate
-    // window following the interval (prometheus.ts rulesAtInterval); the API reads those series.
-    const intervalMs = options.config.sampleIntervalMs ?? defaultSampleIntervalMs(fabric);
+    // The interval by the fabric's size, for the embedded store or Prometheus (whose scrapes must
+    // end within it), the rules' rate window following it (prometheus.ts rulesAtInterval).
+    const ports = fabric.links.length * 2;
+    const intervalMs =
+      options.config.sampleIntervalMs ??
+      (options.prometheus ? prometheusIntervalFor(ports) : defaultSampleIntervalMs(fabric));
     let prometheus: PrometheusServer | undefined;
     if (options.prometheus) {
       const started: PrometheusServer = await startPrometheus({

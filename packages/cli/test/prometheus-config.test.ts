@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { collectorShardsFor } from '../src/demo.ts';
+import { collectorShardsFor, prometheusIntervalFor } from '../src/demo.ts';
 import { FABRIC_JOB, PROMETHEUS_CONFIG, prometheusConfig, rateWindowFor } from '../src/prometheus.ts';
 
 const dirs: string[] = [];
@@ -73,5 +73,6 @@ describe('Prometheus configuration by fabric size', () => {
     expect(collectorShardsFor(4_608)).toBe(1);
     expect(collectorShardsFor(41_472)).toBe(4);
     expect(collectorShardsFor(165_888)).toBe(4);
+    expect([4_608, 41_472, 165_888].map(prometheusIntervalFor)).toEqual([1000, 5000, 15_000]);
   });
 });

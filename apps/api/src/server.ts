@@ -35,6 +35,9 @@ export async function startApi(
       rateWindow: config.prometheusRateWindow,
       mapping: seriesMappingFor(config, fabric),
       scrapeIntervalMs: intervalMs,
+      // A sample is up to an interval and a scrape old: stale after three intervals (5 s at 1 s).
+      staleAfterSeconds: Math.max(5, (3 * intervalMs) / 1000),
+      timeoutMs: Math.max(5000, 2 * intervalMs),
     });
   } else {
     if (config.collectorUrls.length === 0) {

@@ -152,6 +152,8 @@ export class PrometheusStore implements MetricsStore {
         timeMs,
         ok: true,
         lastSampleAgeSeconds: Number.isFinite(youngest) ? Math.max(0, youngest) : null,
+        // The sampler's health follows the store's limit (a 5 s or 15 s scrape interval).
+        staleAfterSeconds: staleAfter,
         ports,
       };
     } catch (error) {

@@ -8,7 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { type ApiConfig, defaultSampleIntervalMs } from './config.ts';
 import type { ApiContext } from './context.ts';
-import { EmulatorClient } from './emulator-client.ts';
+import { type EventLog, FileEventLog, MemoryEventLog } from './events/event-log.ts';
+import { RecordingEmulatorClient } from './events/recording-emulator.ts';
 import { LinkIndex } from './lib/utilization.ts';
 import { RoutingFollower } from './routing-follower.ts';
 import { Sampler } from './sampler.ts';
@@ -33,12 +34,17 @@ export async function startApi(
 ): Promise<RunningApi> {
   const tables = options.tables ?? buildForwardingTables(fabric, chooseRoutingEngine(config.routing));
   const intervalMs = config.sampleIntervalMs ?? defaultSampleIntervalMs(fabric);
+  const events: EventLog = config.eventsDir ? new FileEventLog(config.eventsDir) : new MemoryEventLog();
   let store: MetricsStore;
   if (config.prometheusUrl) {
     store = new PrometheusStore({
       url: config.prometheusUrl,
       rateWindow: config.prometheusRateWindow,
       mapping: seriesMappingFor(config, fabric),
+      scrapeIntervalMs: intervalMs,
+      // A sample is up to an interval and a scrape old: stale after three intervals (5 s at 1 s).
+      staleAfterSeconds: Math.max(5, (3 * intervalMs) / 1000),
+      timeoutMs: Math.max(5000, 2 * intervalMs),
     });
   } else {
     if (config.collectorUrls.length === 0) {
@@ -50,14 +56,18 @@ export async function startApi(
       targets: config.collectorUrls,
       scrapeIntervalMs: intervalMs,
       mapping: seriesMappingFor(config, fabric),
+      historySeconds: config.historySeconds,
+      events,
     });
     embedded.start();
     store = embedded;
   }
   const linkIndex = new LinkIndex(fabric);
   const sampler = new Sampler(store, linkIndex, intervalMs);
-  const emulator = config.emulatorUrl ? new EmulatorClient(config.emulatorUrl, 5000, config.apiToken) : null;
-  const ctx: ApiContext = { fabric, tables, linkIndex, store, sampler, emulator };
+  const emulator = config.emulatorUrl
+    ? new RecordingEmulatorClient(config.emulatorUrl, 5000, config.apiToken, events)
+    : null;
+  const ctx: ApiContext = { fabric, tables, linkIndex, store, sampler, emulator, events };
   // With an emulator, the tables follow its fabric manager's sweeps.
   const follower = emulator ? new RoutingFollower(ctx, emulator, intervalMs) : null;
   const app = await buildApp({

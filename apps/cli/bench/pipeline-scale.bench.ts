@@ -7,6 +7,9 @@
 // - live: `startDemo` itself at the default interval for the fabric (FABSCOPE_SAMPLE_INTERVAL_MS
 //   unset), driven over HTTP as a user would (POST a permutation, poll /health and /summary), and
 //   the peak RSS of that whole demo process.
+// - prometheus (with FABSCOPE_BENCH_PROMETHEUS=1, or as `… <fabric> prometheus`): `startDemo` with a real Prometheus (scrape interval by size, collector shards,
+//   recording rules), the same permutation and polls for FABSCOPE_BENCH_LIVE_SECONDS (default 300
+//   after warm-up), Prometheus' own scrape durations and resident memory beside the demo's RSS.
 // Prints `name: value unit (limit …)`; exits non-zero when a figure misses its limit.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +22,8 @@ import {
 } from '@fabscope/collectors';
 import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
 import { buildScenario, routingFor } from '@fabscope/topology';
-import { startDemo } from '../src/demo.ts';
+import { prometheusIntervalFor, startDemo } from '../src/demo.ts';
+import { rateWindowFor } from '../src/prometheus.ts';
 
 interface Limits {
   /** One store scrape (collector read + exposition + transfer + parse + ingest), ms. */
@@ -39,7 +43,11 @@ if (scenario === undefined) {
   // The parent: one child per fabric and mode.
   let failed = 0;
   for (const name of Object.keys(LIMITS)) {
-    for (const m of ['stages', 'live']) {
+    // The Prometheus path is opt-in (FABSCOPE_BENCH_PROMETHEUS=1): minutes per fabric, and not yet
+    // within its limits on a 2-core machine (docs/scaling.md).
+    const modes =
+      process.env.FABSCOPE_BENCH_PROMETHEUS === '1' ? ['stages', 'live', 'prometheus'] : ['stages', 'live'];
+    for (const m of modes) {
       console.log(`\n## ${name} ${m}`);
       const run = spawnSync(
         process.execPath,
@@ -93,6 +101,7 @@ console.log(
   `${scenario}: ${fabric.nodes.length} nodes, ${fabric.links.length * 2} ports; default interval ${intervalMs} ms`,
 );
 if (mode === 'live') await live();
+else if (mode === 'prometheus') await livePrometheus();
 else await stages();
 process.exit(failed === 0 ? 0 : 1);
 
@@ -248,4 +257,78 @@ async function live(): Promise<void> {
     await demo.stop();
   }
   report('peak RSS of the whole demo process', process.resourceUsage().maxRSS / 1024, 'MiB', limits?.rssMiB);
+}
+
+async function livePrometheus(): Promise<void> {
+  const config = { ...configFromEnv({ FABSCOPE_SCENARIO: scenario }), port: 0 };
+  const started = performance.now();
+  const demo = await startDemo({ config, webRoot: '/nonexistent', prometheus: true });
+  console.log(
+    `${scenario} demo with Prometheus started in ${((performance.now() - started) / 1000).toFixed(1)} s, ` +
+      `${demo.collectorUrls.length} collector shards`,
+  );
+  // biome-ignore lint/suspicious/noExplicitAny: JSON answers are read field by field
+  const api = async (path: string, init?: RequestInit): Promise<any> =>
+    (await fetch(`${demo.apiUrl}/api/v1${path}`, { ...init, signal: AbortSignal.timeout(60_000) })).json();
+  const promql = async (query: string): Promise<number[]> => {
+    const url = new URL('/api/v1/query', demo.prometheusUrl);
+    url.searchParams.set('query', query);
+    const answer = (await (await fetch(url)).json()) as { data?: { result: { value: [number, string] }[] } };
+    return (answer.data?.result ?? []).map((r) => Number(r.value[1]));
+  };
+  try {
+    await api('/traffic', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pattern: 'permutation', seed: 7 }),
+    });
+    // Warm up: the rules' window filled after the traffic started.
+    const promIntervalMs = prometheusIntervalFor(fabric.links.length * 2);
+    await new Promise((resolve) => setTimeout(resolve, 6 * promIntervalMs + 5000));
+    const liveMs = Number(process.env.FABSCOPE_BENCH_LIVE_SECONDS ?? 300) * 1000;
+    const ages: number[] = [];
+    let degraded = 0;
+    let unknownRate = 0;
+    let polls = 0;
+    const answerMs: number[] = [];
+    const until = Date.now() + liveMs;
+    while (Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const t = performance.now();
+      const health = await api('/health').catch(() => ({ status: 'timeout' }));
+      const summary = await api('/summary').catch(() => ({ hostTransmitBytesPerSecond: null }));
+      answerMs.push(performance.now() - t);
+      polls++;
+      if (health.status !== 'ok') degraded++;
+      if (summary.hostTransmitBytesPerSecond === null) unknownRate++;
+      ages.push(health.lastSampleAgeSeconds ?? Number.POSITIVE_INFINITY);
+    }
+    const hostLinks = (await api('/links?kind=host')).links as { utilization: number | null }[];
+    const unknown = hostLinks.filter((l) => l.utilization === null).length;
+    const scrape = await promql('max(scrape_duration_seconds{job="fabscope-fabric"})');
+    const samples = await promql('sum(scrape_samples_scraped{job="fabscope-fabric"})');
+    const recorded = await promql(
+      `count(direction:fabscope_link_utilization:ratio_rate${rateWindowFor(promIntervalMs)})`,
+    );
+    const metrics = await (await fetch(new URL('/metrics', demo.prometheusUrl))).text();
+    const promRss = Number(/^process_resident_memory_bytes (\S+)$/m.exec(metrics)?.[1] ?? Number.NaN);
+    console.log(
+      `${scenario} prometheus live ${(liveMs / 1000).toFixed(0)} s at ${promIntervalMs} ms: ${polls} polls; ` +
+        `scrape ${scrape[0]?.toFixed(1)} s (slowest shard), ${samples[0]} samples per scrape, ` +
+        `${recorded[0]} directions recorded; /health + /summary median ${median(answerMs).toFixed(0)} ms`,
+    );
+    report('prometheus polls with health degraded', degraded, 'polls', 0);
+    report('prometheus polls with the host transmit rate unknown', unknownRate, 'polls', 0);
+    report('prometheus newest-sample age (max)', Math.max(...ages), 's', undefined, 1);
+    report('prometheus host-link directions with unknown utilization', unknown, 'directions', 0);
+    report("Prometheus' own resident memory", promRss / 2 ** 20, 'MiB');
+  } finally {
+    await demo.stop();
+  }
+  report(
+    'peak RSS of the whole demo process (Prometheus apart)',
+    process.resourceUsage().maxRSS / 1024,
+    'MiB',
+    limits?.rssMiB,
+  );
 }

@@ -1,18 +1,39 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ApiConfig, type RunningApi, startApi } from '@fabscope/api';
+import { type ApiConfig, defaultSampleIntervalMs, type RunningApi, startApi } from '@fabscope/api';
 import {
   createFabricRegistry,
   emulatorSource,
   type MetricsServer,
+  sharedSource,
   startMetricsServer,
 } from '@fabscope/collectors';
 import { createEmulator, startEmulatorServer, startSysfsWriter } from '@fabscope/emulator';
 import { routingFor } from '@fabscope/topology';
 import { fabricFromConfig } from './commands/topology.ts';
+import { rateWindowFor } from './prometheus.ts';
 import { type SupervisedPrometheus, supervisePrometheus } from './prometheus-supervisor.ts';
 
 export const WEB_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../../apps/web/dist');
+
+/**
+ * Collector shards for Prometheus by cabled ports: one up to fat-tree-1152 (4,608 ports), four
+ * beyond (fat-tree-6912: 41,472; fat-tree-27648: 165,888), so that Prometheus parses the shards'
+ * answers in parallel within its interval (docs/scaling.md).
+ */
+export function collectorShardsFor(ports: number): number {
+  return ports <= 20_000 ? 1 : 4;
+}
+
+/**
+ * Prometheus' scrape interval by cabled ports. Unlike the embedded store, which skips a tick when a
+ * scrape runs long, Prometheus abandons a scrape at its interval: at fat-tree-6912 the demo's one
+ * process (emulator and collectors) answers in 2–3 s on the 2-core test machine, so 5 s there, and
+ * 15 s at fat-tree-27648 (docs/scaling.md).
+ */
+export function prometheusIntervalFor(ports: number): number {
+  return ports <= 20_000 ? 1000 : ports <= 60_000 ? 5000 : 15_000;
+}
 
 export interface DemoOptions {
   config: ApiConfig;
@@ -25,6 +46,13 @@ export interface DemoOptions {
   logger?: boolean;
   /** Keep live per-host sysfs/procfs trees here (default FABSCOPE_EMULATOR_SYSFS; unset: none). */
   sysfsDir?: string;
+  /** Prometheus forwards every sample (recorded ones too) to these remote-write URLs. */
+  remoteWrite?: string[];
+  /**
+   * The API reads PromQL from here instead of the demo's Prometheus: a central store the
+   * Prometheus remote-writes into (VictoriaMetrics), as per-shard Prometheus servers would.
+   */
+  readPromqlFrom?: string;
 }
 
 export interface RunningDemo {
@@ -33,6 +61,8 @@ export interface RunningDemo {
   apiUrl: string;
   emulatorUrl: string;
   collectorUrl: string;
+  /** Every collector shard (one unless Prometheus reads a big fabric). */
+  collectorUrls: string[];
   prometheusUrl: string | undefined;
   /** The supervised Prometheus (demo --prometheus), restarted when it dies. */
   prometheus: SupervisedPrometheus | undefined;
@@ -67,22 +97,43 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       stops.push(async () => sysfs.stop());
     }
 
-    // Chunks, not one string: at fat-tree-27648 the exposition is hundreds of megabytes.
-    const { scrapeChunks } = createFabricRegistry({ source: emulatorSource(emulatorServer.url) });
-    const collector: MetricsServer = await startMetricsServer(scrapeChunks, {
-      host: '127.0.0.1',
-      port: options.collectorPort ?? 0,
-    });
-    stops.push(() => collector.close());
+    // Chunks, not one string: at fat-tree-27648 the exposition is hundreds of megabytes. With
+    // Prometheus on a big fabric, the collector is sharded by switch group so that Prometheus
+    // scrapes (and parses) the shards in parallel; the shards share one read of the emulator.
+    const shards = options.prometheus ? collectorShardsFor(fabric.links.length * 2) : 1;
+    const source =
+      shards > 1
+        ? sharedSource(emulatorSource(emulatorServer.url), 1000)
+        : emulatorSource(emulatorServer.url);
+    const collectors: MetricsServer[] = [];
+    for (let index = 1; index <= shards; index++) {
+      const { scrapeChunks } = createFabricRegistry({
+        source,
+        shard: shards > 1 ? { index, count: shards } : undefined,
+      });
+      const collector: MetricsServer = await startMetricsServer(scrapeChunks, {
+        host: '127.0.0.1',
+        port: index === 1 ? (options.collectorPort ?? 0) : 0,
+      });
+      stops.push(() => collector.close());
+      collectors.push(collector);
+    }
+    const collector = collectors[0] as MetricsServer;
 
+    // The interval by the fabric's size, for the embedded store or Prometheus (whose scrapes must
+    // end within it), the rules' rate window following it (prometheus.ts rulesAtInterval).
+    const ports = fabric.links.length * 2;
+    const intervalMs =
+      options.config.sampleIntervalMs ??
+      (options.prometheus ? prometheusIntervalFor(ports) : defaultSampleIntervalMs(fabric));
     let prometheus: SupervisedPrometheus | undefined;
     if (options.prometheus) {
-      const target = new URL(collector.url).host;
-      const started: SupervisedPrometheus = await supervisePrometheus(
-        options.prometheusPort === undefined
-          ? { targets: [target] }
-          : { targets: [target], port: options.prometheusPort },
-      );
+      const started: SupervisedPrometheus = await supervisePrometheus({
+        targets: collectors.map((c) => new URL(c.url).host),
+        scrapeIntervalMs: intervalMs,
+        remoteWrite: options.remoteWrite,
+        ...(options.prometheusPort === undefined ? {} : { port: options.prometheusPort }),
+      });
       prometheus = started;
       stops.push(() => started.stop());
     }
@@ -90,8 +141,13 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     const config: ApiConfig = {
       ...options.config,
       emulatorUrl: emulatorServer.url,
-      collectorUrls: [collector.url],
-      prometheusUrl: prometheus?.url ?? options.config.prometheusUrl,
+      collectorUrls: collectors.map((c) => c.url),
+      prometheusUrl: options.readPromqlFrom ?? prometheus?.url ?? options.config.prometheusUrl,
+      sampleIntervalMs: intervalMs,
+      ...(prometheus ? { prometheusRateWindow: rateWindowFor(intervalMs) } : {}),
+      // Without FABSCOPE_EVENTS_DIR the events live in the API's memory, as long as the demo
+      // (and its Prometheus' history, which a restarted Prometheus starts anew) does.
+      eventsDir: options.config.eventsDir,
     };
     const api = await startApi(config, fabric, {
       tables,
@@ -105,6 +161,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       apiUrl: api.url,
       emulatorUrl: emulatorServer.url,
       collectorUrl: collector.url,
+      collectorUrls: collectors.map((c) => c.url),
       prometheusUrl: prometheus?.url,
       prometheus,
       api,

@@ -1,10 +1,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { PORT_FAMILIES } from '@fabscope/collectors';
 import { parse, stringify } from 'yaml';
 import { freePort } from './free-port.ts';
 
@@ -35,28 +36,91 @@ export interface ScrapeJob {
   targets: string[];
 }
 
-export interface PrometheusOptions {
+export interface PrometheusOptions extends ScrapeSettings {
   /** host:port targets of fabscope collectors. */
   targets: string[];
   extraJobs?: ScrapeJob[];
   port?: number;
   binary?: string;
   readyTimeoutMs?: number;
+  /** Called with the (empty) TSDB directory before Prometheus starts: e.g. to backfill blocks. */
+  beforeStart?: (dataDir: string) => Promise<void>;
+}
+
+interface ScrapeConfig {
+  job_name: string;
+  scrape_interval?: string;
+  scrape_timeout?: string;
+  params?: Record<string, string[]>;
+  static_configs?: { targets: string[] }[];
 }
 
 interface PrometheusYaml {
+  global?: Record<string, string>;
   rule_files?: string[];
-  scrape_configs?: { job_name: string; static_configs?: { targets: string[] }[] }[];
+  scrape_configs?: ScrapeConfig[];
+  remote_write?: { url: string; queue_config?: Record<string, string | number> }[];
+}
+
+/** How often Prometheus scrapes and evaluates, and where it forwards samples. */
+export interface ScrapeSettings {
+  /** Scrape and rule-evaluation interval; default 1 s, as shipped (choose it with scrapeIntervalFor). */
+  scrapeIntervalMs?: number | undefined;
+  /** Remote-write URLs (VictoriaMetrics `/api/v1/write`, Thanos Receive, Mimir): every sample, recorded ones too. */
+  remoteWrite?: string[] | undefined;
+}
+
+/** The recording rules' rate window at a scrape interval: 5 s at 1 s (as shipped), else 3 intervals. */
+export function rateWindowFor(scrapeIntervalMs: number): string {
+  return `${Math.max(5, Math.ceil((3 * scrapeIntervalMs) / 1000))}s`;
+}
+
+const seconds = (ms: number) => `${Math.max(1, Math.round(ms / 1000))}s`;
+
+/**
+ * What the views and the recording rules read at the fast interval: data, packets, XmitWait and
+ * its tick, link rate and state, and the collector's own health. The error counters (about half
+ * of a scrape) go in a slower job of their own: the alerts on them look at minutes.
+ */
+export const FAST_FAMILIES = [
+  'fabscope_port_data_transmitted_bytes_total',
+  'fabscope_port_data_received_bytes_total',
+  'fabscope_port_packets_transmitted_total',
+  'fabscope_port_packets_received_total',
+  'fabscope_port_transmit_wait_total',
+  'fabscope_port_transmit_wait_tick_seconds',
+  'fabscope_port_rate_bytes_per_second',
+  'fabscope_port_link_up',
+  'fabscope_fabric_source_up',
+  'fabscope_fabric_source_read_duration_seconds',
+  'fabscope_fabric_source_errors_total',
+] as const;
+export const SLOW_JOB = 'fabscope-fabric-errors';
+
+/**
+ * The shipped rules (recording.yml, alerts.yml) at another interval: each group evaluated every
+ * interval, and the recorded rates over `rateWindowFor(interval)` instead of 5 s, named after
+ * their window (`…:rate30s`) as the API reads them (FABSCOPE_PROMETHEUS_RATE_WINDOW).
+ */
+export function rulesAtInterval(text: string, scrapeIntervalMs: number): string {
+  const window = rateWindowFor(scrapeIntervalMs);
+  return text
+    .replace(/^(\s*interval:\s*)1s\s*$/gm, `$1${seconds(scrapeIntervalMs)}`)
+    .replaceAll('[5s]', `[${window}]`)
+    .replace(/:(\w*_)?rate5s\b/g, `:$1rate${window}`);
 }
 
 /**
  * deploy/prometheus/prometheus.yml with the fabric job's targets replaced by `targets` and the
- * rule files made absolute (the result is written elsewhere). Everything else stays as shipped.
+ * rule files made absolute (the result is written elsewhere). At another interval than the
+ * shipped 1 s, the rule files are rewritten beside the result (`ruleDir`, rulesAtInterval) and
+ * the scrape timeout follows the interval. Everything else stays as shipped.
  */
 export function prometheusConfig(
   targets: string[],
   source = PROMETHEUS_CONFIG,
   extraJobs: ScrapeJob[] = [],
+  settings: ScrapeSettings & { ruleDir?: string } = {},
 ): string {
   const config = parse(readFileSync(source, 'utf8')) as PrometheusYaml;
   const job = config.scrape_configs?.find((c) => c.job_name === FABRIC_JOB);
@@ -65,7 +129,49 @@ export function prometheusConfig(
   for (const extra of extraJobs) {
     config.scrape_configs?.push({ job_name: extra.jobName, static_configs: [{ targets: extra.targets }] });
   }
-  config.rule_files = (config.rule_files ?? []).map((f) => resolve(dirname(source), f));
+  const rules = (config.rule_files ?? []).map((f) => resolve(dirname(source), f));
+  const interval = settings.scrapeIntervalMs ?? 1000;
+  if (interval !== 1000) {
+    if (!settings.ruleDir)
+      throw new Error('rules at another interval than 1 s need a ruleDir to be written to');
+    const ruleDir = settings.ruleDir;
+    config.global = {
+      ...config.global,
+      scrape_interval: seconds(interval),
+      // A big fabric's answer streams for seconds: the timeout is the interval, as Prometheus allows.
+      scrape_timeout: seconds(interval),
+      evaluation_interval: seconds(interval),
+    };
+    config.rule_files = rules.map((file) => {
+      const target = join(ruleDir, basename(file));
+      writeFileSync(target, rulesAtInterval(readFileSync(file, 'utf8'), interval));
+      return target;
+    });
+    // Big fabrics: the fast job asks the collectors for the families the views need only
+    // (`name[]`, as the embedded store does); the rest every 30 s at least, in a job of its own.
+    job.params = { 'name[]': [...FAST_FAMILIES] };
+    const slow = Math.max(30_000, 3 * interval);
+    config.scrape_configs?.push({
+      job_name: SLOW_JOB,
+      scrape_interval: seconds(slow),
+      scrape_timeout: seconds(slow),
+      params: {
+        'name[]': PORT_FAMILIES.map((f) => f.name).filter(
+          (n) => !(FAST_FAMILIES as readonly string[]).includes(n),
+        ),
+      },
+      static_configs: [{ targets }],
+    });
+  } else {
+    config.rule_files = rules;
+  }
+  if (settings.remoteWrite && settings.remoteWrite.length > 0) {
+    config.remote_write = settings.remoteWrite.map((url) => ({
+      url,
+      // Forward within a second or two: the central store answers the same questions soon after.
+      queue_config: { batch_send_deadline: '1s', max_samples_per_send: 10_000 },
+    }));
+  }
   return stringify(config);
 }
 
@@ -88,7 +194,15 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
   const binary = await findPrometheus(options.binary);
   const dir = await mkdtemp(join(tmpdir(), 'fabscope-prometheus-'));
   const configFile = join(dir, 'prometheus.yml');
-  await writeFile(configFile, prometheusConfig(options.targets, PROMETHEUS_CONFIG, options.extraJobs));
+  await writeFile(
+    configFile,
+    prometheusConfig(options.targets, PROMETHEUS_CONFIG, options.extraJobs, {
+      scrapeIntervalMs: options.scrapeIntervalMs,
+      remoteWrite: options.remoteWrite,
+      ruleDir: dir,
+    }),
+  );
+  await options.beforeStart?.(join(dir, 'data'));
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(

@@ -6,6 +6,7 @@ export const COLLECT_USAGE = `usage:
   fabscope collect host [--sysfs /sys] [--procfs /proc] [--include RE] [--exclude RE]
                         [--listen 127.0.0.1:9465] [--once]
   fabscope collect fabric --source emulator --url http://127.0.0.1:PORT [--listen …] [--once]
+                        [--shard K/N]   (any source: only switch group K of N, for N collectors in parallel)
   fabscope collect fabric --source infiniband [--fabric NAME] [--ibnetdiscover PATH] [--perfquery PATH]
                         [--timeout-ms 5000] [--concurrency 4] [--listen 127.0.0.1:9466] [--once]
   fabscope collect fabric --source omnipath --targets FILE [--opapmaquery PATH] [--timeout-ms 5000]

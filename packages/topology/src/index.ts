@@ -57,8 +57,8 @@ export {
   parsePortsReportLines,
 } from './parse/ports-report.ts';
 export { LANE_GBPS, parseWidthSpeed, rateOfWidthSpeed } from './parse/rates.ts';
-export { mulberry32, type Random, randomIndex } from './random.ts';
 export { STDERR_LINE } from './parse/stderr.ts';
+export { mulberry32, type Random, randomIndex } from './random.ts';
 export { NoRouteError, type Route, type RouteHop, routeBetween, routeChannels } from './route.ts';
 export {
   describeRoute,

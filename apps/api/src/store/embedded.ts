@@ -1,14 +1,24 @@
-import { counterRate } from './counter-rate.ts';
-import { ExpositionScanner, LabelBlocks, labelsOfBlock } from './exposition-stream.ts';
+import type { EventLog } from '../events/event-log.ts';
+import type { LinkIndex } from '../lib/utilization.ts';
+import { EmbeddedTimeQueries, type ScrapeDone } from './embedded-history.ts';
+import { ExpositionScanner } from './exposition-stream.ts';
+import { PortReadings } from './port-readings.ts';
+import {
+  COUNTER_SEEN,
+  FIELD_COUNT,
+  FIELDS,
+  instanceOf,
+  LINK_UP,
+  NO_PORT,
+  RATE,
+  STAGED,
+  TargetState,
+  UNRESOLVED,
+  WAIT_TICK,
+} from './scrape-staging.ts';
 import { type ScrapeTiming, scrapeTiming } from './scrape-timing.ts';
 import { fabscopeMapping, linkUpOf, type SeriesMapping, type SeriesSample } from './series-mapping.ts';
-import {
-  type CounterField,
-  type MetricsStore,
-  PORT_COUNTERS,
-  type PortRates,
-  type RatesSnapshot,
-} from './types.ts';
+import type { MetricsStore, RatesSnapshot } from './types.ts';
 
 export interface EmbeddedStoreOptions {
   /** Collector `/metrics` URLs to scrape. */
@@ -24,6 +34,14 @@ export interface EmbeddedStoreOptions {
   now?: () => number;
   /** Whose series to read (FABSCOPE_METRICS_SOURCE); fabscope's own by default. */
   mapping?: SeriesMapping;
+  /** History kept for time travel (default 1 h; docs/history.md). */
+  historySeconds?: number | undefined;
+  /** Rate window of the history's frames (default 5 s, as the recording rules; at least rateWindowMs). */
+  historyRateWindowMs?: number | undefined;
+  /** Most bytes the history may take (default 512 MiB): fewer frames are kept beyond it. */
+  historyMaxBytes?: number | undefined;
+  /** Where link-state and counter-reset events seen in the samples go. */
+  events?: EventLog | undefined;
 }
 
 /** What the last scrape of one target took (ms), for diagnostics and the benchmarks. */
@@ -55,78 +73,10 @@ export interface ScrapeStats {
   targets: TargetScrapeStats[];
 }
 
-const FIELDS = Object.keys(PORT_COUNTERS) as CounterField[];
-const FIELD_COUNT = FIELDS.length;
-/** Staged values per label block and per port in a scrape: the counters, then these. */
-const RATE = FIELD_COUNT;
-const WAIT_TICK = FIELD_COUNT + 1;
-const LINK_UP = FIELD_COUNT + 2;
-/** 1 when any counter series of the port was in the scrape (a reading is kept even if all are NaN). */
-const COUNTER_SEEN = FIELD_COUNT + 3;
-const STAGED = FIELD_COUNT + 4;
 /** Scrape durations remembered for the timing. */
 const RECENT_SCRAPES = 5;
-/** A data rate above this multiple of the link's rate is a spike, not traffic. */
-const MAX_RATE_FACTOR = 1.5;
-const NO_PORT = -1;
-const NO_LIMITS = {};
-const UNRESOLVED = -2;
-
-/** `host:port` of a target URL as written (URL parsing would lower-case the host name). */
-function instanceOf(target: string): string {
-  return target.match(/^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]*@)?([^/?#]+)/i)?.[1] ?? target;
-}
-
-function grow<T extends Float64Array | Int32Array | Int8Array>(array: T, size: number, fill: number): T {
-  if (array.length >= size) return array;
-  const bigger = new (array.constructor as new (n: number) => T)(Math.max(size, array.length * 2));
-  bigger.set(array);
-  bigger.fill(fill, array.length);
-  return bigger;
-}
-
-/**
- * One scraped target's label blocks (a port's series share one): each block's labels are parsed
- * and resolved to a port once, then each sample is a map lookup. Staging arrays hold the scrape
- * in progress, so a scrape that fails half-way leaves nothing behind.
- */
-class TargetState {
-  readonly blocks = new LabelBlocks();
-  readonly labels: Record<string, string>[] = [];
-  readonly firstName: string[] = [];
-  /** Resolved port slot per block (UNRESOLVED until asked, NO_PORT when it maps to none). */
-  slot = new Int32Array(0);
-  value = new Float64Array(0);
-  line = new Float64Array(0);
-  mark = new Int32Array(0);
-  touched: number[] = [];
-  token = 0;
-
-  constructor(readonly instance: string) {}
-
-  /** Makes room for the blocks the scanner numbered up to `b`, parsing their labels. */
-  known(b: number, name: string, line: number): void {
-    if (b < this.labels.length) return;
-    for (let n = this.labels.length; n <= b; n++) {
-      this.labels.push(labelsOfBlock(this.blocks.keys[n] as string, line));
-      this.firstName.push(name);
-    }
-    this.slot = grow(this.slot, b + 1, UNRESOLVED);
-    this.mark = grow(this.mark, b + 1, -1);
-    this.value = grow(this.value, (b + 1) * STAGED, Number.NaN);
-    this.line = grow(this.line, (b + 1) * STAGED, Number.NaN);
-  }
-
-  stage(b: number): number {
-    const offset = b * STAGED;
-    if (this.mark[b] !== this.token) {
-      this.mark[b] = this.token;
-      this.value.fill(Number.NaN, offset, offset + STAGED);
-      this.touched.push(b);
-    }
-    return offset;
-  }
-}
+/** As the recording rules' rate5s: the history's figures agree with Prometheus'. */
+const HISTORY_RATE_WINDOW_MS = 5000;
 
 /**
  * The default store: scrapes the collectors itself, Prometheus-style, and keeps the last few
@@ -145,6 +95,8 @@ export class EmbeddedStore implements MetricsStore {
   private readonly now: () => number;
   private readonly intervalMs: number;
   private readonly windowMs: number;
+  /** Rate window of the history's frames (longer: what is kept should not carry scrape jitter). */
+  private readonly historyWindowMs: number;
   private readonly mapping: SeriesMapping;
   /** The metrics read: counters, link rates, tick lengths, link states, join series. */
   private readonly names: string[];
@@ -156,30 +108,17 @@ export class EmbeddedStore implements MetricsStore {
   private readonly urls: string[];
   private token = 0;
 
-  // Port slots: a ring of `depth` readings each (time, then the counters).
-  private readonly depth: number;
-  private readonly slots = new Map<string, number>();
-  private readonly keys: string[] = [];
-  private times = new Float64Array(0);
-  private values = new Float64Array(0);
-  private head = new Int32Array(0);
-  private count = new Int32Array(0);
-  /** Link rate (bytes/s) per port, when the exporter reports it; NaN unknown. */
-  private capacity = new Float64Array(0);
-  /** Length of one XmitWait tick (seconds) per port, when the exporter reports it; NaN unknown. */
-  private waitTick = new Float64Array(0);
-  /** Latest link state per port (1 up, 0 down, -1 never read) and when it was read. */
-  private linkUp = new Int8Array(0);
-  private linkUpTime = new Float64Array(0);
-  // Per-port staging of one target's scrape (several label blocks may map to one port).
-  private stagedValue = new Float64Array(0);
-  private stagedLine = new Float64Array(0);
-  private stagedMark = new Int32Array(0);
+  /** Every port's last readings (a ring per port) and the staging of the scrape under way. */
+  private readonly readings: PortReadings;
 
   private readonly recentDurations: number[] = [];
   private lastDurationMs: number | null = null;
   private skippedTicks = 0;
   private targetStats: TargetScrapeStats[] = [];
+  private readonly scrapeListeners = new Set<(done: ScrapeDone) => void>();
+  /** Ports whose counters went backwards in the scrape under way. */
+  private resetPorts: string[] = [];
+  private readonly histories = new Map<LinkIndex, EmbeddedTimeQueries>();
 
   constructor(private readonly options: EmbeddedStoreOptions) {
     this.mapping = options.mapping ?? fabscopeMapping;
@@ -199,7 +138,10 @@ export class EmbeddedStore implements MetricsStore {
     this.intervalMs = options.scrapeIntervalMs ?? 1000;
     this.windowMs = options.rateWindowMs ?? 2000;
     // Enough readings to span the rate window, and one before it.
-    this.depth = Math.min(16, Math.max(3, Math.ceil(this.windowMs / this.intervalMs) + 2));
+    this.historyWindowMs = Math.max(this.windowMs, options.historyRateWindowMs ?? HISTORY_RATE_WINDOW_MS);
+    this.readings = new PortReadings(
+      Math.min(16, Math.max(3, Math.ceil(this.historyWindowMs / this.intervalMs) + 2)),
+    );
     this.targets = options.targets.map((t) => new TargetState(instanceOf(t)));
     const query = this.names.map((n) => `name[]=${encodeURIComponent(n)}`).join('&');
     this.urls = options.targets.map((t) =>
@@ -240,7 +182,7 @@ export class EmbeddedStore implements MetricsStore {
       recentDurationMs: this.recentDurations.length > 0 ? Math.max(...this.recentDurations) : null,
       timing: this.timing(),
       skippedTicks: this.skippedTicks,
-      ports: this.keys.length,
+      ports: this.readings.keys.length,
       targets: this.targetStats,
     };
   }
@@ -267,6 +209,38 @@ export class EmbeddedStore implements MetricsStore {
     this.recentDurations.push(this.lastDurationMs);
     if (this.recentDurations.length > RECENT_SCRAPES) this.recentDurations.shift();
     this.lastError = errors.length > 0 ? `scrape failed: ${errors.join('; ')}` : null;
+    const done: ScrapeDone = { timeMs: started, resetPorts: this.resetPorts };
+    this.resetPorts = [];
+    for (const listener of this.scrapeListeners) listener(done);
+  }
+
+  /** Calls `listener` after every completed scrape. */
+  onScrape(listener: (done: ScrapeDone) => void): () => void {
+    this.scrapeListeners.add(listener);
+    return () => this.scrapeListeners.delete(listener);
+  }
+
+  /** Instants and ranges from the in-memory history of this fabric's link directions. */
+  timeQueries(index: LinkIndex): EmbeddedTimeQueries {
+    let queries = this.histories.get(index);
+    if (!queries) {
+      queries = new EmbeddedTimeQueries(
+        {
+          onScrape: (l) => this.onScrape(l),
+          rates: () => this.rates(undefined, this.historyWindowMs),
+          staleAfterMs: () => this.timing().staleAfterMs,
+        },
+        index,
+        {
+          intervalMs: this.intervalMs,
+          historySeconds: this.options.historySeconds,
+          historyMaxBytes: this.options.historyMaxBytes,
+          events: this.options.events,
+        },
+      );
+      this.histories.set(index, queries);
+    }
+    return queries;
   }
 
   private async scrapeTarget(
@@ -350,14 +324,14 @@ export class EmbeddedStore implements MetricsStore {
           labels: state.labels[b] as Record<string, string>,
           instance: state.instance,
         });
-        slot = key === null ? NO_PORT : this.slotOf(key);
+        slot = key === null ? NO_PORT : this.readings.slotOf(key);
         if (cached) state.slot[b] = slot;
       }
       if (slot === NO_PORT) continue;
       const to = slot * STAGED;
-      if (this.stagedMark[slot] !== token) {
-        this.stagedMark[slot] = token;
-        this.stagedValue.fill(Number.NaN, to, to + STAGED);
+      if (this.readings.stagedMark[slot] !== token) {
+        this.readings.stagedMark[slot] = token;
+        this.readings.stagedValue.fill(Number.NaN, to, to + STAGED);
         ports.push(slot);
       }
       const from = b * STAGED;
@@ -365,81 +339,30 @@ export class EmbeddedStore implements MetricsStore {
         const v = state.value[from + r] as number;
         if (Number.isNaN(v)) continue;
         const line = state.line[from + r] as number;
-        const current = this.stagedLine[to + r] as number;
-        const empty = Number.isNaN(this.stagedValue[to + r] as number);
+        const current = this.readings.stagedLine[to + r] as number;
+        const empty = Number.isNaN(this.readings.stagedValue[to + r] as number);
         // In line order, as one pass over the text: counters and link state first wins, the rest last wins.
         const wins = empty || (r === RATE || r === WAIT_TICK ? line > current : line < current);
         if (wins) {
-          this.stagedValue[to + r] = v;
-          this.stagedLine[to + r] = line;
+          this.readings.stagedValue[to + r] = v;
+          this.readings.stagedLine[to + r] = line;
         }
       }
     }
-    const depth = this.depth;
     for (const slot of ports) {
-      const at = slot * STAGED;
-      const staged = this.stagedValue;
-      const rate = staged[at + RATE] as number;
-      if (!Number.isNaN(rate)) this.capacity[slot] = rate;
-      const tick = staged[at + WAIT_TICK] as number;
-      if (!Number.isNaN(tick)) this.waitTick[slot] = tick;
-      const up = staged[at + LINK_UP] as number;
-      if (!Number.isNaN(up)) {
-        this.linkUp[slot] = up;
-        this.linkUpTime[slot] = timeMs;
-      }
-      if (staged[at + COUNTER_SEEN] !== 1) continue;
-      const head = ((this.head[slot] as number) + 1) % depth;
-      this.head[slot] = head;
-      this.count[slot] = Math.min(depth, (this.count[slot] as number) + 1);
-      const r = slot * depth + head;
-      this.times[r] = timeMs;
-      this.values.set(staged.subarray(at, at + FIELD_COUNT), r * FIELD_COUNT);
+      if (this.readings.commit(slot, timeMs)) this.resetPorts.push(this.readings.keys[slot] as string);
     }
   }
 
-  private slotOf(key: string): number {
-    let slot = this.slots.get(key);
-    if (slot !== undefined) return slot;
-    slot = this.keys.length;
-    this.keys.push(key);
-    this.slots.set(key, slot);
-    const n = slot + 1;
-    this.times = grow(this.times, n * this.depth, Number.NaN);
-    this.values = grow(this.values, n * this.depth * FIELD_COUNT, Number.NaN);
-    this.head = grow(this.head, n, -1);
-    this.count = grow(this.count, n, 0);
-    this.capacity = grow(this.capacity, n, Number.NaN);
-    this.waitTick = grow(this.waitTick, n, Number.NaN);
-    this.linkUp = grow(this.linkUp, n, -1);
-    this.linkUpTime = grow(this.linkUpTime, n, Number.NaN);
-    this.stagedValue = grow(this.stagedValue, n * STAGED, Number.NaN);
-    this.stagedLine = grow(this.stagedLine, n * STAGED, Number.NaN);
-    this.stagedMark = grow(this.stagedMark, n, -1);
-    return slot;
-  }
-
-  async rates(): Promise<RatesSnapshot> {
+  /** Rates of every fresh port over `windowMs` (default: the live window, rateWindowMs). */
+  async rates(_signal?: AbortSignal, windowMs = this.windowMs): Promise<RatesSnapshot> {
     const nowMs = this.now();
     const { staleAfterMs } = this.timing();
-    const ports = new Map<string, PortRates>();
-    let newest = Number.NEGATIVE_INFINITY;
-    for (let slot = 0; slot < this.keys.length; slot++) {
-      if (this.count[slot] === 0) continue;
-      const last = this.times[slot * this.depth + (this.head[slot] as number)] as number;
-      newest = Math.max(newest, last);
-      if (nowMs - last > staleAfterMs) continue;
-      const rates = this.portRates(slot);
-      const tick = this.waitTick[slot] as number;
-      rates.transmitWaitTickSeconds = Number.isNaN(tick) ? null : tick;
-      const up = this.linkUp[slot] as number;
-      rates.linkUp = up >= 0 && nowMs - (this.linkUpTime[slot] as number) <= staleAfterMs ? up === 1 : null;
-      ports.set(this.keys[slot] as string, rates);
-    }
+    const { ports, newestMs } = this.readings.rates(nowMs, staleAfterMs, windowMs);
     const result: RatesSnapshot = {
       timeMs: nowMs,
       ok: this.lastError === null,
-      lastSampleAgeSeconds: Number.isFinite(newest) ? Math.max(0, (nowMs - newest) / 1000) : null,
+      lastSampleAgeSeconds: Number.isFinite(newestMs) ? Math.max(0, (nowMs - newestMs) / 1000) : null,
       staleAfterSeconds: staleAfterMs / 1000,
       ports,
     };
@@ -447,51 +370,10 @@ export class EmbeddedStore implements MetricsStore {
     return result;
   }
 
-  private portRates(slot: number): PortRates {
-    const capacity = this.capacity[slot] as number;
-    const maxBytesPerSecond = Number.isNaN(capacity) ? undefined : capacity * MAX_RATE_FACTOR;
-    const depth = this.depth;
-    const count = this.count[slot] as number;
-    const base = slot * depth;
-    // Ring positions of the readings, oldest first: the newest is at `head`.
-    const oldest = (this.head[slot] as number) - count + 1 + depth;
-    const last = count - 1;
-    const lastTime = this.times[base + ((oldest + last) % depth)] as number;
-    let first = count - 2;
-    while (first > 0 && lastTime - (this.times[base + ((oldest + first) % depth)] as number) < this.windowMs)
-      first--;
-    const rate = (field: number): number | null => {
-      if (first < 0) return null;
-      // A drop anywhere in the window (restart, clear, wrap) makes the whole window a gap.
-      let previous = this.values[(base + ((oldest + first) % depth)) * FIELD_COUNT + field] as number;
-      const start = previous;
-      for (let k = first + 1; k <= last; k++) {
-        const v = this.values[(base + ((oldest + k) % depth)) * FIELD_COUNT + field] as number;
-        if (!(v >= previous)) return null;
-        previous = v;
-      }
-      const seconds = (lastTime - (this.times[base + ((oldest + first) % depth)] as number)) / 1000;
-      return counterRate(
-        start,
-        previous,
-        seconds,
-        field <= 1 ? { maxPerSecond: maxBytesPerSecond } : NO_LIMITS,
-      );
-    };
-    return {
-      transmitBytesPerSecond: rate(0),
-      receiveBytesPerSecond: rate(1),
-      transmitPacketsPerSecond: rate(2),
-      receivePacketsPerSecond: rate(3),
-      transmitWaitTicksPerSecond: rate(4),
-      transmitWaitTickSeconds: null,
-      linkUp: null,
-    };
-  }
-
   async close(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
     await this.inFlight;
+    for (const history of this.histories.values()) history.close();
   }
 }

@@ -1,3 +1,6 @@
+import type { LinkIndex } from '../lib/utilization.ts';
+import { PrometheusTimeQueries } from './prometheus-history.ts';
+import { PromqlClient } from './promql-client.ts';
 import { fabscopeMapping, linkUpOf, type SeriesMapping } from './series-mapping.ts';
 import {
   type CounterField,
@@ -56,6 +59,8 @@ export interface PrometheusStoreOptions {
   fetch?: typeof fetch;
   /** Whose series to read (FABSCOPE_METRICS_SOURCE); fabscope's own by default. */
   mapping?: SeriesMapping;
+  /** Prometheus' scrape interval: the finest step of history answers (default 1 s). */
+  scrapeIntervalMs?: number | undefined;
 }
 
 interface VectorResult {
@@ -169,6 +174,8 @@ export class PrometheusStore implements MetricsStore {
         timeMs,
         ok: true,
         lastSampleAgeSeconds: Number.isFinite(youngest) ? Math.max(0, youngest) : null,
+        // The sampler's health follows the store's limit (a 5 s or 15 s scrape interval).
+        staleAfterSeconds: staleAfter,
         ports,
       };
     } catch (error) {
@@ -180,6 +187,23 @@ export class PrometheusStore implements MetricsStore {
         ports: new Map(),
       };
     }
+  }
+
+  /**
+   * History from the recorded per-direction series (deploy/prometheus/rules/recording.yml); only
+   * fabscope's own series have them: other sources keep no history here (null).
+   */
+  timeQueries(index: LinkIndex): PrometheusTimeQueries | null {
+    if ((this.options.mapping ?? fabscopeMapping).source !== 'fabscope') return null;
+    const client = new PromqlClient({
+      url: this.options.url,
+      timeoutMs: this.options.timeoutMs ?? 10_000,
+      fetch: this.options.fetch,
+    });
+    return new PrometheusTimeQueries(client, index, {
+      rateWindow: this.options.rateWindow ?? '5s',
+      scrapeIntervalMs: this.options.scrapeIntervalMs ?? 1000,
+    });
   }
 
   async close(): Promise<void> {}

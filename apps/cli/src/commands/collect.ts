@@ -9,7 +9,9 @@ import {
   infinibandSource,
   omnipathSource,
   parseOpaTargets,
+  parseShard,
   type ScrapeRequest,
+  type Shard,
   startMetricsServer,
 } from '@fabscope/collectors';
 import { COLLECT_USAGE } from '../usage.js';
@@ -66,6 +68,7 @@ export const COLLECT_FABRIC_OPTIONS = {
   concurrency: { type: 'string' },
   listen: { type: 'string', default: '127.0.0.1:9466' },
   once: { type: 'boolean', default: false },
+  shard: { type: 'string' },
 } as const;
 
 /** `fabscope collect host|fabric …`; resolves with a stop function when it keeps serving. */
@@ -130,7 +133,13 @@ export async function collect(args: string[], io: Io): Promise<(() => Promise<vo
           `--source must be emulator, infiniband or omnipath, got "${values.source ?? ''}"`,
         );
     }
-    const fabric = createFabricRegistry({ source, timeoutMs: readTimeoutMs });
+    let shard: Shard | undefined;
+    try {
+      shard = values.shard === undefined ? undefined : parseShard(values.shard);
+    } catch (error) {
+      throw new ConfigError((error as Error).message);
+    }
+    const fabric = createFabricRegistry({ source, timeoutMs: readTimeoutMs, shard });
     return serveOrPrint(fabric.scrapeChunks, values.listen, values.once, io);
   }
   throw new ConfigError(`collect needs "host" or "fabric"\n${COLLECT_USAGE}`);

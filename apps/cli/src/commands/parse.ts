@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '@fabscope/api';
 import { parseOpapmaquery, parsePerfquery } from '@fabscope/collectors';
-import { PARSE_USAGE } from '../usage.js';
 import { ParseError, parsingFile } from '@fabscope/topology';
+import { PARSE_USAGE } from '../usage.js';
 import type { Io } from './collect.ts';
 
 /** JSON with BigInt values written as exact integers (JSON numbers have no size limit). */

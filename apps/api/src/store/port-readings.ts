@@ -1,0 +1,159 @@
+import { counterRate } from './counter-rate.ts';
+import { COUNTER_SEEN, FIELD_COUNT, grow, LINK_UP, RATE, STAGED, WAIT_TICK } from './scrape-staging.ts';
+import type { PortRates } from './types.ts';
+
+/** A data rate above this multiple of the link's rate is a spike, not traffic. */
+const MAX_RATE_FACTOR = 1.5;
+const NO_LIMITS = {};
+
+/**
+ * The embedded store's last readings of every port: per port slot, a ring of `depth` readings
+ * (time, then the counters) in typed arrays, the latest link rate, XmitWait tick length and link
+ * state, and the staging of the scrape under way (several label blocks may map to one port).
+ */
+export class PortReadings {
+  readonly slots = new Map<string, number>();
+  readonly keys: string[] = [];
+  private times = new Float64Array(0);
+  private values = new Float64Array(0);
+  private head = new Int32Array(0);
+  private count = new Int32Array(0);
+  /** Link rate (bytes/s) per port, when the exporter reports it; NaN unknown. */
+  private capacity = new Float64Array(0);
+  /** Length of one XmitWait tick (seconds) per port, when the exporter reports it; NaN unknown. */
+  private waitTick = new Float64Array(0);
+  /** Latest link state per port (1 up, 0 down, -1 never read) and when it was read. */
+  private linkUp = new Int8Array(0);
+  private linkUpTime = new Float64Array(0);
+  // Per-port staging of one target's scrape, STAGED values per slot (scrape-staging.ts).
+  stagedValue = new Float64Array(0);
+  stagedLine = new Float64Array(0);
+  stagedMark = new Int32Array(0);
+
+  constructor(readonly depth: number) {}
+
+  /** The slot of a port key, made on first sight. */
+  slotOf(key: string): number {
+    let slot = this.slots.get(key);
+    if (slot !== undefined) return slot;
+    slot = this.keys.length;
+    this.keys.push(key);
+    this.slots.set(key, slot);
+    const n = slot + 1;
+    this.times = grow(this.times, n * this.depth, Number.NaN);
+    this.values = grow(this.values, n * this.depth * FIELD_COUNT, Number.NaN);
+    this.head = grow(this.head, n, -1);
+    this.count = grow(this.count, n, 0);
+    this.capacity = grow(this.capacity, n, Number.NaN);
+    this.waitTick = grow(this.waitTick, n, Number.NaN);
+    this.linkUp = grow(this.linkUp, n, -1);
+    this.linkUpTime = grow(this.linkUpTime, n, Number.NaN);
+    this.stagedValue = grow(this.stagedValue, n * STAGED, Number.NaN);
+    this.stagedLine = grow(this.stagedLine, n * STAGED, Number.NaN);
+    this.stagedMark = grow(this.stagedMark, n, -1);
+    return slot;
+  }
+
+  /**
+   * The port's staged scrape → its ring, stamped `timeMs`. True when a data counter is below the
+   * previous reading (restart, clear, wrap): a counter reset.
+   */
+  commit(slot: number, timeMs: number): boolean {
+    const depth = this.depth;
+    const at = slot * STAGED;
+    const staged = this.stagedValue;
+    const rate = staged[at + RATE] as number;
+    if (!Number.isNaN(rate)) this.capacity[slot] = rate;
+    const tick = staged[at + WAIT_TICK] as number;
+    if (!Number.isNaN(tick)) this.waitTick[slot] = tick;
+    const up = staged[at + LINK_UP] as number;
+    if (!Number.isNaN(up)) {
+      this.linkUp[slot] = up;
+      this.linkUpTime[slot] = timeMs;
+    }
+    if (staged[at + COUNTER_SEEN] !== 1) return false;
+    const reset = (this.count[slot] as number) > 0 && this.wentBackwards(slot, staged, at);
+    const head = ((this.head[slot] as number) + 1) % depth;
+    this.head[slot] = head;
+    this.count[slot] = Math.min(depth, (this.count[slot] as number) + 1);
+    const r = slot * depth + head;
+    this.times[r] = timeMs;
+    this.values.set(staged.subarray(at, at + FIELD_COUNT), r * FIELD_COUNT);
+    return reset;
+  }
+
+  /** Whether a data counter of the port is below its previous reading. */
+  private wentBackwards(slot: number, staged: Float64Array, at: number): boolean {
+    const previous = (slot * this.depth + (this.head[slot] as number)) * FIELD_COUNT;
+    for (let f = 0; f < 2; f++) {
+      const v = staged[at + f] as number;
+      if (v < (this.values[previous + f] as number)) return true;
+    }
+    return false;
+  }
+
+  /** Rates over `windowMs` of every port read within `staleAfterMs`, and the newest reading's time. */
+  rates(
+    nowMs: number,
+    staleAfterMs: number,
+    windowMs: number,
+  ): { ports: Map<string, PortRates>; newestMs: number } {
+    const ports = new Map<string, PortRates>();
+    let newest = Number.NEGATIVE_INFINITY;
+    for (let slot = 0; slot < this.keys.length; slot++) {
+      if (this.count[slot] === 0) continue;
+      const last = this.times[slot * this.depth + (this.head[slot] as number)] as number;
+      newest = Math.max(newest, last);
+      if (nowMs - last > staleAfterMs) continue;
+      const rates = this.portRates(slot, windowMs);
+      const tick = this.waitTick[slot] as number;
+      rates.transmitWaitTickSeconds = Number.isNaN(tick) ? null : tick;
+      const up = this.linkUp[slot] as number;
+      rates.linkUp = up >= 0 && nowMs - (this.linkUpTime[slot] as number) <= staleAfterMs ? up === 1 : null;
+      ports.set(this.keys[slot] as string, rates);
+    }
+    return { ports, newestMs: newest };
+  }
+
+  private portRates(slot: number, windowMs: number): PortRates {
+    const capacity = this.capacity[slot] as number;
+    const maxBytesPerSecond = Number.isNaN(capacity) ? undefined : capacity * MAX_RATE_FACTOR;
+    const depth = this.depth;
+    const count = this.count[slot] as number;
+    const base = slot * depth;
+    // Ring positions of the readings, oldest first: the newest is at `head`.
+    const oldest = (this.head[slot] as number) - count + 1 + depth;
+    const last = count - 1;
+    const lastTime = this.times[base + ((oldest + last) % depth)] as number;
+    let first = count - 2;
+    while (first > 0 && lastTime - (this.times[base + ((oldest + first) % depth)] as number) < windowMs)
+      first--;
+    const rate = (field: number): number | null => {
+      if (first < 0) return null;
+      // A drop anywhere in the window (restart, clear, wrap) makes the whole window a gap.
+      let previous = this.values[(base + ((oldest + first) % depth)) * FIELD_COUNT + field] as number;
+      const start = previous;
+      for (let k = first + 1; k <= last; k++) {
+        const v = this.values[(base + ((oldest + k) % depth)) * FIELD_COUNT + field] as number;
+        if (!(v >= previous)) return null;
+        previous = v;
+      }
+      const seconds = (lastTime - (this.times[base + ((oldest + first) % depth)] as number)) / 1000;
+      return counterRate(
+        start,
+        previous,
+        seconds,
+        field <= 1 ? { maxPerSecond: maxBytesPerSecond } : NO_LIMITS,
+      );
+    };
+    return {
+      transmitBytesPerSecond: rate(0),
+      receiveBytesPerSecond: rate(1),
+      transmitPacketsPerSecond: rate(2),
+      receivePacketsPerSecond: rate(3),
+      transmitWaitTicksPerSecond: rate(4),
+      transmitWaitTickSeconds: null,
+      linkUp: null,
+    };
+  }
+}

@@ -1,0 +1,374 @@
+import type { FabricEvent } from '../events/event-log.ts';
+import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
+import {
+  combineLinkUp,
+  type FabricSummary,
+  type LinkDirectionState,
+  type LinkIndex,
+} from '../lib/utilization.ts';
+import { type InstantSample, type PromqlClient, type RangeSeries, sampleValue } from './promql-client.ts';
+import type { FabricAt, LinkPoint, LinkSeries, Ranking, SummaryPoint, TimeQueries } from './time-queries.ts';
+import { portKey } from './types.ts';
+
+/** The recorded series the API reads (deploy/prometheus/rules/recording.yml), for a rate window. */
+export function recordedSeries(window: string) {
+  return {
+    directionBytes: `direction:fabscope_link_data_bytes:rate${window}`,
+    directionUtilization: `direction:fabscope_link_utilization:ratio_rate${window}`,
+    portWait: `port:fabscope_port_transmit_wait:ratio_rate${window}`,
+    hostBytes: `fabric:fabscope_host_link_data_bytes:rate${window}`,
+    allBuckets: `fabric_bucket:fabscope_link_directions:count_rate${window}`,
+    islBuckets: `fabric_bucket:fabscope_isl_directions:count_rate${window}`,
+  };
+}
+
+export const LINK_UP = 'fabscope_port_link_up';
+const RESET_COUNTER = 'fabscope_port_data_transmitted_bytes_total';
+
+/** `node/port->node/port` of a series labelled by its sending end and its receiving end. */
+export function directionIdOf(m: Record<string, string>): string {
+  return `${m.node_name}/${m.port}->${m.remote_node_name}/${m.remote_port}`;
+}
+
+function labelValue(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+}
+
+/** The bucket counts of `count_values("bucket", …)`, as ten counts. */
+function bucketCounts(result: { metric: Record<string, string>; count: number | null }[]): number[] {
+  const counts = new Array<number>(10).fill(0);
+  for (const { metric, count } of result) {
+    const bucket = Number(metric.bucket);
+    if (Number.isInteger(bucket) && bucket >= 0 && bucket <= 9 && count !== null) counts[bucket] = count;
+  }
+  return counts;
+}
+
+export interface PrometheusHistoryOptions {
+  /** The recording rules' rate window, e.g. `5s`. */
+  rateWindow: string;
+  /** Prometheus' scrape interval: the default step. */
+  scrapeIntervalMs: number;
+}
+
+/**
+ * Time questions answered by Prometheus (or VictoriaMetrics) from the recorded per-direction
+ * series: the TSDB sums and buckets (sum, count_values), the API only names directions and maps
+ * them to the topology. Link-state and counter-reset events come from the series too, so they
+ * survive a restart of the API.
+ */
+export class PrometheusTimeQueries implements TimeQueries {
+  readonly resolutionMs: number;
+  private readonly names: ReturnType<typeof recordedSeries>;
+  private readonly byPort = new Map<string, { linkId: string }>();
+  private readonly byId = new Map<string, LinkIndex['channels'][number]>();
+
+  constructor(
+    private readonly client: PromqlClient,
+    private readonly index: LinkIndex,
+    options: PrometheusHistoryOptions,
+  ) {
+    this.resolutionMs = options.scrapeIntervalMs;
+    this.names = recordedSeries(options.rateWindow);
+    for (const ch of index.channels) {
+      this.byPort.set(ch.fromKey, { linkId: ch.fixed.linkId });
+      this.byId.set(ch.fixed.id, ch);
+    }
+  }
+
+  async linksAt(timeMs: number, signal?: AbortSignal): Promise<FabricAt> {
+    const [bytes, waits, ups] = await Promise.all([
+      this.client.query(this.names.directionBytes, timeMs, signal),
+      this.client.query(`clamp(${this.names.portWait}, 0, 1)`, timeMs, signal),
+      this.client.query(LINK_UP, timeMs, signal),
+    ]);
+    return { timeMs, links: this.states(this.index.channels, bytes, waits, ups) };
+  }
+
+  /**
+   * The top `limit` directions by `by` at `timeMs`, ranked by the TSDB (topk); only their own
+   * series are read back (`and on (node_guid, port)`: a direction is its sending port).
+   */
+  async topAt(timeMs: number, ranking: Ranking, signal?: AbortSignal): Promise<FabricAt> {
+    const { directionBytes, directionUtilization, portWait } = this.names;
+    const ranked = (series: string, cabled = '') => {
+      if (ranking.kind === 'isl') return `${series}{${cabled}node_type="switch",remote_node_type="switch"}`;
+      if (ranking.kind === 'host')
+        return `(${series}{${cabled}node_type!="switch"} or ${series}{${cabled}remote_node_type!="switch"})`;
+      return cabled === '' ? series : `${series}{${cabled.replace(/,$/, '')}}`;
+    };
+    const source =
+      ranking.by === 'utilization'
+        ? ranked(directionUtilization)
+        : ranking.by === 'bytesPerSecond'
+          ? ranked(directionBytes)
+          : `clamp(${ranked(portWait, 'remote_node_guid!="",')}, 0, 1)`;
+    // The TSDB ranks once; then only the chosen ports' series are read, selected by their GUIDs
+    // and ports (the index finds them; the few extra a regex pair admits are dropped here).
+    const chosen = await this.client.query(`topk(${Math.floor(ranking.limit)}, ${source})`, timeMs, signal);
+    const channels = chosen
+      .map((s) => this.byId.get(directionIdOf(s.metric)))
+      .filter((c): c is LinkIndex['channels'][number] => c !== undefined);
+    if (channels.length === 0) return { timeMs, links: [] };
+    const alternatives = (values: Iterable<string>) =>
+      [...new Set(values)].map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\\\$&')).join('|');
+    const guidOf = (name: string) => this.index.fabric.nodeByName.get(name)?.guid ?? '';
+    const ends = channels.flatMap((c) => [c.fixed.from, c.fixed.to]);
+    const near = `{node_guid=~"${alternatives(channels.map((c) => guidOf(c.fixed.from.node)))}",port=~"${alternatives(channels.map((c) => String(c.fixed.from.port)))}"}`;
+    const both = `{node_guid=~"${alternatives(ends.map((e) => guidOf(e.node)))}",port=~"${alternatives(ends.map((e) => String(e.port)))}"}`;
+    const [bytes, waits, ups] = await Promise.all([
+      this.client.query(`${directionBytes}${near}`, timeMs, signal),
+      this.client.query(`clamp(${portWait}${near}, 0, 1)`, timeMs, signal),
+      this.client.query(`${LINK_UP}${both}`, timeMs, signal),
+    ]);
+    return { timeMs, links: this.states(channels, bytes, waits, ups) };
+  }
+
+  /** Link directions from the answers of an instant: bytes per direction, waits and states per port. */
+  private states(
+    channels: readonly LinkIndex['channels'][number][],
+    bytes: InstantSample[],
+    waits: InstantSample[],
+    ups: InstantSample[],
+  ): LinkDirectionState[] {
+    const bytesById = new Map(bytes.map((s) => [directionIdOf(s.metric), sampleValue(s.value[1])]));
+    const portOf = (s: InstantSample) => portKey(s.metric.node_guid ?? '', s.metric.port ?? '');
+    const waitByPort = new Map(waits.map((s) => [portOf(s), sampleValue(s.value[1])]));
+    const upByPort = new Map(
+      ups.map((s) => {
+        const v = sampleValue(s.value[1]);
+        return [portOf(s), v === null ? null : v === 1];
+      }),
+    );
+    // Object literals with every field (fast objects: 166k of them at fat-tree-27648).
+    return channels.map(({ fixed, fromKey, toKey }): LinkDirectionState => {
+      const b = bytesById.get(fixed.id) ?? null;
+      return {
+        id: fixed.id,
+        linkId: fixed.linkId,
+        kind: fixed.kind,
+        from: fixed.from,
+        to: fixed.to,
+        capacityBytesPerSecond: fixed.capacityBytesPerSecond,
+        utilization: b === null ? null : Math.min(1, b / fixed.capacityBytesPerSecond),
+        bytesPerSecond: b,
+        // Not recorded: per-direction packets and raw wait ticks would double the series (docs/history.md).
+        packetsPerSecond: null,
+        transmitWaitTicksPerSecond: null,
+        transmitWaitFraction: waitByPort.get(fromKey) ?? null,
+        linkUp: combineLinkUp(upByPort.get(fromKey), upByPort.get(toKey)),
+        stale: b === null,
+      };
+    });
+  }
+
+  /** The summary from series the rules aggregate every evaluation: a few series per instant. */
+  private summaryQueries() {
+    const { hostBytes, allBuckets, islBuckets } = this.names;
+    return {
+      host: `sum(${hostBytes})`,
+      all: `sum by (bucket) (${allBuckets})`,
+      isl: `sum by (bucket) (${islBuckets})`,
+    };
+  }
+
+  async summaryAt(timeMs: number, signal?: AbortSignal): Promise<FabricSummary> {
+    const q = this.summaryQueries();
+    const [host, all, isl] = await Promise.all([
+      this.client.query(q.host, timeMs, signal),
+      this.client.query(q.all, timeMs, signal),
+      this.client.query(q.isl, timeMs, signal),
+    ]);
+    const counts = (r: typeof all) =>
+      bucketCounts(r.map((s) => ({ metric: s.metric, count: sampleValue(s.value[1]) })));
+    const islCounts = counts(isl);
+    const allCounts = counts(all);
+    // Every direction with a value is in one bucket: their sum is the known count.
+    const knownCount = allCounts.reduce((a, b) => a + b, 0);
+    return {
+      time: new Date(timeMs).toISOString(),
+      hostTransmitBytesPerSecond: host[0] ? sampleValue(host[0].value[1]) : null,
+      histogram: { isl: islCounts, host: allCounts.map((n, i) => n - (islCounts[i] ?? 0)) },
+      staleLinks: Math.max(0, this.index.channels.length - knownCount),
+    };
+  }
+
+  async summaryRange(range: TimeRange, signal?: AbortSignal): Promise<SummaryPoint[]> {
+    const q = this.summaryQueries();
+    const { fromMs, toMs, stepMs } = range;
+    const [host, all, isl] = await Promise.all([
+      this.client.queryRange(q.host, fromMs, toMs, stepMs, signal),
+      this.client.queryRange(q.all, fromMs, toMs, stepMs, signal),
+      this.client.queryRange(q.isl, fromMs, toMs, stepMs, signal),
+    ]);
+    const times = rangeTimes(range);
+    const hostAt = alignPoints(host[0]?.values, times, stepMs);
+    /** Per instant, the ten bucket counts; null where no bucket had a point. */
+    const bucketsAt = (series: RangeSeries[]) => {
+      const at: (number[] | null)[] = times.map(() => null);
+      for (const s of series) {
+        const bucket = Number(s.metric.bucket);
+        if (!Number.isInteger(bucket) || bucket < 0 || bucket > 9) continue;
+        alignPoints(s.values, times, stepMs).forEach((count, i) => {
+          if (count === null) return;
+          const counts = at[i] ?? new Array<number>(10).fill(0);
+          counts[bucket] = count;
+          at[i] = counts;
+        });
+      }
+      return at;
+    };
+    const allAt = bucketsAt(all);
+    const islAt = bucketsAt(isl);
+    return times.map((timeMs, i) => {
+      const allCounts = allAt[i] ?? null;
+      const islCounts = islAt[i] ?? new Array<number>(10).fill(0);
+      return {
+        timeMs,
+        hostTransmitBytesPerSecond: hostAt[i] ?? null,
+        histogram: allCounts
+          ? { isl: islCounts, host: allCounts.map((n, i) => n - (islCounts[i] ?? 0)) }
+          : null,
+      };
+    });
+  }
+
+  async linkRange(ids: readonly string[], range: TimeRange, signal?: AbortSignal): Promise<LinkSeries[]> {
+    const byId = this.byId;
+    const { fromMs, toMs, stepMs } = range;
+    return Promise.all(
+      ids.map(async (id): Promise<LinkSeries> => {
+        const channel = byId.get(id);
+        if (!channel) return { id, points: rangeTimes(range).map(unknownPoint) };
+        const { from, to } = channel.fixed;
+        const direction =
+          `{node_name="${labelValue(from.node)}",port="${from.port}",` +
+          `remote_node_name="${labelValue(to.node)}",remote_port="${to.port}"}`;
+        const [bytes, wait] = await Promise.all([
+          this.client.queryRange(`${this.names.directionBytes}${direction}`, fromMs, toMs, stepMs, signal),
+          this.client.queryRange(
+            `clamp(${this.names.portWait}${direction}, 0, 1)`,
+            fromMs,
+            toMs,
+            stepMs,
+            signal,
+          ),
+        ]);
+        const times = rangeTimes(range);
+        const bytesAt = alignPoints(bytes[0]?.values, times, stepMs);
+        const waitAt = alignPoints(wait[0]?.values, times, stepMs);
+        const capacity = channel.fixed.capacityBytesPerSecond;
+        return {
+          id,
+          points: times.map((timeMs, i): LinkPoint => {
+            const b = bytesAt[i] ?? null;
+            return {
+              timeMs,
+              utilization: b === null ? null : Math.min(1, b / capacity),
+              bytesPerSecond: b,
+              transmitWaitFraction: waitAt[i] ?? null,
+            };
+          }),
+        };
+      }),
+    );
+  }
+
+  /**
+   * Link-state changes and counter resets between `fromMs` and `toMs`: the TSDB first names the
+   * series that changed (changes(), resets() over the range), then only those are read.
+   */
+  async events(fromMs: number, toMs: number, signal?: AbortSignal): Promise<FabricEvent[]> {
+    const seconds = Math.max(1, Math.ceil((toMs - fromMs) / 1000));
+    const stepMs = Math.max(this.resolutionMs, Math.ceil((toMs - fromMs) / 10_000));
+    const cabled = '{remote_node_guid!=""}';
+    const [linkChanges, resets] = await Promise.all([
+      this.client.query(`changes(${LINK_UP}${cabled}[${seconds}s]) > 0`, toMs, signal),
+      this.client.query(`resets(${RESET_COUNTER}${cabled}[${seconds}s]) > 0`, toMs, signal),
+    ]);
+    const events: FabricEvent[] = [];
+    const read = (metric: Record<string, string>, name: string) =>
+      this.client.queryRange(
+        `${name}{node_guid="${labelValue(metric.node_guid ?? '')}",port="${labelValue(metric.port ?? '')}"}`,
+        fromMs,
+        toMs,
+        stepMs,
+        signal,
+      );
+    const seen = new Set<string>();
+    for (const series of await Promise.all(linkChanges.slice(0, 1000).map((s) => read(s.metric, LINK_UP)))) {
+      for (const s of series) {
+        const port = portKey(s.metric.node_guid ?? '', s.metric.port ?? '');
+        const linkId = this.byPort.get(port)?.linkId ?? port;
+        let previous: number | null = null;
+        for (const [t, v] of s.values) {
+          const value = sampleValue(v);
+          if (value === null) continue;
+          const timeMs = Math.round(t * 1000);
+          // Both ends of a link see the change: one event per link and instant.
+          const key = `${linkId}@${timeMs}`;
+          if (previous !== null && value !== previous && !seen.has(key)) {
+            seen.add(key);
+            events.push({
+              timeMs,
+              kind: 'link-state',
+              subject: linkId,
+              detail: value === 1 ? 'link up' : 'link down',
+            });
+          }
+          previous = value;
+        }
+      }
+    }
+    for (const series of await Promise.all(resets.slice(0, 1000).map((s) => read(s.metric, RESET_COUNTER)))) {
+      for (const s of series) {
+        let previous: number | null = null;
+        for (const [t, v] of s.values) {
+          const value = sampleValue(v);
+          if (value === null) continue;
+          if (previous !== null && value < previous) {
+            events.push({
+              timeMs: Math.round(t * 1000),
+              kind: 'counter-reset',
+              subject: `${s.metric.node_name ?? s.metric.node_guid}/${s.metric.port}`,
+              detail: 'counters went backwards',
+            });
+          }
+          previous = value;
+        }
+      }
+    }
+    return events;
+  }
+}
+
+function unknownPoint(timeMs: number): LinkPoint {
+  return { timeMs, utilization: null, bytesPerSecond: null, transmitWaitFraction: null };
+}
+
+/**
+ * One range series' values at the asked instants: the point nearest each within half a step
+ * (a PromQL backend may align its points to step multiples, as VictoriaMetrics does); absent or
+ * NaN points are unknown (null).
+ */
+export function alignPoints(
+  values: readonly [number, string][] | undefined,
+  times: readonly number[],
+  stepMs: number,
+): (number | null)[] {
+  const out = new Array<number | null>(times.length).fill(null);
+  if (!values || values.length === 0) return out;
+  let j = 0;
+  const half = stepMs / 2;
+  for (let i = 0; i < times.length; i++) {
+    const t = times[i] as number;
+    while (
+      j + 1 < values.length &&
+      Math.abs((values[j + 1]?.[0] as number) * 1000 - t) <= Math.abs((values[j]?.[0] as number) * 1000 - t)
+    )
+      j++;
+    const [at, v] = values[j] as [number, string];
+    if (Math.abs(at * 1000 - t) <= half) out[i] = sampleValue(v);
+  }
+  return out;
+}

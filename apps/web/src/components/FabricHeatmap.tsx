@@ -19,6 +19,8 @@ interface FabricHeatmapProps {
   snapshot: CompactSnapshot | null;
   /** Channels to outline (the selected route), or null. */
   marked?: ReadonlySet<number> | null;
+  /** A click on a cell half: the channel (of that direction) whose history to open. */
+  onSelectChannel?: ((channel: number) => void) | undefined;
 }
 
 /** Hottest cells named in the canvas's text alternative. */
@@ -87,7 +89,13 @@ function tooltipLines(
  * host-port strip (edge rows × host ports), every cell split into its two directions. React owns
  * the frame, tooltip and text alternative; the canvas island (HeatmapCanvas) owns the pixels.
  */
-export function FabricHeatmap({ name, matrix, snapshot, marked = null }: FabricHeatmapProps) {
+export function FabricHeatmap({
+  name,
+  matrix,
+  snapshot,
+  marked = null,
+  onSelectChannel,
+}: FabricHeatmapProps) {
   const stageRef = useRef<HTMLDivElement>(null);
   const islandRef = useRef<HTMLDivElement>(null);
   const painter = useRef<HeatmapCanvas | null>(null);
@@ -174,7 +182,17 @@ export function FabricHeatmap({ name, matrix, snapshot, marked = null }: FabricH
 
   return (
     <div className="heatmap">
-      <div className="heatmap-stage" ref={stageRef}>
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: a pointer shortcut; the ranking and the before/after table open the same history by keyboard */}
+      <div
+        className={`heatmap-stage ${onSelectChannel ? 'is-clickable' : ''}`}
+        ref={stageRef}
+        onClick={() => {
+          if (!hover || !onSelectChannel) return;
+          const channels = cellChannels(matrix, hover.block, hover.row, hover.col);
+          const channel = (hover.half === 'up' ? channels?.up : channels?.down)?.[0];
+          if (channel !== undefined) onSelectChannel(channel);
+        }}
+      >
         <div className="heatmap-island" ref={islandRef} />
         {tip && geometry && (
           <div

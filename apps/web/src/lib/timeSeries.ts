@@ -68,11 +68,11 @@ export interface PlacedAnnotation extends AnnotationInput {
  * previous label of that row; when every row is taken, the marker is drawn without a label.
  * Events outside the plot are dropped. `toPx` maps an x value to pixels (uPlot's valToPos).
  */
-export function placeAnnotations(
-  events: readonly AnnotationInput[],
+export function placeAnnotations<A extends AnnotationInput>(
+  events: readonly A[],
   toPx: (x: number) => number,
   options: { widthPx: number; rows: number; charPx: number; gapPx?: number },
-): PlacedAnnotation[] {
+): (A & PlacedAnnotation)[] {
   const gap = options.gapPx ?? 8;
   const rowEnds: number[] = new Array(options.rows).fill(Number.NEGATIVE_INFINITY);
   return [...events]

@@ -1,0 +1,69 @@
+import { useMemo } from 'react';
+import type { ApiClient } from '../api/client.ts';
+import type { Health, LinksAnswer, LiveSnapshot, Summary, Topology } from '../api/types.ts';
+import { pastSnapshot } from '../lib/historySnapshot.ts';
+import { MAX_DRAWN_LINKS } from '../lib/layout.ts';
+import { channelIndexById } from '../lib/route.ts';
+import { formatInstant } from '../lib/timeRange.ts';
+import { useApiQuery } from './useApiQuery.ts';
+import type { Remote } from './useRemote.ts';
+
+export interface InstantAnswer {
+  links: LinksAnswer;
+  summary: Summary;
+}
+
+/** The cache key and question of one past instant: every link direction and the summary. */
+export function instantQuery(ms: number | null) {
+  const time = ms === null ? null : formatInstant(ms);
+  return {
+    key: ['instant', time] as const,
+    load:
+      time === null
+        ? null
+        : async (api: ApiClient, signal: AbortSignal): Promise<InstantAnswer> => {
+            const [links, summary] = await Promise.all([
+              api.getLinksAt(time, signal),
+              api.getSummaryAt(time, signal),
+            ]);
+            return { links, summary };
+          },
+  };
+}
+
+export function useInstant(ms: number | null, keepPrevious = false) {
+  const q = instantQuery(ms);
+  return useApiQuery(q.key, q.load, { keepPrevious });
+}
+
+/**
+ * The fabric at a past instant in the live stream's shape (full or compact, as the live view
+ * uses), so every panel shows it unchanged. While a newer instant loads, the previous stays.
+ */
+export function usePastSnapshot(
+  atMs: number | null,
+  fabric: Topology | null,
+  health: Health | null,
+): { state: Remote<LiveSnapshot>; updating: boolean } {
+  const answer = useInstant(atMs, true);
+  const compact = useMemo(
+    () =>
+      fabric && fabric.links.length > MAX_DRAWN_LINKS
+        ? { channelIndex: channelIndexById(fabric), channels: fabric.links.length * 2 }
+        : null,
+    [fabric],
+  );
+  const data = answer.status === 'ready' ? answer.data : null;
+  const store = health?.store ?? 'embedded';
+  const snapshot = useMemo(
+    () =>
+      data
+        ? pastSnapshot(data.links, data.summary, { status: 'ok', store, lastSampleAgeSeconds: null }, compact)
+        : null,
+    [data, store, compact],
+  );
+  if (answer.status === 'ready' && snapshot)
+    return { state: { status: 'ready', data: snapshot }, updating: answer.updating };
+  if (answer.status === 'ready') return { state: { status: 'loading' }, updating: true };
+  return { state: answer, updating: answer.updating };
+}

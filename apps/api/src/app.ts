@@ -6,8 +6,10 @@ import { isLoopbackHost, tokenMatches } from './auth.ts';
 import type { ApiContext } from './context.ts';
 import { analysisRoutes } from './routes/analysis.ts';
 import { controlRoutes } from './routes/control.ts';
+import { eventRoutes } from './routes/events.ts';
 import { fabricRoutes } from './routes/fabric.ts';
 import { faultRoutes } from './routes/faults.ts';
+import { historyRoutes } from './routes/history.ts';
 import { streamRoutes } from './routes/stream.ts';
 import { ErrorReply } from './schemas.ts';
 
@@ -84,6 +86,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(controlRoutes, { ctx });
       await api.register(faultRoutes, { ctx });
       await api.register(streamRoutes, { ctx });
+      await api.register(historyRoutes, { ctx });
+      await api.register(eventRoutes, { ctx });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api/v1' },

@@ -24,6 +24,10 @@ export interface ApiConfig {
   topologyPath?: string | undefined;
   /** Routing engine for the forwarding tables; `auto` = fattree, or minhop when the fabric is not a fat tree. */
   routing?: 'minhop' | 'fattree' | 'auto';
+  /** Directory of the events file (docs/history.md); unset: events are kept in memory only. */
+  eventsDir?: string | undefined;
+  /** Seconds of in-memory history the embedded store keeps (default 3600). */
+  historySeconds?: number | undefined;
 }
 
 /**
@@ -112,7 +116,18 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   if (routing !== 'minhop' && routing !== 'fattree' && routing !== 'auto') {
     throw new ConfigError(`FABSCOPE_ROUTING must be minhop, fattree or auto, got "${routing}"`);
   }
+  const historySeconds = env.FABSCOPE_HISTORY_SECONDS ? Number(env.FABSCOPE_HISTORY_SECONDS) : undefined;
+  if (
+    historySeconds !== undefined &&
+    (!Number.isInteger(historySeconds) || historySeconds < 10 || historySeconds > 86_400)
+  ) {
+    throw new ConfigError(
+      `FABSCOPE_HISTORY_SECONDS must be 10..86400, got "${env.FABSCOPE_HISTORY_SECONDS}"`,
+    );
+  }
   return {
+    eventsDir: env.FABSCOPE_EVENTS_DIR || undefined,
+    historySeconds,
     topologyPath,
     routing,
     host: env.HOST || '127.0.0.1',

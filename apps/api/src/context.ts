@@ -1,5 +1,6 @@
 import type { Fabric, ForwardingTables } from '@fabscope/topology';
 import type { EmulatorClient } from './emulator-client.ts';
+import type { EventLog } from './events/event-log.ts';
 import type { LinkIndex } from './lib/utilization.ts';
 import type { Sampler } from './sampler.ts';
 import type { MetricsStore } from './store/types.ts';
@@ -13,4 +14,6 @@ export interface ApiContext {
   sampler: Sampler;
   /** Absent on a real fabric: traffic and adaptive-routing control need an emulator. */
   emulator: EmulatorClient | null;
+  /** Changes and incidents for `GET /events`; absent: the store's own events only. */
+  events?: EventLog;
 }

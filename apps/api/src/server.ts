@@ -2,7 +2,8 @@ import { buildForwardingTables, type Fabric, type ForwardingTables } from '@fabs
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { type ApiConfig, defaultSampleIntervalMs } from './config.ts';
-import { EmulatorClient } from './emulator-client.ts';
+import { type EventLog, FileEventLog, MemoryEventLog } from './events/event-log.ts';
+import { RecordingEmulatorClient } from './events/recording-emulator.ts';
 import { LinkIndex } from './lib/utilization.ts';
 import { Sampler } from './sampler.ts';
 import { EmbeddedStore } from './store/embedded.ts';
@@ -26,12 +27,14 @@ export async function startApi(
 ): Promise<RunningApi> {
   const tables = options.tables ?? buildForwardingTables(fabric, config.routing ?? 'auto');
   const intervalMs = config.sampleIntervalMs ?? defaultSampleIntervalMs(fabric);
+  const events: EventLog = config.eventsDir ? new FileEventLog(config.eventsDir) : new MemoryEventLog();
   let store: MetricsStore;
   if (config.prometheusUrl) {
     store = new PrometheusStore({
       url: config.prometheusUrl,
       rateWindow: config.prometheusRateWindow,
       mapping: seriesMappingFor(config, fabric),
+      scrapeIntervalMs: intervalMs,
     });
   } else {
     if (config.collectorUrls.length === 0) {
@@ -43,15 +46,19 @@ export async function startApi(
       targets: config.collectorUrls,
       scrapeIntervalMs: intervalMs,
       mapping: seriesMappingFor(config, fabric),
+      historySeconds: config.historySeconds,
+      events,
     });
     embedded.start();
     store = embedded;
   }
   const linkIndex = new LinkIndex(fabric);
   const sampler = new Sampler(store, linkIndex, intervalMs);
-  const emulator = config.emulatorUrl ? new EmulatorClient(config.emulatorUrl, 5000, config.apiToken) : null;
+  const emulator = config.emulatorUrl
+    ? new RecordingEmulatorClient(config.emulatorUrl, 5000, config.apiToken, events)
+    : null;
   const app = await buildApp({
-    ctx: { fabric, tables, linkIndex, store, sampler, emulator },
+    ctx: { fabric, tables, linkIndex, store, sampler, emulator, events },
     listenHost: config.host,
     apiToken: config.apiToken,
     webRoot: options.webRoot,

@@ -2,6 +2,7 @@ import { describeRoute, findNode, NoRouteError, routeBetween, UnknownNodeError }
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
+import { InstantQuery } from '../schemas/time.ts';
 import {
   ErrorReply,
   HealthSchema,
@@ -12,6 +13,7 @@ import {
   SummarySchema,
   TopologySchema,
 } from '../schemas.ts';
+import { linksAtTime, summaryAtTime } from './time-travel.ts';
 
 /** Read-only views of the fabric: health, topology, link rankings, summary, routes. */
 export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
@@ -39,13 +41,14 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     async () => topology,
   );
 
-  app.get<{ Querystring: LinksQuery }>(
+  const LinksAtQuery = Type.Composite([LinksQuery, InstantQuery]);
+  app.get<{ Querystring: LinksQuery & InstantQuery }>(
     '/links',
     {
       schema: {
         summary:
           'Link directions ranked by utilization (opatop style), throughput or congestion (transmitWaitFraction)',
-        querystring: LinksQuery,
+        querystring: LinksAtQuery,
         response: {
           200: Type.Object({ time: Type.String(), links: Type.Array(LinkStateSchema) }),
           400: ErrorReply,
@@ -54,7 +57,7 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     },
     async (request) => {
       const { sort = 'utilization', order = 'desc', limit, kind } = request.query;
-      const tick = await ctx.sampler.current();
+      const tick = await linksAtTime(ctx, request.query.time);
       const key = (l: (typeof tick.links)[number]): number | string =>
         sort === 'id' ? l.id : (l[sort] ?? -1);
       const sign = order === 'desc' ? -1 : 1;
@@ -72,10 +75,16 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     },
   );
 
-  app.get(
+  app.get<{ Querystring: InstantQuery }>(
     '/summary',
-    { schema: { summary: 'Host throughput and utilization histogram', response: { 200: SummarySchema } } },
-    async () => (await ctx.sampler.current()).summary,
+    {
+      schema: {
+        summary: 'Host throughput and utilization histogram, now or at `time`',
+        querystring: InstantQuery,
+        response: { 200: SummarySchema, 400: ErrorReply },
+      },
+    },
+    async (request) => summaryAtTime(ctx, request.query.time),
   );
 
   app.get<{ Querystring: RouteQuery }>(

@@ -1,4 +1,7 @@
+import type { EventLog } from '../events/event-log.ts';
+import type { LinkIndex } from '../lib/utilization.ts';
 import { counterRate } from './counter-rate.ts';
+import { EmbeddedTimeQueries, type ScrapeDone } from './embedded-history.ts';
 import { ExpositionScanner, LabelBlocks, labelsOfBlock } from './exposition-stream.ts';
 import { type ScrapeTiming, scrapeTiming } from './scrape-timing.ts';
 import { fabscopeMapping, linkUpOf, type SeriesMapping, type SeriesSample } from './series-mapping.ts';
@@ -24,6 +27,12 @@ export interface EmbeddedStoreOptions {
   now?: () => number;
   /** Whose series to read (FABSCOPE_METRICS_SOURCE); fabscope's own by default. */
   mapping?: SeriesMapping;
+  /** History kept for time travel (default 1 h; docs/history.md). */
+  historySeconds?: number | undefined;
+  /** Most bytes the history may take (default 512 MiB): fewer frames are kept beyond it. */
+  historyMaxBytes?: number | undefined;
+  /** Where link-state and counter-reset events seen in the samples go. */
+  events?: EventLog | undefined;
 }
 
 /** What the last scrape of one target took (ms), for diagnostics and the benchmarks. */
@@ -180,6 +189,10 @@ export class EmbeddedStore implements MetricsStore {
   private lastDurationMs: number | null = null;
   private skippedTicks = 0;
   private targetStats: TargetScrapeStats[] = [];
+  private readonly scrapeListeners = new Set<(done: ScrapeDone) => void>();
+  /** Ports whose counters went backwards in the scrape under way. */
+  private resetPorts: string[] = [];
+  private readonly histories = new Map<LinkIndex, EmbeddedTimeQueries>();
 
   constructor(private readonly options: EmbeddedStoreOptions) {
     this.mapping = options.mapping ?? fabscopeMapping;
@@ -267,6 +280,38 @@ export class EmbeddedStore implements MetricsStore {
     this.recentDurations.push(this.lastDurationMs);
     if (this.recentDurations.length > RECENT_SCRAPES) this.recentDurations.shift();
     this.lastError = errors.length > 0 ? `scrape failed: ${errors.join('; ')}` : null;
+    const done: ScrapeDone = { timeMs: started, resetPorts: this.resetPorts };
+    this.resetPorts = [];
+    for (const listener of this.scrapeListeners) listener(done);
+  }
+
+  /** Calls `listener` after every completed scrape. */
+  onScrape(listener: (done: ScrapeDone) => void): () => void {
+    this.scrapeListeners.add(listener);
+    return () => this.scrapeListeners.delete(listener);
+  }
+
+  /** Instants and ranges from the in-memory history of this fabric's link directions. */
+  timeQueries(index: LinkIndex): EmbeddedTimeQueries {
+    let queries = this.histories.get(index);
+    if (!queries) {
+      queries = new EmbeddedTimeQueries(
+        {
+          onScrape: (l) => this.onScrape(l),
+          rates: () => this.rates(),
+          staleAfterMs: () => this.timing().staleAfterMs,
+        },
+        index,
+        {
+          intervalMs: this.intervalMs,
+          historySeconds: this.options.historySeconds,
+          historyMaxBytes: this.options.historyMaxBytes,
+          events: this.options.events,
+        },
+      );
+      this.histories.set(index, queries);
+    }
+    return queries;
   }
 
   private async scrapeTarget(
@@ -389,6 +434,8 @@ export class EmbeddedStore implements MetricsStore {
         this.linkUpTime[slot] = timeMs;
       }
       if (staged[at + COUNTER_SEEN] !== 1) continue;
+      if ((this.count[slot] as number) > 0 && this.wentBackwards(slot, staged, at))
+        this.resetPorts.push(this.keys[slot] as string);
       const head = ((this.head[slot] as number) + 1) % depth;
       this.head[slot] = head;
       this.count[slot] = Math.min(depth, (this.count[slot] as number) + 1);
@@ -396,6 +443,16 @@ export class EmbeddedStore implements MetricsStore {
       this.times[r] = timeMs;
       this.values.set(staged.subarray(at, at + FIELD_COUNT), r * FIELD_COUNT);
     }
+  }
+
+  /** Whether a data counter of the port is below its previous reading (restart, clear, wrap). */
+  private wentBackwards(slot: number, staged: Float64Array, at: number): boolean {
+    const previous = (slot * this.depth + (this.head[slot] as number)) * FIELD_COUNT;
+    for (let f = 0; f < 2; f++) {
+      const v = staged[at + f] as number;
+      if (v < (this.values[previous + f] as number)) return true;
+    }
+    return false;
   }
 
   private slotOf(key: string): number {
@@ -493,5 +550,6 @@ export class EmbeddedStore implements MetricsStore {
     clearInterval(this.timer);
     this.timer = undefined;
     await this.inFlight;
+    for (const history of this.histories.values()) history.close();
   }
 }

@@ -1,3 +1,6 @@
+import type { LinkIndex } from '../lib/utilization.ts';
+import { PrometheusTimeQueries } from './prometheus-history.ts';
+import { PromqlClient } from './promql-client.ts';
 import { fabscopeMapping, linkUpOf, type SeriesMapping } from './series-mapping.ts';
 import {
   type CounterField,
@@ -34,6 +37,8 @@ export interface PrometheusStoreOptions {
   fetch?: typeof fetch;
   /** Whose series to read (FABSCOPE_METRICS_SOURCE); fabscope's own by default. */
   mapping?: SeriesMapping;
+  /** Prometheus' scrape interval: the finest step of history answers (default 1 s). */
+  scrapeIntervalMs?: number | undefined;
 }
 
 interface VectorResult {
@@ -158,6 +163,23 @@ export class PrometheusStore implements MetricsStore {
         ports: new Map(),
       };
     }
+  }
+
+  /**
+   * History from the recorded per-direction series (deploy/prometheus/rules/recording.yml); only
+   * fabscope's own series have them: other sources keep no history here (null).
+   */
+  timeQueries(index: LinkIndex): PrometheusTimeQueries | null {
+    if ((this.options.mapping ?? fabscopeMapping).source !== 'fabscope') return null;
+    const client = new PromqlClient({
+      url: this.options.url,
+      timeoutMs: this.options.timeoutMs ?? 10_000,
+      fetch: this.options.fetch,
+    });
+    return new PrometheusTimeQueries(client, index, {
+      rateWindow: this.options.rateWindow ?? '5s',
+      scrapeIntervalMs: this.options.scrapeIntervalMs ?? 1000,
+    });
   }
 
   async close(): Promise<void> {}

@@ -90,13 +90,19 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
   },
 ];
 
-function portLabelText(fabric: string, p: PortSample): string {
+/**
+ * `remote_node_type` is the far end's type, from the snapshot's own ports (empty when the far end
+ * reports none): with both types on every series, a link direction's kind (ISL or host link) is
+ * known to PromQL, for the recorded per-direction series (deploy/prometheus/rules/recording.yml).
+ */
+function portLabelText(fabric: string, p: PortSample, typeOf: ReadonlyMap<string, string>): string {
   const remote = p.remote;
   return (
     `{fabric="${fabric}",node_guid="${escapeLabelValue(p.nodeGuid)}",node_name="${escapeLabelValue(p.nodeName)}",` +
     `node_type="${p.nodeType}",port="${p.portNumber}",` +
     `remote_node_guid="${remote ? escapeLabelValue(remote.nodeGuid) : ''}",` +
     `remote_node_name="${remote ? escapeLabelValue(remote.nodeName) : ''}",` +
+    `remote_node_type="${remote ? (typeOf.get(remote.nodeGuid) ?? '') : ''}",` +
     `remote_port="${remote ? remote.portNumber : ''}"} `
   );
 }
@@ -131,7 +137,9 @@ export function* portExpositionChunks(
   if (families.length === 0) return;
   const fabric = escapeLabelValue(snapshot.fabric);
   const ports = snapshot.ports;
-  const labels = ports.map((p) => Buffer.from(portLabelText(fabric, p), 'utf8'));
+  const typeOf = new Map<string, string>();
+  for (const p of ports) typeOf.set(p.nodeGuid, p.nodeType);
+  const labels = ports.map((p) => Buffer.from(portLabelText(fabric, p, typeOf), 'utf8'));
   let out = Buffer.allocUnsafe(CHUNK_BYTES);
   let pos = 0;
   for (const family of families) {

@@ -1,0 +1,100 @@
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const EVENT_KINDS = ['adaptive-routing', 'traffic', 'fault', 'link-state', 'counter-reset'] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** Something that happened to the fabric, for annotations and "since when?". */
+export interface FabricEvent {
+  timeMs: number;
+  kind: EventKind;
+  /** What it happened to: a link id, a port `node/port`, `fabric`. */
+  subject: string;
+  /** What happened, for people: "enabled false → true", "link down". */
+  detail: string;
+}
+
+/** Where events are written and read back from (in time order). */
+export interface EventLog {
+  append(event: FabricEvent): void;
+  /** Events with from ≤ time ≤ to, oldest first. */
+  list(fromMs: number, toMs: number): FabricEvent[];
+}
+
+export const DEFAULT_MAX_EVENTS = 10_000;
+
+/** The newest `maxEvents` events in memory; the oldest are dropped. */
+export class MemoryEventLog implements EventLog {
+  protected events: FabricEvent[] = [];
+
+  constructor(readonly maxEvents = DEFAULT_MAX_EVENTS) {}
+
+  append(event: FabricEvent): void {
+    // Events arrive in time order nearly always; one out of order is put in its place.
+    let at = this.events.length;
+    while (at > 0 && (this.events[at - 1] as FabricEvent).timeMs > event.timeMs) at--;
+    this.events.splice(at, 0, event);
+    if (this.events.length > this.maxEvents) this.events.splice(0, this.events.length - this.maxEvents);
+  }
+
+  list(fromMs: number, toMs: number): FabricEvent[] {
+    return this.events.filter((e) => e.timeMs >= fromMs && e.timeMs <= toMs);
+  }
+}
+
+function isEvent(value: unknown): value is FabricEvent {
+  const e = value as Partial<FabricEvent> | null;
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    typeof e.timeMs === 'number' &&
+    Number.isFinite(e.timeMs) &&
+    typeof e.kind === 'string' &&
+    (EVENT_KINDS as readonly string[]).includes(e.kind) &&
+    typeof e.subject === 'string' &&
+    typeof e.detail === 'string'
+  );
+}
+
+/**
+ * Events that survive a restart of the API: one JSON object per line in `dir/events.jsonl`, read
+ * back at start. The file is bounded: once it holds twice `maxEvents` lines it is rewritten with
+ * the newest `maxEvents`. Lines that are not events (a torn last write) are skipped.
+ */
+export class FileEventLog extends MemoryEventLog {
+  readonly file: string;
+  private lines = 0;
+
+  constructor(dir: string, maxEvents = DEFAULT_MAX_EVENTS) {
+    super(maxEvents);
+    mkdirSync(dir, { recursive: true });
+    this.file = join(dir, 'events.jsonl');
+    let text = '';
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      this.lines++;
+      try {
+        const event: unknown = JSON.parse(line);
+        if (isEvent(event)) super.append(event);
+      } catch {
+        // a line cut short by a crash: the rest of the file is still good
+      }
+    }
+  }
+
+  override append(event: FabricEvent): void {
+    super.append(event);
+    if (this.lines + 1 > 2 * this.maxEvents) {
+      writeFileSync(this.file, this.events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+      this.lines = this.events.length;
+    } else {
+      appendFileSync(this.file, `${JSON.stringify(event)}\n`);
+      this.lines++;
+    }
+  }
+}

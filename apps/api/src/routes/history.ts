@@ -1,0 +1,78 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ApiContext } from '../context.ts';
+import { parseRange } from '../lib/time-params.ts';
+import { LinkHistorySchema, LinkRangeQuery, RangeQuery, SummaryHistorySchema } from '../schemas/time.ts';
+import { ErrorReply } from '../schemas.ts';
+import { requireQueries } from './time-travel.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Series over a time range: the host transmit total with histograms, and chosen link directions. */
+export const historyRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  const errors = { 400: ErrorReply, 409: ErrorReply };
+  const known = new Set(ctx.linkIndex.channels.map((c) => c.fixed.id));
+
+  app.get<{ Querystring: RangeQuery }>(
+    '/summary/history',
+    {
+      schema: {
+        summary: 'Host transmit total and utilization histograms from `from` to `to` every `step`',
+        querystring: RangeQuery,
+        response: { 200: SummaryHistorySchema, ...errors },
+      },
+    },
+    async (request) => {
+      const queries = requireQueries(ctx);
+      const range = parseRange(request.query, { nowMs: Date.now(), defaultStepMs: queries.resolutionMs });
+      const points = await queries.summaryRange(range);
+      return {
+        points: points.map((p) => ({
+          time: iso(p.timeMs),
+          hostTransmitBytesPerSecond: p.hostTransmitBytesPerSecond,
+          histogram: p.histogram,
+        })),
+      };
+    },
+  );
+
+  app.get<{ Querystring: LinkRangeQuery }>(
+    '/links/history',
+    {
+      schema: {
+        summary: 'Utilization, throughput and XmitWait of link directions (`id`, repeated) over a range',
+        querystring: LinkRangeQuery,
+        response: { 200: LinkHistorySchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const unknown = request.query.id.find((id) => !known.has(id));
+      if (unknown !== undefined) {
+        return reply.code(400).send({
+          statusCode: 400,
+          error: 'Bad Request',
+          message: `unknown link direction "${unknown}" (ids look like "edge1/4->core2/1")`,
+        });
+      }
+      const queries = requireQueries(ctx);
+      const ids = [...new Set(request.query.id)];
+      const range = parseRange(request.query, {
+        nowMs: Date.now(),
+        defaultStepMs: queries.resolutionMs,
+        // The limit is on the answer: every series counts.
+        maxPoints: Math.floor(11_000 / ids.length),
+      });
+      const series = await queries.linkRange(ids, range);
+      return {
+        series: series.map((s) => ({
+          id: s.id,
+          points: s.points.map((p) => ({
+            time: iso(p.timeMs),
+            utilization: p.utilization,
+            bytesPerSecond: p.bytesPerSecond,
+            transmitWaitFraction: p.transmitWaitFraction,
+          })),
+        })),
+      };
+    },
+  );
+};

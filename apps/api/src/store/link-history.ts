@@ -1,0 +1,151 @@
+import type { FabricSummary, LinkDirectionState } from '../lib/utilization.ts';
+
+/**
+ * Bounded in-memory history of every link direction, one frame per scrape: a ring of frames in
+ * typed arrays, 4 bytes per direction per frame (docs/history.md):
+ * - load (bytes/s ÷ capacity) as a Uint16 over 0..2× capacity (resolution 3 × 10⁻⁵), 65535 unknown;
+ * - XmitWait share of time as a Uint8 over 0..1 in steps of 1/250, 255 unknown;
+ * - link state as an Int8: 1 up, 0 down, −1 unknown.
+ * Each frame also keeps the summary computed when it was recorded (exact totals and histograms).
+ * When the ring is full the oldest frame is dropped.
+ */
+export class LinkHistory {
+  readonly capacityFrames: number;
+  private readonly times: Float64Array;
+  private readonly load: Uint16Array;
+  private readonly wait: Uint8Array;
+  private readonly up: Int8Array;
+  private readonly summaries: (FabricSummary | undefined)[];
+  /** Ring index of the newest frame; −1 before the first. */
+  private head = -1;
+  private count = 0;
+
+  constructor(
+    readonly channels: number,
+    capacityFrames: number,
+  ) {
+    if (!(capacityFrames >= 1))
+      throw new RangeError(`history needs at least one frame, got ${capacityFrames}`);
+    this.capacityFrames = Math.floor(capacityFrames);
+    const cells = this.capacityFrames * channels;
+    this.times = new Float64Array(this.capacityFrames).fill(Number.NaN);
+    this.load = new Uint16Array(cells);
+    this.wait = new Uint8Array(cells);
+    this.up = new Int8Array(cells);
+    this.summaries = new Array(this.capacityFrames);
+  }
+
+  /** Bytes held by the frames (the arrays are allocated up front; pages are touched as they fill). */
+  get bytes(): number {
+    return this.times.byteLength + this.load.byteLength + this.wait.byteLength + this.up.byteLength;
+  }
+
+  get frames(): number {
+    return this.count;
+  }
+
+  /** Time of the oldest and newest frame, or null when empty. */
+  span(): { oldestMs: number; newestMs: number } | null {
+    if (this.count === 0) return null;
+    return { oldestMs: this.timeOf(0), newestMs: this.timeOf(this.count - 1) };
+  }
+
+  /** Adds a frame; frames must come in time order (an older one is ignored). */
+  record(timeMs: number, states: readonly LinkDirectionState[], summary: FabricSummary): void {
+    if (states.length !== this.channels)
+      throw new RangeError(`expected ${this.channels} link directions, got ${states.length}`);
+    if (this.count > 0 && !(timeMs > this.timeOf(this.count - 1))) return;
+    this.head = (this.head + 1) % this.capacityFrames;
+    this.count = Math.min(this.capacityFrames, this.count + 1);
+    this.times[this.head] = timeMs;
+    this.summaries[this.head] = summary;
+    const base = this.head * this.channels;
+    for (let c = 0; c < this.channels; c++) {
+      const s = states[c] as LinkDirectionState;
+      const bytes = s.bytesPerSecond;
+      this.load[base + c] =
+        bytes === null
+          ? LOAD_UNKNOWN
+          : Math.round(Math.min(LOAD_MAX, Math.max(0, bytes / s.capacityBytesPerSecond)) * LOAD_SCALE);
+      const w = s.transmitWaitFraction;
+      this.wait[base + c] = w === null ? WAIT_UNKNOWN : Math.round(Math.min(1, Math.max(0, w)) * WAIT_SCALE);
+      this.up[base + c] = s.linkUp === null ? -1 : s.linkUp ? 1 : 0;
+    }
+  }
+
+  /** Ring index of the i-th frame, oldest first. */
+  private ringIndex(i: number): number {
+    return (this.head - this.count + 1 + i + this.capacityFrames) % this.capacityFrames;
+  }
+
+  private timeOf(i: number): number {
+    return this.times[this.ringIndex(i)] as number;
+  }
+
+  /**
+   * The frame in force at `timeMs`: the newest at or before it and at most `maxAgeMs` older;
+   * its ring index, or −1 when there is none (before the history, or a gap).
+   */
+  frameAt(timeMs: number, maxAgeMs: number): number {
+    let lo = 0;
+    let hi = this.count - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.timeOf(mid) <= timeMs) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (found < 0 || timeMs - this.timeOf(found) > maxAgeMs) return -1;
+    return this.ringIndex(found);
+  }
+
+  /** Time a frame (ring index) was recorded. */
+  frameTime(frame: number): number {
+    return this.times[frame] as number;
+  }
+
+  summaryOf(frame: number): FabricSummary | undefined {
+    return this.summaries[frame];
+  }
+
+  /** Bytes/s of direction `channel` in a frame, given its capacity; null unknown. */
+  bytesPerSecond(frame: number, channel: number, capacityBytesPerSecond: number): number | null {
+    const v = this.load[frame * this.channels + channel] as number;
+    return v === LOAD_UNKNOWN ? null : (v / LOAD_SCALE) * capacityBytesPerSecond;
+  }
+
+  waitFraction(frame: number, channel: number): number | null {
+    const v = this.wait[frame * this.channels + channel] as number;
+    return v === WAIT_UNKNOWN ? null : v / WAIT_SCALE;
+  }
+
+  linkUp(frame: number, channel: number): boolean | null {
+    const v = this.up[frame * this.channels + channel] as number;
+    return v < 0 ? null : v === 1;
+  }
+}
+
+const LOAD_UNKNOWN = 0xffff;
+const LOAD_MAX = 2;
+const LOAD_SCALE = 0xfffe / LOAD_MAX;
+const WAIT_UNKNOWN = 0xff;
+const WAIT_SCALE = 250;
+
+/** Frames kept: `seconds` of history at one frame per `intervalMs`, within `maxBytes`. */
+export function historyFrames(
+  channels: number,
+  intervalMs: number,
+  options: { seconds?: number | undefined; maxBytes?: number | undefined } = {},
+): number {
+  const wanted = Math.ceil(((options.seconds ?? DEFAULT_HISTORY_SECONDS) * 1000) / intervalMs) + 1;
+  const perFrame = Math.max(1, channels * BYTES_PER_DIRECTION + 8);
+  const affordable = Math.floor((options.maxBytes ?? DEFAULT_HISTORY_MAX_BYTES) / perFrame);
+  return Math.max(2, Math.min(wanted, affordable));
+}
+
+export const BYTES_PER_DIRECTION = 4;
+export const DEFAULT_HISTORY_SECONDS = 3600;
+/** 1 h at fat-tree-27648 (165,888 directions, one frame per 10 s) is 239 MB: this leaves room. */
+export const DEFAULT_HISTORY_MAX_BYTES = 512 * 1024 * 1024;

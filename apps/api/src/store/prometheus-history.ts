@@ -1,0 +1,300 @@
+import type { FabricEvent } from '../events/event-log.ts';
+import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
+import {
+  combineLinkUp,
+  type FabricSummary,
+  type LinkDirectionState,
+  type LinkIndex,
+} from '../lib/utilization.ts';
+import { type PromqlClient, type RangeSeries, sampleValue } from './promql-client.ts';
+import type { FabricAt, LinkPoint, LinkSeries, SummaryPoint, TimeQueries } from './time-queries.ts';
+import { portKey } from './types.ts';
+
+/** The recorded series the API reads (deploy/prometheus/rules/recording.yml), for a rate window. */
+export function recordedSeries(window: string) {
+  return {
+    directionBytes: `direction:fabscope_link_data_bytes:rate${window}`,
+    directionUtilization: `direction:fabscope_link_utilization:ratio_rate${window}`,
+    portWait: `port:fabscope_port_transmit_wait:ratio_rate${window}`,
+  };
+}
+
+export const LINK_UP = 'fabscope_port_link_up';
+const RESET_COUNTER = 'fabscope_port_data_transmitted_bytes_total';
+
+/** `node/port->node/port` of a series labelled by its sending end and its receiving end. */
+export function directionIdOf(m: Record<string, string>): string {
+  return `${m.node_name}/${m.port}->${m.remote_node_name}/${m.remote_port}`;
+}
+
+function labelValue(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+}
+
+/** The bucket counts of `count_values("bucket", …)`, as ten counts. */
+function bucketCounts(result: { metric: Record<string, string>; count: number | null }[]): number[] {
+  const counts = new Array<number>(10).fill(0);
+  for (const { metric, count } of result) {
+    const bucket = Number(metric.bucket);
+    if (Number.isInteger(bucket) && bucket >= 0 && bucket <= 9 && count !== null) counts[bucket] = count;
+  }
+  return counts;
+}
+
+/** Bucket index 0..9 of each direction's utilization, as the API's utilizationBucket(). */
+const bucketOf = (utilization: string) => `floor(clamp(${utilization} * 10, 0, 9))`;
+
+export interface PrometheusHistoryOptions {
+  /** The recording rules' rate window, e.g. `5s`. */
+  rateWindow: string;
+  /** Prometheus' scrape interval: the default step. */
+  scrapeIntervalMs: number;
+}
+
+/**
+ * Time questions answered by Prometheus (or VictoriaMetrics) from the recorded per-direction
+ * series: the TSDB sums and buckets (sum, count_values), the API only names directions and maps
+ * them to the topology. Link-state and counter-reset events come from the series too, so they
+ * survive a restart of the API.
+ */
+export class PrometheusTimeQueries implements TimeQueries {
+  readonly resolutionMs: number;
+  private readonly names: ReturnType<typeof recordedSeries>;
+  private readonly byPort = new Map<string, { linkId: string }>();
+
+  constructor(
+    private readonly client: PromqlClient,
+    private readonly index: LinkIndex,
+    options: PrometheusHistoryOptions,
+  ) {
+    this.resolutionMs = options.scrapeIntervalMs;
+    this.names = recordedSeries(options.rateWindow);
+    for (const ch of index.channels) this.byPort.set(ch.fromKey, { linkId: ch.fixed.linkId });
+  }
+
+  async linksAt(timeMs: number, signal?: AbortSignal): Promise<FabricAt> {
+    const [bytes, waits, ups] = await Promise.all([
+      this.client.query(this.names.directionBytes, timeMs, signal),
+      this.client.query(`clamp(${this.names.portWait}, 0, 1)`, timeMs, signal),
+      this.client.query(LINK_UP, timeMs, signal),
+    ]);
+    const bytesById = new Map(bytes.map((s) => [directionIdOf(s.metric), sampleValue(s.value[1])]));
+    const waitByPort = new Map(
+      waits.map((s) => [portKey(s.metric.node_guid ?? '', s.metric.port ?? ''), sampleValue(s.value[1])]),
+    );
+    const upByPort = new Map(
+      ups.map((s) => {
+        const v = sampleValue(s.value[1]);
+        return [portKey(s.metric.node_guid ?? '', s.metric.port ?? ''), v === null ? null : v === 1];
+      }),
+    );
+    const links = this.index.channels.map(({ fixed, fromKey, toKey }): LinkDirectionState => {
+      const b = bytesById.get(fixed.id) ?? null;
+      return {
+        ...fixed,
+        utilization: b === null ? null : Math.min(1, b / fixed.capacityBytesPerSecond),
+        bytesPerSecond: b,
+        // Not recorded: per-direction packets and raw wait ticks would double the series (docs/history.md).
+        packetsPerSecond: null,
+        transmitWaitTicksPerSecond: null,
+        transmitWaitFraction: waitByPort.get(fromKey) ?? null,
+        linkUp: combineLinkUp(upByPort.get(fromKey), upByPort.get(toKey)),
+        stale: b === null,
+      };
+    });
+    return { timeMs, links };
+  }
+
+  private summaryQueries() {
+    const { directionBytes, directionUtilization } = this.names;
+    return {
+      host: `sum(${directionBytes}{node_type!="switch"})`,
+      all: `count_values("bucket", ${bucketOf(directionUtilization)})`,
+      isl: `count_values("bucket", ${bucketOf(`${directionUtilization}{node_type="switch",remote_node_type="switch"}`)})`,
+      known: `count(${directionUtilization})`,
+    };
+  }
+
+  async summaryAt(timeMs: number, signal?: AbortSignal): Promise<FabricSummary> {
+    const q = this.summaryQueries();
+    const [host, all, isl, known] = await Promise.all([
+      this.client.query(q.host, timeMs, signal),
+      this.client.query(q.all, timeMs, signal),
+      this.client.query(q.isl, timeMs, signal),
+      this.client.query(q.known, timeMs, signal),
+    ]);
+    const counts = (r: typeof all) =>
+      bucketCounts(r.map((s) => ({ metric: s.metric, count: sampleValue(s.value[1]) })));
+    const islCounts = counts(isl);
+    const allCounts = counts(all);
+    const knownCount = sampleValue(known[0]?.value[1] ?? 'NaN') ?? 0;
+    return {
+      time: new Date(timeMs).toISOString(),
+      hostTransmitBytesPerSecond: host[0] ? sampleValue(host[0].value[1]) : null,
+      histogram: { isl: islCounts, host: allCounts.map((n, i) => n - (islCounts[i] ?? 0)) },
+      staleLinks: Math.max(0, this.index.channels.length - knownCount),
+    };
+  }
+
+  async summaryRange(range: TimeRange, signal?: AbortSignal): Promise<SummaryPoint[]> {
+    const q = this.summaryQueries();
+    const { fromMs, toMs, stepMs } = range;
+    const [host, all, isl] = await Promise.all([
+      this.client.queryRange(q.host, fromMs, toMs, stepMs, signal),
+      this.client.queryRange(q.all, fromMs, toMs, stepMs, signal),
+      this.client.queryRange(q.isl, fromMs, toMs, stepMs, signal),
+    ]);
+    const hostAt = pointsByTime(host[0]);
+    const bucketsAt = (series: RangeSeries[]) => {
+      const at = new Map<number, number[]>();
+      for (const s of series) {
+        const bucket = Number(s.metric.bucket);
+        if (!Number.isInteger(bucket) || bucket < 0 || bucket > 9) continue;
+        for (const [t, v] of s.values) {
+          const key = Math.round(t * 1000);
+          let counts = at.get(key);
+          if (!counts) {
+            counts = new Array<number>(10).fill(0);
+            at.set(key, counts);
+          }
+          counts[bucket] = sampleValue(v) ?? 0;
+        }
+      }
+      return at;
+    };
+    const allAt = bucketsAt(all);
+    const islAt = bucketsAt(isl);
+    return rangeTimes(range).map((timeMs) => {
+      const allCounts = allAt.get(timeMs);
+      const islCounts = islAt.get(timeMs) ?? new Array<number>(10).fill(0);
+      return {
+        timeMs,
+        hostTransmitBytesPerSecond: hostAt.get(timeMs) ?? null,
+        histogram: allCounts
+          ? { isl: islCounts, host: allCounts.map((n, i) => n - (islCounts[i] ?? 0)) }
+          : null,
+      };
+    });
+  }
+
+  async linkRange(ids: readonly string[], range: TimeRange, signal?: AbortSignal): Promise<LinkSeries[]> {
+    const byId = new Map(this.index.channels.map((ch) => [ch.fixed.id, ch]));
+    const { fromMs, toMs, stepMs } = range;
+    return Promise.all(
+      ids.map(async (id): Promise<LinkSeries> => {
+        const channel = byId.get(id);
+        if (!channel) return { id, points: rangeTimes(range).map(unknownPoint) };
+        const { from, to } = channel.fixed;
+        const direction =
+          `{node_name="${labelValue(from.node)}",port="${from.port}",` +
+          `remote_node_name="${labelValue(to.node)}",remote_port="${to.port}"}`;
+        const [bytes, wait] = await Promise.all([
+          this.client.queryRange(`${this.names.directionBytes}${direction}`, fromMs, toMs, stepMs, signal),
+          this.client.queryRange(
+            `clamp(${this.names.portWait}${direction}, 0, 1)`,
+            fromMs,
+            toMs,
+            stepMs,
+            signal,
+          ),
+        ]);
+        const bytesAt = pointsByTime(bytes[0]);
+        const waitAt = pointsByTime(wait[0]);
+        const capacity = channel.fixed.capacityBytesPerSecond;
+        return {
+          id,
+          points: rangeTimes(range).map((timeMs): LinkPoint => {
+            const b = bytesAt.get(timeMs) ?? null;
+            return {
+              timeMs,
+              utilization: b === null ? null : Math.min(1, b / capacity),
+              bytesPerSecond: b,
+              transmitWaitFraction: waitAt.get(timeMs) ?? null,
+            };
+          }),
+        };
+      }),
+    );
+  }
+
+  /**
+   * Link-state changes and counter resets between `fromMs` and `toMs`: the TSDB first names the
+   * series that changed (changes(), resets() over the range), then only those are read.
+   */
+  async events(fromMs: number, toMs: number, signal?: AbortSignal): Promise<FabricEvent[]> {
+    const seconds = Math.max(1, Math.ceil((toMs - fromMs) / 1000));
+    const stepMs = Math.max(this.resolutionMs, Math.ceil((toMs - fromMs) / 10_000));
+    const cabled = '{remote_node_guid!=""}';
+    const [linkChanges, resets] = await Promise.all([
+      this.client.query(`changes(${LINK_UP}${cabled}[${seconds}s]) > 0`, toMs, signal),
+      this.client.query(`resets(${RESET_COUNTER}${cabled}[${seconds}s]) > 0`, toMs, signal),
+    ]);
+    const events: FabricEvent[] = [];
+    const read = (metric: Record<string, string>, name: string) =>
+      this.client.queryRange(
+        `${name}{node_guid="${labelValue(metric.node_guid ?? '')}",port="${labelValue(metric.port ?? '')}"}`,
+        fromMs,
+        toMs,
+        stepMs,
+        signal,
+      );
+    const seen = new Set<string>();
+    for (const series of await Promise.all(linkChanges.slice(0, 1000).map((s) => read(s.metric, LINK_UP)))) {
+      for (const s of series) {
+        const port = portKey(s.metric.node_guid ?? '', s.metric.port ?? '');
+        const linkId = this.byPort.get(port)?.linkId ?? port;
+        let previous: number | null = null;
+        for (const [t, v] of s.values) {
+          const value = sampleValue(v);
+          if (value === null) continue;
+          const timeMs = Math.round(t * 1000);
+          // Both ends of a link see the change: one event per link and instant.
+          const key = `${linkId}@${timeMs}`;
+          if (previous !== null && value !== previous && !seen.has(key)) {
+            seen.add(key);
+            events.push({
+              timeMs,
+              kind: 'link-state',
+              subject: linkId,
+              detail: value === 1 ? 'link up' : 'link down',
+            });
+          }
+          previous = value;
+        }
+      }
+    }
+    for (const series of await Promise.all(resets.slice(0, 1000).map((s) => read(s.metric, RESET_COUNTER)))) {
+      for (const s of series) {
+        let previous: number | null = null;
+        for (const [t, v] of s.values) {
+          const value = sampleValue(v);
+          if (value === null) continue;
+          if (previous !== null && value < previous) {
+            events.push({
+              timeMs: Math.round(t * 1000),
+              kind: 'counter-reset',
+              subject: `${s.metric.node_name ?? s.metric.node_guid}/${s.metric.port}`,
+              detail: 'counters went backwards',
+            });
+          }
+          previous = value;
+        }
+      }
+    }
+    return events;
+  }
+}
+
+function unknownPoint(timeMs: number): LinkPoint {
+  return { timeMs, utilization: null, bytesPerSecond: null, transmitWaitFraction: null };
+}
+
+/** One range series' values by time (ms); absent or NaN points are left out (unknown). */
+function pointsByTime(series: RangeSeries | undefined): Map<number, number> {
+  const at = new Map<number, number>();
+  for (const [t, v] of series?.values ?? []) {
+    const value = sampleValue(v);
+    if (value !== null) at.set(Math.round(t * 1000), value);
+  }
+  return at;
+}

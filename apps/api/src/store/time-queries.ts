@@ -1,0 +1,58 @@
+import type { FabricEvent } from '../events/event-log.ts';
+import type { TimeRange } from '../lib/time-params.ts';
+import type { FabricSummary, LinkDirectionState, LinkIndex } from '../lib/utilization.ts';
+
+/** The fabric as it was at one instant: every link direction, and the summary of them. */
+export interface FabricAt {
+  /** The instant asked for (Unix ms). */
+  timeMs: number;
+  links: LinkDirectionState[];
+}
+
+export interface SummaryPoint {
+  timeMs: number;
+  /** Null when nothing was known at that instant, never 0 for unknown. */
+  hostTransmitBytesPerSecond: number | null;
+  /** Null when nothing was known at that instant. */
+  histogram: { isl: number[]; host: number[] } | null;
+}
+
+export interface LinkPoint {
+  timeMs: number;
+  utilization: number | null;
+  bytesPerSecond: number | null;
+  transmitWaitFraction: number | null;
+}
+
+export interface LinkSeries {
+  id: string;
+  points: LinkPoint[];
+}
+
+/**
+ * Questions about the past, answered by the store where the data is: the state at an instant,
+ * and series over a range at a step. Direction ids are those of the topology (LinkIndex).
+ */
+export interface TimeQueries {
+  /** The finest step that carries information (the sampling interval): the default step. */
+  readonly resolutionMs: number;
+  /** Events the store derives from its series (link state, counter resets), when it does. */
+  events?(fromMs: number, toMs: number, signal?: AbortSignal): Promise<FabricEvent[]>;
+  /** Every link direction at `timeMs`: the newest values at or before it that were not stale. */
+  linksAt(timeMs: number, signal?: AbortSignal): Promise<FabricAt>;
+  /** The summary at `timeMs` (the sampler's summary, as it was then). */
+  summaryAt(timeMs: number, signal?: AbortSignal): Promise<FabricSummary>;
+  summaryRange(range: TimeRange, signal?: AbortSignal): Promise<SummaryPoint[]>;
+  /** One series per id, in the order asked; ids are known directions (the route checks them). */
+  linkRange(ids: readonly string[], range: TimeRange, signal?: AbortSignal): Promise<LinkSeries[]>;
+}
+
+/** A store that can answer time questions about a fabric. */
+export interface WithTimeQueries {
+  /** Null when this store keeps no history for the fabric's series. */
+  timeQueries(index: LinkIndex): TimeQueries | null;
+}
+
+export function hasTimeQueries(store: object): store is WithTimeQueries {
+  return typeof (store as Partial<WithTimeQueries>).timeQueries === 'function';
+}

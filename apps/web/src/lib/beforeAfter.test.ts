@@ -41,12 +41,25 @@ describe('before/after', () => {
 describe('events', () => {
   it('labels and orders events, skipping unreadable times', () => {
     const events = [
-      { time: '2026-01-01T00:00:20Z', kind: 'adaptive-routing', subject: 'fabric', detail: 'off → on' },
-      { time: '2026-01-01T00:00:00Z', kind: 'traffic', subject: 'pairs', detail: 'started' },
+      {
+        time: '2026-01-01T00:00:20Z',
+        kind: 'adaptive-routing',
+        subject: 'fabric',
+        detail: 'enabled false → true, threshold 0 → 7',
+      },
+      {
+        time: '2026-01-01T00:00:00Z',
+        kind: 'traffic',
+        subject: 'fabric',
+        detail: 'start pairs: 2 flows running',
+      },
       { time: 'never', kind: 'fault', subject: 'x', detail: '' },
     ];
     const marks = eventAnnotations(events);
-    expect(marks.map((m) => m.label)).toEqual(['traffic pairs started', 'AR off → on']);
+    expect(marks.map((m) => m.label)).toEqual([
+      'traffic start pairs: 2 flows running',
+      'AR off → on, threshold 0 → 7',
+    ]);
     expect(marks[1]?.x).toBe(Date.parse('2026-01-01T00:00:20Z') / 1000);
     expect(eventLabel({ time: '', kind: 'link-state', subject: 'e1/3--c1/1', detail: 'down' })).toBe(
       'link e1/3--c1/1 down',

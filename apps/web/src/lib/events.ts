@@ -23,12 +23,20 @@ export function eventKindLabel(kind: string): string {
   return EVENT_KIND_LABELS[kind as FabricEventKind] ?? kind;
 }
 
-/** A short label for a marker: "AR off → on", "traffic started", "link edge1/3--core1/1 down". */
+/**
+ * A short label for a marker: "AR off → on, threshold 0 → 7", "traffic start pairs: 2 flows
+ * running", "link edge1/3--core1/1 down". The API writes changes as "field old → new".
+ */
 export function eventLabel(event: FabricEvent): string {
   const kind = eventKindLabel(event.kind);
-  const detail = event.detail?.trim() ?? '';
-  if (event.kind === 'adaptive-routing') return detail ? `${kind} ${detail}` : kind;
-  return [kind, event.subject, detail].filter((s) => s && s !== '').join(' ');
+  let detail = event.detail?.trim() ?? '';
+  if (event.kind === 'adaptive-routing') {
+    detail = detail
+      .replace(/\benabled false → true\b/, 'off → on')
+      .replace(/\benabled true → false\b/, 'on → off');
+  }
+  const subject = event.subject === 'fabric' ? '' : event.subject;
+  return [kind, subject, detail].filter((s) => s !== '').join(' ');
 }
 
 /** Events with a readable time, oldest first, as chart annotations (x in Unix seconds). */

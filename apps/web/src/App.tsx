@@ -158,25 +158,27 @@ export function App() {
 
   return (
     <div className={`app ${stale ? 'is-stale' : ''}`} data-stale={stale ? 'true' : 'false'}>
-      <Header
-        topology={topology}
-        snapshot={liveSnapshot}
-        receivedAtMs={stream.receivedAtMs}
-        connection={stream.connection}
-        silent={stream.silent}
-        streamError={stream.error}
-      />
-      <TimeBar
-        range={time.range}
-        onRangeChange={time.setRange}
-        atMs={time.atMs}
-        onLive={() => time.setAt(null)}
-        window={history.window}
-        bookmarkMs={time.bookmarkMs}
-        loading={time.atMs !== null && past.updating}
-        error={past.state.status === 'error' ? past.state.message : null}
-        nowMs={time.latestMs ?? Date.now()}
-      />
+      <div className="app-top">
+        <Header
+          topology={topology}
+          snapshot={liveSnapshot}
+          receivedAtMs={stream.receivedAtMs}
+          connection={stream.connection}
+          silent={stream.silent}
+          streamError={stream.error}
+        />
+        <TimeBar
+          range={time.range}
+          onRangeChange={time.setRange}
+          atMs={time.atMs}
+          onLive={() => time.setAt(null)}
+          window={history.window}
+          bookmarkMs={time.bookmarkMs}
+          loading={time.atMs !== null && past.updating}
+          error={past.state.status === 'error' ? past.state.message : null}
+          nowMs={time.latestMs ?? Date.now()}
+        />
+      </div>
       <main
         className={`grid ${time.atMs === null ? '' : 'is-past'}`}
         data-viewing={time.atMs === null ? 'live' : 'past'}
@@ -237,6 +239,7 @@ export function App() {
               setAfterMs(a);
             }}
             shownMs={time.atMs ?? time.latestMs}
+            latestMs={time.latestMs}
             lastArChangeMs={lastArChangeMs}
             tickSeconds={time.tickSeconds}
             onOpenHistory={openHistory}

@@ -13,6 +13,8 @@ interface BeforeAfterPanelProps {
   onChangeBoth: (beforeMs: number, afterMs: number) => void;
   /** The instant the dashboard shows, or the newest sample when live. */
   shownMs: number | null;
+  /** The newest sample (ms): nothing after it can be compared yet. */
+  latestMs: number | null;
   /** The latest adaptive-routing change in the chart's window, if any (ms). */
   lastArChangeMs: number | null;
   tickSeconds: number;
@@ -66,13 +68,16 @@ export function BeforeAfterPanel({
   onChange,
   onChangeBoth,
   shownMs,
+  latestMs,
   lastArChangeMs,
   tickSeconds,
   onOpenHistory,
   nowMs,
 }: BeforeAfterPanelProps) {
-  const before = useInstant(beforeMs);
-  const after = useInstant(afterMs);
+  // An instant after the newest sample has no answer yet: it is not asked (nor cached) until then.
+  const future = (ms: number | null) => ms !== null && latestMs !== null && ms > latestMs;
+  const before = useInstant(future(beforeMs) ? null : beforeMs);
+  const after = useInstant(future(afterMs) ? null : afterMs);
   const b = before.status === 'ready' ? before.data : null;
   const a = after.status === 'ready' ? after.data : null;
   const totalBefore = b?.summary.hostTransmitBytesPerSecond ?? null;
@@ -97,7 +102,11 @@ export function BeforeAfterPanel({
           className="btn btn-small"
           disabled={lastArChangeMs === null}
           onClick={() =>
-            lastArChangeMs !== null && onChangeBoth(lastArChangeMs - margin, lastArChangeMs + 2 * margin)
+            lastArChangeMs !== null &&
+            onChangeBoth(
+              lastArChangeMs - margin,
+              Math.min(lastArChangeMs + 2 * margin, latestMs ?? Number.POSITIVE_INFINITY),
+            )
           }
           title={
             lastArChangeMs === null
@@ -108,6 +117,9 @@ export function BeforeAfterPanel({
           around the last AR change
         </button>
       </div>
+      {(future(beforeMs) || future(afterMs)) && (
+        <p className="hint">An instant after the newest sample is compared once it has been sampled.</p>
+      )}
       {before.status === 'error' && <ErrorNote message={`Before: ${before.message}`} />}
       {after.status === 'error' && <ErrorNote message={`After: ${after.message}`} />}
       {beforeMs === null || afterMs === null ? (

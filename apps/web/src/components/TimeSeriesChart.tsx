@@ -47,6 +47,14 @@ function formatValue(unit: ChartUnit, v: number | null): string {
   return unit === 'bytesPerSecond' ? `${(v / 1e9).toFixed(1)} GB/s` : `${(v * 100).toFixed(0)} %`;
 }
 
+/** A time tick in 24-hour clock: seconds shown only when ticks are less than a minute apart. */
+function formatTick(seconds: number, incrementSeconds: number): string {
+  const d = new Date(seconds * 1000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const hm = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return incrementSeconds < 60 ? `${hm}:${pad(d.getSeconds())}` : hm;
+}
+
 interface Overlay {
   annotations: readonly ChartAnnotation[];
   instantMs: number | null;
@@ -135,8 +143,8 @@ export function TimeSeriesChart({
         y: { range: (_u, _min, max) => [0, unit === 'fraction' ? 1 : Math.max(max || 0, 1e9) * 1.1] },
       },
       axes: [
-        { ...axis },
-        { ...axis, size: 70, values: (_u, splits) => splits.map((v) => formatValue(unit, v)) },
+        { ...axis, values: (_u, splits, _i, _space, incr) => splits.map((v) => formatTick(v, incr)) },
+        { ...axis, size: 78, values: (_u, splits) => splits.map((v) => formatValue(unit, v)) },
       ],
       series: [
         { value: (_u, v) => (v === null ? '—' : formatClock(v * 1000)) },

@@ -1,31 +1,16 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { Dashboard } from './dashboard.ts';
 import { type RunningDemo, startDemo } from './demo-process.ts';
 
 // Seed 002 with history: the pairs start at T0, adaptive routing goes on at T1 ≈ T0 + 20 s; the
 // administrator scrubs back before T1 with opatop's keys and reads the static figure, and sees the
-// step and the AR change on the history chart. Its own demo (embedded store), since it changes
-// adaptive routing and needs a history no other spec has touched.
-let demo: RunningDemo | undefined;
-
-test.beforeAll(async () => {
-  test.setTimeout(90_000);
-  demo = await startDemo({ scenario: 'ar-demo' });
-});
-
-test.afterAll(async () => {
-  await demo?.stop();
-});
-
+// step and the AR change on the history chart. With each store, each with its own demo: the spec
+// changes adaptive routing and needs a history no other spec has touched.
 const ISL_TO_CORE1 = 'edge1/3->core1/1';
 
-test('scrubbing back before an adaptive-routing change shows the static figure; the chart shows the step and the change', async ({
-  page,
-}) => {
-  test.setTimeout(150_000);
-  if (!demo) throw new Error('the ar-demo did not start');
+async function scrubThroughAnArChange(page: Page, url: string, store: string): Promise<void> {
   const dashboard = new Dashboard(page);
-  await dashboard.open(`${demo.url}/?range=5m`);
+  await dashboard.open(`${url}/?range=5m`);
   await dashboard.adaptiveRoutingOff();
 
   // T0: the seed pairs start; the live total settles at the static figure.
@@ -123,9 +108,32 @@ test('scrubbing back before an adaptive-routing change shows the static figure; 
   const changed = page.getByRole('table', { name: 'Links that changed most' });
   await expect(changed.locator(`tr[data-link-id="${ISL_TO_CORE1}"]`)).toBeVisible();
 
-  await dashboard.screenshot('e2e/artifacts/time-travel.png');
+  await dashboard.screenshot(`e2e/artifacts/time-travel-${store}.png`);
 
   await dashboard.backToLive.click();
   await expect(dashboard.viewingBar).toBeHidden();
   await dashboard.stopTraffic.click();
-});
+}
+
+for (const store of ['embedded', 'prometheus'] as const) {
+  test.describe(`${store} store`, () => {
+    let demo: RunningDemo | undefined;
+
+    test.beforeAll(async () => {
+      test.setTimeout(90_000);
+      demo = await startDemo({ scenario: 'ar-demo', prometheus: store === 'prometheus' });
+    });
+
+    test.afterAll(async () => {
+      await demo?.stop();
+    });
+
+    test('scrubbing back before an adaptive-routing change shows the static figure; the chart shows the step and the change', async ({
+      page,
+    }) => {
+      test.setTimeout(150_000);
+      if (!demo) throw new Error(`the ${store} demo did not start`);
+      await scrubThroughAnArChange(page, demo.url, store);
+    });
+  });
+}

@@ -8,7 +8,7 @@ import {
   type TwoTierMatrix,
 } from '../lib/fabricMatrix.ts';
 import { formatGBps, formatPercent } from '../lib/format.ts';
-import { type HeatmapGeometry, type HeatmapHit, layoutHeatmap } from '../lib/heatmapGeometry.ts';
+import { type HeatmapGeometry, type HeatmapHit, hitTest, layoutHeatmap } from '../lib/heatmapGeometry.ts';
 import { HeatmapCanvas } from './heatmapCanvas.ts';
 import { Legend } from './Legend.tsx';
 
@@ -186,10 +186,14 @@ export function FabricHeatmap({
       <div
         className={`heatmap-stage ${onSelectChannel ? 'is-clickable' : ''}`}
         ref={stageRef}
-        onClick={() => {
-          if (!hover || !onSelectChannel) return;
-          const channels = cellChannels(matrix, hover.block, hover.row, hover.col);
-          const channel = (hover.half === 'up' ? channels?.up : channels?.down)?.[0];
+        onClick={(event) => {
+          const canvas = islandRef.current?.querySelector('canvas');
+          if (!onSelectChannel || !geometry || !canvas) return;
+          const box = canvas.getBoundingClientRect();
+          const hit = hitTest(geometry, event.clientX - box.left, event.clientY - box.top);
+          if (!hit) return;
+          const channels = cellChannels(matrix, hit.block, hit.row, hit.col);
+          const channel = (hit.half === 'up' ? channels?.up : channels?.down)?.[0];
           if (channel !== undefined) onSelectChannel(channel);
         }}
       >
@@ -234,6 +238,7 @@ export function FabricHeatmap({
           {matrix.maxTrunk > 1
             ? `Trunked ISLs (up to ${matrix.maxTrunk} per pair) show their busiest cable; hover for the mean.`
             : 'Hover a cell for switch and port names, utilization and GB/s.'}
+          {onSelectChannel && ' Click a cell half for that direction’s history.'}
           {snapshot === null && ' Waiting for the first sample.'}
         </span>
       </div>

@@ -44,7 +44,9 @@ const FONT_PX = 11;
 
 function formatValue(unit: ChartUnit, v: number | null): string {
   if (v === null || !Number.isFinite(v)) return '—';
-  return unit === 'bytesPerSecond' ? `${(v / 1e9).toFixed(1)} GB/s` : `${(v * 100).toFixed(0)} %`;
+  if (unit === 'fraction') return `${(v * 100).toFixed(0)} %`;
+  const gb = v / 1e9;
+  return `${gb.toFixed(Math.abs(gb) < 100 ? 1 : 0)} GB/s`;
 }
 
 /** A time tick in 24-hour clock: seconds shown only when ticks are less than a minute apart. */
@@ -144,7 +146,7 @@ export function TimeSeriesChart({
       },
       axes: [
         { ...axis, values: (_u, splits, _i, _space, incr) => splits.map((v) => formatTick(v, incr)) },
-        { ...axis, size: 78, values: (_u, splits) => splits.map((v) => formatValue(unit, v)) },
+        { ...axis, size: 84, values: (_u, splits) => splits.map((v) => formatValue(unit, v)) },
       ],
       series: [
         { value: (_u, v) => (v === null ? '—' : formatClock(v * 1000)) },

@@ -1,8 +1,8 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
@@ -31,7 +31,7 @@ export interface ScrapeJob {
   targets: string[];
 }
 
-export interface PrometheusOptions {
+export interface PrometheusOptions extends ScrapeSettings {
   /** host:port targets of fabscope collectors. */
   targets: string[];
   extraJobs?: ScrapeJob[];
@@ -41,18 +41,51 @@ export interface PrometheusOptions {
 }
 
 interface PrometheusYaml {
+  global?: Record<string, string>;
   rule_files?: string[];
   scrape_configs?: { job_name: string; static_configs?: { targets: string[] }[] }[];
+  remote_write?: { url: string; queue_config?: Record<string, string | number> }[];
+}
+
+/** How often Prometheus scrapes and evaluates, and where it forwards samples. */
+export interface ScrapeSettings {
+  /** Scrape and rule-evaluation interval; default 1 s, as shipped (choose it with scrapeIntervalFor). */
+  scrapeIntervalMs?: number | undefined;
+  /** Remote-write URLs (VictoriaMetrics `/api/v1/write`, Thanos Receive, Mimir): every sample, recorded ones too. */
+  remoteWrite?: string[] | undefined;
+}
+
+/** The recording rules' rate window at a scrape interval: 5 s at 1 s (as shipped), else 3 intervals. */
+export function rateWindowFor(scrapeIntervalMs: number): string {
+  return `${Math.max(5, Math.ceil((3 * scrapeIntervalMs) / 1000))}s`;
+}
+
+const seconds = (ms: number) => `${Math.max(1, Math.round(ms / 1000))}s`;
+
+/**
+ * The shipped rules (recording.yml, alerts.yml) at another interval: each group evaluated every
+ * interval, and the recorded rates over `rateWindowFor(interval)` instead of 5 s, named after
+ * their window (`…:rate30s`) as the API reads them (FABSCOPE_PROMETHEUS_RATE_WINDOW).
+ */
+export function rulesAtInterval(text: string, scrapeIntervalMs: number): string {
+  const window = rateWindowFor(scrapeIntervalMs);
+  return text
+    .replace(/^(\s*interval:\s*)1s\s*$/gm, `$1${seconds(scrapeIntervalMs)}`)
+    .replaceAll('[5s]', `[${window}]`)
+    .replace(/:(ratio_)?rate5s\b/g, `:$1rate${window}`);
 }
 
 /**
  * deploy/prometheus/prometheus.yml with the fabric job's targets replaced by `targets` and the
- * rule files made absolute (the result is written elsewhere). Everything else stays as shipped.
+ * rule files made absolute (the result is written elsewhere). At another interval than the
+ * shipped 1 s, the rule files are rewritten beside the result (`ruleDir`, rulesAtInterval) and
+ * the scrape timeout follows the interval. Everything else stays as shipped.
  */
 export function prometheusConfig(
   targets: string[],
   source = PROMETHEUS_CONFIG,
   extraJobs: ScrapeJob[] = [],
+  settings: ScrapeSettings & { ruleDir?: string } = {},
 ): string {
   const config = parse(readFileSync(source, 'utf8')) as PrometheusYaml;
   const job = config.scrape_configs?.find((c) => c.job_name === FABRIC_JOB);
@@ -61,7 +94,34 @@ export function prometheusConfig(
   for (const extra of extraJobs) {
     config.scrape_configs?.push({ job_name: extra.jobName, static_configs: [{ targets: extra.targets }] });
   }
-  config.rule_files = (config.rule_files ?? []).map((f) => resolve(dirname(source), f));
+  const rules = (config.rule_files ?? []).map((f) => resolve(dirname(source), f));
+  const interval = settings.scrapeIntervalMs ?? 1000;
+  if (interval !== 1000) {
+    if (!settings.ruleDir)
+      throw new Error('rules at another interval than 1 s need a ruleDir to be written to');
+    const ruleDir = settings.ruleDir;
+    config.global = {
+      ...config.global,
+      scrape_interval: seconds(interval),
+      // A big fabric's answer streams for seconds: the timeout is the interval, as Prometheus allows.
+      scrape_timeout: seconds(interval),
+      evaluation_interval: seconds(interval),
+    };
+    config.rule_files = rules.map((file) => {
+      const target = join(ruleDir, basename(file));
+      writeFileSync(target, rulesAtInterval(readFileSync(file, 'utf8'), interval));
+      return target;
+    });
+  } else {
+    config.rule_files = rules;
+  }
+  if (settings.remoteWrite && settings.remoteWrite.length > 0) {
+    config.remote_write = settings.remoteWrite.map((url) => ({
+      url,
+      // Forward within a second or two: the central store answers the same questions soon after.
+      queue_config: { batch_send_deadline: '1s', max_samples_per_send: 10_000 },
+    }));
+  }
   return stringify(config);
 }
 
@@ -84,7 +144,14 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
   const binary = await findPrometheus(options.binary);
   const dir = await mkdtemp(join(tmpdir(), 'fabscope-prometheus-'));
   const configFile = join(dir, 'prometheus.yml');
-  await writeFile(configFile, prometheusConfig(options.targets, PROMETHEUS_CONFIG, options.extraJobs));
+  await writeFile(
+    configFile,
+    prometheusConfig(options.targets, PROMETHEUS_CONFIG, options.extraJobs, {
+      scrapeIntervalMs: options.scrapeIntervalMs,
+      remoteWrite: options.remoteWrite,
+      ruleDir: dir,
+    }),
+  );
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(

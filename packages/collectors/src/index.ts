@@ -35,6 +35,7 @@ export type {
   TargetResult,
 } from './fabric/port-sample.ts';
 export { mapBounded, runTool, ToolTimeoutError } from './fabric/run-tool.ts';
+export { parseShard, type Shard, ShardError, shardOfPort, sharedSource } from './fabric/shard.ts';
 export { createHostCollector, type HostCollector, type HostCollectorOptions } from './host/host-agent.ts';
 export { parseNodeGuid, parseRate, parseStateLine } from './host/infiniband.ts';
 export { parseCounter } from './host/reader.ts';

@@ -83,6 +83,7 @@ describe('infiniband source: ibnetdiscover then perfquery -x per switch', () => 
       port: '17',
       remote_node_guid: '0x98039b0300a1b000',
       remote_node_name: 'spine-01',
+      remote_node_type: 'switch',
       remote_port: '1',
     });
     expect(value(list, 'fabscope_port_rate_bytes_per_second', { ...leaf, port: '4' })).toBe(12.5e9);

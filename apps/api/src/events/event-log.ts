@@ -75,6 +75,8 @@ export class FileEventLog extends MemoryEventLog {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
+    // A write cut short leaves no newline: the next event starts on a line of its own.
+    if (text !== '' && !text.endsWith('\n')) appendFileSync(this.file, '\n');
     for (const line of text.split('\n')) {
       if (line.trim() === '') continue;
       this.lines++;

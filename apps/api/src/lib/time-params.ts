@@ -75,9 +75,9 @@ export function parseDuration(name: string, value: string): number {
     }
     ms = DURATION_UNITS_MS.reduce((sum, unit, i) => sum + Number(m[i + 1] ?? 0) * unit, 0);
   }
-  if (!Number.isFinite(ms) || !(ms > 0))
-    throw new TimeParamError(`${name} "${value}" must be greater than 0`);
-  return ms;
+  if (!Number.isFinite(ms) || !(ms >= 1)) throw new TimeParamError(`${name} "${value}" must be at least 1ms`);
+  // Whole milliseconds: the resolution of every store.
+  return Math.round(ms);
 }
 
 export interface TimeRange {

@@ -3,7 +3,7 @@ import type { ApiContext } from '../context.ts';
 import { parseRange } from '../lib/time-params.ts';
 import { LinkHistorySchema, LinkRangeQuery, RangeQuery, SummaryHistorySchema } from '../schemas/time.ts';
 import { ErrorReply } from '../schemas.ts';
-import { requireQueries } from './time-travel.ts';
+import { requireQueries, timeQueriesOf } from './time-travel.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -11,6 +11,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export const historyRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
   const errors = { 400: ErrorReply, 409: ErrorReply };
   const known = new Set(ctx.linkIndex.channels.map((c) => c.fixed.id));
+  // Now, not at the first question: the embedded store's history records from here on.
+  timeQueriesOf(ctx);
 
   app.get<{ Querystring: RangeQuery }>(
     '/summary/history',

@@ -90,7 +90,7 @@ export class EmbeddedTimeQueries implements TimeQueries {
         events.append({
           timeMs: done.timeMs,
           kind: 'counter-reset',
-          subject: port,
+          subject: this.portNames.get(port) ?? port,
           detail: 'counters went backwards',
         });
     }

@@ -29,6 +29,8 @@ export interface EmbeddedStoreOptions {
   mapping?: SeriesMapping;
   /** History kept for time travel (default 1 h; docs/history.md). */
   historySeconds?: number | undefined;
+  /** Rate window of the history's frames (default 5 s, as the recording rules; at least rateWindowMs). */
+  historyRateWindowMs?: number | undefined;
   /** Most bytes the history may take (default 512 MiB): fewer frames are kept beyond it. */
   historyMaxBytes?: number | undefined;
   /** Where link-state and counter-reset events seen in the samples go. */
@@ -80,6 +82,8 @@ const MAX_RATE_FACTOR = 1.5;
 const NO_PORT = -1;
 const NO_LIMITS = {};
 const UNRESOLVED = -2;
+/** As the recording rules' rate5s: the history's figures agree with Prometheus'. */
+const HISTORY_RATE_WINDOW_MS = 5000;
 
 /** `host:port` of a target URL as written (URL parsing would lower-case the host name). */
 function instanceOf(target: string): string {
@@ -154,6 +158,8 @@ export class EmbeddedStore implements MetricsStore {
   private readonly now: () => number;
   private readonly intervalMs: number;
   private readonly windowMs: number;
+  /** Rate window of the history's frames (longer: what is kept should not carry scrape jitter). */
+  private readonly historyWindowMs: number;
   private readonly mapping: SeriesMapping;
   /** The metrics read: counters, link rates, tick lengths, link states, join series. */
   private readonly names: string[];
@@ -212,7 +218,8 @@ export class EmbeddedStore implements MetricsStore {
     this.intervalMs = options.scrapeIntervalMs ?? 1000;
     this.windowMs = options.rateWindowMs ?? 2000;
     // Enough readings to span the rate window, and one before it.
-    this.depth = Math.min(16, Math.max(3, Math.ceil(this.windowMs / this.intervalMs) + 2));
+    this.historyWindowMs = Math.max(this.windowMs, options.historyRateWindowMs ?? HISTORY_RATE_WINDOW_MS);
+    this.depth = Math.min(16, Math.max(3, Math.ceil(this.historyWindowMs / this.intervalMs) + 2));
     this.targets = options.targets.map((t) => new TargetState(instanceOf(t)));
     const query = this.names.map((n) => `name[]=${encodeURIComponent(n)}`).join('&');
     this.urls = options.targets.map((t) =>
@@ -298,7 +305,7 @@ export class EmbeddedStore implements MetricsStore {
       queries = new EmbeddedTimeQueries(
         {
           onScrape: (l) => this.onScrape(l),
-          rates: () => this.rates(),
+          rates: () => this.rates(undefined, this.historyWindowMs),
           staleAfterMs: () => this.timing().staleAfterMs,
         },
         index,
@@ -476,7 +483,8 @@ export class EmbeddedStore implements MetricsStore {
     return slot;
   }
 
-  async rates(): Promise<RatesSnapshot> {
+  /** Rates of every fresh port over `windowMs` (default: the live window, rateWindowMs). */
+  async rates(_signal?: AbortSignal, windowMs = this.windowMs): Promise<RatesSnapshot> {
     const nowMs = this.now();
     const { staleAfterMs } = this.timing();
     const ports = new Map<string, PortRates>();
@@ -486,7 +494,7 @@ export class EmbeddedStore implements MetricsStore {
       const last = this.times[slot * this.depth + (this.head[slot] as number)] as number;
       newest = Math.max(newest, last);
       if (nowMs - last > staleAfterMs) continue;
-      const rates = this.portRates(slot);
+      const rates = this.portRates(slot, windowMs);
       const tick = this.waitTick[slot] as number;
       rates.transmitWaitTickSeconds = Number.isNaN(tick) ? null : tick;
       const up = this.linkUp[slot] as number;
@@ -504,7 +512,7 @@ export class EmbeddedStore implements MetricsStore {
     return result;
   }
 
-  private portRates(slot: number): PortRates {
+  private portRates(slot: number, windowMs: number): PortRates {
     const capacity = this.capacity[slot] as number;
     const maxBytesPerSecond = Number.isNaN(capacity) ? undefined : capacity * MAX_RATE_FACTOR;
     const depth = this.depth;
@@ -515,7 +523,7 @@ export class EmbeddedStore implements MetricsStore {
     const last = count - 1;
     const lastTime = this.times[base + ((oldest + last) % depth)] as number;
     let first = count - 2;
-    while (first > 0 && lastTime - (this.times[base + ((oldest + first) % depth)] as number) < this.windowMs)
+    while (first > 0 && lastTime - (this.times[base + ((oldest + first) % depth)] as number) < windowMs)
       first--;
     const rate = (field: number): number | null => {
       if (first < 0) return null;

@@ -144,32 +144,31 @@ export class PrometheusTimeQueries implements TimeQueries {
       this.client.queryRange(q.all, fromMs, toMs, stepMs, signal),
       this.client.queryRange(q.isl, fromMs, toMs, stepMs, signal),
     ]);
-    const hostAt = pointsByTime(host[0]);
+    const times = rangeTimes(range);
+    const hostAt = alignPoints(host[0]?.values, times, stepMs);
+    /** Per instant, the ten bucket counts; null where no bucket had a point. */
     const bucketsAt = (series: RangeSeries[]) => {
-      const at = new Map<number, number[]>();
+      const at: (number[] | null)[] = times.map(() => null);
       for (const s of series) {
         const bucket = Number(s.metric.bucket);
         if (!Number.isInteger(bucket) || bucket < 0 || bucket > 9) continue;
-        for (const [t, v] of s.values) {
-          const key = Math.round(t * 1000);
-          let counts = at.get(key);
-          if (!counts) {
-            counts = new Array<number>(10).fill(0);
-            at.set(key, counts);
-          }
-          counts[bucket] = sampleValue(v) ?? 0;
-        }
+        alignPoints(s.values, times, stepMs).forEach((count, i) => {
+          if (count === null) return;
+          const counts = at[i] ?? new Array<number>(10).fill(0);
+          counts[bucket] = count;
+          at[i] = counts;
+        });
       }
       return at;
     };
     const allAt = bucketsAt(all);
     const islAt = bucketsAt(isl);
-    return rangeTimes(range).map((timeMs) => {
-      const allCounts = allAt.get(timeMs);
-      const islCounts = islAt.get(timeMs) ?? new Array<number>(10).fill(0);
+    return times.map((timeMs, i) => {
+      const allCounts = allAt[i] ?? null;
+      const islCounts = islAt[i] ?? new Array<number>(10).fill(0);
       return {
         timeMs,
-        hostTransmitBytesPerSecond: hostAt.get(timeMs) ?? null,
+        hostTransmitBytesPerSecond: hostAt[i] ?? null,
         histogram: allCounts
           ? { isl: islCounts, host: allCounts.map((n, i) => n - (islCounts[i] ?? 0)) }
           : null,
@@ -198,18 +197,19 @@ export class PrometheusTimeQueries implements TimeQueries {
             signal,
           ),
         ]);
-        const bytesAt = pointsByTime(bytes[0]);
-        const waitAt = pointsByTime(wait[0]);
+        const times = rangeTimes(range);
+        const bytesAt = alignPoints(bytes[0]?.values, times, stepMs);
+        const waitAt = alignPoints(wait[0]?.values, times, stepMs);
         const capacity = channel.fixed.capacityBytesPerSecond;
         return {
           id,
-          points: rangeTimes(range).map((timeMs): LinkPoint => {
-            const b = bytesAt.get(timeMs) ?? null;
+          points: times.map((timeMs, i): LinkPoint => {
+            const b = bytesAt[i] ?? null;
             return {
               timeMs,
               utilization: b === null ? null : Math.min(1, b / capacity),
               bytesPerSecond: b,
-              transmitWaitFraction: waitAt.get(timeMs) ?? null,
+              transmitWaitFraction: waitAt[i] ?? null,
             };
           }),
         };
@@ -289,12 +289,29 @@ function unknownPoint(timeMs: number): LinkPoint {
   return { timeMs, utilization: null, bytesPerSecond: null, transmitWaitFraction: null };
 }
 
-/** One range series' values by time (ms); absent or NaN points are left out (unknown). */
-function pointsByTime(series: RangeSeries | undefined): Map<number, number> {
-  const at = new Map<number, number>();
-  for (const [t, v] of series?.values ?? []) {
-    const value = sampleValue(v);
-    if (value !== null) at.set(Math.round(t * 1000), value);
+/**
+ * One range series' values at the asked instants: the point nearest each within half a step
+ * (a PromQL backend may align its points to step multiples, as VictoriaMetrics does); absent or
+ * NaN points are unknown (null).
+ */
+export function alignPoints(
+  values: readonly [number, string][] | undefined,
+  times: readonly number[],
+  stepMs: number,
+): (number | null)[] {
+  const out = new Array<number | null>(times.length).fill(null);
+  if (!values || values.length === 0) return out;
+  let j = 0;
+  const half = stepMs / 2;
+  for (let i = 0; i < times.length; i++) {
+    const t = times[i] as number;
+    while (
+      j + 1 < values.length &&
+      Math.abs((values[j + 1]?.[0] as number) * 1000 - t) <= Math.abs((values[j]?.[0] as number) * 1000 - t)
+    )
+      j++;
+    const [at, v] = values[j] as [number, string];
+    if (Math.abs(at * 1000 - t) <= half) out[i] = sampleValue(v);
   }
-  return at;
+  return out;
 }

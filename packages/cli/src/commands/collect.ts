@@ -9,7 +9,9 @@ import {
   infinibandSource,
   omnipathSource,
   parseOpaTargets,
+  parseShard,
   type ScrapeRequest,
+  type Shard,
   startMetricsServer,
 } from '@fabscope/collectors';
 import { parseListen } from './shared.ts';
@@ -18,6 +20,7 @@ export const COLLECT_USAGE = `usage:
   fabscope collect host [--sysfs /sys] [--procfs /proc] [--include RE] [--exclude RE]
                         [--listen 127.0.0.1:9465] [--once]
   fabscope collect fabric --source emulator --url http://127.0.0.1:PORT [--listen …] [--once]
+                        [--shard K/N]   (any source: only switch group K of N, for N collectors in parallel)
   fabscope collect fabric --source infiniband [--fabric NAME] [--ibnetdiscover PATH] [--perfquery PATH]
                         [--timeout-ms 5000] [--concurrency 4] [--listen 127.0.0.1:9466] [--once]
   fabscope collect fabric --source omnipath --targets FILE [--opapmaquery PATH] [--timeout-ms 5000]
@@ -75,6 +78,7 @@ export const COLLECT_FABRIC_OPTIONS = {
   concurrency: { type: 'string' },
   listen: { type: 'string', default: '127.0.0.1:9466' },
   once: { type: 'boolean', default: false },
+  shard: { type: 'string' },
 } as const;
 
 /** `fabscope collect host|fabric …`; resolves with a stop function when it keeps serving. */
@@ -139,7 +143,13 @@ export async function collect(args: string[], io: Io): Promise<(() => Promise<vo
           `--source must be emulator, infiniband or omnipath, got "${values.source ?? ''}"`,
         );
     }
-    const fabric = createFabricRegistry({ source, timeoutMs: readTimeoutMs });
+    let shard: Shard | undefined;
+    try {
+      shard = values.shard === undefined ? undefined : parseShard(values.shard);
+    } catch (error) {
+      throw new ConfigError((error as Error).message);
+    }
+    const fabric = createFabricRegistry({ source, timeoutMs: readTimeoutMs, shard });
     return serveOrPrint(fabric.scrapeChunks, values.listen, values.once, io);
   }
   throw new ConfigError(`collect needs "host" or "fabric"\n${COLLECT_USAGE}`);

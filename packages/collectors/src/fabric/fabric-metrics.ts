@@ -2,10 +2,13 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import type { ScrapeRequest } from '../metrics-server.ts';
 import { portExpositionChunks } from './port-exposition.ts';
 import type { FabricSnapshot, FabricSource } from './port-sample.ts';
+import type { Shard } from './shard.ts';
 
 export interface FabricCollectorOptions {
   source: FabricSource;
   timeoutMs?: number;
+  /** Expose only this shard's switch group (`collect fabric --shard K/N`); all ports by default. */
+  shard?: Shard | undefined;
 }
 
 export interface FabricRegistry {
@@ -71,6 +74,9 @@ export function createFabricRegistry(options: FabricCollectorOptions): FabricReg
     registers: [registry],
   });
 
+  /** Node GUID → type, kept across scrapes (port-exposition.ts `remote_node_type`). */
+  const nodeTypes = new Map<string, string>();
+
   async function read(): Promise<FabricSnapshot | null> {
     const started = performance.now();
     let snapshot: FabricSnapshot | null = null;
@@ -108,7 +114,7 @@ export function createFabricRegistry(options: FabricCollectorOptions): FabricReg
     const snapshot = await read();
     const own = await ownMetrics(request.names);
     function* all(): Generator<string | Uint8Array> {
-      if (snapshot) yield* portExpositionChunks(snapshot, request.names);
+      if (snapshot) yield* portExpositionChunks(snapshot, request.names, options.shard, nodeTypes);
       yield own;
     }
     return all();

@@ -80,6 +80,7 @@ export function infinibandSource(options: InfinibandSourceOptions = {}): FabricS
                 nodeGuid: line.remote.guid,
                 nodeName: line.remote.name,
                 portNumber: line.remote.port,
+                nodeType: NODE_TYPE[line.remote.type],
               },
               transmitBytes: Number(counters.transmitBytes),
               receiveBytes: Number(counters.receiveBytes),

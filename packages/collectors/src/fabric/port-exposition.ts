@@ -1,5 +1,6 @@
 import { escapeLabelValue, formatValue } from '../exposition/writer.ts';
 import type { FabricSnapshot, PortSample } from './port-sample.ts';
+import { type Shard, shardOfPort } from './shard.ts';
 
 interface PortFamily {
   name: string;
@@ -124,7 +125,8 @@ function writeUint(out: Buffer, pos: number, v: number): number {
 }
 
 /**
- * Writes the port series of a snapshot (the families in `names`, or all) as exposition text into buffers of about 1 MiB, so a
+ * Writes the port series of a snapshot (the families in `names`, or all; the ports of `shard`, or
+ * all) as exposition text into buffers of about 1 MiB, so a
  * fabric of 100k+ ports streams to the socket without one giant string. Values that are unknown
  * (NaN) are left out: absent, never 0. Hand-written because prom-client's per-label-set
  * bookkeeping is too slow at fabric size; the names and labels are the same.
@@ -132,13 +134,24 @@ function writeUint(out: Buffer, pos: number, v: number): number {
 export function* portExpositionChunks(
   snapshot: FabricSnapshot,
   names?: ReadonlySet<string>,
+  shard?: Shard,
+  types: Map<string, string> = new Map(),
 ): Generator<Buffer> {
   const families = names ? PORT_FAMILIES.filter((f) => names.has(f.name)) : PORT_FAMILIES;
   if (families.length === 0) return;
   const fabric = escapeLabelValue(snapshot.fabric);
-  const ports = snapshot.ports;
-  const typeOf = new Map<string, string>();
-  for (const p of ports) typeOf.set(p.nodeGuid, p.nodeType);
+  // Types seen in this snapshot (and, in `types`, earlier ones): a far end whose read failed keeps
+  // its type, so the label does not flip to "" and back (a new series each time).
+  const typeOf = types;
+  for (const p of snapshot.ports) {
+    typeOf.set(p.nodeGuid, p.nodeType);
+    if (p.remote?.nodeType) typeOf.set(p.remote.nodeGuid, p.remote.nodeType);
+  }
+  // A shard writes its own switch group's ports (shard.ts); the far ends' types come from all.
+  const ports =
+    shard && shard.count > 1
+      ? snapshot.ports.filter((p) => shardOfPort(p, shard.count) === shard.index)
+      : snapshot.ports;
   const labels = ports.map((p) => Buffer.from(portLabelText(fabric, p, typeOf), 'utf8'));
   let out = Buffer.allocUnsafe(CHUNK_BYTES);
   let pos = 0;

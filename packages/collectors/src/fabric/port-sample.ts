@@ -7,7 +7,13 @@ export interface PortSample {
   lid: number;
   rateBytesPerSecond: number;
   linkUp: boolean;
-  remote: { nodeGuid: string; nodeName: string; portNumber: number } | null;
+  /** The far end of the cable; its type when the source knows it (ibnetdiscover does). */
+  remote: {
+    nodeGuid: string;
+    nodeName: string;
+    portNumber: number;
+    nodeType?: 'host' | 'switch' | 'router';
+  } | null;
   transmitBytes: number;
   receiveBytes: number;
   transmitPackets: number;

@@ -171,7 +171,7 @@ export function App() {
           range={time.range}
           onRangeChange={time.setRange}
           atMs={time.atMs}
-          onLive={() => time.setAt(null)}
+          onLive={time.goLive}
           window={history.window}
           bookmarkMs={time.bookmarkMs}
           loading={time.atMs !== null && past.updating}

@@ -45,6 +45,7 @@ export function TimeBar({
   const fromId = useId();
   const toId = useId();
   const live = atMs === null;
+  const following = live && range.kind === 'preset';
   const customFrom = fromLocalInput(from);
   const customTo = fromLocalInput(to);
   const customValid = customFrom !== null && customTo !== null && customTo > customFrom;
@@ -61,8 +62,9 @@ export function TimeBar({
         <fieldset className="segmented" aria-label="Time range">
           <button
             type="button"
-            className={`seg ${live ? 'seg-on seg-live' : ''}`}
-            aria-pressed={live}
+            className={`seg ${following ? 'seg-on seg-live' : ''}`}
+            aria-pressed={following}
+            title="Live numbers and a chart that follows now"
             onClick={onLive}
           >
             ● Live

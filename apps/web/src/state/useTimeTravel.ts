@@ -20,6 +20,8 @@ export interface TimeTravel {
   latestMs: number | null;
   tickSeconds: number;
   dispatch: (action: ScrubAction) => void;
+  /** Live instant, and a window that follows now again (a custom window returns to the default). */
+  goLive: () => void;
 }
 
 /** Sampling tick, from the spacing of the last two stream messages. */
@@ -68,5 +70,10 @@ export function useTimeTravel(latestTime: string | null): TimeTravel {
     return () => window.removeEventListener('keydown', onKey);
   }, [dispatch]);
 
-  return { range, setRange, atMs, setAt, bookmarkMs, latestMs, tickSeconds, dispatch };
+  const goLive = useCallback(() => {
+    setAt(null);
+    if (range.kind === 'custom') setRange(parseRange(null));
+  }, [range, setAt, setRange]);
+
+  return { range, setRange, atMs, setAt, bookmarkMs, latestMs, tickSeconds, dispatch, goLive };
 }

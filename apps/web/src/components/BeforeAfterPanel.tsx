@@ -76,8 +76,8 @@ export function BeforeAfterPanel({
 }: BeforeAfterPanelProps) {
   // An instant after the newest sample has no answer yet: it is not asked (nor cached) until then.
   const future = (ms: number | null) => ms !== null && latestMs !== null && ms > latestMs;
-  const before = useInstant(future(beforeMs) ? null : beforeMs);
-  const after = useInstant(future(afterMs) ? null : afterMs);
+  const before = useInstant(future(beforeMs) ? null : beforeMs, latestMs);
+  const after = useInstant(future(afterMs) ? null : afterMs, latestMs);
   const b = before.status === 'ready' ? before.data : null;
   const a = after.status === 'ready' ? after.data : null;
   const totalBefore = b?.summary.hostTransmitBytesPerSecond ?? null;

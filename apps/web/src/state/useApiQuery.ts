@@ -9,6 +9,8 @@ export type ApiLoad<T> = (api: ApiClient, signal: AbortSignal) => Promise<T>;
 export interface ApiQueryOptions {
   /** Keep showing the previous answer while a new key loads (a moving window), instead of blanking. */
   keepPrevious?: boolean;
+  /** How long an answer stays fresh (ms); default: for ever (answers about the past do not change). */
+  staleTimeMs?: number;
 }
 
 /**
@@ -30,6 +32,7 @@ export function useApiQuery<T>(
     },
     enabled: load !== null,
     ...(options.keepPrevious ? { placeholderData: keepPreviousData } : {}),
+    ...(options.staleTimeMs !== undefined ? { staleTime: options.staleTimeMs } : {}),
   });
   const updating = query.isFetching;
   if (load === null) return { status: 'idle', updating: false };

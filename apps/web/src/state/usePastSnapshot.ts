@@ -31,9 +31,18 @@ export function instantQuery(ms: number | null) {
   };
 }
 
-export function useInstant(ms: number | null, keepPrevious = false) {
+/**
+ * An instant this close to the newest sample may be answered before every sample has arrived
+ * (a late scrape, a recording rule not yet evaluated): its answer is asked again when it is shown
+ * again after RECENT_STALE_MS. Older instants are final.
+ */
+const RECENT_MS = 60_000;
+const RECENT_STALE_MS = 10_000;
+
+export function useInstant(ms: number | null, latestMs: number | null, keepPrevious = false) {
   const q = instantQuery(ms);
-  return useApiQuery(q.key, q.load, { keepPrevious });
+  const recent = ms !== null && (latestMs === null || latestMs - ms < RECENT_MS);
+  return useApiQuery(q.key, q.load, { keepPrevious, ...(recent ? { staleTimeMs: RECENT_STALE_MS } : {}) });
 }
 
 /**
@@ -42,10 +51,11 @@ export function useInstant(ms: number | null, keepPrevious = false) {
  */
 export function usePastSnapshot(
   atMs: number | null,
+  latestMs: number | null,
   fabric: Topology | null,
   health: Health | null,
 ): { state: Remote<LiveSnapshot>; updating: boolean } {
-  const answer = useInstant(atMs, true);
+  const answer = useInstant(atMs, latestMs, true);
   const compact = useMemo(
     () =>
       fabric && fabric.links.length > MAX_DRAWN_LINKS

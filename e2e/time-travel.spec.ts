@@ -7,6 +7,7 @@ import { type RunningDemo, startDemo } from './demo-process.ts';
 // step and the AR change on the history chart. With each store, each with its own demo: the spec
 // changes adaptive routing and needs a history no other spec has touched.
 const ISL_TO_CORE1 = 'edge1/3->core1/1';
+const ISL_TO_CORE2 = 'edge1/4->core2/1';
 
 async function scrubThroughAnArChange(page: Page, url: string, store: string): Promise<void> {
   const dashboard = new Dashboard(page);
@@ -88,6 +89,10 @@ async function scrubThroughAnArChange(page: Page, url: string, store: string): P
   await expect(dashboard.linkHistory).toBeVisible();
   await expect(dashboard.linkHistory.locator('canvas').first()).toBeVisible();
   await expect(dashboard.linkHistory).toContainText(ISL_TO_CORE1);
+  // …and the other ISL's from the drawing: both share the chart.
+  await page.locator(`svg.fat-tree [data-channel-id="${ISL_TO_CORE2}"]`).click();
+  await expect(dashboard.linkHistory.getByRole('listitem')).toHaveCount(2);
+  await expect(dashboard.linkHistory).toContainText(ISL_TO_CORE2);
 
   // Before/after either side of the AR change: the totals and the direction that changed most.
   await page.getByRole('button', { name: 'around the last AR change' }).click();

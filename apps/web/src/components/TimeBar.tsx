@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { formatAge } from '../lib/format.ts';
 import {
   formatClock,
   fromLocalInput,
@@ -147,6 +148,7 @@ export function TimeBar({
           <strong>
             Viewing <time dateTime={new Date(atMs).toISOString()}>{formatClock(atMs, nowMs)}</time>
           </strong>
+          <span className="viewing-ago">{formatAge(Math.max(0, (nowMs - atMs) / 1000))} before live</span>
           <span className="viewing-note">
             {loading
               ? ' — loading…'

@@ -196,10 +196,11 @@ export function App() {
         <Panel title="Summary" className="area-summary data-view">
           <SummaryPanel summary={snapshot?.summary ?? null} />
         </Panel>
-        <Panel title="Routing" className="area-ar">
+        {/* The controls act on the fabric now, whatever instant the data panels show. */}
+        <Panel title={time.atMs === null ? 'Routing' : 'Routing · now'} className="area-ar">
           <AdaptiveRoutingPanel ar={ar} />
         </Panel>
-        <Panel title="Traffic" className="area-traffic">
+        <Panel title={time.atMs === null ? 'Traffic' : 'Traffic · now'} className="area-traffic">
           <TrafficPanel traffic={traffic} seedAvailable={seedAvailable} />
         </Panel>
         <Panel title="Link ranking" className="area-table data-view">

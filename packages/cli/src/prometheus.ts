@@ -38,6 +38,8 @@ export interface PrometheusOptions extends ScrapeSettings {
   port?: number;
   binary?: string;
   readyTimeoutMs?: number;
+  /** Called with the (empty) TSDB directory before Prometheus starts: e.g. to backfill blocks. */
+  beforeStart?: (dataDir: string) => Promise<void>;
 }
 
 interface PrometheusYaml {
@@ -152,6 +154,7 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
       ruleDir: dir,
     }),
   );
+  await options.beforeStart?.(join(dir, 'data'));
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(

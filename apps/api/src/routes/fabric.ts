@@ -57,7 +57,7 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     },
     async (request) => {
       const { sort = 'utilization', order = 'desc', limit, kind } = request.query;
-      const tick = await linksAtTime(ctx, request.query.time);
+      const tick = await linksAtTime(ctx, request.query.time, request.query);
       const key = (l: (typeof tick.links)[number]): number | string =>
         sort === 'id' ? l.id : (l[sort] ?? -1);
       const sign = order === 'desc' ? -1 : 1;

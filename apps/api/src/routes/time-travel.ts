@@ -30,10 +30,23 @@ function requireQueries(ctx: ApiContext): TimeQueries {
   return queries;
 }
 
-/** The links at `time` (Unix seconds or RFC 3339), or the latest tick when it is absent. */
+/** What `/links` asks for, as far as the store can rank it itself. */
+export interface LinksRequest {
+  sort?: 'utilization' | 'bytesPerSecond' | 'transmitWaitFraction' | 'id' | undefined;
+  order?: 'asc' | 'desc' | undefined;
+  limit?: number | undefined;
+  kind?: 'isl' | 'host' | undefined;
+}
+
+/**
+ * The links at `time` (Unix seconds or RFC 3339), or the latest tick when it is absent. A top-N
+ * ranking is asked of a store that ranks itself (Prometheus: topk), which then answers only those
+ * directions; the caller sorts and cuts what it gets as always.
+ */
 export async function linksAtTime(
   ctx: ApiContext,
   time: string | undefined,
+  request: LinksRequest = {},
   signal?: AbortSignal,
 ): Promise<{ time: string; links: LinkDirectionState[] }> {
   if (time === undefined) {
@@ -41,7 +54,12 @@ export async function linksAtTime(
     return { time: tick.time, links: tick.links };
   }
   const timeMs = parseTime('time', time);
-  const at = await requireQueries(ctx).linksAt(timeMs, signal);
+  const queries = requireQueries(ctx);
+  const { sort = 'utilization', order = 'desc', limit, kind } = request;
+  const at =
+    queries.topAt && limit !== undefined && sort !== 'id' && order === 'desc'
+      ? await queries.topAt(timeMs, { by: sort, limit, kind }, signal)
+      : await queries.linksAt(timeMs, signal);
   return { time: new Date(at.timeMs).toISOString(), links: at.links };
 }
 

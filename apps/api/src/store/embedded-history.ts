@@ -45,6 +45,7 @@ export class EmbeddedTimeQueries implements TimeQueries {
   readonly resolutionMs: number;
   private readonly unsubscribe: () => void;
   private recording: Promise<void> = Promise.resolve();
+  private readonly byId = new Map<string, LinkIndex['channels'][number]>();
   /** portKey → `node/port`, for events. */
   private readonly portNames = new Map<string, string>();
 
@@ -55,8 +56,10 @@ export class EmbeddedTimeQueries implements TimeQueries {
   ) {
     const channels = index.channels.length;
     this.resolutionMs = options.intervalMs;
-    for (const ch of index.channels)
+    for (const ch of index.channels) {
       this.portNames.set(ch.fromKey, `${ch.fixed.from.node}/${ch.fixed.from.port}`);
+      this.byId.set(ch.fixed.id, ch);
+    }
     this.history = new LinkHistory(
       channels,
       historyFrames(channels, options.intervalMs, {
@@ -120,17 +123,26 @@ export class EmbeddedTimeQueries implements TimeQueries {
 
   async linksAt(timeMs: number): Promise<FabricAt> {
     const frame = this.frameAt(timeMs);
+    const history = this.history;
+    // Object literals with every field, as linkDirectionStates builds them: 166k of them at
+    // fat-tree-27648, where spreading `fixed` would make each a slow dictionary object.
     const links = this.index.channels.map(({ fixed, index: c }): LinkDirectionState => {
-      const bytes = frame < 0 ? null : this.history.bytesPerSecond(frame, c, fixed.capacityBytesPerSecond);
+      const capacity = fixed.capacityBytesPerSecond;
+      const bytes = frame < 0 ? null : history.bytesPerSecond(frame, c, capacity);
       return {
-        ...fixed,
-        utilization: bytes === null ? null : Math.min(1, bytes / fixed.capacityBytesPerSecond),
+        id: fixed.id,
+        linkId: fixed.linkId,
+        kind: fixed.kind,
+        from: fixed.from,
+        to: fixed.to,
+        capacityBytesPerSecond: capacity,
+        utilization: bytes === null ? null : Math.min(1, bytes / capacity),
         bytesPerSecond: bytes,
         // Not kept in the history (docs/history.md): unknown at past instants.
         packetsPerSecond: null,
         transmitWaitTicksPerSecond: null,
-        transmitWaitFraction: frame < 0 ? null : this.history.waitFraction(frame, c),
-        linkUp: frame < 0 ? null : this.history.linkUp(frame, c),
+        transmitWaitFraction: frame < 0 ? null : history.waitFraction(frame, c),
+        linkUp: frame < 0 ? null : history.linkUp(frame, c),
         stale: bytes === null,
       };
     });
@@ -165,9 +177,8 @@ export class EmbeddedTimeQueries implements TimeQueries {
   async linkRange(ids: readonly string[], range: TimeRange): Promise<LinkSeries[]> {
     const times = rangeTimes(range);
     const frames = times.map((t) => this.frameAt(t));
-    const byId = new Map(this.index.channels.map((ch) => [ch.fixed.id, ch]));
     return ids.map((id) => {
-      const channel = byId.get(id);
+      const channel = this.byId.get(id);
       return {
         id,
         points: times.map((timeMs, i) => {

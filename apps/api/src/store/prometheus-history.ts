@@ -6,8 +6,8 @@ import {
   type LinkDirectionState,
   type LinkIndex,
 } from '../lib/utilization.ts';
-import { type PromqlClient, type RangeSeries, sampleValue } from './promql-client.ts';
-import type { FabricAt, LinkPoint, LinkSeries, SummaryPoint, TimeQueries } from './time-queries.ts';
+import { type InstantSample, type PromqlClient, type RangeSeries, sampleValue } from './promql-client.ts';
+import type { FabricAt, LinkPoint, LinkSeries, Ranking, SummaryPoint, TimeQueries } from './time-queries.ts';
 import { portKey } from './types.ts';
 
 /** The recorded series the API reads (deploy/prometheus/rules/recording.yml), for a rate window. */
@@ -61,6 +61,7 @@ export class PrometheusTimeQueries implements TimeQueries {
   readonly resolutionMs: number;
   private readonly names: ReturnType<typeof recordedSeries>;
   private readonly byPort = new Map<string, { linkId: string }>();
+  private readonly byId = new Map<string, LinkIndex['channels'][number]>();
 
   constructor(
     private readonly client: PromqlClient,
@@ -69,7 +70,10 @@ export class PrometheusTimeQueries implements TimeQueries {
   ) {
     this.resolutionMs = options.scrapeIntervalMs;
     this.names = recordedSeries(options.rateWindow);
-    for (const ch of index.channels) this.byPort.set(ch.fromKey, { linkId: ch.fixed.linkId });
+    for (const ch of index.channels) {
+      this.byPort.set(ch.fromKey, { linkId: ch.fixed.linkId });
+      this.byId.set(ch.fixed.id, ch);
+    }
   }
 
   async linksAt(timeMs: number, signal?: AbortSignal): Promise<FabricAt> {
@@ -78,20 +82,68 @@ export class PrometheusTimeQueries implements TimeQueries {
       this.client.query(`clamp(${this.names.portWait}, 0, 1)`, timeMs, signal),
       this.client.query(LINK_UP, timeMs, signal),
     ]);
+    return { timeMs, links: this.states(this.index.channels, bytes, waits, ups) };
+  }
+
+  /**
+   * The top `limit` directions by `by` at `timeMs`, ranked by the TSDB (topk); only their own
+   * series are read back (`and on (node_guid, port)`: a direction is its sending port).
+   */
+  async topAt(timeMs: number, ranking: Ranking, signal?: AbortSignal): Promise<FabricAt> {
+    const { directionBytes, directionUtilization, portWait } = this.names;
+    const ranked = (series: string, cabled = '') => {
+      if (ranking.kind === 'isl') return `${series}{${cabled}node_type="switch",remote_node_type="switch"}`;
+      if (ranking.kind === 'host')
+        return `(${series}{${cabled}node_type!="switch"} or ${series}{${cabled}remote_node_type!="switch"})`;
+      return cabled === '' ? series : `${series}{${cabled.replace(/,$/, '')}}`;
+    };
+    const source =
+      ranking.by === 'utilization'
+        ? ranked(directionUtilization)
+        : ranking.by === 'bytesPerSecond'
+          ? ranked(directionBytes)
+          : `clamp(${ranked(portWait, 'remote_node_guid!="",')}, 0, 1)`;
+    const top = `topk(${Math.floor(ranking.limit)}, ${source})`;
+    const receivers = `label_replace(label_replace(${top}, "node_guid", "$1", "remote_node_guid", "(.*)"), "port", "$1", "remote_port", "(.*)")`;
+    const [chosen, bytes, waits, senderUp, receiverUp] = await Promise.all([
+      this.client.query(top, timeMs, signal),
+      this.client.query(`${directionBytes} and on (node_guid, port) ${top}`, timeMs, signal),
+      this.client.query(`clamp(${portWait}, 0, 1) and on (node_guid, port) ${top}`, timeMs, signal),
+      this.client.query(`${LINK_UP} and on (node_guid, port) ${top}`, timeMs, signal),
+      this.client.query(`${LINK_UP} and on (node_guid, port) ${receivers}`, timeMs, signal),
+    ]);
+    const channels = chosen
+      .map((s) => this.byId.get(directionIdOf(s.metric)))
+      .filter((c): c is LinkIndex['channels'][number] => c !== undefined);
+    return { timeMs, links: this.states(channels, bytes, waits, [...senderUp, ...receiverUp]) };
+  }
+
+  /** Link directions from the answers of an instant: bytes per direction, waits and states per port. */
+  private states(
+    channels: readonly LinkIndex['channels'][number][],
+    bytes: InstantSample[],
+    waits: InstantSample[],
+    ups: InstantSample[],
+  ): LinkDirectionState[] {
     const bytesById = new Map(bytes.map((s) => [directionIdOf(s.metric), sampleValue(s.value[1])]));
-    const waitByPort = new Map(
-      waits.map((s) => [portKey(s.metric.node_guid ?? '', s.metric.port ?? ''), sampleValue(s.value[1])]),
-    );
+    const portOf = (s: InstantSample) => portKey(s.metric.node_guid ?? '', s.metric.port ?? '');
+    const waitByPort = new Map(waits.map((s) => [portOf(s), sampleValue(s.value[1])]));
     const upByPort = new Map(
       ups.map((s) => {
         const v = sampleValue(s.value[1]);
-        return [portKey(s.metric.node_guid ?? '', s.metric.port ?? ''), v === null ? null : v === 1];
+        return [portOf(s), v === null ? null : v === 1];
       }),
     );
-    const links = this.index.channels.map(({ fixed, fromKey, toKey }): LinkDirectionState => {
+    // Object literals with every field (fast objects: 166k of them at fat-tree-27648).
+    return channels.map(({ fixed, fromKey, toKey }): LinkDirectionState => {
       const b = bytesById.get(fixed.id) ?? null;
       return {
-        ...fixed,
+        id: fixed.id,
+        linkId: fixed.linkId,
+        kind: fixed.kind,
+        from: fixed.from,
+        to: fixed.to,
+        capacityBytesPerSecond: fixed.capacityBytesPerSecond,
         utilization: b === null ? null : Math.min(1, b / fixed.capacityBytesPerSecond),
         bytesPerSecond: b,
         // Not recorded: per-direction packets and raw wait ticks would double the series (docs/history.md).
@@ -102,7 +154,6 @@ export class PrometheusTimeQueries implements TimeQueries {
         stale: b === null,
       };
     });
-    return { timeMs, links };
   }
 
   private summaryQueries() {
@@ -177,7 +228,7 @@ export class PrometheusTimeQueries implements TimeQueries {
   }
 
   async linkRange(ids: readonly string[], range: TimeRange, signal?: AbortSignal): Promise<LinkSeries[]> {
-    const byId = new Map(this.index.channels.map((ch) => [ch.fixed.id, ch]));
+    const byId = this.byId;
     const { fromMs, toMs, stepMs } = range;
     return Promise.all(
       ids.map(async (id): Promise<LinkSeries> => {

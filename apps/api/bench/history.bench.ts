@@ -1,0 +1,119 @@
+import { buildScenario } from '@fabscope/topology';
+import { defaultSampleIntervalMs } from '../src/config.ts';
+import { type LinkDirectionState, LinkIndex, summarize } from '../src/lib/utilization.ts';
+import { EmbeddedTimeQueries } from '../src/store/embedded-history.ts';
+
+// The embedded store's history at fabric scale, filled with one hour of frames at the sampling
+// interval of each size (1 s at 1152 hosts, 10 s at 27,648): the history of one link over the
+// hour, a time-travel snapshot (every link direction and the summary at an instant, serialized as
+// the API answers), the summary over the hour, and the memory the frames take.
+const LIMITS = {
+  'fat-tree-1152': { linkHourMs: 100, snapshotMs: 1000 },
+  'fat-tree-27648': { linkHourMs: 100, snapshotMs: 1000 },
+} as const;
+const HOUR_MS = 3_600_000;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+async function timedAsync(runs: number, f: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await f();
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+let over = 0;
+for (const [scenario, limits] of Object.entries(LIMITS)) {
+  const fabric = buildScenario(scenario);
+  const index = new LinkIndex(fabric);
+  const intervalMs = defaultSampleIntervalMs(fabric);
+  const rssBefore = process.memoryUsage().rss;
+  // A feed that never scrapes: the frames are written below, as a scrape would write them.
+  const queries = new EmbeddedTimeQueries(
+    {
+      onScrape: () => () => undefined,
+      rates: async () => ({ timeMs: 0, ok: true, lastSampleAgeSeconds: 0, ports: new Map() }),
+      staleAfterMs: () => 3 * intervalMs,
+    },
+    index,
+    { intervalMs },
+  );
+  const start = Date.UTC(2026, 10, 22, 10, 0, 0);
+  const frames = Math.floor(HOUR_MS / intervalMs) + 1;
+  let seed = 7;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  // Literals with every field, as linkDirectionStates builds them.
+  const states: LinkDirectionState[] = index.channels.map(({ fixed }) => ({
+    id: fixed.id,
+    linkId: fixed.linkId,
+    kind: fixed.kind,
+    from: fixed.from,
+    to: fixed.to,
+    capacityBytesPerSecond: fixed.capacityBytesPerSecond,
+    utilization: 0,
+    bytesPerSecond: 0,
+    packetsPerSecond: null,
+    transmitWaitTicksPerSecond: null,
+    transmitWaitFraction: 0,
+    linkUp: true,
+    stale: false,
+  }));
+  const fillStarted = performance.now();
+  for (let f = 0; f < frames; f++) {
+    // A tenth of the directions change per frame (the rest carry on), as traffic shifts.
+    for (let k = 0; k < states.length; k += 1 + Math.floor(random() * 19)) {
+      const s = states[k] as LinkDirectionState;
+      s.utilization = random();
+      s.bytesPerSecond = s.utilization * s.capacityBytesPerSecond;
+      s.transmitWaitFraction = random() * 0.2;
+    }
+    const timeMs = start + f * intervalMs;
+    queries.history.record(timeMs, states, summarize(index, states, timeMs));
+  }
+  const fillMs = performance.now() - fillStarted;
+  const rssAfter = process.memoryUsage().rss;
+  const id = index.channels[Math.floor(index.channels.length / 3)]?.fixed.id as string;
+  const hour = { fromMs: start, toMs: start + HOUR_MS, stepMs: intervalMs };
+  const linkHourMs = await timedAsync(7, () => queries.linkRange([id], hour));
+  const summaryHourMs = await timedAsync(7, () => queries.summaryRange(hour));
+  // As the API answers `links?time=T&limit=100` and `summary?time=T` (the dashboard's ranking and
+  // totals at that instant), and the whole of `links?time=T` serialized.
+  const at = start + HOUR_MS / 2 + 123;
+  const snapshotMs = await timedAsync(5, async () => {
+    const { links } = await queries.linksAt(at);
+    links.sort((a, b) => (b.utilization ?? -1) - (a.utilization ?? -1));
+    return JSON.stringify({ links: links.slice(0, 100), summary: await queries.summaryAt(at) }).length;
+  });
+  let fullBytes = 0;
+  const fullMs = await timedAsync(3, async () => {
+    fullBytes = JSON.stringify(await queries.linksAt(at)).length;
+  });
+  const points = (await queries.linkRange([id], hour))[0]?.points.length;
+  console.log(
+    `${scenario} history: ${frames} frames × ${index.channels.length} directions at ${intervalMs / 1000} s, ` +
+      `${(queries.history.bytes / 1e6).toFixed(0)} MB of frames, RSS +${((rssAfter - rssBefore) / 1e6).toFixed(0)} MB, filled in ${(fillMs / 1000).toFixed(1)} s`,
+  );
+  console.log(
+    `${scenario} one link over 1 h (${points} points): ${linkHourMs.toFixed(2)} ms (limit ${limits.linkHourMs} ms)`,
+  );
+  console.log(`${scenario} summary over 1 h: ${summaryHourMs.toFixed(2)} ms`);
+  console.log(
+    `${scenario} time-travel snapshot (every direction ranked, top 100 and summary serialized): ${snapshotMs.toFixed(0)} ms (limit ${limits.snapshotMs} ms)`,
+  );
+  console.log(
+    `${scenario} every direction at an instant, serialized: ${fullMs.toFixed(0)} ms, ${(fullBytes / 1e6).toFixed(1)} MB`,
+  );
+  if (linkHourMs > limits.linkHourMs || snapshotMs > limits.snapshotMs) over++;
+  queries.close();
+}
+console.log(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
+process.exit(over === 0 ? 0 : 1);

@@ -1,0 +1,176 @@
+// `npm run bench -- history-prometheus`: the API's history answers from a real Prometheus, against
+// the raw PromQL they issue, at fat-tree-1152 and fat-tree-27648. Prometheus is started on a TSDB
+// backfilled (`promtool tsdb create-blocks-from openmetrics`) with one hour of one link direction's
+// recorded series at the fabric's interval, and every other direction's recorded series, wait
+// ratio and link state at the instant of the snapshot (the index at full size).
+// - one link over 1 h: PrometheusTimeQueries.linkRange (two query_range, aligned to the asked
+//   instants) against the same two query_range answers fetched and parsed: ratio ≤ 1.5;
+// - a time-travel snapshot (every direction at an instant: three instant queries) and the summary
+//   at that instant (sum and count_values in the TSDB): reported.
+import { execFile } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import {
+  defaultSampleIntervalMs,
+  LinkIndex,
+  PrometheusTimeQueries,
+  PromqlClient,
+  recordedSeries,
+} from '@fabscope/api';
+import { buildScenario } from '@fabscope/topology';
+import { startPrometheus } from '../src/prometheus.ts';
+
+const RATIO_LIMIT = 1.5;
+const HOUR_MS = 3_600_000;
+const names = recordedSeries('5s');
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+type End = { node: string; port: number };
+const labelsOf = (index: LinkIndex, from: End, to: End) => {
+  const node = (name: string) => index.fabric.nodeByName.get(name);
+  return (
+    `{fabric="f",node_guid="${node(from.node)?.guid}",node_name="${from.node}",node_type="${node(from.node)?.type}",` +
+    `port="${from.port}",remote_node_name="${to.node}",remote_node_type="${node(to.node)?.type}",remote_port="${to.port}"}`
+  );
+};
+
+/** OpenMetrics for promtool: the bench link's hour at `intervalMs`, every direction at `atMs`. */
+async function writeBackfill(
+  file: string,
+  index: LinkIndex,
+  benchId: string,
+  fromMs: number,
+  intervalMs: number,
+  atMs: number,
+) {
+  const out = createWriteStream(file);
+  const write = (text: string) =>
+    out.write(text) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', () => resolve()));
+  for (const [name, value] of [
+    [names.directionBytes, (u: number, cap: number) => u * cap],
+    [names.directionUtilization, (u: number) => u],
+    [names.portWait, (u: number) => u / 10],
+    ['fabscope_port_link_up', () => 1],
+  ] as const) {
+    await write(`# TYPE ${name} gauge\n`);
+    let lines = '';
+    for (const { fixed } of index.channels) {
+      const labels = labelsOf(index, fixed.from, fixed.to);
+      const cap = fixed.capacityBytesPerSecond;
+      if (fixed.id === benchId && name !== 'fabscope_port_link_up') {
+        for (let t = fromMs; t <= fromMs + HOUR_MS; t += intervalMs)
+          lines += `${name}${labels} ${value(((t / intervalMs) % 100) / 100, cap)} ${(t / 1000).toFixed(3)}\n`;
+      } else {
+        lines += `${name}${labels} ${value(0.5, cap)} ${(atMs / 1000).toFixed(3)}\n`;
+      }
+      if (lines.length > 1 << 20) {
+        await write(lines);
+        lines = '';
+      }
+    }
+    await write(lines);
+  }
+  await write('# EOF\n');
+  await new Promise<void>((resolve, reject) =>
+    out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+  );
+}
+
+let over = 0;
+for (const scenario of ['fat-tree-1152', 'fat-tree-27648']) {
+  const fabric = buildScenario(scenario);
+  const index = new LinkIndex(fabric);
+  const intervalMs = defaultSampleIntervalMs(fabric);
+  const benchId = index.channels[Math.floor(index.channels.length / 3)]?.fixed.id as string;
+  // Whole minutes, ending 15 min ago: well inside the retention, never in the head block.
+  const fromMs = Math.floor((Date.now() - 75 * 60_000) / 60_000) * 60_000;
+  const atMs = fromMs + HOUR_MS / 2;
+  const work = await mkdtemp(join(tmpdir(), 'fabscope-bench-'));
+  try {
+    const file = join(work, 'backfill.om');
+    let t = performance.now();
+    await writeBackfill(file, index, benchId, fromMs, intervalMs, atMs);
+    const prometheus = await startPrometheus({
+      targets: ['127.0.0.1:9'],
+      readyTimeoutMs: 120_000,
+      beforeStart: async (dataDir) => {
+        await promisify(execFile)('promtool', ['tsdb', 'create-blocks-from', 'openmetrics', file, dataDir], {
+          maxBuffer: 1 << 24,
+        });
+      },
+    });
+    const backfillS = (performance.now() - t) / 1000;
+    try {
+      const client = new PromqlClient({ url: prometheus.url, timeoutMs: 60_000 });
+      const queries = new PrometheusTimeQueries(client, index, {
+        rateWindow: '5s',
+        scrapeIntervalMs: intervalMs,
+      });
+      const range = { fromMs, toMs: fromMs + HOUR_MS, stepMs: intervalMs };
+      const channel = index.channels.find((c) => c.fixed.id === benchId);
+      const { from, to } = channel?.fixed ?? { from: { node: '', port: 0 }, to: { node: '', port: 0 } };
+      const selector = `{node_name="${from.node}",port="${from.port}",remote_node_name="${to.node}",remote_port="${to.port}"}`;
+      const raw = () =>
+        Promise.all([
+          client.queryRange(`${names.directionBytes}${selector}`, range.fromMs, range.toMs, range.stepMs),
+          client.queryRange(
+            `clamp(${names.portWait}${selector}, 0, 1)`,
+            range.fromMs,
+            range.toMs,
+            range.stepMs,
+          ),
+        ]);
+      const api = () => queries.linkRange([benchId], range);
+      const rawMs: number[] = [];
+      const apiMs: number[] = [];
+      let points = 0;
+      for (let i = 0; i < 9; i++) {
+        t = performance.now();
+        await raw();
+        rawMs.push(performance.now() - t);
+        t = performance.now();
+        const series = await api();
+        apiMs.push(performance.now() - t);
+        points = series[0]?.points.filter((p) => p.bytesPerSecond !== null).length ?? 0;
+      }
+      const ratio = median(apiMs) / median(rawMs);
+      t = performance.now();
+      const top = await queries.topAt(atMs + 1000, { by: 'utilization', limit: 100 });
+      const topMs = performance.now() - t;
+      t = performance.now();
+      const summary = await queries.summaryAt(atMs + 1000);
+      const summaryMs = performance.now() - t;
+      t = performance.now();
+      const at = await queries.linksAt(atMs + 1000);
+      const snapshotMs = performance.now() - t;
+      const known = at.links.filter((l) => l.utilization !== null).length;
+      const counted = summary.histogram.isl.concat(summary.histogram.host).reduce((a, b) => a + b, 0);
+      console.log(
+        `${scenario} backfill (${index.channels.length} directions, 1 h of one) and Prometheus start: ${backfillS.toFixed(1)} s`,
+      );
+      console.log(
+        `${scenario} Prometheus one link over 1 h (${points} points): API ${median(apiMs).toFixed(1)} ms, raw query_range ${median(rawMs).toFixed(1)} ms, ratio ${ratio.toFixed(2)} (limit ${RATIO_LIMIT})`,
+      );
+      console.log(
+        `${scenario} Prometheus time-travel ranking (topk 100, ${top.links.length} directions) ${topMs.toFixed(0)} ms + summary at the instant (sum, count_values: ${counted} directions) ${summaryMs.toFixed(0)} ms = ${(topMs + summaryMs).toFixed(0)} ms`,
+      );
+      console.log(
+        `${scenario} Prometheus every direction at an instant (${known}/${at.links.length} known, three instant queries): ${snapshotMs.toFixed(0)} ms`,
+      );
+      if (ratio > RATIO_LIMIT || points === 0) over++;
+    } finally {
+      await prometheus.stop();
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+console.log(`peak RSS (bench process): ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
+process.exit(over === 0 ? 0 : 1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyScrub, isTypingTarget, type ScrubState, scrubActionOf, tickFromTimes } from './scrub.ts';
+import { applyScrub, isTypingTarget, type ScrubState, scrubActionOf, tickFromGaps } from './scrub.ts';
 
 const latestMs = 1_000_000;
 const ctx = { latestMs, tickSeconds: 2 };
@@ -50,10 +50,10 @@ describe('opatop scrub keys', () => {
     expect(isTypingTarget(null)).toBe(false);
   });
 
-  it('estimates the tick from two stream messages', () => {
-    expect(tickFromTimes(0, 10_000)).toBe(10);
-    expect(tickFromTimes(0, 1000)).toBe(1);
-    expect(tickFromTimes(null, 1000)).toBe(1);
-    expect(tickFromTimes(5000, 5000, 2)).toBe(2);
+  it('estimates the tick from the smallest gap between stream messages', () => {
+    expect(tickFromGaps([10_000])).toBe(10);
+    expect(tickFromGaps([1000, 2000, 1010])).toBe(1);
+    expect(tickFromGaps([])).toBe(1);
+    expect(tickFromGaps([0, -5], 2)).toBe(2);
   });
 });

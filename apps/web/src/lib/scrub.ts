@@ -64,11 +64,14 @@ export function applyScrub(state: ScrubState, action: ScrubAction, ctx: ScrubCon
   }
 }
 
-/** Sampling tick (s) from the times of two consecutive stream messages; `fallback` when unknown. */
-export function tickFromTimes(previousMs: number | null, latestMs: number | null, fallback = 1): number {
-  if (previousMs === null || latestMs === null) return fallback;
-  const seconds = (latestMs - previousMs) / 1000;
-  return seconds > 0 && seconds <= 600 ? Math.round(seconds * 10) / 10 : fallback;
+/**
+ * Sampling tick (s) from the gaps (ms) between the sample times of consecutive stream messages:
+ * the smallest, since a skipped or late tick only makes a gap longer; `fallback` when unknown.
+ */
+export function tickFromGaps(gapsMs: readonly number[], fallback = 1): number {
+  const valid = gapsMs.filter((g) => g > 0 && g <= 600_000);
+  if (valid.length === 0) return fallback;
+  return Math.max(0.1, Math.round(Math.min(...valid) / 100) / 10);
 }
 
 /** True when key presses belong to a text field, select or editable element, not to the page. */

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { applyScrub, isTypingTarget, type ScrubAction, scrubActionOf, tickFromTimes } from '../lib/scrub.ts';
+import { applyScrub, isTypingTarget, type ScrubAction, scrubActionOf, tickFromGaps } from '../lib/scrub.ts';
 import {
   parseInstant,
   parseRange,
@@ -24,15 +24,21 @@ export interface TimeTravel {
   goLive: () => void;
 }
 
-/** Sampling tick, from the spacing of the last two stream messages. */
+/** Gaps between stream messages kept to measure the tick. */
+const TICK_GAPS = 10;
+
+/** Sampling tick, from the smallest of the last gaps between stream messages' sample times. */
 function useTickSeconds(latestMs: number | null): number {
   const previous = useRef<number | null>(null);
+  const gaps = useRef<number[]>([]);
   const [tick, setTick] = useState(1);
   useEffect(() => {
     if (latestMs === null) return;
     const last = previous.current;
     previous.current = latestMs;
-    if (last !== null && latestMs !== last) setTick((t) => tickFromTimes(last, latestMs, t));
+    if (last === null || latestMs === last) return;
+    gaps.current = [...gaps.current, latestMs - last].slice(-TICK_GAPS);
+    setTick((t) => tickFromGaps(gaps.current, t));
   }, [latestMs]);
   return tick;
 }

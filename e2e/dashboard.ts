@@ -12,6 +12,14 @@ export class Dashboard {
   readonly heatmap: Locator;
   /** Tabs of the Investigate panel: Route, Contention, Faults. */
   readonly investigate: Locator;
+  /** The bar shown while every panel shows a past instant. */
+  readonly viewingBar: Locator;
+  readonly backToLive: Locator;
+  /** The text under the history chart: window, step, first/last/lowest/highest total. */
+  readonly historyCaption: Locator;
+  readonly historyChart: Locator;
+  readonly events: Locator;
+  readonly linkHistory: Locator;
 
   constructor(readonly page: Page) {
     this.adaptiveRouting = page.getByRole('switch', { name: 'Adaptive routing' });
@@ -22,6 +30,33 @@ export class Dashboard {
     this.hostTransmitTotal = page.getByRole('status', { name: 'Host transmit total' });
     this.heatmap = page.getByRole('img', { name: /^Utilization heatmap/ });
     this.investigate = page.getByRole('tablist', { name: 'Investigate' });
+    this.viewingBar = page.getByRole('status', { name: 'Viewing the past' });
+    this.backToLive = page.getByRole('button', { name: 'back to live' });
+    this.historyCaption = page.getByTestId('history-total-caption');
+    this.historyChart = page.getByRole('figure', { name: /^Host transmit total/ });
+    this.events = page.getByRole('list', { name: 'Events in this window' });
+    this.linkHistory = page.getByRole('region', { name: 'Link history' });
+  }
+
+  /** The instant the viewing bar names (ms), or null when live. */
+  async viewedInstantMs(): Promise<number | null> {
+    if (!(await this.viewingBar.isVisible())) return null;
+    const iso = await this.viewingBar.locator('time').getAttribute('datetime');
+    return iso ? Date.parse(iso) : null;
+  }
+
+  /** Presses one of opatop's time keys (r, R, f, F, L, B, b) on the page, not in a field. */
+  async pressTimeKey(key: 'r' | 'R' | 'f' | 'F' | 'L' | 'B' | 'b'): Promise<void> {
+    await this.page.locator('body').press(key);
+  }
+
+  /** Lowest and highest host transmit total (GB/s) the history chart's caption reads. */
+  async historyLowHighGBps(): Promise<{ low: number; high: number }> {
+    const text = (await this.historyCaption.textContent()) ?? '';
+    const low = /lowest ([\d.]+) GB\/s/.exec(text)?.[1];
+    const high = /highest ([\d.]+) GB\/s/.exec(text)?.[1];
+    if (!low || !high) throw new Error(`history caption reads "${text}"`);
+    return { low: Number(low), high: Number(high) };
   }
 
   /** Opens a tab of the Investigate panel. */

@@ -1,21 +1,25 @@
 import { useCallback, useMemo } from 'react';
 import { isCompact, type LinkSample, type StreamView } from './api/types.ts';
 import { AdaptiveRoutingPanel } from './components/AdaptiveRoutingPanel.tsx';
+import { BeforeAfterPanel } from './components/BeforeAfterPanel.tsx';
 import { ContentionPanel } from './components/ContentionPanel.tsx';
 import { FatTreeView } from './components/FatTreeView.tsx';
 import { FaultsPanel } from './components/FaultsPanel.tsx';
 import { Header } from './components/Header.tsx';
+import { HistoryPanel } from './components/HistoryPanel.tsx';
 import { LinkTable } from './components/LinkTable.tsx';
 import { Panel } from './components/Panel.tsx';
 import { RoutePanel } from './components/RoutePanel.tsx';
 import { SummaryPanel } from './components/SummaryPanel.tsx';
 import { type TabDef, Tabs } from './components/Tabs.tsx';
+import { TimeBar } from './components/TimeBar.tsx';
 import { TrafficPanel } from './components/TrafficPanel.tsx';
 import { type PatternDraft, pairsDraft } from './lib/contention.ts';
 import { downLinkIds, downLinkIdsCompact, islChoices } from './lib/faults.ts';
 import { hasSeedHosts, SEED_PAIRS } from './lib/flows.ts';
 import { assessFreshness } from './lib/freshness.ts';
 import { MAX_DRAWN_LINKS } from './lib/layout.ts';
+import { parseLinkSelection, selectLink, serializeLinkSelection } from './lib/linkSelection.ts';
 import {
   DEFAULT_TOP_N,
   type KindFilter,
@@ -26,11 +30,15 @@ import {
 } from './lib/ranking.ts';
 import { endpointNames, parseNodeParam, serializeNodeParam } from './lib/route.ts';
 import { rankableLinks, staleDirectionCount } from './lib/snapshot.ts';
+import { parseInstant, serializeInstant } from './lib/timeRange.ts';
 import { useApi } from './state/ApiContext.tsx';
 import { useAdaptiveRouting } from './state/useAdaptiveRouting.ts';
 import { useFabricStream } from './state/useFabricStream.ts';
 import { useFaults } from './state/useFaults.ts';
+import { useEvents, useHistoryWindow } from './state/useHistoryWindow.ts';
+import { usePastSnapshot } from './state/usePastSnapshot.ts';
 import { useRemote } from './state/useRemote.ts';
+import { useTimeTravel } from './state/useTimeTravel.ts';
 import { useTopology } from './state/useTopology.ts';
 import { useTraffic } from './state/useTraffic.ts';
 import { useUrlParam } from './state/useUrlState.ts';
@@ -65,8 +73,26 @@ export function App() {
         : 'full';
   const stream = useFabricStream(view, view === 'compact' && fabric ? fabric.links.length * 2 : undefined);
   const ar = useAdaptiveRouting();
-  const snapshot = stream.snapshot;
-  const traffic = useTraffic(snapshot?.time ?? null);
+  const liveSnapshot = stream.snapshot;
+  // Time travel: when an instant is chosen, every data view shows it instead of the live stream.
+  const time = useTimeTravel(liveSnapshot?.time ?? null);
+  const past = usePastSnapshot(time.atMs, time.latestMs, fabric, liveSnapshot?.health ?? null);
+  const snapshot = time.atMs === null ? liveSnapshot : past.state.status === 'ready' ? past.state.data : null;
+  const history = useHistoryWindow(time.range, time.atMs, time.latestMs, time.tickSeconds);
+  const events = useEvents(history.window);
+  const [links, setLinks] = useUrlParam('links', parseLinkSelection, serializeLinkSelection);
+  const openHistory = useCallback((id: string) => setLinks(selectLink(links, id)), [links, setLinks]);
+  const [beforeMs, setBeforeMs] = useUrlParam('before', parseInstant, serializeInstant);
+  const [afterMs, setAfterMs] = useUrlParam('after', parseInstant, serializeInstant);
+  const lastArChangeMs =
+    events.status === 'ready'
+      ? (events.data.events
+          .filter((e) => e.kind === 'adaptive-routing')
+          .map((e) => parseInstant(e.time))
+          .filter((ms): ms is number => ms !== null)
+          .sort((a, b) => b - a)[0] ?? null)
+      : null;
+  const traffic = useTraffic(liveSnapshot?.time ?? null);
   const [kind, setKind] = useUrlParam('kind', parseKindFilter, serializeKind);
   const [topN, setTopN] = useUrlParam('top', parseTopN, serializeTopN);
   const [sort, setSort] = useUrlParam('sort', parseSortKey, serializeSort);
@@ -92,7 +118,7 @@ export function App() {
     [api, tool, pattern],
   );
   const analysis = useRemote(loadAnalysis);
-  const faults = useFaults(tool === 'faults', snapshot?.time ?? null);
+  const faults = useFaults(tool === 'faults', liveSnapshot?.time ?? null);
 
   const samples = useMemo(
     () =>
@@ -122,26 +148,42 @@ export function App() {
   // Stale as of the last message, or because the stream went silent (the header shows live ages).
   const stale =
     stream.silent ||
-    (snapshot !== null &&
+    (liveSnapshot !== null &&
       assessFreshness({
         nowMs: stream.receivedAtMs ?? 0,
         receivedAtMs: stream.receivedAtMs,
-        lastSampleAgeSeconds: snapshot.health.lastSampleAgeSeconds,
-        staleLinkCount: staleDirectionCount(snapshot),
-        policy: snapshot.health,
+        lastSampleAgeSeconds: liveSnapshot.health.lastSampleAgeSeconds,
+        staleLinkCount: staleDirectionCount(liveSnapshot),
+        policy: liveSnapshot.health,
       }).state === 'stale');
 
   return (
     <div className={`app ${stale ? 'is-stale' : ''}`} data-stale={stale ? 'true' : 'false'}>
-      <Header
-        topology={topology}
-        snapshot={snapshot}
-        receivedAtMs={stream.receivedAtMs}
-        connection={stream.connection}
-        silent={stream.silent}
-        streamError={stream.error}
-      />
-      <main className="grid">
+      <div className="app-top">
+        <Header
+          topology={topology}
+          snapshot={liveSnapshot}
+          receivedAtMs={stream.receivedAtMs}
+          connection={stream.connection}
+          silent={stream.silent}
+          streamError={stream.error}
+        />
+        <TimeBar
+          range={time.range}
+          onRangeChange={time.setRange}
+          atMs={time.atMs}
+          onLive={time.goLive}
+          window={history.window}
+          bookmarkMs={time.bookmarkMs}
+          loading={time.atMs !== null && past.updating}
+          error={past.state.status === 'error' ? past.state.message : null}
+          nowMs={time.latestMs ?? Date.now()}
+        />
+      </div>
+      <main
+        className={`grid ${time.atMs === null ? '' : 'is-past'}`}
+        data-viewing={time.atMs === null ? 'live' : 'past'}
+      >
         <Panel title="Fabric" className="area-tree data-view">
           <FatTreeView
             topology={topology}
@@ -149,15 +191,17 @@ export function App() {
             compact={compact}
             route={shownRoute}
             onRetry={reloadTopology}
+            onSelectChannel={openHistory}
           />
         </Panel>
         <Panel title="Summary" className="area-summary data-view">
           <SummaryPanel summary={snapshot?.summary ?? null} />
         </Panel>
-        <Panel title="Routing" className="area-ar">
+        {/* The controls act on the fabric now, whatever instant the data panels show. */}
+        <Panel title={time.atMs === null ? 'Routing' : 'Routing · now'} className="area-ar">
           <AdaptiveRoutingPanel ar={ar} />
         </Panel>
-        <Panel title="Traffic" className="area-traffic">
+        <Panel title={time.atMs === null ? 'Traffic' : 'Traffic · now'} className="area-traffic">
           <TrafficPanel traffic={traffic} seedAvailable={seedAvailable} />
         </Panel>
         <Panel title="Link ranking" className="area-table data-view">
@@ -171,6 +215,37 @@ export function App() {
             onKindChange={setKind}
             onTopNChange={setTopN}
             onSortChange={setSort}
+            onOpenHistory={openHistory}
+          />
+        </Panel>
+        <Panel title="History" className="area-history">
+          <HistoryPanel
+            window={history.window}
+            step={history.step}
+            atMs={time.atMs}
+            links={links}
+            onPick={time.setAt}
+            onSelectWindow={(w) => time.setRange({ kind: 'custom', ...w })}
+            onCloseLink={(id) => setLinks(links.filter((l) => l !== id))}
+            onWidth={history.setWidth}
+            nowMs={time.latestMs ?? Date.now()}
+          />
+        </Panel>
+        <Panel title="Before / after" className="area-compare">
+          <BeforeAfterPanel
+            beforeMs={beforeMs}
+            afterMs={afterMs}
+            onChange={(which, ms) => (which === 'before' ? setBeforeMs(ms) : setAfterMs(ms))}
+            onChangeBoth={(b, a) => {
+              setBeforeMs(b);
+              setAfterMs(a);
+            }}
+            shownMs={time.atMs ?? time.latestMs}
+            latestMs={time.latestMs}
+            lastArChangeMs={lastArChangeMs}
+            tickSeconds={time.tickSeconds}
+            onOpenHistory={openHistory}
+            nowMs={time.latestMs ?? Date.now()}
           />
         </Panel>
         <Panel title="Investigate" className="area-tools">
@@ -200,7 +275,7 @@ export function App() {
                 links={isls}
                 faults={faults}
                 downNow={downNow}
-                nowMs={snapshot ? Date.parse(snapshot.time) : null}
+                nowMs={liveSnapshot ? Date.parse(liveSnapshot.time) : null}
               />
             )}
           </Tabs>

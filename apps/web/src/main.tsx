@@ -1,8 +1,10 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { createApiClient } from './api/client.ts';
 import { ApiProvider } from './state/ApiContext.tsx';
+import { createQueryClient } from './state/queryClient.ts';
 import { getApiToken } from './state/tokenStore.ts';
 import './styles.css';
 
@@ -10,11 +12,14 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
 const client = createApiClient({ getToken: getApiToken });
+const queryClient = createQueryClient();
 
 createRoot(root).render(
   <StrictMode>
     <ApiProvider client={client}>
-      <App />
+      <QueryClientProvider client={queryClient}>
+        <App />
+      </QueryClientProvider>
     </ApiProvider>
   </StrictMode>,
 );

@@ -26,6 +26,20 @@ describe('api client', () => {
     expect(headers.Authorization).toBeUndefined();
   });
 
+  it('asks history with the window and every link id', async () => {
+    const calls: Call[] = [];
+    const api = createApiClient({ fetch: fakeFetch(200, { series: [] }, calls) });
+    const window = { from: '2026-01-01T00:00:00.000Z', to: '2026-01-01T00:05:00.000Z', step: 2 };
+    await api.getLinksHistory(['a/1->b/2', 'b/2->a/1'], window);
+    const url = new URL(calls[0]?.url ?? '', 'http://x');
+    expect(url.pathname).toBe('/api/v1/links/history');
+    expect(url.searchParams.getAll('id')).toEqual(['a/1->b/2', 'b/2->a/1']);
+    expect(url.searchParams.get('step')).toBe('2');
+    expect(url.searchParams.get('from')).toBe(window.from);
+    await api.getSummaryAt(window.to);
+    expect(calls[1]?.url).toBe(`/api/v1/summary?time=${encodeURIComponent(window.to)}`);
+  });
+
   it('sends the bearer token and a JSON body with changes', async () => {
     const calls: Call[] = [];
     const api = createApiClient({ fetch: fakeFetch(200, arState, calls), getToken: () => 'secret' });

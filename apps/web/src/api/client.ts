@@ -2,11 +2,17 @@ import type {
   AdaptiveRouting,
   Analysis,
   ApiErrorBody,
+  EventList,
   Fault,
   FaultList,
   FaultRequest,
   FlowList,
+  HistoryWindow,
+  LinkHistory,
+  LinksAnswer,
   Route,
+  Summary,
+  SummaryHistory,
   Topology,
   TrafficRequest,
 } from './types.ts';
@@ -69,6 +75,10 @@ function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
 }
 
+function windowQuery(window: HistoryWindow): URLSearchParams {
+  return new URLSearchParams({ from: window.from, to: window.to, step: String(window.step) });
+}
+
 export function createApiClient(options: ApiClientOptions = {}) {
   const baseUrl = options.baseUrl ?? '';
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -128,6 +138,21 @@ export function createApiClient(options: ApiClientOptions = {}) {
     injectFault: (body: FaultRequest, signal?: AbortSignal) =>
       request<{ fault: Fault; faults: Fault[] }>('POST', '/api/v1/faults', body, signal),
     clearFaults: (signal?: AbortSignal) => request<FaultList>('DELETE', '/api/v1/faults', undefined, signal),
+    /** Every link direction at instant `time` (RFC 3339). */
+    getLinksAt: (time: string, signal?: AbortSignal) =>
+      request<LinksAnswer>('GET', `/api/v1/links?${new URLSearchParams({ time })}`, undefined, signal),
+    getSummaryAt: (time: string, signal?: AbortSignal) =>
+      request<Summary>('GET', `/api/v1/summary?${new URLSearchParams({ time })}`, undefined, signal),
+    getSummaryHistory: (window: HistoryWindow, signal?: AbortSignal) =>
+      request<SummaryHistory>('GET', `/api/v1/summary/history?${windowQuery(window)}`, undefined, signal),
+    /** History of link directions (channel ids); one request for all of them. */
+    getLinksHistory: (ids: readonly string[], window: HistoryWindow, signal?: AbortSignal) => {
+      const query = windowQuery(window);
+      for (const id of ids) query.append('id', id);
+      return request<LinkHistory>('GET', `/api/v1/links/history?${query}`, undefined, signal);
+    },
+    getEvents: (from: string, to: string, signal?: AbortSignal) =>
+      request<EventList>('GET', `/api/v1/events?${new URLSearchParams({ from, to })}`, undefined, signal),
   };
 }
 

@@ -251,3 +251,53 @@ export interface ApiErrorBody {
   error: string;
   message?: string;
 }
+
+/** GET /api/v1/links (optionally `?time=`): link directions at one sampling tick. */
+export interface LinksAnswer {
+  time: string;
+  links: LinkSample[];
+}
+
+/** One point of GET /api/v1/summary/history; null where unknown. */
+export interface SummaryPoint {
+  time: string;
+  hostTransmitBytesPerSecond: number | null;
+  histogram: UtilizationHistogram | null;
+}
+
+export interface SummaryHistory {
+  points: SummaryPoint[];
+}
+
+/** One point of a link direction's history; null where unknown. */
+export interface LinkHistoryPoint {
+  time: string;
+  utilization: number | null;
+  bytesPerSecond: number | null;
+  transmitWaitFraction: number | null;
+}
+
+export interface LinkHistory {
+  series: { id: string; points: LinkHistoryPoint[] }[];
+}
+
+export type FabricEventKind = 'adaptive-routing' | 'traffic' | 'fault' | 'link-state' | 'counter-reset';
+
+/** One entry of GET /api/v1/events: what changed on the fabric, and when. */
+export interface FabricEvent {
+  time: string;
+  kind: FabricEventKind | string;
+  subject: string;
+  detail: string;
+}
+
+export interface EventList {
+  events: FabricEvent[];
+}
+
+/** A query window of the history endpoints; instants as RFC 3339, step in whole seconds. */
+export interface HistoryWindow {
+  from: string;
+  to: string;
+  step: number;
+}

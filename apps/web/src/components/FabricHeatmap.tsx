@@ -8,7 +8,7 @@ import {
   type TwoTierMatrix,
 } from '../lib/fabricMatrix.ts';
 import { formatGBps, formatPercent } from '../lib/format.ts';
-import { type HeatmapGeometry, type HeatmapHit, layoutHeatmap } from '../lib/heatmapGeometry.ts';
+import { type HeatmapGeometry, type HeatmapHit, hitTest, layoutHeatmap } from '../lib/heatmapGeometry.ts';
 import { HeatmapCanvas } from './heatmapCanvas.ts';
 import { Legend } from './Legend.tsx';
 
@@ -19,6 +19,8 @@ interface FabricHeatmapProps {
   snapshot: CompactSnapshot | null;
   /** Channels to outline (the selected route), or null. */
   marked?: ReadonlySet<number> | null;
+  /** A click on a cell half: the channel (of that direction) whose history to open. */
+  onSelectChannel?: ((channel: number) => void) | undefined;
 }
 
 /** Hottest cells named in the canvas's text alternative. */
@@ -87,7 +89,13 @@ function tooltipLines(
  * host-port strip (edge rows × host ports), every cell split into its two directions. React owns
  * the frame, tooltip and text alternative; the canvas island (HeatmapCanvas) owns the pixels.
  */
-export function FabricHeatmap({ name, matrix, snapshot, marked = null }: FabricHeatmapProps) {
+export function FabricHeatmap({
+  name,
+  matrix,
+  snapshot,
+  marked = null,
+  onSelectChannel,
+}: FabricHeatmapProps) {
   const stageRef = useRef<HTMLDivElement>(null);
   const islandRef = useRef<HTMLDivElement>(null);
   const painter = useRef<HeatmapCanvas | null>(null);
@@ -174,7 +182,21 @@ export function FabricHeatmap({ name, matrix, snapshot, marked = null }: FabricH
 
   return (
     <div className="heatmap">
-      <div className="heatmap-stage" ref={stageRef}>
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: a pointer shortcut; the ranking and the before/after table open the same history by keyboard */}
+      <div
+        className={`heatmap-stage ${onSelectChannel ? 'is-clickable' : ''}`}
+        ref={stageRef}
+        onClick={(event) => {
+          const canvas = islandRef.current?.querySelector('canvas');
+          if (!onSelectChannel || !geometry || !canvas) return;
+          const box = canvas.getBoundingClientRect();
+          const hit = hitTest(geometry, event.clientX - box.left, event.clientY - box.top);
+          if (!hit) return;
+          const channels = cellChannels(matrix, hit.block, hit.row, hit.col);
+          const channel = (hit.half === 'up' ? channels?.up : channels?.down)?.[0];
+          if (channel !== undefined) onSelectChannel(channel);
+        }}
+      >
         <div className="heatmap-island" ref={islandRef} />
         {tip && geometry && (
           <div
@@ -216,6 +238,7 @@ export function FabricHeatmap({ name, matrix, snapshot, marked = null }: FabricH
           {matrix.maxTrunk > 1
             ? `Trunked ISLs (up to ${matrix.maxTrunk} per pair) show their busiest cable; hover for the mean.`
             : 'Hover a cell for switch and port names, utilization and GB/s.'}
+          {onSelectChannel && ' Click a cell half for that direction’s history.'}
           {snapshot === null && ' Waiting for the first sample.'}
         </span>
       </div>

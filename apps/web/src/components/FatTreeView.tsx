@@ -5,6 +5,7 @@ import { CONGESTED_WAIT, isCongested } from '../lib/congestion.ts';
 import { buildFabricMatrix, type FabricMatrix } from '../lib/fabricMatrix.ts';
 import { formatGBps, formatPercent } from '../lib/format.ts';
 import { type FatTreeLayout, type LayoutChannel, layoutFatTree, MAX_DRAWN_LINKS } from '../lib/layout.ts';
+import { channelIdAt } from '../lib/linkSelection.ts';
 import { channelIndexById, channelIndices, routeNodes } from '../lib/route.ts';
 import type { Loadable } from '../state/useTopology.ts';
 import { ErrorNote } from './ErrorNote.tsx';
@@ -21,6 +22,8 @@ interface FatTreeViewProps {
   /** A route to highlight (the route inspector's), or null. */
   route?: Route | null;
   onRetry: () => void;
+  /** A click on a link direction (channel id): opens its history. */
+  onSelectChannel?: (id: string) => void;
 }
 
 const NODE_W = { switch: 64, host: 56, router: 56 } as const;
@@ -69,11 +72,13 @@ function FatTreeSvg({
   samples,
   name,
   route,
+  onSelectChannel,
 }: {
   layout: FatTreeLayout;
   samples: FatTreeViewProps['samples'];
   name: string;
   route: Route | null;
+  onSelectChannel: FatTreeViewProps['onSelectChannel'];
 }) {
   const onRoute = useMemo(() => new Set(route?.links ?? []), [route]);
   const routeNodeSet = useMemo(() => routeNodes(route), [route]);
@@ -115,6 +120,7 @@ function FatTreeSvg({
           ];
           const marker = congested ? senderPoint(c) : null;
           return (
+            // biome-ignore lint/a11y/noStaticElementInteractions: a pointer shortcut; the ranking opens the same history by keyboard
             <g
               key={c.id}
               className={classes.join(' ')}
@@ -124,6 +130,7 @@ function FatTreeSvg({
               data-link-up={
                 sample?.linkUp === undefined || sample.linkUp === null ? '' : String(sample.linkUp)
               }
+              onClick={onSelectChannel ? () => onSelectChannel(c.id) : undefined}
             >
               <title>{channelTitle(c.id, sample, routed)}</title>
               <line x1={c.x1} y1={c.y1} x2={c.x2} y2={c.y2} stroke={color} />
@@ -198,10 +205,12 @@ function BigFabricView({
   fabric,
   compact,
   route,
+  onSelectChannel,
 }: {
   fabric: Topology;
   compact: CompactSnapshot | null;
   route: Route | null;
+  onSelectChannel: FatTreeViewProps['onSelectChannel'];
 }) {
   const channelIndex = useMemo(() => channelIndexById(fabric), [fabric]);
   const marked = useMemo(
@@ -218,7 +227,21 @@ function BigFabricView({
   if (matrix.kind === 'error') return <ErrorNote message={`Cannot draw the fabric: ${matrix.message}`} />;
   if (matrix.kind === 'other')
     return <TierSummaryView topology={fabric} reason={matrix.reason} snapshot={compact} />;
-  return <FabricHeatmap name={fabric.name} matrix={matrix.matrix} snapshot={compact} marked={marked} />;
+  const onSelect = onSelectChannel
+    ? (channel: number) => {
+        const id = channelIdAt(fabric, channel);
+        if (id) onSelectChannel(id);
+      }
+    : undefined;
+  return (
+    <FabricHeatmap
+      name={fabric.name}
+      matrix={matrix.matrix}
+      snapshot={compact}
+      marked={marked}
+      onSelectChannel={onSelect}
+    />
+  );
 }
 
 /**
@@ -226,7 +249,14 @@ function BigFabricView({
  * every element. Above MAX_DRAWN_LINKS links the SVG gives way to a canvas heatmap (two tiers) or
  * per-tier aggregates (more tiers), fed by the compact stream.
  */
-export function FatTreeView({ topology, samples, compact, route = null, onRetry }: FatTreeViewProps) {
+export function FatTreeView({
+  topology,
+  samples,
+  compact,
+  route = null,
+  onRetry,
+  onSelectChannel,
+}: FatTreeViewProps) {
   const fabric = topology.status === 'ready' ? topology.data : null;
   const tooBig = fabric !== null && fabric.links.length > MAX_DRAWN_LINKS;
   const layout = useMemo((): { layout: FatTreeLayout } | { error: string } | null => {
@@ -243,17 +273,27 @@ export function FatTreeView({ topology, samples, compact, route = null, onRetry 
     return <ErrorNote message={`Topology: ${topology.message}`} onRetry={onRetry} />;
   if (!fabric) return null;
   if (fabric.nodes.length === 0) return <p className="placeholder">The fabric has no nodes.</p>;
-  if (tooBig) return <BigFabricView fabric={fabric} compact={compact} route={route} />;
+  if (tooBig)
+    return (
+      <BigFabricView fabric={fabric} compact={compact} route={route} onSelectChannel={onSelectChannel} />
+    );
   if (!layout) return null;
   if ('error' in layout) return <ErrorNote message={`Cannot draw the fabric: ${layout.error}`} />;
   return (
     <div className="fat-tree-wrap">
-      <FatTreeSvg layout={layout.layout} samples={samples} name={fabric.name} route={route} />
+      <FatTreeSvg
+        layout={layout.layout}
+        samples={samples}
+        name={fabric.name}
+        route={route}
+        onSelectChannel={onSelectChannel}
+      />
       <div className="fat-tree-footer">
         <Legend />
         <MarkLegend route={route} />
         <span className="hint">
-          Two strokes per cable, one per direction (arrow); hover for utilization, GB/s and wait.
+          Two strokes per cable, one per direction (arrow); hover for utilization, GB/s and wait
+          {onSelectChannel ? '; click one for its history.' : '.'}
           {samples === null && ' Waiting for the first sample.'}
         </span>
       </div>

@@ -25,6 +25,8 @@ interface LinkTableProps {
   onKindChange: (kind: KindFilter) => void;
   onTopNChange: (n: number) => void;
   onSortChange?: (sort: SortKey) => void;
+  /** Opens a direction's history (the link name becomes a button). */
+  onOpenHistory?: (id: string) => void;
 }
 
 const KIND_LABEL: Record<KindFilter, string> = { all: 'all', isl: 'ISL', host: 'host' };
@@ -42,6 +44,7 @@ export function LinkTable({
   onKindChange,
   onTopNChange,
   onSortChange,
+  onOpenHistory,
 }: LinkTableProps) {
   const topId = useId();
   const kindId = useId();
@@ -143,7 +146,20 @@ export function LinkTable({
               >
                 <td className="num muted">{i + 1}</td>
                 <td className="mono">
-                  {l.from.node}/{l.from.port} → {l.to.node}/{l.to.port}
+                  {onOpenHistory ? (
+                    <button
+                      type="button"
+                      className="link-button"
+                      title="Open its history"
+                      onClick={() => onOpenHistory(l.id)}
+                    >
+                      {l.from.node}/{l.from.port} → {l.to.node}/{l.to.port}
+                    </button>
+                  ) : (
+                    <>
+                      {l.from.node}/{l.from.port} → {l.to.node}/{l.to.port}
+                    </>
+                  )}
                   {down && <span className="chip chip-down">down</span>}
                   {l.stale && <span className="chip chip-stale">stale</span>}
                 </td>

@@ -25,8 +25,12 @@ export function useTickedResource<T>(
   const [error, setError] = useState<string | null>(null);
   const lastFetch = useRef(0);
   const inFlight = useRef<AbortController | null>(null);
+  const mutating = useRef(false);
 
   const refresh = useCallback(() => {
+    // A change on its way answers with the newest state: a tick's read must not abort it (that
+    // would leave the controls busy for good).
+    if (mutating.current) return;
     inFlight.current?.abort();
     const controller = new AbortController();
     inFlight.current = controller;
@@ -51,15 +55,19 @@ export function useTickedResource<T>(
     inFlight.current?.abort();
     const controller = new AbortController();
     inFlight.current = controller;
+    mutating.current = true;
     setBusy(true);
     call(controller.signal).then(
       (answer) => {
+        mutating.current = false;
         setData(answer);
         setError(null);
         setBusy(false);
       },
       (e: unknown) => {
+        // Aborted by a newer change, which clears busy itself.
         if (controller.signal.aborted) return;
+        mutating.current = false;
         setError(describeError(e));
         setBusy(false);
       },

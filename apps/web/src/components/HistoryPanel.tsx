@@ -1,0 +1,191 @@
+import { useMemo, useState } from 'react';
+import type { LinkHistory, SummaryHistory } from '../api/types.ts';
+import { eventAnnotations } from '../lib/events.ts';
+import { formatGBps } from '../lib/format.ts';
+import { formatClock, formatInstant, type TimeWindow } from '../lib/timeRange.ts';
+import { alignSeries, describeSeries, toChartColumns } from '../lib/timeSeries.ts';
+import { useApiQuery } from '../state/useApiQuery.ts';
+import { useEvents } from '../state/useHistoryWindow.ts';
+import { ErrorNote } from './ErrorNote.tsx';
+import { type ChartAnnotation, TimeSeriesChart } from './TimeSeriesChart.tsx';
+
+interface HistoryPanelProps {
+  /** The window asked for (already aligned to whole steps). */
+  window: TimeWindow;
+  step: number;
+  atMs: number | null;
+  /** Link directions whose history is open. */
+  links: readonly string[];
+  onPick: (ms: number) => void;
+  onSelectWindow: (window: TimeWindow) => void;
+  onCloseLink: (id: string) => void;
+  onWidth: (width: number) => void;
+  nowMs: number;
+}
+
+const TOTAL_COLOR = '#3fb950';
+const LINK_COLORS = ['#58a6ff', '#f0883e', '#d2a8ff', '#ff7b72', '#56d4dd', '#e3b341'];
+
+/**
+ * Host transmit total over the chosen window with the fabric's events on it, the list of those
+ * events, and the history of the link directions opened from the drawing, heatmap or ranking.
+ */
+export function HistoryPanel({
+  window,
+  step,
+  atMs,
+  links,
+  onPick,
+  onSelectWindow,
+  onCloseLink,
+  onWidth,
+  nowMs,
+}: HistoryPanelProps) {
+  const q = { from: formatInstant(window.fromMs), to: formatInstant(window.toMs), step };
+  const summary = useApiQuery<SummaryHistory>(
+    ['summary-history', q.from, q.to, step],
+    (api, signal) => api.getSummaryHistory(q, signal),
+    { keepPrevious: true },
+  );
+  const events = useEvents(window);
+  const linkHistory = useApiQuery<LinkHistory>(
+    ['links-history', links.join(','), q.from, q.to, step],
+    links.length > 0 ? (api, signal) => api.getLinksHistory(links, q, signal) : null,
+    { keepPrevious: true },
+  );
+
+  const totalColumns = useMemo(
+    () =>
+      toChartColumns(summary.status === 'ready' ? summary.data.points : [], [
+        (p) => p.hostTransmitBytesPerSecond,
+      ]),
+    [summary],
+  );
+  const eventList = events.status === 'ready' ? events.data.events : null;
+  const annotations = useMemo((): ChartAnnotation[] => eventAnnotations(eventList ?? []), [eventList]);
+  const described = describeSeries(totalColumns[1] ?? []);
+
+  const linkSeries = linkHistory.status === 'ready' ? linkHistory.data.series : [];
+  const linkColumns = useMemo(
+    () =>
+      alignSeries(
+        linkSeries.map((s) => {
+          const [xs, ys = []] = toChartColumns(s.points, [(p) => p.utilization]);
+          return { xs, ys };
+        }),
+      ),
+    [linkSeries],
+  );
+  const linkSpecs = useMemo(
+    () =>
+      linkSeries.map((s, i) => ({ label: s.id, color: LINK_COLORS[i % LINK_COLORS.length] ?? '#58a6ff' })),
+    [linkSeries],
+  );
+  const totalSpecs = useMemo(() => [{ label: 'Host transmit total', color: TOTAL_COLOR }], []);
+  const [showEvents, setShowEvents] = useState(true);
+
+  return (
+    <div className="history">
+      <figure className="history-figure" aria-labelledby="history-total-caption">
+        <TimeSeriesChart
+          columns={totalColumns}
+          series={totalSpecs}
+          unit="bytesPerSecond"
+          window={window}
+          annotations={annotations}
+          instantMs={atMs}
+          onPick={onPick}
+          onSelectWindow={onSelectWindow}
+          onWidth={onWidth}
+        />
+        <figcaption
+          id="history-total-caption"
+          className="history-caption"
+          data-testid="history-total-caption"
+        >
+          Host transmit total, {formatClock(window.fromMs, nowMs)} – {formatClock(window.toMs, nowMs)}, one
+          point per {step} s{summary.status === 'loading' && ' — loading…'}
+          {described
+            ? `: from ${formatGBps(described.first, 1)} to ${formatGBps(described.last, 1)} (lowest ${formatGBps(described.min, 1)}, highest ${formatGBps(described.max, 1)})`
+            : summary.status === 'ready' && ': no samples in this window'}
+          .
+        </figcaption>
+      </figure>
+      {summary.status === 'error' && <ErrorNote message={`History: ${summary.message}`} />}
+
+      <div className="events">
+        <button
+          type="button"
+          className="btn btn-small"
+          aria-expanded={showEvents}
+          onClick={() => setShowEvents(!showEvents)}
+        >
+          Events ({eventList?.length ?? '…'})
+        </button>
+        {events.status === 'error' && <ErrorNote message={`Events: ${events.message}`} />}
+        {showEvents && eventList && (
+          <ol className="event-list" aria-label="Events in this window">
+            {eventList.length === 0 && <li className="muted">No events in this window.</li>}
+            {eventAnnotations(eventList)
+              .slice(-20)
+              .reverse()
+              .map((e) => (
+                <li key={`${e.x}-${e.label}`} data-kind={e.kind}>
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => onPick(e.x * 1000)}
+                    title="View this instant"
+                  >
+                    {formatClock(e.x * 1000, nowMs)}
+                  </button>{' '}
+                  <span className={`event-kind event-${e.kind}`}>{e.label}</span>
+                </li>
+              ))}
+          </ol>
+        )}
+      </div>
+
+      {links.length > 0 && (
+        <section className="link-history" aria-label="Link history">
+          <h3>
+            Link utilization{' '}
+            <span className="muted small">
+              (opened from the drawing, heatmap or ranking; up to 6 directions)
+            </span>
+          </h3>
+          <ul className="link-chips">
+            {links.map((id, i) => (
+              <li key={id} className="chip" style={{ borderColor: LINK_COLORS[i % LINK_COLORS.length] }}>
+                <span className="mono">{id}</span>
+                <button
+                  type="button"
+                  className="chip-close"
+                  aria-label={`Close history of ${id}`}
+                  onClick={() => onCloseLink(id)}
+                >
+                  ×
+                </button>
+              </li>
+            ))}
+          </ul>
+          {linkHistory.status === 'error' ? (
+            <ErrorNote message={`Link history: ${linkHistory.message}`} />
+          ) : (
+            <TimeSeriesChart
+              columns={linkColumns}
+              series={linkSpecs}
+              unit="fraction"
+              window={window}
+              annotations={annotations}
+              instantMs={atMs}
+              height={160}
+              onPick={onPick}
+              onSelectWindow={onSelectWindow}
+            />
+          )}
+        </section>
+      )}
+    </div>
+  );
+}

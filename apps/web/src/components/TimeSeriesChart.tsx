@@ -1,0 +1,199 @@
+import { useCallback, useMemo, useRef } from 'react';
+import uPlot from 'uplot';
+import type { FabricEventKind } from '../api/types.ts';
+import { EVENT_KIND_COLORS } from '../lib/events.ts';
+import { formatClock, type TimeWindow } from '../lib/timeRange.ts';
+import { type ChartColumns, placeAnnotations } from '../lib/timeSeries.ts';
+import { type ChartOptions, UPlotChart } from './UPlotChart.tsx';
+
+export interface ChartSeries {
+  label: string;
+  color: string;
+}
+
+export interface ChartAnnotation {
+  /** Unix seconds. */
+  x: number;
+  label: string;
+  kind: string;
+}
+
+export type ChartUnit = 'bytesPerSecond' | 'fraction';
+
+interface TimeSeriesChartProps {
+  columns: ChartColumns;
+  series: readonly ChartSeries[];
+  unit: ChartUnit;
+  window: TimeWindow;
+  annotations: readonly ChartAnnotation[];
+  /** The instant the dashboard shows (ms), marked with a line; null when live. */
+  instantMs: number | null;
+  height?: number;
+  /** A click on the plot: show that instant. */
+  onPick?: (ms: number) => void;
+  /** A drag across the plot: show that window. */
+  onSelectWindow?: (window: TimeWindow) => void;
+  onWidth?: (width: number) => void;
+}
+
+const AXIS = '#9aa4b2';
+const GRID = 'rgba(154, 164, 178, 0.12)';
+const INSTANT = '#ffd58a';
+const LABEL_ROWS = 3;
+const FONT_PX = 11;
+
+function formatValue(unit: ChartUnit, v: number | null): string {
+  if (v === null || !Number.isFinite(v)) return '—';
+  if (unit === 'fraction') return `${(v * 100).toFixed(0)} %`;
+  const gb = v / 1e9;
+  return `${gb.toFixed(Math.abs(gb) < 100 ? 1 : 0)} GB/s`;
+}
+
+/** A time tick in 24-hour clock: seconds shown only when ticks are less than a minute apart. */
+function formatTick(seconds: number, incrementSeconds: number): string {
+  const d = new Date(seconds * 1000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const hm = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return incrementSeconds < 60 ? `${hm}:${pad(d.getSeconds())}` : hm;
+}
+
+interface Overlay {
+  annotations: readonly ChartAnnotation[];
+  instantMs: number | null;
+}
+
+/** Event markers (dashed, coloured by kind) with labels in rows, and the viewed instant, on the plot. */
+function drawOverlay(u: uPlot, overlay: Overlay): void {
+  const ctx = u.ctx;
+  const dpr = uPlot.pxRatio;
+  const { left, top, width, height } = u.bbox;
+  const font = FONT_PX * dpr;
+  ctx.save();
+  ctx.font = `${font}px system-ui, sans-serif`;
+  ctx.textBaseline = 'top';
+  const charPx = ctx.measureText('m').width * 0.62;
+  const placed = placeAnnotations(overlay.annotations, (x) => u.valToPos(x, 'x', true) - left, {
+    widthPx: width,
+    rows: LABEL_ROWS,
+    charPx,
+  });
+  for (const a of placed) {
+    const x = Math.round(left + a.px) + 0.5;
+    const color = EVENT_KIND_COLORS[a.kind as FabricEventKind] ?? AXIS;
+    ctx.strokeStyle = color;
+    ctx.lineWidth = dpr * (a.kind === 'adaptive-routing' ? 2 : 1);
+    ctx.setLineDash([4 * dpr, 3 * dpr]);
+    ctx.beginPath();
+    ctx.moveTo(x, top);
+    ctx.lineTo(x, top + height);
+    ctx.stroke();
+    if (a.row < 0) continue;
+    const textWidth = ctx.measureText(a.label).width;
+    const tx = x + 4 * dpr + textWidth > left + width ? x - 4 * dpr - textWidth : x + 4 * dpr;
+    const ty = top + 2 * dpr + a.row * (font + 4 * dpr);
+    ctx.fillStyle = 'rgba(13, 17, 23, 0.85)';
+    ctx.fillRect(tx - 2 * dpr, ty - 1 * dpr, textWidth + 4 * dpr, font + 3 * dpr);
+    ctx.fillStyle = color;
+    ctx.fillText(a.label, tx, ty);
+  }
+  if (overlay.instantMs !== null) {
+    const x = Math.round(u.valToPos(overlay.instantMs / 1000, 'x', true)) + 0.5;
+    if (x >= left && x <= left + width) {
+      ctx.setLineDash([]);
+      ctx.strokeStyle = INSTANT;
+      ctx.lineWidth = 2 * dpr;
+      ctx.beginPath();
+      ctx.moveTo(x, top);
+      ctx.lineTo(x, top + height);
+      ctx.stroke();
+    }
+  }
+  ctx.restore();
+}
+
+/**
+ * A time-series chart on a uPlot canvas: one or more series over the window, events as dashed
+ * markers with labels, the viewed instant as a solid line. Click to view an instant, drag to
+ * choose a window. The numbers behind it are described in text by the panel that holds it.
+ */
+export function TimeSeriesChart({
+  columns,
+  series,
+  unit,
+  window,
+  annotations,
+  instantMs,
+  height = 200,
+  onPick,
+  onSelectWindow,
+  onWidth,
+}: TimeSeriesChartProps) {
+  const overlay = useRef<Overlay>({ annotations, instantMs });
+  overlay.current = { annotations, instantMs };
+  const handlers = useRef({ onPick, onSelectWindow });
+  handlers.current = { onPick, onSelectWindow };
+
+  const seriesKey = series.map((s) => `${s.label}:${s.color}`).join('|');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: rebuilt when the series' labels or colours change
+  const options = useMemo((): ChartOptions => {
+    const axis = { stroke: AXIS, grid: { stroke: GRID }, ticks: { stroke: GRID } };
+    return {
+      legend: { show: true, live: true },
+      cursor: { drag: { x: true, y: false, setScale: false } },
+      scales: {
+        x: { time: true },
+        y: { range: (_u, _min, max) => [0, unit === 'fraction' ? 1 : Math.max(max || 0, 1e9) * 1.1] },
+      },
+      axes: [
+        { ...axis, values: (_u, splits, _i, _space, incr) => splits.map((v) => formatTick(v, incr)) },
+        { ...axis, size: 84, values: (_u, splits) => splits.map((v) => formatValue(unit, v)) },
+      ],
+      series: [
+        { value: (_u, v) => (v === null ? '—' : formatClock(v * 1000)) },
+        ...series.map((s) => ({
+          label: s.label,
+          stroke: s.color,
+          width: 2,
+          spanGaps: false,
+          points: { show: false },
+          value: (_u: uPlot, v: number | null) => formatValue(unit, v),
+        })),
+      ],
+      hooks: {
+        draw: [(u) => drawOverlay(u, overlay.current)],
+        ready: [
+          (u) =>
+            u.over.addEventListener('click', () => {
+              const left = u.cursor.left;
+              if (left === undefined || left < 0 || u.select.width > 3) return;
+              handlers.current.onPick?.(u.posToVal(left, 'x') * 1000);
+            }),
+        ],
+        setSelect: [
+          (u) => {
+            if (u.select.width <= 3) return;
+            const fromS = u.posToVal(u.select.left, 'x');
+            const toS = u.posToVal(u.select.left + u.select.width, 'x');
+            u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+            handlers.current.onSelectWindow?.({ fromMs: fromS * 1000, toMs: toS * 1000 });
+          },
+        ],
+      },
+    };
+  }, [unit, seriesKey]);
+
+  const xRange = useMemo(() => ({ min: window.fromMs / 1000, max: window.toMs / 1000 }), [window]);
+  const redrawKey = useMemo(() => ({ annotations, instantMs }), [annotations, instantMs]);
+  const width = useCallback((w: number) => onWidth?.(w), [onWidth]);
+
+  return (
+    <UPlotChart
+      options={options}
+      data={columns}
+      height={height}
+      xRange={xRange}
+      redrawKey={redrawKey}
+      onWidth={width}
+    />
+  );
+}

@@ -1,0 +1,83 @@
+import { useLayoutEffect, useRef, useState } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+export type ChartOptions = Omit<uPlot.Options, 'width' | 'height'>;
+
+interface UPlotChartProps {
+  /** Recreates the chart when it changes: memoize it. */
+  options: ChartOptions;
+  data: uPlot.AlignedData;
+  height: number;
+  /** The x window to show (Unix seconds) instead of the data's extent. */
+  xRange?: { min: number; max: number } | null;
+  /** Anything drawn by hooks from outside state (annotations, markers): a change repaints. */
+  redrawKey?: unknown;
+  /** Width of the plot in CSS pixels, reported on resize (the query step follows it). */
+  onWidth?: (width: number) => void;
+}
+
+/**
+ * The one owner of a uPlot canvas: React renders an empty container; the chart is created in a
+ * layout effect once the width is known, given new data on change, resized with its container,
+ * and destroyed on unmount or when its options change. React never renders inside it.
+ */
+export function UPlotChart({ options, data, height, xRange = null, redrawKey, onWidth }: UPlotChartProps) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const chartRef = useRef<uPlot | null>(null);
+  const [width, setWidth] = useState(0);
+  const latest = useRef({ data, xRange, width, height });
+  latest.current = { data, xRange, width, height };
+
+  useLayoutEffect(() => {
+    const el = containerRef.current;
+    if (!el) return;
+    setWidth(Math.floor(el.clientWidth));
+    const observer = new ResizeObserver((entries) => {
+      const w = entries[0]?.contentRect.width;
+      if (w !== undefined) setWidth(Math.floor(w));
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  useLayoutEffect(() => {
+    if (width > 0) onWidth?.(width);
+  }, [width, onWidth]);
+
+  const ready = width > 0;
+  useLayoutEffect(() => {
+    const el = containerRef.current;
+    if (!el || !ready) return;
+    const now = latest.current;
+    const chart = new uPlot({ ...options, width: now.width, height: now.height }, now.data, el);
+    if (now.xRange) chart.setScale('x', now.xRange);
+    chartRef.current = chart;
+    return () => {
+      chart.destroy();
+      chartRef.current = null;
+    };
+  }, [options, ready]);
+
+  useLayoutEffect(() => {
+    const chart = chartRef.current;
+    if (!chart) return;
+    chart.batch(() => {
+      chart.setData(data);
+      if (xRange) chart.setScale('x', xRange);
+    });
+  }, [data, xRange]);
+
+  useLayoutEffect(() => {
+    const chart = chartRef.current;
+    if (chart && width > 0 && (chart.width !== width || chart.height !== height))
+      chart.setSize({ width, height });
+  }, [width, height]);
+
+  useLayoutEffect(() => {
+    void redrawKey;
+    chartRef.current?.redraw(false);
+  }, [redrawKey]);
+
+  return <div className="uplot-island" ref={containerRef} />;
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { LinkSample } from '../api/types.ts';
+import { compareLinks, relativeChange } from './beforeAfter.ts';
+import { eventAnnotations, eventLabel } from './events.ts';
+
+function link(id: string, utilization: number | null): LinkSample {
+  return {
+    id,
+    linkId: id,
+    kind: 'isl',
+    from: { node: 'a', port: 1 },
+    to: { node: 'b', port: 1 },
+    capacityBytesPerSecond: 12.5e9,
+    utilization,
+    bytesPerSecond: utilization === null ? null : utilization * 12.5e9,
+    packetsPerSecond: null,
+    transmitWaitFraction: null,
+    linkUp: true,
+    stale: utilization === null,
+  };
+}
+
+describe('before/after', () => {
+  it('lists the directions that changed most, unknown ones apart, small changes left out', () => {
+    const before = [link('edge1->core1', 0), link('edge1->core2', 1), link('x', 0.5), link('y', null)];
+    const after = [link('edge1->core1', 0.99), link('edge1->core2', 0.98), link('x', 0.505), link('y', 0.4)];
+    const { changes, unknown } = compareLinks(before, after, { limit: 10 });
+    expect(changes.map((c) => c.id)).toEqual(['edge1->core1', 'edge1->core2']);
+    expect(changes[0]?.delta).toBeCloseTo(0.99);
+    expect(unknown).toBe(1);
+    expect(compareLinks(before, after, { limit: 1 }).changes).toHaveLength(1);
+  });
+
+  it('a relative change needs both totals', () => {
+    expect(relativeChange(12.4e9, 24.8e9)).toBeCloseTo(1);
+    expect(relativeChange(null, 1)).toBeNull();
+    expect(relativeChange(0, 1)).toBeNull();
+  });
+});
+
+describe('events', () => {
+  it('labels and orders events, skipping unreadable times', () => {
+    const events = [
+      {
+        time: '2026-01-01T00:00:20Z',
+        kind: 'adaptive-routing',
+        subject: 'fabric',
+        detail: 'enabled false → true, threshold 0 → 7',
+      },
+      {
+        time: '2026-01-01T00:00:00Z',
+        kind: 'traffic',
+        subject: 'fabric',
+        detail: 'start pairs: 2 flows running',
+      },
+      { time: 'never', kind: 'fault', subject: 'x', detail: '' },
+    ];
+    const marks = eventAnnotations(events);
+    expect(marks.map((m) => m.label)).toEqual([
+      'traffic start pairs: 2 flows running',
+      'AR off → on, threshold 0 → 7',
+    ]);
+    expect(marks[1]?.x).toBe(Date.parse('2026-01-01T00:00:20Z') / 1000);
+    expect(eventLabel({ time: '', kind: 'link-state', subject: 'e1/3--c1/1', detail: 'down' })).toBe(
+      'link e1/3--c1/1 down',
+    );
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * The time controls' pure parts: the chart's range (a preset that follows now, or a fixed custom
+ * window), the instant every panel shows (null = live), how both read from and write to the URL,
+ * and the query step (range ÷ pixel width, never finer than one sampling tick).
+ */
+
+export const RANGE_PRESETS = [
+  { key: '5m', label: '5 m', seconds: 300 },
+  { key: '15m', label: '15 m', seconds: 900 },
+  { key: '1h', label: '1 h', seconds: 3600 },
+] as const;
+export type PresetKey = (typeof RANGE_PRESETS)[number]['key'];
+export const DEFAULT_PRESET: PresetKey = '15m';
+
+export type TimeRange =
+  | { kind: 'preset'; key: PresetKey; seconds: number }
+  | { kind: 'custom'; fromMs: number; toMs: number };
+
+export interface TimeWindow {
+  fromMs: number;
+  toMs: number;
+}
+
+/** An instant from the URL or the API: RFC 3339 or Unix seconds; null when absent or unreadable. */
+export function parseInstant(raw: string | number | null | undefined): number | null {
+  if (raw === null || raw === undefined) return null;
+  if (typeof raw === 'number') return Number.isFinite(raw) ? raw * 1000 : null;
+  const text = raw.trim();
+  if (text === '') return null;
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** An instant for the URL and the API: RFC 3339 to the millisecond, in UTC. */
+export function formatInstant(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+export const serializeInstant = (ms: number | null): string | null =>
+  ms === null ? null : formatInstant(ms);
+
+function presetOf(key: PresetKey): TimeRange {
+  const preset = RANGE_PRESETS.find((p) => p.key === key) ?? RANGE_PRESETS[1];
+  return { kind: 'preset', key: preset.key, seconds: preset.seconds };
+}
+
+/** `range=5m|15m|1h` or `range=<from>..<to>` (instants); anything else is the default preset. */
+export function parseRange(raw: string | null): TimeRange {
+  if (raw) {
+    const preset = RANGE_PRESETS.find((p) => p.key === raw);
+    if (preset) return presetOf(preset.key);
+    const [a, b, extra] = raw.split('..');
+    const fromMs = parseInstant(a);
+    const toMs = parseInstant(b);
+    if (extra === undefined && fromMs !== null && toMs !== null && toMs > fromMs) {
+      return { kind: 'custom', fromMs, toMs };
+    }
+  }
+  return presetOf(DEFAULT_PRESET);
+}
+
+export function serializeRange(range: TimeRange): string | null {
+  if (range.kind === 'preset') return range.key === DEFAULT_PRESET ? null : range.key;
+  return `${formatInstant(range.fromMs)}..${formatInstant(range.toMs)}`;
+}
+
+/**
+ * The window the chart shows. A preset ends now; if the viewed instant lies before it, the window
+ * moves back to centre on that instant (never past now), so the instant is always on the chart.
+ */
+export function windowOf(range: TimeRange, nowMs: number, atMs: number | null): TimeWindow {
+  if (range.kind === 'custom') return { fromMs: range.fromMs, toMs: range.toMs };
+  const spanMs = range.seconds * 1000;
+  if (atMs === null || atMs >= nowMs - spanMs) return { fromMs: nowMs - spanMs, toMs: nowMs };
+  const toMs = Math.min(nowMs, atMs + spanMs / 2);
+  return { fromMs: toMs - spanMs, toMs };
+}
+
+/** Whole seconds per point: the range over the pixel width, at least one tick (and one second). */
+export function stepSeconds(window: TimeWindow, widthPx: number, tickSeconds: number): number {
+  const rangeSeconds = Math.max(0, (window.toMs - window.fromMs) / 1000);
+  const perPixel = widthPx > 0 ? rangeSeconds / widthPx : rangeSeconds;
+  return Math.max(1, Math.ceil(Math.max(perPixel, tickSeconds)));
+}
+
+/**
+ * Rounds a window outward to whole steps, so a window that follows now asks the same question
+ * (and draws the same points) until a step has passed.
+ */
+export function alignWindow(window: TimeWindow, step: number): TimeWindow {
+  const stepMs = step * 1000;
+  return {
+    fromMs: Math.floor(window.fromMs / stepMs) * stepMs,
+    toMs: Math.ceil(window.toMs / stepMs) * stepMs,
+  };
+}
+
+/** "11:02:15" in the browser's zone; with the date too when not today. */
+export function formatClock(ms: number, nowMs: number = Date.now()): string {
+  const d = new Date(ms);
+  const time = d.toLocaleTimeString('en-GB', { hour12: false });
+  const sameDay = new Date(nowMs).toDateString() === d.toDateString();
+  return sameDay ? time : `${d.toLocaleDateString('en-CA')} ${time}`;
+}
+
+/** An instant as a `datetime-local` input value ("2026-11-22T11:02:15") in the browser's zone. */
+export function toLocalInput(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** A `datetime-local` input value, read in the browser's zone; null when incomplete. */
+export function fromLocalInput(value: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
+  if (!m) return null;
+  const [, y, mo, d, h, mi, s] = m.map(Number) as number[];
+  const ms = new Date(y ?? 0, (mo ?? 1) - 1, d, h, mi, Number.isNaN(s) ? 0 : s).getTime();
+  return Number.isNaN(ms) ? null : ms;
+}

@@ -1,0 +1,52 @@
+import { useState } from 'react';
+import type { EventList } from '../api/types.ts';
+import {
+  alignWindow,
+  formatInstant,
+  stepSeconds,
+  type TimeRange,
+  type TimeWindow,
+  windowOf,
+} from '../lib/timeRange.ts';
+import { useApiQuery } from './useApiQuery.ts';
+
+/** A window that follows now moves (and is asked again) at most this often. */
+const FOLLOW_MS = 5000;
+
+export interface HistoryWindow {
+  /** Aligned to whole steps: the question the history charts ask. */
+  window: TimeWindow;
+  step: number;
+  /** The chart reports its plot width here; the step follows it. */
+  setWidth: (width: number) => void;
+}
+
+/**
+ * The window and step of the history charts. A preset window ends at the newest sample, moved
+ * on the stream's tick in FOLLOW_MS (or step) increments, so the charts re-ask on the one refresh
+ * clock and never faster than every few seconds; the step is the window over the plot's width.
+ */
+export function useHistoryWindow(
+  range: TimeRange,
+  atMs: number | null,
+  latestMs: number | null,
+  tickSeconds: number,
+): HistoryWindow {
+  const [width, setWidth] = useState(0);
+  const raw = latestMs ?? Date.now();
+  const rough = windowOf(range, raw, atMs);
+  const step = stepSeconds(rough, width || 1000, tickSeconds);
+  const followMs = Math.max(FOLLOW_MS, step * 1000);
+  const nowMs = Math.ceil(raw / followMs) * followMs;
+  const window = alignWindow(windowOf(range, nowMs, atMs), step);
+  return { window, step, setWidth };
+}
+
+/** Events in a window, from the shared cache (the chart and the before/after view ask the same). */
+export function useEvents(window: TimeWindow) {
+  const from = formatInstant(window.fromMs);
+  const to = formatInstant(window.toMs);
+  return useApiQuery<EventList>(['events', from, to], (api, signal) => api.getEvents(from, to, signal), {
+    keepPrevious: true,
+  });
+}

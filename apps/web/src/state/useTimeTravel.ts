@@ -1,0 +1,85 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { applyScrub, isTypingTarget, type ScrubAction, scrubActionOf, tickFromGaps } from '../lib/scrub.ts';
+import {
+  parseInstant,
+  parseRange,
+  serializeInstant,
+  serializeRange,
+  type TimeRange,
+} from '../lib/timeRange.ts';
+import { useUrlParam } from './useUrlState.ts';
+
+export interface TimeTravel {
+  range: TimeRange;
+  setRange: (range: TimeRange) => void;
+  /** The instant every panel shows (ms), or null for live. */
+  atMs: number | null;
+  setAt: (ms: number | null) => void;
+  bookmarkMs: number | null;
+  /** Time of the newest live sample (ms). */
+  latestMs: number | null;
+  tickSeconds: number;
+  dispatch: (action: ScrubAction) => void;
+  /** Live instant, and a window that follows now again (a custom window returns to the default). */
+  goLive: () => void;
+}
+
+/** Gaps between stream messages kept to measure the tick. */
+const TICK_GAPS = 10;
+
+/** Sampling tick, from the smallest of the last gaps between stream messages' sample times. */
+function useTickSeconds(latestMs: number | null): number {
+  const previous = useRef<number | null>(null);
+  const gaps = useRef<number[]>([]);
+  const [tick, setTick] = useState(1);
+  useEffect(() => {
+    if (latestMs === null) return;
+    const last = previous.current;
+    previous.current = latestMs;
+    if (last === null || latestMs === last) return;
+    gaps.current = [...gaps.current, latestMs - last].slice(-TICK_GAPS);
+    setTick((t) => tickFromGaps(gaps.current, t));
+  }, [latestMs]);
+  return tick;
+}
+
+/**
+ * Where in time the dashboard is: the chart's range, the viewed instant and the bookmark, all in
+ * the URL (`range`, `at`, `mark`), and opatop's keys (L, r/R, f/F, B, b) on the page, except
+ * while typing in a field.
+ */
+export function useTimeTravel(latestTime: string | null): TimeTravel {
+  const [range, setRange] = useUrlParam('range', parseRange, serializeRange);
+  const [atMs, setAt] = useUrlParam('at', parseInstant, serializeInstant);
+  const [bookmarkMs, setBookmark] = useUrlParam('mark', parseInstant, serializeInstant);
+  const latestMs = parseInstant(latestTime);
+  const tickSeconds = useTickSeconds(latestMs);
+
+  const dispatch = useCallback(
+    (action: ScrubAction) => {
+      const next = applyScrub({ atMs, bookmarkMs }, action, { latestMs, tickSeconds });
+      if (next.atMs !== atMs) setAt(next.atMs);
+      if (next.bookmarkMs !== bookmarkMs) setBookmark(next.bookmarkMs);
+    },
+    [atMs, bookmarkMs, latestMs, tickSeconds, setAt, setBookmark],
+  );
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || isTypingTarget(event.target as HTMLElement | null)) return;
+      const action = scrubActionOf(event);
+      if (!action) return;
+      event.preventDefault();
+      dispatch(action);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [dispatch]);
+
+  const goLive = useCallback(() => {
+    setAt(null);
+    if (range.kind === 'custom') setRange(parseRange(null));
+  }, [range, setAt, setRange]);
+
+  return { range, setRange, atMs, setAt, bookmarkMs, latestMs, tickSeconds, dispatch, goLive };
+}

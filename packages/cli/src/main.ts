@@ -9,6 +9,7 @@ import { PARSE_USAGE, parse } from './commands/parse.ts';
 import { routeCommand } from './commands/route.ts';
 import { SERVE_USAGE, serveCommand } from './commands/serve.ts';
 import { stopOnSignal } from './commands/shared.ts';
+import { TOP_USAGE, topCommand } from './commands/top.ts';
 import { topologyCommand } from './commands/topology.ts';
 import { startDemo } from './demo.ts';
 import { MissingToolError } from './prometheus.ts';
@@ -33,6 +34,7 @@ commands:
   analyze (--scenario NAME | --topology FILE) --pattern P [--json]
                         flows sharing links under static routing (P: pairs:A-B,C-D, shift:K,
                         permutation[:SEED], all-to-all, incast:HOST, bisection)
+  ${TOP_USAGE}
   help                  this text
 `;
 
@@ -96,6 +98,8 @@ async function main(argv: string[]): Promise<void> {
       return routeCommand(rest);
     case 'analyze':
       return analyzeCommand(rest);
+    case 'top':
+      return topCommand(rest);
     case 'scenarios':
       for (const s of scenarios) process.stdout.write(`${s.name.padEnd(20)} ${s.description}\n`);
       return;

@@ -1,0 +1,247 @@
+import type {
+  FabricEvent,
+  FabricInfo,
+  Features,
+  Health,
+  HistoryPoint,
+  LinkState,
+  Snapshot,
+  Summary,
+} from './api-types.ts';
+import type { LinkFilter, SortKey, ViewState } from './state.ts';
+
+/** The server could not be asked, or answered something other than the API. */
+export class TopClientError extends Error {
+  override name = 'TopClientError';
+}
+
+/** No answer at all: refused, unresolvable, or too slow. */
+export class ServerUnreachableError extends TopClientError {
+  override name = 'ServerUnreachableError';
+}
+
+export interface TopClientOptions {
+  /** Server root, e.g. http://127.0.0.1:8080 */
+  url: string;
+  token?: string | undefined;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isNumberOrNull = (value: unknown): value is number | null =>
+  value === null || (typeof value === 'number' && Number.isFinite(value));
+const numberOrNull = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
+
+function checkHealth(body: unknown): Health {
+  if (!isRecord(body) || typeof body.store !== 'string' || !isNumberOrNull(body.lastSampleAgeSeconds)) {
+    throw new TopClientError('GET /api/v1/health: not a fabscope health answer');
+  }
+  return body as unknown as Health;
+}
+
+function checkSummary(body: unknown): Summary {
+  const histogram = isRecord(body) ? body.histogram : undefined;
+  const buckets = (b: unknown) =>
+    Array.isArray(b) && b.length === 10 && b.every((n) => typeof n === 'number');
+  if (
+    !isRecord(body) ||
+    typeof body.time !== 'string' ||
+    !isNumberOrNull(body.hostTransmitBytesPerSecond) ||
+    !isRecord(histogram) ||
+    !buckets(histogram.isl) ||
+    !buckets(histogram.host)
+  ) {
+    throw new TopClientError('GET /api/v1/summary: not a fabscope summary (time, histogram.isl/host ×10)');
+  }
+  return body as unknown as Summary;
+}
+
+function checkLinks(body: unknown): LinkState[] {
+  const links = isRecord(body) ? body.links : undefined;
+  const ok = (l: unknown) =>
+    isRecord(l) &&
+    typeof l.id === 'string' &&
+    typeof l.kind === 'string' &&
+    isRecord(l.from) &&
+    isRecord(l.to) &&
+    isNumberOrNull(l.utilization);
+  if (!Array.isArray(links) || !links.every(ok)) {
+    throw new TopClientError('GET /api/v1/links: not a list of link directions');
+  }
+  return links as LinkState[];
+}
+
+/** GET /summary/history: a list of ticks, or an object holding one (the first array field). */
+export function parseHistory(body: unknown): HistoryPoint[] {
+  const list = Array.isArray(body)
+    ? body
+    : isRecord(body)
+      ? (Object.values(body).find((v) => Array.isArray(v)) as unknown[] | undefined)
+      : undefined;
+  if (!list) throw new TopClientError('GET /api/v1/summary/history: no list of ticks');
+  return list.flatMap((p) =>
+    isRecord(p) && typeof p.time === 'string'
+      ? [{ time: p.time, hostTransmitBytesPerSecond: numberOrNull(p.hostTransmitBytesPerSecond) }]
+      : [],
+  );
+}
+
+/** GET /events: each event as one line of text, whatever fields the server names it by. */
+export function parseEvents(body: unknown): FabricEvent[] {
+  const list = Array.isArray(body) ? body : isRecord(body) ? body.events : undefined;
+  if (!Array.isArray(list)) throw new TopClientError('GET /api/v1/events: no list of events');
+  return list.flatMap((e) => {
+    if (!isRecord(e)) return [];
+    const time =
+      typeof e.time === 'string'
+        ? e.time
+        : typeof e.timeMs === 'number'
+          ? new Date(e.timeMs).toISOString()
+          : '';
+    const text =
+      typeof e.message === 'string'
+        ? e.message
+        : [e.type, e.target ?? e.link ?? e.node].filter((p) => typeof p === 'string').join(' ');
+    return text ? [{ time, text }] : [];
+  });
+}
+
+const serverSort: Record<SortKey, { sort: string; order: string } | null> = {
+  utilization: { sort: 'utilization', order: 'desc' },
+  utilizationLowest: { sort: 'utilization', order: 'asc' },
+  wait: { sort: 'transmitWaitFraction', order: 'desc' },
+  // The API ranks by utilization, throughput or wait, not packets: sorted here.
+  packets: null,
+};
+
+/** Highest packet rate first; unknown rates last, as the API orders unknowns. */
+export function sortByPackets(links: LinkState[]): LinkState[] {
+  return [...links].sort((a, b) => {
+    const pa = a.packetsPerSecond ?? -1;
+    const pb = b.packetsPerSecond ?? -1;
+    return pb - pa || (a.id < b.id ? -1 : 1);
+  });
+}
+
+const kindParameter = (filter: LinkFilter): string | undefined => (filter === 'all' ? undefined : filter);
+
+/** Asks a fabscope server's REST API (/api/v1) for what one screen shows. */
+export class TopClient {
+  private readonly base: string;
+  private readonly timeoutMs: number;
+  private readonly fetch: typeof fetch;
+  private readonly headers: Record<string, string>;
+
+  constructor(options: TopClientOptions) {
+    this.base = `${options.url.replace(/\/+$/, '')}/api/v1`;
+    this.timeoutMs = options.timeoutMs ?? 5000;
+    this.fetch = options.fetch ?? fetch;
+    this.headers = { accept: 'application/json' };
+    if (options.token) this.headers.authorization = `Bearer ${options.token}`;
+  }
+
+  /** GET `path`; null on 404 when `optional` (the server lacks that feature). */
+  private async get(path: string, optional = false): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await this.fetch(`${this.base}${path}`, {
+        headers: this.headers,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (error) {
+      const cause =
+        error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : '';
+      const reason =
+        error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')
+          ? `no answer within ${this.timeoutMs / 1000} s`
+          : cause || String(error);
+      throw new ServerUnreachableError(`cannot reach ${this.base}${path}: ${reason}`);
+    }
+    if (optional && response.status === 404) {
+      await response.body?.cancel();
+      return null;
+    }
+    if (!response.ok) {
+      const text = await response.text().catch(() => '');
+      let message = text.slice(0, 200);
+      try {
+        const parsed = JSON.parse(text) as { message?: unknown };
+        if (typeof parsed.message === 'string') message = parsed.message;
+      } catch {
+        // not JSON: the text itself, cut short
+      }
+      throw new TopClientError(
+        `GET ${this.base}${path}: HTTP ${response.status}${message ? ` ${message}` : ''}`,
+      );
+    }
+    try {
+      return await response.json();
+    } catch {
+      throw new TopClientError(
+        `GET ${this.base}${path}: the answer is not JSON (is this a fabscope server?)`,
+      );
+    }
+  }
+
+  /** Which optional endpoints the server has (history and events come with newer servers). */
+  async features(): Promise<Features> {
+    // A server that cannot be reached says nothing about its features: that error is thrown.
+    const absentUnlessUnreachable = (error: unknown) => {
+      if (error instanceof ServerUnreachableError) throw error;
+      return null;
+    };
+    const [history, events] = await Promise.all([
+      this.get('/summary/history', true).catch(absentUnlessUnreachable),
+      this.get('/events', true).catch(absentUnlessUnreachable),
+    ]);
+    return { history: history !== null, events: events !== null };
+  }
+
+  /** The fabric's name and kind (GET /topology, once: it is the largest answer). */
+  async fabric(): Promise<FabricInfo> {
+    const body = await this.get('/topology');
+    if (!isRecord(body) || typeof body.name !== 'string') {
+      throw new TopClientError('GET /api/v1/topology: not a fabscope topology');
+    }
+    return { name: body.name, fabricType: typeof body.fabricType === 'string' ? body.fabricType : '' };
+  }
+
+  /** Health, summary and the ranked rows `state` asks for (`rows` of them from state.scroll). */
+  async snapshot(state: ViewState, rows: number, features: Features): Promise<Snapshot> {
+    const time = state.time && features.history ? state.time : null;
+    const at = time ? `time=${encodeURIComponent(time)}` : '';
+    const limit = state.scroll + rows + 1;
+    const query = new URLSearchParams();
+    const ranking = serverSort[state.sort];
+    if (ranking) {
+      query.set('sort', ranking.sort);
+      query.set('order', ranking.order);
+      query.set('limit', String(limit));
+    }
+    const kind = kindParameter(state.filter);
+    if (kind) query.set('kind', kind);
+    if (time) query.set('time', time);
+    const [health, summary, linksBody, history, events] = await Promise.all([
+      this.get('/health').then(checkHealth),
+      this.get(`/summary${at ? `?${at}` : ''}`).then(checkSummary),
+      this.get(`/links?${query}`),
+      features.history
+        ? this.get('/summary/history', true).then((b) => (b === null ? null : parseHistory(b)))
+        : null,
+      features.events ? this.get('/events', true).then((b) => (b === null ? null : parseEvents(b))) : null,
+    ]);
+    let links = checkLinks(linksBody);
+    if (!ranking) links = sortByPackets(links);
+    return {
+      health,
+      summary,
+      links: links.slice(0, limit - 1),
+      moreLinks: links.length >= limit,
+      history,
+      events,
+    };
+  }
+}

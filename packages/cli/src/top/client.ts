@@ -126,6 +126,21 @@ export function sortByPackets(links: LinkState[]): LinkState[] {
   });
 }
 
+/**
+ * Utilization ranking with ties at the shown precision (0.1 %) broken by wait, highest first:
+ * of two full links the one whose senders wait for credit is the bottleneck. Stable otherwise.
+ */
+export function rankByUtilization(links: LinkState[], order: 'desc' | 'asc'): LinkState[] {
+  const shown = (u: number | null) => (u === null ? null : Math.round(u * 1000));
+  return [...links].sort((a, b) => {
+    const ua = shown(a.utilization);
+    const ub = shown(b.utilization);
+    if (ua === null || ub === null) return ua === ub ? 0 : ua === null ? 1 : -1;
+    if (ua !== ub) return order === 'desc' ? ub - ua : ua - ub;
+    return (b.transmitWaitFraction ?? -1) - (a.transmitWaitFraction ?? -1);
+  });
+}
+
 const kindParameter = (filter: LinkFilter): string | undefined => (filter === 'all' ? undefined : filter);
 
 /** Asks a fabscope server's REST API (/api/v1) for what one screen shows. */
@@ -235,6 +250,8 @@ export class TopClient {
     ]);
     let links = checkLinks(linksBody);
     if (!ranking) links = sortByPackets(links);
+    else if (state.sort === 'utilization') links = rankByUtilization(links, 'desc');
+    else if (state.sort === 'utilizationLowest') links = rankByUtilization(links, 'asc');
     return {
       health,
       summary,

@@ -74,18 +74,27 @@ function mark(link: LinkState): string {
   return ' ';
 }
 
-function tableHeader(width: number): string {
-  const nameWidth = width - RANK_WIDTH - MARK_WIDTH - COLUMNS.reduce((s, c) => s + c.width, 0);
+/**
+ * Columns for link names: what the longest name on screen needs (the numbers then sit beside
+ * the names on a wide terminal), at most what is left of the width.
+ */
+export function nameColumns(width: number, links: LinkState[]): number {
+  const room = width - RANK_WIDTH - MARK_WIDTH - COLUMNS.reduce((s, c) => s + c.width, 0);
+  const longest = Math.max(MIN_NAME_WIDTH, ...links.map((l) => [...linkName(l)].length + 1));
+  return Math.min(room, longest);
+}
+const MIN_NAME_WIDTH = 24;
+
+function tableHeader(nameWidth: number): string {
   return (
     padStart('#', RANK_WIDTH - 1) +
     ' '.repeat(1 + MARK_WIDTH) +
-    padEnd('Link direction', nameWidth - 1) +
+    padEnd('Link direction', nameWidth) +
     COLUMNS.map((c, i) => (i === 0 ? padEnd(` ${c.title}`, c.width) : padStart(c.title, c.width))).join('')
   );
 }
 
-function tableRow(rank: number, link: LinkState, width: number): ScreenLine {
-  const nameWidth = width - RANK_WIDTH - MARK_WIDTH - COLUMNS.reduce((s, c) => s + c.width, 0);
+function tableRow(rank: number, link: LinkState, nameWidth: number, width: number): ScreenLine {
   const cells = [
     padEnd(` ${link.kind === 'isl' ? 'ISL' : link.kind}`, COLUMNS[0].width),
     padStart(percent(link.utilization), COLUMNS[1].width),
@@ -187,9 +196,11 @@ function historyLine(input: RenderInput, width: number): ScreenLine {
 }
 
 function footer(input: RenderInput, width: number): ScreenLine {
-  const common = 'q quit  c/C sort  0 all 1 ISL 2 host  s/S scroll  ? help';
-  const history = input.features?.history ? '  L r R f F B b history' : `  | ${NO_HISTORY}`;
-  return line(`${common}${history}`, width, 'footer');
+  const history = input.features?.history;
+  const wide = `q quit  c/C sort  0 all 1 ISL 2 host  s/S page  ? help${history ? '  L live  r/R f/F step  B/b bookmark' : ` | ${NO_HISTORY}`}`;
+  // At 80 columns the spacious form does not fit; the same keys, closer together.
+  const compact = `q quit c/C sort 0 all 1 ISL 2 host s/S page ? help${history ? ' L live r/R f/F step B/b bkmk' : ` | ${NO_HISTORY}`}`;
+  return line(wide.length <= width ? wide : compact, width, 'footer');
 }
 
 function helpLines(input: RenderInput, width: number): ScreenLine[] {
@@ -265,20 +276,42 @@ export function renderScreen(input: RenderInput, size: ScreenSize): ScreenLine[]
       ? input.snapshot
         ? 'no link directions'
         : 'waiting for the server'
-      : `rows ${count(input.state.scroll + 1)}–${count(input.state.scroll + shown.length)}${input.snapshot?.moreLinks ? ' of more' : ''}`;
+      : `rows ${count(input.state.scroll + 1)}–${count(input.state.scroll + shown.length)}${input.snapshot?.moreLinks ? ', more below (s)' : ''}`;
+  const nameWidth = nameColumns(width, shown);
   const table: ScreenLine[] = [
     line(`Ranked by ${sort} · ${filter} · ${range}`, width, 'heading'),
-    line(tableHeader(width), width, 'heading'),
-    ...shown.map((link, i) => tableRow(input.state.scroll + i + 1, link, width)),
+    line(tableHeader(nameWidth), width, 'heading'),
+    ...shown.map((link, i) => tableRow(input.state.scroll + i + 1, link, nameWidth, width)),
     ...Array.from({ length: rows - shown.length }, () => line('', width)),
   ];
   const events = input.features?.events ? eventLines(input, width) : [];
   return [...top, ...table, ...events, message, footer(input, width)];
 }
 
-function tooSmall({ width, height }: ScreenSize): ScreenLine[] {
-  const message = `fabscope top needs at least ${MIN_WIDTH}×${MIN_HEIGHT}; this terminal is ${width}×${height}`;
-  const lines = Array.from({ length: Math.max(1, height) }, () => line('', Math.max(0, width)));
-  lines[0] = { text: padEnd(fit(message, Math.max(0, width)), Math.max(0, width)), style: 'warning' };
+/** Words of `text` in lines of at most `width` columns (a word longer than that is cut). */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(' ')) {
+    const next = current ? `${current} ${word}` : word;
+    if ([...next].length <= width) current = next;
+    else {
+      if (current) lines.push(current);
+      current = fit(word, width);
+    }
+  }
+  if (current) lines.push(current);
   return lines;
+}
+
+function tooSmall({ width, height }: ScreenSize): ScreenLine[] {
+  const w = Math.max(0, width);
+  const message = wrap(
+    `fabscope top needs at least ${MIN_WIDTH}×${MIN_HEIGHT}; this terminal is ${width}×${height}. Enlarge it, or press q to quit.`,
+    w,
+  );
+  return Array.from({ length: Math.max(1, height) }, (_, i) => {
+    const text = message[i];
+    return text === undefined ? line('', w) : line(text, w, 'warning');
+  });
 }

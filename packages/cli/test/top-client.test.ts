@@ -1,0 +1,120 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  parseEvents,
+  parseHistory,
+  rankByUtilization,
+  ServerUnreachableError,
+  sortByPackets,
+  TopClient,
+  TopClientError,
+} from '../src/top/client.ts';
+import { initialViewState } from '../src/top/state.ts';
+import { link } from './top-fixtures.ts';
+
+describe('fabscope top client', () => {
+  it('ranks packets highest first, unknown last', () => {
+    const links = [
+      link('a/1', 'b/1', { packetsPerSecond: 5 }),
+      link('c/1', 'd/1', { packetsPerSecond: null }),
+      link('e/1', 'f/1', { packetsPerSecond: 9 }),
+    ];
+    expect(sortByPackets(links).map((l) => l.id)).toEqual(['e/1->f/1', 'a/1->b/1', 'c/1->d/1']);
+  });
+
+  it('ranks utilization ties at the shown precision by wait: the congested link first', () => {
+    const links = [
+      link('core2/2', 'edge2/4', { utilization: 0.98895, transmitWaitFraction: 0 }),
+      link('edge1/4', 'core2/1', { utilization: 0.98893, transmitWaitFraction: 0.5 }),
+      link('x/1', 'y/1', { utilization: null }),
+      link('a/1', 'b/1', { utilization: 0.2 }),
+    ];
+    expect(rankByUtilization(links, 'desc').map((l) => l.id)).toEqual([
+      'edge1/4->core2/1',
+      'core2/2->edge2/4',
+      'a/1->b/1',
+      'x/1->y/1',
+    ]);
+    expect(rankByUtilization(links, 'asc').map((l) => l.id)[0]).toBe('a/1->b/1');
+    expect(rankByUtilization(links, 'asc').at(-1)?.id).toBe('x/1->y/1');
+  });
+
+  it('reads a history list bare or inside an object, skipping entries without a time', () => {
+    const points = [
+      { time: '2026-11-22T22:31:10Z', hostTransmitBytesPerSecond: 1e9 },
+      { time: '2026-11-22T22:31:11Z', hostTransmitBytesPerSecond: null },
+      { nope: 1 },
+    ];
+    const expected = [
+      { time: '2026-11-22T22:31:10Z', hostTransmitBytesPerSecond: 1e9 },
+      { time: '2026-11-22T22:31:11Z', hostTransmitBytesPerSecond: null },
+    ];
+    expect(parseHistory(points)).toEqual(expected);
+    expect(parseHistory({ step: 1, points })).toEqual(expected);
+    expect(() => parseHistory({ nothing: true })).toThrow(TopClientError);
+  });
+
+  it('reads events as one line each', () => {
+    expect(
+      parseEvents({
+        events: [
+          { time: '2026-11-22T22:30:00Z', message: 'edge1/4 down' },
+          { timeMs: 0, type: 'link-down', target: 'edge1/4--core2/1' },
+          { time: 'x' },
+        ],
+      }),
+    ).toEqual([
+      { time: '2026-11-22T22:30:00Z', text: 'edge1/4 down' },
+      { time: '1970-01-01T00:00:00.000Z', text: 'link-down edge1/4--core2/1' },
+    ]);
+    expect(() => parseEvents('garbage')).toThrow(TopClientError);
+  });
+
+  describe('over HTTP', () => {
+    let server: Server | undefined;
+    afterEach(async () => {
+      server?.closeAllConnections();
+      await new Promise((resolve) => server?.close(resolve));
+      server = undefined;
+    });
+    const serve = async (handler: Parameters<typeof createServer>[1]) => {
+      server = createServer(handler);
+      await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    };
+
+    it('a server that never answers: unreachable after the timeout', async () => {
+      const url = await serve(() => undefined);
+      const client = new TopClient({ url, timeoutMs: 200 });
+      const error = await client.features().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ServerUnreachableError);
+      expect((error as Error).message).toMatch(/no answer within 0.2 s/);
+    });
+
+    it('something that is not a fabscope server: a clear error', async () => {
+      const url = await serve((_request, response) => {
+        response.setHeader('content-type', 'text/html');
+        response.end('<html>hello</html>');
+      });
+      const client = new TopClient({ url });
+      const error = await client
+        .snapshot(initialViewState, 10, { history: false, events: false })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TopClientError);
+      expect((error as Error).message).toMatch(/not JSON \(is this a fabscope server\?\)/);
+    });
+
+    it('sends the token and reports HTTP errors with the API message', async () => {
+      const seen: (string | undefined)[] = [];
+      const url = await serve((request, response) => {
+        seen.push(request.headers.authorization);
+        response.statusCode = 403;
+        response.end(JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'token required' }));
+      });
+      const client = new TopClient({ url, token: 's3cret' });
+      await expect(client.fabric()).rejects.toThrow(/GET .*\/api\/v1\/topology: HTTP 403 token required/);
+      expect(seen).toEqual(['Bearer s3cret']);
+    });
+  });
+});

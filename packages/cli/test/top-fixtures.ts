@@ -50,6 +50,7 @@ export const arDemoSnapshot: Snapshot = {
   },
   links: arDemoLinks,
   moreLinks: false,
+  mostWaiting: arDemoLinks[0] ?? null,
   history: null,
   events: null,
 };

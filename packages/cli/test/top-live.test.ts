@@ -78,7 +78,10 @@ describe('fabscope top against the ar-demo pipeline with the seed pairs running'
     expect(lines[1]).toMatch(/^Store embedded {3}Data age \d+\.\d s fresh/);
     // The pair total: 12.2–12.5 GB/s, as the pipeline test checks through the API.
     expect(lines[2]).toMatch(/^Host transmit 12\.[2-5] GB\/s {3}Link directions 8 ISL, 8 host, 0 unknown/);
-    expect(lines[5]).toMatch(/^ISLs +6( +0){8} +2$/);
+    expect(lines[3]).toMatch(
+      /^Errors {4}Integrity — {3}Congestion worst wait [45]\d\.\d % edge1\/4 → core2\/1$/,
+    );
+    expect(lines[6]).toMatch(/^ISLs +6( +0){8} +2$/);
     // This server keeps no history (yet): the history keys are not offered.
     expect(lines[23]).toMatch(/\| no history on this server$/);
   }, 40_000);

@@ -20,33 +20,36 @@ describe('fabscope top screen', () => {
     );
     expect(lines[1]).toContain('Store embedded   Data age 0.2 s fresh');
     expect(lines[2]).toContain('Host transmit 12.4 GB/s   Link directions 8 ISL, 8 host, 0 unknown');
-    expect(lines[4]?.trimEnd()).toBe(
+    expect(lines[5]?.trimEnd()).toBe(
       'Util          0+%   10+%   20+%   30+%   40+%   50+%   60+%   70+%   80+%   90+%',
     );
-    expect(lines[5]?.trimEnd()).toBe(
+    expect(lines[6]?.trimEnd()).toBe(
       'ISLs            6      0      0      0      0      0      0      0      0      2',
     );
-    expect(lines[6]?.trimEnd()).toBe(
+    expect(lines[7]?.trimEnd()).toBe(
       'Host links      4      0      0      0      4      0      0      0      0      0',
     );
-    expect(lines[7]).toContain('History   no history on this server');
-    expect(lines[9]).toContain('Ranked by Utilization (highest first) · all links · rows 1–5');
-    expect(lines[11]?.trimEnd()).toBe(
+    expect(lines[8]).toContain('History   no history on this server');
+    expect(lines[10]).toContain('Ranked by Utilization (highest first) · all links · rows 1–5');
+    expect(lines[3]?.trimEnd()).toBe(
+      'Errors    Integrity —   Congestion worst wait 50.0 % edge1/4 → core2/1',
+    );
+    expect(lines[12]?.trimEnd()).toBe(
       '  1   edge1/4 → core2/1        ISL   98.9 %   12.4 GB/s   1.51 Mp/s  50.0 %',
     );
-    expect(lines[15]).toContain(
+    expect(lines[16]).toContain(
       '  5   core1/1 → edge1/3        ISL    0.0 %    0.00 B/s    0.00 p/s   0.0 %',
     );
     expect(lines[23]?.trimEnd()).toBe(
       'q quit c/C sort 0 all 1 ISL 2 host s/S page ? help | no history on this server',
     );
-    expect(tableRows(SIZE, { history: false, events: false })).toBe(11);
+    expect(tableRows(SIZE, { history: false, events: false })).toBe(10);
   });
 
   it('columns of the header and rows line up', () => {
     const lines = text(renderScreen(input(), SIZE));
-    const header = lines[10] ?? '';
-    const row = lines[11] ?? '';
+    const header = lines[11] ?? '';
+    const row = lines[12] ?? '';
     expect(header.indexOf('Link direction')).toBe(row.indexOf('edge1/4'));
     expect(header.indexOf('Kind') - 1).toBe(row.indexOf('ISL') - 1);
     // Numbers are right-aligned under their titles.
@@ -134,10 +137,10 @@ describe('fabscope top screen', () => {
       },
     );
     const lines = text(renderScreen(input({ snapshot: { ...arDemoSnapshot, links: [long] } }), SIZE));
-    const row = lines[11] ?? '';
+    const row = lines[12] ?? '';
     expect(columns(row)).toBe(80);
     expect(row).toMatch(/ fat-tree-27648-pod17-edg\S*…\s+ISL +50\.0 % /);
-    const header = lines[10] ?? '';
+    const header = lines[11] ?? '';
     expect(row.indexOf('50.0 %') + '50.0 %'.length).toBe(header.indexOf('Util') + 'Util'.length);
   });
 
@@ -172,8 +175,8 @@ describe('fabscope top screen', () => {
     expect(lines[1]).toContain('Store prometheus   Data age — STALE (no samples yet)');
     expect(lines[2]).toContain('Host transmit —');
     expect(lines[2]).toContain('16 unknown');
-    expect(lines[11]).toMatch(/^ {2}1 ! edge1\/3 → core1\/1/);
-    expect(lines[12]?.trimEnd()).toMatch(/^ {2}2 \? edge1\/4 → core2\/1 +ISL +— +— +— +—$/);
+    expect(lines[12]).toMatch(/^ {2}1 ! edge1\/3 → core1\/1/);
+    expect(lines[13]?.trimEnd()).toMatch(/^ {2}2 \? edge1\/4 → core2\/1 +ISL +— +— +— +—$/);
   });
 
   it('before the first answer: dashes and "waiting for the server"', () => {
@@ -181,8 +184,8 @@ describe('fabscope top screen', () => {
     expect(lines[0]).toContain('fabscope top  —');
     expect(lines[0]).toMatch(/Live —$/);
     expect(lines[2]).toContain('Host transmit —   Link directions — ISL, — host, — unknown');
-    expect(lines[5]).toMatch(/^ISLs +— +— +— +— +— +— +— +— +— +— *$/);
-    expect(lines[9]).toContain('waiting for the server');
+    expect(lines[6]).toMatch(/^ISLs +— +— +— +— +— +— +— +— +— +— *$/);
+    expect(lines[10]).toContain('waiting for the server');
   });
 
   it('when the server stops answering, says so and how old the numbers are', () => {
@@ -216,7 +219,7 @@ describe('fabscope top screen', () => {
       ),
     );
     expect(lines[0]).toMatch(/Hist 22:31:15Z {2}Now: 22:31:16Z$/);
-    expect(lines[7]?.trimEnd()).toBe('History   6 ticks, host transmit ▂▃▅█ █');
+    expect(lines[8]?.trimEnd()).toBe('History   6 ticks, host transmit ▂▃▅█ █');
     expect(lines[23]).toContain('L live  r/R f/F step  B/b bookmark');
     expect(text(renderScreen(input({ features: { history: true, events: false } }), SIZE))[23]).toContain(
       'L live r/R f/F step B/b bkmk',
@@ -242,7 +245,7 @@ describe('fabscope top screen', () => {
     expect(lines[19]).toContain('Events (newest first)');
     expect(lines[20]).toContain('22:30:09Z  symbol-errors edge1/3--core1/1');
     expect(lines[21]).toContain('22:30:05Z  link-up edge1/4--core2/1');
-    expect(tableRows(SIZE, { history: false, events: true })).toBe(8);
+    expect(tableRows(SIZE, { history: false, events: true })).toBe(7);
   });
 
   it('help lists the keys and says whether history is there', () => {
@@ -255,6 +258,11 @@ describe('fabscope top screen', () => {
       renderScreen(input({ state, features: { history: true, events: false } }), SIZE),
     );
     expect(withHistory.join('\n')).toContain('r R  back 1 / 5 ticks');
+    // The whole help fits in 80×24, under the title line.
+    expect(withHistory[0]).toMatch(/^fabscope top/);
+    for (const l of withHistory) expect(l).not.toContain('…');
+    expect(withHistory.join('\n')).toContain('Data, Packets: per second, SI (k = 1,000).');
+    expect(withHistory.join('\n')).not.toContain('Ranked by');
   });
 
   it('plain text has no escape codes; a terminal frame styles and clears each line', () => {

@@ -66,6 +66,8 @@ export interface Snapshot {
   links: LinkState[];
   /** True when more link directions exist beyond `links` (the server was asked for a limited list). */
   moreLinks: boolean;
+  /** Fabric-wide, the link direction whose sender waits most (opatop's Congestion category). */
+  mostWaiting: LinkState | null;
   history: HistoryPoint[] | null;
   events: FabricEvent[] | null;
 }

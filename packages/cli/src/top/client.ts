@@ -239,10 +239,11 @@ export class TopClient {
     const kind = kindParameter(state.filter);
     if (kind) query.set('kind', kind);
     if (time) query.set('time', time);
-    const [health, summary, linksBody, history, events] = await Promise.all([
+    const [health, summary, linksBody, waitBody, history, events] = await Promise.all([
       this.get('/health').then(checkHealth),
       this.get(`/summary${at ? `?${at}` : ''}`).then(checkSummary),
       this.get(`/links?${query}`),
+      this.get(`/links?sort=transmitWaitFraction&order=desc&limit=1${at ? `&${at}` : ''}`),
       features.history
         ? this.get('/summary/history', true).then((b) => (b === null ? null : parseHistory(b)))
         : null,
@@ -257,6 +258,7 @@ export class TopClient {
       summary,
       links: links.slice(0, limit - 1),
       moreLinks: links.length >= limit,
+      mostWaiting: checkLinks(waitBody)[0] ?? null,
       history,
       events,
     };

@@ -159,6 +159,22 @@ function statusLines(input: RenderInput, width: number): ScreenLine[] {
   return lines;
 }
 
+/**
+ * opatop's error categories, as far as the API reports them: Congestion from XmitWait (the
+ * worst waiting link direction); Integrity and the others are not reported, so they are unknown.
+ */
+function categoriesLine(input: RenderInput, width: number): ScreenLine {
+  const worst = input.snapshot?.mostWaiting;
+  const wait = worst?.transmitWaitFraction;
+  const congestion =
+    !input.snapshot || wait === null || wait === undefined
+      ? UNKNOWN
+      : wait === 0
+        ? 'no sender waiting'
+        : `worst wait ${percent(wait)} ${worst ? linkName(worst) : ''}`;
+  return line(`Errors    Integrity ${UNKNOWN}   Congestion ${congestion}`, width);
+}
+
 function histogramLines(input: RenderInput, width: number): ScreenLine[] {
   const summary = input.snapshot?.summary;
   const header =
@@ -222,8 +238,8 @@ function helpLines(input: RenderInput, width: number): ScreenLine[] {
         ]
       : [`  L r R f F B b U  history keys: ${NO_HISTORY}`]),
     '',
-    'Marks: ! link down   ? values unknown (stale). Unknown values show as —, never 0.',
-    'Util and Wait are shares of time (0–100 %); Data and Packets per second, SI (k = 1,000).',
+    'Marks: ! link down, ? values unknown (stale); unknown values show as —, never 0.',
+    'Util and Wait: share of time. Data, Packets: per second, SI (k = 1,000).',
   ];
   return texts.map((t, i) => line(t, width, i === 0 ? 'heading' : 'plain'));
 }
@@ -233,8 +249,8 @@ export function tableRows(size: ScreenSize, features: Features | null): number {
   return Math.max(1, size.height - fixedLines(features));
 }
 
-// title, 2 status, blank, 3 histogram, history, blank, sort line, table header, message, footer
-const FIXED_LINES = 13;
+// title, 2 status, categories, blank, 3 histogram, history, blank, sort line, table header, message, footer
+const FIXED_LINES = 14;
 const EVENT_LINES = 3;
 const fixedLines = (features: Features | null) => FIXED_LINES + (features?.events ? EVENT_LINES : 0);
 
@@ -258,13 +274,19 @@ function eventLines(input: RenderInput, width: number): ScreenLine[] {
 export function renderScreen(input: RenderInput, size: ScreenSize): ScreenLine[] {
   const { width, height } = size;
   if (width < MIN_WIDTH || height < MIN_HEIGHT) return tooSmall(size);
-  const top: ScreenLine[] = [titleLine(input, width), ...statusLines(input, width), line('', width)];
+  const top: ScreenLine[] = [
+    titleLine(input, width),
+    ...statusLines(input, width),
+    categoriesLine(input, width),
+    line('', width),
+  ];
   top.push(...histogramLines(input, width), historyLine(input, width), line('', width));
   const message = line(input.state.message ?? '', width, input.state.message ? 'warning' : 'plain');
   if (input.state.showHelp) {
-    const body = helpLines(input, width).slice(0, height - top.length - 2);
-    const filler = Array.from({ length: height - top.length - body.length - 2 }, () => line('', width));
-    return [...top, ...body, ...filler, message, footer(input, width)];
+    // Help takes the whole screen under the title, as opatop's help screens do.
+    const body = [line('', width), ...helpLines(input, width)].slice(0, height - 3);
+    const filler = Array.from({ length: height - body.length - 3 }, () => line('', width));
+    return [top[0] as ScreenLine, ...body, ...filler, message, footer(input, width)];
   }
   const rows = tableRows(size, input.features);
   const links = input.snapshot?.links ?? [];

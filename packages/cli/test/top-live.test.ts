@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { configFromEnv } from '@fabscope/api';
@@ -129,7 +132,10 @@ describe('fabscope top against the ar-demo pipeline with the seed pairs running'
         timeoutMs,
         100,
       );
-    const command = `${process.execPath} ${CLI} top --url ${demo.apiUrl} --interval 0.5`;
+    // The shell records top's exit status once top has ended.
+    const dir = mkdtempSync(join(tmpdir(), 'fabscope-top-'));
+    const statusFile = join(dir, 'status');
+    const command = `${process.execPath} ${CLI} top --url ${demo.apiUrl} --interval 0.5; echo $? > ${statusFile}`;
     try {
       await tmux(
         'start-server',
@@ -204,21 +210,18 @@ describe('fabscope top against the ar-demo pipeline with the seed pairs running'
       await tmux('send-keys', '-t', 'top', 'q');
       await eventually(
         async () => {
-          const state = await tmux(
-            'display-message',
-            '-p',
-            '-t',
-            'top',
-            '#{pane_dead} #{pane_dead_status} #{alternate_on}',
+          expect(readFileSync(statusFile, 'utf8')).toBe('0\n');
+          // Raw mode and the alternate screen are given back.
+          expect(await tmux('display-message', '-p', '-t', 'top', '#{pane_dead} #{alternate_on}')).toBe(
+            '1 0\n',
           );
-          // Exited with status 0 and left the alternate screen.
-          expect(state).toBe('1 0 0\n');
         },
         10_000,
         100,
       );
     } finally {
       await tmux('kill-server').catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 90_000);
 });

@@ -40,33 +40,38 @@ describe('fabscope top client', () => {
     expect(rankByUtilization(links, 'asc').at(-1)?.id).toBe('x/1->y/1');
   });
 
-  it('reads a history list bare or inside an object, skipping entries without a time', () => {
+  it('reads the history points, skipping entries without a time', () => {
     const points = [
-      { time: '2026-11-22T22:31:10Z', hostTransmitBytesPerSecond: 1e9 },
-      { time: '2026-11-22T22:31:11Z', hostTransmitBytesPerSecond: null },
+      { time: '2026-11-22T22:31:10Z', hostTransmitBytesPerSecond: 1e9, histogram: null },
+      { time: '2026-11-22T22:31:11Z', hostTransmitBytesPerSecond: null, histogram: null },
       { nope: 1 },
     ];
-    const expected = [
+    expect(parseHistory({ points })).toEqual([
       { time: '2026-11-22T22:31:10Z', hostTransmitBytesPerSecond: 1e9 },
       { time: '2026-11-22T22:31:11Z', hostTransmitBytesPerSecond: null },
-    ];
-    expect(parseHistory(points)).toEqual(expected);
-    expect(parseHistory({ step: 1, points })).toEqual(expected);
+    ]);
     expect(() => parseHistory({ nothing: true })).toThrow(TopClientError);
+    expect(() => parseHistory([])).toThrow(TopClientError);
   });
 
   it('reads events as one line each', () => {
     expect(
       parseEvents({
         events: [
-          { time: '2026-11-22T22:30:00Z', message: 'edge1/4 down' },
-          { timeMs: 0, type: 'link-down', target: 'edge1/4--core2/1' },
-          { time: 'x' },
+          {
+            time: '2026-11-22T22:30:00Z',
+            kind: 'link-state',
+            subject: 'edge1/4--core2/1',
+            detail: 'up → down',
+          },
+          { time: '2026-11-22T22:30:01Z', kind: 'counter-reset', subject: 'edge1/4' },
+          { time: '2026-11-22T22:30:02Z' },
+          { kind: 'fault' },
         ],
       }),
     ).toEqual([
-      { time: '2026-11-22T22:30:00Z', text: 'edge1/4 down' },
-      { time: '1970-01-01T00:00:00.000Z', text: 'link-down edge1/4--core2/1' },
+      { time: '2026-11-22T22:30:00Z', text: 'link-state edge1/4--core2/1: up → down' },
+      { time: '2026-11-22T22:30:01Z', text: 'counter-reset edge1/4' },
     ]);
     expect(() => parseEvents('garbage')).toThrow(TopClientError);
   });
@@ -83,6 +88,38 @@ describe('fabscope top client', () => {
       await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     };
+
+    it('finds the optional endpoints: 404 (older server) and 409 (no history kept) mean off', async () => {
+      const asked: string[] = [];
+      let historyStatus = 409;
+      const url = await serve((request, response) => {
+        asked.push(request.url ?? '');
+        const path = (request.url ?? '').split('?')[0];
+        response.setHeader('content-type', 'application/json');
+        if (path === '/api/v1/summary/history' && historyStatus !== 200) {
+          response.statusCode = historyStatus;
+          response.end(
+            JSON.stringify({
+              statusCode: historyStatus,
+              error: 'x',
+              message: 'the prometheus store keeps no history',
+            }),
+          );
+        } else if (path === '/api/v1/summary/history') response.end(JSON.stringify({ points: [] }));
+        else if (path === '/api/v1/events') response.end(JSON.stringify({ events: [] }));
+        else response.writeHead(404).end('{}');
+      });
+      const client = new TopClient({ url });
+      const now = Date.parse('2026-11-22T22:31:10Z');
+      expect(await client.features(now)).toEqual({ history: false, events: true });
+      // Both are range questions: they need a start.
+      expect(asked).toContain('/api/v1/summary/history?from=2026-11-22T22%3A31%3A00.000Z');
+      expect(asked).toContain('/api/v1/events?from=2026-11-22T22%3A31%3A00.000Z');
+      historyStatus = 404;
+      expect(await client.features(now)).toEqual({ history: false, events: true });
+      historyStatus = 200;
+      expect(await client.features(now)).toEqual({ history: true, events: true });
+    });
 
     it('a server that never answers: unreachable after the timeout', async () => {
       const url = await serve(() => undefined);

@@ -74,40 +74,35 @@ function checkLinks(body: unknown): LinkState[] {
   return links as LinkState[];
 }
 
-/** GET /summary/history: a list of ticks, or an object holding one (the first array field). */
+/** GET /summary/history: `{points: [{time, hostTransmitBytesPerSecond, histogram}]}`. */
 export function parseHistory(body: unknown): HistoryPoint[] {
-  const list = Array.isArray(body)
-    ? body
-    : isRecord(body)
-      ? (Object.values(body).find((v) => Array.isArray(v)) as unknown[] | undefined)
-      : undefined;
-  if (!list) throw new TopClientError('GET /api/v1/summary/history: no list of ticks');
-  return list.flatMap((p) =>
+  const points = isRecord(body) ? body.points : undefined;
+  if (!Array.isArray(points)) throw new TopClientError('GET /api/v1/summary/history: no list of points');
+  return points.flatMap((p) =>
     isRecord(p) && typeof p.time === 'string'
       ? [{ time: p.time, hostTransmitBytesPerSecond: numberOrNull(p.hostTransmitBytesPerSecond) }]
       : [],
   );
 }
 
-/** GET /events: each event as one line of text, whatever fields the server names it by. */
+/** GET /events: `{events: [{time, kind, subject, detail}]}`, each as one line of text. */
 export function parseEvents(body: unknown): FabricEvent[] {
-  const list = Array.isArray(body) ? body : isRecord(body) ? body.events : undefined;
-  if (!Array.isArray(list)) throw new TopClientError('GET /api/v1/events: no list of events');
-  return list.flatMap((e) => {
-    if (!isRecord(e)) return [];
-    const time =
-      typeof e.time === 'string'
-        ? e.time
-        : typeof e.timeMs === 'number'
-          ? new Date(e.timeMs).toISOString()
-          : '';
-    const text =
-      typeof e.message === 'string'
-        ? e.message
-        : [e.type, e.target ?? e.link ?? e.node].filter((p) => typeof p === 'string').join(' ');
-    return text ? [{ time, text }] : [];
+  const events = isRecord(body) ? body.events : undefined;
+  if (!Array.isArray(events)) throw new TopClientError('GET /api/v1/events: no list of events');
+  return events.flatMap((e) => {
+    if (!isRecord(e) || typeof e.time !== 'string') return [];
+    const what = [e.kind, e.subject].filter((p) => typeof p === 'string' && p !== '').join(' ');
+    const text = typeof e.detail === 'string' && e.detail !== '' ? `${what}: ${e.detail}` : what;
+    return text ? [{ time: e.time, text }] : [];
   });
 }
+
+/** How far back the feature probe asks: any answer but 404 or 409 means the server has it. */
+const PROBE_MS = 10_000;
+/** Ticks asked for on each side of the one on screen: enough for r/R/f/F and the sparkline. */
+const HISTORY_WINDOW_MS = 120_000;
+/** Events asked for before the tick on screen (the newest are shown). */
+const EVENTS_WINDOW_MS = 600_000;
 
 const serverSort: Record<SortKey, { sort: string; order: string } | null> = {
   utilization: { sort: 'utilization', order: 'desc' },
@@ -201,16 +196,20 @@ export class TopClient {
     }
   }
 
-  /** Which optional endpoints the server has (history and events come with newer servers). */
-  async features(): Promise<Features> {
+  /**
+   * Which optional endpoints the server has (history and events come with newer servers): 404,
+   * an older server; 409, a store that keeps no history; either way the feature is off.
+   */
+  async features(nowMs = Date.now()): Promise<Features> {
     // A server that cannot be reached says nothing about its features: that error is thrown.
     const absentUnlessUnreachable = (error: unknown) => {
       if (error instanceof ServerUnreachableError) throw error;
       return null;
     };
+    const from = `from=${encodeURIComponent(new Date(nowMs - PROBE_MS).toISOString())}`;
     const [history, events] = await Promise.all([
-      this.get('/summary/history', true).catch(absentUnlessUnreachable),
-      this.get('/events', true).catch(absentUnlessUnreachable),
+      this.get(`/summary/history?${from}`, true).catch(absentUnlessUnreachable),
+      this.get(`/events?${from}`, true).catch(absentUnlessUnreachable),
     ]);
     return { history: history !== null, events: events !== null };
   }
@@ -225,7 +224,7 @@ export class TopClient {
   }
 
   /** Health, summary and the ranked rows `state` asks for (`rows` of them from state.scroll). */
-  async snapshot(state: ViewState, rows: number, features: Features): Promise<Snapshot> {
+  async snapshot(state: ViewState, rows: number, features: Features, nowMs = Date.now()): Promise<Snapshot> {
     const time = state.time && features.history ? state.time : null;
     const at = time ? `time=${encodeURIComponent(time)}` : '';
     const limit = state.scroll + rows + 1;
@@ -239,15 +238,29 @@ export class TopClient {
     const kind = kindParameter(state.filter);
     if (kind) query.set('kind', kind);
     if (time) query.set('time', time);
+    // Ticks around the one on screen (r/R/f/F step through them) and the events before it.
+    const anchorMs = time ? Date.parse(time) : nowMs;
+    const range = (beforeMs: number, afterMs: number) => {
+      const parts = [`from=${encodeURIComponent(new Date(anchorMs - beforeMs).toISOString())}`];
+      if (anchorMs + afterMs < nowMs)
+        parts.push(`to=${encodeURIComponent(new Date(anchorMs + afterMs).toISOString())}`);
+      return parts.join('&');
+    };
     const [health, summary, linksBody, waitBody, history, events] = await Promise.all([
       this.get('/health').then(checkHealth),
       this.get(`/summary${at ? `?${at}` : ''}`).then(checkSummary),
       this.get(`/links?${query}`),
       this.get(`/links?sort=transmitWaitFraction&order=desc&limit=1${at ? `&${at}` : ''}`),
       features.history
-        ? this.get('/summary/history', true).then((b) => (b === null ? null : parseHistory(b)))
+        ? this.get(`/summary/history?${range(HISTORY_WINDOW_MS, HISTORY_WINDOW_MS)}`, true).then((b) =>
+            b === null ? null : parseHistory(b),
+          )
         : null,
-      features.events ? this.get('/events', true).then((b) => (b === null ? null : parseEvents(b))) : null,
+      features.events
+        ? this.get(`/events?${range(EVENTS_WINDOW_MS, 0)}`, true).then((b) =>
+            b === null ? null : parseEvents(b),
+          )
+        : null,
     ]);
     let links = checkLinks(linksBody);
     if (!ranking) links = sortByPackets(links);

@@ -77,6 +77,9 @@ describe('fabscope top keys', () => {
       expect(result.state).toEqual({ ...initialViewState, message: NO_HISTORY });
       expect(result.refetch).toBe(false);
     }
+    expect(press('r', { ...withoutHistory, features: null }).state.message).toBe(
+      'still asking the server whether it keeps history',
+    );
     // Any other key clears the message.
     expect(press('r1', withoutHistory).state.message).toBeNull();
   });

@@ -203,8 +203,9 @@ describe('fabscope top screen', () => {
   });
 
   it('with history: the key line offers the history keys, the history line draws host transmit', () => {
-    const history = [1, 2, 4, 8, null, 8].map((v, i) => ({
-      time: `2026-11-22T22:31:${String(10 + i).padStart(2, '0')}.000Z`,
+    // Before the server had data (22:31:09), the ticks on screen (to 22:31:15), one after it.
+    const history = [null, 1, 2, 4, 8, null, 8, 1].map((v, i) => ({
+      time: `2026-11-22T22:31:${String(9 + i).padStart(2, '0')}.000Z`,
       hostTransmitBytesPerSecond: v === null ? null : v * 1e9,
     }));
     const state = { ...initialViewState, time: '2026-11-22T22:31:12.000Z' };
@@ -219,7 +220,7 @@ describe('fabscope top screen', () => {
       ),
     );
     expect(lines[0]).toMatch(/Hist 22:31:15Z {2}Now: 22:31:16Z$/);
-    expect(lines[8]?.trimEnd()).toBe('History   6 ticks, host transmit ▂▃▅█ █');
+    expect(lines[8]?.trimEnd()).toBe('History   host transmit, 6 ticks to 22:31:15Z ▂▃▅█ █');
     expect(lines[23]).toContain('L live  r/R f/F step  B/b bookmark');
     expect(text(renderScreen(input({ features: { history: true, events: false } }), SIZE))[23]).toContain(
       'L live r/R f/F step B/b bkmk',

@@ -100,7 +100,9 @@ export function applyKey(state: ViewState, key: Keypress, context: KeyContext): 
   }
   const historyKeys = 'LlrRfFBbU';
   if (!historyKeys.includes(typed) || typed === '') return done(state);
-  if (!context.features?.history) return done({ ...state, message: NO_HISTORY });
+  if (!context.features)
+    return done({ ...state, message: 'still asking the server whether it keeps history' });
+  if (!context.features.history) return done({ ...state, message: NO_HISTORY });
   switch (typed) {
     case 'L':
     case 'l':

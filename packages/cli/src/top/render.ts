@@ -203,12 +203,13 @@ export function sparkline(values: (number | null)[], width: number): string {
 function historyLine(input: RenderInput, width: number): ScreenLine {
   const history = input.snapshot?.history;
   if (!input.features?.history || !history) return line(`History   ${NO_HISTORY}`, width);
-  const label = `History   ${history.length} ticks, host transmit `;
-  const spark = sparkline(
-    history.map((p) => p.hostTransmitBytesPerSecond),
-    Math.max(0, width - label.length),
-  );
-  return line(`${label}${spark}`, width);
+  // The ticks up to the one on screen; those before the server had data are left out.
+  const shownMs = Date.parse(input.snapshot?.summary.time ?? '');
+  const upTo = history.filter((p) => !(Date.parse(p.time) > shownMs));
+  const first = upTo.findIndex((p) => p.hostTransmitBytesPerSecond !== null);
+  const values = first < 0 ? [] : upTo.slice(first).map((p) => p.hostTransmitBytesPerSecond);
+  const label = `History   host transmit, ${count(values.length)} ticks to ${clock(input.snapshot?.summary.time)} `;
+  return line(`${label}${sparkline(values, Math.max(0, width - label.length))}`, width);
 }
 
 function footer(input: RenderInput, width: number): ScreenLine {

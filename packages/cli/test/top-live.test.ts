@@ -27,6 +27,14 @@ async function top(args: string[], env: NodeJS.ProcessEnv = {}) {
   }
 }
 
+/** Whether the server answers time questions (GET /summary/history, from the time API). */
+async function keepsHistory(apiUrl: string): Promise<boolean> {
+  const from = new Date(Date.now() - 10_000).toISOString();
+  const response = await fetch(`${apiUrl}/api/v1/summary/history?from=${encodeURIComponent(from)}`);
+  await response.body?.cancel();
+  return response.status === 200;
+}
+
 /** The first ranked row: the line under the table header. */
 function firstRankedRow(screen: string): string {
   const lines = screen.split('\n');
@@ -85,8 +93,9 @@ describe('fabscope top against the ar-demo pipeline with the seed pairs running'
       /^Errors {4}Integrity — {3}Congestion worst wait [45]\d\.\d % edge1\/4 → core2\/1$/,
     );
     expect(lines[6]).toMatch(/^ISLs +6( +0){8} +2$/);
-    // This server keeps no history (yet): the history keys are not offered.
-    expect(lines[23]).toMatch(/\| no history on this server$/);
+    // The history keys are offered only when the server keeps history.
+    if (await keepsHistory(demo.apiUrl)) expect(lines[23]).toMatch(/ L live r\/R f\/F step B\/b bkmk$/);
+    else expect(lines[23]).toMatch(/\| no history on this server$/);
   }, 40_000);
 
   it('--once follows COLUMNS × LINES when stdout is not a terminal', async () => {
@@ -186,12 +195,27 @@ describe('fabscope top against the ar-demo pipeline with the seed pairs running'
         for (const row of rows) expect(row).toMatch(/ ISL /);
       });
 
-      await tmux('send-keys', '-t', 'top', 'r');
-      await until((_text, lines) => {
-        // The message line just above the key line.
-        expect(lines[28]?.trim()).toBe('no history on this server');
-        expect(lines[0]).toMatch(/ Live /);
-      });
+      if (await keepsHistory(demo.apiUrl)) {
+        // opatop's history keys: back a tick (Hist), bookmark it (Bkmk), live, recall the bookmark.
+        await tmux('send-keys', '-t', 'top', 'r');
+        await until((_text, lines) => expect(lines[0]).toMatch(/ Hist \d\d:\d\d:\d\dZ {2}Now: /));
+        await tmux('send-keys', '-t', 'top', 'B');
+        const bookmarked = await until((_text, lines) => expect(lines[0]).toMatch(/ Bkmk \d\d:\d\d:\d\dZ/));
+        const tick = / Bkmk (\S+)/.exec(bookmarked.split('\n')[0] ?? '')?.[1];
+        await tmux('send-keys', '-t', 'top', 'L');
+        await until((_text, lines) => expect(lines[0]).toMatch(/ Live /));
+        await tmux('send-keys', '-t', 'top', 'b');
+        await until((_text, lines) => expect(lines[0]).toContain(` Bkmk ${tick}`));
+        await tmux('send-keys', '-t', 'top', 'L');
+        await until((_text, lines) => expect(lines[0]).toMatch(/ Live /));
+      } else {
+        await tmux('send-keys', '-t', 'top', 'r');
+        await until((_text, lines) => {
+          // The message line just above the key line.
+          expect(lines[28]?.trim()).toBe('no history on this server');
+          expect(lines[0]).toMatch(/ Live /);
+        });
+      }
 
       await tmux('resize-window', '-t', 'top', '-x', '120', '-y', '40');
       await until((_text, lines) => {

@@ -11,7 +11,7 @@ import {
   TopClientError,
 } from '../src/top/client.ts';
 import { initialViewState } from '../src/top/state.ts';
-import { link } from './top-fixtures.ts';
+import { arDemoSnapshot, link } from './top-fixtures.ts';
 
 describe('fabscope top client', () => {
   it('ranks packets highest first, unknown last', () => {
@@ -119,6 +119,57 @@ describe('fabscope top client', () => {
       expect(await client.features(now)).toEqual({ history: false, events: true });
       historyStatus = 200;
       expect(await client.features(now)).toEqual({ history: true, events: true });
+    });
+
+    it('ranks by packets on the server when it can, else asks once for every direction and ranks here', async () => {
+      const links = [
+        link('a/1', 'b/1', { packetsPerSecond: 5 }),
+        link('c/1', 'd/1', { packetsPerSecond: 9 }),
+        link('e/1', 'f/1', { packetsPerSecond: 1 }),
+      ];
+      const asked: string[] = [];
+      let ranksPackets = false;
+      const url = await serve((request, response) => {
+        const requestUrl = new URL(request.url ?? '', 'http://x');
+        if (requestUrl.pathname === '/api/v1/links') asked.push(requestUrl.search);
+        response.setHeader('content-type', 'application/json');
+        const answer = (body: unknown, status = 200) => {
+          response.statusCode = status;
+          response.end(JSON.stringify(body));
+        };
+        if (requestUrl.pathname === '/api/v1/health')
+          return answer({ status: 'ok', store: 'embedded', lastSampleAgeSeconds: 0.1 });
+        if (requestUrl.pathname === '/api/v1/summary') return answer(arDemoSnapshot.summary);
+        const sort = requestUrl.searchParams.get('sort');
+        if (sort === 'packetsPerSecond' && !ranksPackets)
+          return answer({ statusCode: 400, error: 'Bad Request', message: 'querystring/sort' }, 400);
+        const ranked = sort
+          ? [...links].sort((x, y) => (y.packetsPerSecond ?? 0) - (x.packetsPerSecond ?? 0))
+          : links;
+        return answer({
+          time: 'x',
+          links: ranked.slice(0, Number(requestUrl.searchParams.get('limit') ?? 100)),
+        });
+      });
+      const state = { ...initialViewState, sort: 'packets' as const };
+      const features = { history: false, events: false };
+
+      const older = new TopClient({ url });
+      const first = await older.snapshot(state, 2, features);
+      expect(first.links.map((l) => l.packetsPerSecond)).toEqual([9, 5]);
+      expect(first.moreLinks).toBe(true);
+      await older.snapshot(state, 2, features);
+      const packetQueries = asked.filter((q) => !q.includes('transmitWaitFraction'));
+      // Refused once, then every direction unranked, and not asked to rank again.
+      expect(packetQueries).toEqual(['?sort=packetsPerSecond&order=desc&limit=3', '', '']);
+
+      ranksPackets = true;
+      asked.length = 0;
+      const newer = new TopClient({ url });
+      expect((await newer.snapshot(state, 2, features)).links.map((l) => l.packetsPerSecond)).toEqual([9, 5]);
+      expect(asked.filter((q) => !q.includes('transmitWaitFraction'))).toEqual([
+        '?sort=packetsPerSecond&order=desc&limit=3',
+      ]);
     });
 
     it('a server that never answers: unreachable after the timeout', async () => {

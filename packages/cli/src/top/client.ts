@@ -15,6 +15,17 @@ export class TopClientError extends Error {
   override name = 'TopClientError';
 }
 
+/** The server answered with an error status. */
+export class HttpError extends TopClientError {
+  override name = 'HttpError';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** No answer at all: refused, unresolvable, or too slow. */
 export class ServerUnreachableError extends TopClientError {
   override name = 'ServerUnreachableError';
@@ -104,12 +115,11 @@ const HISTORY_WINDOW_MS = 120_000;
 /** Events asked for before the tick on screen (the newest are shown). */
 const EVENTS_WINDOW_MS = 600_000;
 
-const serverSort: Record<SortKey, { sort: string; order: string } | null> = {
+const serverSort: Record<SortKey, { sort: string; order: string }> = {
   utilization: { sort: 'utilization', order: 'desc' },
   utilizationLowest: { sort: 'utilization', order: 'asc' },
   wait: { sort: 'transmitWaitFraction', order: 'desc' },
-  // The API ranks by utilization, throughput or wait, not packets: sorted here.
-  packets: null,
+  packets: { sort: 'packetsPerSecond', order: 'desc' },
 };
 
 /** Highest packet rate first; unknown rates last, as the API orders unknowns. */
@@ -183,7 +193,8 @@ export class TopClient {
       } catch {
         // not JSON: the text itself, cut short
       }
-      throw new TopClientError(
+      throw new HttpError(
+        response.status,
         `GET ${this.base}${path}: HTTP ${response.status}${message ? ` ${message}` : ''}`,
       );
     }
@@ -193,6 +204,33 @@ export class TopClient {
       throw new TopClientError(
         `GET ${this.base}${path}: the answer is not JSON (is this a fabscope server?)`,
       );
+    }
+  }
+
+  /** Whether GET /links takes sort=packetsPerSecond; unknown until asked. */
+  private serverRanksPackets: boolean | undefined;
+
+  /** GET /links; a first packets ranking the server refuses is asked again unranked. */
+  private async rankedLinks(
+    query: URLSearchParams,
+    packets: boolean,
+  ): Promise<{ body: unknown; rankHere: boolean }> {
+    try {
+      const body = await this.get(`/links?${query}`);
+      if (packets) this.serverRanksPackets = true;
+      return { body, rankHere: query.get('sort') === null };
+    } catch (error) {
+      if (
+        !packets ||
+        this.serverRanksPackets !== undefined ||
+        !(error instanceof HttpError) ||
+        error.status !== 400
+      ) {
+        throw error;
+      }
+      this.serverRanksPackets = false;
+      for (const name of ['sort', 'order', 'limit']) query.delete(name);
+      return { body: await this.get(`/links?${query}`), rankHere: true };
     }
   }
 
@@ -230,7 +268,9 @@ export class TopClient {
     const limit = state.scroll + rows + 1;
     const query = new URLSearchParams();
     const ranking = serverSort[state.sort];
-    if (ranking) {
+    // Servers that cannot rank by packets (400) send every direction, ranked here instead.
+    const rankHere = state.sort === 'packets' && this.serverRanksPackets === false;
+    if (!rankHere) {
       query.set('sort', ranking.sort);
       query.set('order', ranking.order);
       query.set('limit', String(limit));
@@ -249,7 +289,7 @@ export class TopClient {
     const [health, summary, linksBody, waitBody, history, events] = await Promise.all([
       this.get('/health').then(checkHealth),
       this.get(`/summary${at ? `?${at}` : ''}`).then(checkSummary),
-      this.get(`/links?${query}`),
+      this.rankedLinks(query, state.sort === 'packets' && !rankHere),
       this.get(`/links?sort=transmitWaitFraction&order=desc&limit=1${at ? `&${at}` : ''}`),
       features.history
         ? this.get(`/summary/history?${range(HISTORY_WINDOW_MS, HISTORY_WINDOW_MS)}`, true).then((b) =>
@@ -262,8 +302,8 @@ export class TopClient {
           )
         : null,
     ]);
-    let links = checkLinks(linksBody);
-    if (!ranking) links = sortByPackets(links);
+    let links = checkLinks(linksBody.body);
+    if (linksBody.rankHere) links = sortByPackets(links);
     else if (state.sort === 'utilization') links = rankByUtilization(links, 'desc');
     else if (state.sort === 'utilizationLowest') links = rankByUtilization(links, 'asc');
     return {

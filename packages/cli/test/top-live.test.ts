@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,7 +80,7 @@ describe('fabscope top against the ar-demo pipeline with the seed pairs running'
       expect(match, row).not.toBeNull();
       expect(Math.round(Number(match?.[1]))).toBe(99);
       return answer;
-    }, 30_000);
+    }, 45_000);
     const lines = result.stdout.split('\n');
     expect(lines.at(-1)).toBe('');
     expect(lines).toHaveLength(25);
@@ -96,14 +97,46 @@ describe('fabscope top against the ar-demo pipeline with the seed pairs running'
     // The history keys are offered only when the server keeps history.
     if (await keepsHistory(demo.apiUrl)) expect(lines[23]).toMatch(/ L live r\/R f\/F step B\/b bkmk$/);
     else expect(lines[23]).toMatch(/\| no history on this server$/);
-  }, 40_000);
+  }, 60_000);
 
   it('--once follows COLUMNS × LINES when stdout is not a terminal', async () => {
     const answer = await top(['--once', '--url', demo.apiUrl], { COLUMNS: '120', LINES: '30' });
     const lines = answer.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(30);
     expect([...(lines[0] ?? '')].length).toBe(120);
-  }, 30_000);
+  }, 45_000);
+
+  it('without --once into a pipe: plain screens one after another, and a closed pipe ends it quietly', async () => {
+    const child = spawn(process.execPath, [CLI, 'top', '--url', demo.apiUrl, '--interval', '0.5'], {
+      env: { ...process.env, COLUMNS: '', LINES: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = once(child, 'exit');
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          // Two screens with their data: the reader has seen enough and goes away.
+          if ((stdout.match(/^ {2}1 {3}edge1\/4 → core2\/1/gm) ?? []).length >= 2) {
+            child.stdout.destroy();
+            resolve();
+          }
+        });
+        child.once('exit', () => reject(new Error(`top ended first:\n${stdout}\n${stderr}`)));
+      });
+      const [code] = await exited;
+      expect(code).toBe(0);
+      expect(stderr).toBe('');
+      expect(stdout).not.toContain('\x1b');
+      const screens = stdout.split('\n\n').filter((s) => s.startsWith('fabscope top'));
+      expect(screens.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      child.kill();
+    }
+  }, 45_000);
 
   it('--once on a server that cannot be reached: a clear message and exit status 1', async () => {
     const port = await freePort();
@@ -114,7 +147,7 @@ describe('fabscope top against the ar-demo pipeline with the seed pairs running'
       new RegExp(`^fabscope top: cannot reach http://127\\.0\\.0\\.1:${port}/api/v1/`),
     );
     expect(answer.stderr).toContain('ECONNREFUSED');
-  }, 30_000);
+  }, 45_000);
 
   it('refuses a bad --url or --interval', async () => {
     const url = await top(['--once', '--url', 'ftp://x']);
@@ -123,7 +156,7 @@ describe('fabscope top against the ar-demo pipeline with the seed pairs running'
     const interval = await top(['--once', '--interval', 'soon']);
     expect(interval.code).toBe(1);
     expect(interval.stderr).toContain('--interval must be seconds between 0.2 and 3600, got "soon"');
-  }, 30_000);
+  }, 45_000);
 
   it('in a real terminal (tmux): sort, ISL/host filter, history keys, resizes, q restores the terminal', async () => {
     const socket = `fabscope-top-test-${process.pid}`;

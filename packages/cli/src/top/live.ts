@@ -77,6 +77,7 @@ export function runLive(options: LiveOptions): Promise<void> {
       stopped = true;
       clearTimeout(timer);
       stdout.off('resize', onResize);
+      stdout.off('error', stop);
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       process.off('exit', restore);
@@ -112,6 +113,8 @@ export function runLive(options: LiveOptions): Promise<void> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
     stdout.on('resize', onResize);
+    // A closed pipe (top | head) ends the view quietly.
+    stdout.on('error', stop);
     if (keys) {
       emitKeypressEvents(stdin);
       stdin.setRawMode(true);

@@ -1,15 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  parseEvents,
-  parseHistory,
-  rankByUtilization,
-  ServerUnreachableError,
-  sortByPackets,
-  TopClient,
-  TopClientError,
-} from '../src/top/client.ts';
+import { parseEvents, parseHistory } from '../src/top/answers.ts';
+import { TopClient } from '../src/top/client.ts';
+import { ServerUnreachableError, TopClientError } from '../src/top/errors.ts';
+import { rankByUtilization, sortByPackets } from '../src/top/rank.ts';
 import { initialViewState } from '../src/top/state.ts';
 import { arDemoSnapshot, link } from './top-fixtures.ts';
 

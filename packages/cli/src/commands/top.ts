@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '@fabscope/api';
 import type { Features, Snapshot } from '../top/api-types.ts';
-import { TopClient, TopClientError } from '../top/client.ts';
+import { TopClient } from '../top/client.ts';
+import { TopClientError } from '../top/errors.ts';
 import { runLive } from '../top/live.ts';
 import { renderScreen, tableRows } from '../top/render.ts';
 import { plainText, sizeFromEnv } from '../top/screen.ts';

@@ -1,35 +1,8 @@
-import type {
-  FabricEvent,
-  FabricInfo,
-  Features,
-  Health,
-  HistoryPoint,
-  LinkState,
-  Snapshot,
-  Summary,
-} from './api-types.ts';
+import { checkHealth, checkLinks, checkSummary, isRecord, parseEvents, parseHistory } from './answers.ts';
+import type { FabricInfo, Features, Snapshot } from './api-types.ts';
+import { HttpError, ServerUnreachableError, TopClientError } from './errors.ts';
+import { rankByUtilization, sortByPackets } from './rank.ts';
 import type { LinkFilter, SortKey, ViewState } from './state.ts';
-
-/** The server could not be asked, or answered something other than the API. */
-export class TopClientError extends Error {
-  override name = 'TopClientError';
-}
-
-/** The server answered with an error status. */
-export class HttpError extends TopClientError {
-  override name = 'HttpError';
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** No answer at all: refused, unresolvable, or too slow. */
-export class ServerUnreachableError extends TopClientError {
-  override name = 'ServerUnreachableError';
-}
 
 export interface TopClientOptions {
   /** Server root, e.g. http://127.0.0.1:8080 */
@@ -37,75 +10,6 @@ export interface TopClientOptions {
   token?: string | undefined;
   timeoutMs?: number;
   fetch?: typeof fetch;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const isNumberOrNull = (value: unknown): value is number | null =>
-  value === null || (typeof value === 'number' && Number.isFinite(value));
-const numberOrNull = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isFinite(value) ? value : null;
-
-function checkHealth(body: unknown): Health {
-  if (!isRecord(body) || typeof body.store !== 'string' || !isNumberOrNull(body.lastSampleAgeSeconds)) {
-    throw new TopClientError('GET /api/v1/health: not a fabscope health answer');
-  }
-  return body as unknown as Health;
-}
-
-function checkSummary(body: unknown): Summary {
-  const histogram = isRecord(body) ? body.histogram : undefined;
-  const buckets = (b: unknown) =>
-    Array.isArray(b) && b.length === 10 && b.every((n) => typeof n === 'number');
-  if (
-    !isRecord(body) ||
-    typeof body.time !== 'string' ||
-    !isNumberOrNull(body.hostTransmitBytesPerSecond) ||
-    !isRecord(histogram) ||
-    !buckets(histogram.isl) ||
-    !buckets(histogram.host)
-  ) {
-    throw new TopClientError('GET /api/v1/summary: not a fabscope summary (time, histogram.isl/host ×10)');
-  }
-  return body as unknown as Summary;
-}
-
-function checkLinks(body: unknown): LinkState[] {
-  const links = isRecord(body) ? body.links : undefined;
-  const ok = (l: unknown) =>
-    isRecord(l) &&
-    typeof l.id === 'string' &&
-    typeof l.kind === 'string' &&
-    isRecord(l.from) &&
-    isRecord(l.to) &&
-    isNumberOrNull(l.utilization);
-  if (!Array.isArray(links) || !links.every(ok)) {
-    throw new TopClientError('GET /api/v1/links: not a list of link directions');
-  }
-  return links as LinkState[];
-}
-
-/** GET /summary/history: `{points: [{time, hostTransmitBytesPerSecond, histogram}]}`. */
-export function parseHistory(body: unknown): HistoryPoint[] {
-  const points = isRecord(body) ? body.points : undefined;
-  if (!Array.isArray(points)) throw new TopClientError('GET /api/v1/summary/history: no list of points');
-  return points.flatMap((p) =>
-    isRecord(p) && typeof p.time === 'string'
-      ? [{ time: p.time, hostTransmitBytesPerSecond: numberOrNull(p.hostTransmitBytesPerSecond) }]
-      : [],
-  );
-}
-
-/** GET /events: `{events: [{time, kind, subject, detail}]}`, each as one line of text. */
-export function parseEvents(body: unknown): FabricEvent[] {
-  const events = isRecord(body) ? body.events : undefined;
-  if (!Array.isArray(events)) throw new TopClientError('GET /api/v1/events: no list of events');
-  return events.flatMap((e) => {
-    if (!isRecord(e) || typeof e.time !== 'string') return [];
-    const what = [e.kind, e.subject].filter((p) => typeof p === 'string' && p !== '').join(' ');
-    const text = typeof e.detail === 'string' && e.detail !== '' ? `${what}: ${e.detail}` : what;
-    return text ? [{ time: e.time, text }] : [];
-  });
 }
 
 /** How far back the feature probe asks: any answer but 404 or 409 means the server has it. */
@@ -121,30 +25,6 @@ const serverSort: Record<SortKey, { sort: string; order: string }> = {
   wait: { sort: 'transmitWaitFraction', order: 'desc' },
   packets: { sort: 'packetsPerSecond', order: 'desc' },
 };
-
-/** Highest packet rate first; unknown rates last, as the API orders unknowns. */
-export function sortByPackets(links: LinkState[]): LinkState[] {
-  return [...links].sort((a, b) => {
-    const pa = a.packetsPerSecond ?? -1;
-    const pb = b.packetsPerSecond ?? -1;
-    return pb - pa || (a.id < b.id ? -1 : 1);
-  });
-}
-
-/**
- * Utilization ranking with ties at the shown precision (0.1 %) broken by wait, highest first:
- * of two full links the one whose senders wait for credit is the bottleneck. Stable otherwise.
- */
-export function rankByUtilization(links: LinkState[], order: 'desc' | 'asc'): LinkState[] {
-  const shown = (u: number | null) => (u === null ? null : Math.round(u * 1000));
-  return [...links].sort((a, b) => {
-    const ua = shown(a.utilization);
-    const ub = shown(b.utilization);
-    if (ua === null || ub === null) return ua === ub ? 0 : ua === null ? 1 : -1;
-    if (ua !== ub) return order === 'desc' ? ub - ua : ua - ub;
-    return (b.transmitWaitFraction ?? -1) - (a.transmitWaitFraction ?? -1);
-  });
-}
 
 const kindParameter = (filter: LinkFilter): string | undefined => (filter === 'all' ? undefined : filter);
 

@@ -195,11 +195,16 @@ describe('fabscope top screen', () => {
           error: 'cannot reach http://127.0.0.1:8080/api/v1/health: connect ECONNREFUSED',
           nowMs: Date.parse('2026-11-22T22:31:57.500Z'),
         }),
-        { width: 120, height: 24 },
+        SIZE,
       ),
     );
-    expect(lines[1]).toContain('Server not answering: cannot reach');
-    expect(lines[1]).toContain('numbers below are 42 s old');
+    expect(lines[1]).toMatch(/^NO ANSWER \(numbers below are 42 s old\): cannot reach http/);
+    // The numbers stay, marked by that line, rather than turning into zeros or vanishing.
+    expect(lines[2]).toContain('Host transmit 12.4 GB/s');
+    const first = text(
+      renderScreen(input({ snapshot: null, snapshotAtMs: null, error: 'cannot reach x' }), SIZE),
+    );
+    expect(first[1]).toMatch(/^NO ANSWER \(no numbers yet\): cannot reach x/);
   });
 
   it('with history: the key line offers the history keys, the history line draws host transmit', () => {

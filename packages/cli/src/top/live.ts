@@ -54,7 +54,8 @@ export function runLive(options: LiveOptions): Promise<void> {
     const mine = ++request;
     try {
       answers.features ??= await client.features();
-      answers.fabric ??= await client.fabric();
+      // The fabric's name is a nicety: without it the screen still shows the numbers.
+      answers.fabric ??= await client.fabric().catch(() => null);
       const snapshot = await client.snapshot(state, tableRows(size(), answers.features), answers.features);
       // A key pressed meanwhile asked again; only the newest question's answer is drawn.
       if (mine !== request) return;
@@ -92,9 +93,9 @@ export function runLive(options: LiveOptions): Promise<void> {
     const restore = () => {
       if (tty) stdout.write(LEAVE_SCREEN);
     };
-    const onKey = (_text: string | undefined, key: Keypress | undefined) => {
+    const onKey = (text: string | undefined, key: Keypress | undefined) => {
       const snapshot = answers.snapshot;
-      const result = applyKey(state, key ?? { sequence: _text }, {
+      const result = applyKey(state, key ?? { sequence: text }, {
         features: answers.features,
         history: snapshot?.history ?? null,
         shownTime: snapshot?.summary.time ?? null,
@@ -121,7 +122,8 @@ export function runLive(options: LiveOptions): Promise<void> {
       stdin.on('keypress', onKey);
       stdin.resume();
     }
-    draw();
+    // A pipe gets screens with answers only; a terminal shows at once that it is asking.
+    if (tty) draw();
     void refresh();
   });
 }

@@ -28,11 +28,12 @@ export function statusLines(input: RenderInput, width: number): ScreenLine[] {
   const stale = health ? health.status !== 'ok' : true;
   const lines: ScreenLine[] = [];
   if (input.error) {
+    // How old the numbers on screen are comes first: the reason may not fit.
     const since =
       input.snapshotAtMs === null
-        ? ''
-        : `; numbers below are ${age((input.nowMs - input.snapshotAtMs) / 1000)} old`;
-    lines.push(line(`Server not answering: ${input.error}${since}`, width, 'warning'));
+        ? 'no numbers yet'
+        : `numbers below are ${age((input.nowMs - input.snapshotAtMs) / 1000)} old`;
+    lines.push(line(`NO ANSWER (${since}): ${input.error}`, width, 'warning'));
   } else {
     const status = health?.error ? `STALE (${health.error})` : stale ? 'STALE' : 'fresh';
     lines.push(

@@ -151,13 +151,18 @@ describe('fabscope top against the ar-demo pipeline with the seed pairs running'
     expect(answer.stderr).toContain('ECONNREFUSED');
   }, 45_000);
 
-  it('refuses a bad --url or --interval', async () => {
+  it('refuses a bad --url, --interval or an unknown option', async () => {
     const url = await top(['--once', '--url', 'ftp://x']);
     expect(url.code).toBe(1);
     expect(url.stderr).toContain('--url must be an http:// or https:// address, got "ftp://x"');
     const interval = await top(['--once', '--interval', 'soon']);
     expect(interval.code).toBe(1);
     expect(interval.stderr).toContain('--interval must be seconds between 0.2 and 3600, got "soon"');
+    const unknown = await top(['--bogus']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe(
+      "fabscope: Unknown option '--bogus'\nusage: fabscope top [--url URL] [--once] [--interval S] [--token T]\n",
+    );
   }, 45_000);
 
   it('in a real terminal (tmux): sort, ISL/host filter, history keys, resizes, q restores the terminal', async () => {

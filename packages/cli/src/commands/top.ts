@@ -25,17 +25,33 @@ function checkedUrl(value: string): string {
   }
 }
 
-/** `fabscope top`: the interactive view, or one screen with --once. */
-export async function topCommand(args: string[]): Promise<void> {
-  const { values } = parseArgs({
+function parseTopArgs(args: string[]) {
+  return parseArgs({
     args,
     options: {
       url: { type: 'string', default: DEFAULT_URL },
       once: { type: 'boolean', default: false },
       interval: { type: 'string', default: '2' },
       token: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
     },
-  });
+  }).values;
+}
+
+/** `fabscope top`: the interactive view, or one screen with --once. */
+export async function topCommand(args: string[]): Promise<void> {
+  let values: ReturnType<typeof parseTopArgs>;
+  try {
+    values = parseTopArgs(args);
+  } catch (error) {
+    // parseArgs' own errors (unknown option, missing value) are usage errors, not crashes.
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(`${message}\nusage: fabscope ${TOP_USAGE.split('\n')[0]}`);
+  }
+  if (values.help) {
+    process.stdout.write(`usage: fabscope ${TOP_USAGE}\n`);
+    return;
+  }
   const url = checkedUrl(values.url);
   const intervalSeconds = Number(values.interval);
   if (!Number.isFinite(intervalSeconds) || intervalSeconds < 0.2 || intervalSeconds > 3600) {

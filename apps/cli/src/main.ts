@@ -23,6 +23,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   topology: async (args) => (await import('./commands/topology.ts')).topologyCommand(args),
   route: async (args) => (await import('./commands/route.ts')).routeCommand(args),
   analyze: async (args) => (await import('./commands/analyze.ts')).analyzeCommand(args),
+  top: async (args) => (await import('./commands/top.ts')).topCommand(args),
   scenarios: async () => {
     const { scenarios } = await import('@fabscope/topology');
     for (const s of scenarios) process.stdout.write(`${s.name.padEnd(20)} ${s.description}\n`);

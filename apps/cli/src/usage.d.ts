@@ -5,3 +5,4 @@ export declare const EMULATE_USAGE: string;
 export declare const EMULATOR_USAGE: string;
 export declare const SERVE_USAGE: string;
 export declare const USAGE: string;
+export declare const TOP_USAGE: string;

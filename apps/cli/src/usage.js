@@ -31,6 +31,11 @@ export const SERVE_USAGE = `fabscope serve
   itself) and driving the emulator at FABSCOPE_EMULATOR_URL when set. The fabric is
   FABSCOPE_TOPOLOGY (a topology file) or FABSCOPE_SCENARIO. Settings: README.`;
 
+export const TOP_USAGE = `top [--url URL] [--once] [--interval S] [--token T]
+                        opatop-like terminal view of a fabscope server's REST API (default
+                        http://127.0.0.1:8080): summary, histograms, ranked link directions;
+                        --once prints one screen and exits (non-zero when the server is unreachable)`;
+
 export const USAGE = `usage: fabscope <command> [options]
 
 commands:
@@ -51,5 +56,6 @@ commands:
   analyze (--scenario NAME | --topology FILE) --pattern P [--json]
                         flows sharing links under static routing (P: pairs:A-B,C-D, shift:K,
                         permutation[:SEED], all-to-all, incast:HOST, bisection)
+  ${TOP_USAGE}
   help                  this text
 `;

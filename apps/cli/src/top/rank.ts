@@ -1,0 +1,25 @@
+import type { LinkState } from './api-types.ts';
+
+/** Highest packet rate first; unknown rates last, as the API orders unknowns. */
+export function sortByPackets(links: LinkState[]): LinkState[] {
+  return [...links].sort((a, b) => {
+    const pa = a.packetsPerSecond ?? -1;
+    const pb = b.packetsPerSecond ?? -1;
+    return pb - pa || (a.id < b.id ? -1 : 1);
+  });
+}
+
+/**
+ * Utilization ranking with ties at the shown precision (0.1 %) broken by wait, highest first:
+ * of two full links the one whose senders wait for credit is the bottleneck. Stable otherwise.
+ */
+export function rankByUtilization(links: LinkState[], order: 'desc' | 'asc'): LinkState[] {
+  const shown = (u: number | null) => (u === null ? null : Math.round(u * 1000));
+  return [...links].sort((a, b) => {
+    const ua = shown(a.utilization);
+    const ub = shown(b.utilization);
+    if (ua === null || ub === null) return ua === ub ? 0 : ua === null ? 1 : -1;
+    if (ua !== ub) return order === 'desc' ? ub - ua : ua - ub;
+    return (b.transmitWaitFraction ?? -1) - (a.transmitWaitFraction ?? -1);
+  });
+}

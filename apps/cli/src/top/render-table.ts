@@ -1,0 +1,69 @@
+import type { LinkState } from './api-types.ts';
+import { padEnd, padStart, percent, si } from './format.ts';
+import { line, type ScreenLine } from './screen-line.ts';
+
+/** A utilization this high marks the row (opatop's OVER colour). */
+const HOT_UTILIZATION = 0.9;
+
+/** Fixed columns of the ranked table; the link direction takes the rest. */
+const COLUMNS = [
+  { title: 'Kind', width: 5 },
+  { title: 'Util', width: 8 },
+  { title: 'Data', width: 12 },
+  { title: 'Packets', width: 12 },
+  { title: 'Wait', width: 8 },
+] as const;
+const RANK_WIDTH = 4;
+const MARK_WIDTH = 2;
+
+export function linkName(link: LinkState): string {
+  return `${link.from.node}/${link.from.port} → ${link.to.node}/${link.to.port}`;
+}
+
+/**
+ * "!" the link is down, "?" its values are unknown (stale), as opatop marks ports that did not
+ * answer the PM.
+ */
+function mark(link: LinkState): string {
+  if (link.linkUp === false) return '!';
+  if (link.stale || link.utilization === null) return '?';
+  return ' ';
+}
+
+/**
+ * Columns for link names: what the longest name on screen needs (the numbers then sit beside
+ * the names on a wide terminal), at most what is left of the width.
+ */
+export function nameColumns(width: number, links: LinkState[]): number {
+  const room = width - RANK_WIDTH - MARK_WIDTH - COLUMNS.reduce((s, c) => s + c.width, 0);
+  const longest = Math.max(MIN_NAME_WIDTH, ...links.map((l) => [...linkName(l)].length + 1));
+  return Math.min(room, longest);
+}
+const MIN_NAME_WIDTH = 24;
+
+export function tableHeader(nameWidth: number): string {
+  return (
+    padStart('#', RANK_WIDTH - 1) +
+    ' '.repeat(1 + MARK_WIDTH) +
+    padEnd('Link direction', nameWidth) +
+    COLUMNS.map((c, i) => (i === 0 ? padEnd(` ${c.title}`, c.width) : padStart(c.title, c.width))).join('')
+  );
+}
+
+export function tableRow(rank: number, link: LinkState, nameWidth: number, width: number): ScreenLine {
+  const cells = [
+    padEnd(` ${link.kind === 'isl' ? 'ISL' : link.kind}`, COLUMNS[0].width),
+    padStart(percent(link.utilization), COLUMNS[1].width),
+    padStart(si(link.bytesPerSecond, 'B/s'), COLUMNS[2].width),
+    padStart(si(link.packetsPerSecond, 'p/s'), COLUMNS[3].width),
+    padStart(percent(link.transmitWaitFraction), COLUMNS[4].width),
+  ];
+  const text =
+    padStart(String(rank), RANK_WIDTH - 1) +
+    ' ' +
+    padEnd(mark(link), MARK_WIDTH) +
+    padEnd(linkName(link), nameWidth) +
+    cells.join('');
+  const hot = link.utilization !== null && link.utilization >= HOT_UTILIZATION;
+  return line(text, width, link.linkUp === false ? 'warning' : hot ? 'hot' : 'plain');
+}

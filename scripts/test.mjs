@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: every check a change must pass, from a fresh clone. Installs the system packages
-// the tests drive for real (Debian chromium and prometheus) when running as root, or stops and
+// the tests drive for real (Debian chromium, prometheus, node_exporter, VictoriaMetrics, tmux) when running as root, or stops and
 // names them. Ends with one line "tests: N passed, N failed".
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -22,6 +22,12 @@ const SYSTEM_PACKAGES = [
     pkg: 'prometheus-node-exporter',
     why: "checking that node_exporter reads the emulator's sysfs trees",
   },
+  {
+    command: 'victoria-metrics',
+    pkg: 'victoria-metrics',
+    why: 'history through remote write into VictoriaMetrics',
+  },
+  { command: 'tmux', pkg: 'tmux', why: 'the live terminal test of fabscope top' },
 ];
 
 function onPath(command) {

@@ -40,6 +40,28 @@ describe('request hygiene', () => {
     expect((await app.inject('/api/v1/analysis?pattern=bisection&limit=0x10')).statusCode).toBe(400);
   });
 
+  it('every API GET route refuses a parameter its schema does not name (routes enumerated)', async () => {
+    const routes = app.routeTable
+      .entries()
+      .filter((r) => r.url.startsWith('/api/') && r.methods.includes('GET'));
+    expect(routes.length).toBeGreaterThan(10);
+    let asked = 0;
+    for (const route of routes) {
+      const query = route.query as { additionalProperties?: unknown; required?: unknown[] };
+      expect({ url: route.url, closed: query?.additionalProperties }).toEqual({
+        url: route.url,
+        closed: false,
+      });
+      if (query.required?.length) continue; // a missing required parameter would answer first
+      const url = route.url.replace(/:[^/]+/g, '1');
+      const res = await app.inject(`${url}?notAParameter=1`);
+      expect({ url, status: res.statusCode }).toEqual({ url, status: 400 });
+      expect(res.json().message).toMatch(/additional/);
+      asked++;
+    }
+    expect(asked).toBeGreaterThan(5);
+  });
+
   it.each([
     [{ pattern: 'storage', server: 'nodeA', op: 'read', ioSize: 1e300 }, /ioSize/],
     [{ pattern: 'storage', server: 'nodeA', op: 'read', ioSize: 'lots' }, /ioSize/],

@@ -31,11 +31,17 @@ export interface RoutePolicyOptions {
 
 /** Methods served per route pattern, to answer 405 with `Allow` on a known path. */
 export class MethodTable {
-  private readonly routes: { url: string; pattern: RegExp; methods: Set<string> }[] = [];
+  private readonly routes: { url: string; pattern: RegExp; methods: Set<string>; query?: unknown }[] = [];
 
-  /** Every route pattern the router holds, with its methods (tests enumerate these). */
-  entries(): { url: string; methods: string[] }[] {
-    return this.routes.map((r) => ({ url: r.url, methods: [...r.methods].sort() }));
+  /** Every route pattern the router holds, with its methods and query schema (tests enumerate these). */
+  entries(): { url: string; methods: string[]; query?: unknown }[] {
+    return this.routes.map((r) => ({ url: r.url, methods: [...r.methods].sort(), query: r.query }));
+  }
+
+  /** The query-string schema of `url`'s GET route, as validated. */
+  setQuery(url: string, query: unknown): void {
+    const route = this.routes.find((r) => r.url === url);
+    if (route) route.query = query;
   }
 
   add(url: string, methods: readonly string[]): void {
@@ -57,6 +63,14 @@ export class MethodTable {
     for (const r of this.routes) if (r.pattern.test(path)) for (const m of r.methods) methods.add(m);
     return [...methods].sort();
   }
+}
+
+/** A query-string schema refusing parameters it does not name (none when there is no schema). */
+function closedQuery(schema: unknown): object {
+  if (schema === undefined) return { type: 'object', properties: {}, additionalProperties: false };
+  const object = schema as { type?: unknown; additionalProperties?: unknown };
+  if (object.type !== 'object' || object.additionalProperties !== undefined) return object as object;
+  return { ...object, additionalProperties: false };
 }
 
 /** Integer- or number-typed properties of a query-string schema (TypeBox / JSON Schema). */
@@ -88,7 +102,12 @@ export function installRoutePolicy(app: FastifyInstance, options: RoutePolicyOpt
     const config = (route.config ?? {}) as NonNullable<RouteOptions['config']>;
     const mutates = config.mutates ?? list.some((m) => !SAFE_METHODS.has(m));
     route.config = { ...config, mutates, numericQuery: numericProperties(route.schema?.querystring) };
-    if (!route.url.startsWith('/api/') || !route.schema || route.schema.hide) return;
+    if (!route.url.startsWith('/api/')) return;
+    // An API query string holds only the parameters its schema names: a misspelt `limitt=5` is a
+    // 400, not a silently ignored filter. Decided here once, so no route's schema can forget it.
+    route.schema = { ...route.schema, querystring: closedQuery(route.schema?.querystring) };
+    if (list.includes('GET')) methods.setQuery(route.url, route.schema.querystring);
+    if (route.schema.hide) return;
     const response = { ...(route.schema.response as Record<string, unknown> | undefined) };
     response['405'] ??= ErrorReply;
     if (route.schema.body) response['413'] ??= ErrorReply;

@@ -75,7 +75,7 @@ export function App() {
   const ar = useAdaptiveRouting();
   const liveSnapshot = stream.snapshot;
   // Time travel: when an instant is chosen, every data view shows it instead of the live stream.
-  const time = useTimeTravel(liveSnapshot?.time ?? null);
+  const time = useTimeTravel(liveSnapshot?.time ?? null, liveSnapshot?.health.intervalMs);
   const past = usePastSnapshot(time.atMs, time.latestMs, fabric, liveSnapshot?.health ?? null);
   const snapshot = time.atMs === null ? liveSnapshot : past.state.status === 'ready' ? past.state.data : null;
   const history = useHistoryWindow(time.range, time.atMs, time.latestMs, time.tickSeconds);

@@ -27,8 +27,12 @@ export interface TimeTravel {
 /** Gaps between stream messages kept to measure the tick. */
 const TICK_GAPS = 10;
 
-/** Sampling tick, from the smallest of the last gaps between stream messages' sample times. */
-function useTickSeconds(latestMs: number | null): number {
+/**
+ * Sampling tick: the server's interval when it reports one (a tick delayed by a busy machine
+ * makes the next gap short, so gaps alone can read a 1 s tick as 0.2 s), else the smallest of the
+ * last gaps between stream messages' sample times.
+ */
+function useTickSeconds(latestMs: number | null, intervalMs: number | undefined): number {
   const previous = useRef<number | null>(null);
   const gaps = useRef<number[]>([]);
   const [tick, setTick] = useState(1);
@@ -40,7 +44,7 @@ function useTickSeconds(latestMs: number | null): number {
     gaps.current = [...gaps.current, latestMs - last].slice(-TICK_GAPS);
     setTick((t) => tickFromGaps(gaps.current, t));
   }, [latestMs]);
-  return tick;
+  return intervalMs !== undefined && intervalMs > 0 ? intervalMs / 1000 : tick;
 }
 
 /**
@@ -48,12 +52,12 @@ function useTickSeconds(latestMs: number | null): number {
  * the URL (`range`, `at`, `mark`), and opatop's keys (L, r/R, f/F, B, b) on the page, except
  * while typing in a field.
  */
-export function useTimeTravel(latestTime: string | null): TimeTravel {
+export function useTimeTravel(latestTime: string | null, intervalMs?: number): TimeTravel {
   const [range, setRange] = useUrlParam('range', parseRange, serializeRange);
   const [atMs, setAt] = useUrlParam('at', parseInstant, serializeInstant);
   const [bookmarkMs, setBookmark] = useUrlParam('mark', parseInstant, serializeInstant);
   const latestMs = parseInstant(latestTime);
-  const tickSeconds = useTickSeconds(latestMs);
+  const tickSeconds = useTickSeconds(latestMs, intervalMs);
 
   const dispatch = useCallback(
     (action: ScrubAction) => {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { ConfigError } from '@fabscope/api';
+import { ConfigError } from '@fabscope/api/config';
 import {
   createFabricRegistry,
   createHostCollector,

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, configFromEnv } from '@fabscope/api';
+import { ConfigError, configFromEnv } from '@fabscope/api/config';
 import { startDemo } from '../demo.ts';
 import { stopOnSignal } from './shared.ts';
 

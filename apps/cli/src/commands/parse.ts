@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { ConfigError } from '@fabscope/api';
+import { ConfigError } from '@fabscope/api/config';
 import { parseOpapmaquery, parsePerfquery } from '@fabscope/collectors';
 import { ParseError, parsingFile } from '@fabscope/topology';
 import { PARSE_USAGE } from '../usage.js';

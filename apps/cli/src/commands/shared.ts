@@ -1,4 +1,4 @@
-import { ConfigError } from '@fabscope/api';
+import { ConfigError } from '@fabscope/api/config';
 
 /** Splits `host:port` (IPv6 in brackets) for --listen options. */
 export function parseListen(value: string, option = '--listen'): { host: string; port: number } {

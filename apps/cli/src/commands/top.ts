@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError } from '@fabscope/api';
+import { ConfigError } from '@fabscope/api/config';
 import type { Features, Snapshot } from '../top/api-types.ts';
 import { TopClient } from '../top/client.ts';
 import { TopClientError } from '../top/errors.ts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError } from '@fabscope/api';
+import { ConfigError } from '@fabscope/api/config';
 import {
   applyIbroute,
   buildForwardingTables,

@@ -1,0 +1,535 @@
+import { CATEGORY_NAMES } from '@fabscope/topology';
+import { type ObjectOptions, type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
+import { FabricTypeSchema, NodeTypeSchema } from './emulator.ts';
+import { ERROR_FIELDS } from './errors.ts';
+import { Nullable } from './nullable.ts';
+
+/** An object with one property per key, each of `schema` (its type keeps the keys). */
+function recordOf<K extends string, T extends TSchema>(
+  keys: readonly K[],
+  schema: T,
+  options?: ObjectOptions,
+): TObject<Record<K, T>> {
+  return Type.Object(Object.fromEntries(keys.map((k) => [k, schema])) as Record<K, T>, options);
+}
+
+export const ErrorReply = Type.Object(
+  { statusCode: Type.Integer(), error: Type.String(), message: Type.String() },
+  { $id: 'ErrorReply', description: 'A 4xx or 5xx answer: `message` says what was wrong' },
+);
+
+export const PortRefSchema = Type.Object({ node: Type.String(), port: Type.Integer() });
+
+/** `isl`: switch to switch; `host`: a host's or router's cable. */
+export const LinkKindSchema = Type.Union([Type.Literal('host'), Type.Literal('isl')]);
+export type LinkKind = Static<typeof LinkKindSchema>;
+
+export const HealthSchema = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('stale'), Type.Literal('degraded')], {
+    description:
+      'ok: newest sample at most staleAfterSeconds old; stale: older, or none yet; degraded: the store fails',
+  }),
+  store: Type.Union([Type.Literal('embedded'), Type.Literal('prometheus')]),
+  lastSampleAgeSeconds: Nullable(
+    Type.Number({ description: 'Age of the newest counter sample; null before any' }),
+  ),
+  intervalMs: Type.Integer({ description: 'Sampling tick: a stream message is due this often' }),
+  staleAfterSeconds: Type.Number({ description: 'Data older than this is stale (the one staleness policy)' }),
+  error: Type.Optional(
+    Type.String({
+      description: 'What is wrong; internal addresses shown only to this machine or with the token',
+    }),
+  ),
+  supervisor: Type.Optional(
+    Type.Object(
+      {
+        restarts: Type.Integer({ description: 'Times the supervised Prometheus was restarted' }),
+        running: Type.Boolean(),
+        lastExit: Type.Optional(Type.String({ description: 'How it last stopped, e.g. "signal SIGKILL"' })),
+      },
+      { description: 'The Prometheus the demo runs and restarts (demo --prometheus only)' },
+    ),
+  ),
+});
+
+export const TopologySchema = Type.Object({
+  name: Type.String(),
+  fabricType: FabricTypeSchema,
+  nodes: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      type: NodeTypeSchema,
+      tier: Type.Integer({ description: '0 hosts and routers, 1 edge, 2 core …' }),
+      guid: Type.String(),
+      lid: Type.Integer(),
+    }),
+  ),
+  links: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      kind: LinkKindSchema,
+      a: PortRefSchema,
+      b: PortRefSchema,
+      rateGbps: Type.Number(),
+      fabricType: Type.Optional(
+        Type.Union(FabricTypeSchema.anyOf, {
+          description: "The cable's network where it differs from the fabric's type",
+        }),
+      ),
+    }),
+  ),
+});
+
+export const LinkStateSchema = Type.Object({
+  id: Type.String({ description: 'Link direction `node/port->node/port`' }),
+  linkId: Type.String(),
+  kind: LinkKindSchema,
+  from: PortRefSchema,
+  to: PortRefSchema,
+  capacityBytesPerSecond: Type.Number(),
+  utilization: Nullable(Type.Number({ description: 'Fraction 0..1; null when unknown (stale)' })),
+  bytesPerSecond: Nullable(Type.Number()),
+  packetsPerSecond: Nullable(Type.Number()),
+  transmitWaitTicksPerSecond: Nullable(
+    Type.Number({ description: 'XmitWait ticks per second at the sending port; null when unknown' }),
+  ),
+  transmitWaitFraction: Nullable(
+    Type.Number({
+      description:
+        'Share of time 0..1 the sending port had data and no credit (XmitWait ticks/s × tick length); null when unknown',
+    }),
+  ),
+  linkUp: Type.Union([Type.Boolean(), Type.Null()], {
+    description: 'false when either end reports the link down, true when active; null when not reported',
+  }),
+  stale: Type.Boolean(),
+  errors: recordOf(ERROR_FIELDS, Nullable(Type.Number()), {
+    description:
+      'Error, congestion and bubble counters per second (linkQualityIndicator 0..5 and linkWidthDowngradeLanes as values): the sending port for transmit counters, the receiving port for receive counters, the worse end for link counters; null when unknown (docs/metrics.md)',
+  }),
+  errorsPerSecond: Nullable(
+    Type.Number({
+      description:
+        'Every error counter of `errors` together, per second (not the congestion or bubble counters, nor the gauges); null when none is known',
+    }),
+  ),
+  categories: recordOf(CATEGORY_NAMES, Nullable(Type.Number()), {
+    description:
+      "opafm's PM categories as fractions of their thresholds (1 = threshold reached); null when none of a category's counters is known",
+  }),
+});
+
+const CategoryBars = Type.Object({
+  isl: Type.Array(Type.Integer(), { minItems: 5, maxItems: 5 }),
+  host: Type.Array(Type.Integer(), { minItems: 5, maxItems: 5 }),
+  unknown: Type.Integer({ description: 'Link directions with the category unknown' }),
+});
+
+export const SummarySchema = Type.Object({
+  time: Type.String({ format: 'date-time' }),
+  hostTransmitBytesPerSecond: Nullable(
+    Type.Number({ description: 'Sum over host ports; null when unknown' }),
+  ),
+  histogram: Type.Object({
+    isl: Type.Array(Type.Integer(), { minItems: 10, maxItems: 10 }),
+    host: Type.Array(Type.Integer(), { minItems: 10, maxItems: 10 }),
+  }),
+  staleLinks: Type.Integer(),
+  categories: Type.Optional(
+    recordOf(CATEGORY_NAMES, CategoryBars, {
+      description:
+        'Per PM category, link directions per bar of 0-25, 25-50, 50-75, 75-100 and ≥ 100 % of threshold (live only)',
+    }),
+  ),
+  portsWithoutData: Type.Optional(
+    Type.Integer({ description: 'Cabled ports of the topology with no fresh reading (live only)' }),
+  ),
+});
+
+export const LinksQuery = Type.Object(
+  {
+    sort: Type.Optional(
+      Type.Union([
+        Type.Literal('utilization'),
+        Type.Literal('bytesPerSecond'),
+        Type.Literal('transmitWaitFraction'),
+        Type.Literal('id'),
+        ...CATEGORY_NAMES.map((c) => Type.Literal(c)),
+      ]),
+    ),
+    order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    kind: Type.Optional(Type.Union([Type.Literal('isl'), Type.Literal('host')])),
+    job: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 256,
+        description: 'Only the link directions the job’s traffic crosses now (GET /jobs/{id})',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type LinksQuery = Static<typeof LinksQuery>;
+
+export const RouteQuery = Type.Object(
+  {
+    from: Type.String({ minLength: 1, maxLength: 256 }),
+    to: Type.String({ minLength: 1, maxLength: 256 }),
+  },
+  { additionalProperties: false },
+);
+export type RouteQuery = Static<typeof RouteQuery>;
+
+export const RouteSchema = Type.Object({
+  from: Type.String(),
+  to: Type.String(),
+  hops: Type.Array(
+    Type.Object({
+      node: Type.String(),
+      type: Type.Optional(Type.String({ description: 'host, switch or router' })),
+      guid: Type.Optional(Type.String()),
+      inPort: Type.Optional(Type.Integer()),
+      outPort: Type.Optional(Type.Integer()),
+      link: Type.Optional(
+        Type.String({ description: 'Link direction leaving this hop (absent at the destination)' }),
+      ),
+      rateGbps: Type.Optional(Type.Number({ description: 'Data rate of that link, Gb/s' })),
+      utilization: Type.Optional(
+        Type.Union([Type.Number(), Type.Null()], {
+          description: 'Live utilization 0..1 of the link leaving this hop; null when unknown',
+        }),
+      ),
+      bytesPerSecond: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+      transmitWaitFraction: Type.Optional(
+        Type.Union([Type.Number(), Type.Null()], {
+          description: 'Share of time 0..1 the port leaving this hop waited for credit; null when unknown',
+        }),
+      ),
+      network: Type.Optional(
+        Type.Union(FabricTypeSchema.anyOf, {
+          description: 'Network of that link (its last at the destination): omnipath, infiniband, ethernet',
+        }),
+      ),
+    }),
+  ),
+  links: Type.Array(Type.String(), { description: 'Link directions crossed, in order' }),
+  source: Type.Optional(
+    Type.Union([Type.Literal('flow'), Type.Literal('tables')], {
+      description:
+        "flow: a running flow's actual path (the emulator's); tables: the forwarding tables' route",
+    }),
+  ),
+  flowId: Type.Optional(Type.String()),
+  static: Type.Optional(
+    Type.Object(
+      {
+        links: Type.Array(Type.String()),
+        hops: Type.Array(
+          Type.Object({
+            node: Type.String(),
+            inPort: Type.Optional(Type.Integer()),
+            outPort: Type.Optional(Type.Integer()),
+            link: Type.Optional(Type.String()),
+          }),
+        ),
+      },
+      { description: 'The forwarding tables’ route, when the traffic takes another (adaptive routing)' },
+    ),
+  ),
+  engine: Type.Optional(
+    Type.String({ description: 'Routing engine that built the tables (minhop, fattree, ibroute)' }),
+  ),
+  slid: Type.Optional(Type.Integer()),
+  dlid: Type.Optional(Type.Integer()),
+  bottleneckGbps: Type.Optional(Type.Number({ description: 'Slowest link on the path, Gb/s' })),
+  latencyNs: Type.Optional(
+    Type.Number({
+      description: 'Latency estimate: 400 ns per endpoint, 110 ns per switch, 5 ns/m of cable (2 m default)',
+    }),
+  ),
+  latency: Type.Optional(
+    Type.Object({
+      latencyNs: Type.Number(),
+      endpointsNs: Type.Number(),
+      switchesNs: Type.Number(),
+      routersNs: Type.Number(),
+      cablesNs: Type.Number(),
+    }),
+  ),
+});
+
+export const AdaptiveRoutingSchema = Type.Object({
+  enabled: Type.Boolean({ description: 'opafm <Enable>' }),
+  lostRouteOnly: Type.Boolean({ description: 'opafm <LostRouteOnly>: reroute only around failed links' }),
+  algorithm: Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)], {
+    description: '0 Random, 1 Greedy, 2 GreedyRandom',
+  }),
+  arFrequency: Type.Integer({
+    minimum: 0,
+    maximum: 7,
+    description: 'n: at least 2^n × 64 ms between adjustments',
+  }),
+  threshold: Type.Integer({
+    minimum: 0,
+    maximum: 7,
+    description: '0 firmware default; 1..7 = 100, 90, 80, 70, 65, 60, 55 % ISL load before AR moves traffic',
+  }),
+});
+export type AdaptiveRouting = Static<typeof AdaptiveRoutingSchema>;
+export const AdaptiveRoutingPatch = Type.Partial(AdaptiveRoutingSchema, {
+  additionalProperties: false,
+  minProperties: 1,
+});
+export type AdaptiveRoutingPatch = Static<typeof AdaptiveRoutingPatch>;
+
+/**
+ * A quantity as a number in its base unit (at most `maximum`) or a number with a unit. The
+ * emulator reads the text and bounds it the same way (packages/emulator/src/units.ts), answering
+ * 400 naming the field; here a number beyond the bound, or text that is no quantity, is refused first.
+ */
+const Quantity = (description: string, maximum: number) =>
+  Type.Union(
+    [
+      Type.Number({ minimum: 0, maximum }),
+      Type.String({
+        minLength: 1,
+        maxLength: 32,
+        pattern: '^\\s*[0-9]*\\.?[0-9]+(?:[eE][+-]?[0-9]{1,3})?\\s*[a-zA-Z/]*\\s*$',
+      }),
+    ],
+    { description: `${description}; at most ${maximum}` },
+  );
+/** The emulator's bounds (packages/emulator/src/units.ts). */
+const MAX_SECONDS = 366 * 24 * 3600;
+const MAX_BYTES = 2 ** 40;
+const MAX_BYTES_PER_SECOND = 1e13;
+const HostName = Type.String({ minLength: 1, maxLength: 256 });
+const JobName = Type.String({
+  minLength: 1,
+  maxLength: 128,
+  pattern: '^[^\\u0000-\\u001f\\u007f]*\\S[^\\u0000-\\u001f\\u007f]*$',
+  description: 'The job the flows belong to (GET /jobs); default a generated name per request',
+});
+
+export const TRAFFIC_PATTERNS = [
+  'pairs',
+  'shift',
+  'permutation',
+  'all-to-all',
+  'incast',
+  'bisection',
+  'iperf',
+  'storage',
+] as const;
+
+/** One traffic item; the fields each pattern needs are checked by the route (and the emulator). */
+export const TrafficItem = Type.Object(
+  {
+    pattern: Type.Union(
+      TRAFFIC_PATTERNS.map((p) => Type.Literal(p)),
+      {
+        description:
+          'pairs (osu_mbw_mr style), shift, permutation, all-to-all, incast, bisection, iperf, storage',
+      },
+    ),
+    pairs: Type.Optional(
+      Type.Array(Type.Tuple([HostName, HostName]), {
+        minItems: 1,
+        maxItems: 100_000,
+        description: 'pairs: [sender, receiver]',
+      }),
+    ),
+    k: Type.Optional(
+      Type.Integer({
+        minimum: -1_000_000,
+        maximum: 1_000_000,
+        description: 'shift: host i sends to host i+k',
+      }),
+    ),
+    seed: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 2 ** 32 - 1,
+        description: 'permutation: seed of the random derangement',
+      }),
+    ),
+    to: Type.Optional(Type.String({ minLength: 1, description: 'incast, iperf: receiver' })),
+    from: Type.Optional(
+      Type.Union([HostName, Type.Array(HostName, { minItems: 1 })], {
+        description: 'iperf: sender; incast: senders',
+      }),
+    ),
+    streams: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1024, description: 'iperf: parallel streams (-P)' }),
+    ),
+    server: Type.Optional(Type.String({ minLength: 1, description: 'storage: the server' })),
+    clients: Type.Optional(
+      Type.Array(HostName, {
+        minItems: 1,
+        maxItems: 100_000,
+        description: 'storage: clients (default all others)',
+      }),
+    ),
+    op: Type.Optional(Type.Union([Type.Literal('read'), Type.Literal('write')])),
+    ioSize: Type.Optional(Quantity('storage: I/O size, bytes or "1MiB"', MAX_BYTES)),
+    jobs: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1024, description: 'storage: streams per client' }),
+    ),
+    hosts: Type.Optional(
+      Type.Array(HostName, {
+        minItems: 1,
+        maxItems: 100_000,
+        description: 'hosts a collective pattern runs on',
+      }),
+    ),
+    start: Type.Optional(Quantity('seconds from now, or "500ms"', MAX_SECONDS)),
+    duration: Type.Optional(Quantity('seconds, or "10s"; default until stopped', MAX_SECONDS)),
+    messageSize: Type.Optional(Quantity('bytes, or "4KiB"', MAX_BYTES)),
+    demand: Type.Optional(
+      Quantity('bytes/s per flow, or "50Gb/s"; default as fast as the path allows', MAX_BYTES_PER_SECOND),
+    ),
+    transport: Type.Optional(Type.Union([Type.Literal('rdma'), Type.Literal('ip')])),
+    job: Type.Optional(JobName),
+  },
+  { additionalProperties: false },
+);
+export type TrafficItem = Static<typeof TrafficItem>;
+
+export const TrafficRequest = Type.Union([
+  TrafficItem,
+  Type.Object(
+    { items: Type.Array(TrafficItem, { minItems: 1, maxItems: 1000 }), job: Type.Optional(JobName) },
+    { additionalProperties: false },
+  ),
+]);
+export type TrafficRequest = Static<typeof TrafficRequest>;
+
+/** Faults that raise one error counter at a `rate` per second at the ports named. */
+export const ERROR_RATE_FAULTS = [
+  'link-integrity',
+  'constraint-errors',
+  'switch-relay-errors',
+  'vl15-drops',
+  'buffer-overruns',
+  'uncorrectable-errors',
+] as const;
+export type ErrorRateFault = (typeof ERROR_RATE_FAULTS)[number];
+
+export const FAULT_TYPES = [
+  'link-down',
+  'link-up',
+  'flap',
+  'symbol-errors',
+  'switch-down',
+  'switch-up',
+  'restart',
+  'clear-counters',
+  ...ERROR_RATE_FAULTS,
+  'link-quality',
+  'link-width-downgrade',
+] as const;
+
+export const FaultRequest = Type.Object(
+  {
+    type: Type.Union(
+      FAULT_TYPES.map((t) => Type.Literal(t)),
+      {
+        description:
+          'link-down/up, flap, symbol-errors, switch-down/up, restart (counters from 0), clear-counters; the counters of the PM categories: link-integrity, constraint-errors (security), switch-relay-errors (routing), vl15-drops, buffer-overruns, uncorrectable-errors (rate/s), link-quality (quality 0..5), link-width-downgrade (lanes 0..3)',
+      },
+    ),
+    link: Type.Optional(Type.String({ minLength: 1, description: 'link id `a/port--b/port`' })),
+    node: Type.Optional(Type.String({ minLength: 1 })),
+    port: Type.Optional(Type.Integer({ minimum: 1, maximum: 255 })),
+    period: Type.Optional(Quantity('flap: seconds per down-up cycle (default 2)', MAX_SECONDS)),
+    downFor: Type.Optional(
+      Quantity('flap: seconds down in each cycle (default half the period)', MAX_SECONDS),
+    ),
+    rate: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1e9,
+        description: 'symbol-errors and the other error faults: errors per second (0 stops them)',
+      }),
+    ),
+    quality: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 5,
+        description: 'link-quality: LinkQualityIndicator, 5 excellent',
+      }),
+    ),
+    lanes: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 3, description: 'link-width-downgrade: lanes down of 4' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type FaultRequest = Static<typeof FaultRequest>;
+
+/** An active fault (GET /v1/faults of the emulator, /api/v1/faults), or the record of a one-off event. */
+export const FaultSchema = Type.Object({
+  id: Type.String(),
+  type: Type.Union(FAULT_TYPES.map((t) => Type.Literal(t))),
+  target: Type.String({ description: 'link id, node, or node/port' }),
+  sinceMs: Type.Number(),
+  period: Type.Optional(Type.Number()),
+  downFor: Type.Optional(Type.Number()),
+  rate: Type.Optional(Type.Number()),
+  quality: Type.Optional(Type.Number()),
+  lanes: Type.Optional(Type.Number()),
+});
+export type FaultInfo = Static<typeof FaultSchema>;
+export type FaultType = (typeof FAULT_TYPES)[number];
+export const FaultsSchema = Type.Object({ faults: Type.Array(FaultSchema) });
+export const FaultAppliedSchema = Type.Object({ fault: FaultSchema, faults: Type.Array(FaultSchema) });
+
+/** One flow of the emulator (GET /v1/flows, /api/v1/traffic). */
+export const FlowSchema = Type.Object({
+  id: Type.String(),
+  from: Type.String(),
+  to: Type.String(),
+  bytesPerSecond: Type.Number({
+    description: 'Payload bytes/s the flow gets now (0 before its start or while its path is broken)',
+  }),
+  path: Type.Array(Type.String(), { description: 'Link directions `node/port->node/port`, in path order' }),
+  pattern: Type.Union(TRAFFIC_PATTERNS.map((p) => Type.Literal(p))),
+  job: Type.String({
+    description: 'The job the flow belongs to: named in the request, or generated (`pairs-1`)',
+  }),
+  transport: Type.Union([Type.Literal('rdma'), Type.Literal('ip')]),
+  messageBytes: Type.Union([Type.Number(), Type.Null()], {
+    description: 'Message (or I/O) size in bytes; null for large messages',
+  }),
+  state: Type.Union([Type.Literal('pending'), Type.Literal('running')], {
+    description: 'pending (before its start) or running; a flow is removed when its duration ends',
+  }),
+  startMs: Type.Number(),
+  endMs: Type.Union([Type.Number(), Type.Null()], { description: 'null: runs until stopped' }),
+});
+export type FlowInfo = Static<typeof FlowSchema>;
+export type TrafficPattern = (typeof TRAFFIC_PATTERNS)[number];
+
+export const FlowsSchema = Type.Object({ flows: Type.Array(FlowSchema) });
+
+/** The answer of `GET /api/v1/links` (also at `?time=`): link directions at one sampling tick. */
+export const LinksAnswerSchema = Type.Object({ time: Type.String(), links: Type.Array(LinkStateSchema) });
+
+export type ErrorBody = Static<typeof ErrorReply>;
+export type PortRef = Static<typeof PortRefSchema>;
+export type Health = Static<typeof HealthSchema>;
+export type StoreKind = Health['store'];
+export type Topology = Static<typeof TopologySchema>;
+export type TopologyNode = Topology['nodes'][number];
+export type TopologyLink = Topology['links'][number];
+/** One direction of a link: what `/links` rows, the stream and the dashboard's strokes are about. */
+export type LinkDirectionState = Static<typeof LinkStateSchema>;
+export type LinksAnswer = Static<typeof LinksAnswerSchema>;
+export type Summary = Static<typeof SummarySchema>;
+export type UtilizationHistogram = Summary['histogram'];
+export type Route = Static<typeof RouteSchema>;
+export type RouteHop = Route['hops'][number];
+export type RouteLatency = NonNullable<Route['latency']>;
+export type FaultList = Static<typeof FaultsSchema>;
+export type FlowList = Static<typeof FlowsSchema>;

@@ -1,0 +1,111 @@
+import { type Static, Type } from '@sinclair/typebox';
+
+// `/api/v1/jobs`, `/api/v1/jobs/{id}` and `/api/v1/links/flows`: jobs in Slurm's vocabulary and
+// the flows (live or estimated) behind a link direction.
+
+export const NoQuery = Type.Object({}, { additionalProperties: false });
+
+export const JobSchema = Type.Object({
+  id: Type.String({ description: "Slurm's job id; the job name for emulator jobs" }),
+  name: Type.String(),
+  user: Type.Union([Type.String(), Type.Null()]),
+  state: Type.String({ description: "Slurm's base state: RUNNING, PENDING, COMPLETING, …" }),
+  nodes: Type.Array(Type.String(), { description: 'Hosts allocated, host lists expanded' }),
+  startTime: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+
+export const JobsReply = Type.Object({
+  source: Type.Union([
+    Type.Literal('emulator'),
+    Type.Literal('slurm'),
+    Type.Literal('file'),
+    Type.Literal('none'),
+  ]),
+  jobs: Type.Array(JobSchema),
+});
+
+const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+
+export const FlowRowSchema = Type.Object({
+  id: Type.Optional(Type.String({ description: "The emulator's flow id" })),
+  from: Type.String(),
+  to: Type.String(),
+  job: Type.Union([Type.String(), Type.Null()]),
+  bytesPerSecond: Type.Union([Type.Number(), Type.Null()], {
+    description: 'Payload bytes/s now; null when estimated',
+  }),
+  path: Type.Array(Type.String(), { description: 'Link directions crossed, in order' }),
+  estimated: Type.Boolean({
+    description: 'true: a node pair of a running job on its static route, not a measured flow',
+  }),
+});
+
+export const JobDetailSchema = Type.Object({
+  job: JobSchema,
+  nodes: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      known: Type.Boolean({ description: 'Whether this fabric has the host' }),
+    }),
+  ),
+  estimated: Type.Boolean({ description: 'true when the flows are node pairs on static routes' }),
+  flows: Type.Integer(),
+  links: Type.Array(
+    Type.Object({
+      id: Type.String({ description: 'Link direction `node/port->node/port`' }),
+      kind: Type.String(),
+      flows: Type.Integer({ description: "The job's flows crossing it" }),
+      totalFlows: Type.Integer({ description: 'Every flow crossing it' }),
+      jobBytesPerSecond: NullableNumber,
+      totalBytesPerSecond: NullableNumber,
+      share: Type.Union([Type.Number(), Type.Null()], {
+        description: "The job's share 0..1 of the traffic on it (bytes; flows when estimated)",
+      }),
+      estimated: Type.Boolean(),
+    }),
+    { description: "Link directions its traffic crosses, busiest first (the job's bytes/s)" },
+  ),
+  contention: Type.Union([
+    Type.Object(
+      {
+        engine: Type.String(),
+        flowCount: Type.Integer(),
+        maxIslLoad: Type.Integer({ description: 'Most of its flows on one ISL direction (static routes)' }),
+        sharedIsls: Type.Integer({ description: 'ISL directions two or more of its flows share' }),
+        aggregateGbps: Type.Number(),
+        minFlowGbps: Type.Number(),
+      },
+      { description: "Predicted contention of the job's own flows under static routing, max-min fair" },
+    ),
+    Type.Null(),
+  ]),
+});
+
+export const LinkFlowsQuery = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 600, description: 'Link direction `node/port->node/port`' }),
+  },
+  { additionalProperties: false },
+);
+export type LinkFlowsQuery = Static<typeof LinkFlowsQuery>;
+
+export const LinkFlowsReply = Type.Object({
+  id: Type.String(),
+  estimated: Type.Boolean({
+    description: 'true when no flow is measured (no emulator): routes of running jobs',
+  }),
+  flows: Type.Array(FlowRowSchema),
+  jobs: Type.Array(
+    Type.Object({
+      job: Type.Union([Type.String(), Type.Null()]),
+      flows: Type.Integer(),
+      bytesPerSecond: NullableNumber,
+    }),
+  ),
+});
+
+export type Job = Static<typeof JobSchema>;
+export type JobList = Static<typeof JobsReply>;
+export type JobDetail = Static<typeof JobDetailSchema>;
+export type LinkFlow = Static<typeof FlowRowSchema>;
+export type LinkFlows = Static<typeof LinkFlowsReply>;

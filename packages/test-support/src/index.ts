@@ -1,0 +1,51 @@
+// What several workspaces' tests share. Imported by tests only (never by a workspace's src/).
+import fc from 'fast-check';
+
+/** Control characters and U+FFFD left in a text: an error message must show none of them. */
+export function unprintable(text: string): number[] {
+  return [...text]
+    .map((ch) => ch.codePointAt(0) as number)
+    .filter((c) => c < 0x20 || (c >= 0x7f && c < 0xa0) || c === 0xfffd);
+}
+
+/**
+ * Open-ended input for a parser of `real`'s format: binary noise, lines of the real file shuffled
+ * with noise, the real file cut short, with bytes inserted, or with a run of lines removed.
+ */
+export function damagedInputs(real: string): fc.Arbitrary<string> {
+  const lines = real.split('\n');
+  return fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 300 }),
+    fc
+      .array(fc.oneof(fc.constantFrom(...lines), fc.string({ maxLength: 40 })), { maxLength: 40 })
+      .map((l) => l.join('\n')),
+    fc.nat(real.length).map((cut) => real.slice(0, cut)),
+    fc
+      .tuple(fc.nat(real.length), fc.string({ unit: 'binary', minLength: 1, maxLength: 8 }))
+      .map(([at, noise]) => real.slice(0, at) + noise + real.slice(at)),
+    fc
+      .tuple(fc.nat(lines.length), fc.nat(lines.length))
+      .map(([a, b]) => lines.filter((_, i) => i < Math.min(a, b) || i > Math.max(a, b)).join('\n')),
+  );
+}
+
+export { benchReporter, median } from './bench.ts';
+export { freePort, NODE_EXPORTER, type RunningNodeExporter, startNodeExporter } from './node-exporter.ts';
+
+/**
+ * Runs `run`: undefined when it returns, the error when it throws one of `kind`; any other throw
+ * is rethrown (a parser that fails with a TypeError on bad input is a bug, not an answer).
+ */
+export function thrownBy<E extends Error>(
+  run: () => unknown,
+  kind: new (...args: never[]) => E,
+): E | undefined {
+  try {
+    run();
+    return undefined;
+  } catch (error) {
+    if (error instanceof kind) return error;
+    throw error;
+  }
+}
+export { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';

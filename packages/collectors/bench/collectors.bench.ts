@@ -1,10 +1,6 @@
-// `npm run bench -- collectors`: host agent scrape time (and against node_exporter on the same
-// tree), fabric agent exposition time at fat-tree-1152 and fat-tree-27648 size, peak RSS.
-// Prints `name: value unit (limit …)`; exits non-zero when a figure misses its limit.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { benchReporter, median, NODE_EXPORTER, startNodeExporter } from '@fabscope/test-support';
 import {
   createFabricRegistry,
   createHostCollector,
@@ -16,18 +12,8 @@ import {
 const FIXTURES = fileURLToPath(new URL('../test/fixtures/', import.meta.url));
 const SYSFS = `${FIXTURES}sysfs-mixed`; // 4 devices: hfi1_0, iwp0, mlx5_0, qib0
 const PROCFS = `${FIXTURES}procfs-mixed`;
-let failed = 0;
-
-function report(name: string, value: number, unit: string, limit: number, digits = 2): void {
-  const ok = value <= limit;
-  if (!ok) failed++;
-  console.log(`${name}: ${value.toFixed(digits)} ${unit} (limit ${limit} ${unit})${ok ? '' : '  OVER'}`);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
+const bench = benchReporter();
+const { report } = bench;
 
 async function timeHttp(url: string, runs: number): Promise<number> {
   for (let i = 0; i < 20; i++) await (await fetch(url)).text(); // warm up
@@ -38,17 +24,6 @@ async function timeHttp(url: string, runs: number): Promise<number> {
     times.push(performance.now() - started);
   }
   return median(times);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 // --- host agent -------------------------------------------------------------------------------
@@ -62,41 +37,23 @@ for (let i = 0; i < 300; i++) {
 }
 report('host agent scrape, 4 devices (median)', median(scrapeTimes), 'ms', 5, 3);
 
-const NODE_EXPORTER = '/usr/bin/prometheus-node-exporter';
 if (existsSync(NODE_EXPORTER)) {
   const server = await startMetricsServer(host.scrape);
   const ours = await timeHttp(server.url, 200);
   await server.close();
-  const port = await freePort();
-  const child = spawn(
-    NODE_EXPORTER,
-    [
-      `--path.sysfs=${SYSFS}`,
-      `--path.procfs=${PROCFS}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      '--collector.disable-defaults',
-      '--collector.infiniband',
-      '--collector.netdev',
-      '--no-collector.netdev.netlink',
-      '--collector.netclass',
-      '--collector.cpu',
-      '--collector.meminfo',
-    ],
-    { stdio: 'ignore' },
-  );
+  const exporter = await startNodeExporter({
+    sysfs: SYSFS,
+    procfs: PROCFS,
+    collectors: ['infiniband', 'netdev', 'netclass', 'cpu', 'meminfo'],
+  });
   try {
-    const url = `http://127.0.0.1:${port}/metrics`;
-    for (let i = 0; i < 100; i++) {
-      if ((await fetch(url).catch(() => null))?.ok) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const theirs = await timeHttp(url, 200);
+    const theirs = await timeHttp(exporter.url, 200);
     console.log(
       `host agent HTTP scrape (median): ${ours.toFixed(3)} ms; node_exporter 1.5 same tree: ${theirs.toFixed(3)} ms`,
     );
     report('host agent / node_exporter scrape time ratio', ours / theirs, '×', 1, 2);
   } finally {
-    child.kill('SIGTERM');
+    await exporter.stop();
   }
 } else {
   console.log('host agent / node_exporter ratio: skipped (prometheus-node-exporter not installed)');
@@ -199,4 +156,4 @@ console.log(
 report('fabric exposition per series, fat-tree-27648 size', perSeriesUs, 'µs', 1, 3);
 report('peak RSS', process.resourceUsage().maxRSS / 1024, 'MiB', 500, 0);
 
-process.exit(failed === 0 ? 0 : 1);
+process.exit(bench.failed === 0 ? 0 : 1);

@@ -1,6 +1,12 @@
 export { ExpositionWriter, escapeLabelValue, formatValue, labelText } from './exposition/writer.ts';
 export { emulatorSource, portSamplesFromEmulator } from './fabric/emulator-source.ts';
 export {
+  ERROR_COUNTER_KEYS,
+  ERROR_COUNTERS,
+  type ErrorCounterKey,
+  type ErrorCounterSpec,
+} from './fabric/error-counters.ts';
+export {
   createFabricRegistry,
   type FabricCollectorOptions,
   type FabricRegistry,
@@ -10,11 +16,13 @@ export {
   type InfinibandSourceOptions,
   infinibandSource,
   perfqueryArgs,
+  perfqueryErrors,
 } from './fabric/infiniband-source.ts';
 export {
   type OmnipathSourceOptions,
   type OpaTarget,
   omnipathSource,
+  opaErrors,
   opapmaqueryArgs,
   parseOpaTargets,
 } from './fabric/omnipath-source.ts';

@@ -69,6 +69,29 @@ describe('emulator source', () => {
     expect(snapshot.ports[1]?.transmitBytes).toBe(Number((2n ** 64n - 1n) * 8n));
   });
 
+  it('stamps the counters with the emulator’s clock when it runs on wall time, the gauges never', async () => {
+    const readAtMs = Date.now() - 250;
+    const doc = { ...portsDocument, timeMs: readAtMs };
+    const live = portSamplesFromEmulator(doc as never, Date.now());
+    expect(live.countersReadAtMs).toBe(readAtMs);
+    const text = await createFabricRegistry({
+      source: { name: 'live', read: async () => live },
+    }).scrape();
+    expect(text).toMatch(
+      new RegExp(
+        `fabscope_port_data_transmitted_bytes_total\\{[^}]*node_name="edge1"[^}]*\\} 12000000000 ${readAtMs}\n`,
+      ),
+    );
+    expect(text).toMatch(new RegExp(`fabscope_link_data_received_bytes_total\\{[^}]*\\} 56 ${readAtMs}\n`));
+    expect(text).toMatch(/fabscope_port_link_up\{[^}]*node_name="edge1"[^}]*\} 1\n/);
+    expect(text).toMatch(/fabscope_port_rate_bytes_per_second\{[^}]*node_name="edge1"[^}]*\} 12500000000\n/);
+    // A clock stepped by hand (tests from t = 0), or far from now: the scraper stamps them.
+    expect(portSamplesFromEmulator(portsDocument as never, Date.now()).countersReadAtMs).toBeUndefined();
+    expect(
+      portSamplesFromEmulator({ ...portsDocument, timeMs: 0 } as never, Date.now()).countersReadAtMs,
+    ).toBeUndefined();
+  });
+
   it('rejects an answer without ports', () => {
     expect(() => portSamplesFromEmulator({ dataUnitBytes: 8 } as never)).toThrow(/lacks ports/);
   });

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { damagedInputs, thrownBy, unprintable } from '@fabscope/test-support';
 import { ParseError } from '@fabscope/topology';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -20,38 +21,14 @@ const NOT_THEIRS = {
   '/proc/net/dev': fixture('procfs-mixed/net/dev'),
 };
 
-/** Control characters and U+FFFD left in a text. */
-function unprintable(text: string): number[] {
-  return [...text]
-    .map((ch) => ch.codePointAt(0) as number)
-    .filter((c) => c < 0x20 || (c >= 0x7f && c < 0xa0) || c === 0xfffd);
-}
-
+/** Runs `parse`; anything it throws must be a ParseError naming its line, in printable text. */
 function parseErrorOf(parse: () => unknown): ParseError | undefined {
-  try {
-    parse();
-    return undefined;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ParseError);
-    const e = error as ParseError;
+  const e = thrownBy(parse, ParseError);
+  if (e) {
     expect(e.line, e.message).toBeGreaterThan(0);
     expect(unprintable(e.message), e.message).toEqual([]);
-    return e;
   }
-}
-
-function inputs(real: string): fc.Arbitrary<string> {
-  const lines = real.split('\n');
-  return fc.oneof(
-    fc.string({ unit: 'binary', maxLength: 300 }),
-    fc
-      .array(fc.oneof(fc.constantFrom(...lines), fc.string({ maxLength: 40 })), { maxLength: 40 })
-      .map((l) => l.join('\n')),
-    fc.nat(real.length).map((cut) => real.slice(0, cut)),
-    fc
-      .tuple(fc.nat(real.length), fc.string({ unit: 'binary', minLength: 1, maxLength: 8 }))
-      .map(([at, noise]) => real.slice(0, at) + noise + real.slice(at)),
-  );
+  return e;
 }
 
 describe('perfquery output', () => {
@@ -126,7 +103,7 @@ describe('perfquery output', () => {
       const real = fixture(`perfquery/${file}`);
       if (real === '') continue;
       fc.assert(
-        fc.property(inputs(real), (text) => {
+        fc.property(damagedInputs(real), (text) => {
           parseErrorOf(() => parsePerfquery(text));
         }),
         { numRuns: 200 },
@@ -160,7 +137,7 @@ describe('opapmaquery getportstatus output', () => {
   it('property: any input gives ports or a ParseError with a line, never another exception', () => {
     for (const file of readdirSync(join(FIXTURES, 'opapmaquery'))) {
       fc.assert(
-        fc.property(inputs(fixture(`opapmaquery/${file}`)), (text) => {
+        fc.property(damagedInputs(fixture(`opapmaquery/${file}`)), (text) => {
           parseErrorOf(() => parseOpapmaquery(text));
         }),
         { numRuns: 200 },

@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startNodeExporter } from '@fabscope/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHostCollector } from '../src/index.ts';
 import { FIXTURES, type Sample, samples } from './helpers.ts';
@@ -14,54 +12,17 @@ import { FIXTURES, type Sample, samples } from './helpers.ts';
 const TREES = readdirSync(FIXTURES).filter((name) => name.startsWith('sysfs-'));
 const FAMILIES = /^node_(infiniband|network)_/;
 const empty = mkdtempSync(join(tmpdir(), 'fabscope-procfs-'));
-const children: ChildProcess[] = [];
+const stops: (() => Promise<void>)[] = [];
 
 afterAll(async () => {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill();
-      await once(child, 'exit');
-    }
-  }
+  await Promise.all(stops.map((stop) => stop()));
   rmSync(empty, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
 async function nodeExporter(sysfs: string, procfs: string): Promise<string> {
-  const port = await freePort();
-  const child = spawn(
-    'prometheus-node-exporter',
-    [
-      `--web.listen-address=127.0.0.1:${port}`,
-      `--path.sysfs=${sysfs}`,
-      `--path.procfs=${procfs}`,
-      '--collector.disable-defaults',
-      '--collector.infiniband',
-      '--collector.netdev',
-      '--no-collector.netdev.netlink',
-    ],
-    { stdio: 'ignore' },
-  );
-  children.push(child);
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/metrics`);
-      if (response.ok) return await response.text();
-    } catch (error) {
-      if (Date.now() > deadline || child.exitCode !== null) throw error;
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  const exporter = await startNodeExporter({ sysfs, procfs, collectors: ['infiniband', 'netdev'] });
+  stops.push(exporter.stop);
+  return (await fetch(exporter.url)).text();
 }
 
 const key = (s: Sample) => `${s.name}${JSON.stringify(Object.entries(s.labels).sort())}`;

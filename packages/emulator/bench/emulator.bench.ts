@@ -2,21 +2,13 @@
 // error rates, node load; then 100 ms of counters) with a permutation on fat-tree-1152 (1152
 // flows) and fat-tree-27648 (27,648 flows), a steady tick, an adaptive-routing pass, and peak RSS.
 // Prints `name: value unit (limit …)`; exits non-zero when a figure misses its limit.
+
+import { benchReporter, median } from '@fabscope/test-support';
 import { buildScenario, type Fabric, routingFor } from '@fabscope/topology';
 import { createEmulator } from '../src/index.ts';
 
-let failed = 0;
-
-function report(name: string, value: number, unit: string, limit: number, digits = 2): void {
-  const ok = value <= limit;
-  if (!ok) failed++;
-  console.log(`${name}: ${value.toFixed(digits)} ${unit} (limit ${limit} ${unit})${ok ? '' : '  OVER'}`);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
+const figures = benchReporter();
+const { report } = figures;
 
 function bench(fabric: Fabric, runs: number, tickLimitMs: number, adjustLimitMs: number): void {
   const routing = routingFor('fattree');
@@ -61,4 +53,4 @@ bench(buildScenario('fat-tree-1152'), 21, 10, 1000);
 globalThis.gc?.();
 bench(buildScenario('fat-tree-27648'), 5, 1000, 30_000);
 report('peak RSS', process.resourceUsage().maxRSS / 1024, 'MiB', 2048, 0);
-process.exit(failed === 0 ? 0 : 1);
+process.exit(figures.failed === 0 ? 0 : 1);

@@ -1,18 +1,11 @@
+import type { AdaptiveRouting } from '@fabscope/contracts';
 /**
- * Adaptive routing parameters, as opafm.xml's `<AdaptiveRouting>` section names them:
- * Enable, LostRouteOnly, Algorithm, ARFrequency, Threshold.
+ * Adaptive routing parameters, as opafm.xml's `<AdaptiveRouting>` section names them: Enable,
+ * LostRouteOnly, Algorithm (0 Random, 1 Greedy, 2 GreedyRandom), ARFrequency (n: at least 2^n × 64 ms
+ * between adjustments) and Threshold (0 firmware default, 1..7 = 100 … 55 % ISL load); the contract's
+ * shape, which the API's /api/v1/adaptive-routing passes through.
  */
-export interface AdaptiveRoutingConfig {
-  enabled: boolean;
-  /** Only move flows whose path crosses a link that is down; never for congestion. */
-  lostRouteOnly: boolean;
-  /** 0 Random, 1 Greedy, 2 GreedyRandom. */
-  algorithm: 0 | 1 | 2;
-  /** n: at least 2^n × 64 ms between adjustments, 0..7. */
-  arFrequency: number;
-  /** 0 firmware default (100 %), 1..7 = 100, 90, 80, 70, 65, 60, 55 % ISL load. */
-  threshold: number;
-}
+export type AdaptiveRoutingConfig = AdaptiveRouting;
 
 /** Seed 002's opafm.xml, apart from Enable: Algorithm 2, ARFrequency 0, Threshold 7. */
 export const DEFAULT_ADAPTIVE_ROUTING: Readonly<AdaptiveRoutingConfig> = Object.freeze({

@@ -42,6 +42,7 @@ export class ChannelLoad implements CounterRates {
   readonly ipBytes: Float64Array;
   readonly ipPkts: Float64Array;
   errorPorts = new Int32Array(0);
+  directPorts = new Int32Array(0);
   readonly recoveryRate: Float64Array;
   readonly rcvErrorRate: Float64Array;
   congested: number[] = [];
@@ -61,6 +62,8 @@ export class ChannelLoad implements CounterRates {
     /** Symbol errors per second, per port (set by faults); read at each recomputation. */
     readonly symbolRate: Float64Array,
     options: { ticksPerSecond: Float64Array; lineCapacity: Float64Array; mtu: number },
+    /** Per DIRECT_ERROR_COUNTERS entry, errors per second per port (set by faults). */
+    readonly directRates: readonly Float64Array[] = [],
   ) {
     const channelCount = fabric.links.length * 2;
     this.payload = new Float64Array(channelCount);
@@ -184,6 +187,13 @@ export class ChannelLoad implements CounterRates {
       errorPorts.push(p);
     }
     this.errorPorts = Int32Array.from(errorPorts);
+    // Error faults count only while the port's link is up (a down link receives nothing).
+    const direct: number[] = [];
+    for (let p = 0; p < this.symbolRate.length; p++) {
+      if (linkUp[p >> 1] !== 1) continue;
+      if (this.directRates.some((rates) => (rates[p] as number) > 0)) direct.push(p);
+    }
+    this.directPorts = Int32Array.from(direct);
   }
 
   private updateNodes(ipEndpoint: Float64Array): void {

@@ -1,8 +1,14 @@
+import type { EmulatorHealth, EmulatorJob, FlowFilter, HostLoad, RoutingState } from '@fabscope/contracts';
 import type { Fabric, FabricType, ForwardingTables } from '@fabscope/topology';
 import type { AdaptiveRoutingConfig } from './ar-config.ts';
 import type { FaultInfo } from './faults.ts';
 import type { FlowInfo, StartFlowsRequest } from './flows.ts';
+
 import type { PortCountersDocument } from './ports-document.ts';
+
+/** `GET /v1/health` (the contract's name for it). */
+export type HealthDocument = EmulatorHealth;
+export type { EmulatorJob, FlowFilter, HostLoad, RoutingState };
 
 // What the emulator is to its users (the HTTP server, the sysfs writer, scenario runs, tests).
 
@@ -20,25 +26,6 @@ export interface EmulatorOptions {
 }
 
 export const DEFAULT_SWEEP_DELAY_MS = 10_000;
-
-/** What the fabric manager's last sweep routed with (`GET /v1/routing`). */
-export interface RoutingState {
-  /** Sweeps since the emulator started; 0 while the initial tables stand. */
-  sweep: number;
-  /** Engine of the current tables (`tables.engine`; `minhop-fallback` when the engine gave up). */
-  engine: string;
-  /** Links (`a/port--b/port`) that were down at the last sweep, so absent from its tables. */
-  downLinks: string[];
-  /** Emulator clock at the last sweep; null before the first. */
-  sweptAtMs: number | null;
-}
-
-export interface HealthDocument {
-  status: 'ok';
-  fabric: string;
-  fabricType: FabricType;
-  timeMs: number;
-}
 
 /** One port of a host or router as its own kernel sees it (bytes, not PM units). */
 export interface HostPortTelemetry {
@@ -59,6 +46,14 @@ export interface HostPortTelemetry {
   linkDowned: bigint;
   rcvErrors: bigint;
   xmitDiscards: bigint;
+  /** The rest of the PortCounters errors (sysfs `counters/` names): remote physical, switch relay, … */
+  rcvRemotePhysicalErrors: bigint;
+  rcvSwitchRelayErrors: bigint;
+  xmitConstraintErrors: bigint;
+  rcvConstraintErrors: bigint;
+  localLinkIntegrityErrors: bigint;
+  excessiveBufferOverrunErrors: bigint;
+  vl15Dropped: bigint;
   /** IP traffic through the port's network interface, since the host booted. */
   ipTxBytes: bigint;
   ipRxBytes: bigint;
@@ -81,17 +76,6 @@ export interface HostTelemetry {
   ports: HostPortTelemetry[];
 }
 
-/** Live load of a host or router (GET /v1/hosts). */
-export interface HostLoad {
-  name: string;
-  type: 'host' | 'router';
-  cpuUtilization: number;
-  memoryUtilization: number;
-  forwardedBytesPerSecond: number;
-  transmitBytesPerSecond: number;
-  receiveBytesPerSecond: number;
-}
-
 export interface Emulator {
   readonly fabric: Fabric;
   nowMs(): number;
@@ -99,7 +83,10 @@ export interface Emulator {
   advance(ms: number): void;
   /** Starts the flows of a traffic request (any pattern); returns them. Throws TrafficError. */
   startFlows(request: StartFlowsRequest): FlowInfo[];
-  listFlows(): FlowInfo[];
+  /** The flows, or those matching `filter` (a filter naming an unknown link matches none). */
+  listFlows(filter?: FlowFilter): FlowInfo[];
+  /** Jobs: the flows grouped by job name, in the order their first flow started. */
+  listJobs(): EmulatorJob[];
   stopAllFlows(): void;
   getAdaptiveRouting(): AdaptiveRoutingConfig;
   /** Applies a partial update; throws AdaptiveRoutingConfigError on invalid input. */

@@ -1,5 +1,6 @@
 import {
   bytesPerSecondOfRate,
+  channelOf,
   type Fabric,
   type ForwardingTables,
   fatTreeRouting,
@@ -20,7 +21,9 @@ import { DATA_UNIT_BYTES, PACKET_PAYLOAD_BYTES } from './counters.ts';
 import {
   DEFAULT_SWEEP_DELAY_MS,
   type Emulator,
+  type EmulatorJob,
   type EmulatorOptions,
+  type FlowFilter,
   type HealthDocument,
   type HostLoad,
   type HostTelemetry,
@@ -39,7 +42,9 @@ import { type Flow, flowInfo, newFlow } from './running-flows.ts';
 // The types live in emulator-types.ts; importers of this module find them here too.
 export type {
   Emulator,
+  EmulatorJob,
   EmulatorOptions,
+  FlowFilter,
   HealthDocument,
   HostLoad,
   HostPortTelemetry,
@@ -77,6 +82,9 @@ class FabricEmulator implements Emulator {
   private readonly mtu: number;
   private flows: Flow[] = [];
   private nextFlowId = 1;
+  private nextJobNumber = 1;
+  /** Link-direction id → channel, built when a flow filter first names a link. */
+  private channelByIdCache: Map<string, number> | undefined;
   private nextFaultId = 1;
   private clockMs: number;
   private ar: AdaptiveRoutingConfig = { ...DEFAULT_ADAPTIVE_ROUTING };
@@ -118,7 +126,6 @@ class FabricEmulator implements Emulator {
       }
     }
     this.capacities = this.lineCapacity.slice();
-    this.ports = new PortCounterBank(channelCount, fabric.fabricType);
     this.clocks = new NodeClocks(fabric.nodes.length, startTimeMs);
     this.links = new LinkState(fabric, {
       linkChanged: (l, up, fromFlap) => this.linkChanged(l, up, fromFlap),
@@ -131,11 +138,13 @@ class FabricEmulator implements Emulator {
         this.dirty = true;
       },
     });
-    this.load = new ChannelLoad(fabric, this.links.symbolRate, {
-      ticksPerSecond,
-      lineCapacity: this.lineCapacity,
-      mtu: this.mtu,
-    });
+    this.ports = new PortCounterBank(channelCount, fabric.fabricType, this.links);
+    this.load = new ChannelLoad(
+      fabric,
+      this.links.symbolRate,
+      { ticksPerSecond, lineCapacity: this.lineCapacity, mtu: this.mtu },
+      this.links.directRates,
+    );
     this.documents = new PortsDocumentBuilder(fabric);
   }
 
@@ -167,9 +176,12 @@ class FabricEmulator implements Emulator {
         throw error;
       }
     });
+    // A request without a job name is a job of its own, named after its first pattern.
+    const generated =
+      specs.some((s) => s.job === undefined) && specs[0] ? `${specs[0].pattern}-${this.nextJobNumber++}` : '';
     const started = specs.map((spec, i): Flow => {
       const path = routes[i] as Int32Array;
-      return newFlow(`f${this.nextFlowId++}`, spec, path, {
+      return newFlow(`f${this.nextFlowId++}`, spec.job ?? generated, spec, path, {
         nowMs: this.clockMs,
         senderBytesPerSecond: this.lineCapacity[path[0] as number] as number,
         destType: this.networks.typeOfHost(spec.to),
@@ -182,9 +194,50 @@ class FabricEmulator implements Emulator {
     return started.map((f) => flowInfo(this.fabric, f));
   }
 
-  listFlows(): FlowInfo[] {
+  listFlows(filter: FlowFilter = {}): FlowInfo[] {
     this.refresh();
-    return this.flows.map((f) => flowInfo(this.fabric, f));
+    const { from, to, job, link } = filter;
+    let channel = -1;
+    if (link !== undefined) {
+      this.channelByIdCache ??= new Map(
+        Array.from(
+          { length: this.fabric.links.length * 2 },
+          (_, c) => [channelOf(this.fabric, c).id, c] as const,
+        ),
+      );
+      channel = this.channelByIdCache.get(link) ?? -2;
+      if (channel === -2) return [];
+    }
+    const matches = (f: Flow) =>
+      (from === undefined || f.from.name === from) &&
+      (to === undefined || f.dest.name === to) &&
+      (job === undefined || f.job === job) &&
+      (channel < 0 || f.path.includes(channel));
+    return this.flows.filter(matches).map((f) => flowInfo(this.fabric, f));
+  }
+
+  listJobs(): EmulatorJob[] {
+    this.refresh();
+    const jobs = new Map<string, { job: EmulatorJob; nodes: Set<number> }>();
+    for (const f of this.flows) {
+      let entry = jobs.get(f.job);
+      if (!entry) {
+        entry = {
+          job: { name: f.job, nodes: [], state: 'pending', startMs: f.startMs, flows: 0 },
+          nodes: new Set(),
+        };
+        jobs.set(f.job, entry);
+      }
+      entry.job.flows++;
+      entry.job.startMs = Math.min(entry.job.startMs, f.startMs);
+      if (f.running) entry.job.state = 'running';
+      entry.nodes.add(f.from.index);
+      entry.nodes.add(f.dest.index);
+    }
+    return [...jobs.values()].map(({ job, nodes }) => ({
+      ...job,
+      nodes: [...nodes].sort((a, b) => a - b).map((i) => (this.fabric.nodes[i] as { name: string }).name),
+    }));
   }
 
   stopAllFlows(): void {

@@ -1,18 +1,21 @@
+import {
+  ERROR_RATE_FAULTS,
+  type ErrorRateFault,
+  FAULT_TYPES,
+  type FaultInfo,
+  type FaultType,
+} from '@fabscope/contracts';
 import { channelFrom, type Fabric, type FabricLink, type FabricNode } from '@fabscope/topology';
 import { TrafficError } from './flows.ts';
 import { parseDuration, QuantityError } from './units.ts';
 
-export const FAULT_TYPES = [
-  'link-down',
-  'link-up',
-  'flap',
-  'symbol-errors',
-  'switch-down',
-  'switch-up',
-  'restart',
-  'clear-counters',
-] as const;
-export type FaultType = (typeof FAULT_TYPES)[number];
+/**
+ * Faults that raise one error counter at `rate` per second on the port(s) named, in the order of
+ * DIRECT_ERROR_COUNTERS (port-counters.ts): LocalLinkIntegrityErrors, PortRcvConstraintErrors
+ * (security), PortRcvSwitchRelayErrors (routing), VL15Dropped, ExcessiveBufferOverruns,
+ * UncorrectableErrors.
+ */
+export { ERROR_RATE_FAULTS, type ErrorRateFault, FAULT_TYPES, type FaultInfo, type FaultType };
 
 /**
  * `POST /v1/faults` body. A link is named by its id (`a/port--b/port`) or by one end
@@ -26,27 +29,27 @@ export interface FaultRequest {
   /** flap: one down-up cycle every `period` (default 2 s), down for `downFor` (default half). */
   period?: number | string;
   downFor?: number | string;
-  /** symbol-errors: errors per second at each receiving end (0 stops them). */
+  /** symbol-errors and the ERROR_RATE_FAULTS: errors per second at each end named (0 stops them). */
   rate?: number;
-}
-
-/** An active fault (GET /v1/faults), or the record of a one-off event (restart, clear-counters). */
-export interface FaultInfo {
-  id: string;
-  type: FaultType;
-  /** Link id or node name (with `/port` for one port). */
-  target: string;
-  sinceMs: number;
-  period?: number;
-  downFor?: number;
-  rate?: number;
+  /** link-quality: the LinkQualityIndicator (0..5, 5 excellent) at each end named. */
+  quality?: number;
+  /** link-width-downgrade: lanes down at each end named (0 restores full width, at most 3 of 4). */
+  lanes?: number;
 }
 
 /** A fault resolved against the fabric. */
 export type ResolvedFault =
   | { type: 'link-down' | 'link-up'; link: FabricLink }
   | { type: 'flap'; link: FabricLink; periodMs: number; downMs: number }
-  | { type: 'symbol-errors'; link: FabricLink; ports: number[]; rate: number; target: string }
+  | {
+      type: 'symbol-errors' | ErrorRateFault;
+      link: FabricLink;
+      ports: number[];
+      rate: number;
+      target: string;
+    }
+  | { type: 'link-quality'; link: FabricLink; ports: number[]; quality: number; target: string }
+  | { type: 'link-width-downgrade'; link: FabricLink; ports: number[]; lanes: number; target: string }
   | { type: 'switch-down' | 'switch-up' | 'restart'; node: FabricNode }
   | { type: 'clear-counters'; node: FabricNode; ports: number[]; target: string };
 
@@ -59,6 +62,14 @@ const KEYS: Record<FaultType, string[]> = {
   'switch-up': ['node'],
   restart: ['node'],
   'clear-counters': ['node', 'port'],
+  'link-integrity': ['link', 'node', 'port', 'rate'],
+  'constraint-errors': ['link', 'node', 'port', 'rate'],
+  'switch-relay-errors': ['link', 'node', 'port', 'rate'],
+  'vl15-drops': ['link', 'node', 'port', 'rate'],
+  'buffer-overruns': ['link', 'node', 'port', 'rate'],
+  'uncorrectable-errors': ['link', 'node', 'port', 'rate'],
+  'link-quality': ['link', 'node', 'port', 'quality'],
+  'link-width-downgrade': ['link', 'node', 'port', 'lanes'],
 };
 
 /**
@@ -115,7 +126,39 @@ export function resolveFault(fabric: Fabric, request: unknown): ResolvedFault {
     }
   };
 
+  /** One end (node + port) or both ends of a link, as output channels. */
+  const ends = (): { link: FabricLink; ports: number[]; target: string } => {
+    if (raw.link === undefined && raw.node !== undefined) {
+      const n = node();
+      const out = port(n);
+      return { link: fabric.links[out >> 1] as FabricLink, ports: [out], target: `${n.name}/${raw.port}` };
+    }
+    const l = link();
+    return { link: l, ports: [l.index * 2, l.index * 2 + 1], target: l.id };
+  };
+  const integer = (name: 'quality' | 'lanes', max: number, what: string): number => {
+    const v = raw[name];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max)
+      throw new TrafficError(`${name} must be an integer 0..${max} (${what}), got ${JSON.stringify(v)}`);
+    return v;
+  };
+
   switch (type) {
+    case 'link-integrity':
+    case 'constraint-errors':
+    case 'switch-relay-errors':
+    case 'vl15-drops':
+    case 'buffer-overruns':
+    case 'uncorrectable-errors': {
+      const rate = raw.rate;
+      if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0)
+        throw new TrafficError(`rate must be a number of errors per second ≥ 0, got ${JSON.stringify(rate)}`);
+      return { type, ...ends(), rate };
+    }
+    case 'link-quality':
+      return { type, quality: integer('quality', 5, '5 excellent, 0 down'), ...ends() };
+    case 'link-width-downgrade':
+      return { type, lanes: integer('lanes', 3, 'lanes down of 4'), ...ends() };
     case 'link-down':
     case 'link-up':
       return { type, link: link() };

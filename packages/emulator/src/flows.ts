@@ -1,3 +1,4 @@
+import { type FlowInfo, TRAFFIC_PATTERNS, type TrafficPattern } from '@fabscope/contracts';
 import {
   type CollectivePattern,
   collectivePairs,
@@ -16,17 +17,9 @@ import {
 } from './transport.ts';
 import { parseDuration, parseRate, parseSize, QuantityError } from './units.ts';
 
-export const PATTERNS = [
-  'pairs',
-  'shift',
-  'permutation',
-  'all-to-all',
-  'incast',
-  'bisection',
-  'iperf',
-  'storage',
-] as const;
-export type Pattern = (typeof PATTERNS)[number];
+/** The traffic patterns a request may name (the contract's list). */
+export const PATTERNS = TRAFFIC_PATTERNS;
+export type Pattern = TrafficPattern;
 
 /** Options every traffic item takes (numbers in s, bytes, bytes/s; or strings with units). */
 export interface TrafficCommon {
@@ -42,6 +35,8 @@ export interface TrafficCommon {
   transport?: Transport;
   /** Hosts a collective pattern runs on; default every host of the main network. */
   hosts?: string[];
+  /** The job the flows belong to (Slurm's job name); default the request's, else a generated one. */
+  job?: string;
 }
 
 export type TrafficItem = TrafficCommon &
@@ -63,27 +58,10 @@ export type TrafficItem = TrafficCommon &
       }
   );
 
-/** `POST /v1/flows` body: one traffic item, or several under `items`. */
-export type StartFlowsRequest = TrafficItem | { items: TrafficItem[] };
+/** `POST /v1/flows` body: one traffic item, or several under `items` (with a job for all of them). */
+export type StartFlowsRequest = TrafficItem | { items: TrafficItem[]; job?: string };
 
-export interface FlowInfo {
-  id: string;
-  from: string;
-  to: string;
-  /** Payload bytes/s the flow gets now (0 before its start or while its path is broken). */
-  bytesPerSecond: number;
-  /** Channel ids `node/port->node/port`, in path order. */
-  path: string[];
-  pattern: Pattern;
-  transport: Transport;
-  /** Message (or I/O) size in bytes; null for large messages. */
-  messageBytes: number | null;
-  /** pending (before its start), running; a flow is removed when its duration ends. */
-  state: 'pending' | 'running';
-  startMs: number;
-  /** null: runs until stopped. */
-  endMs: number | null;
-}
+export type { FlowInfo };
 
 /** A traffic request the emulator refuses; the message says why. */
 export class TrafficError extends Error {
@@ -98,6 +76,8 @@ export interface FlowSpec {
   from: FabricNode;
   to: FabricNode;
   pattern: Pattern;
+  /** Named in the item or request; undefined: the emulator names the request's job. */
+  job: string | undefined;
   transport: Transport;
   messageBytes: number | null;
   /** Payload bytes/s: the lowest of demand and per-stream limits; Infinity when unlimited. */
@@ -106,7 +86,24 @@ export interface FlowSpec {
   durationS: number;
 }
 
-const COMMON_KEYS = ['pattern', 'start', 'duration', 'messageSize', 'demand', 'transport', 'hosts'];
+const COMMON_KEYS = ['pattern', 'start', 'duration', 'messageSize', 'demand', 'transport', 'hosts', 'job'];
+
+/** Longest job name taken (Slurm allows more; nobody reads more on a dashboard). */
+export const MAX_JOB_NAME_LENGTH = 128;
+
+/** The job name of an item or request, checked; undefined when none is given. */
+function jobName(value: unknown, fail: (message: string) => never): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_JOB_NAME_LENGTH) {
+    return fail(`job must be a non-empty name of at most ${MAX_JOB_NAME_LENGTH} characters`);
+  }
+  // Control characters would break the text outputs (logs, Prometheus labels) that show job names.
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return fail('job must not contain control characters');
+  }
+  return value;
+}
 const PATTERN_KEYS: Record<Pattern, string[]> = {
   pairs: ['pairs'],
   shift: ['k'],
@@ -135,11 +132,19 @@ export function expandTraffic(
     throw new TrafficError('request must be a JSON object {pattern, …} or {items: [{pattern, …}, …]}');
   }
   if ('items' in request) {
-    const { items, ...rest } = request;
+    const { items, job, ...rest } = request;
     if (Object.keys(rest).length > 0) throw new TrafficError('give either items or one pattern, not both');
     if (!Array.isArray(items) || items.length === 0)
       throw new TrafficError('items must be a non-empty array');
-    return items.flatMap((item, i) => expandItem(fabric, networks, item, defaultSeed, `items[${i}]`));
+    const shared = jobName(job, (message) => {
+      throw new TrafficError(message);
+    });
+    return items.flatMap((item, i) =>
+      expandItem(fabric, networks, item, defaultSeed, `items[${i}]`).map((spec) => ({
+        ...spec,
+        job: spec.job ?? shared,
+      })),
+    );
   }
   return expandItem(fabric, networks, request, defaultSeed, '');
 }
@@ -185,6 +190,7 @@ function expandItem(
     raw.demand === undefined ? Number.POSITIVE_INFINITY : quantity(() => parseRate(at('demand'), raw.demand));
   let messageBytes: number | null =
     raw.messageSize === undefined ? null : quantity(() => parseSize(at('messageSize'), raw.messageSize));
+  const job = jobName(raw.job, fail);
   if (raw.transport !== undefined && raw.transport !== 'rdma' && raw.transport !== 'ip') {
     fail(`transport must be "rdma" or "ip", got ${JSON.stringify(raw.transport)}`);
   }
@@ -334,6 +340,7 @@ function expandItem(
       from,
       to,
       pattern,
+      job,
       transport: flowTransport,
       messageBytes,
       limit: Math.min(demand, streamLimit),

@@ -16,7 +16,9 @@ export { createEmulator } from './emulator.ts';
 export {
   DEFAULT_SWEEP_DELAY_MS,
   type Emulator,
+  type EmulatorJob,
   type EmulatorOptions,
+  type FlowFilter,
   type HealthDocument,
   type HostLoad,
   type HostPortTelemetry,

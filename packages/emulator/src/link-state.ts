@@ -1,5 +1,17 @@
 import type { Fabric, FabricNode } from '@fabscope/topology';
-import type { FaultInfo, ResolvedFault } from './faults.ts';
+import { ERROR_RATE_FAULTS, type ErrorRateFault, type FaultInfo, type ResolvedFault } from './faults.ts';
+import type { PortGauges } from './port-counters.ts';
+
+/**
+ * LinkQualityIndicator from a port's symbol-error rate, as the Omni-Path link layer degrades it:
+ * 5 (excellent) clean, 4 from 1 error/s, 3 from 100/s, 2 from 1000/s. A link-quality fault sets it.
+ */
+export function qualityOfSymbolRate(perSecond: number): number {
+  if (perSecond >= 1000) return 2;
+  if (perSecond >= 100) return 3;
+  if (perSecond >= 1) return 4;
+  return 5;
+}
 
 /** What the rest of the emulator does when a fault changes something. */
 export interface FaultEffects {
@@ -26,10 +38,17 @@ interface Flap {
  * down. Keeps the active faults (what `GET /v1/faults` lists) and the symbol-error rate of every
  * port; tells `effects` about every change.
  */
-export class LinkState {
+export class LinkState implements PortGauges {
   readonly linkUp: Uint8Array;
   /** Symbol errors per second, per port (output channel). */
   readonly symbolRate: Float64Array;
+  /** Per ERROR_RATE_FAULTS entry, its errors per second per port. */
+  readonly directRates: Float64Array[];
+  /** LinkQualityIndicator per port: from a link-quality fault, else from the symbol-error rate. */
+  readonly linkQuality: Uint8Array;
+  readonly lanesDown: Uint8Array;
+  /** LinkQualityIndicator set by a link-quality fault, -1 where none is. */
+  private readonly qualitySet: Int8Array;
   private readonly adminDown: Uint8Array;
   private readonly flapDown: Uint8Array;
   private readonly nodeDown: Uint8Array;
@@ -46,6 +65,22 @@ export class LinkState {
     this.flapDown = new Uint8Array(linkCount);
     this.nodeDown = new Uint8Array(fabric.nodes.length);
     this.symbolRate = new Float64Array(linkCount * 2);
+    this.directRates = ERROR_RATE_FAULTS.map(() => new Float64Array(linkCount * 2));
+    this.linkQuality = new Uint8Array(linkCount * 2).fill(5);
+    this.lanesDown = new Uint8Array(linkCount * 2);
+    this.qualitySet = new Int8Array(linkCount * 2).fill(-1);
+  }
+
+  private updateQuality(p: number): void {
+    const set = this.qualitySet[p] as number;
+    this.linkQuality[p] = set >= 0 ? set : qualityOfSymbolRate(this.symbolRate[p] as number);
+  }
+
+  /** Records an active per-port fault, or forgets it when it is set back to nothing. */
+  private keep(key: string, info: FaultInfo, active: boolean): FaultInfo {
+    if (active) this.active.set(key, info);
+    else this.active.delete(key);
+    return info;
   }
 
   /** Applies a checked fault at `sinceMs`; returns what `GET /v1/faults` shows of it. */
@@ -81,8 +116,44 @@ export class LinkState {
         this.active.set(`flap:${l}`, info);
         return info;
       }
+      case 'link-integrity':
+      case 'constraint-errors':
+      case 'switch-relay-errors':
+      case 'vl15-drops':
+      case 'buffer-overruns':
+      case 'uncorrectable-errors': {
+        const rates = this.directRates[
+          ERROR_RATE_FAULTS.indexOf(fault.type as ErrorRateFault)
+        ] as Float64Array;
+        for (const p of fault.ports) rates[p] = fault.rate;
+        const info: FaultInfo = { id, type: fault.type, target: fault.target, sinceMs, rate: fault.rate };
+        this.effects.errorsChanged();
+        return this.keep(`${fault.type}:${fault.target}`, info, fault.rate > 0);
+      }
+      case 'link-quality': {
+        for (const p of fault.ports) {
+          this.qualitySet[p] = fault.quality === 5 ? -1 : fault.quality;
+          this.updateQuality(p);
+        }
+        const info: FaultInfo = {
+          id,
+          type: fault.type,
+          target: fault.target,
+          sinceMs,
+          quality: fault.quality,
+        };
+        return this.keep(`quality:${fault.target}`, info, fault.quality < 5);
+      }
+      case 'link-width-downgrade': {
+        for (const p of fault.ports) this.lanesDown[p] = fault.lanes;
+        const info: FaultInfo = { id, type: fault.type, target: fault.target, sinceMs, lanes: fault.lanes };
+        return this.keep(`width:${fault.target}`, info, fault.lanes > 0);
+      }
       case 'symbol-errors': {
-        for (const p of fault.ports) this.symbolRate[p] = fault.rate;
+        for (const p of fault.ports) {
+          this.symbolRate[p] = fault.rate;
+          this.updateQuality(p);
+        }
         const key = `symbols:${fault.target}`;
         const info: FaultInfo = { id, type: fault.type, target: fault.target, sinceMs, rate: fault.rate };
         if (fault.rate > 0) this.active.set(key, info);
@@ -126,6 +197,10 @@ export class LinkState {
     this.nodeDown.fill(0);
     this.flaps.clear();
     this.symbolRate.fill(0);
+    for (const rates of this.directRates) rates.fill(0);
+    this.qualitySet.fill(-1);
+    this.linkQuality.fill(5);
+    this.lanesDown.fill(0);
     this.active.clear();
     for (const link of this.fabric.links) this.update(link.index, false);
     this.effects.errorsChanged();

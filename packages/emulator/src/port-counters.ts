@@ -7,6 +7,42 @@ export const COUNTER_COUNT = PORT_COUNTER_NAMES.length;
 export const [XMIT_DATA, RCV_DATA, XMIT_PKTS, RCV_PKTS, XMIT_WAIT, SYMBOL, LER, DOWNED, RCV_ERR, DISCARDS] = [
   0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
 ] as const;
+export const [
+  RCV_REMOTE_PHYS,
+  RCV_SW_RELAY,
+  XMIT_CONSTRAINT,
+  RCV_CONSTRAINT,
+  LOCAL_LINK_INTEGRITY,
+  BUFFER_OVERRUN,
+  VL15_DROPPED,
+  UNCORRECTABLE,
+  FM_CONFIG,
+  LINK_QUALITY,
+  LINK_WIDTH_DOWNGRADE,
+] = [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20] as const;
+/** The cumulative counters end here; LinkQualityIndicator and LinkWidthDowngrade are gauges. */
+export const CUMULATIVE_COUNT = LINK_QUALITY;
+
+/**
+ * Error counters a fault raises at a constant rate on a port while its link is up, by their
+ * position in PORT_COUNTER_NAMES (faults.ts `ERROR_RATE_FAULTS`).
+ */
+export const DIRECT_ERROR_COUNTERS = [
+  LOCAL_LINK_INTEGRITY,
+  RCV_CONSTRAINT,
+  RCV_SW_RELAY,
+  VL15_DROPPED,
+  BUFFER_OVERRUN,
+  UNCORRECTABLE,
+] as const;
+
+/** The two gauges of a port, owned by the fault state (link-state.ts). */
+export interface PortGauges {
+  /** LinkQualityIndicator per port, 0..5. */
+  linkQuality: Uint8Array;
+  /** Lanes down per port (LinkWidthDowngrade), 0 at full width. */
+  lanesDown: Uint8Array;
+}
 
 /** How fast each counter grows now, per channel; set by each rate recomputation (channel-load.ts). */
 export interface CounterRates {
@@ -22,6 +58,9 @@ export interface CounterRates {
   symbolRate: Float64Array;
   recoveryRate: Float64Array;
   rcvErrorRate: Float64Array;
+  /** Ports with an error fault of DIRECT_ERROR_COUNTERS and link up; per counter, rates per port. */
+  directPorts: Int32Array;
+  directRates: readonly Float64Array[];
   /** Oversubscribed ports, since when, and their discard rate once past the grace time. */
   congested: readonly number[];
   congestedSince: Float64Array;
@@ -41,7 +80,7 @@ export class PortCounterBank {
   private readonly extraPkts: Accumulator;
   readonly ipBytes: Accumulator;
   readonly ipPkts: Accumulator;
-  /** Symbol, link error recovery, link downed, receive errors, discards (PORT_COUNTER_NAMES from SYMBOL on). */
+  /** The cumulative error counters, PORT_COUNTER_NAMES from SYMBOL to CUMULATIVE_COUNT. */
   private readonly errors: Accumulator[];
   /** Raw counter values at each port's last restart or clear, in PORT_COUNTER_NAMES order (data in bytes). */
   private readonly bases: BigUint64Array[];
@@ -50,12 +89,16 @@ export class PortCounterBank {
   private readonly mtu: bigint;
   private readonly unit: bigint;
 
-  constructor(channelCount: number, fabricType: FabricType) {
+  constructor(
+    channelCount: number,
+    fabricType: FabricType,
+    private readonly gauges?: PortGauges,
+  ) {
     this.counters = new ChannelCounters(channelCount);
     this.extraPkts = new Accumulator(channelCount);
     this.ipBytes = new Accumulator(channelCount);
     this.ipPkts = new Accumulator(channelCount);
-    this.errors = Array.from({ length: COUNTER_COUNT - SYMBOL }, () => new Accumulator(channelCount));
+    this.errors = Array.from({ length: CUMULATIVE_COUNT - SYMBOL }, () => new Accumulator(channelCount));
     this.bases = Array.from({ length: COUNTER_COUNT }, () => new BigUint64Array(channelCount));
     this.netBases = Array.from({ length: 4 }, () => new BigUint64Array(channelCount));
     this.mtu = BigInt(PACKET_PAYLOAD_BYTES[fabricType]);
@@ -81,6 +124,13 @@ export class PortCounterBank {
     symbols.accrue(rates.errorPorts, rates.symbolRate, dt);
     recoveries.accrue(rates.errorPorts, rates.recoveryRate, dt);
     rcvErrors.accrue(rates.errorPorts, rates.rcvErrorRate, dt);
+    DIRECT_ERROR_COUNTERS.forEach((counter, k) => {
+      (this.errors[counter - SYMBOL] as Accumulator).accrue(
+        rates.directPorts,
+        rates.directRates[k] ?? [],
+        dt,
+      );
+    });
     for (const c of rates.congested) {
       const overlap = to - Math.max(from, (rates.congestedSince[c] as number) + DISCARD_GRACE_MS);
       if (overlap > 0) discards.addAmount(c, ((rates.discardRate[c] as number) * overlap) / 1000);
@@ -107,14 +157,16 @@ export class PortCounterBank {
     into[XMIT_PKTS] = sent / this.mtu + (this.extraPkts.totals[out] as bigint);
     into[RCV_PKTS] = received / this.mtu + (this.extraPkts.totals[out ^ 1] as bigint);
     into[XMIT_WAIT] = waitTicks[out] as bigint;
-    for (let i = SYMBOL; i < COUNTER_COUNT; i++)
+    for (let i = SYMBOL; i < CUMULATIVE_COUNT; i++)
       into[i] = (this.errors[i - SYMBOL] as Accumulator).totals[out] as bigint;
+    into[LINK_QUALITY] = BigInt(this.gauges?.linkQuality[out] ?? 5);
+    into[LINK_WIDTH_DOWNGRADE] = BigInt(this.gauges?.lanesDown[out] ?? 0);
   }
 
-  /** Values as the port shows them: raw minus the values at its last restart or clear. */
+  /** Values as the port shows them: raw minus the values at its last restart or clear (gauges as they are). */
   readPort(out: number, into: bigint[]): void {
     this.readRaw(out, into);
-    for (let i = 0; i < COUNTER_COUNT; i++)
+    for (let i = 0; i < CUMULATIVE_COUNT; i++)
       into[i] = BigInt.asUintN(64, (into[i] as bigint) - (this.bases[i]?.[out] as bigint));
   }
 
@@ -144,7 +196,7 @@ export class PortCounterBank {
   reset(out: number, reboot: boolean): void {
     const raw: bigint[] = new Array(COUNTER_COUNT).fill(0n);
     this.readRaw(out, raw);
-    for (let i = 0; i < COUNTER_COUNT; i++) (this.bases[i] as BigUint64Array)[out] = raw[i] as bigint;
+    for (let i = 0; i < CUMULATIVE_COUNT; i++) (this.bases[i] as BigUint64Array)[out] = raw[i] as bigint;
     if (reboot) {
       (this.netBases[0] as BigUint64Array)[out] = this.ipBytes.totals[out] as bigint;
       (this.netBases[1] as BigUint64Array)[out] = this.ipBytes.totals[out ^ 1] as bigint;

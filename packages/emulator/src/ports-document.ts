@@ -31,9 +31,19 @@ export interface PortEntry {
  * Counter names, as Omni-Path's PM (opapmaquery) names them; the InfiniBand PortCounters /
  * PortCountersExtended name (perfquery) in brackets:
  * XmitData [PortXmitData], RcvData [PortRcvData] in `dataUnitBytes` units; XmitPkts [PortXmitPkts],
- * RcvPkts [PortRcvPkts]; XmitWait [PortXmitWait] in ticks; SymbolErrors [SymbolErrorCounter; OPA:
- * LocalLinkIntegrityErrors]; LinkErrorRecovery [LinkErrorRecoveryCounter]; LinkDowned
- * [LinkDownedCounter]; RcvErrors [PortRcvErrors]; XmitDiscards [PortXmitDiscards]. All 64-bit.
+ * RcvPkts [PortRcvPkts]; XmitWait [PortXmitWait] in ticks; SymbolErrors [SymbolErrorCounter];
+ * LinkErrorRecovery [LinkErrorRecoveryCounter]; LinkDowned [LinkDownedCounter]; RcvErrors
+ * [PortRcvErrors]; XmitDiscards [PortXmitDiscards]; RcvRemotePhysicalErrors
+ * [PortRcvRemotePhysicalErrors]; RcvSwitchRelayErrors [PortRcvSwitchRelayErrors];
+ * XmitConstraintErrors [PortXmitConstraintErrors]; RcvConstraintErrors [PortRcvConstraintErrors];
+ * LocalLinkIntegrityErrors [LocalLinkIntegrityErrors]; ExcessiveBufferOverruns
+ * [ExcessiveBufferOverrunErrors]; VL15Dropped (InfiniBand only); UncorrectableErrors and
+ * FMConfigErrors (Omni-Path only). All 64-bit cumulative.
+ *
+ * Then two gauges of the Omni-Path PM, not counters: LinkQualityIndicator (0..5, 5 excellent) and
+ * LinkWidthDowngrade (lanes down, 0 when the link runs at full width). A port shows only the names
+ * its fabric has (`countersOf`): an InfiniBand port has no FMConfigErrors, an Ethernet port none
+ * of the InfiniBand error counters; a counter a fabric lacks is absent, never 0.
  */
 export const PORT_COUNTER_NAMES = [
   'XmitData',
@@ -46,9 +56,40 @@ export const PORT_COUNTER_NAMES = [
   'LinkDowned',
   'RcvErrors',
   'XmitDiscards',
+  'RcvRemotePhysicalErrors',
+  'RcvSwitchRelayErrors',
+  'XmitConstraintErrors',
+  'RcvConstraintErrors',
+  'LocalLinkIntegrityErrors',
+  'ExcessiveBufferOverruns',
+  'VL15Dropped',
+  'UncorrectableErrors',
+  'FMConfigErrors',
+  'LinkQualityIndicator',
+  'LinkWidthDowngrade',
 ] as const;
 export type PortCounterName = (typeof PORT_COUNTER_NAMES)[number];
-export type PortCounters = Record<PortCounterName, string>;
+export type PortCounters = Partial<Record<PortCounterName, string>> &
+  Record<'XmitData' | 'RcvData' | 'XmitPkts' | 'RcvPkts' | 'XmitWait', string>;
+
+const OPA_ONLY = new Set<PortCounterName>([
+  'UncorrectableErrors',
+  'FMConfigErrors',
+  'LinkQualityIndicator',
+  'LinkWidthDowngrade',
+]);
+const IB_ONLY = new Set<PortCounterName>(['VL15Dropped']);
+
+/** Positions in PORT_COUNTER_NAMES of the counters a port of this fabric type has. */
+export function countersOf(fabricType: FabricType): number[] {
+  const keep = (name: PortCounterName): boolean => {
+    if (fabricType === 'omnipath') return !IB_ONLY.has(name);
+    if (fabricType === 'infiniband') return !OPA_ONLY.has(name);
+    // RoCE ports: the data counters, XmitWait and the basic PortCounters errors.
+    return PORT_COUNTER_NAMES.indexOf(name) <= PORT_COUNTER_NAMES.indexOf('XmitDiscards');
+  };
+  return PORT_COUNTER_NAMES.flatMap((name, i) => (keep(name) ? [i] : []));
+}
 
 /** Reads a port's counters (by the port's output channel) in PORT_COUNTER_NAMES order, in native units. */
 export type PortCounterReader = (outChannel: number, into: bigint[]) => void;
@@ -65,6 +106,11 @@ const ACTIVE = Buffer.from('"linkState":"active","counters":{');
 const DOWN = Buffer.from('"linkState":"down","counters":{');
 /** `"XmitData":"`, `","RcvData":"`, …: what comes before each counter's digits. */
 const COUNTER_KEYS = PORT_COUNTER_NAMES.map((name, i) => Buffer.from(`${i === 0 ? '' : '",'}"${name}":"`));
+const SHOWN: Record<FabricType, number[]> = {
+  omnipath: countersOf('omnipath'),
+  infiniband: countersOf('infiniband'),
+  ethernet: countersOf('ethernet'),
+};
 const PORT_END = Buffer.from('"}}');
 
 /** Writes a non-negative safe integer's decimal digits at `pos`; returns the new position. */
@@ -114,9 +160,9 @@ export class PortsDocumentBuilder {
     const ports = this.slots.map((slot): PortEntry => {
       read(slot.out, values);
       const counters = {} as PortCounters;
-      PORT_COUNTER_NAMES.forEach((name, i) => {
-        counters[name] = (values[i] as bigint).toString();
-      });
+      for (const i of SHOWN[slot.entry.fabricType]) {
+        counters[PORT_COUNTER_NAMES[i] as PortCounterName] = (values[i] as bigint).toString();
+      }
       return {
         ...slot.entry,
         remote: slot.entry.remote ? { ...slot.entry.remote } : null,
@@ -155,17 +201,17 @@ export class PortsDocumentBuilder {
     let pos = 0;
     this.slots.forEach((slot, i) => {
       const prefix = this.prefixes?.[i] as Buffer;
-      // room for the prefix, the state and ten counters of at most 20 digits
-      if (pos + prefix.length + 512 > out.length) {
+      // room for the prefix, the state and every counter (name and at most 20 digits)
+      if (pos + prefix.length + 1024 > out.length) {
         chunks.push(out.subarray(0, pos));
-        out = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, prefix.length + 1024));
+        out = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, prefix.length + 2048));
         pos = 0;
       }
       if (i > 0) out[pos++] = 0x2c; // ,
       pos += prefix.copy(out, pos);
       pos += (linkUp[slot.link] === 1 ? ACTIVE : DOWN).copy(out, pos);
       read(slot.out, values);
-      for (let k = 0; k < COUNTER_KEYS.length; k++) {
+      for (const k of SHOWN[slot.entry.fabricType]) {
         pos += (COUNTER_KEYS[k] as Buffer).copy(out, pos);
         const v = values[k] as bigint;
         pos = v <= MAX_SAFE ? writeUint(out, pos, Number(v)) : pos + out.write(v.toString(), pos, 'latin1');

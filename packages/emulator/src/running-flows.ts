@@ -7,6 +7,8 @@ import { flowEfficiency } from './transport.ts';
 /** A flow the emulator carries: its request, its routes (static and current) and its rates. */
 export interface Flow extends RoutedFlow, LoadedFlow {
   id: string;
+  /** The job it belongs to: the spec's, or the name generated for its request. */
+  job: string;
   from: FabricNode;
   dest: FabricNode;
   spec: FlowSpec;
@@ -24,6 +26,7 @@ const IP_MSS: Readonly<Record<FabricType, number>> = { ethernet: 8948, omnipath:
 /** The flow of a spec on `path`, starting `spec.startS` after `nowMs`. */
 export function newFlow(
   id: string,
+  job: string,
   spec: FlowSpec,
   path: Int32Array,
   context: { nowMs: number; senderBytesPerSecond: number; destType: FabricType; mtu: number },
@@ -39,6 +42,7 @@ export function newFlow(
   const mss = IP_MSS[context.destType];
   return {
     id,
+    job,
     from: spec.from,
     dest: spec.to,
     spec,
@@ -65,6 +69,7 @@ export function flowInfo(fabric: Fabric, flow: Flow): FlowInfo {
     bytesPerSecond: flow.payload,
     path: Array.from(flow.path, (c) => channelOf(fabric, c).id),
     pattern: flow.spec.pattern,
+    job: flow.job,
     transport: flow.spec.transport,
     messageBytes: flow.spec.messageBytes,
     state: flow.running ? 'running' : 'pending',

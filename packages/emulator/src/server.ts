@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo, isIP } from 'node:net';
 import { AdaptiveRoutingConfigError } from './ar-config.ts';
-import type { Emulator } from './emulator.ts';
+import type { Emulator, FlowFilter } from './emulator.ts';
 import { type StartFlowsRequest, TrafficError } from './flows.ts';
 import { QuantityError } from './units.ts';
 
@@ -73,7 +73,23 @@ class HttpError extends Error {
   }
 }
 
-type Handler = (emulator: Emulator, body: unknown) => unknown;
+type Handler = (emulator: Emulator, body: unknown, query: URLSearchParams) => unknown;
+
+const FLOW_FILTERS = ['from', 'to', 'job', 'link'] as const;
+
+/** `GET /v1/flows?from=&to=&job=&link=`: each at most once, nothing else. */
+function flowFilter(query: URLSearchParams): FlowFilter {
+  const filter: FlowFilter = {};
+  for (const key of new Set(query.keys())) {
+    if (!(FLOW_FILTERS as readonly string[]).includes(key)) {
+      throw new HttpError(400, `unknown parameter "${key}"; flows filter by ${FLOW_FILTERS.join(', ')}`);
+    }
+    const values = query.getAll(key);
+    if (values.length > 1) throw new HttpError(400, `give "${key}" once`);
+    filter[key as (typeof FLOW_FILTERS)[number]] = values[0] as string;
+  }
+  return filter;
+}
 
 /** An answer already serialized as JSON, in chunks (the port counters of a big fabric). */
 class JsonChunks {
@@ -98,8 +114,9 @@ const routes: Record<string, Record<string, Handler>> = {
     },
   },
   '/v1/hosts': { GET: (e) => ({ timeMs: e.nowMs(), hosts: e.hostLoads() }) },
+  '/v1/jobs': { GET: (e) => ({ jobs: e.listJobs() }) },
   '/v1/flows': {
-    GET: (e) => ({ flows: e.listFlows() }),
+    GET: (e, _body, query) => ({ flows: e.listFlows(flowFilter(query)) }),
     POST: (e, body) => ({ flows: e.startFlows(body as StartFlowsRequest) }),
     DELETE: (e) => {
       e.stopAllFlows();
@@ -176,7 +193,8 @@ export function startEmulatorServer(
 }
 
 async function handle(emulator: Emulator, request: IncomingMessage, catchUp: () => void): Promise<unknown> {
-  const path = new URL(request.url ?? '/', 'http://emulator').pathname;
+  const url = new URL(request.url ?? '/', 'http://emulator');
+  const path = url.pathname;
   const methods = routes[path];
   if (!methods) throw new HttpError(404, `no such path: ${path}`);
   const method = request.method ?? 'GET';
@@ -187,7 +205,7 @@ async function handle(emulator: Emulator, request: IncomingMessage, catchUp: () 
   }
   const body = method === 'PUT' || method === 'POST' ? await readJson(request) : undefined;
   catchUp();
-  return handler(emulator, body);
+  return handler(emulator, body, url.searchParams);
 }
 
 async function readJson(request: IncomingMessage): Promise<unknown> {

@@ -44,6 +44,14 @@ const SATURATE: Record<string, number> = {
   port_rcv_errors: 0xffff,
   port_xmit_discards: 0xffff,
   port_xmit_wait: 0xffffffff,
+  // The basic PortCounters widths (IBA 16.1.3.5), as the kernel reads them.
+  port_rcv_remote_physical_errors: 0xffff,
+  port_rcv_switch_relay_errors: 0xffff,
+  port_xmit_constraint_errors: 0xff,
+  port_rcv_constraint_errors: 0xff,
+  local_link_integrity_errors: 0xf,
+  excessive_buffer_overrun_errors: 0xf,
+  VL15_dropped: 0xffff,
 };
 const IP_MTU: Record<FabricType, number> = { omnipath: 10236, infiniband: 4092, ethernet: 9000 };
 
@@ -177,13 +185,13 @@ function writeHost(files: SysfsFiles, nowMs: number, host: HostTelemetry): void 
       link_downed: port.linkDowned,
       port_rcv_errors: port.rcvErrors,
       port_xmit_discards: port.xmitDiscards,
-      port_rcv_remote_physical_errors: 0n,
-      port_rcv_switch_relay_errors: 0n,
-      port_xmit_constraint_errors: 0n,
-      port_rcv_constraint_errors: 0n,
-      local_link_integrity_errors: 0n,
-      excessive_buffer_overrun_errors: 0n,
-      VL15_dropped: 0n,
+      port_rcv_remote_physical_errors: port.rcvRemotePhysicalErrors,
+      port_rcv_switch_relay_errors: port.rcvSwitchRelayErrors,
+      port_xmit_constraint_errors: port.xmitConstraintErrors,
+      port_rcv_constraint_errors: port.rcvConstraintErrors,
+      local_link_integrity_errors: port.localLinkIntegrityErrors,
+      excessive_buffer_overrun_errors: port.excessiveBufferOverrunErrors,
+      VL15_dropped: port.vl15Dropped,
     };
     if (!opa) {
       counters.unicast_xmit_packets = port.xmitPkts;

@@ -58,6 +58,16 @@ describe('port counters', () => {
         LinkDowned: '0',
         RcvErrors: '0',
         XmitDiscards: '0',
+        RcvRemotePhysicalErrors: '0',
+        RcvSwitchRelayErrors: '0',
+        XmitConstraintErrors: '0',
+        RcvConstraintErrors: '0',
+        LocalLinkIntegrityErrors: '0',
+        ExcessiveBufferOverruns: '0',
+        UncorrectableErrors: '0',
+        FMConfigErrors: '0',
+        LinkQualityIndicator: '5',
+        LinkWidthDowngrade: '0',
       },
     });
   });

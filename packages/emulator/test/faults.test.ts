@@ -1,4 +1,4 @@
-import { fatTreeRouting as fatTreeTables } from '@fabscope/topology';
+import { fatTreeRouting as fatTreeTables, twoTierFatTree } from '@fabscope/topology';
 import { describe, expect, it } from 'vitest';
 import { createEmulator, DISCARD_GRACE_MS, type Emulator, TrafficError } from '../src/index.ts';
 import { arDemoEmulator, counter, EDGE1_TO_CORE2, SEED_PAIRS, singleSwitchEmulator } from './helpers.ts';
@@ -182,6 +182,79 @@ describe('faults: flapping, symbol errors, switches, restarts and clears', () =>
     expect(() => emulator.injectFault({ type: 'symbol-errors', link: BUSY_ISL, rate: -1 })).toThrow(/rate/);
     expect(() => emulator.injectFault({ type: 'flap', link: BUSY_ISL, period: 1, downFor: 2 })).toThrow(
       /downFor/,
+    );
+  });
+});
+
+describe('faults: the error counters of the PM categories', () => {
+  it.each([
+    ['link-integrity', 'LocalLinkIntegrityErrors'],
+    ['constraint-errors', 'RcvConstraintErrors'],
+    ['switch-relay-errors', 'RcvSwitchRelayErrors'],
+    ['buffer-overruns', 'ExcessiveBufferOverruns'],
+    ['uncorrectable-errors', 'UncorrectableErrors'],
+  ] as const)('%s raises %s at its rate on both ends, only while the link is up', (type, name) => {
+    const emulator = arDemoEmulator();
+    emulator.injectFault({ type, link: BUSY_ISL, rate: 50 });
+    emulator.advance(2000);
+    let doc = emulator.portCounters();
+    expect(counter(doc, 'edge1', EDGE1_TO_CORE2, name)).toBe(100n);
+    expect(counter(doc, 'core2', 1, name)).toBe(100n);
+    expect(counter(doc, 'edge1', 3, name)).toBe(0n);
+    expect(emulator.listFaults()).toMatchObject([{ type, target: BUSY_ISL, rate: 50 }]);
+    emulator.injectFault({ type: 'link-down', link: BUSY_ISL });
+    emulator.advance(2000);
+    doc = emulator.portCounters();
+    expect(counter(doc, 'edge1', EDGE1_TO_CORE2, name)).toBe(100n);
+    emulator.clearFaults();
+    expect(emulator.listFaults()).toEqual([]);
+  });
+
+  it('vl15-drops counts VL15Dropped on an InfiniBand port; an Omni-Path port has no such counter', () => {
+    const ib = twoTierFatTree({
+      name: 'ib',
+      fabricType: 'infiniband',
+      radix: 8,
+      edgeCount: 2,
+      coreCount: 2,
+      hostsPerEdge: 2,
+    });
+    const emulator = createEmulator({ fabric: ib, tables: fatTreeTables(ib) });
+    const isl = ib.links.find((l) => l.kind === 'isl');
+    if (!isl) throw new Error('no ISL');
+    emulator.injectFault({ type: 'vl15-drops', node: isl.a.node, port: isl.a.port, rate: 10 });
+    emulator.advance(1000);
+    const doc = emulator.portCounters();
+    expect(counter(doc, isl.a.node, isl.a.port, 'VL15Dropped')).toBe(10n);
+    expect(counter(doc, isl.b.node, isl.b.port, 'VL15Dropped')).toBe(0n);
+    // InfiniBand has no FM config errors or link quality indicator: absent, never 0.
+    const port = doc.ports.find((p) => p.nodeName === isl.a.node && p.portNumber === isl.a.port);
+    expect(port?.counters.FMConfigErrors).toBeUndefined();
+    expect(port?.counters.LinkQualityIndicator).toBeUndefined();
+    const opa = arDemoEmulator().portCounters().ports[0];
+    expect(opa?.counters.VL15Dropped).toBeUndefined();
+  });
+
+  it('symbol errors lower the LinkQualityIndicator; link-quality and link-width-downgrade set the gauges', () => {
+    const emulator = arDemoEmulator();
+    const lqi = () => counter(emulator.portCounters(), 'edge1', EDGE1_TO_CORE2, 'LinkQualityIndicator');
+    expect(lqi()).toBe(5n);
+    emulator.injectFault({ type: 'symbol-errors', link: BUSY_ISL, rate: 1000 });
+    expect(lqi()).toBe(2n);
+    emulator.injectFault({ type: 'link-quality', node: 'edge1', port: EDGE1_TO_CORE2, quality: 1 });
+    expect(lqi()).toBe(1n);
+    emulator.injectFault({ type: 'link-width-downgrade', link: BUSY_ISL, lanes: 2 });
+    expect(counter(emulator.portCounters(), 'core2', 1, 'LinkWidthDowngrade')).toBe(2n);
+    // Gauges are not counters: a clear by another tool leaves them as they are.
+    emulator.injectFault({ type: 'clear-counters', node: 'edge1', port: EDGE1_TO_CORE2 });
+    expect(lqi()).toBe(1n);
+    emulator.clearFaults();
+    expect(lqi()).toBe(5n);
+    expect(() => emulator.injectFault({ type: 'link-quality', link: BUSY_ISL, quality: 6 })).toThrow(
+      /quality must be an integer 0..5/,
+    );
+    expect(() => emulator.injectFault({ type: 'link-width-downgrade', link: BUSY_ISL, lanes: 4 })).toThrow(
+      /lanes must be an integer 0..3/,
     );
   });
 });

@@ -29,7 +29,9 @@ export type CounterName = PortCounterName;
 export function counter(doc: PortCountersDocument, node: string, port: number, name: CounterName): bigint {
   const entry = doc.ports.find((p) => p.nodeName === node && p.portNumber === port);
   if (!entry) throw new Error(`no port ${node}/${port} in the document`);
-  return BigInt(entry.counters[name]);
+  const value = entry.counters[name];
+  if (value === undefined) throw new Error(`${node}/${port} has no ${name} (its fabric lacks it)`);
+  return BigInt(value);
 }
 
 /** Payload bytes/s a port sent over `ms` of virtual time, from its XmitData counter. */

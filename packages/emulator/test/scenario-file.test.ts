@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseScenarioFile, runScenario, ScenarioFileError } from '../src/index.ts';
+import { emulatorForScenario, parseScenarioFile, runScenario, ScenarioFileError } from '../src/index.ts';
 
 const shipped = (name: string) =>
   parseScenarioFile(readFileSync(new URL(`../../../scenarios/${name}.yaml`, import.meta.url), 'utf8'));
@@ -62,6 +62,26 @@ phases:
   ])('refuses a bad file with a reason (%#)', (text, reason) => {
     expect(() => parseScenarioFile(text)).toThrow(ScenarioFileError);
     expect(() => parseScenarioFile(text)).toThrow(reason);
+  });
+
+  it('each traffic item of a scenario is a job: named in the file, or after its pattern', async () => {
+    const file = parseScenarioFile(`
+name: jobs
+fabric: ar-demo
+phases:
+  - name: two jobs
+    duration: 1s
+    traffic:
+      - { pattern: pairs, pairs: [[nodeA, nodeC], [nodeB, nodeD]], job: cfd }
+      - { pattern: iperf, from: nodeD, to: nodeA, streams: 2 }
+`);
+    const emulator = emulatorForScenario(file);
+    await runScenario(file, { emulator });
+    // Flows without a duration run on after their phase, so both jobs are still listed.
+    expect(emulator.listJobs().map((j) => [j.name, j.flows])).toEqual([
+      ['cfd', 2],
+      ['iperf-1', 2],
+    ]);
   });
 
   it('names the phase of a bad traffic item', async () => {

@@ -1,30 +1,18 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startNodeExporter } from '@fabscope/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rateText, startSysfsWriter } from '../src/index.ts';
 import { routerEmulator } from './helpers.ts';
-
-const NODE_EXPORTER = '/usr/bin/prometheus-node-exporter';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('live sysfs and procfs trees', () => {
   const dir = mkdtempSync(join(tmpdir(), 'fabscope-sysfs-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const emulator = routerEmulator();
   emulator.startFlows({ pattern: 'iperf', from: 'opa-node', to: 'eth-node', streams: 16 });
+  emulator.injectFault({ type: 'constraint-errors', node: 'opa-node', port: 1, rate: 3 });
+  emulator.injectFault({ type: 'buffer-overruns', node: 'opa-node', port: 1, rate: 100 });
   emulator.advance(10_000);
   const writer = startSysfsWriter(emulator, dir, { intervalMs: 60_000 });
   writer.stop();
@@ -41,6 +29,10 @@ describe('live sysfs and procfs trees', () => {
     expect(read(`${port}/phys_state`)).toBe('5: LinkUp\n');
     expect(read(`${port}/link_layer`)).toBe('InfiniBand\n');
     expect(read(`${port}/counters/symbol_error`)).toBe('0\n');
+    // The PM category counters a fault raises, at the basic PortCounters widths: 30 constraint
+    // errors in 10 s; 1000 buffer overruns saturate the 4-bit counter at 15.
+    expect(read(`${port}/counters/port_rcv_constraint_errors`)).toBe('30\n');
+    expect(read(`${port}/counters/excessive_buffer_overrun_errors`)).toBe('15\n');
     expect(read('opa-node/sys/class/infiniband/hfi1_0/node_guid')).toMatch(
       /^[0-9a-f]{4}(:[0-9a-f]{4}){3}\n$/,
     );
@@ -64,31 +56,13 @@ describe('live sysfs and procfs trees', () => {
   });
 
   it('is read unchanged by node_exporter (Debian prometheus-node-exporter)', async () => {
-    const port = await freePort();
-    const child = spawn(
-      NODE_EXPORTER,
-      [
-        `--web.listen-address=127.0.0.1:${port}`,
-        `--path.sysfs=${join(dir, 'opa-node/sys')}`,
-        `--path.procfs=${join(dir, 'opa-node/proc')}`,
-        '--collector.disable-defaults',
-        '--collector.infiniband',
-        '--collector.cpu',
-        '--collector.meminfo',
-        '--collector.netdev',
-        '--no-collector.netdev.netlink',
-        '--collector.stat',
-      ],
-      { stdio: 'ignore' },
-    );
+    const exporter = await startNodeExporter({
+      sysfs: join(dir, 'opa-node/sys'),
+      procfs: join(dir, 'opa-node/proc'),
+      collectors: ['infiniband', 'cpu', 'meminfo', 'netdev', 'stat'],
+    });
     try {
-      let text = '';
-      for (let i = 0; i < 100 && !text; i++) {
-        text = await fetch(`http://127.0.0.1:${port}/metrics`).then(
-          (r) => r.text(),
-          () => new Promise<string>((resolve) => setTimeout(() => resolve(''), 50)),
-        );
-      }
+      const text = await (await fetch(exporter.url)).text();
       const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1]);
       const sent = Number(hosts['opa-node']?.ports[0]?.xmitBytes);
       expect(
@@ -104,7 +78,7 @@ describe('live sysfs and procfs trees', () => {
       expect(value(/^node_memory_MemTotal_bytes (\S+)$/m)).toBe(192 * 1024 ** 3);
       expect(text).toMatch(/^node_cpu_seconds_total\{cpu="55",mode="idle"\} \d/m);
     } finally {
-      child.kill();
+      await exporter.stop();
     }
   });
 });

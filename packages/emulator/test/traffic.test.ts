@@ -190,3 +190,34 @@ describe('seed 004: all-to-all on one 48-port switch', () => {
     expect(emulator.fabric.nodeByName.get('switch1')?.portCount).toBe(48);
   });
 });
+
+describe('jobs', () => {
+  it('flows carry the job named in the request, an item, or a generated one per request', () => {
+    const emulator = arDemoEmulator();
+    const seed = emulator.startFlows({ pattern: 'pairs', pairs: [['nodeA', 'nodeC']], job: 'seed' });
+    const unnamed = emulator.startFlows({ pattern: 'shift', k: 1 });
+    const mixed = emulator.startFlows({
+      job: 'mix',
+      items: [
+        { pattern: 'pairs', pairs: [['nodeB', 'nodeD']] },
+        { pattern: 'pairs', pairs: [['nodeD', 'nodeB']], job: 'own' },
+      ],
+    });
+    const again = emulator.startFlows({ pattern: 'bisection' });
+    expect(seed.map((f) => f.job)).toEqual(['seed']);
+    expect(new Set(unnamed.map((f) => f.job))).toEqual(new Set(['shift-1']));
+    expect(mixed.map((f) => f.job)).toEqual(['mix', 'own']);
+    expect(new Set(again.map((f) => f.job))).toEqual(new Set(['bisection-2']));
+    expect(emulator.listFlows().filter((f) => f.job === 'seed')).toHaveLength(1);
+  });
+
+  it('refuses job names that are empty, too long or hold control characters', () => {
+    const emulator = arDemoEmulator();
+    for (const job of ['', ' ', 'x'.repeat(129), 'a\nb', 7]) {
+      expect(() =>
+        emulator.startFlows({ pattern: 'pairs', pairs: [['nodeA', 'nodeC']], job } as never),
+      ).toThrow(/job must/);
+    }
+    expect(emulator.listFlows()).toEqual([]);
+  });
+});

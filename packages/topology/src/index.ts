@@ -1,10 +1,14 @@
+export { adaptivePaths } from './analysis/adaptive.ts';
 export {
+  type AdaptiveEstimate,
+  type AnalyzeOptions,
   analyzeContention,
   analyzeFlows,
   type ContentionAnalysis,
   type FlowRate,
   type IslCollision,
   type LinkLoad,
+  MAX_ADAPTIVE_FLOWS,
 } from './analysis/contention.ts';
 export { type MaxMinProblem, maxMinFair } from './analysis/max-min.ts';
 export {
@@ -14,10 +18,25 @@ export {
   MAX_FLOWS,
   PatternError,
   parsePattern,
+  patternEndpoint,
   patternFlows,
   patternHosts,
   type TrafficPattern,
 } from './analysis/patterns.ts';
+export {
+  CATEGORY_NAMES,
+  type CategoryInputs,
+  type CategoryName,
+  type CategoryValues,
+  categoriesOf,
+  categoryBucket,
+  DEFAULT_PM_THRESHOLDS,
+  type PmThresholdConfig,
+  SEVERITY_LEVELS,
+  type Severity,
+  severityOf,
+  type TrafficInputs,
+} from './analysis/pm-categories.ts';
 export { FabricBuilder, type LinkOptions, type NodeSpec } from './builder.ts';
 export { type TwoTierFatTreeOptions, twoTierFatTree } from './fat-tree.ts';
 export { type ThreeTierFatTreeOptions, threeTierFatTree } from './fat-tree-3.ts';
@@ -49,6 +68,7 @@ export { parseIbnetdiscover } from './parse/ibnetdiscover.ts';
 export { detectTopologyFormat, parseTopology, TOPOLOGY_FORMATS, type TopologyFormat } from './parse/index.ts';
 export { MAX_LINE_LENGTH, textLines } from './parse/lines.ts';
 export { parseOpareportTopology } from './parse/opareport.ts';
+export { parsePmThresholds } from './parse/pm-thresholds.ts';
 export {
   type IbNodeType,
   type IbPortEnd,
@@ -59,7 +79,14 @@ export {
 export { LANE_GBPS, parseWidthSpeed, rateOfWidthSpeed } from './parse/rates.ts';
 export { STDERR_LINE } from './parse/stderr.ts';
 export { mulberry32, type Random, randomIndex } from './random.ts';
-export { NoRouteError, type Route, type RouteHop, routeBetween, routeChannels } from './route.ts';
+export {
+  NoRouteError,
+  type Route,
+  type RouteHop,
+  routeBetween,
+  routeChannels,
+  routeOfChannels,
+} from './route.ts';
 export {
   describeRoute,
   formatOpareportRoute,

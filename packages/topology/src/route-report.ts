@@ -19,6 +19,11 @@ export interface RouteReportHop {
   link?: string;
   /** Data rate of that link in Gb/s. */
   rateGbps?: number;
+  /**
+   * The network of the cable the hop leaves by (its last cable at the destination), so a view can
+   * use that network's terms: no LID or GUID on Ethernet, an HFI on Omni-Path, an HCA on InfiniBand.
+   */
+  network: FabricType;
 }
 
 export interface RouteReport {
@@ -43,7 +48,14 @@ export function describeRoute(
 ): RouteReport {
   const hops: RouteReportHop[] = route.hops.map((hop, i) => {
     const node = fabric.nodeByName.get(hop.node) as FabricNode;
-    const out: RouteReportHop = { node: node.name, type: node.type, guid: node.guid };
+    const leaving = route.channels[i] ?? route.channels[i - 1];
+    const cable = leaving === undefined ? undefined : fabric.links[leaving >> 1];
+    const out: RouteReportHop = {
+      node: node.name,
+      type: node.type,
+      guid: node.guid,
+      network: cable?.fabricType ?? fabric.fabricType,
+    };
     if (hop.inPort !== undefined) out.inPort = hop.inPort;
     if (hop.outPort !== undefined) out.outPort = hop.outPort;
     const channel = route.channels[i];

@@ -79,3 +79,34 @@ export function routeBetween(
 export function routeChannels(fabric: Fabric, route: Route): Channel[] {
   return route.channels.map((c) => channelOf(fabric, c));
 }
+
+/**
+ * The route of a path given as channels (what a flow actually crosses, e.g. after adaptive
+ * routing moved it): each channel's far end is a hop, entered on its port and left on the next
+ * channel's. Throws NoRouteError when the channels do not join up.
+ */
+export function routeOfChannels(fabric: Fabric, channels: readonly number[]): Route {
+  const first = channels[0];
+  if (first === undefined) throw new NoRouteError('an empty path is no route');
+  const start = channelOf(fabric, first);
+  const hops: RouteHop[] = [{ node: start.from.node, outPort: start.from.port }];
+  for (let i = 0; i < channels.length; i++) {
+    const here = channelOf(fabric, channels[i] as number);
+    const next = channels[i + 1];
+    const hop: RouteHop = { node: here.to.node, inPort: here.to.port };
+    if (next !== undefined) {
+      const out = channelOf(fabric, next);
+      if (out.from.node !== here.to.node) {
+        throw new NoRouteError(`path breaks between ${here.id} and ${out.id}`);
+      }
+      hop.outPort = out.from.port;
+    }
+    hops.push(hop);
+  }
+  return {
+    from: start.from.node,
+    to: (hops[hops.length - 1] as RouteHop).node,
+    hops,
+    channels: [...channels],
+  };
+}

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
+  adaptivePaths,
   analyzeContention,
+  analyzeFlows,
   buildForwardingTables,
   buildScenario,
+  fabricGraph,
   fatTreeRouting,
   maxMinFair,
   PatternError,
   parsePattern,
   patternFlows,
+  traceChannels,
 } from '../src/index.ts';
 
 describe('traffic patterns', () => {
@@ -125,6 +129,47 @@ describe('contention analysis', () => {
       maxLinkLoad: 1,
       minFlowGbps: 100,
       collisions: [],
+    });
+  });
+
+  it('ar-demo: with adaptive routing the seed pairs take both cores, 100 Gb/s each', () => {
+    const fabric = buildScenario('ar-demo');
+    const flows = patternFlows(fabric, parsePattern('pairs:nodeA-nodeC,nodeB-nodeD'));
+    const result = analyzeFlows(fabric, fatTreeRouting(fabric), flows, { adaptive: true });
+    expect(result.aggregateGbps).toBe(100);
+    expect(result.adaptive).toEqual({ aggregateGbps: 200, minFlowGbps: 100, maxIslLoad: 1, sharedIsls: 0 });
+    expect(result.flows.map((f) => [f.rateGbps, f.adaptiveRateGbps])).toEqual([
+      [50, 100],
+      [50, 100],
+    ]);
+  });
+
+  it('fat-tree-1152 permutation:7: adaptive paths are as short as the static ones and never slower in total', () => {
+    const fabric = buildScenario('fat-tree-1152');
+    const tables = fatTreeRouting(fabric);
+    const flows = patternFlows(fabric, parsePattern('permutation:7'));
+    const result = analyzeFlows(fabric, tables, flows, { adaptive: true });
+    const adaptive = result.adaptive;
+    expect(adaptive).toBeTruthy();
+    expect(adaptive?.aggregateGbps).toBeGreaterThan(result.aggregateGbps);
+    expect(adaptive?.maxIslLoad).toBeLessThan(result.maxIslLoad);
+    expect(result.flows.every((f) => f.adaptiveRateGbps !== undefined)).toBe(true);
+    // Every adaptive path joins up, ends at its destination and has the static path's length.
+    const g = fabricGraph(fabric);
+    const statics = flows.map(([a, b]) => {
+      const out: number[] = [];
+      expect(traceChannels(fabric, g, tables, a, b, out)).toBeUndefined();
+      return out;
+    });
+    const paths = adaptivePaths(g, fabric.nodes.length, flows, statics);
+    paths.forEach((path, f) => {
+      const [a, b] = flows[f] as [number, number];
+      expect(path.length).toBe(statics[f]?.length);
+      expect(g.channelFromNode[path[0] as number]).toBe(a);
+      expect(g.channelToNode[path[path.length - 1] as number]).toBe(b);
+      for (let i = 1; i < path.length; i++) {
+        expect(g.channelFromNode[path[i] as number]).toBe(g.channelToNode[path[i - 1] as number]);
+      }
     });
   });
 

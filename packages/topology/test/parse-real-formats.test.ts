@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { damagedInputs, thrownBy, unprintable } from '@fabscope/test-support';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -17,44 +18,15 @@ import {
 // Fixture sources are in fixtures/README.md.
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 
-/** Control characters and U+FFFD left in a text. */
-function unprintable(text: string): number[] {
-  return [...text]
-    .map((ch) => ch.codePointAt(0) as number)
-    .filter((c) => c < 0x20 || (c >= 0x7f && c < 0xa0) || c === 0xfffd);
-}
-
 /** Runs `parse`; anything it throws must be a ParseError naming a line or an XML element. */
 function resultOrParseError(parse: () => unknown): ParseError | undefined {
-  try {
-    parse();
-    return undefined;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ParseError);
-    const e = error as ParseError;
+  const e = thrownBy(parse, ParseError);
+  if (e) {
     expect(e.line !== undefined || e.element !== undefined, e.message).toBe(true);
     // printable text only, whatever the input was
     expect(unprintable(e.message), e.message).toEqual([]);
-    return e;
   }
-}
-
-/** Open-ended input: binary noise, lines of real files shuffled with noise, and real files cut or damaged. */
-function inputs(real: string): fc.Arbitrary<string> {
-  const lines = real.split('\n');
-  return fc.oneof(
-    fc.string({ unit: 'binary', maxLength: 300 }),
-    fc
-      .array(fc.oneof(fc.constantFrom(...lines), fc.string({ maxLength: 40 })), { maxLength: 40 })
-      .map((l) => l.join('\n')),
-    fc.nat(real.length).map((cut) => real.slice(0, cut)),
-    fc
-      .tuple(fc.nat(real.length), fc.string({ unit: 'binary', minLength: 1, maxLength: 8 }))
-      .map(([at, noise]) => real.slice(0, at) + noise + real.slice(at)),
-    fc
-      .tuple(fc.nat(lines.length), fc.nat(lines.length))
-      .map(([a, b]) => lines.filter((_, i) => i < Math.min(a, b) || i > Math.max(a, b)).join('\n')),
-  );
+  return e;
 }
 
 describe('OpenSM opensm-lfts.dump', () => {
@@ -102,7 +74,7 @@ describe('OpenSM opensm-lfts.dump', () => {
 
   it('property: any input gives tables or a ParseError with a line, never another exception', () => {
     fc.assert(
-      fc.property(inputs(fixture('opensm-lfts.dump')), (text) => {
+      fc.property(damagedInputs(fixture('opensm-lfts.dump')), (text) => {
         resultOrParseError(() => applyIbroute(fabric, computed, text));
       }),
       { numRuns: 300 },
@@ -217,7 +189,7 @@ describe('opareport topology XML as opaxlattopology writes it (no NodeGUID)', ()
     );
     for (const real of [fixture('opaxlattopology.xml'), fixture('opa-topology.xml')]) {
       fc.assert(
-        fc.property(inputs(real), (text) => {
+        fc.property(damagedInputs(real), (text) => {
           resultOrParseError(() => parseTopology(text, { format: 'opareport' }));
         }),
         { numRuns: 300 },
@@ -250,7 +222,7 @@ describe('ibnetdiscover -p (one parser for the topology and the collectors)', ()
   it('property: any input gives port lines or a ParseError with a line', () => {
     for (const real of [fixture('ports-report-stderr.out'), fixture('ports-report.out')]) {
       fc.assert(
-        fc.property(inputs(real), (text) => {
+        fc.property(damagedInputs(real), (text) => {
           resultOrParseError(() => parsePortsReportLines(text));
           resultOrParseError(() => parseTopology(text, { format: 'ibnetdiscover-ports' }));
         }),
@@ -274,7 +246,7 @@ describe('ibnetdiscover and ibsim topology dumps', () => {
   it('property: any input gives a fabric or a ParseError with a line', () => {
     for (const real of [fixture('quirks.topo'), fixture('trunked.net')]) {
       fc.assert(
-        fc.property(inputs(real), (text) => {
+        fc.property(damagedInputs(real), (text) => {
           resultOrParseError(() => parseTopology(text, { format: 'ibnetdiscover' }));
         }),
         { numRuns: 300 },

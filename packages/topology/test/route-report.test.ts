@@ -3,9 +3,12 @@ import {
   buildForwardingTables,
   buildScenario,
   describeRoute,
+  fatTreeRouting,
   findNode,
   formatOpareportRoute,
+  NoRouteError,
   routeBetween,
+  routeOfChannels,
   UnknownNodeError,
 } from '../src/index.ts';
 
@@ -41,6 +44,7 @@ describe('route reports', () => {
       outPort: 4,
       link: 'edge1/4->core2/1',
       rateGbps: 100,
+      network: 'omnipath',
     });
     expect(report.hops.at(-1)).toMatchObject({ node: 'nodeC', inPort: 1 });
     expect(report.hops.at(-1)?.link).toBeUndefined();
@@ -55,6 +59,21 @@ describe('route reports', () => {
         switchNs: 100,
       }).latencyNs,
     ).toBe(1140);
+  });
+
+  it('names the network of each hop: a router joins Omni-Path to Ethernet', () => {
+    const fabric = buildScenario('opa-ethernet-router');
+    const report = describeRoute(
+      fabric,
+      routeBetween(fabric, buildForwardingTables(fabric, 'minhop'), 'opa-node', 'eth-node'),
+    );
+    expect(report.hops.map((h) => [h.node, h.network])).toEqual([
+      ['opa-node', 'omnipath'],
+      ['opa-edge', 'omnipath'],
+      ['router', 'ethernet'],
+      ['eth-switch', 'ethernet'],
+      ['eth-node', 'ethernet'],
+    ]);
   });
 
   it('prints the opareport -o route layout', () => {
@@ -96,5 +115,29 @@ describe('route reports', () => {
     expect(findNode(fabric, 'IP router: 100 Gb/s HFI + 100 GbE NIC').name).toBe('router');
     expect(findNode(fabric, `lid:${fabric.nodeByName.get('eth-node')?.lid}`).name).toBe('eth-node');
     expect(() => findNode(fabric, 'nobody')).toThrow(UnknownNodeError);
+  });
+});
+
+describe('routeOfChannels', () => {
+  it('rebuilds the hops of every route from its channels alone (all host pairs of ar-demo and single-switch-32)', () => {
+    for (const name of ['ar-demo', 'single-switch-32']) {
+      const fabric = buildScenario(name);
+      const tables = fatTreeRouting(fabric);
+      const hosts = fabric.nodes.filter((n) => n.type === 'host');
+      for (const a of hosts) {
+        for (const b of hosts) {
+          if (a === b) continue;
+          const route = routeBetween(fabric, tables, a.name, b.name);
+          expect(routeOfChannels(fabric, route.channels)).toEqual(route);
+        }
+      }
+    }
+  });
+
+  it('refuses channels that do not join up', () => {
+    const fabric = buildScenario('ar-demo');
+    const ac = routeBetween(fabric, fatTreeRouting(fabric), 'nodeA', 'nodeC').channels;
+    expect(() => routeOfChannels(fabric, [ac[0] as number, ac[2] as number])).toThrow(/path breaks/);
+    expect(() => routeOfChannels(fabric, [])).toThrow(NoRouteError);
   });
 });

@@ -1,3 +1,4 @@
+import { errorCountersFrom } from './error-counters.ts';
 import type { FabricSnapshot, FabricSource, PortSample } from './port-sample.ts';
 
 interface EmulatorPort {
@@ -9,14 +10,10 @@ interface EmulatorPort {
   rateGbps: number;
   linkState: 'active' | 'down';
   remote: PortSample['remote'];
+  /** The data counters always; the error counters and gauges its fabric has (the rest absent). */
   counters: Record<'XmitData' | 'RcvData' | 'XmitPkts' | 'RcvPkts' | 'XmitWait', string> &
-    Partial<
-      Record<'SymbolErrors' | 'LinkErrorRecovery' | 'LinkDowned' | 'RcvErrors' | 'XmitDiscards', string>
-    >;
+    Partial<Record<string, string>>;
 }
-
-const optionalCount = (value: string | undefined): number | undefined =>
-  value === undefined ? undefined : Number(value);
 
 interface EmulatorPortsDocument {
   fabric: string;
@@ -34,7 +31,15 @@ function toBytes(value: string, unitBytes: bigint): number {
   return value.length <= 15 ? Number(value) * Number(unitBytes) : Number(BigInt(value) * unitBytes);
 }
 
-export function portSamplesFromEmulator(doc: EmulatorPortsDocument): FabricSnapshot {
+/** How far the emulator's clock may be from the wall clock and still stamp its counters. */
+const WALL_CLOCK_TOLERANCE_MS = 60_000;
+
+/**
+ * The emulator's `/v1/ports` document as a snapshot. `wallClockMs` (now, when read live): if the
+ * emulator's clock runs on wall time (the demo's does), its time stamps the counters; an emulator
+ * stepped by hand (tests from t = 0) leaves the stamping to the scraper.
+ */
+export function portSamplesFromEmulator(doc: EmulatorPortsDocument, wallClockMs?: number): FabricSnapshot {
   if (!Array.isArray(doc.ports) || !Number.isInteger(doc.dataUnitBytes) || doc.dataUnitBytes < 1) {
     throw new Error('emulator /v1/ports answer lacks ports or dataUnitBytes');
   }
@@ -56,16 +61,25 @@ export function portSamplesFromEmulator(doc: EmulatorPortsDocument): FabricSnaps
       transmitWaitTicks: Number(p.counters.XmitWait),
       // The emulator's XmitWait tick is the time to send one data unit at line rate.
       transmitWaitTickSeconds: (doc.dataUnitBytes * 8) / (p.rateGbps * 1e9),
-      errors: {
-        symbolErrors: optionalCount(p.counters.SymbolErrors),
-        linkErrorRecovery: optionalCount(p.counters.LinkErrorRecovery),
-        linkDowned: optionalCount(p.counters.LinkDowned),
-        receiveErrors: optionalCount(p.counters.RcvErrors),
-        transmitDiscards: optionalCount(p.counters.XmitDiscards),
-      },
+      errors: errorCountersFrom(
+        (spec) => (spec.emulator === undefined ? undefined : [spec.emulator]),
+        (name) => {
+          const v = p.counters[name];
+          return v === undefined ? undefined : Number(v);
+        },
+      ),
     }),
   );
-  return { fabric: doc.fabric, fabricType: doc.fabricType, ports };
+  const onWallClock =
+    wallClockMs !== undefined &&
+    Number.isFinite(doc.timeMs) &&
+    Math.abs(doc.timeMs - wallClockMs) <= WALL_CLOCK_TOLERANCE_MS;
+  return {
+    fabric: doc.fabric,
+    fabricType: doc.fabricType,
+    ports,
+    ...(onWallClock ? { countersReadAtMs: Math.round(doc.timeMs) } : {}),
+  };
 }
 
 /** Reads the emulator's switch- and adapter-port endpoint, as a fabric agent polls a real fabric. */
@@ -76,7 +90,7 @@ export function emulatorSource(baseUrl: string): FabricSource {
     async read(signal) {
       const response = await fetch(url, { signal });
       if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
-      return portSamplesFromEmulator((await response.json()) as EmulatorPortsDocument);
+      return portSamplesFromEmulator((await response.json()) as EmulatorPortsDocument, Date.now());
     },
   };
 }

@@ -1,13 +1,9 @@
 import { type IbPortLine, parsePortsReportLines } from '@fabscope/topology';
-import { parsePerfquery } from './perfquery.ts';
-import type {
-  FabricSnapshot,
-  FabricSource,
-  PortErrorCounters,
-  PortSample,
-  TargetResult,
-} from './port-sample.ts';
-import { mapBounded, runTool, ToolTimeoutError } from './run-tool.ts';
+import { errorCountersFrom } from './error-counters.ts';
+import { type PerfqueryPort, parsePerfquery } from './perfquery.ts';
+import type { FabricSnapshot, FabricSource, PortErrorCounters, PortSample } from './port-sample.ts';
+import { queryTarget, trafficCounters } from './port-sample.ts';
+import { mapBounded, runTool } from './run-tool.ts';
 
 export interface InfinibandSourceOptions {
   fabric?: string;
@@ -59,73 +55,61 @@ export function infinibandSource(options: InfinibandSourceOptions = {}): FabricS
         switches.set(line.local.guid, ports);
         ports.set(line.local.port, line);
       }
-      const results = await mapBounded([...switches], concurrency, async ([guid, lines]) => {
-        const started = performance.now();
-        const portNumbers = [...lines.keys()].sort((a, b) => a - b);
-        try {
-          const text = await runTool(perfquery, perfqueryArgs(guid, portNumbers), { timeoutMs, signal });
-          const samples: PortSample[] = [];
-          for (const counters of parsePerfquery(text)) {
-            const line = lines.get(counters.port);
-            if (!line?.remote || counters.transmitBytes === null || counters.receiveBytes === null) continue;
-            samples.push({
-              nodeGuid: guid,
-              nodeName: line.local.name,
-              nodeType: NODE_TYPE[line.local.type],
-              portNumber: counters.port,
-              lid: line.local.lid,
-              rateBytesPerSecond: line.rateBytesPerSecond ?? Number.NaN,
-              linkUp: true,
-              remote: {
-                nodeGuid: line.remote.guid,
-                nodeName: line.remote.name,
-                portNumber: line.remote.port,
-                nodeType: NODE_TYPE[line.remote.type],
-              },
-              transmitBytes: Number(counters.transmitBytes),
-              receiveBytes: Number(counters.receiveBytes),
-              transmitPackets: Number(counters.transmitPackets ?? Number.NaN),
-              receivePackets: Number(counters.receivePackets ?? Number.NaN),
-              transmitWaitTicks: Number(counters.transmitWait ?? Number.NaN),
-              errors: perfqueryErrors(counters.counters),
-            });
-          }
-          const result: TargetResult = {
-            target: guid,
-            durationSeconds: (performance.now() - started) / 1000,
-            outcome: 'ok',
-          };
-          return { samples, result };
-        } catch (error) {
-          const outcome = error instanceof ToolTimeoutError ? 'timeout' : 'error';
-          const result: TargetResult = {
-            target: guid,
-            durationSeconds: (performance.now() - started) / 1000,
-            outcome,
-          };
-          return { samples: [] as PortSample[], result };
-        }
-      });
+      const results = await mapBounded([...switches], concurrency, ([guid, lines]) =>
+        queryTarget(
+          guid,
+          async () => {
+            const portNumbers = [...lines.keys()].sort((a, b) => a - b);
+            const text = await runTool(perfquery, perfqueryArgs(guid, portNumbers), { timeoutMs, signal });
+            const samples: PortSample[] = [];
+            for (const counters of parsePerfquery(text)) {
+              const line = lines.get(counters.port);
+              if (!line?.remote || counters.transmitBytes === null || counters.receiveBytes === null)
+                continue;
+              samples.push({
+                nodeGuid: guid,
+                nodeName: line.local.name,
+                nodeType: NODE_TYPE[line.local.type],
+                portNumber: counters.port,
+                lid: line.local.lid,
+                rateBytesPerSecond: line.rateBytesPerSecond ?? Number.NaN,
+                linkUp: true,
+                remote: {
+                  nodeGuid: line.remote.guid,
+                  nodeName: line.remote.name,
+                  portNumber: line.remote.port,
+                  nodeType: NODE_TYPE[line.remote.type],
+                },
+                ...trafficCounters(counters),
+                errors: perfqueryErrors(counters),
+              });
+            }
+            return samples;
+          },
+          [] as PortSample[],
+        ),
+      );
       return {
         fabric,
         fabricType: 'infiniband',
-        ports: results.flatMap((r) => r.samples),
+        ports: results.flatMap((r) => r.value),
         targets: results.map((r) => r.result),
       };
     },
   };
 }
 
-const count = (value: bigint | undefined): number | undefined =>
-  value === undefined ? undefined : Number(value);
-
-/** perfquery's error counters by their PortCounters names. */
-function perfqueryErrors(c: Record<string, bigint>): PortErrorCounters {
-  return {
-    symbolErrors: count(c.SymbolErrorCounter),
-    linkErrorRecovery: count(c.LinkErrorRecoveryCounter),
-    linkDowned: count(c.LinkDownedCounter),
-    receiveErrors: count(c.PortRcvErrors),
-    transmitDiscards: count(c.PortXmitDiscards),
-  };
+/**
+ * perfquery's error counters by their PortCounters names. A basic (32/16/8-bit) counter stuck at
+ * its maximum has saturated: what it counts since is unknown, so it is left out, not frozen.
+ */
+export function perfqueryErrors(counters: PerfqueryPort): PortErrorCounters {
+  const saturated = new Set(counters.saturated);
+  return errorCountersFrom(
+    (spec) => (spec.perfquery ? [spec.perfquery] : undefined),
+    (name) => {
+      const v = counters.counters[name];
+      return v === undefined || saturated.has(name) ? undefined : Number(v);
+    },
+  );
 }

@@ -1,13 +1,9 @@
 import { normalizeGuid } from '@fabscope/topology';
-import { parseOpapmaquery } from './opapmaquery.ts';
-import type {
-  FabricSnapshot,
-  FabricSource,
-  PortErrorCounters,
-  PortSample,
-  TargetResult,
-} from './port-sample.ts';
-import { mapBounded, runTool, ToolTimeoutError } from './run-tool.ts';
+import { errorCountersFrom } from './error-counters.ts';
+import { type OpaPortStatus, parseOpapmaquery } from './opapmaquery.ts';
+import type { FabricSnapshot, FabricSource, PortErrorCounters, PortSample } from './port-sample.ts';
+import { queryTarget, trafficCounters } from './port-sample.ts';
+import { mapBounded, runTool } from './run-tool.ts';
 
 /** One switch or HFI port to query, and what its cable leads to. */
 export interface OpaTarget {
@@ -82,68 +78,52 @@ export function omnipathSource(options: OmnipathSourceOptions): FabricSource {
   return {
     name: `omnipath:${fabric}`,
     async read(signal): Promise<FabricSnapshot> {
-      const results = await mapBounded(options.targets, concurrency, async (t) => {
-        const started = performance.now();
-        const target = `${t.nodeGuid}/${t.port}`;
-        try {
-          const [status] = parseOpapmaquery(
-            await runTool(tool, opapmaqueryArgs(t.lid, t.port), { timeoutMs, signal }),
-          );
-          if (!status || status.transmitBytes === null || status.receiveBytes === null) {
-            throw new Error(`${tool}: no port counters in the answer for lid ${t.lid} port ${t.port}`);
-          }
-          const sample: PortSample = {
-            nodeGuid: t.nodeGuid,
-            nodeName: t.nodeName,
-            nodeType: t.nodeType,
-            portNumber: t.port,
-            lid: t.lid,
-            rateBytesPerSecond: t.rateBytesPerSecond,
-            linkUp: true,
-            remote: t.remote,
-            transmitBytes: Number(status.transmitBytes),
-            receiveBytes: Number(status.receiveBytes),
-            transmitPackets: Number(status.transmitPackets ?? Number.NaN),
-            receivePackets: Number(status.receivePackets ?? Number.NaN),
-            transmitWaitTicks: Number(status.transmitWait ?? Number.NaN),
-            errors: opaErrors(status.counters),
-          };
-          const result: TargetResult = {
-            target,
-            durationSeconds: (performance.now() - started) / 1000,
-            outcome: 'ok',
-          };
-          return { sample, result };
-        } catch (error) {
-          const outcome = error instanceof ToolTimeoutError ? 'timeout' : 'error';
-          const result: TargetResult = {
-            target,
-            durationSeconds: (performance.now() - started) / 1000,
-            outcome,
-          };
-          return { sample: null, result };
-        }
-      });
+      const results = await mapBounded(options.targets, concurrency, (t) =>
+        queryTarget(
+          `${t.nodeGuid}/${t.port}`,
+          async (): Promise<PortSample | null> => {
+            const [status] = parseOpapmaquery(
+              await runTool(tool, opapmaqueryArgs(t.lid, t.port), { timeoutMs, signal }),
+            );
+            if (!status || status.transmitBytes === null || status.receiveBytes === null) {
+              throw new Error(`${tool}: no port counters in the answer for lid ${t.lid} port ${t.port}`);
+            }
+            const sample: PortSample = {
+              nodeGuid: t.nodeGuid,
+              nodeName: t.nodeName,
+              nodeType: t.nodeType,
+              portNumber: t.port,
+              lid: t.lid,
+              rateBytesPerSecond: t.rateBytesPerSecond,
+              linkUp: true,
+              remote: t.remote,
+              ...trafficCounters(status),
+              errors: opaErrors(status),
+            };
+            return sample;
+          },
+          null,
+        ),
+      );
       return {
         fabric,
         fabricType: 'omnipath',
-        ports: results.flatMap((r) => (r.sample ? [r.sample] : [])),
+        ports: results.flatMap((r) => (r.value ? [r.value] : [])),
         targets: results.map((r) => r.result),
       };
     },
   };
 }
 
-const count = (value: bigint | undefined): number | undefined =>
-  value === undefined ? undefined : Number(value);
-
-/** opapmaquery's error counters by their printed names. */
-function opaErrors(c: Record<string, bigint>): PortErrorCounters {
-  return {
-    symbolErrors: count(c['Local Link Integ Err'] ?? c['Local Link Integrity Errors']),
-    linkErrorRecovery: count(c['Link Error Recovery']),
-    linkDowned: count(c['Link Downed']),
-    receiveErrors: count(c['Rcv Errors']),
-    transmitDiscards: count(c['Xmit Discards']),
-  };
+/** opapmaquery's port-level error, congestion and bubble counters by their printed names, and its LQI. */
+export function opaErrors(status: OpaPortStatus): PortErrorCounters {
+  const errors = errorCountersFrom(
+    (spec) => spec.opapmaquery,
+    (name) => {
+      const v = status.counters[name];
+      return v === undefined ? undefined : Number(v);
+    },
+  );
+  if (status.linkQuality !== null) errors.linkQualityIndicator = status.linkQuality;
+  return errors;
 }

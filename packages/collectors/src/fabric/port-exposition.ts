@@ -1,4 +1,5 @@
 import { escapeLabelValue, formatValue } from '../exposition/writer.ts';
+import { ERROR_COUNTER_KEYS, ERROR_COUNTERS } from './error-counters.ts';
 import type { FabricSnapshot, PortSample } from './port-sample.ts';
 import { type Shard, shardOfPort } from './shard.ts';
 
@@ -7,6 +8,11 @@ interface PortFamily {
   type: 'counter' | 'gauge';
   help: string;
   value: (p: PortSample) => number;
+  /**
+   * `sender`: the series names the link direction arriving at this port — node_* is the far (sending)
+   * end, remote_* this port — and only cabled ports have it. Default: the port's own labels.
+   */
+  labelledBy?: 'sender';
 }
 
 /** The fabric agent's port series (docs/metrics.md). Every series names both ends of its cable. */
@@ -22,6 +28,16 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
     type: 'counter',
     help: 'Data octets received on the port',
     value: (p) => p.receiveBytes,
+  },
+  {
+    // The receive counter once more, labelled by the direction it measures (its sender's end): the
+    // recording rule takes max(tx at the sender, rx at the receiver) per direction by matching
+    // labels alone, instead of relabelling every port's series with label_replace each evaluation.
+    name: 'fabscope_link_data_received_bytes_total',
+    type: 'counter',
+    help: 'Data octets received at the far end of the link direction this series names (the receiving port is remote_*)',
+    value: (p) => p.receiveBytes,
+    labelledBy: 'sender',
   },
   {
     name: 'fabscope_port_packets_transmitted_total',
@@ -47,36 +63,14 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
     help: 'Length of one XmitWait tick, where the source knows it (rate(wait_total) × this = share of time waiting)',
     value: (p) => p.transmitWaitTickSeconds ?? Number.NaN,
   },
-  {
-    name: 'fabscope_port_symbol_error_total',
-    type: 'counter',
-    help: 'Minor link errors detected on the port (SymbolErrorCounter; Omni-Path LocalLinkIntegrityErrors)',
-    value: (p) => p.errors?.symbolErrors ?? Number.NaN,
-  },
-  {
-    name: 'fabscope_port_link_error_recovery_total',
-    type: 'counter',
-    help: 'Times the link completed error recovery (LinkErrorRecoveryCounter)',
-    value: (p) => p.errors?.linkErrorRecovery ?? Number.NaN,
-  },
-  {
-    name: 'fabscope_port_link_downed_total',
-    type: 'counter',
-    help: 'Times the link went down (LinkDownedCounter)',
-    value: (p) => p.errors?.linkDowned ?? Number.NaN,
-  },
-  {
-    name: 'fabscope_port_errors_received_total',
-    type: 'counter',
-    help: 'Packets with errors received on the port (PortRcvErrors)',
-    value: (p) => p.errors?.receiveErrors ?? Number.NaN,
-  },
-  {
-    name: 'fabscope_port_discards_transmitted_total',
-    type: 'counter',
-    help: 'Outbound packets discarded by the port (PortXmitDiscards)',
-    value: (p) => p.errors?.transmitDiscards ?? Number.NaN,
-  },
+  ...ERROR_COUNTER_KEYS.map(
+    (key): PortFamily => ({
+      name: ERROR_COUNTERS[key].family,
+      type: ERROR_COUNTERS[key].type,
+      help: ERROR_COUNTERS[key].help,
+      value: (p) => p.errors?.[key] ?? Number.NaN,
+    }),
+  ),
   {
     name: 'fabscope_port_rate_bytes_per_second',
     type: 'gauge',
@@ -96,6 +90,18 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
  * reports none): with both types on every series, a link direction's kind (ISL or host link) is
  * known to PromQL, for the recorded per-direction series (deploy/prometheus/rules/recording.yml).
  */
+/** The labels of the direction arriving at `p` (node_* its far end, remote_* `p`); null when not cabled. */
+function senderLabelText(fabric: string, p: PortSample, typeOf: ReadonlyMap<string, string>): string | null {
+  const remote = p.remote;
+  if (!remote) return null;
+  return (
+    `{fabric="${fabric}",node_guid="${escapeLabelValue(remote.nodeGuid)}",node_name="${escapeLabelValue(remote.nodeName)}",` +
+    `node_type="${typeOf.get(remote.nodeGuid) ?? ''}",port="${remote.portNumber}",` +
+    `remote_node_guid="${escapeLabelValue(p.nodeGuid)}",remote_node_name="${escapeLabelValue(p.nodeName)}",` +
+    `remote_node_type="${p.nodeType}",remote_port="${p.portNumber}"} `
+  );
+}
+
 function portLabelText(fabric: string, p: PortSample, typeOf: ReadonlyMap<string, string>): string {
   const remote = p.remote;
   return (
@@ -153,16 +159,32 @@ export function* portExpositionChunks(
       ? snapshot.ports.filter((p) => shardOfPort(p, shard.count) === shard.index)
       : snapshot.ports;
   const labels = ports.map((p) => Buffer.from(portLabelText(fabric, p, typeOf), 'utf8'));
+  let senderLabels: (Buffer | null)[] | undefined;
+  const labelsOf = (family: PortFamily): (Buffer | null)[] => {
+    if (family.labelledBy !== 'sender') return labels;
+    senderLabels ??= ports.map((p) => {
+      const text = senderLabelText(fabric, p, typeOf);
+      return text === null ? null : Buffer.from(text, 'utf8');
+    });
+    return senderLabels;
+  };
+  // Counters carry the time they were read at (port-sample.ts countersReadAtMs); gauges do not, so
+  // Prometheus still marks them stale when a port disappears.
+  const counterTimestamp =
+    snapshot.countersReadAtMs === undefined ? null : Buffer.from(` ${snapshot.countersReadAtMs}`, 'latin1');
   let out = Buffer.allocUnsafe(CHUNK_BYTES);
   let pos = 0;
   for (const family of families) {
     const { value } = family;
+    const timestamp = family.type === 'counter' ? counterTimestamp : null;
     const name = Buffer.from(family.name, 'latin1');
+    const familyLabels = labelsOf(family);
     let header = false;
     for (let i = 0; i < ports.length; i++) {
+      const label = familyLabels[i];
+      if (!label) continue;
       const v = value(ports[i] as PortSample);
       if (!Number.isFinite(v)) continue;
-      const label = labels[i] as Buffer;
       // room for the header, name, labels and a value of at most 24 characters
       if (pos + 512 + name.length + label.length > out.length) {
         yield out.subarray(0, pos);
@@ -183,6 +205,7 @@ export function* portExpositionChunks(
         Number.isSafeInteger(v) && v >= 0
           ? writeUint(out, pos, v)
           : pos + out.write(formatValue(v), pos, 'latin1');
+      if (timestamp) pos += timestamp.copy(out, pos);
       out[pos++] = NEWLINE;
     }
   }

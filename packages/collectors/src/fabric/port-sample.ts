@@ -1,3 +1,6 @@
+import type { PortErrorCounters } from './error-counters.ts';
+import { ToolTimeoutError } from './run-tool.ts';
+
 /** One switch or adapter port as a fabric source reports it, data already converted to bytes. */
 export interface PortSample {
   nodeGuid: string;
@@ -26,19 +29,7 @@ export interface PortSample {
   errors?: PortErrorCounters;
 }
 
-/** Cumulative error counters of a port (PortCounters / opapmaquery names in brackets). */
-export interface PortErrorCounters {
-  /** [SymbolErrorCounter; Omni-Path: Local Link Integrity Errors] */
-  symbolErrors?: number;
-  /** [LinkErrorRecoveryCounter] */
-  linkErrorRecovery?: number;
-  /** [LinkDownedCounter] */
-  linkDowned?: number;
-  /** [PortRcvErrors] */
-  receiveErrors?: number;
-  /** [PortXmitDiscards] */
-  transmitDiscards?: number;
-}
+export type { PortErrorCounters } from './error-counters.ts';
 
 /** How one target of a source (a switch queried with perfquery, a port with opapmaquery) went. */
 export interface TargetResult {
@@ -47,10 +38,61 @@ export interface TargetResult {
   outcome: 'ok' | 'error' | 'timeout';
 }
 
+/**
+ * Queries one target and says how it went: `ok` with the value, or `timeout` (the tool was killed)
+ * or `error` (it failed, or its answer did not parse) with `fallback`; one target's failure never
+ * fails the read of the others.
+ */
+export async function queryTarget<T>(
+  target: string,
+  query: () => Promise<T>,
+  fallback: T,
+): Promise<{ value: T; result: TargetResult }> {
+  const started = performance.now();
+  const result = (outcome: TargetResult['outcome']): TargetResult => ({
+    target,
+    durationSeconds: (performance.now() - started) / 1000,
+    outcome,
+  });
+  try {
+    const value = await query();
+    return { value, result: result('ok') };
+  } catch (error) {
+    return { value: fallback, result: result(error instanceof ToolTimeoutError ? 'timeout' : 'error') };
+  }
+}
+
+/** A port's traffic counters as a sample's numbers; a counter the tool did not print is NaN (unknown). */
+export function trafficCounters(c: {
+  transmitBytes: bigint | null;
+  receiveBytes: bigint | null;
+  transmitPackets?: bigint | null;
+  receivePackets?: bigint | null;
+  transmitWait?: bigint | null;
+}): Pick<
+  PortSample,
+  'transmitBytes' | 'receiveBytes' | 'transmitPackets' | 'receivePackets' | 'transmitWaitTicks'
+> {
+  return {
+    transmitBytes: Number(c.transmitBytes ?? Number.NaN),
+    receiveBytes: Number(c.receiveBytes ?? Number.NaN),
+    transmitPackets: Number(c.transmitPackets ?? Number.NaN),
+    receivePackets: Number(c.receivePackets ?? Number.NaN),
+    transmitWaitTicks: Number(c.transmitWait ?? Number.NaN),
+  };
+}
+
 export interface FabricSnapshot {
   fabric: string;
   fabricType: string;
   ports: PortSample[];
+  /**
+   * Wall-clock time (ms) the counters were read at, where the source knows it: the counter series
+   * carry it as their sample timestamp, so a rate over them is exact however late the scrape was
+   * served (on a loaded host the gap between Prometheus' scrape timestamp and the read varies by
+   * hundreds of ms, a few per cent of a 5 s rate). Absent: the scraper stamps them.
+   */
+  countersReadAtMs?: number;
   /** Per-target outcomes, for sources that query many targets; the ports of failed targets are absent. */
   targets?: TargetResult[];
 }

@@ -90,31 +90,33 @@ export function patternHosts(fabric: Fabric): FabricNode[] {
   return fabric.nodes.filter((n) => n.type === 'host').sort((a, b) => a.lid - b.lid || a.index - b.index);
 }
 
+/** A host a pattern names, found as everywhere (name, GUID or lid:N); a PatternError otherwise. */
+export function patternEndpoint(fabric: Fabric, name: string): FabricNode {
+  let node: FabricNode;
+  try {
+    node = findNode(fabric, name);
+  } catch {
+    throw new PatternError(`unknown node "${name}"`);
+  }
+  if (node.type === 'switch') throw new PatternError(`"${name}" is a switch, not a host`);
+  return node;
+}
+
 /** Flows as [source node index, destination node index]. */
 export function patternFlows(fabric: Fabric, pattern: TrafficPattern): [number, number][] {
   const hosts = patternHosts(fabric);
   const flows: [number, number][] = [];
-  const endpoint = (name: string): FabricNode => {
-    let node: FabricNode;
-    try {
-      node = findNode(fabric, name);
-    } catch {
-      throw new PatternError(`unknown node "${name}"`);
-    }
-    if (node.type === 'switch') throw new PatternError(`"${name}" is a switch, not a host`);
-    return node;
-  };
   switch (pattern.kind) {
     case 'pairs':
       for (const [a, b] of pattern.pairs) {
-        const from = endpoint(a);
-        const to = endpoint(b);
+        const from = patternEndpoint(fabric, a);
+        const to = patternEndpoint(fabric, b);
         if (from === to) throw new PatternError(`"${a}" is paired with itself`);
         flows.push([from.index, to.index]);
       }
       break;
     case 'incast': {
-      const to = endpoint(pattern.host);
+      const to = patternEndpoint(fabric, pattern.host);
       for (const h of hosts) if (h !== to) flows.push([h.index, to.index]);
       break;
     }

@@ -1,0 +1,213 @@
+/**
+ * The error, congestion and bubble counters of a port beyond data, packets and XmitWait: one
+ * table naming each in every source's vocabulary and as the Prometheus family the agent exposes
+ * (docs/metrics.md), so the sources and the exposition cannot disagree.
+ */
+export interface ErrorCounterSpec {
+  /** Prometheus family (counters end in `_total`; the two gauges do not). */
+  family: string;
+  type: 'counter' | 'gauge';
+  help: string;
+  /** perfquery / sysfs PortCounters(Extended) field name, when InfiniBand has the counter. */
+  perfquery?: string;
+  /** Names `opapmaquery -o getportstatus` prints it under (versions differ), when Omni-Path has it. */
+  opapmaquery?: readonly string[];
+  /** The emulator's `GET /v1/ports` counter name. */
+  emulator?: string;
+}
+
+export const ERROR_COUNTERS = {
+  symbolErrors: {
+    family: 'fabscope_port_symbol_error_total',
+    type: 'counter',
+    help: 'Minor link errors detected on the port (SymbolErrorCounter; Omni-Path LocalLinkIntegrityErrors)',
+    perfquery: 'SymbolErrorCounter',
+    opapmaquery: ['Local Link Integ Err', 'Local Link Integrity Errors'],
+    emulator: 'SymbolErrors',
+  },
+  linkErrorRecovery: {
+    family: 'fabscope_port_link_error_recovery_total',
+    type: 'counter',
+    help: 'Times the link completed error recovery (LinkErrorRecoveryCounter)',
+    perfquery: 'LinkErrorRecoveryCounter',
+    opapmaquery: ['Link Error Recovery'],
+    emulator: 'LinkErrorRecovery',
+  },
+  linkDowned: {
+    family: 'fabscope_port_link_downed_total',
+    type: 'counter',
+    help: 'Times the link went down (LinkDownedCounter)',
+    perfquery: 'LinkDownedCounter',
+    opapmaquery: ['Link Downed'],
+    emulator: 'LinkDowned',
+  },
+  receiveErrors: {
+    family: 'fabscope_port_errors_received_total',
+    type: 'counter',
+    help: 'Packets with errors received on the port (PortRcvErrors)',
+    perfquery: 'PortRcvErrors',
+    opapmaquery: ['Rcv Errors'],
+    emulator: 'RcvErrors',
+  },
+  transmitDiscards: {
+    family: 'fabscope_port_discards_transmitted_total',
+    type: 'counter',
+    help: 'Outbound packets discarded by the port (PortXmitDiscards)',
+    perfquery: 'PortXmitDiscards',
+    opapmaquery: ['Xmit Discards'],
+    emulator: 'XmitDiscards',
+  },
+  receiveRemotePhysicalErrors: {
+    family: 'fabscope_port_remote_physical_errors_received_total',
+    type: 'counter',
+    help: 'Packets received marked bad by the far end (PortRcvRemotePhysicalErrors)',
+    perfquery: 'PortRcvRemotePhysicalErrors',
+    opapmaquery: ['Rcv Rmt Phys Err', 'Rcv Remote Phys Errors'],
+    emulator: 'RcvRemotePhysicalErrors',
+  },
+  receiveSwitchRelayErrors: {
+    family: 'fabscope_port_switch_relay_errors_received_total',
+    type: 'counter',
+    help: 'Received packets the switch could not forward (PortRcvSwitchRelayErrors): routing',
+    perfquery: 'PortRcvSwitchRelayErrors',
+    opapmaquery: ['Rcv Sw Relay Err', 'Rcv Sw Relay Errors'],
+    emulator: 'RcvSwitchRelayErrors',
+  },
+  transmitConstraintErrors: {
+    family: 'fabscope_port_constraint_errors_transmitted_total',
+    type: 'counter',
+    help: 'Packets not sent because of partition or filtering constraints (PortXmitConstraintErrors): security',
+    perfquery: 'PortXmitConstraintErrors',
+    opapmaquery: ['Xmit Constraint', 'Xmit Constraint Errors'],
+    emulator: 'XmitConstraintErrors',
+  },
+  receiveConstraintErrors: {
+    family: 'fabscope_port_constraint_errors_received_total',
+    type: 'counter',
+    help: 'Received packets dropped by partition or filtering constraints (PortRcvConstraintErrors): security',
+    perfquery: 'PortRcvConstraintErrors',
+    opapmaquery: ['Rcv Constraint', 'Rcv Constraint Errors'],
+    emulator: 'RcvConstraintErrors',
+  },
+  localLinkIntegrityErrors: {
+    family: 'fabscope_port_local_link_integrity_errors_total',
+    type: 'counter',
+    help: 'Times local physical errors exceeded their threshold (LocalLinkIntegrityErrors)',
+    perfquery: 'LocalLinkIntegrityErrors',
+    opapmaquery: ['Local Link Integ Err', 'Local Link Integrity Errors'],
+    emulator: 'LocalLinkIntegrityErrors',
+  },
+  excessiveBufferOverrunErrors: {
+    family: 'fabscope_port_excessive_buffer_overrun_errors_total',
+    type: 'counter',
+    help: 'Times the receive buffer overran on consecutive flow-control updates (ExcessiveBufferOverrunErrors)',
+    perfquery: 'ExcessiveBufferOverrunErrors',
+    opapmaquery: ['Exc. Buffer Overrun', 'Excessive Buffer Overruns'],
+    emulator: 'ExcessiveBufferOverruns',
+  },
+  vl15Dropped: {
+    family: 'fabscope_port_vl15_dropped_total',
+    type: 'counter',
+    help: 'Incoming VL15 (subnet management) packets dropped (VL15Dropped; InfiniBand only)',
+    perfquery: 'VL15Dropped',
+    emulator: 'VL15Dropped',
+  },
+  uncorrectableErrors: {
+    family: 'fabscope_port_uncorrectable_errors_total',
+    type: 'counter',
+    help: 'Uncorrectable errors on the link (Omni-Path UncorrectableErrors)',
+    opapmaquery: ['Uncorrectable Errors'],
+    emulator: 'UncorrectableErrors',
+  },
+  fmConfigErrors: {
+    family: 'fabscope_port_fm_config_errors_total',
+    type: 'counter',
+    help: 'Errors from a fabric-manager misconfiguration of the port (Omni-Path FMConfigErrors)',
+    opapmaquery: ['FM Config Errors'],
+    emulator: 'FMConfigErrors',
+  },
+  congestionDiscards: {
+    family: 'fabscope_port_congestion_discards_total',
+    type: 'counter',
+    help: 'Packets a switch port discarded for congestion (Omni-Path SwPortCongestion, "Congestion Discards")',
+    opapmaquery: ['Congestion Discards'],
+  },
+  receiveFecn: {
+    family: 'fabscope_port_fecn_received_total',
+    type: 'counter',
+    help: 'Packets received with the forward congestion notification bit (Omni-Path PortRcvFECN)',
+    opapmaquery: ['Rcv FECN'],
+  },
+  receiveBecn: {
+    family: 'fabscope_port_becn_received_total',
+    type: 'counter',
+    help: 'Packets received with the backward congestion notification bit (Omni-Path PortRcvBECN)',
+    opapmaquery: ['Rcv BECN'],
+  },
+  markFecn: {
+    family: 'fabscope_port_fecn_marked_total',
+    type: 'counter',
+    help: 'Packets the port marked with FECN (Omni-Path PortMarkFECN)',
+    opapmaquery: ['Mark FECN'],
+  },
+  transmitTimeCongestion: {
+    family: 'fabscope_port_transmit_time_congestion_total',
+    type: 'counter',
+    help: 'Ticks the port spent in congestion (Omni-Path PortXmitTimeCong)',
+    opapmaquery: ['Xmit Time Congestion', 'Xmit Time Cong'],
+  },
+  transmitWastedBandwidth: {
+    family: 'fabscope_port_transmit_wasted_bandwidth_total',
+    type: 'counter',
+    help: 'Flit times sent idle with packets waiting (Omni-Path PortXmitWastedBW): bubble',
+    opapmaquery: ['Xmit Wasted BW'],
+  },
+  transmitWaitData: {
+    family: 'fabscope_port_transmit_wait_data_total',
+    type: 'counter',
+    help: 'Flit times waiting for the rest of a packet (Omni-Path PortXmitWaitData): bubble',
+    opapmaquery: ['Xmit Wait Data'],
+  },
+  receiveBubble: {
+    family: 'fabscope_port_receive_bubble_total',
+    type: 'counter',
+    help: 'Flit times received idle inside a packet (Omni-Path PortRcvBubble): bubble',
+    opapmaquery: ['Rcv Bubble'],
+  },
+  linkQualityIndicator: {
+    family: 'fabscope_port_link_quality_indicator',
+    type: 'gauge',
+    help: 'Link quality, 5 excellent to 0 down (Omni-Path LinkQualityIndicator)',
+    emulator: 'LinkQualityIndicator',
+  },
+  linkWidthDowngradeLanes: {
+    family: 'fabscope_port_link_width_downgrade_lanes',
+    type: 'gauge',
+    help: 'Lanes of the link that are down, 0 at full width (Omni-Path link width downgrade)',
+    emulator: 'LinkWidthDowngrade',
+  },
+} as const satisfies Record<string, ErrorCounterSpec>;
+
+export type ErrorCounterKey = keyof typeof ERROR_COUNTERS;
+export const ERROR_COUNTER_KEYS = Object.keys(ERROR_COUNTERS) as ErrorCounterKey[];
+
+/** Error counters of one port, each absent when the source does not report it. */
+export type PortErrorCounters = Partial<Record<ErrorCounterKey, number>>;
+
+/** Reads every counter the `named` lookup has (by the source's own name for it). */
+export function errorCountersFrom(
+  nameOf: (spec: ErrorCounterSpec) => readonly string[] | undefined,
+  lookup: (name: string) => number | undefined,
+): PortErrorCounters {
+  const out: PortErrorCounters = {};
+  for (const key of ERROR_COUNTER_KEYS) {
+    for (const name of nameOf(ERROR_COUNTERS[key]) ?? []) {
+      const value = lookup(name);
+      if (value !== undefined && Number.isFinite(value)) {
+        out[key] = value;
+        break;
+      }
+    }
+  }
+  return out;
+}

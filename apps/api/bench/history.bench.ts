@@ -1,6 +1,8 @@
+import { median } from '@fabscope/test-support';
 import { buildScenario } from '@fabscope/topology';
 import { defaultSampleIntervalMs } from '../src/config.ts';
-import { type LinkDirectionState, LinkIndex, summarize } from '../src/lib/utilization.ts';
+import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../src/lib/link-errors.ts';
+import { directionState, type LinkDirectionState, LinkIndex, summarize } from '../src/lib/utilization.ts';
 import { EmbeddedTimeQueries } from '../src/store/embedded-history.ts';
 
 // The embedded store's history at fabric scale, filled with one hour of frames at the sampling
@@ -12,11 +14,6 @@ const LIMITS = {
   'fat-tree-27648': { linkHourMs: 100, snapshotMs: 1000 },
 } as const;
 const HOUR_MS = 3_600_000;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
 
 async function timedAsync(runs: number, f: () => Promise<unknown>): Promise<number> {
   const times: number[] = [];
@@ -51,22 +48,18 @@ for (const [scenario, limits] of Object.entries(LIMITS)) {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
     return seed / 2 ** 31;
   };
-  // Literals with every field, as linkDirectionStates builds them.
-  const states: LinkDirectionState[] = index.channels.map(({ fixed }) => ({
-    id: fixed.id,
-    linkId: fixed.linkId,
-    kind: fixed.kind,
-    from: fixed.from,
-    to: fixed.to,
-    capacityBytesPerSecond: fixed.capacityBytesPerSecond,
-    utilization: 0,
-    bytesPerSecond: 0,
-    packetsPerSecond: null,
-    transmitWaitTicksPerSecond: null,
-    transmitWaitFraction: 0,
-    linkUp: true,
-    stale: false,
-  }));
+  const states: LinkDirectionState[] = index.channels.map(({ fixed }) =>
+    directionState(fixed, {
+      bytesPerSecond: 0,
+      packetsPerSecond: null,
+      transmitWaitTicksPerSecond: null,
+      transmitWaitFraction: 0,
+      linkUp: true,
+      errors: UNKNOWN_ERRORS,
+      categories: UNKNOWN_CATEGORIES,
+    }),
+  );
+
   const fillStarted = performance.now();
   for (let f = 0; f < frames; f++) {
     // A tenth of the directions change per frame (the rest carry on), as traffic shifts.

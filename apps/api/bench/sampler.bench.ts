@@ -1,3 +1,4 @@
+import { median } from '@fabscope/test-support';
 import { buildScenario } from '@fabscope/topology';
 import { compactTick } from '../src/lib/compact-tick.ts';
 import { LinkIndex, linkDirectionStates, summarize } from '../src/lib/utilization.ts';
@@ -7,11 +8,6 @@ import { type PortRates, portKey, type RatesSnapshot } from '../src/store/types.
 // stream encodings — on fabrics of 1152 and 27,648 hosts with every port reporting. This is the
 // work the sampler does once per second whatever the number of clients.
 const LIMITS_MS: Record<string, number> = { 'fat-tree-1152': 20, 'fat-tree-27648': 1000 };
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
 
 let over = 0;
 for (const scenario of Object.keys(LIMITS_MS)) {

@@ -1,8 +1,10 @@
+import { ErrorReply } from '@fabscope/contracts';
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { isLoopbackHost, tokenMatches } from './auth.ts';
 import type { ApiContext } from './context.ts';
+import { HealthWatch } from './events/health-watch.ts';
 import { installAnswerCache } from './http/answer-cache.ts';
 import { errorBody, sendError } from './http/errors.ts';
 import { installRoutePolicy } from './http/route-policy.ts';
@@ -14,8 +16,8 @@ import { eventRoutes } from './routes/events.ts';
 import { fabricRoutes } from './routes/fabric.ts';
 import { faultRoutes } from './routes/faults.ts';
 import { historyRoutes } from './routes/history.ts';
+import { jobRoutes } from './routes/jobs.ts';
 import { streamRoutes } from './routes/stream.ts';
-import { ErrorReply } from './schemas.ts';
 
 export interface AppOptions {
   ctx: ApiContext;
@@ -124,6 +126,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.code(status).send(errorBody(status, error.message));
   });
 
+  // Thresholds crossed and collection gaps go to the event log once per tick (events/health-watch.ts).
+  if (ctx.events) {
+    const watch = new HealthWatch(ctx.events, ctx.linkIndex);
+    const stop = ctx.sampler.onTick((tick, snapshot) =>
+      watch.observe(Date.parse(tick.time), tick.links, snapshot.ports),
+    );
+    app.addHook('onClose', async () => stop());
+  }
+
   await app.register(
     async (api) => {
       await api.register(fabricRoutes, { ctx });
@@ -133,6 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(streamRoutes, { ctx });
       await api.register(historyRoutes, { ctx });
       await api.register(eventRoutes, { ctx });
+      await api.register(jobRoutes, { ctx });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api/v1' },

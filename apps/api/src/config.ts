@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import type { Fabric } from '@fabscope/topology';
+import { existsSync, readFileSync } from 'node:fs';
+import { type Fabric, ParseError, type PmThresholdConfig, parsePmThresholds } from '@fabscope/topology';
 import { METRICS_SOURCES, type MetricsSource } from './store/series-mapping.ts';
 
 /** Settings from the environment, checked once at start; every one is documented in the README. */
@@ -32,6 +32,58 @@ export interface ApiConfig {
   eventsDir?: string | undefined;
   /** Seconds of in-memory history the embedded store keeps (default 3600). */
   historySeconds?: number | undefined;
+  /** PM category thresholds and weights from FABSCOPE_PM_THRESHOLDS (opafm XML); unset: opafm's defaults. */
+  pmThresholds?: PmThresholdConfig | undefined;
+  /** Where jobs come from (FABSCOPE_JOBS); unset: the emulator's traffic, or none. */
+  jobs?: JobsConfig | undefined;
+}
+
+/** Reads FABSCOPE_PM_THRESHOLDS: an opafm.xml, `<Pm>` or `<PmThresholds>` file. */
+function pmThresholdsFrom(path: string | undefined): PmThresholdConfig | undefined {
+  if (!path) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`FABSCOPE_PM_THRESHOLDS: cannot read "${path}": ${(error as Error).message}`);
+  }
+  try {
+    return parsePmThresholds(text);
+  } catch (error) {
+    if (error instanceof ParseError)
+      throw new ConfigError(`FABSCOPE_PM_THRESHOLDS: ${error.inFile(path).message}`);
+    throw error;
+  }
+}
+
+export type JobsConfig =
+  | { kind: 'slurm'; format: 'json' | 'text'; command: string; timeoutMs: number }
+  | { kind: 'file'; path: string };
+
+/** FABSCOPE_JOBS: `slurm` (squeue --json), `slurm-text` (squeue -h -o), or `file:PATH`. */
+function jobsConfig(env: NodeJS.ProcessEnv): JobsConfig | undefined {
+  const value = env.FABSCOPE_JOBS;
+  if (value === undefined || value === '') return undefined;
+  if (value.startsWith('file:')) {
+    const path = value.slice('file:'.length);
+    if (!existsSync(path)) throw new ConfigError(`FABSCOPE_JOBS names a file that does not exist: "${path}"`);
+    return { kind: 'file', path };
+  }
+  if (value !== 'slurm' && value !== 'slurm-text') {
+    throw new ConfigError(`FABSCOPE_JOBS must be slurm, slurm-text or file:PATH, got "${value}"`);
+  }
+  const timeoutMs = env.FABSCOPE_SQUEUE_TIMEOUT_MS ? Number(env.FABSCOPE_SQUEUE_TIMEOUT_MS) : 5000;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 60_000) {
+    throw new ConfigError(
+      `FABSCOPE_SQUEUE_TIMEOUT_MS must be 100..60000, got "${env.FABSCOPE_SQUEUE_TIMEOUT_MS}"`,
+    );
+  }
+  return {
+    kind: 'slurm',
+    format: value === 'slurm' ? 'json' : 'text',
+    command: env.FABSCOPE_SQUEUE || 'squeue',
+    timeoutMs,
+  };
 }
 
 /**
@@ -145,6 +197,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     );
   }
   return {
+    pmThresholds: pmThresholdsFrom(env.FABSCOPE_PM_THRESHOLDS),
+    jobs: jobsConfig(env),
     eventsDir: env.FABSCOPE_EVENTS_DIR || undefined,
     historySeconds,
     topologyPath,

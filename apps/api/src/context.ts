@@ -1,6 +1,7 @@
 import type { Fabric, ForwardingTables } from '@fabscope/topology';
 import type { EmulatorClient } from './emulator-client.ts';
 import type { EventLog } from './events/event-log.ts';
+import type { JobSource } from './jobs/job.ts';
 import type { LinkIndex } from './lib/utilization.ts';
 import type { Sampler } from './sampler.ts';
 import type { MetricsStore } from './store/types.ts';
@@ -14,6 +15,8 @@ export interface ApiContext {
   sampler: Sampler;
   /** Absent on a real fabric: traffic and adaptive-routing control need an emulator. */
   emulator: EmulatorClient | null;
+  /** Where jobs come from (squeue, a jobs file); absent: the emulator's traffic, or none. */
+  jobs?: JobSource;
   /** Changes and incidents for `GET /events`; absent: the store's own events only. */
   events?: EventLog;
 }

@@ -1,3 +1,16 @@
+import type {
+  AdaptiveRouting,
+  EmulatorJob,
+  FaultInfo,
+  FlowFilter,
+  FlowInfo,
+  RoutingState,
+} from '@fabscope/contracts';
+
+/** The emulator's v1 shapes, from the one contract (packages/contracts). */
+export type { EmulatorJob, FaultInfo, FlowFilter, FlowInfo, RoutingState };
+export type AdaptiveRoutingState = AdaptiveRouting;
+
 /**
  * Drives the emulator over its HTTP interface, the way the API would drive a fabric manager.
  * Errors keep the emulator's status and reason so the API can pass a 4xx through.
@@ -10,46 +23,6 @@ export class UpstreamError extends Error {
     super(message);
     this.name = 'UpstreamError';
   }
-}
-
-export interface AdaptiveRoutingState {
-  enabled: boolean;
-  lostRouteOnly: boolean;
-  algorithm: number;
-  arFrequency: number;
-  threshold: number;
-}
-
-export interface FlowInfo {
-  id: string;
-  from: string;
-  to: string;
-  bytesPerSecond: number;
-  path: string[];
-  pattern?: string;
-  transport?: string;
-  messageBytes?: number | null;
-  state?: string;
-  startMs?: number;
-  endMs?: number | null;
-}
-
-export interface FaultInfo {
-  id: string;
-  type: string;
-  target: string;
-  sinceMs: number;
-  period?: number;
-  downFor?: number;
-  rate?: number;
-}
-
-/** The fabric manager's current routing (emulator `GET /v1/routing`). */
-export interface RoutingState {
-  sweep: number;
-  engine: string;
-  downLinks: string[];
-  sweptAtMs: number | null;
 }
 
 export class EmulatorClient {
@@ -94,8 +67,17 @@ export class EmulatorClient {
     return this.call('PUT', '/v1/adaptive-routing', patch);
   }
 
-  listFlows(): Promise<{ flows: FlowInfo[] }> {
-    return this.call('GET', '/v1/flows');
+  /** The flows, or those matching a filter (the emulator filters: big patterns are many flows). */
+  listFlows(filter: FlowFilter = {}): Promise<{ flows: FlowInfo[] }> {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(filter)) if (value !== undefined) query.set(key, value);
+    const text = query.toString();
+    return this.call('GET', text === '' ? '/v1/flows' : `/v1/flows?${text}`);
+  }
+
+  /** The emulator's jobs: its flows grouped by job name. */
+  listJobs(): Promise<{ jobs: EmulatorJob[] }> {
+    return this.call('GET', '/v1/jobs');
   }
 
   /** Any traffic request of docs/architecture.md (`pairs`, `shift`, …, or `{items: […]}`). */

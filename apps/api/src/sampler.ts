@@ -1,5 +1,6 @@
 import { compactTick } from './lib/compact-tick.ts';
 import { redactAddresses } from './lib/redact.ts';
+import { deflateFrame, type StreamEncoding } from './lib/sse-deflate.ts';
 import {
   type FabricSummary,
   type LinkDirectionState,
@@ -7,7 +8,7 @@ import {
   linkDirectionStates,
   summarize,
 } from './lib/utilization.ts';
-import type { MetricsStore } from './store/types.ts';
+import type { MetricsStore, RatesSnapshot } from './store/types.ts';
 
 /**
  * The one staleness policy, owned here and sent to every client (/health and each stream
@@ -49,8 +50,12 @@ export interface Tick {
 export const STREAM_VIEWS = ['full', 'compact'] as const;
 export type StreamView = (typeof STREAM_VIEWS)[number];
 
-/** Called with one SSE `data:` frame per tick; the same Buffer for every client of a view. */
+/** Called with one SSE `data:` frame per tick; the same Buffer for every client of a view and encoding. */
 type Listener = (frame: Buffer) => void;
+
+/** A stream's view in one content encoding: its clients share one frame per tick. */
+type Channel = `${StreamView}/${StreamEncoding}`;
+const CHANNELS: readonly Channel[] = STREAM_VIEWS.flatMap((v) => [`${v}/identity`, `${v}/deflate`] as const);
 
 /**
  * Data older than this is stale on screen and in /health, or than the store's own limit when
@@ -109,13 +114,14 @@ export class Sampler {
     lastSampleAgeSeconds: number | null;
     staleAfter: number;
   } | null = null;
-  /** SSE frames (`data: …\n\n`) of `latest` per encoding, made on demand. */
-  private encoded = new Map<StreamView, Buffer>();
+  /** SSE frames (`data: …\n\n`) of `latest` per view and encoding, made on demand. */
+  private encoded = new Map<Channel, Buffer>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private supervisor: (() => SupervisorStatus) | undefined;
   private running: Promise<Tick> | null = null;
-  private readonly listeners: Record<StreamView, Set<Listener>> = { full: new Set(), compact: new Set() };
+  private readonly listeners = new Map<Channel, Set<Listener>>(CHANNELS.map((c) => [c, new Set()]));
+  private readonly tickListeners = new Set<(tick: Tick, snapshot: RatesSnapshot) => void>();
   /** Ticks computed so far: answers cached for a tick are valid while this stays the same. */
   tickCount = 0;
   /** Interval ticks skipped because the sample before was still being computed. */
@@ -209,29 +215,52 @@ export class Sampler {
     return healthOf(s, this.store.kind, this.intervalMs, s.staleAfter, (nowMs - s.timeMs) / 1000);
   }
 
-  /** Calls `listener` with the latest tick in `view` (if any) and then once per tick. */
-  subscribe(listener: Listener, view: StreamView = 'full'): () => void {
-    this.listeners[view].add(listener);
-    const frame = this.encode(view);
+  /**
+   * Calls `listener` with the latest tick in `view` (if any) and then once per tick; `deflate`
+   * frames are blocks of one deflate stream (lib/sse-deflate.ts).
+   */
+  subscribe(
+    listener: Listener,
+    view: StreamView = 'full',
+    encoding: StreamEncoding = 'identity',
+  ): () => void {
+    const channel: Channel = `${view}/${encoding}`;
+    const listeners = this.listeners.get(channel) as Set<Listener>;
+    listeners.add(listener);
+    const frame = this.encode(channel);
     if (frame !== null) listener(frame);
-    return () => this.listeners[view].delete(listener);
+    return () => listeners.delete(listener);
+  }
+
+  /** Calls `listener` with every tick computed from now on and the store's answer behind it. */
+  onTick(listener: (tick: Tick, snapshot: RatesSnapshot) => void): () => void {
+    this.tickListeners.add(listener);
+    return () => this.tickListeners.delete(listener);
   }
 
   /** Connected stream clients, all views together. */
   get clientCount(): number {
-    return this.listeners.full.size + this.listeners.compact.size;
+    let count = 0;
+    for (const listeners of this.listeners.values()) count += listeners.size;
+    return count;
   }
 
-  /** The latest tick as an SSE frame in `view`, made once per tick; null before the first tick. */
-  private encode(view: StreamView): Buffer | null {
+  /** The latest tick as an SSE frame of `channel`, made once per tick; null before the first tick. */
+  private encode(channel: Channel): Buffer | null {
     const tick = this.latest;
     if (tick === null) return null;
-    let frame = this.encoded.get(view);
+    let frame = this.encoded.get(channel);
     if (frame === undefined) {
-      const json = JSON.stringify(view === 'compact' ? compactTick(tick) : tick);
-      frame = Buffer.from(`data: ${json}\n\n`, 'utf8');
-      this.serializations[view]++;
-      this.encoded.set(view, frame);
+      const [view, encoding] = channel.split('/') as [StreamView, StreamEncoding];
+      if (encoding === 'deflate') {
+        const plain = this.encode(`${view}/identity`) as Buffer;
+        frame = deflateFrame(plain);
+      } else {
+        const json = JSON.stringify(view === 'compact' ? compactTick(tick) : tick);
+        frame = Buffer.from(`data: ${json}\n\n`, 'utf8');
+        this.serializations[view]++;
+      }
+      this.encoded.set(channel, frame);
     }
     return frame;
   }
@@ -239,7 +268,7 @@ export class Sampler {
   private async compute(): Promise<Tick> {
     const snapshot = await this.store.rates();
     const links = linkDirectionStates(this.index, snapshot);
-    const summary = summarize(this.index, links, snapshot.timeMs);
+    const summary = summarize(this.index, links, snapshot.timeMs, snapshot);
     const staleAfter = staleAfterSeconds(this.intervalMs, snapshot.staleAfterSeconds);
     const read = {
       timeMs: snapshot.timeMs,
@@ -254,10 +283,11 @@ export class Sampler {
     this.latestSnapshot = read;
     this.tickCount++;
     this.encoded = new Map();
-    for (const view of STREAM_VIEWS) {
-      if (this.listeners[view].size === 0) continue;
-      const frame = this.encode(view);
-      if (frame !== null) this.deliver(view, frame);
+    for (const listener of this.tickListeners) listener(tick, snapshot);
+    for (const channel of CHANNELS) {
+      if ((this.listeners.get(channel) as Set<Listener>).size === 0) continue;
+      const frame = this.encode(channel);
+      if (frame !== null) this.deliver(channel, frame);
     }
     return tick;
   }
@@ -266,15 +296,16 @@ export class Sampler {
    * Hands a frame to every listener of `view`, DELIVERY_BATCH at a time with the event loop free
    * in between: writing a tick to hundreds of sockets would otherwise hold every request waiting.
    */
-  private deliver(view: StreamView, frame: Buffer): void {
-    const listeners = [...this.listeners[view]];
+  private deliver(channel: Channel, frame: Buffer): void {
+    const current = this.listeners.get(channel) as Set<Listener>;
+    const listeners = [...current];
     let next = 0;
     const batch = () => {
       const end = Math.min(next + DELIVERY_BATCH, listeners.length);
       for (; next < end; next++) {
         const listener = listeners[next] as Listener;
         // Gone since the tick began (its client disconnected between batches).
-        if (this.listeners[view].has(listener)) listener(frame);
+        if (current.has(listener)) listener(frame);
       }
       if (next < listeners.length) setImmediate(batch);
     };

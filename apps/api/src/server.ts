@@ -10,6 +10,10 @@ import { type ApiConfig, defaultSampleIntervalMs } from './config.ts';
 import type { ApiContext } from './context.ts';
 import { type EventLog, FileEventLog, MemoryEventLog } from './events/event-log.ts';
 import { RecordingEmulatorClient } from './events/recording-emulator.ts';
+import { CachedJobSource } from './jobs/cached-source.ts';
+import { FileJobSource } from './jobs/file-source.ts';
+import type { JobSource } from './jobs/job.ts';
+import { SlurmJobSource } from './jobs/slurm-source.ts';
 import { LinkIndex } from './lib/utilization.ts';
 import { RoutingFollower } from './routing-follower.ts';
 import { Sampler } from './sampler.ts';
@@ -62,12 +66,14 @@ export async function startApi(
     embedded.start();
     store = embedded;
   }
-  const linkIndex = new LinkIndex(fabric);
+  const linkIndex = new LinkIndex(fabric, config.pmThresholds);
   const sampler = new Sampler(store, linkIndex, intervalMs);
   const emulator = config.emulatorUrl
     ? new RecordingEmulatorClient(config.emulatorUrl, 5000, config.apiToken, events)
     : null;
   const ctx: ApiContext = { fabric, tables, linkIndex, store, sampler, emulator, events };
+  const jobs = jobSourceFor(config);
+  if (jobs) ctx.jobs = jobs;
   // With an emulator, the tables follow its fabric manager's sweeps.
   const follower = emulator ? new RoutingFollower(ctx, emulator, intervalMs) : null;
   const app = await buildApp({
@@ -94,4 +100,14 @@ export async function startApi(
       await store.close();
     },
   };
+}
+
+function jobSourceFor(config: ApiConfig): JobSource | null {
+  const jobs = config.jobs;
+  if (!jobs) return null;
+  // Every dashboard panel asks for jobs: squeue runs (and the file is read) at most every 5 s.
+  if (jobs.kind === 'file') return new CachedJobSource(new FileJobSource(jobs.path));
+  return new CachedJobSource(
+    new SlurmJobSource({ command: jobs.command, format: jobs.format, timeoutMs: jobs.timeoutMs }),
+  );
 }

@@ -1,5 +1,5 @@
+import type { TrafficItem, TrafficRequest } from '@fabscope/contracts';
 import type { Fabric } from '@fabscope/topology';
-import type { TrafficItem, TrafficRequest } from './schemas.ts';
 
 /**
  * Checks a traffic request against the topology before it goes to the emulator: every node named

@@ -188,3 +188,31 @@ describe('API server lifecycle', () => {
     }
   });
 });
+
+describe('conditional GET of uncached answers', () => {
+  it('a GET answer carries a validator of its text; asked again with it, 304 and no body', async () => {
+    const app = await build('127.0.0.1');
+    const url = '/api/v1/route?from=nodeA&to=nodeC';
+    const first = await app.inject({ method: 'GET', url });
+    expect(first.statusCode).toBe(200);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^W\/"/);
+    expect(first.headers['cache-control']).toBe('no-cache');
+    const again = await app.inject({
+      method: 'GET',
+      url,
+      headers: { 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    // Another text, another validator: a stale one gets the whole answer.
+    const stale = await app.inject({
+      method: 'GET',
+      url,
+      headers: { 'if-none-match': 'W/"other"' },
+    });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.json()).toEqual(first.json());
+    await app.close();
+  });
+});

@@ -1,9 +1,14 @@
+import { get } from 'node:http';
+import { createInflate, inflateSync, constants as zlibConstants } from 'node:zlib';
 import { buildScenario, channelOf, fatTreeRouting } from '@fabscope/topology';
+import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { busiestPerKind, compactTick, roundUtilization } from '../src/lib/compact-tick.ts';
-import { type LinkDirectionState, LinkIndex } from '../src/lib/utilization.ts';
+import { busiestPerKind, compactTick, firstK, roundUtilization } from '../src/lib/compact-tick.ts';
+import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../src/lib/link-errors.ts';
+import { acceptsDeflate, ZLIB_HEADER } from '../src/lib/sse-deflate.ts';
+import { directionState, type LinkDirectionState, LinkIndex } from '../src/lib/utilization.ts';
 import { DELIVERY_BATCH, Sampler } from '../src/sampler.ts';
 import { type MetricsStore, type PortRates, portKey, type RatesSnapshot } from '../src/store/types.ts';
 
@@ -15,22 +20,19 @@ function state(
   utilization: number | null,
   extra: Partial<LinkDirectionState> = {},
 ): LinkDirectionState {
-  return {
-    id,
-    linkId: id,
-    kind,
-    from: { node: id, port: 1 },
-    to: { node: 'x', port: 1 },
-    capacityBytesPerSecond: 12.5e9,
-    utilization,
-    bytesPerSecond: utilization === null ? null : utilization * 12.5e9,
-    packetsPerSecond: null,
-    transmitWaitTicksPerSecond: null,
-    transmitWaitFraction: null,
-    linkUp: null,
-    stale: utilization === null,
-    ...extra,
-  };
+  const fixed = { id, linkId: id, kind, from: { node: id, port: 1 }, to: { node: 'x', port: 1 } };
+  return directionState(
+    { ...fixed, capacityBytesPerSecond: 12.5e9 },
+    {
+      bytesPerSecond: utilization === null ? null : utilization * 12.5e9,
+      packetsPerSecond: null,
+      transmitWaitTicksPerSecond: null,
+      transmitWaitFraction: extra.transmitWaitFraction ?? null,
+      linkUp: extra.linkUp ?? null,
+      errors: extra.errors ?? UNKNOWN_ERRORS,
+      categories: extra.categories ?? UNKNOWN_CATEGORIES,
+    },
+  );
 }
 
 describe('compactTick', () => {
@@ -74,8 +76,55 @@ describe('compactTick', () => {
     expect(busiestPerKind(links, 10).map((l) => l.id)).toEqual(['h2', 'i1', 'i3', 'i4', 'h1', 'h3', 'i2']);
     expect(busiestPerKind(links, 0)).toEqual([]);
     expect(() => busiestPerKind(links, -1)).toThrow(/limit/);
+  });
+
+  it('top holds the head of every ranking per kind: utilization, wait and each PM category', () => {
+    const cats = (integrity: number | null, congestion: number | null) => ({
+      categories: { ...UNKNOWN_CATEGORIES, integrity, congestion },
+    });
+    const links = [
+      state('i1', 'isl', 0.9, { transmitWaitFraction: 0, ...cats(0, 0) }),
+      state('i2', 'isl', 0.1, { transmitWaitFraction: 0.858, ...cats(0, 8.58) }),
+      state('i3', 'isl', 0.05, { transmitWaitFraction: 0.1, ...cats(12, 1) }),
+      state('i4', 'isl', 0.5, { transmitWaitFraction: 0.2, ...cats(0.5, 2) }),
+      state('h1', 'host', 0.8, { transmitWaitFraction: 0, ...cats(0, 0) }),
+      state('h2', 'host', 0.01, { transmitWaitFraction: 0, ...cats(3, 0) }),
+    ];
     const compact = compactTick({ time: 't', health: null, summary: null, links }, 1);
-    expect(compact.top.map((l) => l.id)).toEqual(['h2', 'i1']);
+    // i1 busiest ISL, i2 most waiting and most congested, i3 worst integrity; h1 busiest host, h2 worst
+    // integrity host; h1 heads the host wait ranking on the tie (by id). i4 heads nothing.
+    expect(compact.top.map((l) => l.id)).toEqual(['i1', 'h1', 'i2', 'i3', 'h2']);
+    for (const key of ['integrity', 'congestion'] as const) {
+      const api = [...links]
+        .filter((l) => l.kind === 'isl')
+        .sort((a, b) => (b.categories[key] ?? -1) - (a.categories[key] ?? -1))[0];
+      const client = compact.top
+        .filter((l) => l.kind === 'isl')
+        .sort((a, b) => (b.categories[key] ?? -1) - (a.categories[key] ?? -1))[0];
+      expect(client?.id).toBe(api?.id);
+    }
+  });
+
+  it('lists the channels with errors or integrity past its threshold, as [channel, errors/s, integrity]', () => {
+    const links = [
+      state('a', 'isl', 0.1, { errors: { ...UNKNOWN_ERRORS, receiveErrors: 2.5, symbolErrors: 1000 } }),
+      state('b', 'isl', 0.1, { errors: { ...UNKNOWN_ERRORS, receiveErrors: 0 } }),
+      state('c', 'isl', 0.1, { categories: { ...UNKNOWN_CATEGORIES, integrity: 1.2 } }),
+      state('d', 'isl', 0.1, { errors: { ...UNKNOWN_ERRORS, congestionDiscards: 50 } }), // congestion, not errors
+    ];
+    expect(compactTick({ time: 't', health: null, summary: null, links }).errors).toEqual([
+      [0, 1002.5, null],
+      [2, 0, 1.2],
+    ]);
+  });
+
+  it('firstK keeps the first k in order without sorting everything (property: same as sort + slice)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 50 })), fc.nat(20), (values, k) => {
+        const cmp = (a: number, b: number) => b - a;
+        expect(firstK(values, k, cmp)).toEqual([...values].sort(cmp).slice(0, k));
+      }),
+    );
   });
 });
 
@@ -196,6 +245,44 @@ describe('GET /api/v1/stream?view=compact over a real socket', () => {
     }
   }
 
+  /** The first event-stream message as a client with this Accept-Encoding reads it. */
+  function firstRawMessage(
+    url: string,
+    acceptEncoding?: string,
+  ): Promise<{ encoding?: string; message: string }> {
+    return new Promise((resolve, reject) => {
+      const request = get(
+        url,
+        { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} },
+        (response) => {
+          const encoding = response.headers['content-encoding'];
+          const body = encoding === 'deflate' ? response.pipe(createInflate()) : response;
+          let text = '';
+          body.on('data', (chunk: Buffer) => {
+            text += chunk.toString();
+            const match = /^data: .*\n\n/m.exec(text);
+            if (match) {
+              request.destroy();
+              resolve({ ...(encoding ? { encoding } : {}), message: match[0] });
+            }
+          });
+          body.on('error', reject);
+        },
+      );
+      request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
+    });
+  }
+
+  it('deflates the stream for clients that accept it, plain for the others: the same messages', async () => {
+    const address = await start();
+    const url = `${address}/api/v1/stream?view=compact`;
+    const deflated = await firstRawMessage(url, 'gzip, deflate, br');
+    const plain = await firstRawMessage(url);
+    expect(deflated.encoding).toBe('deflate');
+    expect(plain.encoding).toBeUndefined();
+    expect(JSON.parse(deflated.message.slice(6))).toEqual(JSON.parse(plain.message.slice(6)));
+  });
+
   it('sends per-channel arrays in topology order and the busiest directions', async () => {
     const address = await start();
     const message = (await firstMessage(`${address}/api/v1/stream?view=compact`)) as {
@@ -238,5 +325,42 @@ describe('GET /api/v1/stream?view=compact over a real socket', () => {
     const stream = doc.paths['/api/v1/stream']?.get;
     expect(stream?.parameters.map((p) => p.name)).toContain('view');
     expect(stream?.description).toMatch(/topology order/);
+  });
+});
+
+describe('the stream deflated once per tick for every client', () => {
+  it('any run of deflated frames after the zlib header inflates to the plain frames, whenever a client joined', async () => {
+    const sampler = new Sampler(fixedStore(), new LinkIndex(fabric));
+    const plain: Buffer[] = [];
+    const early: Buffer[] = [];
+    const late: Buffer[] = [];
+    sampler.subscribe((frame) => plain.push(frame), 'compact');
+    sampler.subscribe((frame) => early.push(frame), 'compact', 'deflate');
+    await sampler.sample();
+    await sampler.sample();
+    sampler.subscribe((frame) => late.push(frame), 'compact', 'deflate');
+    await sampler.sample();
+    expect(early).toHaveLength(3);
+    expect(late).toHaveLength(2);
+    // One compressed Buffer per tick, shared: the late client got the same bytes for the last tick.
+    expect(late[1]).toBe(early[2]);
+    // Far smaller than the JSON it carries.
+    expect((early[2] as Buffer).length).toBeLessThan((plain[2] as Buffer).length / 3);
+    // Decoded as a browser decodes `Content-Encoding: deflate`: one stream, flushed as it arrives.
+    const inflate = (frames: Buffer[]) =>
+      inflateSync(Buffer.concat([ZLIB_HEADER, ...frames]), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+    expect(inflate(early).toString()).toBe(Buffer.concat(plain).toString());
+    expect(inflate(late).toString()).toBe(Buffer.concat(plain.slice(1)).toString());
+    // The plain encoding was serialized once per tick, compression works from it.
+    expect(sampler.serializations.compact).toBe(3);
+  });
+
+  it('reads Accept-Encoding as HTTP does: listed or *, unless q=0', () => {
+    expect(acceptsDeflate('gzip, deflate, br, zstd')).toBe(true);
+    expect(acceptsDeflate('gzip;q=1.0, deflate;q=0.5')).toBe(true);
+    expect(acceptsDeflate('*')).toBe(true);
+    expect(acceptsDeflate('gzip, deflate;q=0')).toBe(false);
+    expect(acceptsDeflate('gzip, br')).toBe(false);
+    expect(acceptsDeflate(undefined)).toBe(false);
   });
 });

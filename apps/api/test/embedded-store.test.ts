@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EmbeddedStore } from '../src/store/embedded.ts';
-import { portKey } from '../src/store/types.ts';
+import { ERROR_COUNTERS, PORT_GAUGES, portKey } from '../src/store/types.ts';
 
 const GUID = '0x0011750000000001';
 const TX = 'fabscope_port_data_transmitted_bytes_total';
@@ -116,6 +116,9 @@ describe('embedded store at fabric scale', () => {
         'fabscope_port_rate_bytes_per_second',
         'fabscope_port_transmit_wait_tick_seconds',
         'fabscope_port_transmit_wait_total',
+        // the counters and gauges of the PM categories (docs/metrics.md)
+        ...Object.values(ERROR_COUNTERS),
+        ...Object.values(PORT_GAUGES),
       ].sort(),
     );
   });
@@ -144,5 +147,77 @@ describe('embedded store at fabric scale', () => {
     expect(snapshot.ok).toBe(false);
     expect(snapshot.error).toMatch(/line 5: bad value "zz"/);
     expect(snapshot.ports.get(portKey(GUID, 1))?.transmitBytesPerSecond).toBe(1e9);
+  });
+});
+
+describe('embedded store: error counters on big fabrics', () => {
+  const SYMBOL = ERROR_COUNTERS.symbolErrors;
+  const labels = `{fabric="f",node_guid="${GUID}",node_name="edge1",port="1",remote_node_guid="",remote_node_name="",remote_port=""}`;
+
+  it('asks for the error families every 30 s at a 10 s interval; their rate spans two error readings', async () => {
+    let now = 1_000_000;
+    const urls: string[] = [];
+    const store = new EmbeddedStore({
+      targets: ['http://collector:9466/metrics'],
+      scrapeIntervalMs: 10_000,
+      now: () => now,
+      fetch: (async (url: string) => {
+        urls.push(String(url));
+        const withErrors = String(url).includes(encodeURIComponent(SYMBOL));
+        // The collector answers what it is asked: the symbol errors grow 50/s.
+        const lines = [`${TX}${labels} ${now}`];
+        if (withErrors) lines.push(`${SYMBOL}${labels} ${((now - 1_000_000) / 1000) * 50}`);
+        return new Response(`${lines.join('\n')}\n`);
+      }) as typeof fetch,
+    });
+    const errorsAsked: boolean[] = [];
+    const symbolRates: (number | undefined)[] = [];
+    for (let i = 0; i < 5; i++) {
+      await store.scrapeOnce();
+      errorsAsked.push(urls[i]?.includes(encodeURIComponent(SYMBOL)) ?? false);
+      symbolRates.push((await store.rates()).ports.get(portKey(GUID, 1))?.errors?.symbolErrors);
+      now += 10_000;
+    }
+    expect(errorsAsked).toEqual([true, false, false, true, false]);
+    // Unknown until two error readings, then 50/s over the 30 s between them, between them too.
+    expect(symbolRates).toEqual([undefined, undefined, undefined, 50, 50]);
+  });
+
+  it('every scrape carries them at a 1 s interval', async () => {
+    const { store, urls } = slowStore(10);
+    await store.scrapeOnce();
+    await store.scrapeOnce();
+    expect(urls.every((u) => u.includes(encodeURIComponent(SYMBOL)))).toBe(true);
+  });
+});
+
+describe('embedded store with counters stamped by their collector', () => {
+  it('takes the time the collector read the counters, so a late read moves the time, not the rate', async () => {
+    const clock = { now: 1_000_000 };
+    const bytesPerSecond = 10e9;
+    // Each scrape starts on the second and takes 500 ms; the collector reads its source 0–400 ms late.
+    const lateMs = [0, 300, 100, 400, 0, 250];
+    let scrape = 0;
+    const store = new EmbeddedStore({
+      targets: ['http://collector:9466/metrics'],
+      scrapeIntervalMs: 1000,
+      now: () => clock.now,
+      fetch: (async () => {
+        const readAtMs = clock.now + (lateMs[scrape++] as number);
+        clock.now += 500; // the scrape ends after the read
+        const text = page((readAtMs * bytesPerSecond) / 1000).replace(
+          /(_total\{[^}]*\} \d+)/,
+          `$1 ${readAtMs}`,
+        );
+        return new Response(text, { status: 200 });
+      }) as typeof fetch,
+    });
+    const rates: (number | null | undefined)[] = [];
+    for (let i = 0; i < lateMs.length; i++) {
+      await store.scrapeOnce();
+      rates.push((await store.rates()).ports.get(portKey(GUID, 1))?.transmitBytesPerSecond);
+      clock.now += 500;
+    }
+    expect(rates.slice(1)).toEqual(rates.slice(1).map(() => bytesPerSecond));
   });
 });

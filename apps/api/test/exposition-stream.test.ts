@@ -151,6 +151,21 @@ describe('ExpositionScanner label blocks', () => {
     ]);
   });
 
+  it('keeps the latest sample timestamp of the lines it reads, and none when no line has one', () => {
+    const scanOnce = (text: string) => {
+      const values: number[] = [];
+      const scanner = new ExpositionScanner(['a', 'b'], (_m, _b, v) => values.push(v));
+      scanner.push(Buffer.from(text));
+      scanner.end();
+      return { values, stamp: scanner.latestTimestampMs };
+    };
+    expect(scanOnce('a{p="1"} 10 1795436257975\na{p="2"} 2.5e3 1795436257976\nb 7\n')).toEqual({
+      values: [10, 2500, 7],
+      stamp: 1795436257976,
+    });
+    expect(scanOnce('a{p="1"} 10\nb 7\n').stamp).toBeNull();
+  });
+
   it('does not take a longer block for a predicted shorter one', () => {
     // b's first line is predicted to be a's first block, p="1", which is a prefix of p="1",q="2".
     const samples = parseExpositionChunks([

@@ -1,7 +1,9 @@
+import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
 import { buildScenario, type Fabric, type ForwardingTables, fatTreeRouting } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from '../src/app.ts';
-import type { EmulatorClient } from '../src/emulator-client.ts';
+import { EmulatorClient } from '../src/emulator-client.ts';
+import type { JobSource } from '../src/jobs/job.ts';
 import { LinkIndex } from '../src/lib/utilization.ts';
 import { Sampler } from '../src/sampler.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
@@ -13,6 +15,8 @@ export interface TestAppOptions extends Partial<Omit<AppOptions, 'ctx'>> {
   /** Default: an embedded store whose collector cannot be reached (no data: everything stale). */
   store?: MetricsStore;
   emulator?: EmulatorClient | null;
+  /** Default: none (the emulator's traffic when there is an emulator). */
+  jobs?: JobSource;
   intervalMs?: number;
   /** Default: a sampler of `store` (not started: tests sample when they choose). */
   sampler?: Sampler;
@@ -23,7 +27,16 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<Fastif
   const fabric = options.fabric ?? buildScenario('ar-demo');
   const store = options.store ?? new EmbeddedStore({ targets: ['http://127.0.0.1:9/metrics'] });
   const linkIndex = new LinkIndex(fabric);
-  const { fabric: _f, store: _s, tables, emulator = null, intervalMs, sampler, ...appOptions } = options;
+  const {
+    fabric: _f,
+    store: _s,
+    tables,
+    emulator = null,
+    intervalMs,
+    sampler,
+    jobs,
+    ...appOptions
+  } = options;
   return buildApp({
     ctx: {
       fabric,
@@ -32,8 +45,28 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<Fastif
       store,
       sampler: sampler ?? new Sampler(store, linkIndex, intervalMs),
       emulator,
+      ...(jobs ? { jobs } : {}),
     },
     listenHost: '127.0.0.1',
     ...appOptions,
   });
+}
+
+/** The app in front of a real emulator of `fabric`, ticking every 20 ms, as the API drives one. */
+export async function buildAppWithEmulator(
+  fabric: Fabric,
+): Promise<{ app: FastifyInstance; emulatorUrl: string; stop: () => Promise<void> }> {
+  const server = await startEmulatorServer(
+    createEmulator({ fabric, tables: fatTreeRouting(fabric), startTimeMs: Date.now() }),
+    { tickMs: 20 },
+  );
+  const app = await buildTestApp({ fabric, emulator: new EmulatorClient(server.url) });
+  return {
+    app,
+    emulatorUrl: server.url,
+    stop: async () => {
+      await app.close();
+      await server.close();
+    },
+  };
 }

@@ -209,6 +209,8 @@ describe('XmitWait tick length and link state, in both stores', () => {
     const labels = { node_guid: edge1, port: '4' };
     const store = new PrometheusStore({
       url: 'http://prom:9090',
+      // The raw path, as other sources read (fabscope's own live tick reads recorded series).
+      live: 'raw',
       fetch: (async (url: URL) => {
         const query = url.searchParams.get('query') as string;
         queries.push(query);

@@ -1,17 +1,20 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const EVENT_KINDS = ['adaptive-routing', 'traffic', 'fault', 'link-state', 'counter-reset'] as const;
-export type EventKind = (typeof EVENT_KINDS)[number];
+import { EVENT_KINDS, EVENT_SEVERITIES, type EventKind, type EventSeverity } from '@fabscope/contracts';
+
+export { EVENT_KINDS, EVENT_SEVERITIES, type EventKind, type EventSeverity };
 
 /** Something that happened to the fabric, for annotations and "since when?". */
 export interface FabricEvent {
   timeMs: number;
   kind: EventKind;
-  /** What it happened to: a link id, a port `node/port`, `fabric`. */
+  /** What it happened to: a link id, a link direction, a port `node/port`, `fabric`. */
   subject: string;
   /** What happened, for people: "enabled false → true", "link down". */
   detail: string;
+  /** Absent on changes made through the API (info). */
+  severity?: EventSeverity;
 }
 
 /** Where events are written and read back from (in time order). */
@@ -52,7 +55,8 @@ function isEvent(value: unknown): value is FabricEvent {
     typeof e.kind === 'string' &&
     (EVENT_KINDS as readonly string[]).includes(e.kind) &&
     typeof e.subject === 'string' &&
-    typeof e.detail === 'string'
+    typeof e.detail === 'string' &&
+    (e.severity === undefined || (EVENT_SEVERITIES as readonly string[]).includes(e.severity))
   );
 }
 

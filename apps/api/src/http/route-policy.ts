@@ -1,6 +1,6 @@
+import { ErrorReply } from '@fabscope/contracts';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { loopbackRequestAllowed, tokenMatches } from '../auth.ts';
-import { ErrorReply } from '../schemas.ts';
 import { sendError } from './errors.ts';
 
 declare module 'fastify' {

@@ -30,7 +30,8 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
     referrerPolicy: { policy: 'no-referrer' },
     crossOriginEmbedderPolicy: false,
   });
-  // Server-sent events are written to the raw socket (hijacked), so they are never compressed.
+  // Server-sent events are written to the raw socket (hijacked): routes/stream.ts deflates them itself,
+  // once per tick for every client (lib/sse-deflate.ts).
   await app.register(fastifyCompress, {
     global: true,
     threshold: 1024,

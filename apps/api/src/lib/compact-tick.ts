@@ -1,3 +1,4 @@
+import { CATEGORY_NAMES } from '@fabscope/topology';
 import type { LinkDirectionState } from './utilization.ts';
 
 /**
@@ -8,7 +9,7 @@ import type { LinkDirectionState } from './utilization.ts';
  * directions travel as full objects, for the ranked table.
  */
 
-/** Busiest directions kept per link kind (ISL and host) in `top`. */
+/** Directions kept per link kind (ISL and host) and per ranking in `top`. */
 export const COMPACT_TOP_PER_KIND = 50;
 
 /** Utilization is rounded to this step (0.01 %): finer than any display, and short in JSON. */
@@ -29,7 +30,17 @@ export interface CompactTick<H, S> {
   waitFraction: (number | null)[];
   /** Channels whose link is reported down, ascending (usually empty, so a list rather than an array per channel). */
   linkDown: number[];
-  /** Up to COMPACT_TOP_PER_KIND busiest ISL and host directions each, busiest first, as full objects. */
+  /**
+   * `[channel, errors per second, integrity]` of the channels with errors counted or integrity at
+   * or past its threshold (a degraded link), ascending; usually few, so a list. Integrity is the
+   * fraction of its threshold, null when unknown; rates rounded to 1e-3.
+   */
+  errors: [number, number, number | null][];
+  /**
+   * As full objects, busiest first: for each link kind, the COMPACT_TOP_PER_KIND first directions
+   * by utilization, by XmitWait (transmitWaitFraction) and by each PM category (rankings.ts), so a
+   * client ranking `top` by any of them gets the same first COMPACT_TOP_PER_KIND as `/links?sort=`.
+   */
   top: LinkDirectionState[];
 }
 
@@ -81,12 +92,21 @@ export function compactTick<H, S>(
   const bytesPerSecond = new Array<number | null>(n);
   const waitFraction = new Array<number | null>(n);
   const linkDown: number[] = [];
+  const errors: [number, number, number | null][] = [];
   for (let i = 0; i < n; i++) {
     const link = tick.links[i] as LinkDirectionState;
     utilization[i] = roundUtilization(link.utilization);
     bytesPerSecond[i] = roundBytes(link.bytesPerSecond);
     waitFraction[i] = roundUtilization(link.transmitWaitFraction);
     if (link.linkUp === false) linkDown.push(i);
+    const rate = link.errorsPerSecond ?? 0;
+    const integrity = link.categories.integrity;
+    if (rate > 0 || (integrity !== null && integrity >= 1))
+      errors.push([
+        i,
+        Math.round(rate * 1000) / 1000,
+        integrity === null ? null : Math.round(integrity * 1000) / 1000,
+      ]);
   }
   return {
     time: tick.time,
@@ -96,6 +116,65 @@ export function compactTick<H, S>(
     bytesPerSecond,
     waitFraction,
     linkDown,
-    top: busiestPerKind(tick.links, topPerKind),
+    errors,
+    top: worstPerKind(tick.links, topPerKind),
   };
+}
+
+/** Higher first; unknown (null) after every known value; ties by id, as `/links` breaks them. */
+function descending(value: (l: LinkDirectionState) => number | null) {
+  return (a: LinkDirectionState, b: LinkDirectionState): number => {
+    const va = value(a);
+    const vb = value(b);
+    if (va !== null && vb !== null && va !== vb) return vb - va;
+    if (va === null && vb !== null) return 1;
+    if (vb === null && va !== null) return -1;
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  };
+}
+
+/** The rankings `top` holds the head of: utilization, XmitWait, then the six PM categories. */
+export const TOP_RANKINGS: readonly ((a: LinkDirectionState, b: LinkDirectionState) => number)[] = [
+  compareBusiest,
+  descending((l) => l.transmitWaitFraction),
+  ...CATEGORY_NAMES.map((c) => descending((l) => l.categories[c])),
+];
+
+/** The first `k` of `items` in `compare` order, in one pass (no sort of all 166k directions). */
+export function firstK<T>(items: Iterable<T>, k: number, compare: (a: T, b: T) => number): T[] {
+  const kept: T[] = [];
+  if (k <= 0) return kept;
+  for (const item of items) {
+    if (kept.length === k && compare(item, kept[k - 1] as T) >= 0) continue;
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compare(kept[mid] as T, item) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    kept.splice(lo, 0, item);
+    if (kept.length > k) kept.pop();
+  }
+  return kept;
+}
+
+/**
+ * For each link kind, the first `limit` directions of every ranking in TOP_RANKINGS, without
+ * repeats, busiest first: a client ranking them by any of those gets the head the API has.
+ */
+export function worstPerKind(links: readonly LinkDirectionState[], limit: number): LinkDirectionState[] {
+  if (!Number.isInteger(limit) || limit < 0)
+    throw new RangeError(`worstPerKind: limit must be an integer ≥ 0, got ${limit}`);
+  const byKind = new Map<string, LinkDirectionState[]>();
+  for (const link of links) {
+    const list = byKind.get(link.kind);
+    if (list) list.push(link);
+    else byKind.set(link.kind, [link]);
+  }
+  const kept = new Set<LinkDirectionState>();
+  for (const list of byKind.values()) {
+    for (const compare of TOP_RANKINGS) for (const link of firstK(list, limit, compare)) kept.add(link);
+  }
+  return [...kept].sort(compareBusiest);
 }

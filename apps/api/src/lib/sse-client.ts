@@ -19,6 +19,8 @@ export class SseClient {
     private readonly raw: ServerResponse,
     private readonly maxSkippedTicks = MAX_SKIPPED_TICKS,
     private readonly onDrop: () => void = () => undefined,
+    /** How the client's own lines (keep-alive, `dropped`) are written: as text, or deflated as the ticks are. */
+    private readonly encodeLine: (text: string) => Buffer | string = (text) => text,
   ) {}
 
   /** Writes a tick's frame, or skips it when the previous one is still queued. */
@@ -35,13 +37,13 @@ export class SseClient {
 
   /** A comment line, only when nothing is queued: it keeps proxies from closing an idle stream. */
   keepAlive(): void {
-    if (!this.closed && !this.raw.writableNeedDrain) this.raw.write(': keep-alive\n\n');
+    if (!this.closed && !this.raw.writableNeedDrain) this.raw.write(this.encodeLine(': keep-alive\n\n'));
   }
 
   private drop(): void {
     this.closed = true;
     const reason = `the client read less than the stream sends: ${this.maxSkippedTicks} ticks skipped in a row`;
-    this.raw.end(`event: dropped\ndata: ${JSON.stringify({ reason })}\n\n`);
+    this.raw.end(this.encodeLine(`event: dropped\ndata: ${JSON.stringify({ reason })}\n\n`));
     // A client that reads nothing never lets the end through: close the socket after a grace period.
     setTimeout(() => {
       if (!this.raw.writableFinished) this.raw.destroy();

@@ -1,37 +1,25 @@
+import type { LinkDirectionState } from '@fabscope/contracts';
 import {
   bytesPerSecondOfRate,
+  type CategoryValues,
   channelOf,
+  DEFAULT_PM_THRESHOLDS,
   type Fabric,
-  type LinkKind,
-  type PortRef,
+  type PmThresholdConfig,
 } from '@fabscope/topology';
 import { type PortRates, portKey, type RatesSnapshot } from '../store/types.ts';
+import {
+  type CategoryHistograms,
+  categoryConfigFor,
+  categoryHistograms,
+  directionCategories,
+  directionErrors,
+  errorsPerSecond,
+  type LinkErrors,
+} from './link-errors.ts';
 
-/** One direction of one link, as the API reports it. Utilization is a fraction 0..1. */
-export interface LinkDirectionState {
-  id: string;
-  linkId: string;
-  kind: LinkKind;
-  from: PortRef;
-  to: PortRef;
-  capacityBytesPerSecond: number;
-  utilization: number | null;
-  bytesPerSecond: number | null;
-  packetsPerSecond: number | null;
-  /** XmitWait ticks per second at the sending port (congestion), when known. */
-  transmitWaitTicksPerSecond: number | null;
-  /**
-   * Share of time (0..1) the sending port had data queued and no flow-control credit:
-   * XmitWait ticks/s × the tick length. Null when either is unknown, never 0 for unknown.
-   */
-  transmitWaitFraction: number | null;
-  /**
-   * Whether the link is up: false when either end reports it down, true when an end reports it
-   * active and none down, null when neither end reports a link state.
-   */
-  linkUp: boolean | null;
-  stale: boolean;
-}
+/** One direction of a link, as the API answers it (the contract's LinkStateSchema). */
+export type { LinkDirectionState };
 
 export interface FabricSummary {
   time: string;
@@ -39,6 +27,10 @@ export interface FabricSummary {
   /** Counts of link directions per 10 % utilization bucket ([0,10) … [90,100]), as opatop. */
   histogram: { isl: number[]; host: number[] };
   staleLinks: number;
+  /** Per PM category, link directions per 25 % of threshold (the last bar ≥ 100 %) and unknown. Live only. */
+  categories?: CategoryHistograms;
+  /** Ports of the topology the store has no fresh reading of. Live only. */
+  portsWithoutData?: number;
 }
 
 interface ChannelKeys {
@@ -56,8 +48,16 @@ interface ChannelKeys {
  */
 export class LinkIndex {
   readonly channels: ChannelKeys[] = [];
+  /** Every cabled port of the topology, by portKey. */
+  readonly portKeys: ReadonlySet<string>;
+  /** pmConfig as this fabric's categories use it (categoryConfigFor). */
+  readonly categoryConfig: PmThresholdConfig;
 
-  constructor(readonly fabric: Fabric) {
+  constructor(
+    readonly fabric: Fabric,
+    /** Thresholds and weights of the PM categories (FABSCOPE_PM_THRESHOLDS, opafm XML). */
+    readonly pmConfig: PmThresholdConfig = DEFAULT_PM_THRESHOLDS,
+  ) {
     const guidOf = (name: string) => fabric.nodeByName.get(name)?.guid ?? '';
     for (let c = 0; c < fabric.links.length * 2; c++) {
       const channel = channelOf(fabric, c);
@@ -73,9 +73,13 @@ export class LinkIndex {
         },
         fromKey: portKey(guidOf(channel.from.node), channel.from.port),
         toKey: portKey(guidOf(channel.to.node), channel.to.port),
-        fromIsHost: fabric.nodeByName.get(channel.from.node)?.type !== 'switch',
+        // Hosts only: a router's transmit is what it forwards, already counted at the host that
+        // sent it (an iperf through the router would otherwise count twice).
+        fromIsHost: fabric.nodeByName.get(channel.from.node)?.type === 'host',
       });
     }
+    this.portKeys = new Set(this.channels.map((c) => c.fromKey));
+    this.categoryConfig = categoryConfigFor(fabric.fabricType, pmConfig);
   }
 }
 
@@ -110,34 +114,80 @@ export function linkDirectionStates(index: LinkIndex, snapshot: RatesSnapshot): 
   return index.channels.map(({ fixed, fromKey, toKey }) => {
     const sender: PortRates | undefined = snapshot.ports.get(fromKey);
     const receiver: PortRates | undefined = snapshot.ports.get(toKey);
-    const capacity = fixed.capacityBytesPerSecond;
     const bytes = maxKnown(sender?.transmitBytesPerSecond, receiver?.receiveBytesPerSecond);
-    return {
-      id: fixed.id,
-      linkId: fixed.linkId,
-      kind: fixed.kind,
-      from: fixed.from,
-      to: fixed.to,
-      capacityBytesPerSecond: capacity,
-      utilization: bytes === null ? null : Math.min(1, bytes / capacity),
+    const packets = maxKnown(sender?.transmitPacketsPerSecond, receiver?.receivePacketsPerSecond);
+    const wait = waitFraction(
+      sender?.transmitWaitTicksPerSecond ?? null,
+      sender?.transmitWaitTickSeconds ?? null,
+    );
+    const errors = directionErrors(sender, receiver);
+    return directionState(fixed, {
       bytesPerSecond: bytes,
-      packetsPerSecond: maxKnown(sender?.transmitPacketsPerSecond, receiver?.receivePacketsPerSecond),
+      packetsPerSecond: packets,
       transmitWaitTicksPerSecond: sender?.transmitWaitTicksPerSecond ?? null,
-      transmitWaitFraction: waitFraction(
-        sender?.transmitWaitTicksPerSecond ?? null,
-        sender?.transmitWaitTickSeconds ?? null,
-      ),
+      transmitWaitFraction: wait,
       linkUp: combineLinkUp(sender?.linkUp, receiver?.linkUp),
-      stale: bytes === null,
-    };
+      errors,
+      categories: directionCategories(
+        errors,
+        { transmitWaitFraction: wait, packetsPerSecond: packets, bytesPerSecond: bytes },
+        index.categoryConfig,
+      ),
+    });
   });
+}
+
+/** What a store measured of one direction; utilization and staleness follow from it. */
+export interface DirectionMeasures {
+  bytesPerSecond: number | null;
+  packetsPerSecond: number | null;
+  transmitWaitTicksPerSecond: number | null;
+  transmitWaitFraction: number | null;
+  linkUp: boolean | null;
+  errors: LinkErrors;
+  categories: CategoryValues;
+}
+
+/**
+ * A direction's state, the one place its fields are put together (live and at past instants, both
+ * stores): one object literal with every field, so that the 166k of them a tick makes at
+ * fat-tree-27648 are fast objects, not dictionaries. Utilization is the fraction of the link's
+ * capacity, clamped to 1; a direction without a rate is stale.
+ */
+export function directionState(fixed: ChannelKeys['fixed'], m: DirectionMeasures): LinkDirectionState {
+  const capacity = fixed.capacityBytesPerSecond;
+  const bytes = m.bytesPerSecond;
+  return {
+    id: fixed.id,
+    linkId: fixed.linkId,
+    kind: fixed.kind,
+    from: fixed.from,
+    to: fixed.to,
+    capacityBytesPerSecond: capacity,
+    utilization: bytes === null ? null : Math.min(1, bytes / capacity),
+    bytesPerSecond: bytes,
+    packetsPerSecond: m.packetsPerSecond,
+    transmitWaitTicksPerSecond: m.transmitWaitTicksPerSecond,
+    transmitWaitFraction: m.transmitWaitFraction,
+    linkUp: m.linkUp,
+    stale: bytes === null,
+    errors: m.errors,
+    errorsPerSecond: errorsPerSecond(m.errors),
+    categories: m.categories,
+  };
 }
 
 export function utilizationBucket(utilization: number): number {
   return Math.min(9, Math.max(0, Math.floor(utilization * 10)));
 }
 
-export function summarize(index: LinkIndex, states: LinkDirectionState[], timeMs: number): FabricSummary {
+export function summarize(
+  index: LinkIndex,
+  states: LinkDirectionState[],
+  timeMs: number,
+  /** The store's answer the states come from: with it, the summary counts the ports without data. */
+  snapshot?: RatesSnapshot,
+): FabricSummary {
   const histogram = { isl: new Array<number>(10).fill(0), host: new Array<number>(10).fill(0) };
   let hostTransmit = 0;
   let hostKnown = 0;
@@ -154,10 +204,17 @@ export function summarize(index: LinkIndex, states: LinkDirectionState[], timeMs
       hostKnown++;
     }
   });
-  return {
+  const summary: FabricSummary = {
     time: new Date(timeMs).toISOString(),
     hostTransmitBytesPerSecond: hostKnown > 0 ? hostTransmit : null,
     histogram,
     staleLinks,
   };
+  if (snapshot) {
+    summary.categories = categoryHistograms(states);
+    let without = 0;
+    for (const key of index.portKeys) if (!snapshot.ports.has(key)) without++;
+    summary.portsWithoutData = without;
+  }
+  return summary;
 }

@@ -1,60 +1,80 @@
-import { analyzeContention, PatternError, parsePattern } from '@fabscope/topology';
-import { type Static, Type } from '@sinclair/typebox';
+import {
+  AnalysisBody,
+  AnalysisQuery,
+  AnalysisSchema,
+  ErrorReply,
+  MAX_LISTED_FLOWS,
+} from '@fabscope/contracts';
+import {
+  analyzeContention,
+  analyzeFlows,
+  type ContentionAnalysis,
+  collectivePairs,
+  type Fabric,
+  type FabricNode,
+  PatternError,
+  parsePattern,
+  patternEndpoint,
+  patternFlows,
+  patternHosts,
+  type TrafficPattern,
+} from '@fabscope/topology';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { sendError } from '../http/errors.ts';
-import { ErrorReply } from '../schemas.ts';
+import { listJobs } from '../jobs/context.ts';
+import { expandHostList, HostListError } from '../jobs/hostlist.ts';
+import { knownHosts } from '../jobs/job-flows.ts';
+import { withJobs } from './jobs.ts';
 
-export const AnalysisQuery = Type.Object(
-  {
-    pattern: Type.String({
-      minLength: 1,
-      description:
-        'pairs:A-B,C-D (or A->B) · shift:K · permutation[:SEED] · all-to-all · incast:HOST · bisection',
-    }),
-    limit: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: 1_000_000,
-        description: 'Most entries per list (links, collisions, flows); default 1000',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-export type AnalysisQuery = Static<typeof AnalysisQuery>;
+/** A reason the hosts of a POST are not usable, answered 400. */
+class HostsError extends Error {}
 
-const Pair = Type.Tuple([Type.String(), Type.String()]);
+/** Host names → this fabric's hosts in LID order (the order D-mod-K routing and the patterns use). */
+function resolveHosts(fabric: Fabric, names: readonly string[]): FabricNode[] {
+  const seen = new Set<FabricNode>();
+  for (const name of names) {
+    const node = fabric.nodeByName.get(name);
+    if (!node) throw new HostsError(`nodes: unknown node "${name}"`);
+    if (node.type === 'switch') throw new HostsError(`nodes: "${name}" is a switch, not a host`);
+    seen.add(node);
+  }
+  return [...seen].sort((a, b) => a.lid - b.lid || a.index - b.index);
+}
 
-export const AnalysisSchema = Type.Object({
-  pattern: Type.String(),
-  engine: Type.String({ description: 'Routing engine of the forwarding tables analysed' }),
-  flowCount: Type.Integer(),
-  routedCount: Type.Integer(),
-  maxLinkLoad: Type.Integer({ description: 'Most flows on one link direction' }),
-  maxIslLoad: Type.Integer({ description: 'Most flows on one ISL direction' }),
-  aggregateGbps: Type.Number({ description: 'Sum of the expected flow rates' }),
-  minFlowGbps: Type.Number(),
-  links: Type.Array(
-    Type.Object({
-      link: Type.String({ description: 'Link direction `node/port->node/port`' }),
-      kind: Type.String(),
-      flows: Type.Integer(),
-      capacityGbps: Type.Number(),
-      usedGbps: Type.Number(),
-    }),
-    { description: 'Loaded link directions, most flows first' },
-  ),
-  collisions: Type.Array(Type.Object({ link: Type.String(), pairs: Type.Array(Pair) }), {
-    description: 'ISL directions shared by two or more flows',
-  }),
-  flows: Type.Array(
-    Type.Object({ from: Type.String(), to: Type.String(), rateGbps: Type.Number(), hops: Type.Integer() }),
-    { description: 'Expected rate of each flow under static routing, max-min fair' },
-  ),
-  unroutable: Type.Array(Type.Object({ from: Type.String(), to: Type.String(), reason: Type.String() })),
-  truncated: Type.Boolean({ description: 'true when a list was cut to `limit` entries' }),
-});
+/** The flows of a pattern over an explicit host list (pairs are taken as written). */
+function flowsOver(fabric: Fabric, pattern: TrafficPattern, hosts: FabricNode[]): [number, number][] {
+  switch (pattern.kind) {
+    case 'pairs':
+      return patternFlows(fabric, pattern);
+    case 'incast': {
+      const to = patternEndpoint(fabric, pattern.host);
+      return hosts.filter((h) => h !== to).map((h) => [h.index, to.index]);
+    }
+    default:
+      return collectivePairs(hosts, pattern).map(([a, b]) => [a.index, b.index]);
+  }
+}
+
+/** The reply of an analysis: lists cut at `limit` (flows at MAX_LISTED_FLOWS), and whether any was. */
+function analysisReply(text: string, result: ContentionAnalysis, limit: number, flowLimit: number) {
+  const truncated =
+    result.links.length > limit ||
+    result.collisions.length > limit ||
+    result.flows.length > flowLimit ||
+    result.unroutable.length > limit;
+  return {
+    pattern: text,
+    ...result,
+    links: result.links.slice(0, limit),
+    collisions: result.collisions
+      .slice(0, limit)
+      .map((c) => ({ link: c.link, pairs: c.pairs.slice(0, limit) })),
+    flows: result.flows.slice(0, flowLimit),
+    unroutable: result.unroutable.slice(0, limit),
+    truncated,
+  };
+}
 
 /** Contention analysis of a traffic pattern on the fabric's static routes (what the UI shows before a job runs). */
 export const analysisRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
@@ -78,22 +98,53 @@ export const analysisRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (ap
         }
         throw error;
       }
-      const truncated =
-        result.links.length > limit ||
-        result.collisions.length > limit ||
-        result.flows.length > limit ||
-        result.unroutable.length > limit;
-      return {
-        pattern: text,
-        ...result,
-        links: result.links.slice(0, limit),
-        collisions: result.collisions
-          .slice(0, limit)
-          .map((c) => ({ link: c.link, pairs: c.pairs.slice(0, limit) })),
-        flows: result.flows.slice(0, limit),
-        unroutable: result.unroutable.slice(0, limit),
-        truncated,
-      };
+      return analysisReply(text, result, limit, limit);
     },
+  );
+
+  app.post<{ Body: AnalysisBody }>(
+    '/analysis',
+    {
+      schema: {
+        summary:
+          'Plan a job: flows of a pattern over a node list (or a job’s nodes) sharing links under static routing, and predicted per-flow and total throughput, static and with adaptive routing',
+        body: AnalysisBody,
+        response: { 200: AnalysisSchema, 400: ErrorReply, 404: ErrorReply, 502: ErrorReply },
+      },
+    },
+    (request, reply) =>
+      withJobs(reply, async () => {
+        const { pattern: text, nodes, job, limit = 1000 } = request.body;
+        if (nodes !== undefined && job !== undefined)
+          return sendError(reply, 400, 'give nodes or job, not both');
+        let names: string[] | null = null;
+        if (job !== undefined) {
+          const found = (await listJobs(ctx)).find((j) => j.id === job);
+          if (!found) return sendError(reply, 404, `no job "${job}"`);
+          names = knownHosts(ctx.fabric, found);
+          if (names.length === 0) return sendError(reply, 400, `job "${job}" runs on no host of this fabric`);
+        } else if (nodes !== undefined) {
+          try {
+            names = typeof nodes === 'string' ? expandHostList(nodes) : nodes;
+          } catch (error) {
+            if (error instanceof HostListError) return sendError(reply, 400, `nodes: ${error.message}`);
+            throw error;
+          }
+        }
+        let result: ContentionAnalysis;
+        let hosts: FabricNode[];
+        try {
+          hosts = names ? resolveHosts(ctx.fabric, names) : patternHosts(ctx.fabric);
+          const pattern = parsePattern(text, ctx.fabric);
+          result = analyzeFlows(ctx.fabric, ctx.tables, flowsOver(ctx.fabric, pattern, hosts), {
+            adaptive: true,
+          });
+        } catch (error) {
+          if (error instanceof PatternError) return sendError(reply, 400, `pattern: ${error.message}`);
+          if (error instanceof HostsError) return sendError(reply, 400, error.message);
+          throw error;
+        }
+        return { ...analysisReply(text, result, limit, MAX_LISTED_FLOWS), hosts: hosts.map((h) => h.name) };
+      }),
   );
 };

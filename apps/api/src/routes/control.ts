@@ -1,12 +1,12 @@
-import type { FastifyPluginAsync } from 'fastify';
-import type { ApiContext } from '../context.ts';
 import {
   AdaptiveRoutingPatch,
   AdaptiveRoutingSchema,
   ErrorReply,
   FlowsSchema,
   TrafficRequest,
-} from '../schemas.ts';
+} from '@fabscope/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ApiContext } from '../context.ts';
 import { checkTraffic } from '../traffic-check.ts';
 import { badRequest, withEmulator } from './with-emulator.ts';
 

@@ -1,13 +1,43 @@
+import { ErrorReply, EventsQuery, EventsSchema } from '@fabscope/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
-import type { FabricEvent } from '../events/event-log.ts';
+import type { EventSeverity, FabricEvent } from '../events/event-log.ts';
+import { explainLinkStates } from '../events/link-state-reasons.ts';
+import { classifyResets, EXPLAINED_FOR_MS } from '../events/unexpected-clear.ts';
 import { parseTime, TimeParamError } from '../lib/time-params.ts';
-import { EventsQuery, EventsSchema } from '../schemas/time.ts';
-import { ErrorReply } from '../schemas.ts';
 import { timeQueriesOf } from './time-travel.ts';
 
 /** Most events in one answer: the newest are kept. */
 export const MAX_EVENTS_PER_ANSWER = 11_000;
+
+const ALERT_SEVERITY: Record<string, EventSeverity> = {
+  critical: 'critical',
+  error: 'error',
+  warning: 'warning',
+};
+
+/**
+ * With Prometheus, the alerts of deploy/prometheus/rules firing now, as events at the time they
+ * started firing (within the window asked). A Prometheus that does not answer leaves them out:
+ * the other events still come.
+ */
+async function alertEvents(ctx: ApiContext, fromMs: number, toMs: number): Promise<FabricEvent[]> {
+  if (!ctx.store.firingAlerts) return [];
+  try {
+    const alerts = await ctx.store.firingAlerts();
+    return alerts
+      .filter((a) => a.activeAtMs >= fromMs && a.activeAtMs <= toMs)
+      .map((a) => ({
+        timeMs: a.activeAtMs,
+        kind: 'alert' as const,
+        subject: a.subject,
+        detail: `${a.name} firing${a.summary ? `: ${a.summary}` : ''}`,
+        severity: ALERT_SEVERITY[a.severity] ?? 'warning',
+      }));
+  } catch {
+    return [];
+  }
+}
 
 /**
  * What happened between `from` and `to`: changes made through the API (adaptive routing, traffic,
@@ -20,7 +50,7 @@ export const eventRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, 
     {
       schema: {
         summary:
-          'Adaptive-routing changes, traffic start/stop, faults, link state changes and counter resets',
+          'Adaptive-routing changes, traffic start/stop, faults, link state changes, counter resets (unexpected clears), PM thresholds crossed and collection gaps, each with a severity',
         querystring: EventsQuery,
         response: { 200: EventsSchema, 400: ErrorReply },
       },
@@ -29,15 +59,20 @@ export const eventRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, 
       const fromMs = parseTime('from', request.query.from);
       const toMs = request.query.to === undefined ? Date.now() : parseTime('to', request.query.to);
       if (toMs < fromMs) throw new TimeParamError('to is before from');
-      const logged = ctx.events?.list(fromMs, toMs) ?? [];
+      // Faults up to a minute before `from` still explain the resets just after it.
+      const logged = ctx.events?.list(fromMs - EXPLAINED_FOR_MS, toMs) ?? [];
       const derived = (await timeQueriesOf(ctx)?.events?.(fromMs, toMs)) ?? [];
-      const events: FabricEvent[] = [...logged, ...derived].sort((a, b) => a.timeMs - b.timeMs);
+      const alerts = await alertEvents(ctx, fromMs, toMs);
+      const events: FabricEvent[] = explainLinkStates(
+        classifyResets([...logged, ...derived, ...alerts].sort((a, b) => a.timeMs - b.timeMs)),
+      ).filter((e) => e.timeMs >= fromMs);
       return {
         events: events.slice(-MAX_EVENTS_PER_ANSWER).map((e) => ({
           time: new Date(e.timeMs).toISOString(),
           kind: e.kind,
           subject: e.subject,
           detail: e.detail,
+          severity: e.severity ?? 'info',
         })),
       };
     },

@@ -1,18 +1,23 @@
-import { describeRoute, findNode, NoRouteError, routeBetween, UnknownNodeError } from '@fabscope/topology';
-import { Type } from '@sinclair/typebox';
-import type { FastifyPluginAsync } from 'fastify';
-import type { ApiContext } from '../context.ts';
-import { InstantQuery } from '../schemas/time.ts';
 import {
   ErrorReply,
   HealthSchema,
-  LinkStateSchema,
+  InstantQuery,
+  LinksAnswerSchema,
   LinksQuery,
   RouteQuery,
   RouteSchema,
   SummarySchema,
   TopologySchema,
-} from '../schemas.ts';
+} from '@fabscope/contracts';
+import { CATEGORY_NAMES, type CategoryName, NoRouteError, UnknownNodeError } from '@fabscope/topology';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ApiContext } from '../context.ts';
+import { sendError } from '../http/errors.ts';
+import { flowsNow, listJobs } from '../jobs/context.ts';
+import { jobLinks } from '../jobs/job-report.ts';
+import { liveRoute } from '../live-route.ts';
+import { withJobs } from './jobs.ts';
 import { linksAtTime, summaryAtTime } from './time-travel.ts';
 
 /** Read-only views of the fabric: health, topology, link rankings, summary, routes. */
@@ -33,7 +38,16 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       guid: n.guid,
       lid: n.lid,
     })),
-    links: ctx.fabric.links.map((l) => ({ id: l.id, kind: l.kind, a: l.a, b: l.b, rateGbps: l.rateGbps })),
+    links: ctx.fabric.links.map((l) => ({
+      id: l.id,
+      kind: l.kind,
+      a: l.a,
+      b: l.b,
+      rateGbps: l.rateGbps,
+      // Mixed fabrics name the network of each cable not of the fabric's type (the dashboard uses
+      // each network's own terms); left out otherwise, so big fabrics' topology does not grow.
+      ...(l.fabricType && l.fabricType !== ctx.fabric.fabricType ? { fabricType: l.fabricType } : {}),
+    })),
   };
   app.get(
     '/topology',
@@ -51,22 +65,41 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       config: { cache: 'tick' },
       schema: {
         summary:
-          'Link directions ranked by utilization (opatop style), throughput or congestion (transmitWaitFraction)',
+          'Link directions ranked by utilization (opatop style), throughput, congestion (transmitWaitFraction) or a PM category (integrity, congestion, smaCongestion, bubble, security, routing)',
         querystring: LinksAtQuery,
         response: {
-          200: Type.Object({ time: Type.String(), links: Type.Array(LinkStateSchema) }),
+          200: LinksAnswerSchema,
           400: ErrorReply,
+          404: ErrorReply,
+          502: ErrorReply,
         },
       },
     },
-    async (request) => {
-      const { sort = 'utilization', order = 'desc', limit, kind } = request.query;
-      const tick = await linksAtTime(ctx, request.query.time, request.query);
+    async (request, reply) => {
+      const { sort = 'utilization', order = 'desc', limit, kind, job } = request.query;
+      let ofJob: Set<string> | null = null;
+      if (job !== undefined) {
+        const found = await withJobs(reply, async () => {
+          if (!(await listJobs(ctx)).some((j) => j.id === job))
+            return sendError(reply, 404, `no job "${job}"`);
+          return new Set(jobLinks(await flowsNow(ctx, { job }), job).map((l) => l.id));
+        });
+        if (!(found instanceof Set)) return found;
+        ofJob = found;
+      }
+      // The job's links are filtered from every direction, not from a top cut before the filter.
+      const asked = ofJob ? { ...request.query, limit: undefined } : request.query;
+      const tick = await linksAtTime(ctx, request.query.time, asked);
+      const category = (CATEGORY_NAMES as readonly string[]).includes(sort) ? (sort as CategoryName) : null;
       const key = (l: (typeof tick.links)[number]): number | string =>
-        sort === 'id' ? l.id : (l[sort] ?? -1);
+        sort === 'id'
+          ? l.id
+          : category !== null
+            ? (l.categories[category] ?? -1)
+            : (l[sort as 'utilization' | 'bytesPerSecond' | 'transmitWaitFraction'] ?? -1);
       const sign = order === 'desc' ? -1 : 1;
       const links = tick.links
-        .filter((l) => !kind || l.kind === kind)
+        .filter((l) => (!kind || l.kind === kind) && (ofJob === null || ofJob.has(l.id)))
         .sort((a, b) => {
           const ka = key(a);
           const kb = key(b);
@@ -96,19 +129,15 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     '/route',
     {
       schema: {
-        summary: 'Static route between two hosts, from the forwarding tables',
+        summary:
+          'Route between two hosts as traffic takes it now (a running flow’s path after adaptive routing and sweeps; else the forwarding tables), with the static route beside it when they differ and each hop’s live load',
         querystring: RouteQuery,
         response: { 200: RouteSchema, 400: ErrorReply },
       },
     },
     async (request, reply) => {
       try {
-        const from = findNode(ctx.fabric, request.query.from).name;
-        const to = findNode(ctx.fabric, request.query.to).name;
-        return {
-          engine: ctx.tables.engine,
-          ...describeRoute(ctx.fabric, routeBetween(ctx.fabric, ctx.tables, from, to)),
-        };
+        return await liveRoute(ctx, request.query.from, request.query.to);
       } catch (error) {
         if (error instanceof UnknownNodeError || error instanceof NoRouteError) {
           return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: error.message });

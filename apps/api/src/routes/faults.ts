@@ -1,7 +1,7 @@
+import { ErrorReply, FaultAppliedSchema, FaultRequest, FaultsSchema } from '@fabscope/contracts';
 import { channelFrom } from '@fabscope/topology';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
-import { ErrorReply, FaultAppliedSchema, FaultRequest, FaultsSchema } from '../schemas.ts';
 import { badRequest, withEmulator } from './with-emulator.ts';
 
 /**

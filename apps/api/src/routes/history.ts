@@ -1,8 +1,13 @@
+import {
+  ErrorReply,
+  LinkHistorySchema,
+  LinkRangeQuery,
+  RangeQuery,
+  SummaryHistorySchema,
+} from '@fabscope/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { parseRange } from '../lib/time-params.ts';
-import { LinkHistorySchema, LinkRangeQuery, RangeQuery, SummaryHistorySchema } from '../schemas/time.ts';
-import { ErrorReply } from '../schemas.ts';
 import { requireQueries, timeQueriesOf } from './time-travel.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,3 +1,4 @@
+import type { CategoryName } from '@fabscope/topology';
 import type { ApiContext } from '../context.ts';
 import { parseTime } from '../lib/time-params.ts';
 import type { FabricSummary, LinkDirectionState } from '../lib/utilization.ts';
@@ -32,10 +33,17 @@ function requireQueries(ctx: ApiContext): TimeQueries {
 
 /** What `/links` asks for, as far as the store can rank it itself. */
 export interface LinksRequest {
-  sort?: 'utilization' | 'bytesPerSecond' | 'transmitWaitFraction' | 'id' | undefined;
+  sort?: 'utilization' | 'bytesPerSecond' | 'transmitWaitFraction' | 'id' | CategoryName | undefined;
   order?: 'asc' | 'desc' | undefined;
   limit?: number | undefined;
   kind?: 'isl' | 'host' | undefined;
+}
+
+/** Orders a store can rank itself at a past instant (categories are live only: not recorded). */
+function isStoreRanked(
+  sort: LinksRequest['sort'],
+): sort is 'utilization' | 'bytesPerSecond' | 'transmitWaitFraction' {
+  return sort === 'utilization' || sort === 'bytesPerSecond' || sort === 'transmitWaitFraction';
 }
 
 /**
@@ -57,7 +65,7 @@ export async function linksAtTime(
   const queries = requireQueries(ctx);
   const { sort = 'utilization', order = 'desc', limit, kind } = request;
   const at =
-    queries.topAt && limit !== undefined && sort !== 'id' && order === 'desc'
+    queries.topAt && limit !== undefined && isStoreRanked(sort) && order === 'desc'
       ? await queries.topAt(timeMs, { by: sort, limit, kind }, signal)
       : await queries.linksAt(timeMs, signal);
   return { time: new Date(at.timeMs).toISOString(), links: at.links };

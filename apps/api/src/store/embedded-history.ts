@@ -1,6 +1,8 @@
 import type { EventLog } from '../events/event-log.ts';
+import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../lib/link-errors.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
 import {
+  directionState,
   type FabricSummary,
   type LinkDirectionState,
   type LinkIndex,
@@ -124,28 +126,19 @@ export class EmbeddedTimeQueries implements TimeQueries {
   async linksAt(timeMs: number): Promise<FabricAt> {
     const frame = this.frameAt(timeMs);
     const history = this.history;
-    // Object literals with every field, as linkDirectionStates builds them: 166k of them at
-    // fat-tree-27648, where spreading `fixed` would make each a slow dictionary object.
-    const links = this.index.channels.map(({ fixed, index: c }): LinkDirectionState => {
-      const capacity = fixed.capacityBytesPerSecond;
-      const bytes = frame < 0 ? null : history.bytesPerSecond(frame, c, capacity);
-      return {
-        id: fixed.id,
-        linkId: fixed.linkId,
-        kind: fixed.kind,
-        from: fixed.from,
-        to: fixed.to,
-        capacityBytesPerSecond: capacity,
-        utilization: bytes === null ? null : Math.min(1, bytes / capacity),
-        bytesPerSecond: bytes,
+    const links = this.index.channels.map(({ fixed, index: c }) =>
+      directionState(fixed, {
+        bytesPerSecond: frame < 0 ? null : history.bytesPerSecond(frame, c, fixed.capacityBytesPerSecond),
         // Not kept in the history (docs/history.md): unknown at past instants.
         packetsPerSecond: null,
         transmitWaitTicksPerSecond: null,
         transmitWaitFraction: frame < 0 ? null : history.waitFraction(frame, c),
         linkUp: frame < 0 ? null : history.linkUp(frame, c),
-        stale: bytes === null,
-      };
-    });
+        // Error counters are not kept in the history either: live only.
+        errors: UNKNOWN_ERRORS,
+        categories: UNKNOWN_CATEGORIES,
+      }),
+    );
     return { timeMs, links };
   }
 

@@ -18,7 +18,7 @@ import {
 } from './scrape-staging.ts';
 import { type ScrapeTiming, scrapeTiming } from './scrape-timing.ts';
 import { fabscopeMapping, linkUpOf, type SeriesMapping, type SeriesSample } from './series-mapping.ts';
-import type { MetricsStore, RatesSnapshot } from './types.ts';
+import { ERROR_FIELDS, type MetricsStore, type RatesSnapshot } from './types.ts';
 
 export interface EmbeddedStoreOptions {
   /** Collector `/metrics` URLs to scrape. */
@@ -42,6 +42,12 @@ export interface EmbeddedStoreOptions {
   historyMaxBytes?: number | undefined;
   /** Where link-state and counter-reset events seen in the samples go. */
   events?: EventLog | undefined;
+  /**
+   * How often the error counters (ERROR_COUNTERS, PORT_GAUGES) are asked for, from a fabric agent
+   * that selects families: every scrape at 1 s, else every max(30 s, 3 intervals), as the demo's
+   * Prometheus slow job (docs/scaling.md): at 165,888 ports they triple the answer.
+   */
+  errorIntervalMs?: number | undefined;
 }
 
 /** What the last scrape of one target took (ms), for diagnostics and the benchmarks. */
@@ -75,6 +81,18 @@ export interface ScrapeStats {
 
 /** Scrape durations remembered for the timing. */
 const RECENT_SCRAPES = 5;
+
+/** How far a collector's own read time may lie from the scrape's start and still be taken. */
+const STAMP_TOLERANCE_MS = 10_000;
+
+/**
+ * A scrape's sample time: the collector's stamp (when it read its counters) where it gave one
+ * that fits the scrape — never after it ended — else the scrape's start.
+ */
+export function sampleTimeMs(stampedMs: number | null, startedMs: number, endedMs: number): number {
+  if (stampedMs === null || Math.abs(stampedMs - startedMs) > STAMP_TOLERANCE_MS) return startedMs;
+  return Math.min(stampedMs, endedMs);
+}
 /** As the recording rules' rate5s: the history's figures agree with Prometheus'. */
 const HISTORY_RATE_WINDOW_MS = 5000;
 
@@ -106,6 +124,10 @@ export class EmbeddedStore implements MetricsStore {
   private readonly targets: TargetState[];
   /** The URL each target is fetched at (with `name[]` when the exporter selects families). */
   private readonly urls: string[];
+  /** The same without the error families, for the scrapes between two error scrapes. */
+  private readonly fastUrls: string[];
+  private readonly errorIntervalMs: number;
+  private lastErrorScrapeMs = Number.NEGATIVE_INFINITY;
   private token = 0;
 
   /** Every port's last readings (a ring per port) and the staging of the scrape under way. */
@@ -124,7 +146,7 @@ export class EmbeddedStore implements MetricsStore {
     this.mapping = options.mapping ?? fabscopeMapping;
     const roles = new Map<string, number>();
     for (const [field, i] of FIELDS.map((f, i) => [f, i] as const)) {
-      for (const name of this.mapping.fields[field]) roles.set(name, i);
+      for (const name of this.mapping.fields[field] ?? []) roles.set(name, i);
     }
     for (const name of this.mapping.rateMetrics) if (!roles.has(name)) roles.set(name, RATE);
     for (const name of this.mapping.waitTickMetrics) if (!roles.has(name)) roles.set(name, WAIT_TICK);
@@ -143,10 +165,17 @@ export class EmbeddedStore implements MetricsStore {
       Math.min(16, Math.max(3, Math.ceil(this.historyWindowMs / this.intervalMs) + 2)),
     );
     this.targets = options.targets.map((t) => new TargetState(instanceOf(t)));
-    const query = this.names.map((n) => `name[]=${encodeURIComponent(n)}`).join('&');
-    this.urls = options.targets.map((t) =>
-      this.mapping.selectsByName ? `${t}${t.includes('?') ? '&' : '?'}${query}` : t,
-    );
+    const urlsOf = (names: readonly string[]) => {
+      const query = names.map((n) => `name[]=${encodeURIComponent(n)}`).join('&');
+      return options.targets.map((t) =>
+        this.mapping.selectsByName ? `${t}${t.includes('?') ? '&' : '?'}${query}` : t,
+      );
+    };
+    this.urls = urlsOf(this.names);
+    const errorNames = new Set<string>(ERROR_FIELDS.flatMap((f) => [...(this.mapping.fields[f] ?? [])]));
+    this.fastUrls = urlsOf(this.names.filter((n) => !errorNames.has(n)));
+    this.errorIntervalMs =
+      options.errorIntervalMs ?? (this.intervalMs <= 1000 ? 0 : Math.max(30_000, 3 * this.intervalMs));
   }
 
   start(): void {
@@ -191,9 +220,11 @@ export class EmbeddedStore implements MetricsStore {
     const errors: string[] = [];
     const started = this.now();
     const { timeoutMs } = this.timing();
+    const withErrors = started - this.lastErrorScrapeMs >= this.errorIntervalMs;
+    if (withErrors) this.lastErrorScrapeMs = started;
     const stats = await Promise.all(
       this.options.targets.map(async (target, i) => {
-        const url = this.urls[i] as string;
+        const url = (withErrors ? this.urls : this.fastUrls)[i] as string;
         const stats: TargetScrapeStats = { target, url, headersMs: 0, bodyMs: 0, ingestMs: 0, samples: 0 };
         try {
           await this.scrapeTarget(url, this.targets[i] as TargetState, timeoutMs, stats);
@@ -249,10 +280,11 @@ export class EmbeddedStore implements MetricsStore {
     timeoutMs: number,
     stats: TargetScrapeStats,
   ): Promise<void> {
-    // The sample time is the start of the scrape, as Prometheus stamps it: collectors read
-    // their source first thing, while the answer's size (megabytes on a big fabric) only
-    // delays its end, by an amount that varies from scrape to scrape.
-    const timeMs = this.now();
+    // The sample time is the time the collector read its counters where it says so (their
+    // timestamps, docs/metrics.md), else the start of the scrape, as Prometheus stamps it:
+    // collectors read their source first thing, while the answer's size (megabytes on a big
+    // fabric) only delays its end, by an amount that varies from scrape to scrape.
+    const startedMs = this.now();
     let t = performance.now();
     const response = await this.fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs) });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
@@ -300,7 +332,7 @@ export class EmbeddedStore implements MetricsStore {
     scanner.end();
     stats.bodyMs = performance.now() - t;
     t = performance.now();
-    this.commit(state, join, timeMs);
+    this.commit(state, join, sampleTimeMs(scanner.latestTimestampMs, startedMs, this.now()));
     stats.ingestMs = performance.now() - t;
     // Label sets that are gone (a port renamed, a device removed) are forgotten now and then.
     if (state.labels.length > 2 * state.touched.length + 1024) {
@@ -358,7 +390,12 @@ export class EmbeddedStore implements MetricsStore {
   async rates(_signal?: AbortSignal, windowMs = this.windowMs): Promise<RatesSnapshot> {
     const nowMs = this.now();
     const { staleAfterMs } = this.timing();
-    const { ports, newestMs } = this.readings.rates(nowMs, staleAfterMs, windowMs);
+    const { ports, newestMs } = this.readings.rates(
+      nowMs,
+      staleAfterMs,
+      windowMs,
+      Math.max(staleAfterMs, 2.5 * this.errorIntervalMs),
+    );
     const result: RatesSnapshot = {
       timeMs: nowMs,
       ok: this.lastError === null,

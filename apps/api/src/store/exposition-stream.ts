@@ -90,6 +90,11 @@ export class ExpositionScanner {
   private readonly anyName: boolean;
   private carry: Buffer[] = [];
   private line = 0;
+  /**
+   * The latest sample timestamp (ms) on a wanted line, or null when none carries one: the fabric
+   * collector stamps its counters with the time it read them (docs/metrics.md).
+   */
+  latestTimestampMs: number | null = null;
   private lastName: Buffer = Buffer.alloc(0);
   private lastMetric = -1;
 
@@ -215,7 +220,22 @@ export class ExpositionScanner {
       digitsOnly && end > rest && end - rest <= FAST_DIGITS
         ? integer
         : parseValue(buf.toString('latin1', rest, end), line);
+    if (end < e) this.timestamp(buf, end, e);
     this.sink(metric, block, value, line);
+  }
+
+  /** A sample timestamp after the value (integer ms), when there is one. */
+  private timestamp(buf: Buffer, s: number, e: number): void {
+    while (s < e && isSpace(buf[s] as number)) s++;
+    let ms = 0;
+    let i = s;
+    for (; i < e; i++) {
+      const d = (buf[i] as number) - ZERO;
+      if (d < 0 || d > 9) break;
+      ms = ms * 10 + d;
+    }
+    if (i > s && (this.latestTimestampMs === null || ms > this.latestTimestampMs))
+      this.latestTimestampMs = ms;
   }
 
   /** The metric index of the name at [s, e), or -1 when not wanted; a new name starts a new family. */

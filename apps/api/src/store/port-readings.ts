@@ -1,6 +1,18 @@
 import { counterRate } from './counter-rate.ts';
 import { COUNTER_SEEN, FIELD_COUNT, grow, LINK_UP, RATE, STAGED, WAIT_TICK } from './scrape-staging.ts';
-import type { PortRates } from './types.ts';
+import { ERROR_FIELDS, type ErrorRates, PORT_GAUGES, type PortRates } from './types.ts';
+
+/**
+ * The ring keeps data, packets and XmitWait (staged fields 0..4); the error counters and gauges
+ * (staged from ERROR_AT) are kept apart, as the last two readings that carried them: on big
+ * fabrics they are scraped less often than the data (embedded.ts), so their rate is over the
+ * last two such readings.
+ */
+const RING_FIELDS = 5;
+const ERROR_AT = RING_FIELDS;
+const ERROR_COUNT = FIELD_COUNT - ERROR_AT;
+/** Error-field index from which the fields are gauges (read as they are, not as rates). */
+const GAUGE_FROM = ERROR_COUNT - Object.keys(PORT_GAUGES).length;
 
 /** A data rate above this multiple of the link's rate is a spike, not traffic. */
 const MAX_RATE_FACTOR = 1.5;
@@ -25,6 +37,11 @@ export class PortReadings {
   /** Latest link state per port (1 up, 0 down, -1 never read) and when it was read. */
   private linkUp = new Int8Array(0);
   private linkUpTime = new Float64Array(0);
+  /** The last two readings of the error fields per port (ERROR_COUNT each; NaN unknown) and their times. */
+  private errorNow = new Float64Array(0);
+  private errorBefore = new Float64Array(0);
+  private errorNowTime = new Float64Array(0);
+  private errorBeforeTime = new Float64Array(0);
   // Per-port staging of one target's scrape, STAGED values per slot (scrape-staging.ts).
   stagedValue = new Float64Array(0);
   stagedLine = new Float64Array(0);
@@ -41,7 +58,11 @@ export class PortReadings {
     this.slots.set(key, slot);
     const n = slot + 1;
     this.times = grow(this.times, n * this.depth, Number.NaN);
-    this.values = grow(this.values, n * this.depth * FIELD_COUNT, Number.NaN);
+    this.values = grow(this.values, n * this.depth * RING_FIELDS, Number.NaN);
+    this.errorNow = grow(this.errorNow, n * ERROR_COUNT, Number.NaN);
+    this.errorBefore = grow(this.errorBefore, n * ERROR_COUNT, Number.NaN);
+    this.errorNowTime = grow(this.errorNowTime, n, Number.NaN);
+    this.errorBeforeTime = grow(this.errorBeforeTime, n, Number.NaN);
     this.head = grow(this.head, n, -1);
     this.count = grow(this.count, n, 0);
     this.capacity = grow(this.capacity, n, Number.NaN);
@@ -78,16 +99,32 @@ export class PortReadings {
     this.count[slot] = Math.min(depth, (this.count[slot] as number) + 1);
     const r = slot * depth + head;
     this.times[r] = timeMs;
-    this.values.set(staged.subarray(at, at + FIELD_COUNT), r * FIELD_COUNT);
+    this.values.set(staged.subarray(at, at + RING_FIELDS), r * RING_FIELDS);
+    // A scrape that carried error fields for the port makes them its newest error reading.
+    let carried = false;
+    for (let f = 0; f < ERROR_COUNT && !carried; f++)
+      carried = !Number.isNaN(staged[at + ERROR_AT + f] as number);
+    if (carried) {
+      const e = slot * ERROR_COUNT;
+      this.errorBefore.set(this.errorNow.subarray(e, e + ERROR_COUNT), e);
+      this.errorBeforeTime[slot] = this.errorNowTime[slot] as number;
+      this.errorNow.set(staged.subarray(at + ERROR_AT, at + FIELD_COUNT), e);
+      this.errorNowTime[slot] = timeMs;
+    }
     return reset;
   }
 
-  /** Whether a data counter of the port is below its previous reading. */
+  /** Whether a counter of the port (data or error; not the gauges) is below its previous reading. */
   private wentBackwards(slot: number, staged: Float64Array, at: number): boolean {
-    const previous = (slot * this.depth + (this.head[slot] as number)) * FIELD_COUNT;
+    const previous = (slot * this.depth + (this.head[slot] as number)) * RING_FIELDS;
     for (let f = 0; f < 2; f++) {
       const v = staged[at + f] as number;
       if (v < (this.values[previous + f] as number)) return true;
+    }
+    const e = slot * ERROR_COUNT;
+    for (let f = 0; f < GAUGE_FROM; f++) {
+      const v = staged[at + ERROR_AT + f] as number;
+      if (v < (this.errorNow[e + f] as number)) return true;
     }
     return false;
   }
@@ -97,6 +134,8 @@ export class PortReadings {
     nowMs: number,
     staleAfterMs: number,
     windowMs: number,
+    /** Error readings older than this are unknown (they are scraped less often on big fabrics). */
+    errorStaleAfterMs = staleAfterMs,
   ): { ports: Map<string, PortRates>; newestMs: number } {
     const ports = new Map<string, PortRates>();
     let newest = Number.NEGATIVE_INFINITY;
@@ -105,7 +144,7 @@ export class PortReadings {
       const last = this.times[slot * this.depth + (this.head[slot] as number)] as number;
       newest = Math.max(newest, last);
       if (nowMs - last > staleAfterMs) continue;
-      const rates = this.portRates(slot, windowMs);
+      const rates = this.portRates(slot, windowMs, nowMs - errorStaleAfterMs);
       const tick = this.waitTick[slot] as number;
       rates.transmitWaitTickSeconds = Number.isNaN(tick) ? null : tick;
       const up = this.linkUp[slot] as number;
@@ -115,7 +154,7 @@ export class PortReadings {
     return { ports, newestMs: newest };
   }
 
-  private portRates(slot: number, windowMs: number): PortRates {
+  private portRates(slot: number, windowMs: number, errorsSinceMs: number): PortRates {
     const capacity = this.capacity[slot] as number;
     const maxBytesPerSecond = Number.isNaN(capacity) ? undefined : capacity * MAX_RATE_FACTOR;
     const depth = this.depth;
@@ -131,10 +170,10 @@ export class PortReadings {
     const rate = (field: number): number | null => {
       if (first < 0) return null;
       // A drop anywhere in the window (restart, clear, wrap) makes the whole window a gap.
-      let previous = this.values[(base + ((oldest + first) % depth)) * FIELD_COUNT + field] as number;
+      let previous = this.values[(base + ((oldest + first) % depth)) * RING_FIELDS + field] as number;
       const start = previous;
       for (let k = first + 1; k <= last; k++) {
-        const v = this.values[(base + ((oldest + k) % depth)) * FIELD_COUNT + field] as number;
+        const v = this.values[(base + ((oldest + k) % depth)) * RING_FIELDS + field] as number;
         if (!(v >= previous)) return null;
         previous = v;
       }
@@ -146,7 +185,22 @@ export class PortReadings {
         field <= 1 ? { maxPerSecond: maxBytesPerSecond } : NO_LIMITS,
       );
     };
-    return {
+    // Error fields: the rate between the last two readings that carried them (a counter that went
+    // backwards between them is a gap, never a spike); gauges as last read. A field the port does
+    // not report is absent (unknown), not 0.
+    let errors: ErrorRates | undefined;
+    const e = slot * ERROR_COUNT;
+    const fresh = (this.errorNowTime[slot] as number) >= errorsSinceMs;
+    const seconds = ((this.errorNowTime[slot] as number) - (this.errorBeforeTime[slot] as number)) / 1000;
+    for (let f = 0; f < ERROR_COUNT && fresh; f++) {
+      const now = this.errorNow[e + f] as number;
+      if (Number.isNaN(now)) continue;
+      const value = f >= GAUGE_FROM ? now : counterRate(this.errorBefore[e + f] as number, now, seconds);
+      if (value === null) continue;
+      errors ??= {};
+      errors[ERROR_FIELDS[f] as keyof ErrorRates] = value;
+    }
+    const rates: PortRates = {
       transmitBytesPerSecond: rate(0),
       receiveBytesPerSecond: rate(1),
       transmitPacketsPerSecond: rate(2),
@@ -155,5 +209,7 @@ export class PortReadings {
       transmitWaitTickSeconds: null,
       linkUp: null,
     };
+    if (errors) rates.errors = errors;
+    return rates;
   }
 }

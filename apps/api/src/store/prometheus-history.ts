@@ -1,7 +1,9 @@
 import type { FabricEvent } from '../events/event-log.ts';
+import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../lib/link-errors.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
 import {
   combineLinkUp,
+  directionState,
   type FabricSummary,
   type LinkDirectionState,
   type LinkIndex,
@@ -140,26 +142,19 @@ export class PrometheusTimeQueries implements TimeQueries {
         return [portOf(s), v === null ? null : v === 1];
       }),
     );
-    // Object literals with every field (fast objects: 166k of them at fat-tree-27648).
-    return channels.map(({ fixed, fromKey, toKey }): LinkDirectionState => {
-      const b = bytesById.get(fixed.id) ?? null;
-      return {
-        id: fixed.id,
-        linkId: fixed.linkId,
-        kind: fixed.kind,
-        from: fixed.from,
-        to: fixed.to,
-        capacityBytesPerSecond: fixed.capacityBytesPerSecond,
-        utilization: b === null ? null : Math.min(1, b / fixed.capacityBytesPerSecond),
-        bytesPerSecond: b,
+    return channels.map(({ fixed, fromKey, toKey }) =>
+      directionState(fixed, {
+        bytesPerSecond: bytesById.get(fixed.id) ?? null,
         // Not recorded: per-direction packets and raw wait ticks would double the series (docs/history.md).
         packetsPerSecond: null,
         transmitWaitTicksPerSecond: null,
         transmitWaitFraction: waitByPort.get(fromKey) ?? null,
         linkUp: combineLinkUp(upByPort.get(fromKey), upByPort.get(toKey)),
-        stale: b === null,
-      };
-    });
+        // Error rates and categories are live only (docs/history.md).
+        errors: UNKNOWN_ERRORS,
+        categories: UNKNOWN_CATEGORIES,
+      }),
+    );
   }
 
   /** The summary from series the rules aggregate every evaluation: a few series per instant. */

@@ -1,52 +1,23 @@
 import type { LinkIndex } from '../lib/utilization.ts';
 import { PrometheusTimeQueries } from './prometheus-history.ts';
+import { RecordedLive } from './prometheus-live.ts';
 import { PromqlClient } from './promql-client.ts';
+import { rateQuery, selector } from './rate-window.ts';
 import { fabscopeMapping, linkUpOf, type SeriesMapping } from './series-mapping.ts';
 import {
   type CounterField,
+  ERROR_COUNTERS,
   emptyPortRates,
+  type FiringAlert,
   type MetricsStore,
   PORT_COUNTERS,
+  PORT_GAUGES,
+  type PortGaugeField,
   type PortRates,
   type RatesSnapshot,
 } from './types.ts';
 
-/** A PromQL selector for one or several metric names. */
-export function selector(names: readonly string[]): string {
-  return names.length === 1 ? (names[0] as string) : `{__name__=~"${names.join('|')}"}`;
-}
-
-/**
- * The rate of a counter over the window, except for series whose counter went backwards in it
- * (device restart, a clear by another tool, a 32-bit wrap): rate() would count the whole new value
- * as traffic there (a spike), so the period is left out, a gap. Nor while the window is not full:
- * when Prometheus or the series just started, or scrapes stopped for a while, rate() extrapolates
- * a few samples over the whole window and reads low (0.44, 0.64, 0.84 of the truth). A window is
- * full when it has a sample in its first and last quarters and one in the quarter before it (so
- * a counter that starts at 0 inside the window is not read as starting there); the window spans
- * four or more scrape intervals, so a series scraped all along always has all three.
- */
-export function rateQuery(names: readonly string[], window: string): string {
-  const sel = selector(names);
-  const windowMs = durationMs(window);
-  const quarterMs = Math.max(1, Math.floor(windowMs / 4));
-  const has = (offsetMs: number) =>
-    `count_over_time(${sel}[${quarterMs}ms]${offsetMs > 0 ? ` offset ${offsetMs}ms` : ''}) > 0`;
-  const full = [has(windowMs), has(windowMs - quarterMs), has(0)].join(' and ');
-  return `rate(${sel}[${window}]) unless resets(${sel}[${window}]) > 0 and ${full}`;
-}
-
-/** Milliseconds of a PromQL duration such as `5s`, `500ms`, `1m`, `1m30s`. */
-export function durationMs(duration: string): number {
-  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-  let total = 0;
-  const rest = duration.replace(/(\d+)(ms|s|m|h|d)/g, (_all, n: string, unit: string) => {
-    total += Number(n) * (units[unit] ?? 0);
-    return '';
-  });
-  if (rest !== '' || total <= 0) throw new Error(`not a PromQL duration: "${duration}"`);
-  return total;
-}
+export { durationMs, fullWindow, rateQuery, selector } from './rate-window.ts';
 
 export interface PrometheusStoreOptions {
   /** Base URL of the Prometheus server, e.g. http://127.0.0.1:9090 */
@@ -61,6 +32,26 @@ export interface PrometheusStoreOptions {
   mapping?: SeriesMapping;
   /** Prometheus' scrape interval: the finest step of history answers (default 1 s). */
   scrapeIntervalMs?: number | undefined;
+  /**
+   * Where the live tick reads fabscope's own series: `recorded` (default) reads the recording
+   * rules' per-direction series (prometheus-live.ts); `raw` the counters of every port, as for
+   * other sources. Other sources are always read raw (no rules record them).
+   */
+  live?: 'recorded' | 'raw';
+}
+
+/**
+ * The error counters' scrape interval and rate window at a scrape interval: at 1 s they are in the
+ * fast job; beyond it, in a job of their own every 30 s or three intervals (apps/cli prometheus.ts,
+ * SLOW_JOB), so their rate spans three of those scrapes and is read again only as often.
+ */
+export function errorCadence(
+  scrapeIntervalMs: number,
+  rateWindow: string,
+): { refreshMs: number; window: string } {
+  if (scrapeIntervalMs <= 1000) return { refreshMs: 0, window: rateWindow };
+  const slowMs = Math.max(30_000, 3 * scrapeIntervalMs);
+  return { refreshMs: slowMs, window: `${Math.ceil((3 * slowMs) / 1000)}s` };
 }
 
 interface VectorResult {
@@ -83,9 +74,12 @@ export class PrometheusStore implements MetricsStore {
     this.fetchImpl = options.fetch ?? fetch;
   }
 
-  private async query(promql: string, signal?: AbortSignal): Promise<VectorResult[]> {
+  private async query(promql: string, signal?: AbortSignal, atMs?: number): Promise<VectorResult[]> {
     const url = new URL('/api/v1/query', this.options.url);
     url.searchParams.set('query', promql);
+    // One evaluation instant for every query of a snapshot: sent at once, they would otherwise be
+    // evaluated a little apart, and a direction's tx (one query) and rx (another) disagree.
+    if (atMs !== undefined) url.searchParams.set('time', (atMs / 1000).toFixed(3));
     const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 5000);
     const response = await this.fetchImpl(url, {
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
@@ -97,22 +91,86 @@ export class PrometheusStore implements MetricsStore {
     return answer.data.result;
   }
 
+  private recorded: RecordedLive | undefined;
+
   async rates(signal?: AbortSignal): Promise<RatesSnapshot> {
+    const mapping = this.options.mapping ?? fabscopeMapping;
+    if (mapping.source === 'fabscope' && (this.options.live ?? 'recorded') === 'recorded')
+      return this.recordedRates(signal);
+    return this.rawRates(signal);
+  }
+
+  /** The live tick from the recording rules' series (prometheus-live.ts). */
+  private async recordedRates(signal?: AbortSignal): Promise<RatesSnapshot> {
+    const timeMs = Date.now();
+    const rateWindow = this.options.rateWindow ?? '5s';
+    const cadence = errorCadence(this.options.scrapeIntervalMs ?? 1000, rateWindow);
+    const client = (timeoutMs: number | undefined) =>
+      new PromqlClient({ url: this.options.url, timeoutMs, fetch: this.options.fetch });
+    this.recorded ??= new RecordedLive(
+      client(this.options.timeoutMs),
+      {
+        rateWindow,
+        errorWindow: cadence.window,
+        slowRefreshMs: cadence.refreshMs,
+        staleAfterSeconds: this.options.staleAfterSeconds ?? 5,
+      },
+      // The error counters of every port may take seconds to read: up to their own cadence.
+      client(Math.max(this.options.timeoutMs ?? 5000, cadence.refreshMs)),
+    );
+    try {
+      return { timeMs, ok: true, ...(await this.recorded.rates(signal)) };
+    } catch (error) {
+      return this.unavailable(timeMs, error);
+    }
+  }
+
+  private unavailable(timeMs: number, error: unknown): RatesSnapshot {
+    return {
+      timeMs,
+      ok: false,
+      error: `Prometheus at ${this.options.url} unavailable: ${error instanceof Error ? error.message : String(error)}`,
+      lastSampleAgeSeconds: null,
+      ports: new Map(),
+    };
+  }
+
+  /** The live tick from the raw counters of every port: sources no recording rule covers. */
+  private async rawRates(signal?: AbortSignal): Promise<RatesSnapshot> {
     const timeMs = Date.now();
     const window = this.options.rateWindow ?? '5s';
+    // On big fabrics the demo's Prometheus scrapes the error families in a slow job, every
+    // max(30 s, 3 intervals) (apps/cli/src/prometheus.ts): their rate needs four of those.
+    const interval = this.options.scrapeIntervalMs ?? 1000;
+    const errorWindow = interval <= 1000 ? window : `${(4 * Math.max(30_000, 3 * interval)) / 1000}s`;
     const staleAfter = this.options.staleAfterSeconds ?? 5;
-    const fields = Object.keys(PORT_COUNTERS) as CounterField[];
     const mapping = this.options.mapping ?? fabscopeMapping;
+    // The counters the exporter has (error counters may be missing); gauges are read as they are.
+    const fields = (Object.keys(PORT_COUNTERS) as CounterField[]).filter(
+      (f) => !(f in PORT_GAUGES) && (mapping.fields[f]?.length ?? 0) > 0,
+    );
+    const gaugeFields = (Object.keys(PORT_GAUGES) as PortGaugeField[]).filter(
+      (f) => (mapping.fields[f]?.length ?? 0) > 0,
+    );
     const gauges = (names: readonly string[]) =>
-      names.length > 0 ? this.query(selector(names), signal) : Promise.resolve([] as VectorResult[]);
+      names.length > 0 ? this.query(selector(names), signal, timeMs) : Promise.resolve([] as VectorResult[]);
     try {
-      const [ages, joins, waitTicks, linkStates, ...rates] = await Promise.all([
-        this.query(`time() - timestamp(${selector(mapping.fields.transmitBytes)})`, signal),
+      const [ages, joins, waitTicks, linkStates, ...rest] = await Promise.all([
+        this.query(`time() - timestamp(${selector(mapping.fields.transmitBytes)})`, signal, timeMs),
         gauges(mapping.joinMetrics),
         gauges(mapping.waitTickMetrics),
         gauges(Object.keys(mapping.linkUpMetrics)),
-        ...fields.map((f) => this.query(rateQuery(mapping.fields[f], window), signal)),
+        ...fields.map((f) =>
+          this.query(
+            rateQuery(mapping.fields[f] ?? [], f in ERROR_COUNTERS ? errorWindow : window),
+            signal,
+            timeMs,
+          ),
+        ),
+        ...gaugeFields.map((f) => gauges(mapping.fields[f] ?? [])),
       ]);
+      const rates = rest.slice(0, fields.length);
+      const gaugeValues = rest.slice(fields.length);
       const resolve = mapping.resolver(
         (joins ?? []).map((j) => ({
           name: j.metric.__name__ ?? '',
@@ -151,7 +209,21 @@ export class PrometheusStore implements MetricsStore {
           else if (field === 'receiveBytes') entry.receiveBytesPerSecond = rate;
           else if (field === 'transmitPackets') entry.transmitPacketsPerSecond = rate;
           else if (field === 'receivePackets') entry.receivePacketsPerSecond = rate;
-          else entry.transmitWaitTicksPerSecond = rate;
+          else if (field === 'transmitWait') entry.transmitWaitTicksPerSecond = rate;
+          else if (rate !== null) {
+            entry.errors ??= {};
+            entry.errors[field] ??= rate;
+          }
+        }
+      });
+      gaugeFields.forEach((field, i) => {
+        for (const series of gaugeValues[i] ?? []) {
+          const key = keyOf(series.metric);
+          const value = Number(series.value[1]);
+          if (key === null || !ports.has(key) || !Number.isFinite(value)) continue;
+          const entry = entryOf(key);
+          entry.errors ??= {};
+          entry.errors[field] ??= value;
         }
       });
       // Gauges: the tick length and the link state, for ports with fresh counters only.
@@ -179,13 +251,7 @@ export class PrometheusStore implements MetricsStore {
         ports,
       };
     } catch (error) {
-      return {
-        timeMs,
-        ok: false,
-        error: `Prometheus at ${this.options.url} unavailable: ${error instanceof Error ? error.message : String(error)}`,
-        lastSampleAgeSeconds: null,
-        ports: new Map(),
-      };
+      return this.unavailable(timeMs, error);
     }
   }
 
@@ -204,6 +270,41 @@ export class PrometheusStore implements MetricsStore {
       rateWindow: this.options.rateWindow ?? '5s',
       scrapeIntervalMs: this.options.scrapeIntervalMs ?? 1000,
     });
+  }
+
+  /** The firing alerts of the rules Prometheus evaluates (deploy/prometheus/rules/alerts.yml). */
+  async firingAlerts(signal?: AbortSignal): Promise<FiringAlert[]> {
+    const url = new URL('/api/v1/alerts', this.options.url);
+    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 5000);
+    const response = await this.fetchImpl(url, {
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    });
+    const answer = (await response.json().catch(() => null)) as {
+      status?: string;
+      data?: {
+        alerts?: {
+          labels?: Record<string, string>;
+          annotations?: Record<string, string>;
+          state?: string;
+          activeAt?: string;
+        }[];
+      };
+    } | null;
+    if (!response.ok || answer?.status !== 'success')
+      throw new Error(`Prometheus alerts answered HTTP ${response.status}`);
+    return (answer.data?.alerts ?? [])
+      .filter((a) => a.state === 'firing')
+      .map((a): FiringAlert => {
+        const labels = a.labels ?? {};
+        const port = labels.node_name && labels.port ? `${labels.node_name}/${labels.port}` : undefined;
+        return {
+          name: labels.alertname ?? 'alert',
+          activeAtMs: Date.parse(a.activeAt ?? '') || Date.now(),
+          severity: labels.severity ?? 'warning',
+          subject: port ?? labels.instance ?? labels.fabric ?? 'fabric',
+          summary: a.annotations?.summary ?? '',
+        };
+      });
   }
 
   async close(): Promise<void> {}

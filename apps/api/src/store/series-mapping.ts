@@ -1,5 +1,5 @@
 import { normalizeGuid } from '@fabscope/topology';
-import { type CounterField, PORT_COUNTERS, portKey } from './types.ts';
+import { type CounterField, type ErrorField, PORT_COUNTERS, portKey } from './types.ts';
 
 /** Which exporter's series the API reads counters from (FABSCOPE_METRICS_SOURCE). */
 export type MetricsSource = 'fabscope' | 'node_exporter' | 'infiniband_exporter';
@@ -22,7 +22,9 @@ export type PortResolver = (sample: SeriesSample) => string | null;
  */
 export interface SeriesMapping {
   readonly source: MetricsSource;
-  readonly fields: Readonly<Record<CounterField, readonly string[]>>;
+  /** Data, packet and wait counters always; error counters and gauges where the exporter has them. */
+  readonly fields: Readonly<Record<Exclude<CounterField, ErrorField>, readonly string[]>> &
+    Readonly<Partial<Record<ErrorField, readonly string[]>>>;
   /** Series read alongside the counters to join them to the topology (e.g. uplink info). */
   readonly joinMetrics: readonly string[];
   /** Link rate gauges (bytes/s), used to reject impossible rates; may be empty. */
@@ -97,6 +99,19 @@ export function nodeExporterMapping(topology: TopologyLookup, options: MappingOp
       ],
       receivePackets: ['node_infiniband_port_packets_received_total', 'node_network_receive_packets_total'],
       transmitWait: ['node_infiniband_port_transmit_wait_total'],
+      // node_exporter's names for the PortCounters error fields (collector/infiniband_linux.go).
+      symbolErrors: ['node_infiniband_symbol_error_total'],
+      linkErrorRecovery: ['node_infiniband_link_error_recovery_total'],
+      linkDowned: ['node_infiniband_link_downed_total'],
+      receiveErrors: ['node_infiniband_port_errors_received_total'],
+      transmitDiscards: ['node_infiniband_port_discards_transmitted_total'],
+      receiveRemotePhysicalErrors: ['node_infiniband_port_receive_remote_physical_errors_total'],
+      receiveSwitchRelayErrors: ['node_infiniband_port_receive_switch_relay_errors_total'],
+      transmitConstraintErrors: ['node_infiniband_port_constraint_errors_transmitted_total'],
+      receiveConstraintErrors: ['node_infiniband_port_constraint_errors_received_total'],
+      localLinkIntegrityErrors: ['node_infiniband_local_link_integrity_errors_total'],
+      excessiveBufferOverrunErrors: ['node_infiniband_excessive_buffer_overrun_errors_total'],
+      vl15Dropped: ['node_infiniband_vl15_dropped_total'],
     },
     joinMetrics: [],
     rateMetrics: ['node_infiniband_rate_bytes_per_second', 'node_network_speed_bytes'],
@@ -134,6 +149,18 @@ export function infinibandExporterMapping(topology: TopologyLookup): SeriesMappi
       transmitPackets: names('transmit_packets_total'),
       receivePackets: names('receive_packets_total'),
       transmitWait: names('transmit_wait_total'),
+      symbolErrors: names('symbol_error_total'),
+      linkErrorRecovery: names('link_error_recovery_total'),
+      linkDowned: names('link_downed_total'),
+      receiveErrors: names('receive_errors_total'),
+      transmitDiscards: names('transmit_discards_total'),
+      receiveRemotePhysicalErrors: names('receive_remote_physical_errors_total'),
+      receiveSwitchRelayErrors: names('receive_switch_relay_errors_total'),
+      transmitConstraintErrors: names('transmit_constraint_errors_total'),
+      receiveConstraintErrors: names('receive_constraint_errors_total'),
+      localLinkIntegrityErrors: names('local_link_integrity_errors_total'),
+      excessiveBufferOverrunErrors: names('excessive_buffer_overrun_errors_total'),
+      vl15Dropped: names('vl15_dropped_total'),
     },
     joinMetrics: ['infiniband_switch_uplink_info', 'infiniband_hca_uplink_info'],
     rateMetrics: [],
@@ -170,7 +197,7 @@ export function linkUpOf(mapping: SeriesMapping, name: string, value: number): b
 export function fieldByMetric(mapping: SeriesMapping): Map<string, CounterField> {
   const map = new Map<string, CounterField>();
   for (const field of Object.keys(mapping.fields) as CounterField[]) {
-    for (const name of mapping.fields[field]) map.set(name, field);
+    for (const name of mapping.fields[field] ?? []) map.set(name, field);
   }
   return map;
 }

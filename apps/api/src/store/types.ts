@@ -1,3 +1,13 @@
+import {
+  ERROR_COUNTERS,
+  ERROR_FIELDS,
+  type ErrorCounterField,
+  type ErrorField,
+  type ErrorRates,
+  PORT_GAUGES,
+  type PortGaugeField,
+} from '@fabscope/contracts';
+
 /** Per-second rates of one port over the latest sampling period. A null rate is a gap. */
 export interface PortRates {
   transmitBytesPerSecond: number | null;
@@ -10,7 +20,23 @@ export interface PortRates {
   transmitWaitTickSeconds: number | null;
   /** Whether the port's link is active (a fresh link-state gauge); null when not reported. */
   linkUp: boolean | null;
+  /**
+   * Error counters per second over the period, and the latest value of the two gauges (LQI, lanes
+   * down), by ERROR_FIELDS name; a field is absent when unknown (not reported, or reset within the
+   * window: a clear is a gap, never a spike). Absent on stores that read no error counters.
+   */
+  errors?: ErrorRates;
 }
+
+export {
+  ERROR_COUNTERS,
+  ERROR_FIELDS,
+  type ErrorCounterField,
+  type ErrorField,
+  type ErrorRates,
+  PORT_GAUGES,
+  type PortGaugeField,
+};
 
 /** PortRates with nothing known: the start of a port's entry. */
 export function emptyPortRates(): PortRates {
@@ -42,6 +68,18 @@ export interface RatesSnapshot {
   ports: Map<string, PortRates>;
 }
 
+/** A firing alert of deploy/prometheus/rules, as Prometheus reports it. */
+export interface FiringAlert {
+  name: string;
+  /** Since when it fires (Unix ms). */
+  activeAtMs: number;
+  /** The rule's `severity` label. */
+  severity: string;
+  /** A port `node/port`, a collector instance, a fabric, or `fabric`. */
+  subject: string;
+  summary: string;
+}
+
 export function portKey(guid: string, port: number | string): string {
   return `${guid}/${port}`;
 }
@@ -50,16 +88,23 @@ export function portKey(guid: string, port: number | string): string {
 export interface MetricsStore {
   readonly kind: 'embedded' | 'prometheus';
   rates(signal?: AbortSignal): Promise<RatesSnapshot>;
+  /** Alerts the store's server has firing now (Prometheus' `/api/v1/alerts`), when it has rules. */
+  firingAlerts?(signal?: AbortSignal): Promise<FiringAlert[]>;
   close(): Promise<void>;
 }
 
-/** The counters every store reads, by the fabric collector's metric names (docs/metrics.md). */
+/**
+ * The counters every store reads, by the fabric collector's metric names (docs/metrics.md): data,
+ * packets and XmitWait first (their positions are fixed), then the error counters, then the gauges.
+ */
 export const PORT_COUNTERS = {
   transmitBytes: 'fabscope_port_data_transmitted_bytes_total',
   receiveBytes: 'fabscope_port_data_received_bytes_total',
   transmitPackets: 'fabscope_port_packets_transmitted_total',
   receivePackets: 'fabscope_port_packets_received_total',
   transmitWait: 'fabscope_port_transmit_wait_total',
+  ...ERROR_COUNTERS,
+  ...PORT_GAUGES,
 } as const;
 
 export type CounterField = keyof typeof PORT_COUNTERS;

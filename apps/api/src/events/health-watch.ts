@@ -1,0 +1,150 @@
+import {
+  CATEGORY_NAMES,
+  type CategoryName,
+  SEVERITY_LEVELS,
+  type Severity,
+  severityOf,
+} from '@fabscope/topology';
+import type { LinkDirectionState, LinkIndex } from '../lib/utilization.ts';
+import type { EventLog, FabricEvent } from './event-log.ts';
+
+/** Most events of one kind (per category, or gaps) written per tick; the rest are counted in one. */
+export const EVENTS_PER_TICK = 10;
+
+const LEVEL: Record<Severity, number> = { warning: 1, error: 2, critical: 3 };
+const SEVERITY_AT = new Map(SEVERITY_LEVELS.map(([s]) => [LEVEL[s], s] as const));
+
+interface Change {
+  subject: string;
+  value: number;
+  event: FabricEvent;
+}
+
+/**
+ * Watches every tick for what an administrator is alerted to, and writes it to the event log:
+ * a PM category of a link direction crossing its threshold (warning at 1 ×, error at 3 ×,
+ * critical at 10 ×, one event each time the severity rises, an `info` one when it falls back
+ * under), and ports that stop answering or answer again (collection gaps). Unknown values change
+ * nothing: a direction whose counters went missing is a gap, not a recovery. At most
+ * EVENTS_PER_TICK per category per tick, worst first, so a fabric-wide congestion does not bury
+ * the log; the rest are summed up in one `fabric` event, as opafm caps its threshold messages.
+ */
+export class HealthWatch {
+  /** Level (1 warning … 3 critical) per `direction|category` above threshold. */
+  private readonly levels = new Map<string, number>();
+  private answering: Set<string> | null = null;
+  /** Ports reported as no longer answering, until they answer again. */
+  private readonly missing = new Set<string>();
+  private readonly portNames = new Map<string, string>();
+
+  constructor(
+    private readonly log: EventLog,
+    private readonly index: LinkIndex,
+    private readonly limit = EVENTS_PER_TICK,
+  ) {
+    for (const ch of index.channels)
+      this.portNames.set(ch.fromKey, `${ch.fixed.from.node}/${ch.fixed.from.port}`);
+  }
+
+  observe(timeMs: number, links: readonly LinkDirectionState[], ports: ReadonlyMap<string, unknown>): void {
+    for (const name of CATEGORY_NAMES) this.categoryEvents(timeMs, links, name);
+    this.gapEvents(timeMs, ports);
+  }
+
+  private categoryEvents(timeMs: number, links: readonly LinkDirectionState[], name: CategoryName): void {
+    const rising: Change[] = [];
+    const falling: Change[] = [];
+    for (const link of links) {
+      const value = link.categories[name];
+      if (value === null) continue;
+      const key = `${link.id}|${name}`;
+      const before = this.levels.get(key) ?? 0;
+      const severity = severityOf(value);
+      const now = severity === null ? 0 : LEVEL[severity];
+      if (now === before) continue;
+      if (now === 0) this.levels.delete(key);
+      else this.levels.set(key, now);
+      const times = `${value.toFixed(2)} × threshold`;
+      if (now > before) {
+        rising.push({
+          subject: link.id,
+          value,
+          event: {
+            timeMs,
+            kind: 'threshold',
+            subject: link.id,
+            severity: SEVERITY_AT.get(now) as Severity,
+            detail: `${name} ${times}${before > 0 ? ` (was ${SEVERITY_AT.get(before)})` : ''}`,
+          },
+        });
+      } else if (now === 0) {
+        falling.push({
+          subject: link.id,
+          value,
+          event: {
+            timeMs,
+            kind: 'threshold',
+            subject: link.id,
+            severity: 'info',
+            detail: `${name} back under threshold (${times})`,
+          },
+        });
+      }
+    }
+    this.write(rising, (n) => `${n} more link directions crossed the ${name} threshold`, 'warning', timeMs);
+    this.write(falling, (n) => `${n} more link directions back under the ${name} threshold`, 'info', timeMs);
+  }
+
+  private gapEvents(timeMs: number, ports: ReadonlyMap<string, unknown>): void {
+    const now = new Set<string>();
+    for (const key of this.index.portKeys) if (ports.has(key)) now.add(key);
+    const before = this.answering;
+    this.answering = now;
+    if (before === null) return;
+    const gone: Change[] = [];
+    const back: Change[] = [];
+    for (const key of before) {
+      if (now.has(key)) continue;
+      const subject = this.portNames.get(key) ?? key;
+      gone.push({
+        subject,
+        value: 0,
+        event: {
+          timeMs,
+          kind: 'collection-gap',
+          subject,
+          severity: 'warning',
+          detail: 'no fresh reading: the port or its collector target stopped answering',
+        },
+      });
+    }
+    for (const key of before) if (!now.has(key)) this.missing.add(key);
+    // Only a port reported missing comes back: one seen for the first time (the store starting
+    // up, a port cabled since) is not an event; /summary counts the ports without data.
+    for (const key of now) {
+      if (!this.missing.delete(key)) continue;
+      const subject = this.portNames.get(key) ?? key;
+      back.push({
+        subject,
+        value: 0,
+        event: { timeMs, kind: 'collection-gap', subject, severity: 'info', detail: 'readings again' },
+      });
+    }
+    this.write(gone, (n) => `${n} more ports stopped answering`, 'warning', timeMs, 'collection-gap');
+    this.write(back, (n) => `${n} more ports answer again`, 'info', timeMs, 'collection-gap');
+  }
+
+  /** The worst `limit` changes as events, and the rest summed up in one. */
+  private write(
+    changes: Change[],
+    more: (n: number) => string,
+    severity: FabricEvent['severity'],
+    timeMs: number,
+    kind: FabricEvent['kind'] = 'threshold',
+  ): void {
+    changes.sort((a, b) => b.value - a.value || (a.subject < b.subject ? -1 : 1));
+    for (const change of changes.slice(0, this.limit)) this.log.append(change.event);
+    const rest = changes.length - this.limit;
+    if (rest > 0) this.log.append({ timeMs, kind, subject: 'fabric', severity, detail: more(rest) });
+  }
+}

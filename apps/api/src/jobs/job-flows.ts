@@ -1,0 +1,160 @@
+import {
+  channelOf,
+  type Fabric,
+  type ForwardingTables,
+  fabricGraph,
+  traceChannels,
+} from '@fabscope/topology';
+import type { EmulatorClient } from '../emulator-client.ts';
+import { byName } from './emulator-source.ts';
+import { isRunning, type Job } from './job.ts';
+
+/** A flow attributed to a job, on the path it takes (live) or would take (static, estimated). */
+export interface JobFlow {
+  /** The emulator's flow id; absent for estimated flows. */
+  id?: string;
+  from: string;
+  to: string;
+  job: string | null;
+  /** Payload bytes/s now; null when estimated (no per-flow measurement exists on a real fabric). */
+  bytesPerSecond: number | null;
+  /** Link directions crossed, in order. */
+  path: string[];
+  /** true: a node pair of a running job routed statically, not a measured flow. */
+  estimated: boolean;
+}
+
+/**
+ * Most node pairs estimated per job: every ordered pair of its hosts while that stays under this
+ * (65 hosts), a ring both ways beyond, which is what the nearest-neighbour exchanges of most large
+ * jobs look like. An estimate says where a job can load the fabric, not what it sends.
+ */
+export const MAX_ESTIMATED_PAIRS_PER_JOB = 4160;
+
+/** The node pairs a job is assumed to exchange traffic between. */
+export function estimatedPairs(hosts: readonly string[]): [string, string][] {
+  const n = hosts.length;
+  const pairs: [string, string][] = [];
+  if (n < 2) return pairs;
+  if (n * (n - 1) <= MAX_ESTIMATED_PAIRS_PER_JOB) {
+    for (const a of hosts) for (const b of hosts) if (a !== b) pairs.push([a, b]);
+    return pairs;
+  }
+  for (let i = 0; i < n; i++) {
+    pairs.push([hosts[i] as string, hosts[(i + 1) % n] as string]);
+    pairs.push([hosts[(i + 1) % n] as string, hosts[i] as string]);
+  }
+  return pairs;
+}
+
+/** Static routes of node pairs as link-direction ids; unroutable pairs are left out. */
+export function staticPaths(
+  fabric: Fabric,
+  tables: ForwardingTables,
+  pairs: readonly [string, string][],
+): { from: string; to: string; path: string[] }[] {
+  const g = fabricGraph(fabric);
+  const out: { from: string; to: string; path: string[] }[] = [];
+  const channels: number[] = [];
+  for (const [from, to] of pairs) {
+    const a = fabric.nodeByName.get(from);
+    const b = fabric.nodeByName.get(to);
+    if (!a || !b || a.type === 'switch' || b.type === 'switch' || a === b) continue;
+    channels.length = 0;
+    if (traceChannels(fabric, g, tables, a.index, b.index, channels) !== undefined) continue;
+    out.push({ from, to, path: channels.map((c) => channelOf(fabric, c).id) });
+  }
+  return out;
+}
+
+/** The hosts of a job this fabric knows, in name order (host lists may name nodes of other fabrics). */
+export function knownHosts(fabric: Fabric, job: Job): string[] {
+  return job.nodes
+    .filter((n) => {
+      const node = fabric.nodeByName.get(n);
+      return node !== undefined && node.type !== 'switch';
+    })
+    .sort(byName);
+}
+
+/** Which flows to return: those crossing a link direction, or those of one job. */
+export interface FlowSelection {
+  link?: string;
+  job?: string;
+}
+
+export interface FlowSources {
+  fabric: Fabric;
+  tables: ForwardingTables;
+  emulator: EmulatorClient | null;
+}
+
+/**
+ * The flows on the fabric now. With an emulator they are its flows on their current paths (what
+ * adaptive routing moved them to), with their rates. Nothing measures the flows of a real fabric:
+ * the node pairs of running jobs are routed on the static tables and marked estimated — without
+ * an emulator, or with one for the jobs of another source (squeue) that have no live flows.
+ */
+export async function currentFlows(
+  sources: FlowSources,
+  jobs: () => Promise<Job[]>,
+  options: { estimate: boolean } & FlowSelection = { estimate: sources.emulator === null },
+): Promise<JobFlow[]> {
+  const out: JobFlow[] = [];
+  const { link, job: only } = options;
+  if (sources.emulator) {
+    // Only the flows asked for come over the wire (all-to-all at 1,152 hosts is 1.3 M flows).
+    const filter: FlowSelection = {};
+    if (link !== undefined) filter.link = link;
+    if (only !== undefined) filter.job = only;
+    const { flows } = await sources.emulator.listFlows(filter);
+    for (const f of flows) {
+      out.push({
+        id: f.id,
+        from: f.from,
+        to: f.to,
+        job: f.job ?? null,
+        bytesPerSecond: f.state === 'pending' ? 0 : f.bytesPerSecond,
+        path: f.path,
+        estimated: false,
+      });
+    }
+  }
+  if (!options.estimate) return out;
+  const live = new Set(out.map((f) => f.job));
+  for (const job of (await jobs()).filter(isRunning)) {
+    if (live.has(job.id) || (only !== undefined && job.id !== only)) continue;
+    for (const f of estimatedFlows(sources, job))
+      if (link === undefined || f.path.includes(link)) out.push(f);
+  }
+  return out;
+}
+
+/**
+ * Estimated flows per tables and job allocation: a job's routes are traced once, not on every
+ * request (a 64-host job is 4,032 pairs). New tables after a sweep start a new cache.
+ */
+const estimates = new WeakMap<ForwardingTables, Map<string, JobFlow[]>>();
+const MAX_CACHED_JOBS = 10_000;
+
+function estimatedFlows(sources: FlowSources, job: Job): JobFlow[] {
+  let byJob = estimates.get(sources.tables);
+  if (!byJob) {
+    byJob = new Map();
+    estimates.set(sources.tables, byJob);
+  }
+  const key = `${job.id}\u0000${job.nodes.join(',')}`;
+  let flows = byJob.get(key);
+  if (!flows) {
+    const hosts = knownHosts(sources.fabric, job);
+    flows = staticPaths(sources.fabric, sources.tables, estimatedPairs(hosts)).map((p) => ({
+      ...p,
+      job: job.id,
+      bytesPerSecond: null,
+      estimated: true,
+    }));
+    if (byJob.size >= MAX_CACHED_JOBS) byJob.clear();
+    byJob.set(key, flows);
+  }
+  return flows;
+}

@@ -1,0 +1,103 @@
+import type { JobFlow } from './job-flows.ts';
+
+/** One link direction a job's traffic crosses, and how much of the traffic on it is the job's. */
+export interface JobLinkShare {
+  /** Link direction `node/port->node/port`. */
+  id: string;
+  /** The job's flows crossing it. */
+  flows: number;
+  /** Every flow crossing it, the job's and others'. */
+  totalFlows: number;
+  /** The job's bytes/s on it; null when the flows are estimated. */
+  jobBytesPerSecond: number | null;
+  totalBytesPerSecond: number | null;
+  /**
+   * The job's share 0..1 of the traffic on it: of the bytes when measured, of the flows when
+   * estimated; null when nothing flows (every flow pending).
+   */
+  share: number | null;
+  estimated: boolean;
+}
+
+/** The links a job's flows cross, busiest first (by the job's bytes/s, then by its flows). */
+export function jobLinks(flows: readonly JobFlow[], jobId: string): JobLinkShare[] {
+  const rows = new Map<string, JobLinkShare>();
+  for (const f of flows) {
+    if (f.job !== jobId) continue;
+    for (const id of f.path) {
+      let row = rows.get(id);
+      if (!row) {
+        row = {
+          id,
+          flows: 0,
+          totalFlows: 0,
+          jobBytesPerSecond: f.estimated ? null : 0,
+          totalBytesPerSecond: f.estimated ? null : 0,
+          share: null,
+          estimated: f.estimated,
+        };
+        rows.set(id, row);
+      }
+      row.flows++;
+      if (row.jobBytesPerSecond !== null && f.bytesPerSecond !== null)
+        row.jobBytesPerSecond += f.bytesPerSecond;
+    }
+  }
+  for (const f of flows) {
+    for (const id of f.path) {
+      const row = rows.get(id);
+      if (!row) continue;
+      row.totalFlows++;
+      if (row.totalBytesPerSecond !== null && f.bytesPerSecond !== null)
+        row.totalBytesPerSecond += f.bytesPerSecond;
+    }
+  }
+  for (const row of rows.values()) {
+    if (row.estimated) row.share = row.flows / row.totalFlows;
+    else if (row.totalBytesPerSecond && row.jobBytesPerSecond !== null)
+      row.share = row.jobBytesPerSecond / row.totalBytesPerSecond;
+  }
+  return [...rows.values()].sort(
+    (a, b) =>
+      (b.jobBytesPerSecond ?? 0) - (a.jobBytesPerSecond ?? 0) || b.flows - a.flows || (a.id < b.id ? -1 : 1),
+  );
+}
+
+/** A job's part of the traffic on one link direction. */
+export interface LinkJobShare {
+  job: string | null;
+  flows: number;
+  bytesPerSecond: number | null;
+}
+
+/** The flows crossing a link direction, fastest first, and the jobs they belong to. */
+export function flowsOnLink(
+  flows: readonly JobFlow[],
+  linkId: string,
+): { flows: JobFlow[]; jobs: LinkJobShare[] } {
+  const crossing = flows
+    .filter((f) => f.path.includes(linkId))
+    .sort(
+      (a, b) =>
+        (b.bytesPerSecond ?? 0) - (a.bytesPerSecond ?? 0) ||
+        (a.job ?? '').localeCompare(b.job ?? '') ||
+        a.from.localeCompare(b.from) ||
+        a.to.localeCompare(b.to),
+    );
+  const jobs = new Map<string | null, LinkJobShare>();
+  for (const f of crossing) {
+    let share = jobs.get(f.job);
+    if (!share) {
+      share = { job: f.job, flows: 0, bytesPerSecond: f.estimated ? null : 0 };
+      jobs.set(f.job, share);
+    }
+    share.flows++;
+    if (share.bytesPerSecond !== null && f.bytesPerSecond !== null) share.bytesPerSecond += f.bytesPerSecond;
+  }
+  return {
+    flows: crossing,
+    jobs: [...jobs.values()].sort(
+      (a, b) => (b.bytesPerSecond ?? 0) - (a.bytesPerSecond ?? 0) || b.flows - a.flows,
+    ),
+  };
+}

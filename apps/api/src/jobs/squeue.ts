@@ -1,0 +1,123 @@
+import { expandHostList, HostListError } from './hostlist.ts';
+import { type Job, JobSourceError } from './job.ts';
+
+/**
+ * Pure parsers of squeue's two outputs. Both keep only what `Job` holds; a field of an unexpected
+ * type fails the whole answer with the job and field named, rather than showing a wrong job.
+ */
+
+/** The `-o` format `parseSqueueText` reads: id, name, user, long state, node list, start time. */
+export const SQUEUE_FORMAT = '%i|%j|%u|%T|%N|%S';
+
+/** What squeue prints for a time it does not know. */
+const NO_TIME = new Set(['', 'N/A', 'NONE', 'UNKNOWN', '(NULL)']);
+
+/**
+ * `squeue -h -o '%i|%j|%u|%T|%N|%S'`: one job a line. A job name may itself hold `|`, so the id is
+ * the first field and the last four are counted from the right. `%S` is local time without a
+ * zone (squeue prints the controller's), read here in this process's zone.
+ */
+export function parseSqueueText(text: string): Job[] {
+  const jobs: Job[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (line.trim() === '') return;
+    const fields = line.split('|');
+    if (fields.length < 6) {
+      throw new JobSourceError(
+        `squeue line ${i + 1}: expected 6 fields (${SQUEUE_FORMAT}), got ${fields.length}: "${line.slice(0, 120)}"`,
+      );
+    }
+    const id = (fields[0] as string).trim();
+    const [user, state, nodeList, start] = fields.slice(-4).map((f) => f.trim()) as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    const name = fields.slice(1, -4).join('|');
+    jobs.push({
+      id,
+      name,
+      user: user === '' ? null : user,
+      state,
+      nodes: nodesOf(nodeList, `squeue line ${i + 1}`),
+      startTime: localTime(start, `squeue line ${i + 1}`),
+    });
+  });
+  return jobs;
+}
+
+function nodesOf(list: string, where: string): string[] {
+  // Pending jobs print their reason in NODELIST(REASON) with %R, and nothing with %N.
+  if (list === '' || list.startsWith('(')) return [];
+  try {
+    return expandHostList(list);
+  } catch (error) {
+    if (error instanceof HostListError) throw new JobSourceError(`${where}: ${error.message}`);
+    throw error;
+  }
+}
+
+function localTime(text: string, where: string): string | null {
+  if (NO_TIME.has(text.toUpperCase())) return null;
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/.test(text)) {
+    throw new JobSourceError(`${where}: start time "${text}" is not YYYY-MM-DDTHH:MM:SS`);
+  }
+  return new Date(text).toISOString();
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * `squeue --json`. Slurm's data_parser has changed the fields' types over its versions: since
+ * v0.0.40 (Slurm 23.11) `job_state` is an array of flags whose first is the base state and times
+ * are `{set, infinite, number}`; before, `job_state` is a string and times plain Unix seconds.
+ * Both are read. Array tasks get Slurm's `JOBID_TASK` id.
+ */
+export function parseSqueueJson(text: string): Job[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (error) {
+    throw new JobSourceError(`squeue --json: not JSON (${(error as Error).message})`);
+  }
+  if (!isObject(doc) || !Array.isArray(doc.jobs)) {
+    throw new JobSourceError('squeue --json: no "jobs" array in the answer');
+  }
+  return doc.jobs.map((raw, i) => {
+    const where = `squeue --json jobs[${i}]`;
+    if (!isObject(raw)) throw new JobSourceError(`${where}: not an object`);
+    const jobId = raw.job_id;
+    if (typeof jobId !== 'number' && typeof jobId !== 'string') {
+      throw new JobSourceError(`${where}: job_id missing`);
+    }
+    const arrayJob = numberOf(raw.array_job_id);
+    const arrayTask = numberOf(raw.array_task_id);
+    const id =
+      arrayJob !== null && arrayJob > 0 && arrayTask !== null ? `${arrayJob}_${arrayTask}` : String(jobId);
+    const state = Array.isArray(raw.job_state) ? raw.job_state[0] : raw.job_state;
+    if (typeof state !== 'string') throw new JobSourceError(`${where}: job_state missing`);
+    const nodes = raw.nodes ?? '';
+    if (typeof nodes !== 'string') throw new JobSourceError(`${where}: nodes is not a host list`);
+    const start = numberOf(raw.start_time);
+    return {
+      id,
+      name: typeof raw.name === 'string' ? raw.name : '',
+      user: typeof raw.user_name === 'string' && raw.user_name !== '' ? raw.user_name : null,
+      state,
+      nodes: nodesOf(nodes, where),
+      // 0 is Slurm's "not set" for a time.
+      startTime: start !== null && start > 0 ? new Date(start * 1000).toISOString() : null,
+    };
+  });
+}
+
+/** A number, or Slurm's `{set, infinite, number}`; null when unset or infinite. */
+function numberOf(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (isObject(value) && value.set === true && value.infinite !== true && typeof value.number === 'number') {
+    return value.number;
+  }
+  return null;
+}

@@ -1,0 +1,32 @@
+import { constants, deflateRawSync } from 'node:zlib';
+
+/**
+ * The event stream compressed once per tick for every client. A tick's compact frame is ~1.1 MB of
+ * JSON at fat-tree-6912 and deflates to ~70 KB; compressing it per client would cost each
+ * dashboard ~10 ms of the server's CPU per tick. So each frame is deflated on its own — no
+ * reference to frames before it, which a client that joined later never saw — and sync-flushed
+ * (it ends on a byte boundary, decodable at once, and is not the stream's last block). Any run of
+ * such blocks after ZLIB_HEADER is a valid `Content-Encoding: deflate` body (RFC 1950), so every
+ * client gets the same Buffer whenever it joined. The stream never ends normally, so it never
+ * needs the zlib trailer.
+ */
+export const ZLIB_HEADER = Buffer.from([0x78, 0x9c]);
+
+export type StreamEncoding = 'identity' | 'deflate';
+
+/** One frame as a self-contained, sync-flushed raw deflate block sequence. */
+export function deflateFrame(frame: Buffer | string): Buffer {
+  return deflateRawSync(frame, { level: 6, finishFlush: constants.Z_SYNC_FLUSH });
+}
+
+/** Whether an `Accept-Encoding` header accepts deflate (listed, or `*`, with q above 0). */
+export function acceptsDeflate(header: string | string[] | undefined): boolean {
+  const text = Array.isArray(header) ? header.join(',') : (header ?? '');
+  for (const part of text.split(',')) {
+    const [coding = '', ...params] = part.trim().toLowerCase().split(';');
+    if (coding.trim() !== 'deflate' && coding.trim() !== '*') continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q === undefined || Number(q.slice(2)) > 0) return true;
+  }
+  return false;
+}

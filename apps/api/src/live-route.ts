@@ -1,0 +1,105 @@
+import {
+  describeRoute,
+  findNode,
+  type RouteReport,
+  type RouteReportHop,
+  routeBetween,
+  routeOfChannels,
+} from '@fabscope/topology';
+import type { ApiContext } from './context.ts';
+import type { LinkDirectionState } from './lib/utilization.ts';
+
+/** A hop with the live load of the link direction leaving it. */
+export interface LiveHop extends RouteReportHop {
+  /** Fraction 0..1 of the link leaving this hop; null when unknown (stale, or no sample yet). */
+  utilization?: number | null;
+  bytesPerSecond?: number | null;
+  /** Share of time 0..1 the port leaving this hop waited for credit; null when unknown. */
+  transmitWaitFraction?: number | null;
+}
+
+export interface LiveRoute extends Omit<RouteReport, 'hops'> {
+  engine: string;
+  hops: LiveHop[];
+  /** `flow`: the path a running flow between the two takes now; `tables`: the forwarding tables'. */
+  source: 'flow' | 'tables';
+  /** The emulator flow whose path this is (source `flow`). */
+  flowId?: string;
+  /** The forwarding tables' route, when the traffic takes another (adaptive routing moved it). */
+  static?: { links: string[]; hops: RouteReportHop[] };
+}
+
+/**
+ * The route traffic from `from` to `to` takes now. The forwarding tables (followed through the
+ * fabric manager's sweeps) give the static route; with an emulator, a running flow between the two
+ * is the truth — adaptive routing may have moved it off the static route — so its path is the
+ * answer and the static route is kept beside it when they differ. Each hop carries the live load
+ * of the link leaving it. Throws UnknownNodeError / NoRouteError for bad ends.
+ */
+export async function liveRoute(ctx: ApiContext, fromName: string, toName: string): Promise<LiveRoute> {
+  const from = findNode(ctx.fabric, fromName).name;
+  const to = findNode(ctx.fabric, toName).name;
+  const staticReport = describeRoute(ctx.fabric, routeBetween(ctx.fabric, ctx.tables, from, to));
+  let report = staticReport;
+  let flowId: string | undefined;
+  if (ctx.emulator) {
+    let flows: Awaited<ReturnType<typeof ctx.emulator.listFlows>>['flows'] = [];
+    try {
+      flows = (await ctx.emulator.listFlows({ from, to })).flows;
+    } catch {
+      // No emulator answer: the tables' route is still the best account there is.
+    }
+    const flow =
+      flows.find((f) => f.from === from && f.to === to && f.state !== 'pending' && f.path.length > 0) ?? null;
+    const channels = flow ? channelIndices(ctx, flow.path) : null;
+    if (flow && channels) {
+      flowId = flow.id;
+      if (flow.path.join(' ') !== staticReport.links.join(' ')) {
+        report = describeRoute(ctx.fabric, routeOfChannels(ctx.fabric, channels));
+      }
+    }
+  }
+  const live = await liveLoad(ctx);
+  const hops = report.hops.map((hop): LiveHop => {
+    if (hop.link === undefined) return hop;
+    const state = live.get(hop.link);
+    return {
+      ...hop,
+      utilization: state?.utilization ?? null,
+      bytesPerSecond: state?.bytesPerSecond ?? null,
+      transmitWaitFraction: state?.transmitWaitFraction ?? null,
+    };
+  });
+  const answer: LiveRoute = {
+    engine: ctx.tables.engine,
+    ...report,
+    hops,
+    source: flowId === undefined ? 'tables' : 'flow',
+  };
+  if (flowId !== undefined) answer.flowId = flowId;
+  if (report !== staticReport) answer.static = { links: staticReport.links, hops: staticReport.hops };
+  return answer;
+}
+
+/** Link-direction id → channel index, built once per fabric. */
+const channelIndexCache = new WeakMap<object, Map<string, number>>();
+
+function channelIndices(ctx: ApiContext, ids: readonly string[]): number[] | null {
+  let byId = channelIndexCache.get(ctx.linkIndex);
+  if (!byId) {
+    byId = new Map(ctx.linkIndex.channels.map((c) => [c.fixed.id, c.index]));
+    channelIndexCache.set(ctx.linkIndex, byId);
+  }
+  const out: number[] = [];
+  for (const id of ids) {
+    const index = byId.get(id);
+    if (index === undefined) return null; // the emulator runs another fabric
+    out.push(index);
+  }
+  return out;
+}
+
+async function liveLoad(ctx: ApiContext): Promise<Map<string, LinkDirectionState>> {
+  const tick = await ctx.sampler.current();
+  return new Map(tick.links.map((l) => [l.id, l]));
+}

@@ -1,0 +1,127 @@
+import {
+  ErrorReply,
+  JobDetailSchema,
+  JobsReply,
+  LinkFlowsQuery,
+  LinkFlowsReply,
+  NoQuery,
+} from '@fabscope/contracts';
+import { analyzeFlows, type Fabric } from '@fabscope/topology';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { ApiContext } from '../context.ts';
+import { UpstreamError } from '../emulator-client.ts';
+import { sendError } from '../http/errors.ts';
+import { flowsNow, jobSourceOf, listJobs } from '../jobs/context.ts';
+import { JobSourceError } from '../jobs/job.ts';
+import { estimatedPairs, knownHosts } from '../jobs/job-flows.ts';
+import { flowsOnLink, jobLinks } from '../jobs/job-report.ts';
+
+/** Job sources fail as upstreams do: 502 with the reason; the emulator's 4xx pass through. */
+export async function withJobs<T>(reply: FastifyReply, action: () => Promise<T>) {
+  try {
+    return await action();
+  } catch (error) {
+    if (error instanceof JobSourceError) return sendError(reply, 502, error.message);
+    if (error instanceof UpstreamError) return sendError(reply, error.statusCode, error.message);
+    throw error;
+  }
+}
+
+/** Node-index pairs of named hosts this fabric has. */
+function indexPairs(fabric: Fabric, pairs: readonly { from: string; to: string }[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const { from, to } of pairs) {
+    const a = fabric.nodeByName.get(from);
+    const b = fabric.nodeByName.get(to);
+    if (a && b && a !== b) out.push([a.index, b.index]);
+  }
+  return out;
+}
+
+/** Jobs (Slurm's, a jobs file's, or the emulator's traffic) and what their traffic crosses. */
+export const jobRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  const errors = { 400: ErrorReply, 404: ErrorReply, 502: ErrorReply };
+  const channelIds = new Set(ctx.linkIndex.channels.map((c) => c.fixed.id));
+  const kindOf = new Map(ctx.linkIndex.channels.map((c) => [c.fixed.id, c.fixed.kind]));
+
+  app.get(
+    '/jobs',
+    {
+      schema: {
+        summary: 'Jobs: from squeue, a jobs file, or the emulator (each traffic request is a job)',
+        querystring: NoQuery,
+        response: { 200: JobsReply, ...errors },
+      },
+    },
+    (_request, reply) =>
+      withJobs(reply, async () => ({ source: jobSourceOf(ctx)?.kind ?? 'none', jobs: await listJobs(ctx) })),
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/jobs/:id',
+    {
+      schema: {
+        summary:
+          'A job: its nodes, the links its traffic crosses with its share of each, predicted contention',
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }) }),
+        querystring: NoQuery,
+        response: { 200: JobDetailSchema, ...errors },
+      },
+    },
+    (request, reply) =>
+      withJobs(reply, async () => {
+        const jobs = await listJobs(ctx);
+        const job = jobs.find((j) => j.id === request.params.id);
+        if (!job) return sendError(reply, 404, `no job "${request.params.id}"`);
+        const flows = await flowsNow(ctx);
+        const own = flows.filter((f) => f.job === job.id);
+        // A job not running (or without traffic) is predicted on its estimated pairs.
+        const pairs =
+          own.length > 0
+            ? own
+            : estimatedPairs(knownHosts(ctx.fabric, job)).map(([from, to]) => ({ from, to }));
+        const analysis =
+          pairs.length > 0 ? analyzeFlows(ctx.fabric, ctx.tables, indexPairs(ctx.fabric, pairs)) : null;
+        return {
+          job,
+          nodes: job.nodes.map((name) => {
+            const node = ctx.fabric.nodeByName.get(name);
+            return { name, known: node !== undefined && node.type !== 'switch' };
+          }),
+          estimated: own.length === 0 || own.every((f) => f.estimated),
+          flows: own.length,
+          links: jobLinks(flows, job.id).map((l) => ({ ...l, kind: kindOf.get(l.id) ?? 'unknown' })),
+          contention: analysis && {
+            engine: analysis.engine,
+            flowCount: analysis.flowCount,
+            maxIslLoad: analysis.maxIslLoad,
+            sharedIsls: analysis.collisions.length,
+            aggregateGbps: analysis.aggregateGbps,
+            minFlowGbps: analysis.minFlowGbps,
+          },
+        };
+      }),
+  );
+
+  app.get<{ Querystring: LinkFlowsQuery }>(
+    '/links/flows',
+    {
+      schema: {
+        summary:
+          'Why a link is hot: the flows crossing a link direction with rate and job (estimated from running jobs without an emulator)',
+        querystring: LinkFlowsQuery,
+        response: { 200: LinkFlowsReply, ...errors },
+      },
+    },
+    (request, reply) =>
+      withJobs(reply, async () => {
+        const { id } = request.query;
+        if (!channelIds.has(id)) {
+          return sendError(reply, 400, `no link direction "${id}" (ids are node/port->node/port)`);
+        }
+        const { flows, jobs } = flowsOnLink(await flowsNow(ctx, { link: id }), id);
+        return { id, estimated: ctx.emulator === null || flows.some((f) => f.estimated), flows, jobs };
+      }),
+  );
+};

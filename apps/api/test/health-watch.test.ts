@@ -1,0 +1,166 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildScenario } from '@fabscope/topology';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, configFromEnv } from '../src/config.ts';
+import { type FabricEvent, MemoryEventLog } from '../src/events/event-log.ts';
+import { HealthWatch } from '../src/events/health-watch.ts';
+import { explainLinkStates } from '../src/events/link-state-reasons.ts';
+import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../src/lib/link-errors.ts';
+import {
+  directionState,
+  type LinkDirectionState,
+  LinkIndex,
+  linkDirectionStates,
+} from '../src/lib/utilization.ts';
+import { emptyPortRates, portKey } from '../src/store/types.ts';
+
+const fabric = buildScenario('ar-demo');
+const index = new LinkIndex(fabric);
+
+/** Every direction of ar-demo, with `integrity` set on the ones named. */
+function links(integrity: Record<string, number | null>): LinkDirectionState[] {
+  return index.channels.map(({ fixed }) =>
+    directionState(fixed, {
+      bytesPerSecond: 0,
+      packetsPerSecond: 0,
+      transmitWaitTicksPerSecond: 0,
+      transmitWaitFraction: 0,
+      linkUp: true,
+      errors: UNKNOWN_ERRORS,
+      categories: {
+        ...UNKNOWN_CATEGORIES,
+        integrity: fixed.id in integrity ? (integrity[fixed.id] as number | null) : 0,
+      },
+    }),
+  );
+}
+const allPorts = new Map([...index.portKeys].map((k) => [k, emptyPortRates()]));
+
+describe('HealthWatch: thresholds crossed and collection gaps into the event log', () => {
+  it('writes one event per rise in severity and one when the value falls back under; unknown changes nothing', () => {
+    const log = new MemoryEventLog();
+    const watch = new HealthWatch(log, index);
+    const d = 'edge1/4->core2/1';
+    for (const [t, value] of [
+      [1, 0.5],
+      [2, 1.2],
+      [3, 1.5],
+      [4, 4],
+      [5, null],
+      [6, 12],
+      [7, 0.2],
+    ] as const)
+      watch.observe(t, links({ [d]: value }), allPorts);
+    expect(log.list(0, 10).map((e) => [e.timeMs, e.severity, e.detail])).toEqual([
+      [2, 'warning', 'integrity 1.20 × threshold'],
+      [4, 'error', 'integrity 4.00 × threshold (was warning)'],
+      [6, 'critical', 'integrity 12.00 × threshold (was error)'],
+      [7, 'info', 'integrity back under threshold (0.20 × threshold)'],
+    ]);
+  });
+
+  it('at most the limit per category per tick, worst first, the rest in one fabric event', () => {
+    const log = new MemoryEventLog();
+    const watch = new HealthWatch(log, index, 2);
+    const ids = index.channels.map((c) => c.fixed.id);
+    watch.observe(1, links(Object.fromEntries(ids.map((id, i) => [id, 1 + i]))), allPorts);
+    const events = log.list(0, 10);
+    expect(events).toHaveLength(3);
+    expect(events[0]?.subject).toBe(ids[ids.length - 1]);
+    expect(events[2]).toMatchObject({
+      subject: 'fabric',
+      detail: `${ids.length - 2} more link directions crossed the integrity threshold`,
+    });
+  });
+
+  it('ports that stop answering and answer again are collection gaps', () => {
+    const log = new MemoryEventLog();
+    const watch = new HealthWatch(log, index);
+    const edge1 = fabric.nodeByName.get('edge1')?.guid as string;
+    const without = new Map(allPorts);
+    without.delete(portKey(edge1, 4));
+    // Ports seen for the first time (the store starting up) are not an event.
+    watch.observe(0, links({}), new Map());
+    watch.observe(1, links({}), allPorts);
+    watch.observe(2, links({}), without);
+    watch.observe(3, links({}), allPorts);
+    expect(log.list(0, 10).map((e) => [e.kind, e.subject, e.severity])).toEqual([
+      ['collection-gap', 'edge1/4', 'warning'],
+      ['collection-gap', 'edge1/4', 'info'],
+    ]);
+  });
+});
+
+describe('FABSCOPE_PM_THRESHOLDS', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fabscope-pm-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("reads opafm's XML; the link index computes categories with it", () => {
+    const file = join(dir, 'opafm.xml');
+    writeFileSync(
+      file,
+      '<Config><Common><Pm><Thresholds><Security>1</Security></Thresholds></Pm></Common></Config>\n',
+    );
+    const config = configFromEnv({ FABSCOPE_PM_THRESHOLDS: file });
+    expect(config.pmThresholds?.thresholds.Security).toBe(1);
+    const custom = new LinkIndex(fabric, config.pmThresholds);
+    const edge1 = fabric.nodeByName.get('edge1')?.guid as string;
+    const rates = { ...emptyPortRates(), errors: { receiveConstraintErrors: 2 } };
+    const snapshot = {
+      timeMs: 0,
+      ok: true,
+      lastSampleAgeSeconds: 0,
+      ports: new Map([[portKey(edge1, 4), rates]]),
+    };
+    const into = (i: LinkIndex) => linkDirectionStates(i, snapshot).find((l) => l.id === 'core2/1->edge1/4');
+    expect(into(custom)?.categories.security).toBe(2); // 2/s against 1
+    expect(into(index)?.categories.security).toBe(0.2); // against opafm's 10
+  });
+
+  it('a file that is missing or not in the vocabulary is a ConfigError naming it', () => {
+    expect(() => configFromEnv({ FABSCOPE_PM_THRESHOLDS: join(dir, 'none.xml') })).toThrow(ConfigError);
+    const bad = join(dir, 'bad.xml');
+    writeFileSync(bad, '<Pm><Thresholds><Integrety>5</Integrety></Thresholds></Pm>\n');
+    expect(() => configFromEnv({ FABSCOPE_PM_THRESHOLDS: bad })).toThrow(
+      /bad\.xml.*unknown element <Integrety>/,
+    );
+  });
+});
+
+describe('link state events: the reason where fabscope knows it', () => {
+  it('a fault through the API in the minute before explains it; otherwise the reason is unknown', () => {
+    const link = 'edge1/4--core2/1';
+    const events: FabricEvent[] = [
+      { timeMs: 1000, kind: 'fault', subject: link, detail: 'link-down' },
+      { timeMs: 3000, kind: 'link-state', subject: link, detail: 'link down' },
+      { timeMs: 5000, kind: 'fault', subject: 'core2', detail: 'switch-up' },
+      { timeMs: 6000, kind: 'link-state', subject: link, detail: 'link up' },
+      { timeMs: 200_000, kind: 'link-state', subject: link, detail: 'link down' },
+    ];
+    expect(explainLinkStates(events).filter((e) => e.kind === 'link-state')).toEqual([
+      {
+        timeMs: 3000,
+        kind: 'link-state',
+        subject: link,
+        detail: 'link down (link-down through fabscope)',
+        severity: 'error',
+      },
+      {
+        timeMs: 6000,
+        kind: 'link-state',
+        subject: link,
+        detail: 'link up (switch-up through fabscope)',
+        severity: 'info',
+      },
+      {
+        timeMs: 200_000,
+        kind: 'link-state',
+        subject: link,
+        detail: 'link down (not caused through fabscope)',
+        severity: 'error',
+      },
+    ]);
+  });
+});

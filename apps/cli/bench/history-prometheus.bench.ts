@@ -20,17 +20,13 @@ import {
   PromqlClient,
   recordedSeries,
 } from '@fabscope/api';
+import { median } from '@fabscope/test-support';
 import { buildScenario } from '@fabscope/topology';
 import { startPrometheus } from '../src/prometheus.ts';
 
 const RATIO_LIMIT = 1.5;
 const HOUR_MS = 3_600_000;
 const names = recordedSeries('5s');
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
 
 type End = { node: string; port: number };
 const labelsOf = (index: LinkIndex, from: End, to: End) => {

@@ -21,6 +21,7 @@ import {
   startMetricsServer,
 } from '@fabscope/collectors';
 import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
+import { benchReporter, median } from '@fabscope/test-support';
 import { buildScenario, routingFor } from '@fabscope/topology';
 import { prometheusIntervalFor, startDemo } from '../src/demo.ts';
 import { rateWindowFor } from '../src/prometheus.ts';
@@ -61,20 +62,9 @@ if (scenario === undefined) {
 }
 
 const limits = LIMITS[scenario];
-let failed = 0;
+const bench = benchReporter(`${scenario} `, 0);
+const { report } = bench;
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
-
-function report(name: string, value: number, unit: string, limit?: number, digits = 0): void {
-  const ok = limit === undefined || value <= limit;
-  if (!ok) failed++;
-  const bound = limit === undefined ? '' : ` (limit ${limit} ${unit})`;
-  console.log(`${scenario} ${name}: ${value.toFixed(digits)} ${unit}${bound}${ok ? '' : '  OVER'}`);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
 
 async function time<T>(fn: () => T | Promise<T>): Promise<[number, T]> {
   const started = performance.now();
@@ -103,7 +93,7 @@ console.log(
 if (mode === 'live') await live();
 else if (mode === 'prometheus') await livePrometheus();
 else await stages();
-process.exit(failed === 0 ? 0 : 1);
+process.exit(bench.failed === 0 ? 0 : 1);
 
 async function stages(): Promise<void> {
   const runs = scenario === 'fat-tree-27648' ? 3 : 5;
@@ -260,9 +250,22 @@ async function live(): Promise<void> {
 }
 
 async function livePrometheus(): Promise<void> {
-  const config = { ...configFromEnv({ FABSCOPE_SCENARIO: scenario }), port: 0 };
+  // FABSCOPE_SAMPLE_INTERVAL_MS overrides the interval the demo chooses by size (prometheusIntervalFor).
+  const config = {
+    ...configFromEnv({
+      FABSCOPE_SCENARIO: scenario,
+      FABSCOPE_SAMPLE_INTERVAL_MS: process.env.FABSCOPE_SAMPLE_INTERVAL_MS,
+    }),
+    port: 0,
+  };
   const started = performance.now();
-  const demo = await startDemo({ config, webRoot: '/nonexistent', prometheus: true });
+  // FABSCOPE_BENCH_SLOW_JOB=0: no error-counter job (what Prometheus costs without those series).
+  const demo = await startDemo({
+    config,
+    webRoot: '/nonexistent',
+    prometheus: true,
+    prometheusSlowJob: process.env.FABSCOPE_BENCH_SLOW_JOB !== '0',
+  });
   console.log(
     `${scenario} demo with Prometheus started in ${((performance.now() - started) / 1000).toFixed(1)} s, ` +
       `${demo.collectorUrls.length} collector shards`,
@@ -270,6 +273,20 @@ async function livePrometheus(): Promise<void> {
   // biome-ignore lint/suspicious/noExplicitAny: JSON answers are read field by field
   const api = async (path: string, init?: RequestInit): Promise<any> =>
     (await fetch(`${demo.apiUrl}/api/v1${path}`, { ...init, signal: AbortSignal.timeout(60_000) })).json();
+  /** Lines of Prometheus' own /metrics whose name is `name`: labels and value. */
+  const ownMetrics = async (name: string): Promise<{ labels: string; value: number }[]> => {
+    const text = await (await fetch(new URL('/metrics', demo.prometheusUrl))).text();
+    return [...text.matchAll(new RegExp(`^${name}\\{([^}]*)\\} (\\S+)$`, 'gm'))].map((m) => ({
+      labels: m[1] ?? '',
+      value: Number(m[2]),
+    }));
+  };
+  /** Prometheus' own resident memory, from its /metrics (it need not scrape itself). */
+  const prometheusRss = async (): Promise<number | undefined> => {
+    const text = await (await fetch(new URL('/metrics', demo.prometheusUrl))).text().catch(() => '');
+    const value = Number(/^process_resident_memory_bytes (\S+)$/m.exec(text)?.[1]);
+    return Number.isFinite(value) ? value : undefined;
+  };
   const promql = async (query: string): Promise<number[]> => {
     const url = new URL('/api/v1/query', demo.prometheusUrl);
     url.searchParams.set('query', query);
@@ -283,7 +300,7 @@ async function livePrometheus(): Promise<void> {
       body: JSON.stringify({ pattern: 'permutation', seed: 7 }),
     });
     // Warm up: the rules' window filled after the traffic started.
-    const promIntervalMs = prometheusIntervalFor(fabric.links.length * 2);
+    const promIntervalMs = config.sampleIntervalMs ?? prometheusIntervalFor(fabric.links.length * 2);
     await new Promise((resolve) => setTimeout(resolve, 6 * promIntervalMs + 5000));
     const liveMs = Number(process.env.FABSCOPE_BENCH_LIVE_SECONDS ?? 300) * 1000;
     const ages: number[] = [];
@@ -291,18 +308,42 @@ async function livePrometheus(): Promise<void> {
     let unknownRate = 0;
     let polls = 0;
     const answerMs: number[] = [];
-    const until = Date.now() + liveMs;
+    const statuses = new Map<string, number>();
+    let promRssPeak = 0;
+    const sampler = demo.api.sampler;
+    const ticksBefore = sampler.tickCount;
+    const skippedBefore = sampler.skippedTicks;
+    const liveStarted = Date.now();
+    const until = liveStarted + liveMs;
     while (Date.now() < until) {
       await new Promise((resolve) => setTimeout(resolve, 2000));
       const t = performance.now();
       const health = await api('/health').catch(() => ({ status: 'timeout' }));
       const summary = await api('/summary').catch(() => ({ hostTransmitBytesPerSecond: null }));
-      answerMs.push(performance.now() - t);
+      const ms = performance.now() - t;
+      answerMs.push(ms);
       polls++;
       if (health.status !== 'ok') degraded++;
       if (summary.hostTransmitBytesPerSecond === null) unknownRate++;
       ages.push(health.lastSampleAgeSeconds ?? Number.POSITIVE_INFINITY);
+      statuses.set(health.status, (statuses.get(health.status) ?? 0) + 1);
+      const rss = await prometheusRss();
+      if (rss !== undefined) promRssPeak = Math.max(promRssPeak, rss);
+      // The timeline: health, newest data age and answer time every poll.
+      console.log(
+        `  t=${((Date.now() - liveStarted) / 1000).toFixed(0)} s ${health.status} age ${health.lastSampleAgeSeconds ?? '–'} s, ` +
+          `/health + /summary ${ms.toFixed(0)} ms, host ${(summary.hostTransmitBytesPerSecond / 1e9).toFixed(0)} GB/s, ` +
+          `Prometheus RSS ${rss === undefined ? '?' : (rss / 2 ** 20).toFixed(0)} MiB, demo RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB` +
+          (health.error ? ` (${health.error})` : ''),
+      );
     }
+    const ranked = performance.now();
+    await api('/links?limit=100&sort=utilization');
+    const rankedMs = performance.now() - ranked;
+    const ruleSeconds = await ownMetrics('prometheus_rule_group_last_duration_seconds');
+    const queryQuantiles = (await ownMetrics('prometheus_engine_query_duration_seconds')).filter((q) =>
+      q.labels.includes('quantile="0.9"'),
+    );
     const hostLinks = (await api('/links?kind=host')).links as { utilization: number | null }[];
     const unknown = hostLinks.filter((l) => l.utilization === null).length;
     const scrape = await promql('max(scrape_duration_seconds{job="fabscope-fabric"})');
@@ -317,6 +358,15 @@ async function livePrometheus(): Promise<void> {
         `scrape ${scrape[0]?.toFixed(1)} s (slowest shard), ${samples[0]} samples per scrape, ` +
         `${recorded[0]} directions recorded; /health + /summary median ${median(answerMs).toFixed(0)} ms`,
     );
+    console.log(
+      `health over ${polls} polls: ${[...statuses].map(([k, n]) => `${k} ${n}`).join(', ')}; ` +
+        `API ticks ${sampler.tickCount - ticksBefore} computed, ${sampler.skippedTicks - skippedBefore} skipped (interval ${sampler.intervalMs} ms); ` +
+        `/health + /summary max ${Math.max(...answerMs).toFixed(0)} ms; /links?limit=100 ${rankedMs.toFixed(0)} ms`,
+    );
+    for (const r of ruleSeconds)
+      console.log(`rule group ${r.labels.replace(/.*;/, '')}: last evaluation ${r.value.toFixed(3)} s`);
+    for (const q of queryQuantiles) console.log(`Prometheus query ${q.labels}: ${q.value.toFixed(3)} s`);
+    report("Prometheus' peak resident memory (sampled every poll)", promRssPeak / 2 ** 20, 'MiB');
     report('prometheus polls with health degraded', degraded, 'polls', 0);
     report('prometheus polls with the host transmit rate unknown', unknownRate, 'polls', 0);
     report('prometheus newest-sample age (max)', Math.max(...ages), 's', undefined, 1);

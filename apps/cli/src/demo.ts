@@ -1,5 +1,4 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { type ApiConfig, defaultSampleIntervalMs, type RunningApi, startApi } from '@fabscope/api';
 import {
   createFabricRegistry,
@@ -10,11 +9,12 @@ import {
 } from '@fabscope/collectors';
 import { createEmulator, startEmulatorServer, startSysfsWriter } from '@fabscope/emulator';
 import { routingFor } from '@fabscope/topology';
+import { CHECKOUT_ROOT } from './checkout.ts';
 import { fabricFromConfig } from './commands/topology.ts';
 import { rateWindowFor } from './prometheus.ts';
 import { type SupervisedPrometheus, supervisePrometheus } from './prometheus-supervisor.ts';
 
-export const WEB_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../../apps/web/dist');
+export const WEB_ROOT = join(CHECKOUT_ROOT, 'apps/web/dist');
 
 /**
  * Collector shards for Prometheus by cabled ports: one up to fat-tree-1152 (4,608 ports), four
@@ -48,6 +48,8 @@ export interface DemoOptions {
   sysfsDir?: string;
   /** Prometheus forwards every sample (recorded ones too) to these remote-write URLs. */
   remoteWrite?: string[];
+  /** False: the demo's Prometheus leaves out the slow job (error counters), as a second Prometheus would take it. */
+  prometheusSlowJob?: boolean;
   /**
    * The API reads PromQL from here instead of the demo's Prometheus: a central store the
    * Prometheus remote-writes into (VictoriaMetrics), as per-shard Prometheus servers would.
@@ -132,6 +134,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
         targets: collectors.map((c) => new URL(c.url).host),
         scrapeIntervalMs: intervalMs,
         remoteWrite: options.remoteWrite,
+        slowJob: options.prometheusSlowJob,
         ...(options.prometheusPort === undefined ? {} : { port: options.prometheusPort }),
       });
       prometheus = started;

@@ -36,6 +36,12 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
  */
 const USER_ERRORS = new Set(['ConfigError', 'MissingToolError']);
 
+// Output piped into `head` and the like: a closed pipe ends the command quietly, as for other tools.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {

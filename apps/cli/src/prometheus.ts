@@ -1,19 +1,17 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { PORT_FAMILIES } from '@fabscope/collectors';
 import { parse, stringify } from 'yaml';
+import { CHECKOUT_ROOT } from './checkout.ts';
 import { freePort } from './free-port.ts';
+import { startServerProcess } from './server-process.ts';
 
 /** The one Prometheus configuration, shared with docker-compose.yml. */
-export const PROMETHEUS_CONFIG = resolve(
-  dirname(fileURLToPath(import.meta.url)),
-  '../../../deploy/prometheus/prometheus.yml',
-);
+export const PROMETHEUS_CONFIG = join(CHECKOUT_ROOT, 'deploy/prometheus/prometheus.yml');
 export const FABRIC_JOB = 'fabscope-fabric';
 
 export class MissingToolError extends Error {
@@ -68,6 +66,11 @@ export interface ScrapeSettings {
   scrapeIntervalMs?: number | undefined;
   /** Remote-write URLs (VictoriaMetrics `/api/v1/write`, Thanos Receive, Mimir): every sample, recorded ones too. */
   remoteWrite?: string[] | undefined;
+  /**
+   * Beyond 1 s, whether this Prometheus also scrapes the slow job (error counters, receive counters
+   * per port); false leaves them to another Prometheus (default true).
+   */
+  slowJob?: boolean | undefined;
 }
 
 /** The recording rules' rate window at a scrape interval: 5 s at 1 s (as shipped), else 3 intervals. */
@@ -78,15 +81,18 @@ export function rateWindowFor(scrapeIntervalMs: number): string {
 const seconds = (ms: number) => `${Math.max(1, Math.round(ms / 1000))}s`;
 
 /**
- * What the views and the recording rules read at the fast interval: data, packets, XmitWait and
- * its tick, link rate and state, and the collector's own health. The error counters (about half
- * of a scrape) go in a slower job of their own: the alerts on them look at minutes.
+ * What the live view and the recording rules read at the fast interval: the sender's data and
+ * packets, the receive counter labelled by its sender (fabscope_link_data_received_bytes_total:
+ * the direction rule's other end), XmitWait and its tick, the link rate and state, and the
+ * collector's own health. The rest goes in a slower job of its own: the error counters (the alerts
+ * on them look at minutes) and each port's own receive counters (no view reads them per port). The
+ * two gauges stay here although they rarely change: a slow scrape that fails marks its series
+ * stale, and the utilization and wait rules would lose their capacity and tick with it.
  */
 export const FAST_FAMILIES = [
   'fabscope_port_data_transmitted_bytes_total',
-  'fabscope_port_data_received_bytes_total',
+  'fabscope_link_data_received_bytes_total',
   'fabscope_port_packets_transmitted_total',
-  'fabscope_port_packets_received_total',
   'fabscope_port_transmit_wait_total',
   'fabscope_port_transmit_wait_tick_seconds',
   'fabscope_port_rate_bytes_per_second',
@@ -102,12 +108,24 @@ export const SLOW_JOB = 'fabscope-fabric-errors';
  * interval, and the recorded rates over `rateWindowFor(interval)` instead of 5 s, named after
  * their window (`…:rate30s`) as the API reads them (FABSCOPE_PROMETHEUS_RATE_WINDOW).
  */
-export function rulesAtInterval(text: string, scrapeIntervalMs: number): string {
+export function rulesAtInterval(
+  text: string,
+  scrapeIntervalMs: number,
+  groupIntervalMs = scrapeIntervalMs,
+): string {
   const window = rateWindowFor(scrapeIntervalMs);
-  return text
-    .replace(/^(\s*interval:\s*)1s\s*$/gm, `$1${seconds(scrapeIntervalMs)}`)
-    .replaceAll('[5s]', `[${window}]`)
-    .replace(/:(\w*_)?rate5s\b/g, `:$1rate${window}`);
+  return (
+    text
+      .replace(/^(\s*interval:\s*)1s\s*$/gm, `$1${seconds(groupIntervalMs)}`)
+      // A group without an interval of its own (evaluated at the global one) gets the group interval.
+      .replace(
+        /^( *)- name: ([^\n]+)\n(?! *interval:)/gm,
+        (_all, indent: string, name: string) =>
+          `${indent}- name: ${name}\n${indent}  interval: ${seconds(groupIntervalMs)}\n`,
+      )
+      .replaceAll('[5s]', `[${window}]`)
+      .replace(/:(\w*_)?rate5s\b/g, `:$1rate${window}`)
+  );
 }
 
 /**
@@ -142,26 +160,30 @@ export function prometheusConfig(
       scrape_timeout: seconds(interval),
       evaluation_interval: seconds(interval),
     };
+    const slow = Math.max(30_000, 3 * interval);
     config.rule_files = rules.map((file) => {
       const target = join(ruleDir, basename(file));
-      writeFileSync(target, rulesAtInterval(readFileSync(file, 'utf8'), interval));
+      // The alerts look at minutes (`for: 2m`, `[5m]`, `[10m]` over every port): evaluated at the
+      // slow cadence, not every interval (at fat-tree-6912 one evaluation took up to 55 s).
+      const groupInterval = basename(file) === 'alerts.yml' ? slow : interval;
+      writeFileSync(target, rulesAtInterval(readFileSync(file, 'utf8'), interval, groupInterval));
       return target;
     });
     // Big fabrics: the fast job asks the collectors for the families the views need only
     // (`name[]`, as the embedded store does); the rest every 30 s at least, in a job of its own.
     job.params = { 'name[]': [...FAST_FAMILIES] };
-    const slow = Math.max(30_000, 3 * interval);
-    config.scrape_configs?.push({
-      job_name: SLOW_JOB,
-      scrape_interval: seconds(slow),
-      scrape_timeout: seconds(slow),
-      params: {
-        'name[]': PORT_FAMILIES.map((f) => f.name).filter(
-          (n) => !(FAST_FAMILIES as readonly string[]).includes(n),
-        ),
-      },
-      static_configs: [{ targets }],
-    });
+    if (settings.slowJob !== false)
+      config.scrape_configs?.push({
+        job_name: SLOW_JOB,
+        scrape_interval: seconds(slow),
+        scrape_timeout: seconds(slow),
+        params: {
+          'name[]': PORT_FAMILIES.map((f) => f.name).filter(
+            (n) => !(FAST_FAMILIES as readonly string[]).includes(n),
+          ),
+        },
+        static_configs: [{ targets }],
+      });
   } else {
     config.rule_files = rules;
   }
@@ -199,53 +221,26 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
     prometheusConfig(options.targets, PROMETHEUS_CONFIG, options.extraJobs, {
       scrapeIntervalMs: options.scrapeIntervalMs,
       remoteWrite: options.remoteWrite,
+      slowJob: options.slowJob,
       ruleDir: dir,
     }),
   );
   await options.beforeStart?.(join(dir, 'data'));
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(
+  const server = await startServerProcess({
+    name: 'prometheus',
     binary,
-    [
+    args: [
       `--config.file=${configFile}`,
       `--storage.tsdb.path=${join(dir, 'data')}`,
       `--web.listen-address=127.0.0.1:${port}`,
       '--storage.tsdb.retention.time=2h',
       '--log.level=warn',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
+    dataDir: dir,
+    readyUrl: `${url}/-/ready`,
+    readyTimeoutMs: options.readyTimeoutMs,
   });
-  const exited = new Promise<string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(signal ? `signal ${signal}` : `code ${code}`)),
-  );
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    }
-    await rm(dir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`prometheus exited with code ${child.exitCode}: ${stderr.trim()}`);
-    }
-    try {
-      const response = await fetch(`${url}/-/ready`, { signal: AbortSignal.timeout(1000) });
-      if (response.ok) return { url, configFile, pid: child.pid, exited, stop };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  await stop();
-  throw new Error(`prometheus did not become ready at ${url}: ${stderr.trim()}`);
+  return { url, configFile, pid: server.child.pid, exited: server.exited, stop: server.stop };
 }

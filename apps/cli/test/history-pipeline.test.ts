@@ -126,15 +126,18 @@ describe('seed 002 with history: static, then adaptive routing, asked afterwards
       const after = points(list, t1 + 10_000, t1 + SECONDS_AFTER_AR * 1000);
       expect(before.length).toBeGreaterThanOrEqual(10);
       expect(after.length).toBeGreaterThanOrEqual(8);
-      // The figure of each phase is its median; every point stays near it (a scrape delayed on a
-      // loaded machine moves one point by a few per cent, as it would in Prometheus).
+      // Every point of each phase in the band: the collector stamps its counters with the time it
+      // read them and the stores take exact slopes (docs/metrics.md), so a scrape served late on a
+      // loaded machine moves a sample's time, not its rate.
       const total = (p: Json) => p.hostTransmitBytesPerSecond as number;
-      expect(median(before.map(total))).toBeGreaterThanOrEqual(12.2e9);
-      expect(median(before.map(total))).toBeLessThanOrEqual(12.6e9);
-      expect(median(after.map(total))).toBeGreaterThanOrEqual(24.2e9);
-      expect(median(after.map(total))).toBeLessThanOrEqual(25.0e9);
-      for (const p of before) expect(Math.abs(total(p) / 12.4e9 - 1), p.time).toBeLessThan(0.1);
-      for (const p of after) expect(Math.abs(total(p) / 24.6e9 - 1), p.time).toBeLessThan(0.1);
+      for (const p of before) {
+        expect(total(p), p.time).toBeGreaterThanOrEqual(12.2e9);
+        expect(total(p), p.time).toBeLessThanOrEqual(12.6e9);
+      }
+      for (const p of after) {
+        expect(total(p), p.time).toBeGreaterThanOrEqual(24.2e9);
+        expect(total(p), p.time).toBeLessThanOrEqual(25.0e9);
+      }
       // The histograms of that time count every ISL direction.
       const histogram = (before[0] as Json).histogram;
       expect(histogram.isl.reduce((a: number, b: number) => a + b, 0)).toBeGreaterThan(0);

@@ -1,32 +1,19 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.ts';
 
 // The real-format fixtures live beside the parsers that own them.
 const require = createRequire(import.meta.url);
 const packageDir = (name: string) => dirname(dirname(require.resolve(name)));
 const TOPOLOGY = join(packageDir('@fabscope/topology'), 'test/fixtures');
 const COLLECTORS = join(packageDir('@fabscope/collectors'), 'test/fixtures');
-const BIN = fileURLToPath(new URL('../bin/fabscope.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'fabscope-parse-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const run = async (args: string[]) => {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], {
-      timeout: 30_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-};
+const run = (args: string[]) => runCli(args);
 const file = (name: string, content: string | Buffer) => {
   const path = join(dir, name);
   writeFileSync(path, content);

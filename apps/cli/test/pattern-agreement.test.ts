@@ -1,19 +1,20 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { createEmulator } from '@fabscope/emulator';
 import { buildScenario, fatTreeRouting } from '@fabscope/topology';
 import { describe, expect, it } from 'vitest';
-
-const BIN = fileURLToPath(new URL('../bin/fabscope.js', import.meta.url));
+import { runCli } from './run-cli.ts';
 
 describe('one traffic-pattern engine', () => {
   it('`fabscope analyze --pattern permutation:7` and the emulator’s permutation seed 7 are the same pairs on fat-tree-1152', async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [BIN, 'analyze', '--scenario', 'fat-tree-1152', '--pattern', 'permutation:7', '--json'],
-      { timeout: 30_000, maxBuffer: 64 << 20 },
-    );
+    const { code, stdout, stderr } = await runCli([
+      'analyze',
+      '--scenario',
+      'fat-tree-1152',
+      '--pattern',
+      'permutation:7',
+      '--json',
+    ]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
     const analysed = (JSON.parse(stdout) as { flows: { from: string; to: string }[] }).flows.map(
       (f) => `${f.from}>${f.to}`,
     );

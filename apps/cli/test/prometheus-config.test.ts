@@ -67,6 +67,40 @@ describe('Prometheus configuration by fabric size', () => {
     expect(recording).toContain('record: direction:fabscope_link_data_bytes:rate30s');
     expect(recording).toContain('[30s]');
     expect(recording).not.toMatch(/rate5s|\[5s\]|interval: 1s/);
+    // The alerts (minutes-long windows over every port) at the slow cadence, not every interval.
+    const alerts = readFileSync(config.rule_files.find((f) => f.endsWith('alerts.yml')) as string, 'utf8');
+    expect(alerts).toMatch(/interval: 30s/);
+    expect(alerts).not.toMatch(/interval: (1|10)s/);
+    expect(recording).toMatch(/interval: 10s/);
+  });
+
+  it('reads the direction rule from the fast job: the sender-labelled receive counter, not the per-port one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fabscope-rules-'));
+    dirs.push(dir);
+    const config = parse(
+      prometheusConfig(['127.0.0.1:1'], PROMETHEUS_CONFIG, [], { scrapeIntervalMs: 5000, ruleDir: dir }),
+    ) as Generated;
+    const job = config.scrape_configs.find((c) => c.job_name === FABRIC_JOB) as {
+      params?: Record<string, string[]>;
+    };
+    const fast = job.params?.['name[]'] ?? [];
+    expect(fast).toContain('fabscope_link_data_received_bytes_total');
+    expect(fast).not.toContain('fabscope_port_data_received_bytes_total');
+    const recording = readFileSync(
+      config.rule_files.find((f) => f.endsWith('recording.yml')) as string,
+      'utf8',
+    );
+    expect(recording).toContain('deriv(fabscope_link_data_received_bytes_total[15s])');
+    expect(recording).not.toMatch(/label_replace\(/);
+    // Left to another Prometheus: no error-counter job here.
+    const without = parse(
+      prometheusConfig(['127.0.0.1:1'], PROMETHEUS_CONFIG, [], {
+        scrapeIntervalMs: 5000,
+        ruleDir: dir,
+        slowJob: false,
+      }),
+    ) as Generated;
+    expect(without.scrape_configs.map((c) => c.job_name)).not.toContain('fabscope-fabric-errors');
   });
 
   it('shards the demo collector on big fabrics only', () => {

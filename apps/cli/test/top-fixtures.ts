@@ -41,6 +41,7 @@ export const arDemoLinks: LinkState[] = [
 ];
 
 export const arDemoSnapshot: Snapshot = {
+  askedTime: null,
   health: { status: 'ok', store: 'embedded', lastSampleAgeSeconds: 0.2 },
   summary: {
     time: '2026-11-22T22:31:15.000Z',

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/free-port.ts';
 import { type RunningDemo, startDemo } from '../src/index.ts';
 import { eventually } from './eventually.ts';
+import { startSeedPairs } from './seed-pairs.ts';
 
 const run = promisify(execFile);
 const CLI = fileURLToPath(new URL('../bin/fabscope.js', import.meta.url));
@@ -53,18 +54,7 @@ describe('fabscope top against the ar-demo pipeline with the seed pairs running'
       const health = (await (await fetch(`${demo.apiUrl}/api/v1/health`)).json()) as { status: string };
       expect(health.status).toBe('ok');
     }, 30_000);
-    const started = await fetch(`${demo.apiUrl}/api/v1/traffic`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        pattern: 'pairs',
-        pairs: [
-          ['nodeA', 'nodeC'],
-          ['nodeB', 'nodeD'],
-        ],
-      }),
-    });
-    expect(started.status).toBe(200);
+    await startSeedPairs(demo.apiUrl);
   }, 60_000);
   afterAll(async () => {
     await demo?.stop();

@@ -218,7 +218,7 @@ describe('fabscope top screen', () => {
       renderScreen(
         input({
           features: { history: true, events: false },
-          snapshot: { ...arDemoSnapshot, history },
+          snapshot: { ...arDemoSnapshot, askedTime: state.time, history },
           state,
         }),
         { width: 100, height: 24 },
@@ -231,7 +231,11 @@ describe('fabscope top screen', () => {
       'L live r/R f/F step B/b bkmk',
     );
     const bookmarked = { ...state, bookmark: state.time };
-    expect(text(renderScreen(input({ state: bookmarked }), SIZE))[0]).toContain('Bkmk');
+    const answered = { ...arDemoSnapshot, askedTime: state.time };
+    expect(text(renderScreen(input({ state: bookmarked, snapshot: answered }), SIZE))[0]).toContain('Bkmk');
+    // Until the answer for the asked instant arrives, the title labels the numbers on screen (live).
+    const waiting = text(renderScreen(input({ state: bookmarked, snapshot: arDemoSnapshot }), SIZE))[0];
+    expect(waiting).toMatch(/ Live 22:31:15Z$/);
     expect(sparkline([0, 0], 5)).toBe('▁▁');
     expect(sparkline([1, 2, 3], 2)).toBe('▆█');
   });

@@ -1,23 +1,10 @@
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.ts';
 
-const BIN = fileURLToPath(new URL('../bin/fabscope.js', import.meta.url));
-const run = async (args: string[]) => {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], {
-      timeout: 30_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-};
+const run = (args: string[]) => runCli(args);
 
 describe('fabscope topology, route and analyze', () => {
   it('topology generate --json prints the counts and the routing time', async () => {

@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../src/index.ts';
+import { startServerProcess } from '../src/server-process.ts';
 
 export interface VictoriaMetricsServer {
   url: string;
@@ -20,9 +20,10 @@ export async function startVictoriaMetrics(binary = 'victoria-metrics'): Promise
   const dir = await mkdtemp(join(tmpdir(), 'fabscope-vm-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(
+  const server = await startServerProcess({
+    name: 'victoria-metrics',
     binary,
-    [
+    args: [
       `-storageDataPath=${join(dir, 'data')}`,
       `-httpListenAddr=127.0.0.1:${port}`,
       '-retentionPeriod=1d',
@@ -30,32 +31,8 @@ export async function startVictoriaMetrics(binary = 'victoria-metrics'): Promise
       '-search.disableCache',
       '-loggerLevel=ERROR',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
+    dataDir: dir,
+    readyUrl: `${url}/health`,
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    }
-    await rm(dir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`victoria-metrics exited with code ${child.exitCode}: ${stderr.trim()}`);
-    }
-    const ready = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) }).catch(() => null);
-    if (ready?.ok) return { url, writeUrl: `${url}/api/v1/write`, stop };
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  await stop();
-  throw new Error(`victoria-metrics did not become ready at ${url}: ${stderr.trim()}`);
+  return { url, writeUrl: `${url}/api/v1/write`, stop: server.stop };
 }

@@ -1,40 +1,30 @@
+import type {
+  Health as ApiHealth,
+  Summary as ApiSummary,
+  LinkDirectionState,
+  SummaryPoint,
+} from '@fabscope/contracts';
+
 /**
- * The parts of the /api/v1 answers `fabscope top` reads (apps/api/src/schemas.ts is the
- * contract; the API package does not export its schemas, so the shapes are restated here and
- * checked on arrival by client.ts).
+ * The parts of the /api/v1 answers `fabscope top` reads: subsets of the contract's shapes
+ * (packages/contracts), since top also reads servers that answer with fewer fields; client.ts
+ * checks these on arrival.
  */
-
-export interface Health {
-  status: string;
-  store: string;
-  lastSampleAgeSeconds: number | null;
-  error?: string;
-}
-
-export interface Summary {
-  time: string;
-  hostTransmitBytesPerSecond: number | null;
-  histogram: { isl: number[]; host: number[] };
-  staleLinks: number;
-}
-
-export interface PortRef {
-  node: string;
-  port: number;
-}
-
-export interface LinkState {
-  id: string;
-  kind: string;
-  from: PortRef;
-  to: PortRef;
-  utilization: number | null;
-  bytesPerSecond: number | null;
-  packetsPerSecond: number | null;
-  transmitWaitFraction: number | null;
-  linkUp: boolean | null;
-  stale: boolean;
-}
+export type Health = Pick<ApiHealth, 'status' | 'store' | 'lastSampleAgeSeconds' | 'error'>;
+export type Summary = Pick<ApiSummary, 'time' | 'hostTransmitBytesPerSecond' | 'histogram' | 'staleLinks'>;
+export type LinkState = Pick<
+  LinkDirectionState,
+  | 'id'
+  | 'kind'
+  | 'from'
+  | 'to'
+  | 'utilization'
+  | 'bytesPerSecond'
+  | 'packetsPerSecond'
+  | 'transmitWaitFraction'
+  | 'linkUp'
+  | 'stale'
+>;
 
 export interface FabricInfo {
   name: string;
@@ -42,10 +32,7 @@ export interface FabricInfo {
 }
 
 /** One tick the server keeps (GET /summary/history). */
-export interface HistoryPoint {
-  time: string;
-  hostTransmitBytesPerSecond: number | null;
-}
+export type HistoryPoint = Pick<SummaryPoint, 'time' | 'hostTransmitBytesPerSecond'>;
 
 /** One line of GET /events: a fault, a link going down, a routing change. */
 export interface FabricEvent {
@@ -61,6 +48,8 @@ export interface Features {
 
 /** Everything one screen is drawn from. */
 export interface Snapshot {
+  /** The instant this snapshot answers (the view's `time` when asked), null for live. */
+  askedTime: string | null;
   health: Health;
   summary: Summary;
   links: LinkState[];

@@ -187,6 +187,7 @@ export class TopClient {
     else if (state.sort === 'utilization') links = rankByUtilization(links, 'desc');
     else if (state.sort === 'utilizationLowest') links = rankByUtilization(links, 'asc');
     return {
+      askedTime: time,
       health,
       summary,
       links: links.slice(0, limit - 1),

@@ -11,7 +11,10 @@ export function titleLine(input: RenderInput, width: number): ScreenLine {
   const fabric = input.fabric
     ? `${input.fabric.name}${input.fabric.fabricType ? ` (${input.fabric.fabricType})` : ''}`
     : UNKNOWN;
-  const mode = modeOf(input.state);
+  // The mode of the numbers on screen: until the answer for a new instant arrives, the previous
+  // one is shown, labelled as what it is (a bookmark's label never sits on another tick's time).
+  const shownTime = input.snapshot ? input.snapshot.askedTime : input.state.time;
+  const mode = modeOf({ time: shownTime, bookmark: input.state.bookmark });
   const shown = clock(input.snapshot?.summary.time);
   const now = mode === 'Live' ? '' : `  Now: ${clock(new Date(input.nowMs).toISOString())}`;
   return line(

@@ -41,7 +41,7 @@ export const initialViewState: ViewState = {
 export type Mode = 'Live' | 'Hist' | 'Bkmk';
 
 /** opatop's image type on the first line: Live, Hist (navigated) or Bkmk (the bookmarked tick). */
-export function modeOf(state: ViewState): Mode {
+export function modeOf(state: Pick<ViewState, 'time' | 'bookmark'>): Mode {
   if (state.time === null) return 'Live';
   return state.time === state.bookmark ? 'Bkmk' : 'Hist';
 }

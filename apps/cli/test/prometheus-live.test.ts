@@ -1,0 +1,117 @@
+import {
+  configFromEnv,
+  EmbeddedStore,
+  type LinkDirectionState,
+  LinkIndex,
+  linkDirectionStates,
+  PrometheusStore,
+  summarize,
+} from '@fabscope/api';
+import { buildScenario } from '@fabscope/topology';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningDemo, startDemo } from '../src/index.ts';
+import { eventually } from './eventually.ts';
+import { startSeedPairs } from './seed-pairs.ts';
+
+/** One PromQL question the store asked, and the shape of Prometheus' answer. */
+interface Asked {
+  query: string;
+  series: number;
+  labelNames: Set<string>;
+}
+
+/**
+ * The API's live tick with a real Prometheus on seed 002 (two pairs under static routing: one ISL
+ * full, its senders waiting about half the time): it reads the recording rules' series, reduced
+ * to one short series per port, never the raw counters of every port, and gives the same link
+ * directions as the embedded store scraping the same collector.
+ */
+describe('the live tick with Prometheus', () => {
+  let demo: RunningDemo;
+  let embedded: EmbeddedStore;
+  const fabric = buildScenario('ar-demo');
+  const index = new LinkIndex(fabric);
+  const asked: Asked[] = [];
+  /** Fetch that notes every query and the labels of every series answered. */
+  const noting: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    const body = init?.body instanceof URLSearchParams ? init.body : new URL(String(input)).searchParams;
+    const answer = (await response.clone().json()) as {
+      data?: { result: { metric: Record<string, string> }[] };
+    };
+    const result = answer.data?.result ?? [];
+    asked.push({
+      query: body.get('query') ?? '',
+      series: result.length,
+      labelNames: new Set(result.flatMap((s) => Object.keys(s.metric))),
+    });
+    return response;
+  };
+
+  beforeAll(async () => {
+    const config = { ...configFromEnv({}), host: '127.0.0.1', port: 0 };
+    demo = await startDemo({ config, prometheus: true });
+    embedded = new EmbeddedStore({ targets: demo.collectorUrls, scrapeIntervalMs: 1000 });
+    embedded.start();
+    await startSeedPairs(demo.apiUrl);
+  }, 60_000);
+  afterAll(async () => {
+    await embedded?.close();
+    await demo?.stop();
+  });
+
+  const prometheus = () =>
+    new PrometheusStore({ url: demo.prometheusUrl as string, scrapeIntervalMs: 1000, fetch: noting });
+
+  it('asks for recorded series aggregated per port, never a rate of the raw data or packet counters', async () => {
+    asked.length = 0;
+    const snapshot = await prometheus().rates();
+    expect(snapshot.ok).toBe(true);
+    expect(asked.length).toBeGreaterThan(0);
+    const queries = asked.map((a) => a.query);
+    expect(queries.some((q) => q.includes('direction:fabscope_link_data_bytes:rate5s'))).toBe(true);
+    for (const a of asked) {
+      // The raw path asked rate(fabscope_port_data_…_total[5s]) unless resets(…) for every port.
+      expect(a.query).not.toMatch(/rate\((\{__name__=~")?fabscope_port_(data|packets)_\w+_total/);
+      // Every answer is reduced to the port's key (or one number): no series carries the full
+      // label set of a counter (node_name, remote_*, fabric…), which is what makes the raw answers big.
+      for (const name of a.labelNames) expect(['node_guid', 'port', '__name__']).toContain(name);
+      expect(a.series).toBeLessThanOrEqual(index.portKeys.size * 2);
+    }
+  });
+
+  it('gives every link direction the embedded store gives: utilization and XmitWait within 0.02, link states equal', async () => {
+    const store = prometheus();
+    let compared: { prom: LinkDirectionState; emb: LinkDirectionState }[] = [];
+    await eventually(async () => {
+      const [p, e] = await Promise.all([store.rates(), embedded.rates()]);
+      const prom = linkDirectionStates(index, p);
+      const emb = linkDirectionStates(index, e);
+      compared = prom.map((link, i) => ({ prom: link, emb: emb[i] as LinkDirectionState }));
+      for (const { prom, emb } of compared) {
+        expect(prom.utilization, prom.id).not.toBeNull();
+        expect(emb.utilization, emb.id).not.toBeNull();
+        expect(Math.abs((prom.utilization as number) - (emb.utilization as number)), prom.id).toBeLessThan(
+          0.02,
+        );
+        expect(prom.linkUp, prom.id).toBe(emb.linkUp);
+        expect(prom.transmitWaitFraction, prom.id).not.toBeNull();
+        expect(
+          Math.abs((prom.transmitWaitFraction as number) - (emb.transmitWaitFraction as number)),
+          prom.id,
+        ).toBeLessThan(0.02);
+        // No errors counted on this fabric: known zero on both, not unknown.
+        expect(prom.categories.integrity, prom.id).toBe(emb.categories.integrity);
+      }
+      const [ps, es] = [summarize(index, prom, 0, p), summarize(index, emb, 0, e)];
+      expect(ps.histogram).toEqual(es.histogram);
+      expect(
+        Math.abs((ps.hostTransmitBytesPerSecond as number) / (es.hostTransmitBytesPerSecond as number) - 1),
+      ).toBeLessThan(0.01);
+    }, 30_000);
+    // The traffic is on screen: one ISL full, its sender waiting.
+    const full = compared.find((c) => c.prom.id === 'edge1/4->core2/1')?.prom;
+    expect(full?.utilization).toBeGreaterThan(0.95);
+    expect(full?.transmitWaitFraction).toBeGreaterThan(0.3);
+  }, 60_000);
+});

@@ -1,5 +1,15 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 
+/**
+ * The URL of the demo global-setup.ts starts. Specs that use it share that demo and run one at a
+ * time (playwright.config.ts finds them by this call).
+ */
+export function sharedDemoUrl(): string {
+  const url = process.env.FABSCOPE_E2E_URL;
+  if (!url) throw new Error('global setup did not start the demo');
+  return url;
+}
+
 /** Page object for the fabscope dashboard: what a user reads and clicks, by role and label. */
 export class Dashboard {
   readonly adaptiveRouting: Locator;
@@ -10,7 +20,7 @@ export class Dashboard {
   readonly hostTransmitTotal: Locator;
   /** The canvas heatmap big fabrics get instead of the per-link drawing. */
   readonly heatmap: Locator;
-  /** Tabs of the Investigate panel: Route, Contention, Faults. */
+  /** Tabs of the Investigate panel: Route, Link, Jobs, Contention, Faults. */
   readonly investigate: Locator;
   /** The bar shown while every panel shows a past instant. */
   readonly viewingBar: Locator;
@@ -23,7 +33,7 @@ export class Dashboard {
 
   constructor(readonly page: Page) {
     this.adaptiveRouting = page.getByRole('switch', { name: 'Adaptive routing' });
-    this.threshold = page.getByLabel('Threshold');
+    this.threshold = page.getByLabel('Threshold', { exact: true });
     this.startSeedPairs = page.getByRole('button', { name: /Start seed pairs/ });
     this.stopTraffic = page.getByRole('button', { name: /Stop traffic/ });
     this.busiestLinks = page.getByRole('table', { name: 'Busiest links' });
@@ -60,10 +70,33 @@ export class Dashboard {
   }
 
   /** Opens a tab of the Investigate panel. */
-  async openTool(name: 'Route' | 'Contention' | 'Faults'): Promise<void> {
+  async openTool(name: 'Route' | 'Link' | 'Jobs' | 'Contention' | 'Faults'): Promise<void> {
     const tab = this.investigate.getByRole('tab', { name });
     await tab.click();
     await expect(tab).toHaveAttribute('aria-selected', 'true');
+  }
+
+  /**
+   * Clicks a link direction in the fabric drawing (opens its flows in the Link tab), a third of the
+   * way along its stroke from the sender: cables cross in the middle of a fat tree's drawing, where
+   * the other stroke may lie on top.
+   */
+  async clickChannel(id: string): Promise<void> {
+    const channel = this.page.locator(`svg.fat-tree [data-channel-id="${id}"]`);
+    await expect(channel).toBeVisible();
+    await channel.scrollIntoViewIfNeeded();
+    const point = await channel
+      .locator('line')
+      .first()
+      .evaluate((line: SVGLineElement) => {
+        const at = (attr: string) => Number(line.getAttribute(attr));
+        const matrix = line.getScreenCTM();
+        if (!matrix) throw new Error('the stroke is not rendered');
+        const p = new DOMPoint(at('x1') + (at('x2') - at('x1')) / 3, at('y1') + (at('y2') - at('y1')) / 3);
+        const screen = p.matrixTransform(matrix);
+        return { x: screen.x, y: screen.y };
+      });
+    await this.page.mouse.click(point.x, point.y);
   }
 
   /** A full-page screenshot from the top (the header is sticky: scrolled, it would cut the page). */
@@ -82,6 +115,13 @@ export class Dashboard {
   async open(url: string): Promise<void> {
     await this.page.goto(url);
     await expect(this.busiestLinks).toBeVisible();
+  }
+
+  /** The dashboard of the demo global-setup.ts started for the shared-demo specs. */
+  static async ofSharedDemo(page: Page): Promise<Dashboard> {
+    const dashboard = new Dashboard(page);
+    await dashboard.open(sharedDemoUrl());
+    return dashboard;
   }
 
   /** Shows every link direction of one kind in the ranked table. */
@@ -119,8 +159,10 @@ export class Dashboard {
   /** The host transmit total shown on screen, in GB/s. */
   async shownHostTotalGBps(): Promise<number> {
     const text = (await this.hostTransmitTotal.first().textContent()) ?? '';
-    const match = /([\d.]+)\s*GB\/s/.exec(text);
+    // SI-scaled, in bytes (GB/s) or bits (Gb/s) per second as the viewer chose.
+    const match = /([\d,.]+)\s*([kMGTP]?)(B|b)\/s/.exec(text);
     if (!match?.[1]) throw new Error(`host transmit total reads "${text}"`);
-    return Number(match[1]);
+    const scale = { '': 1e-9, k: 1e-6, M: 1e-3, G: 1, T: 1e3, P: 1e6 }[match[2] ?? ''] ?? 1;
+    return (Number(match[1].replaceAll(',', '')) * scale) / (match[3] === 'b' ? 8 : 1);
   }
 }

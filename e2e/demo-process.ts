@@ -44,12 +44,13 @@ export async function startDemo(options: { scenario: string; prometheus?: boolea
     await once(child, 'exit');
     clearTimeout(killer);
   };
-  const deadline = Date.now() + 60_000;
+  // The biggest built-in fabric (fat-tree-27648) needs its first 10 s scrape of 165,888 ports.
+  const deadline = Date.now() + 150_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`fabscope demo exited early:\n${output}`);
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`fabscope demo did not report fresh data within 60 s:\n${output}`);
+      throw new Error(`fabscope demo did not report fresh data within 150 s:\n${output}`);
     }
     try {
       const health = (await (await fetch(`${url}/api/v1/health`)).json()) as { status: string };

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { Dashboard } from './dashboard.ts';
 import { type RunningDemo, startDemo } from './demo-process.ts';
 
@@ -69,5 +69,70 @@ test('a 1152-host fabric is drawn as a canvas heatmap and ranks its busy ISL dir
   await expect(dashboard.busiestLinks.locator('tbody tr')).toHaveCount(20);
 
   await page.screenshot({ path: 'e2e/artifacts/fabric-scale-1152.png', fullPage: true });
+
+  // Click host1's cell (its sending half) in the heatmap: the Link tab lists its flow.
+  const cell = await findHeatmapCell(page, 'host1 on edge1 port 1');
+  await page.mouse.click(cell.left + 1, cell.top + 1);
+  await expect(dashboard.investigate.getByRole('tab', { name: 'Link' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
+  const flows = page.getByRole('region', { name: 'Link flows' });
+  await expect(flows.getByRole('heading')).toHaveText('host1/1 → edge1/1');
+  await expect(flows.getByRole('table', { name: /1 flow crossing it/ })).toContainText('host1 → host25');
   await fetch(`${url}/api/v1/traffic`, { method: 'DELETE' });
+});
+
+/**
+ * The top-left corner (page pixels) of the heatmap cell whose tooltip is `title`, found as a user
+ * would: moving the pointer over the canvas and reading the tooltip.
+ */
+async function findHeatmapCell(page: Page, title: string): Promise<{ left: number; top: number }> {
+  const box = await page.locator('.heatmap-island canvas').boundingBox();
+  if (!box) throw new Error('no heatmap canvas');
+  const tip = page.locator('.heatmap-tooltip-title');
+  const titleAt = async (x: number, y: number): Promise<string> => {
+    await page.mouse.move(x, y);
+    return (await tip.count()) > 0 ? ((await tip.textContent()) ?? '') : '';
+  };
+  // The host-port block is the right-hand one: go down its last column to the first row (edge1),
+  // then left along that row to the cell.
+  const right = box.x + box.width - 8;
+  let y = box.y + 1;
+  while (y < box.y + box.height && !(await titleAt(right, y)).endsWith('on edge1 port 24')) y += 2;
+  for (let x = right; x > box.x; x -= 3) {
+    if ((await titleAt(x, y)) !== title) continue;
+    let left = x;
+    while ((await titleAt(left - 1, y)) === title) left--;
+    let top = y;
+    while ((await titleAt(left + 2, top - 1)) === title) top--;
+    return { left, top };
+  }
+  throw new Error(`no heatmap cell "${title}"`);
+}
+
+test('contention check at 1,152 hosts: defaults that exist here, every predicted flow measured', async ({
+  page,
+}) => {
+  if (!demo) throw new Error('the fat-tree-1152 demo did not start');
+  const dashboard = new Dashboard(page);
+  await dashboard.open(demo.url);
+  await dashboard.openTool('Contention');
+  // No nodeA…nodeD on this fabric: the form starts from shift 1, not the seed pairs.
+  await expect(page.getByLabel('Pattern')).toHaveValue('shift');
+  await expect(page.getByRole('textbox', { name: 'K', exact: true })).toHaveValue('1');
+
+  await page.getByLabel('Pattern').selectOption('permutation');
+  await page.getByRole('textbox', { name: 'Seed', exact: true }).fill('7');
+  await page.getByRole('button', { name: 'Check contention' }).click();
+  await expect(page.getByRole('status', { name: 'Flows' })).toHaveText('1,152');
+  await page.getByRole('button', { name: 'Run this traffic' }).click();
+  // The run starts exactly the analysed pairs: every one of the 1,152 has a Measured rate.
+  const rates = page.getByRole('table', { name: /Expected per-flow rates/ });
+  await expect(rates).toContainText('1,152 of 1,152 measured');
+  for (const cell of await rates.locator('tbody tr td:last-child').all()) {
+    const text = await cell.innerText();
+    if (!/measured/.test(text)) expect(text).toMatch(/GB\/s$/);
+  }
+  await fetch(`${demo.url}/api/v1/traffic`, { method: 'DELETE' });
 });

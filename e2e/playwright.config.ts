@@ -1,7 +1,18 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@fabscope/test-support';
 import { defineConfig } from '@playwright/test';
 
-// Debian's chromium, never a downloaded browser. These flags keep it off the network it cannot reach.
-export const CHROMIUM_PATH = process.env.FABSCOPE_CHROMIUM ?? '/usr/bin/chromium';
+/**
+ * Specs that drive the demo globalSetup starts (they call sharedDemoUrl or Dashboard.ofSharedDemo,
+ * dashboard.ts); every other spec starts its own.
+ */
+const E2E_DIR = dirname(fileURLToPath(import.meta.url));
+const SHARED_DEMO_SPECS = readdirSync(E2E_DIR).filter(
+  (f) =>
+    f.endsWith('.spec.ts') && /\b(sharedDemoUrl|ofSharedDemo)\(/.test(readFileSync(join(E2E_DIR, f), 'utf8')),
+);
 
 export default defineConfig({
   testDir: '.',
@@ -9,23 +20,20 @@ export default defineConfig({
   outputDir: '../test-results/e2e',
   timeout: 120_000,
   expect: { timeout: 30_000 },
-  workers: 1,
-  fullyParallel: false,
+  // Specs that start their own demo run beside each other and beside the specs that share the global
+  // demo (which change its traffic and faults, so those run one at a time).
+  workers: 3,
+  projects: [
+    { name: 'shared-demo', testMatch: SHARED_DEMO_SPECS, workers: 1 },
+    { name: 'own-demo', testIgnore: SHARED_DEMO_SPECS, fullyParallel: true },
+  ],
   retries: 0,
   globalSetup: './global-setup.ts',
   use: {
     viewport: { width: 1400, height: 1000 },
     launchOptions: {
       executablePath: CHROMIUM_PATH,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
+      args: [...CHROMIUM_ARGS],
     },
     trace: 'off',
   },

@@ -8,10 +8,7 @@ const ISL_TO_CORE2 = 'edge1/4->core2/1';
 test('two pairs share one ISL under static routing; adaptive routing spreads them over both cores', async ({
   page,
 }) => {
-  const url = process.env.FABSCOPE_E2E_URL;
-  if (!url) throw new Error('global setup did not start the demo');
-  const dashboard = new Dashboard(page);
-  await dashboard.open(url);
+  const dashboard = await Dashboard.ofSharedDemo(page);
   await expect(dashboard.adaptiveRouting).toHaveAttribute('aria-checked', 'false');
 
   await dashboard.startSeedPairs.click();

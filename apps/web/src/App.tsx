@@ -1,12 +1,15 @@
-import { useCallback, useMemo } from 'react';
-import { isCompact, type LinkSample, type StreamView } from './api/types.ts';
+import { useCallback, useEffect, useMemo } from 'react';
+import { isCompact, type JobDetail, type LinkDirectionState, type StreamView } from './api/types.ts';
 import { AdaptiveRoutingPanel } from './components/AdaptiveRoutingPanel.tsx';
 import { BeforeAfterPanel } from './components/BeforeAfterPanel.tsx';
 import { ContentionPanel } from './components/ContentionPanel.tsx';
+import { EventsPanel } from './components/EventsPanel.tsx';
 import { FatTreeView } from './components/FatTreeView.tsx';
 import { FaultsPanel } from './components/FaultsPanel.tsx';
 import { Header } from './components/Header.tsx';
 import { HistoryPanel } from './components/HistoryPanel.tsx';
+import { JobsPanel } from './components/JobsPanel.tsx';
+import { LinkFlowsPanel } from './components/LinkFlowsPanel.tsx';
 import { LinkTable } from './components/LinkTable.tsx';
 import { Panel } from './components/Panel.tsx';
 import { RoutePanel } from './components/RoutePanel.tsx';
@@ -15,9 +18,12 @@ import { type TabDef, Tabs } from './components/Tabs.tsx';
 import { TimeBar } from './components/TimeBar.tsx';
 import { TrafficPanel } from './components/TrafficPanel.tsx';
 import { type PatternDraft, pairsDraft } from './lib/contention.ts';
+import { anyNetworkHas, networkTypes } from './lib/fabricTerms.ts';
 import { downLinkIds, downLinkIdsCompact, islChoices } from './lib/faults.ts';
 import { hasSeedHosts, SEED_PAIRS } from './lib/flows.ts';
 import { assessFreshness } from './lib/freshness.ts';
+import { parseSeverity } from './lib/health.ts';
+import { jobHighlight } from './lib/jobs.ts';
 import { MAX_DRAWN_LINKS } from './lib/layout.ts';
 import { parseLinkSelection, selectLink, serializeLinkSelection } from './lib/linkSelection.ts';
 import {
@@ -28,14 +34,22 @@ import {
   parseTopN,
   type SortKey,
 } from './lib/ranking.ts';
-import { endpointNames, parseNodeParam, serializeNodeParam } from './lib/route.ts';
+import {
+  channelIndexById,
+  compactLoad,
+  endpointNames,
+  parseNodeParam,
+  serializeNodeParam,
+} from './lib/route.ts';
 import { rankableLinks, staleDirectionCount } from './lib/snapshot.ts';
 import { parseInstant, serializeInstant } from './lib/timeRange.ts';
 import { useApi } from './state/ApiContext.tsx';
 import { useAdaptiveRouting } from './state/useAdaptiveRouting.ts';
+import type { ApiLoad } from './state/useApiQuery.ts';
 import { useFabricStream } from './state/useFabricStream.ts';
 import { useFaults } from './state/useFaults.ts';
 import { useEvents, useHistoryWindow } from './state/useHistoryWindow.ts';
+import { useLiveAnswer } from './state/useLiveAnswer.ts';
 import { usePastSnapshot } from './state/usePastSnapshot.ts';
 import { useRemote } from './state/useRemote.ts';
 import { useTimeTravel } from './state/useTimeTravel.ts';
@@ -46,18 +60,26 @@ import { useUrlParam } from './state/useUrlState.ts';
 const serializeKind = (kind: KindFilter): string | null => (kind === 'all' ? null : kind);
 const serializeTopN = (n: number): string | null => (n === DEFAULT_TOP_N ? null : String(n));
 const serializeSort = (s: SortKey): string | null => (s === 'utilization' ? null : s);
+const serializeSeverity = (s: string): string | null => (s === 'warning' ? null : s);
 
-type Tool = 'route' | 'contention' | 'faults';
+type Tool = 'route' | 'link' | 'jobs' | 'contention' | 'faults';
 const TOOLS: readonly TabDef<Tool>[] = [
   { key: 'route', label: 'Route' },
+  { key: 'link', label: 'Link' },
+  { key: 'jobs', label: 'Jobs' },
   { key: 'contention', label: 'Contention' },
   { key: 'faults', label: 'Faults' },
 ];
-const parseTool = (raw: string | null): Tool => (raw === 'contention' || raw === 'faults' ? raw : 'route');
+const parseTool = (raw: string | null): Tool =>
+  raw === 'contention' || raw === 'faults' || raw === 'link' || raw === 'jobs' ? raw : 'route';
 const serializeTool = (tool: Tool): string | null => (tool === 'route' ? null : tool);
 
 const EMPTY_DRAFT: PatternDraft = { kind: 'shift', arg: '1' };
 const SEED_DRAFT = pairsDraft(SEED_PAIRS);
+const jobDetailLoad =
+  (id: string): ApiLoad<JobDetail> =>
+  (api, signal) =>
+    api.getJob(id, signal);
 
 export function App() {
   const api = useApi();
@@ -97,9 +119,29 @@ export function App() {
   const [topN, setTopN] = useUrlParam('top', parseTopN, serializeTopN);
   const [sort, setSort] = useUrlParam('sort', parseSortKey, serializeSort);
   const [tool, setTool] = useUrlParam('tool', parseTool, serializeTool);
+  const [severity, setSeverity] = useUrlParam('severity', parseSeverity, serializeSeverity);
   const [from, setFrom] = useUrlParam('from', parseNodeParam, serializeNodeParam);
   const [to, setTo] = useUrlParam('to', parseNodeParam, serializeNodeParam);
   const [pattern, setPattern] = useUrlParam('pattern', parseNodeParam, serializeNodeParam);
+  const [link, setLink] = useUrlParam('link', parseNodeParam, serializeNodeParam);
+  const [job, setJob] = useUrlParam('job', parseNodeParam, serializeNodeParam);
+  const liveTick = liveSnapshot?.time ?? null;
+  // A click on a link or heatmap cell: its flows and jobs in the Link tab, its history below.
+  const selectChannel = useCallback(
+    (id: string) => {
+      setLink(id);
+      setTool('link');
+      openHistory(id);
+    },
+    [setLink, setTool, openHistory],
+  );
+  const selectJob = useCallback(
+    (id: string | null) => {
+      setJob(id);
+      if (id !== null) setTool('jobs');
+    },
+    [setJob, setTool],
+  );
 
   // Route: asked for while the Route tab is open and both ends are chosen; drawn on the fabric.
   const loadRoute = useMemo(
@@ -110,12 +152,32 @@ export function App() {
     [api, tool, from, to],
   );
   const route = useRemote(loadRoute);
-  const shownRoute = route.state.status === 'ready' ? route.state.data : null;
+  // The live path moves with adaptive routing: re-read while a flow carries it, on stream ticks.
+  const routeLive = route.state.status === 'ready' && route.state.data.source === 'flow';
+  const routeBucket = liveTick === null ? 0 : Math.floor(Date.parse(liveTick) / 2000);
+  const reloadRoute = route.reload;
+  useEffect(() => {
+    void routeBucket;
+    if (routeLive) reloadRoute();
+  }, [routeBucket, routeLive, reloadRoute]);
+  const jobDetail = useLiveAnswer(
+    ['job', job],
+    tool === 'jobs' && job !== null ? jobDetailLoad(job) : null,
+    liveTick,
+  );
+  const shownJob =
+    tool === 'jobs' && jobDetail.status === 'ready' && jobDetail.data.job.id === job
+      ? jobHighlight(jobDetail.data)
+      : null;
+  const shownRoute = shownJob ?? (route.state.status === 'ready' ? route.state.data : null);
 
+  const [analysisHosts, setAnalysisHosts] = useUrlParam('hosts', parseNodeParam, serializeNodeParam);
   const loadAnalysis = useMemo(
     () =>
-      tool === 'contention' && pattern ? (signal: AbortSignal) => api.getAnalysis(pattern, signal) : null,
-    [api, tool, pattern],
+      tool === 'contention' && pattern
+        ? (signal: AbortSignal) => api.postAnalysis(pattern, analysisHosts, signal)
+        : null,
+    [api, tool, pattern, analysisHosts],
   );
   const analysis = useRemote(loadAnalysis);
   const faults = useFaults(tool === 'faults', liveSnapshot?.time ?? null);
@@ -123,12 +185,18 @@ export function App() {
   const samples = useMemo(
     () =>
       snapshot && !isCompact(snapshot)
-        ? new Map<string, LinkSample>(snapshot.links.map((l) => [l.id, l]))
+        ? new Map<string, LinkDirectionState>(snapshot.links.map((l) => [l.id, l]))
         : null,
     [snapshot],
   );
   const compact = snapshot && isCompact(snapshot) ? snapshot : null;
   const ranked = snapshot ? rankableLinks(snapshot) : null;
+  const channelIndex = useMemo(() => (fabric ? channelIndexById(fabric) : null), [fabric]);
+  const linkLoad =
+    link === null
+      ? null
+      : (samples?.get(link) ??
+        (compact && fabric && channelIndex ? compactLoad(fabric, channelIndex, compact, link) : null));
   const endpoints = useMemo(() => endpointNames(fabric), [fabric]);
   const isls = useMemo(() => islChoices(fabric), [fabric]);
   const downNow = snapshot
@@ -141,8 +209,12 @@ export function App() {
   const seedAvailable = hasSeedHosts(fabric);
   const reloadAnalysis = analysis.reload;
   const onCheck = useCallback(
-    (p: string) => (p === pattern ? reloadAnalysis() : setPattern(p)),
-    [pattern, reloadAnalysis, setPattern],
+    (p: string, h: string | null) => {
+      if (p === pattern && h === analysisHosts) return reloadAnalysis();
+      setPattern(p);
+      setAnalysisHosts(h);
+    },
+    [pattern, analysisHosts, reloadAnalysis, setPattern, setAnalysisHosts],
   );
 
   // Stale as of the last message, or because the stream went silent (the header shows live ages).
@@ -191,21 +263,26 @@ export function App() {
             compact={compact}
             route={shownRoute}
             onRetry={reloadTopology}
-            onSelectChannel={openHistory}
+            onSelectChannel={selectChannel}
           />
         </Panel>
         <Panel title="Summary" className="area-summary data-view">
-          <SummaryPanel summary={snapshot?.summary ?? null} />
+          <SummaryPanel
+            summary={snapshot?.summary ?? null}
+            links={ranked?.links ?? null}
+            onSelectLink={selectChannel}
+          />
         </Panel>
         {/* The controls act on the fabric now, whatever instant the data panels show. */}
         <Panel title={time.atMs === null ? 'Routing' : 'Routing · now'} className="area-ar">
           <AdaptiveRoutingPanel ar={ar} />
         </Panel>
         <Panel title={time.atMs === null ? 'Traffic' : 'Traffic · now'} className="area-traffic">
-          <TrafficPanel traffic={traffic} seedAvailable={seedAvailable} />
+          <TrafficPanel traffic={traffic} seedAvailable={seedAvailable} onSelectJob={selectJob} />
         </Panel>
         <Panel title="Link ranking" className="area-table data-view">
           <LinkTable
+            hasWait={fabric ? anyNetworkHas(networkTypes(fabric), 'waitCounter') : true}
             links={ranked?.links ?? null}
             totalDirections={ranked?.total ?? null}
             partial={ranked?.partial ?? false}
@@ -215,6 +292,14 @@ export function App() {
             onKindChange={setKind}
             onTopNChange={setTopN}
             onSortChange={setSort}
+            onOpenHistory={openHistory}
+          />
+        </Panel>
+        <Panel title="Events" className="area-events">
+          <EventsPanel
+            events={events}
+            minSeverity={severity}
+            onMinSeverityChange={setSeverity}
             onOpenHistory={openHistory}
           />
         </Panel>
@@ -261,10 +346,26 @@ export function App() {
                 onRetry={route.reload}
               />
             )}
+            {tool === 'link' && (
+              <LinkFlowsPanel
+                link={link}
+                sample={linkLoad}
+                tick={liveTick}
+                onSelectJob={selectJob}
+                onOpenHistory={openHistory}
+                onClose={() => setLink(null)}
+              />
+            )}
+            {tool === 'jobs' && (
+              <JobsPanel selected={job} onSelect={selectJob} tick={liveTick} onSelectLink={selectChannel} />
+            )}
             {tool === 'contention' && (
               <ContentionPanel
-                defaultDraft={seedAvailable ? SEED_DRAFT : EMPTY_DRAFT}
+                // Defaults come from the fabric shown: the seed pairs only where nodeA…nodeD exist.
+                key={fabric?.name ?? 'loading'}
+                defaultDraft={fabric && hasSeedHosts(fabric) ? SEED_DRAFT : EMPTY_DRAFT}
                 pattern={pattern}
+                hosts={analysisHosts}
                 onCheck={onCheck}
                 analysis={analysis.state}
                 traffic={traffic}

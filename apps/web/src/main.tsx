@@ -6,6 +6,7 @@ import { createApiClient } from './api/client.ts';
 import { ApiProvider } from './state/ApiContext.tsx';
 import { createQueryClient } from './state/queryClient.ts';
 import { getApiToken } from './state/tokenStore.ts';
+import './theme.css';
 import './styles.css';
 
 const root = document.getElementById('root');

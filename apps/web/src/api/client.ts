@@ -1,13 +1,16 @@
 import type {
   AdaptiveRouting,
   Analysis,
-  ApiErrorBody,
+  ErrorBody,
   EventList,
   Fault,
   FaultList,
   FaultRequest,
   FlowList,
   HistoryWindow,
+  JobDetail,
+  JobList,
+  LinkFlows,
   LinkHistory,
   LinksAnswer,
   Route,
@@ -42,8 +45,8 @@ export interface ApiClientOptions {
 
 type Method = 'GET' | 'PUT' | 'POST' | 'DELETE';
 
-function isErrorBody(value: unknown): value is ApiErrorBody {
-  return typeof value === 'object' && value !== null && typeof (value as ApiErrorBody).error === 'string';
+function isErrorBody(value: unknown): value is ErrorBody {
+  return typeof value === 'object' && value !== null && typeof (value as ErrorBody).error === 'string';
 }
 
 /** Turns an HTTP error answer into an ApiError with a readable message. */
@@ -134,6 +137,20 @@ export function createApiClient(options: ApiClientOptions = {}) {
       request<Route>('GET', `/api/v1/route?${new URLSearchParams({ from, to })}`, undefined, signal),
     getAnalysis: (pattern: string, signal?: AbortSignal) =>
       request<Analysis>('GET', `/api/v1/analysis?${new URLSearchParams({ pattern })}`, undefined, signal),
+    /** Contention of a pattern over `hosts` (a host list or names; all hosts when null), static and with adaptive routing. */
+    postAnalysis: (pattern: string, hosts: string | readonly string[] | null, signal?: AbortSignal) =>
+      request<Analysis>(
+        'POST',
+        '/api/v1/analysis',
+        hosts === null ? { pattern } : { pattern, nodes: hosts },
+        signal,
+      ),
+    getJobs: (signal?: AbortSignal) => request<JobList>('GET', '/api/v1/jobs', undefined, signal),
+    getJob: (id: string, signal?: AbortSignal) =>
+      request<JobDetail>('GET', `/api/v1/jobs/${encodeURIComponent(id)}`, undefined, signal),
+    /** The flows crossing a link direction, with rate and job. */
+    getLinkFlows: (id: string, signal?: AbortSignal) =>
+      request<LinkFlows>('GET', `/api/v1/links/flows?${new URLSearchParams({ id })}`, undefined, signal),
     getFaults: (signal?: AbortSignal) => request<FaultList>('GET', '/api/v1/faults', undefined, signal),
     injectFault: (body: FaultRequest, signal?: AbortSignal) =>
       request<{ fault: Fault; faults: Fault[] }>('POST', '/api/v1/faults', body, signal),

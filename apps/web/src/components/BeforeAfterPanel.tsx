@@ -1,7 +1,9 @@
 import { useId } from 'react';
 import { compareLinks, relativeChange } from '../lib/beforeAfter.ts';
-import { formatGBps, formatPercentValue } from '../lib/format.ts';
+import { formatPercentValue } from '../lib/format.ts';
 import { formatClock, fromLocalInput, toLocalInput } from '../lib/timeRange.ts';
+import { formatRate } from '../lib/units.ts';
+import { usePreference } from '../state/preferences.ts';
 import { useInstant } from '../state/usePastSnapshot.ts';
 import { ErrorNote } from './ErrorNote.tsx';
 
@@ -74,6 +76,7 @@ export function BeforeAfterPanel({
   onOpenHistory,
   nowMs,
 }: BeforeAfterPanelProps) {
+  const unit = usePreference('rateUnit');
   // An instant after the newest sample has no answer yet: it is not asked (nor cached) until then.
   const future = (ms: number | null) => ms !== null && latestMs !== null && ms > latestMs;
   const before = useInstant(future(beforeMs) ? null : beforeMs, latestMs);
@@ -140,8 +143,8 @@ export function BeforeAfterPanel({
             <tbody>
               <tr>
                 <th scope="row">Host transmit total</th>
-                <td className="num">{b ? formatGBps(totalBefore) : '…'}</td>
-                <td className="num">{a ? formatGBps(totalAfter) : '…'}</td>
+                <td className="num">{b ? formatRate(totalBefore, unit) : '…'}</td>
+                <td className="num">{a ? formatRate(totalAfter, unit) : '…'}</td>
                 <td className="num">
                   {rel === null ? '—' : `${rel >= 0 ? '+' : ''}${(rel * 100).toFixed(0)} %`}
                 </td>

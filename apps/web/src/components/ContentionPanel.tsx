@@ -1,13 +1,16 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import type { Analysis, Flow } from '../api/types.ts';
+import type { Analysis } from '../api/types.ts';
 import {
   collisionRows,
   draftOf,
   gbpsToBytesPerSecond,
+  measuredByPair,
+  noIslContentionText,
   PATTERN_ARG,
   PATTERN_KINDS,
   type PatternDraft,
   type PatternKind,
+  pairKey,
   patternText,
   trafficFor,
 } from '../lib/contention.ts';
@@ -24,23 +27,11 @@ interface ContentionPanelProps {
   defaultDraft: PatternDraft;
   /** The pattern last checked (kept in the URL), or null. */
   pattern: string | null;
-  onCheck: (pattern: string) => void;
+  /** The hosts it was checked on (a host list, kept in the URL); null: every host. */
+  hosts: string | null;
+  onCheck: (pattern: string, hosts: string | null) => void;
   analysis: Remote<Analysis>;
   traffic: TrafficState;
-}
-
-/** Measured rate of the running flows from → to (several streams add up), or null when none runs. */
-function measured(flows: readonly Flow[] | null, from: string, to: string): number | null {
-  if (!flows) return null;
-  let sum = 0;
-  let found = false;
-  for (const f of flows) {
-    if (f.from === from && f.to === to) {
-      sum += f.bytesPerSecond;
-      found = true;
-    }
-  }
-  return found ? sum : null;
 }
 
 function Stat({ label, value, hint }: { label: string; value: string; hint?: string }) {
@@ -71,6 +62,9 @@ function Result({
   const request = trafficFor(draft, analysis);
   const shownFlows = analysis.flows.slice(0, FLOWS_SHOWN);
   const running = traffic.flows !== null && traffic.flows.length > 0;
+  const measured = traffic.flows ? measuredByPair(traffic.flows) : null;
+  const measuredOf = (from: string, to: string) => measured?.get(pairKey(from, to)) ?? null;
+  const adaptive = analysis.adaptive ?? null;
   return (
     <>
       <div className="stats">
@@ -82,6 +76,13 @@ function Result({
           hint={analysis.routedCount < analysis.flowCount ? `${analysis.routedCount} routed` : undefined}
         />
         <Stat label="Expected total" value={formatGBps(gbpsToBytesPerSecond(analysis.aggregateGbps))} />
+        {adaptive && (
+          <Stat
+            label="With adaptive routing"
+            value={formatGBps(gbpsToBytesPerSecond(adaptive.aggregateGbps))}
+            hint={`max ISL load ${adaptive.maxIslLoad}`}
+          />
+        )}
       </div>
       {analysis.unroutable.length > 0 && (
         <ErrorNote
@@ -89,9 +90,7 @@ function Result({
         />
       )}
       {collisions.length === 0 ? (
-        <p className="ok-note">
-          No ISL direction carries more than one flow: no contention under static routing.
-        </p>
+        <p className={analysis.maxLinkLoad > 1 ? 'hint' : 'ok-note'}>{noIslContentionText(analysis)}</p>
       ) : (
         <table className="data-table">
           <caption>Shared ISL directions</caption>
@@ -123,6 +122,11 @@ function Result({
             <th scope="col" className="num">
               Expected
             </th>
+            {adaptive && (
+              <th scope="col" className="num">
+                With AR
+              </th>
+            )}
             <th scope="col" className="num">
               Measured
             </th>
@@ -135,14 +139,23 @@ function Result({
                 {f.from} → {f.to}
               </td>
               <td className="num">{formatGBps(gbpsToBytesPerSecond(f.rateGbps))}</td>
-              <td className="num">{formatGBps(measured(traffic.flows, f.from, f.to))}</td>
+              {adaptive && (
+                <td className="num">
+                  {f.adaptiveRateGbps === undefined
+                    ? '—'
+                    : formatGBps(gbpsToBytesPerSecond(f.adaptiveRateGbps))}
+                </td>
+              )}
+              <td className="num">{formatGBps(measuredOf(f.from, f.to))}</td>
             </tr>
           ))}
           {analysis.flows.length > FLOWS_SHOWN && (
             <tr>
-              <td colSpan={3} className="muted">
+              <td colSpan={adaptive ? 4 : 3} className="muted">
                 … and {(analysis.flows.length - FLOWS_SHOWN).toLocaleString('en')} more flows
-                {analysis.truncated && ' (list cut by the API)'}
+                {analysis.flows.length < analysis.routedCount && ' (list cut by the API)'}
+                {measured &&
+                  ` · ${analysis.flows.filter((f) => measuredOf(f.from, f.to) !== null).length.toLocaleString('en')} of ${analysis.flows.length.toLocaleString('en')} measured`}
               </td>
             </tr>
           )}
@@ -167,9 +180,21 @@ function Result({
 }
 
 /** "Which of my job's pairs share a link?": contention of a pattern under static routing. */
-export function ContentionPanel({ defaultDraft, pattern, onCheck, analysis, traffic }: ContentionPanelProps) {
+export function ContentionPanel({
+  defaultDraft,
+  pattern,
+  hosts,
+  onCheck,
+  analysis,
+  traffic,
+}: ContentionPanelProps) {
   const kindId = useId();
   const argId = useId();
+  const hostsId = useId();
+  const [hostsDraft, setHostsDraft] = useState(hosts ?? '');
+  useEffect(() => {
+    setHostsDraft(hosts ?? '');
+  }, [hosts]);
   const [draft, setDraft] = useState<PatternDraft>(() => draftOf(pattern, defaultDraft));
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
@@ -185,7 +210,7 @@ export function ContentionPanel({ defaultDraft, pattern, onCheck, analysis, traf
       return;
     }
     setProblem(null);
-    onCheck(result.pattern);
+    onCheck(result.pattern, hostsDraft.trim() === '' ? null : hostsDraft.trim());
   };
   // The result belongs to the pattern checked, which the form may have moved away from.
   const checked = draftOf(pattern, draft);
@@ -217,6 +242,14 @@ export function ContentionPanel({ defaultDraft, pattern, onCheck, analysis, traf
             />
           </>
         )}
+        <label htmlFor={hostsId}>Hosts</label>
+        <input
+          id={hostsId}
+          type="text"
+          value={hostsDraft}
+          placeholder="all hosts, or a host list: node[01-16]"
+          onChange={(e) => setHostsDraft(e.target.value)}
+        />
         <span />
         <div className="button-row">
           <button type="submit" className="btn btn-primary btn-small">

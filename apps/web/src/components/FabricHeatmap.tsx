@@ -7,8 +7,11 @@ import {
   hottestCells,
   type TwoTierMatrix,
 } from '../lib/fabricMatrix.ts';
-import { formatGBps, formatPercent } from '../lib/format.ts';
+import { formatPercent } from '../lib/format.ts';
 import { type HeatmapGeometry, type HeatmapHit, hitTest, layoutHeatmap } from '../lib/heatmapGeometry.ts';
+import { moveHeatmapCursor } from '../lib/heatmapKeys.ts';
+import { formatRate, type RateUnit } from '../lib/units.ts';
+import { usePreference } from '../state/preferences.ts';
 import { HeatmapCanvas } from './heatmapCanvas.ts';
 import { Legend } from './Legend.tsx';
 
@@ -26,9 +29,9 @@ interface FabricHeatmapProps {
 /** Hottest cells named in the canvas's text alternative. */
 const SUMMARY_CELLS = 8;
 
-function valueText(v: DirectionValue): string {
+function valueText(v: DirectionValue, unit: RateUnit): string {
   if (v.max === null) return 'unknown (stale)';
-  const rate = formatGBps(v.bytesPerSecond);
+  const rate = formatRate(v.bytesPerSecond, unit);
   if (v.count === 1) return `${formatPercent(v.max)} · ${rate}`;
   return `max ${formatPercent(v.max)}, mean ${formatPercent(v.mean)} · ${rate} total`;
 }
@@ -43,6 +46,7 @@ function tooltipLines(
   matrix: TwoTierMatrix,
   hit: HeatmapHit,
   snapshot: CompactSnapshot | null,
+  unit: RateUnit,
 ): { title: string; lines: TooltipLine[]; note: string | null } | null {
   const channels = cellChannels(matrix, hit.block, hit.row, hit.col);
   if (!channels) return null;
@@ -50,7 +54,7 @@ function tooltipLines(
   const b = snapshot?.bytesPerSecond ?? [];
   const up = directionValue(channels.up, u, b);
   const down = directionValue(channels.down, u, b);
-  const show = (v: DirectionValue) => (snapshot ? valueText(v) : 'waiting for the first sample');
+  const show = (v: DirectionValue) => (snapshot ? valueText(v, unit) : 'waiting for the first sample');
   if (hit.block === 'isl') {
     const cell = matrix.isl[hit.row * matrix.cores.length + hit.col];
     if (!cell) return null;
@@ -96,6 +100,7 @@ export function FabricHeatmap({
   marked = null,
   onSelectChannel,
 }: FabricHeatmapProps) {
+  const unit = usePreference('rateUnit');
   const stageRef = useRef<HTMLDivElement>(null);
   const islandRef = useRef<HTMLDivElement>(null);
   const painter = useRef<HeatmapCanvas | null>(null);
@@ -145,6 +150,7 @@ export function FabricHeatmap({
     `switches and ${hostCount} host ports, each cell split into up and down directions`;
 
   const down = useMemo(() => new Set(snapshot?.linkDown ?? []), [snapshot]);
+  const errors = useMemo(() => new Set((snapshot?.errors ?? []).map(([c]) => c)), [snapshot]);
   useLayoutEffect(() => {
     if (!geometry) return;
     painter.current?.update({
@@ -153,11 +159,13 @@ export function FabricHeatmap({
       utilization: snapshot?.utilization ?? null,
       marked,
       down,
+      wait: snapshot?.waitFraction ?? null,
+      errors,
       hover,
       label,
       describedBy: summaryId,
     });
-  }, [geometry, matrix, snapshot, marked, down, hover, label, summaryId]);
+  }, [geometry, matrix, snapshot, marked, down, errors, hover, label, summaryId]);
 
   const hottest = useMemo(
     () => (snapshot ? hottestCells(matrix, snapshot.utilization, SUMMARY_CELLS) : []),
@@ -174,7 +182,7 @@ export function FabricHeatmap({
             )
             .join('; ')}.`;
 
-  const tip = hover ? tooltipLines(matrix, hover, snapshot) : null;
+  const tip = hover ? tooltipLines(matrix, hover, snapshot, unit) : null;
   const block = hover && geometry ? geometry.blocks.find((b) => b.block === hover.block) : undefined;
   const tipLeft = block && hover && geometry ? block.x + (hover.col + 1) * geometry.cellW + 10 : 0;
   const tipTop = block && hover && geometry ? block.y + hover.row * geometry.cellH : 0;
@@ -182,10 +190,35 @@ export function FabricHeatmap({
 
   return (
     <div className="heatmap">
-      {/* biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: a pointer shortcut; the ranking and the before/after table open the same history by keyboard */}
       <div
         className={`heatmap-stage ${onSelectChannel ? 'is-clickable' : ''}`}
         ref={stageRef}
+        // Keyboard: arrows move a cursor over every cell (its tooltip shows and is announced),
+        // Space flips the direction, Enter opens that direction's history.
+        role="application"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: role="application" is interactive: one tab stop, arrow keys for thousands of cells
+        tabIndex={0}
+        aria-label={`${label}. Arrow keys move between cells, Space switches direction${
+          onSelectChannel ? ', Enter opens its history' : ''
+        }.`}
+        aria-describedby={summaryId}
+        onKeyDown={(event) => {
+          if (!geometry) return;
+          if (event.key === 'Enter' && hover && onSelectChannel) {
+            const channels = cellChannels(matrix, hover.block, hover.row, hover.col);
+            const channel = (hover.half === 'up' ? channels?.up : channels?.down)?.[0];
+            if (channel !== undefined) onSelectChannel(channel);
+            return;
+          }
+          if (event.key === 'Escape') {
+            setHover(null);
+            return;
+          }
+          const next = moveHeatmapCursor(geometry.blocks, hover, event.key);
+          if (!next) return;
+          event.preventDefault();
+          setHover(next);
+        }}
         onClick={(event) => {
           const canvas = islandRef.current?.querySelector('canvas');
           if (!onSelectChannel || !geometry || !canvas) return;
@@ -219,26 +252,36 @@ export function FabricHeatmap({
           </div>
         )}
       </div>
+      <p className="visually-hidden" aria-live="polite" data-testid="heatmap-cursor">
+        {tip
+          ? `${tip.title}: ${tip.lines
+              .filter((l) => l.active)
+              .map((l) => `${l.label} ${l.value}`)
+              .join('')}`
+          : ''}
+      </p>
       <p id={summaryId} className="visually-hidden" data-testid="heatmap-summary">
         {summary}
+        {errors.size > 0 && ` ${errors.size} link directions with errors.`}
       </p>
       <div className="fat-tree-footer">
         <Legend />
         <span className="heatmap-key" aria-hidden="true">
           <span className="key-cell" /> ◤ up (edge → core, host → edge) · ◢ down ·{' '}
-          <span className="key-down">✕</span> link down
+          <span className="key-down">✕</span> link down · ○ waiting ≥ 10 % (XmitWait) ·{' '}
+          <span className="key-errors">◆</span> errors
           {marked && marked.size > 0 && (
             <>
               {' '}
-              · <span className="key-route" /> selected route
+              · <span className="key-route" /> highlighted route or job
             </>
           )}
         </span>
         <span className="hint">
           {matrix.maxTrunk > 1
             ? `Trunked ISLs (up to ${matrix.maxTrunk} per pair) show their busiest cable; hover for the mean.`
-            : 'Hover a cell for switch and port names, utilization and GB/s.'}
-          {onSelectChannel && ' Click a cell half for that direction’s history.'}
+            : 'Hover a cell for switch and port names, utilization and rate.'}
+          {onSelectChannel && ' Click a cell half for the flows and jobs on that direction, and its history.'}
           {snapshot === null && ' Waiting for the first sample.'}
         </span>
       </div>

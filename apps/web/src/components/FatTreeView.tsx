@@ -1,13 +1,19 @@
 import { useMemo } from 'react';
-import type { CompactSnapshot, LinkSample, Route, Topology } from '../api/types.ts';
+import type { CompactSnapshot, FabricType, LinkDirectionState, Route, Topology } from '../api/types.ts';
 import { utilizationColor } from '../lib/colors.ts';
 import { CONGESTED_WAIT, isCongested } from '../lib/congestion.ts';
+import { type FabricLayout, layoutFabric } from '../lib/fabricLayout.ts';
 import { buildFabricMatrix, type FabricMatrix } from '../lib/fabricMatrix.ts';
-import { formatGBps, formatPercent } from '../lib/format.ts';
-import { type FatTreeLayout, type LayoutChannel, layoutFatTree, MAX_DRAWN_LINKS } from '../lib/layout.ts';
+import { anyNetworkHas, fabricTerms, networkTypes } from '../lib/fabricTerms.ts';
+import { formatPercent } from '../lib/format.ts';
+import { errorMarkRadius, errorRate, errorSummary } from '../lib/health.ts';
+import { type LayoutChannel, type LayoutNode, MAX_DRAWN_LINKS } from '../lib/layout.ts';
 import { channelIdAt } from '../lib/linkSelection.ts';
 import { channelIndexById, channelIndices, routeNodes } from '../lib/route.ts';
+import { formatRate, type RateUnit } from '../lib/units.ts';
+import { usePreference } from '../state/preferences.ts';
 import type { Loadable } from '../state/useTopology.ts';
+import { DrawingTable } from './DrawingTable.tsx';
 import { ErrorNote } from './ErrorNote.tsx';
 import { FabricHeatmap } from './FabricHeatmap.tsx';
 import { Legend } from './Legend.tsx';
@@ -16,7 +22,7 @@ import { TierSummaryView } from './TierSummaryView.tsx';
 interface FatTreeViewProps {
   topology: Loadable<Topology>;
   /** Latest sample per channel id (full stream), or null before the first stream message. */
-  samples: ReadonlyMap<string, LinkSample> | null;
+  samples: ReadonlyMap<string, LinkDirectionState> | null;
   /** Latest compact stream message (fabrics above MAX_DRAWN_LINKS), or null. */
   compact: CompactSnapshot | null;
   /** A route to highlight (the route inspector's), or null. */
@@ -26,14 +32,56 @@ interface FatTreeViewProps {
   onSelectChannel?: (id: string) => void;
 }
 
-const NODE_W = { switch: 64, host: 56, router: 56 } as const;
 const NODE_H = 22;
 
-function channelTitle(id: string, sample: LinkSample | undefined, onRoute: boolean): string {
+function channelTitle(
+  id: string,
+  sample: LinkDirectionState | undefined,
+  onRoute: boolean,
+  unit: RateUnit,
+  waitCounter: string | null,
+): string {
   if (!sample) return `${id}\nno sample`;
   const state = sample.linkUp === false ? ' (link DOWN)' : sample.stale ? ' (stale)' : '';
   const route = onRoute ? '\non the selected route' : '';
-  return `${id}${state}\n${sample.kind} · util ${formatPercent(sample.utilization)} · ${formatGBps(sample.bytesPerSecond)} · wait ${formatPercent(sample.transmitWaitFraction)}${route}`;
+  const errors = errorSummary(sample);
+  return `${id}${state}\n${sample.kind} · util ${formatPercent(sample.utilization)} · ${formatRate(sample.bytesPerSecond, unit)}${waitCounter ? ` · wait ${formatPercent(sample.transmitWaitFraction)}` : ''}${errors ? `\n${errors}` : ''}${route}`;
+}
+
+/** A node's hover text: LID and GUID only on networks that have them (not Ethernet). */
+function nodeTitle(
+  n: LayoutNode,
+  fabricType: FabricType,
+  ids: { lid: number; guid: string } | undefined,
+): string {
+  const terms = fabricTerms(n.network ?? fabricType);
+  const parts = [`${n.name} (${n.type}${n.mark === 'router' ? '' : `, tier ${n.tier}`})`];
+  if (n.network || n.mark === 'router')
+    parts.push(n.mark === 'router' ? 'IP router between networks' : terms.name);
+  if (ids && terms.hasLids && n.mark !== 'router') parts.push(`LID ${ids.lid}`);
+  if (ids && terms.hasGuids && n.mark !== 'router') parts.push(`GUID ${ids.guid}`);
+  return parts.join(' · ');
+}
+
+/** The node's symbol: a box, a single switch's hub, a host dot on the ring, or a router. */
+function NodeMark({ node }: { node: LayoutNode }) {
+  const w = node.width;
+  if (node.mark === 'hub') return <circle className="node-hub" r={w / 2} />;
+  if (node.mark === 'dot') return <circle className="node-dot" r={6} />;
+  if (node.mark === 'router')
+    return (
+      <g className="router-mark">
+        <circle r={w / 2} />
+        {/* The usual router symbol: four arrows, two in and two out. */}
+        <path d="M-10,-4 L-3,-4 M-10,-4 L-7,-7 M-10,-4 L-7,-1 M10,4 L3,4 M10,4 L7,1 M10,4 L7,7 M4,-10 L4,-3 M4,-10 L1,-7 M4,-10 L7,-7 M-4,10 L-4,3 M-4,10 L-7,7 M-4,10 L-1,7" />
+      </g>
+    );
+  return <rect x={-w / 2} y={-NODE_H / 2} width={w} height={NODE_H} rx={node.type === 'switch' ? 3 : 11} />;
+}
+
+/** Where the error mark sits: near the receiving port, whose receive counters count the errors. */
+function receiverPoint(c: LayoutChannel): { x: number; y: number } {
+  return { x: c.x1 + (c.x2 - c.x1) * 0.78, y: c.y1 + (c.y2 - c.y1) * 0.78 };
 }
 
 /** Where the congestion marker sits: a quarter of the way from the sending (waiting) port. */
@@ -46,7 +94,7 @@ function senderPoint(c: LayoutChannel): { x: number; y: number } {
  * off the arrowheads (15 % of the cable from the midpoint, towards the first channel's sender).
  */
 function downMarks(
-  layout: FatTreeLayout,
+  layout: FabricLayout,
   samples: FatTreeViewProps['samples'],
 ): { linkId: string; x: number; y: number }[] {
   const first = new Map<string, LayoutChannel>();
@@ -71,27 +119,46 @@ function FatTreeSvg({
   layout,
   samples,
   name,
+  fabricType,
+  lids,
   route,
   onSelectChannel,
 }: {
-  layout: FatTreeLayout;
+  layout: FabricLayout;
   samples: FatTreeViewProps['samples'];
   name: string;
+  fabricType: FabricType;
+  lids: ReadonlyMap<string, { lid: number; guid: string }>;
   route: Route | null;
   onSelectChannel: FatTreeViewProps['onSelectChannel'];
 }) {
   const onRoute = useMemo(() => new Set(route?.links ?? []), [route]);
   const routeNodeSet = useMemo(() => routeNodes(route), [route]);
   const highlighted = layout.channels.filter((c) => onRoute.has(c.id));
+  const unit = usePreference('rateUnit');
+  const networkOf = useMemo(() => new Map(layout.nodes.map((n) => [n.name, n.network])), [layout]);
+  // The wait counter of a cable's network (a router belongs to both: its other end decides).
+  const waitCounter = (c: LayoutChannel) =>
+    fabricTerms(networkOf.get(c.from.node) ?? networkOf.get(c.to.node) ?? fabricType).waitCounter;
   return (
     <svg
       className={`fat-tree ${route ? 'has-route' : ''}`}
       viewBox={`0 0 ${layout.width} ${layout.height}`}
       role="img"
       aria-label={`Fat-tree view of ${name}: link directions coloured by utilization${
-        route ? `; route ${route.from} → ${route.to} highlighted` : ''
+        route ? `; ${route.label ?? `route ${route.from} → ${route.to}`} highlighted` : ''
       }`}
     >
+      <g className="network-areas">
+        {layout.networks.map((a) => (
+          <g key={`${a.x}`} className={`network-area network-${a.fabricType}`}>
+            <rect x={a.x} y={a.y} width={a.width} height={a.height} rx={8} />
+            <text className="network-label" x={a.x + 10} y={a.y + 18}>
+              {a.label}
+            </text>
+          </g>
+        ))}
+      </g>
       <g className="tier-labels">
         {layout.tiers.map((t) => (
           <text key={t.tier} x={6} y={t.y + 4} className="tier-label">
@@ -119,6 +186,8 @@ function FatTreeSvg({
             congested ? 'channel-congested' : '',
           ];
           const marker = congested ? senderPoint(c) : null;
+          const errorRadius = errorMarkRadius(sample);
+          const errorAt = errorRadius === null ? null : receiverPoint(c);
           return (
             // biome-ignore lint/a11y/noStaticElementInteractions: a pointer shortcut; the ranking opens the same history by keyboard
             <g
@@ -127,12 +196,14 @@ function FatTreeSvg({
               data-channel-id={c.id}
               data-utilization={sample?.utilization ?? ''}
               data-wait={sample?.transmitWaitFraction ?? ''}
+              data-errors={errorRate(sample) ?? ''}
+              data-integrity={sample?.categories?.integrity ?? ''}
               data-link-up={
                 sample?.linkUp === undefined || sample.linkUp === null ? '' : String(sample.linkUp)
               }
               onClick={onSelectChannel ? () => onSelectChannel(c.id) : undefined}
             >
-              <title>{channelTitle(c.id, sample, routed)}</title>
+              <title>{channelTitle(c.id, sample, routed, unit, waitCounter(c))}</title>
               <line x1={c.x1} y1={c.y1} x2={c.x2} y2={c.y2} stroke={color} />
               <path
                 d="M-5,-3.5 L5,0 L-5,3.5 Z"
@@ -140,6 +211,16 @@ function FatTreeSvg({
                 fill={color}
               />
               {marker && <circle className="wait-marker" cx={marker.x} cy={marker.y} r={4.5} />}
+              {errorAt && errorRadius !== null && (
+                <rect
+                  className="error-marker"
+                  x={-errorRadius}
+                  y={-errorRadius}
+                  width={2 * errorRadius}
+                  height={2 * errorRadius}
+                  transform={`translate(${errorAt.x},${errorAt.y}) rotate(45)`}
+                />
+              )}
             </g>
           );
         })}
@@ -153,36 +234,52 @@ function FatTreeSvg({
         ))}
       </g>
       <g className="nodes">
-        {layout.nodes.map((n) => {
-          const w = NODE_W[n.type];
-          return (
-            <g
-              key={n.name}
-              className={`node node-${n.type} ${routeNodeSet.has(n.name) ? 'node-on-route' : ''}`}
-              transform={`translate(${n.x},${n.y})`}
-            >
-              <title>{`${n.name} (${n.type}, tier ${n.tier})`}</title>
-              <rect x={-w / 2} y={-NODE_H / 2} width={w} height={NODE_H} rx={n.type === 'switch' ? 3 : 11} />
-              <text y={4} textAnchor="middle">
+        {layout.nodes.map((n) => (
+          <g
+            key={n.name}
+            className={`node node-${n.type} ${routeNodeSet.has(n.name) ? 'node-on-route' : ''}`}
+            transform={`translate(${n.x},${n.y})`}
+          >
+            <title>{nodeTitle(n, fabricType, lids.get(n.name))}</title>
+            <NodeMark node={n} />
+            {n.label ? (
+              <text
+                className="node-label"
+                transform={`translate(${n.label.dx},${n.label.dy}) rotate(${n.label.rotate})`}
+                y={4}
+                textAnchor={n.label.anchor}
+              >
                 {n.name}
               </text>
-            </g>
-          );
-        })}
+            ) : (
+              <text className="node-label" y={4} textAnchor="middle">
+                {n.name}
+              </text>
+            )}
+          </g>
+        ))}
       </g>
     </svg>
   );
 }
 
 /** What the marks on the drawing mean, beside the colour legend. */
-function MarkLegend({ route }: { route: Route | null }) {
+function MarkLegend({ route, waitCounter }: { route: Route | null; waitCounter: boolean }) {
   return (
     <ul className="mark-legend" aria-label="Marks on the drawing">
+      {waitCounter && (
+        <li>
+          <svg width="14" height="14" aria-hidden="true">
+            <circle className="wait-marker" cx="7" cy="7" r="4.5" />
+          </svg>
+          waiting for credit ≥ {CONGESTED_WAIT * 100} % (XmitWait, at the sender)
+        </li>
+      )}
       <li>
         <svg width="14" height="14" aria-hidden="true">
-          <circle className="wait-marker" cx="7" cy="7" r="4.5" />
+          <rect className="error-marker" x="3" y="3" width="8" height="8" transform="rotate(45 7 7)" />
         </svg>
-        waiting for credit ≥ {CONGESTED_WAIT * 100} % (XmitWait, at the sender)
+        errors at the receiver (size grows with log errors/s)
       </li>
       <li>
         <svg width="14" height="14" aria-hidden="true" className="down-marks">
@@ -193,7 +290,7 @@ function MarkLegend({ route }: { route: Route | null }) {
       </li>
       {route && (
         <li>
-          <span className="swatch swatch-route" /> route {route.from} → {route.to}
+          <span className="swatch swatch-route" /> {route.label ?? `route ${route.from} → ${route.to}`}
         </li>
       )}
     </ul>
@@ -225,14 +322,22 @@ function BigFabricView({
     }
   }, [fabric]);
   if (matrix.kind === 'error') return <ErrorNote message={`Cannot draw the fabric: ${matrix.message}`} />;
-  if (matrix.kind === 'other')
-    return <TierSummaryView topology={fabric} reason={matrix.reason} snapshot={compact} />;
   const onSelect = onSelectChannel
     ? (channel: number) => {
         const id = channelIdAt(fabric, channel);
         if (id) onSelectChannel(id);
       }
     : undefined;
+  if (matrix.kind === 'other')
+    return (
+      <TierSummaryView
+        topology={fabric}
+        reason={matrix.reason}
+        snapshot={compact}
+        route={route}
+        onSelectChannel={onSelectChannel}
+      />
+    );
   return (
     <FabricHeatmap
       name={fabric.name}
@@ -259,14 +364,18 @@ export function FatTreeView({
 }: FatTreeViewProps) {
   const fabric = topology.status === 'ready' ? topology.data : null;
   const tooBig = fabric !== null && fabric.links.length > MAX_DRAWN_LINKS;
-  const layout = useMemo((): { layout: FatTreeLayout } | { error: string } | null => {
+  const layout = useMemo((): { layout: FabricLayout } | { error: string } | null => {
     if (!fabric || tooBig) return null;
     try {
-      return { layout: layoutFatTree(fabric) };
+      return { layout: layoutFabric(fabric) };
     } catch (error) {
       return { error: (error as Error).message };
     }
   }, [fabric, tooBig]);
+  const lids = useMemo(
+    () => new Map((fabric?.nodes ?? []).map((n) => [n.name, { lid: n.lid, guid: n.guid }])),
+    [fabric],
+  );
 
   if (topology.status === 'loading') return <p className="placeholder">Loading topology…</p>;
   if (topology.status === 'error')
@@ -278,6 +387,7 @@ export function FatTreeView({
       <BigFabricView fabric={fabric} compact={compact} route={route} onSelectChannel={onSelectChannel} />
     );
   if (!layout) return null;
+  const hasWait = anyNetworkHas(networkTypes(fabric), 'waitCounter');
   if ('error' in layout) return <ErrorNote message={`Cannot draw the fabric: ${layout.error}`} />;
   return (
     <div className="fat-tree-wrap">
@@ -285,18 +395,29 @@ export function FatTreeView({
         layout={layout.layout}
         samples={samples}
         name={fabric.name}
+        fabricType={fabric.fabricType}
+        lids={lids}
         route={route}
         onSelectChannel={onSelectChannel}
       />
       <div className="fat-tree-footer">
         <Legend />
-        <MarkLegend route={route} />
+        <MarkLegend route={route} waitCounter={hasWait} />
         <span className="hint">
-          Two strokes per cable, one per direction (arrow); hover for utilization, GB/s and wait
-          {onSelectChannel ? '; click one for its history.' : '.'}
+          Two strokes per cable, one per direction (arrow); the table below lists them; hover for utilization,
+          rate
+          {hasWait ? ' and wait' : ''}
+          {onSelectChannel ? '; click one for the flows and jobs on it, and its history.' : '.'}
           {samples === null && ' Waiting for the first sample.'}
         </span>
       </div>
+      <DrawingTable
+        channels={layout.layout.channels}
+        nodes={layout.layout.nodes}
+        fabricType={fabric.fabricType}
+        samples={samples}
+        onSelectChannel={onSelectChannel}
+      />
     </div>
   );
 }

@@ -14,7 +14,7 @@ interface FaultsPanelProps {
   nowMs: number | null;
 }
 
-/** Inject and repair emulator faults on an ISL; what is active, and what the counters say is down. */
+/** Inject and repair emulator faults on an ISL (a host link without ISLs); what is active, and what the counters say is down. */
 export function FaultsPanel({ links, faults, downNow, nowMs }: FaultsPanelProps) {
   const linkId = useId();
   const rateId = useId();
@@ -26,11 +26,13 @@ export function FaultsPanel({ links, faults, downNow, nowMs }: FaultsPanelProps)
   const rateValue = Number(rate);
   const rateOk = rate.trim() !== '' && Number.isFinite(rateValue) && rateValue >= 0;
   const disabled = faults.busy || link === '';
+  // A fabric without inter-switch links offers its host links (islChoices), and says so.
+  const hostLinks = links.length > 0 && links.every((l) => l.kind === 'host');
 
   return (
     <div className="faults">
       <div className="form-grid">
-        <label htmlFor={linkId}>ISL</label>
+        <label htmlFor={linkId}>{hostLinks ? 'Host link' : 'ISL'}</label>
         <select id={linkId} value={link} onChange={(e) => setLink(e.target.value)}>
           {links.map((l) => (
             <option key={l.id} value={l.id}>
@@ -39,6 +41,8 @@ export function FaultsPanel({ links, faults, downNow, nowMs }: FaultsPanelProps)
           ))}
         </select>
       </div>
+      {hostLinks && <p className="hint">This fabric has no inter-switch links: faults go on host links.</p>}
+      {links.length === 0 && <p className="hint">The fabric has no links to put a fault on.</p>}
       <div className="button-row">
         <button
           type="button"

@@ -1,10 +1,12 @@
 import type { LiveSnapshot, Topology } from '../api/types.ts';
+import { networkTypes } from '../lib/fabricTerms.ts';
 import { formatAge, formatFabricType } from '../lib/format.ts';
 import { assessFreshness } from '../lib/freshness.ts';
 import { staleDirectionCount } from '../lib/snapshot.ts';
 import type { StreamConnection } from '../state/useFabricStream.ts';
 import { useNow } from '../state/useNow.ts';
 import type { Loadable } from '../state/useTopology.ts';
+import { DisplayControls } from './DisplayControls.tsx';
 import { SettingsMenu } from './SettingsMenu.tsx';
 
 interface HeaderProps {
@@ -47,7 +49,8 @@ export function Header({ topology, snapshot, receivedAtMs, connection, silent, s
           {fabric ? (
             <>
               <span className="fabric-name">{fabric.name}</span>
-              <span className="chip">{formatFabricType(fabric.fabricType)}</span>
+              {/* A mixed fabric names each of its networks ("Ethernet + InfiniBand"). */}
+              <span className="chip">{networkTypes(fabric).map(formatFabricType).join(' + ')}</span>
             </>
           ) : (
             <span className="muted">
@@ -77,6 +80,7 @@ export function Header({ topology, snapshot, receivedAtMs, connection, silent, s
             </dd>
           </div>
         </dl>
+        <DisplayControls />
         <SettingsMenu />
       </div>
       {freshness.state === 'stale' && (

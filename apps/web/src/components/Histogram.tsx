@@ -1,4 +1,5 @@
 import { histogramBars } from '../lib/histogram.ts';
+import { formatCompactCount, formatCount } from '../lib/units.ts';
 
 interface HistogramProps {
   title: string;
@@ -32,12 +33,12 @@ export function Histogram({ title, counts }: HistogramProps) {
   }
   const summary = geometry.bars
     .filter((b) => b.count > 0)
-    .map((b) => `${b.count} at ${b.label}`)
+    .map((b) => `${formatCount(b.count)} at ${b.label}`)
     .join(', ');
   return (
     <figure className="histogram">
       <figcaption>
-        {title} <span className="muted">({geometry.total} directions)</span>
+        {title} <span className="muted">({formatCount(geometry.total)} directions)</span>
       </figcaption>
       <svg
         viewBox={`0 0 ${W} ${H + AXIS}`}
@@ -46,7 +47,7 @@ export function Histogram({ title, counts }: HistogramProps) {
       >
         {geometry.bars.map((b) => (
           <g key={b.index}>
-            <title>{`${b.label}: ${b.count}`}</title>
+            <title>{`${b.label}: ${formatCount(b.count)}`}</title>
             <rect className="hist-slot" x={b.x} y={0} width={b.width} height={H} />
             <rect className="hist-bar" x={b.x} y={b.y} width={b.width} height={b.height} />
             {b.count > 0 && (
@@ -54,9 +55,10 @@ export function Histogram({ title, counts }: HistogramProps) {
                 x={b.x + b.width / 2}
                 y={Math.max(10, b.y - 2)}
                 textAnchor="middle"
+                // Four characters at most (41k, not 41472), so neighbouring counts never overlap.
                 className="hist-count"
               >
-                {b.count}
+                {formatCompactCount(b.count)}
               </text>
             )}
             {b.index % 2 === 0 && (

@@ -1,8 +1,9 @@
 import { useId } from 'react';
-import type { LinkSample } from '../api/types.ts';
+import type { LinkDirectionState } from '../api/types.ts';
 import { utilizationColor } from '../lib/colors.ts';
 import { isCongested } from '../lib/congestion.ts';
 import { formatGBpsValue, formatMpps, formatPercentValue } from '../lib/format.ts';
+import { CATEGORY_LABELS, crossedCategories, errorSummary, ofThreshold } from '../lib/health.ts';
 import {
   KIND_FILTERS,
   type KindFilter,
@@ -13,14 +14,16 @@ import {
 } from '../lib/ranking.ts';
 
 interface LinkTableProps {
-  links: readonly LinkSample[] | null;
+  links: readonly LinkDirectionState[] | null;
+  /** Whether any network of the fabric counts XmitWait (Ethernet does not): no Wait % column otherwise. */
+  hasWait?: boolean;
   /** Link directions in the fabric (default: links.length). */
   totalDirections?: number | null;
   /** True when `links` holds only the busiest directions (the compact stream's top). */
   partial?: boolean;
   kind: KindFilter;
   topN: number;
-  /** Rank by utilization (default) or by congestion (XmitWait share of time). */
+  /** Rank by utilization (default), by congestion or by another PM category. */
   sort?: SortKey;
   onKindChange: (kind: KindFilter) => void;
   onTopNChange: (n: number) => void;
@@ -30,8 +33,16 @@ interface LinkTableProps {
 }
 
 const KIND_LABEL: Record<KindFilter, string> = { all: 'all', isl: 'ISL', host: 'host' };
-const SORT_LABEL: Record<SortKey, string> = { utilization: 'by utilization', congestion: 'by congestion' };
-const COLUMNS = 7;
+const SORT_LABEL: Record<SortKey, string> = {
+  utilization: 'by utilization',
+  congestion: 'by congestion',
+  integrity: 'by integrity',
+  smaCongestion: 'by SMA congestion',
+  bubble: 'by bubble',
+  security: 'by security',
+  routing: 'by routing',
+};
+const COLUMNS = 8;
 
 /** opatop-style table of the busiest link directions. */
 export function LinkTable({
@@ -45,6 +56,7 @@ export function LinkTable({
   onTopNChange,
   onSortChange,
   onOpenHistory,
+  hasWait = true,
 }: LinkTableProps) {
   const topId = useId();
   const kindId = useId();
@@ -85,7 +97,7 @@ export function LinkTable({
         {links && (
           <span className="muted">
             {rows.length} of {(totalDirections ?? links.length).toLocaleString('en')} link directions
-            {partial && ' (the stream sends the busiest 50 ISL and 50 host-link directions)'}
+            {partial && ' (the stream sends the first 50 ISL and 50 host-link directions of every ranking)'}
           </span>
         )}
       </div>
@@ -105,26 +117,34 @@ export function LinkTable({
             <th scope="col" className="num">
               Packets/s (M)
             </th>
+            {hasWait && (
+              <th
+                scope="col"
+                className="num"
+                title="XmitWait: share of time the sending port had data queued and no credit (congestion)"
+              >
+                Wait %
+              </th>
+            )}
             <th
               scope="col"
-              className="num"
-              title="XmitWait: share of time the sending port had data queued and no credit (congestion)"
+              title="PM categories at 75 % of their threshold or more (opafm: Integrity, Congestion, SMA congestion, Bubble, Security, Routing)"
             >
-              Wait %
+              Health
             </th>
           </tr>
         </thead>
         <tbody>
           {links === null && (
             <tr>
-              <td colSpan={COLUMNS} className="placeholder">
+              <td colSpan={hasWait ? COLUMNS : COLUMNS - 1} className="placeholder">
                 Waiting for the first sample…
               </td>
             </tr>
           )}
           {links !== null && rows.length === 0 && (
             <tr>
-              <td colSpan={COLUMNS} className="placeholder">
+              <td colSpan={hasWait ? COLUMNS : COLUMNS - 1} className="placeholder">
                 No link directions match this filter.
               </td>
             </tr>
@@ -134,10 +154,13 @@ export function LinkTable({
             const down = l.linkUp === false;
             const wait = l.transmitWaitFraction;
             const congested = isCongested(wait);
+            const crossed = crossedCategories(l, 0.75);
+            const sorted = sort === 'utilization' ? null : (l.categories?.[sort] ?? null);
             return (
               <tr
                 key={l.id}
                 data-link-id={l.id}
+                data-category={sorted ?? ''}
                 data-utilization={l.utilization ?? ''}
                 data-wait={wait ?? ''}
                 data-stale={l.stale ? 'true' : 'false'}
@@ -177,7 +200,20 @@ export function LinkTable({
                 </td>
                 <td className="num">{formatGBpsValue(l.bytesPerSecond)}</td>
                 <td className="num">{formatMpps(l.packetsPerSecond)}</td>
-                <td className={`num ${congested ? 'wait-high' : ''}`}>{formatPercentValue(wait)}</td>
+                {hasWait && (
+                  <td className={`num ${congested ? 'wait-high' : ''}`}>{formatPercentValue(wait)}</td>
+                )}
+                <td title={errorSummary(l) || undefined}>
+                  {crossed.map((c) => (
+                    <span
+                      key={c.category}
+                      className={`chip chip-health ${c.value >= 1 ? 'chip-over' : 'chip-near'}`}
+                      data-category-name={c.category}
+                    >
+                      {CATEGORY_LABELS[c.category]} {ofThreshold(c.value)}
+                    </span>
+                  ))}
+                </td>
               </tr>
             );
           })}

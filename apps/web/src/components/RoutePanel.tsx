@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { Route } from '../api/types.ts';
-import { hopRows, latencyText } from '../lib/route.ts';
+import { formatPercentValue } from '../lib/format.ts';
+import { hopRows, latencyText, routeHasLids, staticDetour } from '../lib/route.ts';
 import type { Remote } from '../state/useRemote.ts';
 import { ErrorNote } from './ErrorNote.tsx';
 import { NodePicker } from './NodePicker.tsx';
@@ -16,7 +17,10 @@ interface RoutePanelProps {
   onRetry: () => void;
 }
 
-/** The static route between two hosts, in the layout of `opareport -o route`. */
+/**
+ * The route between two hosts as traffic takes it (a running flow's path, after adaptive
+ * routing), in the layout of `opareport -o route`, each hop with its live load.
+ */
 export function RoutePanel({
   endpoints,
   from,
@@ -27,6 +31,7 @@ export function RoutePanel({
   onRetry,
 }: RoutePanelProps) {
   const latencyId = useId();
+  const rows = route.status === 'ready' ? hopRows(route.data) : [];
   const swap = () => {
     onFromChange(to);
     onToChange(from);
@@ -59,9 +64,7 @@ export function RoutePanel({
         </button>
       </div>
       {route.status === 'idle' && (
-        <p className="placeholder">
-          Pick two hosts to see the route their traffic takes under static routing.
-        </p>
+        <p className="placeholder">Pick two hosts to see the route their traffic takes.</p>
       )}
       {route.status === 'loading' && <p className="placeholder">Looking up the route…</p>}
       {route.status === 'error' && <ErrorNote message={`Route: ${route.message}`} onRetry={onRetry} />}
@@ -81,13 +84,16 @@ export function RoutePanel({
                 {route.data.bottleneckGbps !== undefined && ` · slowest ${route.data.bottleneckGbps} Gb/s`}
               </dd>
             </div>
-            <div>
-              <dt>LIDs</dt>
-              <dd className="mono">
-                {route.data.slid ?? '—'} → {route.data.dlid ?? '—'}
-                {route.data.engine && <span className="muted"> · {route.data.engine} tables</span>}
-              </dd>
-            </div>
+            {/* Ethernet has no LIDs: shown only where both ends have them. */}
+            {routeHasLids(route.data) && (
+              <div>
+                <dt>LIDs</dt>
+                <dd className="mono">
+                  {route.data.slid ?? '—'} → {route.data.dlid ?? '—'}
+                  {route.data.engine && <span className="muted"> · {route.data.engine} tables</span>}
+                </dd>
+              </div>
+            )}
           </dl>
           <table className="data-table">
             <caption className="visually-hidden">Route hops</caption>
@@ -107,11 +113,17 @@ export function RoutePanel({
                 <th scope="col" className="num">
                   Rate
                 </th>
-                <th scope="col">GUID</th>
+                <th scope="col" className="num">
+                  Util %
+                </th>
+                <th scope="col" className="num">
+                  Wait %
+                </th>
+                {rows.some((h) => h.guid !== '') && <th scope="col">GUID</th>}
               </tr>
             </thead>
             <tbody>
-              {hopRows(route.data).map((h) => (
+              {rows.map((h) => (
                 <tr key={h.index}>
                   <td className="num muted">{h.index}</td>
                   <td className="strong">{h.node}</td>
@@ -119,14 +131,20 @@ export function RoutePanel({
                   <td className="num">{h.inPort}</td>
                   <td className="num">{h.outPort}</td>
                   <td className="num">{h.rate}</td>
-                  <td className="mono muted guid">{h.guid}</td>
+                  <td className="num">{h.rate === '' ? '' : formatPercentValue(h.utilization)}</td>
+                  <td className="num">{h.rate === '' ? '' : formatPercentValue(h.waitFraction)}</td>
+                  {rows.some((r) => r.guid !== '') && <td className="mono muted guid">{h.guid}</td>}
                 </tr>
               ))}
             </tbody>
           </table>
-          <p className="hint">
-            From the forwarding tables (static routing), highlighted in the fabric view. Adaptive routing may
-            move traffic off this path. Latency: 400 ns per endpoint, 110 ns per switch, 5 ns/m of cable.
+          <p className="hint" data-route-source={route.data.source ?? 'tables'}>
+            {route.data.source === 'flow'
+              ? `The path flow ${route.data.flowId ?? ''} takes now, highlighted in the fabric view.`
+              : 'From the forwarding tables (static routing), highlighted in the fabric view.'}{' '}
+            {staticDetour(route.data) !== null &&
+              `Adaptive routing moved it off the static route ${staticDetour(route.data)}. `}
+            Latency: 400 ns per endpoint, 110 ns per switch, 5 ns/m of cable.
           </p>
         </>
       )}

@@ -1,14 +1,21 @@
-import type { Summary } from '../api/types.ts';
-import { formatGBps } from '../lib/format.ts';
+import type { LinkDirectionState, Summary } from '../api/types.ts';
+import { formatRate } from '../lib/units.ts';
+import { usePreference } from '../state/preferences.ts';
+import { HealthLights } from './HealthLights.tsx';
 import { Histogram } from './Histogram.tsx';
 
 interface SummaryPanelProps {
   summary: Summary | null;
+  /** The directions the client holds, for the worst-directions list. */
+  links?: readonly LinkDirectionState[] | null;
+  /** Opens a direction of the worst-directions list (its flows, jobs and history). */
+  onSelectLink?: ((id: string) => void) | undefined;
 }
 
-/** Fabric-wide numbers: host transmit total and the opatop utilization histograms. */
-export function SummaryPanel({ summary }: SummaryPanelProps) {
+/** Fabric-wide numbers: host transmit total, the opatop utilization histograms and the PM category lights. */
+export function SummaryPanel({ summary, links = null, onSelectLink }: SummaryPanelProps) {
   const total = summary?.hostTransmitBytesPerSecond ?? null;
+  const unit = usePreference('rateUnit');
   return (
     <div className="summary">
       <div className="big-number">
@@ -21,7 +28,7 @@ export function SummaryPanel({ summary }: SummaryPanelProps) {
           data-bytes-per-second={total ?? ''}
           className="big-value"
         >
-          {summary === null ? '—' : formatGBps(total)}
+          {summary === null ? '—' : formatRate(total, unit)}
         </output>
         <span className="muted small">sum of all host ports' transmit rate</span>
       </div>
@@ -29,6 +36,7 @@ export function SummaryPanel({ summary }: SummaryPanelProps) {
         <Histogram title="ISL" counts={summary?.histogram.isl ?? null} />
         <Histogram title="Host links" counts={summary?.histogram.host ?? null} />
       </div>
+      <HealthLights summary={summary} links={links} onSelectLink={onSelectLink} />
     </div>
   );
 }

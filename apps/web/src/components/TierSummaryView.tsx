@@ -1,16 +1,27 @@
-import { useMemo } from 'react';
-import type { CompactSnapshot, Topology } from '../api/types.ts';
+import { useMemo, useState } from 'react';
+import type { CompactSnapshot, Route, Topology } from '../api/types.ts';
 import { utilizationColor } from '../lib/colors.ts';
-import { formatGBps, formatPercent } from '../lib/format.ts';
+import { formatPercent } from '../lib/format.ts';
+import { channelIdAt } from '../lib/linkSelection.ts';
+import { channelIndexById, pathLoads } from '../lib/route.ts';
 import { buildTierGroups, HOT_UTILIZATION, type LoadStats, summarizeTiers } from '../lib/tierSummary.ts';
+import { formatRate } from '../lib/units.ts';
+import { usePreference } from '../state/preferences.ts';
 import { Legend } from './Legend.tsx';
+import { PodDrillDown } from './PodDrillDown.tsx';
 
 interface TierSummaryViewProps {
   topology: Topology;
   /** Why the port-level heatmap does not apply. */
   reason: string;
   snapshot: CompactSnapshot | null;
+  /** The highlighted route or job (its link directions), or null. */
+  route?: Route | null;
+  onSelectChannel?: ((id: string) => void) | undefined;
 }
+
+/** Link directions of a highlighted path listed; a job's may be many. */
+const PATH_SHOWN = 16;
 
 /** Pods listed, hottest first. */
 const PODS_SHOWN = 12;
@@ -34,10 +45,31 @@ function staleNote(s: LoadStats): string {
  * thousands of links): load per tier and direction, and the hottest pods. A few table rows, never
  * one element per link.
  */
-export function TierSummaryView({ topology, reason, snapshot }: TierSummaryViewProps) {
+export function TierSummaryView({
+  topology,
+  reason,
+  snapshot,
+  route = null,
+  onSelectChannel,
+}: TierSummaryViewProps) {
+  const [pod, setPod] = useState(0);
+  const unit = usePreference('rateUnit');
   const groups = useMemo(() => buildTierGroups(topology), [topology]);
+  const channelIndex = useMemo(() => channelIndexById(topology), [topology]);
+  const path = route
+    ? pathLoads(route.links, channelIndex, snapshot?.utilization ?? null, snapshot?.waitFraction ?? null)
+    : null;
   const summary = useMemo(
-    () => (snapshot ? summarizeTiers(groups, snapshot.utilization, snapshot.bytesPerSecond) : null),
+    () =>
+      snapshot
+        ? summarizeTiers(
+            groups,
+            snapshot.utilization,
+            snapshot.bytesPerSecond,
+            snapshot.waitFraction,
+            new Set((snapshot.errors ?? []).map(([c]) => c)),
+          )
+        : null,
     [groups, snapshot],
   );
   const hot = `≥ ${HOT_UTILIZATION * 100} %`;
@@ -48,6 +80,51 @@ export function TierSummaryView({ topology, reason, snapshot }: TierSummaryViewP
         is for two-tier fabrics; here is the load per tier and per pod. The busiest link directions are ranked
         below.
       </p>
+      {route && path && (
+        <table className="agg-table" data-highlight="route">
+          <caption>
+            {route.label ?? `Route ${route.from} → ${route.to}`}
+            {route.source === 'flow' ? ' (the path its flow takes now)' : ''}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Link direction</th>
+              <th scope="col" className="num">
+                Util
+              </th>
+              <th scope="col" className="num">
+                Wait
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {path.slice(0, PATH_SHOWN).map((l) => (
+              <tr key={l.id} className="on-route">
+                <td className="mono">
+                  {onSelectChannel ? (
+                    <button type="button" className="link-button" onClick={() => onSelectChannel(l.id)}>
+                      {l.id.replace('->', ' → ')}
+                    </button>
+                  ) : (
+                    l.id.replace('->', ' → ')
+                  )}
+                </td>
+                <td className="num">
+                  <Util value={l.utilization} />
+                </td>
+                <td className="num">{formatPercent(l.waitFraction)}</td>
+              </tr>
+            ))}
+            {path.length > PATH_SHOWN && (
+              <tr>
+                <td colSpan={3} className="muted">
+                  … and {(path.length - PATH_SHOWN).toLocaleString('en')} more
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      )}
       {summary === null && <p className="placeholder">Waiting for the first sample…</p>}
       {summary && (
         <>
@@ -71,6 +148,16 @@ export function TierSummaryView({ topology, reason, snapshot }: TierSummaryViewP
                 <th scope="col" className="num">
                   Throughput
                 </th>
+                <th scope="col" className="num" title="Largest XmitWait share of time (congestion)">
+                  Max wait
+                </th>
+                <th
+                  scope="col"
+                  className="num"
+                  title="Directions with errors or integrity past its threshold"
+                >
+                  With errors
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -88,7 +175,11 @@ export function TierSummaryView({ topology, reason, snapshot }: TierSummaryViewP
                     <Util value={r.max} />
                   </td>
                   <td className="num">{r.hot.toLocaleString('en')}</td>
-                  <td className="num">{formatGBps(r.bytesPerSecond, 1)}</td>
+                  <td className="num">{formatRate(r.bytesPerSecond, unit)}</td>
+                  <td className="num">{formatPercent(r.maxWait)}</td>
+                  <td className={`num ${r.withErrors > 0 ? 'errors-high' : ''}`}>
+                    {r.withErrors.toLocaleString('en')}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -116,12 +207,27 @@ export function TierSummaryView({ topology, reason, snapshot }: TierSummaryViewP
                 <th scope="col" className="num">
                   ISLs {hot}
                 </th>
+                <th scope="col" className="num">
+                  ISL max wait
+                </th>
+                <th scope="col" className="num">
+                  With errors
+                </th>
               </tr>
             </thead>
             <tbody>
               {summary.pods.slice(0, PODS_SHOWN).map((p) => (
                 <tr key={p.name}>
-                  <th scope="row">{p.name}</th>
+                  <th scope="row">
+                    <button
+                      type="button"
+                      className="link-button"
+                      title={`Show ${p.name}'s switches and cables below`}
+                      onClick={() => setPod(Number(p.name.replace('pod ', '')) - 1)}
+                    >
+                      {p.name}
+                    </button>
+                  </th>
                   <td className="num">{p.switches}</td>
                   <td className="num">{p.hosts.toLocaleString('en')}</td>
                   <td className="num">
@@ -134,11 +240,29 @@ export function TierSummaryView({ topology, reason, snapshot }: TierSummaryViewP
                     <Util value={p.host.max} />
                   </td>
                   <td className="num">{p.isl.hot}</td>
+                  <td className="num">{formatPercent(p.isl.maxWait)}</td>
+                  <td className="num">{p.isl.withErrors + p.host.withErrors}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </>
+      )}
+      {summary && summary.pods.length > 0 && (
+        <PodDrillDown
+          topology={topology}
+          snapshot={snapshot}
+          pod={pod}
+          onPodChange={setPod}
+          onSelectChannel={
+            onSelectChannel
+              ? (channel) => {
+                  const id = channelIdAt(topology, channel);
+                  if (id) onSelectChannel(id);
+                }
+              : undefined
+          }
+        />
       )}
       <div className="fat-tree-footer">
         <Legend />

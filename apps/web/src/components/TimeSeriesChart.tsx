@@ -2,8 +2,10 @@ import { useCallback, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import type { FabricEventKind } from '../api/types.ts';
 import { EVENT_KIND_COLORS } from '../lib/events.ts';
+import { themeColor } from '../lib/themeColor.ts';
 import { formatClock, type TimeWindow } from '../lib/timeRange.ts';
 import { type ChartColumns, placeAnnotations } from '../lib/timeSeries.ts';
+import { usePreference } from '../state/preferences.ts';
 import { type ChartOptions, UPlotChart } from './UPlotChart.tsx';
 
 export interface ChartSeries {
@@ -36,9 +38,10 @@ interface TimeSeriesChartProps {
   onWidth?: (width: number) => void;
 }
 
-const AXIS = '#9aa4b2';
+// Axis text and the instant marker follow the theme (read when drawn); series colours do not.
+const AXIS = () => themeColor('--muted', '#9aa4b2');
 const GRID = 'rgba(154, 164, 178, 0.12)';
-const INSTANT = '#ffd58a';
+const INSTANT = () => themeColor('--past-text', '#ffd58a');
 const LABEL_ROWS = 3;
 const FONT_PX = 11;
 
@@ -79,7 +82,7 @@ function drawOverlay(u: uPlot, overlay: Overlay): void {
   });
   for (const a of placed) {
     const x = Math.round(left + a.px) + 0.5;
-    const color = EVENT_KIND_COLORS[a.kind as FabricEventKind] ?? AXIS;
+    const color = EVENT_KIND_COLORS[a.kind as FabricEventKind] ?? AXIS();
     ctx.strokeStyle = color;
     ctx.lineWidth = dpr * (a.kind === 'adaptive-routing' ? 2 : 1);
     ctx.setLineDash([4 * dpr, 3 * dpr]);
@@ -100,7 +103,7 @@ function drawOverlay(u: uPlot, overlay: Overlay): void {
     const x = Math.round(u.valToPos(overlay.instantMs / 1000, 'x', true)) + 0.5;
     if (x >= left && x <= left + width) {
       ctx.setLineDash([]);
-      ctx.strokeStyle = INSTANT;
+      ctx.strokeStyle = INSTANT();
       ctx.lineWidth = 2 * dpr;
       ctx.beginPath();
       ctx.moveTo(x, top);
@@ -134,9 +137,11 @@ export function TimeSeriesChart({
   handlers.current = { onPick, onSelectWindow };
 
   const seriesKey = series.map((s) => `${s.label}:${s.color}`).join('|');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: rebuilt when the series' labels or colours change
+  // The axes' colours are read from the theme when the chart is made: a theme picked makes it anew.
+  const theme = usePreference('theme');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: rebuilt when the series' labels or colours, or the theme, change
   const options = useMemo((): ChartOptions => {
-    const axis = { stroke: AXIS, grid: { stroke: GRID }, ticks: { stroke: GRID } };
+    const axis = { stroke: AXIS(), grid: { stroke: GRID }, ticks: { stroke: GRID } };
     return {
       legend: { show: true, live: true },
       cursor: { drag: { x: true, y: false, setScale: false } },
@@ -180,7 +185,7 @@ export function TimeSeriesChart({
         ],
       },
     };
-  }, [unit, seriesKey]);
+  }, [unit, seriesKey, theme]);
 
   const xRange = useMemo(() => ({ min: window.fromMs / 1000, max: window.toMs / 1000 }), [window]);
   const redrawKey = useMemo(() => ({ annotations, instantMs }), [annotations, instantMs]);

@@ -1,22 +1,28 @@
 import { pathNodes, SEED_PAIRS } from '../lib/flows.ts';
 import { formatGBps } from '../lib/format.ts';
+import { groupFlowsByJob, jobRunning, SEED_JOB } from '../lib/jobs.ts';
 import type { TrafficState } from '../state/useTraffic.ts';
 import { ErrorNote } from './ErrorNote.tsx';
 
-/** Flows listed; on a big fabric the rest are counted, not drawn. */
-export const FLOWS_SHOWN = 20;
+/** Jobs listed; on a big fabric the rest are counted, not drawn. */
+export const JOBS_SHOWN = 12;
+/** Flows listed under each job; 16 identical iperf streams read as one line and a count. */
+export const FLOWS_PER_JOB = 3;
 
 interface TrafficPanelProps {
   traffic: TrafficState;
   /** Whether the fabric has the seed-002 hosts (nodeA…nodeD); false hides that button. */
   seedAvailable?: boolean;
+  /** Opens a job in the Jobs tab. */
+  onSelectJob?: (id: string) => void;
 }
 
-/** Start the seed-002 traffic pattern, stop all traffic, and list the active flows. */
-export function TrafficPanel({ traffic, seedAvailable = true }: TrafficPanelProps) {
+/** Start the seed-002 traffic as job `seed` (once), stop all traffic, and the flows by job. */
+export function TrafficPanel({ traffic, seedAvailable = true, onSelectJob }: TrafficPanelProps) {
   const { flows } = traffic;
-  const hidden = flows ? flows.slice(FLOWS_SHOWN) : [];
-  const hiddenRate = hidden.reduce((sum, f) => sum + f.bytesPerSecond, 0);
+  const groups = flows ? groupFlowsByJob(flows) : [];
+  const hidden = groups.slice(JOBS_SHOWN);
+  const seedRunning = jobRunning(flows, SEED_JOB);
   return (
     <div className="traffic">
       <div className="button-row">
@@ -24,8 +30,10 @@ export function TrafficPanel({ traffic, seedAvailable = true }: TrafficPanelProp
           <button
             type="button"
             className="btn btn-primary"
-            disabled={traffic.busy}
-            onClick={() => traffic.start({ pattern: 'pairs', pairs: SEED_PAIRS })}
+            // Pressing again while the seed job runs would add two more flows: it starts once.
+            disabled={traffic.busy || seedRunning !== false}
+            title={seedRunning ? 'The seed pairs run as job "seed"' : undefined}
+            onClick={() => traffic.start({ pattern: 'pairs', pairs: SEED_PAIRS, job: SEED_JOB })}
           >
             Start seed pairs (A→C, B→D)
           </button>
@@ -40,19 +48,45 @@ export function TrafficPanel({ traffic, seedAvailable = true }: TrafficPanelProp
       ) : flows.length === 0 ? (
         <p className="placeholder">No active flows.</p>
       ) : (
-        <ul className="flows" aria-label="Active flows">
-          {flows.slice(0, FLOWS_SHOWN).map((f) => (
-            <li key={f.id} data-flow-id={f.id} data-bytes-per-second={f.bytesPerSecond}>
-              <span className="flow-ends">
-                {f.from} → {f.to}
-              </span>
-              <span className="flow-rate">{formatGBps(f.bytesPerSecond)}</span>
-              <span className="flow-path mono muted">{pathNodes(f.path).join(' › ')}</span>
+        <ul className="flow-groups" aria-label="Active flows by job">
+          {groups.slice(0, JOBS_SHOWN).map((g) => (
+            <li key={g.job} className="flow-group" data-job={g.job} data-flow-count={g.count}>
+              <div className="flow-group-head">
+                {onSelectJob ? (
+                  <button type="button" className="link-button strong" onClick={() => onSelectJob(g.job)}>
+                    {g.job}
+                  </button>
+                ) : (
+                  <span className="strong">{g.job}</span>
+                )}
+                <span className="muted">
+                  {' '}
+                  · {g.count.toLocaleString('en')} {g.count === 1 ? 'flow' : 'flows'}
+                  {g.pairs !== g.count &&
+                    ` (${g.pairs.toLocaleString('en')} ${g.pairs === 1 ? 'pair' : 'pairs'})`}
+                </span>
+                <span className="flow-rate">{formatGBps(g.bytesPerSecond)}</span>
+              </div>
+              <ul className="flows" aria-label={`Flows of job ${g.job}`}>
+                {g.flows.slice(0, FLOWS_PER_JOB).map((f) => (
+                  <li key={f.id} data-flow-id={f.id} data-bytes-per-second={f.bytesPerSecond}>
+                    <span className="flow-ends">
+                      {f.from} → {f.to}
+                    </span>
+                    <span className="flow-rate">{formatGBps(f.bytesPerSecond)}</span>
+                    <span className="flow-path mono muted">{pathNodes(f.path).join(' › ')}</span>
+                  </li>
+                ))}
+                {g.count > FLOWS_PER_JOB && (
+                  <li className="muted">… and {(g.count - FLOWS_PER_JOB).toLocaleString('en')} more</li>
+                )}
+              </ul>
             </li>
           ))}
           {hidden.length > 0 && (
             <li className="muted">
-              … and {hidden.length.toLocaleString('en')} more flows ({formatGBps(hiddenRate)} together)
+              … and {hidden.length.toLocaleString('en')} more jobs (
+              {formatGBps(hidden.reduce((sum, g) => sum + g.bytesPerSecond, 0))} together)
             </li>
           )}
         </ul>

@@ -1,4 +1,5 @@
 import { UNKNOWN_COLOR, utilizationColor } from '../lib/colors.ts';
+import { CONGESTED_WAIT } from '../lib/congestion.ts';
 import { cellChannels, directionValue, type TwoTierMatrix } from '../lib/fabricMatrix.ts';
 import {
   type HeatmapGeometry,
@@ -7,6 +8,7 @@ import {
   LABEL_FONT_PX,
   type Label,
 } from '../lib/heatmapGeometry.ts';
+import { themeColor } from '../lib/themeColor.ts';
 
 /**
  * The imperative island behind FabricHeatmap: it owns one <canvas> inside a container React
@@ -23,6 +25,10 @@ export interface HeatmapPaint {
   marked: ReadonlySet<number> | null;
   /** Channels whose link is down: crossed out. */
   down: ReadonlySet<number>;
+  /** XmitWait share per channel (compact stream); cells waiting ≥ CONGESTED_WAIT get a ring. */
+  wait?: readonly (number | null)[] | null;
+  /** Channels with errors (compact stream `errors`): a magenta diamond, distinct from the colour. */
+  errors?: ReadonlySet<number>;
   hover: HeatmapHit | null;
   /** Accessible name of the canvas, and the id of the element describing it. */
   label: string;
@@ -38,12 +44,29 @@ function colorOf(u: number | null): string {
   return RAMP[Math.round(Math.min(1, Math.max(0, u)) * (RAMP_STEPS - 1))] ?? UNKNOWN_COLOR;
 }
 
-const TEXT = '#9aa4b2';
-const TITLE = '#c9d1d9';
-const HOVER_TEXT = '#ffffff';
-const EMPTY = '#1c2230';
-const ROUTE = '#58a6ff';
+// Text and empty cells follow the theme (read once per frame); data colours stay the same.
+const themed = () => ({
+  TEXT: themeColor('--muted', '#9aa4b2'),
+  TITLE: themeColor('--text', '#c9d1d9'),
+  HOVER_TEXT: themeColor('--text', '#ffffff'),
+  EMPTY: themeColor('--panel-2', '#1c2230'),
+});
+const ROUTE = '#ffffff';
+const ROUTE_HALO = '#000000';
 const DOWN = '#ff6b6b';
+const WAIT = '#f5f7fa';
+const ERROR = '#d63384';
+
+function anyAtLeast(
+  values: readonly (number | null)[],
+  a: readonly number[],
+  b: readonly number[],
+  min: number,
+) {
+  for (const c of a) if ((values[c] ?? -1) >= min) return true;
+  for (const c of b) if ((values[c] ?? -1) >= min) return true;
+  return false;
+}
 
 function anyIn(set: ReadonlySet<number> | null, a: readonly number[], b: readonly number[]): boolean {
   if (!set || set.size === 0) return false;
@@ -101,11 +124,14 @@ export class HeatmapCanvas {
   };
 
   private draw(): void {
+    const { TEXT, TITLE, HOVER_TEXT, EMPTY } = themed();
     const paint = this.paint;
     if (!paint) return;
     const { geometry: g, matrix, utilization, marked, down: downLinks, hover } = paint;
     const outlined: [number, number][] = [];
     const crossed: [number, number][] = [];
+    const waiting: [number, number][] = [];
+    const failing: [number, number][] = [];
     const dpr = window.devicePixelRatio || 1;
     const w = Math.round(g.width * dpr);
     const h = Math.round(g.height * dpr);
@@ -138,6 +164,9 @@ export class HeatmapCanvas {
           }
           if (anyIn(marked, channels.up, channels.down)) outlined.push([x0, y0]);
           if (anyIn(downLinks, channels.up, channels.down)) crossed.push([x0, y0]);
+          if (paint.wait && anyAtLeast(paint.wait, channels.up, channels.down, CONGESTED_WAIT))
+            waiting.push([x0, y0]);
+          if (paint.errors && anyIn(paint.errors, channels.up, channels.down)) failing.push([x0, y0]);
           const up = utilization ? directionValue(channels.up, values, none).max : null;
           const down = utilization ? directionValue(channels.down, values, none).max : null;
           // Bottom-right triangle: down; top-left triangle: up (edge → core, host → edge). The
@@ -170,10 +199,41 @@ export class HeatmapCanvas {
       }
       ctx.stroke();
     }
+    // Congestion: a ring at the cell's centre; errors: a diamond in its top-right corner.
+    const r = Math.max(1.5, Math.min(g.cellW, g.cellH) / 5);
+    if (waiting.length > 0) {
+      ctx.strokeStyle = WAIT;
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      for (const [x, y] of waiting) {
+        ctx.moveTo(x + g.cellW / 2 + r, y + g.cellH / 2);
+        ctx.arc(x + g.cellW / 2, y + g.cellH / 2, r, 0, 2 * Math.PI);
+      }
+      ctx.stroke();
+    }
+    if (failing.length > 0) {
+      ctx.fillStyle = ERROR;
+      ctx.beginPath();
+      for (const [x, y] of failing) {
+        const cx = x + g.cellW - r - 1;
+        const cy = y + r + 1;
+        ctx.moveTo(cx, cy - r);
+        ctx.lineTo(cx + r, cy);
+        ctx.lineTo(cx, cy + r);
+        ctx.lineTo(cx - r, cy);
+        ctx.closePath();
+      }
+      ctx.fill();
+    }
     if (outlined.length > 0) {
+      // Two tones, so the outline shows on every colour of the ramp (a blue line alone vanished
+      // on idle blue cells): a dark halo, then the route colour inside it.
+      ctx.strokeStyle = ROUTE_HALO;
+      ctx.lineWidth = 4;
+      for (const [x, y] of outlined) ctx.strokeRect(x - 1.5, y - 1.5, g.cellW + 2, g.cellH + 2);
       ctx.strokeStyle = ROUTE;
       ctx.lineWidth = 2;
-      for (const [x, y] of outlined) ctx.strokeRect(x - 1, y - 1, g.cellW + 1, g.cellH + 1);
+      for (const [x, y] of outlined) ctx.strokeRect(x - 1.5, y - 1.5, g.cellW + 2, g.cellH + 2);
     }
 
     ctx.font = FONT;

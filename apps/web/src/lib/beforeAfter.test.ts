@@ -1,23 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { LinkSample } from '../api/types.ts';
+import type { LinkDirectionState } from '../api/types.ts';
 import { compareLinks, relativeChange } from './beforeAfter.ts';
 import { eventAnnotations, eventLabel } from './events.ts';
+import { fabricEvent, linkState } from './testFixtures.ts';
 
-function link(id: string, utilization: number | null): LinkSample {
-  return {
-    id,
-    linkId: id,
-    kind: 'isl',
-    from: { node: 'a', port: 1 },
-    to: { node: 'b', port: 1 },
-    capacityBytesPerSecond: 12.5e9,
-    utilization,
-    bytesPerSecond: utilization === null ? null : utilization * 12.5e9,
-    packetsPerSecond: null,
-    transmitWaitFraction: null,
-    linkUp: true,
-    stale: utilization === null,
-  };
+function link(id: string, utilization: number | null): LinkDirectionState {
+  return linkState(id, { utilization });
 }
 
 describe('before/after', () => {
@@ -41,19 +29,13 @@ describe('before/after', () => {
 describe('events', () => {
   it('labels and orders events, skipping unreadable times', () => {
     const events = [
-      {
+      fabricEvent({
         time: '2026-01-01T00:00:20Z',
         kind: 'adaptive-routing',
-        subject: 'fabric',
         detail: 'enabled false → true, threshold 0 → 7',
-      },
-      {
-        time: '2026-01-01T00:00:00Z',
-        kind: 'traffic',
-        subject: 'fabric',
-        detail: 'start pairs: 2 flows running',
-      },
-      { time: 'never', kind: 'fault', subject: 'x', detail: '' },
+      }),
+      fabricEvent({ time: '2026-01-01T00:00:00Z', kind: 'traffic', detail: 'start pairs: 2 flows running' }),
+      fabricEvent({ time: 'never', kind: 'fault', subject: 'x' }),
     ];
     const marks = eventAnnotations(events);
     expect(marks.map((m) => m.label)).toEqual([
@@ -61,8 +43,8 @@ describe('events', () => {
       'AR off → on, threshold 0 → 7',
     ]);
     expect(marks[1]?.x).toBe(Date.parse('2026-01-01T00:00:20Z') / 1000);
-    expect(eventLabel({ time: '', kind: 'link-state', subject: 'e1/3--c1/1', detail: 'down' })).toBe(
-      'link e1/3--c1/1 down',
-    );
+    expect(
+      eventLabel(fabricEvent({ time: '', kind: 'link-state', subject: 'e1/3--c1/1', detail: 'down' })),
+    ).toBe('link e1/3--c1/1 down');
   });
 });

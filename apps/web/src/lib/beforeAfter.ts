@@ -1,4 +1,4 @@
-import type { LinkSample } from '../api/types.ts';
+import type { LinkDirectionState } from '../api/types.ts';
 
 /**
  * Before/after evidence: two instants' link answers compared direction by direction. A direction
@@ -7,7 +7,7 @@ import type { LinkSample } from '../api/types.ts';
 
 export interface LinkChange {
   id: string;
-  kind: LinkSample['kind'];
+  kind: LinkDirectionState['kind'];
   before: number;
   after: number;
   /** after − before, utilization fraction. */
@@ -24,8 +24,8 @@ export interface LinkComparison {
 }
 
 export function compareLinks(
-  before: readonly LinkSample[],
-  after: readonly LinkSample[],
+  before: readonly LinkDirectionState[],
+  after: readonly LinkDirectionState[],
   options: { limit: number; minDelta?: number } = { limit: 10 },
 ): LinkComparison {
   const minDelta = options.minDelta ?? 0.01;

@@ -4,6 +4,9 @@ import {
   collisionRows,
   draftOf,
   gbpsToBytesPerSecond,
+  measuredByPair,
+  noIslContentionText,
+  pairKey,
   pairsDraft,
   patternText,
   trafficFor,
@@ -87,27 +90,68 @@ describe('traffic for an analysis', () => {
         ['nodeA', 'nodeC'],
         ['nodeB', 'nodeD'],
       ],
+      job: 'contention-check',
     });
-    // shift, permutation, bisection: the analysed flows, not the name (host order may differ)
+    // Every kind: the analysed flows themselves while the answer lists them all.
     expect(trafficFor({ kind: 'permutation', arg: '7' }, seed)).toMatchObject({ pattern: 'pairs' });
+    expect(trafficFor({ kind: 'all-to-all', arg: '' }, seed)).toMatchObject({ pattern: 'pairs' });
   });
 
-  it('sends the pattern by name when the flows are cut, and all-to-all / incast always', () => {
-    const cut = { ...seed, truncated: true };
-    expect(trafficFor({ kind: 'shift', arg: '2' }, cut)).toEqual({ pattern: 'shift', k: 2 });
-    expect(trafficFor({ kind: 'permutation', arg: '' }, cut)).toEqual({ pattern: 'permutation', seed: 1 });
-    expect(trafficFor({ kind: 'bisection', arg: '' }, cut)).toEqual({ pattern: 'bisection' });
+  it('sends the pattern by name over the analysed hosts when the flows are not all listed', () => {
+    const cut = { ...seed, flows: seed.flows.slice(0, 1) };
+    const hosts = ['nodeA', 'nodeB', 'nodeC', 'nodeD'];
+    expect(trafficFor({ kind: 'shift', arg: '2' }, cut)).toEqual({
+      pattern: 'shift',
+      k: 2,
+      job: 'contention-check',
+    });
+    expect(trafficFor({ kind: 'permutation', arg: '7' }, { ...cut, hosts })).toEqual({
+      pattern: 'permutation',
+      seed: 7,
+      hosts,
+      job: 'contention-check',
+    });
+    expect(trafficFor({ kind: 'permutation', arg: '' }, cut)).toMatchObject({
+      pattern: 'permutation',
+      seed: 1,
+    });
+    expect(trafficFor({ kind: 'bisection', arg: '' }, cut)).toMatchObject({ pattern: 'bisection' });
     expect(trafficFor({ kind: 'pairs', arg: 'a-b' }, cut)).toBeNull();
-    expect(trafficFor({ kind: 'all-to-all', arg: '' }, seed)).toEqual({ pattern: 'all-to-all' });
-    expect(
-      trafficFor(
-        { kind: 'incast', arg: '0x11' },
-        { ...seed, flows: [{ from: 'b', to: 'nodeA', rateGbps: 1, hops: 2 }] },
-      ),
-    ).toEqual({
+    expect(trafficFor({ kind: 'all-to-all', arg: '' }, cut)).toMatchObject({ pattern: 'all-to-all' });
+    const incast = { ...seed, routedCount: 3, flows: [{ from: 'nodeB', to: 'nodeA', rateGbps: 1, hops: 2 }] };
+    expect(trafficFor({ kind: 'incast', arg: '0x11' }, incast)).toEqual({
       pattern: 'incast',
       to: 'nodeA',
+      job: 'contention-check',
     });
+    expect(trafficFor({ kind: 'incast', arg: 'nodeA' }, { ...incast, hosts })).toMatchObject({
+      from: ['nodeB', 'nodeC', 'nodeD'],
+    });
+  });
+
+  it('sends more than 20,000 listed flows by name (the request body limit)', () => {
+    const many = Array.from({ length: 20_001 }, (_, i) => ({
+      from: `h${i}`,
+      to: `h${i + 1}`,
+      rateGbps: 1,
+      hops: 2,
+    }));
+    const big = { ...seed, flowCount: many.length, routedCount: many.length, flows: many };
+    expect(trafficFor({ kind: 'shift', arg: '1' }, big)).toMatchObject({ pattern: 'shift', k: 1 });
+  });
+
+  it('measures every pair once however many streams it has, and explains endpoint-bound patterns', () => {
+    const measured = measuredByPair([
+      { from: 'a', to: 'b', bytesPerSecond: 1 },
+      { from: 'a', to: 'b', bytesPerSecond: 2 },
+      { from: 'b', to: 'a', bytesPerSecond: 5 },
+    ]);
+    expect(measured.get(pairKey('a', 'b'))).toBe(3);
+    expect(measured.get(pairKey('b', 'a'))).toBe(5);
+    expect(noIslContentionText({ ...seed, maxLinkLoad: 31, minFlowGbps: 3.226 })).toMatch(
+      /up to 31 flows share one host port.*3.226 Gb\/s/,
+    );
+    expect(noIslContentionText({ ...seed, maxLinkLoad: 1 })).toMatch(/no contention/);
   });
 });
 

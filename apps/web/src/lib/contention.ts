@@ -6,15 +6,17 @@ import type { Analysis, TrafficRequest } from '../api/types.ts';
  * the traffic request that starts exactly the analysed flows, and the rows the panel shows.
  */
 
-export type PatternKind = 'pairs' | 'shift' | 'permutation' | 'all-to-all' | 'incast' | 'bisection';
-export const PATTERN_KINDS: readonly PatternKind[] = [
-  'pairs',
-  'shift',
-  'permutation',
-  'all-to-all',
-  'incast',
-  'bisection',
-];
+/** The patterns the contention check offers: the analysis' own (`fabscope analyze`), not iperf or storage. */
+export type PatternKind = Exclude<TrafficRequest['pattern'], 'iperf' | 'storage'>;
+const OFFERED: Record<PatternKind, true> = {
+  pairs: true,
+  shift: true,
+  permutation: true,
+  'all-to-all': true,
+  incast: true,
+  bisection: true,
+};
+export const PATTERN_KINDS = Object.keys(OFFERED) as PatternKind[];
 
 /** What the form holds: a kind and its one argument (pairs list, K, seed, or host). */
 export interface PatternDraft {
@@ -76,30 +78,71 @@ export function pairsDraft(pairs: readonly (readonly [string, string])[]): Patte
   return { kind: 'pairs', arg: pairs.map(([a, b]) => `${a}-${b}`).join(',') };
 }
 
-/** Most pairs one traffic request may carry (the API's limit). */
-const MAX_PAIRS = 100_000;
+/**
+ * Most pairs sent as a list: within the API's 1 MiB body (about 40 bytes a pair) with room to
+ * spare. Beyond, the pattern goes by name over the same hosts, which draws the same pairs.
+ */
+export const MAX_PAIRS_SENT = 20_000;
+
+/** The job the contention check's traffic runs as. */
+export const CHECK_JOB = 'contention-check';
 
 /**
- * The POST /api/v1/traffic body that runs the analysed flows, so the measurement is comparable to
- * the prediction. all-to-all and incast mean the same in both places. For pairs, shift,
- * permutation and bisection the analysed flows themselves are sent as pairs: both sides draw them
- * with the one pattern engine (@fabscope/topology), but the analysis ranges over every host and
- * the emulator over the hosts of its main network, which differ on routed fabrics. When the
- * analysis cut its flow list, the pattern is sent by name (the same pairs on one-network fabrics).
+ * The POST /api/v1/traffic body that runs exactly the analysed flows, so every Expected rate has
+ * a Measured one beside it. When the answer lists every routed flow (the POST analysis lists up to
+ * 50,000), they are sent as pairs, up to MAX_PAIRS_SENT. Otherwise the pattern is sent by name over
+ * the hosts the analysis ranged over (`hosts`, in LID order): the emulator draws them with the one
+ * pattern engine (@fabscope/topology), so `permutation` seed 7 is the same derangement.
  */
 export function trafficFor(draft: PatternDraft, analysis: Analysis): TrafficRequest | null {
-  if (draft.kind === 'all-to-all') return { pattern: 'all-to-all' };
-  if (draft.kind === 'incast') {
-    const to = analysis.flows[0]?.to ?? draft.arg.trim();
-    return to === '' ? null : { pattern: 'incast', to };
+  const complete = analysis.flows.length > 0 && analysis.flows.length === analysis.routedCount;
+  const job = { job: CHECK_JOB };
+  if (complete && analysis.flows.length <= MAX_PAIRS_SENT) {
+    return { pattern: 'pairs', pairs: analysis.flows.map((f) => [f.from, f.to]), ...job };
   }
-  const complete = !analysis.truncated && analysis.flows.length > 0 && analysis.flows.length <= MAX_PAIRS;
-  if (complete) return { pattern: 'pairs', pairs: analysis.flows.map((f) => [f.from, f.to]) };
+  const over = analysis.hosts ? { hosts: analysis.hosts, ...job } : job;
   const n = Number(draft.arg.trim() || '1');
-  if (draft.kind === 'shift' && Number.isInteger(n)) return { pattern: 'shift', k: n };
-  if (draft.kind === 'permutation' && Number.isInteger(n)) return { pattern: 'permutation', seed: n };
-  if (draft.kind === 'bisection') return { pattern: 'bisection' };
-  return null;
+  switch (draft.kind) {
+    case 'all-to-all':
+      return { pattern: 'all-to-all', ...over };
+    case 'incast': {
+      const to = analysis.flows[0]?.to ?? draft.arg.trim();
+      if (to === '') return null;
+      return analysis.hosts
+        ? { pattern: 'incast', to, from: analysis.hosts.filter((h) => h !== to), ...job }
+        : { pattern: 'incast', to, ...job };
+    }
+    case 'shift':
+      return Number.isInteger(n) ? { pattern: 'shift', k: n, ...over } : null;
+    case 'permutation':
+      return Number.isInteger(n) ? { pattern: 'permutation', seed: n, ...over } : null;
+    case 'bisection':
+      return { pattern: 'bisection', ...over };
+    default:
+      return null;
+  }
+}
+
+/** Measured bytes/s per `from→to` of the running flows (several streams of one pair add up). */
+export function measuredByPair(
+  flows: readonly { from: string; to: string; bytesPerSecond: number }[],
+): Map<string, number> {
+  const byPair = new Map<string, number>();
+  for (const f of flows) {
+    const key = `${f.from}\u0000${f.to}`;
+    byPair.set(key, (byPair.get(key) ?? 0) + f.bytesPerSecond);
+  }
+  return byPair;
+}
+
+export const pairKey = (from: string, to: string): string => `${from}\u0000${to}`;
+
+/** What the panel says when no ISL is shared: endpoint contention still limits all-to-all. */
+export function noIslContentionText(analysis: Analysis): string {
+  if (analysis.maxLinkLoad <= 1) {
+    return 'No link direction carries more than one flow: no contention under static routing.';
+  }
+  return `No ISL direction is shared, but up to ${analysis.maxLinkLoad} flows share one host port: the flows are limited by their endpoints (slowest ${analysis.minFlowGbps} Gb/s), not by the fabric.`;
 }
 
 export interface CollisionRow {

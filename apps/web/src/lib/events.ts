@@ -8,6 +8,9 @@ export const EVENT_KIND_LABELS: Record<FabricEventKind, string> = {
   fault: 'fault',
   'link-state': 'link',
   'counter-reset': 'counter reset',
+  threshold: 'threshold',
+  'collection-gap': 'no data',
+  alert: 'alert',
 };
 
 /** Colour of each kind's marker on the charts. */
@@ -17,6 +20,9 @@ export const EVENT_KIND_COLORS: Record<FabricEventKind, string> = {
   fault: '#ff6b6b',
   'link-state': '#f0883e',
   'counter-reset': '#d2a8ff',
+  threshold: '#e5534b',
+  'collection-gap': '#768390',
+  alert: '#f85149',
 };
 
 export function eventKindLabel(kind: string): string {
@@ -45,7 +51,7 @@ export function eventAnnotations(
 ): { x: number; label: string; kind: string }[] {
   return events
     .map((e) => ({ ms: parseInstant(e.time), label: eventLabel(e), kind: e.kind }))
-    .filter((e): e is { ms: number; label: string; kind: string } => e.ms !== null)
+    .filter((e): e is { ms: number; label: string; kind: FabricEvent['kind'] } => e.ms !== null)
     .sort((a, b) => a.ms - b.ms)
     .map((e) => ({ x: e.ms / 1000, label: e.label, kind: e.kind }));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Fault, LinkSample } from '../api/types.ts';
+import type { Fault, LinkDirectionState } from '../api/types.ts';
 import {
   downLinkIds,
   downLinkIdsCompact,
@@ -11,7 +11,7 @@ import {
 } from './faults.ts';
 import { twoTier } from './testTopologies.ts';
 
-const fault = (type: string, target: string, extra: Partial<Fault> = {}): Fault => ({
+const fault = (type: Fault['type'], target: string, extra: Partial<Fault> = {}): Fault => ({
   id: 'f1',
   type,
   target,
@@ -25,7 +25,15 @@ describe('fault panel helpers', () => {
     const choices = islChoices(fabric);
     expect(choices).toHaveLength(4);
     expect(choices.every((c) => c.label.includes(' ↔ '))).toBe(true);
+    expect(choices.every((c) => c.kind === 'isl')).toBe(true);
     expect(islChoices(null)).toEqual([]);
+    // A single switch has no ISLs: its host links are offered instead of an empty list.
+    const single = twoTier(1, 0, 3);
+    expect(islChoices(single).map((c) => [c.label, c.kind])).toEqual([
+      ['host1/1 ↔ edge1/1', 'host'],
+      ['host2/1 ↔ edge1/2', 'host'],
+      ['host3/1 ↔ edge1/3', 'host'],
+    ]);
     expect(linkLabel('edge1/4--core2/1')).toBe('edge1/4 ↔ core2/1');
   });
 
@@ -61,7 +69,7 @@ describe('fault panel helpers', () => {
   });
 
   it('finds the links the counters report down, in either stream encoding', () => {
-    const sample = (linkId: string, linkUp: boolean | null) => ({ linkId, linkUp }) as LinkSample;
+    const sample = (linkId: string, linkUp: boolean | null) => ({ linkId, linkUp }) as LinkDirectionState;
     expect(
       downLinkIds([
         sample('b/1--c/1', false),

@@ -1,4 +1,4 @@
-import type { Fault, FaultRequest, LinkSample, Topology } from '../api/types.ts';
+import type { Fault, FaultRequest, LinkDirectionState, LinkKind, Topology } from '../api/types.ts';
 
 /** The fault panel's pure parts: link choices, fault descriptions and how to undo one. */
 
@@ -7,6 +7,7 @@ export interface LinkChoice {
   id: string;
   /** `edge1/4 ↔ core2/1` */
   label: string;
+  kind: LinkKind;
 }
 
 const naturalOrder = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
@@ -16,12 +17,16 @@ export function linkLabel(linkId: string): string {
   return linkId.replace('--', ' ↔ ');
 }
 
-/** Inter-switch links, in natural order of their ids. */
+/**
+ * The links faults are put on: inter-switch links, or the host links of a fabric that has none
+ * (a single switch, networks of one switch each), in natural order of their ids.
+ */
 export function islChoices(topology: Topology | null): LinkChoice[] {
   if (!topology) return [];
+  const kind: LinkKind = topology.links.some((l) => l.kind === 'isl') ? 'isl' : 'host';
   return topology.links
-    .filter((l) => l.kind === 'isl')
-    .map((l) => ({ id: l.id, label: linkLabel(l.id) }))
+    .filter((l) => l.kind === kind)
+    .map((l) => ({ id: l.id, label: linkLabel(l.id), kind }))
     .sort((a, b) => naturalOrder(a.id, b.id));
 }
 
@@ -69,7 +74,7 @@ export function undoFault(fault: Fault): FaultRequest | null {
 }
 
 /** Links (ids) the counters report down in a full stream message, in natural order. */
-export function downLinkIds(links: readonly LinkSample[] | null): string[] {
+export function downLinkIds(links: readonly LinkDirectionState[] | null): string[] {
   if (!links) return [];
   const ids = new Set<string>();
   for (const l of links) if (l.linkUp === false) ids.add(l.linkId);

@@ -1,34 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { isCompact, type LinkSample } from '../api/types.ts';
+import { isCompact, type LinkDirectionState } from '../api/types.ts';
 import { pastSnapshot } from './historySnapshot.ts';
 import { channelIndexById } from './route.ts';
+import { HEALTH_OK, linkState } from './testFixtures.ts';
 import { twoTier } from './testTopologies.ts';
 
 const summary = {
   time: '2026-01-01T00:00:10.000Z',
   hostTransmitBytesPerSecond: 12.4e9,
   histogram: { isl: new Array(10).fill(0), host: new Array(10).fill(0) },
+  staleLinks: 0,
 };
-const health = { status: 'ok', store: 'embedded' as const, lastSampleAgeSeconds: 0.5 };
+const health = HEALTH_OK;
 
-function sample(id: string, utilization: number | null, linkUp: boolean | null = true): LinkSample {
-  const [from = '', to = ''] = id.split('->');
-  const [fn = '', fp = '0'] = from.split('/');
-  const [tn = '', tp = '0'] = to.split('/');
-  return {
-    id,
-    linkId: id,
-    kind: fn.startsWith('node') || tn.startsWith('node') ? 'host' : 'isl',
-    from: { node: fn, port: Number(fp) },
-    to: { node: tn, port: Number(tp) },
-    capacityBytesPerSecond: 12.5e9,
-    utilization,
-    bytesPerSecond: utilization === null ? null : utilization * 12.5e9,
-    packetsPerSecond: null,
-    transmitWaitFraction: 0,
-    linkUp,
-    stale: utilization === null,
-  };
+function sample(id: string, utilization: number | null, linkUp: boolean | null = true): LinkDirectionState {
+  return linkState(id, { linkId: id, utilization, linkUp, transmitWaitFraction: 0 });
 }
 
 describe('past snapshot', () => {

@@ -2,7 +2,7 @@ import type {
   CompactSnapshot,
   FabricSnapshot,
   Health,
-  LinkSample,
+  LinkDirectionState,
   LiveSnapshot,
   Summary,
 } from '../api/types.ts';
@@ -18,7 +18,7 @@ import { compareByUtilization } from './ranking.ts';
 export const COMPACT_TOP = 50;
 
 export function pastSnapshot(
-  answer: { time: string; links: LinkSample[] },
+  answer: { time: string; links: LinkDirectionState[] },
   summary: Summary,
   health: Health,
   compact: { channelIndex: ReadonlyMap<string, number>; channels: number } | null,
@@ -36,7 +36,7 @@ export function pastSnapshot(
     waitFraction[c] = l.stale ? null : l.transmitWaitFraction;
     if (l.linkUp === false) linkDown.push(c);
   }
-  const busiest = (kind: LinkSample['kind']) =>
+  const busiest = (kind: LinkDirectionState['kind']) =>
     answer.links
       .filter((l) => l.kind === kind)
       .sort(compareByUtilization)
@@ -50,6 +50,8 @@ export function pastSnapshot(
     bytesPerSecond,
     waitFraction,
     linkDown: linkDown.sort((a, b) => a - b),
+    // History keeps no error rates (docs/history.md): none is listed, the directions' own are null.
+    errors: [],
     top,
   } satisfies CompactSnapshot;
 }

@@ -1,5 +1,5 @@
 import { scalePoint } from 'd3-scale';
-import type { LinkKind, NodeType, PortRef, Topology } from '../api/types.ts';
+import type { FabricType, LinkKind, NodeType, PortRef, Topology } from '../api/types.ts';
 
 /**
  * Fat-tree layout: one row per tier, the highest tier (core) at the top and hosts at the bottom,
@@ -15,6 +15,8 @@ export interface LayoutOptions {
   tierGap?: number;
   margin?: number;
   minWidth?: number;
+  /** Room left of the rows for the tier labels, in px. */
+  gutter?: number;
   /** Distance of each directional stroke from the cable's centre line, in px. */
   channelOffset?: number;
 }
@@ -25,6 +27,14 @@ export interface LayoutNode {
   tier: number;
   x: number;
   y: number;
+  /** Width of the node's box, in px: wide enough for its name. */
+  width: number;
+  /** Where the name is written relative to (x, y); absent: centred in the box. */
+  label?: { dx: number; dy: number; rotate: number; anchor: 'start' | 'end' | 'middle' };
+  /** How the node is drawn: a box (default), a single switch's hub, a host dot, a router. */
+  mark?: 'box' | 'hub' | 'dot' | 'router';
+  /** The network the node belongs to, on fabrics of several networks. */
+  network?: FabricType;
 }
 
 export type ChannelDirection = 'up' | 'down' | 'level';
@@ -61,6 +71,15 @@ export interface FatTreeLayout {
   channels: LayoutChannel[];
 }
 
+/** Node labels are 11 px semibold sans; 7 px a character over-estimates every font we ship. */
+export const LABEL_CHAR_PX = 7;
+const BOX_MIN_WIDTH = { switch: 64, host: 56, router: 56 } as const;
+
+/** A node's box: its type's minimum, or wider when its name needs it. */
+export function nodeBoxWidth(type: NodeType, name: string): number {
+  return Math.max(BOX_MIN_WIDTH[type], name.length * LABEL_CHAR_PX + 12);
+}
+
 /**
  * Above this many links the per-channel SVG is not drawn (two strokes per link would be more than
  * ~4000 interactive elements re-rendered each tick): the page switches to the compact stream and a
@@ -73,6 +92,7 @@ const DEFAULTS: Required<LayoutOptions> = {
   tierGap: 150,
   margin: 48,
   minWidth: 640,
+  gutter: 72,
   channelOffset: 4,
 };
 
@@ -142,8 +162,12 @@ export function layoutFatTree(topology: Topology, options: LayoutOptions = {}): 
     });
   }
 
-  const widest = Math.max(1, ...[...rows.values()].map((r) => r.length));
-  const width = Math.max(o.minWidth, widest * o.nodeSpacing + 2 * o.margin);
+  // Each row needs its node count × (its widest box + a gap), so long names never touch.
+  const rowWidth = (row: string[]): number => {
+    const widestBox = Math.max(0, ...row.map((n) => nodeBoxWidth(byName.get(n)?.type ?? 'host', n)));
+    return row.length * Math.max(o.nodeSpacing, widestBox + 16);
+  };
+  const width = Math.max(o.minWidth, ...[...rows.values()].map(rowWidth)) + o.margin + o.gutter;
   const height = Math.max(1, tiers.length - 1) * o.tierGap + 2 * o.margin;
   const y = scalePoint<number>()
     .domain(tiers)
@@ -156,19 +180,44 @@ export function layoutFatTree(topology: Topology, options: LayoutOptions = {}): 
     const row = rows.get(tier) ?? [];
     const x = scalePoint<string>()
       .domain(row)
-      .range([o.margin, width - o.margin])
+      .range([o.gutter, width - o.margin])
       .padding(0.5);
     for (const name of row) {
       const node = byName.get(name);
       if (!node) continue;
-      const placed = { name, type: node.type, tier, x: x(name) ?? width / 2, y: y(tier) ?? height / 2 };
+      const placed: LayoutNode = {
+        name,
+        type: node.type,
+        tier,
+        x: x(name) ?? width / 2,
+        y: y(tier) ?? height / 2,
+        width: nodeBoxWidth(node.type, name),
+      };
       nodes.push(placed);
       at.set(name, placed);
     }
   }
 
+  return {
+    width,
+    height,
+    tiers: tiers.map((tier) => ({ tier, label: tierLabel(tier), y: y(tier) ?? 0 })),
+    nodes,
+    channels: layoutChannels(topology.links, at, o.channelOffset),
+  };
+}
+
+/**
+ * Two strokes per cable between placed nodes, one per direction, each offset `offset` px to its
+ * right; links whose ends are not placed are left out.
+ */
+export function layoutChannels(
+  links: readonly Topology['links'][number][],
+  at: ReadonlyMap<string, Pick<LayoutNode, 'x' | 'y' | 'tier'>>,
+  offset: number,
+): LayoutChannel[] {
   const channels: LayoutChannel[] = [];
-  for (const link of topology.links) {
+  for (const link of links) {
     for (const [from, to] of [
       [link.a, link.b],
       [link.b, link.a],
@@ -180,8 +229,8 @@ export function layoutFatTree(topology: Topology, options: LayoutOptions = {}): 
       const dy = q.y - p.y;
       const len = Math.hypot(dx, dy) || 1;
       // Right-hand normal in screen coordinates (y grows downwards).
-      const nx = (-dy / len) * o.channelOffset;
-      const ny = (dx / len) * o.channelOffset;
+      const nx = (-dy / len) * offset;
+      const ny = (dx / len) * offset;
       channels.push({
         id: channelId(from, to),
         linkId: link.id,
@@ -199,14 +248,7 @@ export function layoutFatTree(topology: Topology, options: LayoutOptions = {}): 
       });
     }
   }
-
-  return {
-    width,
-    height,
-    tiers: tiers.map((tier) => ({ tier, label: tierLabel(tier), y: y(tier) ?? 0 })),
-    nodes,
-    channels,
-  };
+  return channels;
 }
 
 export interface TierCount {

@@ -1,30 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { LinkSample } from '../api/types.ts';
+import type { LinkDirectionState } from '../api/types.ts';
 import { DEFAULT_TOP_N, parseKindFilter, parseSortKey, parseTopN, rankLinks } from './ranking.ts';
+import { linkState } from './testFixtures.ts';
 
 function sample(
   id: string,
   kind: 'isl' | 'host',
   utilization: number | null,
   transmitWaitFraction: number | null = null,
-): LinkSample {
-  const [from = '', to = ''] = id.split('->');
-  const [fn = '', fp = '0'] = from.split('/');
-  const [tn = '', tp = '0'] = to.split('/');
-  return {
-    id,
-    linkId: `${from}--${to}`,
-    kind,
-    from: { node: fn, port: Number(fp) },
-    to: { node: tn, port: Number(tp) },
-    capacityBytesPerSecond: 12.5e9,
-    utilization,
-    bytesPerSecond: utilization === null ? null : utilization * 12.5e9,
-    packetsPerSecond: null,
-    transmitWaitFraction,
-    linkUp: true,
-    stale: utilization === null,
-  };
+): LinkDirectionState {
+  return linkState(id, { kind, utilization, transmitWaitFraction });
 }
 
 const links = [
@@ -93,6 +78,49 @@ describe('rankLinks by congestion', () => {
       'nodeA/1->edge1/1',
       'nodeB/1->edge1/2',
     ]);
+  });
+});
+
+describe('rankLinks by a PM category', () => {
+  const withCategories = (
+    id: string,
+    kind: 'isl' | 'host',
+    util: number,
+    integrity: number | null,
+    congestion: number | null,
+  ) =>
+    linkState(id, {
+      kind,
+      utilization: util,
+      transmitWaitFraction: congestion === null ? null : congestion / 10,
+      categories: { integrity, congestion },
+    });
+  const links = [
+    withCategories('edge1/4->core2/1', 'isl', 0.1, 12, 0.5),
+    withCategories('core2/1->edge1/4', 'isl', 0.1, 12, 8.58),
+    withCategories('edge1/3->core1/1', 'isl', 0.9, 0, 8.58),
+    withCategories('edge2/3->core1/2', 'isl', 0.2, null, null),
+    withCategories('nodeA/1->edge1/1', 'host', 0.5, 0.3, 0),
+  ];
+
+  it('worst first, unknown last, ties by id: the order of /api/v1/links?sort=<category>', () => {
+    expect(rankLinks(links, { kind: 'all', limit: 0, sort: 'integrity' }).map((l) => l.id)).toEqual([
+      'core2/1->edge1/4',
+      'edge1/4->core2/1',
+      'nodeA/1->edge1/1',
+      'edge1/3->core1/1',
+      'edge2/3->core1/2',
+    ]);
+    // Congestion by the category, ties by id (not by utilization as the wait order breaks them).
+    expect(rankLinks(links, { kind: 'isl', limit: 2, sort: 'congestion' }).map((l) => l.id)).toEqual([
+      'core2/1->edge1/4',
+      'edge1/3->core1/1',
+    ]);
+  });
+
+  it('every category is a sort key of the URL', () => {
+    for (const key of ['integrity', 'smaCongestion', 'bubble', 'security', 'routing'])
+      expect(parseSortKey(key)).toBe(key);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { LinkKind, LinkSample } from '../api/types.ts';
+import type { CategoryName, LinkDirectionState, LinkKind } from '../api/types.ts';
 
 /**
  * opatop-style ranking of link directions: busiest first. Unknown (null) utilization sorts after
@@ -6,9 +6,20 @@ import type { LinkKind, LinkSample } from '../api/types.ts';
  */
 
 export type KindFilter = 'all' | LinkKind;
-/** What the table ranks by: utilization (opatop's default) or congestion (XmitWait share of time). */
-export type SortKey = 'utilization' | 'congestion';
-export const SORT_KEYS: readonly SortKey[] = ['utilization', 'congestion'];
+/**
+ * What the table ranks by: utilization (opatop's default), congestion (the PM category; the
+ * XmitWait share of time where the server sends no categories), or another PM category.
+ */
+export type SortKey = 'utilization' | CategoryName;
+export const SORT_KEYS: readonly SortKey[] = [
+  'utilization',
+  'congestion',
+  'integrity',
+  'smaCongestion',
+  'bubble',
+  'security',
+  'routing',
+];
 export const KIND_FILTERS: readonly KindFilter[] = ['all', 'isl', 'host'];
 /** Choices for "top N"; 0 means all. */
 export const TOP_N_CHOICES: readonly number[] = [5, 10, 20, 50, 0];
@@ -26,7 +37,7 @@ function known(value: number | null): value is number {
   return value !== null && Number.isFinite(value);
 }
 
-export function compareByUtilization(a: LinkSample, b: LinkSample): number {
+export function compareByUtilization(a: LinkDirectionState, b: LinkDirectionState): number {
   const ua = known(a.utilization) ? a.utilization : null;
   const ub = known(b.utilization) ? b.utilization : null;
   if (ua !== null && ub !== null && ua !== ub) return ub - ua;
@@ -36,7 +47,7 @@ export function compareByUtilization(a: LinkSample, b: LinkSample): number {
 }
 
 /** Most waiting first; unknown wait after every known one; ties by utilization, then id. */
-export function compareByWait(a: LinkSample, b: LinkSample): number {
+export function compareByWait(a: LinkDirectionState, b: LinkDirectionState): number {
   const wa = known(a.transmitWaitFraction) ? a.transmitWaitFraction : null;
   const wb = known(b.transmitWaitFraction) ? b.transmitWaitFraction : null;
   if (wa !== null && wb !== null && wa !== wb) return wb - wa;
@@ -45,9 +56,33 @@ export function compareByWait(a: LinkSample, b: LinkSample): number {
   return compareByUtilization(a, b);
 }
 
-export function rankLinks(links: readonly LinkSample[], options: RankOptions): LinkSample[] {
+/**
+ * Worst first by a PM category, as `/api/v1/links?sort=<category>` orders: unknown last, ties by
+ * id, so the dashboard's ranking and the API's list the same directions.
+ */
+export function compareByCategory(category: CategoryName) {
+  return (a: LinkDirectionState, b: LinkDirectionState): number => {
+    const va = a.categories?.[category] ?? null;
+    const vb = b.categories?.[category] ?? null;
+    const ka = known(va) ? va : null;
+    const kb = known(vb) ? vb : null;
+    if (ka !== null && kb !== null && ka !== kb) return kb - ka;
+    if (ka === null && kb !== null) return 1;
+    if (kb === null && ka !== null) return -1;
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  };
+}
+
+function comparatorFor(sort: SortKey | undefined, links: readonly LinkDirectionState[]) {
+  if (sort === undefined || sort === 'utilization') return compareByUtilization;
+  // A server without categories (or a past instant: they are live only) still ranks congestion by wait.
+  if (sort === 'congestion' && !links.some((l) => l.categories?.congestion != null)) return compareByWait;
+  return compareByCategory(sort);
+}
+
+export function rankLinks(links: readonly LinkDirectionState[], options: RankOptions): LinkDirectionState[] {
   const kept = options.kind === 'all' ? [...links] : links.filter((l) => l.kind === options.kind);
-  kept.sort(options.sort === 'congestion' ? compareByWait : compareByUtilization);
+  kept.sort(comparatorFor(options.sort, kept));
   return options.limit > 0 ? kept.slice(0, options.limit) : kept;
 }
 
@@ -56,7 +91,7 @@ export function parseKindFilter(value: string | null): KindFilter {
 }
 
 export function parseSortKey(value: string | null): SortKey {
-  return value === 'congestion' ? 'congestion' : 'utilization';
+  return SORT_KEYS.includes(value as SortKey) ? (value as SortKey) : 'utilization';
 }
 
 export function parseTopN(value: string | null): number {

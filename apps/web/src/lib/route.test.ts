@@ -3,11 +3,15 @@ import type { Route } from '../api/types.ts';
 import {
   channelIndexById,
   channelIndices,
+  compactLoad,
   endpointNames,
   hopRows,
   latencyText,
   parseNodeParam,
+  pathLoads,
+  routeHasLids,
   routeNodes,
+  staticDetour,
 } from './route.ts';
 import { twoTier } from './testTopologies.ts';
 
@@ -76,9 +80,88 @@ describe('route inspector', () => {
       outPort: '1',
       rate: '100g',
       guid: '0x0011750100000000',
+      utilization: null,
+      waitFraction: null,
     });
     expect(rows[2]).toMatchObject({ node: 'core2', type: 'SW', inPort: '1', outPort: '2' });
     expect(rows[4]).toMatchObject({ node: 'nodeC', outPort: '', rate: '' });
+  });
+
+  it('carries each hop’s live load and names the static route a moved flow left', () => {
+    const live: Route = {
+      ...route,
+      source: 'flow',
+      hops: route.hops.map((h, i) => (i === 1 ? { ...h, utilization: 0.97, transmitWaitFraction: 0.4 } : h)),
+      static: {
+        links: [],
+        hops: [{ node: 'nodeA' }, { node: 'edge1' }, { node: 'core2' }, { node: 'edge2' }, { node: 'nodeC' }],
+      },
+    };
+    expect(hopRows(live)[1]).toMatchObject({ utilization: 0.97, waitFraction: 0.4 });
+    expect(staticDetour(live)).toBe('nodeA › edge1 › core2 › edge2 › nodeC');
+    expect(staticDetour(route)).toBeNull();
+  });
+
+  it('reads a path’s live load from the compact arrays, unknown where it has none', () => {
+    const index = new Map([
+      ['a->b', 0],
+      ['b->c', 3],
+    ]);
+    expect(pathLoads(['a->b', 'b->c', 'x->y'], index, [0.5, 0, 0, null], [0.1, 0, 0, 0.2])).toEqual([
+      { id: 'a->b', utilization: 0.5, waitFraction: 0.1 },
+      { id: 'b->c', utilization: null, waitFraction: 0.2 },
+      { id: 'x->y', utilization: null, waitFraction: null },
+    ]);
+    expect(pathLoads(['a->b'], index, null, null)).toEqual([
+      { id: 'a->b', utilization: null, waitFraction: null },
+    ]);
+  });
+
+  it('reads a direction’s load from the compact stream by its channel index', () => {
+    const index = channelIndexById(fabric);
+    const id = [...index.keys()][1] as string;
+    const c = index.get(id) as number;
+    const utilization = Array.from({ length: index.size }, (_, i) => (i === c ? 0.75 : 0));
+    const load = compactLoad(
+      fabric,
+      index,
+      { utilization, bytesPerSecond: utilization.map(() => null), waitFraction: utilization },
+      id,
+    );
+    expect(load).toEqual({
+      kind: fabric.links[c >> 1]?.kind,
+      utilization: 0.75,
+      bytesPerSecond: null,
+      transmitWaitFraction: 0.75,
+    });
+    expect(
+      compactLoad(fabric, index, { utilization, bytesPerSecond: [], waitFraction: [] }, 'no->such'),
+    ).toBeNull();
+  });
+
+  it('uses each network’s own terms: no LID or GUID on Ethernet, CA on InfiniBand, RT for a router', () => {
+    const routed: Route = {
+      from: 'opa-node',
+      to: 'eth-node',
+      slid: 1,
+      dlid: 2,
+      links: [],
+      hops: [
+        { node: 'opa-node', type: 'host', guid: '0x1', outPort: 1, network: 'omnipath' },
+        { node: 'router', type: 'router', guid: '0x2', inPort: 1, outPort: 2, network: 'ethernet' },
+        { node: 'eth-node', type: 'host', guid: '0x3', inPort: 1, network: 'ethernet' },
+      ],
+    };
+    expect(hopRows(routed).map((r) => [r.type, r.guid])).toEqual([
+      ['FI', '0x1'],
+      ['RT', ''],
+      ['NIC', ''],
+    ]);
+    expect(routeHasLids(routed)).toBe(false);
+    expect(routeHasLids(route)).toBe(true);
+    const ib = { ...routed, hops: routed.hops.map((h) => ({ ...h, network: 'infiniband' as const })) };
+    expect(hopRows(ib)[2]?.type).toBe('CA');
+    expect(routeHasLids(ib)).toBe(true);
   });
 
   it('explains the latency estimate', () => {

@@ -1,11 +1,12 @@
-import type { Route, Topology } from '../api/types.ts';
+import type { FabricType, Route, Topology } from '../api/types.ts';
+import { fabricTerms } from './fabricTerms.ts';
 
 /**
  * The route inspector's pure parts: which nodes can be picked, how hops read (the layout of
  * `opareport -o route`), and which link directions to highlight in the fabric views.
  */
 
-/** Above this many endpoints the pickers are text inputs with a datalist instead of selects. */
+/** Above this many endpoints the pickers are searchable comboboxes instead of selects. */
 export const SELECT_LIMIT = 200;
 
 const naturalOrder = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
@@ -38,12 +39,29 @@ export interface HopRow {
   /** Rate of the link leaving this hop, `100g`; '' at the destination. */
   rate: string;
   guid: string;
+  /** Live utilization 0..1 and credit wait 0..1 of the link leaving this hop; null when unknown or none. */
+  utilization: number | null;
+  waitFraction: number | null;
 }
 
-function typeCode(type: string | undefined): string {
+/** The hop's type as opareport codes it; a host by its network's adapter (FI, CA, NIC). */
+function typeCode(type: string | undefined, network: FabricType | undefined): string {
   if (type === 'switch') return 'SW';
-  if (type === 'host' || type === 'router') return 'FI';
+  if (network === undefined) return type === 'host' || type === 'router' ? 'FI' : (type ?? '');
+  if (type === 'router') return 'RT';
+  if (type === 'host') return ADAPTER_CODE[network];
   return type ?? '';
+}
+
+const ADAPTER_CODE: Record<FabricType, string> = { omnipath: 'FI', infiniband: 'CA', ethernet: 'NIC' };
+
+/** True when both ends of the route are on networks with LIDs (not Ethernet). */
+export function routeHasLids(route: Route): boolean {
+  const ends = [route.hops[0], route.hops[route.hops.length - 1]];
+  return (
+    (route.slid !== undefined || route.dlid !== undefined) &&
+    ends.every((h) => h?.network === undefined || fabricTerms(h.network).hasLids)
+  );
 }
 
 /** One row per hop, ports as text ('' where the hop has none). */
@@ -51,12 +69,21 @@ export function hopRows(route: Route): HopRow[] {
   return route.hops.map((h, i) => ({
     index: i + 1,
     node: h.node,
-    type: typeCode(h.type),
+    type: typeCode(h.type, h.network),
     inPort: h.inPort === undefined ? '' : String(h.inPort),
     outPort: h.outPort === undefined ? '' : String(h.outPort),
     rate: h.rateGbps === undefined ? '' : `${h.rateGbps}g`,
-    guid: h.guid ?? '',
+    // Ethernet has MAC addresses, not GUIDs: a hop there shows none.
+    guid: h.network !== undefined && !fabricTerms(h.network).hasGuids ? '' : (h.guid ?? ''),
+    utilization: h.utilization ?? null,
+    waitFraction: h.transmitWaitFraction ?? null,
   }));
+}
+
+/** The nodes of the static route where the traffic's path leaves it, or null when they agree. */
+export function staticDetour(route: Route): string | null {
+  if (!route.static) return null;
+  return route.static.hops.map((h) => h.node).join(' › ');
 }
 
 /** "1170 ns (endpoints 800 + switches 330 + cables 40)", or null without an estimate. */
@@ -94,4 +121,57 @@ export function channelIndices(index: ReadonlyMap<string, number>, ids: readonly
     if (c !== undefined) out.add(c);
   }
   return out;
+}
+
+/** A highlighted path's link directions with their live load, from the compact stream's arrays. */
+export interface PathLoad {
+  id: string;
+  utilization: number | null;
+  waitFraction: number | null;
+}
+
+export function pathLoads(
+  links: readonly string[],
+  index: ReadonlyMap<string, number>,
+  utilization: readonly (number | null)[] | null,
+  waitFraction: readonly (number | null)[] | null,
+): PathLoad[] {
+  return links.map((id) => {
+    const c = index.get(id);
+    return {
+      id,
+      utilization: c === undefined ? null : (utilization?.[c] ?? null),
+      waitFraction: c === undefined ? null : (waitFraction?.[c] ?? null),
+    };
+  });
+}
+
+/** What the Link tab shows of a direction's live load, from either stream. */
+export interface DirectionLoad {
+  kind: string;
+  utilization: number | null;
+  bytesPerSecond: number | null;
+  transmitWaitFraction: number | null;
+}
+
+/** A direction's load from the compact stream's arrays (big fabrics), or null when unknown. */
+export function compactLoad(
+  topology: Topology,
+  index: ReadonlyMap<string, number>,
+  snapshot: {
+    utilization: (number | null)[];
+    bytesPerSecond: (number | null)[];
+    waitFraction: (number | null)[];
+  },
+  id: string,
+): DirectionLoad | null {
+  const c = index.get(id);
+  const link = c === undefined ? undefined : topology.links[c >> 1];
+  if (c === undefined || !link) return null;
+  return {
+    kind: link.kind,
+    utilization: snapshot.utilization[c] ?? null,
+    bytesPerSecond: snapshot.bytesPerSecond[c] ?? null,
+    transmitWaitFraction: snapshot.waitFraction[c] ?? null,
+  };
 }

@@ -1,28 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { CompactSnapshot, FabricSnapshot, LinkSample } from '../api/types.ts';
+import type { CompactSnapshot, FabricSnapshot, LinkDirectionState } from '../api/types.ts';
 import { rankableLinks, staleDirectionCount } from './snapshot.ts';
+import { HEALTH_OK, linkState, summaryOf } from './testFixtures.ts';
 
-const base = {
-  time: 't',
-  health: { status: 'ok', store: 'embedded' as const, lastSampleAgeSeconds: 0.5 },
-  summary: { time: 't', hostTransmitBytesPerSecond: 0, histogram: { isl: [], host: [] } },
-};
+const base = { time: 't', health: HEALTH_OK, summary: summaryOf() };
 
-function sample(id: string, utilization: number | null): LinkSample {
-  return {
-    id,
-    linkId: id,
-    kind: 'isl',
-    from: { node: 'a', port: 1 },
-    to: { node: 'b', port: 1 },
-    capacityBytesPerSecond: 12.5e9,
-    utilization,
-    bytesPerSecond: utilization === null ? null : utilization * 12.5e9,
-    packetsPerSecond: null,
-    transmitWaitFraction: null,
-    linkUp: null,
-    stale: utilization === null,
-  };
+function sample(id: string, utilization: number | null): LinkDirectionState {
+  return linkState(id, { linkId: id, utilization, linkUp: null });
 }
 
 describe('snapshot helpers', () => {
@@ -33,6 +17,7 @@ describe('snapshot helpers', () => {
     bytesPerSecond: [6e9, null, null, 0],
     waitFraction: [0, null, null, 0],
     linkDown: [],
+    errors: [],
     top: [sample('x', 0.5)],
   };
 

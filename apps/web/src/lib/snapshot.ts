@@ -1,4 +1,4 @@
-import { isCompact, type LinkSample, type LiveSnapshot } from '../api/types.ts';
+import { isCompact, type LinkDirectionState, type LiveSnapshot } from '../api/types.ts';
 
 /** Link directions without a fresh sample in a stream message of either encoding. */
 export function staleDirectionCount(snapshot: LiveSnapshot): number {
@@ -10,7 +10,7 @@ export function staleDirectionCount(snapshot: LiveSnapshot): number {
 
 export interface RankableLinks {
   /** The link directions the ranked table chooses from. */
-  links: LinkSample[];
+  links: LinkDirectionState[];
   /** Link directions in the fabric. */
   total: number;
   /** True when `links` holds only the busiest directions the compact stream sends. */

@@ -44,3 +44,27 @@ describe('tier and pod aggregates', () => {
     expect(summary.pods[1]?.host).toMatchObject({ directions: 8, known: 7 });
   });
 });
+
+describe('tier aggregates: congestion and errors', () => {
+  const topology = threeTier();
+  const groups = buildTierGroups(topology);
+
+  it('carries the largest wait and the directions with errors per row and pod; wait unknown stays null', () => {
+    const n = topology.links.length * 2;
+    const utilization: (number | null)[] = new Array(n).fill(0.1);
+    const bytes: (number | null)[] = new Array(n).fill(1e9);
+    const wait: (number | null)[] = new Array(n).fill(0);
+    const up = topology.links.findIndex((l) => l.a.node === 'agg3' && l.b.node === 'core1');
+    wait[2 * up] = 0.858;
+    const summary = summarizeTiers(groups, utilization, bytes, wait, new Set([2 * up]));
+    const aggUp = summary.rows.find((r) => r.label === 'aggregation → core');
+    expect(aggUp).toMatchObject({ maxWait: 0.858, withErrors: 1 });
+    expect(summary.rows.find((r) => r.label === 'hosts → edge')).toMatchObject({ maxWait: 0, withErrors: 0 });
+    expect(summary.pods.find((p) => p.name === 'pod 2')?.isl).toMatchObject({
+      maxWait: 0.858,
+      withErrors: 1,
+    });
+    // Without wait figures (an older server): unknown, not 0.
+    expect(summarizeTiers(groups, utilization, bytes).rows[0]?.maxWait).toBeNull();
+  });
+});

@@ -138,17 +138,38 @@ export interface LoadStats {
   /** Directions at 80 % or more. */
   hot: number;
   bytesPerSecond: number | null;
+  /** Largest XmitWait share of time (congestion) among the directions; null when none is known. */
+  maxWait: number | null;
+  /** Directions with errors counted or integrity past its threshold. */
+  withErrors: number;
 }
 
 /** Utilization from which a direction counts as hot (opatop's top buckets). */
 export const HOT_UTILIZATION = 0.8;
 
 function emptyStats(): LoadStats {
-  return { directions: 0, known: 0, mean: null, max: null, hot: 0, bytesPerSecond: null };
+  return {
+    directions: 0,
+    known: 0,
+    mean: null,
+    max: null,
+    hot: 0,
+    bytesPerSecond: null,
+    maxWait: null,
+    withErrors: 0,
+  };
 }
 
-function add(stats: LoadStats, u: number | null | undefined, b: number | null | undefined): void {
+function add(
+  stats: LoadStats,
+  u: number | null | undefined,
+  b: number | null | undefined,
+  w: number | null | undefined,
+  errors: boolean,
+): void {
   stats.directions++;
+  if (errors) stats.withErrors++;
+  if (typeof w === 'number' && Number.isFinite(w)) stats.maxWait = Math.max(stats.maxWait ?? 0, w);
   if (typeof b === 'number' && Number.isFinite(b)) stats.bytesPerSecond = (stats.bytesPerSecond ?? 0) + b;
   if (typeof u !== 'number' || !Number.isFinite(u)) return;
   stats.known++;
@@ -180,6 +201,10 @@ export function summarizeTiers(
   groups: TierGroups,
   utilization: readonly (number | null)[],
   bytesPerSecond: readonly (number | null)[],
+  /** XmitWait share per channel (the compact stream's waitFraction); absent: unknown. */
+  waitFraction: readonly (number | null)[] = [],
+  /** Channels with errors (the compact stream's errors list). */
+  errorChannels: ReadonlySet<number> = new Set(),
 ): TierSummary {
   const rows = groups.rows.map(() => emptyStats());
   const pods = groups.pods.map((p) => ({ ...p, isl: emptyStats(), host: emptyStats() }));
@@ -187,10 +212,12 @@ export function summarizeTiers(
   for (let c = 0; c < n; c++) {
     const u = utilization[c];
     const b = bytesPerSecond[c];
+    const w = waitFraction[c];
+    const e = errorChannels.has(c);
     const row = rows[groups.channelRow[c] ?? -1];
-    if (row) add(row, u, b);
+    if (row) add(row, u, b, w, e);
     const pod = pods[groups.channelPod[c] ?? -1];
-    if (pod) add(groups.channelIsl[c] ? pod.isl : pod.host, u, b);
+    if (pod) add(groups.channelIsl[c] ? pod.isl : pod.host, u, b, w, e);
   }
   const podStats = pods.map((p) => ({ ...p, isl: finish(p.isl), host: finish(p.host) }));
   podStats.sort((a, b) => (b.isl.max ?? -1) - (a.isl.max ?? -1) || naturalOrder(a.name, b.name));

@@ -65,12 +65,26 @@ export function usePastSnapshot(
   );
   const data = answer.status === 'ready' ? answer.data : null;
   const store = health?.store ?? 'embedded';
+  const intervalMs = health?.intervalMs ?? 1000;
+  const staleAfterSeconds = health?.staleAfterSeconds ?? Number.POSITIVE_INFINITY;
   const snapshot = useMemo(
     () =>
       data
-        ? pastSnapshot(data.links, data.summary, { status: 'ok', store, lastSampleAgeSeconds: null }, compact)
+        ? pastSnapshot(
+            data.links,
+            data.summary,
+            // A past instant is as it was stored: its age and staleness are not the live data's.
+            {
+              status: 'ok',
+              store,
+              lastSampleAgeSeconds: null,
+              intervalMs,
+              staleAfterSeconds,
+            },
+            compact,
+          )
         : null,
-    [data, store, compact],
+    [data, store, intervalMs, staleAfterSeconds, compact],
   );
   if (answer.status === 'ready' && snapshot)
     return { state: { status: 'ready', data: snapshot }, updating: answer.updating };

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { describeError } from '../api/client.ts';
 
 /** An answer of the API that is asked for on demand: nothing asked yet, on its way, failed, or here. */
@@ -10,7 +10,8 @@ export type Remote<T> =
 
 /**
  * Runs `load` whenever it changes (callers memoize it on its inputs) and keeps the latest answer;
- * a newer request aborts the older one. `load` null means there is nothing to ask (idle).
+ * a newer request aborts the older one. `load` null means there is nothing to ask (idle). A
+ * reload keeps the answer shown until the next one arrives (no blank between refreshes).
  */
 export function useRemote<T>(load: ((signal: AbortSignal) => Promise<T>) | null): {
   state: Remote<T>;
@@ -18,15 +19,19 @@ export function useRemote<T>(load: ((signal: AbortSignal) => Promise<T>) | null)
 } {
   const [state, setState] = useState<Remote<T>>({ status: 'idle' });
   const [attempt, setAttempt] = useState(0);
+  const lastLoad = useRef<typeof load>(null);
 
   useEffect(() => {
     void attempt;
+    const again = load === lastLoad.current;
+    lastLoad.current = load;
     if (!load) {
       setState({ status: 'idle' });
       return;
     }
     const controller = new AbortController();
-    setState({ status: 'loading' });
+    // Asked again (reload): the answer on screen stays until the new one replaces it.
+    setState((s) => (again && s.status === 'ready' ? s : { status: 'loading' }));
     load(controller.signal).then(
       (data) => setState({ status: 'ready', data }),
       (error: unknown) => {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { describeError } from '../api/client.ts';
+import { ChangeQueue } from '../lib/changeQueue.ts';
 
 export interface TickedResource<T> {
   data: T | null;
@@ -11,8 +12,9 @@ export interface TickedResource<T> {
 
 /**
  * Server state re-read on the stream's tick (`tick` changes once per message), at most every
- * `refreshMs` and only while `active`: it never runs a clock of its own. A newer request aborts
- * the older one, so a slow read cannot overwrite a change made after it.
+ * `refreshMs` and only while `active`: it never runs a clock of its own. A newer read aborts the
+ * older one, and a change aborts any read, so a slow read cannot overwrite a change made after
+ * it; changes themselves are queued, never aborted.
  */
 export function useTickedResource<T>(
   read: (signal: AbortSignal) => Promise<T>,
@@ -51,27 +53,36 @@ export function useTickedResource<T>(
 
   useEffect(() => () => inFlight.current?.abort(), []);
 
+  const unmounted = useRef<AbortController>(new AbortController());
+  useEffect(() => {
+    const controller = new AbortController();
+    unmounted.current = controller;
+    return () => controller.abort();
+  }, []);
+  const queue = useRef<ChangeQueue | null>(null);
+  queue.current ??= new ChangeQueue((isBusy) => {
+    mutating.current = isBusy;
+    if (!unmounted.current.signal.aborted) setBusy(isBusy);
+  });
+
+  // Changes run one after another, each to its end (ChangeQueue): a stop-then-start is never cut
+  // in half by a newer change or a tick's read; only leaving the page aborts them.
   const mutate = useCallback((call: (signal: AbortSignal) => Promise<T>) => {
     inFlight.current?.abort();
-    const controller = new AbortController();
-    inFlight.current = controller;
-    mutating.current = true;
-    setBusy(true);
-    call(controller.signal).then(
-      (answer) => {
-        mutating.current = false;
-        setData(answer);
-        setError(null);
-        setBusy(false);
-      },
-      (e: unknown) => {
-        // Aborted by a newer change, which clears busy itself.
-        if (controller.signal.aborted) return;
-        mutating.current = false;
-        setError(describeError(e));
-        setBusy(false);
-      },
-    );
+    inFlight.current = null;
+    const signal = unmounted.current.signal;
+    queue.current
+      ?.run(() => call(signal))
+      .then(
+        (answer) => {
+          if (signal.aborted) return;
+          setData(answer);
+          setError(null);
+        },
+        (e: unknown) => {
+          if (!signal.aborted) setError(describeError(e));
+        },
+      );
   }, []);
 
   return { data, busy, error, mutate };

@@ -1,0 +1,104 @@
+import { useId } from 'react';
+import type { EventList, EventSeverity } from '../api/types.ts';
+import { eventKindLabel } from '../lib/events.ts';
+import { eventsAtLeast, SEVERITIES } from '../lib/health.ts';
+import type { Remote } from '../state/useRemote.ts';
+import { ErrorNote } from './ErrorNote.tsx';
+
+interface EventsPanelProps {
+  events: Remote<EventList>;
+  minSeverity: EventSeverity;
+  onMinSeverityChange: (severity: EventSeverity) => void;
+  /** Opens a link direction's history (subjects that are link directions become buttons). */
+  onOpenHistory?: (id: string) => void;
+  /** Most rows shown. */
+  limit?: number;
+}
+
+const SEVERITY_LABEL: Record<EventSeverity, string> = {
+  info: 'everything',
+  warning: 'warnings and worse',
+  error: 'errors and worse',
+  critical: 'critical only',
+};
+
+/**
+ * The events of the shown window (UFM's events & alarms): thresholds crossed, unexpected clears,
+ * collection gaps, link state and the changes made, newest first, filtered by severity.
+ */
+export function EventsPanel({
+  events,
+  minSeverity,
+  onMinSeverityChange,
+  onOpenHistory,
+  limit = 50,
+}: EventsPanelProps) {
+  const selectId = useId();
+  if (events.status === 'error') return <ErrorNote message={`Events: ${events.message}`} />;
+  const rows =
+    events.status === 'ready' ? eventsAtLeast(events.data.events, minSeverity).slice(0, limit) : [];
+  // Events have no id: time, kind, subject and detail, numbered when the same happens twice at once.
+  const seen = new Map<string, number>();
+  const keys = rows.map((e) => {
+    const base = `${e.time}|${e.kind}|${e.subject}|${e.detail}`;
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    return `${base}|${n}`;
+  });
+  return (
+    <div className="events-panel">
+      <div className="table-controls">
+        <label htmlFor={selectId}>Severity</label>
+        <select
+          id={selectId}
+          value={minSeverity}
+          onChange={(e) => onMinSeverityChange(e.target.value as EventSeverity)}
+        >
+          {SEVERITIES.map((s) => (
+            <option key={s} value={s}>
+              {SEVERITY_LABEL[s]}
+            </option>
+          ))}
+        </select>
+        {events.status === 'loading' && <span className="muted">loading…</span>}
+      </div>
+      {events.status === 'ready' && rows.length === 0 && (
+        <p className="placeholder">No events at this severity in the window.</p>
+      )}
+      <ul className="fabric-events" aria-label="Fabric events">
+        {rows.map((e, i) => {
+          const severity = e.severity ?? 'info';
+          const direction = e.subject.includes('->');
+          return (
+            <li
+              key={keys[i]}
+              className={`fabric-event severity-${severity}`}
+              data-kind={e.kind}
+              data-severity={severity}
+              data-subject={e.subject}
+            >
+              <span className={`chip chip-severity-${severity}`}>{severity}</span>
+              <time className="muted small" dateTime={e.time}>
+                {e.time.slice(11, 19)}
+              </time>{' '}
+              <span className="event-kind">{eventKindLabel(e.kind)}</span>{' '}
+              {direction && onOpenHistory ? (
+                <button
+                  type="button"
+                  className="link-button mono"
+                  title="Open its history"
+                  onClick={() => onOpenHistory(e.subject)}
+                >
+                  {e.subject}
+                </button>
+              ) : (
+                <span className="mono">{e.subject}</span>
+              )}{' '}
+              <span className="event-detail">{e.detail}</span>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

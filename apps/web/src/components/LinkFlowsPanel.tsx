@@ -1,0 +1,128 @@
+import { useMemo } from 'react';
+import type { LinkFlows } from '../api/types.ts';
+import { formatGBps, formatPercent } from '../lib/format.ts';
+import type { DirectionLoad } from '../lib/route.ts';
+import type { ApiLoad } from '../state/useApiQuery.ts';
+import { useLiveAnswer } from '../state/useLiveAnswer.ts';
+import { ErrorNote } from './ErrorNote.tsx';
+
+/** Flows listed; the rest are counted. */
+const FLOWS_SHOWN = 20;
+
+interface LinkFlowsPanelProps {
+  /** The selected link direction, or null. */
+  link: string | null;
+  /** Its live load from the stream, or null when unknown. */
+  sample: DirectionLoad | null;
+  tick: string | null;
+  onSelectJob: (id: string) => void;
+  onOpenHistory: (id: string) => void;
+  onClose: () => void;
+}
+
+/** Why a link is hot: the flows crossing the clicked direction, their jobs, and its history. */
+export function LinkFlowsPanel({
+  link,
+  sample,
+  tick,
+  onSelectJob,
+  onOpenHistory,
+  onClose,
+}: LinkFlowsPanelProps) {
+  const load = useMemo(
+    (): ApiLoad<LinkFlows> | null => (link === null ? null : (api, signal) => api.getLinkFlows(link, signal)),
+    [link],
+  );
+  const answer = useLiveAnswer<LinkFlows>(['link-flows', link], load, tick);
+  if (link === null) {
+    return (
+      <p className="placeholder">
+        Click a link in the fabric drawing or a heatmap cell to see the flows crossing it and their jobs.
+      </p>
+    );
+  }
+  const data = answer.status === 'ready' && answer.data.id === link ? answer.data : null;
+  return (
+    <section className="link-flows" aria-label="Link flows">
+      <div className="button-row">
+        <h3 className="mono">{link.replace('->', ' → ')}</h3>
+        <button type="button" className="btn btn-small" onClick={() => onOpenHistory(link)}>
+          History
+        </button>
+        <button type="button" className="btn btn-small" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {sample && (
+        <p className="hint">
+          {sample.kind} · util {formatPercent(sample.utilization)} · {formatGBps(sample.bytesPerSecond)} ·
+          wait {formatPercent(sample.transmitWaitFraction)}
+        </p>
+      )}
+      {answer.status === 'error' && <ErrorNote message={`Flows: ${answer.message}`} />}
+      {data === null && answer.status !== 'error' && <p className="placeholder">Finding the flows…</p>}
+      {data !== null && data.flows.length === 0 && (
+        <p className="placeholder">No flow crosses this link now.</p>
+      )}
+      {data !== null && data.flows.length > 0 && (
+        <>
+          <ul className="job-list" aria-label="Jobs on this link">
+            {data.jobs.map((j) => (
+              <li key={j.job ?? '(none)'}>
+                {j.job === null ? (
+                  <span className="muted">(no job)</span>
+                ) : (
+                  <button
+                    type="button"
+                    className="link-button strong"
+                    onClick={() => onSelectJob(j.job as string)}
+                  >
+                    {j.job}
+                  </button>
+                )}{' '}
+                <span className="muted">
+                  · {j.flows} {j.flows === 1 ? 'flow' : 'flows'}
+                  {j.bytesPerSecond !== null && ` · ${formatGBps(j.bytesPerSecond)}`}
+                </span>
+              </li>
+            ))}
+          </ul>
+          <table className="data-table">
+            <caption>
+              {data.flows.length.toLocaleString('en')} {data.flows.length === 1 ? 'flow' : 'flows'} crossing
+              it
+              {data.estimated && ' (estimated: running jobs’ node pairs on their static routes)'}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Flow</th>
+                <th scope="col">Job</th>
+                <th scope="col" className="num">
+                  Rate
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.flows.slice(0, FLOWS_SHOWN).map((f, i) => (
+                <tr key={f.id ?? `${f.from}>${f.to}>${i}`}>
+                  <td>
+                    {f.from} → {f.to}
+                  </td>
+                  <td>{f.job ?? '—'}</td>
+                  <td className="num">{f.bytesPerSecond === null ? 'est.' : formatGBps(f.bytesPerSecond)}</td>
+                </tr>
+              ))}
+              {data.flows.length > FLOWS_SHOWN && (
+                <tr>
+                  <td colSpan={3} className="muted">
+                    … and {(data.flows.length - FLOWS_SHOWN).toLocaleString('en')} more
+                  </td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,75 @@
+import type { FabricType } from '../api/types.ts';
+
+/**
+ * Each network's own words. Omni-Path and InfiniBand are subnet-managed: ports have LIDs, nodes
+ * GUIDs, and a port counts the time it waited for credit (XmitWait). Ethernet has none of these
+ * (MAC addresses, no credit-based flow control), so the dashboard must not show them there.
+ */
+export interface FabricTerms {
+  name: string;
+  /** The host's adapter: HFI (Omni-Path), HCA (InfiniBand), NIC (Ethernet). */
+  adapter: string;
+  hasLids: boolean;
+  hasGuids: boolean;
+  /** The counter of time spent waiting for credit, or null where there is none. */
+  waitCounter: string | null;
+  /** A link rate as that world writes it: "100 Gb/s" on a fabric, "40 GbE" on Ethernet. */
+  rate: (gbps: number) => string;
+}
+
+const gbps = (rate: number): string => `${Number(rate.toFixed(1))} Gb/s`;
+
+const TERMS: Record<FabricType, FabricTerms> = {
+  omnipath: {
+    name: 'Omni-Path',
+    adapter: 'HFI',
+    hasLids: true,
+    hasGuids: true,
+    waitCounter: 'XmitWait',
+    rate: gbps,
+  },
+  infiniband: {
+    name: 'InfiniBand',
+    adapter: 'HCA',
+    hasLids: true,
+    hasGuids: true,
+    waitCounter: 'XmitWait',
+    rate: gbps,
+  },
+  ethernet: {
+    name: 'Ethernet',
+    adapter: 'NIC',
+    hasLids: false,
+    hasGuids: false,
+    waitCounter: null,
+    rate: (rate) => `${Number(rate.toFixed(1))} GbE`,
+  },
+};
+
+export function fabricTerms(type: FabricType | string): FabricTerms {
+  return TERMS[type as FabricType] ?? { ...TERMS.omnipath, name: type };
+}
+
+/** The network types a fabric's cables belong to, the fabric's own first. */
+export function networkTypes(topology: {
+  fabricType: FabricType;
+  links: readonly { fabricType?: FabricType }[];
+}): FabricType[] {
+  const types = new Set<FabricType>([topology.fabricType]);
+  for (const link of topology.links) if (link.fabricType) types.add(link.fabricType);
+  // A mixed fabric declared as one type whose cables all say another is that other type only.
+  if (
+    topology.links.length > 0 &&
+    topology.links.every((l) => l.fabricType && l.fabricType !== topology.fabricType)
+  )
+    types.delete(topology.fabricType);
+  return [...types];
+}
+
+/** True when some network of the fabric has the feature (e.g. XmitWait on its IB half). */
+export function anyNetworkHas(
+  types: readonly FabricType[],
+  feature: 'hasLids' | 'hasGuids' | 'waitCounter',
+): boolean {
+  return types.some((t) => Boolean(fabricTerms(t)[feature]));
+}

@@ -1,0 +1,144 @@
+import type { CategoryName, EventSeverity, FabricEvent, LinkDirectionState, Summary } from '../api/types.ts';
+
+/**
+ * Link health for the dashboard: opafm's six PM categories (the API computes them per link
+ * direction as fractions of their thresholds, docs/metrics.md), opatop-style lights, and the
+ * error mark on the drawing. Pure; the components only draw what these return.
+ */
+
+export const CATEGORY_LABELS: Record<CategoryName, string> = {
+  integrity: 'Integrity',
+  congestion: 'Congestion',
+  smaCongestion: 'SMA congestion',
+  bubble: 'Bubble',
+  security: 'Security',
+  routing: 'Routing',
+};
+
+/** The six categories in opatop's order (the labels' keys, so none is left out). */
+export const CATEGORIES = Object.keys(CATEGORY_LABELS) as CategoryName[];
+
+/** A light: green below 75 % of the threshold, amber from 75 %, red at or past it, grey unknown. */
+export type Light = 'ok' | 'near' | 'over' | 'unknown';
+
+export type LightScope = 'all' | 'isl' | 'host';
+
+/** opatop's lights per category, from /summary's bars: the worst non-empty bar decides. */
+export function categoryLight(summary: Summary | null, category: CategoryName, scope: LightScope): Light {
+  const bars = summary?.categories?.[category];
+  if (!bars) return 'unknown';
+  const counts =
+    scope === 'isl'
+      ? bars.isl
+      : scope === 'host'
+        ? bars.host
+        : bars.isl.map((n, i) => n + (bars.host[i] ?? 0));
+  if ((counts[4] ?? 0) > 0) return 'over';
+  if ((counts[3] ?? 0) > 0) return 'near';
+  return counts.some((n) => n > 0) ? 'ok' : 'unknown';
+}
+
+/** Directions of `scope` at or past the category's threshold. */
+export function overThreshold(
+  summary: Summary | null,
+  category: CategoryName,
+  scope: LightScope,
+): number | null {
+  const bars = summary?.categories?.[category];
+  if (!bars) return null;
+  return scope === 'isl'
+    ? (bars.isl[4] ?? 0)
+    : scope === 'host'
+      ? (bars.host[4] ?? 0)
+      : (bars.isl[4] ?? 0) + (bars.host[4] ?? 0);
+}
+
+/** Errors per second of a direction, all error counters together (the API sums them); null when none is known. */
+export function errorRate(sample: LinkDirectionState | undefined): number | null {
+  return sample?.errorsPerSecond ?? null;
+}
+
+/**
+ * Radius of the error mark on a cable: none without errors (or below the integrity threshold with
+ * none counted), then growing with the logarithm of the rate — 1 error/s and 10,000 errors/s both
+ * visible, neither hiding the cable. A degraded link (integrity ≥ 1 from LQI or lanes) gets the
+ * smallest mark even with no errors counted.
+ */
+export function errorMarkRadius(sample: LinkDirectionState | undefined): number | null {
+  const rate = errorRate(sample) ?? 0;
+  const integrity = sample?.categories?.integrity ?? null;
+  if (rate <= 0 && !(integrity !== null && integrity >= 1)) return null;
+  return Math.min(9, 3 + 1.5 * Math.log10(1 + rate));
+}
+
+/** The categories of a direction at or past `atLeast` × threshold, worst first. */
+export function crossedCategories(
+  sample: LinkDirectionState,
+  atLeast = 1,
+): { category: CategoryName; value: number }[] {
+  const out: { category: CategoryName; value: number }[] = [];
+  for (const category of CATEGORIES) {
+    const v = sample.categories?.[category];
+    if (v !== null && v !== undefined && v >= atLeast) out.push({ category, value: v });
+  }
+  return out.sort((a, b) => b.value - a.value);
+}
+
+/** Tooltip lines of a direction's errors and categories ("" when the server sends none). */
+export function errorSummary(sample: LinkDirectionState | undefined): string {
+  if (!sample?.errors && !sample?.categories) return '';
+  const lines: string[] = [];
+  const rate = errorRate(sample);
+  lines.push(`errors ${rate === null ? 'unknown' : `${formatRate(rate)}/s`}`);
+  const lqi = sample.errors?.linkQualityIndicator;
+  if (lqi !== null && lqi !== undefined) lines.push(`link quality ${lqi}/5`);
+  const crossed = crossedCategories(sample, 0.75);
+  if (crossed.length > 0)
+    lines.push(crossed.map((c) => `${CATEGORY_LABELS[c.category]} ${ofThreshold(c.value)}`).join(' · '));
+  return lines.join('\n');
+}
+
+function formatRate(v: number): string {
+  return v >= 100 ? String(Math.round(v)) : v >= 1 ? v.toFixed(1) : v.toPrecision(2);
+}
+
+export const SEVERITIES: readonly EventSeverity[] = ['info', 'warning', 'error', 'critical'];
+
+/** Events at or above `min` severity (events without one are info), newest first. */
+export function eventsAtLeast(events: readonly FabricEvent[], min: EventSeverity): FabricEvent[] {
+  const rank = (s: string | undefined) => Math.max(0, SEVERITIES.indexOf((s ?? 'info') as EventSeverity));
+  const floor = rank(min);
+  return events
+    .filter((e) => rank(e.severity) >= floor)
+    .sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0));
+}
+
+export function parseSeverity(value: string | null): EventSeverity {
+  return SEVERITIES.includes(value as EventSeverity) ? (value as EventSeverity) : 'warning';
+}
+
+/**
+ * The directions past the threshold of some category, worst first (by their worst category, ties
+ * by id), at most `limit`: the health summary's "worst ports".
+ */
+export function worstDirections(
+  links: readonly LinkDirectionState[] | null,
+  limit: number,
+): { link: LinkDirectionState; category: CategoryName; value: number }[] {
+  const out: { link: LinkDirectionState; category: CategoryName; value: number }[] = [];
+  for (const link of links ?? []) {
+    const worst = crossedCategories(link)[0];
+    if (worst) out.push({ link, ...worst });
+  }
+  out.sort((a, b) => b.value - a.value || (a.link.id < b.link.id ? -1 : 1));
+  return out.slice(0, limit);
+}
+
+/**
+ * A category's value as people read it: a percentage of the threshold up to 10 × (`85 %`, `450 %`),
+ * a multiple beyond (`1,001 × threshold`), where percentages stop being readable.
+ */
+export function ofThreshold(fraction: number): string {
+  if (fraction >= 10) return `${Math.round(fraction).toLocaleString('en')} × threshold`;
+  return `${Math.round(fraction * 100)} %`;
+}

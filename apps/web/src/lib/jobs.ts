@@ -1,0 +1,56 @@
+import type { Flow, JobDetail, Route } from '../api/types.ts';
+
+/** The job the seed button starts its pairs as: pressing it again finds them running. */
+export const SEED_JOB = 'seed';
+
+export interface FlowGroup {
+  job: string;
+  count: number;
+  bytesPerSecond: number;
+  /** Distinct from → to pairs: 16 streams of one iperf are one pair. */
+  pairs: number;
+  flows: Flow[];
+}
+
+/** The flow list grouped by job, busiest job first; a group keeps its flows in the API's order. */
+export function groupFlowsByJob(flows: readonly Flow[]): FlowGroup[] {
+  const groups = new Map<string, FlowGroup>();
+  const pairs = new Map<string, Set<string>>();
+  for (const f of flows) {
+    const job = f.job;
+    let group = groups.get(job);
+    if (!group) {
+      group = { job, count: 0, bytesPerSecond: 0, pairs: 0, flows: [] };
+      groups.set(job, group);
+      pairs.set(job, new Set());
+    }
+    group.count++;
+    group.bytesPerSecond += f.bytesPerSecond;
+    group.flows.push(f);
+    pairs.get(job)?.add(`${f.from}\u0000${f.to}`);
+  }
+  for (const group of groups.values()) group.pairs = pairs.get(group.job)?.size ?? 0;
+  return [...groups.values()].sort(
+    (a, b) => b.bytesPerSecond - a.bytesPerSecond || b.count - a.count || (a.job < b.job ? -1 : 1),
+  );
+}
+
+/** Whether a job has flows in the list (null: not known yet). */
+export function jobRunning(flows: readonly Flow[] | null, job: string): boolean | null {
+  if (flows === null) return null;
+  return flows.some((f) => f.job === job);
+}
+
+/**
+ * A job drawn as the fabric view draws a route: its links highlighted, its hosts marked. The
+ * hops are its hosts (the view marks the nodes of a route's hops).
+ */
+export function jobHighlight(detail: JobDetail): Route {
+  return {
+    from: detail.job.name,
+    to: '',
+    hops: detail.nodes.filter((n) => n.known).map((n) => ({ node: n.name })),
+    links: detail.links.map((l) => l.id),
+    label: `job ${detail.job.name}`,
+  };
+}

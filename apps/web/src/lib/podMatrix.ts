@@ -1,0 +1,124 @@
+import type { Topology } from '../api/types.ts';
+import { naturalOrder } from './fabricMatrix.ts';
+
+/**
+ * The way down on a three-tier fabric: one pod as an edge × aggregation matrix (each cell the
+ * channels up, edge → aggregation, and down), and one switch as its ports. Channel c is link ⌊c/2⌋
+ * of the topology, a→b when even, as the compact stream numbers them. Computed once per topology.
+ */
+
+export interface PodCell {
+  /** Channels edge → aggregation (several when trunked). */
+  up: number[];
+  /** Channels aggregation → edge. */
+  down: number[];
+}
+
+export interface Pod {
+  name: string;
+  edges: string[];
+  aggregations: string[];
+  /** Row-major, edges × aggregations; null where the two are not cabled. */
+  cells: (PodCell | null)[];
+}
+
+export interface SwitchPort {
+  port: number;
+  /** The node and port at the other end. */
+  peer: string;
+  peerPort: number;
+  /** Channel leaving the switch through this port, and the one arriving. */
+  out: number;
+  in: number;
+}
+
+/** Pods: edge (tier 1) and aggregation (tier 2) switches joined by cables, in name order. */
+export function buildPods(topology: Topology): Pod[] {
+  const tier = new Map(topology.nodes.filter((n) => n.type === 'switch').map((n) => [n.name, n.tier]));
+  const parent = new Map<string, string>();
+  const find = (x: string): string => {
+    let root = x;
+    while (parent.get(root) !== root) root = parent.get(root) ?? root;
+    parent.set(x, root);
+    return root;
+  };
+  for (const [name, t] of tier) if (t === 1 || t === 2) parent.set(name, name);
+  const pairs: { edge: string; agg: string; up: number; down: number }[] = [];
+  topology.links.forEach((l, i) => {
+    const ta = tier.get(l.a.node);
+    const tb = tier.get(l.b.node);
+    if (!((ta === 1 && tb === 2) || (ta === 2 && tb === 1))) return;
+    parent.set(find(l.a.node), find(l.b.node));
+    // Channel 2i leaves a; up is the one leaving the edge.
+    const aIsEdge = ta === 1;
+    pairs.push({
+      edge: aIsEdge ? l.a.node : l.b.node,
+      agg: aIsEdge ? l.b.node : l.a.node,
+      up: aIsEdge ? 2 * i : 2 * i + 1,
+      down: aIsEdge ? 2 * i + 1 : 2 * i,
+    });
+  });
+  const groups = new Map<string, { edges: Set<string>; aggs: Set<string> }>();
+  for (const name of parent.keys()) {
+    const root = find(name);
+    const g = groups.get(root) ?? { edges: new Set(), aggs: new Set() };
+    (tier.get(name) === 1 ? g.edges : g.aggs).add(name);
+    groups.set(root, g);
+  }
+  const pods = [...groups.values()]
+    .filter((g) => g.edges.size > 0 && g.aggs.size > 0)
+    .map((g) => ({ edges: [...g.edges].sort(naturalOrder), aggregations: [...g.aggs].sort(naturalOrder) }))
+    // Ordered as the per-pod summary numbers them (lib/tierSummary.ts): by first switch name.
+    .sort((a, b) => naturalOrder(firstOf(a), firstOf(b)));
+  const podOf = new Map<string, number>();
+  pods.forEach((p, k) => {
+    for (const e of p.edges) podOf.set(e, k);
+  });
+  const result: Pod[] = pods.map((p, k) => ({
+    name: `pod ${k + 1}`,
+    edges: p.edges,
+    aggregations: p.aggregations,
+    cells: new Array<PodCell | null>(p.edges.length * p.aggregations.length).fill(null),
+  }));
+  const rowOf = result.map((p) => new Map(p.edges.map((e, r) => [e, r])));
+  const colOf = result.map((p) => new Map(p.aggregations.map((a, c) => [a, c])));
+  for (const pair of pairs) {
+    const k = podOf.get(pair.edge);
+    if (k === undefined) continue;
+    const pod = result[k];
+    const r = rowOf[k]?.get(pair.edge);
+    const c = colOf[k]?.get(pair.agg);
+    if (!pod || r === undefined || c === undefined) continue;
+    const at = r * pod.aggregations.length + c;
+    const cell = pod.cells[at] ?? { up: [], down: [] };
+    cell.up.push(pair.up);
+    cell.down.push(pair.down);
+    pod.cells[at] = cell;
+  }
+  return result;
+}
+
+const firstOf = (p: { edges: string[]; aggregations: string[] }): string =>
+  [...p.edges, ...p.aggregations].sort(naturalOrder)[0] ?? '';
+
+/** Every cabled port of a switch, in port order, with the channels out of and into it. */
+export function switchPorts(topology: Topology, name: string): SwitchPort[] {
+  const ports: SwitchPort[] = [];
+  topology.links.forEach((l, i) => {
+    if (l.a.node === name)
+      ports.push({ port: l.a.port, peer: l.b.node, peerPort: l.b.port, out: 2 * i, in: 2 * i + 1 });
+    if (l.b.node === name)
+      ports.push({ port: l.b.port, peer: l.a.node, peerPort: l.a.port, out: 2 * i + 1, in: 2 * i });
+  });
+  return ports.sort((a, b) => a.port - b.port);
+}
+
+/** The busiest of some channels (trunks show their busiest cable); null when none is known. */
+export function busiest(channels: readonly number[], values: readonly (number | null)[]): number | null {
+  let max: number | null = null;
+  for (const c of channels) {
+    const v = values[c];
+    if (v !== null && v !== undefined && (max === null || v > max)) max = v;
+  }
+  return max;
+}

@@ -1,0 +1,82 @@
+import { useSyncExternalStore } from 'react';
+import type { RateUnit } from '../lib/units.ts';
+
+/**
+ * Display preferences kept in this browser's localStorage (not in the URL: they are the viewer's,
+ * not part of what a shared link shows): the rate unit and the colour theme.
+ */
+
+export type ThemeChoice = 'system' | 'light' | 'dark';
+
+interface Preferences {
+  rateUnit: RateUnit;
+  theme: ThemeChoice;
+}
+
+const DEFAULTS: Preferences = { rateUnit: 'bytes', theme: 'system' };
+const ALLOWED: { [K in keyof Preferences]: readonly Preferences[K][] } = {
+  rateUnit: ['bytes', 'bits'],
+  theme: ['system', 'light', 'dark'],
+};
+const KEYS: Record<keyof Preferences, string> = { rateUnit: 'fabscope.rateUnit', theme: 'fabscope.theme' };
+const listeners = new Set<() => void>();
+/** This page's choices, for when localStorage is unavailable. */
+const memory = new Map<keyof Preferences, string>();
+
+function storage(): Storage | null {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function getPreference<K extends keyof Preferences>(key: K): Preferences[K] {
+  const raw = storage()?.getItem(KEYS[key]) ?? memory.get(key);
+  return (ALLOWED[key] as readonly string[]).includes(raw ?? '') ? (raw as Preferences[K]) : DEFAULTS[key];
+}
+
+/**
+ * The theme as the stylesheet reads it: `data-theme` on <html>, absent for the system's choice. Set
+ * before anyone is told of a new theme, so whatever reads the theme's colours then reads the new ones.
+ */
+export function applyTheme(theme: ThemeChoice): void {
+  const root = globalThis.document?.documentElement;
+  if (!root) return;
+  if (theme === 'system') root.removeAttribute('data-theme');
+  else root.dataset.theme = theme;
+}
+
+export function setPreference<K extends keyof Preferences>(key: K, value: Preferences[K]): void {
+  memory.set(key, value);
+  if (key === 'theme') applyTheme(value as ThemeChoice);
+  const s = storage();
+  if (s) {
+    try {
+      s.setItem(KEYS[key], value);
+    } catch {
+      // Full or forbidden storage: the choice lasts for this page only.
+    }
+  }
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  const onStorage = (event: StorageEvent) => {
+    if (event.key && Object.values(KEYS).includes(event.key)) listener();
+  };
+  globalThis.addEventListener?.('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    globalThis.removeEventListener?.('storage', onStorage);
+  };
+}
+
+export function usePreference<K extends keyof Preferences>(key: K): Preferences[K] {
+  return useSyncExternalStore(
+    subscribe,
+    () => getPreference(key),
+    () => DEFAULTS[key],
+  );
+}

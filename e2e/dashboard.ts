@@ -1,12 +1,12 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 
 /**
- * The URL of the demo global-setup.ts starts. Specs that use it share that demo and run one at a
+ * The URL of the shared demo (shared-demo.ts starts it). Specs that use it share that demo and run one at a
  * time (playwright.config.ts finds them by this call).
  */
 export function sharedDemoUrl(): string {
   const url = process.env.FABSCOPE_E2E_URL;
-  if (!url) throw new Error('global setup did not start the demo');
+  if (!url) throw new Error('the shared demo is not running: import test from ./shared-demo.ts');
   return url;
 }
 
@@ -117,7 +117,7 @@ export class Dashboard {
     await expect(this.busiestLinks).toBeVisible();
   }
 
-  /** The dashboard of the demo global-setup.ts started for the shared-demo specs. */
+  /** The dashboard of the shared demo (shared-demo.ts), for the shared-demo specs. */
   static async ofSharedDemo(page: Page): Promise<Dashboard> {
     const dashboard = new Dashboard(page);
     await dashboard.open(sharedDemoUrl());

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { Dashboard, sharedDemoUrl } from './dashboard.ts';
+import { expect, test } from './shared-demo.ts';
 
 const SHARED_ISL = 'edge1/4->core2/1';
 

@@ -5,8 +5,8 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@fabscope/test-support';
 import { defineConfig } from '@playwright/test';
 
 /**
- * Specs that drive the demo globalSetup starts (they call sharedDemoUrl or Dashboard.ofSharedDemo,
- * dashboard.ts); every other spec starts its own.
+ * Specs that drive the shared demo (they call sharedDemoUrl or Dashboard.ofSharedDemo, dashboard.ts;
+ * shared-demo.ts starts it); every other spec starts its own.
  */
 const E2E_DIR = dirname(fileURLToPath(import.meta.url));
 const SHARED_DEMO_SPECS = readdirSync(E2E_DIR).filter(
@@ -28,7 +28,6 @@ export default defineConfig({
     { name: 'own-demo', testIgnore: SHARED_DEMO_SPECS, fullyParallel: true },
   ],
   retries: 0,
-  globalSetup: './global-setup.ts',
   use: {
     viewport: { width: 1400, height: 1000 },
     launchOptions: {

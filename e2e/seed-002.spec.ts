@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { Dashboard } from './dashboard.ts';
+import { expect, test } from './shared-demo.ts';
 
 const ISL_TO_CORE1 = 'edge1/3->core1/1';
 const ISL_TO_CORE2 = 'edge1/4->core2/1';

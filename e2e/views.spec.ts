@@ -1,5 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { seriousViolations } from './axe.ts';
 import { Dashboard } from './dashboard.ts';
 import { type RunningDemo, startDemo } from './demo-process.ts';
 
@@ -68,15 +68,6 @@ function overlappingPairs(labels: { text: string; quad: Quad }[]): string[] {
       if (a && b && overlaps(a.quad, b.quad)) hits.push(`"${a.text}" × "${b.text}"`);
     }
   return hits;
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  // axe ran its rules over the page (an empty page or a failed injection passes nothing).
-  expect(results.passes.length).toBeGreaterThan(10);
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 for (const [scenario, [from, to]] of Object.entries(SMALL_SCENARIOS)) {
@@ -229,46 +220,3 @@ test.describe('fat-tree-1152 by keyboard', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 });
-
-// Three-tier fabrics, up to the largest built-in one, in one tab: per-tier and per-pod tables, then
-// down to a pod's cables and a switch's ports.
-for (const scenario of ['fat-tree-6912', 'fat-tree-27648']) {
-  test.describe(`${scenario} drill-down`, () => {
-    test.describe.configure({ mode: 'default', timeout: 200_000 });
-    let demo: RunningDemo;
-    // fat-tree-27648's first sample comes after one 10 s scrape of 165,888 ports.
-    test.beforeAll(async () => {
-      demo = await startDemo({ scenario });
-    });
-    test.afterAll(async () => {
-      await demo?.stop();
-    });
-
-    test('goes from a pod to its edge × aggregation cables and down to a switch’s ports', async ({
-      page,
-    }) => {
-      await page.goto(demo.url);
-      await page.getByRole('button', { name: 'pod 2', exact: true }).click();
-      const detail = page.getByRole('region', { name: 'Pod detail' });
-      await expect(detail.getByLabel('Pod', { exact: true })).toHaveValue('1');
-      // The matrix is one tab stop; arrow keys move between cells, each named with its values.
-      const first = detail.locator('button.pod-cell[tabindex="0"]');
-      await expect(first).toHaveCount(1);
-      await first.focus();
-      await page.keyboard.press('ArrowRight');
-      await page.keyboard.press('ArrowDown');
-      await expect(page.locator(':focus')).toHaveAttribute(
-        'aria-label',
-        /^edge\S+ → agg\S+ (\d+\.\d %|—), agg/,
-      );
-      await expect(page.locator(':focus')).toHaveAttribute('data-cell', '1:1');
-      // A switch's name opens its ports.
-      const edge = detail.locator('tbody th button').first();
-      const name = (await edge.textContent()) ?? '';
-      await edge.click();
-      const ports = detail.getByRole('table', { name: `Ports of ${name}` });
-      await expect(ports.getByRole('row')).toHaveCount(1 + 48);
-      expect(await seriousViolations(page)).toEqual([]);
-    });
-  });
-}

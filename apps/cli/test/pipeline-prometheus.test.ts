@@ -1,0 +1,3 @@
+import { seed002EndToEnd } from './seed-002-pipeline.ts';
+
+seed002EndToEnd('prometheus');

@@ -1,0 +1,50 @@
+import { expect, test } from '@playwright/test';
+import { seriousViolations } from './axe.ts';
+import { type RunningDemo, startDemo } from './demo-process.ts';
+
+// Named to sort first: Playwright hands out tests in file order, and these two demos (tens of
+// seconds of CPU to build and to take two scrapes of 41k and 166k ports) overlap best with the
+// specs that mostly wait (time travel, the shared demo) when they start at once, not at the end.
+
+// Three-tier fabrics, up to the largest built-in one, in one tab: per-tier and per-pod tables, then
+// down to a pod's cables and a switch's ports.
+for (const scenario of ['fat-tree-6912', 'fat-tree-27648']) {
+  test.describe(`${scenario} drill-down`, () => {
+    test.describe.configure({ mode: 'default', timeout: 200_000 });
+    let demo: RunningDemo;
+    // fat-tree-27648's first sample comes after one 10 s scrape of 165,888 ports.
+    test.beforeAll(async () => {
+      demo = await startDemo({ scenario });
+    });
+    test.afterAll(async () => {
+      await demo?.stop();
+    });
+
+    test('goes from a pod to its edge × aggregation cables and down to a switch’s ports', async ({
+      page,
+    }) => {
+      await page.goto(demo.url);
+      await page.getByRole('button', { name: 'pod 2', exact: true }).click();
+      const detail = page.getByRole('region', { name: 'Pod detail' });
+      await expect(detail.getByLabel('Pod', { exact: true })).toHaveValue('1');
+      // The matrix is one tab stop; arrow keys move between cells, each named with its values.
+      const first = detail.locator('button.pod-cell[tabindex="0"]');
+      await expect(first).toHaveCount(1);
+      await first.focus();
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowDown');
+      await expect(page.locator(':focus')).toHaveAttribute(
+        'aria-label',
+        /^edge\S+ → agg\S+ (\d+\.\d %|—), agg/,
+      );
+      await expect(page.locator(':focus')).toHaveAttribute('data-cell', '1:1');
+      // A switch's name opens its ports.
+      const edge = detail.locator('tbody th button').first();
+      const name = (await edge.textContent()) ?? '';
+      await edge.click();
+      const ports = detail.getByRole('table', { name: `Ports of ${name}` });
+      await expect(ports.getByRole('row')).toHaveCount(1 + 48);
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  });
+}

@@ -1,6 +1,5 @@
 import { LINK_UP, recordedSeries } from './prometheus-history.ts';
 import { type InstantSample, type PromqlClient, sampleValue } from './promql-client.ts';
-import { fullWindow } from './rate-window.ts';
 import {
   ERROR_COUNTERS,
   type ErrorCounterField,
@@ -29,22 +28,21 @@ function byPort(expr: string): string {
 export function liveQueries(rateWindow: string, errorWindow: string) {
   const names = recordedSeries(rateWindow);
   const cabled = '{remote_node_guid!=""}';
-  // A recorded rate is only as good as its window: right after Prometheus (re)starts, or after a
-  // gap in a port's scrapes, rate() extrapolates a part-filled window and reads low. Such a port's
-  // rates are unknown until its sending counter's window is full again (never a low value).
-  const full = (expr: string) =>
-    `${expr} and on (node_guid, port) ${byPort(`(${fullWindow(`${TRANSMIT_BYTES}${cabled}`, rateWindow)})`)}`;
+  // No full-window guard on the recorded rates: the rules take deriv() of counters stamped with
+  // their read time, which never extrapolates a part-filled window (rate() did, reading low right
+  // after Prometheus or a series started, so each tick here re-read every port's counter to check
+  // its window). A window with fewer than two samples records nothing: unknown, never low.
   return {
     tick: {
       /** Bytes per second of each direction, keyed by its sending port. */
-      bytes: full(byPort(names.directionBytes)),
+      bytes: byPort(names.directionBytes),
       /**
        * Packets per second sent by each cabled port (the recorded port rate): the direction's
        * packets from its sender alone, as no rule records a per-direction packet rate.
        */
-      packets: full(byPort(`port:fabscope_port_packets_transmitted:rate${rateWindow}${cabled}`)),
+      packets: byPort(`port:fabscope_port_packets_transmitted:rate${rateWindow}${cabled}`),
       /** Share of time each cabled port waited for credit (XmitWait ticks × tick length). */
-      wait: full(byPort(`${names.portWait}${cabled}`)),
+      wait: byPort(`${names.portWait}${cabled}`),
       /** Only the ports reported down: every fabscope port has the gauge, so the rest are up. */
       down: `${byPort(LINK_UP)} == 0`,
       /** The newest counter sample and the newest rule evaluation: the data is as old as the older. */

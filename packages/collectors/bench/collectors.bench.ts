@@ -129,7 +129,13 @@ function drain(chunks: Iterable<string | Uint8Array>): number {
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
 async function fabricRun(ports: PortSample[], runs: number) {
-  const snapshot: FabricSnapshot = { fabric: 'bench', fabricType: 'omnipath', ports };
+  // Stamped, as the emulator's snapshots are (port-sample.ts countersReadAtMs): the realistic path.
+  const snapshot: FabricSnapshot = {
+    fabric: 'bench',
+    fabricType: 'omnipath',
+    ports,
+    countersReadAtMs: Date.now(),
+  };
   const { scrapeChunks } = createFabricRegistry({ source: fixedSource(snapshot) });
   drain(await scrapeChunks()); // warm up
   const times: number[] = [];

@@ -1,4 +1,18 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The CLI's tests first: they drive real servers (Prometheus, VictoriaMetrics, the demo) and wait
+ * for wall-clock experiments, tens of seconds each, while the other files are CPU-bound and short.
+ * Started first, their waits overlap the rest; Vitest's default order (by the durations it cached,
+ * which a fresh clone has not) started some of them last, a tail of ~20 s.
+ */
+class WaitingFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => (f.moduleId.includes('/apps/cli/test/') ? 0 : 1);
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
@@ -6,6 +20,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    sequence: { sequencer: WaitingFilesFirst },
     // Most test files wait on servers (a real Prometheus's first sample, the emulator's ticks), not
     // on the CPU: five files at a time overlap those waits on two cores (Vitest's default there is
     // one, which made the suite ~3× longer; six was slower than five here).

@@ -221,3 +221,32 @@ describe('embedded store with counters stamped by their collector', () => {
     expect(rates.slice(1)).toEqual(rates.slice(1).map(() => bytesPerSecond));
   });
 });
+
+describe('embedded store close', () => {
+  it('aborts the scrape in flight instead of waiting for it (one streams for seconds at fat-tree-27648)', async () => {
+    let aborted = false;
+    const store = new EmbeddedStore({
+      targets: ['http://collector:9466/metrics'],
+      scrapeIntervalMs: 10_000,
+      fetch: (async (_url: string, init?: RequestInit) => {
+        // A body that streams until the request is aborted.
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(Buffer.from(page(1)));
+            init?.signal?.addEventListener('abort', () => {
+              aborted = true;
+              controller.error(init.signal?.reason);
+            });
+          },
+        });
+        return new Response(body, { status: 200 });
+      }) as typeof fetch,
+    });
+    const scrape = store.scrapeOnce();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Without the abort, close() would wait for a body that never ends (the test times out).
+    await store.close();
+    await scrape;
+    expect(aborted).toBe(true);
+  });
+});

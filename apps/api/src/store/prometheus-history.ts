@@ -51,6 +51,8 @@ export interface PrometheusHistoryOptions {
   rateWindow: string;
   /** Prometheus' scrape interval: the default step. */
   scrapeIntervalMs: number;
+  /** Data older than this is stale (the store's staleness policy): how far back an instant looks. */
+  staleAfterSeconds?: number;
 }
 
 /**
@@ -64,6 +66,8 @@ export class PrometheusTimeQueries implements TimeQueries {
   private readonly names: ReturnType<typeof recordedSeries>;
   private readonly byPort = new Map<string, { linkId: string }>();
   private readonly byId = new Map<string, LinkIndex['channels'][number]>();
+  /** The lookback of an instant, in ms (the staleness limit). */
+  private readonly heldMs: number;
 
   constructor(
     private readonly client: PromqlClient,
@@ -71,6 +75,7 @@ export class PrometheusTimeQueries implements TimeQueries {
     options: PrometheusHistoryOptions,
   ) {
     this.resolutionMs = options.scrapeIntervalMs;
+    this.heldMs = Math.max(1, Math.round((options.staleAfterSeconds ?? 5) * 1000));
     this.names = recordedSeries(options.rateWindow);
     for (const ch of index.channels) {
       this.byPort.set(ch.fromKey, { linkId: ch.fixed.linkId });
@@ -78,11 +83,21 @@ export class PrometheusTimeQueries implements TimeQueries {
     }
   }
 
+  /**
+   * A series' value at an instant: its newest sample no older than the staleness limit. A rule
+   * that skipped an evaluation (scrapes late on a loaded host) leaves a staleness marker, and a
+   * plain instant query would read the direction as unknown until the next one, although the
+   * live view (the same policy) showed its value all along.
+   */
+  private held(selector: string): string {
+    return `last_over_time(${selector}[${this.heldMs}ms])`;
+  }
+
   async linksAt(timeMs: number, signal?: AbortSignal): Promise<FabricAt> {
     const [bytes, waits, ups] = await Promise.all([
-      this.client.query(this.names.directionBytes, timeMs, signal),
-      this.client.query(`clamp(${this.names.portWait}, 0, 1)`, timeMs, signal),
-      this.client.query(LINK_UP, timeMs, signal),
+      this.client.query(this.held(this.names.directionBytes), timeMs, signal),
+      this.client.query(`clamp(${this.held(this.names.portWait)}, 0, 1)`, timeMs, signal),
+      this.client.query(this.held(LINK_UP), timeMs, signal),
     ]);
     return { timeMs, links: this.states(this.index.channels, bytes, waits, ups) };
   }
@@ -94,10 +109,11 @@ export class PrometheusTimeQueries implements TimeQueries {
   async topAt(timeMs: number, ranking: Ranking, signal?: AbortSignal): Promise<FabricAt> {
     const { directionBytes, directionUtilization, portWait } = this.names;
     const ranked = (series: string, cabled = '') => {
-      if (ranking.kind === 'isl') return `${series}{${cabled}node_type="switch",remote_node_type="switch"}`;
+      if (ranking.kind === 'isl')
+        return this.held(`${series}{${cabled}node_type="switch",remote_node_type="switch"}`);
       if (ranking.kind === 'host')
-        return `(${series}{${cabled}node_type!="switch"} or ${series}{${cabled}remote_node_type!="switch"})`;
-      return cabled === '' ? series : `${series}{${cabled.replace(/,$/, '')}}`;
+        return `(${this.held(`${series}{${cabled}node_type!="switch"}`)} or ${this.held(`${series}{${cabled}remote_node_type!="switch"}`)})`;
+      return this.held(cabled === '' ? series : `${series}{${cabled.replace(/,$/, '')}}`);
     };
     const source =
       ranking.by === 'utilization'
@@ -119,9 +135,9 @@ export class PrometheusTimeQueries implements TimeQueries {
     const near = `{node_guid=~"${alternatives(channels.map((c) => guidOf(c.fixed.from.node)))}",port=~"${alternatives(channels.map((c) => String(c.fixed.from.port)))}"}`;
     const both = `{node_guid=~"${alternatives(ends.map((e) => guidOf(e.node)))}",port=~"${alternatives(ends.map((e) => String(e.port)))}"}`;
     const [bytes, waits, ups] = await Promise.all([
-      this.client.query(`${directionBytes}${near}`, timeMs, signal),
-      this.client.query(`clamp(${portWait}${near}, 0, 1)`, timeMs, signal),
-      this.client.query(`${LINK_UP}${both}`, timeMs, signal),
+      this.client.query(this.held(`${directionBytes}${near}`), timeMs, signal),
+      this.client.query(`clamp(${this.held(`${portWait}${near}`)}, 0, 1)`, timeMs, signal),
+      this.client.query(this.held(`${LINK_UP}${both}`), timeMs, signal),
     ]);
     return { timeMs, links: this.states(channels, bytes, waits, ups) };
   }
@@ -169,8 +185,10 @@ export class PrometheusTimeQueries implements TimeQueries {
 
   async summaryAt(timeMs: number, signal?: AbortSignal): Promise<FabricSummary> {
     const q = this.summaryQueries();
+    // The total held as the links are; the bucket counts not: a bucket emptied within the limit
+    // would still be counted beside the one its directions moved to.
     const [host, all, isl] = await Promise.all([
-      this.client.query(q.host, timeMs, signal),
+      this.client.query(`sum(${this.held(this.names.hostBytes)})`, timeMs, signal),
       this.client.query(q.all, timeMs, signal),
       this.client.query(q.isl, timeMs, signal),
     ]);

@@ -269,6 +269,7 @@ export class PrometheusStore implements MetricsStore {
     return new PrometheusTimeQueries(client, index, {
       rateWindow: this.options.rateWindow ?? '5s',
       scrapeIntervalMs: this.options.scrapeIntervalMs ?? 1000,
+      staleAfterSeconds: this.options.staleAfterSeconds ?? 5,
     });
   }
 

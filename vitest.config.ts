@@ -9,7 +9,15 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 class WaitingFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (f: TestSpecification) => (f.moduleId.includes('/apps/cli/test/') ? 0 : 1);
+    // Within them, those that run whole experiments through a real Prometheus or the demo (their
+    // names say so; the default order is by file size, and pipeline-prometheus.test.ts is three
+    // lines that run for 30 s).
+    const rank = (f: TestSpecification) =>
+      !f.moduleId.includes('/apps/cli/test/')
+        ? 2
+        : /(pipeline|prometheus|history|timestamps|lookback|supervisor)[^/]*\.test\.ts$/.test(f.moduleId)
+          ? 0
+          : 1;
     return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
   }
 }

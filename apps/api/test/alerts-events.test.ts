@@ -1,9 +1,7 @@
-import { buildScenario, fatTreeRouting } from '@fabscope/topology';
+import { buildScenario } from '@fabscope/topology';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
-import { LinkIndex } from '../src/lib/utilization.ts';
-import { Sampler } from '../src/sampler.ts';
 import { PrometheusStore } from '../src/store/prometheus.ts';
+import { buildTestApp } from './helper.ts';
 
 const NOW = Date.parse('2026-11-23T09:30:00Z');
 
@@ -49,18 +47,7 @@ describe('with Prometheus, firing alerts of deploy/prometheus/rules are events',
   it('firing ones (not pending) at the time they started, with the rule severity and the port', async () => {
     const fabric = buildScenario('ar-demo');
     const store = new PrometheusStore({ url: 'http://prometheus:9090', fetch: fakePrometheus });
-    const linkIndex = new LinkIndex(fabric);
-    const app = await buildApp({
-      ctx: {
-        fabric,
-        tables: fatTreeRouting(fabric),
-        linkIndex,
-        store,
-        sampler: new Sampler(store, linkIndex),
-        emulator: null,
-      },
-      listenHost: '127.0.0.1',
-    });
+    const app = await buildTestApp({ fabric, store });
     try {
       const from = new Date(NOW - 120_000).toISOString();
       const to = new Date(NOW).toISOString();

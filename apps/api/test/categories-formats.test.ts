@@ -10,13 +10,13 @@ import {
   perfqueryErrors,
   portExpositionChunks,
 } from '@fabscope/collectors';
-import { buildScenario, type Fabric, fatTreeRouting, twoTierFatTree } from '@fabscope/topology';
+import { buildScenario, type Fabric, twoTierFatTree } from '@fabscope/topology';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
 import { LinkIndex } from '../src/lib/utilization.ts';
 import { Sampler } from '../src/sampler.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
 import { nodeExporterMapping, type SeriesMapping } from '../src/store/series-mapping.ts';
+import { buildTestApp } from './helper.ts';
 
 // Each PM category from counters in the formats real fabrics print (opapmaquery, perfquery -x,
 // sysfs) through the collectors' parsers and exposition, the embedded store and the API: two
@@ -147,10 +147,7 @@ async function linksFrom(
   });
   const linkIndex = new LinkIndex(fabric);
   const sampler = new Sampler(store, linkIndex, 1000, () => now);
-  const app = await buildApp({
-    ctx: { fabric, tables: fatTreeRouting(fabric), linkIndex, store, sampler, emulator: null },
-    listenHost: '127.0.0.1',
-  });
+  const app = await buildTestApp({ fabric, linkIndex, store, sampler });
   try {
     for (let i = 0; i < texts.length; i++) {
       await store.scrapeOnce();

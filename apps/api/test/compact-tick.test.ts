@@ -1,16 +1,16 @@
 import { get } from 'node:http';
 import { createInflate, inflateSync, constants as zlibConstants } from 'node:zlib';
-import { buildScenario, channelOf, fatTreeRouting } from '@fabscope/topology';
+import { buildScenario, channelOf } from '@fabscope/topology';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
 import { busiestPerKind, compactTick, firstK, roundUtilization } from '../src/lib/compact-tick.ts';
 import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../src/lib/link-errors.ts';
 import { acceptsDeflate, ZLIB_HEADER } from '../src/lib/sse-deflate.ts';
 import { directionState, type LinkDirectionState, LinkIndex } from '../src/lib/utilization.ts';
 import { DELIVERY_BATCH, Sampler } from '../src/sampler.ts';
 import { type MetricsStore, type PortRates, portKey, type RatesSnapshot } from '../src/store/types.ts';
+import { buildTestApp } from './helper.ts';
 
 const fabric = buildScenario('ar-demo');
 
@@ -220,10 +220,7 @@ describe('GET /api/v1/stream?view=compact over a real socket', () => {
     const linkIndex = new LinkIndex(fabric);
     const sampler = new Sampler(store, linkIndex);
     await sampler.sample();
-    app = await buildApp({
-      ctx: { fabric, tables: fatTreeRouting(fabric), linkIndex, store, sampler, emulator: null },
-      listenHost: '127.0.0.1',
-    });
+    app = await buildTestApp({ fabric, linkIndex, store, sampler });
     return app.listen({ host: '127.0.0.1', port: 0 });
   }
 

@@ -2,11 +2,8 @@ import { createEmulator, type EmulatorServer, startEmulatorServer } from '@fabsc
 import { buildScenario, fatTreeRouting } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
 import { EmulatorClient } from '../src/emulator-client.ts';
-import { LinkIndex } from '../src/lib/utilization.ts';
-import { Sampler } from '../src/sampler.ts';
-import { EmbeddedStore } from '../src/store/embedded.ts';
+import { buildTestApp } from './helper.ts';
 
 // The API in process (inject) driving a real emulator over HTTP, as the demo wires them.
 describe('API traffic patterns and faults, forwarded to the emulator', () => {
@@ -19,19 +16,7 @@ describe('API traffic patterns and faults, forwarded to the emulator', () => {
     server = await startEmulatorServer(createEmulator({ fabric, tables, startTimeMs: Date.now() }), {
       tickMs: 20,
     });
-    const store = new EmbeddedStore({ targets: ['http://127.0.0.1:9/metrics'] });
-    const linkIndex = new LinkIndex(fabric);
-    app = await buildApp({
-      ctx: {
-        fabric,
-        tables,
-        linkIndex,
-        store,
-        sampler: new Sampler(store, linkIndex),
-        emulator: new EmulatorClient(server.url),
-      },
-      listenHost: '127.0.0.1',
-    });
+    app = await buildTestApp({ fabric, tables, emulator: new EmulatorClient(server.url) });
   });
   afterAll(async () => {
     await app.close();

@@ -3,6 +3,7 @@ import { buildScenario, type Fabric, type ForwardingTables, fatTreeRouting } fro
 import type { FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from '../src/app.ts';
 import { EmulatorClient } from '../src/emulator-client.ts';
+import type { EventLog } from '../src/events/event-log.ts';
 import type { JobSource } from '../src/jobs/job.ts';
 import { LinkIndex } from '../src/lib/utilization.ts';
 import { Sampler } from '../src/sampler.ts';
@@ -20,16 +21,22 @@ export interface TestAppOptions extends Partial<Omit<AppOptions, 'ctx'>> {
   intervalMs?: number;
   /** Default: a sampler of `store` (not started: tests sample when they choose). */
   sampler?: Sampler;
+  /** The index the sampler and the store's history use, when the test built them itself. */
+  linkIndex?: LinkIndex;
+  /** Default: the store's own events only. */
+  events?: EventLog;
 }
 
 /** The app in process, as the server builds it, on the ar-demo fabric unless told otherwise. */
 export async function buildTestApp(options: TestAppOptions = {}): Promise<FastifyInstance> {
   const fabric = options.fabric ?? buildScenario('ar-demo');
   const store = options.store ?? new EmbeddedStore({ targets: ['http://127.0.0.1:9/metrics'] });
-  const linkIndex = new LinkIndex(fabric);
+  const linkIndex = options.linkIndex ?? new LinkIndex(fabric);
   const {
     fabric: _f,
     store: _s,
+    linkIndex: _l,
+    events,
     tables,
     emulator = null,
     intervalMs,
@@ -46,6 +53,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<Fastif
       sampler: sampler ?? new Sampler(store, linkIndex, intervalMs),
       emulator,
       ...(jobs ? { jobs } : {}),
+      ...(events ? { events } : {}),
     },
     listenHost: '127.0.0.1',
     ...appOptions,

@@ -1,13 +1,12 @@
 import { type PortSample, portExpositionChunks } from '@fabscope/collectors';
-import { buildScenario, type Fabric, fatTreeRouting } from '@fabscope/topology';
+import { buildScenario, type Fabric } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
 import { MemoryEventLog } from '../src/events/event-log.ts';
 import { LinkIndex } from '../src/lib/utilization.ts';
-import { Sampler } from '../src/sampler.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
 import type { MetricsStore } from '../src/store/types.ts';
+import { buildTestApp } from './helper.ts';
 
 const START_MS = Date.UTC(2026, 10, 22, 10, 0, 0);
 const BUSY = 'edge1/4->core2/1';
@@ -85,18 +84,7 @@ describe('time travel on the embedded store, on a virtual clock', () => {
         new Response(page(fabric, linkIndex, (clock.now - START_MS) / 1000))) as unknown as typeof fetch,
       events,
     });
-    app = await buildApp({
-      ctx: {
-        fabric,
-        tables: fatTreeRouting(fabric),
-        linkIndex,
-        store,
-        sampler: new Sampler(store, linkIndex),
-        emulator: null,
-        events,
-      },
-      listenHost: '127.0.0.1',
-    });
+    app = await buildTestApp({ fabric, linkIndex, store, events });
     const history = store.timeQueries(linkIndex);
     for (let s = 0; s <= 30; s++) {
       clock.now = START_MS + s * 1000;
@@ -196,17 +184,7 @@ describe('a store without history', () => {
       rates: async () => ({ timeMs: 0, ok: true, lastSampleAgeSeconds: 0, ports: new Map() }),
       close: async () => {},
     };
-    const app = await buildApp({
-      ctx: {
-        fabric,
-        tables: fatTreeRouting(fabric),
-        linkIndex,
-        store,
-        sampler: new Sampler(store, linkIndex),
-        emulator: null,
-      },
-      listenHost: '127.0.0.1',
-    });
+    const app = await buildTestApp({ fabric, linkIndex, store });
     const res = await app.inject('/api/v1/summary?time=1700000000');
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toMatch(/keeps no history/);

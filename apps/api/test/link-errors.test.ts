@@ -8,12 +8,12 @@ import { createEmulator, type EmulatorServer, startEmulatorServer } from '@fabsc
 import { buildScenario, fatTreeRouting } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
 import { MemoryEventLog } from '../src/events/event-log.ts';
 import { RecordingEmulatorClient } from '../src/events/recording-emulator.ts';
 import { LinkIndex } from '../src/lib/utilization.ts';
 import { Sampler } from '../src/sampler.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
+import { buildTestApp } from './helper.ts';
 
 const ISL = 'edge1/4--core2/1';
 
@@ -38,17 +38,14 @@ describe('errors and PM categories from the emulator to the API', () => {
     );
     store = new EmbeddedStore({ targets: [collector.url], scrapeIntervalMs: 1000, events });
     sampler = new Sampler(store, linkIndex, 1000);
-    app = await buildApp({
-      ctx: {
-        fabric,
-        tables,
-        linkIndex,
-        store,
-        sampler,
-        events,
-        emulator: new RecordingEmulatorClient(emulator.url, 5000, undefined, events),
-      },
-      listenHost: '127.0.0.1',
+    app = await buildTestApp({
+      fabric,
+      tables,
+      linkIndex,
+      store,
+      sampler,
+      events,
+      emulator: new RecordingEmulatorClient(emulator.url, 5000, undefined, events),
     });
   });
   afterAll(async () => {

@@ -1,14 +1,6 @@
-import {
-  createFabricRegistry,
-  emulatorSource,
-  type FabricSource,
-  startMetricsServer,
-} from '@fabscope/collectors';
-import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
-import { buildScenario, fatTreeRouting } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PrometheusServer, startPrometheus } from '../src/prometheus.ts';
 import { eventually } from './eventually.ts';
+import { type PairThroughPrometheus, pairThroughPrometheus } from './pair-through-prometheus.ts';
 
 // A loaded collector host serves Prometheus' scrapes late by a varying few hundred ms. Prometheus
 // stamps a sample with the time its scrape started, so unless the collector stamps the counters
@@ -17,54 +9,26 @@ import { eventually } from './eventually.ts';
 // unevenly spaced samples reads up to 12 % low, hence deriv() in the recording rules. Real
 // emulator, collector and Prometheus; the late reads are the only thing staged.
 describe('counters stamped with their read time: rates exact however late the scrape is served', () => {
-  const fabric = buildScenario('ar-demo');
-  let stops: (() => Promise<void>)[] = [];
-  let prometheus: PrometheusServer;
-  let emulatorUrl = '';
-  /** When the pair started, Unix ms: rates from windows wholly after it are compared. */
-  let startedMs = 0;
+  let run: PairThroughPrometheus;
 
   beforeAll(async () => {
-    const emulator = await startEmulatorServer(
-      createEmulator({ fabric, tables: fatTreeRouting(fabric), startTimeMs: Date.now() }),
-      { tickMs: 20 },
-    );
-    emulatorUrl = emulator.url;
-    stops.push(() => emulator.close());
-    const real = emulatorSource(emulator.url);
     // Delays cycling 0, 100, 200, 300, 400 ms (inside the 1 s scrape timeout): every window of five
     // scrapes holds the extremes.
     let scrape = 0;
-    const late: FabricSource = {
+    run = await pairThroughPrometheus((real) => ({
       name: real.name,
       read: async (signal) => {
         await new Promise((resolve) => setTimeout(resolve, (scrape++ % 5) * 100));
         return real.read(signal);
       },
-    };
-    const collector = await startMetricsServer(createFabricRegistry({ source: late }).scrapeChunks, {
-      host: '127.0.0.1',
-    });
-    stops.push(() => collector.close());
-    prometheus = await startPrometheus({ targets: [new URL(collector.url).host] });
-    stops.push(() => prometheus.stop());
-    const started = await fetch(`${emulator.url}/v1/flows`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ pattern: 'pairs', pairs: [['nodeA', 'nodeC']] }),
-    });
-    expect(started.status).toBe(200);
-    startedMs = Date.now();
+    }));
   }, 60_000);
-  afterAll(async () => {
-    for (const stop of stops.reverse()) await stop();
-    stops = [];
-  });
+  afterAll(() => run?.stop());
 
   it('keeps every point of the recorded host rate within 0.5 % of the emulator’s own rate', async () => {
     // The emulator's rate: its host transmit counters over a long interval (exact, no scrape).
     const hostTransmitBytes = async () => {
-      const doc = (await (await fetch(`${emulatorUrl}/v1/ports`)).json()) as {
+      const doc = (await (await fetch(`${run.emulatorUrl}/v1/ports`)).json()) as {
         timeMs: number;
         dataUnitBytes: number;
         ports: { nodeType: string; counters: { XmitData: string } }[];
@@ -79,7 +43,7 @@ describe('counters stamped with their read time: rates exact however late the sc
     // Rates over whole windows of traffic (5 s windows starting a second after both the pair and
     // Prometheus' first sample), for 12 s.
     const firstSampleSeconds = await eventually(async () => {
-      const url = `${prometheus.url}/api/v1/query?query=${encodeURIComponent('timestamp(fabscope_port_data_transmitted_bytes_total)[1m:1s]')}`;
+      const url = `${run.prometheus.url}/api/v1/query?query=${encodeURIComponent('timestamp(fabscope_port_data_transmitted_bytes_total)[1m:1s]')}`;
       const body = (await (await fetch(url)).json()) as {
         data: { result: { values: [number, string][] }[] };
       };
@@ -87,12 +51,12 @@ describe('counters stamped with their read time: rates exact however late the sc
       expect(first).toBeDefined();
       return Number(first);
     }, 30_000);
-    const fromSeconds = Math.max(startedMs / 1000, firstSampleSeconds) + 6;
+    const fromSeconds = Math.max(run.startedMs / 1000, firstSampleSeconds) + 6;
     const points = await eventually(
       async () => {
         const end = Date.now() / 1000;
         expect(end - fromSeconds).toBeGreaterThanOrEqual(12);
-        const url = `${prometheus.url}/api/v1/query_range?query=${encodeURIComponent(query)}&start=${fromSeconds}&end=${end}&step=0.5`;
+        const url = `${run.prometheus.url}/api/v1/query_range?query=${encodeURIComponent(query)}&start=${fromSeconds}&end=${end}&step=0.5`;
         const body = (await (await fetch(url)).json()) as {
           data: { result: { values: [number, string][] }[] };
         };

@@ -1,15 +1,8 @@
 import { LinkIndex, PrometheusTimeQueries, PromqlClient } from '@fabscope/api';
-import {
-  createFabricRegistry,
-  emulatorSource,
-  type FabricSource,
-  startMetricsServer,
-} from '@fabscope/collectors';
-import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
-import { buildScenario, fatTreeRouting } from '@fabscope/topology';
+import { buildScenario } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PrometheusServer, startPrometheus } from '../src/prometheus.ts';
 import { eventually } from './eventually.ts';
+import { type PairThroughPrometheus, pairThroughPrometheus } from './pair-through-prometheus.ts';
 
 // The fabric at an instant, through a real Prometheus, when the collector's reads failed for a
 // few seconds just before it (a loaded host): the recording rules skip evaluations and leave
@@ -17,39 +10,19 @@ import { eventually } from './eventually.ts';
 // live view, under the same staleness policy (5 s at a 1 s interval), still showed the values. An
 // instant takes a series' newest value within that limit; past it, unknown.
 describe('instants through Prometheus look back as far as the staleness limit, no further', () => {
-  const fabric = buildScenario('ar-demo');
-  const index = new LinkIndex(fabric);
-  const stops: (() => Promise<void>)[] = [];
-  let prometheus: PrometheusServer;
+  const index = new LinkIndex(buildScenario('ar-demo'));
+  let run: PairThroughPrometheus;
   let failing = false;
   /** When the reads started failing, Unix ms. */
   let failedAtMs = 0;
 
   beforeAll(async () => {
-    const emulator = await startEmulatorServer(
-      createEmulator({ fabric, tables: fatTreeRouting(fabric), startTimeMs: Date.now() }),
-      { tickMs: 20 },
-    );
-    stops.push(() => emulator.close());
-    const real = emulatorSource(emulator.url);
-    const source: FabricSource = {
+    run = await pairThroughPrometheus((real) => ({
       name: real.name,
       read: (signal) => (failing ? Promise.reject(new Error('switch not answering')) : real.read(signal)),
-    };
-    const collector = await startMetricsServer(createFabricRegistry({ source }).scrapeChunks, {
-      host: '127.0.0.1',
-    });
-    stops.push(() => collector.close());
-    prometheus = await startPrometheus({ targets: [new URL(collector.url).host] });
-    stops.push(() => prometheus.stop());
-    const started = await fetch(`${emulator.url}/v1/flows`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ pattern: 'pairs', pairs: [['nodeA', 'nodeC']] }),
-    });
-    expect(started.status).toBe(200);
+    }));
     // Recorded host totals for a while, then 10 s of failed reads.
-    const client = new PromqlClient({ url: prometheus.url, timeoutMs: 10_000 });
+    const client = new PromqlClient({ url: run.prometheus.url, timeoutMs: 10_000 });
     await eventually(async () => {
       const now = Date.now();
       const [host] = await client.query('fabric:fabscope_host_link_data_bytes:rate5s', now);
@@ -60,12 +33,10 @@ describe('instants through Prometheus look back as far as the staleness limit, n
     failedAtMs = Date.now();
     await new Promise((resolve) => setTimeout(resolve, 13_000));
   }, 90_000);
-  afterAll(async () => {
-    for (const stop of stops.reverse()) await stop();
-  });
+  afterAll(() => run?.stop());
 
   it('reads the values of a rule gap from before it, and unknown once they are older than the limit', async () => {
-    const client = new PromqlClient({ url: prometheus.url, timeoutMs: 10_000 });
+    const client = new PromqlClient({ url: run.prometheus.url, timeoutMs: 10_000 });
     const queries = new PrometheusTimeQueries(client, index, {
       rateWindow: '5s',
       scrapeIntervalMs: 1000,

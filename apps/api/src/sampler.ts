@@ -120,6 +120,9 @@ export class Sampler {
   private stopped = false;
   private supervisor: (() => SupervisorStatus) | undefined;
   private running: Promise<Tick> | null = null;
+  private unsubscribe: (() => void) | undefined;
+  /** A scrape landed while a sample was running: sample again when it ends. */
+  private queued = false;
   private readonly listeners = new Map<Channel, Set<Listener>>(CHANNELS.map((c) => [c, new Set()]));
   private readonly tickListeners = new Set<(tick: Tick, snapshot: RatesSnapshot) => void>();
   /** Ticks computed so far: answers cached for a tick are valid while this stays the same. */
@@ -138,9 +141,15 @@ export class Sampler {
   ) {}
 
   start(): void {
-    if (this.timer) return;
+    if (this.timer || this.unsubscribe) return;
     this.stopped = false;
     void this.sample();
+    if (this.store.onScrape) {
+      // The store scrapes on its own clock: a tick follows each scrape, so a tick never shows the
+      // scrape before (up to an interval older) and the first rates come with the second scrape.
+      this.unsubscribe = this.store.onScrape(() => this.sampleAfterScrape());
+      return;
+    }
     // Ticks on a fixed clock (origin + n × interval), not setInterval's: a busy event loop delays
     // a tick, it does not shift every later one (which would send fewer ticks than promised).
     const origin = this.now();
@@ -165,10 +174,27 @@ export class Sampler {
     next();
   }
 
+  private sampleAfterScrape(): void {
+    if (this.stopped) return;
+    if (!this.running) {
+      void this.sample();
+      return;
+    }
+    if (this.queued) return;
+    this.queued = true;
+    // sample()'s own finally, attached first, has cleared `running` when this one runs.
+    void this.running.finally(() => {
+      this.queued = false;
+      this.sampleAfterScrape();
+    });
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
     await this.running;
   }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EmbeddedStore } from '../src/store/embedded.ts';
 import { ERROR_COUNTERS, PORT_GAUGES, portKey } from '../src/store/types.ts';
 
@@ -248,5 +248,68 @@ describe('embedded store close', () => {
     await store.close();
     await scrape;
     expect(aborted).toBe(true);
+  });
+});
+
+describe('embedded store start', () => {
+  it('at a 10 s interval takes its second reading a second after the first, both without the error families; they come with the first tick', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const urls: { atMs: number; errors: boolean }[] = [];
+    const startMs = Date.now();
+    const store = new EmbeddedStore({
+      targets: ['http://collector:9466/metrics'],
+      scrapeIntervalMs: 10_000,
+      fetch: (async (url: string) => {
+        urls.push({
+          atMs: Date.now() - startMs,
+          errors: String(url).includes(encodeURIComponent(ERROR_COUNTERS.symbolErrors)),
+        });
+        return new Response(page(Date.now()));
+      }) as typeof fetch,
+    });
+    try {
+      store.start();
+      await vi.advanceTimersByTimeAsync(999);
+      expect(urls).toEqual([{ atMs: 0, errors: false }]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(urls).toEqual([
+        { atMs: 0, errors: false },
+        { atMs: 1000, errors: false },
+      ]);
+      // Rates from the two readings, a second apart.
+      expect((await store.rates()).ports.get(portKey(GUID, 1))?.transmitBytesPerSecond).toBe(1000);
+      await vi.advanceTimersByTimeAsync(9000);
+      expect(urls.slice(2)).toEqual([{ atMs: 10_000, errors: true }]);
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(urls.slice(3)).toEqual([{ atMs: 20_000, errors: false }]);
+    } finally {
+      await store.close();
+      vi.useRealTimers();
+    }
+  });
+
+  it('at 1 s scrapes every interval from the first, every family each time', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const urls: { atMs: number; errors: boolean }[] = [];
+    const startMs = Date.now();
+    const store = new EmbeddedStore({
+      targets: ['http://collector:9466/metrics'],
+      scrapeIntervalMs: 1000,
+      fetch: (async (url: string) => {
+        urls.push({
+          atMs: Date.now() - startMs,
+          errors: String(url).includes(encodeURIComponent(ERROR_COUNTERS.symbolErrors)),
+        });
+        return new Response(page(Date.now()));
+      }) as typeof fetch,
+    });
+    try {
+      store.start();
+      await vi.advanceTimersByTimeAsync(2000);
+      expect(urls).toEqual([0, 1000, 2000].map((atMs) => ({ atMs, errors: true })));
+    } finally {
+      await store.close();
+      vi.useRealTimers();
+    }
   });
 });

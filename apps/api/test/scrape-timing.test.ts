@@ -158,3 +158,56 @@ describe('sampler clock', () => {
     }
   });
 });
+
+describe('sampler on the store clock', () => {
+  it("ticks after each of the store's scrapes, once more when one lands during a tick, and never on its own", async () => {
+    const listeners = new Set<() => void>();
+    let calls = 0;
+    let finishRates: (() => void) | null = null;
+    const scraping: MetricsStore = {
+      kind: 'embedded',
+      rates: async () => {
+        calls++;
+        // The second tick is slow: a scrape lands while it runs.
+        if (calls === 2) await new Promise<void>((resolve) => (finishRates = resolve));
+        return { timeMs: Date.now(), ok: true, lastSampleAgeSeconds: 0, ports: new Map() };
+      },
+      onScrape: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      close: async () => undefined,
+    };
+    const scraped = () => {
+      for (const l of listeners) l();
+    };
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
+    const sampler = new Sampler(scraping, new LinkIndex(buildScenario('ar-demo')), 1000);
+    sampler.start();
+    try {
+      await settle();
+      expect(calls).toBe(1);
+      // No tick of its own however long the store takes to scrape.
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      expect(calls).toBe(1);
+      scraped();
+      await settle();
+      expect(calls).toBe(2);
+      // Two scrapes land during the slow tick: one more tick after it, with the newest readings.
+      scraped();
+      scraped();
+      await settle();
+      expect(calls).toBe(2);
+      (finishRates as (() => void) | null)?.();
+      await settle();
+      expect(calls).toBe(3);
+      await sampler.stop();
+      scraped();
+      await settle();
+      expect(calls).toBe(3);
+      expect(listeners.size).toBe(0);
+    } finally {
+      await sampler.stop();
+    }
+  });
+});

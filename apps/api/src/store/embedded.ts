@@ -79,6 +79,12 @@ export interface ScrapeStats {
   targets: TargetScrapeStats[];
 }
 
+/**
+ * The earliest second scrape after start (start()): rates over a shorter span would carry the
+ * counters' millisecond stamps as noise (1 ms in 1 s is 0.1 %).
+ */
+const SECOND_SCRAPE_AFTER_MS = 1000;
+
 /** Scrape durations remembered for the timing. */
 const RECENT_SCRAPES = 5;
 
@@ -108,6 +114,7 @@ export class EmbeddedStore implements MetricsStore {
   readonly kind = 'embedded';
   private lastError: string | null = null;
   private timer: NodeJS.Timeout | undefined;
+  private secondScrape: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> | null = null;
   /** Aborts the scrape in flight on close: at fat-tree-27648 one streams for seconds. */
   private readonly closing = new AbortController();
@@ -180,9 +187,29 @@ export class EmbeddedStore implements MetricsStore {
       options.errorIntervalMs ?? (this.intervalMs <= 1000 ? 0 : Math.max(30_000, 3 * this.intervalMs));
   }
 
+  /**
+   * Scrapes now, every interval after. Rates need two readings: at an interval above
+   * SECOND_SCRAPE_AFTER_MS the second follows the first as soon as it ends (and at least that
+   * long after it started) instead of an interval later. Where the error families are read apart
+   * (errorIntervalMs), these two leave them out, to the next regular scrape: at fat-tree-27648
+   * (10 s) the first rates came 24 s after start, behind a first scrape of every family (the
+   * error counters are most of the answer); now they come after two scrapes of the data.
+   */
   start(): void {
     if (this.timer) return;
-    void this.scrapeOnce();
+    const startedMs = this.now();
+    const first = this.scrapeOnce(false);
+    if (this.intervalMs > SECOND_SCRAPE_AFTER_MS) {
+      void first.then(() => {
+        if (!this.timer) return;
+        this.secondScrape = setTimeout(
+          () => {
+            if (this.timer && !this.inFlight) void this.scrapeOnce(false);
+          },
+          Math.max(0, startedMs + SECOND_SCRAPE_AFTER_MS - this.now()),
+        );
+      });
+    }
     this.timer = setInterval(() => {
       // A scrape longer than the interval makes the store skip ticks, never pile scrapes up.
       if (this.inFlight) this.skippedTicks++;
@@ -190,9 +217,12 @@ export class EmbeddedStore implements MetricsStore {
     }, this.intervalMs);
   }
 
-  /** One scrape of every target; concurrent calls share the one in flight. */
-  scrapeOnce(): Promise<void> {
-    this.inFlight ??= this.scrapeAll().finally(() => {
+  /**
+   * One scrape of every target; concurrent calls share the one in flight. `errorsDue` false
+   * leaves out the error families whether or not their time has come.
+   */
+  scrapeOnce(errorsDue = true): Promise<void> {
+    this.inFlight ??= this.scrapeAll(errorsDue).finally(() => {
       this.inFlight = null;
     });
     return this.inFlight;
@@ -218,11 +248,12 @@ export class EmbeddedStore implements MetricsStore {
     };
   }
 
-  private async scrapeAll(): Promise<void> {
+  private async scrapeAll(errorsDue: boolean): Promise<void> {
     const errors: string[] = [];
     const started = this.now();
     const { timeoutMs } = this.timing();
-    const withErrors = started - this.lastErrorScrapeMs >= this.errorIntervalMs;
+    const withErrors =
+      (errorsDue || this.errorIntervalMs === 0) && started - this.lastErrorScrapeMs >= this.errorIntervalMs;
     if (withErrors) this.lastErrorScrapeMs = started;
     const stats = await Promise.all(
       this.options.targets.map(async (target, i) => {
@@ -413,6 +444,7 @@ export class EmbeddedStore implements MetricsStore {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
+    clearTimeout(this.secondScrape);
     this.timer = undefined;
     this.closing.abort();
     await this.inFlight;

@@ -90,6 +90,11 @@ export interface MetricsStore {
   rates(signal?: AbortSignal): Promise<RatesSnapshot>;
   /** Alerts the store's server has firing now (Prometheus' `/api/v1/alerts`), when it has rules. */
   firingAlerts?(signal?: AbortSignal): Promise<FiringAlert[]>;
+  /**
+   * For a store that scrapes on its own clock (the embedded store): calls `listener` after each
+   * scrape, so the sampler ticks on the store's clock instead of a second one of its own.
+   */
+  onScrape?(listener: () => void): () => void;
   close(): Promise<void>;
 }
 

@@ -1,9 +1,13 @@
 import { expect, type Page, test } from '@playwright/test';
+import { seriousViolations } from './axe.ts';
 import { Dashboard } from './dashboard.ts';
 import { type RunningDemo, startDemo } from './demo-process.ts';
 
 // A 1152-host two-tier fat tree (2304 links): the dashboard switches to the compact stream and a
-// canvas heatmap, and the ranked table shows the busy ISL directions. Its own demo, embedded store.
+// canvas heatmap, and the ranked table shows the busy ISL directions; hosts are picked and cells
+// read by keyboard. Its own demo, embedded store, one for the file: the tests run in order in one
+// worker, each stopping the traffic it started.
+test.describe.configure({ mode: 'default' });
 let demo: RunningDemo | undefined;
 
 test.beforeAll(async () => {
@@ -135,4 +139,40 @@ test('contention check at 1,152 hosts: defaults that exist here, every predicted
     if (!/measured/.test(text)) expect(text).toMatch(/GB\/s$/);
   }
   await fetch(`${demo.url}/api/v1/traffic`, { method: 'DELETE' });
+});
+
+test('picks hosts with the searchable combobox and reads heatmap cells with the arrow keys', async ({
+  page,
+}) => {
+  if (!demo) throw new Error('the fat-tree-1152 demo did not start');
+  await page.goto(demo.url);
+  const dashboard = new Dashboard(page);
+  await expect(dashboard.heatmap).toBeVisible();
+  // 1,152 hosts: a combobox showing a page of matches, not a select of every host.
+  const from = page.getByRole('combobox', { name: 'From', exact: true });
+  await from.fill('host100');
+  const options = page.getByRole('listbox', { name: 'From host' }).getByRole('option');
+  await expect(options.first()).toHaveText('host100');
+  expect(await options.count()).toBeLessThanOrEqual(50);
+  await from.press('Enter');
+  await expect(from).toHaveValue('host100');
+  const to = page.getByRole('combobox', { name: 'To', exact: true });
+  await to.fill('host9');
+  await to.press('ArrowDown'); // host90, after host9
+  await to.press('Enter');
+  await expect(to).toHaveValue('host90');
+  await expect(page).toHaveURL(/from=host100&to=host90/);
+
+  // The heatmap is one tab stop; arrows move over the cells and each is announced.
+  const stage = page.getByRole('application', { name: /Utilization heatmap/ });
+  await stage.focus();
+  await stage.press('ArrowDown');
+  const cursor = page.getByTestId('heatmap-cursor');
+  await expect(cursor).toHaveText(/^ISL edge1 ↔ core1: ↑ edge1 → core1 /);
+  await stage.press('ArrowDown');
+  await stage.press('End');
+  await stage.press(' ');
+  await expect(cursor).toHaveText(/^host\d+ on edge2 port 24: ↓ edge2 → host\d+ \(host receives\) /);
+
+  expect(await seriousViolations(page)).toEqual([]);
 });

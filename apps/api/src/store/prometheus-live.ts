@@ -11,7 +11,12 @@ import {
   type RatesSnapshot,
 } from './types.ts';
 
-const TRANSMIT_BYTES = 'fabscope_port_data_transmitted_bytes_total';
+const SOURCE_UP = 'fabscope_fabric_source_up';
+
+/** Seconds since the newest evaluation of the direction rules (their histogram counts, ~10 series). */
+export function evaluationAge(rateWindow: string): string {
+  return `time() - max(timestamp(${recordedSeries(rateWindow).allBuckets}))`;
+}
 const WAIT_TICK = 'fabscope_port_transmit_wait_tick_seconds';
 
 /** A PromQL expression reduced to one series per port, keyed by (node_guid, port) only. */
@@ -45,9 +50,17 @@ export function liveQueries(rateWindow: string, errorWindow: string) {
       wait: byPort(`${names.portWait}${cabled}`),
       /** Only the ports reported down: every fabscope port has the gauge, so the rest are up. */
       down: `${byPort(LINK_UP)} == 0`,
-      /** The newest counter sample and the newest rule evaluation: the data is as old as the older. */
-      counterAge: `time() - max(timestamp(${TRANSMIT_BYTES}))`,
-      recordedAge: `time() - max(timestamp(${names.directionBytes}))`,
+      /**
+       * The newest successful read of a collector and the newest evaluation of the direction rules:
+       * the data is as old as the older. Each from a handful of series (a collector's
+       * fabscope_fabric_source_up, stamped at its scrape's start, which precedes the read; the
+       * histogram counts recorded in the same evaluation as the directions, at its timestamp)
+       * rather than the timestamps of every port's series, which cost Prometheus 2.42 a sort of
+       * 41k-166k label sets per query.
+       */
+      // timestamp() of a selector: of an expression (`x == 1`) it is the query's own time.
+      counterAge: `time() - max(timestamp(${SOURCE_UP}) and ${SOURCE_UP} == 1)`,
+      recordedAge: evaluationAge(rateWindow),
     },
     slow: {
       /** The XmitWait tick length: a constant of the port, read again at the slow cadence only. */

@@ -1,7 +1,8 @@
 import type { LinkIndex } from '../lib/utilization.ts';
-import { PrometheusTimeQueries } from './prometheus-history.ts';
+import { EvaluationWatch } from './evaluation-watch.ts';
+import { PrometheusTimeQueries, recordedSeries } from './prometheus-history.ts';
 import { RecordedLive } from './prometheus-live.ts';
-import { PromqlClient } from './promql-client.ts';
+import { PromqlClient, sampleValue } from './promql-client.ts';
 import { rateQuery, selector } from './rate-window.ts';
 import { fabscopeMapping, linkUpOf, type SeriesMapping } from './series-mapping.ts';
 import {
@@ -70,8 +71,32 @@ export class PrometheusStore implements MetricsStore {
   readonly kind = 'prometheus';
   private readonly fetchImpl: typeof fetch;
 
+  /**
+   * With the recorded series, the sampler ticks after each evaluation of the direction rules
+   * (evaluation-watch.ts); reading raw counters, on its own clock.
+   */
+  readonly onScrape?: (listener: () => void) => () => void;
+  private readonly watch: EvaluationWatch | undefined;
+
   constructor(private readonly options: PrometheusStoreOptions) {
     this.fetchImpl = options.fetch ?? fetch;
+    if (this.readsRecorded()) {
+      const query = `max(timestamp(${recordedSeries(options.rateWindow ?? '5s').allBuckets}))`;
+      const watch = new EvaluationWatch({
+        intervalMs: options.scrapeIntervalMs ?? 1000,
+        newestEvaluation: async () => {
+          const [newest] = await this.query(query);
+          return newest ? sampleValue(newest.value[1]) : null;
+        },
+      });
+      this.watch = watch;
+      this.onScrape = (listener) => watch.subscribe(listener);
+    }
+  }
+
+  private readsRecorded(): boolean {
+    const mapping = this.options.mapping ?? fabscopeMapping;
+    return mapping.source === 'fabscope' && (this.options.live ?? 'recorded') === 'recorded';
   }
 
   private async query(promql: string, signal?: AbortSignal, atMs?: number): Promise<VectorResult[]> {
@@ -94,9 +119,7 @@ export class PrometheusStore implements MetricsStore {
   private recorded: RecordedLive | undefined;
 
   async rates(signal?: AbortSignal): Promise<RatesSnapshot> {
-    const mapping = this.options.mapping ?? fabscopeMapping;
-    if (mapping.source === 'fabscope' && (this.options.live ?? 'recorded') === 'recorded')
-      return this.recordedRates(signal);
+    if (this.readsRecorded()) return this.recordedRates(signal);
     return this.rawRates(signal);
   }
 
@@ -308,5 +331,7 @@ export class PrometheusStore implements MetricsStore {
       });
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.watch?.stop();
+  }
 }

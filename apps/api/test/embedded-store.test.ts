@@ -252,13 +252,14 @@ describe('embedded store close', () => {
 });
 
 describe('embedded store start', () => {
-  it('at a 10 s interval takes its second reading a second after the first, both without the error families; they come with the first tick', async () => {
+  /** A started store on fake timers whose collector counts a byte a millisecond; its scrapes, when and with errors. */
+  function startedStore(scrapeIntervalMs: number) {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     const urls: { atMs: number; errors: boolean }[] = [];
     const startMs = Date.now();
     const store = new EmbeddedStore({
       targets: ['http://collector:9466/metrics'],
-      scrapeIntervalMs: 10_000,
+      scrapeIntervalMs,
       fetch: (async (url: string) => {
         urls.push({
           atMs: Date.now() - startMs,
@@ -267,8 +268,20 @@ describe('embedded store start', () => {
         return new Response(page(Date.now()));
       }) as typeof fetch,
     });
+    store.start();
+    return {
+      store,
+      urls,
+      stop: async () => {
+        await store.close();
+        vi.useRealTimers();
+      },
+    };
+  }
+
+  it('at a 10 s interval takes its second reading a second after the first, both without the error families; they come with the first tick', async () => {
+    const { store, urls, stop } = startedStore(10_000);
     try {
-      store.start();
       await vi.advanceTimersByTimeAsync(999);
       expect(urls).toEqual([{ atMs: 0, errors: false }]);
       await vi.advanceTimersByTimeAsync(1);
@@ -283,33 +296,17 @@ describe('embedded store start', () => {
       await vi.advanceTimersByTimeAsync(10_000);
       expect(urls.slice(3)).toEqual([{ atMs: 20_000, errors: false }]);
     } finally {
-      await store.close();
-      vi.useRealTimers();
+      await stop();
     }
   });
 
   it('at 1 s scrapes every interval from the first, every family each time', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
-    const urls: { atMs: number; errors: boolean }[] = [];
-    const startMs = Date.now();
-    const store = new EmbeddedStore({
-      targets: ['http://collector:9466/metrics'],
-      scrapeIntervalMs: 1000,
-      fetch: (async (url: string) => {
-        urls.push({
-          atMs: Date.now() - startMs,
-          errors: String(url).includes(encodeURIComponent(ERROR_COUNTERS.symbolErrors)),
-        });
-        return new Response(page(Date.now()));
-      }) as typeof fetch,
-    });
+    const { urls, stop } = startedStore(1000);
     try {
-      store.start();
       await vi.advanceTimersByTimeAsync(2000);
       expect(urls).toEqual([0, 1000, 2000].map((atMs) => ({ atMs, errors: true })));
     } finally {
-      await store.close();
-      vi.useRealTimers();
+      await stop();
     }
   });
 });

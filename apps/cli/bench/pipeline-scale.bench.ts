@@ -332,7 +332,7 @@ async function livePrometheus(): Promise<void> {
       // The timeline: health, newest data age and answer time every poll.
       console.log(
         `  t=${((Date.now() - liveStarted) / 1000).toFixed(0)} s ${health.status} age ${health.lastSampleAgeSeconds ?? '–'} s, ` +
-          `/health + /summary ${ms.toFixed(0)} ms, host ${(summary.hostTransmitBytesPerSecond / 1e9).toFixed(0)} GB/s, ` +
+          `/health + /summary ${ms.toFixed(0)} ms, host ${summary.hostTransmitBytesPerSecond === null ? 'unknown' : `${(summary.hostTransmitBytesPerSecond / 1e9).toFixed(0)} GB/s`}, ` +
           `Prometheus RSS ${rss === undefined ? '?' : (rss / 2 ** 20).toFixed(0)} MiB, demo RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB` +
           (health.error ? ` (${health.error})` : ''),
       );

@@ -91,8 +91,9 @@ export interface MetricsStore {
   /** Alerts the store's server has firing now (Prometheus' `/api/v1/alerts`), when it has rules. */
   firingAlerts?(signal?: AbortSignal): Promise<FiringAlert[]>;
   /**
-   * For a store that scrapes on its own clock (the embedded store): calls `listener` after each
-   * scrape, so the sampler ticks on the store's clock instead of a second one of its own.
+   * For a store whose data changes on a clock of its own: calls `listener` when new data is in
+   * (after each scrape of the embedded store, each evaluation of the recording rules in
+   * Prometheus), so the sampler ticks on that clock instead of a second one of its own.
    */
   onScrape?(listener: () => void): () => void;
   close(): Promise<void>;

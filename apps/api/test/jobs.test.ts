@@ -8,6 +8,7 @@ import { EmulatorClient } from '../src/emulator-client.ts';
 import { FileJobSource } from '../src/jobs/file-source.ts';
 import { SlurmJobSource } from '../src/jobs/slurm-source.ts';
 import { buildAppWithEmulator, buildTestApp } from './helper.ts';
+import { SQUEUE_V0_0_40_JOBS } from './slurm-fixtures.ts';
 
 const SEED_PAIRS = [
   ['nodeA', 'nodeC'],
@@ -159,25 +160,7 @@ describe('jobs from Slurm (squeue run with execFile)', () => {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({
         source: 'slurm',
-        jobs: [
-          {
-            id: '1001',
-            name: 'openfoam-motorbike',
-            user: 'alice',
-            state: 'RUNNING',
-            nodes: ['nodeA', 'nodeC'],
-            startTime: '2026-01-01T08:00:00.000Z',
-          },
-          {
-            id: '1002_3',
-            name: 'gromacs',
-            user: 'bob',
-            state: 'RUNNING',
-            nodes: ['nodeB', 'nodeD'],
-            startTime: '2026-01-01T09:00:00.000Z',
-          },
-          { id: '1006', name: 'post-process', user: 'alice', state: 'PENDING', nodes: [], startTime: null },
-        ],
+        jobs: SQUEUE_V0_0_40_JOBS,
       });
       // Without an emulator, a link's flows are the running jobs' node pairs on static routes.
       const flows = (

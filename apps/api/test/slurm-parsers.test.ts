@@ -9,6 +9,7 @@ import { expandHostList, HostListError } from '../src/jobs/hostlist.ts';
 import { JobSourceError } from '../src/jobs/job.ts';
 import { parseSqueueJson, parseSqueueText } from '../src/jobs/squeue.ts';
 import { startApi } from '../src/server.ts';
+import { SQUEUE_V0_0_40_JOBS } from './slurm-fixtures.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`fixtures/slurm/${name}`, import.meta.url), 'utf8');
 
@@ -87,25 +88,7 @@ describe('Slurm host lists', () => {
 
 describe('squeue parsers', () => {
   it('reads squeue --json of Slurm 23.11 (data_parser v0.0.40)', () => {
-    expect(parseSqueueJson(fixture('squeue-v0.0.40.json'))).toEqual([
-      {
-        id: '1001',
-        name: 'openfoam-motorbike',
-        user: 'alice',
-        state: 'RUNNING',
-        nodes: ['nodeA', 'nodeC'],
-        startTime: '2026-01-01T08:00:00.000Z',
-      },
-      {
-        id: '1002_3',
-        name: 'gromacs',
-        user: 'bob',
-        state: 'RUNNING',
-        nodes: ['nodeB', 'nodeD'],
-        startTime: '2026-01-01T09:00:00.000Z',
-      },
-      { id: '1006', name: 'post-process', user: 'alice', state: 'PENDING', nodes: [], startTime: null },
-    ]);
+    expect(parseSqueueJson(fixture('squeue-v0.0.40.json'))).toEqual(SQUEUE_V0_0_40_JOBS);
   });
 
   it('reads squeue --json of Slurm 22.05 (v0.0.38: string states, plain times)', () => {

@@ -13,9 +13,12 @@ import {
 
 const SOURCE_UP = 'fabscope_fabric_source_up';
 
-/** Seconds since the newest evaluation of the direction rules (their histogram counts, ~10 series). */
-export function evaluationAge(rateWindow: string): string {
-  return `time() - max(timestamp(${recordedSeries(rateWindow).allBuckets}))`;
+/**
+ * The time (Unix seconds) of the newest evaluation of the direction rules: the timestamp of the
+ * histogram counts recorded with them (~10 series). The live tick's age and evaluation-watch.ts.
+ */
+export function newestEvaluation(rateWindow: string): string {
+  return `max(timestamp(${recordedSeries(rateWindow).allBuckets}))`;
 }
 const WAIT_TICK = 'fabscope_port_transmit_wait_tick_seconds';
 
@@ -60,7 +63,7 @@ export function liveQueries(rateWindow: string, errorWindow: string) {
        */
       // timestamp() of a selector: of an expression (`x == 1`) it is the query's own time.
       counterAge: `time() - max(timestamp(${SOURCE_UP}) and ${SOURCE_UP} == 1)`,
-      recordedAge: evaluationAge(rateWindow),
+      recordedAge: `time() - ${newestEvaluation(rateWindow)}`,
     },
     slow: {
       /** The XmitWait tick length: a constant of the port, read again at the slow cadence only. */

@@ -1,7 +1,7 @@
 import type { LinkIndex } from '../lib/utilization.ts';
 import { EvaluationWatch } from './evaluation-watch.ts';
-import { PrometheusTimeQueries, recordedSeries } from './prometheus-history.ts';
-import { RecordedLive } from './prometheus-live.ts';
+import { PrometheusTimeQueries } from './prometheus-history.ts';
+import { newestEvaluation, RecordedLive } from './prometheus-live.ts';
 import { PromqlClient, sampleValue } from './promql-client.ts';
 import { rateQuery, selector } from './rate-window.ts';
 import { fabscopeMapping, linkUpOf, type SeriesMapping } from './series-mapping.ts';
@@ -81,7 +81,7 @@ export class PrometheusStore implements MetricsStore {
   constructor(private readonly options: PrometheusStoreOptions) {
     this.fetchImpl = options.fetch ?? fetch;
     if (this.readsRecorded()) {
-      const query = `max(timestamp(${recordedSeries(options.rateWindow ?? '5s').allBuckets}))`;
+      const query = newestEvaluation(options.rateWindow ?? '5s');
       const watch = new EvaluationWatch({
         intervalMs: options.scrapeIntervalMs ?? 1000,
         newestEvaluation: async () => {

@@ -9,9 +9,9 @@ const TX = 'fabscope_port_data_transmitted_bytes_total';
 const page = (bytes: number) =>
   [
     `# TYPE ${TX} counter`,
-    `${TX}{fabric="f",node_guid="${GUID}",node_name="edge1",port="1",remote_node_guid="",remote_node_name="",remote_port=""} ${bytes}`,
+    `${TX}{fabric="f",node_guid="${GUID}",node_type="switch",port="1"} ${bytes}`,
     '# TYPE fabscope_port_rate_bytes_per_second gauge',
-    `fabscope_port_rate_bytes_per_second{fabric="f",node_guid="${GUID}",node_name="edge1",port="1",remote_node_guid="",remote_node_name="",remote_port=""} 12500000000`,
+    `fabscope_port_rate_bytes_per_second{fabric="f",node_guid="${GUID}",node_type="switch",port="1"} 12500000000`,
     '',
   ].join('\n');
 
@@ -152,7 +152,7 @@ describe('embedded store at fabric scale', () => {
 
 describe('embedded store: error counters on big fabrics', () => {
   const SYMBOL = ERROR_COUNTERS.symbolErrors;
-  const labels = `{fabric="f",node_guid="${GUID}",node_name="edge1",port="1",remote_node_guid="",remote_node_name="",remote_port=""}`;
+  const labels = `{fabric="f",node_guid="${GUID}",node_type="switch",port="1"}`;
 
   it('asks for the error families every 30 s at a 10 s interval; their rate spans two error readings', async () => {
     let now = 1_000_000;

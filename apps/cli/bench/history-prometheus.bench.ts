@@ -32,8 +32,9 @@ type End = { node: string; port: number };
 const labelsOf = (index: LinkIndex, from: End, to: End) => {
   const node = (name: string) => index.fabric.nodeByName.get(name);
   return (
-    `{fabric="f",node_guid="${node(from.node)?.guid}",node_name="${from.node}",node_type="${node(from.node)?.type}",` +
-    `port="${from.port}",remote_node_name="${to.node}",remote_node_type="${node(to.node)?.type}",remote_port="${to.port}"}`
+    // As the recording rules label a direction: its sending port and both ends' types.
+    `{fabric="f",node_guid="${node(from.node)?.guid}",node_type="${node(from.node)?.type}",` +
+    `port="${from.port}",remote_node_type="${node(to.node)?.type}"}`
   );
 };
 
@@ -111,8 +112,8 @@ for (const scenario of ['fat-tree-1152', 'fat-tree-27648']) {
       });
       const range = { fromMs, toMs: fromMs + HOUR_MS, stepMs: intervalMs };
       const channel = index.channels.find((c) => c.fixed.id === benchId);
-      const { from, to } = channel?.fixed ?? { from: { node: '', port: 0 }, to: { node: '', port: 0 } };
-      const selector = `{node_name="${from.node}",port="${from.port}",remote_node_name="${to.node}",remote_port="${to.port}"}`;
+      const { from } = channel?.fixed ?? { from: { node: '', port: 0 } };
+      const selector = `{node_guid="${index.fabric.nodeByName.get(from.node)?.guid}",port="${from.port}"}`;
       const raw = () =>
         Promise.all([
           client.queryRange(`${names.directionBytes}${selector}`, range.fromMs, range.toMs, range.stepMs),

@@ -87,9 +87,11 @@ const seconds = (ms: number) => `${Math.max(1, Math.round(ms / 1000))}s`;
  * collector's own health. The rest goes in a slower job of its own: the error counters (the alerts
  * on them look at minutes) and each port's own receive counters (no view reads them per port). The
  * two gauges stay here although they rarely change: a slow scrape that fails marks its series
- * stale, and the utilization and wait rules would lose their capacity and tick with it.
+ * stale, and the utilization and wait rules would lose their capacity and tick with it. So does
+ * each port's info series (names and far end, which the alerts join): one constant sample a port.
  */
 export const FAST_FAMILIES = [
+  'fabscope_port_info',
   'fabscope_port_data_transmitted_bytes_total',
   'fabscope_link_data_received_bytes_total',
   'fabscope_port_packets_transmitted_total',

@@ -79,12 +79,14 @@ describe('emulator source', () => {
     }).scrape();
     expect(text).toMatch(
       new RegExp(
-        `fabscope_port_data_transmitted_bytes_total\\{[^}]*node_name="edge1"[^}]*\\} 12000000000 ${readAtMs}\n`,
+        `fabscope_port_data_transmitted_bytes_total\\{[^}]*node_guid="0x0011750101000000"[^}]*\\} 12000000000 ${readAtMs}\n`,
       ),
     );
     expect(text).toMatch(new RegExp(`fabscope_link_data_received_bytes_total\\{[^}]*\\} 56 ${readAtMs}\n`));
-    expect(text).toMatch(/fabscope_port_link_up\{[^}]*node_name="edge1"[^}]*\} 1\n/);
-    expect(text).toMatch(/fabscope_port_rate_bytes_per_second\{[^}]*node_name="edge1"[^}]*\} 12500000000\n/);
+    expect(text).toMatch(/fabscope_port_link_up\{[^}]*node_guid="0x0011750101000000"[^}]*\} 1\n/);
+    expect(text).toMatch(
+      /fabscope_port_rate_bytes_per_second\{[^}]*node_guid="0x0011750101000000"[^}]*\} 12500000000\n/,
+    );
     // A clock stepped by hand (tests from t = 0), or far from now: the scraper stamps them.
     expect(portSamplesFromEmulator(portsDocument as never, Date.now()).countersReadAtMs).toBeUndefined();
     expect(
@@ -124,20 +126,34 @@ describe('fabric collector over HTTP', () => {
       expect(reads).toBe(before + 1);
       expect(text).toContain('# TYPE fabscope_port_data_transmitted_bytes_total counter');
       expect(text).toMatch(
-        /fabscope_port_data_transmitted_bytes_total\{fabric="ar-demo",node_guid="0x0011750101000000",node_name="edge1",node_type="switch",port="4",remote_node_guid="0x0011750101000003",remote_node_name="core2",remote_node_type="",remote_port="1"\} 12000000000/,
+        /fabscope_port_data_transmitted_bytes_total\{fabric="ar-demo",node_guid="0x0011750101000000",port="4",node_type="switch"\} 12000000000/,
       );
-      expect(text).toMatch(/fabscope_port_transmit_wait_total\{[^}]*node_name="edge1"[^}]*\} 42/);
-      expect(text).toMatch(/fabscope_port_link_up\{[^}]*node_name="nodeA"[^}]*\} 0/);
+      // The names and the far end once per port, in its info series (core2 reports no type here).
+      expect(text).toMatch(
+        /fabscope_port_info\{fabric="ar-demo",node_guid="0x0011750101000000",node_name="edge1",node_type="switch",port="4",remote_node_guid="0x0011750101000003",remote_node_name="core2",remote_node_type="",remote_port="1"\} 1\n/,
+      );
+      expect(text).toMatch(
+        /fabscope_port_transmit_wait_total\{[^}]*node_guid="0x0011750101000000"[^}]*\} 42/,
+      );
+      expect(text).toMatch(/fabscope_port_link_up\{[^}]*node_guid="0x0011750100000000"[^}]*\} 0/);
       // Error counters as reported; a port whose source lacks them has no series (not 0).
-      expect(text).toMatch(/fabscope_port_symbol_error_total\{[^}]*node_name="edge1"[^}]*\} 12\n/);
-      expect(text).toMatch(/fabscope_port_link_error_recovery_total\{[^}]*node_name="edge1"[^}]*\} 1\n/);
-      expect(text).toMatch(/fabscope_port_link_downed_total\{[^}]*node_name="edge1"[^}]*\} 2\n/);
-      expect(text).toMatch(/fabscope_port_errors_received_total\{[^}]*node_name="edge1"[^}]*\} 3\n/);
-      expect(text).toMatch(/fabscope_port_discards_transmitted_total\{[^}]*node_name="edge1"[^}]*\} 4\n/);
-      expect(text).not.toMatch(/fabscope_port_symbol_error_total\{[^}]*node_name="nodeA"/);
+      expect(text).toMatch(
+        /fabscope_port_symbol_error_total\{[^}]*node_guid="0x0011750101000000"[^}]*\} 12\n/,
+      );
+      expect(text).toMatch(
+        /fabscope_port_link_error_recovery_total\{[^}]*node_guid="0x0011750101000000"[^}]*\} 1\n/,
+      );
+      expect(text).toMatch(/fabscope_port_link_downed_total\{[^}]*node_guid="0x0011750101000000"[^}]*\} 2\n/);
+      expect(text).toMatch(
+        /fabscope_port_errors_received_total\{[^}]*node_guid="0x0011750101000000"[^}]*\} 3\n/,
+      );
+      expect(text).toMatch(
+        /fabscope_port_discards_transmitted_total\{[^}]*node_guid="0x0011750101000000"[^}]*\} 4\n/,
+      );
+      expect(text).not.toMatch(/fabscope_port_symbol_error_total\{[^}]*node_guid="0x0011750100000000"/);
       // One XmitWait tick on 100 Gb/s Omni-Path is one flit time: 64 bits / 1e11 b/s = 0.64 ns.
       expect(text).toMatch(
-        /fabscope_port_transmit_wait_tick_seconds\{[^}]*node_name="edge1"[^}]*\} 6\.4e-10\n/,
+        /fabscope_port_transmit_wait_tick_seconds\{[^}]*node_guid="0x0011750101000000"[^}]*\} 6\.4e-10\n/,
       );
       expect(text).toMatch(/fabscope_fabric_source_up\{source="[^"]+"\} 1/);
       expect((await fetch(server.url.replace('/metrics', '/other'))).status).toBe(404);

@@ -9,7 +9,7 @@ import {
   omnipathSource,
   parseOpaTargets,
 } from '../src/index.ts';
-import { FIXTURES, find, samples, value } from './helpers.ts';
+import { described, FIXTURES, find, samples, value } from './helpers.ts';
 
 // perfquery, ibnetdiscover and opapmaquery are not installed here and talk to hardware we do not
 // own: small fake executables on PATH print recorded-format output and log their arguments.
@@ -63,6 +63,7 @@ describe('infiniband source: ibnetdiscover then perfquery -x per switch', () => 
     const source = infinibandSource({ fabric: 'lab', timeoutMs: 500, concurrency: 2 });
     const { scrape } = createFabricRegistry({ source });
     const list = samples(await scrape());
+    const withNames = described(list);
 
     const calls = log();
     expect(calls[0]).toBe('ibnetdiscover -p');
@@ -73,19 +74,32 @@ describe('infiniband source: ibnetdiscover then perfquery -x per switch', () => 
     expect(value(list, 'fabscope_port_data_transmitted_bytes_total', { ...leaf, port: '3' })).toBe(
       40213370123457 * 4,
     );
+    // The counters carry the port's key and both types; the names and far end are its info series.
     expect(
       find(list, 'fabscope_port_data_transmitted_bytes_total', { ...leaf, port: '17' })[0]?.labels,
     ).toEqual({
       fabric: 'lab',
       node_guid: '0x98039b0300a1b2c0',
-      node_name: 'leaf-a01',
       node_type: 'switch',
       port: '17',
-      remote_node_guid: '0x98039b0300a1b000',
-      remote_node_name: 'spine-01',
       remote_node_type: 'switch',
-      remote_port: '1',
     });
+    expect(find(list, 'fabscope_port_info', { ...leaf, port: '17' })[0]).toEqual({
+      name: 'fabscope_port_info',
+      value: 1,
+      labels: {
+        fabric: 'lab',
+        node_guid: '0x98039b0300a1b2c0',
+        node_name: 'leaf-a01',
+        node_type: 'switch',
+        port: '17',
+        remote_node_guid: '0x98039b0300a1b000',
+        remote_node_name: 'spine-01',
+        remote_node_type: 'switch',
+        remote_port: '1',
+      },
+    });
+    expect(find(withNames, 'fabscope_port_link_up', { node_name: 'leaf-a01', port: '17' })).toHaveLength(1);
     expect(value(list, 'fabscope_port_rate_bytes_per_second', { ...leaf, port: '4' })).toBe(12.5e9);
     expect(find(list, 'fabscope_port_data_transmitted_bytes_total', { ...leaf, port: '35' })).toEqual([]); // uncabled
 
@@ -133,7 +147,7 @@ describe('omnipath source: opapmaquery -o getportstatus per port', () => {
   it('exposes flits × 8 as bytes with both cable ends, and counts failed ports per target', async () => {
     writeFileSync(join(bin, 'calls.log'), '');
     const { scrape } = createFabricRegistry({ source: omnipathSource({ fabric: 'opa', targets }) });
-    const list = samples(await scrape());
+    const list = described(samples(await scrape()));
     expect(log()).toContain('opapmaquery -o getportstatus -l 6 -m 1');
     for (const call of log()) expect(call).not.toMatch(/clear/);
     const edge = find(list, 'fabscope_port_data_transmitted_bytes_total', { node_name: 'edge1' });

@@ -34,3 +34,19 @@ export function value(list: Sample[], name: string, labels: Record<string, strin
   if (found.length > 1) throw new Error(`${name} ${JSON.stringify(labels)} matches ${found.length} samples`);
   return found[0]?.value;
 }
+
+const INFO = 'fabscope_port_info';
+
+/**
+ * Each port series with its port's `fabscope_port_info` labels added (names, far end), as
+ * `* on (fabric, node_guid, port) group_left (…) fabscope_port_info` does in PromQL; the info
+ * series themselves stay as they are.
+ */
+export function described(list: Sample[]): Sample[] {
+  const key = (l: Record<string, string>) => `${l.fabric}\u0000${l.node_guid}\u0000${l.port}`;
+  const info = new Map(list.filter((s) => s.name === INFO).map((s) => [key(s.labels), s.labels]));
+  return list.map((s) => {
+    const described = s.name === INFO ? undefined : info.get(key(s.labels));
+    return described ? { ...s, labels: { ...described, ...s.labels } } : s;
+  });
+}

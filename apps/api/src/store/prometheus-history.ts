@@ -27,10 +27,13 @@ export function recordedSeries(window: string) {
 export const LINK_UP = 'fabscope_port_link_up';
 const RESET_COUNTER = 'fabscope_port_data_transmitted_bytes_total';
 
-/** `node/port->node/port` of a series labelled by its sending end and its receiving end. */
-export function directionIdOf(m: Record<string, string>): string {
-  return `${m.node_name}/${m.port}->${m.remote_node_name}/${m.remote_port}`;
+/** A series' port key: its (node_guid, port); of a direction series, its sending port. */
+function portOf(s: { metric: Record<string, string> }): string {
+  return portKey(s.metric.node_guid ?? '', s.metric.port ?? '');
 }
+
+/** Cabled ports only: the collector sets `remote_node_type` on those (docs/metrics.md). */
+const CABLED = 'remote_node_type!=""';
 
 function labelValue(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
@@ -66,6 +69,10 @@ export class PrometheusTimeQueries implements TimeQueries {
   private readonly names: ReturnType<typeof recordedSeries>;
   private readonly byPort = new Map<string, { linkId: string }>();
   private readonly byId = new Map<string, LinkIndex['channels'][number]>();
+  /** A direction by its sending port's key: the key of the recorded series. */
+  private readonly bySender = new Map<string, LinkIndex['channels'][number]>();
+  /** Node names by GUID, for events' subjects. */
+  private readonly nameOfGuid = new Map<string, string>();
   /** The lookback of an instant, in ms (the staleness limit). */
   private readonly heldMs: number;
 
@@ -80,7 +87,9 @@ export class PrometheusTimeQueries implements TimeQueries {
     for (const ch of index.channels) {
       this.byPort.set(ch.fromKey, { linkId: ch.fixed.linkId });
       this.byId.set(ch.fixed.id, ch);
+      this.bySender.set(ch.fromKey, ch);
     }
+    for (const [name, node] of index.fabric.nodeByName) this.nameOfGuid.set(node.guid, name);
   }
 
   /**
@@ -120,12 +129,12 @@ export class PrometheusTimeQueries implements TimeQueries {
         ? ranked(directionUtilization)
         : ranking.by === 'bytesPerSecond'
           ? ranked(directionBytes)
-          : `clamp(${ranked(portWait, 'remote_node_guid!="",')}, 0, 1)`;
+          : `clamp(${ranked(portWait, `${CABLED},`)}, 0, 1)`;
     // The TSDB ranks once; then only the chosen ports' series are read, selected by their GUIDs
     // and ports (the index finds them; the few extra a regex pair admits are dropped here).
     const chosen = await this.client.query(`topk(${Math.floor(ranking.limit)}, ${source})`, timeMs, signal);
     const channels = chosen
-      .map((s) => this.byId.get(directionIdOf(s.metric)))
+      .map((s) => this.bySender.get(portOf(s)))
       .filter((c): c is LinkIndex['channels'][number] => c !== undefined);
     if (channels.length === 0) return { timeMs, links: [] };
     const alternatives = (values: Iterable<string>) =>
@@ -149,8 +158,8 @@ export class PrometheusTimeQueries implements TimeQueries {
     waits: InstantSample[],
     ups: InstantSample[],
   ): LinkDirectionState[] {
-    const bytesById = new Map(bytes.map((s) => [directionIdOf(s.metric), sampleValue(s.value[1])]));
-    const portOf = (s: InstantSample) => portKey(s.metric.node_guid ?? '', s.metric.port ?? '');
+    // A direction's series is keyed by its sending port.
+    const bytesBySender = new Map(bytes.map((s) => [portOf(s), sampleValue(s.value[1])]));
     const waitByPort = new Map(waits.map((s) => [portOf(s), sampleValue(s.value[1])]));
     const upByPort = new Map(
       ups.map((s) => {
@@ -160,7 +169,7 @@ export class PrometheusTimeQueries implements TimeQueries {
     );
     return channels.map(({ fixed, fromKey, toKey }) =>
       directionState(fixed, {
-        bytesPerSecond: bytesById.get(fixed.id) ?? null,
+        bytesPerSecond: bytesBySender.get(fromKey) ?? null,
         // Not recorded: per-direction packets and raw wait ticks would double the series (docs/history.md).
         packetsPerSecond: null,
         transmitWaitTicksPerSecond: null,
@@ -253,10 +262,10 @@ export class PrometheusTimeQueries implements TimeQueries {
       ids.map(async (id): Promise<LinkSeries> => {
         const channel = byId.get(id);
         if (!channel) return { id, points: rangeTimes(range).map(unknownPoint) };
-        const { from, to } = channel.fixed;
-        const direction =
-          `{node_name="${labelValue(from.node)}",port="${from.port}",` +
-          `remote_node_name="${labelValue(to.node)}",remote_port="${to.port}"}`;
+        const { from } = channel.fixed;
+        const guid = this.index.fabric.nodeByName.get(from.node)?.guid ?? '';
+        // A direction's series is keyed by its sending port.
+        const direction = `{node_guid="${labelValue(guid)}",port="${from.port}"}`;
         const [bytes, wait] = await Promise.all([
           this.client.queryRange(`${this.names.directionBytes}${direction}`, fromMs, toMs, stepMs, signal),
           this.client.queryRange(
@@ -294,7 +303,7 @@ export class PrometheusTimeQueries implements TimeQueries {
   async events(fromMs: number, toMs: number, signal?: AbortSignal): Promise<FabricEvent[]> {
     const seconds = Math.max(1, Math.ceil((toMs - fromMs) / 1000));
     const stepMs = Math.max(this.resolutionMs, Math.ceil((toMs - fromMs) / 10_000));
-    const cabled = '{remote_node_guid!=""}';
+    const cabled = `{${CABLED}}`;
     const [linkChanges, resets] = await Promise.all([
       this.client.query(`changes(${LINK_UP}${cabled}[${seconds}s]) > 0`, toMs, signal),
       this.client.query(`resets(${RESET_COUNTER}${cabled}[${seconds}s]) > 0`, toMs, signal),
@@ -343,7 +352,7 @@ export class PrometheusTimeQueries implements TimeQueries {
             events.push({
               timeMs: Math.round(t * 1000),
               kind: 'counter-reset',
-              subject: `${s.metric.node_name ?? s.metric.node_guid}/${s.metric.port}`,
+              subject: `${this.nameOfGuid.get(s.metric.node_guid ?? '') ?? s.metric.node_guid}/${s.metric.port}`,
               detail: 'counters went backwards',
             });
           }

@@ -35,7 +35,8 @@ function byPort(expr: string): string {
  */
 export function liveQueries(rateWindow: string, errorWindow: string) {
   const names = recordedSeries(rateWindow);
-  const cabled = '{remote_node_guid!=""}';
+  // Cabled ports only: the collector sets remote_node_type on those (docs/metrics.md).
+  const cabled = '{remote_node_type!=""}';
   // No full-window guard on the recorded rates: the rules take deriv() of counters stamped with
   // their read time, which never extrapolates a part-filled window (rate() did, reading low right
   // after Prometheus or a series started, so each tick here re-read every port's counter to check

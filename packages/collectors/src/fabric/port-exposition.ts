@@ -9,14 +9,29 @@ interface PortFamily {
   help: string;
   value: (p: PortSample) => number;
   /**
-   * `sender`: the series names the link direction arriving at this port — node_* is the far (sending)
-   * end, remote_* this port — and only cabled ports have it. Default: the port's own labels.
+   * `sender`: the series names the link direction arriving at this port — node_guid/port is the far
+   * (sending) end — and only cabled ports have it. `info`: the port's full description (names and
+   * far end). Default: the port's key.
    */
-  labelledBy?: 'sender';
+  labelledBy?: 'sender' | 'info';
 }
 
-/** The fabric agent's port series (docs/metrics.md). Every series names both ends of its cable. */
+/**
+ * The fabric agent's port series (docs/metrics.md). Every series is keyed by its port alone
+ * (fabric, node_guid, port) plus the two node types the rules filter on; the names and the far
+ * end are in one info series per port (`fabscope_port_info`), joined where a human reads them.
+ * Prometheus copies, hashes and sorts each series' whole label set in every rule and query, so
+ * the label set of the ~40 series per port is kept short (at fat-tree-6912, label-set copies
+ * were half of Prometheus' allocations with both ends' names on every series).
+ */
 export const PORT_FAMILIES: readonly PortFamily[] = [
+  {
+    name: 'fabscope_port_info',
+    type: 'gauge',
+    help: "Always 1: the port's node name and type and the node, type and port at the far end of its cable (empty when uncabled)",
+    value: () => 1,
+    labelledBy: 'info',
+  },
   {
     name: 'fabscope_port_data_transmitted_bytes_total',
     type: 'counter',
@@ -30,12 +45,12 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
     value: (p) => p.receiveBytes,
   },
   {
-    // The receive counter once more, labelled by the direction it measures (its sender's end): the
+    // The receive counter once more, keyed by the direction it measures (its sender's port): the
     // recording rule takes max(tx at the sender, rx at the receiver) per direction by matching
     // labels alone, instead of relabelling every port's series with label_replace each evaluation.
     name: 'fabscope_link_data_received_bytes_total',
     type: 'counter',
-    help: 'Data octets received at the far end of the link direction this series names (the receiving port is remote_*)',
+    help: 'Data octets received at the far end of the link direction whose sending port this series names',
     value: (p) => p.receiveBytes,
     labelledBy: 'sender',
   },
@@ -85,24 +100,41 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
   },
 ];
 
+/** `node_type` of the port and `remote_node_type` of its far end (when cabled and known). */
+function typeLabels(nodeType: string, remoteType: string | undefined): string {
+  return remoteType
+    ? `,node_type="${nodeType}",remote_node_type="${remoteType}"`
+    : `,node_type="${nodeType}"`;
+}
+
 /**
- * `remote_node_type` is the far end's type, from the snapshot's own ports (empty when the far end
- * reports none): with both types on every series, a link direction's kind (ISL or host link) is
- * known to PromQL, for the recorded per-direction series (deploy/prometheus/rules/recording.yml).
+ * The key of the direction arriving at `p`: its sending port (node_guid, port of the far end) and
+ * both types (node_type the sender's); null when not cabled. `remote_node_type` is the receiver's.
  */
-/** The labels of the direction arriving at `p` (node_* its far end, remote_* `p`); null when not cabled. */
 function senderLabelText(fabric: string, p: PortSample, typeOf: ReadonlyMap<string, string>): string | null {
   const remote = p.remote;
   if (!remote) return null;
   return (
-    `{fabric="${fabric}",node_guid="${escapeLabelValue(remote.nodeGuid)}",node_name="${escapeLabelValue(remote.nodeName)}",` +
-    `node_type="${typeOf.get(remote.nodeGuid) ?? ''}",port="${remote.portNumber}",` +
-    `remote_node_guid="${escapeLabelValue(p.nodeGuid)}",remote_node_name="${escapeLabelValue(p.nodeName)}",` +
-    `remote_node_type="${p.nodeType}",remote_port="${p.portNumber}"} `
+    `{fabric="${fabric}",node_guid="${escapeLabelValue(remote.nodeGuid)}",port="${remote.portNumber}"` +
+    `${typeLabels(typeOf.get(remote.nodeGuid) ?? '', p.nodeType)}} `
   );
 }
 
+/**
+ * `remote_node_type` is the far end's type, from the snapshot's own ports (absent when the far end
+ * reports none or the port is not cabled): with both types on every series, a link direction's
+ * kind (ISL or host link) and whether a port is cabled are known to PromQL by two short labels.
+ */
 function portLabelText(fabric: string, p: PortSample, typeOf: ReadonlyMap<string, string>): string {
+  const remote = p.remote;
+  return (
+    `{fabric="${fabric}",node_guid="${escapeLabelValue(p.nodeGuid)}",port="${p.portNumber}"` +
+    `${typeLabels(p.nodeType, remote ? typeOf.get(remote.nodeGuid) : undefined)}} `
+  );
+}
+
+/** The port's full description, for `fabscope_port_info`. */
+function infoLabelText(fabric: string, p: PortSample, typeOf: ReadonlyMap<string, string>): string {
   const remote = p.remote;
   return (
     `{fabric="${fabric}",node_guid="${escapeLabelValue(p.nodeGuid)}",node_name="${escapeLabelValue(p.nodeName)}",` +
@@ -160,7 +192,12 @@ export function* portExpositionChunks(
       : snapshot.ports;
   const labels = ports.map((p) => Buffer.from(portLabelText(fabric, p, typeOf), 'utf8'));
   let senderLabels: (Buffer | null)[] | undefined;
+  let infoLabels: Buffer[] | undefined;
   const labelsOf = (family: PortFamily): (Buffer | null)[] => {
+    if (family.labelledBy === 'info') {
+      infoLabels ??= ports.map((p) => Buffer.from(infoLabelText(fabric, p, typeOf), 'utf8'));
+      return infoLabels;
+    }
     if (family.labelledBy !== 'sender') return labels;
     senderLabels ??= ports.map((p) => {
       const text = senderLabelText(fabric, p, typeOf);

@@ -259,12 +259,14 @@ async function livePrometheus(): Promise<void> {
     port: 0,
   };
   const started = performance.now();
-  // FABSCOPE_BENCH_SLOW_JOB=0: no error-counter job (what Prometheus costs without those series).
+  // FABSCOPE_BENCH_SLOW_JOB=0 or 1: without or with the error-counter job, whatever the demo
+  // chooses by size (prometheusErrorJobFor).
+  const slowJob = process.env.FABSCOPE_BENCH_SLOW_JOB;
   const demo = await startDemo({
     config,
     webRoot: '/nonexistent',
     prometheus: true,
-    prometheusSlowJob: process.env.FABSCOPE_BENCH_SLOW_JOB !== '0',
+    ...(slowJob === undefined ? {} : { prometheusSlowJob: slowJob !== '0' }),
   });
   console.log(
     `${scenario} demo with Prometheus started in ${((performance.now() - started) / 1000).toFixed(1)} s, ` +
@@ -370,6 +372,14 @@ async function livePrometheus(): Promise<void> {
     report('prometheus polls with health degraded', degraded, 'polls', 0);
     report('prometheus polls with the host transmit rate unknown', unknownRate, 'polls', 0);
     report('prometheus newest-sample age (max)', Math.max(...ages), 's', undefined, 1);
+    // The figure for the live view: newest data at most two intervals and one scrape old.
+    const ageLimitS = (2 * promIntervalMs) / 1000 + (scrape[0] ?? 0);
+    report(
+      `prometheus polls with data older than 2 intervals + one scrape (${ageLimitS.toFixed(1)} s)`,
+      ages.filter((a) => a > ageLimitS).length,
+      'polls',
+      0,
+    );
     report('prometheus host-link directions with unknown utilization', unknown, 'directions', 0);
     report("Prometheus' own resident memory", promRss / 2 ** 20, 'MiB');
   } finally {

@@ -26,13 +26,26 @@ export function collectorShardsFor(ports: number): number {
 }
 
 /**
- * Prometheus' scrape interval by cabled ports. Unlike the embedded store, which skips a tick when a
- * scrape runs long, Prometheus abandons a scrape at its interval: at fat-tree-6912 the demo's one
- * process (emulator and collectors) answers in 2–3 s on the 2-core test machine, so 5 s there, and
- * 15 s at fat-tree-27648 (docs/scaling.md).
+ * Prometheus' scrape interval by cabled ports: one at which one Prometheus beside the demo on the
+ * 2-core test machine keeps its rule evaluations within the interval, measured with a permutation
+ * running (docs/scaling.md, runs J–N). Unlike the embedded store, which skips a tick when a scrape
+ * runs long, Prometheus abandons a scrape at its interval and misses a rule evaluation that
+ * overruns it. At fat-tree-6912 the rules take 3–13 s an evaluation (at 15 s the data was sometimes
+ * older than two intervals: 20 s), at fat-tree-27648 22–25 s (60 s).
  */
 export function prometheusIntervalFor(ports: number): number {
-  return ports <= 20_000 ? 1000 : ports <= 60_000 ? 5000 : 15_000;
+  return ports <= 20_000 ? 1000 : ports <= 60_000 ? 20_000 : 60_000;
+}
+
+/**
+ * Whether the demo's Prometheus also scrapes the error counters (its slow job). Not at
+ * fat-tree-27648: their 3.6 M series (22 families × 165,888 ports) do not fit beside the 2.3 M of
+ * the data and the rules in one Prometheus on the test machine (docs/scaling.md); a site gives them
+ * a Prometheus of their own (`prometheusConfig(…, { slowJob: false })` for the data one). Without
+ * them the API shows every error rate as unknown, never 0.
+ */
+export function prometheusErrorJobFor(ports: number): boolean {
+  return ports <= 60_000;
 }
 
 export interface DemoOptions {
@@ -48,7 +61,10 @@ export interface DemoOptions {
   sysfsDir?: string;
   /** Prometheus forwards every sample (recorded ones too) to these remote-write URLs. */
   remoteWrite?: string[];
-  /** False: the demo's Prometheus leaves out the slow job (error counters), as a second Prometheus would take it. */
+  /**
+   * False: the demo's Prometheus leaves out the slow job (error counters), as a second Prometheus
+   * would take it. Default by size (prometheusErrorJobFor).
+   */
   prometheusSlowJob?: boolean;
   /**
    * The API reads PromQL from here instead of the demo's Prometheus: a central store the
@@ -134,7 +150,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
         targets: collectors.map((c) => new URL(c.url).host),
         scrapeIntervalMs: intervalMs,
         remoteWrite: options.remoteWrite,
-        slowJob: options.prometheusSlowJob,
+        slowJob: options.prometheusSlowJob ?? prometheusErrorJobFor(ports),
         ...(options.prometheusPort === undefined ? {} : { port: options.prometheusPort }),
       });
       prometheus = started;

@@ -108,7 +108,10 @@ export const SLOW_JOB = 'fabscope-fabric-errors';
 /**
  * The shipped rules (recording.yml, alerts.yml) at another interval: each group evaluated every
  * interval, and the recorded rates over `rateWindowFor(interval)` instead of 5 s, named after
- * their window (`…:rate30s`) as the API reads them (FABSCOPE_PROMETHEUS_RATE_WINDOW).
+ * their window (`…:rate30s`) as the API reads them (FABSCOPE_PROMETHEUS_RATE_WINDOW). The stale-data
+ * alert's "current" (a sample in the last minute) spans at least three intervals, and its "seen
+ * lately" (10 minutes) at least ten: at a 60 s interval a one-minute window can hold no sample of
+ * a port that reports on time.
  */
 export function rulesAtInterval(
   text: string,
@@ -126,6 +129,8 @@ export function rulesAtInterval(
           `${indent}- name: ${name}\n${indent}  interval: ${seconds(groupIntervalMs)}\n`,
       )
       .replaceAll('[5s]', `[${window}]`)
+      .replaceAll('[1m]', `[${seconds(Math.max(60_000, 3 * scrapeIntervalMs))}]`)
+      .replaceAll('[10m]', `[${seconds(Math.max(600_000, 10 * scrapeIntervalMs))}]`)
       .replace(/:(\w*_)?rate5s\b/g, `:$1rate${window}`)
   );
 }

@@ -231,5 +231,32 @@ describe('the compose services, run as processes on loopback', () => {
       };
       expect(summary.hostTransmitBytesPerSecond).toBeGreaterThan(12.2e9);
     }, 30_000);
-  }, 90_000);
+
+    // The Grafana dashboard's queries against the same Prometheus: each one evaluates, and the
+    // panels whose legend names a port get the names by the join with fabscope_port_info.
+    const dashboard = JSON.parse(
+      readFileSync(resolve(root, 'deploy/grafana/fabscope-fabric.json'), 'utf8'),
+    ) as {
+      panels: { title: string; targets?: { expr: string; legendFormat?: string }[] }[];
+    };
+    const targets = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ ...t, title: p.title })));
+    expect(targets.length).toBeGreaterThan(10);
+    await eventually(async () => {
+      for (const { expr, legendFormat, title } of targets) {
+        const url = new URL('/api/v1/query', prometheus.url);
+        url.searchParams.set('query', expr.replaceAll('$fabric', '.*'));
+        const answer = (await (await fetch(url)).json()) as {
+          status: string;
+          error?: string;
+          data?: { result: { metric: Record<string, string> }[] };
+        };
+        expect(answer.status, `${title}: ${expr}: ${answer.error}`).toBe('success');
+        if (legendFormat?.includes('{{node_name}}') && !expr.includes('increase(')) {
+          const result = answer.data?.result ?? [];
+          expect(result.length, `${title}: ${expr}`).toBeGreaterThan(0);
+          for (const s of result) expect(s.metric.node_name, `${title}: ${expr}`).toMatch(/\S/);
+        }
+      }
+    }, 20_000);
+  }, 120_000);
 });

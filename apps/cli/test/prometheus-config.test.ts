@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { collectorShardsFor, prometheusIntervalFor } from '../src/demo.ts';
+import { collectorShardsFor, prometheusErrorJobFor, prometheusIntervalFor } from '../src/demo.ts';
 import { FABRIC_JOB, PROMETHEUS_CONFIG, prometheusConfig, rateWindowFor } from '../src/prometheus.ts';
 
 const dirs: string[] = [];
@@ -74,6 +74,20 @@ describe('Prometheus configuration by fabric size', () => {
     expect(recording).toMatch(/interval: 10s/);
   });
 
+  it('at 60 s, the stale-data alert calls a port current with a sample in the last three intervals, not one minute', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fabscope-rules-'));
+    dirs.push(dir);
+    const config = parse(
+      prometheusConfig(['127.0.0.1:1'], PROMETHEUS_CONFIG, [], { scrapeIntervalMs: 60_000, ruleDir: dir }),
+    ) as Generated;
+    const alerts = readFileSync(config.rule_files.find((f) => f.endsWith('alerts.yml')) as string, 'utf8');
+    expect(alerts).toContain('last_over_time(fabscope_port_data_transmitted_bytes_total[600s])');
+    expect(alerts).toContain('last_over_time(fabscope_port_data_transmitted_bytes_total[180s])');
+    expect(alerts).not.toMatch(/\[(1|10)m\]/);
+    const { stdout } = await promisify(execFile)('promtool', ['check', 'rules', ...config.rule_files]);
+    expect(stdout).toMatch(/SUCCESS/);
+  });
+
   it('reads the direction rule from the fast job: the sender-labelled receive counter, not the per-port one', () => {
     const dir = mkdtempSync(join(tmpdir(), 'fabscope-rules-'));
     dirs.push(dir);
@@ -107,6 +121,8 @@ describe('Prometheus configuration by fabric size', () => {
     expect(collectorShardsFor(4_608)).toBe(1);
     expect(collectorShardsFor(41_472)).toBe(4);
     expect(collectorShardsFor(165_888)).toBe(4);
-    expect([4_608, 41_472, 165_888].map(prometheusIntervalFor)).toEqual([1000, 5000, 15_000]);
+    expect([4_608, 41_472, 165_888].map(prometheusIntervalFor)).toEqual([1000, 20_000, 60_000]);
+    // fat-tree-27648's error counters need a Prometheus of their own (docs/scaling.md).
+    expect([4_608, 41_472, 165_888].map(prometheusErrorJobFor)).toEqual([true, true, false]);
   });
 });

@@ -74,6 +74,18 @@ async function writeBackfill(
     }
     await write(lines);
   }
+  // What the rollup rules record from those at the instant: every direction at 50 % (bucket 5),
+  // and the host total, so the summary reads the series the rules write.
+  const at = (atMs / 1000).toFixed(3);
+  const isl = index.channels.filter((c) => c.fixed.kind === 'isl').length;
+  const hostBytes = index.channels
+    .filter((c) => index.fabric.nodeByName.get(c.fixed.from.node)?.type === 'host')
+    .reduce((sum, c) => sum + 0.5 * c.fixed.capacityBytesPerSecond, 0);
+  await write(
+    `# TYPE ${names.allBuckets} gauge\n${names.allBuckets}{fabric="f",bucket="5"} ${index.channels.length} ${at}\n` +
+      `# TYPE ${names.islBuckets} gauge\n${names.islBuckets}{fabric="f",bucket="5"} ${isl} ${at}\n` +
+      `# TYPE ${names.hostBytes} gauge\n${names.hostBytes}{fabric="f"} ${hostBytes} ${at}\n`,
+  );
   await write('# EOF\n');
   await new Promise<void>((resolve, reject) =>
     out.end((error?: Error | null) => (error ? reject(error) : resolve())),
@@ -165,7 +177,8 @@ for (const scenario of ['fat-tree-1152', 'fat-tree-27648']) {
       console.log(
         `${scenario} Prometheus every direction at an instant (${known}/${at.links.length} known, three instant queries): ${snapshotMs.toFixed(0)} ms`,
       );
-      if (ratio > RATIO_LIMIT || points === 0) over++;
+      // The summary counts every direction once, from the recorded buckets.
+      if (ratio > RATIO_LIMIT || points === 0 || counted !== index.channels.length) over++;
     } finally {
       await prometheus.stop();
     }

@@ -112,10 +112,14 @@ describe('compactTick', () => {
       state('c', 'isl', 0.1, { categories: { ...UNKNOWN_CATEGORIES, integrity: 1.2 } }),
       state('d', 'isl', 0.1, { errors: { ...UNKNOWN_ERRORS, congestionDiscards: 50 } }), // congestion, not errors
     ];
-    expect(compactTick({ time: 't', health: null, summary: null, links }).errors).toEqual([
+    const tick = compactTick({ time: 't', health: null, summary: null, links });
+    expect(tick.errors).toEqual([
       [0, 1002.5, null],
       [2, 0, 1.2],
     ]);
+    // c's and d's error counters are unknown (c has its integrity, d a congestion counter only):
+    // counted apart, not as 0.
+    expect(tick.errorsUnknown).toBe(2);
   });
 
   it('firstK keeps the first k in order without sorting everything (property: same as sort + slice)', () => {

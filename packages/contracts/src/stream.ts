@@ -36,6 +36,11 @@ export const CompactStreamMessageSchema = Type.Object({
     description:
       '`[channel, errors per second, integrity fraction]` of the channels with errors counted or integrity at or past its threshold',
   }),
+  errorsUnknown: Type.Integer({
+    minimum: 0,
+    description:
+      'How many channels have no known error counters (none read, or the store keeps none): their errors are unknown, not 0, and `errors` cannot list them',
+  }),
   top: Type.Array(LinkStateSchema, {
     description:
       'Per link kind, the first 50 directions by utilization, by XmitWait and by each PM category, as objects',

@@ -36,6 +36,8 @@ export interface CompactTick<H, S> {
    * fraction of its threshold, null when unknown; rates rounded to 1e-3.
    */
   errors: [number, number, number | null][];
+  /** How many channels' error counters are unknown (`errorsPerSecond` null): not 0, and not listed. */
+  errorsUnknown: number;
   /**
    * As full objects, busiest first: for each link kind, the COMPACT_TOP_PER_KIND first directions
    * by utilization, by XmitWait (transmitWaitFraction) and by each PM category (rankings.ts), so a
@@ -93,12 +95,14 @@ export function compactTick<H, S>(
   const waitFraction = new Array<number | null>(n);
   const linkDown: number[] = [];
   const errors: [number, number, number | null][] = [];
+  let errorsUnknown = 0;
   for (let i = 0; i < n; i++) {
     const link = tick.links[i] as LinkDirectionState;
     utilization[i] = roundUtilization(link.utilization);
     bytesPerSecond[i] = roundBytes(link.bytesPerSecond);
     waitFraction[i] = roundUtilization(link.transmitWaitFraction);
     if (link.linkUp === false) linkDown.push(i);
+    if (link.errorsPerSecond === null) errorsUnknown++;
     const rate = link.errorsPerSecond ?? 0;
     const integrity = link.categories.integrity;
     if (rate > 0 || (integrity !== null && integrity >= 1))
@@ -117,6 +121,7 @@ export function compactTick<H, S>(
     waitFraction,
     linkDown,
     errors,
+    errorsUnknown,
     top: worstPerKind(tick.links, topPerKind),
   };
 }

@@ -65,6 +65,10 @@ export function parseCompactSnapshot(data: string, channels?: number): CompactSn
   } else if (!Array.isArray(v.waitFraction)) {
     throw new Error('stream message: waitFraction is not an array');
   }
+  // Older servers list every channel with errors and send no count of the unknown ones.
+  if (v.errorsUnknown === undefined) v.errorsUnknown = 0;
+  else if (typeof v.errorsUnknown !== 'number')
+    throw new Error('stream message: errorsUnknown is not a number');
   if (v.linkDown === undefined) v.linkDown = [];
   else if (!Array.isArray(v.linkDown)) throw new Error('stream message: linkDown is not an array');
   checkLinks(v.top, 'top');

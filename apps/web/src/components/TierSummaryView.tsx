@@ -35,6 +35,20 @@ function Util({ value }: { value: number | null }) {
   );
 }
 
+/** How many directions have errors; "—" when their error counters are unknown (never 0). */
+function WithErrors({ count }: { count: number | null }) {
+  if (count === null)
+    return (
+      <td
+        className="num muted"
+        title="Error counters unknown here (not collected, or not kept for past instants)"
+      >
+        —
+      </td>
+    );
+  return <td className={`num ${count > 0 ? 'errors-high' : ''}`}>{count.toLocaleString('en')}</td>;
+}
+
 function staleNote(s: LoadStats): string {
   const unknown = s.directions - s.known;
   return unknown > 0 ? ` (${unknown.toLocaleString('en')} unknown)` : '';
@@ -68,6 +82,7 @@ export function TierSummaryView({
             snapshot.bytesPerSecond,
             snapshot.waitFraction,
             new Set((snapshot.errors ?? []).map(([c]) => c)),
+            (snapshot.errorsUnknown ?? 0) < snapshot.utilization.length,
           )
         : null,
     [groups, snapshot],
@@ -177,9 +192,7 @@ export function TierSummaryView({
                   <td className="num">{r.hot.toLocaleString('en')}</td>
                   <td className="num">{formatRate(r.bytesPerSecond, unit)}</td>
                   <td className="num">{formatPercent(r.maxWait)}</td>
-                  <td className={`num ${r.withErrors > 0 ? 'errors-high' : ''}`}>
-                    {r.withErrors.toLocaleString('en')}
-                  </td>
+                  <WithErrors count={r.withErrors} />
                 </tr>
               ))}
             </tbody>
@@ -241,7 +254,13 @@ export function TierSummaryView({
                   </td>
                   <td className="num">{p.isl.hot}</td>
                   <td className="num">{formatPercent(p.isl.maxWait)}</td>
-                  <td className="num">{p.isl.withErrors + p.host.withErrors}</td>
+                  <WithErrors
+                    count={
+                      p.isl.withErrors === null || p.host.withErrors === null
+                        ? null
+                        : p.isl.withErrors + p.host.withErrors
+                    }
+                  />
                 </tr>
               ))}
             </tbody>

@@ -42,5 +42,7 @@ describe('past snapshot', () => {
     expect(snap.linkDown).toEqual([index.get(second)]);
     expect(snap.utilization.filter((u) => u !== null)).toHaveLength(1);
     expect(snap.top[0]?.id).toBe(first);
+    // History keeps no error counters: every channel's are unknown.
+    expect(snap.errorsUnknown).toBe(topology.links.length * 2);
   });
 });

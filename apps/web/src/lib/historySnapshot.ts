@@ -50,8 +50,9 @@ export function pastSnapshot(
     bytesPerSecond,
     waitFraction,
     linkDown: linkDown.sort((a, b) => a - b),
-    // History keeps no error rates (docs/history.md): none is listed, the directions' own are null.
+    // History keeps no error rates (docs/history.md): none is listed, every channel's are unknown.
     errors: [],
+    errorsUnknown: compact.channels,
     top,
   } satisfies CompactSnapshot;
 }

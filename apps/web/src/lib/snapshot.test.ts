@@ -18,6 +18,7 @@ describe('snapshot helpers', () => {
     waitFraction: [0, null, null, 0],
     linkDown: [],
     errors: [],
+    errorsUnknown: 0,
     top: [sample('x', 0.5)],
   };
 

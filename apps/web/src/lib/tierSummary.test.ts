@@ -66,5 +66,9 @@ describe('tier aggregates: congestion and errors', () => {
     });
     // Without wait figures (an older server): unknown, not 0.
     expect(summarizeTiers(groups, utilization, bytes).rows[0]?.maxWait).toBeNull();
+    // No channel's error counters known (a store without them, a past instant): unknown, not 0.
+    const blind = summarizeTiers(groups, utilization, bytes, wait, new Set(), false);
+    for (const row of blind.rows) expect(row.withErrors).toBeNull();
+    for (const pod of blind.pods) expect([pod.isl.withErrors, pod.host.withErrors]).toEqual([null, null]);
   });
 });

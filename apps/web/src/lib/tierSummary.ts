@@ -140,8 +140,11 @@ export interface LoadStats {
   bytesPerSecond: number | null;
   /** Largest XmitWait share of time (congestion) among the directions; null when none is known. */
   maxWait: number | null;
-  /** Directions with errors counted or integrity past its threshold. */
-  withErrors: number;
+  /**
+   * Directions with errors counted or integrity past its threshold; null when no direction's error
+   * counters are known (a store that keeps none, a past instant): unknown, not 0.
+   */
+  withErrors: number | null;
 }
 
 /** Utilization from which a direction counts as hot (opatop's top buckets). */
@@ -168,7 +171,7 @@ function add(
   errors: boolean,
 ): void {
   stats.directions++;
-  if (errors) stats.withErrors++;
+  if (errors) stats.withErrors = (stats.withErrors ?? 0) + 1;
   if (typeof w === 'number' && Number.isFinite(w)) stats.maxWait = Math.max(stats.maxWait ?? 0, w);
   if (typeof b === 'number' && Number.isFinite(b)) stats.bytesPerSecond = (stats.bytesPerSecond ?? 0) + b;
   if (typeof u !== 'number' || !Number.isFinite(u)) return;
@@ -205,6 +208,8 @@ export function summarizeTiers(
   waitFraction: readonly (number | null)[] = [],
   /** Channels with errors (the compact stream's errors list). */
   errorChannels: ReadonlySet<number> = new Set(),
+  /** False when no channel's error counters are known (the stream's errorsUnknown = every channel). */
+  errorsKnown = true,
 ): TierSummary {
   const rows = groups.rows.map(() => emptyStats());
   const pods = groups.pods.map((p) => ({ ...p, isl: emptyStats(), host: emptyStats() }));
@@ -219,10 +224,15 @@ export function summarizeTiers(
     const pod = pods[groups.channelPod[c] ?? -1];
     if (pod) add(groups.channelIsl[c] ? pod.isl : pod.host, u, b, w, e);
   }
-  const podStats = pods.map((p) => ({ ...p, isl: finish(p.isl), host: finish(p.host) }));
+  const done = (stats: LoadStats): LoadStats => {
+    const finished = finish(stats);
+    if (!errorsKnown) finished.withErrors = null;
+    return finished;
+  };
+  const podStats = pods.map((p) => ({ ...p, isl: done(p.isl), host: done(p.host) }));
   podStats.sort((a, b) => (b.isl.max ?? -1) - (a.isl.max ?? -1) || naturalOrder(a.name, b.name));
   return {
-    rows: groups.rows.map((info, i) => ({ ...info, ...finish(rows[i] ?? emptyStats()) })),
+    rows: groups.rows.map((info, i) => ({ ...info, ...done(rows[i] ?? emptyStats()) })),
     pods: podStats,
   };
 }

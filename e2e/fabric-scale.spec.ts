@@ -150,6 +150,21 @@ test('picks hosts with the searchable combobox and reads heatmap cells with the 
   await expect(dashboard.heatmap).toBeVisible();
   // 1,152 hosts: a combobox showing a page of matches, not a select of every host.
   const from = page.getByRole('combobox', { name: 'From', exact: true });
+  // The two fields and the buttons side by side, none drawn over another.
+  const boxes = await Promise.all(
+    [
+      from,
+      page.getByRole('combobox', { name: 'To', exact: true }),
+      page.getByRole('button', { name: 'Swap from and to' }),
+    ].map(async (l) => (await l.boundingBox()) ?? { x: 0, y: 0, width: 0, height: 0 }),
+  );
+  for (let i = 1; i < boxes.length; i++) {
+    const [left, right] = [boxes[i - 1], boxes[i]];
+    expect(
+      left && right && left.x + left.width <= right.x,
+      `picker element ${i} overlaps the one before`,
+    ).toBe(true);
+  }
   await from.fill('host100');
   const options = page.getByRole('listbox', { name: 'From host' }).getByRole('option');
   await expect(options.first()).toHaveText('host100');

@@ -74,6 +74,9 @@ function drawOverlay(u: uPlot, overlay: Overlay): void {
   ctx.save();
   ctx.font = `${font}px system-ui, sans-serif`;
   ctx.textBaseline = 'top';
+  // uPlot leaves the context as its last axis label needed it (right-aligned): the label boxes
+  // below are measured from the text's left edge.
+  ctx.textAlign = 'left';
   const charPx = ctx.measureText('m').width * 0.62;
   const placed = placeAnnotations(overlay.annotations, (x) => u.valToPos(x, 'x', true) - left, {
     widthPx: width,

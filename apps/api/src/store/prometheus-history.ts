@@ -33,7 +33,7 @@ function portOf(s: { metric: Record<string, string> }): string {
 }
 
 /** Cabled ports only: the collector sets `remote_node_type` on those (docs/metrics.md). */
-const CABLED = 'remote_node_type!=""';
+export const CABLED = 'remote_node_type!=""';
 
 function labelValue(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
@@ -67,9 +67,8 @@ export interface PrometheusHistoryOptions {
 export class PrometheusTimeQueries implements TimeQueries {
   readonly resolutionMs: number;
   private readonly names: ReturnType<typeof recordedSeries>;
-  private readonly byPort = new Map<string, { linkId: string }>();
   private readonly byId = new Map<string, LinkIndex['channels'][number]>();
-  /** A direction by its sending port's key: the key of the recorded series. */
+  /** A direction by its sending port's key (every cabled port sends one): the key of the recorded series. */
   private readonly bySender = new Map<string, LinkIndex['channels'][number]>();
   /** Node names by GUID, for events' subjects. */
   private readonly nameOfGuid = new Map<string, string>();
@@ -85,7 +84,6 @@ export class PrometheusTimeQueries implements TimeQueries {
     this.heldMs = Math.max(1, Math.round((options.staleAfterSeconds ?? 5) * 1000));
     this.names = recordedSeries(options.rateWindow);
     for (const ch of index.channels) {
-      this.byPort.set(ch.fromKey, { linkId: ch.fixed.linkId });
       this.byId.set(ch.fixed.id, ch);
       this.bySender.set(ch.fromKey, ch);
     }
@@ -321,7 +319,7 @@ export class PrometheusTimeQueries implements TimeQueries {
     for (const series of await Promise.all(linkChanges.slice(0, 1000).map((s) => read(s.metric, LINK_UP)))) {
       for (const s of series) {
         const port = portKey(s.metric.node_guid ?? '', s.metric.port ?? '');
-        const linkId = this.byPort.get(port)?.linkId ?? port;
+        const linkId = this.bySender.get(port)?.fixed.linkId ?? port;
         let previous: number | null = null;
         for (const [t, v] of s.values) {
           const value = sampleValue(v);

@@ -1,4 +1,4 @@
-import { LINK_UP, recordedSeries } from './prometheus-history.ts';
+import { CABLED, LINK_UP, recordedSeries } from './prometheus-history.ts';
 import { type InstantSample, type PromqlClient, sampleValue } from './promql-client.ts';
 import {
   ERROR_COUNTERS,
@@ -35,8 +35,7 @@ function byPort(expr: string): string {
  */
 export function liveQueries(rateWindow: string, errorWindow: string) {
   const names = recordedSeries(rateWindow);
-  // Cabled ports only: the collector sets remote_node_type on those (docs/metrics.md).
-  const cabled = '{remote_node_type!=""}';
+  const cabled = `{${CABLED}}`;
   // No full-window guard on the recorded rates: the rules take deriv() of counters stamped with
   // their read time, which never extrapolates a part-filled window (rate() did, reading low right
   // after Prometheus or a series started, so each tick here re-read every port's counter to check

@@ -173,6 +173,7 @@ export function seed002EndToEnd(storeKind: 'embedded' | 'prometheus'): void {
     });
 
     it('a link taken down is reported down (linkUp false) in both directions, and up again when repaired', async () => {
+      const before = new Date(Date.now() - 1000).toISOString();
       expect((await post('/faults', { type: 'link-down', link: 'edge2/3--core1/2' })).status).toBe(200);
       await eventually(async () => {
         expect((await link('edge2/3->core1/2')).linkUp).toBe(false);
@@ -181,6 +182,18 @@ export function seed002EndToEnd(storeKind: 'embedded' | 'prometheus'): void {
       });
       expect((await api('/faults', { method: 'DELETE' })).status).toBe(200);
       await eventually(async () => expect((await link('edge2/3->core1/2')).linkUp).toBe(true));
+      // The store saw it go down and up (with Prometheus: from the link-state series): one event
+      // per change, named by the link, each explained by the fault asked through the API.
+      await eventually(async () => {
+        const { body } = await api(`/events?from=${encodeURIComponent(before)}`);
+        const seen = (body.events as { kind: string; subject: string; detail: string }[])
+          .filter((e) => e.kind === 'link-state' && e.subject === 'edge2/3--core1/2')
+          .map((e) => e.detail);
+        expect(seen).toEqual([
+          'link down (link-down through fabscope)',
+          'link up (repair everything through fabscope)',
+        ]);
+      });
     });
   });
 }

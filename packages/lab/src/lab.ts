@@ -1,0 +1,266 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LabError } from './net-file.ts';
+
+/** Where Debian's libumad2sim0 puts the preload library that turns umad calls into ibsim's socket. */
+export const UMAD2SIM_PATH = '/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so';
+
+/** OpenSM's routing engines the lab offers (upstream names). */
+export type SmRoutingEngine = 'ftree' | 'minhop' | 'updn';
+export const SM_ROUTING_ENGINES: readonly SmRoutingEngine[] = ['ftree', 'minhop', 'updn'];
+
+export interface LabOptions {
+  /** The subnet as an ibsim net file (ibsimNetFile). */
+  net: string;
+  /** OpenSM's routing engine; undefined: no subnet manager (LIDs are then unassigned). */
+  routing?: SmRoutingEngine | undefined;
+  /** Isolates this subnet from every other on the machine; default: IBSIM_SOCKNAME, else a unique name. */
+  sockName?: string | undefined;
+  /** Longest to wait for OpenSM's first complete sweep (its LFT dump). */
+  smTimeoutMs?: number;
+}
+
+export interface Lab {
+  /** The unique socket name of this subnet. */
+  readonly sockName: string;
+  /** Working directory: the net file, OpenSM's log and dumps. */
+  readonly dir: string;
+  /** Environment under which a process sees this subnet as its local InfiniBand adapter. */
+  readonly env: Readonly<Record<string, string>>;
+  /** OpenSM's `opensm-lfts.dump` (every switch's linear forwarding table), rewritten at each sweep. */
+  readonly lftsDumpPath: string;
+  /** Sends console commands to ibsim and resolves when it has answered every one; returns the answers. */
+  command(...lines: string[]): Promise<string[]>;
+  /** `PerformanceSet "node"[port] Attribute.Field=value`. */
+  performanceSet(node: string, port: number, attributeField: string, value: bigint | number): Promise<void>;
+  /** Pulls the cable at node/port (both ends go down). */
+  unlink(node: string, port: number): Promise<void>;
+  /** Plugs a cable between two ports. */
+  link(a: { node: string; port: number }, b: { node: string; port: number }): Promise<void>;
+  /** Whether OpenSM runs. */
+  smRunning(): boolean;
+  /** Waits until OpenSM has written a complete LFT dump newer than `sinceMs`; returns its text. */
+  waitForLfts(sinceMs?: number, timeoutMs?: number): Promise<string>;
+  /** Stops OpenSM (the subnet keeps its LIDs and tables, as when a site's SM dies). */
+  stopSm(): Promise<void>;
+  /** Stops OpenSM, then ibsim, and removes the working directory. */
+  stop(): Promise<void>;
+}
+
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function track(child: ChildProcess): void {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    // A test or demo that dies leaves no simulated subnet behind.
+    process.once('exit', () => {
+      for (const c of live) c.kill('SIGKILL');
+    });
+  }
+}
+
+async function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+function uniqueSockName(): string {
+  return `fabscope-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** Whether the lab's programs are installed (Debian ibsim-utils, libumad2sim0, opensm). */
+export function labMissing(): string[] {
+  const missing: string[] = [];
+  if (!existsSync(UMAD2SIM_PATH)) missing.push('libumad2sim0');
+  for (const [cmd, pkg] of [
+    ['/usr/bin/ibsim', 'ibsim-utils'],
+    ['/usr/sbin/opensm', 'opensm'],
+    ['/usr/sbin/ibnetdiscover', 'infiniband-diags'],
+  ] as const) {
+    if (!existsSync(cmd)) missing.push(pkg);
+  }
+  return missing;
+}
+
+const PROMPT = 'sim> ';
+
+/**
+ * Starts a simulated InfiniBand subnet: ibsim with its console on a pipe, then (with `routing`)
+ * OpenSM under the umad2sim preload, and waits for OpenSM's first complete sweep. Every process
+ * started is stopped by `stop()` (and killed if this process exits first).
+ */
+export async function startLab(options: LabOptions): Promise<Lab> {
+  const missing = labMissing();
+  if (missing.length > 0) {
+    throw new LabError(
+      `the InfiniBand lab needs the Debian packages ${missing.join(', ')} (apt-get install -y ${missing.join(' ')})`,
+    );
+  }
+  const sockName = options.sockName ?? (process.env.IBSIM_SOCKNAME || uniqueSockName());
+  const dir = mkdtempSync(join(tmpdir(), 'fabscope-lab-'));
+  const netPath = join(dir, 'net');
+  writeFileSync(netPath, options.net);
+  const env = { LD_PRELOAD: UMAD2SIM_PATH, IBSIM_SOCKNAME: sockName };
+  const lftsDumpPath = join(dir, 'opensm-lfts.dump');
+
+  const ibsim = spawn('ibsim', ['-s', netPath], {
+    env: { ...process.env, IBSIM_SOCKNAME: sockName, LD_PRELOAD: '' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  track(ibsim);
+  // Every console line gets exactly one answer ending in the prompt; answer k is the text before
+  // prompt k+1 (prompt 1 follows the start banner). A batch of n lines sent after `sent` others
+  // is answered when prompt sent+n+1 has come.
+  let pending = '';
+  let stderr = '';
+  let prompts = 0;
+  let sent = 0;
+  const answers = new Map<number, string>();
+  const waiters: {
+    upTo: number;
+    from: number;
+    resolve: (a: string[]) => void;
+    reject: (e: Error) => void;
+  }[] = [];
+  ibsim.stdout.setEncoding('utf8');
+  ibsim.stdout.on('data', (chunk: string) => {
+    pending += chunk;
+    let at = pending.indexOf(PROMPT);
+    while (at >= 0) {
+      answers.set(prompts, pending.slice(0, at).trim());
+      prompts++;
+      pending = pending.slice(at + PROMPT.length);
+      at = pending.indexOf(PROMPT);
+    }
+    while (waiters.length > 0 && (waiters[0] as { upTo: number }).upTo <= prompts) {
+      const w = waiters.shift() as (typeof waiters)[number];
+      const batch: string[] = [];
+      for (let k = w.from; k < w.upTo; k++) {
+        batch.push(answers.get(k) ?? '');
+        answers.delete(k);
+      }
+      w.resolve(batch);
+    }
+  });
+  ibsim.stderr.setEncoding('utf8');
+  ibsim.stderr.on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const ibsimExit = new Promise<never>((_, reject) =>
+    ibsim.once('exit', (code, signal) => {
+      const error = new LabError(
+        `ibsim exited (${code ?? signal}): ${stderr.trim().split('\n').slice(-3).join(' | ')}`,
+      );
+      for (const w of waiters.splice(0)) w.reject(error);
+      reject(error);
+    }),
+  );
+  ibsimExit.catch(() => undefined);
+
+  // The first prompt: ibsim has parsed the net and listens.
+  const ready = new Promise<string[]>((resolve, reject) =>
+    waiters.push({ upTo: 1, from: 0, resolve, reject }),
+  );
+  const writeLines = (lines: string[]): Promise<string[]> => {
+    if (ibsim.exitCode !== null) return Promise.reject(new LabError('ibsim is not running'));
+    const from = sent + 1;
+    sent += lines.length;
+    const done = new Promise<string[]>((resolve, reject) =>
+      waiters.push({ upTo: sent + 1, from, resolve, reject }),
+    );
+    ibsim.stdin.write(`${lines.join('\n')}\n`);
+    return done;
+  };
+
+  let opensm: ChildProcess | undefined;
+  const lab: Lab = {
+    sockName,
+    dir,
+    env,
+    lftsDumpPath,
+    async command(...lines) {
+      const result = await writeLines(lines);
+      const refused = result.find((a) => /unknown - skipped|^# |bad |cannot|not found|error/i.test(a));
+      if (refused) throw new LabError(`ibsim refused "${lines.join('; ')}": ${refused}`);
+      return result;
+    },
+    async performanceSet(node, port, attributeField, value) {
+      await lab.command(`PerformanceSet "${node}"[${port}] ${attributeField}=${value}`);
+    },
+    async unlink(node, port) {
+      await lab.command(`Unlink "${node}"[${port}]`);
+    },
+    async link(a, b) {
+      await lab.command(`Link "${a.node}"[${a.port}] "${b.node}"[${b.port}]`);
+    },
+    smRunning: () => opensm !== undefined && opensm.exitCode === null && opensm.signalCode === null,
+    async waitForLfts(sinceMs = 0, timeoutMs = options.smTimeoutMs ?? 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        try {
+          const text = readFileSync(lftsDumpPath, 'utf8');
+          const { mtimeMs } = await import('node:fs').then((fs) => fs.statSync(lftsDumpPath));
+          if (mtimeMs >= sinceMs && /lids dumped\s*$/.test(text)) return text;
+        } catch {
+          // not written yet
+        }
+        if (!lab.smRunning()) throw new LabError(`OpenSM is not running: ${smLogTail()}`);
+        if (Date.now() > deadline)
+          throw new LabError(`OpenSM wrote no complete LFT dump within ${timeoutMs} ms: ${smLogTail()}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async stopSm() {
+      if (opensm) await stopProcess(opensm, 2000);
+    },
+    async stop() {
+      // OpenSM can outlive SIGTERM once ibsim is gone: stop it first.
+      await lab.stopSm();
+      await stopProcess(ibsim, 1000);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  const smLogTail = () => {
+    try {
+      return readFileSync(join(dir, 'opensm.log'), 'utf8').trim().split('\n').slice(-3).join(' | ');
+    } catch {
+      return 'no log';
+    }
+  };
+
+  try {
+    await Promise.race([ready, ibsimExit, timeout(10_000, 'ibsim did not start')]);
+    if (options.routing) {
+      opensm = spawn(
+        'opensm',
+        ['-R', options.routing, '-D', '0x41', '--dump_files_dir', dir, '-f', join(dir, 'opensm.log'), '-e'],
+        {
+          env: { ...process.env, ...env, OSM_TMP_DIR: dir, OSM_CACHE_DIR: dir },
+          stdio: ['ignore', 'ignore', 'ignore'],
+          cwd: dir,
+        },
+      );
+      track(opensm);
+      await lab.waitForLfts(0);
+    }
+    return lab;
+  } catch (error) {
+    await lab.stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+function timeout(ms: number, message: string): Promise<never> {
+  return new Promise((_, reject) => {
+    const t = setTimeout(() => reject(new LabError(message)), ms);
+    t.unref();
+  });
+}

@@ -1,0 +1,111 @@
+import type { Fabric, FabricLink, FabricNode } from '@fabscope/topology';
+
+/**
+ * ibsim's net format (an ibnetdiscover dump without the discovered fields): one record per node,
+ * `Switch N "id"` or `Hca N "id"`, then one line per cabled port `[p] "remote"[q] w=… s=… e=…`,
+ * where w/s/e are the port's enabled width, speed and extended speed (ibsim `sim_net.c`
+ * parse_port_opt): ibsim brings each cable up at the best width and speed both ends enable.
+ */
+
+/** ibsim's LinkWidthEnabled bits. */
+const WIDTH_BITS: Readonly<Record<number, number>> = { 1: 1, 4: 2, 8: 4, 12: 8, 2: 16 };
+
+/** LinkSpeedEnabled (s) and LinkSpeedExtEnabled (e) that make ibsim negotiate one speed. */
+const SPEED_BITS: Readonly<Record<string, { s: number; e: number }>> = {
+  SDR: { s: 1, e: 0 },
+  DDR: { s: 2, e: 0 },
+  QDR: { s: 4, e: 0 },
+  FDR: { s: 4, e: 1 },
+  EDR: { s: 4, e: 2 },
+  HDR: { s: 4, e: 4 },
+  NDR: { s: 4, e: 8 },
+};
+
+/** ibsim's limits (sim.h: MAXNETSWITCHS, MAXNETNODES, MAXNETPORTS), raised with -S/-N/-P. */
+export const IBSIM_DEFAULT_LIMITS = { switches: 256, nodes: 2048, ports: 13_312 } as const;
+
+export class LabError extends Error {
+  override name = 'LabError';
+}
+
+/**
+ * Width and speed of a link as ibsim can set them: the dump's own (`4xFDR`) when the model has it,
+ * otherwise from the quoted rate (Omni-Path 100 Gb/s runs EDR-class 25 Gb/s lanes ×4).
+ */
+export function labWidthSpeed(
+  link: FabricLink,
+  fabricType: Fabric['fabricType'],
+): { width: number; speed: string } {
+  const type = link.fabricType ?? fabricType;
+  if (type === 'ethernet') {
+    throw new LabError(`link ${link.id} is Ethernet: ibsim simulates InfiniBand only`);
+  }
+  const m = link.widthSpeed ? /^(\d+)x\s*([A-Z0-9]+)$/i.exec(link.widthSpeed) : null;
+  if (m) {
+    const speed = (m[2] as string).toUpperCase();
+    const width = Number(m[1]);
+    if (SPEED_BITS[speed] && WIDTH_BITS[width]) return { width, speed };
+  }
+  const byRate: Readonly<Record<number, string>> = {
+    10: 'SDR',
+    20: 'DDR',
+    40: 'QDR',
+    56: 'FDR',
+    100: 'EDR',
+    200: 'HDR',
+    400: 'NDR',
+  };
+  const speed = byRate[link.rateGbps];
+  if (!speed) throw new LabError(`link ${link.id}: no 4x InfiniBand speed carries ${link.rateGbps} Gb/s`);
+  return { width: 4, speed };
+}
+
+function portOptions(widthSpeed: { width: number; speed: string }): string {
+  const bits = SPEED_BITS[widthSpeed.speed] as { s: number; e: number };
+  return `w=${WIDTH_BITS[widthSpeed.width]} s=${bits.s} e=${bits.e}`;
+}
+
+function quoted(name: string): string {
+  if (/["\s#@[\]]/.test(name) || name.length === 0 || name.length > 63) {
+    throw new LabError(
+      `node name "${name}" cannot be an ibsim node id (no spaces, quotes, #, @ or brackets; 1–63 characters)`,
+    );
+  }
+  return `"${name}"`;
+}
+
+/**
+ * The fabric as an ibsim net file: node ids are fabscope's node names, so ibsim's NodeDescription
+ * of each node is its name and every tool prints it. The first host comes first: ibsim attaches
+ * its clients (OpenSM, the diagnostics) to the first node of the file, as a site runs its SM on a
+ * host. Routers and Ethernet links have no place in an InfiniBand subnet and are refused.
+ */
+export function ibsimNetFile(fabric: Fabric): string {
+  const switches = fabric.nodes.filter((n) => n.type === 'switch');
+  const hosts = fabric.nodes.filter((n) => n.type === 'host');
+  const router = fabric.nodes.find((n) => n.type === 'router');
+  if (router)
+    throw new LabError(`node ${router.name} is a router: ibsim simulates switches and adapters only`);
+  if (switches.length > IBSIM_DEFAULT_LIMITS.switches) {
+    throw new LabError(`${switches.length} switches: ibsim holds ${IBSIM_DEFAULT_LIMITS.switches} at most`);
+  }
+  const lines: string[] = [`# ${fabric.name}: written by fabscope for ibsim`, ''];
+  const record = (node: FabricNode) => {
+    lines.push(`${node.type === 'switch' ? 'Switch' : 'Hca'}\t${node.portCount} ${quoted(node.name)}`);
+    for (let p = 1; p < node.ports.length; p++) {
+      const port = node.ports[p];
+      if (!port || port.link < 0) continue;
+      const link = fabric.links[port.link] as FabricLink;
+      const far = link.a.node === node.name && link.a.port === p ? link.b : link.a;
+      lines.push(
+        `[${p}]\t${quoted(far.node)}[${far.port}]\t${portOptions(labWidthSpeed(link, fabric.fabricType))}`,
+      );
+    }
+    lines.push('');
+  };
+  const [first, ...rest] = hosts;
+  if (first) record(first);
+  for (const s of switches) record(s);
+  for (const h of rest) record(h);
+  return lines.join('\n');
+}

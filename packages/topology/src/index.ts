@@ -110,3 +110,5 @@ export { survivingFabric, sweepTables, tablesAfterSweep } from './routing/sweep.
 export { emptyTables, type ForwardingTables, NO_ROUTE } from './routing/tables.ts';
 export { traceChannels } from './routing/trace.ts';
 export { buildScenario, type ScenarioInfo, scenarioInfo, scenarioNames, scenarios } from './scenarios.ts';
+export { formatIbnetdiscover } from './write/ibnetdiscover.ts';
+export { formatOpareportTopology } from './write/opareport.ts';

@@ -1,0 +1,20 @@
+import type { FabricLink } from '../model.ts';
+import { LANE_GBPS, parseWidthSpeed } from '../parse/rates.ts';
+
+/** Widths tried for a rate with no width × speed of its own: 4x first, as nearly every cable is. */
+const WIDTHS = [4, 1, 2, 8, 12] as const;
+
+/**
+ * A link's InfiniBand width × speed as ibnetdiscover prints it (`4xEDR`): the dump's own when the
+ * link has one, else the first width and lane speed that give its rate (100 Gb/s → 4xEDR).
+ */
+export function widthSpeedOf(link: FabricLink): string {
+  const own = link.widthSpeed === undefined ? undefined : parseWidthSpeed(link.widthSpeed);
+  if (own) return `${own.width}x${own.speed}`;
+  for (const width of WIDTHS) {
+    for (const [speed, lane] of Object.entries(LANE_GBPS)) {
+      if (width * lane === link.rateGbps) return `${width}x${speed}`;
+    }
+  }
+  throw new RangeError(`link ${link.id}: no InfiniBand width and speed carries ${link.rateGbps} Gb/s`);
+}

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: every check a change must pass, from a fresh clone. Installs the system packages
-// the tests drive for real (Debian chromium, prometheus, node_exporter, VictoriaMetrics, tmux) when running as root, or stops and
+// the tests drive for real (Debian chromium, prometheus, node_exporter, VictoriaMetrics, tmux, opa-fm) when running as root, or stops and
 // names them. Ends with one line "tests: N passed, N failed".
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -28,9 +28,23 @@ const SYSTEM_PACKAGES = [
     why: 'history through remote write into VictoriaMetrics',
   },
   { command: 'tmux', pkg: 'tmux', why: 'the live terminal test of fabscope top' },
+  {
+    command: '/usr/lib/opa-fm/bin/config_check',
+    pkg: 'opa-fm',
+    why: "adaptive routing in opafm.xml: its sample file, and edits checked by opa-fm's config_check",
+  },
 ];
 
+/** Whether `command` runs: an executable file when it is a path, else a name found on PATH. */
 function onPath(command) {
+  if (command.includes('/')) {
+    try {
+      accessSync(command, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  }
   return spawnSync('sh', ['-c', 'command -v "$1"', 'sh', command], { stdio: 'ignore' }).status === 0;
 }
 

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { type Fabric, ParseError, type PmThresholdConfig, parsePmThresholds } from '@fabscope/topology';
+import { parseCommandLine } from './fabric-manager/run-command.ts';
 import { METRICS_SOURCES, type MetricsSource } from './store/series-mapping.ts';
 
 /** Settings from the environment, checked once at start; every one is documented in the README. */
@@ -36,6 +37,8 @@ export interface ApiConfig {
   pmThresholds?: PmThresholdConfig | undefined;
   /** Where jobs come from (FABSCOPE_JOBS); unset: the emulator's traffic, or none. */
   jobs?: JobsConfig | undefined;
+  /** The site's Omni-Path fabric manager config, for adaptive routing (FABSCOPE_OPAFM_XML, FABSCOPE_OPAFM_APPLY). */
+  opafm?: OpafmConfig | undefined;
 }
 
 /** Reads FABSCOPE_PM_THRESHOLDS: an opafm.xml, `<Pm>` or `<PmThresholds>` file. */
@@ -53,6 +56,32 @@ function pmThresholdsFrom(path: string | undefined): PmThresholdConfig | undefin
     if (error instanceof ParseError)
       throw new ConfigError(`FABSCOPE_PM_THRESHOLDS: ${error.inFile(path).message}`);
     throw error;
+  }
+}
+
+export interface OpafmConfig {
+  /** opafm.xml, whose <Common><Sm><AdaptiveRouting> the API reads and edits. */
+  xmlPath: string;
+  /** Run without a shell after each change (the FM's reload), as words; undefined: none. */
+  apply: string[] | undefined;
+}
+
+/** FABSCOPE_OPAFM_XML (a file that exists) and FABSCOPE_OPAFM_APPLY (a command line, only with it). */
+function opafmConfig(env: NodeJS.ProcessEnv): OpafmConfig | undefined {
+  const xmlPath = env.FABSCOPE_OPAFM_XML || undefined;
+  const applyText = env.FABSCOPE_OPAFM_APPLY?.trim() || undefined;
+  if (xmlPath === undefined) {
+    if (applyText !== undefined)
+      throw new ConfigError('FABSCOPE_OPAFM_APPLY is set without FABSCOPE_OPAFM_XML');
+    return undefined;
+  }
+  if (!existsSync(xmlPath))
+    throw new ConfigError(`FABSCOPE_OPAFM_XML names a file that does not exist: "${xmlPath}"`);
+  if (applyText === undefined) return { xmlPath, apply: undefined };
+  try {
+    return { xmlPath, apply: parseCommandLine(applyText) };
+  } catch (error) {
+    throw new ConfigError(`FABSCOPE_OPAFM_APPLY: ${(error as Error).message}`);
   }
 }
 
@@ -199,6 +228,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   return {
     pmThresholds: pmThresholdsFrom(env.FABSCOPE_PM_THRESHOLDS),
     jobs: jobsConfig(env),
+    opafm: opafmConfig(env),
     eventsDir: env.FABSCOPE_EVENTS_DIR || undefined,
     historySeconds,
     topologyPath,

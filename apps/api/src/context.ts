@@ -1,6 +1,7 @@
 import type { Fabric, ForwardingTables } from '@fabscope/topology';
 import type { EmulatorClient } from './emulator-client.ts';
 import type { EventLog } from './events/event-log.ts';
+import type { AdaptiveRoutingProvider } from './fabric-manager/provider.ts';
 import type { JobSource } from './jobs/job.ts';
 import type { LinkIndex } from './lib/utilization.ts';
 import type { Sampler } from './sampler.ts';
@@ -13,8 +14,13 @@ export interface ApiContext {
   linkIndex: LinkIndex;
   store: MetricsStore;
   sampler: Sampler;
-  /** Absent on a real fabric: traffic and adaptive-routing control need an emulator. */
+  /** Absent on a real fabric: traffic and fault control need an emulator. */
   emulator: EmulatorClient | null;
+  /**
+   * Who reads and changes adaptive routing (fabric-manager/choose-provider.ts); absent: the
+   * emulator's fabric manager, or none.
+   */
+  adaptiveRouting?: AdaptiveRoutingProvider;
   /** Where jobs come from (squeue, a jobs file); absent: the emulator's traffic, or none. */
   jobs?: JobSource;
   /** Changes and incidents for `GET /events`; absent: the store's own events only. */

@@ -10,6 +10,7 @@ import { type ApiConfig, defaultSampleIntervalMs } from './config.ts';
 import type { ApiContext } from './context.ts';
 import { type EventLog, FileEventLog, MemoryEventLog } from './events/event-log.ts';
 import { RecordingEmulatorClient } from './events/recording-emulator.ts';
+import { adaptiveRoutingProviderFor } from './fabric-manager/choose-provider.ts';
 import { CachedJobSource } from './jobs/cached-source.ts';
 import { FileJobSource } from './jobs/file-source.ts';
 import type { JobSource } from './jobs/job.ts';
@@ -71,7 +72,8 @@ export async function startApi(
   const emulator = config.emulatorUrl
     ? new RecordingEmulatorClient(config.emulatorUrl, 5000, config.apiToken, events)
     : null;
-  const ctx: ApiContext = { fabric, tables, linkIndex, store, sampler, emulator, events };
+  const adaptiveRouting = adaptiveRoutingProviderFor(config, emulator, events);
+  const ctx: ApiContext = { fabric, tables, linkIndex, store, sampler, emulator, adaptiveRouting, events };
   const jobs = jobSourceFor(config);
   if (jobs) ctx.jobs = jobs;
   // With an emulator, the tables follow its fabric manager's sweeps.

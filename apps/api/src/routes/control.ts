@@ -1,16 +1,24 @@
 import {
+  AdaptiveRoutingChangeSchema,
   AdaptiveRoutingPatch,
-  AdaptiveRoutingSchema,
+  AdaptiveRoutingStatusSchema,
   ErrorReply,
   FlowsSchema,
   TrafficRequest,
 } from '@fabscope/contracts';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiContext } from '../context.ts';
+import { UpstreamError } from '../emulator-client.ts';
+import { adaptiveRoutingOf } from '../fabric-manager/choose-provider.ts';
+import { ProviderError } from '../fabric-manager/provider.ts';
+import { sendError } from '../http/errors.ts';
 import { checkTraffic } from '../traffic-check.ts';
 import { badRequest, withEmulator } from './with-emulator.ts';
 
-/** Adaptive routing and traffic: forwarded to the emulator, refused cleanly without one. */
+/**
+ * Adaptive routing, through the fabric manager's provider (the emulator's, the site's opafm.xml, or
+ * none, with the reason); traffic: forwarded to the emulator, refused cleanly without one.
+ */
 export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
   // 401, 403, 405 and 413 are added to every route's document by the route policy (http/route-policy.ts).
   const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply };
@@ -20,11 +28,11 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
     '/adaptive-routing',
     {
       schema: {
-        summary: 'Adaptive routing settings (opafm <AdaptiveRouting>)',
-        response: { 200: AdaptiveRoutingSchema, ...errors },
+        summary: 'Adaptive routing settings (opafm <AdaptiveRouting>), or {available: false, reason}',
+        response: { 200: AdaptiveRoutingStatusSchema, ...errors },
       },
     },
-    (_request, reply) => withEmulator(ctx, reply, (e) => e.getAdaptiveRouting()),
+    (_request, reply) => fromProvider(reply, () => adaptiveRoutingOf(ctx).get()),
   );
 
   app.put<{ Body: AdaptiveRoutingPatch }>(
@@ -32,12 +40,14 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
     {
       config: mutates,
       schema: {
-        summary: 'Change any subset of the adaptive routing settings',
+        summary:
+          'Change any subset of the adaptive routing settings (opafm.xml: validated by config_check, written, applied); 409 with the reason where the fabric has none',
         body: AdaptiveRoutingPatch,
-        response: { 200: AdaptiveRoutingSchema, ...errors },
+        response: { 200: AdaptiveRoutingChangeSchema, ...errors },
       },
     },
-    (request, reply) => withEmulator(ctx, reply, (e) => e.setAdaptiveRouting(request.body)),
+    (request, reply) =>
+      fromProvider(reply, () => adaptiveRoutingOf(ctx).set(request.body, changedBy(request))),
   );
 
   app.get(
@@ -73,3 +83,24 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
     (_request, reply) => withEmulator(ctx, reply, (e) => e.stopFlows()),
   );
 };
+
+/** The provider's answer, or its refusal (ProviderError, the emulator's UpstreamError) as an error body. */
+async function fromProvider<T>(reply: FastifyReply, action: () => Promise<T>) {
+  try {
+    return await action();
+  } catch (error) {
+    if (error instanceof ProviderError || error instanceof UpstreamError) {
+      return sendError(reply, error.statusCode, error.message);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Who asked, for the event log: the client's address and whether it sent a bearer token (beyond
+ * loopback the route policy has checked it; on loopback none is needed and it is not checked).
+ */
+function changedBy(request: FastifyRequest): string {
+  const token = /^Bearer\s/i.test(request.headers.authorization ?? '');
+  return `${request.ip}, ${token ? 'bearer token' : 'no token'}`;
+}

@@ -1,5 +1,7 @@
 import type {
   AdaptiveRouting,
+  AdaptiveRoutingChange,
+  AdaptiveRoutingStatus,
   Analysis,
   ErrorBody,
   EventList,
@@ -125,10 +127,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
   return {
     getTopology: (signal?: AbortSignal) => request<Topology>('GET', '/api/v1/topology', undefined, signal),
+    /** The settings, or `{available: false, reason}` where the fabric has no adaptive routing to manage. */
     getAdaptiveRouting: (signal?: AbortSignal) =>
-      request<AdaptiveRouting>('GET', '/api/v1/adaptive-routing', undefined, signal),
+      request<AdaptiveRoutingStatus>('GET', '/api/v1/adaptive-routing', undefined, signal),
     putAdaptiveRouting: (patch: Partial<AdaptiveRouting>, signal?: AbortSignal) =>
-      request<AdaptiveRouting>('PUT', '/api/v1/adaptive-routing', patch, signal),
+      request<AdaptiveRoutingChange>('PUT', '/api/v1/adaptive-routing', patch, signal),
     getTraffic: (signal?: AbortSignal) => request<FlowList>('GET', '/api/v1/traffic', undefined, signal),
     startTraffic: (body: TrafficRequest, signal?: AbortSignal) =>
       request<FlowList>('POST', '/api/v1/traffic', body, signal),

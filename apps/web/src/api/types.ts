@@ -17,6 +17,8 @@ import type {
 
 export type {
   AdaptiveRouting,
+  AdaptiveRoutingChange,
+  AdaptiveRoutingStatus,
   Analysis,
   ErrorBody,
   EventList,

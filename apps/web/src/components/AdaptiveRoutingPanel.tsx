@@ -11,14 +11,45 @@ import {
 import type { AdaptiveRoutingState } from '../state/useAdaptiveRouting.ts';
 import { ErrorNote } from './ErrorNote.tsx';
 
-/** Adaptive-routing controls; every control shows the server's state, changes go out as PUT. */
+/**
+ * Adaptive-routing controls; every control shows the server's state, changes go out as PUT. Where
+ * the fabric has no adaptive routing to manage, the switch is disabled and says why.
+ */
 export function AdaptiveRoutingPanel({ ar }: { ar: AdaptiveRoutingState }) {
   const thresholdId = useId();
   const algorithmId = useId();
   const frequencyId = useId();
   const lostId = useId();
+  const reasonId = useId();
   const s = ar.settings;
 
+  if (!s && ar.unavailable !== null) {
+    return (
+      <div className="ar-controls">
+        <div className="ar-switch-row">
+          <button
+            type="button"
+            role="switch"
+            aria-checked={false}
+            aria-label="Adaptive routing"
+            aria-describedby={reasonId}
+            className="switch"
+            disabled
+          >
+            <span className="switch-track" aria-hidden="true">
+              <span className="switch-thumb" />
+            </span>
+            <span className="switch-text" aria-hidden="true">
+              Adaptive routing <strong>unavailable</strong>
+            </span>
+          </button>
+        </div>
+        <p id={reasonId} className="hint">
+          {ar.unavailable}
+        </p>
+      </div>
+    );
+  }
   if (!s) {
     if (ar.loading) return <p className="placeholder">Loading adaptive-routing settings…</p>;
     return <ErrorNote message={`Adaptive routing: ${ar.error ?? 'no answer'}`} onRetry={ar.reload} />;

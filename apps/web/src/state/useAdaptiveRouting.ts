@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { describeError } from '../api/client.ts';
-import type { AdaptiveRouting } from '../api/types.ts';
+import type { AdaptiveRouting, AdaptiveRoutingChange } from '../api/types.ts';
 import { useApi } from './ApiContext.tsx';
 
 export interface AdaptiveRoutingState {
   /** What the server last reported; null until the first answer. */
   settings: AdaptiveRouting | null;
+  /** Why the fabric has no adaptive routing to change here (the API's reason); null when it has. */
+  unavailable: string | null;
   loading: boolean;
   /** A change is in flight. */
   saving: boolean;
@@ -18,6 +20,7 @@ export interface AdaptiveRoutingState {
 export function useAdaptiveRouting(): AdaptiveRoutingState {
   const api = useApi();
   const [settings, setSettings] = useState<AdaptiveRouting | null>(null);
+  const [unavailable, setUnavailable] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -30,7 +33,8 @@ export function useAdaptiveRouting(): AdaptiveRoutingState {
     setLoading(true);
     api.getAdaptiveRouting(controller.signal).then(
       (data) => {
-        setSettings(data);
+        setSettings(data.available ? data : null);
+        setUnavailable(data.available ? null : data.reason);
         setError(null);
         setLoading(false);
       },
@@ -54,7 +58,7 @@ export function useAdaptiveRouting(): AdaptiveRoutingState {
       api.putAdaptiveRouting(patch, controller.signal).then(
         (data) => {
           setSettings(data);
-          setError(null);
+          setError(applyFailure(data));
           setSaving(false);
         },
         (e: unknown) => {
@@ -68,5 +72,17 @@ export function useAdaptiveRouting(): AdaptiveRoutingState {
   );
 
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
-  return { settings, loading, saving, error, update, reload };
+  return { settings, unavailable, loading, saving, error, update, reload };
+}
+
+/** "Saved to …/opafm.xml, but reload-fm failed (exit 3): …" when the site's apply command failed. */
+function applyFailure(answer: AdaptiveRoutingChange): string | null {
+  const change = answer.change;
+  const apply = change?.apply;
+  if (!change || !apply || apply.ok) return null;
+  const how =
+    apply.error ??
+    (apply.timedOut ? 'timed out' : apply.signal ? `killed by ${apply.signal}` : `exit ${apply.exitCode}`);
+  const said = apply.stderr.trim().split('\n').at(-1);
+  return `Saved to ${change.file}, but ${apply.command.join(' ')} failed (${how})${said ? `: ${said}` : ''}`;
 }

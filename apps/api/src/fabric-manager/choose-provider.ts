@@ -1,0 +1,46 @@
+import type { ApiConfig } from '../config.ts';
+import type { ApiContext } from '../context.ts';
+import type { EmulatorClient } from '../emulator-client.ts';
+import type { EventLog } from '../events/event-log.ts';
+import { OpafmXmlAdaptiveRouting } from './opafm-xml-provider.ts';
+import {
+  type AdaptiveRoutingProvider,
+  EmulatorAdaptiveRouting,
+  NO_AR_ON_OPENSM,
+  NO_FABRIC_MANAGER,
+  UnavailableAdaptiveRouting,
+} from './provider.ts';
+
+/**
+ * Who manages adaptive routing, decided once at start, in this order:
+ * - an InfiniBand fabric (FABSCOPE_FABRIC=infiniband): nobody. Upstream OpenSM has no adaptive
+ *   routing, and an emulator there is only a traffic source, never the fabric's manager;
+ * - the site's opafm.xml (FABSCOPE_OPAFM_XML), even with an emulator beside it;
+ * - the demo's emulated fabric manager;
+ * - nobody: no fabric manager is configured.
+ */
+export function adaptiveRoutingProviderFor(
+  config: { fabricSource?: string | undefined; opafm?: ApiConfig['opafm'] },
+  emulator: EmulatorClient | null,
+  events?: EventLog,
+): AdaptiveRoutingProvider {
+  if (config.fabricSource === 'infiniband') return new UnavailableAdaptiveRouting(NO_AR_ON_OPENSM);
+  if (config.opafm) {
+    return new OpafmXmlAdaptiveRouting({ path: config.opafm.xmlPath, apply: config.opafm.apply, events });
+  }
+  if (emulator) return new EmulatorAdaptiveRouting(emulator);
+  return new UnavailableAdaptiveRouting(NO_FABRIC_MANAGER);
+}
+
+const derived = new WeakMap<ApiContext, AdaptiveRoutingProvider>();
+
+/** The context's provider; a context built without one (tests) gets the emulator's, or none. */
+export function adaptiveRoutingOf(ctx: ApiContext): AdaptiveRoutingProvider {
+  if (ctx.adaptiveRouting) return ctx.adaptiveRouting;
+  let provider = derived.get(ctx);
+  if (!provider) {
+    provider = adaptiveRoutingProviderFor({}, ctx.emulator);
+    derived.set(ctx, provider);
+  }
+  return provider;
+}

@@ -1,0 +1,93 @@
+import { spawn } from 'node:child_process';
+import type { CommandOutcome } from '@fabscope/contracts';
+
+export type { CommandOutcome };
+
+const TAIL_BYTES = 4096;
+
+/**
+ * `a "b c" 'd'` → ['a', 'b c', 'd']: words split on whitespace, quotes group. Nothing else of a
+ * shell (no variables, globs, escapes, pipes): the command is run as these words, without a shell.
+ */
+export function parseCommandLine(text: string): string[] {
+  const words: string[] = [];
+  let word: string | null = null;
+  let quote: string | null = null;
+  for (const c of text) {
+    if (quote !== null) {
+      if (c === quote) quote = null;
+      else word += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      word ??= '';
+    } else if (/\s/.test(c)) {
+      if (word !== null) words.push(word);
+      word = null;
+    } else {
+      word = (word ?? '') + c;
+    }
+  }
+  if (quote !== null) throw new Error(`unterminated ${quote} in "${text}"`);
+  if (word !== null) words.push(word);
+  return words;
+}
+
+/** Keeps the last TAIL_BYTES of a stream. */
+class Tail {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.chunks.length > 1 && this.size - (this.chunks[0] as Buffer).length >= TAIL_BYTES) {
+      this.size -= (this.chunks.shift() as Buffer).length;
+    }
+  }
+  text(): string {
+    const all = Buffer.concat(this.chunks);
+    return all.subarray(Math.max(0, all.length - TAIL_BYTES)).toString('utf8');
+  }
+}
+
+/**
+ * Runs `argv` without a shell, stdin closed, and reports how it ended: exit status, signal, the
+ * tails of its output, whether it was killed for taking longer than `timeoutMs` (SIGTERM, then
+ * SIGKILL 2 s later). Never throws: a command that cannot start is an outcome with `error`.
+ */
+export function runCommand(argv: readonly string[], timeoutMs: number): Promise<CommandOutcome> {
+  const [file, ...args] = argv;
+  const started = Date.now();
+  const stdout = new Tail();
+  const stderr = new Tail();
+  return new Promise((resolve) => {
+    let timedOut = false;
+    let error: string | undefined;
+    const child = spawn(file ?? '', args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    let killer: NodeJS.Timeout | undefined;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGTERM');
+      killer = setTimeout(() => child.kill('SIGKILL'), 2000);
+    }, timeoutMs);
+    child.on('error', (e) => {
+      error = e.message;
+    });
+    child.on('close', (exitCode, signal) => {
+      clearTimeout(timer);
+      clearTimeout(killer);
+      resolve({
+        command: [...argv],
+        ok: exitCode === 0 && !timedOut && error === undefined,
+        exitCode: error === undefined ? exitCode : null,
+        signal,
+        timedOut,
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        ...(error === undefined ? {} : { error }),
+        durationMs: Date.now() - started,
+      });
+    });
+  });
+}

@@ -1,9 +1,9 @@
 import {
-  bytesPerSecondOfRate,
   channelOf,
   type Fabric,
   type ForwardingTables,
   fatTreeRouting,
+  linkDataBytesPerSecond,
   mulberry32,
   NoRouteError,
   type Random,
@@ -119,7 +119,7 @@ class FabricEmulator implements Emulator {
     const ticksPerSecond = new Float64Array(channelCount);
     this.lineCapacity = new Float64Array(channelCount);
     for (const link of fabric.links) {
-      const bytes = bytesPerSecondOfRate(link.rateGbps);
+      const bytes = linkDataBytesPerSecond(link, fabric.fabricType);
       for (const c of [link.index * 2, link.index * 2 + 1]) {
         ticksPerSecond[c] = bytes / unit;
         this.lineCapacity[c] = bytes;

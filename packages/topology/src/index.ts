@@ -38,6 +38,12 @@ export {
   type TrafficInputs,
 } from './analysis/pm-categories.ts';
 export { FabricBuilder, type LinkOptions, type NodeSpec } from './builder.ts';
+export {
+  INFINIBAND_LANE_DATA_GBPS,
+  infinibandDataRateGbps,
+  linkDataBytesPerSecond,
+  linkDataRateGbps,
+} from './data-rate.ts';
 export { type TwoTierFatTreeOptions, twoTierFatTree } from './fat-tree.ts';
 export { type ThreeTierFatTreeOptions, threeTierFatTree } from './fat-tree-3.ts';
 export { type FatTreeForRadixOptions, fatTreeForRadix } from './fat-tree-radix.ts';
@@ -106,6 +112,15 @@ export { fatTreeRouting } from './routing/fattree.ts';
 export { applyIbroute } from './routing/ibroute.ts';
 export { LOWEST_PORT_MIN_HOP, lowestPortMinHopRouting } from './routing/lowest-port.ts';
 export { minHopRouting } from './routing/minhop.ts';
+export {
+  type StaticLoadDirection,
+  type StaticLoadGroup,
+  type StaticLoadPort,
+  type StaticRouteLoad,
+  staticRouteLoad,
+  staticRouteLoadSteps,
+  summarizeStaticLoad,
+} from './routing/static-load.ts';
 export { survivingFabric, sweepTables, tablesAfterSweep } from './routing/sweep.ts';
 export { emptyTables, type ForwardingTables, NO_ROUTE } from './routing/tables.ts';
 export { traceChannels } from './routing/trace.ts';

@@ -1,10 +1,10 @@
 import type { LinkDirectionState } from '@fabscope/contracts';
 import {
-  bytesPerSecondOfRate,
   type CategoryValues,
   channelOf,
   DEFAULT_PM_THRESHOLDS,
   type Fabric,
+  linkDataBytesPerSecond,
   type PmThresholdConfig,
 } from '@fabscope/topology';
 import { type PortRates, portKey, type RatesSnapshot } from '../store/types.ts';
@@ -69,7 +69,8 @@ export class LinkIndex {
           kind: channel.link.kind,
           from: channel.from,
           to: channel.to,
-          capacityBytesPerSecond: bytesPerSecondOfRate(channel.link.rateGbps),
+          // The data rate after line encoding (4x SDR carries 1 GB/s, not 1.25): one table.
+          capacityBytesPerSecond: linkDataBytesPerSecond(channel.link, fabric.fabricType),
         },
         fromKey: portKey(guidOf(channel.from.node), channel.from.port),
         toKey: portKey(guidOf(channel.to.node), channel.to.port),

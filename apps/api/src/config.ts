@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { type Fabric, ParseError, type PmThresholdConfig, parsePmThresholds } from '@fabscope/topology';
 import { parseCommandLine } from './fabric-manager/run-command.ts';
 import { METRICS_SOURCES, type MetricsSource } from './store/series-mapping.ts';
@@ -39,7 +40,19 @@ export interface ApiConfig {
   jobs?: JobsConfig | undefined;
   /** The site's Omni-Path fabric manager config, for adaptive routing (FABSCOPE_OPAFM_XML, FABSCOPE_OPAFM_APPLY). */
   opafm?: OpafmConfig | undefined;
+  /** The subnet manager's forwarding tables (FABSCOPE_LFTS, FABSCOPE_LFTS_INTERVAL_MS); unset: computed ones. */
+  lfts?: LftsConfig | undefined;
+  /**
+   * What fabric is watched (FABSCOPE_FABRIC): `emulator` (the demo's, default) or a real one read
+   * with its own management tools, `infiniband` (infiniband-diags and MADs through libibumad; the
+   * topology from discovery, the routes from the subnet manager's tables). On `infiniband` an
+   * emulator, if any, is only a traffic source: it never stands for the fabric's routing or state.
+   */
+  fabricSource?: FabricSourceKind;
 }
+
+export type FabricSourceKind = 'emulator' | 'infiniband';
+export const FABRIC_SOURCE_KINDS: readonly FabricSourceKind[] = ['emulator', 'infiniband'];
 
 /** Reads FABSCOPE_PM_THRESHOLDS: an opafm.xml, `<Pm>` or `<PmThresholds>` file. */
 function pmThresholdsFrom(path: string | undefined): PmThresholdConfig | undefined {
@@ -113,6 +126,32 @@ function jobsConfig(env: NodeJS.ProcessEnv): JobsConfig | undefined {
     command: env.FABSCOPE_SQUEUE || 'squeue',
     timeoutMs,
   };
+}
+
+/** Where the subnet manager's tables are read from, and how often. */
+export type LftsConfig = ({ kind: 'file'; path: string } | { kind: 'ibroute' | 'dump_fts' }) & {
+  intervalMs: number;
+};
+
+/**
+ * FABSCOPE_LFTS: the path of OpenSM's opensm-lfts.dump (its directory must exist; the file may come
+ * later), or `ibroute` / `dump_fts` to read every switch's table with that tool. Checked every
+ * FABSCOPE_LFTS_INTERVAL_MS: default 1 s for a file (one stat), 30 s for the tools (MADs to every switch).
+ */
+function lftsConfig(env: NodeJS.ProcessEnv): LftsConfig | undefined {
+  const value = env.FABSCOPE_LFTS;
+  if (value === undefined || value === '') return undefined;
+  const tool = value === 'ibroute' || value === 'dump_fts' ? value : undefined;
+  const raw = env.FABSCOPE_LFTS_INTERVAL_MS;
+  const intervalMs = raw ? Number(raw) : tool ? 30_000 : 1000;
+  if (!Number.isInteger(intervalMs) || intervalMs < 100 || intervalMs > 3_600_000) {
+    throw new ConfigError(`FABSCOPE_LFTS_INTERVAL_MS must be 100..3600000, got "${raw}"`);
+  }
+  if (tool) return { kind: tool, intervalMs };
+  if (!existsSync(dirname(value))) {
+    throw new ConfigError(`FABSCOPE_LFTS names a file in a directory that does not exist: "${value}"`);
+  }
+  return { kind: 'file', path: value, intervalMs };
 }
 
 /**
@@ -225,10 +264,18 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       `FABSCOPE_HISTORY_SECONDS must be 10..86400, got "${env.FABSCOPE_HISTORY_SECONDS}"`,
     );
   }
+  const fabricSource = (env.FABSCOPE_FABRIC || 'emulator') as FabricSourceKind;
+  if (!FABRIC_SOURCE_KINDS.includes(fabricSource)) {
+    throw new ConfigError(
+      `FABSCOPE_FABRIC must be one of ${FABRIC_SOURCE_KINDS.join(', ')}, got "${env.FABSCOPE_FABRIC}"`,
+    );
+  }
   return {
+    fabricSource,
     pmThresholds: pmThresholdsFrom(env.FABSCOPE_PM_THRESHOLDS),
     jobs: jobsConfig(env),
     opafm: opafmConfig(env),
+    lfts: lftsConfig(env),
     eventsDir: env.FABSCOPE_EVENTS_DIR || undefined,
     historySeconds,
     topologyPath,

@@ -1,6 +1,13 @@
 export { type AppOptions, buildApp } from './app.ts';
 export { isLoopbackHost } from './auth.ts';
-export { type ApiConfig, ConfigError, configFromEnv, defaultSampleIntervalMs } from './config.ts';
+export {
+  type ApiConfig,
+  ConfigError,
+  configFromEnv,
+  defaultSampleIntervalMs,
+  FABRIC_SOURCE_KINDS,
+  type FabricSourceKind,
+} from './config.ts';
 export type { ApiContext } from './context.ts';
 export { EmulatorClient, UpstreamError } from './emulator-client.ts';
 export { type LinkDirectionState, LinkIndex, linkDirectionStates, summarize } from './lib/utilization.ts';

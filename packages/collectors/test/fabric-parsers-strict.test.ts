@@ -125,6 +125,21 @@ describe('opapmaquery getportstatus output', () => {
     );
   });
 
+  it('refuses output cut after the data counters or inside the last section, not reading the rest as unknown', () => {
+    const lines = fixture('opapmaquery/edge1-port1.out').split('\n');
+    const upTo = (n: number) => `${lines.slice(0, n).join('\n')}\n`;
+    // Data and packets present, every error section missing.
+    expect(() => parseOpapmaquery(upTo(10))).toThrow(
+      /^opapmaquery: line 11: port 1 \(from line 1\) ends without "Errors: Signal Integrity", "Errors: Security", "Errors: Routing and Other Errors", "Performance: Congestion", "Performance: Bubbles": the output is cut short$/,
+    );
+    // Cut inside Performance: Bubbles, before its last counter.
+    expect(() => parseOpapmaquery(upTo(36))).toThrow(/ends without Rcv Bubble: the output is cut short$/);
+    // Whole: every counter read.
+    const [port] = parseOpapmaquery(upTo(37));
+    expect(port?.counters['Rcv Bubble']).toBe(0n);
+    expect(port?.transmitWait).toBe(4200n);
+  });
+
   it.each(Object.entries(NOT_THEIRS))('refuses %s with a ParseError naming a line', (_name, text) => {
     expect(parseErrorOf(() => parseOpapmaquery(text))).toBeDefined();
   });

@@ -42,6 +42,20 @@ describe('perfquery parser', () => {
     ]);
   });
 
+  it('reads perfquery -a (AllPortSelect) as the sum of every port, never as a port 255', () => {
+    // Both recorded from perfquery -a / -x -a on the ibsim lab (infiniband-diags 44).
+    for (const file of ['all-ports.out', 'all-ports-extended.out']) {
+      const [sum, ...rest] = parsePerfquery(fixture(`perfquery/${file}`));
+      expect(rest).toEqual([]);
+      expect(sum?.allPorts).toBe(true);
+      expect(sum?.port).toBeNull();
+      expect(sum?.lid).toBe(2);
+      expect(sum?.transmitBytes).toBeGreaterThan(0n);
+    }
+    const [one] = parsePerfquery(fixture('perfquery/0x98039b0300a1b3d4.out'));
+    expect(one?.allPorts).toBe(false);
+  });
+
   it('refuses empty output (a query that printed nothing) with a ParseError', () => {
     expect(() => parsePerfquery(fixture('perfquery/0x248a070300b26c1e.out'))).toThrow(
       /^perfquery: line 1: no counters block/,

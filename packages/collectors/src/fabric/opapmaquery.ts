@@ -18,6 +18,22 @@ export interface OpaPortStatus {
 }
 
 const FORMAT = 'opapmaquery';
+/**
+ * The port-level sections every getportstatus answer prints, in order (opa-ff stl_print.c): a port
+ * whose answer lacks one, or whose last section stops before its last counter, was cut short —
+ * its missing counters would otherwise read as unknown and hide the cut.
+ */
+const SECTIONS = [
+  'Performance: Transmit',
+  'Performance: Receive',
+  'Errors: Signal Integrity',
+  'Errors: Security',
+  'Errors: Routing and Other Errors',
+  'Performance: Congestion',
+  'Performance: Bubbles',
+] as const;
+/** The last counter of the last section (Performance: Bubbles). */
+const LAST_COUNTER = 'Rcv Bubble';
 const FLIT_BYTES = 8n;
 /** Printed for every port by every opapmaquery version (opa-ff IbaTools stl_print.c PrintStlPortStatusRsp). */
 const REQUIRED = ['Xmit Data', 'Xmit Pkts', 'Rcv Data', 'Rcv Pkts'];
@@ -27,9 +43,18 @@ const DATA = /^(Xmit Data|Rcv Data)\s+\d+\s+MB\s+\((\d+)\s+Flits\)$/;
 const QUALITY = /^Link Qual(?:ity)? Indicator\s+(\d+)(?:\s+\([^)]*\))?$/;
 const COUNTER = /^([A-Za-z][A-Za-z .]*?)\s{2,}(\d+)$/;
 
-function finish(p: OpaPortStatus, startLine: number, endLine: number): OpaPortStatus {
+function finish(
+  p: OpaPortStatus,
+  sections: ReadonlyMap<string, number>,
+  startLine: number,
+  endLine: number,
+): OpaPortStatus {
   const c = p.counters;
-  const missing = REQUIRED.filter((name) => c[name] === undefined);
+  const missing = [
+    ...REQUIRED.filter((name) => c[name] === undefined),
+    ...SECTIONS.filter((name) => !sections.get(name)).map((name) => `"${name}"`),
+    ...(sections.get('Performance: Bubbles') && c[LAST_COUNTER] === undefined ? [LAST_COUNTER] : []),
+  ];
   if (missing.length > 0) {
     throw new ParseError(
       `port ${p.port} (from line ${startLine}) ends without ${missing.join(', ')}: the output is cut short`,
@@ -51,7 +76,8 @@ function finish(p: OpaPortStatus, startLine: number, endLine: number): OpaPortSt
  */
 export function parseOpapmaquery(text: string): OpaPortStatus[] {
   const ports: OpaPortStatus[] = [];
-  let current: { status: OpaPortStatus; line: number } | null = null;
+  let current: { status: OpaPortStatus; line: number; sections: Map<string, number> } | null = null;
+  let section = '';
   let inVl = false;
   const lines = textLines(text, FORMAT);
   const fail = (reason: string, line: number) => new ParseError(reason, { format: FORMAT, line });
@@ -65,7 +91,7 @@ export function parseOpapmaquery(text: string): OpaPortStatus[] {
     if (line.startsWith('#') || STDERR_LINE.test(line)) continue;
     const portLine = PORT.exec(line);
     if (portLine) {
-      if (current) ports.push(finish(current.status, current.line, at));
+      if (current) ports.push(finish(current.status, current.sections, current.line, at));
       current = {
         status: {
           port: Number(portLine[1]),
@@ -78,7 +104,9 @@ export function parseOpapmaquery(text: string): OpaPortStatus[] {
           transmitWait: null,
         },
         line: at,
+        sections: new Map(),
       };
+      section = '';
       inVl = false;
       continue;
     }
@@ -87,7 +115,12 @@ export function parseOpapmaquery(text: string): OpaPortStatus[] {
       inVl = true;
       continue;
     }
-    if (SECTION.test(line) || /^VL Select Mask\s+0x[0-9a-f]+$/i.test(line)) continue;
+    if (SECTION.test(line)) {
+      section = line.replace(/\s+/g, ' ');
+      if (!inVl) current.sections.set(section, current.sections.get(section) ?? 0);
+      continue;
+    }
+    if (/^VL Select Mask\s+0x[0-9a-f]+$/i.test(line)) continue;
     const data = DATA.exec(line);
     const quality = QUALITY.exec(line);
     const counter = COUNTER.exec(line);
@@ -98,11 +131,12 @@ export function parseOpapmaquery(text: string): OpaPortStatus[] {
       );
     }
     if (inVl) continue;
+    current.sections.set(section, (current.sections.get(section) ?? 0) + 1);
     if (data) current.status.counters[data[1] as string] = BigInt(data[2] as string);
     else if (quality) current.status.linkQuality = Number(quality[1]);
     else if (counter) current.status.counters[counter[1] as string] = BigInt(counter[2] as string);
   }
-  if (current) ports.push(finish(current.status, current.line, lines.length));
+  if (current) ports.push(finish(current.status, current.sections, current.line, lines.length));
   if (ports.length === 0) throw fail('no "Port Number N" section found', lines.length);
   return ports;
 }

@@ -9,7 +9,13 @@ export interface PerfqueryPort {
   /** The attribute read: PortCounters, PortCountersExtended, PortRcvErrorDetails, … */
   attribute: string;
   lid: number | null;
-  port: number;
+  /** The port read; null for `perfquery -a`, whose one block sums every port of the node. */
+  port: number | null;
+  /**
+   * `perfquery -a`: PortSelect 255 (AllPortSelect, IBA 16.1.3.5) — the counters of every port of
+   * the node added together, which no single port has. Never to be read as a port 255.
+   */
+  allPorts: boolean;
   extended: boolean;
   /** Every `Name:....value` line of the block, as read (native units). */
   counters: Record<string, bigint>;
@@ -54,6 +60,8 @@ const EXTENDED_64 = new Set([
 ]);
 
 const FORMAT = 'perfquery';
+/** PortSelect that asks for every port at once (AllPortSelect). */
+const ALL_PORTS = 255;
 
 /** Fields every version of perfquery prints in a complete block; one missing means the output was cut. */
 const REQUIRED: Record<string, readonly string[]> = {
@@ -133,6 +141,7 @@ function emptyBlock(
     attribute,
     lid,
     port,
+    allPorts: false,
     extended: attribute === 'PortCountersExtended',
     counters: {},
     transmitBytes: null,
@@ -155,11 +164,15 @@ function finish(block: OpenBlock, seen: Set<string>, endLine: number): Perfquery
   const missing = required.filter((name) => !seen.has(name));
   if (missing.length > 0 || seen.size === 0) {
     throw new ParseError(
-      `the ${block.attribute} block of port ${block.port} (from line ${block.line}) ends without ${missing.length > 0 ? missing.join(', ') : 'any counter'}: the output is cut short`,
+      `the ${block.attribute} block of ${block.port === ALL_PORTS ? 'all ports' : `port ${block.port}`} (from line ${block.line}) ends without ${missing.length > 0 ? missing.join(', ') : 'any counter'}: the output is cut short`,
       { format: FORMAT, line: endLine },
     );
   }
   const { line: _line, capMask: _capMask, ...port } = block;
+  if (port.port === ALL_PORTS) {
+    port.allPorts = true;
+    port.port = null;
+  }
   const c = port.counters;
   const words = (name: string) => (c[name] === undefined ? null : (c[name] as bigint) * 4n);
   if (port.attribute === 'PortCounters' || port.extended) {

@@ -34,6 +34,20 @@ export function rawNode(key: string, name: string, type: NodeType, where: RawNod
   return { key, name, type, portLids: {}, portGuids: {}, uncabled: new Set(), where };
 }
 
+/** What a format promises about its listings, checked once the cables are matched up. */
+export interface AssembleChecks {
+  /**
+   * Whether a node had a record of its own (a header). When given, a node that is only named by
+   * another node's port line is an error there: the dump lost its record (cut short).
+   */
+  described?: (node: RawNode) => boolean;
+  /**
+   * Whether a node's record lists every cabled port. When given, a cable between two such nodes
+   * listed from one end only is an error at that listing: the other record lost the line.
+   */
+  listsEveryPort?: (node: RawNode) => boolean;
+}
+
 /**
  * Matches the two listings of each cable, checks they agree, derives switch tiers (1 for switches
  * with hosts or routers attached, then +1 per ISL hop) and builds the Fabric.
@@ -44,11 +58,14 @@ export function assembleFabric(
   format: string,
   nodes: Map<string, RawNode>,
   links: RawLink[],
+  checks: AssembleChecks = {},
 ): Fabric {
   const err = (reason: string, where: RawLink['where']) =>
     parseError(reason, where.line, format, where.element);
   const ends = new Map<string, { link: RawLink; other: string }>();
   const unique: RawLink[] = [];
+  /** Cables listed from their second end too. */
+  const fromBothEnds = new Set<RawLink>();
   const endKey = (e: { key: string; port: number }) => `${e.key}\u0000${e.port}`;
   for (const link of links) {
     for (const end of [link.a, link.b]) {
@@ -71,6 +88,7 @@ export function assembleFabric(
         );
       }
       // The same cable listed from its other end: the link runs at the slower end's rate.
+      if (ka === endKey(seen.link.b)) fromBothEnds.add(seen.link);
       if (link.rateGbps < seen.link.rateGbps) {
         seen.link.rateGbps = link.rateGbps;
         if (link.widthSpeed) seen.link.widthSpeed = link.widthSpeed;
@@ -80,6 +98,29 @@ export function assembleFabric(
     ends.set(ka, { link, other: kb });
     ends.set(kb, { link, other: ka });
     unique.push(link);
+  }
+
+  const { described, listsEveryPort } = checks;
+  if (described) {
+    for (const n of nodes.values()) {
+      if (described(n)) continue;
+      throw err(
+        `"${n.name}" is cabled here but no record describes it (no Switch/Ca/Rt "${n.name}" header): the dump is cut short or lost the record`,
+        n.where,
+      );
+    }
+  }
+  if (listsEveryPort) {
+    for (const l of unique) {
+      if (fromBothEnds.has(l)) continue;
+      const a = nodes.get(l.a.key) as RawNode;
+      const b = nodes.get(l.b.key) as RawNode;
+      if (!listsEveryPort(a) || !listsEveryPort(b)) continue;
+      throw err(
+        `port ${l.a.port} of "${a.name}" is cabled to port ${l.b.port} of "${b.name}", whose record (line ${b.where.line}) does not list that port: the dump is cut short or lost the line (each cable is listed from both ends)`,
+        l.where,
+      );
+    }
   }
 
   // Port counts: as declared, or the highest port seen.

@@ -39,24 +39,54 @@ const IBSIM_SPEEDS: Record<string, string> = {
  * Nodes are named by their quoted id; node descriptions, GUIDs, LIDs and LMC are kept. The
  * tools' stderr lines (`ibwarn: …`, `src/query_smp.c:…; umad …`) and `#` comments are skipped
  * wherever they are; any other line that is not part of a record is a ParseError naming it.
+ *
+ * A dump cut short is a ParseError naming a line, never a smaller fabric. ibnetdiscover ends every
+ * line with a newline, gives every node it names a record (ids, header, ports), lists each cable
+ * from both ends and always describes the node it ran from (`dump_topology`), so each of these is
+ * refused: text ending inside a line (no newline after a record's line), ids with no header after
+ * them, a node named in a port line with no record of its own, a cable listed from one end only
+ * between two records with ibnetdiscover's `# "description"` header comment, and no record of the
+ * node `# Initiated from node …` names. What a partial discovery prints is still read: stderr lines
+ * anywhere, nodes it never reached absent from every record, self-cabled switch ports. ibsim net
+ * files may list a cable from one end only (ibsim cables both ends from either listing). One cut
+ * cannot be seen: right after the header of the first record when that is the initiating node's
+ * (a switch's), which reads as a discovery that found that node alone.
  */
 export function parseIbnetdiscover(text: string, name = 'ibnetdiscover'): Fabric {
   const nodes = new Map<string, RawNode>();
   const links: RawLink[] = [];
   let current: RawNode | undefined;
   let pendingGuid: string | undefined;
+  /** The first id line (vendid=, switchguid=, …) of a record whose header has not come yet. */
+  let idsLine: number | undefined;
+  /** Records whose header carries ibnetdiscover's `# "description"` comment: they list every port. */
+  const discovered = new Set<string>();
+  /** The nodes `# Initiated from node G port P` names (dump_topology prints it first). */
+  const initiators: { guid: string; line: number }[] = [];
   const lines = textLines(text, FORMAT);
+  const last = lines.length;
   for (let i = 0; i < lines.length; i++) {
     const at = i + 1;
     const line = (lines[i] as string).trim();
     if (line === '' || line.startsWith('#')) {
       if (line === '') current = undefined;
+      const from = /^#\s*Initiated from node ([0-9a-f]{1,16}) port [0-9a-f]{1,16}\s*$/i.exec(line);
+      if (from) initiators.push({ guid: normalizeGuid(from[1] as string), line: at });
       continue;
     }
     if (STDERR_LINE.test(line) || /^(Non-)?Chassis Nodes$/i.test(line) || /^Chassis \d+/i.test(line))
       continue;
+    // A text ending in a newline splits into a last, empty line; a record's line last has none.
+    if (at === last) {
+      throw parseError(
+        `the dump ends inside this line (no newline after "${excerpt(line)}"): it is cut short (ibnetdiscover ends every line)`,
+        at,
+        FORMAT,
+      );
+    }
     const guidLine = GUID_LINE.exec(line);
     if (guidLine) {
+      idsLine ??= at;
       if (guidLine[1] !== 'vendid' && guidLine[1] !== 'devid' && guidLine[1] !== 'sysimgguid') {
         pendingGuid = guidField(guidLine[2] as string, at, FORMAT);
       }
@@ -91,6 +121,8 @@ export function parseIbnetdiscover(text: string, name = 'ibnetdiscover'): Fabric
       if (lmc && Number(lmc[1]) > 0) node.lmc = Number(lmc[1]);
       node.guid = pendingGuid ?? guidFromId(id) ?? node.guid;
       pendingGuid = undefined;
+      idsLine = undefined;
+      if (desc) discovered.add(id);
       nodes.set(id, node);
       current = node;
       continue;
@@ -162,8 +194,29 @@ export function parseIbnetdiscover(text: string, name = 'ibnetdiscover'): Fabric
       FORMAT,
     );
   }
+  if (idsLine !== undefined) {
+    throw parseError(
+      `the record whose ids start here has no Switch/Ca header: the dump is cut short`,
+      idsLine,
+      FORMAT,
+    );
+  }
   if (nodes.size === 0) throw parseError('no Switch or Ca record found', lines.length, FORMAT);
-  return assembleFabric(name, 'infiniband', FORMAT, nodes, links);
+  const fabric = assembleFabric(name, 'infiniband', FORMAT, nodes, links, {
+    described: (n) => n.portCount !== undefined,
+    listsEveryPort: (n) => discovered.has(n.key),
+  });
+  // The node ibnetdiscover ran from is always in its dump (it discovers outward from it); CA
+  // records come after every switch's, so a dump cut before it lost records nothing else names.
+  for (const { guid, line } of initiators) {
+    if (fabric.nodes.some((n) => n.guid === guid)) continue;
+    throw parseError(
+      `the dump was initiated from node ${guid} but has no record of it: the dump is cut short`,
+      line,
+      FORMAT,
+    );
+  }
+  return fabric;
 }
 
 function guidFromId(id: string): string | undefined {

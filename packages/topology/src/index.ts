@@ -109,7 +109,7 @@ export {
 } from './routing/engines.ts';
 export { RoutingError } from './routing/errors.ts';
 export { fatTreeRouting } from './routing/fattree.ts';
-export { applyIbroute } from './routing/ibroute.ts';
+export { applyIbroute, type IbrouteOptions, switchesWithoutDump } from './routing/ibroute.ts';
 export { LOWEST_PORT_MIN_HOP, lowestPortMinHopRouting } from './routing/lowest-port.ts';
 export { minHopRouting } from './routing/minhop.ts';
 export {
@@ -122,7 +122,13 @@ export {
   summarizeStaticLoad,
 } from './routing/static-load.ts';
 export { survivingFabric, sweepTables, tablesAfterSweep } from './routing/sweep.ts';
-export { emptyTables, type ForwardingTables, NO_ROUTE } from './routing/tables.ts';
+export {
+  emptyTables,
+  type ForwardingTables,
+  NO_ROUTE,
+  type TableSource,
+  tableSource,
+} from './routing/tables.ts';
 export { traceChannels } from './routing/trace.ts';
 export { buildScenario, type ScenarioInfo, scenarioInfo, scenarioNames, scenarios } from './scenarios.ts';
 export { formatIbnetdiscover } from './write/ibnetdiscover.ts';

@@ -2,7 +2,7 @@ import type { Fabric, FabricNode } from '../model.ts';
 import { excerpt, guidField, parseError } from '../parse/errors.ts';
 import { textLines } from '../parse/lines.ts';
 import { STDERR_LINE } from '../parse/stderr.ts';
-import { type ForwardingTables, NO_ROUTE } from './tables.ts';
+import { type ForwardingTables, NO_ROUTE, type TableSource, tableSource } from './tables.ts';
 
 const FORMAT = 'ibroute';
 const NUMBER = '(0x[0-9a-f]+|\\d+)';
@@ -19,6 +19,19 @@ interface OpenTable {
   lft: Uint8Array;
   entries: number;
   line: number;
+  /** The header's LID range. */
+  lo: number;
+  hi: number;
+  /** The last LID listed (the tools list them in increasing order). */
+  lastLid: number;
+}
+
+export interface IbrouteOptions {
+  /**
+   * Every switch's table must come from a dump (this one or ones applied before): the switches
+   * left with computed tables are a ParseError naming them, not a silent mix.
+   */
+  strict?: boolean;
 }
 
 /**
@@ -39,12 +52,25 @@ interface OpenTable {
  * ```
  *
  * Every table must end with its `N lids dumped` line (a table cut short is an error, not a
- * partly routed switch); ibroute's `N valid lids dumped` must match the entries read. Switches
- * are matched by GUID, then by the `Lid N` in the header. Every dumped switch's table is replaced
- * whole (LIDs not listed become NO_ROUTE); switches without a dump keep theirs.
+ * partly routed switch); ibroute's `N valid lids dumped` must match the entries read, OpenSM's
+ * `N lids dumped` the header's last LID (`[0-N]`), and entries must rise within the header's
+ * range. Switches are matched by GUID, then by the `Lid N` in the header. Every dumped switch's
+ * table is replaced whole (LIDs not listed become NO_ROUTE); switches without a dump keep theirs,
+ * and the result says so per switch: `source[index]` is 'dump' or 'computed' (by `computedBy`).
+ * Several dumps apply one after another, each keeping what the earlier ones replaced; with
+ * `strict`, a switch left without a dumped table is a ParseError naming it.
  */
-export function applyIbroute(fabric: Fabric, tables: ForwardingTables, text: string): ForwardingTables {
+export function applyIbroute(
+  fabric: Fabric,
+  tables: ForwardingTables,
+  text: string,
+  options: IbrouteOptions = {},
+): ForwardingTables {
   const bySwitch = [...tables.bySwitch];
+  const source: (TableSource | undefined)[] = fabric.nodes.map((n) =>
+    n.type === 'switch' ? tableSource(tables, n.index) : undefined,
+  );
+  const computedBy = tables.source ? tables.computedBy : tables.engine;
   const byGuid = new Map<string, FabricNode>();
   for (const node of fabric.nodes) if (node.type === 'switch') byGuid.set(node.guid, node);
   let open: OpenTable | undefined;
@@ -75,7 +101,11 @@ export function applyIbroute(fabric: Fabric, tables: ForwardingTables, text: str
       const lft = new Uint8Array(fabric.maxLid + 1).fill(NO_ROUTE);
       lft[node.lid] = 0;
       bySwitch[node.index] = lft;
-      open = { node, lft, entries: 0, line: at };
+      source[node.index] = 'dump';
+      const lo = Number(header[1]);
+      const hi = Number(header[2]);
+      if (hi < lo) throw parseError(`the LID range [${header[1]}-${header[2]}] is empty`, at, FORMAT);
+      open = { node, lft, entries: 0, line: at, lo, hi, lastLid: -1 };
       dumped++;
       continue;
     }
@@ -86,23 +116,48 @@ export function applyIbroute(fabric: Fabric, tables: ForwardingTables, text: str
       }
       const lid = Number(entry[1]);
       const port = Number(entry[2]);
-      if (port > open.node.portCount) {
+      if (lid < open.lo || lid > open.hi) {
+        throw parseError(
+          `LID ${entry[1]} is outside the table's range [${open.lo}-${open.hi}] (line ${open.line}): the dump is damaged`,
+          at,
+          FORMAT,
+        );
+      }
+      if (lid <= open.lastLid) {
+        throw parseError(
+          `LID ${entry[1]} comes after LID ${open.lastLid}: a table lists LIDs in increasing order, the dump is damaged`,
+          at,
+          FORMAT,
+        );
+      }
+      open.lastLid = lid;
+      if (port > open.node.portCount && port !== NO_ROUTE) {
         throw parseError(
           `switch "${open.node.name}" has ${open.node.portCount} ports, not ${port}`,
           at,
           FORMAT,
         );
       }
-      if (lid <= fabric.maxLid) open.lft[lid] = port;
+      // ibroute -a lists unrouted LIDs too, at port 255: no route, as the table says.
+      if (lid <= fabric.maxLid && port !== NO_ROUTE) open.lft[lid] = port;
       open.entries++;
       continue;
     }
     const trailer = TRAILER.exec(line);
     if (trailer) {
       if (!open) throw parseError(`"${excerpt(line)}" outside a table`, at, FORMAT);
-      if (trailer[2] && Number(trailer[1]) !== open.entries) {
+      const count = Number(trailer[1]);
+      if (trailer[2] && count !== open.entries) {
         throw parseError(
           `the table of switch "${open.node.name}" says ${trailer[1]} valid lids but lists ${open.entries}: the dump is damaged`,
+          at,
+          FORMAT,
+        );
+      }
+      // ibroute -a counts the entries it printed; OpenSM prints the table's last LID.
+      if (!trailer[2] && count !== open.entries && count !== open.hi) {
+        throw parseError(
+          `the table of switch "${open.node.name}" (LIDs ${open.lo}-${open.hi}) says ${trailer[1]} lids dumped but lists ${open.entries}: the dump is damaged`,
           at,
           FORMAT,
         );
@@ -125,5 +180,24 @@ export function applyIbroute(fabric: Fabric, tables: ForwardingTables, text: str
   }
   if (open) throw truncated(lines.length);
   if (dumped === 0) throw parseError('no "Unicast lids … of switch" header found', 1, FORMAT);
-  return { engine: 'ibroute', bySwitch };
+  const result: ForwardingTables = { engine: 'ibroute', bySwitch, source };
+  if (computedBy !== undefined) result.computedBy = computedBy;
+  if (options.strict) {
+    const missing = switchesWithoutDump(fabric, result);
+    if (missing.length > 0) {
+      const names = missing.slice(0, 5).map((n) => `"${n.name}"`);
+      const more = missing.length > 5 ? ` and ${missing.length - 5} more` : '';
+      throw parseError(
+        `no dumped table for ${missing.length} of ${source.filter(Boolean).length} switches: ${names.join(', ')}${more} (strict: every switch's table must come from a dump)`,
+        lines.length,
+        FORMAT,
+      );
+    }
+  }
+  return result;
+}
+
+/** The switches whose tables no dump replaced (computed ones, mixed in after applyIbroute). */
+export function switchesWithoutDump(fabric: Fabric, tables: ForwardingTables): FabricNode[] {
+  return fabric.nodes.filter((n) => n.type === 'switch' && tableSource(tables, n.index) !== 'dump');
 }

@@ -3,6 +3,9 @@ import type { Fabric } from '../model.ts';
 /** LFT entry meaning "no route" (IB drops packets for LIDs whose entry is 0xFF). */
 export const NO_ROUTE = 0xff;
 
+/** Where a switch's table came from: read from a subnet manager's dump, or computed by an engine. */
+export type TableSource = 'dump' | 'computed';
+
 /**
  * Linear forwarding tables: for each switch (by node index), destination LID → output port.
  * Port 0 is the switch itself; NO_ROUTE means unreachable.
@@ -10,6 +13,18 @@ export const NO_ROUTE = 0xff;
 export interface ForwardingTables {
   engine: string;
   bySwitch: (Uint8Array | undefined)[];
+  /**
+   * Per switch (by node index), where its table came from, when dumps were applied (applyIbroute);
+   * absent: every table was computed by `engine`.
+   */
+  source?: (TableSource | undefined)[];
+  /** With `source`: the engine that computed the tables no dump replaced. */
+  computedBy?: string;
+}
+
+/** Where the table of the switch at `index` came from. */
+export function tableSource(tables: ForwardingTables, index: number): TableSource {
+  return tables.source?.[index] ?? 'computed';
 }
 
 export function emptyTables(fabric: Fabric, engine: string): ForwardingTables {

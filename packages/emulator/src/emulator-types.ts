@@ -23,6 +23,11 @@ export interface EmulatorOptions {
   routing?: (fabric: Fabric) => ForwardingTables;
   /** Time from a link change to the fabric manager's sweep that rewrites static routes. Default 10 s. */
   sweepDelayMs?: number;
+  /**
+   * A real subnet manager routes the fabric (demo:ibsim: OpenSM's tables, read from the subnet):
+   * the emulator never sweeps by itself and takes each new set of tables through `useTables`.
+   */
+  externalRouting?: boolean;
 }
 
 export const DEFAULT_SWEEP_DELAY_MS = 10_000;
@@ -93,6 +98,8 @@ export interface Emulator {
   setAdaptiveRouting(patch: Partial<AdaptiveRoutingConfig>): AdaptiveRoutingConfig;
   /** Takes a link (`a/port--b/port`) down or back up. Throws TrafficError for an unknown link. */
   setLinkState(linkId: string, state: 'active' | 'down'): void;
+  /** The subnet manager's new tables (with `externalRouting`): every flow's static path follows them. */
+  useTables(tables: ForwardingTables): void;
   /** Injects a fault (link down/up, flap, symbol errors, switch down/up, restart, counter clear). */
   injectFault(request: unknown): FaultInfo;
   /** Active faults: links held down, flapping links, symbol-error sources, switches down. */

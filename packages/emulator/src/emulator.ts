@@ -67,6 +67,8 @@ class FabricEmulator implements Emulator {
   readonly sweepDelayMs: number;
   private readonly seed: number;
   private readonly routing: (fabric: Fabric) => ForwardingTables;
+  /** The tables come from outside (a real subnet manager's, through useTables): never sweep. */
+  private readonly externalRouting: boolean;
   private finder: PathFinder;
   private networks: Networks;
   private readonly random: Random;
@@ -107,6 +109,7 @@ class FabricEmulator implements Emulator {
     this.sweepDelayMs = sweepDelayMs;
     this.seed = seed;
     this.routing = options.routing ?? fatTreeRouting;
+    this.externalRouting = options.externalRouting ?? false;
     this.clockMs = startTimeMs;
     this.random = mulberry32(seed);
     this.finder = new PathFinder(fabric, tables);
@@ -344,7 +347,9 @@ class FabricEmulator implements Emulator {
       else if (fromFlap) this.ports.countRecovery(c);
     }
     this.dirty = true;
-    if (this.sweepAtMs === Number.POSITIVE_INFINITY) this.sweepAtMs = this.clockMs + this.sweepDelayMs;
+    if (this.sweepAtMs === Number.POSITIVE_INFINITY && !this.externalRouting) {
+      this.sweepAtMs = this.clockMs + this.sweepDelayMs;
+    }
   }
 
   private accrue(from: number, to: number): void {
@@ -397,8 +402,16 @@ class FabricEmulator implements Emulator {
    * keep their path while it is intact.
    */
   private sweep(): void {
+    this.applyTables(sweepTables(this.fabric, this.links.linkUp, this.routing));
+  }
+
+  useTables(tables: ForwardingTables): void {
+    this.advance(0);
+    this.applyTables(tables);
+  }
+
+  private applyTables(tables: ForwardingTables): void {
     const linkUp = this.links.linkUp;
-    const tables = sweepTables(this.fabric, linkUp, this.routing);
     this.routingNow = {
       sweep: this.routingNow.sweep + 1,
       engine: tables.engine,

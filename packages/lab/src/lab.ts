@@ -188,7 +188,9 @@ export async function startLab(options: LabOptions): Promise<Lab> {
     lftsDumpPath,
     async command(...lines) {
       const result = await writeLines(lines);
-      const refused = result.find((a) => /unknown - skipped|^# |bad |cannot|not found|error/i.test(a));
+      // ibsim answers a refused command with "# …", "command '…' unknown - skipped" or a "bad …"/"cannot …"
+      // line (sim_cmd.c); a command that worked says what it did, or nothing.
+      const refused = result.find((a) => /^#|unknown - skipped|^bad |\bcannot\b|not found/im.test(a));
       if (refused) throw new LabError(`ibsim refused "${lines.join('; ')}": ${refused}`);
       return result;
     },

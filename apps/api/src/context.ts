@@ -5,12 +5,15 @@ import type { AdaptiveRoutingProvider } from './fabric-manager/provider.ts';
 import type { JobSource } from './jobs/job.ts';
 import type { LinkIndex } from './lib/utilization.ts';
 import type { Sampler } from './sampler.ts';
+import type { SmTablesOrigin } from './sm-tables/origin.ts';
 import type { MetricsStore } from './store/types.ts';
 
 /** What the routes work on: built once at start, shared by every request. */
 export interface ApiContext {
   fabric: Fabric;
   tables: ForwardingTables;
+  /** The subnet manager's, when `tables` are (replaced with them); absent: computed by fabscope. */
+  tablesOrigin?: SmTablesOrigin;
   linkIndex: LinkIndex;
   store: MetricsStore;
   sampler: Sampler;

@@ -1,6 +1,10 @@
+import type { RouteTables } from '@fabscope/contracts';
 import {
   describeRoute,
+  type ForwardingTables,
   findNode,
+  NoRouteError,
+  type Route,
   type RouteReport,
   type RouteReportHop,
   routeBetween,
@@ -8,6 +12,7 @@ import {
 } from '@fabscope/topology';
 import type { ApiContext } from './context.ts';
 import type { LinkDirectionState } from './lib/utilization.ts';
+import { assertTablesRead, tablesAnswer } from './sm-tables/origin.ts';
 
 /** A hop with the live load of the link direction leaving it. */
 export interface LiveHop extends RouteReportHop {
@@ -20,6 +25,8 @@ export interface LiveHop extends RouteReportHop {
 
 export interface LiveRoute extends Omit<RouteReport, 'hops'> {
   engine: string;
+  /** Where the forwarding tables came from: the subnet manager (read when), or fabscope's engine. */
+  tables: RouteTables;
   hops: LiveHop[];
   /** `flow`: the path a running flow between the two takes now; `tables`: the forwarding tables'. */
   source: 'flow' | 'tables';
@@ -34,12 +41,18 @@ export interface LiveRoute extends Omit<RouteReport, 'hops'> {
  * fabric manager's sweeps) give the static route; with an emulator, a running flow between the two
  * is the truth — adaptive routing may have moved it off the static route — so its path is the
  * answer and the static route is kept beside it when they differ. Each hop carries the live load
- * of the link leaving it. Throws UnknownNodeError / NoRouteError for bad ends.
+ * of the link leaving it. The answer says whose tables these are (`tables`: the subnet manager's,
+ * read when, or fabscope's engine). Throws UnknownNodeError / NoRouteError for bad ends, and
+ * SmTablesNotReadError while the subnet manager's tables are configured but not read yet.
  */
 export async function liveRoute(ctx: ApiContext, fromName: string, toName: string): Promise<LiveRoute> {
   const from = findNode(ctx.fabric, fromName).name;
   const to = findNode(ctx.fabric, toName).name;
-  const staticReport = describeRoute(ctx.fabric, routeBetween(ctx.fabric, ctx.tables, from, to));
+  assertTablesRead(ctx.tablesOrigin);
+  // Read once: a re-route replaces both while this answer awaits the emulator and the sampler.
+  const tables = ctx.tables;
+  const origin = ctx.tablesOrigin;
+  const staticReport = describeRoute(ctx.fabric, tablesRoute(ctx, tables, from, to));
   let report = staticReport;
   let flowId: string | undefined;
   if (ctx.emulator) {
@@ -71,7 +84,8 @@ export async function liveRoute(ctx: ApiContext, fromName: string, toName: strin
     };
   });
   const answer: LiveRoute = {
-    engine: ctx.tables.engine,
+    engine: tables.engine,
+    tables: tablesAnswer(origin, tables.engine, Date.now()),
     ...report,
     hops,
     source: flowId === undefined ? 'tables' : 'flow',
@@ -79,6 +93,24 @@ export async function liveRoute(ctx: ApiContext, fromName: string, toName: strin
   if (flowId !== undefined) answer.flowId = flowId;
   if (report !== staticReport) answer.static = { links: staticReport.links, hops: staticReport.hops };
   return answer;
+}
+
+/**
+ * The route the tables give. When it stops at a switch the subnet manager gave no table for, the
+ * error says so: that switch's entries are missing, not computed by fabscope.
+ */
+function tablesRoute(ctx: ApiContext, tables: ForwardingTables, from: string, to: string): Route {
+  try {
+    return routeBetween(ctx.fabric, tables, from, to);
+  } catch (error) {
+    const missing = ctx.tablesOrigin?.missing ?? [];
+    if (!(error instanceof NoRouteError) || missing.length === 0) throw error;
+    const at = missing.find((name) => error.message.includes(`switch "${name}"`));
+    if (at === undefined) throw error;
+    throw new NoRouteError(
+      `${error.message}: the subnet manager's tables (${ctx.tablesOrigin?.from}) have no table for switch "${at}"`,
+    );
+  }
 }
 
 /** Link-direction id → channel index, built once per fabric. */

@@ -1,6 +1,7 @@
 import {
   buildForwardingTables,
   chooseRoutingEngine,
+  emptyTables,
   type Fabric,
   type ForwardingTables,
 } from '@fabscope/topology';
@@ -18,6 +19,7 @@ import { SlurmJobSource } from './jobs/slurm-source.ts';
 import { LinkIndex } from './lib/utilization.ts';
 import { RoutingFollower } from './routing-follower.ts';
 import { Sampler } from './sampler.ts';
+import { smTablesFollowerFor } from './sm-tables/from-config.ts';
 import { EmbeddedStore } from './store/embedded.ts';
 import { PrometheusStore } from './store/prometheus.ts';
 import { seriesMappingFor } from './store/series-mapping-config.ts';
@@ -35,9 +37,20 @@ export interface RunningApi {
 export async function startApi(
   config: ApiConfig,
   fabric: Fabric,
-  options: { tables?: ForwardingTables; webRoot?: string; logger?: boolean } = {},
+  options: {
+    tables?: ForwardingTables;
+    webRoot?: string;
+    logger?: boolean;
+    /** Environment and working directory of the fabric tools the API runs (ibroute, dump_fts). */
+    tools?: { env?: NodeJS.ProcessEnv; cwd?: string };
+  } = {},
 ): Promise<RunningApi> {
-  const tables = options.tables ?? buildForwardingTables(fabric, chooseRoutingEngine(config.routing));
+  // With the subnet manager's tables (FABSCOPE_LFTS) none are computed: they start empty until read.
+  const tables =
+    options.tables ??
+    (config.lfts
+      ? emptyTables(fabric, 'ibroute')
+      : buildForwardingTables(fabric, chooseRoutingEngine(config.routing)));
   const intervalMs = config.sampleIntervalMs ?? defaultSampleIntervalMs(fabric);
   const events: EventLog = config.eventsDir ? new FileEventLog(config.eventsDir) : new MemoryEventLog();
   let store: MetricsStore;
@@ -76,8 +89,9 @@ export async function startApi(
   const ctx: ApiContext = { fabric, tables, linkIndex, store, sampler, emulator, adaptiveRouting, events };
   const jobs = jobSourceFor(config);
   if (jobs) ctx.jobs = jobs;
-  // With an emulator, the tables follow its fabric manager's sweeps.
-  const follower = emulator ? new RoutingFollower(ctx, emulator, intervalMs) : null;
+  // The tables follow the subnet manager's (FABSCOPE_LFTS), else the emulated fabric manager's sweeps.
+  const smTables = config.lfts ? await smTablesFollowerFor(config.lfts, ctx, events, options.tools) : null;
+  const follower = emulator && !smTables ? new RoutingFollower(ctx, emulator, intervalMs) : null;
   const app = await buildApp({
     ctx,
     listenHost: config.host,
@@ -97,6 +111,7 @@ export async function startApi(
     sampler,
     async close() {
       await follower?.stop();
+      await smTables?.stop();
       await sampler.stop();
       await app.close();
       await store.close();

@@ -181,6 +181,57 @@ export const RouteQuery = Type.Object(
 );
 export type RouteQuery = Static<typeof RouteQuery>;
 
+/** Where the forwarding tables behind an answer came from. */
+export const RouteTablesSchema = Type.Union(
+  [
+    Type.Object({
+      source: Type.Literal('sm'),
+      from: Type.Union(
+        [
+          Type.Literal('lfts-dump'),
+          Type.Literal('ibroute'),
+          Type.Literal('dump_fts'),
+          Type.Literal('emulator'),
+        ],
+        {
+          description:
+            "lfts-dump: OpenSM's opensm-lfts.dump (FABSCOPE_LFTS); ibroute, dump_fts: the switches' tables read with that tool; emulator: the emulated fabric manager's sweeps",
+        },
+      ),
+      readAt: Type.String({
+        description: 'When the tables were last read from the subnet manager (RFC 3339)',
+      }),
+      ageSeconds: Type.Number({ description: 'Seconds since readAt' }),
+      changedAt: Type.Optional(
+        Type.String({ description: 'When the subnet manager last changed them (RFC 3339)' }),
+      ),
+      missingSwitches: Type.Optional(
+        Type.Object(
+          {
+            count: Type.Integer(),
+            names: Type.Array(Type.String(), { maxItems: 20, description: 'The first 20' }),
+          },
+          {
+            description:
+              'Switches of the topology the subnet manager gave no table for: routes through them have none (never filled from computed tables)',
+          },
+        ),
+      ),
+      error: Type.Optional(
+        Type.String({ description: 'Why the newest read was not applied: the tables are those read before' }),
+      ),
+    }),
+    Type.Object({
+      source: Type.Literal('computed'),
+      engine: Type.String({
+        description: "fabscope's own routing engine (no subnet manager's tables configured)",
+      }),
+    }),
+  ],
+  { description: 'Where the forwarding tables came from: the subnet manager, or computed by fabscope' },
+);
+export type RouteTables = Static<typeof RouteTablesSchema>;
+
 export const RouteSchema = Type.Object({
   from: Type.String(),
   to: Type.String(),
@@ -240,6 +291,7 @@ export const RouteSchema = Type.Object({
   engine: Type.Optional(
     Type.String({ description: 'Routing engine that built the tables (minhop, fattree, ibroute)' }),
   ),
+  tables: Type.Optional(RouteTablesSchema),
   slid: Type.Optional(Type.Integer()),
   dlid: Type.Optional(Type.Integer()),
   bottleneckGbps: Type.Optional(Type.Number({ description: 'Slowest link on the path, Gb/s' })),
@@ -258,6 +310,58 @@ export const RouteSchema = Type.Object({
     }),
   ),
 });
+
+export const StaticLoadQuery = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1000, description: 'Ports listed, busiest first (default 20)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type StaticLoadQuery = Static<typeof StaticLoadQuery>;
+
+const StaticLoadDirectionSchema = Type.Union(
+  [Type.Literal('host'), Type.Literal('up'), Type.Literal('down'), Type.Literal('across')],
+  { description: 'Where the port leads: a host, a higher tier, a lower tier, the same tier' },
+);
+
+/** `GET /routes/static-load`: host-to-host paths per switch output port, as `ibdiagnet -r` counts them. */
+export const StaticLoadSchema = Type.Object({
+  tables: RouteTablesSchema,
+  engine: Type.String(),
+  sources: Type.Integer({ description: 'Host ports paths start from' }),
+  destinations: Type.Integer({ description: 'Host LIDs paths go to' }),
+  routed: Type.Number({ description: 'Paths that reach their destination' }),
+  unrouted: Type.Number({
+    description: 'Paths that end on a hole in a table, an uncabled port or a wrong node',
+  }),
+  looping: Type.Number({ description: 'Paths caught in a forwarding loop' }),
+  computeMs: Type.Number({ description: 'Time the count took (once per set of tables)' }),
+  groups: Type.Array(
+    Type.Object({
+      tier: Type.Integer({ description: 'Tier of the switch the ports belong to' }),
+      direction: StaticLoadDirectionSchema,
+      ports: Type.Integer({ description: 'Cabled output ports in the group' }),
+      min: Type.Number(),
+      max: Type.Number(),
+      mean: Type.Number(),
+    }),
+    { description: 'Paths per port: fewest, most and mean by switch tier and direction' },
+  ),
+  ports: Type.Array(
+    Type.Object({
+      link: Type.String({ description: 'Link direction leaving the port' }),
+      node: Type.String(),
+      port: Type.Integer(),
+      tier: Type.Integer(),
+      direction: StaticLoadDirectionSchema,
+      paths: Type.Number(),
+    }),
+    { description: 'The busiest switch output ports, most paths first (ties in link order)' },
+  ),
+});
+export type StaticLoad = Static<typeof StaticLoadSchema>;
 
 export const AdaptiveRoutingSchema = Type.Object({
   enabled: Type.Boolean({ description: 'opafm <Enable>' }),

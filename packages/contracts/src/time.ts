@@ -4,6 +4,7 @@ import { Nullable } from './nullable.ts';
 /** The kinds of `/api/v1/events`: what the API records into its event log. */
 export const EVENT_KINDS = [
   'adaptive-routing',
+  'routing',
   'traffic',
   'fault',
   'link-state',

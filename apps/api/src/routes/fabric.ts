@@ -6,10 +6,18 @@ import {
   LinksQuery,
   RouteQuery,
   RouteSchema,
+  StaticLoadQuery,
+  StaticLoadSchema,
   SummarySchema,
   TopologySchema,
 } from '@fabscope/contracts';
-import { CATEGORY_NAMES, type CategoryName, NoRouteError, UnknownNodeError } from '@fabscope/topology';
+import {
+  CATEGORY_NAMES,
+  type CategoryName,
+  NoRouteError,
+  summarizeStaticLoad,
+  UnknownNodeError,
+} from '@fabscope/topology';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
@@ -17,6 +25,8 @@ import { sendError } from '../http/errors.ts';
 import { flowsNow, listJobs } from '../jobs/context.ts';
 import { jobLinks } from '../jobs/job-report.ts';
 import { liveRoute } from '../live-route.ts';
+import { assertTablesRead, SmTablesNotReadError, tablesAnswer } from '../sm-tables/origin.ts';
+import { staticLoadOf } from '../sm-tables/static-load.ts';
 import { withJobs } from './jobs.ts';
 import { linksAtTime, summaryAtTime } from './time-travel.ts';
 
@@ -132,7 +142,7 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
         summary:
           'Route between two hosts as traffic takes it now (a running flow’s path after adaptive routing and sweeps; else the forwarding tables), with the static route beside it when they differ and each hop’s live load',
         querystring: RouteQuery,
-        response: { 200: RouteSchema, 400: ErrorReply },
+        response: { 200: RouteSchema, 400: ErrorReply, 503: ErrorReply },
       },
     },
     async (request, reply) => {
@@ -142,8 +152,44 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
         if (error instanceof UnknownNodeError || error instanceof NoRouteError) {
           return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: error.message });
         }
+        if (error instanceof SmTablesNotReadError) return sendError(reply, 503, error.message);
         throw error;
       }
+    },
+  );
+
+  app.get<{ Querystring: StaticLoadQuery }>(
+    '/routes/static-load',
+    {
+      schema: {
+        summary:
+          'Static route load (ibdiagnet -r): host-to-host paths the forwarding tables send through each switch output port; the busiest ports and the fewest, most and mean per switch tier and direction',
+        querystring: StaticLoadQuery,
+        response: { 200: StaticLoadSchema, 400: ErrorReply, 503: ErrorReply },
+      },
+    },
+    async (request, reply) => {
+      try {
+        assertTablesRead(ctx.tablesOrigin);
+      } catch (error) {
+        if (error instanceof SmTablesNotReadError) return sendError(reply, 503, error.message);
+        throw error;
+      }
+      const { tables, tablesOrigin } = ctx;
+      const { load, computeMs } = await staticLoadOf(ctx.fabric, tables);
+      const { groups, top } = summarizeStaticLoad(ctx.fabric, load, request.query.limit ?? 20);
+      return {
+        tables: tablesAnswer(tablesOrigin, tables.engine, Date.now()),
+        engine: tables.engine,
+        sources: load.sources,
+        destinations: load.destinations,
+        routed: load.routed,
+        unrouted: load.unrouted,
+        looping: load.looping,
+        computeMs,
+        groups,
+        ports: top,
+      };
     },
   );
 };

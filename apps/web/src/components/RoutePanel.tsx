@@ -84,6 +84,12 @@ export function RoutePanel({
                 {route.data.bottleneckGbps !== undefined && ` · slowest ${route.data.bottleneckGbps} Gb/s`}
               </dd>
             </div>
+            {route.data.tables && (
+              <div>
+                <dt>Tables</dt>
+                <dd data-tables-source={route.data.tables.source}>{tablesText(route.data.tables)}</dd>
+              </div>
+            )}
             {/* Ethernet has no LIDs: shown only where both ends have them. */}
             {routeHasLids(route.data) && (
               <div>
@@ -150,4 +156,20 @@ export function RoutePanel({
       )}
     </div>
   );
+}
+
+const TABLES_FROM = {
+  'lfts-dump': 'opensm-lfts.dump',
+  ibroute: 'ibroute',
+  dump_fts: 'dump_fts',
+  emulator: 'emulated fabric manager',
+} as const;
+
+/** Whose forwarding tables the route follows: the subnet manager's (read when) or fabscope's engine. */
+function tablesText(tables: NonNullable<Route['tables']>): string {
+  if (tables.source === 'computed')
+    return `computed by fabscope (${tables.engine}): no subnet manager's tables`;
+  const missing = tables.missingSwitches ? ` · ${tables.missingSwitches.count} switches missing` : '';
+  const failed = tables.error ? ' · last read failed' : '';
+  return `subnet manager's (${TABLES_FROM[tables.from]}), read ${new Date(tables.readAt).toLocaleTimeString()}${missing}${failed}`;
 }

@@ -4,6 +4,7 @@ import { parseInstant } from './timeRange.ts';
 /** How the charts and the event list name each kind of event. */
 export const EVENT_KIND_LABELS: Record<FabricEventKind, string> = {
   'adaptive-routing': 'AR',
+  routing: 're-route',
   traffic: 'traffic',
   fault: 'fault',
   'link-state': 'link',
@@ -16,6 +17,7 @@ export const EVENT_KIND_LABELS: Record<FabricEventKind, string> = {
 /** Colour of each kind's marker on the charts. */
 export const EVENT_KIND_COLORS: Record<FabricEventKind, string> = {
   'adaptive-routing': '#58a6ff',
+  routing: '#79c0ff',
   traffic: '#8b949e',
   fault: '#ff6b6b',
   'link-state': '#f0883e',

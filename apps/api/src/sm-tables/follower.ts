@@ -1,0 +1,173 @@
+import {
+  applyIbroute,
+  emptyTables,
+  type Fabric,
+  type ForwardingTables,
+  ParseError,
+  switchesWithoutDump,
+} from '@fabscope/topology';
+import type { EventLog } from '../events/event-log.ts';
+import type { SmTablesOrigin } from './origin.ts';
+import type { SmTablesSource } from './source.ts';
+
+/** What the follower keeps current: the routes read `tables` and `tablesOrigin` on every request. */
+export interface SmRoutedFabric {
+  readonly fabric: Fabric;
+  tables: ForwardingTables;
+  tablesOrigin?: SmTablesOrigin;
+}
+
+export interface SmTablesFollowerOptions {
+  intervalMs: number;
+  /** Where `routing` events go (re-routes, switches missing). */
+  events?: EventLog | undefined;
+  now?: () => number;
+}
+
+/**
+ * Keeps the API's forwarding tables the subnet manager's: reads its tables from a source (OpenSM's
+ * LFT dump, or the switches themselves) every interval and, when they differ, replaces
+ * `target.tables` whole and records a `routing` event. The tables start empty, so a switch the
+ * subnet manager gave no table for routes nothing and is listed in `tablesOrigin.missing`: never
+ * filled in from fabscope's own engines. A read that fails or is damaged keeps the tables read
+ * before and says why in `tablesOrigin.error`.
+ */
+export class SmTablesFollower {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<boolean> | undefined;
+  private applied: string | undefined;
+  /** A versioned dump missing switches is taken only once it stays the same for one more check. */
+  private held: string | undefined;
+  private readonly now: () => number;
+  readonly origin: SmTablesOrigin;
+
+  constructor(
+    private readonly target: SmRoutedFabric,
+    private readonly source: SmTablesSource,
+    private readonly options: SmTablesFollowerOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    this.origin = { source: 'sm', from: source.from, readAtMs: null, changedAtMs: null, missing: [] };
+    target.tables = emptyTables(target.fabric, 'ibroute');
+    target.tablesOrigin = this.origin;
+  }
+
+  /** Reads once; true when the tables changed. Calls while one runs share it. */
+  refresh(): Promise<boolean> {
+    this.running ??= this.poll().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.refresh(), this.options.intervalMs);
+    this.timer.unref();
+    void this.refresh();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  private async poll(): Promise<boolean> {
+    let read: Awaited<ReturnType<SmTablesSource['read']>>;
+    try {
+      read = await this.source.read(this.applied);
+    } catch (error) {
+      this.origin.error = `reading the tables failed: ${(error as Error).message}`;
+      return false;
+    }
+    const now = this.now();
+    if (read.kind === 'unchanged') {
+      this.origin.readAtMs = now;
+      delete this.origin.error;
+      return false;
+    }
+    if (read.kind === 'not-ready') return false;
+    const { fabric } = this.target;
+    let tables: ForwardingTables;
+    try {
+      // Over empty tables ('none'): a switch without a dumped table routes nothing.
+      tables = applyIbroute(fabric, emptyTables(fabric, 'none'), read.text);
+    } catch (error) {
+      if (!(error instanceof ParseError)) throw error;
+      this.origin.error = `the subnet manager's tables do not fit the topology or are damaged: ${error.message}`;
+      return false;
+    }
+    const missing = missingSwitches(fabric, tables, read.failed);
+    if (read.version !== undefined && missing.length > 0 && read.version !== this.held) {
+      // A dump cut at a table boundary looks complete: take it only if it is still the same next time.
+      this.held = read.version;
+      return false;
+    }
+    const first = this.origin.readAtMs === null;
+    const changed = changedSwitches(fabric, this.target.tables, tables);
+    this.applied = read.version;
+    this.origin.readAtMs = now;
+    delete this.origin.error;
+    if (!first && changed === 0 && sameNames(missing, this.origin.missing)) return false;
+    this.target.tables = tables;
+    this.origin.changedAtMs = now;
+    this.origin.missing = missing;
+    this.record(now, first, changed, missing);
+    return true;
+  }
+
+  private record(timeMs: number, first: boolean, changed: number, missing: readonly string[]): void {
+    if (!this.options.events) return;
+    const switches = this.target.fabric.nodes.filter((n) => n.type === 'switch').length;
+    const lacking =
+      missing.length > 0
+        ? `; ${missing.length} switches have no table from it: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`
+        : '';
+    const detail = first
+      ? `routes from the subnet manager's tables (${this.source.from}): ${switches - missing.length} of ${switches} switches${lacking}`
+      : `subnet manager re-routed: ${changed} switches' tables changed${lacking}`;
+    this.options.events.append({
+      timeMs,
+      kind: 'routing',
+      subject: 'fabric',
+      detail,
+      severity: missing.length > 0 ? 'warning' : 'info',
+    });
+  }
+}
+
+/** Switches of the fabric no dump gave a table (topology's switchesWithoutDump), and those a query could not read. */
+function missingSwitches(
+  fabric: Fabric,
+  tables: ForwardingTables,
+  failed: ReadonlyMap<string, string> | undefined,
+): string[] {
+  const missing = new Set(switchesWithoutDump(fabric, tables).map((n) => n.name));
+  for (const name of failed?.keys() ?? []) missing.add(name);
+  return fabric.nodes.filter((n) => missing.has(n.name)).map((n) => n.name);
+}
+
+function changedSwitches(fabric: Fabric, before: ForwardingTables, after: ForwardingTables): number {
+  let changed = 0;
+  for (const node of fabric.nodes) {
+    if (node.type !== 'switch') continue;
+    const a = before.bySwitch[node.index];
+    const b = after.bySwitch[node.index];
+    if (!a || !b || a.length !== b.length) {
+      if (a !== b) changed++;
+      continue;
+    }
+    for (let i = 0; i < a.length; i++) {
+      if (a[i] !== b[i]) {
+        changed++;
+        break;
+      }
+    }
+  }
+  return changed;
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((n, i) => n === b[i]);
+}

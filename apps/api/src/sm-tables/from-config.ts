@@ -1,0 +1,41 @@
+import type { LftsConfig } from '../config.ts';
+import type { EventLog } from '../events/event-log.ts';
+import { type SmRoutedFabric, SmTablesFollower } from './follower.ts';
+import { LftsDumpFile } from './lfts-file.ts';
+import { SwitchTablesQuery } from './switch-query.ts';
+
+/** Longest the start waits for the first read (a tool querying every switch may take longer). */
+const FIRST_READ_MS = 10_000;
+
+/**
+ * The follower of the subnet manager's tables FABSCOPE_LFTS names, with its first read done (or
+ * under way after FIRST_READ_MS), so the API answers from the SM's tables from its first request.
+ * `tools` are the environment and working directory of ibroute / dump_fts (the lab's LD_PRELOAD
+ * and IBSIM_SOCKNAME reach them through it).
+ */
+export async function smTablesFollowerFor(
+  lfts: LftsConfig,
+  target: SmRoutedFabric,
+  events: EventLog | undefined,
+  tools: { env?: NodeJS.ProcessEnv | undefined; cwd?: string | undefined } = {},
+): Promise<SmTablesFollower> {
+  const source =
+    lfts.kind === 'file'
+      ? new LftsDumpFile(lfts.path)
+      : new SwitchTablesQuery(target.fabric, {
+          tool: lfts.kind,
+          ...(tools.env ? { env: tools.env } : {}),
+          ...(tools.cwd ? { cwd: tools.cwd } : {}),
+        });
+  const follower = new SmTablesFollower(target, source, { intervalMs: lfts.intervalMs, events });
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    follower.refresh(),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, FIRST_READ_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  follower.start();
+  return follower;
+}

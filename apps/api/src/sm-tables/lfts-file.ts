@@ -1,0 +1,45 @@
+import { readFile, stat } from 'node:fs/promises';
+import type { SmTablesRead, SmTablesSource } from './source.ts';
+
+/** A dump ends with the last switch's `N lids dumped` (OpenSM) or `N valid lids dumped` (ibroute). */
+const ENDS_COMPLETE = /\b\d+\s+(valid\s+)?lids dumped\s*$/i;
+
+/**
+ * OpenSM's `opensm-lfts.dump` (FABSCOPE_LFTS): OpenSM rewrites it in place after each sweep that
+ * routes (opensm/osm_dump.c, with OSM_LOG_ROUTING on; `-D 0x41` or `dump_files_dir`), one table
+ * after another. It is read again when its mtime or size changes, and taken only when complete:
+ * it must end with its `N lids dumped` line and keep the same size and mtime across the read,
+ * so a file half written is never applied (the next check reads it again).
+ */
+export class LftsDumpFile implements SmTablesSource {
+  readonly from = 'lfts-dump';
+
+  constructor(readonly path: string) {}
+
+  async read(applied: string | undefined): Promise<SmTablesRead> {
+    let before: Awaited<ReturnType<typeof stat>>;
+    try {
+      before = await stat(this.path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        return { kind: 'not-ready', reason: `${this.path} does not exist (yet)` };
+      }
+      throw error;
+    }
+    const version = `${before.mtimeMs}:${before.size}`;
+    if (version === applied) return { kind: 'unchanged' };
+    const bytes = await readFile(this.path);
+    const after = await stat(this.path);
+    if (after.mtimeMs !== before.mtimeMs || after.size !== before.size || bytes.length !== before.size) {
+      return { kind: 'not-ready', reason: 'the file is being written' };
+    }
+    const text = bytes.toString('utf8');
+    if (!ENDS_COMPLETE.test(text)) {
+      return {
+        kind: 'not-ready',
+        reason: 'the file does not end with its "N lids dumped" line (being written)',
+      };
+    }
+    return { kind: 'dump', text, version };
+  }
+}

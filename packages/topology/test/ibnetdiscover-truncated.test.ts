@@ -20,7 +20,10 @@ const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, imp
 const shape = (f: Fabric) => ({
   nodes: f.nodes.map((n) => `${n.name} ${n.type} ${n.guid} lid ${n.lid} ${n.description ?? ''}`).sort(),
   links: f.links
-    .map((l) => [`${l.a.node}/${l.a.port}`, `${l.b.node}/${l.b.port}`].sort().join(' -- ') + ` ${l.rateGbps}`)
+    .map((l) => {
+      const [a, b] = [`${l.a.node}/${l.a.port}`, `${l.b.node}/${l.b.port}`].sort();
+      return `${a} -- ${b} ${l.rateGbps}`;
+    })
     .sort(),
 });
 

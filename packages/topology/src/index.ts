@@ -79,8 +79,10 @@ export {
   type IbNodeType,
   type IbPortEnd,
   type IbPortLine,
+  type IbPortsReport,
   parsePortsReport,
   parsePortsReportLines,
+  readPortsReport,
 } from './parse/ports-report.ts';
 export { LANE_GBPS, parseWidthSpeed, rateOfWidthSpeed } from './parse/rates.ts';
 export { STDERR_LINE } from './parse/stderr.ts';

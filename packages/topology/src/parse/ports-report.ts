@@ -46,12 +46,33 @@ export interface IbPortLine {
  * SW  2052 37 0x506b4b03005c2740 4x ???                                    'ib-i4l1s01'
  * ```
  *
- * Blank lines, `#` comments and the tools' stderr lines are skipped wherever they are; any
- * other line that is not a port line is a ParseError naming it. Names are trimmed.
+ * The one reader of the format: the collectors take its lines, parsePortsReport its fabric, so
+ * both accept and refuse the same reports. A port is known by its node type, GUID (a switch's
+ * node GUID, a CA's or router's port GUID) and number: a SHARP Aggregation Node is a CA that
+ * switches print with their own GUID (behind an internal port, 37 on Switch-IB 2, 41 on Quantum),
+ * so a CA and a switch sharing a GUID are two nodes. A port cabled to two different ports (its
+ * listings disagree) is a ParseError naming the line. Blank lines, `#` comments and the tools'
+ * stderr lines are skipped wherever they are; any other line that is not a port line is a
+ * ParseError naming it. Names are trimmed.
  */
-export function parsePortsReportLines(text: string): IbPortLine[] {
+export function readPortsReport(text: string): IbPortsReport {
   const out: IbPortLine[] = [];
   const lines = textLines(text, FORMAT);
+  /** Each cabled port's far end, and the line that said so, by `TYPE GUID PORT`. */
+  const cables = new Map<string, { far: string; line: number }>();
+  const cable = (from: IbPortEnd, to: IbPortEnd, at: number) => {
+    const key = endKey(from);
+    const far = endKey(to);
+    const known = cables.get(key);
+    if (!known) cables.set(key, { far, line: at });
+    else if (known.far !== far) {
+      throw parseError(
+        `port ${from.port} of ${from.type} ${from.guid} ("${excerpt(from.name)}") is cabled to two different ports: ${far} here, ${known.far} at line ${known.line}`,
+        at,
+        FORMAT,
+      );
+    }
+  };
   for (let i = 0; i < lines.length; i++) {
     const at = i + 1;
     const line = (lines[i] as string).trim();
@@ -72,12 +93,19 @@ export function parsePortsReportLines(text: string): IbPortLine[] {
       const f = m.slice(1) as string[];
       const ws = parseWidthSpeed(`${f[4]}${f[5]}`);
       if (!ws) throw parseError(`unknown link width or speed "${excerpt(`${f[4]} ${f[5]}`)}"`, at, FORMAT);
+      const local = end(f.slice(0, 4), f[10]);
+      const remote = end(f.slice(6, 10), f[11]);
+      if (endKey(local) === endKey(remote)) {
+        throw parseError(`port ${local.port} of ${local.type} ${local.guid} is cabled to itself`, at, FORMAT);
+      }
+      cable(local, remote, at);
+      cable(remote, local, at);
       out.push({
-        local: end(f.slice(0, 4), f[10]),
+        local,
         width: f[4] as string,
         speed: f[5] as string,
         rateBytesPerSecond: (ws.rateGbps * 1e9) / 8,
-        remote: end(f.slice(6, 10), f[11]),
+        remote,
         line: at,
       });
       continue;
@@ -106,20 +134,41 @@ export function parsePortsReportLines(text: string): IbPortLine[] {
     );
   }
   if (out.length === 0) throw parseError('no port lines found', lines.length, FORMAT);
-  return out;
+  return { lines: out };
 }
 
-/** An `ibnetdiscover -p` report as a Fabric: nodes keyed by GUID and named by their description. */
+/** What readPortsReport read: the port lines, every cable's two listings checked against each other. */
+export interface IbPortsReport {
+  lines: IbPortLine[];
+}
+
+/** A port of a report: node type, GUID and port number (a CA and a switch may share a GUID). */
+function endKey(e: IbPortEnd): string {
+  return `${e.type} ${e.guid} port ${e.port}`;
+}
+
+/** The node a port end belongs to: its type and GUID. */
+function nodeKey(e: IbPortEnd): string {
+  return `${e.type} ${e.guid}`;
+}
+
+/** The port lines of an `ibnetdiscover -p` report, as readPortsReport reads and checks them. */
+export function parsePortsReportLines(text: string): IbPortLine[] {
+  return readPortsReport(text).lines;
+}
+
+/** An `ibnetdiscover -p` report as a Fabric: nodes keyed by type and GUID and named by their description. */
 export function parsePortsReport(text: string, name = 'ibnetdiscover-ports'): Fabric {
   const nodes = new Map<string, RawNode>();
   const links: RawLink[] = [];
   const node = (e: IbPortEnd, at: number) => {
-    let n = nodes.get(e.guid);
+    const key = nodeKey(e);
+    let n = nodes.get(key);
     if (!n) {
-      n = rawNode(e.guid, e.name || e.guid, TYPES[e.type], { line: at });
+      n = rawNode(key, e.name || e.guid, TYPES[e.type], { line: at });
       n.guid = e.guid;
       if (e.name) n.description = e.name;
-      nodes.set(e.guid, n);
+      nodes.set(key, n);
     }
     if (n.type === 'switch') n.lid = e.lid;
     else {
@@ -128,7 +177,7 @@ export function parsePortsReport(text: string, name = 'ibnetdiscover-ports'): Fa
     }
     return n;
   };
-  for (const l of parsePortsReportLines(text)) {
+  for (const l of readPortsReport(text).lines) {
     const a = node(l.local, l.line);
     if (!l.remote) {
       a.uncabled.add(l.local.port);

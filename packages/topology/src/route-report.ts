@@ -92,6 +92,21 @@ function typeCode(node: FabricNode, link: FabricLink | undefined, fabric: Fabric
   return ADAPTER_TYPE[link?.fabricType ?? fabric.fabricType];
 }
 
+/** A node id ibnetdiscover made of the node GUID (`S-0002c90300ff0001`): the GUID column says it already. */
+const GUID_ID = /^[SHR]-[0-9a-f]{1,16}$/i;
+
+/**
+ * The Name column: the NodeDescription, as opareport prints it, where the node has one; after
+ * the node's own name when that is a name of its own (`nodeA (nodeA hfi1_0)`), instead of it
+ * when the name is only the GUID again (ibnetdiscover's `S-…`/`H-…` ids).
+ */
+function nameColumn(node: FabricNode): string {
+  const description = node.description?.trim();
+  if (!description || description === node.name) return node.name;
+  if (GUID_ID.test(node.name)) return description;
+  return `${node.name} (${description})`;
+}
+
 function rateText(gbps: number): string {
   return `${Number.isInteger(gbps) ? gbps : gbps.toFixed(1)}g`;
 }
@@ -104,7 +119,7 @@ export function formatOpareportRoute(fabric: Fabric, report: RouteReport): strin
   const end = (name: string, port: number | undefined, link: FabricLink | undefined) => {
     const node = fabric.nodeByName.get(name) as FabricNode;
     const guid = (port === undefined ? undefined : node.ports[port]?.guid) ?? node.guid;
-    return `${guid} ${String(port ?? 0).padStart(3)} ${typeCode(node, link, fabric).padEnd(3)} ${node.description && node.type !== 'switch' ? `${node.name} (${node.description})` : node.name}`;
+    return `${guid} ${String(port ?? 0).padStart(3)} ${typeCode(node, link, fabric).padEnd(3)} ${nameColumn(node)}`;
   };
   const hex = (lid: number) => `0x${lid.toString(16).padStart(4, '0')}`;
   const first = report.hops[0] as RouteReportHop;

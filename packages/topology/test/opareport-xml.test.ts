@@ -90,6 +90,20 @@ describe('the XML reader', () => {
     expect(names(doc(link('n1<!-- a comment --> hfi1_0')))).toContain('n1 hfi1_0');
   });
 
+  it('takes names an object already has (constructor, __proto__, toString) as plain names', () => {
+    const node = (attrs: string, type: string) =>
+      `<Report><Nodes><FIs><Node ${attrs}><NodeDesc>x</NodeDesc>${type}</Node></FIs></Nodes></Report>`;
+    expect(parseTopology(node('constructor="1" __proto__="2" toString="3"', '')).nodes[0]?.type).toBe('host');
+    expect(() => parseTopology(node('', '<NodeType>constructor</NodeType>'))).toThrow(
+      /expected <NodeType> FI, SW or RT, got "constructor"/,
+    );
+    expect(() =>
+      parseTopology(
+        '<Report><Nodes><constructor><Node><NodeDesc>x</NodeDesc></Node></constructor></Nodes></Report>',
+      ),
+    ).toThrow(/no <Node> or <Link> found/);
+  });
+
   it.each([
     [doc(link('n1 & n2')), 4, /"&" must start a reference/],
     [

@@ -45,7 +45,7 @@ export function parseOpareportTopology(text: string, name = 'opareport'): Fabric
     }
     const guid = guidText === undefined ? undefined : normalizeGuid(guidText);
     const typeText = field(x, 'NodeType', where) ?? fallbackType ?? '';
-    const type = TYPES[typeText];
+    const type = Object.hasOwn(TYPES, typeText) ? TYPES[typeText] : undefined;
     if (!type) {
       throw parseError(`expected <NodeType> FI, SW or RT, got "${excerpt(typeText)}"`, line, FORMAT, element);
     }
@@ -121,8 +121,8 @@ export function parseOpareportTopology(text: string, name = 'opareport'): Fabric
     const section = ancestors[base];
     if (x.name === 'Node' && ancestors.length === base + 2 && section?.name === 'Nodes') {
       const list = ancestors[base + 1] as XmlElement;
+      if (!Object.hasOwn(GROUP_TYPES, list.name)) return false;
       const type = GROUP_TYPES[list.name];
-      if (type === undefined) return false;
       addNode(x, { element: `<${list.name}> <Node> #${nth(list)}${idOf(x)}`, line: x.line }, type);
       return true;
     }

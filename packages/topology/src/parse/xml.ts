@@ -265,8 +265,9 @@ export function readXml(
       if (lessThan >= 0 && lessThan < close) {
         throw malformed(`"<" in the value of attribute ${attribute} of <${element.name}>`, lessThan);
       }
-      element.attributes ??= {};
-      if (attribute in element.attributes) {
+      // No prototype: an attribute named __proto__ or constructor is an attribute like any other.
+      element.attributes ??= Object.create(null) as Record<string, string>;
+      if (Object.hasOwn(element.attributes, attribute)) {
         throw malformed(`attribute ${attribute} given twice in <${element.name}>`, spaced);
       }
       element.attributes[attribute] = decode(open + 1, close);

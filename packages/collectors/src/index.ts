@@ -12,6 +12,25 @@ export {
   type FabricRegistry,
 } from './fabric/fabric-metrics.ts';
 export {
+  type LinkSpeedName,
+  linkSpeedName,
+  linkWidthLanes,
+  PORT_COUNTERS_ERRORS,
+  type PortCountersError,
+} from './fabric/ib-mad.ts';
+export {
+  defaultIbPortReaderCommand,
+  IB_PORT_READER_DEFAULTS,
+  type IbPortReader,
+  IbPortReaderError,
+  type IbPortReaderOptions,
+  type IbPortReading,
+  type IbPortSweep,
+  type IbPortTarget,
+  openIbPortReader,
+} from './fabric/ib-port-reader.ts';
+export { runIbPortReaderChild } from './fabric/ib-port-reader-child.ts';
+export {
   IBNETDISCOVER_ARGS,
   type InfinibandSourceOptions,
   infinibandSource,

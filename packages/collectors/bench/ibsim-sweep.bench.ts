@@ -1,0 +1,169 @@
+// The InfiniBand port reader on a simulated subnet of 72 switches and 4,608 cabled ports
+// (fat-tree-1152 under ibsim + OpenSM), against the tools on the same subnet in the same run:
+// ibqueryerrors (discovery and PortCounters of every port), ibqueryerrors on a saved discovery,
+// and one perfquery -x per switch (the collector's way until now). Window sizes are tried first;
+// the default (IB_PORT_READER_DEFAULTS.outstanding) is the one kept from those runs.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import { ibsimNetFile, labMissing, startLab } from '@fabscope/lab';
+import { benchReporter, median } from '@fabscope/test-support';
+import { buildScenario, parsePortsReportLines } from '@fabscope/topology';
+import { IB_PORT_READER_DEFAULTS, type IbPortTarget, mapBounded, openIbPortReader } from '../src/index.ts';
+
+const run = promisify(execFile);
+const bench = benchReporter();
+const { report } = bench;
+const RUNS = 9;
+const WINDOWS = [1, 4, 8, 16, 32, 64, 128];
+const BIG_FABRIC_PORTS = 165_888; // fat-tree-27648: 27,648 hosts, 3,456 switches
+
+const missing = labMissing();
+if (missing.length > 0) {
+  console.log(`ibsim sweep: skipped (the InfiniBand lab needs ${missing.join(', ')})`);
+  process.exit(0);
+}
+
+const fabric = buildScenario('fat-tree-1152');
+const lab = await startLab({
+  net: ibsimNetFile(fabric),
+  routing: 'ftree',
+  sockName: `fabscope-bench-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+});
+const work = mkdtempSync(join(tmpdir(), 'fabscope-ibsim-bench-'));
+const env = { ...process.env, ...lab.env };
+const timed = async (cmd: string, args: string[]): Promise<{ ms: number; stdout: string }> => {
+  const started = performance.now();
+  const { stdout } = await run(cmd, args, { env, maxBuffer: 256 << 20 });
+  return { ms: performance.now() - started, stdout };
+};
+
+try {
+  const ports = parsePortsReportLines((await timed('ibnetdiscover', ['-p'])).stdout).filter((l) => l.remote);
+  const targets: IbPortTarget[] = ports.map((l) => ({ lid: l.local.lid, port: l.local.port }));
+  const switches = new Map<number, number[]>();
+  for (const l of ports) {
+    if (l.local.type === 'SW')
+      switches.set(l.local.lid, [...(switches.get(l.local.lid) ?? []), l.local.port]);
+  }
+  console.log(
+    `subnet: ${fabric.name}, ${switches.size} switches, ${targets.length} cabled ports ` +
+      `(${targets.length - ports.filter((l) => l.local.type === 'SW').length} host ports); ` +
+      'each sweep reads PortInfo, PortCounters and PortCountersExtended of every one',
+  );
+
+  // --- window sizes ---------------------------------------------------------------------------
+  const sweepMs = async (outstanding: number, runs: number) => {
+    const reader = openIbPortReader({ env: lab.env, outstanding });
+    try {
+      await reader.read(targets); // child start and capability probes
+      const wall: number[] = [];
+      const child: number[] = [];
+      let last = await reader.read(targets);
+      for (let i = 0; i < runs; i++) {
+        const started = performance.now();
+        last = await reader.read(targets);
+        wall.push(performance.now() - started);
+        child.push(last.durationSeconds * 1000);
+      }
+      if (last.failures > 0) throw new Error(`window ${outstanding}: ${last.failures} ports not read`);
+      return { wall: median(wall), child: median(child), last };
+    } finally {
+      await reader.close();
+    }
+  };
+  for (const w of WINDOWS) {
+    const { wall, child, last } = await sweepMs(w, 5);
+    console.log(
+      `  window ${String(w).padStart(3)}: ${wall.toFixed(1)} ms per sweep (child ${child.toFixed(1)} ms), ` +
+        `${Math.round(targets.length / (wall / 1000))} ports/s, ${last.madsSent} MADs, ${last.retries} retries`,
+    );
+  }
+
+  // --- the reader at its default window against the tools, runs interleaved ---------------------
+  const cache = join(work, 'fabric.cache');
+  await timed('ibnetdiscover', ['--cache', cache]);
+  const reader = openIbPortReader({ env: lab.env });
+  const ours: number[] = [];
+  const oursChild: number[] = [];
+  const iqe: number[] = [];
+  const iqeCached: number[] = [];
+  const perSwitch: number[] = [];
+  try {
+    await reader.read(targets);
+    for (let i = 0; i < RUNS; i++) {
+      const started = performance.now();
+      const sweep = await reader.read(targets);
+      ours.push(performance.now() - started);
+      oursChild.push(sweep.durationSeconds * 1000);
+      if (sweep.failures > 0) throw new Error(`${sweep.failures} ports not read`);
+      iqe.push((await timed('ibqueryerrors', [])).ms);
+      iqeCached.push((await timed('ibqueryerrors', ['--counters', '--load-cache', cache])).ms);
+      const t = performance.now();
+      await mapBounded([...switches], 4, ([lid, list]) =>
+        run('perfquery', ['-x', '-l', String(lid), list.join(',')], { env }),
+      );
+      perSwitch.push(performance.now() - t);
+    }
+  } finally {
+    await reader.close();
+  }
+  // --- full size: 165,888 targets (the subnet's ports 36 times over), as one sweep ----------------
+  const big: IbPortTarget[] = Array.from(
+    { length: BIG_FABRIC_PORTS },
+    (_, i) => targets[i % targets.length] as IbPortTarget,
+  );
+  const bigReader = openIbPortReader({ env: lab.env });
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  let bigWall = 0;
+  let bigChild = 0;
+  try {
+    await bigReader.read(targets);
+    const started = performance.now();
+    loop.enable();
+    const sweep = await bigReader.read(big);
+    loop.disable();
+    bigWall = performance.now() - started;
+    bigChild = sweep.durationSeconds * 1000;
+    if (sweep.failures > 0 || sweep.readings.length !== big.length)
+      throw new Error('the big sweep missed ports');
+  } finally {
+    await bigReader.close();
+  }
+
+  const oursMs = median(ours);
+  const iqeMs = median(iqe);
+  const portsPerSecond = targets.length / (oursMs / 1000);
+  console.log(`reader: outstanding ${IB_PORT_READER_DEFAULTS.outstanding}, median of ${RUNS} sweeps`);
+  report('reader full sweep, 3 attributes × 4,608 ports (median)', oursMs, 'ms');
+  report('reader sweep inside its child (median)', median(oursChild), 'ms');
+  report('reader ports per second', portsPerSecond, 'ports/s', undefined, 0);
+  report('ibqueryerrors, whole process (median)', iqeMs, 'ms');
+  report('ibqueryerrors --counters --load-cache (median)', median(iqeCached), 'ms');
+  report(
+    `perfquery -x per switch, ${switches.size} processes, 4 at a time (median)`,
+    median(perSwitch),
+    'ms',
+  );
+  report('reader / ibqueryerrors time ratio', oursMs / iqeMs, '×', 0.5, 3);
+  report(
+    `reader sweep of ${BIG_FABRIC_PORTS.toLocaleString('en')} ports at that rate`,
+    BIG_FABRIC_PORTS / portsPerSecond,
+    's',
+  );
+  report(
+    `reader sweep of ${BIG_FABRIC_PORTS.toLocaleString('en')} targets, measured (these ports 36 times over)`,
+    bigWall / 1000,
+    's',
+  );
+  report('  of which in the child', bigChild / 1000, 's');
+  report('  of which in the parent (targets, answer over IPC, readings)', (bigWall - bigChild) / 1000, 's');
+  report("  longest the parent's event loop was held during it", loop.max / 1e6, 'ms', 100, 1);
+} finally {
+  await lab.stop();
+  rmSync(work, { recursive: true, force: true });
+}
+process.exit(bench.failed === 0 ? 0 : 1);

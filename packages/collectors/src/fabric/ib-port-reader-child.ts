@@ -1,0 +1,81 @@
+import { IbSweeper, type SweepSettings } from './ib-sweeper.ts';
+import { openUmadPort } from './ib-umad.ts';
+
+/** Parent → child. Typed arrays travel as bytes (the channel uses `serialization: 'advanced'`). */
+export type ToChild =
+  | { type: 'targets'; lids: Uint16Array; ports: Uint8Array }
+  | { type: 'sweep'; id: number; settings: SweepSettings }
+  | { type: 'close' };
+
+/** Child → parent. */
+export type FromChild =
+  | { type: 'ready' }
+  | { type: 'error'; message: string }
+  | {
+      type: 'result';
+      id: number;
+      records: Uint8Array;
+      readAtMs: number;
+      durationSeconds: number;
+      madsSent: number;
+      retries: number;
+      failures: number;
+    };
+
+/**
+ * The port reader's child process: opens the adapter's umad port, then answers the parent's
+ * `sweep` requests one at a time (each blocks this process's event loop until done, which is why
+ * it is a process of its own). Exits when the parent says `close` or goes away. The CLI runs it
+ * under a hidden subcommand; `ib-port-reader-main.ts` runs it alone.
+ */
+export function runIbPortReaderChild(): void {
+  const send = process.send?.bind(process);
+  if (!send) {
+    throw new Error(
+      'the InfiniBand port reader child talks to its parent over an IPC channel: start it with openIbPortReader',
+    );
+  }
+  let sweeper: IbSweeper;
+  try {
+    sweeper = new IbSweeper(openUmadPort());
+  } catch (error) {
+    send(
+      { type: 'error', message: error instanceof Error ? error.message : String(error) } satisfies FromChild,
+      () => process.disconnect(),
+    );
+    return;
+  }
+  const stop = () => {
+    sweeper.close();
+    // A normal exit: umad2sim's atexit handler removes the sysfs tree it made in the cwd.
+    process.exit(0);
+  };
+  process.on('disconnect', stop);
+  process.on('message', (message: ToChild) => {
+    switch (message.type) {
+      case 'targets':
+        sweeper.setTargets(message.lids, message.ports);
+        break;
+      case 'sweep': {
+        const outcome = sweeper.sweep(message.settings);
+        // The parent may have gone while the sweep ran: then 'disconnect' ends this process.
+        if (!process.connected) break;
+        send({
+          type: 'result',
+          id: message.id,
+          records: outcome.records,
+          readAtMs: outcome.readAtMs,
+          durationSeconds: outcome.durationSeconds,
+          madsSent: outcome.madsSent,
+          retries: outcome.retries,
+          failures: outcome.failures,
+        } satisfies FromChild);
+        break;
+      }
+      case 'close':
+        stop();
+        break;
+    }
+  });
+  send({ type: 'ready' } satisfies FromChild);
+}

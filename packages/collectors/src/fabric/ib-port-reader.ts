@@ -1,0 +1,326 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { FromChild, ToChild } from './ib-port-reader-child.ts';
+import { type IbPortReading, RECORD_SIZE, readRecord } from './ib-port-record.ts';
+
+export type { IbPortReading } from './ib-port-record.ts';
+
+/** A port to read: a switch's LID (its port 0's) and the port number, or a CA port's own LID and number. */
+export interface IbPortTarget {
+  lid: number;
+  port: number;
+}
+
+export interface IbPortReaderOptions {
+  /** Added to this process's environment for the child (the lab's `{LD_PRELOAD, IBSIM_SOCKNAME}`). */
+  env?: Readonly<Record<string, string>>;
+  /** The child's command line; default: this Node with tsx running `ib-port-reader-main.ts`. */
+  command?: readonly string[];
+  /** MADs in flight at once (default 32: measured best on ibsim, `npm run bench -- ibsim-sweep`). */
+  outstanding?: number;
+  /** Wait for each answer (default 500 ms). */
+  timeoutMs?: number;
+  /** Sends after the first before a port's attribute counts as failed (default 2). */
+  retries?: number;
+}
+
+export interface IbPortSweep {
+  /** One per target, in the targets' order. */
+  readings: IbPortReading[];
+  /** Wall-clock midpoint of the sweep. */
+  readAtMs: number;
+  durationSeconds: number;
+  madsSent: number;
+  retries: number;
+  /** Targets with at least one attribute not read (their `failure` says which and why). */
+  failures: number;
+}
+
+export interface IbPortReader {
+  /**
+   * Reads PortInfo, PortCounters and PortCountersExtended of every target in one sweep. Reads run
+   * one at a time; an aborted read rejects at once (the sweep under way still finishes in the
+   * child before the next one starts).
+   */
+  read(targets: readonly IbPortTarget[], signal?: AbortSignal): Promise<IbPortSweep>;
+  /** Stops the child (SIGKILL after 2 s) and removes its working directory. */
+  close(): Promise<void>;
+}
+
+export const IB_PORT_READER_DEFAULTS = { outstanding: 32, timeoutMs: 500, retries: 2 } as const;
+
+export class IbPortReaderError extends Error {
+  override name = 'IbPortReaderError';
+}
+
+/** `process.execPath --import <tsx> ib-port-reader-main.ts`: the child from source (tests, benches). */
+export function defaultIbPortReaderCommand(): string[] {
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return [
+    process.execPath,
+    '--import',
+    tsx,
+    fileURLToPath(new URL('./ib-port-reader-main.ts', import.meta.url)),
+  ];
+}
+
+/** Readings of this many ports are built between two turns of the event loop. */
+const CHUNK = 2048;
+const CLOSE_GRACE_MS = 2000;
+/** The unicast LID range (IBA 4.1.3). */
+const MAX_UNICAST_LID = 0xbfff;
+
+/** Children running, with their working directories. */
+const live = new Map<ChildProcess, string>();
+let exitHookInstalled = false;
+function track(child: ChildProcess, dir: string): void {
+  live.set(child, dir);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    // A parent that exits leaves no reader behind (a child also exits when its channel closes).
+    process.once('exit', () => {
+      for (const [c, d] of live) {
+        c.kill('SIGKILL');
+        rmSync(d, { recursive: true, force: true });
+      }
+    });
+  }
+}
+
+function untrack(child: ChildProcess): void {
+  const dir = live.get(child);
+  live.delete(child);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}
+
+interface Running {
+  process: ChildProcess;
+  ready: Promise<void>;
+  /** The targets the child has, to send them again only when they change. */
+  lids: Uint16Array | null;
+  ports: Uint8Array | null;
+  results: Map<
+    number,
+    { resolve: (m: Extract<FromChild, { type: 'result' }>) => void; reject: (e: Error) => void }
+  >;
+  exited: Promise<void>;
+}
+
+function abortError(signal: AbortSignal): Error {
+  return signal.reason instanceof Error
+    ? signal.reason
+    : new DOMException('the read was aborted', 'AbortError');
+}
+
+/**
+ * Opens a reader of InfiniBand port states and counters by LID through libibumad, many MADs in
+ * flight, in a child process of its own (umad_recv blocks, and a simulated subnet's umad2sim must
+ * be preloaded when that process starts). No SA, no GUID: it works with the subnet manager down.
+ */
+export function openIbPortReader(options: IbPortReaderOptions = {}): IbPortReader {
+  const command = options.command ?? defaultIbPortReaderCommand();
+  if (command.length === 0) throw new RangeError('the reader child command is empty');
+  const settings = {
+    outstanding: options.outstanding ?? IB_PORT_READER_DEFAULTS.outstanding,
+    timeoutMs: options.timeoutMs ?? IB_PORT_READER_DEFAULTS.timeoutMs,
+    retries: options.retries ?? IB_PORT_READER_DEFAULTS.retries,
+  };
+  if (!Number.isInteger(settings.outstanding) || settings.outstanding < 1 || settings.outstanding > 1024) {
+    throw new RangeError(`outstanding ${settings.outstanding} is not an integer in 1..1024`);
+  }
+  if (!(settings.timeoutMs >= 1)) throw new RangeError(`timeoutMs ${settings.timeoutMs} is below 1`);
+  if (!Number.isInteger(settings.retries) || settings.retries < 0 || settings.retries > 20) {
+    throw new RangeError(`retries ${settings.retries} is not an integer in 0..20`);
+  }
+
+  let running: Running | undefined;
+  let closed = false;
+  let nextId = 1;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const start = (): Running => {
+    const dir = mkdtempSync(join(tmpdir(), 'fabscope-ib-reader-'));
+    // cwd: umad2sim writes its fake sysfs tree there (and removes it at a normal exit).
+    const child = spawn(command[0] as string, command.slice(1), {
+      cwd: dir,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      serialization: 'advanced',
+    });
+    track(child, dir);
+    // An idle reader does not keep this process alive; a read in flight does (see sweep).
+    child.unref();
+    child.channel?.unref();
+    let output = '';
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString('utf8')).slice(-2000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    (child.stdout as { unref?: () => void } | null)?.unref?.();
+    (child.stderr as { unref?: () => void } | null)?.unref?.();
+    const tail = () => output.trim().split('\n').slice(-3).join(' | ');
+    const results: Running['results'] = new Map();
+    let signalReady: () => void = () => undefined;
+    let failReady: (e: Error) => void = () => undefined;
+    const ready = new Promise<void>((resolve, reject) => {
+      signalReady = resolve;
+      failReady = reject;
+    });
+    ready.catch(() => undefined);
+    let failure: Error | undefined;
+    child.on('message', (message: FromChild) => {
+      if (message.type === 'ready') signalReady();
+      else if (message.type === 'error') {
+        failure = new IbPortReaderError(`InfiniBand port reader: ${message.message}`);
+        failReady(failure);
+      } else if (message.type === 'result') {
+        const waiter = results.get(message.id);
+        results.delete(message.id);
+        waiter?.resolve(message);
+      }
+    });
+    let finished = false;
+    let markExited: () => void = () => undefined;
+    const exited = new Promise<void>((resolve) => {
+      markExited = resolve;
+    });
+    const finish = (why: Error) => {
+      if (finished) return;
+      finished = true;
+      untrack(child);
+      failure ??= why;
+      failReady(failure);
+      for (const waiter of results.values()) waiter.reject(failure);
+      results.clear();
+      if (running?.process === child) running = undefined;
+      markExited();
+    };
+    child.on('error', (error) => {
+      // Not started at all (no 'exit' follows then), or a message that could not be sent.
+      if (child.pid === undefined) {
+        finish(new IbPortReaderError(`InfiniBand port reader: cannot start ${command[0]}: ${error.message}`));
+      }
+    });
+    child.once('exit', (code, signal) =>
+      finish(
+        new IbPortReaderError(
+          `InfiniBand port reader exited (${code ?? signal})${tail() ? `: ${tail()}` : ''}`,
+        ),
+      ),
+    );
+    return { process: child, ready, lids: null, ports: null, results, exited };
+  };
+
+  const sweep = async (lids: Uint16Array, ports: Uint8Array) => {
+    if (closed) throw new IbPortReaderError('the InfiniBand port reader is closed');
+    running ??= start();
+    const r = running;
+    r.process.channel?.ref();
+    try {
+      await r.ready;
+      return await sweepIn(r, lids, ports);
+    } finally {
+      r.process.channel?.unref();
+    }
+  };
+
+  const sweepIn = (r: Running, lids: Uint16Array, ports: Uint8Array) => {
+    if (!sameTargets(r.lids, r.ports, lids, ports)) {
+      r.process.send({ type: 'targets', lids, ports } satisfies ToChild);
+      r.lids = lids;
+      r.ports = ports;
+    }
+    const id = nextId++;
+    const result = new Promise<Extract<FromChild, { type: 'result' }>>((resolve, reject) =>
+      r.results.set(id, { resolve, reject }),
+    );
+    r.process.send({ type: 'sweep', id, settings } satisfies ToChild);
+    return result;
+  };
+
+  return {
+    read(targets, signal) {
+      const n = targets.length;
+      const lids = new Uint16Array(n);
+      const ports = new Uint8Array(n);
+      try {
+        signal?.throwIfAborted();
+        for (let i = 0; i < n; i++) {
+          const t = targets[i] as IbPortTarget;
+          if (!Number.isInteger(t.lid) || t.lid < 1 || t.lid > MAX_UNICAST_LID) {
+            throw new RangeError(`target ${i}: LID ${t.lid} is not a unicast LID (1..${MAX_UNICAST_LID})`);
+          }
+          if (!Number.isInteger(t.port) || t.port < 0 || t.port > 254) {
+            throw new RangeError(`target ${i}: port ${t.port} is not a port number (0..254)`);
+          }
+          lids[i] = t.lid;
+          ports[i] = t.port;
+        }
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const done = queue.then(() => sweep(lids, ports));
+      queue = done.catch(() => undefined);
+      const answer = done.then(async (m): Promise<IbPortSweep> => {
+        const records = Buffer.from(m.records.buffer, m.records.byteOffset, m.records.byteLength);
+        if (records.byteLength !== n * RECORD_SIZE) {
+          throw new IbPortReaderError(`the reader child answered ${records.byteLength} bytes for ${n} ports`);
+        }
+        const readings: IbPortReading[] = new Array(n);
+        for (let i = 0; i < n; i++) {
+          if (i > 0 && i % CHUNK === 0) {
+            await yieldToLoop();
+            signal?.throwIfAborted();
+          }
+          readings[i] = readRecord(records, i, settings.retries + 1);
+        }
+        return {
+          readings,
+          readAtMs: m.readAtMs,
+          durationSeconds: m.durationSeconds,
+          madsSent: m.madsSent,
+          retries: m.retries,
+          failures: m.failures,
+        };
+      });
+      if (!signal) return answer;
+      return new Promise<IbPortSweep>((resolve, reject) => {
+        const onAbort = () => reject(abortError(signal));
+        signal.addEventListener('abort', onAbort, { once: true });
+        answer.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+      });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      const r = running;
+      running = undefined;
+      if (!r || r.process.exitCode !== null || r.process.signalCode !== null) return;
+      r.process.ref();
+      const kill = setTimeout(() => r.process.kill('SIGKILL'), CLOSE_GRACE_MS);
+      if (r.process.connected) r.process.send({ type: 'close' } satisfies ToChild);
+      else r.process.kill('SIGTERM');
+      await r.exited;
+      clearTimeout(kill);
+    },
+  };
+}
+
+function sameTargets(
+  lids: Uint16Array | null,
+  ports: Uint8Array | null,
+  newLids: Uint16Array,
+  newPorts: Uint8Array,
+): boolean {
+  if (!lids || !ports || lids.length !== newLids.length) return false;
+  for (let i = 0; i < lids.length; i++) {
+    if (lids[i] !== newLids[i] || ports[i] !== newPorts[i]) return false;
+  }
+  return true;
+}

@@ -1,0 +1,164 @@
+/**
+ * One port's answers as the reader's child process hands them to the parent: a fixed record of
+ * RECORD_SIZE bytes per target (165,888 ports are 13 MB, not 50 MB of JSON), written by the
+ * sweeper and read back into an IbPortReading by the parent. Big-endian, as on the wire: the
+ * PortCountersExtended counters are copied as they came.
+ */
+import { linkSpeedName, linkWidthLanes, type PortCountersError } from './ib-mad.ts';
+
+export const RECORD_SIZE = 88; // OFF.errors + 12 × 2, rounded up to 8
+
+/** Which attributes answered (flags byte). */
+export const HAS_PORT_INFO = 1;
+export const HAS_PORT_COUNTERS = 2;
+export const HAS_PORT_COUNTERS_EXTENDED = 4;
+/** The capability masks of the port's LID (a switch's port 0, a CA port's own) are known. */
+export const HAS_CAPABILITIES = 8;
+
+/** How an attribute failed, two bits each in the failures byte (PortInfo, PortCounters, Extended). */
+export const FAILED_NO_ANSWER = 1;
+export const FAILED_STATUS = 2;
+export const FAILED_BAD_ANSWER = 3;
+
+export const ATTRIBUTE_NAMES = ['PortInfo', 'PortCounters', 'PortCountersExtended'] as const;
+export type AttributeIndex = 0 | 1 | 2;
+
+export const OFF = {
+  flags: 0,
+  failures: 1,
+  /** u16 each: the MAD status of a failed attribute, by attribute index. */
+  status: 2,
+  portState: 8,
+  physicalState: 9,
+  linkWidthActive: 10,
+  linkSpeedActive: 11,
+  linkSpeedExtActive: 12,
+  linkSpeedExtActive2: 13,
+  mlnxLinkSpeedActive: 14,
+  capabilityMask: 16,
+  capabilityMask2: 20,
+  transmitData: 24,
+  receiveData: 32,
+  transmitPackets: 40,
+  receivePackets: 48,
+  transmitWait: 56,
+  /** The error counters, a u16 each (none is wider in PortCounters), in PORT_COUNTERS_ERRORS order. */
+  errors: 60,
+} as const;
+
+export function setFailure(
+  records: Buffer,
+  base: number,
+  attribute: AttributeIndex,
+  kind: number,
+  status = 0,
+): void {
+  records[base + OFF.failures] =
+    ((records[base + OFF.failures] as number) & ~(3 << (2 * attribute))) | (kind << (2 * attribute));
+  records.writeUInt16BE(status, base + OFF.status + 2 * attribute);
+}
+
+/** What a port read gives: every value null when it was not read (unknown is never 0). */
+export interface IbPortReading {
+  /** PortInfo PortState: 1 Down, 2 Initialize, 3 Armed, 4 Active. */
+  portState: number | null;
+  /** PortPhysicalState: 1 Sleep, 2 Polling, 3 Disabled, 4 Training, 5 LinkUp, 6 LinkErrorRecovery, 7 PhyTest. */
+  physicalState: number | null;
+  /** Active lanes (1, 2, 4, 8, 12). */
+  linkWidthActive: number | null;
+  /** 'SDR' | 'DDR' | 'QDR' | 'FDR10' | 'FDR' | 'EDR' | 'HDR' | 'NDR' | 'XDR'. */
+  linkSpeedActive: string | null;
+  /** PortCountersExtended data counters × 4 (they count 4-octet words). */
+  transmitBytes: bigint | null;
+  receiveBytes: bigint | null;
+  transmitPackets: bigint | null;
+  receivePackets: bigint | null;
+  /** PortCounters PortXmitWait (32 bits, saturating), in the port's ticks. */
+  transmitWaitTicks: bigint | null;
+  /** PortCounters' error counters by perfquery's field names. */
+  errors: Record<PortCountersError, number> | null;
+  /** Why some attribute of the port could not be read (the values it would have given are null). */
+  failure?: string;
+}
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  1: 'busy',
+  2: 'redirect required (not followed)',
+  4: 'bad version',
+  8: 'method not supported',
+  12: 'method/attribute combination not supported',
+  28: 'invalid attribute or modifier',
+};
+
+function failureText(kind: number, status: number, tries: number): string {
+  if (kind === FAILED_NO_ANSWER) return `no answer after ${tries} ${tries === 1 ? 'try' : 'tries'}`;
+  if (kind === FAILED_STATUS) {
+    const hex = `0x${status.toString(16).padStart(4, '0')}`;
+    return `MAD status ${hex}${STATUS_TEXT[status & 0x1f] ? ` (${STATUS_TEXT[status & 0x1f]})` : ''}`;
+  }
+  return 'malformed answer';
+}
+
+/** The reading in record `index`; `tries` is how often a MAD was sent before giving up. */
+export function readRecord(buf: Buffer, index: number, tries: number): IbPortReading {
+  // Hot: 165,888 calls per sweep of a big fabric, on the API's event loop. No closures, one shape.
+  const base = index * RECORD_SIZE;
+  const flags = buf[base + OFF.flags] as number;
+  const info = (flags & HAS_PORT_INFO) !== 0;
+  const extended = (flags & HAS_PORT_COUNTERS_EXTENDED) !== 0;
+  const counters = (flags & HAS_PORT_COUNTERS) !== 0;
+  const e = base + OFF.errors;
+  const reading: IbPortReading = {
+    portState: info ? (buf[base + OFF.portState] as number) : null,
+    physicalState: info ? (buf[base + OFF.physicalState] as number) : null,
+    linkWidthActive: info ? linkWidthLanes(buf[base + OFF.linkWidthActive] as number) : null,
+    linkSpeedActive:
+      info && flags & HAS_CAPABILITIES
+        ? linkSpeedName(
+            {
+              linkSpeedActive: buf[base + OFF.linkSpeedActive] as number,
+              linkSpeedExtActive: buf[base + OFF.linkSpeedExtActive] as number,
+              linkSpeedExtActive2: buf[base + OFF.linkSpeedExtActive2] as number,
+            },
+            buf.readUInt32BE(base + OFF.capabilityMask),
+            buf.readUInt16BE(base + OFF.capabilityMask2),
+            buf[base + OFF.mlnxLinkSpeedActive] as number,
+          )
+        : null,
+    transmitBytes: extended ? buf.readBigUInt64BE(base + OFF.transmitData) * 4n : null,
+    receiveBytes: extended ? buf.readBigUInt64BE(base + OFF.receiveData) * 4n : null,
+    transmitPackets: extended ? buf.readBigUInt64BE(base + OFF.transmitPackets) : null,
+    receivePackets: extended ? buf.readBigUInt64BE(base + OFF.receivePackets) : null,
+    transmitWaitTicks: counters ? BigInt(buf.readUInt32BE(base + OFF.transmitWait)) : null,
+    // PORT_COUNTERS_ERRORS order.
+    errors: counters
+      ? {
+          SymbolErrorCounter: buf.readUInt16BE(e),
+          LinkErrorRecoveryCounter: buf.readUInt16BE(e + 2),
+          LinkDownedCounter: buf.readUInt16BE(e + 4),
+          PortRcvErrors: buf.readUInt16BE(e + 6),
+          PortRcvRemotePhysicalErrors: buf.readUInt16BE(e + 8),
+          PortRcvSwitchRelayErrors: buf.readUInt16BE(e + 10),
+          PortXmitDiscards: buf.readUInt16BE(e + 12),
+          PortXmitConstraintErrors: buf.readUInt16BE(e + 14),
+          PortRcvConstraintErrors: buf.readUInt16BE(e + 16),
+          LocalLinkIntegrityErrors: buf.readUInt16BE(e + 18),
+          ExcessiveBufferOverrunErrors: buf.readUInt16BE(e + 20),
+          VL15Dropped: buf.readUInt16BE(e + 22),
+        }
+      : null,
+  };
+  const failures = buf[base + OFF.failures] as number;
+  if (failures !== 0) {
+    const parts: string[] = [];
+    for (let a = 0; a < 3; a++) {
+      const kind = (failures >> (2 * a)) & 3;
+      if (kind !== 0) {
+        const status = buf.readUInt16BE(base + OFF.status + 2 * a);
+        parts.push(`${ATTRIBUTE_NAMES[a]}: ${failureText(kind, status, tries)}`);
+      }
+    }
+    reading.failure = parts.join('; ');
+  }
+  return reading;
+}

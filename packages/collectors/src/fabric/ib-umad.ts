@@ -1,0 +1,88 @@
+import koffi from 'koffi';
+
+/**
+ * libibumad (rdma-core `libibumad/umad.h`) through koffi: the user-space MAD interface every
+ * infiniband-diags tool sends its MADs with. Loaded only in the port reader's child process, since
+ * `umad_recv` blocks and the simulated subnet's `libumad2sim.so` must be preloaded at its start.
+ */
+
+/** The library's soname (Debian libibumad3, installed with infiniband-diags). */
+export const LIBIBUMAD = 'libibumad.so.3';
+
+export class UmadError extends Error {
+  override name = 'UmadError';
+}
+
+export interface UmadPort {
+  /** Bytes of `struct ib_user_mad` before the MAD itself. */
+  readonly headerSize: number;
+  /** Registers an agent for a management class (version 1); returns its id. */
+  register(mgmtClass: number): number;
+  /**
+   * Sends the MAD in `umad` (header + 256 bytes) to `lid`/`qp`; `timeoutMs` asks the kernel to
+   * give the send back with status ETIMEDOUT when no answer came. False when the send failed.
+   */
+  send(agent: number, umad: Buffer, lid: number, qp: number, qkey: number, timeoutMs: number): boolean;
+  /**
+   * Waits up to `timeoutMs` for a MAD into `umad`: its agent id, or -1 when none came (or the
+   * read failed: the MADs waiting for an answer then time out). The umad header's status
+   * (offset 4) is non-zero for a send given back (timed out, no route).
+   */
+  recv(umad: Buffer, timeoutMs: number): number;
+  close(): void;
+}
+
+/** Opens the first port of the first adapter (what `umad_open_port(NULL, 0)` picks, as the tools do). */
+export function openUmadPort(library = LIBIBUMAD): UmadPort {
+  const lib = koffi.load(library);
+  const umadInit = lib.func('int umad_init(void)');
+  const umadOpenPort = lib.func('int umad_open_port(const char *ca_name, int portnum)');
+  const umadClosePort = lib.func('int umad_close_port(int portid)');
+  const umadSize = lib.func('size_t umad_size(void)');
+  const umadRegister = lib.func(
+    'int umad_register(int portid, int mgmt_class, int mgmt_version, uint8_t rmpp_version, void *method_mask)',
+  );
+  const umadUnregister = lib.func('int umad_unregister(int portid, int agentid)');
+  const umadSetAddr = lib.func('int umad_set_addr(void *umad, int dlid, int dqp, int sl, int qkey)');
+  const umadSend = lib.func(
+    'int umad_send(int portid, int agentid, void *umad, int length, int timeout_ms, int retries)',
+  );
+  const umadRecv = lib.func('int umad_recv(int portid, void *umad, int *length, int timeout_ms)');
+
+  if ((umadInit() as number) < 0) throw new UmadError('umad_init failed');
+  const fd = umadOpenPort(null, 0) as number;
+  if (fd < 0) {
+    throw new UmadError(
+      `umad_open_port: no InfiniBand port to send MADs from (error ${-fd}; is /dev/infiniband/umad0 there and readable?)`,
+    );
+  }
+  const headerSize = Number(umadSize());
+  const agents: number[] = [];
+  const length = new Int32Array(1);
+  let open = true;
+  return {
+    headerSize,
+    register(mgmtClass) {
+      const agent = umadRegister(fd, mgmtClass, 1, 0, null) as number;
+      if (agent < 0)
+        throw new UmadError(`umad_register of class 0x${mgmtClass.toString(16)} failed (${agent})`);
+      agents.push(agent);
+      return agent;
+    },
+    send(agent, umad, lid, qp, qkey, timeoutMs) {
+      umadSetAddr(umad, lid, qp, 0, qkey | 0);
+      return (umadSend(fd, agent, umad, umad.length - headerSize, timeoutMs, 0) as number) >= 0;
+    },
+    recv(umad, timeoutMs) {
+      length[0] = umad.length - headerSize;
+      const rc = umadRecv(fd, umad, length, timeoutMs) as number;
+      return rc < 0 ? -1 : rc;
+    },
+    close() {
+      if (!open) return;
+      open = false;
+      for (const agent of agents) umadUnregister(fd, agent);
+      umadClosePort(fd);
+    },
+  };
+}

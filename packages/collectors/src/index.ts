@@ -11,6 +11,7 @@ export {
   type FabricCollectorOptions,
   type FabricRegistry,
 } from './fabric/fabric-metrics.ts';
+export { type IbPort, IbPortMap } from './fabric/ib-discovery.ts';
 export {
   type LinkSpeedName,
   linkSpeedName,
@@ -32,10 +33,13 @@ export {
 export { runIbPortReaderChild } from './fabric/ib-port-reader-child.ts';
 export {
   IBNETDISCOVER_ARGS,
+  type InfinibandReaderKind,
   type InfinibandSourceOptions,
+  ibErrors,
   infinibandSource,
   perfqueryArgs,
   perfqueryErrors,
+  portSample,
 } from './fabric/infiniband-source.ts';
 export {
   type OmnipathSourceOptions,

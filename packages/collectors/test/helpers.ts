@@ -13,7 +13,8 @@ export function samples(text: string): Sample[] {
   const out: Sample[] = [];
   for (const line of text.split('\n')) {
     if (line === '' || line.startsWith('#')) continue;
-    const match = line.match(/^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/);
+    // An optional sample timestamp (integer milliseconds) may follow the value.
+    const match = line.match(/^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)(?: (-?\d+))?$/);
     if (!match) throw new Error(`bad exposition line: ${line}`);
     const labels: Record<string, string> = {};
     for (const m of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) {

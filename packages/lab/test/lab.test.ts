@@ -42,7 +42,7 @@ describe('the lab: ibsim + OpenSM, read with the real tools', () => {
     await lab?.stop();
   });
   const tool = async (cmd: string, ...args: string[]) =>
-    (await run(cmd, args, { env: { ...process.env, ...lab.env } })).stdout;
+    (await run(cmd, args, { env: { ...process.env, ...lab.env }, cwd: lab.cwd })).stdout;
 
   it('is the scenario as ibnetdiscover sees it: names, cables, 4x EDR, LIDs from OpenSM', async () => {
     const lines = parsePortsReportLines(await tool('ibnetdiscover', '-p')).filter((l) => l.remote);

@@ -77,6 +77,25 @@ export function createFabricRegistry(options: FabricCollectorOptions): FabricReg
   /** Node GUID → type, kept across scrapes (port-exposition.ts `remote_node_type`). */
   const nodeTypes = new Map<string, string>();
 
+  const madsSent = new Counter({
+    name: 'fabscope_fabric_mads_sent_total',
+    help: 'Management datagrams sent to read the fabric (InfiniBand: PortInfo, PortCounters, PortCountersExtended)',
+    labelNames: ['source'],
+    registers: [registry],
+  });
+  const madRetries = new Counter({
+    name: 'fabscope_fabric_mad_retries_total',
+    help: 'MADs sent again after no answer within the timeout (what perfquery reports as "_do_madrpc: recv failed")',
+    labelNames: ['source'],
+    registers: [registry],
+  });
+  const portsUnread = new Gauge({
+    name: 'fabscope_fabric_ports_unread',
+    help: 'Ports of the last read with an attribute that did not answer after every retry (their counters are absent, not 0)',
+    labelNames: ['source'],
+    registers: [registry],
+  });
+
   async function read(): Promise<FabricSnapshot | null> {
     const started = performance.now();
     let snapshot: FabricSnapshot | null = null;
@@ -88,6 +107,11 @@ export function createFabricRegistry(options: FabricCollectorOptions): FabricReg
       errors.inc({ source: source.name });
     }
     duration.set({ source: source.name }, (performance.now() - started) / 1000);
+    if (snapshot?.mads) {
+      madsSent.inc({ source: source.name }, snapshot.mads.sent);
+      madRetries.inc({ source: source.name }, snapshot.mads.retries);
+      portsUnread.set({ source: source.name }, snapshot.mads.failedPorts);
+    }
     targetUp.reset();
     targetDuration.reset();
     for (const t of snapshot?.targets ?? []) {

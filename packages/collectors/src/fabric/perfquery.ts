@@ -29,7 +29,7 @@ export interface PerfqueryPort {
 }
 
 /** Field widths of the basic PortCounters attribute (IBA 16.1.3.5); extended data counters are 64-bit. */
-const BASIC_WIDTHS: Record<string, number> = {
+export const BASIC_WIDTHS: Readonly<Record<string, number>> = {
   SymbolErrorCounter: 16,
   LinkErrorRecoveryCounter: 8,
   LinkDownedCounter: 8,

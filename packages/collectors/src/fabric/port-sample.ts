@@ -95,6 +95,8 @@ export interface FabricSnapshot {
   countersReadAtMs?: number;
   /** Per-target outcomes, for sources that query many targets; the ports of failed targets are absent. */
   targets?: TargetResult[];
+  /** MADs of this read, for sources that send them (the InfiniBand reader). */
+  mads?: { sent: number; retries: number; failedPorts: number };
 }
 
 /** A place port counters come from: the emulator's endpoint, perfquery, opapmaquery. */

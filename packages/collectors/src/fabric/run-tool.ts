@@ -8,6 +8,10 @@ export interface RunToolOptions {
   timeoutMs: number;
   signal?: AbortSignal | undefined;
   maxBuffer?: number;
+  /** Added to this process's environment (a simulated subnet's LD_PRELOAD and IBSIM_SOCKNAME). */
+  env?: Readonly<Record<string, string>> | undefined;
+  /** Working directory (a simulated subnet's preload writes into it). */
+  cwd?: string | undefined;
 }
 
 /**
@@ -25,6 +29,8 @@ export function runTool(file: string, args: readonly string[], options: RunToolO
         maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,
         encoding: 'utf8',
         windowsHide: true,
+        ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
+        ...(options.cwd ? { cwd: options.cwd } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       },
       (error, stdout, stderr) => {

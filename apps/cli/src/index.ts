@@ -1,4 +1,10 @@
 export { type DemoOptions, type RunningDemo, startDemo, WEB_ROOT } from './demo.ts';
+export {
+  type IbsimDemoOptions,
+  ibPortReaderCommand,
+  type RunningIbsimDemo,
+  startIbsimDemo,
+} from './demo-ibsim.ts';
 export { freePort } from './free-port.ts';
 export {
   findPrometheus,

@@ -24,6 +24,9 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   route: async (args) => (await import('./commands/route.ts')).routeCommand(args),
   analyze: async (args) => (await import('./commands/analyze.ts')).analyzeCommand(args),
   top: async (args) => (await import('./commands/top.ts')).topCommand(args),
+  // Hidden: the InfiniBand port reader's child process (collectors' ib-port-reader-child.ts),
+  // started by the collector with the subnet's environment (demo-ibsim.ts ibPortReaderCommand).
+  '__ib-port-reader': async () => (await import('@fabscope/collectors')).runIbPortReaderChild(),
   scenarios: async () => {
     const { scenarios } = await import('@fabscope/topology');
     for (const s of scenarios) process.stdout.write(`${s.name.padEnd(20)} ${s.description}\n`);

@@ -1,6 +1,9 @@
 import { parseArgs } from 'node:util';
+import type { ApiConfig } from '@fabscope/api';
 import { ConfigError, configFromEnv } from '@fabscope/api/config';
+import { SM_ROUTING_ENGINES, type SmRoutingEngine } from '@fabscope/lab';
 import { startDemo } from '../demo.ts';
+import { startIbsimDemo } from '../demo-ibsim.ts';
 import { stopOnSignal } from './shared.ts';
 
 function optionalPort(name: string): number | undefined {
@@ -12,10 +15,30 @@ function optionalPort(name: string): number | undefined {
   return n;
 }
 
-/** `fabscope demo [--prometheus]`: the whole pipeline in one process (what `npm start` runs). */
+/**
+ * `fabscope demo [--prometheus]`: the whole pipeline in one process (what `npm start` runs).
+ * `fabscope demo --fabric ibsim [--routing ftree|minhop|updn]`: the same read from a real
+ * InfiniBand subnet (ibsim + OpenSM) through its own tools, the emulator only its traffic source.
+ */
 export async function demoCommand(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { prometheus: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    args,
+    options: {
+      prometheus: { type: 'boolean', default: false },
+      fabric: { type: 'string', default: 'emulator' },
+      routing: { type: 'string' },
+    },
+  });
   const config = configFromEnv();
+  if (values.fabric === 'ibsim') {
+    await ibsimDemo(config, values.routing, values.prometheus);
+    return;
+  }
+  if (values.fabric !== 'emulator') {
+    throw new ConfigError(`--fabric must be emulator or ibsim, got "${values.fabric}"`);
+  }
+  if (values.routing !== undefined)
+    throw new ConfigError('--routing goes with --fabric ibsim (use FABSCOPE_ROUTING for the emulator)');
   const collectorPort = optionalPort('FABSCOPE_COLLECTOR_PORT');
   const prometheusPort = optionalPort('FABSCOPE_PROMETHEUS_PORT');
   const running = await startDemo({
@@ -33,6 +56,30 @@ export async function demoCommand(args: string[]): Promise<void> {
       `  collector   ${running.collectorUrl}`,
       `  emulator    ${running.emulatorUrl}`,
       ...(running.prometheusUrl ? [`  prometheus  ${running.prometheusUrl}`] : []),
+      'Ctrl-C stops everything.',
+      '',
+    ].join('\n'),
+  );
+  stopOnSignal(() => running.stop());
+}
+
+async function ibsimDemo(config: ApiConfig, routing: string | undefined, prometheus: boolean): Promise<void> {
+  if (prometheus) throw new ConfigError('--fabric ibsim runs with the embedded store (no --prometheus yet)');
+  const engine = (routing ?? 'ftree') as SmRoutingEngine;
+  if (!SM_ROUTING_ENGINES.includes(engine)) {
+    throw new ConfigError(
+      `--routing must be one of ${SM_ROUTING_ENGINES.join(', ')} (OpenSM's engines), got "${routing}"`,
+    );
+  }
+  const running = await startIbsimDemo({ config, routing: engine });
+  const shown = running.apiUrl.replace('0.0.0.0', '127.0.0.1');
+  process.stdout.write(
+    [
+      `fabscope demo: fabric ${running.fabricName} on a simulated InfiniBand subnet (ibsim + OpenSM ${engine}), store ${running.api.store.kind}`,
+      `  dashboard   ${shown}/`,
+      `  API         ${shown}/api/v1/ (OpenAPI: ${shown}/api/v1/openapi.json)`,
+      `  collector   ${running.collectorUrl}`,
+      `  subnet      IBSIM_SOCKNAME=${running.lab.sockName} LD_PRELOAD=${running.lab.env.LD_PRELOAD} (run ibnetdiscover, perfquery… with these)`,
       'Ctrl-C stops everything.',
       '',
     ].join('\n'),

@@ -1,0 +1,117 @@
+import type { Emulator, PortCountersDocument } from '@fabscope/emulator';
+import type { Lab } from '@fabscope/lab';
+
+/**
+ * The emulator's counters as the simulated subnet's: `PerformanceSet` attribute and field of each
+ * emulator counter, with the width ibsim keeps it at (ibsim `sim_cmd.c` check_limit: basic
+ * PortCounters saturate at their IBTA width; PortCountersExtended are 64-bit). The emulator runs on
+ * the discovered InfiniBand fabric, so its data unit is the 4-octet word the PMA counts in.
+ */
+const FIELDS: readonly (readonly [emulatorName: string, attributeField: string, bits: number])[] = [
+  ['XmitData', 'PortCountersExtended.PortXmitData', 64],
+  ['RcvData', 'PortCountersExtended.PortRcvData', 64],
+  ['XmitPkts', 'PortCountersExtended.PortXmitPkts', 64],
+  ['RcvPkts', 'PortCountersExtended.PortRcvPkts', 64],
+  ['XmitWait', 'PortCounters.PortXmitWait', 32],
+  ['SymbolErrors', 'PortCounters.SymbolErrorCounter', 16],
+  ['LinkErrorRecovery', 'PortCounters.LinkErrorRecoveryCounter', 8],
+  ['LinkDowned', 'PortCounters.LinkDownedCounter', 8],
+  ['RcvErrors', 'PortCounters.PortRcvErrors', 16],
+  ['XmitDiscards', 'PortCounters.PortXmitDiscards', 16],
+  ['RcvRemotePhysicalErrors', 'PortCounters.PortRcvRemotePhysicalErrors', 16],
+  ['RcvSwitchRelayErrors', 'PortCounters.PortRcvSwitchRelayErrors', 16],
+  ['XmitConstraintErrors', 'PortCounters.PortXmitConstraintErrors', 8],
+  ['RcvConstraintErrors', 'PortCounters.PortRcvConstraintErrors', 8],
+  ['LocalLinkIntegrityErrors', 'PortCounters.LocalLinkIntegrityErrors', 4],
+  ['ExcessiveBufferOverruns', 'PortCounters.ExcessiveBufferOverrunErrors', 4],
+  ['VL15Dropped', 'PortCounters.VL15Dropped', 16],
+];
+
+/**
+ * The console commands that make the subnet show the emulator's state: every counter that changed
+ * since `written` (updated in place), and an `Unlink`/`Link` for every cable whose state differs from
+ * `linksDown` (updated in place; a cable is named by its end that sorts first). Pure: no I/O.
+ */
+export function labCommands(
+  doc: PortCountersDocument,
+  written: Map<string, bigint>,
+  linksDown: Set<string>,
+): string[] {
+  const commands: string[] = [];
+  for (const port of doc.ports) {
+    const where = `"${port.nodeName}"[${port.portNumber}]`;
+    if (port.remote) {
+      const here = `${port.nodeName}/${port.portNumber}`;
+      const there = `${port.remote.nodeName}/${port.remote.portNumber}`;
+      if (here < there) {
+        const down = port.linkState === 'down';
+        if (down && !linksDown.has(here)) {
+          linksDown.add(here);
+          commands.push(`Unlink ${where}`);
+        } else if (!down && linksDown.has(here)) {
+          linksDown.delete(here);
+          commands.push(`Link ${where} "${port.remote.nodeName}"[${port.remote.portNumber}]`);
+        }
+      }
+    }
+    const counters = port.counters as unknown as Record<string, string | undefined>;
+    for (const [name, field, bits] of FIELDS) {
+      const text = counters[name];
+      if (text === undefined) continue;
+      const max = (1n << BigInt(bits)) - 1n;
+      const raw = BigInt(text);
+      const value = raw > max ? max : raw;
+      const key = `${where} ${field}`;
+      if (written.get(key) === value) continue;
+      written.set(key, value);
+      commands.push(`PerformanceSet ${where} ${field}=${value}`);
+    }
+  }
+  return commands;
+}
+
+export interface LabPump {
+  /** Brings the emulator to now and writes what changed; resolves when ibsim has taken it. */
+  flush(): Promise<void>;
+  stop(): void;
+}
+
+/**
+ * Keeps the simulated subnet's counters and cables equal to the emulator's: every `intervalMs` and
+ * whenever `flush()` is called (the collector calls it just before each sweep, so a rate between
+ * two sweeps is the emulator's rate, not the pump's step). One flush at a time.
+ */
+export function startLabPump(emulator: Emulator, lab: Lab, intervalMs = 100): LabPump {
+  const written = new Map<string, bigint>();
+  const linksDown = new Set<string>();
+  let running: Promise<void> | null = null;
+  let again = false;
+  const once = async () => {
+    const lag = Date.now() - emulator.nowMs();
+    if (lag > 0) emulator.advance(lag);
+    const commands = labCommands(emulator.portCounters(), written, linksDown);
+    if (commands.length > 0) await lab.command(...commands);
+  };
+  const flush = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await once();
+        } while (again);
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  };
+  const timer = setInterval(() => {
+    if (!running) flush().catch(() => undefined);
+  }, intervalMs);
+  timer.unref();
+  return { flush, stop: () => clearInterval(timer) };
+}

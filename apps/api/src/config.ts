@@ -193,6 +193,16 @@ function url(name: string, value: string | undefined): string | undefined {
   }
 }
 
+/**
+ * A collector's address as a user writes it: `http://host:9464` means its `/metrics`, as
+ * Prometheus' scrape config does; a URL with a path of its own is kept as it is.
+ */
+export function collectorUrl(value: string): string {
+  const parsed = new URL(value);
+  if (parsed.pathname === '/' || parsed.pathname === '') parsed.pathname = '/metrics';
+  return parsed.toString();
+}
+
 /** `a=b,c=d` → Map; each value checked by `parse`. */
 function pairs<T>(
   name: string,
@@ -289,7 +299,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       .split(',')
       .map((u) => u.trim())
       .filter(Boolean)
-      .map((u) => url('FABSCOPE_COLLECTOR_URLS', u) as string),
+      .map((u) => collectorUrl(url('FABSCOPE_COLLECTOR_URLS', u) as string)),
     apiToken: env.FABSCOPE_API_TOKEN || undefined,
     allowedHosts: allowedHosts.map((h) => h.replace(/^\[|\]$/g, '')),
     requestTimeoutMs: timeout,

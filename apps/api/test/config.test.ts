@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, configFromEnv } from '../src/config.ts';
+
+describe('settings from the environment', () => {
+  it('FABSCOPE_COLLECTOR_URLS: a bare host:port means its /metrics; a path of its own is kept', () => {
+    const config = configFromEnv({
+      FABSCOPE_COLLECTOR_URLS: 'http://10.0.0.1:9464, http://10.0.0.2:9464/, http://10.0.0.3:9100/probe?x=1',
+    });
+    expect(config.collectorUrls).toEqual([
+      'http://10.0.0.1:9464/metrics',
+      'http://10.0.0.2:9464/metrics',
+      'http://10.0.0.3:9100/probe?x=1',
+    ]);
+    expect(() => configFromEnv({ FABSCOPE_COLLECTOR_URLS: 'not a url' })).toThrow(ConfigError);
+  });
+
+  it('FABSCOPE_FABRIC: emulator by default, infiniband for a real subnet, anything else refused by name', () => {
+    expect(configFromEnv({}).fabricSource).toBe('emulator');
+    expect(configFromEnv({ FABSCOPE_FABRIC: 'infiniband' }).fabricSource).toBe('infiniband');
+    expect(() => configFromEnv({ FABSCOPE_FABRIC: 'myrinet' })).toThrow(
+      /FABSCOPE_FABRIC must be one of emulator, infiniband, got "myrinet"/,
+    );
+  });
+});

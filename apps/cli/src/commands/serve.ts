@@ -8,6 +8,16 @@ export async function serveCommand(args: string[]): Promise<void> {
     throw new Error('fabscope serve takes no arguments (settings are environment variables)');
   }
   const config = configFromEnv();
+  if (config.fabricSource === 'infiniband') {
+    const { serveInfiniband } = await import('../serve-infiniband.ts');
+    const port = process.env.FABSCOPE_COLLECTOR_PORT;
+    const running = await serveInfiniband(config, port ? { collectorPort: Number(port) } : {});
+    process.stdout.write(
+      `fabscope serve: ${running.api.url}/ (InfiniBand subnet: ${running.fabric.nodes.length} nodes, ${running.fabric.links.length} links discovered; collector ${running.collector.url}; store ${running.api.store.kind})\n`,
+    );
+    stopOnSignal(() => running.stop());
+    return;
+  }
   const { fabric, tables } = fabricFromConfig(config);
   const api = await startApi(config, fabric, { tables, webRoot: WEB_ROOT, logger: true });
   process.stdout.write(`fabscope serve: ${api.url}/ (fabric ${fabric.name}, store ${api.store.kind})\n`);

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ApiConfig, type RunningApi, startApi } from '@fabscope/api';
+import {
+  createFabricRegistry,
+  infinibandSource,
+  type MetricsServer,
+  runTool,
+  startMetricsServer,
+} from '@fabscope/collectors';
+import { type Fabric, parsePortsReport } from '@fabscope/topology';
+import { WEB_ROOT } from './demo.ts';
+import { ibPortReaderCommand } from './demo-ibsim.ts';
+
+export interface RunningInfinibandServe {
+  api: RunningApi;
+  fabric: Fabric;
+  collector: MetricsServer;
+  stop(): Promise<void>;
+}
+
+/**
+ * `FABSCOPE_FABRIC=infiniband fabscope serve`: the local InfiniBand subnet, nothing prepared by
+ * hand — the topology from discovery (`ibnetdiscover -p`: names are the NodeDescriptions), the
+ * routes from the subnet manager's forwarding tables (FABSCOPE_LFTS, by default every switch's
+ * table read with `dump_fts`), the counters and port states by MADs from an in-process collector
+ * that the embedded store scrapes (or, with PROMETHEUS_URL, that Prometheus scrapes on
+ * FABSCOPE_COLLECTOR_PORT). Run under `ibsim-run`, it reads a simulated subnet exactly as hardware.
+ */
+export async function serveInfiniband(
+  config: ApiConfig,
+  options: { collectorPort?: number; logger?: boolean } = {},
+): Promise<RunningInfinibandServe> {
+  // The tools' working directory: a simulated subnet's preload writes a sysfs of its own into it.
+  const cwd = mkdtempSync(join(tmpdir(), 'fabscope-ib-'));
+  const stops: (() => Promise<void> | void)[] = [() => rmSync(cwd, { recursive: true, force: true })];
+  const stop = async () => {
+    for (const s of stops.reverse()) await Promise.resolve(s()).catch(() => undefined);
+  };
+  try {
+    const fabric = parsePortsReport(
+      await runTool('ibnetdiscover', ['-p'], { timeoutMs: 60_000, cwd }),
+      'infiniband',
+    );
+    const source = infinibandSource({
+      fabric: 'infiniband',
+      cwd,
+      madReader: { command: ibPortReaderCommand() },
+    });
+    stops.push(() => source.close());
+    const { scrapeChunks } = createFabricRegistry({ source });
+    const collector = await startMetricsServer(scrapeChunks, {
+      host: '127.0.0.1',
+      port: options.collectorPort ?? 0,
+    });
+    stops.push(() => collector.close());
+    const api = await startApi(
+      {
+        ...config,
+        collectorUrls: config.prometheusUrl ? config.collectorUrls : [collector.url],
+        // Ask the subnet manager: its tables, never ones computed here.
+        lfts: config.lfts ?? { kind: 'dump_fts', intervalMs: 30_000 },
+      },
+      fabric,
+      { webRoot: WEB_ROOT, logger: options.logger ?? true, tools: { cwd } },
+    );
+    stops.push(() => api.close());
+    return { api, fabric, collector, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,91 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { ibsimNetFile, type Lab, startLab } from '@fabscope/lab';
+import { buildScenario } from '@fabscope/topology';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../src/index.ts';
+import { eventually } from './eventually.ts';
+import { BIN } from './run-cli.ts';
+
+// A site's one command, run as a site runs it — `FABSCOPE_FABRIC=infiniband fabscope serve` — under
+// the lab's preload (what `ibsim-run` does), so the process reads the simulated subnet as hardware.
+describe('FABSCOPE_FABRIC=infiniband fabscope serve on a live subnet', () => {
+  let lab: Lab;
+  let child: ChildProcess;
+  let url = '';
+  let stderr = '';
+  // biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked field by field below
+  const get = async (path: string): Promise<any> => (await fetch(`${url}/api/v1${path}`)).json();
+
+  beforeAll(async () => {
+    lab = await startLab({
+      net: ibsimNetFile(buildScenario('ar-demo')),
+      routing: 'minhop',
+      sockName: `serve-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+    });
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    child = spawn(process.execPath, [BIN, 'serve'], {
+      cwd: lab.cwd,
+      env: {
+        ...process.env,
+        ...lab.env,
+        FABSCOPE_FABRIC: 'infiniband',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000);
+    });
+    await eventually(async () => expect((await get('/health')).status).toBe('ok'), 40_000);
+  }, 90_000);
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await lab?.stop();
+  });
+
+  it('discovers the subnet (names are NodeDescriptions) and reads every port, hosts included', async () => {
+    const topology = await get('/topology');
+    expect(topology.nodes.map((n: { name: string }) => n.name).sort()).toEqual([
+      'core1',
+      'core2',
+      'edge1',
+      'edge2',
+      'nodeA',
+      'nodeB',
+      'nodeC',
+      'nodeD',
+    ]);
+    expect(topology.links).toHaveLength(8);
+    await eventually(async () => {
+      const summary = await get('/summary');
+      expect(summary.portsWithoutData).toBe(0);
+      expect(summary.hostTransmitBytesPerSecond).not.toBeNull();
+    }, 20_000);
+    expect(stderr).not.toMatch(/error/i);
+  });
+
+  it('routes with the subnet manager’s tables, read from the switches', async () => {
+    const route = await eventually(async () => {
+      const r = await get('/route?from=nodeA&to=nodeD');
+      expect(r.tables?.source).toBe('sm');
+      return r;
+    }, 40_000);
+    expect(route.tables.from).toBe('dump_fts');
+    expect(route.hops.map((h: { node: string }) => h.node)).toEqual(
+      expect.arrayContaining(['nodeA', 'edge1', 'edge2', 'nodeD']),
+    );
+  }, 60_000);
+
+  it('says adaptive routing is not there', async () => {
+    expect(await get('/adaptive-routing')).toMatchObject({
+      available: false,
+      reason: 'upstream OpenSM has no adaptive routing',
+    });
+  });
+});

@@ -1,5 +1,4 @@
 import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { type ApiConfig, type RunningApi, startApi } from '@fabscope/api';
 import {
   createFabricRegistry,
@@ -18,15 +17,10 @@ import {
   type ForwardingTables,
   parsePortsReport,
 } from '@fabscope/topology';
-import { CHECKOUT_ROOT } from './checkout.ts';
 import { fabricFromConfig } from './commands/topology.ts';
 import { WEB_ROOT } from './demo.ts';
+import { ibPortReaderCommand } from './ib-port-reader-command.ts';
 import { startLabPump } from './lab-pump.ts';
-
-/** The CLI runs the InfiniBand port reader's child as a hidden subcommand of its own binary. */
-export function ibPortReaderCommand(): string[] {
-  return [process.execPath, join(CHECKOUT_ROOT, 'apps/cli/bin/fabscope.js'), '__ib-port-reader'];
-}
 
 export interface IbsimDemoOptions {
   config: ApiConfig;

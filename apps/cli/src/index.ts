@@ -1,11 +1,7 @@
 export { type DemoOptions, type RunningDemo, startDemo, WEB_ROOT } from './demo.ts';
-export {
-  type IbsimDemoOptions,
-  ibPortReaderCommand,
-  type RunningIbsimDemo,
-  startIbsimDemo,
-} from './demo-ibsim.ts';
+export { type IbsimDemoOptions, type RunningIbsimDemo, startIbsimDemo } from './demo-ibsim.ts';
 export { freePort } from './free-port.ts';
+export { ibPortReaderCommand } from './ib-port-reader-command.ts';
 export {
   findPrometheus,
   MissingToolError,

@@ -11,7 +11,7 @@ import {
 } from '@fabscope/collectors';
 import { type Fabric, parsePortsReport } from '@fabscope/topology';
 import { WEB_ROOT } from './demo.ts';
-import { ibPortReaderCommand } from './demo-ibsim.ts';
+import { ibPortReaderCommand } from './ib-port-reader-command.ts';
 
 export interface RunningInfinibandServe {
   api: RunningApi;

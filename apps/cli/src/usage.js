@@ -7,8 +7,11 @@ export const COLLECT_USAGE = `usage:
                         [--listen 127.0.0.1:9465] [--once]
   fabscope collect fabric --source emulator --url http://127.0.0.1:PORT [--listen …] [--once]
                         [--shard K/N]   (any source: only switch group K of N, for N collectors in parallel)
-  fabscope collect fabric --source infiniband [--fabric NAME] [--ibnetdiscover PATH] [--perfquery PATH]
-                        [--timeout-ms 5000] [--concurrency 4] [--listen 127.0.0.1:9466] [--once]
+  fabscope collect fabric --source infiniband [--fabric NAME] [--reader mad|perfquery]
+                        [--ibnetdiscover PATH] [--perfquery PATH] [--timeout-ms 5000] [--concurrency 4]
+                        [--listen 127.0.0.1:9466] [--once]
+                        (mad: PortInfo, PortCounters, PortCountersExtended of every switch and host port
+                        by LID through libibumad, many in flight; perfquery: two processes per node)
   fabscope collect fabric --source omnipath --targets FILE [--opapmaquery PATH] [--timeout-ms 5000]
                         [--concurrency 4] [--listen 127.0.0.1:9466] [--once]
 `;
@@ -29,7 +32,10 @@ export const EMULATOR_USAGE = `fabscope emulator [--scenario NAME | --topology F
 export const SERVE_USAGE = `fabscope serve
   Runs the API and dashboard alone, reading PROMETHEUS_URL (or scraping FABSCOPE_COLLECTOR_URLS
   itself) and driving the emulator at FABSCOPE_EMULATOR_URL when set. The fabric is
-  FABSCOPE_TOPOLOGY (a topology file) or FABSCOPE_SCENARIO. Settings: README.`;
+  FABSCOPE_TOPOLOGY (a topology file) or FABSCOPE_SCENARIO. With FABSCOPE_FABRIC=infiniband it
+  reads the local InfiniBand subnet itself: topology from ibnetdiscover, routes from the subnet
+  manager's tables, counters and port state by MADs (run it under ibsim-run for a simulated one).
+  Settings: README.`;
 
 export const TOP_USAGE = `top [--url URL] [--once] [--interval S] [--token T]
                         opatop-like terminal view of a fabscope server's REST API (default
@@ -41,6 +47,9 @@ export const USAGE = `usage: fabscope <command> [options]
 commands:
   demo [--prometheus]   emulated fabric → collector → store → API and dashboard
                         (HOST, PORT, FABSCOPE_SCENARIO, PROMETHEUS_URL, … see README)
+  demo --fabric ibsim [--routing ftree|minhop|updn]
+                        the scenario as a real InfiniBand subnet (ibsim + OpenSM), read only through
+                        discovery, the SM's tables and MADs; the emulator is its traffic source
   scenarios             list the built-in fabric scenarios
   ${EMULATOR_USAGE.replaceAll('\n', '\n  ')}
   ${EMULATE_USAGE.replaceAll('\n', '\n  ')}

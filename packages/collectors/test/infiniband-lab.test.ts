@@ -62,6 +62,11 @@ describe.each(['mad', 'perfquery'] as const)('infiniband source on the ibsim lab
     expect(one(list, 'fabscope_port_rate_bytes_per_second', 'hostA', 1)).toBe(12.5e9);
     expect(find(info, 'fabscope_port_info', { node_name: 'hostA' })[0]?.labels.remote_node_name).toBe('sw1');
     expect(value(list, 'fabscope_fabric_source_up')).toBe(1);
+    // Collection coverage: every node answered, each with the time its read took.
+    const targets = find(list, 'fabscope_fabric_target_up');
+    expect(targets).toHaveLength(5);
+    expect(targets.every((t) => t.value === 1)).toBe(true);
+    expect(find(list, 'fabscope_fabric_target_collect_duration_seconds').every((t) => t.value > 0)).toBe(true);
   }, 30_000);
 
   it('reads what PerformanceSet wrote, data in 4-octet words, errors and XmitWait from PortCounters', async () => {

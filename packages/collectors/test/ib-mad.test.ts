@@ -31,6 +31,7 @@ import {
   FAILED_NO_ANSWER,
   FAILED_STATUS,
   HAS_PORT_COUNTERS,
+  HAS_XMIT_WAIT,
   OFF,
   RECORD_SIZE,
   readRecord,
@@ -280,14 +281,20 @@ describe('port records', () => {
     );
   });
 
-  it('error counters come back under the names they were written in (PORT_COUNTERS_ERRORS order)', () => {
+  it('error counters come back under the names they were written in; XmitWait only where the PMA has it', () => {
     const records = Buffer.alloc(RECORD_SIZE);
     records[OFF.flags] = HAS_PORT_COUNTERS;
     PORT_COUNTERS_ERRORS.forEach((_, k) => {
       records.writeUInt16BE(1000 + k, OFF.errors + 2 * k);
     });
-    expect(readRecord(records, 0, 1).errors).toEqual(
+    records.writeUInt32BE(77, OFF.transmitWait);
+    const reading = readRecord(records, 0, 1);
+    expect(reading.errors).toEqual(
       Object.fromEntries(PORT_COUNTERS_ERRORS.map((name, k) => [name, 1000 + k])),
     );
+    // A PMA whose ClassPortInfo does not claim PortXmitWait leaves that field reserved: unknown, not 0.
+    expect(reading.transmitWaitTicks).toBeNull();
+    records[OFF.flags] = HAS_PORT_COUNTERS | HAS_XMIT_WAIT;
+    expect(readRecord(records, 0, 1).transmitWaitTicks).toBe(77n);
   });
 });

@@ -141,7 +141,9 @@ describe.skipIf(missing.length > 0)('openIbPortReader on ibsim + OpenSM', () => 
       transmitWaitTicks: null,
       errors: null,
       failure:
-        'PortInfo: no answer after 3 tries; PortCounters: no answer after 3 tries; PortCountersExtended: no answer after 3 tries',
+        'PortInfo: no answer after 3 tries; PortCounters: no answer after 3 tries; PortCountersExtended: no answer after 3 tries; ' +
+        'PortInfo of port 0 (capability masks: link speed unknown): no answer after 3 tries; ' +
+        'ClassPortInfo (PortXmitWait support unknown): no answer after 3 tries',
     });
     for (const r of [first, last]) {
       expect(r?.failure).toBeUndefined();
@@ -149,8 +151,8 @@ describe.skipIf(missing.length > 0)('openIbPortReader on ibsim + OpenSM', () => 
       expect(r?.transmitBytes).toBeTypeOf('bigint');
       expect(r?.errors?.SymbolErrorCounter).toBe(0);
     }
-    // Each of its three MADs and its LID's capability probe were sent again twice.
-    expect(sweep.retries).toBeGreaterThanOrEqual(6);
+    // Each of its three MADs and its LID's two capability probes were sent again twice.
+    expect(sweep.retries).toBe(10);
   });
 
   it('reads every port by LID with the subnet manager stopped', async () => {

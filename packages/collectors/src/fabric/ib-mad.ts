@@ -19,6 +19,8 @@ export const METHOD_GET = 0x01;
 export const METHOD_GET_RESP = 0x81;
 
 export const ATTR_PORT_INFO = 0x0015;
+/** The performance class's ClassPortInfo: its CapabilityMask says which counters the PMA has. */
+export const ATTR_CLASS_PORT_INFO = 0x0001;
 export const ATTR_PORT_COUNTERS = 0x0012;
 export const ATTR_PORT_COUNTERS_EXTENDED = 0x001d;
 /** Mellanox's vendor SMP attribute ExtendedPortInfo: the only place FDR10 shows (libibmad mad.h). */
@@ -322,6 +324,13 @@ export function encodePortInfo(data: Buffer, p: PortInfo, at = MAD_DATA_OFFSET):
 /** Mellanox ExtendedPortInfo's LinkSpeedActive (data byte 15): bit 0 is FDR10 (libibmad `fields.c`). */
 export function decodeMlnxLinkSpeedActive(data: Buffer, at = MAD_DATA_OFFSET): number {
   return data[at + 15] as number;
+}
+
+/** PMA ClassPortInfo CapabilityMask (data bytes 2–3) bit: the PMA counts PortXmitWait (IBA 16.1.2). */
+export const PMA_CAP_XMIT_WAIT = 0x1000;
+
+export function decodePmaCapabilityMask(data: Buffer, at = MAD_DATA_OFFSET): number {
+  return data.readUInt16BE(at + 2);
 }
 
 export const CAP_IS_EXTENDED_SPEEDS_SUPPORTED = 0x4000;

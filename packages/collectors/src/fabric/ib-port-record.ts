@@ -1,49 +1,60 @@
 /**
  * One port's answers as the reader's child process hands them to the parent: a fixed record of
- * RECORD_SIZE bytes per target (165,888 ports are 13 MB, not 50 MB of JSON), written by the
+ * RECORD_SIZE bytes per target (165,888 ports are 15 MB, not 50 MB of JSON), written by the
  * sweeper and read back into an IbPortReading by the parent. Big-endian, as on the wire: the
  * PortCountersExtended counters are copied as they came.
  */
 import { linkSpeedName, linkWidthLanes, type PortCountersError } from './ib-mad.ts';
 
-export const RECORD_SIZE = 88; // OFF.errors + 12 × 2, rounded up to 8
+export const RECORD_SIZE = 88;
 
-/** Which attributes answered (flags byte). */
+/** Flags (byte 0): what was read. */
 export const HAS_PORT_INFO = 1;
 export const HAS_PORT_COUNTERS = 2;
 export const HAS_PORT_COUNTERS_EXTENDED = 4;
 /** The capability masks of the port's LID (a switch's port 0, a CA port's own) are known. */
 export const HAS_CAPABILITIES = 8;
+/** PortCounters answered and the PMA's ClassPortInfo says it counts PortXmitWait. */
+export const HAS_XMIT_WAIT = 16;
 
-/** How an attribute failed, two bits each in the failures byte (PortInfo, PortCounters, Extended). */
+/** How an attribute failed: two bits per attribute in the failures field. */
 export const FAILED_NO_ANSWER = 1;
 export const FAILED_STATUS = 2;
 export const FAILED_BAD_ANSWER = 3;
 
-export const ATTRIBUTE_NAMES = ['PortInfo', 'PortCounters', 'PortCountersExtended'] as const;
-export type AttributeIndex = 0 | 1 | 2;
+/** What the failures field's attributes are, by index (AttributeIndex). */
+export const ATTRIBUTE_NAMES = [
+  'PortInfo',
+  'PortCounters',
+  'PortCountersExtended',
+  'PortInfo of port 0 (capability masks: link speed unknown)',
+  'ClassPortInfo (PortXmitWait support unknown)',
+] as const;
+export type AttributeIndex = 0 | 1 | 2 | 3 | 4;
 
 export const OFF = {
   flags: 0,
-  failures: 1,
-  /** u16 each: the MAD status of a failed attribute, by attribute index. */
-  status: 2,
-  portState: 8,
-  physicalState: 9,
-  linkWidthActive: 10,
-  linkSpeedActive: 11,
-  linkSpeedExtActive: 12,
-  linkSpeedExtActive2: 13,
-  mlnxLinkSpeedActive: 14,
-  capabilityMask: 16,
-  capabilityMask2: 20,
-  transmitData: 24,
-  receiveData: 32,
-  transmitPackets: 40,
-  receivePackets: 48,
-  transmitWait: 56,
+  /** u16: two bits (FAILED_*) per attribute index. */
+  failures: 2,
+  /** u16 per attribute index: the MAD status of a failed attribute. */
+  status: 4,
+  portState: 14,
+  physicalState: 15,
+  linkWidthActive: 16,
+  linkSpeedActive: 17,
+  linkSpeedExtActive: 18,
+  linkSpeedExtActive2: 19,
+  mlnxLinkSpeedActive: 20,
+  capabilityMask2: 22,
+  capabilityMask: 24,
+  transmitWait: 28,
+  /** PortCountersExtended's PortXmitData, PortRcvData, PortXmitPkts, PortRcvPkts as they came. */
+  transmitData: 32,
+  receiveData: 40,
+  transmitPackets: 48,
+  receivePackets: 56,
   /** The error counters, a u16 each (none is wider in PortCounters), in PORT_COUNTERS_ERRORS order. */
-  errors: 60,
+  errors: 64,
 } as const;
 
 export function setFailure(
@@ -53,8 +64,9 @@ export function setFailure(
   kind: number,
   status = 0,
 ): void {
-  records[base + OFF.failures] =
-    ((records[base + OFF.failures] as number) & ~(3 << (2 * attribute))) | (kind << (2 * attribute));
+  const shift = 2 * attribute;
+  const failures = records.readUInt16BE(base + OFF.failures);
+  records.writeUInt16BE((failures & ~(3 << shift)) | (kind << shift), base + OFF.failures);
   records.writeUInt16BE(status, base + OFF.status + 2 * attribute);
 }
 
@@ -73,7 +85,7 @@ export interface IbPortReading {
   receiveBytes: bigint | null;
   transmitPackets: bigint | null;
   receivePackets: bigint | null;
-  /** PortCounters PortXmitWait (32 bits, saturating), in the port's ticks. */
+  /** PortCounters PortXmitWait (32 bits, saturating), in the port's ticks; null where the PMA has none. */
   transmitWaitTicks: bigint | null;
   /** PortCounters' error counters by perfquery's field names. */
   errors: Record<PortCountersError, number> | null;
@@ -129,7 +141,7 @@ export function readRecord(buf: Buffer, index: number, tries: number): IbPortRea
     receiveBytes: extended ? buf.readBigUInt64BE(base + OFF.receiveData) * 4n : null,
     transmitPackets: extended ? buf.readBigUInt64BE(base + OFF.transmitPackets) : null,
     receivePackets: extended ? buf.readBigUInt64BE(base + OFF.receivePackets) : null,
-    transmitWaitTicks: counters ? BigInt(buf.readUInt32BE(base + OFF.transmitWait)) : null,
+    transmitWaitTicks: flags & HAS_XMIT_WAIT ? BigInt(buf.readUInt32BE(base + OFF.transmitWait)) : null,
     // PORT_COUNTERS_ERRORS order.
     errors: counters
       ? {
@@ -148,10 +160,10 @@ export function readRecord(buf: Buffer, index: number, tries: number): IbPortRea
         }
       : null,
   };
-  const failures = buf[base + OFF.failures] as number;
+  const failures = buf.readUInt16BE(base + OFF.failures);
   if (failures !== 0) {
     const parts: string[] = [];
-    for (let a = 0; a < 3; a++) {
+    for (let a = 0; a < ATTRIBUTE_NAMES.length; a++) {
       const kind = (failures >> (2 * a)) & 3;
       if (kind !== 0) {
         const status = buf.readUInt16BE(base + OFF.status + 2 * a);

@@ -1,8 +1,10 @@
 import {
+  ATTR_CLASS_PORT_INFO,
   ATTR_MLNX_EXT_PORT_INFO,
   ATTR_PORT_COUNTERS,
   ATTR_PORT_COUNTERS_EXTENDED,
   ATTR_PORT_INFO,
+  decodePmaCapabilityMask,
   decodePortCounters,
   decodePortInfo,
   encodePmaGet,
@@ -15,6 +17,7 @@ import {
   MGMT_CLASS_PERF,
   MGMT_CLASS_SUBN_LID_ROUTED,
   PHYS_STATE_LINK_UP,
+  PMA_CAP_XMIT_WAIT,
   PORT_COUNTERS_ERRORS,
   SMI_QP,
 } from './ib-mad.ts';
@@ -27,6 +30,7 @@ import {
   HAS_PORT_COUNTERS,
   HAS_PORT_COUNTERS_EXTENDED,
   HAS_PORT_INFO,
+  HAS_XMIT_WAIT,
   OFF,
   RECORD_SIZE,
   setFailure,
@@ -55,8 +59,8 @@ export interface SweepOutcome {
 }
 
 /**
- * What a MAD asks, in a job code `index << 3 | kind`: index is the target's, or for CAPABILITIES
- * the distinct LID's.
+ * What a MAD asks, in a job code `index << 3 | kind`: index is the target's, or for the
+ * CAPABILITIES and CLASS_PORT_INFO probes (once per LID, until answered) the distinct LID's.
  */
 const KIND_EXTENDED = 0;
 const KIND_COUNTERS = 1;
@@ -65,6 +69,8 @@ const KIND_PORT_INFO = 2;
 const KIND_CAPABILITIES = 3;
 /** Mellanox ExtendedPortInfo of a QDR link: FDR10 or not. Never retried. */
 const KIND_MLNX = 4;
+/** The PMA's ClassPortInfo of a LID: whether PortXmitWait counts. */
+const KIND_CLASS_PORT_INFO = 5;
 
 const ATTRIBUTE_OF_KIND: readonly AttributeIndex[] = [2, 1, 0];
 const MAX_WINDOW = 1024;
@@ -76,7 +82,9 @@ const STATUS_FAILED = 0x001e;
  * Reads PortInfo, PortCounters and PortCountersExtended of every target port with a window of
  * MADs in flight, matched to their answers by transaction id; a MAD not answered in time (or given
  * back by the kernel or ibsim with a non-zero status) is sent again up to `retries` times, then the
- * attribute counts as failed for that port. Synchronous: it runs in the reader's child process.
+ * attribute counts as failed for that port. Once per LID (until answered) it also asks the SMA for
+ * its port 0 PortInfo (the capability masks that say which speed fields count) and the PMA for
+ * its ClassPortInfo (whether PortXmitWait counts). Synchronous: it runs in the reader's child.
  */
 export class IbSweeper {
   readonly #port: UmadPort;
@@ -94,6 +102,14 @@ export class IbSweeper {
   #capsKnown = new Uint8Array(0);
   #capMask = new Uint32Array(0);
   #capMask2 = new Uint16Array(0);
+  /** How each LID's capability probe failed in the sweep under way (0: it did not). */
+  #capsFailure = new Uint8Array(0);
+  #capsStatus = new Uint16Array(0);
+  /** The PMA capability mask of each LID (ClassPortInfo), and how its probe failed. */
+  #pmaKnown = new Uint8Array(0);
+  #pmaCapMask = new Uint16Array(0);
+  #pmaFailure = new Uint8Array(0);
+  #pmaStatus = new Uint16Array(0);
   #mlnxUnsupported = new Uint8Array(0);
 
   constructor(port: UmadPort) {
@@ -133,6 +149,12 @@ export class IbSweeper {
     this.#capsKnown = new Uint8Array(index.size);
     this.#capMask = new Uint32Array(index.size);
     this.#capMask2 = new Uint16Array(index.size);
+    this.#capsFailure = new Uint8Array(index.size);
+    this.#capsStatus = new Uint16Array(index.size);
+    this.#pmaKnown = new Uint8Array(index.size);
+    this.#pmaCapMask = new Uint16Array(index.size);
+    this.#pmaFailure = new Uint8Array(index.size);
+    this.#pmaStatus = new Uint16Array(index.size);
     this.#mlnxUnsupported = new Uint8Array(index.size);
   }
 
@@ -150,14 +172,17 @@ export class IbSweeper {
     const maxTries = Math.max(0, settings.retries) + 1;
     const window = Math.max(1, Math.min(MAX_WINDOW, settings.outstanding));
 
-    // Jobs: capability probes of LIDs not yet known, then each port's three attributes (the
-    // extended counters first: a CA port's own answers then do not count in them), then
-    // whatever FDR10 checks the PortInfo answers call for.
-    const queue = new Int32Array(this.#lidList.length + 4 * n);
+    // Jobs: the capability probes (SMA and PMA) of LIDs not yet known, then each port's three
+    // attributes (the extended counters first: a CA port's own answers then do not count in
+    // them), then whatever FDR10 checks the PortInfo answers call for.
+    const queue = new Int32Array(2 * this.#lidList.length + 4 * n);
+    this.#capsFailure.fill(0);
+    this.#pmaFailure.fill(0);
     let head = 0;
     let tail = 0;
     for (let l = 0; l < this.#lidList.length; l++) {
       if (!this.#capsKnown[l]) queue[tail++] = (l << 3) | KIND_CAPABILITIES;
+      if (!this.#pmaKnown[l]) queue[tail++] = (l << 3) | KIND_CLASS_PORT_INFO;
     }
     for (let k = 0; k < n; k++) {
       const i = this.#order[k] as number;
@@ -186,7 +211,11 @@ export class IbSweeper {
       const tid = ((sequence << SLOT_BITS) | slot) >>> 0;
       let lid: number;
       let sent: boolean;
-      if (kind === KIND_EXTENDED || kind === KIND_COUNTERS) {
+      if (kind === KIND_CLASS_PORT_INFO) {
+        lid = this.#lidList[index] as number;
+        encodePmaGet(sendMad, tid, ATTR_CLASS_PORT_INFO, 0);
+        sent = this.#port.send(this.#perfAgent, this.#send, lid, GSI_QP, GSI_QKEY, timeoutMs);
+      } else if (kind === KIND_EXTENDED || kind === KIND_COUNTERS) {
         lid = lids[index] as number;
         encodePmaGet(
           sendMad,
@@ -228,7 +257,13 @@ export class IbSweeper {
       const index = job >> 3;
       if (kind <= KIND_PORT_INFO) {
         setFailure(records, index * RECORD_SIZE, ATTRIBUTE_OF_KIND[kind] as AttributeIndex, failure, status);
-      } else if (kind === KIND_MLNX) {
+      } else if (kind === KIND_CAPABILITIES) {
+        this.#capsFailure[index] = failure;
+        this.#capsStatus[index] = status;
+      } else if (kind === KIND_CLASS_PORT_INFO) {
+        this.#pmaFailure[index] = failure;
+        this.#pmaStatus[index] = status;
+      } else {
         this.#mlnxUnsupported[this.#lidOfTarget[index] as number] = 1;
       }
       release(slot);
@@ -251,15 +286,17 @@ export class IbSweeper {
       const index = job >> 3;
       const base = index * RECORD_SIZE;
       const data = MAD_DATA_OFFSET;
-      const pma = kind === KIND_EXTENDED || kind === KIND_COUNTERS;
+      const pma = kind === KIND_EXTENDED || kind === KIND_COUNTERS || kind === KIND_CLASS_PORT_INFO;
       const attribute =
-        kind === KIND_EXTENDED
-          ? ATTR_PORT_COUNTERS_EXTENDED
-          : kind === KIND_COUNTERS
-            ? ATTR_PORT_COUNTERS
-            : kind === KIND_MLNX
-              ? ATTR_MLNX_EXT_PORT_INFO
-              : ATTR_PORT_INFO;
+        kind === KIND_CLASS_PORT_INFO
+          ? ATTR_CLASS_PORT_INFO
+          : kind === KIND_EXTENDED
+            ? ATTR_PORT_COUNTERS_EXTENDED
+            : kind === KIND_COUNTERS
+              ? ATTR_PORT_COUNTERS
+              : kind === KIND_MLNX
+                ? ATTR_MLNX_EXT_PORT_INFO
+                : ATTR_PORT_INFO;
       const status = recvMad.readUInt16BE(4);
       if (status & STATUS_BUSY) {
         again(slot, FAILED_STATUS, status);
@@ -273,7 +310,7 @@ export class IbSweeper {
         recvMad[3] !== METHOD_GET_RESP ||
         recvMad[1] !== (pma ? MGMT_CLASS_PERF : MGMT_CLASS_SUBN_LID_ROUTED) ||
         recvMad.readUInt16BE(16) !== attribute ||
-        (pma && recvMad[data + 1] !== ports[index])
+        (pma && kind !== KIND_CLASS_PORT_INFO && recvMad[data + 1] !== ports[index])
       ) {
         fail(slot, FAILED_BAD_ANSWER, 0);
         return;
@@ -323,6 +360,10 @@ export class IbSweeper {
         case KIND_MLNX:
           records[base + OFF.mlnxLinkSpeedActive] = recvMad[data + 15] as number;
           break;
+        case KIND_CLASS_PORT_INFO:
+          this.#pmaCapMask[index] = decodePmaCapabilityMask(recvMad);
+          this.#pmaKnown[index] = 1;
+          break;
       }
       release(slot);
     };
@@ -371,8 +412,18 @@ export class IbSweeper {
         records[base + OFF.flags] = (records[base + OFF.flags] as number) | HAS_CAPABILITIES;
         records.writeUInt32BE(this.#capMask[l] as number, base + OFF.capabilityMask);
         records.writeUInt16BE(this.#capMask2[l] as number, base + OFF.capabilityMask2);
+      } else if (this.#capsFailure[l]) {
+        setFailure(records, base, 3, this.#capsFailure[l] as number, this.#capsStatus[l] as number);
       }
-      if (records[base + OFF.failures] !== 0) failures++;
+      const flags = records[base + OFF.flags] as number;
+      if (this.#pmaKnown[l]) {
+        if (flags & HAS_PORT_COUNTERS && (this.#pmaCapMask[l] as number) & PMA_CAP_XMIT_WAIT) {
+          records[base + OFF.flags] = flags | HAS_XMIT_WAIT;
+        }
+      } else if (this.#pmaFailure[l]) {
+        setFailure(records, base, 4, this.#pmaFailure[l] as number, this.#pmaStatus[l] as number);
+      }
+      if (records.readUInt16BE(base + OFF.failures) !== 0) failures++;
     }
     const durationMs = performance.now() - started;
     return {

@@ -3,7 +3,7 @@
 // the tests drive for real (Debian chromium, prometheus, node_exporter, VictoriaMetrics, tmux, opa-fm) when running as root, or stops and
 // names them. Ends with one line "tests: N passed, N failed".
 import { execFileSync, spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -33,6 +33,25 @@ const SYSTEM_PACKAGES = [
     pkg: 'opa-fm',
     why: "adaptive routing in opafm.xml: its sample file, and edits checked by opa-fm's config_check",
   },
+  // The InfiniBand lab: a simulated subnet that answers real MADs, the real subnet manager and
+  // diagnostics (packages/lab; the InfiniBand collector, demo:ibsim and the SM's routes are tested on it).
+  { command: 'ibsim', pkg: 'ibsim-utils', why: 'the InfiniBand lab: a simulated subnet answering real MADs' },
+  {
+    file: '/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so',
+    pkg: 'libumad2sim0',
+    why: "the InfiniBand lab: the preload that connects the tools to ibsim's subnet",
+  },
+  { command: '/usr/sbin/opensm', pkg: 'opensm', why: 'the InfiniBand lab: the real subnet manager and its routing engines' },
+  {
+    command: '/usr/sbin/ibnetdiscover',
+    pkg: 'infiniband-diags',
+    why: 'the InfiniBand lab: ibnetdiscover, perfquery, ibtracert, ibroute, dump_fts read it',
+  },
+  {
+    file: '/usr/lib/x86_64-linux-gnu/libibumad.so.3',
+    pkg: 'libibumad3',
+    why: 'the InfiniBand collector sends its MADs through libibumad',
+  },
 ];
 
 /** Whether `command` runs: an executable file when it is a path, else a name found on PATH. */
@@ -49,13 +68,13 @@ function onPath(command) {
 }
 
 function ensureSystemPackages() {
-  const missing = SYSTEM_PACKAGES.filter((p) => !onPath(p.command));
+  const missing = SYSTEM_PACKAGES.filter((p) => (p.file ? !existsSync(p.file) : !onPath(p.command)));
   if (missing.length === 0) return;
   const pkgs = [...new Set(missing.map((p) => p.pkg))];
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot || !onPath('apt-get')) {
     console.error('npm test needs these system packages, which are missing:');
-    for (const p of missing) console.error(`  ${p.pkg} (for ${p.command}: ${p.why})`);
+    for (const p of missing) console.error(`  ${p.pkg} (for ${p.command ?? p.file}: ${p.why})`);
     console.error(
       `Install them (Debian/Ubuntu: sudo apt-get install -y ${pkgs.join(' ')}) and run npm test again.`,
     );

@@ -33,23 +33,25 @@ export function parseOpareportTopology(text: string, name = 'opareport'): Fabric
   const byDesc = new Map<string, RawNode>();
   // A node is keyed by its GUID when the file has one (opareport -o topology) and by its
   // NodeDesc when it does not (opaxlattopology writes NodeDesc only; opareport -T accepts that).
-  const addNode = (x: XmlElement, where: Where, fallbackType?: string): RawNode => {
+  const addNode = (x: XmlElement, where: Where, fallbackType?: string, read = fields(x, where)): RawNode => {
     const { element, line } = where;
-    const guidText = field(x, 'NodeGUID', where);
-    const desc = field(x, 'NodeDesc', where)?.trim();
+    const guidText = read.NodeGUID;
+    const desc = read.NodeDesc?.trim();
     if (guidText === undefined && !desc) {
       throw parseError('expected <NodeGUID> or <NodeDesc> naming the node', line, FORMAT, element);
     }
     if (guidText !== undefined && !/^0x[0-9a-f]{1,16}$/i.test(guidText)) {
       throw parseError(`expected <NodeGUID> 0x…, got "${excerpt(guidText)}"`, line, FORMAT, element);
     }
-    const guid = guidText === undefined ? undefined : normalizeGuid(guidText);
-    const typeText = field(x, 'NodeType', where) ?? fallbackType ?? '';
+    const guid = guidText === undefined ? undefined : guidOf(guidText);
+    const typeText = read.NodeType ?? fallbackType ?? '';
     const type = Object.hasOwn(TYPES, typeText) ? TYPES[typeText] : undefined;
     if (!type) {
       throw parseError(`expected <NodeType> FI, SW or RT, got "${excerpt(typeText)}"`, line, FORMAT, element);
     }
     let node = guid === undefined ? undefined : byGuid.get(guid);
+    // The usual listing: a node already known by its GUID, of its type, under its description.
+    if (node && node.type === type && desc === node.description) return node;
     if (!node && desc) {
       // Two nodes may share a description; a GUID-less listing of one only joins a node without a GUID.
       const named = byDesc.get(desc);
@@ -92,8 +94,9 @@ export function parseOpareportTopology(text: string, name = 'opareport'): Fabric
     }
     const ends = ports.map((p, j) => {
       const where = { element: `${element} <Port> #${j + 1}`, line: p.line };
-      const node = addNode(p, where);
-      const portText = field(p, 'PortNum', where);
+      const read = fields(p, where);
+      const node = addNode(p, where, undefined, read);
+      const portText = read.PortNum;
       const portNum = Number(portText);
       if (!Number.isInteger(portNum) || portNum < 1 || portNum > 254) {
         throw parseError(
@@ -103,11 +106,11 @@ export function parseOpareportTopology(text: string, name = 'opareport'): Fabric
           where.element,
         );
       }
-      const portGuid = field(p, 'PortGUID', where);
-      if (portGuid && /^0x[0-9a-f]{1,16}$/i.test(portGuid)) node.portGuids[portNum] = normalizeGuid(portGuid);
+      const portGuid = read.PortGUID;
+      if (portGuid && /^0x[0-9a-f]{1,16}$/i.test(portGuid)) node.portGuids[portNum] = guidOf(portGuid);
       return { key: node.key, port: portNum };
     }) as [RawLink['a'], RawLink['b']];
-    const rateText = field(x, 'Rate', { element, line }) ?? '100g';
+    const rateText = fields(x, { element, line }).Rate ?? '100g';
     const rate = /^([\d.]+)\s*g$/i.exec(rateText);
     if (!rate || !(Number(rate[1]) > 0)) {
       throw parseError(`expected <Rate> like 100g or 25g, got "${excerpt(rateText)}"`, line, FORMAT, element);
@@ -145,12 +148,29 @@ export function parseOpareportTopology(text: string, name = 'opareport'): Fabric
   return assembleFabric(name, 'omnipath', FORMAT, nodes, links);
 }
 
-/** The text of the one child element `name` of `x`; undefined without one, a ParseError with two. */
-function field(x: XmlElement, name: string, where: Where): string | undefined {
-  let found: XmlElement | undefined;
+/** A GUID checked as 0x and 1..16 hex digits, in the one form (as opareport writes it, already). */
+function guidOf(text: string): string {
+  return /^0x[0-9a-f]{16}$/.test(text) ? text : normalizeGuid(text);
+}
+
+/** The child elements whose text the report's records are read from. */
+type Field = 'NodeGUID' | 'NodeDesc' | 'NodeType' | 'PortNum' | 'PortGUID' | 'Rate';
+const FIELDS: ReadonlySet<string> = new Set<Field>([
+  'NodeGUID',
+  'NodeDesc',
+  'NodeType',
+  'PortNum',
+  'PortGUID',
+  'Rate',
+]);
+
+/** The text of each field child of `x`, in one pass; a field given twice is a ParseError. */
+function fields(x: XmlElement, where: Where): Partial<Record<Field, string>> {
+  const found: Partial<Record<Field, string>> = {};
   for (const child of x.children ?? []) {
-    if (child.name !== name) continue;
-    if (found) {
+    if (!FIELDS.has(child.name)) continue;
+    const name = child.name as Field;
+    if (found[name] !== undefined) {
       throw parseError(
         `expected one <${name}>, found another at line ${child.line}`,
         where.line,
@@ -158,13 +178,13 @@ function field(x: XmlElement, name: string, where: Where): string | undefined {
         where.element,
       );
     }
-    found = child;
+    found[name] = child.text;
   }
-  return found?.text;
+  return found;
 }
 
 function idOf(x: XmlElement): string {
-  const id = x.attributes?.id;
+  const id = x.attributes?.get('id');
   if (id === undefined) return '';
   return ` (id "${id.length > 60 ? excerpt(id) : id}")`;
 }

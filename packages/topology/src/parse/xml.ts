@@ -5,8 +5,8 @@ export interface XmlElement {
   name: string;
   /** 1-based line of its `<`. */
   line: number;
-  /** Its attributes, entities decoded as in text; undefined when it has none. */
-  attributes: Record<string, string> | undefined;
+  /** Its attributes by name, entities decoded as in text; undefined when it has none. */
+  attributes: Map<string, string> | undefined;
   /** Its child elements in order; undefined when it has none. */
   children: XmlElement[] | undefined;
   /** Its own text (CDATA included), trimmed; the predefined and numeric entities decoded. */
@@ -119,13 +119,20 @@ export function readXml(
     while (i < text.length && isNameChar(text.charCodeAt(i))) i++;
     return i;
   };
-  // Element names repeat: each distinct one is made into a string once and found again in place.
-  const names: string[] = [];
+  // Element names repeat: each distinct one is made into a string once and found again in place,
+  // by its length and its first and last characters.
+  const names = new Map<number, string>();
+  let distinct = 0;
   const nameAt = (from: number, to: number): string => {
-    const length = to - from;
-    for (const known of names) if (known.length === length && text.startsWith(known, from)) return known;
+    // A small integer (two names may share one: the text is compared anyway).
+    const key =
+      (((to - from) & 0x3ff) << 20) |
+      ((text.charCodeAt(from) & 0x3ff) << 10) |
+      (text.charCodeAt(to - 1) & 0x3ff);
+    const known = names.get(key);
+    if (known !== undefined && text.startsWith(known, from)) return known;
     const name = text.slice(from, to);
-    if (names.length < 64) names.push(name);
+    if (known === undefined && distinct++ < 256) names.set(key, name);
     return name;
   };
   const skipSpace = (at: number): number => {
@@ -265,12 +272,11 @@ export function readXml(
       if (lessThan >= 0 && lessThan < close) {
         throw malformed(`"<" in the value of attribute ${attribute} of <${element.name}>`, lessThan);
       }
-      // No prototype: an attribute named __proto__ or constructor is an attribute like any other.
-      element.attributes ??= Object.create(null) as Record<string, string>;
-      if (Object.hasOwn(element.attributes, attribute)) {
+      element.attributes ??= new Map();
+      if (element.attributes.has(attribute)) {
         throw malformed(`attribute ${attribute} given twice in <${element.name}>`, spaced);
       }
-      element.attributes[attribute] = decode(open + 1, close);
+      element.attributes.set(attribute, decode(open + 1, close));
       at = close + 1;
     }
     root ??= element;

@@ -1,7 +1,7 @@
-import { CATEGORY_NAMES } from '@fabscope/topology';
 import { type ObjectOptions, type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { FabricTypeSchema, NodeTypeSchema } from './emulator.ts';
 import { ERROR_FIELDS } from './errors.ts';
+import { CATEGORY_NAMES } from './names.ts';
 import { Nullable } from './nullable.ts';
 
 /** An object with one property per key, each of `schema` (its type keeps the keys). */

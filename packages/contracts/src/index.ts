@@ -7,5 +7,6 @@ export * from './api.ts';
 export * from './emulator.ts';
 export * from './errors.ts';
 export * from './jobs.ts';
+export * from './names.ts';
 export * from './stream.ts';
 export * from './time.ts';

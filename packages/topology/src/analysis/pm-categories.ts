@@ -11,15 +11,10 @@
  * docs/metrics.md ("Port categories").
  */
 
-export const CATEGORY_NAMES = [
-  'integrity',
-  'congestion',
-  'smaCongestion',
-  'bubble',
-  'security',
-  'routing',
-] as const;
-export type CategoryName = (typeof CATEGORY_NAMES)[number];
+import { CATEGORY_NAMES, type CategoryName } from '@fabscope/contracts/names';
+
+// Declared once, with the contract the API answers in; re-exported for topology's users.
+export { CATEGORY_NAMES, type CategoryName };
 
 /** Each category as a fraction of its threshold; null when none of its counters is known. */
 export type CategoryValues = Record<CategoryName, number | null>;

@@ -1,0 +1,14 @@
+// Names the wire and the computation share, as plain constants: no TypeBox, so a package that
+// computes with them (topology's PM categories) imports them without loading every schema.
+// Imports nothing.
+
+/** The Omni-Path performance manager's six port categories, in the order every answer lists them. */
+export const CATEGORY_NAMES = [
+  'integrity',
+  'congestion',
+  'smaCongestion',
+  'bubble',
+  'security',
+  'routing',
+] as const;
+export type CategoryName = (typeof CATEGORY_NAMES)[number];

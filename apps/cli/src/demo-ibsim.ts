@@ -109,12 +109,13 @@ export async function startIbsimDemo(options: IbsimDemoOptions): Promise<Running
       madReader: { command: ibPortReaderCommand() },
     });
     stops.push(() => reader.close());
-    // The subnet shows the emulator's counters as of the sweep: written just before it.
+    // The subnet shows the emulator's counters as of the sweep: written just before it, the pump
+    // held while the MADs read them, stamped with the emulator time they stand for.
     const source: FabricSource = {
       name: reader.name,
       async read(signal) {
-        await pump.flush();
-        return reader.read(signal);
+        const { value, atMs } = await pump.readAtFlush(() => reader.read(signal));
+        return { ...value, countersReadAtMs: Math.round(atMs) };
       },
     };
     const { scrapeChunks } = createFabricRegistry({ source });

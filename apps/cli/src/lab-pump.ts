@@ -71,8 +71,17 @@ export function labCommands(
 }
 
 export interface LabPump {
-  /** Brings the emulator to now and writes what changed; resolves when ibsim has taken it. */
-  flush(): Promise<void>;
+  /**
+   * Brings the emulator to now and writes what changed; resolves, when ibsim has taken it, with the
+   * emulator time (Unix ms) of the values the subnet now holds.
+   */
+  flush(): Promise<number>;
+  /**
+   * Runs `read` on the subnet as of one flush, the pump held until it ends, and gives the time its
+   * counters stand for: the subnet's counters do not move between two writes, so the time of a
+   * read is the time of the last write, not when the MADs happened to answer.
+   */
+  readAtFlush<T>(read: () => Promise<T>): Promise<{ value: T; atMs: number }>;
   stop(): void;
 }
 
@@ -84,15 +93,19 @@ export interface LabPump {
 export function startLabPump(emulator: Emulator, lab: Lab, intervalMs = 100): LabPump {
   const written = new Map<string, bigint>();
   const linksDown = new Set<string>();
-  let running: Promise<void> | null = null;
+  let running: Promise<number> | null = null;
   let again = false;
+  let held = 0;
+  let writtenAtMs = emulator.nowMs();
   const once = async () => {
     const lag = Date.now() - emulator.nowMs();
     if (lag > 0) emulator.advance(lag);
-    const commands = labCommands(emulator.portCounters(), written, linksDown);
+    const doc = emulator.portCounters();
+    const commands = labCommands(doc, written, linksDown);
     if (commands.length > 0) await lab.command(...commands);
+    writtenAtMs = doc.timeMs;
   };
-  const flush = (): Promise<void> => {
+  const flush = (): Promise<number> => {
     if (running) {
       again = true;
       return running;
@@ -103,6 +116,7 @@ export function startLabPump(emulator: Emulator, lab: Lab, intervalMs = 100): La
           again = false;
           await once();
         } while (again);
+        return writtenAtMs;
       } finally {
         running = null;
       }
@@ -110,8 +124,20 @@ export function startLabPump(emulator: Emulator, lab: Lab, intervalMs = 100): La
     return running;
   };
   const timer = setInterval(() => {
-    if (!running) flush().catch(() => undefined);
+    if (!running && held === 0) flush().catch(() => undefined);
   }, intervalMs);
   timer.unref();
-  return { flush, stop: () => clearInterval(timer) };
+  return {
+    flush,
+    async readAtFlush(read) {
+      held++;
+      try {
+        const atMs = await flush();
+        return { value: await read(), atMs };
+      } finally {
+        held--;
+      }
+    },
+    stop: () => clearInterval(timer),
+  };
 }

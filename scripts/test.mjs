@@ -41,7 +41,11 @@ const SYSTEM_PACKAGES = [
     pkg: 'libumad2sim0',
     why: "the InfiniBand lab: the preload that connects the tools to ibsim's subnet",
   },
-  { command: '/usr/sbin/opensm', pkg: 'opensm', why: 'the InfiniBand lab: the real subnet manager and its routing engines' },
+  {
+    command: '/usr/sbin/opensm',
+    pkg: 'opensm',
+    why: 'the InfiniBand lab: the real subnet manager and its routing engines',
+  },
   {
     command: '/usr/sbin/ibnetdiscover',
     pkg: 'infiniband-diags',

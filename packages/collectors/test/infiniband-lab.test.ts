@@ -66,7 +66,9 @@ describe.each(['mad', 'perfquery'] as const)('infiniband source on the ibsim lab
     const targets = find(list, 'fabscope_fabric_target_up');
     expect(targets).toHaveLength(5);
     expect(targets.every((t) => t.value === 1)).toBe(true);
-    expect(find(list, 'fabscope_fabric_target_collect_duration_seconds').every((t) => t.value > 0)).toBe(true);
+    expect(find(list, 'fabscope_fabric_target_collect_duration_seconds').every((t) => t.value > 0)).toBe(
+      true,
+    );
   }, 30_000);
 
   it('reads what PerformanceSet wrote, data in 4-octet words, errors and XmitWait from PortCounters', async () => {

@@ -8,6 +8,7 @@ import {
   ATTR_PORT_COUNTERS,
   ATTR_PORT_COUNTERS_EXTENDED,
   ATTR_PORT_INFO,
+  copyPortCountersErrors,
   decodePortCounters,
   decodePortCountersExtended,
   decodePortInfo,
@@ -24,6 +25,7 @@ import {
   type PortCounters,
   type PortCountersExtended,
   type PortInfo,
+  portXmitWait,
   readMadHeader,
   writeMadHeader,
 } from '../src/fabric/ib-mad.ts';
@@ -169,6 +171,22 @@ function roundTrips<T extends object>(
 describe('MAD attribute layouts (IBA bit positions)', () => {
   it('PortCounters: every counter, the two 4-bit ones sharing a byte included', () => {
     roundTrips(PORT_COUNTERS, () => false, encodePortCounters, decodePortCounters);
+    // The sweeper's copy of the error counters and XmitWait says the same as the decoder.
+    fc.assert(
+      fc.property(
+        fieldsOf(PORT_COUNTERS, () => false),
+        noise,
+        (value, mad) => {
+          encodePortCounters(mad, value);
+          const out = Buffer.alloc(2 * PORT_COUNTERS_ERRORS.length);
+          copyPortCountersErrors(mad, out, 0);
+          expect(PORT_COUNTERS_ERRORS.map((_, k) => out.readUInt16BE(2 * k))).toEqual(
+            PORT_COUNTERS_ERRORS.map((name) => value[name]),
+          );
+          expect(portXmitWait(mad)).toBe(value.PortXmitWait);
+        },
+      ),
+    );
   });
 
   it('PortCountersExtended: 64-bit counters exactly, past 2^53', () => {

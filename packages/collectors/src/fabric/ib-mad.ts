@@ -189,6 +189,40 @@ export function encodePortCounters(data: Buffer, c: PortCounters, at = MAD_DATA_
     ((c.LocalLinkIntegrityErrors & 0x0f) << 4) | (c.ExcessiveBufferOverrunErrors & 0x0f);
 }
 
+/** Where each of PORT_COUNTERS_ERRORS sits: [byte, width]; width -4 / 4 are byte 19's high / low nibble. */
+const ERROR_AT: readonly (readonly [number, number])[] = PORT_COUNTERS_ERRORS.map((name) =>
+  name === 'LocalLinkIntegrityErrors'
+    ? [LLI_EBO_BYTE, -4]
+    : name === 'ExcessiveBufferOverrunErrors'
+      ? [LLI_EBO_BYTE, 4]
+      : (PC_LAYOUT[name] as readonly [number, number]),
+);
+
+/**
+ * PortCounters' error counters (PORT_COUNTERS_ERRORS order) as big-endian u16s into `out` at
+ * `outAt`, without an object per answer: the sweeper's hot path.
+ */
+export function copyPortCountersErrors(data: Buffer, out: Buffer, outAt: number, at = MAD_DATA_OFFSET): void {
+  for (let k = 0; k < ERROR_AT.length; k++) {
+    const [offset, width] = ERROR_AT[k] as readonly [number, number];
+    const byte = data[at + offset] as number;
+    const value =
+      width === 2
+        ? data.readUInt16BE(at + offset)
+        : width === 1
+          ? byte
+          : width === -4
+            ? byte >> 4
+            : byte & 0x0f;
+    out.writeUInt16BE(value, outAt + 2 * k);
+  }
+}
+
+/** PortCounters' PortXmitWait. */
+export function portXmitWait(data: Buffer, at = MAD_DATA_OFFSET): number {
+  return data.readUInt32BE(at + (PC_LAYOUT.PortXmitWait[0] as number));
+}
+
 /** PortCountersExtended (attribute 0x001D): 64-bit data (4-octet words) and packet counters. */
 export interface PortCountersExtended {
   PortSelect: number;

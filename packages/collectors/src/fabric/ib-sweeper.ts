@@ -4,8 +4,8 @@ import {
   ATTR_PORT_COUNTERS,
   ATTR_PORT_COUNTERS_EXTENDED,
   ATTR_PORT_INFO,
+  copyPortCountersErrors,
   decodePmaCapabilityMask,
-  decodePortCounters,
   decodePortInfo,
   encodePmaGet,
   encodeSmpGet,
@@ -18,7 +18,7 @@ import {
   MGMT_CLASS_SUBN_LID_ROUTED,
   PHYS_STATE_LINK_UP,
   PMA_CAP_XMIT_WAIT,
-  PORT_COUNTERS_ERRORS,
+  portXmitWait,
   SMI_QP,
 } from './ib-mad.ts';
 import {
@@ -321,15 +321,11 @@ export class IbSweeper {
           recvMad.copy(records, base + OFF.transmitData, data + 8, data + 40);
           records[base + OFF.flags] = (records[base + OFF.flags] as number) | HAS_PORT_COUNTERS_EXTENDED;
           break;
-        case KIND_COUNTERS: {
-          const c = decodePortCounters(recvMad);
-          records.writeUInt32BE(c.PortXmitWait, base + OFF.transmitWait);
-          for (let k = 0; k < PORT_COUNTERS_ERRORS.length; k++) {
-            records.writeUInt16BE(c[PORT_COUNTERS_ERRORS[k] as keyof typeof c], base + OFF.errors + 2 * k);
-          }
+        case KIND_COUNTERS:
+          records.writeUInt32BE(portXmitWait(recvMad), base + OFF.transmitWait);
+          copyPortCountersErrors(recvMad, records, base + OFF.errors);
           records[base + OFF.flags] = (records[base + OFF.flags] as number) | HAS_PORT_COUNTERS;
           break;
-        }
         case KIND_PORT_INFO: {
           const p = decodePortInfo(recvMad);
           records[base + OFF.portState] = p.portState;

@@ -26,8 +26,10 @@ const BIG_FABRIC_PORTS = 165_888; // fat-tree-27648: 27,648 hosts, 3,456 switche
 
 const missing = labMissing();
 if (missing.length > 0) {
-  console.log(`ibsim sweep: skipped (the InfiniBand lab needs ${missing.join(', ')})`);
-  process.exit(0);
+  console.error(
+    `ibsim sweep: the InfiniBand lab needs ${missing.join(', ')} (apt-get install -y ${missing.join(' ')})`,
+  );
+  process.exit(1);
 }
 
 const fabric = buildScenario('fat-tree-1152');

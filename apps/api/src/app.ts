@@ -4,12 +4,16 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { isLoopbackHost, tokenMatches } from './auth.ts';
 import type { ApiContext } from './context.ts';
+import { UpstreamError } from './emulator-client.ts';
 import { HealthWatch } from './events/health-watch.ts';
 import { installAnswerCache } from './http/answer-cache.ts';
-import { errorBody, sendError } from './http/errors.ts';
+import { errorBody, installErrorTrace, noteCause, sendError } from './http/errors.ts';
+import { Listings } from './http/listings.ts';
+import { installPressureLimits, type PressureOptions } from './http/pressure.ts';
 import { installRoutePolicy } from './http/route-policy.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { isAppPath, registerWebAssets } from './http/web-assets.ts';
+import { JobSourceError } from './jobs/job.ts';
 import { analysisRoutes } from './routes/analysis.ts';
 import { controlRoutes } from './routes/control.ts';
 import { eventRoutes } from './routes/events.ts';
@@ -17,6 +21,8 @@ import { fabricRoutes } from './routes/fabric.ts';
 import { faultRoutes } from './routes/faults.ts';
 import { historyRoutes } from './routes/history.ts';
 import { jobRoutes } from './routes/jobs.ts';
+import { linksRoutes } from './routes/links.ts';
+import { linksExportRoutes } from './routes/links-export.ts';
 import { streamRoutes } from './routes/stream.ts';
 
 export interface AppOptions {
@@ -30,7 +36,13 @@ export interface AppOptions {
   requestTimeoutMs?: number | undefined;
   /** Built web app (apps/web/dist); absent → `/` explains how to build it. */
   webRoot?: string | undefined;
-  logger?: boolean;
+  /**
+   * Fastify's pino logger: `level` (default `warn`: every 5xx leaves one line; `info` adds a line
+   * per request) and where lines go (default stderr). false: no log (in-process tests).
+   */
+  logger?: false | { level?: string | undefined; stream?: NodeJS.WritableStream | undefined };
+  /** Limits on expensive routes and the pressure they give way to (http/pressure.ts). */
+  pressure?: PressureOptions;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -65,8 +77,9 @@ function validatorCompilers() {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { ctx, listenHost, apiToken, webRoot } = options;
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const logger = options.logger ?? false;
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: logger && { level: logger.level ?? 'warn', stream: logger.stream ?? process.stderr },
     // Idle keep-alive sockets would otherwise hold close() open.
     forceCloseConnections: true,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -90,6 +103,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     allowedHosts: new Set((options.allowedHosts ?? []).map((h) => h.toLowerCase())),
   });
 
+  // First: a 5xx answered by any later hook or route leaves its log line.
+  installErrorTrace(app);
+  // Expensive routes are refused (503) before their request is parsed when too many run or the
+  // event loop lags; /health reports the figures.
+  await installPressureLimits(app, options.pressure);
+  app.decorate('listings', new Listings());
   // Its onSend hook must see the JSON text before @fastify/compress does (registered next).
   installAnswerCache(app, () => ctx.sampler.tickCount);
   await registerSecurityHeaders(app);
@@ -110,17 +129,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addSchema(ErrorReply);
 
   // Store errors name internal addresses: only this machine, or a client with the token, sees them.
-  app.addHook('preSerialization', async (request, _reply, payload) => {
-    if (request.routeOptions.url !== '/api/v1/health') return payload;
-    if (!seesInternals(request.socket.remoteAddress, request.headers.authorization, apiToken)) return payload;
+  // Health also says how long the event loop makes answers wait (under-pressure's figures).
+  app.addHook('preSerialization', async (request, reply, payload) => {
+    if (request.routeOptions.url !== '/api/v1/health' || reply.statusCode !== 200) return payload;
+    const { eventLoopDelay, eventLoopUtilized } = app.memoryUsage();
+    const health = {
+      ...(payload as object),
+      eventLoopDelayMs: Math.round(eventLoopDelay * 10) / 10,
+      eventLoopUtilization: Math.round(eventLoopUtilized * 1000) / 1000,
+    };
+    if (!seesInternals(request.socket.remoteAddress, request.headers.authorization, apiToken)) return health;
     const detailed = ctx.sampler.healthNow().detailedError;
-    return detailed === undefined ? payload : { ...(payload as object), error: detailed };
+    return detailed === undefined ? health : { ...health, error: detailed };
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    // An upstream that failed (the emulator, Prometheus, a job source) is named with what it did.
+    if (error instanceof UpstreamError) return sendError(reply, error.statusCode, error.message);
+    if (error instanceof JobSourceError) return sendError(reply, 502, error.message);
     const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {
-      request.log.error(error);
+      // Internals stay in the log (installErrorTrace), not in the answer.
+      noteCause(reply, `${error.name}: ${error.message}`, error);
       return reply.code(status).send(errorBody(status, 'internal error'));
     }
     return reply.code(status).send(errorBody(status, error.message));
@@ -138,6 +168,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(fabricRoutes, { ctx });
+      await api.register(linksRoutes, { ctx });
       await api.register(analysisRoutes, { ctx });
       await api.register(controlRoutes, { ctx });
       await api.register(faultRoutes, { ctx });
@@ -145,6 +176,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(historyRoutes, { ctx });
       await api.register(eventRoutes, { ctx });
       await api.register(jobRoutes, { ctx });
+      await api.register(linksExportRoutes, { ctx });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api/v1' },

@@ -49,9 +49,32 @@ export interface ApiConfig {
    * emulator, if any, is only a traffic source: it never stands for the fabric's routing or state.
    */
   fabricSource?: FabricSourceKind;
+  /** Fastify's log level on stderr (FABSCOPE_LOG_LEVEL, default `warn`; `info` adds a line per request). */
+  logLevel?: LogLevel;
+  /** How long the API waits for the emulator (FABSCOPE_EMULATOR_TIMEOUT_MS); unset: from the fabric's size. */
+  emulatorTimeoutMs?: number;
 }
 
 export type FabricSourceKind = 'emulator' | 'infiniband';
+
+/** Levels of FABSCOPE_LOG_LEVEL (pino's): `warn` by default, where every 5xx leaves one line. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** FABSCOPE_LOG_LEVEL and FABSCOPE_EMULATOR_TIMEOUT_MS (unset: from the fabric's size). */
+function loggingAndUpstreams(env: NodeJS.ProcessEnv): { logLevel: LogLevel; emulatorTimeoutMs?: number } {
+  const logLevel = (env.FABSCOPE_LOG_LEVEL || 'warn') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`FABSCOPE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const raw = env.FABSCOPE_EMULATOR_TIMEOUT_MS;
+  if (!raw) return { logLevel };
+  const emulatorTimeoutMs = Number(raw);
+  if (!Number.isInteger(emulatorTimeoutMs) || emulatorTimeoutMs < 100 || emulatorTimeoutMs > 600_000) {
+    throw new ConfigError(`FABSCOPE_EMULATOR_TIMEOUT_MS must be 100..600000, got "${raw}"`);
+  }
+  return { logLevel, emulatorTimeoutMs };
+}
 export const FABRIC_SOURCE_KINDS: readonly FabricSourceKind[] = ['emulator', 'infiniband'];
 
 /** Reads FABSCOPE_PM_THRESHOLDS: an opafm.xml, `<Pm>` or `<PmThresholds>` file. */
@@ -281,6 +304,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     );
   }
   return {
+    ...loggingAndUpstreams(env),
     fabricSource,
     pmThresholds: pmThresholdsFrom(env.FABSCOPE_PM_THRESHOLDS),
     jobs: jobsConfig(env),

@@ -12,45 +12,138 @@ export type { EmulatorJob, FaultInfo, FlowFilter, FlowInfo, RoutingState };
 export type AdaptiveRoutingState = AdaptiveRouting;
 
 /**
- * Drives the emulator over its HTTP interface, the way the API would drive a fabric manager.
- * Errors keep the emulator's status and reason so the API can pass a 4xx through.
+ * A failed call to an upstream (the emulator, Prometheus, squeue): `statusCode` is what the API
+ * answers — the upstream's own 4xx passed through, 502 when it failed or answered something
+ * unusable, 504 when it did not answer in time — and the message names the upstream, what was
+ * asked and how long the API waited.
  */
 export class UpstreamError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    /** Who failed: `emulator`, `Prometheus`, `squeue`. */
+    readonly upstream = 'emulator',
+    /** How long the API waited for it (ms). */
+    readonly waitedMs?: number,
   ) {
     super(message);
     this.name = 'UpstreamError';
   }
 }
 
+/** How a fetch (or the read of its body) failed, as an UpstreamError naming `upstream` and the wait. */
+export function upstreamFailure(
+  upstream: string,
+  asked: string,
+  error: unknown,
+  waitedMs: number,
+  timeoutMs: number,
+  phase: 'before it answered' | 'while it sent its answer',
+): UpstreamError {
+  const e = error as Error & { cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError' || (e.name === 'AbortError' && waitedMs >= timeoutMs - 5)) {
+    return new UpstreamError(
+      504,
+      `${upstream} did not answer ${asked} within ${timeoutMs} ms (waited ${waitedMs} ms, ${phase === 'before it answered' ? 'no answer' : 'answer not complete'})`,
+      upstream,
+      waitedMs,
+    );
+  }
+  const code = e.cause?.code;
+  if (code === 'ECONNREFUSED') {
+    return new UpstreamError(
+      502,
+      `${upstream} refused the connection for ${asked} (after ${waitedMs} ms): is it running?`,
+      upstream,
+      waitedMs,
+    );
+  }
+  if (phase === 'while it sent its answer') {
+    return new UpstreamError(
+      502,
+      `${upstream} cut its answer to ${asked} short after ${waitedMs} ms: ${e.cause?.message ?? e.message}`,
+      upstream,
+      waitedMs,
+    );
+  }
+  return new UpstreamError(
+    502,
+    `${upstream} could not be asked ${asked} (after ${waitedMs} ms): ${e.cause?.message ?? e.message}`,
+    upstream,
+    waitedMs,
+  );
+}
+
+/**
+ * How long the API waits for the emulator: 5 s, and 1 s more per 2,000 hosts (a permutation at
+ * fat-tree-27648 is ~28k flows whose paths the emulator computes and lists: 5.5–7.1 s measured).
+ */
+export function emulatorTimeoutMs(hosts: number): number {
+  return 5000 + Math.ceil(hosts / 2000) * 1000;
+}
+
+/**
+ * Drives the emulator over its HTTP interface, the way the API would drive a fabric manager.
+ * Its 4xx keep their status and reason, so the API passes them through; everything else that
+ * goes wrong is an UpstreamError 502/504 naming the emulator (never an empty answer).
+ */
 export class EmulatorClient {
   constructor(
     readonly baseUrl: string,
-    private readonly timeoutMs = 5000,
+    readonly timeoutMs = 5000,
     /** Sent as a bearer token: an emulator listening beyond loopback refuses changes without it. */
     private readonly token?: string,
   ) {}
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const upstream = `emulator at ${this.baseUrl}`;
+    const asked = `${method} ${path}`;
+    const started = performance.now();
+    const waited = () => Math.round(performance.now() - started);
+    const headers: Record<string, string> = {};
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    // One deadline for the answer and its body: a body that stalls half-way is a timeout too.
+    const init: RequestInit = { method, headers, signal: AbortSignal.timeout(this.timeoutMs) };
+    if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      headers['content-type'] = 'application/json';
+    }
     let response: Response;
     try {
-      const headers: Record<string, string> = {};
-      if (this.token) headers.authorization = `Bearer ${this.token}`;
-      const init: RequestInit = { method, headers, signal: AbortSignal.timeout(this.timeoutMs) };
-      if (body !== undefined) {
-        init.body = JSON.stringify(body);
-        headers['content-type'] = 'application/json';
-      }
       response = await fetch(new URL(path, this.baseUrl), init);
     } catch (error) {
-      throw new UpstreamError(502, `emulator at ${this.baseUrl} unreachable: ${(error as Error).message}`);
+      throw upstreamFailure(upstream, asked, error, waited(), this.timeoutMs, 'before it answered');
     }
-    const answer = (await response.json().catch(() => ({}))) as T & { error?: string };
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      throw upstreamFailure(upstream, asked, error, waited(), this.timeoutMs, 'while it sent its answer');
+    }
+    let answer: (T & { error?: string }) | undefined;
+    try {
+      answer = text === '' ? undefined : (JSON.parse(text) as T & { error?: string });
+    } catch {
+      // A 4xx with a body of another kind still passes through with its status.
+    }
     if (!response.ok) {
-      const status = response.status >= 400 && response.status < 500 ? response.status : 502;
-      throw new UpstreamError(status, answer.error ?? `emulator answered HTTP ${response.status}`);
+      const reason = typeof answer?.error === 'string' ? answer.error : `HTTP ${response.status}`;
+      if (response.status >= 400 && response.status < 500)
+        throw new UpstreamError(response.status, reason, 'emulator', waited());
+      throw new UpstreamError(
+        502,
+        `${upstream} answered ${asked} with HTTP ${response.status} after ${waited()} ms: ${reason}`,
+        'emulator',
+        waited(),
+      );
+    }
+    if (answer === undefined || typeof answer !== 'object' || answer === null) {
+      throw new UpstreamError(
+        502,
+        `${upstream} answered ${asked} with ${text === '' ? 'an empty body' : `${text.length} bytes that are not a JSON object`} after ${waited()} ms`,
+        'emulator',
+        waited(),
+      );
     }
     return answer;
   }

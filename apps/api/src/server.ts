@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { type ApiConfig, defaultSampleIntervalMs } from './config.ts';
 import type { ApiContext } from './context.ts';
+import { emulatorTimeoutMs } from './emulator-client.ts';
 import { type EventLog, FileEventLog, MemoryEventLog } from './events/event-log.ts';
 import { RecordingEmulatorClient } from './events/recording-emulator.ts';
 import { adaptiveRoutingProviderFor } from './fabric-manager/choose-provider.ts';
@@ -40,7 +41,8 @@ export async function startApi(
   options: {
     tables?: ForwardingTables;
     webRoot?: string;
-    logger?: boolean;
+    /** Where log lines go (default stderr) at config.logLevel (FABSCOPE_LOG_LEVEL, default warn). */
+    logStream?: NodeJS.WritableStream;
     /** Environment and working directory of the fabric tools the API runs (ibroute, dump_fts). */
     tools?: { env?: NodeJS.ProcessEnv; cwd?: string };
   } = {},
@@ -83,7 +85,12 @@ export async function startApi(
   const linkIndex = new LinkIndex(fabric, config.pmThresholds);
   const sampler = new Sampler(store, linkIndex, intervalMs);
   const emulator = config.emulatorUrl
-    ? new RecordingEmulatorClient(config.emulatorUrl, 5000, config.apiToken, events)
+    ? new RecordingEmulatorClient(
+        config.emulatorUrl,
+        config.emulatorTimeoutMs ?? emulatorTimeoutMs(fabric.nodes.filter((n) => n.type === 'host').length),
+        config.apiToken,
+        events,
+      )
     : null;
   const adaptiveRouting = adaptiveRoutingProviderFor(config, emulator, events);
   const ctx: ApiContext = { fabric, tables, linkIndex, store, sampler, emulator, adaptiveRouting, events };
@@ -99,7 +106,8 @@ export async function startApi(
     allowedHosts: config.allowedHosts,
     requestTimeoutMs: config.requestTimeoutMs,
     webRoot: options.webRoot,
-    logger: options.logger ?? false,
+    // In every mode, the demo's too: a 5xx always leaves its line on stderr.
+    logger: { level: config.logLevel ?? 'warn', stream: options.logStream },
   });
   sampler.start();
   follower?.start();

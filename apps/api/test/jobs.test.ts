@@ -161,6 +161,7 @@ describe('jobs from Slurm (squeue run with execFile)', () => {
       expect(res.json()).toEqual({
         source: 'slurm',
         jobs: SQUEUE_V0_0_40_JOBS,
+        total: 3,
       });
       // Without an emulator, a link's flows are the running jobs' node pairs on static routes.
       const flows = (

@@ -28,7 +28,6 @@ export interface IbsimDemoOptions {
   routing: SmRoutingEngine;
   seed?: number;
   webRoot?: string;
-  logger?: boolean;
   /** How often the emulator's counters are written into the subnet besides before each sweep (ms). */
   pumpIntervalMs?: number;
   /** The subnet to build, instead of the config's scenario or topology file. */
@@ -134,7 +133,6 @@ export async function startIbsimDemo(options: IbsimDemoOptions): Promise<Running
     const api = await startApi(config, fabric, {
       tables,
       webRoot: options.webRoot ?? WEB_ROOT,
-      logger: options.logger ?? false,
       tools: { env: { ...process.env, ...lab.env }, cwd: lab.cwd },
     });
     stops.push(() => api.close());

@@ -56,7 +56,6 @@ export interface DemoOptions {
   prometheusPort?: number;
   seed?: number;
   webRoot?: string;
-  logger?: boolean;
   /** Keep live per-host sysfs/procfs trees here (default FABSCOPE_EMULATOR_SYSFS; unset: none). */
   sysfsDir?: string;
   /** Prometheus forwards every sample (recorded ones too) to these remote-write URLs. */
@@ -171,7 +170,6 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     const api = await startApi(config, fabric, {
       tables,
       webRoot: options.webRoot ?? WEB_ROOT,
-      logger: options.logger ?? false,
     });
     stops.push(() => api.close());
     if (prometheus) api.sampler.reportSupervisor(prometheus.status);

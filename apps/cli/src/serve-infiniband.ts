@@ -30,7 +30,7 @@ export interface RunningInfinibandServe {
  */
 export async function serveInfiniband(
   config: ApiConfig,
-  options: { collectorPort?: number; logger?: boolean } = {},
+  options: { collectorPort?: number } = {},
 ): Promise<RunningInfinibandServe> {
   // The tools' working directory: a simulated subnet's preload writes a sysfs of its own into it.
   const cwd = mkdtempSync(join(tmpdir(), 'fabscope-ib-'));
@@ -63,7 +63,7 @@ export async function serveInfiniband(
         lfts: config.lfts ?? { kind: 'dump_fts', intervalMs: 30_000 },
       },
       fabric,
-      { webRoot: WEB_ROOT, logger: options.logger ?? true, tools: { cwd } },
+      { webRoot: WEB_ROOT, tools: { cwd } },
     );
     stops.push(() => api.close());
     return { api, fabric, collector, stop };

@@ -3,6 +3,7 @@ import { FabricTypeSchema, NodeTypeSchema } from './emulator.ts';
 import { ERROR_FIELDS } from './errors.ts';
 import { CATEGORY_NAMES } from './names.ts';
 import { Nullable } from './nullable.ts';
+import { PageAnswerFields, PageQueryFields } from './paging.ts';
 
 /** An object with one property per key, each of `schema` (its type keeps the keys). */
 function recordOf<K extends string, T extends TSchema>(
@@ -39,6 +40,30 @@ export const HealthSchema = Type.Object({
     Type.String({
       description: 'What is wrong; internal addresses shown only to this machine or with the token',
     }),
+  ),
+  eventLoopDelayMs: Type.Optional(
+    Type.Number({
+      description:
+        "The API's event-loop delay: mean over the last second, in ms (answers wait about this long to start)",
+    }),
+  ),
+  eventLoopUtilization: Type.Optional(
+    Type.Number({ description: 'Share 0..1 of the last second the event loop was busy' }),
+  ),
+  topology: Type.Optional(
+    Type.Object(
+      {
+        changed: Type.Boolean({
+          description: 'The fabric as last discovered differs from the one the API loaded (and draws)',
+        }),
+        version: Type.Integer({ description: 'Topology version now (GET /topology/changes)' }),
+        discoveredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+        summary: Type.String({
+          description: 'For people: "topology changed: 1 link removed — restart or reload to redraw"',
+        }),
+      },
+      { description: 'Live discovery of the topology (FABSCOPE_FABRIC=infiniband), when it runs' },
+    ),
   ),
   supervisor: Type.Optional(
     Type.Object(
@@ -158,7 +183,7 @@ export const LinksQuery = Type.Object(
       ]),
     ),
     order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    ...PageQueryFields,
     kind: Type.Optional(Type.Union([Type.Literal('isl'), Type.Literal('host')])),
     job: Type.Optional(
       Type.String({
@@ -673,7 +698,62 @@ export type TrafficPattern = (typeof TRAFFIC_PATTERNS)[number];
 export const FlowsSchema = Type.Object({ flows: Type.Array(FlowSchema) });
 
 /** The answer of `GET /api/v1/links` (also at `?time=`): link directions at one sampling tick. */
-export const LinksAnswerSchema = Type.Object({ time: Type.String(), links: Type.Array(LinkStateSchema) });
+export const LinksAnswerSchema = Type.Object({
+  time: Type.String({ description: 'The instant every page of this list was read at' }),
+  links: Type.Array(LinkStateSchema),
+  ...PageAnswerFields,
+});
+
+/** `GET /api/v1/links/export`: every direction of one instant, streamed. */
+export const LinksExportQuery = Type.Object(
+  {
+    format: Type.Optional(
+      Type.Literal('ndjson', {
+        description: 'ndjson (default): one link direction (LinkStateSchema) per line, in topology order',
+      }),
+    ),
+    time: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'The instant: Unix seconds or RFC 3339; absent = now',
+      }),
+    ),
+    kind: Type.Optional(Type.Union([Type.Literal('isl'), Type.Literal('host')])),
+  },
+  { additionalProperties: false },
+);
+export type LinksExportQuery = Static<typeof LinksExportQuery>;
+
+export const TrafficQuery = Type.Object(
+  {
+    job: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Only the flows of this job' })),
+    ...PageQueryFields,
+  },
+  { additionalProperties: false },
+);
+export type TrafficQuery = Static<typeof TrafficQuery>;
+
+/** `GET /api/v1/traffic`: a page of the flows the emulator runs, and every job's totals. */
+export const FlowsPageSchema = Type.Object({
+  flows: Type.Array(FlowSchema),
+  ...PageAnswerFields,
+  jobs: Type.Array(
+    Type.Object({ job: Type.String(), flows: Type.Integer(), bytesPerSecond: Type.Number() }),
+    { description: 'Every job of the whole list (not only this page): its flows and their bytes/s' },
+  ),
+});
+
+/** How many flows of a POST /traffic answer are listed (the first ones, in the emulator's order). */
+export const STARTED_FLOWS_LISTED = 20;
+
+/** `POST /api/v1/traffic`: what was started, not every flow (`GET /traffic?job=` pages them). */
+export const TrafficStartedSchema = Type.Object({
+  started: Type.Integer({ description: 'Flows started' }),
+  jobs: Type.Array(Type.String(), { description: 'The jobs they belong to' }),
+  bytesPerSecond: Type.Number({ description: 'Their bytes/s together, as the emulator first rated them' }),
+  flows: Type.Array(FlowSchema, { description: `The first ${STARTED_FLOWS_LISTED} of them` }),
+});
 
 export type ErrorBody = Static<typeof ErrorReply>;
 export type PortRef = Static<typeof PortRefSchema>;
@@ -692,3 +772,5 @@ export type RouteHop = Route['hops'][number];
 export type RouteLatency = NonNullable<Route['latency']>;
 export type FaultList = Static<typeof FaultsSchema>;
 export type FlowList = Static<typeof FlowsSchema>;
+export type FlowPage = Static<typeof FlowsPageSchema>;
+export type TrafficStarted = Static<typeof TrafficStartedSchema>;

@@ -8,5 +8,6 @@ export * from './emulator.ts';
 export * from './errors.ts';
 export * from './jobs.ts';
 export * from './names.ts';
+export * from './paging.ts';
 export * from './stream.ts';
 export * from './time.ts';

@@ -1,9 +1,14 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { PageAnswerFields, PageQueryFields } from './paging.ts';
 
 // `/api/v1/jobs`, `/api/v1/jobs/{id}` and `/api/v1/links/flows`: jobs in Slurm's vocabulary and
 // the flows (live or estimated) behind a link direction.
 
 export const NoQuery = Type.Object({}, { additionalProperties: false });
+
+/** `GET /jobs`: a page of the jobs. */
+export const JobsQuery = Type.Object({ ...PageQueryFields }, { additionalProperties: false });
+export type JobsQuery = Static<typeof JobsQuery>;
 
 export const JobSchema = Type.Object({
   id: Type.String({ description: "Slurm's job id; the job name for emulator jobs" }),
@@ -22,6 +27,7 @@ export const JobsReply = Type.Object({
     Type.Literal('none'),
   ]),
   jobs: Type.Array(JobSchema),
+  ...PageAnswerFields,
 });
 
 const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
@@ -84,6 +90,7 @@ export const JobDetailSchema = Type.Object({
 export const LinkFlowsQuery = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 600, description: 'Link direction `node/port->node/port`' }),
+    ...PageQueryFields,
   },
   { additionalProperties: false },
 );
@@ -94,7 +101,8 @@ export const LinkFlowsReply = Type.Object({
   estimated: Type.Boolean({
     description: 'true when no flow is measured (no emulator): routes of running jobs',
   }),
-  flows: Type.Array(FlowRowSchema),
+  flows: Type.Array(FlowRowSchema, { description: 'A page of the flows, busiest first' }),
+  ...PageAnswerFields,
   jobs: Type.Array(
     Type.Object({
       job: Type.Union([Type.String(), Type.Null()]),

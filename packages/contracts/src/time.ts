@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Nullable } from './nullable.ts';
+import { PageAnswerFields, PageQueryFields } from './paging.ts';
 
 /** The kinds of `/api/v1/events`: what the API records into its event log. */
 export const EVENT_KINDS = [
@@ -57,7 +58,7 @@ export const LinkRangeQuery = Type.Object(
 export type LinkRangeQuery = Static<typeof LinkRangeQuery>;
 
 export const EventsQuery = Type.Object(
-  { from: TimeParam('Start'), to: Type.Optional(TimeParam('End; absent = now')) },
+  { from: TimeParam('Start'), to: Type.Optional(TimeParam('End; absent = now')), ...PageQueryFields },
   { additionalProperties: false },
 );
 export type EventsQuery = Static<typeof EventsQuery>;
@@ -98,6 +99,7 @@ export const LinkHistorySchema = Type.Object({
 });
 
 export const EventsSchema = Type.Object({
+  ...PageAnswerFields,
   events: Type.Array(
     Type.Object({
       time: Type.String({ format: 'date-time' }),
@@ -112,6 +114,10 @@ export const EventsSchema = Type.Object({
         },
       ),
     }),
+    {
+      description:
+        'In time order. Pages go back in time: the first page holds the newest events, `next` the ones before them',
+    },
   ),
 });
 

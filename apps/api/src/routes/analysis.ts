@@ -81,10 +81,12 @@ export const analysisRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (ap
   app.get<{ Querystring: AnalysisQuery }>(
     '/analysis',
     {
+      // A bounded number run at once, the others answered 503 (http/pressure.ts).
+      config: { expensive: true },
       schema: {
         summary: 'Flows of a traffic pattern sharing links under static routing, and their expected rates',
         querystring: AnalysisQuery,
-        response: { 200: AnalysisSchema, 400: ErrorReply },
+        response: { 200: AnalysisSchema, 400: ErrorReply, 503: ErrorReply },
       },
     },
     async (request, reply) => {
@@ -105,11 +107,12 @@ export const analysisRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (ap
   app.post<{ Body: AnalysisBody }>(
     '/analysis',
     {
+      config: { expensive: true },
       schema: {
         summary:
           'Plan a job: flows of a pattern over a node list (or a job’s nodes) sharing links under static routing, and predicted per-flow and total throughput, static and with adaptive routing',
         body: AnalysisBody,
-        response: { 200: AnalysisSchema, 400: ErrorReply, 404: ErrorReply, 502: ErrorReply },
+        response: { 200: AnalysisSchema, 400: ErrorReply, 404: ErrorReply, 502: ErrorReply, 503: ErrorReply },
       },
     },
     (request, reply) =>

@@ -3,8 +3,13 @@ import {
   AdaptiveRoutingPatch,
   AdaptiveRoutingStatusSchema,
   ErrorReply,
+  type FlowInfo,
+  FlowsPageSchema,
   FlowsSchema,
+  STARTED_FLOWS_LISTED,
+  TrafficQuery,
   TrafficRequest,
+  TrafficStartedSchema,
 } from '@fabscope/contracts';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiContext } from '../context.ts';
@@ -21,7 +26,7 @@ import { badRequest, withEmulator } from './with-emulator.ts';
  */
 export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
   // 401, 403, 405 and 413 are added to every route's document by the route policy (http/route-policy.ts).
-  const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply };
+  const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply, 504: ErrorReply };
   const mutates = { mutates: true };
 
   app.get(
@@ -50,10 +55,30 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
       fromProvider(reply, () => adaptiveRoutingOf(ctx).set(request.body, changedBy(request))),
   );
 
-  app.get(
+  app.get<{ Querystring: TrafficQuery }>(
     '/traffic',
-    { schema: { summary: 'Flows running in the emulator', response: { 200: FlowsSchema, ...errors } } },
-    (_request, reply) => withEmulator(ctx, reply, (e) => e.listFlows()),
+    {
+      schema: {
+        summary:
+          'Flows running in the emulator, a page at a time (`next` reads on from the same listing), with every job’s flows and bytes/s',
+        querystring: TrafficQuery,
+        response: { 200: FlowsPageSchema, ...errors, 410: ErrorReply },
+      },
+    },
+    (request, reply) =>
+      withEmulator(ctx, reply, async (emulator) => {
+        const { job } = request.query;
+        const page = await app.listings.page('traffic', request.query, async () => {
+          const { flows } = await emulator.listFlows(job === undefined ? {} : { job });
+          return { instant: new Date().toISOString(), rows: flows, extra: jobTotals(flows) };
+        });
+        return {
+          flows: page.rows,
+          total: page.total,
+          ...(page.next === undefined ? {} : { next: page.next }),
+          jobs: page.extra,
+        };
+      }),
   );
 
   app.post<{ Body: TrafficRequest }>(
@@ -62,15 +87,23 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
       config: mutates,
       schema: {
         summary:
-          'Start flows: pairs (osu_mbw_mr style), shift k, permutation seed, all-to-all, incast to, bisection, iperf from/to/streams, storage server/clients/op/ioSize; or {items: [...]}',
+          'Start flows: pairs (osu_mbw_mr style), shift k, permutation seed, all-to-all, incast to, bisection, iperf from/to/streams, storage server/clients/op/ioSize; or {items: [...]}. Answers what started (count, jobs, bytes/s, the first flows), not every flow: GET /traffic?job= pages them',
         body: TrafficRequest,
-        response: { 200: FlowsSchema, ...errors },
+        response: { 200: TrafficStartedSchema, ...errors },
       },
     },
     (request, reply) => {
       const problem = checkTraffic(ctx.fabric, request.body);
       if (problem) return badRequest(reply, problem);
-      return withEmulator(ctx, reply, (e) => e.startFlows(request.body));
+      return withEmulator(ctx, reply, async (e) => {
+        const { flows } = await e.startFlows(request.body);
+        return {
+          started: flows.length,
+          jobs: [...new Set(flows.map((f) => f.job))],
+          bytesPerSecond: flows.reduce((sum, f) => sum + f.bytesPerSecond, 0),
+          flows: flows.slice(0, STARTED_FLOWS_LISTED),
+        };
+      });
     },
   );
 
@@ -83,6 +116,18 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
     (_request, reply) => withEmulator(ctx, reply, (e) => e.stopFlows()),
   );
 };
+
+/** Every job's flows and bytes/s together, busiest job first. */
+function jobTotals(flows: readonly FlowInfo[]): { job: string; flows: number; bytesPerSecond: number }[] {
+  const totals = new Map<string, { job: string; flows: number; bytesPerSecond: number }>();
+  for (const f of flows) {
+    const total = totals.get(f.job) ?? { job: f.job, flows: 0, bytesPerSecond: 0 };
+    total.flows++;
+    total.bytesPerSecond += f.bytesPerSecond;
+    totals.set(f.job, total);
+  }
+  return [...totals.values()].sort((a, b) => b.bytesPerSecond - a.bytesPerSecond || (a.job < b.job ? -1 : 1));
+}
 
 /** The provider's answer, or its refusal (ProviderError, the emulator's UpstreamError) as an error body. */
 async function fromProvider<T>(reply: FastifyReply, action: () => Promise<T>) {

@@ -7,9 +7,6 @@ import { classifyResets, EXPLAINED_FOR_MS } from '../events/unexpected-clear.ts'
 import { parseTime, TimeParamError } from '../lib/time-params.ts';
 import { timeQueriesOf } from './time-travel.ts';
 
-/** Most events in one answer: the newest are kept. */
-export const MAX_EVENTS_PER_ANSWER = 11_000;
-
 const ALERT_SEVERITY: Record<string, EventSeverity> = {
   critical: 'critical',
   error: 'error',
@@ -50,24 +47,31 @@ export const eventRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, 
     {
       schema: {
         summary:
-          'Adaptive-routing changes, traffic start/stop, faults, link state changes, counter resets (unexpected clears), PM thresholds crossed and collection gaps, each with a severity',
+          'Adaptive-routing changes, traffic start/stop, faults, link state changes, counter resets (unexpected clears), PM thresholds crossed and collection gaps, each with a severity; a page at a time, newest page first',
         querystring: EventsQuery,
-        response: { 200: EventsSchema, 400: ErrorReply },
+        response: { 200: EventsSchema, 400: ErrorReply, 410: ErrorReply },
       },
     },
     async (request) => {
-      const fromMs = parseTime('from', request.query.from);
-      const toMs = request.query.to === undefined ? Date.now() : parseTime('to', request.query.to);
-      if (toMs < fromMs) throw new TimeParamError('to is before from');
-      // Faults up to a minute before `from` still explain the resets just after it.
-      const logged = ctx.events?.list(fromMs - EXPLAINED_FOR_MS, toMs) ?? [];
-      const derived = (await timeQueriesOf(ctx)?.events?.(fromMs, toMs)) ?? [];
-      const alerts = await alertEvents(ctx, fromMs, toMs);
-      const events: FabricEvent[] = explainLinkStates(
-        classifyResets([...logged, ...derived, ...alerts].sort((a, b) => a.timeMs - b.timeMs)),
-      ).filter((e) => e.timeMs >= fromMs);
+      const page = await app.listings.page('events', request.query, async () => {
+        const fromMs = parseTime('from', request.query.from);
+        const toMs = request.query.to === undefined ? Date.now() : parseTime('to', request.query.to);
+        if (toMs < fromMs) throw new TimeParamError('to is before from');
+        // Faults up to a minute before `from` still explain the resets just after it.
+        const logged = ctx.events?.list(fromMs - EXPLAINED_FOR_MS, toMs) ?? [];
+        const derived = (await timeQueriesOf(ctx)?.events?.(fromMs, toMs)) ?? [];
+        const alerts = await alertEvents(ctx, fromMs, toMs);
+        const events: FabricEvent[] = explainLinkStates(
+          classifyResets([...logged, ...derived, ...alerts].sort((a, b) => a.timeMs - b.timeMs)),
+        ).filter((e) => e.timeMs >= fromMs);
+        // Newest first: the first page is the newest events (what a view of the window shows).
+        return { instant: new Date(toMs).toISOString(), rows: events.reverse(), extra: null };
+      });
       return {
-        events: events.slice(-MAX_EVENTS_PER_ANSWER).map((e) => ({
+        total: page.total,
+        ...(page.next === undefined ? {} : { next: page.next }),
+        // Each page in time order.
+        events: page.rows.reverse().map((e) => ({
           time: new Date(e.timeMs).toISOString(),
           kind: e.kind,
           subject: e.subject,

@@ -2,8 +2,6 @@ import {
   ErrorReply,
   HealthSchema,
   InstantQuery,
-  LinksAnswerSchema,
-  LinksQuery,
   RouteQuery,
   RouteSchema,
   StaticLoadQuery,
@@ -11,26 +9,16 @@ import {
   SummarySchema,
   TopologySchema,
 } from '@fabscope/contracts';
-import {
-  CATEGORY_NAMES,
-  type CategoryName,
-  NoRouteError,
-  summarizeStaticLoad,
-  UnknownNodeError,
-} from '@fabscope/topology';
-import { Type } from '@sinclair/typebox';
+import { NoRouteError, summarizeStaticLoad, UnknownNodeError } from '@fabscope/topology';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { sendError } from '../http/errors.ts';
-import { flowsNow, listJobs } from '../jobs/context.ts';
-import { jobLinks } from '../jobs/job-report.ts';
 import { liveRoute } from '../live-route.ts';
 import { assertTablesRead, SmTablesNotReadError, tablesAnswer } from '../sm-tables/origin.ts';
 import { staticLoadOf } from '../sm-tables/static-load.ts';
-import { withJobs } from './jobs.ts';
-import { linksAtTime, summaryAtTime } from './time-travel.ts';
+import { summaryAtTime } from './time-travel.ts';
 
-/** Read-only views of the fabric: health, topology, link rankings, summary, routes. */
+/** Read-only views of the fabric: health, topology, summary, routes (link rankings: links.ts). */
 export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
   app.get(
     '/health',
@@ -66,60 +54,6 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       schema: { summary: 'Nodes and cables of the fabric', response: { 200: TopologySchema } },
     },
     async () => topology,
-  );
-
-  const LinksAtQuery = Type.Composite([LinksQuery, InstantQuery]);
-  app.get<{ Querystring: LinksQuery & InstantQuery }>(
-    '/links',
-    {
-      config: { cache: 'tick' },
-      schema: {
-        summary:
-          'Link directions ranked by utilization (opatop style), throughput, congestion (transmitWaitFraction) or a PM category (integrity, congestion, smaCongestion, bubble, security, routing)',
-        querystring: LinksAtQuery,
-        response: {
-          200: LinksAnswerSchema,
-          400: ErrorReply,
-          404: ErrorReply,
-          502: ErrorReply,
-        },
-      },
-    },
-    async (request, reply) => {
-      const { sort = 'utilization', order = 'desc', limit, kind, job } = request.query;
-      let ofJob: Set<string> | null = null;
-      if (job !== undefined) {
-        const found = await withJobs(reply, async () => {
-          if (!(await listJobs(ctx)).some((j) => j.id === job))
-            return sendError(reply, 404, `no job "${job}"`);
-          return new Set(jobLinks(await flowsNow(ctx, { job }), job).map((l) => l.id));
-        });
-        if (!(found instanceof Set)) return found;
-        ofJob = found;
-      }
-      // The job's links are filtered from every direction, not from a top cut before the filter.
-      const asked = ofJob ? { ...request.query, limit: undefined } : request.query;
-      const tick = await linksAtTime(ctx, request.query.time, asked);
-      const category = (CATEGORY_NAMES as readonly string[]).includes(sort) ? (sort as CategoryName) : null;
-      const key = (l: (typeof tick.links)[number]): number | string =>
-        sort === 'id'
-          ? l.id
-          : category !== null
-            ? (l.categories[category] ?? -1)
-            : (l[sort as 'utilization' | 'bytesPerSecond' | 'transmitWaitFraction'] ?? -1);
-      const sign = order === 'desc' ? -1 : 1;
-      const links = tick.links
-        .filter((l) => (!kind || l.kind === kind) && (ofJob === null || ofJob.has(l.id)))
-        .sort((a, b) => {
-          const ka = key(a);
-          const kb = key(b);
-          // Unknown (stale) values sort last whichever the order.
-          if (ka === -1 && kb !== -1) return 1;
-          if (kb === -1 && ka !== -1) return -1;
-          return ka < kb ? -sign : ka > kb ? sign : a.id < b.id ? -1 : 1;
-        });
-      return { time: tick.time, links: limit ? links.slice(0, limit) : links };
-    },
   );
 
   app.get<{ Querystring: InstantQuery }>(

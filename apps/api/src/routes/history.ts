@@ -14,7 +14,9 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Series over a time range: the host transmit total with histograms, and chosen link directions. */
 export const historyRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
-  const errors = { 400: ErrorReply, 409: ErrorReply };
+  // Ranges are expensive: a bounded number run at once, the others answered 503 (http/pressure.ts).
+  const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply, 503: ErrorReply, 504: ErrorReply };
+  const config = { expensive: true };
   const known = new Set(ctx.linkIndex.channels.map((c) => c.fixed.id));
   // Now, not at the first question: the embedded store's history records from here on.
   timeQueriesOf(ctx);
@@ -22,6 +24,7 @@ export const historyRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
   app.get<{ Querystring: RangeQuery }>(
     '/summary/history',
     {
+      config,
       schema: {
         summary: 'Host transmit total and utilization histograms from `from` to `to` every `step`',
         querystring: RangeQuery,
@@ -45,6 +48,7 @@ export const historyRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
   app.get<{ Querystring: LinkRangeQuery }>(
     '/links/history',
     {
+      config,
       schema: {
         summary: 'Utilization, throughput and XmitWait of link directions (`id`, repeated) over a range',
         querystring: LinkRangeQuery,

@@ -1,6 +1,7 @@
 import {
   ErrorReply,
   JobDetailSchema,
+  JobsQuery,
   JobsReply,
   LinkFlowsQuery,
   LinkFlowsReply,
@@ -41,21 +42,34 @@ function indexPairs(fabric: Fabric, pairs: readonly { from: string; to: string }
 
 /** Jobs (Slurm's, a jobs file's, or the emulator's traffic) and what their traffic crosses. */
 export const jobRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
-  const errors = { 400: ErrorReply, 404: ErrorReply, 502: ErrorReply };
+  const errors = { 400: ErrorReply, 404: ErrorReply, 502: ErrorReply, 504: ErrorReply };
   const channelIds = new Set(ctx.linkIndex.channels.map((c) => c.fixed.id));
   const kindOf = new Map(ctx.linkIndex.channels.map((c) => [c.fixed.id, c.fixed.kind]));
 
-  app.get(
+  app.get<{ Querystring: JobsQuery }>(
     '/jobs',
     {
       schema: {
-        summary: 'Jobs: from squeue, a jobs file, or the emulator (each traffic request is a job)',
-        querystring: NoQuery,
-        response: { 200: JobsReply, ...errors },
+        summary:
+          'Jobs: from squeue, a jobs file, or the emulator (each traffic request is a job), a page at a time',
+        querystring: JobsQuery,
+        response: { 200: JobsReply, ...errors, 410: ErrorReply },
       },
     },
-    (_request, reply) =>
-      withJobs(reply, async () => ({ source: jobSourceOf(ctx)?.kind ?? 'none', jobs: await listJobs(ctx) })),
+    (request, reply) =>
+      withJobs(reply, async () => {
+        const page = await app.listings.page('jobs', request.query, async () => ({
+          instant: new Date().toISOString(),
+          rows: await listJobs(ctx),
+          extra: jobSourceOf(ctx)?.kind ?? 'none',
+        }));
+        return {
+          source: page.extra,
+          jobs: page.rows,
+          total: page.total,
+          ...(page.next === undefined ? {} : { next: page.next }),
+        };
+      }),
   );
 
   app.get<{ Params: { id: string } }>(
@@ -111,7 +125,7 @@ export const jobRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { 
         summary:
           'Why a link is hot: the flows crossing a link direction with rate and job (estimated from running jobs without an emulator)',
         querystring: LinkFlowsQuery,
-        response: { 200: LinkFlowsReply, ...errors },
+        response: { 200: LinkFlowsReply, ...errors, 410: ErrorReply },
       },
     },
     (request, reply) =>
@@ -120,8 +134,19 @@ export const jobRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { 
         if (!channelIds.has(id)) {
           return sendError(reply, 400, `no link direction "${id}" (ids are node/port->node/port)`);
         }
-        const { flows, jobs } = flowsOnLink(await flowsNow(ctx, { link: id }), id);
-        return { id, estimated: ctx.emulator === null || flows.some((f) => f.estimated), flows, jobs };
+        const page = await app.listings.page('links/flows', request.query, async () => {
+          const { flows, jobs } = flowsOnLink(await flowsNow(ctx, { link: id }), id);
+          const estimated = ctx.emulator === null || flows.some((f) => f.estimated);
+          return { instant: new Date().toISOString(), rows: flows, extra: { jobs, estimated } };
+        });
+        return {
+          id,
+          estimated: page.extra.estimated,
+          flows: page.rows,
+          total: page.total,
+          ...(page.next === undefined ? {} : { next: page.next }),
+          jobs: page.extra.jobs,
+        };
       }),
   );
 };

@@ -1,5 +1,6 @@
 import type { CategoryName } from '@fabscope/topology';
 import type { ApiContext } from '../context.ts';
+import { UpstreamError, upstreamFailure } from '../emulator-client.ts';
 import { parseTime } from '../lib/time-params.ts';
 import type { FabricSummary, LinkDirectionState } from '../lib/utilization.ts';
 import { hasTimeQueries, type TimeQueries } from '../store/time-queries.ts';
@@ -20,9 +21,49 @@ export function timeQueriesOf(ctx: ApiContext): TimeQueries | null {
   let queries = cache.get(ctx);
   if (queries === undefined) {
     queries = hasTimeQueries(ctx.store) ? ctx.store.timeQueries(ctx.linkIndex) : null;
+    if (queries && ctx.store.kind === 'prometheus') queries = namingPrometheus(queries);
     cache.set(ctx, queries);
   }
   return queries;
+}
+
+/**
+ * Prometheus' time queries with their failures said as an upstream's: not reached, refusing, an
+ * error answer → 502, no answer in time → 504, each naming Prometheus and how long the API waited.
+ */
+function namingPrometheus(queries: TimeQueries): TimeQueries {
+  return new Proxy(queries, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        const started = performance.now();
+        try {
+          return await value.apply(target, args);
+        } catch (error) {
+          throw prometheusFailure(error, String(property), Math.round(performance.now() - started));
+        }
+      };
+    },
+  });
+}
+
+function prometheusFailure(error: unknown, query: string, waitedMs: number): unknown {
+  const e = error as Error & { statusCode?: number; cause?: unknown };
+  if (!(e instanceof Error) || (e.statusCode !== undefined && e.statusCode < 500)) return error;
+  const asked = `the ${query} query`;
+  if (e.name === 'TimeoutError' || (e.name === 'TypeError' && e.cause !== undefined)) {
+    return upstreamFailure('Prometheus (PROMETHEUS_URL)', asked, e, waitedMs, waitedMs, 'before it answered');
+  }
+  if (/^(Prometheus|PromQL)\b/.test(e.message)) {
+    return new UpstreamError(
+      502,
+      `Prometheus failed ${asked} after ${waitedMs} ms: ${e.message}`,
+      'Prometheus',
+      waitedMs,
+    );
+  }
+  return error;
 }
 
 function requireQueries(ctx: ApiContext): TimeQueries {

@@ -19,7 +19,7 @@ export async function serveCommand(args: string[]): Promise<void> {
     return;
   }
   const { fabric, tables } = fabricFromConfig(config);
-  const api = await startApi(config, fabric, { tables, webRoot: WEB_ROOT, logger: true });
+  const api = await startApi(config, fabric, { tables, webRoot: WEB_ROOT });
   process.stdout.write(`fabscope serve: ${api.url}/ (fabric ${fabric.name}, store ${api.store.kind})\n`);
   stopOnSignal(() => api.close());
 }

@@ -153,7 +153,8 @@ export class TopClient {
     if (!rankHere) {
       query.set('sort', ranking.sort);
       query.set('order', ranking.order);
-      query.set('limit', String(limit));
+      // The API pages at most 5,000 directions (PAGE_MAX): deeper scrolls show the first 5,000.
+      query.set('limit', String(Math.min(limit, 5000)));
     }
     const kind = kindParameter(state.filter);
     if (kind) query.set('kind', kind);

@@ -9,6 +9,7 @@ import type {
   FaultList,
   FaultRequest,
   FlowList,
+  FlowPage,
   HistoryWindow,
   JobDetail,
   JobList,
@@ -20,7 +21,11 @@ import type {
   SummaryHistory,
   Topology,
   TrafficRequest,
+  TrafficStarted,
 } from './types.ts';
+
+/** The most rows a page of the API holds (PAGE_MAX of the contract, which the web imports types of only). */
+const PAGE_MAX = 5000;
 
 /**
  * A failed API call, with a message fit to show the user as is. `status` is the HTTP status, or 0
@@ -132,9 +137,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
       request<AdaptiveRoutingStatus>('GET', '/api/v1/adaptive-routing', undefined, signal),
     putAdaptiveRouting: (patch: Partial<AdaptiveRouting>, signal?: AbortSignal) =>
       request<AdaptiveRoutingChange>('PUT', '/api/v1/adaptive-routing', patch, signal),
-    getTraffic: (signal?: AbortSignal) => request<FlowList>('GET', '/api/v1/traffic', undefined, signal),
+    getTraffic: (signal?: AbortSignal) => request<FlowPage>('GET', '/api/v1/traffic', undefined, signal),
+    /** What started (count, jobs, bytes/s and the first flows); the next getTraffic lists them. */
     startTraffic: (body: TrafficRequest, signal?: AbortSignal) =>
-      request<FlowList>('POST', '/api/v1/traffic', body, signal),
+      request<TrafficStarted>('POST', '/api/v1/traffic', body, signal),
     stopTraffic: (signal?: AbortSignal) => request<FlowList>('DELETE', '/api/v1/traffic', undefined, signal),
     getRoute: (from: string, to: string, signal?: AbortSignal) =>
       request<Route>('GET', `/api/v1/route?${new URLSearchParams({ from, to })}`, undefined, signal),
@@ -158,9 +164,28 @@ export function createApiClient(options: ApiClientOptions = {}) {
     injectFault: (body: FaultRequest, signal?: AbortSignal) =>
       request<{ fault: Fault; faults: Fault[] }>('POST', '/api/v1/faults', body, signal),
     clearFaults: (signal?: AbortSignal) => request<FaultList>('DELETE', '/api/v1/faults', undefined, signal),
-    /** Every link direction at instant `time` (RFC 3339). */
-    getLinksAt: (time: string, signal?: AbortSignal) =>
-      request<LinksAnswer>('GET', `/api/v1/links?${new URLSearchParams({ time })}`, undefined, signal),
+    /** Every link direction at instant `time` (RFC 3339): every page of one list, walked with `next`. */
+    getLinksAt: async (time: string, signal?: AbortSignal): Promise<LinksAnswer> => {
+      const pageSize = String(PAGE_MAX);
+      const first = await request<LinksAnswer>(
+        'GET',
+        `/api/v1/links?${new URLSearchParams({ time, limit: pageSize })}`,
+        undefined,
+        signal,
+      );
+      const links = [...first.links];
+      for (let next = first.next; next !== undefined; ) {
+        const page: LinksAnswer = await request<LinksAnswer>(
+          'GET',
+          `/api/v1/links?${new URLSearchParams({ cursor: next, limit: pageSize })}`,
+          undefined,
+          signal,
+        );
+        links.push(...page.links);
+        next = page.next;
+      }
+      return { time: first.time, total: first.total, links };
+    },
     getSummaryAt: (time: string, signal?: AbortSignal) =>
       request<Summary>('GET', `/api/v1/summary?${new URLSearchParams({ time })}`, undefined, signal),
     getSummaryHistory: (window: HistoryWindow, signal?: AbortSignal) =>
@@ -171,8 +196,14 @@ export function createApiClient(options: ApiClientOptions = {}) {
       for (const id of ids) query.append('id', id);
       return request<LinkHistory>('GET', `/api/v1/links/history?${query}`, undefined, signal);
     },
+    /** The newest events of the window, up to a page of PAGE_MAX (pages go back in time). */
     getEvents: (from: string, to: string, signal?: AbortSignal) =>
-      request<EventList>('GET', `/api/v1/events?${new URLSearchParams({ from, to })}`, undefined, signal),
+      request<EventList>(
+        'GET',
+        `/api/v1/events?${new URLSearchParams({ from, to, limit: String(PAGE_MAX) })}`,
+        undefined,
+        signal,
+      ),
   };
 }
 

@@ -28,6 +28,7 @@ export type {
   FaultRequest,
   FaultType,
   FlowList,
+  FlowPage,
   Health,
   Job,
   JobDetail,
@@ -50,6 +51,7 @@ export type {
   Topology,
   TopologyLink,
   TopologyNode,
+  TrafficStarted,
   UtilizationHistogram,
 } from '@fabscope/contracts';
 

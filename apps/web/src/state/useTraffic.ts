@@ -22,7 +22,13 @@ export interface TrafficState {
  */
 export function useTraffic(tick: string | null): TrafficState {
   const api = useApi();
-  const read = useCallback((signal: AbortSignal) => api.getTraffic(signal), [api]);
+  // The first page of the flows (the API pages them): what the panel lists, grouped by job.
+  const read = useCallback(
+    async (signal: AbortSignal): Promise<{ flows: Flow[] }> => ({
+      flows: (await api.getTraffic(signal)).flows,
+    }),
+    [api],
+  );
   const { data, busy, error, mutate } = useTickedResource(read, tick, FLOW_REFRESH_MS);
   const start = useCallback(
     (request: TrafficRequest) => mutate((signal) => api.startTraffic(request, signal)),

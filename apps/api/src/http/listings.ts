@@ -1,0 +1,204 @@
+import { randomBytes } from 'node:crypto';
+import { PAGE_DEFAULT } from '@fabscope/contracts';
+
+// Paged lists with a consistent view, as the Kubernetes API's `limit` + `continue`: the first page
+// of a list reads it whole once (a sampling tick sorted and filtered, the emulator's flows, the
+// jobs), keeps it, and answers a cursor to the next page; every later page is a slice of that same
+// list, however the fabric has ticked on since. A bounded number of lists is kept per route.
+
+/** A cursor that is not one of this server's (400), or whose list is no longer held (410). */
+export class CursorError extends Error {
+  override name = 'CursorError';
+  constructor(
+    readonly statusCode: 400 | 410,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ListingsOptions {
+  /** Distinct instants (ticks, reads of the emulator) held per route; the least recently read goes first. */
+  instantsPerRoute?: number;
+  /** Lists held per route (several sorts of one instant share it). */
+  listsPerRoute?: number;
+  /** A list not read for this long is dropped. */
+  idleMs?: number;
+  now?: () => number;
+}
+
+/** What the first page reads: the whole list, in page order, and what the answer adds beside it. */
+export interface OpenedList<T, X> {
+  /** The instant the list is of (a tick's time, when the emulator was read). */
+  instant: string;
+  rows: readonly T[];
+  extra: X;
+}
+
+interface Listing {
+  id: string;
+  route: string;
+  /** The list's instant and the parameters that chose and ordered its rows. */
+  instant: string;
+  signature: string;
+  rows: readonly unknown[];
+  extra: unknown;
+  lastReadMs: number;
+}
+
+export interface Page<T, X> {
+  instant: string;
+  rows: T[];
+  total: number;
+  next?: string;
+  extra: X;
+}
+
+/** Query parameters of a page request: `limit` and `cursor` and those that choose the list. */
+export type PageParams = { limit?: number | undefined; cursor?: string | undefined } & Record<
+  string,
+  unknown
+>;
+
+/** The parameters that choose and order a list (all but `limit` and `cursor`), as one text. */
+function signatureOf(params: PageParams): string {
+  const chosen = Object.entries(params)
+    .filter(([key, value]) => key !== 'limit' && key !== 'cursor' && value !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  return JSON.stringify(chosen);
+}
+
+function encodeCursor(id: string, offset: number): string {
+  return `${id}.${offset.toString(36)}`;
+}
+
+function decodeCursor(cursor: string): { id: string; offset: number } {
+  const match = /^([A-Za-z0-9_-]{16})\.([0-9a-z]{1,8})$/.exec(cursor);
+  if (!match)
+    throw new CursorError(400, 'cursor is not one this API gave out: pass the `next` of a page as it is');
+  return { id: match[1] as string, offset: Number.parseInt(match[2] as string, 36) };
+}
+
+export const DEFAULT_INSTANTS_PER_ROUTE = 4;
+export const DEFAULT_LISTS_PER_ROUTE = 16;
+export const DEFAULT_LIST_IDLE_MS = 60_000;
+
+/** The lists being paged through, per route, bounded in number and in idle time. */
+export class Listings {
+  private readonly lists = new Map<string, Listing>();
+  private readonly instantsPerRoute: number;
+  private readonly listsPerRoute: number;
+  private readonly idleMs: number;
+  private readonly now: () => number;
+
+  constructor(options: ListingsOptions = {}) {
+    this.instantsPerRoute = options.instantsPerRoute ?? DEFAULT_INSTANTS_PER_ROUTE;
+    this.listsPerRoute = options.listsPerRoute ?? DEFAULT_LISTS_PER_ROUTE;
+    this.idleMs = options.idleMs ?? DEFAULT_LIST_IDLE_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Lists held now, every route together (tests and diagnostics). */
+  get size(): number {
+    return this.lists.size;
+  }
+
+  /**
+   * One page of `route`'s list. Without a cursor the list is opened: `reuse` (when given) names an
+   * instant whose list of the same parameters, if held, is read again instead of `open` (two first
+   * pages in one tick share one sort); otherwise `open` reads it. With a cursor, the page is the next
+   * slice of the list it names; parameters other than `limit` must be absent or the same as its first page's.
+   */
+  async page<T, X>(
+    route: string,
+    params: PageParams,
+    open: () => Promise<OpenedList<T, X>>,
+    reuse?: string,
+  ): Promise<Page<T, X>> {
+    this.expire();
+    const limit = params.limit ?? PAGE_DEFAULT;
+    const signature = signatureOf(params);
+    let listing: Listing;
+    let offset = 0;
+    if (params.cursor !== undefined) {
+      const cursor = decodeCursor(params.cursor);
+      const held = this.lists.get(cursor.id);
+      if (!held || held.route !== route) {
+        if (held) throw new CursorError(400, `this cursor is of another list than ${route}`);
+        throw new CursorError(
+          410,
+          `this cursor's list is no longer held (lists are kept ${this.idleMs / 1000} s after a page is read, ` +
+            `and ${this.instantsPerRoute} instants per route at most): read the first page again, without cursor`,
+        );
+      }
+      if (signature !== '[]' && signature !== held.signature) {
+        throw new CursorError(
+          400,
+          `the cursor reads on a list asked with ${describe(held.signature)}; leave the other parameters out or give the same`,
+        );
+      }
+      if (cursor.offset > held.rows.length) throw new CursorError(400, 'cursor is past the end of its list');
+      listing = held;
+      offset = cursor.offset;
+    } else {
+      const held =
+        reuse === undefined
+          ? undefined
+          : [...this.lists.values()].find(
+              (l) => l.route === route && l.instant === reuse && l.signature === signature,
+            );
+      listing = held ?? this.keep(route, signature, await open());
+    }
+    listing.lastReadMs = this.now();
+    // Most recently read last: the map's order is the eviction order.
+    this.lists.delete(listing.id);
+    this.lists.set(listing.id, listing);
+    const end = Math.min(offset + limit, listing.rows.length);
+    const page: Page<T, X> = {
+      instant: listing.instant,
+      rows: listing.rows.slice(offset, end) as T[],
+      total: listing.rows.length,
+      extra: listing.extra as X,
+    };
+    if (end < listing.rows.length) page.next = encodeCursor(listing.id, end);
+    return page;
+  }
+
+  private keep(route: string, signature: string, opened: OpenedList<unknown, unknown>): Listing {
+    const listing: Listing = {
+      id: randomBytes(12).toString('base64url'),
+      route,
+      instant: opened.instant,
+      signature,
+      rows: opened.rows,
+      extra: opened.extra,
+      lastReadMs: this.now(),
+    };
+    this.lists.set(listing.id, listing);
+    // Oldest read first: drop until the route holds its bounds of lists and of instants.
+    for (;;) {
+      const ofRoute = [...this.lists.values()].filter((l) => l.route === route);
+      const instants = new Set(ofRoute.map((l) => l.instant));
+      if (ofRoute.length <= this.listsPerRoute && instants.size <= this.instantsPerRoute) break;
+      this.lists.delete((ofRoute[0] as Listing).id);
+    }
+    return listing;
+  }
+
+  private expire(): void {
+    const cut = this.now() - this.idleMs;
+    for (const [id, listing] of this.lists) if (listing.lastReadMs < cut) this.lists.delete(id);
+  }
+}
+
+function describe(signature: string): string {
+  const pairs = JSON.parse(signature) as [string, unknown][];
+  return pairs.length === 0 ? 'no parameters' : pairs.map(([k, v]) => `${k}=${String(v)}`).join('&');
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The lists being paged through (app.ts creates one per app). */
+    listings: Listings;
+  }
+}

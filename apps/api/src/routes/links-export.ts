@@ -1,0 +1,66 @@
+import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { ErrorReply, LinkStateSchema, LinksExportQuery } from '@fabscope/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ApiContext } from '../context.ts';
+import type { LinkDirectionState } from '../lib/utilization.ts';
+import { linksAtTime } from './time-travel.ts';
+
+/** Directions serialized per chunk: ~0.3 MB, a few milliseconds of the event loop each. */
+export const EXPORT_ROWS_PER_CHUNK = 256;
+
+/**
+ * `rows` as NDJSON, one chunk of `rowsPerChunk` lines at a time, read as the consumer asks
+ * (`Readable.from` pulls the next chunk only when the socket has taken the ones before), with
+ * the event loop free between chunks: the whole answer is never one string, and other requests
+ * are answered while it streams.
+ */
+export async function* ndjsonChunks(
+  rows: readonly unknown[],
+  rowsPerChunk = EXPORT_ROWS_PER_CHUNK,
+): AsyncGenerator<Buffer> {
+  for (let start = 0; start < rows.length; start += rowsPerChunk) {
+    const end = Math.min(start + rowsPerChunk, rows.length);
+    let text = '';
+    for (let i = start; i < end; i++) text += `${JSON.stringify(rows[i])}\n`;
+    yield Buffer.from(text, 'utf8');
+    await nextTurn();
+  }
+}
+
+/** Every link direction of one instant, streamed: for scripts that want the whole fabric. */
+export const linksExportRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  app.get<{ Querystring: LinksExportQuery }>(
+    '/links/export',
+    {
+      config: { expensive: true },
+      schema: {
+        summary:
+          'Every link direction of one instant (now, or `time`) as NDJSON, one LinkDirectionState per line in topology order, streamed with backpressure; the instant is in the `fabscope-time` header. At most a few exports run at once (503 with Retry-After beyond)',
+        querystring: LinksExportQuery,
+        response: {
+          200: {
+            description: 'One link direction per line',
+            content: { 'application/x-ndjson': { schema: LinkStateSchema } },
+          },
+          400: ErrorReply,
+          409: ErrorReply,
+          502: ErrorReply,
+          503: ErrorReply,
+          504: ErrorReply,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { time, kind } = request.query;
+      const at = await linksAtTime(ctx, time);
+      const rows: readonly LinkDirectionState[] = kind ? at.links.filter((l) => l.kind === kind) : at.links;
+      reply
+        .header('content-type', 'application/x-ndjson; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('fabscope-time', at.time)
+        .header('fabscope-directions', String(rows.length));
+      return reply.send(Readable.from(ndjsonChunks(rows)));
+    },
+  );
+};

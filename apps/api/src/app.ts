@@ -24,6 +24,7 @@ import { jobRoutes } from './routes/jobs.ts';
 import { linksRoutes } from './routes/links.ts';
 import { linksExportRoutes } from './routes/links-export.ts';
 import { streamRoutes } from './routes/stream.ts';
+import { topologyLiveRoutes } from './routes/topology-live.ts';
 
 export interface AppOptions {
   ctx: ApiContext;
@@ -177,6 +178,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(eventRoutes, { ctx });
       await api.register(jobRoutes, { ctx });
       await api.register(linksExportRoutes, { ctx });
+      await api.register(topologyLiveRoutes, { ctx });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api/v1' },

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { type Fabric, ParseError, type PmThresholdConfig, parsePmThresholds } from '@fabscope/topology';
 import { parseCommandLine } from './fabric-manager/run-command.ts';
 import { METRICS_SOURCES, type MetricsSource } from './store/series-mapping.ts';
+import { type LiveTopologyConfig, liveTopologyConfig } from './topology-live/config.ts';
 
 /** Settings from the environment, checked once at start; every one is documented in the README. */
 export interface ApiConfig {
@@ -49,6 +50,11 @@ export interface ApiConfig {
    * emulator, if any, is only a traffic source: it never stands for the fabric's routing or state.
    */
   fabricSource?: FabricSourceKind;
+  /**
+   * Live topology and drift (FABSCOPE_DISCOVER_INTERVAL_MS, FABSCOPE_EXPECTED_TOPOLOGY,
+   * FABSCOPE_DRIFT_STABLE_SECONDS, FABSCOPE_TOPOLOGY_VERSIONS); unset: their defaults.
+   */
+  topologyLive?: LiveTopologyConfig | undefined;
   /** Fastify's log level on stderr (FABSCOPE_LOG_LEVEL, default `warn`; `info` adds a line per request). */
   logLevel?: LogLevel;
   /** How long the API waits for the emulator (FABSCOPE_EMULATOR_TIMEOUT_MS); unset: from the fabric's size. */
@@ -306,6 +312,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   return {
     ...loggingAndUpstreams(env),
     fabricSource,
+    topologyLive: liveTopologyConfig(env),
     pmThresholds: pmThresholdsFrom(env.FABSCOPE_PM_THRESHOLDS),
     jobs: jobsConfig(env),
     opafm: opafmConfig(env),

@@ -7,6 +7,7 @@ import type { LinkIndex } from './lib/utilization.ts';
 import type { Sampler } from './sampler.ts';
 import type { SmTablesOrigin } from './sm-tables/origin.ts';
 import type { MetricsStore } from './store/types.ts';
+import type { LiveTopology } from './topology-live/live-topology.ts';
 
 /** What the routes work on: built once at start, shared by every request. */
 export interface ApiContext {
@@ -28,4 +29,6 @@ export interface ApiContext {
   jobs?: JobSource;
   /** Changes and incidents for `GET /events`; absent: the store's own events only. */
   events?: EventLog;
+  /** Topology versions, discovery and drift (topology-live/); absent: the loaded topology only. */
+  topologyLive?: LiveTopology;
 }

@@ -25,6 +25,7 @@ import { EmbeddedStore } from './store/embedded.ts';
 import { PrometheusStore } from './store/prometheus.ts';
 import { seriesMappingFor } from './store/series-mapping-config.ts';
 import type { MetricsStore } from './store/types.ts';
+import { liveTopologyFor } from './topology-live/from-config.ts';
 
 export interface RunningApi {
   app: FastifyInstance;
@@ -96,6 +97,9 @@ export async function startApi(
   const ctx: ApiContext = { fabric, tables, linkIndex, store, sampler, emulator, adaptiveRouting, events };
   const jobs = jobSourceFor(config);
   if (jobs) ctx.jobs = jobs;
+  // Topology versions and drift; on a real fabric re-discovered on a schedule and after port changes.
+  const topology = liveTopologyFor(config, fabric, events, { tools: options.tools });
+  ctx.topologyLive = topology.live;
   // The tables follow the subnet manager's (FABSCOPE_LFTS), else the emulated fabric manager's sweeps.
   const smTables = config.lfts ? await smTablesFollowerFor(config.lfts, ctx, events, options.tools) : null;
   const follower = emulator && !smTables ? new RoutingFollower(ctx, emulator, intervalMs) : null;
@@ -111,6 +115,7 @@ export async function startApi(
   });
   sampler.start();
   follower?.start();
+  topology.live.start();
   const address = await app.listen({ host: config.host, port: config.port });
   return {
     app,
@@ -120,6 +125,7 @@ export async function startApi(
     async close() {
       await follower?.stop();
       await smTables?.stop();
+      await topology.stop();
       await sampler.stop();
       await app.close();
       await store.close();

@@ -16,6 +16,7 @@ import { RoutePanel } from './components/RoutePanel.tsx';
 import { SummaryPanel } from './components/SummaryPanel.tsx';
 import { type TabDef, Tabs } from './components/Tabs.tsx';
 import { TimeBar } from './components/TimeBar.tsx';
+import { TopologyDriftPanel } from './components/TopologyDriftPanel.tsx';
 import { TrafficPanel } from './components/TrafficPanel.tsx';
 import { type PatternDraft, pairsDraft } from './lib/contention.ts';
 import { anyNetworkHas, networkTypes } from './lib/fabricTerms.ts';
@@ -303,6 +304,8 @@ export function App() {
             onOpenHistory={openHistory}
           />
         </Panel>
+        {/* Shown only where the topology changed since drawn, or drift is configured. */}
+        <TopologyDriftPanel tick={liveTick} />
         <Panel title="History" className="area-history">
           <HistoryPanel
             window={history.window}

@@ -11,3 +11,4 @@ export * from './names.ts';
 export * from './paging.ts';
 export * from './stream.ts';
 export * from './time.ts';
+export * from './topology-live.ts';

@@ -13,6 +13,7 @@ export const EVENT_KINDS = [
   'threshold',
   'collection-gap',
   'alert',
+  'topology',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 

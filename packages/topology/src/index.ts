@@ -44,6 +44,27 @@ export {
   linkDataBytesPerSecond,
   linkDataRateGbps,
 } from './data-rate.ts';
+export {
+  applyTopologyChanges,
+  describeTopologyChange,
+  diffFabrics,
+  diffTopology,
+  endText,
+  fabricOfSnapshot,
+  linkKey,
+  linkText,
+  nodeIdentities,
+  summarizeTopologyChanges,
+  TOPOLOGY_CHANGE_KINDS,
+  type TopologyChange,
+  type TopologyChangeKind,
+  type TopologyEnd,
+  type TopologyLinkRecord,
+  type TopologyNodeRecord,
+  type TopologySnapshot,
+  topologySnapshot,
+} from './diff.ts';
+export { DRIFT_KINDS, type DriftFinding, type DriftKind, topologyDrift } from './drift.ts';
 export { type TwoTierFatTreeOptions, twoTierFatTree } from './fat-tree.ts';
 export { type ThreeTierFatTreeOptions, threeTierFatTree } from './fat-tree-3.ts';
 export { type FatTreeForRadixOptions, fatTreeForRadix } from './fat-tree-radix.ts';

@@ -8,6 +8,7 @@ import {
   StaticLoadSchema,
   SummarySchema,
   TopologySchema,
+  TopologyTimeQuery,
 } from '@fabscope/contracts';
 import { NoRouteError, summarizeStaticLoad, UnknownNodeError } from '@fabscope/topology';
 import type { FastifyPluginAsync } from 'fastify';
@@ -17,43 +18,34 @@ import { liveRoute } from '../live-route.ts';
 import { assertTablesRead, SmTablesNotReadError, tablesAnswer } from '../sm-tables/origin.ts';
 import { staticLoadOf } from '../sm-tables/static-load.ts';
 import { summaryAtTime } from './time-travel.ts';
+import { topologyAnswer, topologyAtTime } from './topology-live.ts';
 
 /** Read-only views of the fabric: health, topology, summary, routes (link rankings: links.ts). */
 export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
   app.get(
     '/health',
     { schema: { summary: 'Store kind and age of the newest sample', response: { 200: HealthSchema } } },
-    async () => (await ctx.sampler.current()).health,
+    async () => {
+      const { health } = await ctx.sampler.current();
+      // A topology discovered since the start that differs from the one drawn is said here.
+      return ctx.topologyLive ? { ...health, topology: ctx.topologyLive.healthNote() } : health;
+    },
   );
 
-  const topology = {
-    name: ctx.fabric.name,
-    fabricType: ctx.fabric.fabricType,
-    nodes: ctx.fabric.nodes.map((n) => ({
-      name: n.name,
-      type: n.type,
-      tier: n.tier,
-      guid: n.guid,
-      lid: n.lid,
-    })),
-    links: ctx.fabric.links.map((l) => ({
-      id: l.id,
-      kind: l.kind,
-      a: l.a,
-      b: l.b,
-      rateGbps: l.rateGbps,
-      // Mixed fabrics name the network of each cable not of the fabric's type (the dashboard uses
-      // each network's own terms); left out otherwise, so big fabrics' topology does not grow.
-      ...(l.fabricType && l.fabricType !== ctx.fabric.fabricType ? { fabricType: l.fabricType } : {}),
-    })),
-  };
-  app.get(
+  const topology = topologyAnswer(ctx.fabric);
+  app.get<{ Querystring: TopologyTimeQuery }>(
     '/topology',
     {
       config: { cache: 'static' },
-      schema: { summary: 'Nodes and cables of the fabric', response: { 200: TopologySchema } },
+      schema: {
+        summary:
+          'Nodes and cables of the fabric the API runs on, or (time) the topology version in force then',
+        querystring: TopologyTimeQuery,
+        response: { 200: TopologySchema, 400: ErrorReply, 404: ErrorReply },
+      },
     },
-    async () => topology,
+    async (request, reply) =>
+      request.query.time === undefined ? topology : topologyAtTime(ctx, request.query.time, reply),
   );
 
   app.get<{ Querystring: InstantQuery }>(

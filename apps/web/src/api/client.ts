@@ -3,6 +3,7 @@ import type {
   AdaptiveRoutingChange,
   AdaptiveRoutingStatus,
   Analysis,
+  Drift,
   ErrorBody,
   EventList,
   Fault,
@@ -20,6 +21,7 @@ import type {
   Summary,
   SummaryHistory,
   Topology,
+  TopologyStatus,
   TrafficRequest,
   TrafficStarted,
 } from './types.ts';
@@ -197,6 +199,17 @@ export function createApiClient(options: ApiClientOptions = {}) {
       return request<LinkHistory>('GET', `/api/v1/links/history?${query}`, undefined, signal);
     },
     /** The newest events of the window, up to a page of PAGE_MAX (pages go back in time). */
+    /** Topology version, whether it changed from the one drawn, whether drift is configured. */
+    getTopologyStatus: (signal?: AbortSignal) =>
+      request<TopologyStatus>('GET', '/api/v1/topology/status', undefined, signal),
+    /** Drift from the intended design: findings held for the stability window. */
+    getDrift: (limit: number, signal?: AbortSignal) =>
+      request<Drift>(
+        'GET',
+        `/api/v1/topology/drift?${new URLSearchParams({ limit: String(limit) })}`,
+        undefined,
+        signal,
+      ),
     getEvents: (from: string, to: string, signal?: AbortSignal) =>
       request<EventList>(
         'GET',

@@ -20,6 +20,8 @@ export type {
   AdaptiveRoutingChange,
   AdaptiveRoutingStatus,
   Analysis,
+  Drift,
+  DriftFindingRecord,
   ErrorBody,
   EventList,
   EventSeverity,
@@ -51,6 +53,7 @@ export type {
   Topology,
   TopologyLink,
   TopologyNode,
+  TopologyStatus,
   TrafficStarted,
   UtilizationHistogram,
 } from '@fabscope/contracts';

@@ -23,6 +23,31 @@ const IBSIM_SPEEDS: Record<string, string> = {
   '32': 'EDR',
 };
 
+/** ibsim's LinkSpeedExtEnabled bits (e=). */
+const IBSIM_EXT_SPEEDS: Record<string, string> = { '1': 'FDR', '2': 'EDR', '4': 'HDR', '8': 'NDR' };
+/** LinkWidthEnabled bits (w=) → lanes, narrowest first: 1x, 2x, 4x, 8x, 12x. */
+const IBSIM_WIDTHS: readonly (readonly [bit: number, lanes: number])[] = [
+  [1, 1],
+  [16, 2],
+  [2, 4],
+  [4, 8],
+  [8, 12],
+];
+
+/** The widest width a LinkWidthEnabled mask enables (a mask of none: the number as lanes). */
+function widestOf(mask: number): number {
+  let lanes: number | undefined;
+  for (const [bit, n] of IBSIM_WIDTHS) if (mask & bit) lanes = n;
+  return lanes ?? mask;
+}
+
+/** The fastest speed a mask of single bits enables, by the bits' names in `names`. */
+function fastestOf(mask: number, names: Record<string, string>): string | undefined {
+  let speed: string | undefined;
+  for (let bit = 1; bit <= mask; bit <<= 1) if (mask & bit && names[String(bit)]) speed = names[String(bit)];
+  return speed;
+}
+
 /**
  * `ibnetdiscover` topology dumps and ibsim net files (the same record format; rdma-core
  * infiniband-diags/man/common/sec_topology-file.rst, linux-rdma/ibsim net-examples):
@@ -33,7 +58,7 @@ const IBSIM_SPEEDS: Record<string, string> = {
  * [22]    "H-0008f10403961354"[1](8f10403961355)   # "MT23108 InfiniHost" lid 4 4xSDR
  *
  * Hca 2 "Hca1"
- * [1]  "Switch1"[1]  w=4
+ * [1]  "Switch1"[1]  w=2 s=4 e=2
  * ```
  *
  * Nodes are named by their quoted id; node descriptions, GUIDs, LIDs and LMC are kept. The
@@ -161,14 +186,20 @@ export function parseIbnetdiscover(text: string, name = 'ibnetdiscover'): Fabric
         rateGbps = parsed.rateGbps;
         widthSpeed = `${parsed.width}x${parsed.speed}`;
       } else {
+        // ibsim's port options are the enabled-bits masks it negotiates with (sim_net.c
+        // parse_port_opt): w= LinkWidthEnabled, s= LinkSpeedEnabled, e= LinkSpeedExtEnabled; the link
+        // runs at the widest width and the fastest speed enabled, an extended speed over the others.
         const w = /\bw=(\d+)/.exec(rest);
         const s = /\bs=(\d+)/.exec(rest);
-        const width = w ? Number(w[1]) : 4;
-        const speed = s ? IBSIM_SPEEDS[s[1] as string] : 'SDR';
+        const e = /\be=(\d+)/.exec(rest);
+        const width = w ? widestOf(Number(w[1])) : 4;
+        const ext = e ? fastestOf(Number(e[1]), IBSIM_EXT_SPEEDS) : undefined;
+        const speed =
+          ext ?? (s ? (fastestOf(Number(s[1]), IBSIM_SPEEDS) ?? IBSIM_SPEEDS[s[1] as string]) : 'SDR');
         const parsed = speed === undefined ? undefined : parseWidthSpeed(`${width}x${speed}`);
         if (!parsed) throw parseError(`unknown ibsim link width/speed "${excerpt(rest.trim())}"`, at, FORMAT);
         rateGbps = parsed.rateGbps;
-        if (w || s) widthSpeed = `${parsed.width}x${parsed.speed}`;
+        if (w || s || e) widthSpeed = `${parsed.width}x${parsed.speed}`;
       }
       if (!nodes.has(remoteId)) {
         // Cabled to a node whose record comes later (or never: a partial dump).

@@ -1,0 +1,129 @@
+import {
+  DriftQuery,
+  DriftSchema,
+  ErrorReply,
+  type Topology,
+  TopologyChangesQuery,
+  TopologyChangesSchema,
+  TopologyStatusSchema,
+} from '@fabscope/contracts';
+import type { Fabric } from '@fabscope/topology';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { ApiContext } from '../context.ts';
+import { sendError } from '../http/errors.ts';
+import { parseTime, TimeParamError } from '../lib/time-params.ts';
+
+/** `/topology`'s answer for a fabric. */
+export function topologyAnswer(fabric: Fabric): Topology {
+  return {
+    name: fabric.name,
+    fabricType: fabric.fabricType,
+    nodes: fabric.nodes.map((n) => ({ name: n.name, type: n.type, tier: n.tier, guid: n.guid, lid: n.lid })),
+    links: fabric.links.map((l) => ({
+      id: l.id,
+      kind: l.kind,
+      a: l.a,
+      b: l.b,
+      rateGbps: l.rateGbps,
+      // Mixed fabrics name the network of each cable not of the fabric's type (the dashboard uses
+      // each network's own terms); left out otherwise, so big fabrics' topology does not grow.
+      ...(l.fabricType && l.fabricType !== fabric.fabricType ? { fabricType: l.fabricType } : {}),
+    })),
+  };
+}
+
+/**
+ * `/topology?time=T`: the topology version in force at T (400 for a time to come: the answer is
+ * kept as the topology's are, so it must not change; 404 before the history kept).
+ */
+export function topologyAtTime(ctx: ApiContext, time: string, reply: FastifyReply, nowMs = Date.now()) {
+  let ms: number;
+  try {
+    ms = parseTime('time', time);
+  } catch (error) {
+    if (error instanceof TimeParamError) return sendError(reply, 400, error.message);
+    throw error;
+  }
+  if (ms > nowMs) return sendError(reply, 400, `time ${new Date(ms).toISOString()} is still to come`);
+  const live = ctx.topologyLive;
+  if (!live) return topologyAnswer(ctx.fabric);
+  const found = live.fabricAt(ms);
+  if (!found) {
+    return sendError(
+      reply,
+      404,
+      `no topology recorded at ${new Date(ms).toISOString()}: the history starts at ${new Date(live.historyFromMs()).toISOString()}`,
+    );
+  }
+  return topologyAnswer(found.fabric);
+}
+
+/** The topology over time and its drift from the intended design (topology-live/). */
+export const topologyLiveRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  app.get(
+    '/topology/status',
+    {
+      schema: {
+        summary:
+          'Whether the topology is re-discovered, its version, whether it changed from the one loaded (and drawn), and drift',
+        response: { 200: TopologyStatusSchema, 404: ErrorReply },
+      },
+    },
+    async (_request, reply) => {
+      if (!ctx.topologyLive) return sendError(reply, 404, 'this API keeps no topology versions');
+      return ctx.topologyLive.status();
+    },
+  );
+
+  app.get<{ Querystring: TopologyChangesQuery }>(
+    '/topology/changes',
+    {
+      schema: {
+        summary: 'Topology changes between two instants: each version recorded, with its changes',
+        querystring: TopologyChangesQuery,
+        response: { 200: TopologyChangesSchema, 400: ErrorReply, 404: ErrorReply },
+      },
+    },
+    async (request, reply) => {
+      const live = ctx.topologyLive;
+      if (!live) return sendError(reply, 404, 'this API keeps no topology versions');
+      let fromMs: number;
+      let toMs: number;
+      try {
+        fromMs = parseTime('from', request.query.from);
+        toMs = request.query.to === undefined ? Date.now() : parseTime('to', request.query.to);
+      } catch (error) {
+        if (error instanceof TimeParamError) return sendError(reply, 400, error.message);
+        throw error;
+      }
+      if (toMs < fromMs) return sendError(reply, 400, 'to is before from');
+      return live.changes(fromMs, toMs, request.query.limit ?? 1000);
+    },
+  );
+
+  app.get<{ Querystring: DriftQuery }>(
+    '/topology/drift',
+    {
+      schema: {
+        summary:
+          'Drift from the intended design (FABSCOPE_EXPECTED_TOPOLOGY): missing, extra and miswired links, wrong speeds or widths, missing and extra nodes — each once it has held for the stability window',
+        querystring: DriftQuery,
+        response: { 200: DriftSchema },
+      },
+    },
+    async (request) => {
+      const limit = request.query.limit ?? 100;
+      if (!ctx.topologyLive) {
+        return {
+          configured: false,
+          reason: 'no intended design: set FABSCOPE_EXPECTED_TOPOLOGY to a topology file',
+          stableSeconds: 0,
+          total: 0,
+          pending: 0,
+          findings: [],
+        };
+      }
+      return ctx.topologyLive.drift({ limit, kind: request.query.kind });
+    },
+  );
+};

@@ -1,0 +1,151 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import {
+  type Fabric,
+  ParseError,
+  parsePortsReport,
+  parseTopology,
+  topologySnapshot,
+} from '@fabscope/topology';
+import { type ApiConfig, ConfigError } from '../config.ts';
+import type { EventLog, FabricEvent } from '../events/event-log.ts';
+import { DEFAULT_LIVE_TOPOLOGY } from './config.ts';
+import { DriftTracker } from './drift-tracker.ts';
+import { LiveTopology } from './live-topology.ts';
+import { TopologyVersions } from './versions.ts';
+
+/** Most bytes of `ibnetdiscover -p` read: a line a port, 165,888 ports of fat-tree-27648 fit many times. */
+const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
+
+export interface DiscoveryTools {
+  /** Environment of ibnetdiscover (the lab's LD_PRELOAD and IBSIM_SOCKNAME reach it through it). */
+  env?: NodeJS.ProcessEnv | undefined;
+  /** Working directory (umad2sim writes a simulated sysfs into it). */
+  cwd?: string | undefined;
+  /** The program; default `ibnetdiscover` from PATH. */
+  command?: string | undefined;
+  timeoutMs?: number | undefined;
+}
+
+/** The fabric as `ibnetdiscover -p` reads it now (names are the NodeDescriptions), without a shell. */
+export function ibnetdiscoverPorts(fabricName: string, tools: DiscoveryTools = {}): () => Promise<Fabric> {
+  return () =>
+    new Promise((resolve, reject) => {
+      execFile(
+        tools.command ?? 'ibnetdiscover',
+        ['-p'],
+        {
+          env: tools.env ?? process.env,
+          ...(tools.cwd ? { cwd: tools.cwd } : {}),
+          timeout: tools.timeoutMs ?? 60_000,
+          maxBuffer: MAX_OUTPUT_BYTES,
+          encoding: 'utf8',
+        },
+        (error, stdout, stderr) => {
+          if (error) {
+            const why = String(stderr).trim().split('\n').at(-1) || error.message;
+            reject(new Error(`ibnetdiscover -p: ${why}`));
+            return;
+          }
+          try {
+            resolve(parsePortsReport(stdout, fabricName));
+          } catch (parseError) {
+            reject(parseError);
+          }
+        },
+      );
+    });
+}
+
+/** FABSCOPE_EXPECTED_TOPOLOGY read and parsed; a file that does not parse stops the start, naming the line. */
+function expectedTopology(path: string): Fabric {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`FABSCOPE_EXPECTED_TOPOLOGY: cannot read "${path}": ${(error as Error).message}`);
+  }
+  try {
+    return parseTopology(text, { name: basename(path) });
+  } catch (error) {
+    if (error instanceof ParseError)
+      throw new ConfigError(`FABSCOPE_EXPECTED_TOPOLOGY: ${error.inFile(path).message}`);
+    throw error;
+  }
+}
+
+/**
+ * Calls `listener` after every event appended to `log` from now on (the log's own append still
+ * runs first); returns the undo.
+ */
+export function afterAppend(log: EventLog, listener: (event: FabricEvent) => void): () => void {
+  const append = log.append;
+  log.append = function (this: EventLog, event: FabricEvent) {
+    append.call(this, event);
+    try {
+      listener(event);
+    } catch {
+      // a listener never breaks the log
+    }
+  };
+  return () => {
+    log.append = append;
+  };
+}
+
+/**
+ * The live topology of an API: versions (in FABSCOPE_EVENTS_DIR when set), discovery with
+ * `ibnetdiscover -p` on a real fabric (FABSCOPE_FABRIC=infiniband) every
+ * FABSCOPE_DISCOVER_INTERVAL_MS and soon after a port changes state (a `link-state` event), and
+ * drift against FABSCOPE_EXPECTED_TOPOLOGY. Not started: `start()` begins the schedule.
+ */
+export function liveTopologyFor(
+  config: ApiConfig,
+  fabric: Fabric,
+  events: EventLog | undefined,
+  options: {
+    tools?: DiscoveryTools | undefined;
+    discover?: (() => Promise<Fabric>) | undefined;
+    now?: () => number;
+  } = {},
+): { live: LiveTopology; stop: () => Promise<void> } {
+  const settings = config.topologyLive ?? DEFAULT_LIVE_TOPOLOGY;
+  const now = options.now ?? Date.now;
+  const versions = new TopologyVersions(topologySnapshot(fabric), {
+    nowMs: now(),
+    maxVersions: settings.maxVersions,
+    dir: config.eventsDir,
+  });
+  const discover =
+    options.discover ??
+    (config.fabricSource === 'infiniband' ? ibnetdiscoverPorts(fabric.name, options.tools) : undefined);
+  const expected = settings.expectedPath
+    ? {
+        file: basename(settings.expectedPath),
+        snapshot: topologySnapshot(expectedTopology(settings.expectedPath)),
+        tracker: new DriftTracker(settings.driftStableSeconds * 1000),
+      }
+    : undefined;
+  const live = new LiveTopology({
+    loaded: fabric,
+    versions,
+    discover,
+    intervalMs: settings.discoverIntervalMs,
+    events,
+    expected,
+    now,
+  });
+  // A port that changes state may be a cable pulled, plugged or moved: discover soon.
+  const unwatch =
+    discover && events
+      ? afterAppend(events, (e) => (e.kind === 'link-state' ? live.prompt() : undefined))
+      : () => {};
+  return {
+    live,
+    stop: async () => {
+      unwatch();
+      await live.stop();
+    },
+  };
+}

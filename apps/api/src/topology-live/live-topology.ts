@@ -1,0 +1,379 @@
+import type {
+  Drift,
+  DriftFindingRecord,
+  TopologyCable,
+  TopologyChangeRecord,
+  TopologyChanges,
+  TopologyStatus,
+} from '@fabscope/contracts';
+import {
+  describeTopologyChange,
+  diffTopology,
+  type Fabric,
+  fabricOfSnapshot,
+  summarizeTopologyChanges,
+  type TopologyChange,
+  type TopologyLinkRecord,
+  type TopologySnapshot,
+  topologyDrift,
+  topologySnapshot,
+} from '@fabscope/topology';
+import type { EventLog, EventSeverity } from '../events/event-log.ts';
+import type { DriftTracker, TrackedFinding } from './drift-tracker.ts';
+import type { TopologyAt, TopologyVersion, TopologyVersions } from './versions.ts';
+
+/** Most events one new version writes; the rest are counted in one more. */
+const MAX_EVENTS_PER_VERSION = 50;
+/** A port changing state is followed by a discovery this much later (more changes coalesce). */
+const DEFAULT_PROMPT_DELAY_MS = 1000;
+/** …and looked at again this much after that discovery. */
+const DEFAULT_SETTLE_MS = 5000;
+
+export interface LiveTopologyOptions {
+  /** The fabric the API loaded and runs on (its LinkIndex, tables, store mapping). */
+  loaded: Fabric;
+  versions: TopologyVersions;
+  /** Reads the fabric as it is now (ibnetdiscover -p); absent: the topology never changes while running. */
+  discover?: (() => Promise<Fabric>) | undefined;
+  intervalMs: number;
+  promptDelayMs?: number;
+  settleMs?: number;
+  events?: EventLog | undefined;
+  /** The intended design and its stability window, when FABSCOPE_EXPECTED_TOPOLOGY is set. */
+  expected?: { file: string; snapshot: TopologySnapshot; tracker: DriftTracker } | undefined;
+  now?: () => number;
+}
+
+const CHANGE_SEVERITY: Record<TopologyChange['kind'], EventSeverity> = {
+  'node-appeared': 'info',
+  'node-disappeared': 'warning',
+  'node-changed': 'info',
+  'link-added': 'info',
+  'link-removed': 'warning',
+  'link-moved': 'warning',
+  'link-rate-changed': 'warning',
+};
+
+function cable(link: TopologyLinkRecord | null | undefined): TopologyCable | null {
+  if (!link) return null;
+  return {
+    a: link.a,
+    b: link.b,
+    kind: link.kind,
+    rateGbps: link.rateGbps,
+    ...(link.widthSpeed !== undefined ? { widthSpeed: link.widthSpeed } : {}),
+  };
+}
+
+/** A change as the API answers it. */
+export function changeRecord(change: TopologyChange): TopologyChangeRecord {
+  const { subject, detail } = describeTopologyChange(change);
+  const [before, after] =
+    change.kind === 'link-added'
+      ? [null, change.link]
+      : change.kind === 'link-removed'
+        ? [change.link, null]
+        : change.kind === 'link-moved' || change.kind === 'link-rate-changed'
+          ? [change.before, change.after]
+          : [null, null];
+  return { kind: change.kind, subject, detail, before: cable(before), after: cable(after) };
+}
+
+/**
+ * The topology over time on one API: the versions (loaded, then each discovery that differs), a
+ * topology event per change, discovery on a schedule and promptly after a port changes state
+ * (`prompt`), and drift of the newest version against the intended design. The fabric the API
+ * runs on is not replaced: a topology that moved away from it is said in /health and on the
+ * dashboard (restart to redraw).
+ */
+export class LiveTopology {
+  private readonly now: () => number;
+  private timer: NodeJS.Timeout | undefined;
+  private promptTimer: NodeJS.Timeout | undefined;
+  private settleTimer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private discoveredAtMs: number | null = null;
+  private lastError: string | undefined;
+  /** diff(loaded, newest), computed once per version. */
+  private fromLoaded: { version: number; changes: TopologyChange[] } | null = null;
+  private readonly loadedSnapshot: TopologySnapshot;
+  private readonly builtFabrics = new Map<number, Fabric>();
+
+  constructor(private readonly options: LiveTopologyOptions) {
+    this.now = options.now ?? Date.now;
+    this.loadedSnapshot = topologySnapshot(options.loaded);
+    this.observeDrift(options.versions.latest().snapshot);
+  }
+
+  get live(): boolean {
+    return this.options.discover !== undefined;
+  }
+
+  start(): void {
+    if (!this.options.discover || this.timer) return;
+    this.timer = setInterval(() => void this.refresh(), this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    clearTimeout(this.promptTimer);
+    clearTimeout(this.settleTimer);
+    await this.running?.catch(() => undefined);
+  }
+
+  /**
+   * A port changed state: discover soon (once for a burst of changes), and once more a few seconds
+   * later, when the subnet manager has brought the port up or the cable's other end has settled.
+   */
+  prompt(): void {
+    if (!this.options.discover || this.stopped) return;
+    clearTimeout(this.settleTimer);
+    this.settleTimer = undefined;
+    if (this.promptTimer) return;
+    this.promptTimer = setTimeout(() => {
+      this.promptTimer = undefined;
+      void this.refresh().then(() => {
+        if (this.stopped || this.promptTimer || this.settleTimer) return;
+        this.settleTimer = setTimeout(() => {
+          this.settleTimer = undefined;
+          void this.refresh();
+        }, this.options.settleMs ?? DEFAULT_SETTLE_MS);
+        this.settleTimer.unref();
+      });
+    }, this.options.promptDelayMs ?? DEFAULT_PROMPT_DELAY_MS);
+    this.promptTimer.unref();
+  }
+
+  /** Discovers now (after the discovery under way, when there is one). */
+  refresh(): Promise<void> {
+    if (!this.options.discover || this.stopped) return Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.discoverOnce();
+        } while (this.again && !this.stopped);
+      } finally {
+        this.running = null;
+      }
+    })();
+    return this.running;
+  }
+
+  private async discoverOnce(): Promise<void> {
+    const discover = this.options.discover as () => Promise<Fabric>;
+    let fabric: Fabric;
+    try {
+      fabric = await discover();
+    } catch (error) {
+      const message = (error as Error).message.split('\n')[0] ?? String(error);
+      if (this.lastError === undefined) {
+        this.options.events?.append({
+          timeMs: this.now(),
+          kind: 'topology',
+          subject: 'fabric',
+          detail: `topology discovery failed: ${message}`,
+          severity: 'warning',
+        });
+      }
+      this.lastError = message;
+      return;
+    }
+    if (this.stopped) return;
+    const nowMs = this.now();
+    this.lastError = undefined;
+    this.discoveredAtMs = nowMs;
+    const snapshot = topologySnapshot(fabric);
+    const version = this.options.versions.record(snapshot, nowMs, 'discovered');
+    if (version) this.announce(version);
+    this.observeDrift(this.options.versions.latest().snapshot, nowMs);
+  }
+
+  /** One event per change (the first MAX_EVENTS_PER_VERSION; then one counting the rest). */
+  private announce(version: TopologyVersion): void {
+    const events = this.options.events;
+    if (!events) return;
+    for (const change of version.changes.slice(0, MAX_EVENTS_PER_VERSION)) {
+      const { subject, detail } = describeTopologyChange(change);
+      events.append({
+        timeMs: version.timeMs,
+        kind: 'topology',
+        subject,
+        detail,
+        severity: CHANGE_SEVERITY[change.kind],
+      });
+    }
+    const rest = version.changes.length - MAX_EVENTS_PER_VERSION;
+    if (rest > 0) {
+      events.append({
+        timeMs: version.timeMs,
+        kind: 'topology',
+        subject: 'fabric',
+        detail: `${rest} more topology changes in version ${version.version} (GET /api/v1/topology/changes)`,
+        severity: 'warning',
+      });
+    }
+  }
+
+  private observeDrift(snapshot: TopologySnapshot, nowMs = this.now()): void {
+    const expected = this.options.expected;
+    if (expected) expected.tracker.observe(topologyDrift(expected.snapshot, snapshot), nowMs);
+  }
+
+  private changesFromLoaded(): TopologyChange[] {
+    const latest = this.options.versions.latest();
+    if (this.fromLoaded?.version !== latest.version) {
+      this.fromLoaded = {
+        version: latest.version,
+        changes: diffTopology(this.loadedSnapshot, latest.snapshot),
+      };
+    }
+    return this.fromLoaded.changes;
+  }
+
+  status(): TopologyStatus {
+    const latest = this.options.versions.latest();
+    const changes = this.changesFromLoaded();
+    const expected = this.options.expected;
+    return {
+      live: this.live,
+      intervalMs: this.live ? this.options.intervalMs : null,
+      version: latest.version,
+      loadedVersion: this.options.versions.loadedVersion,
+      discoveredAt: this.discoveredAtMs === null ? null : new Date(this.discoveredAtMs).toISOString(),
+      changed: changes.length > 0,
+      summary: summarizeTopologyChanges(changes),
+      ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
+      drift: {
+        configured: expected !== undefined,
+        findings: expected ? expected.tracker.report(this.now()).findings.length : 0,
+      },
+    };
+  }
+
+  /** What /health says of the topology. */
+  healthNote(): { changed: boolean; version: number; discoveredAt: string | null; summary: string } {
+    const s = this.status();
+    return {
+      changed: s.changed,
+      version: s.version,
+      discoveredAt: s.discoveredAt,
+      summary: s.changed
+        ? `topology changed: ${s.summary} — restart or reload to redraw`
+        : s.live
+          ? 'topology as loaded'
+          : 'topology loaded at start (no discovery)',
+    };
+  }
+
+  /** The topology in force at `timeMs` as a Fabric; null before the history kept. */
+  fabricAt(timeMs: number): { fabric: Fabric; at: TopologyAt } | null {
+    const at = this.options.versions.at(timeMs);
+    if (!at) return null;
+    let fabric = this.builtFabrics.get(at.version);
+    if (!fabric) {
+      // The loaded fabric itself where nothing differs: the same link ids, nothing rebuilt.
+      const same = diffTopology(this.loadedSnapshot, at.snapshot).length === 0;
+      fabric = same ? this.options.loaded : fabricOfSnapshot(at.snapshot);
+      if (this.builtFabrics.size >= 4)
+        this.builtFabrics.delete(this.builtFabrics.keys().next().value as number);
+      this.builtFabrics.set(at.version, fabric);
+    }
+    return { fabric, at };
+  }
+
+  historyFromMs(): number {
+    return this.options.versions.historyFromMs();
+  }
+
+  /** What changed in (fromMs, toMs], at most `limit` changes listed. */
+  changes(fromMs: number, toMs: number, limit: number): TopologyChanges {
+    const versions = this.options.versions;
+    let left = limit;
+    let total = 0;
+    const listed = versions.between(fromMs, toMs).map((v) => {
+      total += v.changes.length;
+      const take = v.changes.slice(0, Math.max(0, left));
+      left -= take.length;
+      return {
+        version: v.version,
+        time: new Date(v.timeMs).toISOString(),
+        source: v.source,
+        summary: summarizeTopologyChanges(v.changes),
+        changes: take.map(changeRecord),
+      };
+    });
+    return {
+      from: new Date(fromMs).toISOString(),
+      to: new Date(toMs).toISOString(),
+      fromVersion: versions.versionAt(fromMs),
+      toVersion: versions.versionAt(toMs),
+      historyFrom: new Date(versions.historyFromMs()).toISOString(),
+      complete: fromMs >= versions.historyFromMs(),
+      total,
+      versions: listed,
+    };
+  }
+
+  /** Drift findings held for the window (or flapping), links first, at most `limit`. */
+  drift(options: { limit: number; kind?: string | undefined }): Drift {
+    const expected = this.options.expected;
+    if (!expected) {
+      return {
+        configured: false,
+        reason: 'no intended design: set FABSCOPE_EXPECTED_TOPOLOGY to a topology file',
+        stableSeconds: 0,
+        total: 0,
+        pending: 0,
+        findings: [],
+      };
+    }
+    const nowMs = this.now();
+    const latest = this.options.versions.latest();
+    const report = expected.tracker.report(nowMs);
+    const order = (t: TrackedFinding) => (t.finding.kind.endsWith('-node') ? 1 : 0);
+    const findings = report.findings
+      .filter((t) => options.kind === undefined || t.finding.kind === options.kind)
+      .sort(
+        (x, y) =>
+          order(x) - order(y) ||
+          (x.finding.subject < y.finding.subject ? -1 : x.finding.subject > y.finding.subject ? 1 : 0),
+      );
+    const iso = (ms: number) => new Date(ms).toISOString();
+    return {
+      configured: true,
+      expected: {
+        file: expected.file,
+        nodes: expected.snapshot.nodes.length,
+        links: expected.snapshot.links.length,
+      },
+      comparedWith: { source: latest.source, version: latest.version, time: iso(latest.timeMs) },
+      stableSeconds: expected.tracker.stableMs / 1000,
+      total: findings.length,
+      pending: report.pending,
+      findings: findings.slice(0, options.limit).map(
+        (t): DriftFindingRecord => ({
+          kind: t.finding.kind,
+          subject: t.finding.subject,
+          detail: t.finding.detail,
+          expected: cable(t.finding.expected),
+          actual: cable(t.finding.actual),
+          firstSeen: iso(t.firstSeenMs),
+          since: iso(t.sinceMs),
+          lastSeen: iso(t.lastSeenMs),
+          present: t.present,
+          count: t.count,
+          flapping: t.count >= 2,
+        }),
+      ),
+    };
+  }
+}

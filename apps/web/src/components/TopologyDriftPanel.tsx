@@ -1,0 +1,79 @@
+import type { Drift, TopologyStatus } from '../api/types.ts';
+import { cableText, driftKindLabel, driftSummary, flapText, showsTopologyPanel } from '../lib/drift.ts';
+import type { ApiLoad } from '../state/useApiQuery.ts';
+import { useLiveAnswer } from '../state/useLiveAnswer.ts';
+import { ErrorNote } from './ErrorNote.tsx';
+import { Panel } from './Panel.tsx';
+
+/** Most findings listed; the rest are counted. */
+const DRIFT_LIMIT = 50;
+
+const loadStatus: ApiLoad<TopologyStatus> = (api, signal) => api.getTopologyStatus(signal);
+const loadDrift: ApiLoad<Drift> = (api, signal) => api.getDrift(DRIFT_LIMIT, signal);
+
+/**
+ * The topology against what is drawn and against the intended design: a note when discovery found
+ * the fabric changed since the API loaded it (the drawing is of the loaded one), and the drift
+ * findings (missing, extra, miswired cables, wrong speeds) when FABSCOPE_EXPECTED_TOPOLOGY is set.
+ * Nothing at all where neither applies. Re-asked on stream ticks (every 2 s at most).
+ */
+export function TopologyDriftPanel({ tick }: { tick: string | null }) {
+  const status = useLiveAnswer(['topology-status'], loadStatus, tick);
+  const s = status.status === 'ready' ? status.data : null;
+  const drift = useLiveAnswer(['topology-drift'], s?.drift.configured ? loadDrift : null, tick);
+  if (!showsTopologyPanel(s) || !s) return null;
+  return (
+    <Panel title="Topology" className="area-drift">
+      {s.changed && (
+        <p className="topology-changed" role="status">
+          Topology changed: {s.summary} — restart or reload to redraw.
+        </p>
+      )}
+      {s.drift.configured && drift.status === 'error' && <ErrorNote message={`Drift: ${drift.message}`} />}
+      {s.drift.configured && drift.status === 'loading' && (
+        <p className="placeholder">Comparing with the design…</p>
+      )}
+      {s.drift.configured && drift.status === 'ready' && (
+        <div className="drift">
+          <p className="hint">
+            {driftSummary(drift.data)}
+            {drift.data.expected ? ` Design: ${drift.data.expected.file}.` : ''}
+          </p>
+          {drift.data.findings.length > 0 && (
+            <table className="drift-table">
+              <caption className="visually-hidden">Drift from the intended design</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Finding</th>
+                  <th scope="col">Where</th>
+                  <th scope="col">Designed</th>
+                  <th scope="col">Found</th>
+                  <th scope="col">Since</th>
+                </tr>
+              </thead>
+              <tbody>
+                {drift.data.findings.map((f) => (
+                  <tr
+                    key={`${f.kind} ${f.subject} ${cableText(f.expected)} ${cableText(f.actual)}`}
+                    title={f.detail}
+                  >
+                    <td>
+                      {driftKindLabel(f.kind)}
+                      {f.flapping ? ` (${flapText(f)})` : ''}
+                    </td>
+                    <td>{f.subject}</td>
+                    <td>{cableText(f.expected)}</td>
+                    <td>{cableText(f.actual)}</td>
+                    <td>
+                      <time dateTime={f.since}>{new Date(f.since).toLocaleTimeString()}</time>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </div>
+      )}
+    </Panel>
+  );
+}

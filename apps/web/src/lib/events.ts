@@ -1,5 +1,4 @@
 import type { FabricEvent, FabricEventKind } from '../api/types.ts';
-import { formatLinkIds } from './format.ts';
 import { parseInstant } from './timeRange.ts';
 
 /** How the charts and the event list name each kind of event. */
@@ -36,8 +35,7 @@ export function eventKindLabel(kind: string): string {
 
 /**
  * A short label for a marker: "AR off → on, threshold 0 → 7", "traffic start pairs: 2 flows
- * running", "link edge1/3 ↔ core1/1 down". The API writes changes as "field old → new"; link
- * directions and cables are written as everywhere on the page (formatLinkIds).
+ * running", "link edge1/3--core1/1 down". The API writes changes as "field old → new".
  */
 export function eventLabel(event: FabricEvent): string {
   const kind = eventKindLabel(event.kind);
@@ -48,7 +46,7 @@ export function eventLabel(event: FabricEvent): string {
       .replace(/\benabled true → false\b/, 'on → off');
   }
   const subject = event.subject === 'fabric' ? '' : event.subject;
-  return formatLinkIds([kind, subject, detail].filter((s) => s !== '').join(' '));
+  return [kind, subject, detail].filter((s) => s !== '').join(' ');
 }
 
 /** Events with a readable time, oldest first, as chart annotations (x in Unix seconds). */

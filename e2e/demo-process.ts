@@ -26,12 +26,23 @@ export interface RunningDemo {
  * Starts `fabscope demo` as a user would, on free loopback ports, and waits until the API has
  * fresh counter samples. `prometheus` adds `--prometheus` (a real Prometheus from PATH).
  */
-export async function startDemo(options: { scenario: string; prometheus?: boolean }): Promise<RunningDemo> {
+export async function startDemo(options: {
+  scenario: string;
+  prometheus?: boolean;
+  /** More settings for the demo's environment (FABSCOPE_…). */
+  env?: Record<string, string>;
+}): Promise<RunningDemo> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const args = [CLI, 'demo', ...(options.prometheus ? ['--prometheus'] : [])];
   const child: ChildProcess = spawn(process.execPath, args, {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), FABSCOPE_SCENARIO: options.scenario },
+    env: {
+      ...process.env,
+      ...options.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      FABSCOPE_SCENARIO: options.scenario,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,5 +1,12 @@
 import type { Drift, TopologyStatus } from '../api/types.ts';
-import { cableText, driftKindLabel, driftSummary, flapText, showsTopologyPanel } from '../lib/drift.ts';
+import {
+  cableText,
+  driftKindLabel,
+  driftSummary,
+  flapText,
+  showsTopologyPanel,
+  sinceText,
+} from '../lib/drift.ts';
 import type { ApiLoad } from '../state/useApiQuery.ts';
 import { useLiveAnswer } from '../state/useLiveAnswer.ts';
 import { ErrorNote } from './ErrorNote.tsx';
@@ -48,7 +55,7 @@ export function TopologyDriftPanel({ tick }: { tick: string | null }) {
                   <th scope="col">Where</th>
                   <th scope="col">Designed</th>
                   <th scope="col">Found</th>
-                  <th scope="col">Since</th>
+                  <th scope="col">Since (UTC)</th>
                 </tr>
               </thead>
               <tbody>
@@ -65,7 +72,7 @@ export function TopologyDriftPanel({ tick }: { tick: string | null }) {
                     <td>{cableText(f.expected)}</td>
                     <td>{cableText(f.actual)}</td>
                     <td>
-                      <time dateTime={f.since}>{new Date(f.since).toLocaleTimeString()}</time>
+                      <time dateTime={f.since}>{sinceText(f.since, Date.now())}</time>
                     </td>
                   </tr>
                 ))}

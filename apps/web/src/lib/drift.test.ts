@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Drift, DriftFindingRecord } from '../api/types.ts';
-import { cableText, driftKindLabel, driftSummary, flapText, showsTopologyPanel } from './drift.ts';
+import { cableText, driftKindLabel, driftSummary, flapText, showsTopologyPanel, sinceText } from './drift.ts';
 
 const finding: DriftFindingRecord = {
   kind: 'miswired',
@@ -47,6 +47,10 @@ describe('drift panel text', () => {
     expect(cableText(null)).toBe('—');
     expect(flapText(finding)).toBe('');
     expect(flapText({ ...finding, flapping: true, count: 4 })).toBe('flapping ×4');
+    expect(sinceText('2026-01-01T10:02:03.456Z', Date.parse('2026-01-01T23:00:00Z'))).toBe('10:02:03');
+    expect(sinceText('2026-01-01T10:02:03.456Z', Date.parse('2026-01-02T01:00:00Z'))).toBe(
+      '2026-01-01 10:02:03',
+    );
   });
 
   it('is shown only when drift is configured or the topology changed since drawn', () => {

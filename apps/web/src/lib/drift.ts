@@ -45,3 +45,12 @@ export function cableText(cable: DriftFindingRecord['expected']): string {
 export function flapText(finding: DriftFindingRecord): string {
   return finding.flapping ? `flapping ×${finding.count}` : '';
 }
+
+/** A finding's time as the dashboard writes times: `HH:MM:SS` in UTC (the date too when not today). */
+export function sinceText(iso: string, nowMs: number): string {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  const text = new Date(ms).toISOString();
+  const sameDay = text.slice(0, 10) === new Date(nowMs).toISOString().slice(0, 10);
+  return sameDay ? text.slice(11, 19) : `${text.slice(0, 10)} ${text.slice(11, 19)}`;
+}

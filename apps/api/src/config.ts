@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { type Fabric, ParseError, type PmThresholdConfig, parsePmThresholds } from '@fabscope/topology';
 import { parseCommandLine } from './fabric-manager/run-command.ts';
 import { METRICS_SOURCES, type MetricsSource } from './store/series-mapping.ts';
@@ -33,8 +33,18 @@ export interface ApiConfig {
   routing?: 'minhop' | 'fattree' | 'auto';
   /** Directory of the events file (docs/history.md); unset: events are kept in memory only. */
   eventsDir?: string | undefined;
-  /** Seconds of in-memory history the embedded store keeps (default 3600). */
+  /** Seconds of history the embedded store keeps (default 3600). */
   historySeconds?: number | undefined;
+  /** Most bytes the embedded store's history takes, in memory and on disk each (default 512 MiB). */
+  historyMaxBytes?: number | undefined;
+  /** Where the embedded store keeps its history on disk (FABSCOPE_DATA_DIR; docs/history.md). */
+  dataDir?: string | undefined;
+  /**
+   * The data directory when FABSCOPE_DATA_DIR is unset: `$XDG_STATE_HOME/fabscope`, else
+   * `$HOME/.local/state/fabscope` (undefined without either). `fabscope serve` uses it; the demo
+   * does not, its emulated fabric starting anew each run.
+   */
+  defaultDataDir?: string | undefined;
   /** PM category thresholds and weights from FABSCOPE_PM_THRESHOLDS (opafm XML); unset: opafm's defaults. */
   pmThresholds?: PmThresholdConfig | undefined;
   /** Where jobs come from (FABSCOPE_JOBS); unset: the emulator's traffic, or none. */
@@ -201,6 +211,13 @@ export const SAMPLE_INTERVAL_STEPS: readonly { maxPorts: number; intervalMs: num
 ];
 const LARGEST_STEP = { maxPorts: Number.POSITIVE_INFINITY, intervalMs: 10_000 }; // fat-tree-27648: 165,888 ports
 
+/** `$XDG_STATE_HOME/fabscope`, else `$HOME/.local/state/fabscope` (XDG Base Directory), from `env` only. */
+export function defaultDataDir(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME)) return join(env.XDG_STATE_HOME, 'fabscope');
+  if (env.HOME && isAbsolute(env.HOME)) return join(env.HOME, '.local', 'state', 'fabscope');
+  return undefined;
+}
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -303,6 +320,15 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       `FABSCOPE_HISTORY_SECONDS must be 10..86400, got "${env.FABSCOPE_HISTORY_SECONDS}"`,
     );
   }
+  const historyMaxBytes = env.FABSCOPE_HISTORY_MAX_BYTES ? Number(env.FABSCOPE_HISTORY_MAX_BYTES) : undefined;
+  if (
+    historyMaxBytes !== undefined &&
+    (!Number.isInteger(historyMaxBytes) || historyMaxBytes < 2 ** 20 || historyMaxBytes > 2 ** 40)
+  ) {
+    throw new ConfigError(
+      `FABSCOPE_HISTORY_MAX_BYTES must be a number of bytes 1048576..1099511627776, got "${env.FABSCOPE_HISTORY_MAX_BYTES}"`,
+    );
+  }
   const fabricSource = (env.FABSCOPE_FABRIC || 'emulator') as FabricSourceKind;
   if (!FABRIC_SOURCE_KINDS.includes(fabricSource)) {
     throw new ConfigError(
@@ -319,6 +345,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     lfts: lftsConfig(env),
     eventsDir: env.FABSCOPE_EVENTS_DIR || undefined,
     historySeconds,
+    historyMaxBytes,
+    dataDir: env.FABSCOPE_DATA_DIR ? resolve(env.FABSCOPE_DATA_DIR) : undefined,
+    defaultDataDir: defaultDataDir(env),
     topologyPath,
     routing,
     host: env.HOST || '127.0.0.1',

@@ -22,6 +22,7 @@ import { RoutingFollower } from './routing-follower.ts';
 import { Sampler } from './sampler.ts';
 import { smTablesFollowerFor } from './sm-tables/from-config.ts';
 import { EmbeddedStore } from './store/embedded.ts';
+import { historyDirFor } from './store/history-file/fabric-dir.ts';
 import { PrometheusStore } from './store/prometheus.ts';
 import { seriesMappingFor } from './store/series-mapping-config.ts';
 import type { MetricsStore } from './store/types.ts';
@@ -55,7 +56,14 @@ export async function startApi(
       ? emptyTables(fabric, 'ibroute')
       : buildForwardingTables(fabric, chooseRoutingEngine(config.routing)));
   const intervalMs = config.sampleIntervalMs ?? defaultSampleIntervalMs(fabric);
-  const events: EventLog = config.eventsDir ? new FileEventLog(config.eventsDir) : new MemoryEventLog();
+  const linkIndex = new LinkIndex(fabric, config.pmThresholds);
+  // The embedded store's history on disk, in the fabric's own directory (docs/history.md); the
+  // events beside it unless FABSCOPE_EVENTS_DIR says where.
+  const historyDir = config.prometheusUrl
+    ? null
+    : historyDirFor(config.dataDir ?? config.defaultDataDir, linkIndex);
+  const eventsDir = config.eventsDir ?? historyDir?.path;
+  const events: EventLog = eventsDir ? new FileEventLog(eventsDir) : new MemoryEventLog();
   let store: MetricsStore;
   if (config.prometheusUrl) {
     store = new PrometheusStore({
@@ -78,12 +86,13 @@ export async function startApi(
       scrapeIntervalMs: intervalMs,
       mapping: seriesMappingFor(config, fabric),
       historySeconds: config.historySeconds,
+      historyMaxBytes: config.historyMaxBytes,
+      historyDir: historyDir ?? undefined,
       events,
     });
     embedded.start();
     store = embedded;
   }
-  const linkIndex = new LinkIndex(fabric, config.pmThresholds);
   const sampler = new Sampler(store, linkIndex, intervalMs);
   const emulator = config.emulatorUrl
     ? new RecordingEmulatorClient(
@@ -129,6 +138,7 @@ export async function startApi(
       await sampler.stop();
       await app.close();
       await store.close();
+      historyDir?.release();
     },
   };
 }

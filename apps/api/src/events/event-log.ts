@@ -1,7 +1,8 @@
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { EVENT_KINDS, EVENT_SEVERITIES, type EventKind, type EventSeverity } from '@fabscope/contracts';
+import { removeLeftoverTemps, replaceFileDurably } from '../lib/durable-file.ts';
 
 export { EVENT_KINDS, EVENT_SEVERITIES, type EventKind, type EventSeverity };
 
@@ -62,8 +63,9 @@ function isEvent(value: unknown): value is FabricEvent {
 
 /**
  * Events that survive a restart of the API: one JSON object per line in `dir/events.jsonl`, read
- * back at start. The file is bounded: once it holds twice `maxEvents` lines it is rewritten with
- * the newest `maxEvents`. Lines that are not events (a torn last write) are skipped.
+ * back at start. The file is bounded: once it holds twice `maxEvents` lines it is replaced by one
+ * with the newest `maxEvents`, written beside it, flushed and renamed over it (lib/durable-file.ts),
+ * so a crash during that loses nothing. Lines that are not events (a torn last write) are skipped.
  */
 export class FileEventLog extends MemoryEventLog {
   readonly file: string;
@@ -73,6 +75,8 @@ export class FileEventLog extends MemoryEventLog {
     super(maxEvents);
     mkdirSync(dir, { recursive: true });
     this.file = join(dir, 'events.jsonl');
+    // A compaction cut short left its temporary file: the old file is still whole.
+    removeLeftoverTemps(this.file);
     let text = '';
     try {
       text = readFileSync(this.file, 'utf8');
@@ -96,7 +100,7 @@ export class FileEventLog extends MemoryEventLog {
   override append(event: FabricEvent): void {
     super.append(event);
     if (this.lines + 1 > 2 * this.maxEvents) {
-      writeFileSync(this.file, this.events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+      replaceFileDurably(this.file, this.events.map((e) => `${JSON.stringify(e)}\n`).join(''));
       this.lines = this.events.length;
     } else {
       appendFileSync(this.file, `${JSON.stringify(event)}\n`);

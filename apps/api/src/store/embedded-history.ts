@@ -9,7 +9,14 @@ import {
   linkDirectionStates,
   summarize,
 } from '../lib/utilization.ts';
-import { historyFrames, LinkHistory } from './link-history.ts';
+import type { FabricHistoryDir } from './history-file/fabric-dir.ts';
+import { HistorySegments } from './history-file/history-segments.ts';
+import {
+  DEFAULT_HISTORY_MAX_BYTES,
+  DEFAULT_HISTORY_SECONDS,
+  historyFrames,
+  LinkHistory,
+} from './link-history.ts';
 import type { FabricAt, LinkSeries, SummaryPoint, TimeQueries } from './time-queries.ts';
 import type { RatesSnapshot } from './types.ts';
 
@@ -35,6 +42,15 @@ export interface EmbeddedHistoryOptions {
   historyMaxBytes?: number | undefined;
   /** Where link-state and counter-reset events seen in the samples go. */
   events?: EventLog | undefined;
+  /**
+   * This fabric's history directory (FABSCOPE_DATA_DIR; history-file/): the history is read back
+   * from it at start and every frame appended to it. Unset: in memory only.
+   */
+  historyDir?: FabricHistoryDir | undefined;
+  /** Segment length on disk (default 10 minutes). */
+  segmentMs?: number | undefined;
+  /** Wall clock, for what the retention keeps at start (default Date.now). */
+  now?: (() => number) | undefined;
 }
 
 /**
@@ -44,6 +60,10 @@ export interface EmbeddedHistoryOptions {
  */
 export class EmbeddedTimeQueries implements TimeQueries {
   readonly history: LinkHistory;
+  /** The history on disk, when there is one. */
+  readonly file: HistorySegments | null = null;
+  /** What was read back from disk at start. */
+  readonly loaded: { frames: number; segments: number; ms: number } | null = null;
   readonly resolutionMs: number;
   private readonly unsubscribe: () => void;
   private recording: Promise<void> = Promise.resolve();
@@ -69,6 +89,21 @@ export class EmbeddedTimeQueries implements TimeQueries {
         maxBytes: options.historyMaxBytes,
       }),
     );
+    if (options.historyDir) {
+      if (options.historyDir.index !== index)
+        throw new Error('the history directory belongs to another fabric');
+      const started = performance.now();
+      this.file = new HistorySegments(options.historyDir, {
+        retentionMs: (options.historySeconds ?? DEFAULT_HISTORY_SECONDS) * 1000,
+        maxBytes: options.historyMaxBytes ?? DEFAULT_HISTORY_MAX_BYTES,
+        segmentMs: options.segmentMs,
+        now: options.now,
+      });
+      const read = this.file.load((frame) =>
+        this.history.recordEncoded(frame.timeMs, frame.columns, frame.summary),
+      );
+      this.loaded = { ...read, ms: performance.now() - started };
+    }
     this.unsubscribe = feed.onScrape((done) => {
       this.recording = this.recording.then(() => this.record(done));
     });
@@ -76,6 +111,7 @@ export class EmbeddedTimeQueries implements TimeQueries {
 
   close(): void {
     this.unsubscribe();
+    this.file?.close();
   }
 
   /** Resolves once every scrape so far is in the history. */
@@ -99,7 +135,9 @@ export class EmbeddedTimeQueries implements TimeQueries {
           detail: 'counters went backwards',
         });
     }
-    this.history.record(done.timeMs, states, summary);
+    const frame = this.history.record(done.timeMs, states, summary);
+    if (frame >= 0)
+      this.file?.append({ timeMs: done.timeMs, columns: this.history.frameColumns(frame), summary });
   }
 
   /** A link seen going down or up: one event per link (its two directions agree). */

@@ -2,6 +2,7 @@ import type { EventLog } from '../events/event-log.ts';
 import type { LinkIndex } from '../lib/utilization.ts';
 import { EmbeddedTimeQueries, type ScrapeDone } from './embedded-history.ts';
 import { ExpositionScanner } from './exposition-stream.ts';
+import type { FabricHistoryDir } from './history-file/fabric-dir.ts';
 import { PortReadings } from './port-readings.ts';
 import {
   COUNTER_SEEN,
@@ -42,6 +43,8 @@ export interface EmbeddedStoreOptions {
   historyMaxBytes?: number | undefined;
   /** Where link-state and counter-reset events seen in the samples go. */
   events?: EventLog | undefined;
+  /** The history directory of the fabric whose history is kept on disk (embedded-history.ts). */
+  historyDir?: FabricHistoryDir | undefined;
   /**
    * How often the error counters (ERROR_COUNTERS, PORT_GAUGES) are asked for, from a fabric agent
    * that selects families: every scrape at 1 s, else every max(30 s, 3 intervals), as the demo's
@@ -300,6 +303,8 @@ export class EmbeddedStore implements MetricsStore {
           historySeconds: this.options.historySeconds,
           historyMaxBytes: this.options.historyMaxBytes,
           events: this.options.events,
+          // Only the fabric the directory was opened for is kept there.
+          historyDir: this.options.historyDir?.index === index ? this.options.historyDir : undefined,
         },
       );
       this.histories.set(index, queries);

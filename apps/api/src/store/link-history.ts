@@ -50,11 +50,14 @@ export class LinkHistory {
     return { oldestMs: this.timeOf(0), newestMs: this.timeOf(this.count - 1) };
   }
 
-  /** Adds a frame; frames must come in time order (an older one is ignored). */
-  record(timeMs: number, states: readonly LinkDirectionState[], summary: FabricSummary): void {
+  /**
+   * Adds a frame; frames must come in time order (an older one is ignored). Returns the new
+   * frame's ring index, or −1 when it was ignored.
+   */
+  record(timeMs: number, states: readonly LinkDirectionState[], summary: FabricSummary): number {
     if (states.length !== this.channels)
       throw new RangeError(`expected ${this.channels} link directions, got ${states.length}`);
-    if (this.count > 0 && !(timeMs > this.timeOf(this.count - 1))) return;
+    if (this.count > 0 && !(timeMs > this.timeOf(this.count - 1))) return -1;
     this.head = (this.head + 1) % this.capacityFrames;
     this.count = Math.min(this.capacityFrames, this.count + 1);
     this.times[this.head] = timeMs;
@@ -71,6 +74,7 @@ export class LinkHistory {
       this.wait[base + c] = w === null ? WAIT_UNKNOWN : Math.round(Math.min(1, Math.max(0, w)) * WAIT_SCALE);
       this.up[base + c] = s.linkUp === null ? -1 : s.linkUp ? 1 : 0;
     }
+    return this.head;
   }
 
   /** Ring index of the i-th frame, oldest first. */
@@ -80,6 +84,37 @@ export class LinkHistory {
 
   private timeOf(i: number): number {
     return this.times[this.ringIndex(i)] as number;
+  }
+
+  /**
+   * Adds a frame already encoded (as `frameColumns` gives it, e.g. read back from disk): each
+   * array one value per direction in channel order. Ignored when not newer than the newest frame.
+   */
+  recordEncoded(timeMs: number, columns: FrameColumns, summary: FabricSummary | undefined): boolean {
+    const { load, wait, up } = columns;
+    if (load.length !== this.channels || wait.length !== this.channels || up.length !== this.channels)
+      throw new RangeError(`expected ${this.channels} link directions per column`);
+    if (this.count > 0 && !(timeMs > this.timeOf(this.count - 1))) return false;
+    this.head = (this.head + 1) % this.capacityFrames;
+    this.count = Math.min(this.capacityFrames, this.count + 1);
+    this.times[this.head] = timeMs;
+    this.summaries[this.head] = summary;
+    const base = this.head * this.channels;
+    this.load.set(load, base);
+    this.wait.set(wait, base);
+    this.up.set(up, base);
+    return true;
+  }
+
+  /** A frame's (ring index) encoded values, views into the ring: valid until the frame is replaced. */
+  frameColumns(frame: number): FrameColumns {
+    const from = frame * this.channels;
+    const to = from + this.channels;
+    return {
+      load: this.load.subarray(from, to),
+      wait: this.wait.subarray(from, to),
+      up: this.up.subarray(from, to),
+    };
   }
 
   /**
@@ -127,11 +162,18 @@ export class LinkHistory {
   }
 }
 
-const LOAD_UNKNOWN = 0xffff;
-const LOAD_MAX = 2;
-const LOAD_SCALE = 0xfffe / LOAD_MAX;
-const WAIT_UNKNOWN = 0xff;
-const WAIT_SCALE = 250;
+/** One frame as the ring keeps it, one value per direction in channel order (encodings above). */
+export interface FrameColumns {
+  load: Uint16Array;
+  wait: Uint8Array;
+  up: Int8Array;
+}
+
+export const LOAD_UNKNOWN = 0xffff;
+export const LOAD_MAX = 2;
+export const LOAD_SCALE = 0xfffe / LOAD_MAX;
+export const WAIT_UNKNOWN = 0xff;
+export const WAIT_SCALE = 250;
 
 /** Frames kept: `seconds` of history at one frame per `intervalMs`, within `maxBytes`. */
 export function historyFrames(

@@ -29,7 +29,8 @@ export async function demoCommand(args: string[]): Promise<void> {
       routing: { type: 'string' },
     },
   });
-  const config = configFromEnv();
+  // The demo's fabric starts anew each run: its history goes to disk only with FABSCOPE_DATA_DIR.
+  const config = { ...configFromEnv(), defaultDataDir: undefined };
   if (values.fabric === 'ibsim') {
     await ibsimDemo(config, values.routing, values.prometheus);
     return;

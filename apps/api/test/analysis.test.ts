@@ -89,7 +89,8 @@ describe('GET /api/v1/analysis', () => {
         ['nodeB', 'nodeD'],
       ],
     });
-    expect(body.flows.map((f: { rateGbps: number }) => f.rateGbps)).toEqual([50, 50]);
+    // The shared ISL's 99 Gb/s of payload (12.38 GB/s: data rate × RDMA share), halved.
+    expect(body.flows.map((f: { rateGbps: number }) => f.rateGbps)).toEqual([49.5, 49.5]);
   });
 
   it('limits the lists it returns', async () => {
@@ -161,12 +162,12 @@ describe('POST /api/v1/analysis: plan a job on a node list', () => {
     const body = (await post({ pattern: 'incast:node01', job: '77' })).json();
     expect(body.hosts).toEqual(['node01', 'node02', 'node03']);
     expect(body.flows.map((f: { from: string }) => f.from)).toEqual(['node02', 'node03']);
-    // Two senders into one 100 Gb/s port: 50 each, with or without adaptive routing.
+    // Two senders into one 100 Gb/s port (99 Gb/s of payload): 49.5 each, with or without AR.
     expect(
       body.flows.map((f: { rateGbps: number; adaptiveRateGbps: number }) => [f.rateGbps, f.adaptiveRateGbps]),
     ).toEqual([
-      [50, 50],
-      [50, 50],
+      [49.5, 49.5],
+      [49.5, 49.5],
     ]);
   });
 

@@ -45,6 +45,30 @@ describe('fabscope topology, route and analyze', () => {
     expect(stdout).toMatch(/Latency estimate: 930 ns/);
   });
 
+  it('route through an IP router: no GUID or LID on its Ethernet hops, in text or JSON', async () => {
+    const args = ['route', '--scenario', 'opa-ethernet-router', '--from', 'opa-node', '--to', 'eth-node'];
+    const text = await run(args);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/\nSLID: 0x0001 to DLID: - +SL: 0\n/);
+    for (const line of text.stdout.split('\n').filter((l) => / (RT|NIC) | eth-switch/.test(l)))
+      expect(line, line).not.toMatch(/0x[0-9a-f]{16}/);
+    const json = await run([...args, '--json']);
+    const report = JSON.parse(json.stdout) as {
+      slid?: number;
+      dlid?: number;
+      hops: { node: string; guid?: string }[];
+    };
+    expect(report.hops.map((h) => [h.node, h.guid !== undefined])).toEqual([
+      ['opa-node', true],
+      ['opa-edge', true],
+      ['router', false],
+      ['eth-switch', false],
+      ['eth-node', false],
+    ]);
+    expect(report).toMatchObject({ slid: 1 });
+    expect(report).not.toHaveProperty('dlid');
+  });
+
   it('analyze --json finds the seed pairs sharing an ISL on ar-demo', async () => {
     const { code, stdout } = await run([
       'analyze',

@@ -12,7 +12,11 @@ import type { Route } from './route.ts';
 export interface RouteReportHop {
   node: string;
   type: NodeType;
-  guid: string;
+  /**
+   * Node GUID, on subnet-managed networks only: absent for an IP router (it joins networks; a
+   * subnet manager sees its HFI, not the router) and for a hop that leaves by an Ethernet cable.
+   */
+  guid?: string;
   inPort?: number;
   outPort?: number;
   /** The link direction leaving this hop through outPort (absent at the destination). */
@@ -29,8 +33,10 @@ export interface RouteReportHop {
 export interface RouteReport {
   from: string;
   to: string;
-  slid: number;
-  dlid: number;
+  /** The source port's LID; absent when the source is on Ethernet (no LIDs there). */
+  slid?: number;
+  /** The destination's LID; absent when it is on Ethernet (a router in between forwards by IP). */
+  dlid?: number;
   hops: RouteReportHop[];
   /** Link directions crossed, in order. */
   links: string[];
@@ -50,12 +56,9 @@ export function describeRoute(
     const node = fabric.nodeByName.get(hop.node) as FabricNode;
     const leaving = route.channels[i] ?? route.channels[i - 1];
     const cable = leaving === undefined ? undefined : fabric.links[leaving >> 1];
-    const out: RouteReportHop = {
-      node: node.name,
-      type: node.type,
-      guid: node.guid,
-      network: cable?.fabricType ?? fabric.fabricType,
-    };
+    const network = cable?.fabricType ?? fabric.fabricType;
+    const out: RouteReportHop = { node: node.name, type: node.type, network };
+    if (hasFabricIds(network) && node.type !== 'router') out.guid = node.guid;
     if (hop.inPort !== undefined) out.inPort = hop.inPort;
     if (hop.outPort !== undefined) out.outPort = hop.outPort;
     const channel = route.channels[i];
@@ -71,17 +74,27 @@ export function describeRoute(
   const to = fabric.nodeByName.get(route.to) as FabricNode;
   let bottleneck = Number.POSITIVE_INFINITY;
   for (const c of route.channels) bottleneck = Math.min(bottleneck, fabric.links[c >> 1]?.rateGbps ?? 0);
+  const first = hops[0];
+  const last = hops[hops.length - 1];
+  const ids: { slid?: number; dlid?: number } = {};
+  if (first && hasFabricIds(first.network))
+    ids.slid = from.ports[route.hops[0]?.outPort ?? 1]?.lid ?? from.lid;
+  if (last && hasFabricIds(last.network)) ids.dlid = to.lid;
   return {
     from: route.from,
     to: route.to,
-    slid: from.ports[route.hops[0]?.outPort ?? 1]?.lid ?? from.lid,
-    dlid: to.lid,
+    ...ids,
     hops,
     links: route.channels.map((c) => channelOf(fabric, c).id),
     bottleneckGbps: Number.isFinite(bottleneck) ? bottleneck : 0,
     latencyNs: latency.latencyNs,
     latency,
   };
+}
+
+/** Whether ports of a network have GUIDs and LIDs (Omni-Path, InfiniBand); Ethernet has MACs and IPs. */
+function hasFabricIds(network: FabricType): boolean {
+  return network !== 'ethernet';
 }
 
 const ADAPTER_TYPE: Record<FabricType, string> = { omnipath: 'FI', infiniband: 'CA', ethernet: 'NIC' };
@@ -116,12 +129,15 @@ function rateText(gbps: number): string {
  * SLID/DLID, `N Links Traversed`, then per link its rate and both ends as GUID, port, type, name.
  */
 export function formatOpareportRoute(fabric: Fabric, report: RouteReport): string {
+  // No GUID for an Ethernet port nor an IP router's: a dash in the column.
   const end = (name: string, port: number | undefined, link: FabricLink | undefined) => {
     const node = fabric.nodeByName.get(name) as FabricNode;
-    const guid = (port === undefined ? undefined : node.ports[port]?.guid) ?? node.guid;
-    return `${guid} ${String(port ?? 0).padStart(3)} ${typeCode(node, link, fabric).padEnd(3)} ${nameColumn(node)}`;
+    const ids = hasFabricIds(link?.fabricType ?? fabric.fabricType) && node.type !== 'router';
+    const guid = ids ? ((port === undefined ? undefined : node.ports[port]?.guid) ?? node.guid) : '-';
+    return `${guid.padEnd(18)} ${String(port ?? 0).padStart(3)} ${typeCode(node, link, fabric).padEnd(3)} ${nameColumn(node)}`;
   };
-  const hex = (lid: number) => `0x${lid.toString(16).padStart(4, '0')}`;
+  const hex = (lid: number | undefined) =>
+    lid === undefined ? '-     ' : `0x${lid.toString(16).padStart(4, '0')}`;
   const first = report.hops[0] as RouteReportHop;
   const last = report.hops[report.hops.length - 1] as RouteReportHop;
   const firstLink =

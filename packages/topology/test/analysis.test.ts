@@ -110,37 +110,38 @@ describe('contention analysis', () => {
         ],
       },
     ]);
-    expect(result.flows.map((f) => f.rateGbps)).toEqual([50, 50]);
+    // The shared ISL delivers 99 Gb/s of payload (12.38 GB/s), halved.
+    expect(result.flows.map((f) => f.rateGbps)).toEqual([49.5, 49.5]);
     expect(result.links[0]).toEqual({
       link: 'edge1/4->core2/1',
       kind: 'isl',
       flows: 2,
-      capacityGbps: 100,
-      usedGbps: 100,
+      capacityGbps: 99,
+      usedGbps: 99,
     });
   });
 
-  it('fat-tree-1152: shift:24 under fattree has maxLinkLoad 1 and every flow at line rate', () => {
+  it('fat-tree-1152: shift:24 under fattree has maxLinkLoad 1 and every flow at the deliverable rate', () => {
     const fabric = buildScenario('fat-tree-1152');
     const result = analyzeContention(fabric, fatTreeRouting(fabric), parsePattern('shift:24'));
     expect(result).toMatchObject({
       flowCount: 1152,
       routedCount: 1152,
       maxLinkLoad: 1,
-      minFlowGbps: 100,
+      minFlowGbps: 99,
       collisions: [],
     });
   });
 
-  it('ar-demo: with adaptive routing the seed pairs take both cores, 100 Gb/s each', () => {
+  it('ar-demo: with adaptive routing the seed pairs take both cores, 99 Gb/s (12.38 GB/s) each', () => {
     const fabric = buildScenario('ar-demo');
     const flows = patternFlows(fabric, parsePattern('pairs:nodeA-nodeC,nodeB-nodeD'));
     const result = analyzeFlows(fabric, fatTreeRouting(fabric), flows, { adaptive: true });
-    expect(result.aggregateGbps).toBe(100);
-    expect(result.adaptive).toEqual({ aggregateGbps: 200, minFlowGbps: 100, maxIslLoad: 1, sharedIsls: 0 });
+    expect(result.aggregateGbps).toBe(99);
+    expect(result.adaptive).toEqual({ aggregateGbps: 198, minFlowGbps: 99, maxIslLoad: 1, sharedIsls: 0 });
     expect(result.flows.map((f) => [f.rateGbps, f.adaptiveRateGbps])).toEqual([
-      [50, 100],
-      [50, 100],
+      [49.5, 99],
+      [49.5, 99],
     ]);
   });
 
@@ -173,12 +174,44 @@ describe('contention analysis', () => {
     });
   });
 
+  it('expects what links deliver: the data rate after encoding, times the RDMA payload share', () => {
+    // 4x FDR is quoted 56 Gb/s but carries 54.55 after 64b/66b: 54.0 Gb/s of payload, not 56.
+    const lustre = buildScenario('lustre-storage');
+    const ib = analyzeContention(
+      lustre,
+      buildForwardingTables(lustre),
+      parsePattern('pairs:client1-ib->client2-ib'),
+    );
+    expect(ib.flows[0]?.rateGbps).toBeCloseTo(56 * (64 / 66) * (14.0625 / 14) * 0.99, 2);
+    expect(ib.flows[0]?.rateGbps).toBeLessThan(54.5);
+    // 40 GbE: the sold rate is the data rate.
+    const eth = analyzeContention(
+      lustre,
+      buildForwardingTables(lustre),
+      parsePattern('pairs:client1-eth->client2-eth'),
+    );
+    expect(eth.flows[0]?.rateGbps).toBeCloseTo(40 * 0.99, 3);
+    // No estimate ever exceeds what the flows' links deliver: at most 12.38 GB/s (99 Gb/s) a flow
+    // on 100 Gb/s Omni-Path, with or without adaptive routing (the issue's 13,693.75 GB/s assumed 12.5).
+    const fabric = buildScenario('fat-tree-1152');
+    const tables = fatTreeRouting(fabric);
+    const result = analyzeFlows(fabric, tables, patternFlows(fabric, parsePattern('permutation:7')), {
+      adaptive: true,
+    });
+    for (const f of result.flows) {
+      expect(f.rateGbps).toBeLessThanOrEqual(99);
+      expect(f.adaptiveRateGbps).toBeLessThanOrEqual(99);
+    }
+    expect(result.adaptive?.aggregateGbps).toBeLessThanOrEqual(1152 * 99 + 1e-6);
+    for (const l of result.links) expect(l.usedGbps).toBeLessThanOrEqual(l.capacityGbps + 1e-3);
+  });
+
   it('incast shares the destination port max-min fairly', () => {
     const fabric = buildScenario('single-switch-32');
     const result = analyzeContention(fabric, buildForwardingTables(fabric), parsePattern('incast:node01'));
     expect(result.maxLinkLoad).toBe(31);
-    expect(result.minFlowGbps).toBeCloseTo(100 / 31, 2);
-    expect(result.aggregateGbps).toBeCloseTo(100, 1);
+    expect(result.minFlowGbps).toBeCloseTo(99 / 31, 2);
+    expect(result.aggregateGbps).toBeCloseTo(99, 1);
   });
 
   it('reports flows between networks that are not joined as unroutable', () => {

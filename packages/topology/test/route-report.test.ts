@@ -105,7 +105,39 @@ describe('route reports', () => {
       routeBetween(fabric, buildForwardingTables(fabric, 'minhop'), 'opa-node', 'eth-node'),
     );
     expect(report.latency).toMatchObject({ switchesNs: 220, routersNs: 800 });
-    expect(formatOpareportRoute(fabric, report)).toMatch(/and 0x0011750100000001 {3}1 NIC eth-node/);
+    const text = formatOpareportRoute(fabric, report);
+    expect(text).toMatch(/and - +1 NIC eth-node/);
+    expect(text).toContain('SLID: 0x0001 to DLID: -      SL: 0');
+  });
+
+  it('gives no GUID or LID to Ethernet and IP-router hops, in either direction', () => {
+    const fabric = buildScenario('opa-ethernet-router');
+    const tables = buildForwardingTables(fabric, 'minhop');
+    const out = describeRoute(fabric, routeBetween(fabric, tables, 'opa-node', 'eth-node'));
+    expect(out.hops.map((h) => [h.node, h.guid ?? null])).toEqual([
+      ['opa-node', fabric.nodeByName.get('opa-node')?.guid],
+      ['opa-edge', fabric.nodeByName.get('opa-edge')?.guid],
+      ['router', null],
+      ['eth-switch', null],
+      ['eth-node', null],
+    ]);
+    expect([out.slid, out.dlid]).toEqual([fabric.nodeByName.get('opa-node')?.lid, undefined]);
+    const back = describeRoute(fabric, routeBetween(fabric, tables, 'eth-node', 'opa-node'));
+    expect(back.hops.filter((h) => h.guid !== undefined).map((h) => h.node)).toEqual([
+      'opa-edge',
+      'opa-node',
+    ]);
+    expect([back.slid, back.dlid]).toEqual([undefined, fabric.nodeByName.get('opa-node')?.lid]);
+    // The text: a dash in the GUID column of every Ethernet or router port, GUIDs on Omni-Path.
+    const rows = formatOpareportRoute(fabric, back)
+      .split('\n')
+      .filter((l) => /^(\d+g|<->) /.test(l));
+    expect(rows).toHaveLength(8);
+    for (const row of rows) {
+      const guid = row.slice(6, 24).trim();
+      if (/ (eth-node|eth-switch|router)( \(.*\))?$/.test(row)) expect(guid, row).toBe('-');
+      else expect(guid, row).toMatch(/^0x[0-9a-f]{16}$/);
+    }
   });
 
   it('finds nodes by name, GUID, LID or unique description', () => {

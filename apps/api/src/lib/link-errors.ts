@@ -19,25 +19,57 @@ export const UNKNOWN_CATEGORIES: Readonly<CategoryValues> = Object.freeze(
   Object.fromEntries(CATEGORY_NAMES.map((c) => [c, null])) as CategoryValues,
 );
 
-/** Counters that are errors (not congestion or bubble counters, not the gauges). */
-const ERROR_ONLY: readonly ErrorField[] = [
-  'symbolErrors',
-  'linkErrorRecovery',
-  'linkDowned',
-  'receiveErrors',
+/**
+ * Counters that are errors, by the PM category they belong to: Integrity (the link's and the
+ * receiver's: symbol, receive, remote physical, local link integrity, buffer overrun, uncorrectable,
+ * FM config errors, link recoveries and downs), Security (constraint errors) and Routing (switch
+ * relay errors). Not errors: XmitDiscards and congestion discards, FECN/BECN, XmitWait (Congestion),
+ * VL15 drops (SMA congestion), bubbles, and the gauges (LQI, lanes down): a busy port discards and
+ * waits without anything being wrong with it, so those never make a direction "have errors".
+ */
+export const ERROR_COUNTERS: Readonly<Record<'integrity' | 'security' | 'routing', readonly ErrorField[]>> = {
+  integrity: [
+    'symbolErrors',
+    'linkErrorRecovery',
+    'linkDowned',
+    'receiveErrors',
+    'receiveRemotePhysicalErrors',
+    'localLinkIntegrityErrors',
+    'excessiveBufferOverrunErrors',
+    'uncorrectableErrors',
+    'fmConfigErrors',
+  ],
+  security: ['transmitConstraintErrors', 'receiveConstraintErrors'],
+  routing: ['receiveSwitchRelayErrors'],
+};
+
+/** Congestion counters: what a busy port counts (shown as congestion, never as errors). */
+export const CONGESTION_COUNTERS: readonly ErrorField[] = [
   'transmitDiscards',
-  'receiveRemotePhysicalErrors',
-  'receiveSwitchRelayErrors',
-  'transmitConstraintErrors',
-  'receiveConstraintErrors',
-  'localLinkIntegrityErrors',
-  'excessiveBufferOverrunErrors',
+  'congestionDiscards',
+  'receiveFecn',
+  'receiveBecn',
+  'markFecn',
+  'transmitTimeCongestion',
   'vl15Dropped',
-  'uncorrectableErrors',
-  'fmConfigErrors',
 ];
 
-/** Errors per second of a direction, every error counter together; null when none is known. */
+const ERROR_ONLY: readonly ErrorField[] = [
+  ...ERROR_COUNTERS.integrity,
+  ...ERROR_COUNTERS.security,
+  ...ERROR_COUNTERS.routing,
+];
+
+/**
+ * Whether a network's ports count the time they wait for credit (XmitWait) and have the
+ * performance manager's categories: Omni-Path and InfiniBand do; Ethernet has no credit-based flow
+ * control and no PM, so its directions report both as unknown (null), never as a value.
+ */
+export function measuresWaitAndCategories(network: FabricType): boolean {
+  return network !== 'ethernet';
+}
+
+/** Errors per second of a direction, the error counters (ERROR_COUNTERS) together; null when none is known. */
 export function errorsPerSecond(errors: LinkErrors): number | null {
   let sum = 0;
   let known = false;

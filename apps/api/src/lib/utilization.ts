@@ -4,6 +4,7 @@ import {
   channelOf,
   DEFAULT_PM_THRESHOLDS,
   type Fabric,
+  type FabricType,
   linkDataBytesPerSecond,
   type PmThresholdConfig,
 } from '@fabscope/topology';
@@ -16,6 +17,8 @@ import {
   directionErrors,
   errorsPerSecond,
   type LinkErrors,
+  measuresWaitAndCategories,
+  UNKNOWN_CATEGORIES,
 } from './link-errors.ts';
 
 /** One direction of a link, as the API answers it (the contract's LinkStateSchema). */
@@ -35,8 +38,13 @@ export interface FabricSummary {
 
 interface ChannelKeys {
   index: number;
-  /** What never changes about the direction: ids, ends, kind, capacity. */
-  fixed: Pick<LinkDirectionState, 'id' | 'linkId' | 'kind' | 'from' | 'to' | 'capacityBytesPerSecond'>;
+  /**
+   * What never changes about the direction: ids, ends, kind, capacity, and the network of its cable
+   * (absent: one that measures XmitWait and categories).
+   */
+  fixed: Pick<LinkDirectionState, 'id' | 'linkId' | 'kind' | 'from' | 'to' | 'capacityBytesPerSecond'> & {
+    network?: FabricType;
+  };
   fromKey: string;
   toKey: string;
   fromIsHost: boolean;
@@ -71,6 +79,7 @@ export class LinkIndex {
           to: channel.to,
           // The data rate after line encoding (4x SDR carries 1 GB/s, not 1.25): one table.
           capacityBytesPerSecond: linkDataBytesPerSecond(channel.link, fabric.fabricType),
+          network: channel.link.fabricType ?? fabric.fabricType,
         },
         fromKey: portKey(guidOf(channel.from.node), channel.from.port),
         toKey: portKey(guidOf(channel.to.node), channel.to.port),
@@ -158,6 +167,8 @@ export interface DirectionMeasures {
 export function directionState(fixed: ChannelKeys['fixed'], m: DirectionMeasures): LinkDirectionState {
   const capacity = fixed.capacityBytesPerSecond;
   const bytes = m.bytesPerSecond;
+  // Ethernet has no XmitWait and no PM categories: unknown there, whatever a source reports.
+  const pm = fixed.network === undefined || measuresWaitAndCategories(fixed.network);
   return {
     id: fixed.id,
     linkId: fixed.linkId,
@@ -168,13 +179,13 @@ export function directionState(fixed: ChannelKeys['fixed'], m: DirectionMeasures
     utilization: bytes === null ? null : Math.min(1, bytes / capacity),
     bytesPerSecond: bytes,
     packetsPerSecond: m.packetsPerSecond,
-    transmitWaitTicksPerSecond: m.transmitWaitTicksPerSecond,
-    transmitWaitFraction: m.transmitWaitFraction,
+    transmitWaitTicksPerSecond: pm ? m.transmitWaitTicksPerSecond : null,
+    transmitWaitFraction: pm ? m.transmitWaitFraction : null,
     linkUp: m.linkUp,
     stale: bytes === null,
     errors: m.errors,
     errorsPerSecond: errorsPerSecond(m.errors),
-    categories: m.categories,
+    categories: pm ? m.categories : (UNKNOWN_CATEGORIES as CategoryValues),
   };
 }
 

@@ -63,10 +63,12 @@ export class Dashboard {
   /** Lowest and highest host transmit total (GB/s) the history chart's caption reads. */
   async historyLowHighGBps(): Promise<{ low: number; high: number }> {
     const text = (await this.historyCaption.textContent()) ?? '';
-    const low = /lowest ([\d.]+) GB\/s/.exec(text)?.[1];
-    const high = /highest ([\d.]+) GB\/s/.exec(text)?.[1];
-    if (!low || !high) throw new Error(`history caption reads "${text}"`);
-    return { low: Number(low), high: Number(high) };
+    const low = /lowest ([^,)]+)/.exec(text)?.[1];
+    const high = /highest ([^,)]+)/.exec(text)?.[1];
+    const lowGBps = low === undefined ? null : gigabytesPerSecond(low);
+    const highGBps = high === undefined ? null : gigabytesPerSecond(high);
+    if (lowGBps === null || highGBps === null) throw new Error(`history caption reads "${text}"`);
+    return { low: lowGBps, high: highGBps };
   }
 
   /** Opens a tab of the Investigate panel. */
@@ -159,10 +161,19 @@ export class Dashboard {
   /** The host transmit total shown on screen, in GB/s. */
   async shownHostTotalGBps(): Promise<number> {
     const text = (await this.hostTransmitTotal.first().textContent()) ?? '';
-    // SI-scaled, in bytes (GB/s) or bits (Gb/s) per second as the viewer chose.
-    const match = /([\d,.]+)\s*([kMGTP]?)(B|b)\/s/.exec(text);
-    if (!match?.[1]) throw new Error(`host transmit total reads "${text}"`);
-    const scale = { '': 1e-9, k: 1e-6, M: 1e-3, G: 1, T: 1e3, P: 1e6 }[match[2] ?? ''] ?? 1;
-    return (Number(match[1].replaceAll(',', '')) * scale) / (match[3] === 'b' ? 8 : 1);
+    const gbps = gigabytesPerSecond(text);
+    if (gbps === null) throw new Error(`host transmit total reads "${text}"`);
+    return gbps;
   }
+}
+
+/**
+ * A rate as the dashboard writes it (SI-scaled, in bytes or bits per second as the viewer chose:
+ * "12.38 GB/s", "405.2 MB/s", "99.04 Gb/s") in GB/s; null when the text holds none.
+ */
+export function gigabytesPerSecond(text: string): number | null {
+  const match = /(-?[\d,]+(?:\.\d+)?)\s*([kMGTPE]?)(B|b)\/s/.exec(text);
+  if (!match?.[1]) return null;
+  const scale = { '': 1e-9, k: 1e-6, M: 1e-3, G: 1, T: 1e3, P: 1e6, E: 1e9 }[match[2] ?? ''] ?? 1;
+  return (Number(match[1].replaceAll(',', '')) * scale) / (match[3] === 'b' ? 8 : 1);
 }

@@ -74,7 +74,8 @@ test('injected symbol errors reach the drawing, the integrity ranking, the light
     await page.getByLabel('Severity').selectOption({ label: 'warnings and worse' });
     await expect(crossed).toBeVisible();
     await dashboard.screenshot('e2e/artifacts/errors.png');
-    await crossed.getByRole('button', { name: INTO_EDGE1 }).click();
+    // Written as every link direction on the page is: `core2/1 → edge1/4`.
+    await crossed.getByRole('button', { name: 'core2/1 → edge1/4' }).click();
     await expect(page).toHaveURL(/[?&]links=/);
   } finally {
     // Leave the shared demo as found: no faults.

@@ -91,11 +91,11 @@ async function scrubThroughAnArChange(page: Page, url: string, store: string): P
     .click();
   await expect(dashboard.linkHistory).toBeVisible();
   await expect(dashboard.linkHistory.locator('canvas').first()).toBeVisible();
-  await expect(dashboard.linkHistory).toContainText(ISL_TO_CORE1);
+  await expect(dashboard.linkHistory).toContainText(ISL_TO_CORE1.replace('->', ' → '));
   // …and the other ISL's from the drawing: both share the chart.
   await dashboard.clickChannel(ISL_TO_CORE2);
   await expect(dashboard.linkHistory.getByRole('listitem')).toHaveCount(2);
-  await expect(dashboard.linkHistory).toContainText(ISL_TO_CORE2);
+  await expect(dashboard.linkHistory).toContainText(ISL_TO_CORE2.replace('->', ' → '));
 
   // Before/after either side of the AR change: the totals and the direction that changed most.
   await page.getByRole('button', { name: 'around the last AR change' }).click();

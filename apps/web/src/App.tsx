@@ -19,7 +19,7 @@ import { TimeBar } from './components/TimeBar.tsx';
 import { TopologyDriftPanel } from './components/TopologyDriftPanel.tsx';
 import { TrafficPanel } from './components/TrafficPanel.tsx';
 import { type PatternDraft, pairsDraft } from './lib/contention.ts';
-import { anyNetworkHas, networkTypes } from './lib/fabricTerms.ts';
+import { anyNetworkHas, networkTypes, unmeasuredCables } from './lib/fabricTerms.ts';
 import { downLinkIds, downLinkIdsCompact, islChoices } from './lib/faults.ts';
 import { hasSeedHosts, SEED_PAIRS } from './lib/flows.ts';
 import { assessFreshness } from './lib/freshness.ts';
@@ -200,6 +200,7 @@ export function App() {
         (compact && fabric && channelIndex ? compactLoad(fabric, channelIndex, compact, link) : null));
   const endpoints = useMemo(() => endpointNames(fabric), [fabric]);
   const isls = useMemo(() => islChoices(fabric), [fabric]);
+  const unmeasured = useMemo(() => (fabric ? unmeasuredCables(fabric) : undefined), [fabric]);
   const downNow = snapshot
     ? isCompact(snapshot)
       ? fabric
@@ -284,6 +285,7 @@ export function App() {
         <Panel title="Link ranking" className="area-table data-view">
           <LinkTable
             hasWait={fabric ? anyNetworkHas(networkTypes(fabric), 'waitCounter') : true}
+            unmeasured={unmeasured}
             links={ranked?.links ?? null}
             totalDirections={ranked?.total ?? null}
             partial={ranked?.partial ?? false}

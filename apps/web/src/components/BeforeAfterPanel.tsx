@@ -1,10 +1,9 @@
 import { useId } from 'react';
 import { compareLinks, relativeChange } from '../lib/beforeAfter.ts';
-import { formatPercentValue } from '../lib/format.ts';
-import { formatClock, fromLocalInput, toLocalInput } from '../lib/timeRange.ts';
-import { formatRate } from '../lib/units.ts';
-import { usePreference } from '../state/preferences.ts';
+import { formatClock, formatDirection, formatPercentValue } from '../lib/format.ts';
+import { useRateFormat } from '../state/preferences.ts';
 import { useInstant } from '../state/usePastSnapshot.ts';
+import { DateTimeField } from './DateTimeField.tsx';
 import { ErrorNote } from './ErrorNote.tsx';
 
 interface BeforeAfterPanelProps {
@@ -41,13 +40,7 @@ function InstantField({
   return (
     <div className="instant-field">
       <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type="datetime-local"
-        step={1}
-        value={ms === null ? '' : toLocalInput(ms)}
-        onChange={(e) => onChange(fromLocalInput(e.target.value))}
-      />
+      <DateTimeField id={id} ms={ms} onChange={onChange} />
       <button
         type="button"
         className="btn btn-small"
@@ -76,7 +69,7 @@ export function BeforeAfterPanel({
   onOpenHistory,
   nowMs,
 }: BeforeAfterPanelProps) {
-  const unit = usePreference('rateUnit');
+  const rates = useRateFormat();
   // An instant after the newest sample has no answer yet: it is not asked (nor cached) until then.
   const future = (ms: number | null) => ms !== null && latestMs !== null && ms > latestMs;
   const before = useInstant(future(beforeMs) ? null : beforeMs, latestMs);
@@ -143,8 +136,8 @@ export function BeforeAfterPanel({
             <tbody>
               <tr>
                 <th scope="row">Host transmit total</th>
-                <td className="num">{b ? formatRate(totalBefore, unit) : '…'}</td>
-                <td className="num">{a ? formatRate(totalAfter, unit) : '…'}</td>
+                <td className="num">{b ? rates.rate(totalBefore) : '…'}</td>
+                <td className="num">{a ? rates.rate(totalAfter) : '…'}</td>
                 <td className="num">
                   {rel === null ? '—' : `${rel >= 0 ? '+' : ''}${(rel * 100).toFixed(0)} %`}
                 </td>
@@ -178,7 +171,7 @@ export function BeforeAfterPanel({
                         onClick={() => onOpenHistory(c.id)}
                         title="Open its history"
                       >
-                        {c.id}
+                        {formatDirection(c.id)}
                       </button>
                     </td>
                     <td className="num">{formatPercentValue(c.before)}</td>

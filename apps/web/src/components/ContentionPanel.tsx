@@ -3,7 +3,6 @@ import type { Analysis } from '../api/types.ts';
 import {
   collisionRows,
   draftOf,
-  gbpsToBytesPerSecond,
   measuredByPair,
   noIslContentionText,
   PATTERN_ARG,
@@ -14,7 +13,8 @@ import {
   patternText,
   trafficFor,
 } from '../lib/contention.ts';
-import { formatGBps } from '../lib/format.ts';
+import { formatCount, formatDirection } from '../lib/format.ts';
+import { useRateFormat } from '../state/preferences.ts';
 import type { Remote } from '../state/useRemote.ts';
 import type { TrafficState } from '../state/useTraffic.ts';
 import { ErrorNote } from './ErrorNote.tsx';
@@ -58,6 +58,7 @@ function Result({
   draft: PatternDraft;
   traffic: TrafficState;
 }) {
+  const rates = useRateFormat();
   const collisions = collisionRows(analysis);
   const request = trafficFor(draft, analysis);
   const shownFlows = analysis.flows.slice(0, FLOWS_SHOWN);
@@ -68,18 +69,18 @@ function Result({
   return (
     <>
       <div className="stats">
-        <Stat label="Max link load" value={String(analysis.maxLinkLoad)} hint="flows on one direction" />
-        <Stat label="Max ISL load" value={String(analysis.maxIslLoad)} />
+        <Stat label="Max link load" value={formatCount(analysis.maxLinkLoad)} hint="flows on one direction" />
+        <Stat label="Max ISL load" value={formatCount(analysis.maxIslLoad)} />
         <Stat
           label="Flows"
           value={analysis.flowCount.toLocaleString('en')}
           hint={analysis.routedCount < analysis.flowCount ? `${analysis.routedCount} routed` : undefined}
         />
-        <Stat label="Expected total" value={formatGBps(gbpsToBytesPerSecond(analysis.aggregateGbps))} />
+        <Stat label="Expected total" value={rates.gbps(analysis.aggregateGbps)} />
         {adaptive && (
           <Stat
             label="With adaptive routing"
-            value={formatGBps(gbpsToBytesPerSecond(adaptive.aggregateGbps))}
+            value={rates.gbps(adaptive.aggregateGbps)}
             hint={`max ISL load ${adaptive.maxIslLoad}`}
           />
         )}
@@ -90,7 +91,9 @@ function Result({
         />
       )}
       {collisions.length === 0 ? (
-        <p className={analysis.maxLinkLoad > 1 ? 'hint' : 'ok-note'}>{noIslContentionText(analysis)}</p>
+        <p className={analysis.maxLinkLoad > 1 ? 'hint' : 'ok-note'}>
+          {noIslContentionText(analysis, rates.unit)}
+        </p>
       ) : (
         <table className="data-table">
           <caption>Shared ISL directions</caption>
@@ -106,7 +109,7 @@ function Result({
           <tbody>
             {collisions.map((c) => (
               <tr key={c.link}>
-                <td className="mono">{c.link.replace('->', ' → ')}</td>
+                <td className="mono">{formatDirection(c.link)}</td>
                 <td className="num strong">{c.flows}</td>
                 <td className="wrap">{c.pairs.join(', ')}</td>
               </tr>
@@ -138,15 +141,13 @@ function Result({
               <td>
                 {f.from} → {f.to}
               </td>
-              <td className="num">{formatGBps(gbpsToBytesPerSecond(f.rateGbps))}</td>
+              <td className="num">{rates.gbps(f.rateGbps)}</td>
               {adaptive && (
                 <td className="num">
-                  {f.adaptiveRateGbps === undefined
-                    ? '—'
-                    : formatGBps(gbpsToBytesPerSecond(f.adaptiveRateGbps))}
+                  {f.adaptiveRateGbps === undefined ? '—' : rates.gbps(f.adaptiveRateGbps)}
                 </td>
               )}
-              <td className="num">{formatGBps(measuredOf(f.from, f.to))}</td>
+              <td className="num">{rates.rate(measuredOf(f.from, f.to))}</td>
             </tr>
           ))}
           {analysis.flows.length > FLOWS_SHOWN && (

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { RateUnit } from '../lib/units.ts';
+import type { RateUnit } from '../lib/format.ts';
 import { applyTheme, setPreference, type ThemeChoice, usePreference } from '../state/preferences.ts';
 
 const UNITS: { value: RateUnit; label: string; title: string }[] = [

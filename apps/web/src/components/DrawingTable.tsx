@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import type { FabricType, LinkDirectionState } from '../api/types.ts';
 import { fabricTerms } from '../lib/fabricTerms.ts';
-import { formatPercent } from '../lib/format.ts';
+import { formatPercent, formatRate } from '../lib/format.ts';
 import type { LayoutChannel, LayoutNode } from '../lib/layout.ts';
-import { formatRate } from '../lib/units.ts';
 import { usePreference } from '../state/preferences.ts';
 
 interface DrawingTableProps {
@@ -71,7 +70,12 @@ export function DrawingTable({ channels, nodes, fabricType, samples, onSelectCha
                   <td className="num">{formatPercent(s?.utilization)}</td>
                   <td className="num">{formatRate(s?.bytesPerSecond, unit)}</td>
                   {anyWait && (
-                    <td className="num">{t.waitCounter ? formatPercent(s?.transmitWaitFraction) : 'n/a'}</td>
+                    <td
+                      className="num"
+                      title={t.waitCounter ? undefined : `XmitWait: not measured on ${t.name}`}
+                    >
+                      {t.waitCounter ? formatPercent(s?.transmitWaitFraction) : '—'}
+                    </td>
                   )}
                   <td>{state}</td>
                 </tr>

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { EventList, EventSeverity } from '../api/types.ts';
 import { eventKindLabel } from '../lib/events.ts';
+import { formatClock, formatLinkIds } from '../lib/format.ts';
 import { eventsAtLeast, SEVERITIES } from '../lib/health.ts';
 import type { Remote } from '../state/useRemote.ts';
 import { ErrorNote } from './ErrorNote.tsx';
@@ -79,7 +80,7 @@ export function EventsPanel({
             >
               <span className={`chip chip-severity-${severity}`}>{severity}</span>
               <time className="muted small" dateTime={e.time}>
-                {e.time.slice(11, 19)}
+                {Number.isNaN(Date.parse(e.time)) ? e.time : formatClock(Date.parse(e.time))}
               </time>{' '}
               <span className="event-kind">{eventKindLabel(e.kind)}</span>{' '}
               {direction && onOpenHistory ? (
@@ -89,12 +90,12 @@ export function EventsPanel({
                   title="Open its history"
                   onClick={() => onOpenHistory(e.subject)}
                 >
-                  {e.subject}
+                  {formatLinkIds(e.subject)}
                 </button>
               ) : (
-                <span className="mono">{e.subject}</span>
+                <span className="mono">{formatLinkIds(e.subject)}</span>
               )}{' '}
-              <span className="event-detail">{e.detail}</span>
+              <span className="event-detail">{formatLinkIds(e.detail)}</span>
             </li>
           );
         })}

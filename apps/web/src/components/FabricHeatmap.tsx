@@ -7,10 +7,9 @@ import {
   hottestCells,
   type TwoTierMatrix,
 } from '../lib/fabricMatrix.ts';
-import { formatPercent } from '../lib/format.ts';
+import { formatPercent, formatRate, type RateUnit } from '../lib/format.ts';
 import { type HeatmapGeometry, type HeatmapHit, hitTest, layoutHeatmap } from '../lib/heatmapGeometry.ts';
 import { moveHeatmapCursor } from '../lib/heatmapKeys.ts';
-import { formatRate, type RateUnit } from '../lib/units.ts';
 import { usePreference } from '../state/preferences.ts';
 import { HeatmapCanvas } from './heatmapCanvas.ts';
 import { Legend } from './Legend.tsx';

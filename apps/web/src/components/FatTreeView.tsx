@@ -5,12 +5,11 @@ import { CONGESTED_WAIT, isCongested } from '../lib/congestion.ts';
 import { type FabricLayout, layoutFabric } from '../lib/fabricLayout.ts';
 import { buildFabricMatrix, type FabricMatrix } from '../lib/fabricMatrix.ts';
 import { anyNetworkHas, fabricTerms, networkTypes } from '../lib/fabricTerms.ts';
-import { formatPercent } from '../lib/format.ts';
+import { formatDirection, formatPercent, formatRate, type RateUnit } from '../lib/format.ts';
 import { errorMarkRadius, errorRate, errorSummary } from '../lib/health.ts';
 import { type LayoutChannel, type LayoutNode, MAX_DRAWN_LINKS } from '../lib/layout.ts';
 import { channelIdAt } from '../lib/linkSelection.ts';
 import { channelIndexById, channelIndices, routeNodes } from '../lib/route.ts';
-import { formatRate, type RateUnit } from '../lib/units.ts';
 import { usePreference } from '../state/preferences.ts';
 import type { Loadable } from '../state/useTopology.ts';
 import { DrawingTable } from './DrawingTable.tsx';
@@ -40,12 +39,14 @@ function channelTitle(
   onRoute: boolean,
   unit: RateUnit,
   waitCounter: string | null,
+  network: string,
 ): string {
-  if (!sample) return `${id}\nno sample`;
+  if (!sample) return `${formatDirection(id)}\nno sample`;
   const state = sample.linkUp === false ? ' (link DOWN)' : sample.stale ? ' (stale)' : '';
   const route = onRoute ? '\non the selected route' : '';
-  const errors = errorSummary(sample);
-  return `${id}${state}\n${sample.kind} · util ${formatPercent(sample.utilization)} · ${formatRate(sample.bytesPerSecond, unit)}${waitCounter ? ` · wait ${formatPercent(sample.transmitWaitFraction)}` : ''}${errors ? `\n${errors}` : ''}${route}`;
+  const errors = errorSummary(sample, waitCounter ? null : network);
+  const wait = waitCounter ? ` · wait ${formatPercent(sample.transmitWaitFraction)}` : '';
+  return `${formatDirection(id)}${state}\n${sample.kind} · util ${formatPercent(sample.utilization)} · ${formatRate(sample.bytesPerSecond, unit)}${wait}${errors ? `\n${errors}` : ''}${route}`;
 }
 
 /** A node's hover text: LID and GUID only on networks that have them (not Ethernet). */
@@ -137,9 +138,9 @@ function FatTreeSvg({
   const highlighted = layout.channels.filter((c) => onRoute.has(c.id));
   const unit = usePreference('rateUnit');
   const networkOf = useMemo(() => new Map(layout.nodes.map((n) => [n.name, n.network])), [layout]);
-  // The wait counter of a cable's network (a router belongs to both: its other end decides).
-  const waitCounter = (c: LayoutChannel) =>
-    fabricTerms(networkOf.get(c.from.node) ?? networkOf.get(c.to.node) ?? fabricType).waitCounter;
+  // A cable's network (a router belongs to both: its other end decides), and its wait counter.
+  const termsOf = (c: LayoutChannel) =>
+    fabricTerms(networkOf.get(c.from.node) ?? networkOf.get(c.to.node) ?? fabricType);
   return (
     <svg
       className={`fat-tree ${route ? 'has-route' : ''}`}
@@ -177,7 +178,9 @@ function FatTreeSvg({
           const down = sample?.linkUp === false;
           const unknown = !sample || sample.stale || sample.utilization === null;
           const color = down || unknown ? undefined : utilizationColor(sample.utilization);
-          const congested = !down && isCongested(sample?.transmitWaitFraction);
+          const terms = termsOf(c);
+          // No wait ring where the network has no XmitWait (Ethernet), whatever a source says.
+          const congested = !down && terms.waitCounter !== null && isCongested(sample?.transmitWaitFraction);
           const routed = onRoute.has(c.id);
           const classes = [
             'channel',
@@ -203,7 +206,7 @@ function FatTreeSvg({
               }
               onClick={onSelectChannel ? () => onSelectChannel(c.id) : undefined}
             >
-              <title>{channelTitle(c.id, sample, routed, unit, waitCounter(c))}</title>
+              <title>{channelTitle(c.id, sample, routed, unit, terms.waitCounter, terms.name)}</title>
               <line x1={c.x1} y1={c.y1} x2={c.x2} y2={c.y2} stroke={color} />
               <path
                 d="M-5,-3.5 L5,0 L-5,3.5 Z"

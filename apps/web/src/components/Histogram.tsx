@@ -1,5 +1,5 @@
+import { formatCompactCount, formatCount } from '../lib/format.ts';
 import { histogramBars } from '../lib/histogram.ts';
-import { formatCompactCount, formatCount } from '../lib/units.ts';
 
 interface HistogramProps {
   title: string;

@@ -1,9 +1,10 @@
 import { useMemo, useState } from 'react';
 import type { LinkHistory, SummaryHistory } from '../api/types.ts';
 import { eventAnnotations } from '../lib/events.ts';
-import { formatGBps } from '../lib/format.ts';
-import { formatClock, formatInstant, type TimeWindow } from '../lib/timeRange.ts';
+import { formatClock, formatDirection } from '../lib/format.ts';
+import { formatInstant, type TimeWindow } from '../lib/timeRange.ts';
 import { alignSeries, describeSeries, toChartColumns } from '../lib/timeSeries.ts';
+import { useRateFormat } from '../state/preferences.ts';
 import { useApiQuery } from '../state/useApiQuery.ts';
 import { useEvents } from '../state/useHistoryWindow.ts';
 import { ErrorNote } from './ErrorNote.tsx';
@@ -41,6 +42,7 @@ export function HistoryPanel({
   onWidth,
   nowMs,
 }: HistoryPanelProps) {
+  const rates = useRateFormat();
   const q = { from: formatInstant(window.fromMs), to: formatInstant(window.toMs), step };
   const summary = useApiQuery<SummaryHistory>(
     ['summary-history', q.from, q.to, step],
@@ -78,7 +80,10 @@ export function HistoryPanel({
   );
   const linkSpecs = useMemo(
     () =>
-      linkSeries.map((s, i) => ({ label: s.id, color: LINK_COLORS[i % LINK_COLORS.length] ?? '#58a6ff' })),
+      linkSeries.map((s, i) => ({
+        label: formatDirection(s.id),
+        color: LINK_COLORS[i % LINK_COLORS.length] ?? '#58a6ff',
+      })),
     [linkSeries],
   );
   const totalSpecs = useMemo(() => [{ label: 'Host transmit total', color: TOTAL_COLOR }], []);
@@ -106,7 +111,7 @@ export function HistoryPanel({
           Host transmit total, {formatClock(window.fromMs, nowMs)} – {formatClock(window.toMs, nowMs)}, one
           point per {step} s{summary.status === 'loading' && ' — loading…'}
           {described
-            ? `: from ${formatGBps(described.first, 1)} to ${formatGBps(described.last, 1)} (lowest ${formatGBps(described.min, 1)}, highest ${formatGBps(described.max, 1)})`
+            ? `: from ${rates.rate(described.first)} to ${rates.rate(described.last)} (lowest ${rates.rate(described.min)}, highest ${rates.rate(described.max)})`
             : summary.status === 'ready' && ': no samples in this window'}
           .
         </figcaption>
@@ -157,11 +162,11 @@ export function HistoryPanel({
           <ul className="link-chips">
             {links.map((id, i) => (
               <li key={id} className="chip" style={{ borderColor: LINK_COLORS[i % LINK_COLORS.length] }}>
-                <span className="mono">{id}</span>
+                <span className="mono">{formatDirection(id)}</span>
                 <button
                   type="button"
                   className="chip-close"
-                  aria-label={`Close history of ${id}`}
+                  aria-label={`Close history of ${formatDirection(id)}`}
                   onClick={() => onCloseLink(id)}
                 >
                   ×

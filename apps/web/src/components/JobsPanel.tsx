@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { JobDetail, JobList } from '../api/types.ts';
-import { formatGBps, formatPercent } from '../lib/format.ts';
+import { formatDirection, formatPercent } from '../lib/format.ts';
+import { useRateFormat } from '../state/preferences.ts';
 import type { ApiLoad } from '../state/useApiQuery.ts';
 import { useLiveAnswer } from '../state/useLiveAnswer.ts';
 import { ErrorNote } from './ErrorNote.tsx';
@@ -22,6 +23,7 @@ const loadJobs: ApiLoad<JobList> = (api, signal) => api.getJobs(signal);
 
 /** Jobs (Slurm's, a jobs file's, or the emulator's traffic): select one to see where it runs. */
 export function JobsPanel({ selected, onSelect, tick, onSelectLink }: JobsPanelProps) {
+  const rates = useRateFormat();
   const jobs = useLiveAnswer(['jobs'], loadJobs, tick);
   const loadDetail = useMemo(
     (): ApiLoad<JobDetail> | null =>
@@ -80,8 +82,8 @@ export function JobsPanel({ selected, onSelect, tick, onSelectLink }: JobsPanelP
           {shown.contention && (
             <p className="hint">
               Predicted (static routing): at most {shown.contention.maxIslLoad} of its flows on one ISL,{' '}
-              {shown.contention.sharedIsls} shared ISL directions, slowest flow {shown.contention.minFlowGbps}{' '}
-              Gb/s.
+              {shown.contention.sharedIsls} shared ISL directions, slowest flow{' '}
+              {rates.gbps(shown.contention.minFlowGbps)}.
             </p>
           )}
           {shown.links.length === 0 ? (
@@ -107,11 +109,11 @@ export function JobsPanel({ selected, onSelect, tick, onSelectLink }: JobsPanelP
                   <tr key={l.id}>
                     <td className="mono">
                       <button type="button" className="link-button" onClick={() => onSelectLink(l.id)}>
-                        {l.id.replace('->', ' → ')}
+                        {formatDirection(l.id)}
                       </button>
                     </td>
                     <td className="num">
-                      {l.jobBytesPerSecond === null ? `${l.flows} flows` : formatGBps(l.jobBytesPerSecond)}
+                      {l.jobBytesPerSecond === null ? `${l.flows} flows` : rates.rate(l.jobBytesPerSecond)}
                     </td>
                     <td className="num">{formatPercent(l.share)}</td>
                   </tr>

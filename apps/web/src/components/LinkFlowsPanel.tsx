@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import type { LinkFlows } from '../api/types.ts';
-import { formatGBps, formatPercent } from '../lib/format.ts';
+import { formatDirection, formatPercent } from '../lib/format.ts';
 import type { DirectionLoad } from '../lib/route.ts';
+import { useRateFormat } from '../state/preferences.ts';
 import type { ApiLoad } from '../state/useApiQuery.ts';
 import { useLiveAnswer } from '../state/useLiveAnswer.ts';
 import { ErrorNote } from './ErrorNote.tsx';
@@ -29,6 +30,7 @@ export function LinkFlowsPanel({
   onOpenHistory,
   onClose,
 }: LinkFlowsPanelProps) {
+  const rates = useRateFormat();
   const load = useMemo(
     (): ApiLoad<LinkFlows> | null => (link === null ? null : (api, signal) => api.getLinkFlows(link, signal)),
     [link],
@@ -45,7 +47,7 @@ export function LinkFlowsPanel({
   return (
     <section className="link-flows" aria-label="Link flows">
       <div className="button-row">
-        <h3 className="mono">{link.replace('->', ' → ')}</h3>
+        <h3 className="mono">{formatDirection(link)}</h3>
         <button type="button" className="btn btn-small" onClick={() => onOpenHistory(link)}>
           History
         </button>
@@ -55,7 +57,7 @@ export function LinkFlowsPanel({
       </div>
       {sample && (
         <p className="hint">
-          {sample.kind} · util {formatPercent(sample.utilization)} · {formatGBps(sample.bytesPerSecond)} ·
+          {sample.kind} · util {formatPercent(sample.utilization)} · {rates.rate(sample.bytesPerSecond)} ·
           wait {formatPercent(sample.transmitWaitFraction)}
         </p>
       )}
@@ -82,7 +84,7 @@ export function LinkFlowsPanel({
                 )}{' '}
                 <span className="muted">
                   · {j.flows} {j.flows === 1 ? 'flow' : 'flows'}
-                  {j.bytesPerSecond !== null && ` · ${formatGBps(j.bytesPerSecond)}`}
+                  {j.bytesPerSecond !== null && ` · ${rates.rate(j.bytesPerSecond)}`}
                 </span>
               </li>
             ))}
@@ -109,7 +111,7 @@ export function LinkFlowsPanel({
                     {f.from} → {f.to}
                   </td>
                   <td>{f.job ?? '—'}</td>
-                  <td className="num">{f.bytesPerSecond === null ? 'est.' : formatGBps(f.bytesPerSecond)}</td>
+                  <td className="num">{f.bytesPerSecond === null ? 'est.' : rates.rate(f.bytesPerSecond)}</td>
                 </tr>
               ))}
               {data.flows.length > FLOWS_SHOWN && (

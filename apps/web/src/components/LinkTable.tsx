@@ -2,7 +2,7 @@ import { useId } from 'react';
 import type { LinkDirectionState } from '../api/types.ts';
 import { utilizationColor } from '../lib/colors.ts';
 import { isCongested } from '../lib/congestion.ts';
-import { formatGBpsValue, formatMpps, formatPercentValue } from '../lib/format.ts';
+import { formatEnds, formatMpps, formatPercentValue } from '../lib/format.ts';
 import { CATEGORY_LABELS, crossedCategories, errorSummary, ofThreshold } from '../lib/health.ts';
 import {
   KIND_FILTERS,
@@ -12,11 +12,14 @@ import {
   type SortKey,
   TOP_N_CHOICES,
 } from '../lib/ranking.ts';
+import { useRateFormat } from '../state/preferences.ts';
 
 interface LinkTableProps {
   links: readonly LinkDirectionState[] | null;
   /** Whether any network of the fabric counts XmitWait (Ethernet does not): no Wait % column otherwise. */
   hasWait?: boolean;
+  /** Cables (by id) on a network without XmitWait and PM categories, with its name (unmeasuredCables). */
+  unmeasured?: ReadonlyMap<string, string>;
   /** Link directions in the fabric (default: links.length). */
   totalDirections?: number | null;
   /** True when `links` holds only the busiest directions (the compact stream's top). */
@@ -57,7 +60,9 @@ export function LinkTable({
   onSortChange,
   onOpenHistory,
   hasWait = true,
+  unmeasured,
 }: LinkTableProps) {
+  const rates = useRateFormat();
   const topId = useId();
   const kindId = useId();
   const sortId = useId();
@@ -112,7 +117,7 @@ export function LinkTable({
               Util %
             </th>
             <th scope="col" className="num">
-              Throughput GB/s
+              Throughput
             </th>
             <th scope="col" className="num">
               Packets/s (M)
@@ -152,9 +157,10 @@ export function LinkTable({
           {rows.map((l, i) => {
             const unknown = l.stale || l.utilization === null;
             const down = l.linkUp === false;
-            const wait = l.transmitWaitFraction;
+            const network = unmeasured?.get(l.linkId) ?? null;
+            const wait = network === null ? l.transmitWaitFraction : null;
             const congested = isCongested(wait);
-            const crossed = crossedCategories(l, 0.75);
+            const crossed = network === null ? crossedCategories(l, 0.75) : [];
             const sorted = sort === 'utilization' ? null : (l.categories?.[sort] ?? null);
             return (
               <tr
@@ -176,12 +182,10 @@ export function LinkTable({
                       title="Open its history"
                       onClick={() => onOpenHistory(l.id)}
                     >
-                      {l.from.node}/{l.from.port} → {l.to.node}/{l.to.port}
+                      {formatEnds(l)}
                     </button>
                   ) : (
-                    <>
-                      {l.from.node}/{l.from.port} → {l.to.node}/{l.to.port}
-                    </>
+                    formatEnds(l)
                   )}
                   {down && <span className="chip chip-down">down</span>}
                   {l.stale && <span className="chip chip-stale">stale</span>}
@@ -198,12 +202,18 @@ export function LinkTable({
                   />
                   <span className="util-text">{formatPercentValue(l.utilization)}</span>
                 </td>
-                <td className="num">{formatGBpsValue(l.bytesPerSecond)}</td>
+                <td className="num">{rates.rate(l.bytesPerSecond)}</td>
                 <td className="num">{formatMpps(l.packetsPerSecond)}</td>
                 {hasWait && (
-                  <td className={`num ${congested ? 'wait-high' : ''}`}>{formatPercentValue(wait)}</td>
+                  <td
+                    className={`num ${congested ? 'wait-high' : ''}`}
+                    title={network === null ? undefined : `XmitWait: not measured on ${network}`}
+                    data-not-measured={network ?? undefined}
+                  >
+                    {formatPercentValue(wait)}
+                  </td>
                 )}
-                <td title={errorSummary(l) || undefined}>
+                <td title={errorSummary(l, network) || undefined} data-not-measured={network ?? undefined}>
                   {crossed.map((c) => (
                     <span
                       key={c.category}

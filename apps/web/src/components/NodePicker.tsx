@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
+import { formatCount } from '../lib/format.ts';
 import { matchNames } from '../lib/nameSearch.ts';
 import { SELECT_LIMIT } from '../lib/route.ts';
-import { formatCount } from '../lib/units.ts';
 
 interface NodePickerProps {
   label: string;

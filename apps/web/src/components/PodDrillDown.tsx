@@ -2,9 +2,8 @@ import { type KeyboardEvent, useId, useMemo, useState } from 'react';
 import type { CompactSnapshot, Topology } from '../api/types.ts';
 import { utilizationColor } from '../lib/colors.ts';
 import { isCongested } from '../lib/congestion.ts';
-import { formatPercent } from '../lib/format.ts';
+import { formatPercent, formatRate } from '../lib/format.ts';
 import { buildPods, busiest, switchPorts } from '../lib/podMatrix.ts';
-import { formatRate } from '../lib/units.ts';
 import { usePreference } from '../state/preferences.ts';
 
 interface PodDrillDownProps {

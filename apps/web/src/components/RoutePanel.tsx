@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import type { Route } from '../api/types.ts';
-import { formatPercentValue } from '../lib/format.ts';
+import { formatClock, formatPercentValue } from '../lib/format.ts';
 import { hopRows, latencyText, routeHasLids, staticDetour } from '../lib/route.ts';
 import type { Remote } from '../state/useRemote.ts';
 import { ErrorNote } from './ErrorNote.tsx';
@@ -81,7 +81,7 @@ export function RoutePanel({
               <dt>Links</dt>
               <dd>
                 {route.data.links.length}
-                {route.data.bottleneckGbps !== undefined && ` · slowest ${route.data.bottleneckGbps} Gb/s`}
+                {route.data.bottleneckGbps !== undefined && ` · slowest link ${route.data.bottleneckGbps}g`}
               </dd>
             </div>
             {route.data.tables && (
@@ -171,5 +171,5 @@ function tablesText(tables: NonNullable<Route['tables']>): string {
     return `computed by fabscope (${tables.engine}): no subnet manager's tables`;
   const missing = tables.missingSwitches ? ` · ${tables.missingSwitches.count} switches missing` : '';
   const failed = tables.error ? ' · last read failed' : '';
-  return `subnet manager's (${TABLES_FROM[tables.from]}), read ${new Date(tables.readAt).toLocaleTimeString()}${missing}${failed}`;
+  return `subnet manager's (${TABLES_FROM[tables.from]}), read ${formatClock(Date.parse(tables.readAt))}${missing}${failed}`;
 }

@@ -1,5 +1,5 @@
 import type { LinkDirectionState, Summary } from '../api/types.ts';
-import { formatRate } from '../lib/units.ts';
+import { formatRate } from '../lib/format.ts';
 import { usePreference } from '../state/preferences.ts';
 import { HealthLights } from './HealthLights.tsx';
 import { Histogram } from './Histogram.tsx';

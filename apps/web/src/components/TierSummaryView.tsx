@@ -1,11 +1,10 @@
 import { useMemo, useState } from 'react';
 import type { CompactSnapshot, Route, Topology } from '../api/types.ts';
 import { utilizationColor } from '../lib/colors.ts';
-import { formatPercent } from '../lib/format.ts';
+import { formatDirection, formatPercent, formatRate } from '../lib/format.ts';
 import { channelIdAt } from '../lib/linkSelection.ts';
 import { channelIndexById, pathLoads } from '../lib/route.ts';
 import { buildTierGroups, HOT_UTILIZATION, type LoadStats, summarizeTiers } from '../lib/tierSummary.ts';
-import { formatRate } from '../lib/units.ts';
 import { usePreference } from '../state/preferences.ts';
 import { Legend } from './Legend.tsx';
 import { PodDrillDown } from './PodDrillDown.tsx';
@@ -118,10 +117,10 @@ export function TierSummaryView({
                 <td className="mono">
                   {onSelectChannel ? (
                     <button type="button" className="link-button" onClick={() => onSelectChannel(l.id)}>
-                      {l.id.replace('->', ' → ')}
+                      {formatDirection(l.id)}
                     </button>
                   ) : (
-                    l.id.replace('->', ' → ')
+                    formatDirection(l.id)
                   )}
                 </td>
                 <td className="num">

@@ -1,13 +1,7 @@
 import { useId, useState } from 'react';
-import { formatAge } from '../lib/format.ts';
-import {
-  formatClock,
-  fromLocalInput,
-  RANGE_PRESETS,
-  type TimeRange,
-  type TimeWindow,
-  toLocalInput,
-} from '../lib/timeRange.ts';
+import { formatAge, formatClock, formatTimeZone } from '../lib/format.ts';
+import { RANGE_PRESETS, type TimeRange, type TimeWindow } from '../lib/timeRange.ts';
+import { DateTimeField } from './DateTimeField.tsx';
 
 interface TimeBarProps {
   range: TimeRange;
@@ -41,19 +35,18 @@ export function TimeBar({
   nowMs,
 }: TimeBarProps) {
   const [editing, setEditing] = useState(false);
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  const [customFrom, setFrom] = useState<number | null>(null);
+  const [customTo, setTo] = useState<number | null>(null);
   const fromId = useId();
   const toId = useId();
   const live = atMs === null;
   const following = live && range.kind === 'preset';
-  const customFrom = fromLocalInput(from);
-  const customTo = fromLocalInput(to);
+  const zone = formatTimeZone();
   const customValid = customFrom !== null && customTo !== null && customTo > customFrom;
 
   const openCustom = () => {
-    setFrom(toLocalInput(window.fromMs));
-    setTo(toLocalInput(window.toMs));
+    setFrom(window.fromMs);
+    setTo(window.toMs);
     setEditing(true);
   };
 
@@ -101,28 +94,16 @@ export function TimeBar({
             className="custom-range"
             onSubmit={(e) => {
               e.preventDefault();
-              if (customValid) {
+              if (customValid && customFrom !== null && customTo !== null) {
                 onRangeChange({ kind: 'custom', fromMs: customFrom, toMs: customTo });
                 setEditing(false);
               }
             }}
           >
             <label htmlFor={fromId}>From</label>
-            <input
-              id={fromId}
-              type="datetime-local"
-              step={1}
-              value={from}
-              onChange={(e) => setFrom(e.target.value)}
-            />
+            <DateTimeField id={fromId} ms={customFrom} onChange={setFrom} />
             <label htmlFor={toId}>to</label>
-            <input
-              id={toId}
-              type="datetime-local"
-              step={1}
-              value={to}
-              onChange={(e) => setTo(e.target.value)}
-            />
+            <DateTimeField id={toId} ms={customTo} onChange={setTo} />
             <button type="submit" className="btn btn-small btn-primary" disabled={!customValid}>
               Apply
             </button>
@@ -136,6 +117,13 @@ export function TimeBar({
             {formatClock(range.fromMs, nowMs)} – {formatClock(range.toMs, nowMs)}
           </span>
         )}
+        <span
+          className="time-zone muted small"
+          data-testid="time-zone"
+          title="Every time on the page is in this zone, on a 24-hour clock"
+        >
+          times in {zone}
+        </span>
         <span className="key-hint">
           keys: <kbd>r</kbd>/<kbd>R</kbd> back 1/5 ticks · <kbd>f</kbd>/<kbd>F</kbd> forward · <kbd>L</kbd>{' '}
           live · <kbd>B</kbd> bookmark · <kbd>b</kbd> recall

@@ -2,10 +2,11 @@ import { useCallback, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import type { FabricEventKind } from '../api/types.ts';
 import { EVENT_KIND_COLORS } from '../lib/events.ts';
+import { formatClock, formatTimeTick } from '../lib/format.ts';
 import { themeColor } from '../lib/themeColor.ts';
-import { formatClock, type TimeWindow } from '../lib/timeRange.ts';
+import type { TimeWindow } from '../lib/timeRange.ts';
 import { type ChartColumns, placeAnnotations } from '../lib/timeSeries.ts';
-import { usePreference } from '../state/preferences.ts';
+import { type RateFormat, usePreference, useRateFormat } from '../state/preferences.ts';
 import { type ChartOptions, UPlotChart } from './UPlotChart.tsx';
 
 export interface ChartSeries {
@@ -45,19 +46,17 @@ const INSTANT = () => themeColor('--past-text', '#ffd58a');
 const LABEL_ROWS = 3;
 const FONT_PX = 11;
 
-function formatValue(unit: ChartUnit, v: number | null): string {
+/** A value under the cursor: a rate in the viewer's unit, or a percentage. */
+function formatValue(unit: ChartUnit, rates: RateFormat, v: number | null): string {
   if (v === null || !Number.isFinite(v)) return '—';
   if (unit === 'fraction') return `${(v * 100).toFixed(0)} %`;
-  const gb = v / 1e9;
-  return `${gb.toFixed(Math.abs(gb) < 100 ? 1 : 0)} GB/s`;
+  return rates.rate(v);
 }
 
-/** A time tick in 24-hour clock: seconds shown only when ticks are less than a minute apart. */
-function formatTick(seconds: number, incrementSeconds: number): string {
-  const d = new Date(seconds * 1000);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const hm = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-  return incrementSeconds < 60 ? `${hm}:${pad(d.getSeconds())}` : hm;
+/** The y axis' ticks: rates all in one prefix (the largest tick's), or percentages. */
+function formatTicks(unit: ChartUnit, rates: RateFormat, splits: number[]): string[] {
+  if (unit === 'fraction') return splits.map((v) => formatValue(unit, rates, v));
+  return rates.ticks(splits);
 }
 
 interface Overlay {
@@ -142,6 +141,7 @@ export function TimeSeriesChart({
   const seriesKey = series.map((s) => `${s.label}:${s.color}`).join('|');
   // The axes' colours are read from the theme when the chart is made: a theme picked makes it anew.
   const theme = usePreference('theme');
+  const rates = useRateFormat();
   // biome-ignore lint/correctness/useExhaustiveDependencies: rebuilt when the series' labels or colours, or the theme, change
   const options = useMemo((): ChartOptions => {
     const axis = { stroke: AXIS(), grid: { stroke: GRID }, ticks: { stroke: GRID } };
@@ -153,8 +153,11 @@ export function TimeSeriesChart({
         y: { range: (_u, _min, max) => [0, unit === 'fraction' ? 1 : Math.max(max || 0, 1e9) * 1.1] },
       },
       axes: [
-        { ...axis, values: (_u, splits, _i, _space, incr) => splits.map((v) => formatTick(v, incr)) },
-        { ...axis, size: 84, values: (_u, splits) => splits.map((v) => formatValue(unit, v)) },
+        {
+          ...axis,
+          values: (_u, splits, _i, _space, incr) => splits.map((v) => formatTimeTick(v * 1000, incr < 60)),
+        },
+        { ...axis, size: 84, values: (_u, splits) => formatTicks(unit, rates, splits) },
       ],
       series: [
         { value: (_u, v) => (v === null ? '—' : formatClock(v * 1000)) },
@@ -164,7 +167,7 @@ export function TimeSeriesChart({
           width: 2,
           spanGaps: false,
           points: { show: false },
-          value: (_u: uPlot, v: number | null) => formatValue(unit, v),
+          value: (_u: uPlot, v: number | null) => formatValue(unit, rates, v),
         })),
       ],
       hooks: {
@@ -188,7 +191,7 @@ export function TimeSeriesChart({
         ],
       },
     };
-  }, [unit, seriesKey, theme]);
+  }, [unit, seriesKey, theme, rates]);
 
   const xRange = useMemo(() => ({ min: window.fromMs / 1000, max: window.toMs / 1000 }), [window]);
   const redrawKey = useMemo(() => ({ annotations, instantMs }), [annotations, instantMs]);

@@ -1,6 +1,7 @@
 import { pathNodes, SEED_PAIRS } from '../lib/flows.ts';
-import { formatGBps } from '../lib/format.ts';
+
 import { groupFlowsByJob, jobRunning, SEED_JOB } from '../lib/jobs.ts';
+import { useRateFormat } from '../state/preferences.ts';
 import type { TrafficState } from '../state/useTraffic.ts';
 import { ErrorNote } from './ErrorNote.tsx';
 
@@ -19,6 +20,7 @@ interface TrafficPanelProps {
 
 /** Start the seed-002 traffic as job `seed` (once), stop all traffic, and the flows by job. */
 export function TrafficPanel({ traffic, seedAvailable = true, onSelectJob }: TrafficPanelProps) {
+  const rates = useRateFormat();
   const { flows } = traffic;
   const groups = flows ? groupFlowsByJob(flows) : [];
   const hidden = groups.slice(JOBS_SHOWN);
@@ -65,7 +67,7 @@ export function TrafficPanel({ traffic, seedAvailable = true, onSelectJob }: Tra
                   {g.pairs !== g.count &&
                     ` (${g.pairs.toLocaleString('en')} ${g.pairs === 1 ? 'pair' : 'pairs'})`}
                 </span>
-                <span className="flow-rate">{formatGBps(g.bytesPerSecond)}</span>
+                <span className="flow-rate">{rates.rate(g.bytesPerSecond)}</span>
               </div>
               <ul className="flows" aria-label={`Flows of job ${g.job}`}>
                 {g.flows.slice(0, FLOWS_PER_JOB).map((f) => (
@@ -73,7 +75,7 @@ export function TrafficPanel({ traffic, seedAvailable = true, onSelectJob }: Tra
                     <span className="flow-ends">
                       {f.from} → {f.to}
                     </span>
-                    <span className="flow-rate">{formatGBps(f.bytesPerSecond)}</span>
+                    <span className="flow-rate">{rates.rate(f.bytesPerSecond)}</span>
                     <span className="flow-path mono muted">{pathNodes(f.path).join(' › ')}</span>
                   </li>
                 ))}
@@ -86,7 +88,7 @@ export function TrafficPanel({ traffic, seedAvailable = true, onSelectJob }: Tra
           {hidden.length > 0 && (
             <li className="muted">
               … and {hidden.length.toLocaleString('en')} more jobs (
-              {formatGBps(hidden.reduce((sum, g) => sum + g.bytesPerSecond, 0))} together)
+              {rates.rate(hidden.reduce((sum, g) => sum + g.bytesPerSecond, 0))} together)
             </li>
           )}
         </ul>

@@ -45,6 +45,16 @@ describe('events', () => {
     expect(marks[1]?.x).toBe(Date.parse('2026-01-01T00:00:20Z') / 1000);
     expect(
       eventLabel(fabricEvent({ time: '', kind: 'link-state', subject: 'e1/3--c1/1', detail: 'down' })),
-    ).toBe('link e1/3--c1/1 down');
+    ).toBe('link e1/3 ↔ c1/1 down');
+    expect(
+      eventLabel(
+        fabricEvent({
+          time: '',
+          kind: 'threshold',
+          subject: 'e1/3->c1/1',
+          detail: 'congestion 2.00 × threshold',
+        }),
+      ),
+    ).toBe('threshold e1/3 → c1/1 congestion 2.00 × threshold');
   });
 });

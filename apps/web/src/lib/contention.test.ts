@@ -3,7 +3,6 @@ import type { Analysis } from '../api/types.ts';
 import {
   collisionRows,
   draftOf,
-  gbpsToBytesPerSecond,
   measuredByPair,
   noIslContentionText,
   pairKey,
@@ -148,10 +147,14 @@ describe('traffic for an analysis', () => {
     ]);
     expect(measured.get(pairKey('a', 'b'))).toBe(3);
     expect(measured.get(pairKey('b', 'a'))).toBe(5);
-    expect(noIslContentionText({ ...seed, maxLinkLoad: 31, minFlowGbps: 3.226 })).toMatch(
-      /up to 31 flows share one host port.*3.226 Gb\/s/,
+    // The slowest flow in the unit the viewer chose, not always in bits.
+    expect(noIslContentionText({ ...seed, maxLinkLoad: 31, minFlowGbps: 3.226 }, 'bits')).toMatch(
+      /up to 31 flows share one host port.*slowest 3\.23 Gb\/s/,
     );
-    expect(noIslContentionText({ ...seed, maxLinkLoad: 1 })).toMatch(/no contention/);
+    expect(noIslContentionText({ ...seed, maxLinkLoad: 31, minFlowGbps: 3.226 }, 'bytes')).toMatch(
+      /slowest 403\.3 MB\/s/,
+    );
+    expect(noIslContentionText({ ...seed, maxLinkLoad: 1 }, 'bytes')).toMatch(/no contention/);
   });
 });
 
@@ -167,6 +170,5 @@ describe('collision rows', () => {
       pairs: ['nodeA → nodeC', 'nodeB → nodeD'],
     });
     expect(collisionRows(seed, 1)).toHaveLength(1);
-    expect(gbpsToBytesPerSecond(100)).toBe(12.5e9);
   });
 });

@@ -1,4 +1,5 @@
 import type { Analysis, TrafficRequest } from '../api/types.ts';
+import { formatGbpsRate, type RateUnit } from './format.ts';
 
 /**
  * The contention check's pure parts: the pattern the form builds (the API's `pattern` grammar:
@@ -138,11 +139,11 @@ export function measuredByPair(
 export const pairKey = (from: string, to: string): string => `${from}\u0000${to}`;
 
 /** What the panel says when no ISL is shared: endpoint contention still limits all-to-all. */
-export function noIslContentionText(analysis: Analysis): string {
+export function noIslContentionText(analysis: Analysis, unit: RateUnit): string {
   if (analysis.maxLinkLoad <= 1) {
     return 'No link direction carries more than one flow: no contention under static routing.';
   }
-  return `No ISL direction is shared, but up to ${analysis.maxLinkLoad} flows share one host port: the flows are limited by their endpoints (slowest ${analysis.minFlowGbps} Gb/s), not by the fabric.`;
+  return `No ISL direction is shared, but up to ${analysis.maxLinkLoad} flows share one host port: the flows are limited by their endpoints (slowest ${formatGbpsRate(analysis.minFlowGbps, unit)}), not by the fabric.`;
 }
 
 export interface CollisionRow {
@@ -169,9 +170,4 @@ export function collisionRows(analysis: Analysis, limit = 10): CollisionRow[] {
       capacityGbps: l.capacityGbps,
       pairs: (pairsOf.get(l.link) ?? []).map(([a, b]) => `${a} → ${b}`),
     }));
-}
-
-/** Gb/s (what the analysis reports) → bytes/s (what the dashboard shows, as GB/s). */
-export function gbpsToBytesPerSecond(gbps: number): number {
-  return (gbps * 1e9) / 8;
 }

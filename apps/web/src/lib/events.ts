@@ -1,4 +1,5 @@
 import type { FabricEvent, FabricEventKind } from '../api/types.ts';
+import { formatLinkIds } from './format.ts';
 import { parseInstant } from './timeRange.ts';
 
 /** How the charts and the event list name each kind of event. */
@@ -35,7 +36,8 @@ export function eventKindLabel(kind: string): string {
 
 /**
  * A short label for a marker: "AR off → on, threshold 0 → 7", "traffic start pairs: 2 flows
- * running", "link edge1/3--core1/1 down". The API writes changes as "field old → new".
+ * running", "link edge1/3 ↔ core1/1 down". The API writes changes as "field old → new"; link
+ * directions and cables are written as everywhere on the page (formatLinkIds).
  */
 export function eventLabel(event: FabricEvent): string {
   const kind = eventKindLabel(event.kind);
@@ -46,7 +48,7 @@ export function eventLabel(event: FabricEvent): string {
       .replace(/\benabled true → false\b/, 'on → off');
   }
   const subject = event.subject === 'fabric' ? '' : event.subject;
-  return [kind, subject, detail].filter((s) => s !== '').join(' ');
+  return formatLinkIds([kind, subject, detail].filter((s) => s !== '').join(' '));
 }
 
 /** Events with a readable time, oldest first, as chart annotations (x in Unix seconds). */

@@ -66,6 +66,22 @@ export function networkTypes(topology: {
   return [...types];
 }
 
+/**
+ * The cables on a network without XmitWait and PM categories (Ethernet), by cable id, with that
+ * network's name: what the dashboard writes "not measured on Ethernet" for, never a value.
+ */
+export function unmeasuredCables(topology: {
+  fabricType: FabricType;
+  links: readonly { id: string; fabricType?: FabricType }[];
+}): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  for (const link of topology.links) {
+    const terms = fabricTerms(link.fabricType ?? topology.fabricType);
+    if (terms.waitCounter === null) out.set(link.id, terms.name);
+  }
+  return out;
+}
+
 /** True when some network of the fabric has the feature (e.g. XmitWait on its IB half). */
 export function anyNetworkHas(
   types: readonly FabricType[],

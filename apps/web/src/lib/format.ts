@@ -1,6 +1,9 @@
 /**
- * Number formatting for the dashboard. Units follow the seed and opatop: throughput in GB/s
- * (10^9 bytes/s), utilization in percent. Unknown values are shown as an em dash, never as 0.
+ * Every number, time and name the dashboard writes, written one way. Rates are SI-scaled (k, M, G,
+ * T, P: powers of 1000) with at most four significant digits ("45.67 TB/s", never "45673.88
+ * GB/s"), in bytes or bits per second as the viewer chose (opatop prints GB/s, link rates and iperf
+ * Gb/s); times on a 24-hour clock in the browser's zone, named once (the time bar); a link
+ * direction `edge1/4 → core2/1`, a cable `edge1/4 ↔ core2/1`. Unknown values are an em dash, never 0.
  */
 
 export const MISSING = '—';
@@ -9,14 +12,140 @@ function finite(value: number | null | undefined): value is number {
   return typeof value === 'number' && Number.isFinite(value);
 }
 
-/** Bytes/s → GB/s digits, e.g. 12_380_000_000 → "12.38". */
-export function formatGBpsValue(bytesPerSecond: number | null | undefined, digits = 2): string {
-  return finite(bytesPerSecond) ? (bytesPerSecond / 1e9).toFixed(digits) : MISSING;
+// ---------------------------------------------------------------------------------------------
+// Rates
+
+/** Bytes per second (GB/s, as opatop) or bits per second (Gb/s, as link rates and iperf). */
+export type RateUnit = 'bytes' | 'bits';
+
+/** SI prefixes, powers of 1000 (the last two are 10^27 and 10^30). */
+const PREFIXES = ['', 'k', 'M', 'G', 'T', 'P', 'E', 'Z', 'Y', 'R', 'Q'] as const;
+const TOP = PREFIXES.length - 1;
+
+export interface ScaledRate {
+  /** The number to print, e.g. "45.67". */
+  value: string;
+  /** Its unit, e.g. "TB/s". */
+  unit: string;
 }
 
-/** Bytes/s → "12.38 GB/s", or "—" when unknown. */
-export function formatGBps(bytesPerSecond: number | null | undefined, digits = 2): string {
-  return finite(bytesPerSecond) ? `${formatGBpsValue(bytesPerSecond, digits)} GB/s` : MISSING;
+const symbolOf = (unit: RateUnit): string => (unit === 'bits' ? 'b/s' : 'B/s');
+const baseOf = (bytesPerSecond: number, unit: RateUnit): number =>
+  unit === 'bits' ? bytesPerSecond * 8 : bytesPerSecond;
+
+/** The power of 1000 that leaves 1 ≤ |value| < 1000 (0 below 1). */
+function exponentOf(value: number): number {
+  const a = Math.abs(value);
+  if (!(a >= 1)) return 0;
+  return Math.min(TOP, Math.floor(Math.log10(a) / 3));
+}
+
+/**
+ * A rate scaled to the SI prefix that leaves 1 ≤ |number| < 1000 (0 stays "0 B/s"), at most four
+ * significant digits: two decimals below 100, one from 100, so the shown value is within 0.5 % of
+ * the true one. Beyond the last prefix (10^33 B/s) the number goes to powers of ten.
+ */
+export function scaleRate(bytesPerSecond: number, unit: RateUnit): ScaledRate {
+  const base = baseOf(bytesPerSecond, unit);
+  const symbol = symbolOf(unit);
+  if (base === 0) return { value: '0', unit: symbol };
+  let exponent = exponentOf(base);
+  // Bits of the largest doubles overflow: scale the bytes first.
+  let scaled = Number.isFinite(base) ? base / 1000 ** exponent : (bytesPerSecond / 1000 ** TOP) * 8;
+  let digits = Math.abs(scaled) >= 100 ? 1 : 2;
+  // Rounding can carry into the next prefix (999.96 → "1000.0"): move up one.
+  if (Math.abs(Number(scaled.toFixed(digits))) >= 1000 && exponent < TOP) {
+    exponent++;
+    scaled /= 1000;
+    digits = 2;
+  }
+  const prefix = PREFIXES[exponent];
+  if (Math.abs(scaled) >= 1000) return { value: scaled.toPrecision(4), unit: `${prefix}${symbol}` };
+  return { value: scaled.toFixed(digits), unit: `${prefix}${symbol}` };
+}
+
+/** "45.67 TB/s" / "365.4 Tb/s", or "—" when unknown. */
+export function formatRate(bytesPerSecond: number | null | undefined, unit: RateUnit): string {
+  if (!finite(bytesPerSecond)) return MISSING;
+  const { value, unit: symbol } = scaleRate(bytesPerSecond, unit);
+  return `${value} ${symbol}`;
+}
+
+/** A rate the analysis gives in Gb/s (10^9 bits/s), written as any other rate. */
+export function formatGbpsRate(gbps: number | null | undefined, unit: RateUnit): string {
+  return finite(gbps) ? formatRate((gbps * 1e9) / 8, unit) : MISSING;
+}
+
+/**
+ * The tick labels of a rate axis, all in one prefix (the largest tick's), with the fewest decimals
+ * that tell the ticks apart and at most four significant digits: "0 GB/s", "2.5 GB/s", "5 GB/s".
+ */
+export function formatRateTicks(bytesPerSecond: readonly number[], unit: RateUnit): string[] {
+  const values = bytesPerSecond.map((v) => (finite(v) ? baseOf(v, unit) : Number.NaN));
+  const largest = Math.max(0, ...values.filter(Number.isFinite).map(Math.abs));
+  const exponent = exponentOf(largest);
+  const scale = 1000 ** exponent;
+  const symbol = `${PREFIXES[exponent]}${symbolOf(unit)}`;
+  const top = largest / scale;
+  const maxDecimals = top >= 100 ? 1 : top >= 10 ? 2 : 3;
+  let decimals = 0;
+  while (
+    decimals < maxDecimals &&
+    values.some(
+      (v) =>
+        Number.isFinite(v) &&
+        Math.abs(Number((v / scale).toFixed(decimals)) - v / scale) > 1e-9 * Math.max(1, top),
+    )
+  )
+    decimals++;
+  return values.map((v) => (Number.isFinite(v) ? `${(v / scale).toFixed(decimals)} ${symbol}` : MISSING));
+}
+
+const FACTOR: Record<string, number> = Object.fromEntries(PREFIXES.map((p, i) => [p, 1000 ** i]));
+
+/** Reads a formatted rate back into bytes per second (e2e and tests); null when it is not one. */
+export function parseRate(text: string): number | null {
+  const match = /(-?[\d,]+(?:\.\d+)?(?:e[+-]?\d+)?)\s*([kMGTPEZYRQ]?)(B|b)\/s/.exec(text);
+  if (!match) return null;
+  const [, digits = '', prefix = '', symbol] = match;
+  const value = Number(digits.replaceAll(',', '')) * (FACTOR[prefix] ?? 1);
+  return symbol === 'b' ? value / 8 : value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Counts, fractions, packets, ages
+
+/** A number with thousands separators, e.g. 13824 → "13,824", 1234.5 (1) → "1,234.5". */
+export function groupDigits(value: number, fractionDigits = 0): string {
+  return value.toLocaleString('en-US', {
+    minimumFractionDigits: fractionDigits,
+    maximumFractionDigits: fractionDigits,
+    useGrouping: true,
+  });
+}
+
+/** A count with thousands separators, or "—" when unknown. */
+export function formatCount(value: number | null | undefined): string {
+  return finite(value) ? groupDigits(value, 0) : MISSING;
+}
+
+/**
+ * A count in at most four characters, for labels in narrow places (histogram bars): 999, 1.2k,
+ * 42k, 415k, 1.2M. Rounded down, so a label never claims more than there is.
+ */
+export function formatCompactCount(value: number): string {
+  const n = Math.max(0, Math.floor(value));
+  if (n < 1000) return String(n);
+  for (const [size, suffix] of [
+    [1e3, 'k'],
+    [1e6, 'M'],
+    [1e9, 'G'],
+  ] as const) {
+    const scaled = n / size;
+    if (scaled < 10) return `${Math.floor(scaled * 10) / 10}${suffix}`;
+    if (scaled < 1000) return `${Math.floor(scaled)}${suffix}`;
+  }
+  return `${Math.floor(n / 1e12)}T`;
 }
 
 /** Fraction → percent digits, e.g. 0.995 → "99.5". */
@@ -34,6 +163,14 @@ export function formatMpps(packetsPerSecond: number | null | undefined, digits =
   return finite(packetsPerSecond) ? (packetsPerSecond / 1e6).toFixed(digits) : MISSING;
 }
 
+/** A count per second of events (errors, discards): "0", "0.50", "2.0", "1,000". */
+export function formatPerSecond(value: number | null | undefined): string {
+  if (!finite(value)) return MISSING;
+  if (value === 0) return '0';
+  if (value >= 100) return groupDigits(Math.round(value));
+  return value >= 1 ? value.toFixed(1) : value.toPrecision(2);
+}
+
 /** An age in seconds: "0.4 s", "12 s", "3 min 5 s", "2 h 4 min". */
 export function formatAge(seconds: number | null | undefined): string {
   if (!finite(seconds)) return MISSING;
@@ -42,6 +179,97 @@ export function formatAge(seconds: number | null | undefined): string {
   if (s < 60) return `${Math.floor(s)} s`;
   if (s < 3600) return `${Math.floor(s / 60)} min ${Math.floor(s % 60)} s`;
   return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Times: a 24-hour clock in the browser's zone; the zone is named once, by the time bar.
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+function clockOf(d: Date): string {
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+function dateOf(d: Date): string {
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** "11:02:15" in the browser's zone, 24-hour; with the date ("2026-11-21 11:02:15") when not today. */
+export function formatClock(ms: number, nowMs: number = Date.now()): string {
+  const d = new Date(ms);
+  const sameDay = new Date(nowMs).toDateString() === d.toDateString();
+  return sameDay ? clockOf(d) : `${dateOf(d)} ${clockOf(d)}`;
+}
+
+/** "11:02" or "11:02:15" (ticks less than a minute apart): a chart's time axis. */
+export function formatTimeTick(ms: number, withSeconds: boolean): string {
+  const d = new Date(ms);
+  return withSeconds ? clockOf(d) : clockOf(d).slice(0, 5);
+}
+
+/**
+ * The browser's zone, as the dashboard names it once: "Europe/Paris, UTC+01:00"; "UTC" alone
+ * when that is the zone. `offsetMinutes` is east of UTC (Date#getTimezoneOffset's opposite).
+ */
+export function formatTimeZone(
+  zone: string | undefined = Intl.DateTimeFormat().resolvedOptions().timeZone,
+  offsetMinutes: number = -new Date().getTimezoneOffset(),
+): string {
+  const sign = offsetMinutes < 0 ? '−' : '+';
+  const a = Math.abs(offsetMinutes);
+  const offset = `UTC${sign}${pad(Math.floor(a / 60))}:${pad(a % 60)}`;
+  if (!zone || zone === 'UTC' || zone === 'Etc/UTC') return offsetMinutes === 0 ? 'UTC' : offset;
+  return `${zone}, ${offset}`;
+}
+
+/** An instant as a date-and-time field reads it: "2026-11-22 11:02:15", 24-hour, browser's zone. */
+export function formatDateTimeField(ms: number): string {
+  const d = new Date(ms);
+  return `${dateOf(d)} ${clockOf(d)}`;
+}
+
+/**
+ * A date-and-time field's text ("2026-11-22 11:02:15", "2026-11-22 11:02", a `T` for the space)
+ * read in the browser's zone; null when it is not a whole, real instant.
+ */
+export function parseDateTimeField(text: string): number | null {
+  const m = /^\s*(\d{4})-(\d{2})-(\d{2})[T ](\d{1,2}):(\d{2})(?::(\d{2}))?\s*$/.exec(text);
+  if (!m) return null;
+  const [y, mo, d, h, mi, s] = m.slice(1).map((v) => (v === undefined ? 0 : Number(v))) as number[];
+  const date = new Date(y ?? 0, (mo ?? 1) - 1, d, h, mi, s);
+  // 2026-02-31 rolls over into March in Date: refuse it instead.
+  if (date.getMonth() !== (mo ?? 1) - 1 || date.getDate() !== d || date.getHours() !== h) return null;
+  return date.getTime();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names
+
+/** A link direction as the dashboard writes it: `edge1/4->core2/1` → `edge1/4 → core2/1`. */
+export function formatDirection(id: string): string {
+  const arrow = id.indexOf('->');
+  return arrow < 0 ? id : `${id.slice(0, arrow)} → ${id.slice(arrow + 2)}`;
+}
+
+/** A cable (both directions): `edge1/4--core2/1` → `edge1/4 ↔ core2/1`. */
+export function formatCable(id: string): string {
+  const dashes = id.indexOf('--');
+  return dashes < 0 ? id : `${id.slice(0, dashes)} ↔ ${id.slice(dashes + 2)}`;
+}
+
+/** The ends of a direction: `{from: {node, port}, to}` → `edge1/4 → core2/1`. */
+export function formatEnds(d: {
+  from: { node: string; port: number };
+  to: { node: string; port: number };
+}): string {
+  return `${d.from.node}/${d.from.port} → ${d.to.node}/${d.to.port}`;
+}
+
+/** Every link direction and cable id inside a text (the API's event details) written as above. */
+export function formatLinkIds(text: string): string {
+  return text
+    .replace(/([^\s,;()]+\/\d+)->([^\s,;()]+\/\d+)/g, '$1 → $2')
+    .replace(/([^\s,;()]+\/\d+)--([^\s,;()]+\/\d+)/g, '$1 ↔ $2');
 }
 
 const FABRIC_TYPE_LABELS: Record<string, string> = {

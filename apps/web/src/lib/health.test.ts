@@ -5,6 +5,7 @@ import {
   crossedCategories,
   errorMarkRadius,
   errorRate,
+  errorSummary,
   eventsAtLeast,
   ofThreshold,
   overThreshold,
@@ -66,6 +67,44 @@ describe('error marks', () => {
       { category: 'security', value: 3 },
       { category: 'integrity', value: 1.2 },
     ]);
+  });
+});
+
+describe('tooltips: errors are errors, congestion is congestion', () => {
+  it('a congested port (XmitDiscards, XmitWait) has no errors: its discards are listed as congestion', () => {
+    // Seed 002's shared up-port: 2 discards/s, 80 % waiting, nothing wrong with the link.
+    const congested = linkState('edge1/4->core2/1', {
+      errorsPerSecond: 0,
+      transmitWaitFraction: 0.8,
+      errors: { transmitDiscards: 1.998, receiveErrors: 0, linkQualityIndicator: 5 },
+      categories: { integrity: 0, congestion: 8 },
+    });
+    const text = errorSummary(congested);
+    expect(text.split('\n')).toEqual([
+      'errors 0/s',
+      'congestion: discards 2.0/s',
+      'link quality 5/5',
+      'Congestion 800 %',
+    ]);
+    expect(errorMarkRadius(congested)).toBeNull();
+  });
+
+  it('a network without XmitWait or PM categories says so, and shows no category value', () => {
+    const ethernet = linkState('eth-switch/2->eth-node/1', {
+      errorsPerSecond: 0,
+      errors: { receiveErrors: 0 },
+      // Whatever a source would claim: not shown on Ethernet.
+      categories: { congestion: 7.9 },
+    });
+    const text = errorSummary(ethernet, 'Ethernet');
+    expect(text).toContain('XmitWait and PM categories: not measured on Ethernet');
+    expect(text).not.toMatch(/Congestion|%/);
+  });
+
+  it('unknown error counters read unknown, never 0', () => {
+    expect(errorSummary(linkState('a/1->b/1', { errors: { transmitDiscards: 3 } }))).toMatch(
+      /^errors unknown\n/,
+    );
   });
 });
 

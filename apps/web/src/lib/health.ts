@@ -1,4 +1,5 @@
 import type { CategoryName, EventSeverity, FabricEvent, LinkDirectionState, Summary } from '../api/types.ts';
+import { formatPerSecond } from './format.ts';
 
 /**
  * Link health for the dashboard: opafm's six PM categories (the API computes them per link
@@ -53,7 +54,10 @@ export function overThreshold(
       : (bars.isl[4] ?? 0) + (bars.host[4] ?? 0);
 }
 
-/** Errors per second of a direction, all error counters together (the API sums them); null when none is known. */
+/**
+ * Errors per second of a direction: the integrity, security and routing counters together (the API
+ * sums them; discards, FECN and XmitWait are congestion, not errors); null when none is known.
+ */
 export function errorRate(sample: LinkDirectionState | undefined): number | null {
   return sample?.errorsPerSecond ?? null;
 }
@@ -84,22 +88,41 @@ export function crossedCategories(
   return out.sort((a, b) => b.value - a.value);
 }
 
-/** Tooltip lines of a direction's errors and categories ("" when the server sends none). */
-export function errorSummary(sample: LinkDirectionState | undefined): string {
+/** The congestion counters a tooltip names, with how it names them. */
+const CONGESTION_COUNTERS = [
+  ['transmitDiscards', 'discards'],
+  ['congestionDiscards', 'congestion discards'],
+  ['vl15Dropped', 'VL15 drops'],
+] as const;
+
+/**
+ * Tooltip lines of a direction's health ("" when the server sends none): its errors per second
+ * (integrity, security and routing counters), what it counts of congestion (discards, VL15 drops)
+ * apart from them, link quality, and the categories near or past their threshold. `unmeasured`
+ * names a network without XmitWait and PM categories (Ethernet): said so, never a value.
+ */
+export function errorSummary(
+  sample: LinkDirectionState | undefined,
+  unmeasured: string | null = null,
+): string {
   if (!sample?.errors && !sample?.categories) return '';
   const lines: string[] = [];
   const rate = errorRate(sample);
-  lines.push(`errors ${rate === null ? 'unknown' : `${formatRate(rate)}/s`}`);
+  lines.push(`errors ${rate === null ? 'unknown' : `${formatPerSecond(rate)}/s`}`);
+  const congestion = CONGESTION_COUNTERS.flatMap(([field, label]) => {
+    const v = sample.errors?.[field];
+    return v !== null && v !== undefined && v > 0 ? [`${label} ${formatPerSecond(v)}/s`] : [];
+  });
+  if (congestion.length > 0) lines.push(`congestion: ${congestion.join(', ')}`);
   const lqi = sample.errors?.linkQualityIndicator;
   if (lqi !== null && lqi !== undefined) lines.push(`link quality ${lqi}/5`);
-  const crossed = crossedCategories(sample, 0.75);
-  if (crossed.length > 0)
-    lines.push(crossed.map((c) => `${CATEGORY_LABELS[c.category]} ${ofThreshold(c.value)}`).join(' · '));
+  if (unmeasured !== null) lines.push(`XmitWait and PM categories: not measured on ${unmeasured}`);
+  else {
+    const crossed = crossedCategories(sample, 0.75);
+    if (crossed.length > 0)
+      lines.push(crossed.map((c) => `${CATEGORY_LABELS[c.category]} ${ofThreshold(c.value)}`).join(' · '));
+  }
   return lines.join('\n');
-}
-
-function formatRate(v: number): string {
-  return v >= 100 ? String(Math.round(v)) : v >= 1 ? v.toFixed(1) : v.toPrecision(2);
 }
 
 export const SEVERITIES: readonly EventSeverity[] = ['info', 'warning', 'error', 'critical'];

@@ -8,7 +8,6 @@ import {
 } from './linkSelection.ts';
 import { channelIndexById } from './route.ts';
 import { twoTier } from './testTopologies.ts';
-import { fromLocalInput, toLocalInput } from './timeRange.ts';
 
 describe('link selection', () => {
   it('round-trips through the URL, dropping junk and duplicates', () => {
@@ -30,11 +29,5 @@ describe('link selection', () => {
     const topology = twoTier(2, 2, 2);
     for (const [id, c] of channelIndexById(topology)) expect(channelIdAt(topology, c)).toBe(id);
     expect(channelIdAt(topology, topology.links.length * 2)).toBeNull();
-  });
-
-  it('reads back a datetime-local value to the second', () => {
-    const ms = Date.parse('2026-11-22T11:02:15Z');
-    expect(fromLocalInput(toLocalInput(ms))).toBe(ms);
-    expect(fromLocalInput('2026-11-22')).toBeNull();
   });
 });

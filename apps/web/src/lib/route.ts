@@ -73,8 +73,11 @@ export function hopRows(route: Route): HopRow[] {
     inPort: h.inPort === undefined ? '' : String(h.inPort),
     outPort: h.outPort === undefined ? '' : String(h.outPort),
     rate: h.rateGbps === undefined ? '' : `${h.rateGbps}g`,
-    // Ethernet has MAC addresses, not GUIDs: a hop there shows none.
-    guid: h.network !== undefined && !fabricTerms(h.network).hasGuids ? '' : (h.guid ?? ''),
+    // Ethernet has MAC addresses, not GUIDs, and an IP router joins networks: neither shows one.
+    guid:
+      h.type === 'router' || (h.network !== undefined && !fabricTerms(h.network).hasGuids)
+        ? ''
+        : (h.guid ?? ''),
     utilization: h.utilization ?? null,
     waitFraction: h.transmitWaitFraction ?? null,
   }));

@@ -95,27 +95,3 @@ export function alignWindow(window: TimeWindow, step: number): TimeWindow {
     toMs: Math.ceil(window.toMs / stepMs) * stepMs,
   };
 }
-
-/** "11:02:15" in the browser's zone; with the date too when not today. */
-export function formatClock(ms: number, nowMs: number = Date.now()): string {
-  const d = new Date(ms);
-  const time = d.toLocaleTimeString('en-GB', { hour12: false });
-  const sameDay = new Date(nowMs).toDateString() === d.toDateString();
-  return sameDay ? time : `${d.toLocaleDateString('en-CA')} ${time}`;
-}
-
-/** An instant as a `datetime-local` input value ("2026-11-22T11:02:15") in the browser's zone. */
-export function toLocalInput(ms: number): string {
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}
-
-/** A `datetime-local` input value, read in the browser's zone; null when incomplete. */
-export function fromLocalInput(value: string): number | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
-  if (!m) return null;
-  const [, y, mo, d, h, mi, s] = m.map(Number) as number[];
-  const ms = new Date(y ?? 0, (mo ?? 1) - 1, d, h, mi, Number.isNaN(s) ? 0 : s).getTime();
-  return Number.isNaN(ms) ? null : ms;
-}

@@ -1,5 +1,5 @@
-import { useSyncExternalStore } from 'react';
-import type { RateUnit } from '../lib/units.ts';
+import { useMemo, useSyncExternalStore } from 'react';
+import { formatGbpsRate, formatRate, formatRateTicks, type RateUnit } from '../lib/format.ts';
 
 /**
  * Display preferences kept in this browser's localStorage (not in the URL: they are the viewer's,
@@ -79,4 +79,30 @@ export function usePreference<K extends keyof Preferences>(key: K): Preferences[
     () => getPreference(key),
     () => DEFAULTS[key],
   );
+}
+
+/** Rates written in the viewer's unit (lib/format.ts), for every rate a component shows. */
+export interface RateFormat {
+  unit: RateUnit;
+  /** Bytes per second → "12.38 GB/s" / "99.04 Gb/s"; "—" when unknown. */
+  rate: (bytesPerSecond: number | null | undefined) => string;
+  /** Gb/s (the analysis' and the route's figures) → the same. */
+  gbps: (gbps: number | null | undefined) => string;
+  /** A chart axis' ticks, in one prefix. */
+  ticks: (bytesPerSecond: readonly number[]) => string[];
+}
+
+export function rateFormat(unit: RateUnit): RateFormat {
+  return {
+    unit,
+    rate: (v) => formatRate(v, unit),
+    gbps: (v) => formatGbpsRate(v, unit),
+    ticks: (v) => formatRateTicks(v, unit),
+  };
+}
+
+/** The one way a component writes rates: in the unit chosen in the header, whatever it is. */
+export function useRateFormat(): RateFormat {
+  const unit = usePreference('rateUnit');
+  return useMemo(() => rateFormat(unit), [unit]);
 }

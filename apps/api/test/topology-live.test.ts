@@ -266,6 +266,18 @@ describe('the API with a live topology (discovery faked)', () => {
       flapping: false,
     });
     expect((await get('/topology/drift?kind=extra-link')).body).toMatchObject({ total: 0, findings: [] });
+    // Announced once as an event when it came due; a second look announces nothing more.
+    live.announceDrift();
+    live.announceDrift();
+    const announced = events.list(0, Number.POSITIVE_INFINITY).filter((e) => /^drift/.test(e.detail));
+    expect(announced.map((e) => [e.kind, e.subject, e.detail, e.severity])).toEqual([
+      [
+        'topology',
+        'edge1/3',
+        'drift: miswired: edge1/3 should be cabled to core1/1, is cabled to core1/5',
+        'warning',
+      ],
+    ]);
     expect((await get('/topology/drift?limit=0')).status).toBe(400);
   });
 
@@ -274,6 +286,9 @@ describe('the API with a live topology (discovery faked)', () => {
     events.append({ timeMs: nowMs, kind: 'link-state', subject: 'edge1/3--core1/1', detail: 'link down' });
     await new Promise((r) => setTimeout(r, 1500));
     expect((await get('/topology/status')).body).toMatchObject({ version: 3, summary: '1 link removed' });
+    // The miswired cable is now a missing one: the first finding is resolved, the new one waits.
+    const resolved = events.list(0, Number.POSITIVE_INFINITY).filter((e) => /^drift resolved/.test(e.detail));
+    expect(resolved.map((e) => e.subject)).toEqual(['edge1/3']);
   });
 
   it('a discovery that fails is said once, and the topology is kept', async () => {

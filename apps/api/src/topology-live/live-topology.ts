@@ -7,6 +7,7 @@ import type {
   TopologyStatus,
 } from '@fabscope/contracts';
 import {
+  type DriftFinding,
   describeTopologyChange,
   diffTopology,
   type Fabric,
@@ -91,6 +92,9 @@ export class LiveTopology {
   private timer: NodeJS.Timeout | undefined;
   private promptTimer: NodeJS.Timeout | undefined;
   private settleTimer: NodeJS.Timeout | undefined;
+  private driftTimer: NodeJS.Timeout | undefined;
+  /** Drift findings announced as events, by key. */
+  private readonly announced = new Map<string, DriftFinding>();
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
@@ -112,9 +116,47 @@ export class LiveTopology {
   }
 
   start(): void {
+    if (this.options.expected && !this.driftTimer) {
+      // Findings come due when their window has passed, between discoveries too.
+      this.driftTimer = setInterval(() => this.announceDrift(), 1000);
+      this.driftTimer.unref();
+    }
     if (!this.options.discover || this.timer) return;
     this.timer = setInterval(() => void this.refresh(), this.options.intervalMs);
     this.timer.unref();
+  }
+
+  /**
+   * A `topology` event when a drift finding is first reported (held for the window, or flapping)
+   * and when it is resolved; a flapping finding is announced once, not at each flap.
+   */
+  announceDrift(nowMs = this.now()): void {
+    const expected = this.options.expected;
+    const events = this.options.events;
+    if (!expected || !events) return;
+    const reported = new Map(expected.tracker.report(nowMs).findings.map((t) => [t.finding.key, t.finding]));
+    for (const [key, finding] of reported) {
+      if (this.announced.has(key)) continue;
+      this.announced.set(key, finding);
+      events.append({
+        timeMs: nowMs,
+        kind: 'topology',
+        subject: finding.subject,
+        detail: `drift: ${finding.detail}`,
+        severity: 'warning',
+      });
+    }
+    for (const [key, finding] of this.announced) {
+      if (reported.has(key)) continue;
+      this.announced.delete(key);
+      events.append({
+        timeMs: nowMs,
+        kind: 'topology',
+        subject: finding.subject,
+        detail: `drift resolved: ${finding.detail}`,
+        severity: 'info',
+      });
+    }
   }
 
   async stop(): Promise<void> {
@@ -122,6 +164,7 @@ export class LiveTopology {
     clearInterval(this.timer);
     clearTimeout(this.promptTimer);
     clearTimeout(this.settleTimer);
+    clearInterval(this.driftTimer);
     await this.running?.catch(() => undefined);
   }
 
@@ -195,6 +238,7 @@ export class LiveTopology {
     const version = this.options.versions.record(snapshot, nowMs, 'discovered');
     if (version) this.announce(version);
     this.observeDrift(this.options.versions.latest().snapshot, nowMs);
+    this.announceDrift(nowMs);
   }
 
   /** One event per change (the first MAX_EVENTS_PER_VERSION; then one counting the rest). */

@@ -27,11 +27,18 @@ export interface ListingsOptions {
   now?: () => number;
 }
 
+/** Rows read a slice at a time (an array is one; so is lib/link-order.ts's RankedLinks). */
+export interface RowSource<T> {
+  readonly length: number;
+  slice(start: number, end: number): T[];
+}
+
 /** What the first page reads: the whole list, in page order, and what the answer adds beside it. */
 export interface OpenedList<T, X> {
   /** The instant the list is of (a tick's time, when the emulator was read). */
   instant: string;
-  rows: readonly T[];
+  /** An array, or rows computed as pages ask for them (the rest of a ranking). */
+  rows: RowSource<T>;
   extra: X;
 }
 
@@ -41,7 +48,7 @@ interface Listing {
   /** The list's instant and the parameters that chose and ordered its rows. */
   instant: string;
   signature: string;
-  rows: readonly unknown[];
+  rows: RowSource<unknown>;
   extra: unknown;
   lastReadMs: number;
 }

@@ -29,42 +29,122 @@ export function prepareLinkOrder(index: LinkIndex): void {
 
 /**
  * `links` ranked as `/links` answers them: by `sort` in `order`, unknown (null) values last
- * whichever the order, ties by id. Keys are read once into typed arrays and the sort compares
- * numbers only, so a whole fabric-27648 tick is ranked in tens of milliseconds, not hundreds.
+ * whichever the order, ties by id. Keys are read once into typed arrays and compared as numbers;
+ * the order is total (ids are unique), so it is the same however much of it is computed. A first
+ * page only selects its rows (quickselect, then sorts those few): the whole order is computed when
+ * a later page asks for it, so the head of a fabric-27648 tick costs tens of milliseconds.
  */
+export class RankedLinks {
+  private readonly keys: Float64Array;
+  private readonly idRank: Int32Array;
+  private readonly positions: Uint32Array;
+  /** positions[0..ranked) are the first `ranked` rows, in order. */
+  private ranked = 0;
+
+  constructor(
+    index: LinkIndex,
+    private readonly links: readonly LinkDirectionState[],
+    sort: LinkSort,
+    order: 'asc' | 'desc',
+  ) {
+    const n = links.length;
+    const ranks = idRanksOf(index);
+    this.idRank = new Int32Array(n);
+    this.keys = new Float64Array(n);
+    this.positions = new Uint32Array(n);
+    const category = (CATEGORY_NAMES as readonly string[]).includes(sort) ? (sort as CategoryName) : null;
+    for (let i = 0; i < n; i++) {
+      const link = links[i] as LinkDirectionState;
+      // Ticks list directions in channel order: the rank is then read by position, not looked up.
+      const byPosition = index.channels[i]?.fixed.id === link.id;
+      const rank = byPosition ? (ranks.byChannel[i] as number) : (ranks.byId.get(link.id) ?? n + i);
+      this.idRank[i] = rank;
+      const value =
+        sort === 'id'
+          ? rank
+          : category !== null
+            ? link.categories[category]
+            : link[sort as 'utilization' | 'bytesPerSecond' | 'transmitWaitFraction'];
+      // Descending is ascending on the negated value; unknown sorts after every number either way.
+      this.keys[i] = value === null || value === undefined ? Infinity : order === 'desc' ? -value : value;
+      this.positions[i] = i;
+    }
+  }
+
+  get length(): number {
+    return this.links.length;
+  }
+
+  /** Infinity − Infinity is NaN, which `||` passes over to the id: unknowns are in id order too. */
+  private readonly compare = (a: number, b: number): number =>
+    (this.keys[a] as number) - (this.keys[b] as number) ||
+    (this.idRank[a] as number) - (this.idRank[b] as number);
+
+  slice(start: number, end: number): LinkDirectionState[] {
+    const stop = Math.min(end, this.links.length);
+    if (stop > this.ranked) this.rankFirst(stop);
+    const rows: LinkDirectionState[] = [];
+    for (let i = start; i < stop; i++)
+      rows.push(this.links[this.positions[i] as number] as LinkDirectionState);
+    return rows;
+  }
+
+  /** Puts the first `k` rows in order: selected and sorted when few, else the whole order. */
+  private rankFirst(k: number): void {
+    const n = this.links.length;
+    if (this.ranked > 0 || k > n / 8) {
+      this.positions.sort(this.compare);
+      this.ranked = n;
+      return;
+    }
+    select(this.positions, k, this.compare);
+    this.positions.subarray(0, k).sort(this.compare);
+    this.ranked = k;
+  }
+}
+
+/** Every direction of `links` ranked (the whole order at once). */
 export function rankLinks(
   index: LinkIndex,
   links: readonly LinkDirectionState[],
   sort: LinkSort,
   order: 'asc' | 'desc',
 ): LinkDirectionState[] {
-  const n = links.length;
-  const ranks = idRanksOf(index);
-  const idRank = new Int32Array(n);
-  const keys = new Float64Array(n);
-  const category = (CATEGORY_NAMES as readonly string[]).includes(sort) ? (sort as CategoryName) : null;
-  for (let i = 0; i < n; i++) {
-    const link = links[i] as LinkDirectionState;
-    // Ticks list directions in channel order: the rank is then read by position, not looked up.
-    const byPosition = index.channels[i]?.fixed.id === link.id;
-    const rank = byPosition ? (ranks.byChannel[i] as number) : (ranks.byId.get(link.id) ?? n + i);
-    idRank[i] = rank;
-    const value =
-      sort === 'id'
-        ? rank
-        : category !== null
-          ? link.categories[category]
-          : link[sort as 'utilization' | 'bytesPerSecond' | 'transmitWaitFraction'];
-    // Descending is ascending on the negated value; unknown sorts after every number either way.
-    keys[i] = value === null || value === undefined ? Infinity : order === 'desc' ? -value : value;
+  return new RankedLinks(index, links, sort, order).slice(0, links.length);
+}
+
+/**
+ * Rearranges `a` so its first `k` elements are the `k` smallest by `compare` (in no order):
+ * Hoare's quickselect with a median-of-three pivot, expected linear time.
+ */
+function select(a: Uint32Array, k: number, compare: (x: number, y: number) => number): void {
+  let lo = 0;
+  let hi = a.length - 1;
+  const swap = (i: number, j: number) => {
+    const t = a[i] as number;
+    a[i] = a[j] as number;
+    a[j] = t;
+  };
+  while (hi > lo) {
+    const mid = (lo + hi) >>> 1;
+    if (compare(a[mid] as number, a[lo] as number) < 0) swap(mid, lo);
+    if (compare(a[hi] as number, a[lo] as number) < 0) swap(hi, lo);
+    if (compare(a[hi] as number, a[mid] as number) < 0) swap(hi, mid);
+    const pivot = a[mid] as number;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (compare(a[i] as number, pivot) < 0) i++;
+      while (compare(a[j] as number, pivot) > 0) j--;
+      if (i <= j) {
+        swap(i, j);
+        i++;
+        j--;
+      }
+    }
+    // [lo..j] ≤ pivot ≤ [i..hi]: go on in the part holding position k-1.
+    if (k - 1 <= j) hi = j;
+    else if (k - 1 >= i) lo = i;
+    else return;
   }
-  const positions = new Uint32Array(n);
-  for (let i = 0; i < n; i++) positions[i] = i;
-  // Infinity − Infinity is NaN, which `||` passes over to the id: unknowns are in id order too.
-  positions.sort(
-    (a, b) => (keys[a] as number) - (keys[b] as number) || (idRank[a] as number) - (idRank[b] as number),
-  );
-  const ranked = new Array<LinkDirectionState>(n);
-  for (let i = 0; i < n; i++) ranked[i] = links[positions[i] as number] as LinkDirectionState;
-  return ranked;
 }

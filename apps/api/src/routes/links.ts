@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { flowsNow, listJobs } from '../jobs/context.ts';
 import { jobLinks } from '../jobs/job-report.ts';
-import { prepareLinkOrder, rankLinks } from '../lib/link-order.ts';
+import { prepareLinkOrder, RankedLinks } from '../lib/link-order.ts';
 import { linksAtTime } from './time-travel.ts';
 
 /** A `job` filter naming no job: 404. */
@@ -59,7 +59,7 @@ export const linksRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, 
         const chosen = at.links.filter(
           (l) => (!kind || l.kind === kind) && (ofJob === null || ofJob.has(l.id)),
         );
-        return { instant: at.time, rows: rankLinks(ctx.linkIndex, chosen, sort, order), extra: null };
+        return { instant: at.time, rows: new RankedLinks(ctx.linkIndex, chosen, sort, order), extra: null };
       };
       // A job source or emulator that fails is a 502/504 naming it (app.ts's error handler).
       const page = await app.listings.page('links', request.query, open, live?.time);

@@ -1,0 +1,137 @@
+import { buildScenario } from '@fabscope/topology';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CursorError, Listings } from '../src/http/listings.ts';
+import { RankedLinks } from '../src/lib/link-order.ts';
+import { type LinkDirectionState, LinkIndex } from '../src/lib/utilization.ts';
+
+const open = (instant: string, n: number) => async () => ({
+  instant,
+  rows: Array.from({ length: n }, (_, i) => i),
+  extra: null,
+});
+
+async function refusal(promise: Promise<unknown>): Promise<CursorError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(CursorError);
+  return error as CursorError;
+}
+
+describe('Listings: pages of one list, bounded', () => {
+  it('pages through the list the first page opened, the last page without next', async () => {
+    const listings = new Listings();
+    const first = await listings.page('r', { limit: 4 }, open('t1', 10));
+    expect(first).toMatchObject({ rows: [0, 1, 2, 3], total: 10, instant: 't1' });
+    const second = await listings.page('r', { cursor: first.next, limit: 4 }, open('t2', 99));
+    expect(second.rows).toEqual([4, 5, 6, 7]);
+    const last = await listings.page('r', { cursor: second.next }, open('t3', 99));
+    expect(last.rows).toEqual([8, 9]);
+    expect(last.next).toBeUndefined();
+    expect(last.instant).toBe('t1');
+  });
+
+  it('a list not read for the idle time is gone: 410 naming why', async () => {
+    let now = 0;
+    const listings = new Listings({ idleMs: 1000, now: () => now });
+    const first = await listings.page('r', { limit: 2 }, open('t1', 10));
+    now = 999;
+    const second = await listings.page('r', { cursor: first.next, limit: 2 }, open('t1', 10));
+    now = 999 + 1001;
+    const gone = await refusal(listings.page('r', { cursor: second.next }, open('t1', 10)));
+    expect(gone.statusCode).toBe(410);
+    expect(gone.message).toMatch(/no longer held.*without cursor/);
+    expect(listings.size).toBe(0);
+  });
+
+  it('holds at most N instants per route, dropping the least recently read, and other routes apart', async () => {
+    const listings = new Listings({ instantsPerRoute: 2 });
+    const a = await listings.page('r', { limit: 1 }, open('a', 3));
+    const other = await listings.page('s', { limit: 1 }, open('x', 3));
+    const b = await listings.page('r', { limit: 1 }, open('b', 3));
+    // `a` read again: now `b` is the least recently read.
+    const a2 = await listings.page('r', { cursor: a.next, limit: 1 }, open('?', 0));
+    await listings.page('r', { limit: 1 }, open('c', 3));
+    expect((await refusal(listings.page('r', { cursor: b.next }, open('?', 0)))).statusCode).toBe(410);
+    expect((await listings.page('r', { cursor: a2.next }, open('?', 0))).rows).toEqual([2]);
+    expect((await listings.page('s', { cursor: other.next }, open('?', 0))).rows).toEqual([1, 2]);
+  });
+
+  it('a first page of a held instant and parameters reuses its list; other parameters open another', async () => {
+    const listings = new Listings();
+    let opened = 0;
+    const counting = async () => {
+      opened++;
+      return { instant: 't', rows: [1, 2, 3], extra: null };
+    };
+    await listings.page('r', { sort: 'id', limit: 1 }, counting, 't');
+    await listings.page('r', { sort: 'id', limit: 2 }, counting, 't');
+    expect(opened).toBe(1);
+    await listings.page('r', { sort: 'utilization' }, counting, 't');
+    expect(opened).toBe(2);
+  });
+
+  it('refuses a cursor of another route, past the end, or with other parameters (400)', async () => {
+    const listings = new Listings();
+    const first = await listings.page('r', { kind: 'isl', limit: 1 }, open('t', 3));
+    const cases = [
+      listings.page('s', { cursor: first.next }, open('t', 3)),
+      listings.page('r', { cursor: first.next, kind: 'host' }, open('t', 3)),
+      listings.page('r', { cursor: `${(first.next as string).split('.')[0]}.zz` }, open('t', 3)),
+    ];
+    for (const c of cases) expect((await refusal(c)).statusCode).toBe(400);
+    // The same parameters again are fine.
+    expect((await listings.page('r', { cursor: first.next, kind: 'isl' }, open('t', 3))).rows).toEqual([
+      1, 2,
+    ]);
+  });
+});
+
+describe('RankedLinks: a first page selected is the head of the whole order', () => {
+  const fabric = buildScenario('fat-tree-1152');
+  const index = new LinkIndex(fabric);
+  const base = index.channels.map((c) => c.fixed);
+
+  it('slices equal the full sort for any values (ties, unknowns), sort, order and page', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.option(fc.constantFrom(0, 0.1, 0.5, 0.858, 1), { nil: null }), {
+          minLength: base.length,
+          maxLength: base.length,
+        }),
+        fc.constantFrom('utilization', 'id', 'congestion') as fc.Arbitrary<
+          'utilization' | 'id' | 'congestion'
+        >,
+        fc.constantFrom('asc', 'desc') as fc.Arbitrary<'asc' | 'desc'>,
+        fc.integer({ min: 1, max: 600 }),
+        (values, sort, order, k) => {
+          const links = base.map(
+            (fixed, i) =>
+              ({
+                ...fixed,
+                utilization: values[i] ?? null,
+                categories: { congestion: values[(i * 7) % values.length] ?? null },
+              }) as unknown as LinkDirectionState,
+          );
+          const reference = [...links].sort((a, b) => {
+            const key = (l: LinkDirectionState) =>
+              sort === 'id' ? null : sort === 'congestion' ? l.categories.congestion : l.utilization;
+            if (sort === 'id') return (a.id < b.id ? -1 : 1) * (order === 'asc' ? 1 : -1);
+            const ka = key(a);
+            const kb = key(b);
+            if ((ka === null) !== (kb === null)) return ka === null ? 1 : -1;
+            if (ka !== null && kb !== null && ka !== kb) return (ka - kb) * (order === 'asc' ? 1 : -1);
+            return a.id < b.id ? -1 : 1;
+          });
+          const ranked = new RankedLinks(index, links, sort, order);
+          // A first page selected, then the next one (which ranks the whole list).
+          expect(ranked.slice(0, k).map((l) => l.id)).toEqual(reference.slice(0, k).map((l) => l.id));
+          expect(ranked.slice(k, 2 * k).map((l) => l.id)).toEqual(reference.slice(k, 2 * k).map((l) => l.id));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});

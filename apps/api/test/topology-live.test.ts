@@ -13,7 +13,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { configFromEnv } from '../src/config.ts';
+import { ConfigError, configFromEnv } from '../src/config.ts';
 import { MemoryEventLog } from '../src/events/event-log.ts';
 import { LinkIndex } from '../src/lib/utilization.ts';
 import { Sampler } from '../src/sampler.ts';
@@ -41,6 +41,41 @@ function arDemo(
   return b.build();
 }
 const MOVED = { id: 'edge1/3--core1/1', to: ['edge1', 3, 'core1', 5] as [string, number, string, number] };
+
+describe('settings', () => {
+  it('defaults, and refusals naming the setting', () => {
+    expect(configFromEnv({}).topologyLive).toEqual({
+      discoverIntervalMs: 60_000,
+      expectedPath: undefined,
+      driftStableSeconds: 30,
+      maxVersions: 100,
+    });
+    for (const [name, value] of [
+      ['FABSCOPE_DISCOVER_INTERVAL_MS', '999'],
+      ['FABSCOPE_DISCOVER_INTERVAL_MS', '1e4'],
+      ['FABSCOPE_DRIFT_STABLE_SECONDS', '-1'],
+      ['FABSCOPE_TOPOLOGY_VERSIONS', '1'],
+      ['FABSCOPE_EXPECTED_TOPOLOGY', '/no/such/design.topo'],
+    ] as const) {
+      expect(() => configFromEnv({ [name]: value })).toThrow(ConfigError);
+      expect(() => configFromEnv({ [name]: value })).toThrow(name);
+    }
+  });
+
+  it('a golden file that does not parse stops the start, naming the file and line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fabscope-golden-'));
+    try {
+      const golden = join(dir, 'bad.topo');
+      writeFileSync(golden, 'Switch 8 "s1"\n[1] this is not a port\n');
+      const config = configFromEnv({ FABSCOPE_EXPECTED_TOPOLOGY: golden });
+      expect(() => liveTopologyFor(config, arDemo(), undefined)).toThrow(
+        /FABSCOPE_EXPECTED_TOPOLOGY: .*bad\.topo.*line 2/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('DriftTracker: the stability window', () => {
   const design = topologySnapshot(arDemo());

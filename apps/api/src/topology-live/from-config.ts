@@ -112,7 +112,8 @@ export function liveTopologyFor(
 ): { live: LiveTopology; stop: () => Promise<void> } {
   const settings = config.topologyLive ?? DEFAULT_LIVE_TOPOLOGY;
   const now = options.now ?? Date.now;
-  const versions = new TopologyVersions(topologySnapshot(fabric), {
+  const loadedSnapshot = topologySnapshot(fabric);
+  const versions = new TopologyVersions(loadedSnapshot, {
     nowMs: now(),
     maxVersions: settings.maxVersions,
     dir: config.eventsDir,
@@ -129,6 +130,7 @@ export function liveTopologyFor(
     : undefined;
   const live = new LiveTopology({
     loaded: fabric,
+    loadedSnapshot,
     versions,
     discover,
     intervalMs: settings.discoverIntervalMs,

@@ -33,6 +33,8 @@ const DEFAULT_SETTLE_MS = 5000;
 export interface LiveTopologyOptions {
   /** The fabric the API loaded and runs on (its LinkIndex, tables, store mapping). */
   loaded: Fabric;
+  /** topologySnapshot(loaded), when the caller has it already. */
+  loadedSnapshot?: TopologySnapshot | undefined;
   versions: TopologyVersions;
   /** Reads the fabric as it is now (ibnetdiscover -p); absent: the topology never changes while running. */
   discover?: (() => Promise<Fabric>) | undefined;
@@ -107,7 +109,7 @@ export class LiveTopology {
 
   constructor(private readonly options: LiveTopologyOptions) {
     this.now = options.now ?? Date.now;
-    this.loadedSnapshot = topologySnapshot(options.loaded);
+    this.loadedSnapshot = options.loadedSnapshot ?? topologySnapshot(options.loaded);
     this.observeDrift(options.versions.latest().snapshot);
   }
 

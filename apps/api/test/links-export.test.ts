@@ -143,7 +143,7 @@ describe('GET /links/export at fat-tree-6912', () => {
     const fifth = await fetch(`${base}/links/export`);
     expect(fifth.status).toBe(503);
     expect(Number(fifth.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await fifth.json()).message).toMatch(/4 expensive requests .* running/);
+    expect(((await fifth.json()) as { message: string }).message).toMatch(/4 expensive requests .* running/);
     // The four read on, all at once; /health is asked meanwhile.
     const latencies: number[] = [];
     for (const c of slow) c.socket.resume();

@@ -727,7 +727,9 @@ export type LinksExportQuery = Static<typeof LinksExportQuery>;
 
 export const TrafficQuery = Type.Object(
   {
-    job: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Only the flows of this job' })),
+    job: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 256, description: 'Only the flows of this job' }),
+    ),
     ...PageQueryFields,
   },
   { additionalProperties: false },

@@ -47,6 +47,8 @@ interface Listing {
   route: string;
   /** The list's instant and the parameters that chose and ordered its rows. */
   instant: string;
+  /** What a first page names to page this list again (`reuse`); else its instant. */
+  key: string;
   signature: string;
   rows: RowSource<unknown>;
   extra: unknown;
@@ -111,9 +113,9 @@ export class Listings {
   }
 
   /**
-   * One page of `route`'s list. Without a cursor the list is opened: `reuse` (when given) names an
-   * instant whose list of the same parameters, if held, is read again instead of `open` (two first
-   * pages in one tick share one sort); otherwise `open` reads it. With a cursor, the page is the next
+   * One page of `route`'s list. Without a cursor the list is opened: `reuse` (when given) names a
+   * list of the same parameters that, if held, is read again instead of `open` (two first pages in
+   * one tick share one sort; two of one past instant, one read of the store); otherwise `open` reads it. With a cursor, the page is the next
    * slice of the list it names; parameters other than `limit` must be absent or the same as its first page's.
    */
   async page<T, X>(
@@ -152,9 +154,9 @@ export class Listings {
         reuse === undefined
           ? undefined
           : [...this.lists.values()].find(
-              (l) => l.route === route && l.instant === reuse && l.signature === signature,
+              (l) => l.route === route && l.key === reuse && l.signature === signature,
             );
-      listing = held ?? this.keep(route, signature, await open());
+      listing = held ?? this.keep(route, signature, await open(), reuse);
     }
     listing.lastReadMs = this.now();
     // Most recently read last: the map's order is the eviction order.
@@ -171,11 +173,17 @@ export class Listings {
     return page;
   }
 
-  private keep(route: string, signature: string, opened: OpenedList<unknown, unknown>): Listing {
+  private keep(
+    route: string,
+    signature: string,
+    opened: OpenedList<unknown, unknown>,
+    key: string | undefined,
+  ): Listing {
     const listing: Listing = {
       id: randomBytes(12).toString('base64url'),
       route,
       instant: opened.instant,
+      key: key ?? opened.instant,
       signature,
       rows: opened.rows,
       extra: opened.extra,

@@ -62,7 +62,14 @@ export const linksRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, 
         return { instant: at.time, rows: new RankedLinks(ctx.linkIndex, chosen, sort, order), extra: null };
       };
       // A job source or emulator that fails is a 502/504 naming it (app.ts's error handler).
-      const page = await app.listings.page('links', request.query, open, live?.time);
+      // A past instant asked again within a tick (a view refreshing) is paged again, not read again
+      // from the store; after a tick it is read again (samples of a recent instant may come late).
+      const reuse = live
+        ? `tick ${live.time}`
+        : time !== undefined
+          ? `time ${time} during tick ${ctx.sampler.tickCount}`
+          : undefined;
+      const page = await app.listings.page('links', request.query, open, reuse);
       return {
         time: page.instant,
         links: page.rows,

@@ -135,3 +135,32 @@ describe('RankedLinks: a first page selected is the head of the whole order', ()
     );
   });
 });
+
+describe('Listings: first pages naming one reuse key share one read', () => {
+  it('concurrent first pages wait for the same read; invalidate makes the next one read anew', async () => {
+    const listings = new Listings();
+    let reads = 0;
+    let release: () => void = () => {};
+    const slow = async () => {
+      reads++;
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return { instant: `read ${reads}`, rows: [1, 2, 3], extra: null };
+    };
+    const pages = [1, 2, 3].map(() => listings.page('traffic', { limit: 1 }, slow, 'interval 7'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    release();
+    const answers = await Promise.all(pages);
+    expect(reads).toBe(1);
+    expect(new Set(answers.map((a) => a.instant))).toEqual(new Set(['read 1']));
+    // A cursor of the shared list still reads on after an invalidation; a first page reads anew.
+    listings.invalidate('traffic');
+    const next = listings.page('traffic', { cursor: answers[0]?.next }, slow, 'interval 7');
+    expect((await next).rows).toEqual([2, 3]);
+    const fresh = listings.page('traffic', { limit: 1 }, slow, 'interval 7');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    release();
+    expect((await fresh).instant).toBe('read 2');
+  });
+});

@@ -95,6 +95,8 @@ export const DEFAULT_LIST_IDLE_MS = 60_000;
 /** The lists being paged through, per route, bounded in number and in idle time. */
 export class Listings {
   private readonly lists = new Map<string, Listing>();
+  /** Lists being read for first pages that named a `reuse` key, by route, key and parameters. */
+  private readonly reading = new Map<string, Promise<Listing>>();
   private readonly instantsPerRoute: number;
   private readonly listsPerRoute: number;
   private readonly idleMs: number;
@@ -114,9 +116,11 @@ export class Listings {
 
   /**
    * One page of `route`'s list. Without a cursor the list is opened: `reuse` (when given) names a
-   * list of the same parameters that, if held, is read again instead of `open` (two first pages in
-   * one tick share one sort; two of one past instant, one read of the store); otherwise `open` reads it. With a cursor, the page is the next
-   * slice of the list it names; parameters other than `limit` must be absent or the same as its first page's.
+   * list of the same parameters that, if held or being read, is paged instead of reading another
+   * (two first pages in one tick share one sort; of one past instant, one read of the store; of
+   * the flows within one sampling interval, one read of the emulator); otherwise `open` reads it.
+   * With a cursor, the page is the next slice of the list it names; parameters other than `limit`
+   * must be absent or the same as its first page's.
    */
   async page<T, X>(
     route: string,
@@ -156,7 +160,9 @@ export class Listings {
           : [...this.lists.values()].find(
               (l) => l.route === route && l.key === reuse && l.signature === signature,
             );
-      listing = held ?? this.keep(route, signature, await open(), reuse);
+      listing = held ?? (await this.opened(route, signature, open, reuse));
+      // Evicted while this page waited for its list to be read: held again, for its cursor.
+      if (!this.lists.has(listing.id)) this.lists.set(listing.id, listing);
     }
     listing.lastReadMs = this.now();
     // Most recently read last: the map's order is the eviction order.
@@ -171,6 +177,39 @@ export class Listings {
     };
     if (end < listing.rows.length) page.next = encodeCursor(listing.id, end);
     return page;
+  }
+
+  /**
+   * Reads a list once however many first pages ask for it at the same time: those that name the
+   * same `reuse` key and parameters while it is being read wait for that read (a slow upstream is
+   * asked once, not once per client).
+   */
+  private opened(
+    route: string,
+    signature: string,
+    open: () => Promise<OpenedList<unknown, unknown>>,
+    reuse: string | undefined,
+  ): Promise<Listing> {
+    if (reuse === undefined) return open().then((opened) => this.keep(route, signature, opened, undefined));
+    const key = JSON.stringify([route, reuse, signature]);
+    let reading = this.reading.get(key);
+    if (!reading) {
+      reading = open()
+        .then((opened) => this.keep(route, signature, opened, reuse))
+        .finally(() => this.reading.delete(key));
+      this.reading.set(key, reading);
+    }
+    return reading;
+  }
+
+  /**
+   * After a change (traffic started or stopped), first pages of `route` read anew: the lists held
+   * stay for their cursors, but no first page reuses them.
+   */
+  invalidate(route: string): void {
+    for (const listing of this.lists.values())
+      if (listing.route === route) listing.key = `stale ${listing.id}`;
+    for (const key of this.reading.keys()) if (JSON.parse(key)[0] === route) this.reading.delete(key);
   }
 
   private keep(

@@ -11,7 +11,7 @@ import {
   TrafficRequest,
   TrafficStartedSchema,
 } from '@fabscope/contracts';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { UpstreamError } from '../emulator-client.ts';
 import { adaptiveRoutingOf } from '../fabric-manager/choose-provider.ts';
@@ -68,10 +68,17 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
     (request, reply) =>
       withEmulator(ctx, reply, async (emulator) => {
         const { job } = request.query;
-        const page = await app.listings.page('traffic', request.query, async () => {
-          const { flows } = await emulator.listFlows(job === undefined ? {} : { job });
-          return { instant: new Date().toISOString(), rows: flows, extra: jobTotals(flows) };
-        });
+        // First pages within one sampling interval share one read of the emulator (at
+        // fat-tree-27648 a permutation's flows are ~30 MB to read): as fresh as the stream's tick.
+        const page = await app.listings.page(
+          'traffic',
+          request.query,
+          async () => {
+            const { flows } = await emulator.listFlows(job === undefined ? {} : { job });
+            return { instant: new Date().toISOString(), rows: flows, extra: jobTotals(flows) };
+          },
+          intervalKey(ctx),
+        );
         return {
           flows: page.rows,
           total: page.total,
@@ -97,6 +104,7 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
       if (problem) return badRequest(reply, problem);
       return withEmulator(ctx, reply, async (e) => {
         const { flows } = await e.startFlows(request.body);
+        forgetFlows(app);
         return {
           started: flows.length,
           jobs: [...new Set(flows.map((f) => f.job))],
@@ -113,9 +121,25 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
       config: mutates,
       schema: { summary: 'Stop every flow', response: { 200: FlowsSchema, ...errors } },
     },
-    (_request, reply) => withEmulator(ctx, reply, (e) => e.stopFlows()),
+    (_request, reply) =>
+      withEmulator(ctx, reply, async (e) => {
+        const stopped = await e.stopFlows();
+        forgetFlows(app);
+        return stopped;
+      }),
   );
 };
+
+/** The key under which first pages of one sampling interval share a read (Listings' `reuse`). */
+export function intervalKey(ctx: ApiContext): string {
+  return `read in interval ${Math.floor(Date.now() / ctx.sampler.intervalMs)}`;
+}
+
+/** After traffic starts or stops, the next first pages of flows and jobs read them anew. */
+function forgetFlows(app: FastifyInstance): void {
+  app.listings.invalidate('traffic');
+  app.listings.invalidate('jobs');
+}
 
 /** Every job's flows and bytes/s together, busiest job first. */
 function jobTotals(flows: readonly FlowInfo[]): { job: string; flows: number; bytesPerSecond: number }[] {

@@ -17,6 +17,7 @@ import { flowsNow, jobSourceOf, listJobs } from '../jobs/context.ts';
 import { JobSourceError } from '../jobs/job.ts';
 import { estimatedPairs, knownHosts } from '../jobs/job-flows.ts';
 import { flowsOnLink, jobLinks } from '../jobs/job-report.ts';
+import { intervalKey } from './control.ts';
 
 /** Job sources fail as upstreams do: 502 with the reason; the emulator's 4xx pass through. */
 export async function withJobs<T>(reply: FastifyReply, action: () => Promise<T>) {
@@ -58,11 +59,17 @@ export const jobRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { 
     },
     (request, reply) =>
       withJobs(reply, async () => {
-        const page = await app.listings.page('jobs', request.query, async () => ({
-          instant: new Date().toISOString(),
-          rows: await listJobs(ctx),
-          extra: jobSourceOf(ctx)?.kind ?? 'none',
-        }));
+        // First pages within one sampling interval share one read of the job source.
+        const page = await app.listings.page(
+          'jobs',
+          request.query,
+          async () => ({
+            instant: new Date().toISOString(),
+            rows: await listJobs(ctx),
+            extra: jobSourceOf(ctx)?.kind ?? 'none',
+          }),
+          intervalKey(ctx),
+        );
         return {
           source: page.extra,
           jobs: page.rows,

@@ -10,6 +10,34 @@ export {
   type LinkLoad,
   MAX_ADAPTIVE_FLOWS,
 } from './analysis/contention.ts';
+export {
+  type CounterRateLimits,
+  counterRate,
+  DATA_RATE_SPIKE_FACTOR,
+  SATURATION_CEILINGS,
+} from './analysis/counter-rate.ts';
+export {
+  CONGESTION_COUNTERS,
+  categoryConfigFor,
+  type DirectionTraffic,
+  directionCategories,
+  directionErrors,
+  directionTraffic,
+  ERROR_COUNTER_GROUPS,
+  errorsPerSecond,
+  LINK_ERROR_FIELDS,
+  LINK_ERROR_GAUGES,
+  type LinkErrorField,
+  type LinkErrorRates,
+  maxKnown,
+  measuresWaitAndCategories,
+  type PortErrorRates,
+  type PortRateReading,
+  UNKNOWN_CATEGORIES,
+  UNKNOWN_ERRORS,
+  utilizationOf,
+  waitFraction,
+} from './analysis/link-direction.ts';
 export { type MaxMinProblem, maxMinFair } from './analysis/max-min.ts';
 export {
   type CollectivePattern,

@@ -3,12 +3,16 @@ import {
   type CategoryValues,
   channelOf,
   DEFAULT_PM_THRESHOLDS,
+  type DirectionTraffic,
+  directionTraffic,
   type Fabric,
   type FabricType,
   linkDataBytesPerSecond,
   type PmThresholdConfig,
+  utilizationOf,
+  waitFraction,
 } from '@fabscope/topology';
-import { type PortRates, portKey, type RatesSnapshot } from '../store/types.ts';
+import { type DirectionRates, type PortRates, portKey, type RatesSnapshot } from '../store/types.ts';
 import {
   type CategoryHistograms,
   categoryConfigFor,
@@ -23,6 +27,8 @@ import {
 
 /** One direction of a link, as the API answers it (the contract's LinkStateSchema). */
 export type { LinkDirectionState };
+// The direction formula is topology's (analysis/link-direction.ts), shared with the collector.
+export { waitFraction };
 
 export interface FabricSummary {
   time: string;
@@ -93,21 +99,6 @@ export class LinkIndex {
   }
 }
 
-function maxKnown(a: number | null | undefined, b: number | null | undefined): number | null {
-  const x = a ?? null;
-  const y = b ?? null;
-  if (x === null) return y;
-  if (y === null) return x;
-  return Math.max(x, y);
-}
-
-/** XmitWait ticks/s × tick seconds, clamped to 0..1; null when either is unknown. */
-export function waitFraction(ticksPerSecond: number | null, tickSeconds: number | null): number | null {
-  if (ticksPerSecond === null || tickSeconds === null) return null;
-  if (!Number.isFinite(ticksPerSecond) || !Number.isFinite(tickSeconds) || !(tickSeconds > 0)) return null;
-  return Math.min(1, Math.max(0, ticksPerSecond * tickSeconds));
-}
-
 /** A link is down when either end says so, up when an end says so and none says down. */
 export function combineLinkUp(a: boolean | null | undefined, b: boolean | null | undefined): boolean | null {
   if (a === false || b === false) return false;
@@ -115,34 +106,38 @@ export function combineLinkUp(a: boolean | null | undefined, b: boolean | null |
   return null;
 }
 
+/** A direction measured whole at the edge (the collector's per-direction gauges) as traffic. */
+function edgeTraffic(d: DirectionRates | undefined): DirectionTraffic {
+  return {
+    bytesPerSecond: d?.bytesPerSecond ?? null,
+    packetsPerSecond: d?.packetsPerSecond ?? null,
+    transmitWaitTicksPerSecond: null,
+    transmitWaitFraction: d?.transmitWaitFraction ?? null,
+  };
+}
+
 /**
  * Utilization of each link direction = max(Δtx at the sending port, Δrx at the receiving port)
  * / Δt / capacity — the Omni-Path performance manager's formula, which also covers a port whose
- * own counters are unreadable. Unknown stays null (stale), never 0.
+ * own counters are unreadable. Unknown stays null (stale), never 0. A store whose source computed
+ * the directions already (the collector's gauges, `snapshot.directions`) gives them as they are;
+ * the ports then carry the link states and error rates only.
  */
 export function linkDirectionStates(index: LinkIndex, snapshot: RatesSnapshot): LinkDirectionState[] {
+  const directions = snapshot.directions;
   return index.channels.map(({ fixed, fromKey, toKey }) => {
     const sender: PortRates | undefined = snapshot.ports.get(fromKey);
     const receiver: PortRates | undefined = snapshot.ports.get(toKey);
-    const bytes = maxKnown(sender?.transmitBytesPerSecond, receiver?.receiveBytesPerSecond);
-    const packets = maxKnown(sender?.transmitPacketsPerSecond, receiver?.receivePacketsPerSecond);
-    const wait = waitFraction(
-      sender?.transmitWaitTicksPerSecond ?? null,
-      sender?.transmitWaitTickSeconds ?? null,
-    );
+    const traffic = directions ? edgeTraffic(directions.get(fromKey)) : directionTraffic(sender, receiver);
     const errors = directionErrors(sender, receiver);
     return directionState(fixed, {
-      bytesPerSecond: bytes,
-      packetsPerSecond: packets,
-      transmitWaitTicksPerSecond: sender?.transmitWaitTicksPerSecond ?? null,
-      transmitWaitFraction: wait,
+      bytesPerSecond: traffic.bytesPerSecond,
+      packetsPerSecond: traffic.packetsPerSecond,
+      transmitWaitTicksPerSecond: traffic.transmitWaitTicksPerSecond,
+      transmitWaitFraction: traffic.transmitWaitFraction,
       linkUp: combineLinkUp(sender?.linkUp, receiver?.linkUp),
       errors,
-      categories: directionCategories(
-        errors,
-        { transmitWaitFraction: wait, packetsPerSecond: packets, bytesPerSecond: bytes },
-        index.categoryConfig,
-      ),
+      categories: directionCategories(errors, traffic, index.categoryConfig),
     });
   });
 }
@@ -176,7 +171,7 @@ export function directionState(fixed: ChannelKeys['fixed'], m: DirectionMeasures
     from: fixed.from,
     to: fixed.to,
     capacityBytesPerSecond: capacity,
-    utilization: bytes === null ? null : Math.min(1, bytes / capacity),
+    utilization: utilizationOf(bytes, capacity),
     bytesPerSecond: bytes,
     packetsPerSecond: m.packetsPerSecond,
     transmitWaitTicksPerSecond: pm ? m.transmitWaitTicksPerSecond : null,

@@ -51,6 +51,18 @@ export function emptyPortRates(): PortRates {
   };
 }
 
+/**
+ * One link direction as its source measured it whole: the fabric collector's per-direction gauges
+ * (its rates at the edge: max(tx at the sender, rx at the receiver) per sweep), keyed by the
+ * sending port's portKey. Null when unknown.
+ */
+export interface DirectionRates {
+  bytesPerSecond: number | null;
+  packetsPerSecond: number | null;
+  /** Share of the time the sender waited for credit (XmitWait × tick), 0..1. */
+  transmitWaitFraction: number | null;
+}
+
 export interface RatesSnapshot {
   /** When the store answered (Unix ms). */
   timeMs: number;
@@ -66,6 +78,11 @@ export interface RatesSnapshot {
   staleAfterSeconds?: number;
   /** Keyed by portKey(guid, port). Ports absent here are stale. */
   ports: Map<string, PortRates>;
+  /**
+   * Present when the store read whole directions (the collector's gauges): their traffic, by the
+   * sending port's key; `ports` then carries the link states and error rates only.
+   */
+  directions?: Map<string, DirectionRates>;
 }
 
 /** A firing alert of deploy/prometheus/rules, as Prometheus reports it. */

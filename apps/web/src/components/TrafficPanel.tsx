@@ -22,7 +22,7 @@ interface TrafficPanelProps {
 export function TrafficPanel({ traffic, seedAvailable = true, onSelectJob }: TrafficPanelProps) {
   const rates = useRateFormat();
   const { flows } = traffic;
-  const groups = flows ? groupFlowsByJob(flows) : [];
+  const groups = flows ? groupFlowsByJob(flows, traffic.jobTotals) : [];
   const hidden = groups.slice(JOBS_SHOWN);
   const seedRunning = jobRunning(flows, SEED_JOB);
   return (

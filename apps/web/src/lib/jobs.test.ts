@@ -79,3 +79,28 @@ describe('jobs in the dashboard', () => {
     });
   });
 });
+
+describe('groupFlowsByJob with the whole list’s totals (the API pages the flows)', () => {
+  const flow = (id: string, job: string, from: string, to: string): Flow =>
+    ({ id, job, from, to, bytesPerSecond: 1e9, path: [] }) as unknown as Flow;
+
+  it('counts every flow of a job and its rate, not only those of the first page', () => {
+    const page = [
+      flow('f1', 'perm', 'h1', 'h2'),
+      flow('f2', 'perm', 'h2', 'h3'),
+      flow('f3', 'seed', 'a', 'c'),
+    ];
+    const groups = groupFlowsByJob(page, [
+      { job: 'perm', flows: 27_648, bytesPerSecond: 3e14 },
+      { job: 'seed', flows: 1, bytesPerSecond: 1e9 },
+      { job: 'late', flows: 4, bytesPerSecond: 2e9 },
+    ]);
+    expect(groups.map((g) => [g.job, g.count, g.bytesPerSecond, g.flows.length])).toEqual([
+      ['perm', 27_648, 3e14, 2],
+      ['late', 4, 2e9, 0],
+      ['seed', 1, 1e9, 1],
+    ]);
+    // Pairs are known of the page only: not claimed for a job whose flows go beyond it.
+    expect(groups[0]?.pairs).toBe(27_648);
+  });
+});

@@ -13,7 +13,11 @@ export interface FlowGroup {
 }
 
 /** The flow list grouped by job, busiest job first; a group keeps its flows in the API's order. */
-export function groupFlowsByJob(flows: readonly Flow[]): FlowGroup[] {
+export function groupFlowsByJob(
+  flows: readonly Flow[],
+  /** Every job's flows and bytes/s over the whole list, when `flows` is its first page only. */
+  totals?: readonly { job: string; flows: number; bytesPerSecond: number }[] | null,
+): FlowGroup[] {
   const groups = new Map<string, FlowGroup>();
   const pairs = new Map<string, Set<string>>();
   for (const f of flows) {
@@ -30,6 +34,21 @@ export function groupFlowsByJob(flows: readonly Flow[]): FlowGroup[] {
     pairs.get(job)?.add(`${f.from}\u0000${f.to}`);
   }
   for (const group of groups.values()) group.pairs = pairs.get(group.job)?.size ?? 0;
+  // The whole list's counts and rates where known; jobs with no flow on this page still listed.
+  for (const total of totals ?? []) {
+    const group = groups.get(total.job) ?? {
+      job: total.job,
+      count: 0,
+      bytesPerSecond: 0,
+      pairs: 0,
+      flows: [],
+    };
+    // Distinct pairs are known of this page only: not said for a job with flows beyond it.
+    if (group.count < total.flows) group.pairs = total.flows;
+    group.count = Math.max(group.count, total.flows);
+    group.bytesPerSecond = total.bytesPerSecond;
+    groups.set(total.job, group);
+  }
   return [...groups.values()].sort(
     (a, b) => b.bytesPerSecond - a.bytesPerSecond || b.count - a.count || (a.job < b.job ? -1 : 1),
   );

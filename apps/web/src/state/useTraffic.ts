@@ -1,13 +1,19 @@
 import { useCallback } from 'react';
-import type { Flow, TrafficRequest } from '../api/types.ts';
+import type { Flow, FlowPage, TrafficRequest } from '../api/types.ts';
 import { useApi } from './ApiContext.tsx';
 import { useTickedResource } from './useTickedResource.ts';
 
 /** Refresh the flow list at most this often, on stream ticks (no timer of its own). */
 const FLOW_REFRESH_MS = 2000;
 
+/** Every job's flows and bytes/s over the whole list (the API pages the flows themselves). */
+export type JobTotals = FlowPage['jobs'];
+
 export interface TrafficState {
+  /** The first page of the flows (up to 500). */
   flows: Flow[] | null;
+  /** Every job's totals, all pages together; null until read (or after a start, until re-read). */
+  jobTotals: JobTotals | null;
   busy: boolean;
   error: string | null;
   start: (request: TrafficRequest) => void;
@@ -24,25 +30,27 @@ export function useTraffic(tick: string | null): TrafficState {
   const api = useApi();
   // The first page of the flows (the API pages them): what the panel lists, grouped by job.
   const read = useCallback(
-    async (signal: AbortSignal): Promise<{ flows: Flow[] }> => ({
-      flows: (await api.getTraffic(signal)).flows,
-    }),
+    async (signal: AbortSignal): Promise<{ flows: Flow[]; jobs?: JobTotals }> => {
+      const page = await api.getTraffic(signal);
+      return { flows: page.flows, jobs: page.jobs };
+    },
     [api],
   );
   const { data, busy, error, mutate } = useTickedResource(read, tick, FLOW_REFRESH_MS);
   const start = useCallback(
-    (request: TrafficRequest) => mutate((signal) => api.startTraffic(request, signal)),
+    (request: TrafficRequest) =>
+      mutate(async (signal) => ({ flows: (await api.startTraffic(request, signal)).flows })),
     [api, mutate],
   );
   const replace = useCallback(
     (request: TrafficRequest) =>
       mutate(async (signal) => {
         await api.stopTraffic(signal);
-        return api.startTraffic(request, signal);
+        return { flows: (await api.startTraffic(request, signal)).flows };
       }),
     [api, mutate],
   );
   const stop = useCallback(() => mutate((signal) => api.stopTraffic(signal)), [api, mutate]);
 
-  return { flows: data?.flows ?? null, busy, error, start, replace, stop };
+  return { flows: data?.flows ?? null, jobTotals: data?.jobs ?? null, busy, error, start, replace, stop };
 }

@@ -7,6 +7,9 @@ export const COLLECT_USAGE = `usage:
                         [--listen 127.0.0.1:9465] [--once]
   fabscope collect fabric --source emulator --url http://127.0.0.1:PORT [--listen …] [--once]
                         [--shard K/N]   (any source: only switch group K of N, for N collectors in parallel)
+                        [--raw-counters auto|on|off]   (any source: the raw counters beside the rates
+                        the collector computes; auto: on up to 20,000 ports; a scrape naming families
+                        with name[] gets them either way)
   fabscope collect fabric --source infiniband [--fabric NAME] [--reader mad|perfquery]
                         [--ibnetdiscover PATH] [--perfquery PATH] [--timeout-ms 5000] [--concurrency 4]
                         [--listen 127.0.0.1:9466] [--once]

@@ -1,4 +1,6 @@
 export { ExpositionWriter, escapeLabelValue, formatValue, labelText } from './exposition/writer.ts';
+export { EDGE, EDGE_FAMILIES } from './fabric/edge-exposition.ts';
+export { SPARSE_TAIL } from './fabric/edge-rates.ts';
 export { emulatorSource, portSamplesFromEmulator } from './fabric/emulator-source.ts';
 export {
   ERROR_COUNTER_KEYS,
@@ -10,6 +12,7 @@ export {
   createFabricRegistry,
   type FabricCollectorOptions,
   type FabricRegistry,
+  RAW_COUNTERS_AUTO_PORTS,
 } from './fabric/fabric-metrics.ts';
 export { type IbPort, IbPortMap } from './fabric/ib-discovery.ts';
 export {

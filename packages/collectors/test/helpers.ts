@@ -6,6 +6,8 @@ export interface Sample {
   name: string;
   labels: Record<string, string>;
   value: number;
+  /** The sample's timestamp (ms), when the line has one. */
+  timestampMs?: number;
 }
 
 /** Minimal exposition reader for tests: one sample per non-comment line. */
@@ -20,7 +22,9 @@ export function samples(text: string): Sample[] {
     for (const m of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) {
       labels[m[1] as string] = (m[2] as string).replace(/\\n/g, '\n').replace(/\\(.)/g, '$1');
     }
-    out.push({ name: match[1] as string, labels, value: Number(match[3]) });
+    const sample: Sample = { name: match[1] as string, labels, value: Number(match[3]) };
+    if (match[4] !== undefined) sample.timestampMs = Number(match[4]);
+    out.push(sample);
   }
   return out;
 }

@@ -71,6 +71,7 @@ export const COLLECT_FABRIC_OPTIONS = {
   listen: { type: 'string', default: '127.0.0.1:9466' },
   once: { type: 'boolean', default: false },
   shard: { type: 'string' },
+  'raw-counters': { type: 'string', default: 'auto' },
 } as const;
 
 /** `fabscope collect host|fabric …`; resolves with a stop function when it keeps serving. */
@@ -146,7 +147,16 @@ export async function collect(args: string[], io: Io): Promise<(() => Promise<vo
     } catch (error) {
       throw new ConfigError((error as Error).message);
     }
-    const fabric = createFabricRegistry({ source, timeoutMs: readTimeoutMs, shard });
+    const raw = values['raw-counters'];
+    if (raw !== 'auto' && raw !== 'on' && raw !== 'off') {
+      throw new ConfigError(`--raw-counters must be on, off or auto, got "${raw}"`);
+    }
+    const fabric = createFabricRegistry({
+      source,
+      timeoutMs: readTimeoutMs,
+      shard,
+      rawCounters: raw === 'auto' ? 'auto' : raw === 'on',
+    });
     return serveOrPrint(fabric.scrapeChunks, values.listen, values.once, io);
   }
   throw new ConfigError(`collect needs "host" or "fabric"\n${COLLECT_USAGE}`);

@@ -1,6 +1,10 @@
+import type { PmThresholdConfig } from '@fabscope/topology';
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { ScrapeRequest } from '../metrics-server.ts';
-import { portExpositionChunks } from './port-exposition.ts';
+import { ChunkWriter } from './chunk-writer.ts';
+import { edgeExpositionChunks } from './edge-exposition.ts';
+import { EdgeRates, type EdgeSweep } from './edge-rates.ts';
+import { PORT_FAMILIES, PortLabels, writePortFamilies } from './port-exposition.ts';
 import type { FabricSnapshot, FabricSource } from './port-sample.ts';
 import type { Shard } from './shard.ts';
 
@@ -9,7 +13,21 @@ export interface FabricCollectorOptions {
   timeoutMs?: number;
   /** Expose only this shard's switch group (`collect fabric --shard K/N`); all ports by default. */
   shard?: Shard | undefined;
+  /**
+   * Whether an unfiltered scrape carries the raw counters (and the gauges that only serve to rate
+   * them) beside the rates at the edge: `auto` (default) up to RAW_COUNTERS_AUTO_PORTS ports of the
+   * read, off beyond. A scrape naming families (`name[]`) gets what it names either way.
+   */
+  rawCounters?: boolean | 'auto' | undefined;
+  /** Thresholds and weights of the PM categories the edge writes (opafm's defaults). */
+  pmThresholds?: PmThresholdConfig | undefined;
 }
+
+/** `rawCounters: 'auto'`: the raw counters are on up to this many ports in a read (fat-tree-1152 has 4,608). */
+export const RAW_COUNTERS_AUTO_PORTS = 20_000;
+
+/** When a read whose source did not stamp it happened: the first collector to see it decides (shards share reads). */
+const readTimes = new WeakMap<FabricSnapshot, number>();
 
 export interface FabricRegistry {
   /** The agent's own series (source and per-target health); port series are written by hand. */
@@ -21,8 +39,10 @@ export interface FabricRegistry {
 }
 
 /**
- * The fabric agent's registry. Counters are read from the source once per scrape, inside the
- * scrape, and exposed as raw monotonic totals in bytes and packets: rates are left to the store.
+ * The fabric agent's registry. The source is read once per scrape, inside the scrape (a sweep);
+ * the collector keeps each port's previous reading and exposes the rates between the two (its
+ * rates at the edge, edge-exposition.ts) and, where asked or small enough, the raw monotonic
+ * totals in bytes and packets.
  * When the source fails, port series are absent (so they go stale) and `fabscope_fabric_source_up` is 0.
  * Sources that query many targets (switches, ports) also report each target's duration and
  * errors/timeouts; the ports of a failed target are absent while the others are exposed.
@@ -96,15 +116,28 @@ export function createFabricRegistry(options: FabricCollectorOptions): FabricReg
     registers: [registry],
   });
 
-  async function read(): Promise<FabricSnapshot | null> {
+  const edge = new EdgeRates();
+
+  async function read(): Promise<{ snapshot: FabricSnapshot; sweep: EdgeSweep } | null> {
     const started = performance.now();
+    const startedMs = Date.now();
     let snapshot: FabricSnapshot | null = null;
+    let sweep: EdgeSweep | null = null;
     try {
       snapshot = await source.read(AbortSignal.timeout(timeoutMs));
       sourceUp.set({ source: source.name }, 1);
+      // The sweep's time: the source's stamp, else the middle of the read.
+      let readAt = snapshot.countersReadAtMs ?? readTimes.get(snapshot);
+      if (readAt === undefined) {
+        readAt = Math.round((startedMs + Date.now()) / 2);
+        readTimes.set(snapshot, readAt);
+      }
+      sweep = edge.update(snapshot, readAt);
     } catch {
       sourceUp.set({ source: source.name }, 0);
       errors.inc({ source: source.name });
+      // Every port missed this sweep: the next one's rates are a gap, never a rate over two.
+      edge.miss();
     }
     duration.set({ source: source.name }, (performance.now() - started) / 1000);
     if (snapshot?.mads) {
@@ -121,7 +154,7 @@ export function createFabricRegistry(options: FabricCollectorOptions): FabricReg
       targetErrors.inc(labels, t.outcome === 'error' ? 1 : 0);
       targetTimeouts.inc(labels, t.outcome === 'timeout' ? 1 : 0);
     }
-    return snapshot;
+    return snapshot && sweep ? { snapshot, sweep } : null;
   }
 
   /** The agent's own series, or those of them named. */
@@ -134,11 +167,26 @@ export function createFabricRegistry(options: FabricCollectorOptions): FabricReg
     return text;
   }
 
+  /** The raw port families a scrape writes: those named, else all or all but the raw counters. */
+  function rawFamilies(names: ReadonlySet<string> | undefined, ports: number) {
+    if (names) return PORT_FAMILIES.filter((f) => names.has(f.name));
+    const raw = options.rawCounters ?? 'auto';
+    const on = raw === 'auto' ? ports <= RAW_COUNTERS_AUTO_PORTS : raw;
+    return on ? PORT_FAMILIES : PORT_FAMILIES.filter((f) => !f.raw);
+  }
+
   async function scrapeChunks(request: ScrapeRequest = {}): Promise<Iterable<string | Uint8Array>> {
-    const snapshot = await read();
+    const reading = await read();
     const own = await ownMetrics(request.names);
     function* all(): Generator<string | Uint8Array> {
-      if (snapshot) yield* portExpositionChunks(snapshot, request.names, options.shard, nodeTypes);
+      if (reading) {
+        const { snapshot, sweep } = reading;
+        const labels = new PortLabels(snapshot, options.shard, nodeTypes);
+        const out = new ChunkWriter();
+        yield* writePortFamilies(labels, rawFamilies(request.names, snapshot.ports.length), out);
+        yield* edgeExpositionChunks(sweep, edge, labels, out, request.names, options.pmThresholds);
+        yield* out.end();
+      }
       yield own;
     }
     return all();

@@ -1,4 +1,5 @@
-import { escapeLabelValue, formatValue } from '../exposition/writer.ts';
+import { escapeLabelValue } from '../exposition/writer.ts';
+import { ChunkWriter } from './chunk-writer.ts';
 import { ERROR_COUNTER_KEYS, ERROR_COUNTERS } from './error-counters.ts';
 import type { FabricSnapshot, PortSample } from './port-sample.ts';
 import { type Shard, shardOfPort } from './shard.ts';
@@ -14,6 +15,12 @@ interface PortFamily {
    * far end). Default: the port's key.
    */
   labelledBy?: 'sender' | 'info';
+  /**
+   * One of the raw counters (and the gauges that only serve to rate them: the link rate, the
+   * XmitWait tick, the two Omni-Path gauges the error detail carries): the collector's rates at
+   * the edge (edge-exposition.ts) stand for them, so a collector may leave them out (`rawCounters`).
+   */
+  raw?: true;
 }
 
 /**
@@ -37,12 +44,14 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
     type: 'counter',
     help: 'Data octets transmitted on the port',
     value: (p) => p.transmitBytes,
+    raw: true,
   },
   {
     name: 'fabscope_port_data_received_bytes_total',
     type: 'counter',
     help: 'Data octets received on the port',
     value: (p) => p.receiveBytes,
+    raw: true,
   },
   {
     // The receive counter once more, keyed by the direction it measures (its sender's port): the
@@ -53,30 +62,35 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
     help: 'Data octets received at the far end of the link direction whose sending port this series names',
     value: (p) => p.receiveBytes,
     labelledBy: 'sender',
+    raw: true,
   },
   {
     name: 'fabscope_port_packets_transmitted_total',
     type: 'counter',
     help: 'Packets transmitted on the port',
     value: (p) => p.transmitPackets,
+    raw: true,
   },
   {
     name: 'fabscope_port_packets_received_total',
     type: 'counter',
     help: 'Packets received on the port',
     value: (p) => p.receivePackets,
+    raw: true,
   },
   {
     name: 'fabscope_port_transmit_wait_total',
     type: 'counter',
     help: 'Ticks during which the port had data to transmit but no flow-control credit (XmitWait)',
     value: (p) => p.transmitWaitTicks,
+    raw: true,
   },
   {
     name: 'fabscope_port_transmit_wait_tick_seconds',
     type: 'gauge',
     help: 'Length of one XmitWait tick, where the source knows it (rate(wait_total) × this = share of time waiting)',
     value: (p) => p.transmitWaitTickSeconds ?? Number.NaN,
+    raw: true,
   },
   ...ERROR_COUNTER_KEYS.map(
     (key): PortFamily => ({
@@ -84,6 +98,7 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
       type: ERROR_COUNTERS[key].type,
       help: ERROR_COUNTERS[key].help,
       value: (p) => p.errors?.[key] ?? Number.NaN,
+      raw: true,
     }),
   ),
   {
@@ -91,6 +106,7 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
     type: 'gauge',
     help: 'Data rate of the port link',
     value: (p) => p.rateBytesPerSecond,
+    raw: true,
   },
   {
     name: 'fabscope_port_link_up',
@@ -146,28 +162,126 @@ function infoLabelText(fabric: string, p: PortSample, typeOf: ReadonlyMap<string
   );
 }
 
-const CHUNK_BYTES = 1024 * 1024;
-const NEWLINE = 0x0a;
+/**
+ * The label sets of one scrape, made once and shared by every family written: the ports this
+ * collector writes (its shard's, or all) and, per port, its key labels, the key of the direction
+ * arriving at it (its sender's), and its full description.
+ */
+export class PortLabels {
+  /** The snapshot's ports this collector writes (its shard's), in snapshot order. */
+  readonly ports: PortSample[];
+  /** Index of each of `ports` in the snapshot. */
+  readonly indices: Int32Array;
+  readonly fabric: string;
+  private key: (Buffer | undefined)[] = [];
+  private sender: (Buffer | null | undefined)[] = [];
+  private info: (Buffer | undefined)[] = [];
 
-/** Writes a non-negative safe integer's decimal digits at `pos`; returns the new position. */
-function writeUint(out: Buffer, pos: number, v: number): number {
-  if (v < 10) {
-    out[pos] = 48 + v;
-    return pos + 1;
+  constructor(
+    readonly snapshot: FabricSnapshot,
+    readonly shard: Shard | undefined,
+    /** Node GUID → type, kept across scrapes (a far end whose read failed keeps its type). */
+    readonly typeOf: Map<string, string>,
+  ) {
+    this.fabric = escapeLabelValue(snapshot.fabric);
+    // Types seen in this snapshot (and, in `typeOf`, earlier ones): a far end whose read failed keeps
+    // its type, so the label does not flip to "" and back (a new series each time).
+    for (const p of snapshot.ports) {
+      typeOf.set(p.nodeGuid, p.nodeType);
+      if (p.remote?.nodeType) typeOf.set(p.remote.nodeGuid, p.remote.nodeType);
+    }
+    // A shard writes its own switch group's ports (shard.ts); the far ends' types come from all.
+    const all = snapshot.ports;
+    const indices: number[] = [];
+    for (let i = 0; i < all.length; i++) {
+      if (!shard || shard.count <= 1 || shardOfPort(all[i] as PortSample, shard.count) === shard.index)
+        indices.push(i);
+    }
+    this.indices = Int32Array.from(indices);
+    this.ports = indices.length === all.length ? all : indices.map((i) => all[i] as PortSample);
   }
-  let digits = 0;
-  for (let t = v; t >= 1; t = Math.floor(t / 10)) digits++;
-  let end = pos + digits;
-  for (let t = v; end > pos; t = Math.floor(t / 10)) out[--end] = 48 + (t % 10);
-  return pos + digits;
+
+  /** Whether a port of the snapshot belongs to this collector's shard. */
+  inShard(p: PortSample): boolean {
+    const shard = this.shard;
+    return !shard || shard.count <= 1 || shardOfPort(p, shard.count) === shard.index;
+  }
+
+  /** Key labels (`{fabric,node_guid,port,node_type[,remote_node_type]} `) of the i-th of `ports`. */
+  keyOf(i: number): Buffer {
+    let b = this.key[i];
+    if (!b) {
+      b = Buffer.from(portLabelText(this.fabric, this.ports[i] as PortSample, this.typeOf), 'utf8');
+      this.key[i] = b;
+    }
+    return b;
+  }
+
+  /** Key labels of the direction arriving at the i-th of `ports` (its sender's); null uncabled. */
+  senderOf(i: number): Buffer | null {
+    let b = this.sender[i];
+    if (b === undefined) {
+      const text = senderLabelText(this.fabric, this.ports[i] as PortSample, this.typeOf);
+      b = text === null ? null : Buffer.from(text, 'utf8');
+      this.sender[i] = b;
+    }
+    return b;
+  }
+
+  /** Full description labels of the i-th of `ports`. */
+  infoOf(i: number): Buffer {
+    let b = this.info[i];
+    if (!b) {
+      b = Buffer.from(infoLabelText(this.fabric, this.ports[i] as PortSample, this.typeOf), 'utf8');
+      this.info[i] = b;
+    }
+    return b;
+  }
+}
+
+/**
+ * Writes the port series of `families` for the ports of `labels`. Values that are unknown (NaN)
+ * are left out: absent, never 0. Counters carry the time they were read at (port-sample.ts
+ * countersReadAtMs); gauges do not, so Prometheus still marks them stale when a port disappears.
+ */
+export function* writePortFamilies(
+  labels: PortLabels,
+  families: readonly PortFamily[],
+  out: ChunkWriter,
+): Generator<Buffer> {
+  const { ports, snapshot } = labels;
+  const counterTimestamp =
+    snapshot.countersReadAtMs === undefined ? null : Buffer.from(` ${snapshot.countersReadAtMs}`, 'latin1');
+  for (const family of families) {
+    const { value } = family;
+    const timestamp = family.type === 'counter' ? counterTimestamp : null;
+    const name = Buffer.from(family.name, 'latin1');
+    const labelOf =
+      family.labelledBy === 'info'
+        ? (i: number) => labels.infoOf(i)
+        : family.labelledBy === 'sender'
+          ? (i: number) => labels.senderOf(i)
+          : (i: number) => labels.keyOf(i);
+    let header = false;
+    for (let i = 0; i < ports.length; i++) {
+      const v = value(ports[i] as PortSample);
+      if (!Number.isFinite(v)) continue;
+      const label = labelOf(i);
+      if (!label) continue;
+      if (!header) {
+        out.header(family.name, family.type, family.help);
+        header = true;
+      }
+      out.sample(name, label, v, timestamp);
+      if (out.ready.length > 0) yield* out.drain();
+    }
+  }
 }
 
 /**
  * Writes the port series of a snapshot (the families in `names`, or all; the ports of `shard`, or
- * all) as exposition text into buffers of about 1 MiB, so a
- * fabric of 100k+ ports streams to the socket without one giant string. Values that are unknown
- * (NaN) are left out: absent, never 0. Hand-written because prom-client's per-label-set
- * bookkeeping is too slow at fabric size; the names and labels are the same.
+ * all) as exposition text into buffers of about 1 MiB, so a fabric of 100k+ ports streams to the
+ * socket without one giant string. Values that are unknown (NaN) are left out: absent, never 0.
  */
 export function* portExpositionChunks(
   snapshot: FabricSnapshot,
@@ -177,74 +291,7 @@ export function* portExpositionChunks(
 ): Generator<Buffer> {
   const families = names ? PORT_FAMILIES.filter((f) => names.has(f.name)) : PORT_FAMILIES;
   if (families.length === 0) return;
-  const fabric = escapeLabelValue(snapshot.fabric);
-  // Types seen in this snapshot (and, in `types`, earlier ones): a far end whose read failed keeps
-  // its type, so the label does not flip to "" and back (a new series each time).
-  const typeOf = types;
-  for (const p of snapshot.ports) {
-    typeOf.set(p.nodeGuid, p.nodeType);
-    if (p.remote?.nodeType) typeOf.set(p.remote.nodeGuid, p.remote.nodeType);
-  }
-  // A shard writes its own switch group's ports (shard.ts); the far ends' types come from all.
-  const ports =
-    shard && shard.count > 1
-      ? snapshot.ports.filter((p) => shardOfPort(p, shard.count) === shard.index)
-      : snapshot.ports;
-  const labels = ports.map((p) => Buffer.from(portLabelText(fabric, p, typeOf), 'utf8'));
-  let senderLabels: (Buffer | null)[] | undefined;
-  let infoLabels: Buffer[] | undefined;
-  const labelsOf = (family: PortFamily): (Buffer | null)[] => {
-    if (family.labelledBy === 'info') {
-      infoLabels ??= ports.map((p) => Buffer.from(infoLabelText(fabric, p, typeOf), 'utf8'));
-      return infoLabels;
-    }
-    if (family.labelledBy !== 'sender') return labels;
-    senderLabels ??= ports.map((p) => {
-      const text = senderLabelText(fabric, p, typeOf);
-      return text === null ? null : Buffer.from(text, 'utf8');
-    });
-    return senderLabels;
-  };
-  // Counters carry the time they were read at (port-sample.ts countersReadAtMs); gauges do not, so
-  // Prometheus still marks them stale when a port disappears.
-  const counterTimestamp =
-    snapshot.countersReadAtMs === undefined ? null : Buffer.from(` ${snapshot.countersReadAtMs}`, 'latin1');
-  let out = Buffer.allocUnsafe(CHUNK_BYTES);
-  let pos = 0;
-  for (const family of families) {
-    const { value } = family;
-    const timestamp = family.type === 'counter' ? counterTimestamp : null;
-    const name = Buffer.from(family.name, 'latin1');
-    const familyLabels = labelsOf(family);
-    let header = false;
-    for (let i = 0; i < ports.length; i++) {
-      const label = familyLabels[i];
-      if (!label) continue;
-      const v = value(ports[i] as PortSample);
-      if (!Number.isFinite(v)) continue;
-      // room for the header, name, labels and a value of at most 24 characters
-      if (pos + 512 + name.length + label.length > out.length) {
-        yield out.subarray(0, pos);
-        out = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, 1024 + label.length));
-        pos = 0;
-      }
-      if (!header) {
-        pos += out.write(
-          `# HELP ${family.name} ${family.help}\n# TYPE ${family.name} ${family.type}\n`,
-          pos,
-          'utf8',
-        );
-        header = true;
-      }
-      pos += name.copy(out, pos);
-      pos += label.copy(out, pos);
-      pos =
-        Number.isSafeInteger(v) && v >= 0
-          ? writeUint(out, pos, v)
-          : pos + out.write(formatValue(v), pos, 'latin1');
-      if (timestamp) pos += timestamp.copy(out, pos);
-      out[pos++] = NEWLINE;
-    }
-  }
-  if (pos > 0) yield out.subarray(0, pos);
+  const out = new ChunkWriter();
+  yield* writePortFamilies(new PortLabels(snapshot, shard, types), families, out);
+  yield* out.end();
 }

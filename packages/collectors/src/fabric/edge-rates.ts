@@ -1,0 +1,221 @@
+import {
+  counterRate,
+  DATA_RATE_SPIKE_FACTOR,
+  type LinkErrorField,
+  type PortErrorRates,
+  type PortRateReading,
+} from '@fabscope/topology';
+import { ERROR_COUNTER_KEYS, ERROR_COUNTERS, type ErrorCounterKey } from './error-counters.ts';
+import type { FabricSnapshot, PortSample } from './port-sample.ts';
+
+/** The collectors' error counter names are the API's and topology's field names: checked here. */
+export type ErrorNamesAgree = [ErrorCounterKey, LinkErrorField] extends [LinkErrorField, ErrorCounterKey]
+  ? true
+  : never;
+export const ERROR_NAMES_AGREE: ErrorNamesAgree = true;
+
+/** The error fields that are counters (rated), and the two gauges (read as values). */
+export const ERROR_RATE_KEYS = ERROR_COUNTER_KEYS.filter((k) => ERROR_COUNTERS[k].type === 'counter');
+export const ERROR_GAUGE_KEYS = ERROR_COUNTER_KEYS.filter((k) => ERROR_COUNTERS[k].type === 'gauge');
+
+/** Sparse series per port (its error fields) and per direction (the six categories, the error sum). */
+export const PORT_SPARSE = ERROR_COUNTER_KEYS.length;
+export const DIRECTION_SPARSE = 7;
+/**
+ * Sweeps a sparse series goes on being written at its idle value (0) after it was last off it:
+ * a store reading its newest sample sees the return to idle, even having missed a scrape or two.
+ */
+export const SPARSE_TAIL = 3;
+
+/** Data, packets and XmitWait, then the error counters: what a port's reading keeps. */
+const DATA_FIELDS = 5;
+const FIELDS = DATA_FIELDS + ERROR_RATE_KEYS.length;
+
+/** One sweep: a read of the source and every port's rates since its previous one. */
+export interface EdgeSweep {
+  snapshot: FabricSnapshot;
+  /** When the counters were read (the source's time, else the collector's), Unix ms: the gauges' timestamp. */
+  timeMs: number;
+  /** Seconds since the previous sweep, when that one read the source; null otherwise. */
+  intervalSeconds: number | null;
+  /**
+   * Per port of the snapshot: its rates since the previous sweep, or null — a gap: its first
+   * reading, a counter that went backwards (reset, clear), or a sweep it missed (the read failed,
+   * or the port was not in it). Never an extrapolation.
+   */
+  rates: (PortRateReading | null)[];
+  /** Per port of the snapshot: the snapshot index of the port at the far end of its cable, -1 when not in it. */
+  remoteIndex: Int32Array;
+  /** Per port of the snapshot: its slot (the state kept across sweeps). */
+  slots: Int32Array;
+  /** The sweep's number (failed reads count). */
+  number: number;
+}
+
+function grow<T extends Float64Array | Int32Array | Uint8Array>(array: T, length: number, fill: number): T {
+  if (array.length >= length) return array;
+  const next = new (array.constructor as new (n: number) => T)(Math.max(length, array.length * 2));
+  next.fill(fill);
+  next.set(array);
+  return next;
+}
+
+function readings(p: PortSample): number[] {
+  const out = [p.transmitBytes, p.receiveBytes, p.transmitPackets, p.receivePackets, p.transmitWaitTicks];
+  for (const key of ERROR_RATE_KEYS) out.push(p.errors?.[key] ?? Number.NaN);
+  return out;
+}
+
+/**
+ * The collector's memory of each port's previous reading, and the rates of every sweep from it:
+ * exact deltas between two consecutive reads of the same port (counter-rate.ts of
+ * @fabscope/topology, shared with the API's embedded store): a counter that went backwards makes
+ * the port's sweep a gap (and counts a reset), a saturated 32-bit counter is unknown, a data rate
+ * above 1.5 × the link's is unknown, and a port whose previous reading is not from the sweep
+ * before (a failed read, a port missing from a read) has a gap — never a rate spread over two
+ * sweeps or extrapolated.
+ */
+export class EdgeRates {
+  private readonly slotOfKey = new Map<string, number>();
+  private readonly keys: string[] = [];
+  private lastSweep = new Int32Array(0);
+  private lastTime = new Float64Array(0);
+  private values = new Float64Array(0);
+  private resetCount = new Float64Array(0);
+  /**
+   * Per slot and sparse series (edge-exposition.ts): how many more sweeps its idle value is
+   * written after it was last off idle (SPARSE_TAIL, then nothing) — of the port's error fields
+   * (PORT_SPARSE per slot) and of the direction it sends (DIRECTION_SPARSE per slot).
+   */
+  portTail = new Uint8Array(0);
+  directionTail = new Uint8Array(0);
+  private sweepNumber = 0;
+  private last: EdgeSweep | null = null;
+  /** The previous successful sweep's time and number. */
+  private previous: { timeMs: number; number: number } | null = null;
+
+  /** The slot of a port key, made on first sight. */
+  slotOf(key: string): number {
+    let slot = this.slotOfKey.get(key);
+    if (slot !== undefined) return slot;
+    slot = this.keys.length;
+    this.keys.push(key);
+    this.slotOfKey.set(key, slot);
+    const n = slot + 1;
+    this.lastSweep = grow(this.lastSweep, n, -1);
+    this.lastTime = grow(this.lastTime, n, Number.NaN);
+    this.values = grow(this.values, n * FIELDS, Number.NaN);
+    this.resetCount = grow(this.resetCount, n, 0);
+    this.portTail = grow(this.portTail, n * PORT_SPARSE, 0);
+    this.directionTail = grow(this.directionTail, n * DIRECTION_SPARSE, 0);
+    return slot;
+  }
+
+  /** Times the port's counters went backwards, as this collector saw them. */
+  resets(slot: number): number {
+    return this.resetCount[slot] ?? 0;
+  }
+
+  /** A read that failed: the next sweep's rates are a gap, as every port missed this one. */
+  miss(): void {
+    this.sweepNumber++;
+  }
+
+  /**
+   * The sweep of `snapshot`, read at `timeMs`. The same read again (several scrapes of one
+   * snapshot, shards sharing a read) is the same sweep, not a new one with no time passed.
+   */
+  update(snapshot: FabricSnapshot, timeMs: number): EdgeSweep {
+    const last = this.last;
+    if (last && (last.snapshot === snapshot || last.timeMs === timeMs)) return last;
+    const number = ++this.sweepNumber;
+    const ports = snapshot.ports;
+    const n = ports.length;
+    const slots = new Int32Array(n);
+    const rates: (PortRateReading | null)[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const p = ports[i] as PortSample;
+      const slot = this.slotOf(`${p.nodeGuid}/${p.portNumber}`);
+      slots[i] = slot;
+      rates[i] = this.read(slot, p, number, timeMs);
+    }
+    const indexOfSlot = new Int32Array(this.keys.length).fill(-1);
+    for (let i = 0; i < n; i++) indexOfSlot[slots[i] as number] = i;
+    const remoteIndex = new Int32Array(n).fill(-1);
+    for (let i = 0; i < n; i++) {
+      const remote = (ports[i] as PortSample).remote;
+      if (!remote) continue;
+      const slot = this.slotOfKey.get(`${remote.nodeGuid}/${remote.portNumber}`);
+      if (slot !== undefined && slot < indexOfSlot.length) remoteIndex[i] = indexOfSlot[slot] as number;
+    }
+    const previous = this.previous;
+    const sweep: EdgeSweep = {
+      snapshot,
+      timeMs,
+      intervalSeconds:
+        previous && previous.number === number - 1 && timeMs > previous.timeMs
+          ? (timeMs - previous.timeMs) / 1000
+          : null,
+      rates,
+      remoteIndex,
+      slots,
+      number,
+    };
+    this.previous = { timeMs, number };
+    this.last = sweep;
+    return sweep;
+  }
+
+  /** Keeps the port's reading and returns its rates since the previous one, or null (a gap). */
+  private read(slot: number, p: PortSample, number: number, timeMs: number): PortRateReading | null {
+    const now = readings(p);
+    const at = slot * FIELDS;
+    const values = this.values;
+    let backwards = false;
+    for (let f = 0; f < FIELDS; f++) {
+      const before = values[at + f] as number;
+      const v = now[f] as number;
+      if (v < before) backwards = true;
+    }
+    if (backwards) this.resetCount[slot] = (this.resetCount[slot] as number) + 1;
+    const consecutive = this.lastSweep[slot] === number - 1;
+    const seconds = (timeMs - (this.lastTime[slot] as number)) / 1000;
+    let rates: PortRateReading | null = null;
+    if (consecutive && !backwards && seconds > 0) {
+      const rate = (f: number, maxPerSecond?: number) =>
+        counterRate(values[at + f] as number, now[f] as number, seconds, { maxPerSecond });
+      const maxBytes = p.rateBytesPerSecond > 0 ? p.rateBytesPerSecond * DATA_RATE_SPIKE_FACTOR : undefined;
+      rates = {
+        transmitBytesPerSecond: rate(0, maxBytes),
+        receiveBytesPerSecond: rate(1, maxBytes),
+        transmitPacketsPerSecond: rate(2),
+        receivePacketsPerSecond: rate(3),
+        transmitWaitTicksPerSecond: rate(4),
+        transmitWaitTickSeconds:
+          p.transmitWaitTickSeconds !== undefined && p.transmitWaitTickSeconds > 0
+            ? p.transmitWaitTickSeconds
+            : null,
+      };
+      const counted = p.errors;
+      if (counted) {
+        const errors: PortErrorRates = {};
+        ERROR_RATE_KEYS.forEach((key, k) => {
+          if (counted[key] === undefined) return;
+          const r = rate(DATA_FIELDS + k);
+          if (r === null) return;
+          errors[key] = r;
+        });
+        for (const key of ERROR_GAUGE_KEYS) {
+          const v = counted[key];
+          if (v === undefined || !Number.isFinite(v)) continue;
+          errors[key] = v;
+        }
+        rates.errors = errors;
+      }
+    }
+    for (let f = 0; f < FIELDS; f++) values[at + f] = now[f] as number;
+    this.lastSweep[slot] = number;
+    this.lastTime[slot] = timeMs;
+    return rates;
+  }
+}

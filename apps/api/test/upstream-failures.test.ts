@@ -81,8 +81,8 @@ describe('the emulator as a process, then stopped', () => {
     expect(running.statusCode).toBe(200);
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
-    // First pages within one sampling interval (1 s here) share a read: the next one reads anew.
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // First pages share a read while one is as old as a read costs (milliseconds here).
+    await new Promise((resolve) => setTimeout(resolve, 50));
     const res = await app.inject('/api/v1/traffic');
     expect(res.statusCode).toBe(502);
     const { message } = res.json() as { message: string };

@@ -68,16 +68,17 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
     (request, reply) =>
       withEmulator(ctx, reply, async (emulator) => {
         const { job } = request.query;
-        // First pages within one sampling interval share one read of the emulator (at
-        // fat-tree-27648 a permutation's flows are ~30 MB to read): as fresh as the stream's tick.
+        // First pages share a read of the emulator while one is as old as a read costs (at
+        // fat-tree-27648 a permutation's flows are ~30 MB to read): see costKey.
         const page = await app.listings.page(
           'traffic',
           request.query,
-          async () => {
-            const { flows } = await emulator.listFlows(job === undefined ? {} : { job });
-            return { instant: new Date().toISOString(), rows: flows, extra: jobTotals(flows) };
-          },
-          intervalKey(ctx),
+          () =>
+            timedRead(ctx, 'traffic', async () => {
+              const { flows } = await emulator.listFlows(job === undefined ? {} : { job });
+              return { instant: new Date().toISOString(), rows: flows, extra: jobTotals(flows) };
+            }),
+          costKey(ctx, 'traffic'),
         );
         return {
           flows: page.rows,
@@ -130,9 +131,30 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
   );
 };
 
-/** The key under which first pages of one sampling interval share a read (Listings' `reuse`). */
-export function intervalKey(ctx: ApiContext): string {
-  return `read in interval ${Math.floor(Date.now() / ctx.sampler.intervalMs)}`;
+/** How long the last read of each list took (ms), per app context. */
+const readCosts = new WeakMap<ApiContext, Map<string, number>>();
+
+/**
+ * The key under which first pages share a read of `route`'s list (Listings' `reuse`): a list is
+ * read at most once per what its last read cost — ~2 ms on a small fabric (each poll sees the
+ * flows as they are), seconds for a permutation's ~30 MB at fat-tree-27648 (one read serves
+ * every client meanwhile) — and never kept longer than a sampling interval.
+ */
+export function costKey(ctx: ApiContext, route: string): string {
+  const cost = readCosts.get(ctx)?.get(route) ?? 1;
+  return `read ${Math.floor(Date.now() / Math.max(1, Math.min(cost, ctx.sampler.intervalMs)))}`;
+}
+
+/** Runs `read` and keeps how long it took, for costKey. */
+export async function timedRead<T>(ctx: ApiContext, route: string, read: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await read();
+  } finally {
+    const costs = readCosts.get(ctx) ?? new Map<string, number>();
+    costs.set(route, performance.now() - started);
+    readCosts.set(ctx, costs);
+  }
 }
 
 /** After traffic starts or stops, the next first pages of flows and jobs read them anew. */

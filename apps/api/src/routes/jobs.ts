@@ -17,7 +17,7 @@ import { flowsNow, jobSourceOf, listJobs } from '../jobs/context.ts';
 import { JobSourceError } from '../jobs/job.ts';
 import { estimatedPairs, knownHosts } from '../jobs/job-flows.ts';
 import { flowsOnLink, jobLinks } from '../jobs/job-report.ts';
-import { intervalKey } from './control.ts';
+import { costKey, timedRead } from './control.ts';
 
 /** Job sources fail as upstreams do: 502 with the reason; the emulator's 4xx pass through. */
 export async function withJobs<T>(reply: FastifyReply, action: () => Promise<T>) {
@@ -59,16 +59,17 @@ export const jobRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { 
     },
     (request, reply) =>
       withJobs(reply, async () => {
-        // First pages within one sampling interval share one read of the job source.
+        // First pages share a read of the job source while one is as old as a read costs.
         const page = await app.listings.page(
           'jobs',
           request.query,
-          async () => ({
-            instant: new Date().toISOString(),
-            rows: await listJobs(ctx),
-            extra: jobSourceOf(ctx)?.kind ?? 'none',
-          }),
-          intervalKey(ctx),
+          () =>
+            timedRead(ctx, 'jobs', async () => ({
+              instant: new Date().toISOString(),
+              rows: await listJobs(ctx),
+              extra: jobSourceOf(ctx)?.kind ?? 'none',
+            })),
+          costKey(ctx, 'jobs'),
         );
         return {
           source: page.extra,

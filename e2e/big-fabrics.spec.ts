@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { seriousViolations } from './axe.ts';
 import { type RunningDemo, startDemo } from './demo-process.ts';
+import { checkLayout, contentionView, routeView } from './layout.ts';
 
 // Named to sort first: Playwright hands out tests in file order, and these two demos (tens of
 // seconds of CPU to build and to take two scrapes of 41k and 166k ports) overlap best with the
@@ -45,6 +46,15 @@ for (const scenario of ['fat-tree-6912', 'fat-tree-27648']) {
       const ports = detail.getByRole('table', { name: `Ports of ${name}` });
       await expect(ports.getByRole('row')).toHaveCount(1 + 48);
       expect(await seriousViolations(page)).toEqual([]);
+    });
+
+    test('holds its layout at 1280 and 1600 px: tier and pod tables, route and contention inside the window', async ({
+      page,
+    }, testInfo) => {
+      test.setTimeout(600_000);
+      await checkLayout(page, demo.url, [routeView('host1', 'host2000'), contentionView('shift:1')], {
+        screenshot: (name) => testInfo.outputPath(`${scenario}-${name}.png`),
+      });
     });
   });
 }

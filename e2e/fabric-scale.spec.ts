@@ -2,6 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { seriousViolations } from './axe.ts';
 import { Dashboard } from './dashboard.ts';
 import { type RunningDemo, startDemo } from './demo-process.ts';
+import { checkLayout, contentionView, ratesOnPage, routeView, significantDigits } from './layout.ts';
 
 // A 1152-host two-tier fat tree (2304 links): the dashboard switches to the compact stream and a
 // canvas heatmap, and the ranked table shows the busy ISL directions; hosts are picked and cells
@@ -190,4 +191,48 @@ test('picks hosts with the searchable combobox and reads heatmap cells with the 
   await expect(cursor).toHaveText(/^host\d+ on edge2 port 24: ↓ edge2 → host\d+ \(host receives\) /);
 
   expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('holds its layout at 1280 and 1600 px: heatmap, route and contention check inside the window', async ({
+  page,
+}, testInfo) => {
+  if (!demo) throw new Error('the fat-tree-1152 demo did not start');
+  test.setTimeout(300_000);
+  await checkLayout(page, demo.url, [routeView('host1', 'host25'), contentionView('permutation:7')], {
+    screenshot: (name) => testInfo.outputPath(`fat-tree-1152-${name}.png`),
+  });
+});
+
+test('a permutation on 1,152 hosts reads in TB/s, every rate with at most 4 significant digits', async ({
+  page,
+}) => {
+  if (!demo) throw new Error('the fat-tree-1152 demo did not start');
+  const started = await fetch(`${demo.url}/api/v1/traffic`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ pattern: 'permutation', seed: 7 }),
+  });
+  expect(started.status).toBe(200);
+  try {
+    const dashboard = new Dashboard(page);
+    await page.goto(`${demo.url}/?tool=contention&pattern=permutation:7`);
+    // Thousands of GB/s are written as TB/s: "9.35 TB/s", never "9350.00 GB/s".
+    await expect(dashboard.hostTransmitTotal).toHaveText(/^\d{1,3}(\.\d{1,2})? TB\/s$/, { timeout: 30_000 });
+    await expect(page.getByRole('status', { name: 'Expected total' })).toHaveText(
+      /^\d{1,3}(\.\d{1,2})? TB\/s$/,
+    );
+    await expect(page.getByRole('status', { name: 'With adaptive routing' })).toHaveText(
+      /^\d{1,3}(\.\d{1,2})? TB\/s$/,
+    );
+    await expect(page.getByRole('list', { name: 'Active flows by job' })).toContainText(/\d TB\/s/);
+    await expect(page.locator('[data-y-ticks]').first()).toHaveAttribute('data-y-ticks', /TB\/s/);
+    const rates = await ratesOnPage(page);
+    expect(rates.filter((r) => r.prefix === 'T').length).toBeGreaterThanOrEqual(4);
+    expect(rates.filter((r) => significantDigits(r.number) > 4).map((r) => r.text)).toEqual([]);
+    // No estimate above what 1,152 flows can get at 12.38 GB/s each (the links' deliverable rate).
+    const adaptive = (await page.getByRole('status', { name: 'With adaptive routing' }).textContent()) ?? '';
+    expect(Number.parseFloat(adaptive)).toBeLessThanOrEqual(14.26);
+  } finally {
+    await fetch(`${demo.url}/api/v1/traffic`, { method: 'DELETE' });
+  }
 });

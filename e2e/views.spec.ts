@@ -2,6 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { seriousViolations } from './axe.ts';
 import { Dashboard } from './dashboard.ts';
 import { type RunningDemo, startDemo } from './demo-process.ts';
+import { checkLayout, contentionView, ratesOnPage, routeView, significantDigits } from './layout.ts';
 
 /**
  * Every small built-in scenario drawn readably: no two labels of the drawing overlap (compared as
@@ -17,6 +18,27 @@ const SMALL_SCENARIOS: Record<string, [string, string]> = {
   'opa-ethernet-router': ['opa-node', 'eth-node'],
   'lustre-storage': ['client1-ib', 'lustre-server-ib'],
 };
+
+/** The contention check each one's layout is checked with (its tables and tiles). */
+const CONTENTION: Record<string, string> = {
+  'ar-demo': 'pairs:nodeA-nodeC,nodeB-nodeD',
+  'single-switch-32': 'all-to-all',
+  'opa-ethernet-router': 'shift:1',
+  'lustre-storage': 'shift:1',
+};
+
+const ETHERNET_DIRECTIONS = [
+  'router/2->eth-switch/1',
+  'eth-switch/1->router/2',
+  'eth-switch/2->eth-node/1',
+  'eth-node/1->eth-switch/2',
+];
+
+const api = (url: string, path: string, init?: RequestInit) =>
+  fetch(`${url}/api/v1${path}`, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...(init?.headers ?? {}) },
+  });
 
 type Quad = [number, number][];
 
@@ -138,7 +160,224 @@ for (const [scenario, [from, to]] of Object.entries(SMALL_SCENARIOS)) {
       }
     });
 
+    test('holds its layout at 1280 and 1600 px: nothing sideways, no text over text, axe clean', async ({
+      page,
+    }, testInfo) => {
+      test.setTimeout(240_000);
+      await checkLayout(
+        page,
+        demo.url,
+        [routeView(from, to), contentionView(CONTENTION[scenario] ?? 'shift:1')],
+        {
+          screenshot: (name) => testInfo.outputPath(`${scenario}-${name}.png`),
+          // The drawing's own labels, rotated as laid out, apart at both widths too.
+          also: async (p, where) => {
+            const labels = await labelQuads(p);
+            expect(overlappingPairs(labels), `${where}: labels of the drawing`).toEqual([]);
+          },
+        },
+      );
+    });
+
+    if (scenario === 'ar-demo') {
+      test('congestion is not an error: the seed pairs congest, yet no error mark and Integrity green', async ({
+        page,
+      }) => {
+        const started = await api(demo.url, '/traffic', {
+          method: 'POST',
+          body: JSON.stringify({
+            pattern: 'pairs',
+            pairs: [
+              ['nodeA', 'nodeC'],
+              ['nodeB', 'nodeD'],
+            ],
+          }),
+        });
+        expect(started.status).toBe(200);
+        try {
+          await page.goto(demo.url);
+          // The shared up-port waits for credit about half the time (and discards): congestion.
+          const shared = page.locator('svg.fat-tree [data-channel-id="edge1/4->core2/1"]');
+          await expect
+            .poll(async () => Number(await shared.getAttribute('data-wait')), { timeout: 30_000 })
+            .toBeGreaterThan(0.3);
+          await expect(shared.locator('.wait-marker')).toHaveCount(1);
+          // No error mark anywhere, no direction with errors counted, Integrity green everywhere.
+          await expect(page.locator('svg.fat-tree rect.error-marker')).toHaveCount(0);
+          const errors = await page
+            .locator('svg.fat-tree [data-channel-id]')
+            .evaluateAll((els) =>
+              els.map((e) => e.getAttribute('data-errors')).filter((v) => v !== '' && v !== '0'),
+            );
+          expect(errors).toEqual([]);
+          for (const scope of ['all', 'isl', 'host'])
+            await expect(
+              page.locator(
+                `[data-testid="health-lights"] td[data-category-name="integrity"][data-scope="${scope}"]`,
+              ),
+            ).toHaveAttribute('data-light', 'ok');
+          // The tooltip says so: no errors, its discards listed as congestion.
+          await expect(shared.locator('title')).toContainText('errors 0/s');
+          await expect(shared.locator('title')).not.toContainText(/Integrity/);
+        } finally {
+          await api(demo.url, '/traffic', { method: 'DELETE' });
+        }
+      });
+
+      test('idle, unknown/stale and down are three styles apart, in the drawing and its legend', async ({
+        page,
+      }) => {
+        const fault = await api(demo.url, '/faults', {
+          method: 'POST',
+          body: JSON.stringify({ type: 'link-down', link: 'edge2/3--core1/2' }),
+        });
+        expect(fault.status).toBe(200);
+        try {
+          await page.goto(demo.url);
+          const down = page.locator('svg.fat-tree [data-channel-id="core1/2->edge2/3"]');
+          await expect(down).toHaveAttribute('data-link-up', 'false', { timeout: 30_000 });
+          const strokeOf = (selector: string) =>
+            page
+              .locator(selector)
+              .first()
+              .evaluate((el) => {
+                const s = getComputedStyle(el);
+                return `${s.stroke} ${s.strokeDasharray}`;
+              });
+          for (const scheme of ['dark', 'light'] as const) {
+            await page.emulateMedia({ colorScheme: scheme });
+            const legend = {
+              idle: await strokeOf('.state-legend [data-state="idle"] line'),
+              unknown: await strokeOf('.state-legend [data-state="unknown"] line'),
+              down: await strokeOf('.state-legend [data-state="down"] line'),
+            };
+            expect(new Set(Object.values(legend)).size, `${scheme}: ${JSON.stringify(legend)}`).toBe(3);
+            // The drawing draws them as the legend shows: a link down as "down", an idle one as "idle".
+            expect(await strokeOf('svg.fat-tree [data-channel-id="core1/2->edge2/3"] line')).toBe(
+              legend.down,
+            );
+            expect(
+              await strokeOf(
+                'svg.fat-tree g.channel[data-utilization="0"]:not(.channel-down):not(.channel-unknown) line',
+              ),
+            ).toBe(legend.idle);
+            // Down is not the red of 100 %: its colour is neutral.
+            const [r = 0, g = 0, b = 0] = (legend.down.match(/\d+/g) ?? []).map(Number);
+            expect(
+              Math.max(r, g, b) - Math.min(r, g, b),
+              `${scheme}: down ${legend.down}`,
+            ).toBeLessThanOrEqual(25);
+          }
+        } finally {
+          await api(demo.url, '/faults', { method: 'DELETE' });
+        }
+      });
+
+      test('with Gb/s chosen every rate on the page is in bits, at most 4 significant digits', async ({
+        page,
+      }) => {
+        const started = await api(demo.url, '/traffic', {
+          method: 'POST',
+          body: JSON.stringify({
+            pattern: 'pairs',
+            pairs: [
+              ['nodeA', 'nodeC'],
+              ['nodeB', 'nodeD'],
+            ],
+            job: 'seed',
+          }),
+        });
+        expect(started.status).toBe(200);
+        try {
+          const dashboard = new Dashboard(page);
+          await page.goto(`${demo.url}/?tool=contention&pattern=pairs:nodeA-nodeC,nodeB-nodeD`);
+          await page.getByRole('button', { name: 'Gb/s', exact: true }).click();
+          await expect(page.getByRole('button', { name: 'Gb/s', exact: true })).toHaveAttribute(
+            'aria-pressed',
+            'true',
+          );
+          await expect(page.getByRole('status', { name: 'Flows' })).toHaveText('2');
+          await expect(dashboard.hostTransmitTotal).toHaveText(/Gb\/s/);
+          // Traffic, ranking, history axis and caption, contention, tooltips…
+          const check = async (where: string, atLeast: number) => {
+            const rates = await ratesOnPage(page);
+            expect(rates.length, `${where}: rates found`).toBeGreaterThanOrEqual(atLeast);
+            expect(
+              rates.filter((r) => r.unit !== 'bits').map((r) => r.text),
+              `${where}: in bytes`,
+            ).toEqual([]);
+            expect(
+              rates.filter((r) => significantDigits(r.number) > 4).map((r) => r.text),
+              where,
+            ).toEqual([]);
+          };
+          await expect(page.locator('[data-y-ticks]').first()).toHaveAttribute('data-y-ticks', /b\/s/);
+          await check('contention', 30);
+          // …and the jobs: the seed job's busiest links.
+          await dashboard.openTool('Jobs');
+          await page.getByRole('list', { name: 'Jobs' }).getByRole('button', { name: 'seed' }).click();
+          await expect(page.getByRole('table', { name: /Busiest links of the job/ })).toContainText(/Gb\/s/);
+          await check('jobs', 30);
+          // Back to bytes: the same page in GB/s.
+          await page.getByRole('button', { name: 'GB/s', exact: true }).click();
+          await expect(dashboard.hostTransmitTotal).toHaveText(/GB\/s/);
+          expect((await ratesOnPage(page)).filter((r) => r.unit === 'bits').map((r) => r.text)).toEqual([]);
+        } finally {
+          await api(demo.url, '/traffic', { method: 'DELETE' });
+        }
+      });
+    }
+
     if (scenario === 'opa-ethernet-router') {
+      test('Ethernet ports show no XmitWait and no congestion category: not measured, never a value', async ({
+        page,
+      }) => {
+        const started = await api(demo.url, '/traffic', {
+          method: 'POST',
+          body: JSON.stringify({ pattern: 'iperf', from: 'opa-node', to: 'eth-node', streams: 16 }),
+        });
+        expect(started.status).toBe(200);
+        try {
+          await page.goto(demo.url);
+          // The Omni-Path sender waits (it has XmitWait), so the traffic is there.
+          const opa = page.locator('svg.fat-tree [data-channel-id="opa-node/1->opa-edge/1"]');
+          await expect
+            .poll(async () => Number(await opa.getAttribute('data-wait')), { timeout: 30_000 })
+            .toBeGreaterThan(0.3);
+          await page.getByLabel('Show top').selectOption({ label: 'all' });
+          for (const id of ETHERNET_DIRECTIONS) {
+            const channel = page.locator(`svg.fat-tree [data-channel-id="${id}"]`);
+            await expect(channel).toHaveAttribute('data-wait', '');
+            await expect(channel.locator('.wait-marker')).toHaveCount(0);
+            await expect(channel.locator('title')).toContainText('not measured on Ethernet');
+            await expect(channel.locator('title')).not.toContainText(/Congestion|wait \d/);
+            const row = page
+              .getByRole('table', { name: 'Busiest links' })
+              .locator(`tr[data-link-id="${id}"]`);
+            await expect(row.locator('td[data-not-measured="Ethernet"]').first()).toHaveText('—');
+            await expect(row.locator('[data-category-name]')).toHaveCount(0);
+          }
+          // The API says the same: unknown, never a value.
+          const { links } = (await (await api(demo.url, '/links?limit=100')).json()) as {
+            links: {
+              id: string;
+              transmitWaitFraction: number | null;
+              categories: Record<string, number | null>;
+            }[];
+          };
+          for (const id of ETHERNET_DIRECTIONS) {
+            const link = links.find((l) => l.id === id);
+            expect(link?.transmitWaitFraction, id).toBeNull();
+            expect(
+              Object.values(link?.categories ?? { x: 0 }).every((v) => v === null),
+              id,
+            ).toBe(true);
+          }
+        } finally {
+          await api(demo.url, '/traffic', { method: 'DELETE' });
+        }
+      });
+
       test('counts an iperf through the router once in the host transmit total', async ({ page }) => {
         const started = await fetch(`${demo.url}/api/v1/traffic`, {
           method: 'POST',

@@ -5,6 +5,7 @@ import { useRateFormat } from '../state/preferences.ts';
 import { useInstant } from '../state/usePastSnapshot.ts';
 import { DateTimeField } from './DateTimeField.tsx';
 import { ErrorNote } from './ErrorNote.tsx';
+import { TableScroll } from './TableScroll.tsx';
 
 interface BeforeAfterPanelProps {
   beforeMs: number | null;
@@ -124,66 +125,70 @@ export function BeforeAfterPanel({
         </p>
       ) : (
         <>
-          <table className="compare compare-totals" aria-label="Totals before and after">
-            <thead>
-              <tr>
-                <th />
-                <th>before · {formatClock(beforeMs, nowMs)}</th>
-                <th>after · {formatClock(afterMs, nowMs)}</th>
-                <th>change</th>
-              </tr>
-            </thead>
-            <tbody>
-              <tr>
-                <th scope="row">Host transmit total</th>
-                <td className="num">{b ? rates.rate(totalBefore) : '…'}</td>
-                <td className="num">{a ? rates.rate(totalAfter) : '…'}</td>
-                <td className="num">
-                  {rel === null ? '—' : `${rel >= 0 ? '+' : ''}${(rel * 100).toFixed(0)} %`}
-                </td>
-              </tr>
-            </tbody>
-          </table>
-          {comparison && (
-            <table className="compare compare-links" aria-label="Links that changed most">
+          <TableScroll label="Totals before and after">
+            <table className="compare compare-totals" aria-label="Totals before and after">
               <thead>
                 <tr>
-                  <th>link direction</th>
-                  <th className="num">before %</th>
-                  <th className="num">after %</th>
-                  <th className="num">Δ points</th>
+                  <th />
+                  <th>before · {formatClock(beforeMs, nowMs)}</th>
+                  <th>after · {formatClock(afterMs, nowMs)}</th>
+                  <th>change</th>
                 </tr>
               </thead>
               <tbody>
-                {comparison.changes.length === 0 && (
-                  <tr>
-                    <td colSpan={4} className="muted">
-                      No link direction changed by 1 % or more.
-                    </td>
-                  </tr>
-                )}
-                {comparison.changes.map((c) => (
-                  <tr key={c.id} data-link-id={c.id}>
-                    <td className="mono">
-                      <button
-                        type="button"
-                        className="link-button"
-                        onClick={() => onOpenHistory(c.id)}
-                        title="Open its history"
-                      >
-                        {formatDirection(c.id)}
-                      </button>
-                    </td>
-                    <td className="num">{formatPercentValue(c.before)}</td>
-                    <td className="num">{formatPercentValue(c.after)}</td>
-                    <td className={`num ${c.delta > 0 ? 'delta-up' : 'delta-down'}`}>
-                      {c.delta > 0 ? '+' : ''}
-                      {formatPercentValue(c.delta)}
-                    </td>
-                  </tr>
-                ))}
+                <tr>
+                  <th scope="row">Host transmit total</th>
+                  <td className="num">{b ? rates.rate(totalBefore) : '…'}</td>
+                  <td className="num">{a ? rates.rate(totalAfter) : '…'}</td>
+                  <td className="num">
+                    {rel === null ? '—' : `${rel >= 0 ? '+' : ''}${(rel * 100).toFixed(0)} %`}
+                  </td>
+                </tr>
               </tbody>
             </table>
+          </TableScroll>
+          {comparison && (
+            <TableScroll label="Links that changed most">
+              <table className="compare compare-links" aria-label="Links that changed most">
+                <thead>
+                  <tr>
+                    <th>link direction</th>
+                    <th className="num">before %</th>
+                    <th className="num">after %</th>
+                    <th className="num">Δ points</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {comparison.changes.length === 0 && (
+                    <tr>
+                      <td colSpan={4} className="muted">
+                        No link direction changed by 1 % or more.
+                      </td>
+                    </tr>
+                  )}
+                  {comparison.changes.map((c) => (
+                    <tr key={c.id} data-link-id={c.id}>
+                      <td className="mono">
+                        <button
+                          type="button"
+                          className="link-button"
+                          onClick={() => onOpenHistory(c.id)}
+                          title="Open its history"
+                        >
+                          {formatDirection(c.id)}
+                        </button>
+                      </td>
+                      <td className="num">{formatPercentValue(c.before)}</td>
+                      <td className="num">{formatPercentValue(c.after)}</td>
+                      <td className={`num ${c.delta > 0 ? 'delta-up' : 'delta-down'}`}>
+                        {c.delta > 0 ? '+' : ''}
+                        {formatPercentValue(c.delta)}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
           )}
           {comparison && comparison.unknown > 0 && (
             <p className="hint">

@@ -18,6 +18,7 @@ import { useRateFormat } from '../state/preferences.ts';
 import type { Remote } from '../state/useRemote.ts';
 import type { TrafficState } from '../state/useTraffic.ts';
 import { ErrorNote } from './ErrorNote.tsx';
+import { TableScroll } from './TableScroll.tsx';
 
 /** Expected flow rates listed; the rest are counted. */
 const FLOWS_SHOWN = 12;
@@ -95,73 +96,77 @@ function Result({
           {noIslContentionText(analysis, rates.unit)}
         </p>
       ) : (
+        <TableScroll label="Shared ISL directions">
+          <table className="data-table">
+            <caption>Shared ISL directions</caption>
+            <thead>
+              <tr>
+                <th scope="col">ISL (from → to)</th>
+                <th scope="col" className="num">
+                  Flows
+                </th>
+                <th scope="col">Colliding pairs</th>
+              </tr>
+            </thead>
+            <tbody>
+              {collisions.map((c) => (
+                <tr key={c.link}>
+                  <td className="mono">{formatDirection(c.link)}</td>
+                  <td className="num strong">{c.flows}</td>
+                  <td className="wrap">{c.pairs.join(', ')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+      <TableScroll label="Expected per-flow rates">
         <table className="data-table">
-          <caption>Shared ISL directions</caption>
+          <caption>Expected per-flow rates (static routing, max-min fair)</caption>
           <thead>
             <tr>
-              <th scope="col">ISL (from → to)</th>
+              <th scope="col">Flow</th>
               <th scope="col" className="num">
-                Flows
+                Expected
               </th>
-              <th scope="col">Colliding pairs</th>
+              {adaptive && (
+                <th scope="col" className="num">
+                  With AR
+                </th>
+              )}
+              <th scope="col" className="num">
+                Measured
+              </th>
             </tr>
           </thead>
           <tbody>
-            {collisions.map((c) => (
-              <tr key={c.link}>
-                <td className="mono">{formatDirection(c.link)}</td>
-                <td className="num strong">{c.flows}</td>
-                <td className="wrap">{c.pairs.join(', ')}</td>
+            {shownFlows.map((f) => (
+              <tr key={`${f.from}->${f.to}`}>
+                <td>
+                  {f.from} → {f.to}
+                </td>
+                <td className="num">{rates.gbps(f.rateGbps)}</td>
+                {adaptive && (
+                  <td className="num">
+                    {f.adaptiveRateGbps === undefined ? '—' : rates.gbps(f.adaptiveRateGbps)}
+                  </td>
+                )}
+                <td className="num">{rates.rate(measuredOf(f.from, f.to))}</td>
               </tr>
             ))}
+            {analysis.flows.length > FLOWS_SHOWN && (
+              <tr>
+                <td colSpan={adaptive ? 4 : 3} className="muted">
+                  … and {(analysis.flows.length - FLOWS_SHOWN).toLocaleString('en')} more flows
+                  {analysis.flows.length < analysis.routedCount && ' (list cut by the API)'}
+                  {measured &&
+                    ` · ${analysis.flows.filter((f) => measuredOf(f.from, f.to) !== null).length.toLocaleString('en')} of ${analysis.flows.length.toLocaleString('en')} measured`}
+                </td>
+              </tr>
+            )}
           </tbody>
         </table>
-      )}
-      <table className="data-table">
-        <caption>Expected per-flow rates (static routing, max-min fair)</caption>
-        <thead>
-          <tr>
-            <th scope="col">Flow</th>
-            <th scope="col" className="num">
-              Expected
-            </th>
-            {adaptive && (
-              <th scope="col" className="num">
-                With AR
-              </th>
-            )}
-            <th scope="col" className="num">
-              Measured
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {shownFlows.map((f) => (
-            <tr key={`${f.from}->${f.to}`}>
-              <td>
-                {f.from} → {f.to}
-              </td>
-              <td className="num">{rates.gbps(f.rateGbps)}</td>
-              {adaptive && (
-                <td className="num">
-                  {f.adaptiveRateGbps === undefined ? '—' : rates.gbps(f.adaptiveRateGbps)}
-                </td>
-              )}
-              <td className="num">{rates.rate(measuredOf(f.from, f.to))}</td>
-            </tr>
-          ))}
-          {analysis.flows.length > FLOWS_SHOWN && (
-            <tr>
-              <td colSpan={adaptive ? 4 : 3} className="muted">
-                … and {(analysis.flows.length - FLOWS_SHOWN).toLocaleString('en')} more flows
-                {analysis.flows.length < analysis.routedCount && ' (list cut by the API)'}
-                {measured &&
-                  ` · ${analysis.flows.filter((f) => measuredOf(f.from, f.to) !== null).length.toLocaleString('en')} of ${analysis.flows.length.toLocaleString('en')} measured`}
-              </td>
-            </tr>
-          )}
-        </tbody>
-      </table>
+      </TableScroll>
       <div className="button-row">
         <button
           type="button"

@@ -4,6 +4,7 @@ import { fabricTerms } from '../lib/fabricTerms.ts';
 import { formatPercent, formatRate } from '../lib/format.ts';
 import type { LayoutChannel, LayoutNode } from '../lib/layout.ts';
 import { usePreference } from '../state/preferences.ts';
+import { TableScroll } from './TableScroll.tsx';
 
 interface DrawingTableProps {
   channels: readonly LayoutChannel[];
@@ -29,60 +30,62 @@ export function DrawingTable({ channels, nodes, fabricType, samples, onSelectCha
     <details className="drawing-table" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Table of the drawing ({channels.length} link directions)</summary>
       {open && (
-        <table className="link-table">
-          <caption className="visually-hidden">Link directions of the drawing with their values</caption>
-          <thead>
-            <tr>
-              <th scope="col">Link (from → to)</th>
-              {mixed && <th scope="col">Network</th>}
-              <th scope="col" className="num">
-                Util %
-              </th>
-              <th scope="col" className="num">
-                Rate
-              </th>
-              {anyWait && (
+        <TableScroll label="Link directions of the drawing">
+          <table className="link-table">
+            <caption className="visually-hidden">Link directions of the drawing with their values</caption>
+            <thead>
+              <tr>
+                <th scope="col">Link (from → to)</th>
+                {mixed && <th scope="col">Network</th>}
                 <th scope="col" className="num">
-                  Wait %
+                  Util %
                 </th>
-              )}
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {channels.map((c) => {
-              const s = samples?.get(c.id);
-              const t = terms(c);
-              const state =
-                s === undefined ? 'no sample' : s.linkUp === false ? 'down' : s.stale ? 'stale' : 'up';
-              return (
-                <tr key={c.id} data-channel-id={c.id}>
-                  <th scope="row" className="mono">
-                    {onSelectChannel ? (
-                      <button type="button" className="link-button" onClick={() => onSelectChannel(c.id)}>
-                        {c.from.node}/{c.from.port} → {c.to.node}/{c.to.port}
-                      </button>
-                    ) : (
-                      `${c.from.node}/${c.from.port} → ${c.to.node}/${c.to.port}`
-                    )}
+                <th scope="col" className="num">
+                  Rate
+                </th>
+                {anyWait && (
+                  <th scope="col" className="num">
+                    Wait %
                   </th>
-                  {mixed && <td>{t.name}</td>}
-                  <td className="num">{formatPercent(s?.utilization)}</td>
-                  <td className="num">{formatRate(s?.bytesPerSecond, unit)}</td>
-                  {anyWait && (
-                    <td
-                      className="num"
-                      title={t.waitCounter ? undefined : `XmitWait: not measured on ${t.name}`}
-                    >
-                      {t.waitCounter ? formatPercent(s?.transmitWaitFraction) : '—'}
-                    </td>
-                  )}
-                  <td>{state}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+                )}
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {channels.map((c) => {
+                const s = samples?.get(c.id);
+                const t = terms(c);
+                const state =
+                  s === undefined ? 'no sample' : s.linkUp === false ? 'down' : s.stale ? 'stale' : 'up';
+                return (
+                  <tr key={c.id} data-channel-id={c.id}>
+                    <th scope="row" className="mono">
+                      {onSelectChannel ? (
+                        <button type="button" className="link-button" onClick={() => onSelectChannel(c.id)}>
+                          {c.from.node}/{c.from.port} → {c.to.node}/{c.to.port}
+                        </button>
+                      ) : (
+                        `${c.from.node}/${c.from.port} → ${c.to.node}/${c.to.port}`
+                      )}
+                    </th>
+                    {mixed && <td>{t.name}</td>}
+                    <td className="num">{formatPercent(s?.utilization)}</td>
+                    <td className="num">{formatRate(s?.bytesPerSecond, unit)}</td>
+                    {anyWait && (
+                      <td
+                        className="num"
+                        title={t.waitCounter ? undefined : `XmitWait: not measured on ${t.name}`}
+                      >
+                        {t.waitCounter ? formatPercent(s?.transmitWaitFraction) : '—'}
+                      </td>
+                    )}
+                    <td>{state}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </details>
   );

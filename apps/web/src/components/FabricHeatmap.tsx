@@ -264,11 +264,10 @@ export function FabricHeatmap({
         {errors.size > 0 && ` ${errors.size} link directions with errors.`}
       </p>
       <div className="fat-tree-footer">
-        <Legend />
+        <Legend marks="cell" />
         <span className="heatmap-key" aria-hidden="true">
-          <span className="key-cell" /> ◤ up (edge → core, host → edge) · ◢ down ·{' '}
-          <span className="key-down">✕</span> link down · ○ waiting ≥ 10 % (XmitWait) ·{' '}
-          <span className="key-errors">◆</span> errors
+          <span className="key-cell" /> ◤ up (edge → core, host → edge) · ◢ down · ○ waiting ≥ 10 % (XmitWait)
+          · <span className="key-errors">◆</span> errors
           {marked && marked.size > 0 && (
             <>
               {' '}

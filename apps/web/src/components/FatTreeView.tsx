@@ -284,13 +284,6 @@ function MarkLegend({ route, waitCounter }: { route: Route | null; waitCounter: 
         </svg>
         errors at the receiver (size grows with log errors/s)
       </li>
-      <li>
-        <svg width="14" height="14" aria-hidden="true" className="down-marks">
-          <circle cx="7" cy="7" r="6" />
-          <path d="M4,4 L10,10 M10,4 L4,10" transform="translate(0,0)" />
-        </svg>
-        link down
-      </li>
       {route && (
         <li>
           <span className="swatch swatch-route" /> {route.label ?? `route ${route.from} → ${route.to}`}

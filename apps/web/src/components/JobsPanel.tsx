@@ -5,6 +5,7 @@ import { useRateFormat } from '../state/preferences.ts';
 import type { ApiLoad } from '../state/useApiQuery.ts';
 import { useLiveAnswer } from '../state/useLiveAnswer.ts';
 import { ErrorNote } from './ErrorNote.tsx';
+import { TableScroll } from './TableScroll.tsx';
 
 /** Jobs listed, and busiest links of the selected one. */
 const JOBS_SHOWN = 50;
@@ -89,37 +90,39 @@ export function JobsPanel({ selected, onSelect, tick, onSelectLink }: JobsPanelP
           {shown.links.length === 0 ? (
             <p className="placeholder">No traffic of this job on the fabric now.</p>
           ) : (
-            <table className="data-table">
-              <caption>
-                Busiest links of the job{shown.estimated && ' (estimated from its nodes’ static routes)'}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Link</th>
-                  <th scope="col" className="num">
-                    Job
-                  </th>
-                  <th scope="col" className="num">
-                    Share
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.links.slice(0, LINKS_SHOWN).map((l) => (
-                  <tr key={l.id}>
-                    <td className="mono">
-                      <button type="button" className="link-button" onClick={() => onSelectLink(l.id)}>
-                        {formatDirection(l.id)}
-                      </button>
-                    </td>
-                    <td className="num">
-                      {l.jobBytesPerSecond === null ? `${l.flows} flows` : rates.rate(l.jobBytesPerSecond)}
-                    </td>
-                    <td className="num">{formatPercent(l.share)}</td>
+            <TableScroll label="Busiest links of the job">
+              <table className="data-table">
+                <caption>
+                  Busiest links of the job{shown.estimated && ' (estimated from its nodes’ static routes)'}
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Link</th>
+                    <th scope="col" className="num">
+                      Job
+                    </th>
+                    <th scope="col" className="num">
+                      Share
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {shown.links.slice(0, LINKS_SHOWN).map((l) => (
+                    <tr key={l.id}>
+                      <td className="mono">
+                        <button type="button" className="link-button" onClick={() => onSelectLink(l.id)}>
+                          {formatDirection(l.id)}
+                        </button>
+                      </td>
+                      <td className="num">
+                        {l.jobBytesPerSecond === null ? `${l.flows} flows` : rates.rate(l.jobBytesPerSecond)}
+                      </td>
+                      <td className="num">{formatPercent(l.share)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
           )}
         </section>
       )}

@@ -1,16 +1,60 @@
 import { useId } from 'react';
-import { LEGEND_TICKS, legendStops, UNKNOWN_COLOR } from '../lib/colors.ts';
+import { LEGEND_TICKS, type LinkState, legendStops, UNKNOWN_COLOR, utilizationColor } from '../lib/colors.ts';
 import { formatPercent } from '../lib/format.ts';
 
 const WIDTH = 220;
 const BAR_HEIGHT = 10;
 
-/** Utilization colour legend, 0 → 100 %, plus the colour of unknown/stale directions. */
-export function Legend() {
+const STATE_LABELS: Record<LinkState, string> = {
+  idle: 'idle (0 %)',
+  unknown: 'unknown / stale',
+  down: 'down',
+};
+
+/**
+ * How one state is drawn, as the drawing draws it: a stroke (the SVG fabric view) or a cell (the
+ * heatmap and the tier tables). Same classes and colours as the marks it explains.
+ */
+function StateSample({ state, marks }: { state: LinkState; marks: 'stroke' | 'cell' }) {
+  if (marks === 'cell')
+    return (
+      <svg className="state-sample" width="14" height="12" aria-hidden="true">
+        {state === 'idle' && <rect width="12" height="12" fill={utilizationColor(0)} />}
+        {state === 'unknown' && <rect width="12" height="12" fill={UNKNOWN_COLOR} />}
+        {state === 'down' && (
+          <>
+            <rect width="12" height="12" className="cell-down" />
+            <path className="cell-down-cross" d="M2,2 L10,10 M10,2 L2,10" />
+          </>
+        )}
+      </svg>
+    );
+  return (
+    <svg className="state-sample" width={state === 'down' ? 40 : 26} height="14" aria-hidden="true">
+      {state === 'idle' && <line x1="3" y1="7" x2="23" y2="7" stroke={utilizationColor(0)} />}
+      {state === 'unknown' && <line className="channel-unknown" x1="3" y1="7" x2="23" y2="7" />}
+      {state === 'down' && (
+        <>
+          <line className="channel-down" x1="1" y1="7" x2="25" y2="7" />
+          <g className="down-marks" transform="translate(32,7)">
+            <circle r="6" />
+            <path d="M-3,-3 L3,3 M3,-3 L-3,3" />
+          </g>
+        </>
+      )}
+    </svg>
+  );
+}
+
+/**
+ * Utilization colour legend, 0 → 100 %, and the three states it must not be confused with, each
+ * drawn as on the fabric: idle (0 %), unknown or stale, and down.
+ */
+export function Legend({ marks = 'stroke' }: { marks?: 'stroke' | 'cell' }) {
   const gradientId = useId();
   const stops = legendStops(11);
   return (
-    <figure className="legend" aria-label="Utilization colour scale from 0 % to 100 %">
+    <figure className="legend" aria-label="Utilization colour scale from 0 % to 100 %, and link states">
       <svg width={WIDTH + 36} height={BAR_HEIGHT + 18} role="presentation">
         <defs>
           <linearGradient id={gradientId} x1="0" x2="1" y1="0" y2="0">
@@ -28,9 +72,14 @@ export function Legend() {
           ))}
         </g>
       </svg>
-      <span className="legend-unknown">
-        <span className="swatch" style={{ background: UNKNOWN_COLOR }} /> unknown / stale
-      </span>
+      <ul className="state-legend" aria-label="Link states">
+        {(Object.keys(STATE_LABELS) as LinkState[]).map((state) => (
+          <li key={state} data-state={state}>
+            <StateSample state={state} marks={marks} />
+            {STATE_LABELS[state]}
+          </li>
+        ))}
+      </ul>
     </figure>
   );
 }

@@ -6,6 +6,7 @@ import { useRateFormat } from '../state/preferences.ts';
 import type { ApiLoad } from '../state/useApiQuery.ts';
 import { useLiveAnswer } from '../state/useLiveAnswer.ts';
 import { ErrorNote } from './ErrorNote.tsx';
+import { TableScroll } from './TableScroll.tsx';
 
 /** Flows listed; the rest are counted. */
 const FLOWS_SHOWN = 20;
@@ -89,40 +90,44 @@ export function LinkFlowsPanel({
               </li>
             ))}
           </ul>
-          <table className="data-table">
-            <caption>
-              {data.flows.length.toLocaleString('en')} {data.flows.length === 1 ? 'flow' : 'flows'} crossing
-              it
-              {data.estimated && ' (estimated: running jobs’ node pairs on their static routes)'}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Flow</th>
-                <th scope="col">Job</th>
-                <th scope="col" className="num">
-                  Rate
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.flows.slice(0, FLOWS_SHOWN).map((f, i) => (
-                <tr key={f.id ?? `${f.from}>${f.to}>${i}`}>
-                  <td>
-                    {f.from} → {f.to}
-                  </td>
-                  <td>{f.job ?? '—'}</td>
-                  <td className="num">{f.bytesPerSecond === null ? 'est.' : rates.rate(f.bytesPerSecond)}</td>
-                </tr>
-              ))}
-              {data.flows.length > FLOWS_SHOWN && (
+          <TableScroll label="Flows crossing the link">
+            <table className="data-table">
+              <caption>
+                {data.flows.length.toLocaleString('en')} {data.flows.length === 1 ? 'flow' : 'flows'} crossing
+                it
+                {data.estimated && ' (estimated: running jobs’ node pairs on their static routes)'}
+              </caption>
+              <thead>
                 <tr>
-                  <td colSpan={3} className="muted">
-                    … and {(data.flows.length - FLOWS_SHOWN).toLocaleString('en')} more
-                  </td>
+                  <th scope="col">Flow</th>
+                  <th scope="col">Job</th>
+                  <th scope="col" className="num">
+                    Rate
+                  </th>
                 </tr>
-              )}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {data.flows.slice(0, FLOWS_SHOWN).map((f, i) => (
+                  <tr key={f.id ?? `${f.from}>${f.to}>${i}`}>
+                    <td>
+                      {f.from} → {f.to}
+                    </td>
+                    <td>{f.job ?? '—'}</td>
+                    <td className="num">
+                      {f.bytesPerSecond === null ? 'est.' : rates.rate(f.bytesPerSecond)}
+                    </td>
+                  </tr>
+                ))}
+                {data.flows.length > FLOWS_SHOWN && (
+                  <tr>
+                    <td colSpan={3} className="muted">
+                      … and {(data.flows.length - FLOWS_SHOWN).toLocaleString('en')} more
+                    </td>
+                  </tr>
+                )}
+              </tbody>
+            </table>
+          </TableScroll>
         </>
       )}
     </section>

@@ -13,6 +13,7 @@ import {
   TOP_N_CHOICES,
 } from '../lib/ranking.ts';
 import { useRateFormat } from '../state/preferences.ts';
+import { TableScroll } from './TableScroll.tsx';
 
 interface LinkTableProps {
   links: readonly LinkDirectionState[] | null;
@@ -106,129 +107,131 @@ export function LinkTable({
           </span>
         )}
       </div>
-      <table>
-        <caption>Busiest links</caption>
-        <thead>
-          <tr>
-            <th scope="col">#</th>
-            <th scope="col">Link (from → to)</th>
-            <th scope="col">Kind</th>
-            <th scope="col" className="num">
-              Util %
-            </th>
-            <th scope="col" className="num">
-              Throughput
-            </th>
-            <th scope="col" className="num">
-              Packets/s (M)
-            </th>
-            {hasWait && (
+      <TableScroll label="Busiest links">
+        <table>
+          <caption>Busiest links</caption>
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">Link (from → to)</th>
+              <th scope="col">Kind</th>
+              <th scope="col" className="num">
+                Util %
+              </th>
+              <th scope="col" className="num">
+                Throughput
+              </th>
+              <th scope="col" className="num">
+                Packets/s (M)
+              </th>
+              {hasWait && (
+                <th
+                  scope="col"
+                  className="num"
+                  title="XmitWait: share of time the sending port had data queued and no credit (congestion)"
+                >
+                  Wait %
+                </th>
+              )}
               <th
                 scope="col"
-                className="num"
-                title="XmitWait: share of time the sending port had data queued and no credit (congestion)"
+                title="PM categories at 75 % of their threshold or more (opafm: Integrity, Congestion, SMA congestion, Bubble, Security, Routing)"
               >
-                Wait %
+                Health
               </th>
-            )}
-            <th
-              scope="col"
-              title="PM categories at 75 % of their threshold or more (opafm: Integrity, Congestion, SMA congestion, Bubble, Security, Routing)"
-            >
-              Health
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {links === null && (
-            <tr>
-              <td colSpan={hasWait ? COLUMNS : COLUMNS - 1} className="placeholder">
-                Waiting for the first sample…
-              </td>
             </tr>
-          )}
-          {links !== null && rows.length === 0 && (
-            <tr>
-              <td colSpan={hasWait ? COLUMNS : COLUMNS - 1} className="placeholder">
-                No link directions match this filter.
-              </td>
-            </tr>
-          )}
-          {rows.map((l, i) => {
-            const unknown = l.stale || l.utilization === null;
-            const down = l.linkUp === false;
-            const network = unmeasured?.get(l.linkId) ?? null;
-            const wait = network === null ? l.transmitWaitFraction : null;
-            const congested = isCongested(wait);
-            const crossed = network === null ? crossedCategories(l, 0.75) : [];
-            const sorted = sort === 'utilization' ? null : (l.categories?.[sort] ?? null);
-            return (
-              <tr
-                key={l.id}
-                data-link-id={l.id}
-                data-category={sorted ?? ''}
-                data-utilization={l.utilization ?? ''}
-                data-wait={wait ?? ''}
-                data-stale={l.stale ? 'true' : 'false'}
-                data-link-up={l.linkUp === null ? '' : String(l.linkUp)}
-                className={`${unknown ? 'row-stale' : ''} ${down ? 'row-down' : ''}`}
-              >
-                <td className="num muted">{i + 1}</td>
-                <td className="mono">
-                  {onOpenHistory ? (
-                    <button
-                      type="button"
-                      className="link-button"
-                      title="Open its history"
-                      onClick={() => onOpenHistory(l.id)}
-                    >
-                      {formatEnds(l)}
-                    </button>
-                  ) : (
-                    formatEnds(l)
-                  )}
-                  {down && <span className="chip chip-down">down</span>}
-                  {l.stale && <span className="chip chip-stale">stale</span>}
-                </td>
-                <td>{l.kind === 'isl' ? 'ISL' : 'host'}</td>
-                <td className="num util-cell">
-                  <span
-                    className="util-bar"
-                    aria-hidden="true"
-                    style={{
-                      width: `${Math.min(100, Math.max(0, (l.utilization ?? 0) * 100))}%`,
-                      background: unknown ? 'transparent' : utilizationColor(l.utilization),
-                    }}
-                  />
-                  <span className="util-text">{formatPercentValue(l.utilization)}</span>
-                </td>
-                <td className="num">{rates.rate(l.bytesPerSecond)}</td>
-                <td className="num">{formatMpps(l.packetsPerSecond)}</td>
-                {hasWait && (
-                  <td
-                    className={`num ${congested ? 'wait-high' : ''}`}
-                    title={network === null ? undefined : `XmitWait: not measured on ${network}`}
-                    data-not-measured={network ?? undefined}
-                  >
-                    {formatPercentValue(wait)}
-                  </td>
-                )}
-                <td title={errorSummary(l, network) || undefined} data-not-measured={network ?? undefined}>
-                  {crossed.map((c) => (
-                    <span
-                      key={c.category}
-                      className={`chip chip-health ${c.value >= 1 ? 'chip-over' : 'chip-near'}`}
-                      data-category-name={c.category}
-                    >
-                      {CATEGORY_LABELS[c.category]} {ofThreshold(c.value)}
-                    </span>
-                  ))}
+          </thead>
+          <tbody>
+            {links === null && (
+              <tr>
+                <td colSpan={hasWait ? COLUMNS : COLUMNS - 1} className="placeholder">
+                  Waiting for the first sample…
                 </td>
               </tr>
-            );
-          })}
-        </tbody>
-      </table>
+            )}
+            {links !== null && rows.length === 0 && (
+              <tr>
+                <td colSpan={hasWait ? COLUMNS : COLUMNS - 1} className="placeholder">
+                  No link directions match this filter.
+                </td>
+              </tr>
+            )}
+            {rows.map((l, i) => {
+              const unknown = l.stale || l.utilization === null;
+              const down = l.linkUp === false;
+              const network = unmeasured?.get(l.linkId) ?? null;
+              const wait = network === null ? l.transmitWaitFraction : null;
+              const congested = isCongested(wait);
+              const crossed = network === null ? crossedCategories(l, 0.75) : [];
+              const sorted = sort === 'utilization' ? null : (l.categories?.[sort] ?? null);
+              return (
+                <tr
+                  key={l.id}
+                  data-link-id={l.id}
+                  data-category={sorted ?? ''}
+                  data-utilization={l.utilization ?? ''}
+                  data-wait={wait ?? ''}
+                  data-stale={l.stale ? 'true' : 'false'}
+                  data-link-up={l.linkUp === null ? '' : String(l.linkUp)}
+                  className={`${unknown ? 'row-stale' : ''} ${down ? 'row-down' : ''}`}
+                >
+                  <td className="num muted">{i + 1}</td>
+                  <td className="mono">
+                    {onOpenHistory ? (
+                      <button
+                        type="button"
+                        className="link-button"
+                        title="Open its history"
+                        onClick={() => onOpenHistory(l.id)}
+                      >
+                        {formatEnds(l)}
+                      </button>
+                    ) : (
+                      formatEnds(l)
+                    )}
+                    {down && <span className="chip chip-down">down</span>}
+                    {l.stale && <span className="chip chip-stale">stale</span>}
+                  </td>
+                  <td>{l.kind === 'isl' ? 'ISL' : 'host'}</td>
+                  <td className="num util-cell">
+                    <span
+                      className="util-bar"
+                      aria-hidden="true"
+                      style={{
+                        width: `${Math.min(100, Math.max(0, (l.utilization ?? 0) * 100))}%`,
+                        background: unknown ? 'transparent' : utilizationColor(l.utilization),
+                      }}
+                    />
+                    <span className="util-text">{formatPercentValue(l.utilization)}</span>
+                  </td>
+                  <td className="num">{rates.rate(l.bytesPerSecond)}</td>
+                  <td className="num">{formatMpps(l.packetsPerSecond)}</td>
+                  {hasWait && (
+                    <td
+                      className={`num ${congested ? 'wait-high' : ''}`}
+                      title={network === null ? undefined : `XmitWait: not measured on ${network}`}
+                      data-not-measured={network ?? undefined}
+                    >
+                      {formatPercentValue(wait)}
+                    </td>
+                  )}
+                  <td title={errorSummary(l, network) || undefined} data-not-measured={network ?? undefined}>
+                    {crossed.map((c) => (
+                      <span
+                        key={c.category}
+                        className={`chip chip-health ${c.value >= 1 ? 'chip-over' : 'chip-near'}`}
+                        data-category-name={c.category}
+                      >
+                        {CATEGORY_LABELS[c.category]} {ofThreshold(c.value)}
+                      </span>
+                    ))}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </TableScroll>
     </div>
   );
 }

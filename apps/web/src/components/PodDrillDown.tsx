@@ -5,6 +5,7 @@ import { isCongested } from '../lib/congestion.ts';
 import { formatPercent, formatRate } from '../lib/format.ts';
 import { buildPods, busiest, switchPorts } from '../lib/podMatrix.ts';
 import { usePreference } from '../state/preferences.ts';
+import { TableScroll } from './TableScroll.tsx';
 
 interface PodDrillDownProps {
   topology: Topology;
@@ -150,53 +151,55 @@ export function PodDrillDown({ topology, snapshot, pod, onPodChange, onSelectCha
         </table>
       </div>
       {selectedSwitch && (
-        <table className="agg-table pod-ports">
-          <caption>Ports of {selectedSwitch}</caption>
-          <thead>
-            <tr>
-              <th scope="col" className="num">
-                Port
-              </th>
-              <th scope="col">To</th>
-              <th scope="col" className="num">
-                Out util
-              </th>
-              <th scope="col" className="num">
-                Out rate
-              </th>
-              <th scope="col" className="num">
-                In util
-              </th>
-              <th scope="col" className="num">
-                Wait
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {ports.map((p) => (
-              <tr key={p.port}>
-                <th scope="row" className="num">
-                  {onSelectChannel ? (
-                    <button type="button" className="link-button" onClick={() => onSelectChannel(p.out)}>
-                      {p.port}
-                    </button>
-                  ) : (
-                    p.port
-                  )}
+        <TableScroll label="Ports of the switch">
+          <table className="agg-table pod-ports">
+            <caption>Ports of {selectedSwitch}</caption>
+            <thead>
+              <tr>
+                <th scope="col" className="num">
+                  Port
                 </th>
-                <td className="mono">
-                  {p.peer}/{p.peerPort}
-                </td>
-                <td className="num">{formatPercent(u[p.out])}</td>
-                <td className="num">{formatRate(b[p.out], unit)}</td>
-                <td className="num">{formatPercent(u[p.in])}</td>
-                <td className={`num ${isCongested(w[p.out]) ? 'wait-high' : ''}`}>
-                  {formatPercent(w[p.out])}
-                </td>
+                <th scope="col">To</th>
+                <th scope="col" className="num">
+                  Out util
+                </th>
+                <th scope="col" className="num">
+                  Out rate
+                </th>
+                <th scope="col" className="num">
+                  In util
+                </th>
+                <th scope="col" className="num">
+                  Wait
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {ports.map((p) => (
+                <tr key={p.port}>
+                  <th scope="row" className="num">
+                    {onSelectChannel ? (
+                      <button type="button" className="link-button" onClick={() => onSelectChannel(p.out)}>
+                        {p.port}
+                      </button>
+                    ) : (
+                      p.port
+                    )}
+                  </th>
+                  <td className="mono">
+                    {p.peer}/{p.peerPort}
+                  </td>
+                  <td className="num">{formatPercent(u[p.out])}</td>
+                  <td className="num">{formatRate(b[p.out], unit)}</td>
+                  <td className="num">{formatPercent(u[p.in])}</td>
+                  <td className={`num ${isCongested(w[p.out]) ? 'wait-high' : ''}`}>
+                    {formatPercent(w[p.out])}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </section>
   );

@@ -5,6 +5,7 @@ import { hopRows, latencyText, routeHasLids, staticDetour } from '../lib/route.t
 import type { Remote } from '../state/useRemote.ts';
 import { ErrorNote } from './ErrorNote.tsx';
 import { NodePicker } from './NodePicker.tsx';
+import { TableScroll } from './TableScroll.tsx';
 
 interface RoutePanelProps {
   /** Hosts (and routers) of the fabric. */
@@ -101,49 +102,51 @@ export function RoutePanel({
               </div>
             )}
           </dl>
-          <table className="data-table">
-            <caption className="visually-hidden">Route hops</caption>
-            <thead>
-              <tr>
-                <th scope="col" className="num">
-                  #
-                </th>
-                <th scope="col">Node</th>
-                <th scope="col">Type</th>
-                <th scope="col" className="num">
-                  In
-                </th>
-                <th scope="col" className="num">
-                  Out
-                </th>
-                <th scope="col" className="num">
-                  Rate
-                </th>
-                <th scope="col" className="num">
-                  Util %
-                </th>
-                <th scope="col" className="num">
-                  Wait %
-                </th>
-                {rows.some((h) => h.guid !== '') && <th scope="col">GUID</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((h) => (
-                <tr key={h.index}>
-                  <td className="num muted">{h.index}</td>
-                  <td className="strong">{h.node}</td>
-                  <td className="muted">{h.type}</td>
-                  <td className="num">{h.inPort}</td>
-                  <td className="num">{h.outPort}</td>
-                  <td className="num">{h.rate}</td>
-                  <td className="num">{h.rate === '' ? '' : formatPercentValue(h.utilization)}</td>
-                  <td className="num">{h.rate === '' ? '' : formatPercentValue(h.waitFraction)}</td>
-                  {rows.some((r) => r.guid !== '') && <td className="mono muted guid">{h.guid}</td>}
+          <TableScroll label="Route hops">
+            <table className="data-table">
+              <caption className="visually-hidden">Route hops</caption>
+              <thead>
+                <tr>
+                  <th scope="col" className="num">
+                    #
+                  </th>
+                  <th scope="col">Node</th>
+                  <th scope="col">Type</th>
+                  <th scope="col" className="num">
+                    In
+                  </th>
+                  <th scope="col" className="num">
+                    Out
+                  </th>
+                  <th scope="col" className="num">
+                    Rate
+                  </th>
+                  <th scope="col" className="num">
+                    Util %
+                  </th>
+                  <th scope="col" className="num">
+                    Wait %
+                  </th>
+                  {rows.some((h) => h.guid !== '') && <th scope="col">GUID</th>}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {rows.map((h) => (
+                  <tr key={h.index}>
+                    <td className="num muted">{h.index}</td>
+                    <td className="strong">{h.node}</td>
+                    <td className="muted">{h.type}</td>
+                    <td className="num">{h.inPort}</td>
+                    <td className="num">{h.outPort}</td>
+                    <td className="num">{h.rate}</td>
+                    <td className="num">{h.rate === '' ? '' : formatPercentValue(h.utilization)}</td>
+                    <td className="num">{h.rate === '' ? '' : formatPercentValue(h.waitFraction)}</td>
+                    {rows.some((r) => r.guid !== '') && <td className="mono muted guid">{h.guid}</td>}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
           <p className="hint" data-route-source={route.data.source ?? 'tables'}>
             {route.data.source === 'flow'
               ? `The path flow ${route.data.flowId ?? ''} takes now, highlighted in the fabric view.`

@@ -8,6 +8,7 @@ import { buildTierGroups, HOT_UTILIZATION, type LoadStats, summarizeTiers } from
 import { usePreference } from '../state/preferences.ts';
 import { Legend } from './Legend.tsx';
 import { PodDrillDown } from './PodDrillDown.tsx';
+import { TableScroll } from './TableScroll.tsx';
 
 interface TierSummaryViewProps {
   topology: Topology;
@@ -95,175 +96,181 @@ export function TierSummaryView({
         below.
       </p>
       {route && path && (
-        <table className="agg-table" data-highlight="route">
-          <caption>
-            {route.label ?? `Route ${route.from} → ${route.to}`}
-            {route.source === 'flow' ? ' (the path its flow takes now)' : ''}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Link direction</th>
-              <th scope="col" className="num">
-                Util
-              </th>
-              <th scope="col" className="num">
-                Wait
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {path.slice(0, PATH_SHOWN).map((l) => (
-              <tr key={l.id} className="on-route">
-                <td className="mono">
-                  {onSelectChannel ? (
-                    <button type="button" className="link-button" onClick={() => onSelectChannel(l.id)}>
-                      {formatDirection(l.id)}
-                    </button>
-                  ) : (
-                    formatDirection(l.id)
-                  )}
-                </td>
-                <td className="num">
-                  <Util value={l.utilization} />
-                </td>
-                <td className="num">{formatPercent(l.waitFraction)}</td>
-              </tr>
-            ))}
-            {path.length > PATH_SHOWN && (
+        <TableScroll label="Route through the tiers">
+          <table className="agg-table" data-highlight="route">
+            <caption>
+              {route.label ?? `Route ${route.from} → ${route.to}`}
+              {route.source === 'flow' ? ' (the path its flow takes now)' : ''}
+            </caption>
+            <thead>
               <tr>
-                <td colSpan={3} className="muted">
-                  … and {(path.length - PATH_SHOWN).toLocaleString('en')} more
-                </td>
+                <th scope="col">Link direction</th>
+                <th scope="col" className="num">
+                  Util
+                </th>
+                <th scope="col" className="num">
+                  Wait
+                </th>
               </tr>
-            )}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {path.slice(0, PATH_SHOWN).map((l) => (
+                <tr key={l.id} className="on-route">
+                  <td className="mono">
+                    {onSelectChannel ? (
+                      <button type="button" className="link-button" onClick={() => onSelectChannel(l.id)}>
+                        {formatDirection(l.id)}
+                      </button>
+                    ) : (
+                      formatDirection(l.id)
+                    )}
+                  </td>
+                  <td className="num">
+                    <Util value={l.utilization} />
+                  </td>
+                  <td className="num">{formatPercent(l.waitFraction)}</td>
+                </tr>
+              ))}
+              {path.length > PATH_SHOWN && (
+                <tr>
+                  <td colSpan={3} className="muted">
+                    … and {(path.length - PATH_SHOWN).toLocaleString('en')} more
+                  </td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       {summary === null && <p className="placeholder">Waiting for the first sample…</p>}
       {summary && (
         <>
-          <table className="agg-table">
-            <caption>Load per tier</caption>
-            <thead>
-              <tr>
-                <th scope="col">Direction</th>
-                <th scope="col" className="num">
-                  Link directions
-                </th>
-                <th scope="col" className="num">
-                  Mean
-                </th>
-                <th scope="col" className="num">
-                  Max
-                </th>
-                <th scope="col" className="num">
-                  {hot}
-                </th>
-                <th scope="col" className="num">
-                  Throughput
-                </th>
-                <th scope="col" className="num" title="Largest XmitWait share of time (congestion)">
-                  Max wait
-                </th>
-                <th
-                  scope="col"
-                  className="num"
-                  title="Directions with errors or integrity past its threshold"
-                >
-                  With errors
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {summary.rows.map((r) => (
-                <tr key={r.label}>
-                  <th scope="row">{r.label}</th>
-                  <td className="num">
-                    {r.directions.toLocaleString('en')}
-                    <span className="muted">{staleNote(r)}</span>
-                  </td>
-                  <td className="num">
-                    <Util value={r.mean} />
-                  </td>
-                  <td className="num">
-                    <Util value={r.max} />
-                  </td>
-                  <td className="num">{r.hot.toLocaleString('en')}</td>
-                  <td className="num">{formatRate(r.bytesPerSecond, unit)}</td>
-                  <td className="num">{formatPercent(r.maxWait)}</td>
-                  <WithErrors count={r.withErrors} />
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <table className="agg-table">
-            <caption>Hottest pods (of {summary.pods.length}) by busiest ISL direction</caption>
-            <thead>
-              <tr>
-                <th scope="col">Pod</th>
-                <th scope="col" className="num">
-                  Switches
-                </th>
-                <th scope="col" className="num">
-                  Hosts
-                </th>
-                <th scope="col" className="num">
-                  ISL max
-                </th>
-                <th scope="col" className="num">
-                  ISL mean
-                </th>
-                <th scope="col" className="num">
-                  Host links max
-                </th>
-                <th scope="col" className="num">
-                  ISLs {hot}
-                </th>
-                <th scope="col" className="num">
-                  ISL max wait
-                </th>
-                <th scope="col" className="num">
-                  With errors
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {summary.pods.slice(0, PODS_SHOWN).map((p) => (
-                <tr key={p.name}>
-                  <th scope="row">
-                    <button
-                      type="button"
-                      className="link-button"
-                      title={`Show ${p.name}'s switches and cables below`}
-                      onClick={() => setPod(Number(p.name.replace('pod ', '')) - 1)}
-                    >
-                      {p.name}
-                    </button>
+          <TableScroll label="Load per tier">
+            <table className="agg-table">
+              <caption>Load per tier</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Direction</th>
+                  <th scope="col" className="num">
+                    Link directions
                   </th>
-                  <td className="num">{p.switches}</td>
-                  <td className="num">{p.hosts.toLocaleString('en')}</td>
-                  <td className="num">
-                    <Util value={p.isl.max} />
-                  </td>
-                  <td className="num">
-                    <Util value={p.isl.mean} />
-                  </td>
-                  <td className="num">
-                    <Util value={p.host.max} />
-                  </td>
-                  <td className="num">{p.isl.hot}</td>
-                  <td className="num">{formatPercent(p.isl.maxWait)}</td>
-                  <WithErrors
-                    count={
-                      p.isl.withErrors === null || p.host.withErrors === null
-                        ? null
-                        : p.isl.withErrors + p.host.withErrors
-                    }
-                  />
+                  <th scope="col" className="num">
+                    Mean
+                  </th>
+                  <th scope="col" className="num">
+                    Max
+                  </th>
+                  <th scope="col" className="num">
+                    {hot}
+                  </th>
+                  <th scope="col" className="num">
+                    Throughput
+                  </th>
+                  <th scope="col" className="num" title="Largest XmitWait share of time (congestion)">
+                    Max wait
+                  </th>
+                  <th
+                    scope="col"
+                    className="num"
+                    title="Directions with errors or integrity past its threshold"
+                  >
+                    With errors
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {summary.rows.map((r) => (
+                  <tr key={r.label}>
+                    <th scope="row">{r.label}</th>
+                    <td className="num">
+                      {r.directions.toLocaleString('en')}
+                      <span className="muted">{staleNote(r)}</span>
+                    </td>
+                    <td className="num">
+                      <Util value={r.mean} />
+                    </td>
+                    <td className="num">
+                      <Util value={r.max} />
+                    </td>
+                    <td className="num">{r.hot.toLocaleString('en')}</td>
+                    <td className="num">{formatRate(r.bytesPerSecond, unit)}</td>
+                    <td className="num">{formatPercent(r.maxWait)}</td>
+                    <WithErrors count={r.withErrors} />
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+          <TableScroll label="Hottest pods">
+            <table className="agg-table">
+              <caption>Hottest pods (of {summary.pods.length}) by busiest ISL direction</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Pod</th>
+                  <th scope="col" className="num">
+                    Switches
+                  </th>
+                  <th scope="col" className="num">
+                    Hosts
+                  </th>
+                  <th scope="col" className="num">
+                    ISL max
+                  </th>
+                  <th scope="col" className="num">
+                    ISL mean
+                  </th>
+                  <th scope="col" className="num">
+                    Host links max
+                  </th>
+                  <th scope="col" className="num">
+                    ISLs {hot}
+                  </th>
+                  <th scope="col" className="num">
+                    ISL max wait
+                  </th>
+                  <th scope="col" className="num">
+                    With errors
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {summary.pods.slice(0, PODS_SHOWN).map((p) => (
+                  <tr key={p.name}>
+                    <th scope="row">
+                      <button
+                        type="button"
+                        className="link-button"
+                        title={`Show ${p.name}'s switches and cables below`}
+                        onClick={() => setPod(Number(p.name.replace('pod ', '')) - 1)}
+                      >
+                        {p.name}
+                      </button>
+                    </th>
+                    <td className="num">{p.switches}</td>
+                    <td className="num">{p.hosts.toLocaleString('en')}</td>
+                    <td className="num">
+                      <Util value={p.isl.max} />
+                    </td>
+                    <td className="num">
+                      <Util value={p.isl.mean} />
+                    </td>
+                    <td className="num">
+                      <Util value={p.host.max} />
+                    </td>
+                    <td className="num">{p.isl.hot}</td>
+                    <td className="num">{formatPercent(p.isl.maxWait)}</td>
+                    <WithErrors
+                      count={
+                        p.isl.withErrors === null || p.host.withErrors === null
+                          ? null
+                          : p.isl.withErrors + p.host.withErrors
+                      }
+                    />
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         </>
       )}
       {summary && summary.pods.length > 0 && (
@@ -283,7 +290,7 @@ export function TierSummaryView({
         />
       )}
       <div className="fat-tree-footer">
-        <Legend />
+        <Legend marks="cell" />
       </div>
     </div>
   );

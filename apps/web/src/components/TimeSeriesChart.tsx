@@ -157,7 +157,17 @@ export function TimeSeriesChart({
           ...axis,
           values: (_u, splits, _i, _space, incr) => splits.map((v) => formatTimeTick(v * 1000, incr < 60)),
         },
-        { ...axis, size: 84, values: (_u, splits) => formatTicks(unit, rates, splits) },
+        {
+          ...axis,
+          size: 84,
+          values: (u, splits) => {
+            const ticks = formatTicks(unit, rates, splits);
+            // The axis is painted on the canvas: its labels are also written on the chart's element,
+            // so what it reads can be checked (e2e: every rate in the unit chosen).
+            u.root.dataset.yTicks = ticks.join(' | ');
+            return ticks;
+          },
+        },
       ],
       series: [
         { value: (_u, v) => (v === null ? '—' : formatClock(v * 1000)) },

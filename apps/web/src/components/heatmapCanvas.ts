@@ -50,10 +50,13 @@ const themed = () => ({
   TITLE: themeColor('--text', '#c9d1d9'),
   HOVER_TEXT: themeColor('--text', '#ffffff'),
   EMPTY: themeColor('--panel-2', '#1c2230'),
+  // A link down: the cell emptied to the page's background and crossed out in the text colour
+  // (theme.css --down), never the red of 100 % (the legend shows idle, unknown and down apart).
+  DOWN: themeColor('--down', '#f0f6fc'),
+  DOWN_FILL: themeColor('--bg', '#0d1117'),
 });
 const ROUTE = '#ffffff';
 const ROUTE_HALO = '#000000';
-const DOWN = '#ff6b6b';
 const WAIT = '#f5f7fa';
 const ERROR = '#d63384';
 
@@ -124,7 +127,7 @@ export class HeatmapCanvas {
   };
 
   private draw(): void {
-    const { TEXT, TITLE, HOVER_TEXT, EMPTY } = themed();
+    const { TEXT, TITLE, HOVER_TEXT, EMPTY, DOWN, DOWN_FILL } = themed();
     const paint = this.paint;
     if (!paint) return;
     const { geometry: g, matrix, utilization, marked, down: downLinks, hover } = paint;
@@ -163,7 +166,12 @@ export class HeatmapCanvas {
             continue;
           }
           if (anyIn(marked, channels.up, channels.down)) outlined.push([x0, y0]);
-          if (anyIn(downLinks, channels.up, channels.down)) crossed.push([x0, y0]);
+          if (anyIn(downLinks, channels.up, channels.down)) {
+            crossed.push([x0, y0]);
+            ctx.fillStyle = DOWN_FILL;
+            ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
+            continue;
+          }
           if (paint.wait && anyAtLeast(paint.wait, channels.up, channels.down, CONGESTED_WAIT))
             waiting.push([x0, y0]);
           if (paint.errors && anyIn(paint.errors, channels.up, channels.down)) failing.push([x0, y0]);

@@ -32,6 +32,19 @@ describe('utilization colours', () => {
     expect(utilizationColor(null)).not.toBe(utilizationColor(0));
   });
 
+  it('keeps idle (0 %) and unknown/stale apart: a blue of its own against a neutral grey', () => {
+    const rgb = (color: string): number[] => {
+      if (color.startsWith('#')) return [1, 3, 5].map((i) => Number.parseInt(color.slice(i, i + 2), 16));
+      return (color.match(/\d+/g) ?? []).map(Number);
+    };
+    const [ir = 0, ig = 0, ib = 0] = rgb(utilizationColor(0));
+    const [ur = 0, ug = 0, ub = 0] = rgb(UNKNOWN_COLOR);
+    // Idle is clearly blue; unknown has no hue.
+    expect(ib - Math.max(ir, ig)).toBeGreaterThan(40);
+    expect(Math.max(ur, ug, ub) - Math.min(ur, ug, ub)).toBeLessThan(25);
+    expect(Math.hypot(ir - ur, ig - ug, ib - ub)).toBeGreaterThan(60);
+  });
+
   it('builds legend stops from 0 to 100 %', () => {
     const stops = legendStops(5);
     expect(stops.map((s) => s.offset)).toEqual([0, 0.25, 0.5, 0.75, 1]);

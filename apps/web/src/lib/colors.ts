@@ -2,16 +2,25 @@ import { interpolateHcl, piecewise } from 'd3-interpolate';
 import { scaleSequential } from 'd3-scale';
 
 /**
- * Utilization colours: a D3 sequential scale over 0..1 (0 → 100 %). Idle links are a muted
- * slate that recedes on the dark background, so the eye goes to busy links: teal at half load,
- * amber from 80 %, red when saturated (opatop's "hot" links).
+ * Utilization colours: a D3 sequential scale over 0..1 (0 → 100 %). Idle links are a steel blue,
+ * darker than any load so the eye goes to busy links, yet a colour of its own: not the grey of
+ * unknown/stale, nor the dashed text colour of a link that is down. Teal at half load, amber from
+ * 80 %, red when saturated (opatop's "hot" links).
  */
-const RAMP = ['#34456a', '#2f8f9d', '#7cc46a', '#f0b429', '#e5383b'];
+const RAMP = ['#3b6cb7', '#2f8f9d', '#7cc46a', '#f0b429', '#e5383b'];
 
 export const utilizationScale = scaleSequential(piecewise(interpolateHcl, RAMP)).domain([0, 1]).clamp(true);
 
-/** Colour of links whose utilization is unknown or stale. */
-export const UNKNOWN_COLOR = '#5c6370';
+/** Colour of links whose utilization is unknown or stale (drawn dotted, theme.css --unknown). */
+export const UNKNOWN_COLOR = '#7d8590';
+
+/**
+ * The three states a link's colour must never confuse (the legend shows them side by side): idle
+ * (0 %, the ramp's first colour, solid), unknown or stale (grey, dotted), down (the text colour,
+ * dashed and crossed out: not red, which is 100 %).
+ */
+export const LINK_STATES = ['idle', 'unknown', 'down'] as const;
+export type LinkState = (typeof LINK_STATES)[number];
 
 export function utilizationColor(fraction: number | null | undefined): string {
   if (typeof fraction !== 'number' || !Number.isFinite(fraction)) return UNKNOWN_COLOR;

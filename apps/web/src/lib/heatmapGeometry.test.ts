@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hitTest, LABEL_FONT_PX, layoutHeatmap } from './heatmapGeometry.ts';
 
@@ -54,6 +55,47 @@ describe('layoutHeatmap', () => {
     const pitch = (small.rowLabels[1]?.y ?? 0) - (small.rowLabels[0]?.y ?? 0);
     expect(pitch).toBeGreaterThanOrEqual(11);
     expect(small.blocks).toHaveLength(1);
+  });
+
+  it('never runs port numbers together ("10111213…" at 1280 px): each clears the next', () => {
+    // The fabric panel at a 1280 px window is about 800 px wide: 15 px columns.
+    const narrow = layoutHeatmap({
+      rows: names('edge', 48),
+      islCols: names('core', 24),
+      hostCols: names('', 24),
+      width: 800,
+    });
+    const host = narrow.colLabels.filter((l) => l.block === 'host');
+    expect(host.length).toBeLessThan(24);
+    expect(host.map((l) => l.text).slice(0, 3)).toEqual(['1', '3', '5']);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 200, max: 2400 }),
+        fc.integer({ min: 1, max: 64 }),
+        fc.integer({ min: 0, max: 64 }),
+        (width, hostCount, islCount) => {
+          const geometry = layoutHeatmap({
+            rows: names('edge', 24),
+            islCols: names('core', islCount),
+            hostCols: names('', hostCount),
+            width,
+          });
+          const flat = geometry.colLabels.filter((l) => !l.vertical);
+          for (let i = 1; i < flat.length; i++) {
+            const a = flat[i - 1];
+            const b = flat[i];
+            if (!a || !b) continue;
+            // Budgeted at 6.6 px a character, centred on their columns, 3 px apart at least.
+            const gap = b.x - (b.text.length * 6.6) / 2 - (a.x + (a.text.length * 6.6) / 2);
+            expect(gap).toBeGreaterThanOrEqual(3 - 1e-9);
+          }
+          // Upright labels (core names) are a line of text apart.
+          const upright = geometry.colLabels.filter((l) => l.vertical);
+          for (let i = 1; i < upright.length; i++)
+            expect((upright[i]?.x ?? 0) - (upright[i - 1]?.x ?? 0)).toBeGreaterThanOrEqual(LABEL_FONT_PX);
+        },
+      ),
+    );
   });
 
   it('refuses a width that is not positive', () => {

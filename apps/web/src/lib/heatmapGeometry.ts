@@ -77,6 +77,19 @@ function labelStep(pitch: number): number {
   return pitch >= MIN_LABEL_PITCH ? 1 : Math.ceil(MIN_LABEL_PITCH / Math.max(1, pitch));
 }
 
+/** Space between two horizontal labels, so "10" and "11" never read as "1011". */
+const LABEL_GAP = 3;
+
+/**
+ * Every n-th of a row of horizontal labels, so that each, centred on its column, clears the next
+ * by LABEL_GAP: the widest label decides (at 1280 px, 13 px columns hold "1" … "9" but not
+ * "10" "11" side by side).
+ */
+function horizontalLabelStep(pitch: number, labels: readonly string[]): number {
+  const widest = Math.max(0, ...labels.map(textWidth));
+  return Math.max(labelStep(pitch), Math.ceil((widest + LABEL_GAP) / Math.max(1, pitch)));
+}
+
 export function layoutHeatmap(input: HeatmapInput): HeatmapGeometry {
   const { rows, islCols, hostCols } = input;
   if (!(input.width > 0)) throw new RangeError(`layoutHeatmap: width must be positive, got ${input.width}`);
@@ -137,9 +150,10 @@ export function layoutHeatmap(input: HeatmapInput): HeatmapGeometry {
       index: -1,
     },
   ];
-  const colStep = labelStep(cellW);
   for (const b of blocks) {
     const names = b.block === 'isl' ? islCols : hostCols;
+    // Core names stand upright (a line of text apart); port numbers lie flat (their width apart).
+    const colStep = b.block === 'isl' ? labelStep(cellW) : horizontalLabelStep(cellW, names);
     names.forEach((text, c) => {
       if (c % colStep !== 0) return;
       const cx = b.x + c * cellW + cellW / 2;

@@ -71,6 +71,25 @@ describe('themes', () => {
     expect(themes[names[1] ?? '']).toEqual(themes[names[2] ?? '']);
   });
 
+  it('draws a link down and an unknown one visibly (3:1 for graphics), neither in the red of 100 %', () => {
+    const failures: string[] = [];
+    for (const [theme, vars] of Object.entries(themes)) {
+      for (const state of ['down', 'unknown']) {
+        const colour = vars[state] ?? '';
+        for (const bg of ['bg', 'panel']) {
+          const ratio = contrastRatio(colour, vars[bg] ?? '');
+          if (!(ratio >= 3)) failures.push(`${theme}: --${state} on --${bg} is ${ratio.toFixed(2)}:1`);
+        }
+        // Neutral: no channel more than 25 above another (100 % is red, idle is blue).
+        const [r = 0, g = 0, b = 0] = [1, 3, 5].map((i) => Number.parseInt(colour.slice(i, i + 2), 16));
+        if (Math.max(r, g, b) - Math.min(r, g, b) > 25)
+          failures.push(`${theme}: --${state} ${colour} has a hue`);
+      }
+      if (vars.down === vars.unknown) failures.push(`${theme}: down and unknown share a colour`);
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('gives every text colour at least 4.5:1 on each background it is written on (WCAG AA)', () => {
     const failures: string[] = [];
     for (const [theme, vars] of Object.entries(themes)) {

@@ -109,14 +109,15 @@ describe('an emulator that fails half-way', () => {
 
   it('slower than the timeout: 504 naming the emulator and how long the API waited', async () => {
     const slow = await upstream((_req, res) => {
-      setTimeout(() => res.end('{"flows":[]}'), 3000).unref();
+      setTimeout(() => res.end('{"flows":[]}'), 15_000).unref();
     });
     servers.push(slow.server);
     const { app } = await appAgainst(slow.url, 300);
     apps.push(app);
     const started = performance.now();
     const res = await app.inject('/api/v1/traffic');
-    expect(performance.now() - started).toBeLessThan(2000);
+    // At the timeout, not when the upstream would have answered (even on a busy machine).
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(res.statusCode).toBe(504);
     expect(res.json().message).toMatch(
       new RegExp(

@@ -18,7 +18,7 @@ export { EmbeddedStore } from './store/embedded.ts';
 export { EmbeddedTimeQueries } from './store/embedded-history.ts';
 export { parseExposition } from './store/exposition.ts';
 export { PrometheusStore } from './store/prometheus.ts';
-export { PrometheusTimeQueries, recordedSeries } from './store/prometheus-history.ts';
+export { EDGE_SERIES, PrometheusTimeQueries } from './store/prometheus-history.ts';
 export { PromqlClient } from './store/promql-client.ts';
 export type { TimeQueries } from './store/time-queries.ts';
 export type { MetricsStore, PortRates, RatesSnapshot } from './store/types.ts';

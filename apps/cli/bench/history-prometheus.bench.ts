@@ -1,12 +1,12 @@
 // `npm run bench -- history-prometheus`: the API's history answers from a real Prometheus, against
 // the raw PromQL they issue, at fat-tree-1152 and fat-tree-27648. Prometheus is started on a TSDB
 // backfilled (`promtool tsdb create-blocks-from openmetrics`) with one hour of one link direction's
-// recorded series at the fabric's interval, and every other direction's recorded series, wait
-// ratio and link state at the instant of the snapshot (the index at full size).
+// series (the collector's rates at the edge) at the fabric's interval, and every other direction's
+// series, wait ratio and link state at the instant of the snapshot (the index at full size).
 // - one link over 1 h: PrometheusTimeQueries.linkRange (two query_range, aligned to the asked
 //   instants) against the same two query_range answers fetched and parsed: ratio ≤ 1.5;
 // - a time-travel snapshot (every direction at an instant: three instant queries) and the summary
-//   at that instant (sum and count_values in the TSDB): reported.
+//   at that instant (the collectors' bucket counts and host total, summed in the TSDB): reported.
 import { execFile } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,9 +16,9 @@ import { promisify } from 'node:util';
 import {
   defaultSampleIntervalMs,
   LinkIndex,
+  EDGE_SERIES as names,
   PrometheusTimeQueries,
   PromqlClient,
-  recordedSeries,
 } from '@fabscope/api';
 import { median } from '@fabscope/test-support';
 import { buildScenario } from '@fabscope/topology';
@@ -26,13 +26,12 @@ import { startPrometheus } from '../src/prometheus.ts';
 
 const RATIO_LIMIT = 1.5;
 const HOUR_MS = 3_600_000;
-const names = recordedSeries('5s');
 
 type End = { node: string; port: number };
 const labelsOf = (index: LinkIndex, from: End, to: End) => {
   const node = (name: string) => index.fabric.nodeByName.get(name);
   return (
-    // As the recording rules label a direction: its sending port and both ends' types.
+    // As the collector labels a direction: its sending port and both ends' types.
     `{fabric="f",node_guid="${node(from.node)?.guid}",node_type="${node(from.node)?.type}",` +
     `port="${from.port}",remote_node_type="${node(to.node)?.type}"}`
   );
@@ -53,7 +52,7 @@ async function writeBackfill(
   for (const [name, value] of [
     [names.directionBytes, (u: number, cap: number) => u * cap],
     [names.directionUtilization, (u: number) => u],
-    [names.portWait, (u: number) => u / 10],
+    [names.directionWait, (u: number) => u / 10],
     ['fabscope_port_link_up', () => 1],
   ] as const) {
     await write(`# TYPE ${name} gauge\n`);
@@ -74,17 +73,23 @@ async function writeBackfill(
     }
     await write(lines);
   }
-  // What the rollup rules record from those at the instant: every direction at 50 % (bucket 5),
-  // and the host total, so the summary reads the series the rules write.
+  // What the collector writes of those at the instant: every direction at 50 % (bucket 5), every
+  // other bucket 0, and the host total, so the summary reads the series the collector writes.
   const at = (atMs / 1000).toFixed(3);
   const isl = index.channels.filter((c) => c.fixed.kind === 'isl').length;
   const hostBytes = index.channels
     .filter((c) => index.fabric.nodeByName.get(c.fixed.from.node)?.type === 'host')
     .reduce((sum, c) => sum + 0.5 * c.fixed.capacityBytesPerSecond, 0);
+  let buckets = `# TYPE ${names.buckets} gauge\n`;
+  for (const [kind, n] of [
+    ['isl', isl],
+    ['host', index.channels.length - isl],
+  ] as const) {
+    for (let b = 0; b < 10; b++)
+      buckets += `${names.buckets}{fabric="f",kind="${kind}",bucket="${b}"} ${b === 5 ? n : 0} ${at}\n`;
+  }
   await write(
-    `# TYPE ${names.allBuckets} gauge\n${names.allBuckets}{fabric="f",bucket="5"} ${index.channels.length} ${at}\n` +
-      `# TYPE ${names.islBuckets} gauge\n${names.islBuckets}{fabric="f",bucket="5"} ${isl} ${at}\n` +
-      `# TYPE ${names.hostBytes} gauge\n${names.hostBytes}{fabric="f"} ${hostBytes} ${at}\n`,
+    `${buckets}# TYPE ${names.hostBytes} gauge\n${names.hostBytes}{fabric="f"} ${hostBytes} ${at}\n`,
   );
   await write('# EOF\n');
   await new Promise<void>((resolve, reject) =>
@@ -119,23 +124,25 @@ for (const scenario of ['fat-tree-1152', 'fat-tree-27648']) {
     try {
       const client = new PromqlClient({ url: prometheus.url, timeoutMs: 60_000 });
       const queries = new PrometheusTimeQueries(client, index, {
-        rateWindow: '5s',
         scrapeIntervalMs: intervalMs,
+        staleAfterSeconds: Math.max(5, (3 * intervalMs) / 1000),
       });
+      const held = `${Math.max(5000, 3 * intervalMs)}ms`;
       const range = { fromMs, toMs: fromMs + HOUR_MS, stepMs: intervalMs };
       const channel = index.channels.find((c) => c.fixed.id === benchId);
       const { from } = channel?.fixed ?? { from: { node: '', port: 0 } };
       const selector = `{node_guid="${index.fabric.nodeByName.get(from.node)?.guid}",port="${from.port}"}`;
       const raw = () =>
-        Promise.all([
-          client.queryRange(`${names.directionBytes}${selector}`, range.fromMs, range.toMs, range.stepMs),
-          client.queryRange(
-            `clamp(${names.portWait}${selector}, 0, 1)`,
-            range.fromMs,
-            range.toMs,
-            range.stepMs,
+        Promise.all(
+          [names.directionBytes, names.directionWait].map((name) =>
+            client.queryRange(
+              `max by (node_guid, port) (last_over_time(${name}${selector}[${held}]))`,
+              range.fromMs,
+              range.toMs,
+              range.stepMs,
+            ),
           ),
-        ]);
+        );
       const api = () => queries.linkRange([benchId], range);
       const rawMs: number[] = [];
       const apiMs: number[] = [];
@@ -172,12 +179,12 @@ for (const scenario of ['fat-tree-1152', 'fat-tree-27648']) {
         `${scenario} Prometheus one link over 1 h (${points} points): API ${median(apiMs).toFixed(1)} ms, raw query_range ${median(rawMs).toFixed(1)} ms, ratio ${ratio.toFixed(2)} (limit ${RATIO_LIMIT})`,
       );
       console.log(
-        `${scenario} Prometheus time-travel ranking (topk 100, ${top.links.length} directions) ${topMs.toFixed(0)} ms + summary at the instant (sum, count_values: ${counted} directions) ${summaryMs.toFixed(0)} ms = ${(topMs + summaryMs).toFixed(0)} ms`,
+        `${scenario} Prometheus time-travel ranking (topk 100, ${top.links.length} directions) ${topMs.toFixed(0)} ms + summary at the instant (sums of the collectors' buckets: ${counted} directions) ${summaryMs.toFixed(0)} ms = ${(topMs + summaryMs).toFixed(0)} ms`,
       );
       console.log(
         `${scenario} Prometheus every direction at an instant (${known}/${at.links.length} known, three instant queries): ${snapshotMs.toFixed(0)} ms`,
       );
-      // The summary counts every direction once, from the recorded buckets.
+      // The summary counts every direction once, from the collectors' buckets.
       if (ratio > RATIO_LIMIT || points === 0 || counted !== index.channels.length) over++;
     } finally {
       await prometheus.stop();

@@ -8,7 +8,7 @@
 //   unset), driven over HTTP as a user would (POST a permutation, poll /health and /summary), and
 //   the peak RSS of that whole demo process.
 // - prometheus (with FABSCOPE_BENCH_PROMETHEUS=1, or as `… <fabric> prometheus`): `startDemo` with a real Prometheus (scrape interval by size, collector shards,
-//   recording rules), the same permutation and polls for FABSCOPE_BENCH_LIVE_SECONDS (default 300
+//   the collectors' rates at the edge, the alert rules), the same permutation and polls for FABSCOPE_BENCH_LIVE_SECONDS (default 300
 //   after warm-up), Prometheus' own scrape durations and resident memory beside the demo's RSS.
 // Prints `name: value unit (limit …)`; exits non-zero when a figure misses its limit.
 import { spawnSync } from 'node:child_process';
@@ -24,7 +24,6 @@ import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
 import { benchReporter, median } from '@fabscope/test-support';
 import { buildScenario, routingFor } from '@fabscope/topology';
 import { prometheusIntervalFor, startDemo } from '../src/demo.ts';
-import { rateWindowFor } from '../src/prometheus.ts';
 
 interface Limits {
   /** One store scrape (collector read + exposition + transfer + parse + ingest), ms. */
@@ -259,8 +258,8 @@ async function livePrometheus(): Promise<void> {
     port: 0,
   };
   const started = performance.now();
-  // FABSCOPE_BENCH_SLOW_JOB=0 or 1: without or with the error-counter job, whatever the demo
-  // chooses by size (prometheusErrorJobFor).
+  // FABSCOPE_BENCH_SLOW_JOB=0 or 1: without or with the raw-counter job, whatever the demo
+  // chooses by size (prometheusRawJobFor).
   const slowJob = process.env.FABSCOPE_BENCH_SLOW_JOB;
   const demo = await startDemo({
     config,
@@ -301,7 +300,7 @@ async function livePrometheus(): Promise<void> {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ pattern: 'permutation', seed: 7 }),
     });
-    // Warm up: the rules' window filled after the traffic started.
+    // Warm up: a sweep or two after the traffic started.
     const promIntervalMs = config.sampleIntervalMs ?? prometheusIntervalFor(fabric.links.length * 2);
     await new Promise((resolve) => setTimeout(resolve, 6 * promIntervalMs + 5000));
     const liveMs = Number(process.env.FABSCOPE_BENCH_LIVE_SECONDS ?? 300) * 1000;
@@ -350,15 +349,16 @@ async function livePrometheus(): Promise<void> {
     const unknown = hostLinks.filter((l) => l.utilization === null).length;
     const scrape = await promql('max(scrape_duration_seconds{job="fabscope-fabric"})');
     const samples = await promql('sum(scrape_samples_scraped{job="fabscope-fabric"})');
+    // The directions Prometheus holds a current rate of (the collectors' own, per sweep).
     const recorded = await promql(
-      `count(direction:fabscope_link_utilization:ratio_rate${rateWindowFor(promIntervalMs)})`,
+      `count(max by (node_guid, port) (last_over_time(fabscope_link_utilization_ratio[${Math.max(5, (3 * promIntervalMs) / 1000)}s])))`,
     );
     const metrics = await (await fetch(new URL('/metrics', demo.prometheusUrl))).text();
     const promRss = Number(/^process_resident_memory_bytes (\S+)$/m.exec(metrics)?.[1] ?? Number.NaN);
     console.log(
       `${scenario} prometheus live ${(liveMs / 1000).toFixed(0)} s at ${promIntervalMs} ms: ${polls} polls; ` +
         `scrape ${scrape[0]?.toFixed(1)} s (slowest shard), ${samples[0]} samples per scrape, ` +
-        `${recorded[0]} directions recorded; /health + /summary median ${median(answerMs).toFixed(0)} ms`,
+        `${recorded[0]} directions current; /health + /summary median ${median(answerMs).toFixed(0)} ms`,
     );
     console.log(
       `health over ${polls} polls: ${[...statuses].map(([k, n]) => `${k} ${n}`).join(', ')}; ` +

@@ -38,14 +38,14 @@ export function prometheusIntervalFor(ports: number): number {
 }
 
 /**
- * Whether the demo's Prometheus also scrapes the error counters (its slow job). Not at
- * fat-tree-27648: their 3.6 M series (22 families × 165,888 ports) do not fit beside the 2.3 M of
- * the data and the rules in one Prometheus on the test machine (docs/scaling.md); a site gives them
- * a Prometheus of their own (`prometheusConfig(…, { slowJob: false })` for the data one). Without
- * them the API shows every error rate as unknown, never 0.
+ * Whether the demo's Prometheus also scrapes the collectors' raw counters (its slow job, for a
+ * site's own PromQL; nothing of fabscope reads them: the collectors write the rates, errors
+ * included, docs/metrics.md "Rates at the edge"). Only up to 20,000 ports, as the collectors' own
+ * `rawCounters: 'auto'`: beyond, their 22+ families per port (~3.6 M series at fat-tree-27648)
+ * would be most of Prometheus' memory.
  */
-export function prometheusErrorJobFor(ports: number): boolean {
-  return ports <= 60_000;
+export function prometheusRawJobFor(ports: number): boolean {
+  return ports <= 20_000;
 }
 
 export interface DemoOptions {
@@ -61,8 +61,8 @@ export interface DemoOptions {
   /** Prometheus forwards every sample (recorded ones too) to these remote-write URLs. */
   remoteWrite?: string[];
   /**
-   * False: the demo's Prometheus leaves out the slow job (error counters), as a second Prometheus
-   * would take it. Default by size (prometheusErrorJobFor).
+   * Whether the demo's Prometheus also scrapes the raw counters (its slow job). Default by size
+   * (prometheusRawJobFor).
    */
   prometheusSlowJob?: boolean;
   /**
@@ -149,7 +149,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
         targets: collectors.map((c) => new URL(c.url).host),
         scrapeIntervalMs: intervalMs,
         remoteWrite: options.remoteWrite,
-        slowJob: options.prometheusSlowJob ?? prometheusErrorJobFor(ports),
+        slowJob: options.prometheusSlowJob ?? prometheusRawJobFor(ports),
         ...(options.prometheusPort === undefined ? {} : { port: options.prometheusPort }),
       });
       prometheus = started;

@@ -4,7 +4,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { PORT_FAMILIES } from '@fabscope/collectors';
+import { EDGE_FAMILIES, PORT_FAMILIES } from '@fabscope/collectors';
 import { parse, stringify } from 'yaml';
 import { CHECKOUT_ROOT } from './checkout.ts';
 import { freePort } from './free-port.ts';
@@ -67,13 +67,17 @@ export interface ScrapeSettings {
   /** Remote-write URLs (VictoriaMetrics `/api/v1/write`, Thanos Receive, Mimir): every sample, recorded ones too. */
   remoteWrite?: string[] | undefined;
   /**
-   * Beyond 1 s, whether this Prometheus also scrapes the slow job (error counters, receive counters
-   * per port); false leaves them to another Prometheus (default true).
+   * Beyond 1 s, whether this Prometheus also scrapes the slow job: the collectors' raw counters, for
+   * a site's own PromQL (nothing of fabscope reads them); false leaves them out (default true).
    */
   slowJob?: boolean | undefined;
 }
 
-/** The recording rules' rate window at a scrape interval: 5 s at 1 s (as shipped), else 3 intervals. */
+/**
+ * The rate window of `rate()` over other exporters' raw counters at a scrape interval (the API's
+ * raw path, FABSCOPE_PROMETHEUS_RATE_WINDOW): 5 s at 1 s, else 3 intervals. fabscope's own
+ * collectors write their rates themselves (docs/metrics.md, "Rates at the edge").
+ */
 export function rateWindowFor(scrapeIntervalMs: number): string {
   return `${Math.max(5, Math.ceil((3 * scrapeIntervalMs) / 1000))}s`;
 }
@@ -81,37 +85,30 @@ export function rateWindowFor(scrapeIntervalMs: number): string {
 const seconds = (ms: number) => `${Math.max(1, Math.round(ms / 1000))}s`;
 
 /**
- * What the live view and the recording rules read at the fast interval: the sender's data and
- * packets, the receive counter labelled by its sender (fabscope_link_data_received_bytes_total:
- * the direction rule's other end), XmitWait and its tick, the link rate and state, and the
- * collector's own health. The rest goes in a slower job of its own: the error counters (the alerts
- * on them look at minutes) and each port's own receive counters (no view reads them per port). The
- * two gauges stay here although they rarely change: a slow scrape that fails marks its series
- * stale, and the utilization and wait rules would lose their capacity and tick with it. So does
- * each port's info series (names and far end, which the alerts join): one constant sample a port.
+ * What the views read at the fast interval: the collectors' rates at the edge (per direction, the
+ * sparse error fields and categories, the per-collector summary), each port's link state and info
+ * series (names and far end, which the alerts join: one constant sample a port), and the
+ * collector's own health. The raw counters go in a slower job of their own, for a site's own
+ * PromQL, when wanted (`slowJob`).
  */
 export const FAST_FAMILIES = [
   'fabscope_port_info',
-  'fabscope_port_data_transmitted_bytes_total',
-  'fabscope_link_data_received_bytes_total',
-  'fabscope_port_packets_transmitted_total',
-  'fabscope_port_transmit_wait_total',
-  'fabscope_port_transmit_wait_tick_seconds',
-  'fabscope_port_rate_bytes_per_second',
   'fabscope_port_link_up',
+  ...EDGE_FAMILIES.map((f) => f.name),
   'fabscope_fabric_source_up',
   'fabscope_fabric_source_read_duration_seconds',
   'fabscope_fabric_source_errors_total',
 ] as const;
-export const SLOW_JOB = 'fabscope-fabric-errors';
+/** The raw counters' job, when a Prometheus keeps them (`slowJob`). */
+export const SLOW_JOB = 'fabscope-fabric-raw';
 
 /**
- * The shipped rules (recording.yml, alerts.yml) at another interval: each group evaluated every
- * interval, and the recorded rates over `rateWindowFor(interval)` instead of 5 s, named after
- * their window (`…:rate30s`) as the API reads them (FABSCOPE_PROMETHEUS_RATE_WINDOW). The stale-data
- * alert's "current" (a sample in the last minute) spans at least three intervals, and its "seen
- * lately" (10 minutes) at least ten: at a 60 s interval a one-minute window can hold no sample of
- * a port that reports on time.
+ * The shipped rules (alerts.yml, and any recording rules a site adds beside them) at another
+ * interval: each group evaluated every `groupIntervalMs`, rates over `rateWindowFor(interval)`
+ * instead of 5 s, named after their window (`…:rate30s`). The stale-data alert's "current" (a
+ * sample in the last minute) spans at least three intervals, and its "seen lately" (10 minutes)
+ * at least ten: at a 60 s interval a one-minute window can hold no sample of a port that reports
+ * on time.
  */
 export function rulesAtInterval(
   text: string,
@@ -170,14 +167,15 @@ export function prometheusConfig(
     const slow = Math.max(30_000, 3 * interval);
     config.rule_files = rules.map((file) => {
       const target = join(ruleDir, basename(file));
-      // The alerts look at minutes (`for: 2m`, `[5m]`, `[10m]` over every port): evaluated at the
-      // slow cadence, not every interval (at fat-tree-6912 one evaluation took up to 55 s).
+      // The alerts look at minutes (`for: 2m`, `[5m]`, `[10m]` over every direction): evaluated at
+      // the slow cadence, not every interval (at fat-tree-6912 one evaluation took up to 55 s).
       const groupInterval = basename(file) === 'alerts.yml' ? slow : interval;
       writeFileSync(target, rulesAtInterval(readFileSync(file, 'utf8'), interval, groupInterval));
       return target;
     });
     // Big fabrics: the fast job asks the collectors for the families the views need only
-    // (`name[]`, as the embedded store does); the rest every 30 s at least, in a job of its own.
+    // (`name[]`, as the embedded store does); the raw counters every 30 s at least, in a job of
+    // their own, or not at all.
     job.params = { 'name[]': [...FAST_FAMILIES] };
     if (settings.slowJob !== false)
       config.scrape_configs?.push({

@@ -3,12 +3,13 @@ import { eventually } from './eventually.ts';
 import { type PairThroughPrometheus, pairThroughPrometheus } from './pair-through-prometheus.ts';
 
 // A loaded collector host serves Prometheus' scrapes late by a varying few hundred ms. Prometheus
-// stamps a sample with the time its scrape started, so unless the collector stamps the counters
-// with the time it read them, a 5 s rate over four such intervals reads up to 10 % off here (26.5
-// GB/s seen on the chart for a 24.75 GB/s fabric); and with the stamps, rate()'s extrapolation over
-// unevenly spaced samples reads up to 12 % low, hence deriv() in the recording rules. Real
-// emulator, collector and Prometheus; the late reads are the only thing staged.
-describe('counters stamped with their read time: rates exact however late the scrape is served', () => {
+// stamps a sample with the time its scrape started, so unless the collector stamps what it read
+// with the time it read it, a 5 s rate over four such intervals reads up to 10 % off here (26.5
+// GB/s seen on the chart for a 24.75 GB/s fabric); rate()'s extrapolation over unevenly spaced
+// samples read up to 12 % low. The collector now rates each sweep itself, between the read times
+// of two reads, and stamps the rates with the later one. Real emulator, collector and Prometheus;
+// the late reads are the only thing staged.
+describe('rates at the edge stamped with their read time: exact however late the scrape is served', () => {
   let run: PairThroughPrometheus;
 
   beforeAll(async () => {
@@ -25,7 +26,7 @@ describe('counters stamped with their read time: rates exact however late the sc
   }, 60_000);
   afterAll(() => run?.stop());
 
-  it('keeps every point of the recorded host rate within 0.5 % of the emulator’s own rate', async () => {
+  it('keeps every point of the collector’s host rate within 0.5 % of the emulator’s own rate', async () => {
     // The emulator's rate: its host transmit counters over a long interval (exact, no scrape).
     const hostTransmitBytes = async () => {
       const doc = (await (await fetch(`${run.emulatorUrl}/v1/ports`)).json()) as {
@@ -39,11 +40,11 @@ describe('counters stamped with their read time: rates exact however late the sc
       return { timeMs: doc.timeMs, bytes: flits * doc.dataUnitBytes };
     };
     const first = await hostTransmitBytes();
-    const query = 'fabric:fabscope_host_data_transmitted_bytes:rate5s';
-    // Rates over whole windows of traffic (5 s windows starting a second after both the pair and
-    // Prometheus' first sample), for 12 s.
+    const query = 'fabscope_fabric_host_data_bytes_per_second';
+    // Rates of sweeps of traffic (starting a few seconds after both the pair and Prometheus' first
+    // sample), for 12 s.
     const firstSampleSeconds = await eventually(async () => {
-      const url = `${run.prometheus.url}/api/v1/query?query=${encodeURIComponent('timestamp(fabscope_port_data_transmitted_bytes_total)[1m:1s]')}`;
+      const url = `${run.prometheus.url}/api/v1/query?query=${encodeURIComponent(`timestamp(${query})[1m:1s]`)}`;
       const body = (await (await fetch(url)).json()) as {
         data: { result: { values: [number, string][] }[] };
       };
@@ -61,7 +62,7 @@ describe('counters stamped with their read time: rates exact however late the sc
           data: { result: { values: [number, string][] }[] };
         };
         const values = (body.data.result[0]?.values ?? []).map(([, v]) => Number(v));
-        // twelve seconds of rates, each from a full window of traffic
+        // twelve seconds of rates, each of one sweep of traffic
         expect(values.length).toBeGreaterThanOrEqual(20);
         expect(Math.min(...values)).toBeGreaterThan(1e9);
         return values;

@@ -43,15 +43,9 @@ function service(name: string): ComposeService {
 }
 
 describe('Prometheus configuration and rules (promtool)', () => {
-  it('the config and both rule files pass promtool check', async () => {
+  it('the config and the rule file pass promtool check (no recording rules: the collectors write the rates)', async () => {
     await run('promtool', ['check', 'config', PROMETHEUS_CONFIG]);
-    await run(
-      'promtool',
-      ['check', 'rules', 'deploy/prometheus/rules/recording.yml', 'deploy/prometheus/rules/alerts.yml'],
-      {
-        cwd: root,
-      },
-    );
+    await run('promtool', ['check', 'rules', 'deploy/prometheus/rules/alerts.yml'], { cwd: root });
   });
 
   it('every alert is unit-tested with synthetic series (promtool test rules)', async () => {
@@ -240,7 +234,7 @@ describe('the compose services, run as processes on loopback', () => {
       panels: { title: string; targets?: { expr: string; legendFormat?: string }[] }[];
     };
     const targets = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ ...t, title: p.title })));
-    expect(targets.length).toBeGreaterThan(10);
+    expect(targets.length).toBeGreaterThanOrEqual(dashboard.panels.length);
     await eventually(async () => {
       for (const { expr, legendFormat, title } of targets) {
         const url = new URL('/api/v1/query', prometheus.url);

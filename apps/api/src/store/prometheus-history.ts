@@ -8,24 +8,30 @@ import {
   type LinkDirectionState,
   type LinkIndex,
 } from '../lib/utilization.ts';
-import { type InstantSample, type PromqlClient, type RangeSeries, sampleValue } from './promql-client.ts';
+import { type InstantSample, type PromqlClient, sampleValue } from './promql-client.ts';
 import type { FabricAt, LinkPoint, LinkSeries, Ranking, SummaryPoint, TimeQueries } from './time-queries.ts';
 import { portKey } from './types.ts';
 
-/** The recorded series the API reads (deploy/prometheus/rules/recording.yml), for a rate window. */
-export function recordedSeries(window: string) {
-  return {
-    directionBytes: `direction:fabscope_link_data_bytes:rate${window}`,
-    directionUtilization: `direction:fabscope_link_utilization:ratio_rate${window}`,
-    portWait: `port:fabscope_port_transmit_wait:ratio_rate${window}`,
-    hostBytes: `fabric:fabscope_host_link_data_bytes:rate${window}`,
-    allBuckets: `fabric_bucket:fabscope_link_directions:count_rate${window}`,
-    islBuckets: `fabric_bucket:fabscope_isl_directions:count_rate${window}`,
-  };
-}
+/**
+ * The fabric collector's rates at the edge the API reads (docs/metrics.md "Rates at the edge";
+ * packages/collectors edge-exposition.ts writes them, apps/cli/test checks the names agree): per
+ * sweep, stamped with its read time, one series per link direction keyed by its sending port, per
+ * port its error fields (sparse), per collector the summary of the directions it counts.
+ */
+export const EDGE_SERIES = {
+  directionBytes: 'fabscope_link_data_bytes_per_second',
+  directionPackets: 'fabscope_link_packets_per_second',
+  directionWait: 'fabscope_link_transmit_wait_ratio',
+  directionUtilization: 'fabscope_link_utilization_ratio',
+  portErrors: 'fabscope_port_error_detail',
+  portResets: 'fabscope_port_counter_resets_total',
+  hostBytes: 'fabscope_fabric_host_data_bytes_per_second',
+  buckets: 'fabscope_fabric_link_directions',
+  sweep: 'fabscope_fabric_sweep_interval_seconds',
+  errorFields: 'fabscope_fabric_error_fields_reported',
+} as const;
 
 export const LINK_UP = 'fabscope_port_link_up';
-const RESET_COUNTER = 'fabscope_port_data_transmitted_bytes_total';
 
 /** A series' port key: its (node_guid, port); of a direction series, its sending port. */
 function portOf(s: { metric: Record<string, string> }): string {
@@ -39,19 +45,21 @@ function labelValue(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 }
 
-/** The bucket counts of `count_values("bucket", …)`, as ten counts. */
-function bucketCounts(result: { metric: Record<string, string>; count: number | null }[]): number[] {
+/** The collector's bucket counts of one kind (`isl` or `host`), as ten counts. */
+function bucketCounts(
+  result: { metric: Record<string, string>; count: number | null }[],
+  kind: 'isl' | 'host',
+): number[] {
   const counts = new Array<number>(10).fill(0);
   for (const { metric, count } of result) {
     const bucket = Number(metric.bucket);
+    if (metric.kind !== kind) continue;
     if (Number.isInteger(bucket) && bucket >= 0 && bucket <= 9 && count !== null) counts[bucket] = count;
   }
   return counts;
 }
 
 export interface PrometheusHistoryOptions {
-  /** The recording rules' rate window, e.g. `5s`. */
-  rateWindow: string;
   /** Prometheus' scrape interval: the default step. */
   scrapeIntervalMs: number;
   /** Data older than this is stale (the store's staleness policy): how far back an instant looks. */
@@ -59,14 +67,14 @@ export interface PrometheusHistoryOptions {
 }
 
 /**
- * Time questions answered by Prometheus (or VictoriaMetrics) from the recorded per-direction
- * series: the TSDB sums and buckets (sum, count_values), the API only names directions and maps
- * them to the topology. Link-state and counter-reset events come from the series too, so they
- * survive a restart of the API.
+ * Time questions answered by Prometheus (or VictoriaMetrics) from the collector's per-direction
+ * series (its rates at the edge): the TSDB sums the collectors' summaries and ranks (sum, topk),
+ * the API only names directions and maps them to the topology. Link-state and counter-reset events
+ * come from the series too, so they survive a restart of the API.
  */
 export class PrometheusTimeQueries implements TimeQueries {
   readonly resolutionMs: number;
-  private readonly names: ReturnType<typeof recordedSeries>;
+  private readonly names = EDGE_SERIES;
   private readonly byId = new Map<string, LinkIndex['channels'][number]>();
   /** A direction by its sending port's key (every cabled port sends one): the key of the recorded series. */
   private readonly bySender = new Map<string, LinkIndex['channels'][number]>();
@@ -82,7 +90,6 @@ export class PrometheusTimeQueries implements TimeQueries {
   ) {
     this.resolutionMs = options.scrapeIntervalMs;
     this.heldMs = Math.max(1, Math.round((options.staleAfterSeconds ?? 5) * 1000));
-    this.names = recordedSeries(options.rateWindow);
     for (const ch of index.channels) {
       this.byId.set(ch.fixed.id, ch);
       this.bySender.set(ch.fromKey, ch);
@@ -91,19 +98,24 @@ export class PrometheusTimeQueries implements TimeQueries {
   }
 
   /**
-   * A series' value at an instant: its newest sample no older than the staleness limit. A rule
-   * that skipped an evaluation (scrapes late on a loaded host) leaves a staleness marker, and a
-   * plain instant query would read the direction as unknown until the next one, although the
-   * live view (the same policy) showed its value all along.
+   * A series' value at an instant: its newest sample no older than the staleness limit. The
+   * collector stamps its samples with their read time, so Prometheus marks none stale: a plain
+   * instant query would hold a gone port's last value for five minutes. A sweep that left a
+   * direction out (a gap: a reset, a missed read) shows the sweep before, as the live view does.
    */
   private held(selector: string): string {
     return `last_over_time(${selector}[${this.heldMs}ms])`;
   }
 
+  /** One series per direction (a direction between two collectors' shards is written by both). */
+  private perDirection(selector: string): string {
+    return `max by (node_guid, port) (${this.held(selector)})`;
+  }
+
   async linksAt(timeMs: number, signal?: AbortSignal): Promise<FabricAt> {
     const [bytes, waits, ups] = await Promise.all([
-      this.client.query(this.held(this.names.directionBytes), timeMs, signal),
-      this.client.query(`clamp(${this.held(this.names.portWait)}, 0, 1)`, timeMs, signal),
+      this.client.query(this.perDirection(this.names.directionBytes), timeMs, signal),
+      this.client.query(this.perDirection(this.names.directionWait), timeMs, signal),
       this.client.query(this.held(LINK_UP), timeMs, signal),
     ]);
     return { timeMs, links: this.states(this.index.channels, bytes, waits, ups) };
@@ -114,20 +126,21 @@ export class PrometheusTimeQueries implements TimeQueries {
    * series are read back (`and on (node_guid, port)`: a direction is its sending port).
    */
   async topAt(timeMs: number, ranking: Ranking, signal?: AbortSignal): Promise<FabricAt> {
-    const { directionBytes, directionUtilization, portWait } = this.names;
-    const ranked = (series: string, cabled = '') => {
-      if (ranking.kind === 'isl')
-        return this.held(`${series}{${cabled}node_type="switch",remote_node_type="switch"}`);
-      if (ranking.kind === 'host')
-        return `(${this.held(`${series}{${cabled}node_type!="switch"}`)} or ${this.held(`${series}{${cabled}remote_node_type!="switch"}`)})`;
-      return this.held(cabled === '' ? series : `${series}{${cabled.replace(/,$/, '')}}`);
-    };
-    const source =
+    const { directionBytes, directionUtilization, directionWait } = this.names;
+    // Direction series carry both ends' types: ISLs are switch to switch, host links the rest.
+    const filter =
+      ranking.kind === 'isl'
+        ? ['{node_type="switch",remote_node_type="switch"}']
+        : ranking.kind === 'host'
+          ? ['{node_type!="switch"}', '{remote_node_type!="switch"}']
+          : [''];
+    const series =
       ranking.by === 'utilization'
-        ? ranked(directionUtilization)
+        ? directionUtilization
         : ranking.by === 'bytesPerSecond'
-          ? ranked(directionBytes)
-          : `clamp(${ranked(portWait, `${CABLED},`)}, 0, 1)`;
+          ? directionBytes
+          : directionWait;
+    const source = filter.map((f) => this.perDirection(`${series}${f}`)).join(' or ');
     // The TSDB ranks once; then only the chosen ports' series are read, selected by their GUIDs
     // and ports (the index finds them; the few extra a regex pair admits are dropped here).
     const chosen = await this.client.query(`topk(${Math.floor(ranking.limit)}, ${source})`, timeMs, signal);
@@ -142,8 +155,8 @@ export class PrometheusTimeQueries implements TimeQueries {
     const near = `{node_guid=~"${alternatives(channels.map((c) => guidOf(c.fixed.from.node)))}",port=~"${alternatives(channels.map((c) => String(c.fixed.from.port)))}"}`;
     const both = `{node_guid=~"${alternatives(ends.map((e) => guidOf(e.node)))}",port=~"${alternatives(ends.map((e) => String(e.port)))}"}`;
     const [bytes, waits, ups] = await Promise.all([
-      this.client.query(this.held(`${directionBytes}${near}`), timeMs, signal),
-      this.client.query(`clamp(${this.held(`${portWait}${near}`)}, 0, 1)`, timeMs, signal),
+      this.client.query(this.perDirection(`${directionBytes}${near}`), timeMs, signal),
+      this.client.query(this.perDirection(`${directionWait}${near}`), timeMs, signal),
       this.client.query(this.held(`${LINK_UP}${both}`), timeMs, signal),
     ]);
     return { timeMs, links: this.states(channels, bytes, waits, ups) };
@@ -168,7 +181,7 @@ export class PrometheusTimeQueries implements TimeQueries {
     return channels.map(({ fixed, fromKey, toKey }) =>
       directionState(fixed, {
         bytesPerSecond: bytesBySender.get(fromKey) ?? null,
-        // Not recorded: per-direction packets and raw wait ticks would double the series (docs/history.md).
+        // Not asked at past instants: the history keeps utilization, wait and link state (docs/history.md).
         packetsPerSecond: null,
         transmitWaitTicksPerSecond: null,
         transmitWaitFraction: waitByPort.get(fromKey) ?? null,
@@ -180,35 +193,34 @@ export class PrometheusTimeQueries implements TimeQueries {
     );
   }
 
-  /** The summary from series the rules aggregate every evaluation: a few series per instant. */
+  /**
+   * The summary from the collectors' own (a few series each, stamped with their sweep's time):
+   * the host total and the utilization buckets of the directions each counts, summed over them.
+   * Every bucket is written every sweep (0 included), so holding the newest of each is safe.
+   */
   private summaryQueries() {
-    const { hostBytes, allBuckets, islBuckets } = this.names;
+    const { hostBytes, buckets } = this.names;
     return {
-      host: `sum(${hostBytes})`,
-      all: `sum by (bucket) (${allBuckets})`,
-      isl: `sum by (bucket) (${islBuckets})`,
+      host: `sum(${this.held(hostBytes)})`,
+      buckets: `sum by (kind, bucket) (${this.held(buckets)})`,
     };
   }
 
   async summaryAt(timeMs: number, signal?: AbortSignal): Promise<FabricSummary> {
     const q = this.summaryQueries();
-    // The total held as the links are; the bucket counts not: a bucket emptied within the limit
-    // would still be counted beside the one its directions moved to.
-    const [host, all, isl] = await Promise.all([
-      this.client.query(`sum(${this.held(this.names.hostBytes)})`, timeMs, signal),
-      this.client.query(q.all, timeMs, signal),
-      this.client.query(q.isl, timeMs, signal),
+    const [host, buckets] = await Promise.all([
+      this.client.query(q.host, timeMs, signal),
+      this.client.query(q.buckets, timeMs, signal),
     ]);
-    const counts = (r: typeof all) =>
-      bucketCounts(r.map((s) => ({ metric: s.metric, count: sampleValue(s.value[1]) })));
-    const islCounts = counts(isl);
-    const allCounts = counts(all);
+    const counted = buckets.map((s) => ({ metric: s.metric, count: sampleValue(s.value[1]) }));
+    const isl = bucketCounts(counted, 'isl');
+    const hostLinks = bucketCounts(counted, 'host');
     // Every direction with a value is in one bucket: their sum is the known count.
-    const knownCount = allCounts.reduce((a, b) => a + b, 0);
+    const knownCount = [...isl, ...hostLinks].reduce((a, b) => a + b, 0);
     return {
       time: new Date(timeMs).toISOString(),
       hostTransmitBytesPerSecond: host[0] ? sampleValue(host[0].value[1]) : null,
-      histogram: { isl: islCounts, host: allCounts.map((n, i) => n - (islCounts[i] ?? 0)) },
+      histogram: { isl, host: hostLinks },
       staleLinks: Math.max(0, this.index.channels.length - knownCount),
     };
   }
@@ -216,19 +228,18 @@ export class PrometheusTimeQueries implements TimeQueries {
   async summaryRange(range: TimeRange, signal?: AbortSignal): Promise<SummaryPoint[]> {
     const q = this.summaryQueries();
     const { fromMs, toMs, stepMs } = range;
-    const [host, all, isl] = await Promise.all([
+    const [host, buckets] = await Promise.all([
       this.client.queryRange(q.host, fromMs, toMs, stepMs, signal),
-      this.client.queryRange(q.all, fromMs, toMs, stepMs, signal),
-      this.client.queryRange(q.isl, fromMs, toMs, stepMs, signal),
+      this.client.queryRange(q.buckets, fromMs, toMs, stepMs, signal),
     ]);
     const times = rangeTimes(range);
     const hostAt = alignPoints(host[0]?.values, times, stepMs);
-    /** Per instant, the ten bucket counts; null where no bucket had a point. */
-    const bucketsAt = (series: RangeSeries[]) => {
+    /** Per instant, the ten bucket counts of a kind; null where no bucket had a point. */
+    const bucketsAt = (kind: 'isl' | 'host') => {
       const at: (number[] | null)[] = times.map(() => null);
-      for (const s of series) {
+      for (const s of buckets) {
         const bucket = Number(s.metric.bucket);
-        if (!Number.isInteger(bucket) || bucket < 0 || bucket > 9) continue;
+        if (s.metric.kind !== kind || !Number.isInteger(bucket) || bucket < 0 || bucket > 9) continue;
         alignPoints(s.values, times, stepMs).forEach((count, i) => {
           if (count === null) return;
           const counts = at[i] ?? new Array<number>(10).fill(0);
@@ -238,17 +249,18 @@ export class PrometheusTimeQueries implements TimeQueries {
       }
       return at;
     };
-    const allAt = bucketsAt(all);
-    const islAt = bucketsAt(isl);
+    const islAt = bucketsAt('isl');
+    const hostLinksAt = bucketsAt('host');
     return times.map((timeMs, i) => {
-      const allCounts = allAt[i] ?? null;
-      const islCounts = islAt[i] ?? new Array<number>(10).fill(0);
+      const isl = islAt[i] ?? null;
+      const hostLinks = hostLinksAt[i] ?? null;
       return {
         timeMs,
         hostTransmitBytesPerSecond: hostAt[i] ?? null,
-        histogram: allCounts
-          ? { isl: islCounts, host: allCounts.map((n, i) => n - (islCounts[i] ?? 0)) }
-          : null,
+        histogram:
+          isl || hostLinks
+            ? { isl: isl ?? new Array<number>(10).fill(0), host: hostLinks ?? new Array<number>(10).fill(0) }
+            : null,
       };
     });
   }
@@ -265,9 +277,15 @@ export class PrometheusTimeQueries implements TimeQueries {
         // A direction's series is keyed by its sending port.
         const direction = `{node_guid="${labelValue(guid)}",port="${from.port}"}`;
         const [bytes, wait] = await Promise.all([
-          this.client.queryRange(`${this.names.directionBytes}${direction}`, fromMs, toMs, stepMs, signal),
           this.client.queryRange(
-            `clamp(${this.names.portWait}${direction}, 0, 1)`,
+            this.perDirection(`${this.names.directionBytes}${direction}`),
+            fromMs,
+            toMs,
+            stepMs,
+            signal,
+          ),
+          this.client.queryRange(
+            this.perDirection(`${this.names.directionWait}${direction}`),
             fromMs,
             toMs,
             stepMs,
@@ -304,7 +322,8 @@ export class PrometheusTimeQueries implements TimeQueries {
     const cabled = `{${CABLED}}`;
     const [linkChanges, resets] = await Promise.all([
       this.client.query(`changes(${LINK_UP}${cabled}[${seconds}s]) > 0`, toMs, signal),
-      this.client.query(`resets(${RESET_COUNTER}${cabled}[${seconds}s]) > 0`, toMs, signal),
+      // The collector counts each port's resets (a sparse counter: the ports that ever reset).
+      this.client.query(`last_over_time(${this.names.portResets}${cabled}[${seconds}s])`, toMs, signal),
     ]);
     const events: FabricEvent[] = [];
     const read = (metric: Record<string, string>, name: string) =>
@@ -340,15 +359,20 @@ export class PrometheusTimeQueries implements TimeQueries {
         }
       }
     }
-    for (const series of await Promise.all(resets.slice(0, 1000).map((s) => read(s.metric, RESET_COUNTER)))) {
+    for (const series of await Promise.all(
+      resets.slice(0, 1000).map((s) => read(s.metric, this.names.portResets)),
+    )) {
       for (const s of series) {
         let previous: number | null = null;
         for (const [t, v] of s.values) {
           const value = sampleValue(v);
           if (value === null) continue;
-          if (previous !== null && value < previous) {
+          const timeMs = Math.round(t * 1000);
+          // A reset counted (or a collector's count starting over), or the count's first sample
+          // inside the range: the port's first reset the collector saw.
+          if (previous === null ? timeMs > fromMs : value !== previous) {
             events.push({
-              timeMs: Math.round(t * 1000),
+              timeMs,
               kind: 'counter-reset',
               subject: `${this.nameOfGuid.get(s.metric.node_guid ?? '') ?? s.metric.node_guid}/${s.metric.port}`,
               detail: 'counters went backwards',

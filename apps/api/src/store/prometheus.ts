@@ -1,7 +1,7 @@
 import type { LinkIndex } from '../lib/utilization.ts';
 import { EvaluationWatch } from './evaluation-watch.ts';
 import { PrometheusTimeQueries } from './prometheus-history.ts';
-import { newestEvaluation, RecordedLive } from './prometheus-live.ts';
+import { EdgeLive, NEWEST_SWEEP } from './prometheus-live.ts';
 import { PromqlClient, sampleValue } from './promql-client.ts';
 import { rateQuery, selector } from './rate-window.ts';
 import { fabscopeMapping, linkUpOf, type SeriesMapping } from './series-mapping.ts';
@@ -23,7 +23,7 @@ export { durationMs, fullWindow, rateQuery, selector } from './rate-window.ts';
 export interface PrometheusStoreOptions {
   /** Base URL of the Prometheus server, e.g. http://127.0.0.1:9090 */
   url: string;
-  /** PromQL range for rate(); at least four scrape intervals. */
+  /** PromQL range for rate() of other sources' raw counters; at least four scrape intervals. */
   rateWindow?: string;
   /** Series whose newest sample is older than this are stale. */
   staleAfterSeconds?: number;
@@ -34,25 +34,11 @@ export interface PrometheusStoreOptions {
   /** Prometheus' scrape interval: the finest step of history answers (default 1 s). */
   scrapeIntervalMs?: number | undefined;
   /**
-   * Where the live tick reads fabscope's own series: `recorded` (default) reads the recording
-   * rules' per-direction series (prometheus-live.ts); `raw` the counters of every port, as for
-   * other sources. Other sources are always read raw (no rules record them).
+   * Where the live tick reads fabscope's own series: `edge` (default) the collector's rates at the
+   * edge (prometheus-live.ts); `raw` the counters of every port, rated here as for other sources
+   * (a site whose collectors keep the raw counters). Other sources are always read raw.
    */
-  live?: 'recorded' | 'raw';
-}
-
-/**
- * The error counters' scrape interval and rate window at a scrape interval: at 1 s they are in the
- * fast job; beyond it, in a job of their own every 30 s or three intervals (apps/cli prometheus.ts,
- * SLOW_JOB), so their rate spans three of those scrapes and is read again only as often.
- */
-export function errorCadence(
-  scrapeIntervalMs: number,
-  rateWindow: string,
-): { refreshMs: number; window: string } {
-  if (scrapeIntervalMs <= 1000) return { refreshMs: 0, window: rateWindow };
-  const slowMs = Math.max(30_000, 3 * scrapeIntervalMs);
-  return { refreshMs: slowMs, window: `${Math.ceil((3 * slowMs) / 1000)}s` };
+  live?: 'edge' | 'raw';
 }
 
 interface VectorResult {
@@ -72,16 +58,16 @@ export class PrometheusStore implements MetricsStore {
   private readonly fetchImpl: typeof fetch;
 
   /**
-   * With the recorded series, the sampler ticks after each evaluation of the direction rules
-   * (evaluation-watch.ts); reading raw counters, on its own clock.
+   * With the rates at the edge, the sampler ticks after each new sweep lands in Prometheus
+   * (evaluation-watch.ts polls the newest sweep's time); reading raw counters, on its own clock.
    */
   readonly onScrape?: (listener: () => void) => () => void;
   private readonly watch: EvaluationWatch | undefined;
 
   constructor(private readonly options: PrometheusStoreOptions) {
     this.fetchImpl = options.fetch ?? fetch;
-    if (this.readsRecorded()) {
-      const query = newestEvaluation(options.rateWindow ?? '5s');
+    if (this.readsEdge()) {
+      const query = NEWEST_SWEEP;
       const watch = new EvaluationWatch({
         intervalMs: options.scrapeIntervalMs ?? 1000,
         newestEvaluation: async () => {
@@ -94,9 +80,9 @@ export class PrometheusStore implements MetricsStore {
     }
   }
 
-  private readsRecorded(): boolean {
+  private readsEdge(): boolean {
     const mapping = this.options.mapping ?? fabscopeMapping;
-    return mapping.source === 'fabscope' && (this.options.live ?? 'recorded') === 'recorded';
+    return mapping.source === 'fabscope' && (this.options.live ?? 'edge') === 'edge';
   }
 
   private async query(promql: string, signal?: AbortSignal, atMs?: number): Promise<VectorResult[]> {
@@ -116,33 +102,26 @@ export class PrometheusStore implements MetricsStore {
     return answer.data.result;
   }
 
-  private recorded: RecordedLive | undefined;
+  private edge: EdgeLive | undefined;
 
   async rates(signal?: AbortSignal): Promise<RatesSnapshot> {
-    if (this.readsRecorded()) return this.recordedRates(signal);
+    if (this.readsEdge()) return this.edgeRates(signal);
     return this.rawRates(signal);
   }
 
-  /** The live tick from the recording rules' series (prometheus-live.ts). */
-  private async recordedRates(signal?: AbortSignal): Promise<RatesSnapshot> {
+  /** The live tick from the collector's rates at the edge (prometheus-live.ts). */
+  private async edgeRates(signal?: AbortSignal): Promise<RatesSnapshot> {
     const timeMs = Date.now();
-    const rateWindow = this.options.rateWindow ?? '5s';
-    const cadence = errorCadence(this.options.scrapeIntervalMs ?? 1000, rateWindow);
-    const client = (timeoutMs: number | undefined) =>
-      new PromqlClient({ url: this.options.url, timeoutMs, fetch: this.options.fetch });
-    this.recorded ??= new RecordedLive(
-      client(this.options.timeoutMs),
-      {
-        rateWindow,
-        errorWindow: cadence.window,
-        slowRefreshMs: cadence.refreshMs,
-        staleAfterSeconds: this.options.staleAfterSeconds ?? 5,
-      },
-      // The error counters of every port may take seconds to read: up to their own cadence.
-      client(Math.max(this.options.timeoutMs ?? 5000, cadence.refreshMs)),
+    this.edge ??= new EdgeLive(
+      new PromqlClient({
+        url: this.options.url,
+        timeoutMs: this.options.timeoutMs,
+        fetch: this.options.fetch,
+      }),
+      { staleAfterSeconds: this.options.staleAfterSeconds ?? 5 },
     );
     try {
-      return { timeMs, ok: true, ...(await this.recorded.rates(signal)) };
+      return { timeMs, ok: true, ...(await this.edge.rates(signal)) };
     } catch (error) {
       return this.unavailable(timeMs, error);
     }
@@ -279,8 +258,8 @@ export class PrometheusStore implements MetricsStore {
   }
 
   /**
-   * History from the recorded per-direction series (deploy/prometheus/rules/recording.yml); only
-   * fabscope's own series have them: other sources keep no history here (null).
+   * History from the collector's per-direction series (its rates at the edge); only fabscope's
+   * own collectors write them: other sources keep no history here (null).
    */
   timeQueries(index: LinkIndex): PrometheusTimeQueries | null {
     if ((this.options.mapping ?? fabscopeMapping).source !== 'fabscope') return null;
@@ -290,7 +269,6 @@ export class PrometheusStore implements MetricsStore {
       fetch: this.options.fetch,
     });
     return new PrometheusTimeQueries(client, index, {
-      rateWindow: this.options.rateWindow ?? '5s',
       scrapeIntervalMs: this.options.scrapeIntervalMs ?? 1000,
       staleAfterSeconds: this.options.staleAfterSeconds ?? 5,
     });

@@ -52,9 +52,18 @@ for (const scenario of ['fat-tree-6912', 'fat-tree-27648']) {
       page,
     }, testInfo) => {
       test.setTimeout(600_000);
-      await checkLayout(page, demo.url, [routeView('host1', 'host2000'), contentionView('shift:1')], {
-        screenshot: (name) => testInfo.outputPath(`${scenario}-${name}.png`),
-      });
+      await checkLayout(
+        page,
+        demo.url,
+        [
+          routeView('host1', 'host2000'),
+          // Over 96 hosts: a check of all 27,648 takes the API's CPU for a minute on a shared machine.
+          contentionView('shift:1', 'host[1-96]'),
+        ],
+        {
+          screenshot: (name) => testInfo.outputPath(`${scenario}-${name}.png`),
+        },
+      );
     });
   });
 }

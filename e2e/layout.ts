@@ -21,9 +21,10 @@ export const routeView = (from: string, to: string): LayoutView => ({
   },
 });
 
-export const contentionView = (pattern: string): LayoutView => ({
-  name: `contention ${pattern}`,
-  query: `?tool=contention&pattern=${encodeURIComponent(pattern)}`,
+/** The contention check of `pattern`, over `hosts` (a host list) or every host. */
+export const contentionView = (pattern: string, hosts?: string): LayoutView => ({
+  name: `contention ${pattern}${hosts ? ` on ${hosts}` : ''}`,
+  query: `?tool=contention&pattern=${encodeURIComponent(pattern)}${hosts ? `&hosts=${encodeURIComponent(hosts)}` : ''}`,
   ready: async (page) => {
     await expect(page.getByRole('status', { name: 'Flows' })).toBeVisible({ timeout: 60_000 });
   },

@@ -133,6 +133,9 @@ describe('formatRateTicks', () => {
     ]);
     expect(formatRateTicks([0, 5e9, 10e9], 'bits')).toEqual(['0 Gb/s', '40 Gb/s', '80 Gb/s']);
     expect(formatRateTicks([], 'bytes')).toEqual([]);
+    // Rounding never adds a digit: 9.9995 MB/s is "10.00", 999.96 kB/s goes up to MB/s.
+    expect(formatRateTicks([0, 9_999_500.000000002], 'bytes')).toEqual(['0.00 MB/s', '10.00 MB/s']);
+    expect(formatRateTicks([0, 999_960], 'bytes')).toEqual(['0.000 MB/s', '1.000 MB/s']);
   });
 
   it('never gives more than four significant digits nor mixes prefixes', () => {

@@ -83,11 +83,16 @@ export function formatGbpsRate(gbps: number | null | undefined, unit: RateUnit):
 export function formatRateTicks(bytesPerSecond: readonly number[], unit: RateUnit): string[] {
   const values = bytesPerSecond.map((v) => (finite(v) ? baseOf(v, unit) : Number.NaN));
   const largest = Math.max(0, ...values.filter(Number.isFinite).map(Math.abs));
-  const exponent = exponentOf(largest);
+  let exponent = exponentOf(largest);
+  // Rounding can carry the largest tick into the next prefix (999.96 kB/s is 1.00 MB/s).
+  if (exponent < TOP && Math.round(largest / 1000 ** exponent) >= 1000) exponent++;
   const scale = 1000 ** exponent;
   const symbol = `${PREFIXES[exponent]}${symbolOf(unit)}`;
   const top = largest / scale;
-  const maxDecimals = top >= 100 ? 1 : top >= 10 ? 2 : 3;
+  // Digits before the point of a tick as printed; the decimals leave at most four in all.
+  const before = (v: number): number => (v < 1 ? 1 : Math.floor(Math.log10(v)) + 1);
+  let maxDecimals = Math.max(0, 4 - before(top));
+  while (maxDecimals > 0 && before(Number(top.toFixed(maxDecimals))) + maxDecimals > 4) maxDecimals--;
   let decimals = 0;
   while (
     decimals < maxDecimals &&

@@ -93,7 +93,7 @@ describe('api client', () => {
         throw new TypeError('Failed to fetch');
       },
     });
-    await expect(down.getTraffic()).rejects.toThrow('Cannot reach the API (GET /api/v1/traffic)');
+    await expect(down.getTraffic()).rejects.toThrow('Cannot reach the API (GET /api/v1/traffic?limit=5000)');
     const html = createApiClient({ fetch: fakeFetch(200, '<html>') });
     await expect(html.getTraffic()).rejects.toThrow(/not JSON/);
     const proxy = createApiClient({ fetch: fakeFetch(502, '<html>bad gateway</html>') });

@@ -139,7 +139,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
       request<AdaptiveRoutingStatus>('GET', '/api/v1/adaptive-routing', undefined, signal),
     putAdaptiveRouting: (patch: Partial<AdaptiveRouting>, signal?: AbortSignal) =>
       request<AdaptiveRoutingChange>('PUT', '/api/v1/adaptive-routing', patch, signal),
-    getTraffic: (signal?: AbortSignal) => request<FlowPage>('GET', '/api/v1/traffic', undefined, signal),
+    // The largest page the API gives (5,000 flows): the Traffic panel groups them by job and the
+    // contention check measures every analysed flow of fabrics up to that many hosts in one read.
+    getTraffic: (signal?: AbortSignal) =>
+      request<FlowPage>('GET', '/api/v1/traffic?limit=5000', undefined, signal),
     /** What started (count, jobs, bytes/s and the first flows); the next getTraffic lists them. */
     startTraffic: (body: TrafficRequest, signal?: AbortSignal) =>
       request<TrafficStarted>('POST', '/api/v1/traffic', body, signal),

@@ -231,3 +231,57 @@ describe('rates at the edge', () => {
     );
   });
 });
+
+describe('rates at the edge over collector shards', () => {
+  /** Four edge switches in a ring of ISLs, two hosts each, every port sending 1 GB/s × (k + 1). */
+  function ring(timeMs: number, k: number): FabricSnapshot {
+    const ports: PortSample[] = [];
+    const sw = (s: number) => `0x00117501010000${String(s).padStart(2, '0')}`;
+    const host = (s: number, h: number) => `0x00117501000000${String(s * 2 + h).padStart(2, '0')}`;
+    const add = (
+      guid: string,
+      name: string,
+      type: PortSample['nodeType'],
+      n: number,
+      remote: [string, string, number],
+    ) =>
+      ports.push(port(guid, name, type, n, remote, { tx: (k + 1) * 1e9 * (ports.length + 1), rx: k * 1e9 }));
+    for (let s = 0; s < 4; s++) {
+      for (let h = 0; h < 2; h++) {
+        add(sw(s), `edge${s}`, 'switch', h + 1, [host(s, h), `node${s}-${h}`, 1]);
+        add(host(s, h), `node${s}-${h}`, 'host', 1, [sw(s), `edge${s}`, h + 1]);
+      }
+      add(sw(s), `edge${s}`, 'switch', 10, [sw((s + 1) % 4), `edge${(s + 1) % 4}`, 11]);
+      add(sw((s + 1) % 4), `edge${(s + 1) % 4}`, 'switch', 11, [sw(s), `edge${s}`, 10]);
+    }
+    return { fabric: 'f', fabricType: 'infiniband', countersReadAtMs: timeMs, ports };
+  }
+
+  it('write every direction once, by its sender’s shard, and their summaries add up to the whole', async () => {
+    const scrapeAll = async (shard?: { index: number; count: number }) => {
+      const registry = createFabricRegistry({
+        source: queued([ring(10_000, 0), ring(11_000, 1)]),
+        ...(shard ? { shard } : {}),
+      });
+      await registry.scrape();
+      return samples(await registry.scrape());
+    };
+    const whole = await scrapeAll();
+    const key = (s: Sample) => `${s.labels.node_guid}/${s.labels.port}`;
+    const all = find(whole, EDGE.bytes).map(key).sort();
+    expect(all).toHaveLength(24);
+    for (const count of [2, 3, 4]) {
+      const shards = await Promise.all(
+        Array.from({ length: count }, (_, i) => scrapeAll({ index: i + 1, count })),
+      );
+      expect(shards.flatMap((s) => find(s, EDGE.bytes).map(key)).sort()).toEqual(all);
+      const sum = (name: string, labels = {}) =>
+        shards.reduce((n, s) => n + find(s, name, labels).reduce((m, x) => m + x.value, 0), 0);
+      expect(sum(EDGE.hostBytes)).toBeCloseTo(value(whole, EDGE.hostBytes) as number, 3);
+      for (const kind of ['isl', 'host'])
+        expect(sum(EDGE.directions, { kind })).toBe(
+          find(whole, EDGE.directions, { kind }).reduce((m, x) => m + x.value, 0),
+        );
+    }
+  });
+});

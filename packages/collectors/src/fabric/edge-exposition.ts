@@ -99,12 +99,12 @@ export const EDGE_FAMILIES: readonly EdgeFamily[] = [
   {
     name: EDGE.hostBytes,
     type: 'gauge',
-    help: 'Bytes per second sent by hosts (the directions whose sender is a host), of the directions this collector counts',
+    help: 'Bytes per second sent by hosts (the directions whose sender is a host), of the directions this collector writes (those its shard sends)',
   },
   {
     name: EDGE.directions,
     type: 'gauge',
-    help: 'Link directions in each 10 % utilization bucket ("0" = [0,10 %) … "9" = [90,100 %]) by kind (isl: switch to switch; host), of the directions this collector counts',
+    help: 'Link directions in each 10 % utilization bucket ("0" = [0,10 %) … "9" = [90,100 %]) by kind (isl: switch to switch; host), of the directions this collector writes (those its shard sends)',
   },
   {
     name: EDGE.sweep,
@@ -270,10 +270,10 @@ function directionsOf(sweep: EdgeSweep, edge: EdgeRates, config: PmThresholdConf
 
 /**
  * Writes the edge families (those in `names`, or all) of the sweep for the ports of `labels`
- * (this collector's shard): each direction with an end among them, keyed by its sending port as
- * the raw `fabscope_link_data_received_bytes_total` is; per port its error fields and resets; and
- * the summary of the directions whose sender is in the shard (a direction between two shards is
- * written by both, and counted by its sender's). Every sample carries the sweep's read time.
+ * (this collector's shard): each direction whose sending port is among them, keyed by that port as
+ * the raw `fabscope_link_data_received_bytes_total` is (a direction between two shards is written
+ * once, by its sender's); per port its error fields and resets; and the summary of those
+ * directions. Every sample carries the sweep's read time.
  */
 export function* edgeExpositionChunks(
   sweep: EdgeSweep,
@@ -289,10 +289,10 @@ export function* edgeExpositionChunks(
   const d = directionsOf(sweep, edge, config);
   const ports = sweep.snapshot.ports;
   const timestamp = Buffer.from(` ${Math.round(sweep.timeMs)}`, 'latin1');
-  // The directions this collector writes, with their labels; and which of them it counts.
+  // The directions this collector writes, with their labels: those whose sending port is in its
+  // shard (a direction between two shards is its sender's), from whichever ends the read has.
   const written: number[] = [];
   const labelOf: Buffer[] = [];
-  const counts: boolean[] = [];
   const shard = labels.shard;
   labels.ports.forEach((p, i) => {
     const si = labels.indices[i] as number;
@@ -300,33 +300,29 @@ export function* edgeExpositionChunks(
     if (out >= 0) {
       written.push(out);
       labelOf.push(labels.keyOf(i));
-      counts.push(true);
     }
+    // A sender missing from the read (its own read failed, or another collector reads it): the
+    // direction is this collector's if the sender belongs to its shard, from the receiver alone.
     const into = d.into[si] as number;
-    const sender = into >= 0 ? (d.sender[into] as number) : -1;
-    if (into >= 0 && (sender < 0 || !labels.inShard(ports[sender] as PortSample))) {
-      const label = labels.senderOf(i);
-      if (!label) return;
-      written.push(into);
-      labelOf.push(label);
-      // A sender missing from the read is counted by the shard it belongs to.
-      const remote = p.remote;
-      counts.push(
-        sender < 0 &&
-          remote !== null &&
-          (!shard ||
-            shard.count <= 1 ||
-            shardOfPort(
-              {
-                ...p,
-                nodeGuid: remote.nodeGuid,
-                nodeType: (labels.typeOf.get(remote.nodeGuid) ?? 'switch') as PortSample['nodeType'],
-                remote: { nodeGuid: p.nodeGuid, nodeName: p.nodeName, portNumber: p.portNumber },
-              },
-              shard.count,
-            ) === shard.index),
-      );
-    }
+    const remote = p.remote;
+    if (into < 0 || (d.sender[into] as number) >= 0 || !remote) return;
+    const senderType = (labels.typeOf.get(remote.nodeGuid) ?? 'switch') as PortSample['nodeType'];
+    const mine =
+      !shard ||
+      shard.count <= 1 ||
+      shardOfPort(
+        {
+          ...p,
+          nodeGuid: remote.nodeGuid,
+          nodeType: senderType,
+          remote: { nodeGuid: p.nodeGuid, nodeName: p.nodeName, portNumber: p.portNumber },
+        },
+        shard.count,
+      ) === shard.index;
+    const label = labels.senderOf(i);
+    if (!mine || !label) return;
+    written.push(into);
+    labelOf.push(label);
   });
   const fabric = labels.fabric;
   const typeOfEnd = (k: number, end: 'sender' | 'receiver'): string => {
@@ -438,7 +434,7 @@ export function* edgeExpositionChunks(
       for (let w = 0; w < written.length; w++) {
         const k = written[w] as number;
         const v = d.bytes[k] as number;
-        if (!counts[w] || Number.isNaN(v) || typeOfEnd(k, 'sender') !== 'host') continue;
+        if (Number.isNaN(v) || typeOfEnd(k, 'sender') !== 'host') continue;
         total += v;
         known++;
       }
@@ -452,7 +448,7 @@ export function* edgeExpositionChunks(
       for (let w = 0; w < written.length; w++) {
         const k = written[w] as number;
         const u = d.utilization[k] as number;
-        if (!counts[w] || Number.isNaN(u)) continue;
+        if (Number.isNaN(u)) continue;
         const isl = typeOfEnd(k, 'sender') === 'switch' && typeOfEnd(k, 'receiver') === 'switch';
         const bars = isl ? buckets.isl : buckets.host;
         const b = Math.min(9, Math.max(0, Math.floor(u * 10)));

@@ -82,13 +82,27 @@ export function portSamplesFromEmulator(doc: EmulatorPortsDocument, wallClockMs?
   };
 }
 
+/**
+ * Whether a fetch failed on a kept-alive connection the server had closed meanwhile, before any
+ * answer: the server closes an idle connection after its keep-alive timeout (5 s in Node), and a
+ * process whose event loop was busy longer than that (parsing a 27,648-host read) sends its next
+ * request on the closed socket — ECONNRESET at once. Asking again on a new connection is safe (a GET).
+ */
+function closedConnection(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } } | null)?.cause;
+  return error instanceof TypeError && (cause?.code === 'ECONNRESET' || cause?.code === 'UND_ERR_SOCKET');
+}
+
 /** Reads the emulator's switch- and adapter-port endpoint, as a fabric agent polls a real fabric. */
 export function emulatorSource(baseUrl: string): FabricSource {
   const url = new URL('/v1/ports', baseUrl).toString();
   return {
     name: url,
     async read(signal) {
-      const response = await fetch(url, { signal });
+      const response = await fetch(url, { signal }).catch((error: unknown) => {
+        if (!closedConnection(error) || signal.aborted) throw error;
+        return fetch(url, { signal });
+      });
       if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
       return portSamplesFromEmulator((await response.json()) as EmulatorPortsDocument, Date.now());
     },

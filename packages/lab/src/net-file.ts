@@ -1,4 +1,4 @@
-import type { Fabric, FabricLink, FabricNode } from '@fabscope/topology';
+import { type Fabric, type FabricLink, type FabricNode, infinibandWidthSpeed } from '@fabscope/topology';
 
 /**
  * ibsim's net format (an ibnetdiscover dump without the discovered fields): one record per node,
@@ -10,7 +10,10 @@ import type { Fabric, FabricLink, FabricNode } from '@fabscope/topology';
 /** ibsim's LinkWidthEnabled bits. */
 const WIDTH_BITS: Readonly<Record<number, number>> = { 1: 1, 4: 2, 8: 4, 12: 8, 2: 16 };
 
-/** LinkSpeedEnabled (s) and LinkSpeedExtEnabled (e) that make ibsim negotiate one speed. */
+/**
+ * LinkSpeedEnabled (s) and LinkSpeedExtEnabled (e) that make ibsim negotiate one speed. Debian's
+ * ibsim 0.10 refuses NDR's bit ("bad extended speed 8"), so a lab has none.
+ */
 const SPEED_BITS: Readonly<Record<string, { s: number; e: number }>> = {
   SDR: { s: 1, e: 0 },
   DDR: { s: 2, e: 0 },
@@ -18,7 +21,6 @@ const SPEED_BITS: Readonly<Record<string, { s: number; e: number }>> = {
   FDR: { s: 4, e: 1 },
   EDR: { s: 4, e: 2 },
   HDR: { s: 4, e: 4 },
-  NDR: { s: 4, e: 8 },
 };
 
 /** ibsim's limits (sim.h: MAXNETSWITCHS, MAXNETNODES, MAXNETPORTS), raised with -S/-N/-P. */
@@ -30,34 +32,20 @@ export class LabError extends Error {
 
 /**
  * Width and speed of a link as ibsim can set them: the dump's own (`4xFDR`) when the model has it,
- * otherwise from the quoted rate (Omni-Path 100 Gb/s runs EDR-class 25 Gb/s lanes ×4).
+ * otherwise the 4x speed of its quoted rate (Omni-Path 100 Gb/s runs EDR-class 25 Gb/s lanes ×4).
  */
 export function labWidthSpeed(
   link: FabricLink,
   fabricType: Fabric['fabricType'],
 ): { width: number; speed: string } {
-  const type = link.fabricType ?? fabricType;
-  if (type === 'ethernet') {
+  if ((link.fabricType ?? fabricType) === 'ethernet') {
     throw new LabError(`link ${link.id} is Ethernet: ibsim simulates InfiniBand only`);
   }
-  const m = link.widthSpeed ? /^(\d+)x\s*([A-Z0-9]+)$/i.exec(link.widthSpeed) : null;
-  if (m) {
-    const speed = (m[2] as string).toUpperCase();
-    const width = Number(m[1]);
-    if (SPEED_BITS[speed] && WIDTH_BITS[width]) return { width, speed };
+  const ws = infinibandWidthSpeed(link);
+  if (!ws || !SPEED_BITS[ws.speed] || !WIDTH_BITS[ws.lanes]) {
+    throw new LabError(`link ${link.id}: ibsim sets no width and speed that carry ${link.rateGbps} Gb/s`);
   }
-  const byRate: Readonly<Record<number, string>> = {
-    10: 'SDR',
-    20: 'DDR',
-    40: 'QDR',
-    56: 'FDR',
-    100: 'EDR',
-    200: 'HDR',
-    400: 'NDR',
-  };
-  const speed = byRate[link.rateGbps];
-  if (!speed) throw new LabError(`link ${link.id}: no 4x InfiniBand speed carries ${link.rateGbps} Gb/s`);
-  return { width: 4, speed };
+  return { width: ws.lanes, speed: ws.speed };
 }
 
 function portOptions(widthSpeed: { width: number; speed: string }): string {

@@ -1,4 +1,5 @@
 import type { FabricLink, FabricType } from './model.ts';
+import { LANE_GBPS } from './parse/rates.ts';
 
 /**
  * Link rates as the industry quotes them (4x QDR = 40 Gb/s, 4x FDR = 56 Gb/s) are signalling
@@ -25,19 +26,6 @@ export const INFINIBAND_LANE_DATA_GBPS: Readonly<Record<string, number>> = {
   XDR: 200,
 };
 
-/** Lane signalling rate (Gb/s) as quoted, for the same speeds. */
-const INFINIBAND_LANE_QUOTED_GBPS: Readonly<Record<string, number>> = {
-  SDR: 2.5,
-  DDR: 5,
-  QDR: 10,
-  FDR10: 10,
-  FDR: 14,
-  EDR: 25,
-  HDR: 50,
-  NDR: 100,
-  XDR: 200,
-};
-
 /** A 4x InfiniBand link's quoted rate → its speed, when no width × speed was read (QDR for 40). */
 const SPEED_OF_QUOTED_4X: Readonly<Record<number, string>> = {
   10: 'SDR',
@@ -57,6 +45,24 @@ export function infinibandDataRateGbps(lanes: number, speed: string): number | u
 }
 
 /**
+ * Width and speed of an InfiniBand link: its own (`4xFDR`) when read and consistent with its quoted
+ * rate, else the 4x speed that carries that quoted rate (QDR for 40); undefined when none does.
+ */
+export function infinibandWidthSpeed(
+  link: Pick<FabricLink, 'rateGbps' | 'widthSpeed'>,
+): { lanes: number; speed: string } | undefined {
+  const m = link.widthSpeed ? /^(\d+)x\s*([A-Z0-9]+)$/i.exec(link.widthSpeed) : null;
+  if (m) {
+    const speed = (m[2] as string).toUpperCase();
+    const lanes = Number(m[1]);
+    const quoted = LANE_GBPS[speed];
+    if (quoted !== undefined && Math.abs(quoted * lanes - link.rateGbps) < 0.01) return { lanes, speed };
+  }
+  const speed = SPEED_OF_QUOTED_4X[link.rateGbps];
+  return speed ? { lanes: 4, speed } : undefined;
+}
+
+/**
  * The data rate (Gb/s) a link carries: from its width × speed when read (`4xFDR` → 54.55), else
  * from its quoted rate and network kind. A quoted rate the table does not know is taken as the
  * data rate (better a slightly high capacity than none).
@@ -65,20 +71,9 @@ export function linkDataRateGbps(
   link: Pick<FabricLink, 'rateGbps' | 'widthSpeed' | 'fabricType'>,
   fabricType: FabricType,
 ): number {
-  const kind = link.fabricType ?? fabricType;
-  if (kind !== 'infiniband') return link.rateGbps;
-  const m = link.widthSpeed ? /^(\d+)x\s*([A-Z0-9]+)$/i.exec(link.widthSpeed) : null;
-  if (m) {
-    const speed = (m[2] as string).toUpperCase();
-    const lanes = Number(m[1]);
-    const quoted = INFINIBAND_LANE_QUOTED_GBPS[speed];
-    // Trust the width × speed only when it agrees with the quoted rate the link was built with.
-    if (quoted !== undefined && Math.abs(quoted * lanes - link.rateGbps) < 0.01) {
-      return infinibandDataRateGbps(lanes, speed) as number;
-    }
-  }
-  const speed = SPEED_OF_QUOTED_4X[link.rateGbps];
-  return speed ? (infinibandDataRateGbps(4, speed) as number) : link.rateGbps;
+  if ((link.fabricType ?? fabricType) !== 'infiniband') return link.rateGbps;
+  const ws = infinibandWidthSpeed(link);
+  return ws ? (infinibandDataRateGbps(ws.lanes, ws.speed) as number) : link.rateGbps;
 }
 
 /** Bytes per second of data a link carries (linkDataRateGbps ÷ 8). */

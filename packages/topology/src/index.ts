@@ -69,6 +69,7 @@ export { FabricBuilder, type LinkOptions, type NodeSpec } from './builder.ts';
 export {
   INFINIBAND_LANE_DATA_GBPS,
   infinibandDataRateGbps,
+  infinibandWidthSpeed,
   linkDataBytesPerSecond,
   linkDataRateGbps,
 } from './data-rate.ts';

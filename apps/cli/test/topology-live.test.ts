@@ -111,7 +111,10 @@ describe('live topology and drift on ibsim + OpenSM', () => {
     const during = (await api(`/topology?time=${removed.time}`)).body;
     expect(during.links).toHaveLength(7);
     const changes = (await api(`/topology/changes?from=${started / 1000}`)).body;
-    expect(changes.versions.map((v: { summary: string }) => v.summary)).toEqual(['1 link removed', '1 link added']);
+    expect(changes.versions.map((v: { summary: string }) => v.summary)).toEqual([
+      '1 link removed',
+      '1 link added',
+    ]);
   }, 90_000);
 
   it('a cable moved to another port is one miswired finding against the golden file', async () => {

@@ -45,8 +45,9 @@ export function infinibandDataRateGbps(lanes: number, speed: string): number | u
 }
 
 /**
- * Width and speed of an InfiniBand link: its own (`4xFDR`) when read and consistent with its quoted
- * rate, else the 4x speed that carries that quoted rate (QDR for 40); undefined when none does.
+ * Width and speed of an InfiniBand link: its own (`4xFDR`) when read — what a dump printed is more
+ * precise than a quoted rate (40 is 4x QDR or 4x FDR10) — else the 4x speed that carries the quoted
+ * rate (QDR for 40); undefined when none does.
  */
 export function infinibandWidthSpeed(
   link: Pick<FabricLink, 'rateGbps' | 'widthSpeed'>,
@@ -55,8 +56,7 @@ export function infinibandWidthSpeed(
   if (m) {
     const speed = (m[2] as string).toUpperCase();
     const lanes = Number(m[1]);
-    const quoted = LANE_GBPS[speed];
-    if (quoted !== undefined && Math.abs(quoted * lanes - link.rateGbps) < 0.01) return { lanes, speed };
+    if (LANE_GBPS[speed] !== undefined && [1, 2, 4, 8, 12].includes(lanes)) return { lanes, speed };
   }
   const speed = SPEED_OF_QUOTED_4X[link.rateGbps];
   return speed ? { lanes: 4, speed } : undefined;

@@ -123,4 +123,30 @@ describe('api client', () => {
     // GETs never carry the token
     expect(headers(0).Authorization).toBeUndefined();
   });
+  it('asks a busy API again after its Retry-After (GETs only, a few times), then shows the error', async () => {
+    const busy = () =>
+      new Response('{"statusCode":503,"error":"Service Unavailable","message":"the API is under pressure"}', {
+        status: 503,
+        headers: { 'retry-after': '0' },
+      });
+    let calls = 0;
+    const recovers = createApiClient({
+      fetch: async () => (++calls < 3 ? busy() : new Response('{"flows":[],"total":0}', { status: 200 })),
+    });
+    await expect(recovers.getTraffic()).resolves.toMatchObject({ total: 0 });
+    expect(calls).toBe(3);
+    calls = 0;
+    const stays = createApiClient({
+      fetch: async () => {
+        calls++;
+        return busy();
+      },
+    });
+    await expect(stays.getTraffic()).rejects.toThrow(/503/);
+    expect(calls).toBe(4);
+    // A change is never sent twice.
+    calls = 0;
+    await expect(stays.injectFault({ type: 'link-down', link: 'a/1--b/1' })).rejects.toThrow(/503/);
+    expect(calls).toBe(1);
+  });
 });

@@ -34,6 +34,8 @@ const PAGE_MAX = 5000;
  * when the API could not be reached or answered something that is not JSON.
  */
 export class ApiError extends Error {
+  /** A 503's Retry-After: the API is busy and says when to ask again. */
+  retryAfterSeconds: number | undefined;
   constructor(
     message: string,
     readonly status: number,
@@ -42,6 +44,29 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
   }
+}
+
+/** A refused GET is asked again this many times at most, and only after a wait of at most this. */
+const MAX_ATTEMPTS = 4;
+const MAX_RETRY_AFTER_S = 30;
+
+/** Resolves after `ms`, or rejects as an abort when `signal` fires first. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason ?? new DOMException('aborted', 'AbortError'));
+      return;
+    }
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason ?? new DOMException('aborted', 'AbortError'));
+      },
+      { once: true },
+    );
+  });
 }
 
 export interface ApiClientOptions {
@@ -96,7 +121,30 @@ export function createApiClient(options: ApiClientOptions = {}) {
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const getToken = options.getToken ?? (() => null);
 
+  /**
+   * A GET the API refused for a while (503 with Retry-After: busy at fabric size, its expensive
+   * routes waiting) is asked again after the time it names, a few times, before the error shows.
+   */
   async function request<T>(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await requestOnce<T>(method, path, body, signal);
+      } catch (error) {
+        const wait = error instanceof ApiError ? error.retryAfterSeconds : undefined;
+        if (method !== 'GET' || wait === undefined || wait > MAX_RETRY_AFTER_S || attempt >= MAX_ATTEMPTS) {
+          throw error;
+        }
+        await sleep(wait * 1000, signal);
+      }
+    }
+  }
+
+  async function requestOnce<T>(
+    method: Method,
+    path: string,
+    body?: unknown,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     const token = method === 'GET' ? null : getToken();
     if (token) headers.Authorization = `Bearer ${token}`;
@@ -128,7 +176,14 @@ export function createApiClient(options: ApiClientOptions = {}) {
         }
       }
     }
-    if (!response.ok) throw errorFromResponse(response.status, parsed, token !== null && token !== '');
+    if (!response.ok) {
+      const error = errorFromResponse(response.status, parsed, token !== null && token !== '');
+      const retryAfter = Number(response.headers.get('retry-after'));
+      if (response.status === 503 && Number.isFinite(retryAfter) && retryAfter >= 0) {
+        error.retryAfterSeconds = retryAfter;
+      }
+      throw error;
+    }
     return parsed as T;
   }
 

@@ -143,7 +143,7 @@ describe('api client', () => {
       },
     });
     await expect(stays.getTraffic()).rejects.toThrow(/503/);
-    expect(calls).toBe(4);
+    expect(calls).toBe(12);
     // A change is never sent twice.
     calls = 0;
     await expect(stays.injectFault({ type: 'link-down', link: 'a/1--b/1' })).rejects.toThrow(/503/);

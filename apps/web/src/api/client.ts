@@ -47,7 +47,7 @@ export class ApiError extends Error {
 }
 
 /** A refused GET is asked again this many times at most, and only after a wait of at most this. */
-const MAX_ATTEMPTS = 4;
+const MAX_ATTEMPTS = 12;
 const MAX_RETRY_AFTER_S = 30;
 
 /** Resolves after `ms`, or rejects as an abort when `signal` fires first. */
@@ -123,7 +123,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
   /**
    * A GET the API refused for a while (503 with Retry-After: busy at fabric size, its expensive
-   * routes waiting) is asked again after the time it names, a few times, before the error shows.
+   * routes waiting) is asked again after the time it names — up to 12 tries, about a minute at the 5 s the API names — before the error shows.
    */
   async function request<T>(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
     for (let attempt = 1; ; attempt++) {

@@ -26,7 +26,8 @@ export const contentionView = (pattern: string, hosts?: string): LayoutView => (
   name: `contention ${pattern}${hosts ? ` on ${hosts}` : ''}`,
   query: `?tool=contention&pattern=${encodeURIComponent(pattern)}${hosts ? `&hosts=${encodeURIComponent(hosts)}` : ''}`,
   ready: async (page) => {
-    await expect(page.getByRole('status', { name: 'Flows' })).toBeVisible({ timeout: 60_000 });
+    // At fat-tree-27648 the API may refuse analyses while its loop lags; the page asks again.
+    await expect(page.getByRole('status', { name: 'Flows' })).toBeVisible({ timeout: 120_000 });
   },
 });
 

@@ -141,6 +141,10 @@ interface Directions {
   categories: Float64Array;
   /** Which sparse series (ERRORS_BIT, categories) each direction writes this sweep. */
   write: Uint32Array;
+  /** The slot of each direction's sender (its sparse state). */
+  senderSlot: Int32Array;
+  /** Whether the figures were computed (once per sweep, for the directions and ports a collector writes). */
+  ready: boolean;
   /** Per snapshot port: its error fields' values (NaN unknown) and which it writes this sweep. */
   portValues: Float64Array;
   portWrite: Uint32Array;
@@ -151,11 +155,11 @@ const computed = new WeakMap<EdgeSweep, Directions>();
 const nan = (v: number | null) => (v === null ? Number.NaN : v);
 
 /**
- * The figures of every direction of the sweep (the API's formula, @fabscope/topology's
- * link-direction.ts): from both ends where the snapshot has them, either alone being enough.
- * Which sparse series to write is decided here, once per sweep, against the previous sweep's.
+ * Every direction of the sweep — each cabled port's outgoing one, and the incoming one of a port
+ * whose far end is not in the read — and where it leaves and enters; the figures are computed
+ * later, for the directions a collector writes (computeFigures).
  */
-function directionsOf(sweep: EdgeSweep, edge: EdgeRates, config: PmThresholdConfig): Directions {
+function directionsOf(sweep: EdgeSweep, edge: EdgeRates): Directions {
   const done = computed.get(sweep);
   if (done) return done;
   const ports = sweep.snapshot.ports;
@@ -185,27 +189,49 @@ function directionsOf(sweep: EdgeSweep, edge: EdgeRates, config: PmThresholdConf
     senderSlots.push(edge.slotOf(`${p.remote.nodeGuid}/${p.remote.portNumber}`));
   }
   const count = senders.length;
-  const fabricType = sweep.snapshot.fabricType as FabricType;
-  const pm = measuresWaitAndCategories(fabricType);
   const d: Directions = {
     count,
     sender: Int32Array.from(senders),
     receiver: Int32Array.from(receivers),
     outOf,
     into,
-    bytes: new Float64Array(count),
-    packets: new Float64Array(count),
-    wait: new Float64Array(count),
-    utilization: new Float64Array(count),
-    errors: new Float64Array(count),
-    categories: new Float64Array(count * CATEGORY_COUNT),
+    bytes: new Float64Array(count).fill(Number.NaN),
+    packets: new Float64Array(count).fill(Number.NaN),
+    wait: new Float64Array(count).fill(Number.NaN),
+    utilization: new Float64Array(count).fill(Number.NaN),
+    errors: new Float64Array(count).fill(Number.NaN),
+    categories: new Float64Array(count * CATEGORY_COUNT).fill(Number.NaN),
     write: new Uint32Array(count),
+    senderSlot: Int32Array.from(senderSlots),
+    ready: false,
     portValues: new Float64Array(n * ERROR_FIELDS.length).fill(Number.NaN),
     portWrite: new Uint32Array(n),
   };
+  computed.set(sweep, d);
+  return d;
+}
+
+/**
+ * The figures of the directions and ports a collector writes (its shard's), once per sweep
+ * however many scrapes ask: which sparse series to write is decided here, against the sweep
+ * before.
+ */
+function computeFigures(
+  d: Directions,
+  sweep: EdgeSweep,
+  edge: EdgeRates,
+  config: PmThresholdConfig,
+  directions: readonly number[],
+  portIndices: Int32Array,
+): void {
+  if (d.ready) return;
+  d.ready = true;
+  const ports = sweep.snapshot.ports;
+  const fabricType = sweep.snapshot.fabricType as FabricType;
+  const pm = measuresWaitAndCategories(fabricType);
   const rateOf = (i: number): PortRateReading | undefined =>
     i >= 0 ? (sweep.rates[i] ?? undefined) : undefined;
-  for (let k = 0; k < count; k++) {
+  for (const k of directions) {
     const s = d.sender[k] as number;
     const r = d.receiver[k] as number;
     const sender = rateOf(s);
@@ -218,7 +244,7 @@ function directionsOf(sweep: EdgeSweep, edge: EdgeRates, config: PmThresholdConf
     d.wait[k] = nan(wait);
     d.utilization[k] = nan(utilizationOf(traffic.bytesPerSecond, capacity));
     // Sparse: written where not 0, then 0 for SPARSE_TAIL sweeps; an unknown value writes nothing.
-    const tail = (senderSlots[k] as number) * DIRECTION_SPARSE;
+    const tail = (d.senderSlot[k] as number) * DIRECTION_SPARSE;
     let write = 0;
     const sparse = (bit: number, value: number | null) => {
       if (value === null) return;
@@ -239,14 +265,12 @@ function directionsOf(sweep: EdgeSweep, edge: EdgeRates, config: PmThresholdConf
         d.categories[k * CATEGORY_COUNT + c] = nan(v);
         sparse(c, v);
       });
-    } else {
-      for (let c = 0; c < CATEGORY_COUNT; c++) sparse(c, null);
     }
     d.write[k] = write;
   }
   // Per port, its error fields: written where not idle, NaN where unknown although the port has
   // data rates this sweep, then idle for SPARSE_TAIL sweeps; nothing for a port in a gap.
-  for (let i = 0; i < n; i++) {
+  for (const i of portIndices) {
     const p = ports[i] as PortSample;
     const rates = sweep.rates[i];
     if (!p.errors || !rates) continue;
@@ -264,8 +288,6 @@ function directionsOf(sweep: EdgeSweep, edge: EdgeRates, config: PmThresholdConf
     });
     d.portWrite[i] = write;
   }
-  computed.set(sweep, d);
-  return d;
 }
 
 /**
@@ -286,7 +308,7 @@ export function* edgeExpositionChunks(
   const families = EDGE_FAMILIES.filter((f) => !names || names.has(f.name));
   if (families.length === 0) return;
   const config = categoryConfigFor(sweep.snapshot.fabricType as FabricType, pmThresholds);
-  const d = directionsOf(sweep, edge, config);
+  const d = directionsOf(sweep, edge);
   const ports = sweep.snapshot.ports;
   const timestamp = Buffer.from(` ${Math.round(sweep.timeMs)}`, 'latin1');
   // The directions this collector writes, with their labels: those whose sending port is in its
@@ -324,6 +346,7 @@ export function* edgeExpositionChunks(
     written.push(into);
     labelOf.push(label);
   });
+  computeFigures(d, sweep, edge, config, written, labels.indices);
   const fabric = labels.fabric;
   const typeOfEnd = (k: number, end: 'sender' | 'receiver'): string => {
     const s = d.sender[k] as number;

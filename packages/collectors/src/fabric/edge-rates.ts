@@ -60,11 +60,20 @@ function grow<T extends Float64Array | Int32Array | Uint8Array>(array: T, length
   return next;
 }
 
-function readings(p: PortSample): number[] {
-  const out = [p.transmitBytes, p.receiveBytes, p.transmitPackets, p.receivePackets, p.transmitWaitTicks];
-  for (const key of ERROR_RATE_KEYS) out.push(p.errors?.[key] ?? Number.NaN);
+/** A port's reading into `out` (reused: one port at a time, no array per port and sweep). */
+function readings(p: PortSample, out: Float64Array): Float64Array {
+  out[0] = p.transmitBytes;
+  out[1] = p.receiveBytes;
+  out[2] = p.transmitPackets;
+  out[3] = p.receivePackets;
+  out[4] = p.transmitWaitTicks;
+  const errors = p.errors;
+  for (let k = 0; k < ERROR_RATE_KEYS.length; k++)
+    out[DATA_FIELDS + k] = errors?.[ERROR_RATE_KEYS[k] as ErrorCounterKey] ?? Number.NaN;
   return out;
 }
+
+const scratch = new Float64Array(FIELDS);
 
 /**
  * The collector's memory of each port's previous reading, and the rates of every sweep from it:
@@ -122,22 +131,20 @@ export class EdgeRates {
   }
 
   /**
-   * The sweep of `snapshot`, read at `timeMs`. The same read again (several scrapes of one
-   * snapshot, shards sharing a read) is the same sweep, not a new one with no time passed.
+   * The sweep of `snapshot`, read at `timeMs` (of the ports `mine` says, and their far ends; all
+   * without it). The same read again (several scrapes of one snapshot, shards sharing a read) is
+   * the same sweep, not a new one with no time passed.
    */
-  update(snapshot: FabricSnapshot, timeMs: number): EdgeSweep {
+  update(snapshot: FabricSnapshot, timeMs: number, mine?: (p: PortSample) => boolean): EdgeSweep {
     const last = this.last;
     if (last && (last.snapshot === snapshot || last.timeMs === timeMs)) return last;
     const number = ++this.sweepNumber;
     const ports = snapshot.ports;
     const n = ports.length;
     const slots = new Int32Array(n);
-    const rates: (PortRateReading | null)[] = new Array(n);
     for (let i = 0; i < n; i++) {
       const p = ports[i] as PortSample;
-      const slot = this.slotOf(`${p.nodeGuid}/${p.portNumber}`);
-      slots[i] = slot;
-      rates[i] = this.read(slot, p, number, timeMs);
+      slots[i] = this.slotOf(`${p.nodeGuid}/${p.portNumber}`);
     }
     const indexOfSlot = new Int32Array(this.keys.length).fill(-1);
     for (let i = 0; i < n; i++) indexOfSlot[slots[i] as number] = i;
@@ -147,6 +154,21 @@ export class EdgeRates {
       if (!remote) continue;
       const slot = this.slotOfKey.get(`${remote.nodeGuid}/${remote.portNumber}`);
       if (slot !== undefined && slot < indexOfSlot.length) remoteIndex[i] = indexOfSlot[slot] as number;
+    }
+    // A collector of one shard keeps and rates only its own ports and their far ends (a shared
+    // read of the whole fabric, as the demo's shards make, holds every other shard's too).
+    const wanted = new Uint8Array(n).fill(mine ? 0 : 1);
+    if (mine) {
+      for (let i = 0; i < n; i++) {
+        if (!mine(ports[i] as PortSample)) continue;
+        wanted[i] = 1;
+        const r = remoteIndex[i] as number;
+        if (r >= 0) wanted[r] = 1;
+      }
+    }
+    const rates: (PortRateReading | null)[] = new Array(n).fill(null);
+    for (let i = 0; i < n; i++) {
+      if (wanted[i]) rates[i] = this.read(slots[i] as number, ports[i] as PortSample, number, timeMs);
     }
     const previous = this.previous;
     const sweep: EdgeSweep = {
@@ -168,7 +190,7 @@ export class EdgeRates {
 
   /** Keeps the port's reading and returns its rates since the previous one, or null (a gap). */
   private read(slot: number, p: PortSample, number: number, timeMs: number): PortRateReading | null {
-    const now = readings(p);
+    const now = readings(p, scratch);
     const at = slot * FIELDS;
     const values = this.values;
     let backwards = false;

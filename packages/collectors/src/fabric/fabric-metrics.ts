@@ -6,7 +6,7 @@ import { edgeExpositionChunks } from './edge-exposition.ts';
 import { EdgeRates, type EdgeSweep } from './edge-rates.ts';
 import { PORT_FAMILIES, PortLabels, writePortFamilies } from './port-exposition.ts';
 import type { FabricSnapshot, FabricSource } from './port-sample.ts';
-import type { Shard } from './shard.ts';
+import { type Shard, shardOfPort } from './shard.ts';
 
 export interface FabricCollectorOptions {
   source: FabricSource;
@@ -132,7 +132,12 @@ export function createFabricRegistry(options: FabricCollectorOptions): FabricReg
         readAt = Math.round((startedMs + Date.now()) / 2);
         readTimes.set(snapshot, readAt);
       }
-      sweep = edge.update(snapshot, readAt);
+      const shard = options.shard;
+      sweep = edge.update(
+        snapshot,
+        readAt,
+        shard && shard.count > 1 ? (p) => shardOfPort(p, shard.count) === shard.index : undefined,
+      );
     } catch {
       sourceUp.set({ source: source.name }, 0);
       errors.inc({ source: source.name });

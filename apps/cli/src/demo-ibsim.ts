@@ -43,6 +43,11 @@ export interface RunningIbsimDemo {
   api: RunningApi;
   /** The fabric as discovery read it (names are the NodeDescriptions). */
   fabric: Fabric;
+  /**
+   * Runs `read` (e.g. a real `perfquery`) on the subnet as of one write of the emulator's counters,
+   * with no write meanwhile, and gives the emulator time those counters stand for.
+   */
+  readSubnet<T>(read: () => Promise<T>): Promise<{ value: T; atMs: number }>;
   stop(): Promise<void>;
 }
 
@@ -144,6 +149,7 @@ export async function startIbsimDemo(options: IbsimDemoOptions): Promise<Running
       lab,
       api,
       fabric,
+      readSubnet: (read) => pump.readAtFlush(read),
       stop,
     };
   } catch (error) {

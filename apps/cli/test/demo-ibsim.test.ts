@@ -108,9 +108,14 @@ describe('demo:ibsim on ar-demo under OpenSM ftree', () => {
       .sort((a, b) => (b.bytesPerSecond ?? 0) - (a.bytesPerSecond ?? 0))[0] as LinkState;
     const [node, port] = (busiest.id.split('->')[0] as string).split('/') as [string, string];
     const lid = demo.fabric.nodeByName.get(node)?.lid as number;
+    // perfquery reads the counters the subnet holds; they stand for the time they were written (the
+    // lab's switches count nothing by themselves between two writes), so each read is made right
+    // after a write, none meanwhile, and timed by it.
     const read = async () => {
-      const [block] = parsePerfquery(await tool('perfquery', '-x', String(lid), port));
-      return { bytes: Number(block?.transmitBytes), at: performance.now() };
+      const { value, atMs } = await demo.readSubnet(async () =>
+        parsePerfquery(await tool('perfquery', '-x', String(lid), port)),
+      );
+      return { bytes: Number(value[0]?.transmitBytes), at: atMs };
     };
     const first = await read();
     await new Promise((r) => setTimeout(r, 5000));

@@ -10,6 +10,12 @@ declare module 'fastify' {
      * is under pressure; the others are answered 503 with Retry-After.
      */
     expensive?: boolean;
+    /**
+     * An expensive route whose cost the concurrency limit alone bounds (a contention analysis of a
+     * host list): it still runs while the process is under pressure, so the dashboard's check
+     * answers on a big fabric whose loop lags between ticks, instead of a 503 for as long as it does.
+     */
+    runsUnderPressure?: boolean;
   }
 }
 
@@ -64,7 +70,8 @@ export async function installPressureLimits(app: FastifyInstance, options: Press
     retryAfter,
     pressureHandler: (request, reply, type, value) => {
       // Only expensive work is refused: cheap answers are what keeps the process observable.
-      if (!request.routeOptions.config.expensive || performance.now() < measuredFrom) return undefined;
+      const { expensive, runsUnderPressure } = request.routeOptions.config;
+      if (!expensive || runsUnderPressure || performance.now() < measuredFrom) return undefined;
       const name = PRESSURE_NAMES[type]?.(Number(value)) ?? type;
       // Sent here, as the plugin's README does: the request then goes no further.
       void refuse(reply, `the API is under pressure (${name}); exports, history ranges and analyses wait`);

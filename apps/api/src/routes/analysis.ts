@@ -82,7 +82,7 @@ export const analysisRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (ap
     '/analysis',
     {
       // A bounded number run at once, the others answered 503 (http/pressure.ts).
-      config: { expensive: true },
+      config: { expensive: true, runsUnderPressure: true },
       schema: {
         summary: 'Flows of a traffic pattern sharing links under static routing, and their expected rates',
         querystring: AnalysisQuery,
@@ -107,7 +107,7 @@ export const analysisRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (ap
   app.post<{ Body: AnalysisBody }>(
     '/analysis',
     {
-      config: { expensive: true },
+      config: { expensive: true, runsUnderPressure: true },
       schema: {
         summary:
           'Plan a job: flows of a pattern over a node list (or a job’s nodes) sharing links under static routing, and predicted per-flow and total throughput, static and with adaptive routing',

@@ -29,6 +29,11 @@ const store: MetricsStore = {
 };
 
 /** A GET sent on a raw socket: its answer is read only when `reading` (the rest waits in the kernel). */
+/** Resolves at the first bytes the socket receives. */
+function firstData(socket: Socket): Promise<void> {
+  return new Promise((resolve) => socket.once('data', () => resolve()));
+}
+
 function rawGet(port: number, path: string) {
   const socket: Socket = connect(port, '127.0.0.1');
   let head = '';
@@ -115,7 +120,9 @@ describe('GET /links/export at fat-tree-6912', () => {
     const stringify = vi.spyOn(JSON, 'stringify');
     try {
       const client = rawGet(port, '/api/v1/links/export');
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Stop reading at the first bytes: on an idle machine the whole export is written in well
+      // under a second, so a pause after a fixed wait can come after the end.
+      await firstData(client.socket);
       client.socket.pause();
       // What the socket buffers hold is written; the export then waits for the reader.
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -137,8 +144,12 @@ describe('GET /links/export at fat-tree-6912', () => {
   it('four exports at once: the fifth is refused 503 with Retry-After, and /health answers meanwhile', async () => {
     // Four clients that read slowly: their exports stay in flight.
     const slow = Array.from({ length: 4 }, () => rawGet(port, '/api/v1/links/export'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    for (const c of slow) c.socket.pause();
+    await Promise.all(
+      slow.map(async (c) => {
+        await firstData(c.socket);
+        c.socket.pause();
+      }),
+    );
     expect(app.expensiveRunning()).toBe(4);
     const fifth = await fetch(`${base}/links/export`);
     expect(fifth.status).toBe(503);

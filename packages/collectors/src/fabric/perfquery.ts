@@ -1,4 +1,5 @@
 import { excerpt, ParseError, STDERR_LINE, textLines } from '@fabscope/topology';
+import { PORT_COUNTERS_ERRORS } from './ib-mad.ts';
 
 /**
  * Parser for `perfquery` text output (infiniband-diags): basic PortCounters or, with `-x`, 64-bit
@@ -73,21 +74,11 @@ const REQUIRED: Record<string, readonly string[]> = {
     'PortXmitPkts',
     'PortRcvPkts',
   ],
+  // The error counters as the MAD reader names them (IBA PortCounters, perfquery's names).
   PortCounters: [
     'PortSelect',
     'CounterSelect',
-    'SymbolErrorCounter',
-    'LinkErrorRecoveryCounter',
-    'LinkDownedCounter',
-    'PortRcvErrors',
-    'PortRcvRemotePhysicalErrors',
-    'PortRcvSwitchRelayErrors',
-    'PortXmitDiscards',
-    'PortXmitConstraintErrors',
-    'PortRcvConstraintErrors',
-    'LocalLinkIntegrityErrors',
-    'ExcessiveBufferOverrunErrors',
-    'VL15Dropped',
+    ...PORT_COUNTERS_ERRORS,
     'PortXmitData',
     'PortRcvData',
     'PortXmitPkts',

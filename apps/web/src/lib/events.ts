@@ -5,7 +5,8 @@ import { parseInstant } from './timeRange.ts';
 /** How the charts and the event list name each kind of event. */
 export const EVENT_KIND_LABELS: Record<FabricEventKind, string> = {
   'adaptive-routing': 'AR',
-  routing: 're-route',
+  // Both the first read of the SM's tables and a re-route: "routing: routes from the subnet manager's …".
+  routing: 'routing',
   traffic: 'traffic',
   fault: 'fault',
   'link-state': 'link',

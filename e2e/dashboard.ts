@@ -72,8 +72,8 @@ export class Dashboard {
   }
 
   /** Opens a tab of the Investigate panel. */
-  async openTool(name: 'Route' | 'Link' | 'Jobs' | 'Contention' | 'Faults'): Promise<void> {
-    const tab = this.investigate.getByRole('tab', { name });
+  async openTool(name: 'Route' | 'Static routes' | 'Link' | 'Jobs' | 'Contention' | 'Faults'): Promise<void> {
+    const tab = this.investigate.getByRole('tab', { name, exact: true });
     await tab.click();
     await expect(tab).toHaveAttribute('aria-selected', 'true');
   }

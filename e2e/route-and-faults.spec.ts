@@ -44,6 +44,23 @@ test('route, contention check, congestion and a link down, as an administrator r
       // Expected (static), with adaptive routing, measured.
       rates.getByRole('row', { name: /nodeA → nodeC\s+6\.19 GB\/s\s+12\.38 GB\/s\s+6\.[12]\d GB\/s/ }),
     ).toBeVisible();
+    // Static routes: the paths the tables send through each switch port, beside what is measured:
+    // the shared ISL carries its static paths and, now, both pairs (≥ 95 %).
+    await dashboard.openTool('Static routes');
+    await expect(page.getByText(/Tables: subnet manager's \(emulated fabric manager\)/)).toBeVisible();
+    const busiest = page.getByRole('table', { name: 'Busiest output ports by paths' });
+    await expect(async () => {
+      const row = busiest.getByRole('row', { name: /edge1\/4 → core2\/1\s+up\s+\d+\s+(9[5-9]|100)\.\d %/ });
+      await expect(row).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 20_000 });
+    await expect(
+      page.getByRole('table', { name: 'Static route load by tier' }).getByRole('row'),
+    ).not.toHaveCount(1);
+    await expect(page.getByRole('status', { name: 'Static against measured' })).toHaveText(
+      /r = -?\d\.\d\d over \d+ ports/,
+    );
+    await busiest.getByRole('button', { name: 'edge1/4 → core2/1' }).click();
+    await expect(page.getByRole('tab', { name: 'Link', exact: true, selected: true })).toBeVisible();
     await dashboard.showAll('all');
     await page.getByLabel('Sort').selectOption({ label: 'by congestion' });
     await expect(async () => {

@@ -13,6 +13,7 @@ import { LinkFlowsPanel } from './components/LinkFlowsPanel.tsx';
 import { LinkTable } from './components/LinkTable.tsx';
 import { Panel } from './components/Panel.tsx';
 import { RoutePanel } from './components/RoutePanel.tsx';
+import { StaticLoadPanel } from './components/StaticLoadPanel.tsx';
 import { SummaryPanel } from './components/SummaryPanel.tsx';
 import { type TabDef, Tabs } from './components/Tabs.tsx';
 import { TimeBar } from './components/TimeBar.tsx';
@@ -63,16 +64,19 @@ const serializeTopN = (n: number): string | null => (n === DEFAULT_TOP_N ? null 
 const serializeSort = (s: SortKey): string | null => (s === 'utilization' ? null : s);
 const serializeSeverity = (s: string): string | null => (s === 'warning' ? null : s);
 
-type Tool = 'route' | 'link' | 'jobs' | 'contention' | 'faults';
+type Tool = 'route' | 'static' | 'link' | 'jobs' | 'contention' | 'faults';
 const TOOLS: readonly TabDef<Tool>[] = [
   { key: 'route', label: 'Route' },
+  { key: 'static', label: 'Static routes' },
   { key: 'link', label: 'Link' },
   { key: 'jobs', label: 'Jobs' },
   { key: 'contention', label: 'Contention' },
   { key: 'faults', label: 'Faults' },
 ];
 const parseTool = (raw: string | null): Tool =>
-  raw === 'contention' || raw === 'faults' || raw === 'link' || raw === 'jobs' ? raw : 'route';
+  raw === 'contention' || raw === 'faults' || raw === 'link' || raw === 'jobs' || raw === 'static'
+    ? raw
+    : 'route';
 const serializeTool = (tool: Tool): string | null => (tool === 'route' ? null : tool);
 
 const EMPTY_DRAFT: PatternDraft = { kind: 'shift', arg: '1' };
@@ -351,6 +355,7 @@ export function App() {
                 onRetry={route.reload}
               />
             )}
+            {tool === 'static' && <StaticLoadPanel tick={liveTick} onSelectLink={selectChannel} />}
             {tool === 'link' && (
               <LinkFlowsPanel
                 link={link}

@@ -371,8 +371,17 @@ export const StaticLoadSchema = Type.Object({
       min: Type.Number(),
       max: Type.Number(),
       mean: Type.Number(),
+      meanUtilization: Nullable(
+        Type.Number({
+          description: 'Mean utilization 0..1 measured on the ports of the group whose utilization is known',
+        }),
+      ),
+      measuredPorts: Type.Integer({ description: 'Ports of the group whose utilization is known' }),
     }),
-    { description: 'Paths per port: fewest, most and mean by switch tier and direction' },
+    {
+      description:
+        'Paths per port: fewest, most and mean by switch tier and direction, and the load measured',
+    },
   ),
   ports: Type.Array(
     Type.Object({
@@ -382,8 +391,26 @@ export const StaticLoadSchema = Type.Object({
       tier: Type.Integer(),
       direction: StaticLoadDirectionSchema,
       paths: Type.Number(),
+      utilization: Nullable(
+        Type.Number({ description: 'Utilization 0..1 measured leaving the port at `measured.time`' }),
+      ),
     }),
     { description: 'The busiest switch output ports, most paths first (ties in link order)' },
+  ),
+  measured: Type.Object(
+    {
+      time: Type.Union([Type.String(), Type.Null()], {
+        description: 'The instant the utilization was measured (the live tick); null before the first sample',
+      }),
+      ports: Type.Integer({ description: 'Switch output ports whose utilization is known' }),
+      correlation: Nullable(
+        Type.Number({
+          description:
+            "Pearson's correlation of paths and measured utilization over those ports (-1..1): near 1, static routing explains the load; null when fewer than two ports are known or either side is flat (an idle fabric)",
+        }),
+      ),
+    },
+    { description: 'The static load against the load measured now' },
   ),
 });
 export type StaticLoad = Static<typeof StaticLoadSchema>;

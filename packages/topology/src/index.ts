@@ -165,6 +165,7 @@ export { applyIbroute, type IbrouteOptions, switchesWithoutDump } from './routin
 export { LOWEST_PORT_MIN_HOP, lowestPortMinHopRouting } from './routing/lowest-port.ts';
 export { minHopRouting } from './routing/minhop.ts';
 export {
+  type StaticLoadComparison,
   type StaticLoadDirection,
   type StaticLoadGroup,
   type StaticLoadPort,

@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   buildScenario,
+  channelOf,
   type Fabric,
   type ForwardingTables,
   fabricGraph,
@@ -78,9 +80,36 @@ describe('static route load (ibdiagnet -r)', () => {
     // 32 hosts: each host port carries the 31 paths to its host; each edge's 4 up-ports carry the
     // 4 × 28 paths leaving the edge, 28 each; each core port down to an edge carries 28 × 4 / 4.
     expect(groups).toEqual([
-      { tier: 1, direction: 'host', ports: 32, min: 31, max: 31, mean: 31 },
-      { tier: 1, direction: 'up', ports: 32, min: 28, max: 28, mean: 28 },
-      { tier: 2, direction: 'down', ports: 32, min: 28, max: 28, mean: 28 },
+      {
+        tier: 1,
+        direction: 'host',
+        ports: 32,
+        min: 31,
+        max: 31,
+        mean: 31,
+        meanUtilization: null,
+        measuredPorts: 0,
+      },
+      {
+        tier: 1,
+        direction: 'up',
+        ports: 32,
+        min: 28,
+        max: 28,
+        mean: 28,
+        meanUtilization: null,
+        measuredPorts: 0,
+      },
+      {
+        tier: 2,
+        direction: 'down',
+        ports: 32,
+        min: 28,
+        max: 28,
+        mean: 28,
+        meanUtilization: null,
+        measuredPorts: 0,
+      },
     ]);
     expect(top).toHaveLength(3);
     expect(top[0]).toMatchObject({ direction: 'host', paths: 31, tier: 1 });
@@ -140,5 +169,74 @@ describe('static route load (ibdiagnet -r)', () => {
     }
     expect(progress.slice(0, 3)).toEqual([100, 200, 300]);
     expect(Array.from(result.value.paths)).toEqual(Array.from(staticRouteLoad(fabric, tables).paths));
+  });
+
+  describe('against the measured load', () => {
+    const fabric = buildScenario('ar-demo');
+    const load = staticRouteLoad(fabric, fatTreeRouting(fabric));
+    const g = fabricGraph(fabric);
+    const switchPorts = [...load.paths.keys()].filter(
+      (c) => fabric.nodes[g.channelFromNode[c] as number]?.type === 'switch',
+    );
+
+    it("carries each port's utilization, the groups' means over known ports, and unknown as null", () => {
+      const utilization = new Float64Array(load.paths.length).fill(Number.NaN);
+      // Every switch output port known but the first: a load proportional to its paths.
+      const [unknown, ...known] = switchPorts;
+      const most = Math.max(...switchPorts.map((c) => load.paths[c] as number));
+      for (const c of known) utilization[c] = (load.paths[c] as number) / most;
+      const { groups, top, comparison } = summarizeStaticLoad(fabric, load, 1000, utilization);
+      expect(comparison.measuredPorts).toBe(known.length);
+      for (const port of top) {
+        const c = switchPorts.find((k) => channelOf(fabric, k).id === port.link) as number;
+        expect(port.utilization).toBe(c === unknown ? null : (load.paths[c] as number) / most);
+      }
+      for (const group of groups) {
+        const members = switchPorts.filter((c) => groupKey(c) === `${group.tier} ${group.direction}`);
+        const measured = members.filter((c) => c !== unknown);
+        expect(group.measuredPorts).toBe(measured.length);
+        const mean = measured.reduce((sum, c) => sum + (utilization[c] as number), 0) / measured.length;
+        expect(group.meanUtilization).toBeCloseTo(mean, 12);
+      }
+    });
+
+    it('correlation is 1 for a load proportional to the paths, -1 for one falling with them, null for a flat one', () => {
+      fc.assert(
+        fc.property(
+          fc.double({ min: 1e-6, max: 1e-3, noNaN: true }),
+          fc.double({ min: 0, max: 0.5, noNaN: true }),
+          (slope, offset) => {
+            const rising = new Float64Array(load.paths.length).fill(Number.NaN);
+            const falling = new Float64Array(load.paths.length).fill(Number.NaN);
+            const flat = new Float64Array(load.paths.length).fill(Number.NaN);
+            for (const c of switchPorts) {
+              rising[c] = offset + slope * (load.paths[c] as number);
+              falling[c] = offset + 0.5 - slope * (load.paths[c] as number);
+              flat[c] = offset;
+            }
+            const r = (u: Float64Array) => summarizeStaticLoad(fabric, load, 0, u).comparison.correlation;
+            expect(r(rising)).toBeCloseTo(1, 9);
+            expect(r(falling)).toBeCloseTo(-1, 9);
+            expect(r(flat)).toBeNull();
+          },
+        ),
+        { numRuns: 50 },
+      );
+    });
+
+    it('without a measurement every utilization is null and nothing is compared', () => {
+      const { groups, top, comparison } = summarizeStaticLoad(fabric, load, 5);
+      expect(comparison).toEqual({ measuredPorts: 0, correlation: null });
+      expect(top.every((p) => p.utilization === null)).toBe(true);
+      expect(groups.every((gr) => gr.meanUtilization === null && gr.measuredPorts === 0)).toBe(true);
+    });
+
+    function groupKey(c: number): string {
+      const from = fabric.nodes[g.channelFromNode[c] as number] as Fabric['nodes'][number];
+      const to = fabric.nodes[g.channelToNode[c] as number] as Fabric['nodes'][number];
+      const direction =
+        to.type !== 'switch' ? 'host' : to.tier > from.tier ? 'up' : to.tier < from.tier ? 'down' : 'across';
+      return `${from.tier} ${direction}`;
+    }
   });
 });

@@ -2,6 +2,7 @@ import {
   ErrorReply,
   HealthSchema,
   InstantQuery,
+  type LinkDirectionState,
   RouteQuery,
   RouteSchema,
   StaticLoadQuery,
@@ -101,9 +102,17 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
         if (error instanceof SmTablesNotReadError) return sendError(reply, 503, error.message);
         throw error;
       }
-      const { tables, tablesOrigin } = ctx;
-      const { load, computeMs } = await staticLoadOf(ctx.fabric, tables);
-      const { groups, top } = summarizeStaticLoad(ctx.fabric, load, request.query.limit ?? 20);
+      const { tables, tablesOrigin, fabric } = ctx;
+      const { load, computeMs } = await staticLoadOf(fabric, tables);
+      // Beside each count, what was measured on the port at the live tick (stale: unknown).
+      const tick = await ctx.sampler.current();
+      const utilization = measuredUtilization(tick.links, fabric.links.length * 2);
+      const { groups, top, comparison } = summarizeStaticLoad(
+        fabric,
+        load,
+        request.query.limit ?? 20,
+        utilization,
+      );
       return {
         tables: tablesAnswer(tablesOrigin, tables.engine, Date.now()),
         engine: tables.engine,
@@ -115,7 +124,26 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
         computeMs,
         groups,
         ports: top,
+        measured: {
+          time: tick.health.lastSampleAgeSeconds === null ? null : tick.time,
+          ports: comparison.measuredPorts,
+          correlation: comparison.correlation,
+        },
       };
     },
   );
 };
+
+/**
+ * Utilization per channel in the fabric's channel order (the sampler's), NaN where unknown; a tick
+ * of another topology (a different channel count) is no measurement of this one.
+ */
+function measuredUtilization(links: readonly LinkDirectionState[], channels: number): Float64Array {
+  const utilization = new Float64Array(channels).fill(Number.NaN);
+  if (links.length !== channels) return utilization;
+  for (let c = 0; c < channels; c++) {
+    const state = links[c] as LinkDirectionState;
+    if (state.utilization !== null && !state.stale) utilization[c] = state.utilization;
+  }
+  return utilization;
+}

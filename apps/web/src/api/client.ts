@@ -18,6 +18,7 @@ import type {
   LinkHistory,
   LinksAnswer,
   Route,
+  StaticLoad,
   Summary,
   SummaryHistory,
   Topology,
@@ -204,6 +205,14 @@ export function createApiClient(options: ApiClientOptions = {}) {
     stopTraffic: (signal?: AbortSignal) => request<FlowList>('DELETE', '/api/v1/traffic', undefined, signal),
     getRoute: (from: string, to: string, signal?: AbortSignal) =>
       request<Route>('GET', `/api/v1/route?${new URLSearchParams({ from, to })}`, undefined, signal),
+    /** Host-to-host paths per switch output port (the tables' static load), beside the load measured now. */
+    getStaticLoad: (limit: number, signal?: AbortSignal) =>
+      request<StaticLoad>(
+        'GET',
+        `/api/v1/routes/static-load?${new URLSearchParams({ limit: String(limit) })}`,
+        undefined,
+        signal,
+      ),
     getAnalysis: (pattern: string, signal?: AbortSignal) =>
       request<Analysis>('GET', `/api/v1/analysis?${new URLSearchParams({ pattern })}`, undefined, signal),
     /** Contention of a pattern over `hosts` (a host list or names; all hosts when null), static and with adaptive routing. */

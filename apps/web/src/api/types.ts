@@ -46,6 +46,7 @@ export type {
   PortRef,
   RouteHop,
   RouteLatency,
+  StaticLoad,
   StoreKind,
   Summary,
   SummaryHistory,

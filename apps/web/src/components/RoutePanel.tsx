@@ -1,7 +1,8 @@
 import { useId } from 'react';
 import type { Route } from '../api/types.ts';
-import { formatClock, formatPercentValue } from '../lib/format.ts';
+import { formatPercentValue } from '../lib/format.ts';
 import { hopRows, latencyText, routeHasLids, staticDetour } from '../lib/route.ts';
+import { tablesText } from '../lib/routeTables.ts';
 import type { Remote } from '../state/useRemote.ts';
 import { ErrorNote } from './ErrorNote.tsx';
 import { NodePicker } from './NodePicker.tsx';
@@ -159,20 +160,4 @@ export function RoutePanel({
       )}
     </div>
   );
-}
-
-const TABLES_FROM = {
-  'lfts-dump': 'opensm-lfts.dump',
-  ibroute: 'ibroute',
-  dump_fts: 'dump_fts',
-  emulator: 'emulated fabric manager',
-} as const;
-
-/** Whose forwarding tables the route follows: the subnet manager's (read when) or fabscope's engine. */
-function tablesText(tables: NonNullable<Route['tables']>): string {
-  if (tables.source === 'computed')
-    return `computed by fabscope (${tables.engine}): no subnet manager's tables`;
-  const missing = tables.missingSwitches ? ` · ${tables.missingSwitches.count} switches missing` : '';
-  const failed = tables.error ? ' · last read failed' : '';
-  return `subnet manager's (${TABLES_FROM[tables.from]}), read ${formatClock(Date.parse(tables.readAt))}${missing}${failed}`;
 }

@@ -1,10 +1,12 @@
-import type {
-  AdaptiveRouting,
-  EmulatorJob,
-  FaultInfo,
-  FlowFilter,
-  FlowInfo,
-  RoutingState,
+import {
+  type AdaptiveRouting,
+  type EmulatorJob,
+  type FaultInfo,
+  type FlowFilter,
+  type FlowInfo,
+  type RoutingState,
+  STARTED_FLOWS_LISTED,
+  type TrafficStarted,
 } from '@fabscope/contracts';
 
 /** The emulator's v1 shapes, from the one contract (packages/contracts). */
@@ -173,9 +175,13 @@ export class EmulatorClient {
     return this.call('GET', '/v1/jobs');
   }
 
-  /** Any traffic request of docs/architecture.md (`pairs`, `shift`, …, or `{items: […]}`). */
-  startFlows(request: object): Promise<{ flows: FlowInfo[] }> {
-    return this.call('POST', '/v1/flows', request);
+  /**
+   * Any traffic request of docs/architecture.md (`pairs`, `shift`, …, or `{items: […]}`): what
+   * started (count, jobs, bytes/s) and its first `first` flows, summed by the emulator (a
+   * permutation at fat-tree-27648 is ~28k flows, ~10 MB whole).
+   */
+  startFlows(request: object, first = STARTED_FLOWS_LISTED): Promise<TrafficStarted> {
+    return this.call('POST', `/v1/flows?first=${first}`, request);
   }
 
   listFaults(): Promise<{ faults: FaultInfo[] }> {

@@ -162,7 +162,7 @@ describe('an emulator that fails half-way', () => {
       payload: { pattern: 'pairs', pairs: [['nodeA', 'nodeC']] },
     });
     expect(post.statusCode).toBe(502);
-    expect(post.json().message).toMatch(/cut its answer to POST \/v1\/flows short/);
+    expect(post.json().message).toMatch(/cut its answer to POST \/v1\/flows\?first=20 short/);
   });
 
   it('a complete answer that is not JSON, or empty: 502 saying so', async () => {

@@ -91,6 +91,38 @@ function flowFilter(query: URLSearchParams): FlowFilter {
   return filter;
 }
 
+/** At most this many flows in a summary of started flows (`POST /v1/flows?first=`). */
+const MAX_FIRST_FLOWS = 1000;
+
+/**
+ * `POST /v1/flows`: every flow started (`{flows}`), or with `?first=N` a summary — how many
+ * started, their jobs, their bytes/s together and the first N — so that a permutation at
+ * fat-tree-27648 (~28k flows with their paths, ~10 MB) is not serialized and read whole. The
+ * query is checked before anything starts.
+ */
+function startFlows(emulator: Emulator, body: unknown, query: URLSearchParams): unknown {
+  for (const key of new Set(query.keys())) {
+    if (key !== 'first') throw new HttpError(400, `unknown parameter "${key}"; POST /v1/flows takes first`);
+  }
+  const first = query.getAll('first');
+  const n = Number(first[0]);
+  if (
+    first.length > 1 ||
+    (first.length === 1 && (!/^\d+$/.test(first[0] as string) || n > MAX_FIRST_FLOWS))
+  ) {
+    throw new HttpError(400, `first must be one whole number from 0 to ${MAX_FIRST_FLOWS}`);
+  }
+  const flows = emulator.startFlows(body as StartFlowsRequest);
+  if (first.length === 0) return { flows };
+  let bytesPerSecond = 0;
+  const jobs = new Set<string>();
+  for (const f of flows) {
+    bytesPerSecond += f.bytesPerSecond;
+    jobs.add(f.job);
+  }
+  return { started: flows.length, jobs: [...jobs], bytesPerSecond, flows: flows.slice(0, n) };
+}
+
 /** An answer already serialized as JSON, in chunks (the port counters of a big fabric). */
 class JsonChunks {
   constructor(readonly chunks: Buffer[]) {}
@@ -117,7 +149,7 @@ const routes: Record<string, Record<string, Handler>> = {
   '/v1/jobs': { GET: (e) => ({ jobs: e.listJobs() }) },
   '/v1/flows': {
     GET: (e, _body, query) => ({ flows: e.listFlows(flowFilter(query)) }),
-    POST: (e, body) => ({ flows: e.startFlows(body as StartFlowsRequest) }),
+    POST: startFlows,
     DELETE: (e) => {
       e.stopAllFlows();
       return { flows: [] };

@@ -107,6 +107,39 @@ describe('emulator HTTP server', () => {
     expect(stopped).toMatchObject({ status: 200, json: { flows: [] } });
   });
 
+  it('answers a summary of what started with ?first=N: count, jobs, bytes/s together, the first N flows', async () => {
+    const whole = await call('POST', '/v1/flows', JSON.stringify({ pattern: 'all-to-all', job: 'a2a' }));
+    const every = (whole.json as { flows: { bytesPerSecond: number; path: string[] }[] }).flows;
+    await call('DELETE', '/v1/flows');
+    const summary = await call(
+      'POST',
+      '/v1/flows?first=2',
+      JSON.stringify({ pattern: 'all-to-all', job: 'a2a' }),
+    );
+    expect(summary.status).toBe(200);
+    const answer = summary.json as {
+      started: number;
+      jobs: string[];
+      bytesPerSecond: number;
+      flows: { path: string[] }[];
+    };
+    expect(every.length).toBeGreaterThan(2);
+    expect(answer.started).toBe(every.length);
+    expect(answer.jobs).toEqual(['a2a']);
+    expect(answer.bytesPerSecond).toBeCloseTo(
+      every.reduce((sum, f) => sum + f.bytesPerSecond, 0),
+      0,
+    );
+    expect(answer.flows).toHaveLength(2);
+    expect(answer.flows[0]?.path.length).toBeGreaterThan(0);
+    await call('DELETE', '/v1/flows');
+    for (const query of ['?first=-1', '?first=1.5', '?first=1001', '?first=1&first=2', '?all=1']) {
+      const refused = await call('POST', `/v1/flows${query}`, JSON.stringify({ pattern: 'all-to-all' }));
+      expect(refused.status, query).toBe(400);
+    }
+    expect(((await call('GET', '/v1/flows')).json as { flows: unknown[] }).flows).toEqual([]);
+  });
+
   it('filters flows by ends, job and link direction, and lists jobs', async () => {
     await call('POST', '/v1/flows', JSON.stringify({ pattern: 'pairs', pairs: SEED_PAIRS, job: 'seed' }));
     const iperf = await call(

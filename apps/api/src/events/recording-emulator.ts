@@ -35,15 +35,18 @@ export class RecordingEmulatorClient extends EmulatorClient {
     return after;
   }
 
-  override async startFlows(request: object): Promise<Awaited<ReturnType<EmulatorClient['startFlows']>>> {
-    const answer = await super.startFlows(request);
+  override async startFlows(
+    request: object,
+    first?: number,
+  ): Promise<Awaited<ReturnType<EmulatorClient['startFlows']>>> {
+    const answer = await super.startFlows(request, first);
     const items = 'items' in request && Array.isArray(request.items) ? request.items : [request];
     const patterns = items.map((i: { pattern?: unknown }) => String(i.pattern ?? '?')).join(', ');
     this.log.append({
       timeMs: this.now(),
       kind: 'traffic',
       subject: 'fabric',
-      detail: `start ${patterns}: ${answer.flows.length} flows running`,
+      detail: `start ${patterns}: ${answer.started} flows running`,
     });
     return answer;
   }

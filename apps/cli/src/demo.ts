@@ -1,29 +1,14 @@
 import { join } from 'node:path';
 import { type ApiConfig, defaultSampleIntervalMs, type RunningApi, startApi } from '@fabscope/api';
-import {
-  createFabricRegistry,
-  emulatorSource,
-  type MetricsServer,
-  sharedSource,
-  startMetricsServer,
-} from '@fabscope/collectors';
-import { createEmulator, startEmulatorServer, startSysfsWriter } from '@fabscope/emulator';
-import { routingFor } from '@fabscope/topology';
 import { CHECKOUT_ROOT } from './checkout.ts';
 import { fabricFromConfig } from './commands/topology.ts';
+import { collectorShardsFor, startPipelineProcess } from './pipeline-process.ts';
 import { rateWindowFor } from './prometheus.ts';
 import { type SupervisedPrometheus, supervisePrometheus } from './prometheus-supervisor.ts';
 
-export const WEB_ROOT = join(CHECKOUT_ROOT, 'apps/web/dist');
+export { collectorShardsFor };
 
-/**
- * Collector shards for Prometheus by cabled ports: one up to fat-tree-1152 (4,608 ports), four
- * beyond (fat-tree-6912: 41,472; fat-tree-27648: 165,888), so that Prometheus parses the shards'
- * answers in parallel within its interval (docs/scaling.md).
- */
-export function collectorShardsFor(ports: number): number {
-  return ports <= 20_000 ? 1 : 4;
-}
+export const WEB_ROOT = join(CHECKOUT_ROOT, 'apps/web/dist');
 
 /**
  * Prometheus' scrape interval by cabled ports: one at which one Prometheus beside the demo on the
@@ -80,6 +65,8 @@ export interface RunningDemo {
   collectorUrl: string;
   /** Every collector shard (one unless Prometheus reads a big fabric). */
   collectorUrls: string[];
+  /** The process running the emulator and the collector(s) (pipeline-process.ts). */
+  pipelinePid: number;
   prometheusUrl: string | undefined;
   /** The supervised Prometheus (demo --prometheus), restarted when it dies. */
   prometheus: SupervisedPrometheus | undefined;
@@ -89,53 +76,30 @@ export interface RunningDemo {
 
 /**
  * The whole pipeline on one machine: emulator → fabric collector → store (embedded or a real
- * Prometheus) → API + web app. Each piece talks to the next over HTTP, as in production.
+ * Prometheus) → API + web app. Each piece talks to the next over HTTP, as in production. The
+ * emulator and its collector(s) run in a child process (pipeline-process.ts), so that computing a
+ * big fabric's tick never holds the API's event loop; the store and the API run in this one.
  */
 export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
-  const { fabric, tables, engine } = fabricFromConfig(options.config);
   const stops: (() => Promise<void>)[] = [];
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch(() => undefined);
   };
   try {
-    const emulator = createEmulator({
-      fabric,
-      tables,
-      // The fabric manager's sweeps use the engine that built the tables.
-      routing: routingFor(engine),
+    // The child builds the same fabric from the same settings while this process builds its own.
+    const starting = startPipelineProcess({
+      scenario: options.config.scenario,
+      topologyPath: options.config.topologyPath,
+      routing: options.config.routing,
       seed: options.seed ?? 1,
-      startTimeMs: Date.now(),
+      shardForPrometheus: options.prometheus === true,
+      collectorPort: options.collectorPort,
+      sysfsDir: options.sysfsDir ?? process.env.FABSCOPE_EMULATOR_SYSFS,
     });
-    const emulatorServer = await startEmulatorServer(emulator, { host: '127.0.0.1', port: 0 });
-    stops.push(() => emulatorServer.close());
-    const sysfsDir = options.sysfsDir ?? process.env.FABSCOPE_EMULATOR_SYSFS;
-    if (sysfsDir) {
-      const sysfs = startSysfsWriter(emulator, sysfsDir);
-      stops.push(async () => sysfs.stop());
-    }
-
-    // Chunks, not one string: at fat-tree-27648 the exposition is hundreds of megabytes. With
-    // Prometheus on a big fabric, the collector is sharded by switch group so that Prometheus
-    // scrapes (and parses) the shards in parallel; the shards share one read of the emulator.
-    const shards = options.prometheus ? collectorShardsFor(fabric.links.length * 2) : 1;
-    const source =
-      shards > 1
-        ? sharedSource(emulatorSource(emulatorServer.url), 1000)
-        : emulatorSource(emulatorServer.url);
-    const collectors: MetricsServer[] = [];
-    for (let index = 1; index <= shards; index++) {
-      const { scrapeChunks } = createFabricRegistry({
-        source,
-        shard: shards > 1 ? { index, count: shards } : undefined,
-      });
-      const collector: MetricsServer = await startMetricsServer(scrapeChunks, {
-        host: '127.0.0.1',
-        port: index === 1 ? (options.collectorPort ?? 0) : 0,
-      });
-      stops.push(() => collector.close());
-      collectors.push(collector);
-    }
-    const collector = collectors[0] as MetricsServer;
+    // Stopped whatever happens below, once it is up.
+    stops.push(async () => (await starting.catch(() => undefined))?.stop());
+    const { fabric, tables } = fabricFromConfig(options.config);
+    const pipeline = await starting;
 
     // The interval by the fabric's size, for the embedded store or Prometheus (whose scrapes must
     // end within it), the rules' rate window following it (prometheus.ts rulesAtInterval).
@@ -146,7 +110,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     let prometheus: SupervisedPrometheus | undefined;
     if (options.prometheus) {
       const started: SupervisedPrometheus = await supervisePrometheus({
-        targets: collectors.map((c) => new URL(c.url).host),
+        targets: pipeline.collectorUrls.map((url) => new URL(url).host),
         scrapeIntervalMs: intervalMs,
         remoteWrite: options.remoteWrite,
         slowJob: options.prometheusSlowJob ?? prometheusRawJobFor(ports),
@@ -158,8 +122,8 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
 
     const config: ApiConfig = {
       ...options.config,
-      emulatorUrl: emulatorServer.url,
-      collectorUrls: collectors.map((c) => c.url),
+      emulatorUrl: pipeline.emulatorUrl,
+      collectorUrls: pipeline.collectorUrls,
       prometheusUrl: options.readPromqlFrom ?? prometheus?.url ?? options.config.prometheusUrl,
       sampleIntervalMs: intervalMs,
       ...(prometheus ? { prometheusRateWindow: rateWindowFor(intervalMs) } : {}),
@@ -176,9 +140,10 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     return {
       fabricName: fabric.name,
       apiUrl: api.url,
-      emulatorUrl: emulatorServer.url,
-      collectorUrl: collector.url,
-      collectorUrls: collectors.map((c) => c.url),
+      emulatorUrl: pipeline.emulatorUrl,
+      collectorUrl: pipeline.collectorUrls[0] as string,
+      collectorUrls: pipeline.collectorUrls,
+      pipelinePid: pipeline.pid,
       prometheusUrl: prometheus?.url,
       prometheus,
       api,

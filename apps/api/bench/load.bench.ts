@@ -11,9 +11,12 @@
 // running 50 stream clients and 20 requests/s over /health, /summary, /links (default page), /links
 // pages (cursor), /route, /links/history, /traffic, /jobs, plus one full export every 10 s, for
 // 120 s: p99 per endpoint, errors, ticks per client, the data's age (/health every second), peak RSS.
+// FABSCOPE_LOAD_SERVER=demo: the server is `fabscope demo` itself (emulator, collector, embedded
+// store and API as `npm start` runs them, however many processes that is) instead of load-server.ts'
+// two processes; its RSS is the sum of the demo's processes.
 // Exits non-zero when a figure misses its limit (the targets of the project's load requirement).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, type IncomingMessage, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
@@ -32,6 +35,7 @@ const IDLE_CLIENTS = 20;
 /** Load before measuring starts: connections opened, code paths compiled. */
 const WARMUP_SECONDS = Number(process.env.FABSCOPE_LOAD_WARMUP_SECONDS ?? 5);
 const VIEW = process.env.FABSCOPE_LOAD_VIEW; // unset: the stream's default view
+const SERVER = process.env.FABSCOPE_LOAD_SERVER ?? 'split';
 
 const LIMITS = {
   p99Ms: 100,
@@ -64,10 +68,54 @@ function startServer<T>(args: string[], profile = false): Promise<{ child: Child
   });
 }
 
-/** The server's resident set (MiB) now, from /proc. */
-function rssMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+/** The resident set (MiB) of a process now, from /proc, with its descendants' when `tree`. */
+function rssMiB(pid: number, tree = SERVER === 'demo'): number {
+  let status = '';
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return 0;
+  }
+  let mib = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+  if (tree) for (const child of childPids(pid)) mib += rssMiB(child, true);
+  return mib;
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * `fabscope demo` on 127.0.0.1 at SCENARIO (FABSCOPE_LOAD_SERVER=demo): its process, its API's URL
+ * (from the lines it prints) and the fabric's hosts (from its /topology).
+ */
+async function startDemo(
+  profile: boolean,
+): Promise<{ child: ChildProcess; apiUrl: string; hosts: string[] }> {
+  const dir = process.env.FABSCOPE_LOAD_PROFILE;
+  const flags = profile && dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+  const child = spawn(process.execPath, [...flags, 'apps/cli/bin/fabscope.js', 'demo'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, FABSCOPE_SCENARIO: SCENARIO, HOST: '127.0.0.1', PORT: '0' },
+  });
+  const apiUrl = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`fabscope demo exited with code ${code}`)));
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    lines.on('line', (line) => {
+      const api = /^\s+API\s+(\S+?)\/api\/v1\//.exec(line);
+      if (api) resolve(api[1] as string);
+    });
+  });
+  const topology = (await json(new URL(apiUrl), '/api/v1/topology')) as {
+    nodes: { name: string; type: string }[];
+  };
+  return { child, apiUrl, hosts: topology.nodes.filter((n) => n.type === 'host').map((n) => n.name) };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -140,19 +188,30 @@ if (process.argv[2] === 'streams') {
   process.on('exit', () => {
     for (const c of children) c.kill('SIGTERM');
   });
-  const pipeline = await startServer<{ emulatorUrl: string; collectorUrl: string; hosts: string[] }>([
-    'pipeline',
-    SCENARIO,
-  ]);
-  children.push(pipeline.child);
-  const { hosts } = pipeline.ready;
-  const { child, ready } = await startServer<{ apiUrl: string }>(
-    ['api', SCENARIO, pipeline.ready.emulatorUrl, pipeline.ready.collectorUrl],
-    true,
-  );
-  children.push(child);
-  const { apiUrl } = ready;
+  const servers: ChildProcess[] = [];
+  let server: { child: ChildProcess; apiUrl: string; hosts: string[] };
+  if (SERVER === 'demo') {
+    server = await startDemo(true);
+    servers.push(server.child);
+  } else {
+    const pipeline = await startServer<{ emulatorUrl: string; collectorUrl: string; hosts: string[] }>([
+      'pipeline',
+      SCENARIO,
+    ]);
+    servers.push(pipeline.child);
+    const api = await startServer<{ apiUrl: string }>(
+      ['api', SCENARIO, pipeline.ready.emulatorUrl, pipeline.ready.collectorUrl],
+      true,
+    );
+    servers.push(api.child);
+    server = { child: api.child, apiUrl: api.ready.apiUrl, hosts: pipeline.ready.hosts };
+  }
+  children.push(...servers);
+  const { child, apiUrl, hosts } = server;
   const pid = child.pid as number;
+  console.log(
+    `server: ${SERVER === 'demo' ? 'fabscope demo' : 'load-server.ts pipeline + api'} at ${SCENARIO}`,
+  );
   const base = new URL(apiUrl);
   let over = 0;
   const report = (
@@ -488,8 +547,7 @@ if (process.argv[2] === 'streams') {
       );
     }
   } finally {
-    child.kill('SIGTERM');
-    pipeline.child.kill('SIGTERM');
+    for (const c of servers) c.kill('SIGTERM');
   }
   process.exit(over === 0 ? 0 : 1);
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { type ApiConfig, defaultSampleIntervalMs, type RunningApi, startApi } from '@fabscope/api';
 import { CHECKOUT_ROOT } from './checkout.ts';
 import { fabricFromConfig } from './commands/topology.ts';
-import { collectorShardsFor, startPipelineProcess } from './pipeline-process.ts';
+import { collectorShardsFor, startCollectorProcess, startEmulatorProcess } from './pipeline-process.ts';
 import { rateWindowFor } from './prometheus.ts';
 import { type SupervisedPrometheus, supervisePrometheus } from './prometheus-supervisor.ts';
 
@@ -65,8 +65,8 @@ export interface RunningDemo {
   collectorUrl: string;
   /** Every collector shard (one unless Prometheus reads a big fabric). */
   collectorUrls: string[];
-  /** The process running the emulator and the collector(s) (pipeline-process.ts). */
-  pipelinePid: number;
+  /** The processes running the emulator and the collector (every shard) (pipeline-process.ts). */
+  pipelinePids: { emulator: number; collector: number };
   prometheusUrl: string | undefined;
   /** The supervised Prometheus (demo --prometheus), restarted when it dies. */
   prometheus: SupervisedPrometheus | undefined;
@@ -77,8 +77,9 @@ export interface RunningDemo {
 /**
  * The whole pipeline on one machine: emulator → fabric collector → store (embedded or a real
  * Prometheus) → API + web app. Each piece talks to the next over HTTP, as in production. The
- * emulator and its collector(s) run in a child process (pipeline-process.ts), so that computing a
- * big fabric's tick never holds the API's event loop; the store and the API run in this one.
+ * emulator and the collector run in child processes of their own (pipeline-process.ts), so that a
+ * big fabric's tick or exposition never holds the API's event loop (nor each other's); the store
+ * and the API run in this one.
  */
 export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   const stops: (() => Promise<void>)[] = [];
@@ -87,30 +88,36 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   };
   try {
     // The child builds the same fabric from the same settings while this process builds its own.
-    const starting = startPipelineProcess({
+    const emulatorStarting = startEmulatorProcess({
       scenario: options.config.scenario,
       topologyPath: options.config.topologyPath,
       routing: options.config.routing,
       seed: options.seed ?? 1,
-      shardForPrometheus: options.prometheus === true,
-      collectorPort: options.collectorPort,
       sysfsDir: options.sysfsDir ?? process.env.FABSCOPE_EMULATOR_SYSFS,
     });
-    // Stopped whatever happens below, once it is up.
-    stops.push(async () => (await starting.catch(() => undefined))?.stop());
+    // Stopped whatever happens below, once it is up (last: the collector and the API read it).
+    stops.push(async () => (await emulatorStarting.catch(() => undefined))?.stop());
     const { fabric, tables } = fabricFromConfig(options.config);
-    const pipeline = await starting;
+    const emulator = await emulatorStarting;
+    const emulatorUrl = emulator.urls.emulatorUrl;
+    const ports = fabric.links.length * 2;
+    const collector = await startCollectorProcess({
+      emulatorUrl,
+      shards: options.prometheus ? collectorShardsFor(ports) : 1,
+      collectorPort: options.collectorPort,
+    });
+    stops.push(() => collector.stop());
+    const { collectorUrls } = collector.urls;
 
     // The interval by the fabric's size, for the embedded store or Prometheus (whose scrapes must
     // end within it), the rules' rate window following it (prometheus.ts rulesAtInterval).
-    const ports = fabric.links.length * 2;
     const intervalMs =
       options.config.sampleIntervalMs ??
       (options.prometheus ? prometheusIntervalFor(ports) : defaultSampleIntervalMs(fabric));
     let prometheus: SupervisedPrometheus | undefined;
     if (options.prometheus) {
       const started: SupervisedPrometheus = await supervisePrometheus({
-        targets: pipeline.collectorUrls.map((url) => new URL(url).host),
+        targets: collectorUrls.map((url) => new URL(url).host),
         scrapeIntervalMs: intervalMs,
         remoteWrite: options.remoteWrite,
         slowJob: options.prometheusSlowJob ?? prometheusRawJobFor(ports),
@@ -122,8 +129,8 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
 
     const config: ApiConfig = {
       ...options.config,
-      emulatorUrl: pipeline.emulatorUrl,
-      collectorUrls: pipeline.collectorUrls,
+      emulatorUrl,
+      collectorUrls,
       prometheusUrl: options.readPromqlFrom ?? prometheus?.url ?? options.config.prometheusUrl,
       sampleIntervalMs: intervalMs,
       ...(prometheus ? { prometheusRateWindow: rateWindowFor(intervalMs) } : {}),
@@ -140,10 +147,10 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     return {
       fabricName: fabric.name,
       apiUrl: api.url,
-      emulatorUrl: pipeline.emulatorUrl,
-      collectorUrl: pipeline.collectorUrls[0] as string,
-      collectorUrls: pipeline.collectorUrls,
-      pipelinePid: pipeline.pid,
+      emulatorUrl,
+      collectorUrl: collectorUrls[0] as string,
+      collectorUrls,
+      pipelinePids: { emulator: emulator.pid, collector: collector.pid },
       prometheusUrl: prometheus?.url,
       prometheus,
       api,

@@ -21,134 +21,152 @@ export function collectorShardsFor(ports: number): number {
   return ports <= 20_000 ? 1 : 4;
 }
 
-/** What the pipeline process builds: the demo's fabric (as the API loads it) and its pieces. */
-export interface PipelineOptions {
+/** The emulator's process: the demo's fabric (built from the settings the API loads it with). */
+export interface EmulatorProcessOptions {
   scenario: string;
   topologyPath?: string | undefined;
   routing?: RoutingEngineName | 'auto' | undefined;
   seed: number;
-  /** Shard the collector for Prometheus at the fabric's size (collectorShardsFor); else one. */
-  shardForPrometheus: boolean;
-  /** The first collector's port (0 or absent: any free one). */
-  collectorPort?: number | undefined;
   /** Keep live per-host sysfs/procfs trees here. */
   sysfsDir?: string | undefined;
 }
 
-export interface PipelineUrls {
+/** The collector's process: reads the emulator over HTTP, as it would read hardware. */
+export interface CollectorProcessOptions {
   emulatorUrl: string;
-  /** Every collector shard, the first on `collectorPort`. */
-  collectorUrls: string[];
+  /** Collector shards by switch group (collectorShardsFor), sharing one read of the emulator. */
+  shards: number;
+  /** The first shard's port (0 or absent: any free one). */
+  collectorPort?: number | undefined;
 }
 
-export interface RunningPipeline extends PipelineUrls {
+/** A piece of the demo running in a child process, and what it serves. */
+export interface ChildPiece<T> {
+  urls: T;
   pid: number;
   /** Stops the process: SIGTERM, then SIGKILL if it has not exited within 5 s. */
   stop(): Promise<void>;
 }
 
-type FromChild = { type: 'ready'; urls: PipelineUrls } | { type: 'failed'; message: string };
+type Role = 'emulator' | 'collector';
+type FromChild<T> = { type: 'ready'; urls: T } | { type: 'failed'; message: string };
 
 const STOP_GRACE_MS = 5000;
 
 /**
- * The demo's emulator, its fabric collector(s) and sysfs writer in a child process of their own
- * (the CLI's hidden `__pipeline` command, from the compiled cache as every command), so that a
- * tick of a 27,648-host fabric computed there never holds the API's event loop. They talk HTTP to
- * the API as on a site; only their URLs come back, over the IPC channel. The child ends when
- * `stop()` is called and when this process dies (its IPC channel closes: no orphan).
+ * The demo's emulator (with its sysfs writer) in a child process of its own (the CLI's hidden
+ * `__pipeline emulator` command), so that a tick of a 27,648-host fabric computed there holds
+ * neither the API's event loop nor the collector's.
  */
-export function startPipelineProcess(options: PipelineOptions): Promise<RunningPipeline> {
+export function startEmulatorProcess(
+  options: EmulatorProcessOptions,
+): Promise<ChildPiece<{ emulatorUrl: string }>> {
+  return startChild('emulator', options);
+}
+
+/**
+ * The demo's fabric collector (every shard) in a child process of its own (`__pipeline
+ * collector`): rendering hundreds of megabytes of exposition there never delays the emulator's
+ * answers (POST /v1/flows) or the API's.
+ */
+export function startCollectorProcess(
+  options: CollectorProcessOptions,
+): Promise<ChildPiece<{ collectorUrls: string[] }>> {
+  return startChild('collector', options);
+}
+
+/**
+ * Runs `fabscope __pipeline ROLE OPTIONS` (from the compiled cache, as every command) and resolves
+ * once it says what it serves, over its IPC channel. The child ends on `stop()` and when this
+ * process dies (its IPC channel closes: no orphan); an unexpected end is said on stderr.
+ */
+function startChild<T>(role: Role, options: object): Promise<ChildPiece<T>> {
   const child = spawn(
     process.execPath,
-    [join(CHECKOUT_ROOT, 'apps/cli/bin/fabscope.js'), '__pipeline', JSON.stringify(options)],
+    [join(CHECKOUT_ROOT, 'apps/cli/bin/fabscope.js'), '__pipeline', role, JSON.stringify(options)],
     { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
+  const ended = () => child.exitCode !== null || child.signalCode !== null;
   const exited = new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    if (ended()) resolve();
     else child.once('exit', () => resolve());
   });
+  let stopping = false;
   const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
+    stopping = true;
+    if (ended()) return;
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
     await exited;
     clearTimeout(timer);
   };
-  let stopping = false;
   return new Promise((resolve, reject) => {
-    const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
-      reject(new Error(`the pipeline process exited before it was ready (${signal ?? `code ${code}`})`));
-    child.once('exit', onExit);
+    const early = (code: number | null, signal: NodeJS.Signals | null) =>
+      reject(new Error(`the ${role} process exited before it was ready (${signal ?? `code ${code}`})`));
+    child.once('exit', early);
     child.once('error', reject);
-    child.once('message', (message: FromChild) => {
-      child.off('exit', onExit);
+    child.once('message', (message: FromChild<T>) => {
+      child.off('exit', early);
       if (message.type === 'failed') {
         void stop();
-        reject(new Error(`the pipeline process failed: ${message.message}`));
+        reject(new Error(`the ${role} process failed: ${message.message}`));
         return;
       }
-      // Once ready, an unexpected end is said where the demo's operator sees it.
       child.once('exit', (code, signal) => {
-        if (stopping) return;
-        process.stderr.write(
-          `fabscope: the pipeline process (emulator, collector) exited (${signal ?? `code ${code}`}); the API answers 502 for it\n`,
-        );
+        if (!stopping) {
+          process.stderr.write(
+            `fabscope: the ${role} process exited (${signal ?? `code ${code}`}); the API answers 502 for it\n`,
+          );
+        }
       });
-      resolve({
-        ...message.urls,
-        pid: child.pid as number,
-        stop: () => {
-          stopping = true;
-          return stop();
-        },
-      });
+      resolve({ urls: message.urls, pid: child.pid as number, stop });
     });
   });
 }
 
 /**
- * The child's side (`fabscope __pipeline OPTIONS`): builds the fabric, starts the emulator, the
- * collector shard(s) and the sysfs writer, sends their URLs, and stops them on SIGTERM or when
- * the parent goes. SIGINT (Ctrl-C reaches the whole process group) is left to the parent, which
- * stops the API first and then this process.
+ * The child's side (`fabscope __pipeline ROLE OPTIONS`): starts its piece, sends its URLs, and
+ * stops on SIGTERM or when the parent goes. SIGINT (Ctrl-C reaches the whole process group) is
+ * left to the parent, which stops the API first and then this process.
  */
-export async function runPipelineChild(optionsJson: string | undefined): Promise<void> {
-  const send = (message: FromChild) =>
+export async function runPipelineChild(
+  role: string | undefined,
+  optionsJson: string | undefined,
+): Promise<void> {
+  const send = (message: FromChild<unknown>) =>
     new Promise<void>((resolve) => {
       if (process.send) process.send(message, () => resolve());
-      else {
-        process.stdout.write(`${JSON.stringify(message)}\n`);
-        resolve();
-      }
+      else process.stdout.write(`${JSON.stringify(message)}\n`, () => resolve());
     });
   const stops: (() => Promise<void>)[] = [];
   let stopping: Promise<void> | undefined;
-  const stop = () => {
+  const stop = (code: number) => {
     stopping ??= (async () => {
       for (const s of stops.reverse()) await s().catch(() => undefined);
-      process.exit(0);
+      process.exit(code);
     })();
     return stopping;
   };
-  process.on('SIGTERM', () => void stop());
+  process.on('SIGTERM', () => void stop(0));
   process.on('SIGINT', () => undefined);
-  process.on('disconnect', () => void stop());
+  process.on('disconnect', () => void stop(0));
   try {
-    const options = JSON.parse(optionsJson ?? '') as PipelineOptions;
-    const urls = await startPipeline(options, stops);
+    const options = JSON.parse(optionsJson ?? '');
+    let urls: unknown;
+    if (role === 'emulator') urls = await startEmulator(options as EmulatorProcessOptions, stops);
+    else if (role === 'collector') urls = await startCollectors(options as CollectorProcessOptions, stops);
+    else throw new Error(`unknown role "${role}": emulator or collector`);
     await send({ type: 'ready', urls });
   } catch (error) {
     await send({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
-    for (const s of stops.reverse()) await s().catch(() => undefined);
-    process.exit(1);
+    await stop(1);
   }
 }
 
-async function startPipeline(
-  options: PipelineOptions,
+async function startEmulator(
+  options: EmulatorProcessOptions,
   stops: (() => Promise<void>)[],
-): Promise<PipelineUrls> {
+): Promise<{ emulatorUrl: string }> {
   const { fabric, tables, engine } = fabricFromConfig(options);
   const emulator = createEmulator({
     fabric,
@@ -158,30 +176,36 @@ async function startPipeline(
     seed: options.seed,
     startTimeMs: Date.now(),
   });
-  const emulatorServer = await startEmulatorServer(emulator, { host: '127.0.0.1', port: 0 });
-  stops.push(() => emulatorServer.close());
+  const server = await startEmulatorServer(emulator, { host: '127.0.0.1', port: 0 });
+  stops.push(() => server.close());
   if (options.sysfsDir) {
     const sysfs = startSysfsWriter(emulator, options.sysfsDir);
     stops.push(async () => sysfs.stop());
   }
+  return { emulatorUrl: server.url };
+}
+
+async function startCollectors(
+  options: CollectorProcessOptions,
+  stops: (() => Promise<void>)[],
+): Promise<{ collectorUrls: string[] }> {
   // Chunks, not one string: at fat-tree-27648 the exposition is hundreds of megabytes. With
   // Prometheus on a big fabric, the collector is sharded by switch group so that Prometheus
   // scrapes (and parses) the shards in parallel; the shards share one read of the emulator.
-  const shards = options.shardForPrometheus ? collectorShardsFor(fabric.links.length * 2) : 1;
-  const source =
-    shards > 1 ? sharedSource(emulatorSource(emulatorServer.url), 1000) : emulatorSource(emulatorServer.url);
-  const collectors: MetricsServer[] = [];
+  const { emulatorUrl, shards } = options;
+  const source = shards > 1 ? sharedSource(emulatorSource(emulatorUrl), 1000) : emulatorSource(emulatorUrl);
+  const urls: string[] = [];
   for (let index = 1; index <= shards; index++) {
     const { scrapeChunks } = createFabricRegistry({
       source,
       shard: shards > 1 ? { index, count: shards } : undefined,
     });
-    const collector = await startMetricsServer(scrapeChunks, {
+    const collector: MetricsServer = await startMetricsServer(scrapeChunks, {
       host: '127.0.0.1',
       port: index === 1 ? (options.collectorPort ?? 0) : 0,
     });
     stops.push(() => collector.close());
-    collectors.push(collector);
+    urls.push(collector.url);
   }
-  return { emulatorUrl: emulatorServer.url, collectorUrls: collectors.map((c) => c.url) };
+  return { collectorUrls: urls };
 }

@@ -24,9 +24,9 @@ function childPids(pid: number): number[] {
   );
 }
 
-// The demo's emulator and collector run in a child process of their own (pipeline-process.ts): a
-// big fabric's tick computed there never holds the API's event loop.
-describe('the demo pipeline in its own process', () => {
+// The demo's emulator and collector run in child processes of their own (pipeline-process.ts): a
+// big fabric's tick or exposition computed there never holds the API's event loop.
+describe('the demo pipeline in processes of its own', () => {
   let demo: RunningDemo | undefined;
   let cli: ChildProcess | undefined;
   afterEach(async () => {
@@ -36,12 +36,12 @@ describe('the demo pipeline in its own process', () => {
     cli = undefined;
   });
 
-  it('runs the emulator and the collector in a child process, which stop() ends', async () => {
+  it('runs the emulator and the collector in child processes, which stop() ends', async () => {
     const config = { ...configFromEnv({}), scenario: 'single-switch-32', host: '127.0.0.1', port: 0 };
     demo = await startDemo({ config, webRoot: '/nonexistent' });
-    const { pipelinePid } = demo;
-    expect(pipelinePid).not.toBe(process.pid);
-    expect(childPids(process.pid)).toContain(pipelinePid);
+    const { emulator, collector } = demo.pipelinePids;
+    expect(new Set([process.pid, emulator, collector]).size).toBe(3);
+    expect(childPids(process.pid)).toEqual(expect.arrayContaining([emulator, collector]));
     // The pipeline answers over HTTP from the other process, and the API reads it.
     const health = (await (await fetch(`${demo.emulatorUrl}/v1/health`)).json()) as { fabric: string };
     expect(health.fabric).toBe('single-switch-32');
@@ -62,10 +62,11 @@ describe('the demo pipeline in its own process', () => {
 
     await demo.stop();
     demo = undefined;
-    expect(alive(pipelinePid)).toBe(false);
+    expect(alive(emulator)).toBe(false);
+    expect(alive(collector)).toBe(false);
   });
 
-  it('leaves no pipeline process behind when the demo process is killed', async () => {
+  it('leaves no emulator or collector process behind when the demo process is killed', async () => {
     cli = spawn(process.execPath, [join(CHECKOUT_ROOT, 'apps/cli/bin/fabscope.js'), 'demo'], {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, FABSCOPE_SCENARIO: 'single-switch-32', HOST: '127.0.0.1', PORT: '0' },
@@ -78,13 +79,13 @@ describe('the demo pipeline in its own process', () => {
         if (match) resolve(match[1] as string);
       });
     });
-    const [pipelinePid] = childPids(demoPid);
-    expect(pipelinePid).toBeDefined();
+    const pipeline = childPids(demoPid);
+    expect(pipeline).toHaveLength(2);
     expect((await fetch(`${emulatorUrl}/v1/health`)).status).toBe(200);
 
-    // SIGKILL: the demo runs no code of its own to stop anything; the child sees its IPC channel close.
+    // SIGKILL: the demo runs no code of its own to stop anything; the children see their IPC channel close.
     cli.kill('SIGKILL');
-    await eventually(async () => expect(alive(pipelinePid as number)).toBe(false), 10_000, 100);
+    await eventually(async () => expect(pipeline.filter(alive)).toEqual([]), 10_000, 100);
     await expect(fetch(`${emulatorUrl}/v1/health`)).rejects.toThrow();
   });
 });

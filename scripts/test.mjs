@@ -27,6 +27,11 @@ const SYSTEM_PACKAGES = [
     pkg: 'victoria-metrics',
     why: 'history through remote write into VictoriaMetrics',
   },
+  {
+    command: 'vmagent',
+    pkg: 'victoria-metrics',
+    why: 'the sharded shape: a vmagent per collector shard remote-writing into one VictoriaMetrics',
+  },
   { command: 'tmux', pkg: 'tmux', why: 'the live terminal test of fabscope top' },
   {
     command: '/usr/lib/opa-fm/bin/config_check',

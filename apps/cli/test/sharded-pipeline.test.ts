@@ -1,0 +1,335 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { configFromEnv, type RunningApi, startApi } from '@fabscope/api';
+import {
+  createFabricRegistry,
+  emulatorSource,
+  type FabricSnapshot,
+  type FabricSource,
+  type MetricsServer,
+  shardOfPort,
+  sharedSource,
+  startMetricsServer,
+} from '@fabscope/collectors';
+import { createEmulator, type EmulatorServer, startEmulatorServer } from '@fabscope/emulator';
+import { fatTreeRouting, twoTierFatTree } from '@fabscope/topology';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { FABRIC_JOB, FAST_FAMILIES } from '../src/prometheus.ts';
+import { SHARD_SCRAPER_CONFIG, shardScraperConfig } from '../src/shard-scraper.ts';
+import { eventually } from './eventually.ts';
+import {
+  startVictoriaMetrics,
+  startVmagent,
+  type VictoriaMetricsServer,
+  type Vmagent,
+} from './victoria-metrics.ts';
+
+// The sharded shape of docs/scaling.md, for real: two collectors, one per switch group
+// (`--shard 1/2`, `--shard 2/2`), each scraped by its own vmagent remote-writing into one central
+// VictoriaMetrics, and an API reading PromQL from it — against a single store: one VictoriaMetrics
+// scraping one unsharded collector itself, and an API reading it. All three collectors read the
+// same emulator, and read it together: the test steps the fabric's reads (each step is one read
+// of the emulator that every collector's sweep takes until the next step), and steps only once
+// every store holds every collector's sweep of the step before. So both stores hold the same sweeps
+// at the same instants, and the API's answers at a pinned instant must be the same.
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers are compared whole or field by field
+type Json = any;
+
+/** A fat tree of 32 hosts: 8 edge switches of 4 hosts and 4 up-links each, 4 core switches. */
+const fabric = twoTierFatTree({ name: 'fat-tree-32', radix: 8, edgeCount: 8, coreCount: 4, hostsPerEdge: 4 });
+const tables = fatTreeRouting(fabric);
+/** Every cabled port sends one direction. */
+const DIRECTIONS = fabric.links.length * 2;
+const STEPS = 8;
+/** The traffic changes before this step: the history has a before and an after. */
+const CHANGE_AT = 4;
+const SCRAPE_MS = 1000;
+
+/** The dense series of the sweep stamped with its read time: one per direction, or per collector. */
+const PER_DIRECTION = [
+  'fabscope_link_data_bytes_per_second',
+  'fabscope_link_transmit_wait_ratio',
+  'fabscope_link_utilization_ratio',
+] as const;
+/** Per collector: its host total, its directions' utilization buckets (isl and host, ten each), its sweep. */
+const PER_COLLECTOR = {
+  fabscope_fabric_host_data_bytes_per_second: 1,
+  fabscope_fabric_link_directions: 20,
+  fabscope_fabric_sweep_interval_seconds: 1,
+} as const;
+
+/**
+ * The emulator's reads as the test steps them: until the next `step()`, every collector's read
+ * is the same one (the demo's `sharedSource`, held), so every collector sweeps the same counters
+ * stamped with the same time.
+ */
+function steppedSource(inner: FabricSource) {
+  let current = sharedSource(inner, Number.POSITIVE_INFINITY);
+  const source: FabricSource = { name: inner.name, read: (signal) => current.read(signal) };
+  return {
+    source,
+    /** A new read of the emulator; its time (Unix ms) stamps every collector's next sweep. */
+    async step(): Promise<FabricSnapshot> {
+      current = sharedSource(inner, Number.POSITIVE_INFINITY);
+      return current.read(AbortSignal.timeout(10_000));
+    },
+  };
+}
+
+interface Store {
+  name: string;
+  url: string;
+  /** Collectors whose samples it holds. */
+  collectors: number;
+}
+
+async function promql(
+  url: string,
+  query: string,
+): Promise<{ metric: Record<string, string>; value: [number, string] }[]> {
+  const response = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(query)}`, {
+    signal: AbortSignal.timeout(5000),
+  });
+  const body = (await response.json()) as Json;
+  if (body.status !== 'success') throw new Error(`${query}: ${JSON.stringify(body)}`);
+  return body.data.result;
+}
+
+/** Series of `name` whose newest sample is stamped `timeMs` in the store. */
+async function seriesAt(url: string, name: string, timeMs: number): Promise<number> {
+  const result = await promql(url, `tlast_over_time(${name}[1m])`);
+  return result.filter((s) => Math.round(Number(s.value[1]) * 1000) === timeMs).length;
+}
+
+/** Throws until the store holds every collector's whole sweep of `timeMs`. */
+async function holdsSweep(store: Store, timeMs: number): Promise<void> {
+  for (const name of PER_DIRECTION) {
+    const n = await seriesAt(store.url, name, timeMs);
+    if (n !== DIRECTIONS) throw new Error(`${store.name}: ${n} of ${DIRECTIONS} ${name} at ${timeMs}`);
+  }
+  for (const [name, each] of Object.entries(PER_COLLECTOR)) {
+    const n = await seriesAt(store.url, name, timeMs);
+    if (n !== each * store.collectors)
+      throw new Error(`${store.name}: ${n} of ${each * store.collectors} ${name} at ${timeMs}`);
+  }
+}
+
+describe('the shard scraper config (deploy/vmagent/fabric-shard.yml)', () => {
+  it('asks for the fast job the demo’s Prometheus asks for, keeping the collectors’ timestamps', () => {
+    const config = parse(readFileSync(SHARD_SCRAPER_CONFIG, 'utf8')) as Json;
+    const job = config.scrape_configs.find((c: Json) => c.job_name === FABRIC_JOB);
+    expect(job.params['name[]']).toEqual([...FAST_FAMILIES]);
+    expect(job.honor_timestamps).toBe(true);
+  });
+
+  it('is taken as it is shipped by vmagent and by Prometheus (promtool)', async () => {
+    const run = promisify(execFile);
+    await run('vmagent', [
+      `-promscrape.config=${SHARD_SCRAPER_CONFIG}`,
+      '-promscrape.config.dryRun',
+      '-loggerLevel=ERROR',
+    ]);
+    await run('promtool', ['check', 'config', SHARD_SCRAPER_CONFIG]);
+  });
+});
+
+describe('two collector shards, two vmagents, one central VictoriaMetrics: the answers of a single store', () => {
+  let emulatorServer: EmulatorServer | undefined;
+  const collectors: MetricsServer[] = [];
+  const agents: Vmagent[] = [];
+  const stores: VictoriaMetricsServer[] = [];
+  let central: RunningApi | undefined;
+  let single: RunningApi | undefined;
+  /** The read time of each step from the second (times[i] is step i + 2), Unix ms. */
+  const times: number[] = [];
+  const portsPerShard = new Map<number, number>();
+
+  beforeAll(async () => {
+    const emulator = createEmulator({ fabric, tables, seed: 1, startTimeMs: Date.now() });
+    emulatorServer = await startEmulatorServer(emulator, { host: '127.0.0.1', port: 0 });
+    const emulatorUrl = emulatorServer.url;
+    const traffic = async (body: unknown) => {
+      const response = await fetch(`${emulatorUrl}/v1/flows?first=0`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(response.status, await response.clone().text()).toBe(200);
+    };
+    await traffic({ pattern: 'permutation', seed: 7 });
+
+    const stepped = steppedSource(emulatorSource(emulatorUrl));
+    const serve = async (shard?: { index: number; count: number }) => {
+      const { scrapeChunks } = createFabricRegistry({ source: stepped.source, shard });
+      const server = await startMetricsServer(scrapeChunks, { host: '127.0.0.1', port: 0 });
+      collectors.push(server);
+      return new URL(server.url).host;
+    };
+    const shardHosts = [await serve({ index: 1, count: 2 }), await serve({ index: 2, count: 2 })];
+    const wholeHost = await serve();
+
+    const scrape = (targets: string[]) => shardScraperConfig(targets, { scrapeIntervalMs: SCRAPE_MS });
+    const centralVm = await startVictoriaMetrics();
+    stores.push(centralVm);
+    const singleVm = await startVictoriaMetrics({ scrapeConfig: scrape([wholeHost]) });
+    stores.push(singleVm);
+    for (const host of shardHosts) {
+      agents.push(await startVmagent({ scrapeConfig: scrape([host]), remoteWriteUrl: centralVm.writeUrl }));
+    }
+    const config = {
+      ...configFromEnv({}),
+      host: '127.0.0.1',
+      port: 0,
+      sampleIntervalMs: SCRAPE_MS,
+      collectorUrls: [],
+    };
+    central = await startApi({ ...config, prometheusUrl: centralVm.url }, fabric, { tables });
+    single = await startApi({ ...config, prometheusUrl: singleVm.url }, fabric, { tables });
+
+    const watched: Store[] = [
+      { name: 'central', url: centralVm.url, collectors: 2 },
+      { name: 'single', url: singleVm.url, collectors: 1 },
+    ];
+    // Every collector has swept the first read (the one made at its first scrape) before the
+    // second: each store holds each of its collectors' source_up, written at a first scrape.
+    await eventually(async () => {
+      for (const store of watched) {
+        const up = await promql(store.url, 'fabscope_fabric_source_up');
+        if (up.length !== store.collectors) throw new Error(`${store.name}: ${up.length} collectors scraped`);
+      }
+    }, 30_000);
+    // Step by step: the next read only once every store holds every collector's sweep of this
+    // one, so no collector misses a read (its rates would then span two, and differ). The first
+    // sweep with rates makes the series, which VictoriaMetrics shows ~10 s later (later ones in
+    // ~2 s: a scrape and a remote-write flush): the instants compared start at the second.
+    for (let k = 1; k <= STEPS; k++) {
+      if (k === CHANGE_AT) await traffic({ pattern: 'incast', to: 'host1' });
+      const snapshot = await stepped.step();
+      if (k === 1) {
+        for (const p of snapshot.ports) {
+          const shard = shardOfPort(p, 2);
+          portsPerShard.set(shard, (portsPerShard.get(shard) ?? 0) + 1);
+        }
+      }
+      const timeMs = snapshot.countersReadAtMs as number;
+      expect(timeMs, 'the emulator stamps its reads').toBeTypeOf('number');
+      await eventually(() => Promise.all(watched.map((store) => holdsSweep(store, timeMs))), 30_000, 100);
+      if (k > 1) times.push(timeMs);
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await central?.close();
+    await single?.close();
+    for (const agent of agents) await agent.stop();
+    for (const store of stores) await store.stop();
+    for (const collector of collectors) await collector.close();
+    await emulatorServer?.close();
+  });
+
+  const get = async (api: RunningApi | undefined, path: string) => {
+    const response = await fetch(`${api?.url}/api/v1${path}`);
+    const body = (await response.json()) as Json;
+    expect(response.status, `${path}: ${JSON.stringify(body)}`).toBe(200);
+    return body;
+  };
+  const both = (path: string) => Promise.all([get(central, path), get(single, path)]);
+  const at = (timeMs: number) => (timeMs / 1000).toFixed(3);
+  /** The last step before the traffic changed, and the last step. */
+  const before = () => times[CHANGE_AT - 1 - 2] as number;
+  const last = () => times[times.length - 1] as number;
+
+  it('the central store holds each direction once, half-ish from each shard’s vmagent', async () => {
+    // Both switch groups own ports of this fabric.
+    expect([...portsPerShard.keys()].sort()).toEqual([1, 2]);
+    const centralUrl = stores[0]?.url as string;
+    const perInstance = await promql(
+      centralUrl,
+      'count by (instance) (last_over_time(fabscope_link_utilization_ratio[1m]))',
+    );
+    expect(perInstance.length).toBe(2);
+    const counts = perInstance.map((s) => Number(s.value[1]));
+    for (const n of counts) expect(n).toBeGreaterThan(0);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(DIRECTIONS);
+    const distinct = await promql(
+      centralUrl,
+      'count(count by (node_guid, port) (last_over_time(fabscope_link_utilization_ratio[1m])))',
+    );
+    expect(Number(distinct[0]?.value[1])).toBe(DIRECTIONS);
+  });
+
+  it('/summary?time= is the single store’s, before and after the traffic changed', async () => {
+    expect(times.length).toBe(STEPS - 1);
+    for (const timeMs of [before(), last()]) {
+      const [c, s] = await both(`/summary?time=${at(timeMs)}`);
+      expect(s.staleLinks, 'every direction known').toBe(0);
+      expect(s.hostTransmitBytesPerSecond).toBeGreaterThan(0);
+      expect(c.time).toBe(s.time);
+      expect(c.staleLinks).toBe(s.staleLinks);
+      expect(c.histogram).toEqual(s.histogram);
+      // The central total is the sum of two collectors' totals, the single one a sum over every
+      // host in another order: equal to float rounding (VictoriaMetrics keeps ~15 significant digits).
+      expect(Math.abs(c.hostTransmitBytesPerSecond / s.hostTransmitBytesPerSecond - 1)).toBeLessThan(1e-9);
+      expect({ ...c, hostTransmitBytesPerSecond: 0 }).toEqual({ ...s, hostTransmitBytesPerSecond: 0 });
+    }
+  });
+
+  it('/links?sort=utilization&time= ranks the same directions with the same figures', async () => {
+    const answers = [];
+    for (const timeMs of [before(), last()]) {
+      const [c, s] = await both(`/links?sort=utilization&time=${at(timeMs)}`);
+      expect(s.links.length).toBe(DIRECTIONS);
+      expect(s.links[0].utilization).toBeGreaterThan(0.5);
+      // Each direction's figures are the same samples in both stores: exactly equal.
+      expect(c).toEqual(s);
+      answers.push(s);
+    }
+    // The traffic changed between the two instants: the incast fills host1's link.
+    const rank = (a: Json) => a.links.slice(0, 5).map((l: Json) => l.id);
+    expect(rank(answers[1])).not.toEqual(rank(answers[0]));
+    const intoHost1 = answers[1].links.find((l: Json) => l.id.endsWith('->host1/1'));
+    expect(intoHost1.utilization).toBeGreaterThan(0.95);
+  });
+
+  it('/links/history over every step is the same, for the directions the change moved most', async () => {
+    const [was, is] = await Promise.all(
+      [before(), last()].map(
+        async (t) => (await get(single, `/links?sort=id&time=${at(t)}`)).links as Json[],
+      ),
+    );
+    const utilization = new Map((was ?? []).map((l) => [l.id as string, l.utilization as number]));
+    const ids: string[] = (is ?? [])
+      .map((l) => ({ id: l.id as string, moved: Math.abs(l.utilization - (utilization.get(l.id) ?? 0)) }))
+      .sort((a, b) => b.moved - a.moved || a.id.localeCompare(b.id))
+      .slice(0, 6)
+      .map((l) => l.id);
+    expect(ids.length).toBe(6);
+    const query =
+      ids.map((id) => `id=${encodeURIComponent(id)}`).join('&') +
+      `&from=${at(times[0] as number)}&to=${at(last())}&step=1`;
+    const [c, s] = await both(`/links/history?${query}`);
+    expect(s.series.map((x: Json) => x.id)).toEqual(ids);
+    const known = s.series.flatMap((x: Json) => x.points.filter((p: Json) => p.utilization !== null));
+    expect(known.length).toBeGreaterThan(ids.length * (STEPS - 2));
+    // The history shows the change: host1's link goes from half full (the permutation) to full.
+    const moved = s.series.some((x: Json) => {
+      const u = x.points.map((p: Json) => p.utilization).filter((v: number | null) => v !== null);
+      return Math.max(...u) - Math.min(...u) > 0.4;
+    });
+    expect(moved).toBe(true);
+    expect(c).toEqual(s);
+    const [cs, ss] = await both(`/summary/history?from=${at(times[0] as number)}&to=${at(last())}&step=1`);
+    expect(ss.points.length).toBeGreaterThan(STEPS - 2);
+    expect(cs.points.map((p: Json) => [p.time, p.histogram])).toEqual(
+      ss.points.map((p: Json) => [p.time, p.histogram]),
+    );
+    ss.points.forEach((p: Json, i: number) => {
+      const total = cs.points[i].hostTransmitBytesPerSecond;
+      if (p.hostTransmitBytesPerSecond === null) expect(total, p.time).toBeNull();
+      else expect(Math.abs(total / p.hostTransmitBytesPerSecond - 1), p.time).toBeLessThan(1e-9);
+    });
+  });
+});

@@ -111,7 +111,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await installPressureLimits(app, options.pressure);
   app.decorate('listings', new Listings());
   // Its onSend hook must see the JSON text before @fastify/compress does (registered next).
-  installAnswerCache(app, () => ctx.sampler.tickCount);
+  installAnswerCache(
+    app,
+    () => ctx.sampler.tickCount,
+    () => ctx.drawn?.version ?? 0,
+  );
   await registerSecurityHeaders(app);
   await app.register(fastifySwagger, {
     openapi: {
@@ -160,9 +164,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Thresholds crossed and collection gaps go to the event log once per tick (events/health-watch.ts).
   if (ctx.events) {
     const watch = new HealthWatch(ctx.events, ctx.linkIndex);
-    const stop = ctx.sampler.onTick((tick, snapshot) =>
-      watch.observe(Date.parse(tick.time), tick.links, snapshot.ports),
-    );
+    const stop = ctx.sampler.onTick((tick, snapshot) => {
+      watch.useIndex(ctx.linkIndex);
+      watch.observe(Date.parse(tick.time), tick.links, snapshot.ports);
+    });
     app.addHook('onClose', async () => stop());
   }
 

@@ -7,9 +7,13 @@ import type { LinkIndex } from './lib/utilization.ts';
 import type { Sampler } from './sampler.ts';
 import type { SmTablesOrigin } from './sm-tables/origin.ts';
 import type { MetricsStore } from './store/types.ts';
+import type { DrawnFabric } from './topology-live/drawn-fabric.ts';
 import type { LiveTopology } from './topology-live/live-topology.ts';
 
-/** What the routes work on: built once at start, shared by every request. */
+/**
+ * What the routes work on: built at start, shared by every request. `fabric`, `linkIndex` and
+ * `tables` may be replaced while running (a re-route, a re-discovered fabric): read them per request.
+ */
 export interface ApiContext {
   fabric: Fabric;
   tables: ForwardingTables;
@@ -31,4 +35,9 @@ export interface ApiContext {
   events?: EventLog;
   /** Topology versions, discovery and drift (topology-live/); absent: the loaded topology only. */
   topologyLive?: LiveTopology;
+  /**
+   * The topology drawn, following discovery (topology-live/drawn-fabric.ts): it swaps `fabric`,
+   * `linkIndex` and `tables` when discovery adds to them; absent: they stay as loaded.
+   */
+  drawn?: DrawnFabric;
 }

@@ -79,6 +79,7 @@ function healthOf(
   intervalMs: number,
   staleAfter: number,
   elapsedSeconds: number,
+  topologyVersion: number,
 ): { health: Health; detailedError: string | undefined } {
   const age =
     snapshot.lastSampleAgeSeconds === null
@@ -91,6 +92,8 @@ function healthOf(
     lastSampleAgeSeconds: age,
     intervalMs,
     staleAfterSeconds: staleAfter,
+    // Said once the API draws another topology than the one it loaded.
+    ...(topologyVersion > 0 ? { topologyVersion } : {}),
   };
   let detailedError = snapshot.error;
   if (detailedError === undefined && !fresh)
@@ -132,9 +135,12 @@ export class Sampler {
   /** How many times each encoding was serialized (for tests and diagnostics). */
   readonly serializations: Record<StreamView, number> = { full: 0, compact: 0 };
 
+  /** The version of the topology drawn: 0 as loaded, one more each time useIndex swaps it. */
+  topologyVersion = 0;
+
   constructor(
     private readonly store: MetricsStore,
-    private readonly index: LinkIndex,
+    private index: LinkIndex,
     readonly intervalMs = 1000,
     /** Monotonic milliseconds for the tick clock (tests pass their own). */
     private readonly now: () => number = () => performance.now(),
@@ -222,6 +228,16 @@ export class Sampler {
     return result;
   }
 
+  /**
+   * Draws another topology from the next tick on (a re-discovered fabric, topology-live/): its
+   * channels, in its order; ticks say its version, so dashboards fetch it again.
+   */
+  useIndex(index: LinkIndex): void {
+    this.index = index;
+    this.topologyVersion++;
+    void this.sample();
+  }
+
   /** Adds a supervisor's state to every health answer from now on. */
   reportSupervisor(status: () => SupervisorStatus): void {
     this.supervisor = status;
@@ -236,9 +252,17 @@ export class Sampler {
         this.intervalMs,
         staleAfterSeconds(this.intervalMs),
         0,
+        this.topologyVersion,
       );
     }
-    return healthOf(s, this.store.kind, this.intervalMs, s.staleAfter, (nowMs - s.timeMs) / 1000);
+    return healthOf(
+      s,
+      this.store.kind,
+      this.intervalMs,
+      s.staleAfter,
+      (nowMs - s.timeMs) / 1000,
+      this.topologyVersion,
+    );
   }
 
   /**
@@ -293,8 +317,10 @@ export class Sampler {
 
   private async compute(): Promise<Tick> {
     const snapshot = await this.store.rates();
-    const links = linkDirectionStates(this.index, snapshot);
-    const summary = summarize(this.index, links, snapshot.timeMs, snapshot);
+    // The topology drawn when the rates came: a swap meanwhile is the next tick's.
+    const { index, topologyVersion } = this;
+    const links = linkDirectionStates(index, snapshot);
+    const summary = summarize(index, links, snapshot.timeMs, snapshot);
     const staleAfter = staleAfterSeconds(this.intervalMs, snapshot.staleAfterSeconds);
     const read = {
       timeMs: snapshot.timeMs,
@@ -303,7 +329,7 @@ export class Sampler {
       staleAfter,
       ...(snapshot.error === undefined ? {} : { error: snapshot.error }),
     };
-    const { health } = healthOf(read, this.store.kind, this.intervalMs, staleAfter, 0);
+    const { health } = healthOf(read, this.store.kind, this.intervalMs, staleAfter, 0, topologyVersion);
     const tick: Tick = { time: summary.time, health, summary, links };
     this.latest = tick;
     this.latestSnapshot = read;

@@ -20,12 +20,15 @@ import { SlurmJobSource } from './jobs/slurm-source.ts';
 import { LinkIndex } from './lib/utilization.ts';
 import { RoutingFollower } from './routing-follower.ts';
 import { Sampler } from './sampler.ts';
+import type { SmTablesFollower } from './sm-tables/follower.ts';
 import { smTablesFollowerFor } from './sm-tables/from-config.ts';
 import { EmbeddedStore } from './store/embedded.ts';
 import { historyDirFor } from './store/history-file/fabric-dir.ts';
 import { PrometheusStore } from './store/prometheus.ts';
 import { seriesMappingFor } from './store/series-mapping-config.ts';
+import { hasTimeQueries } from './store/time-queries.ts';
 import type { MetricsStore } from './store/types.ts';
+import { DrawnFabric } from './topology-live/drawn-fabric.ts';
 import { liveTopologyFor } from './topology-live/from-config.ts';
 
 export interface RunningApi {
@@ -106,11 +109,32 @@ export async function startApi(
   const ctx: ApiContext = { fabric, tables, linkIndex, store, sampler, emulator, adaptiveRouting, events };
   const jobs = jobSourceFor(config);
   if (jobs) ctx.jobs = jobs;
-  // Topology versions and drift; on a real fabric re-discovered on a schedule and after port changes.
-  const topology = liveTopologyFor(config, fabric, events, { tools: options.tools });
+  // Topology versions and drift; on a real fabric re-discovered on a schedule and after port changes,
+  // and what discovery adds drawn (cables, nodes, moves, rates) without a restart.
+  let smTables: SmTablesFollower | null = null;
+  const drawn = new DrawnFabric(ctx, {
+    events,
+    // The subnet manager's tables are read again for the grown fabric (the ones before serve
+    // meanwhile: the nodes drawn before keep their indices); fabscope's own are computed again.
+    retable: (grown, before) => {
+      if (!smTables) return buildForwardingTables(grown, chooseRoutingEngine(config.routing));
+      queueMicrotask(() => void smTables?.reread());
+      return { ...before, bySwitch: grown.nodes.map((_, i) => before.bySwitch[i]) };
+    },
+    onSwap: (index) => {
+      // Now, so that the embedded store records the new drawing's history from its first tick.
+      if (hasTimeQueries(store)) store.timeQueries(index);
+      sampler.useIndex(index);
+    },
+  });
+  const topology = liveTopologyFor(config, fabric, events, {
+    tools: options.tools,
+    onDiscovered: (snapshot, timeMs) => drawn.observe(snapshot, timeMs),
+  });
   ctx.topologyLive = topology.live;
+  if (topology.live.live) ctx.drawn = drawn;
   // The tables follow the subnet manager's (FABSCOPE_LFTS), else the emulated fabric manager's sweeps.
-  const smTables = config.lfts ? await smTablesFollowerFor(config.lfts, ctx, events, options.tools) : null;
+  smTables = config.lfts ? await smTablesFollowerFor(config.lfts, ctx, events, options.tools) : null;
   const follower = emulator && !smTables ? new RoutingFollower(ctx, emulator, intervalMs) : null;
   const app = await buildApp({
     ctx,

@@ -263,7 +263,7 @@ describe('the API with a live topology (discovery faked)', () => {
     expect(health.body.topology).toMatchObject({
       changed: true,
       version: 2,
-      summary: 'topology changed: 1 link moved — restart or reload to redraw',
+      summary: 'topology changed since loaded: 1 link moved',
     });
     // The drawn topology is the loaded one; at an instant, the version in force then.
     const drawn = (await get('/topology')).body;

@@ -46,6 +46,9 @@ export async function serveInfiniband(
     const source = infinibandSource({
       fabric: 'infiniband',
       cwd,
+      // On the topology's schedule: a cable plugged into free ports is read from the discovery
+      // that draws it (a port that changes state is rediscovered at once anyway).
+      ...(config.topologyLive ? { rediscoverMs: config.topologyLive.discoverIntervalMs } : {}),
       madReader: { command: ibPortReaderCommand() },
     });
     stops.push(() => source.close());

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { ibsimNetFile, type Lab, startLab } from '@fabscope/lab';
 import { buildScenario } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +31,9 @@ describe('FABSCOPE_FABRIC=infiniband fabscope serve on a live subnet', () => {
         ...process.env,
         ...lab.env,
         FABSCOPE_FABRIC: 'infiniband',
+        FABSCOPE_DISCOVER_INTERVAL_MS: '2000',
+        // Its own history and events: not those of an earlier run in the default data directory.
+        FABSCOPE_DATA_DIR: join(lab.cwd, 'data'),
         PORT: String(port),
         HOST: '127.0.0.1',
       },
@@ -88,4 +92,49 @@ describe('FABSCOPE_FABRIC=infiniband fabscope serve on a live subnet', () => {
       reason: 'upstream OpenSM has no adaptive routing',
     });
   });
+
+  it('draws a cable plugged into two free ports without a restart, measures it, and keeps the past in its own topology', async () => {
+    const before = new Date().toISOString();
+    expect((await get('/topology')).version).toBeUndefined();
+    const ids = (links: { id: string }[]) => links.map((l) => l.id);
+    await lab.link({ node: 'edge1', port: 10 }, { node: 'core1', port: 10 });
+    const topology = await eventually(async () => {
+      const t = await get('/topology');
+      expect(t.links).toHaveLength(9);
+      return t;
+    }, 40_000);
+    expect(topology.version).toBe(1);
+    const added = topology.links.find(
+      (l: { id: string }) => l.id === 'edge1/10--core1/10' || l.id === 'core1/10--edge1/10',
+    );
+    expect(added).toBeDefined();
+    // The first eight keep their order: the channels drawn before are where they were.
+    expect(topology.links.slice(0, 8).map((l: { id: string }) => l.id)).not.toContain(added.id);
+    const [end1, end2] = (added.id as string).split('--');
+    const directions = [`${end1}->${end2}`, `${end2}->${end1}`];
+    expect((await get('/health')).topologyVersion).toBe(1);
+    // Measured: both directions up, with data, once the collector has read the new ports.
+    await eventually(async () => {
+      const { links } = await get('/links?limit=5000');
+      const found = links.filter((l: { id: string }) => directions.includes(l.id));
+      expect(found).toHaveLength(2);
+      for (const l of found) {
+        expect(l.linkUp).toBe(true);
+        expect(l.bytesPerSecond).not.toBeNull();
+      }
+    }, 40_000);
+    // An instant before the cable: the topology of its time, without the new directions.
+    const past = await get(`/links?time=${encodeURIComponent(before)}&limit=5000`);
+    expect(past.links).toHaveLength(16);
+    expect(ids(past.links)).not.toContain(directions[0]);
+    const events = await get(`/events?from=${encodeURIComponent(before)}`);
+    expect(
+      events.events.some((e: { detail: string }) =>
+        /drawing the fabric as discovered \(version 1\)/.test(e.detail),
+      ),
+    ).toBe(true);
+    // Routes still come from the subnet manager's tables, read again for the grown fabric.
+    const route = await get('/route?from=nodeA&to=nodeD');
+    expect(route.tables.source).toBe('sm');
+  }, 90_000);
 });

@@ -95,7 +95,7 @@ describe('live topology and drift on ibsim + OpenSM', () => {
     const health = (await api('/health')).body;
     expect(health.topology).toMatchObject({
       changed: true,
-      summary: 'topology changed: 1 link removed — restart or reload to redraw',
+      summary: 'topology changed since loaded: 1 link removed',
     });
 
     const pluggedAt = Date.now();

@@ -88,7 +88,7 @@ const jobDetailLoad =
 
 export function App() {
   const api = useApi();
-  const { topology, reload: reloadTopology } = useTopology();
+  const { topology, reload: reloadTopology, refresh: refreshTopology } = useTopology();
   // Fabrics too big for per-link objects get the compact stream (per-channel arrays + the top);
   // the stream waits for the topology, so a big fabric never receives a full message.
   const fabric = topology.status === 'ready' ? topology.data : null;
@@ -98,7 +98,12 @@ export function App() {
       : fabric && fabric.links.length > MAX_DRAWN_LINKS
         ? 'compact'
         : 'full';
-  const stream = useFabricStream(view, view === 'compact' && fabric ? fabric.links.length * 2 : undefined);
+  // A tick of another topology version (the API draws a re-discovered fabric): fetch it again.
+  const stream = useFabricStream(
+    view,
+    fabric ? { channels: fabric.links.length * 2, version: fabric.version ?? 0 } : undefined,
+    refreshTopology,
+  );
   const ar = useAdaptiveRouting();
   const liveSnapshot = stream.snapshot;
   // Time travel: when an instant is chosen, every data view shows it instead of the live stream.

@@ -36,6 +36,12 @@ export const HealthSchema = Type.Object({
   ),
   intervalMs: Type.Integer({ description: 'Sampling tick: a stream message is due this often' }),
   staleAfterSeconds: Type.Number({ description: 'Data older than this is stale (the one staleness policy)' }),
+  topologyVersion: Type.Optional(
+    Type.Integer({
+      description:
+        'Version of the topology the API draws and measures (absent: as loaded, 0): it changes when the API starts drawing a re-discovered fabric — fetch /topology again',
+    }),
+  ),
   error: Type.Optional(
     Type.String({
       description: 'What is wrong; internal addresses shown only to this machine or with the token',
@@ -54,12 +60,12 @@ export const HealthSchema = Type.Object({
     Type.Object(
       {
         changed: Type.Boolean({
-          description: 'The fabric as last discovered differs from the one the API loaded (and draws)',
+          description: 'The fabric as last discovered differs from the one the API loaded',
         }),
         version: Type.Integer({ description: 'Topology version now (GET /topology/changes)' }),
         discoveredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
         summary: Type.String({
-          description: 'For people: "topology changed: 1 link removed — restart or reload to redraw"',
+          description: 'For people: "topology changed: 1 link removed"',
         }),
       },
       { description: 'Live discovery of the topology (FABSCOPE_FABRIC=infiniband), when it runs' },
@@ -79,6 +85,12 @@ export const HealthSchema = Type.Object({
 
 export const TopologySchema = Type.Object({
   name: Type.String(),
+  version: Type.Optional(
+    Type.Integer({
+      description:
+        "The drawn topology's version (health.topologyVersion); absent as loaded and in a past instant's answer",
+    }),
+  ),
   fabricType: FabricTypeSchema,
   nodes: Type.Array(
     Type.Object({

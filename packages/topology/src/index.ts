@@ -93,6 +93,7 @@ export {
   type TopologySnapshot,
   topologySnapshot,
 } from './diff.ts';
+export { drawnTopology } from './drawn.ts';
 export { DRIFT_KINDS, type DriftFinding, type DriftKind, topologyDrift } from './drift.ts';
 export { type TwoTierFatTreeOptions, twoTierFatTree } from './fat-tree.ts';
 export { type ThreeTierFatTreeOptions, threeTierFatTree } from './fat-tree-3.ts';

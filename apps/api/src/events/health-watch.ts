@@ -39,9 +39,20 @@ export class HealthWatch {
 
   constructor(
     private readonly log: EventLog,
-    private readonly index: LinkIndex,
+    private index: LinkIndex,
     private readonly limit = EVENTS_PER_TICK,
   ) {
+    this.nameThePorts(index);
+  }
+
+  /** Watches another drawing of the fabric (a re-discovered one): its ports named too. */
+  useIndex(index: LinkIndex): void {
+    if (index === this.index) return;
+    this.index = index;
+    this.nameThePorts(index);
+  }
+
+  private nameThePorts(index: LinkIndex): void {
     for (const ch of index.channels)
       this.portNames.set(ch.fromKey, `${ch.fixed.from.node}/${ch.fixed.from.port}`);
   }

@@ -67,16 +67,30 @@ function revalidated(request: FastifyRequest, reply: FastifyReply, payload: stri
 /**
  * Answers of `cache` routes kept as bytes: hundreds of dashboards asking for the same ranking or
  * topology cost one serialization and one compression per tick. `generation()` changes on every
- * sampling tick; `tick` entries of an older generation are dropped.
+ * sampling tick; `tick` entries of an older generation are dropped, and `static` ones when
+ * `staticGeneration()` changes.
  */
-export function installAnswerCache(app: FastifyInstance, generation: () => number): void {
-  const staticEntries = new Map<string, Entry>();
+export function installAnswerCache(
+  app: FastifyInstance,
+  generation: () => number,
+  /** Changes when `static` answers do (the API starts drawing a re-discovered topology). */
+  staticGeneration: () => number = () => 0,
+): void {
+  let staticEntries = new Map<string, Entry>();
+  let staticSeen = staticGeneration();
   let tickEntries = new Map<string, Entry>();
   let tickGeneration = -1;
   const served = new WeakSet<FastifyRequest>();
 
   const table = (kind: 'static' | 'tick'): Map<string, Entry> => {
-    if (kind === 'static') return staticEntries;
+    if (kind === 'static') {
+      const now = staticGeneration();
+      if (now !== staticSeen) {
+        staticSeen = now;
+        staticEntries = new Map();
+      }
+      return staticEntries;
+    }
     const now = generation();
     if (now !== tickGeneration) {
       tickGeneration = now;

@@ -8,10 +8,11 @@ import {
   StaticLoadQuery,
   StaticLoadSchema,
   SummarySchema,
+  type Topology,
   TopologySchema,
   TopologyTimeQuery,
 } from '@fabscope/contracts';
-import { NoRouteError, summarizeStaticLoad, UnknownNodeError } from '@fabscope/topology';
+import { type Fabric, NoRouteError, summarizeStaticLoad, UnknownNodeError } from '@fabscope/topology';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { sendError } from '../http/errors.ts';
@@ -33,7 +34,17 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     },
   );
 
-  const topology = topologyAnswer(ctx.fabric);
+  // The drawn fabric's answer, made once per drawing (the answer cache keeps its bytes).
+  const answers = new WeakMap<Fabric, Topology>();
+  const topology = () => {
+    let answer = answers.get(ctx.fabric);
+    if (!answer) {
+      const version = ctx.drawn?.version ?? 0;
+      answer = { ...topologyAnswer(ctx.fabric), ...(version > 0 ? { version } : {}) };
+      answers.set(ctx.fabric, answer);
+    }
+    return answer;
+  };
   app.get<{ Querystring: TopologyTimeQuery }>(
     '/topology',
     {
@@ -46,7 +57,7 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       },
     },
     async (request, reply) =>
-      request.query.time === undefined ? topology : topologyAtTime(ctx, request.query.time, reply),
+      request.query.time === undefined ? topology() : topologyAtTime(ctx, request.query.time, reply),
   );
 
   app.get<{ Querystring: InstantQuery }>(

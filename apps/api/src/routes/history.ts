@@ -17,7 +17,17 @@ export const historyRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
   // Ranges are expensive: a bounded number run at once, the others answered 503 (http/pressure.ts).
   const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply, 503: ErrorReply, 504: ErrorReply };
   const config = { expensive: true };
-  const known = new Set(ctx.linkIndex.channels.map((c) => c.fixed.id));
+  // Directions of every topology drawn (a re-discovered fabric adds some): made once per drawing.
+  const knownSets = new WeakMap<object, Set<string>>();
+  const isKnown = (id: string) =>
+    (ctx.drawn?.list() ?? [{ linkIndex: ctx.linkIndex }]).some(({ linkIndex }) => {
+      let ids = knownSets.get(linkIndex);
+      if (!ids) {
+        ids = new Set(linkIndex.channels.map((c) => c.fixed.id));
+        knownSets.set(linkIndex, ids);
+      }
+      return ids.has(id);
+    });
   // Now, not at the first question: the embedded store's history records from here on.
   timeQueriesOf(ctx);
 
@@ -56,7 +66,7 @@ export const historyRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
       },
     },
     async (request, reply) => {
-      const unknown = request.query.id.find((id) => !known.has(id));
+      const unknown = request.query.id.find((id) => !isKnown(id));
       if (unknown !== undefined) {
         return reply.code(400).send({
           statusCode: 400,

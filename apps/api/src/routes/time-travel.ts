@@ -2,8 +2,10 @@ import type { CategoryName } from '@fabscope/topology';
 import type { ApiContext } from '../context.ts';
 import { UpstreamError, upstreamFailure } from '../emulator-client.ts';
 import { parseTime } from '../lib/time-params.ts';
-import type { FabricSummary, LinkDirectionState } from '../lib/utilization.ts';
+import type { FabricSummary, LinkDirectionState, LinkIndex } from '../lib/utilization.ts';
 import { hasTimeQueries, type TimeQueries } from '../store/time-queries.ts';
+import { type DrawingQueries, queriesAcrossDrawings } from '../store/time-queries-across.ts';
+import type { Drawing } from '../topology-live/drawn-fabric.ts';
 
 /** A store without a history: time questions are answered 409 with this reason (as control without an emulator). */
 export class NoHistoryError extends Error {
@@ -14,16 +16,44 @@ export class NoHistoryError extends Error {
   }
 }
 
-const cache = new WeakMap<ApiContext, TimeQueries | null>();
+const cache = new WeakMap<LinkIndex, TimeQueries | null>();
+const idsCache = new WeakMap<LinkIndex, ReadonlySet<string>>();
+const acrossCache = new WeakMap<readonly Drawing[], { version: number; queries: TimeQueries }>();
 
-/** The store's time queries for this fabric, or null when it keeps no history. */
-export function timeQueriesOf(ctx: ApiContext): TimeQueries | null {
-  let queries = cache.get(ctx);
+/** The store's time queries for one drawing of the fabric, or null when it keeps no history. */
+function queriesOfIndex(ctx: ApiContext, index: LinkIndex): TimeQueries | null {
+  let queries = cache.get(index);
   if (queries === undefined) {
-    queries = hasTimeQueries(ctx.store) ? ctx.store.timeQueries(ctx.linkIndex) : null;
+    queries = hasTimeQueries(ctx.store) ? ctx.store.timeQueries(index) : null;
     if (queries && ctx.store.kind === 'prometheus') queries = namingPrometheus(queries);
-    cache.set(ctx, queries);
+    cache.set(index, queries);
   }
+  return queries;
+}
+
+/**
+ * The store's time queries for this fabric, or null when it keeps no history. Where the API drew
+ * several topologies (a re-discovered fabric), each instant is answered in the drawing of its time.
+ */
+export function timeQueriesOf(ctx: ApiContext): TimeQueries | null {
+  const drawings = ctx.drawn?.list();
+  if (!drawings || drawings.length < 2) return queriesOfIndex(ctx, ctx.linkIndex);
+  const version = ctx.drawn?.version ?? 0;
+  const kept = acrossCache.get(drawings);
+  if (kept?.version === version) return kept.queries;
+  const parts: DrawingQueries[] = [];
+  for (const d of drawings) {
+    const queries = queriesOfIndex(ctx, d.linkIndex);
+    if (!queries) return null;
+    let ids = idsCache.get(d.linkIndex);
+    if (!ids) {
+      ids = new Set(d.linkIndex.channels.map((c) => c.fixed.id));
+      idsCache.set(d.linkIndex, ids);
+    }
+    parts.push({ fromMs: d.fromMs, queries, ids });
+  }
+  const queries = queriesAcrossDrawings(parts);
+  acrossCache.set(drawings, { version, queries });
   return queries;
 }
 

@@ -12,7 +12,7 @@ import type { SmTablesSource } from './source.ts';
 
 /** What the follower keeps current: the routes read `tables` and `tablesOrigin` on every request. */
 export interface SmRoutedFabric {
-  readonly fabric: Fabric;
+  fabric: Fabric;
   tables: ForwardingTables;
   tablesOrigin?: SmTablesOrigin;
 }
@@ -58,6 +58,17 @@ export class SmTablesFollower {
       this.running = undefined;
     });
     return this.running;
+  }
+
+  /**
+   * The fabric grew (topology-live/drawn-fabric.ts): reads the tables again for it, even unchanged
+   * ones (the new switches and LIDs are in them). Until then the routes use the tables before.
+   */
+  reread(): Promise<boolean> {
+    this.source.useFabric?.(this.target.fabric);
+    this.applied = undefined;
+    this.held = undefined;
+    return this.refresh();
   }
 
   start(): void {

@@ -1,3 +1,4 @@
+import type { Fabric } from '@fabscope/topology';
 import type { SmTablesFrom } from './origin.ts';
 
 /** One read of the subnet manager's tables. */
@@ -21,4 +22,6 @@ export interface SmTablesSource {
   readonly from: Exclude<SmTablesFrom, 'emulator'>;
   /** Reads the tables; `applied` is the version applied last, if the source has versions. */
   read(applied: string | undefined): Promise<SmTablesRead>;
+  /** The fabric to read the tables of from now on (a source that asks each switch needs it). */
+  useFabric?(fabric: Fabric): void;
 }

@@ -38,7 +38,7 @@ export class SwitchTablesQuery implements SmTablesSource {
   private readonly concurrency: number;
 
   constructor(
-    private readonly fabric: Fabric,
+    private fabric: Fabric,
     options: SwitchQueryOptions,
   ) {
     this.from = options.tool;
@@ -47,6 +47,10 @@ export class SwitchTablesQuery implements SmTablesSource {
     this.command = options.command ?? options.tool;
     this.timeoutMs = options.timeoutMs ?? (options.tool === 'ibroute' ? 10_000 : 120_000);
     this.concurrency = Math.max(1, options.concurrency ?? 4);
+  }
+
+  useFabric(fabric: Fabric): void {
+    this.fabric = fabric;
   }
 
   async read(): Promise<SmTablesRead> {

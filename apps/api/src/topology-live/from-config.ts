@@ -6,6 +6,7 @@ import {
   ParseError,
   parsePortsReport,
   parseTopology,
+  type TopologySnapshot,
   topologySnapshot,
 } from '@fabscope/topology';
 import { type ApiConfig, ConfigError } from '../config.ts';
@@ -107,6 +108,7 @@ export function liveTopologyFor(
   options: {
     tools?: DiscoveryTools | undefined;
     discover?: (() => Promise<Fabric>) | undefined;
+    onDiscovered?: ((snapshot: TopologySnapshot, timeMs: number) => void) | undefined;
     now?: () => number;
   } = {},
 ): { live: LiveTopology; stop: () => Promise<void> } {
@@ -136,6 +138,7 @@ export function liveTopologyFor(
     intervalMs: settings.discoverIntervalMs,
     events,
     expected,
+    onDiscovered: options.onDiscovered,
     now,
   });
   // A port that changes state may be a cable pulled, plugged or moved: discover soon.

@@ -44,6 +44,8 @@ export interface LiveTopologyOptions {
   events?: EventLog | undefined;
   /** The intended design and its stability window, when FABSCOPE_EXPECTED_TOPOLOGY is set. */
   expected?: { file: string; snapshot: TopologySnapshot; tracker: DriftTracker } | undefined;
+  /** Every successful discovery's topology (the drawn fabric follows it: drawn-fabric.ts). */
+  onDiscovered?: ((snapshot: TopologySnapshot, timeMs: number) => void) | undefined;
   now?: () => number;
 }
 
@@ -85,9 +87,8 @@ export function changeRecord(change: TopologyChange): TopologyChangeRecord {
 /**
  * The topology over time on one API: the versions (loaded, then each discovery that differs), a
  * topology event per change, discovery on a schedule and promptly after a port changes state
- * (`prompt`), and drift of the newest version against the intended design. The fabric the API
- * runs on is not replaced: a topology that moved away from it is said in /health and on the
- * dashboard (restart to redraw).
+ * (`prompt`), and drift of the newest version against the intended design. Each discovery is handed
+ * to `onDiscovered`, by which the fabric the API draws follows what was added (drawn-fabric.ts).
  */
 export class LiveTopology {
   private readonly now: () => number;
@@ -239,6 +240,7 @@ export class LiveTopology {
     const snapshot = topologySnapshot(fabric);
     const version = this.options.versions.record(snapshot, nowMs, 'discovered');
     if (version) this.announce(version);
+    this.options.onDiscovered?.(snapshot, nowMs);
     this.observeDrift(this.options.versions.latest().snapshot, nowMs);
     this.announceDrift(nowMs);
   }
@@ -313,7 +315,7 @@ export class LiveTopology {
       version: s.version,
       discoveredAt: s.discoveredAt,
       summary: s.changed
-        ? `topology changed: ${s.summary} — restart or reload to redraw`
+        ? `topology changed since loaded: ${s.summary}`
         : s.live
           ? 'topology as loaded'
           : 'topology loaded at start (no discovery)',

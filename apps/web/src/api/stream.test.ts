@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCompactSnapshot, parseSnapshot, streamUrl } from './stream.ts';
+import { parseCompactSnapshot, parseSnapshot, streamUrl, TopologyChangedError } from './stream.ts';
 
 const good = {
   time: '2025-01-01T00:00:00.000Z',
@@ -82,5 +82,32 @@ describe('parseCompactSnapshot', () => {
   it('builds the URL of each encoding', () => {
     expect(streamUrl('full')).toBe('/api/v1/stream?view=full');
     expect(streamUrl('compact')).toBe('/api/v1/stream?view=compact');
+  });
+});
+
+describe('a tick of another topology version', () => {
+  const grown = { ...good, health: { ...good.health, topologyVersion: 1 } };
+
+  it('is no error but says the version to fetch, before the channel count is checked', () => {
+    const compact = {
+      ...grown,
+      utilization: [0, 0, 0, 0, 0, 0],
+      bytesPerSecond: [0, 0, 0, 0, 0, 0],
+      top: [],
+    };
+    const attempt = () => parseCompactSnapshot(JSON.stringify(compact), 4, 0);
+    expect(attempt).toThrow(TopologyChangedError);
+    expect(attempt).toThrow(expect.objectContaining({ version: 1 }));
+    expect(parseCompactSnapshot(JSON.stringify(compact), 6, 1).utilization).toHaveLength(6);
+    expect(() => parseSnapshot(JSON.stringify(grown), 0)).toThrow(TopologyChangedError);
+    expect(parseSnapshot(JSON.stringify(grown), 1).links).toHaveLength(1);
+  });
+
+  it('as loaded the version is 0 (absent from the message)', () => {
+    expect(parseSnapshot(JSON.stringify(good), 0).links).toHaveLength(1);
+    expect(() => parseSnapshot(JSON.stringify(good), 2)).toThrow(expect.objectContaining({ version: 0 }));
+    expect(() =>
+      parseSnapshot(JSON.stringify({ ...good, health: { ...good.health, topologyVersion: 'x' } }), 0),
+    ).toThrow('topologyVersion is not a number');
   });
 });

@@ -39,16 +39,44 @@ function checkLinks(links: unknown, field: string): void {
  * Parses one SSE `message` of the stream, checking the fields the dashboard relies on, so a
  * server change shows up as a precise error instead of NaN on screen.
  */
-export function parseSnapshot(data: string): FabricSnapshot {
+export function parseSnapshot(data: string, topologyVersion?: number): FabricSnapshot {
   const v = parseTick(data);
+  checkTopologyVersion(v, topologyVersion);
   if (!Array.isArray(v.links)) throw new Error('stream message: links is not an array');
   checkLinks(v.links, 'links');
   return v as unknown as FabricSnapshot;
 }
 
-/** Parses one message of the compact stream (`?view=compact`); `channels` is 2 × the topology's links. */
-export function parseCompactSnapshot(data: string, channels?: number): CompactSnapshot {
+/**
+ * A message of another topology than the one drawn: the API began drawing a re-discovered fabric.
+ * Not an error: the dashboard fetches the topology again and takes the next message.
+ */
+export class TopologyChangedError extends Error {
+  override name = 'TopologyChangedError';
+  constructor(readonly version: number) {
+    super(`the API draws topology version ${version} now`);
+  }
+}
+
+/** Throws TopologyChangedError when a message's topology version is not `expected`. */
+function checkTopologyVersion(v: Partial<StreamTick>, expected: number | undefined): void {
+  if (expected === undefined) return;
+  const version = (v.health as { topologyVersion?: unknown } | undefined)?.topologyVersion ?? 0;
+  if (typeof version !== 'number') throw new Error('stream message: health.topologyVersion is not a number');
+  if (version !== expected) throw new TopologyChangedError(version);
+}
+
+/**
+ * Parses one message of the compact stream (`?view=compact`); `channels` is 2 × the topology's
+ * links, `topologyVersion` the version of that topology (absent: not checked).
+ */
+export function parseCompactSnapshot(
+  data: string,
+  channels?: number,
+  topologyVersion?: number,
+): CompactSnapshot {
   const v = parseTick(data);
+  checkTopologyVersion(v, topologyVersion);
   for (const field of ['utilization', 'bytesPerSecond'] as const) {
     const list = v[field];
     if (!Array.isArray(list)) throw new Error(`stream message: ${field} is not an array`);

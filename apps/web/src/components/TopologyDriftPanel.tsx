@@ -19,8 +19,8 @@ const loadStatus: ApiLoad<TopologyStatus> = (api, signal) => api.getTopologyStat
 const loadDrift: ApiLoad<Drift> = (api, signal) => api.getDrift(DRIFT_LIMIT, signal);
 
 /**
- * The topology against what is drawn and against the intended design: a note when discovery found
- * the fabric changed since the API loaded it (the drawing is of the loaded one), and the drift
+ * The topology against what was loaded and against the intended design: a note when discovery found
+ * the fabric changed since the API loaded it (the drawing follows what was added), and the drift
  * findings (missing, extra, miswired cables, wrong speeds) when FABSCOPE_EXPECTED_TOPOLOGY is set.
  * Nothing at all where neither applies. Re-asked on stream ticks (every 2 s at most).
  */
@@ -33,7 +33,8 @@ export function TopologyDriftPanel({ tick }: { tick: string | null }) {
     <Panel title="Topology" className="area-drift">
       {s.changed && (
         <p className="topology-changed" role="status">
-          Topology changed: {s.summary} — restart or reload to redraw.
+          Topology changed since loaded: {s.summary}. New and moved cables are drawn; cables no longer found
+          stay drawn, down.
         </p>
       )}
       {s.drift.configured && drift.status === 'error' && <ErrorNote message={`Drift: ${drift.message}`} />}

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { parseCompactSnapshot, parseSnapshot, streamUrl } from '../api/stream.ts';
+import { useEffect, useRef, useState } from 'react';
+import { parseCompactSnapshot, parseSnapshot, streamUrl, TopologyChangedError } from '../api/stream.ts';
 import type { LiveSnapshot, StreamView } from '../api/types.ts';
 import { streamSilenceLimitSeconds } from '../lib/freshness.ts';
 
@@ -35,20 +35,35 @@ const INITIAL: FabricStreamState = {
 const RETRY_MIN_MS = 1000;
 const RETRY_MAX_MS = 30_000;
 
-export function useFabricStream(view: StreamView | null, channels?: number): FabricStreamState {
+/**
+ * `topology` is the drawn topology's channel count and version: a message of another version calls
+ * `onTopologyChanged` (fetch it again) and is not shown; the snapshot before stays meanwhile.
+ */
+export function useFabricStream(
+  view: StreamView | null,
+  topology?: { channels: number; version: number },
+  onTopologyChanged?: (version: number) => void,
+): FabricStreamState {
   const [state, setState] = useState<FabricStreamState>(INITIAL);
+  const channels = topology?.channels;
+  const version = topology?.version;
+  // The newest callback, without re-opening the stream when it changes.
+  const changed = useRef(onTopologyChanged);
+  changed.current = onTopologyChanged;
 
   useEffect(() => {
-    setState(INITIAL);
+    // A new version of the same view keeps the snapshot on screen until the first message of it.
+    setState((s) => (s.snapshot !== null && view !== null ? { ...s, connection: 'connecting' } : INITIAL));
     if (view === null) return;
     const url = streamUrl(view);
     const parse = (data: string): LiveSnapshot =>
-      view === 'compact' ? parseCompactSnapshot(data, channels) : parseSnapshot(data);
+      view === 'compact' ? parseCompactSnapshot(data, channels, version) : parseSnapshot(data, version);
     let source: EventSource | null = null;
     let watchdog: ReturnType<typeof setTimeout> | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let retryMs = RETRY_MIN_MS;
     let disposed = false;
+    let askedVersion: number | undefined;
     // The server's tick, from the last message's health (1 s until one arrives).
     let intervalMs: number | undefined;
 
@@ -77,6 +92,12 @@ export function useFabricStream(view: StreamView | null, channels?: number): Fab
           setState({ snapshot, receivedAtMs: Date.now(), connection: 'open', silent: false, error: null });
         } catch (error) {
           armWatchdog();
+          if (error instanceof TopologyChangedError) {
+            // Once per version: a big topology takes longer to fetch than a tick.
+            if (error.version !== askedVersion) changed.current?.(error.version);
+            askedVersion = error.version;
+            return;
+          }
           setState((s) => ({ ...s, error: `Bad stream message: ${(error as Error).message}` }));
         }
       };
@@ -105,7 +126,7 @@ export function useFabricStream(view: StreamView | null, channels?: number): Fab
       clearTimeout(retry);
       source?.close();
     };
-  }, [view, channels]);
+  }, [view, channels, version]);
 
   return state;
 }

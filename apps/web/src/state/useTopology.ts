@@ -8,16 +8,19 @@ export type Loadable<T> =
   | { status: 'error'; message: string }
   | { status: 'ready'; data: T };
 
-/** The fabric topology, fetched once (it changes only when the fabric is re-cabled). */
-export function useTopology(): { topology: Loadable<Topology>; reload: () => void } {
+/**
+ * The fabric topology: fetched once, and again when the API starts drawing a re-discovered fabric
+ * (`refresh`, on a stream tick naming another topology version) — the drawing on screen stays
+ * until the new one arrives. `reload` starts over (after an error).
+ */
+export function useTopology(): { topology: Loadable<Topology>; reload: () => void; refresh: () => void } {
   const api = useApi();
   const [topology, setTopology] = useState<Loadable<Topology>>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
+  const [attempt, setAttempt] = useState({ n: 0, keep: false });
 
   useEffect(() => {
-    void attempt;
     const controller = new AbortController();
-    setTopology({ status: 'loading' });
+    if (!attempt.keep) setTopology({ status: 'loading' });
     api.getTopology(controller.signal).then(
       (data) => setTopology({ status: 'ready', data }),
       (error: unknown) => {
@@ -27,6 +30,7 @@ export function useTopology(): { topology: Loadable<Topology>; reload: () => voi
     return () => controller.abort();
   }, [api, attempt]);
 
-  const reload = useCallback(() => setAttempt((n) => n + 1), []);
-  return { topology, reload };
+  const reload = useCallback(() => setAttempt((a) => ({ n: a.n + 1, keep: false })), []);
+  const refresh = useCallback(() => setAttempt((a) => ({ n: a.n + 1, keep: true })), []);
+  return { topology, reload, refresh };
 }

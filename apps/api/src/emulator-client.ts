@@ -76,6 +76,15 @@ export function upstreamFailure(
   );
 }
 
+/** Tries of a read whose kept-alive connection was closed under it (closedBeforeAnswer). */
+const READ_TRIES = 3;
+
+/** A connection closed by the other side before it answered (not refused, not timed out). */
+function closedBeforeAnswer(error: unknown): boolean {
+  const code = (error as { cause?: { code?: string } }).cause?.code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
+}
+
 /**
  * How long the API waits for the emulator: 5 s, and 1 s more per 2,000 hosts (a permutation at
  * fat-tree-27648 is ~28k flows whose paths the emulator computes and lists: 5.5–7.1 s measured).
@@ -110,11 +119,18 @@ export class EmulatorClient {
       init.body = JSON.stringify(body);
       headers['content-type'] = 'application/json';
     }
-    let response: Response;
-    try {
-      response = await fetch(new URL(path, this.baseUrl), init);
-    } catch (error) {
-      throw upstreamFailure(upstream, asked, error, waited(), this.timeoutMs, 'before it answered');
+    let response: Response | undefined;
+    // A kept-alive connection the emulator closed (its idle timeout) just as this process, busy,
+    // sent on it fails before any answer: a read is asked again, up to twice more (the pool may
+    // hold more than one such connection); anything else fails at once.
+    for (let tries = 1; response === undefined; tries++) {
+      try {
+        response = await fetch(new URL(path, this.baseUrl), init);
+      } catch (error) {
+        if (method !== 'GET' || tries >= READ_TRIES || !closedBeforeAnswer(error)) {
+          throw upstreamFailure(upstream, asked, error, waited(), this.timeoutMs, 'before it answered');
+        }
+      }
     }
     let text: string;
     try {

@@ -165,6 +165,30 @@ describe('an emulator that fails half-way', () => {
     expect(post.json().message).toMatch(/cut its answer to POST \/v1\/flows\?first=20 short/);
   });
 
+  it('a kept-alive connection closed as a read goes out on it: asked again on a new connection', async () => {
+    // Each connection's second request finds it closed (as after the emulator's idle timeout).
+    let closed = 0;
+    const closes = await upstream((req, res) => {
+      const socket = req.socket as typeof req.socket & { served?: number };
+      socket.served = (socket.served ?? 0) + 1;
+      if (socket.served > 1) {
+        closed++;
+        socket.destroy();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"faults":[]}');
+    });
+    servers.push(closes.server);
+    const { app } = await appAgainst(closes.url);
+    apps.push(app);
+    for (let i = 0; i < 6; i++) {
+      const res = await app.inject('/api/v1/faults');
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    expect(closed).toBeGreaterThan(0);
+  });
+
   it('a complete answer that is not JSON, or empty: 502 saying so', async () => {
     const odd = await upstream((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -10,20 +10,36 @@
 // - prometheus (with FABSCOPE_BENCH_PROMETHEUS=1, or as `… <fabric> prometheus`): `startDemo` with a real Prometheus (scrape interval by size, collector shards,
 //   the collectors' rates at the edge, the alert rules), the same permutation and polls for FABSCOPE_BENCH_LIVE_SECONDS (default 300
 //   after warm-up), Prometheus' own scrape durations and resident memory beside the demo's RSS.
+// - victoria-metrics (with FABSCOPE_BENCH_PROMETHEUS=1 too, or as `… <fabric> victoria-metrics`):
+//   the same pipeline with one VictoriaMetrics scraping the collector shards itself
+//   (deploy/vmagent/fabric-shard.yml) and the API reading it, the same polls.
+// The TSDB runs are judged by issue #27's targets (TARGETS: the share of polls ok, the data's age,
+// the TSDB's memory, every error rate known) at the interval FABSCOPE_SAMPLE_INTERVAL_MS gives.
 // Prints `name: value unit (limit …)`; exits non-zero when a figure misses its limit.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { configFromEnv, defaultSampleIntervalMs, EmbeddedStore, LinkIndex, Sampler } from '@fabscope/api';
+import {
+  configFromEnv,
+  defaultSampleIntervalMs,
+  EmbeddedStore,
+  LinkIndex,
+  Sampler,
+  startApi,
+} from '@fabscope/api';
 import {
   createFabricRegistry,
   emulatorSource,
+  type MetricsServer,
   portExpositionChunks,
+  sharedSource,
   startMetricsServer,
 } from '@fabscope/collectors';
 import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
 import { benchReporter, median } from '@fabscope/test-support';
 import { buildScenario, routingFor } from '@fabscope/topology';
-import { prometheusIntervalFor, startDemo } from '../src/demo.ts';
+import { collectorShardsFor, prometheusIntervalFor, startDemo } from '../src/demo.ts';
+import { shardScraperConfig } from '../src/shard-scraper.ts';
+import { startVictoriaMetrics } from '../test/victoria-metrics.ts';
 
 interface Limits {
   /** One store scrape (collector read + exposition + transfer + parse + ingest), ms. */
@@ -38,6 +54,41 @@ const LIMITS: Record<string, Limits> = {
   'fat-tree-27648': { scrapeMs: 8000, tickMs: 1000, rssMiB: 2048 },
 };
 
+/** Issue #27's targets through a TSDB: the interval to run at, and the TSDB's resident memory, MiB. */
+interface TsdbTargets {
+  intervalMs: number;
+  prometheusMiB: number;
+  victoriaMetricsMiB: number;
+  /** A run to print beside, as measured before (docs/scaling.md). */
+  baseline?: string;
+}
+const TARGETS: Record<string, TsdbTargets> = {
+  'fat-tree-6912': {
+    intervalMs: 5000,
+    prometheusMiB: 4096,
+    victoriaMetricsMiB: 4096,
+    baseline:
+      'run P (docs/scaling.md, 2026-11-23, recording rules): 20 s interval, ok 136 of 136 polls, ' +
+      'data at most 34.4 s old (limit 43.0 s), Prometheus 7.3 GiB resident',
+  },
+  'fat-tree-27648': {
+    intervalMs: 10_000,
+    prometheusMiB: 8192,
+    victoriaMetricsMiB: 4096,
+    baseline:
+      'run N (docs/scaling.md, recording rules, no error data): 60 s interval, ok 126 of 126 polls, ' +
+      'data at most 114.4 s old, Prometheus 12.1 GiB at its peak, every error rate unknown',
+  },
+};
+/**
+ * The PM categories the emulator's counters give (smaCongestion and bubble need counters it does
+ * not have: unknown in the embedded store too), each of which must be known through a TSDB.
+ */
+const KNOWN_CATEGORIES = ['integrity', 'congestion', 'security', 'routing'] as const;
+
+/** Polls that may be other than ok: 1 % (ok in ≥ 99 % of them). */
+const NOT_OK_PERCENT = 1;
+
 const [scenario, mode] = process.argv.slice(2);
 if (scenario === undefined) {
   // The parent: one child per fabric and mode.
@@ -46,7 +97,9 @@ if (scenario === undefined) {
     // The Prometheus path is opt-in (FABSCOPE_BENCH_PROMETHEUS=1): minutes per fabric, and not yet
     // within its limits on a 2-core machine (docs/scaling.md).
     const modes =
-      process.env.FABSCOPE_BENCH_PROMETHEUS === '1' ? ['stages', 'live', 'prometheus'] : ['stages', 'live'];
+      process.env.FABSCOPE_BENCH_PROMETHEUS === '1'
+        ? ['stages', 'live', 'prometheus', 'victoria-metrics']
+        : ['stages', 'live'];
     for (const m of modes) {
       console.log(`\n## ${name} ${m}`);
       const run = spawnSync(
@@ -61,6 +114,7 @@ if (scenario === undefined) {
 }
 
 const limits = LIMITS[scenario];
+const targets: TsdbTargets | undefined = TARGETS[scenario];
 const bench = benchReporter(`${scenario} `, 0);
 const { report } = bench;
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
@@ -90,7 +144,8 @@ console.log(
   `${scenario}: ${fabric.nodes.length} nodes, ${fabric.links.length * 2} ports; default interval ${intervalMs} ms`,
 );
 if (mode === 'live') await live();
-else if (mode === 'prometheus') await livePrometheus();
+else if (mode === 'prometheus') await liveTsdb(await prometheusPipeline());
+else if (mode === 'victoria-metrics') await liveTsdb(await victoriaMetricsPipeline());
 else await stages();
 process.exit(bench.failed === 0 ? 0 : 1);
 
@@ -248,8 +303,38 @@ async function live(): Promise<void> {
   report('peak RSS of the whole demo process', process.resourceUsage().maxRSS / 1024, 'MiB', limits?.rssMiB);
 }
 
-async function livePrometheus(): Promise<void> {
-  // FABSCOPE_SAMPLE_INTERVAL_MS overrides the interval the demo chooses by size (prometheusIntervalFor).
+/** A live pipeline through a TSDB: what the polls and the figures after them need. */
+interface TsdbPipeline {
+  name: 'Prometheus' | 'VictoriaMetrics';
+  apiUrl: string;
+  tsdbUrl: string;
+  sampler: Sampler;
+  intervalMs: number;
+  shards: number;
+  /** The TSDB's resident-memory target, MiB (TARGETS). */
+  memoryLimitMiB: number | undefined;
+  /** The TSDB's own figures, printed after the polls. */
+  ownFigures(): Promise<string[]>;
+  stop(): Promise<void>;
+}
+
+/** FABSCOPE_SAMPLE_INTERVAL_MS, else the interval the demo chooses by size (prometheusIntervalFor). */
+function tsdbIntervalMs(): number {
+  const given = Number(process.env.FABSCOPE_SAMPLE_INTERVAL_MS);
+  return Number.isFinite(given) && given > 0 ? given : prometheusIntervalFor(fabric.links.length * 2);
+}
+
+/** Lines of a server's own /metrics whose name is `name`: labels and value. */
+async function ownMetrics(url: string, name: string): Promise<{ labels: string; value: number }[]> {
+  const text = await (await fetch(new URL('/metrics', url))).text();
+  return [...text.matchAll(new RegExp(`^${name}(?:\\{([^}]*)\\})? (\\S+)$`, 'gm'))].map((m) => ({
+    labels: m[1] ?? '',
+    value: Number(m[2]),
+  }));
+}
+
+/** `startDemo` with a real Prometheus (scrape interval by size, collector shards, the alert rules). */
+async function prometheusPipeline(): Promise<TsdbPipeline> {
   const config = {
     ...configFromEnv({
       FABSCOPE_SCENARIO: scenario,
@@ -271,25 +356,161 @@ async function livePrometheus(): Promise<void> {
     `${scenario} demo with Prometheus started in ${((performance.now() - started) / 1000).toFixed(1)} s, ` +
       `${demo.collectorUrls.length} collector shards`,
   );
+  const url = demo.prometheusUrl as string;
+  return {
+    name: 'Prometheus',
+    apiUrl: demo.apiUrl,
+    tsdbUrl: url,
+    sampler: demo.api.sampler,
+    intervalMs: tsdbIntervalMs(),
+    shards: demo.collectorUrls.length,
+    memoryLimitMiB: targets?.prometheusMiB,
+    async ownFigures() {
+      const rules = await ownMetrics(url, 'prometheus_rule_group_last_duration_seconds');
+      const queries = (await ownMetrics(url, 'prometheus_engine_query_duration_seconds')).filter((q) =>
+        q.labels.includes('quantile="0.9"'),
+      );
+      return [
+        ...rules.map(
+          (r) => `rule group ${r.labels.replace(/.*;/, '')}: last evaluation ${r.value.toFixed(3)} s`,
+        ),
+        ...queries.map((q) => `Prometheus query ${q.labels}: ${q.value.toFixed(3)} s`),
+      ];
+    },
+    stop: () => demo.stop(),
+  };
+}
+
+/**
+ * The demo's pipeline (emulator, collector shards by size sharing one read, API) with one
+ * VictoriaMetrics (Debian `victoria-metrics`) scraping the shards itself with the shard scraper's
+ * config (deploy/vmagent/fabric-shard.yml) instead of Prometheus; the API reads it.
+ */
+async function victoriaMetricsPipeline(): Promise<TsdbPipeline> {
+  const started = performance.now();
+  const intervalMs = tsdbIntervalMs();
+  const routing = routingFor('fattree');
+  const tables = routing(fabric);
+  const emulator = createEmulator({ fabric, tables, routing, seed: 1, startTimeMs: Date.now() });
+  const emulatorServer = await startEmulatorServer(emulator);
+  const stops: (() => Promise<void>)[] = [() => emulatorServer.close()];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch(() => undefined);
+  };
+  try {
+    const shards = collectorShardsFor(fabric.links.length * 2);
+    const source =
+      shards > 1
+        ? sharedSource(emulatorSource(emulatorServer.url), 1000)
+        : emulatorSource(emulatorServer.url);
+    const collectors: MetricsServer[] = [];
+    for (let index = 1; index <= shards; index++) {
+      const { scrapeChunks } = createFabricRegistry({
+        source,
+        shard: shards > 1 ? { index, count: shards } : undefined,
+      });
+      const collector = await startMetricsServer(scrapeChunks, { host: '127.0.0.1', port: 0 });
+      stops.push(() => collector.close());
+      collectors.push(collector);
+    }
+    const vm = await startVictoriaMetrics({
+      scrapeConfig: shardScraperConfig(
+        collectors.map((c) => new URL(c.url).host),
+        { scrapeIntervalMs: intervalMs },
+      ),
+      // A shard's fast job at fat-tree-27648 is ~270k lines: over the 16 MB a scrape may be by default.
+      extraArgs: ['-promscrape.maxScrapeSize=1GB', '-promscrape.streamParse'],
+    });
+    stops.push(() => vm.stop());
+    const config = {
+      ...configFromEnv({ FABSCOPE_SCENARIO: scenario }),
+      port: 0,
+      emulatorUrl: emulatorServer.url,
+      collectorUrls: collectors.map((c) => c.url),
+      prometheusUrl: vm.url,
+      sampleIntervalMs: intervalMs,
+    };
+    const api = await startApi(config, fabric, { tables });
+    stops.push(() => api.close());
+    console.log(
+      `${scenario} pipeline with VictoriaMetrics started in ${((performance.now() - started) / 1000).toFixed(1)} s, ` +
+        `${shards} collector shards`,
+    );
+    return {
+      name: 'VictoriaMetrics',
+      apiUrl: api.url,
+      tsdbUrl: vm.url,
+      sampler: api.sampler,
+      intervalMs,
+      shards,
+      memoryLimitMiB: targets?.victoriaMetricsMiB,
+      async ownFigures() {
+        const rows = await ownMetrics(vm.url, 'vm_rows');
+        const series = await ownMetrics(vm.url, 'vm_cache_entries');
+        return [
+          `VictoriaMetrics rows stored: ${rows.map((r) => `${r.labels} ${r.value}`).join(', ')}`,
+          `VictoriaMetrics series (storage/tsid cache): ${series.find((s) => s.labels.includes('storage/tsid'))?.value ?? '?'}`,
+        ];
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Counts over every link direction the API serves now (`/links/export`, one line per direction). */
+async function everyDirection(apiUrl: string) {
+  const text = await (
+    await fetch(`${apiUrl}/api/v1/links/export`, { signal: AbortSignal.timeout(300_000) })
+  ).text();
+  const counts = {
+    directions: 0,
+    hostLinks: 0,
+    unknownHostUtilization: 0,
+    unknownErrorRate: 0,
+    unknownCategory: 0,
+  };
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const l = JSON.parse(line) as {
+      kind: string;
+      utilization: number | null;
+      errorsPerSecond: number | null;
+      categories: Record<string, number | null>;
+    };
+    counts.directions++;
+    if (l.kind === 'host') {
+      counts.hostLinks++;
+      if (l.utilization === null) counts.unknownHostUtilization++;
+    }
+    if (l.errorsPerSecond === null) counts.unknownErrorRate++;
+    if (KNOWN_CATEGORIES.some((c) => l.categories[c] === null)) counts.unknownCategory++;
+  }
+  return counts;
+}
+
+async function liveTsdb(pipeline: TsdbPipeline): Promise<void> {
+  const { name, apiUrl, tsdbUrl, sampler } = pipeline;
+  const label = name === 'Prometheus' ? 'prometheus' : 'victoria-metrics';
+  console.log(
+    `${scenario} ${name}: interval ${pipeline.intervalMs} ms` +
+      (targets ? ` (issue #27's target: ${targets.intervalMs} ms)` : '') +
+      `, ${pipeline.shards} collector shards`,
+  );
+  if (targets?.baseline) console.log(`baseline: ${targets.baseline}`);
   // biome-ignore lint/suspicious/noExplicitAny: JSON answers are read field by field
   const api = async (path: string, init?: RequestInit): Promise<any> =>
-    (await fetch(`${demo.apiUrl}/api/v1${path}`, { ...init, signal: AbortSignal.timeout(60_000) })).json();
-  /** Lines of Prometheus' own /metrics whose name is `name`: labels and value. */
-  const ownMetrics = async (name: string): Promise<{ labels: string; value: number }[]> => {
-    const text = await (await fetch(new URL('/metrics', demo.prometheusUrl))).text();
-    return [...text.matchAll(new RegExp(`^${name}\\{([^}]*)\\} (\\S+)$`, 'gm'))].map((m) => ({
-      labels: m[1] ?? '',
-      value: Number(m[2]),
-    }));
-  };
-  /** Prometheus' own resident memory, from its /metrics (it need not scrape itself). */
-  const prometheusRss = async (): Promise<number | undefined> => {
-    const text = await (await fetch(new URL('/metrics', demo.prometheusUrl))).text().catch(() => '');
-    const value = Number(/^process_resident_memory_bytes (\S+)$/m.exec(text)?.[1]);
-    return Number.isFinite(value) ? value : undefined;
+    (await fetch(`${apiUrl}/api/v1${path}`, { ...init, signal: AbortSignal.timeout(60_000) })).json();
+  /** The TSDB's own resident memory, from its /metrics (it need not scrape itself). */
+  const tsdbRss = async (): Promise<number | undefined> => {
+    const rss = await ownMetrics(tsdbUrl, 'process_resident_memory_bytes').catch(() => []);
+    const value = rss[0]?.value;
+    return value !== undefined && Number.isFinite(value) ? value : undefined;
   };
   const promql = async (query: string): Promise<number[]> => {
-    const url = new URL('/api/v1/query', demo.prometheusUrl);
+    const url = new URL('/api/v1/query', tsdbUrl);
     url.searchParams.set('query', query);
     const answer = (await (await fetch(url)).json()) as { data?: { result: { value: [number, string] }[] } };
     return (answer.data?.result ?? []).map((r) => Number(r.value[1]));
@@ -301,17 +522,16 @@ async function livePrometheus(): Promise<void> {
       body: JSON.stringify({ pattern: 'permutation', seed: 7 }),
     });
     // Warm up: a sweep or two after the traffic started.
-    const promIntervalMs = config.sampleIntervalMs ?? prometheusIntervalFor(fabric.links.length * 2);
-    await new Promise((resolve) => setTimeout(resolve, 6 * promIntervalMs + 5000));
+    const intervalMs = pipeline.intervalMs;
+    await new Promise((resolve) => setTimeout(resolve, 6 * intervalMs + 5000));
     const liveMs = Number(process.env.FABSCOPE_BENCH_LIVE_SECONDS ?? 300) * 1000;
     const ages: number[] = [];
-    let degraded = 0;
+    let notOk = 0;
     let unknownRate = 0;
     let polls = 0;
     const answerMs: number[] = [];
     const statuses = new Map<string, number>();
-    let promRssPeak = 0;
-    const sampler = demo.api.sampler;
+    let rssPeak = 0;
     const ticksBefore = sampler.tickCount;
     const skippedBefore = sampler.skippedTicks;
     const liveStarted = Date.now();
@@ -324,69 +544,87 @@ async function livePrometheus(): Promise<void> {
       const ms = performance.now() - t;
       answerMs.push(ms);
       polls++;
-      if (health.status !== 'ok') degraded++;
+      if (health.status !== 'ok') notOk++;
       if (summary.hostTransmitBytesPerSecond === null) unknownRate++;
       ages.push(health.lastSampleAgeSeconds ?? Number.POSITIVE_INFINITY);
       statuses.set(health.status, (statuses.get(health.status) ?? 0) + 1);
-      const rss = await prometheusRss();
-      if (rss !== undefined) promRssPeak = Math.max(promRssPeak, rss);
+      const rss = await tsdbRss();
+      if (rss !== undefined) rssPeak = Math.max(rssPeak, rss);
       // The timeline: health, newest data age and answer time every poll.
       console.log(
         `  t=${((Date.now() - liveStarted) / 1000).toFixed(0)} s ${health.status} age ${health.lastSampleAgeSeconds ?? '–'} s, ` +
           `/health + /summary ${ms.toFixed(0)} ms, host ${summary.hostTransmitBytesPerSecond === null ? 'unknown' : `${(summary.hostTransmitBytesPerSecond / 1e9).toFixed(0)} GB/s`}, ` +
-          `Prometheus RSS ${rss === undefined ? '?' : (rss / 2 ** 20).toFixed(0)} MiB, demo RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB` +
+          `${name} RSS ${rss === undefined ? '?' : (rss / 2 ** 20).toFixed(0)} MiB, demo RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB` +
           (health.error ? ` (${health.error})` : ''),
       );
     }
     const ranked = performance.now();
     await api('/links?limit=100&sort=utilization');
     const rankedMs = performance.now() - ranked;
-    const ruleSeconds = await ownMetrics('prometheus_rule_group_last_duration_seconds');
-    const queryQuantiles = (await ownMetrics('prometheus_engine_query_duration_seconds')).filter((q) =>
-      q.labels.includes('quantile="0.9"'),
-    );
-    const hostLinks = (await api('/links?kind=host')).links as { utilization: number | null }[];
-    const unknown = hostLinks.filter((l) => l.utilization === null).length;
+    const every = await everyDirection(apiUrl);
     const scrape = await promql('max(scrape_duration_seconds{job="fabscope-fabric"})');
     const samples = await promql('sum(scrape_samples_scraped{job="fabscope-fabric"})');
-    // The directions Prometheus holds a current rate of (the collectors' own, per sweep).
-    const recorded = await promql(
-      `count(max by (node_guid, port) (last_over_time(fabscope_link_utilization_ratio[${Math.max(5, (3 * promIntervalMs) / 1000)}s])))`,
+    // The directions the TSDB holds a current rate of (the collectors' own, per sweep).
+    const current = await promql(
+      `count(max by (node_guid, port) (last_over_time(fabscope_link_utilization_ratio[${Math.max(5, (3 * intervalMs) / 1000)}s])))`,
     );
-    const metrics = await (await fetch(new URL('/metrics', demo.prometheusUrl))).text();
-    const promRss = Number(/^process_resident_memory_bytes (\S+)$/m.exec(metrics)?.[1] ?? Number.NaN);
+    const rssEnd = await tsdbRss();
     console.log(
-      `${scenario} prometheus live ${(liveMs / 1000).toFixed(0)} s at ${promIntervalMs} ms: ${polls} polls; ` +
+      `${scenario} ${label} live ${(liveMs / 1000).toFixed(0)} s at ${intervalMs} ms: ${polls} polls; ` +
         `scrape ${scrape[0]?.toFixed(1)} s (slowest shard), ${samples[0]} samples per scrape, ` +
-        `${recorded[0]} directions current; /health + /summary median ${median(answerMs).toFixed(0)} ms`,
+        `${current[0]} directions current; /health + /summary median ${median(answerMs).toFixed(0)} ms`,
     );
     console.log(
       `health over ${polls} polls: ${[...statuses].map(([k, n]) => `${k} ${n}`).join(', ')}; ` +
         `API ticks ${sampler.tickCount - ticksBefore} computed, ${sampler.skippedTicks - skippedBefore} skipped (interval ${sampler.intervalMs} ms); ` +
-        `/health + /summary max ${Math.max(...answerMs).toFixed(0)} ms; /links?limit=100 ${rankedMs.toFixed(0)} ms`,
+        `/health + /summary max ${Math.max(...answerMs).toFixed(0)} ms; /links?limit=100 ${rankedMs.toFixed(0)} ms; ` +
+        `${every.directions} directions exported`,
     );
-    for (const r of ruleSeconds)
-      console.log(`rule group ${r.labels.replace(/.*;/, '')}: last evaluation ${r.value.toFixed(3)} s`);
-    for (const q of queryQuantiles) console.log(`Prometheus query ${q.labels}: ${q.value.toFixed(3)} s`);
-    report("Prometheus' peak resident memory (sampled every poll)", promRssPeak / 2 ** 20, 'MiB');
-    report('prometheus polls with health degraded', degraded, 'polls', 0);
-    report('prometheus polls with the host transmit rate unknown', unknownRate, 'polls', 0);
-    report('prometheus newest-sample age (max)', Math.max(...ages), 's', undefined, 1);
-    // The figure for the live view: newest data at most two intervals and one scrape old.
-    const ageLimitS = (2 * promIntervalMs) / 1000 + (scrape[0] ?? 0);
+    for (const line of await pipeline.ownFigures().catch((e: unknown) => [String(e)])) console.log(line);
+    if (targets?.baseline) console.log(`baseline: ${targets.baseline}`);
     report(
-      `prometheus polls with data older than 2 intervals + one scrape (${ageLimitS.toFixed(1)} s)`,
+      `${label} polls not ok (${polls} polls; ok in ≥ ${100 - NOT_OK_PERCENT} %)`,
+      polls === 0 ? 100 : (100 * notOk) / polls,
+      '%',
+      NOT_OK_PERCENT,
+      1,
+    );
+    report(`${label} polls with the host transmit rate unknown`, unknownRate, 'polls', 0);
+    report(`${label} newest-sample age (max)`, Math.max(...ages), 's', undefined, 1);
+    // Newest data at most two intervals and one scrape (the sweep) old.
+    const ageLimitS = (2 * intervalMs) / 1000 + (scrape[0] ?? 0);
+    report(
+      `${label} polls with data older than 2 intervals + one scrape (${ageLimitS.toFixed(1)} s)`,
       ages.filter((a) => a > ageLimitS).length,
       'polls',
       0,
     );
-    report('prometheus host-link directions with unknown utilization', unknown, 'directions', 0);
-    report("Prometheus' own resident memory", promRss / 2 ** 20, 'MiB');
+    report(
+      `${label} host-link directions with unknown utilization`,
+      every.unknownHostUtilization,
+      'directions',
+      0,
+    );
+    report(`${label} directions with an unknown error rate`, every.unknownErrorRate, 'directions', 0);
+    report(
+      `${label} directions with an unknown PM category (${KNOWN_CATEGORIES.join(', ')})`,
+      every.unknownCategory,
+      'directions',
+      0,
+    );
+    report(
+      `${name} peak resident memory (sampled every poll)`,
+      rssPeak / 2 ** 20,
+      'MiB',
+      pipeline.memoryLimitMiB,
+      0,
+    );
+    report(`${name} resident memory at the end`, (rssEnd ?? Number.NaN) / 2 ** 20, 'MiB', undefined, 0);
   } finally {
-    await demo.stop();
+    await pipeline.stop();
   }
   report(
-    'peak RSS of the whole demo process (Prometheus apart)',
+    `peak RSS of the whole demo process (${name} apart)`,
     process.resourceUsage().maxRSS / 1024,
     'MiB',
     limits?.rssMiB,

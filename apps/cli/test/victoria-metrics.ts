@@ -15,6 +15,8 @@ export interface VictoriaMetricsOptions {
   binary?: string;
   /** A scrape configuration (YAML text, Prometheus' format): it scrapes those targets itself. */
   scrapeConfig?: string;
+  /** More flags (e.g. `-promscrape.maxScrapeSize` for a big fabric's scrapes). */
+  extraArgs?: string[];
 }
 
 /**
@@ -45,6 +47,7 @@ export async function startVictoriaMetrics(
       '-search.disableCache',
       '-loggerLevel=ERROR',
       ...scrape,
+      ...(options.extraArgs ?? []),
     ],
     dataDir: dir,
     readyUrl: `${url}/health`,

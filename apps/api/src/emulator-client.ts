@@ -13,6 +13,18 @@ import {
 export type { EmulatorJob, FaultInfo, FlowFilter, FlowInfo, RoutingState };
 export type AdaptiveRoutingState = AdaptiveRouting;
 
+/** A page of the emulator's flows (`GET /v1/flows?limit=`, packages/emulator flow-listings.ts). */
+export interface FlowListingPage {
+  /** Names the listing for its next pages. */
+  listing: string;
+  timeMs: number;
+  /** Flows of the whole listing. */
+  total: number;
+  /** Every job of the whole listing, busiest first. */
+  jobs: { job: string; flows: number; bytesPerSecond: number }[];
+  flows: FlowInfo[];
+}
+
 /**
  * A failed call to an upstream (the emulator, Prometheus, squeue): `statusCode` is what the API
  * answers — the upstream's own 4xx passed through, 502 when it failed or answered something
@@ -184,6 +196,24 @@ export class EmulatorClient {
     for (const [key, value] of Object.entries(filter)) if (value !== undefined) query.set(key, value);
     const text = query.toString();
     return this.call('GET', text === '' ? '/v1/flows' : `/v1/flows?${text}`);
+  }
+
+  /**
+   * A page of the emulator's flows, paged where they are (`GET /v1/flows?limit=`): the first page
+   * of a new listing (`job` its filter), or with `from` a later page of one. A client never reads
+   * every flow at once (~30 MB for a permutation at fat-tree-27648).
+   */
+  flowsPage(
+    limit: number,
+    options: { job?: string | undefined; from?: { listing: string; offset: number } | undefined } = {},
+  ): Promise<FlowListingPage> {
+    const query = new URLSearchParams({ limit: String(limit) });
+    if (options.job !== undefined) query.set('job', options.job);
+    if (options.from) {
+      query.set('listing', options.from.listing);
+      query.set('offset', String(options.from.offset));
+    }
+    return this.call('GET', `/v1/flows?${query}`);
   }
 
   /** The emulator's jobs: its flows grouped by job name. */

@@ -118,4 +118,49 @@ describe('API traffic patterns and faults, forwarded to the emulator', () => {
       expect((await call('DELETE', '/traffic')).statusCode).toBe(200);
     },
   );
+
+  it("GET /traffic pages where the flows are: each flow once, of one listing, with the whole list's jobs", async () => {
+    await call('POST', '/traffic', { pattern: 'all-to-all', job: 'a2a' });
+    await call('POST', '/traffic', { pattern: 'iperf', from: 'nodeA', to: 'nodeC', streams: 3, job: 'ip' });
+    const pages: {
+      flows: { id: string }[];
+      total: number;
+      next?: string;
+      jobs: { job: string; flows: number }[];
+    }[] = [];
+    let url: string | null = '/traffic?limit=5';
+    while (url !== null) {
+      const res = await call('GET', url);
+      expect(res.statusCode, res.body).toBe(200);
+      const page = res.json();
+      pages.push(page);
+      // Traffic starting between pages changes no page of the listing already read.
+      if (pages.length === 1) await call('POST', '/traffic', { pattern: 'shift', k: 1, job: 'later' });
+      url = page.next === undefined ? null : `/traffic?limit=5&cursor=${encodeURIComponent(page.next)}`;
+    }
+    const ids = pages.flatMap((p) => p.flows.map((f) => f.id));
+    expect(pages.length).toBe(Math.ceil(15 / 5));
+    expect(new Set(ids).size).toBe(15);
+    expect(new Set(pages.map((p) => p.total))).toEqual(new Set([15]));
+    for (const page of pages) {
+      expect(page.jobs.map((j) => [j.job, j.flows]).sort()).toEqual([
+        ['a2a', 12],
+        ['ip', 3],
+      ]);
+    }
+    // A new first page sees the flows started since; the job filter pages that job's flows only.
+    expect((await call('GET', '/traffic')).json().total).toBe(19);
+    const ip = (await call('GET', '/traffic?job=ip&limit=2')).json();
+    expect(ip.total).toBe(3);
+    const rest = await call('GET', `/traffic?job=ip&cursor=${encodeURIComponent(ip.next)}`);
+    expect(rest.json().flows).toHaveLength(1);
+    expect((await call('GET', `/traffic?job=a2a&cursor=${encodeURIComponent(ip.next)}`)).statusCode).toBe(
+      400,
+    );
+    expect((await call('GET', '/traffic?cursor=nonsense')).statusCode).toBe(400);
+    const gone = await call('GET', '/traffic?cursor=Lzzzzz.5');
+    expect(gone.statusCode).toBe(410);
+    expect(gone.json().message).toMatch(/no longer held/);
+    await call('DELETE', '/traffic');
+  });
 });

@@ -87,7 +87,7 @@ describe('the emulator as a process, then stopped', () => {
     expect(res.statusCode).toBe(502);
     const { message } = res.json() as { message: string };
     expect(message).toContain(`emulator at ${url}`);
-    expect(message).toMatch(/refused the connection for GET \/v1\/flows \(after \d+ ms\)/);
+    expect(message).toMatch(/refused the connection for GET \/v1\/flows\?limit=500 \(after \d+ ms\)/);
     // The 5xx left one log line with its request id, route and cause.
     const requestId = res.headers['x-request-id'] as string;
     const mine = log.lines.map((l) => JSON.parse(l)).filter((l) => l.reqId === requestId);
@@ -121,7 +121,7 @@ describe('an emulator that fails half-way', () => {
     expect(res.statusCode).toBe(504);
     expect(res.json().message).toMatch(
       new RegExp(
-        `^emulator at ${slow.url} did not answer GET /v1/flows within 300 ms \\(waited \\d+ ms, no answer\\)`,
+        `^emulator at ${slow.url} did not answer GET /v1/flows\\?limit=500 within 300 ms \\(waited \\d+ ms, no answer\\)`,
       ),
     );
   });
@@ -136,7 +136,9 @@ describe('an emulator that fails half-way', () => {
     apps.push(app);
     const res = await app.inject('/api/v1/traffic');
     expect(res.statusCode).toBe(504);
-    expect(res.json().message).toMatch(/did not answer GET \/v1\/flows within 300 ms .*answer not complete/);
+    expect(res.json().message).toMatch(
+      /did not answer GET \/v1\/flows\?limit=500 within 300 ms .*answer not complete/,
+    );
   });
 
   it('a body cut mid-read: 502 saying it was cut, not an empty answer', async () => {
@@ -152,7 +154,7 @@ describe('an emulator that fails half-way', () => {
       const res = await app.inject(url);
       expect(res.statusCode, url).toBe(502);
       expect(res.json().message).toMatch(
-        /^emulator at .* cut its answer to GET \/v1\/(flows|jobs) short after \d+ ms/,
+        /^emulator at .* cut its answer to GET \/v1\/(flows\?limit=500|jobs) short after \d+ ms/,
       );
     }
     // POST /traffic too (the 500 "internal error" of issue #29).
@@ -192,14 +194,16 @@ describe('an emulator that fails half-way', () => {
   it('a complete answer that is not JSON, or empty: 502 saying so', async () => {
     const odd = await upstream((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(req.url === '/v1/flows' ? '<html>proxy error</html>' : '');
+      res.end(req.url?.startsWith('/v1/flows') ? '<html>proxy error</html>' : '');
     });
     servers.push(odd.server);
     const { app } = await appAgainst(odd.url);
     apps.push(app);
     const html = await app.inject('/api/v1/traffic');
     expect(html.statusCode).toBe(502);
-    expect(html.json().message).toMatch(/answered GET \/v1\/flows with 24 bytes that are not a JSON object/);
+    expect(html.json().message).toMatch(
+      /answered GET \/v1\/flows\?limit=500 with 24 bytes that are not a JSON object/,
+    );
     const empty = await app.inject('/api/v1/faults');
     expect(empty.statusCode).toBe(502);
     expect(empty.json().message).toMatch(/answered GET \/v1\/faults with an empty body/);

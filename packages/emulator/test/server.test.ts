@@ -140,6 +140,44 @@ describe('emulator HTTP server', () => {
     expect(((await call('GET', '/v1/flows')).json as { flows: unknown[] }).flows).toEqual([]);
   });
 
+  it('pages its flows in listings: ?limit= opens one, ?listing=&offset= reads on from the same flows', async () => {
+    await call('POST', '/v1/flows', JSON.stringify({ pattern: 'all-to-all', job: 'a2a' }));
+    type Page = {
+      listing: string;
+      total: number;
+      jobs: { job: string; flows: number }[];
+      flows: { id: string }[];
+    };
+    const first = (await call('GET', '/v1/flows?limit=5')).json as Page;
+    expect(first.total).toBe(12);
+    expect(first.jobs).toEqual([expect.objectContaining({ job: 'a2a', flows: 12 })]);
+    await call('POST', '/v1/flows', JSON.stringify({ pattern: 'shift', k: 1, job: 'later' }));
+    const ids = [...first.flows.map((f) => f.id)];
+    for (const offset of [5, 10]) {
+      const page = (await call('GET', `/v1/flows?listing=${first.listing}&offset=${offset}&limit=5`))
+        .json as Page;
+      expect(page.total).toBe(12);
+      ids.push(...page.flows.map((f) => f.id));
+    }
+    expect(new Set(ids).size).toBe(12);
+    // Started since: a new listing has them.
+    expect(((await call('GET', '/v1/flows?limit=1')).json as Page).total).toBe(16);
+    expect(((await call('GET', '/v1/flows?limit=1&job=later')).json as Page).total).toBe(4);
+    for (const [query, status] of [
+      ['?limit=0', 400],
+      ['?limit=5001', 400],
+      ['?listing=L1&offset=0', 400],
+      ['?offset=3&limit=2', 400],
+      ['?limit=2&from=nodeA', 400],
+      [`?listing=${first.listing}&offset=99&limit=2`, 400],
+      [`?listing=${first.listing}&offset=0&limit=2&job=later`, 400],
+      ['?listing=Lnone&offset=0&limit=2', 410],
+    ] as const) {
+      expect((await call('GET', `/v1/flows${query}`)).status, query).toBe(status);
+    }
+    await call('DELETE', '/v1/flows');
+  });
+
   it('filters flows by ends, job and link direction, and lists jobs', async () => {
     await call('POST', '/v1/flows', JSON.stringify({ pattern: 'pairs', pairs: SEED_PAIRS, job: 'seed' }));
     const iperf = await call(

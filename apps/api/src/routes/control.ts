@@ -3,9 +3,9 @@ import {
   AdaptiveRoutingPatch,
   AdaptiveRoutingStatusSchema,
   ErrorReply,
-  type FlowInfo,
   FlowsPageSchema,
   FlowsSchema,
+  PAGE_DEFAULT,
   STARTED_FLOWS_LISTED,
   TrafficQuery,
   TrafficRequest,
@@ -67,24 +67,27 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
     },
     (request, reply) =>
       withEmulator(ctx, reply, async (emulator) => {
-        const { job } = request.query;
-        // First pages share a read of the emulator while one is as old as a read costs (at
-        // fat-tree-27648 a permutation's flows are ~30 MB to read): see costKey.
-        const page = await app.listings.page(
-          'traffic',
-          request.query,
-          () =>
-            timedRead(ctx, 'traffic', async () => {
-              const { flows } = await emulator.listFlows(job === undefined ? {} : { job });
-              return { instant: new Date().toISOString(), rows: flows, extra: jobTotals(flows) };
-            }),
-          costKey(ctx, 'traffic'),
-        );
+        // Paged where the flows are: the emulator keeps the listing and answers a page of it
+        // (~30 MB read and parsed here for a permutation at fat-tree-27648 before).
+        const { job, cursor } = request.query;
+        const limit = request.query.limit ?? PAGE_DEFAULT;
+        let from: { listing: string; offset: number } | undefined;
+        if (cursor !== undefined) {
+          from = trafficCursor(cursor);
+          if (!from) {
+            return badRequest(
+              reply,
+              'cursor is not one this API gave out: pass the `next` of a page as it is',
+            );
+          }
+        }
+        const page = await emulator.flowsPage(limit, { job, from });
+        const end = (from?.offset ?? 0) + page.flows.length;
         return {
-          flows: page.rows,
+          flows: page.flows,
           total: page.total,
-          ...(page.next === undefined ? {} : { next: page.next }),
-          jobs: page.extra,
+          ...(end < page.total ? { next: `${page.listing}.${end.toString(36)}` } : {}),
+          jobs: page.jobs,
         };
       }),
   );
@@ -153,22 +156,15 @@ export async function timedRead<T>(ctx: ApiContext, route: string, read: () => P
   }
 }
 
-/** After traffic starts or stops, the next first pages of flows and jobs read them anew. */
+/** After traffic starts or stops, the next first pages of jobs read them anew (the emulator's flow listings do so themselves). */
 function forgetFlows(app: FastifyInstance): void {
-  app.listings.invalidate('traffic');
   app.listings.invalidate('jobs');
 }
 
-/** Every job's flows and bytes/s together, busiest job first. */
-function jobTotals(flows: readonly FlowInfo[]): { job: string; flows: number; bytesPerSecond: number }[] {
-  const totals = new Map<string, { job: string; flows: number; bytesPerSecond: number }>();
-  for (const f of flows) {
-    const total = totals.get(f.job) ?? { job: f.job, flows: 0, bytesPerSecond: 0 };
-    total.flows++;
-    total.bytesPerSecond += f.bytesPerSecond;
-    totals.set(f.job, total);
-  }
-  return [...totals.values()].sort((a, b) => b.bytesPerSecond - a.bytesPerSecond || (a.job < b.job ? -1 : 1));
+/** A `/traffic` cursor (`listing.offset`, the offset in base 36), or undefined when it is not one. */
+function trafficCursor(cursor: string): { listing: string; offset: number } | undefined {
+  const match = /^(L[0-9a-z]{1,10})\.([0-9a-z]{1,8})$/.exec(cursor);
+  return match ? { listing: match[1] as string, offset: Number.parseInt(match[2] as string, 36) } : undefined;
 }
 
 /** The provider's answer, or its refusal (ProviderError, the emulator's UpstreamError) as an error body. */

@@ -1,0 +1,113 @@
+import type { FlowInfo } from '@fabscope/contracts';
+
+/** A job's flows and their bytes/s together. */
+export interface JobTotal {
+  job: string;
+  flows: number;
+  bytesPerSecond: number;
+}
+
+/** One page of a listing of flows (`GET /v1/flows?limit=` or `?listing=&offset=&limit=`). */
+export interface FlowListingPage {
+  /** Names the listing for the next pages. */
+  listing: string;
+  /** Emulator time the listing was read at. */
+  timeMs: number;
+  /** Flows of the whole listing. */
+  total: number;
+  /** Every job of the whole listing, busiest first. */
+  jobs: JobTotal[];
+  flows: FlowInfo[];
+}
+
+interface Listing {
+  id: string;
+  /** The `job` filter it was read with ('' for none). */
+  job: string;
+  timeMs: number;
+  openedAtMs: number;
+  flows: FlowInfo[];
+  jobs: JobTotal[];
+}
+
+/** Every job's flows and bytes/s together, busiest job first (ties by name). */
+export function jobTotals(flows: readonly FlowInfo[]): JobTotal[] {
+  const totals = new Map<string, JobTotal>();
+  for (const f of flows) {
+    const total = totals.get(f.job) ?? { job: f.job, flows: 0, bytesPerSecond: 0 };
+    total.flows++;
+    total.bytesPerSecond += f.bytesPerSecond;
+    totals.set(f.job, total);
+  }
+  return [...totals.values()].sort((a, b) => b.bytesPerSecond - a.bytesPerSecond || (a.job < b.job ? -1 : 1));
+}
+
+/**
+ * Listings of the flows paged where they are, as the Kubernetes API's `limit` + `continue`: the
+ * first page reads the flows once and keeps them; later pages are slices of that same list, so
+ * that a client walking every page sees every flow once, of one instant. At fat-tree-27648 a
+ * permutation's flows with their paths are ~30 MB of JSON: a client reads a page, not all of them.
+ * A first page within `reuseMs` of one with the same filter and no start or stop since pages that
+ * one (one read serves the clients polling meanwhile). The newest `keep` listings are held.
+ */
+export class FlowListings {
+  private readonly lists = new Map<string, Listing>();
+  private counter = 0;
+
+  constructor(
+    private readonly keep = 8,
+    private readonly reuseMs = 1000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Forgets every listing's reuse (flows started or stopped): the next first page reads anew. */
+  changed(): void {
+    for (const l of this.lists.values()) l.openedAtMs = Number.NEGATIVE_INFINITY;
+  }
+
+  /** The first page of a listing of `read()`'s flows (filtered by `job`). */
+  open(job: string, limit: number, timeMs: number, read: () => FlowInfo[]): FlowListingPage {
+    const nowMs = this.now();
+    let listing = [...this.lists.values()]
+      .reverse()
+      .find((l) => l.job === job && nowMs - l.openedAtMs <= this.reuseMs);
+    if (!listing) {
+      const flows = read();
+      listing = {
+        id: `L${(++this.counter).toString(36)}`,
+        job,
+        timeMs,
+        openedAtMs: nowMs,
+        flows,
+        jobs: jobTotals(flows),
+      };
+      this.lists.set(listing.id, listing);
+      for (const id of this.lists.keys()) {
+        if (this.lists.size <= this.keep) break;
+        this.lists.delete(id);
+      }
+    }
+    return pageOf(listing, 0, limit);
+  }
+
+  /** A later page of listing `id`, or undefined when it is no longer held. */
+  page(id: string, offset: number, limit: number): FlowListingPage | undefined {
+    const listing = this.lists.get(id);
+    return listing && pageOf(listing, offset, limit);
+  }
+
+  /** The `job` filter listing `id` was read with ('' for none), when held. */
+  jobOf(id: string): string | undefined {
+    return this.lists.get(id)?.job;
+  }
+}
+
+function pageOf(listing: Listing, offset: number, limit: number): FlowListingPage {
+  return {
+    listing: listing.id,
+    timeMs: listing.timeMs,
+    total: listing.flows.length,
+    jobs: listing.jobs,
+    flows: listing.flows.slice(offset, offset + limit),
+  };
+}

@@ -353,6 +353,11 @@ export const StaticLoadQuery = Type.Object(
     limit: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 1000, description: 'Ports listed, busiest first (default 20)' }),
     ),
+    kind: Type.Optional(
+      Type.Union([Type.Literal('isl'), Type.Literal('host')], {
+        description: 'List only ports to switches (isl) or to hosts; the groups cover every port',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

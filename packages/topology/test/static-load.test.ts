@@ -224,6 +224,16 @@ describe('static route load (ibdiagnet -r)', () => {
       );
     });
 
+    it('lists the busiest of one kind of port only, the groups still covering every port', () => {
+      const all = summarizeStaticLoad(fabric, load, 1000);
+      const isl = summarizeStaticLoad(fabric, load, 1000, undefined, 'isl');
+      const host = summarizeStaticLoad(fabric, load, 1000, undefined, 'host');
+      expect(isl.top.every((p) => p.direction !== 'host')).toBe(true);
+      expect(host.top.every((p) => p.direction === 'host')).toBe(true);
+      expect(isl.top.length + host.top.length).toBe(all.top.length);
+      expect(isl.groups).toEqual(all.groups);
+    });
+
     it('without a measurement every utilization is null and nothing is compared', () => {
       const { groups, top, comparison } = summarizeStaticLoad(fabric, load, 5);
       expect(comparison).toEqual({ measuredPorts: 0, correlation: null });

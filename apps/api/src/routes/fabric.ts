@@ -123,6 +123,7 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
         load,
         request.query.limit ?? 20,
         utilization,
+        request.query.kind,
       );
       return {
         tables: tablesAnswer(tablesOrigin, tables.engine, Date.now()),

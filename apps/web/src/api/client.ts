@@ -206,10 +206,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
     getRoute: (from: string, to: string, signal?: AbortSignal) =>
       request<Route>('GET', `/api/v1/route?${new URLSearchParams({ from, to })}`, undefined, signal),
     /** Host-to-host paths per switch output port (the tables' static load), beside the load measured now. */
-    getStaticLoad: (limit: number, signal?: AbortSignal) =>
+    getStaticLoad: (limit: number, kind: 'isl' | 'host' | null, signal?: AbortSignal) =>
       request<StaticLoad>(
         'GET',
-        `/api/v1/routes/static-load?${new URLSearchParams({ limit: String(limit) })}`,
+        `/api/v1/routes/static-load?${new URLSearchParams({ limit: String(limit), ...(kind ? { kind } : {}) })}`,
         undefined,
         signal,
       ),

@@ -10,7 +10,8 @@ import { TableScroll } from './TableScroll.tsx';
 /** Busiest output ports listed. */
 const PORTS_SHOWN = 20;
 
-const load: ApiLoad<StaticLoad> = (api, signal) => api.getStaticLoad(PORTS_SHOWN, signal);
+// Host ports all carry one path per other host: the imbalance static routing leaves is on the ISLs.
+const load: ApiLoad<StaticLoad> = (api, signal) => api.getStaticLoad(PORTS_SHOWN, 'isl', signal);
 
 /**
  * The static route load, as `ibdiagnet -r` reports it: host-to-host paths the forwarding tables in
@@ -89,7 +90,7 @@ export function StaticLoadPanel({
           <caption className="visually-hidden">Busiest output ports by paths</caption>
           <thead>
             <tr>
-              <th scope="col">Output port</th>
+              <th scope="col">ISL output port</th>
               <th scope="col">Leads</th>
               <th scope="col" className="num">
                 Paths

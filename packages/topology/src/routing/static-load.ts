@@ -249,6 +249,8 @@ export function summarizeStaticLoad(
   load: StaticRouteLoad,
   limit: number,
   utilization?: Float64Array,
+  /** Which output ports the busiest are chosen from: to switches (`isl`), to hosts, or all. */
+  kind?: 'isl' | 'host',
 ): { groups: StaticLoadGroup[]; top: StaticLoadPort[]; comparison: StaticLoadComparison } {
   const g = fabricGraph(fabric);
   const { nodes } = fabric;
@@ -297,7 +299,7 @@ export function summarizeStaticLoad(
       group.utilizationSum += measured;
       pairs.add(value, measured);
     }
-    candidates.push(c);
+    if (kind === undefined || (kind === 'host') === (direction === 'host')) candidates.push(c);
   }
   const order: Record<StaticLoadDirection, number> = { host: 0, up: 1, across: 2, down: 3 };
   const summary = [...groups.values()]

@@ -45,7 +45,7 @@ describe('times as Prometheus takes them', () => {
   it('refuses anything else with a reason that names the parameter', () => {
     for (const bad of [
       '',
-      'now',
+      'now-',
       'abc',
       '2026-02-30T00:00:00Z',
       '2026-11-22',
@@ -167,5 +167,43 @@ describe('ranges', () => {
     const range = parseRange({ from: '0', to: '86400' }, { nowMs: 0, defaultStepMs: 1000 });
     expect(rangePoints(range)).toBeLessThanOrEqual(MAX_POINTS_PER_SERIES);
     expect(parseRange({ from: '0', to: '60' }, { nowMs: 0, defaultStepMs: 1000 }).stepMs).toBe(1000);
+  });
+});
+
+describe('times relative to now, as Grafana writes them', () => {
+  const nowMs = Date.UTC(2026, 10, 25, 12, 0, 0);
+
+  it('now, now-5m, now+1h30m, -5m and NOW - 2h', () => {
+    expect(parseTime('from', 'now', nowMs)).toBe(nowMs);
+    expect(parseTime('from', 'now-5m', nowMs)).toBe(nowMs - 300_000);
+    expect(parseTime('from', '-5m', nowMs)).toBe(nowMs - 300_000);
+    expect(parseTime('to', 'now+1h30m', nowMs)).toBe(nowMs + 5_400_000);
+    expect(parseTime('from', 'NOW - 2h', nowMs)).toBe(nowMs - 7_200_000);
+    expect(parseTime('from', 'now-500ms', nowMs)).toBe(nowMs - 500);
+  });
+
+  it('any duration a step takes, subtracted: the same as now minus parseDuration', () => {
+    fc.assert(
+      fc.property(
+        fc.record({ h: fc.nat(48), m: fc.nat(59), s: fc.nat(59) }).filter((d) => d.h + d.m + d.s > 0),
+        ({ h, m, s }) => {
+          const text = `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s ? `${s}s` : ''}`;
+          expect(parseTime('from', `now-${text}`, nowMs)).toBe(nowMs - parseDuration('step', text));
+          expect(parseTime('from', `-${text}`, nowMs)).toBe(nowMs - parseDuration('step', text));
+        },
+      ),
+    );
+  });
+
+  it('refuses what is not a duration, naming it; a negative number stays Unix seconds', () => {
+    expect(() => parseTime('from', 'now-5x', nowMs)).toThrow('from "now-5x": "5x" is not a duration');
+    expect(() => parseTime('from', 'now-', nowMs)).toThrow(/neither Unix seconds.*nor relative/);
+    expect(() => parseTime('from', 'yesterday', nowMs)).toThrow(/nor relative \(now, now-5m, -5m\)/);
+    expect(parseTime('from', '-5', nowMs)).toBe(-5000);
+  });
+
+  it('a range of the last 5 minutes', () => {
+    const range = parseRange({ from: 'now-5m' }, { nowMs, defaultStepMs: 1000 });
+    expect(range).toMatchObject({ fromMs: nowMs - 300_000, toMs: nowMs, stepMs: 1000 });
   });
 });

@@ -760,7 +760,7 @@ export const LinksExportQuery = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 64,
-        description: 'The instant: Unix seconds or RFC 3339; absent = now',
+        description: 'The instant: Unix seconds, RFC 3339, or relative (now-5m, -5m); absent = now',
       }),
     ),
     kind: Type.Optional(Type.Union([Type.Literal('isl'), Type.Literal('host')])),

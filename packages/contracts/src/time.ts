@@ -22,7 +22,7 @@ export const EVENT_SEVERITIES = ['info', 'warning', 'error', 'critical'] as cons
 export type EventSeverity = (typeof EVENT_SEVERITIES)[number];
 
 const TimeParam = (description: string) =>
-  Type.String({ minLength: 1, maxLength: 64, description: `${description}: Unix seconds or RFC 3339` });
+  Type.String({ minLength: 1, maxLength: 64, description: `${description}: Unix seconds, RFC 3339, or relative (now, now-5m, -5m)` });
 const StepParam = Type.String({
   minLength: 1,
   maxLength: 32,

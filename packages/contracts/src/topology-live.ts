@@ -7,7 +7,7 @@ import { type Static, Type } from '@sinclair/typebox';
  */
 
 const TimeParam = (description: string) =>
-  Type.String({ minLength: 1, maxLength: 64, description: `${description}: Unix seconds or RFC 3339` });
+  Type.String({ minLength: 1, maxLength: 64, description: `${description}: Unix seconds, RFC 3339, or relative (now, now-5m, -5m)` });
 const DateTime = Type.String({ format: 'date-time' });
 const OrNull = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 

@@ -1,6 +1,6 @@
 /**
  * Times and steps as the Prometheus HTTP API takes them: a time is Unix seconds (fractions
- * allowed) or RFC 3339; a step or duration is seconds (fractions allowed) or a Prometheus
+ * allowed) or RFC 3339, or relative to now as Grafana writes it (`now`, `now-5m`, `-5m`); a step or duration is seconds (fractions allowed) or a Prometheus
  * duration such as `15s`, `1m30s`, `500ms`. Anything else is refused with the reason.
  */
 
@@ -21,18 +21,37 @@ const DURATION_UNITS_MS = [365 * 86_400_000, 7 * 86_400_000, 86_400_000, 3_600_0
 const MIN_MS = Date.UTC(1, 0, 1);
 const MAX_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
-/** `name`'s value as Unix milliseconds. */
-export function parseTime(name: string, value: string): number {
+/** `now`, `now-5m`, `now+1h30m`, `-5m` (Grafana's and Prometheus' relative times). */
+const RELATIVE = /^(?:now\s*(?:([+-])\s*(\S+))?|-(\S+))$/i;
+
+/**
+ * `name`'s value as Unix milliseconds: Unix seconds, RFC 3339, or relative to `nowMs` — `now`,
+ * `now-5m`, `now+1h`, `-5m` (a duration as steps take it).
+ */
+export function parseTime(name: string, value: string, nowMs: number = Date.now()): number {
   const text = value.trim();
-  if (text === '') throw new TimeParamError(`${name} is empty: give Unix seconds or an RFC 3339 time`);
+  if (text === '')
+    throw new TimeParamError(`${name} is empty: give Unix seconds, an RFC 3339 time, or now-5m`);
   let ms: number;
-  if (UNIX_SECONDS.test(text)) {
+  const relative = UNIX_SECONDS.test(text) ? null : RELATIVE.exec(text);
+  if (relative) {
+    const [, sign, after, before] = relative;
+    const duration = after ?? before;
+    let offsetMs = 0;
+    if (duration !== undefined) {
+      const m = DURATION.exec(duration);
+      if (!m || duration === '')
+        throw new TimeParamError(`${name} "${value}": "${duration}" is not a duration (5m, 1h30m, 500ms)`);
+      offsetMs = DURATION_UNITS_MS.reduce((sum, unit, i) => sum + Number(m[i + 1] ?? 0) * unit, 0);
+    }
+    ms = sign === '+' ? nowMs + offsetMs : nowMs - offsetMs;
+  } else if (UNIX_SECONDS.test(text)) {
     ms = Number(text) * 1000;
   } else {
     const m = RFC3339.exec(text);
     if (!m) {
       throw new TimeParamError(
-        `${name} "${value}" is neither Unix seconds (1700000000.5) nor RFC 3339 (2026-11-22T10:02:15Z)`,
+        `${name} "${value}" is neither Unix seconds (1700000000.5), RFC 3339 (2026-11-22T10:02:15Z) nor relative (now, now-5m, -5m)`,
       );
     }
     const [month, day, hour, minute, second] = [m[2], m[3], m[4], m[5], m[6]].map(Number) as number[];
@@ -96,9 +115,10 @@ export function parseRange(
   query: { from?: string | undefined; to?: string | undefined; step?: string | undefined },
   options: { nowMs: number; defaultStepMs: number; maxPoints?: number },
 ): TimeRange {
-  if (query.from === undefined) throw new TimeParamError('from is required (Unix seconds or RFC 3339)');
-  const fromMs = parseTime('from', query.from);
-  const toMs = query.to === undefined ? options.nowMs : parseTime('to', query.to);
+  if (query.from === undefined)
+    throw new TimeParamError('from is required (Unix seconds, RFC 3339, or relative: now-5m)');
+  const fromMs = parseTime('from', query.from, options.nowMs);
+  const toMs = query.to === undefined ? options.nowMs : parseTime('to', query.to, options.nowMs);
   if (toMs < fromMs) throw new TimeParamError('to is before from');
   const stepMs =
     query.step === undefined

@@ -21,8 +21,13 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 export const EVENT_SEVERITIES = ['info', 'warning', 'error', 'critical'] as const;
 export type EventSeverity = (typeof EVENT_SEVERITIES)[number];
 
-const TimeParam = (description: string) =>
-  Type.String({ minLength: 1, maxLength: 64, description: `${description}: Unix seconds, RFC 3339, or relative (now, now-5m, -5m)` });
+/** A time parameter as every route takes it (apps/api/src/lib/time-params.ts parses it). */
+export const TimeParam = (description: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: `${description}: Unix seconds, RFC 3339, or relative (now, now-5m, -5m)`,
+  });
 const StepParam = Type.String({
   minLength: 1,
   maxLength: 32,

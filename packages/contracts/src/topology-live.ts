@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { TimeParam } from './time.ts';
 
 /**
  * The topology over time (`/topology?time=`, `/topology/changes`, `/topology/status`) and drift
@@ -6,8 +7,6 @@ import { type Static, Type } from '@sinclair/typebox';
  * topologies: the NodeDescription, or the GUID where several nodes share one (or have none).
  */
 
-const TimeParam = (description: string) =>
-  Type.String({ minLength: 1, maxLength: 64, description: `${description}: Unix seconds, RFC 3339, or relative (now, now-5m, -5m)` });
 const DateTime = Type.String({ format: 'date-time' });
 const OrNull = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 

@@ -2,13 +2,41 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ibsimNetFile, type Lab, startLab } from '@fabscope/lab';
-import { buildScenario } from '@fabscope/topology';
+import { type Lab, startLab } from '@fabscope/lab';
 import { expect, test } from '@playwright/test';
 import { Dashboard } from './dashboard.ts';
 import { freePort } from './demo-process.ts';
 
 const CLI = fileURLToPath(new URL('../apps/cli/bin/fabscope.js', import.meta.url));
+
+/** ar-demo as an ibsim net file (4x EDR: w=2 s=4 e=2, the demo's 100 Gb/s); 48-port switches. */
+const AR_DEMO = [
+  'Switch\t48 "edge1"',
+  '[1]\t"nodeA"[1]\tw=2 s=4 e=2',
+  '[2]\t"nodeB"[1]\tw=2 s=4 e=2',
+  '[3]\t"core1"[1]\tw=2 s=4 e=2',
+  '[4]\t"core2"[1]\tw=2 s=4 e=2',
+  '',
+  'Switch\t48 "edge2"',
+  '[1]\t"nodeC"[1]\tw=2 s=4 e=2',
+  '[2]\t"nodeD"[1]\tw=2 s=4 e=2',
+  '[3]\t"core1"[2]\tw=2 s=4 e=2',
+  '[4]\t"core2"[2]\tw=2 s=4 e=2',
+  '',
+  'Switch\t48 "core1"',
+  '[1]\t"edge1"[3]\tw=2 s=4 e=2',
+  '[2]\t"edge2"[3]\tw=2 s=4 e=2',
+  '',
+  'Switch\t48 "core2"',
+  '[1]\t"edge1"[4]\tw=2 s=4 e=2',
+  '[2]\t"edge2"[4]\tw=2 s=4 e=2',
+  '',
+  ...['A', 'B', 'C', 'D'].flatMap((h, i) => [
+    `Hca\t1 "node${h}"`,
+    `[1]\t"edge${i < 2 ? 1 : 2}"[${(i % 2) + 1}]\tw=2 s=4 e=2`,
+    '',
+  ]),
+].join('\n');
 
 // A live subnet (ibsim + OpenSM) read by `FABSCOPE_FABRIC=infiniband fabscope serve`, as a site runs
 // it: a cable plugged into two free ports while the dashboard is open is drawn, ranked and said,
@@ -19,7 +47,7 @@ test.describe('live InfiniBand subnet', () => {
   let url = '';
   test.beforeAll(async () => {
     lab = await startLab({
-      net: ibsimNetFile(buildScenario('ar-demo')),
+      net: AR_DEMO,
       routing: 'minhop',
       sockName: `e2e-live-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
     });

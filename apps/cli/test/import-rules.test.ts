@@ -39,7 +39,7 @@ const RULES: Readonly<Record<string, Rule>> = {
     ),
     tests: ALL,
   },
-  e2e: { src: [], tests: ['@fabscope/test-support'] },
+  e2e: { src: [], tests: ['@fabscope/test-support', '@fabscope/lab'] },
 };
 
 /** Subpaths a package declares in its package.json `exports` (`@fabscope/api/config`). */

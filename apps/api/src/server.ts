@@ -105,7 +105,7 @@ export async function startApi(
         events,
       )
     : null;
-  const adaptiveRouting = adaptiveRoutingProviderFor(config, emulator, events);
+  const adaptiveRouting = adaptiveRoutingProviderFor(config, emulator, events, fabric);
   const ctx: ApiContext = { fabric, tables, linkIndex, store, sampler, emulator, adaptiveRouting, events };
   const jobs = jobSourceFor(config);
   if (jobs) ctx.jobs = jobs;

@@ -18,7 +18,7 @@ import { buildScenario, fatTreeRouting } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/config.ts';
 import { CONFIG_CHECK, OpafmXmlAdaptiveRouting } from '../src/fabric-manager/opafm-xml-provider.ts';
-import { NO_AR_ON_OPENSM, ProviderError } from '../src/fabric-manager/provider.ts';
+import { NO_AR_ON_OPENSM, NO_ISLS, ProviderError } from '../src/fabric-manager/provider.ts';
 import { type RunningApi, startApi } from '../src/server.ts';
 import { buildAppWithEmulator, buildTestApp } from './helper.ts';
 
@@ -278,6 +278,35 @@ describe('where the fabric has no adaptive routing fabscope can manage', () => {
     expect(await (await fetch(`${emulator.url}/v1/adaptive-routing`)).json()).toMatchObject({
       enabled: false,
     });
+  });
+
+  it('on one switch (no inter-switch links), even with an emulator: none, and why', async () => {
+    const single = buildScenario('single-switch-32');
+    const lone = await startEmulatorServer(
+      createEmulator({ fabric: single, tables: fatTreeRouting(single), startTimeMs: Date.now() }),
+      {
+        tickMs: 20,
+      },
+    );
+    const config = configFromEnv({
+      ...base,
+      FABSCOPE_SCENARIO: 'single-switch-32',
+      FABSCOPE_EMULATOR_URL: lone.url,
+    });
+    const singleApi = await startApi(config, single);
+    try {
+      const get = await fetch(`${singleApi.url}/api/v1/adaptive-routing`);
+      expect(await get.json()).toEqual({ available: false, reason: NO_ISLS });
+      const put = await fetch(`${singleApi.url}/api/v1/adaptive-routing`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ enabled: true }),
+      });
+      expect(put.status).toBe(409);
+    } finally {
+      await singleApi.close();
+      await lone.close();
+    }
   });
 
   it('without a fabric manager: GET says none is configured, PUT is refused 409', async () => {

@@ -282,6 +282,7 @@ export function App() {
             summary={snapshot?.summary ?? null}
             links={ranked?.links ?? null}
             onSelectLink={selectChannel}
+            hasIsls={fabric ? fabric.links.some((l) => l.kind === 'isl') : true}
           />
         </Panel>
         {/* The controls act on the fabric now, whatever instant the data panels show. */}

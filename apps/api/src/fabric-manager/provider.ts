@@ -33,6 +33,7 @@ export class ProviderError extends Error {
 }
 
 export const NO_AR_ON_OPENSM = 'upstream OpenSM has no adaptive routing';
+export const NO_ISLS = 'no inter-switch links: a route has no other path to adapt to';
 export const NO_FABRIC_MANAGER =
   'no fabric manager is configured (FABSCOPE_OPAFM_XML) and no emulator is attached (FABSCOPE_EMULATOR_URL)';
 

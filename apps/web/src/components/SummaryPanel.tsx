@@ -10,10 +10,12 @@ interface SummaryPanelProps {
   links?: readonly LinkDirectionState[] | null;
   /** Opens a direction of the worst-directions list (its flows, jobs and history). */
   onSelectLink?: ((id: string) => void) | undefined;
+  /** Whether the fabric has inter-switch links: without (one switch), no ISL histogram. */
+  hasIsls?: boolean;
 }
 
 /** Fabric-wide numbers: host transmit total, the opatop utilization histograms and the PM category lights. */
-export function SummaryPanel({ summary, links = null, onSelectLink }: SummaryPanelProps) {
+export function SummaryPanel({ summary, links = null, onSelectLink, hasIsls = true }: SummaryPanelProps) {
   const total = summary?.hostTransmitBytesPerSecond ?? null;
   const unit = usePreference('rateUnit');
   return (
@@ -33,7 +35,7 @@ export function SummaryPanel({ summary, links = null, onSelectLink }: SummaryPan
         <span className="muted small">sum of all host ports' transmit rate</span>
       </div>
       <div className="histograms">
-        <Histogram title="ISL" counts={summary?.histogram.isl ?? null} />
+        {hasIsls && <Histogram title="ISL" counts={summary?.histogram.isl ?? null} />}
         <Histogram title="Host links" counts={summary?.histogram.host ?? null} />
       </div>
       <HealthLights summary={summary} links={links} onSelectLink={onSelectLink} />

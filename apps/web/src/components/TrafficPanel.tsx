@@ -25,6 +25,17 @@ export function TrafficPanel({ traffic, seedAvailable = true, onSelectJob }: Tra
   const groups = flows ? groupFlowsByJob(flows, traffic.jobTotals) : [];
   const hidden = groups.slice(JOBS_SHOWN);
   const seedRunning = jobRunning(flows, SEED_JOB);
+  if (traffic.unavailable !== null) {
+    // A live fabric: its traffic is its jobs', not started from here.
+    return (
+      <div className="traffic">
+        <p className="hint" role="note" aria-label="Traffic control" title={traffic.unavailable}>
+          Traffic is started from here on the emulated fabric only: this API reads a live fabric (no emulator
+          attached). Its traffic is its jobs' — see the Jobs tab.
+        </p>
+      </div>
+    );
+  }
   return (
     <div className="traffic">
       <div className="button-row">

@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { describeError } from '../api/client.ts';
+import { ApiError, describeError } from '../api/client.ts';
 import { ChangeQueue } from '../lib/changeQueue.ts';
 
 export interface TickedResource<T> {
   data: T | null;
   busy: boolean;
   error: string | null;
+  /** The HTTP status of the last failed read or change (a 409: the API cannot do this here). */
+  errorStatus: number | null;
   /** Sends a change; its answer (the whole new state) replaces `data`. */
   mutate: (call: (signal: AbortSignal) => Promise<T>) => void;
 }
@@ -24,7 +26,12 @@ export function useTickedResource<T>(
 ): TickedResource<T> {
   const [data, setData] = useState<T | null>(null);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setErrorText] = useState<string | null>(null);
+  const [errorStatus, setErrorStatus] = useState<number | null>(null);
+  const setError = useCallback((e: unknown) => {
+    setErrorText(e === null ? null : describeError(e));
+    setErrorStatus(e instanceof ApiError ? e.status : null);
+  }, []);
   const lastFetch = useRef(0);
   const inFlight = useRef<AbortController | null>(null);
   const mutating = useRef(false);
@@ -37,10 +44,16 @@ export function useTickedResource<T>(
     const controller = new AbortController();
     inFlight.current = controller;
     lastFetch.current = Date.now();
-    read(controller.signal).then(setData, (e: unknown) => {
-      if (!controller.signal.aborted) setError(describeError(e));
-    });
-  }, [read]);
+    read(controller.signal).then(
+      (answer) => {
+        setData(answer);
+        setError(null);
+      },
+      (e: unknown) => {
+        if (!controller.signal.aborted) setError(e);
+      },
+    );
+  }, [read, setError]);
 
   useEffect(() => {
     void tick;
@@ -67,23 +80,26 @@ export function useTickedResource<T>(
 
   // Changes run one after another, each to its end (ChangeQueue): a stop-then-start is never cut
   // in half by a newer change or a tick's read; only leaving the page aborts them.
-  const mutate = useCallback((call: (signal: AbortSignal) => Promise<T>) => {
-    inFlight.current?.abort();
-    inFlight.current = null;
-    const signal = unmounted.current.signal;
-    queue.current
-      ?.run(() => call(signal))
-      .then(
-        (answer) => {
-          if (signal.aborted) return;
-          setData(answer);
-          setError(null);
-        },
-        (e: unknown) => {
-          if (!signal.aborted) setError(describeError(e));
-        },
-      );
-  }, []);
+  const mutate = useCallback(
+    (call: (signal: AbortSignal) => Promise<T>) => {
+      inFlight.current?.abort();
+      inFlight.current = null;
+      const signal = unmounted.current.signal;
+      queue.current
+        ?.run(() => call(signal))
+        .then(
+          (answer) => {
+            if (signal.aborted) return;
+            setData(answer);
+            setError(null);
+          },
+          (e: unknown) => {
+            if (!signal.aborted) setError(e);
+          },
+        );
+    },
+    [setError],
+  );
 
-  return { data, busy, error, mutate };
+  return { data, busy, error, errorStatus, mutate };
 }

@@ -16,6 +16,11 @@ export interface TrafficState {
   jobTotals: JobTotals | null;
   busy: boolean;
   error: string | null;
+  /**
+   * Why traffic cannot be started or listed here (the API has no emulator: a live fabric, whose
+   * traffic is its jobs'), or null.
+   */
+  unavailable: string | null;
   start: (request: TrafficRequest) => void;
   /** Stops every flow, then starts `request`: only these flows run afterwards. */
   replace: (request: TrafficRequest) => void;
@@ -36,7 +41,8 @@ export function useTraffic(tick: string | null): TrafficState {
     },
     [api],
   );
-  const { data, busy, error, mutate } = useTickedResource(read, tick, FLOW_REFRESH_MS);
+  const { data, busy, error, errorStatus, mutate } = useTickedResource(read, tick, FLOW_REFRESH_MS);
+  const unavailable = errorStatus === 409 ? error : null;
   const start = useCallback(
     (request: TrafficRequest) =>
       mutate(async (signal) => ({ flows: (await api.startTraffic(request, signal)).flows })),
@@ -52,5 +58,14 @@ export function useTraffic(tick: string | null): TrafficState {
   );
   const stop = useCallback(() => mutate((signal) => api.stopTraffic(signal)), [api, mutate]);
 
-  return { flows: data?.flows ?? null, jobTotals: data?.jobs ?? null, busy, error, start, replace, stop };
+  return {
+    flows: data?.flows ?? null,
+    jobTotals: data?.jobs ?? null,
+    busy,
+    error: unavailable === null ? error : null,
+    unavailable,
+    start,
+    replace,
+    stop,
+  };
 }

@@ -265,8 +265,22 @@ if (process.argv[2] === 'streams') {
     );
 
     let peakRss = rssMiB(pid);
+    // Demo: each process's own peak too (the API's, the emulator's, the collector's).
+    const peakByProcess = new Map<string, number>();
     const rssTimer = setInterval(() => {
       peakRss = Math.max(peakRss, rssMiB(pid));
+      if (SERVER !== 'demo') return;
+      for (const p of [pid, ...childPids(pid)]) {
+        let name = 'api';
+        try {
+          const args = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
+          const role = args.indexOf('__pipeline');
+          if (role >= 0) name = args[role + 1] ?? 'pipeline';
+        } catch {
+          continue;
+        }
+        peakByProcess.set(name, Math.max(peakByProcess.get(name) ?? 0, rssMiB(p, false)));
+      }
     }, 250);
 
     // Phase 1: dashboards and requests.
@@ -475,6 +489,11 @@ if (process.argv[2] === 'streams') {
       true,
     );
     report('server peak RSS (dashboards + requests)', peakRss, 'MiB', LIMITS.peakRssMiB);
+    if (peakByProcess.size > 0) {
+      console.log(
+        `peak RSS by process: ${[...peakByProcess].map(([name, mib]) => `${name} ${mib.toFixed(0)} MiB`).join(', ')}`,
+      );
+    }
     if (SITE) {
       for (
         let i = 0;

@@ -12,6 +12,7 @@ import { Listings } from './http/listings.ts';
 import { installPressureLimits, type PressureOptions } from './http/pressure.ts';
 import { installRoutePolicy } from './http/route-policy.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { validationMessage } from './http/validation-message.ts';
 import { isAppPath, registerWebAssets } from './http/web-assets.ts';
 import { JobSourceError } from './jobs/job.ts';
 import { analysisRoutes } from './routes/analysis.ts';
@@ -95,6 +96,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // 60 s idle limit): a server closing first races a request sent on the closing socket (ECONNRESET).
     keepAliveTimeout: 65_000,
     schemaController: { compilersFactory: validatorCompilers() as never },
+    // One sentence per bad parameter, the allowed values said once (http/validation-message.ts).
+    schemaErrorFormatter: (errors, dataVar) => new Error(validationMessage(errors, dataVar)),
   });
 
   const protect = !isLoopbackHost(listenHost);

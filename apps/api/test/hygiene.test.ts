@@ -56,7 +56,7 @@ describe('request hygiene', () => {
       const url = route.url.replace(/:[^/]+/g, '1');
       const res = await app.inject(`${url}?notAParameter=1`);
       expect({ url, status: res.statusCode }).toEqual({ url, status: 400 });
-      expect(res.json().message).toMatch(/additional/);
+      expect(res.json().message).toBe('querystring has an unknown parameter "notAParameter"');
       asked++;
     }
     expect(asked).toBeGreaterThan(5);

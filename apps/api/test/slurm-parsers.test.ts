@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildScenario } from '@fabscope/topology';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -201,6 +203,54 @@ describe('FABSCOPE_JOBS', () => {
     );
   });
 
+  it('a jobs file with one bad entry: the other jobs are served, the bad one named with its reason', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fabscope-jobs-'));
+    const file = join(dir, 'jobs.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        jobs: [
+          { id: '1', name: 'good', nodes: 'nodeA,nodeB' },
+          { id: '2', name: 'bad', nodes: 'node[1-' },
+          { id: '3', name: 'also good', nodes: ['nodeC'] },
+          { id: '1', name: 'twice', nodes: 'nodeD' },
+        ],
+      }),
+    );
+    const config = configFromEnv({
+      PORT: '0',
+      FABSCOPE_JOBS: `file:${file}`,
+      FABSCOPE_COLLECTOR_URLS: 'http://127.0.0.1:9/metrics',
+    });
+    const api = await startApi(config, buildScenario('ar-demo'));
+    try {
+      const res = await fetch(`${api.url}/api/v1/jobs`);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { jobs: { id: string }[]; skipped: unknown };
+      expect(body.jobs.map((j) => j.id)).toEqual(['1', '3']);
+      expect(body.skipped).toEqual({
+        total: 2,
+        entries: [
+          { entry: `${file}: jobs[1]`, reason: 'unclosed "[" in host list "node[1-"' },
+          { entry: `${file}: jobs[3]`, reason: 'id "1" given twice' },
+        ],
+      });
+    } finally {
+      await api.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('squeue lines: strict reading names the first bad line; a source skips it and keeps the others', () => {
+    const text =
+      '1001|a|alice|RUNNING|nodeA|2026-11-25T10:00:00\nbroken line\n1002|b|bob|RUNNING|node[1-|N/A\n1003|c|carol|PENDING||N/A\n';
+    expect(() => parseSqueueText(text)).toThrow(/squeue line 2: expected 6 fields/);
+    const skipped: { entry: string; reason: string }[] = [];
+    expect(parseSqueueText(text, skipped).map((j) => j.id)).toEqual(['1001', '1003']);
+    expect(skipped.map((s) => s.entry)).toEqual(['squeue line 2', 'squeue line 3']);
+    expect(skipped[1]?.reason).toMatch(/unclosed "\["/);
+  });
+
   it('the API started with a jobs file serves its jobs', async () => {
     const file = new URL('fixtures/slurm/squeue-v0.0.40.json', import.meta.url).pathname;
     const config = configFromEnv({
@@ -234,7 +284,12 @@ describe('CachedJobSource', () => {
         list: async () => {
           calls++;
           if (fail) throw new JobSourceError('squeue failed');
-          return [{ id: String(calls), name: 'j', user: null, state: 'RUNNING', nodes: [], startTime: null }];
+          return {
+            jobs: [
+              { id: String(calls), name: 'j', user: null, state: 'RUNNING', nodes: [], startTime: null },
+            ],
+            skipped: [],
+          };
         },
       },
       5000,
@@ -244,12 +299,12 @@ describe('CachedJobSource', () => {
     expect(calls).toBe(1);
     expect(a).toBe(b);
     nowMs = 4999;
-    expect((await source.list())[0]?.id).toBe('1');
+    expect((await source.list()).jobs[0]?.id).toBe('1');
     nowMs = 5000;
     fail = true;
     await expect(source.list()).rejects.toThrow('squeue failed');
     fail = false;
-    expect((await source.list())[0]?.id).toBe('3');
+    expect((await source.list()).jobs[0]?.id).toBe('3');
     expect(calls).toBe(3);
     expect(source.kind).toBe('slurm');
   });

@@ -26,6 +26,23 @@ export const JobsReply = Type.Object({
     Type.Literal('file'),
     Type.Literal('none'),
   ]),
+  skipped: Type.Optional(
+    Type.Object(
+      {
+        total: Type.Integer(),
+        entries: Type.Array(
+          Type.Object({
+            entry: Type.String({
+              description: 'Where: `squeue line 12`, `squeue --json jobs[3]`, `<file>: jobs[3]`',
+            }),
+            reason: Type.String(),
+          }),
+          { maxItems: 20, description: 'The first 20' },
+        ),
+      },
+      { description: 'Entries of the source that could not be read as jobs: left out, the others answered' },
+    ),
+  ),
   jobs: Type.Array(JobSchema),
   ...PageAnswerFields,
 });

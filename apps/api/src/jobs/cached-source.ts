@@ -1,4 +1,4 @@
-import type { Job, JobSource } from './job.ts';
+import type { JobListing, JobSource } from './job.ts';
 
 /** How long a squeue answer or a jobs file is reused: every panel of every dashboard asks. */
 export const JOBS_CACHE_MS = 5000;
@@ -9,8 +9,8 @@ export const JOBS_CACHE_MS = 5000;
  * its way share it; a failure is not kept (the next request asks again).
  */
 export class CachedJobSource implements JobSource {
-  private answer: { atMs: number; jobs: Job[] } | null = null;
-  private running: Promise<Job[]> | null = null;
+  private answer: { atMs: number; listing: JobListing } | null = null;
+  private running: Promise<JobListing> | null = null;
 
   constructor(
     private readonly source: JobSource,
@@ -22,13 +22,14 @@ export class CachedJobSource implements JobSource {
     return this.source.kind;
   }
 
-  list(): Promise<Job[]> {
-    if (this.answer && this.now() - this.answer.atMs < this.ttlMs) return Promise.resolve(this.answer.jobs);
+  list(): Promise<JobListing> {
+    if (this.answer && this.now() - this.answer.atMs < this.ttlMs)
+      return Promise.resolve(this.answer.listing);
     this.running ??= this.source.list().then(
-      (jobs) => {
-        this.answer = { atMs: this.now(), jobs };
+      (listing) => {
+        this.answer = { atMs: this.now(), listing };
         this.running = null;
-        return jobs;
+        return listing;
       },
       (error: unknown) => {
         this.running = null;

@@ -1,6 +1,6 @@
 import type { ApiContext } from '../context.ts';
 import { EmulatorJobSource } from './emulator-source.ts';
-import type { Job, JobSource } from './job.ts';
+import type { Job, JobListing, JobSource } from './job.ts';
 import { currentFlows, type FlowSelection, type JobFlow } from './job-flows.ts';
 
 /** The job source of a context: the configured one, else the emulator's traffic, else none. */
@@ -10,7 +10,12 @@ export function jobSourceOf(ctx: ApiContext): JobSource | null {
 }
 
 export async function listJobs(ctx: ApiContext): Promise<Job[]> {
-  return (await jobSourceOf(ctx)?.list()) ?? [];
+  return (await jobListing(ctx)).jobs;
+}
+
+/** The jobs and the entries the source could not read (a bad host list in squeue's answer). */
+export async function jobListing(ctx: ApiContext): Promise<JobListing> {
+  return (await jobSourceOf(ctx)?.list()) ?? { jobs: [], skipped: [] };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { EmulatorClient, EmulatorJob } from '../emulator-client.ts';
-import type { Job, JobSource } from './job.ts';
+import type { Job, JobListing, JobSource } from './job.ts';
 
 /**
  * One collator for every comparison: `localeCompare` with options builds one per call, ~100×
@@ -27,7 +27,7 @@ export class EmulatorJobSource implements JobSource {
   readonly kind = 'emulator';
   constructor(private readonly emulator: EmulatorClient) {}
 
-  async list(): Promise<Job[]> {
-    return (await this.emulator.listJobs()).jobs.map(jobOfEmulator);
+  async list(): Promise<JobListing> {
+    return { jobs: (await this.emulator.listJobs()).jobs.map(jobOfEmulator), skipped: [] };
   }
 }

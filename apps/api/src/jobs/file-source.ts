@@ -1,6 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { expandHostList, HostListError } from './hostlist.ts';
-import { type Job, type JobSource, JobSourceError } from './job.ts';
+import {
+  type Job,
+  type JobListing,
+  type JobSource,
+  JobSourceError,
+  readEntry,
+  type SkippedJob,
+} from './job.ts';
 import { parseSqueueJson } from './squeue.ts';
 
 /**
@@ -13,14 +20,15 @@ export class FileJobSource implements JobSource {
   readonly kind = 'file';
   constructor(readonly path: string) {}
 
-  async list(): Promise<Job[]> {
+  async list(): Promise<JobListing> {
     let text: string;
     try {
       text = await readFile(this.path, 'utf8');
     } catch (error) {
       throw new JobSourceError(`jobs file ${this.path}: ${(error as Error).message}`);
     }
-    return parseJobsFile(text, this.path);
+    const skipped: SkippedJob[] = [];
+    return { jobs: parseJobsFile(text, this.path, skipped), skipped };
   }
 }
 
@@ -28,7 +36,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A jobs file's text → jobs; squeue --json answers are recognised by their `job_id` fields. */
-export function parseJobsFile(text: string, where = 'jobs file'): Job[] {
+export function parseJobsFile(text: string, where = 'jobs file', skipped?: SkippedJob[]): Job[] {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -36,39 +44,46 @@ export function parseJobsFile(text: string, where = 'jobs file'): Job[] {
     throw new JobSourceError(`${where}: not JSON (${(error as Error).message})`);
   }
   if (!isObject(doc) || !Array.isArray(doc.jobs)) throw new JobSourceError(`${where}: no "jobs" array`);
-  if (doc.jobs.some((j) => isObject(j) && 'job_id' in j)) return parseSqueueJson(text);
+  if (doc.jobs.some((j) => isObject(j) && 'job_id' in j)) return parseSqueueJson(text, skipped);
   const seen = new Set<string>();
-  return doc.jobs.map((raw, i): Job => {
+  const jobs: Job[] = [];
+  doc.jobs.forEach((raw, i) => {
     const at = `${where}: jobs[${i}]`;
-    if (!isObject(raw)) throw new JobSourceError(`${at} is not an object`);
-    const id = typeof raw.id === 'number' ? String(raw.id) : raw.id;
-    if (typeof id !== 'string' || id === '') throw new JobSourceError(`${at}: id missing`);
-    if (seen.has(id)) throw new JobSourceError(`${at}: id "${id}" given twice`);
-    seen.add(id);
-    let nodes: string[];
-    try {
-      if (typeof raw.nodes === 'string') nodes = expandHostList(raw.nodes);
-      else if (Array.isArray(raw.nodes) && raw.nodes.every((n) => typeof n === 'string')) nodes = raw.nodes;
-      else throw new JobSourceError(`${at}: nodes must be a host list or an array of names`);
-    } catch (error) {
-      if (error instanceof HostListError) throw new JobSourceError(`${at}: ${error.message}`);
-      throw error;
-    }
-    const start = raw.startTime;
-    if (
-      start !== undefined &&
-      start !== null &&
-      (typeof start !== 'string' || Number.isNaN(Date.parse(start)))
-    ) {
-      throw new JobSourceError(`${at}: startTime must be an ISO 8601 time`);
-    }
-    return {
-      id,
-      name: typeof raw.name === 'string' ? raw.name : id,
-      user: typeof raw.user === 'string' ? raw.user : null,
-      state: typeof raw.state === 'string' ? raw.state.toUpperCase() : 'RUNNING',
-      nodes,
-      startTime: typeof start === 'string' ? new Date(start).toISOString() : null,
-    };
+    const job = readEntry(at, skipped, () => fileJob(raw, at, seen));
+    if (job) jobs.push(job);
   });
+  return jobs;
+}
+
+function fileJob(raw: unknown, at: string, seen: Set<string>): Job {
+  if (!isObject(raw)) throw new JobSourceError(`${at} is not an object`);
+  const id = typeof raw.id === 'number' ? String(raw.id) : raw.id;
+  if (typeof id !== 'string' || id === '') throw new JobSourceError(`${at}: id missing`);
+  if (seen.has(id)) throw new JobSourceError(`${at}: id "${id}" given twice`);
+  seen.add(id);
+  let nodes: string[];
+  try {
+    if (typeof raw.nodes === 'string') nodes = expandHostList(raw.nodes);
+    else if (Array.isArray(raw.nodes) && raw.nodes.every((n) => typeof n === 'string')) nodes = raw.nodes;
+    else throw new JobSourceError(`${at}: nodes must be a host list or an array of names`);
+  } catch (error) {
+    if (error instanceof HostListError) throw new JobSourceError(`${at}: ${error.message}`);
+    throw error;
+  }
+  const start = raw.startTime;
+  if (
+    start !== undefined &&
+    start !== null &&
+    (typeof start !== 'string' || Number.isNaN(Date.parse(start)))
+  ) {
+    throw new JobSourceError(`${at}: startTime must be an ISO 8601 time`);
+  }
+  return {
+    id,
+    name: typeof raw.name === 'string' ? raw.name : id,
+    user: typeof raw.user === 'string' ? raw.user : null,
+    state: typeof raw.state === 'string' ? raw.state.toUpperCase() : 'RUNNING',
+    nodes,
+    startTime: typeof start === 'string' ? new Date(start).toISOString() : null,
+  };
 }

@@ -16,10 +16,41 @@ export interface Job {
   startTime: string | null;
 }
 
+/** An entry of a source that could not be read as a job: left out, said. */
+export interface SkippedJob {
+  /** Where: `squeue line 12`, `jobs file /x.json: jobs[3]`. */
+  entry: string;
+  reason: string;
+}
+
+/** The jobs a source could read, and the entries it could not. */
+export interface JobListing {
+  jobs: Job[];
+  skipped: SkippedJob[];
+}
+
 /** Where jobs come from; `list` is asked on every jobs request. */
 export interface JobSource {
   readonly kind: 'emulator' | 'slurm' | 'file';
-  list(): Promise<Job[]>;
+  /** Throws JobSourceError when the source cannot answer at all; a bad entry is skipped, not fatal. */
+  list(): Promise<JobListing>;
+}
+
+/**
+ * Runs `read` for one entry of a source: its job, or — when `skipped` collects them — null with
+ * the entry and reason added there; without a collector the error is thrown (strict reading).
+ */
+export function readEntry<T>(entry: string, skipped: SkippedJob[] | undefined, read: () => T): T | null {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof JobSourceError) || skipped === undefined) throw error;
+    const reason = error.message.startsWith(`${entry}: `)
+      ? error.message.slice(entry.length + 2)
+      : error.message;
+    skipped.push({ entry, reason });
+    return null;
+  }
 }
 
 /** A job source that cannot answer (squeue failed, the file is unreadable); the message says why. */

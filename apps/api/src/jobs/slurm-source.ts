@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { type Job, type JobSource, JobSourceError } from './job.ts';
+import { type JobListing, type JobSource, JobSourceError, type SkippedJob } from './job.ts';
 import { parseSqueueJson, parseSqueueText, SQUEUE_FORMAT } from './squeue.ts';
 
 export interface SlurmSourceOptions {
@@ -27,7 +27,7 @@ export class SlurmJobSource implements JobSource {
     this.timeoutMs = options.timeoutMs ?? 5000;
   }
 
-  async list(): Promise<Job[]> {
+  async list(): Promise<JobListing> {
     const args = this.format === 'json' ? ['--json'] : ['-h', '-o', SQUEUE_FORMAT];
     const out = await new Promise<string>((resolve, reject) => {
       execFile(
@@ -43,6 +43,8 @@ export class SlurmJobSource implements JobSource {
         },
       );
     });
-    return this.format === 'json' ? parseSqueueJson(out) : parseSqueueText(out);
+    const skipped: SkippedJob[] = [];
+    const jobs = this.format === 'json' ? parseSqueueJson(out, skipped) : parseSqueueText(out, skipped);
+    return { jobs, skipped };
   }
 }

@@ -1,5 +1,5 @@
 import { expandHostList, HostListError } from './hostlist.ts';
-import { type Job, JobSourceError } from './job.ts';
+import { type Job, JobSourceError, readEntry, type SkippedJob } from './job.ts';
 
 /**
  * Pure parsers of squeue's two outputs. Both keep only what `Job` holds; a field of an unexpected
@@ -17,34 +17,39 @@ const NO_TIME = new Set(['', 'N/A', 'NONE', 'UNKNOWN', '(NULL)']);
  * the first field and the last four are counted from the right. `%S` is local time without a
  * zone (squeue prints the controller's), read here in this process's zone.
  */
-export function parseSqueueText(text: string): Job[] {
+export function parseSqueueText(text: string, skipped?: SkippedJob[]): Job[] {
   const jobs: Job[] = [];
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '') return;
-    const fields = line.split('|');
-    if (fields.length < 6) {
-      throw new JobSourceError(
-        `squeue line ${i + 1}: expected 6 fields (${SQUEUE_FORMAT}), got ${fields.length}: "${line.slice(0, 120)}"`,
-      );
-    }
-    const id = (fields[0] as string).trim();
-    const [user, state, nodeList, start] = fields.slice(-4).map((f) => f.trim()) as [
-      string,
-      string,
-      string,
-      string,
-    ];
-    const name = fields.slice(1, -4).join('|');
-    jobs.push({
-      id,
-      name,
-      user: user === '' ? null : user,
-      state,
-      nodes: nodesOf(nodeList, `squeue line ${i + 1}`),
-      startTime: localTime(start, `squeue line ${i + 1}`),
-    });
+    const job = readEntry(`squeue line ${i + 1}`, skipped, () => squeueLine(line, i));
+    if (job) jobs.push(job);
   });
   return jobs;
+}
+
+function squeueLine(line: string, i: number): Job {
+  const fields = line.split('|');
+  if (fields.length < 6) {
+    throw new JobSourceError(
+      `squeue line ${i + 1}: expected 6 fields (${SQUEUE_FORMAT}), got ${fields.length}: "${line.slice(0, 120)}"`,
+    );
+  }
+  const id = (fields[0] as string).trim();
+  const [user, state, nodeList, start] = fields.slice(-4).map((f) => f.trim()) as [
+    string,
+    string,
+    string,
+    string,
+  ];
+  const name = fields.slice(1, -4).join('|');
+  return {
+    id,
+    name,
+    user: user === '' ? null : user,
+    state,
+    nodes: nodesOf(nodeList, `squeue line ${i + 1}`),
+    startTime: localTime(start, `squeue line ${i + 1}`),
+  };
 }
 
 function nodesOf(list: string, where: string): string[] {
@@ -75,7 +80,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  * are `{set, infinite, number}`; before, `job_state` is a string and times plain Unix seconds.
  * Both are read. Array tasks get Slurm's `JOBID_TASK` id.
  */
-export function parseSqueueJson(text: string): Job[] {
+export function parseSqueueJson(text: string, skipped?: SkippedJob[]): Job[] {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -85,32 +90,39 @@ export function parseSqueueJson(text: string): Job[] {
   if (!isObject(doc) || !Array.isArray(doc.jobs)) {
     throw new JobSourceError('squeue --json: no "jobs" array in the answer');
   }
-  return doc.jobs.map((raw, i) => {
+  const jobs: Job[] = [];
+  doc.jobs.forEach((raw, i) => {
     const where = `squeue --json jobs[${i}]`;
-    if (!isObject(raw)) throw new JobSourceError(`${where}: not an object`);
-    const jobId = raw.job_id;
-    if (typeof jobId !== 'number' && typeof jobId !== 'string') {
-      throw new JobSourceError(`${where}: job_id missing`);
-    }
-    const arrayJob = numberOf(raw.array_job_id);
-    const arrayTask = numberOf(raw.array_task_id);
-    const id =
-      arrayJob !== null && arrayJob > 0 && arrayTask !== null ? `${arrayJob}_${arrayTask}` : String(jobId);
-    const state = Array.isArray(raw.job_state) ? raw.job_state[0] : raw.job_state;
-    if (typeof state !== 'string') throw new JobSourceError(`${where}: job_state missing`);
-    const nodes = raw.nodes ?? '';
-    if (typeof nodes !== 'string') throw new JobSourceError(`${where}: nodes is not a host list`);
-    const start = numberOf(raw.start_time);
-    return {
-      id,
-      name: typeof raw.name === 'string' ? raw.name : '',
-      user: typeof raw.user_name === 'string' && raw.user_name !== '' ? raw.user_name : null,
-      state,
-      nodes: nodesOf(nodes, where),
-      // 0 is Slurm's "not set" for a time.
-      startTime: start !== null && start > 0 ? new Date(start * 1000).toISOString() : null,
-    };
+    const job = readEntry(where, skipped, () => squeueJsonJob(raw, where));
+    if (job) jobs.push(job);
   });
+  return jobs;
+}
+
+function squeueJsonJob(raw: unknown, where: string): Job {
+  if (!isObject(raw)) throw new JobSourceError(`${where}: not an object`);
+  const jobId = raw.job_id;
+  if (typeof jobId !== 'number' && typeof jobId !== 'string') {
+    throw new JobSourceError(`${where}: job_id missing`);
+  }
+  const arrayJob = numberOf(raw.array_job_id);
+  const arrayTask = numberOf(raw.array_task_id);
+  const id =
+    arrayJob !== null && arrayJob > 0 && arrayTask !== null ? `${arrayJob}_${arrayTask}` : String(jobId);
+  const state = Array.isArray(raw.job_state) ? raw.job_state[0] : raw.job_state;
+  if (typeof state !== 'string') throw new JobSourceError(`${where}: job_state missing`);
+  const nodes = raw.nodes ?? '';
+  if (typeof nodes !== 'string') throw new JobSourceError(`${where}: nodes is not a host list`);
+  const start = numberOf(raw.start_time);
+  return {
+    id,
+    name: typeof raw.name === 'string' ? raw.name : '',
+    user: typeof raw.user_name === 'string' && raw.user_name !== '' ? raw.user_name : null,
+    state,
+    nodes: nodesOf(nodes, where),
+    // 0 is Slurm's "not set" for a time.
+    startTime: start !== null && start > 0 ? new Date(start * 1000).toISOString() : null,
+  };
 }
 
 /** A number, or Slurm's `{set, infinite, number}`; null when unset or infinite. */

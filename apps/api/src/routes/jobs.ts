@@ -13,7 +13,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { UpstreamError } from '../emulator-client.ts';
 import { sendError } from '../http/errors.ts';
-import { flowsNow, jobSourceOf, listJobs } from '../jobs/context.ts';
+import { flowsNow, jobListing, jobSourceOf, listJobs } from '../jobs/context.ts';
 import { JobSourceError } from '../jobs/job.ts';
 import { estimatedPairs, knownHosts } from '../jobs/job-flows.ts';
 import { flowsOnLink, jobLinks } from '../jobs/job-report.ts';
@@ -42,6 +42,9 @@ function indexPairs(fabric: Fabric, pairs: readonly { from: string; to: string }
 }
 
 /** Jobs (Slurm's, a jobs file's, or the emulator's traffic) and what their traffic crosses. */
+/** Unreadable entries of a job source listed in `/jobs` (the rest are counted). */
+const SKIPPED_LISTED = 20;
+
 export const jobRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
   const errors = { 400: ErrorReply, 404: ErrorReply, 502: ErrorReply, 504: ErrorReply };
   const channelIds = new Set(ctx.linkIndex.channels.map((c) => c.fixed.id));
@@ -64,15 +67,23 @@ export const jobRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { 
           'jobs',
           request.query,
           () =>
-            timedRead(ctx, 'jobs', async () => ({
-              instant: new Date().toISOString(),
-              rows: await listJobs(ctx),
-              extra: jobSourceOf(ctx)?.kind ?? 'none',
-            })),
+            timedRead(ctx, 'jobs', async () => {
+              const listing = await jobListing(ctx);
+              return {
+                instant: new Date().toISOString(),
+                rows: listing.jobs,
+                extra: { source: jobSourceOf(ctx)?.kind ?? 'none', skipped: listing.skipped },
+              };
+            }),
           costKey(ctx, 'jobs'),
         );
+        const { source, skipped } = page.extra;
         return {
-          source: page.extra,
+          source,
+          // Entries the source could not read are left out and said, not the whole answer lost.
+          ...(skipped.length > 0
+            ? { skipped: { total: skipped.length, entries: skipped.slice(0, SKIPPED_LISTED) } }
+            : {}),
           jobs: page.rows,
           total: page.total,
           ...(page.next === undefined ? {} : { next: page.next }),

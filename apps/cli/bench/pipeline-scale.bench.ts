@@ -6,7 +6,7 @@
 //   streaming parse and ingest, the sampler's tick;
 // - live: `startDemo` itself at the default interval for the fabric (FABSCOPE_SAMPLE_INTERVAL_MS
 //   unset), driven over HTTP as a user would (POST a permutation, poll /health and /summary), and
-//   the peak RSS of that whole demo process.
+//   the peak RSS of the demo's API process (this one) and of its emulator and collector processes.
 // - prometheus (with FABSCOPE_BENCH_PROMETHEUS=1, or as `… <fabric> prometheus`): `startDemo` with a real Prometheus (scrape interval by size, collector shards,
 //   the collectors' rates at the edge, the alert rules), the same permutation and polls for FABSCOPE_BENCH_LIVE_SECONDS (default 300
 //   after warm-up), Prometheus' own scrape durations and resident memory beside the demo's RSS.
@@ -17,6 +17,7 @@
 // the TSDB's memory, every error rate known) at the interval FABSCOPE_SAMPLE_INTERVAL_MS gives.
 // Prints `name: value unit (limit …)`; exits non-zero when a figure misses its limit.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   configFromEnv,
@@ -37,7 +38,7 @@ import {
 import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
 import { benchReporter, median } from '@fabscope/test-support';
 import { buildScenario, routingFor } from '@fabscope/topology';
-import { collectorShardsFor, prometheusIntervalFor, startDemo } from '../src/demo.ts';
+import { collectorShardsFor, prometheusIntervalFor, type RunningDemo, startDemo } from '../src/demo.ts';
 import { shardScraperConfig } from '../src/shard-scraper.ts';
 import { startVictoriaMetrics } from '../test/victoria-metrics.ts';
 
@@ -298,10 +299,27 @@ async function live(): Promise<void> {
       limits?.scrapeMs,
     );
   } finally {
+    pipelinePeak = pipelinePeakMiB(demo);
     await demo.stop();
   }
-  report('peak RSS of the whole demo process', process.resourceUsage().maxRSS / 1024, 'MiB', limits?.rssMiB);
+  report("peak RSS of the demo's API process", process.resourceUsage().maxRSS / 1024, 'MiB', limits?.rssMiB);
+  report("peak RSS of the demo's emulator and collector processes", pipelinePeak, 'MiB');
 }
+
+/** Peak RSS (VmHWM) of the demo's emulator and collector processes together, MiB, while they run. */
+function pipelinePeakMiB(demo: RunningDemo): number {
+  let mib = 0;
+  for (const pid of Object.values(demo.pipelinePids)) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      mib += Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+    } catch {
+      // Gone already: nothing to add.
+    }
+  }
+  return mib;
+}
+let pipelinePeak = 0;
 
 /** A live pipeline through a TSDB: what the polls and the figures after them need. */
 interface TsdbPipeline {
@@ -377,7 +395,10 @@ async function prometheusPipeline(): Promise<TsdbPipeline> {
         ...queries.map((q) => `Prometheus query ${q.labels}: ${q.value.toFixed(3)} s`),
       ];
     },
-    stop: () => demo.stop(),
+    stop: async () => {
+      pipelinePeak = pipelinePeakMiB(demo);
+      await demo.stop();
+    },
   };
 }
 
@@ -624,9 +645,11 @@ async function liveTsdb(pipeline: TsdbPipeline): Promise<void> {
     await pipeline.stop();
   }
   report(
-    `peak RSS of the whole demo process (${name} apart)`,
+    `peak RSS of the demo's API process (${name} apart)`,
     process.resourceUsage().maxRSS / 1024,
     'MiB',
     limits?.rssMiB,
   );
+  if (pipelinePeak > 0)
+    report("peak RSS of the demo's emulator and collector processes", pipelinePeak, 'MiB');
 }

@@ -139,6 +139,9 @@ async function stage<T>(name: string, runs: number, fn: () => T | Promise<T>, li
   return value as T;
 }
 
+/** Peak RSS of the emulator and collector processes, read before the demo stops (declared before the runs start). */
+let pipelinePeak = 0;
+
 const fabric = buildScenario(scenario);
 const intervalMs = defaultSampleIntervalMs(fabric);
 console.log(
@@ -319,7 +322,6 @@ function pipelinePeakMiB(demo: RunningDemo): number {
   }
   return mib;
 }
-let pipelinePeak = 0;
 
 /** A live pipeline through a TSDB: what the polls and the figures after them need. */
 interface TsdbPipeline {

@@ -111,7 +111,7 @@ describe('Prometheus configuration by fabric size', () => {
     expect(collectorShardsFor(4_608)).toBe(1);
     expect(collectorShardsFor(41_472)).toBe(4);
     expect(collectorShardsFor(165_888)).toBe(4);
-    expect([4_608, 41_472, 165_888].map(prometheusIntervalFor)).toEqual([1000, 20_000, 60_000]);
+    expect([4_608, 41_472, 165_888].map(prometheusIntervalFor)).toEqual([1000, 5000, 60_000]);
     // The raw counters beside the rates on small fabrics only (docs/metrics.md, "Series budget").
     expect([4_608, 41_472, 165_888].map(prometheusRawJobFor)).toEqual([true, false, false]);
   });

@@ -2,6 +2,7 @@ import type { Fabric, ForwardingTables } from '@fabscope/topology';
 import type { EmulatorClient } from './emulator-client.ts';
 import type { EventLog } from './events/event-log.ts';
 import type { AdaptiveRoutingProvider } from './fabric-manager/provider.ts';
+import type { FlowPaths } from './flow-paths.ts';
 import type { JobSource } from './jobs/job.ts';
 import type { LinkIndex } from './lib/utilization.ts';
 import type { Sampler } from './sampler.ts';
@@ -24,6 +25,8 @@ export interface ApiContext {
   sampler: Sampler;
   /** Absent on a real fabric: traffic and fault control need an emulator. */
   emulator: EmulatorClient | null;
+  /** The emulator's flows by their ends, read once per tick for `/route` (flow-paths.ts). */
+  flowPaths?: FlowPaths;
   /**
    * Who reads and changes adaptive routing (fabric-manager/choose-provider.ts); absent: the
    * emulator's fabric manager, or none.

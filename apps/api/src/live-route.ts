@@ -58,7 +58,9 @@ export async function liveRoute(ctx: ApiContext, fromName: string, toName: strin
   if (ctx.emulator) {
     let flows: Awaited<ReturnType<typeof ctx.emulator.listFlows>>['flows'] = [];
     try {
-      flows = (await ctx.emulator.listFlows({ from, to })).flows;
+      flows = ctx.flowPaths
+        ? await ctx.flowPaths.between(from, to)
+        : (await ctx.emulator.listFlows({ from, to })).flows;
     } catch {
       // No emulator answer: the tables' route is still the best account there is.
     }

@@ -13,6 +13,7 @@ import { emulatorTimeoutMs } from './emulator-client.ts';
 import { type EventLog, FileEventLog, MemoryEventLog } from './events/event-log.ts';
 import { RecordingEmulatorClient } from './events/recording-emulator.ts';
 import { adaptiveRoutingProviderFor } from './fabric-manager/choose-provider.ts';
+import { FlowPaths } from './flow-paths.ts';
 import { CachedJobSource } from './jobs/cached-source.ts';
 import { FileJobSource } from './jobs/file-source.ts';
 import type { JobSource } from './jobs/job.ts';
@@ -107,6 +108,7 @@ export async function startApi(
     : null;
   const adaptiveRouting = adaptiveRoutingProviderFor(config, emulator, events, fabric);
   const ctx: ApiContext = { fabric, tables, linkIndex, store, sampler, emulator, adaptiveRouting, events };
+  if (emulator) ctx.flowPaths = new FlowPaths(emulator, sampler);
   const jobs = jobSourceFor(config);
   if (jobs) ctx.jobs = jobs;
   // Topology versions and drift; on a real fabric re-discovered on a schedule and after port changes,
@@ -156,6 +158,7 @@ export async function startApi(
     store,
     sampler,
     async close() {
+      ctx.flowPaths?.stop();
       await follower?.stop();
       await smTables?.stop();
       await topology.stop();

@@ -1,0 +1,69 @@
+import type { EmulatorClient, FlowInfo } from './emulator-client.ts';
+
+/** The index is kept fresh only while routes are asked: this long after the last question. */
+const KEEP_WARM_MS = 30_000;
+
+/**
+ * The emulator's flows by their two ends, read once per sampling tick instead of once per
+ * `/route`: a question never waits on the emulator's event loop (busy computing its own tick),
+ * and the paths are as old as the utilization the route's hops carry (one tick at most). Read
+ * only while routes are asked; the first question of a quiet spell asks the emulator itself.
+ */
+export class FlowPaths {
+  private index: Map<string, FlowInfo[]> | null = null;
+  private lastAskedMs = Number.NEGATIVE_INFINITY;
+  private reading: Promise<void> | null = null;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly emulator: EmulatorClient,
+    /** Calls back once per sampling tick (the Sampler's onTick). */
+    sampler: { onTick(listener: () => void): () => void },
+    private readonly now: () => number = Date.now,
+  ) {
+    this.unsubscribe = sampler.onTick(() => {
+      if (this.now() - this.lastAskedMs < KEEP_WARM_MS) void this.read();
+      else this.index = null;
+    });
+  }
+
+  /** The flows from `from` to `to`: from the tick's index, or asked of the emulator. */
+  async between(from: string, to: string): Promise<FlowInfo[]> {
+    this.lastAskedMs = this.now();
+    if (this.index) return this.index.get(pairKey(from, to)) ?? [];
+    void this.read();
+    return (await this.emulator.listFlows({ from, to })).flows;
+  }
+
+  stop(): void {
+    this.unsubscribe();
+  }
+
+  /** Reads every flow once (a read under way is shared); a failure leaves the index as it was. */
+  private read(): Promise<void> {
+    this.reading ??= this.emulator
+      .listFlows()
+      .then(({ flows }) => {
+        const index = new Map<string, FlowInfo[]>();
+        for (const flow of flows) {
+          const key = pairKey(flow.from, flow.to);
+          const list = index.get(key);
+          if (list) list.push(flow);
+          else index.set(key, [flow]);
+        }
+        this.index = index;
+      })
+      .catch(() => {
+        // The per-question path stays: the next tick tries again.
+        this.index = null;
+      })
+      .finally(() => {
+        this.reading = null;
+      });
+    return this.reading;
+  }
+}
+
+function pairKey(from: string, to: string): string {
+  return `${from}\u0000${to}`;
+}

@@ -1,0 +1,57 @@
+import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
+import { buildScenario, fatTreeRouting } from '@fabscope/topology';
+import { describe, expect, it } from 'vitest';
+import { EmulatorClient } from '../src/emulator-client.ts';
+import { FlowPaths } from '../src/flow-paths.ts';
+
+/** The sampler's tick, stepped by the test (FlowPaths reads the flows once per tick). */
+function ticks() {
+  const listeners = new Set<() => void>();
+  return {
+    onTick(listener: () => void) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    tick() {
+      for (const l of listeners) l();
+    },
+  };
+}
+
+describe("a route's flows read once per tick, not once per question", () => {
+  it('answers from the tick’s read, even with the emulator gone; asks the emulator when cold', async () => {
+    const fabric = buildScenario('ar-demo');
+    const server = await startEmulatorServer(
+      createEmulator({ fabric, tables: fatTreeRouting(fabric), startTimeMs: Date.now() }),
+      { tickMs: 20 },
+    );
+    const client = new EmulatorClient(server.url, 5000);
+    const clock = ticks();
+    const paths = new FlowPaths(client, clock);
+    try {
+      await client.startFlows({ pattern: 'pairs', pairs: [['nodeA', 'nodeC']] });
+      // Cold: asked of the emulator, and the index read starts.
+      const cold = await paths.between('nodeA', 'nodeC');
+      expect(cold.map((f) => [f.from, f.to])).toEqual([['nodeA', 'nodeC']]);
+      expect(await paths.between('nodeB', 'nodeD')).toEqual([]);
+      // Warm: from the tick's read; the emulator is not asked (it is gone).
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      clock.tick();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await server.close();
+      const warm = await paths.between('nodeA', 'nodeC');
+      expect(warm.map((f) => f.id)).toEqual(cold.map((f) => f.id));
+      expect(warm[0]?.path.length).toBeGreaterThan(0);
+      expect(await paths.between('nodeC', 'nodeA')).toEqual([]);
+      // A tick whose read fails drops the index: the next question asks the emulator (and fails).
+      clock.tick();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await expect(paths.between('nodeA', 'nodeC')).rejects.toThrow();
+    } finally {
+      paths.stop();
+      await server.close().catch(() => undefined);
+    }
+  });
+});

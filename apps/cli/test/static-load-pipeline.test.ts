@@ -2,6 +2,7 @@ import { configFromEnv } from '@fabscope/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningDemo, startDemo } from '../src/index.ts';
 import { eventually } from './eventually.ts';
+import { startSeedPairs } from './seed-pairs.ts';
 
 interface StaticLoadAnswer {
   ports: { link: string; paths: number; utilization: number | null }[];
@@ -39,18 +40,7 @@ describe('static route load against the measured load', () => {
     expect(idle.groups.every((g) => g.meanUtilization === 0)).toBe(true);
 
     // Seed 002's two pairs on static routes: both cross edge1 → core2.
-    const started = await fetch(`${demo.apiUrl}/api/v1/traffic`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        pattern: 'pairs',
-        pairs: [
-          ['nodeA', 'nodeC'],
-          ['nodeB', 'nodeD'],
-        ],
-      }),
-    });
-    expect(started.status).toBe(200);
+    await startSeedPairs(demo.apiUrl);
     // The live /links read at the same tick (asked again until both answers name one instant).
     type Links = { time: string; links: { id: string; utilization: number | null }[] };
     const { busy, links } = await eventually(async () => {

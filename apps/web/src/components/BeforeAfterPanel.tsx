@@ -1,9 +1,10 @@
 import { useId } from 'react';
 import { compareLinks, relativeChange } from '../lib/beforeAfter.ts';
-import { formatClock, formatDirection, formatPercentValue } from '../lib/format.ts';
+import { formatClock, formatPercentValue } from '../lib/format.ts';
 import { useRateFormat } from '../state/preferences.ts';
 import { useInstant } from '../state/usePastSnapshot.ts';
 import { DateTimeField } from './DateTimeField.tsx';
+import { DirectionButton } from './DirectionButton.tsx';
 import { ErrorNote } from './ErrorNote.tsx';
 import { TableScroll } from './TableScroll.tsx';
 
@@ -169,14 +170,7 @@ export function BeforeAfterPanel({
                   {comparison.changes.map((c) => (
                     <tr key={c.id} data-link-id={c.id}>
                       <td className="mono">
-                        <button
-                          type="button"
-                          className="link-button"
-                          onClick={() => onOpenHistory(c.id)}
-                          title="Open its history"
-                        >
-                          {formatDirection(c.id)}
-                        </button>
+                        <DirectionButton id={c.id} onOpen={onOpenHistory} title="Open its history" />
                       </td>
                       <td className="num">{formatPercentValue(c.before)}</td>
                       <td className="num">{formatPercentValue(c.after)}</td>

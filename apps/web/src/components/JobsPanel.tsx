@@ -1,9 +1,10 @@
 import { useMemo } from 'react';
 import type { JobDetail, JobList } from '../api/types.ts';
-import { formatDirection, formatPercent } from '../lib/format.ts';
+import { formatPercent } from '../lib/format.ts';
 import { useRateFormat } from '../state/preferences.ts';
 import type { ApiLoad } from '../state/useApiQuery.ts';
 import { useLiveAnswer } from '../state/useLiveAnswer.ts';
+import { DirectionButton } from './DirectionButton.tsx';
 import { ErrorNote } from './ErrorNote.tsx';
 import { TableScroll } from './TableScroll.tsx';
 
@@ -110,9 +111,7 @@ export function JobsPanel({ selected, onSelect, tick, onSelectLink }: JobsPanelP
                   {shown.links.slice(0, LINKS_SHOWN).map((l) => (
                     <tr key={l.id}>
                       <td className="mono">
-                        <button type="button" className="link-button" onClick={() => onSelectLink(l.id)}>
-                          {formatDirection(l.id)}
-                        </button>
+                        <DirectionButton id={l.id} onOpen={onSelectLink} />
                       </td>
                       <td className="num">
                         {l.jobBytesPerSecond === null ? `${l.flows} flows` : rates.rate(l.jobBytesPerSecond)}

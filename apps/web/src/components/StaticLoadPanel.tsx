@@ -1,9 +1,10 @@
 import type { StaticLoad } from '../api/types.ts';
-import { formatCount, formatDirection, formatPercent } from '../lib/format.ts';
+import { formatCount, formatPercent } from '../lib/format.ts';
 import { tablesText } from '../lib/routeTables.ts';
 import { comparisonText, directionLabel, formatImbalance, imbalance } from '../lib/staticLoad.ts';
 import type { ApiLoad } from '../state/useApiQuery.ts';
 import { useLiveAnswer } from '../state/useLiveAnswer.ts';
+import { DirectionButton } from './DirectionButton.tsx';
 import { ErrorNote } from './ErrorNote.tsx';
 import { TableScroll } from './TableScroll.tsx';
 
@@ -104,14 +105,7 @@ export function StaticLoadPanel({
             {data.ports.map((p) => (
               <tr key={p.link}>
                 <td className="mono">
-                  <button
-                    type="button"
-                    className="link-button"
-                    onClick={() => onSelectLink(p.link)}
-                    title="Its flows and history"
-                  >
-                    {formatDirection(p.link)}
-                  </button>
+                  <DirectionButton id={p.link} onOpen={onSelectLink} title="Its flows and history" />
                 </td>
                 <td>{directionLabel(p.direction)}</td>
                 <td className="num">{formatCount(p.paths)}</td>

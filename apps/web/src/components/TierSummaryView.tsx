@@ -6,6 +6,7 @@ import { channelIdAt } from '../lib/linkSelection.ts';
 import { channelIndexById, pathLoads } from '../lib/route.ts';
 import { buildTierGroups, HOT_UTILIZATION, type LoadStats, summarizeTiers } from '../lib/tierSummary.ts';
 import { usePreference } from '../state/preferences.ts';
+import { DirectionButton } from './DirectionButton.tsx';
 import { Legend } from './Legend.tsx';
 import { PodDrillDown } from './PodDrillDown.tsx';
 import { TableScroll } from './TableScroll.tsx';
@@ -118,9 +119,7 @@ export function TierSummaryView({
                 <tr key={l.id} className="on-route">
                   <td className="mono">
                     {onSelectChannel ? (
-                      <button type="button" className="link-button" onClick={() => onSelectChannel(l.id)}>
-                        {formatDirection(l.id)}
-                      </button>
+                      <DirectionButton id={l.id} onOpen={onSelectChannel} />
                     ) : (
                       formatDirection(l.id)
                     )}

@@ -1,0 +1,19 @@
+import { formatDirection } from '../lib/format.ts';
+
+/** A link direction written as everywhere (`edge1/4 → core2/1`), a button that opens it. */
+export function DirectionButton({
+  id,
+  onOpen,
+  title,
+}: {
+  id: string;
+  onOpen: (id: string) => void;
+  /** What the click does: "Open its history", "Its flows and history". */
+  title?: string;
+}) {
+  return (
+    <button type="button" className="link-button" onClick={() => onOpen(id)} title={title}>
+      {formatDirection(id)}
+    </button>
+  );
+}

@@ -46,6 +46,13 @@ for (const scenario of ['fat-tree-6912', 'fat-tree-27648']) {
       const ports = detail.getByRole('table', { name: `Ports of ${name}` });
       await expect(ports.getByRole('row')).toHaveCount(1 + 48);
       expect(await seriousViolations(page)).toEqual([]);
+      // The drill-down is in the URL: a reload (or a link) opens the same pod and switch.
+      await expect(page).toHaveURL(new RegExp(`[?&]pod=2&switch=${name}(&|$)`));
+      await page.reload();
+      await expect(detail.getByLabel('Pod', { exact: true })).toHaveValue('1');
+      await expect(detail.getByRole('table', { name: `Ports of ${name}` }).getByRole('row')).toHaveCount(
+        1 + 48,
+      );
     });
 
     test('holds its layout at 1280 and 1600 px: tier and pod tables, route and contention inside the window', async ({

@@ -5,6 +5,7 @@ import { isCongested } from '../lib/congestion.ts';
 import { formatPercent, formatRate } from '../lib/format.ts';
 import { buildPods, busiest, switchPorts } from '../lib/podMatrix.ts';
 import { usePreference } from '../state/preferences.ts';
+import { useUrlParam } from '../state/useUrlState.ts';
 import { TableScroll } from './TableScroll.tsx';
 
 interface PodDrillDownProps {
@@ -17,6 +18,9 @@ interface PodDrillDownProps {
   onSelectChannel?: (channel: number) => void;
 }
 
+const parseSwitch = (raw: string | null): string | null => (raw === null || raw === '' ? null : raw);
+const serializeSwitch = (name: string | null): string | null => name;
+
 /**
  * The way down on a three-tier fabric: one pod's edge × aggregation matrix (each cell split into
  * its up and down direction, coloured by utilization, ringed when waiting for credit), then one
@@ -24,7 +28,8 @@ interface PodDrillDownProps {
  */
 export function PodDrillDown({ topology, snapshot, pod, onPodChange, onSelectChannel }: PodDrillDownProps) {
   const pods = useMemo(() => buildPods(topology), [topology]);
-  const [selectedSwitch, setSelectedSwitch] = useState<string | null>(null);
+  // The switch whose ports are shown is in the URL too (`?switch=`): a link reopens it.
+  const [selectedSwitch, setSelectedSwitch] = useUrlParam('switch', parseSwitch, serializeSwitch);
   // One tab stop for the matrix (a roving tabindex): arrow keys move between its cells.
   const [focus, setFocus] = useState<[number, number]>([0, 0]);
   const unit = usePreference('rateUnit');
@@ -38,7 +43,7 @@ export function PodDrillDown({ topology, snapshot, pod, onPodChange, onSelectCha
   const u = snapshot?.utilization ?? [];
   const w = snapshot?.waitFraction ?? [];
   const b = snapshot?.bytesPerSecond ?? [];
-  const pick = (name: string) => setSelectedSwitch((s) => (s === name ? null : name));
+  const pick = (name: string) => setSelectedSwitch(selectedSwitch === name ? null : name);
   const move = (event: KeyboardEvent<HTMLTableElement>) => {
     const step: Record<string, [number, number]> = {
       ArrowUp: [-1, 0],
@@ -150,7 +155,7 @@ export function PodDrillDown({ topology, snapshot, pod, onPodChange, onSelectCha
           </tbody>
         </table>
       </div>
-      {selectedSwitch && (
+      {selectedSwitch && ports.length > 0 && (
         <TableScroll label="Ports of the switch">
           <table className="agg-table pod-ports">
             <caption>Ports of {selectedSwitch}</caption>

@@ -1,11 +1,13 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { CompactSnapshot, Route, Topology } from '../api/types.ts';
 import { utilizationColor } from '../lib/colors.ts';
 import { formatDirection, formatPercent, formatRate } from '../lib/format.ts';
 import { channelIdAt } from '../lib/linkSelection.ts';
+import { parsePod, serializePod } from '../lib/podMatrix.ts';
 import { channelIndexById, pathLoads } from '../lib/route.ts';
 import { buildTierGroups, HOT_UTILIZATION, type LoadStats, summarizeTiers } from '../lib/tierSummary.ts';
 import { usePreference } from '../state/preferences.ts';
+import { useUrlParam } from '../state/useUrlState.ts';
 import { DirectionButton } from './DirectionButton.tsx';
 import { Legend } from './Legend.tsx';
 import { PodDrillDown } from './PodDrillDown.tsx';
@@ -67,7 +69,8 @@ export function TierSummaryView({
   route = null,
   onSelectChannel,
 }: TierSummaryViewProps) {
-  const [pod, setPod] = useState(0);
+  // The pod shown is in the URL (`?pod=2`, counted from 1 as the pods are named): a link reopens it.
+  const [pod, setPod] = useUrlParam('pod', parsePod, serializePod);
   const unit = usePreference('rateUnit');
   const groups = useMemo(() => buildTierGroups(topology), [topology]);
   const channelIndex = useMemo(() => channelIndexById(topology), [topology]);

@@ -122,3 +122,13 @@ export function busiest(channels: readonly number[], values: readonly (number | 
   }
   return max;
 }
+
+/** `?pod=N` (1-based, as pods are named) → the pod's index; absent or not a count: the first. */
+export function parsePod(raw: string | null): number {
+  const n = raw !== null && /^\d{1,6}$/.test(raw) ? Number(raw) : 0;
+  return n >= 1 ? n - 1 : 0;
+}
+
+export function serializePod(pod: number): string | null {
+  return pod === 0 ? null : String(pod + 1);
+}

@@ -379,17 +379,23 @@ for (const [scenario, [from, to]] of Object.entries(SMALL_SCENARIOS)) {
       });
 
       test('counts an iperf through the router once in the host transmit total', async ({ page }) => {
-        const started = await fetch(`${demo.url}/api/v1/traffic`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ pattern: 'iperf', from: 'opa-node', to: 'eth-node', streams: 16 }),
-        });
-        expect(started.status).toBe(200);
+        const dashboard = new Dashboard(page);
+        await page.goto(demo.url);
+        // iperf -P 16 started from the Traffic panel's form, as an administrator would.
+        const form = page.getByRole('form', { name: 'Start traffic' });
+        await form.getByLabel('Pattern').selectOption('iperf');
+        await form.getByLabel('Sender-receiver').fill('opa-node>eth-node');
+        await form.getByLabel('Streams').fill('16');
+        await form.getByRole('button', { name: 'Start' }).click();
         try {
-          const { flows } = (await started.json()) as { flows: { bytesPerSecond: number }[] };
+          await expect(page.getByRole('list', { name: 'Active flows by job' })).toContainText(
+            /16 flows \(1 pair\)/,
+          );
+          const { flows } = (await (await fetch(`${demo.url}/api/v1/traffic`)).json()) as {
+            flows: { from: string; to: string }[];
+          };
           expect(flows.length).toBe(16);
-          const dashboard = new Dashboard(page);
-          await page.goto(demo.url);
+          expect(flows.every((f) => f.from === 'opa-node' && f.to === 'eth-node')).toBe(true);
           // The flows' own rate, as the emulator reports it (≈ 12.3 GB/s: 98.6 Gb/s).
           const flowTotal = async () => {
             const body = (await (await fetch(`${demo.url}/api/v1/traffic`)).json()) as {

@@ -1,6 +1,15 @@
+import { type FormEvent, useId, useState } from 'react';
 import { pathNodes, SEED_PAIRS } from '../lib/flows.ts';
 
 import { groupFlowsByJob, jobRunning, SEED_JOB } from '../lib/jobs.ts';
+import {
+  TAKES_HOSTS,
+  TRAFFIC_ARG,
+  TRAFFIC_KINDS,
+  type TrafficDraft,
+  type TrafficKind,
+  trafficRequestOf,
+} from '../lib/trafficForm.ts';
 import { useRateFormat } from '../state/preferences.ts';
 import type { TrafficState } from '../state/useTraffic.ts';
 import { ErrorNote } from './ErrorNote.tsx';
@@ -55,6 +64,7 @@ export function TrafficPanel({ traffic, seedAvailable = true, onSelectJob }: Tra
           Stop traffic
         </button>
       </div>
+      <StartTrafficForm busy={traffic.busy} onStart={traffic.start} />
       {traffic.error && <ErrorNote message={traffic.error} />}
       {flows === null ? (
         <p className="placeholder">Loading flows…</p>
@@ -105,5 +115,85 @@ export function TrafficPanel({ traffic, seedAvailable = true, onSelectJob }: Tra
         </ul>
       )}
     </div>
+  );
+}
+
+/** Any pattern the API offers, started for the hosts chosen (lib/trafficForm.ts builds the request). */
+function StartTrafficForm({ busy, onStart }: { busy: boolean; onStart: TrafficState['start'] }) {
+  const [draft, setDraft] = useState<TrafficDraft>({ kind: 'permutation', arg: '', streams: '', hosts: '' });
+  const [problem, setProblem] = useState<string | null>(null);
+  const id = useId();
+  const arg = TRAFFIC_ARG[draft.kind];
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const result = trafficRequestOf(draft);
+    if (!result.ok) return setProblem(result.message);
+    setProblem(null);
+    onStart(result.request);
+  };
+  return (
+    <form className="form-grid traffic-form" aria-label="Start traffic" onSubmit={submit}>
+      <label htmlFor={`${id}-kind`}>Pattern</label>
+      <select
+        id={`${id}-kind`}
+        value={draft.kind}
+        onChange={(e) => setDraft({ ...draft, kind: e.target.value as TrafficKind, arg: '' })}
+      >
+        {TRAFFIC_KINDS.map((k) => (
+          <option key={k} value={k}>
+            {k}
+          </option>
+        ))}
+      </select>
+      {arg && (
+        <>
+          <label htmlFor={`${id}-arg`}>{arg.label}</label>
+          <input
+            id={`${id}-arg`}
+            type="text"
+            value={draft.arg}
+            placeholder={arg.optional ? `${arg.placeholder} (optional)` : arg.placeholder}
+            onChange={(e) => setDraft({ ...draft, arg: e.target.value })}
+          />
+        </>
+      )}
+      {draft.kind === 'iperf' && (
+        <>
+          <label htmlFor={`${id}-streams`}>Streams</label>
+          <input
+            id={`${id}-streams`}
+            type="number"
+            min={1}
+            max={1024}
+            value={draft.streams}
+            placeholder="1"
+            onChange={(e) => setDraft({ ...draft, streams: e.target.value })}
+          />
+        </>
+      )}
+      {TAKES_HOSTS.has(draft.kind) && (
+        <>
+          <label htmlFor={`${id}-hosts`}>Hosts</label>
+          <input
+            id={`${id}-hosts`}
+            type="text"
+            value={draft.hosts}
+            placeholder="all hosts, or names: node01,node02"
+            onChange={(e) => setDraft({ ...draft, hosts: e.target.value })}
+          />
+        </>
+      )}
+      <span />
+      <div className="button-row">
+        <button type="submit" className="btn btn-small" disabled={busy}>
+          Start
+        </button>
+      </div>
+      {problem && (
+        <p className="error-note form-problem" role="alert">
+          {problem}
+        </p>
+      )}
+    </form>
   );
 }

@@ -5,6 +5,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { isLoopbackHost, tokenMatches } from './auth.ts';
 import type { ApiContext } from './context.ts';
 import { UpstreamError } from './emulator-client.ts';
+import { Alarms } from './events/alarms.ts';
 import { HealthWatch } from './events/health-watch.ts';
 import { installAnswerCache } from './http/answer-cache.ts';
 import { errorBody, installErrorTrace, noteCause, sendError } from './http/errors.ts';
@@ -15,6 +16,7 @@ import { registerSecurityHeaders } from './http/security-headers.ts';
 import { validationMessage } from './http/validation-message.ts';
 import { isAppPath, registerWebAssets } from './http/web-assets.ts';
 import { JobSourceError } from './jobs/job.ts';
+import { alarmRoutes } from './routes/alarms.ts';
 import { analysisRoutes } from './routes/analysis.ts';
 import { controlRoutes } from './routes/control.ts';
 import { eventRoutes } from './routes/events.ts';
@@ -166,7 +168,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Thresholds crossed and collection gaps go to the event log once per tick (events/health-watch.ts).
   if (ctx.events) {
-    const watch = new HealthWatch(ctx.events, ctx.linkIndex);
+    ctx.alarms ??= new Alarms(ctx.events);
+    const watch = new HealthWatch(ctx.events, ctx.linkIndex, undefined, ctx.alarms);
     const stop = ctx.sampler.onTick((tick, snapshot) => {
       watch.useIndex(ctx.linkIndex);
       watch.observe(Date.parse(tick.time), tick.links, snapshot.ports);
@@ -187,6 +190,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(jobRoutes, { ctx });
       await api.register(linksExportRoutes, { ctx });
       await api.register(topologyLiveRoutes, { ctx });
+      await api.register(alarmRoutes, { ctx });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api/v1' },

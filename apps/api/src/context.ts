@@ -1,5 +1,6 @@
 import type { Fabric, ForwardingTables } from '@fabscope/topology';
 import type { EmulatorClient } from './emulator-client.ts';
+import type { Alarms } from './events/alarms.ts';
 import type { EventLog } from './events/event-log.ts';
 import type { AdaptiveRoutingProvider } from './fabric-manager/provider.ts';
 import type { FlowPaths } from './flow-paths.ts';
@@ -36,6 +37,8 @@ export interface ApiContext {
   jobs?: JobSource;
   /** Changes and incidents for `GET /events`; absent: the store's own events only. */
   events?: EventLog;
+  /** Grouped alarms with a lifecycle, fed by the health watch (events/alarms.ts). */
+  alarms?: Alarms;
   /** Topology versions, discovery and drift (topology-live/); absent: the loaded topology only. */
   topologyLive?: LiveTopology;
   /**

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import { isCompact, type JobDetail, type LinkDirectionState, type StreamView } from './api/types.ts';
 import { AdaptiveRoutingPanel } from './components/AdaptiveRoutingPanel.tsx';
+import { AlarmsList } from './components/AlarmsList.tsx';
 import { BeforeAfterPanel } from './components/BeforeAfterPanel.tsx';
 import { ContentionPanel } from './components/ContentionPanel.tsx';
 import { EventsPanel } from './components/EventsPanel.tsx';
@@ -309,6 +310,7 @@ export function App() {
           />
         </Panel>
         <Panel title="Events" className="area-events">
+          {time.atMs === null && <AlarmsList tick={liveTick} onOpenHistory={openHistory} />}
           <EventsPanel
             events={events}
             minSeverity={severity}

@@ -2,6 +2,7 @@
 // API's /api/v1 (api.ts, time.ts) and the emulator's v1 (emulator.ts). Fastify routes validate with
 // them, clients and the web take their types from them (types only: the web still talks HTTP).
 // Imports nothing of fabscope.
+export * from './alarms.ts';
 export * from './analysis.ts';
 export * from './api.ts';
 export * from './emulator.ts';

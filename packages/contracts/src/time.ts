@@ -14,6 +14,7 @@ export const EVENT_KINDS = [
   'collection-gap',
   'alert',
   'topology',
+  'alarm',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 

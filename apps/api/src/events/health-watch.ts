@@ -6,6 +6,7 @@ import {
   severityOf,
 } from '@fabscope/topology';
 import type { LinkDirectionState, LinkIndex } from '../lib/utilization.ts';
+import type { AlarmMember, Alarms } from './alarms.ts';
 import type { EventLog, FabricEvent } from './event-log.ts';
 
 /** Most events of one kind (per category, or gaps) written per tick; the rest are counted in one. */
@@ -41,6 +42,8 @@ export class HealthWatch {
     private readonly log: EventLog,
     private index: LinkIndex,
     private readonly limit = EVENTS_PER_TICK,
+    /** The alarms the directions over threshold make, grouped (absent: events only). */
+    private readonly alarms?: Alarms,
   ) {
     this.nameThePorts(index);
   }
@@ -60,7 +63,11 @@ export class HealthWatch {
   observe(timeMs: number, links: readonly LinkDirectionState[], ports: ReadonlyMap<string, unknown>): void {
     for (const name of CATEGORY_NAMES) this.categoryEvents(timeMs, links, name);
     this.gapEvents(timeMs, ports);
+    this.alarms?.update(timeMs, this.overThreshold.values());
   }
+
+  /** Every direction over a category's threshold now, for the grouped alarms (alarms.ts). */
+  private readonly overThreshold = new Map<string, AlarmMember>();
 
   private categoryEvents(timeMs: number, links: readonly LinkDirectionState[], name: CategoryName): void {
     const rising: Change[] = [];
@@ -72,6 +79,8 @@ export class HealthWatch {
       const before = this.levels.get(key) ?? 0;
       const severity = severityOf(value);
       const now = severity === null ? 0 : LEVEL[severity];
+      if (now === 0) this.overThreshold.delete(key);
+      else this.overThreshold.set(key, { id: link.id, kind: link.kind, category: name, level: now, value });
       if (now === before) continue;
       if (now === 0) this.levels.delete(key);
       else this.levels.set(key, now);

@@ -2,6 +2,8 @@ import type {
   AdaptiveRouting,
   AdaptiveRoutingChange,
   AdaptiveRoutingStatus,
+  Alarm,
+  AlarmList,
   Analysis,
   Drift,
   ErrorBody,
@@ -277,6 +279,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
         undefined,
         signal,
       ),
+    /** Alarms with a lifecycle: the active ones, or (all) and the cleared ones. */
+    getAlarms: (all: boolean, signal?: AbortSignal) =>
+      request<AlarmList>('GET', `/api/v1/alarms${all ? '?state=all' : ''}`, undefined, signal),
+    acknowledgeAlarm: (id: string, by: string, signal?: AbortSignal) =>
+      request<Alarm>('POST', `/api/v1/alarms/${encodeURIComponent(id)}/acknowledge`, { by }, signal),
     getEvents: (from: string, to: string, signal?: AbortSignal) =>
       request<EventList>(
         'GET',

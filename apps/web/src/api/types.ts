@@ -19,6 +19,8 @@ export type {
   AdaptiveRouting,
   AdaptiveRoutingChange,
   AdaptiveRoutingStatus,
+  Alarm,
+  AlarmList,
   Analysis,
   Drift,
   DriftFindingRecord,

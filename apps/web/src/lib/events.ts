@@ -15,6 +15,7 @@ export const EVENT_KIND_LABELS: Record<FabricEventKind, string> = {
   'collection-gap': 'no data',
   alert: 'alert',
   topology: 'topology',
+  alarm: 'alarm',
 };
 
 /** Colour of each kind's marker on the charts. */
@@ -29,6 +30,7 @@ export const EVENT_KIND_COLORS: Record<FabricEventKind, string> = {
   'collection-gap': '#768390',
   alert: '#f85149',
   topology: '#a371f7',
+  alarm: '#db6d28',
 };
 
 export function eventKindLabel(kind: string): string {

@@ -1,0 +1,149 @@
+import type { CategoryName, Severity } from '@fabscope/topology';
+import type { EventLog } from './event-log.ts';
+
+/** Link directions named in an alarm (the worst first); the rest are counted. */
+export const ALARM_MEMBERS_LISTED = 20;
+/** Cleared alarms kept for `/alarms?state=all`, newest first. */
+export const CLEARED_KEPT = 100;
+
+const SEVERITY_OF_LEVEL: Record<number, Severity> = { 1: 'warning', 2: 'error', 3: 'critical' };
+
+/** One direction over a category's threshold, as the health watch keeps it. */
+export interface AlarmMember {
+  id: string;
+  kind: 'isl' | 'host';
+  category: CategoryName;
+  /** 1 warning, 2 error, 3 critical. */
+  level: number;
+  /** The category's value, × its threshold. */
+  value: number;
+}
+
+export interface Alarm {
+  /** Stable while the condition lasts: `<category>/<isl|host>@<raised ms>`. */
+  id: string;
+  category: CategoryName;
+  linkKind: 'isl' | 'host';
+  state: 'active' | 'cleared';
+  /** The worst member's. */
+  severity: Severity;
+  count: number;
+  /** The worst ALARM_MEMBERS_LISTED members. */
+  members: { id: string; value: number; severity: Severity }[];
+  raisedMs: number;
+  updatedMs: number;
+  clearedMs: number | null;
+  acknowledged: { by: string; atMs: number } | null;
+}
+
+const nounOf = (kind: 'isl' | 'host', count: number) =>
+  kind === 'isl' ? `ISL direction${count === 1 ? '' : 's'}` : `host link direction${count === 1 ? '' : 's'}`;
+
+/** "32 host link directions over the congestion threshold". */
+export function alarmText(alarm: Pick<Alarm, 'count' | 'linkKind' | 'category'>): string {
+  return `${alarm.count} ${nounOf(alarm.linkKind, alarm.count)} over the ${alarm.category} threshold`;
+}
+
+/**
+ * Alarms with a lifecycle, as UFM's: the directions over one PM category's threshold, grouped by
+ * category and link kind, are one *active* alarm while any is over (its count, worst severity and
+ * worst members updated each tick), *cleared* when none is; an acknowledgement (who, when) stays
+ * with it. A fabric-wide congestion is one alarm, not hundreds of events. Raising, clearing and
+ * acknowledging are `alarm` events.
+ */
+export class Alarms {
+  private readonly active = new Map<string, Alarm>();
+  private readonly cleared: Alarm[] = [];
+
+  constructor(private readonly log?: EventLog) {}
+
+  /** The members over threshold now (every one, each tick). */
+  update(timeMs: number, members: Iterable<AlarmMember>): void {
+    const groups = new Map<string, AlarmMember[]>();
+    for (const m of members) {
+      const key = `${m.category}/${m.kind}`;
+      const list = groups.get(key);
+      if (list) list.push(m);
+      else groups.set(key, [m]);
+    }
+    for (const [key, list] of groups) {
+      list.sort((a, b) => b.level - a.level || b.value - a.value || (a.id < b.id ? -1 : 1));
+      const worst = list[0] as AlarmMember;
+      let alarm = this.active.get(key);
+      const raised = alarm === undefined;
+      if (!alarm) {
+        alarm = {
+          id: `${key}@${timeMs}`,
+          category: worst.category,
+          linkKind: worst.kind,
+          state: 'active',
+          severity: 'warning',
+          count: 0,
+          members: [],
+          raisedMs: timeMs,
+          updatedMs: timeMs,
+          clearedMs: null,
+          acknowledged: null,
+        };
+        this.active.set(key, alarm);
+      }
+      const severity = SEVERITY_OF_LEVEL[worst.level] ?? 'warning';
+      if (alarm.count !== list.length || alarm.severity !== severity) alarm.updatedMs = timeMs;
+      alarm.severity = severity;
+      alarm.count = list.length;
+      alarm.members = list.slice(0, ALARM_MEMBERS_LISTED).map((m) => ({
+        id: m.id,
+        value: m.value,
+        severity: SEVERITY_OF_LEVEL[m.level] ?? 'warning',
+      }));
+      if (raised)
+        this.log?.append({
+          timeMs,
+          kind: 'alarm',
+          subject: 'fabric',
+          severity,
+          detail: `alarm raised: ${alarmText(alarm)}`,
+        });
+    }
+    for (const [key, alarm] of this.active) {
+      if (groups.has(key)) continue;
+      this.active.delete(key);
+      alarm.state = 'cleared';
+      alarm.clearedMs = timeMs;
+      alarm.updatedMs = timeMs;
+      this.cleared.unshift(alarm);
+      this.cleared.length = Math.min(this.cleared.length, CLEARED_KEPT);
+      this.log?.append({
+        timeMs,
+        kind: 'alarm',
+        subject: 'fabric',
+        severity: 'info',
+        detail: `alarm cleared: no ${alarm.linkKind === 'isl' ? 'ISL' : 'host link'} direction over the ${alarm.category} threshold (raised ${new Date(alarm.raisedMs).toISOString()})`,
+      });
+    }
+  }
+
+  /** Active alarms, worst first; with `all`, the cleared ones kept after them, newest first. */
+  list(all: boolean): Alarm[] {
+    const rank: Record<Severity, number> = { critical: 3, error: 2, warning: 1 };
+    const active = [...this.active.values()].sort(
+      (a, b) => rank[b.severity] - rank[a.severity] || b.count - a.count || (a.id < b.id ? -1 : 1),
+    );
+    return all ? [...active, ...this.cleared] : active;
+  }
+
+  /** Records who acknowledged an alarm (active or cleared); null when there is no such alarm. */
+  acknowledge(id: string, by: string, timeMs: number): Alarm | null {
+    const alarm = [...this.active.values(), ...this.cleared].find((a) => a.id === id);
+    if (!alarm) return null;
+    alarm.acknowledged = { by, atMs: timeMs };
+    this.log?.append({
+      timeMs,
+      kind: 'alarm',
+      subject: 'fabric',
+      severity: 'info',
+      detail: `alarm acknowledged by ${by}: ${alarmText(alarm)}`,
+    });
+    return alarm;
+  }
+}

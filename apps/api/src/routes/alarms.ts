@@ -1,0 +1,65 @@
+import {
+  AcknowledgeRequest,
+  type Alarm as AlarmAnswer,
+  AlarmSchema,
+  AlarmsQuery,
+  AlarmsReply,
+  ErrorReply,
+} from '@fabscope/contracts';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ApiContext } from '../context.ts';
+import { type Alarm, alarmText } from '../events/alarms.ts';
+import { sendError } from '../http/errors.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function answer(alarm: Alarm): AlarmAnswer {
+  return {
+    id: alarm.id,
+    category: alarm.category,
+    linkKind: alarm.linkKind,
+    state: alarm.state,
+    severity: alarm.severity,
+    count: alarm.state === 'cleared' ? 0 : alarm.count,
+    summary: alarmText(alarm),
+    members: alarm.state === 'cleared' ? [] : alarm.members,
+    raisedAt: iso(alarm.raisedMs),
+    updatedAt: iso(alarm.updatedMs),
+    clearedAt: alarm.clearedMs === null ? null : iso(alarm.clearedMs),
+    acknowledged: alarm.acknowledged ? { by: alarm.acknowledged.by, at: iso(alarm.acknowledged.atMs) } : null,
+  };
+}
+
+/** Alarms with a lifecycle (events/alarms.ts): the active ones, the cleared ones, acknowledgement. */
+export const alarmRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  app.get<{ Querystring: AlarmsQuery }>(
+    '/alarms',
+    {
+      schema: {
+        summary:
+          'Alarms: the link directions of one kind over one PM category threshold, grouped; active ones worst first, with state=all the cleared ones too',
+        querystring: AlarmsQuery,
+        response: { 200: AlarmsReply, 400: ErrorReply },
+      },
+    },
+    async (request) => ({ alarms: (ctx.alarms?.list(request.query.state === 'all') ?? []).map(answer) }),
+  );
+
+  app.post<{ Params: { id: string }; Body: AcknowledgeRequest }>(
+    '/alarms/:id/acknowledge',
+    {
+      schema: {
+        summary: 'Acknowledges an alarm (who, when): recorded with it and in the events',
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }) }),
+        body: AcknowledgeRequest,
+        response: { 200: AlarmSchema, 400: ErrorReply, 404: ErrorReply },
+      },
+    },
+    async (request, reply) => {
+      const alarm = ctx.alarms?.acknowledge(request.params.id, request.body.by, Date.now()) ?? null;
+      if (!alarm) return sendError(reply, 404, `no alarm "${request.params.id}"`);
+      return answer(alarm);
+    },
+  );
+};

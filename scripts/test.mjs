@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: every check a change must pass, from a fresh clone. Installs the system packages
-// the tests drive for real (Debian chromium, prometheus, node_exporter, VictoriaMetrics, tmux, opa-fm) when running as root, or stops and
+// the tests drive for real (Debian chromium, prometheus, alertmanager, node_exporter, VictoriaMetrics, tmux, opa-fm) when running as root, or stops and
 // names them. Ends with one line "tests: N passed, N failed".
 import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -16,6 +16,12 @@ const SYSTEM_PACKAGES = [
     why: 'integration and end-to-end tests against a real Prometheus',
   },
   { command: 'promtool', pkg: 'prometheus', why: 'checking the Prometheus config and rules' },
+  {
+    command: 'prometheus-alertmanager',
+    pkg: 'prometheus-alertmanager',
+    why: 'alerts through a real Alertmanager to a webhook receiver (demo --prometheus --alertmanager)',
+  },
+  { command: 'amtool', pkg: 'prometheus-alertmanager', why: 'checking the Alertmanager config' },
   { command: 'docker-compose', pkg: 'docker-compose', why: 'validating docker-compose.yml offline' },
   {
     command: 'prometheus-node-exporter',

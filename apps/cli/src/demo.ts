@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { type ApiConfig, defaultSampleIntervalMs, type RunningApi, startApi } from '@fabscope/api';
+import { type AlertmanagerServer, type AlertmanagerTimings, startAlertmanager } from './alertmanager.ts';
 import { CHECKOUT_ROOT } from './checkout.ts';
 import { fabricFromConfig } from './commands/topology.ts';
 import { collectorShardsFor, startCollectorProcess, startEmulatorProcess } from './pipeline-process.ts';
@@ -55,6 +56,13 @@ export interface DemoOptions {
    * Prometheus remote-writes into (VictoriaMetrics), as per-shard Prometheus servers would.
    */
   readPromqlFrom?: string;
+  /**
+   * With `prometheus`: start a real Alertmanager beside it (deploy/alertmanager/alertmanager.yml)
+   * that its alerts go to, posting them to `webhookUrl` (default: the shipped example's URL).
+   */
+  alertmanager?: (AlertmanagerTimings & { webhookUrl?: string | undefined; port?: number }) | undefined;
+  /** With `prometheus`: send the alerts to this (a site's) Alertmanager as well. */
+  alertmanagerUrl?: string | undefined;
 }
 
 export interface RunningDemo {
@@ -70,6 +78,8 @@ export interface RunningDemo {
   prometheusUrl: string | undefined;
   /** The supervised Prometheus (demo --prometheus), restarted when it dies. */
   prometheus: SupervisedPrometheus | undefined;
+  /** The demo's own Alertmanager (`alertmanager`), the one its Prometheus sends alerts to. */
+  alertmanagerUrl: string | undefined;
   api: RunningApi;
   stop(): Promise<void>;
 }
@@ -115,8 +125,18 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       options.config.sampleIntervalMs ??
       (options.prometheus ? prometheusIntervalFor(ports) : defaultSampleIntervalMs(fabric));
     let prometheus: SupervisedPrometheus | undefined;
+    let alertmanager: AlertmanagerServer | undefined;
+    if (options.prometheus && options.alertmanager) {
+      const started = await startAlertmanager(options.alertmanager);
+      alertmanager = started;
+      stops.push(() => started.stop());
+    }
     if (options.prometheus) {
+      const alertmanagers = [alertmanager?.url, options.alertmanagerUrl].filter(
+        (url): url is string => url !== undefined && url !== '',
+      );
       const started: SupervisedPrometheus = await supervisePrometheus({
+        alertmanagers,
         targets: collectorUrls.map((url) => new URL(url).host),
         scrapeIntervalMs: intervalMs,
         remoteWrite: options.remoteWrite,
@@ -153,6 +173,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       pipelinePids: { emulator: emulator.pid, collector: collector.pid },
       prometheusUrl: prometheus?.url,
       prometheus,
+      alertmanagerUrl: alertmanager?.url,
       api,
       stop,
     };

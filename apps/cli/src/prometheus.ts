@@ -58,6 +58,26 @@ interface PrometheusYaml {
   rule_files?: string[];
   scrape_configs?: ScrapeConfig[];
   remote_write?: { url: string; queue_config?: Record<string, string | number> }[];
+  alerting?: { alertmanagers: AlertmanagerTarget[] };
+}
+
+interface AlertmanagerTarget {
+  scheme?: string;
+  path_prefix?: string;
+  static_configs: { targets: string[] }[];
+}
+
+/** An Alertmanager's URL (`http://host:9093`, with a path prefix if it has one) as Prometheus' `alerting:` entry. */
+export function alertmanagerTarget(url: string): AlertmanagerTarget {
+  const u = new URL(url);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new Error(`an Alertmanager URL must be http(s), got "${url}"`);
+  const port = u.port || (u.protocol === 'https:' ? '443' : '80');
+  return {
+    ...(u.protocol === 'https:' ? { scheme: 'https' } : {}),
+    ...(u.pathname === '/' ? {} : { path_prefix: u.pathname }),
+    static_configs: [{ targets: [`${u.hostname}:${port}`] }],
+  };
 }
 
 /** How often Prometheus scrapes and evaluates, and where it forwards samples. */
@@ -71,6 +91,11 @@ export interface ScrapeSettings {
    * a site's own PromQL (nothing of fabscope reads them); false leaves them out (default true).
    */
   slowJob?: boolean | undefined;
+  /**
+   * Alertmanagers the alerts are sent to (URLs). They replace the shipped file's `alerting:` (the
+   * compose stack's `alertmanager:9093`); none: Prometheus sends its alerts nowhere.
+   */
+  alertmanagers?: string[] | undefined;
 }
 
 /**
@@ -136,7 +161,8 @@ export function rulesAtInterval(
  * deploy/prometheus/prometheus.yml with the fabric job's targets replaced by `targets` and the
  * rule files made absolute (the result is written elsewhere). At another interval than the
  * shipped 1 s, the rule files are rewritten beside the result (`ruleDir`, rulesAtInterval) and
- * the scrape timeout follows the interval. Everything else stays as shipped.
+ * the scrape timeout follows the interval. The alerts go to `settings.alertmanagers` (or nowhere).
+ * Everything else stays as shipped.
  */
 export function prometheusConfig(
   targets: string[],
@@ -192,6 +218,9 @@ export function prometheusConfig(
   } else {
     config.rule_files = rules;
   }
+  const alertmanagers = settings.alertmanagers ?? [];
+  if (alertmanagers.length > 0) config.alerting = { alertmanagers: alertmanagers.map(alertmanagerTarget) };
+  else delete config.alerting;
   if (settings.remoteWrite && settings.remoteWrite.length > 0) {
     config.remote_write = settings.remoteWrite.map((url) => ({
       url,
@@ -227,6 +256,7 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
       scrapeIntervalMs: options.scrapeIntervalMs,
       remoteWrite: options.remoteWrite,
       slowJob: options.slowJob,
+      alertmanagers: options.alertmanagers,
       ruleDir: dir,
     }),
   );

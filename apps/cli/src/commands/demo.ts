@@ -15,8 +15,22 @@ function optionalPort(name: string): number | undefined {
   return n;
 }
 
+function optionalUrl(name: string): string | undefined {
+  const value = process.env[name];
+  if (value === undefined || value === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`${name} must be an http(s) URL, got "${value}"`);
+  return value;
+}
+
 /**
- * `fabscope demo [--prometheus]`: the whole pipeline in one process (what `npm start` runs).
+ * `fabscope demo [--prometheus [--alertmanager]]`: the whole pipeline in one process (what `npm start` runs).
  * `fabscope demo --fabric ibsim [--routing ftree|minhop|updn]`: the same read from a real
  * InfiniBand subnet (ibsim + OpenSM) through its own tools, the emulator only its traffic source.
  */
@@ -25,6 +39,7 @@ export async function demoCommand(args: string[]): Promise<void> {
     args,
     options: {
       prometheus: { type: 'boolean', default: false },
+      alertmanager: { type: 'boolean', default: false },
       fabric: { type: 'string', default: 'emulator' },
       routing: { type: 'string' },
     },
@@ -42,11 +57,27 @@ export async function demoCommand(args: string[]): Promise<void> {
     throw new ConfigError('--routing goes with --fabric ibsim (use FABSCOPE_ROUTING for the emulator)');
   const collectorPort = optionalPort('FABSCOPE_COLLECTOR_PORT');
   const prometheusPort = optionalPort('FABSCOPE_PROMETHEUS_PORT');
+  // Alerts: a real Alertmanager beside the demo's Prometheus when asked (--alertmanager, or a
+  // receiver given), posting to the receiver; and/or a site's own Alertmanager.
+  const webhookUrl = optionalUrl('FABSCOPE_ALERT_WEBHOOK_URL');
+  const alertmanagerUrl = optionalUrl('FABSCOPE_ALERTMANAGER_URL');
+  const alertmanagerPort = optionalPort('FABSCOPE_ALERTMANAGER_PORT');
+  const ownAlertmanager = values.alertmanager || webhookUrl !== undefined;
+  if ((ownAlertmanager || alertmanagerUrl !== undefined) && !values.prometheus)
+    throw new ConfigError(
+      'alerts go through Prometheus: --alertmanager, FABSCOPE_ALERT_WEBHOOK_URL and FABSCOPE_ALERTMANAGER_URL go with --prometheus',
+    );
   const running = await startDemo({
     config,
     prometheus: values.prometheus,
     ...(collectorPort === undefined ? {} : { collectorPort }),
     ...(prometheusPort === undefined ? {} : { prometheusPort }),
+    ...(ownAlertmanager
+      ? {
+          alertmanager: { webhookUrl, ...(alertmanagerPort === undefined ? {} : { port: alertmanagerPort }) },
+        }
+      : {}),
+    alertmanagerUrl,
   });
   const shown = running.apiUrl.replace('0.0.0.0', '127.0.0.1');
   process.stdout.write(
@@ -57,6 +88,12 @@ export async function demoCommand(args: string[]): Promise<void> {
       `  collector   ${running.collectorUrl}`,
       `  emulator    ${running.emulatorUrl}`,
       ...(running.prometheusUrl ? [`  prometheus  ${running.prometheusUrl}`] : []),
+      ...(running.alertmanagerUrl
+        ? [
+            `  alertmanager ${running.alertmanagerUrl} → ${webhookUrl ?? 'the receiver in deploy/alertmanager/alertmanager.yml'}`,
+          ]
+        : []),
+      ...(alertmanagerUrl ? [`  alerts also to ${alertmanagerUrl}`] : []),
       'Ctrl-C stops everything.',
       '',
     ].join('\n'),

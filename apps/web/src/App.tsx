@@ -13,6 +13,7 @@ import { JobsPanel } from './components/JobsPanel.tsx';
 import { LinkFlowsPanel } from './components/LinkFlowsPanel.tsx';
 import { LinkTable } from './components/LinkTable.tsx';
 import { Panel } from './components/Panel.tsx';
+import { PortPanel, PortSearch } from './components/PortPanel.tsx';
 import { RoutePanel } from './components/RoutePanel.tsx';
 import { StaticLoadPanel } from './components/StaticLoadPanel.tsx';
 import { SummaryPanel } from './components/SummaryPanel.tsx';
@@ -65,17 +66,23 @@ const serializeTopN = (n: number): string | null => (n === DEFAULT_TOP_N ? null 
 const serializeSort = (s: SortKey): string | null => (s === 'utilization' ? null : s);
 const serializeSeverity = (s: string): string | null => (s === 'warning' ? null : s);
 
-type Tool = 'route' | 'static' | 'link' | 'jobs' | 'contention' | 'faults';
+type Tool = 'route' | 'static' | 'port' | 'link' | 'jobs' | 'contention' | 'faults';
 const TOOLS: readonly TabDef<Tool>[] = [
   { key: 'route', label: 'Route' },
   { key: 'static', label: 'Static routes' },
+  { key: 'port', label: 'Port' },
   { key: 'link', label: 'Link' },
   { key: 'jobs', label: 'Jobs' },
   { key: 'contention', label: 'Contention' },
   { key: 'faults', label: 'Faults' },
 ];
 const parseTool = (raw: string | null): Tool =>
-  raw === 'contention' || raw === 'faults' || raw === 'link' || raw === 'jobs' || raw === 'static'
+  raw === 'contention' ||
+  raw === 'faults' ||
+  raw === 'link' ||
+  raw === 'jobs' ||
+  raw === 'static' ||
+  raw === 'port'
     ? raw
     : 'route';
 const serializeTool = (tool: Tool): string | null => (tool === 'route' ? null : tool);
@@ -136,6 +143,15 @@ export function App() {
   const [pattern, setPattern] = useUrlParam('pattern', parseNodeParam, serializeNodeParam);
   const [link, setLink] = useUrlParam('link', parseNodeParam, serializeNodeParam);
   const [job, setJob] = useUrlParam('job', parseNodeParam, serializeNodeParam);
+  // A port's or node's page (`?tool=port&port=edge1/4`), from the search box or the Link tab.
+  const [portTarget, setPortTarget] = useUrlParam('port', parseNodeParam, serializeNodeParam);
+  const openPort = useCallback(
+    (text: string | null) => {
+      setPortTarget(text);
+      if (text !== null) setTool('port');
+    },
+    [setPortTarget, setTool],
+  );
   const liveTick = liveSnapshot?.time ?? null;
   // A click on a link or heatmap cell: its flows and jobs in the Link tab, its history below.
   const selectChannel = useCallback(
@@ -351,7 +367,17 @@ export function App() {
           />
         </Panel>
         <Panel title="Investigate" className="area-tools">
+          <PortSearch onTarget={openPort} />
           <Tabs label="Investigate" tabs={TOOLS} selected={tool} onSelect={setTool}>
+            {tool === 'port' && (
+              <PortPanel
+                target={portTarget}
+                onTarget={openPort}
+                tick={liveTick}
+                onOpenHistory={openHistory}
+                onSelectLink={selectChannel}
+              />
+            )}
             {tool === 'route' && (
               <RoutePanel
                 endpoints={endpoints}
@@ -371,6 +397,7 @@ export function App() {
                 tick={liveTick}
                 onSelectJob={selectJob}
                 onOpenHistory={openHistory}
+                onOpenPort={openPort}
                 onClose={() => setLink(null)}
               />
             )}

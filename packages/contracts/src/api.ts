@@ -820,3 +820,54 @@ export type FaultList = Static<typeof FaultsSchema>;
 export type FlowList = Static<typeof FlowsSchema>;
 export type FlowPage = Static<typeof FlowsPageSchema>;
 export type TrafficStarted = Static<typeof TrafficStartedSchema>;
+
+/** `GET /port`: a switch's or host's ports, or one port in full. */
+export const PortQuery = Type.Object(
+  {
+    node: Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: 'The node: its name, NodeDescription, GUID (0x…) or LID (lid:12)',
+    }),
+    port: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 255, description: 'One port; absent: every port of the node' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PortQuery = Static<typeof PortQuery>;
+
+const PortEnd = Type.Object({ node: Type.String(), port: Type.Integer() });
+
+export const PortReplySchema = Type.Object({
+  node: Type.Object({
+    name: Type.String(),
+    type: NodeTypeSchema,
+    tier: Type.Integer(),
+    guid: Type.String(),
+    lid: Type.Integer(),
+    description: Type.Optional(Type.String()),
+    portCount: Type.Integer(),
+  }),
+  time: Type.String({ description: 'The live tick the figures are of' }),
+  ports: Type.Array(
+    Type.Object({
+      port: Type.Integer(),
+      neighbour: PortEnd,
+      linkId: Type.String(),
+      kind: LinkKindSchema,
+      rateGbps: Type.Number({ description: 'Signalling rate of the cable' }),
+      widthSpeed: Type.Optional(
+        Type.String({ description: 'Width × speed as discovery printed it (4xEDR)' }),
+      ),
+      linkUp: Type.Union([Type.Boolean(), Type.Null()]),
+      out: Type.Union([LinkStateSchema, Type.Null()]),
+      in: Type.Union([LinkStateSchema, Type.Null()]),
+    }),
+    {
+      description:
+        'The cabled ports asked for, in port order: each direction with every counter rate and category',
+    },
+  ),
+});
+export type PortReply = Static<typeof PortReplySchema>;

@@ -3,6 +3,8 @@ import {
   HealthSchema,
   InstantQuery,
   type LinkDirectionState,
+  PortQuery,
+  PortReplySchema,
   RouteQuery,
   RouteSchema,
   StaticLoadQuery,
@@ -12,7 +14,14 @@ import {
   TopologySchema,
   TopologyTimeQuery,
 } from '@fabscope/contracts';
-import { type Fabric, NoRouteError, summarizeStaticLoad, UnknownNodeError } from '@fabscope/topology';
+import {
+  channelFrom,
+  type Fabric,
+  findNode,
+  NoRouteError,
+  summarizeStaticLoad,
+  UnknownNodeError,
+} from '@fabscope/topology';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { sendError } from '../http/errors.ts';
@@ -93,6 +102,68 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
         if (error instanceof SmTablesNotReadError) return sendError(reply, 503, error.message);
         throw error;
       }
+    },
+  );
+
+  app.get<{ Querystring: PortQuery }>(
+    '/port',
+    {
+      schema: {
+        summary:
+          "A node's cabled ports, or one port: its neighbour, rate, state and both directions with every counter rate and PM category at the live tick",
+        querystring: PortQuery,
+        response: { 200: PortReplySchema, 400: ErrorReply, 404: ErrorReply },
+      },
+    },
+    async (request, reply) => {
+      const { fabric } = ctx;
+      let node: ReturnType<typeof findNode>;
+      try {
+        node = findNode(fabric, request.query.node);
+      } catch (error) {
+        if (error instanceof UnknownNodeError) return sendError(reply, 404, error.message);
+        throw error;
+      }
+      const tick = await ctx.sampler.current();
+      // The tick's directions are in the fabric's channel order when it is of this drawing.
+      const byChannel = tick.links.length === fabric.links.length * 2 ? tick.links : null;
+      const wanted = request.query.port;
+      if (wanted !== undefined && !node.ports[wanted])
+        return sendError(reply, 404, `${node.name} has no cabled port ${wanted}`);
+      const ports = [];
+      for (let p = 0; p < node.ports.length; p++) {
+        if ((wanted !== undefined && p !== wanted) || !node.ports[p]) continue;
+        const out = channelFrom(fabric, node, p);
+        if (out < 0) continue;
+        const link = fabric.links[out >> 1] as (typeof fabric.links)[number];
+        const neighbour = link.a.node === node.name && link.a.port === p ? link.b : link.a;
+        const outState = byChannel?.[out] ?? null;
+        const inState = byChannel?.[out ^ 1] ?? null;
+        ports.push({
+          port: p,
+          neighbour: { node: neighbour.node, port: neighbour.port },
+          linkId: link.id,
+          kind: link.kind,
+          rateGbps: link.rateGbps,
+          ...(link.widthSpeed !== undefined ? { widthSpeed: link.widthSpeed } : {}),
+          linkUp: outState?.linkUp ?? null,
+          out: outState,
+          in: inState,
+        });
+      }
+      return {
+        node: {
+          name: node.name,
+          type: node.type,
+          tier: node.tier,
+          guid: node.guid,
+          lid: node.lid,
+          ...(node.description !== undefined ? { description: node.description } : {}),
+          portCount: node.portCount,
+        },
+        time: tick.time,
+        ports,
+      };
     },
   );
 

@@ -19,6 +19,7 @@ import type {
   LinkFlows,
   LinkHistory,
   LinksAnswer,
+  PortReply,
   Route,
   StaticLoad,
   Summary,
@@ -276,6 +277,14 @@ export function createApiClient(options: ApiClientOptions = {}) {
       request<Drift>(
         'GET',
         `/api/v1/topology/drift?${new URLSearchParams({ limit: String(limit) })}`,
+        undefined,
+        signal,
+      ),
+    /** A node's ports, or one port in full (both directions, every counter). */
+    getPort: (node: string, port: number | undefined, signal?: AbortSignal) =>
+      request<PortReply>(
+        'GET',
+        `/api/v1/port?${new URLSearchParams({ node, ...(port === undefined ? {} : { port: String(port) }) })}`,
         undefined,
         signal,
       ),

@@ -46,6 +46,7 @@ export type {
   LinksAnswer,
   NodeType,
   PortRef,
+  PortReply,
   RouteHop,
   RouteLatency,
   StaticLoad,

@@ -19,6 +19,8 @@ interface LinkFlowsPanelProps {
   tick: string | null;
   onSelectJob: (id: string) => void;
   onOpenHistory: (id: string) => void;
+  /** Opens the sending port's page (`node/port`). */
+  onOpenPort?: (port: string) => void;
   onClose: () => void;
 }
 
@@ -29,6 +31,7 @@ export function LinkFlowsPanel({
   tick,
   onSelectJob,
   onOpenHistory,
+  onOpenPort,
   onClose,
 }: LinkFlowsPanelProps) {
   const rates = useRateFormat();
@@ -52,6 +55,15 @@ export function LinkFlowsPanel({
         <button type="button" className="btn btn-small" onClick={() => onOpenHistory(link)}>
           History
         </button>
+        {onOpenPort && link.includes('->') && (
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => onOpenPort(link.slice(0, link.indexOf('->')))}
+          >
+            Port {link.slice(0, link.indexOf('->'))}
+          </button>
+        )}
         <button type="button" className="btn btn-small" onClick={onClose}>
           Close
         </button>

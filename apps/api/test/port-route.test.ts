@@ -1,0 +1,59 @@
+import { buildScenario } from '@fabscope/topology';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp } from './helper.ts';
+
+describe('GET /port: a node’s ports, or one port in full', () => {
+  const fabric = buildScenario('ar-demo');
+  let app: Awaited<ReturnType<typeof buildTestApp>>;
+  beforeAll(async () => {
+    app = await buildTestApp({ fabric });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+  const get = async (query: string) => {
+    const res = await app.inject(`/api/v1/port?${query}`);
+    return { status: res.statusCode, body: res.json() };
+  };
+
+  it('lists a switch’s cabled ports with their neighbours, in port order', async () => {
+    const { status, body } = await get('node=edge1');
+    expect(status).toBe(200);
+    expect(body.node).toMatchObject({ name: 'edge1', type: 'switch', tier: 1 });
+    expect(
+      body.ports.map((p: { port: number; neighbour: { node: string; port: number } }) => [
+        p.port,
+        `${p.neighbour.node}/${p.neighbour.port}`,
+      ]),
+    ).toEqual([
+      [1, 'nodeA/1'],
+      [2, 'nodeB/1'],
+      [3, 'core1/1'],
+      [4, 'core2/1'],
+    ]);
+  });
+
+  it('one port: its directions out and in (unknown with no data yet, never made up)', async () => {
+    const { body } = await get('node=edge1&port=4');
+    expect(body.ports).toHaveLength(1);
+    const [port] = body.ports;
+    expect(port).toMatchObject({
+      port: 4,
+      neighbour: { node: 'core2', port: 1 },
+      kind: 'isl',
+      rateGbps: 100,
+    });
+    expect(port.out).toMatchObject({ id: 'edge1/4->core2/1', utilization: null, bytesPerSecond: null });
+    expect(port.in).toMatchObject({ id: 'core2/1->edge1/4', utilization: null });
+    expect(port.linkUp).toBeNull();
+  });
+
+  it('finds the node by GUID and by LID as the route does; says what is not there', async () => {
+    const edge1 = fabric.nodeByName.get('edge1');
+    expect((await get(`node=${edge1?.guid}`)).body.node.name).toBe('edge1');
+    expect((await get(`node=lid:${edge1?.lid}`)).body.node.name).toBe('edge1');
+    expect(await get('node=nowhere')).toMatchObject({ status: 404 });
+    expect((await get('node=edge1&port=40')).body.message).toBe('edge1 has no cabled port 40');
+    expect((await get('node=edge1&port=999')).status).toBe(400);
+  });
+});

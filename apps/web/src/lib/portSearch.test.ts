@@ -1,0 +1,36 @@
+import { PORT_GAUGES } from '@fabscope/contracts';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PORT_GAUGE_FIELDS, parsePortTarget, portTargetText } from './portSearch.ts';
+
+describe('the port search box', () => {
+  it('reads a port, a node, a GUID and a LID', () => {
+    expect(parsePortTarget(' edge1/4 ')).toEqual({ node: 'edge1', port: 4 });
+    expect(parsePortTarget('edge1')).toEqual({ node: 'edge1' });
+    expect(parsePortTarget('0x0002c903000a1b2c')).toEqual({ node: '0x0002c903000a1b2c' });
+    expect(parsePortTarget('12')).toEqual({ node: 'lid:12' });
+    expect(parsePortTarget('lid:12')).toEqual({ node: 'lid:12' });
+    expect(parsePortTarget('MT4123 ConnectX6/1')).toEqual({ node: 'MT4123 ConnectX6', port: 1 });
+    expect(parsePortTarget('a/b/300')).toEqual({ node: 'a/b/300' });
+    expect(parsePortTarget('  ')).toBeNull();
+  });
+
+  it('a port target written for the URL reads back the same', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[A-Za-z][A-Za-z0-9_.-]{0,20}$/),
+        fc.option(fc.integer({ min: 0, max: 255 }), { nil: undefined }),
+        (node, port) => {
+          const target = port === undefined ? { node } : { node, port };
+          expect(parsePortTarget(portTargetText(target))).toEqual(target);
+        },
+      ),
+    );
+  });
+});
+
+describe('the port page', () => {
+  it('shows as values exactly the contract’s gauges', () => {
+    expect([...PORT_GAUGE_FIELDS].sort()).toEqual(Object.keys(PORT_GAUGES).sort());
+  });
+});

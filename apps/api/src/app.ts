@@ -197,12 +197,36 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   const hasWeb = await registerWebAssets(app, webRoot);
+  /** A method no route of the path takes: 405 naming those it does (null: not that case). */
+  const notAllowed = (method: string, url: string) => {
+    const path = pathOf(url);
+    const allowed = methods.allowed(path);
+    if (method !== 'TRACE' && (allowed.length === 0 || allowed.includes(method))) return null;
+    const allow = (allowed.length > 0 ? allowed : ['GET', 'HEAD']).join(', ');
+    return { path, allow };
+  };
+  // Before a body is parsed: a method that carries one (QUERY) would otherwise be refused for its
+  // missing Content-Type (400) before the router's answer, 405, is given.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.url !== undefined) return;
+    const refused = notAllowed(request.method, request.url);
+    if (refused)
+      return sendError(
+        reply,
+        405,
+        `${request.method} is not allowed on ${refused.path}; use ${refused.allow}`,
+        {
+          allow: refused.allow,
+        },
+      );
+  });
   app.setNotFoundHandler((request, reply) => {
     const path = pathOf(request.url);
-    const allowed = methods.allowed(path);
-    if (request.method === 'TRACE' || (allowed.length > 0 && !allowed.includes(request.method))) {
-      const allow = (allowed.length > 0 ? allowed : ['GET', 'HEAD']).join(', ');
-      return sendError(reply, 405, `${request.method} is not allowed on ${path}; use ${allow}`, { allow });
+    const refused = notAllowed(request.method, request.url);
+    if (refused) {
+      return sendError(reply, 405, `${request.method} is not allowed on ${path}; use ${refused.allow}`, {
+        allow: refused.allow,
+      });
     }
     // Missing API paths and files are 404s; other GETs are the dashboard's own routes.
     if (!isAppPath(path) || (request.method !== 'GET' && request.method !== 'HEAD')) {

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,9 +109,33 @@ describe('request hygiene', () => {
     const doc = (await app.inject('/api/v1/openapi.json')).json();
     const post = doc.paths['/api/v1/traffic'].post;
     expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['400', '401', '403', '405', '413']));
-    expect(post.security).toEqual([{ bearer: [] }]);
+    // On loopback the token is not needed (a loopback Host is): the document says so.
+    expect(post.security).toEqual([{}, { bearer: [] }]);
     expect(Object.keys(doc.paths['/api/v1/links'].get.responses)).toContain('405');
     expect(doc.paths['/api/v1/links'].get.security).toBeUndefined();
+    expect(Object.keys(doc.paths['/api/v1/jobs/{id}'].get.responses)).toContain('414');
+    const beyond = await buildTestApp({ listenHost: '0.0.0.0', apiToken: 's3cret' });
+    try {
+      const protectedDoc = (await beyond.inject('/api/v1/openapi.json')).json();
+      expect(protectedDoc.paths['/api/v1/traffic'].post.security).toEqual([{ bearer: [] }]);
+    } finally {
+      await beyond.close();
+    }
+  });
+
+  it('a method that carries a body but no route takes (QUERY) is 405 with Allow, not a 400 for its missing Content-Type', async () => {
+    const own = await buildTestApp();
+    const address = await own.listen({ host: '127.0.0.1', port: 0 });
+    const answer = await new Promise<{ status: number; allow: string | undefined }>((resolve, reject) => {
+      const req = httpRequest(`${address}/api/v1/health`, { method: 'QUERY' }, (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, allow: res.headers.allow });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    await own.close();
+    expect(answer).toEqual({ status: 405, allow: 'GET, HEAD' });
   });
 
   it('drops a request whose body never arrives in full, and keeps serving others', async () => {

@@ -111,10 +111,15 @@ export function installRoutePolicy(app: FastifyInstance, options: RoutePolicyOpt
     const response = { ...(route.schema.response as Record<string, unknown> | undefined) };
     response['405'] ??= ErrorReply;
     if (route.schema.body) response['413'] ??= ErrorReply;
+    // A path parameter longer than the router takes is 414 before the route runs.
+    if (route.url.includes(':')) response['414'] ??= ErrorReply;
     if (mutates) {
       response['401'] ??= ErrorReply;
       response['403'] ??= ErrorReply;
-      route.schema = { ...route.schema, security: [{ bearer: [] }] } as typeof route.schema;
+      // As this API listens: beyond loopback the token is required; on loopback it is not (a
+      // loopback Host is), so the document says the request may go without it.
+      const security = options.protect ? [{ bearer: [] }] : [{}, { bearer: [] }];
+      route.schema = { ...route.schema, security } as typeof route.schema;
     }
     route.schema = { ...route.schema, response };
   });

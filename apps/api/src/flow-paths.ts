@@ -2,12 +2,18 @@ import type { EmulatorClient, FlowInfo } from './emulator-client.ts';
 
 /** The index is kept fresh only while routes are asked: this long after the last question. */
 const KEEP_WARM_MS = 30_000;
+/**
+ * Most flows read into the index per tick (one page, ~1 MB): beyond, a permutation at
+ * fat-tree-27648 would be ~30 MB a tick, so each route asks for its own pair instead.
+ */
+export const MAX_INDEXED_FLOWS = 4096;
 
 /**
  * The emulator's flows by their two ends, read once per sampling tick instead of once per
  * `/route`: a question never waits on the emulator's event loop (busy computing its own tick),
  * and the paths are as old as the utilization the route's hops carry (one tick at most). Read
- * only while routes are asked; the first question of a quiet spell asks the emulator itself.
+ * only while routes are asked, and only while the flows fit one page (MAX_INDEXED_FLOWS); the
+ * first question of a quiet spell, and every one beyond that size, asks the emulator itself.
  */
 export class FlowPaths {
   private index: Map<string, FlowInfo[]> | null = null;
@@ -16,10 +22,11 @@ export class FlowPaths {
   private readonly unsubscribe: () => void;
 
   constructor(
-    private readonly emulator: EmulatorClient,
+    private readonly emulator: Pick<EmulatorClient, 'listFlows' | 'flowsPage'>,
     /** Calls back once per sampling tick (the Sampler's onTick). */
     sampler: { onTick(listener: () => void): () => void },
     private readonly now: () => number = Date.now,
+    private readonly maxFlows = MAX_INDEXED_FLOWS,
   ) {
     this.unsubscribe = sampler.onTick(() => {
       if (this.now() - this.lastAskedMs < KEEP_WARM_MS) void this.read();
@@ -39,13 +46,20 @@ export class FlowPaths {
     this.unsubscribe();
   }
 
-  /** Reads every flow once (a read under way is shared); a failure leaves the index as it was. */
+  /**
+   * Reads the flows once (a read under way is shared): one page of at most `maxFlows`; with more
+   * flows than that there is no index, and routes ask for their pair. A failure drops the index.
+   */
   private read(): Promise<void> {
     this.reading ??= this.emulator
-      .listFlows()
-      .then(({ flows }) => {
+      .flowsPage(this.maxFlows)
+      .then((page) => {
+        if (page.total > page.flows.length) {
+          this.index = null;
+          return;
+        }
         const index = new Map<string, FlowInfo[]>();
-        for (const flow of flows) {
+        for (const flow of page.flows) {
           const key = pairKey(flow.from, flow.to);
           const list = index.get(key);
           if (list) list.push(flow);

@@ -54,4 +54,33 @@ describe("a route's flows read once per tick, not once per question", () => {
       await server.close().catch(() => undefined);
     }
   });
+
+  it('with more flows than one page holds, keeps no index: each question asks the emulator', async () => {
+    const fabric = buildScenario('ar-demo');
+    const server = await startEmulatorServer(
+      createEmulator({ fabric, tables: fatTreeRouting(fabric), startTimeMs: Date.now() }),
+      { tickMs: 20 },
+    );
+    const client = new EmulatorClient(server.url, 5000);
+    const clock = ticks();
+    const paths = new FlowPaths(client, clock, Date.now, 1);
+    try {
+      await client.startFlows({
+        pattern: 'pairs',
+        pairs: [
+          ['nodeA', 'nodeC'],
+          ['nodeB', 'nodeD'],
+        ],
+      });
+      expect(await paths.between('nodeA', 'nodeC')).toHaveLength(1);
+      clock.tick();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Two flows, a page of one: no index, so with the emulator gone the question fails.
+      await server.close();
+      await expect(paths.between('nodeA', 'nodeC')).rejects.toThrow();
+    } finally {
+      paths.stop();
+      await server.close().catch(() => undefined);
+    }
+  });
 });

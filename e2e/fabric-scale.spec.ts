@@ -124,11 +124,12 @@ test('contention check at 1,152 hosts: defaults that exist here, every predicted
   await dashboard.open(demo.url);
   await dashboard.openTool('Contention');
   // No nodeA…nodeD on this fabric: the form starts from shift 1, not the seed pairs.
-  await expect(page.getByLabel('Pattern')).toHaveValue('shift');
-  await expect(page.getByRole('textbox', { name: 'K', exact: true })).toHaveValue('1');
+  const contention = page.getByRole('tabpanel', { name: 'Contention' });
+  await expect(contention.getByLabel('Pattern')).toHaveValue('shift');
+  await expect(contention.getByRole('textbox', { name: 'K', exact: true })).toHaveValue('1');
 
-  await page.getByLabel('Pattern').selectOption('permutation');
-  await page.getByRole('textbox', { name: 'Seed', exact: true }).fill('7');
+  await contention.getByLabel('Pattern').selectOption('permutation');
+  await contention.getByRole('textbox', { name: 'Seed', exact: true }).fill('7');
   await page.getByRole('button', { name: 'Check contention' }).click();
   await expect(page.getByRole('status', { name: 'Flows' })).toHaveText('1,152');
   await page.getByRole('button', { name: 'Run this traffic' }).click();

@@ -20,16 +20,26 @@ function ticks() {
   };
 }
 
+/** An ar-demo emulator, its client, a tick clock and the index under test (stopped by `stop`). */
+async function setUp(maxFlows?: number) {
+  const fabric = buildScenario('ar-demo');
+  const server = await startEmulatorServer(
+    createEmulator({ fabric, tables: fatTreeRouting(fabric), startTimeMs: Date.now() }),
+    { tickMs: 20 },
+  );
+  const client = new EmulatorClient(server.url, 5000);
+  const clock = ticks();
+  const paths = new FlowPaths(client, clock, Date.now, maxFlows);
+  const stop = async () => {
+    paths.stop();
+    await server.close().catch(() => undefined);
+  };
+  return { server, client, clock, paths, stop };
+}
+
 describe("a route's flows read once per tick, not once per question", () => {
   it('answers from the tick’s read, even with the emulator gone; asks the emulator when cold', async () => {
-    const fabric = buildScenario('ar-demo');
-    const server = await startEmulatorServer(
-      createEmulator({ fabric, tables: fatTreeRouting(fabric), startTimeMs: Date.now() }),
-      { tickMs: 20 },
-    );
-    const client = new EmulatorClient(server.url, 5000);
-    const clock = ticks();
-    const paths = new FlowPaths(client, clock);
+    const { server, client, clock, paths, stop } = await setUp();
     try {
       await client.startFlows({ pattern: 'pairs', pairs: [['nodeA', 'nodeC']] });
       // Cold: asked of the emulator, and the index read starts.
@@ -50,20 +60,12 @@ describe("a route's flows read once per tick, not once per question", () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       await expect(paths.between('nodeA', 'nodeC')).rejects.toThrow();
     } finally {
-      paths.stop();
-      await server.close().catch(() => undefined);
+      await stop();
     }
   });
 
   it('with more flows than one page holds, keeps no index: each question asks the emulator', async () => {
-    const fabric = buildScenario('ar-demo');
-    const server = await startEmulatorServer(
-      createEmulator({ fabric, tables: fatTreeRouting(fabric), startTimeMs: Date.now() }),
-      { tickMs: 20 },
-    );
-    const client = new EmulatorClient(server.url, 5000);
-    const clock = ticks();
-    const paths = new FlowPaths(client, clock, Date.now, 1);
+    const { server, client, clock, paths, stop } = await setUp(1);
     try {
       await client.startFlows({
         pattern: 'pairs',
@@ -79,8 +81,7 @@ describe("a route's flows read once per tick, not once per question", () => {
       await server.close();
       await expect(paths.between('nodeA', 'nodeC')).rejects.toThrow();
     } finally {
-      paths.stop();
-      await server.close().catch(() => undefined);
+      await stop();
     }
   });
 });

@@ -1,3 +1,4 @@
+import { TRAFFIC_PATTERNS } from '@fabscope/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TRAFFIC_KINDS, type TrafficDraft, trafficRequestOf } from './trafficForm.ts';
@@ -79,5 +80,11 @@ describe('the Traffic panel form', () => {
         },
       ),
     );
+  });
+});
+
+describe('the patterns offered', () => {
+  it('are exactly the API’s (the web takes the contract’s types only, so it lists them itself)', () => {
+    expect([...TRAFFIC_KINDS].sort()).toEqual([...TRAFFIC_PATTERNS].sort());
   });
 });

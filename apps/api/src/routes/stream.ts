@@ -63,8 +63,14 @@ export const streamRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
           'waitFraction[], linkDown[], top[]}, or with view=full {time, health, summary, links}',
         description: DESCRIPTION,
         querystring: StreamQuery,
-        produces: ['text/event-stream'],
-        response: { 400: ErrorReply },
+        response: {
+          200: {
+            description:
+              "The event stream: each event's data one JSON message, the contract's CompactStreamMessage or (view=full) FullStreamMessage (written by hand: this documents it)",
+            content: { 'text/event-stream': { schema: { type: 'object' } } },
+          },
+          400: ErrorReply,
+        },
       },
     },
     (request, reply) => {

@@ -108,7 +108,7 @@ export const topologyLiveRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async
         summary:
           'Drift from the intended design (FABSCOPE_EXPECTED_TOPOLOGY): missing, extra and miswired links, wrong speeds or widths, missing and extra nodes — each once it has held for the stability window',
         querystring: DriftQuery,
-        response: { 200: DriftSchema },
+        response: { 200: DriftSchema, 400: ErrorReply },
       },
     },
     async (request) => {

@@ -54,18 +54,26 @@ describe('/api/v1/route follows the traffic', () => {
     expect(
       (await send('PUT', '/adaptive-routing', { enabled: true, arFrequency: 0, threshold: 0 })).statusCode,
     ).toBe(200);
-    // Poll until adaptive routing has moved one of the two flows off the shared ISL.
+    // Poll until adaptive routing has moved one of the two flows off the shared ISL (a listing of
+    // the flows is shared for up to a second while none starts or stops: poll for seconds).
     let moved: Flow | undefined;
-    for (let i = 0; i < 200 && !moved; i++) {
+    for (let i = 0; i < 100 && !moved; i++) {
       const flows = (await get('/traffic')).flows as Flow[];
       moved = flows.find((f) => f.path.join() !== statics.get(`${f.from}>${f.to}`)?.join());
-      if (!moved) await new Promise((resolve) => setImmediate(resolve));
+      if (!moved) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(moved).toBeDefined();
     const flow = moved as Flow;
-    const route = await get(`/route?from=${flow.from}&to=${flow.to}`);
-    // The flow may move again between the two reads; the answer is then the newer path.
-    const now = ((await get('/traffic')).flows as Flow[]).find((f) => f.id === flow.id) as Flow;
+    // /route reads the flows once per sampling tick (flow-paths.ts): the moved path shows within a
+    // tick or two. The flow may move again meanwhile; the answer is then the newer path.
+    let route = await get(`/route?from=${flow.from}&to=${flow.to}`);
+    let now = flow;
+    for (let i = 0; i < 100; i++) {
+      now = ((await get('/traffic')).flows as Flow[]).find((f) => f.id === flow.id) as Flow;
+      if ([flow.path.join(), now.path.join()].includes(route.links.join())) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      route = await get(`/route?from=${flow.from}&to=${flow.to}`);
+    }
     expect([flow.path.join(), now.path.join()]).toContain(route.links.join());
     expect(route).toMatchObject({ source: 'flow', flowId: flow.id });
     expect(route.static.links).toEqual(statics.get(`${flow.from}>${flow.to}`));

@@ -63,9 +63,18 @@ async function main(argv: string[]): Promise<void> {
   await run(rest);
 }
 
+/** node:util parseArgs' refusals (an unknown option, a missing value): the user's, not a crash. */
+function isArgumentError(error: Error): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
+}
+
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof Error && USER_ERRORS.has(error.name)) {
     process.stderr.write(`fabscope: ${error.message}\n`);
+  } else if (error instanceof Error && isArgumentError(error)) {
+    process.stderr.write(`fabscope: ${error.message}\n(fabscope help lists the commands and their options)\n`);
+    process.exit(2);
   } else {
     process.stderr.write(
       `fabscope: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

@@ -35,6 +35,14 @@ describe('fabscope help and command dispatch', () => {
     expect(run.stderr).toMatch(/^fabscope: unknown command "bogus"\nusage: fabscope <command>/);
   });
 
+  it("an unknown option exits 2 with the parser's reason, not a stack trace", () => {
+    const run = fabscope('demo', '--bogus');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(
+      "fabscope: Unknown option '--bogus'\n(fabscope help lists the commands and their options)\n",
+    );
+  });
+
   it('loads a command only when it runs: scenarios lists the built-in fabrics', () => {
     const run = fabscope('scenarios');
     expect(run.status).toBe(0);

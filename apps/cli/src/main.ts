@@ -73,7 +73,9 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof Error && USER_ERRORS.has(error.name)) {
     process.stderr.write(`fabscope: ${error.message}\n`);
   } else if (error instanceof Error && isArgumentError(error)) {
-    process.stderr.write(`fabscope: ${error.message}\n(fabscope help lists the commands and their options)\n`);
+    process.stderr.write(
+      `fabscope: ${error.message}\n(fabscope help lists the commands and their options)\n`,
+    );
     process.exit(2);
   } else {
     process.stderr.write(

@@ -1,4 +1,5 @@
 import type { FabricType, Topology, TopologyLink } from '../api/types.ts';
+import { DisjointSets } from './disjointSets.ts';
 import { fabricTerms } from './fabricTerms.ts';
 import {
   type FatTreeLayout,
@@ -138,30 +139,23 @@ interface Network {
  */
 export function networksOf(topology: Topology): Network[] {
   const routers = new Set(topology.nodes.filter((n) => n.type === 'router').map((n) => n.name));
-  const parent = new Map<string, string>();
-  const find = (x: string): string => {
-    let root = x;
-    while (parent.get(root) !== root) root = parent.get(root) ?? root;
-    parent.set(x, root);
-    return root;
-  };
-  for (const n of topology.nodes) if (!routers.has(n.name)) parent.set(n.name, n.name);
+  const sets = new DisjointSets(topology.nodes.filter((n) => !routers.has(n.name)).map((n) => n.name));
   for (const l of topology.links) {
     if (routers.has(l.a.node) || routers.has(l.b.node)) continue;
-    if (!parent.has(l.a.node) || !parent.has(l.b.node)) continue;
-    parent.set(find(l.a.node), find(l.b.node));
+    if (!sets.has(l.a.node) || !sets.has(l.b.node)) continue;
+    sets.union(l.a.node, l.b.node);
   }
   const groups = new Map<string, Network>();
   for (const n of topology.nodes) {
     if (routers.has(n.name)) continue;
-    const root = find(n.name);
+    const root = sets.find(n.name);
     const group = groups.get(root) ?? { fabricType: topology.fabricType, nodes: [], links: [] };
     group.nodes.push(n);
     groups.set(root, group);
   }
   for (const l of topology.links) {
     if (routers.has(l.a.node) || routers.has(l.b.node)) continue;
-    groups.get(find(l.a.node))?.links.push(l);
+    groups.get(sets.find(l.a.node))?.links.push(l);
   }
   for (const g of groups.values()) {
     const votes = new Map<FabricType, number>();

@@ -1,4 +1,5 @@
 import type { Topology } from '../api/types.ts';
+import { DisjointSets } from './disjointSets.ts';
 import { naturalOrder } from './fabricMatrix.ts';
 
 /**
@@ -35,20 +36,13 @@ export interface SwitchPort {
 /** Pods: edge (tier 1) and aggregation (tier 2) switches joined by cables, in name order. */
 export function buildPods(topology: Topology): Pod[] {
   const tier = new Map(topology.nodes.filter((n) => n.type === 'switch').map((n) => [n.name, n.tier]));
-  const parent = new Map<string, string>();
-  const find = (x: string): string => {
-    let root = x;
-    while (parent.get(root) !== root) root = parent.get(root) ?? root;
-    parent.set(x, root);
-    return root;
-  };
-  for (const [name, t] of tier) if (t === 1 || t === 2) parent.set(name, name);
+  const sets = new DisjointSets([...tier].filter(([, t]) => t === 1 || t === 2).map(([name]) => name));
   const pairs: { edge: string; agg: string; up: number; down: number }[] = [];
   topology.links.forEach((l, i) => {
     const ta = tier.get(l.a.node);
     const tb = tier.get(l.b.node);
     if (!((ta === 1 && tb === 2) || (ta === 2 && tb === 1))) return;
-    parent.set(find(l.a.node), find(l.b.node));
+    sets.union(l.a.node, l.b.node);
     // Channel 2i leaves a; up is the one leaving the edge.
     const aIsEdge = ta === 1;
     pairs.push({
@@ -58,14 +52,11 @@ export function buildPods(topology: Topology): Pod[] {
       down: aIsEdge ? 2 * i + 1 : 2 * i,
     });
   });
-  const groups = new Map<string, { edges: Set<string>; aggs: Set<string> }>();
-  for (const name of parent.keys()) {
-    const root = find(name);
-    const g = groups.get(root) ?? { edges: new Set(), aggs: new Set() };
-    (tier.get(name) === 1 ? g.edges : g.aggs).add(name);
-    groups.set(root, g);
-  }
-  const pods = [...groups.values()]
+  const groups = sets.groups().map((members) => ({
+    edges: new Set(members.filter((name) => tier.get(name) === 1)),
+    aggs: new Set(members.filter((name) => tier.get(name) !== 1)),
+  }));
+  const pods = groups
     .filter((g) => g.edges.size > 0 && g.aggs.size > 0)
     .map((g) => ({ edges: [...g.edges].sort(naturalOrder), aggregations: [...g.aggs].sort(naturalOrder) }))
     // Ordered as the per-pod summary numbers them (lib/tierSummary.ts): by first switch name.

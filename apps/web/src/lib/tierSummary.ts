@@ -1,4 +1,5 @@
 import type { Topology } from '../api/types.ts';
+import { DisjointSets } from './disjointSets.ts';
 import { naturalOrder } from './fabricMatrix.ts';
 import { tierLabel } from './layout.ts';
 
@@ -41,26 +42,14 @@ export function buildTierGroups(topology: Topology): TierGroups {
   const name = (tier: number) => (tier === topTier && tier >= 2 ? 'core' : tierName(tier));
 
   // Pods: union-find over switch–switch cables below the top tier.
-  const parent = new Map<string, string>();
-  const find = (x: string): string => {
-    let root = x;
-    while (parent.get(root) !== root) root = parent.get(root) ?? root;
-    parent.set(x, root);
-    return root;
-  };
-  for (const n of topology.nodes) if (n.type === 'switch' && n.tier < topTier) parent.set(n.name, n.name);
-  if (parent.size === 0) for (const n of topology.nodes) if (n.type === 'switch') parent.set(n.name, n.name);
+  const switches = topology.nodes.filter((n) => n.type === 'switch');
+  const below = switches.filter((n) => n.tier < topTier);
+  const sets = new DisjointSets((below.length > 0 ? below : switches).map((n) => n.name));
   for (const l of topology.links) {
-    if (parent.has(l.a.node) && parent.has(l.b.node)) parent.set(find(l.a.node), find(l.b.node));
+    if (sets.has(l.a.node) && sets.has(l.b.node)) sets.union(l.a.node, l.b.node);
   }
-  const members = new Map<string, string[]>();
-  for (const sw of parent.keys()) {
-    const root = find(sw);
-    const list = members.get(root);
-    if (list) list.push(sw);
-    else members.set(root, [sw]);
-  }
-  const podList = [...members.values()]
+  const podList = sets
+    .groups()
     .map((list) => list.sort(naturalOrder))
     .sort((a, b) => naturalOrder(a[0] ?? '', b[0] ?? ''));
   const podOfSwitch = new Map<string, number>();

@@ -71,6 +71,27 @@ export class Dashboard {
     return { low: lowGBps, high: highGBps };
   }
 
+  /**
+   * The event marks drawn on the history chart's canvas, as the chart writes them on its element:
+   * kind, label, time and the label's box (null: a mark without a label), in CSS pixels.
+   */
+  async historyEventMarks(): Promise<ChartEventMark[]> {
+    const raw = await this.historyChart.locator('.uplot').getAttribute('data-event-marks');
+    return raw ? (JSON.parse(raw) as ChartEventMark[]) : [];
+  }
+
+  /** Shows the events of these kinds only (null: every kind), in the Events panel's Kinds filter. */
+  async chooseEventKinds(labels: readonly string[] | null): Promise<void> {
+    const filter = this.page.locator('details.kinds-filter');
+    if ((await filter.getAttribute('open')) === null) await filter.locator('summary').click();
+    const boxes = filter.getByRole('group', { name: 'Event kinds' }).getByRole('checkbox');
+    for (const box of await boxes.all()) {
+      const name = ((await box.locator('xpath=..').textContent()) ?? '').trim();
+      await box.setChecked(labels === null || labels.includes(name));
+    }
+    await filter.locator('summary').click();
+  }
+
   /** Opens a tab of the Investigate panel. */
   async openTool(name: 'Route' | 'Static routes' | 'Link' | 'Jobs' | 'Contention' | 'Faults'): Promise<void> {
     const tab = this.investigate.getByRole('tab', { name, exact: true });
@@ -165,6 +186,34 @@ export class Dashboard {
     if (gbps === null) throw new Error(`host transmit total reads "${text}"`);
     return gbps;
   }
+}
+
+export interface ChartEventMark {
+  kind: string;
+  label: string;
+  time: string;
+  box: { x: number; y: number; width: number; height: number } | null;
+}
+
+/** Pairs of event labels on a chart whose boxes share any area: none, where labels never overlap. */
+export function overlappingLabels(marks: readonly ChartEventMark[]): string[] {
+  const boxed = marks.filter((m) => m.box !== null);
+  const found: string[] = [];
+  for (let i = 0; i < boxed.length; i++)
+    for (let j = i + 1; j < boxed.length; j++) {
+      const a = boxed[i]?.box;
+      const b = boxed[j]?.box;
+      if (
+        a &&
+        b &&
+        a.x < b.x + b.width &&
+        b.x < a.x + a.width &&
+        a.y < b.y + b.height &&
+        b.y < a.y + a.height
+      )
+        found.push(`"${boxed[i]?.label}" and "${boxed[j]?.label}"`);
+    }
+  return found;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { Dashboard } from './dashboard.ts';
+import { Dashboard, overlappingLabels } from './dashboard.ts';
 import { type RunningDemo, startDemo } from './demo-process.ts';
 
 // Seed 002 with history: the pairs start at T0, adaptive routing goes on at T1 ≈ T0 + 20 s; the
@@ -48,6 +48,7 @@ async function scrubThroughAnArChange(page: Page, url: string, store: string): P
   const arEvent = dashboard.events.getByRole('listitem').filter({ hasText: /AR off → on/ });
   await expect(arEvent).toHaveCount(1);
   await expect(dashboard.historyChart.locator('canvas').first()).toBeVisible();
+  await chartMarksFollowTheEventsFilter(dashboard);
 
   // opatop's keys: R steps back 5 ticks at a time until the instant shown is before T1.
   await expect(dashboard.viewingBar).toBeHidden();
@@ -120,6 +121,49 @@ async function scrubThroughAnArChange(page: Page, url: string, store: string): P
   await dashboard.backToLive.click();
   await expect(dashboard.viewingBar).toBeHidden();
   await dashboard.stopTraffic.click();
+}
+
+/**
+ * The chart's event marks follow the Events panel's filter (severity and kinds), adaptive-routing
+ * changes always, and no two labels overlap. The window holds the seed pairs' start (a traffic
+ * event, info) and the AR change (info).
+ */
+async function chartMarksFollowTheEventsFilter(dashboard: Dashboard): Promise<void> {
+  const kinds = async () => new Set((await dashboard.historyEventMarks()).map((m) => m.kind));
+  const fabricEvents = dashboard.page.getByRole('list', { name: 'Fabric events' });
+  // "warnings and worse" (the default): the AR change marked, the traffic start (info) not.
+  await expect(async () => {
+    const shown = await kinds();
+    expect(shown.has('adaptive-routing')).toBe(true);
+    expect(shown.has('traffic')).toBe(false);
+  }).toPass({ timeout: 10_000 });
+  // Everything: the traffic start too.
+  await dashboard.page.getByLabel('Severity').selectOption({ label: 'everything' });
+  await expect(async () => expect((await kinds()).has('traffic')).toBe(true)).toPass({ timeout: 10_000 });
+  await expect(fabricEvents.locator('li[data-kind="traffic"]').first()).toBeVisible();
+  // Threshold events only: no traffic mark, and the AR change still marked (always), though the
+  // events list, which follows the filter strictly, no longer shows it.
+  await dashboard.chooseEventKinds(['threshold']);
+  expect(new URL(dashboard.page.url()).searchParams.get('events')).toBe('threshold');
+  await expect(async () => {
+    const marks = await dashboard.historyEventMarks();
+    expect(
+      marks.filter((m) => m.kind !== 'threshold' && m.kind !== 'adaptive-routing' && m.kind !== 'fault'),
+    ).toEqual([]);
+    expect(marks.some((m) => m.kind === 'adaptive-routing' && m.box !== null)).toBe(true);
+  }).toPass({ timeout: 10_000 });
+  await expect(fabricEvents.locator('li[data-kind="adaptive-routing"]')).toHaveCount(0);
+  await expect(dashboard.events.getByRole('listitem').filter({ hasText: /AR off → on/ })).toHaveCount(1);
+  // Every kind at every severity: the most marks this window has, and still no two labels overlap.
+  await dashboard.chooseEventKinds(null);
+  await expect(async () => {
+    const marks = await dashboard.historyEventMarks();
+    expect(new Set(marks.map((m) => m.kind)).has('traffic')).toBe(true);
+    expect(marks.filter((m) => m.box !== null).length).toBeGreaterThan(0);
+    expect(overlappingLabels(marks)).toEqual([]);
+  }).toPass({ timeout: 10_000 });
+  await dashboard.page.getByLabel('Severity').selectOption({ label: 'warnings and worse' });
+  expect(new URL(dashboard.page.url()).searchParams.get('events')).toBeNull();
 }
 
 for (const store of ['embedded', 'prometheus'] as const) {

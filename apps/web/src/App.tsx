@@ -22,6 +22,7 @@ import { TimeBar } from './components/TimeBar.tsx';
 import { TopologyDriftPanel } from './components/TopologyDriftPanel.tsx';
 import { TrafficPanel } from './components/TrafficPanel.tsx';
 import { type PatternDraft, pairsDraft } from './lib/contention.ts';
+import { type EventFilter, parseEventKinds, serializeEventKinds } from './lib/events.ts';
 import { anyNetworkHas, networkTypes, unmeasuredCables } from './lib/fabricTerms.ts';
 import { downLinkIds, downLinkIdsCompact, islChoices } from './lib/faults.ts';
 import { hasSeedHosts, SEED_PAIRS } from './lib/flows.ts';
@@ -138,6 +139,18 @@ export function App() {
   const [sort, setSort] = useUrlParam('sort', parseSortKey, serializeSort);
   const [tool, setTool] = useUrlParam('tool', parseTool, serializeTool);
   const [severity, setSeverity] = useUrlParam('severity', parseSeverity, serializeSeverity);
+  const [eventKinds, setEventKinds] = useUrlParam('events', parseEventKinds, serializeEventKinds);
+  const eventFilter = useMemo(
+    (): EventFilter => ({ minSeverity: severity, kinds: eventKinds }),
+    [severity, eventKinds],
+  );
+  const setEventFilter = useCallback(
+    (f: EventFilter) => {
+      setSeverity(f.minSeverity);
+      setEventKinds(f.kinds);
+    },
+    [setSeverity, setEventKinds],
+  );
   const [from, setFrom] = useUrlParam('from', parseNodeParam, serializeNodeParam);
   const [to, setTo] = useUrlParam('to', parseNodeParam, serializeNodeParam);
   const [pattern, setPattern] = useUrlParam('pattern', parseNodeParam, serializeNodeParam);
@@ -329,8 +342,8 @@ export function App() {
           {time.atMs === null && <AlarmsList tick={liveTick} onOpenHistory={openHistory} />}
           <EventsPanel
             events={events}
-            minSeverity={severity}
-            onMinSeverityChange={setSeverity}
+            filter={eventFilter}
+            onFilterChange={setEventFilter}
             onOpenHistory={openHistory}
           />
         </Panel>
@@ -342,6 +355,7 @@ export function App() {
             step={history.step}
             atMs={time.atMs}
             links={links}
+            eventFilter={eventFilter}
             onPick={time.setAt}
             onSelectWindow={(w) => time.setRange({ kind: 'custom', ...w })}
             onCloseLink={(id) => setLinks(links.filter((l) => l !== id))}

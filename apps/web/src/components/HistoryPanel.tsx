@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { LinkHistory, SummaryHistory } from '../api/types.ts';
-import { eventAnnotations } from '../lib/events.ts';
+import { chartMarks, type EventFilter } from '../lib/events.ts';
 import { formatClock, formatDirection } from '../lib/format.ts';
 import { formatInstant, type TimeWindow } from '../lib/timeRange.ts';
 import { alignSeries, describeSeries, toChartColumns } from '../lib/timeSeries.ts';
@@ -8,7 +8,7 @@ import { useRateFormat } from '../state/preferences.ts';
 import { useApiQuery } from '../state/useApiQuery.ts';
 import { useEvents } from '../state/useHistoryWindow.ts';
 import { ErrorNote } from './ErrorNote.tsx';
-import { type ChartAnnotation, TimeSeriesChart } from './TimeSeriesChart.tsx';
+import { TimeSeriesChart } from './TimeSeriesChart.tsx';
 
 interface HistoryPanelProps {
   /** The window asked for (already aligned to whole steps). */
@@ -17,6 +17,8 @@ interface HistoryPanelProps {
   atMs: number | null;
   /** Link directions whose history is open. */
   links: readonly string[];
+  /** The events panel's filter: the chart marks what it lets through, AR changes and faults always. */
+  eventFilter: EventFilter;
   onPick: (ms: number) => void;
   onSelectWindow: (window: TimeWindow) => void;
   onCloseLink: (id: string) => void;
@@ -36,6 +38,7 @@ export function HistoryPanel({
   step,
   atMs,
   links,
+  eventFilter,
   onPick,
   onSelectWindow,
   onCloseLink,
@@ -64,7 +67,7 @@ export function HistoryPanel({
     [summary],
   );
   const eventList = events.status === 'ready' ? events.data.events : null;
-  const annotations = useMemo((): ChartAnnotation[] => eventAnnotations(eventList ?? []), [eventList]);
+  const marks = useMemo(() => chartMarks(eventList ?? [], eventFilter), [eventList, eventFilter]);
   const described = describeSeries(totalColumns[1] ?? []);
 
   const linkSeries = linkHistory.status === 'ready' ? linkHistory.data.series : [];
@@ -97,7 +100,7 @@ export function HistoryPanel({
           series={totalSpecs}
           unit="bytesPerSecond"
           window={window}
-          annotations={annotations}
+          marks={marks}
           instantMs={atMs}
           onPick={onPick}
           onSelectWindow={onSelectWindow}
@@ -125,13 +128,13 @@ export function HistoryPanel({
           aria-expanded={showEvents}
           onClick={() => setShowEvents(!showEvents)}
         >
-          Events ({eventList?.length ?? '…'})
+          Events ({eventList ? marks.length : '…'})
         </button>
         {events.status === 'error' && <ErrorNote message={`Events: ${events.message}`} />}
         {showEvents && eventList && (
           <ol className="event-list" aria-label="Events in this window">
-            {eventList.length === 0 && <li className="muted">No events in this window.</li>}
-            {eventAnnotations(eventList)
+            {marks.length === 0 && <li className="muted">No events of the kinds chosen in this window.</li>}
+            {marks
               .slice(-20)
               .reverse()
               .map((e) => (
@@ -182,7 +185,7 @@ export function HistoryPanel({
               series={linkSpecs}
               unit="fraction"
               window={window}
-              annotations={annotations}
+              marks={marks}
               instantMs={atMs}
               height={160}
               onPick={onPick}

@@ -1,24 +1,17 @@
 import { useCallback, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
-import type { FabricEventKind } from '../api/types.ts';
-import { EVENT_KIND_COLORS } from '../lib/events.ts';
+import { EVENT_KIND_COLORS, type EventMark } from '../lib/events.ts';
 import { formatClock, formatTimeTick } from '../lib/format.ts';
+import { placeLabels } from '../lib/labelPlacement.ts';
 import { themeColor } from '../lib/themeColor.ts';
 import type { TimeWindow } from '../lib/timeRange.ts';
-import { type ChartColumns, placeAnnotations } from '../lib/timeSeries.ts';
+import type { ChartColumns } from '../lib/timeSeries.ts';
 import { type RateFormat, usePreference, useRateFormat } from '../state/preferences.ts';
 import { type ChartOptions, UPlotChart } from './UPlotChart.tsx';
 
 export interface ChartSeries {
   label: string;
   color: string;
-}
-
-export interface ChartAnnotation {
-  /** Unix seconds. */
-  x: number;
-  label: string;
-  kind: string;
 }
 
 export type ChartUnit = 'bytesPerSecond' | 'fraction';
@@ -28,7 +21,7 @@ interface TimeSeriesChartProps {
   series: readonly ChartSeries[];
   unit: ChartUnit;
   window: TimeWindow;
-  annotations: readonly ChartAnnotation[];
+  marks: readonly EventMark[];
   /** The instant the dashboard shows (ms), marked with a line; null when live. */
   instantMs: number | null;
   height?: number;
@@ -60,47 +53,66 @@ function formatTicks(unit: ChartUnit, rates: RateFormat, splits: number[]): stri
 }
 
 interface Overlay {
-  annotations: readonly ChartAnnotation[];
+  marks: readonly EventMark[];
   instantMs: number | null;
 }
 
-/** Event markers (dashed, coloured by kind) with labels in rows, and the viewed instant, on the plot. */
+/**
+ * Event marks (dashed, coloured by kind) with their labels where lib/labelPlacement.ts finds room
+ * (never overlapping), and the viewed instant, on the plot. What was drawn is also written on the
+ * chart's element (`data-event-marks`: kind, label, time and label box in CSS pixels from the
+ * plot's top left), so a test can read the marks of the canvas.
+ */
 function drawOverlay(u: uPlot, overlay: Overlay): void {
   const ctx = u.ctx;
   const dpr = uPlot.pxRatio;
   const { left, top, width, height } = u.bbox;
   const font = FONT_PX * dpr;
+  const pad = 2 * dpr;
   ctx.save();
   ctx.font = `${font}px system-ui, sans-serif`;
   ctx.textBaseline = 'top';
   // uPlot leaves the context as its last axis label needed it (right-aligned): the label boxes
   // below are measured from the text's left edge.
   ctx.textAlign = 'left';
-  const charPx = ctx.measureText('m').width * 0.62;
-  const placed = placeAnnotations(overlay.annotations, (x) => u.valToPos(x, 'x', true) - left, {
-    widthPx: width,
-    rows: LABEL_ROWS,
-    charPx,
-  });
-  for (const a of placed) {
-    const x = Math.round(left + a.px) + 0.5;
-    const color = EVENT_KIND_COLORS[a.kind as FabricEventKind] ?? AXIS();
+  const shown = overlay.marks
+    .map((m) => ({ ...m, px: u.valToPos(m.x, 'x', true) - left }))
+    .filter((m) => Number.isFinite(m.px) && m.px >= 0 && m.px <= width);
+  const boxes = placeLabels(
+    shown.map((m) => ({ px: m.px, width: ctx.measureText(m.label).width + 2 * pad, priority: m.priority })),
+    { widthPx: width, rows: LABEL_ROWS, heightPx: font + 3 * dpr, rowGapPx: dpr, gapPx: 4 * dpr },
+  );
+  shown.forEach((m, i) => {
+    const x = Math.round(left + m.px) + 0.5;
+    const color = EVENT_KIND_COLORS[m.kind] ?? AXIS();
     ctx.strokeStyle = color;
-    ctx.lineWidth = dpr * (a.kind === 'adaptive-routing' ? 2 : 1);
+    ctx.lineWidth = dpr * (m.kind === 'adaptive-routing' ? 2 : 1);
     ctx.setLineDash([4 * dpr, 3 * dpr]);
     ctx.beginPath();
     ctx.moveTo(x, top);
     ctx.lineTo(x, top + height);
     ctx.stroke();
-    if (a.row < 0) continue;
-    const textWidth = ctx.measureText(a.label).width;
-    const tx = x + 4 * dpr + textWidth > left + width ? x - 4 * dpr - textWidth : x + 4 * dpr;
-    const ty = top + 2 * dpr + a.row * (font + 4 * dpr);
+    const box = boxes[i];
+    if (!box) return;
+    const bx = left + box.x;
+    const by = top + 2 * dpr + box.y;
     ctx.fillStyle = 'rgba(13, 17, 23, 0.85)';
-    ctx.fillRect(tx - 2 * dpr, ty - 1 * dpr, textWidth + 4 * dpr, font + 3 * dpr);
+    ctx.fillRect(bx, by, box.width, box.height);
     ctx.fillStyle = color;
-    ctx.fillText(a.label, tx, ty);
-  }
+    ctx.fillText(m.label, bx + pad, by + dpr);
+  });
+  const css = (v: number) => Math.round((v / dpr) * 100) / 100;
+  u.root.dataset.eventMarks = JSON.stringify(
+    shown.map((m, i) => {
+      const box = boxes[i];
+      return {
+        kind: m.kind,
+        label: m.label,
+        time: new Date(m.x * 1000).toISOString(),
+        box: box ? { x: css(box.x), y: css(box.y), width: css(box.width), height: css(box.height) } : null,
+      };
+    }),
+  );
   if (overlay.instantMs !== null) {
     const x = Math.round(u.valToPos(overlay.instantMs / 1000, 'x', true)) + 0.5;
     if (x >= left && x <= left + width) {
@@ -118,7 +130,7 @@ function drawOverlay(u: uPlot, overlay: Overlay): void {
 
 /**
  * A time-series chart on a uPlot canvas: one or more series over the window, events as dashed
- * markers with labels, the viewed instant as a solid line. Click to view an instant, drag to
+ * marks with labels that never overlap, the viewed instant as a solid line. Click to view an instant, drag to
  * choose a window. The numbers behind it are described in text by the panel that holds it.
  */
 export function TimeSeriesChart({
@@ -126,15 +138,15 @@ export function TimeSeriesChart({
   series,
   unit,
   window,
-  annotations,
+  marks,
   instantMs,
   height = 200,
   onPick,
   onSelectWindow,
   onWidth,
 }: TimeSeriesChartProps) {
-  const overlay = useRef<Overlay>({ annotations, instantMs });
-  overlay.current = { annotations, instantMs };
+  const overlay = useRef<Overlay>({ marks, instantMs });
+  overlay.current = { marks, instantMs };
   const handlers = useRef({ onPick, onSelectWindow });
   handlers.current = { onPick, onSelectWindow };
 
@@ -204,7 +216,7 @@ export function TimeSeriesChart({
   }, [unit, seriesKey, theme, rates]);
 
   const xRange = useMemo(() => ({ min: window.fromMs / 1000, max: window.toMs / 1000 }), [window]);
-  const redrawKey = useMemo(() => ({ annotations, instantMs }), [annotations, instantMs]);
+  const redrawKey = useMemo(() => ({ marks, instantMs }), [marks, instantMs]);
   const width = useCallback((w: number) => onWidth?.(w), [onWidth]);
 
   return (

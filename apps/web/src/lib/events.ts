@@ -1,5 +1,6 @@
-import type { FabricEvent, FabricEventKind } from '../api/types.ts';
+import type { EventSeverity, FabricEvent, FabricEventKind } from '../api/types.ts';
 import { formatLinkIds } from './format.ts';
+import { SEVERITIES } from './health.ts';
 import { parseInstant } from './timeRange.ts';
 
 /** How the charts and the event list name each kind of event. */
@@ -54,13 +55,71 @@ export function eventLabel(event: FabricEvent): string {
   return formatLinkIds([kind, subject, detail].filter((s) => s !== '').join(' '));
 }
 
-/** Events with a readable time, oldest first, as chart annotations (x in Unix seconds). */
-export function eventAnnotations(
-  events: readonly FabricEvent[],
-): { x: number; label: string; kind: string }[] {
+/** Every kind of event, in the order the kinds filter lists them. */
+export const EVENT_KINDS = Object.keys(EVENT_KIND_LABELS) as FabricEventKind[];
+
+/**
+ * Marked on the charts whatever the filter: the changes an administrator looks for first, which a
+ * storm of threshold events must never bury.
+ */
+export const ALWAYS_MARKED: ReadonlySet<FabricEventKind> = new Set(['adaptive-routing', 'fault']);
+
+/** What the events panel shows: a severity floor and the kinds chosen (null: every kind). */
+export interface EventFilter {
+  minSeverity: EventSeverity;
+  kinds: readonly FabricEventKind[] | null;
+}
+
+/** `?events=threshold,fault`: the kinds chosen; null (every kind) when absent or naming none. */
+export function parseEventKinds(raw: string | null): readonly FabricEventKind[] | null {
+  if (raw === null) return null;
+  const chosen = new Set(raw.split(','));
+  // `?events=none`: the user unticked every kind.
+  if (raw === 'none') return [];
+  const kinds = EVENT_KINDS.filter((k) => chosen.has(k));
+  return kinds.length === 0 ? null : kinds;
+}
+
+export function serializeEventKinds(kinds: readonly FabricEventKind[] | null): string | null {
+  if (kinds === null || kinds.length === EVENT_KINDS.length) return null;
+  if (kinds.length === 0) return 'none';
+  return EVENT_KINDS.filter((k) => kinds.includes(k)).join(',');
+}
+
+const severityRank = (s: string | undefined) =>
+  Math.max(0, SEVERITIES.indexOf((s ?? 'info') as EventSeverity));
+
+/** Whether the filter lets an event through: severe enough and of a kind chosen. */
+export function passesFilter(event: FabricEvent, filter: EventFilter): boolean {
+  return (
+    severityRank(event.severity) >= severityRank(filter.minSeverity) &&
+    (filter.kinds === null || filter.kinds.includes(event.kind))
+  );
+}
+
+/** A mark on a chart: an event's time (Unix seconds), its label, kind and placement priority. */
+export interface EventMark {
+  x: number;
+  label: string;
+  kind: FabricEventKind;
+  /** Labelled first when room runs out: the always-marked kinds, then by severity. */
+  priority: number;
+}
+
+/**
+ * The chart's marks, oldest first: the events the filter lets through, and adaptive-routing
+ * changes and faults always; events whose time cannot be read are left out.
+ */
+export function chartMarks(events: readonly FabricEvent[], filter: EventFilter): EventMark[] {
   return events
-    .map((e) => ({ ms: parseInstant(e.time), label: eventLabel(e), kind: e.kind }))
-    .filter((e): e is { ms: number; label: string; kind: FabricEvent['kind'] } => e.ms !== null)
+    .filter((e) => ALWAYS_MARKED.has(e.kind) || passesFilter(e, filter))
+    .map((e) => ({ e, ms: parseInstant(e.time) }))
+    .filter((r): r is { e: FabricEvent; ms: number } => r.ms !== null)
     .sort((a, b) => a.ms - b.ms)
-    .map((e) => ({ x: e.ms / 1000, label: e.label, kind: e.kind }));
+    .map(({ e, ms }) => ({
+      x: ms / 1000,
+      label: eventLabel(e),
+      kind: e.kind,
+      priority: ALWAYS_MARKED.has(e.kind) ? SEVERITIES.length : severityRank(e.severity),
+    }));
 }

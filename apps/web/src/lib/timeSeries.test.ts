@@ -1,6 +1,5 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { alignSeries, describeSeries, placeAnnotations, toChartColumns } from './timeSeries.ts';
+import { alignSeries, describeSeries, toChartColumns } from './timeSeries.ts';
 
 describe('chart columns', () => {
   it('sorts by time, converts to Unix seconds and keeps unknown values as null (never 0)', () => {
@@ -27,62 +26,6 @@ describe('chart columns', () => {
       [10, null, 30],
       [null, 0.2, null],
     ]);
-  });
-});
-
-describe('annotation placement', () => {
-  const toPx = (x: number) => x;
-  it('stacks overlapping labels in rows, drops the label (not the marker) when rows run out', () => {
-    const placed = placeAnnotations(
-      [
-        { x: 10, label: 'AR off → on' },
-        { x: 20, label: 'traffic started' },
-        { x: 30, label: 'fault' },
-        { x: 500, label: 'far' },
-      ],
-      toPx,
-      { widthPx: 1000, rows: 2, charPx: 7 },
-    );
-    expect(placed.map((p) => p.row)).toEqual([0, 1, -1, 0]);
-  });
-
-  it('drops events outside the plot and flips labels at the right edge', () => {
-    const placed = placeAnnotations(
-      [
-        { x: -5, label: 'before' },
-        { x: 995, label: 'edge' },
-      ],
-      toPx,
-      { widthPx: 1000, rows: 1, charPx: 7 },
-    );
-    expect(placed).toHaveLength(1);
-    expect(placed[0]?.row).toBe(0);
-  });
-
-  it('never places two labels of one row on top of each other', () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.record({ x: fc.integer({ min: 0, max: 800 }), label: fc.string({ maxLength: 20 }) }), {
-          maxLength: 30,
-        }),
-        (events) => {
-          const charPx = 7;
-          const placed = placeAnnotations(events, toPx, { widthPx: 800, rows: 3, charPx });
-          expect(placed).toHaveLength(events.length);
-          for (let row = 0; row < 3; row++) {
-            const spans = placed
-              .filter((p) => p.row === row)
-              .map((p) => {
-                const w = p.label.length * charPx;
-                const start = p.px + w + 4 > 800 ? p.px - w - 4 : p.px + 4;
-                return [start, start + w] as const;
-              });
-            for (let i = 1; i < spans.length; i++)
-              expect(spans[i]?.[0]).toBeGreaterThanOrEqual((spans[i - 1]?.[1] ?? 0) + 8);
-          }
-        },
-      ),
-    );
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Pure helpers behind the time-series charts: API points to uPlot's column arrays (x in Unix
- * seconds, unknown values kept as null so the line breaks instead of dropping to zero), event
- * annotations placed in label rows that do not overlap, and a text description of a series.
+ * seconds, unknown values kept as null so the line breaks instead of dropping to zero), and a text
+ * description of a series (the event marks' labels are placed by labelPlacement.ts).
  */
 
 import { parseInstant } from './timeRange.ts';
@@ -48,45 +48,6 @@ export function alignSeries(
     return column;
   });
   return [xs, ...columns];
-}
-
-export interface AnnotationInput {
-  /** Unix seconds. */
-  x: number;
-  label: string;
-}
-
-export interface PlacedAnnotation extends AnnotationInput {
-  /** Pixel position on the plot. */
-  px: number;
-  /** Label row from the top (0, 1, …), or -1: marker only, no room for its label. */
-  row: number;
-}
-
-/**
- * Places event labels left to right: each goes in the first row where it does not overlap the
- * previous label of that row; when every row is taken, the marker is drawn without a label.
- * Events outside the plot are dropped. `toPx` maps an x value to pixels (uPlot's valToPos).
- */
-export function placeAnnotations<A extends AnnotationInput>(
-  events: readonly A[],
-  toPx: (x: number) => number,
-  options: { widthPx: number; rows: number; charPx: number; gapPx?: number },
-): (A & PlacedAnnotation)[] {
-  const gap = options.gapPx ?? 8;
-  const rowEnds: number[] = new Array(options.rows).fill(Number.NEGATIVE_INFINITY);
-  return [...events]
-    .map((e) => ({ ...e, px: toPx(e.x) }))
-    .filter((e) => Number.isFinite(e.px) && e.px >= 0 && e.px <= options.widthPx)
-    .sort((a, b) => a.px - b.px)
-    .map((e) => {
-      const width = e.label.length * options.charPx;
-      // A label near the right edge is drawn to the left of its marker.
-      const start = e.px + width + 4 > options.widthPx ? e.px - width - 4 : e.px + 4;
-      const row = rowEnds.findIndex((end) => start >= end + gap);
-      if (row >= 0) rowEnds[row] = start + width;
-      return { ...e, row };
-    });
 }
 
 export interface SeriesDescription {

@@ -1,10 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { Alarm, AlarmList } from '../api/types.ts';
 import { formatClock } from '../lib/format.ts';
 import { useApi } from '../state/ApiContext.tsx';
-import type { ApiLoad } from '../state/useApiQuery.ts';
-import { useLiveAnswer } from '../state/useLiveAnswer.ts';
+import { type ApiLoad, useApiQuery } from '../state/useApiQuery.ts';
 import { DirectionButton } from './DirectionButton.tsx';
 import { ErrorNote } from './ErrorNote.tsx';
 
@@ -38,7 +37,16 @@ export function AlarmsList({
   const [name, setName] = useState(savedName);
   const [problem, setProblem] = useState<string | null>(null);
   const nameId = useId();
-  const alarms = useLiveAnswer(['alarms', all], all ? loadAll : loadActive, tick);
+  const alarms = useApiQuery(['alarms', all], all ? loadAll : loadActive, {
+    keepPrevious: true,
+    live: { tick },
+  });
+  // Its answer is the alarm: the lists that show it are asked again.
+  const acknowledgement = useMutation({
+    mutationFn: ({ id, by }: { id: string; by: string }) => api.acknowledgeAlarm(id, by),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['alarms'] }),
+    onError: (error) => setProblem(`Acknowledge: ${error.message}`),
+  });
   const acknowledge = (alarm: Alarm) => {
     const by = name.trim();
     if (by === '') return setProblem('Say who acknowledges: your name');
@@ -48,10 +56,7 @@ export function AlarmsList({
       // a browser without storage: the name is asked again next time
     }
     setProblem(null);
-    api.acknowledgeAlarm(alarm.id, by).then(
-      () => queryClient.invalidateQueries({ queryKey: ['alarms'] }),
-      (error: unknown) => setProblem(`Acknowledge: ${(error as Error).message}`),
-    );
+    acknowledgement.mutate({ id: alarm.id, by });
   };
   const list = alarms.status === 'ready' ? alarms.data.alarms : [];
   return (

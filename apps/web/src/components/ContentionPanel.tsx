@@ -15,7 +15,7 @@ import {
 } from '../lib/contention.ts';
 import { formatCount, formatDirection } from '../lib/format.ts';
 import { useRateFormat } from '../state/preferences.ts';
-import type { Remote } from '../state/useRemote.ts';
+import type { Remote } from '../state/useApiQuery.ts';
 import type { TrafficState } from '../state/useTraffic.ts';
 import { ErrorNote } from './ErrorNote.tsx';
 import { TableScroll } from './TableScroll.tsx';

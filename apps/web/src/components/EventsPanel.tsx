@@ -3,7 +3,7 @@ import type { EventList, EventSeverity, FabricEventKind } from '../api/types.ts'
 import { ALWAYS_MARKED, EVENT_KINDS, type EventFilter, eventKindLabel, passesFilter } from '../lib/events.ts';
 import { formatClock, formatLinkIds } from '../lib/format.ts';
 import { eventsAtLeast, SEVERITIES } from '../lib/health.ts';
-import type { Remote } from '../state/useRemote.ts';
+import type { Remote } from '../state/useApiQuery.ts';
 import { ErrorNote } from './ErrorNote.tsx';
 
 interface EventsPanelProps {

@@ -2,8 +2,7 @@ import { useMemo } from 'react';
 import type { JobDetail, JobList } from '../api/types.ts';
 import { formatPercent } from '../lib/format.ts';
 import { useRateFormat } from '../state/preferences.ts';
-import type { ApiLoad } from '../state/useApiQuery.ts';
-import { useLiveAnswer } from '../state/useLiveAnswer.ts';
+import { type ApiLoad, useApiQuery } from '../state/useApiQuery.ts';
 import { DirectionButton } from './DirectionButton.tsx';
 import { ErrorNote } from './ErrorNote.tsx';
 import { TableScroll } from './TableScroll.tsx';
@@ -26,13 +25,13 @@ const loadJobs: ApiLoad<JobList> = (api, signal) => api.getJobs(signal);
 /** Jobs (Slurm's, a jobs file's, or the emulator's traffic): select one to see where it runs. */
 export function JobsPanel({ selected, onSelect, tick, onSelectLink }: JobsPanelProps) {
   const rates = useRateFormat();
-  const jobs = useLiveAnswer(['jobs'], loadJobs, tick);
+  const jobs = useApiQuery(['jobs'], loadJobs, { keepPrevious: true, live: { tick } });
   const loadDetail = useMemo(
     (): ApiLoad<JobDetail> | null =>
       selected === null ? null : (api, signal) => api.getJob(selected, signal),
     [selected],
   );
-  const detail = useLiveAnswer(['job', selected], loadDetail, tick);
+  const detail = useApiQuery(['job', selected], loadDetail, { keepPrevious: true, live: { tick } });
   const shown = detail.status === 'ready' && detail.data.job.id === selected ? detail.data : null;
   return (
     <div className="jobs-panel">

@@ -3,8 +3,7 @@ import type { LinkFlows } from '../api/types.ts';
 import { formatDirection, formatPercent } from '../lib/format.ts';
 import type { DirectionLoad } from '../lib/route.ts';
 import { useRateFormat } from '../state/preferences.ts';
-import type { ApiLoad } from '../state/useApiQuery.ts';
-import { useLiveAnswer } from '../state/useLiveAnswer.ts';
+import { type ApiLoad, useApiQuery } from '../state/useApiQuery.ts';
 import { ErrorNote } from './ErrorNote.tsx';
 import { TableScroll } from './TableScroll.tsx';
 
@@ -39,7 +38,7 @@ export function LinkFlowsPanel({
     (): ApiLoad<LinkFlows> | null => (link === null ? null : (api, signal) => api.getLinkFlows(link, signal)),
     [link],
   );
-  const answer = useLiveAnswer<LinkFlows>(['link-flows', link], load, tick);
+  const answer = useApiQuery<LinkFlows>(['link-flows', link], load, { keepPrevious: true, live: { tick } });
   if (link === null) {
     return (
       <p className="placeholder">

@@ -4,8 +4,7 @@ import { formatClock, formatDirection, formatPercent, formatPerSecond } from '..
 import { CATEGORIES, CATEGORY_LABELS } from '../lib/health.ts';
 import { isPortGauge, parsePortTarget, portTargetText } from '../lib/portSearch.ts';
 import { useRateFormat } from '../state/preferences.ts';
-import type { ApiLoad } from '../state/useApiQuery.ts';
-import { useLiveAnswer } from '../state/useLiveAnswer.ts';
+import { type ApiLoad, useApiQuery } from '../state/useApiQuery.ts';
 import { ErrorNote } from './ErrorNote.tsx';
 import { TableScroll } from './TableScroll.tsx';
 
@@ -61,7 +60,10 @@ export function PortPanel({ target, onTarget, tick, onOpenHistory, onSelectLink 
       parsed ? (api, signal) => api.getPort(parsed.node, parsed.port, signal) : null,
     [parsed],
   );
-  const answer = useLiveAnswer(['port', parsed?.node, parsed?.port], load, tick);
+  const answer = useApiQuery(['port', parsed?.node, parsed?.port], load, {
+    keepPrevious: true,
+    live: { tick },
+  });
   if (!parsed)
     return <p className="placeholder">Find a node or a port above, or open one from the Link tab.</p>;
   if (answer.status === 'error') return <ErrorNote message={`Port: ${answer.message}`} />;

@@ -3,7 +3,7 @@ import type { Route } from '../api/types.ts';
 import { formatPercentValue } from '../lib/format.ts';
 import { hopRows, latencyText, routeHasLids, staticDetour } from '../lib/route.ts';
 import { tablesText } from '../lib/routeTables.ts';
-import type { Remote } from '../state/useRemote.ts';
+import type { Remote } from '../state/useApiQuery.ts';
 import { ErrorNote } from './ErrorNote.tsx';
 import { NodePicker } from './NodePicker.tsx';
 import { TableScroll } from './TableScroll.tsx';

@@ -2,8 +2,7 @@ import type { StaticLoad } from '../api/types.ts';
 import { formatCount, formatPercent } from '../lib/format.ts';
 import { tablesText } from '../lib/routeTables.ts';
 import { comparisonText, directionLabel, formatImbalance, imbalance } from '../lib/staticLoad.ts';
-import type { ApiLoad } from '../state/useApiQuery.ts';
-import { useLiveAnswer } from '../state/useLiveAnswer.ts';
+import { type ApiLoad, useApiQuery } from '../state/useApiQuery.ts';
 import { DirectionButton } from './DirectionButton.tsx';
 import { ErrorNote } from './ErrorNote.tsx';
 import { TableScroll } from './TableScroll.tsx';
@@ -27,7 +26,7 @@ export function StaticLoadPanel({
   tick: string | null;
   onSelectLink: (id: string) => void;
 }) {
-  const answer = useLiveAnswer(['static-load'], load, tick);
+  const answer = useApiQuery(['static-load'], load, { keepPrevious: true, live: { tick } });
   if (answer.status === 'error') return <ErrorNote message={`Static route load: ${answer.message}`} />;
   if (answer.status !== 'ready') return <p className="placeholder">Counting paths through every port…</p>;
   const data = answer.data;

@@ -7,8 +7,7 @@ import {
   showsTopologyPanel,
   sinceText,
 } from '../lib/drift.ts';
-import type { ApiLoad } from '../state/useApiQuery.ts';
-import { useLiveAnswer } from '../state/useLiveAnswer.ts';
+import { type ApiLoad, useApiQuery } from '../state/useApiQuery.ts';
 import { ErrorNote } from './ErrorNote.tsx';
 import { Panel } from './Panel.tsx';
 
@@ -25,9 +24,12 @@ const loadDrift: ApiLoad<Drift> = (api, signal) => api.getDrift(DRIFT_LIMIT, sig
  * Nothing at all where neither applies. Re-asked on stream ticks (every 2 s at most).
  */
 export function TopologyDriftPanel({ tick }: { tick: string | null }) {
-  const status = useLiveAnswer(['topology-status'], loadStatus, tick);
+  const status = useApiQuery(['topology-status'], loadStatus, { keepPrevious: true, live: { tick } });
   const s = status.status === 'ready' ? status.data : null;
-  const drift = useLiveAnswer(['topology-drift'], s?.drift.configured ? loadDrift : null, tick);
+  const drift = useApiQuery(['topology-drift'], s?.drift.configured ? loadDrift : null, {
+    keepPrevious: true,
+    live: { tick },
+  });
   if (!showsTopologyPanel(s) || !s) return null;
   return (
     <Panel title="Topology" className="area-drift">

@@ -123,3 +123,14 @@ export function chartMarks(events: readonly FabricEvent[], filter: EventFilter):
       priority: ALWAYS_MARKED.has(e.kind) ? SEVERITIES.length : severityRank(e.severity),
     }));
 }
+
+/** The newest event of `kind` (ms), e.g. the last adaptive-routing change; null when none. */
+export function lastChangeMs(events: readonly FabricEvent[], kind: FabricEventKind): number | null {
+  let newest: number | null = null;
+  for (const e of events) {
+    if (e.kind !== kind) continue;
+    const ms = parseInstant(e.time);
+    if (ms !== null && (newest === null || ms > newest)) newest = ms;
+  }
+  return newest;
+}

@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { describeError } from '../api/client.ts';
-import type { AdaptiveRouting, AdaptiveRoutingChange } from '../api/types.ts';
-import { useApi } from './ApiContext.tsx';
+import { useCallback } from 'react';
+import type { AdaptiveRouting, AdaptiveRoutingChange, AdaptiveRoutingStatus } from '../api/types.ts';
+import { useApiChange } from './useApiChange.ts';
+import { useApiQuery } from './useApiQuery.ts';
 
 export interface AdaptiveRoutingState {
   /** What the server last reported; null until the first answer. */
@@ -16,63 +16,40 @@ export interface AdaptiveRoutingState {
   reload: () => void;
 }
 
+const AR_KEY = ['adaptive-routing'] as const;
+
 /** Adaptive-routing parameters: shown as the server reports them, changed with PUT. */
 export function useAdaptiveRouting(): AdaptiveRoutingState {
-  const api = useApi();
-  const [settings, setSettings] = useState<AdaptiveRouting | null>(null);
-  const [unavailable, setUnavailable] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  const pending = useRef<AbortController | null>(null);
-
-  useEffect(() => {
-    void attempt;
-    const controller = new AbortController();
-    setLoading(true);
-    api.getAdaptiveRouting(controller.signal).then(
-      (data) => {
-        setSettings(data.available ? data : null);
-        setUnavailable(data.available ? null : data.reason);
-        setError(null);
-        setLoading(false);
-      },
-      (e: unknown) => {
-        if (controller.signal.aborted) return;
-        setError(describeError(e));
-        setLoading(false);
-      },
-    );
-    return () => controller.abort();
-  }, [api, attempt]);
-
-  useEffect(() => () => pending.current?.abort(), []);
-
-  const update = useCallback(
-    (patch: Partial<AdaptiveRouting>) => {
-      pending.current?.abort();
-      const controller = new AbortController();
-      pending.current = controller;
-      setSaving(true);
-      api.putAdaptiveRouting(patch, controller.signal).then(
-        (data) => {
-          setSettings(data);
-          setError(applyFailure(data));
-          setSaving(false);
-        },
-        (e: unknown) => {
-          if (controller.signal.aborted) return;
-          setError(describeError(e));
-          setSaving(false);
-        },
-      );
-    },
-    [api],
+  // The answer: GET's status, then each PUT's (the whole new state, and how applying it went).
+  const answer = useApiQuery<AdaptiveRoutingStatus | AdaptiveRoutingChange>(AR_KEY, (api, signal) =>
+    api.getAdaptiveRouting(signal),
   );
-
-  const reload = useCallback(() => setAttempt((n) => n + 1), []);
-  return { settings, unavailable, loading, saving, error, update, reload };
+  const { change, busy, failure } = useApiChange<AdaptiveRoutingStatus | AdaptiveRoutingChange>(
+    AR_KEY,
+    answer.answeredAtMs,
+  );
+  const update = useCallback(
+    (patch: Partial<AdaptiveRouting>) => change((api, signal) => api.putAdaptiveRouting(patch, signal)),
+    [change],
+  );
+  const data = answer.status === 'ready' ? answer.data : null;
+  // `available: false` with the reason where the fabric has none.
+  const settings = data?.available ? data : null;
+  const unavailable = data && !data.available ? data.reason : null;
+  const error =
+    failure?.message ??
+    answer.failure?.message ??
+    (answer.status === 'error' ? answer.message : null) ??
+    (data?.available ? applyFailure(data as AdaptiveRoutingChange) : null);
+  return {
+    settings,
+    unavailable,
+    loading: answer.status === 'loading',
+    saving: busy,
+    error,
+    update,
+    reload: answer.reload,
+  };
 }
 
 /** "Saved to …/opafm.xml, but reload-fm failed (exit 3): …" when the site's apply command failed. */

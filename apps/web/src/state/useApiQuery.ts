@@ -1,42 +1,116 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { hashKey, keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import type { ApiClient } from '../api/client.ts';
-import { describeError } from '../api/client.ts';
+import { ApiError, describeError } from '../api/client.ts';
 import { useApi } from './ApiContext.tsx';
-import type { Remote } from './useRemote.ts';
+import { LIVE_REFRESH_MS, useTickRefresh } from './tickRefresh.ts';
 
 export type ApiLoad<T> = (api: ApiClient, signal: AbortSignal) => Promise<T>;
 
-export interface ApiQueryOptions {
+/** An answer of the API: nothing asked, on its way, failed (and nothing to show), or here. */
+export type Remote<T> =
+  | { status: 'idle' }
+  | { status: 'loading' }
+  | { status: 'error'; message: string }
+  | { status: 'ready'; data: T };
+
+/** Why the last read or change failed, readable, with its HTTP status (0: none, e.g. unreachable). */
+export interface ApiFailure {
+  message: string;
+  status: number;
+}
+
+export function failureOf(error: unknown): ApiFailure {
+  return { message: describeError(error), status: error instanceof ApiError ? error.status : 0 };
+}
+
+export interface ApiQueryOptions<T = unknown> {
   /** Keep showing the previous answer while a new key loads (a moving window), instead of blanking. */
   keepPrevious?: boolean;
   /** How long an answer stays fresh (ms); default: for ever (answers about the past do not change). */
   staleTimeMs?: number;
+  /**
+   * A live answer: asked again on the stream's ticks (`tick`, the newest sample's time) at most
+   * every `everyMs` (default LIVE_REFRESH_MS), through the one refresh clock (tickRefresh.ts); an
+   * answer older than that is asked again when shown again. With `while`, only while the answer
+   * says it moves (a route a flow carries, which adaptive routing changes).
+   */
+  live?: { tick: string | null; everyMs?: number; while?: (answer: T) => boolean };
+  /** Forget the answer as soon as nothing shows it: shown again, it is asked again from scratch. */
+  forget?: boolean;
 }
 
+export type ApiAnswer<T> = Remote<T> & {
+  /** A read is on its way (the first, or a newer answer while this one shows). */
+  updating: boolean;
+  /** The last read failed (also while an older answer still shows); null after a success. */
+  failure: ApiFailure | null;
+  /** When the answer shown arrived (ms since the epoch); 0 before any. */
+  answeredAtMs: number;
+  /** Ask again (a read on its way answers instead); the answer on screen stays until replaced. */
+  reload: () => void;
+  /** Forget the answer and ask again (loading meanwhile). */
+  reset: () => void;
+};
+
 /**
- * The one typed hook for server answers kept in the query cache: `key` names the question,
- * `load` asks it with the query's AbortSignal (null: nothing to ask). The answer comes back in
- * the dashboard's `Remote` shape, with `updating` true while a newer answer is on its way.
+ * The one typed hook for server answers, kept in TanStack Query's cache: `key` names the question,
+ * `load` asks it with the query's AbortSignal (null: nothing to ask — the hook is idle and the
+ * question's answer is no longer shown, so `forget` can drop it). Changes to an answer go through
+ * useApiChange on the same key.
  */
 export function useApiQuery<T>(
   key: readonly unknown[],
   load: ApiLoad<T> | null,
-  options: ApiQueryOptions = {},
-): Remote<T> & { updating: boolean } {
+  options: ApiQueryOptions<T> = {},
+): ApiAnswer<T> {
   const api = useApi();
+  const client = useQueryClient();
+  // A question not asked observes no answer: the one asked before is released (and forgotten at
+  // once with `forget`), so opening its panel again asks it again.
+  const queryKey = load === null ? ['unasked', ...key.slice(0, 1)] : key;
+  const live = options.live;
+  const everyMs = live ? (live.everyMs ?? LIVE_REFRESH_MS) : 0;
   const query = useQuery({
-    queryKey: key,
+    queryKey,
     queryFn: ({ signal }) => {
       if (!load) throw new Error('useApiQuery: no question to ask');
       return load(api, signal);
     },
     enabled: load !== null,
     ...(options.keepPrevious ? { placeholderData: keepPreviousData } : {}),
-    ...(options.staleTimeMs !== undefined ? { staleTime: options.staleTimeMs } : {}),
+    ...(options.staleTimeMs !== undefined
+      ? { staleTime: options.staleTimeMs }
+      : live
+        ? { staleTime: everyMs }
+        : {}),
+    ...(options.forget ? { gcTime: 0 } : {}),
   });
-  const updating = query.isFetching;
-  if (load === null) return { status: 'idle', updating: false };
-  if (query.data !== undefined) return { status: 'ready', data: query.data, updating };
-  if (query.error) return { status: 'error', message: describeError(query.error), updating };
-  return { status: 'loading', updating };
+  const moving =
+    live !== undefined &&
+    load !== null &&
+    (live.while === undefined || (query.data !== undefined && live.while(query.data)));
+  useTickRefresh(queryKey, live?.tick ?? null, everyMs, moving);
+  const hash = hashKey(queryKey);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key is compared by its hash
+  const reload = useCallback(
+    () => void client.refetchQueries({ queryKey, exact: true }, { cancelRefetch: false }),
+    [client, hash],
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key is compared by its hash
+  const reset = useCallback(() => void client.resetQueries({ queryKey, exact: true }), [client, hash]);
+
+  const extra = {
+    updating: query.isFetching,
+    failure: query.error ? failureOf(query.error) : null,
+    answeredAtMs: query.dataUpdatedAt,
+    reload,
+    reset,
+  };
+  if (load === null) return { status: 'idle', ...extra, updating: false, failure: null };
+  if (query.data !== undefined) return { status: 'ready', data: query.data, ...extra };
+  // Asked again after a failure: loading, not the old failure, until the new answer.
+  if (query.error && !query.isFetching)
+    return { status: 'error', message: describeError(query.error), ...extra };
+  return { status: 'loading', ...extra };
 }

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
-import type { Fault, FaultRequest } from '../api/types.ts';
-import { useApi } from './ApiContext.tsx';
-import { useTickedResource } from './useTickedResource.ts';
+import type { Fault, FaultList, FaultRequest } from '../api/types.ts';
+import { useApiChange } from './useApiChange.ts';
+import { useApiQuery } from './useApiQuery.ts';
 
 /** Re-read the active faults at most this often, on stream ticks, while the panel is shown. */
 const FAULT_REFRESH_MS = 3000;
@@ -15,19 +15,28 @@ export interface FaultsState {
   clearAll: () => void;
 }
 
+const FAULTS_KEY = ['faults'] as const;
+
 /**
  * Active emulator faults. Read only while the panel is shown (`active`), on the stream's tick,
  * throttled: no clock of its own. Changes go out through the API client (token, readable errors).
  */
 export function useFaults(active: boolean, tick: string | null): FaultsState {
-  const api = useApi();
-  const read = useCallback((signal: AbortSignal) => api.getFaults(signal), [api]);
-  const { data, busy, error, mutate } = useTickedResource(read, tick, FAULT_REFRESH_MS, active);
+  const answer = useApiQuery<FaultList>(FAULTS_KEY, active ? (api, signal) => api.getFaults(signal) : null, {
+    live: { tick, everyMs: FAULT_REFRESH_MS },
+  });
+  const { change, busy, failure } = useApiChange<FaultList>(FAULTS_KEY, answer.answeredAtMs);
   const inject = useCallback(
-    (request: FaultRequest) => mutate((signal) => api.injectFault(request, signal)),
-    [api, mutate],
+    (request: FaultRequest) => change((api, signal) => api.injectFault(request, signal)),
+    [change],
   );
-  const clearAll = useCallback(() => mutate((signal) => api.clearFaults(signal)), [api, mutate]);
+  const clearAll = useCallback(() => change((api, signal) => api.clearFaults(signal)), [change]);
 
-  return { faults: data?.faults ?? null, busy, error, inject, clearAll };
+  return {
+    faults: answer.status === 'ready' ? answer.data.faults : null,
+    busy,
+    error: (failure ?? answer.failure)?.message ?? null,
+    inject,
+    clearAll,
+  };
 }

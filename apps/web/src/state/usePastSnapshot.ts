@@ -5,8 +5,8 @@ import { pastSnapshot } from '../lib/historySnapshot.ts';
 import { MAX_DRAWN_LINKS } from '../lib/layout.ts';
 import { channelIndexById } from '../lib/route.ts';
 import { formatInstant } from '../lib/timeRange.ts';
+import type { Remote } from './useApiQuery.ts';
 import { useApiQuery } from './useApiQuery.ts';
-import type { Remote } from './useRemote.ts';
 
 export interface InstantAnswer {
   links: LinksAnswer;

@@ -1,10 +1,8 @@
 import { useCallback } from 'react';
 import type { Flow, FlowPage, TrafficRequest } from '../api/types.ts';
-import { useApi } from './ApiContext.tsx';
-import { useTickedResource } from './useTickedResource.ts';
-
-/** Refresh the flow list at most this often, on stream ticks (no timer of its own). */
-const FLOW_REFRESH_MS = 2000;
+import { LIVE_REFRESH_MS } from './tickRefresh.ts';
+import { useApiChange } from './useApiChange.ts';
+import { useApiQuery } from './useApiQuery.ts';
 
 /** Every job's flows and bytes/s over the whole list (the API pages the flows themselves). */
 export type JobTotals = FlowPage['jobs'];
@@ -27,42 +25,50 @@ export interface TrafficState {
   stop: () => void;
 }
 
+interface FlowsShown {
+  flows: Flow[];
+  jobs?: JobTotals;
+}
+
+const TRAFFIC_KEY = ['traffic'] as const;
+
 /**
  * Active flows. Their rates change as routing adapts, so the list is re-read on the stream's
- * tick (`tick` changes once per message), throttled; it never runs a clock of its own.
+ * tick (`tick` changes once per message), at most every LIVE_REFRESH_MS; no clock of its own.
  */
 export function useTraffic(tick: string | null): TrafficState {
-  const api = useApi();
   // The first page of the flows (the API pages them): what the panel lists, grouped by job.
-  const read = useCallback(
-    async (signal: AbortSignal): Promise<{ flows: Flow[]; jobs?: JobTotals }> => {
+  const answer = useApiQuery<FlowsShown>(
+    TRAFFIC_KEY,
+    async (api, signal) => {
       const page = await api.getTraffic(signal);
       return { flows: page.flows, jobs: page.jobs };
     },
-    [api],
+    { live: { tick, everyMs: LIVE_REFRESH_MS } },
   );
-  const { data, busy, error, errorStatus, mutate } = useTickedResource(read, tick, FLOW_REFRESH_MS);
-  const unavailable = errorStatus === 409 ? error : null;
+  const { change, busy, failure } = useApiChange<FlowsShown>(TRAFFIC_KEY, answer.answeredAtMs);
   const start = useCallback(
     (request: TrafficRequest) =>
-      mutate(async (signal) => ({ flows: (await api.startTraffic(request, signal)).flows })),
-    [api, mutate],
+      change(async (api, signal) => ({ flows: (await api.startTraffic(request, signal)).flows })),
+    [change],
   );
   const replace = useCallback(
     (request: TrafficRequest) =>
-      mutate(async (signal) => {
+      change(async (api, signal) => {
         await api.stopTraffic(signal);
         return { flows: (await api.startTraffic(request, signal)).flows };
       }),
-    [api, mutate],
+    [change],
   );
-  const stop = useCallback(() => mutate((signal) => api.stopTraffic(signal)), [api, mutate]);
+  const stop = useCallback(() => change((api, signal) => api.stopTraffic(signal)), [change]);
 
+  const shown = failure ?? answer.failure;
+  const unavailable = shown?.status === 409 ? shown.message : null;
   return {
-    flows: data?.flows ?? null,
-    jobTotals: data?.jobs ?? null,
+    flows: answer.status === 'ready' ? answer.data.flows : null,
+    jobTotals: answer.status === 'ready' ? (answer.data.jobs ?? null) : null,
     busy,
-    error: unavailable === null ? error : null,
+    error: unavailable === null ? (shown?.message ?? null) : null,
     unavailable,
     start,
     replace,

@@ -1,0 +1,181 @@
+import { useCallback, useMemo } from 'react';
+import type { EventSeverity } from '../api/types.ts';
+import { type EventFilter, parseEventKinds, serializeEventKinds } from '../lib/events.ts';
+import { parseSeverity } from '../lib/health.ts';
+import { parseLinkSelection, selectLink, serializeLinkSelection } from '../lib/linkSelection.ts';
+import {
+  DEFAULT_TOP_N,
+  type KindFilter,
+  parseKindFilter,
+  parseSortKey,
+  parseTopN,
+  type SortKey,
+} from '../lib/ranking.ts';
+import { parseNodeParam, serializeNodeParam } from '../lib/route.ts';
+import { parseInstant, serializeInstant } from '../lib/timeRange.ts';
+import { useUrlParam } from './useUrlState.ts';
+
+/**
+ * The dashboard's shareable view state, every piece of it in the URL (a link or a reload opens the
+ * same view): the ranking's kind, size and sort; the events filter; the open link histories; the
+ * before/after instants; the Investigate tab and what each tab shows. Time travel's range, instant
+ * and bookmark are useTimeTravel's. Defaults leave the URL clean.
+ */
+
+export type Tool = 'route' | 'static' | 'port' | 'link' | 'jobs' | 'contention' | 'faults';
+const TOOLS: readonly Tool[] = ['route', 'static', 'port', 'link', 'jobs', 'contention', 'faults'];
+export const parseTool = (raw: string | null): Tool => TOOLS.find((t) => t === raw) ?? 'route';
+const serializeTool = (tool: Tool): string | null => (tool === 'route' ? null : tool);
+const serializeKind = (kind: KindFilter): string | null => (kind === 'all' ? null : kind);
+const serializeTopN = (n: number): string | null => (n === DEFAULT_TOP_N ? null : String(n));
+const serializeSort = (s: SortKey): string | null => (s === 'utilization' ? null : s);
+const serializeSeverity = (s: EventSeverity): string | null => (s === 'warning' ? null : s);
+
+export interface RankingView {
+  kind: KindFilter;
+  topN: number;
+  sort: SortKey;
+  setKind: (kind: KindFilter) => void;
+  setTopN: (n: number) => void;
+  setSort: (sort: SortKey) => void;
+}
+
+/** The link table: `?kind=isl&top=20&sort=integrity`. */
+export function useRankingView(): RankingView {
+  const [kind, setKind] = useUrlParam('kind', parseKindFilter, serializeKind);
+  const [topN, setTopN] = useUrlParam('top', parseTopN, serializeTopN);
+  const [sort, setSort] = useUrlParam('sort', parseSortKey, serializeSort);
+  return { kind, topN, sort, setKind, setTopN, setSort };
+}
+
+/** The events filter: `?severity=info&events=threshold,fault`. */
+export function useEventFilter(): [EventFilter, (filter: EventFilter) => void] {
+  const [severity, setSeverity] = useUrlParam('severity', parseSeverity, serializeSeverity);
+  const [kinds, setKinds] = useUrlParam('events', parseEventKinds, serializeEventKinds);
+  const filter = useMemo((): EventFilter => ({ minSeverity: severity, kinds }), [severity, kinds]);
+  const setFilter = useCallback(
+    (f: EventFilter) => {
+      setSeverity(f.minSeverity);
+      setKinds(f.kinds);
+    },
+    [setSeverity, setKinds],
+  );
+  return [filter, setFilter];
+}
+
+export interface CompareView {
+  beforeMs: number | null;
+  afterMs: number | null;
+  setBeforeMs: (ms: number | null) => void;
+  setAfterMs: (ms: number | null) => void;
+}
+
+/** Before/after's two instants: `?before=…&after=…`. */
+export function useCompareView(): CompareView {
+  const [beforeMs, setBeforeMs] = useUrlParam('before', parseInstant, serializeInstant);
+  const [afterMs, setAfterMs] = useUrlParam('after', parseInstant, serializeInstant);
+  return { beforeMs, afterMs, setBeforeMs, setAfterMs };
+}
+
+export interface InvestigateView {
+  /** The Investigate panel's tab. */
+  tool: Tool;
+  setTool: (tool: Tool) => void;
+  /** Route tab: its two ends. */
+  from: string | null;
+  to: string | null;
+  setFrom: (name: string | null) => void;
+  setTo: (name: string | null) => void;
+  /** Contention tab: the pattern checked and its hosts. */
+  pattern: string | null;
+  hosts: string | null;
+  /** Checks a pattern on hosts (both null: nothing). */
+  setCheck: (pattern: string | null, hosts: string | null) => void;
+  /** Link tab: the link direction shown. */
+  link: string | null;
+  setLink: (id: string | null) => void;
+  /** Jobs tab: the job shown. */
+  job: string | null;
+  /** Port tab: what the search box or the Link tab opened (`edge1/4`, a node, a GUID, a LID). */
+  port: string | null;
+  /** Link directions whose history is open (`?links=`). */
+  links: string[];
+  setLinks: (ids: string[]) => void;
+  /** Opens a direction's history under the chart. */
+  openHistory: (id: string) => void;
+  /** A click on a link or heatmap cell: its flows and jobs in the Link tab, its history below. */
+  selectChannel: (id: string) => void;
+  /** Opens a job in the Jobs tab (null: none). */
+  selectJob: (id: string | null) => void;
+  /** Opens a port's or node's page in the Port tab (null: none). */
+  openPort: (text: string | null) => void;
+}
+
+/**
+ * What the Investigate panel and the history show: `?tool=route&from=nodeA&to=nodeC`,
+ * `?tool=contention&pattern=…&hosts=…`, `?tool=link&link=…`, `?tool=jobs&job=…`,
+ * `?tool=port&port=edge1/4`, `?links=…`.
+ */
+export function useInvestigateView(): InvestigateView {
+  const [tool, setTool] = useUrlParam('tool', parseTool, serializeTool);
+  const [from, setFrom] = useUrlParam('from', parseNodeParam, serializeNodeParam);
+  const [to, setTo] = useUrlParam('to', parseNodeParam, serializeNodeParam);
+  const [pattern, setPattern] = useUrlParam('pattern', parseNodeParam, serializeNodeParam);
+  const [hosts, setHosts] = useUrlParam('hosts', parseNodeParam, serializeNodeParam);
+  const [link, setLink] = useUrlParam('link', parseNodeParam, serializeNodeParam);
+  const [job, setJob] = useUrlParam('job', parseNodeParam, serializeNodeParam);
+  const [port, setPort] = useUrlParam('port', parseNodeParam, serializeNodeParam);
+  const [links, setLinks] = useUrlParam('links', parseLinkSelection, serializeLinkSelection);
+
+  const setCheck = useCallback(
+    (p: string | null, h: string | null) => {
+      setPattern(p);
+      setHosts(h);
+    },
+    [setPattern, setHosts],
+  );
+  const openHistory = useCallback((id: string) => setLinks(selectLink(links, id)), [links, setLinks]);
+  const selectChannel = useCallback(
+    (id: string) => {
+      setLink(id);
+      setTool('link');
+      openHistory(id);
+    },
+    [setLink, setTool, openHistory],
+  );
+  const selectJob = useCallback(
+    (id: string | null) => {
+      setJob(id);
+      if (id !== null) setTool('jobs');
+    },
+    [setJob, setTool],
+  );
+  const openPort = useCallback(
+    (text: string | null) => {
+      setPort(text);
+      if (text !== null) setTool('port');
+    },
+    [setPort, setTool],
+  );
+  return {
+    tool,
+    setTool,
+    from,
+    to,
+    setFrom,
+    setTo,
+    pattern,
+    hosts,
+    setCheck,
+    link,
+    setLink,
+    job,
+    port,
+    links,
+    setLinks,
+    openHistory,
+    selectChannel,
+    selectJob,
+    openPort,
+  };
+}

@@ -1,4 +1,5 @@
 import { CATEGORY_NAMES } from '@fabscope/topology';
+import { type LinkFrame, stateAt } from './frame.ts';
 import type { LinkDirectionState } from './utilization.ts';
 
 /**
@@ -84,7 +85,11 @@ export function busiestPerKind(links: readonly LinkDirectionState[], limit: numb
   return kept.sort(compareBusiest);
 }
 
-/** Encodes one tick compactly. Pure: the sampler calls it once per tick for every compact client. */
+/**
+ * Encodes one tick compactly from its directions as objects. The sampler encodes from the frame
+ * (compactFrame); this stays for callers that hold objects, and as the reference the frame's
+ * encoding is tested against.
+ */
 export function compactTick<H, S>(
   tick: { time: string; health: H; summary: S; links: readonly LinkDirectionState[] },
   topPerKind = COMPACT_TOP_PER_KIND,
@@ -182,4 +187,93 @@ export function worstPerKind(links: readonly LinkDirectionState[], limit: number
     for (const compare of TOP_RANKINGS) for (const link of firstK(list, limit, compare)) kept.add(link);
   }
   return [...kept].sort(compareBusiest);
+}
+
+/**
+ * Encodes one tick compactly straight from its frame's columns: the same message as compactTick
+ * over the frame's objects (tested), with objects made only for the directions in `top`. Pure: the
+ * sampler calls it once per tick for every compact client.
+ */
+export function compactFrame<H, S>(
+  tick: { time: string; health: H; summary: S },
+  frame: LinkFrame,
+  topPerKind = COMPACT_TOP_PER_KIND,
+): CompactTick<H, S> {
+  const n = frame.utilization.length;
+  const utilization = new Array<number | null>(n);
+  const bytesPerSecond = new Array<number | null>(n);
+  const waitFraction = new Array<number | null>(n);
+  const linkDown: number[] = [];
+  const errors: [number, number, number | null][] = [];
+  let errorsUnknown = 0;
+  const integrityOf = frame.categories.integrity;
+  for (let i = 0; i < n; i++) {
+    // NaN (unknown) is not finite: null, as from the objects' null.
+    utilization[i] = roundUtilization(frame.utilization[i] as number);
+    bytesPerSecond[i] = roundBytes(frame.bytesPerSecond[i] as number);
+    waitFraction[i] = roundUtilization(frame.transmitWaitFraction[i] as number);
+    if (frame.linkUp[i] === 0) linkDown.push(i);
+    let rate = frame.errorsPerSecond[i] as number;
+    if (Number.isNaN(rate)) {
+      errorsUnknown++;
+      rate = 0;
+    }
+    const integrity = integrityOf[i] as number;
+    const known = !Number.isNaN(integrity);
+    if (rate > 0 || (known && integrity >= 1))
+      errors.push([i, Math.round(rate * 1000) / 1000, known ? Math.round(integrity * 1000) / 1000 : null]);
+  }
+  return {
+    time: tick.time,
+    health: tick.health,
+    summary: tick.summary,
+    utilization,
+    bytesPerSecond,
+    waitFraction,
+    linkDown,
+    errors,
+    errorsUnknown,
+    top: worstChannelsPerKind(frame, topPerKind)
+      .map((c) => stateAt(frame, c))
+      .sort(compareBusiest),
+  };
+}
+
+/**
+ * Higher first over one of a frame's columns; unknown (NaN) after every known value; ties by id
+ * (the index's id ranks), as `descending` orders the objects.
+ */
+export function descendingColumn(values: Float64Array, idRank: Int32Array) {
+  return (a: number, b: number): number => {
+    const va = values[a] as number;
+    const vb = values[b] as number;
+    const ka = !Number.isNaN(va);
+    const kb = !Number.isNaN(vb);
+    if (ka && kb && va !== vb) return vb - va;
+    if (!ka && kb) return 1;
+    if (!kb && ka) return -1;
+    return (idRank[a] as number) - (idRank[b] as number);
+  };
+}
+
+/** The columns TOP_RANKINGS rank by, in its order: utilization, XmitWait, the six PM categories. */
+export function topRankingColumns(frame: LinkFrame): Float64Array[] {
+  return [frame.utilization, frame.transmitWaitFraction, ...CATEGORY_NAMES.map((c) => frame.categories[c])];
+}
+
+/**
+ * worstPerKind over a frame: for each link kind, the channels first in every ranking of
+ * TOP_RANKINGS, without repeats (in no particular order). One pass over the columns per ranking.
+ */
+export function worstChannelsPerKind(frame: LinkFrame, limit: number): number[] {
+  if (!Number.isInteger(limit) || limit < 0)
+    throw new RangeError(`worstPerKind: limit must be an integer ≥ 0, got ${limit}`);
+  const index = frame.index;
+  const ranks = index.idRank();
+  const kept = new Set<number>();
+  for (const channels of [index.byKind.isl, index.byKind.host]) {
+    for (const values of topRankingColumns(frame))
+      for (const c of firstK(channels, limit, descendingColumn(values, ranks))) kept.add(c);
+  }
+  return [...kept];
 }

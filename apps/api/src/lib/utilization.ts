@@ -42,7 +42,7 @@ export interface FabricSummary {
   portsWithoutData?: number;
 }
 
-interface ChannelKeys {
+export interface ChannelKeys {
   index: number;
   /**
    * What never changes about the direction: ids, ends, kind, capacity, and the network of its cable
@@ -64,6 +64,15 @@ export class LinkIndex {
   readonly channels: ChannelKeys[] = [];
   /** Every cabled port of the topology, by portKey. */
   readonly portKeys: ReadonlySet<string>;
+  /** Per channel: the link's data rate, bytes/s (fixed.capacityBytesPerSecond). */
+  readonly capacity: Float64Array;
+  /** Per channel: 1 when the direction is an ISL, 0 a host link (for loops over a frame's columns). */
+  readonly isl: Uint8Array;
+  /** Per channel: 1 when the direction leaves a host (what the summary's host transmit counts). */
+  readonly fromHost: Uint8Array;
+  /** The channels of each link kind, ascending. */
+  readonly byKind: { readonly isl: Int32Array; readonly host: Int32Array };
+  private ranks: Int32Array | undefined;
   /** pmConfig as this fabric's categories use it (categoryConfigFor). */
   readonly categoryConfig: PmThresholdConfig;
 
@@ -94,8 +103,38 @@ export class LinkIndex {
         fromIsHost: fabric.nodeByName.get(channel.from.node)?.type === 'host',
       });
     }
+    this.capacity = Float64Array.from(this.channels, (c) => c.fixed.capacityBytesPerSecond);
+    this.isl = Uint8Array.from(this.channels, (c) => (c.fixed.kind === 'isl' ? 1 : 0));
+    this.fromHost = Uint8Array.from(this.channels, (c) => (c.fromIsHost ? 1 : 0));
     this.portKeys = new Set(this.channels.map((c) => c.fromKey));
+    this.byKind = {
+      isl: Int32Array.from(this.channels.filter((c) => c.fixed.kind === 'isl').map((c) => c.index)),
+      host: Int32Array.from(this.channels.filter((c) => c.fixed.kind !== 'isl').map((c) => c.index)),
+    };
     this.categoryConfig = categoryConfigFor(fabric.fabricType, pmConfig);
+  }
+
+  /**
+   * Per channel, the rank of its id in ascending order (as `a.id < b.id` orders them): rankings
+   * over a frame's columns break ties by id with it, without comparing strings. Made on first use.
+   */
+  idRank(): Int32Array {
+    if (this.ranks === undefined) {
+      const ids = this.channels.map((c) => c.fixed.id);
+      const order = ids
+        .map((_, c) => c)
+        .sort((a, b) => {
+          const x = ids[a] as string;
+          const y = ids[b] as string;
+          return x < y ? -1 : x > y ? 1 : 0;
+        });
+      const ranks = new Int32Array(ids.length);
+      order.forEach((c, rank) => {
+        ranks[c] = rank;
+      });
+      this.ranks = ranks;
+    }
+    return this.ranks;
   }
 }
 
@@ -124,22 +163,34 @@ function edgeTraffic(d: DirectionRates | undefined): DirectionTraffic {
  * the ports then carry the link states and error rates only.
  */
 export function linkDirectionStates(index: LinkIndex, snapshot: RatesSnapshot): LinkDirectionState[] {
+  return index.channels.map((channel) => directionState(channel.fixed, measuresOf(index, channel, snapshot)));
+}
+
+/**
+ * What the store measured of one direction: its traffic from its two ends (or as the source
+ * measured it whole), its link state, its errors from the two ends and their PM categories.
+ */
+export function measuresOf(
+  index: LinkIndex,
+  channel: ChannelKeys,
+  snapshot: RatesSnapshot,
+): DirectionMeasures {
+  const sender: PortRates | undefined = snapshot.ports.get(channel.fromKey);
+  const receiver: PortRates | undefined = snapshot.ports.get(channel.toKey);
   const directions = snapshot.directions;
-  return index.channels.map(({ fixed, fromKey, toKey }) => {
-    const sender: PortRates | undefined = snapshot.ports.get(fromKey);
-    const receiver: PortRates | undefined = snapshot.ports.get(toKey);
-    const traffic = directions ? edgeTraffic(directions.get(fromKey)) : directionTraffic(sender, receiver);
-    const errors = directionErrors(sender, receiver);
-    return directionState(fixed, {
-      bytesPerSecond: traffic.bytesPerSecond,
-      packetsPerSecond: traffic.packetsPerSecond,
-      transmitWaitTicksPerSecond: traffic.transmitWaitTicksPerSecond,
-      transmitWaitFraction: traffic.transmitWaitFraction,
-      linkUp: combineLinkUp(sender?.linkUp, receiver?.linkUp),
-      errors,
-      categories: directionCategories(errors, traffic, index.categoryConfig),
-    });
-  });
+  const traffic = directions
+    ? edgeTraffic(directions.get(channel.fromKey))
+    : directionTraffic(sender, receiver);
+  const errors = directionErrors(sender, receiver);
+  return {
+    bytesPerSecond: traffic.bytesPerSecond,
+    packetsPerSecond: traffic.packetsPerSecond,
+    transmitWaitTicksPerSecond: traffic.transmitWaitTicksPerSecond,
+    transmitWaitFraction: traffic.transmitWaitFraction,
+    linkUp: combineLinkUp(sender?.linkUp, receiver?.linkUp),
+    errors,
+    categories: directionCategories(errors, traffic, index.categoryConfig),
+  };
 }
 
 /** What a store measured of one direction; utilization and staleness follow from it. */

@@ -1,0 +1,279 @@
+import { CATEGORY_NAMES, type CategoryName, type CategoryValues, categoryBucket } from '@fabscope/topology';
+import type { PortRates, RatesSnapshot } from '../store/types.ts';
+import type { CategoryHistograms } from './link-errors.ts';
+import { directionErrors } from './link-errors.ts';
+import {
+  directionState,
+  type FabricSummary,
+  type LinkDirectionState,
+  type LinkIndex,
+  measuresOf,
+  utilizationBucket,
+} from './utilization.ts';
+
+/**
+ * Every link direction at one instant as columns, in the LinkIndex's channel order (channel c is
+ * `index.channels[c]`; link i of /topology is channels 2i and 2i+1). What the sampler computes
+ * once per scrape, and what the summary, the history's frame, the compact stream message, the
+ * health watch and the rankings read; a direction's `LinkDirectionState` object is made from it
+ * only for what a route returns (`stateAt`).
+ *
+ * Numbers are Float64Arrays with NaN for unknown (a JSON null, never 0); the link state an Int8Array:
+ * 1 up, 0 down, −1 unknown. The values are `directionState`'s, field for field (utilization,
+ * staleness, the Ethernet rule: no XmitWait, no categories), so an object made from the frame
+ * equals the one `linkDirectionStates` makes from the same snapshot (tested).
+ *
+ * The error sum (`errorsPerSecond`) and the six PM categories are dense columns: the summary,
+ * the stream and every ranking read them for every direction. The 24 individual error rates
+ * are not: they are the two ends' readings (`ports`, the store's answer, kept by reference), and a
+ * direction's are derived from them (`directionErrors`) when its object is made — the columns a
+ * frame would otherwise carry (24 × 8 bytes × 166k directions, 32 MB a tick at fat-tree-27648) for
+ * the few directions a page shows.
+ */
+export interface LinkFrame {
+  readonly index: LinkIndex;
+  /** When the store answered (Unix ms). */
+  readonly timeMs: number;
+  /** Age of the newest sample behind it when it was read, null when there was none. */
+  readonly lastSampleAgeSeconds: number | null;
+  readonly bytesPerSecond: Float64Array;
+  readonly packetsPerSecond: Float64Array;
+  readonly transmitWaitTicksPerSecond: Float64Array;
+  readonly transmitWaitFraction: Float64Array;
+  /** bytes/s over the link's data rate, clamped to 1 (utilizationOf); NaN unknown (stale). */
+  readonly utilization: Float64Array;
+  /** 1 up, 0 down, −1 unknown. */
+  readonly linkUp: Int8Array;
+  /** The error counters together per second (errorsPerSecond); NaN when none is known. */
+  readonly errorsPerSecond: Float64Array;
+  /** Each PM category as a fraction of its threshold; NaN unknown. */
+  readonly categories: Readonly<Record<CategoryName, Float64Array>>;
+  /** The store's port readings the frame was computed from (for the individual error rates). */
+  readonly ports: ReadonlyMap<string, PortRates>;
+}
+
+/** Unknown (null) as the columns keep it. */
+function column(value: number | null): number {
+  return value === null ? Number.NaN : value;
+}
+
+/** A column's value as the objects and the wire carry it: NaN is unknown, null. */
+export function known(value: number): number | null {
+  return Number.isNaN(value) ? null : value;
+}
+
+/**
+ * The frame of `snapshot` in `index`'s channel order: each direction computed once with the one
+ * formula (`measuresOf` → `directionState`, lib/utilization.ts over @fabscope/topology's
+ * link-direction.ts) and written into the columns. Pure.
+ */
+export function frameOf(index: LinkIndex, snapshot: RatesSnapshot): LinkFrame {
+  const n = index.channels.length;
+  const frame = emptyFrame(index, snapshot.timeMs, snapshot.lastSampleAgeSeconds, snapshot.ports);
+  for (let c = 0; c < n; c++) {
+    const channel = index.channels[c] as LinkIndex['channels'][number];
+    writeState(frame, c, directionState(channel.fixed, measuresOf(index, channel, snapshot)));
+  }
+  return frame;
+}
+
+const shared = new WeakMap<RatesSnapshot, WeakMap<LinkIndex, LinkFrame>>();
+
+/**
+ * frameOf, computed once per snapshot and index whoever asks: the sampler and the embedded
+ * history, handed the same snapshot by the store after a scrape, share one frame.
+ */
+export function frameFor(index: LinkIndex, snapshot: RatesSnapshot): LinkFrame {
+  let frames = shared.get(snapshot);
+  if (frames === undefined) {
+    frames = new WeakMap();
+    shared.set(snapshot, frames);
+  }
+  let frame = frames.get(index);
+  if (frame === undefined) {
+    frame = frameOf(index, snapshot);
+    frames.set(index, frame);
+  }
+  return frame;
+}
+
+/**
+ * A frame of directions already made as objects (in `index`'s channel order): a store that answers
+ * past instants as objects, and tests.
+ */
+export function frameFromStates(
+  index: LinkIndex,
+  states: readonly LinkDirectionState[],
+  timeMs: number,
+  ports: ReadonlyMap<string, PortRates> = new Map(),
+): LinkFrame {
+  if (states.length !== index.channels.length)
+    throw new RangeError(`expected ${index.channels.length} link directions, got ${states.length}`);
+  const frame = emptyFrame(index, timeMs, null, ports);
+  states.forEach((state, c) => {
+    writeState(frame, c, state);
+  });
+  return frame;
+}
+
+function emptyFrame(
+  index: LinkIndex,
+  timeMs: number,
+  lastSampleAgeSeconds: number | null,
+  ports: ReadonlyMap<string, PortRates>,
+): LinkFrame {
+  const n = index.channels.length;
+  return {
+    index,
+    timeMs,
+    lastSampleAgeSeconds,
+    bytesPerSecond: new Float64Array(n),
+    packetsPerSecond: new Float64Array(n),
+    transmitWaitTicksPerSecond: new Float64Array(n),
+    transmitWaitFraction: new Float64Array(n),
+    utilization: new Float64Array(n),
+    linkUp: new Int8Array(n),
+    errorsPerSecond: new Float64Array(n),
+    categories: Object.fromEntries(CATEGORY_NAMES.map((c) => [c, new Float64Array(n)])) as Record<
+      CategoryName,
+      Float64Array
+    >,
+    ports,
+  };
+}
+
+function writeState(frame: LinkFrame, c: number, s: LinkDirectionState): void {
+  frame.bytesPerSecond[c] = column(s.bytesPerSecond);
+  frame.packetsPerSecond[c] = column(s.packetsPerSecond);
+  frame.transmitWaitTicksPerSecond[c] = column(s.transmitWaitTicksPerSecond);
+  frame.transmitWaitFraction[c] = column(s.transmitWaitFraction);
+  frame.utilization[c] = column(s.utilization);
+  frame.linkUp[c] = s.linkUp === null ? -1 : s.linkUp ? 1 : 0;
+  frame.errorsPerSecond[c] = column(s.errorsPerSecond);
+  const categories = frame.categories;
+  categories.integrity[c] = column(s.categories.integrity);
+  categories.congestion[c] = column(s.categories.congestion);
+  categories.smaCongestion[c] = column(s.categories.smaCongestion);
+  categories.bubble[c] = column(s.categories.bubble);
+  categories.security[c] = column(s.categories.security);
+  categories.routing[c] = column(s.categories.routing);
+}
+
+/** Direction `c`'s link state from the frame's column. */
+export function linkUpAt(frame: LinkFrame, c: number): boolean | null {
+  const v = frame.linkUp[c] as number;
+  return v < 0 ? null : v === 1;
+}
+
+/** Direction `c`'s six categories from the frame's columns. */
+export function categoriesAt(frame: LinkFrame, c: number): CategoryValues {
+  const k = frame.categories;
+  return {
+    integrity: known(k.integrity[c] as number),
+    congestion: known(k.congestion[c] as number),
+    smaCongestion: known(k.smaCongestion[c] as number),
+    bubble: known(k.bubble[c] as number),
+    security: known(k.security[c] as number),
+    routing: known(k.routing[c] as number),
+  };
+}
+
+/**
+ * Direction `c` as the API answers it, made from the frame: the object `linkDirectionStates` makes
+ * for the same snapshot. Made only for what a route returns.
+ */
+export function stateAt(frame: LinkFrame, c: number): LinkDirectionState {
+  const channel = frame.index.channels[c];
+  if (channel === undefined) throw new RangeError(`no channel ${c} in a frame of ${frame.linkUp.length}`);
+  return directionState(channel.fixed, {
+    bytesPerSecond: known(frame.bytesPerSecond[c] as number),
+    packetsPerSecond: known(frame.packetsPerSecond[c] as number),
+    transmitWaitTicksPerSecond: known(frame.transmitWaitTicksPerSecond[c] as number),
+    transmitWaitFraction: known(frame.transmitWaitFraction[c] as number),
+    linkUp: linkUpAt(frame, c),
+    errors: directionErrors(frame.ports.get(channel.fromKey), frame.ports.get(channel.toKey)),
+    categories: categoriesAt(frame, c),
+  });
+}
+
+const everyState = new WeakMap<LinkFrame, LinkDirectionState[]>();
+
+/**
+ * Every direction of the frame as objects, made once per frame on first use (routes that answer
+ * every direction: `/links` without a limit, the full stream, exports).
+ */
+export function statesOf(frame: LinkFrame): LinkDirectionState[] {
+  let states = everyState.get(frame);
+  if (states === undefined) {
+    states = Array.from(frame.linkUp, (_, c) => stateAt(frame, c));
+    everyState.set(frame, states);
+  }
+  return states;
+}
+
+/**
+ * The summary of a frame, as `summarize` makes it from the objects: the utilization histogram per
+ * link kind, the hosts' transmit and the stale directions; with `live`, the PM categories'
+ * histograms and the ports without data too (what only the live tick has). Stamped `timeMs`.
+ */
+export function summarizeFrame(frame: LinkFrame, live: boolean, timeMs = frame.timeMs): FabricSummary {
+  const { index, utilization, bytesPerSecond } = frame;
+  const n = utilization.length;
+  const isl = new Array<number>(10).fill(0);
+  const host = new Array<number>(10).fill(0);
+  let hostTransmit = 0;
+  let hostKnown = 0;
+  let staleLinks = 0;
+  for (let c = 0; c < n; c++) {
+    const u = utilization[c] as number;
+    if (Number.isNaN(u)) {
+      staleLinks++;
+      continue;
+    }
+    const bucket = utilizationBucket(u);
+    if (index.isl[c] === 1) isl[bucket] = (isl[bucket] as number) + 1;
+    else host[bucket] = (host[bucket] as number) + 1;
+    if (index.fromHost[c] === 1) {
+      const bytes = bytesPerSecond[c] as number;
+      if (!Number.isNaN(bytes)) {
+        hostTransmit += bytes;
+        hostKnown++;
+      }
+    }
+  }
+  const summary: FabricSummary = {
+    time: new Date(timeMs).toISOString(),
+    hostTransmitBytesPerSecond: hostKnown > 0 ? hostTransmit : null,
+    histogram: { isl, host },
+    staleLinks,
+  };
+  if (live) {
+    summary.categories = categoryHistogramsOf(frame);
+    let without = 0;
+    for (const key of index.portKeys) if (!frame.ports.has(key)) without++;
+    summary.portsWithoutData = without;
+  }
+  return summary;
+}
+
+/** Per category and link kind, opatop's five bars and the unknown (categoryHistograms over the columns). */
+export function categoryHistogramsOf(frame: LinkFrame): CategoryHistograms {
+  const isl = frame.index.isl;
+  const out = {} as CategoryHistograms;
+  for (const name of CATEGORY_NAMES) {
+    const entry = { isl: [0, 0, 0, 0, 0], host: [0, 0, 0, 0, 0], unknown: 0 };
+    const values = frame.categories[name];
+    for (let c = 0; c < values.length; c++) {
+      const value = values[c] as number;
+      if (Number.isNaN(value)) {
+        entry.unknown++;
+        continue;
+      }
+      const bars = isl[c] === 1 ? entry.isl : entry.host;
+      const b = categoryBucket(value);
+      bars[b] = (bars[b] as number) + 1;
+    }
+    out[name] = entry;
+  }
+  return out;
+}

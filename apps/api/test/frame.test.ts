@@ -1,0 +1,161 @@
+import { buildScenario, CATEGORY_NAMES } from '@fabscope/topology';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compactFrame, compactTick } from '../src/lib/compact-tick.ts';
+import { frameFromStates, frameOf, known, stateAt, statesOf, summarizeFrame } from '../src/lib/frame.ts';
+import { LinkIndex, linkDirectionStates, summarize } from '../src/lib/utilization.ts';
+import {
+  type DirectionRates,
+  ERROR_FIELDS,
+  type ErrorRates,
+  type PortRates,
+  type RatesSnapshot,
+} from '../src/store/types.ts';
+
+// Omni-Path fat tree, and a fabric with an Ethernet side behind an IP router (no XmitWait, no
+// categories there) and hosts whose transmit the summary counts.
+const indexes = [
+  new LinkIndex(buildScenario('ar-demo')),
+  new LinkIndex(buildScenario('opa-ethernet-router')),
+];
+
+/** A rate as stores give them: unknown, or any finite number (−0 and negatives included). */
+const rate = fc.option(fc.double({ noNaN: true, noDefaultInfinity: true }), { nil: null });
+
+const errorRates: fc.Arbitrary<ErrorRates | undefined> = fc.option(
+  fc.dictionary(
+    fc.constantFrom(...ERROR_FIELDS),
+    fc.double({ min: 0, max: 1e6, noNaN: true }),
+  ) as fc.Arbitrary<ErrorRates>,
+  { nil: undefined },
+);
+
+const portRates: fc.Arbitrary<PortRates> = fc
+  .record({
+    transmitBytesPerSecond: rate,
+    receiveBytesPerSecond: rate,
+    transmitPacketsPerSecond: rate,
+    receivePacketsPerSecond: rate,
+    transmitWaitTicksPerSecond: rate,
+    transmitWaitTickSeconds: fc.option(fc.constantFrom(6.4e-10, 1e-9, 0, -1), { nil: null }),
+    linkUp: fc.option(fc.boolean(), { nil: null }),
+    errors: errorRates,
+  })
+  .map(({ errors, ...rest }) => (errors === undefined ? rest : { ...rest, errors }));
+
+const directionRates: fc.Arbitrary<DirectionRates> = fc.record({
+  bytesPerSecond: rate,
+  packetsPerSecond: rate,
+  transmitWaitFraction: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: null }),
+});
+
+/** Some of the index's ports with arbitrary rates (the rest absent: stale), maybe whole directions. */
+function snapshots(index: LinkIndex): fc.Arbitrary<RatesSnapshot> {
+  const keys = [...new Set(index.channels.flatMap((c) => [c.fromKey, c.toKey]))];
+  return fc
+    .record({
+      ports: fc.array(fc.option(portRates, { nil: undefined }), {
+        minLength: keys.length,
+        maxLength: keys.length,
+      }),
+      directions: fc.option(
+        fc.array(fc.option(directionRates, { nil: undefined }), {
+          minLength: keys.length,
+          maxLength: keys.length,
+        }),
+        { nil: undefined },
+      ),
+      age: fc.option(fc.double({ min: 0, max: 100, noNaN: true }), { nil: null }),
+    })
+    .map(({ ports, directions, age }) => {
+      const snapshot: RatesSnapshot = {
+        timeMs: 1_764_000_000_000,
+        ok: true,
+        lastSampleAgeSeconds: age,
+        ports: new Map(keys.flatMap((k, i) => (ports[i] ? [[k, ports[i]] as const] : []))),
+      };
+      if (directions)
+        snapshot.directions = new Map(
+          keys.flatMap((k, i) => (directions[i] ? [[k, directions[i]] as const] : [])),
+        );
+      return snapshot;
+    });
+}
+
+describe('the frame: columns per instant in channel order', () => {
+  it("holds linkDirectionStates' fields for any snapshot (nulls as NaN, link state as 1/0/−1)", () => {
+    for (const index of indexes) {
+      fc.assert(
+        fc.property(snapshots(index), (snapshot) => {
+          const frame = frameOf(index, snapshot);
+          const states = linkDirectionStates(index, snapshot);
+          states.forEach((s, c) => {
+            expect(known(frame.bytesPerSecond[c] as number)).toEqual(s.bytesPerSecond);
+            expect(known(frame.packetsPerSecond[c] as number)).toEqual(s.packetsPerSecond);
+            expect(known(frame.transmitWaitTicksPerSecond[c] as number)).toEqual(
+              s.transmitWaitTicksPerSecond,
+            );
+            expect(known(frame.transmitWaitFraction[c] as number)).toEqual(s.transmitWaitFraction);
+            expect(known(frame.utilization[c] as number)).toEqual(s.utilization);
+            expect(frame.linkUp[c]).toBe(s.linkUp === null ? -1 : s.linkUp ? 1 : 0);
+            expect(known(frame.errorsPerSecond[c] as number)).toEqual(s.errorsPerSecond);
+            for (const name of CATEGORY_NAMES)
+              expect(known(frame.categories[name][c] as number)).toEqual(s.categories[name]);
+            // The object made from the frame is the one made from the snapshot, errors and all.
+            expect(stateAt(frame, c)).toEqual(s);
+          });
+          expect(statesOf(frame)).toEqual(states);
+        }),
+        { numRuns: 60 },
+      );
+    }
+  });
+
+  it('summarizes as summarize does over the objects, live (categories, ports without data) or not', () => {
+    for (const index of indexes) {
+      fc.assert(
+        fc.property(snapshots(index), (snapshot) => {
+          const frame = frameOf(index, snapshot);
+          const states = linkDirectionStates(index, snapshot);
+          expect(summarizeFrame(frame, true)).toEqual(summarize(index, states, snapshot.timeMs, snapshot));
+          expect(summarizeFrame(frame, false)).toEqual(summarize(index, states, snapshot.timeMs));
+        }),
+        { numRuns: 60 },
+      );
+    }
+  });
+
+  it('is the same frame whether made from the snapshot or from the objects', () => {
+    const index = indexes[0] as LinkIndex;
+    fc.assert(
+      fc.property(snapshots(index), (snapshot) => {
+        const frame = frameOf(index, snapshot);
+        const again = frameFromStates(
+          index,
+          linkDirectionStates(index, snapshot),
+          snapshot.timeMs,
+          snapshot.ports,
+        );
+        expect({ ...again, lastSampleAgeSeconds: frame.lastSampleAgeSeconds }).toEqual(frame);
+      }),
+      { numRuns: 30 },
+    );
+    expect(() => frameFromStates(index, [], 0)).toThrow(/expected \d+ link directions, got 0/);
+  });
+
+  it('encodes the compact stream message as compactTick does from the objects, byte for byte', () => {
+    for (const index of indexes) {
+      fc.assert(
+        fc.property(snapshots(index), fc.nat(4), (snapshot, topPerKind) => {
+          const frame = frameOf(index, snapshot);
+          const tick = { time: 't', health: { status: 'ok' }, summary: summarizeFrame(frame, true) };
+          const links = linkDirectionStates(index, snapshot);
+          expect(JSON.stringify(compactFrame(tick, frame, topPerKind))).toBe(
+            JSON.stringify(compactTick({ ...tick, links }, topPerKind)),
+          );
+        }),
+        { numRuns: 60 },
+      );
+    }
+  });
+});

@@ -170,9 +170,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (ctx.events) {
     ctx.alarms ??= new Alarms(ctx.events);
     const watch = new HealthWatch(ctx.events, ctx.linkIndex, undefined, ctx.alarms);
+    // The tick's frame, in the drawing it was computed in (the watch follows it).
     const stop = ctx.sampler.onTick((tick, snapshot) => {
-      watch.useIndex(ctx.linkIndex);
-      watch.observe(Date.parse(tick.time), tick.links, snapshot.ports);
+      watch.observe(Date.parse(tick.time), tick.frame, snapshot.ports);
     });
     app.addHook('onClose', async () => stop());
   }

@@ -1,13 +1,8 @@
-import { compactTick } from './lib/compact-tick.ts';
+import { compactFrame } from './lib/compact-tick.ts';
+import { frameFor, type LinkFrame, statesOf, summarizeFrame } from './lib/frame.ts';
 import { redactAddresses } from './lib/redact.ts';
 import { deflateFrame, type StreamEncoding } from './lib/sse-deflate.ts';
-import {
-  type FabricSummary,
-  type LinkDirectionState,
-  type LinkIndex,
-  linkDirectionStates,
-  summarize,
-} from './lib/utilization.ts';
+import type { FabricSummary, LinkDirectionState, LinkIndex } from './lib/utilization.ts';
 import type { MetricsStore, RatesSnapshot } from './store/types.ts';
 
 /**
@@ -37,10 +32,24 @@ export interface SupervisorStatus {
 }
 
 export interface Tick {
-  time: string;
-  health: Health;
-  summary: FabricSummary;
-  links: LinkDirectionState[];
+  readonly time: string;
+  readonly health: Health;
+  readonly summary: FabricSummary;
+  /**
+   * Every direction as an object, made from the frame on first use (once per tick): read it only
+   * to answer every direction; a route that needs a few reads the frame (lib/frame.ts `stateAt`).
+   */
+  readonly links: LinkDirectionState[];
+  /** The tick's directions as columns (not serialized with the tick). */
+  readonly frame: LinkFrame;
+}
+
+/** A tick whose `links` are made from its frame when first read. */
+export function tickOf(time: string, health: Health, summary: FabricSummary, frame: LinkFrame): Tick {
+  const tick = { time, health, summary };
+  Object.defineProperty(tick, 'links', { enumerable: true, get: () => statesOf(frame) });
+  Object.defineProperty(tick, 'frame', { enumerable: false, value: frame });
+  return tick as Tick;
 }
 
 /**
@@ -218,7 +227,7 @@ export class Sampler {
    */
   async current(): Promise<Tick> {
     const tick = this.latest ?? (await this.sample());
-    return { ...tick, health: this.healthNow().health };
+    return tickOf(tick.time, this.healthNow().health, tick.summary, tick.frame);
   }
 
   /** Health as of now, and the unredacted reason for callers allowed to see internal addresses. */
@@ -306,7 +315,7 @@ export class Sampler {
         const plain = this.encode(`${view}/identity`) as Buffer;
         frame = deflateFrame(plain);
       } else {
-        const json = JSON.stringify(view === 'compact' ? compactTick(tick) : tick);
+        const json = JSON.stringify(view === 'compact' ? compactFrame(tick, tick.frame) : tick);
         frame = Buffer.from(`data: ${json}\n\n`, 'utf8');
         this.serializations[view]++;
       }
@@ -319,8 +328,10 @@ export class Sampler {
     const snapshot = await this.store.rates();
     // The topology drawn when the rates came: a swap meanwhile is the next tick's.
     const { index, topologyVersion } = this;
-    const links = linkDirectionStates(index, snapshot);
-    const summary = summarize(index, links, snapshot.timeMs, snapshot);
+    // Every direction computed once, as columns; the summary, the stream, the history and the
+    // health watch read them, and objects are made only for what a route returns.
+    const frame = frameFor(index, snapshot);
+    const summary = summarizeFrame(frame, true);
     const staleAfter = staleAfterSeconds(this.intervalMs, snapshot.staleAfterSeconds);
     const read = {
       timeMs: snapshot.timeMs,
@@ -330,7 +341,7 @@ export class Sampler {
       ...(snapshot.error === undefined ? {} : { error: snapshot.error }),
     };
     const { health } = healthOf(read, this.store.kind, this.intervalMs, staleAfter, 0, topologyVersion);
-    const tick: Tick = { time: summary.time, health, summary, links };
+    const tick = tickOf(summary.time, health, summary, frame);
     this.latest = tick;
     this.latestSnapshot = read;
     this.tickCount++;

@@ -7,6 +7,7 @@ import { ConfigError, configFromEnv } from '../src/config.ts';
 import { type FabricEvent, MemoryEventLog } from '../src/events/event-log.ts';
 import { HealthWatch } from '../src/events/health-watch.ts';
 import { explainLinkStates } from '../src/events/link-state-reasons.ts';
+import { frameFromStates, type LinkFrame } from '../src/lib/frame.ts';
 import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../src/lib/link-errors.ts';
 import {
   directionState,
@@ -19,9 +20,9 @@ import { emptyPortRates, portKey } from '../src/store/types.ts';
 const fabric = buildScenario('ar-demo');
 const index = new LinkIndex(fabric);
 
-/** Every direction of ar-demo, with `integrity` set on the ones named. */
-function links(integrity: Record<string, number | null>): LinkDirectionState[] {
-  return index.channels.map(({ fixed }) =>
+/** Every direction of ar-demo, with `integrity` set on the ones named, as a tick's frame. */
+function links(integrity: Record<string, number | null>): LinkFrame {
+  const states: LinkDirectionState[] = index.channels.map(({ fixed }) =>
     directionState(fixed, {
       bytesPerSecond: 0,
       packetsPerSecond: 0,
@@ -35,6 +36,7 @@ function links(integrity: Record<string, number | null>): LinkDirectionState[] {
       },
     }),
   );
+  return frameFromStates(index, states, 0);
 }
 const allPorts = new Map([...index.portKeys].map((k) => [k, emptyPortRates()]));
 

@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import { isCompact, type LinkDirectionState } from './api/types.ts';
 import { AdaptiveRoutingPanel } from './components/AdaptiveRoutingPanel.tsx';
 import { AlarmsList } from './components/AlarmsList.tsx';
 import { BeforeAfterPanel } from './components/BeforeAfterPanel.tsx';
@@ -17,7 +16,6 @@ import { TrafficPanel } from './components/TrafficPanel.tsx';
 import { lastChangeMs } from './lib/events.ts';
 import { anyNetworkHas, networkTypes, unmeasuredCables } from './lib/fabricTerms.ts';
 import { hasSeedHosts } from './lib/flows.ts';
-import { rankableLinks } from './lib/snapshot.ts';
 import { useAdaptiveRouting } from './state/useAdaptiveRouting.ts';
 import { useDashboardData } from './state/useDashboardData.ts';
 import { useEvents, useHistoryWindow } from './state/useHistoryWindow.ts';
@@ -32,7 +30,7 @@ import { useCompareView, useEventFilter, useInvestigateView, useRankingView } fr
  */
 export function App() {
   const data = useDashboardData();
-  const { fabric, liveSnapshot, liveTick, snapshot, time, past } = data;
+  const { fabric, liveSnapshot, liveTick, snapshot, samples, compact, ranked, time, past } = data;
   const ranking = useRankingView();
   const [eventFilter, setEventFilter] = useEventFilter();
   const compare = useCompareView();
@@ -44,15 +42,6 @@ export function App() {
   const events = useEvents(history.window);
   const { route, shown: shownRoute } = useShownRoute(view, liveTick);
 
-  const samples = useMemo(
-    () =>
-      snapshot && !isCompact(snapshot)
-        ? new Map<string, LinkDirectionState>(snapshot.links.map((l) => [l.id, l]))
-        : null,
-    [snapshot],
-  );
-  const compact = snapshot && isCompact(snapshot) ? snapshot : null;
-  const ranked = snapshot ? rankableLinks(snapshot) : null;
   const unmeasured = useMemo(() => (fabric ? unmeasuredCables(fabric) : undefined), [fabric]);
   const nowMs = time.latestMs ?? Date.now();
   const { links, setLinks, openHistory, selectChannel, selectJob } = view;

@@ -7,6 +7,7 @@ import {
   EVENT_KINDS,
   type EventFilter,
   eventLabel,
+  lastChangeMs,
   parseEventKinds,
   passesFilter,
   serializeEventKinds,
@@ -126,5 +127,18 @@ describe('the kinds in the URL', () => {
     expect(parseEventKinds('threshold,bogus')).toEqual(['threshold']);
     expect(parseEventKinds('bogus')).toBeNull();
     expect(parseEventKinds('none')).toEqual([]);
+  });
+});
+
+describe('the last change of a kind', () => {
+  it('is the newest readable time of that kind, null without one', () => {
+    const list = [
+      fabricEvent({ time: '2026-01-01T00:00:05Z', kind: 'adaptive-routing' }),
+      fabricEvent({ time: '2026-01-01T00:00:09Z', kind: 'traffic' }),
+      fabricEvent({ time: '2026-01-01T00:00:07Z', kind: 'adaptive-routing' }),
+      fabricEvent({ time: 'never', kind: 'adaptive-routing' }),
+    ];
+    expect(lastChangeMs(list, 'adaptive-routing')).toBe(Date.parse('2026-01-01T00:00:07Z'));
+    expect(lastChangeMs(list, 'fault')).toBeNull();
   });
 });

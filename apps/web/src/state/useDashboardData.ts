@@ -1,8 +1,15 @@
 import { useMemo } from 'react';
-import type { LiveSnapshot, StreamView, Topology } from '../api/types.ts';
+import {
+  type CompactSnapshot,
+  isCompact,
+  type LinkDirectionState,
+  type LiveSnapshot,
+  type StreamView,
+  type Topology,
+} from '../api/types.ts';
 import { assessFreshness } from '../lib/freshness.ts';
 import { MAX_DRAWN_LINKS } from '../lib/layout.ts';
-import { staleDirectionCount } from '../lib/snapshot.ts';
+import { type RankableLinks, rankableLinks, staleDirectionCount } from '../lib/snapshot.ts';
 import type { Remote } from './useApiQuery.ts';
 import { type FabricStreamState, useFabricStream } from './useFabricStream.ts';
 import { usePastSnapshot } from './usePastSnapshot.ts';
@@ -24,6 +31,12 @@ export interface DashboardData {
   past: { state: Remote<LiveSnapshot>; updating: boolean };
   /** What the data panels show: the live snapshot, or the past instant chosen (null while it loads). */
   snapshot: LiveSnapshot | null;
+  /** The shown snapshot's directions by id (full encoding); null for a compact one. */
+  samples: ReadonlyMap<string, LinkDirectionState> | null;
+  /** The shown snapshot when compact (big fabrics). */
+  compact: CompactSnapshot | null;
+  /** The directions the ranking and summary rank, from the shown snapshot. */
+  ranked: RankableLinks | null;
   /** The live data is stale, or the stream went silent. */
   stale: boolean;
 }
@@ -53,6 +66,15 @@ export function useDashboardData(): DashboardData {
   const time = useTimeTravel(liveSnapshot?.time ?? null, liveSnapshot?.health.intervalMs);
   const past = usePastSnapshot(time.atMs, time.latestMs, fabric, liveSnapshot?.health ?? null);
   const snapshot = time.atMs === null ? liveSnapshot : past.state.status === 'ready' ? past.state.data : null;
+  const samples = useMemo(
+    () =>
+      snapshot && !isCompact(snapshot)
+        ? new Map<string, LinkDirectionState>(snapshot.links.map((l) => [l.id, l]))
+        : null,
+    [snapshot],
+  );
+  const compact = snapshot && isCompact(snapshot) ? snapshot : null;
+  const ranked = useMemo(() => (snapshot ? rankableLinks(snapshot) : null), [snapshot]);
   // Stale as of the last message, or because the stream went silent (the header shows live ages).
   const stale = useMemo(
     () =>
@@ -77,6 +99,9 @@ export function useDashboardData(): DashboardData {
     time,
     past,
     snapshot,
+    samples,
+    compact,
+    ranked,
     stale,
   };
 }

@@ -1,14 +1,8 @@
 import type { EventLog } from '../events/event-log.ts';
+import { frameFor, type LinkFrame, summarizeFrame } from '../lib/frame.ts';
 import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../lib/link-errors.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
-import {
-  directionState,
-  type FabricSummary,
-  type LinkDirectionState,
-  type LinkIndex,
-  linkDirectionStates,
-  summarize,
-} from '../lib/utilization.ts';
+import { directionState, type FabricSummary, type LinkIndex } from '../lib/utilization.ts';
 import type { FabricHistoryDir } from './history-file/fabric-dir.ts';
 import { HistorySegments } from './history-file/history-segments.ts';
 import {
@@ -31,6 +25,11 @@ export interface ScrapeDone {
 /** The part of the embedded store its history needs. */
 export interface ScrapeFeed {
   onScrape(listener: (done: ScrapeDone) => void): () => void;
+  /**
+   * Rates over the history's window after a scrape: the very snapshot the sampler's tick was
+   * computed from when the two windows pick the same readings (embedded.ts), so that both read
+   * one frame (lib/frame.ts `frameFor`).
+   */
   rates(): Promise<RatesSnapshot>;
   /** Age beyond which a frame no longer stands for the instants after it. */
   staleAfterMs(): number;
@@ -54,9 +53,10 @@ export interface EmbeddedHistoryOptions {
 }
 
 /**
- * The embedded store's answers about the past: after each scrape, the link directions and the
- * summary are computed with the one formula (lib/utilization.ts) and kept as a frame of the
- * bounded history (link-history.ts); instants and ranges read the frame in force at each time.
+ * The embedded store's answers about the past: after each scrape, the frame of the link
+ * directions (lib/frame.ts, the one formula; the sampler's own frame when the store hands both the
+ * same snapshot) and its summary are kept, encoded, as a frame of the bounded history
+ * (link-history.ts); instants and ranges read the frame in force at each time.
  */
 export class EmbeddedTimeQueries implements TimeQueries {
   readonly history: LinkHistory;
@@ -121,12 +121,12 @@ export class EmbeddedTimeQueries implements TimeQueries {
 
   private async record(done: ScrapeDone): Promise<void> {
     const snapshot = await this.feed.rates();
-    const states = linkDirectionStates(this.index, snapshot);
-    const summary = summarize(this.index, states, done.timeMs);
+    const frame = frameFor(this.index, snapshot);
+    const summary = summarizeFrame(frame, false, done.timeMs);
     const events = this.options.events;
     if (events) {
       const previous = this.history.frameAt(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
-      if (previous >= 0) this.linkStateEvents(previous, states, done.timeMs, events);
+      if (previous >= 0) this.linkStateEvents(previous, frame, done.timeMs, events);
       for (const port of done.resetPorts)
         events.append({
           timeMs: done.timeMs,
@@ -135,26 +135,30 @@ export class EmbeddedTimeQueries implements TimeQueries {
           detail: 'counters went backwards',
         });
     }
-    const frame = this.history.record(done.timeMs, states, summary);
-    if (frame >= 0)
-      this.file?.append({ timeMs: done.timeMs, columns: this.history.frameColumns(frame), summary });
+    const ring = this.history.recordFrame(done.timeMs, frame, summary);
+    if (ring >= 0)
+      this.file?.append({ timeMs: done.timeMs, columns: this.history.frameColumns(ring), summary });
   }
 
   /** A link seen going down or up: one event per link (its two directions agree). */
-  private linkStateEvents(previous: number, states: LinkDirectionState[], timeMs: number, events: EventLog) {
+  private linkStateEvents(previous: number, frame: LinkFrame, timeMs: number, events: EventLog) {
     const seen = new Set<string>();
-    states.forEach((state, c) => {
-      const before = this.history.linkUp(previous, c);
-      if (before === null || state.linkUp === null || before === state.linkUp || seen.has(state.linkId))
-        return;
-      seen.add(state.linkId);
+    const before = this.history.frameColumns(previous).up;
+    const now = frame.linkUp;
+    for (let c = 0; c < now.length; c++) {
+      const was = before[c] as number;
+      const is = now[c] as number;
+      if (was < 0 || is < 0 || was === is) continue;
+      const linkId = (this.index.channels[c] as LinkIndex['channels'][number]).fixed.linkId;
+      if (seen.has(linkId)) continue;
+      seen.add(linkId);
       events.append({
         timeMs,
         kind: 'link-state',
-        subject: state.linkId,
-        detail: state.linkUp ? 'link up' : 'link down',
+        subject: linkId,
+        detail: is === 1 ? 'link up' : 'link down',
       });
-    });
+    }
   }
 
   private frameAt(timeMs: number): number {

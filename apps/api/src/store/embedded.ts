@@ -102,6 +102,15 @@ export function sampleTimeMs(stampedMs: number | null, startedMs: number, endedM
   if (stampedMs === null || Math.abs(stampedMs - startedMs) > STAMP_TOLERANCE_MS) return startedMs;
   return Math.min(stampedMs, endedMs);
 }
+/**
+ * Whether rates over any window up to `windowMs` are those of the newest reading and the one
+ * before, scraping every `intervalMs`: when the interval is at least twice the window (a scrape
+ * late or early by up to half an interval still leaves the one before outside the window).
+ */
+export function windowsAgree(intervalMs: number, windowMs: number): boolean {
+  return intervalMs >= 2 * windowMs;
+}
+
 /** As the recording rules' rate5s: the history's figures agree with Prometheus'. */
 const HISTORY_RATE_WINDOW_MS = 5000;
 
@@ -153,6 +162,10 @@ export class EmbeddedStore implements MetricsStore {
   /** Ports whose counters went backwards in the scrape under way. */
   private resetPorts: string[] = [];
   private readonly histories = new Map<LinkIndex, EmbeddedTimeQueries>();
+  /** Scrapes completed: a snapshot is shared only within one. */
+  private scrapes = 0;
+  /** The last live-window snapshot and the scrape it followed (sharedSnapshot). */
+  private lastLive: { scrape: number; snapshot: RatesSnapshot } | null = null;
 
   constructor(private readonly options: EmbeddedStoreOptions) {
     this.mapping = options.mapping ?? fabscopeMapping;
@@ -276,6 +289,7 @@ export class EmbeddedStore implements MetricsStore {
     this.recentDurations.push(this.lastDurationMs);
     if (this.recentDurations.length > RECENT_SCRAPES) this.recentDurations.shift();
     this.lastError = errors.length > 0 ? `scrape failed: ${errors.join('; ')}` : null;
+    this.scrapes++;
     const done: ScrapeDone = { timeMs: started, resetPorts: this.resetPorts };
     this.resetPorts = [];
     for (const listener of this.scrapeListeners) listener(done);
@@ -294,7 +308,7 @@ export class EmbeddedStore implements MetricsStore {
       queries = new EmbeddedTimeQueries(
         {
           onScrape: (l) => this.onScrape(l),
-          rates: () => this.rates(undefined, this.historyWindowMs),
+          rates: async () => this.sharedSnapshot() ?? this.rates(undefined, this.historyWindowMs),
           staleAfterMs: () => this.timing().staleAfterMs,
         },
         index,
@@ -426,6 +440,21 @@ export class EmbeddedStore implements MetricsStore {
     }
   }
 
+  /**
+   * The live snapshot of the latest scrape, for its history, when the history's window picks the
+   * same readings (windowsAgree: 10 s at fat-tree-27648 against 5 s): both windows then hold the
+   * newest reading and the one before, the rates are the same, and the sampler's tick and the
+   * history read one snapshot and one frame (lib/frame.ts `frameFor`) instead of computing them
+   * twice. Null otherwise (the history computes its own).
+   */
+  private sharedSnapshot(): RatesSnapshot | null {
+    const live = this.lastLive;
+    if (live === null || live.scrape !== this.scrapes || this.intervalMs < 2 * this.historyWindowMs)
+      return null;
+    // Read for this scrape, not long before (ports' freshness is decided when rates are read).
+    return this.now() - live.snapshot.timeMs <= this.intervalMs / 2 ? live.snapshot : null;
+  }
+
   /** Rates of every fresh port over `windowMs` (default: the live window, rateWindowMs). */
   async rates(_signal?: AbortSignal, windowMs = this.windowMs): Promise<RatesSnapshot> {
     const nowMs = this.now();
@@ -444,6 +473,7 @@ export class EmbeddedStore implements MetricsStore {
       ports,
     };
     if (this.lastError) result.error = this.lastError;
+    if (windowMs === this.windowMs) this.lastLive = { scrape: this.scrapes, snapshot: result };
     return result;
   }
 

@@ -1,3 +1,4 @@
+import type { LinkFrame } from '../lib/frame.ts';
 import type { FabricSummary, LinkDirectionState } from '../lib/utilization.ts';
 
 /**
@@ -74,6 +75,37 @@ export class LinkHistory {
       this.wait[base + c] = w === null ? WAIT_UNKNOWN : Math.round(Math.min(1, Math.max(0, w)) * WAIT_SCALE);
       this.up[base + c] = s.linkUp === null ? -1 : s.linkUp ? 1 : 0;
     }
+    return this.head;
+  }
+
+  /**
+   * Adds a frame from a tick's columns (lib/frame.ts), encoded as `record` encodes the objects;
+   * frames must come in time order (an older one is ignored). Returns the new frame's ring index,
+   * or −1 when it was ignored.
+   */
+  recordFrame(timeMs: number, frame: LinkFrame, summary: FabricSummary): number {
+    const n = this.channels;
+    if (frame.linkUp.length !== n)
+      throw new RangeError(`expected ${n} link directions, got ${frame.linkUp.length}`);
+    if (this.count > 0 && !(timeMs > this.timeOf(this.count - 1))) return -1;
+    this.head = (this.head + 1) % this.capacityFrames;
+    this.count = Math.min(this.capacityFrames, this.count + 1);
+    this.times[this.head] = timeMs;
+    this.summaries[this.head] = summary;
+    const base = this.head * n;
+    const { bytesPerSecond, transmitWaitFraction, linkUp } = frame;
+    const capacity = frame.index.capacity;
+    for (let c = 0; c < n; c++) {
+      const bytes = bytesPerSecond[c] as number;
+      this.load[base + c] = Number.isNaN(bytes)
+        ? LOAD_UNKNOWN
+        : Math.round(Math.min(LOAD_MAX, Math.max(0, bytes / (capacity[c] as number))) * LOAD_SCALE);
+      const w = transmitWaitFraction[c] as number;
+      this.wait[base + c] = Number.isNaN(w)
+        ? WAIT_UNKNOWN
+        : Math.round(Math.min(1, Math.max(0, w)) * WAIT_SCALE);
+    }
+    this.up.set(linkUp, base);
     return this.head;
   }
 

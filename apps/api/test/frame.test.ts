@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { compactFrame, compactTick } from '../src/lib/compact-tick.ts';
 import { frameFromStates, frameOf, known, stateAt, statesOf, summarizeFrame } from '../src/lib/frame.ts';
 import { LinkIndex, linkDirectionStates, summarize } from '../src/lib/utilization.ts';
+import { LinkHistory } from '../src/store/link-history.ts';
 import {
   type DirectionRates,
   ERROR_FIELDS,
@@ -155,6 +156,24 @@ describe('the frame: columns per instant in channel order', () => {
           );
         }),
         { numRuns: 60 },
+      );
+    }
+  });
+
+  it('is kept in the history exactly as the objects were (recordFrame against record)', () => {
+    for (const index of indexes) {
+      fc.assert(
+        fc.property(snapshots(index), (snapshot) => {
+          const n = index.channels.length;
+          const fromFrame = new LinkHistory(n, 2);
+          const fromObjects = new LinkHistory(n, 2);
+          const frame = frameOf(index, snapshot);
+          const summary = summarizeFrame(frame, false);
+          fromFrame.recordFrame(1000, frame, summary);
+          fromObjects.record(1000, linkDirectionStates(index, snapshot), summary);
+          expect(fromFrame.frameColumns(0)).toEqual(fromObjects.frameColumns(0));
+        }),
+        { numRuns: 40 },
       );
     }
   });

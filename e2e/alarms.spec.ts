@@ -1,9 +1,11 @@
 import { expect, test } from '@playwright/test';
+import { Dashboard, overlappingLabels } from './dashboard.ts';
 import { type RunningDemo, startDemo } from './demo-process.ts';
 
 // Alarms that clear (issue #26): an all-to-all on single-switch-32 congests every host link. The
 // Events panel shows one or two grouped alarms, not a storm; acknowledging records who; they clear
-// when the traffic stops, and stay listed as cleared.
+// when the traffic stops, and stay listed as cleared. The storm of threshold events it leaves on the
+// history chart: marks as the events filter chooses, no two labels over each other.
 test.describe('alarms', () => {
   let demo: RunningDemo;
   test.beforeAll(async () => {
@@ -37,5 +39,21 @@ test.describe('alarms', () => {
     const cleared = alarms.getByRole('list', { name: 'Alarms, cleared too' }).getByRole('listitem');
     await expect(cleared.filter({ hasText: 'acknowledged by alice' })).toHaveCount(1);
     await expect(cleared.first()).toContainText('cleared');
+
+    // Every event marked: dozens of threshold crossings within seconds, their labels never overlap.
+    const dashboard = new Dashboard(page);
+    await page.getByLabel('Severity').selectOption({ label: 'everything' });
+    await expect(async () => {
+      const marks = await dashboard.historyEventMarks();
+      expect(marks.filter((m) => m.kind === 'threshold').length).toBeGreaterThan(10);
+      expect(marks.some((m) => m.kind === 'traffic')).toBe(true);
+      expect(overlappingLabels(marks)).toEqual([]);
+    }).toPass({ timeout: 15_000 });
+    // Traffic only: the threshold storm leaves the chart (no AR change or fault on this fabric).
+    await dashboard.chooseEventKinds(['traffic']);
+    await expect(async () => {
+      const kinds = new Set((await dashboard.historyEventMarks()).map((m) => m.kind));
+      expect([...kinds]).toEqual(['traffic']);
+    }).toPass({ timeout: 10_000 });
   });
 });

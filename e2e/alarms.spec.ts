@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { seriousViolations } from './axe.ts';
 import { Dashboard, overlappingLabels } from './dashboard.ts';
 import { type RunningDemo, startDemo } from './demo-process.ts';
 
@@ -55,5 +56,9 @@ test.describe('alarms', () => {
       const kinds = new Set((await dashboard.historyEventMarks()).map((m) => m.kind));
       expect([...kinds]).toEqual(['traffic']);
     }).toPass({ timeout: 10_000 });
+    // The Kinds filter open over the page: axe clean.
+    await page.getByText('Kinds: 1 of').click();
+    await expect(page.getByRole('group', { name: 'Event kinds' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });

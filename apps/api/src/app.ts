@@ -51,6 +51,7 @@ export interface AppOptions {
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const BODY_LIMIT_BYTES = 1 << 20;
+export const MAX_HEADER_BYTES = 64 * 1024;
 
 /**
  * Bodies are validated as sent (`null` or `1` is not a boolean); query strings, which are text,
@@ -67,6 +68,8 @@ function validatorCompilers() {
           ...ajvOptions.customOptions,
           removeAdditional: false,
           allErrors: false,
+          // Errors carry the value that failed: a time off its grammar is quoted back.
+          verbose: true,
           coerceTypes,
         },
       });
@@ -92,11 +95,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestTimeout: requestTimeoutMs,
     http: {
       headersTimeout: requestTimeoutMs,
+      // Room for the longest query the schemas allow (100 link ids of up to 200 characters);
+      // beyond it Node answers 431 itself.
+      maxHeaderSize: MAX_HEADER_BYTES,
       connectionsCheckingInterval: Math.max(50, Math.min(5000, Math.floor(requestTimeoutMs / 4))),
     },
     // Longer than clients keep an idle connection before reusing it (browsers, proxies with a
     // 60 s idle limit): a server closing first races a request sent on the closing socket (ECONNRESET).
     keepAliveTimeout: 65_000,
+    // Longer than any path parameter's maxLength in the schemas: a long id is the schema's 400;
+    // only a path past this is 414.
+    routerOptions: { maxParamLength: 1024 },
     schemaController: { compilersFactory: validatorCompilers() as never },
     // One sentence per bad parameter, the allowed values said once (http/validation-message.ts).
     schemaErrorFormatter: (errors, dataVar) => new Error(validationMessage(errors, dataVar)),

@@ -1,50 +1,50 @@
-import type { TrafficItem, TrafficRequest } from '@fabscope/contracts';
+import { TRAFFIC_FIELDS_NEEDED, type TrafficItem, type TrafficRequest } from '@fabscope/contracts';
 import type { Fabric } from '@fabscope/topology';
+
+/** Why a request is refused: 404 when it names what the fabric does not have, else 400. */
+export interface Refusal {
+  statusCode: 400 | 404;
+  message: string;
+}
 
 /**
  * Checks a traffic request against the topology before it goes to the emulator: every node named
- * exists and is a host or router, nobody is paired with itself, and each pattern has the fields it
- * needs. Returns the reason for the first problem, or null.
+ * exists (404 otherwise) and is a host or router, nobody is paired with itself, and each pattern
+ * has the fields it needs. Returns the first problem, or null.
  */
-export function checkTraffic(fabric: Fabric, request: TrafficRequest): string | null {
+export function checkTraffic(fabric: Fabric, request: TrafficRequest): Refusal | null {
   const items = 'items' in request ? request.items : [request];
   for (const [i, item] of items.entries()) {
     const problem = checkItem(fabric, item);
-    if (problem) return items.length > 1 ? `items[${i}]: ${problem}` : problem;
+    if (problem)
+      return items.length > 1 ? { ...problem, message: `items[${i}]: ${problem.message}` } : problem;
   }
   return null;
 }
 
-const REQUIRED: Record<TrafficItem['pattern'], (keyof TrafficItem)[]> = {
-  pairs: ['pairs'],
-  shift: ['k'],
-  permutation: [],
-  'all-to-all': [],
-  incast: ['to'],
-  bisection: [],
-  iperf: ['from', 'to'],
-  storage: ['server', 'op'],
-};
+const refuse = (message: string): Refusal => ({ statusCode: 400, message });
 
-function checkItem(fabric: Fabric, item: TrafficItem): string | null {
-  for (const field of REQUIRED[item.pattern]) {
-    if (item[field] === undefined) return `pattern "${item.pattern}" needs ${field}`;
+function checkItem(fabric: Fabric, item: TrafficItem): Refusal | null {
+  for (const field of TRAFFIC_FIELDS_NEEDED[item.pattern]) {
+    if (item[field] === undefined) return refuse(`pattern "${item.pattern}" needs ${field}`);
   }
-  if (item.pattern === 'iperf' && typeof item.from !== 'string') return 'iperf: from must be one host name';
+  if (item.pattern === 'iperf' && typeof item.from !== 'string')
+    return refuse('iperf: from must be one host name');
   const names: string[] = [];
-  for (const [a, b] of item.pairs ?? []) {
-    names.push(a, b);
-    if (a === b) return `host "${a}" is paired with itself`;
-  }
+  for (const [a, b] of item.pairs ?? []) names.push(a, b);
   if (item.to !== undefined) names.push(item.to);
   if (item.from !== undefined) names.push(...(Array.isArray(item.from) ? item.from : [item.from]));
   if (item.server !== undefined) names.push(item.server);
   names.push(...(item.clients ?? []), ...(item.hosts ?? []));
+  // Names first: a name the fabric does not have is 404, whatever else is wrong.
+  for (const name of names)
+    if (!fabric.nodeByName.has(name)) return { statusCode: 404, message: `unknown node "${name}"` };
   for (const name of names) {
-    const node = fabric.nodeByName.get(name);
-    if (!node) return `unknown node "${name}"`;
-    if (node.type === 'switch') return `"${name}" is a switch; flows run between hosts`;
+    if (fabric.nodeByName.get(name)?.type === 'switch')
+      return refuse(`"${name}" is a switch; flows run between hosts`);
   }
-  if (item.pattern === 'iperf' && item.from === item.to) return `host "${item.to}" is paired with itself`;
+  for (const [a, b] of item.pairs ?? []) if (a === b) return refuse(`host "${a}" is paired with itself`);
+  if (item.pattern === 'iperf' && item.from === item.to)
+    return refuse(`host "${item.to}" is paired with itself`);
   return null;
 }

@@ -61,15 +61,18 @@ describe('API traffic patterns and faults, forwarded to the emulator', () => {
   });
 
   it.each([
-    [{ pattern: 'incast', to: 'nodeZ' }, /unknown node "nodeZ"/],
-    [{ pattern: 'iperf', from: 'nodeA' }, /needs to/],
-    [{ pattern: 'iperf', from: 'nodeA', to: 'nodeA' }, /paired with itself/],
-    [{ pattern: 'storage', server: 'edge1', op: 'read' }, /is a switch/],
-    [{ pattern: 'shift', k: 4 }, /multiple of the 4 hosts/], // checked by the emulator, passed through
-    [{ pattern: 'shift', k: 1, bogus: true }, /unknown parameter "bogus"/],
-  ])('refuses %j with a reason', async (body, reason) => {
+    // A name the fabric does not have: 404.
+    [{ pattern: 'incast', to: 'nodeZ' }, 404, /unknown node "nodeZ"/],
+    [{ pattern: 'pairs', pairs: [['nodeZ', 'nodeZ']] }, 404, /unknown node "nodeZ"/],
+    // The fields a pattern needs are in the schema (if/then): said with the pattern.
+    [{ pattern: 'iperf', from: 'nodeA' }, 400, /^body: "iperf" needs to$/],
+    [{ pattern: 'iperf', from: 'nodeA', to: 'nodeA' }, 400, /paired with itself/],
+    [{ pattern: 'storage', server: 'edge1', op: 'read' }, 400, /is a switch/],
+    [{ pattern: 'shift', k: 4 }, 400, /multiple of the 4 hosts/], // checked by the emulator, passed through
+    [{ pattern: 'shift', k: 1, bogus: true }, 400, /unknown parameter "bogus"/],
+  ])('refuses %j with a reason', async (body, status, reason) => {
     const res = await call('POST', '/traffic', body);
-    expect(res.statusCode).toBe(400);
+    expect(res.statusCode).toBe(status);
     expect(res.json().message).toMatch(reason);
   });
 
@@ -87,14 +90,24 @@ describe('API traffic patterns and faults, forwarded to the emulator', () => {
   });
 
   it.each([
-    [{ type: 'link-down', link: 'a/1--b/1' }, /unknown link/],
-    [{ type: 'switch-down', node: 'nodeA' }, /not a switch/],
-    [{ type: 'link-down', node: 'nodeA', port: 9 }, /not cabled/],
-    [{ type: 'melt' }, /type/],
-    [{ type: 'symbol-errors', link: 'edge1/4--core2/1', rate: -1 }, /rate/],
-  ])('refuses fault %j', async (body, reason) => {
+    [{ type: 'link-down', link: 'a/1--b/1' }, 404, /unknown link/],
+    [{ type: 'switch-down', node: 'nodeA' }, 400, /not a switch/],
+    [{ type: 'link-down', node: 'nodeA', port: 9 }, 404, /not cabled/],
+    [{ type: 'melt' }, 400, /type/],
+    // What each type takes and needs is in the schema (FAULT_FIELDS), said in words.
+    [{ type: 'flap' }, 400, /^body: "flap" needs link, or node and port \(not both\)$/],
+    [
+      { type: 'link-down', link: 'edge1/4--core2/1', node: 'nodeA', port: 1 },
+      400,
+      /"link-down" needs link, or node and port \(not both\)/,
+    ],
+    [{ type: 'restart' }, 400, /^body: "restart" needs node$/],
+    [{ type: 'restart', node: 'nodeA', rate: 1 }, 400, /^body\/rate is not a field of this type$/],
+    [{ type: 'link-quality', link: 'edge1/4--core2/1' }, 400, /^body: "link-quality" needs quality$/],
+    [{ type: 'symbol-errors', link: 'edge1/4--core2/1', rate: -1 }, 400, /rate/],
+  ])('refuses fault %j', async (body, status, reason) => {
     const res = await call('POST', '/faults', body);
-    expect(res.statusCode).toBe(400);
+    expect(res.statusCode).toBe(status);
     expect(res.json().message).toMatch(reason);
   });
 
@@ -161,6 +174,8 @@ describe('API traffic patterns and faults, forwarded to the emulator', () => {
     const gone = await call('GET', '/traffic?cursor=Lzzzzz.5');
     expect(gone.statusCode).toBe(410);
     expect(gone.json().message).toMatch(/no longer held/);
+    // Of a cursor's form, but of the API's own lists, not the emulator's: no listing held either.
+    expect((await call('GET', '/traffic?cursor=abcdefghijklmnop.5')).statusCode).toBe(410);
     await call('DELETE', '/traffic');
   });
 });

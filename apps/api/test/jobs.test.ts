@@ -81,7 +81,7 @@ describe('jobs from the emulator: link → flows → job', () => {
   });
 
   it('/links/flows refuses an unknown direction; /jobs/{id} and /links?job answer 404 for an unknown job', async () => {
-    expect((await get('/links/flows?id=edge1/4--core2/1')).status).toBe(400);
+    expect((await get('/links/flows?id=edge1/4--core2/1')).status).toBe(404);
     expect((await get('/jobs/nope')).status).toBe(404);
     expect((await get('/links?job=nope')).status).toBe(404);
   });

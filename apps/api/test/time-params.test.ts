@@ -1,3 +1,4 @@
+import { STEP_PATTERN, TIME_PATTERN } from '@fabscope/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,7 +10,8 @@ import {
   TimeParamError,
 } from '../src/lib/time-params.ts';
 
-const MIN_MS = Date.UTC(1, 0, 1);
+// Date.UTC would read year 1 as 1901.
+const MIN_MS = Date.parse('0001-01-01T00:00:00Z');
 const MAX_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /** Either a value or a TimeParamError: never another exception, never a non-integer. */
@@ -205,5 +207,67 @@ describe('times relative to now, as Grafana writes them', () => {
   it('a range of the last 5 minutes', () => {
     const range = parseRange({ from: 'now-5m' }, { nowMs, defaultStepMs: 1000 });
     expect(range).toMatchObject({ fromMs: nowMs - 300_000, toMs: nowMs, stepMs: 1000 });
+  });
+});
+
+describe('the contract states the grammar the parser reads', () => {
+  const nowMs = Date.UTC(2026, 10, 26, 12, 0, 0);
+  const time = new RegExp(TIME_PATTERN);
+  const step = new RegExp(STEP_PATTERN);
+  // Strings near the grammar as well as any string: pieces of times and durations shuffled.
+  const near = fc
+    .array(
+      fc.constantFrom(
+        'now',
+        '-',
+        '+',
+        ' ',
+        '5',
+        '0',
+        '1',
+        '9',
+        'm',
+        's',
+        'ms',
+        'h',
+        'd',
+        'w',
+        'y',
+        '.',
+        ':',
+        'T',
+        'Z',
+        '2026-',
+        '02-29',
+        '02-30',
+        '12-31',
+        'T23:59:59',
+        '+01:00',
+        '9999',
+        '0001',
+      ),
+      { maxLength: 8 },
+    )
+    .map((parts) => parts.join(''));
+
+  it('parseTime accepts exactly what TIME_PATTERN (the schemas) accepts, and every such time is in range', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), near, fc.stringMatching(time)), (text) => {
+        const result = outcome(() => parseTime('time', text, nowMs));
+        expect(typeof result === 'number', text).toBe(time.test(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('parseDuration accepts exactly what STEP_PATTERN accepts, every step at least 1 ms', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), near, fc.stringMatching(step)), (text) => {
+        const result = outcome(() => parseDuration('step', text));
+        expect(typeof result === 'number', text).toBe(step.test(text));
+        if (typeof result === 'number') expect(result).toBeGreaterThanOrEqual(1);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -3,10 +3,19 @@ import { type Static, Type } from '@sinclair/typebox';
 // `GET /api/v1/analysis` and `POST /api/v1/analysis`: contention of a traffic pattern on the
 // fabric's static routes, and with adaptive routing, before a job runs.
 
+/**
+ * A pattern as @fabscope/topology's parsePattern reads it: `pairs:A-B,C-D` (or `A->B`), `shift:K`,
+ * `permutation[:SEED]`, `all-to-all`, `incast:HOST`, `bisection`. A pattern of this form can still
+ * name hosts the fabric does not have (404).
+ */
+export const ANALYSIS_PATTERN =
+  '^(?:pairs:[^,]+-[^,]+(?:,[^,]+-[^,]+)*|shift:[1-9]\\d{0,8}|permutation(?::\\d{1,9})?|all-to-all|incast:.+|bisection)$';
+
 export const AnalysisQuery = Type.Object(
   {
     pattern: Type.String({
       minLength: 1,
+      pattern: ANALYSIS_PATTERN,
       description:
         'pairs:A-B,C-D (or A->B) · shift:K · permutation[:SEED] · all-to-all · incast:HOST · bisection',
     }),
@@ -92,6 +101,7 @@ export const AnalysisBody = Type.Object(
     pattern: Type.String({
       minLength: 1,
       maxLength: 1_000_000,
+      pattern: ANALYSIS_PATTERN,
       description: 'As in GET; collective patterns range over `nodes` (or the job’s nodes) in LID order',
     }),
     nodes: Type.Optional(
@@ -118,7 +128,8 @@ export const AnalysisBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  // Hosts by list or by job, not both.
+  { additionalProperties: false, not: { required: ['nodes', 'job'] } },
 );
 export type AnalysisBody = Static<typeof AnalysisBody>;
 

@@ -4,6 +4,7 @@ import { ERROR_FIELDS } from './errors.ts';
 import { CATEGORY_NAMES } from './names.ts';
 import { Nullable } from './nullable.ts';
 import { PageAnswerFields, PageQueryFields } from './paging.ts';
+import { TimeParam } from './time.ts';
 
 /** An object with one property per key, each of `schema` (its type keeps the keys). */
 function recordOf<K extends string, T extends TSchema>(
@@ -551,7 +552,19 @@ export const TRAFFIC_PATTERNS = [
   'storage',
 ] as const;
 
-/** One traffic item; the fields each pattern needs are checked by the route (and the emulator). */
+/** The fields each pattern needs: the schema states them (allOf below) and the API checks them. */
+export const TRAFFIC_FIELDS_NEEDED = {
+  pairs: ['pairs'],
+  shift: ['k'],
+  permutation: [],
+  'all-to-all': [],
+  incast: ['to'],
+  bisection: [],
+  iperf: ['from', 'to'],
+  storage: ['server', 'op'],
+} as const satisfies Record<(typeof TRAFFIC_PATTERNS)[number], readonly string[]>;
+
+/** One traffic item; the fields each pattern needs are stated per pattern (if/then). */
 export const TrafficItem = Type.Object(
   {
     pattern: Type.Union(
@@ -620,7 +633,16 @@ export const TrafficItem = Type.Object(
     transport: Type.Optional(Type.Union([Type.Literal('rdma'), Type.Literal('ip')])),
     job: Type.Optional(JobName),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    allOf: Object.entries(TRAFFIC_FIELDS_NEEDED)
+      .filter(([, fields]) => fields.length > 0)
+      .map(([pattern, fields]) => ({
+        if: { properties: { pattern: { const: pattern } }, required: ['pattern'] },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, a schema never awaited
+        then: { required: [...fields] },
+      })),
+  },
 );
 export type TrafficItem = Static<typeof TrafficItem>;
 
@@ -658,6 +680,68 @@ export const FAULT_TYPES = [
   'link-width-downgrade',
 ] as const;
 
+export type FaultType = (typeof FAULT_TYPES)[number];
+/** Where a fault applies: a link (or one end: `node` and `port`), a node, or a node's ports. */
+type FaultTarget = 'link-or-end' | 'node' | 'node-ports';
+const errorRate = { target: 'link-or-end', fields: ['rate'], needs: ['rate'] } as const;
+
+/**
+ * What each fault type takes besides `type` and what it needs; the schema states it per type
+ * (allOf below) and the emulator reads the same table (packages/emulator/src/faults.ts).
+ */
+export const FAULT_FIELDS: Record<
+  FaultType,
+  { target: FaultTarget; fields: readonly string[]; needs: readonly string[] }
+> = {
+  'link-down': { target: 'link-or-end', fields: [], needs: [] },
+  'link-up': { target: 'link-or-end', fields: [], needs: [] },
+  flap: { target: 'link-or-end', fields: ['period', 'downFor'], needs: [] },
+  'symbol-errors': errorRate,
+  'switch-down': { target: 'node', fields: [], needs: [] },
+  'switch-up': { target: 'node', fields: [], needs: [] },
+  restart: { target: 'node', fields: [], needs: [] },
+  'clear-counters': { target: 'node-ports', fields: [], needs: [] },
+  'link-integrity': errorRate,
+  'constraint-errors': errorRate,
+  'switch-relay-errors': errorRate,
+  'vl15-drops': errorRate,
+  'buffer-overruns': errorRate,
+  'uncorrectable-errors': errorRate,
+  'link-quality': { target: 'link-or-end', fields: ['quality'], needs: ['quality'] },
+  'link-width-downgrade': { target: 'link-or-end', fields: ['lanes'], needs: ['lanes'] },
+};
+
+/** The fields a fault type takes besides `type`. */
+export function faultKeys(type: FaultType): string[] {
+  const { target, fields } = FAULT_FIELDS[type];
+  const where =
+    target === 'node' ? ['node'] : target === 'node-ports' ? ['node', 'port'] : ['link', 'node', 'port'];
+  return [...where, ...fields];
+}
+
+const FAULT_REQUEST_FIELDS = ['link', 'node', 'port', 'period', 'downFor', 'rate', 'quality', 'lanes'];
+const absent = { not: {} };
+
+/** Per type, as JSON Schema: the fields it does not take are absent, the ones it needs present. */
+function faultRule(type: FaultType) {
+  const { target, needs } = FAULT_FIELDS[type];
+  const keys = faultKeys(type);
+  const then: Record<string, unknown> = {
+    properties: Object.fromEntries(
+      FAULT_REQUEST_FIELDS.filter((f) => !keys.includes(f)).map((f) => [f, absent]),
+    ),
+  };
+  const required = [...needs, ...(target === 'link-or-end' ? [] : ['node'])];
+  if (required.length > 0) then.required = required;
+  // A link, or one end of it: not both.
+  if (target === 'link-or-end')
+    then.anyOf = [
+      { required: ['link'], properties: { node: absent, port: absent } },
+      { required: ['node', 'port'], properties: { link: absent } },
+    ];
+  return { if: { properties: { type: { const: type } }, required: ['type'] }, then };
+}
+
 export const FaultRequest = Type.Object(
   {
     type: Type.Union(
@@ -692,7 +776,7 @@ export const FaultRequest = Type.Object(
       Type.Integer({ minimum: 0, maximum: 3, description: 'link-width-downgrade: lanes down of 4' }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, allOf: FAULT_TYPES.map(faultRule) },
 );
 export type FaultRequest = Static<typeof FaultRequest>;
 
@@ -709,7 +793,6 @@ export const FaultSchema = Type.Object({
   lanes: Type.Optional(Type.Number()),
 });
 export type FaultInfo = Static<typeof FaultSchema>;
-export type FaultType = (typeof FAULT_TYPES)[number];
 export const FaultsSchema = Type.Object({ faults: Type.Array(FaultSchema) });
 export const FaultAppliedSchema = Type.Object({ fault: FaultSchema, faults: Type.Array(FaultSchema) });
 
@@ -756,13 +839,7 @@ export const LinksExportQuery = Type.Object(
         description: 'ndjson (default): one link direction (LinkStateSchema) per line, in topology order',
       }),
     ),
-    time: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 64,
-        description: 'The instant: Unix seconds, RFC 3339, or relative (now-5m, -5m); absent = now',
-      }),
-    ),
+    time: Type.Optional(TimeParam('The instant; absent = now')),
     kind: Type.Optional(Type.Union([Type.Literal('isl'), Type.Literal('host')])),
   },
   { additionalProperties: false },

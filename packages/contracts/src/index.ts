@@ -10,6 +10,7 @@ export * from './errors.ts';
 export * from './jobs.ts';
 export * from './names.ts';
 export * from './paging.ts';
+export * from './pattern-meanings.ts';
 export * from './stream.ts';
 export * from './time.ts';
 export * from './topology-live.ts';

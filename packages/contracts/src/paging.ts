@@ -11,6 +11,12 @@ export const PAGE_DEFAULT = 500;
 /** Most rows one page holds. */
 export const PAGE_MAX = 5000;
 
+/**
+ * A cursor as the API writes it: a list's id (apps/api/src/http/listings.ts: 16 characters; the
+ * emulator's flow listings for `/traffic`: `L` and a number), a dot, an offset in base 36.
+ */
+export const CURSOR_PATTERN = '^(?:[A-Za-z0-9_-]{16}|L[0-9a-z]{1,10})\\.[0-9a-z]{1,8}$';
+
 /** `limit` and `cursor`, spread into a route's query-string schema. */
 export const PageQueryFields = {
   limit: Type.Optional(
@@ -24,6 +30,7 @@ export const PageQueryFields = {
     Type.String({
       minLength: 1,
       maxLength: 200,
+      pattern: CURSOR_PATTERN,
       description:
         'The `next` of the page before: reads on from the same list (the same instant, sorted and filtered as the first page asked). Other parameters may be left out or repeated unchanged; a cursor whose list is no longer held answers 410',
     }),

@@ -4,6 +4,7 @@ import {
   FAULT_TYPES,
   type FaultInfo,
   type FaultType,
+  faultKeys,
 } from '@fabscope/contracts';
 import { channelFrom, type Fabric, type FabricLink, type FabricNode } from '@fabscope/topology';
 import { TrafficError } from './flows.ts';
@@ -53,25 +54,6 @@ export type ResolvedFault =
   | { type: 'switch-down' | 'switch-up' | 'restart'; node: FabricNode }
   | { type: 'clear-counters'; node: FabricNode; ports: number[]; target: string };
 
-const KEYS: Record<FaultType, string[]> = {
-  'link-down': ['link', 'node', 'port'],
-  'link-up': ['link', 'node', 'port'],
-  flap: ['link', 'node', 'port', 'period', 'downFor'],
-  'symbol-errors': ['link', 'node', 'port', 'rate'],
-  'switch-down': ['node'],
-  'switch-up': ['node'],
-  restart: ['node'],
-  'clear-counters': ['node', 'port'],
-  'link-integrity': ['link', 'node', 'port', 'rate'],
-  'constraint-errors': ['link', 'node', 'port', 'rate'],
-  'switch-relay-errors': ['link', 'node', 'port', 'rate'],
-  'vl15-drops': ['link', 'node', 'port', 'rate'],
-  'buffer-overruns': ['link', 'node', 'port', 'rate'],
-  'uncorrectable-errors': ['link', 'node', 'port', 'rate'],
-  'link-quality': ['link', 'node', 'port', 'quality'],
-  'link-width-downgrade': ['link', 'node', 'port', 'lanes'],
-};
-
 /**
  * Checks a fault request (parsed JSON). Port lists are the ports' output channels (the index the
  * emulator keeps per-port counters under). Throws TrafficError with the reason.
@@ -88,7 +70,7 @@ export function resolveFault(fabric: Fabric, request: unknown): ResolvedFault {
     );
   }
   for (const key of Object.keys(raw)) {
-    if (key !== 'type' && !KEYS[type].includes(key))
+    if (key !== 'type' && !faultKeys(type).includes(key))
       throw new TrafficError(`unknown field "${key}" for fault "${type}"`);
   }
   const node = (): FabricNode => {

@@ -50,6 +50,7 @@ export {
   patternFlows,
   patternHosts,
   type TrafficPattern,
+  UnknownHostError,
 } from './analysis/patterns.ts';
 export {
   CATEGORY_NAMES,

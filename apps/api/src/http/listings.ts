@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PAGE_DEFAULT } from '@fabscope/contracts';
+import { CURSOR_PATTERN, PAGE_DEFAULT } from '@fabscope/contracts';
 
 // Paged lists with a consistent view, as the Kubernetes API's `limit` + `continue`: the first page
 // of a list reads it whole once (a sampling tick sorted and filtered, the emulator's flows, the
@@ -81,8 +81,11 @@ function encodeCursor(id: string, offset: number): string {
   return `${id}.${offset.toString(36)}`;
 }
 
+const CURSOR = new RegExp(CURSOR_PATTERN);
+
 function decodeCursor(cursor: string): { id: string; offset: number } {
-  const match = /^([A-Za-z0-9_-]{16})\.([0-9a-z]{1,8})$/.exec(cursor);
+  // Of the form but not held (another route's, or gone): the lookup answers 410.
+  const match = CURSOR.test(cursor) ? /^(.+)\.(.+)$/.exec(cursor) : null;
   if (!match)
     throw new CursorError(400, 'cursor is not one this API gave out: pass the `next` of a page as it is');
   return { id: match[1] as string, offset: Number.parseInt(match[2] as string, 36) };

@@ -113,6 +113,11 @@ export function installRoutePolicy(app: FastifyInstance, options: RoutePolicyOpt
     if (route.schema.body) response['413'] ??= ErrorReply;
     // A path parameter longer than the router takes is 414 before the route runs.
     if (route.url.includes(':')) response['414'] ??= ErrorReply;
+    // A request line and headers past the server's limit: Node answers before any route, no body.
+    response['431'] ??= {
+      type: 'null',
+      description: 'Request line and headers longer than 64 KiB (answered by Node itself, without a body)',
+    };
     if (mutates) {
       response['401'] ??= ErrorReply;
       response['403'] ??= ErrorReply;

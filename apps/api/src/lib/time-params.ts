@@ -1,3 +1,12 @@
+import {
+  DURATION_GRAMMAR,
+  RELATIVE_GRAMMAR,
+  RFC3339_GRAMMAR,
+  STEP_PATTERN,
+  TIME_PATTERN,
+  UNIX_SECONDS_GRAMMAR,
+} from '@fabscope/contracts';
+
 /**
  * Times and steps as the Prometheus HTTP API takes them: a time is Unix seconds (fractions
  * allowed) or RFC 3339, or relative to now as Grafana writes it (`now`, `now-5m`, `-5m`); a step or duration is seconds (fractions allowed) or a Prometheus
@@ -13,90 +22,83 @@ export class TimeParamError extends Error {
   readonly statusCode = 400;
 }
 
-const UNIX_SECONDS = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
-const DURATION = /^(?:(\d+)y)?(?:(\d+)w)?(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m(?!s))?(?:(\d+)s)?(?:(\d+)ms)?$/;
-const DURATION_UNITS_MS = [365 * 86_400_000, 7 * 86_400_000, 86_400_000, 3_600_000, 60_000, 1000, 1];
+const UNIX_SECONDS = new RegExp(`^${UNIX_SECONDS_GRAMMAR}$`);
+const RFC3339 = new RegExp(`^${RFC3339_GRAMMAR}$`);
+const RELATIVE = new RegExp(`^${RELATIVE_GRAMMAR}$`);
+const TIME = new RegExp(TIME_PATTERN);
+const DURATION = new RegExp(`^${DURATION_GRAMMAR}$`);
+const STEP = new RegExp(STEP_PATTERN);
+/** One term of a duration that matched DURATION: `ms` before `m`, so `5ms` is not five minutes. */
+const DURATION_TERM = /(\d+)(ms|[ywdhms])/g;
+const UNIT_MS: Record<string, number> = {
+  y: 365 * 86_400_000,
+  w: 7 * 86_400_000,
+  d: 86_400_000,
+  h: 3_600_000,
+  m: 60_000,
+  s: 1000,
+  ms: 1,
+};
 /** Year 0001 to 9999, as RFC 3339 can write them: beyond, a number is a mistake (ms for s). */
-const MIN_MS = Date.UTC(1, 0, 1);
+// Date.UTC would read year 1 as 1901.
+const MIN_MS = Date.parse('0001-01-01T00:00:00Z');
 const MAX_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
-/** `now`, `now-5m`, `now+1h30m`, `-5m` (Grafana's and Prometheus' relative times). */
-const RELATIVE = /^(?:now\s*(?:([+-])\s*(\S+))?|-(\S+))$/i;
+/** Milliseconds of a duration in the grammar's form (`1h30m`). */
+function durationMs(text: string): number {
+  let ms = 0;
+  for (const [, digits, unit] of text.matchAll(DURATION_TERM))
+    ms += Number(digits) * (UNIT_MS[unit as string] as number);
+  return ms;
+}
 
 /**
  * `name`'s value as Unix milliseconds: Unix seconds, RFC 3339, or relative to `nowMs` — `now`,
- * `now-5m`, `now+1h`, `-5m` (a duration as steps take it).
+ * `now-5m`, `now+1h`, `-5m` (a duration as steps take it). What it accepts is exactly
+ * `TIME_PATTERN` of the contract, which the route schemas state.
  */
 export function parseTime(name: string, value: string, nowMs: number = Date.now()): number {
-  const text = value.trim();
-  if (text === '')
+  if (value === '')
     throw new TimeParamError(`${name} is empty: give Unix seconds, an RFC 3339 time, or now-5m`);
-  let ms: number;
-  const relative = UNIX_SECONDS.test(text) ? null : RELATIVE.exec(text);
-  if (relative) {
-    const [, sign, after, before] = relative;
-    const duration = after ?? before;
-    let offsetMs = 0;
-    if (duration !== undefined) {
-      const m = DURATION.exec(duration);
-      if (!m || duration === '')
-        throw new TimeParamError(`${name} "${value}": "${duration}" is not a duration (5m, 1h30m, 500ms)`);
-      offsetMs = DURATION_UNITS_MS.reduce((sum, unit, i) => sum + Number(m[i + 1] ?? 0) * unit, 0);
-    }
-    ms = sign === '+' ? nowMs + offsetMs : nowMs - offsetMs;
-  } else if (UNIX_SECONDS.test(text)) {
-    ms = Number(text) * 1000;
-  } else {
-    const m = RFC3339.exec(text);
-    if (!m) {
-      throw new TimeParamError(
-        `${name} "${value}" is neither Unix seconds (1700000000.5), RFC 3339 (2026-11-22T10:02:15Z) nor relative (now, now-5m, -5m)`,
-      );
-    }
-    const [month, day, hour, minute, second] = [m[2], m[3], m[4], m[5], m[6]].map(Number) as number[];
-    if (
-      (month as number) < 1 ||
-      (month as number) > 12 ||
-      (day as number) < 1 ||
-      (day as number) > 31 ||
-      (hour as number) > 23 ||
-      (minute as number) > 59 ||
-      (second as number) > 60 ||
-      (m[9] !== undefined && (Number(m[9]) > 23 || Number(m[10]) > 59))
-    ) {
-      throw new TimeParamError(`${name} "${value}" has a field out of range`);
-    }
-    ms = Date.parse(text.replace(' ', 'T'));
-    // Date.parse rolls 31 February over to March: a date that does not exist is refused.
-    const date = new Date(Date.UTC(Number(m[1]), (month as number) - 1, day));
-    if (date.getUTCDate() !== day) throw new TimeParamError(`${name} "${value}" is not a calendar date`);
+  if (!TIME.test(value)) {
+    const relative = /^(?:now *[+-] *|-)(.+)$/i.exec(value);
+    if (relative && !UNIX_SECONDS.test(value) && !DURATION.test(relative[1] as string))
+      throw new TimeParamError(`${name} "${value}": "${relative[1]}" is not a duration (5m, 1h30m, 500ms)`);
+    throw new TimeParamError(
+      `${name} "${value}" is neither Unix seconds (1700000000.5), RFC 3339 (2026-11-22T10:02:15Z) nor relative (now, now-5m, -5m)`,
+    );
   }
-  if (!Number.isFinite(ms) || ms < MIN_MS || ms > MAX_MS) {
+  let ms: number;
+  if (UNIX_SECONDS.test(value)) ms = Number(value) * 1000;
+  else if (RFC3339.test(value))
+    // Date.parse takes RFC 3339's alternatives (`t`, a space, `z`) in ISO's upper case only.
+    ms = Date.parse(value.replace(/^(.{10})[t ]/, '$1T').replace(/z$/, 'Z'));
+  else {
+    const offsetMs = durationMs(value);
+    ms = RELATIVE.test(value) && /^now *\+/i.test(value) ? nowMs + offsetMs : nowMs - offsetMs;
+  }
+  // The grammar keeps Unix seconds and offsets from today within range; a `nowMs` far from today
+  // (a caller's own clock) could still step out of it.
+  if (!Number.isFinite(ms) || ms < MIN_MS - 86_400_000 || ms > MAX_MS + 86_400_000) {
     throw new TimeParamError(`${name} "${value}" is out of range (years 0001–9999)`);
   }
   // Whole milliseconds: the resolution of every store.
   return Math.round(ms);
 }
 
-/** `name`'s value (a step or a duration) in milliseconds, > 0. */
+/**
+ * `name`'s value (a step or a duration) in milliseconds, ≥ 1: exactly what `STEP_PATTERN` of the
+ * contract accepts.
+ */
 export function parseDuration(name: string, value: string): number {
-  const text = value.trim();
-  let ms: number;
-  if (UNIX_SECONDS.test(text)) {
-    ms = Number(text) * 1000;
-  } else {
-    const m = text === '' ? null : DURATION.exec(text);
-    if (!m) {
-      throw new TimeParamError(
-        `${name} "${value}" is neither seconds (15, 0.5) nor a duration (15s, 1m, 500ms)`,
-      );
-    }
-    ms = DURATION_UNITS_MS.reduce((sum, unit, i) => sum + Number(m[i + 1] ?? 0) * unit, 0);
+  if (!STEP.test(value)) {
+    throw new TimeParamError(
+      `${name} "${value}" is neither seconds of at least 0.001 (15, 0.5) nor a duration (15s, 1m30s, 500ms)`,
+    );
   }
-  if (!Number.isFinite(ms) || !(ms >= 1)) throw new TimeParamError(`${name} "${value}" must be at least 1ms`);
+  const ms = DURATION.test(value) ? durationMs(value) : Number(value) * 1000;
   // Whole milliseconds: the resolution of every store.
-  return Math.round(ms);
+  return Math.max(1, Math.round(ms));
 }
 
 export interface TimeRange {

@@ -18,6 +18,7 @@ import {
   patternFlows,
   patternHosts,
   type TrafficPattern,
+  UnknownHostError,
 } from '@fabscope/topology';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
@@ -27,16 +28,23 @@ import { expandHostList, HostListError } from '../jobs/hostlist.ts';
 import { knownHosts } from '../jobs/job-flows.ts';
 import { withJobs } from './jobs.ts';
 
-/** A reason the hosts of a POST are not usable, answered 400. */
-class HostsError extends Error {}
+/** Hosts of a POST that are not usable: 404 for a name the fabric lacks, 400 for a switch. */
+class HostsError extends Error {
+  constructor(
+    readonly statusCode: 400 | 404,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 /** Host names → this fabric's hosts in LID order (the order D-mod-K routing and the patterns use). */
 function resolveHosts(fabric: Fabric, names: readonly string[]): FabricNode[] {
   const seen = new Set<FabricNode>();
   for (const name of names) {
     const node = fabric.nodeByName.get(name);
-    if (!node) throw new HostsError(`nodes: unknown node "${name}"`);
-    if (node.type === 'switch') throw new HostsError(`nodes: "${name}" is a switch, not a host`);
+    if (!node) throw new HostsError(404, `nodes: unknown node "${name}"`);
+    if (node.type === 'switch') throw new HostsError(400, `nodes: "${name}" is a switch, not a host`);
     seen.add(node);
   }
   return [...seen].sort((a, b) => a.lid - b.lid || a.index - b.index);
@@ -86,7 +94,7 @@ export const analysisRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (ap
       schema: {
         summary: 'Flows of a traffic pattern sharing links under static routing, and their expected rates',
         querystring: AnalysisQuery,
-        response: { 200: AnalysisSchema, 400: ErrorReply, 503: ErrorReply },
+        response: { 200: AnalysisSchema, 400: ErrorReply, 404: ErrorReply, 503: ErrorReply },
       },
     },
     async (request, reply) => {
@@ -95,9 +103,9 @@ export const analysisRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (ap
       try {
         result = analyzeContention(ctx.fabric, ctx.tables, parsePattern(text, ctx.fabric));
       } catch (error) {
-        if (error instanceof PatternError) {
-          return sendError(reply, 400, `pattern: ${error.message}`);
-        }
+        // The schema has checked the pattern's form: a host it names may still be missing (404).
+        if (error instanceof PatternError)
+          return sendError(reply, error instanceof UnknownHostError ? 404 : 400, `pattern: ${error.message}`);
         throw error;
       }
       return analysisReply(text, result, limit, limit);
@@ -143,8 +151,13 @@ export const analysisRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (ap
             adaptive: true,
           });
         } catch (error) {
-          if (error instanceof PatternError) return sendError(reply, 400, `pattern: ${error.message}`);
-          if (error instanceof HostsError) return sendError(reply, 400, error.message);
+          if (error instanceof PatternError)
+            return sendError(
+              reply,
+              error instanceof UnknownHostError ? 404 : 400,
+              `pattern: ${error.message}`,
+            );
+          if (error instanceof HostsError) return sendError(reply, error.statusCode, error.message);
           throw error;
         }
         return { ...analysisReply(text, result, limit, MAX_LISTED_FLOWS), hosts: hosts.map((h) => h.name) };

@@ -18,7 +18,7 @@ import { adaptiveRoutingOf } from '../fabric-manager/choose-provider.ts';
 import { ProviderError } from '../fabric-manager/provider.ts';
 import { sendError } from '../http/errors.ts';
 import { checkTraffic } from '../traffic-check.ts';
-import { badRequest, withEmulator } from './with-emulator.ts';
+import { withEmulator } from './with-emulator.ts';
 
 /**
  * Adaptive routing, through the fabric manager's provider (the emulator's, the site's opafm.xml, or
@@ -74,12 +74,13 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
         let from: { listing: string; offset: number } | undefined;
         if (cursor !== undefined) {
           from = trafficCursor(cursor);
-          if (!from) {
-            return badRequest(
+          // The schema checked the form: a cursor of another route's lists is no listing held here.
+          if (!from)
+            return sendError(
               reply,
-              'cursor is not one this API gave out: pass the `next` of a page as it is',
+              410,
+              'this cursor is of no flow listing held: read the first page again, without cursor',
             );
-          }
         }
         const page = await emulator.flowsPage(limit, { job, from });
         const end = (from?.offset ?? 0) + page.flows.length;
@@ -100,12 +101,12 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
         summary:
           'Start flows: pairs (osu_mbw_mr style), shift k, permutation seed, all-to-all, incast to, bisection, iperf from/to/streams, storage server/clients/op/ioSize; or {items: [...]}. Answers what started (count, jobs, bytes/s, the first flows), not every flow: GET /traffic?job= pages them',
         body: TrafficRequest,
-        response: { 200: TrafficStartedSchema, ...errors },
+        response: { 200: TrafficStartedSchema, ...errors, 404: ErrorReply },
       },
     },
     (request, reply) => {
       const problem = checkTraffic(ctx.fabric, request.body);
-      if (problem) return badRequest(reply, problem);
+      if (problem) return sendError(reply, problem.statusCode, problem.message);
       return withEmulator(ctx, reply, async (e) => {
         // The emulator sums what started and lists the first flows only (not ~10 MB at fat-tree-27648).
         const started = await e.startFlows(request.body, STARTED_FLOWS_LISTED);

@@ -89,16 +89,16 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
         summary:
           'Route between two hosts as traffic takes it now (a running flow’s path after adaptive routing and sweeps; else the forwarding tables), with the static route beside it when they differ and each hop’s live load',
         querystring: RouteQuery,
-        response: { 200: RouteSchema, 400: ErrorReply, 503: ErrorReply },
+        response: { 200: RouteSchema, 400: ErrorReply, 404: ErrorReply, 503: ErrorReply },
       },
     },
     async (request, reply) => {
       try {
         return await liveRoute(ctx, request.query.from, request.query.to);
       } catch (error) {
-        if (error instanceof UnknownNodeError || error instanceof NoRouteError) {
-          return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: error.message });
-        }
+        // A node the fabric does not have, or no route between the two: nothing to answer with.
+        if (error instanceof UnknownNodeError || error instanceof NoRouteError)
+          return sendError(reply, 404, error.message);
         if (error instanceof SmTablesNotReadError) return sendError(reply, 503, error.message);
         throw error;
       }

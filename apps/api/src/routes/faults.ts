@@ -2,7 +2,9 @@ import { ErrorReply, FaultAppliedSchema, FaultRequest, FaultsSchema } from '@fab
 import { channelFrom } from '@fabscope/topology';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
-import { badRequest, withEmulator } from './with-emulator.ts';
+import { sendError } from '../http/errors.ts';
+import type { Refusal } from '../traffic-check.ts';
+import { withEmulator } from './with-emulator.ts';
 
 /**
  * Fault injection in the emulator (`POST /faults`), the active faults (`GET`), and repair of
@@ -13,18 +15,19 @@ export const faultRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, 
   const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply };
   const mutates = { mutates: true };
 
-  const check = (body: FaultRequest): string | null => {
+  /** What the fabric lacks is 404 (a link, a node, a cabled port); a node of the wrong kind 400. */
+  const check = (body: FaultRequest): Refusal | null => {
     if (body.link !== undefined && !ctx.fabric.links.some((l) => l.id === body.link)) {
-      return `unknown link "${body.link}" (ids look like "edge1/4--core2/1")`;
+      return { statusCode: 404, message: `unknown link "${body.link}" (ids look like "edge1/4--core2/1")` };
     }
     if (body.node === undefined) return null;
     const node = ctx.fabric.nodeByName.get(body.node);
-    if (!node) return `unknown node "${body.node}"`;
-    if ((body.type === 'switch-down' || body.type === 'switch-up') && node.type !== 'switch') {
-      return `"${body.node}" is a ${node.type}, not a switch`;
-    }
+    if (!node) return { statusCode: 404, message: `unknown node "${body.node}"` };
     if (body.port !== undefined && channelFrom(ctx.fabric, node, body.port) < 0) {
-      return `"${body.node}" port ${body.port} is not cabled`;
+      return { statusCode: 404, message: `"${body.node}" port ${body.port} is not cabled` };
+    }
+    if ((body.type === 'switch-down' || body.type === 'switch-up') && node.type !== 'switch') {
+      return { statusCode: 400, message: `"${body.node}" is a ${node.type}, not a switch` };
     }
     return null;
   };
@@ -43,12 +46,12 @@ export const faultRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, 
         summary:
           'Inject a fault: link-down/up, flap (period, downFor), symbol-errors (rate/s), switch-down/up, restart, clear-counters',
         body: FaultRequest,
-        response: { 200: FaultAppliedSchema, ...errors },
+        response: { 200: FaultAppliedSchema, ...errors, 404: ErrorReply },
       },
     },
     (request, reply) => {
       const problem = check(request.body);
-      if (problem) return badRequest(reply, problem);
+      if (problem) return sendError(reply, problem.statusCode, problem.message);
       return withEmulator(ctx, reply, (e) => e.injectFault(request.body));
     },
   );

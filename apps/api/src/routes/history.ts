@@ -7,6 +7,7 @@ import {
 } from '@fabscope/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
+import { sendError } from '../http/errors.ts';
 import { parseRange } from '../lib/time-params.ts';
 import { requireQueries, timeQueriesOf } from './time-travel.ts';
 
@@ -62,17 +63,17 @@ export const historyRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
       schema: {
         summary: 'Utilization, throughput and XmitWait of link directions (`id`, repeated) over a range',
         querystring: LinkRangeQuery,
-        response: { 200: LinkHistorySchema, ...errors },
+        response: { 200: LinkHistorySchema, ...errors, 404: ErrorReply },
       },
     },
     async (request, reply) => {
       const unknown = request.query.id.find((id) => !isKnown(id));
       if (unknown !== undefined) {
-        return reply.code(400).send({
-          statusCode: 400,
-          error: 'Bad Request',
-          message: `unknown link direction "${unknown}" (ids look like "edge1/4->core2/1")`,
-        });
+        return sendError(
+          reply,
+          404,
+          `unknown link direction "${unknown}" (ids look like "edge1/4->core2/1")`,
+        );
       }
       const queries = requireQueries(ctx);
       const ids = [...new Set(request.query.id)];

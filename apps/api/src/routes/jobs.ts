@@ -151,7 +151,7 @@ export const jobRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { 
       withJobs(reply, async () => {
         const { id } = request.query;
         if (!channelIds.has(id)) {
-          return sendError(reply, 400, `no link direction "${id}" (ids are node/port->node/port)`);
+          return sendError(reply, 404, `no link direction "${id}" (ids are node/port->node/port)`);
         }
         const page = await app.listings.page('links/flows', request.query, async () => {
           const { flows, jobs } = flowsOnLink(await flowsNow(ctx, { link: id }), id);

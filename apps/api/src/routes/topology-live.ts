@@ -33,8 +33,9 @@ export function topologyAnswer(fabric: Fabric): Topology {
 }
 
 /**
- * `/topology?time=T`: the topology version in force at T (400 for a time to come: the answer is
- * kept as the topology's are, so it must not change; 404 before the history kept).
+ * `/topology?time=T`: the topology version in force at T; 404 outside the history kept — before
+ * it starts, or a time still to come (whose answer a later discovery could change, and answers
+ * are cached as the topology's are).
  */
 export function topologyAtTime(ctx: ApiContext, time: string, reply: FastifyReply, nowMs = Date.now()) {
   let ms: number;
@@ -44,7 +45,12 @@ export function topologyAtTime(ctx: ApiContext, time: string, reply: FastifyRepl
     if (error instanceof TimeParamError) return sendError(reply, 400, error.message);
     throw error;
   }
-  if (ms > nowMs) return sendError(reply, 400, `time ${new Date(ms).toISOString()} is still to come`);
+  if (ms > nowMs)
+    return sendError(
+      reply,
+      404,
+      `no topology recorded at ${new Date(ms).toISOString()}: it is still to come`,
+    );
   const live = ctx.topologyLive;
   if (!live) return topologyAnswer(ctx.fabric);
   const found = live.fabricAt(ms);

@@ -3,10 +3,6 @@ import type { ApiContext } from '../context.ts';
 import { type EmulatorClient, UpstreamError } from '../emulator-client.ts';
 import { sendError } from '../http/errors.ts';
 
-export function badRequest(reply: FastifyReply, message: string) {
-  return sendError(reply, 400, message);
-}
-
 /** Runs `action` against the emulator: 409 without one, its 4xx passed through, 502 when it fails. */
 export async function withEmulator<T>(
   ctx: ApiContext,

@@ -15,6 +15,11 @@ export class PatternError extends Error {
   override name = 'PatternError';
 }
 
+/** A pattern of the right form naming a host the fabric does not have. */
+export class UnknownHostError extends PatternError {
+  override name = 'UnknownHostError';
+}
+
 /** At most this many flows (all-to-all grows as N²). */
 export const MAX_FLOWS = 2_000_000;
 
@@ -82,7 +87,7 @@ function splitPair(p: string, fabric: Fabric | undefined): string[] {
     if (known(a) && known(b)) splits.push([a, b]);
   }
   if (splits.length === 1) return splits[0] as string[];
-  throw new PatternError(`pair "${p}" is ambiguous or names unknown nodes; write FROM->TO`);
+  throw new UnknownHostError(`pair "${p}" is ambiguous or names unknown nodes; write FROM->TO`);
 }
 
 /** The hosts a pattern ranges over: every host, ordered by LID (the order D-mod-K routing works in). */
@@ -96,7 +101,7 @@ export function patternEndpoint(fabric: Fabric, name: string): FabricNode {
   try {
     node = findNode(fabric, name);
   } catch {
-    throw new PatternError(`unknown node "${name}"`);
+    throw new UnknownHostError(`unknown node "${name}"`);
   }
   if (node.type === 'switch') throw new PatternError(`"${name}" is a switch, not a host`);
   return node;

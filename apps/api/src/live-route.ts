@@ -11,6 +11,7 @@ import {
   routeOfChannels,
 } from '@fabscope/topology';
 import type { ApiContext } from './context.ts';
+import { stateAt } from './lib/frame.ts';
 import type { LinkDirectionState } from './lib/utilization.ts';
 import { assertTablesRead, tablesAnswer } from './sm-tables/origin.ts';
 
@@ -142,22 +143,23 @@ function channelIndices(ctx: ApiContext, ids: readonly string[]): number[] | nul
 }
 
 /**
- * The live state of the route's link directions: looked up by channel in the tick (which lists
- * directions in channel order), not by a map of every direction built per request (165,888 at
- * fat-tree-27648: ~100 ms each time).
+ * The live state of the route's link directions: looked up by channel in the tick's frame and made
+ * as objects for these directions only, not by a map of every direction built per request
+ * (165,888 at fat-tree-27648: ~100 ms each time).
  */
 async function liveLoad(ctx: ApiContext, ids: readonly string[]): Promise<Map<string, LinkDirectionState>> {
-  const tick = await ctx.sampler.current();
+  const { frame } = await ctx.sampler.current();
   const byId = channelIndexById(ctx);
   const states = new Map<string, LinkDirectionState>();
   for (const id of ids) {
     const index = byId.get(id);
-    const state = index === undefined ? undefined : tick.links[index];
-    if (state?.id === id) states.set(id, state);
+    // Made from the tick's frame for these directions only.
+    if (index !== undefined && frame.index.channels[index]?.fixed.id === id)
+      states.set(id, stateAt(frame, index));
     else {
-      // A tick in another order (never the sampler's): found by id.
-      const found = tick.links.find((l) => l.id === id);
-      if (found) states.set(id, found);
+      // A tick of another drawing (the index swapped meanwhile): found by id.
+      const found = frame.index.channels.find((c) => c.fixed.id === id);
+      if (found) states.set(id, stateAt(frame, found.index));
     }
   }
   return states;

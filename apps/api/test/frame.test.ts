@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compactFrame, compactTick } from '../src/lib/compact-tick.ts';
 import { frameFromStates, frameOf, known, stateAt, statesOf, summarizeFrame } from '../src/lib/frame.ts';
+import { channelsOf, type LinkSort, RankedLinks } from '../src/lib/link-order.ts';
 import { LinkIndex, linkDirectionStates, summarize } from '../src/lib/utilization.ts';
 import { LinkHistory } from '../src/store/link-history.ts';
 import {
@@ -174,6 +175,44 @@ describe('the frame: columns per instant in channel order', () => {
           expect(fromFrame.frameColumns(0)).toEqual(fromObjects.frameColumns(0));
         }),
         { numRuns: 40 },
+      );
+    }
+  });
+
+  it('ranks /links over its columns as over the objects: every sort, order, kind and page', () => {
+    const sorts: LinkSort[] = [
+      'utilization',
+      'bytesPerSecond',
+      'transmitWaitFraction',
+      'id',
+      ...CATEGORY_NAMES,
+    ];
+    for (const index of indexes) {
+      fc.assert(
+        fc.property(
+          snapshots(index),
+          fc.constantFrom(...sorts),
+          fc.constantFrom('asc', 'desc') as fc.Arbitrary<'asc' | 'desc'>,
+          fc.constantFrom(undefined, 'isl', 'host') as fc.Arbitrary<'isl' | 'host' | undefined>,
+          fc.integer({ min: 1, max: 12 }),
+          (snapshot, sort, order, kind, k) => {
+            const frame = frameOf(index, snapshot);
+            const objects = linkDirectionStates(index, snapshot).filter((l) => !kind || l.kind === kind);
+            const ids = kind === 'host' ? new Set(objects.slice(0, 5).map((l) => l.id)) : null;
+            const chosen = ids === null ? objects : objects.filter((l) => ids.has(l.id));
+            const fromObjects = new RankedLinks(index, chosen, sort, order);
+            const fromFrame = new RankedLinks(
+              index,
+              { frame, channels: channelsOf(frame, kind, ids) },
+              sort,
+              order,
+            );
+            expect(fromFrame.length).toBe(fromObjects.length);
+            expect(fromFrame.slice(0, k)).toEqual(fromObjects.slice(0, k));
+            expect(fromFrame.slice(k, 3 * k)).toEqual(fromObjects.slice(k, 3 * k));
+          },
+        ),
+        { numRuns: 60 },
       );
     }
   });

@@ -1,30 +1,49 @@
 import { CATEGORY_NAMES, type CategoryName } from '@fabscope/contracts';
+import { type LinkFrame, stateAt } from './frame.ts';
 import type { LinkDirectionState, LinkIndex } from './utilization.ts';
 
 /** What `/links` ranks by: a measure, a PM category, or the id. */
 export type LinkSort = 'utilization' | 'bytesPerSecond' | 'transmitWaitFraction' | 'id' | CategoryName;
 
-/** Rank of each channel's id in id order, per fabric: computed once (165,888 ids at fat-tree-27648). */
-const idRanks = new WeakMap<LinkIndex, { byChannel: Int32Array; byId: Map<string, number> }>();
+/** Each id's rank in id order, per fabric (the index's idRank by channel, looked up by id). */
+const idRanks = new WeakMap<LinkIndex, Map<string, number>>();
 
 function idRanksOf(index: LinkIndex) {
-  let ranks = idRanks.get(index);
-  if (!ranks) {
-    const ids = index.channels.map((c) => c.fixed.id);
-    const order = ids.map((_, i) => i).sort((a, b) => ((ids[a] as string) < (ids[b] as string) ? -1 : 1));
-    const byChannel = new Int32Array(ids.length);
-    order.forEach((channel, rank) => {
-      byChannel[channel] = rank;
-    });
-    ranks = { byChannel, byId: new Map(ids.map((id, c) => [id, byChannel[c] as number])) };
-    idRanks.set(index, ranks);
+  const byChannel = index.idRank();
+  let byId = idRanks.get(index);
+  if (!byId) {
+    byId = new Map(index.channels.map((c) => [c.fixed.id, byChannel[c.index] as number]));
+    idRanks.set(index, byId);
   }
-  return ranks;
+  return { byChannel, byId };
 }
 
 /** Computes the id order of `index` now (a server does it at start, not in its first request). */
 export function prepareLinkOrder(index: LinkIndex): void {
   idRanksOf(index);
+}
+
+/** Some of a frame's directions (channel numbers), ranked over its columns: objects only for the rows a page returns. */
+export interface FrameRows {
+  frame: LinkFrame;
+  channels: Int32Array;
+}
+
+/** `/links`' filters over a frame: the channels of `kind` (all without), and of `ids` when given. */
+export function channelsOf(
+  frame: LinkFrame,
+  kind: 'isl' | 'host' | undefined,
+  ids: ReadonlySet<string> | null,
+): Int32Array {
+  const { index } = frame;
+  const wanted = kind === undefined ? -1 : kind === 'isl' ? 1 : 0;
+  const out: number[] = [];
+  for (let c = 0; c < index.channels.length; c++) {
+    if (wanted >= 0 && index.isl[c] !== wanted) continue;
+    if (ids !== null && !ids.has((index.channels[c] as LinkIndex['channels'][number]).fixed.id)) continue;
+    out.push(c);
+  }
+  return Int32Array.from(out);
 }
 
 /**
@@ -40,19 +59,46 @@ export class RankedLinks {
   private readonly positions: Uint32Array;
   /** positions[0..ranked) are the first `ranked` rows, in order. */
   private ranked = 0;
+  private readonly n: number;
+  /** Row `i` of the list as an object (made from the frame when ranking a frame's channels). */
+  private readonly rowAt: (i: number) => LinkDirectionState;
 
   constructor(
     index: LinkIndex,
-    private readonly links: readonly LinkDirectionState[],
+    source: readonly LinkDirectionState[] | FrameRows,
     sort: LinkSort,
     order: 'asc' | 'desc',
   ) {
-    const n = links.length;
+    const n = 'frame' in source ? source.channels.length : source.length;
+    this.n = n;
     const ranks = idRanksOf(index);
     this.idRank = new Int32Array(n);
     this.keys = new Float64Array(n);
     this.positions = new Uint32Array(n);
     const category = (CATEGORY_NAMES as readonly string[]).includes(sort) ? (sort as CategoryName) : null;
+    if ('frame' in source) {
+      // Keys straight from the frame's columns (NaN unknown); the rows' objects made when sliced.
+      const { frame, channels } = source;
+      if (frame.index !== index) throw new Error('RankedLinks: the frame is of another drawing');
+      const column =
+        sort === 'id'
+          ? null
+          : category !== null
+            ? frame.categories[category]
+            : frame[sort as 'utilization' | 'bytesPerSecond' | 'transmitWaitFraction'];
+      for (let i = 0; i < n; i++) {
+        const c = channels[i] as number;
+        const rank = ranks.byChannel[c] as number;
+        this.idRank[i] = rank;
+        const value = column === null ? rank : (column[c] as number);
+        this.keys[i] = Number.isNaN(value) ? Infinity : order === 'desc' ? -value : value;
+        this.positions[i] = i;
+      }
+      this.rowAt = (i) => stateAt(frame, channels[i] as number);
+      return;
+    }
+    const links = source;
+    this.rowAt = (i) => links[i] as LinkDirectionState;
     for (let i = 0; i < n; i++) {
       const link = links[i] as LinkDirectionState;
       // Ticks list directions in channel order: the rank is then read by position, not looked up.
@@ -72,7 +118,7 @@ export class RankedLinks {
   }
 
   get length(): number {
-    return this.links.length;
+    return this.n;
   }
 
   /** Infinity − Infinity is NaN, which `||` passes over to the id: unknowns are in id order too. */
@@ -81,17 +127,16 @@ export class RankedLinks {
     (this.idRank[a] as number) - (this.idRank[b] as number);
 
   slice(start: number, end: number): LinkDirectionState[] {
-    const stop = Math.min(end, this.links.length);
+    const stop = Math.min(end, this.n);
     if (stop > this.ranked) this.rankFirst(stop);
     const rows: LinkDirectionState[] = [];
-    for (let i = start; i < stop; i++)
-      rows.push(this.links[this.positions[i] as number] as LinkDirectionState);
+    for (let i = start; i < stop; i++) rows.push(this.rowAt(this.positions[i] as number));
     return rows;
   }
 
   /** Puts the first `k` rows in order: selected and sorted when few, else the whole order. */
   private rankFirst(k: number): void {
-    const n = this.links.length;
+    const n = this.n;
     if (this.ranked > 0 || k > n / 8) {
       this.positions.sort(this.compare);
       this.ranked = n;

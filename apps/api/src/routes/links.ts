@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { flowsNow, listJobs } from '../jobs/context.ts';
 import { jobLinks } from '../jobs/job-report.ts';
-import { prepareLinkOrder, RankedLinks } from '../lib/link-order.ts';
+import { channelsOf, prepareLinkOrder, RankedLinks } from '../lib/link-order.ts';
 import { linksAtTime } from './time-travel.ts';
 
 /** A `job` filter naming no job: 404. */
@@ -55,7 +55,13 @@ export const linksRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, 
           ofJob = new Set(jobLinks(await flowsNow(ctx, { job }), job).map((l) => l.id));
         }
         // Filters first, then the order, then pages: every page is a slice of one ranked list.
-        const at = live ?? (await linksAtTime(ctx, time));
+        // The live tick is ranked over its frame's columns: objects only for the rows a page returns.
+        if (live) {
+          const { frame } = live;
+          const rows = { frame, channels: channelsOf(frame, kind, ofJob) };
+          return { instant: live.time, rows: new RankedLinks(frame.index, rows, sort, order), extra: null };
+        }
+        const at = await linksAtTime(ctx, time);
         const chosen = at.links.filter(
           (l) => (!kind || l.kind === kind) && (ofJob === null || ofJob.has(l.id)),
         );

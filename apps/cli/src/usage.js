@@ -40,10 +40,11 @@ export const SERVE_USAGE = `fabscope serve
   manager's tables, counters and port state by MADs (run it under ibsim-run for a simulated one).
   Settings: README.`;
 
-export const TOP_USAGE = `top [--url URL] [--once] [--interval S] [--token T]
+export const TOP_USAGE = `top [--url URL] [--once] [--interval S] [--token T] [--unit bytes|bits]
                         opatop-like terminal view of a fabscope server's REST API (default
                         http://127.0.0.1:8080): summary, histograms, ranked link directions;
-                        --once prints one screen and exits (non-zero when the server is unreachable)`;
+                        --once prints one screen and exits (non-zero when the server is unreachable);
+                        rates in bytes (GB/s, default) or bits (Gb/s) per second, g switches`;
 
 export const USAGE = `usage: fabscope <command> [options]
 

@@ -36,6 +36,13 @@ describe('fabscope top keys', () => {
     expect(press('x', withHistory).quit).toBe(false);
   });
 
+  it('g writes rates in bits, then in bytes again, without asking the server', () => {
+    const bits = press('g', withHistory);
+    expect(bits.state.rateUnit).toBe('bits');
+    expect(bits.refetch).toBe(false);
+    expect(press('gg', withHistory).state.rateUnit).toBe('bytes');
+  });
+
   it('c steps forward through opatop criteria, C back; each asks the server again from the top', () => {
     const order = ['utilization', 'packets', 'utilizationLowest', 'wait', 'utilization'];
     let state: ViewState = { ...initialViewState, scroll: 22 };

@@ -73,7 +73,9 @@ describe('fabscope top against the ar-demo pipeline with the seed pairs running'
       const lines = answer.stdout.split('\n');
       expect(lines[1]).toMatch(/^Store embedded {3}Data age \d+(\.\d)? s fresh/);
       // The pair total: 12.2–12.5 GB/s, as the pipeline test checks through the API.
-      expect(lines[2]).toMatch(/^Host transmit 12\.[2-5] GB\/s {3}Link directions 8 ISL, 8 host, 0 unknown/);
+      expect(lines[2]).toMatch(
+        /^Host transmit 12\.[2-5]\d GB\/s {3}Link directions 8 ISL, 8 host, 0 unknown/,
+      );
       expect(lines[3]).toMatch(
         /^Errors {4}Integrity — {3}Congestion worst wait [45]\d\.\d % edge1\/4 → core2\/1$/,
       );
@@ -151,7 +153,7 @@ describe('fabscope top against the ar-demo pipeline with the seed pairs running'
     const unknown = await top(['--bogus']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe(
-      "fabscope: Unknown option '--bogus'\nusage: fabscope top [--url URL] [--once] [--interval S] [--token T]\n",
+      "fabscope: Unknown option '--bogus'\nusage: fabscope top [--url URL] [--once] [--interval S] [--token T] [--unit bytes|bits]\n",
     );
   }, 45_000);
 
@@ -206,7 +208,7 @@ describe('fabscope top against the ar-demo pipeline with the seed pairs running'
       await tmux('send-keys', '-t', 'top', 'c');
       await until((text) => {
         expect(text).toContain('Ranked by Packets (highest first)');
-        expect(firstRankedRow(text)).toMatch(/ISL +9\d\.\d % +12\.\d GB\/s +1\.\d\d Mp\/s/);
+        expect(firstRankedRow(text)).toMatch(/ISL +9\d\.\d % +12\.\d\d GB\/s +1\.\d\d Mp\/s/);
       });
 
       await tmux('send-keys', '-t', 'top', '2');

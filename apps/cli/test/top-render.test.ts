@@ -19,7 +19,7 @@ describe('fabscope top screen', () => {
       /^fabscope top {2}ar-demo \(omnipath\) {2}http:\/\/127\.0\.0\.1:8080 +Live 22:31:15Z$/,
     );
     expect(lines[1]).toContain('Store embedded   Data age 0.2 s fresh');
-    expect(lines[2]).toContain('Host transmit 12.4 GB/s   Link directions 8 ISL, 8 host, 0 unknown');
+    expect(lines[2]).toContain('Host transmit 12.36 GB/s   Link directions 8 ISL, 8 host, 0 unknown');
     expect(lines[5]?.trimEnd()).toBe(
       'Util          0+%   10+%   20+%   30+%   40+%   50+%   60+%   70+%   80+%   90+%',
     );
@@ -35,15 +35,25 @@ describe('fabscope top screen', () => {
       'Errors    Integrity —   Congestion worst wait 50.0 % edge1/4 → core2/1',
     );
     expect(lines[12]?.trimEnd()).toBe(
-      '  1   edge1/4 → core2/1        ISL   98.9 %   12.4 GB/s   1.51 Mp/s  50.0 %',
+      '  1   edge1/4 → core2/1        ISL   98.9 %  12.36 GB/s   1.51 Mp/s  50.0 %',
     );
     expect(lines[16]).toContain(
-      '  5   core1/1 → edge1/3        ISL    0.0 %    0.00 B/s    0.00 p/s   0.0 %',
+      '  5   core1/1 → edge1/3        ISL    0.0 %       0 B/s    0.00 p/s   0.0 %',
     );
     expect(lines[23]?.trimEnd()).toBe(
       'q quit c/C sort 0 all 1 ISL 2 host s/S page ? help | no history on this server',
     );
     expect(tableRows(SIZE, { history: false, events: false })).toBe(10);
+  });
+
+  it("writes rates with the dashboard's formatter, in the unit chosen (g)", () => {
+    const bits = text(renderScreen(input({ state: { ...initialViewState, rateUnit: 'bits' } }), SIZE));
+    expect(bits[2]).toContain('Host transmit 98.88 Gb/s');
+    const header = bits[11] ?? '';
+    const row = bits[12] ?? '';
+    expect(row).toContain('98.88 Gb/s');
+    expect(header.indexOf('Data') + 4).toBe(row.indexOf('98.88 Gb/s') + '98.88 Gb/s'.length);
+    for (const l of bits) expect(columns(l)).toBe(80);
   });
 
   it('columns of the header and rows line up', () => {
@@ -55,7 +65,7 @@ describe('fabscope top screen', () => {
     // Numbers are right-aligned under their titles.
     for (const [title, value] of [
       ['Util', '98.9 %'],
-      ['Data', '12.4 GB/s'],
+      ['Data', '12.36 GB/s'],
       ['Packets', '1.51 Mp/s'],
       ['Wait', '50.0 %'],
     ] as const) {
@@ -200,7 +210,7 @@ describe('fabscope top screen', () => {
     );
     expect(lines[1]).toMatch(/^NO ANSWER \(numbers below are 42 s old\): cannot reach http/);
     // The numbers stay, marked by that line, rather than turning into zeros or vanishing.
-    expect(lines[2]).toContain('Host transmit 12.4 GB/s');
+    expect(lines[2]).toContain('Host transmit 12.36 GB/s');
     const first = text(
       renderScreen(input({ snapshot: null, snapshotAtMs: null, error: 'cannot reach x' }), SIZE),
     );

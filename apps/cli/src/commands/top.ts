@@ -6,7 +6,7 @@ import { TopClientError } from '../top/errors.ts';
 import { runLive } from '../top/live.ts';
 import { renderScreen, tableRows } from '../top/render.ts';
 import { plainText, sizeFromEnv } from '../top/screen.ts';
-import { initialViewState } from '../top/state.ts';
+import { initialViewState, type ViewState } from '../top/state.ts';
 import { TOP_USAGE } from '../usage.js';
 
 const DEFAULT_URL = 'http://127.0.0.1:8080';
@@ -29,6 +29,7 @@ function parseTopArgs(args: string[]) {
       once: { type: 'boolean', default: false },
       interval: { type: 'string', default: '2' },
       token: { type: 'string' },
+      unit: { type: 'string', default: 'bytes' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }).values;
@@ -53,6 +54,9 @@ export async function topCommand(args: string[]): Promise<void> {
   if (!Number.isFinite(intervalSeconds) || intervalSeconds < 0.2 || intervalSeconds > 3600) {
     throw new ConfigError(`--interval must be seconds between 0.2 and 3600, got "${values.interval}"`);
   }
+  if (values.unit !== 'bytes' && values.unit !== 'bits')
+    throw new ConfigError(`--unit must be bytes (GB/s) or bits (Gb/s), got "${values.unit}"`);
+  const initial: ViewState = { ...initialViewState, rateUnit: values.unit };
   const client = new TopClient({ url, token: values.token ?? process.env.FABSCOPE_API_TOKEN });
   if (!values.once) {
     await runLive({
@@ -62,6 +66,7 @@ export async function topCommand(args: string[]): Promise<void> {
       stdin: process.stdin,
       stdout: process.stdout,
       env: process.env,
+      initial,
     });
     return;
   }
@@ -73,7 +78,7 @@ export async function topCommand(args: string[]): Promise<void> {
   let features: Features;
   try {
     features = await client.features();
-    snapshot = await client.snapshot(initialViewState, tableRows(size, features), features);
+    snapshot = await client.snapshot(initial, tableRows(size, features), features);
   } catch (error) {
     if (!(error instanceof TopClientError)) throw error;
     process.stderr.write(`fabscope top: ${error.message}\n`);
@@ -84,7 +89,7 @@ export async function topCommand(args: string[]): Promise<void> {
   const lines = renderScreen(
     {
       url,
-      state: initialViewState,
+      state: initial,
       fabric,
       features,
       snapshot,

@@ -81,6 +81,9 @@ export function applyKey(state: ViewState, key: Keypress, context: KeyContext): 
       return done({ ...cleared, showHelp: !state.showHelp });
     case 'u':
       return done({ ...cleared, showHelp: false });
+    case 'g':
+      // Rates in bits (Gb/s, as link rates and iperf) or bytes (GB/s, as opatop); no refetch.
+      return done({ ...cleared, rateUnit: state.rateUnit === 'bytes' ? 'bits' : 'bytes' });
     case 'c':
     case 'C': {
       const keys = SORT_CRITERIA.map((c) => c.key);

@@ -13,6 +13,8 @@ export interface LiveOptions {
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   env: NodeJS.ProcessEnv;
+  /** The view to start with (`--unit`); default initialViewState. */
+  initial?: ViewState | undefined;
 }
 
 /** What the screen is drawn from, apart from the view state. */
@@ -33,7 +35,7 @@ export function runLive(options: LiveOptions): Promise<void> {
   const { client, stdin, stdout } = options;
   const tty = stdout.isTTY === true;
   const keys = stdin.isTTY === true;
-  let state: ViewState = initialViewState;
+  let state: ViewState = options.initial ?? initialViewState;
   const answers: Answers = { fabric: null, features: null, snapshot: null, snapshotAtMs: null, error: null };
   let timer: NodeJS.Timeout | undefined;
   let request = 0;

@@ -4,7 +4,7 @@ import { NO_HISTORY, SORT_CRITERIA } from './state.ts';
 /** The key line at the bottom of every screen. */
 export function footer(input: RenderInput, width: number): ScreenLine {
   const history = input.features?.history;
-  const wide = `q quit  c/C sort  0 all 1 ISL 2 host  s/S page  ? help${history ? '  L live  r/R f/F step  B/b bookmark' : ` | ${NO_HISTORY}`}`;
+  const wide = `q quit  c/C sort  0 all 1 ISL 2 host  s/S page  g bits  ? help${history ? '  L live  r/R f/F step  B/b bookmark' : ` | ${NO_HISTORY}`}`;
   // At 80 columns the spacious form does not fit; the same keys, closer together.
   const compact = `q quit c/C sort 0 all 1 ISL 2 host s/S page ? help${history ? ' L live r/R f/F step B/b bkmk' : ` | ${NO_HISTORY}`}`;
   return line(wide.length <= width ? wide : compact, width, 'footer');
@@ -21,6 +21,7 @@ export function helpLines(input: RenderInput, width: number): ScreenLine[] {
     ...SORT_CRITERIA.map((c) => `         ${c.label}`),
     '  0    all links   1 ISLs   2 host links (opatop: port groups All, SWs, HFIs)',
     '  s    next page of ranked links     S    previous page',
+    '  g    rates in bits (Gb/s) or bytes (GB/s) per second',
     '',
     ...(history
       ? [

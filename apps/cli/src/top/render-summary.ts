@@ -1,4 +1,5 @@
-import { age, clock, count, padEnd, padStart, percent, si, UNKNOWN } from './format.ts';
+import { formatRate } from '@fabscope/contracts/units';
+import { age, clock, count, padEnd, padStart, percent, UNKNOWN } from './format.ts';
 import { linkName } from './render-table.ts';
 import { line, type RenderInput, type ScreenLine, spread } from './screen-line.ts';
 import { modeOf, NO_HISTORY } from './state.ts';
@@ -51,7 +52,7 @@ export function statusLines(input: RenderInput, width: number): ScreenLine[] {
   const host = summary ? summary.histogram.host.reduce((s, n) => s + n, 0) : null;
   lines.push(
     line(
-      `Host transmit ${si(summary?.hostTransmitBytesPerSecond, 'B/s')}   Link directions ${count(isl)} ISL, ${count(host)} host, ${count(summary?.staleLinks)} unknown`,
+      `Host transmit ${formatRate(summary?.hostTransmitBytesPerSecond, input.state.rateUnit)}   Link directions ${count(isl)} ISL, ${count(host)} host, ${count(summary?.staleLinks)} unknown`,
       width,
     ),
   );

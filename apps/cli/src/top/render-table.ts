@@ -1,3 +1,4 @@
+import { formatRate, type RateUnit } from '@fabscope/contracts/units';
 import type { LinkState } from './api-types.ts';
 import { padEnd, padStart, percent, si } from './format.ts';
 import { line, type ScreenLine } from './screen-line.ts';
@@ -50,11 +51,18 @@ export function tableHeader(nameWidth: number): string {
   );
 }
 
-export function tableRow(rank: number, link: LinkState, nameWidth: number, width: number): ScreenLine {
+export function tableRow(
+  rank: number,
+  link: LinkState,
+  nameWidth: number,
+  width: number,
+  rateUnit: RateUnit = 'bytes',
+): ScreenLine {
   const cells = [
     padEnd(` ${link.kind === 'isl' ? 'ISL' : link.kind}`, COLUMNS[0].width),
     padStart(percent(link.utilization), COLUMNS[1].width),
-    padStart(si(link.bytesPerSecond, 'B/s'), COLUMNS[2].width),
+    // The dashboard's formatter: the same figure, the same unit, the same digits on both screens.
+    padStart(formatRate(link.bytesPerSecond, rateUnit), COLUMNS[2].width),
     padStart(si(link.packetsPerSecond, 'p/s'), COLUMNS[3].width),
     padStart(percent(link.transmitWaitFraction), COLUMNS[4].width),
   ];

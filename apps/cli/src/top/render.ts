@@ -71,7 +71,9 @@ export function renderScreen(input: RenderInput, size: ScreenSize): ScreenLine[]
   const table: ScreenLine[] = [
     line(`Ranked by ${sort} · ${filter} · ${range}`, width, 'heading'),
     line(tableHeader(nameWidth), width, 'heading'),
-    ...shown.map((link, i) => tableRow(input.state.scroll + i + 1, link, nameWidth, width)),
+    ...shown.map((link, i) =>
+      tableRow(input.state.scroll + i + 1, link, nameWidth, width, input.state.rateUnit),
+    ),
     ...Array.from({ length: rows - shown.length }, () => line('', width)),
   ];
   const events = input.features?.events ? eventLines(input, width) : [];

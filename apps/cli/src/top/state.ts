@@ -1,3 +1,4 @@
+import type { RateUnit } from '@fabscope/contracts/units';
 /** opatop's focus criteria that the API can answer, in the order `c` steps through them. */
 export const SORT_CRITERIA = [
   { key: 'utilization', label: 'Utilization (highest first)' },
@@ -26,6 +27,8 @@ export interface ViewState {
   showHelp: boolean;
   /** One line for the user about the last key (e.g. "no history on this server"). */
   message: string | null;
+  /** Rates in bytes (GB/s, as opatop) or bits (Gb/s, as link rates) per second: `g` switches. */
+  rateUnit: RateUnit;
 }
 
 export const initialViewState: ViewState = {
@@ -36,6 +39,7 @@ export const initialViewState: ViewState = {
   bookmark: null,
   showHelp: false,
   message: null,
+  rateUnit: 'bytes',
 };
 
 export type Mode = 'Live' | 'Hist' | 'Bkmk';

@@ -2,7 +2,6 @@ import {
   ErrorReply,
   HealthSchema,
   InstantQuery,
-  type LinkDirectionState,
   PortQuery,
   PortReplySchema,
   RouteQuery,
@@ -25,6 +24,7 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { sendError } from '../http/errors.ts';
+import { type LinkFrame, stateAt } from '../lib/frame.ts';
 import { liveRoute } from '../live-route.ts';
 import { assertTablesRead, SmTablesNotReadError, tablesAnswer } from '../sm-tables/origin.ts';
 import { staticLoadOf } from '../sm-tables/static-load.ts';
@@ -125,8 +125,9 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
         throw error;
       }
       const tick = await ctx.sampler.current();
-      // The tick's directions are in the fabric's channel order when it is of this drawing.
-      const byChannel = tick.links.length === fabric.links.length * 2 ? tick.links : null;
+      // The tick's directions are in the fabric's channel order when it is of this drawing: this
+      // port's two are made from its frame, not the tick's every direction.
+      const frame = tick.frame.linkUp.length === fabric.links.length * 2 ? tick.frame : null;
       const wanted = request.query.port;
       if (wanted !== undefined && !node.ports[wanted])
         return sendError(reply, 404, `${node.name} has no cabled port ${wanted}`);
@@ -137,8 +138,8 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
         if (out < 0) continue;
         const link = fabric.links[out >> 1] as (typeof fabric.links)[number];
         const neighbour = link.a.node === node.name && link.a.port === p ? link.b : link.a;
-        const outState = byChannel?.[out] ?? null;
-        const inState = byChannel?.[out ^ 1] ?? null;
+        const outState = frame ? stateAt(frame, out) : null;
+        const inState = frame ? stateAt(frame, out ^ 1) : null;
         ports.push({
           port: p,
           neighbour: { node: neighbour.node, port: neighbour.port },
@@ -188,7 +189,7 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       const { load, computeMs } = await staticLoadOf(fabric, tables);
       // Beside each count, what was measured on the port at the live tick (stale: unknown).
       const tick = await ctx.sampler.current();
-      const utilization = measuredUtilization(tick.links, fabric.links.length * 2);
+      const utilization = measuredUtilization(tick.frame, fabric.links.length * 2);
       const { groups, top, comparison } = summarizeStaticLoad(
         fabric,
         load,
@@ -221,12 +222,8 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
  * Utilization per channel in the fabric's channel order (the sampler's), NaN where unknown; a tick
  * of another topology (a different channel count) is no measurement of this one.
  */
-function measuredUtilization(links: readonly LinkDirectionState[], channels: number): Float64Array {
-  const utilization = new Float64Array(channels).fill(Number.NaN);
-  if (links.length !== channels) return utilization;
-  for (let c = 0; c < channels; c++) {
-    const state = links[c] as LinkDirectionState;
-    if (state.utilization !== null && !state.stale) utilization[c] = state.utilization;
-  }
-  return utilization;
+function measuredUtilization(frame: LinkFrame, channels: number): Float64Array {
+  // The frame's column: NaN where unknown (no rate: stale).
+  if (frame.utilization.length !== channels) return new Float64Array(channels).fill(Number.NaN);
+  return frame.utilization.slice();
 }

@@ -1,13 +1,21 @@
-import { CATEGORY_NAMES, type CategoryName, type CategoryValues, categoryBucket } from '@fabscope/topology';
-import type { PortRates, RatesSnapshot } from '../store/types.ts';
-import type { CategoryHistograms } from './link-errors.ts';
-import { directionErrors } from './link-errors.ts';
 import {
+  CATEGORY_NAMES,
+  type CategoryName,
+  type CategoryValues,
+  categoryBucket,
+  utilizationOf,
+} from '@fabscope/topology';
+import type { PortRates, RatesSnapshot } from '../store/types.ts';
+import { type CategoryHistograms, directionErrors, errorsPerSecond } from './link-errors.ts';
+import {
+  type ChannelKeys,
+  type DirectionMeasures,
   directionState,
   type FabricSummary,
   type LinkDirectionState,
   type LinkIndex,
   measuresOf,
+  reportsWaitAndCategories,
   utilizationBucket,
 } from './utilization.ts';
 
@@ -21,7 +29,8 @@ import {
  * Numbers are Float64Arrays with NaN for unknown (a JSON null, never 0); the link state an Int8Array:
  * 1 up, 0 down, −1 unknown. The values are `directionState`'s, field for field (utilization,
  * staleness, the Ethernet rule: no XmitWait, no categories), so an object made from the frame
- * equals the one `linkDirectionStates` makes from the same snapshot (tested).
+ * equals the one `linkDirectionStates` makes from the same snapshot (tested). A source's NaN is
+ * unknown here (its object carried NaN, which JSON wrote as null too).
  *
  * The error sum (`errorsPerSecond`) and the six PM categories are dense columns: the summary,
  * the stream and every ranking read them for every direction. The 24 individual error rates
@@ -72,9 +81,33 @@ export function frameOf(index: LinkIndex, snapshot: RatesSnapshot): LinkFrame {
   const frame = emptyFrame(index, snapshot.timeMs, snapshot.lastSampleAgeSeconds, snapshot.ports);
   for (let c = 0; c < n; c++) {
     const channel = index.channels[c] as LinkIndex['channels'][number];
-    writeState(frame, c, directionState(channel.fixed, measuresOf(index, channel, snapshot)));
+    writeMeasures(frame, c, channel.fixed, measuresOf(index, channel, snapshot));
   }
   return frame;
+}
+
+/**
+ * directionState's fields of one direction, written into the columns without making its object:
+ * the same functions (utilizationOf, errorsPerSecond, reportsWaitAndCategories), the same values
+ * (tested against the objects).
+ */
+function writeMeasures(frame: LinkFrame, c: number, fixed: ChannelKeys['fixed'], m: DirectionMeasures): void {
+  const pm = reportsWaitAndCategories(fixed);
+  frame.bytesPerSecond[c] = column(m.bytesPerSecond);
+  frame.packetsPerSecond[c] = column(m.packetsPerSecond);
+  frame.transmitWaitTicksPerSecond[c] = pm ? column(m.transmitWaitTicksPerSecond) : Number.NaN;
+  frame.transmitWaitFraction[c] = pm ? column(m.transmitWaitFraction) : Number.NaN;
+  frame.utilization[c] = column(utilizationOf(m.bytesPerSecond, fixed.capacityBytesPerSecond));
+  frame.linkUp[c] = m.linkUp === null ? -1 : m.linkUp ? 1 : 0;
+  frame.errorsPerSecond[c] = column(errorsPerSecond(m.errors));
+  const k = frame.categories;
+  const v = m.categories;
+  k.integrity[c] = pm ? column(v.integrity) : Number.NaN;
+  k.congestion[c] = pm ? column(v.congestion) : Number.NaN;
+  k.smaCongestion[c] = pm ? column(v.smaCongestion) : Number.NaN;
+  k.bubble[c] = pm ? column(v.bubble) : Number.NaN;
+  k.security[c] = pm ? column(v.security) : Number.NaN;
+  k.routing[c] = pm ? column(v.routing) : Number.NaN;
 }
 
 const shared = new WeakMap<RatesSnapshot, WeakMap<LinkIndex, LinkFrame>>();

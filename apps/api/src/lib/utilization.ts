@@ -205,6 +205,14 @@ export interface DirectionMeasures {
 }
 
 /**
+ * Whether a direction's XmitWait and PM categories are known: Ethernet has neither, whatever a
+ * source reports (directionState's rule, and the frame's).
+ */
+export function reportsWaitAndCategories(fixed: ChannelKeys['fixed']): boolean {
+  return fixed.network === undefined || measuresWaitAndCategories(fixed.network);
+}
+
+/**
  * A direction's state, the one place its fields are put together (live and at past instants, both
  * stores): one object literal with every field, so that the 166k of them a tick makes at
  * fat-tree-27648 are fast objects, not dictionaries. Utilization is the fraction of the link's
@@ -213,8 +221,7 @@ export interface DirectionMeasures {
 export function directionState(fixed: ChannelKeys['fixed'], m: DirectionMeasures): LinkDirectionState {
   const capacity = fixed.capacityBytesPerSecond;
   const bytes = m.bytesPerSecond;
-  // Ethernet has no XmitWait and no PM categories: unknown there, whatever a source reports.
-  const pm = fixed.network === undefined || measuresWaitAndCategories(fixed.network);
+  const pm = reportsWaitAndCategories(fixed);
   return {
     id: fixed.id,
     linkId: fixed.linkId,

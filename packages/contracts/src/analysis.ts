@@ -6,10 +6,11 @@ import { type Static, Type } from '@sinclair/typebox';
 /**
  * A pattern as @fabscope/topology's parsePattern reads it: `pairs:A-B,C-D` (or `A->B`), `shift:K`,
  * `permutation[:SEED]`, `all-to-all`, `incast:HOST`, `bisection`. A pattern of this form can still
- * name hosts the fabric does not have (404).
+ * name hosts the fabric does not have (404). Line breaks are spelt out, not `.`: ECMAScript's `.`
+ * stops at \r, Python's (schemathesis) does not.
  */
 export const ANALYSIS_PATTERN =
-  '^(?:pairs:[^,]+-[^,]+(?:,[^,]+-[^,]+)*|shift:[1-9]\\d{0,8}|permutation(?::\\d{1,9})?|all-to-all|incast:.+|bisection)$';
+  '^(?:pairs:[^,]+-[^,]+(?:,[^,]+-[^,]+)*|shift:[1-9]\\d{0,8}|permutation(?::\\d{1,9})?|all-to-all|incast:[^\\r\\n\\u2028\\u2029]+|bisection)$';
 
 export const AnalysisQuery = Type.Object(
   {

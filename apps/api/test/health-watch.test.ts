@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { buildScenario } from '@fabscope/topology';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, configFromEnv } from '../src/config.ts';
+import { Alarms } from '../src/events/alarms.ts';
 import { type FabricEvent, MemoryEventLog } from '../src/events/event-log.ts';
 import { HealthWatch } from '../src/events/health-watch.ts';
 import { explainLinkStates } from '../src/events/link-state-reasons.ts';
@@ -20,9 +21,9 @@ import { emptyPortRates, portKey } from '../src/store/types.ts';
 const fabric = buildScenario('ar-demo');
 const index = new LinkIndex(fabric);
 
-/** Every direction of ar-demo, with `integrity` set on the ones named, as a tick's frame. */
-function links(integrity: Record<string, number | null>): LinkFrame {
-  const states: LinkDirectionState[] = index.channels.map(({ fixed }) =>
+/** Every direction of ar-demo, with `integrity` set on the ones named, as a tick's frame (of `of`). */
+function links(integrity: Record<string, number | null>, of: LinkIndex = index): LinkFrame {
+  const states: LinkDirectionState[] = of.channels.map(({ fixed }) =>
     directionState(fixed, {
       bytesPerSecond: 0,
       packetsPerSecond: 0,
@@ -36,7 +37,7 @@ function links(integrity: Record<string, number | null>): LinkFrame {
       },
     }),
   );
-  return frameFromStates(index, states, 0);
+  return frameFromStates(of, states, 0);
 }
 const allPorts = new Map([...index.portKeys].map((k) => [k, emptyPortRates()]));
 
@@ -75,6 +76,34 @@ describe('HealthWatch: thresholds crossed and collection gaps into the event log
       subject: 'fabric',
       detail: `${ids.length - 2} more link directions crossed the integrity threshold`,
     });
+  });
+
+  it('follows its directions into another drawing: levels and alarm members by id, not by channel', () => {
+    const log = new MemoryEventLog();
+    const alarms = new Alarms(log);
+    const watch = new HealthWatch(log, index, undefined, alarms);
+    // The same cables in another channel order (a drawing whose channels moved).
+    const moved = new LinkIndex({ ...fabric, links: [...fabric.links].reverse() });
+    const d = 'edge1/4->core2/1';
+    expect(moved.channels.findIndex((c) => c.fixed.id === d)).not.toBe(
+      index.channels.findIndex((c) => c.fixed.id === d),
+    );
+    watch.observe(1, links({ [d]: 1.5 }), allPorts);
+    expect(alarms.list(false)[0]?.members.map((m) => m.id)).toEqual([d]);
+    // In the new drawing it is still over: no new event, the same single member.
+    watch.observe(2, links({ [d]: 1.6 }, moved), allPorts);
+    expect(alarms.list(false)[0]?.members).toEqual([{ id: d, value: 1.6, severity: 'warning' }]);
+    watch.observe(3, links({ [d]: 0.2 }, moved), allPorts);
+    expect(
+      log
+        .list(0, 10)
+        .filter((e) => e.kind === 'threshold')
+        .map((e) => [e.timeMs, e.subject, e.severity]),
+    ).toEqual([
+      [1, d, 'warning'],
+      [3, d, 'info'],
+    ]);
+    expect(alarms.list(false)).toEqual([]);
   });
 
   it('ports that stop answering and answer again are collection gaps', () => {

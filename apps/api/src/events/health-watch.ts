@@ -69,6 +69,14 @@ export class HealthWatch {
       moved.set(name, next);
     }
     this.levels = moved;
+    for (const [name, members] of this.members) {
+      const next = new Map<number, AlarmMember>();
+      for (const member of members.values()) {
+        const to = channelOf.get(member.id);
+        if (to !== undefined) next.set(to, member);
+      }
+      this.members.set(name, next);
+    }
     this.index = index;
     this.nameThePorts(index);
   }
@@ -83,11 +91,18 @@ export class HealthWatch {
     if (frame.index !== this.index) this.useIndex(frame.index);
     for (const name of CATEGORY_NAMES) this.categoryEvents(timeMs, frame, name);
     this.gapEvents(timeMs, ports);
-    this.alarms?.update(timeMs, this.overThreshold.values());
+    this.alarms?.update(timeMs, this.overThreshold());
   }
 
-  /** Every direction over a category's threshold now, for the grouped alarms (alarms.ts). */
-  private readonly overThreshold = new Map<string, AlarmMember>();
+  /**
+   * Per category, every direction over its threshold now (by channel), for the grouped alarms
+   * (alarms.ts): updated in place from tick to tick, made when a direction crosses.
+   */
+  private readonly members = new Map<CategoryName, Map<number, AlarmMember>>();
+
+  private *overThreshold(): Iterable<AlarmMember> {
+    for (const members of this.members.values()) yield* members.values();
+  }
 
   private categoryEvents(timeMs: number, frame: LinkFrame, name: CategoryName): void {
     const rising: Change[] = [];
@@ -100,17 +115,29 @@ export class HealthWatch {
       levels = grown;
       this.levels.set(name, levels);
     }
+    let members = this.members.get(name);
+    if (members === undefined) {
+      members = new Map();
+      this.members.set(name, members);
+    }
     for (let c = 0; c < values.length; c++) {
       const value = values[c] as number;
       // Unknown changes nothing; under threshold and under before: nothing to say.
       if (Number.isNaN(value) || (value < LOWEST_SEVERITY_AT && levels[c] === 0)) continue;
       const link = (this.index.channels[c] as LinkIndex['channels'][number]).fixed;
-      const key = `${link.id}|${name}`;
       const before = levels[c] as number;
       const severity = severityOf(value);
       const now = severity === null ? 0 : LEVEL[severity];
-      if (now === 0) this.overThreshold.delete(key);
-      else this.overThreshold.set(key, { id: link.id, kind: link.kind, category: name, level: now, value });
+      if (now === 0) members.delete(c);
+      else {
+        const member = members.get(c);
+        if (member === undefined)
+          members.set(c, { id: link.id, kind: link.kind, category: name, level: now, value });
+        else {
+          member.level = now;
+          member.value = value;
+        }
+      }
       if (now === before) continue;
       levels[c] = now;
       const times = `${value.toFixed(2)} × threshold`;

@@ -8,7 +8,7 @@ import { UpstreamError } from './emulator-client.ts';
 import { Alarms } from './events/alarms.ts';
 import { HealthWatch } from './events/health-watch.ts';
 import { installAnswerCache } from './http/answer-cache.ts';
-import { errorBody, installErrorTrace, noteCause, sendError } from './http/errors.ts';
+import { installErrorTrace, noteCause, sendError } from './http/errors.ts';
 import { Listings } from './http/listings.ts';
 import { installPressureLimits, type PressureOptions } from './http/pressure.ts';
 import { installRoutePolicy } from './http/route-policy.ts';
@@ -168,11 +168,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (error instanceof JobSourceError) return sendError(reply, 502, error.message);
     const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {
-      // Internals stay in the log (installErrorTrace), not in the answer.
+      sendError(reply, status, 'internal error');
+      // Internals stay in the log (installErrorTrace, after the answer), not in the answer.
       noteCause(reply, `${error.name}: ${error.message}`, error);
-      return reply.code(status).send(errorBody(status, 'internal error'));
+      return reply;
     }
-    return reply.code(status).send(errorBody(status, error.message));
+    return sendError(reply, status, error.message);
   });
 
   // Thresholds crossed and collection gaps go to the event log once per tick (events/health-watch.ts).

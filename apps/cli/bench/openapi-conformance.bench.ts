@@ -11,7 +11,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../src/free-port.ts';
@@ -99,7 +99,12 @@ try {
   ];
   console.log(`st ${args.join(' ')}`);
   const started = performance.now();
-  const run = spawnSync(st, args, { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  // In a temporary directory: schemathesis keeps its own files (.schemathesis/) where it runs.
+  const run = spawnSync(st, args, {
+    encoding: 'utf8',
+    cwd: tmpdir(),
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   const output = `${run.stdout}${run.stderr}`;
   const seconds = (performance.now() - started) / 1000;
   // schemathesis' own summary lines: operations selected, cases generated, failures found.

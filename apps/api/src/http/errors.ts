@@ -20,7 +20,11 @@ export function noteCause(reply: FastifyReply, cause: string, error?: Error): vo
   causes.set(reply, error ? { cause, error } : { cause });
 }
 
-/** Answers `statusCode` with its own reason phrase (404 Not Found, 413 Payload Too Large …). */
+/**
+ * Answers `statusCode` with its own reason phrase (404 Not Found, 413 Payload Too Large …): the one
+ * way every route and hook answers an error. Returns the reply, sent (a hook returns it to stop the
+ * request there).
+ */
 export function sendError(reply: FastifyReply, statusCode: number, message: string, headers?: object) {
   if (statusCode >= 500) noteCause(reply, message);
   if (headers) reply.headers(headers);

@@ -6,8 +6,8 @@ import {
   AlarmsReply,
   ErrorReply,
 } from '@fabscope/contracts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { type Alarm, alarmText } from '../events/alarms.ts';
 import { sendError } from '../http/errors.ts';
@@ -32,8 +32,8 @@ function answer(alarm: Alarm): AlarmAnswer {
 }
 
 /** Alarms with a lifecycle (events/alarms.ts): the active ones, the cleared ones, acknowledgement. */
-export const alarmRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
-  app.get<{ Querystring: AlarmsQuery }>(
+export const alarmRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  app.get(
     '/alarms',
     {
       schema: {
@@ -46,7 +46,7 @@ export const alarmRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, 
     async (request) => ({ alarms: (ctx.alarms?.list(request.query.state === 'all') ?? []).map(answer) }),
   );
 
-  app.post<{ Params: { id: string }; Body: AcknowledgeRequest }>(
+  app.post(
     '/alarms/:id/acknowledge',
     {
       schema: {

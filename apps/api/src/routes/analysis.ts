@@ -20,7 +20,7 @@ import {
   type TrafficPattern,
   UnknownHostError,
 } from '@fabscope/topology';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiContext } from '../context.ts';
 import { sendError } from '../http/errors.ts';
 import { listJobs } from '../jobs/context.ts';
@@ -85,8 +85,8 @@ function analysisReply(text: string, result: ContentionAnalysis, limit: number, 
 }
 
 /** Contention analysis of a traffic pattern on the fabric's static routes (what the UI shows before a job runs). */
-export const analysisRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
-  app.get<{ Querystring: AnalysisQuery }>(
+export const analysisRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  app.get(
     '/analysis',
     {
       // A bounded number run at once, the others answered 503 (http/pressure.ts).
@@ -112,7 +112,7 @@ export const analysisRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (ap
     },
   );
 
-  app.post<{ Body: AnalysisBody }>(
+  app.post(
     '/analysis',
     {
       config: { expensive: true, runsUnderPressure: true },

@@ -11,7 +11,8 @@ import {
   TrafficRequest,
   TrafficStartedSchema,
 } from '@fabscope/contracts';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { UpstreamError } from '../emulator-client.ts';
 import { adaptiveRoutingOf } from '../fabric-manager/choose-provider.ts';
@@ -24,7 +25,7 @@ import { withEmulator } from './with-emulator.ts';
  * Adaptive routing, through the fabric manager's provider (the emulator's, the site's opafm.xml, or
  * none, with the reason); traffic: forwarded to the emulator, refused cleanly without one.
  */
-export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const controlRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
   // 401, 403, 405 and 413 are added to every route's document by the route policy (http/route-policy.ts).
   const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply, 504: ErrorReply };
   const mutates = { mutates: true };
@@ -40,7 +41,7 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
     (_request, reply) => fromProvider(reply, () => adaptiveRoutingOf(ctx).get()),
   );
 
-  app.put<{ Body: AdaptiveRoutingPatch }>(
+  app.put(
     '/adaptive-routing',
     {
       config: mutates,
@@ -55,7 +56,7 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
       fromProvider(reply, () => adaptiveRoutingOf(ctx).set(request.body, changedBy(request))),
   );
 
-  app.get<{ Querystring: TrafficQuery }>(
+  app.get(
     '/traffic',
     {
       schema: {
@@ -93,7 +94,7 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
       }),
   );
 
-  app.post<{ Body: TrafficRequest }>(
+  app.post(
     '/traffic',
     {
       config: mutates,
@@ -106,7 +107,10 @@ export const controlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
     },
     (request, reply) => {
       const problem = checkTraffic(ctx.fabric, request.body);
-      if (problem) return sendError(reply, problem.statusCode, problem.message);
+      if (problem) {
+        sendError(reply, problem.statusCode, problem.message);
+        return;
+      }
       return withEmulator(ctx, reply, async (e) => {
         // The emulator sums what started and lists the first flows only (not ~10 MB at fat-tree-27648).
         const started = await e.startFlows(request.body, STARTED_FLOWS_LISTED);

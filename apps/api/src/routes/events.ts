@@ -1,5 +1,5 @@
 import { ErrorReply, EventsQuery, EventsSchema } from '@fabscope/contracts';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiContext } from '../context.ts';
 import type { EventSeverity, FabricEvent } from '../events/event-log.ts';
 import { explainLinkStates } from '../events/link-state-reasons.ts';
@@ -41,8 +41,8 @@ async function alertEvents(ctx: ApiContext, fromMs: number, toMs: number): Promi
  * faults) from the event log, and link-state changes and counter resets seen in the samples (the
  * embedded store logs them; Prometheus derives them from its series).
  */
-export const eventRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
-  app.get<{ Querystring: EventsQuery }>(
+export const eventRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  app.get(
     '/events',
     {
       schema: {

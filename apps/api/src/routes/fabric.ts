@@ -21,7 +21,7 @@ import {
   summarizeStaticLoad,
   UnknownNodeError,
 } from '@fabscope/topology';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiContext } from '../context.ts';
 import { sendError } from '../http/errors.ts';
 import { type LinkFrame, stateAt } from '../lib/frame.ts';
@@ -32,7 +32,7 @@ import { summaryAtTime } from './time-travel.ts';
 import { topologyAnswer, topologyAtTime } from './topology-live.ts';
 
 /** Read-only views of the fabric: health, topology, summary, routes (link rankings: links.ts). */
-export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const fabricRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
   app.get(
     '/health',
     { schema: { summary: 'Store kind and age of the newest sample', response: { 200: HealthSchema } } },
@@ -54,7 +54,7 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     }
     return answer;
   };
-  app.get<{ Querystring: TopologyTimeQuery }>(
+  app.get(
     '/topology',
     {
       config: { cache: 'static' },
@@ -69,7 +69,7 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       request.query.time === undefined ? topology() : topologyAtTime(ctx, request.query.time, reply),
   );
 
-  app.get<{ Querystring: InstantQuery }>(
+  app.get(
     '/summary',
     {
       config: { cache: 'tick' },
@@ -82,7 +82,7 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     async (request) => summaryAtTime(ctx, request.query.time),
   );
 
-  app.get<{ Querystring: RouteQuery }>(
+  app.get(
     '/route',
     {
       schema: {
@@ -105,7 +105,7 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     },
   );
 
-  app.get<{ Querystring: PortQuery }>(
+  app.get(
     '/port',
     {
       schema: {
@@ -168,7 +168,7 @@ export const fabricRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     },
   );
 
-  app.get<{ Querystring: StaticLoadQuery }>(
+  app.get(
     '/routes/static-load',
     {
       schema: {

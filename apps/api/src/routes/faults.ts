@@ -1,6 +1,6 @@
 import { ErrorReply, FaultAppliedSchema, FaultRequest, FaultsSchema } from '@fabscope/contracts';
 import { channelFrom } from '@fabscope/topology';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiContext } from '../context.ts';
 import { sendError } from '../http/errors.ts';
 import type { Refusal } from '../traffic-check.ts';
@@ -10,7 +10,7 @@ import { withEmulator } from './with-emulator.ts';
  * Fault injection in the emulator (`POST /faults`), the active faults (`GET`), and repair of
  * everything (`DELETE`). Node, port and link names are checked against the topology first.
  */
-export const faultRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const faultRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
   // 401, 403, 405 and 413 are added to every route's document by the route policy (http/route-policy.ts).
   const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply };
   const mutates = { mutates: true };
@@ -38,7 +38,7 @@ export const faultRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, 
     (_request, reply) => withEmulator(ctx, reply, (e) => e.listFaults()),
   );
 
-  app.post<{ Body: FaultRequest }>(
+  app.post(
     '/faults',
     {
       config: mutates,
@@ -51,7 +51,10 @@ export const faultRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, 
     },
     (request, reply) => {
       const problem = check(request.body);
-      if (problem) return sendError(reply, problem.statusCode, problem.message);
+      if (problem) {
+        sendError(reply, problem.statusCode, problem.message);
+        return;
+      }
       return withEmulator(ctx, reply, (e) => e.injectFault(request.body));
     },
   );

@@ -5,7 +5,7 @@ import {
   RangeQuery,
   SummaryHistorySchema,
 } from '@fabscope/contracts';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiContext } from '../context.ts';
 import { sendError } from '../http/errors.ts';
 import { parseRange } from '../lib/time-params.ts';
@@ -14,7 +14,7 @@ import { requireQueries, timeQueriesOf } from './time-travel.ts';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Series over a time range: the host transmit total with histograms, and chosen link directions. */
-export const historyRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const historyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
   // Ranges are expensive: a bounded number run at once, the others answered 503 (http/pressure.ts).
   const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply, 503: ErrorReply, 504: ErrorReply };
   const config = { expensive: true };
@@ -32,7 +32,7 @@ export const historyRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
   // Now, not at the first question: the embedded store's history records from here on.
   timeQueriesOf(ctx);
 
-  app.get<{ Querystring: RangeQuery }>(
+  app.get(
     '/summary/history',
     {
       config,
@@ -56,7 +56,7 @@ export const historyRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
     },
   );
 
-  app.get<{ Querystring: LinkRangeQuery }>(
+  app.get(
     '/links/history',
     {
       config,

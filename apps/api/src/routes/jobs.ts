@@ -8,8 +8,9 @@ import {
   NoQuery,
 } from '@fabscope/contracts';
 import { analyzeFlows, type Fabric } from '@fabscope/topology';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { UpstreamError } from '../emulator-client.ts';
 import { sendError } from '../http/errors.ts';
@@ -45,12 +46,12 @@ function indexPairs(fabric: Fabric, pairs: readonly { from: string; to: string }
 /** Unreadable entries of a job source listed in `/jobs` (the rest are counted). */
 const SKIPPED_LISTED = 20;
 
-export const jobRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const jobRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
   const errors = { 400: ErrorReply, 404: ErrorReply, 502: ErrorReply, 504: ErrorReply };
   const channelIds = new Set(ctx.linkIndex.channels.map((c) => c.fixed.id));
   const kindOf = new Map(ctx.linkIndex.channels.map((c) => [c.fixed.id, c.fixed.kind]));
 
-  app.get<{ Querystring: JobsQuery }>(
+  app.get(
     '/jobs',
     {
       schema: {
@@ -72,7 +73,7 @@ export const jobRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { 
               return {
                 instant: new Date().toISOString(),
                 rows: listing.jobs,
-                extra: { source: jobSourceOf(ctx)?.kind ?? 'none', skipped: listing.skipped },
+                extra: { source: jobSourceOf(ctx)?.kind ?? ('none' as const), skipped: listing.skipped },
               };
             }),
           costKey(ctx, 'jobs'),
@@ -91,7 +92,7 @@ export const jobRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { 
       }),
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/jobs/:id',
     {
       schema: {
@@ -137,7 +138,7 @@ export const jobRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { 
       }),
   );
 
-  app.get<{ Querystring: LinkFlowsQuery }>(
+  app.get(
     '/links/flows',
     {
       schema: {

@@ -1,6 +1,6 @@
 import { ErrorReply, InstantQuery, LinksAnswerSchema, LinksQuery } from '@fabscope/contracts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { flowsNow, listJobs } from '../jobs/context.ts';
 import { jobLinks } from '../jobs/job-report.ts';
@@ -20,11 +20,11 @@ class NoSuchJobError extends Error {
  * the instant's directions once (filters first) and keeps the list (http/listings.ts); `next`
  * pages through that same list however the fabric has ticked on since.
  */
-export const linksRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const linksRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
   const LinksAtQuery = Type.Composite([LinksQuery, InstantQuery]);
   // The id order is computed at start (0.3 s at fat-tree-27648), not in the first request.
   prepareLinkOrder(ctx.linkIndex);
-  app.get<{ Querystring: LinksQuery & InstantQuery }>(
+  app.get(
     '/links',
     {
       config: { cache: 'tick' },

@@ -1,12 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import { ErrorReply } from '@fabscope/contracts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { COMPACT_TOP_PER_KIND } from '../lib/compact-tick.ts';
 import { MAX_SKIPPED_TICKS, SseClient } from '../lib/sse-client.ts';
 import { acceptsDeflate, deflateFrame, type StreamEncoding, ZLIB_HEADER } from '../lib/sse-deflate.ts';
-import { STREAM_VIEWS, type StreamView } from '../sampler.ts';
+import { STREAM_VIEWS } from '../sampler.ts';
 
 const StreamQuery = Type.Object(
   {
@@ -47,14 +47,14 @@ const DESCRIPTION = [
  * Server-sent events: one message per sampling tick, the same serialized bytes for every client
  * (made once by the sampler), so a hundred dashboards cost one computation and one buffer.
  */
-export const streamRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const streamRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
   const open = new Set<ServerResponse>();
   // Streams never finish on their own: end them when the server closes, so shutdown is prompt.
   app.addHook('onClose', async () => {
     for (const raw of open) raw.end();
     open.clear();
   });
-  app.get<{ Querystring: { view?: StreamView } }>(
+  app.get(
     '/stream',
     {
       schema: {

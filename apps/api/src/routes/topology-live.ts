@@ -8,7 +8,8 @@ import {
   TopologyStatusSchema,
 } from '@fabscope/contracts';
 import type { Fabric } from '@fabscope/topology';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { sendError } from '../http/errors.ts';
 import { parseTime, TimeParamError } from '../lib/time-params.ts';
@@ -65,7 +66,7 @@ export function topologyAtTime(ctx: ApiContext, time: string, reply: FastifyRepl
 }
 
 /** The topology over time and its drift from the intended design (topology-live/). */
-export const topologyLiveRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const topologyLiveRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
   app.get(
     '/topology/status',
     {
@@ -81,7 +82,7 @@ export const topologyLiveRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async
     },
   );
 
-  app.get<{ Querystring: TopologyChangesQuery }>(
+  app.get(
     '/topology/changes',
     {
       schema: {
@@ -107,7 +108,7 @@ export const topologyLiveRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async
     },
   );
 
-  app.get<{ Querystring: DriftQuery }>(
+  app.get(
     '/topology/drift',
     {
       schema: {

@@ -183,6 +183,44 @@ describe('embedded store: error counters on big fabrics', () => {
     expect(symbolRates).toEqual([undefined, undefined, undefined, 50, 50]);
   });
 
+  it('a port’s error rates are made once per error reading, not per tick: the same object until the next one', async () => {
+    let now = 1_000_000;
+    let perSecond = 50;
+    let symbols = 0;
+    const store = new EmbeddedStore({
+      targets: ['http://collector:9466/metrics'],
+      scrapeIntervalMs: 10_000,
+      now: () => now,
+      fetch: (async (url: string) => {
+        const lines = [`${TX}${labels} ${now}`];
+        if (String(url).includes(encodeURIComponent(SYMBOL))) lines.push(`${SYMBOL}${labels} ${symbols}`);
+        return new Response(`${lines.join('\n')}\n`);
+      }) as typeof fetch,
+    });
+    const errorsNow = async () => (await store.rates()).ports.get(portKey(GUID, 1))?.errors;
+    const seen: (object | undefined)[] = [];
+    for (let i = 0; i < 7; i++) {
+      await store.scrapeOnce();
+      seen.push(await errorsNow());
+      now += 10_000;
+      symbols += perSecond * 10;
+      if (i === 3) perSecond = 20;
+    }
+    // Error readings at scrapes 0, 3 and 6: rates from 3 on, one object per reading.
+    expect(seen.map((e) => (e as { symbolErrors?: number } | undefined)?.symbolErrors)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      50,
+      50,
+      50,
+      (50 * 10 + 20 * 20) / 30,
+    ]);
+    expect(seen[4]).toBe(seen[3]);
+    expect(seen[5]).toBe(seen[3]);
+    expect(seen[6]).not.toBe(seen[3]);
+  });
+
   it('every scrape carries them at a 1 s interval', async () => {
     const { store, urls } = slowStore(10);
     await store.scrapeOnce();

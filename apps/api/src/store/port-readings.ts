@@ -42,6 +42,14 @@ export class PortReadings {
   private errorBefore = new Float64Array(0);
   private errorNowTime = new Float64Array(0);
   private errorBeforeTime = new Float64Array(0);
+  /**
+   * Per port, the error rates last made and the error reading they were made from (its time):
+   * on big fabrics the error families are read every 30 s while the data are every 10 s, so most
+   * ticks (and the history's reading after the sampler's) give the same object again instead of
+   * 166k new ones (a port's rates are never changed by their readers).
+   */
+  private errorRates: (ErrorRates | undefined)[] = [];
+  private errorRatesOf = new Float64Array(0);
   // Per-port staging of one target's scrape, STAGED values per slot (scrape-staging.ts).
   stagedValue = new Float64Array(0);
   stagedLine = new Float64Array(0);
@@ -63,6 +71,7 @@ export class PortReadings {
     this.errorBefore = grow(this.errorBefore, n * ERROR_COUNT, Number.NaN);
     this.errorNowTime = grow(this.errorNowTime, n, Number.NaN);
     this.errorBeforeTime = grow(this.errorBeforeTime, n, Number.NaN);
+    this.errorRatesOf = grow(this.errorRatesOf, n, Number.NaN);
     this.head = grow(this.head, n, -1);
     this.count = grow(this.count, n, 0);
     this.capacity = grow(this.capacity, n, Number.NaN);
@@ -110,6 +119,7 @@ export class PortReadings {
       this.errorBeforeTime[slot] = this.errorNowTime[slot] as number;
       this.errorNow.set(staged.subarray(at + ERROR_AT, at + FIELD_COUNT), e);
       this.errorNowTime[slot] = timeMs;
+      this.errorRatesOf[slot] = Number.NaN;
     }
     return reset;
   }
@@ -189,16 +199,22 @@ export class PortReadings {
     // backwards between them is a gap, never a spike); gauges as last read. A field the port does
     // not report is absent (unknown), not 0.
     let errors: ErrorRates | undefined;
-    const e = slot * ERROR_COUNT;
-    const fresh = (this.errorNowTime[slot] as number) >= errorsSinceMs;
-    const seconds = ((this.errorNowTime[slot] as number) - (this.errorBeforeTime[slot] as number)) / 1000;
-    for (let f = 0; f < ERROR_COUNT && fresh; f++) {
-      const now = this.errorNow[e + f] as number;
-      if (Number.isNaN(now)) continue;
-      const value = f >= GAUGE_FROM ? now : counterRate(this.errorBefore[e + f] as number, now, seconds);
-      if (value === null) continue;
-      errors ??= {};
-      errors[ERROR_FIELDS[f] as keyof ErrorRates] = value;
+    const readAt = this.errorNowTime[slot] as number;
+    const fresh = readAt >= errorsSinceMs;
+    if (fresh && this.errorRatesOf[slot] === readAt) errors = this.errorRates[slot];
+    else if (fresh) {
+      const e = slot * ERROR_COUNT;
+      const seconds = (readAt - (this.errorBeforeTime[slot] as number)) / 1000;
+      for (let f = 0; f < ERROR_COUNT; f++) {
+        const now = this.errorNow[e + f] as number;
+        if (Number.isNaN(now)) continue;
+        const value = f >= GAUGE_FROM ? now : counterRate(this.errorBefore[e + f] as number, now, seconds);
+        if (value === null) continue;
+        errors ??= {};
+        errors[ERROR_FIELDS[f] as keyof ErrorRates] = value;
+      }
+      this.errorRates[slot] = errors;
+      this.errorRatesOf[slot] = readAt;
     }
     const rates: PortRates = {
       transmitBytesPerSecond: rate(0),

@@ -139,6 +139,14 @@ export class PortReadings {
     return false;
   }
 
+  /**
+   * Forgets the error rates kept, so the next `rates` makes them anew: the sampler bench's baseline,
+   * which kept none, and its error readings coming every few scrapes.
+   */
+  forgetErrorRates(): void {
+    this.errorRatesOf.fill(Number.NaN);
+  }
+
   /** Rates over `windowMs` of every port read within `staleAfterMs`, and the newest reading's time. */
   rates(
     nowMs: number,

@@ -1,0 +1,144 @@
+// `npm run bench -- render`: the dashboard's main-thread work per stream tick in Chromium (Debian's,
+// through playwright-core), as Chromium's own Performance metrics count it (TaskDuration: every task
+// on the page's main thread — message parsing, React, D3, canvas, layout, paint scheduling, GC).
+// The demo runs the scenario with a permutation (every host sending), the dashboard open at 1600 ×
+// 1000; over `FABSCOPE_RENDER_TICKS` stream messages (default 30) the work is summed and divided by
+// the messages the page received (counted from the DevTools protocol's EventSource events).
+// Baseline, in the same run: the same page with the stream's messages not drawn (a past instant
+// shown, so ticks arrive and are parsed but nothing follows them) over the same number of ticks.
+// Limit: ≤ 16.7 ms per tick (one frame at 60 Hz) at fat-tree-1152 and at fat-tree-27648's heatmap.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@fabscope/test-support';
+import { type CDPSession, chromium, type Page } from 'playwright-core';
+import { freePort } from '../src/free-port.ts';
+
+const BIN = fileURLToPath(new URL('../bin/fabscope.js', import.meta.url));
+const LIMIT_MS = 16.7;
+const TICKS = Number(process.env.FABSCOPE_RENDER_TICKS ?? 30);
+const SCENARIOS = (process.env.FABSCOPE_RENDER_SCENARIOS ?? 'fat-tree-1152,fat-tree-27648').split(',');
+
+interface Demo {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+async function startDemo(scenario: string): Promise<Demo> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'demo'], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), FABSCOPE_SCENARIO: scenario },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await once(child, 'exit');
+    clearTimeout(killer);
+  };
+  // fat-tree-27648's first ticks need two 10 s scrapes of 165,888 ports.
+  const deadline = Date.now() + 240_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the demo exited: ${stderr}`);
+    const health = await fetch(`${url}/api/v1/health`).catch(() => null);
+    if (health?.ok && ((await health.json()) as { status: string }).status === 'ok') return { url, stop };
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  await stop();
+  throw new Error(`${scenario}: the demo was not healthy within 240 s: ${stderr}`);
+}
+
+/** Stream messages the page has received so far (the DevTools protocol's EventSource events). */
+function countMessages(session: CDPSession): () => number {
+  let messages = 0;
+  session.on('Network.eventSourceMessageReceived', () => {
+    messages++;
+  });
+  return () => messages;
+}
+
+async function taskSeconds(session: CDPSession): Promise<number> {
+  const { metrics } = (await session.send('Performance.getMetrics')) as {
+    metrics: { name: string; value: number }[];
+  };
+  return metrics.find((m) => m.name === 'TaskDuration')?.value ?? Number.NaN;
+}
+
+/** Main-thread ms per stream message over the next `ticks` messages. */
+async function workPerTick(page: Page, session: CDPSession, messages: () => number, ticks: number) {
+  // One message first, so the measurement starts right after a tick was handled.
+  const first = messages();
+  await waitFor(() => messages() > first, 60_000);
+  const start = messages();
+  const before = await taskSeconds(session);
+  const started = performance.now();
+  await waitFor(() => messages() >= start + ticks, ticks * 15_000 + 60_000);
+  const after = await taskSeconds(session);
+  const received = messages() - start;
+  await page.evaluate(() => 0);
+  return {
+    msPerTick: ((after - before) * 1000) / received,
+    ticks: received,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`no stream message within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+let over = 0;
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
+try {
+  for (const scenario of SCENARIOS) {
+    const demo = await startDemo(scenario);
+    try {
+      const started = await fetch(`${demo.url}/api/v1/traffic`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ pattern: 'permutation' }),
+      });
+      if (!started.ok) throw new Error(`${scenario}: the permutation did not start: ${await started.text()}`);
+      const measure = async (query: string) => {
+        const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+        const session = await page.context().newCDPSession(page);
+        await session.send('Performance.enable');
+        await session.send('Network.enable');
+        const messages = countMessages(session);
+        await page.goto(`${demo.url}/${query}`);
+        // Drawn once and a few ticks in: the topology fetched, the first frames laid out.
+        await waitFor(() => messages() >= 3, 120_000);
+        const result = await workPerTick(page, session, messages, TICKS);
+        await page.close();
+        return result;
+      };
+      const live = await measure('');
+      // The same page showing a past instant: ticks still arrive (the stream stays open) but are
+      // not drawn.
+      const past = await measure(`?at=${encodeURIComponent(new Date(Date.now() - 5_000).toISOString())}`);
+      const late = live.msPerTick > LIMIT_MS;
+      if (late) over++;
+      console.log(
+        `${scenario} main-thread work per stream tick, live with a permutation: ${live.msPerTick.toFixed(1)} ms over ${live.ticks} ticks in ${live.seconds.toFixed(0)} s (limit ${LIMIT_MS} ms)${late ? '  OVER' : ''}`,
+      );
+      console.log(
+        `${scenario} baseline, the same page showing a past instant: ${past.msPerTick.toFixed(1)} ms per tick over ${past.ticks} ticks`,
+      );
+    } finally {
+      await demo.stop();
+    }
+  }
+} finally {
+  await browser.close();
+}
+process.exit(over === 0 ? 0 : 1);

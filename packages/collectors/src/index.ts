@@ -1,7 +1,11 @@
 export { ExpositionWriter, escapeLabelValue, formatValue, labelText } from './exposition/writer.ts';
 export { EDGE, EDGE_FAMILIES } from './fabric/edge-exposition.ts';
 export { SPARSE_TAIL } from './fabric/edge-rates.ts';
-export { emulatorSource, portSamplesFromEmulator } from './fabric/emulator-source.ts';
+export {
+  emulatorSource,
+  portSamplesFromEmulator,
+  portSamplesFromEmulatorArrow,
+} from './fabric/emulator-source.ts';
 export {
   ERROR_COUNTER_KEYS,
   ERROR_COUNTERS,

@@ -106,7 +106,8 @@ describe('fabric collector over HTTP', () => {
   let reads = 0;
   const upstream = createServer((req, res) => {
     reads++;
-    if (failing || req.url !== '/v1/ports') {
+    // The source asks for the Arrow form; an emulator answering JSON is read as JSON.
+    if (failing || !req.url?.startsWith('/v1/ports')) {
       res.writeHead(503).end();
       return;
     }

@@ -112,6 +112,8 @@ export interface Emulator {
   portCounters(): PortCountersDocument;
   /** `portCounters()` as JSON text in chunks, written without building the document (`GET /v1/ports`). */
   portCountersJson(): Buffer[];
+  /** `portCounters()` as one Apache Arrow IPC stream (ports-arrow.ts; `GET /v1/ports?format=arrow`). */
+  portCountersArrow(): Uint8Array;
   hostLoads(): HostLoad[];
   hostTelemetry(): HostTelemetry[];
   health(): HealthDocument;

@@ -309,6 +309,10 @@ class FabricEmulator implements Emulator {
     return this.documents.buildJson(this.clockMs, this.ports.reader(), this.links.linkUp);
   }
 
+  portCountersArrow(): Uint8Array {
+    return this.documents.buildArrow(this.clockMs, this.ports.reader(), this.links.linkUp);
+  }
+
   hostLoads(): HostLoad[] {
     this.refresh();
     return hostLoads(this.telemetrySources());

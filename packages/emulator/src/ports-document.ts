@@ -1,5 +1,6 @@
 import { channelFrom, type Fabric, type FabricType, type NodeType } from '@fabscope/topology';
 import { DATA_UNIT_BYTES } from './counters.ts';
+import { PortsArrowEncoder } from './ports-arrow.ts';
 
 /** The answer of `GET /v1/ports` (docs/architecture.md). */
 export interface PortCountersDocument {
@@ -127,6 +128,9 @@ export class PortsDocumentBuilder {
   private readonly slots: PortSlot[] = [];
   /** Per slot, the JSON of its fixed fields: `{"nodeGuid":…,"remote":…,` (made on first use). */
   private prefixes: Buffer[] | undefined;
+  /** The Arrow form's fixed columns, and how many ports show each counter (made on first use). */
+  private arrow: PortsArrowEncoder | undefined;
+  private shownBy: number[] | undefined;
 
   constructor(private readonly fabric: Fabric) {
     for (const node of fabric.nodes) {
@@ -177,6 +181,45 @@ export class PortsDocumentBuilder {
       dataUnitBytes: DATA_UNIT_BYTES[this.fabric.fabricType],
       ports,
     };
+  }
+
+  /**
+   * The same document as `build` as an Arrow IPC stream (ports-arrow.ts): counters as uint64
+   * columns, null where a port's fabric has no such counter.
+   */
+  buildArrow(timeMs: number, read: PortCounterReader, linkUp: Uint8Array): Uint8Array {
+    this.arrow ??= new PortsArrowEncoder(this.slots.map((s) => s.entry));
+    const n = this.slots.length;
+    const counters = PORT_COUNTER_NAMES.map(() => new BigUint64Array(n));
+    // Per counter: null when every port has it, a mask when some do, undefined when none.
+    this.shownBy ??= PORT_COUNTER_NAMES.map(
+      (_, k) => this.slots.filter((slot) => SHOWN[slot.entry.fabricType].includes(k)).length,
+    );
+    const present = this.shownBy.map((count) =>
+      count === n ? null : count === 0 ? undefined : new Uint8Array(n),
+    );
+    const up = new Int8Array(n);
+    const values: bigint[] = new Array(PORT_COUNTER_NAMES.length).fill(0n);
+    this.slots.forEach((slot, i) => {
+      read(slot.out, values);
+      up[i] = linkUp[slot.link] === 1 ? 1 : 0;
+      for (const k of SHOWN[slot.entry.fabricType]) {
+        (counters[k] as BigUint64Array)[i] = values[k] as bigint;
+        const mask = present[k];
+        if (mask) mask[i] = 1;
+      }
+    });
+    return this.arrow.encode(
+      {
+        fabric: this.fabric.name,
+        fabricType: this.fabric.fabricType,
+        timeMs,
+        dataUnitBytes: DATA_UNIT_BYTES[this.fabric.fabricType],
+      },
+      up,
+      counters,
+      present,
+    );
   }
 
   /**

@@ -5,6 +5,7 @@ import { AdaptiveRoutingConfigError } from './ar-config.ts';
 import type { Emulator, FlowFilter } from './emulator.ts';
 import { FlowListings } from './flow-listings.ts';
 import { type StartFlowsRequest, TrafficError } from './flows.ts';
+import { PORTS_ARROW_MEDIA_TYPE } from './ports-arrow.ts';
 import { QuantityError } from './units.ts';
 
 export interface EmulatorServerOptions {
@@ -204,10 +205,28 @@ class JsonChunks {
   constructor(readonly chunks: Buffer[]) {}
 }
 
+/** An answer already serialized as an Arrow IPC stream. */
+class ArrowBytes {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
+/** `GET /v1/ports`: JSON, or with `format=arrow` the same document as an Arrow IPC stream. */
+function ports(emulator: Emulator, _body: unknown, query: URLSearchParams): unknown {
+  for (const key of new Set(query.keys())) {
+    if (key !== 'format') throw new HttpError(400, `unknown parameter "${key}"; /v1/ports takes format`);
+  }
+  const format = query.getAll('format');
+  if (format.length > 1 || (format[0] !== undefined && format[0] !== 'json' && format[0] !== 'arrow'))
+    throw new HttpError(400, 'format is json (default) or arrow');
+  return format[0] === 'arrow'
+    ? new ArrowBytes(emulator.portCountersArrow())
+    : new JsonChunks(emulator.portCountersJson());
+}
+
 /** The v1 contract of docs/architecture.md: path → method → handler. */
 const routes: Record<string, Record<string, Handler>> = {
   '/v1/health': { GET: (e) => e.health() },
-  '/v1/ports': { GET: (e) => new JsonChunks(e.portCountersJson()) },
+  '/v1/ports': { GET: ports },
   '/v1/routing': { GET: (e) => e.routingState() },
   '/v1/adaptive-routing': {
     GET: (e) => e.getAdaptiveRouting(),
@@ -335,6 +354,15 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
 }
 
 function send(response: ServerResponse, status: number, body: unknown): void {
+  if (body instanceof ArrowBytes) {
+    response.writeHead(status, {
+      'content-type': PORTS_ARROW_MEDIA_TYPE,
+      'content-length': body.bytes.byteLength,
+      'cache-control': 'no-store',
+    });
+    response.end(body.bytes);
+    return;
+  }
   if (body instanceof JsonChunks) {
     response.writeHead(status, {
       'content-type': 'application/json; charset=utf-8',

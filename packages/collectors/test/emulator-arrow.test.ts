@@ -1,0 +1,97 @@
+import {
+  columnFromArray,
+  dictionary,
+  float64,
+  int8,
+  tableFromColumns,
+  tableToIPC,
+  uint16,
+  uint32,
+  uint64,
+  utf8,
+} from '@uwdata/flechette';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { portSamplesFromEmulator, portSamplesFromEmulatorArrow } from '../src/index.ts';
+
+/** One port's `/v1/ports` in both forms, with these native counter values. */
+function bothForms(counters: Record<'XmitData' | 'RcvData' | 'XmitPkts' | 'RcvPkts' | 'XmitWait', bigint>) {
+  const json = {
+    fabric: 'f',
+    fabricType: 'infiniband',
+    timeMs: 0,
+    dataUnitBytes: 4,
+    ports: [
+      {
+        nodeGuid: '0x1',
+        nodeName: 'n',
+        nodeType: 'host',
+        portNumber: 1,
+        lid: 1,
+        rateGbps: 100,
+        linkState: 'active',
+        fabricType: 'infiniband',
+        remote: null,
+        counters: Object.fromEntries(Object.entries(counters).map(([k, v]) => [k, v.toString()])),
+      },
+    ],
+  };
+  const columns = [
+    ['nodeGuid', columnFromArray(['0x1'], utf8())],
+    ['nodeName', columnFromArray(['n'], utf8())],
+    ['nodeType', columnFromArray(['host'], dictionary(utf8()))],
+    ['portNumber', columnFromArray([1], uint16())],
+    ['lid', columnFromArray([1], uint32())],
+    ['rateGbps', columnFromArray([100], float64())],
+    ['fabricType', columnFromArray(['infiniband'], dictionary(utf8()))],
+    ['remoteNodeGuid', columnFromArray([null], utf8())],
+    ['remoteNodeName', columnFromArray([null], utf8())],
+    ['remotePortNumber', columnFromArray([null], uint16())],
+    ['linkUp', columnFromArray([1], int8())],
+    ...Object.entries(counters).map(([k, v]) => [k, columnFromArray([v], uint64())]),
+  ] as [string, ReturnType<typeof columnFromArray>][];
+  const table = tableFromColumns(columns);
+  table.schema.metadata = new Map([
+    ['fabric', 'f'],
+    ['fabricType', 'infiniband'],
+    ['timeMs', '0'],
+    ['dataUnitBytes', '4'],
+  ]);
+  return { json, arrow: tableToIPC(table, { format: 'stream' }) as Uint8Array };
+}
+
+describe("the emulator's Arrow form", () => {
+  it('reads any 64-bit counter exactly as the JSON form does (beyond 2^53 too)', () => {
+    const counter = fc.bigInt({ min: 0n, max: 2n ** 64n - 1n });
+    fc.assert(
+      fc.property(
+        fc.record({
+          XmitData: counter,
+          RcvData: counter,
+          XmitPkts: counter,
+          RcvPkts: counter,
+          XmitWait: counter,
+        }),
+        (counters) => {
+          const { json, arrow } = bothForms(counters);
+          expect(portSamplesFromEmulatorArrow(arrow)).toEqual(portSamplesFromEmulator(json as never));
+        },
+      ),
+    );
+  });
+
+  it('refuses a stream that lacks a column every port has, naming it', () => {
+    const { arrow } = bothForms({ XmitData: 1n, RcvData: 1n, XmitPkts: 1n, RcvPkts: 1n, XmitWait: 1n });
+    expect(portSamplesFromEmulatorArrow(arrow).ports).toHaveLength(1);
+    const table = tableFromColumns([['nodeGuid', columnFromArray(['0x1'], utf8())]]);
+    table.schema.metadata = new Map([
+      ['fabric', 'f'],
+      ['fabricType', 'infiniband'],
+      ['timeMs', '0'],
+      ['dataUnitBytes', '4'],
+    ]);
+    expect(() => portSamplesFromEmulatorArrow(tableToIPC(table, { format: 'stream' }) as Uint8Array)).toThrow(
+      'emulator /v1/ports Arrow stream lacks column "nodeName"',
+    );
+  });
+});

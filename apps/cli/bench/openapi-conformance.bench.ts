@@ -8,13 +8,12 @@
 // repository (FABSCOPE_SCHEMATHESIS_VENV, default ~/.cache/fabscope/schemathesis-<version>) on first
 // use. Without python3 and its venv module the bench says what is missing and fails.
 // Prints the operations and cases tested and the failures; exits non-zero on any failure.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../src/free-port.ts';
+import { startDemo } from '@fabscope/test-support';
 
 const SCHEMATHESIS_VERSION = '4.32.5';
 const BIN = fileURLToPath(new URL('../bin/fabscope.js', import.meta.url));
@@ -50,37 +49,8 @@ function schemathesis(): string {
   return st;
 }
 
-async function startDemo(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'demo'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), FABSCOPE_SCENARIO: 'ar-demo' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
-  });
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await once(child, 'exit');
-    clearTimeout(killer);
-  };
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the demo exited: ${stderr}`);
-    const health = await fetch(`${url}/api/v1/health`).catch(() => null);
-    if (health?.ok && ((await health.json()) as { status: string }).status === 'ok') return { url, stop };
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  await stop();
-  throw new Error(`the demo was not healthy within 60 s: ${stderr}`);
-}
-
 const st = schemathesis();
-const demo = await startDemo();
+const demo = await startDemo({ bin: BIN, scenario: 'ar-demo', readyTimeoutMs: 60_000 });
 let status = 1;
 try {
   const args = [

@@ -7,52 +7,14 @@
 // Baseline, in the same run: the same page with the stream's messages not drawn (a past instant
 // shown, so ticks arrive and are parsed but nothing follows them) over the same number of ticks.
 // Limit: ≤ 16.7 ms per tick (one frame at 60 Hz) at fat-tree-1152 and at fat-tree-27648's heatmap.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@fabscope/test-support';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, startDemo } from '@fabscope/test-support';
 import { type CDPSession, chromium, type Page } from 'playwright-core';
-import { freePort } from '../src/free-port.ts';
 
 const BIN = fileURLToPath(new URL('../bin/fabscope.js', import.meta.url));
 const LIMIT_MS = 16.7;
 const TICKS = Number(process.env.FABSCOPE_RENDER_TICKS ?? 30);
 const SCENARIOS = (process.env.FABSCOPE_RENDER_SCENARIOS ?? 'fat-tree-1152,fat-tree-27648').split(',');
-
-interface Demo {
-  url: string;
-  stop: () => Promise<void>;
-}
-
-async function startDemo(scenario: string): Promise<Demo> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'demo'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), FABSCOPE_SCENARIO: scenario },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
-  });
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await once(child, 'exit');
-    clearTimeout(killer);
-  };
-  // fat-tree-27648's first ticks need two 10 s scrapes of 165,888 ports.
-  const deadline = Date.now() + 240_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the demo exited: ${stderr}`);
-    const health = await fetch(`${url}/api/v1/health`).catch(() => null);
-    if (health?.ok && ((await health.json()) as { status: string }).status === 'ok') return { url, stop };
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  await stop();
-  throw new Error(`${scenario}: the demo was not healthy within 240 s: ${stderr}`);
-}
 
 /** Stream messages the page has received so far (the DevTools protocol's EventSource events). */
 function countMessages(session: CDPSession): () => number {
@@ -101,7 +63,8 @@ let over = 0;
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
 try {
   for (const scenario of SCENARIOS) {
-    const demo = await startDemo(scenario);
+    // fat-tree-27648's first ticks need two 10 s scrapes of 165,888 ports.
+    const demo = await startDemo({ bin: BIN, scenario, readyTimeoutMs: 240_000 });
     try {
       const started = await fetch(`${demo.url}/api/v1/traffic`, {
         method: 'POST',

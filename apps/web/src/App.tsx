@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { AdaptiveRoutingPanel } from './components/AdaptiveRoutingPanel.tsx';
 import { AlarmsList } from './components/AlarmsList.tsx';
 import { BeforeAfterPanel } from './components/BeforeAfterPanel.tsx';
@@ -23,6 +23,13 @@ import { useShownRoute } from './state/useShownRoute.ts';
 import { useTraffic } from './state/useTraffic.ts';
 import { useCompareView, useEventFilter, useInvestigateView, useRankingView } from './state/viewState.ts';
 
+/** Local midnight of the day of `ms`. */
+function startOfDay(ms: number): number {
+  const d = new Date(ms);
+  d.setHours(0, 0, 0, 0);
+  return d.getTime();
+}
+
 /**
  * The dashboard: the fabric's data (useDashboardData), the view state kept in the URL
  * (state/viewState.ts), and the panels in their grid areas. Each panel asks the API for its own
@@ -43,8 +50,36 @@ export function App() {
   const { route, shown: shownRoute } = useShownRoute(view, liveTick);
 
   const unmeasured = useMemo(() => (fabric ? unmeasuredCables(fabric) : undefined), [fabric]);
+  const hasIsls = useMemo(() => (fabric ? fabric.links.some((l) => l.kind === 'isl') : true), [fabric]);
+  const hasWait = useMemo(
+    () => (fabric ? anyNetworkHas(networkTypes(fabric), 'waitCounter') : true),
+    [fabric],
+  );
+  const seedAvailable = useMemo(() => hasSeedHosts(fabric), [fabric]);
   const nowMs = time.latestMs ?? Date.now();
+  // What a clock label needs of now: the day (formatClock adds the date to other days' times).
+  const todayMs = startOfDay(nowMs);
   const { links, setLinks, openHistory, selectChannel, selectJob } = view;
+  const { setRange } = time;
+  const selectWindow = useCallback(
+    (w: { fromMs: number; toMs: number }) => setRange({ kind: 'custom', ...w }),
+    [setRange],
+  );
+  const closeLink = useCallback((id: string) => setLinks(links.filter((l) => l !== id)), [links, setLinks]);
+  const { setBeforeMs, setAfterMs } = compare;
+  const changeCompare = useCallback(
+    (which: 'before' | 'after', ms: number | null) => (which === 'before' ? setBeforeMs(ms) : setAfterMs(ms)),
+    [setBeforeMs, setAfterMs],
+  );
+  const changeCompareBoth = useCallback(
+    (b: number | null, a: number | null) => {
+      setBeforeMs(b);
+      setAfterMs(a);
+    },
+    [setBeforeMs, setAfterMs],
+  );
+  const lastArChange =
+    events.status === 'ready' ? lastChangeMs(events.data.events, 'adaptive-routing') : null;
 
   return (
     <div className={`app ${data.stale ? 'is-stale' : ''}`} data-stale={data.stale ? 'true' : 'false'}>
@@ -88,7 +123,7 @@ export function App() {
             summary={snapshot?.summary ?? null}
             links={ranked?.links ?? null}
             onSelectLink={selectChannel}
-            hasIsls={fabric ? fabric.links.some((l) => l.kind === 'isl') : true}
+            hasIsls={hasIsls}
           />
         </Panel>
         {/* The controls act on the fabric now, whatever instant the data panels show. */}
@@ -96,11 +131,11 @@ export function App() {
           <AdaptiveRoutingPanel ar={ar} />
         </Panel>
         <Panel title={time.atMs === null ? 'Traffic' : 'Traffic · now'} className="area-traffic">
-          <TrafficPanel traffic={traffic} seedAvailable={hasSeedHosts(fabric)} onSelectJob={selectJob} />
+          <TrafficPanel traffic={traffic} seedAvailable={seedAvailable} onSelectJob={selectJob} />
         </Panel>
         <Panel title="Link ranking" className="area-table data-view">
           <LinkTable
-            hasWait={fabric ? anyNetworkHas(networkTypes(fabric), 'waitCounter') : true}
+            hasWait={hasWait}
             unmeasured={unmeasured}
             links={ranked?.links ?? null}
             totalDirections={ranked?.total ?? null}
@@ -133,26 +168,21 @@ export function App() {
             links={links}
             eventFilter={eventFilter}
             onPick={time.setAt}
-            onSelectWindow={(w) => time.setRange({ kind: 'custom', ...w })}
-            onCloseLink={(id) => setLinks(links.filter((l) => l !== id))}
+            onSelectWindow={selectWindow}
+            onCloseLink={closeLink}
             onWidth={history.setWidth}
-            nowMs={nowMs}
+            nowMs={todayMs}
           />
         </Panel>
         <Panel title="Before / after" className="area-compare">
           <BeforeAfterPanel
             beforeMs={compare.beforeMs}
             afterMs={compare.afterMs}
-            onChange={(which, ms) => (which === 'before' ? compare.setBeforeMs(ms) : compare.setAfterMs(ms))}
-            onChangeBoth={(b, a) => {
-              compare.setBeforeMs(b);
-              compare.setAfterMs(a);
-            }}
+            onChange={changeCompare}
+            onChangeBoth={changeCompareBoth}
             shownMs={time.atMs ?? time.latestMs}
             latestMs={time.latestMs}
-            lastArChangeMs={
-              events.status === 'ready' ? lastChangeMs(events.data.events, 'adaptive-routing') : null
-            }
+            lastArChangeMs={lastArChange}
             tickSeconds={time.tickSeconds}
             onOpenHistory={openHistory}
             nowMs={nowMs}

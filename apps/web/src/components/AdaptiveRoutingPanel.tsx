@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import type { ArAlgorithm } from '../api/types.ts';
 import {
   ALGORITHMS,
@@ -15,7 +15,7 @@ import { ErrorNote } from './ErrorNote.tsx';
  * Adaptive-routing controls; every control shows the server's state, changes go out as PUT. Where
  * the fabric has no adaptive routing to manage, the switch is disabled and says why.
  */
-export function AdaptiveRoutingPanel({ ar }: { ar: AdaptiveRoutingState }) {
+export const AdaptiveRoutingPanel = memo(function AdaptiveRoutingPanel({ ar }: { ar: AdaptiveRoutingState }) {
   const thresholdId = useId();
   const algorithmId = useId();
   const frequencyId = useId();
@@ -133,4 +133,4 @@ export function AdaptiveRoutingPanel({ ar }: { ar: AdaptiveRoutingState }) {
       {ar.error && <ErrorNote message={ar.error} />}
     </div>
   );
-}
+});

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import type { Alarm, AlarmList } from '../api/types.ts';
 import { formatClock } from '../lib/format.ts';
 import { useApi } from '../state/ApiContext.tsx';
@@ -24,7 +24,7 @@ function savedName(): string {
  * threshold (active ones, or all with the cleared), its worst directions a click away, and an
  * acknowledgement that records who and when. Re-asked on stream ticks.
  */
-export function AlarmsList({
+export const AlarmsList = memo(function AlarmsList({
   tick,
   onOpenHistory,
 }: {
@@ -121,4 +121,4 @@ export function AlarmsList({
       </ul>
     </section>
   );
-}
+});

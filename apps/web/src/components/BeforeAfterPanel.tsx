@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import { compareLinks, relativeChange } from '../lib/beforeAfter.ts';
 import { formatClock, formatPercentValue } from '../lib/format.ts';
 import { useRateFormat } from '../state/preferences.ts';
@@ -59,7 +59,7 @@ function InstantField({
  * Evidence of a change: two instants side by side (say either side of an adaptive-routing
  * change) with the host transmit total at each and the link directions that changed most.
  */
-export function BeforeAfterPanel({
+export const BeforeAfterPanel = memo(function BeforeAfterPanel({
   beforeMs,
   afterMs,
   onChange,
@@ -193,4 +193,4 @@ export function BeforeAfterPanel({
       )}
     </div>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import type { EventList, EventSeverity, FabricEventKind } from '../api/types.ts';
 import { ALWAYS_MARKED, EVENT_KINDS, type EventFilter, eventKindLabel, passesFilter } from '../lib/events.ts';
 import { formatClock, formatLinkIds } from '../lib/format.ts';
@@ -28,7 +28,13 @@ const SEVERITY_LABEL: Record<EventSeverity, string> = {
  * The events of the shown window (UFM's events & alarms): thresholds crossed, unexpected clears,
  * collection gaps, link state and the changes made, newest first, filtered by severity and kind.
  */
-export function EventsPanel({ events, filter, onFilterChange, onOpenHistory, limit = 50 }: EventsPanelProps) {
+export const EventsPanel = memo(function EventsPanel({
+  events,
+  filter,
+  onFilterChange,
+  onOpenHistory,
+  limit = 50,
+}: EventsPanelProps) {
   const selectId = useId();
   if (events.status === 'error') return <ErrorNote message={`Events: ${events.message}`} />;
   const rows =
@@ -102,7 +108,7 @@ export function EventsPanel({ events, filter, onFilterChange, onOpenHistory, lim
       </ul>
     </div>
   );
-}
+});
 
 /** The kinds shown, as checkboxes in a disclosure ("Kinds: all", "Kinds: 3 of 11"). */
 function KindsFilter({

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import type { CompactSnapshot, FabricType, LinkDirectionState, Route, Topology } from '../api/types.ts';
 import { utilizationColor } from '../lib/colors.ts';
 import { CONGESTED_WAIT, isCongested } from '../lib/congestion.ts';
@@ -350,7 +350,7 @@ function BigFabricView({
  * every element. Above MAX_DRAWN_LINKS links the SVG gives way to a canvas heatmap (two tiers) or
  * per-tier aggregates (more tiers), fed by the compact stream.
  */
-export function FatTreeView({
+export const FatTreeView = memo(function FatTreeView({
   topology,
   samples,
   compact,
@@ -416,4 +416,4 @@ export function FatTreeView({
       />
     </div>
   );
-}
+});

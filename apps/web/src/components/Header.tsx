@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { LiveSnapshot, Topology } from '../api/types.ts';
 import { networkTypes } from '../lib/fabricTerms.ts';
 import { formatAge, formatFabricType } from '../lib/format.ts';
@@ -29,7 +30,14 @@ const CONNECTION_LABEL: Record<StreamConnection, string> = {
  * Fabric identity, store kind and how old the data is. Owns the only wall-clock ticker of the
  * page, for the age text and the stale banner; the data itself moves on stream ticks.
  */
-export function Header({ topology, snapshot, receivedAtMs, connection, silent, streamError }: HeaderProps) {
+export const Header = memo(function Header({
+  topology,
+  snapshot,
+  receivedAtMs,
+  connection,
+  silent,
+  streamError,
+}: HeaderProps) {
   const now = useNow(250);
   const staleLinkCount = snapshot ? staleDirectionCount(snapshot) : 0;
   const freshness = assessFreshness({
@@ -96,4 +104,4 @@ export function Header({ topology, snapshot, receivedAtMs, connection, silent, s
       {streamError && freshness.state !== 'stale' && <div className="stream-note">{streamError}</div>}
     </header>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { LinkHistory, SummaryHistory } from '../api/types.ts';
 import { chartMarks, type EventFilter } from '../lib/events.ts';
 import { formatClock, formatDirection } from '../lib/format.ts';
@@ -33,7 +33,7 @@ const LINK_COLORS = ['#58a6ff', '#f0883e', '#d2a8ff', '#ff7b72', '#56d4dd', '#e3
  * Host transmit total over the chosen window with the fabric's events on it, the list of those
  * events, and the history of the link directions opened from the drawing, heatmap or ranking.
  */
-export function HistoryPanel({
+export const HistoryPanel = memo(function HistoryPanel({
   window,
   step,
   atMs,
@@ -196,4 +196,4 @@ export function HistoryPanel({
       )}
     </div>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { memo, useCallback, useMemo } from 'react';
 import type { CompactSnapshot, LinkDirectionState, LiveSnapshot, Route, Topology } from '../api/types.ts';
 import { isCompact } from '../api/types.ts';
 import { type PatternDraft, pairsDraft } from '../lib/contention.ts';
@@ -52,7 +52,7 @@ interface InvestigatePanelProps {
  * static route load, a port, a link's flows, jobs, a pattern's contention, faults. Each tab asks
  * the API only while it is open.
  */
-export function InvestigatePanel({
+export const InvestigatePanel = memo(function InvestigatePanel({
   view,
   fabric,
   snapshot,
@@ -165,4 +165,4 @@ export function InvestigatePanel({
       </Tabs>
     </Panel>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import type { LinkDirectionState } from '../api/types.ts';
 import { utilizationColor } from '../lib/colors.ts';
 import { isCongested } from '../lib/congestion.ts';
@@ -49,7 +49,7 @@ const SORT_LABEL: Record<SortKey, string> = {
 const COLUMNS = 8;
 
 /** opatop-style table of the busiest link directions. */
-export function LinkTable({
+export const LinkTable = memo(function LinkTable({
   links,
   totalDirections = null,
   partial = false,
@@ -234,4 +234,4 @@ export function LinkTable({
       </TableScroll>
     </div>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { LinkDirectionState, Summary } from '../api/types.ts';
 import { formatRate } from '../lib/format.ts';
 import { usePreference } from '../state/preferences.ts';
@@ -15,7 +16,12 @@ interface SummaryPanelProps {
 }
 
 /** Fabric-wide numbers: host transmit total, the opatop utilization histograms and the PM category lights. */
-export function SummaryPanel({ summary, links = null, onSelectLink, hasIsls = true }: SummaryPanelProps) {
+export const SummaryPanel = memo(function SummaryPanel({
+  summary,
+  links = null,
+  onSelectLink,
+  hasIsls = true,
+}: SummaryPanelProps) {
   const total = summary?.hostTransmitBytesPerSecond ?? null;
   const unit = usePreference('rateUnit');
   return (
@@ -41,4 +47,4 @@ export function SummaryPanel({ summary, links = null, onSelectLink, hasIsls = tr
       <HealthLights summary={summary} links={links} onSelectLink={onSelectLink} />
     </div>
   );
-}
+});

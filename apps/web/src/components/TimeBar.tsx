@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import { formatAge, formatClock, formatTimeZone } from '../lib/format.ts';
 import { RANGE_PRESETS, type TimeRange, type TimeWindow } from '../lib/timeRange.ts';
 import { DateTimeField } from './DateTimeField.tsx';
@@ -23,7 +23,7 @@ interface TimeBarProps {
  * opatop's keys; when a past instant is shown, a bar across the page says which, with the way
  * back to live.
  */
-export function TimeBar({
+export const TimeBar = memo(function TimeBar({
   range,
   onRangeChange,
   atMs,
@@ -151,4 +151,4 @@ export function TimeBar({
       )}
     </div>
   );
-}
+});

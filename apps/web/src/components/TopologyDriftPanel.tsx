@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { Drift, TopologyStatus } from '../api/types.ts';
 import {
   cableText,
@@ -23,7 +24,7 @@ const loadDrift: ApiLoad<Drift> = (api, signal) => api.getDrift(DRIFT_LIMIT, sig
  * findings (missing, extra, miswired cables, wrong speeds) when FABSCOPE_EXPECTED_TOPOLOGY is set.
  * Nothing at all where neither applies. Re-asked on stream ticks (every 2 s at most).
  */
-export function TopologyDriftPanel({ tick }: { tick: string | null }) {
+export const TopologyDriftPanel = memo(function TopologyDriftPanel({ tick }: { tick: string | null }) {
   const status = useApiQuery(['topology-status'], loadStatus, { keepPrevious: true, live: { tick } });
   const s = status.status === 'ready' ? status.data : null;
   const drift = useApiQuery(['topology-drift'], s?.drift.configured ? loadDrift : null, {
@@ -86,4 +87,4 @@ export function TopologyDriftPanel({ tick }: { tick: string | null }) {
       )}
     </Panel>
   );
-}
+});

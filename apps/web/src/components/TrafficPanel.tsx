@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, memo, useId, useState } from 'react';
 import { pathNodes, SEED_PAIRS } from '../lib/flows.ts';
 
 import { groupFlowsByJob, jobRunning, SEED_JOB } from '../lib/jobs.ts';
@@ -28,7 +28,11 @@ interface TrafficPanelProps {
 }
 
 /** Start the seed-002 traffic as job `seed` (once), stop all traffic, and the flows by job. */
-export function TrafficPanel({ traffic, seedAvailable = true, onSelectJob }: TrafficPanelProps) {
+export const TrafficPanel = memo(function TrafficPanel({
+  traffic,
+  seedAvailable = true,
+  onSelectJob,
+}: TrafficPanelProps) {
   const rates = useRateFormat();
   const { flows } = traffic;
   const groups = flows ? groupFlowsByJob(flows, traffic.jobTotals) : [];
@@ -116,7 +120,7 @@ export function TrafficPanel({ traffic, seedAvailable = true, onSelectJob }: Tra
       )}
     </div>
   );
-}
+});
 
 /** Any pattern the API offers, started for the hosts chosen (lib/trafficForm.ts builds the request). */
 function StartTrafficForm({ busy, onStart }: { busy: boolean; onStart: TrafficState['start'] }) {

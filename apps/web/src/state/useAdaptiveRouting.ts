@@ -1,7 +1,7 @@
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { AdaptiveRouting, AdaptiveRoutingChange, AdaptiveRoutingStatus } from '../api/types.ts';
 import { useApiChange } from './useApiChange.ts';
-import { useApiQuery } from './useApiQuery.ts';
+import { type ApiLoad, useApiQuery, WATCH_ANSWERED } from './useApiQuery.ts';
 
 export interface AdaptiveRoutingState {
   /** What the server last reported; null until the first answer. */
@@ -17,13 +17,15 @@ export interface AdaptiveRoutingState {
 }
 
 const AR_KEY = ['adaptive-routing'] as const;
+const loadAdaptiveRouting: ApiLoad<AdaptiveRoutingStatus | AdaptiveRoutingChange> = (api, signal) =>
+  api.getAdaptiveRouting(signal);
 
 /** Adaptive-routing parameters: shown as the server reports them, changed with PUT. */
 export function useAdaptiveRouting(): AdaptiveRoutingState {
   // The answer: GET's status, then each PUT's (the whole new state, and how applying it went).
-  const answer = useApiQuery<AdaptiveRoutingStatus | AdaptiveRoutingChange>(AR_KEY, (api, signal) =>
-    api.getAdaptiveRouting(signal),
-  );
+  const answer = useApiQuery<AdaptiveRoutingStatus | AdaptiveRoutingChange>(AR_KEY, loadAdaptiveRouting, {
+    watch: WATCH_ANSWERED,
+  });
   const { change, busy, failure } = useApiChange<AdaptiveRoutingStatus | AdaptiveRoutingChange>(
     AR_KEY,
     answer.answeredAtMs,
@@ -41,15 +43,13 @@ export function useAdaptiveRouting(): AdaptiveRoutingState {
     answer.failure?.message ??
     (answer.status === 'error' ? answer.message : null) ??
     (data?.available ? applyFailure(data as AdaptiveRoutingChange) : null);
-  return {
-    settings,
-    unavailable,
-    loading: answer.status === 'loading',
-    saving: busy,
-    error,
-    update,
-    reload: answer.reload,
-  };
+  const loading = answer.status === 'loading';
+  const reload = answer.reload;
+  // One object while nothing changed: the panel given it re-renders only on a change.
+  return useMemo(
+    () => ({ settings, unavailable, loading, saving: busy, error, update, reload }),
+    [settings, unavailable, loading, busy, error, update, reload],
+  );
 }
 
 /** "Saved to …/opafm.xml, but reload-fm failed (exit 3): …" when the site's apply command failed. */

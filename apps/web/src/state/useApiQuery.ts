@@ -1,5 +1,11 @@
-import { hashKey, keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import {
+  hashKey,
+  keepPreviousData,
+  type QueryObserverResult,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { useCallback, useMemo, useRef } from 'react';
 import type { ApiClient } from '../api/client.ts';
 import { ApiError, describeError } from '../api/client.ts';
 import { useApi } from './ApiContext.tsx';
@@ -38,14 +44,43 @@ export interface ApiQueryOptions<T = unknown> {
   live?: { tick: string | null; everyMs?: number; while?: (answer: T) => boolean };
   /** Forget the answer as soon as nothing shows it: shown again, it is asked again from scratch. */
   forget?: boolean;
+  /**
+   * What the caller reads besides the answer and its failure, so that a change of it re-renders:
+   * `updating` (a read on its way, while an answer shows), `answeredAtMs` (every successful read,
+   * even one that brought the same answer). Unwatched, a re-read that brings the same answer
+   * re-renders nothing.
+   */
+  watch?: readonly ('updating' | 'answeredAtMs')[];
+}
+
+/** For a question changed with useApiChange: a read after a failed change clears the failure. */
+export const WATCH_ANSWERED = ['answeredAtMs'] as const;
+
+/**
+ * The query result's fields whose change re-renders the hook's component: the answer and the
+ * failure always; whether a read is on its way while there is no answer to show or a failure shows
+ * (the hook says 'loading' then); and what the caller watches.
+ */
+export function notifyProps(
+  result: Pick<QueryObserverResult, 'data' | 'error'> | undefined,
+  watch: ApiQueryOptions['watch'] = [],
+): (keyof QueryObserverResult)[] {
+  const props: (keyof QueryObserverResult)[] = ['data', 'error'];
+  if (!result || result.data === undefined || result.error || watch.includes('updating'))
+    props.push('isFetching');
+  if (watch.includes('answeredAtMs')) props.push('dataUpdatedAt');
+  return props;
 }
 
 export type ApiAnswer<T> = Remote<T> & {
-  /** A read is on its way (the first, or a newer answer while this one shows). */
+  /**
+   * A read is on its way (the first, or a newer answer while this one shows); while an answer
+   * shows, only with `watch: ['updating']` (false otherwise).
+   */
   updating: boolean;
   /** The last read failed (also while an older answer still shows); null after a success. */
   failure: ApiFailure | null;
-  /** When the answer shown arrived (ms since the epoch); 0 before any. */
+  /** When the answer shown arrived (ms since the epoch); 0 before any, and 0 unless watched. */
   answeredAtMs: number;
   /** Ask again (a read on its way answers instead); the answer on screen stays until replaced. */
   reload: () => void;
@@ -71,6 +106,10 @@ export function useApiQuery<T>(
   const queryKey = load === null ? ['unasked', ...key.slice(0, 1)] : key;
   const live = options.live;
   const everyMs = live ? (live.everyMs ?? LIVE_REFRESH_MS) : 0;
+  // Read when TanStack decides whether a change of the result re-renders (notifyProps).
+  const latest = useRef<QueryObserverResult<T> | undefined>(undefined);
+  const watch = options.watch;
+  const notifyOnChangeProps = useCallback(() => notifyProps(latest.current, watch), [watch]);
   const query = useQuery({
     queryKey,
     queryFn: ({ signal }) => {
@@ -85,7 +124,9 @@ export function useApiQuery<T>(
         ? { staleTime: everyMs }
         : {}),
     ...(options.forget ? { gcTime: 0 } : {}),
+    notifyOnChangeProps,
   });
+  latest.current = query;
   const moving =
     live !== undefined &&
     load !== null &&
@@ -100,17 +141,18 @@ export function useApiQuery<T>(
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key is compared by its hash
   const reset = useCallback(() => void client.resetQueries({ queryKey, exact: true }), [client, hash]);
 
-  const extra = {
-    updating: query.isFetching,
-    failure: query.error ? failureOf(query.error) : null,
-    answeredAtMs: query.dataUpdatedAt,
-    reload,
-    reset,
-  };
-  if (load === null) return { status: 'idle', ...extra, updating: false, failure: null };
-  if (query.data !== undefined) return { status: 'ready', data: query.data, ...extra };
-  // Asked again after a failure: loading, not the old failure, until the new answer.
-  if (query.error && !query.isFetching)
-    return { status: 'error', message: describeError(query.error), ...extra };
-  return { status: 'loading', ...extra };
+  const { data, error } = query;
+  // Unwatched, these two stay out of the answer (false, 0) so that they do not make a new one.
+  const updating = data === undefined || error || watch?.includes('updating') ? query.isFetching : false;
+  const answeredAtMs = watch?.includes('answeredAtMs') ? query.dataUpdatedAt : 0;
+  const asked = load !== null;
+  // One object per distinct answer: a component given it re-renders only when it changed.
+  return useMemo((): ApiAnswer<T> => {
+    const extra = { updating, failure: error ? failureOf(error) : null, answeredAtMs, reload, reset };
+    if (!asked) return { status: 'idle', ...extra, updating: false, failure: null };
+    if (data !== undefined) return { status: 'ready', data, ...extra };
+    // Asked again after a failure: loading, not the old failure, until the new answer.
+    if (error && !updating) return { status: 'error', message: describeError(error), ...extra };
+    return { status: 'loading', ...extra };
+  }, [asked, data, error, updating, answeredAtMs, reload, reset]);
 }

@@ -1,7 +1,7 @@
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { Fault, FaultList, FaultRequest } from '../api/types.ts';
 import { useApiChange } from './useApiChange.ts';
-import { useApiQuery } from './useApiQuery.ts';
+import { useApiQuery, WATCH_ANSWERED } from './useApiQuery.ts';
 
 /** Re-read the active faults at most this often, on stream ticks, while the panel is shown. */
 const FAULT_REFRESH_MS = 3000;
@@ -24,6 +24,7 @@ const FAULTS_KEY = ['faults'] as const;
 export function useFaults(active: boolean, tick: string | null): FaultsState {
   const answer = useApiQuery<FaultList>(FAULTS_KEY, active ? (api, signal) => api.getFaults(signal) : null, {
     live: { tick, everyMs: FAULT_REFRESH_MS },
+    watch: WATCH_ANSWERED,
   });
   const { change, busy, failure } = useApiChange<FaultList>(FAULTS_KEY, answer.answeredAtMs);
   const inject = useCallback(
@@ -32,11 +33,7 @@ export function useFaults(active: boolean, tick: string | null): FaultsState {
   );
   const clearAll = useCallback(() => change((api, signal) => api.clearFaults(signal)), [change]);
 
-  return {
-    faults: answer.status === 'ready' ? answer.data.faults : null,
-    busy,
-    error: (failure ?? answer.failure)?.message ?? null,
-    inject,
-    clearAll,
-  };
+  const faults = answer.status === 'ready' ? answer.data.faults : null;
+  const error = (failure ?? answer.failure)?.message ?? null;
+  return useMemo(() => ({ faults, busy, error, inject, clearAll }), [faults, busy, error, inject, clearAll]);
 }

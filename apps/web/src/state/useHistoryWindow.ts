@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { EventList } from '../api/types.ts';
 import {
   alignWindow,
@@ -38,8 +38,11 @@ export function useHistoryWindow(
   const step = stepSeconds(rough, width || 1000, tickSeconds);
   const followMs = Math.max(FOLLOW_MS, step * 1000);
   const nowMs = Math.ceil(raw / followMs) * followMs;
-  const window = alignWindow(windowOf(range, nowMs, atMs), step);
-  return { window, step, setWidth };
+  const aligned = alignWindow(windowOf(range, nowMs, atMs), step);
+  // The same object while the window stays: the charts given it redraw only when it moves.
+  const { fromMs, toMs } = aligned;
+  const window = useMemo(() => ({ fromMs, toMs }), [fromMs, toMs]);
+  return useMemo(() => ({ window, step, setWidth }), [window, step]);
 }
 
 /** Events in a window, from the shared cache (the chart and the before/after view ask the same). */

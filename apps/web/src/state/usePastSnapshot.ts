@@ -39,10 +39,17 @@ export function instantQuery(ms: number | null) {
 const RECENT_MS = 60_000;
 const RECENT_STALE_MS = 10_000;
 
+/** The time bar says when a newer instant is on its way. */
+const WATCH_UPDATING = ['updating'] as const;
+
 export function useInstant(ms: number | null, latestMs: number | null, keepPrevious = false) {
   const q = instantQuery(ms);
   const recent = ms !== null && (latestMs === null || latestMs - ms < RECENT_MS);
-  return useApiQuery(q.key, q.load, { keepPrevious, ...(recent ? { staleTimeMs: RECENT_STALE_MS } : {}) });
+  return useApiQuery(q.key, q.load, {
+    keepPrevious,
+    ...(keepPrevious ? { watch: WATCH_UPDATING } : {}),
+    ...(recent ? { staleTimeMs: RECENT_STALE_MS } : {}),
+  });
 }
 
 /**

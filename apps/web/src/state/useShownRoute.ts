@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import type { JobDetail, Route } from '../api/types.ts';
 import { jobHighlight } from '../lib/jobs.ts';
 import { type ApiAnswer, useApiQuery } from './useApiQuery.ts';
@@ -27,9 +28,10 @@ export function useShownRoute(view: InvestigateView, liveTick: string | null): S
     tool === 'jobs' && job !== null ? (api, signal) => api.getJob(job, signal) : null,
     { keepPrevious: true, live: { tick: liveTick } },
   );
-  const shownJob =
-    tool === 'jobs' && jobDetail.status === 'ready' && jobDetail.data.job.id === job
-      ? jobHighlight(jobDetail.data)
-      : null;
+  const detail = tool === 'jobs' && jobDetail.status === 'ready' ? jobDetail.data : null;
+  const shownJob = useMemo(
+    () => (detail && detail.job.id === job ? jobHighlight(detail) : null),
+    [detail, job],
+  );
   return { route, shown: shownJob ?? (route.status === 'ready' ? route.data : null) };
 }

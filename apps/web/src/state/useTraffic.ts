@@ -1,8 +1,8 @@
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { Flow, FlowPage, TrafficRequest } from '../api/types.ts';
 import { LIVE_REFRESH_MS } from './tickRefresh.ts';
 import { useApiChange } from './useApiChange.ts';
-import { useApiQuery } from './useApiQuery.ts';
+import { useApiQuery, WATCH_ANSWERED } from './useApiQuery.ts';
 
 /** Every job's flows and bytes/s over the whole list (the API pages the flows themselves). */
 export type JobTotals = FlowPage['jobs'];
@@ -44,7 +44,7 @@ export function useTraffic(tick: string | null): TrafficState {
       const page = await api.getTraffic(signal);
       return { flows: page.flows, jobs: page.jobs };
     },
-    { live: { tick, everyMs: LIVE_REFRESH_MS } },
+    { live: { tick, everyMs: LIVE_REFRESH_MS }, watch: WATCH_ANSWERED },
   );
   const { change, busy, failure } = useApiChange<FlowsShown>(TRAFFIC_KEY, answer.answeredAtMs);
   const start = useCallback(
@@ -64,14 +64,20 @@ export function useTraffic(tick: string | null): TrafficState {
 
   const shown = failure ?? answer.failure;
   const unavailable = shown?.status === 409 ? shown.message : null;
-  return {
-    flows: answer.status === 'ready' ? answer.data.flows : null,
-    jobTotals: answer.status === 'ready' ? (answer.data.jobs ?? null) : null,
-    busy,
-    error: unavailable === null ? (shown?.message ?? null) : null,
-    unavailable,
-    start,
-    replace,
-    stop,
-  };
+  const error = unavailable === null ? (shown?.message ?? null) : null;
+  const data = answer.status === 'ready' ? answer.data : null;
+  // One object while nothing changed: the panels given it re-render only on a change.
+  return useMemo(
+    () => ({
+      flows: data ? data.flows : null,
+      jobTotals: data ? (data.jobs ?? null) : null,
+      busy,
+      error,
+      unavailable,
+      start,
+      replace,
+      stop,
+    }),
+    [data, busy, error, unavailable, start, replace, stop],
+  );
 }

@@ -58,6 +58,9 @@ describe('one frame per scrape: the sampler and the embedded history share it', 
         await store.close();
       };
       sampler.start();
+      // The first sample (from start) done: each scrape's tick then starts as the scrape ends,
+      // before the history reads (a tick still running when a scrape lands is followed by another).
+      await sampler.sample();
       for (let i = 0; i < 8; i++) {
         await store.scrapeOnce();
         await sampler.sample();

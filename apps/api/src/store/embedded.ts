@@ -165,7 +165,8 @@ export class EmbeddedStore implements MetricsStore {
   /** Scrapes completed: a snapshot is shared only within one. */
   private scrapes = 0;
   /** The last live-window snapshot and the scrape it followed (sharedSnapshot). */
-  private lastLive: { scrape: number; snapshot: RatesSnapshot } | null = null;
+  /** The live rates asked for since the latest scrape (computed in slices: a promise of them). */
+  private lastLive: { scrape: number; snapshot: Promise<RatesSnapshot> } | null = null;
 
   constructor(private readonly options: EmbeddedStoreOptions) {
     this.mapping = options.mapping ?? fabscopeMapping;
@@ -308,7 +309,7 @@ export class EmbeddedStore implements MetricsStore {
       queries = new EmbeddedTimeQueries(
         {
           onScrape: (l) => this.onScrape(l),
-          rates: async () => this.sharedSnapshot() ?? this.rates(undefined, this.historyWindowMs),
+          rates: async () => (await this.sharedSnapshot()) ?? this.rates(undefined, this.historyWindowMs),
           staleAfterMs: () => this.timing().staleAfterMs,
         },
         index,
@@ -447,19 +448,27 @@ export class EmbeddedStore implements MetricsStore {
    * history read one snapshot and one frame (lib/frame.ts `frameFor`) instead of computing them
    * twice. Null otherwise (the history computes its own).
    */
-  private sharedSnapshot(): RatesSnapshot | null {
+  private async sharedSnapshot(): Promise<RatesSnapshot | null> {
     const live = this.lastLive;
     if (live === null || live.scrape !== this.scrapes || this.intervalMs < 2 * this.historyWindowMs)
       return null;
+    const snapshot = await live.snapshot;
     // Read for this scrape, not long before (ports' freshness is decided when rates are read).
-    return this.now() - live.snapshot.timeMs <= this.intervalMs / 2 ? live.snapshot : null;
+    return this.now() - snapshot.timeMs <= this.intervalMs / 2 ? snapshot : null;
   }
 
   /** Rates of every fresh port over `windowMs` (default: the live window, rateWindowMs). */
-  async rates(_signal?: AbortSignal, windowMs = this.windowMs): Promise<RatesSnapshot> {
+  rates(_signal?: AbortSignal, windowMs = this.windowMs): Promise<RatesSnapshot> {
+    const snapshot = this.ratesOver(windowMs);
+    // Known from the call on, before its slices are done: the history of this scrape shares it.
+    if (windowMs === this.windowMs) this.lastLive = { scrape: this.scrapes, snapshot };
+    return snapshot;
+  }
+
+  private async ratesOver(windowMs: number): Promise<RatesSnapshot> {
     const nowMs = this.now();
     const { staleAfterMs } = this.timing();
-    const { ports, newestMs } = this.readings.rates(
+    const { ports, newestMs } = await this.readings.ratesSliced(
       nowMs,
       staleAfterMs,
       windowMs,
@@ -473,7 +482,6 @@ export class EmbeddedStore implements MetricsStore {
       ports,
     };
     if (this.lastError) result.error = this.lastError;
-    if (windowMs === this.windowMs) this.lastLive = { scrape: this.scrapes, snapshot: result };
     return result;
   }
 

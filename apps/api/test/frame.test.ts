@@ -172,7 +172,8 @@ describe('the frame: columns per instant in channel order', () => {
           const summary = summarizeFrame(frame, false);
           fromFrame.recordFrame(1000, frame, summary);
           fromObjects.record(1000, linkDirectionStates(index, snapshot), summary);
-          expect(fromFrame.frameColumns(0)).toEqual(fromObjects.frameColumns(0));
+          // The objects carry no port readings: the frame's error reading is its own (below).
+          expect({ ...fromFrame.frameColumns(0), errors: undefined }).toEqual(fromObjects.frameColumns(0));
         }),
         { numRuns: 40 },
       );

@@ -11,13 +11,15 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { buildScenario, twoTierFatTree } from '@fabscope/topology';
+import { buildScenario, CATEGORY_NAMES, twoTierFatTree } from '@fabscope/topology';
 import { tableFromIPC } from '@uwdata/flechette';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, configFromEnv } from '../src/config.ts';
 import { MemoryEventLog } from '../src/events/event-log.ts';
+import type { CategoryHistograms } from '../src/lib/link-errors.ts';
 import { LinkIndex } from '../src/lib/utilization.ts';
 import { EmbeddedTimeQueries, type ScrapeDone } from '../src/store/embedded-history.ts';
+import { type ErrorReading, errorReadingOf } from '../src/store/error-reading.ts';
 import { wholeMessages } from '../src/store/history-file/arrow-messages.ts';
 import {
   type FabricHistoryDir,
@@ -25,14 +27,43 @@ import {
   historyDirFor,
   openFabricHistoryDir,
 } from '../src/store/history-file/fabric-dir.ts';
-import type { StoredFrame } from '../src/store/history-file/frame-codec.ts';
+import { FrameCodec, type StoredFrame } from '../src/store/history-file/frame-codec.ts';
 import { HistorySegments } from '../src/store/history-file/history-segments.ts';
-import type { PortRates, RatesSnapshot } from '../src/store/types.ts';
+import { RATE_UNKNOWN } from '../src/store/link-history.ts';
+import { emptyPortRates, type PortRates, type RatesSnapshot } from '../src/store/types.ts';
 
 const START_MS = Date.UTC(2026, 10, 22, 10, 0, 0);
 const HOUR_MS = 3_600_000;
 
 const arDemo = new LinkIndex(buildScenario('ar-demo'));
+
+const readings = new Map<string, ErrorReading>();
+
+/**
+ * The ports' error reading of instant `f`: a new one every third instant (the same object in
+ * between, as the store gives it), none at the fifth; ports with symbol errors, a quality of 3.
+ */
+function readingOf(index: LinkIndex, f: number): ErrorReading | undefined {
+  if (f % 5 === 4) return undefined;
+  const group = Math.floor(f / 3);
+  const key = `${index.channels.length}:${group}`;
+  let reading = readings.get(key);
+  if (!reading) {
+    const ports = new Map<string, PortRates>();
+    index.channels.forEach((ch, c) => {
+      if (c === 1) return;
+      const port = emptyPortRates();
+      port.errors =
+        c % 3 === 0
+          ? { symbolErrors: group + c / 10, linkDowned: 0, linkQualityIndicator: c === 0 ? 3 : 5 }
+          : { symbolErrors: 0, linkDowned: 0 };
+      ports.set(ch.fromKey, port);
+    });
+    reading = errorReadingOf(index, ports);
+    readings.set(key, reading);
+  }
+  return reading;
+}
 
 /** A frame of `index` whose values say which instant `f` it is. */
 function frame(index: LinkIndex, f: number, timeMs = START_MS + f * 1000): StoredFrame {
@@ -41,8 +72,10 @@ function frame(index: LinkIndex, f: number, timeMs = START_MS + f * 1000): Store
     timeMs,
     columns: {
       load: Uint16Array.from({ length: n }, (_, c) => (f * 100 + c) % 0xffff),
+      packets: Uint16Array.from({ length: n }, (_, c) => (c === 2 ? 0xffff : (f * 1000 + c) % 0xffff)),
       wait: Uint8Array.from({ length: n }, (_, c) => (f + c) % 255),
       up: Int8Array.from({ length: n }, (_, c) => (c === 0 && f % 2 === 1 ? 0 : 1)),
+      errors: readingOf(index, f),
     },
     summary: {
       time: new Date(timeMs).toISOString(),
@@ -52,6 +85,17 @@ function frame(index: LinkIndex, f: number, timeMs = START_MS + f * 1000): Store
         host: Array.from({ length: 10 }, () => f),
       },
       staleLinks: f,
+      ...(f % 2 === 0
+        ? {
+            categories: Object.fromEntries(
+              CATEGORY_NAMES.map((name, k) => [
+                name,
+                { isl: [f, k, 0, 0, 1], host: [0, 0, k, f, 0], unknown: k + f },
+              ]),
+            ) as CategoryHistograms,
+            portsWithoutData: f,
+          }
+        : {}),
     },
   };
 }
@@ -74,6 +118,8 @@ function loadedFrames(
     const want = frame(dir.index, f, got.timeMs);
     expect(Array.from(got.columns.load)).toEqual(Array.from(want.columns.load));
     expect(Array.from(got.columns.wait)).toEqual(Array.from(want.columns.wait));
+    expect(Array.from(got.columns.packets)).toEqual(Array.from(want.columns.packets));
+    expect(got.columns.errors).toEqual(want.columns.errors);
     expect(Array.from(got.columns.up)).toEqual(Array.from(want.columns.up));
     expect(got.summary).toEqual(want.summary);
     seen.push(f);
@@ -120,6 +166,15 @@ describe('the embedded history on disk', () => {
       'histogram_isl',
       'histogram_host',
       'stale_links',
+      'packets',
+      'error_reading',
+      'error_sets',
+      'error_port_set',
+      'error_ports',
+      'error_fields',
+      'error_values',
+      'histogram_categories',
+      'ports_without_data',
     ]);
     expect(table.getChild('time').toArray()[4]).toBe(START_MS + 4000);
     expect(table.schema.metadata?.get('fabscope.fabric')).toBe(dir.identity.hash);
@@ -140,8 +195,12 @@ describe('the embedded history on disk', () => {
     const { messages } = wholeMessages(whole);
     const last = messages.at(-1) as { start: number; end: number };
     expect(last.end).toBe(whole.byteLength);
-    // Every cut inside the last record (marker, metadata length, metadata, body).
-    for (let cut = last.start + 1; cut < last.end; cut++) {
+    // Cuts inside the last record (marker, metadata length, metadata, body): every byte of its
+    // head and tail, every 7th between (a record of format 2 is ~2 kB at ar-demo; each cut loads).
+    const cuts = [];
+    for (let cut = last.start + 1; cut < last.end; cut++)
+      if (cut < last.start + 64 || cut > last.end - 32 || (cut - last.start) % 7 === 0) cuts.push(cut);
+    for (const cut of cuts) {
       writeFileSync(file, whole.subarray(0, cut));
       const { seen, reports } = loadedFrames(dir, { nowMs: START_MS + 60_000 });
       expect(seen, `cut at ${cut}`).toEqual([0, 1, 2]);
@@ -176,7 +235,7 @@ describe('the embedded history on disk', () => {
 
     // By bytes: a segment also ends at an eighth of the budget, and the oldest whole ones go first.
     const bytesDir = openFabricHistoryDir(dataDir(), arDemo);
-    const maxBytes = 40_000;
+    const maxBytes = 160_000;
     const bounded = new HistorySegments(bytesDir, { retentionMs: HOUR_MS, maxBytes, segmentMs: 10_000 });
     for (let f = 0; f < 120; f++) bounded.append(frame(arDemo, f));
     expect(bounded.bytes).toBeLessThanOrEqual(maxBytes);
@@ -248,6 +307,48 @@ describe('the embedded history on disk', () => {
     expect(historyDirFor(undefined, arDemo)).toBeNull();
   });
 
+  it('reads a segment of format 1 with packets, errors and categories unknown, never 0', async () => {
+    const dir = openFabricHistoryDir(dataDir(), arDemo);
+    const old = new FrameCodec(dir.identity, '1');
+    const frames = [0, 1, 2].map((f) => frame(arDemo, f));
+    const parts = frames.map((f) => old.encode(f));
+    writeFileSync(
+      join(dir.path, 'history-20261122T100000.000Z.arrows'),
+      Buffer.concat([parts[0]?.schema as Uint8Array, ...parts.map((p) => p.batch)]),
+    );
+    const got: StoredFrame[] = [];
+    new HistorySegments(dir, { retentionMs: HOUR_MS, maxBytes: 2 ** 30, now: () => START_MS + 5000 }).load(
+      (f) => got.push(f),
+    );
+    expect(got).toHaveLength(3);
+    for (const f of got) {
+      expect(Array.from(f.columns.packets).every((v) => v === RATE_UNKNOWN)).toBe(true);
+      expect(f.columns.errors).toBeUndefined();
+      expect(f.summary?.categories).toBeUndefined();
+      expect(f.summary?.portsWithoutData).toBeUndefined();
+    }
+    dir.release();
+    // Read by the store: the same instants with those fields unknown.
+    const queries = new EmbeddedTimeQueries(
+      {
+        onScrape: () => () => undefined,
+        rates: async () => ({ timeMs: 0, ok: true, lastSampleAgeSeconds: 0, ports: new Map() }),
+        staleAfterMs: () => 3000,
+      },
+      arDemo,
+      {
+        intervalMs: 1000,
+        historyDir: openFabricHistoryDir(dir.path.split('/history/')[0] as string, arDemo),
+        now: () => START_MS + 5000,
+      },
+    );
+    const at = await queries.linksAt(START_MS + 1500);
+    expect(at.links[3]?.bytesPerSecond).not.toBeNull();
+    expect(at.links.every((l) => l.packetsPerSecond === null && l.errorsPerSecond === null)).toBe(true);
+    expect(at.links.every((l) => l.categories.integrity === null)).toBe(true);
+    queries.close();
+  });
+
   it('gives the embedded store its history and link state back after a restart', async () => {
     const data = dataDir();
     const downLink = 'edge1/3--core1/1';
@@ -267,11 +368,12 @@ describe('the embedded history on disk', () => {
           const rates = (bytes: number): PortRates => ({
             transmitBytesPerSecond: bytes,
             receiveBytesPerSecond: bytes,
-            transmitPacketsPerSecond: 0,
-            receivePacketsPerSecond: 0,
+            transmitPacketsPerSecond: bytes / 4096,
+            receivePacketsPerSecond: bytes / 4096,
             transmitWaitTicksPerSecond: 0,
             transmitWaitTickSeconds: 1e-6,
             linkUp: up,
+            errors: { symbolErrors: c === 0 ? 2.5 : 0, linkDowned: 0 },
           });
           ports.set(fromKey, rates(((c + 1) / 40) * fixed.capacityBytesPerSecond));
           if (!ports.has(toKey)) ports.set(toKey, rates(0));
@@ -309,6 +411,15 @@ describe('the embedded history on disk', () => {
       summary: await first.queries.summaryRange(range),
     };
     expect(firstEvents.list(0, Number.POSITIVE_INFINITY).map((e) => e.detail)).toEqual(['link down']);
+    // Packets, errors and categories are kept (packets to 0.034 %, the error readings exact).
+    const first0 = before.at.links[0];
+    const packets = first0?.packetsPerSecond as number;
+    expect(Math.abs(packets / ((first0?.bytesPerSecond as number) / 4096) - 1)).toBeLessThan(1e-3);
+    const erring = before.at.links.filter((l) => l.errors.symbolErrors === 2.5);
+    expect(erring).toHaveLength(1);
+    expect(erring[0]?.errorsPerSecond).toBe(2.5);
+    expect(erring[0]?.categories.integrity).not.toBeNull();
+    expect(before.at.links.filter((l) => l.errorsPerSecond === 0)).toHaveLength(arDemo.channels.length - 1);
     // A crash: no close, the segment unfinished, the lock left behind (with this pid).
 
     const secondListeners = new Set<(d: ScrapeDone) => void>();

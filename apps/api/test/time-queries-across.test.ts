@@ -14,6 +14,7 @@ function drawing(name: string, ids: string[]) {
   };
   const queries: TimeQueries = {
     resolutionMs: 1000,
+    frameAt: async (timeMs) => ({ timeMs, name }) as never,
     linksAt: async (timeMs) => ({ timeMs, links: [{ id: name } as never] }),
     summaryAt: async (timeMs) => ({ time: name, timeMs }) as never,
     async summaryRange(range) {

@@ -1,8 +1,8 @@
 import type { EventLog } from '../events/event-log.ts';
-import { frameFor, type LinkFrame, summarizeFrame } from '../lib/frame.ts';
-import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../lib/link-errors.ts';
+import { frameFor, frameOf, type LinkFrame, statesOf, summarizeFrame } from '../lib/frame.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
-import { directionState, type FabricSummary, type LinkIndex } from '../lib/utilization.ts';
+import type { FabricSummary, LinkIndex } from '../lib/utilization.ts';
+import { portErrorsOf } from './error-reading.ts';
 import type { FabricHistoryDir } from './history-file/fabric-dir.ts';
 import { HistorySegments } from './history-file/history-segments.ts';
 import {
@@ -12,7 +12,7 @@ import {
   LinkHistory,
 } from './link-history.ts';
 import type { FabricAt, LinkSeries, SummaryPoint, TimeQueries } from './time-queries.ts';
-import type { RatesSnapshot } from './types.ts';
+import { type DirectionRates, emptyPortRates, type PortRates, type RatesSnapshot } from './types.ts';
 
 /** What the embedded store tells its history after each scrape. */
 export interface ScrapeDone {
@@ -70,6 +70,8 @@ export class EmbeddedTimeQueries implements TimeQueries {
   private readonly byId = new Map<string, LinkIndex['channels'][number]>();
   /** portKey → `node/port`, for events. */
   private readonly portNames = new Map<string, string>();
+  /** The past frames made last (a view scrubbing asks the same instants again): ring index → frame. */
+  private readonly madeFrames = new Map<number, { timeMs: number; frame: LinkFrame }>();
 
   constructor(
     private readonly feed: ScrapeFeed,
@@ -122,7 +124,8 @@ export class EmbeddedTimeQueries implements TimeQueries {
   private async record(done: ScrapeDone): Promise<void> {
     const snapshot = await this.feed.rates();
     const frame = frameFor(this.index, snapshot);
-    const summary = summarizeFrame(frame, false, done.timeMs);
+    // The live summary's fields (the categories' histograms, the ports without data) included.
+    const summary = summarizeFrame(frame, true, done.timeMs);
     const events = this.options.events;
     if (events) {
       const previous = this.history.frameAt(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
@@ -161,31 +164,67 @@ export class EmbeddedTimeQueries implements TimeQueries {
     }
   }
 
-  private frameAt(timeMs: number): number {
+  /** The ring index of the frame in force at `timeMs`, −1 when none. */
+  private ringAt(timeMs: number): number {
     return this.history.frameAt(timeMs, this.feed.staleAfterMs());
   }
 
-  async linksAt(timeMs: number): Promise<FabricAt> {
-    const frame = this.frameAt(timeMs);
+  /**
+   * Every direction at `timeMs` as a frame (lib/frame.ts), made with the one formula from what the
+   * history kept of the frame in force then: the directions' bytes, packets, XmitWait share and
+   * link state, and the ports' error reading, from which the error rates and the PM categories
+   * are computed again (frameOf over the kept values). All unknown before the history or in a gap.
+   */
+  async frameAt(timeMs: number): Promise<LinkFrame> {
+    const ring = this.ringAt(timeMs);
+    const made = this.madeFrames.get(ring);
+    if (ring >= 0 && made?.timeMs === this.history.frameTime(ring)) return { ...made.frame, timeMs };
+    const frame = frameOf(this.index, this.snapshotOf(ring, timeMs));
+    if (ring >= 0) {
+      if (this.madeFrames.size >= 4) this.madeFrames.delete(this.madeFrames.keys().next().value as number);
+      this.madeFrames.set(ring, { timeMs: this.history.frameTime(ring), frame });
+    }
+    return frame;
+  }
+
+  /**
+   * A kept frame as the store's answer it came from, in the shape of the collector's (whole
+   * directions by their sending port, the ports' link states and error rates): what frameOf reads.
+   */
+  private snapshotOf(ring: number, timeMs: number): RatesSnapshot {
+    const ports = new Map<string, PortRates>();
+    const snapshot: RatesSnapshot = { timeMs, ok: true, lastSampleAgeSeconds: null, ports };
+    if (ring < 0) return snapshot;
     const history = this.history;
-    const links = this.index.channels.map(({ fixed, index: c }) =>
-      directionState(fixed, {
-        bytesPerSecond: frame < 0 ? null : history.bytesPerSecond(frame, c, fixed.capacityBytesPerSecond),
-        // Not kept in the history (docs/history.md): unknown at past instants.
-        packetsPerSecond: null,
-        transmitWaitTicksPerSecond: null,
-        transmitWaitFraction: frame < 0 ? null : history.waitFraction(frame, c),
-        linkUp: frame < 0 ? null : history.linkUp(frame, c),
-        // Error counters are not kept in the history either: live only.
-        errors: UNKNOWN_ERRORS,
-        categories: UNKNOWN_CATEGORIES,
-      }),
-    );
-    return { timeMs, links };
+    const directions = new Map<string, DirectionRates>();
+    const reading = history.frameColumns(ring).errors;
+    const errors = reading ? portErrorsOf(this.index, reading) : undefined;
+    for (const { fixed, fromKey, index: c } of this.index.channels) {
+      const bytes = history.bytesPerSecond(ring, c, fixed.capacityBytesPerSecond);
+      const linkUp = history.linkUp(ring, c);
+      const portErrors = errors?.get(fromKey);
+      directions.set(fromKey, {
+        bytesPerSecond: bytes,
+        packetsPerSecond: history.packetsPerSecond(ring, c),
+        transmitWaitFraction: history.waitFraction(ring, c),
+      });
+      if (bytes === null && linkUp === null && portErrors === undefined) continue;
+      // Each port's link state is its direction's, both ends' already (combineLinkUp of the two).
+      const port = emptyPortRates();
+      port.linkUp = linkUp;
+      if (portErrors) port.errors = portErrors;
+      ports.set(fromKey, port);
+    }
+    snapshot.directions = directions;
+    return snapshot;
+  }
+
+  async linksAt(timeMs: number): Promise<FabricAt> {
+    return { timeMs, links: statesOf(await this.frameAt(timeMs)) };
   }
 
   async summaryAt(timeMs: number): Promise<FabricSummary> {
-    const frame = this.frameAt(timeMs);
+    const frame = this.ringAt(timeMs);
     const summary = frame < 0 ? undefined : this.history.summaryOf(frame);
     const time = new Date(timeMs).toISOString();
     if (summary) return { ...summary, time };
@@ -199,7 +238,7 @@ export class EmbeddedTimeQueries implements TimeQueries {
 
   async summaryRange(range: TimeRange): Promise<SummaryPoint[]> {
     return rangeTimes(range).map((timeMs) => {
-      const frame = this.frameAt(timeMs);
+      const frame = this.ringAt(timeMs);
       const summary = frame < 0 ? undefined : this.history.summaryOf(frame);
       return {
         timeMs,
@@ -211,7 +250,7 @@ export class EmbeddedTimeQueries implements TimeQueries {
 
   async linkRange(ids: readonly string[], range: TimeRange): Promise<LinkSeries[]> {
     const times = rangeTimes(range);
-    const frames = times.map((t) => this.frameAt(t));
+    const frames = times.map((t) => this.ringAt(t));
     return ids.map((id) => {
       const channel = this.byId.get(id);
       return {

@@ -1,22 +1,33 @@
 import type { LinkFrame } from '../lib/frame.ts';
-import type { FabricSummary, LinkDirectionState } from '../lib/utilization.ts';
+import type { FabricSummary, LinkDirectionState, LinkIndex } from '../lib/utilization.ts';
+import { type ErrorReading, errorReadingOf } from './error-reading.ts';
+import type { PortRates } from './types.ts';
 
 /**
  * Bounded in-memory history of every link direction, one frame per scrape: a ring of frames in
- * typed arrays, 4 bytes per direction per frame (docs/history.md):
+ * typed arrays, 6 bytes per direction per frame (docs/history.md):
  * - load (bytes/s ÷ capacity) as a Uint16 over 0..2× capacity (resolution 3 × 10⁻⁵), 65535 unknown;
+ * - packets/s as a Uint16 on a log scale (encodeRate: 0.034 % steps), 65535 unknown;
  * - XmitWait share of time as a Uint8 over 0..1 in steps of 1/250, 255 unknown;
- * - link state as an Int8: 1 up, 0 down, −1 unknown.
- * Each frame also keeps the summary computed when it was recorded (exact totals and histograms).
+ * - link state as an Int8: 1 up, 0 down, −1 unknown;
+ * and the ports' error reading in force (error-reading.ts: sparse, one per error-counter reading,
+ * shared by the frames until the next one), from which a past instant's error rates and PM
+ * categories are computed again with the one formula. Each frame also keeps the summary computed
+ * when it was recorded (exact totals and histograms, the categories' histograms).
  * When the ring is full the oldest frame is dropped.
  */
 export class LinkHistory {
   readonly capacityFrames: number;
   private readonly times: Float64Array;
   private readonly load: Uint16Array;
+  private readonly packets: Uint16Array;
   private readonly wait: Uint8Array;
   private readonly up: Int8Array;
   private readonly summaries: (FabricSummary | undefined)[];
+  /** Per frame, the ports' error reading in force (shared between frames), undefined: unknown. */
+  private readonly readings: (ErrorReading | undefined)[];
+  /** The ports' error objects the newest reading was made from: the same objects, the same reading. */
+  private readingSource: { ports: ReadonlyMap<string, PortRates>; reading: ErrorReading } | null = null;
   /** Ring index of the newest frame; −1 before the first. */
   private head = -1;
   private count = 0;
@@ -31,14 +42,22 @@ export class LinkHistory {
     const cells = this.capacityFrames * channels;
     this.times = new Float64Array(this.capacityFrames).fill(Number.NaN);
     this.load = new Uint16Array(cells);
+    this.packets = new Uint16Array(cells);
     this.wait = new Uint8Array(cells);
     this.up = new Int8Array(cells);
     this.summaries = new Array(this.capacityFrames);
+    this.readings = new Array(this.capacityFrames);
   }
 
   /** Bytes held by the frames (the arrays are allocated up front; pages are touched as they fill). */
   get bytes(): number {
-    return this.times.byteLength + this.load.byteLength + this.wait.byteLength + this.up.byteLength;
+    return (
+      this.times.byteLength +
+      this.load.byteLength +
+      this.packets.byteLength +
+      this.wait.byteLength +
+      this.up.byteLength
+    );
   }
 
   get frames(): number {
@@ -63,6 +82,7 @@ export class LinkHistory {
     this.count = Math.min(this.capacityFrames, this.count + 1);
     this.times[this.head] = timeMs;
     this.summaries[this.head] = summary;
+    this.readings[this.head] = undefined;
     const base = this.head * this.channels;
     for (let c = 0; c < this.channels; c++) {
       const s = states[c] as LinkDirectionState;
@@ -71,6 +91,7 @@ export class LinkHistory {
         bytes === null
           ? LOAD_UNKNOWN
           : Math.round(Math.min(LOAD_MAX, Math.max(0, bytes / s.capacityBytesPerSecond)) * LOAD_SCALE);
+      this.packets[base + c] = encodeRate(s.packetsPerSecond ?? Number.NaN);
       const w = s.transmitWaitFraction;
       this.wait[base + c] = w === null ? WAIT_UNKNOWN : Math.round(Math.min(1, Math.max(0, w)) * WAIT_SCALE);
       this.up[base + c] = s.linkUp === null ? -1 : s.linkUp ? 1 : 0;
@@ -92,14 +113,16 @@ export class LinkHistory {
     this.count = Math.min(this.capacityFrames, this.count + 1);
     this.times[this.head] = timeMs;
     this.summaries[this.head] = summary;
+    this.readings[this.head] = this.readingOf(frame.index, frame.ports);
     const base = this.head * n;
-    const { bytesPerSecond, transmitWaitFraction, linkUp } = frame;
+    const { bytesPerSecond, packetsPerSecond, transmitWaitFraction, linkUp } = frame;
     const capacity = frame.index.capacity;
     for (let c = 0; c < n; c++) {
       const bytes = bytesPerSecond[c] as number;
       this.load[base + c] = Number.isNaN(bytes)
         ? LOAD_UNKNOWN
         : Math.round(Math.min(LOAD_MAX, Math.max(0, bytes / (capacity[c] as number))) * LOAD_SCALE);
+      this.packets[base + c] = encodeRate(packetsPerSecond[c] as number);
       const w = transmitWaitFraction[c] as number;
       this.wait[base + c] = Number.isNaN(w)
         ? WAIT_UNKNOWN
@@ -107,6 +130,27 @@ export class LinkHistory {
     }
     this.up.set(linkUp, base);
     return this.head;
+  }
+
+  /**
+   * The ports' error reading of a frame: the previous frame's while every port's error object is
+   * the same one (the embedded store gives a port's error rates again until its next error reading).
+   */
+  private readingOf(index: LinkIndex, ports: ReadonlyMap<string, PortRates>): ErrorReading | undefined {
+    if (ports.size === 0) return undefined;
+    const last = this.readingSource;
+    if (last && last.ports.size === ports.size) {
+      let same = true;
+      for (const [key, port] of ports)
+        if (last.ports.get(key)?.errors !== port.errors) {
+          same = false;
+          break;
+        }
+      if (same) return last.reading;
+    }
+    const reading = errorReadingOf(index, ports);
+    this.readingSource = { ports, reading };
+    return reading;
   }
 
   /** Ring index of the i-th frame, oldest first. */
@@ -123,16 +167,19 @@ export class LinkHistory {
    * array one value per direction in channel order. Ignored when not newer than the newest frame.
    */
   recordEncoded(timeMs: number, columns: FrameColumns, summary: FabricSummary | undefined): boolean {
-    const { load, wait, up } = columns;
-    if (load.length !== this.channels || wait.length !== this.channels || up.length !== this.channels)
+    const { load, packets, wait, up } = columns;
+    const n = this.channels;
+    if (load.length !== n || packets.length !== n || wait.length !== n || up.length !== n)
       throw new RangeError(`expected ${this.channels} link directions per column`);
     if (this.count > 0 && !(timeMs > this.timeOf(this.count - 1))) return false;
     this.head = (this.head + 1) % this.capacityFrames;
     this.count = Math.min(this.capacityFrames, this.count + 1);
     this.times[this.head] = timeMs;
     this.summaries[this.head] = summary;
+    this.readings[this.head] = columns.errors;
     const base = this.head * this.channels;
     this.load.set(load, base);
+    this.packets.set(packets, base);
     this.wait.set(wait, base);
     this.up.set(up, base);
     return true;
@@ -144,8 +191,10 @@ export class LinkHistory {
     const to = from + this.channels;
     return {
       load: this.load.subarray(from, to),
+      packets: this.packets.subarray(from, to),
       wait: this.wait.subarray(from, to),
       up: this.up.subarray(from, to),
+      errors: this.readings[frame],
     };
   }
 
@@ -183,6 +232,12 @@ export class LinkHistory {
     return v === LOAD_UNKNOWN ? null : (v / LOAD_SCALE) * capacityBytesPerSecond;
   }
 
+  /** Packets/s of direction `channel` in a frame; null unknown. */
+  packetsPerSecond(frame: number, channel: number): number | null {
+    const v = decodeRate(this.packets[frame * this.channels + channel] as number);
+    return Number.isNaN(v) ? null : v;
+  }
+
   waitFraction(frame: number, channel: number): number | null {
     const v = this.wait[frame * this.channels + channel] as number;
     return v === WAIT_UNKNOWN ? null : v / WAIT_SCALE;
@@ -197,14 +252,39 @@ export class LinkHistory {
 /** One frame as the ring keeps it, one value per direction in channel order (encodings above). */
 export interface FrameColumns {
   load: Uint16Array;
+  packets: Uint16Array;
   wait: Uint8Array;
   up: Int8Array;
+  /** The ports' error reading in force; undefined: unknown (none read, or a history of format 1). */
+  errors: ErrorReading | undefined;
 }
 
 export const LOAD_UNKNOWN = 0xffff;
 export const LOAD_MAX = 2;
 export const LOAD_SCALE = 0xfffe / LOAD_MAX;
 export const WAIT_UNKNOWN = 0xff;
+
+/**
+ * A non-negative rate (packets/s) in a Uint16 on a log scale: 0 is 0, RATE_UNKNOWN unknown (NaN),
+ * else code k is 2^((k − 1) / RATE_STEPS + RATE_LOG_MIN): 1/1024 to 1.8 × 10¹⁶ per second in steps
+ * of 0.068 % (half a step, 0.034 %, the most a value moves).
+ */
+export const RATE_UNKNOWN = 0xffff;
+export const RATE_STEPS = 1024;
+export const RATE_LOG_MIN = -10;
+
+export function encodeRate(value: number): number {
+  if (Number.isNaN(value)) return RATE_UNKNOWN;
+  if (!(value > 0)) return 0;
+  const code = Math.round((Math.log2(value) - RATE_LOG_MIN) * RATE_STEPS) + 1;
+  return Math.min(RATE_UNKNOWN - 1, Math.max(1, code));
+}
+
+/** encodeRate's value back; NaN unknown. */
+export function decodeRate(code: number): number {
+  if (code === RATE_UNKNOWN) return Number.NaN;
+  return code === 0 ? 0 : 2 ** ((code - 1) / RATE_STEPS + RATE_LOG_MIN);
+}
 export const WAIT_SCALE = 250;
 
 /** Frames kept: `seconds` of history at one frame per `intervalMs`, within `maxBytes`. */
@@ -219,7 +299,7 @@ export function historyFrames(
   return Math.max(2, Math.min(wanted, affordable));
 }
 
-export const BYTES_PER_DIRECTION = 4;
+export const BYTES_PER_DIRECTION = 6;
 export const DEFAULT_HISTORY_SECONDS = 3600;
-/** 1 h at fat-tree-27648 (165,888 directions, one frame per 10 s) is 239 MB: this leaves room. */
+/** 1 h at fat-tree-27648 (165,888 directions, one frame per 10 s) is 359 MB: this leaves room. */
 export const DEFAULT_HISTORY_MAX_BYTES = 512 * 1024 * 1024;

@@ -1,4 +1,5 @@
 import type { FabricEvent } from '../events/event-log.ts';
+import { frameOf, type LinkFrame, statesOf, summarizeFrame } from '../lib/frame.ts';
 import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../lib/link-errors.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
 import {
@@ -8,38 +9,18 @@ import {
   type LinkDirectionState,
   type LinkIndex,
 } from '../lib/utilization.ts';
+import { CABLED, EDGE_SERIES, LINK_UP } from './edge-series.ts';
+import { EdgeLive } from './prometheus-live.ts';
 import { type InstantSample, type PromqlClient, sampleValue } from './promql-client.ts';
 import type { FabricAt, LinkPoint, LinkSeries, Ranking, SummaryPoint, TimeQueries } from './time-queries.ts';
 import { portKey } from './types.ts';
 
-/**
- * The fabric collector's rates at the edge the API reads (docs/metrics.md "Rates at the edge";
- * packages/collectors edge-exposition.ts writes them, apps/cli/test checks the names agree): per
- * sweep, stamped with its read time, one series per link direction keyed by its sending port, per
- * port its error fields (sparse), per collector the summary of the directions it counts.
- */
-export const EDGE_SERIES = {
-  directionBytes: 'fabscope_link_data_bytes_per_second',
-  directionPackets: 'fabscope_link_packets_per_second',
-  directionWait: 'fabscope_link_transmit_wait_ratio',
-  directionUtilization: 'fabscope_link_utilization_ratio',
-  portErrors: 'fabscope_port_error_detail',
-  portResets: 'fabscope_port_counter_resets_total',
-  hostBytes: 'fabscope_fabric_host_data_bytes_per_second',
-  buckets: 'fabscope_fabric_link_directions',
-  sweep: 'fabscope_fabric_sweep_interval_seconds',
-  errorFields: 'fabscope_fabric_error_fields_reported',
-} as const;
-
-export const LINK_UP = 'fabscope_port_link_up';
+export { CABLED, EDGE_SERIES, LINK_UP };
 
 /** A series' port key: its (node_guid, port); of a direction series, its sending port. */
 function portOf(s: { metric: Record<string, string> }): string {
   return portKey(s.metric.node_guid ?? '', s.metric.port ?? '');
 }
-
-/** Cabled ports only: the collector sets `remote_node_type` on those (docs/metrics.md). */
-export const CABLED = 'remote_node_type!=""';
 
 function labelValue(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
@@ -82,6 +63,8 @@ export class PrometheusTimeQueries implements TimeQueries {
   private readonly nameOfGuid = new Map<string, string>();
   /** The lookback of an instant, in ms (the staleness limit). */
   private readonly heldMs: number;
+  /** The live tick's queries, asked at a past instant: a frame as the live view had it. */
+  private readonly edge: EdgeLive;
 
   constructor(
     private readonly client: PromqlClient,
@@ -90,6 +73,7 @@ export class PrometheusTimeQueries implements TimeQueries {
   ) {
     this.resolutionMs = options.scrapeIntervalMs;
     this.heldMs = Math.max(1, Math.round((options.staleAfterSeconds ?? 5) * 1000));
+    this.edge = new EdgeLive(client, { staleAfterSeconds: this.heldMs / 1000 });
     for (const ch of index.channels) {
       this.byId.set(ch.fixed.id, ch);
       this.bySender.set(ch.fromKey, ch);
@@ -112,13 +96,18 @@ export class PrometheusTimeQueries implements TimeQueries {
     return `max by (node_guid, port) (${this.held(selector)})`;
   }
 
+  /**
+   * Every direction at `timeMs`: the live tick's queries (prometheus-live.ts, the collector's
+   * gauges of bytes, packets, XmitWait share, link state and error fields) evaluated at that
+   * instant, made into a frame with the one formula, as the live view made it then.
+   */
+  async frameAt(timeMs: number, signal?: AbortSignal): Promise<LinkFrame> {
+    const rates = await this.edge.rates(signal, timeMs);
+    return frameOf(this.index, { timeMs, ok: true, ...rates });
+  }
+
   async linksAt(timeMs: number, signal?: AbortSignal): Promise<FabricAt> {
-    const [bytes, waits, ups] = await Promise.all([
-      this.client.query(this.perDirection(this.names.directionBytes), timeMs, signal),
-      this.client.query(this.perDirection(this.names.directionWait), timeMs, signal),
-      this.client.query(this.held(LINK_UP), timeMs, signal),
-    ]);
-    return { timeMs, links: this.states(this.index.channels, bytes, waits, ups) };
+    return { timeMs, links: statesOf(await this.frameAt(timeMs, signal)) };
   }
 
   /**
@@ -208,10 +197,13 @@ export class PrometheusTimeQueries implements TimeQueries {
 
   async summaryAt(timeMs: number, signal?: AbortSignal): Promise<FabricSummary> {
     const q = this.summaryQueries();
-    const [host, buckets] = await Promise.all([
+    const [host, buckets, frame] = await Promise.all([
       this.client.query(q.host, timeMs, signal),
       this.client.query(q.buckets, timeMs, signal),
+      this.frameAt(timeMs, signal),
     ]);
+    // The categories' histograms and the ports without data, as the live summary has them.
+    const { categories, portsWithoutData } = summarizeFrame(frame, true, timeMs);
     const counted = buckets.map((s) => ({ metric: s.metric, count: sampleValue(s.value[1]) }));
     const isl = bucketCounts(counted, 'isl');
     const hostLinks = bucketCounts(counted, 'host');
@@ -222,6 +214,8 @@ export class PrometheusTimeQueries implements TimeQueries {
       hostTransmitBytesPerSecond: host[0] ? sampleValue(host[0].value[1]) : null,
       histogram: { isl, host: hostLinks },
       staleLinks: Math.max(0, this.index.channels.length - knownCount),
+      ...(categories ? { categories } : {}),
+      ...(portsWithoutData === undefined ? {} : { portsWithoutData }),
     };
   }
 

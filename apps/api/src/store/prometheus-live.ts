@@ -1,4 +1,4 @@
-import { CABLED, EDGE_SERIES, LINK_UP } from './prometheus-history.ts';
+import { CABLED, EDGE_SERIES, LINK_UP } from './edge-series.ts';
 import { type InstantSample, type PromqlClient, sampleValue } from './promql-client.ts';
 import {
   type DirectionRates,
@@ -41,8 +41,11 @@ export function liveQueries(heldMs: number) {
     packets: byPort(held(EDGE_SERIES.directionPackets)),
     /** Share of time each direction's sender waited for credit. */
     wait: byPort(held(EDGE_SERIES.directionWait)),
-    /** Only the ports reported down: every fabscope port has the gauge, so the rest are up. */
-    down: `${byPort(`${LINK_UP}{${CABLED}}`)} == 0`,
+    /**
+     * Only the ports reported down: every fabscope port has the gauge, so the rest are up. Held as
+     * the rest are: a gauge stamped by a collector that stopped is not held for Prometheus' 5 min.
+     */
+    down: `${byPort(held(`${LINK_UP}{${CABLED}}`))} == 0`,
     /** Per port and field, the error rates (gauges as values) that are not idle, NaN where unknown. */
     errors: `max by (node_guid, port, field) (${held(EDGE_SERIES.portErrors)})`,
     /** The error fields the collectors' sources report (absent from the detail: idle). */
@@ -79,16 +82,20 @@ export class EdgeLive {
     this.queries = liveQueries(options.staleAfterSeconds * 1000);
   }
 
-  async rates(signal?: AbortSignal): Promise<Omit<RatesSnapshot, 'timeMs' | 'ok'>> {
+  /**
+   * The store's answer now, or at `atMs` (a past instant: the same queries evaluated then, the age
+   * that of the newest sweep before it, so what was stale then is unknown).
+   */
+  async rates(signal?: AbortSignal, atMs?: number): Promise<Omit<RatesSnapshot, 'timeMs' | 'ok'>> {
     const q = this.queries;
     const [bytes, packets, wait, down, errors, fields, age] = await Promise.all([
-      this.client.query(q.bytes, undefined, signal),
-      this.client.query(q.packets, undefined, signal),
-      this.client.query(q.wait, undefined, signal),
-      this.client.query(q.down, undefined, signal),
-      this.client.query(q.errors, undefined, signal),
-      this.client.query(q.fields, undefined, signal),
-      this.client.query(q.age, undefined, signal),
+      this.client.query(q.bytes, atMs, signal),
+      this.client.query(q.packets, atMs, signal),
+      this.client.query(q.wait, atMs, signal),
+      this.client.query(q.down, atMs, signal),
+      this.client.query(q.errors, atMs, signal),
+      this.client.query(q.fields, atMs, signal),
+      this.client.query(q.age, atMs, signal),
     ]);
     const directions = new Map<string, DirectionRates>();
     const ports = new Map<string, PortRates>();

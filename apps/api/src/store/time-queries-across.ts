@@ -49,6 +49,7 @@ export function queriesAcrossDrawings(drawings: readonly DrawingQueries[]): Time
   const everyTopAt = drawings.every((d) => d.queries.topAt);
   return {
     resolutionMs: last.queries.resolutionMs,
+    frameAt: (timeMs, signal) => at(timeMs).queries.frameAt(timeMs, signal),
     linksAt: (timeMs, signal) => at(timeMs).queries.linksAt(timeMs, signal),
     ...(everyTopAt
       ? {

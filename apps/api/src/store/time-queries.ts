@@ -1,4 +1,5 @@
 import type { FabricEvent } from '../events/event-log.ts';
+import type { LinkFrame } from '../lib/frame.ts';
 import type { TimeRange } from '../lib/time-params.ts';
 import type { FabricSummary, LinkDirectionState, LinkIndex } from '../lib/utilization.ts';
 
@@ -44,7 +45,13 @@ export interface TimeQueries {
   readonly resolutionMs: number;
   /** Events the store derives from its series (link state, counter resets), when it does. */
   events?(fromMs: number, toMs: number, signal?: AbortSignal): Promise<FabricEvent[]>;
-  /** Every link direction at `timeMs`: the newest values at or before it that were not stale. */
+  /**
+   * Every link direction at `timeMs` as a frame (lib/frame.ts, in the index's channel order): the
+   * newest values at or before it that were not stale, unknown (NaN, −1) where there are none.
+   * What `links?time=`, `summary?time=` and the past instant's compact answer are made from.
+   */
+  frameAt(timeMs: number, signal?: AbortSignal): Promise<LinkFrame>;
+  /** Every link direction at `timeMs` as objects: `statesOf(frameAt(timeMs))`. */
   linksAt(timeMs: number, signal?: AbortSignal): Promise<FabricAt>;
   /**
    * The `limit` directions ranked highest by `by` at `timeMs` (of `kind` when given), for a store

@@ -1,3 +1,4 @@
+import { CATEGORY_NAMES } from '@fabscope/topology';
 import {
   type Batch,
   batchType,
@@ -9,6 +10,7 @@ import {
   fixedSizeList,
   float64,
   int8,
+  int32,
   type Schema,
   Table,
   TimeUnit,
@@ -18,15 +20,34 @@ import {
   uint8,
   uint16,
   uint32,
+  utf8,
   Version,
+  list as variableList,
 } from '@uwdata/flechette';
+import type { CategoryHistograms } from '../../lib/link-errors.ts';
 import type { FabricSummary } from '../../lib/utilization.ts';
-import { type FrameColumns, LOAD_SCALE, LOAD_UNKNOWN, WAIT_SCALE, WAIT_UNKNOWN } from '../link-history.ts';
+import type { ErrorReading } from '../error-reading.ts';
+import {
+  type FrameColumns,
+  LOAD_SCALE,
+  LOAD_UNKNOWN,
+  RATE_LOG_MIN,
+  RATE_STEPS,
+  RATE_UNKNOWN,
+  WAIT_SCALE,
+  WAIT_UNKNOWN,
+} from '../link-history.ts';
+import { ERROR_FIELDS } from '../types.ts';
 import { MESSAGE_RECORD_BATCH, MESSAGE_SCHEMA, wholeMessages } from './arrow-messages.ts';
 import type { FabricIdentity } from './fabric-identity.ts';
 
-/** Version of the on-disk form (docs/history.md); another version is not read. */
-export const HISTORY_FORMAT_VERSION = '1';
+/**
+ * Version of the on-disk form (docs/history.md). 2 adds packets/s, the ports' error readings and
+ * the summary's categories; a segment of version 1 is read with those unknown (never 0); any other
+ * version is not read.
+ */
+export const HISTORY_FORMAT_VERSION = '2';
+const READABLE_VERSIONS = new Set(['1', '2']);
 
 /** One instant of the history as it is kept on disk: the ring's frame and its summary. */
 export interface StoredFrame {
@@ -36,6 +57,13 @@ export interface StoredFrame {
 }
 
 const BUCKETS = 10;
+/** A category histogram's numbers in the file: per category (CATEGORY_NAMES order) isl[5], host[5], unknown. */
+const CATEGORY_CELLS = 11;
+
+/** `error_reading`: where an instant's ports' error reading is. */
+const READING_NONE = 0;
+const READING_HERE = 1;
+const READING_PREVIOUS = 2;
 
 /**
  * One instant ↔ one Arrow IPC record batch of one row (docs/history.md): the per-direction values
@@ -47,7 +75,14 @@ export class FrameCodec {
   readonly schema: Schema;
   private readonly channels: number;
 
-  constructor(readonly identity: FabricIdentity) {
+  /** The previous instant's error reading, written (encode) or read (decode) last. */
+  private lastReading: ErrorReading | undefined;
+
+  /** `version` '1' writes the old form (for the tests that read it back). */
+  constructor(
+    readonly identity: FabricIdentity,
+    readonly version: '1' | '2' = HISTORY_FORMAT_VERSION,
+  ) {
     const n = identity.channels;
     this.channels = n;
     const list = (item: DataType, size: number): DataType => fixedSizeList(field('item', item, false), size);
@@ -78,9 +113,60 @@ export class FrameCodec {
         described('histogram_isl', list(uint32(), BUCKETS), 'ISL directions per 10 % utilization bucket'),
         described('histogram_host', list(uint32(), BUCKETS), 'host-link directions per 10 % bucket'),
         described('stale_links', uint32(), 'link directions of unknown utilization'),
+        ...(version === '1'
+          ? []
+          : [
+              described(
+                'packets',
+                list(uint16(), n),
+                `per link direction: packets/s as code k = 1 + round((log2(packets/s) - (${RATE_LOG_MIN})) × ${RATE_STEPS}); 0 is 0, ${RATE_UNKNOWN} unknown`,
+              ),
+              described(
+                'error_reading',
+                int8(),
+                `the ports' error reading: ${READING_NONE} none (unknown), ${READING_HERE} in this record, ${READING_PREVIOUS} the previous record's`,
+              ),
+              described(
+                'error_sets',
+                utf8(),
+                'JSON: the sets of error fields the ports reported (names as /links errors), referred to by error_port_set',
+              ),
+              described(
+                'error_port_set',
+                variableList(field('item', uint8(), false)),
+                'per port (the sending port of link direction i): its set in error_sets, 255 no reading; empty unless error_reading is 1',
+              ),
+              described(
+                'error_ports',
+                variableList(field('item', int32(), false)),
+                'the fields not idle (0; link quality 5): port',
+              ),
+              described(
+                'error_fields',
+                variableList(field('item', uint8(), false)),
+                'the fields not idle: field, index in error_field_names',
+              ),
+              described(
+                'error_values',
+                variableList(field('item', float64(), false)),
+                'the fields not idle: per second (gauges: value)',
+              ),
+              described(
+                'histogram_categories',
+                variableList(field('item', uint32(), false)),
+                `per PM category (${CATEGORY_NAMES.join(', ')}): ISL directions per bar (5), host-link directions (5), unknown; empty: none`,
+              ),
+              described(
+                'ports_without_data',
+                uint32(),
+                'cabled ports without a reading (null: unknown)',
+                true,
+              ),
+            ]),
       ],
       metadata: new Map([
-        ['fabscope.history', HISTORY_FORMAT_VERSION],
+        ['fabscope.history', version],
+        ['fabscope.error_field_names', JSON.stringify(ERROR_FIELDS)],
         ['fabscope.fabric', identity.hash],
         ['fabscope.fabric_name', identity.name],
         ['fabscope.directions', String(n)],
@@ -97,7 +183,8 @@ export class FrameCodec {
     if (columns.load.length !== this.channels) {
       throw new RangeError(`expected ${this.channels} link directions, got ${columns.load.length}`);
     }
-    const [time, load, wait, up, host, isl, hostBuckets, stale] = this.schema.fields.map((f) => f.type) as [
+    const types = this.schema.fields.map((f) => f.type);
+    const [time, load, wait, up, host, isl, hostBuckets, stale] = types as [
       DataType,
       DataType,
       DataType,
@@ -117,6 +204,7 @@ export class FrameCodec {
       listColumn(isl, Uint32Array.from(summary?.histogram.isl ?? new Array(BUCKETS).fill(0))),
       listColumn(hostBuckets, Uint32Array.from(summary?.histogram.host ?? new Array(BUCKETS).fill(0))),
       column(stale, Uint32Array.of(summary?.staleLinks ?? this.channels)),
+      ...(this.version === '1' ? [] : this.version2Columns(types.slice(8), frame)),
     ]);
     const bytes = tableToIPC(table, { format: 'stream' });
     if (!bytes) throw new Error('Arrow IPC encoder gave no bytes');
@@ -130,6 +218,52 @@ export class FrameCodec {
     };
   }
 
+  /** Packets, the error reading and the summary's categories (version 2). */
+  private version2Columns(types: DataType[], frame: StoredFrame): Column<unknown>[] {
+    const [packets, reading, sets, portSet, ports, fields, values, categories, without] = types as [
+      DataType,
+      DataType,
+      DataType,
+      DataType,
+      DataType,
+      DataType,
+      DataType,
+      DataType,
+      DataType,
+    ];
+    const r = frame.columns.errors;
+    const here = r !== undefined && r !== this.lastReading;
+    this.lastReading = r;
+    const state = r === undefined ? READING_NONE : here ? READING_HERE : READING_PREVIOUS;
+    const setNames = here ? r.sets.map((set) => set.map((i) => ERROR_FIELDS[i])) : [];
+    const histograms = frame.summary?.categories;
+    const cells = histograms
+      ? Uint32Array.from(
+          CATEGORY_NAMES.flatMap((name) => {
+            const h = histograms[name];
+            return [...h.isl, ...h.host, h.unknown];
+          }),
+        )
+      : new Uint32Array(0);
+    const withoutData = frame.summary?.portsWithoutData;
+    return [
+      listColumn(packets, frame.columns.packets),
+      column(reading, Int8Array.of(state)),
+      utf8Column(sets, here ? JSON.stringify(setNames) : ''),
+      variableListColumn(portSet, here ? r.set : new Uint8Array(0)),
+      variableListColumn(ports, here ? r.port : new Int32Array(0)),
+      variableListColumn(fields, here ? r.field : new Uint8Array(0)),
+      variableListColumn(values, here ? r.value : new Float64Array(0)),
+      variableListColumn(categories, cells),
+      column(without, Uint32Array.of(withoutData ?? 0), withoutData === undefined),
+    ];
+  }
+
+  /** A segment starts anew: its first instant carries its error reading whole. */
+  startSegment(): void {
+    this.lastReading = undefined;
+  }
+
   /**
    * The frames of a segment (an Arrow IPC stream) up to its last whole message. Throws when the
    * stream is not this fabric's history (another fabric, version or layout).
@@ -139,8 +273,11 @@ export class FrameCodec {
     if (messages[0]?.type !== MESSAGE_SCHEMA) throw new Error('no Arrow schema at the head');
     const table = tableFromIPC(bytes.subarray(0, end));
     const meta = table.schema.metadata;
-    if (meta?.get('fabscope.history') !== HISTORY_FORMAT_VERSION)
-      throw new Error(`not fabscope history version ${HISTORY_FORMAT_VERSION}`);
+    const version = meta?.get('fabscope.history');
+    if (!meta || version === undefined || !READABLE_VERSIONS.has(version))
+      throw new Error(
+        `not fabscope history of a version this fabscope reads (${[...READABLE_VERSIONS].join(', ')}): version ${version ?? 'none'}`,
+      );
     if (
       meta.get('fabscope.fabric') !== this.identity.hash ||
       meta.get('fabscope.directions') !== String(this.channels)
@@ -166,27 +303,86 @@ export class FrameCodec {
       Batch<unknown>[],
       Batch<unknown>[],
     ];
+    const v2 = version !== '1';
+    const fieldNames = v2 ? (JSON.parse(meta.get('fabscope.error_field_names') ?? '[]') as string[]) : [];
+    const more = v2
+      ? [
+          'packets',
+          'error_reading',
+          'error_sets',
+          'error_port_set',
+          'error_ports',
+          'error_fields',
+          'error_values',
+          'histogram_categories',
+          'ports_without_data',
+        ].map(batches)
+      : [];
+    const [packets, reading, sets, portSet, ports, fields, values, categories, without] = more;
+    // A segment of version 1 kept no packets: unknown, never 0.
+    const unknownPackets = v2 ? undefined : new Uint16Array(this.channels).fill(RATE_UNKNOWN);
+    let previous: ErrorReading | undefined;
     const frames: StoredFrame[] = [];
     time.forEach((timeBatch, b) => {
       for (let row = 0; row < timeBatch.length; row++) {
         const timeMs = Number(timeBatch.at(row));
         const hostTotal = host[b]?.at(row) as number | null;
+        const summary: FabricSummary = {
+          time: new Date(timeMs).toISOString(),
+          hostTransmitBytesPerSecond: hostTotal ?? null,
+          histogram: {
+            isl: Array.from(listValues(isl[b], row, BUCKETS)),
+            host: Array.from(listValues(hostBuckets[b], row, BUCKETS)),
+          },
+          staleLinks: Number(stale[b]?.at(row)),
+        };
+        let errors: ErrorReading | undefined;
+        if (v2) {
+          const state = reading?.[b]?.at(row) as number;
+          if (state === READING_HERE) {
+            const names = JSON.parse(sets?.[b]?.at(row) as string) as string[][];
+            const fieldOf = fieldNames.map((name) =>
+              ERROR_FIELDS.indexOf(name as (typeof ERROR_FIELDS)[number]),
+            );
+            errors = {
+              set: variableListValues(portSet?.[b], row).slice() as Uint8Array,
+              sets: names.map((set) =>
+                set.map((name) => ERROR_FIELDS.indexOf(name as (typeof ERROR_FIELDS)[number])),
+              ),
+              port: variableListValues(ports?.[b], row).slice() as Int32Array,
+              // A field this fabscope does not know is dropped (index −1 → 255, never a field).
+              field: Uint8Array.from(variableListValues(fields?.[b], row), (i) => fieldOf[i] ?? 255),
+              value: variableListValues(values?.[b], row).slice() as Float64Array,
+            };
+            if (errors.set.length !== this.channels) throw new Error('an error reading of the wrong length');
+          } else if (state === READING_PREVIOUS) errors = previous;
+          previous = errors;
+          const cells = variableListValues(categories?.[b], row);
+          if (cells.length === CATEGORY_NAMES.length * CATEGORY_CELLS) {
+            const histograms = {} as CategoryHistograms;
+            CATEGORY_NAMES.forEach((name, k) => {
+              const at = k * CATEGORY_CELLS;
+              histograms[name] = {
+                isl: Array.from(cells.subarray(at, at + 5)),
+                host: Array.from(cells.subarray(at + 5, at + 10)),
+                unknown: cells[at + 10] as number,
+              };
+            });
+            summary.categories = histograms;
+          }
+          const withoutData = without?.[b]?.at(row) as number | null;
+          if (withoutData !== null && withoutData !== undefined) summary.portsWithoutData = withoutData;
+        }
         frames.push({
           timeMs,
           columns: {
             load: listValues(load[b], row, this.channels) as Uint16Array,
+            packets: unknownPackets ?? (listValues(packets?.[b], row, this.channels) as Uint16Array),
             wait: listValues(wait[b], row, this.channels) as Uint8Array,
             up: listValues(up[b], row, this.channels) as Int8Array,
+            errors,
           },
-          summary: {
-            time: new Date(timeMs).toISOString(),
-            hostTransmitBytesPerSecond: hostTotal ?? null,
-            histogram: {
-              isl: Array.from(listValues(isl[b], row, BUCKETS)),
-              host: Array.from(listValues(hostBuckets[b], row, BUCKETS)),
-            },
-            staleLinks: Number(stale[b]?.at(row)),
-          },
+          summary,
         });
       }
     });
@@ -199,7 +395,7 @@ const NO_VALIDITY = new Uint8Array(0);
 /** A one-row column of a plain type; `isNull` makes its one value null. */
 function column(
   type: DataType,
-  values: BigInt64Array | Float64Array | Uint32Array,
+  values: BigInt64Array | Float64Array | Uint32Array | Int8Array,
   isNull = false,
 ): Column<unknown> {
   const Batch = batchType(type);
@@ -230,6 +426,56 @@ function listColumn(
     values,
   });
   return new Column([new List({ length: 1, nullCount: 0, type, validity: NO_VALIDITY, children: [child] })]);
+}
+
+type Values = Uint8Array | Int32Array | Uint32Array | Float64Array;
+
+/** A one-row column of a variable-size list, its values the given array (not copied). */
+function variableListColumn(type: DataType, values: Values): Column<unknown> {
+  const childType = (type as { children: Field[] }).children[0]?.type as DataType;
+  const Child = batchType(childType);
+  const List = batchType(type);
+  const child = new Child({
+    length: values.length,
+    nullCount: 0,
+    type: childType,
+    validity: NO_VALIDITY,
+    values,
+  });
+  return new Column([
+    new List({
+      length: 1,
+      nullCount: 0,
+      type,
+      validity: NO_VALIDITY,
+      offsets: Int32Array.of(0, values.length),
+      children: [child],
+    }),
+  ]);
+}
+
+/** A one-row UTF-8 column. */
+function utf8Column(type: DataType, text: string): Column<unknown> {
+  const bytes = new TextEncoder().encode(text);
+  const Utf8 = batchType(type);
+  return new Column([
+    new Utf8({
+      length: 1,
+      nullCount: 0,
+      type,
+      validity: NO_VALIDITY,
+      offsets: Int32Array.of(0, bytes.length),
+      values: bytes,
+    }),
+  ]);
+}
+
+/** Row `row` of a variable-size list batch, a view of its child's values. */
+function variableListValues(batch: Batch<unknown> | undefined, row: number): Values {
+  const offsets = (batch as { offsets?: Int32Array } | undefined)?.offsets;
+  const values = batch?.children[0]?.values as Values | undefined;
+  if (!offsets || !values) throw new Error('a list column is missing');
+  return values.subarray(offsets[row] as number, offsets[row + 1] as number);
 }
 
 /** Row `row` of a fixed-size list batch, a view of its child's values. */

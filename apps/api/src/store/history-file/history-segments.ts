@@ -165,10 +165,12 @@ export class HistorySegments {
     if (this.stopped) return;
     let start = 0;
     try {
-      const { schema, batch } = this.codec.encode(frame);
       const window = Math.floor(frame.timeMs / this.segmentMs);
       const current = this.current;
       if (current && (current.window !== window || current.bytes >= this.options.maxBytes / 8)) this.finish();
+      // A segment's first instant carries its error reading whole (a segment is read on its own).
+      if (!this.current) this.codec.startSegment();
+      const { schema, batch } = this.codec.encode(frame);
       if (!this.current) this.current = this.open(frame.timeMs, window, schema);
       const open = this.current;
       start = open.bytes;

@@ -1,0 +1,103 @@
+import type { LinkIndex } from '../lib/utilization.ts';
+import { ERROR_FIELDS, type ErrorField, type ErrorRates, type PortRates } from './types.ts';
+
+/**
+ * One error reading of every port, as the history keeps it (docs/history.md): sparse. Port `c` is
+ * the sending port of channel `c` (every cabled port sends one direction). Most ports' fields are
+ * at their idle value (0; link quality 5) most of the time, so a reading is one byte per port (which
+ * fields it reported, or none: unknown) and 13 bytes per field that is not idle.
+ */
+export interface ErrorReading {
+  /** Per port, the index in `sets` of the fields its reading had; NO_READING: none (unknown). */
+  readonly set: Uint8Array;
+  /** The distinct sets of fields reported (one per kind of port, in practice), ERROR_FIELDS indices. */
+  readonly sets: readonly (readonly number[])[];
+  /** The fields not at their idle value: the port, the field (ERROR_FIELDS index), the value. */
+  readonly port: Int32Array;
+  readonly field: Uint8Array;
+  readonly value: Float64Array;
+}
+
+export const NO_READING = 0xff;
+
+/** The value a reported field has when nothing happens: 0, and 5 (excellent) for link quality. */
+export function idleValue(field: ErrorField): number {
+  return field === 'linkQualityIndicator' ? 5 : 0;
+}
+
+const FIELD_INDEX = new Map<string, number>(ERROR_FIELDS.map((f, i) => [f, i]));
+
+/** The reading of the ports' error rates (`errors` of each PortRates), in channel order. */
+export function errorReadingOf(index: LinkIndex, ports: ReadonlyMap<string, PortRates>): ErrorReading {
+  const n = index.channels.length;
+  const set = new Uint8Array(n).fill(NO_READING);
+  const sets: number[][] = [];
+  const setIds = new Map<string, number>();
+  const port: number[] = [];
+  const field: number[] = [];
+  const value: number[] = [];
+  for (let c = 0; c < n; c++) {
+    const errors = ports.get((index.channels[c] as LinkIndex['channels'][number]).fromKey)?.errors;
+    if (errors === undefined) continue;
+    const fields: number[] = [];
+    for (const name in errors) {
+      const i = FIELD_INDEX.get(name);
+      if (i === undefined) continue;
+      fields.push(i);
+      const v = errors[name as ErrorField] as number;
+      if (v !== idleValue(name as ErrorField)) {
+        port.push(c);
+        field.push(i);
+        value.push(v);
+      }
+    }
+    fields.sort((a, b) => a - b);
+    const key = fields.join(',');
+    let id = setIds.get(key);
+    if (id === undefined) {
+      // More kinds of port than a byte can name: the rest are unknown rather than wrong.
+      if (sets.length >= NO_READING) continue;
+      id = sets.length;
+      sets.push(fields);
+      setIds.set(key, id);
+    }
+    set[c] = id;
+  }
+  return {
+    set,
+    sets,
+    port: Int32Array.from(port),
+    field: Uint8Array.from(field),
+    value: Float64Array.from(value),
+  };
+}
+
+/** Each port's error rates again, by port key: what `errorReadingOf` read (unknown ports absent). */
+export function portErrorsOf(index: LinkIndex, reading: ErrorReading): Map<string, ErrorRates> {
+  const out = new Map<string, ErrorRates>();
+  const byChannel: (ErrorRates | undefined)[] = new Array(reading.set.length);
+  reading.set.forEach((id, c) => {
+    const fields = reading.sets[id];
+    if (id === NO_READING || fields === undefined) return;
+    const errors: ErrorRates = {};
+    for (const i of fields) {
+      const name = ERROR_FIELDS[i] as ErrorField;
+      errors[name] = idleValue(name);
+    }
+    byChannel[c] = errors;
+    out.set((index.channels[c] as LinkIndex['channels'][number]).fromKey, errors);
+  });
+  for (let k = 0; k < reading.port.length; k++) {
+    const errors = byChannel[reading.port[k] as number];
+    const name = ERROR_FIELDS[reading.field[k] as number];
+    if (errors && name) errors[name] = reading.value[k] as number;
+  }
+  return out;
+}
+
+/** Bytes a reading takes (what the history counts of it). */
+export function readingBytes(reading: ErrorReading): number {
+  return (
+    reading.set.byteLength + reading.port.byteLength + reading.field.byteLength + reading.value.byteLength
+  );
+}

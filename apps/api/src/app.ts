@@ -23,6 +23,7 @@ import { eventRoutes } from './routes/events.ts';
 import { fabricRoutes } from './routes/fabric.ts';
 import { faultRoutes } from './routes/faults.ts';
 import { historyRoutes } from './routes/history.ts';
+import { instantRoutes } from './routes/instant.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { linksRoutes } from './routes/links.ts';
 import { linksExportRoutes } from './routes/links-export.ts';
@@ -196,6 +197,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(faultRoutes, { ctx });
       await api.register(streamRoutes, { ctx });
       await api.register(historyRoutes, { ctx });
+      await api.register(instantRoutes, { ctx });
       await api.register(eventRoutes, { ctx });
       await api.register(jobRoutes, { ctx });
       await api.register(linksExportRoutes, { ctx });

@@ -5,7 +5,7 @@ import type { ApiContext } from '../context.ts';
 import { flowsNow, listJobs } from '../jobs/context.ts';
 import { jobLinks } from '../jobs/job-report.ts';
 import { channelsOf, prepareLinkOrder, RankedLinks } from '../lib/link-order.ts';
-import { linksAtTime } from './time-travel.ts';
+import { frameAtTime } from './time-travel.ts';
 
 /** A `job` filter naming no job: 404. */
 class NoSuchJobError extends Error {
@@ -61,11 +61,14 @@ export const linksRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
           const rows = { frame, channels: channelsOf(frame, kind, ofJob) };
           return { instant: live.time, rows: new RankedLinks(frame.index, rows, sort, order), extra: null };
         }
-        const at = await linksAtTime(ctx, time);
-        const chosen = at.links.filter(
-          (l) => (!kind || l.kind === kind) && (ofJob === null || ofJob.has(l.id)),
-        );
-        return { instant: at.time, rows: new RankedLinks(ctx.linkIndex, chosen, sort, order), extra: null };
+        // A past instant is a frame too (the store's frameAt), ranked by the same function.
+        const frame = await frameAtTime(ctx, time);
+        const rows = { frame, channels: channelsOf(frame, kind, ofJob) };
+        return {
+          instant: new Date(frame.timeMs).toISOString(),
+          rows: new RankedLinks(frame.index, rows, sort, order),
+          extra: null,
+        };
       };
       // A job source or emulator that fails is a 502/504 naming it (app.ts's error handler).
       // A past instant asked again within a tick (a view refreshing) is paged again, not read again

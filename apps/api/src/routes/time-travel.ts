@@ -1,6 +1,7 @@
 import type { CategoryName } from '@fabscope/topology';
 import type { ApiContext } from '../context.ts';
 import { UpstreamError, upstreamFailure } from '../emulator-client.ts';
+import type { LinkFrame } from '../lib/frame.ts';
 import { parseTime } from '../lib/time-params.ts';
 import type { FabricSummary, LinkDirectionState, LinkIndex } from '../lib/utilization.ts';
 import { hasTimeQueries, type TimeQueries } from '../store/time-queries.ts';
@@ -140,6 +141,19 @@ export async function linksAtTime(
       ? await queries.topAt(timeMs, { by: sort, limit, kind }, signal)
       : await queries.linksAt(timeMs, signal);
   return { time: new Date(at.timeMs).toISOString(), links: at.links };
+}
+
+/**
+ * Every direction at `time` (Unix seconds or RFC 3339) as a frame, or the latest tick's when it is
+ * absent: what `/links`, `/instant` and exports read.
+ */
+export async function frameAtTime(
+  ctx: ApiContext,
+  time: string | undefined,
+  signal?: AbortSignal,
+): Promise<LinkFrame> {
+  if (time === undefined) return (await ctx.sampler.current()).frame;
+  return requireQueries(ctx).frameAt(parseTime('time', time), signal);
 }
 
 /** The summary at `time`, or the latest tick's when it is absent. */

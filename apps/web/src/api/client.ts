@@ -22,6 +22,7 @@ import type {
   PortReply,
   Route,
   StaticLoad,
+  StreamView,
   Summary,
   SummaryHistory,
   Topology,
@@ -258,6 +259,12 @@ export function createApiClient(options: ApiClientOptions = {}) {
       }
       return { time: first.time, total: first.total, links };
     },
+    /**
+     * The fabric at instant `time` (RFC 3339) as one stream message of encoding `view`, unchecked:
+     * `compactSnapshotOf` / `snapshotOf` (api/stream.ts) check it as they check the stream's.
+     */
+    getInstant: (time: string, view: StreamView, signal?: AbortSignal) =>
+      request<unknown>('GET', `/api/v1/instant?${new URLSearchParams({ time, view })}`, undefined, signal),
     getSummaryAt: (time: string, signal?: AbortSignal) =>
       request<Summary>('GET', `/api/v1/summary?${new URLSearchParams({ time })}`, undefined, signal),
     getSummaryHistory: (window: HistoryWindow, signal?: AbortSignal) =>

@@ -7,13 +7,15 @@ export function streamUrl(view: StreamView): string {
   return `${STREAM_PATH}?view=${view}`;
 }
 
-function parseTick(data: string): Partial<StreamTick> & Record<string, unknown> {
-  let value: unknown;
+function parseJson(data: string): unknown {
   try {
-    value = JSON.parse(data);
+    return JSON.parse(data);
   } catch {
     throw new Error('stream message is not JSON');
   }
+}
+
+function checkTick(value: unknown): Partial<StreamTick> & Record<string, unknown> {
   if (typeof value !== 'object' || value === null) throw new Error('stream message is not an object');
   const v = value as Partial<StreamTick> & Record<string, unknown>;
   if (typeof v.time !== 'string') throw new Error('stream message: missing time');
@@ -40,7 +42,12 @@ function checkLinks(links: unknown, field: string): void {
  * server change shows up as a precise error instead of NaN on screen.
  */
 export function parseSnapshot(data: string, topologyVersion?: number): FabricSnapshot {
-  const v = parseTick(data);
+  return snapshotOf(parseJson(data), topologyVersion);
+}
+
+/** A full message already parsed (a past instant's, `GET /instant?view=full`), checked as parseSnapshot does. */
+export function snapshotOf(value: unknown, topologyVersion?: number): FabricSnapshot {
+  const v = checkTick(value);
   checkTopologyVersion(v, topologyVersion);
   if (!Array.isArray(v.links)) throw new Error('stream message: links is not an array');
   checkLinks(v.links, 'links');
@@ -75,7 +82,19 @@ export function parseCompactSnapshot(
   channels?: number,
   topologyVersion?: number,
 ): CompactSnapshot {
-  const v = parseTick(data);
+  return compactSnapshotOf(parseJson(data), channels, topologyVersion);
+}
+
+/**
+ * A compact message already parsed (a past instant's, `GET /instant`: the same encoding), checked
+ * and completed as parseCompactSnapshot does.
+ */
+export function compactSnapshotOf(
+  value: unknown,
+  channels?: number,
+  topologyVersion?: number,
+): CompactSnapshot {
+  const v = checkTick(value);
   checkTopologyVersion(v, topologyVersion);
   for (const field of ['utilization', 'bytesPerSecond'] as const) {
     const list = v[field];

@@ -1,9 +1,8 @@
 import { useMemo } from 'react';
 import type { ApiClient } from '../api/client.ts';
-import type { Health, LinksAnswer, LiveSnapshot, Summary, Topology } from '../api/types.ts';
-import { pastSnapshot } from '../lib/historySnapshot.ts';
+import { compactSnapshotOf, snapshotOf } from '../api/stream.ts';
+import type { Health, LinksAnswer, LiveSnapshot, StreamView, Summary, Topology } from '../api/types.ts';
 import { MAX_DRAWN_LINKS } from '../lib/layout.ts';
-import { channelIndexById } from '../lib/route.ts';
 import { formatInstant } from '../lib/timeRange.ts';
 import type { Remote } from './useApiQuery.ts';
 import { useApiQuery } from './useApiQuery.ts';
@@ -53,8 +52,27 @@ export function useInstant(ms: number | null, latestMs: number | null, keepPrevi
 }
 
 /**
+ * The cache key and question of one past instant as one stream message (`GET /instant`): the
+ * encoding the live view reads, checked by the stream's own decoding (api/stream.ts).
+ */
+export function instantMessageQuery(ms: number | null, view: StreamView, channels: number | undefined) {
+  const time = ms === null ? null : formatInstant(ms);
+  return {
+    key: ['instant-message', time, view, channels ?? null] as const,
+    load:
+      time === null
+        ? null
+        : async (api: ApiClient, signal: AbortSignal): Promise<LiveSnapshot> => {
+            const message = await api.getInstant(time, view, signal);
+            return view === 'compact' ? compactSnapshotOf(message, channels) : snapshotOf(message);
+          },
+  };
+}
+
+/**
  * The fabric at a past instant in the live stream's shape (full or compact, as the live view
- * uses), so every panel shows it unchanged. While a newer instant loads, the previous stays.
+ * uses), so every panel shows it unchanged: the API answers it in that very encoding (one
+ * message, not every direction as objects). While a newer instant loads, the previous stays.
  */
 export function usePastSnapshot(
   atMs: number | null,
@@ -62,14 +80,13 @@ export function usePastSnapshot(
   fabric: Topology | null,
   health: Health | null,
 ): { state: Remote<LiveSnapshot>; updating: boolean } {
-  const answer = useInstant(atMs, latestMs, true);
-  const compact = useMemo(
-    () =>
-      fabric && fabric.links.length > MAX_DRAWN_LINKS
-        ? { channelIndex: channelIndexById(fabric), channels: fabric.links.length * 2 }
-        : null,
-    [fabric],
-  );
+  const view: StreamView = fabric && fabric.links.length > MAX_DRAWN_LINKS ? 'compact' : 'full';
+  const q = instantMessageQuery(atMs, view, fabric ? fabric.links.length * 2 : undefined);
+  const recent = atMs !== null && (latestMs === null || latestMs - atMs < RECENT_MS);
+  const answer = useApiQuery(q.key, fabric ? q.load : null, {
+    keepPrevious: true,
+    ...(recent ? { staleTimeMs: RECENT_STALE_MS } : {}),
+  });
   const data = answer.status === 'ready' ? answer.data : null;
   const store = health?.store ?? 'embedded';
   const intervalMs = health?.intervalMs ?? 1000;
@@ -77,21 +94,19 @@ export function usePastSnapshot(
   const snapshot = useMemo(
     () =>
       data
-        ? pastSnapshot(
-            data.links,
-            data.summary,
+        ? {
+            ...data,
             // A past instant is as it was stored: its age and staleness are not the live data's.
-            {
-              status: 'ok',
+            health: {
+              status: 'ok' as const,
               store,
               lastSampleAgeSeconds: null,
               intervalMs,
               staleAfterSeconds,
             },
-            compact,
-          )
+          }
         : null,
-    [data, store, intervalMs, staleAfterSeconds, compact],
+    [data, store, intervalMs, staleAfterSeconds],
   );
   if (answer.status === 'ready' && snapshot)
     return { state: { status: 'ready', data: snapshot }, updating: answer.updating };

@@ -177,13 +177,24 @@ async function stages(): Promise<void> {
       jsonBytes = emulator.portCountersJson().reduce((n, c) => n + c.length, 0);
     });
     report('emulator /v1/ports size', jsonBytes / 1e6, 'MB', undefined, 1);
+    let arrowBytes = 0;
+    await stage(
+      'emulator /v1/ports Arrow written (counters read + columns), as the collector asks',
+      runs,
+      () => {
+        arrowBytes = emulator.portCountersArrow().byteLength;
+      },
+    );
+    report('emulator /v1/ports size, Arrow', arrowBytes / 1e6, 'MB', undefined, 1);
     await stage('GET /v1/ports over HTTP, as JSON (write + transfer + JSON.parse)', runs, async () =>
       (await fetch(`${emulatorServer.url}/v1/ports`)).json(),
     );
 
     // --- the collector -----------------------------------------------------------------------
-    const snapshot = await stage('collector source read (GET /v1/ports → port samples)', runs, () =>
-      source.read(AbortSignal.timeout(60_000)),
+    const snapshot = await stage(
+      'collector source read (GET /v1/ports?format=arrow → port samples)',
+      runs,
+      () => source.read(AbortSignal.timeout(60_000)),
     );
     await store.scrapeOnce();
     const url = new URL(store.stats().targets[0]?.url ?? collector.url);
@@ -270,6 +281,8 @@ async function live(): Promise<void> {
     // Warm up: two scrapes after the traffic started, so every rate spans traffic.
     await new Promise((resolve) => setTimeout(resolve, 3 * intervalMs + 2000));
     const liveMs = Math.max(6 * intervalMs, 30_000);
+    const cpuBefore = demoCpuSeconds(demo);
+    const cpuStarted = performance.now();
     const ages: number[] = [];
     let degraded = 0;
     let unknownRate = 0;
@@ -282,6 +295,25 @@ async function live(): Promise<void> {
       if (summary.hostTransmitBytesPerSecond === null) unknownRate++;
       ages.push(health.lastSampleAgeSeconds ?? Number.POSITIVE_INFINITY);
     }
+    const cpuAfter = demoCpuSeconds(demo);
+    const cpuWindowS = (performance.now() - cpuStarted) / 1000;
+    const cores = (key: keyof typeof cpuAfter) => (cpuAfter[key] - cpuBefore[key]) / cpuWindowS;
+    console.log(
+      `${scenario} live CPU by process over ${cpuWindowS.toFixed(0)} s: api ${cores('api').toFixed(2)}, emulator ${cores('emulator').toFixed(2)}, collector ${cores('collector').toFixed(2)} cores`,
+    );
+    // Issue #25's baseline: the same demo, a permutation running, 60 s after warm-up, 2026-11-24.
+    const baseline = scenario === undefined ? undefined : CPU_BASELINE_CORES[scenario];
+    if (baseline !== undefined)
+      console.log(
+        `${scenario} live CPU of the whole demo, baseline before the columnar frame: ${baseline} cores`,
+      );
+    report(
+      'live CPU of the whole demo (steady state, a permutation running)',
+      cores('api') + cores('emulator') + cores('collector'),
+      'cores',
+      baseline === undefined ? undefined : baseline / 2,
+      2,
+    );
     const hostLinks = (await api('/links?kind=host')).links as { utilization: number | null }[];
     const unknown = hostLinks.filter((l) => l.utilization === null).length;
     const busy = hostLinks.filter((l) => (l.utilization ?? 0) > 0.5).length;
@@ -307,6 +339,38 @@ async function live(): Promise<void> {
   }
   report("peak RSS of the demo's API process", process.resourceUsage().maxRSS / 1024, 'MiB', limits?.rssMiB);
   report("peak RSS of the demo's emulator and collector processes", pipelinePeak, 'MiB');
+}
+
+/**
+ * Steady-state CPU of the fat-tree-27648 embedded demo before the columnar frame of issue #25:
+ * 0.70 cores, measured over 60 s after warm-up with a permutation running (2026-11-24, one process
+ * then). The target is half of it.
+ */
+const CPU_BASELINE_CORES: Record<string, number> = { 'fat-tree-27648': 0.7 };
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ: 100 on Linux). */
+const USER_HZ = 100;
+
+/** CPU seconds used so far by the demo's API (this process) and its emulator and collector. */
+function demoCpuSeconds(demo: RunningDemo): { api: number; emulator: number; collector: number } {
+  const usage = process.cpuUsage();
+  const ofPid = (pid: number | undefined): number => {
+    if (pid === undefined) return 0;
+    try {
+      // Fields after the command name (which may hold spaces, hence the last ")"): utime, stime
+      // are the 12th and 13th.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
+    } catch {
+      return 0;
+    }
+  };
+  const pids = demo.pipelinePids as Record<string, number | undefined>;
+  return {
+    api: (usage.user + usage.system) / 1e6,
+    emulator: ofPid(pids.emulator),
+    collector: ofPid(pids.collector),
+  };
 }
 
 /** Peak RSS (VmHWM) of the demo's emulator and collector processes together, MiB, while they run. */

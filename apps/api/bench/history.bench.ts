@@ -1,14 +1,21 @@
 import { median } from '@fabscope/test-support';
-import { buildScenario } from '@fabscope/topology';
+import { buildScenario, CATEGORY_NAMES } from '@fabscope/topology';
 import { defaultSampleIntervalMs } from '../src/config.ts';
+import { compactFrame, TOP_RANKINGS } from '../src/lib/compact-tick.ts';
+import { frameFromStates, summarizeFrame } from '../src/lib/frame.ts';
 import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../src/lib/link-errors.ts';
+import { channelsOf, RankedLinks } from '../src/lib/link-order.ts';
 import { directionState, type LinkDirectionState, LinkIndex, summarize } from '../src/lib/utilization.ts';
 import { EmbeddedTimeQueries } from '../src/store/embedded-history.ts';
 
 // The embedded store's history at fabric scale, filled with one hour of frames at the sampling
 // interval of each size (1 s at 1152 hosts, 10 s at 27,648): the history of one link over the
 // hour, a time-travel snapshot (every link direction and the summary at an instant, serialized as
-// the API answers), the summary over the hour, and the memory the frames take.
+// the API answers), the summary over the hour, and the memory the frames take. And the past
+// instant as the dashboard fetches it (`GET /instant`, the compact stream encoding) against one
+// live compact stream message of the same directions: its bytes at most 1.1 × (BYTES_LIMIT), its
+// top the head of `/links?sort=…&time=` for every sort the top carries.
+const BYTES_LIMIT = 1.1;
 const LIMITS = {
   'fat-tree-1152': { linkHourMs: 100, snapshotMs: 1000 },
   'fat-tree-27648': { linkHourMs: 100, snapshotMs: 1000 },
@@ -68,6 +75,7 @@ for (const [scenario, limits] of Object.entries(LIMITS)) {
       s.utilization = random();
       s.bytesPerSecond = s.utilization * s.capacityBytesPerSecond;
       s.transmitWaitFraction = random() * 0.2;
+      s.packetsPerSecond = s.bytesPerSecond / (256 + random() * 4096);
     }
     const timeMs = start + f * intervalMs;
     queries.history.record(timeMs, states, summarize(index, states, timeMs));
@@ -91,6 +99,52 @@ for (const [scenario, limits] of Object.entries(LIMITS)) {
     fullBytes = JSON.stringify(await queries.linksAt(at)).length;
   });
   const points = (await queries.linkRange([id], hour))[0]?.points.length;
+  // The last frame written is the instant `at` stands for at the end of the hour: compare the past
+  // answer of the newest frame with the live message its directions made.
+  const lastMs = start + (frames - 1) * intervalMs;
+  const health = {
+    status: 'ok',
+    store: 'embedded',
+    lastSampleAgeSeconds: null,
+    intervalMs,
+    staleAfterSeconds: 30,
+  };
+  const liveFrame = frameFromStates(index, states, lastMs);
+  const liveTime = new Date(lastMs).toISOString();
+  const liveBytes = JSON.stringify(
+    compactFrame({ time: liveTime, health, summary: summarizeFrame(liveFrame, true) }, liveFrame),
+  ).length;
+  let pastBytes = 0;
+  let pastTop: LinkDirectionState[] = [];
+  const pastMs = await timedAsync(3, async () => {
+    const [frame, summary] = await Promise.all([queries.frameAt(lastMs), queries.summaryAt(lastMs)]);
+    const message = compactFrame({ time: liveTime, health, summary }, frame);
+    pastTop = message.top;
+    pastBytes = JSON.stringify(message).length;
+  });
+  // The top, ranked per kind by each of TOP_RANKINGS, is /links's first page of that sort and kind.
+  const pastFrame = await queries.frameAt(lastMs);
+  let topsEqual = true;
+  for (const kind of ['isl', 'host'] as const) {
+    for (const [k, sort] of (['utilization', 'transmitWaitFraction', ...CATEGORY_NAMES] as const).entries()) {
+      const ranked = new RankedLinks(
+        pastFrame.index,
+        { frame: pastFrame, channels: channelsOf(pastFrame, kind, null) },
+        sort,
+        'desc',
+      );
+      const page = ranked.slice(0, 50).map((l) => l.id);
+      const fromTop = pastTop
+        .filter((l) => l.kind === kind)
+        .sort(TOP_RANKINGS[k])
+        .slice(0, 50)
+        .map((l) => l.id);
+      if (page.join() !== fromTop.join()) {
+        topsEqual = false;
+        console.log(`${scenario} top by ${sort} (${kind}) differs from /links`);
+      }
+    }
+  }
   console.log(
     `${scenario} history: ${frames} frames × ${index.channels.length} directions at ${intervalMs / 1000} s, ` +
       `${(queries.history.bytes / 1e6).toFixed(0)} MB of frames, RSS +${((rssAfter - rssBefore) / 1e6).toFixed(0)} MB, filled in ${(fillMs / 1000).toFixed(1)} s`,
@@ -105,7 +159,14 @@ for (const [scenario, limits] of Object.entries(LIMITS)) {
   console.log(
     `${scenario} every direction at an instant, serialized: ${fullMs.toFixed(0)} ms, ${(fullBytes / 1e6).toFixed(1)} MB`,
   );
+  const ratio = pastBytes / liveBytes;
+  console.log(
+    `${scenario} past instant as the dashboard fetches it (GET /instant, compact): ${(pastBytes / 1e6).toFixed(2)} MB in ${pastMs.toFixed(0)} ms; ` +
+      `one live compact stream message: ${(liveBytes / 1e6).toFixed(2)} MB; past ÷ live ${ratio.toFixed(3)} (limit ${BYTES_LIMIT}); ` +
+      `top = /links?sort=…&time= for every sort: ${topsEqual ? 'yes' : 'NO'}`,
+  );
   if (linkHourMs > limits.linkHourMs || snapshotMs > limits.snapshotMs) over++;
+  if (ratio > BYTES_LIMIT || !topsEqual) over++;
   queries.close();
 }
 console.log(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);

@@ -8,7 +8,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ApiContext } from '../context.ts';
 import { type CompactTick, compactFrame } from '../lib/compact-tick.ts';
-import { statesOf } from '../lib/frame.ts';
+import { statesOf, summarizeFrame } from '../lib/frame.ts';
 import { parseTime } from '../lib/time-params.ts';
 import { STREAM_VIEWS } from '../sampler.ts';
 import { requireQueries } from './time-travel.ts';
@@ -54,7 +54,14 @@ export const instantRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asy
     async (request, reply) => {
       const timeMs = parseTime('time', request.query.time);
       const queries = requireQueries(ctx);
-      const [frame, summary] = await Promise.all([queries.frameAt(timeMs), queries.summaryAt(timeMs)]);
+      const [frame, stored] = await Promise.all([queries.frameAt(timeMs), queries.summaryAt(timeMs)]);
+      // The embedded store kept the live summary whole; Prometheus' sums have no category
+      // histograms or ports without data: those of the frame, by the live summary's function.
+      let summary = stored;
+      if (!stored.categories) {
+        const { categories, portsWithoutData } = summarizeFrame(frame, true, timeMs);
+        summary = { ...stored, ...(categories ? { categories } : {}), portsWithoutData };
+      }
       const now = ctx.sampler.healthNow().health;
       const version = ctx.sampler.topologyVersion;
       // A past instant is as it was stored: its age and staleness are not the live data's. Its

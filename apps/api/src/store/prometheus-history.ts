@@ -1,5 +1,5 @@
 import type { FabricEvent } from '../events/event-log.ts';
-import { frameOf, type LinkFrame, statesOf, summarizeFrame } from '../lib/frame.ts';
+import { frameOf, type LinkFrame, statesOf } from '../lib/frame.ts';
 import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../lib/link-errors.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
 import {
@@ -197,13 +197,12 @@ export class PrometheusTimeQueries implements TimeQueries {
 
   async summaryAt(timeMs: number, signal?: AbortSignal): Promise<FabricSummary> {
     const q = this.summaryQueries();
-    const [host, buckets, frame] = await Promise.all([
+    // Two short answers (the collectors' sums): no category histograms, which need every
+    // direction's series (`/instant` adds them from its frame).
+    const [host, buckets] = await Promise.all([
       this.client.query(q.host, timeMs, signal),
       this.client.query(q.buckets, timeMs, signal),
-      this.frameAt(timeMs, signal),
     ]);
-    // The categories' histograms and the ports without data, as the live summary has them.
-    const { categories, portsWithoutData } = summarizeFrame(frame, true, timeMs);
     const counted = buckets.map((s) => ({ metric: s.metric, count: sampleValue(s.value[1]) }));
     const isl = bucketCounts(counted, 'isl');
     const hostLinks = bucketCounts(counted, 'host');
@@ -214,8 +213,6 @@ export class PrometheusTimeQueries implements TimeQueries {
       hostTransmitBytesPerSecond: host[0] ? sampleValue(host[0].value[1]) : null,
       histogram: { isl, host: hostLinks },
       staleLinks: Math.max(0, this.index.channels.length - knownCount),
-      ...(categories ? { categories } : {}),
-      ...(portsWithoutData === undefined ? {} : { portsWithoutData }),
     };
   }
 

@@ -3,6 +3,7 @@ import { compactFrame } from './lib/compact-tick.ts';
 import { frameForSliced, type LinkFrame, statesOf, summarizeFrame } from './lib/frame.ts';
 import { redactAddresses } from './lib/redact.ts';
 import { deflateFrame, type StreamEncoding } from './lib/sse-deflate.ts';
+import { staleAfterSeconds } from './lib/staleness.ts';
 import type { FabricSummary, LinkDirectionState, LinkIndex } from './lib/utilization.ts';
 import type { MetricsStore, RatesSnapshot } from './store/types.ts';
 
@@ -67,20 +68,10 @@ type Listener = (frame: Buffer) => void;
 type Channel = `${StreamView}/${StreamEncoding}`;
 const CHANNELS: readonly Channel[] = STREAM_VIEWS.flatMap((v) => [`${v}/identity`, `${v}/deflate`] as const);
 
-/**
- * Data older than this is stale on screen and in /health, or than the store's own limit when
- * that is longer (an embedded store scraping a big fabric every 10 s), or than two and a half
- * sampling intervals.
- */
-export const STALE_AFTER_SECONDS = 5;
+export { STALE_AFTER_SECONDS, staleAfterSeconds } from './lib/staleness.ts';
 
 /** Stream clients written to per turn of the event loop. */
 export const DELIVERY_BATCH = 50;
-
-/** The staleness limit for a sampling interval and the store's own limit (when it gives one). */
-export function staleAfterSeconds(intervalMs: number, storeLimitSeconds?: number): number {
-  return Math.max(STALE_AFTER_SECONDS, (2.5 * intervalMs) / 1000, storeLimitSeconds ?? 0);
-}
 
 /** Health of a snapshot `elapsedSeconds` after it was read: ages keep growing between ticks. */
 function healthOf(

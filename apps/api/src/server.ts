@@ -18,6 +18,7 @@ import { CachedJobSource } from './jobs/cached-source.ts';
 import { FileJobSource } from './jobs/file-source.ts';
 import type { JobSource } from './jobs/job.ts';
 import { SlurmJobSource } from './jobs/slurm-source.ts';
+import { prometheusStaleAfterSeconds } from './lib/staleness.ts';
 import { LinkIndex } from './lib/utilization.ts';
 import { RoutingFollower } from './routing-follower.ts';
 import { Sampler } from './sampler.ts';
@@ -75,8 +76,7 @@ export async function startApi(
       rateWindow: config.prometheusRateWindow,
       mapping: seriesMappingFor(config, fabric),
       scrapeIntervalMs: intervalMs,
-      // A sample is up to an interval and a scrape old: stale after three intervals (5 s at 1 s).
-      staleAfterSeconds: Math.max(5, (3 * intervalMs) / 1000),
+      staleAfterSeconds: prometheusStaleAfterSeconds(intervalMs),
       timeoutMs: Math.max(5000, 2 * intervalMs),
     });
   } else {

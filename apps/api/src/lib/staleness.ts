@@ -1,3 +1,31 @@
+// When data is stale: decided here, once, for every store and every answer. Three readings of one
+// policy — a sample is stale once it is older than the newest one could be had collection kept
+// up (its interval, and how long collection takes), with room for two misses:
+// - the embedded store's own samples (scrapeTiming: from its interval and its scrapes' durations);
+// - a Prometheus's samples (prometheusStaleAfterSeconds: an interval and a scrape, three times);
+// - what /health and every stream message say (staleAfterSeconds: at least 5 s, two and a half
+//   sampling intervals, or the store's own limit when it is longer).
+
+/**
+ * Data older than this is stale on screen and in /health, or than the store's own limit when
+ * that is longer (an embedded store scraping a big fabric every 10 s), or than two and a half
+ * sampling intervals.
+ */
+export const STALE_AFTER_SECONDS = 5;
+
+/** The staleness limit for a sampling interval and the store's own limit (when it gives one). */
+export function staleAfterSeconds(intervalMs: number, storeLimitSeconds?: number): number {
+  return Math.max(STALE_AFTER_SECONDS, (2.5 * intervalMs) / 1000, storeLimitSeconds ?? 0);
+}
+
+/**
+ * A Prometheus's samples: up to an interval and a scrape old, stale after three intervals (5 s at
+ * least, as at 1 s).
+ */
+export function prometheusStaleAfterSeconds(scrapeIntervalMs: number): number {
+  return Math.max(STALE_AFTER_SECONDS, (3 * scrapeIntervalMs) / 1000);
+}
+
 /**
  * How long the embedded store waits for a scrape and how old a sample may get before it is stale,
  * from the configured interval and how long scrapes actually take. A scrape that takes 4 s on a

@@ -1,4 +1,5 @@
 import type { EventLog } from '../events/event-log.ts';
+import { type ScrapeTiming, scrapeTiming } from '../lib/staleness.ts';
 import type { LinkIndex } from '../lib/utilization.ts';
 import { EmbeddedTimeQueries, type ScrapeDone } from './embedded-history.ts';
 import { ExpositionScanner } from './exposition-stream.ts';
@@ -17,7 +18,6 @@ import {
   UNRESOLVED,
   WAIT_TICK,
 } from './scrape-staging.ts';
-import { type ScrapeTiming, scrapeTiming } from './scrape-timing.ts';
 import { fabscopeMapping, linkUpOf, type SeriesMapping, type SeriesSample } from './series-mapping.ts';
 import { ERROR_FIELDS, type MetricsStore, type RatesSnapshot } from './types.ts';
 
@@ -27,7 +27,7 @@ export interface EmbeddedStoreOptions {
   scrapeIntervalMs?: number;
   /** Rates span at least this much history (newest reading against the oldest within it). */
   rateWindowMs?: number;
-  /** Series not seen for this long are dropped as stale. Default: from the interval and the scrape durations (scrape-timing.ts). */
+  /** Series not seen for this long are dropped as stale. Default: from the interval and the scrape durations (lib/staleness.ts). */
   staleAfterMs?: number;
   /** A scrape is aborted after this long. Default: from the interval and the scrape durations. */
   timeoutMs?: number;

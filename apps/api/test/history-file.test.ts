@@ -59,7 +59,8 @@ function readingOf(index: LinkIndex, f: number): ErrorReading | undefined {
           : { symbolErrors: 0, linkDowned: 0 };
       ports.set(ch.fromKey, port);
     });
-    reading = errorReadingOf(index, ports);
+    // The ports report the same fields each time: the reading shares the port sets of the one before.
+    reading = errorReadingOf(index, ports, readings.get(`${index.channels.length}:${group - 1}`));
     readings.set(key, reading);
   }
   return reading;

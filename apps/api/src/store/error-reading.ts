@@ -27,8 +27,16 @@ export function idleValue(field: ErrorField): number {
 
 const FIELD_INDEX = new Map<string, number>(ERROR_FIELDS.map((f, i) => [f, i]));
 
-/** The reading of the ports' error rates (`errors` of each PortRates), in channel order. */
-export function errorReadingOf(index: LinkIndex, ports: ReadonlyMap<string, PortRates>): ErrorReading {
+/**
+ * The reading of the ports' error rates (`errors` of each PortRates), in channel order. Where each
+ * port reported the same fields as in `previous` (the usual case), its `set` and `sets` are
+ * previous's, shared: a reading then costs only its fields that are not idle.
+ */
+export function errorReadingOf(
+  index: LinkIndex,
+  ports: ReadonlyMap<string, PortRates>,
+  previous?: ErrorReading,
+): ErrorReading {
   const n = index.channels.length;
   const set = new Uint8Array(n).fill(NO_READING);
   const sets: number[][] = [];
@@ -63,9 +71,14 @@ export function errorReadingOf(index: LinkIndex, ports: ReadonlyMap<string, Port
     }
     set[c] = id;
   }
+  const same =
+    previous !== undefined &&
+    previous.sets.length === sets.length &&
+    previous.sets.every((fields, i) => fields.join() === sets[i]?.join()) &&
+    previous.set.every((id, c) => id === set[c]);
   return {
-    set,
-    sets,
+    set: same ? previous.set : set,
+    sets: same ? previous.sets : sets,
     port: Int32Array.from(port),
     field: Uint8Array.from(field),
     value: Float64Array.from(value),

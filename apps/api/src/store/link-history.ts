@@ -148,7 +148,7 @@ export class LinkHistory {
         }
       if (same) return last.reading;
     }
-    const reading = errorReadingOf(index, ports);
+    const reading = errorReadingOf(index, ports, last?.reading);
     this.readingSource = { ports, reading };
     return reading;
   }

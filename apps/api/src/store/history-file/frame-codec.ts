@@ -37,7 +37,7 @@ import {
   WAIT_SCALE,
   WAIT_UNKNOWN,
 } from '../link-history.ts';
-import { ERROR_FIELDS } from '../types.ts';
+import { ERROR_FIELDS, type ErrorField } from '../types.ts';
 import { MESSAGE_RECORD_BATCH, MESSAGE_SCHEMA, wholeMessages } from './arrow-messages.ts';
 import type { FabricIdentity } from './fabric-identity.ts';
 
@@ -77,6 +77,8 @@ export class FrameCodec {
 
   /** The previous instant's error reading, written (encode) or read (decode) last. */
   private lastReading: ErrorReading | undefined;
+  /** The port sets written last (a reading that shares them writes none). */
+  private lastSet: Uint8Array | undefined;
 
   /** `version` '1' writes the old form (for the tests that read it back). */
   constructor(
@@ -234,8 +236,11 @@ export class FrameCodec {
     const r = frame.columns.errors;
     const here = r !== undefined && r !== this.lastReading;
     this.lastReading = r;
+    // The port sets only when they changed (a segment's first reading always has them).
+    const newSets = here && r.set !== this.lastSet;
+    if (newSets) this.lastSet = r.set;
     const state = r === undefined ? READING_NONE : here ? READING_HERE : READING_PREVIOUS;
-    const setNames = here ? r.sets.map((set) => set.map((i) => ERROR_FIELDS[i])) : [];
+    const setNames = newSets ? r.sets.map((set) => set.map((i) => ERROR_FIELDS[i])) : [];
     const histograms = frame.summary?.categories;
     const cells = histograms
       ? Uint32Array.from(
@@ -249,8 +254,8 @@ export class FrameCodec {
     return [
       listColumn(packets, frame.columns.packets),
       column(reading, Int8Array.of(state)),
-      utf8Column(sets, here ? JSON.stringify(setNames) : ''),
-      variableListColumn(portSet, here ? r.set : new Uint8Array(0)),
+      utf8Column(sets, newSets ? JSON.stringify(setNames) : ''),
+      variableListColumn(portSet, newSets ? r.set : new Uint8Array(0)),
       variableListColumn(ports, here ? r.port : new Int32Array(0)),
       variableListColumn(fields, here ? r.field : new Uint8Array(0)),
       variableListColumn(values, here ? r.value : new Float64Array(0)),
@@ -262,6 +267,7 @@ export class FrameCodec {
   /** A segment starts anew: its first instant carries its error reading whole. */
   startSegment(): void {
     this.lastReading = undefined;
+    this.lastSet = undefined;
   }
 
   /**
@@ -322,6 +328,8 @@ export class FrameCodec {
     // A segment of version 1 kept no packets: unknown, never 0.
     const unknownPackets = v2 ? undefined : new Uint16Array(this.channels).fill(RATE_UNKNOWN);
     let previous: ErrorReading | undefined;
+    let previousSets: Pick<ErrorReading, 'set' | 'sets'> | undefined;
+    const fieldOf = fieldNames.map((name) => ERROR_FIELDS.indexOf(name as ErrorField));
     const frames: StoredFrame[] = [];
     time.forEach((timeBatch, b) => {
       for (let row = 0; row < timeBatch.length; row++) {
@@ -340,21 +348,24 @@ export class FrameCodec {
         if (v2) {
           const state = reading?.[b]?.at(row) as number;
           if (state === READING_HERE) {
-            const names = JSON.parse(sets?.[b]?.at(row) as string) as string[][];
-            const fieldOf = fieldNames.map((name) =>
-              ERROR_FIELDS.indexOf(name as (typeof ERROR_FIELDS)[number]),
-            );
+            const portSets = variableListValues(portSet?.[b], row);
+            // No port sets: those of the reading before, in this segment.
+            if (portSets.length > 0) {
+              const names = JSON.parse(sets?.[b]?.at(row) as string) as string[][];
+              previousSets = {
+                set: portSets.slice() as Uint8Array,
+                sets: names.map((set) => set.map((name) => ERROR_FIELDS.indexOf(name as ErrorField))),
+              };
+            }
+            if (!previousSets || previousSets.set.length !== this.channels)
+              throw new Error('an error reading without the ports of this fabric');
             errors = {
-              set: variableListValues(portSet?.[b], row).slice() as Uint8Array,
-              sets: names.map((set) =>
-                set.map((name) => ERROR_FIELDS.indexOf(name as (typeof ERROR_FIELDS)[number])),
-              ),
+              ...previousSets,
               port: variableListValues(ports?.[b], row).slice() as Int32Array,
               // A field this fabscope does not know is dropped (index −1 → 255, never a field).
               field: Uint8Array.from(variableListValues(fields?.[b], row), (i) => fieldOf[i] ?? 255),
               value: variableListValues(values?.[b], row).slice() as Float64Array,
             };
-            if (errors.set.length !== this.channels) throw new Error('an error reading of the wrong length');
           } else if (state === READING_PREVIOUS) errors = previous;
           previous = errors;
           const cells = variableListValues(categories?.[b], row);

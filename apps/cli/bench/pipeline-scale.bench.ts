@@ -87,6 +87,15 @@ const TARGETS: Record<string, TsdbTargets> = {
  */
 const KNOWN_CATEGORIES = ['integrity', 'congestion', 'security', 'routing'] as const;
 
+/**
+ * Steady-state CPU of the fat-tree-27648 embedded demo before the columnar frame of issue #25:
+ * 0.70 cores, measured over 60 s after warm-up with a permutation running (2026-11-24, one process
+ * then). The target is half of it.
+ */
+const CPU_BASELINE_CORES: Record<string, number> = { 'fat-tree-27648': 0.7 };
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ: 100 on Linux). */
+const USER_HZ = 100;
+
 /** Polls that may be other than ok: 1 % (ok in ≥ 99 % of them). */
 const NOT_OK_PERCENT = 1;
 
@@ -299,7 +308,7 @@ async function live(): Promise<void> {
     const cpuWindowS = (performance.now() - cpuStarted) / 1000;
     const cores = (key: keyof typeof cpuAfter) => (cpuAfter[key] - cpuBefore[key]) / cpuWindowS;
     console.log(
-      `${scenario} live CPU by process over ${cpuWindowS.toFixed(0)} s: api ${cores('api').toFixed(2)}, emulator ${cores('emulator').toFixed(2)}, collector ${cores('collector').toFixed(2)} cores`,
+      `${scenario} live CPU by process over ${cpuWindowS.toFixed(0)} s: api ${cores('api').toFixed(2)}, emulator ${cores('emulator').toFixed(2)}, collector ${cores('collector').toFixed(2)} cores (pids ${JSON.stringify(demo.pipelinePids)})`,
     );
     // Issue #25's baseline: the same demo, a permutation running, 60 s after warm-up, 2026-11-24.
     const baseline = scenario === undefined ? undefined : CPU_BASELINE_CORES[scenario];
@@ -340,15 +349,6 @@ async function live(): Promise<void> {
   report("peak RSS of the demo's API process", process.resourceUsage().maxRSS / 1024, 'MiB', limits?.rssMiB);
   report("peak RSS of the demo's emulator and collector processes", pipelinePeak, 'MiB');
 }
-
-/**
- * Steady-state CPU of the fat-tree-27648 embedded demo before the columnar frame of issue #25:
- * 0.70 cores, measured over 60 s after warm-up with a permutation running (2026-11-24, one process
- * then). The target is half of it.
- */
-const CPU_BASELINE_CORES: Record<string, number> = { 'fat-tree-27648': 0.7 };
-/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ: 100 on Linux). */
-const USER_HZ = 100;
 
 /** CPU seconds used so far by the demo's API (this process) and its emulator and collector. */
 function demoCpuSeconds(demo: RunningDemo): { api: number; emulator: number; collector: number } {

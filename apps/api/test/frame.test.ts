@@ -2,7 +2,15 @@ import { buildScenario, CATEGORY_NAMES } from '@fabscope/topology';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compactFrame, compactTick } from '../src/lib/compact-tick.ts';
-import { frameFromStates, frameOf, known, stateAt, statesOf, summarizeFrame } from '../src/lib/frame.ts';
+import {
+  frameFromStates,
+  frameOf,
+  frameOfKept,
+  known,
+  stateAt,
+  statesOf,
+  summarizeFrame,
+} from '../src/lib/frame.ts';
 import { channelsOf, type LinkSort, RankedLinks } from '../src/lib/link-order.ts';
 import { LinkIndex, linkDirectionStates, summarize } from '../src/lib/utilization.ts';
 import { LinkHistory } from '../src/store/link-history.ts';
@@ -85,6 +93,31 @@ function snapshots(index: LinkIndex): fc.Arbitrary<RatesSnapshot> {
 }
 
 describe('the frame: columns per instant in channel order', () => {
+  it('of what a store kept (frameOfKept) equals frameOf over the snapshot of whole directions it stands for', () => {
+    for (const index of indexes) {
+      fc.assert(
+        fc.property(snapshots(index), (snapshot) => {
+          // A source of whole directions (the history's past instants are read as one).
+          const whole = { ...snapshot, directions: snapshot.directions ?? new Map() };
+          const frame = frameOf(index, whole);
+          const kept = frameOfKept(
+            index,
+            frame.timeMs,
+            {
+              bytesPerSecond: frame.bytesPerSecond,
+              packetsPerSecond: frame.packetsPerSecond,
+              transmitWaitFraction: frame.transmitWaitFraction,
+              linkUp: frame.linkUp,
+            },
+            whole.ports,
+          );
+          expect({ ...kept, lastSampleAgeSeconds: frame.lastSampleAgeSeconds }).toEqual(frame);
+        }),
+        { numRuns: 60 },
+      );
+    }
+  });
+
   it("holds linkDirectionStates' fields for any snapshot (nulls as NaN, link state as 1/0/−1)", () => {
     for (const index of indexes) {
       fc.assert(

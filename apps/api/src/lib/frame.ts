@@ -6,7 +6,12 @@ import {
   utilizationOf,
 } from '@fabscope/topology';
 import type { PortRates, RatesSnapshot } from '../store/types.ts';
-import { type CategoryHistograms, directionErrors, errorsPerSecond } from './link-errors.ts';
+import {
+  type CategoryHistograms,
+  directionCategories,
+  directionErrors,
+  errorsPerSecond,
+} from './link-errors.ts';
 import { slicedLoop } from './sliced.ts';
 import {
   type ChannelKeys,
@@ -133,6 +138,49 @@ export async function frameForSliced(index: LinkIndex, snapshot: RatesSnapshot):
     shared.set(snapshot, frames);
   }
   frames.set(index, frame);
+  return frame;
+}
+
+/** What a store kept of every direction at an instant, in channel order; NaN and −1 unknown. */
+export interface KeptDirections {
+  bytesPerSecond: Float64Array;
+  packetsPerSecond: Float64Array;
+  transmitWaitFraction: Float64Array;
+  linkUp: Int8Array;
+}
+
+/**
+ * The frame of what a store kept (the embedded history's ring) and the ports' error rates it read:
+ * each direction's measures as `measuresOf` puts them together for a source that measured whole
+ * directions (no XmitWait ticks), its errors from its two ports (`directionErrors`) and its
+ * categories from those (`directionCategories`) — the same functions, without a snapshot's maps.
+ * Equal to frameOf over the snapshot these columns stand for (tested).
+ */
+export function frameOfKept(
+  index: LinkIndex,
+  timeMs: number,
+  kept: KeptDirections,
+  ports: ReadonlyMap<string, PortRates>,
+): LinkFrame {
+  const frame = emptyFrame(index, timeMs, null, ports);
+  const n = index.channels.length;
+  for (let c = 0; c < n; c++) {
+    const channel = index.channels[c] as LinkIndex['channels'][number];
+    const up = kept.linkUp[c] as number;
+    const traffic = {
+      bytesPerSecond: known(kept.bytesPerSecond[c] as number),
+      packetsPerSecond: known(kept.packetsPerSecond[c] as number),
+      transmitWaitTicksPerSecond: null,
+      transmitWaitFraction: known(kept.transmitWaitFraction[c] as number),
+    };
+    const errors = directionErrors(ports.get(channel.fromKey), ports.get(channel.toKey));
+    writeMeasures(frame, c, channel.fixed, {
+      ...traffic,
+      linkUp: up < 0 ? null : up === 1,
+      errors,
+      categories: directionCategories(errors, traffic, index.categoryConfig),
+    });
+  }
   return frame;
 }
 

@@ -1,5 +1,5 @@
 import type { EventLog } from '../events/event-log.ts';
-import { frameFor, frameOf, type LinkFrame, statesOf, summarizeFrame } from '../lib/frame.ts';
+import { frameFor, frameOfKept, type LinkFrame, statesOf, summarizeFrame } from '../lib/frame.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
 import type { FabricSummary, LinkIndex } from '../lib/utilization.ts';
 import { portErrorsOf } from './error-reading.ts';
@@ -12,7 +12,7 @@ import {
   LinkHistory,
 } from './link-history.ts';
 import type { FabricAt, LinkSeries, SummaryPoint, TimeQueries } from './time-queries.ts';
-import { type DirectionRates, emptyPortRates, type PortRates, type RatesSnapshot } from './types.ts';
+import { emptyPortRates, type PortRates, type RatesSnapshot } from './types.ts';
 
 /** What the embedded store tells its history after each scrape. */
 export interface ScrapeDone {
@@ -179,7 +179,7 @@ export class EmbeddedTimeQueries implements TimeQueries {
     const ring = this.ringAt(timeMs);
     const made = this.madeFrames.get(ring);
     if (ring >= 0 && made?.timeMs === this.history.frameTime(ring)) return { ...made.frame, timeMs };
-    const frame = frameOf(this.index, this.snapshotOf(ring, timeMs));
+    const frame = this.frameOfRing(ring, timeMs);
     if (ring >= 0) {
       if (this.madeFrames.size >= 4) this.madeFrames.delete(this.madeFrames.keys().next().value as number);
       this.madeFrames.set(ring, { timeMs: this.history.frameTime(ring), frame });
@@ -187,36 +187,32 @@ export class EmbeddedTimeQueries implements TimeQueries {
     return frame;
   }
 
-  /**
-   * A kept frame as the store's answer it came from, in the shape of the collector's (whole
-   * directions by their sending port, the ports' link states and error rates): what frameOf reads.
-   */
-  private snapshotOf(ring: number, timeMs: number): RatesSnapshot {
+  /** A kept frame (ring index; −1: none, all unknown) made again with the one formula. */
+  private frameOfRing(ring: number, timeMs: number): LinkFrame {
+    const n = this.index.channels.length;
+    const kept = {
+      bytesPerSecond: new Float64Array(n).fill(Number.NaN),
+      packetsPerSecond: new Float64Array(n).fill(Number.NaN),
+      transmitWaitFraction: new Float64Array(n).fill(Number.NaN),
+      linkUp: new Int8Array(n).fill(-1),
+    };
     const ports = new Map<string, PortRates>();
-    const snapshot: RatesSnapshot = { timeMs, ok: true, lastSampleAgeSeconds: null, ports };
-    if (ring < 0) return snapshot;
+    if (ring < 0) return frameOfKept(this.index, timeMs, kept, ports);
     const history = this.history;
-    const directions = new Map<string, DirectionRates>();
-    const reading = history.frameColumns(ring).errors;
-    const errors = reading ? portErrorsOf(this.index, reading) : undefined;
-    for (const { fixed, fromKey, index: c } of this.index.channels) {
-      const bytes = history.bytesPerSecond(ring, c, fixed.capacityBytesPerSecond);
-      const linkUp = history.linkUp(ring, c);
-      const portErrors = errors?.get(fromKey);
-      directions.set(fromKey, {
-        bytesPerSecond: bytes,
-        packetsPerSecond: history.packetsPerSecond(ring, c),
-        transmitWaitFraction: history.waitFraction(ring, c),
-      });
-      if (bytes === null && linkUp === null && portErrors === undefined) continue;
-      // Each port's link state is its direction's, both ends' already (combineLinkUp of the two).
-      const port = emptyPortRates();
-      port.linkUp = linkUp;
-      if (portErrors) port.errors = portErrors;
-      ports.set(fromKey, port);
+    for (const { fixed, index: c } of this.index.channels) {
+      kept.bytesPerSecond[c] = history.bytesPerSecond(ring, c, fixed.capacityBytesPerSecond) ?? Number.NaN;
+      kept.packetsPerSecond[c] = history.packetsPerSecond(ring, c) ?? Number.NaN;
+      kept.transmitWaitFraction[c] = history.waitFraction(ring, c) ?? Number.NaN;
     }
-    snapshot.directions = directions;
-    return snapshot;
+    kept.linkUp.set(history.frameColumns(ring).up);
+    const reading = history.frameColumns(ring).errors;
+    if (reading)
+      for (const [key, errors] of portErrorsOf(this.index, reading)) {
+        const port = emptyPortRates();
+        port.errors = errors;
+        ports.set(key, port);
+      }
+    return frameOfKept(this.index, timeMs, kept, ports);
   }
 
   async linksAt(timeMs: number): Promise<FabricAt> {

@@ -101,7 +101,8 @@ export function App() {
           bookmarkMs={time.bookmarkMs}
           loading={time.atMs !== null && past.updating}
           error={past.state.status === 'error' ? past.state.message : null}
-          nowMs={nowMs}
+          // Live, the bar's clock labels need only the day; a past instant says how long before live.
+          nowMs={time.atMs === null ? todayMs : nowMs}
         />
       </div>
       <main
@@ -185,7 +186,7 @@ export function App() {
             lastArChangeMs={lastArChange}
             tickSeconds={time.tickSeconds}
             onOpenHistory={openHistory}
-            nowMs={nowMs}
+            nowMs={todayMs}
           />
         </Panel>
         <InvestigatePanel

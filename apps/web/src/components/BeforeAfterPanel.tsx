@@ -1,4 +1,4 @@
-import { memo, useId } from 'react';
+import { memo, useCallback, useId, useMemo } from 'react';
 import { compareLinks, relativeChange } from '../lib/beforeAfter.ts';
 import { formatClock, formatPercentValue } from '../lib/format.ts';
 import { useRateFormat } from '../state/preferences.ts';
@@ -27,7 +27,7 @@ interface BeforeAfterPanelProps {
 
 const CHANGED_LINKS = 10;
 
-function InstantField({
+const InstantField = memo(function InstantField({
   label,
   ms,
   onChange,
@@ -53,7 +53,7 @@ function InstantField({
       </button>
     </div>
   );
-}
+});
 
 /**
  * Evidence of a change: two instants side by side (say either side of an adaptive-routing
@@ -81,20 +81,20 @@ export const BeforeAfterPanel = memo(function BeforeAfterPanel({
   const totalBefore = b?.summary.hostTransmitBytesPerSecond ?? null;
   const totalAfter = a?.summary.hostTransmitBytesPerSecond ?? null;
   const rel = relativeChange(totalBefore, totalAfter);
-  const comparison = a && b ? compareLinks(b.links.links, a.links.links, { limit: CHANGED_LINKS }) : null;
+  const comparison = useMemo(
+    () => (a && b ? compareLinks(b.links.links, a.links.links, { limit: CHANGED_LINKS }) : null),
+    [a, b],
+  );
+  const changeBefore = useCallback((ms: number | null) => onChange('before', ms), [onChange]);
+  const changeAfter = useCallback((ms: number | null) => onChange('after', ms), [onChange]);
   // Settled on both sides: a few ticks before the change, and a few after it has taken effect.
   const margin = Math.max(5, 5 * tickSeconds) * 1000;
 
   return (
     <div className="before-after">
       <div className="before-after-pick">
-        <InstantField
-          label="Before"
-          ms={beforeMs}
-          onChange={(ms) => onChange('before', ms)}
-          shownMs={shownMs}
-        />
-        <InstantField label="After" ms={afterMs} onChange={(ms) => onChange('after', ms)} shownMs={shownMs} />
+        <InstantField label="Before" ms={beforeMs} onChange={changeBefore} shownMs={shownMs} />
+        <InstantField label="After" ms={afterMs} onChange={changeAfter} shownMs={shownMs} />
         <button
           type="button"
           className="btn btn-small"

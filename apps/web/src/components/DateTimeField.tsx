@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { formatDateTimeField, parseDateTimeField } from '../lib/format.ts';
 
 interface DateTimeFieldProps {
@@ -16,7 +16,12 @@ interface DateTimeFieldProps {
  * browser's zone (the time bar names it). A text field rather than `datetime-local`, which Chromium
  * draws in the browser's locale (`11/22/2026, 11:02:15 AM` in en-US) whatever the page says.
  */
-export function DateTimeField({ id, ms, onChange, describedBy }: DateTimeFieldProps) {
+export const DateTimeField = memo(function DateTimeField({
+  id,
+  ms,
+  onChange,
+  describedBy,
+}: DateTimeFieldProps) {
   const [text, setText] = useState(ms === null ? '' : formatDateTimeField(ms));
   // A new instant from outside (a button, the URL) replaces what was typed.
   useEffect(() => {
@@ -49,4 +54,4 @@ export function DateTimeField({ id, ms, onChange, describedBy }: DateTimeFieldPr
       }}
     />
   );
-}
+});

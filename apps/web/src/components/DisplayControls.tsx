@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { memo, useEffect } from 'react';
 import type { RateUnit } from '../lib/format.ts';
 import { applyTheme, setPreference, type ThemeChoice, usePreference } from '../state/preferences.ts';
 
@@ -18,7 +18,7 @@ const THEMES: { value: ThemeChoice; label: string }[] = [
  * colour theme (the system's `prefers-color-scheme` unless chosen). The theme is applied as
  * `data-theme` on <html>, which the stylesheet reads.
  */
-export function DisplayControls() {
+export const DisplayControls = memo(function DisplayControls() {
   const unit = usePreference('rateUnit');
   const theme = usePreference('theme');
   // The stored choice on first render (setPreference applies later changes itself, before charts redraw).
@@ -51,4 +51,4 @@ export function DisplayControls() {
       </label>
     </div>
   );
-}
+});

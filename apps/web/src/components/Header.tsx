@@ -1,11 +1,11 @@
-import { memo } from 'react';
-import type { LiveSnapshot, Topology } from '../api/types.ts';
+import { memo, type ReactNode, useMemo } from 'react';
+import type { Health, LiveSnapshot, Topology } from '../api/types.ts';
 import { networkTypes } from '../lib/fabricTerms.ts';
 import { formatAge, formatFabricType } from '../lib/format.ts';
 import { assessFreshness } from '../lib/freshness.ts';
 import { staleDirectionCount } from '../lib/snapshot.ts';
 import type { StreamConnection } from '../state/useFabricStream.ts';
-import { useNow } from '../state/useNow.ts';
+import { useFreshnessNow } from '../state/useFreshnessNow.ts';
 import type { Loadable } from '../state/useTopology.ts';
 import { DisplayControls } from './DisplayControls.tsx';
 import { SettingsMenu } from './SettingsMenu.tsx';
@@ -27,8 +27,8 @@ const CONNECTION_LABEL: Record<StreamConnection, string> = {
 };
 
 /**
- * Fabric identity, store kind and how old the data is. Owns the only wall-clock ticker of the
- * page, for the age text and the stale banner; the data itself moves on stream ticks.
+ * Fabric identity, store kind and how old the data is (the age when the newest message arrived;
+ * once the next one is late, counted on). The data itself moves on stream ticks.
  */
 export const Header = memo(function Header({
   topology,
@@ -38,38 +38,91 @@ export const Header = memo(function Header({
   silent,
   streamError,
 }: HeaderProps) {
-  const now = useNow(250);
-  const staleLinkCount = snapshot ? staleDirectionCount(snapshot) : 0;
-  const freshness = assessFreshness({
-    nowMs: now,
-    receivedAtMs,
-    lastSampleAgeSeconds: snapshot?.health.lastSampleAgeSeconds ?? null,
-    staleLinkCount,
-    policy: snapshot?.health,
-  });
   const fabric = topology.status === 'ready' ? topology.data : null;
+  const staleLinkCount = useMemo(() => (snapshot ? staleDirectionCount(snapshot) : 0), [snapshot]);
+  // Made here, so the ticker's re-renders (Freshness) find the same elements and leave them be.
+  const identity = (
+    <>
+      <h1 className="brand">fabscope</h1>
+      <div className="fabric-id">
+        {fabric ? (
+          <>
+            <span className="fabric-name">{fabric.name}</span>
+            {/* A mixed fabric names each of its networks ("Ethernet + InfiniBand"). */}
+            <span className="chip">{networkTypes(fabric).map(formatFabricType).join(' + ')}</span>
+          </>
+        ) : (
+          <span className="muted">{topology.status === 'error' ? 'fabric unknown' : 'loading fabric…'}</span>
+        )}
+      </div>
+    </>
+  );
+  const controls = (
+    <>
+      <DisplayControls />
+      <SettingsMenu />
+    </>
+  );
 
   return (
     <header className="app-header">
+      <Freshness
+        identity={identity}
+        controls={controls}
+        store={snapshot?.health.store ?? '—'}
+        health={snapshot?.health}
+        receivedAtMs={receivedAtMs}
+        staleLinkCount={staleLinkCount}
+        connection={connection}
+        silent={silent}
+        streamError={streamError}
+      />
+    </header>
+  );
+});
+
+/**
+ * The header's row around the data's age, the stale banner and the stream's note: the page's only
+ * wall-clock timer (useFreshnessNow, once the next message is late) re-renders this alone (`identity` and `controls` are the
+ * header's own elements, passed through unchanged).
+ */
+function Freshness({
+  identity,
+  controls,
+  store,
+  health,
+  receivedAtMs,
+  staleLinkCount,
+  connection,
+  silent,
+  streamError,
+}: {
+  identity: ReactNode;
+  controls: ReactNode;
+  store: string;
+  health: Health | undefined;
+  receivedAtMs: number | null;
+  staleLinkCount: number;
+  connection: StreamConnection;
+  silent: boolean;
+  streamError: string | null;
+}) {
+  const now = useFreshnessNow(receivedAtMs, health?.lastSampleAgeSeconds ?? null, health);
+  const freshness = assessFreshness({
+    nowMs: now,
+    receivedAtMs,
+    lastSampleAgeSeconds: health?.lastSampleAgeSeconds ?? null,
+    staleLinkCount,
+    policy: health,
+  });
+  return (
+    <>
       <div className="app-header-row">
-        <h1 className="brand">fabscope</h1>
-        <div className="fabric-id">
-          {fabric ? (
-            <>
-              <span className="fabric-name">{fabric.name}</span>
-              {/* A mixed fabric names each of its networks ("Ethernet + InfiniBand"). */}
-              <span className="chip">{networkTypes(fabric).map(formatFabricType).join(' + ')}</span>
-            </>
-          ) : (
-            <span className="muted">
-              {topology.status === 'error' ? 'fabric unknown' : 'loading fabric…'}
-            </span>
-          )}
-        </div>
+        {identity}
         <dl className="header-facts">
           <div>
             <dt>store</dt>
-            <dd>{snapshot?.health.store ?? '—'}</dd>
+            <dd>{store}</dd>
           </div>
           <div>
             <dt>stream</dt>
@@ -88,8 +141,7 @@ export const Header = memo(function Header({
             </dd>
           </div>
         </dl>
-        <DisplayControls />
-        <SettingsMenu />
+        {controls}
       </div>
       {freshness.state === 'stale' && (
         <div className="stale-banner" role="alert">
@@ -102,6 +154,6 @@ export const Header = memo(function Header({
         </div>
       )}
       {streamError && freshness.state !== 'stale' && <div className="stream-note">{streamError}</div>}
-    </header>
+    </>
   );
-});
+}

@@ -1,4 +1,5 @@
 import type { LinkDirectionState, Summary } from '../api/types.ts';
+import { formatCount } from '../lib/format.ts';
 import {
   CATEGORIES,
   CATEGORY_LABELS,
@@ -109,7 +110,7 @@ export function HealthLights({
       <p className="muted small" data-testid="ports-without-data" data-count={without ?? ''}>
         {without === undefined
           ? 'Ports without data: unknown'
-          : `Ports without data: ${without.toLocaleString('en')}`}
+          : `Ports without data: ${formatCount(without)}`}
       </p>
     </div>
   );

@@ -2,7 +2,7 @@ import { memo, useId } from 'react';
 import type { LinkDirectionState } from '../api/types.ts';
 import { utilizationColor } from '../lib/colors.ts';
 import { isCongested } from '../lib/congestion.ts';
-import { formatEnds, formatMpps, formatPercentValue } from '../lib/format.ts';
+import { formatCount, formatEnds, formatMpps, formatPercentValue } from '../lib/format.ts';
 import { CATEGORY_LABELS, crossedCategories, errorSummary, ofThreshold } from '../lib/health.ts';
 import {
   KIND_FILTERS,
@@ -102,7 +102,7 @@ export const LinkTable = memo(function LinkTable({
         )}
         {links && (
           <span className="muted">
-            {rows.length} of {(totalDirections ?? links.length).toLocaleString('en')} link directions
+            {rows.length} of {formatCount(totalDirections ?? links.length)} link directions
             {partial && ' (the stream sends the first 50 ISL and 50 host-link directions of every ranking)'}
           </span>
         )}

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { memo, useEffect, useId, useMemo, useState } from 'react';
 import { formatCount } from '../lib/format.ts';
 import { matchNames } from '../lib/nameSearch.ts';
 import { SELECT_LIMIT } from '../lib/route.ts';
@@ -16,7 +16,13 @@ interface NodePickerProps {
  * Picks one name: a select for a few hundred choices, a searchable combobox for big fabrics
  * (a page of matches at a time instead of thousands of <option>s).
  */
-export function NodePicker({ label, value, options, onChange, placeholder = 'choose…' }: NodePickerProps) {
+export const NodePicker = memo(function NodePicker({
+  label,
+  value,
+  options,
+  onChange,
+  placeholder = 'choose…',
+}: NodePickerProps) {
   const id = useId();
   const [draft, setDraft] = useState(value ?? '');
   useEffect(() => setDraft(value ?? ''), [value]);
@@ -48,7 +54,7 @@ export function NodePicker({ label, value, options, onChange, placeholder = 'cho
       setDraft={setDraft}
     />
   );
-}
+});
 
 /** Options rendered at once: enough to scroll through, few enough to stay fast at 27,648 hosts. */
 const SHOWN = 50;

@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useMemo, useState } from 'react';
+import { type FormEvent, memo, useId, useMemo, useState } from 'react';
 import type { LinkDirectionState, PortReply } from '../api/types.ts';
 import { formatClock, formatDirection, formatPercent, formatPerSecond } from '../lib/format.ts';
 import { CATEGORIES, CATEGORY_LABELS } from '../lib/health.ts';
@@ -19,7 +19,7 @@ interface PortPanelProps {
 }
 
 /** Find a node or a port (name, GUID, LID, `node/port`), in the Investigate panel's head. */
-export function PortSearch({ onTarget }: { onTarget: (text: string) => void }) {
+export const PortSearch = memo(function PortSearch({ onTarget }: { onTarget: (text: string) => void }) {
   const [text, setText] = useState('');
   const id = useId();
   const submit = (event: FormEvent) => {
@@ -44,7 +44,7 @@ export function PortSearch({ onTarget }: { onTarget: (text: string) => void }) {
       </form>
     </search>
   );
-}
+});
 
 /**
  * A port's page (`?tool=port&port=edge1/4`): its node (GUID, LID), neighbour, rate and state, and

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import type { Route } from '../api/types.ts';
 import { formatPercentValue } from '../lib/format.ts';
 import { hopRows, latencyText, routeHasLids, staticDetour } from '../lib/route.ts';
@@ -23,7 +23,7 @@ interface RoutePanelProps {
  * The route between two hosts as traffic takes it (a running flow's path, after adaptive
  * routing), in the layout of `opareport -o route`, each hop with its live load.
  */
-export function RoutePanel({
+export const RoutePanel = memo(function RoutePanel({
   endpoints,
   from,
   to,
@@ -160,4 +160,4 @@ export function RoutePanel({
       )}
     </div>
   );
-}
+});

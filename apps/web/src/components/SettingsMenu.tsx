@@ -1,8 +1,8 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, memo, useId, useState } from 'react';
 import { setApiToken, useApiToken } from '../state/tokenStore.ts';
 
 /** Preferences: the optional API bearer token, kept in this browser's localStorage. */
-export function SettingsMenu() {
+export const SettingsMenu = memo(function SettingsMenu() {
   const token = useApiToken();
   const [draft, setDraft] = useState('');
   const inputId = useId();
@@ -42,4 +42,4 @@ export function SettingsMenu() {
       </form>
     </details>
   );
-}
+});

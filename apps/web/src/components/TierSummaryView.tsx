@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { CompactSnapshot, Route, Topology } from '../api/types.ts';
 import { utilizationColor } from '../lib/colors.ts';
-import { formatDirection, formatPercent, formatRate } from '../lib/format.ts';
+import { formatCount, formatDirection, formatPercent, formatRate } from '../lib/format.ts';
 import { channelIdAt } from '../lib/linkSelection.ts';
 import { parsePod, serializePod } from '../lib/podMatrix.ts';
 import { channelIndexById, pathLoads } from '../lib/route.ts';
@@ -49,12 +49,12 @@ function WithErrors({ count }: { count: number | null }) {
         —
       </td>
     );
-  return <td className={`num ${count > 0 ? 'errors-high' : ''}`}>{count.toLocaleString('en')}</td>;
+  return <td className={`num ${count > 0 ? 'errors-high' : ''}`}>{formatCount(count)}</td>;
 }
 
 function staleNote(s: LoadStats): string {
   const unknown = s.directions - s.known;
-  return unknown > 0 ? ` (${unknown.toLocaleString('en')} unknown)` : '';
+  return unknown > 0 ? ` (${formatCount(unknown)} unknown)` : '';
 }
 
 /**
@@ -95,9 +95,8 @@ export function TierSummaryView({
   return (
     <div className="tier-summary">
       <p className="muted">
-        {topology.name}: {topology.links.length.toLocaleString('en')} links; {reason}. The port-level heatmap
-        is for two-tier fabrics; here is the load per tier and per pod. The busiest link directions are ranked
-        below.
+        {topology.name}: {formatCount(topology.links.length)} links; {reason}. The port-level heatmap is for
+        two-tier fabrics; here is the load per tier and per pod. The busiest link directions are ranked below.
       </p>
       {route && path && (
         <TableScroll label="Route through the tiers">
@@ -136,7 +135,7 @@ export function TierSummaryView({
               {path.length > PATH_SHOWN && (
                 <tr>
                   <td colSpan={3} className="muted">
-                    … and {(path.length - PATH_SHOWN).toLocaleString('en')} more
+                    … and {formatCount(path.length - PATH_SHOWN)} more
                   </td>
                 </tr>
               )}
@@ -185,7 +184,7 @@ export function TierSummaryView({
                   <tr key={r.label}>
                     <th scope="row">{r.label}</th>
                     <td className="num">
-                      {r.directions.toLocaleString('en')}
+                      {formatCount(r.directions)}
                       <span className="muted">{staleNote(r)}</span>
                     </td>
                     <td className="num">
@@ -194,7 +193,7 @@ export function TierSummaryView({
                     <td className="num">
                       <Util value={r.max} />
                     </td>
-                    <td className="num">{r.hot.toLocaleString('en')}</td>
+                    <td className="num">{formatCount(r.hot)}</td>
                     <td className="num">{formatRate(r.bytesPerSecond, unit)}</td>
                     <td className="num">{formatPercent(r.maxWait)}</td>
                     <WithErrors count={r.withErrors} />
@@ -249,7 +248,7 @@ export function TierSummaryView({
                       </button>
                     </th>
                     <td className="num">{p.switches}</td>
-                    <td className="num">{p.hosts.toLocaleString('en')}</td>
+                    <td className="num">{formatCount(p.hosts)}</td>
                     <td className="num">
                       <Util value={p.isl.max} />
                     </td>

@@ -1,5 +1,6 @@
 import { type FormEvent, memo, useId, useState } from 'react';
 import { pathNodes, SEED_PAIRS } from '../lib/flows.ts';
+import { formatCount } from '../lib/format.ts';
 
 import { groupFlowsByJob, jobRunning, SEED_JOB } from '../lib/jobs.ts';
 import {
@@ -88,9 +89,8 @@ export const TrafficPanel = memo(function TrafficPanel({
                 )}
                 <span className="muted">
                   {' '}
-                  · {g.count.toLocaleString('en')} {g.count === 1 ? 'flow' : 'flows'}
-                  {g.pairs !== g.count &&
-                    ` (${g.pairs.toLocaleString('en')} ${g.pairs === 1 ? 'pair' : 'pairs'})`}
+                  · {formatCount(g.count)} {g.count === 1 ? 'flow' : 'flows'}
+                  {g.pairs !== g.count && ` (${formatCount(g.pairs)} ${g.pairs === 1 ? 'pair' : 'pairs'})`}
                 </span>
                 <span className="flow-rate">{rates.rate(g.bytesPerSecond)}</span>
               </div>
@@ -105,14 +105,14 @@ export const TrafficPanel = memo(function TrafficPanel({
                   </li>
                 ))}
                 {g.count > FLOWS_PER_JOB && (
-                  <li className="muted">… and {(g.count - FLOWS_PER_JOB).toLocaleString('en')} more</li>
+                  <li className="muted">… and {formatCount(g.count - FLOWS_PER_JOB)} more</li>
                 )}
               </ul>
             </li>
           ))}
           {hidden.length > 0 && (
             <li className="muted">
-              … and {hidden.length.toLocaleString('en')} more jobs (
+              … and {formatCount(hidden.length)} more jobs (
               {rates.rate(hidden.reduce((sum, g) => sum + g.bytesPerSecond, 0))} together)
             </li>
           )}

@@ -28,13 +28,21 @@ export {
 // ---------------------------------------------------------------------------------------------
 // Counts, fractions, packets, ages
 
+/** One formatter per number of decimals: making one costs far more than using it. */
+const grouping = new Map<number, Intl.NumberFormat>();
+
 /** A number with thousands separators, e.g. 13824 → "13,824", 1234.5 (1) → "1,234.5". */
 export function groupDigits(value: number, fractionDigits = 0): string {
-  return value.toLocaleString('en-US', {
-    minimumFractionDigits: fractionDigits,
-    maximumFractionDigits: fractionDigits,
-    useGrouping: true,
-  });
+  let format = grouping.get(fractionDigits);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', {
+      minimumFractionDigits: fractionDigits,
+      maximumFractionDigits: fractionDigits,
+      useGrouping: true,
+    });
+    grouping.set(fractionDigits, format);
+  }
+  return format.format(value);
 }
 
 /** A count with thousands separators, or "—" when unknown. */
@@ -120,12 +128,20 @@ export function formatTimeTick(ms: number, withSeconds: boolean): string {
   return withSeconds ? clockOf(d) : clockOf(d).slice(0, 5);
 }
 
+let zoneName: string | undefined | null = null;
+
+/** The browser's time zone (IANA name), asked of Intl once. */
+function browserZone(): string | undefined {
+  if (zoneName === null) zoneName = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return zoneName;
+}
+
 /**
  * The browser's zone, as the dashboard names it once: "Europe/Paris, UTC+01:00"; "UTC" alone
  * when that is the zone. `offsetMinutes` is east of UTC (Date#getTimezoneOffset's opposite).
  */
 export function formatTimeZone(
-  zone: string | undefined = Intl.DateTimeFormat().resolvedOptions().timeZone,
+  zone: string | undefined = browserZone(),
   offsetMinutes: number = -new Date().getTimezoneOffset(),
 ): string {
   const sign = offsetMinutes < 0 ? '−' : '+';

@@ -1,5 +1,5 @@
 import type { CategoryName, EventSeverity, FabricEvent, LinkDirectionState, Summary } from '../api/types.ts';
-import { formatPerSecond } from './format.ts';
+import { formatPerSecond, groupDigits } from './format.ts';
 
 /**
  * Link health for the dashboard: opafm's six PM categories (the API computes them per link
@@ -162,6 +162,6 @@ export function worstDirections(
  * a multiple beyond (`1,001 × threshold`), where percentages stop being readable.
  */
 export function ofThreshold(fraction: number): string {
-  if (fraction >= 10) return `${Math.round(fraction).toLocaleString('en')} × threshold`;
+  if (fraction >= 10) return `${groupDigits(Math.round(fraction))} × threshold`;
   return `${Math.round(fraction * 100)} %`;
 }

@@ -85,6 +85,7 @@ export function usePastSnapshot(
   const recent = atMs !== null && (latestMs === null || latestMs - atMs < RECENT_MS);
   const answer = useApiQuery(q.key, fabric ? q.load : null, {
     keepPrevious: true,
+    watch: WATCH_UPDATING,
     ...(recent ? { staleTimeMs: RECENT_STALE_MS } : {}),
   });
   const data = answer.status === 'ready' ? answer.data : null;

@@ -1,0 +1,55 @@
+import { useEffect, useState } from 'react';
+import { DEFAULT_INTERVAL_MS, DEFAULT_STALE_AFTER_SECONDS, type StalenessPolicy } from '../lib/freshness.ts';
+
+/** How often a late stream's age is written again. */
+export const LATE_REFRESH_MS = 250;
+
+/**
+ * When the age text first needs writing again after a message that arrived at `receivedAtMs`
+ * with a sample `lastSampleAgeSeconds` old: when the next message is late (a tick and a second
+ * after this one), or when the sample turns stale, whichever comes first. Until then the next
+ * message re-renders it, and nothing else changes.
+ */
+export function ageRefreshAtMs(
+  receivedAtMs: number,
+  lastSampleAgeSeconds: number | null,
+  policy?: StalenessPolicy | null,
+): number {
+  const late = receivedAtMs + (policy?.intervalMs ?? DEFAULT_INTERVAL_MS) + 1000;
+  if (lastSampleAgeSeconds === null) return late;
+  const limit = policy?.staleAfterSeconds ?? DEFAULT_STALE_AFTER_SECONDS;
+  return Math.min(late, receivedAtMs + Math.max(0, limit - lastSampleAgeSeconds) * 1000);
+}
+
+/**
+ * Wall-clock time for the "N s old" text and the stale banner; never for data. While the stream
+ * keeps its tick it is the newest message's arrival (`receivedAtMs`: the page does nothing between
+ * messages, so the age shown is the sample's age when it arrived); from ageRefreshAtMs on — the
+ * next message late, or the sample turning stale — it moves every LATE_REFRESH_MS.
+ */
+export function useFreshnessNow(
+  receivedAtMs: number | null,
+  lastSampleAgeSeconds: number | null,
+  policy?: StalenessPolicy | null,
+): number {
+  const [now, setNow] = useState(() => Date.now());
+  const intervalMs = policy?.intervalMs;
+  const staleAfterSeconds = policy?.staleAfterSeconds;
+  useEffect(() => {
+    if (receivedAtMs === null) return;
+    let ticker: ReturnType<typeof setInterval> | undefined;
+    const at = ageRefreshAtMs(receivedAtMs, lastSampleAgeSeconds, { intervalMs, staleAfterSeconds });
+    const late = setTimeout(
+      () => {
+        setNow(Date.now());
+        ticker = setInterval(() => setNow(Date.now()), LATE_REFRESH_MS);
+      },
+      Math.max(0, at - Date.now()),
+    );
+    return () => {
+      clearTimeout(late);
+      clearInterval(ticker);
+    };
+  }, [receivedAtMs, lastSampleAgeSeconds, intervalMs, staleAfterSeconds]);
+  return Math.max(now, receivedAtMs ?? 0);
+}

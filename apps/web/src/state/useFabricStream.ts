@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
-import { parseCompactSnapshot, parseSnapshot, streamUrl, TopologyChangedError } from '../api/stream.ts';
+import { openStream, type StreamReport, type StreamSource } from '../api/streamSource.ts';
 import type { LiveSnapshot, StreamView } from '../api/types.ts';
 import { streamSilenceLimitSeconds } from '../lib/freshness.ts';
 
 /**
  * The dashboard's one refresh clock: a single EventSource on `/api/v1/stream` (full encoding, or
- * `?view=compact` for fabrics too big for per-link objects). Every panel renders from the latest
- * message; nothing else polls. With `view` null (the topology is still loading) nothing is opened. While the browser reconnects (it does so by itself
+ * `?view=compact` for fabrics too big for per-link objects), read and parsed in a worker
+ * (api/streamSource.ts) so the page's main thread only receives each snapshot. Every panel
+ * renders from the latest message; nothing else polls. With `view` null (the topology is still loading) nothing is opened. While the browser reconnects (it does so by itself
  * after a dropped connection), the last snapshot stays on screen and is flagged stale; if the
  * EventSource gives up (the server answered with an error), we open a new one with back-off.
  */
@@ -55,10 +56,8 @@ export function useFabricStream(
     // A new version of the same view keeps the snapshot on screen until the first message of it.
     setState((s) => (s.snapshot !== null && view !== null ? { ...s, connection: 'connecting' } : INITIAL));
     if (view === null) return;
-    const url = streamUrl(view);
-    const parse = (data: string): LiveSnapshot =>
-      view === 'compact' ? parseCompactSnapshot(data, channels, version) : parseSnapshot(data, version);
-    let source: EventSource | null = null;
+    const request = { view, channels, version };
+    let source: StreamSource | null = null;
     let watchdog: ReturnType<typeof setTimeout> | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let retryMs = RETRY_MIN_MS;
@@ -77,45 +76,53 @@ export function useFabricStream(
       );
     };
 
+    const report = (r: StreamReport) => {
+      if (disposed) return;
+      switch (r.kind) {
+        case 'open':
+          retryMs = RETRY_MIN_MS;
+          setState((s) => ({ ...s, connection: 'open' }));
+          return;
+        case 'message':
+          intervalMs = r.snapshot.health.intervalMs ?? intervalMs;
+          armWatchdog();
+          setState({
+            snapshot: r.snapshot,
+            receivedAtMs: Date.now(),
+            connection: 'open',
+            silent: false,
+            error: null,
+          });
+          return;
+        case 'topology':
+          armWatchdog();
+          // Once per version: a big topology takes longer to fetch than a tick.
+          if (r.version !== askedVersion) changed.current?.(r.version);
+          askedVersion = r.version;
+          return;
+        case 'bad':
+          armWatchdog();
+          setState((s) => ({ ...s, error: `Bad stream message: ${r.message}` }));
+          return;
+        case 'error':
+          if (r.closed) {
+            // The browser gave up (e.g. an HTTP error answer); retry ourselves with back-off.
+            source?.close();
+            source = null;
+            retry = setTimeout(open, retryMs);
+            retryMs = Math.min(RETRY_MAX_MS, retryMs * 2);
+          }
+          setState((s) => ({
+            ...s,
+            connection: 'reconnecting',
+            error: 'Live stream connection lost; reconnecting…',
+          }));
+      }
+    };
+
     const open = () => {
       if (disposed) return;
-      source = new EventSource(url);
-      source.onopen = () => {
-        retryMs = RETRY_MIN_MS;
-        setState((s) => ({ ...s, connection: 'open' }));
-      };
-      source.onmessage = (event: MessageEvent<string>) => {
-        try {
-          const snapshot = parse(event.data);
-          intervalMs = snapshot.health.intervalMs ?? intervalMs;
-          armWatchdog();
-          setState({ snapshot, receivedAtMs: Date.now(), connection: 'open', silent: false, error: null });
-        } catch (error) {
-          armWatchdog();
-          if (error instanceof TopologyChangedError) {
-            // Once per version: a big topology takes longer to fetch than a tick.
-            if (error.version !== askedVersion) changed.current?.(error.version);
-            askedVersion = error.version;
-            return;
-          }
-          setState((s) => ({ ...s, error: `Bad stream message: ${(error as Error).message}` }));
-        }
-      };
-      source.onerror = () => {
-        if (!source) return;
-        if (source.readyState === EventSource.CLOSED) {
-          // The browser gave up (e.g. an HTTP error answer); retry ourselves with back-off.
-          source.close();
-          source = null;
-          retry = setTimeout(open, retryMs);
-          retryMs = Math.min(RETRY_MAX_MS, retryMs * 2);
-        }
-        setState((s) => ({
-          ...s,
-          connection: 'reconnecting',
-          error: 'Live stream connection lost; reconnecting…',
-        }));
-      };
+      source = openStream(request, report);
     };
 
     open();

@@ -1,0 +1,48 @@
+import { streamUrl } from './stream.ts';
+import { openEventSource, type StreamReport, type StreamRequest, type StreamSource } from './streamEvents.ts';
+
+export type { StreamReport, StreamRequest, StreamSource } from './streamEvents.ts';
+
+/**
+ * The live stream's EventSource and the parsing of its messages run in a dedicated worker
+ * (streamWorker.ts), so a tick's hundreds of kilobytes (megabytes on the biggest fabrics) are read
+ * and parsed off the page's main thread, which only receives the snapshot.
+ */
+
+/**
+ * Opens the stream for `request` and reports its events. In a worker when the browser starts one;
+ * a worker that fails before its first report gives way to the page's own EventSource.
+ */
+export function openStream(request: StreamRequest, report: (r: StreamReport) => void): StreamSource {
+  const url = new URL(streamUrl(request.view), window.location.href).href;
+  if (typeof Worker === 'undefined') return openEventSource(url, request, report);
+  let worker: Worker | null = null;
+  let fallback: StreamSource | null = null;
+  let heard = false;
+  let closed = false;
+  try {
+    worker = new Worker(new URL('./streamWorker.ts', import.meta.url), { type: 'module' });
+  } catch {
+    return openEventSource(url, request, report);
+  }
+  worker.onmessage = (event: MessageEvent<StreamReport>) => {
+    heard = true;
+    report(event.data);
+  };
+  worker.onerror = (event) => {
+    event.preventDefault();
+    worker?.terminate();
+    worker = null;
+    if (closed) return;
+    if (!heard) fallback = openEventSource(url, request, report);
+    else report({ kind: 'error', closed: true });
+  };
+  worker.postMessage({ url, request });
+  return {
+    close: () => {
+      closed = true;
+      worker?.terminate();
+      fallback?.close();
+    },
+  };
+}

@@ -17,6 +17,29 @@ function fakeFetch(status: number, body: unknown, calls: Call[] = []): typeof fe
 const arState = { enabled: true, threshold: 7, algorithm: 2, arFrequency: 0, lostRouteOnly: false };
 
 describe('api client', () => {
+  it('asks a live answer again conditionally: a 304 gives the same object, unread', async () => {
+    const calls: Call[] = [];
+    const flows = { flows: [], total: 0, jobs: [] };
+    let next = 200;
+    const api = createApiClient({
+      fetch: async (input, init) => {
+        calls.push({ url: String(input), init });
+        if (next === 304) return new Response(null, { status: 304, headers: { etag: 'W/"a"' } });
+        return new Response(JSON.stringify(flows), { status: 200, headers: { etag: 'W/"a"' } });
+      },
+    });
+    const first = await api.getTraffic();
+    next = 304;
+    const second = await api.getTraffic();
+    expect(second).toBe(first);
+    const headers = (calls[1]?.init?.headers ?? {}) as Record<string, string>;
+    expect(headers['If-None-Match']).toBe('W/"a"');
+    expect(calls[1]?.init?.cache).toBe('no-store');
+    // An answer of other content replaces it.
+    next = 200;
+    expect(await api.getTraffic()).not.toBe(first);
+  });
+
   it('GETs typed JSON without a token', async () => {
     const calls: Call[] = [];
     const api = createApiClient({ fetch: fakeFetch(200, arState, calls), getToken: () => 'secret' });

@@ -130,10 +130,16 @@ export function createApiClient(options: ApiClientOptions = {}) {
    * A GET the API refused for a while (503 with Retry-After: busy at fabric size, its expensive
    * routes waiting) is asked again after the time it names — up to 12 tries, about a minute at the 5 s the API names — before the error shows.
    */
-  async function request<T>(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+  async function request<T>(
+    method: Method,
+    path: string,
+    body?: unknown,
+    signal?: AbortSignal,
+    conditional = false,
+  ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await requestOnce<T>(method, path, body, signal);
+        return await requestOnce<T>(method, path, body, signal, conditional);
       } catch (error) {
         const wait = error instanceof ApiError ? error.retryAfterSeconds : undefined;
         if (method !== 'GET' || wait === undefined || wait > MAX_RETRY_AFTER_S || attempt >= MAX_ATTEMPTS) {
@@ -144,16 +150,31 @@ export function createApiClient(options: ApiClientOptions = {}) {
     }
   }
 
+  /**
+   * A live GET's last answer and its ETag, by path: asked again, the API answers 304 when nothing
+   * changed, and the same object is given again without a body read or parsed (the dashboard
+   * re-asks flows, alarms and the topology's status on stream ticks; at fat-tree-27648 the flows
+   * are 1.8 MB). The browser's own cache would answer a 304 with the body parsed anew.
+   */
+  const answers = new Map<string, { etag: string; value: unknown }>();
+
+  /** A live answer, asked again on ticks: conditional on the answer held. */
+  const live = <T>(path: string, signal?: AbortSignal): Promise<T> =>
+    request<T>('GET', path, undefined, signal, true);
+
   async function requestOnce<T>(
     method: Method,
     path: string,
-    body?: unknown,
-    signal?: AbortSignal,
+    body: unknown,
+    signal: AbortSignal | undefined,
+    conditional: boolean,
   ): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     const token = method === 'GET' ? null : getToken();
     if (token) headers.Authorization = `Bearer ${token}`;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const held = conditional ? answers.get(path) : undefined;
+    if (held) headers['If-None-Match'] = held.etag;
     let response: Response;
     try {
       response = await doFetch(`${baseUrl}${path}`, {
@@ -161,11 +182,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
         headers,
         body: body === undefined ? null : JSON.stringify(body),
         signal: signal ?? null,
+        ...(conditional ? { cache: 'no-store' as const } : {}),
       });
     } catch (error) {
       if (isAbort(error)) throw error;
       throw new ApiError(`Cannot reach the API (${method} ${path}): ${String(error)}`, 0, 'network');
     }
+    if (held && response.status === 304) return held.value as T;
     let parsed: unknown = null;
     const text = await response.text();
     if (text !== '') {
@@ -189,6 +212,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
       }
       throw error;
     }
+    if (conditional) {
+      const etag = response.headers.get('etag');
+      if (etag) answers.set(path, { etag, value: parsed });
+      else answers.delete(path);
+    }
     return parsed as T;
   }
 
@@ -196,19 +224,18 @@ export function createApiClient(options: ApiClientOptions = {}) {
     getTopology: (signal?: AbortSignal) => request<Topology>('GET', '/api/v1/topology', undefined, signal),
     /** The settings, or `{available: false, reason}` where the fabric has no adaptive routing to manage. */
     getAdaptiveRouting: (signal?: AbortSignal) =>
-      request<AdaptiveRoutingStatus>('GET', '/api/v1/adaptive-routing', undefined, signal),
+      live<AdaptiveRoutingStatus>('/api/v1/adaptive-routing', signal),
     putAdaptiveRouting: (patch: Partial<AdaptiveRouting>, signal?: AbortSignal) =>
       request<AdaptiveRoutingChange>('PUT', '/api/v1/adaptive-routing', patch, signal),
     // The largest page the API gives (5,000 flows): the Traffic panel groups them by job and the
     // contention check measures every analysed flow of fabrics up to that many hosts in one read.
-    getTraffic: (signal?: AbortSignal) =>
-      request<FlowPage>('GET', '/api/v1/traffic?limit=5000', undefined, signal),
+    getTraffic: (signal?: AbortSignal) => live<FlowPage>('/api/v1/traffic?limit=5000', signal),
     /** What started (count, jobs, bytes/s and the first flows); the next getTraffic lists them. */
     startTraffic: (body: TrafficRequest, signal?: AbortSignal) =>
       request<TrafficStarted>('POST', '/api/v1/traffic', body, signal),
     stopTraffic: (signal?: AbortSignal) => request<FlowList>('DELETE', '/api/v1/traffic', undefined, signal),
     getRoute: (from: string, to: string, signal?: AbortSignal) =>
-      request<Route>('GET', `/api/v1/route?${new URLSearchParams({ from, to })}`, undefined, signal),
+      live<Route>(`/api/v1/route?${new URLSearchParams({ from, to })}`, signal),
     /** Host-to-host paths per switch output port (the tables' static load), beside the load measured now. */
     getStaticLoad: (limit: number, kind: 'isl' | 'host' | null, signal?: AbortSignal) =>
       request<StaticLoad>(
@@ -229,11 +256,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
       ),
     getJobs: (signal?: AbortSignal) => request<JobList>('GET', '/api/v1/jobs', undefined, signal),
     getJob: (id: string, signal?: AbortSignal) =>
-      request<JobDetail>('GET', `/api/v1/jobs/${encodeURIComponent(id)}`, undefined, signal),
+      live<JobDetail>(`/api/v1/jobs/${encodeURIComponent(id)}`, signal),
     /** The flows crossing a link direction, with rate and job. */
     getLinkFlows: (id: string, signal?: AbortSignal) =>
-      request<LinkFlows>('GET', `/api/v1/links/flows?${new URLSearchParams({ id })}`, undefined, signal),
-    getFaults: (signal?: AbortSignal) => request<FaultList>('GET', '/api/v1/faults', undefined, signal),
+      live<LinkFlows>(`/api/v1/links/flows?${new URLSearchParams({ id })}`, signal),
+    getFaults: (signal?: AbortSignal) => live<FaultList>('/api/v1/faults', signal),
     injectFault: (body: FaultRequest, signal?: AbortSignal) =>
       request<{ fault: Fault; faults: Fault[] }>('POST', '/api/v1/faults', body, signal),
     clearFaults: (signal?: AbortSignal) => request<FaultList>('DELETE', '/api/v1/faults', undefined, signal),
@@ -277,8 +304,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     },
     /** The newest events of the window, up to a page of PAGE_MAX (pages go back in time). */
     /** Topology version, whether it changed from the one drawn, whether drift is configured. */
-    getTopologyStatus: (signal?: AbortSignal) =>
-      request<TopologyStatus>('GET', '/api/v1/topology/status', undefined, signal),
+    getTopologyStatus: (signal?: AbortSignal) => live<TopologyStatus>('/api/v1/topology/status', signal),
     /** Drift from the intended design: findings held for the stability window. */
     getDrift: (limit: number, signal?: AbortSignal) =>
       request<Drift>(
@@ -297,7 +323,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       ),
     /** Alarms with a lifecycle: the active ones, or (all) and the cleared ones. */
     getAlarms: (all: boolean, signal?: AbortSignal) =>
-      request<AlarmList>('GET', `/api/v1/alarms${all ? '?state=all' : ''}`, undefined, signal),
+      live<AlarmList>(`/api/v1/alarms${all ? '?state=all' : ''}`, signal),
     acknowledgeAlarm: (id: string, by: string, signal?: AbortSignal) =>
       request<Alarm>('POST', `/api/v1/alarms/${encodeURIComponent(id)}/acknowledge`, { by }, signal),
     getEvents: (from: string, to: string, signal?: AbortSignal) =>

@@ -72,10 +72,12 @@ describe('parseCompactSnapshot', () => {
       JSON.stringify({ ...compact, waitFraction: [0.5, null, 0, 0], linkDown: [2, 3] }),
       4,
     );
-    expect(parsed.waitFraction).toEqual([0.5, null, 0, 0]);
+    // Unknown is NaN in the dashboard's per-channel arrays (ChannelValues), never 0.
+    expect([...parsed.waitFraction]).toEqual([0.5, Number.NaN, 0, 0]);
+    expect(parsed.utilization).toBeInstanceOf(Float64Array);
     expect(parsed.linkDown).toEqual([2, 3]);
     const old = parseCompactSnapshot(JSON.stringify(compact), 4);
-    expect(old.waitFraction).toEqual([null, null, null, null]);
+    expect([...old.waitFraction]).toEqual([Number.NaN, Number.NaN, Number.NaN, Number.NaN]);
     expect(old.linkDown).toEqual([]);
   });
 

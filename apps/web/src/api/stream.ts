@@ -1,4 +1,11 @@
-import type { CompactSnapshot, FabricSnapshot, StreamTick, StreamView } from './types.ts';
+import type { CompactStreamMessage } from '@fabscope/contracts';
+import {
+  type CompactSnapshot,
+  channelValuesOf,
+  type FabricSnapshot,
+  type StreamTick,
+  type StreamView,
+} from './types.ts';
 
 export const STREAM_PATH = '/api/v1/stream';
 
@@ -105,11 +112,9 @@ export function compactSnapshotOf(
       );
     }
   }
+  const n = (v.utilization as unknown[]).length;
   // Older servers send no congestion or link state: unknown, never 0.
-  if (v.waitFraction === undefined) {
-    const n = (v.utilization as unknown[]).length;
-    v.waitFraction = new Array<null>(n).fill(null);
-  } else if (!Array.isArray(v.waitFraction)) {
+  if (v.waitFraction !== undefined && !Array.isArray(v.waitFraction)) {
     throw new Error('stream message: waitFraction is not an array');
   }
   // Older servers list every channel with errors and send no count of the unknown ones.
@@ -119,5 +124,13 @@ export function compactSnapshotOf(
   if (v.linkDown === undefined) v.linkDown = [];
   else if (!Array.isArray(v.linkDown)) throw new Error('stream message: linkDown is not an array');
   checkLinks(v.top, 'top');
-  return v as unknown as CompactSnapshot;
+  const wire = v as unknown as CompactStreamMessage;
+  return {
+    ...wire,
+    utilization: channelValuesOf(wire.utilization),
+    bytesPerSecond: channelValuesOf(wire.bytesPerSecond),
+    waitFraction: wire.waitFraction
+      ? channelValuesOf(wire.waitFraction)
+      : new Float64Array(n).fill(Number.NaN),
+  };
 }

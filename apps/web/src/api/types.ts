@@ -75,10 +75,37 @@ export type StreamTick = Pick<FullStreamMessage, 'time' | 'health' | 'summary'>;
 /** One Server-Sent Events `message` of `/api/v1/stream?view=full`: every link direction. */
 export type FabricSnapshot = FullStreamMessage;
 /**
- * One message of `/api/v1/stream?view=compact`, for big fabrics. Channel c is link ⌊c/2⌋ of the
- * topology, a→b when c is even, b→a when odd; null is unknown (stale).
+ * Per channel, in the topology's order: channel c is link ⌊c/2⌋, a→b when c is even, b→a when
+ * odd; NaN is unknown (stale), never 0. A typed array: handed from the stream's worker to the page
+ * without a copy.
  */
-export type CompactSnapshot = CompactStreamMessage;
+export type ChannelValues = Float64Array;
+
+/** A channel's value, null when unknown (NaN) or past the end. */
+export function channelValue(values: ChannelValues | null | undefined, channel: number): number | null {
+  const v = values?.[channel];
+  return v === undefined || Number.isNaN(v) ? null : v;
+}
+
+/** Per-channel values from the wire's arrays (null unknown) as ChannelValues (NaN unknown). */
+export function channelValuesOf(list: readonly (number | null)[]): ChannelValues {
+  const values = new Float64Array(list.length);
+  for (let c = 0; c < list.length; c++) values[c] = list[c] ?? Number.NaN;
+  return values;
+}
+
+/**
+ * One message of `/api/v1/stream?view=compact`, for big fabrics, as the dashboard holds it: the
+ * per-channel arrays as ChannelValues.
+ */
+export type CompactSnapshot = Omit<
+  CompactStreamMessage,
+  'utilization' | 'bytesPerSecond' | 'waitFraction'
+> & {
+  utilization: ChannelValues;
+  bytesPerSecond: ChannelValues;
+  waitFraction: ChannelValues;
+};
 export type StreamView = 'full' | 'compact';
 export type LiveSnapshot = FabricSnapshot | CompactSnapshot;
 

@@ -20,13 +20,13 @@ export interface HeatmapPaint {
   geometry: HeatmapGeometry;
   matrix: TwoTierMatrix;
   /** Per channel, from the compact stream; null before the first message. */
-  utilization: readonly (number | null)[] | null;
+  utilization: ArrayLike<number | null> | null;
   /** Channels to outline (the selected route); null for none. */
   marked: ReadonlySet<number> | null;
   /** Channels whose link is down: crossed out. */
   down: ReadonlySet<number>;
   /** XmitWait share per channel (compact stream); cells waiting ≥ CONGESTED_WAIT get a ring. */
-  wait?: readonly (number | null)[] | null;
+  wait?: ArrayLike<number | null> | null;
   /** Channels with errors (compact stream `errors`): a magenta diamond, distinct from the colour. */
   errors?: ReadonlySet<number>;
   hover: HeatmapHit | null;
@@ -61,7 +61,7 @@ const WAIT = '#f5f7fa';
 const ERROR = '#d63384';
 
 function anyAtLeast(
-  values: readonly (number | null)[],
+  values: ArrayLike<number | null>,
   a: readonly number[],
   b: readonly number[],
   min: number,
@@ -149,7 +149,7 @@ export class HeatmapCanvas {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, g.width, g.height);
 
-    const none: readonly (number | null)[] = [];
+    const none: ArrayLike<number | null> = [];
     const values = utilization ?? none;
     const gap = g.cellW >= 6 && g.cellH >= 6 ? 1 : 0;
     for (const b of g.blocks) {

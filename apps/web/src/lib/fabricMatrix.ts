@@ -175,8 +175,8 @@ export interface DirectionValue {
 
 export function directionValue(
   channels: readonly number[],
-  utilization: readonly (number | null)[],
-  bytesPerSecond: readonly (number | null)[],
+  utilization: ArrayLike<number | null>,
+  bytesPerSecond: ArrayLike<number | null>,
 ): DirectionValue {
   let max: number | null = null;
   let sum = 0;
@@ -255,7 +255,7 @@ export function directionLabel(
  */
 export function hottestCells(
   matrix: TwoTierMatrix,
-  utilization: readonly (number | null)[],
+  utilization: ArrayLike<number | null>,
   limit: number,
 ): HotCell[] {
   const found: HotCell[] = [];

@@ -41,5 +41,8 @@ describe('pods of a three-tier fabric', () => {
     expect(busiest([0, 1, 2], [0.2, null, 0.7])).toBe(0.7);
     expect(busiest([1], [0.2, null])).toBeNull();
     expect(busiest([], [])).toBeNull();
+    // The dashboard's per-channel arrays say unknown with NaN.
+    expect(busiest([0, 1], Float64Array.of(Number.NaN, 0.3))).toBe(0.3);
+    expect(busiest([0], Float64Array.of(Number.NaN))).toBeNull();
   });
 });

@@ -105,11 +105,12 @@ export function switchPorts(topology: Topology, name: string): SwitchPort[] {
 }
 
 /** The busiest of some channels (trunks show their busiest cable); null when none is known. */
-export function busiest(channels: readonly number[], values: readonly (number | null)[]): number | null {
+export function busiest(channels: readonly number[], values: ArrayLike<number | null>): number | null {
   let max: number | null = null;
   for (const c of channels) {
     const v = values[c];
-    if (v !== null && v !== undefined && (max === null || v > max)) max = v;
+    // NaN (ChannelValues) is unknown, as null is.
+    if (typeof v === 'number' && !Number.isNaN(v) && (max === null || v > max)) max = v;
   }
   return max;
 }

@@ -112,6 +112,10 @@ describe('route inspector', () => {
       { id: 'b->c', utilization: null, waitFraction: 0.2 },
       { id: 'x->y', utilization: null, waitFraction: null },
     ]);
+    const nan = Number.NaN;
+    expect(
+      pathLoads(['b->c'], index, Float64Array.of(0.5, 0, 0, nan), Float64Array.of(0, 0, 0, nan)),
+    ).toEqual([{ id: 'b->c', utilization: null, waitFraction: null }]);
     expect(pathLoads(['a->b'], index, null, null)).toEqual([
       { id: 'a->b', utilization: null, waitFraction: null },
     ]);

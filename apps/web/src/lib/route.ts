@@ -126,6 +126,11 @@ export function channelIndices(index: ReadonlyMap<string, number>, ids: readonly
   return out;
 }
 
+/** A per-channel value, null when unknown (null, NaN) or absent. */
+function known(v: number | null | undefined): number | null {
+  return v === undefined || v === null || Number.isNaN(v) ? null : v;
+}
+
 /** A highlighted path's link directions with their live load, from the compact stream's arrays. */
 export interface PathLoad {
   id: string;
@@ -136,15 +141,15 @@ export interface PathLoad {
 export function pathLoads(
   links: readonly string[],
   index: ReadonlyMap<string, number>,
-  utilization: readonly (number | null)[] | null,
-  waitFraction: readonly (number | null)[] | null,
+  utilization: ArrayLike<number | null> | null,
+  waitFraction: ArrayLike<number | null> | null,
 ): PathLoad[] {
   return links.map((id) => {
     const c = index.get(id);
     return {
       id,
-      utilization: c === undefined ? null : (utilization?.[c] ?? null),
-      waitFraction: c === undefined ? null : (waitFraction?.[c] ?? null),
+      utilization: c === undefined ? null : known(utilization?.[c]),
+      waitFraction: c === undefined ? null : known(waitFraction?.[c]),
     };
   });
 }
@@ -162,9 +167,9 @@ export function compactLoad(
   topology: Topology,
   index: ReadonlyMap<string, number>,
   snapshot: {
-    utilization: (number | null)[];
-    bytesPerSecond: (number | null)[];
-    waitFraction: (number | null)[];
+    utilization: ArrayLike<number | null>;
+    bytesPerSecond: ArrayLike<number | null>;
+    waitFraction: ArrayLike<number | null>;
   },
   id: string,
 ): DirectionLoad | null {
@@ -173,8 +178,8 @@ export function compactLoad(
   if (c === undefined || !link) return null;
   return {
     kind: link.kind,
-    utilization: snapshot.utilization[c] ?? null,
-    bytesPerSecond: snapshot.bytesPerSecond[c] ?? null,
-    transmitWaitFraction: snapshot.waitFraction[c] ?? null,
+    utilization: known(snapshot.utilization[c]),
+    bytesPerSecond: known(snapshot.bytesPerSecond[c]),
+    transmitWaitFraction: known(snapshot.waitFraction[c]),
   };
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { CompactSnapshot, FabricSnapshot, LinkDirectionState } from '../api/types.ts';
+import {
+  type CompactSnapshot,
+  channelValuesOf,
+  type FabricSnapshot,
+  type LinkDirectionState,
+} from '../api/types.ts';
 import { rankableLinks, staleDirectionCount } from './snapshot.ts';
 import { HEALTH_OK, linkState, summaryOf } from './testFixtures.ts';
 
@@ -13,9 +18,9 @@ describe('snapshot helpers', () => {
   const full: FabricSnapshot = { ...base, links: [sample('x', 0.5), sample('y', null)] };
   const compact: CompactSnapshot = {
     ...base,
-    utilization: [0.5, null, null, 0],
-    bytesPerSecond: [6e9, null, null, 0],
-    waitFraction: [0, null, null, 0],
+    utilization: channelValuesOf([0.5, null, null, 0]),
+    bytesPerSecond: channelValuesOf([6e9, null, null, 0]),
+    waitFraction: channelValuesOf([0, null, null, 0]),
     linkDown: [],
     errors: [],
     errorsUnknown: 0,

@@ -4,7 +4,7 @@ import { isCompact, type LinkDirectionState, type LiveSnapshot } from '../api/ty
 export function staleDirectionCount(snapshot: LiveSnapshot): number {
   if (!isCompact(snapshot)) return snapshot.links.filter((l) => l.stale).length;
   let stale = 0;
-  for (const u of snapshot.utilization) if (u === null) stale++;
+  for (const u of snapshot.utilization) if (Number.isNaN(u)) stale++;
   return stale;
 }
 

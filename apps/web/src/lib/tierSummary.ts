@@ -191,10 +191,10 @@ export interface TierSummary {
 
 export function summarizeTiers(
   groups: TierGroups,
-  utilization: readonly (number | null)[],
-  bytesPerSecond: readonly (number | null)[],
+  utilization: ArrayLike<number | null>,
+  bytesPerSecond: ArrayLike<number | null>,
   /** XmitWait share per channel (the compact stream's waitFraction); absent: unknown. */
-  waitFraction: readonly (number | null)[] = [],
+  waitFraction: ArrayLike<number | null> = [],
   /** Channels with errors (the compact stream's errors list). */
   errorChannels: ReadonlySet<number> = new Set(),
   /** False when no channel's error counters are known (the stream's errorsUnknown = every channel). */

@@ -97,8 +97,9 @@ try {
         try {
           await page.goto(`${demo.url}/${query}`);
           // Drawn once and a few ticks in: the topology fetched, a message shown, the first frames laid out.
+          // Evaluated in the page (a string: this file is compiled without the DOM's types).
           await page.waitForFunction(
-            () => / old$/.test(document.querySelector('[data-testid="data-age"]')?.textContent ?? ''),
+            `/ old$/.test(document.querySelector('[data-testid="data-age"]')?.textContent ?? '')`,
             null,
             { timeout: 240_000 },
           );

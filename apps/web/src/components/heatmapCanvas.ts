@@ -39,9 +39,22 @@ export interface HeatmapPaint {
 const RAMP_STEPS = 256;
 const RAMP = Array.from({ length: RAMP_STEPS }, (_, i) => utilizationColor(i / (RAMP_STEPS - 1)));
 
-function colorOf(u: number | null): string {
-  if (u === null) return UNKNOWN_COLOR;
-  return RAMP[Math.round(Math.min(1, Math.max(0, u)) * (RAMP_STEPS - 1))] ?? UNKNOWN_COLOR;
+/** The ramp step of a utilization, RAMP_STEPS for unknown. */
+function stepOf(u: number | null): number {
+  if (u === null || Number.isNaN(u)) return RAMP_STEPS;
+  return Math.round(Math.min(1, Math.max(0, u)) * (RAMP_STEPS - 1));
+}
+
+function colorOf(step: number): string {
+  return RAMP[step] ?? UNKNOWN_COLOR;
+}
+
+/** What a cell shows, as one number: its two colours and its marks (a cell drawn alike is not drawn again). */
+const EMPTY_CELL = -1;
+const DOWN_CELL = -2;
+const UNDRAWN = -3;
+function cellKey(up: number, down: number, waiting: boolean, failing: boolean): number {
+  return ((up * (RAMP_STEPS + 1) + down) * 2 + (waiting ? 1 : 0)) * 2 + (failing ? 1 : 0);
 }
 
 // Text and empty cells follow the theme (read once per frame); data colours stay the same.
@@ -83,6 +96,16 @@ export class HeatmapCanvas {
   private readonly canvas: HTMLCanvasElement;
   private paint: HeatmapPaint | null = null;
   private lastHit = '';
+  /**
+   * What each cell showed when last drawn (cellKey), per block; with `drawn`, the inputs of that
+   * drawing besides the data: while they stay, a tick redraws only the cells whose key changed.
+   */
+  private keys: Int32Array[] = [];
+  private drawn: {
+    paint: Omit<HeatmapPaint, 'utilization' | 'down' | 'wait' | 'errors'>;
+    theme: string;
+    dpr: number;
+  } | null = null;
 
   constructor(
     container: HTMLElement,
@@ -127,7 +150,8 @@ export class HeatmapCanvas {
   };
 
   private draw(): void {
-    const { TEXT, TITLE, HOVER_TEXT, EMPTY, DOWN, DOWN_FILL } = themed();
+    const themeColors = themed();
+    const { TEXT, TITLE, HOVER_TEXT, EMPTY, DOWN, DOWN_FILL } = themeColors;
     const paint = this.paint;
     if (!paint) return;
     const { geometry: g, matrix, utilization, marked, down: downLinks, hover } = paint;
@@ -138,7 +162,8 @@ export class HeatmapCanvas {
     const dpr = window.devicePixelRatio || 1;
     const w = Math.round(g.width * dpr);
     const h = Math.round(g.height * dpr);
-    if (this.canvas.width !== w || this.canvas.height !== h) {
+    const resized = this.canvas.width !== w || this.canvas.height !== h;
+    if (resized) {
       this.canvas.width = w;
       this.canvas.height = h;
       this.canvas.style.width = `${g.width}px`;
@@ -146,13 +171,35 @@ export class HeatmapCanvas {
     }
     const ctx = this.canvas.getContext('2d');
     if (!ctx) return;
+    // Everything is drawn again when anything but the data changed (size, cells, route, hover,
+    // labels, theme) or a route is outlined (its outline reaches into the neighbouring cells);
+    // otherwise only the cells whose colours or marks changed.
+    const theme = Object.values(themeColors).join();
+    const last = this.drawn?.paint;
+    const whole =
+      resized ||
+      !last ||
+      this.drawn?.theme !== theme ||
+      this.drawn?.dpr !== dpr ||
+      last.geometry !== g ||
+      last.matrix !== matrix ||
+      last.marked !== marked ||
+      (marked !== null && marked.size > 0) ||
+      last.hover !== hover ||
+      last.label !== paint.label;
+    this.drawn = { paint, theme, dpr };
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, g.width, g.height);
+    if (whole) {
+      ctx.clearRect(0, 0, g.width, g.height);
+      this.keys = g.blocks.map((b) => new Int32Array(b.rows * b.cols).fill(UNDRAWN));
+    }
 
-    const none: ArrayLike<number | null> = [];
+    const none: readonly (number | null)[] = [];
     const values = utilization ?? none;
     const gap = g.cellW >= 6 && g.cellH >= 6 ? 1 : 0;
-    for (const b of g.blocks) {
+    g.blocks.forEach((b, blockIndex) => {
+      const keys = this.keys[blockIndex];
+      if (!keys) return;
       for (let row = 0; row < b.rows; row++) {
         for (let col = 0; col < b.cols; col++) {
           const x0 = b.x + col * g.cellW;
@@ -160,30 +207,44 @@ export class HeatmapCanvas {
           const x1 = x0 + g.cellW - gap;
           const y1 = y0 + g.cellH - gap;
           const channels = cellChannels(matrix, b.block, row, col);
-          if (!channels) {
+          const cell = row * b.cols + col;
+          let key: number;
+          let up = RAMP_STEPS;
+          let down = RAMP_STEPS;
+          let waits = false;
+          let fails = false;
+          if (!channels) key = EMPTY_CELL;
+          else if (anyIn(downLinks, channels.up, channels.down)) key = DOWN_CELL;
+          else {
+            waits = !!paint.wait && anyAtLeast(paint.wait, channels.up, channels.down, CONGESTED_WAIT);
+            fails = !!paint.errors && anyIn(paint.errors, channels.up, channels.down);
+            up = utilization ? stepOf(directionValue(channels.up, values, none).max) : RAMP_STEPS;
+            down = utilization ? stepOf(directionValue(channels.down, values, none).max) : RAMP_STEPS;
+            key = cellKey(up, down, waits, fails);
+          }
+          if (channels && anyIn(marked, channels.up, channels.down)) outlined.push([x0, y0]);
+          if (keys[cell] === key) continue;
+          keys[cell] = key;
+          if (!whole) ctx.clearRect(x0, y0, g.cellW, g.cellH);
+          if (key === EMPTY_CELL) {
             ctx.fillStyle = EMPTY;
             ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
             continue;
           }
-          if (anyIn(marked, channels.up, channels.down)) outlined.push([x0, y0]);
-          if (anyIn(downLinks, channels.up, channels.down)) {
+          if (key === DOWN_CELL) {
             crossed.push([x0, y0]);
             ctx.fillStyle = DOWN_FILL;
             ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
             continue;
           }
-          if (paint.wait && anyAtLeast(paint.wait, channels.up, channels.down, CONGESTED_WAIT))
-            waiting.push([x0, y0]);
-          if (paint.errors && anyIn(paint.errors, channels.up, channels.down)) failing.push([x0, y0]);
-          const up = utilization ? directionValue(channels.up, values, none).max : null;
-          const down = utilization ? directionValue(channels.down, values, none).max : null;
+          if (waits) waiting.push([x0, y0]);
+          if (fails) failing.push([x0, y0]);
           // Bottom-right triangle: down; top-left triangle: up (edge → core, host → edge). The
           // cell is filled whole first, so a cell with equal directions shows no seam.
           ctx.fillStyle = colorOf(down);
           ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
-          const upColor = colorOf(up);
-          if (upColor === colorOf(down)) continue;
-          ctx.fillStyle = upColor;
+          if (colorOf(up) === colorOf(down)) continue;
+          ctx.fillStyle = colorOf(up);
           ctx.beginPath();
           ctx.moveTo(x0, y0);
           ctx.lineTo(x1, y0);
@@ -192,7 +253,7 @@ export class HeatmapCanvas {
           ctx.fill();
         }
       }
-    }
+    });
 
     // Marks over the cells: down links crossed out, the selected route's cells outlined.
     if (crossed.length > 0) {
@@ -244,6 +305,7 @@ export class HeatmapCanvas {
       for (const [x, y] of outlined) ctx.strokeRect(x - 1.5, y - 1.5, g.cellW + 2, g.cellH + 2);
     }
 
+    if (!whole) return;
     ctx.font = FONT;
     ctx.textBaseline = 'middle';
     // The hovered cell's row and column labels stand out, as a crosshair would.

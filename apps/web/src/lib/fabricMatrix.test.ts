@@ -153,4 +153,18 @@ describe('cell values', () => {
     ]);
     expect(hottestCells(m, utilization, 1)).toHaveLength(1);
   });
+
+  it('keeps the hottest, ties in drawing order (ISLs first), as sorting every cell would', () => {
+    const m = matrixOf(twoTier(4, 4, 4));
+    const utilization = Float64Array.from({ length: m.channelCount }, (_, c) => ((c * 7) % 5) / 4);
+    const hot = hottestCells(m, utilization, 6);
+    const every = hottestCells(m, utilization, m.channelCount);
+    expect(hot).toEqual(every.slice(0, 6));
+    for (let i = 1; i < every.length; i++) {
+      const [a, b] = [every[i - 1], every[i]];
+      expect((a?.utilization ?? 0) >= (b?.utilization ?? 0)).toBe(true);
+      if (a?.utilization === b?.utilization && a?.block === 'host') expect(b?.block).toBe('host');
+    }
+    expect(hottestCells(m, utilization, 0)).toEqual([]);
+  });
 });

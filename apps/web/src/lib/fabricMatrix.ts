@@ -258,7 +258,10 @@ export function hottestCells(
   utilization: ArrayLike<number | null>,
   limit: number,
 ): HotCell[] {
-  const found: HotCell[] = [];
+  // The `limit` hottest so far, hottest first; a later cell of the same utilization goes after
+  // (ISLs are visited before host ports). Labelled once chosen: a tick visits every cell.
+  const found: Omit<HotCell, 'label'>[] = [];
+  const keep = Math.max(0, limit);
   const blocks: [Block, number][] = [
     ['isl', matrix.cores.length],
     ['host', matrix.hostPorts.length],
@@ -271,20 +274,15 @@ export function hottestCells(
         for (const half of ['up', 'down'] as const) {
           const { max } = directionValue(channels[half], utilization, []);
           if (max === null || max <= 0) continue;
-          found.push({
-            block,
-            row,
-            col,
-            half,
-            utilization: max,
-            label: directionLabel(matrix, block, row, col, half),
-          });
+          if (found.length === keep && (found[keep - 1]?.utilization ?? Number.POSITIVE_INFINITY) >= max)
+            continue;
+          let at = found.length;
+          while (at > 0 && (found[at - 1]?.utilization ?? 0) < max) at--;
+          found.splice(at, 0, { block, row, col, half, utilization: max });
+          if (found.length > keep) found.pop();
         }
       }
     }
   }
-  found.sort(
-    (a, b) => b.utilization - a.utilization || (a.block === b.block ? 0 : a.block === 'isl' ? -1 : 1),
-  );
-  return found.slice(0, Math.max(0, limit));
+  return found.map((c) => ({ ...c, label: directionLabel(matrix, c.block, c.row, c.col, c.half) }));
 }

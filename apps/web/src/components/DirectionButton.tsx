@@ -1,7 +1,11 @@
+import { memo } from 'react';
 import { formatDirection } from '../lib/format.ts';
 
-/** A link direction written as everywhere (`edge1/4 → core2/1`), a button that opens it. */
-export function DirectionButton({
+/**
+ * A link direction written as everywhere (`edge1/4 → core2/1`), a button that opens it. Memoized:
+ * the ranking's and the lights' rows re-render on every tick, their directions seldom change.
+ */
+export const DirectionButton = memo(function DirectionButton({
   id,
   onOpen,
   title,
@@ -16,4 +20,4 @@ export function DirectionButton({
       {formatDirection(id)}
     </button>
   );
-}
+});

@@ -203,11 +203,12 @@ export function summarizeTiers(
   const rows = groups.rows.map(() => emptyStats());
   const pods = groups.pods.map((p) => ({ ...p, isl: emptyStats(), host: emptyStats() }));
   const n = groups.channelRow.length;
+  const anyErrors = errorChannels.size > 0;
   for (let c = 0; c < n; c++) {
     const u = utilization[c];
     const b = bytesPerSecond[c];
     const w = waitFraction[c];
-    const e = errorChannels.has(c);
+    const e = anyErrors && errorChannels.has(c);
     const row = rows[groups.channelRow[c] ?? -1];
     if (row) add(row, u, b, w, e);
     const pod = pods[groups.channelPod[c] ?? -1];

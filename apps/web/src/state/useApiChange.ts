@@ -47,6 +47,11 @@ export interface ApiChange<T> {
   busy: boolean;
   /** The last change failed, and no read of the answer has succeeded since; null otherwise. */
   failure: ApiFailure | null;
+  /**
+   * The last change failed, whatever was read since: while it is, the answer's reads must be
+   * watched (`watch: WATCH_ANSWERED`) for a newer read to clear `failure`.
+   */
+  changeFailed: boolean;
 }
 
 /**
@@ -68,9 +73,7 @@ export function useApiChange<T>(key: QueryKey, answeredAtMs: number): ApiChange<
   const busy = useIsMutating({ mutationKey: key }) > 0;
   const { mutate } = mutation;
   const change = useCallback((call: ApiCall<T>) => mutate(call), [mutate]);
-  const failed =
-    mutation.isError && !leaving.current.signal.aborted && answeredAtMs < mutation.submittedAt
-      ? failureOf(mutation.error)
-      : null;
-  return { change, busy, failure: failed };
+  const changeFailed = mutation.isError && !leaving.current.signal.aborted;
+  const failed = changeFailed && answeredAtMs < mutation.submittedAt ? failureOf(mutation.error) : null;
+  return { change, busy, failure: failed, changeFailed };
 }

@@ -36,15 +36,17 @@ function useTickSeconds(latestMs: number | null, intervalMs: number | undefined)
   const previous = useRef<number | null>(null);
   const gaps = useRef<number[]>([]);
   const [tick, setTick] = useState(1);
+  const told = intervalMs !== undefined && intervalMs > 0;
   useEffect(() => {
     if (latestMs === null) return;
     const last = previous.current;
     previous.current = latestMs;
     if (last === null || latestMs === last) return;
     gaps.current = [...gaps.current, latestMs - last].slice(-TICK_GAPS);
-    setTick((t) => tickFromGaps(gaps.current, t));
-  }, [latestMs]);
-  return intervalMs !== undefined && intervalMs > 0 ? intervalMs / 1000 : tick;
+    // The gaps are kept, but measured only while the server does not say its tick.
+    if (!told) setTick((t) => tickFromGaps(gaps.current, t));
+  }, [latestMs, told]);
+  return told ? intervalMs / 1000 : tick;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 import type { Flow, FlowPage, TrafficRequest } from '../api/types.ts';
 import { LIVE_REFRESH_MS } from './tickRefresh.ts';
 import { useApiChange } from './useApiChange.ts';
@@ -37,6 +37,7 @@ const TRAFFIC_KEY = ['traffic'] as const;
  * tick (`tick` changes once per message), at most every LIVE_REFRESH_MS; no clock of its own.
  */
 export function useTraffic(tick: string | null): TrafficState {
+  const changeFailed = useRef(false);
   // The first page of the flows (the API pages them): what the panel lists, grouped by job.
   const answer = useApiQuery<FlowsShown>(
     TRAFFIC_KEY,
@@ -44,9 +45,17 @@ export function useTraffic(tick: string | null): TrafficState {
       const page = await api.getTraffic(signal);
       return { flows: page.flows, jobs: page.jobs };
     },
-    { live: { tick, everyMs: LIVE_REFRESH_MS }, watch: WATCH_ANSWERED },
+    // The reads' times only while a change failed (a newer read clears it): otherwise a re-read
+    // that brings the same flows re-renders nothing.
+    { live: { tick, everyMs: LIVE_REFRESH_MS }, ...(changeFailed.current ? { watch: WATCH_ANSWERED } : {}) },
   );
-  const { change, busy, failure } = useApiChange<FlowsShown>(TRAFFIC_KEY, answer.answeredAtMs);
+  const {
+    change,
+    busy,
+    failure,
+    changeFailed: failed,
+  } = useApiChange<FlowsShown>(TRAFFIC_KEY, answer.answeredAtMs);
+  changeFailed.current = failed;
   const start = useCallback(
     (request: TrafficRequest) =>
       change(async (api, signal) => ({ flows: (await api.startTraffic(request, signal)).flows })),

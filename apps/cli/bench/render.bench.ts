@@ -97,12 +97,9 @@ try {
         try {
           await page.goto(`${demo.url}/${query}`);
           // Drawn once and a few ticks in: the topology fetched, a message shown, the first frames laid out.
-          // Evaluated in the page (a string: this file is compiled without the DOM's types).
-          await page.waitForFunction(
-            `/ old$/.test(document.querySelector('[data-testid="data-age"]')?.textContent ?? '')`,
-            null,
-            { timeout: 240_000 },
-          );
+          // A locator, not waitForFunction: the page's Content-Security-Policy forbids eval (a string
+          // predicate), and this file is compiled without the DOM's types (a function's body).
+          await page.locator('[data-testid="data-age"]', { hasText: / old$/ }).waitFor({ timeout: 240_000 });
           const shown = messages();
           await waitFor(() => messages() >= shown + 2, 120_000);
           return await workPerTick(page, session, messages, TICKS);

@@ -1,21 +1,26 @@
 import { useEffect, useState } from 'react';
-import { DEFAULT_INTERVAL_MS, DEFAULT_STALE_AFTER_SECONDS, type StalenessPolicy } from '../lib/freshness.ts';
+import {
+  DEFAULT_STALE_AFTER_SECONDS,
+  type StalenessPolicy,
+  streamSilenceLimitSeconds,
+} from '../lib/freshness.ts';
 
 /** How often a late stream's age is written again. */
 export const LATE_REFRESH_MS = 250;
 
 /**
  * When the age text first needs writing again after a message that arrived at `receivedAtMs`
- * with a sample `lastSampleAgeSeconds` old: when the next message is late (a tick and a second
- * after this one), or when the sample turns stale, whichever comes first. Until then the next
- * message re-renders it, and nothing else changes.
+ * with a sample `lastSampleAgeSeconds` old: when the stream turns silent (no message for two ticks
+ * and a second: streamSilenceLimitSeconds) or the sample stale, whichever comes first — the
+ * moments the header's state changes. Until then the next message re-renders it (a big fabric's
+ * scrape may well deliver a tick late: that is no reason to count).
  */
 export function ageRefreshAtMs(
   receivedAtMs: number,
   lastSampleAgeSeconds: number | null,
   policy?: StalenessPolicy | null,
 ): number {
-  const late = receivedAtMs + (policy?.intervalMs ?? DEFAULT_INTERVAL_MS) + 1000;
+  const late = receivedAtMs + streamSilenceLimitSeconds(policy?.intervalMs ?? undefined) * 1000;
   if (lastSampleAgeSeconds === null) return late;
   const limit = policy?.staleAfterSeconds ?? DEFAULT_STALE_AFTER_SECONDS;
   return Math.min(late, receivedAtMs + Math.max(0, limit - lastSampleAgeSeconds) * 1000);
@@ -25,7 +30,7 @@ export function ageRefreshAtMs(
  * Wall-clock time for the "N s old" text and the stale banner; never for data. While the stream
  * keeps its tick it is the newest message's arrival (`receivedAtMs`: the page does nothing between
  * messages, so the age shown is the sample's age when it arrived); from ageRefreshAtMs on — the
- * next message late, or the sample turning stale — it moves every LATE_REFRESH_MS.
+ * stream silent, or the sample stale — it moves every LATE_REFRESH_MS.
  */
 export function useFreshnessNow(
   receivedAtMs: number | null,

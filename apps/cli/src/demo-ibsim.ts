@@ -122,8 +122,8 @@ export async function startIbsimDemo(options: IbsimDemoOptions): Promise<Running
         return { ...value, countersReadAtMs: Math.round(atMs) };
       },
     };
-    const { scrapeChunks } = createFabricRegistry({ source });
-    const collector: MetricsServer = await startMetricsServer(scrapeChunks, { host: '127.0.0.1', port: 0 });
+    const { answer } = createFabricRegistry({ source });
+    const collector: MetricsServer = await startMetricsServer(answer, { host: '127.0.0.1', port: 0 });
     stops.push(() => collector.close());
 
     const config: ApiConfig = {

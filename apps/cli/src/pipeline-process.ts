@@ -196,11 +196,11 @@ async function startCollectors(
   const source = shards > 1 ? sharedSource(emulatorSource(emulatorUrl), 1000) : emulatorSource(emulatorUrl);
   const urls: string[] = [];
   for (let index = 1; index <= shards; index++) {
-    const { scrapeChunks } = createFabricRegistry({
+    const { answer } = createFabricRegistry({
       source,
       shard: shards > 1 ? { index, count: shards } : undefined,
     });
-    const collector: MetricsServer = await startMetricsServer(scrapeChunks, {
+    const collector: MetricsServer = await startMetricsServer(answer, {
       host: '127.0.0.1',
       port: index === 1 ? (options.collectorPort ?? 0) : 0,
     });

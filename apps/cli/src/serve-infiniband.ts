@@ -52,8 +52,8 @@ export async function serveInfiniband(
       madReader: { command: ibPortReaderCommand() },
     });
     stops.push(() => source.close());
-    const { scrapeChunks } = createFabricRegistry({ source });
-    const collector = await startMetricsServer(scrapeChunks, {
+    const { answer } = createFabricRegistry({ source });
+    const collector = await startMetricsServer(answer, {
       host: '127.0.0.1',
       port: options.collectorPort ?? 0,
     });

@@ -58,6 +58,7 @@ export {
 } from './fabric/omnipath-source.ts';
 export { type OpaPortStatus, parseOpapmaquery } from './fabric/opapmaquery.ts';
 export { type PerfqueryPort, parsePerfquery } from './fabric/perfquery.ts';
+export { ARROW_STREAM_MEDIA_TYPE, arrowFamilies, PortArrowEncoder } from './fabric/port-arrow.ts';
 export { PORT_FAMILIES, portExpositionChunks } from './fabric/port-exposition.ts';
 export type {
   FabricSnapshot,
@@ -71,4 +72,10 @@ export { parseShard, type Shard, ShardError, shardOfPort, sharedSource } from '.
 export { createHostCollector, type HostCollector, type HostCollectorOptions } from './host/host-agent.ts';
 export { parseNodeGuid, parseRate, parseStateLine } from './host/infiniband.ts';
 export { parseCounter } from './host/reader.ts';
-export { type MetricsServer, type ScrapeRequest, startMetricsServer } from './metrics-server.ts';
+export {
+  accepts,
+  type BinaryAnswer,
+  type MetricsServer,
+  type ScrapeRequest,
+  startMetricsServer,
+} from './metrics-server.ts';

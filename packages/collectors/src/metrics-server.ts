@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ARROW_STREAM_MEDIA_TYPE } from './fabric/port-arrow.ts';
 
 export interface MetricsServer {
   url: string;
@@ -15,15 +16,43 @@ export interface ScrapeRequest {
    * those). Absent: everything.
    */
   names?: ReadonlySet<string>;
+  /**
+   * The scraper takes an Apache Arrow IPC stream (its `Accept` names
+   * `application/vnd.apache.arrow.stream`): the fabric agent then answers the port families it
+   * names in columns (fabric/port-arrow.ts) where it can, else text.
+   */
+  arrow?: boolean;
+}
+
+/** An answer in another form than exposition text: its media type and bytes. */
+export interface BinaryAnswer {
+  mediaType: string;
+  body: Uint8Array;
+}
+
+/** Whether an `Accept` header takes `mediaType` (listed with a q above 0). */
+export function accepts(header: string | undefined, mediaType: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((part) => {
+    const [type, ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+    if (type !== mediaType) return false;
+    const q = params.find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+function isBinary(answer: unknown): answer is BinaryAnswer {
+  return typeof answer === 'object' && answer !== null && 'mediaType' in answer && 'body' in answer;
 }
 
 /**
- * Serves `GET /metrics` from a scrape function (text, or text in chunks); every other path is 404.
+ * Serves `GET /metrics` from a scrape function (text, text in chunks, or a binary form the scraper
+ * asked for); every other path is 404.
  * Chunks are written as the socket drains, so a fabric's exposition (hundreds of megabytes at
  * 100k+ ports) is made while it is sent and never sits whole in memory.
  */
 export async function startMetricsServer(
-  scrape: (request: ScrapeRequest) => Promise<string | Iterable<string | Uint8Array>>,
+  scrape: (request: ScrapeRequest) => Promise<string | Iterable<string | Uint8Array> | BinaryAnswer>,
   options: { host?: string; port?: number } = {},
 ): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
@@ -33,9 +62,21 @@ export async function startMetricsServer(
       return;
     }
     const names = url.searchParams.getAll('name[]');
-    scrape(names.length > 0 ? { names: new Set(names) } : {}).then(
+    const request: ScrapeRequest = names.length > 0 ? { names: new Set(names) } : {};
+    if (accepts(req.headers.accept, ARROW_STREAM_MEDIA_TYPE)) request.arrow = true;
+    scrape(request).then(
       (body) => {
-        res.writeHead(200, { 'content-type': CONTENT_TYPE });
+        if (isBinary(body)) {
+          res
+            .writeHead(200, {
+              'content-type': body.mediaType,
+              'content-length': body.body.byteLength,
+              vary: 'Accept',
+            })
+            .end(body.body);
+          return;
+        }
+        res.writeHead(200, { 'content-type': CONTENT_TYPE, vary: 'Accept' });
         if (typeof body === 'string') {
           res.end(body);
           return;

@@ -1,6 +1,7 @@
 import type { EventLog } from '../events/event-log.ts';
 import { type ScrapeTiming, scrapeTiming } from '../lib/staleness.ts';
 import type { LinkIndex } from '../lib/utilization.ts';
+import { ARROW_STREAM_MEDIA_TYPE, type ArrowScrape, readArrowScrape } from './arrow-scrape.ts';
 import { EmbeddedTimeQueries, type ScrapeDone } from './embedded-history.ts';
 import { ExpositionScanner } from './exposition-stream.ts';
 import type { FabricHistoryDir } from './history-file/fabric-dir.ts';
@@ -19,7 +20,7 @@ import {
   WAIT_TICK,
 } from './scrape-staging.ts';
 import { fabscopeMapping, linkUpOf, type SeriesMapping, type SeriesSample } from './series-mapping.ts';
-import { ERROR_FIELDS, type MetricsStore, type RatesSnapshot } from './types.ts';
+import { ERROR_FIELDS, type MetricsStore, portKey, type RatesSnapshot } from './types.ts';
 
 export interface EmbeddedStoreOptions {
   /** Collector `/metrics` URLs to scrape. */
@@ -66,6 +67,8 @@ export interface TargetScrapeStats {
   ingestMs: number;
   /** Samples of wanted metrics read. */
   samples: number;
+  /** The form the target answered in: exposition text, or Arrow (a fabscope collector asked for it). */
+  format?: 'text' | 'arrow';
   error?: string;
 }
 
@@ -90,6 +93,9 @@ const SECOND_SCRAPE_AFTER_MS = 1000;
 
 /** Scrape durations remembered for the timing. */
 const RECENT_SCRAPES = 5;
+
+/** Prometheus' text exposition format, the form every exporter answers. */
+const EXPOSITION_MEDIA_TYPE = 'text/plain;version=0.0.4';
 
 /** How far a collector's own read time may lie from the scrape's start and still be taken. */
 const STAMP_TOLERANCE_MS = 10_000;
@@ -142,7 +148,11 @@ export class EmbeddedStore implements MetricsStore {
   /** Per metric index: the staged slot it fills (a counter field, RATE, WAIT_TICK, LINK_UP) or -1. */
   private readonly roles: Int32Array;
   private readonly joins: Uint8Array;
+  /** Metric name → its staged slot, for the Arrow form's columns (named as the families). */
+  private readonly roleByName: Map<string, number>;
   private readonly targets: TargetState[];
+  /** Per target, the port slots of the rows of its last Arrow answer and the keys they were for. */
+  private readonly arrowRows: ({ guids: string[]; ports: Int32Array; slots: Int32Array } | null)[];
   /** The URL each target is fetched at (with `name[]` when the exporter selects families). */
   private readonly urls: string[];
   /** The same without the error families, for the scrapes between two error scrapes. */
@@ -181,6 +191,7 @@ export class EmbeddedStore implements MetricsStore {
     this.names = [...new Set([...roles.keys(), ...this.mapping.joinMetrics])];
     this.roles = Int32Array.from(this.names, (name) => roles.get(name) ?? -1);
     this.joins = Uint8Array.from(this.names, (name) => (this.mapping.joinMetrics.includes(name) ? 1 : 0));
+    this.roleByName = roles;
     this.fetchImpl = options.fetch ?? fetch;
     this.now = options.now ?? Date.now;
     this.intervalMs = options.scrapeIntervalMs ?? 1000;
@@ -191,6 +202,7 @@ export class EmbeddedStore implements MetricsStore {
       Math.min(16, Math.max(3, Math.ceil(this.historyWindowMs / this.intervalMs) + 2)),
     );
     this.targets = options.targets.map((t) => new TargetState(instanceOf(t)));
+    this.arrowRows = options.targets.map(() => null);
     const urlsOf = (names: readonly string[]) => {
       const query = names.map((n) => `name[]=${encodeURIComponent(n)}`).join('&');
       return options.targets.map((t) =>
@@ -277,7 +289,7 @@ export class EmbeddedStore implements MetricsStore {
         const url = (withErrors ? this.urls : this.fastUrls)[i] as string;
         const stats: TargetScrapeStats = { target, url, headersMs: 0, bodyMs: 0, ingestMs: 0, samples: 0 };
         try {
-          await this.scrapeTarget(url, this.targets[i] as TargetState, timeoutMs, stats);
+          await this.scrapeTarget(url, i, timeoutMs, stats);
         } catch (error) {
           stats.error = error instanceof Error ? error.message : String(error);
           errors.push(`${target}: ${stats.error}`);
@@ -329,10 +341,11 @@ export class EmbeddedStore implements MetricsStore {
 
   private async scrapeTarget(
     url: string,
-    state: TargetState,
+    target: number,
     timeoutMs: number,
     stats: TargetScrapeStats,
   ): Promise<void> {
+    const state = this.targets[target] as TargetState;
     // The sample time is the time the collector read its counters where it says so (their
     // timestamps, docs/metrics.md), else the start of the scrape, as Prometheus stamps it:
     // collectors read their source first thing, while the answer's size (megabytes on a big
@@ -341,10 +354,33 @@ export class EmbeddedStore implements MetricsStore {
     let t = performance.now();
     const response = await this.fetchImpl(url, {
       signal: AbortSignal.any([this.closing.signal, AbortSignal.timeout(timeoutMs)]),
+      // fabscope's collector answers the port families it is asked for in columns (arrow-scrape.ts):
+      // at fat-tree-27648 an error scrape is ~630 MB of text to parse, 8 bytes a value this way.
+      headers: this.mapping.selectsByName
+        ? { accept: `${ARROW_STREAM_MEDIA_TYPE}, ${EXPOSITION_MEDIA_TYPE};q=0.5` }
+        : { accept: EXPOSITION_MEDIA_TYPE },
     });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     stats.headersMs = performance.now() - t;
     t = performance.now();
+    if ((response.headers.get('content-type') ?? '').startsWith(ARROW_STREAM_MEDIA_TYPE)) {
+      stats.format = 'arrow';
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const length = Number(response.headers.get('content-length') ?? Number.NaN);
+      if (Number.isFinite(length) && length !== bytes.byteLength)
+        throw new Error(`answer cut short: ${bytes.byteLength} of ${length} bytes`);
+      const scrape = readArrowScrape(bytes);
+      stats.bodyMs = performance.now() - t;
+      t = performance.now();
+      stats.samples = this.commitArrow(
+        target,
+        scrape,
+        sampleTimeMs(scrape.countersReadAtMs, startedMs, this.now()),
+      );
+      stats.ingestMs = performance.now() - t;
+      return;
+    }
+    stats.format = 'text';
     state.token = ++this.token;
     state.touched = [];
     const join: SeriesSample[] = [];
@@ -393,6 +429,70 @@ export class EmbeddedStore implements MetricsStore {
     if (state.labels.length > 2 * state.touched.length + 1024) {
       this.targets[this.targets.indexOf(state)] = new TargetState(state.instance);
     }
+  }
+
+  /**
+   * One target's Arrow answer → the ports' histories, stamped `timeMs`, staged as the text's
+   * samples are (commit): a counter's first value and the link state's, a link rate's or a tick
+   * length's last positive one. Returns the values read.
+   */
+  private commitArrow(target: number, scrape: ArrowScrape, timeMs: number): number {
+    const slots = this.arrowSlots(target, scrape);
+    const token = ++this.token;
+    const readings = this.readings;
+    const ports: number[] = [];
+    for (let r = 0; r < scrape.rows; r++) {
+      const slot = slots[r] as number;
+      if (readings.stagedMark[slot] === token) continue;
+      readings.stagedMark[slot] = token;
+      readings.stagedValue.fill(Number.NaN, slot * STAGED, (slot + 1) * STAGED);
+      ports.push(slot);
+    }
+    const staged = readings.stagedValue;
+    let samples = 0;
+    for (const [name, values] of scrape.families) {
+      const role = this.roleByName.get(name);
+      if (role === undefined) continue;
+      for (let r = 0; r < scrape.rows; r++) {
+        const value = values[r] as number;
+        if (Number.isNaN(value)) continue;
+        samples++;
+        const offset = (slots[r] as number) * STAGED;
+        const at = offset + role;
+        if (role < FIELD_COUNT) {
+          staged[offset + COUNTER_SEEN] = 1;
+          if (Number.isNaN(staged[at] as number)) staged[at] = value;
+        } else if (role === LINK_UP) {
+          const up = linkUpOf(this.mapping, name, value);
+          if (up !== null && Number.isNaN(staged[at] as number)) staged[at] = up ? 1 : 0;
+        } else if (value > 0 && Number.isFinite(value)) {
+          staged[at] = value;
+        }
+      }
+    }
+    for (const slot of ports) {
+      if (readings.commit(slot, timeMs)) this.resetPorts.push(readings.keys[slot] as string);
+    }
+    return samples;
+  }
+
+  /** The port slot of each row of an Arrow answer: those of the target's answer before when its keys are the same. */
+  private arrowSlots(target: number, scrape: ArrowScrape): Int32Array {
+    const kept = this.arrowRows[target];
+    const { rows, nodeGuid, port } = scrape;
+    if (kept && kept.guids.length === rows) {
+      let same = true;
+      for (let r = 0; r < rows && same; r++)
+        same = kept.guids[r] === nodeGuid[r] && kept.ports[r] === port[r];
+      if (same) return kept.slots;
+    }
+    const guids = Array.from(nodeGuid);
+    const ports = Int32Array.from(port);
+    const slots = Int32Array.from({ length: rows }, (_, r) =>
+      this.readings.slotOf(portKey(guids[r] as string, ports[r] as number)),
+    );
+    this.arrowRows[target] = { guids, ports, slots };
+    return slots;
   }
 
   /** One target's staged scrape → the ports' histories, stamped `timeMs`. */

@@ -44,6 +44,8 @@ async function serveOrPrint(
   listen: string,
   once: boolean,
   io: Io,
+  /** What the server answers, when it may take another form than the text (the fabric agent's Arrow). */
+  serve: Parameters<typeof startMetricsServer>[0] = scrape,
 ): Promise<(() => Promise<void>) | undefined> {
   if (once) {
     const body = await scrape({});
@@ -51,7 +53,7 @@ async function serveOrPrint(
     else for (const chunk of body) io.stdout(chunk);
     return undefined;
   }
-  const server = await startMetricsServer(scrape, parseListen(listen));
+  const server = await startMetricsServer(serve, parseListen(listen));
   io.stdout(`fabscope collect: serving ${server.url}\n`);
   return () => server.close();
 }
@@ -157,7 +159,7 @@ export async function collect(args: string[], io: Io): Promise<(() => Promise<vo
       shard,
       rawCounters: raw === 'auto' ? 'auto' : raw === 'on',
     });
-    return serveOrPrint(fabric.scrapeChunks, values.listen, values.once, io);
+    return serveOrPrint(fabric.scrapeChunks, values.listen, values.once, io, fabric.answer);
   }
   throw new ConfigError(`collect needs "host" or "fabric"\n${COLLECT_USAGE}`);
 }

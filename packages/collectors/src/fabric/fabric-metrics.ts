@@ -1,9 +1,10 @@
 import type { PmThresholdConfig } from '@fabscope/topology';
 import { Counter, Gauge, Registry } from 'prom-client';
-import type { ScrapeRequest } from '../metrics-server.ts';
+import type { BinaryAnswer, ScrapeRequest } from '../metrics-server.ts';
 import { ChunkWriter } from './chunk-writer.ts';
 import { edgeExpositionChunks } from './edge-exposition.ts';
 import { EdgeRates, type EdgeSweep } from './edge-rates.ts';
+import { ARROW_STREAM_MEDIA_TYPE, arrowFamilies, PortArrowEncoder } from './port-arrow.ts';
 import { PORT_FAMILIES, PortLabels, writePortFamilies } from './port-exposition.ts';
 import type { FabricSnapshot, FabricSource } from './port-sample.ts';
 import { type Shard, shardOfPort } from './shard.ts';
@@ -36,6 +37,11 @@ export interface FabricRegistry {
   scrape: (request?: ScrapeRequest) => Promise<string>;
   /** The same, in chunks of bytes and text, for fabrics too large for one string (100k+ ports). */
   scrapeChunks: (request?: ScrapeRequest) => Promise<Iterable<string | Uint8Array>>;
+  /**
+   * What `/metrics` serves (startMetricsServer): the chunks, or — to a scraper that takes Arrow and
+   * names only port families (the embedded store) — those families as one Arrow IPC stream.
+   */
+  answer: (request?: ScrapeRequest) => Promise<Iterable<string | Uint8Array> | BinaryAnswer>;
 }
 
 /**
@@ -197,6 +203,18 @@ export function createFabricRegistry(options: FabricCollectorOptions): FabricReg
     return all();
   }
 
+  const arrow = new PortArrowEncoder();
+
+  async function answer(request: ScrapeRequest = {}): Promise<Iterable<string | Uint8Array> | BinaryAnswer> {
+    const families = request.arrow ? arrowFamilies(request.names) : null;
+    if (!families) return scrapeChunks(request);
+    const reading = await read();
+    // A failed read: no rows, as the text has no port series then (they go stale).
+    const snapshot = reading?.snapshot ?? { fabric: '', fabricType: '', ports: [] };
+    const labels = new PortLabels(snapshot, options.shard, nodeTypes);
+    return { mediaType: ARROW_STREAM_MEDIA_TYPE, body: arrow.encode(labels, families) };
+  }
+
   async function scrape(request: ScrapeRequest = {}): Promise<string> {
     const decoder = new TextDecoder();
     let text = '';
@@ -206,5 +224,5 @@ export function createFabricRegistry(options: FabricCollectorOptions): FabricReg
     return text + decoder.decode();
   }
 
-  return { registry, scrape, scrapeChunks };
+  return { registry, scrape, scrapeChunks, answer };
 }

@@ -4,7 +4,7 @@ import { ERROR_COUNTER_KEYS, ERROR_COUNTERS } from './error-counters.ts';
 import type { FabricSnapshot, PortSample } from './port-sample.ts';
 import { type Shard, shardOfPort } from './shard.ts';
 
-interface PortFamily {
+export interface PortFamily {
   name: string;
   type: 'counter' | 'gauge';
   help: string;

@@ -58,7 +58,12 @@ if (process.argv[2] === 'server') {
     );
   });
   const app = await buildApp({
-    ctx: { fabric, tables: fatTreeRouting(fabric), linkIndex: index, store, sampler, emulator: null },
+    state: {
+      fabric: { fabric, tables: fatTreeRouting(fabric), linkIndex: index },
+      store,
+      sampler,
+      emulator: null,
+    },
     listenHost: '127.0.0.1',
   });
   await sampler.sample();

@@ -3,10 +3,7 @@ import { AjvCompiler } from '@fastify/ajv-compiler';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { isLoopbackHost, tokenMatches } from './auth.ts';
-import type { ApiContext } from './context.ts';
 import { UpstreamError } from './emulator-client.ts';
-import { Alarms } from './events/alarms.ts';
-import { HealthWatch } from './events/health-watch.ts';
 import { installAnswerCache } from './http/answer-cache.ts';
 import { installErrorTrace, noteCause, sendError } from './http/errors.ts';
 import { Listings } from './http/listings.ts';
@@ -16,6 +13,7 @@ import { registerSecurityHeaders } from './http/security-headers.ts';
 import { validationMessage } from './http/validation-message.ts';
 import { isAppPath, registerWebAssets } from './http/web-assets.ts';
 import { JobSourceError } from './jobs/job.ts';
+import { type AppState, registerAppPlugins } from './plugins/index.ts';
 import { alarmRoutes } from './routes/alarms.ts';
 import { analysisRoutes } from './routes/analysis.ts';
 import { controlRoutes } from './routes/control.ts';
@@ -31,7 +29,8 @@ import { streamRoutes } from './routes/stream.ts';
 import { topologyLiveRoutes } from './routes/topology-live.ts';
 
 export interface AppOptions {
-  ctx: ApiContext;
+  /** The application's state, each part a decorator the routes read (plugins/). */
+  state: AppState;
   /** The address the API listens on: beyond loopback, mutating requests need the token. */
   listenHost: string;
   apiToken?: string | undefined;
@@ -83,7 +82,7 @@ function validatorCompilers() {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { ctx, listenHost, apiToken, webRoot } = options;
+  const { state, listenHost, apiToken, webRoot } = options;
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const logger = options.logger ?? false;
   const app = Fastify({
@@ -125,11 +124,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // event loop lags; /health reports the figures.
   await installPressureLimits(app, options.pressure);
   app.decorate('listings', new Listings());
-  // Its onSend hook must see the JSON text before @fastify/compress does (registered next).
+  // Its onSend hook must see the JSON text before @fastify/compress does (registered next). It asks
+  // the drawing's version as it is installed, before the decorators exist: read from the state.
   installAnswerCache(
     app,
-    () => ctx.sampler.tickCount,
-    () => ctx.drawn?.version ?? 0,
+    () => state.sampler.tickCount,
+    () => state.fabric.drawn?.version ?? 0,
   );
   await registerSecurityHeaders(app);
   await app.register(fastifySwagger, {
@@ -159,7 +159,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       eventLoopUtilization: Math.round(eventLoopUtilized * 1000) / 1000,
     };
     if (!seesInternals(request.socket.remoteAddress, request.headers.authorization, apiToken)) return health;
-    const detailed = ctx.sampler.healthNow().detailedError;
+    const detailed = app.sampler.healthNow().detailedError;
     return detailed === undefined ? health : { ...health, error: detailed };
   });
 
@@ -177,32 +177,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return sendError(reply, status, error.message);
   });
 
-  // Thresholds crossed and collection gaps go to the event log once per tick (events/health-watch.ts).
-  if (ctx.events) {
-    ctx.alarms ??= new Alarms(ctx.events);
-    const watch = new HealthWatch(ctx.events, ctx.linkIndex, undefined, ctx.alarms);
-    // The tick's frame, in the drawing it was computed in (the watch follows it).
-    const stop = ctx.sampler.onTick((tick, snapshot) => {
-      watch.observe(Date.parse(tick.time), tick.frame, snapshot.ports);
-    });
-    app.addHook('onClose', async () => stop());
-  }
+  // The application's decorators, after the external plugins and before the routes that read them.
+  await registerAppPlugins(app, state);
 
   await app.register(
     async (api) => {
-      await api.register(fabricRoutes, { ctx });
-      await api.register(linksRoutes, { ctx });
-      await api.register(analysisRoutes, { ctx });
-      await api.register(controlRoutes, { ctx });
-      await api.register(faultRoutes, { ctx });
-      await api.register(streamRoutes, { ctx });
-      await api.register(historyRoutes, { ctx });
-      await api.register(instantRoutes, { ctx });
-      await api.register(eventRoutes, { ctx });
-      await api.register(jobRoutes, { ctx });
-      await api.register(linksExportRoutes, { ctx });
-      await api.register(topologyLiveRoutes, { ctx });
-      await api.register(alarmRoutes, { ctx });
+      await api.register(fabricRoutes);
+      await api.register(linksRoutes);
+      await api.register(analysisRoutes);
+      await api.register(controlRoutes);
+      await api.register(faultRoutes);
+      await api.register(streamRoutes);
+      await api.register(historyRoutes);
+      await api.register(instantRoutes);
+      await api.register(eventRoutes);
+      await api.register(jobRoutes);
+      await api.register(linksExportRoutes);
+      await api.register(topologyLiveRoutes);
+      await api.register(alarmRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api/v1' },

@@ -8,9 +8,9 @@ export {
   FABRIC_SOURCE_KINDS,
   type FabricSourceKind,
 } from './config.ts';
-export type { ApiContext } from './context.ts';
 export { EmulatorClient, UpstreamError } from './emulator-client.ts';
 export { type LinkDirectionState, LinkIndex, linkDirectionStates, summarize } from './lib/utilization.ts';
+export type { AppState, LiveFabric } from './plugins/index.ts';
 export { Sampler, type Tick } from './sampler.ts';
 export { type RunningApi, startApi } from './server.ts';
 export { counterRate } from './store/counter-rate.ts';

@@ -10,7 +10,7 @@ import {
   routeBetween,
   routeOfChannels,
 } from '@fabscope/topology';
-import type { ApiContext } from './context.ts';
+import type { FastifyInstance } from 'fastify';
 import { stateAt } from './lib/frame.ts';
 import type { LinkDirectionState } from './lib/utilization.ts';
 import { assertTablesRead, tablesAnswer } from './sm-tables/origin.ts';
@@ -37,6 +37,9 @@ export interface LiveRoute extends Omit<RouteReport, 'hops'> {
   static?: { links: string[]; hops: RouteReportHop[] };
 }
 
+/** What a route is read from: the fabric and its tables, the emulator's flows, the live tick. */
+type RouteSources = Pick<FastifyInstance, 'fabric' | 'emulator' | 'flowPaths' | 'sampler'>;
+
 /**
  * The route traffic from `from` to `to` takes now. The forwarding tables (followed through the
  * fabric manager's sweeps) give the static route; with an emulator, a running flow between the two
@@ -46,37 +49,37 @@ export interface LiveRoute extends Omit<RouteReport, 'hops'> {
  * read when, or fabscope's engine). Throws UnknownNodeError / NoRouteError for bad ends, and
  * SmTablesNotReadError while the subnet manager's tables are configured but not read yet.
  */
-export async function liveRoute(ctx: ApiContext, fromName: string, toName: string): Promise<LiveRoute> {
-  const from = findNode(ctx.fabric, fromName).name;
-  const to = findNode(ctx.fabric, toName).name;
-  assertTablesRead(ctx.tablesOrigin);
+export async function liveRoute(app: RouteSources, fromName: string, toName: string): Promise<LiveRoute> {
+  const from = findNode(app.fabric.fabric, fromName).name;
+  const to = findNode(app.fabric.fabric, toName).name;
+  assertTablesRead(app.fabric.tablesOrigin);
   // Read once: a re-route replaces both while this answer awaits the emulator and the sampler.
-  const tables = ctx.tables;
-  const origin = ctx.tablesOrigin;
-  const staticReport = describeRoute(ctx.fabric, tablesRoute(ctx, tables, from, to));
+  const tables = app.fabric.tables;
+  const origin = app.fabric.tablesOrigin;
+  const staticReport = describeRoute(app.fabric.fabric, tablesRoute(app, tables, from, to));
   let report = staticReport;
   let flowId: string | undefined;
-  if (ctx.emulator) {
-    let flows: Awaited<ReturnType<typeof ctx.emulator.listFlows>>['flows'] = [];
+  if (app.emulator) {
+    let flows: Awaited<ReturnType<typeof app.emulator.listFlows>>['flows'] = [];
     try {
-      flows = ctx.flowPaths
-        ? await ctx.flowPaths.between(from, to)
-        : (await ctx.emulator.listFlows({ from, to })).flows;
+      flows = app.flowPaths
+        ? await app.flowPaths.between(from, to)
+        : (await app.emulator.listFlows({ from, to })).flows;
     } catch {
       // No emulator answer: the tables' route is still the best account there is.
     }
     const flow =
       flows.find((f) => f.from === from && f.to === to && f.state !== 'pending' && f.path.length > 0) ?? null;
-    const channels = flow ? channelIndices(ctx, flow.path) : null;
+    const channels = flow ? channelIndices(app, flow.path) : null;
     if (flow && channels) {
       flowId = flow.id;
       if (flow.path.join(' ') !== staticReport.links.join(' ')) {
-        report = describeRoute(ctx.fabric, routeOfChannels(ctx.fabric, channels));
+        report = describeRoute(app.fabric.fabric, routeOfChannels(app.fabric.fabric, channels));
       }
     }
   }
   const live = await liveLoad(
-    ctx,
+    app,
     report.hops.flatMap((hop) => (hop.link === undefined ? [] : [hop.link])),
   );
   const hops = report.hops.map((hop): LiveHop => {
@@ -105,16 +108,16 @@ export async function liveRoute(ctx: ApiContext, fromName: string, toName: strin
  * The route the tables give. When it stops at a switch the subnet manager gave no table for, the
  * error says so: that switch's entries are missing, not computed by fabscope.
  */
-function tablesRoute(ctx: ApiContext, tables: ForwardingTables, from: string, to: string): Route {
+function tablesRoute(app: RouteSources, tables: ForwardingTables, from: string, to: string): Route {
   try {
-    return routeBetween(ctx.fabric, tables, from, to);
+    return routeBetween(app.fabric.fabric, tables, from, to);
   } catch (error) {
-    const missing = ctx.tablesOrigin?.missing ?? [];
+    const missing = app.fabric.tablesOrigin?.missing ?? [];
     if (!(error instanceof NoRouteError) || missing.length === 0) throw error;
     const at = missing.find((name) => error.message.includes(`switch "${name}"`));
     if (at === undefined) throw error;
     throw new NoRouteError(
-      `${error.message}: the subnet manager's tables (${ctx.tablesOrigin?.from}) have no table for switch "${at}"`,
+      `${error.message}: the subnet manager's tables (${app.fabric.tablesOrigin?.from}) have no table for switch "${at}"`,
     );
   }
 }
@@ -122,17 +125,17 @@ function tablesRoute(ctx: ApiContext, tables: ForwardingTables, from: string, to
 /** Link-direction id → channel index, built once per fabric. */
 const channelIndexCache = new WeakMap<object, Map<string, number>>();
 
-function channelIndexById(ctx: ApiContext): Map<string, number> {
-  let byId = channelIndexCache.get(ctx.linkIndex);
+function channelIndexById(app: RouteSources): Map<string, number> {
+  let byId = channelIndexCache.get(app.fabric.linkIndex);
   if (!byId) {
-    byId = new Map(ctx.linkIndex.channels.map((c) => [c.fixed.id, c.index]));
-    channelIndexCache.set(ctx.linkIndex, byId);
+    byId = new Map(app.fabric.linkIndex.channels.map((c) => [c.fixed.id, c.index]));
+    channelIndexCache.set(app.fabric.linkIndex, byId);
   }
   return byId;
 }
 
-function channelIndices(ctx: ApiContext, ids: readonly string[]): number[] | null {
-  const byId = channelIndexById(ctx);
+function channelIndices(app: RouteSources, ids: readonly string[]): number[] | null {
+  const byId = channelIndexById(app);
   const out: number[] = [];
   for (const id of ids) {
     const index = byId.get(id);
@@ -147,9 +150,9 @@ function channelIndices(ctx: ApiContext, ids: readonly string[]): number[] | nul
  * as objects for these directions only, not by a map of every direction built per request
  * (165,888 at fat-tree-27648: ~100 ms each time).
  */
-async function liveLoad(ctx: ApiContext, ids: readonly string[]): Promise<Map<string, LinkDirectionState>> {
-  const { frame } = await ctx.sampler.current();
-  const byId = channelIndexById(ctx);
+async function liveLoad(app: RouteSources, ids: readonly string[]): Promise<Map<string, LinkDirectionState>> {
+  const { frame } = await app.sampler.current();
+  const byId = channelIndexById(app);
   const states = new Map<string, LinkDirectionState>();
   for (const id of ids) {
     const index = byId.get(id);

@@ -8,7 +8,6 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { type ApiConfig, defaultSampleIntervalMs } from './config.ts';
-import type { ApiContext } from './context.ts';
 import { emulatorTimeoutMs } from './emulator-client.ts';
 import { type EventLog, FileEventLog, MemoryEventLog } from './events/event-log.ts';
 import { RecordingEmulatorClient } from './events/recording-emulator.ts';
@@ -20,6 +19,7 @@ import type { JobSource } from './jobs/job.ts';
 import { SlurmJobSource } from './jobs/slurm-source.ts';
 import { prometheusStaleAfterSeconds } from './lib/staleness.ts';
 import { LinkIndex } from './lib/utilization.ts';
+import type { LiveFabric } from './plugins/index.ts';
 import { RoutingFollower } from './routing-follower.ts';
 import { Sampler } from './sampler.ts';
 import type { SmTablesFollower } from './sm-tables/follower.ts';
@@ -107,14 +107,13 @@ export async function startApi(
       )
     : null;
   const adaptiveRouting = adaptiveRoutingProviderFor(config, emulator, events, fabric);
-  const ctx: ApiContext = { fabric, tables, linkIndex, store, sampler, emulator, adaptiveRouting, events };
-  if (emulator) ctx.flowPaths = new FlowPaths(emulator, sampler);
-  const jobs = jobSourceFor(config);
-  if (jobs) ctx.jobs = jobs;
+  // One object, read by the routes (the `fabric` decorator) and replaced into by the followers below.
+  const live: LiveFabric = { fabric, tables, linkIndex };
+  const flowPaths = emulator ? new FlowPaths(emulator, sampler) : undefined;
   // Topology versions and drift; on a real fabric re-discovered on a schedule and after port changes,
   // and what discovery adds drawn (cables, nodes, moves, rates) without a restart.
   let smTables: SmTablesFollower | null = null;
-  const drawn = new DrawnFabric(ctx, {
+  const drawn = new DrawnFabric(live, {
     events,
     // The subnet manager's tables are read again for the grown fabric (the ones before serve
     // meanwhile: the nodes drawn before keep their indices); fabscope's own are computed again.
@@ -133,13 +132,22 @@ export async function startApi(
     tools: options.tools,
     onDiscovered: (snapshot, timeMs) => drawn.observe(snapshot, timeMs),
   });
-  ctx.topologyLive = topology.live;
-  if (topology.live.live) ctx.drawn = drawn;
+  if (topology.live.live) live.drawn = drawn;
   // The tables follow the subnet manager's (FABSCOPE_LFTS), else the emulated fabric manager's sweeps.
-  smTables = config.lfts ? await smTablesFollowerFor(config.lfts, ctx, events, options.tools) : null;
-  const follower = emulator && !smTables ? new RoutingFollower(ctx, emulator, intervalMs) : null;
+  smTables = config.lfts ? await smTablesFollowerFor(config.lfts, live, events, options.tools) : null;
+  const follower = emulator && !smTables ? new RoutingFollower(live, emulator, intervalMs) : null;
   const app = await buildApp({
-    ctx,
+    state: {
+      fabric: live,
+      store,
+      sampler,
+      emulator,
+      flowPaths,
+      adaptiveRouting,
+      jobs: jobSourceFor(config) ?? undefined,
+      events,
+      topologyLive: topology.live,
+    },
     listenHost: config.host,
     apiToken: config.apiToken,
     allowedHosts: config.allowedHosts,
@@ -158,7 +166,7 @@ export async function startApi(
     store,
     sampler,
     async close() {
-      ctx.flowPaths?.stop();
+      flowPaths?.stop();
       await follower?.stop();
       await smTables?.stop();
       await topology.stop();

@@ -10,7 +10,7 @@ import { Sampler } from '../src/sampler.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
 import type { MetricsStore } from '../src/store/types.ts';
 
-export interface TestAppOptions extends Partial<Omit<AppOptions, 'ctx'>> {
+export interface TestAppOptions extends Partial<Omit<AppOptions, 'state'>> {
   fabric?: Fabric;
   tables?: ForwardingTables;
   /** Default: an embedded store whose collector cannot be reached (no data: everything stale). */
@@ -45,10 +45,8 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<Fastif
     ...appOptions
   } = options;
   return buildApp({
-    ctx: {
-      fabric,
-      tables: tables ?? fatTreeRouting(fabric),
-      linkIndex,
+    state: {
+      fabric: { fabric, tables: tables ?? fatTreeRouting(fabric), linkIndex },
       store,
       sampler: sampler ?? new Sampler(store, linkIndex, intervalMs),
       emulator,

@@ -60,7 +60,12 @@ describe('GET /links/export at fat-tree-6912', () => {
   beforeAll(async () => {
     const sampler = new Sampler(store, index, 60_000);
     app = await buildApp({
-      ctx: { fabric, tables: fatTreeRouting(fabric), linkIndex: index, store, sampler, emulator: null },
+      state: {
+        fabric: { fabric, tables: fatTreeRouting(fabric), linkIndex: index },
+        store,
+        sampler,
+        emulator: null,
+      },
       listenHost: '127.0.0.1',
     });
     await sampler.sample();

@@ -42,7 +42,12 @@ async function appOf(fabric: Fabric, intervalMs: number) {
   const { store, answers } = tickingStore(index);
   const sampler = new Sampler(store, index, intervalMs);
   const app = await buildApp({
-    ctx: { fabric, tables: fatTreeRouting(fabric), linkIndex: index, store, sampler, emulator: null },
+    state: {
+      fabric: { fabric, tables: fatTreeRouting(fabric), linkIndex: index },
+      store,
+      sampler,
+      emulator: null,
+    },
     listenHost: '127.0.0.1',
   });
   return { app, sampler, index, answers };

@@ -54,7 +54,12 @@ describe('rankings at fat-tree-6912: the stream holds the head of every sort the
   };
   const sampler = new Sampler(store, index, 2000);
   const app = buildApp({
-    ctx: { fabric, tables: fatTreeRouting(fabric), linkIndex: index, store, sampler, emulator: null },
+    state: {
+      fabric: { fabric, tables: fatTreeRouting(fabric), linkIndex: index },
+      store,
+      sampler,
+      emulator: null,
+    },
     listenHost: '127.0.0.1',
   });
   beforeAll(async () => {

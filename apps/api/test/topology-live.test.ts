@@ -221,10 +221,8 @@ describe('the API with a live topology (discovery faked)', () => {
     const store = new EmbeddedStore({ targets: ['http://127.0.0.1:9/metrics'] });
     const linkIndex = new LinkIndex(fabric);
     app = await buildApp({
-      ctx: {
-        fabric,
-        tables: fatTreeRouting(fabric),
-        linkIndex,
+      state: {
+        fabric: { fabric, tables: fatTreeRouting(fabric), linkIndex },
         store,
         sampler: new Sampler(store, linkIndex),
         emulator: null,

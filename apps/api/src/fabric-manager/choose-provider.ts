@@ -1,6 +1,5 @@
 import type { Fabric } from '@fabscope/topology';
 import type { ApiConfig } from '../config.ts';
-import type { ApiContext } from '../context.ts';
 import type { EmulatorClient } from '../emulator-client.ts';
 import type { EventLog } from '../events/event-log.ts';
 import { OpafmXmlAdaptiveRouting } from './opafm-xml-provider.ts';
@@ -36,17 +35,4 @@ export function adaptiveRoutingProviderFor(
   }
   if (emulator) return new EmulatorAdaptiveRouting(emulator);
   return new UnavailableAdaptiveRouting(NO_FABRIC_MANAGER);
-}
-
-const derived = new WeakMap<ApiContext, AdaptiveRoutingProvider>();
-
-/** The context's provider; a context built without one (tests) gets the emulator's, or none. */
-export function adaptiveRoutingOf(ctx: ApiContext): AdaptiveRoutingProvider {
-  if (ctx.adaptiveRouting) return ctx.adaptiveRouting;
-  let provider = derived.get(ctx);
-  if (!provider) {
-    provider = adaptiveRoutingProviderFor({}, ctx.emulator);
-    derived.set(ctx, provider);
-  }
-  return provider;
 }

@@ -8,7 +8,6 @@ import {
 } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { ApiContext } from '../context.ts';
 import { type Alarm, alarmText } from '../events/alarms.ts';
 import { sendError } from '../http/errors.ts';
 
@@ -32,7 +31,7 @@ function answer(alarm: Alarm): AlarmAnswer {
 }
 
 /** Alarms with a lifecycle (events/alarms.ts): the active ones, the cleared ones, acknowledgement. */
-export const alarmRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const alarmRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/alarms',
     {
@@ -43,7 +42,7 @@ export const alarmRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
         response: { 200: AlarmsReply, 400: ErrorReply },
       },
     },
-    async (request) => ({ alarms: (ctx.alarms?.list(request.query.state === 'all') ?? []).map(answer) }),
+    async (request) => ({ alarms: (app.alarms?.list(request.query.state === 'all') ?? []).map(answer) }),
   );
 
   app.post(
@@ -57,7 +56,7 @@ export const alarmRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
       },
     },
     async (request, reply) => {
-      const alarm = ctx.alarms?.acknowledge(request.params.id, request.body.by, Date.now()) ?? null;
+      const alarm = app.alarms?.acknowledge(request.params.id, request.body.by, Date.now()) ?? null;
       if (!alarm) return sendError(reply, 404, `no alarm "${request.params.id}"`);
       return answer(alarm);
     },

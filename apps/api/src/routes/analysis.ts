@@ -21,9 +21,7 @@ import {
   UnknownHostError,
 } from '@fabscope/topology';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ApiContext } from '../context.ts';
 import { sendError } from '../http/errors.ts';
-import { listJobs } from '../jobs/context.ts';
 import { expandHostList, HostListError } from '../jobs/hostlist.ts';
 import { knownHosts } from '../jobs/job-flows.ts';
 import { withJobs } from './jobs.ts';
@@ -85,7 +83,7 @@ function analysisReply(text: string, result: ContentionAnalysis, limit: number, 
 }
 
 /** Contention analysis of a traffic pattern on the fabric's static routes (what the UI shows before a job runs). */
-export const analysisRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const analysisRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/analysis',
     {
@@ -101,7 +99,8 @@ export const analysisRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
       const { pattern: text, limit = 1000 } = request.query;
       let result: ReturnType<typeof analyzeContention>;
       try {
-        result = analyzeContention(ctx.fabric, ctx.tables, parsePattern(text, ctx.fabric));
+        const { fabric, tables } = app.fabric;
+        result = analyzeContention(fabric, tables, parsePattern(text, fabric));
       } catch (error) {
         // The schema has checked the pattern's form: a host it names may still be missing (404).
         if (error instanceof PatternError)
@@ -130,9 +129,9 @@ export const analysisRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
           return sendError(reply, 400, 'give nodes or job, not both');
         let names: string[] | null = null;
         if (job !== undefined) {
-          const found = (await listJobs(ctx)).find((j) => j.id === job);
+          const found = (await app.jobs.list()).find((j) => j.id === job);
           if (!found) return sendError(reply, 404, `no job "${job}"`);
-          names = knownHosts(ctx.fabric, found);
+          names = knownHosts(app.fabric.fabric, found);
           if (names.length === 0) return sendError(reply, 400, `job "${job}" runs on no host of this fabric`);
         } else if (nodes !== undefined) {
           try {
@@ -145,11 +144,10 @@ export const analysisRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         let result: ContentionAnalysis;
         let hosts: FabricNode[];
         try {
-          hosts = names ? resolveHosts(ctx.fabric, names) : patternHosts(ctx.fabric);
-          const pattern = parsePattern(text, ctx.fabric);
-          result = analyzeFlows(ctx.fabric, ctx.tables, flowsOver(ctx.fabric, pattern, hosts), {
-            adaptive: true,
-          });
+          const { fabric, tables } = app.fabric;
+          hosts = names ? resolveHosts(fabric, names) : patternHosts(fabric);
+          const pattern = parsePattern(text, fabric);
+          result = analyzeFlows(fabric, tables, flowsOver(fabric, pattern, hosts), { adaptive: true });
         } catch (error) {
           if (error instanceof PatternError)
             return sendError(

@@ -13,11 +13,10 @@ import {
 } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiContext } from '../context.ts';
 import { UpstreamError } from '../emulator-client.ts';
-import { adaptiveRoutingOf } from '../fabric-manager/choose-provider.ts';
 import { ProviderError } from '../fabric-manager/provider.ts';
 import { sendError } from '../http/errors.ts';
+import type { Sampler } from '../sampler.ts';
 import { checkTraffic } from '../traffic-check.ts';
 import { withEmulator } from './with-emulator.ts';
 
@@ -25,7 +24,7 @@ import { withEmulator } from './with-emulator.ts';
  * Adaptive routing, through the fabric manager's provider (the emulator's, the site's opafm.xml, or
  * none, with the reason); traffic: forwarded to the emulator, refused cleanly without one.
  */
-export const controlRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const controlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // 401, 403, 405 and 413 are added to every route's document by the route policy (http/route-policy.ts).
   const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply, 504: ErrorReply };
   const mutates = { mutates: true };
@@ -38,7 +37,7 @@ export const controlRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asy
         response: { 200: AdaptiveRoutingStatusSchema, ...errors },
       },
     },
-    (_request, reply) => fromProvider(reply, () => adaptiveRoutingOf(ctx).get()),
+    (_request, reply) => fromProvider(reply, () => app.adaptiveRouting.get()),
   );
 
   app.put(
@@ -52,8 +51,7 @@ export const controlRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asy
         response: { 200: AdaptiveRoutingChangeSchema, ...errors },
       },
     },
-    (request, reply) =>
-      fromProvider(reply, () => adaptiveRoutingOf(ctx).set(request.body, changedBy(request))),
+    (request, reply) => fromProvider(reply, () => app.adaptiveRouting.set(request.body, changedBy(request))),
   );
 
   app.get(
@@ -67,7 +65,7 @@ export const controlRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asy
       },
     },
     (request, reply) =>
-      withEmulator(ctx, reply, async (emulator) => {
+      withEmulator(app.emulator, reply, async (emulator) => {
         // Paged where the flows are: the emulator keeps the listing and answers a page of it
         // (~30 MB read and parsed here for a permutation at fat-tree-27648 before).
         const { job, cursor } = request.query;
@@ -106,12 +104,12 @@ export const controlRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asy
       },
     },
     (request, reply) => {
-      const problem = checkTraffic(ctx.fabric, request.body);
+      const problem = checkTraffic(app.fabric.fabric, request.body);
       if (problem) {
         sendError(reply, problem.statusCode, problem.message);
         return;
       }
-      return withEmulator(ctx, reply, async (e) => {
+      return withEmulator(app.emulator, reply, async (e) => {
         // The emulator sums what started and lists the first flows only (not ~10 MB at fat-tree-27648).
         const started = await e.startFlows(request.body, STARTED_FLOWS_LISTED);
         forgetFlows(app);
@@ -127,7 +125,7 @@ export const controlRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asy
       schema: { summary: 'Stop every flow', response: { 200: FlowsSchema, ...errors } },
     },
     (_request, reply) =>
-      withEmulator(ctx, reply, async (e) => {
+      withEmulator(app.emulator, reply, async (e) => {
         const stopped = await e.stopFlows();
         forgetFlows(app);
         return stopped;
@@ -135,8 +133,8 @@ export const controlRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asy
   );
 };
 
-/** How long the last read of each list took (ms), per app context. */
-const readCosts = new WeakMap<ApiContext, Map<string, number>>();
+/** How long the last read of each list took (ms), per app (its sampler: one per app). */
+const readCosts = new WeakMap<Sampler, Map<string, number>>();
 
 /**
  * The key under which first pages share a read of `route`'s list (Listings' `reuse`): a list is
@@ -144,20 +142,24 @@ const readCosts = new WeakMap<ApiContext, Map<string, number>>();
  * flows as they are), seconds for a permutation's ~30 MB at fat-tree-27648 (one read serves
  * every client meanwhile) — and never kept longer than a sampling interval.
  */
-export function costKey(ctx: ApiContext, route: string): string {
-  const cost = readCosts.get(ctx)?.get(route) ?? 1;
-  return `read ${Math.floor(Date.now() / Math.max(1, Math.min(cost, ctx.sampler.intervalMs)))}`;
+export function costKey(app: Pick<FastifyInstance, 'sampler'>, route: string): string {
+  const cost = readCosts.get(app.sampler)?.get(route) ?? 1;
+  return `read ${Math.floor(Date.now() / Math.max(1, Math.min(cost, app.sampler.intervalMs)))}`;
 }
 
 /** Runs `read` and keeps how long it took, for costKey. */
-export async function timedRead<T>(ctx: ApiContext, route: string, read: () => Promise<T>): Promise<T> {
+export async function timedRead<T>(
+  app: Pick<FastifyInstance, 'sampler'>,
+  route: string,
+  read: () => Promise<T>,
+): Promise<T> {
   const started = performance.now();
   try {
     return await read();
   } finally {
-    const costs = readCosts.get(ctx) ?? new Map<string, number>();
+    const costs = readCosts.get(app.sampler) ?? new Map<string, number>();
     costs.set(route, performance.now() - started);
-    readCosts.set(ctx, costs);
+    readCosts.set(app.sampler, costs);
   }
 }
 

@@ -1,10 +1,10 @@
 import { ErrorReply, EventsQuery, EventsSchema } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ApiContext } from '../context.ts';
 import type { EventSeverity, FabricEvent } from '../events/event-log.ts';
 import { explainLinkStates } from '../events/link-state-reasons.ts';
 import { classifyResets, EXPLAINED_FOR_MS } from '../events/unexpected-clear.ts';
 import { parseTime, TimeParamError } from '../lib/time-params.ts';
+import type { MetricsStore } from '../store/types.ts';
 import { timeQueriesOf } from './time-travel.ts';
 
 const ALERT_SEVERITY: Record<string, EventSeverity> = {
@@ -18,10 +18,10 @@ const ALERT_SEVERITY: Record<string, EventSeverity> = {
  * started firing (within the window asked). A Prometheus that does not answer leaves them out:
  * the other events still come.
  */
-async function alertEvents(ctx: ApiContext, fromMs: number, toMs: number): Promise<FabricEvent[]> {
-  if (!ctx.store.firingAlerts) return [];
+async function alertEvents(store: MetricsStore, fromMs: number, toMs: number): Promise<FabricEvent[]> {
+  if (!store.firingAlerts) return [];
   try {
-    const alerts = await ctx.store.firingAlerts();
+    const alerts = await store.firingAlerts();
     return alerts
       .filter((a) => a.activeAtMs >= fromMs && a.activeAtMs <= toMs)
       .map((a) => ({
@@ -41,7 +41,7 @@ async function alertEvents(ctx: ApiContext, fromMs: number, toMs: number): Promi
  * faults) from the event log, and link-state changes and counter resets seen in the samples (the
  * embedded store logs them; Prometheus derives them from its series).
  */
-export const eventRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/events',
     {
@@ -58,9 +58,9 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
         const toMs = request.query.to === undefined ? Date.now() : parseTime('to', request.query.to);
         if (toMs < fromMs) throw new TimeParamError('to is before from');
         // Faults up to a minute before `from` still explain the resets just after it.
-        const logged = ctx.events?.list(fromMs - EXPLAINED_FOR_MS, toMs) ?? [];
-        const derived = (await timeQueriesOf(ctx)?.events?.(fromMs, toMs)) ?? [];
-        const alerts = await alertEvents(ctx, fromMs, toMs);
+        const logged = app.events?.list(fromMs - EXPLAINED_FOR_MS, toMs) ?? [];
+        const derived = (await timeQueriesOf(app)?.events?.(fromMs, toMs)) ?? [];
+        const alerts = await alertEvents(app.store, fromMs, toMs);
         const events: FabricEvent[] = explainLinkStates(
           classifyResets([...logged, ...derived, ...alerts].sort((a, b) => a.timeMs - b.timeMs)),
         ).filter((e) => e.timeMs >= fromMs);

@@ -22,7 +22,6 @@ import {
   UnknownNodeError,
 } from '@fabscope/topology';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ApiContext } from '../context.ts';
 import { sendError } from '../http/errors.ts';
 import { type LinkFrame, stateAt } from '../lib/frame.ts';
 import { liveRoute } from '../live-route.ts';
@@ -32,25 +31,26 @@ import { summaryAtTime } from './time-travel.ts';
 import { topologyAnswer, topologyAtTime } from './topology-live.ts';
 
 /** Read-only views of the fabric: health, topology, summary, routes (link rankings: links.ts). */
-export const fabricRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const fabricRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/health',
     { schema: { summary: 'Store kind and age of the newest sample', response: { 200: HealthSchema } } },
     async () => {
-      const { health } = await ctx.sampler.current();
+      const { health } = await app.sampler.current();
       // A topology discovered since the start that differs from the one drawn is said here.
-      return ctx.topologyLive ? { ...health, topology: ctx.topologyLive.healthNote() } : health;
+      return app.topologyLive ? { ...health, topology: app.topologyLive.healthNote() } : health;
     },
   );
 
   // The drawn fabric's answer, made once per drawing (the answer cache keeps its bytes).
   const answers = new WeakMap<Fabric, Topology>();
   const topology = () => {
-    let answer = answers.get(ctx.fabric);
+    const { fabric, drawn } = app.fabric;
+    let answer = answers.get(fabric);
     if (!answer) {
-      const version = ctx.drawn?.version ?? 0;
-      answer = { ...topologyAnswer(ctx.fabric), ...(version > 0 ? { version } : {}) };
-      answers.set(ctx.fabric, answer);
+      const version = drawn?.version ?? 0;
+      answer = { ...topologyAnswer(fabric), ...(version > 0 ? { version } : {}) };
+      answers.set(fabric, answer);
     }
     return answer;
   };
@@ -66,7 +66,7 @@ export const fabricRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       },
     },
     async (request, reply) =>
-      request.query.time === undefined ? topology() : topologyAtTime(ctx, request.query.time, reply),
+      request.query.time === undefined ? topology() : topologyAtTime(app, request.query.time, reply),
   );
 
   app.get(
@@ -79,7 +79,7 @@ export const fabricRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         response: { 200: SummarySchema, 400: ErrorReply },
       },
     },
-    async (request) => summaryAtTime(ctx, request.query.time),
+    async (request) => summaryAtTime(app, request.query.time),
   );
 
   app.get(
@@ -94,7 +94,7 @@ export const fabricRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
     },
     async (request, reply) => {
       try {
-        return await liveRoute(ctx, request.query.from, request.query.to);
+        return await liveRoute(app, request.query.from, request.query.to);
       } catch (error) {
         // A node the fabric does not have, or no route between the two: nothing to answer with.
         if (error instanceof UnknownNodeError || error instanceof NoRouteError)
@@ -116,7 +116,7 @@ export const fabricRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       },
     },
     async (request, reply) => {
-      const { fabric } = ctx;
+      const { fabric } = app.fabric;
       let node: ReturnType<typeof findNode>;
       try {
         node = findNode(fabric, request.query.node);
@@ -124,7 +124,7 @@ export const fabricRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         if (error instanceof UnknownNodeError) return sendError(reply, 404, error.message);
         throw error;
       }
-      const tick = await ctx.sampler.current();
+      const tick = await app.sampler.current();
       // The tick's directions are in the fabric's channel order when it is of this drawing: this
       // port's two are made from its frame, not the tick's every direction.
       const frame = tick.frame.linkUp.length === fabric.links.length * 2 ? tick.frame : null;
@@ -180,15 +180,15 @@ export const fabricRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
     },
     async (request, reply) => {
       try {
-        assertTablesRead(ctx.tablesOrigin);
+        assertTablesRead(app.fabric.tablesOrigin);
       } catch (error) {
         if (error instanceof SmTablesNotReadError) return sendError(reply, 503, error.message);
         throw error;
       }
-      const { tables, tablesOrigin, fabric } = ctx;
+      const { tables, tablesOrigin, fabric } = app.fabric;
       const { load, computeMs } = await staticLoadOf(fabric, tables);
       // Beside each count, what was measured on the port at the live tick (stale: unknown).
-      const tick = await ctx.sampler.current();
+      const tick = await app.sampler.current();
       const utilization = measuredUtilization(tick.frame, fabric.links.length * 2);
       const { groups, top, comparison } = summarizeStaticLoad(
         fabric,

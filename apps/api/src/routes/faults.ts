@@ -1,7 +1,6 @@
 import { ErrorReply, FaultAppliedSchema, FaultRequest, FaultsSchema } from '@fabscope/contracts';
 import { channelFrom } from '@fabscope/topology';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ApiContext } from '../context.ts';
 import { sendError } from '../http/errors.ts';
 import type { Refusal } from '../traffic-check.ts';
 import { withEmulator } from './with-emulator.ts';
@@ -10,20 +9,21 @@ import { withEmulator } from './with-emulator.ts';
  * Fault injection in the emulator (`POST /faults`), the active faults (`GET`), and repair of
  * everything (`DELETE`). Node, port and link names are checked against the topology first.
  */
-export const faultRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const faultRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // 401, 403, 405 and 413 are added to every route's document by the route policy (http/route-policy.ts).
   const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply };
   const mutates = { mutates: true };
 
   /** What the fabric lacks is 404 (a link, a node, a cabled port); a node of the wrong kind 400. */
   const check = (body: FaultRequest): Refusal | null => {
-    if (body.link !== undefined && !ctx.fabric.links.some((l) => l.id === body.link)) {
+    const { fabric } = app.fabric;
+    if (body.link !== undefined && !fabric.links.some((l) => l.id === body.link)) {
       return { statusCode: 404, message: `unknown link "${body.link}" (ids look like "edge1/4--core2/1")` };
     }
     if (body.node === undefined) return null;
-    const node = ctx.fabric.nodeByName.get(body.node);
+    const node = fabric.nodeByName.get(body.node);
     if (!node) return { statusCode: 404, message: `unknown node "${body.node}"` };
-    if (body.port !== undefined && channelFrom(ctx.fabric, node, body.port) < 0) {
+    if (body.port !== undefined && channelFrom(fabric, node, body.port) < 0) {
       return { statusCode: 404, message: `"${body.node}" port ${body.port} is not cabled` };
     }
     if ((body.type === 'switch-down' || body.type === 'switch-up') && node.type !== 'switch') {
@@ -35,7 +35,7 @@ export const faultRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
   app.get(
     '/faults',
     { schema: { summary: 'Active faults in the emulator', response: { 200: FaultsSchema, ...errors } } },
-    (_request, reply) => withEmulator(ctx, reply, (e) => e.listFaults()),
+    (_request, reply) => withEmulator(app.emulator, reply, (e) => e.listFaults()),
   );
 
   app.post(
@@ -55,7 +55,7 @@ export const faultRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
         sendError(reply, problem.statusCode, problem.message);
         return;
       }
-      return withEmulator(ctx, reply, (e) => e.injectFault(request.body));
+      return withEmulator(app.emulator, reply, (e) => e.injectFault(request.body));
     },
   );
 
@@ -68,6 +68,6 @@ export const faultRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
         response: { 200: FaultsSchema, ...errors },
       },
     },
-    (_request, reply) => withEmulator(ctx, reply, (e) => e.clearFaults()),
+    (_request, reply) => withEmulator(app.emulator, reply, (e) => e.clearFaults()),
   );
 };

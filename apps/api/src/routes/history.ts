@@ -6,7 +6,6 @@ import {
   SummaryHistorySchema,
 } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ApiContext } from '../context.ts';
 import { sendError } from '../http/errors.ts';
 import { parseRange } from '../lib/time-params.ts';
 import { requireQueries, timeQueriesOf } from './time-travel.ts';
@@ -14,14 +13,14 @@ import { requireQueries, timeQueriesOf } from './time-travel.ts';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Series over a time range: the host transmit total with histograms, and chosen link directions. */
-export const historyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const historyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Ranges are expensive: a bounded number run at once, the others answered 503 (http/pressure.ts).
   const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply, 503: ErrorReply, 504: ErrorReply };
   const config = { expensive: true };
   // Directions of every topology drawn (a re-discovered fabric adds some): made once per drawing.
   const knownSets = new WeakMap<object, Set<string>>();
   const isKnown = (id: string) =>
-    (ctx.drawn?.list() ?? [{ linkIndex: ctx.linkIndex }]).some(({ linkIndex }) => {
+    (app.fabric.drawn?.list() ?? [{ linkIndex: app.fabric.linkIndex }]).some(({ linkIndex }) => {
       let ids = knownSets.get(linkIndex);
       if (!ids) {
         ids = new Set(linkIndex.channels.map((c) => c.fixed.id));
@@ -30,7 +29,7 @@ export const historyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asy
       return ids.has(id);
     });
   // Now, not at the first question: the embedded store's history records from here on.
-  timeQueriesOf(ctx);
+  timeQueriesOf(app);
 
   app.get(
     '/summary/history',
@@ -43,7 +42,7 @@ export const historyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asy
       },
     },
     async (request) => {
-      const queries = requireQueries(ctx);
+      const queries = requireQueries(app);
       const range = parseRange(request.query, { nowMs: Date.now(), defaultStepMs: queries.resolutionMs });
       const points = await queries.summaryRange(range);
       return {
@@ -75,7 +74,7 @@ export const historyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asy
           `unknown link direction "${unknown}" (ids look like "edge1/4->core2/1")`,
         );
       }
-      const queries = requireQueries(ctx);
+      const queries = requireQueries(app);
       const ids = [...new Set(request.query.id)];
       const range = parseRange(request.query, {
         nowMs: Date.now(),

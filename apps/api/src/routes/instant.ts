@@ -6,7 +6,6 @@ import {
 } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { ApiContext } from '../context.ts';
 import { type CompactTick, compactFrame } from '../lib/compact-tick.ts';
 import { statesOf, summarizeFrame } from '../lib/frame.ts';
 import { parseTime } from '../lib/time-params.ts';
@@ -32,7 +31,7 @@ const InstantStreamQuery = Type.Object(
  * dashboard draws it as it draws a live message. Its summary is `/summary?time=T`'s and its `top`
  * the head of `/links?sort=…&time=T` for every sort: the same frame, the same functions.
  */
-export const instantRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const instantRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/instant',
     {
@@ -53,7 +52,7 @@ export const instantRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asy
     },
     async (request, reply) => {
       const timeMs = parseTime('time', request.query.time);
-      const queries = requireQueries(ctx);
+      const queries = requireQueries(app);
       const [frame, stored] = await Promise.all([queries.frameAt(timeMs), queries.summaryAt(timeMs)]);
       // The embedded store kept the live summary whole; Prometheus' sums have no category
       // histograms or ports without data: those of the frame, by the live summary's function.
@@ -62,8 +61,8 @@ export const instantRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asy
         const { categories, portsWithoutData } = summarizeFrame(frame, true, timeMs);
         summary = { ...stored, ...(categories ? { categories } : {}), portsWithoutData };
       }
-      const now = ctx.sampler.healthNow().health;
-      const version = ctx.sampler.topologyVersion;
+      const now = app.sampler.healthNow().health;
+      const version = app.sampler.topologyVersion;
       // A past instant is as it was stored: its age and staleness are not the live data's. Its
       // topology version is the one drawn now (an older drawing's channels are a prefix of it).
       const health = {
@@ -79,7 +78,7 @@ export const instantRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asy
       const message =
         request.query.view === 'full'
           ? { ...tick, links: statesOf(frame) }
-          : padded(compactFrame(tick, frame), ctx.linkIndex.channels.length);
+          : padded(compactFrame(tick, frame), app.fabric.linkIndex.channels.length);
       // Serialized once, as the stream's messages are (the schema documents it).
       return reply.type('application/json; charset=utf-8').send(JSON.stringify(message) as never);
     },

@@ -11,10 +11,8 @@ import { analyzeFlows, type Fabric } from '@fabscope/topology';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import type { ApiContext } from '../context.ts';
 import { UpstreamError } from '../emulator-client.ts';
 import { sendError } from '../http/errors.ts';
-import { flowsNow, jobListing, jobSourceOf, listJobs } from '../jobs/context.ts';
 import { JobSourceError } from '../jobs/job.ts';
 import { estimatedPairs, knownHosts } from '../jobs/job-flows.ts';
 import { flowsOnLink, jobLinks } from '../jobs/job-report.ts';
@@ -46,10 +44,10 @@ function indexPairs(fabric: Fabric, pairs: readonly { from: string; to: string }
 /** Unreadable entries of a job source listed in `/jobs` (the rest are counted). */
 const SKIPPED_LISTED = 20;
 
-export const jobRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const errors = { 400: ErrorReply, 404: ErrorReply, 502: ErrorReply, 504: ErrorReply };
-  const channelIds = new Set(ctx.linkIndex.channels.map((c) => c.fixed.id));
-  const kindOf = new Map(ctx.linkIndex.channels.map((c) => [c.fixed.id, c.fixed.kind]));
+  const channelIds = new Set(app.fabric.linkIndex.channels.map((c) => c.fixed.id));
+  const kindOf = new Map(app.fabric.linkIndex.channels.map((c) => [c.fixed.id, c.fixed.kind]));
 
   app.get(
     '/jobs',
@@ -68,15 +66,15 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (
           'jobs',
           request.query,
           () =>
-            timedRead(ctx, 'jobs', async () => {
-              const listing = await jobListing(ctx);
+            timedRead(app, 'jobs', async () => {
+              const listing = await app.jobs.listing();
               return {
                 instant: new Date().toISOString(),
                 rows: listing.jobs,
-                extra: { source: jobSourceOf(ctx)?.kind ?? ('none' as const), skipped: listing.skipped },
+                extra: { source: app.jobs.source?.kind ?? ('none' as const), skipped: listing.skipped },
               };
             }),
-          costKey(ctx, 'jobs'),
+          costKey(app, 'jobs'),
         );
         const { source, skipped } = page.extra;
         return {
@@ -105,22 +103,20 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (
     },
     (request, reply) =>
       withJobs(reply, async () => {
-        const jobs = await listJobs(ctx);
+        const jobs = await app.jobs.list();
         const job = jobs.find((j) => j.id === request.params.id);
         if (!job) return sendError(reply, 404, `no job "${request.params.id}"`);
-        const flows = await flowsNow(ctx);
+        const flows = await app.jobs.flowsNow();
         const own = flows.filter((f) => f.job === job.id);
         // A job not running (or without traffic) is predicted on its estimated pairs.
+        const { fabric, tables } = app.fabric;
         const pairs =
-          own.length > 0
-            ? own
-            : estimatedPairs(knownHosts(ctx.fabric, job)).map(([from, to]) => ({ from, to }));
-        const analysis =
-          pairs.length > 0 ? analyzeFlows(ctx.fabric, ctx.tables, indexPairs(ctx.fabric, pairs)) : null;
+          own.length > 0 ? own : estimatedPairs(knownHosts(fabric, job)).map(([from, to]) => ({ from, to }));
+        const analysis = pairs.length > 0 ? analyzeFlows(fabric, tables, indexPairs(fabric, pairs)) : null;
         return {
           job,
           nodes: job.nodes.map((name) => {
-            const node = ctx.fabric.nodeByName.get(name);
+            const node = fabric.nodeByName.get(name);
             return { name, known: node !== undefined && node.type !== 'switch' };
           }),
           estimated: own.length === 0 || own.every((f) => f.estimated),
@@ -155,8 +151,8 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (
           return sendError(reply, 404, `no link direction "${id}" (ids are node/port->node/port)`);
         }
         const page = await app.listings.page('links/flows', request.query, async () => {
-          const { flows, jobs } = flowsOnLink(await flowsNow(ctx, { link: id }), id);
-          const estimated = ctx.emulator === null || flows.some((f) => f.estimated);
+          const { flows, jobs } = flowsOnLink(await app.jobs.flowsNow({ link: id }), id);
+          const estimated = app.emulator === null || flows.some((f) => f.estimated);
           return { instant: new Date().toISOString(), rows: flows, extra: { jobs, estimated } };
         });
         return {

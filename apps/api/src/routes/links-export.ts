@@ -2,7 +2,6 @@ import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ErrorReply, LinkStateSchema, LinksExportQuery } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ApiContext } from '../context.ts';
 import type { LinkDirectionState } from '../lib/utilization.ts';
 import { linksAtTime } from './time-travel.ts';
 
@@ -29,7 +28,7 @@ export async function* ndjsonChunks(
 }
 
 /** Every link direction of one instant, streamed: for scripts that want the whole fabric. */
-export const linksExportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const linksExportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/links/export',
     {
@@ -53,7 +52,7 @@ export const linksExportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> =
     },
     async (request, reply) => {
       const { time, kind } = request.query;
-      const at = await linksAtTime(ctx, time);
+      const at = await linksAtTime(app, time);
       const rows: readonly LinkDirectionState[] = kind ? at.links.filter((l) => l.kind === kind) : at.links;
       reply
         .header('content-type', 'application/x-ndjson; charset=utf-8')

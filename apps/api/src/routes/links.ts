@@ -1,8 +1,6 @@
 import { ErrorReply, InstantQuery, LinksAnswerSchema, LinksQuery } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { ApiContext } from '../context.ts';
-import { flowsNow, listJobs } from '../jobs/context.ts';
 import { jobLinks } from '../jobs/job-report.ts';
 import { channelsOf, prepareLinkOrder, RankedLinks } from '../lib/link-order.ts';
 import { frameAtTime } from './time-travel.ts';
@@ -20,10 +18,10 @@ class NoSuchJobError extends Error {
  * the instant's directions once (filters first) and keeps the list (http/listings.ts); `next`
  * pages through that same list however the fabric has ticked on since.
  */
-export const linksRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const linksRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const LinksAtQuery = Type.Composite([LinksQuery, InstantQuery]);
   // The id order is computed at start (0.3 s at fat-tree-27648), not in the first request.
-  prepareLinkOrder(ctx.linkIndex);
+  prepareLinkOrder(app.fabric.linkIndex);
   app.get(
     '/links',
     {
@@ -47,12 +45,12 @@ export const linksRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
       // The first page of live links reads the latest tick; a list of that tick and these
       // parameters already held (another client's first page) is paged again, not sorted again.
       const live =
-        time === undefined && request.query.cursor === undefined ? await ctx.sampler.current() : null;
+        time === undefined && request.query.cursor === undefined ? await app.sampler.current() : null;
       const open = async () => {
         let ofJob: Set<string> | null = null;
         if (job !== undefined) {
-          if (!(await listJobs(ctx)).some((j) => j.id === job)) throw new NoSuchJobError(job);
-          ofJob = new Set(jobLinks(await flowsNow(ctx, { job }), job).map((l) => l.id));
+          if (!(await app.jobs.list()).some((j) => j.id === job)) throw new NoSuchJobError(job);
+          ofJob = new Set(jobLinks(await app.jobs.flowsNow({ job }), job).map((l) => l.id));
         }
         // Filters first, then the order, then pages: every page is a slice of one ranked list.
         // The live tick is ranked over its frame's columns: objects only for the rows a page returns.
@@ -62,7 +60,7 @@ export const linksRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
           return { instant: live.time, rows: new RankedLinks(frame.index, rows, sort, order), extra: null };
         }
         // A past instant is a frame too (the store's frameAt), ranked by the same function.
-        const frame = await frameAtTime(ctx, time);
+        const frame = await frameAtTime(app, time);
         const rows = { frame, channels: channelsOf(frame, kind, ofJob) };
         return {
           instant: new Date(frame.timeMs).toISOString(),
@@ -76,7 +74,7 @@ export const linksRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
       const reuse = live
         ? `tick ${live.time}`
         : time !== undefined
-          ? `time ${time} during tick ${ctx.sampler.tickCount}`
+          ? `time ${time} during tick ${app.sampler.tickCount}`
           : undefined;
       const page = await app.listings.page('links', request.query, open, reuse);
       return {

@@ -2,7 +2,6 @@ import type { ServerResponse } from 'node:http';
 import { ErrorReply } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { ApiContext } from '../context.ts';
 import { COMPACT_TOP_PER_KIND } from '../lib/compact-tick.ts';
 import { MAX_SKIPPED_TICKS, SseClient } from '../lib/sse-client.ts';
 import { acceptsDeflate, deflateFrame, type StreamEncoding, ZLIB_HEADER } from '../lib/sse-deflate.ts';
@@ -47,7 +46,7 @@ const DESCRIPTION = [
  * Server-sent events: one message per sampling tick, the same serialized bytes for every client
  * (made once by the sampler), so a hundred dashboards cost one computation and one buffer.
  */
-export const streamRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const streamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const open = new Set<ServerResponse>();
   // Streams never finish on their own: end them when the server closes, so shutdown is prompt.
   app.addHook('onClose', async () => {
@@ -96,7 +95,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       open.add(raw);
       let unsubscribe: () => void = () => undefined;
       const client = new SseClient(raw, MAX_SKIPPED_TICKS, () => unsubscribe(), line);
-      unsubscribe = ctx.sampler.subscribe((frame) => client.send(frame), view, encoding);
+      unsubscribe = app.sampler.subscribe((frame) => client.send(frame), view, encoding);
       const keepAlive = setInterval(() => client.keepAlive(), 15_000);
       request.raw.on('close', () => {
         clearInterval(keepAlive);

@@ -1,5 +1,5 @@
 import type { CategoryName } from '@fabscope/topology';
-import type { ApiContext } from '../context.ts';
+import type { FastifyInstance } from 'fastify';
 import { UpstreamError, upstreamFailure } from '../emulator-client.ts';
 import type { LinkFrame } from '../lib/frame.ts';
 import { parseTime } from '../lib/time-params.ts';
@@ -17,16 +17,19 @@ export class NoHistoryError extends Error {
   }
 }
 
+/** What time questions are answered from: the store, the live tick, and the drawings of the fabric. */
+type TimeSources = Pick<FastifyInstance, 'store' | 'sampler' | 'fabric'>;
+
 const cache = new WeakMap<LinkIndex, TimeQueries | null>();
 const idsCache = new WeakMap<LinkIndex, ReadonlySet<string>>();
 const acrossCache = new WeakMap<readonly Drawing[], { version: number; queries: TimeQueries }>();
 
 /** The store's time queries for one drawing of the fabric, or null when it keeps no history. */
-function queriesOfIndex(ctx: ApiContext, index: LinkIndex): TimeQueries | null {
+function queriesOfIndex(app: TimeSources, index: LinkIndex): TimeQueries | null {
   let queries = cache.get(index);
   if (queries === undefined) {
-    queries = hasTimeQueries(ctx.store) ? ctx.store.timeQueries(index) : null;
-    if (queries && ctx.store.kind === 'prometheus') queries = namingPrometheus(queries);
+    queries = hasTimeQueries(app.store) ? app.store.timeQueries(index) : null;
+    if (queries && app.store.kind === 'prometheus') queries = namingPrometheus(queries);
     cache.set(index, queries);
   }
   return queries;
@@ -36,15 +39,16 @@ function queriesOfIndex(ctx: ApiContext, index: LinkIndex): TimeQueries | null {
  * The store's time queries for this fabric, or null when it keeps no history. Where the API drew
  * several topologies (a re-discovered fabric), each instant is answered in the drawing of its time.
  */
-export function timeQueriesOf(ctx: ApiContext): TimeQueries | null {
-  const drawings = ctx.drawn?.list();
-  if (!drawings || drawings.length < 2) return queriesOfIndex(ctx, ctx.linkIndex);
-  const version = ctx.drawn?.version ?? 0;
+export function timeQueriesOf(app: TimeSources): TimeQueries | null {
+  const { drawn, linkIndex } = app.fabric;
+  const drawings = drawn?.list();
+  if (!drawings || drawings.length < 2) return queriesOfIndex(app, linkIndex);
+  const version = drawn?.version ?? 0;
   const kept = acrossCache.get(drawings);
   if (kept?.version === version) return kept.queries;
   const parts: DrawingQueries[] = [];
   for (const d of drawings) {
-    const queries = queriesOfIndex(ctx, d.linkIndex);
+    const queries = queriesOfIndex(app, d.linkIndex);
     if (!queries) return null;
     let ids = idsCache.get(d.linkIndex);
     if (!ids) {
@@ -97,9 +101,9 @@ function prometheusFailure(error: unknown, query: string, waitedMs: number): unk
   return error;
 }
 
-function requireQueries(ctx: ApiContext): TimeQueries {
-  const queries = timeQueriesOf(ctx);
-  if (!queries) throw new NoHistoryError(ctx.store.kind);
+function requireQueries(app: TimeSources): TimeQueries {
+  const queries = timeQueriesOf(app);
+  if (!queries) throw new NoHistoryError(app.store.kind);
   return queries;
 }
 
@@ -124,17 +128,17 @@ function isStoreRanked(
  * directions; the caller sorts and cuts what it gets as always.
  */
 export async function linksAtTime(
-  ctx: ApiContext,
+  app: TimeSources,
   time: string | undefined,
   request: LinksRequest = {},
   signal?: AbortSignal,
 ): Promise<{ time: string; links: LinkDirectionState[] }> {
   if (time === undefined) {
-    const tick = await ctx.sampler.current();
+    const tick = await app.sampler.current();
     return { time: tick.time, links: tick.links };
   }
   const timeMs = parseTime('time', time);
-  const queries = requireQueries(ctx);
+  const queries = requireQueries(app);
   const { sort = 'utilization', order = 'desc', limit, kind } = request;
   const at =
     queries.topAt && limit !== undefined && isStoreRanked(sort) && order === 'desc'
@@ -148,22 +152,22 @@ export async function linksAtTime(
  * absent: what `/links`, `/instant` and exports read.
  */
 export async function frameAtTime(
-  ctx: ApiContext,
+  app: TimeSources,
   time: string | undefined,
   signal?: AbortSignal,
 ): Promise<LinkFrame> {
-  if (time === undefined) return (await ctx.sampler.current()).frame;
-  return requireQueries(ctx).frameAt(parseTime('time', time), signal);
+  if (time === undefined) return (await app.sampler.current()).frame;
+  return requireQueries(app).frameAt(parseTime('time', time), signal);
 }
 
 /** The summary at `time`, or the latest tick's when it is absent. */
 export async function summaryAtTime(
-  ctx: ApiContext,
+  app: TimeSources,
   time: string | undefined,
   signal?: AbortSignal,
 ): Promise<FabricSummary> {
-  if (time === undefined) return (await ctx.sampler.current()).summary;
-  return requireQueries(ctx).summaryAt(parseTime('time', time), signal);
+  if (time === undefined) return (await app.sampler.current()).summary;
+  return requireQueries(app).summaryAt(parseTime('time', time), signal);
 }
 
 export { requireQueries };

@@ -9,8 +9,7 @@ import {
 } from '@fabscope/contracts';
 import type { Fabric } from '@fabscope/topology';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
-import type { ApiContext } from '../context.ts';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sendError } from '../http/errors.ts';
 import { parseTime, TimeParamError } from '../lib/time-params.ts';
 
@@ -38,7 +37,12 @@ export function topologyAnswer(fabric: Fabric): Topology {
  * it starts, or a time still to come (whose answer a later discovery could change, and answers
  * are cached as the topology's are).
  */
-export function topologyAtTime(ctx: ApiContext, time: string, reply: FastifyReply, nowMs = Date.now()) {
+export function topologyAtTime(
+  app: Pick<FastifyInstance, 'topologyLive' | 'fabric'>,
+  time: string,
+  reply: FastifyReply,
+  nowMs = Date.now(),
+) {
   let ms: number;
   try {
     ms = parseTime('time', time);
@@ -52,8 +56,8 @@ export function topologyAtTime(ctx: ApiContext, time: string, reply: FastifyRepl
       404,
       `no topology recorded at ${new Date(ms).toISOString()}: it is still to come`,
     );
-  const live = ctx.topologyLive;
-  if (!live) return topologyAnswer(ctx.fabric);
+  const live = app.topologyLive;
+  if (!live) return topologyAnswer(app.fabric.fabric);
   const found = live.fabricAt(ms);
   if (!found) {
     return sendError(
@@ -66,7 +70,7 @@ export function topologyAtTime(ctx: ApiContext, time: string, reply: FastifyRepl
 }
 
 /** The topology over time and its drift from the intended design (topology-live/). */
-export const topologyLiveRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const topologyLiveRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/topology/status',
     {
@@ -77,8 +81,8 @@ export const topologyLiveRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> 
       },
     },
     async (_request, reply) => {
-      if (!ctx.topologyLive) return sendError(reply, 404, 'this API keeps no topology versions');
-      return ctx.topologyLive.status();
+      if (!app.topologyLive) return sendError(reply, 404, 'this API keeps no topology versions');
+      return app.topologyLive.status();
     },
   );
 
@@ -92,7 +96,7 @@ export const topologyLiveRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> 
       },
     },
     async (request, reply) => {
-      const live = ctx.topologyLive;
+      const live = app.topologyLive;
       if (!live) return sendError(reply, 404, 'this API keeps no topology versions');
       let fromMs: number;
       let toMs: number;
@@ -120,7 +124,7 @@ export const topologyLiveRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> 
     },
     async (request) => {
       const limit = request.query.limit ?? 100;
-      if (!ctx.topologyLive) {
+      if (!app.topologyLive) {
         return {
           configured: false,
           reason: 'no intended design: set FABSCOPE_EXPECTED_TOPOLOGY to a topology file',
@@ -130,7 +134,7 @@ export const topologyLiveRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> 
           findings: [],
         };
       }
-      return ctx.topologyLive.drift({ limit, kind: request.query.kind });
+      return app.topologyLive.drift({ limit, kind: request.query.kind });
     },
   );
 };

@@ -1,15 +1,14 @@
 import type { FastifyReply } from 'fastify';
-import type { ApiContext } from '../context.ts';
 import { type EmulatorClient, UpstreamError } from '../emulator-client.ts';
 import { sendError } from '../http/errors.ts';
 
 /** Runs `action` against the emulator: 409 without one, its 4xx passed through, 502 when it fails. */
 export async function withEmulator<T>(
-  ctx: ApiContext,
+  emulator: EmulatorClient | null,
   reply: FastifyReply,
   action: (emulator: EmulatorClient) => Promise<T>,
 ) {
-  if (!ctx.emulator) {
+  if (!emulator) {
     return sendError(
       reply,
       409,
@@ -17,7 +16,7 @@ export async function withEmulator<T>(
     );
   }
   try {
-    return await action(ctx.emulator);
+    return await action(emulator);
   } catch (error) {
     if (error instanceof UpstreamError) {
       return sendError(reply, error.statusCode, error.message);

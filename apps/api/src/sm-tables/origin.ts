@@ -4,7 +4,7 @@ import type { RouteTables } from '@fabscope/contracts';
 export type SmTablesFrom = 'lfts-dump' | 'ibroute' | 'dump_fts' | 'emulator';
 
 /**
- * Where `ctx.tables` came from when they are the subnet manager's (absent: fabscope computed them).
+ * Where the API's tables (`app.fabric.tables`) came from when they are the subnet manager's (absent: fabscope computed them).
  * Kept beside the tables and replaced with them, so every answer says which tables it used.
  */
 export interface SmTablesOrigin {

@@ -1,0 +1,54 @@
+import type { Fabric, ForwardingTables } from '@fabscope/topology';
+import type { EmulatorClient } from '../emulator-client.ts';
+import { EmulatorJobSource } from './emulator-source.ts';
+import type { Job, JobListing, JobSource } from './job.ts';
+import { currentFlows, type FlowSelection, type FlowSources, type JobFlow } from './job-flows.ts';
+
+/**
+ * The jobs the routes read, and the flows on the fabric attributed to them: from the configured
+ * source (squeue, a jobs file), else the emulator's traffic, else none.
+ */
+export class FabricJobs {
+  /** Where jobs come from; null: nowhere (no source configured, no emulator). */
+  readonly source: JobSource | null;
+  private readonly estimate: boolean;
+  private readonly sources: FlowSources;
+
+  constructor(
+    configured: JobSource | undefined,
+    emulator: EmulatorClient | null,
+    /** Read at each use, not here: its fabric and tables are replaced while the API runs. */
+    live: { readonly fabric: Fabric; readonly tables: ForwardingTables },
+  ) {
+    this.source = configured ?? (emulator ? new EmulatorJobSource(emulator) : null);
+    // Nothing measures a real fabric's flows, nor those of another source's jobs: estimated.
+    this.estimate = emulator === null || configured !== undefined;
+    this.sources = {
+      get fabric() {
+        return live.fabric;
+      },
+      get tables() {
+        return live.tables;
+      },
+      emulator,
+    };
+  }
+
+  async list(): Promise<Job[]> {
+    return (await this.listing()).jobs;
+  }
+
+  /** The jobs and the entries the source could not read (a bad host list in squeue's answer). */
+  async listing(): Promise<JobListing> {
+    return (await this.source?.list()) ?? { jobs: [], skipped: [] };
+  }
+
+  /**
+   * The flows on the fabric now: live with an emulator; estimated from running jobs without one,
+   * or for the jobs of a configured source (squeue, a file) that have no live flows. A selection
+   * keeps only the flows crossing a link direction or those of one job.
+   */
+  flowsNow(selection: FlowSelection = {}): Promise<JobFlow[]> {
+    return currentFlows(this.sources, () => this.list(), { estimate: this.estimate, ...selection });
+  }
+}

@@ -48,12 +48,13 @@ describe('Listings: pages of one list, bounded', () => {
 
   it('holds at most N instants per route, dropping the least recently read, and other routes apart', async () => {
     const listings = new Listings({ instantsPerRoute: 2 });
+    // Each instant's rows differ (equal rows are one list: below).
     const a = await listings.page('r', { limit: 1 }, open('a', 3));
     const other = await listings.page('s', { limit: 1 }, open('x', 3));
-    const b = await listings.page('r', { limit: 1 }, open('b', 3));
+    const b = await listings.page('r', { limit: 1 }, open('b', 4));
     // `a` read again: now `b` is the least recently read.
     const a2 = await listings.page('r', { cursor: a.next, limit: 1 }, open('?', 0));
-    await listings.page('r', { limit: 1 }, open('c', 3));
+    await listings.page('r', { limit: 1 }, open('c', 5));
     expect((await refusal(listings.page('r', { cursor: b.next }, open('?', 0)))).statusCode).toBe(410);
     expect((await listings.page('r', { cursor: a2.next }, open('?', 0))).rows).toEqual([2]);
     expect((await listings.page('s', { cursor: other.next }, open('?', 0))).rows).toEqual([1, 2]);
@@ -146,7 +147,8 @@ describe('Listings: first pages naming one reuse key share one read', () => {
       await new Promise<void>((resolve) => {
         release = resolve;
       });
-      return { instant: `read ${reads}`, rows: [1, 2, 3], extra: null };
+      // The first row differs per read: a read of the same rows would be the list held (below).
+      return { instant: `read ${reads}`, rows: [reads, 2, 3], extra: null };
     };
     const pages = [1, 2, 3].map(() => listings.page('traffic', { limit: 1 }, slow, 'interval 7'));
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -162,5 +164,85 @@ describe('Listings: first pages naming one reuse key share one read', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     release();
     expect((await fresh).instant).toBe('read 2');
+  });
+});
+
+describe('Listings: a list read as rows is named by its content', () => {
+  it('the same rows read again are the list held: the same next cursor (an unchanged list is the same answer)', async () => {
+    const listings = new Listings();
+    let rows = [1, 2, 3];
+    const read = (instant: string) => async () => ({ instant, rows, extra: { source: 'x' } });
+    const first = await listings.page('jobs', { limit: 2 }, read('t1'));
+    const again = await listings.page('jobs', { limit: 2 }, read('t2'));
+    expect(again).toEqual(first);
+    expect(listings.size).toBe(1);
+    // Another route, other parameters, other extra or other rows: another list.
+    const names = [
+      (await listings.page('events', { limit: 2 }, read('t3'))).next,
+      (await listings.page('jobs', { limit: 2, job: 'a' }, read('t3'))).next,
+      (await listings.page('jobs', { limit: 2 }, async () => ({ instant: 't3', rows, extra: null }))).next,
+    ];
+    rows = [1, 2, 4];
+    const changed = await listings.page('jobs', { limit: 2 }, read('t4'));
+    names.push(changed.next);
+    expect(new Set([first.next, ...names].map((n) => n?.split('.')[0])).size).toBe(5);
+    // Both lists read on from their own rows.
+    expect((await listings.page('jobs', { cursor: first.next }, read('?'))).rows).toEqual([3]);
+    expect((await listings.page('jobs', { cursor: changed.next }, read('?'))).rows).toEqual([4]);
+  });
+
+  it('fast-check: two reads get one cursor exactly when their rows and extra are equal; a walk gives every row once', async () => {
+    const row = fc.oneof(
+      fc.integer({ min: 0, max: 3 }),
+      fc.record({ id: fc.constantFrom('a', 'b'), n: fc.nat(2) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(row, { minLength: 2, maxLength: 12 }),
+        fc.array(row, { minLength: 2, maxLength: 12 }),
+        fc.integer({ min: 1, max: 5 }),
+        async (a, b, limit) => {
+          const listings = new Listings();
+          const of = (rows: unknown[]) => async () => ({ instant: 'now', rows, extra: null });
+          const pa = await listings.page('r', { limit }, of(a));
+          const pb = await listings.page('r', { limit }, of(b));
+          const same = JSON.stringify(a) === JSON.stringify(b);
+          if (a.length > limit) expect(pa.next === pb.next).toBe(same);
+          for (const [first, rows] of [
+            [pa, a],
+            [pb, b],
+          ] as const) {
+            const walked = [...first.rows];
+            let next = first.next;
+            while (next !== undefined) {
+              const page = await listings.page('r', { cursor: next, limit }, of([]));
+              walked.push(...page.rows);
+              next = page.next;
+            }
+            expect(walked).toEqual(rows);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('rows computed on demand (a ranked tick) are named at random; rows JSON cannot write too', async () => {
+    const listings = new Listings();
+    const source = { length: 3, slice: (s: number, e: number) => [0, 1, 2].slice(s, e) };
+    const a = await listings.page('links', { limit: 1 }, async () => ({
+      instant: 't',
+      rows: source,
+      extra: null,
+    }));
+    const b = await listings.page('links', { limit: 1 }, async () => ({
+      instant: 't',
+      rows: source,
+      extra: null,
+    }));
+    expect(a.next).not.toBe(b.next);
+    const big = async () => ({ instant: 't', rows: [1n, 2n], extra: null });
+    const c = await listings.page('r', { limit: 1 }, big);
+    expect((await listings.page('r', { cursor: c.next }, big)).rows).toEqual([2n]);
   });
 });

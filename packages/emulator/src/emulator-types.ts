@@ -90,6 +90,12 @@ export interface Emulator {
   startFlows(request: StartFlowsRequest): FlowInfo[];
   /** The flows, or those matching `filter` (a filter naming an unknown link matches none). */
   listFlows(filter?: FlowFilter): FlowInfo[];
+  /**
+   * The flows' version: it changes whenever what listFlows answers may (a flow started, stopped or
+   * began, a rate or a path changed), so two equal versions list equal flows (server.ts's listings
+   * page the same list again).
+   */
+  flowsVersion(): number;
   /** Jobs: the flows grouped by job name, in the order their first flow started. */
   listJobs(): EmulatorJob[];
   stopAllFlows(): void;

@@ -219,6 +219,11 @@ class FabricEmulator implements Emulator {
     return this.flows.filter(matches).map((f) => flowInfo(this.fabric, f));
   }
 
+  flowsVersion(): number {
+    this.refresh();
+    return this.version;
+  }
+
   listJobs(): EmulatorJob[] {
     this.refresh();
     const jobs = new Map<string, { job: EmulatorJob; nodes: Set<number> }>();

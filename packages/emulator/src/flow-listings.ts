@@ -24,8 +24,9 @@ interface Listing {
   id: string;
   /** The `job` filter it was read with ('' for none). */
   job: string;
+  /** The emulator's flows version it was read at (Emulator.flowsVersion): equal versions, equal flows. */
+  version: number;
   timeMs: number;
-  openedAtMs: number;
   flows: FlowInfo[];
   jobs: JobTotal[];
 }
@@ -47,37 +48,33 @@ export function jobTotals(flows: readonly FlowInfo[]): JobTotal[] {
  * first page reads the flows once and keeps them; later pages are slices of that same list, so
  * that a client walking every page sees every flow once, of one instant. At fat-tree-27648 a
  * permutation's flows with their paths are ~30 MB of JSON: a client reads a page, not all of them.
- * A first page within `reuseMs` of one with the same filter and no start or stop since pages that
- * one (one read serves the clients polling meanwhile). The newest `keep` listings are held.
+ *
+ * A listing is of one version of the flows (the emulator's `flowsVersion`, which changes whenever
+ * a flow starts, stops, changes rate or moves): a first page while the flows are at a version a
+ * held listing was read at pages that listing again, under the same id. So an unchanged list gives
+ * the same pages and the same `listing`, hence the API the same `next` cursor and ETag: a client
+ * polling it (the dashboard, every tick) gets 304, not ~1.8 MB to read again at fat-tree-27648.
+ * The `keep` most recently read listings are held; a listing no longer held is gone (410).
  */
 export class FlowListings {
+  /** Held listings, least recently read first. */
   private readonly lists = new Map<string, Listing>();
   private counter = 0;
 
-  constructor(
-    private readonly keep = 8,
-    private readonly reuseMs = 1000,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(private readonly keep = 8) {}
 
-  /** Forgets every listing's reuse (flows started or stopped): the next first page reads anew. */
-  changed(): void {
-    for (const l of this.lists.values()) l.openedAtMs = Number.NEGATIVE_INFINITY;
-  }
-
-  /** The first page of a listing of `read()`'s flows (filtered by `job`). */
-  open(job: string, limit: number, timeMs: number, read: () => FlowInfo[]): FlowListingPage {
-    const nowMs = this.now();
-    let listing = [...this.lists.values()]
-      .reverse()
-      .find((l) => l.job === job && nowMs - l.openedAtMs <= this.reuseMs);
-    if (!listing) {
+  /** The first page of a listing of `read()`'s flows (filtered by `job`) at `version` of the flows. */
+  open(job: string, limit: number, version: number, timeMs: number, read: () => FlowInfo[]): FlowListingPage {
+    let listing = [...this.lists.values()].find((l) => l.job === job && l.version === version);
+    if (listing) {
+      this.touch(listing);
+    } else {
       const flows = read();
       listing = {
         id: `L${(++this.counter).toString(36)}`,
         job,
+        version,
         timeMs,
-        openedAtMs: nowMs,
         flows,
         jobs: jobTotals(flows),
       };
@@ -93,12 +90,20 @@ export class FlowListings {
   /** A later page of listing `id`, or undefined when it is no longer held. */
   page(id: string, offset: number, limit: number): FlowListingPage | undefined {
     const listing = this.lists.get(id);
-    return listing && pageOf(listing, offset, limit);
+    if (!listing) return undefined;
+    this.touch(listing);
+    return pageOf(listing, offset, limit);
   }
 
   /** The `job` filter listing `id` was read with ('' for none), when held. */
   jobOf(id: string): string | undefined {
     return this.lists.get(id)?.job;
+  }
+
+  /** Most recently read last: the map's order is the eviction order. */
+  private touch(listing: Listing): void {
+    this.lists.delete(listing.id);
+    this.lists.set(listing.id, listing);
   }
 }
 

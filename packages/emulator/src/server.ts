@@ -145,7 +145,9 @@ function listFlows(emulator: Emulator, _body: unknown, query: URLSearchParams): 
   const id = query.getAll('listing');
   if (id.length === 0) {
     if (query.has('offset')) throw new HttpError(400, 'offset goes with listing');
-    return listings.open(job, limit, emulator.nowMs(), () => emulator.listFlows(job === '' ? {} : { job }));
+    return listings.open(job, limit, emulator.flowsVersion(), emulator.nowMs(), () =>
+      emulator.listFlows(job === '' ? {} : { job }),
+    );
   }
   if (id.length > 1) throw new HttpError(400, 'give "listing" once');
   const offset = wholeNumber(query, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
@@ -189,7 +191,6 @@ function startFlows(emulator: Emulator, body: unknown, query: URLSearchParams): 
     throw new HttpError(400, `first must be one whole number from 0 to ${MAX_FIRST_FLOWS}`);
   }
   const flows = emulator.startFlows(body as StartFlowsRequest);
-  listingsOf(emulator).changed();
   if (first.length === 0) return { flows };
   let bytesPerSecond = 0;
   const jobs = new Set<string>();
@@ -247,7 +248,6 @@ const routes: Record<string, Record<string, Handler>> = {
     POST: startFlows,
     DELETE: (e) => {
       e.stopAllFlows();
-      listingsOf(e).changed();
       return { flows: [] };
     },
   },

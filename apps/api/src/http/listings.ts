@@ -1,10 +1,16 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { CURSOR_PATTERN, PAGE_DEFAULT } from '@fabscope/contracts';
 
 // Paged lists with a consistent view, as the Kubernetes API's `limit` + `continue`: the first page
 // of a list reads it whole once (a sampling tick sorted and filtered, the emulator's flows, the
 // jobs), keeps it, and answers a cursor to the next page; every later page is a slice of that same
 // list, however the fabric has ticked on since. A bounded number of lists is kept per route.
+//
+// A list read as rows (an array: jobs, events, a link's flows) is named by its content: its id is
+// a hash of the route, the parameters and the rows with what the answer adds beside them. Two
+// reads of a list that did not change are one list, with one id: the same `next` cursor, hence
+// the same answer and the same ETag (a client polling it gets 304). A list of rows computed as
+// pages ask (a ranked tick) is named at random: its instant is in its answer anyway.
 
 /** A cursor that is not one of this server's (400), or whose list is no longer held (410). */
 export class CursorError extends Error {
@@ -221,8 +227,16 @@ export class Listings {
     opened: OpenedList<unknown, unknown>,
     key: string | undefined,
   ): Listing {
+    const id = listingId(route, signature, opened);
+    const same = this.lists.get(id);
+    if (same) {
+      // The same rows read again: the list held is this one (its cursors read on as they did).
+      same.key = key ?? opened.instant;
+      same.lastReadMs = this.now();
+      return same;
+    }
     const listing: Listing = {
-      id: randomBytes(12).toString('base64url'),
+      id,
       route,
       instant: opened.instant,
       key: key ?? opened.instant,
@@ -246,6 +260,25 @@ export class Listings {
     const cut = this.now() - this.idleMs;
     for (const [id, listing] of this.lists) if (listing.lastReadMs < cut) this.lists.delete(id);
   }
+}
+
+/**
+ * A list's id (16 characters of base64url, as CURSOR_PATTERN has it): of an array of rows, a hash
+ * of the route, its parameters, every row and the answer's extra, so equal lists have equal ids
+ * (and different ones differ but by a 96-bit hash's chance); of rows computed on demand, random.
+ */
+export function listingId(route: string, signature: string, opened: OpenedList<unknown, unknown>): string {
+  if (!Array.isArray(opened.rows)) return randomBytes(12).toString('base64url');
+  const hash = createHash('sha256').update(route).update('\0').update(signature).update('\0');
+  try {
+    // Row by row: a long list is never one string.
+    for (const row of opened.rows) hash.update(JSON.stringify(row) ?? 'undefined').update('\n');
+    hash.update('\0').update(JSON.stringify(opened.extra) ?? 'undefined');
+  } catch {
+    // Rows JSON cannot write (a cycle, a BigInt) are named at random, as before.
+    return randomBytes(12).toString('base64url');
+  }
+  return hash.digest('base64url').slice(0, 16);
 }
 
 function describe(signature: string): string {

@@ -16,6 +16,7 @@ import { sendError } from '../http/errors.ts';
 import { JobSourceError } from '../jobs/job.ts';
 import { estimatedPairs, knownHosts } from '../jobs/job-flows.ts';
 import { flowsOnLink, jobLinks } from '../jobs/job-report.ts';
+import type { LinkIndex } from '../lib/utilization.ts';
 import { costKey, timedRead } from './control.ts';
 
 /** Job sources fail as upstreams do: 502 with the reason; the emulator's 4xx pass through. */
@@ -46,8 +47,18 @@ const SKIPPED_LISTED = 20;
 
 export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const errors = { 400: ErrorReply, 404: ErrorReply, 502: ErrorReply, 504: ErrorReply };
-  const channelIds = new Set(app.fabric.linkIndex.channels.map((c) => c.fixed.id));
-  const kindOf = new Map(app.fabric.linkIndex.channels.map((c) => [c.fixed.id, c.fixed.kind]));
+  // The kind of every link direction drawn now, made once per drawing (a re-discovered fabric
+  // swaps the link index: its new directions are asked about too).
+  const kinds = new WeakMap<LinkIndex, Map<string, string>>();
+  const kindsNow = () => {
+    const index = app.fabric.linkIndex;
+    let byId = kinds.get(index);
+    if (!byId) {
+      byId = new Map(index.channels.map((c) => [c.fixed.id, c.fixed.kind]));
+      kinds.set(index, byId);
+    }
+    return byId;
+  };
 
   app.get(
     '/jobs',
@@ -110,6 +121,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const own = flows.filter((f) => f.job === job.id);
         // A job not running (or without traffic) is predicted on its estimated pairs.
         const { fabric, tables } = app.fabric;
+        const kindOf = kindsNow();
         const pairs =
           own.length > 0 ? own : estimatedPairs(knownHosts(fabric, job)).map(([from, to]) => ({ from, to }));
         const analysis = pairs.length > 0 ? analyzeFlows(fabric, tables, indexPairs(fabric, pairs)) : null;
@@ -147,7 +159,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
     (request, reply) =>
       withJobs(reply, async () => {
         const { id } = request.query;
-        if (!channelIds.has(id)) {
+        if (!kindsNow().has(id)) {
           return sendError(reply, 404, `no link direction "${id}" (ids are node/port->node/port)`);
         }
         const page = await app.listings.page('links/flows', request.query, async () => {

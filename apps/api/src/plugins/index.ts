@@ -19,8 +19,8 @@ export type { LiveFabric } from './fabric.ts';
 
 /**
  * What the composition root (server.ts, or a test) builds and the app's decorator plugins hand to
- * the routes; nothing reads it but registerAppPlugins. Optional parts are absent where the site
- * has none.
+ * the routes, which never see it whole (app.ts reads it only for the answer cache, installed before
+ * the decorators). Optional parts are absent where the site has none.
  */
 export interface AppState {
   /** Shared with the followers that replace its fields (fabric.ts). */

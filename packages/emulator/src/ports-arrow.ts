@@ -5,7 +5,6 @@ import {
   dictionary,
   dictionaryContext,
   float64,
-  int8,
   tableFromColumns,
   tableToIPC,
   uint8,
@@ -119,7 +118,8 @@ export class PortsArrowEncoder {
   ): Uint8Array {
     const columns: [string, Column<unknown>][] = [
       ...this.fixed,
-      ['linkUp', columnFromArray(linkUp as never, int8()) as Column<unknown>],
+      // Typed arrays without a type given are taken as they are (a builder would copy value by value).
+      ['linkUp', columnFromArray(linkUp) as Column<unknown>],
     ];
     PORT_COUNTER_NAMES.forEach((name, k) => {
       const values = counters[k] as BigUint64Array;
@@ -128,10 +128,7 @@ export class PortsArrowEncoder {
       if (GAUGES.has(name)) {
         // Small numbers: uint8, dense when every port has the gauge.
         if (has === null) {
-          columns.push([
-            name,
-            columnFromArray(Uint8Array.from(values, Number) as never, uint8()) as Column<unknown>,
-          ]);
+          columns.push([name, columnFromArray(Uint8Array.from(values, Number)) as Column<unknown>]);
           return;
         }
         const gauge: (number | null)[] = new Array(this.rows);
@@ -140,7 +137,7 @@ export class PortsArrowEncoder {
         return;
       }
       if (has === null) {
-        columns.push([name, columnFromArray(values as never, uint64()) as Column<unknown>]);
+        columns.push([name, columnFromArray(values) as Column<unknown>]);
         return;
       }
       // Ports of two fabrics (a router's Ethernet NICs): null where a port's fabric lacks it.

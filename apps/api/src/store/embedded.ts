@@ -100,6 +100,12 @@ const EXPOSITION_MEDIA_TYPE = 'text/plain;version=0.0.4';
 /** How far a collector's own read time may lie from the scrape's start and still be taken. */
 const STAMP_TOLERANCE_MS = 10_000;
 
+/** Whether a fetch failed on a kept-alive connection the server had closed meanwhile, before any answer. */
+function closedConnection(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } } | null)?.cause;
+  return error instanceof TypeError && (cause?.code === 'ECONNRESET' || cause?.code === 'UND_ERR_SOCKET');
+}
+
 /**
  * A scrape's sample time: the collector's stamp (when it read its counters) where it gave one
  * that fits the scrape — never after it ended — else the scrape's start.
@@ -352,13 +358,22 @@ export class EmbeddedStore implements MetricsStore {
     // fabric) only delays its end, by an amount that varies from scrape to scrape.
     const startedMs = this.now();
     let t = performance.now();
-    const response = await this.fetchImpl(url, {
-      signal: AbortSignal.any([this.closing.signal, AbortSignal.timeout(timeoutMs)]),
-      // fabscope's collector answers the port families it is asked for in columns (arrow-scrape.ts):
-      // at fat-tree-27648 an error scrape is ~630 MB of text to parse, 8 bytes a value this way.
-      headers: this.mapping.selectsByName
-        ? { accept: `${ARROW_STREAM_MEDIA_TYPE}, ${EXPOSITION_MEDIA_TYPE};q=0.5` }
-        : { accept: EXPOSITION_MEDIA_TYPE },
+    const signal = AbortSignal.any([this.closing.signal, AbortSignal.timeout(timeoutMs)]);
+    const ask = () =>
+      this.fetchImpl(url, {
+        signal,
+        // fabscope's collector answers the port families it is asked for in columns (arrow-scrape.ts):
+        // at fat-tree-27648 an error scrape is ~630 MB of text to parse, 8 bytes a value this way.
+        headers: this.mapping.selectsByName
+          ? { accept: `${ARROW_STREAM_MEDIA_TYPE}, ${EXPOSITION_MEDIA_TYPE};q=0.5` }
+          : { accept: EXPOSITION_MEDIA_TYPE },
+      });
+    // A kept-alive connection the collector closed while this loop was busy (longer than its
+    // keep-alive timeout, e.g. ingesting another target's answer) fails at once, before any
+    // answer: asking again on a new connection is safe (a GET).
+    const response = await ask().catch((error: unknown) => {
+      if (signal.aborted || !closedConnection(error)) throw error;
+      return ask();
     });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     stats.headersMs = performance.now() - t;

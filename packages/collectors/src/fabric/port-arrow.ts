@@ -1,6 +1,7 @@
 import {
   type Column,
   columnFromArray,
+  type DataType,
   dictionary,
   dictionaryContext,
   float64,
@@ -58,7 +59,7 @@ export class PortArrowEncoder {
         const v = value(ports[i] as PortSample);
         values[i] = Number.isFinite(v) ? v : Number.NaN;
       }
-      columns.push([family.name, columnFromArray(values as never, float64()) as Column<unknown>]);
+      columns.push([family.name, typedColumn(values, float64())]);
     }
     const table = tableFromColumns(columns);
     const metadata = new Map([
@@ -90,7 +91,10 @@ export class PortArrowEncoder {
       ],
       [
         'port',
-        columnFromArray(Uint16Array.from(ports, (p) => p.portNumber) as never, uint16()) as Column<unknown>,
+        typedColumn(
+          Uint16Array.from(ports, (p) => p.portNumber),
+          uint16(),
+        ),
       ],
       [
         'node_type',
@@ -105,6 +109,16 @@ export class PortArrowEncoder {
     this.keyOf = keys;
     return this.keyColumns;
   }
+}
+
+/**
+ * A column of a typed array: taken as it is, without a copy through a builder value by value
+ * (flechette does that only when no type is given; an empty array still needs its type).
+ */
+function typedColumn(values: Float64Array | Uint16Array, type: DataType): Column<unknown> {
+  return (
+    values.length > 0 ? columnFromArray(values) : columnFromArray(values as never, type)
+  ) as Column<unknown>;
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {

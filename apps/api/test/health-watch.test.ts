@@ -122,6 +122,26 @@ describe('HealthWatch: thresholds crossed and collection gaps into the event log
       ['collection-gap', 'edge1/4', 'info'],
     ]);
   });
+
+  it('follows the ports answering into another drawing: a gap across it, none for the move itself', () => {
+    const log = new MemoryEventLog();
+    const watch = new HealthWatch(log, index);
+    // Another drawing of the same cables, its ports in another order.
+    const moved = new LinkIndex({ ...fabric, links: [...fabric.links].reverse() });
+    expect([...moved.portKeys]).not.toEqual([...index.portKeys]);
+    const edge1 = fabric.nodeByName.get('edge1')?.guid as string;
+    const without = new Map(allPorts);
+    without.delete(portKey(edge1, 4));
+    watch.observe(1, links({}), allPorts);
+    watch.observe(2, links({}, moved), allPorts);
+    expect(log.list(0, 10)).toEqual([]);
+    watch.observe(3, links({}, moved), without);
+    watch.observe(4, links({}), allPorts);
+    expect(log.list(0, 10).map((e) => [e.timeMs, e.subject, e.severity])).toEqual([
+      [3, 'edge1/4', 'warning'],
+      [4, 'edge1/4', 'info'],
+    ]);
+  });
 });
 
 describe('FABSCOPE_PM_THRESHOLDS', () => {

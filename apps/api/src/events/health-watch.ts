@@ -39,7 +39,12 @@ export class HealthWatch {
    * over a frame's column reads it without building a key per direction (166k at fat-tree-27648).
    */
   private levels = new Map<CategoryName, Uint8Array>();
-  private answering: Set<string> | null = null;
+  /**
+   * The index's port keys in one order, and which of them had a fresh reading at the last tick
+   * (flags in that order: a Set of 166k keys a tick was most of this watch's time).
+   */
+  private portList: { index: LinkIndex; keys: string[]; at: Map<string, number> } | null = null;
+  private answering: Uint8Array | null = null;
   /** Ports reported as no longer answering, until they answer again. */
   private readonly missing = new Set<string>();
   private readonly portNames = new Map<string, string>();
@@ -171,16 +176,38 @@ export class HealthWatch {
     this.write(falling, (n) => `${n} more link directions back under the ${name} threshold`, 'info', timeMs);
   }
 
+  /** The index's port keys in one order; the flags of the last tick follow their keys into a new one. */
+  private portsOf(index: LinkIndex): { keys: string[]; at: Map<string, number> } {
+    const list = this.portList;
+    if (list?.index === index) return list;
+    const keys = [...index.portKeys];
+    const at = new Map(keys.map((key, i) => [key, i]));
+    const before = this.answering;
+    if (list && before) {
+      const moved = new Uint8Array(keys.length);
+      list.keys.forEach((key, i) => {
+        const to = before[i] === 1 ? at.get(key) : undefined;
+        if (to !== undefined) moved[to] = 1;
+      });
+      this.answering = moved;
+    }
+    this.portList = { index, keys, at };
+    return this.portList;
+  }
+
   private gapEvents(timeMs: number, ports: ReadonlyMap<string, unknown>): void {
-    const now = new Set<string>();
-    for (const key of this.index.portKeys) if (ports.has(key)) now.add(key);
+    const { keys, at } = this.portsOf(this.index);
+    const now = new Uint8Array(keys.length);
+    for (let i = 0; i < keys.length; i++) if (ports.has(keys[i] as string)) now[i] = 1;
     const before = this.answering;
     this.answering = now;
     if (before === null) return;
     const gone: Change[] = [];
     const back: Change[] = [];
-    for (const key of before) {
-      if (now.has(key)) continue;
+    for (let i = 0; i < keys.length; i++) {
+      if (before[i] !== 1 || now[i] === 1) continue;
+      const key = keys[i] as string;
+      this.missing.add(key);
       const subject = this.portNames.get(key) ?? key;
       gone.push({
         subject,
@@ -194,11 +221,12 @@ export class HealthWatch {
         },
       });
     }
-    for (const key of before) if (!now.has(key)) this.missing.add(key);
     // Only a port reported missing comes back: one seen for the first time (the store starting
     // up, a port cabled since) is not an event; /summary counts the ports without data.
-    for (const key of now) {
-      if (!this.missing.delete(key)) continue;
+    for (const key of this.missing) {
+      const i = at.get(key);
+      if (i === undefined || now[i] !== 1) continue;
+      this.missing.delete(key);
       const subject = this.portNames.get(key) ?? key;
       back.push({
         subject,

@@ -116,3 +116,67 @@ describe("the fabric agent's Arrow form", () => {
     expect(accepts(undefined, arrow)).toBe(false);
   });
 });
+
+describe('rates at the edge beside the Arrow form', () => {
+  /** Two cabled switch ports whose counters grow by `i`-dependent amounts, read a second apart. */
+  const reads: FabricSnapshot[] = Array.from({ length: 6 }, (_, i) => {
+    const port = (guid: string, far: string, k: number): PortSample => ({
+      nodeGuid: guid,
+      nodeName: guid,
+      nodeType: 'switch',
+      portNumber: 1,
+      lid: k,
+      rateBytesPerSecond: 12.5e9,
+      linkUp: true,
+      remote: { nodeGuid: far, nodeName: far, portNumber: 1, nodeType: 'switch' },
+      transmitBytes: 1e9 * k * i * (i + 1),
+      receiveBytes: 1e9 * (3 - k) * i * (i + 1),
+      transmitPackets: 1e6 * i * i,
+      receivePackets: 1e6 * i * i,
+      transmitWaitTicks: 1e3 * i,
+      transmitWaitTickSeconds: 1e-9,
+    });
+    return {
+      fabric: 'f',
+      fabricType: 'infiniband',
+      countersReadAtMs: 1.8e12 + 1000 * i,
+      ports: [
+        port('0x0000000000000001', '0x0000000000000002', 1),
+        port('0x0000000000000002', '0x0000000000000001', 2),
+      ],
+    };
+  });
+  const edgeOnly = (text: string) => samples(text).filter((s) => s.name.startsWith('fabscope_link_'));
+
+  it('are those of every read rated against the one before, however many Arrow scrapes came between', async () => {
+    // Text at every read; and text only at some, Arrow at the others (the embedded store beside Prometheus).
+    const patterns = ['TTTTTT', 'ATATAT', 'AAATAT', 'AATTAT'];
+    const texts = new Map<string, string[]>();
+    for (const pattern of patterns) {
+      let i = 0;
+      const registry = createFabricRegistry({
+        source: { name: 's', read: async () => reads[i] as FabricSnapshot },
+      });
+      const out: string[] = [];
+      for (i = 0; i < reads.length; i++) {
+        if (pattern[i] === 'A') await registry.answer({ names: NAMES, arrow: true });
+        else out[i] = await registry.scrape();
+      }
+      texts.set(pattern, out);
+    }
+    const every = texts.get('TTTTTT') as string[];
+    // Rated reads have the edge families (not vacuous).
+    expect(
+      edgeOnly(every[3] as string).some(
+        (s) => s.name === 'fabscope_link_data_bytes_per_second' && s.value > 0,
+      ),
+    ).toBe(true);
+    for (const pattern of patterns.slice(1)) {
+      const out = texts.get(pattern) as string[];
+      for (let i = 1; i < reads.length; i++) {
+        if (pattern[i] !== 'T') continue;
+        expect(edgeOnly(out[i] as string), `${pattern} read ${i}`).toEqual(edgeOnly(every[i] as string));
+      }
+    }
+  });
+});

@@ -93,6 +93,32 @@ function snapshots(index: LinkIndex): fc.Arbitrary<RatesSnapshot> {
 }
 
 describe('the frame: columns per instant in channel order', () => {
+  it('is the same whether the ends\' error rates are objects seen before (kept per channel) or new', () => {
+    const fabrics = [buildScenario('ar-demo'), buildScenario('opa-ethernet-router')];
+    for (const fabric of fabrics) {
+      const index = new LinkIndex(fabric);
+      fc.assert(
+        fc.property(snapshots(index), snapshots(index), fc.array(fc.boolean()), (first, second, reuse) => {
+          // The second tick gives some ports the first's error-rates objects again, as a store
+          // does while a port's error reading is unchanged; others new ones or none.
+          let i = 0;
+          const ports = new Map(
+            [...second.ports].map(([key, rates]) => {
+              const before = first.ports.get(key)?.errors;
+              const again = reuse[i++ % Math.max(1, reuse.length)] === true && before !== undefined;
+              return [key, again ? { ...rates, errors: before } : rates] as const;
+            }),
+          );
+          const next = { ...second, ports };
+          frameOf(index, first);
+          // A fresh index of the same fabric has kept nothing.
+          expect(frameOf(index, next)).toEqual({ ...frameOf(new LinkIndex(fabric), next), index });
+        }),
+        { numRuns: 40 },
+      );
+    }
+  });
+
   it('of what a store kept (frameOfKept) equals frameOf over the snapshot of whole directions it stands for', () => {
     for (const index of indexes) {
       fc.assert(

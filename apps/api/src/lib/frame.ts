@@ -92,6 +92,17 @@ export function frameOf(index: LinkIndex, snapshot: RatesSnapshot): LinkFrame {
   return frame;
 }
 
+/** errorsPerSecond of a direction's errors, kept per object: the same errors come again tick after tick (measuresOf). */
+const errorSums = new WeakMap<DirectionMeasures['errors'], number | null>();
+function errorSumOf(errors: DirectionMeasures['errors']): number | null {
+  let sum = errorSums.get(errors);
+  if (sum === undefined) {
+    sum = errorsPerSecond(errors);
+    errorSums.set(errors, sum);
+  }
+  return sum;
+}
+
 /**
  * directionState's fields of one direction, written into the columns without making its object:
  * the same functions (utilizationOf, errorsPerSecond, reportsWaitAndCategories), the same values
@@ -105,7 +116,7 @@ function writeMeasures(frame: LinkFrame, c: number, fixed: ChannelKeys['fixed'],
   frame.transmitWaitFraction[c] = pm ? column(m.transmitWaitFraction) : Number.NaN;
   frame.utilization[c] = column(utilizationOf(m.bytesPerSecond, fixed.capacityBytesPerSecond));
   frame.linkUp[c] = m.linkUp === null ? -1 : m.linkUp ? 1 : 0;
-  frame.errorsPerSecond[c] = column(errorsPerSecond(m.errors));
+  frame.errorsPerSecond[c] = column(errorSumOf(m.errors));
   const k = frame.categories;
   const v = m.categories;
   k.integrity[c] = pm ? column(v.integrity) : Number.NaN;

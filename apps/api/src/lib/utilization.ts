@@ -167,6 +167,36 @@ export function linkDirectionStates(index: LinkIndex, snapshot: RatesSnapshot): 
 }
 
 /**
+ * Per index and channel: the two ends' error rates last combined, and the direction's errors
+ * made of them. A store gives a port the same error-rates object again while its error reading
+ * is the same (port-readings.ts: on big fabrics the error families come every 30 s, the data
+ * every 10 s), so most ticks reuse the direction's errors instead of making 166k objects.
+ */
+const errorMemos = new WeakMap<LinkIndex, { tx: unknown[]; rx: unknown[]; errors: LinkErrors[] }>();
+
+function errorsOfDirection(
+  index: LinkIndex,
+  c: number,
+  sender: PortRates | undefined,
+  receiver: PortRates | undefined,
+): LinkErrors {
+  const tx = sender?.errors;
+  const rx = receiver?.errors;
+  let memo = errorMemos.get(index);
+  if (memo === undefined) {
+    memo = { tx: [], rx: [], errors: [] };
+    errorMemos.set(index, memo);
+  }
+  const kept = memo.errors[c];
+  if (kept !== undefined && memo.tx[c] === tx && memo.rx[c] === rx) return kept;
+  const errors = directionErrors(sender, receiver);
+  memo.tx[c] = tx;
+  memo.rx[c] = rx;
+  memo.errors[c] = errors;
+  return errors;
+}
+
+/**
  * What the store measured of one direction: its traffic from its two ends (or as the source
  * measured it whole), its link state, its errors from the two ends and their PM categories.
  */
@@ -181,7 +211,7 @@ export function measuresOf(
   const traffic = directions
     ? edgeTraffic(directions.get(channel.fromKey))
     : directionTraffic(sender, receiver);
-  const errors = directionErrors(sender, receiver);
+  const errors = errorsOfDirection(index, channel.index, sender, receiver);
   return {
     bytesPerSecond: traffic.bytesPerSecond,
     packetsPerSecond: traffic.packetsPerSecond,

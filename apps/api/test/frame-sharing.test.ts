@@ -30,12 +30,16 @@ function scrapedStore(intervalMs: number) {
   });
   // Which rate windows were asked for (undefined: the live one).
   const windows: (number | undefined)[] = [];
+  // What each ask was answered with: one computation per scrape is one promise, shared.
+  const answers: Promise<unknown>[] = [];
   const rates = store.rates.bind(store);
   store.rates = (signal?: AbortSignal, windowMs?: number) => {
     windows.push(windowMs);
-    return rates(signal, windowMs);
+    const answer = rates(signal, windowMs);
+    answers.push(answer);
+    return answer;
   };
-  return { store, clock, windows };
+  return { store, clock, windows, answers };
 }
 
 let stop: (() => Promise<void>) | undefined;
@@ -50,7 +54,7 @@ describe('one frame per scrape: the sampler and the embedded history share it', 
     [1000, false],
   ] as const) {
     it(`at a ${intervalMs / 1000} s interval the history ${shared ? 'records the tick’s own snapshot' : 'reads its own 5 s window'}`, async () => {
-      const { store, clock, windows } = scrapedStore(intervalMs);
+      const { store, clock, windows, answers } = scrapedStore(intervalMs);
       const history = store.timeQueries(index);
       const sampler = new Sampler(store, index, intervalMs);
       stop = async () => {
@@ -68,6 +72,11 @@ describe('one frame per scrape: the sampler and the embedded history share it', 
         clock.now += intervalMs;
       }
       expect(windows.includes(5000)).toBe(!shared);
+      // Shared: the tick and the history of each scrape ask, and the rates are computed once.
+      if (shared) {
+        expect(answers.length).toBeGreaterThanOrEqual(16);
+        expect(new Set(answers).size).toBeLessThanOrEqual(8 + 1);
+      }
       const tick = await sampler.current();
       const c = index.channels.findIndex((ch) => ch.fixed.id === 'edge1/4->core2/1');
       const u = tick.frame.utilization[c] as number;

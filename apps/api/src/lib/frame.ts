@@ -135,6 +135,24 @@ function writeMeasures(frame: LinkFrame, c: number, fixed: ChannelKeys['fixed'],
 export async function frameForSliced(index: LinkIndex, snapshot: RatesSnapshot): Promise<LinkFrame> {
   const cached = shared.get(snapshot)?.get(index);
   if (cached !== undefined) return cached;
+  // Under way for another caller (the sampler's tick and the history of one scrape): the same one.
+  let pending = slicing.get(snapshot);
+  if (pending === undefined) {
+    pending = new WeakMap();
+    slicing.set(snapshot, pending);
+  }
+  let frame = pending.get(index);
+  if (frame === undefined) {
+    frame = sliceFrame(index, snapshot);
+    pending.set(index, frame);
+  }
+  return frame;
+}
+
+/** Frames of snapshots being computed in slices (frameForSliced), by snapshot and index. */
+const slicing = new WeakMap<RatesSnapshot, WeakMap<LinkIndex, Promise<LinkFrame>>>();
+
+async function sliceFrame(index: LinkIndex, snapshot: RatesSnapshot): Promise<LinkFrame> {
   const frame = emptyFrame(index, snapshot.timeMs, snapshot.lastSampleAgeSeconds, snapshot.ports);
   await slicedLoop(index.channels.length, (c) => {
     const channel = index.channels[c] as LinkIndex['channels'][number];
@@ -335,6 +353,18 @@ export function statesOf(frame: LinkFrame): LinkDirectionState[] {
  * histograms and the ports without data too (what only the live tick has). Stamped `timeMs`.
  */
 export function summarizeFrame(frame: LinkFrame, live: boolean, timeMs = frame.timeMs): FabricSummary {
+  // The live summary of a tick's frame is asked for by the sampler and the history alike.
+  const kept = live ? liveSummaries.get(frame) : undefined;
+  if (kept !== undefined) return { ...kept, time: new Date(timeMs).toISOString() };
+  const summary = summarize(frame, live, timeMs);
+  if (live) liveSummaries.set(frame, summary);
+  return summary;
+}
+
+/** The live summary made of each frame (frames are never changed once made). */
+const liveSummaries = new WeakMap<LinkFrame, FabricSummary>();
+
+function summarize(frame: LinkFrame, live: boolean, timeMs: number): FabricSummary {
   const { index, utilization, bytesPerSecond } = frame;
   const n = utilization.length;
   const isl = new Array<number>(10).fill(0);

@@ -1,5 +1,5 @@
 import type { EventLog } from '../events/event-log.ts';
-import { frameFor, frameOfKept, type LinkFrame, statesOf, summarizeFrame } from '../lib/frame.ts';
+import { frameForSliced, frameOfKept, type LinkFrame, statesOf, summarizeFrame } from '../lib/frame.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
 import type { FabricSummary, LinkIndex } from '../lib/utilization.ts';
 import { portErrorsOf } from './error-reading.ts';
@@ -28,7 +28,7 @@ export interface ScrapeFeed {
   /**
    * Rates over the history's window after a scrape: the very snapshot the sampler's tick was
    * computed from when the two windows pick the same readings (embedded.ts), so that both read
-   * one frame (lib/frame.ts `frameFor`).
+   * one frame (lib/frame.ts `frameForSliced`).
    */
   rates(): Promise<RatesSnapshot>;
   /** Age beyond which a frame no longer stands for the instants after it. */
@@ -123,7 +123,8 @@ export class EmbeddedTimeQueries implements TimeQueries {
 
   private async record(done: ScrapeDone): Promise<void> {
     const snapshot = await this.feed.rates();
-    const frame = frameFor(this.index, snapshot);
+    // In slices, or the sampler's frame of the same snapshot (the store shares the live rates).
+    const frame = await frameForSliced(this.index, snapshot);
     // The live summary's fields (the categories' histograms, the ports without data) included.
     const summary = summarizeFrame(frame, true, done.timeMs);
     const events = this.options.events;

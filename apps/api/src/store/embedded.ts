@@ -180,9 +180,8 @@ export class EmbeddedStore implements MetricsStore {
   private readonly histories = new Map<LinkIndex, EmbeddedTimeQueries>();
   /** Scrapes completed: a snapshot is shared only within one. */
   private scrapes = 0;
-  /** The last live-window snapshot and the scrape it followed (sharedSnapshot). */
   /** The live rates asked for since the latest scrape (computed in slices: a promise of them). */
-  private lastLive: { scrape: number; snapshot: Promise<RatesSnapshot> } | null = null;
+  private lastLive: { scrape: number; startedMs: number; snapshot: Promise<RatesSnapshot> } | null = null;
 
   constructor(private readonly options: EmbeddedStoreOptions) {
     this.mapping = options.mapping ?? fabscopeMapping;
@@ -327,7 +326,11 @@ export class EmbeddedStore implements MetricsStore {
       queries = new EmbeddedTimeQueries(
         {
           onScrape: (l) => this.onScrape(l),
-          rates: async () => (await this.sharedSnapshot()) ?? this.rates(undefined, this.historyWindowMs),
+          // The live rates when both windows pick the newest reading and the one before.
+          rates: () =>
+            windowsAgree(this.intervalMs, this.historyWindowMs)
+              ? this.rates()
+              : this.rates(undefined, this.historyWindowMs),
           staleAfterMs: () => this.timing().staleAfterMs,
         },
         index,
@@ -557,26 +560,25 @@ export class EmbeddedStore implements MetricsStore {
   }
 
   /**
-   * The live snapshot of the latest scrape, for its history, when the history's window picks the
-   * same readings (windowsAgree: 10 s at fat-tree-27648 against 5 s): both windows then hold the
-   * newest reading and the one before, the rates are the same, and the sampler's tick and the
-   * history read one snapshot and one frame (lib/frame.ts `frameFor`) instead of computing them
-   * twice. Null otherwise (the history computes its own).
+   * Rates of every fresh port over `windowMs` (default: the live window, rateWindowMs). The live
+   * window's rates are computed once per scrape: whoever asks first (the sampler's tick, or the
+   * history when its window picks the same readings, windowsAgree: 10 s at fat-tree-27648 against
+   * 5 s) starts them, and the others of that scrape share the promise, and with it one frame
+   * (lib/frame.ts `frameForSliced`) — each computed them apart before, ~0.6 s a tick twice.
    */
-  private async sharedSnapshot(): Promise<RatesSnapshot | null> {
-    const live = this.lastLive;
-    if (live === null || live.scrape !== this.scrapes || this.intervalMs < 2 * this.historyWindowMs)
-      return null;
-    const snapshot = await live.snapshot;
-    // Read for this scrape, not long before (ports' freshness is decided when rates are read).
-    return this.now() - snapshot.timeMs <= this.intervalMs / 2 ? snapshot : null;
-  }
-
-  /** Rates of every fresh port over `windowMs` (default: the live window, rateWindowMs). */
   rates(_signal?: AbortSignal, windowMs = this.windowMs): Promise<RatesSnapshot> {
+    const live = windowMs === this.windowMs;
+    const kept = this.lastLive;
+    // Read for this scrape, not long before (ports' freshness is decided when rates are read).
+    if (
+      live &&
+      kept !== null &&
+      kept.scrape === this.scrapes &&
+      this.now() - kept.startedMs <= this.intervalMs / 2
+    )
+      return kept.snapshot;
     const snapshot = this.ratesOver(windowMs);
-    // Known from the call on, before its slices are done: the history of this scrape shares it.
-    if (windowMs === this.windowMs) this.lastLive = { scrape: this.scrapes, snapshot };
+    if (live) this.lastLive = { scrape: this.scrapes, startedMs: this.now(), snapshot };
     return snapshot;
   }
 

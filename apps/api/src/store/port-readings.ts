@@ -200,6 +200,34 @@ export class PortReadings {
     into.ports.set(this.keys[slot] as string, rates);
   }
 
+  /**
+   * A field's rate over the ring positions `first`..`last` (oldest first from `oldest`): a drop
+   * anywhere in the window (restart, clear, wrap) makes the whole window a gap.
+   */
+  private ringRate(
+    base: number,
+    oldest: number,
+    first: number,
+    last: number,
+    field: number,
+    maxPerSecond: number | undefined,
+  ): number | null {
+    const depth = this.depth;
+    const values = this.values;
+    let previous = values[(base + ((oldest + first) % depth)) * RING_FIELDS + field] as number;
+    const start = previous;
+    for (let k = first + 1; k <= last; k++) {
+      const v = values[(base + ((oldest + k) % depth)) * RING_FIELDS + field] as number;
+      if (!(v >= previous)) return null;
+      previous = v;
+    }
+    const seconds =
+      ((this.times[base + ((oldest + last) % depth)] as number) -
+        (this.times[base + ((oldest + first) % depth)] as number)) /
+      1000;
+    return counterRate(start, previous, seconds, maxPerSecond === undefined ? NO_LIMITS : { maxPerSecond });
+  }
+
   private portRates(slot: number, windowMs: number, errorsSinceMs: number): PortRates {
     const capacity = this.capacity[slot] as number;
     const maxBytesPerSecond = Number.isNaN(capacity) ? undefined : capacity * MAX_RATE_FACTOR;
@@ -213,24 +241,7 @@ export class PortReadings {
     let first = count - 2;
     while (first > 0 && lastTime - (this.times[base + ((oldest + first) % depth)] as number) < windowMs)
       first--;
-    const rate = (field: number): number | null => {
-      if (first < 0) return null;
-      // A drop anywhere in the window (restart, clear, wrap) makes the whole window a gap.
-      let previous = this.values[(base + ((oldest + first) % depth)) * RING_FIELDS + field] as number;
-      const start = previous;
-      for (let k = first + 1; k <= last; k++) {
-        const v = this.values[(base + ((oldest + k) % depth)) * RING_FIELDS + field] as number;
-        if (!(v >= previous)) return null;
-        previous = v;
-      }
-      const seconds = (lastTime - (this.times[base + ((oldest + first) % depth)] as number)) / 1000;
-      return counterRate(
-        start,
-        previous,
-        seconds,
-        field <= 1 ? { maxPerSecond: maxBytesPerSecond } : NO_LIMITS,
-      );
-    };
+    const rated = first >= 0;
     // Error fields: the rate between the last two readings that carried them (a counter that went
     // backwards between them is a gap, never a spike); gauges as last read. A field the port does
     // not report is absent (unknown), not 0.
@@ -253,11 +264,11 @@ export class PortReadings {
       this.errorRatesOf[slot] = readAt;
     }
     const rates: PortRates = {
-      transmitBytesPerSecond: rate(0),
-      receiveBytesPerSecond: rate(1),
-      transmitPacketsPerSecond: rate(2),
-      receivePacketsPerSecond: rate(3),
-      transmitWaitTicksPerSecond: rate(4),
+      transmitBytesPerSecond: rated ? this.ringRate(base, oldest, first, last, 0, maxBytesPerSecond) : null,
+      receiveBytesPerSecond: rated ? this.ringRate(base, oldest, first, last, 1, maxBytesPerSecond) : null,
+      transmitPacketsPerSecond: rated ? this.ringRate(base, oldest, first, last, 2, undefined) : null,
+      receivePacketsPerSecond: rated ? this.ringRate(base, oldest, first, last, 3, undefined) : null,
+      transmitWaitTicksPerSecond: rated ? this.ringRate(base, oldest, first, last, 4, undefined) : null,
       transmitWaitTickSeconds: null,
       linkUp: null,
     };

@@ -112,7 +112,7 @@ describe('GET /links/export at fat-tree-6912', () => {
         return { i };
       },
     }));
-    const chunks = ndjsonChunks(rows);
+    const chunks = ndjsonChunks(rows.length, (i) => rows[i]);
     const first = await chunks.next();
     expect(serialized).toBe(EXPORT_ROWS_PER_CHUNK);
     expect((first.value as Buffer).toString().split('\n')[0]).toBe('{"i":0}');

@@ -2,26 +2,28 @@ import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ErrorReply, LinkStateSchema, LinksExportQuery } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { LinkDirectionState } from '../lib/utilization.ts';
-import { linksAtTime } from './time-travel.ts';
+import { stateAt } from '../lib/frame.ts';
+import { instantFrame } from './time-travel.ts';
 
 /** Directions serialized per chunk: ~0.3 MB, a few milliseconds of the event loop each. */
 export const EXPORT_ROWS_PER_CHUNK = 256;
 
 /**
- * `rows` as NDJSON, one chunk of `rowsPerChunk` lines at a time, read as the consumer asks
- * (`Readable.from` pulls the next chunk only when the socket has taken the ones before), with
- * the event loop free between chunks: the whole answer is never one string, and other requests
- * are answered while it streams.
+ * `count` rows (`rowAt(i)`, made as they are written) as NDJSON, one chunk of `rowsPerChunk`
+ * lines at a time, read as the consumer asks (`Readable.from` pulls the next chunk only when the
+ * socket has taken the ones before), with the event loop free between chunks: neither the whole
+ * answer nor every row's object is ever held at once, and other requests are answered while it
+ * streams.
  */
 export async function* ndjsonChunks(
-  rows: readonly unknown[],
+  count: number,
+  rowAt: (i: number) => unknown,
   rowsPerChunk = EXPORT_ROWS_PER_CHUNK,
 ): AsyncGenerator<Buffer> {
-  for (let start = 0; start < rows.length; start += rowsPerChunk) {
-    const end = Math.min(start + rowsPerChunk, rows.length);
+  for (let start = 0; start < count; start += rowsPerChunk) {
+    const end = Math.min(start + rowsPerChunk, count);
     let text = '';
-    for (let i = start; i < end; i++) text += `${JSON.stringify(rows[i])}\n`;
+    for (let i = start; i < end; i++) text += `${JSON.stringify(rowAt(i))}\n`;
     yield Buffer.from(text, 'utf8');
     await nextTurn();
   }
@@ -52,15 +54,20 @@ export const linksExportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { time, kind } = request.query;
-      const at = await linksAtTime(app, time);
-      const rows: readonly LinkDirectionState[] = kind ? at.links.filter((l) => l.kind === kind) : at.links;
+      // The instant's frame: each row's object is made as its chunk is written (stateAt), not
+      // 165,888 of them first (~0.3 s of the loop held and ~100 MB at fat-tree-27648).
+      const { time: instant, frame } = await instantFrame(app, time);
+      const channels: number[] = [];
+      for (const channel of frame.index.channels)
+        if (kind === undefined || channel.fixed.kind === kind) channels.push(channel.index);
       reply
         .header('content-type', 'application/x-ndjson; charset=utf-8')
         .header('cache-control', 'no-store')
-        .header('fabscope-time', at.time)
-        .header('fabscope-directions', String(rows.length));
+        .header('fabscope-time', instant)
+        .header('fabscope-directions', String(channels.length));
+      const rows = ndjsonChunks(channels.length, (i) => stateAt(frame, channels[i] as number));
       // A stream of the documented rows, one per line: the schema describes a row, not the stream.
-      return reply.send(Readable.from(ndjsonChunks(rows)) as never);
+      return reply.send(Readable.from(rows) as never);
     },
   );
 };

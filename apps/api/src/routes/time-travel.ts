@@ -1,9 +1,8 @@
-import type { CategoryName } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { UpstreamError, upstreamFailure } from '../emulator-client.ts';
 import type { LinkFrame } from '../lib/frame.ts';
 import { parseTime } from '../lib/time-params.ts';
-import type { FabricSummary, LinkDirectionState, LinkIndex } from '../lib/utilization.ts';
+import type { FabricSummary, LinkIndex } from '../lib/utilization.ts';
 import { hasTimeQueries, type TimeQueries } from '../store/time-queries.ts';
 import { type DrawingQueries, queriesAcrossDrawings } from '../store/time-queries-across.ts';
 import type { Drawing } from '../topology-live/drawn-fabric.ts';
@@ -107,46 +106,6 @@ function requireQueries(app: TimeSources): TimeQueries {
   return queries;
 }
 
-/** What `/links` asks for, as far as the store can rank it itself. */
-export interface LinksRequest {
-  sort?: 'utilization' | 'bytesPerSecond' | 'transmitWaitFraction' | 'id' | CategoryName | undefined;
-  order?: 'asc' | 'desc' | undefined;
-  limit?: number | undefined;
-  kind?: 'isl' | 'host' | undefined;
-}
-
-/** Orders a store can rank itself at a past instant (categories are live only: not recorded). */
-function isStoreRanked(
-  sort: LinksRequest['sort'],
-): sort is 'utilization' | 'bytesPerSecond' | 'transmitWaitFraction' {
-  return sort === 'utilization' || sort === 'bytesPerSecond' || sort === 'transmitWaitFraction';
-}
-
-/**
- * The links at `time` (Unix seconds or RFC 3339), or the latest tick when it is absent. A top-N
- * ranking is asked of a store that ranks itself (Prometheus: topk), which then answers only those
- * directions; the caller sorts and cuts what it gets as always.
- */
-export async function linksAtTime(
-  app: TimeSources,
-  time: string | undefined,
-  request: LinksRequest = {},
-  signal?: AbortSignal,
-): Promise<{ time: string; links: LinkDirectionState[] }> {
-  if (time === undefined) {
-    const tick = await app.sampler.current();
-    return { time: tick.time, links: tick.links };
-  }
-  const timeMs = parseTime('time', time);
-  const queries = requireQueries(app);
-  const { sort = 'utilization', order = 'desc', limit, kind } = request;
-  const at =
-    queries.topAt && limit !== undefined && isStoreRanked(sort) && order === 'desc'
-      ? await queries.topAt(timeMs, { by: sort, limit, kind }, signal)
-      : await queries.linksAt(timeMs, signal);
-  return { time: new Date(at.timeMs).toISOString(), links: at.links };
-}
-
 /**
  * Every direction at `time` (Unix seconds or RFC 3339) as a frame, or the latest tick's when it is
  * absent: what `/links`, `/instant` and exports read.
@@ -158,6 +117,20 @@ export async function frameAtTime(
 ): Promise<LinkFrame> {
   if (time === undefined) return (await app.sampler.current()).frame;
   return requireQueries(app).frameAt(parseTime('time', time), signal);
+}
+
+/** The frame at `time` and its instant as the answers name it (the latest tick's when absent). */
+export async function instantFrame(
+  app: TimeSources,
+  time: string | undefined,
+  signal?: AbortSignal,
+): Promise<{ time: string; frame: LinkFrame }> {
+  if (time === undefined) {
+    const tick = await app.sampler.current();
+    return { time: tick.time, frame: tick.frame };
+  }
+  const frame = await frameAtTime(app, time, signal);
+  return { time: new Date(frame.timeMs).toISOString(), frame };
 }
 
 /** The summary at `time`, or the latest tick's when it is absent. */

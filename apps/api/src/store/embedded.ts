@@ -1,4 +1,5 @@
 import type { EventLog } from '../events/event-log.ts';
+import { slicedLoop } from '../lib/sliced.ts';
 import { type ScrapeTiming, scrapeTiming } from '../lib/staleness.ts';
 import type { LinkIndex } from '../lib/utilization.ts';
 import { ARROW_STREAM_MEDIA_TYPE, type ArrowScrape, readArrowScrape } from './arrow-scrape.ts';
@@ -159,6 +160,8 @@ export class EmbeddedStore implements MetricsStore {
   private readonly targets: TargetState[];
   /** Per target, the port slots of the rows of its last Arrow answer and the keys they were for. */
   private readonly arrowRows: ({ guids: string[]; ports: Int32Array; slots: Int32Array } | null)[];
+  /** The Arrow staging under way (one target's at a time). */
+  private arrowStaging: Promise<void> = Promise.resolve();
   /** The URL each target is fetched at (with `name[]` when the exporter selects families). */
   private readonly urls: string[];
   /** The same without the error families, for the scrapes between two error scrapes. */
@@ -390,7 +393,7 @@ export class EmbeddedStore implements MetricsStore {
       const scrape = readArrowScrape(bytes);
       stats.bodyMs = performance.now() - t;
       t = performance.now();
-      stats.samples = this.commitArrow(
+      stats.samples = await this.commitArrow(
         target,
         scrape,
         sampleTimeMs(scrape.countersReadAtMs, startedMs, this.now()),
@@ -454,7 +457,17 @@ export class EmbeddedStore implements MetricsStore {
    * samples are (commit): a counter's first value and the link state's, a link rate's or a tick
    * length's last positive one. Returns the values read.
    */
-  private commitArrow(target: number, scrape: ArrowScrape, timeMs: number): number {
+  private commitArrow(target: number, scrape: ArrowScrape, timeMs: number): Promise<number> {
+    // One target's staging at a time: the staging arrays are shared, and a staging waits for turns.
+    const done = this.arrowStaging.then(() => this.stageAndCommitArrow(target, scrape, timeMs));
+    this.arrowStaging = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    return done;
+  }
+
+  private async stageAndCommitArrow(target: number, scrape: ArrowScrape, timeMs: number): Promise<number> {
     const slots = this.arrowSlots(target, scrape);
     const token = ++this.token;
     const readings = this.readings;
@@ -466,16 +479,21 @@ export class EmbeddedStore implements MetricsStore {
       readings.stagedValue.fill(Number.NaN, slot * STAGED, (slot + 1) * STAGED);
       ports.push(slot);
     }
-    const staged = readings.stagedValue;
-    let samples = 0;
+    const columns: { name: string; values: Float64Array; role: number }[] = [];
     for (const [name, values] of scrape.families) {
       const role = this.roleByName.get(name);
-      if (role === undefined) continue;
-      for (let r = 0; r < scrape.rows; r++) {
+      if (role !== undefined) columns.push({ name, values, role });
+    }
+    const staged = readings.stagedValue;
+    let samples = 0;
+    // Row by row in slices of the loop (165,888 rows × 32 families at fat-tree-27648); the rates
+    // read the rings only, which change below, in one go.
+    await slicedLoop(scrape.rows, (r) => {
+      const offset = (slots[r] as number) * STAGED;
+      for (const { name, values, role } of columns) {
         const value = values[r] as number;
         if (Number.isNaN(value)) continue;
         samples++;
-        const offset = (slots[r] as number) * STAGED;
         const at = offset + role;
         if (role < FIELD_COUNT) {
           staged[offset + COUNTER_SEEN] = 1;
@@ -487,7 +505,8 @@ export class EmbeddedStore implements MetricsStore {
           staged[at] = value;
         }
       }
-    }
+    });
+    // A scrape's readings land in one go, so a port's rates are from one reading or the next.
     for (const slot of ports) {
       if (readings.commit(slot, timeMs)) this.resetPorts.push(readings.keys[slot] as string);
     }

@@ -239,6 +239,33 @@ describe('the frame: columns per instant in channel order', () => {
     }
   });
 
+  it('keeps the same error readings whether they were prepared in slices or made on recording', async () => {
+    for (const index of indexes) {
+      await fc.assert(
+        fc.asyncProperty(fc.array(snapshots(index), { minLength: 1, maxLength: 4 }), async (ticks) => {
+          const n = index.channels.length;
+          const prepared = new LinkHistory(n, 8);
+          const plain = new LinkHistory(n, 8);
+          let timeMs = 1000;
+          // Each snapshot twice: the second time every port gives the same error objects again,
+          // as the store does between two error scrapes (the reading before is kept).
+          const twice = ticks.flatMap((t) => [t, t]);
+          for (const snapshot of twice) {
+            const frame = frameOf(index, snapshot);
+            const summary = summarizeFrame(frame, false);
+            await prepared.prepareReading(frame);
+            prepared.recordFrame(timeMs, frame, summary);
+            plain.recordFrame(timeMs, frame, summary);
+            timeMs += 1000;
+          }
+          for (let f = 0; f < twice.length; f++)
+            expect(prepared.frameColumns(f).errors).toEqual(plain.frameColumns(f).errors);
+        }),
+        { numRuns: 30 },
+      );
+    }
+  });
+
   it('ranks /links over its columns as over the objects: every sort, order, kind and page', () => {
     const sorts: LinkSort[] = [
       'utilization',

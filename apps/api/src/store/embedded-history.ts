@@ -139,6 +139,7 @@ export class EmbeddedTimeQueries implements TimeQueries {
           detail: 'counters went backwards',
         });
     }
+    await this.history.prepareReading(frame);
     const ring = this.history.recordFrame(done.timeMs, frame, summary);
     if (ring >= 0)
       this.file?.append({ timeMs: done.timeMs, columns: this.history.frameColumns(ring), summary });

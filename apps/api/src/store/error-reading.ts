@@ -1,3 +1,4 @@
+import { slicedLoop } from '../lib/sliced.ts';
 import type { LinkIndex } from '../lib/utilization.ts';
 import { ERROR_FIELDS, type ErrorField, type ErrorRates, type PortRates } from './types.ts';
 
@@ -37,16 +38,41 @@ export function errorReadingOf(
   ports: ReadonlyMap<string, PortRates>,
   previous?: ErrorReading,
 ): ErrorReading {
-  const n = index.channels.length;
-  const set = new Uint8Array(n).fill(NO_READING);
-  const sets: number[][] = [];
-  const setIds = new Map<string, number>();
-  const port: number[] = [];
-  const field: number[] = [];
-  const value: number[] = [];
-  for (let c = 0; c < n; c++) {
-    const errors = ports.get((index.channels[c] as LinkIndex['channels'][number]).fromKey)?.errors;
-    if (errors === undefined) continue;
+  const reading = new ErrorReadingBuilder(index, ports);
+  for (let c = 0; c < index.channels.length; c++) reading.add(c);
+  return reading.finish(previous);
+}
+
+/** errorReadingOf in slices of the event loop (lib/sliced.ts): 165,888 ports at fat-tree-27648. */
+export async function errorReadingSliced(
+  index: LinkIndex,
+  ports: ReadonlyMap<string, PortRates>,
+  previous?: ErrorReading,
+): Promise<ErrorReading> {
+  const reading = new ErrorReadingBuilder(index, ports);
+  await slicedLoop(index.channels.length, (c) => reading.add(c));
+  return reading.finish(previous);
+}
+
+/** An error reading made channel by channel (`add` each in order), then `finish`ed. */
+class ErrorReadingBuilder {
+  private readonly set: Uint8Array;
+  private readonly sets: number[][] = [];
+  private readonly setIds = new Map<string, number>();
+  private readonly port: number[] = [];
+  private readonly field: number[] = [];
+  private readonly value: number[] = [];
+
+  constructor(
+    private readonly index: LinkIndex,
+    private readonly ports: ReadonlyMap<string, PortRates>,
+  ) {
+    this.set = new Uint8Array(index.channels.length).fill(NO_READING);
+  }
+
+  add(c: number): void {
+    const errors = this.ports.get((this.index.channels[c] as LinkIndex['channels'][number]).fromKey)?.errors;
+    if (errors === undefined) return;
     const fields: number[] = [];
     for (const name in errors) {
       const i = FIELD_INDEX.get(name);
@@ -54,35 +80,39 @@ export function errorReadingOf(
       fields.push(i);
       const v = errors[name as ErrorField] as number;
       if (v !== idleValue(name as ErrorField)) {
-        port.push(c);
-        field.push(i);
-        value.push(v);
+        this.port.push(c);
+        this.field.push(i);
+        this.value.push(v);
       }
     }
     fields.sort((a, b) => a - b);
     const key = fields.join(',');
-    let id = setIds.get(key);
+    let id = this.setIds.get(key);
     if (id === undefined) {
       // More kinds of port than a byte can name: the rest are unknown rather than wrong.
-      if (sets.length >= NO_READING) continue;
-      id = sets.length;
-      sets.push(fields);
-      setIds.set(key, id);
+      if (this.sets.length >= NO_READING) return;
+      id = this.sets.length;
+      this.sets.push(fields);
+      this.setIds.set(key, id);
     }
-    set[c] = id;
+    this.set[c] = id;
   }
-  const same =
-    previous !== undefined &&
-    previous.sets.length === sets.length &&
-    previous.sets.every((fields, i) => fields.join() === sets[i]?.join()) &&
-    previous.set.every((id, c) => id === set[c]);
-  return {
-    set: same ? previous.set : set,
-    sets: same ? previous.sets : sets,
-    port: Int32Array.from(port),
-    field: Uint8Array.from(field),
-    value: Float64Array.from(value),
-  };
+
+  finish(previous?: ErrorReading): ErrorReading {
+    const { set, sets } = this;
+    const same =
+      previous !== undefined &&
+      previous.sets.length === sets.length &&
+      previous.sets.every((fields, i) => fields.join() === sets[i]?.join()) &&
+      previous.set.every((id, c) => id === set[c]);
+    return {
+      set: same ? previous.set : set,
+      sets: same ? previous.sets : sets,
+      port: Int32Array.from(this.port),
+      field: Uint8Array.from(this.field),
+      value: Float64Array.from(this.value),
+    };
+  }
 }
 
 /** Each port's error rates again, by port key: what `errorReadingOf` read (unknown ports absent). */

@@ -128,7 +128,7 @@ export class Sampler {
   /** A scrape landed while a sample was running: sample again when it ends. */
   private queued = false;
   private readonly listeners = new Map<Channel, Set<Listener>>(CHANNELS.map((c) => [c, new Set()]));
-  private readonly tickListeners = new Set<(tick: Tick, snapshot: RatesSnapshot) => void>();
+  private readonly tickListeners = new Set<(tick: Tick, snapshot: RatesSnapshot) => void | Promise<void>>();
   /** Ticks computed so far: answers cached for a tick are valid while this stays the same. */
   tickCount = 0;
   /** Interval ticks skipped because the sample before was still being computed. */
@@ -284,7 +284,7 @@ export class Sampler {
   }
 
   /** Calls `listener` with every tick computed from now on and the store's answer behind it. */
-  onTick(listener: (tick: Tick, snapshot: RatesSnapshot) => void): () => void {
+  onTick(listener: (tick: Tick, snapshot: RatesSnapshot) => void | Promise<void>): () => void {
     this.tickListeners.add(listener);
     return () => this.tickListeners.delete(listener);
   }
@@ -343,7 +343,8 @@ export class Sampler {
     // stream's encoding: each up to ~0.2 s at 165,888 directions), so answers wait one stage at most.
     for (const listener of this.tickListeners) {
       await nextTurn();
-      listener(tick, snapshot);
+      // A listener that takes turns of its own (the health watch) is awaited: ticks never overlap.
+      await listener(tick, snapshot);
     }
     await nextTurn();
     for (const channel of CHANNELS) {

@@ -123,6 +123,29 @@ describe('HealthWatch: thresholds crossed and collection gaps into the event log
     ]);
   });
 
+  it('says the same in turns of the loop as at once (the sampler awaits the turns)', async () => {
+    const ids = index.channels.map((c) => c.fixed.id);
+    const edge1 = fabric.nodeByName.get('edge1')?.guid as string;
+    const without = new Map(allPorts);
+    without.delete(portKey(edge1, 4));
+    const ticks: [LinkFrame, Map<string, unknown>][] = [
+      [links({}), allPorts],
+      [links({ [ids[0] as string]: 1.5, [ids[3] as string]: 3 }), allPorts],
+      [links({ [ids[0] as string]: 0.2 }), without],
+      [links({}), allPorts],
+    ];
+    const atOnce = new MemoryEventLog();
+    const inTurns = new MemoryEventLog();
+    const watch = new HealthWatch(atOnce, index, undefined, new Alarms(atOnce));
+    const turning = new HealthWatch(inTurns, index, undefined, new Alarms(inTurns));
+    for (const [t, [frame, ports]] of ticks.entries()) {
+      watch.observe(t, frame, ports);
+      await turning.observeInTurns(t, frame, ports);
+    }
+    expect(inTurns.list(0, 100).length).toBeGreaterThan(3);
+    expect(inTurns.list(0, 100)).toEqual(atOnce.list(0, 100));
+  });
+
   it('follows the ports answering into another drawing: a gap across it, none for the move itself', () => {
     const log = new MemoryEventLog();
     const watch = new HealthWatch(log, index);

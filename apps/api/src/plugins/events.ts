@@ -27,7 +27,7 @@ export const eventsPlugin = fastifyPlugin(
     const watch = new HealthWatch(events, app.fabric.linkIndex, undefined, alarms);
     // The tick's frame, in the drawing it was computed in (the watch follows it).
     const stop = app.sampler.onTick((tick, snapshot) => {
-      watch.observe(Date.parse(tick.time), tick.frame, snapshot.ports);
+      return watch.observeInTurns(Date.parse(tick.time), tick.frame, snapshot.ports);
     });
     app.addHook('onClose', async () => stop());
   },

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { busiestPerKind, compactTick, firstK, roundUtilization } from '../src/lib/compact-tick.ts';
 import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../src/lib/link-errors.ts';
-import { acceptsDeflate, ZLIB_HEADER } from '../src/lib/sse-deflate.ts';
+import { acceptsDeflate, deflateFrame, deflateFrameAsync, ZLIB_HEADER } from '../src/lib/sse-deflate.ts';
 import { directionState, type LinkDirectionState, LinkIndex } from '../src/lib/utilization.ts';
 import { DELIVERY_BATCH, Sampler } from '../src/sampler.ts';
 import { type MetricsStore, type PortRates, portKey, type RatesSnapshot } from '../src/store/types.ts';
@@ -330,6 +330,16 @@ describe('GET /api/v1/stream?view=compact over a real socket', () => {
 });
 
 describe('the stream deflated once per tick for every client', () => {
+  it('deflates on the thread pool to the very bytes of the synchronous deflate', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 5000 }), async (text) => {
+        const frame = `data: ${text}\n\n`;
+        expect(await deflateFrameAsync(frame)).toEqual(deflateFrame(frame));
+      }),
+      { numRuns: 50 },
+    );
+  });
+
   it('any run of deflated frames after the zlib header inflates to the plain frames, whenever a client joined', async () => {
     const sampler = new Sampler(fixedStore(), new LinkIndex(fabric));
     const plain: Buffer[] = [];

@@ -1,4 +1,5 @@
-import { constants, deflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { constants, deflateRaw, deflateRawSync } from 'node:zlib';
 
 /**
  * The event stream compressed once per tick for every client. A tick's compact frame is ~1.1 MB of
@@ -17,6 +18,13 @@ export type StreamEncoding = 'identity' | 'deflate';
 /** One frame as a self-contained, sync-flushed raw deflate block sequence. */
 export function deflateFrame(frame: Buffer | string): Buffer {
   return deflateRawSync(frame, { level: 6, finishFlush: constants.Z_SYNC_FLUSH });
+}
+
+const deflateRawAsync = promisify(deflateRaw);
+
+/** deflateFrame on libuv's thread pool: the same bytes, the event loop free meanwhile. */
+export function deflateFrameAsync(frame: Buffer | string): Promise<Buffer> {
+  return deflateRawAsync(frame, { level: 6, finishFlush: constants.Z_SYNC_FLUSH });
 }
 
 /** Whether an `Accept-Encoding` header accepts deflate (listed, or `*`, with q above 0). */

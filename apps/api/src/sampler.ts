@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { compactFrame } from './lib/compact-tick.ts';
-import { frameForSliced, type LinkFrame, statesOf, summarizeFrame } from './lib/frame.ts';
+import { frameForSliced, type LinkFrame, statesOf, summarizeLiveInTurns } from './lib/frame.ts';
 import { redactAddresses } from './lib/redact.ts';
 import { deflateFrame, deflateFrameAsync, type StreamEncoding } from './lib/sse-deflate.ts';
 import { staleAfterSeconds } from './lib/staleness.ts';
@@ -353,7 +353,7 @@ export class Sampler {
     // health watch read them, and objects are made only for what a route returns.
     // In slices: at 165,888 directions the frame is ~0.3 s of work, the loop free between slices.
     const frame = await frameForSliced(index, snapshot);
-    const summary = summarizeFrame(frame, true);
+    const summary = await summarizeLiveInTurns(frame);
     const staleAfter = staleAfterSeconds(this.intervalMs, snapshot.staleAfterSeconds);
     const read = {
       timeMs: snapshot.timeMs,

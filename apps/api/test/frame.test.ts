@@ -10,6 +10,7 @@ import {
   stateAt,
   statesOf,
   summarizeFrame,
+  summarizeLiveInTurns,
 } from '../src/lib/frame.ts';
 import { channelsOf, type LinkSort, RankedLinks } from '../src/lib/link-order.ts';
 import { LinkIndex, linkDirectionStates, summarize } from '../src/lib/utilization.ts';
@@ -233,6 +234,19 @@ describe('the frame: columns per instant in channel order', () => {
           fromObjects.record(1000, linkDirectionStates(index, snapshot), summary);
           // The objects carry no port readings: the frame's error reading is its own (below).
           expect({ ...fromFrame.frameColumns(0), errors: undefined }).toEqual(fromObjects.frameColumns(0));
+        }),
+        { numRuns: 40 },
+      );
+    }
+  });
+
+  it('summarizes live in turns of the loop exactly as at once', async () => {
+    for (const index of indexes) {
+      await fc.assert(
+        fc.asyncProperty(snapshots(index), fc.integer({ min: 0, max: 2e12 }), async (snapshot, timeMs) => {
+          const inTurns = await summarizeLiveInTurns(frameOf(index, snapshot), timeMs);
+          expect(inTurns).toEqual(summarizeFrame(frameOf(index, snapshot), true, timeMs));
+          expect(inTurns.categories).toBeDefined();
         }),
         { numRuns: 40 },
       );

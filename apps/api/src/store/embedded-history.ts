@@ -1,5 +1,5 @@
 import type { EventLog } from '../events/event-log.ts';
-import { frameForSliced, frameOfKept, type LinkFrame, statesOf, summarizeFrame } from '../lib/frame.ts';
+import { frameForSliced, frameOfKept, type LinkFrame, statesOf, summarizeLiveInTurns } from '../lib/frame.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
 import type { FabricSummary, LinkIndex } from '../lib/utilization.ts';
 import { portErrorsOf } from './error-reading.ts';
@@ -126,7 +126,7 @@ export class EmbeddedTimeQueries implements TimeQueries {
     // In slices, or the sampler's frame of the same snapshot (the store shares the live rates).
     const frame = await frameForSliced(this.index, snapshot);
     // The live summary's fields (the categories' histograms, the ports without data) included.
-    const summary = summarizeFrame(frame, true, done.timeMs);
+    const summary = await summarizeLiveInTurns(frame, done.timeMs);
     const events = this.options.events;
     if (events) {
       const previous = this.history.frameAt(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);

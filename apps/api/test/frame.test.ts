@@ -317,4 +317,29 @@ describe('the frame: columns per instant in channel order', () => {
       );
     }
   });
+
+  it('pages of a ranked list, read one after another, are the whole order cut in pieces', () => {
+    const index = new LinkIndex(buildScenario('fat-tree-1152'));
+    const fabricSnapshots = snapshots(index);
+    fc.assert(
+      fc.property(
+        fabricSnapshots,
+        fc.constantFrom<LinkSort>('utilization', 'bytesPerSecond', 'id', 'congestion'),
+        fc.constantFrom('asc', 'desc') as fc.Arbitrary<'asc' | 'desc'>,
+        fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1, maxLength: 8 }),
+        (snapshot, sort, order, sizes) => {
+          const frame = frameOf(index, snapshot);
+          const rows = { frame, channels: channelsOf(frame, undefined, null) };
+          const whole = new RankedLinks(index, rows, sort, order).slice(0, rows.channels.length);
+          const paged = new RankedLinks(index, rows, sort, order);
+          let start = 0;
+          for (const size of sizes) {
+            expect(paged.slice(start, start + size)).toEqual(whole.slice(start, start + size));
+            start += size;
+          }
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
 });

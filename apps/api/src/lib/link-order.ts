@@ -134,16 +134,22 @@ export class RankedLinks {
     return rows;
   }
 
-  /** Puts the first `k` rows in order: selected and sorted when few, else the whole order. */
+  /**
+   * Puts the first `k` rows in order: the rows after those ranked already selected and sorted
+   * while few (a next page costs one selection over the rest, not a sort of 165,888 rows: ~70 ms
+   * at fat-tree-27648), else the rest's whole order. The rows ranked come before every other, so
+   * ranking the rest never moves them.
+   */
   private rankFirst(k: number): void {
     const n = this.n;
-    if (this.ranked > 0 || k > n / 8) {
-      this.positions.sort(this.compare);
+    const rest = this.positions.subarray(this.ranked);
+    if (k > n / 8) {
+      rest.sort(this.compare);
       this.ranked = n;
       return;
     }
-    select(this.positions, k, this.compare);
-    this.positions.subarray(0, k).sort(this.compare);
+    select(rest, k - this.ranked, this.compare);
+    rest.subarray(0, k - this.ranked).sort(this.compare);
     this.ranked = k;
   }
 }

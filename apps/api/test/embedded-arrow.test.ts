@@ -1,3 +1,4 @@
+import type { FabricSnapshot } from '@fabscope/collectors';
 import {
   createFabricRegistry,
   emulatorSource,
@@ -106,6 +107,61 @@ describe('the embedded store over the Arrow form', () => {
       expect(store.stats().ports).toBe(0);
     } finally {
       await store.close();
+    }
+  });
+
+  it('follows a collector whose ports moved between two answers (rows in another order)', async () => {
+    const port = (guid: string, bytes: number) => ({
+      nodeGuid: guid,
+      nodeName: guid,
+      nodeType: 'switch' as const,
+      portNumber: 1,
+      lid: 1,
+      rateBytesPerSecond: 12.5e9,
+      linkUp: true,
+      remote: null,
+      transmitBytes: bytes,
+      receiveBytes: bytes,
+      transmitPackets: 0,
+      receivePackets: 0,
+      transmitWaitTicks: 0,
+    });
+    const a = '0x00000000000000aa';
+    const b = '0x00000000000000bb';
+    const t0 = Date.now();
+    const reads: FabricSnapshot[] = [
+      { fabric: 'f', fabricType: 'infiniband', countersReadAtMs: t0, ports: [port(a, 0), port(b, 0)] },
+      // One second on: a sent 1 GB, b 3 GB, listed the other way round.
+      {
+        fabric: 'f',
+        fabricType: 'infiniband',
+        countersReadAtMs: t0 + 1000,
+        ports: [port(b, 3e9), port(a, 1e9)],
+      },
+    ];
+    let i = 0;
+    const collector = await startMetricsServer(
+      createFabricRegistry({ source: { name: 's', read: async () => reads[i] as FabricSnapshot } }).answer,
+    );
+    let now = t0;
+    const store = new EmbeddedStore({
+      targets: [collector.url],
+      scrapeIntervalMs: 1000,
+      rateWindowMs: 5000,
+      now: () => now,
+    });
+    try {
+      await store.scrapeOnce();
+      i = 1;
+      now = t0 + 1000;
+      await store.scrapeOnce();
+      expect(store.stats().targets[0]?.format).toBe('arrow');
+      const rates = await store.rates();
+      expect(rates.ports.get(`${a}/1`)?.transmitBytesPerSecond).toBeCloseTo(1e9, 0);
+      expect(rates.ports.get(`${b}/1`)?.transmitBytesPerSecond).toBeCloseTo(3e9, 0);
+    } finally {
+      await store.close();
+      await collector.close();
     }
   });
 });

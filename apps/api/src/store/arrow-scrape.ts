@@ -13,8 +13,13 @@ const EOS = [0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0];
  */
 export interface ArrowScrape {
   rows: number;
-  nodeGuid: ArrayLike<string>;
-  port: ArrayLike<number>;
+  /**
+   * Names the key columns (`keys` in the metadata): the same name, the same rows' ports as the
+   * answer before from that collector; null when the collector does not say.
+   */
+  keys: string | null;
+  /** The key columns, read when asked (165,888 strings at fat-tree-27648). */
+  keyColumns(): { nodeGuid: ArrayLike<string>; port: ArrayLike<number> };
   /** Family name → values per row (only the families the answer has). */
   families: Map<string, Float64Array>;
   /** When the collector read the counters, where its source stamped the read. */
@@ -44,8 +49,12 @@ export function readArrowScrape(bytes: Uint8Array): ArrowScrape {
     if (!table.names.includes(name)) throw new Error(`Arrow answer lacks column "${name}"`);
     return table.getChild(name).toArray() as unknown as ArrayLike<never>;
   };
-  const nodeGuid = key('node_guid') as ArrayLike<string>;
-  const port = key('port') as ArrayLike<number>;
+  if (!table.names.includes('node_guid') || !table.names.includes('port'))
+    throw new Error(`Arrow answer lacks column "${table.names.includes('port') ? 'node_guid' : 'port'}"`);
+  const keyColumns = () => ({
+    nodeGuid: key('node_guid') as ArrayLike<string>,
+    port: key('port') as ArrayLike<number>,
+  });
   const families = new Map<string, Float64Array>();
   for (const name of table.names) {
     if (!name.startsWith('fabscope_')) continue;
@@ -58,5 +67,5 @@ export function readArrowScrape(bytes: Uint8Array): ArrowScrape {
   const countersReadAtMs = stamp === undefined ? null : Number(stamp);
   if (countersReadAtMs !== null && !Number.isFinite(countersReadAtMs))
     throw new Error(`Arrow answer's countersReadAtMs "${stamp}" is not a time`);
-  return { rows, nodeGuid, port, families, countersReadAtMs };
+  return { rows, keys: metadata.get('keys') ?? null, keyColumns, families, countersReadAtMs };
 }

@@ -159,7 +159,12 @@ export class EmbeddedStore implements MetricsStore {
   private readonly roleByName: Map<string, number>;
   private readonly targets: TargetState[];
   /** Per target, the port slots of the rows of its last Arrow answer and the keys they were for. */
-  private readonly arrowRows: ({ guids: string[]; ports: Int32Array; slots: Int32Array } | null)[];
+  private readonly arrowRows: ({
+    keys: string | null;
+    guids: string[];
+    ports: Int32Array;
+    slots: Int32Array;
+  } | null)[];
   /** The Arrow staging under way (one target's at a time). */
   private arrowStaging: Promise<void> = Promise.resolve();
   /** The URL each target is fetched at (with `name[]` when the exporter selects families). */
@@ -513,22 +518,31 @@ export class EmbeddedStore implements MetricsStore {
     return samples;
   }
 
-  /** The port slot of each row of an Arrow answer: those of the target's answer before when its keys are the same. */
+  /**
+   * The port slot of each row of an Arrow answer: those of the target's answer before when it
+   * names the same key columns, or has the same keys row for row.
+   */
   private arrowSlots(target: number, scrape: ArrowScrape): Int32Array {
     const kept = this.arrowRows[target];
-    const { rows, nodeGuid, port } = scrape;
+    const { rows } = scrape;
+    if (kept && kept.slots.length === rows && scrape.keys !== null && kept.keys === scrape.keys)
+      return kept.slots;
+    const { nodeGuid, port } = scrape.keyColumns();
     if (kept && kept.guids.length === rows) {
       let same = true;
       for (let r = 0; r < rows && same; r++)
         same = kept.guids[r] === nodeGuid[r] && kept.ports[r] === port[r];
-      if (same) return kept.slots;
+      if (same) {
+        kept.keys = scrape.keys;
+        return kept.slots;
+      }
     }
     const guids = Array.from(nodeGuid);
     const ports = Int32Array.from(port);
     const slots = Int32Array.from({ length: rows }, (_, r) =>
       this.readings.slotOf(portKey(guids[r] as string, ports[r] as number)),
     );
-    this.arrowRows[target] = { guids, ports, slots };
+    this.arrowRows[target] = { keys: scrape.keys, guids, ports, slots };
     return slots;
   }
 

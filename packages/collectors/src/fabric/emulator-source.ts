@@ -1,5 +1,12 @@
 import { tableFromIPC } from '@uwdata/flechette';
-import { errorCountersFrom } from './error-counters.ts';
+import {
+  ERROR_COUNTER_KEYS,
+  ERROR_COUNTERS,
+  type ErrorCounterKey,
+  type ErrorCounterSpec,
+  errorCountersFrom,
+  type PortErrorCounters,
+} from './error-counters.ts';
 import type { FabricSnapshot, FabricSource, PortSample } from './port-sample.ts';
 
 interface EmulatorPort {
@@ -160,6 +167,22 @@ export function portSamplesFromEmulatorArrow(bytes: Uint8Array, wallClockMs?: nu
   const rcvPkts = get<bigint>('RcvPkts');
   const xmitWait = get<bigint>('XmitWait');
   const unit = BigInt(dataUnitBytes);
+  // The error counters this stream has, found once: a port then reads only those columns (as
+  // errorCountersFrom would, by the emulator's name of each), not 27 name lookups per port.
+  const errorColumns: [ErrorCounterKey, ArrayLike<unknown>][] = [];
+  for (const key of ERROR_COUNTER_KEYS) {
+    const name = (ERROR_COUNTERS[key] as ErrorCounterSpec).emulator;
+    const column = name === undefined ? undefined : columns.get(name);
+    if (column) errorColumns.push([key, column]);
+  }
+  const errorsAt = (i: number): PortErrorCounters => {
+    const errors: PortErrorCounters = {};
+    for (const [key, column] of errorColumns) {
+      const v = column[i];
+      if (v !== undefined && v !== null) errors[key] = Number(v);
+    }
+    return errors;
+  };
   const ports: PortSample[] = new Array(table.numRows);
   for (let i = 0; i < table.numRows; i++) {
     const rateGbps = rate[i] as number;
@@ -182,13 +205,7 @@ export function portSamplesFromEmulatorArrow(bytes: Uint8Array, wallClockMs?: nu
       receivePackets: Number(rcvPkts[i]),
       transmitWaitTicks: Number(xmitWait[i]),
       transmitWaitTickSeconds: (dataUnitBytes * 8) / (rateGbps * 1e9),
-      errors: errorCountersFrom(
-        (spec) => (spec.emulator === undefined ? undefined : [spec.emulator]),
-        (name) => {
-          const v = columns.get(name)?.[i];
-          return v === undefined || v === null ? undefined : Number(v);
-        },
-      ),
+      errors: errorsAt(i),
     };
   }
   const onWallClock =

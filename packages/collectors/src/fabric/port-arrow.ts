@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type Column,
   columnFromArray,
@@ -45,8 +46,14 @@ export function arrowFamilies(names: ReadonlySet<string> | undefined): PortFamil
  */
 export class PortArrowEncoder {
   private keyColumns: [string, Column<unknown>][] = [];
-  /** Per row of the kept key columns: node GUID, port number, node type, far end's type. */
-  private keyOf: string[] | null = null;
+  /** The kept key columns' values per row: node GUID, port number, node type, far end's type. */
+  private kept: { guids: string[]; ports: Uint16Array; types: string[]; remoteTypes: string[] } | null = null;
+  /**
+   * Names the key columns sent (`keys` in the metadata): this encoder and how many times it made
+   * them. A reader that kept the rows' ports for the same name skips reading the keys again.
+   */
+  private readonly instance = randomUUID();
+  private keysVersion = 0;
 
   encode(labels: PortLabels, families: readonly PortFamily[]): Uint8Array {
     const { ports, snapshot } = labels;
@@ -68,6 +75,7 @@ export class PortArrowEncoder {
     ]);
     if (snapshot.countersReadAtMs !== undefined)
       metadata.set('countersReadAtMs', String(snapshot.countersReadAtMs));
+    metadata.set('keys', `${this.instance}/${this.keysVersion}`);
     table.schema.metadata = metadata;
     return tableToIPC(table, { format: 'stream' }) as Uint8Array;
   }
@@ -75,39 +83,44 @@ export class PortArrowEncoder {
   /** The key columns of `labels`' ports: those of the scrape before when its ports were the same. */
   private keysOf(labels: PortLabels): [string, Column<unknown>][] {
     const { ports } = labels;
-    const types = ports.map((p) => (p.remote ? (labels.typeOf.get(p.remote.nodeGuid) ?? '') : ''));
-    const keys = ports.map((p, i) => `${p.nodeGuid} ${p.portNumber} ${p.nodeType} ${types[i]}`);
-    if (this.keyOf !== null && sameStrings(keys, this.keyOf)) return this.keyColumns;
+    const remoteType = (p: PortSample) => (p.remote ? (labels.typeOf.get(p.remote.nodeGuid) ?? '') : '');
+    if (this.sameKeys(ports, remoteType)) return this.keyColumns;
+    const kept = {
+      guids: ports.map((p) => p.nodeGuid),
+      ports: Uint16Array.from(ports, (p) => p.portNumber),
+      types: ports.map((p) => p.nodeType as string),
+      remoteTypes: ports.map(remoteType),
+    };
     const dicts = dictionaryContext();
-    const column = <T>(values: T[], type: Parameters<typeof columnFromArray>[1]) =>
-      columnFromArray(values, type, {}, dicts) as Column<unknown>;
+    const text = (values: string[]) =>
+      columnFromArray(values, dictionary(utf8()), {}, dicts) as Column<unknown>;
     this.keyColumns = [
-      [
-        'node_guid',
-        column(
-          ports.map((p) => p.nodeGuid),
-          dictionary(utf8()),
-        ),
-      ],
-      [
-        'port',
-        typedColumn(
-          Uint16Array.from(ports, (p) => p.portNumber),
-          uint16(),
-        ),
-      ],
-      [
-        'node_type',
-        column(
-          ports.map((p) => p.nodeType),
-          dictionary(utf8()),
-        ),
-      ],
+      ['node_guid', text(kept.guids)],
+      ['port', typedColumn(kept.ports, uint16())],
+      ['node_type', text(kept.types)],
       // As the text's label: absent ("" here) when uncabled or the far end's type is unknown.
-      ['remote_node_type', column(types, dictionary(utf8()))],
+      ['remote_node_type', text(kept.remoteTypes)],
     ];
-    this.keyOf = keys;
+    this.kept = kept;
+    this.keysVersion++;
     return this.keyColumns;
+  }
+
+  /** Whether `ports` have the keys of the columns kept, row for row (no string made per row). */
+  private sameKeys(ports: readonly PortSample[], remoteType: (p: PortSample) => string): boolean {
+    const kept = this.kept;
+    if (kept === null || kept.guids.length !== ports.length) return false;
+    for (let i = 0; i < ports.length; i++) {
+      const p = ports[i] as PortSample;
+      if (
+        p.nodeGuid !== kept.guids[i] ||
+        p.portNumber !== kept.ports[i] ||
+        p.nodeType !== kept.types[i] ||
+        remoteType(p) !== kept.remoteTypes[i]
+      )
+        return false;
+    }
+    return true;
   }
 }
 
@@ -119,10 +132,4 @@ function typedColumn(values: Float64Array | Uint16Array, type: DataType): Column
   return (
     values.length > 0 ? columnFromArray(values) : columnFromArray(values as never, type)
   ) as Column<unknown>;
-}
-
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -137,17 +137,27 @@ export async function frameForSliced(index: LinkIndex, snapshot: RatesSnapshot):
   const cached = shared.get(snapshot)?.get(index);
   if (cached !== undefined) return cached;
   // Under way for another caller (the sampler's tick and the history of one scrape): the same one.
-  let pending = slicing.get(snapshot);
-  if (pending === undefined) {
-    pending = new WeakMap();
-    slicing.set(snapshot, pending);
+  return keptFor(slicing, snapshot, index, () => sliceFrame(index, snapshot));
+}
+
+/** The value `memo` keeps for (`a`, `b`), made by `make` the first time it is asked for. */
+function keptFor<A extends object, B extends object, V>(
+  memo: WeakMap<A, WeakMap<B, V>>,
+  a: A,
+  b: B,
+  make: () => V,
+): V {
+  let byB = memo.get(a);
+  if (byB === undefined) {
+    byB = new WeakMap();
+    memo.set(a, byB);
   }
-  let frame = pending.get(index);
-  if (frame === undefined) {
-    frame = sliceFrame(index, snapshot);
-    pending.set(index, frame);
+  let value = byB.get(b);
+  if (value === undefined) {
+    value = make();
+    byB.set(b, value);
   }
-  return frame;
+  return value;
 }
 
 /** Frames of snapshots being computed in slices (frameForSliced), by snapshot and index. */
@@ -160,15 +170,7 @@ async function sliceFrame(index: LinkIndex, snapshot: RatesSnapshot): Promise<Li
     writeMeasures(frame, c, channel.fixed, measuresOf(index, channel, snapshot));
   });
   // Computed meanwhile by a synchronous caller: that one is the snapshot's frame.
-  const again = shared.get(snapshot)?.get(index);
-  if (again !== undefined) return again;
-  let frames = shared.get(snapshot);
-  if (frames === undefined) {
-    frames = new WeakMap();
-    shared.set(snapshot, frames);
-  }
-  frames.set(index, frame);
-  return frame;
+  return keptFor(shared, snapshot, index, () => frame);
 }
 
 /** What a store kept of every direction at an instant, in channel order; NaN and −1 unknown. */
@@ -221,17 +223,7 @@ const shared = new WeakMap<RatesSnapshot, WeakMap<LinkIndex, LinkFrame>>();
  * history, handed the same snapshot by the store after a scrape, share one frame.
  */
 export function frameFor(index: LinkIndex, snapshot: RatesSnapshot): LinkFrame {
-  let frames = shared.get(snapshot);
-  if (frames === undefined) {
-    frames = new WeakMap();
-    shared.set(snapshot, frames);
-  }
-  let frame = frames.get(index);
-  if (frame === undefined) {
-    frame = frameOf(index, snapshot);
-    frames.set(index, frame);
-  }
-  return frame;
+  return keptFor(shared, snapshot, index, () => frameOf(index, snapshot));
 }
 
 /**

@@ -94,7 +94,7 @@ function snapshots(index: LinkIndex): fc.Arbitrary<RatesSnapshot> {
 }
 
 describe('the frame: columns per instant in channel order', () => {
-  it('is the same whether the ends\' error rates are objects seen before (kept per channel) or new', () => {
+  it("is the same whether the ends' error rates are objects seen before (kept per channel) or new", () => {
     const fabrics = [buildScenario('ar-demo'), buildScenario('opa-ethernet-router')];
     for (const fabric of fabrics) {
       const index = new LinkIndex(fabric);

@@ -25,10 +25,8 @@ function savedName(): string {
  * acknowledgement that records who and when. Re-asked on stream ticks.
  */
 export const AlarmsList = memo(function AlarmsList({
-  tick,
   onOpenHistory,
 }: {
-  tick: string | null;
   onOpenHistory?: (id: string) => void;
 }) {
   const api = useApi();
@@ -39,7 +37,7 @@ export const AlarmsList = memo(function AlarmsList({
   const nameId = useId();
   const alarms = useApiQuery(['alarms', all], all ? loadAll : loadActive, {
     keepPrevious: true,
-    live: { tick },
+    live: true,
   });
   // Its answer is the alarm: the lists that show it are asked again.
   const acknowledgement = useMutation({

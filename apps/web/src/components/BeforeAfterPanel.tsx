@@ -14,10 +14,15 @@ interface BeforeAfterPanelProps {
   onChange: (which: 'before' | 'after', ms: number | null) => void;
   /** Both at once, e.g. either side of an event. */
   onChangeBoth: (beforeMs: number, afterMs: number) => void;
-  /** The instant the dashboard shows, or the newest sample when live. */
-  shownMs: number | null;
-  /** The newest sample (ms): nothing after it can be compared yet. */
+  /**
+   * Reads the instant the dashboard shows (the newest sample when live) when a button asks for it;
+   * null while nothing is shown yet.
+   */
+  shownNow: (() => number | null) | null;
+  /** The newest sample (ms) while two instants are compared: nothing after it can be compared yet. */
   latestMs: number | null;
+  /** Reads the newest sample when a button asks for it. */
+  latestNow: () => number | null;
   /** The latest adaptive-routing change in the chart's window, if any (ms). */
   lastArChangeMs: number | null;
   tickSeconds: number;
@@ -31,12 +36,12 @@ const InstantField = memo(function InstantField({
   label,
   ms,
   onChange,
-  shownMs,
+  shownNow,
 }: {
   label: string;
   ms: number | null;
   onChange: (ms: number | null) => void;
-  shownMs: number | null;
+  shownNow: (() => number | null) | null;
 }) {
   const id = useId();
   return (
@@ -46,8 +51,8 @@ const InstantField = memo(function InstantField({
       <button
         type="button"
         className="btn btn-small"
-        disabled={shownMs === null}
-        onClick={() => onChange(shownMs)}
+        disabled={shownNow === null}
+        onClick={() => shownNow && onChange(shownNow())}
       >
         use instant shown
       </button>
@@ -64,8 +69,9 @@ export const BeforeAfterPanel = memo(function BeforeAfterPanel({
   afterMs,
   onChange,
   onChangeBoth,
-  shownMs,
+  shownNow,
   latestMs,
+  latestNow,
   lastArChangeMs,
   tickSeconds,
   onOpenHistory,
@@ -93,8 +99,8 @@ export const BeforeAfterPanel = memo(function BeforeAfterPanel({
   return (
     <div className="before-after">
       <div className="before-after-pick">
-        <InstantField label="Before" ms={beforeMs} onChange={changeBefore} shownMs={shownMs} />
-        <InstantField label="After" ms={afterMs} onChange={changeAfter} shownMs={shownMs} />
+        <InstantField label="Before" ms={beforeMs} onChange={changeBefore} shownNow={shownNow} />
+        <InstantField label="After" ms={afterMs} onChange={changeAfter} shownNow={shownNow} />
         <button
           type="button"
           className="btn btn-small"
@@ -103,7 +109,7 @@ export const BeforeAfterPanel = memo(function BeforeAfterPanel({
             lastArChangeMs !== null &&
             onChangeBoth(
               lastArChangeMs - margin,
-              Math.min(lastArChangeMs + 2 * margin, latestMs ?? Number.POSITIVE_INFINITY),
+              Math.min(lastArChangeMs + 2 * margin, latestNow() ?? Number.POSITIVE_INFINITY),
             )
           }
           title={

@@ -1,10 +1,16 @@
-import { memo, useCallback, useMemo } from 'react';
-import type { CompactSnapshot, LinkDirectionState, LiveSnapshot, Route, Topology } from '../api/types.ts';
+import { type ComponentProps, memo, useCallback, useMemo } from 'react';
+import type { Route, Topology } from '../api/types.ts';
 import { isCompact } from '../api/types.ts';
 import { type PatternDraft, pairsDraft } from '../lib/contention.ts';
 import { downLinkIds, downLinkIdsCompact, islChoices } from '../lib/faults.ts';
 import { hasSeedHosts, SEED_PAIRS } from '../lib/flows.ts';
 import { channelIndexById, compactLoad, endpointNames } from '../lib/route.ts';
+import {
+  snapshotCompact,
+  snapshotSamples,
+  useLiveSnapshot,
+  useShownSnapshot,
+} from '../state/shownSnapshot.ts';
 import { type ApiAnswer, useApiQuery } from '../state/useApiQuery.ts';
 import { useFaults } from '../state/useFaults.ts';
 import type { TrafficState } from '../state/useTraffic.ts';
@@ -35,14 +41,6 @@ const SEED_DRAFT = pairsDraft(SEED_PAIRS);
 interface InvestigatePanelProps {
   view: InvestigateView;
   fabric: Topology | null;
-  /** What the data panels show (live, or the instant chosen): the links down in it. */
-  snapshot: LiveSnapshot | null;
-  /** The live stream's newest message: the tools act on the fabric now. */
-  liveSnapshot: LiveSnapshot | null;
-  /** The shown snapshot's directions by id (full encoding), or its compact form. */
-  samples: ReadonlyMap<string, LinkDirectionState> | null;
-  compact: CompactSnapshot | null;
-  liveTick: string | null;
   route: ApiAnswer<Route>;
   traffic: TrafficState;
 }
@@ -50,16 +48,12 @@ interface InvestigatePanelProps {
 /**
  * The Investigate panel: a search box that opens a port's page, and one tab per tool — a route,
  * static route load, a port, a link's flows, jobs, a pattern's contention, faults. Each tab asks
- * the API only while it is open.
+ * the API only while it is open; only the tabs that show the stream's figures (a link's load, the
+ * links down) read it, so a message re-renders nothing else here.
  */
 export const InvestigatePanel = memo(function InvestigatePanel({
   view,
   fabric,
-  snapshot,
-  liveSnapshot,
-  samples,
-  compact,
-  liveTick,
   route,
   traffic,
 }: InvestigatePanelProps) {
@@ -71,23 +65,12 @@ export const InvestigatePanel = memo(function InvestigatePanel({
       : null,
     { forget: true },
   );
-  const faults = useFaults(tool === 'faults', liveTick);
+  const faults = useFaults(tool === 'faults');
 
-  const channelIndex = useMemo(() => (fabric ? channelIndexById(fabric) : null), [fabric]);
-  const linkLoad =
-    link === null
-      ? null
-      : (samples?.get(link) ??
-        (compact && fabric && channelIndex ? compactLoad(fabric, channelIndex, compact, link) : null));
   const endpoints = useMemo(() => endpointNames(fabric), [fabric]);
   const isls = useMemo(() => islChoices(fabric), [fabric]);
-  const downNow = snapshot
-    ? isCompact(snapshot)
-      ? fabric
-        ? downLinkIdsCompact(fabric, snapshot.linkDown)
-        : []
-      : downLinkIds(snapshot.links)
-    : [];
+  const { setLink } = view;
+  const closeLink = useCallback(() => setLink(null), [setLink]);
   const { pattern, hosts, setCheck } = view;
   const reloadAnalysis = analysis.reload;
   const onCheck = useCallback(
@@ -106,7 +89,6 @@ export const InvestigatePanel = memo(function InvestigatePanel({
           <PortPanel
             target={view.port}
             onTarget={view.openPort}
-            tick={liveTick}
             onOpenHistory={view.openHistory}
             onSelectLink={view.selectChannel}
           />
@@ -122,25 +104,19 @@ export const InvestigatePanel = memo(function InvestigatePanel({
             onRetry={route.reload}
           />
         )}
-        {tool === 'static' && <StaticLoadPanel tick={liveTick} onSelectLink={view.selectChannel} />}
+        {tool === 'static' && <StaticLoadPanel onSelectLink={view.selectChannel} />}
         {tool === 'link' && (
-          <LinkFlowsPanel
+          <LinkTab
+            fabric={fabric}
             link={link}
-            sample={linkLoad}
-            tick={liveTick}
             onSelectJob={view.selectJob}
             onOpenHistory={view.openHistory}
             onOpenPort={view.openPort}
-            onClose={() => view.setLink(null)}
+            onClose={closeLink}
           />
         )}
         {tool === 'jobs' && (
-          <JobsPanel
-            selected={view.job}
-            onSelect={view.selectJob}
-            tick={liveTick}
-            onSelectLink={view.selectChannel}
-          />
+          <JobsPanel selected={view.job} onSelect={view.selectJob} onSelectLink={view.selectChannel} />
         )}
         {tool === 'contention' && (
           <ContentionPanel
@@ -154,15 +130,43 @@ export const InvestigatePanel = memo(function InvestigatePanel({
             traffic={traffic}
           />
         )}
-        {tool === 'faults' && (
-          <FaultsPanel
-            links={isls}
-            faults={faults}
-            downNow={downNow}
-            nowMs={liveSnapshot ? Date.parse(liveSnapshot.time) : null}
-          />
-        )}
+        {tool === 'faults' && <FaultsTab fabric={fabric} links={isls} faults={faults} />}
       </Tabs>
     </Panel>
   );
 });
+
+/** The Link tab: the selected direction's load in the instant shown, re-read on each message. */
+function LinkTab({
+  fabric,
+  link,
+  ...props
+}: Omit<ComponentProps<typeof LinkFlowsPanel>, 'sample'> & { fabric: Topology | null }) {
+  const snapshot = useShownSnapshot();
+  const channelIndex = useMemo(() => (fabric ? channelIndexById(fabric) : null), [fabric]);
+  const samples = snapshotSamples(snapshot);
+  const compact = snapshotCompact(snapshot);
+  const sample =
+    link === null
+      ? null
+      : (samples?.get(link) ??
+        (compact && fabric && channelIndex ? compactLoad(fabric, channelIndex, compact, link) : null));
+  return <LinkFlowsPanel {...props} link={link} sample={sample} />;
+}
+
+/** The Faults tab: the links down in the instant shown, and the emulator's clock now (the newest message). */
+function FaultsTab({
+  fabric,
+  ...props
+}: Omit<ComponentProps<typeof FaultsPanel>, 'downNow' | 'nowMs'> & { fabric: Topology | null }) {
+  const snapshot = useShownSnapshot();
+  const live = useLiveSnapshot();
+  const downNow = snapshot
+    ? isCompact(snapshot)
+      ? fabric
+        ? downLinkIdsCompact(fabric, snapshot.linkDown)
+        : []
+      : downLinkIds(snapshot.links)
+    : [];
+  return <FaultsPanel {...props} downNow={downNow} nowMs={live ? Date.parse(live.time) : null} />;
+}

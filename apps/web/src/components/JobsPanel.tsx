@@ -15,7 +15,6 @@ interface JobsPanelProps {
   /** The selected job's id (kept in the URL), or null. */
   selected: string | null;
   onSelect: (id: string | null) => void;
-  tick: string | null;
   /** Opens a link direction's flows. */
   onSelectLink: (id: string) => void;
 }
@@ -23,15 +22,15 @@ interface JobsPanelProps {
 const loadJobs: ApiLoad<JobList> = (api, signal) => api.getJobs(signal);
 
 /** Jobs (Slurm's, a jobs file's, or the emulator's traffic): select one to see where it runs. */
-export function JobsPanel({ selected, onSelect, tick, onSelectLink }: JobsPanelProps) {
+export function JobsPanel({ selected, onSelect, onSelectLink }: JobsPanelProps) {
   const rates = useRateFormat();
-  const jobs = useApiQuery(['jobs'], loadJobs, { keepPrevious: true, live: { tick } });
+  const jobs = useApiQuery(['jobs'], loadJobs, { keepPrevious: true, live: true });
   const loadDetail = useMemo(
     (): ApiLoad<JobDetail> | null =>
       selected === null ? null : (api, signal) => api.getJob(selected, signal),
     [selected],
   );
-  const detail = useApiQuery(['job', selected], loadDetail, { keepPrevious: true, live: { tick } });
+  const detail = useApiQuery(['job', selected], loadDetail, { keepPrevious: true, live: true });
   const shown = detail.status === 'ready' && detail.data.job.id === selected ? detail.data : null;
   return (
     <div className="jobs-panel">

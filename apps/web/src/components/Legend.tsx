@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import { LEGEND_TICKS, type LinkState, legendStops, UNKNOWN_COLOR, utilizationColor } from '../lib/colors.ts';
 import { formatPercent } from '../lib/format.ts';
 
@@ -48,9 +48,10 @@ function StateSample({ state, marks }: { state: LinkState; marks: 'stroke' | 'ce
 
 /**
  * Utilization colour legend, 0 → 100 %, and the three states it must not be confused with, each
- * drawn as on the fabric: idle (0 %), unknown or stale, and down.
+ * drawn as on the fabric: idle (0 %), unknown or stale, and down. Drawn once: it does not change
+ * with the data (the drawing around it re-renders on every tick).
  */
-export function Legend({ marks = 'stroke' }: { marks?: 'stroke' | 'cell' }) {
+export const Legend = memo(function Legend({ marks = 'stroke' }: { marks?: 'stroke' | 'cell' }) {
   const gradientId = useId();
   const stops = legendStops(11);
   return (
@@ -82,4 +83,4 @@ export function Legend({ marks = 'stroke' }: { marks?: 'stroke' | 'cell' }) {
       </ul>
     </figure>
   );
-}
+});

@@ -15,7 +15,6 @@ interface LinkFlowsPanelProps {
   link: string | null;
   /** Its live load from the stream, or null when unknown. */
   sample: DirectionLoad | null;
-  tick: string | null;
   onSelectJob: (id: string) => void;
   onOpenHistory: (id: string) => void;
   /** Opens the sending port's page (`node/port`). */
@@ -27,7 +26,6 @@ interface LinkFlowsPanelProps {
 export function LinkFlowsPanel({
   link,
   sample,
-  tick,
   onSelectJob,
   onOpenHistory,
   onOpenPort,
@@ -38,7 +36,7 @@ export function LinkFlowsPanel({
     (): ApiLoad<LinkFlows> | null => (link === null ? null : (api, signal) => api.getLinkFlows(link, signal)),
     [link],
   );
-  const answer = useApiQuery<LinkFlows>(['link-flows', link], load, { keepPrevious: true, live: { tick } });
+  const answer = useApiQuery<LinkFlows>(['link-flows', link], load, { keepPrevious: true, live: true });
   if (link === null) {
     return (
       <p className="placeholder">

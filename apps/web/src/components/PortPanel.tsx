@@ -12,7 +12,6 @@ interface PortPanelProps {
   /** What the URL's `port=` holds: `edge1/4`, `edge1`, a GUID or a LID; null: nothing chosen. */
   target: string | null;
   onTarget: (text: string | null) => void;
-  tick: string | null;
   onOpenHistory: (id: string) => void;
   /** Opens a direction's flows and jobs (the Link tab). */
   onSelectLink: (id: string) => void;
@@ -52,7 +51,7 @@ export const PortSearch = memo(function PortSearch({ onTarget }: { onTarget: (te
  * categories; its history and flows a click away. A node alone (`port=edge1`): its ports, each
  * opening its page — the switch's page. Re-read on stream ticks.
  */
-export function PortPanel({ target, onTarget, tick, onOpenHistory, onSelectLink }: PortPanelProps) {
+export function PortPanel({ target, onTarget, onOpenHistory, onSelectLink }: PortPanelProps) {
   // Memoized on the text: the same target is the same question (and the same query key).
   const parsed = useMemo(() => (target === null ? null : parsePortTarget(target)), [target]);
   const load = useMemo(
@@ -62,7 +61,7 @@ export function PortPanel({ target, onTarget, tick, onOpenHistory, onSelectLink 
   );
   const answer = useApiQuery(['port', parsed?.node, parsed?.port], load, {
     keepPrevious: true,
-    live: { tick },
+    live: true,
   });
   if (!parsed)
     return <p className="placeholder">Find a node or a port above, or open one from the Link tab.</p>;

@@ -19,14 +19,8 @@ const load: ApiLoad<StaticLoad> = (api, signal) => api.getStaticLoad(PORTS_SHOWN
  * leaves) and the busiest ports, each beside the utilization measured on it now. Re-asked on stream
  * ticks; the count itself is made once per set of tables by the API.
  */
-export function StaticLoadPanel({
-  tick,
-  onSelectLink,
-}: {
-  tick: string | null;
-  onSelectLink: (id: string) => void;
-}) {
-  const answer = useApiQuery(['static-load'], load, { keepPrevious: true, live: { tick } });
+export function StaticLoadPanel({ onSelectLink }: { onSelectLink: (id: string) => void }) {
+  const answer = useApiQuery(['static-load'], load, { keepPrevious: true, live: true });
   if (answer.status === 'error') return <ErrorNote message={`Static route load: ${answer.message}`} />;
   if (answer.status !== 'ready') return <p className="placeholder">Counting paths through every port…</p>;
   const data = answer.data;

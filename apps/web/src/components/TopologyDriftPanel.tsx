@@ -22,14 +22,20 @@ const loadDrift: ApiLoad<Drift> = (api, signal) => api.getDrift(DRIFT_LIMIT, sig
  * The topology against what was loaded and against the intended design: a note when discovery found
  * the fabric changed since the API loaded it (the drawing follows what was added), and the drift
  * findings (missing, extra, miswired cables, wrong speeds) when FABSCOPE_EXPECTED_TOPOLOGY is set.
- * Nothing at all where neither applies. Re-asked on stream ticks (every 2 s at most).
+ * Nothing at all where neither applies. Re-asked on stream ticks (every 2 s at most) where either can
+ * change.
  */
-export const TopologyDriftPanel = memo(function TopologyDriftPanel({ tick }: { tick: string | null }) {
-  const status = useApiQuery(['topology-status'], loadStatus, { keepPrevious: true, live: { tick } });
+export const TopologyDriftPanel = memo(function TopologyDriftPanel() {
+  // Asked again only where it can change: a fabric re-discovered, or drift configured (the demo's
+  // emulated fabric is neither: its status is read once).
+  const status = useApiQuery(['topology-status'], loadStatus, {
+    keepPrevious: true,
+    live: { while: (s) => s.live || s.drift.configured },
+  });
   const s = status.status === 'ready' ? status.data : null;
   const drift = useApiQuery(['topology-drift'], s?.drift.configured ? loadDrift : null, {
     keepPrevious: true,
-    live: { tick },
+    live: true,
   });
   if (!showsTopologyPanel(s) || !s) return null;
   return (

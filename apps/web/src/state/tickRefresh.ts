@@ -1,5 +1,6 @@
 import { hashKey, type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { type LiveStream, useLiveStream } from './liveStream.ts';
 
 /** Live answers (flows, faults, a link's or a port's figures) are re-asked at most this often. */
 export const LIVE_REFRESH_MS = 2000;
@@ -24,26 +25,38 @@ export function refreshAnswer(client: QueryClient, key: QueryKey): Promise<void>
 }
 
 /**
- * The dashboard's one refresh clock for live answers: the stream's tick. Each time the ticks move
- * into the next `everyMs` bucket the answer to `key` is asked again (refreshAnswer); it runs no
- * timer of its own, so a silent stream asks nothing and a hidden panel (inactive) neither.
+ * Calls `refresh` each time the stream's ticks (its newest sample's time) move into another
+ * `everyMs` bucket; the bucket the stream is in when called is not one (a question is answered in
+ * it by its own first read). Returns the unsubscription.
  */
-export function useTickRefresh(key: QueryKey, tick: string | null, everyMs: number, active: boolean): void {
+export function onTickBuckets(stream: LiveStream, everyMs: number, refresh: () => void): () => void {
+  const bucketNow = () => tickBucket(stream.get().snapshot?.time ?? null, everyMs);
+  let seen = bucketNow();
+  return stream.subscribe(() => {
+    const bucket = bucketNow();
+    if (bucket === null || bucket === seen) return;
+    const first = seen === null;
+    seen = bucket;
+    if (!first) refresh();
+  });
+}
+
+/**
+ * The dashboard's one refresh clock for live answers: the stream's tick (the LiveStream's newest
+ * sample time). Each time the ticks move into the next `everyMs` bucket the answer to `key` is
+ * asked again (refreshAnswer); it runs no timer of its own, so a silent stream asks nothing and a
+ * hidden panel (inactive) neither. It listens to the stream outside React: a tick re-renders
+ * nothing here, only a changed answer re-renders what shows it.
+ */
+export function useTickRefresh(key: QueryKey, everyMs: number, active: boolean): void {
   const client = useQueryClient();
-  const bucket = active ? tickBucket(tick, everyMs) : null;
+  const stream = useLiveStream();
   const hash = hashKey(key);
   const keyRef = useRef(key);
   keyRef.current = key;
-  const seen = useRef<{ hash: string; bucket: number } | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key is compared by its hash
   useEffect(() => {
-    if (bucket === null) {
-      seen.current = null;
-      return;
-    }
-    const last = seen.current;
-    seen.current = { hash, bucket };
-    // The first bucket of a question is answered by its own first read.
-    if (last === null || last.hash !== hash || last.bucket === bucket) return;
-    void refreshAnswer(client, keyRef.current);
-  }, [client, hash, bucket]);
+    if (!active) return;
+    return onTickBuckets(stream, everyMs, () => void refreshAnswer(client, keyRef.current));
+  }, [client, stream, hash, everyMs, active]);
 }

@@ -36,12 +36,12 @@ export interface ApiQueryOptions<T = unknown> {
   /** How long an answer stays fresh (ms); default: for ever (answers about the past do not change). */
   staleTimeMs?: number;
   /**
-   * A live answer: asked again on the stream's ticks (`tick`, the newest sample's time) at most
-   * every `everyMs` (default LIVE_REFRESH_MS), through the one refresh clock (tickRefresh.ts); an
-   * answer older than that is asked again when shown again. With `while`, only while the answer
-   * says it moves (a route a flow carries, which adaptive routing changes).
+   * A live answer: asked again on the stream's ticks at most every `everyMs` (default
+   * LIVE_REFRESH_MS), through the one refresh clock (tickRefresh.ts), which re-renders nothing
+   * itself; an answer older than that is asked again when shown again. With `while`, only while
+   * the answer says it can change (a route a flow carries, which adaptive routing moves).
    */
-  live?: { tick: string | null; everyMs?: number; while?: (answer: T) => boolean };
+  live?: true | { everyMs?: number; while?: (answer: T) => boolean };
   /** Forget the answer as soon as nothing shows it: shown again, it is asked again from scratch. */
   forget?: boolean;
   /**
@@ -104,7 +104,7 @@ export function useApiQuery<T>(
   // A question not asked observes no answer: the one asked before is released (and forgotten at
   // once with `forget`), so opening its panel again asks it again.
   const queryKey = load === null ? ['unasked', ...key.slice(0, 1)] : key;
-  const live = options.live;
+  const live: Exclude<ApiQueryOptions<T>['live'], true> = options.live === true ? {} : options.live;
   const everyMs = live ? (live.everyMs ?? LIVE_REFRESH_MS) : 0;
   // Read when TanStack decides whether a change of the result re-renders (notifyProps).
   const latest = useRef<QueryObserverResult<T> | undefined>(undefined);
@@ -131,7 +131,7 @@ export function useApiQuery<T>(
     live !== undefined &&
     load !== null &&
     (live.while === undefined || (query.data !== undefined && live.while(query.data)));
-  useTickRefresh(queryKey, live?.tick ?? null, everyMs, moving);
+  useTickRefresh(queryKey, everyMs, moving);
   const hash = hashKey(queryKey);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key is compared by its hash
   const reload = useCallback(

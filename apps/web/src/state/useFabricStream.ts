@@ -1,7 +1,13 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { openStream, type StreamReport, type StreamSource } from '../api/streamSource.ts';
-import type { LiveSnapshot, StreamView } from '../api/types.ts';
+import type { StreamView } from '../api/types.ts';
 import { streamSilenceLimitSeconds } from '../lib/freshness.ts';
+import {
+  type FabricStreamState,
+  INITIAL_STREAM_STATE,
+  type LiveStream,
+  useLiveStream,
+} from './liveStream.ts';
 
 /**
  * The dashboard's one refresh clock: a single EventSource on `/api/v1/stream` (full encoding, or
@@ -10,28 +16,11 @@ import { streamSilenceLimitSeconds } from '../lib/freshness.ts';
  * renders from the latest message; nothing else polls. With `view` null (the topology is still loading) nothing is opened. While the browser reconnects (it does so by itself
  * after a dropped connection), the last snapshot stays on screen and is flagged stale; if the
  * EventSource gives up (the server answered with an error), we open a new one with back-off.
+ * Its state goes into the page's LiveStream (liveStream.ts), not into React state: the caller does
+ * not re-render on messages, the components that read them do.
  */
 
-export type StreamConnection = 'connecting' | 'open' | 'reconnecting';
-
-export interface FabricStreamState {
-  snapshot: LiveSnapshot | null;
-  /** Browser time (ms) the snapshot arrived, or null before the first. */
-  receivedAtMs: number | null;
-  connection: StreamConnection;
-  /** True when no message arrived for two of the server's ticks and a second more. */
-  silent: boolean;
-  /** The last problem with the stream (bad message, connection lost), cleared by a good message. */
-  error: string | null;
-}
-
-const INITIAL: FabricStreamState = {
-  snapshot: null,
-  receivedAtMs: null,
-  connection: 'connecting',
-  silent: false,
-  error: null,
-};
+export type { FabricStreamState, StreamConnection } from './liveStream.ts';
 
 const RETRY_MIN_MS = 1000;
 const RETRY_MAX_MS = 30_000;
@@ -44,8 +33,8 @@ export function useFabricStream(
   view: StreamView | null,
   topology?: { channels: number; version: number },
   onTopologyChanged?: (version: number) => void,
-): FabricStreamState {
-  const [state, setState] = useState<FabricStreamState>(INITIAL);
+): LiveStream {
+  const stream = useLiveStream();
   const channels = topology?.channels;
   const version = topology?.version;
   // The newest callback, without re-opening the stream when it changes.
@@ -53,8 +42,12 @@ export function useFabricStream(
   changed.current = onTopologyChanged;
 
   useEffect(() => {
+    const setState = (next: FabricStreamState | ((s: FabricStreamState) => FabricStreamState)) =>
+      typeof next === 'function' ? stream.update(next) : stream.set(next);
     // A new version of the same view keeps the snapshot on screen until the first message of it.
-    setState((s) => (s.snapshot !== null && view !== null ? { ...s, connection: 'connecting' } : INITIAL));
+    setState((s) =>
+      s.snapshot !== null && view !== null ? { ...s, connection: 'connecting' } : INITIAL_STREAM_STATE,
+    );
     if (view === null) return;
     const request = { view, channels, version };
     let source: StreamSource | null = null;
@@ -133,7 +126,7 @@ export function useFabricStream(
       clearTimeout(retry);
       source?.close();
     };
-  }, [view, channels, version]);
+  }, [stream, view, channels, version]);
 
-  return state;
+  return stream;
 }

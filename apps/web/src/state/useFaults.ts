@@ -21,9 +21,9 @@ const FAULTS_KEY = ['faults'] as const;
  * Active emulator faults. Read only while the panel is shown (`active`), on the stream's tick,
  * throttled: no clock of its own. Changes go out through the API client (token, readable errors).
  */
-export function useFaults(active: boolean, tick: string | null): FaultsState {
+export function useFaults(active: boolean): FaultsState {
   const answer = useApiQuery<FaultList>(FAULTS_KEY, active ? (api, signal) => api.getFaults(signal) : null, {
-    live: { tick, everyMs: FAULT_REFRESH_MS },
+    live: { everyMs: FAULT_REFRESH_MS },
     watch: WATCH_ANSWERED,
   });
   const { change, busy, failure } = useApiChange<FaultList>(FAULTS_KEY, answer.answeredAtMs);

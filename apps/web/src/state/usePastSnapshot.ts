@@ -1,9 +1,10 @@
 import { useMemo } from 'react';
 import type { ApiClient } from '../api/client.ts';
 import { compactSnapshotOf, snapshotOf } from '../api/stream.ts';
-import type { Health, LinksAnswer, LiveSnapshot, StreamView, Summary, Topology } from '../api/types.ts';
+import type { LinksAnswer, LiveSnapshot, StreamView, Summary, Topology } from '../api/types.ts';
 import { MAX_DRAWN_LINKS } from '../lib/layout.ts';
 import { formatInstant } from '../lib/timeRange.ts';
+import { latestMsOf, useLiveSelector } from './liveStream.ts';
 import type { Remote } from './useApiQuery.ts';
 import { useApiQuery } from './useApiQuery.ts';
 
@@ -72,26 +73,31 @@ export function instantMessageQuery(ms: number | null, view: StreamView, channel
 /**
  * The fabric at a past instant in the live stream's shape (full or compact, as the live view
  * uses), so every panel shows it unchanged: the API answers it in that very encoding (one
- * message, not every direction as objects). While a newer instant loads, the previous stays.
+ * message, not every direction as objects). While a newer instant loads, the previous stays. It
+ * reads of the live stream only what it needs (whether the instant is recent, the store's health
+ * settings), so a message re-renders nothing here.
  */
 export function usePastSnapshot(
   atMs: number | null,
-  latestMs: number | null,
   fabric: Topology | null,
-  health: Health | null,
 ): { state: Remote<LiveSnapshot>; updating: boolean } {
   const view: StreamView = fabric && fabric.links.length > MAX_DRAWN_LINKS ? 'compact' : 'full';
   const q = instantMessageQuery(atMs, view, fabric ? fabric.links.length * 2 : undefined);
-  const recent = atMs !== null && (latestMs === null || latestMs - atMs < RECENT_MS);
+  const recent = useLiveSelector((s) => {
+    const latestMs = latestMsOf(s);
+    return atMs !== null && (latestMs === null || latestMs - atMs < RECENT_MS);
+  });
   const answer = useApiQuery(q.key, fabric ? q.load : null, {
     keepPrevious: true,
     watch: WATCH_UPDATING,
     ...(recent ? { staleTimeMs: RECENT_STALE_MS } : {}),
   });
   const data = answer.status === 'ready' ? answer.data : null;
-  const store = health?.store ?? 'embedded';
-  const intervalMs = health?.intervalMs ?? 1000;
-  const staleAfterSeconds = health?.staleAfterSeconds ?? Number.POSITIVE_INFINITY;
+  const store = useLiveSelector((s) => s.snapshot?.health.store ?? 'embedded');
+  const intervalMs = useLiveSelector((s) => s.snapshot?.health.intervalMs ?? 1000);
+  const staleAfterSeconds = useLiveSelector(
+    (s) => s.snapshot?.health.staleAfterSeconds ?? Number.POSITIVE_INFINITY,
+  );
   const snapshot = useMemo(
     () =>
       data

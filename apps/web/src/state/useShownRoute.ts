@@ -16,17 +16,17 @@ export interface ShownRoute {
  * again when it opens) and re-read on stream ticks while a flow carries it (adaptive routing moves
  * it); the Jobs tab's job is re-read on ticks as live answers are.
  */
-export function useShownRoute(view: InvestigateView, liveTick: string | null): ShownRoute {
+export function useShownRoute(view: InvestigateView): ShownRoute {
   const { tool, from, to, job } = view;
   const route = useApiQuery<Route>(
     ['route', from, to],
     tool === 'route' && from && to && from !== to ? (api, signal) => api.getRoute(from, to, signal) : null,
-    { forget: true, live: { tick: liveTick, while: (r) => r.source === 'flow' } },
+    { forget: true, live: { while: (r) => r.source === 'flow' } },
   );
   const jobDetail = useApiQuery<JobDetail>(
     ['job', job],
     tool === 'jobs' && job !== null ? (api, signal) => api.getJob(job, signal) : null,
-    { keepPrevious: true, live: { tick: liveTick } },
+    { keepPrevious: true, live: true },
   );
   const detail = tool === 'jobs' && jobDetail.status === 'ready' ? jobDetail.data : null;
   const shownJob = useMemo(

@@ -7,6 +7,7 @@ import {
   serializeRange,
   type TimeRange,
 } from '../lib/timeRange.ts';
+import { type LiveStream, latestMsOf, useLiveSelector, useLiveStream } from './liveStream.ts';
 import { useUrlParam } from './useUrlState.ts';
 
 export interface TimeTravel {
@@ -16,8 +17,6 @@ export interface TimeTravel {
   atMs: number | null;
   setAt: (ms: number | null) => void;
   bookmarkMs: number | null;
-  /** Time of the newest live sample (ms). */
-  latestMs: number | null;
   tickSeconds: number;
   dispatch: (action: ScrubAction) => void;
   /** Live instant, and a window that follows now again (a custom window returns to the default). */
@@ -30,44 +29,52 @@ const TICK_GAPS = 10;
 /**
  * Sampling tick: the server's interval when it reports one (a tick delayed by a busy machine
  * makes the next gap short, so gaps alone can read a 1 s tick as 0.2 s), else the smallest of the
- * last gaps between stream messages' sample times.
+ * last gaps between stream messages' sample times. The gaps are read off the stream outside
+ * React: a message re-renders nothing here unless the measured tick changes.
  */
-function useTickSeconds(latestMs: number | null, intervalMs: number | undefined): number {
-  const previous = useRef<number | null>(null);
-  const gaps = useRef<number[]>([]);
+function useTickSeconds(stream: LiveStream): number {
+  const intervalMs = useLiveSelector((s) => s.snapshot?.health.intervalMs);
   const [tick, setTick] = useState(1);
   const told = intervalMs !== undefined && intervalMs > 0;
+  const toldRef = useRef(told);
+  toldRef.current = told;
   useEffect(() => {
-    if (latestMs === null) return;
-    const last = previous.current;
-    previous.current = latestMs;
-    if (last === null || latestMs === last) return;
-    gaps.current = [...gaps.current, latestMs - last].slice(-TICK_GAPS);
-    // The gaps are kept, but measured only while the server does not say its tick.
-    if (!told) setTick((t) => tickFromGaps(gaps.current, t));
-  }, [latestMs, told]);
+    let previous = latestMsOf(stream.get());
+    let gaps: number[] = [];
+    return stream.subscribe(() => {
+      const latestMs = latestMsOf(stream.get());
+      if (latestMs === null) return;
+      const last = previous;
+      previous = latestMs;
+      if (last === null || latestMs === last) return;
+      gaps = [...gaps, latestMs - last].slice(-TICK_GAPS);
+      // The gaps are kept, but measured only while the server does not say its tick.
+      if (!toldRef.current) setTick((t) => tickFromGaps(gaps, t));
+    });
+  }, [stream]);
   return told ? intervalMs / 1000 : tick;
 }
 
 /**
  * Where in time the dashboard is: the chart's range, the viewed instant and the bookmark, all in
  * the URL (`range`, `at`, `mark`), and opatop's keys (L, r/R, f/F, B, b) on the page, except
- * while typing in a field.
+ * while typing in a field. The newest sample (the live stream's) is read when a key asks for it.
  */
-export function useTimeTravel(latestTime: string | null, intervalMs?: number): TimeTravel {
+export function useTimeTravel(): TimeTravel {
+  const stream = useLiveStream();
   const [range, setRange] = useUrlParam('range', parseRange, serializeRange);
   const [atMs, setAt] = useUrlParam('at', parseInstant, serializeInstant);
   const [bookmarkMs, setBookmark] = useUrlParam('mark', parseInstant, serializeInstant);
-  const latestMs = parseInstant(latestTime);
-  const tickSeconds = useTickSeconds(latestMs, intervalMs);
+  const tickSeconds = useTickSeconds(stream);
 
   const dispatch = useCallback(
     (action: ScrubAction) => {
+      const latestMs = latestMsOf(stream.get());
       const next = applyScrub({ atMs, bookmarkMs }, action, { latestMs, tickSeconds });
       if (next.atMs !== atMs) setAt(next.atMs);
       if (next.bookmarkMs !== bookmarkMs) setBookmark(next.bookmarkMs);
     },
-    [atMs, bookmarkMs, latestMs, tickSeconds, setAt, setBookmark],
+    [stream, atMs, bookmarkMs, tickSeconds, setAt, setBookmark],
   );
 
   useEffect(() => {
@@ -87,5 +94,5 @@ export function useTimeTravel(latestTime: string | null, intervalMs?: number): T
     if (range.kind === 'custom') setRange(parseRange(null));
   }, [range, setAt, setRange]);
 
-  return { range, setRange, atMs, setAt, bookmarkMs, latestMs, tickSeconds, dispatch, goLive };
+  return { range, setRange, atMs, setAt, bookmarkMs, tickSeconds, dispatch, goLive };
 }

@@ -34,9 +34,9 @@ const TRAFFIC_KEY = ['traffic'] as const;
 
 /**
  * Active flows. Their rates change as routing adapts, so the list is re-read on the stream's
- * tick (`tick` changes once per message), at most every LIVE_REFRESH_MS; no clock of its own.
+ * tick, at most every LIVE_REFRESH_MS; no clock of its own.
  */
-export function useTraffic(tick: string | null): TrafficState {
+export function useTraffic(): TrafficState {
   const changeFailed = useRef(false);
   // The first page of the flows (the API pages them): what the panel lists, grouped by job.
   const answer = useApiQuery<FlowsShown>(
@@ -47,7 +47,7 @@ export function useTraffic(tick: string | null): TrafficState {
     },
     // The reads' times only while a change failed (a newer read clears it): otherwise a re-read
     // that brings the same flows re-renders nothing.
-    { live: { tick, everyMs: LIVE_REFRESH_MS }, ...(changeFailed.current ? { watch: WATCH_ANSWERED } : {}) },
+    { live: { everyMs: LIVE_REFRESH_MS }, ...(changeFailed.current ? { watch: WATCH_ANSWERED } : {}) },
   );
   const {
     change,

@@ -1,0 +1,117 @@
+import { type ComponentProps, memo, useCallback } from 'react';
+import { latestMsOf, useLiveSelector, useLiveStream } from '../state/liveStream.ts';
+import {
+  snapshotCompact,
+  snapshotRanked,
+  snapshotSamples,
+  useShownSnapshot,
+} from '../state/shownSnapshot.ts';
+import { BeforeAfterPanel } from './BeforeAfterPanel.tsx';
+import { FatTreeView } from './FatTreeView.tsx';
+import { Header } from './Header.tsx';
+import { LinkTable } from './LinkTable.tsx';
+import { SummaryPanel } from './SummaryPanel.tsx';
+import { TimeBar } from './TimeBar.tsx';
+
+/**
+ * The panels that draw the live stream's messages, each reading the stream itself
+ * (state/liveStream.ts): a message re-renders them — and only them, not the dashboard around them.
+ * Each gives the panel it wraps the props it had from the dashboard before.
+ */
+
+/** The header, re-rendered by each stream message (the data's age). */
+export const LiveHeader = memo(function LiveHeader({
+  topology,
+}: {
+  topology: ComponentProps<typeof Header>['topology'];
+}) {
+  const stream = useLiveSelector((s) => s);
+  return (
+    <Header
+      topology={topology}
+      snapshot={stream.snapshot}
+      receivedAtMs={stream.receivedAtMs}
+      connection={stream.connection}
+      silent={stream.silent}
+      streamError={stream.error}
+    />
+  );
+});
+
+/**
+ * The time bar: live, its clock labels need only the day; a past instant says how long before live
+ * (the newest sample, read here on each message only then).
+ */
+export const LiveTimeBar = memo(function LiveTimeBar({
+  todayMs,
+  ...props
+}: Omit<ComponentProps<typeof TimeBar>, 'nowMs'> & { todayMs: number }) {
+  const latestMs = useLiveSelector((s) => (props.atMs === null ? null : latestMsOf(s)));
+  // Before the first message, now is the browser's (read at render: a selection must stay put).
+  const nowMs = props.atMs === null ? todayMs : (latestMs ?? Date.now());
+  return <TimeBar {...props} nowMs={nowMs} />;
+});
+
+/** The fabric drawing (or heatmap) of the instant shown. */
+export const ShownFatTreeView = memo(function ShownFatTreeView(
+  props: Omit<ComponentProps<typeof FatTreeView>, 'samples' | 'compact'>,
+) {
+  const snapshot = useShownSnapshot();
+  return <FatTreeView {...props} samples={snapshotSamples(snapshot)} compact={snapshotCompact(snapshot)} />;
+});
+
+/** The summary of the instant shown. */
+export const ShownSummaryPanel = memo(function ShownSummaryPanel(
+  props: Omit<ComponentProps<typeof SummaryPanel>, 'summary' | 'links'>,
+) {
+  const snapshot = useShownSnapshot();
+  return (
+    <SummaryPanel
+      {...props}
+      summary={snapshot?.summary ?? null}
+      links={snapshotRanked(snapshot)?.links ?? null}
+    />
+  );
+});
+
+/** The ranking of the instant shown. */
+export const ShownLinkTable = memo(function ShownLinkTable(
+  props: Omit<ComponentProps<typeof LinkTable>, 'links' | 'totalDirections' | 'partial'>,
+) {
+  const ranked = snapshotRanked(useShownSnapshot());
+  return (
+    <LinkTable
+      {...props}
+      links={ranked?.links ?? null}
+      totalDirections={ranked?.total ?? null}
+      partial={ranked?.partial ?? false}
+    />
+  );
+});
+
+/**
+ * The before/after comparison: the newest sample matters to it only while two instants are being
+ * compared (one after it is not asked yet), so only then does a message re-render it; "use instant
+ * shown" and "around the last AR change" read the stream when clicked.
+ */
+export const LiveBeforeAfterPanel = memo(function LiveBeforeAfterPanel({
+  atMs,
+  ...props
+}: Omit<ComponentProps<typeof BeforeAfterPanel>, 'latestMs' | 'shownNow' | 'latestNow'> & {
+  atMs: number | null;
+}) {
+  const stream = useLiveStream();
+  const comparing = props.beforeMs !== null || props.afterMs !== null;
+  const latestMs = useLiveSelector((s) => (comparing ? latestMsOf(s) : null));
+  const anyShown = useLiveSelector((s) => atMs !== null || s.snapshot !== null);
+  const latestNow = useCallback(() => latestMsOf(stream.get()), [stream]);
+  const shownNow = useCallback(() => atMs ?? latestMsOf(stream.get()), [atMs, stream]);
+  return (
+    <BeforeAfterPanel
+      {...props}
+      latestMs={latestMs}
+      shownNow={anyShown ? shownNow : null}
+      latestNow={latestNow}
+    />
+  );
+});

@@ -1,0 +1,91 @@
+import { createContext, useContext, useRef, useSyncExternalStore } from 'react';
+import type { LiveSnapshot } from '../api/types.ts';
+import { parseInstant } from '../lib/timeRange.ts';
+
+/** The live stream's state: its newest message and how the connection is. */
+export interface FabricStreamState {
+  snapshot: LiveSnapshot | null;
+  /** Browser time (ms) the snapshot arrived, or null before the first. */
+  receivedAtMs: number | null;
+  connection: StreamConnection;
+  /** True when no message arrived for two of the server's ticks and a second more. */
+  silent: boolean;
+  /** The last problem with the stream (bad message, connection lost), cleared by a good message. */
+  error: string | null;
+}
+
+export type StreamConnection = 'connecting' | 'open' | 'reconnecting';
+
+export const INITIAL_STREAM_STATE: FabricStreamState = {
+  snapshot: null,
+  receivedAtMs: null,
+  connection: 'connecting',
+  silent: false,
+  error: null,
+};
+
+/**
+ * The live stream's state, held outside React: a message re-renders only the components that read
+ * what it changed (useLiveSelector), not the whole dashboard, and the live answers' refresh clock
+ * (tickRefresh.ts) listens to it without rendering anything. useFabricStream writes it.
+ */
+export class LiveStream {
+  private state: FabricStreamState = INITIAL_STREAM_STATE;
+  private readonly listeners = new Set<() => void>();
+
+  readonly get = (): FabricStreamState => this.state;
+
+  set(next: FabricStreamState): void {
+    if (next === this.state) return;
+    this.state = next;
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  update(change: (state: FabricStreamState) => FabricStreamState): void {
+    this.set(change(this.state));
+  }
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+}
+
+const LiveStreamContext = createContext<LiveStream>(new LiveStream());
+
+/** The page's live stream (main.tsx provides one; without a provider, one that never ticks). */
+export const LiveStreamProvider = LiveStreamContext.Provider;
+
+export function useLiveStream(): LiveStream {
+  return useContext(LiveStreamContext);
+}
+
+/**
+ * What `select` reads of the live stream: the component re-renders when a message changes that
+ * selection (by `isEqual`, Object.is by default), not on every message. Select what is drawn — the
+ * snapshot for a data panel, a boolean or a rounded time elsewhere — and nothing that changes
+ * between two reads of the same state (the clock: read it outside the selection).
+ */
+export function useLiveSelector<T>(
+  select: (state: FabricStreamState) => T,
+  isEqual: (a: T, b: T) => boolean = Object.is,
+): T {
+  const stream = useLiveStream();
+  // The selection last given: an equal one gives it again (useSyncExternalStore compares by identity).
+  const last = useRef<{ value: T } | null>(null);
+  const selected = (): T => {
+    const value = select(stream.get());
+    const held = last.current;
+    if (held && isEqual(held.value, value)) return held.value;
+    last.current = { value };
+    return value;
+  };
+  return useSyncExternalStore(stream.subscribe, selected, selected);
+}
+
+/** The newest sample's time (ms), or null before the first message. */
+export function latestMsOf(state: FabricStreamState): number | null {
+  return parseInstant(state.snapshot?.time ?? null);
+}

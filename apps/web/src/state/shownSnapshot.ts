@@ -1,0 +1,90 @@
+import { createContext, useContext } from 'react';
+import { type CompactSnapshot, isCompact, type LinkDirectionState, type LiveSnapshot } from '../api/types.ts';
+import { assessFreshness } from '../lib/freshness.ts';
+import { type RankableLinks, rankableLinks, staleDirectionCount } from '../lib/snapshot.ts';
+import { type FabricStreamState, useLiveSelector } from './liveStream.ts';
+
+/** Which instant the data panels show: live (`atMs` null), or a past one and its snapshot (null while it loads). */
+export interface Shown {
+  atMs: number | null;
+  past: LiveSnapshot | null;
+}
+
+const ShownContext = createContext<Shown>({ atMs: null, past: null });
+
+/** Given by the dashboard (App) around its panels; it changes when the instant shown does. */
+export const ShownProvider = ShownContext.Provider;
+
+/**
+ * What the data panels show: the live stream's newest message, or the past instant chosen (null
+ * while it loads). A component reading it re-renders on each message while live, and not at all
+ * from the stream while a past instant is shown.
+ */
+export function useShownSnapshot(): LiveSnapshot | null {
+  const { atMs, past } = useContext(ShownContext);
+  return useLiveSelector((s) => (atMs === null ? s.snapshot : past));
+}
+
+/** The live stream's newest message, whatever instant the data panels show (the tools act on now). */
+export function useLiveSnapshot(): LiveSnapshot | null {
+  return useLiveSelector((s) => s.snapshot);
+}
+
+// What the panels derive from a snapshot, made once per snapshot whoever asks first.
+const samplesOf = new WeakMap<LiveSnapshot, ReadonlyMap<string, LinkDirectionState> | null>();
+const rankedOf = new WeakMap<LiveSnapshot, RankableLinks>();
+
+/** The snapshot's directions by id (full encoding); null for a compact one. */
+export function snapshotSamples(
+  snapshot: LiveSnapshot | null,
+): ReadonlyMap<string, LinkDirectionState> | null {
+  if (!snapshot) return null;
+  let samples = samplesOf.get(snapshot);
+  if (samples === undefined) {
+    samples = isCompact(snapshot) ? null : new Map(snapshot.links.map((l) => [l.id, l]));
+    samplesOf.set(snapshot, samples);
+  }
+  return samples;
+}
+
+/** The snapshot when compact (big fabrics). */
+export function snapshotCompact(snapshot: LiveSnapshot | null): CompactSnapshot | null {
+  return snapshot && isCompact(snapshot) ? snapshot : null;
+}
+
+/** The directions the ranking and the summary rank. */
+export function snapshotRanked(snapshot: LiveSnapshot | null): RankableLinks | null {
+  if (!snapshot) return null;
+  let ranked = rankedOf.get(snapshot);
+  if (!ranked) {
+    ranked = rankableLinks(snapshot);
+    rankedOf.set(snapshot, ranked);
+  }
+  return ranked;
+}
+
+const staleOf = new WeakMap<FabricStreamState, boolean>();
+
+/** The live data is stale as of the last message, or the stream went silent (the header shows live ages). */
+export function streamStale(s: FabricStreamState): boolean {
+  let stale = staleOf.get(s);
+  if (stale === undefined) {
+    stale = assessStale(s);
+    staleOf.set(s, stale);
+  }
+  return stale;
+}
+
+function assessStale(s: FabricStreamState): boolean {
+  return (
+    s.silent ||
+    (s.snapshot !== null &&
+      assessFreshness({
+        nowMs: s.receivedAtMs ?? 0,
+        receivedAtMs: s.receivedAtMs,
+        lastSampleAgeSeconds: s.snapshot.health.lastSampleAgeSeconds,
+        staleLinkCount: staleDirectionCount(s.snapshot),
+        policy: s.snapshot.health,
+      }).state === 'stale')
+  );
+}

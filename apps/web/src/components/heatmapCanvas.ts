@@ -1,6 +1,6 @@
 import { UNKNOWN_COLOR, utilizationColor } from '../lib/colors.ts';
 import { CONGESTED_WAIT } from '../lib/congestion.ts';
-import { cellChannels, directionValue, type TwoTierMatrix } from '../lib/fabricMatrix.ts';
+import { blockChannels, maxUtilization, type TwoTierMatrix } from '../lib/fabricMatrix.ts';
 import {
   type HeatmapGeometry,
   type HeatmapHit,
@@ -194,35 +194,36 @@ export class HeatmapCanvas {
       this.keys = g.blocks.map((b) => new Int32Array(b.rows * b.cols).fill(UNDRAWN));
     }
 
-    const none: readonly (number | null)[] = [];
-    const values = utilization ?? none;
     const gap = g.cellW >= 6 && g.cellH >= 6 ? 1 : 0;
     g.blocks.forEach((b, blockIndex) => {
       const keys = this.keys[blockIndex];
       if (!keys) return;
+      // The cells' channels as lists made once per matrix (row-major, as the block's cells).
+      const lists = blockChannels(matrix, b.block);
       for (let row = 0; row < b.rows; row++) {
         for (let col = 0; col < b.cols; col++) {
           const x0 = b.x + col * g.cellW;
           const y0 = b.y + row * g.cellH;
           const x1 = x0 + g.cellW - gap;
           const y1 = y0 + g.cellH - gap;
-          const channels = cellChannels(matrix, b.block, row, col);
           const cell = row * b.cols + col;
+          const upChannels = lists.up[cell];
+          const downChannels = lists.down[cell];
           let key: number;
           let up = RAMP_STEPS;
           let down = RAMP_STEPS;
           let waits = false;
           let fails = false;
-          if (!channels) key = EMPTY_CELL;
-          else if (anyIn(downLinks, channels.up, channels.down)) key = DOWN_CELL;
+          if (!upChannels || !downChannels) key = EMPTY_CELL;
+          else if (anyIn(downLinks, upChannels, downChannels)) key = DOWN_CELL;
           else {
-            waits = !!paint.wait && anyAtLeast(paint.wait, channels.up, channels.down, CONGESTED_WAIT);
-            fails = !!paint.errors && anyIn(paint.errors, channels.up, channels.down);
-            up = utilization ? stepOf(directionValue(channels.up, values, none).max) : RAMP_STEPS;
-            down = utilization ? stepOf(directionValue(channels.down, values, none).max) : RAMP_STEPS;
+            waits = !!paint.wait && anyAtLeast(paint.wait, upChannels, downChannels, CONGESTED_WAIT);
+            fails = !!paint.errors && anyIn(paint.errors, upChannels, downChannels);
+            up = utilization ? stepOf(maxUtilization(upChannels, utilization)) : RAMP_STEPS;
+            down = utilization ? stepOf(maxUtilization(downChannels, utilization)) : RAMP_STEPS;
             key = cellKey(up, down, waits, fails);
           }
-          if (channels && anyIn(marked, channels.up, channels.down)) outlined.push([x0, y0]);
+          if (upChannels && downChannels && anyIn(marked, upChannels, downChannels)) outlined.push([x0, y0]);
           if (keys[cell] === key) continue;
           keys[cell] = key;
           if (!whole) ctx.clearRect(x0, y0, g.cellW, g.cellH);

@@ -1,11 +1,14 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Topology } from '../api/types.ts';
 import {
+  blockChannels,
   buildFabricMatrix,
   cellChannels,
   directionLabel,
   directionValue,
   hottestCells,
+  maxUtilization,
   type TwoTierMatrix,
 } from './fabricMatrix.ts';
 import { threeTier, twoTier } from './testTopologies.ts';
@@ -166,5 +169,41 @@ describe('cell values', () => {
       if (a?.utilization === b?.utilization && a?.block === 'host') expect(b?.block).toBe('host');
     }
     expect(hottestCells(m, utilization, 0)).toEqual([]);
+  });
+});
+
+describe('the per-tick pass over the cells (no object per cell)', () => {
+  it('blockChannels lists what cellChannels gives, cell by cell, once per matrix', () => {
+    const m = matrixOf(twoTier(3, 2, 3));
+    for (const block of ['isl', 'host'] as const) {
+      const lists = blockChannels(m, block);
+      const cols = block === 'isl' ? m.cores.length : m.hostPorts.length;
+      for (let row = 0; row < m.edges.length; row++)
+        for (let col = 0; col < cols; col++) {
+          const cell = cellChannels(m, block, row, col);
+          expect(lists.up[row * cols + col] ?? null).toEqual(cell?.up ?? null);
+          expect(lists.down[row * cols + col] ?? null).toEqual(cell?.down ?? null);
+        }
+      expect(blockChannels(m, block)).toBe(lists);
+    }
+  });
+
+  it('fast-check: maxUtilization is directionValue’s max, for any values (unknown, NaN, infinite)', () => {
+    const value = fc.oneof(
+      fc.constant(null),
+      fc.constant(Number.NaN),
+      fc.constant(Number.POSITIVE_INFINITY),
+      fc.double({ min: -1, max: 2, noNaN: true }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(value, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.nat(11), { maxLength: 6 }),
+        (values, picks) => {
+          const channels = picks.map((p) => p % values.length);
+          expect(maxUtilization(channels, values)).toBe(directionValue(channels, values, []).max);
+        },
+      ),
+    );
   });
 });

@@ -201,6 +201,49 @@ export function directionValue(
   };
 }
 
+/**
+ * Highest finite utilization among `channels`, or null when none is known: directionValue's `max`
+ * without its object (a tick asks it of every cell half).
+ */
+export function maxUtilization(
+  channels: readonly number[],
+  utilization: ArrayLike<number | null>,
+): number | null {
+  let max: number | null = null;
+  for (const c of channels) {
+    const u = utilization[c];
+    if (typeof u === 'number' && Number.isFinite(u) && (max === null || u > max)) max = u;
+  }
+  return max;
+}
+
+/** A block's cells as lists of channels per half, row-major; null for an empty cell. */
+export interface BlockChannels {
+  up: (readonly number[] | null)[];
+  down: (readonly number[] | null)[];
+}
+
+const channelLists = new WeakMap<TwoTierMatrix, Record<'isl' | 'host', BlockChannels>>();
+
+/**
+ * Every cell's up- and down-channels, per block, as cellChannels gives them, made once per matrix:
+ * a tick's pass over the cells (the canvas, the hottest cells) allocates nothing per cell.
+ */
+export function blockChannels(matrix: TwoTierMatrix, block: Block): BlockChannels {
+  let lists = channelLists.get(matrix);
+  if (!lists) {
+    lists = {
+      isl: { up: matrix.isl.map((c) => c?.up ?? null), down: matrix.isl.map((c) => c?.down ?? null) },
+      host: {
+        up: matrix.hosts.map((c) => (c ? [c.up] : null)),
+        down: matrix.hosts.map((c) => (c ? [c.down] : null)),
+      },
+    };
+    channelLists.set(matrix, lists);
+  }
+  return lists[block];
+}
+
 export type Block = 'isl' | 'host';
 export type Half = 'up' | 'down';
 
@@ -267,12 +310,13 @@ export function hottestCells(
     ['host', matrix.hostPorts.length],
   ];
   for (const [block, cols] of blocks) {
+    const lists = blockChannels(matrix, block);
     for (let row = 0; row < matrix.edges.length; row++) {
       for (let col = 0; col < cols; col++) {
-        const channels = cellChannels(matrix, block, row, col);
-        if (!channels) continue;
         for (const half of ['up', 'down'] as const) {
-          const { max } = directionValue(channels[half], utilization, []);
+          const channels = lists[half][row * cols + col];
+          if (!channels) continue;
+          const max = maxUtilization(channels, utilization);
           if (max === null || max <= 0) continue;
           if (found.length === keep && (found[keep - 1]?.utilization ?? Number.POSITIVE_INFINITY) >= max)
             continue;

@@ -1,3 +1,4 @@
+import { type ExchangeAnswer, fetchExchange, NetworkFailure } from './exchange.ts';
 import type {
   AdaptiveRouting,
   AdaptiveRoutingChange,
@@ -30,6 +31,7 @@ import type {
   TrafficRequest,
   TrafficStarted,
 } from './types.ts';
+import { workerExchange } from './workerExchange.ts';
 
 /** The most rows a page of the API holds (PAGE_MAX of the contract, which the web imports types of only). */
 const PAGE_MAX = 5000;
@@ -113,10 +115,6 @@ export function errorFromResponse(status: number, body: unknown, hadToken: boole
   );
 }
 
-function isAbort(error: unknown): boolean {
-  return error instanceof DOMException && error.name === 'AbortError';
-}
-
 function windowQuery(window: HistoryWindow): URLSearchParams {
   return new URLSearchParams({ from: window.from, to: window.to, step: String(window.step) });
 }
@@ -125,6 +123,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
   const baseUrl = options.baseUrl ?? '';
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const getToken = options.getToken ?? (() => null);
+  const pageExchange = fetchExchange(doFetch);
+  // Reads run in a worker in the browser (its fetch, the body, JSON.parse), changes on the page;
+  // a client given its own fetch (tests, scripts) runs every exchange through it.
+  const readExchange = options.fetch ? pageExchange : workerExchange(pageExchange);
 
   /**
    * A GET the API refused for a while (503 with Retry-After: busy at fabric size, its expensive
@@ -175,45 +177,37 @@ export function createApiClient(options: ApiClientOptions = {}) {
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const held = conditional ? answers.get(path) : undefined;
     if (held) headers['If-None-Match'] = held.etag;
-    let response: Response;
+    let answer: ExchangeAnswer;
     try {
-      response = await doFetch(`${baseUrl}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? null : JSON.stringify(body),
-        signal: signal ?? null,
-        ...(conditional ? { cache: 'no-store' as const } : {}),
-      });
+      answer = await (method === 'GET' ? readExchange : pageExchange)(
+        {
+          method,
+          url: `${baseUrl}${path}`,
+          headers,
+          body: body === undefined ? null : JSON.stringify(body),
+          noStore: conditional,
+        },
+        signal,
+      );
     } catch (error) {
-      if (isAbort(error)) throw error;
-      throw new ApiError(`Cannot reach the API (${method} ${path}): ${String(error)}`, 0, 'network');
+      if (!(error instanceof NetworkFailure)) throw error;
+      throw new ApiError(`Cannot reach the API (${method} ${path}): ${error.text}`, 0, 'network');
     }
-    if (held && response.status === 304) return held.value as T;
-    let parsed: unknown = null;
-    const text = await response.text();
-    if (text !== '') {
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        if (response.ok) {
-          throw new ApiError(
-            `The API answered ${method} ${path} with something that is not JSON`,
-            0,
-            'parse',
-          );
-        }
-      }
+    if (held && answer.status === 304) return held.value as T;
+    if (answer.ok && answer.body.kind === 'text') {
+      throw new ApiError(`The API answered ${method} ${path} with something that is not JSON`, 0, 'parse');
     }
-    if (!response.ok) {
-      const error = errorFromResponse(response.status, parsed, token !== null && token !== '');
-      const retryAfter = Number(response.headers.get('retry-after'));
-      if (response.status === 503 && Number.isFinite(retryAfter) && retryAfter >= 0) {
+    const parsed = answer.body.kind === 'json' ? answer.body.value : null;
+    if (!answer.ok) {
+      const error = errorFromResponse(answer.status, parsed, token !== null && token !== '');
+      const retryAfter = Number(answer.retryAfter);
+      if (answer.status === 503 && Number.isFinite(retryAfter) && retryAfter >= 0) {
         error.retryAfterSeconds = retryAfter;
       }
       throw error;
     }
     if (conditional) {
-      const etag = response.headers.get('etag');
+      const etag = answer.etag;
       if (etag) answers.set(path, { etag, value: parsed });
       else answers.delete(path);
     }

@@ -1,0 +1,55 @@
+import {
+  type ExchangeAnswer,
+  type ExchangeRequest,
+  fetchExchange,
+  isAbort,
+  NetworkFailure,
+} from './exchange.ts';
+
+/**
+ * The dedicated worker behind workerExchange: the page posts each read (`{id, request}`) and may
+ * abort it (`{id, abort: true}`); the worker fetches it, reads and parses the body, and posts back
+ * the answer (or why there is none). The request's start, the response's bytes and JSON.parse run
+ * here, not on the page's main thread, which receives the parsed answer — nothing at all to parse
+ * for a 304.
+ */
+
+export type ExchangeCall = { id: number; request: ExchangeRequest } | { id: number; abort: true };
+
+export type ExchangeReply =
+  | { id: number; answer: ExchangeAnswer }
+  | { id: number; network: string }
+  | { id: number; aborted: true };
+
+interface WorkerScope {
+  onmessage: ((event: MessageEvent<ExchangeCall>) => void) | null;
+  postMessage: (reply: ExchangeReply) => void;
+}
+
+const scope = self as unknown as WorkerScope;
+const exchange = fetchExchange((input, init) => fetch(input, init));
+const running = new Map<number, AbortController>();
+
+scope.onmessage = (event) => {
+  const call = event.data;
+  if ('abort' in call) {
+    running.get(call.id)?.abort();
+    return;
+  }
+  const controller = new AbortController();
+  running.set(call.id, controller);
+  exchange(call.request, controller.signal)
+    .then(
+      (answer): ExchangeReply => ({ id: call.id, answer }),
+      (error: unknown): ExchangeReply => {
+        if (isAbort(error)) return { id: call.id, aborted: true };
+        if (error instanceof NetworkFailure) return { id: call.id, network: error.text };
+        // A body cut short while it was read: the same failure as a fetch that fails.
+        return { id: call.id, network: String(error) };
+      },
+    )
+    .then((reply) => {
+      running.delete(call.id);
+      scope.postMessage(reply);
+    });
+};

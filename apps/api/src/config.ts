@@ -21,6 +21,11 @@ export interface ApiConfig {
   /** Sampling tick (ms); undefined: from the fabric's size (`defaultSampleIntervalMs`). */
   sampleIntervalMs: number | undefined;
   prometheusRateWindow: string;
+  /**
+   * PromQL queries in flight to the TSDB at once (FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES, 1..64);
+   * undefined: promql-client.ts's default (2).
+   */
+  tsdbMaxConcurrentQueries: number | undefined;
   /** Whose series the store reads counters from: fabscope's collectors or an exporter already running. */
   metricsSource: MetricsSource;
   /** node_exporter `instance` (host:port) → topology node name; default the instance's host part. */
@@ -282,6 +287,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       `FABSCOPE_PROMETHEUS_RATE_WINDOW must be a PromQL duration like 5s, got "${window}"`,
     );
   }
+  const maxQueries = env.FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES
+    ? Number(env.FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES)
+    : undefined;
+  if (maxQueries !== undefined && (!Number.isInteger(maxQueries) || maxQueries < 1 || maxQueries > 64)) {
+    throw new ConfigError(
+      `FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES must be 1..64, got "${env.FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES}"`,
+    );
+  }
   const source = (env.FABSCOPE_METRICS_SOURCE || 'fabscope') as MetricsSource;
   if (!METRICS_SOURCES.includes(source)) {
     throw new ConfigError(
@@ -365,6 +378,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     requestTimeoutMs: timeout,
     sampleIntervalMs: interval,
     prometheusRateWindow: window,
+    tsdbMaxConcurrentQueries: maxQueries,
     metricsSource: source,
     nodeExporterHosts: pairs(
       'FABSCOPE_NODE_EXPORTER_HOSTS',

@@ -19,6 +19,6 @@ export { EmbeddedTimeQueries } from './store/embedded-history.ts';
 export { parseExposition } from './store/exposition.ts';
 export { PrometheusStore } from './store/prometheus.ts';
 export { EDGE_SERIES, PrometheusTimeQueries } from './store/prometheus-history.ts';
-export { PromqlClient } from './store/promql-client.ts';
+export { DEFAULT_MAX_CONCURRENT_QUERIES, PromqlClient, QueryGate } from './store/promql-client.ts';
 export type { TimeQueries } from './store/time-queries.ts';
 export type { MetricsStore, PortRates, RatesSnapshot } from './store/types.ts';

@@ -78,6 +78,7 @@ export async function startApi(
       scrapeIntervalMs: intervalMs,
       staleAfterSeconds: prometheusStaleAfterSeconds(intervalMs),
       timeoutMs: Math.max(5000, 2 * intervalMs),
+      maxConcurrentQueries: config.tsdbMaxConcurrentQueries,
     });
   } else {
     if (config.collectorUrls.length === 0) {

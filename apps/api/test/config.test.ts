@@ -21,4 +21,13 @@ describe('settings from the environment', () => {
       /FABSCOPE_FABRIC must be one of emulator, infiniband, got "myrinet"/,
     );
   });
+
+  it('FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES: unset leaves the client’s default; 1..64 taken; else refused by name', () => {
+    expect(configFromEnv({}).tsdbMaxConcurrentQueries).toBeUndefined();
+    expect(configFromEnv({ FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES: '4' }).tsdbMaxConcurrentQueries).toBe(4);
+    for (const bad of ['0', '2.5', '65', 'many'])
+      expect(() => configFromEnv({ FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES: bad })).toThrow(
+        `FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES must be 1..64, got "${bad}"`,
+      );
+  });
 });

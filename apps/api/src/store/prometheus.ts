@@ -2,7 +2,7 @@ import type { LinkIndex } from '../lib/utilization.ts';
 import { EvaluationWatch } from './evaluation-watch.ts';
 import { PrometheusTimeQueries } from './prometheus-history.ts';
 import { EdgeLive, NEWEST_SWEEP } from './prometheus-live.ts';
-import { PromqlClient, sampleValue } from './promql-client.ts';
+import { PromqlClient, QueryGate, sampleValue } from './promql-client.ts';
 import { rateQuery, selector } from './rate-window.ts';
 import { fabscopeMapping, linkUpOf, type SeriesMapping } from './series-mapping.ts';
 import {
@@ -39,6 +39,11 @@ export interface PrometheusStoreOptions {
    * (a site whose collectors keep the raw counters). Other sources are always read raw.
    */
   live?: 'edge' | 'raw';
+  /**
+   * Queries in flight to the TSDB at once from this store — the live tick, the watch for new
+   * sweeps and history together (FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES; promql-client.ts's default).
+   */
+  maxConcurrentQueries?: number | undefined;
 }
 
 interface VectorResult {
@@ -63,15 +68,26 @@ export class PrometheusStore implements MetricsStore {
    */
   readonly onScrape?: (listener: () => void) => () => void;
   private readonly watch: EvaluationWatch | undefined;
+  /** The turns every PromQL query of this store takes (the live tick, the watch, history). */
+  private readonly gate: QueryGate;
+  /** The live tick's and the watch's client. */
+  private readonly promql: PromqlClient;
 
   constructor(private readonly options: PrometheusStoreOptions) {
     this.fetchImpl = options.fetch ?? fetch;
+    this.gate = new QueryGate(options.maxConcurrentQueries);
+    this.promql = new PromqlClient({
+      url: options.url,
+      timeoutMs: options.timeoutMs,
+      fetch: options.fetch,
+      gate: this.gate,
+    });
     if (this.readsEdge()) {
       const query = NEWEST_SWEEP;
       const watch = new EvaluationWatch({
         intervalMs: options.scrapeIntervalMs ?? 1000,
         newestEvaluation: async () => {
-          const [newest] = await this.query(query);
+          const [newest] = await this.promql.query(query);
           return newest ? sampleValue(newest.value[1]) : null;
         },
       });
@@ -85,7 +101,12 @@ export class PrometheusStore implements MetricsStore {
     return mapping.source === 'fabscope' && (this.options.live ?? 'edge') === 'edge';
   }
 
-  private async query(promql: string, signal?: AbortSignal, atMs?: number): Promise<VectorResult[]> {
+  /** A raw-path query (other sources' counters), in its turn with the store's other queries. */
+  private query(promql: string, signal?: AbortSignal, atMs?: number): Promise<VectorResult[]> {
+    return this.gate.run(() => this.send(promql, signal, atMs), signal);
+  }
+
+  private async send(promql: string, signal?: AbortSignal, atMs?: number): Promise<VectorResult[]> {
     const url = new URL('/api/v1/query', this.options.url);
     url.searchParams.set('query', promql);
     // One evaluation instant for every query of a snapshot: sent at once, they would otherwise be
@@ -112,14 +133,7 @@ export class PrometheusStore implements MetricsStore {
   /** The live tick from the collector's rates at the edge (prometheus-live.ts). */
   private async edgeRates(signal?: AbortSignal): Promise<RatesSnapshot> {
     const timeMs = Date.now();
-    this.edge ??= new EdgeLive(
-      new PromqlClient({
-        url: this.options.url,
-        timeoutMs: this.options.timeoutMs,
-        fetch: this.options.fetch,
-      }),
-      { staleAfterSeconds: this.options.staleAfterSeconds ?? 5 },
-    );
+    this.edge ??= new EdgeLive(this.promql, { staleAfterSeconds: this.options.staleAfterSeconds ?? 5 });
     try {
       return { timeMs, ok: true, ...(await this.edge.rates(signal)) };
     } catch (error) {
@@ -267,6 +281,7 @@ export class PrometheusStore implements MetricsStore {
       url: this.options.url,
       timeoutMs: this.options.timeoutMs ?? 10_000,
       fetch: this.options.fetch,
+      gate: this.gate,
     });
     return new PrometheusTimeQueries(client, index, {
       scrapeIntervalMs: this.options.scrapeIntervalMs ?? 1000,

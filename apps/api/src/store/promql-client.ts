@@ -18,8 +18,106 @@ interface Answer<T> {
 
 export interface PromqlClientOptions {
   url: string;
+  /** How long a query may take once sent (its wait for a turn is not counted). */
   timeoutMs?: number | undefined;
   fetch?: typeof fetch | undefined;
+  /**
+   * The turns this client's queries take: share one gate between the clients of one store so the
+   * store sees at most its bound in flight (default: a gate of this client's own, of
+   * DEFAULT_MAX_CONCURRENT_QUERIES).
+   */
+  gate?: QueryGate | undefined;
+}
+
+/**
+ * Queries in flight to one TSDB at a time, by default (FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES).
+ * VictoriaMetrics runs at most `-search.maxConcurrentRequests` searches at once — by default twice
+ * its CPUs, 4 on a 2-core machine, 1.79's flag default — and answers 503 to one that waits for a
+ * slot longer than `-search.maxQueueDuration` (10 s). A search already spreads over every core, so
+ * more than two in flight from the API adds no speed on a small machine, and two leaves the other
+ * half of the slots to Grafana, alert rules and people asking while the API ticks. Prometheus
+ * evaluates each query on one goroutine (`--query.max-concurrency`, 20): two use two cores.
+ */
+export const DEFAULT_MAX_CONCURRENT_QUERIES = 2;
+
+/**
+ * A bound on queries in flight: `run` waits for a turn (first come, first served), runs the query
+ * and gives the turn to the next. Waiting ends early when the caller's signal aborts.
+ */
+export class QueryGate {
+  private running = 0;
+  private readonly waiting: { start: () => void; signal?: AbortSignal | undefined }[] = [];
+
+  constructor(readonly max: number = DEFAULT_MAX_CONCURRENT_QUERIES) {
+    if (!Number.isInteger(max) || max < 1)
+      throw new RangeError(`at most ${max} queries: must be an integer ≥ 1`);
+  }
+
+  /** Queries running now, and waiting for a turn. */
+  get inFlight(): number {
+    return this.running;
+  }
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  async run<T>(query: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await this.turn(signal);
+    try {
+      return await query();
+    } finally {
+      this.running--;
+      this.next();
+    }
+  }
+
+  private turn(signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
+    if (this.running < this.max) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const entry = {
+        signal,
+        start: () => {
+          signal?.removeEventListener('abort', abort);
+          this.running++;
+          resolve();
+        },
+      };
+      const abort = () => {
+        const i = this.waiting.indexOf(entry);
+        if (i >= 0) this.waiting.splice(i, 1);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', abort, { once: true });
+      this.waiting.push(entry);
+    });
+  }
+
+  private next(): void {
+    while (this.running < this.max) {
+      const entry = this.waiting.shift();
+      if (!entry) return;
+      if (entry.signal?.aborted) continue;
+      entry.start();
+    }
+  }
+}
+
+/** How much of a TSDB's plain-text error the client keeps. */
+const ERROR_TEXT_CHARS = 300;
+
+/**
+ * The TSDB's own words from an answer that is not PromQL JSON: the first line of the body, without
+ * VictoriaMetrics' `remoteAddr: "…"; requestURI: …; ` prefix (the request URI carries the whole
+ * query, which would otherwise fill the line), at most ERROR_TEXT_CHARS characters.
+ */
+export function errorText(body: string): string {
+  const line = (body.split(/\r?\n/).find((l) => l.trim() !== '') ?? '').trim();
+  const words = line.replace(/^remoteAddr: [^;]*; requestURI: [^;]*; /, '');
+  return words.length > ERROR_TEXT_CHARS ? `${words.slice(0, ERROR_TEXT_CHARS - 1)}…` : words;
 }
 
 /** Seconds with millisecond precision, as Prometheus takes times. */
@@ -35,12 +133,18 @@ export function sampleValue(text: string): number | null {
 
 export class PromqlClient {
   private readonly fetchImpl: typeof fetch;
+  readonly gate: QueryGate;
 
   constructor(private readonly options: PromqlClientOptions) {
     this.fetchImpl = options.fetch ?? fetch;
+    this.gate = options.gate ?? new QueryGate();
   }
 
-  private async call<T>(path: string, params: Record<string, string>, signal?: AbortSignal): Promise<T[]> {
+  private call<T>(path: string, params: Record<string, string>, signal?: AbortSignal): Promise<T[]> {
+    return this.gate.run(() => this.send<T>(path, params, signal), signal);
+  }
+
+  private async send<T>(path: string, params: Record<string, string>, signal?: AbortSignal): Promise<T[]> {
     const url = new URL(path, this.options.url);
     // POST keeps long selectors (many label values) out of the URL, as Prometheus' UI does.
     const body = new URLSearchParams(params);
@@ -51,9 +155,16 @@ export class PromqlClient {
       body,
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });
-    const answer = (await response.json().catch(() => null)) as Answer<T> | null;
+    const text = await response.text();
+    let answer: Answer<T> | null = null;
+    try {
+      answer = JSON.parse(text) as Answer<T>;
+    } catch {
+      // Not JSON: a TSDB's plain-text refusal (VictoriaMetrics over its search limit), a proxy's page.
+    }
     if (!response.ok || !answer || answer.status !== 'success' || !answer.data) {
-      throw new Error(`PromQL ${path} answered HTTP ${response.status}: ${answer?.error ?? 'no result'}`);
+      const words = answer?.error ?? (errorText(text) || 'no answer');
+      throw new Error(`PromQL ${path} answered HTTP ${response.status}: ${words}`);
     }
     return answer.data.result;
   }

@@ -139,6 +139,26 @@ describe('a TSDB’s refusal keeps its own words', () => {
     await expect(new PromqlClient({ url }).query('up')).rejects.toThrow('answered HTTP 503: no answer');
   });
 
+  it('no answer within the timeout: says which query path and how long, counted from when it was sent', async () => {
+    answer = { status: 200, type: 'application/json', body: ok() };
+    const slow: typeof fetch = (_url, init) =>
+      new Promise((_resolve, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason), { once: true }),
+      );
+    const gate = new QueryGate(1);
+    const client = new PromqlClient({ url, timeoutMs: 50, fetch: slow, gate });
+    const started = performance.now();
+    // The second waits for the first's turn (50 ms), then has 50 ms of its own.
+    const [first, second] = await Promise.allSettled([client.query('a'), client.query('b')]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(95);
+    for (const settled of [first, second]) {
+      expect(settled.status).toBe('rejected');
+      expect(((settled as PromiseRejectedResult).reason as Error).message).toBe(
+        'PromQL /api/v1/query not answered within 0.05 s',
+      );
+    }
+  });
+
   it('a success is read as before', async () => {
     answer = { status: 200, type: 'application/json', body: ok([{ metric: { a: '1' }, value: [1, '2'] }]) };
     expect(await new PromqlClient({ url }).query('up')).toEqual([{ metric: { a: '1' }, value: [1, '2'] }]);

@@ -148,14 +148,24 @@ export class PromqlClient {
     const url = new URL(path, this.options.url);
     // POST keeps long selectors (many label values) out of the URL, as Prometheus' UI does.
     const body = new URLSearchParams(params);
-    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 5000);
-    const response = await this.fetchImpl(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body,
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    });
-    const text = await response.text();
+    const timeoutMs = this.options.timeoutMs ?? 5000;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.fetchImpl(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+      text = await response.text();
+    } catch (error) {
+      // Our own limit, said with the query's path and how long it waited (the caller's abort as it is).
+      if (timeout.aborted && !signal?.aborted)
+        throw new Error(`PromQL ${path} not answered within ${timeoutMs / 1000} s`, { cause: error });
+      throw error;
+    }
     let answer: Answer<T> | null = null;
     try {
       answer = JSON.parse(text) as Answer<T>;

@@ -9,6 +9,7 @@ export {
   type FabricSourceKind,
 } from './config.ts';
 export { EmulatorClient, UpstreamError } from './emulator-client.ts';
+export { prometheusStaleAfterSeconds } from './lib/staleness.ts';
 export { type LinkDirectionState, LinkIndex, linkDirectionStates, summarize } from './lib/utilization.ts';
 export type { AppState, LiveFabric } from './plugins/index.ts';
 export { Sampler, type Tick } from './sampler.ts';
@@ -19,6 +20,7 @@ export { EmbeddedTimeQueries } from './store/embedded-history.ts';
 export { parseExposition } from './store/exposition.ts';
 export { PrometheusStore } from './store/prometheus.ts';
 export { EDGE_SERIES, PrometheusTimeQueries } from './store/prometheus-history.ts';
+export { liveQueries, NEWEST_SWEEP } from './store/prometheus-live.ts';
 export { DEFAULT_MAX_CONCURRENT_QUERIES, PromqlClient, QueryGate } from './store/promql-client.ts';
 export type { TimeQueries } from './store/time-queries.ts';
 export type { MetricsStore, PortRates, RatesSnapshot } from './store/types.ts';

@@ -24,21 +24,23 @@ import {
   defaultSampleIntervalMs,
   EmbeddedStore,
   LinkIndex,
+  liveQueries,
+  NEWEST_SWEEP,
+  prometheusStaleAfterSeconds,
   Sampler,
   startApi,
 } from '@fabscope/api';
 import {
   createFabricRegistry,
   emulatorSource,
-  type MetricsServer,
   portExpositionChunks,
-  sharedSource,
   startMetricsServer,
 } from '@fabscope/collectors';
 import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
 import { benchReporter, median } from '@fabscope/test-support';
 import { buildScenario, routingFor } from '@fabscope/topology';
-import { collectorShardsFor, prometheusIntervalFor, type RunningDemo, startDemo } from '../src/demo.ts';
+import { prometheusIntervalFor, type RunningDemo, startDemo } from '../src/demo.ts';
+import { collectorShardsFor, startCollectorProcess, startEmulatorProcess } from '../src/pipeline-process.ts';
 import { shardScraperConfig } from '../src/shard-scraper.ts';
 import { startVictoriaMetrics } from '../test/victoria-metrics.ts';
 
@@ -344,7 +346,7 @@ async function live(): Promise<void> {
       limits?.scrapeMs,
     );
   } finally {
-    pipelinePeak = pipelinePeakMiB(demo);
+    pipelinePeak = pipelinePeakMiB(demo.pipelinePids);
     await demo.stop();
   }
   report("peak RSS of the demo's API process", process.resourceUsage().maxRSS / 1024, 'MiB', limits?.rssMiB);
@@ -375,9 +377,9 @@ function demoCpuSeconds(demo: RunningDemo): { api: number; emulator: number; col
 }
 
 /** Peak RSS (VmHWM) of the demo's emulator and collector processes together, MiB, while they run. */
-function pipelinePeakMiB(demo: RunningDemo): number {
+function pipelinePeakMiB(pids: Record<string, number>): number {
   let mib = 0;
-  for (const pid of Object.values(demo.pipelinePids)) {
+  for (const pid of Object.values(pids)) {
     try {
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
       mib += Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
@@ -395,6 +397,8 @@ interface TsdbPipeline {
   tsdbUrl: string;
   sampler: Sampler;
   intervalMs: number;
+  /** How old a sample the API's live tick holds (its `last_over_time` window). */
+  staleAfterSeconds: number;
   shards: number;
   /** The TSDB's resident-memory target, MiB (TARGETS). */
   memoryLimitMiB: number | undefined;
@@ -448,6 +452,7 @@ async function prometheusPipeline(): Promise<TsdbPipeline> {
     tsdbUrl: url,
     sampler: demo.api.sampler,
     intervalMs: tsdbIntervalMs(),
+    staleAfterSeconds: prometheusStaleAfterSeconds(demo.api.sampler.intervalMs),
     shards: demo.collectorUrls.length,
     memoryLimitMiB: targets?.prometheusMiB,
     async ownFigures() {
@@ -463,47 +468,46 @@ async function prometheusPipeline(): Promise<TsdbPipeline> {
       ];
     },
     stop: async () => {
-      pipelinePeak = pipelinePeakMiB(demo);
+      pipelinePeak = pipelinePeakMiB(demo.pipelinePids);
       await demo.stop();
     },
   };
 }
 
 /**
- * The demo's pipeline (emulator, collector shards by size sharing one read, API) with one
- * VictoriaMetrics (Debian `victoria-metrics`) scraping the shards itself with the shard scraper's
- * config (deploy/vmagent/fabric-shard.yml) instead of Prometheus; the API reads it.
+ * The demo's pipeline with one VictoriaMetrics (Debian `victoria-metrics`) scraping the collector
+ * shards itself with the shard scraper's config (deploy/vmagent/fabric-shard.yml) instead of
+ * Prometheus; the API reads it. As `startDemo` runs it: the emulator and the collector shards
+ * (sharing one read) each in a child process of their own (pipeline-process.ts), the API in this
+ * one. (Until 2026-11-26 they all ran in this process: four shards' expositions rendered on the
+ * API's event loop held it at 100 % of a core, and VictoriaMetrics' answers waited to be read.)
  */
 async function victoriaMetricsPipeline(): Promise<TsdbPipeline> {
   const started = performance.now();
   const intervalMs = tsdbIntervalMs();
   const routing = routingFor('fattree');
   const tables = routing(fabric);
-  const emulator = createEmulator({ fabric, tables, routing, seed: 1, startTimeMs: Date.now() });
-  const emulatorServer = await startEmulatorServer(emulator);
-  const stops: (() => Promise<void>)[] = [() => emulatorServer.close()];
+  const stops: (() => Promise<void>)[] = [];
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch(() => undefined);
   };
+  const pids: Record<string, number> = {};
   try {
+    const emulator = await startEmulatorProcess({
+      scenario: scenario as string,
+      routing: 'fattree',
+      seed: 1,
+    });
+    stops.push(() => emulator.stop());
+    pids.emulator = emulator.pid;
     const shards = collectorShardsFor(fabric.links.length * 2);
-    const source =
-      shards > 1
-        ? sharedSource(emulatorSource(emulatorServer.url), 1000)
-        : emulatorSource(emulatorServer.url);
-    const collectors: MetricsServer[] = [];
-    for (let index = 1; index <= shards; index++) {
-      const { scrapeChunks } = createFabricRegistry({
-        source,
-        shard: shards > 1 ? { index, count: shards } : undefined,
-      });
-      const collector = await startMetricsServer(scrapeChunks, { host: '127.0.0.1', port: 0 });
-      stops.push(() => collector.close());
-      collectors.push(collector);
-    }
+    const collector = await startCollectorProcess({ emulatorUrl: emulator.urls.emulatorUrl, shards });
+    stops.push(() => collector.stop());
+    pids.collector = collector.pid;
+    const { collectorUrls } = collector.urls;
     const vm = await startVictoriaMetrics({
       scrapeConfig: shardScraperConfig(
-        collectors.map((c) => new URL(c.url).host),
+        collectorUrls.map((url) => new URL(url).host),
         { scrapeIntervalMs: intervalMs },
       ),
       // A shard's fast job at fat-tree-27648 is ~270k lines: over the 16 MB a scrape may be by default.
@@ -513,8 +517,8 @@ async function victoriaMetricsPipeline(): Promise<TsdbPipeline> {
     const config = {
       ...configFromEnv({ FABSCOPE_SCENARIO: scenario }),
       port: 0,
-      emulatorUrl: emulatorServer.url,
-      collectorUrls: collectors.map((c) => c.url),
+      emulatorUrl: emulator.urls.emulatorUrl,
+      collectorUrls,
       prometheusUrl: vm.url,
       sampleIntervalMs: intervalMs,
     };
@@ -522,7 +526,7 @@ async function victoriaMetricsPipeline(): Promise<TsdbPipeline> {
     stops.push(() => api.close());
     console.log(
       `${scenario} pipeline with VictoriaMetrics started in ${((performance.now() - started) / 1000).toFixed(1)} s, ` +
-        `${shards} collector shards`,
+        `${shards} collector shards (pids ${JSON.stringify(pids)})`,
     );
     return {
       name: 'VictoriaMetrics',
@@ -530,17 +534,32 @@ async function victoriaMetricsPipeline(): Promise<TsdbPipeline> {
       tsdbUrl: vm.url,
       sampler: api.sampler,
       intervalMs,
+      staleAfterSeconds: prometheusStaleAfterSeconds(intervalMs),
       shards,
       memoryLimitMiB: targets?.victoriaMetricsMiB,
       async ownFigures() {
         const rows = await ownMetrics(vm.url, 'vm_rows');
         const series = await ownMetrics(vm.url, 'vm_cache_entries');
+        const refused = await ownMetrics(vm.url, 'vm_concurrent_select_limit_timeout_total');
+        const reached = await ownMetrics(vm.url, 'vm_concurrent_select_limit_reached_total');
+        // Its own view of the queries it ran (count, mean and total time per query text).
+        const top = (await (await fetch(`${vm.url}/api/v1/status/top_queries?topN=12`)).json()) as {
+          topBySumDuration?: { query: string; count: number; sumDurationSeconds: number }[];
+        };
         return [
           `VictoriaMetrics rows stored: ${rows.map((r) => `${r.labels} ${r.value}`).join(', ')}`,
           `VictoriaMetrics series (storage/tsid cache): ${series.find((s) => s.labels.includes('storage/tsid'))?.value ?? '?'}`,
+          `VictoriaMetrics searches that waited for a slot: ${reached[0]?.value ?? '?'}, refused (503): ${refused[0]?.value ?? '?'}`,
+          ...(top.topBySumDuration ?? []).map(
+            (q) =>
+              `VictoriaMetrics query ×${q.count}, mean ${((1000 * q.sumDurationSeconds) / q.count).toFixed(0)} ms: ${q.query.slice(0, 160)}`,
+          ),
         ];
       },
-      stop,
+      stop: async () => {
+        pipelinePeak = pipelinePeakMiB(pids);
+        await stop();
+      },
     };
   } catch (error) {
     await stop();
@@ -577,6 +596,55 @@ async function everyDirection(apiUrl: string) {
     if (KNOWN_CATEGORIES.some((c) => l.categories[c] === null)) counts.unknownCategory++;
   }
   return counts;
+}
+
+/**
+ * What each query of the API's live tick costs the TSDB at this size, asked one at a time after
+ * the API's sampler has stopped (the collectors still sweep and the TSDB still ingests, as it
+ * would beside a tick): three runs each, the median, the series answered and the answer's bytes.
+ * FABSCOPE_BENCH_QUERIES (JSON: name → PromQL) adds others to compare.
+ */
+async function queryCosts(tsdbUrl: string, staleAfterSeconds: number): Promise<void> {
+  const extra = JSON.parse(process.env.FABSCOPE_BENCH_QUERIES ?? '{}') as Record<string, string>;
+  const queries: Record<string, string> = {
+    ...liveQueries(staleAfterSeconds * 1000),
+    watch: NEWEST_SWEEP,
+    ...extra,
+  };
+  console.log(`${scenario} the live tick's queries, one at a time (the API's sampler stopped):`);
+  let total = 0;
+  for (const [name, query] of Object.entries(queries)) {
+    const runs: number[] = [];
+    let series = 0;
+    let bytes = 0;
+    let failed = '';
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      const response = await fetch(new URL('/api/v1/query', tsdbUrl), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ query }),
+        signal: AbortSignal.timeout(120_000),
+      }).catch((e: unknown) => e as Error);
+      if (response instanceof Error) {
+        failed = response.message;
+        continue;
+      }
+      const text = await response.text();
+      runs.push(performance.now() - t);
+      bytes = text.length;
+      if (!response.ok) failed = `HTTP ${response.status} ${text.slice(0, 200)}`;
+      else series = (JSON.parse(text) as { data: { result: unknown[] } }).data.result.length;
+    }
+    const ms = runs.length > 0 ? median(runs) : Number.NaN;
+    if (name in extra === false) total += ms;
+    console.log(
+      `  ${name}: median ${ms.toFixed(0)} ms (${runs.map((r) => r.toFixed(0)).join(', ')}), ${series} series, ${(bytes / 1e6).toFixed(2)} MB` +
+        (failed ? ` — ${failed}` : '') +
+        `: ${query}`,
+    );
+  }
+  report("the live tick's queries one after another (median each)", total, 'ms', undefined, 0);
 }
 
 async function liveTsdb(pipeline: TsdbPipeline): Promise<void> {
@@ -715,6 +783,8 @@ async function liveTsdb(pipeline: TsdbPipeline): Promise<void> {
       0,
     );
     report(`${name} resident memory at the end`, (rssEnd ?? Number.NaN) / 2 ** 20, 'MiB', undefined, 0);
+    await sampler.stop();
+    await queryCosts(tsdbUrl, pipeline.staleAfterSeconds);
   } finally {
     await pipeline.stop();
   }

@@ -85,7 +85,7 @@ export function TierSummaryView({
             snapshot.utilization,
             snapshot.bytesPerSecond,
             snapshot.waitFraction,
-            new Set((snapshot.errors ?? []).map(([c]) => c)),
+            (snapshot.errors ?? []).map(([c]) => c),
             (snapshot.errorsUnknown ?? 0) < snapshot.utilization.length,
           )
         : null,

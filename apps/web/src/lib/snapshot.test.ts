@@ -32,6 +32,25 @@ describe('snapshot helpers', () => {
     expect(staleDirectionCount(compact)).toBe(2);
   });
 
+  it("counts a message's stale directions once, however many panels ask", () => {
+    let reads = 0;
+    const values = channelValuesOf([0.5, null, 0.2, null, null]);
+    const utilization = new Proxy(values, {
+      get: (target, key) => {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const message: CompactSnapshot = { ...compact, utilization };
+    expect(staleDirectionCount(message)).toBe(3);
+    expect(reads).toBe(5);
+    expect(staleDirectionCount(message)).toBe(3);
+    expect(reads).toBe(5);
+    // Another message is counted on its own.
+    expect(staleDirectionCount({ ...message })).toBe(3);
+  });
+
   it('ranks every direction of the full stream, and the streamed top of the compact one', () => {
     expect(rankableLinks(full)).toMatchObject({ total: 2, partial: false });
     expect(rankableLinks(full).links).toHaveLength(2);

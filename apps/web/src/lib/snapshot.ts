@@ -1,10 +1,25 @@
 import { isCompact, type LinkDirectionState, type LiveSnapshot } from '../api/types.ts';
 
-/** Link directions without a fresh sample in a stream message of either encoding. */
+const staleOf = new WeakMap<LiveSnapshot, number>();
+
+/**
+ * Link directions without a fresh sample in a stream message of either encoding; counted once per
+ * message (the header and the freshness check both ask, at 331,776 channels on the biggest fabric).
+ */
 export function staleDirectionCount(snapshot: LiveSnapshot): number {
+  let stale = staleOf.get(snapshot);
+  if (stale === undefined) {
+    stale = countStale(snapshot);
+    staleOf.set(snapshot, stale);
+  }
+  return stale;
+}
+
+function countStale(snapshot: LiveSnapshot): number {
   if (!isCompact(snapshot)) return snapshot.links.filter((l) => l.stale).length;
+  const { utilization } = snapshot;
   let stale = 0;
-  for (const u of snapshot.utilization) if (Number.isNaN(u)) stale++;
+  for (let c = 0; c < utilization.length; c++) if (Number.isNaN(utilization[c])) stale++;
   return stale;
 }
 

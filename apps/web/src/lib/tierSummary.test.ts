@@ -1,6 +1,15 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { naturalOrder } from './fabricMatrix.ts';
 import { threeTier } from './testTopologies.ts';
-import { buildTierGroups, summarizeTiers } from './tierSummary.ts';
+import {
+  buildTierGroups,
+  HOT_UTILIZATION,
+  type LoadStats,
+  summarizeTiers,
+  type TierGroups,
+  type TierSummary,
+} from './tierSummary.ts';
 
 describe('tier and pod aggregates', () => {
   const topology = threeTier();
@@ -70,5 +79,91 @@ describe('tier aggregates: congestion and errors', () => {
     const blind = summarizeTiers(groups, utilization, bytes, wait, new Set(), false);
     for (const row of blind.rows) expect(row.withErrors).toBeNull();
     for (const pod of blind.pods) expect([pod.isl.withErrors, pod.host.withErrors]).toEqual([null, null]);
+  });
+});
+
+/** The aggregates the plain way, one stats object per row and pod half: what summarizeTiers must equal. */
+function summarizeSlowly(
+  groups: TierGroups,
+  utilization: ArrayLike<number | null>,
+  bytes: ArrayLike<number | null>,
+  wait: ArrayLike<number | null>,
+  errorChannels: ReadonlySet<number>,
+  errorsKnown: boolean,
+): TierSummary {
+  const empty = (): LoadStats => ({
+    directions: 0,
+    known: 0,
+    mean: null,
+    max: null,
+    hot: 0,
+    bytesPerSecond: null,
+    maxWait: null,
+    withErrors: 0,
+  });
+  const add = (s: LoadStats, c: number) => {
+    const [u, b, w] = [utilization[c], bytes[c], wait[c]];
+    s.directions++;
+    if (errorChannels.has(c)) s.withErrors = (s.withErrors ?? 0) + 1;
+    if (typeof w === 'number' && Number.isFinite(w)) s.maxWait = Math.max(s.maxWait ?? 0, w);
+    if (typeof b === 'number' && Number.isFinite(b)) s.bytesPerSecond = (s.bytesPerSecond ?? 0) + b;
+    if (typeof u !== 'number' || !Number.isFinite(u)) return;
+    s.known++;
+    s.mean = (s.mean ?? 0) + u;
+    s.max = s.max === null ? u : Math.max(s.max, u);
+    if (u >= HOT_UTILIZATION) s.hot++;
+  };
+  const done = (s: LoadStats): LoadStats => ({
+    ...s,
+    mean: s.mean !== null && s.known > 0 ? s.mean / s.known : s.mean,
+    withErrors: errorsKnown ? s.withErrors : null,
+  });
+  const rows = groups.rows.map(empty);
+  const pods = groups.pods.map((p) => ({ ...p, isl: empty(), host: empty() }));
+  for (let c = 0; c < groups.channelRow.length; c++) {
+    const row = rows[groups.channelRow[c] ?? -1];
+    if (row) add(row, c);
+    const pod = pods[groups.channelPod[c] ?? -1];
+    if (pod) add(groups.channelIsl[c] ? pod.isl : pod.host, c);
+  }
+  const podStats = pods.map((p) => ({ ...p, isl: done(p.isl), host: done(p.host) }));
+  podStats.sort((a, b) => (b.isl.max ?? -1) - (a.isl.max ?? -1) || naturalOrder(a.name, b.name));
+  return { rows: groups.rows.map((info, i) => ({ ...info, ...done(rows[i] ?? empty()) })), pods: podStats };
+}
+
+describe('tier aggregates: one pass without objects', () => {
+  const topology = threeTier();
+  const groups = buildTierGroups(topology);
+  const n = topology.links.length * 2;
+  // Values as the stream brings them and worse: unknown (null, NaN), infinite, negative zero, past 1.
+  const value = fc.oneof(
+    fc.constant(null),
+    fc.constant(Number.NaN),
+    fc.constant(Number.POSITIVE_INFINITY),
+    fc.constant(-0),
+    fc.double({ min: 0, max: 1.2, noNaN: true }),
+    fc.constantFrom(0.8, 0.7999, 1),
+  );
+  const column = fc.array(value, { minLength: n, maxLength: n });
+
+  it('equals the per-object aggregates for any values, as arrays or Float64Arrays', () => {
+    fc.assert(
+      fc.property(
+        column,
+        column,
+        fc.option(column, { nil: undefined }),
+        fc.array(fc.integer({ min: -2, max: n + 2 }), { maxLength: 12 }),
+        fc.boolean(),
+        fc.boolean(),
+        (u, b, w, errors, errorsKnown, typed) => {
+          const slow = summarizeSlowly(groups, u, b, w ?? [], new Set(errors), errorsKnown);
+          const values = (list: (number | null)[]) =>
+            typed ? Float64Array.from(list, (x) => x ?? Number.NaN) : list;
+          expect(summarizeTiers(groups, values(u), values(b), w && values(w), errors, errorsKnown)).toEqual(
+            slow,
+          );
+        },
+      ),
+    );
   });
 });

@@ -5,6 +5,7 @@ import {
   type FabricSnapshot,
   type StreamTick,
   type StreamView,
+  type ValuesSource,
 } from './types.ts';
 
 export const STREAM_PATH = '/api/v1/stream';
@@ -82,14 +83,16 @@ function checkTopologyVersion(v: Partial<StreamTick>, expected: number | undefin
 
 /**
  * Parses one message of the compact stream (`?view=compact`); `channels` is 2 × the topology's
- * links, `topologyVersion` the version of that topology (absent: not checked).
+ * links, `topologyVersion` the version of that topology (absent: not checked); `valuesOf` gives the
+ * per-channel arrays (new ones by default).
  */
 export function parseCompactSnapshot(
   data: string,
   channels?: number,
   topologyVersion?: number,
+  valuesOf?: ValuesSource,
 ): CompactSnapshot {
-  return compactSnapshotOf(parseJson(data), channels, topologyVersion);
+  return compactSnapshotOf(parseJson(data), channels, topologyVersion, valuesOf);
 }
 
 /**
@@ -100,6 +103,7 @@ export function compactSnapshotOf(
   value: unknown,
   channels?: number,
   topologyVersion?: number,
+  valuesOf?: ValuesSource,
 ): CompactSnapshot {
   const v = checkTick(value);
   checkTopologyVersion(v, topologyVersion);
@@ -127,10 +131,10 @@ export function compactSnapshotOf(
   const wire = v as unknown as CompactStreamMessage;
   return {
     ...wire,
-    utilization: channelValuesOf(wire.utilization),
-    bytesPerSecond: channelValuesOf(wire.bytesPerSecond),
+    utilization: channelValuesOf(wire.utilization, valuesOf),
+    bytesPerSecond: channelValuesOf(wire.bytesPerSecond, valuesOf),
     waitFraction: wire.waitFraction
-      ? channelValuesOf(wire.waitFraction)
-      : new Float64Array(n).fill(Number.NaN),
+      ? channelValuesOf(wire.waitFraction, valuesOf)
+      : (valuesOf?.(n) ?? new Float64Array(n)).fill(Number.NaN),
   };
 }

@@ -1,5 +1,5 @@
 import { parseCompactSnapshot, parseSnapshot, TopologyChangedError } from './stream.ts';
-import type { LiveSnapshot, StreamView } from './types.ts';
+import type { LiveSnapshot, StreamView, ValuesSource } from './types.ts';
 
 /**
  * The live stream's events as the dashboard's one refresh clock sees them: what each EventSource
@@ -27,12 +27,15 @@ export interface StreamSource {
   close: () => void;
 }
 
-/** Parses one message as the request says: a report for the page. */
-export function reportOf(request: StreamRequest, data: string): StreamReport {
+/**
+ * Parses one message as the request says: a report for the page. A compact message's per-channel
+ * arrays come from `valuesOf` (new ones by default; the worker's pool, streamWorker.ts).
+ */
+export function reportOf(request: StreamRequest, data: string, valuesOf?: ValuesSource): StreamReport {
   try {
     const snapshot =
       request.view === 'compact'
-        ? parseCompactSnapshot(data, request.channels, request.version)
+        ? parseCompactSnapshot(data, request.channels, request.version, valuesOf)
         : parseSnapshot(data, request.version);
     return { kind: 'message', snapshot };
   } catch (error) {
@@ -46,10 +49,11 @@ export function openEventSource(
   url: string,
   request: StreamRequest,
   report: (r: StreamReport) => void,
+  valuesOf?: ValuesSource,
 ): StreamSource {
   const source = new EventSource(url);
   source.onopen = () => report({ kind: 'open' });
-  source.onmessage = (event: MessageEvent<string>) => report(reportOf(request, event.data));
+  source.onmessage = (event: MessageEvent<string>) => report(reportOf(request, event.data, valuesOf));
   source.onerror = () => {
     const closed = source.readyState === EventSource.CLOSED;
     if (closed) source.close();

@@ -1,5 +1,6 @@
 import { streamUrl } from './stream.ts';
 import { openEventSource, type StreamReport, type StreamRequest, type StreamSource } from './streamEvents.ts';
+import { returnOlderValues, type StreamWorkerCall } from './valuesPool.ts';
 
 export type { StreamReport, StreamRequest, StreamSource } from './streamEvents.ts';
 
@@ -25,9 +26,13 @@ export function openStream(request: StreamRequest, report: (r: StreamReport) => 
   } catch {
     return openEventSource(url, request, report);
   }
+  const post = (call: StreamWorkerCall, transfer: Transferable[] = []) => worker?.postMessage(call, transfer);
+  // A compact message's arrays go back to the worker two messages later, to be filled again.
+  const recycle = returnOlderValues((buffers) => post({ kind: 'recycle', buffers }, buffers));
   worker.onmessage = (event: MessageEvent<StreamReport>) => {
     heard = true;
     report(event.data);
+    if (event.data.kind === 'message') recycle(event.data.snapshot);
   };
   worker.onerror = (event) => {
     event.preventDefault();
@@ -37,7 +42,7 @@ export function openStream(request: StreamRequest, report: (r: StreamReport) => 
     if (!heard) fallback = openEventSource(url, request, report);
     else report({ kind: 'error', closed: true });
   };
-  worker.postMessage({ url, request });
+  post({ kind: 'open', url, request });
   return {
     close: () => {
       closed = true;

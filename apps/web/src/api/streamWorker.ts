@@ -1,14 +1,16 @@
-import { openEventSource, type StreamReport, type StreamRequest } from './streamEvents.ts';
+import { openEventSource, type StreamReport } from './streamEvents.ts';
 import { isCompact } from './types.ts';
+import { type StreamWorkerCall, ValuesPool } from './valuesPool.ts';
 
 /**
- * The dedicated worker behind openStream: the page posts `{url, request}` once; the worker opens
- * the EventSource, parses every message and posts back what it meant (StreamReport); a compact
- * snapshot's per-channel arrays are transferred, not copied. It ends when the page terminates it.
+ * The dedicated worker behind openStream: the page posts `open` once; the worker opens the
+ * EventSource, parses every message and posts back what it meant (StreamReport); a compact
+ * snapshot's per-channel arrays are transferred, not copied, and come back (`recycle`) once the
+ * page is done with them, to be filled again (valuesPool.ts). It ends when the page terminates it.
  */
 
 interface WorkerScope {
-  onmessage: ((event: MessageEvent<{ url: string; request: StreamRequest }>) => void) | null;
+  onmessage: ((event: MessageEvent<StreamWorkerCall>) => void) | null;
   postMessage: (report: StreamReport, transfer: Transferable[]) => void;
 }
 
@@ -20,8 +22,20 @@ function transfers(report: StreamReport): Transferable[] {
 }
 
 const scope = self as unknown as WorkerScope;
+const pool = new ValuesPool();
+let opened = false;
 scope.onmessage = (event) => {
-  scope.onmessage = null;
-  const { url, request } = event.data;
-  openEventSource(url, request, (report) => scope.postMessage(report, transfers(report)));
+  const call = event.data;
+  if (call.kind === 'recycle') {
+    pool.give(call.buffers);
+    return;
+  }
+  if (opened) return;
+  opened = true;
+  openEventSource(
+    call.url,
+    call.request,
+    (report) => scope.postMessage(report, transfers(report)),
+    pool.take,
+  );
 };

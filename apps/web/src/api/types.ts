@@ -4,6 +4,7 @@
  * HTTP and imports nothing of the server at run time.
  * Units: utilization is a fraction 0..1, rates are bytes (or packets) per second.
  */
+
 import type {
   AdaptiveRouting,
   CompactStreamMessage,
@@ -87,9 +88,17 @@ export function channelValue(values: ChannelValues | null | undefined, channel: 
   return v === undefined || Number.isNaN(v) ? null : v;
 }
 
+/** Float64Arrays of a length: new ones, or over memory used before (the stream worker's pool). */
+export type ValuesSource = (length: number) => ChannelValues;
+
+const newValues: ValuesSource = (length) => new Float64Array(length);
+
 /** Per-channel values from the wire's arrays (null unknown) as ChannelValues (NaN unknown). */
-export function channelValuesOf(list: readonly (number | null)[]): ChannelValues {
-  const values = new Float64Array(list.length);
+export function channelValuesOf(
+  list: readonly (number | null)[],
+  valuesOf: ValuesSource = newValues,
+): ChannelValues {
+  const values = valuesOf(list.length);
   for (let c = 0; c < list.length; c++) values[c] = list[c] ?? Number.NaN;
   return values;
 }

@@ -1,0 +1,67 @@
+import type { StreamRequest } from './streamEvents.ts';
+import { type ChannelValues, type CompactSnapshot, isCompact, type LiveSnapshot } from './types.ts';
+
+/**
+ * The compact stream's per-channel arrays travel in a loop instead of being made anew each tick:
+ * the stream's worker fills three Float64Arrays per message and hands their buffers to the page
+ * (transferred, not copied); once the page holds newer messages it hands them back, and the worker
+ * fills them again. At fat-tree-27648 a message is three 331,776-value arrays (8 MB): allocated
+ * each tick, the page's garbage collector ran a full mark-compact every tick or two to free them.
+ */
+
+/** The buffers of a compact message's three arrays. */
+export function buffersOf(snapshot: CompactSnapshot): ArrayBuffer[] {
+  return [snapshot.utilization, snapshot.bytesPerSecond, snapshot.waitFraction].map(
+    (values) => values.buffer as ArrayBuffer,
+  );
+}
+
+/** The worker's side: buffers handed back, given out again as arrays of their length. */
+export class ValuesPool {
+  private readonly free: ArrayBuffer[] = [];
+
+  /** `limit`: buffers kept at most (more are left to the garbage collector). */
+  constructor(private readonly limit = 6) {}
+
+  /** Buffers the page no longer reads (a detached one, of no length, is ignored). */
+  give(buffers: readonly ArrayBuffer[]): void {
+    for (const buffer of buffers) {
+      if (buffer.byteLength > 0 && this.free.length < this.limit) this.free.push(buffer);
+    }
+  }
+
+  /** An array of `length` values over a buffer handed back when one fits, else a new one. */
+  readonly take = (length: number): ChannelValues => {
+    const bytes = length * Float64Array.BYTES_PER_ELEMENT;
+    const at = this.free.findIndex((buffer) => buffer.byteLength === bytes);
+    if (at === -1) return new Float64Array(length);
+    const [buffer] = this.free.splice(at, 1);
+    return new Float64Array(buffer as ArrayBuffer);
+  };
+
+  get size(): number {
+    return this.free.length;
+  }
+}
+
+/**
+ * The page's side: called with each message shown, it hands back (`send`) the buffers of the
+ * message `keep` messages older — by then no panel draws it (the panels draw the newest; the one
+ * before is kept for a render still under way). A handed-back array is detached: it reads as empty.
+ */
+export function returnOlderValues(
+  send: (buffers: ArrayBuffer[]) => void,
+  keep = 2,
+): (snapshot: LiveSnapshot) => void {
+  const held: ArrayBuffer[][] = [];
+  return (snapshot) => {
+    if (!isCompact(snapshot)) return;
+    held.push(buffersOf(snapshot));
+    while (held.length > keep) send(held.shift() as ArrayBuffer[]);
+  };
+}
+
+/** What the page posts to the stream's worker: the stream to open, then buffers handed back. */
+export type StreamWorkerCall =
+  | { kind: 'open'; url: string; request: StreamRequest }
+  | { kind: 'recycle'; buffers: ArrayBuffer[] };

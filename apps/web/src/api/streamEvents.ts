@@ -1,3 +1,4 @@
+import { summarizeSnapshot, type TierGroups } from '../lib/tierSummary.ts';
 import { parseCompactSnapshot, parseSnapshot, TopologyChangedError } from './stream.ts';
 import type { LiveSnapshot, StreamView, ValuesSource } from './types.ts';
 
@@ -16,11 +17,15 @@ export type StreamReport =
   /** The connection was lost; `closed`: the browser gave up (it reconnects by itself otherwise). */
   | { kind: 'error'; closed: boolean };
 
-/** What to open: the encoding, and the drawn topology's channels and version to check against. */
+/**
+ * What to open: the encoding, and the drawn topology's channels and version to check against; with
+ * `tiers` (a fabric shown as per-tier aggregates), each compact message carries its tier summary.
+ */
 export interface StreamRequest {
   view: StreamView;
   channels?: number | undefined;
   version?: number | undefined;
+  tiers?: TierGroups | undefined;
 }
 
 export interface StreamSource {
@@ -33,10 +38,10 @@ export interface StreamSource {
  */
 export function reportOf(request: StreamRequest, data: string, valuesOf?: ValuesSource): StreamReport {
   try {
-    const snapshot =
-      request.view === 'compact'
-        ? parseCompactSnapshot(data, request.channels, request.version, valuesOf)
-        : parseSnapshot(data, request.version);
+    if (request.view !== 'compact')
+      return { kind: 'message', snapshot: parseSnapshot(data, request.version) };
+    const snapshot = parseCompactSnapshot(data, request.channels, request.version, valuesOf);
+    if (request.tiers) snapshot.tiers = summarizeSnapshot(request.tiers, snapshot);
     return { kind: 'message', snapshot };
   } catch (error) {
     if (error instanceof TopologyChangedError) return { kind: 'topology', version: error.version };

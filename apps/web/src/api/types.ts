@@ -15,6 +15,7 @@ import type {
   Route as RouteAnswer,
   TrafficItem,
 } from '@fabscope/contracts';
+import type { TierSummary } from '../lib/tierSummary.ts';
 
 export type {
   AdaptiveRouting,
@@ -114,6 +115,8 @@ export type CompactSnapshot = Omit<
   utilization: ChannelValues;
   bytesPerSecond: ChannelValues;
   waitFraction: ChannelValues;
+  /** The load per tier and pod, made in the stream's worker when the page draws the tier view. */
+  tiers?: TierSummary;
 };
 export type StreamView = 'full' | 'compact';
 export type LiveSnapshot = FabricSnapshot | CompactSnapshot;

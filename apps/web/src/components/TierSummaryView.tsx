@@ -5,7 +5,7 @@ import { formatCount, formatDirection, formatPercent, formatRate } from '../lib/
 import { channelIdAt } from '../lib/linkSelection.ts';
 import { parsePod, serializePod } from '../lib/podMatrix.ts';
 import { channelIndexById, pathLoads } from '../lib/route.ts';
-import { buildTierGroups, HOT_UTILIZATION, type LoadStats, summarizeTiers } from '../lib/tierSummary.ts';
+import { HOT_UTILIZATION, type LoadStats, tierGroupsOf, tierSummaryOf } from '../lib/tierSummary.ts';
 import { usePreference } from '../state/preferences.ts';
 import { useUrlParam } from '../state/useUrlState.ts';
 import { DirectionButton } from './DirectionButton.tsx';
@@ -72,25 +72,13 @@ export function TierSummaryView({
   // The pod shown is in the URL (`?pod=2`, counted from 1 as the pods are named): a link reopens it.
   const [pod, setPod] = useUrlParam('pod', parsePod, serializePod);
   const unit = usePreference('rateUnit');
-  const groups = useMemo(() => buildTierGroups(topology), [topology]);
+  const groups = tierGroupsOf(topology);
   const channelIndex = useMemo(() => channelIndexById(topology), [topology]);
   const path = route
     ? pathLoads(route.links, channelIndex, snapshot?.utilization ?? null, snapshot?.waitFraction ?? null)
     : null;
-  const summary = useMemo(
-    () =>
-      snapshot
-        ? summarizeTiers(
-            groups,
-            snapshot.utilization,
-            snapshot.bytesPerSecond,
-            snapshot.waitFraction,
-            (snapshot.errors ?? []).map(([c]) => c),
-            (snapshot.errorsUnknown ?? 0) < snapshot.utilization.length,
-          )
-        : null,
-    [groups, snapshot],
-  );
+  // Made in the stream's worker with each live message; here for a past instant.
+  const summary = useMemo(() => (snapshot ? tierSummaryOf(groups, snapshot) : null), [groups, snapshot]);
   const hot = `≥ ${HOT_UTILIZATION * 100} %`;
   return (
     <div className="tier-summary">

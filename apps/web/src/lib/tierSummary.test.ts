@@ -1,14 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { CompactSnapshot, Topology } from '../api/types.ts';
 import { naturalOrder } from './fabricMatrix.ts';
-import { threeTier } from './testTopologies.ts';
+import { MAX_DRAWN_LINKS } from './layout.ts';
+import { HEALTH_OK, summaryOf } from './testFixtures.ts';
+import { threeTier, twoTier } from './testTopologies.ts';
 import {
   buildTierGroups,
   HOT_UTILIZATION,
   type LoadStats,
+  summarizedTierGroups,
+  summarizeSnapshot,
   summarizeTiers,
   type TierGroups,
   type TierSummary,
+  tierGroupsOf,
+  tierSummaryOf,
 } from './tierSummary.ts';
 
 describe('tier and pod aggregates', () => {
@@ -165,5 +172,71 @@ describe('tier aggregates: one pass without objects', () => {
         },
       ),
     );
+  });
+});
+
+/** threeTier with `extra` more hosts on edge1: past MAX_DRAWN_LINKS, still three switch tiers. */
+function bigThreeTier(extra: number): Topology {
+  const small = threeTier();
+  const nodes = [...small.nodes];
+  const links = [...small.links];
+  for (let h = 1; h <= extra; h++) {
+    nodes.push({
+      name: `extra${h}`,
+      type: 'host',
+      tier: 0,
+      guid: `0x${(1000 + h).toString(16)}`,
+      lid: 1000 + h,
+    });
+    links.push({
+      id: `extra${h}/1--edge1/${100 + h}`,
+      kind: 'host',
+      a: { node: `extra${h}`, port: 1 },
+      b: { node: 'edge1', port: 100 + h },
+      rateGbps: 100,
+    });
+  }
+  return { ...small, nodes, links };
+}
+
+describe('the tier summary a message carries', () => {
+  it('is made for fabrics shown per tier only: too big to draw, and no two-tier heatmap', () => {
+    const big = bigThreeTier(MAX_DRAWN_LINKS);
+    const groups = summarizedTierGroups(big);
+    expect(groups?.channelRow).toHaveLength(big.links.length * 2);
+    // Once per topology: the tier view finds the same groups.
+    expect(tierGroupsOf(big)).toBe(groups);
+    expect(summarizedTierGroups(threeTier())).toBeNull();
+    expect(summarizedTierGroups(twoTier(40, 20, 40))).toBeNull();
+  });
+
+  const topology = threeTier();
+  const groups = buildTierGroups(topology);
+  const n = topology.links.length * 2;
+  const compact = (u: number): CompactSnapshot => ({
+    time: 't',
+    health: HEALTH_OK,
+    summary: summaryOf(),
+    utilization: new Float64Array(n).fill(u),
+    bytesPerSecond: new Float64Array(n).fill(1e9),
+    waitFraction: new Float64Array(n).fill(0),
+    linkDown: [],
+    errors: [[3, 1, null]],
+    errorsUnknown: 0,
+    top: [],
+  });
+
+  it('is read when it fits the groups drawn, made on the page otherwise', () => {
+    const carried = summarizeSnapshot(groups, compact(0.5));
+    const snapshot = { ...compact(0.2), tiers: carried };
+    expect(tierSummaryOf(groups, snapshot)).toBe(carried);
+    // Made for another fabric (another shape), or not carried (a past instant): made here.
+    const other = { ...carried, pods: carried.pods.slice(1) };
+    expect(tierSummaryOf(groups, { ...snapshot, tiers: other })).toEqual(
+      summarizeSnapshot(groups, compact(0.2)),
+    );
+    const made = tierSummaryOf(groups, compact(0.2));
+    expect(made.rows[0]?.mean).toBeCloseTo(0.2);
+    expect(made.rows.reduce((sum, r) => sum + (r.withErrors ?? 0), 0)).toBe(1);
   });
 });

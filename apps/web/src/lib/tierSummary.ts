@@ -1,7 +1,7 @@
-import type { Topology } from '../api/types.ts';
+import type { CompactSnapshot, Topology } from '../api/types.ts';
 import { DisjointSets } from './disjointSets.ts';
-import { naturalOrder } from './fabricMatrix.ts';
-import { tierLabel } from './layout.ts';
+import { buildFabricMatrix, naturalOrder } from './fabricMatrix.ts';
+import { MAX_DRAWN_LINKS, tierLabel } from './layout.ts';
 
 /**
  * Aggregates for fabrics without a port-level view (three tiers and more: tens of thousands of
@@ -116,6 +116,33 @@ export function buildTierGroups(topology: Topology): TierGroups {
     if (r >= 0) channelRow[c] = renumber[r] ?? -1;
   }
   return { rows: order.map(({ r }) => r), channelRow, pods, channelPod, channelIsl };
+}
+
+const groupsOf = new WeakMap<Topology, TierGroups>();
+
+/** buildTierGroups once per topology (the tier view and the stream's request both ask). */
+export function tierGroupsOf(topology: Topology): TierGroups {
+  let groups = groupsOf.get(topology);
+  if (!groups) {
+    groups = buildTierGroups(topology);
+    groupsOf.set(topology, groups);
+  }
+  return groups;
+}
+
+/**
+ * The groups of a fabric the dashboard shows as per-tier aggregates — too big to draw
+ * (MAX_DRAWN_LINKS) and no two-tier heatmap — whose live summary the stream's worker makes with
+ * each message; null for any other fabric.
+ */
+export function summarizedTierGroups(topology: Topology): TierGroups | null {
+  if (topology.links.length <= MAX_DRAWN_LINKS) return null;
+  try {
+    if (buildFabricMatrix(topology).kind !== 'other') return null;
+  } catch {
+    return null;
+  }
+  return tierGroupsOf(topology);
 }
 
 export interface LoadStats {
@@ -262,4 +289,39 @@ export function summarizeTiers(
     rows: groups.rows.map((info, i) => ({ ...info, ...statsAt(acc, i * FIELDS, errorsKnown) })),
     pods,
   };
+}
+
+/** The channels a compact message lists with errors. */
+function errorChannels(snapshot: CompactSnapshot): number[] {
+  return (snapshot.errors ?? []).map(([c]) => c);
+}
+
+/** summarizeTiers over a compact message's arrays. */
+export function summarizeSnapshot(groups: TierGroups, snapshot: CompactSnapshot): TierSummary {
+  return summarizeTiers(
+    groups,
+    snapshot.utilization,
+    snapshot.bytesPerSecond,
+    snapshot.waitFraction,
+    errorChannels(snapshot),
+    (snapshot.errorsUnknown ?? 0) < snapshot.utilization.length,
+  );
+}
+
+/**
+ * A compact message's tier summary: the one it carries (made in the stream's worker, off the main
+ * thread) when made for groups of this shape, else made now (a past instant, a page without the
+ * worker).
+ */
+export function tierSummaryOf(groups: TierGroups, snapshot: CompactSnapshot): TierSummary {
+  const carried = snapshot.tiers;
+  if (
+    carried &&
+    carried.rows.length === groups.rows.length &&
+    carried.pods.length === groups.pods.length &&
+    snapshot.utilization.length === groups.channelRow.length
+  ) {
+    return carried;
+  }
+  return summarizeSnapshot(groups, snapshot);
 }

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { LiveSnapshot, StreamView, Topology } from '../api/types.ts';
 import { MAX_DRAWN_LINKS } from '../lib/layout.ts';
+import { summarizedTierGroups } from '../lib/tierSummary.ts';
 import type { Shown } from './shownSnapshot.ts';
 import type { Remote } from './useApiQuery.ts';
 import { useFabricStream } from './useFabricStream.ts';
@@ -37,11 +38,19 @@ export function useDashboardData(): DashboardData {
         ? 'compact'
         : 'full';
   // A tick of another topology version (the API draws a re-discovered fabric): fetch it again.
-  useFabricStream(
-    view,
-    fabric ? { channels: fabric.links.length * 2, version: fabric.version ?? 0 } : undefined,
-    refreshTopology,
+  // A fabric shown per tier gets each message's tier summary made in the stream's worker.
+  const streamTopology = useMemo(
+    () =>
+      fabric
+        ? {
+            channels: fabric.links.length * 2,
+            version: fabric.version ?? 0,
+            tiers: summarizedTierGroups(fabric),
+          }
+        : undefined,
+    [fabric],
   );
+  useFabricStream(view, streamTopology, refreshTopology);
   // Time travel: when an instant is chosen, every data view shows it instead of the live stream.
   const time = useTimeTravel();
   const past = usePastSnapshot(time.atMs, fabric);

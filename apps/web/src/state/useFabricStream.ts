@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { openStream, type StreamReport, type StreamSource } from '../api/streamSource.ts';
 import type { StreamView } from '../api/types.ts';
 import { streamSilenceLimitSeconds } from '../lib/freshness.ts';
+import type { TierGroups } from '../lib/tierSummary.ts';
 import {
   type FabricStreamState,
   INITIAL_STREAM_STATE,
@@ -27,16 +28,19 @@ const RETRY_MAX_MS = 30_000;
 
 /**
  * `topology` is the drawn topology's channel count and version: a message of another version calls
- * `onTopologyChanged` (fetch it again) and is not shown; the snapshot before stays meanwhile.
+ * `onTopologyChanged` (fetch it again) and is not shown; the snapshot before stays meanwhile. Its
+ * `tiers` (a fabric shown as per-tier aggregates): each message comes with its tier summary, made
+ * in the stream's worker.
  */
 export function useFabricStream(
   view: StreamView | null,
-  topology?: { channels: number; version: number },
+  topology?: { channels: number; version: number; tiers?: TierGroups | null },
   onTopologyChanged?: (version: number) => void,
 ): LiveStream {
   const stream = useLiveStream();
   const channels = topology?.channels;
   const version = topology?.version;
+  const tiers = topology?.tiers ?? undefined;
   // The newest callback, without re-opening the stream when it changes.
   const changed = useRef(onTopologyChanged);
   changed.current = onTopologyChanged;
@@ -49,7 +53,7 @@ export function useFabricStream(
       s.snapshot !== null && view !== null ? { ...s, connection: 'connecting' } : INITIAL_STREAM_STATE,
     );
     if (view === null) return;
-    const request = { view, channels, version };
+    const request = { view, channels, version, tiers };
     let source: StreamSource | null = null;
     let watchdog: ReturnType<typeof setTimeout> | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
@@ -126,7 +130,7 @@ export function useFabricStream(
       clearTimeout(retry);
       source?.close();
     };
-  }, [stream, view, channels, version]);
+  }, [stream, view, channels, version, tiers]);
 
   return stream;
 }

@@ -34,8 +34,8 @@ function answers(): Map<string, InstantSample[]> {
       q.errors,
       [sample({ ...B, field: 'symbolErrors' }, 0.25), sample({ ...A, field: 'receiveErrors' }, 'NaN')],
     ],
-    [q.fields, [sample({ field: 'symbolErrors' }, 2), sample({ field: 'receiveErrors' }, 2)]],
-    [q.age, [sample({}, 3)]],
+    // The reported fields, and the newest sweep's age: the one sample without a field.
+    [q.fields, [sample({ field: 'symbolErrors' }, 2), sample({}, 3), sample({ field: 'receiveErrors' }, 2)]],
   ]);
 }
 
@@ -67,6 +67,8 @@ describe('the live tick from the rates at the edge', () => {
     // A field no collector reports stays unknown.
     expect(a?.errors?.vl15Dropped).toBeUndefined();
     expect(snapshot.lastSampleAgeSeconds).toBe(3);
+    // Six queries a tick: three dense, the down ports, the error detail, the fields with the age.
+    expect(asked).toHaveLength(6);
     // Every query is reduced to the port's key (and the field), or to one number; none rates.
     for (const query of asked) {
       expect(query).toMatch(/^(max by \(node_guid, port(, field)?\)|time\(\) - max|count by \(field\))/);
@@ -76,7 +78,7 @@ describe('the live tick from the rates at the edge', () => {
 
   it('past the staleness limit every direction is unknown', async () => {
     const table = answers();
-    table.set(q.age, [sample({}, 60)]);
+    table.set(q.fields, [sample({ field: 'symbolErrors' }, 2), sample({}, 60)]);
     const snapshot = await new EdgeLive(fakeClient(table).client, { staleAfterSeconds: 45 }).rates();
     expect(snapshot.ports.size).toBe(0);
     expect(snapshot.directions?.size).toBe(0);

@@ -602,18 +602,23 @@ async function everyDirection(apiUrl: string) {
  * What each query of the API's live tick costs the TSDB at this size, asked one at a time after
  * the API's sampler has stopped (the collectors still sweep and the TSDB still ingests, as it
  * would beside a tick): three runs each, the median, the series answered and the answer's bytes.
- * FABSCOPE_BENCH_QUERIES (JSON: name → PromQL) adds others to compare.
+ * FABSCOPE_BENCH_QUERIES (JSON: name → PromQL, or → { query, step }: VictoriaMetrics' `step` of an
+ * instant query, how far back it reads raw samples) adds others to compare.
  */
 async function queryCosts(tsdbUrl: string, staleAfterSeconds: number): Promise<void> {
-  const extra = JSON.parse(process.env.FABSCOPE_BENCH_QUERIES ?? '{}') as Record<string, string>;
-  const queries: Record<string, string> = {
+  const extra = JSON.parse(process.env.FABSCOPE_BENCH_QUERIES ?? '{}') as Record<
+    string,
+    string | { query: string; step: string }
+  >;
+  const queries: Record<string, string | { query: string; step: string }> = {
     ...liveQueries(staleAfterSeconds * 1000),
     watch: NEWEST_SWEEP,
     ...extra,
   };
   console.log(`${scenario} the live tick's queries, one at a time (the API's sampler stopped):`);
   let total = 0;
-  for (const [name, query] of Object.entries(queries)) {
+  for (const [name, asked] of Object.entries(queries)) {
+    const { query, step } = typeof asked === 'string' ? { query: asked, step: undefined } : asked;
     const runs: number[] = [];
     let series = 0;
     let bytes = 0;
@@ -623,7 +628,7 @@ async function queryCosts(tsdbUrl: string, staleAfterSeconds: number): Promise<v
       const response = await fetch(new URL('/api/v1/query', tsdbUrl), {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ query }),
+        body: new URLSearchParams(step === undefined ? { query } : { query, step }),
         signal: AbortSignal.timeout(120_000),
       }).catch((e: unknown) => e as Error);
       if (response instanceof Error) {
@@ -641,7 +646,7 @@ async function queryCosts(tsdbUrl: string, staleAfterSeconds: number): Promise<v
     console.log(
       `  ${name}: median ${ms.toFixed(0)} ms (${runs.map((r) => r.toFixed(0)).join(', ')}), ${series} series, ${(bytes / 1e6).toFixed(2)} MB` +
         (failed ? ` — ${failed}` : '') +
-        `: ${query}`,
+        `: ${query}${step === undefined ? '' : ` (step ${step})`}`,
     );
   }
   report("the live tick's queries one after another (median each)", total, 'ms', undefined, 0);

@@ -4,7 +4,9 @@ import {
   type LinkDirectionState,
   LinkIndex,
   linkDirectionStates,
+  liveQueries,
   PrometheusStore,
+  PromqlClient,
   summarize,
 } from '@fabscope/api';
 import { buildScenario } from '@fabscope/topology';
@@ -115,4 +117,31 @@ describe('the live tick with Prometheus', () => {
     expect(full?.utilization).toBeGreaterThan(0.95);
     expect(full?.transmitWaitFraction).toBeGreaterThan(0.3);
   }, 60_000);
+
+  it('the reported fields and the age in one query answer what the two separate ones did', async () => {
+    const client = new PromqlClient({ url: demo.prometheusUrl as string });
+    // A window wide enough to hold a sweep that wrote the fields (only sweeps with error readings do).
+    const heldMs = 60_000;
+    // The two queries as they were before they were folded into one (commit d502122).
+    const separate = {
+      fields: `count by (field) (last_over_time(fabscope_fabric_error_fields_reported[${heldMs}ms]))`,
+      age: 'time() - max(timestamp(fabscope_fabric_sweep_interval_seconds))',
+    };
+    const key = (s: { metric: Record<string, string> }) => JSON.stringify(Object.entries(s.metric).sort());
+    const sorted = <T extends { metric: Record<string, string> }>(v: T[]) =>
+      [...v].sort((a, b) => key(a).localeCompare(key(b)));
+    await eventually(async () => {
+      // One instant for every query, so every answer is of the same data.
+      const atMs = Date.now();
+      const [fields, age, folded] = await Promise.all(
+        [separate.fields, separate.age, liveQueries(heldMs).fields].map((q) => client.query(q, atMs)),
+      );
+      expect(fields?.length).toBeGreaterThan(0);
+      expect(age).toHaveLength(1);
+      expect(sorted((folded ?? []).filter((s) => s.metric.field !== undefined))).toEqual(
+        sorted(fields ?? []),
+      );
+      expect((folded ?? []).filter((s) => s.metric.field === undefined)).toEqual(age);
+    }, 30_000);
+  }, 40_000);
 });

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorText, PromqlClient, QueryGate } from '../src/store/promql-client.ts';
+import { errorText, PromqlClient, QueryGate, tsdbUrl } from '../src/store/promql-client.ts';
 
 /**
  * What VictoriaMetrics 1.79 (Debian's) answered, 503 in text/plain, to a query that waited for a
@@ -170,5 +170,33 @@ describe('a TSDB’s refusal keeps its own words', () => {
     );
     expect(errorText('\r\n  no result  \r\nmore')).toBe('no result');
     expect(errorText('x'.repeat(1000))).toHaveLength(300);
+  });
+});
+
+describe('the TSDB behind a path (a proxy serving it under /prometheus)', () => {
+  it('keeps the base URL’s path, with or without its trailing slash', () => {
+    expect(tsdbUrl('http://gw:9090', '/api/v1/query').href).toBe('http://gw:9090/api/v1/query');
+    expect(tsdbUrl('http://gw:9090/', '/api/v1/query').href).toBe('http://gw:9090/api/v1/query');
+    expect(tsdbUrl('http://gw/prometheus', '/api/v1/query').href).toBe('http://gw/prometheus/api/v1/query');
+    expect(tsdbUrl('http://gw/a/prometheus/', 'api/v1/alerts').href).toBe(
+      'http://gw/a/prometheus/api/v1/alerts',
+    );
+  });
+
+  it('asks the path the proxy serves', async () => {
+    const asked: string[] = [];
+    const server = createServer((req, res) => {
+      asked.push(req.url ?? '');
+      res.setHeader('content-type', 'application/json');
+      res.end(ok());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      await new PromqlClient({ url: `http://127.0.0.1:${port}/prometheus` }).query('up');
+      expect(asked).toEqual(['/prometheus/api/v1/query']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -2,7 +2,7 @@ import type { LinkIndex } from '../lib/utilization.ts';
 import { EvaluationWatch } from './evaluation-watch.ts';
 import { PrometheusTimeQueries } from './prometheus-history.ts';
 import { EdgeLive, NEWEST_SWEEP } from './prometheus-live.ts';
-import { PromqlClient, QueryGate, sampleValue } from './promql-client.ts';
+import { PromqlClient, QueryGate, sampleValue, tsdbUrl } from './promql-client.ts';
 import { rateQuery, selector } from './rate-window.ts';
 import { fabscopeMapping, linkUpOf, type SeriesMapping } from './series-mapping.ts';
 import {
@@ -107,7 +107,7 @@ export class PrometheusStore implements MetricsStore {
   }
 
   private async send(promql: string, signal?: AbortSignal, atMs?: number): Promise<VectorResult[]> {
-    const url = new URL('/api/v1/query', this.options.url);
+    const url = tsdbUrl(this.options.url, '/api/v1/query');
     url.searchParams.set('query', promql);
     // One evaluation instant for every query of a snapshot: sent at once, they would otherwise be
     // evaluated a little apart, and a direction's tx (one query) and rx (another) disagree.
@@ -291,7 +291,7 @@ export class PrometheusStore implements MetricsStore {
 
   /** The firing alerts of the rules Prometheus evaluates (deploy/prometheus/rules/alerts.yml). */
   async firingAlerts(signal?: AbortSignal): Promise<FiringAlert[]> {
-    const url = new URL('/api/v1/alerts', this.options.url);
+    const url = tsdbUrl(this.options.url, '/api/v1/alerts');
     const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 5000);
     const response = await this.fetchImpl(url, {
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,

@@ -120,6 +120,17 @@ export function errorText(body: string): string {
   return words.length > ERROR_TEXT_CHARS ? `${words.slice(0, ERROR_TEXT_CHARS - 1)}…` : words;
 }
 
+/**
+ * `path` of the TSDB's HTTP API under `base`, keeping the base's own path: a Prometheus behind a
+ * path-based proxy (`http://gw/prometheus`) answers at `http://gw/prometheus/api/v1/query`, which
+ * `new URL('/api/v1/query', base)` would make `http://gw/api/v1/query`.
+ */
+export function tsdbUrl(base: string, path: string): URL {
+  const root = new URL(base);
+  if (!root.pathname.endsWith('/')) root.pathname += '/';
+  return new URL(path.replace(/^\/+/, ''), root);
+}
+
 /** Seconds with millisecond precision, as Prometheus takes times. */
 export function promTime(ms: number): string {
   return (ms / 1000).toFixed(3);
@@ -145,7 +156,7 @@ export class PromqlClient {
   }
 
   private async send<T>(path: string, params: Record<string, string>, signal?: AbortSignal): Promise<T[]> {
-    const url = new URL(path, this.options.url);
+    const url = tsdbUrl(this.options.url, path);
     // POST keeps long selectors (many label values) out of the URL, as Prometheus' UI does.
     const body = new URLSearchParams(params);
     const timeoutMs = this.options.timeoutMs ?? 5000;

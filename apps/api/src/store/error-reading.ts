@@ -26,7 +26,8 @@ export function idleValue(field: ErrorField): number {
   return field === 'linkQualityIndicator' ? 5 : 0;
 }
 
-const FIELD_INDEX = new Map<string, number>(ERROR_FIELDS.map((f, i) => [f, i]));
+/** Each field's idle value, by ERROR_FIELDS index. */
+const IDLE = ERROR_FIELDS.map(idleValue);
 
 /**
  * The reading of the ports' error rates (`errors` of each PortRates), in channel order. Where each
@@ -58,7 +59,8 @@ export async function errorReadingSliced(
 class ErrorReadingBuilder {
   private readonly set: Uint8Array;
   private readonly sets: number[][] = [];
-  private readonly setIds = new Map<string, number>();
+  /** Set ids by the set's fields as a bit mask (bit f: ERROR_FIELDS[f]; 24 fields). */
+  private readonly setIds = new Map<number, number>();
   private readonly port: number[] = [];
   private readonly field: number[] = [];
   private readonly value: number[] = [];
@@ -73,27 +75,27 @@ class ErrorReadingBuilder {
   add(c: number): void {
     const errors = this.ports.get((this.index.channels[c] as LinkIndex['channels'][number]).fromKey)?.errors;
     if (errors === undefined) return;
-    const fields: number[] = [];
-    for (const name in errors) {
-      const i = FIELD_INDEX.get(name);
-      if (i === undefined) continue;
-      fields.push(i);
-      const v = errors[name as ErrorField] as number;
-      if (v !== idleValue(name as ErrorField)) {
+    // The fields in ERROR_FIELDS order, as a mask: no per-port list or string (165,888 ports).
+    let mask = 0;
+    for (let f = 0; f < ERROR_FIELDS.length; f++) {
+      const v = errors[ERROR_FIELDS[f] as ErrorField];
+      if (v === undefined) continue;
+      mask |= 1 << f;
+      if (v !== IDLE[f]) {
         this.port.push(c);
-        this.field.push(i);
+        this.field.push(f);
         this.value.push(v);
       }
     }
-    fields.sort((a, b) => a - b);
-    const key = fields.join(',');
-    let id = this.setIds.get(key);
+    let id = this.setIds.get(mask);
     if (id === undefined) {
       // More kinds of port than a byte can name: the rest are unknown rather than wrong.
       if (this.sets.length >= NO_READING) return;
       id = this.sets.length;
+      const fields: number[] = [];
+      for (let f = 0; f < ERROR_FIELDS.length; f++) if (mask & (1 << f)) fields.push(f);
       this.sets.push(fields);
-      this.setIds.set(key, id);
+      this.setIds.set(mask, id);
     }
     this.set[c] = id;
   }

@@ -234,7 +234,7 @@ function frameScrape(
   const bytes = JSON.stringify(compactFrame(tick, frame)).length;
   times.compact = performance.now() - t;
   t = performance.now();
-  watch.observe(nowMs, frame, snapshot.ports);
+  watch.observe(nowMs, frame);
   times.watch = performance.now() - t;
   t = performance.now();
   const shared = windowsAgree(intervalMs, HISTORY_WINDOW_MS)

@@ -181,6 +181,10 @@ describe('the frame: columns per instant in channel order', () => {
           const states = linkDirectionStates(index, snapshot);
           expect(summarizeFrame(frame, true)).toEqual(summarize(index, states, snapshot.timeMs, snapshot));
           expect(summarizeFrame(frame, false)).toEqual(summarize(index, states, snapshot.timeMs));
+          // What the ports without data and the collection gaps read: the snapshot's ports, by position.
+          expect([...frame.portsRead]).toEqual(
+            index.portList.map((key) => (snapshot.ports.has(key) ? 1 : 0)),
+          );
         }),
         { numRuns: 60 },
       );

@@ -16,13 +16,21 @@ import {
   LinkIndex,
   linkDirectionStates,
 } from '../src/lib/utilization.ts';
-import { emptyPortRates, portKey } from '../src/store/types.ts';
+import { emptyPortRates, type PortRates, portKey } from '../src/store/types.ts';
 
 const fabric = buildScenario('ar-demo');
 const index = new LinkIndex(fabric);
+const allPorts = new Map([...index.portKeys].map((k) => [k, emptyPortRates()]));
 
-/** Every direction of ar-demo, with `integrity` set on the ones named, as a tick's frame (of `of`). */
-function links(integrity: Record<string, number | null>, of: LinkIndex = index): LinkFrame {
+/**
+ * Every direction of ar-demo, with `integrity` set on the ones named, as a tick's frame (of `of`)
+ * with fresh readings of the ports in `ports`.
+ */
+function links(
+  integrity: Record<string, number | null>,
+  of: LinkIndex = index,
+  ports: ReadonlyMap<string, PortRates> = allPorts,
+): LinkFrame {
   const states: LinkDirectionState[] = of.channels.map(({ fixed }) =>
     directionState(fixed, {
       bytesPerSecond: 0,
@@ -37,9 +45,8 @@ function links(integrity: Record<string, number | null>, of: LinkIndex = index):
       },
     }),
   );
-  return frameFromStates(of, states, 0);
+  return frameFromStates(of, states, 0, ports);
 }
-const allPorts = new Map([...index.portKeys].map((k) => [k, emptyPortRates()]));
 
 describe('HealthWatch: thresholds crossed and collection gaps into the event log', () => {
   it('writes one event per rise in severity and one when the value falls back under; unknown changes nothing', () => {
@@ -55,7 +62,7 @@ describe('HealthWatch: thresholds crossed and collection gaps into the event log
       [6, 12],
       [7, 0.2],
     ] as const)
-      watch.observe(t, links({ [d]: value }), allPorts);
+      watch.observe(t, links({ [d]: value }));
     expect(log.list(0, 10).map((e) => [e.timeMs, e.severity, e.detail])).toEqual([
       [2, 'warning', 'integrity 1.20 × threshold'],
       [4, 'error', 'integrity 4.00 × threshold (was warning)'],
@@ -68,7 +75,7 @@ describe('HealthWatch: thresholds crossed and collection gaps into the event log
     const log = new MemoryEventLog();
     const watch = new HealthWatch(log, index, 2);
     const ids = index.channels.map((c) => c.fixed.id);
-    watch.observe(1, links(Object.fromEntries(ids.map((id, i) => [id, 1 + i]))), allPorts);
+    watch.observe(1, links(Object.fromEntries(ids.map((id, i) => [id, 1 + i]))));
     const events = log.list(0, 10);
     expect(events).toHaveLength(3);
     expect(events[0]?.subject).toBe(ids[ids.length - 1]);
@@ -88,12 +95,12 @@ describe('HealthWatch: thresholds crossed and collection gaps into the event log
     expect(moved.channels.findIndex((c) => c.fixed.id === d)).not.toBe(
       index.channels.findIndex((c) => c.fixed.id === d),
     );
-    watch.observe(1, links({ [d]: 1.5 }), allPorts);
+    watch.observe(1, links({ [d]: 1.5 }));
     expect(alarms.list(false)[0]?.members.map((m) => m.id)).toEqual([d]);
     // In the new drawing it is still over: no new event, the same single member.
-    watch.observe(2, links({ [d]: 1.6 }, moved), allPorts);
+    watch.observe(2, links({ [d]: 1.6 }, moved));
     expect(alarms.list(false)[0]?.members).toEqual([{ id: d, value: 1.6, severity: 'warning' }]);
-    watch.observe(3, links({ [d]: 0.2 }, moved), allPorts);
+    watch.observe(3, links({ [d]: 0.2 }, moved));
     expect(
       log
         .list(0, 10)
@@ -113,10 +120,10 @@ describe('HealthWatch: thresholds crossed and collection gaps into the event log
     const without = new Map(allPorts);
     without.delete(portKey(edge1, 4));
     // Ports seen for the first time (the store starting up) are not an event.
-    watch.observe(0, links({}), new Map());
-    watch.observe(1, links({}), allPorts);
-    watch.observe(2, links({}), without);
-    watch.observe(3, links({}), allPorts);
+    watch.observe(0, links({}, index, new Map()));
+    watch.observe(1, links({}));
+    watch.observe(2, links({}, index, without));
+    watch.observe(3, links({}));
     expect(log.list(0, 10).map((e) => [e.kind, e.subject, e.severity])).toEqual([
       ['collection-gap', 'edge1/4', 'warning'],
       ['collection-gap', 'edge1/4', 'info'],
@@ -128,19 +135,19 @@ describe('HealthWatch: thresholds crossed and collection gaps into the event log
     const edge1 = fabric.nodeByName.get('edge1')?.guid as string;
     const without = new Map(allPorts);
     without.delete(portKey(edge1, 4));
-    const ticks: [LinkFrame, Map<string, unknown>][] = [
-      [links({}), allPorts],
-      [links({ [ids[0] as string]: 1.5, [ids[3] as string]: 3 }), allPorts],
-      [links({ [ids[0] as string]: 0.2 }), without],
-      [links({}), allPorts],
+    const ticks: LinkFrame[] = [
+      links({}),
+      links({ [ids[0] as string]: 1.5, [ids[3] as string]: 3 }),
+      links({ [ids[0] as string]: 0.2 }, index, without),
+      links({}),
     ];
     const atOnce = new MemoryEventLog();
     const inTurns = new MemoryEventLog();
     const watch = new HealthWatch(atOnce, index, undefined, new Alarms(atOnce));
     const turning = new HealthWatch(inTurns, index, undefined, new Alarms(inTurns));
-    for (const [t, [frame, ports]] of ticks.entries()) {
-      watch.observe(t, frame, ports);
-      await turning.observeInTurns(t, frame, ports);
+    for (const [t, frame] of ticks.entries()) {
+      watch.observe(t, frame);
+      await turning.observeInTurns(t, frame);
     }
     expect(inTurns.list(0, 100).length).toBeGreaterThan(3);
     expect(inTurns.list(0, 100)).toEqual(atOnce.list(0, 100));
@@ -155,11 +162,11 @@ describe('HealthWatch: thresholds crossed and collection gaps into the event log
     const edge1 = fabric.nodeByName.get('edge1')?.guid as string;
     const without = new Map(allPorts);
     without.delete(portKey(edge1, 4));
-    watch.observe(1, links({}), allPorts);
-    watch.observe(2, links({}, moved), allPorts);
+    watch.observe(1, links({}));
+    watch.observe(2, links({}, moved));
     expect(log.list(0, 10)).toEqual([]);
-    watch.observe(3, links({}, moved), without);
-    watch.observe(4, links({}), allPorts);
+    watch.observe(3, links({}, moved, without));
+    watch.observe(4, links({}));
     expect(log.list(0, 10).map((e) => [e.timeMs, e.subject, e.severity])).toEqual([
       [3, 'edge1/4', 'warning'],
       [4, 'edge1/4', 'info'],

@@ -44,7 +44,7 @@ export class HealthWatch {
    * The index's port keys in one order, and which of them had a fresh reading at the last tick
    * (flags in that order: a Set of 166k keys a tick was most of this watch's time).
    */
-  private portList: { index: LinkIndex; keys: string[]; at: Map<string, number> } | null = null;
+  private portList: { index: LinkIndex; keys: readonly string[]; at: Map<string, number> } | null = null;
   private answering: Uint8Array | null = null;
   /** Ports reported as no longer answering, until they answer again. */
   private readonly missing = new Set<string>();
@@ -92,9 +92,9 @@ export class HealthWatch {
       this.portNames.set(ch.fromKey, `${ch.fixed.from.node}/${ch.fixed.from.port}`);
   }
 
-  /** One tick: its frame (in this watch's index) and the ports the store has fresh readings of. */
-  observe(timeMs: number, frame: LinkFrame, ports: ReadonlyMap<string, unknown>): void {
-    for (const step of this.steps(timeMs, frame, ports)) step();
+  /** One tick: its frame (in this watch's index), with the ports the store has fresh readings of. */
+  observe(timeMs: number, frame: LinkFrame): void {
+    for (const step of this.steps(timeMs, frame)) step();
   }
 
   /**
@@ -102,20 +102,20 @@ export class HealthWatch {
    * categories, the ports answering, the alarms): at fat-tree-27648 they held it ~150 ms together.
    * Ticks must not overlap (the sampler awaits it before the next).
    */
-  async observeInTurns(timeMs: number, frame: LinkFrame, ports: ReadonlyMap<string, unknown>): Promise<void> {
-    for (const step of this.steps(timeMs, frame, ports)) {
+  async observeInTurns(timeMs: number, frame: LinkFrame): Promise<void> {
+    for (const step of this.steps(timeMs, frame)) {
       await nextTurn();
       step();
     }
   }
 
-  private steps(timeMs: number, frame: LinkFrame, ports: ReadonlyMap<string, unknown>): (() => void)[] {
+  private steps(timeMs: number, frame: LinkFrame): (() => void)[] {
     return [
       () => {
         if (frame.index !== this.index) this.useIndex(frame.index);
       },
       ...CATEGORY_NAMES.map((name) => () => this.categoryEvents(timeMs, frame, name)),
-      () => this.gapEvents(timeMs, ports),
+      () => this.gapEvents(timeMs, frame),
       () => this.alarms?.update(timeMs, this.overThreshold()),
     ];
   }
@@ -198,10 +198,10 @@ export class HealthWatch {
   }
 
   /** The index's port keys in one order; the flags of the last tick follow their keys into a new one. */
-  private portsOf(index: LinkIndex): { keys: string[]; at: Map<string, number> } {
+  private portsOf(index: LinkIndex): { keys: readonly string[]; at: Map<string, number> } {
     const list = this.portList;
     if (list?.index === index) return list;
-    const keys = [...index.portKeys];
+    const keys = index.portList;
     const at = new Map(keys.map((key, i) => [key, i]));
     const before = this.answering;
     if (list && before) {
@@ -216,10 +216,10 @@ export class HealthWatch {
     return this.portList;
   }
 
-  private gapEvents(timeMs: number, ports: ReadonlyMap<string, unknown>): void {
+  private gapEvents(timeMs: number, frame: LinkFrame): void {
     const { keys, at } = this.portsOf(this.index);
-    const now = new Uint8Array(keys.length);
-    for (let i = 0; i < keys.length; i++) if (ports.has(keys[i] as string)) now[i] = 1;
+    // The frame is in this watch's index (the first step), its ports in index.portList's order.
+    const now = frame.portsRead.slice();
     const before = this.answering;
     this.answering = now;
     if (before === null) return;

@@ -7,21 +7,17 @@ import {
   utilizationOf,
 } from '@fabscope/topology';
 import type { PortRates, RatesSnapshot } from '../store/types.ts';
-import {
-  type CategoryHistograms,
-  directionCategories,
-  directionErrors,
-  errorsPerSecond,
-} from './link-errors.ts';
+import { type CategoryHistograms, directionCategories, directionErrors } from './link-errors.ts';
 import { slicedLoop } from './sliced.ts';
 import {
   type ChannelKeys,
   type DirectionMeasures,
   directionState,
+  errorSumAt,
   type FabricSummary,
   type LinkDirectionState,
   type LinkIndex,
-  measuresOf,
+  measuresBetween,
   reportsWaitAndCategories,
   utilizationBucket,
 } from './utilization.ts';
@@ -66,6 +62,11 @@ export interface LinkFrame {
   readonly categories: Readonly<Record<CategoryName, Float64Array>>;
   /** The store's port readings the frame was computed from (for the individual error rates). */
   readonly ports: ReadonlyMap<string, PortRates>;
+  /**
+   * Per port of the topology (index.portList), 1 when `ports` has a fresh reading of it: the
+   * ports without data and the collection gaps read it instead of 166k key lookups each.
+   */
+  readonly portsRead: Uint8Array;
 }
 
 /** Unknown (null) as the columns keep it. */
@@ -86,22 +87,18 @@ export function known(value: number): number | null {
 export function frameOf(index: LinkIndex, snapshot: RatesSnapshot): LinkFrame {
   const n = index.channels.length;
   const frame = emptyFrame(index, snapshot.timeMs, snapshot.lastSampleAgeSeconds, snapshot.ports);
-  for (let c = 0; c < n; c++) {
-    const channel = index.channels[c] as LinkIndex['channels'][number];
-    writeMeasures(frame, c, channel.fixed, measuresOf(index, channel, snapshot));
-  }
+  for (let c = 0; c < n; c++) writeChannel(frame, c, snapshot);
   return frame;
 }
 
-/** errorsPerSecond of a direction's errors, kept per object: the same errors come again tick after tick (measuresOf). */
-const errorSums = new WeakMap<DirectionMeasures['errors'], number | null>();
-function errorSumOf(errors: DirectionMeasures['errors']): number | null {
-  let sum = errorSums.get(errors);
-  if (sum === undefined) {
-    sum = errorsPerSecond(errors);
-    errorSums.set(errors, sum);
-  }
-  return sum;
+/** Channel `c` of `snapshot` into the frame's columns, and whether its sending port was read. */
+function writeChannel(frame: LinkFrame, c: number, snapshot: RatesSnapshot): void {
+  const index = frame.index;
+  const channel = index.channels[c] as LinkIndex['channels'][number];
+  const sender = snapshot.ports.get(channel.fromKey);
+  if (sender !== undefined) frame.portsRead[index.portOfChannel[c] as number] = 1;
+  const receiver = snapshot.ports.get(channel.toKey);
+  writeMeasures(frame, c, channel.fixed, measuresBetween(index, channel, snapshot, sender, receiver));
 }
 
 /**
@@ -117,7 +114,7 @@ function writeMeasures(frame: LinkFrame, c: number, fixed: ChannelKeys['fixed'],
   frame.transmitWaitFraction[c] = pm ? column(m.transmitWaitFraction) : Number.NaN;
   frame.utilization[c] = column(utilizationOf(m.bytesPerSecond, fixed.capacityBytesPerSecond));
   frame.linkUp[c] = m.linkUp === null ? -1 : m.linkUp ? 1 : 0;
-  frame.errorsPerSecond[c] = column(errorSumOf(m.errors));
+  frame.errorsPerSecond[c] = column(errorSumAt(frame.index, c, m.errors));
   const k = frame.categories;
   const v = m.categories;
   k.integrity[c] = pm ? column(v.integrity) : Number.NaN;
@@ -165,10 +162,7 @@ const slicing = new WeakMap<RatesSnapshot, WeakMap<LinkIndex, Promise<LinkFrame>
 
 async function sliceFrame(index: LinkIndex, snapshot: RatesSnapshot): Promise<LinkFrame> {
   const frame = emptyFrame(index, snapshot.timeMs, snapshot.lastSampleAgeSeconds, snapshot.ports);
-  await slicedLoop(index.channels.length, (c) => {
-    const channel = index.channels[c] as LinkIndex['channels'][number];
-    writeMeasures(frame, c, channel.fixed, measuresOf(index, channel, snapshot));
-  });
+  await slicedLoop(index.channels.length, (c) => writeChannel(frame, c, snapshot));
   // Computed meanwhile by a synchronous caller: that one is the snapshot's frame.
   return keptFor(shared, snapshot, index, () => frame);
 }
@@ -213,7 +207,15 @@ export function frameOfKept(
       categories: directionCategories(errors, traffic, index.categoryConfig),
     });
   }
+  markPortsRead(frame);
   return frame;
+}
+
+/** portsRead from the frame's `ports` (frames not computed from a snapshot channel by channel). */
+function markPortsRead(frame: LinkFrame): void {
+  const { portList } = frame.index;
+  for (let i = 0; i < portList.length; i++)
+    if (frame.ports.has(portList[i] as string)) frame.portsRead[i] = 1;
 }
 
 const shared = new WeakMap<RatesSnapshot, WeakMap<LinkIndex, LinkFrame>>();
@@ -242,6 +244,7 @@ export function frameFromStates(
   states.forEach((state, c) => {
     writeState(frame, c, state);
   });
+  markPortsRead(frame);
   return frame;
 }
 
@@ -268,6 +271,7 @@ function emptyFrame(
       Float64Array
     >,
     ports,
+    portsRead: new Uint8Array(index.portList.length),
   };
 }
 
@@ -389,7 +393,7 @@ export async function summarizeLiveInTurns(frame: LinkFrame, timeMs = frame.time
 /** The topology's ports the frame's store had no fresh reading of. */
 function portsWithoutData(frame: LinkFrame): number {
   let without = 0;
-  for (const key of frame.index.portKeys) if (!frame.ports.has(key)) without++;
+  for (const read of frame.portsRead) if (read === 0) without++;
   return without;
 }
 

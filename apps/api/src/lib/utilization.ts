@@ -64,6 +64,10 @@ export class LinkIndex {
   readonly channels: ChannelKeys[] = [];
   /** Every cabled port of the topology, by portKey. */
   readonly portKeys: ReadonlySet<string>;
+  /** The same ports in a fixed order: the order of a frame's `portsRead`. */
+  readonly portList: readonly string[];
+  /** Per channel: the position of its sending port (fromKey) in portList. */
+  readonly portOfChannel: Int32Array;
   /** Per channel: the link's data rate, bytes/s (fixed.capacityBytesPerSecond). */
   readonly capacity: Float64Array;
   /** Per channel: 1 when the direction is an ISL, 0 a host link (for loops over a frame's columns). */
@@ -107,6 +111,9 @@ export class LinkIndex {
     this.isl = Uint8Array.from(this.channels, (c) => (c.fixed.kind === 'isl' ? 1 : 0));
     this.fromHost = Uint8Array.from(this.channels, (c) => (c.fromIsHost ? 1 : 0));
     this.portKeys = new Set(this.channels.map((c) => c.fromKey));
+    this.portList = [...this.portKeys];
+    const position = new Map(this.portList.map((key, i) => [key, i]));
+    this.portOfChannel = Int32Array.from(this.channels, (c) => position.get(c.fromKey) as number);
     this.byKind = {
       isl: Int32Array.from(this.channels.filter((c) => c.fixed.kind === 'isl').map((c) => c.index)),
       host: Int32Array.from(this.channels.filter((c) => c.fixed.kind !== 'isl').map((c) => c.index)),
@@ -172,7 +179,15 @@ export function linkDirectionStates(index: LinkIndex, snapshot: RatesSnapshot): 
  * is the same (port-readings.ts: on big fabrics the error families come every 30 s, the data
  * every 10 s), so most ticks reuse the direction's errors instead of making 166k objects.
  */
-const errorMemos = new WeakMap<LinkIndex, { tx: unknown[]; rx: unknown[]; errors: LinkErrors[] }>();
+const errorMemos = new WeakMap<LinkIndex, ErrorMemo>();
+
+interface ErrorMemo {
+  tx: unknown[];
+  rx: unknown[];
+  errors: LinkErrors[];
+  /** errorsPerSecond of `errors`, per channel; undefined until asked for. */
+  sums: (number | null | undefined)[];
+}
 
 function errorsOfDirection(
   index: LinkIndex,
@@ -184,7 +199,7 @@ function errorsOfDirection(
   const rx = receiver?.errors;
   let memo = errorMemos.get(index);
   if (memo === undefined) {
-    memo = { tx: [], rx: [], errors: [] };
+    memo = { tx: [], rx: [], errors: [], sums: [] };
     errorMemos.set(index, memo);
   }
   const kept = memo.errors[c];
@@ -193,7 +208,23 @@ function errorsOfDirection(
   memo.tx[c] = tx;
   memo.rx[c] = rx;
   memo.errors[c] = errors;
+  memo.sums[c] = undefined;
   return errors;
+}
+
+/**
+ * errorsPerSecond(errors) of channel `c`: kept with the direction's errors while they are the
+ * same object (errorsOfDirection), so most ticks add nothing up.
+ */
+export function errorSumAt(index: LinkIndex, c: number, errors: LinkErrors): number | null {
+  const memo = errorMemos.get(index);
+  if (memo === undefined || memo.errors[c] !== errors) return errorsPerSecond(errors);
+  let sum = memo.sums[c];
+  if (sum === undefined) {
+    sum = errorsPerSecond(errors);
+    memo.sums[c] = sum;
+  }
+  return sum;
 }
 
 /**
@@ -205,8 +236,23 @@ export function measuresOf(
   channel: ChannelKeys,
   snapshot: RatesSnapshot,
 ): DirectionMeasures {
-  const sender: PortRates | undefined = snapshot.ports.get(channel.fromKey);
-  const receiver: PortRates | undefined = snapshot.ports.get(channel.toKey);
+  return measuresBetween(
+    index,
+    channel,
+    snapshot,
+    snapshot.ports.get(channel.fromKey),
+    snapshot.ports.get(channel.toKey),
+  );
+}
+
+/** measuresOf with the channel's two ports already looked up in `snapshot.ports`. */
+export function measuresBetween(
+  index: LinkIndex,
+  channel: ChannelKeys,
+  snapshot: RatesSnapshot,
+  sender: PortRates | undefined,
+  receiver: PortRates | undefined,
+): DirectionMeasures {
   const directions = snapshot.directions;
   const traffic = directions
     ? edgeTraffic(directions.get(channel.fromKey))

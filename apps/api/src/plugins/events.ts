@@ -26,8 +26,8 @@ export const eventsPlugin = fastifyPlugin(
     if (!events || !alarms) return;
     const watch = new HealthWatch(events, app.fabric.linkIndex, undefined, alarms);
     // The tick's frame, in the drawing it was computed in (the watch follows it).
-    const stop = app.sampler.onTick((tick, snapshot) => {
-      return watch.observeInTurns(Date.parse(tick.time), tick.frame, snapshot.ports);
+    const stop = app.sampler.onTick((tick) => {
+      return watch.observeInTurns(Date.parse(tick.time), tick.frame);
     });
     app.addHook('onClose', async () => stop());
   },

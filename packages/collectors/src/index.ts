@@ -3,6 +3,7 @@ export { EDGE, EDGE_FAMILIES } from './fabric/edge-exposition.ts';
 export { SPARSE_TAIL } from './fabric/edge-rates.ts';
 export {
   emulatorSource,
+  type KeptFixedColumns,
   portSamplesFromEmulator,
   portSamplesFromEmulatorArrow,
 } from './fabric/emulator-source.ts';

@@ -12,10 +12,18 @@ import {
 } from '@uwdata/flechette';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { portSamplesFromEmulator, portSamplesFromEmulatorArrow } from '../src/index.ts';
+import {
+  type KeptFixedColumns,
+  portSamplesFromEmulator,
+  portSamplesFromEmulatorArrow,
+} from '../src/index.ts';
 
 /** One port's `/v1/ports` in both forms, with these native counter values. */
-function bothForms(counters: Record<'XmitData' | 'RcvData' | 'XmitPkts' | 'RcvPkts' | 'XmitWait', bigint>) {
+function bothForms(
+  counters: Record<'XmitData' | 'RcvData' | 'XmitPkts' | 'RcvPkts' | 'XmitWait', bigint>,
+  /** The node's name, and the name the stream gives its fixed columns (absent: none). */
+  { nodeName = 'n', fixed }: { nodeName?: string; fixed?: string } = {},
+) {
   const json = {
     fabric: 'f',
     fabricType: 'infiniband',
@@ -24,7 +32,7 @@ function bothForms(counters: Record<'XmitData' | 'RcvData' | 'XmitPkts' | 'RcvPk
     ports: [
       {
         nodeGuid: '0x1',
-        nodeName: 'n',
+        nodeName,
         nodeType: 'host',
         portNumber: 1,
         lid: 1,
@@ -38,7 +46,7 @@ function bothForms(counters: Record<'XmitData' | 'RcvData' | 'XmitPkts' | 'RcvPk
   };
   const columns = [
     ['nodeGuid', columnFromArray(['0x1'], utf8())],
-    ['nodeName', columnFromArray(['n'], utf8())],
+    ['nodeName', columnFromArray([nodeName], utf8())],
     ['nodeType', columnFromArray(['host'], dictionary(utf8()))],
     ['portNumber', columnFromArray([1], uint16())],
     ['lid', columnFromArray([1], uint32())],
@@ -56,6 +64,7 @@ function bothForms(counters: Record<'XmitData' | 'RcvData' | 'XmitPkts' | 'RcvPk
     ['fabricType', 'infiniband'],
     ['timeMs', '0'],
     ['dataUnitBytes', '4'],
+    ...(fixed === undefined ? [] : [['fixed', fixed] as [string, string]]),
   ]);
   return { json, arrow: tableToIPC(table, { format: 'stream' }) as Uint8Array };
 }
@@ -93,5 +102,27 @@ describe("the emulator's Arrow form", () => {
     expect(() => portSamplesFromEmulatorArrow(tableToIPC(table, { format: 'stream' }) as Uint8Array)).toThrow(
       'emulator /v1/ports Arrow stream lacks column "nodeName"',
     );
+  });
+
+  it('keeps the fixed columns of a stream that names them, and decodes them again under another name or none', () => {
+    const counters = { XmitData: 1n, RcvData: 2n, XmitPkts: 3n, RcvPkts: 4n, XmitWait: 5n };
+    const kept: KeptFixedColumns = {};
+    const read = (options: { nodeName?: string; fixed?: string }) => {
+      const { json, arrow } = bothForms(counters, options);
+      const samples = portSamplesFromEmulatorArrow(arrow, undefined, kept);
+      expect(samples).toEqual(portSamplesFromEmulator(json as never));
+      return samples.ports[0]?.nodeName;
+    };
+    expect(read({ nodeName: 'a', fixed: 'one' })).toBe('a');
+    expect(kept.columns?.name).toBe('one');
+    // Another encoder's columns (a restarted emulator, another fabric): decoded, not the kept ones.
+    expect(read({ nodeName: 'b', fixed: 'two' })).toBe('b');
+    // A stream that names none is decoded every time, and nothing of it is kept.
+    expect(read({ nodeName: 'c' })).toBe('c');
+    expect(kept.columns).toBeUndefined();
+    expect(read({ nodeName: 'd', fixed: 'two' })).toBe('d');
+    // The same name again: the kept columns, without decoding (what the name promises).
+    const { arrow } = bothForms(counters, { nodeName: 'changed', fixed: 'two' });
+    expect(portSamplesFromEmulatorArrow(arrow, undefined, kept).ports[0]?.nodeName).toBe('d');
   });
 });

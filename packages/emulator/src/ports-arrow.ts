@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type Column,
   columnFromArray,
@@ -20,7 +21,8 @@ import { PORT_COUNTER_NAMES, type PortEntry } from './ports-document.ts';
  * in the JSON document's order, columns named as its fields (docs/architecture.md). The counters are
  * uint64 columns (exact, as the JSON's decimal strings are), null where the port's fabric has no
  * such counter; the gauges uint8. The document's own fields (fabric, fabricType, timeMs,
- * dataUnitBytes) are the schema's metadata. The columns that never change (names, GUIDs, LIDs,
+ * dataUnitBytes) are the schema's metadata, with `fixed`: a name for the fixed columns below, the
+ * same in every answer of one encoder. The columns that never change (names, GUIDs, LIDs,
  * rates, far ends) are encoded once; a scrape fills the counters and link states only — at
  * fat-tree-27648 it is a fraction of the JSON's 120 MB and of its CPU at both ends.
  */
@@ -41,6 +43,11 @@ export interface PortsArrowInput {
 export class PortsArrowEncoder {
   private readonly fixed: [string, Column<unknown>][];
   private readonly rows: number;
+  /**
+   * Names the fixed columns this encoder made (`fixed` in the metadata): a reader that decoded them
+   * under the same name may keep what it decoded instead of decoding 165,888 GUIDs and names again.
+   */
+  private readonly fixedName = randomUUID();
 
   constructor(entries: PortsArrowInput['entries']) {
     this.rows = entries.length;
@@ -151,6 +158,7 @@ export class PortsArrowEncoder {
       ['fabricType', meta.fabricType],
       ['timeMs', String(meta.timeMs)],
       ['dataUnitBytes', String(meta.dataUnitBytes)],
+      ['fixed', this.fixedName],
     ]);
     return tableToIPC(table, { format: 'stream' }) as Uint8Array;
   }

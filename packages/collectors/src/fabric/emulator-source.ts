@@ -118,11 +118,69 @@ const ARROW_COLUMNS = [
   'XmitWait',
 ] as const;
 
+/** What a port's fixed columns decode to (the far end as the object the samples carry). */
+interface FixedColumns {
+  /** The stream's `fixed` metadata: the name its encoder gave these columns. */
+  name: string | undefined;
+  rows: number;
+  guid: ArrayLike<string>;
+  nodeName: ArrayLike<string>;
+  nodeType: ArrayLike<PortSample['nodeType']>;
+  portNumber: ArrayLike<number>;
+  lid: ArrayLike<number>;
+  rate: ArrayLike<number>;
+  remotes: PortSample['remote'][];
+}
+
+/**
+ * A reader's kept fixed columns: the emulator encodes the columns that never change (GUIDs, names,
+ * types, LIDs, rates, far ends) once and names them in each stream's metadata (`fixed`); a stream
+ * that names the ones kept here is read without decoding them again (165,888 ports × 4 strings at
+ * fat-tree-27648, and their far-end objects, every read).
+ */
+export interface KeptFixedColumns {
+  columns?: FixedColumns | undefined;
+}
+
+function fixedColumns(
+  name: string | undefined,
+  rows: number,
+  get: <T>(name: string) => ArrayLike<T>,
+): FixedColumns {
+  const remoteGuid = get<string | null>('remoteNodeGuid');
+  const remoteName = get<string | null>('remoteNodeName');
+  const remotePort = get<number | null>('remotePortNumber');
+  const remotes: PortSample['remote'][] = new Array(rows);
+  for (let i = 0; i < rows; i++) {
+    const farGuid = remoteGuid[i];
+    remotes[i] =
+      farGuid === null || farGuid === undefined
+        ? null
+        : { nodeGuid: farGuid, nodeName: remoteName[i] as string, portNumber: remotePort[i] as number };
+  }
+  return {
+    name,
+    rows,
+    guid: get('nodeGuid'),
+    nodeName: get('nodeName'),
+    nodeType: get('nodeType'),
+    portNumber: get('portNumber'),
+    lid: get('lid'),
+    rate: get('rateGbps'),
+    remotes,
+  };
+}
+
 /**
  * The emulator's `/v1/ports` as an Arrow IPC stream, read into the same snapshot as the JSON form
  * (`portSamplesFromEmulator`); a stream cut short or missing a column is refused, naming it.
  */
-export function portSamplesFromEmulatorArrow(bytes: Uint8Array, wallClockMs?: number): FabricSnapshot {
+export function portSamplesFromEmulatorArrow(
+  bytes: Uint8Array,
+  wallClockMs?: number,
+  /** The fixed columns decoded from the reader's last stream, kept here across reads. */
+  kept?: KeptFixedColumns,
+): FabricSnapshot {
   let table: ReturnType<typeof tableFromIPC>;
   try {
     table = tableFromIPC(bytes, { useBigInt: true });
@@ -143,23 +201,30 @@ export function portSamplesFromEmulatorArrow(bytes: Uint8Array, wallClockMs?: nu
     throw new Error(
       'emulator /v1/ports Arrow stream lacks fabric, fabricType or dataUnitBytes in its metadata',
     );
-  const columns = new Map<string, ArrayLike<unknown>>();
-  for (const name of table.names) columns.set(name, table.getChild(name).toArray() as ArrayLike<unknown>);
-  for (const name of ARROW_COLUMNS) {
-    const column = columns.get(name);
-    if (!column || column.length !== table.numRows)
+  const rows = table.numRows;
+  const names = new Set(table.names);
+  for (const name of ARROW_COLUMNS)
+    if (!names.has(name) || table.getChild(name).length !== rows)
       throw new Error(`emulator /v1/ports Arrow stream lacks column "${name}" (or it is cut short)`);
+  // Columns are decoded when read (the fixed ones not at all when kept).
+  const decoded = new Map<string, ArrayLike<unknown>>();
+  const get = <T>(name: string): ArrayLike<T> => {
+    let column = decoded.get(name);
+    if (column === undefined) {
+      column = table.getChild(name).toArray() as ArrayLike<unknown>;
+      if (column.length !== rows)
+        throw new Error(`emulator /v1/ports Arrow stream lacks column "${name}" (or it is cut short)`);
+      decoded.set(name, column);
+    }
+    return column as ArrayLike<T>;
+  };
+  const fixedName = meta.get('fixed');
+  let fixed = kept?.columns;
+  if (fixed === undefined || fixedName === undefined || fixed.name !== fixedName || fixed.rows !== rows) {
+    fixed = fixedColumns(fixedName, rows, get);
+    if (kept) kept.columns = fixedName === undefined ? undefined : fixed;
   }
-  const get = <T>(name: string) => columns.get(name) as ArrayLike<T>;
-  const guid = get<string>('nodeGuid');
-  const nodeName = get<string>('nodeName');
-  const nodeType = get<PortSample['nodeType']>('nodeType');
-  const portNumber = get<number>('portNumber');
-  const lid = get<number>('lid');
-  const rate = get<number>('rateGbps');
-  const remoteGuid = get<string | null>('remoteNodeGuid');
-  const remoteName = get<string | null>('remoteNodeName');
-  const remotePort = get<number | null>('remotePortNumber');
+  const { guid, nodeName, nodeType, portNumber, lid, rate, remotes } = fixed;
   const up = get<number>('linkUp');
   const xmitData = get<bigint>('XmitData');
   const rcvData = get<bigint>('RcvData');
@@ -172,8 +237,7 @@ export function portSamplesFromEmulatorArrow(bytes: Uint8Array, wallClockMs?: nu
   const errorColumns: [ErrorCounterKey, ArrayLike<unknown>][] = [];
   for (const key of ERROR_COUNTER_KEYS) {
     const name = (ERROR_COUNTERS[key] as ErrorCounterSpec).emulator;
-    const column = name === undefined ? undefined : columns.get(name);
-    if (column) errorColumns.push([key, column]);
+    if (name !== undefined && names.has(name)) errorColumns.push([key, get(name)]);
   }
   const errorsAt = (i: number): PortErrorCounters => {
     const errors: PortErrorCounters = {};
@@ -183,10 +247,9 @@ export function portSamplesFromEmulatorArrow(bytes: Uint8Array, wallClockMs?: nu
     }
     return errors;
   };
-  const ports: PortSample[] = new Array(table.numRows);
-  for (let i = 0; i < table.numRows; i++) {
+  const ports: PortSample[] = new Array(rows);
+  for (let i = 0; i < rows; i++) {
     const rateGbps = rate[i] as number;
-    const farGuid = remoteGuid[i];
     ports[i] = {
       nodeGuid: guid[i] as string,
       nodeName: nodeName[i] as string,
@@ -195,10 +258,7 @@ export function portSamplesFromEmulatorArrow(bytes: Uint8Array, wallClockMs?: nu
       lid: lid[i] as number,
       rateBytesPerSecond: (rateGbps * 1e9) / 8,
       linkUp: up[i] === 1,
-      remote:
-        farGuid === null || farGuid === undefined
-          ? null
-          : { nodeGuid: farGuid, nodeName: remoteName[i] as string, portNumber: remotePort[i] as number },
+      remote: remotes[i] as PortSample['remote'],
       transmitBytes: bigToBytes(xmitData[i] as bigint, unit),
       receiveBytes: bigToBytes(rcvData[i] as bigint, unit),
       transmitPackets: Number(xmitPkts[i]),
@@ -230,6 +290,7 @@ function closedConnection(error: unknown): boolean {
 export function emulatorSource(baseUrl: string): FabricSource {
   // The Arrow form: a fraction of the JSON's bytes and of its CPU at both ends (27,648 hosts).
   const url = new URL('/v1/ports?format=arrow', baseUrl).toString();
+  const kept: KeptFixedColumns = {};
   return {
     name: url,
     async read(signal) {
@@ -245,7 +306,7 @@ export function emulatorSource(baseUrl: string): FabricSource {
       const length = Number(response.headers.get('content-length'));
       if (Number.isFinite(length) && length !== bytes.byteLength)
         throw new Error(`${url} answer cut short: ${bytes.byteLength} of ${length} bytes`);
-      return portSamplesFromEmulatorArrow(bytes, Date.now());
+      return portSamplesFromEmulatorArrow(bytes, Date.now(), kept);
     },
   };
 }

@@ -491,14 +491,15 @@ export class EmbeddedStore implements MetricsStore {
     }
     const staged = readings.stagedValue;
     let samples = 0;
-    // Row by row in slices of the loop (165,888 rows × 32 families at fat-tree-27648); the rates
-    // read the rings only, which change below, in one go.
-    await slicedLoop(scrape.rows, (r) => {
-      const offset = (slots[r] as number) * STAGED;
-      for (const { name, values, role } of columns) {
+    // Column by column, a turn of the loop between them (32 families × 165,888 rows at
+    // fat-tree-27648, ~1 ms a column); the rates read the rings only, which change below, in one go.
+    await slicedLoop(columns.length, (k) => {
+      const { name, values, role } = columns[k] as (typeof columns)[number];
+      for (let r = 0; r < scrape.rows; r++) {
         const value = values[r] as number;
         if (Number.isNaN(value)) continue;
         samples++;
+        const offset = (slots[r] as number) * STAGED;
         const at = offset + role;
         if (role < FIELD_COUNT) {
           staged[offset + COUNTER_SEEN] = 1;

@@ -77,7 +77,7 @@ export interface RatesSnapshot {
    */
   staleAfterSeconds?: number;
   /** Keyed by portKey(guid, port). Ports absent here are stale. */
-  ports: Map<string, PortRates>;
+  ports: ReadonlyMap<string, PortRates>;
   /**
    * Present when the store read whole directions (the collector's gauges): their traffic, by the
    * sending port's key; `ports` then carries the link states and error rates only.

@@ -1,13 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PortReadings } from '../src/store/port-readings.ts';
+import { PortReadings, sameErrorObjects } from '../src/store/port-readings.ts';
 import { COUNTER_SEEN, STAGED } from '../src/store/scrape-staging.ts';
 
-/** Port `key` read at `timeMs` with its transmit-bytes counter at `bytes` (field 0). */
-function read(readings: PortReadings, key: string, timeMs: number, bytes: number): void {
+/**
+ * Port `key` read at `timeMs` with its transmit-bytes counter at `bytes` (field 0), and its first
+ * error counter at `errors` when given (an error reading).
+ */
+function read(readings: PortReadings, key: string, timeMs: number, bytes: number, errors?: number): void {
   const slot = readings.slotOf(key);
   readings.stagedValue.fill(Number.NaN, slot * STAGED, (slot + 1) * STAGED);
   readings.stagedValue[slot * STAGED] = bytes;
+  // The error fields follow the five the ring keeps (port-readings.ts).
+  if (errors !== undefined) readings.stagedValue[slot * STAGED + 5] = errors;
   readings.stagedValue[slot * STAGED + COUNTER_SEEN] = 1;
   readings.commit(slot, timeMs);
 }
@@ -67,5 +72,34 @@ describe("the embedded store's port readings", () => {
     const seen: string[] = [];
     atOnce.ports.forEach((_, key) => seen.push(key));
     expect(seen).toEqual(['a', 'b']);
+  });
+
+  it('say whether two answers hold the same error objects, slot by slot', () => {
+    const readings = new PortReadings(4);
+    // Two error readings: a rate.
+    for (const t of [500, 1000]) {
+      read(readings, 'a', t, 0, 0);
+      read(readings, 'b', t, 0, 0);
+    }
+    const first = readings.rates(1000, 5000, 10_000).ports;
+    read(readings, 'a', 2000, 10);
+    read(readings, 'b', 2000, 10);
+    // Data only: every port's error rates are the same objects again.
+    const second = readings.rates(2000, 5000, 10_000).ports;
+    expect(second.get('a')?.errors).toBeDefined();
+    expect(sameErrorObjects(first, second)).toBe(true);
+    // A new error reading of one port.
+    read(readings, 'a', 3000, 20, 5);
+    read(readings, 'b', 3000, 20);
+    const third = readings.rates(3000, 5000, 10_000).ports;
+    expect(sameErrorObjects(second, third)).toBe(false);
+    // A port without a fresh reading any more.
+    read(readings, 'a', 6000, 30);
+    const fourth = readings.rates(6000, 2500, 10_000).ports;
+    expect(fourth.has('b')).toBe(false);
+    expect(sameErrorObjects(third, fourth)).toBe(false);
+    // Another store's answers, or plain maps: not said here.
+    expect(sameErrorObjects(new PortReadings(4).rates(0, 1, 1).ports, first)).toBe(false);
+    expect(sameErrorObjects(new Map(first), first)).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import type { LinkFrame } from '../lib/frame.ts';
 import { slicedLoop } from '../lib/sliced.ts';
 import type { FabricSummary, LinkDirectionState } from '../lib/utilization.ts';
 import { type ErrorReading, errorReadingOf, errorReadingSliced } from './error-reading.ts';
+import { sameErrorObjects } from './port-readings.ts';
 import type { PortRates } from './types.ts';
 
 /**
@@ -145,12 +146,16 @@ export class LinkHistory {
       const last = this.readingSource;
       let same = last !== null && last.ports.size === ports.size;
       if (last && same) {
-        const entries = ports.entries();
-        await slicedLoop(ports.size, () => {
-          if (!same) return;
-          const [key, port] = entries.next().value as [string, PortRates];
-          if (last.ports.get(key)?.errors !== port.errors) same = false;
-        });
+        const quick = sameErrorObjects(last.ports, ports);
+        if (quick !== undefined) same = quick;
+        else {
+          const entries = ports.entries();
+          await slicedLoop(ports.size, () => {
+            if (!same) return;
+            const [key, port] = entries.next().value as [string, PortRates];
+            if (last.ports.get(key)?.errors !== port.errors) same = false;
+          });
+        }
       }
       if (last && same) reading = last.reading;
       else {
@@ -176,12 +181,15 @@ export class LinkHistory {
     if (ports.size === 0) return undefined;
     const last = this.readingSource;
     if (last && last.ports.size === ports.size) {
-      let same = true;
-      for (const [key, port] of ports)
-        if (last.ports.get(key)?.errors !== port.errors) {
-          same = false;
-          break;
-        }
+      let same = sameErrorObjects(last.ports, ports);
+      if (same === undefined) {
+        same = true;
+        for (const [key, port] of ports)
+          if (last.ports.get(key)?.errors !== port.errors) {
+            same = false;
+            break;
+          }
+      }
       if (same) return last.reading;
     }
     const reading = errorReadingOf(index, ports, last?.reading);

@@ -281,6 +281,17 @@ export class PortReadings {
   }
 }
 
+/**
+ * Whether two answers have the same ports with the same error-rates objects, when both are answers
+ * of one PortReadings (compared slot by slot); undefined for other maps (compare them by key).
+ */
+export function sameErrorObjects(
+  a: ReadonlyMap<string, PortRates>,
+  b: ReadonlyMap<string, PortRates>,
+): boolean | undefined {
+  return a instanceof SlotPorts && b instanceof SlotPorts ? a.sameErrorsAs(b) : undefined;
+}
+
 interface RatesInto {
   ports: SlotPorts;
   newestMs: number;
@@ -307,6 +318,23 @@ class SlotPorts implements ReadonlyMap<string, PortRates> {
 
   done(): ReadonlyMap<string, PortRates> {
     return this;
+  }
+
+  /**
+   * Whether `other`, an answer of the same readings, has the same ports with the same error-rates
+   * objects (a port's are given again until its next error reading): slot by slot, no key looked up.
+   */
+  sameErrorsAs(other: SlotPorts): boolean {
+    if (other.slotOfKey !== this.slotOfKey || other.count !== this.count) return false;
+    const a = this.bySlot;
+    const b = other.bySlot;
+    const n = Math.max(a.length, b.length);
+    for (let slot = 0; slot < n; slot++) {
+      const x = a[slot];
+      const y = b[slot];
+      if (x === undefined ? y !== undefined : y === undefined || x.errors !== y.errors) return false;
+    }
+    return true;
   }
 
   get size(): number {

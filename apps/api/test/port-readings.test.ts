@@ -1,5 +1,8 @@
+import { buildScenario } from '@fabscope/topology';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { frameOf } from '../src/lib/frame.ts';
+import { LinkIndex } from '../src/lib/utilization.ts';
 import { PortReadings, sameErrorObjects } from '../src/store/port-readings.ts';
 import { COUNTER_SEEN, STAGED } from '../src/store/scrape-staging.ts';
 
@@ -50,7 +53,7 @@ describe("the embedded store's port readings", () => {
         for (const { ports, expected } of answers) {
           expect(new Map(ports)).toEqual(expected);
           expect(ports.size).toBe(expected.size);
-          for (const [key, rates] of expected) expect(ports.get(key)).toBe(rates);
+          for (const [key, rates] of expected) expect(ports.get(key)).toEqual(rates);
         }
       }),
       { numRuns: 200 },
@@ -101,5 +104,38 @@ describe("the embedded store's port readings", () => {
     // Another store's answers, or plain maps: not said here.
     expect(sameErrorObjects(new PortReadings(4).rates(0, 1, 1).ports, first)).toBe(false);
     expect(sameErrorObjects(new Map(first), first)).toBeUndefined();
+  });
+
+  it('make the frame the same ports as a Map make it: the frame reads the columns by slot', () => {
+    const index = new LinkIndex(buildScenario('ar-demo'));
+    const keys = [...new Set(index.channels.flatMap((ch) => [ch.fromKey, ch.toKey]))];
+    // Per port: not read, or read twice with these counters (bytes) and error counter.
+    const port = fc.option(
+      fc.record({
+        before: fc.nat({ max: 1e9 }),
+        sent: fc.nat({ max: 1e9 }),
+        errorsBefore: fc.option(fc.nat({ max: 100 }), { nil: undefined }),
+        errors: fc.nat({ max: 100 }),
+      }),
+      { nil: null },
+    );
+    fc.assert(
+      fc.property(fc.array(port, { minLength: keys.length, maxLength: keys.length }), (ports) => {
+        const readings = new PortReadings(4);
+        // Ports given slots in another order than the channels'.
+        for (const key of [...keys].reverse()) readings.slotOf(key);
+        ports.forEach((p, i) => {
+          if (p === null) return;
+          read(readings, keys[i] as string, 1000, p.before, p.errorsBefore);
+          read(readings, keys[i] as string, 2000, p.before + p.sent, p.errors);
+        });
+        const answer = readings.rates(2000, 5000, 10_000).ports;
+        const snapshot = { timeMs: 2000, ok: true, lastSampleAgeSeconds: 0 };
+        const columns = frameOf(index, { ...snapshot, ports: answer });
+        const objects = frameOf(index, { ...snapshot, ports: new Map(answer) });
+        expect({ ...columns, ports: null }).toEqual({ ...objects, ports: null });
+      }),
+      { numRuns: 100 },
+    );
   });
 });

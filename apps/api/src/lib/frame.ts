@@ -6,7 +6,8 @@ import {
   categoryBucket,
   utilizationOf,
 } from '@fabscope/topology';
-import type { PortRates, RatesSnapshot } from '../store/types.ts';
+import { SlotPorts } from '../store/port-readings.ts';
+import { emptyPortRates, type PortRates, type RatesSnapshot } from '../store/types.ts';
 import { type CategoryHistograms, directionCategories, directionErrors } from './link-errors.ts';
 import { slicedLoop } from './sliced.ts';
 import {
@@ -95,10 +96,52 @@ export function frameOf(index: LinkIndex, snapshot: RatesSnapshot): LinkFrame {
 function writeChannel(frame: LinkFrame, c: number, snapshot: RatesSnapshot): void {
   const index = frame.index;
   const channel = index.channels[c] as LinkIndex['channels'][number];
-  const sender = snapshot.ports.get(channel.fromKey);
+  const ports = snapshot.ports;
+  let sender: PortRates | undefined;
+  let receiver: PortRates | undefined;
+  if (ports instanceof SlotPorts) {
+    // The embedded store's columns, read by slot into two objects reused channel after channel.
+    const slots = channelSlots(index, ports);
+    const from = slots.from[c] as number;
+    const to = slots.to[c] as number;
+    sender = from >= 0 && ports.read[from] === 1 ? ports.readSlot(from, SENDER) : undefined;
+    receiver = to >= 0 && ports.read[to] === 1 ? ports.readSlot(to, RECEIVER) : undefined;
+  } else {
+    sender = ports.get(channel.fromKey);
+    receiver = ports.get(channel.toKey);
+  }
   if (sender !== undefined) frame.portsRead[index.portOfChannel[c] as number] = 1;
-  const receiver = snapshot.ports.get(channel.toKey);
   writeMeasures(frame, c, channel.fixed, measuresBetween(index, channel, snapshot, sender, receiver));
+}
+
+/** What writeChannel reads a channel's two ends into (measuresBetween keeps neither object). */
+const SENDER = emptyPortRates();
+const RECEIVER = emptyPortRates();
+
+/**
+ * Per channel, the slots of its two ports in an embedded store's answers (−1: none yet), made once
+ * per index and readings; again when the readings have given slots to more ports since.
+ */
+const slotMemos = new WeakMap<
+  LinkIndex,
+  { of: ReadonlyMap<string, number>; slots: number; from: Int32Array; to: Int32Array }
+>();
+
+function channelSlots(index: LinkIndex, ports: SlotPorts): { from: Int32Array; to: Int32Array } {
+  const kept = slotMemos.get(index);
+  if (kept && kept.of === ports.slotOfKey && kept.slots === ports.slots) return kept;
+  const slotOf = (key: string) => {
+    const slot = ports.slotOfKey.get(key);
+    return slot === undefined || slot >= ports.slots ? -1 : slot;
+  };
+  const memo = {
+    of: ports.slotOfKey,
+    slots: ports.slots,
+    from: Int32Array.from(index.channels, (ch) => slotOf(ch.fromKey)),
+    to: Int32Array.from(index.channels, (ch) => slotOf(ch.toKey)),
+  };
+  slotMemos.set(index, memo);
+  return memo;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { slicedLoop } from '../lib/sliced.ts';
 import type { LinkIndex } from '../lib/utilization.ts';
+import { errorsOfPort } from './port-readings.ts';
 import { ERROR_FIELDS, type ErrorField, type ErrorRates, type PortRates } from './types.ts';
 
 /**
@@ -73,7 +74,10 @@ class ErrorReadingBuilder {
   }
 
   add(c: number): void {
-    const errors = this.ports.get((this.index.channels[c] as LinkIndex['channels'][number]).fromKey)?.errors;
+    const errors = errorsOfPort(
+      this.ports,
+      (this.index.channels[c] as LinkIndex['channels'][number]).fromKey,
+    );
     if (errors === undefined) return;
     // The fields in ERROR_FIELDS order, as a mask: no per-port list or string (165,888 ports).
     let mask = 0;

@@ -1,7 +1,7 @@
 import { slicedLoop } from '../lib/sliced.ts';
 import { counterRate } from './counter-rate.ts';
 import { COUNTER_SEEN, FIELD_COUNT, grow, LINK_UP, RATE, STAGED, WAIT_TICK } from './scrape-staging.ts';
-import { ERROR_FIELDS, type ErrorRates, PORT_GAUGES, type PortRates } from './types.ts';
+import { ERROR_FIELDS, type ErrorRates, emptyPortRates, PORT_GAUGES, type PortRates } from './types.ts';
 
 /**
  * The ring keeps data, packets and XmitWait (staged fields 0..4); the error counters and gauges
@@ -181,7 +181,10 @@ export class PortReadings {
   }
 
   private ratesInto(): RatesInto {
-    return { ports: new SlotPorts(this.slots, this.keys), newestMs: Number.NEGATIVE_INFINITY };
+    return {
+      ports: new SlotPorts(this.slots, this.keys, this.keys.length),
+      newestMs: Number.NEGATIVE_INFINITY,
+    };
   }
 
   private rateSlot(
@@ -196,12 +199,12 @@ export class PortReadings {
     const last = this.times[slot * this.depth + (this.head[slot] as number)] as number;
     into.newestMs = Math.max(into.newestMs, last);
     if (nowMs - last > staleAfterMs) return;
-    const rates = this.portRates(slot, windowMs, nowMs - errorStaleAfterMs);
-    const tick = this.waitTick[slot] as number;
-    rates.transmitWaitTickSeconds = Number.isNaN(tick) ? null : tick;
+    const ports = into.ports;
+    this.writeRates(slot, ports, windowMs, nowMs - errorStaleAfterMs);
+    ports.tickSeconds[slot] = this.waitTick[slot] as number;
     const up = this.linkUp[slot] as number;
-    rates.linkUp = up >= 0 && nowMs - (this.linkUpTime[slot] as number) <= staleAfterMs ? up === 1 : null;
-    into.ports.put(slot, rates);
+    ports.linkUp[slot] = up >= 0 && nowMs - (this.linkUpTime[slot] as number) <= staleAfterMs ? up : -1;
+    ports.markRead(slot);
   }
 
   /**
@@ -232,7 +235,8 @@ export class PortReadings {
     return counterRate(start, previous, seconds, maxPerSecond === undefined ? NO_LIMITS : { maxPerSecond });
   }
 
-  private portRates(slot: number, windowMs: number, errorsSinceMs: number): PortRates {
+  /** The port's rates over `windowMs` into the answer's columns (NaN unknown), and its error rates. */
+  private writeRates(slot: number, into: SlotPorts, windowMs: number, errorsSinceMs: number): void {
     const capacity = this.capacity[slot] as number;
     const maxBytesPerSecond = Number.isNaN(capacity) ? undefined : capacity * MAX_RATE_FACTOR;
     const depth = this.depth;
@@ -267,18 +271,25 @@ export class PortReadings {
       this.errorRates[slot] = errors;
       this.errorRatesOf[slot] = readAt;
     }
-    const rates: PortRates = {
-      transmitBytesPerSecond: rated ? this.ringRate(base, oldest, first, last, 0, maxBytesPerSecond) : null,
-      receiveBytesPerSecond: rated ? this.ringRate(base, oldest, first, last, 1, maxBytesPerSecond) : null,
-      transmitPacketsPerSecond: rated ? this.ringRate(base, oldest, first, last, 2, undefined) : null,
-      receivePacketsPerSecond: rated ? this.ringRate(base, oldest, first, last, 3, undefined) : null,
-      transmitWaitTicksPerSecond: rated ? this.ringRate(base, oldest, first, last, 4, undefined) : null,
-      transmitWaitTickSeconds: null,
-      linkUp: null,
-    };
-    if (errors) rates.errors = errors;
-    return rates;
+    const rate = (field: number, max: number | undefined) =>
+      rated ? orNaN(this.ringRate(base, oldest, first, last, field, max)) : Number.NaN;
+    into.transmitBytes[slot] = rate(0, maxBytesPerSecond);
+    into.receiveBytes[slot] = rate(1, maxBytesPerSecond);
+    into.transmitPackets[slot] = rate(2, undefined);
+    into.receivePackets[slot] = rate(3, undefined);
+    into.waitTicks[slot] = rate(4, undefined);
+    into.errors[slot] = errors;
   }
+}
+
+/** null as a column keeps it: NaN. */
+function orNaN(value: number | null): number {
+  return value === null ? Number.NaN : value;
+}
+
+/** A column's NaN as a PortRates field: null. */
+function orNull(value: number): number | null {
+  return Number.isNaN(value) ? null : value;
 }
 
 /**
@@ -292,32 +303,86 @@ export function sameErrorObjects(
   return a instanceof SlotPorts && b instanceof SlotPorts ? a.sameErrorsAs(b) : undefined;
 }
 
+/** A port's error rates in an answer, without making its PortRates object where the answer holds columns. */
+export function errorsOfPort(ports: ReadonlyMap<string, PortRates>, key: string): ErrorRates | undefined {
+  if (!(ports instanceof SlotPorts)) return ports.get(key)?.errors;
+  const slot = ports.slotWithReading(key);
+  return slot < 0 ? undefined : ports.errors[slot];
+}
+
 interface RatesInto {
   ports: SlotPorts;
   newestMs: number;
 }
 
 /**
- * One answer's port rates by port key, held by slot: the readings' key → slot map (which only
- * grows) and an array by slot, instead of a new Map of 165,888 entries every tick at
- * fat-tree-27648. Read-only once `done`; a key given a slot after it was made is not in it.
+ * One answer's port rates by port key, held by slot in columns: the readings' key → slot map (which
+ * only grows) and a typed array per rate, instead of a new Map of 165,888 PortRates objects every
+ * tick at fat-tree-27648 (objects that lived a tick, long enough for the old generation's
+ * collector). `get` makes a port's object when asked; the frame reads the columns (`readSlot`).
+ * Read-only once `done`; a key given a slot after it was made is not in it.
  */
-class SlotPorts implements ReadonlyMap<string, PortRates> {
-  private readonly bySlot: (PortRates | undefined)[] = [];
+export class SlotPorts implements ReadonlyMap<string, PortRates> {
+  readonly read: Uint8Array;
+  readonly transmitBytes: Float64Array;
+  readonly receiveBytes: Float64Array;
+  readonly transmitPackets: Float64Array;
+  readonly receivePackets: Float64Array;
+  readonly waitTicks: Float64Array;
+  readonly tickSeconds: Float64Array;
+  /** 1 up, 0 down, −1 unknown. */
+  readonly linkUp: Int8Array;
+  /** The port's error rates (the same object while its error reading is), undefined when none. */
+  readonly errors: (ErrorRates | undefined)[];
   private count = 0;
 
   constructor(
-    private readonly slotOfKey: ReadonlyMap<string, number>,
+    readonly slotOfKey: ReadonlyMap<string, number>,
     private readonly keyOfSlot: readonly string[],
-  ) {}
+    /** Slots at the time of the answer: a key given a slot later is not in it. */
+    readonly slots: number,
+  ) {
+    this.read = new Uint8Array(slots);
+    this.transmitBytes = new Float64Array(slots);
+    this.receiveBytes = new Float64Array(slots);
+    this.transmitPackets = new Float64Array(slots);
+    this.receivePackets = new Float64Array(slots);
+    this.waitTicks = new Float64Array(slots);
+    this.tickSeconds = new Float64Array(slots);
+    this.linkUp = new Int8Array(slots);
+    this.errors = new Array(slots);
+  }
 
-  put(slot: number, rates: PortRates): void {
-    if (this.bySlot[slot] === undefined) this.count++;
-    this.bySlot[slot] = rates;
+  markRead(slot: number): void {
+    if (this.read[slot] === 0) this.count++;
+    this.read[slot] = 1;
   }
 
   done(): ReadonlyMap<string, PortRates> {
     return this;
+  }
+
+  /** The slot of `key` in this answer, when it has a reading of the port; −1 otherwise. */
+  slotWithReading(key: string): number {
+    const slot = this.slotOfKey.get(key);
+    return slot !== undefined && this.read[slot] === 1 ? slot : -1;
+  }
+
+  /** The port of `slot` as an object: into `out` (reused by a caller that reads it at once) or a new one. */
+  readSlot(slot: number, out: PortRates = emptyPortRates()): PortRates {
+    out.transmitBytesPerSecond = orNull(this.transmitBytes[slot] as number);
+    out.receiveBytesPerSecond = orNull(this.receiveBytes[slot] as number);
+    out.transmitPacketsPerSecond = orNull(this.transmitPackets[slot] as number);
+    out.receivePacketsPerSecond = orNull(this.receivePackets[slot] as number);
+    out.transmitWaitTicksPerSecond = orNull(this.waitTicks[slot] as number);
+    out.transmitWaitTickSeconds = orNull(this.tickSeconds[slot] as number);
+    const up = this.linkUp[slot] as number;
+    out.linkUp = up < 0 ? null : up === 1;
+    const errors = this.errors[slot];
+    if (errors !== undefined) out.errors = errors;
+    // A reused object keeps its shape (no delete): without errors is undefined, as absent reads.
+    else if (out.errors !== undefined) (out as { errors?: ErrorRates | undefined }).errors = undefined;
+    return out;
   }
 
   /**
@@ -326,13 +391,11 @@ class SlotPorts implements ReadonlyMap<string, PortRates> {
    */
   sameErrorsAs(other: SlotPorts): boolean {
     if (other.slotOfKey !== this.slotOfKey || other.count !== this.count) return false;
-    const a = this.bySlot;
-    const b = other.bySlot;
-    const n = Math.max(a.length, b.length);
+    const n = Math.max(this.slots, other.slots);
     for (let slot = 0; slot < n; slot++) {
-      const x = a[slot];
-      const y = b[slot];
-      if (x === undefined ? y !== undefined : y === undefined || x.errors !== y.errors) return false;
+      const here = this.read[slot] === 1;
+      if (here !== (other.read[slot] === 1)) return false;
+      if (here && this.errors[slot] !== other.errors[slot]) return false;
     }
     return true;
   }
@@ -342,24 +405,22 @@ class SlotPorts implements ReadonlyMap<string, PortRates> {
   }
 
   get(key: string): PortRates | undefined {
-    const slot = this.slotOfKey.get(key);
-    return slot === undefined ? undefined : this.bySlot[slot];
+    const slot = this.slotWithReading(key);
+    return slot < 0 ? undefined : this.readSlot(slot);
   }
 
   has(key: string): boolean {
-    return this.get(key) !== undefined;
+    return this.slotWithReading(key) >= 0;
   }
 
   *entries(): MapIterator<[string, PortRates]> {
-    const { bySlot, keyOfSlot } = this;
-    for (let slot = 0; slot < bySlot.length; slot++) {
-      const rates = bySlot[slot];
-      if (rates !== undefined) yield [keyOfSlot[slot] as string, rates];
-    }
+    for (let slot = 0; slot < this.slots; slot++)
+      if (this.read[slot] === 1) yield [this.keyOfSlot[slot] as string, this.readSlot(slot)];
   }
 
   *keys(): MapIterator<string> {
-    for (const [key] of this.entries()) yield key;
+    for (let slot = 0; slot < this.slots; slot++)
+      if (this.read[slot] === 1) yield this.keyOfSlot[slot] as string;
   }
 
   *values(): MapIterator<PortRates> {

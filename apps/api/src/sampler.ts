@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { compactFrame } from './lib/compact-tick.ts';
 import { frameForSliced, type LinkFrame, statesOf, summarizeLiveInTurns } from './lib/frame.ts';
 import { redactAddresses } from './lib/redact.ts';
+import { stringifyInSlices } from './lib/sliced.ts';
 import { deflateFrame, deflateFrameAsync, type StreamEncoding } from './lib/sse-deflate.ts';
 import { staleAfterSeconds } from './lib/staleness.ts';
 import type { FabricSummary, LinkDirectionState, LinkIndex } from './lib/utilization.ts';
@@ -319,6 +320,15 @@ export class Sampler {
     return Buffer.from(`data: ${json}\n\n`, 'utf8');
   }
 
+  /** The compact message as `serialized` writes it, its long arrays in slices of the loop. */
+  private async serializedInSlices(tick: Tick): Promise<Buffer> {
+    const json = await stringifyInSlices(
+      compactFrame(tick, tick.frame) as unknown as Record<string, unknown>,
+    );
+    this.serializations.compact++;
+    return Buffer.from(`data: ${json}\n\n`, 'utf8');
+  }
+
   /**
    * `encode` for the tick's delivery, with the loop free between its stages: serialized after a
    * turn, and deflated on libuv's thread pool, not on this thread
@@ -336,7 +346,7 @@ export class Sampler {
       frame = await deflateFrameAsync(plain);
     } else {
       await nextTurn();
-      frame = this.serialized(tick, view);
+      frame = view === 'compact' ? await this.serializedInSlices(tick) : this.serialized(tick, view);
     }
     if (this.latest !== tick) return null;
     const again = this.encoded.get(channel);

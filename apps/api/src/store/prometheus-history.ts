@@ -1,26 +1,14 @@
 import type { FabricEvent } from '../events/event-log.ts';
 import { frameOf, type LinkFrame, statesOf } from '../lib/frame.ts';
-import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../lib/link-errors.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
-import {
-  combineLinkUp,
-  directionState,
-  type FabricSummary,
-  type LinkDirectionState,
-  type LinkIndex,
-} from '../lib/utilization.ts';
+import type { FabricSummary, LinkIndex } from '../lib/utilization.ts';
 import { CABLED, EDGE_SERIES, LINK_UP } from './edge-series.ts';
 import { EdgeLive } from './prometheus-live.ts';
-import { type InstantSample, type PromqlClient, sampleValue } from './promql-client.ts';
-import type { FabricAt, LinkPoint, LinkSeries, Ranking, SummaryPoint, TimeQueries } from './time-queries.ts';
+import { type PromqlClient, sampleValue } from './promql-client.ts';
+import type { FabricAt, LinkPoint, LinkSeries, SummaryPoint, TimeQueries } from './time-queries.ts';
 import { portKey } from './types.ts';
 
 export { CABLED, EDGE_SERIES, LINK_UP };
-
-/** A series' port key: its (node_guid, port); of a direction series, its sending port. */
-function portOf(s: { metric: Record<string, string> }): string {
-  return portKey(s.metric.node_guid ?? '', s.metric.port ?? '');
-}
 
 function labelValue(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
@@ -108,78 +96,6 @@ export class PrometheusTimeQueries implements TimeQueries {
 
   async linksAt(timeMs: number, signal?: AbortSignal): Promise<FabricAt> {
     return { timeMs, links: statesOf(await this.frameAt(timeMs, signal)) };
-  }
-
-  /**
-   * The top `limit` directions by `by` at `timeMs`, ranked by the TSDB (topk); only their own
-   * series are read back (`and on (node_guid, port)`: a direction is its sending port).
-   */
-  async topAt(timeMs: number, ranking: Ranking, signal?: AbortSignal): Promise<FabricAt> {
-    const { directionBytes, directionUtilization, directionWait } = this.names;
-    // Direction series carry both ends' types: ISLs are switch to switch, host links the rest.
-    const filter =
-      ranking.kind === 'isl'
-        ? ['{node_type="switch",remote_node_type="switch"}']
-        : ranking.kind === 'host'
-          ? ['{node_type!="switch"}', '{remote_node_type!="switch"}']
-          : [''];
-    const series =
-      ranking.by === 'utilization'
-        ? directionUtilization
-        : ranking.by === 'bytesPerSecond'
-          ? directionBytes
-          : directionWait;
-    const source = filter.map((f) => this.perDirection(`${series}${f}`)).join(' or ');
-    // The TSDB ranks once; then only the chosen ports' series are read, selected by their GUIDs
-    // and ports (the index finds them; the few extra a regex pair admits are dropped here).
-    const chosen = await this.client.query(`topk(${Math.floor(ranking.limit)}, ${source})`, timeMs, signal);
-    const channels = chosen
-      .map((s) => this.bySender.get(portOf(s)))
-      .filter((c): c is LinkIndex['channels'][number] => c !== undefined);
-    if (channels.length === 0) return { timeMs, links: [] };
-    const alternatives = (values: Iterable<string>) =>
-      [...new Set(values)].map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\\\$&')).join('|');
-    const guidOf = (name: string) => this.index.fabric.nodeByName.get(name)?.guid ?? '';
-    const ends = channels.flatMap((c) => [c.fixed.from, c.fixed.to]);
-    const near = `{node_guid=~"${alternatives(channels.map((c) => guidOf(c.fixed.from.node)))}",port=~"${alternatives(channels.map((c) => String(c.fixed.from.port)))}"}`;
-    const both = `{node_guid=~"${alternatives(ends.map((e) => guidOf(e.node)))}",port=~"${alternatives(ends.map((e) => String(e.port)))}"}`;
-    const [bytes, waits, ups] = await Promise.all([
-      this.client.query(this.perDirection(`${directionBytes}${near}`), timeMs, signal),
-      this.client.query(this.perDirection(`${directionWait}${near}`), timeMs, signal),
-      this.client.query(this.held(`${LINK_UP}${both}`), timeMs, signal),
-    ]);
-    return { timeMs, links: this.states(channels, bytes, waits, ups) };
-  }
-
-  /** Link directions from the answers of an instant: bytes per direction, waits and states per port. */
-  private states(
-    channels: readonly LinkIndex['channels'][number][],
-    bytes: InstantSample[],
-    waits: InstantSample[],
-    ups: InstantSample[],
-  ): LinkDirectionState[] {
-    // A direction's series is keyed by its sending port.
-    const bytesBySender = new Map(bytes.map((s) => [portOf(s), sampleValue(s.value[1])]));
-    const waitByPort = new Map(waits.map((s) => [portOf(s), sampleValue(s.value[1])]));
-    const upByPort = new Map(
-      ups.map((s) => {
-        const v = sampleValue(s.value[1]);
-        return [portOf(s), v === null ? null : v === 1];
-      }),
-    );
-    return channels.map(({ fixed, fromKey, toKey }) =>
-      directionState(fixed, {
-        bytesPerSecond: bytesBySender.get(fromKey) ?? null,
-        // Not asked at past instants: the history keeps utilization, wait and link state (docs/history.md).
-        packetsPerSecond: null,
-        transmitWaitTicksPerSecond: null,
-        transmitWaitFraction: waitByPort.get(fromKey) ?? null,
-        linkUp: combineLinkUp(upByPort.get(fromKey), upByPort.get(toKey)),
-        // Error rates and categories are live only (docs/history.md).
-        errors: UNKNOWN_ERRORS,
-        categories: UNKNOWN_CATEGORIES,
-      }),
-    );
   }
 
   /**

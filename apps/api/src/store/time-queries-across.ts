@@ -46,17 +46,10 @@ export function queriesAcrossDrawings(drawings: readonly DrawingQueries[]): Time
     });
     return out;
   };
-  const everyTopAt = drawings.every((d) => d.queries.topAt);
   return {
     resolutionMs: last.queries.resolutionMs,
     frameAt: (timeMs, signal) => at(timeMs).queries.frameAt(timeMs, signal),
     linksAt: (timeMs, signal) => at(timeMs).queries.linksAt(timeMs, signal),
-    ...(everyTopAt
-      ? {
-          topAt: (timeMs, ranking, signal) =>
-            (at(timeMs).queries.topAt as NonNullable<TimeQueries['topAt']>)(timeMs, ranking, signal),
-        }
-      : {}),
     summaryAt: (timeMs, signal) => at(timeMs).queries.summaryAt(timeMs, signal),
     async summaryRange(range, signal) {
       const answers = await Promise.all(

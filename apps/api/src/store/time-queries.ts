@@ -10,12 +10,6 @@ export interface FabricAt {
   links: LinkDirectionState[];
 }
 
-export interface Ranking {
-  by: 'utilization' | 'bytesPerSecond' | 'transmitWaitFraction';
-  limit: number;
-  kind?: 'isl' | 'host' | undefined;
-}
-
 export interface SummaryPoint {
   timeMs: number;
   /** Null when nothing was known at that instant, never 0 for unknown. */
@@ -53,11 +47,6 @@ export interface TimeQueries {
   frameAt(timeMs: number, signal?: AbortSignal): Promise<LinkFrame>;
   /** Every link direction at `timeMs` as objects: `statesOf(frameAt(timeMs))`. */
   linksAt(timeMs: number, signal?: AbortSignal): Promise<FabricAt>;
-  /**
-   * The `limit` directions ranked highest by `by` at `timeMs` (of `kind` when given), for a store
-   * that ranks where the data is (PromQL topk); absent: the caller ranks linksAt's answer.
-   */
-  topAt?(timeMs: number, ranking: Ranking, signal?: AbortSignal): Promise<FabricAt>;
   /** The summary at `timeMs` (the sampler's summary, as it was then). */
   summaryAt(timeMs: number, signal?: AbortSignal): Promise<FabricSummary>;
   summaryRange(range: TimeRange, signal?: AbortSignal): Promise<SummaryPoint[]>;

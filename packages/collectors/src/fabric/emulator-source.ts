@@ -239,12 +239,25 @@ export function portSamplesFromEmulatorArrow(
     const name = (ERROR_COUNTERS[key] as ErrorCounterSpec).emulator;
     if (name !== undefined && names.has(name)) errorColumns.push([key, get(name)]);
   }
+  // Most ports read the same error values as the port before (all idle): they share its object
+  // (samples are never changed once read) instead of 165,888 objects that live until the next read.
+  let last: PortErrorCounters | undefined;
   const errorsAt = (i: number): PortErrorCounters => {
+    if (last !== undefined) {
+      let same = true;
+      for (let k = 0; k < errorColumns.length && same; k++) {
+        const [key, column] = errorColumns[k] as [ErrorCounterKey, ArrayLike<unknown>];
+        const v = column[i];
+        same = last[key] === (v === undefined || v === null ? undefined : Number(v));
+      }
+      if (same) return last;
+    }
     const errors: PortErrorCounters = {};
     for (const [key, column] of errorColumns) {
       const v = column[i];
       if (v !== undefined && v !== null) errors[key] = Number(v);
     }
+    last = errors;
     return errors;
   };
   const ports: PortSample[] = new Array(rows);

@@ -1,4 +1,5 @@
 import type { EventLog } from '../events/event-log.ts';
+import { readBodyInSlices } from '../lib/read-body.ts';
 import { slicedLoop } from '../lib/sliced.ts';
 import { type ScrapeTiming, scrapeTiming } from '../lib/staleness.ts';
 import type { LinkIndex } from '../lib/utilization.ts';
@@ -391,11 +392,7 @@ export class EmbeddedStore implements MetricsStore {
     t = performance.now();
     if ((response.headers.get('content-type') ?? '').startsWith(ARROW_STREAM_MEDIA_TYPE)) {
       stats.format = 'arrow';
-      const bytes = new Uint8Array(await response.arrayBuffer());
-      const length = Number(response.headers.get('content-length') ?? Number.NaN);
-      if (Number.isFinite(length) && length !== bytes.byteLength)
-        throw new Error(`answer cut short: ${bytes.byteLength} of ${length} bytes`);
-      const scrape = readArrowScrape(bytes);
+      const scrape = readArrowScrape(await readBodyInSlices(response));
       stats.bodyMs = performance.now() - t;
       t = performance.now();
       stats.samples = await this.commitArrow(

@@ -37,8 +37,8 @@ const RULES: Readonly<Record<string, Rule>> = {
   'apps/web': {
     src: [],
     typesOnly: ['@fabscope/contracts'],
-    // The one rate formatter, shared with `fabscope top`.
-    plain: ['@fabscope/contracts/units'],
+    // The one rate formatter, shared with `fabscope top`; the names the wire uses (traffic patterns).
+    plain: ['@fabscope/contracts/units', '@fabscope/contracts/names'],
     tests: ['@fabscope/contracts'],
   },
   'apps/cli': {

@@ -1,7 +1,7 @@
 import { type ObjectOptions, type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { FabricTypeSchema, NodeTypeSchema } from './emulator.ts';
 import { ERROR_FIELDS } from './errors.ts';
-import { CATEGORY_NAMES } from './names.ts';
+import { CATEGORY_NAMES, TRAFFIC_PATTERNS } from './names.ts';
 import { Nullable } from './nullable.ts';
 import { PageAnswerFields, PageQueryFields } from './paging.ts';
 import { TimeParam } from './time.ts';
@@ -540,17 +540,6 @@ const JobName = Type.String({
   pattern: '^[^\\u0000-\\u001f\\u007f]*\\S[^\\u0000-\\u001f\\u007f]*$',
   description: 'The job the flows belong to (GET /jobs); default a generated name per request',
 });
-
-export const TRAFFIC_PATTERNS = [
-  'pairs',
-  'shift',
-  'permutation',
-  'all-to-all',
-  'incast',
-  'bisection',
-  'iperf',
-  'storage',
-] as const;
 
 /** The fields each pattern needs: the schema states them (allOf below) and the API checks them. */
 export const TRAFFIC_FIELDS_NEEDED = {

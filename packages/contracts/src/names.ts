@@ -12,3 +12,15 @@ export const CATEGORY_NAMES = [
   'routing',
 ] as const;
 export type CategoryName = (typeof CATEGORY_NAMES)[number];
+
+/** The traffic patterns the API starts (`POST /traffic`'s `pattern`), in the order a form offers them. */
+export const TRAFFIC_PATTERNS = [
+  'pairs',
+  'shift',
+  'permutation',
+  'all-to-all',
+  'incast',
+  'bisection',
+  'iperf',
+  'storage',
+] as const;

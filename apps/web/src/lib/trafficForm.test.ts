@@ -84,7 +84,7 @@ describe('the Traffic panel form', () => {
 });
 
 describe('the patterns offered', () => {
-  it('are exactly the API’s (the web takes the contract’s types only, so it lists them itself)', () => {
+  it('are exactly the API’s', () => {
     expect([...TRAFFIC_KINDS].sort()).toEqual([...TRAFFIC_PATTERNS].sort());
   });
 });

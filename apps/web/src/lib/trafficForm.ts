@@ -1,3 +1,4 @@
+import { TRAFFIC_PATTERNS } from '@fabscope/contracts/names';
 import type { TrafficRequest } from '../api/types.ts';
 
 /**
@@ -7,16 +8,8 @@ import type { TrafficRequest } from '../api/types.ts';
 
 export type TrafficKind = TrafficRequest['pattern'];
 
-export const TRAFFIC_KINDS: readonly TrafficKind[] = [
-  'pairs',
-  'shift',
-  'permutation',
-  'all-to-all',
-  'incast',
-  'bisection',
-  'iperf',
-  'storage',
-];
+/** Every pattern the API offers, the contract's own list (a plain module: no schema in the bundle). */
+export const TRAFFIC_KINDS: readonly TrafficKind[] = TRAFFIC_PATTERNS;
 
 export interface TrafficDraft {
   kind: TrafficKind;

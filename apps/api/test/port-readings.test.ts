@@ -73,7 +73,9 @@ describe("the embedded store's port readings", () => {
     expect(new Map(sliced.ports)).toEqual(new Map(atOnce.ports));
     expect([...atOnce.ports.values()]).toHaveLength(2);
     const seen: string[] = [];
-    atOnce.ports.forEach((_, key) => seen.push(key));
+    atOnce.ports.forEach((_, key) => {
+      seen.push(key);
+    });
     expect(seen).toEqual(['a', 'b']);
   });
 

@@ -67,6 +67,10 @@ describe('GET /links/export at fat-tree-6912', () => {
         emulator: null,
       },
       listenHost: '127.0.0.1',
+      // What these tests check is the export and its concurrency bound; a suite running beside
+      // them on two cores can lag this loop past the default delay limit, which would refuse an
+      // export for pressure (pressure.test.ts tests that refusal).
+      pressure: { maxEventLoopDelayMs: 60_000 },
     });
     await sampler.sample();
     await app.listen({ host: '127.0.0.1', port: 0 });

@@ -37,7 +37,9 @@ export const DEFAULT_MAX_EVENT_LOOP_DELAY_MS = 1000;
 const SAMPLE_INTERVAL_MS = 1000;
 
 const PRESSURE_NAMES: Record<string, (value: number) => string> = {
-  eventLoopDelay: (v) => `event-loop delay ${Math.round(v)} ms`,
+  // Infinity: the loop was held through a whole sample interval (no delay was measured in it).
+  eventLoopDelay: (v) =>
+    Number.isFinite(v) ? `event-loop delay ${Math.round(v)} ms` : 'event loop held through the last second',
   rssBytes: (v) => `resident memory ${Math.round(v / 2 ** 20)} MiB`,
   heapUsedBytes: (v) => `heap ${Math.round(v / 2 ** 20)} MiB`,
   eventLoopUtilization: (v) => `event loop ${Math.round(v * 100)} % busy`,

@@ -1,9 +1,9 @@
-import { buildScenario, fatTreeRouting } from '@fabscope/topology';
+import { buildScenario } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
 import { LinkIndex } from '../src/lib/utilization.ts';
 import { Sampler } from '../src/sampler.ts';
 import { emptyPortRates, type MetricsStore } from '../src/store/types.ts';
+import { buildTestApp } from './helper.ts';
 
 const fabric = buildScenario('ar-demo');
 const index = new LinkIndex(fabric);
@@ -27,18 +27,15 @@ function holdLoop(ms: number): void {
 }
 
 describe('expensive routes under pressure', () => {
-  let app: Awaited<ReturnType<typeof buildApp>>;
+  let app: Awaited<ReturnType<typeof buildTestApp>>;
   let base: string;
   beforeAll(async () => {
     const sampler = new Sampler(store, index, 60_000);
-    app = await buildApp({
-      state: {
-        fabric: { fabric, tables: fatTreeRouting(fabric), linkIndex: index },
-        store,
-        sampler,
-        emulator: null,
-      },
-      listenHost: '127.0.0.1',
+    app = await buildTestApp({
+      fabric,
+      linkIndex: index,
+      store,
+      sampler,
       pressure: { maxEventLoopDelayMs: 200, retryAfterSeconds: 7 },
     });
     await sampler.sample();

@@ -144,19 +144,7 @@ export class LinkHistory {
     let reading: ErrorReading | undefined;
     if (ports.size > 0) {
       const last = this.readingSource;
-      let same = last !== null && last.ports.size === ports.size;
-      if (last && same) {
-        const quick = sameErrorObjects(last.ports, ports);
-        if (quick !== undefined) same = quick;
-        else {
-          const entries = ports.entries();
-          await slicedLoop(ports.size, () => {
-            if (!same) return;
-            const [key, port] = entries.next().value as [string, PortRates];
-            if (last.ports.get(key)?.errors !== port.errors) same = false;
-          });
-        }
-      }
+      const same = last !== null && (await sameErrors(last.ports, ports, slicedLoop));
       if (last && same) reading = last.reading;
       else {
         reading = await errorReadingSliced(index, ports, last?.reading);
@@ -180,18 +168,7 @@ export class LinkHistory {
     const { index, ports } = frame;
     if (ports.size === 0) return undefined;
     const last = this.readingSource;
-    if (last && last.ports.size === ports.size) {
-      let same = sameErrorObjects(last.ports, ports);
-      if (same === undefined) {
-        same = true;
-        for (const [key, port] of ports)
-          if (last.ports.get(key)?.errors !== port.errors) {
-            same = false;
-            break;
-          }
-      }
-      if (same) return last.reading;
-    }
+    if (last && sameErrors(last.ports, ports, plainLoop) === true) return last.reading;
     const reading = errorReadingOf(index, ports, last?.reading);
     this.readingSource = { ports, reading };
     return reading;
@@ -347,3 +324,31 @@ export const BYTES_PER_DIRECTION = 6;
 export const DEFAULT_HISTORY_SECONDS = 3600;
 /** 1 h at fat-tree-27648 (165,888 directions, one frame per 10 s) is 359 MB: this leaves room. */
 export const DEFAULT_HISTORY_MAX_BYTES = 512 * 1024 * 1024;
+
+/** `body(i)` for i = 0 … n−1 at once (slicedLoop's synchronous twin). */
+function plainLoop(n: number, body: (i: number) => void): void {
+  for (let i = 0; i < n; i++) body(i);
+}
+
+/**
+ * Whether `ports` has the ports of `before`, each with the same error-rates object (a store gives a
+ * port's again until its next error reading): slot by slot for the embedded store's answers
+ * (sameErrorObjects), else key by key through `loop` — in slices of the event loop, or at once.
+ */
+function sameErrors(
+  before: ReadonlyMap<string, PortRates>,
+  ports: ReadonlyMap<string, PortRates>,
+  loop: (n: number, body: (i: number) => void) => void | Promise<void>,
+): boolean | Promise<boolean> {
+  if (before.size !== ports.size) return false;
+  const quick = sameErrorObjects(before, ports);
+  if (quick !== undefined) return quick;
+  let same = true;
+  const entries = ports.entries();
+  const looped = loop(ports.size, () => {
+    if (!same) return;
+    const [key, port] = entries.next().value as [string, PortRates];
+    if (before.get(key)?.errors !== port.errors) same = false;
+  });
+  return looped instanceof Promise ? looped.then(() => same) : same;
+}

@@ -159,7 +159,7 @@ export class PortReadings {
     const into = this.ratesInto();
     for (let slot = 0; slot < this.keys.length; slot++)
       this.rateSlot(slot, into, nowMs, staleAfterMs, windowMs, errorStaleAfterMs);
-    return { ports: into.ports.done(), newestMs: into.newestMs };
+    return { ports: into.ports, newestMs: into.newestMs };
   }
 
   /**
@@ -177,7 +177,7 @@ export class PortReadings {
     await slicedLoop(this.keys.length, (slot) =>
       this.rateSlot(slot, into, nowMs, staleAfterMs, windowMs, errorStaleAfterMs),
     );
-    return { ports: into.ports.done(), newestMs: into.newestMs };
+    return { ports: into.ports, newestMs: into.newestMs };
   }
 
   private ratesInto(): RatesInto {
@@ -320,7 +320,7 @@ interface RatesInto {
  * only grows) and a typed array per rate, instead of a new Map of 165,888 PortRates objects every
  * tick at fat-tree-27648 (objects that lived a tick, long enough for the old generation's
  * collector). `get` makes a port's object when asked; the frame reads the columns (`readSlot`).
- * Read-only once `done`; a key given a slot after it was made is not in it.
+ * Read-only once answered; a key given a slot after it was made is not in it.
  */
 export class SlotPorts implements ReadonlyMap<string, PortRates> {
   readonly read: Uint8Array;
@@ -356,10 +356,6 @@ export class SlotPorts implements ReadonlyMap<string, PortRates> {
   markRead(slot: number): void {
     if (this.read[slot] === 0) this.count++;
     this.read[slot] = 1;
-  }
-
-  done(): ReadonlyMap<string, PortRates> {
-    return this;
   }
 
   /** The slot of `key` in this answer, when it has a reading of the port; −1 otherwise. */

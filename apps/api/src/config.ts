@@ -26,6 +26,12 @@ export interface ApiConfig {
    * undefined: promql-client.ts's default (2).
    */
   tsdbMaxConcurrentQueries: number | undefined;
+  /**
+   * Where the live view reads with a TSDB (FABSCOPE_LIVE_SOURCE): `tsdb` (default) asks it;
+   * `collectors` reads FABSCOPE_COLLECTOR_URLS itself, as the embedded store does, and asks the
+   * TSDB only for history, events and alerts (docs/scaling.md: a fabric too large for its dense reads).
+   */
+  liveSource: LiveSource;
   /** Whose series the store reads counters from: fabscope's collectors or an exporter already running. */
   metricsSource: MetricsSource;
   /** node_exporter `instance` (host:port) → topology node name; default the instance's host part. */
@@ -223,6 +229,34 @@ export function defaultDataDir(env: NodeJS.ProcessEnv): string | undefined {
   return undefined;
 }
 
+export const LIVE_SOURCES = ['tsdb', 'collectors'] as const;
+export type LiveSource = (typeof LIVE_SOURCES)[number];
+
+function liveSourceFrom(env: NodeJS.ProcessEnv): LiveSource {
+  const value = env.FABSCOPE_LIVE_SOURCE || 'tsdb';
+  if (!(LIVE_SOURCES as readonly string[]).includes(value))
+    throw new ConfigError(`FABSCOPE_LIVE_SOURCE must be one of ${LIVE_SOURCES.join(', ')}, got "${value}"`);
+  return value as LiveSource;
+}
+
+/**
+ * What FABSCOPE_LIVE_SOURCE=collectors needs besides itself, checked once the whole config is
+ * known (the demo sets the TSDB's and the collectors' URLs itself).
+ */
+export function checkLiveSource(
+  config: Pick<ApiConfig, 'liveSource' | 'prometheusUrl' | 'collectorUrls'>,
+): void {
+  if (config.liveSource !== 'collectors') return;
+  if (!config.prometheusUrl)
+    throw new ConfigError(
+      'FABSCOPE_LIVE_SOURCE=collectors reads the live view beside a TSDB: set PROMETHEUS_URL (without one, the embedded store reads the collectors anyway)',
+    );
+  if (config.collectorUrls.length === 0)
+    throw new ConfigError(
+      'FABSCOPE_LIVE_SOURCE=collectors needs the collectors to read: set FABSCOPE_COLLECTOR_URLS',
+    );
+}
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -342,6 +376,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       `FABSCOPE_HISTORY_MAX_BYTES must be a number of bytes 1048576..1099511627776, got "${env.FABSCOPE_HISTORY_MAX_BYTES}"`,
     );
   }
+  const liveSource = liveSourceFrom(env);
   const fabricSource = (env.FABSCOPE_FABRIC || 'emulator') as FabricSourceKind;
   if (!FABRIC_SOURCE_KINDS.includes(fabricSource)) {
     throw new ConfigError(
@@ -379,6 +414,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     sampleIntervalMs: interval,
     prometheusRateWindow: window,
     tsdbMaxConcurrentQueries: maxQueries,
+    liveSource,
     metricsSource: source,
     nodeExporterHosts: pairs(
       'FABSCOPE_NODE_EXPORTER_HOSTS',

@@ -77,7 +77,7 @@ export const DELIVERY_BATCH = 50;
 /** Health of a snapshot `elapsedSeconds` after it was read: ages keep growing between ticks. */
 function healthOf(
   snapshot: { ok: boolean; error?: string | undefined; lastSampleAgeSeconds: number | null },
-  kind: MetricsStore['kind'],
+  store: Pick<MetricsStore, 'kind' | 'liveSource'>,
   intervalMs: number,
   staleAfter: number,
   elapsedSeconds: number,
@@ -90,7 +90,8 @@ function healthOf(
   const fresh = age !== null && age <= staleAfter;
   const health: Health = {
     status: !snapshot.ok ? 'degraded' : fresh ? 'ok' : 'stale',
-    store: kind,
+    store: store.kind,
+    ...(store.liveSource ? { liveSource: store.liveSource } : {}),
     lastSampleAgeSeconds: age,
     intervalMs,
     staleAfterSeconds: staleAfter,
@@ -250,7 +251,7 @@ export class Sampler {
     if (s === null) {
       return healthOf(
         { ok: true, lastSampleAgeSeconds: null },
-        this.store.kind,
+        this.store,
         this.intervalMs,
         staleAfterSeconds(this.intervalMs),
         0,
@@ -259,7 +260,7 @@ export class Sampler {
     }
     return healthOf(
       s,
-      this.store.kind,
+      this.store,
       this.intervalMs,
       s.staleAfter,
       (nowMs - s.timeMs) / 1000,
@@ -372,7 +373,7 @@ export class Sampler {
       staleAfter,
       ...(snapshot.error === undefined ? {} : { error: snapshot.error }),
     };
-    const { health } = healthOf(read, this.store.kind, this.intervalMs, staleAfter, 0, topologyVersion);
+    const { health } = healthOf(read, this.store, this.intervalMs, staleAfter, 0, topologyVersion);
     const tick = tickOf(summary.time, health, summary, frame);
     this.latest = tick;
     this.latestSnapshot = read;

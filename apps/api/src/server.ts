@@ -7,7 +7,7 @@ import {
 } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { type ApiConfig, defaultSampleIntervalMs } from './config.ts';
+import { type ApiConfig, checkLiveSource, defaultSampleIntervalMs } from './config.ts';
 import { emulatorTimeoutMs } from './emulator-client.ts';
 import { type EventLog, FileEventLog, MemoryEventLog } from './events/event-log.ts';
 import { RecordingEmulatorClient } from './events/recording-emulator.ts';
@@ -24,6 +24,7 @@ import { RoutingFollower } from './routing-follower.ts';
 import { Sampler } from './sampler.ts';
 import type { SmTablesFollower } from './sm-tables/follower.ts';
 import { smTablesFollowerFor } from './sm-tables/from-config.ts';
+import { CollectorsBesideTsdb } from './store/collectors-beside-tsdb.ts';
 import { EmbeddedStore } from './store/embedded.ts';
 import { historyDirFor } from './store/history-file/fabric-dir.ts';
 import { PrometheusStore } from './store/prometheus.ts';
@@ -69,18 +70,9 @@ export async function startApi(
     : historyDirFor(config.dataDir ?? config.defaultDataDir, linkIndex);
   const eventsDir = config.eventsDir ?? historyDir?.path;
   const events: EventLog = eventsDir ? new FileEventLog(eventsDir) : new MemoryEventLog();
+  checkLiveSource(config);
   let store: MetricsStore;
-  if (config.prometheusUrl) {
-    store = new PrometheusStore({
-      url: config.prometheusUrl,
-      rateWindow: config.prometheusRateWindow,
-      mapping: seriesMappingFor(config, fabric),
-      scrapeIntervalMs: intervalMs,
-      staleAfterSeconds: prometheusStaleAfterSeconds(intervalMs),
-      timeoutMs: Math.max(5000, 2 * intervalMs),
-      maxConcurrentQueries: config.tsdbMaxConcurrentQueries,
-    });
-  } else {
+  const embeddedStore = (history: boolean) => {
     if (config.collectorUrls.length === 0) {
       throw new Error(
         'the embedded store needs collectors to scrape: set FABSCOPE_COLLECTOR_URLS or PROMETHEUS_URL',
@@ -92,11 +84,26 @@ export async function startApi(
       mapping: seriesMappingFor(config, fabric),
       historySeconds: config.historySeconds,
       historyMaxBytes: config.historyMaxBytes,
-      historyDir: historyDir ?? undefined,
-      events,
+      historyDir: history ? (historyDir ?? undefined) : undefined,
+      events: history ? events : undefined,
     });
     embedded.start();
-    store = embedded;
+    return embedded;
+  };
+  if (config.prometheusUrl) {
+    const tsdb = new PrometheusStore({
+      url: config.prometheusUrl,
+      rateWindow: config.prometheusRateWindow,
+      mapping: seriesMappingFor(config, fabric),
+      scrapeIntervalMs: intervalMs,
+      staleAfterSeconds: prometheusStaleAfterSeconds(intervalMs),
+      timeoutMs: Math.max(5000, 2 * intervalMs),
+      maxConcurrentQueries: config.tsdbMaxConcurrentQueries,
+    });
+    // The live view from the collectors, history and alerts from the TSDB (collectors-beside-tsdb.ts).
+    store = config.liveSource === 'collectors' ? new CollectorsBesideTsdb(embeddedStore(false), tsdb) : tsdb;
+  } else {
+    store = embeddedStore(true);
   }
   const sampler = new Sampler(store, linkIndex, intervalMs);
   const emulator = config.emulatorUrl

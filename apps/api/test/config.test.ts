@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, configFromEnv } from '../src/config.ts';
+import { ConfigError, checkLiveSource, configFromEnv } from '../src/config.ts';
 
 describe('settings from the environment', () => {
   it('FABSCOPE_COLLECTOR_URLS: a bare host:port means its /metrics; a path of its own is kept', () => {
@@ -29,5 +29,23 @@ describe('settings from the environment', () => {
       expect(() => configFromEnv({ FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES: bad })).toThrow(
         `FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES must be 1..64, got "${bad}"`,
       );
+  });
+
+  it('FABSCOPE_LIVE_SOURCE: tsdb by default; collectors needs a TSDB and collectors to read; anything else refused by name', () => {
+    expect(configFromEnv({}).liveSource).toBe('tsdb');
+    const both = configFromEnv({
+      FABSCOPE_LIVE_SOURCE: 'collectors',
+      PROMETHEUS_URL: 'http://127.0.0.1:9090',
+      FABSCOPE_COLLECTOR_URLS: 'http://127.0.0.1:9464',
+    });
+    expect(both.liveSource).toBe('collectors');
+    expect(() => checkLiveSource(both)).not.toThrow();
+    expect(() => checkLiveSource({ ...both, prometheusUrl: undefined })).toThrow(/set PROMETHEUS_URL/);
+    expect(() => checkLiveSource({ ...both, collectorUrls: [] })).toThrow(/set FABSCOPE_COLLECTOR_URLS/);
+    // The TSDB's own live view needs neither.
+    expect(() => checkLiveSource({ ...both, liveSource: 'tsdb', collectorUrls: [] })).not.toThrow();
+    expect(() => configFromEnv({ FABSCOPE_LIVE_SOURCE: 'pm' })).toThrow(
+      'FABSCOPE_LIVE_SOURCE must be one of tsdb, collectors, got "pm"',
+    );
   });
 });

@@ -32,6 +32,12 @@ export const HealthSchema = Type.Object({
       'ok: newest sample at most staleAfterSeconds old; stale: older, or none yet; degraded: the store fails',
   }),
   store: Type.Union([Type.Literal('embedded'), Type.Literal('prometheus')]),
+  liveSource: Type.Optional(
+    Type.Literal('collectors', {
+      description:
+        'Present when the live view is read from the collectors beside the TSDB (FABSCOPE_LIVE_SOURCE=collectors); history, events and alerts are still the TSDB\'s',
+    }),
+  ),
   lastSampleAgeSeconds: Nullable(
     Type.Number({ description: 'Age of the newest counter sample; null before any' }),
   ),

@@ -104,6 +104,8 @@ export function portKey(guid: string, port: number | string): string {
 /** Where counters are read from: an embedded scraper or a Prometheus server. */
 export interface MetricsStore {
   readonly kind: 'embedded' | 'prometheus';
+  /** Set where a TSDB's store reads the live view from the collectors (collectors-beside-tsdb.ts). */
+  readonly liveSource?: 'collectors';
   rates(signal?: AbortSignal): Promise<RatesSnapshot>;
   /** Alerts the store's server has firing now (Prometheus' `/api/v1/alerts`), when it has rules. */
   firingAlerts?(signal?: AbortSignal): Promise<FiringAlert[]>;

@@ -1,0 +1,48 @@
+import type { LinkIndex } from '../lib/utilization.ts';
+import type { EmbeddedStore } from './embedded.ts';
+import type { PrometheusStore } from './prometheus.ts';
+import type { PrometheusTimeQueries } from './prometheus-history.ts';
+import type { FiringAlert, MetricsStore, RatesSnapshot } from './types.ts';
+
+/**
+ * A TSDB's store whose live view is read from the collectors themselves (FABSCOPE_LIVE_SOURCE=
+ * collectors), as opatop reads the performance manager's newest image while its history lives in
+ * a database: the collectors' Arrow answers, rated by the embedded store's readings (no history
+ * kept there), and the TSDB asked only what only it has — history, its events, firing alerts.
+ *
+ * Why: at fat-tree-27648 the live tick from a TSDB is four dense reads of 165,888 series, 4–8 s
+ * each on two cores (docs/scaling.md), so the view was older than its interval before any answer;
+ * the same tick from the collectors' columns takes ~1.5 s. The TSDB still scrapes the collectors'
+ * rates at the edge on its own clock and answers every past instant and range from them.
+ */
+export class CollectorsBesideTsdb implements MetricsStore {
+  /** Its history, events and alerts are the TSDB's: time travel and /health name Prometheus. */
+  readonly kind = 'prometheus';
+  readonly liveSource = 'collectors';
+
+  constructor(
+    private readonly live: EmbeddedStore,
+    private readonly tsdb: PrometheusStore,
+  ) {}
+
+  rates(signal?: AbortSignal): Promise<RatesSnapshot> {
+    return this.live.rates(signal);
+  }
+
+  /** The live tick follows the collectors' scrapes (the TSDB's sweeps are not watched). */
+  onScrape(listener: () => void): () => void {
+    return this.live.onScrape(() => listener());
+  }
+
+  firingAlerts(signal?: AbortSignal): Promise<FiringAlert[]> {
+    return this.tsdb.firingAlerts(signal);
+  }
+
+  timeQueries(index: LinkIndex): PrometheusTimeQueries | null {
+    return this.tsdb.timeQueries(index);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.live.close(), this.tsdb.close()]);
+  }
+}

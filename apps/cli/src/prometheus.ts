@@ -153,6 +153,7 @@ export function rulesAtInterval(
       .replaceAll('[5s]', `[${window}]`)
       .replaceAll('[1m]', `[${seconds(Math.max(60_000, 3 * scrapeIntervalMs))}]`)
       .replaceAll('[10m]', `[${seconds(Math.max(600_000, 10 * scrapeIntervalMs))}]`)
+      .replaceAll('[10m:]', `[${seconds(Math.max(600_000, 10 * scrapeIntervalMs))}:]`)
       .replace(/:(\w*_)?rate5s\b/g, `:$1rate${window}`)
   );
 }

@@ -87,9 +87,9 @@ describe('Prometheus configuration by fabric size', () => {
       prometheusConfig(['127.0.0.1:1'], PROMETHEUS_CONFIG, [], { scrapeIntervalMs: 60_000, ruleDir: dir }),
     ) as Generated;
     const alerts = readFileSync(config.rule_files.find((f) => f.endsWith('alerts.yml')) as string, 'utf8');
-    expect(alerts).toContain('last_over_time(fabscope_link_data_bytes_per_second[600s])');
-    expect(alerts).toContain('last_over_time(fabscope_link_data_bytes_per_second[180s])');
-    expect(alerts).not.toMatch(/\[(1|10)m\]/);
+    expect(alerts).toContain('last_over_time(fabscope_fabric_link_directions[180s])');
+    expect(alerts).toContain(')[600s:]');
+    expect(alerts).not.toMatch(/\[(1|10)m:?\]/);
     const { stdout } = await promisify(execFile)('promtool', ['check', 'rules', ...config.rule_files]);
     expect(stdout).toMatch(/SUCCESS/);
   });

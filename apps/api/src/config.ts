@@ -27,11 +27,12 @@ export interface ApiConfig {
    */
   tsdbMaxConcurrentQueries: number | undefined;
   /**
-   * Where the live view reads with a TSDB (FABSCOPE_LIVE_SOURCE): `tsdb` (default) asks it;
-   * `collectors` reads FABSCOPE_COLLECTOR_URLS itself, as the embedded store does, and asks the
-   * TSDB only for history, events and alerts (docs/scaling.md: a fabric too large for its dense reads).
+   * Where the live view reads with a TSDB (FABSCOPE_LIVE_SOURCE): `tsdb` asks it; `collectors`
+   * reads FABSCOPE_COLLECTOR_URLS itself, as the embedded store does, and asks the TSDB only for
+   * history, events and alerts (docs/scaling.md: a fabric too large for its dense reads).
+   * Undefined: not said — `tsdb`, or the demo's choice by size.
    */
-  liveSource: LiveSource;
+  liveSource: LiveSource | undefined;
   /** Whose series the store reads counters from: fabscope's collectors or an exporter already running. */
   metricsSource: MetricsSource;
   /** node_exporter `instance` (host:port) → topology node name; default the instance's host part. */
@@ -232,8 +233,9 @@ export function defaultDataDir(env: NodeJS.ProcessEnv): string | undefined {
 export const LIVE_SOURCES = ['tsdb', 'collectors'] as const;
 export type LiveSource = (typeof LIVE_SOURCES)[number];
 
-function liveSourceFrom(env: NodeJS.ProcessEnv): LiveSource {
-  const value = env.FABSCOPE_LIVE_SOURCE || 'tsdb';
+function liveSourceFrom(env: NodeJS.ProcessEnv): LiveSource | undefined {
+  const value = env.FABSCOPE_LIVE_SOURCE;
+  if (!value) return undefined;
   if (!(LIVE_SOURCES as readonly string[]).includes(value))
     throw new ConfigError(`FABSCOPE_LIVE_SOURCE must be one of ${LIVE_SOURCES.join(', ')}, got "${value}"`);
   return value as LiveSource;

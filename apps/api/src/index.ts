@@ -7,6 +7,7 @@ export {
   defaultSampleIntervalMs,
   FABRIC_SOURCE_KINDS,
   type FabricSourceKind,
+  type LiveSource,
 } from './config.ts';
 export { EmulatorClient, UpstreamError } from './emulator-client.ts';
 export { prometheusStaleAfterSeconds } from './lib/staleness.ts';

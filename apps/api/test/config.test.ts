@@ -31,8 +31,8 @@ describe('settings from the environment', () => {
       );
   });
 
-  it('FABSCOPE_LIVE_SOURCE: tsdb by default; collectors needs a TSDB and collectors to read; anything else refused by name', () => {
-    expect(configFromEnv({}).liveSource).toBe('tsdb');
+  it('FABSCOPE_LIVE_SOURCE: unset by default (the TSDB); collectors needs a TSDB and collectors to read; anything else refused by name', () => {
+    expect(configFromEnv({}).liveSource).toBeUndefined();
     const both = configFromEnv({
       FABSCOPE_LIVE_SOURCE: 'collectors',
       PROMETHEUS_URL: 'http://127.0.0.1:9090',
@@ -44,6 +44,7 @@ describe('settings from the environment', () => {
     expect(() => checkLiveSource({ ...both, collectorUrls: [] })).toThrow(/set FABSCOPE_COLLECTOR_URLS/);
     // The TSDB's own live view needs neither.
     expect(() => checkLiveSource({ ...both, liveSource: 'tsdb', collectorUrls: [] })).not.toThrow();
+    expect(() => checkLiveSource({ ...both, liveSource: undefined, collectorUrls: [] })).not.toThrow();
     expect(() => configFromEnv({ FABSCOPE_LIVE_SOURCE: 'pm' })).toThrow(
       'FABSCOPE_LIVE_SOURCE must be one of tsdb, collectors, got "pm"',
     );

@@ -24,6 +24,7 @@ import {
   defaultSampleIntervalMs,
   EmbeddedStore,
   LinkIndex,
+  type LiveSource,
   liveQueries,
   NEWEST_SWEEP,
   prometheusStaleAfterSeconds,
@@ -39,7 +40,7 @@ import {
 import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
 import { benchReporter, median } from '@fabscope/test-support';
 import { buildScenario, routingFor } from '@fabscope/topology';
-import { prometheusIntervalFor, type RunningDemo, startDemo } from '../src/demo.ts';
+import { liveSourceFor, prometheusIntervalFor, startDemo } from '../src/demo.ts';
 import { collectorShardsFor, startCollectorProcess, startEmulatorProcess } from '../src/pipeline-process.ts';
 import { shardScraperConfig } from '../src/shard-scraper.ts';
 import { startVictoriaMetrics } from '../test/victoria-metrics.ts';
@@ -293,7 +294,7 @@ async function live(): Promise<void> {
     // Warm up: two scrapes after the traffic started, so every rate spans traffic.
     await new Promise((resolve) => setTimeout(resolve, 3 * intervalMs + 2000));
     const liveMs = Math.max(6 * intervalMs, 30_000);
-    const cpuBefore = demoCpuSeconds(demo);
+    const cpuBefore = demoCpuSeconds(demo.pipelinePids);
     const cpuStarted = performance.now();
     const ages: number[] = [];
     let degraded = 0;
@@ -307,7 +308,7 @@ async function live(): Promise<void> {
       if (summary.hostTransmitBytesPerSecond === null) unknownRate++;
       ages.push(health.lastSampleAgeSeconds ?? Number.POSITIVE_INFINITY);
     }
-    const cpuAfter = demoCpuSeconds(demo);
+    const cpuAfter = demoCpuSeconds(demo.pipelinePids);
     const cpuWindowS = (performance.now() - cpuStarted) / 1000;
     const cores = (key: keyof typeof cpuAfter) => (cpuAfter[key] - cpuBefore[key]) / cpuWindowS;
     console.log(
@@ -354,7 +355,11 @@ async function live(): Promise<void> {
 }
 
 /** CPU seconds used so far by the demo's API (this process) and its emulator and collector. */
-function demoCpuSeconds(demo: RunningDemo): { api: number; emulator: number; collector: number } {
+function demoCpuSeconds(pipelinePids: Record<string, number>): {
+  api: number;
+  emulator: number;
+  collector: number;
+} {
   const usage = process.cpuUsage();
   const ofPid = (pid: number | undefined): number => {
     if (pid === undefined) return 0;
@@ -368,7 +373,7 @@ function demoCpuSeconds(demo: RunningDemo): { api: number; emulator: number; col
       return 0;
     }
   };
-  const pids = demo.pipelinePids as Record<string, number | undefined>;
+  const pids = pipelinePids as Record<string, number | undefined>;
   return {
     api: (usage.user + usage.system) / 1e6,
     emulator: ofPid(pids.emulator),
@@ -402,15 +407,27 @@ interface TsdbPipeline {
   shards: number;
   /** The TSDB's resident-memory target, MiB (TARGETS). */
   memoryLimitMiB: number | undefined;
+  /** The emulator's and the collector's processes. */
+  pids: Record<string, number>;
   /** The TSDB's own figures, printed after the polls. */
   ownFigures(): Promise<string[]>;
   stop(): Promise<void>;
 }
 
+/** FABSCOPE_LIVE_SOURCE, else where the demo reads the live view beside a TSDB at this size. */
+function liveSource(): LiveSource {
+  return (
+    configFromEnv({ FABSCOPE_LIVE_SOURCE: process.env.FABSCOPE_LIVE_SOURCE }).liveSource ??
+    liveSourceFor(fabric.links.length * 2)
+  );
+}
+
 /** FABSCOPE_SAMPLE_INTERVAL_MS, else the interval the demo chooses by size (prometheusIntervalFor). */
 function tsdbIntervalMs(): number {
   const given = Number(process.env.FABSCOPE_SAMPLE_INTERVAL_MS);
-  return Number.isFinite(given) && given > 0 ? given : prometheusIntervalFor(fabric.links.length * 2);
+  return Number.isFinite(given) && given > 0
+    ? given
+    : prometheusIntervalFor(fabric.links.length * 2, liveSource());
 }
 
 /** Lines of a server's own /metrics whose name is `name`: labels and value. */
@@ -428,6 +445,7 @@ async function prometheusPipeline(): Promise<TsdbPipeline> {
     ...configFromEnv({
       FABSCOPE_SCENARIO: scenario,
       FABSCOPE_SAMPLE_INTERVAL_MS: process.env.FABSCOPE_SAMPLE_INTERVAL_MS,
+      FABSCOPE_LIVE_SOURCE: process.env.FABSCOPE_LIVE_SOURCE,
     }),
     port: 0,
   };
@@ -454,15 +472,24 @@ async function prometheusPipeline(): Promise<TsdbPipeline> {
     intervalMs: tsdbIntervalMs(),
     staleAfterSeconds: prometheusStaleAfterSeconds(demo.api.sampler.intervalMs),
     shards: demo.collectorUrls.length,
+    pids: demo.pipelinePids,
     memoryLimitMiB: targets?.prometheusMiB,
     async ownFigures() {
       const rules = await ownMetrics(url, 'prometheus_rule_group_last_duration_seconds');
       const queries = (await ownMetrics(url, 'prometheus_engine_query_duration_seconds')).filter((q) =>
         q.labels.includes('quantile="0.9"'),
       );
+      // Each alert's own last evaluation, to see which costs what.
+      const answer = (await (await fetch(new URL('/api/v1/rules', url))).json()) as {
+        data?: { groups?: { rules?: { name: string; evaluationTime?: number }[] }[] };
+      };
+      const perRule = (answer.data?.groups ?? []).flatMap((g) => g.rules ?? []);
       return [
         ...rules.map(
           (r) => `rule group ${r.labels.replace(/.*;/, '')}: last evaluation ${r.value.toFixed(3)} s`,
+        ),
+        ...perRule.map(
+          (r) => `  rule ${r.name}: last evaluation ${(r.evaluationTime ?? Number.NaN).toFixed(3)} s`,
         ),
         ...queries.map((q) => `Prometheus query ${q.labels}: ${q.value.toFixed(3)} s`),
       ];
@@ -501,7 +528,12 @@ async function victoriaMetricsPipeline(): Promise<TsdbPipeline> {
     stops.push(() => emulator.stop());
     pids.emulator = emulator.pid;
     const shards = collectorShardsFor(fabric.links.length * 2);
-    const collector = await startCollectorProcess({ emulatorUrl: emulator.urls.emulatorUrl, shards });
+    const collector = await startCollectorProcess({
+      emulatorUrl: emulator.urls.emulatorUrl,
+      shards,
+      // As the demo: the API's and the TSDB's scrapes share one read a sweep.
+      ...(liveSource() === 'collectors' ? { shareReadMs: intervalMs / 2 } : {}),
+    });
     stops.push(() => collector.stop());
     pids.collector = collector.pid;
     const { collectorUrls } = collector.urls;
@@ -516,6 +548,7 @@ async function victoriaMetricsPipeline(): Promise<TsdbPipeline> {
     stops.push(() => vm.stop());
     const config = {
       ...configFromEnv({ FABSCOPE_SCENARIO: scenario }),
+      liveSource: liveSource(),
       port: 0,
       emulatorUrl: emulator.urls.emulatorUrl,
       collectorUrls,
@@ -536,6 +569,7 @@ async function victoriaMetricsPipeline(): Promise<TsdbPipeline> {
       intervalMs,
       staleAfterSeconds: prometheusStaleAfterSeconds(intervalMs),
       shards,
+      pids,
       memoryLimitMiB: targets?.victoriaMetricsMiB,
       async ownFigures() {
         const rows = await ownMetrics(vm.url, 'vm_rows');
@@ -652,6 +686,43 @@ async function queryCosts(tsdbUrl: string, staleAfterSeconds: number): Promise<v
   report("the live tick's queries one after another (median each)", total, 'ms', undefined, 0);
 }
 
+/**
+ * What the TSDB answers beside a live view from the collectors, at this size: a past instant as
+ * the dashboard fetches it, the top of one ranking then, and the busiest direction's last five
+ * minutes — three times each, the median.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers are read field by field
+async function historyCosts(api: (path: string) => Promise<any>, intervalMs: number): Promise<void> {
+  const atMs = Date.now() - 2 * intervalMs;
+  const at = new Date(atMs).toISOString();
+  const from = new Date(atMs - 300_000).toISOString();
+  const top = await api('/links?limit=1&sort=utilization');
+  const id = top.links?.[0]?.id as string | undefined;
+  const asked: Record<string, string> = {
+    'past instant (/instant, compact)': `/instant?time=${encodeURIComponent(at)}`,
+    'past ranking (/links?time=, top 100 by utilization)': `/links?limit=100&sort=utilization&time=${encodeURIComponent(at)}`,
+    ...(id
+      ? {
+          'busiest direction, 5 min (/links/history)': `/links/history?id=${encodeURIComponent(id)}&from=${encodeURIComponent(from)}&to=${encodeURIComponent(at)}`,
+        }
+      : {}),
+  };
+  console.log(`${scenario} what the TSDB answers beside the live view (three times each):`);
+  for (const [name, path] of Object.entries(asked)) {
+    const runs: number[] = [];
+    let failed = '';
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      const answer = await api(path).catch((e: unknown) => ({ message: String(e), statusCode: 0 }));
+      runs.push(performance.now() - t);
+      if (answer?.statusCode) failed = `${answer.statusCode} ${answer.message}`;
+    }
+    console.log(
+      `  ${name}: median ${median(runs).toFixed(0)} ms (${runs.map((r) => r.toFixed(0)).join(', ')})${failed ? ` — ${failed}` : ''}`,
+    );
+  }
+}
+
 async function liveTsdb(pipeline: TsdbPipeline): Promise<void> {
   const { name, apiUrl, tsdbUrl, sampler } = pipeline;
   const label = name === 'Prometheus' ? 'prometheus' : 'victoria-metrics';
@@ -683,6 +754,12 @@ async function liveTsdb(pipeline: TsdbPipeline): Promise<void> {
     const answer = (await response.json()) as { data?: { result: { value: [number, string] }[] } };
     return (answer.data?.result ?? []).map((r) => Number(r.value[1]));
   };
+  // Where the API's live view comes from: the TSDB's live tick, or the collectors beside it
+  // (FABSCOPE_LIVE_SOURCE=collectors), the TSDB then answering history only.
+  const fromCollectors = (await api('/health')).liveSource === 'collectors';
+  console.log(
+    `${scenario} the live view from ${fromCollectors ? 'the collectors (the TSDB: history, events, alerts)' : name}`,
+  );
   try {
     await api('/traffic', {
       method: 'POST',
@@ -694,6 +771,8 @@ async function liveTsdb(pipeline: TsdbPipeline): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 6 * intervalMs + 5000));
     const liveMs = Number(process.env.FABSCOPE_BENCH_LIVE_SECONDS ?? 300) * 1000;
     const ages: number[] = [];
+    /** The age of the newest sweep the TSDB holds, at every poll (its ingest keeping up). */
+    const tsdbAges: number[] = [];
     let notOk = 0;
     let unknownRate = 0;
     let polls = 0;
@@ -702,6 +781,9 @@ async function liveTsdb(pipeline: TsdbPipeline): Promise<void> {
     let rssPeak = 0;
     const ticksBefore = sampler.tickCount;
     const skippedBefore = sampler.skippedTicks;
+    const tsdbCpu = async () =>
+      (await ownMetrics(tsdbUrl, 'process_cpu_seconds_total').catch(() => []))[0]?.value ?? Number.NaN;
+    const cpuBefore = { ...demoCpuSeconds(pipeline.pids), tsdb: await tsdbCpu() };
     const liveStarted = Date.now();
     const until = liveStarted + liveMs;
     while (Date.now() < until) {
@@ -718,19 +800,37 @@ async function liveTsdb(pipeline: TsdbPipeline): Promise<void> {
       statuses.set(health.status, (statuses.get(health.status) ?? 0) + 1);
       const rss = await tsdbRss();
       if (rss !== undefined) rssPeak = Math.max(rssPeak, rss);
+      const [tsdbAge] = await promql(`time() - ${NEWEST_SWEEP}`);
+      tsdbAges.push(tsdbAge ?? Number.POSITIVE_INFINITY);
       // The timeline: health, newest data age and answer time every poll.
       console.log(
         `  t=${((Date.now() - liveStarted) / 1000).toFixed(0)} s ${health.status} age ${health.lastSampleAgeSeconds ?? '–'} s, ` +
           `/health + /summary ${ms.toFixed(0)} ms, host ${summary.hostTransmitBytesPerSecond === null ? 'unknown' : `${(summary.hostTransmitBytesPerSecond / 1e9).toFixed(0)} GB/s`}, ` +
+          `${name} newest sweep ${tsdbAge === undefined ? '–' : tsdbAge.toFixed(1)} s old, ` +
           `${name} RSS ${rss === undefined ? '?' : (rss / 2 ** 20).toFixed(0)} MiB, demo RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB` +
           (health.error ? ` (${health.error})` : ''),
       );
     }
+    const cpuAfter = { ...demoCpuSeconds(pipeline.pids), tsdb: await tsdbCpu() };
+    const cpuWindowS = (Date.now() - liveStarted) / 1000;
+    const cores = (key: keyof typeof cpuAfter) => ((cpuAfter[key] - cpuBefore[key]) / cpuWindowS).toFixed(2);
+    console.log(
+      `${scenario} ${label} CPU by process over ${cpuWindowS.toFixed(0)} s: api ${cores('api')}, emulator ${cores('emulator')}, ` +
+        `collector ${cores('collector')}, ${name} ${cores('tsdb')} cores`,
+    );
     const ranked = performance.now();
     await api('/links?limit=100&sort=utilization');
     const rankedMs = performance.now() - ranked;
     const every = await everyDirection(apiUrl);
     const scrape = await promql('max(scrape_duration_seconds{job="fabscope-fabric"})');
+    const liveSeconds = Math.round(liveMs / 1000);
+    const slowestScrape = await promql(
+      `max(max_over_time(scrape_duration_seconds{job="fabscope-fabric"}[${liveSeconds}s]))`,
+    );
+    // Scrapes the TSDB did not finish (up 0: failed, or abandoned at the interval).
+    const failedScrapes = await promql(
+      `sum(count_over_time(up{job="fabscope-fabric"}[${liveSeconds}s]) - sum_over_time(up{job="fabscope-fabric"}[${liveSeconds}s]))`,
+    );
     const samples = await promql('sum(scrape_samples_scraped{job="fabscope-fabric"})');
     // The directions the TSDB holds a current rate of (the collectors' own, per sweep).
     const current = await promql(
@@ -739,7 +839,8 @@ async function liveTsdb(pipeline: TsdbPipeline): Promise<void> {
     const rssEnd = await tsdbRss();
     console.log(
       `${scenario} ${label} live ${(liveMs / 1000).toFixed(0)} s at ${intervalMs} ms: ${polls} polls; ` +
-        `scrape ${scrape[0]?.toFixed(1)} s (slowest shard), ${samples[0]} samples per scrape, ` +
+        `scrape ${scrape[0]?.toFixed(1)} s (slowest shard; the slowest over the run ${slowestScrape[0]?.toFixed(1)} s), ` +
+        `${samples[0]} samples per scrape, ${failedScrapes[0] ?? '?'} scrapes failed or abandoned, ` +
         `${current[0]} directions current; /health + /summary median ${median(answerMs).toFixed(0)} ms`,
     );
     console.log(
@@ -767,6 +868,20 @@ async function liveTsdb(pipeline: TsdbPipeline): Promise<void> {
       'polls',
       0,
     );
+    // The TSDB's ingest, whoever reads the live view: its newest sweep as old at most.
+    report(`${name} newest sweep age (max over the polls)`, Math.max(...tsdbAges), 's', undefined, 1);
+    report(
+      `${label} polls with the ${name}'s newest sweep older than 2 intervals + one scrape (${ageLimitS.toFixed(1)} s)`,
+      tsdbAges.filter((a) => a > ageLimitS).length,
+      'polls',
+      0,
+    );
+    report(
+      `${label} scrapes of the collectors failed or abandoned`,
+      failedScrapes[0] ?? Number.NaN,
+      'scrapes',
+      0,
+    );
     report(
       `${label} host-link directions with unknown utilization`,
       every.unknownHostUtilization,
@@ -788,8 +903,10 @@ async function liveTsdb(pipeline: TsdbPipeline): Promise<void> {
       0,
     );
     report(`${name} resident memory at the end`, (rssEnd ?? Number.NaN) / 2 ** 20, 'MiB', undefined, 0);
+    if (fromCollectors) await historyCosts(api, intervalMs);
     await sampler.stop();
-    await queryCosts(tsdbUrl, pipeline.staleAfterSeconds);
+    // The live tick's queries cost the TSDB only where it answers the live view.
+    if (!fromCollectors) await queryCosts(tsdbUrl, pipeline.staleAfterSeconds);
   } finally {
     await pipeline.stop();
   }

@@ -1,5 +1,11 @@
 import { join } from 'node:path';
-import { type ApiConfig, defaultSampleIntervalMs, type RunningApi, startApi } from '@fabscope/api';
+import {
+  type ApiConfig,
+  defaultSampleIntervalMs,
+  type LiveSource,
+  type RunningApi,
+  startApi,
+} from '@fabscope/api';
 import { type AlertmanagerServer, type AlertmanagerTimings, startAlertmanager } from './alertmanager.ts';
 import { CHECKOUT_ROOT } from './checkout.ts';
 import { fabricFromConfig } from './commands/topology.ts';
@@ -12,15 +18,27 @@ export { collectorShardsFor };
 export const WEB_ROOT = join(CHECKOUT_ROOT, 'apps/web/dist');
 
 /**
+ * Where the demo's API reads the live view beside its Prometheus when FABSCOPE_LIVE_SOURCE does
+ * not say: the TSDB up to 60,000 cabled ports; beyond (fat-tree-27648), the collectors, since each
+ * of the TSDB's dense live reads of 165,888 series takes 4–8 s on two cores and the view was older
+ * than its interval before any answer (docs/scaling.md). The TSDB still records every sweep.
+ */
+export function liveSourceFor(ports: number): LiveSource {
+  return ports <= 60_000 ? 'tsdb' : 'collectors';
+}
+
+/**
  * Prometheus' scrape interval by cabled ports: one at which one Prometheus beside the demo on the
  * 2-core test machine holds, measured with a permutation running (docs/scaling.md). Unlike the
  * embedded store, which skips a tick when a scrape runs long, Prometheus abandons a scrape at its
  * interval. With the rates at the edge, fat-tree-6912 holds at 5 s (every poll ok, data at most
- * 9.8 s old, Prometheus under 2 GiB; it needed 20 s with the recording rules); at fat-tree-27648
- * the slowest shard's scrape takes ~10 s, so 10 s does not hold and 60 s stays.
+ * 9.8 s old, Prometheus under 2 GiB; it needed 20 s with the recording rules). At fat-tree-27648,
+ * 10 s with the live view from the collectors; 60 s with the live view from the TSDB.
  */
-export function prometheusIntervalFor(ports: number): number {
-  return ports <= 20_000 ? 1000 : ports <= 60_000 ? 5000 : 60_000;
+export function prometheusIntervalFor(ports: number, liveSource: LiveSource = liveSourceFor(ports)): number {
+  if (ports <= 20_000) return 1000;
+  if (ports <= 60_000) return 5000;
+  return liveSource === 'collectors' ? 10_000 : 60_000;
 }
 
 /**
@@ -111,19 +129,23 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     const emulator = await emulatorStarting;
     const emulatorUrl = emulator.urls.emulatorUrl;
     const ports = fabric.links.length * 2;
+    // The interval by the fabric's size, for the embedded store or Prometheus (whose scrapes must
+    // end within it), the rules' rate window following it (prometheus.ts rulesAtInterval).
+    // Beside the demo's Prometheus, the live view from the TSDB or (big fabrics) the collectors.
+    const liveSource = options.config.liveSource ?? (options.prometheus ? liveSourceFor(ports) : undefined);
+    const intervalMs =
+      options.config.sampleIntervalMs ??
+      (options.prometheus ? prometheusIntervalFor(ports, liveSource) : defaultSampleIntervalMs(fabric));
+    const twoScrapers = options.prometheus === true && liveSource === 'collectors';
     const collector = await startCollectorProcess({
       emulatorUrl,
       shards: options.prometheus ? collectorShardsFor(ports) : 1,
       collectorPort: options.collectorPort,
+      // The API's and Prometheus' scrapes, each on its own clock, share one read a sweep.
+      ...(twoScrapers ? { shareReadMs: intervalMs / 2 } : {}),
     });
     stops.push(() => collector.stop());
     const { collectorUrls } = collector.urls;
-
-    // The interval by the fabric's size, for the embedded store or Prometheus (whose scrapes must
-    // end within it), the rules' rate window following it (prometheus.ts rulesAtInterval).
-    const intervalMs =
-      options.config.sampleIntervalMs ??
-      (options.prometheus ? prometheusIntervalFor(ports) : defaultSampleIntervalMs(fabric));
     let prometheus: SupervisedPrometheus | undefined;
     let alertmanager: AlertmanagerServer | undefined;
     if (options.prometheus && options.alertmanager) {
@@ -152,6 +174,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       emulatorUrl,
       collectorUrls,
       prometheusUrl: options.readPromqlFrom ?? prometheus?.url ?? options.config.prometheusUrl,
+      liveSource,
       sampleIntervalMs: intervalMs,
       ...(prometheus ? { prometheusRateWindow: rateWindowFor(intervalMs) } : {}),
       // Without FABSCOPE_EVENTS_DIR the events live in the API's memory, as long as the demo

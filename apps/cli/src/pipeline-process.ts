@@ -38,6 +38,13 @@ export interface CollectorProcessOptions {
   shards: number;
   /** The first shard's port (0 or absent: any free one). */
   collectorPort?: number | undefined;
+  /**
+   * A read of the emulator answers every scrape within this long of it (default: 1 s with
+   * shards, for their scrapes at about the same time; none with one). Where two scrapers read the
+   * collectors — the API's live view and a TSDB, each on its own clock — half their interval, so
+   * that the fabric is read once a sweep, as a performance manager sweeps, not once per scraper.
+   */
+  shareReadMs?: number | undefined;
 }
 
 /** A piece of the demo running in a child process, and what it serves. */
@@ -206,7 +213,9 @@ async function startCollectors(
   // Prometheus on a big fabric, the collector is sharded by switch group so that Prometheus
   // scrapes (and parses) the shards in parallel; the shards share one read of the emulator.
   const { emulatorUrl, shards } = options;
-  const source = shards > 1 ? sharedSource(emulatorSource(emulatorUrl), 1000) : emulatorSource(emulatorUrl);
+  const shareReadMs = options.shareReadMs ?? (shards > 1 ? 1000 : 0);
+  const source =
+    shareReadMs > 0 ? sharedSource(emulatorSource(emulatorUrl), shareReadMs) : emulatorSource(emulatorUrl);
   const urls: string[] = [];
   for (let index = 1; index <= shards; index++) {
     const { answer } = createFabricRegistry({

@@ -106,6 +106,19 @@ describe('the live view from the collectors beside a TSDB', () => {
     expect(tsdb.asked.some((path) => path.startsWith('/api/v1/query_range'))).toBe(true);
   }, 40_000);
 
+  it('reads the fabric once a sweep for both scrapers, not once for each', async () => {
+    // The collector's sweep interval (time since the read before) of every sweep Prometheus
+    // scraped: a read made for the API's scrape in between would make some of them ~half the
+    // interval (1 s here). The demo shares a read between them for half an interval.
+    const url = new URL('/api/v1/query', demo.prometheusUrl as string);
+    url.searchParams.set('query', 'min_over_time(fabscope_fabric_sweep_interval_seconds[20s])');
+    await eventually(async () => {
+      const answer = (await (await fetch(url)).json()) as { data: { result: { value: [number, string] }[] } };
+      expect(answer.data.result).toHaveLength(1);
+      expect(Number(answer.data.result[0]?.value[1])).toBeGreaterThan(0.8);
+    }, 30_000);
+  }, 40_000);
+
   it('keeps the live view when the TSDB is out of reach, and says history is unavailable', async () => {
     tsdb.server.closeAllConnections();
     await new Promise((resolve) => tsdb.server.close(resolve));

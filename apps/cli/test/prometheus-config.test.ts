@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { collectorShardsFor, prometheusIntervalFor, prometheusRawJobFor } from '../src/demo.ts';
+import {
+  collectorShardsFor,
+  liveSourceFor,
+  prometheusIntervalFor,
+  prometheusRawJobFor,
+} from '../src/demo.ts';
 import {
   FABRIC_JOB,
   PROMETHEUS_CONFIG,
@@ -111,7 +116,12 @@ describe('Prometheus configuration by fabric size', () => {
     expect(collectorShardsFor(4_608)).toBe(1);
     expect(collectorShardsFor(41_472)).toBe(4);
     expect(collectorShardsFor(165_888)).toBe(4);
-    expect([4_608, 41_472, 165_888].map(prometheusIntervalFor)).toEqual([1000, 5000, 60_000]);
+    expect([4_608, 41_472, 165_888].map((ports) => prometheusIntervalFor(ports))).toEqual([
+      1000, 5000, 10_000,
+    ]);
+    // fat-tree-27648 at 10 s only with the live view from the collectors; from the TSDB, 60 s.
+    expect([4_608, 41_472, 165_888].map(liveSourceFor)).toEqual(['tsdb', 'tsdb', 'collectors']);
+    expect(prometheusIntervalFor(165_888, 'tsdb')).toBe(60_000);
     // The raw counters beside the rates on small fabrics only (docs/metrics.md, "Series budget").
     expect([4_608, 41_472, 165_888].map(prometheusRawJobFor)).toEqual([true, false, false]);
   });

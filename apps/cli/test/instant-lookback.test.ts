@@ -59,4 +59,28 @@ describe('instants through Prometheus look back as far as the staleness limit, n
     const later = await queries.linksAt(pastLimitMs);
     expect(later.links.filter((l) => l.utilization !== null)).toEqual([]);
   }, 60_000);
+
+  it('reads the TSDB once for the frame of one instant asked twice (at once and after), again for another', async () => {
+    let asked = 0;
+    const counting: typeof fetch = (input, init) => {
+      asked++;
+      return fetch(input, init);
+    };
+    const client = new PromqlClient({ url: run.prometheus.url, timeoutMs: 10_000, fetch: counting });
+    const queries = new PrometheusTimeQueries(client, index, {
+      scrapeIntervalMs: 1000,
+      staleAfterSeconds: 5,
+    });
+    const atMs = failedAtMs - 2000;
+    const [first, second] = await Promise.all([queries.frameAt(atMs), queries.frameAt(atMs)]);
+    const once = asked;
+    expect(once).toBeGreaterThan(0);
+    expect(second).toBe(first);
+    expect(first.utilization.some((u) => u > 0.9)).toBe(true);
+    // `/links?time=` after `/instant` at the same instant: the same frame, no query.
+    expect((await queries.linksAt(atMs)).links.length).toBe(index.channels.length);
+    expect(asked).toBe(once);
+    await queries.frameAt(atMs - 1000);
+    expect(asked).toBe(2 * once);
+  }, 30_000);
 });

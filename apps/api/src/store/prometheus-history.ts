@@ -28,6 +28,11 @@ function bucketCounts(
   return counts;
 }
 
+/** Past frames held at once (~13 MB each at fat-tree-27648). */
+const HELD_FRAMES = 4;
+/** A frame read is held at least this long (the scrape interval when longer). */
+const HELD_FRAME_MIN_MS = 5000;
+
 export interface PrometheusHistoryOptions {
   /** Prometheus' scrape interval: the default step. */
   scrapeIntervalMs: number;
@@ -53,6 +58,13 @@ export class PrometheusTimeQueries implements TimeQueries {
   private readonly heldMs: number;
   /** The live tick's queries, asked at a past instant: a frame as the live view had it. */
   private readonly edge: EdgeLive;
+  /**
+   * Frames asked lately, by instant: `/instant`, `/links?time=` and its pages at one instant read
+   * the TSDB once between them (at fat-tree-27648 a frame is ~18 s of dense reads on two cores).
+   * Held one interval after they are read (data for a recent instant may still arrive), at most
+   * HELD_FRAMES of them.
+   */
+  private readonly frames = new Map<number, { frame: Promise<LinkFrame>; untilMs: number }>();
 
   constructor(
     private readonly client: PromqlClient,
@@ -89,9 +101,26 @@ export class PrometheusTimeQueries implements TimeQueries {
    * gauges of bytes, packets, XmitWait share, link state and error fields) evaluated at that
    * instant, made into a frame with the one formula, as the live view made it then.
    */
-  async frameAt(timeMs: number, signal?: AbortSignal): Promise<LinkFrame> {
-    const rates = await this.edge.rates(signal, timeMs);
-    return frameOf(this.index, { timeMs, ok: true, ...rates });
+  frameAt(timeMs: number, signal?: AbortSignal): Promise<LinkFrame> {
+    const nowMs = Date.now();
+    for (const [t, held] of this.frames) if (held.untilMs < nowMs) this.frames.delete(t);
+    const held = this.frames.get(timeMs);
+    if (held) return held.frame;
+    const frame = this.edge
+      .rates(signal, timeMs)
+      .then((rates) => frameOf(this.index, { timeMs, ok: true, ...rates }));
+    const entry = { frame, untilMs: Number.POSITIVE_INFINITY };
+    this.frames.set(timeMs, entry);
+    while (this.frames.size > HELD_FRAMES) this.frames.delete(this.frames.keys().next().value as number);
+    frame.then(
+      () => {
+        entry.untilMs = Date.now() + Math.max(this.resolutionMs, HELD_FRAME_MIN_MS);
+      },
+      () => {
+        if (this.frames.get(timeMs) === entry) this.frames.delete(timeMs);
+      },
+    );
+    return frame;
   }
 
   async linksAt(timeMs: number, signal?: AbortSignal): Promise<FabricAt> {

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EDGE } from '../src/fabric/edge-exposition.ts';
+import { EdgeRates, type EdgeSweep } from '../src/fabric/edge-rates.ts';
 import { createFabricRegistry } from '../src/fabric/fabric-metrics.ts';
 import type { FabricSnapshot, FabricSource, PortSample } from '../src/fabric/port-sample.ts';
 import { find, type Sample, samples, value } from './helpers.ts';
@@ -283,5 +285,53 @@ describe('rates at the edge over collector shards', () => {
           find(whole, EDGE.directions, { kind }).reduce((m, x) => m + x.value, 0),
         );
     }
+  });
+});
+
+describe('rates at the edge with the source’s layout token', () => {
+  /** A sweep's rates and far ends by port key, whatever the order of its ports. */
+  const byKey = (sweep: EdgeSweep) =>
+    Object.fromEntries(
+      sweep.snapshot.ports.map((p, i) => {
+        const r = sweep.remoteIndex[i] as number;
+        const far = r >= 0 ? sweep.snapshot.ports[r] : undefined;
+        return [
+          `${p.nodeGuid}/${p.portNumber}`,
+          { rates: sweep.rates[i], far: far ? `${far.nodeGuid}/${far.portNumber}` : null },
+        ];
+      }),
+    );
+
+  it('gives the rates it gives without one, over reads that keep the order and reads that change it', () => {
+    fc.assert(
+      fc.property(
+        // Per read: keep the layout (and the order) of the read before, or a new order and token.
+        fc.array(fc.option(fc.array(fc.nat(3), { minLength: 4, maxLength: 4 }), { nil: undefined }), {
+          minLength: 2,
+          maxLength: 8,
+        }),
+        fc.boolean(),
+        (steps, sharded) => {
+          const mine = sharded ? (p: PortSample) => p.nodeType === 'switch' : undefined;
+          const withToken = new EdgeRates();
+          const without = new EdgeRates();
+          let order = [0, 1, 2, 3];
+          let layout: object = {};
+          steps.forEach((shuffle, k) => {
+            if (shuffle !== undefined) {
+              // A permutation from the drawn keys: each position takes the next unused index.
+              const rest = [0, 1, 2, 3];
+              order = shuffle.map((d) => rest.splice(d % rest.length, 1)[0] as number);
+              layout = {};
+            }
+            const read = snapshot(1000 * (k + 1), steady(k));
+            const ports = order.map((i) => read.ports[i] as PortSample);
+            const a = withToken.update({ ...read, ports, layout }, read.countersReadAtMs as number, mine);
+            const b = without.update({ ...read, ports }, read.countersReadAtMs as number, mine);
+            expect(byKey(a)).toEqual(byKey(b));
+          });
+        },
+      ),
+    );
   });
 });

@@ -285,7 +285,14 @@ export function portSamplesFromEmulatorArrow(
     wallClockMs !== undefined &&
     Number.isFinite(timeMs) &&
     Math.abs(timeMs - wallClockMs) <= WALL_CLOCK_TOLERANCE_MS;
-  return { fabric, fabricType, ports, ...(onWallClock ? { countersReadAtMs: Math.round(timeMs) } : {}) };
+  return {
+    fabric,
+    fabricType,
+    ports,
+    // The kept fixed columns: the same object while the emulator's ports and far ends stay.
+    layout: fixed,
+    ...(onWallClock ? { countersReadAtMs: Math.round(timeMs) } : {}),
+  };
 }
 
 /**

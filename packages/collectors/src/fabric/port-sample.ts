@@ -97,6 +97,12 @@ export interface FabricSnapshot {
   targets?: TargetResult[];
   /** MADs of this read, for sources that send them (the InfiniBand reader). */
   mads?: { sent: number; retries: number; failedPorts: number };
+  /**
+   * Where the source knows it: an object that stays the same from read to read while the ports
+   * and their order do (keys and far ends). What a reader derives from the order alone (the edge
+   * rates' slots and far ends) is kept while it is the same object, not looked up port by port.
+   */
+  layout?: object;
 }
 
 /** A place port counters come from: the emulator's endpoint, perfquery, opapmaquery. */

@@ -1,13 +1,11 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { AdaptiveRoutingPanel } from './components/AdaptiveRoutingPanel.tsx';
 import { AlarmsList } from './components/AlarmsList.tsx';
-import { EventsPanel } from './components/EventsPanel.tsx';
-import { HistoryPanel } from './components/HistoryPanel.tsx';
 import { InvestigatePanel } from './components/InvestigatePanel.tsx';
 import {
-  LiveBeforeAfterPanel,
   LiveHeader,
   LiveTimeBar,
+  LiveWindowPanels,
   ShownFatTreeView,
   ShownLinkTable,
   ShownSummaryPanel,
@@ -15,14 +13,13 @@ import {
 import { Panel } from './components/Panel.tsx';
 import { TopologyDriftPanel } from './components/TopologyDriftPanel.tsx';
 import { TrafficPanel } from './components/TrafficPanel.tsx';
-import { lastChangeMs } from './lib/events.ts';
 import { anyNetworkHas, networkTypes, unmeasuredCables } from './lib/fabricTerms.ts';
 import { hasSeedHosts } from './lib/flows.ts';
 import { type FabricStreamState, latestMsOf, useLiveSelector } from './state/liveStream.ts';
 import { ShownProvider, streamStale } from './state/shownSnapshot.ts';
 import { useAdaptiveRouting } from './state/useAdaptiveRouting.ts';
 import { useDashboardData } from './state/useDashboardData.ts';
-import { useEvents, useHistoryWindow } from './state/useHistoryWindow.ts';
+import type { HistoryWindowSpec } from './state/useHistoryWindow.ts';
 import { useShownRoute } from './state/useShownRoute.ts';
 import { useTraffic } from './state/useTraffic.ts';
 import { useCompareView, useEventFilter, useInvestigateView, useRankingView } from './state/viewState.ts';
@@ -44,7 +41,9 @@ function todayOf(s: FabricStreamState): number | null {
  * The dashboard: the fabric's data (useDashboardData), the view state kept in the URL
  * (state/viewState.ts), and the panels in their grid areas. Each panel asks the API for its own
  * answers through the one query hook; this only wires them together. A stream message re-renders
- * the panels that draw it (components/LivePanels.tsx read the live stream), not this.
+ * the panels that draw it (components/LivePanels.tsx read the live stream), not this; nor does the
+ * history window moving with it: this holds what the window is made of (HistoryWindowSpec), and
+ * the panels of the window (time bar, history, events, before/after) make it and ask its answers.
  */
 export function App() {
   const data = useDashboardData();
@@ -56,8 +55,13 @@ export function App() {
 
   const ar = useAdaptiveRouting();
   const traffic = useTraffic();
-  const history = useHistoryWindow(time.range, time.atMs, time.tickSeconds);
-  const events = useEvents(history.window);
+  // The total chart's plot width: the history's step follows it.
+  const [historyWidthPx, setHistoryWidthPx] = useState(0);
+  const { range, atMs, tickSeconds } = time;
+  const history = useMemo(
+    (): HistoryWindowSpec => ({ range, atMs, tickSeconds, widthPx: historyWidthPx }),
+    [range, atMs, tickSeconds, historyWidthPx],
+  );
   const { route, shown: shownRoute } = useShownRoute(view);
   const stale = useLiveSelector(streamStale);
   const todayMs = useLiveSelector(todayOf) ?? startOfDay(Date.now());
@@ -88,8 +92,41 @@ export function App() {
     },
     [setBeforeMs, setAfterMs],
   );
-  const lastArChange =
-    events.status === 'ready' ? lastChangeMs(events.data.events, 'adaptive-routing') : null;
+  // The window panels' props, each one object while what it holds stays (App re-renders when a
+  // past instant is being read again: they do not).
+  const live = time.atMs === null;
+  const alarms = useMemo(() => live && <AlarmsList onOpenHistory={openHistory} />, [live, openHistory]);
+  // Shown only where the topology changed since drawn, or drift is configured.
+  const drift = useMemo(() => <TopologyDriftPanel />, []);
+  const eventsProps = useMemo(
+    () => ({ filter: eventFilter, onFilterChange: setEventFilter, onOpenHistory: openHistory }),
+    [eventFilter, setEventFilter, openHistory],
+  );
+  const { setAt } = time;
+  const chartProps = useMemo(
+    () => ({
+      links,
+      onPick: setAt,
+      onSelectWindow: selectWindow,
+      onCloseLink: closeLink,
+      onWidth: setHistoryWidthPx,
+      nowMs: todayMs,
+    }),
+    [links, setAt, selectWindow, closeLink, todayMs],
+  );
+  const { beforeMs, afterMs } = compare;
+  const compareProps = useMemo(
+    () => ({
+      beforeMs,
+      afterMs,
+      onChange: changeCompare,
+      onChangeBoth: changeCompareBoth,
+      tickSeconds,
+      onOpenHistory: openHistory,
+      nowMs: todayMs,
+    }),
+    [beforeMs, afterMs, changeCompare, changeCompareBoth, tickSeconds, openHistory, todayMs],
+  );
 
   return (
     <ShownProvider value={shown}>
@@ -101,7 +138,7 @@ export function App() {
             onRangeChange={time.setRange}
             atMs={time.atMs}
             onLive={time.goLive}
-            window={history.window}
+            history={history}
             bookmarkMs={time.bookmarkMs}
             loading={time.atMs !== null && past.updating}
             error={past.state.status === 'error' ? past.state.message : null}
@@ -143,44 +180,14 @@ export function App() {
               onOpenHistory={openHistory}
             />
           </Panel>
-          <Panel title="Events" className="area-events">
-            {time.atMs === null && <AlarmsList onOpenHistory={openHistory} />}
-            <EventsPanel
-              events={events}
-              filter={eventFilter}
-              onFilterChange={setEventFilter}
-              onOpenHistory={openHistory}
-            />
-          </Panel>
-          {/* Shown only where the topology changed since drawn, or drift is configured. */}
-          <TopologyDriftPanel />
-          <Panel title="History" className="area-history">
-            <HistoryPanel
-              window={history.window}
-              step={history.step}
-              atMs={time.atMs}
-              links={links}
-              eventFilter={eventFilter}
-              onPick={time.setAt}
-              onSelectWindow={selectWindow}
-              onCloseLink={closeLink}
-              onWidth={history.setWidth}
-              nowMs={todayMs}
-            />
-          </Panel>
-          <Panel title="Before / after" className="area-compare">
-            <LiveBeforeAfterPanel
-              beforeMs={compare.beforeMs}
-              afterMs={compare.afterMs}
-              onChange={changeCompare}
-              onChangeBoth={changeCompareBoth}
-              atMs={time.atMs}
-              lastArChangeMs={lastArChange}
-              tickSeconds={time.tickSeconds}
-              onOpenHistory={openHistory}
-              nowMs={todayMs}
-            />
-          </Panel>
+          <LiveWindowPanels
+            history={history}
+            alarms={alarms}
+            events={eventsProps}
+            between={drift}
+            chart={chartProps}
+            compare={compareProps}
+          />
           <InvestigatePanel view={view} fabric={fabric} route={route} traffic={traffic} />
         </main>
       </div>

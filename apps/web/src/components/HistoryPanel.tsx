@@ -1,12 +1,11 @@
 import { memo, useMemo, useState } from 'react';
-import type { LinkHistory, SummaryHistory } from '../api/types.ts';
+import type { EventList, LinkHistory, SummaryHistory } from '../api/types.ts';
 import { chartMarks, type EventFilter } from '../lib/events.ts';
 import { formatClock, formatDirection } from '../lib/format.ts';
 import { formatInstant, type TimeWindow } from '../lib/timeRange.ts';
 import { alignSeries, describeSeries, toChartColumns } from '../lib/timeSeries.ts';
 import { useRateFormat } from '../state/preferences.ts';
-import { useApiQuery } from '../state/useApiQuery.ts';
-import { useEvents } from '../state/useHistoryWindow.ts';
+import { type Remote, useApiQuery } from '../state/useApiQuery.ts';
 import { ErrorNote } from './ErrorNote.tsx';
 import { TimeSeriesChart } from './TimeSeriesChart.tsx';
 
@@ -17,7 +16,8 @@ interface HistoryPanelProps {
   atMs: number | null;
   /** Link directions whose history is open. */
   links: readonly string[];
-  /** The events panel's filter: the chart marks what it lets through, AR changes and faults always. */
+  /** The window's events (useEvents), and the events panel's filter: the chart marks what it lets through, AR changes and faults always. */
+  events: Remote<EventList>;
   eventFilter: EventFilter;
   onPick: (ms: number) => void;
   onSelectWindow: (window: TimeWindow) => void;
@@ -38,6 +38,7 @@ export const HistoryPanel = memo(function HistoryPanel({
   step,
   atMs,
   links,
+  events,
   eventFilter,
   onPick,
   onSelectWindow,
@@ -52,7 +53,6 @@ export const HistoryPanel = memo(function HistoryPanel({
     (api, signal) => api.getSummaryHistory(q, signal),
     { keepPrevious: true },
   );
-  const events = useEvents(window);
   const linkHistory = useApiQuery<LinkHistory>(
     ['links-history', links.join(','), q.from, q.to, step],
     links.length > 0 ? (api, signal) => api.getLinksHistory(links, q, signal) : null,

@@ -1,4 +1,5 @@
-import { type ComponentProps, memo, useCallback } from 'react';
+import { type ComponentProps, memo, type ReactNode, useCallback, useMemo } from 'react';
+import { lastChangeMs } from '../lib/events.ts';
 import { latestMsOf, useLiveSelector, useLiveStream } from '../state/liveStream.ts';
 import {
   snapshotCompact,
@@ -6,17 +7,28 @@ import {
   snapshotSamples,
   useShownSnapshot,
 } from '../state/shownSnapshot.ts';
+import {
+  type HistoryWindowSpec,
+  historyWindowAt,
+  useEvents,
+  useHistoryWindow,
+} from '../state/useHistoryWindow.ts';
 import { BeforeAfterPanel } from './BeforeAfterPanel.tsx';
+import { EventsPanel } from './EventsPanel.tsx';
 import { FatTreeView } from './FatTreeView.tsx';
 import { Header } from './Header.tsx';
+import { HistoryPanel } from './HistoryPanel.tsx';
 import { LinkTable } from './LinkTable.tsx';
+import { Panel } from './Panel.tsx';
 import { SummaryPanel } from './SummaryPanel.tsx';
 import { TimeBar } from './TimeBar.tsx';
 
 /**
  * The panels that draw the live stream's messages, each reading the stream itself
  * (state/liveStream.ts): a message re-renders them — and only them, not the dashboard around them.
- * Each gives the panel it wraps the props it had from the dashboard before.
+ * Each gives the panel it wraps the props it had from the dashboard before. So do the panels of
+ * the history window, which moves with the newest sample (LiveWindowPanels, useHistoryWindow): the
+ * window is made from the dashboard's HistoryWindowSpec here, not in the dashboard.
  */
 
 /** The header, re-rendered by each stream message (the data's age). */
@@ -40,16 +52,23 @@ export const LiveHeader = memo(function LiveHeader({
 
 /**
  * The time bar: live, its clock labels need only the day; a past instant says how long before live
- * (the newest sample, read here on each message only then).
+ * (the newest sample, read here on each message only then). The history window, where a custom
+ * range starts, is read when one is opened.
  */
 export const LiveTimeBar = memo(function LiveTimeBar({
   todayMs,
+  history,
   ...props
-}: Omit<ComponentProps<typeof TimeBar>, 'nowMs'> & { todayMs: number }) {
+}: Omit<ComponentProps<typeof TimeBar>, 'nowMs' | 'windowNow'> & {
+  todayMs: number;
+  history: HistoryWindowSpec;
+}) {
+  const stream = useLiveStream();
   const latestMs = useLiveSelector((s) => (props.atMs === null ? null : latestMsOf(s)));
   // Before the first message, now is the browser's (read at render: a selection must stay put).
   const nowMs = props.atMs === null ? todayMs : (latestMs ?? Date.now());
-  return <TimeBar {...props} nowMs={nowMs} />;
+  const windowNow = useCallback(() => historyWindowAt(history, latestMsOf(stream.get())), [history, stream]);
+  return <TimeBar {...props} windowNow={windowNow} nowMs={nowMs} />;
 });
 
 /** The fabric drawing (or heatmap) of the instant shown. */
@@ -113,5 +132,55 @@ export const LiveBeforeAfterPanel = memo(function LiveBeforeAfterPanel({
       shownNow={anyShown ? shownNow : null}
       latestNow={latestNow}
     />
+  );
+});
+
+/**
+ * The panels of the history window, in their grid areas and in this order: the events (below
+ * `alarms`), `between` (panels of their own), the history and the before/after comparison. The
+ * window moves with the newest sample; this makes it (useHistoryWindow) and asks its events once
+ * for the three, so a move re-renders this and what the move changed — the history's chart, the
+ * events only when they changed (useEvents keeps equal answers) — and nothing around it.
+ */
+export const LiveWindowPanels = memo(function LiveWindowPanels({
+  history,
+  alarms,
+  between,
+  events: eventsProps,
+  chart,
+  compare,
+}: {
+  history: HistoryWindowSpec;
+  alarms: ReactNode;
+  between: ReactNode;
+  events: Omit<ComponentProps<typeof EventsPanel>, 'events'>;
+  chart: Omit<ComponentProps<typeof HistoryPanel>, 'window' | 'step' | 'atMs' | 'events' | 'eventFilter'>;
+  compare: Omit<ComponentProps<typeof LiveBeforeAfterPanel>, 'atMs' | 'lastArChangeMs'>;
+}) {
+  const { window, step } = useHistoryWindow(history);
+  const events = useEvents(window);
+  const list = events.status === 'ready' ? events.data.events : null;
+  const lastArChangeMs = useMemo(() => (list ? lastChangeMs(list, 'adaptive-routing') : null), [list]);
+  return (
+    <>
+      <Panel title="Events" className="area-events">
+        {alarms}
+        <EventsPanel {...eventsProps} events={events} />
+      </Panel>
+      {between}
+      <Panel title="History" className="area-history">
+        <HistoryPanel
+          {...chart}
+          window={window}
+          step={step}
+          atMs={history.atMs}
+          events={events}
+          eventFilter={eventsProps.filter}
+        />
+      </Panel>
+      <Panel title="Before / after" className="area-compare">
+        <LiveBeforeAfterPanel {...compare} atMs={history.atMs} lastArChangeMs={lastArChangeMs} />
+      </Panel>
+    </>
   );
 });

@@ -9,8 +9,8 @@ interface TimeBarProps {
   /** The instant shown (ms), or null when live. */
   atMs: number | null;
   onLive: () => void;
-  /** The chart's current window, the starting point of a custom range. */
-  window: TimeWindow;
+  /** The chart's current window, the starting point of a custom range (read when one is opened). */
+  windowNow: () => TimeWindow;
   bookmarkMs: number | null;
   /** A past instant is on its way (the previous stays on screen meanwhile). */
   loading: boolean;
@@ -28,7 +28,7 @@ export const TimeBar = memo(function TimeBar({
   onRangeChange,
   atMs,
   onLive,
-  window,
+  windowNow,
   bookmarkMs,
   loading,
   error,
@@ -45,8 +45,9 @@ export const TimeBar = memo(function TimeBar({
   const customValid = customFrom !== null && customTo !== null && customTo > customFrom;
 
   const openCustom = () => {
-    setFrom(window.fromMs);
-    setTo(window.toMs);
+    const chart = windowNow();
+    setFrom(chart.fromMs);
+    setTo(chart.toMs);
     setEditing(true);
   };
 

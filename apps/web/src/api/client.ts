@@ -1,3 +1,4 @@
+import type { CompactDecode } from './compactDecode.ts';
 import { type ExchangeAnswer, fetchExchange, NetworkFailure } from './exchange.ts';
 import type {
   AdaptiveRouting,
@@ -6,6 +7,7 @@ import type {
   Alarm,
   AlarmList,
   Analysis,
+  CompactSnapshot,
   Drift,
   ErrorBody,
   EventList,
@@ -138,10 +140,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
     body?: unknown,
     signal?: AbortSignal,
     conditional = false,
+    decode?: CompactDecode,
   ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await requestOnce<T>(method, path, body, signal, conditional);
+        return await requestOnce<T>(method, path, body, signal, conditional, decode);
       } catch (error) {
         const wait = error instanceof ApiError ? error.retryAfterSeconds : undefined;
         if (method !== 'GET' || wait === undefined || wait > MAX_RETRY_AFTER_S || attempt >= MAX_ATTEMPTS) {
@@ -160,6 +163,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
    */
   const answers = new Map<string, { etag: string; value: unknown }>();
 
+  /**
+   * The newest decoded compact message by path (the last two paths), with its number: asked again,
+   * an answer decoded from the same text is this very object (a past instant re-read unchanged
+   * re-renders nothing).
+   */
+  const decodedAnswers = new Map<string, { decoded: number; value: unknown }>();
+
   /** A live answer, asked again on ticks: conditional on the answer held. */
   const live = <T>(path: string, signal?: AbortSignal): Promise<T> =>
     request<T>('GET', path, undefined, signal, true);
@@ -170,6 +180,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     body: unknown,
     signal: AbortSignal | undefined,
     conditional: boolean,
+    decode?: CompactDecode,
   ): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     const token = method === 'GET' ? null : getToken();
@@ -177,6 +188,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const held = conditional ? answers.get(path) : undefined;
     if (held) headers['If-None-Match'] = held.etag;
+    const heldDecoded = decode ? decodedAnswers.get(path) : undefined;
     let answer: ExchangeAnswer;
     try {
       answer = await (method === 'GET' ? readExchange : pageExchange)(
@@ -186,6 +198,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
           headers,
           body: body === undefined ? null : JSON.stringify(body),
           noStore: conditional,
+          ...(decode ? { decode: { ...decode, held: heldDecoded?.decoded } } : {}),
         },
         signal,
       );
@@ -197,6 +210,12 @@ export function createApiClient(options: ApiClientOptions = {}) {
     if (answer.ok && answer.body.kind === 'text') {
       throw new ApiError(`The API answered ${method} ${path} with something that is not JSON`, 0, 'parse');
     }
+    // A compact message that did not decode: what compactSnapshotOf said of it.
+    if (answer.body.kind === 'invalid') throw new Error(answer.body.message);
+    if (answer.body.kind === 'unchanged') {
+      if (heldDecoded && answer.decoded === heldDecoded.decoded) return heldDecoded.value as T;
+      throw new Error(`The answer to ${path} was said unchanged from one this page does not hold`);
+    }
     const parsed = answer.body.kind === 'json' ? answer.body.value : null;
     if (!answer.ok) {
       const error = errorFromResponse(answer.status, parsed, token !== null && token !== '');
@@ -205,6 +224,14 @@ export function createApiClient(options: ApiClientOptions = {}) {
         error.retryAfterSeconds = retryAfter;
       }
       throw error;
+    }
+    if (decode && answer.decoded !== undefined) {
+      decodedAnswers.delete(path);
+      decodedAnswers.set(path, { decoded: answer.decoded, value: parsed });
+      for (const oldest of decodedAnswers.keys()) {
+        if (decodedAnswers.size <= 2) break;
+        decodedAnswers.delete(oldest);
+      }
     }
     if (conditional) {
       const etag = answer.etag;
@@ -286,6 +313,19 @@ export function createApiClient(options: ApiClientOptions = {}) {
      */
     getInstant: (time: string, view: StreamView, signal?: AbortSignal) =>
       request<unknown>('GET', `/api/v1/instant?${new URLSearchParams({ time, view })}`, undefined, signal),
+    /**
+     * The fabric at instant `time` as one compact message, checked and decoded as `decode` says
+     * where it is parsed (the exchange worker: compactDecode.ts), with its tier summary when asked.
+     */
+    getCompactInstant: (time: string, decode: CompactDecode, signal?: AbortSignal) =>
+      request<CompactSnapshot>(
+        'GET',
+        `/api/v1/instant?${new URLSearchParams({ time, view: 'compact' })}`,
+        undefined,
+        signal,
+        false,
+        decode,
+      ),
     getSummaryAt: (time: string, signal?: AbortSignal) =>
       request<Summary>('GET', `/api/v1/summary?${new URLSearchParams({ time })}`, undefined, signal),
     getSummaryHistory: (window: HistoryWindow, signal?: AbortSignal) =>

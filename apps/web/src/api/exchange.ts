@@ -1,3 +1,5 @@
+import { type CompactDecode, DecodedTexts, decodedBody } from './compactDecode.ts';
+
 /**
  * One HTTP exchange with the API as the client reads it: the status, the two headers it uses and
  * the body already parsed. On the page (fetch) or in a worker (exchangeWorker.ts), so that the
@@ -12,13 +14,19 @@ export interface ExchangeRequest {
   body: string | null;
   /** Bypass the browser's HTTP cache (a conditional read: the client holds the answer itself). */
   noStore: boolean;
+  /** A successful answer is a compact message: decode it where it is parsed (compactDecode.ts). */
+  decode?: CompactDecode | undefined;
 }
 
 export type AnswerBody =
   | { kind: 'empty' }
   | { kind: 'json'; value: unknown }
   /** A body that is not JSON. */
-  | { kind: 'text' };
+  | { kind: 'text' }
+  /** A body asked to be decoded (ExchangeRequest.decode) that could not be: why. */
+  | { kind: 'invalid'; message: string }
+  /** The text the answer the page holds was decoded from (CompactDecode.held), again: not read. */
+  | { kind: 'unchanged' };
 
 export interface ExchangeAnswer {
   status: number;
@@ -26,6 +34,8 @@ export interface ExchangeAnswer {
   etag: string | null;
   retryAfter: string | null;
   body: AnswerBody;
+  /** A decoded answer's number (DecodedTexts), which the page names as `held` asking again. */
+  decoded?: number;
 }
 
 /** The API could not be reached (`text`: what fetch said, e.g. "TypeError: Failed to fetch"). */
@@ -52,8 +62,11 @@ export function bodyOf(text: string): AnswerBody {
   }
 }
 
-/** An exchange through `doFetch` where it runs (the page, or the worker). */
-export function fetchExchange(doFetch: typeof fetch): Exchange {
+/**
+ * An exchange through `doFetch` where it runs (the page, or the worker); `texts` keeps what the
+ * decoded answers were made of, to answer `unchanged`.
+ */
+export function fetchExchange(doFetch: typeof fetch, texts = new DecodedTexts()): Exchange {
   return async (request, signal) => {
     let response: Response;
     try {
@@ -76,6 +89,12 @@ export function fetchExchange(doFetch: typeof fetch): Exchange {
     };
     // A 304 has no body to read (the client gives the answer it holds).
     if (response.status === 304) return { ...answer, body: { kind: 'empty' } };
-    return { ...answer, body: bodyOf(await response.text()) };
+    const text = await response.text();
+    const decode = request.decode;
+    if (!decode || !response.ok) return { ...answer, body: bodyOf(text) };
+    if (decode.held !== undefined && texts.same(request.url, decode.held, text))
+      return { ...answer, body: { kind: 'unchanged' }, decoded: decode.held };
+    const decoded = texts.remember(request.url, text);
+    return { ...answer, body: decodedBody(bodyOf(text), decode), decoded };
   };
 }

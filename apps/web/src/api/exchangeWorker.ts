@@ -1,3 +1,4 @@
+import { decodedTransfers } from './compactDecode.ts';
 import {
   type ExchangeAnswer,
   type ExchangeRequest,
@@ -11,7 +12,8 @@ import {
  * abort it (`{id, abort: true}`); the worker fetches it, reads and parses the body, and posts back
  * the answer (or why there is none). The request's start, the response's bytes and JSON.parse run
  * here, not on the page's main thread, which receives the parsed answer — nothing at all to parse
- * for a 304.
+ * for a 304; a compact message asked decoded (ExchangeRequest.decode) arrives as Float64Arrays whose
+ * buffers are transferred, not copied.
  */
 
 export type ExchangeCall = { id: number; request: ExchangeRequest } | { id: number; abort: true };
@@ -23,7 +25,7 @@ export type ExchangeReply =
 
 interface WorkerScope {
   onmessage: ((event: MessageEvent<ExchangeCall>) => void) | null;
-  postMessage: (reply: ExchangeReply) => void;
+  postMessage: (reply: ExchangeReply, transfer: Transferable[]) => void;
 }
 
 const scope = self as unknown as WorkerScope;
@@ -50,6 +52,6 @@ scope.onmessage = (event) => {
     )
     .then((reply) => {
       running.delete(call.id);
-      scope.postMessage(reply);
+      scope.postMessage(reply, 'answer' in reply ? decodedTransfers(reply.answer.body) : []);
     });
 };

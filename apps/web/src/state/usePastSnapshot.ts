@@ -1,8 +1,9 @@
 import { useMemo } from 'react';
 import type { ApiClient } from '../api/client.ts';
-import { compactSnapshotOf, snapshotOf } from '../api/stream.ts';
+import { snapshotOf } from '../api/stream.ts';
 import type { LinksAnswer, LiveSnapshot, StreamView, Summary, Topology } from '../api/types.ts';
 import { MAX_DRAWN_LINKS } from '../lib/layout.ts';
+import { summarizedTierGroups, type TierGroups } from '../lib/tierSummary.ts';
 import { formatInstant } from '../lib/timeRange.ts';
 import { latestMsOf, useLiveSelector } from './liveStream.ts';
 import type { Remote } from './useApiQuery.ts';
@@ -54,19 +55,26 @@ export function useInstant(ms: number | null, latestMs: number | null, keepPrevi
 
 /**
  * The cache key and question of one past instant as one stream message (`GET /instant`): the
- * encoding the live view reads, checked by the stream's own decoding (api/stream.ts).
+ * encoding the live view reads, checked by the stream's own decoding (api/stream.ts). A compact
+ * one is decoded where it is parsed, in the exchange worker (api/compactDecode.ts), with its tier
+ * summary when `tiers` are given (a fabric shown per tier), as the stream's worker does live.
  */
-export function instantMessageQuery(ms: number | null, view: StreamView, channels: number | undefined) {
+export function instantMessageQuery(
+  ms: number | null,
+  view: StreamView,
+  channels: number | undefined,
+  tiers?: TierGroups | null,
+) {
   const time = ms === null ? null : formatInstant(ms);
   return {
     key: ['instant-message', time, view, channels ?? null] as const,
     load:
       time === null
         ? null
-        : async (api: ApiClient, signal: AbortSignal): Promise<LiveSnapshot> => {
-            const message = await api.getInstant(time, view, signal);
-            return view === 'compact' ? compactSnapshotOf(message, channels) : snapshotOf(message);
-          },
+        : async (api: ApiClient, signal: AbortSignal): Promise<LiveSnapshot> =>
+            view === 'compact'
+              ? api.getCompactInstant(time, { channels, tiers: tiers ?? undefined }, signal)
+              : snapshotOf(await api.getInstant(time, view, signal)),
   };
 }
 
@@ -82,7 +90,8 @@ export function usePastSnapshot(
   fabric: Topology | null,
 ): { state: Remote<LiveSnapshot>; updating: boolean } {
   const view: StreamView = fabric && fabric.links.length > MAX_DRAWN_LINKS ? 'compact' : 'full';
-  const q = instantMessageQuery(atMs, view, fabric ? fabric.links.length * 2 : undefined);
+  const tiers = useMemo(() => (fabric ? summarizedTierGroups(fabric) : null), [fabric]);
+  const q = instantMessageQuery(atMs, view, fabric ? fabric.links.length * 2 : undefined, tiers);
   const recent = useLiveSelector((s) => {
     const latestMs = latestMsOf(s);
     return atMs !== null && (latestMs === null || latestMs - atMs < RECENT_MS);

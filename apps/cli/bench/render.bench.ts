@@ -9,6 +9,12 @@
 // Baseline, in the same run: the same page with the stream's messages not drawn (a past instant
 // shown, so ticks arrive and are parsed but nothing follows them) over the same number of ticks.
 // Limit: ≤ 16.7 ms per tick (one frame at 60 Hz) at fat-tree-1152 and at fat-tree-27648's heatmap.
+// `FABSCOPE_RENDER_PROFILE=DIR` also writes, for each page measured, a Chromium trace of the measured
+// ticks (`DIR/<scenario>-<live|past>.trace.json`: tasks, GC, layout, paint; open it in DevTools'
+// Performance panel) and a CPU profile (`….cpuprofile`). Both cost the page time of their own: the
+// figures of such a run are not the bench's.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, startDemo } from '@fabscope/test-support';
 import { type CDPSession, chromium, type Page } from 'playwright-core';
@@ -19,6 +25,7 @@ const BIN = fileURLToPath(new URL('../bin/fabscope.js', import.meta.url));
 const LIMIT_MS = 16.7;
 const TICKS = Number(process.env.FABSCOPE_RENDER_TICKS ?? 30);
 const SCENARIOS = (process.env.FABSCOPE_RENDER_SCENARIOS ?? 'fat-tree-1152,fat-tree-27648').split(',');
+const PROFILE_DIR = process.env.FABSCOPE_RENDER_PROFILE;
 
 /**
  * Stream messages sent so far, read on a connection of the bench's own (`data:` lines of the
@@ -49,16 +56,33 @@ async function taskSeconds(session: CDPSession): Promise<number> {
   return metrics.find((m) => m.name === 'TaskDuration')?.value ?? Number.NaN;
 }
 
+/** With FABSCOPE_RENDER_PROFILE: a trace and a CPU profile of the page from now; `stop` writes them. */
+async function startProfile(page: Page, session: CDPSession, name: string): Promise<() => Promise<void>> {
+  if (!PROFILE_DIR) return async () => undefined;
+  mkdirSync(PROFILE_DIR, { recursive: true });
+  const browser = page.context().browser();
+  await browser?.startTracing(page, { path: join(PROFILE_DIR, `${name}.trace.json`) });
+  await session.send('Profiler.enable');
+  await session.send('Profiler.start');
+  return async () => {
+    const { profile } = (await session.send('Profiler.stop')) as { profile: unknown };
+    writeFileSync(join(PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
+    await browser?.stopTracing();
+  };
+}
+
 /** Main-thread ms per stream message over the next `ticks` messages. */
-async function workPerTick(page: Page, session: CDPSession, messages: Counter, ticks: number) {
+async function workPerTick(page: Page, session: CDPSession, messages: Counter, ticks: number, name: string) {
   // One message first, so the measurement starts right after a tick was handled.
   const first = messages();
   await waitFor(() => messages() > first, 60_000);
+  const stopProfile = await startProfile(page, session, name);
   const start = messages();
   const before = await taskSeconds(session);
   const started = performance.now();
   await waitFor(() => messages() >= start + ticks, ticks * 15_000 + 60_000);
   const after = await taskSeconds(session);
+  await stopProfile();
   const received = messages() - start;
   await page.evaluate(() => 0);
   return {
@@ -89,7 +113,7 @@ try {
         body: JSON.stringify({ pattern: 'permutation' }),
       });
       if (!started.ok) throw new Error(`${scenario}: the permutation did not start: ${await started.text()}`);
-      const measure = async (query: string) => {
+      const measure = async (query: string, label: string) => {
         const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
         const session = await page.context().newCDPSession(page);
         await session.send('Performance.enable');
@@ -102,16 +126,19 @@ try {
           await page.locator('[data-testid="data-age"]', { hasText: / old$/ }).waitFor({ timeout: 240_000 });
           const shown = messages();
           await waitFor(() => messages() >= shown + 2, 120_000);
-          return await workPerTick(page, session, messages, TICKS);
+          return await workPerTick(page, session, messages, TICKS, `${scenario}-${label}`);
         } finally {
           stop();
           await page.close();
         }
       };
-      const live = await measure('');
+      const live = await measure('', 'live');
       // The same page showing a past instant: ticks still arrive (the stream stays open) but are
       // not drawn.
-      const past = await measure(`?at=${encodeURIComponent(new Date(Date.now() - 5_000).toISOString())}`);
+      const past = await measure(
+        `?at=${encodeURIComponent(new Date(Date.now() - 5_000).toISOString())}`,
+        'past',
+      );
       const late = live.msPerTick > LIMIT_MS;
       if (late) over++;
       console.log(

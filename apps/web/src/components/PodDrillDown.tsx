@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useId, useMemo, useState } from 'react';
+import { type KeyboardEvent, memo, useCallback, useId, useMemo, useState } from 'react';
 import type { CompactSnapshot, Topology } from '../api/types.ts';
 import { utilizationColor } from '../lib/colors.ts';
 import { isCongested } from '../lib/congestion.ts';
@@ -22,6 +22,51 @@ const parseSwitch = (raw: string | null): string | null => (raw === null || raw 
 const serializeSwitch = (name: string | null): string | null => name;
 
 /**
+ * One cell of the pod matrix: what it shows is strings and flags, so a message that leaves a
+ * cable's colours and percentages as they were re-renders nothing of it (a pod is 576 buttons at
+ * fat-tree-27648, each with its label, title and gradient written again on every message before).
+ */
+const PodCellButton = memo(function PodCellButton({
+  row,
+  column,
+  label,
+  upColor,
+  downColor,
+  waiting,
+  focused,
+  channel,
+  onFocusCell,
+  onSelectChannel,
+}: {
+  row: number;
+  column: number;
+  label: string;
+  upColor: string;
+  downColor: string;
+  waiting: boolean;
+  /** The matrix's one tab stop. */
+  focused: boolean;
+  /** The channel a click opens (the first up). */
+  channel: number;
+  onFocusCell: (row: number, column: number) => void;
+  onSelectChannel: ((channel: number) => void) | undefined;
+}) {
+  return (
+    <button
+      type="button"
+      className={`pod-cell ${waiting ? 'pod-cell-wait' : ''}`}
+      style={{ background: `linear-gradient(to bottom right, ${upColor} 50%, ${downColor} 50%)` }}
+      aria-label={label}
+      title={label}
+      data-cell={`${row}:${column}`}
+      tabIndex={focused ? 0 : -1}
+      onFocus={() => onFocusCell(row, column)}
+      onClick={onSelectChannel ? () => onSelectChannel(channel) : undefined}
+    />
+  );
+});
+
+/**
  * The way down on a three-tier fabric: one pod's edge × aggregation matrix (each cell split into
  * its up and down direction, coloured by utilization, ringed when waiting for credit), then one
  * switch's ports. Every cell and port is a button: reachable by keyboard, its values in its name.
@@ -34,6 +79,10 @@ export function PodDrillDown({ topology, snapshot, pod, onPodChange, onSelectCha
   const [focus, setFocus] = useState<[number, number]>([0, 0]);
   const unit = usePreference('rateUnit');
   const podId = useId();
+  const focusCell = useCallback(
+    (r: number, c: number) => setFocus((f) => (f[0] === r && f[1] === c ? f : [r, c])),
+    [],
+  );
   const shown = pods[Math.min(pod, pods.length - 1)];
   const ports = useMemo(
     () => (selectedSwitch ? switchPorts(topology, selectedSwitch) : []),
@@ -129,23 +178,21 @@ export function PodDrillDown({ topology, snapshot, pod, onPodChange, onSelectCha
                   const up = busiest(cell.up, u);
                   const down = busiest(cell.down, u);
                   const waiting = isCongested(busiest(cell.up, w)) || isCongested(busiest(cell.down, w));
-                  const label = `${e} → ${a} ${formatPercent(up)}, ${a} → ${e} ${formatPercent(down)}${
-                    waiting ? ', waiting for credit' : ''
-                  }`;
                   return (
                     <td key={a}>
-                      <button
-                        type="button"
-                        className={`pod-cell ${waiting ? 'pod-cell-wait' : ''}`}
-                        style={{
-                          background: `linear-gradient(to bottom right, ${utilizationColor(up)} 50%, ${utilizationColor(down)} 50%)`,
-                        }}
-                        aria-label={label}
-                        title={label}
-                        data-cell={`${r}:${c}`}
-                        tabIndex={focus[0] === r && focus[1] === c ? 0 : -1}
-                        onFocus={() => setFocus([r, c])}
-                        onClick={onSelectChannel ? () => onSelectChannel(cell.up[0] ?? 0) : undefined}
+                      <PodCellButton
+                        row={r}
+                        column={c}
+                        label={`${e} → ${a} ${formatPercent(up)}, ${a} → ${e} ${formatPercent(down)}${
+                          waiting ? ', waiting for credit' : ''
+                        }`}
+                        upColor={utilizationColor(up)}
+                        downColor={utilizationColor(down)}
+                        waiting={waiting}
+                        focused={focus[0] === r && focus[1] === c}
+                        channel={cell.up[0] ?? 0}
+                        onFocusCell={focusCell}
+                        onSelectChannel={onSelectChannel}
                       />
                     </td>
                   );

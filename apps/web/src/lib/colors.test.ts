@@ -1,7 +1,26 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { legendStops, UNKNOWN_COLOR, utilizationColor, utilizationScale } from './colors.ts';
+import { COLOR_STEPS, legendStops, UNKNOWN_COLOR, utilizationColor, utilizationScale } from './colors.ts';
+
+const channels = (color: string): number[] => (color.match(/\d+/g) ?? []).map(Number);
 
 describe('utilization colours', () => {
+  it("is the scale's colour, or one unit of rgb off, for any utilization, and the same for a value and its step", () => {
+    fc.assert(
+      fc.property(fc.double({ min: -0.5, max: 1.5, noNaN: true }), (fraction) => {
+        const color = utilizationColor(fraction);
+        const exact = channels(utilizationScale(fraction));
+        expect(color).toMatch(/^rgb\(\d+, \d+, \d+\)$/);
+        channels(color).forEach((v, i) => {
+          expect(Math.abs(v - (exact[i] ?? 0))).toBeLessThanOrEqual(1);
+        });
+        const step = Math.round(Math.min(1, Math.max(0, fraction)) * COLOR_STEPS) / COLOR_STEPS;
+        expect(utilizationColor(step)).toBe(color);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('maps 0..1 to distinct colours and clamps outside', () => {
     expect(utilizationColor(0)).not.toBe(utilizationColor(1));
     expect(utilizationColor(-1)).toBe(utilizationColor(0));

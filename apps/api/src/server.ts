@@ -55,6 +55,8 @@ export async function startApi(
     tools?: { env?: NodeJS.ProcessEnv; cwd?: string };
   } = {},
 ): Promise<RunningApi> {
+  // Before anything is opened (the history directory, the events file): a setting that cannot work.
+  checkLiveSource(config);
   // With the subnet manager's tables (FABSCOPE_LFTS) none are computed: they start empty until read.
   const tables =
     options.tables ??
@@ -70,7 +72,6 @@ export async function startApi(
     : historyDirFor(config.dataDir ?? config.defaultDataDir, linkIndex);
   const eventsDir = config.eventsDir ?? historyDir?.path;
   const events: EventLog = eventsDir ? new FileEventLog(eventsDir) : new MemoryEventLog();
-  checkLiveSource(config);
   let store: MetricsStore;
   const embeddedStore = (history: boolean) => {
     if (config.collectorUrls.length === 0) {

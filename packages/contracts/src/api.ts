@@ -35,7 +35,7 @@ export const HealthSchema = Type.Object({
   liveSource: Type.Optional(
     Type.Literal('collectors', {
       description:
-        'Present when the live view is read from the collectors beside the TSDB (FABSCOPE_LIVE_SOURCE=collectors); history, events and alerts are still the TSDB\'s',
+        "Present when the live view is read from the collectors beside the TSDB (FABSCOPE_LIVE_SOURCE=collectors); history, events and alerts are still the TSDB's",
     }),
   ),
   lastSampleAgeSeconds: Nullable(

@@ -1,7 +1,7 @@
 import { memo, type ReactNode, useMemo } from 'react';
 import type { Health, LiveSnapshot, Topology } from '../api/types.ts';
 import { networkTypes } from '../lib/fabricTerms.ts';
-import { formatAge, formatFabricType } from '../lib/format.ts';
+import { formatAge, formatFabricType, formatStore } from '../lib/format.ts';
 import { assessFreshness } from '../lib/freshness.ts';
 import { staleDirectionCount } from '../lib/snapshot.ts';
 import type { StreamConnection } from '../state/useFabricStream.ts';
@@ -69,7 +69,7 @@ export const Header = memo(function Header({
       <Freshness
         identity={identity}
         controls={controls}
-        store={snapshot?.health.store ?? '—'}
+        store={formatStore(snapshot?.health)}
         health={snapshot?.health}
         receivedAtMs={receivedAtMs}
         staleLinkCount={staleLinkCount}

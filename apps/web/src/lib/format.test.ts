@@ -18,6 +18,7 @@ import {
   formatPerSecond,
   formatRate,
   formatRateTicks,
+  formatStore,
   formatTimeTick,
   formatTimeZone,
   groupDigits,
@@ -268,5 +269,16 @@ describe('link names', () => {
   it('names fabric types as vendors write them', () => {
     expect(formatFabricType('omnipath')).toBe('Omni-Path');
     expect(formatFabricType('other')).toBe('other');
+  });
+});
+
+describe('formatStore', () => {
+  it('names the store, and the collectors when the live view is read from them', () => {
+    expect(formatStore(undefined)).toBe('—');
+    expect(formatStore({ store: 'embedded' })).toBe('embedded');
+    expect(formatStore({ store: 'prometheus' })).toBe('prometheus');
+    expect(formatStore({ store: 'prometheus', liveSource: 'collectors' })).toBe(
+      'prometheus · live from the collectors',
+    );
   });
 });

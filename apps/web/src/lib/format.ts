@@ -210,3 +210,12 @@ const FABRIC_TYPE_LABELS: Record<string, string> = {
 export function formatFabricType(type: string): string {
   return FABRIC_TYPE_LABELS[type] ?? type;
 }
+
+/**
+ * Where the header says the data comes from: the store, and where the live view is read when
+ * that is not the store itself (a TSDB beside the collectors: history from it, live from them).
+ */
+export function formatStore(health: { store: string; liveSource?: string } | undefined): string {
+  if (!health) return '—';
+  return health.liveSource === 'collectors' ? `${health.store} · live from the collectors` : health.store;
+}

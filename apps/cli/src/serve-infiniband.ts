@@ -61,7 +61,9 @@ export async function serveInfiniband(
     const api = await startApi(
       {
         ...config,
-        collectorUrls: config.prometheusUrl ? config.collectorUrls : [collector.url],
+        // The in-process collector, unless a TSDB reads the live view (its own scrape of it).
+        collectorUrls:
+          config.prometheusUrl && config.liveSource !== 'collectors' ? config.collectorUrls : [collector.url],
         // Ask the subnet manager: its tables, never ones computed here.
         lfts: config.lfts ?? { kind: 'dump_fts', intervalMs: 30_000 },
       },

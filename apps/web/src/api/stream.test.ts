@@ -53,6 +53,8 @@ describe('parseCompactSnapshot', () => {
   it('accepts a well-formed compact tick and checks the channel count', () => {
     const parsed = parseCompactSnapshot(JSON.stringify(compact), 4);
     expect(parsed.utilization[0]).toBe(0.99);
+    // Counted where the message is decoded, so the page need not walk every channel again.
+    expect(parsed.unknownChannels).toBe(1);
     expect(parsed.top[0]?.id).toBe('edge1/4->core2/1');
     expect(() => parseCompactSnapshot(JSON.stringify(compact), 6)).toThrow(/4 channels, the topology 6/);
   });

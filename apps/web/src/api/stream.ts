@@ -2,6 +2,7 @@ import type { CompactStreamMessage } from '@fabscope/contracts';
 import {
   type CompactSnapshot,
   channelValuesOf,
+  countUnknown,
   type FabricSnapshot,
   type StreamTick,
   type StreamView,
@@ -129,9 +130,11 @@ export function compactSnapshotOf(
   else if (!Array.isArray(v.linkDown)) throw new Error('stream message: linkDown is not an array');
   checkLinks(v.top, 'top');
   const wire = v as unknown as CompactStreamMessage;
+  const utilization = channelValuesOf(wire.utilization, valuesOf);
   return {
     ...wire,
-    utilization: channelValuesOf(wire.utilization, valuesOf),
+    utilization,
+    unknownChannels: countUnknown(utilization),
     bytesPerSecond: channelValuesOf(wire.bytesPerSecond, valuesOf),
     waitFraction: wire.waitFraction
       ? channelValuesOf(wire.waitFraction, valuesOf)

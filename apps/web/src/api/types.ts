@@ -104,6 +104,13 @@ export function channelValuesOf(
   return values;
 }
 
+/** Channels whose value is NaN (unknown). */
+export function countUnknown(values: ArrayLike<number>): number {
+  let unknown = 0;
+  for (let c = 0; c < values.length; c++) if (Number.isNaN(values[c])) unknown++;
+  return unknown;
+}
+
 /**
  * One message of `/api/v1/stream?view=compact`, for big fabrics, as the dashboard holds it: the
  * per-channel arrays as ChannelValues.
@@ -117,6 +124,11 @@ export type CompactSnapshot = Omit<
   waitFraction: ChannelValues;
   /** The load per tier and pod, made in the stream's worker when the page draws the tier view. */
   tiers?: TierSummary;
+  /**
+   * Channels without a utilization (NaN), counted where the message is decoded (a worker), so the
+   * page does not walk every channel on each message to count them (lib/snapshot.ts).
+   */
+  unknownChannels?: number;
 };
 export type StreamView = 'full' | 'compact';
 export type LiveSnapshot = FabricSnapshot | CompactSnapshot;

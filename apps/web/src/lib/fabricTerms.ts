@@ -50,11 +50,23 @@ export function fabricTerms(type: FabricType | string): FabricTerms {
   return TERMS[type as FabricType] ?? { ...TERMS.omnipath, name: type };
 }
 
+type Typed = { fabricType: FabricType; links: readonly { fabricType?: FabricType }[] };
+
+// Read once per topology: the header asks on every stream message, and a topology is 82,944 cables
+// on the biggest fabric.
+const typesOf = new WeakMap<Typed, readonly FabricType[]>();
+
 /** The network types a fabric's cables belong to, the fabric's own first. */
-export function networkTypes(topology: {
-  fabricType: FabricType;
-  links: readonly { fabricType?: FabricType }[];
-}): FabricType[] {
+export function networkTypes(topology: Typed): readonly FabricType[] {
+  let types = typesOf.get(topology);
+  if (!types) {
+    types = readNetworkTypes(topology);
+    typesOf.set(topology, types);
+  }
+  return types;
+}
+
+function readNetworkTypes(topology: Typed): FabricType[] {
   const types = new Set<FabricType>([topology.fabricType]);
   for (const link of topology.links) if (link.fabricType) types.add(link.fabricType);
   // A mixed fabric declared as one type whose cables all say another is that other type only.

@@ -32,6 +32,20 @@ describe('snapshot helpers', () => {
     expect(staleDirectionCount(compact)).toBe(2);
   });
 
+  it('takes the count the decoder made instead of reading every channel again', () => {
+    const decoded: CompactSnapshot = {
+      ...compact,
+      unknownChannels: 7,
+      utilization: new Proxy(compact.utilization, {
+        get: (target, key) => {
+          if (typeof key === 'string' && /^\d+$/.test(key)) throw new Error('a channel was read');
+          return Reflect.get(target, key);
+        },
+      }),
+    };
+    expect(staleDirectionCount(decoded)).toBe(7);
+  });
+
   it("counts a message's stale directions once, however many panels ask", () => {
     let reads = 0;
     const values = channelValuesOf([0.5, null, 0.2, null, null]);

@@ -1,4 +1,4 @@
-import { isCompact, type LinkDirectionState, type LiveSnapshot } from '../api/types.ts';
+import { countUnknown, isCompact, type LinkDirectionState, type LiveSnapshot } from '../api/types.ts';
 
 const staleOf = new WeakMap<LiveSnapshot, number>();
 
@@ -17,10 +17,7 @@ export function staleDirectionCount(snapshot: LiveSnapshot): number {
 
 function countStale(snapshot: LiveSnapshot): number {
   if (!isCompact(snapshot)) return snapshot.links.filter((l) => l.stale).length;
-  const { utilization } = snapshot;
-  let stale = 0;
-  for (let c = 0; c < utilization.length; c++) if (Number.isNaN(utilization[c])) stale++;
-  return stale;
+  return snapshot.unknownChannels ?? countUnknown(snapshot.utilization);
 }
 
 export interface RankableLinks {

@@ -305,10 +305,9 @@ function BigFabricView({
   route: Route | null;
   onSelectChannel: FatTreeViewProps['onSelectChannel'];
 }) {
-  const channelIndex = useMemo(() => channelIndexById(fabric), [fabric]);
   const marked = useMemo(
-    () => (route ? channelIndices(channelIndex, route.links) : null),
-    [channelIndex, route],
+    () => (route ? channelIndices(channelIndexById(fabric), route.links) : null),
+    [fabric, route],
   );
   const matrix = useMemo((): FabricMatrix | { kind: 'error'; message: string } => {
     try {

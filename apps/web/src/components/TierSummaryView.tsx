@@ -73,9 +73,13 @@ export function TierSummaryView({
   const [pod, setPod] = useUrlParam('pod', parsePod, serializePod);
   const unit = usePreference('rateUnit');
   const groups = tierGroupsOf(topology);
-  const channelIndex = useMemo(() => channelIndexById(topology), [topology]);
   const path = route
-    ? pathLoads(route.links, channelIndex, snapshot?.utilization ?? null, snapshot?.waitFraction ?? null)
+    ? pathLoads(
+        route.links,
+        channelIndexById(topology),
+        snapshot?.utilization ?? null,
+        snapshot?.waitFraction ?? null,
+      )
     : null;
   // Made in the stream's worker with each live message; here for a past instant.
   const summary = useMemo(() => (snapshot ? tierSummaryOf(groups, snapshot) : null), [groups, snapshot]);

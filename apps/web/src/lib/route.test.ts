@@ -121,6 +121,12 @@ describe('route inspector', () => {
     ]);
   });
 
+  it('makes one channel index per topology, however many panels ask', () => {
+    expect(channelIndexById(fabric)).toBe(channelIndexById(fabric));
+    expect(channelIndexById(structuredClone(fabric))).not.toBe(channelIndexById(fabric));
+    expect([...channelIndexById(structuredClone(fabric))]).toEqual([...channelIndexById(fabric)]);
+  });
+
   it('reads a direction’s load from the compact stream by its channel index', () => {
     const index = channelIndexById(fabric);
     const id = [...index.keys()][1] as string;

@@ -106,8 +106,21 @@ export function routeNodes(route: Route | null): ReadonlySet<string> {
   return new Set(route?.hops.map((h) => h.node) ?? []);
 }
 
-/** Channel id → channel index (link i of the topology is 2i a→b and 2i+1 b→a). */
-export function channelIndexById(topology: Topology): Map<string, number> {
+// One index per topology, made when first asked (a route or a link shown): it is 331,776 new
+// strings on the biggest fabric, which every major garbage collection of the page then walks.
+const indexOf = new WeakMap<Topology, ReadonlyMap<string, number>>();
+
+/** Channel id → channel index (link i of the topology is 2i a→b and 2i+1 b→a); one per topology. */
+export function channelIndexById(topology: Topology): ReadonlyMap<string, number> {
+  let index = indexOf.get(topology);
+  if (!index) {
+    index = buildChannelIndex(topology);
+    indexOf.set(topology, index);
+  }
+  return index;
+}
+
+function buildChannelIndex(topology: Topology): Map<string, number> {
   const map = new Map<string, number>();
   topology.links.forEach((l, i) => {
     map.set(`${l.a.node}/${l.a.port}->${l.b.node}/${l.b.port}`, 2 * i);

@@ -1,9 +1,25 @@
-import { type KeyboardEvent, memo, useCallback, useId, useMemo, useState } from 'react';
+import {
+  type KeyboardEvent,
+  memo,
+  useCallback,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import type { CompactSnapshot, Topology } from '../api/types.ts';
-import { utilizationColor } from '../lib/colors.ts';
 import { isCongested } from '../lib/congestion.ts';
 import { formatPercent, formatRate } from '../lib/format.ts';
-import { buildPods, busiest, switchPorts } from '../lib/podMatrix.ts';
+import {
+  buildPods,
+  type Pod,
+  type PodCellLook,
+  type PodCellValues,
+  podCellLook,
+  podCellValues,
+  switchPorts,
+} from '../lib/podMatrix.ts';
 import { usePreference } from '../state/preferences.ts';
 import { useUrlParam } from '../state/useUrlState.ts';
 import { TableScroll } from './TableScroll.tsx';
@@ -22,17 +38,14 @@ const parseSwitch = (raw: string | null): string | null => (raw === null || raw 
 const serializeSwitch = (name: string | null): string | null => name;
 
 /**
- * One cell of the pod matrix: what it shows is strings and flags, so a message that leaves a
- * cable's colours and percentages as they were re-renders nothing of it (a pod is 576 buttons at
- * fat-tree-27648, each with its label, title and gradient written again on every message before).
+ * One cell of the pod matrix as React renders it: where it is and what a click opens. What it
+ * shows — its colours, its name with both directions' values, its ring — is written in place on
+ * each message (writePodCells), as a canvas is drawn: a pod is 576 cells at fat-tree-27648, and
+ * re-rendering every one of them on each message was most of the page's work per tick.
  */
 const PodCellButton = memo(function PodCellButton({
   row,
   column,
-  label,
-  upColor,
-  downColor,
-  waiting,
   focused,
   channel,
   onFocusCell,
@@ -40,10 +53,6 @@ const PodCellButton = memo(function PodCellButton({
 }: {
   row: number;
   column: number;
-  label: string;
-  upColor: string;
-  downColor: string;
-  waiting: boolean;
   /** The matrix's one tab stop. */
   focused: boolean;
   /** The channel a click opens (the first up). */
@@ -54,10 +63,7 @@ const PodCellButton = memo(function PodCellButton({
   return (
     <button
       type="button"
-      className={`pod-cell ${waiting ? 'pod-cell-wait' : ''}`}
-      style={{ background: `linear-gradient(to bottom right, ${upColor} 50%, ${downColor} 50%)` }}
-      aria-label={label}
-      title={label}
+      className="pod-cell"
       data-cell={`${row}:${column}`}
       tabIndex={focused ? 0 : -1}
       onFocus={() => onFocusCell(row, column)}
@@ -65,6 +71,48 @@ const PodCellButton = memo(function PodCellButton({
     />
   );
 });
+
+/** What each cell button shows now, so a message writes only what changed. */
+const written = new WeakMap<HTMLButtonElement, { values: PodCellValues; look: PodCellLook }>();
+
+const sameValues = (a: PodCellValues, b: PodCellValues): boolean =>
+  a.up === b.up && a.down === b.down && a.waiting === b.waiting;
+
+/**
+ * Writes each cell's look (podCellLook) into its button: background, name and title, ring. A cell
+ * whose values are those it shows is left as it is (no text made, nothing written), so a quiet pod
+ * costs no DOM work.
+ */
+function writePodCells(
+  table: HTMLTableElement,
+  pod: Pod,
+  utilization: ArrayLike<number | null>,
+  waitFraction: ArrayLike<number | null>,
+): void {
+  // The cell buttons in document order: row-major, cabled cells only (as the matrix renders them).
+  const buttons = table.querySelectorAll<HTMLButtonElement>('button.pod-cell');
+  let next = 0;
+  pod.edges.forEach((edge, r) => {
+    pod.aggregations.forEach((aggregation, c) => {
+      const cell = pod.cells[r * pod.aggregations.length + c];
+      const button = cell ? buttons[next++] : undefined;
+      if (!cell || !button) return;
+      const values = podCellValues(cell, utilization, waitFraction);
+      const before = written.get(button);
+      if (before && sameValues(before.values, values)) return;
+      const look = podCellLook(values, edge, aggregation);
+      if (before?.look.label !== look.label) {
+        button.setAttribute('aria-label', look.label);
+        button.title = look.label;
+      }
+      if (before?.look.upColor !== look.upColor || before?.look.downColor !== look.downColor) {
+        button.style.background = `linear-gradient(to bottom right, ${look.upColor} 50%, ${look.downColor} 50%)`;
+      }
+      if (before?.look.waiting !== look.waiting) button.classList.toggle('pod-cell-wait', look.waiting);
+      written.set(button, { values, look });
+    });
+  });
+}
 
 /**
  * The way down on a three-tier fabric: one pod's edge × aggregation matrix (each cell split into
@@ -88,120 +136,129 @@ export function PodDrillDown({ topology, snapshot, pod, onPodChange, onSelectCha
     () => (selectedSwitch ? switchPorts(topology, selectedSwitch) : []),
     [topology, selectedSwitch],
   );
+  const matrixRef = useRef<HTMLTableElement>(null);
+  // Before the browser paints: the cells never show without their colours and names.
+  useLayoutEffect(() => {
+    const table = matrixRef.current;
+    if (table && shown)
+      writePodCells(table, shown, snapshot?.utilization ?? [], snapshot?.waitFraction ?? []);
+  }, [shown, snapshot]);
+  // The pod's head and matrix, made again when the pod, the focus or the switch shown change — not
+  // on each message: the cells' looks are written in place (writePodCells), and re-rendering 576
+  // cells' <td>s to find nothing changed cost more than the rest of the panel.
+  const matrix = useMemo(() => {
+    if (!shown) return null;
+    const pick = (name: string) => setSelectedSwitch(selectedSwitch === name ? null : name);
+    const move = (event: KeyboardEvent<HTMLTableElement>) => {
+      const step: Record<string, [number, number]> = {
+        ArrowUp: [-1, 0],
+        ArrowDown: [1, 0],
+        ArrowLeft: [0, -1],
+        ArrowRight: [0, 1],
+      };
+      const d = step[event.key];
+      if (!d) return;
+      event.preventDefault();
+      const r = Math.min(Math.max(focus[0] + d[0], 0), shown.edges.length - 1);
+      const c = Math.min(Math.max(focus[1] + d[1], 0), shown.aggregations.length - 1);
+      setFocus([r, c]);
+      event.currentTarget.querySelector<HTMLButtonElement>(`[data-cell="${r}:${c}"]`)?.focus();
+    };
+    return (
+      <>
+        <div className="pod-drill-head">
+          <label htmlFor={podId}>Pod</label>
+          <select
+            id={podId}
+            value={pods.indexOf(shown)}
+            onChange={(e) => {
+              onPodChange(Number(e.target.value));
+              setSelectedSwitch(null);
+            }}
+          >
+            {pods.map((p, i) => (
+              <option key={p.name} value={i}>
+                {p.name}: {p.edges.length} edge × {p.aggregations.length} aggregation
+              </option>
+            ))}
+          </select>
+          <span className="hint">
+            Each cell: ◤ edge → aggregation, ◢ back; ringed when waiting for credit. A switch name shows its
+            ports.
+          </span>
+        </div>
+        <div className="pod-matrix-wrap">
+          <table className="pod-matrix" onKeyDown={move} ref={matrixRef}>
+            <caption className="visually-hidden">
+              {shown.name}: utilization of each edge–aggregation cable, both directions
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">edge \ aggregation</th>
+                {shown.aggregations.map((a) => (
+                  <th key={a} scope="col">
+                    <button
+                      type="button"
+                      className="link-button pod-switch"
+                      aria-pressed={selectedSwitch === a}
+                      onClick={() => pick(a)}
+                    >
+                      {a}
+                    </button>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {shown.edges.map((e, r) => (
+                <tr key={e}>
+                  <th scope="row">
+                    <button
+                      type="button"
+                      className="link-button pod-switch"
+                      aria-pressed={selectedSwitch === e}
+                      onClick={() => pick(e)}
+                    >
+                      {e}
+                    </button>
+                  </th>
+                  {shown.aggregations.map((a, c) => {
+                    const cell = shown.cells[r * shown.aggregations.length + c];
+                    if (!cell)
+                      return (
+                        <td key={a} className="pod-cell-empty">
+                          <span className="visually-hidden">not cabled</span>
+                        </td>
+                      );
+                    return (
+                      <td key={a}>
+                        <PodCellButton
+                          row={r}
+                          column={c}
+                          focused={focus[0] === r && focus[1] === c}
+                          channel={cell.up[0] ?? 0}
+                          onFocusCell={focusCell}
+                          onSelectChannel={onSelectChannel}
+                        />
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </>
+    );
+  }, [shown, pods, podId, focus, selectedSwitch, setSelectedSwitch, onPodChange, focusCell, onSelectChannel]);
   if (!shown) return null;
   const u = snapshot?.utilization ?? [];
   const w = snapshot?.waitFraction ?? [];
   const b = snapshot?.bytesPerSecond ?? [];
-  const pick = (name: string) => setSelectedSwitch(selectedSwitch === name ? null : name);
-  const move = (event: KeyboardEvent<HTMLTableElement>) => {
-    const step: Record<string, [number, number]> = {
-      ArrowUp: [-1, 0],
-      ArrowDown: [1, 0],
-      ArrowLeft: [0, -1],
-      ArrowRight: [0, 1],
-    };
-    const d = step[event.key];
-    if (!d) return;
-    event.preventDefault();
-    const r = Math.min(Math.max(focus[0] + d[0], 0), shown.edges.length - 1);
-    const c = Math.min(Math.max(focus[1] + d[1], 0), shown.aggregations.length - 1);
-    setFocus([r, c]);
-    event.currentTarget.querySelector<HTMLButtonElement>(`[data-cell="${r}:${c}"]`)?.focus();
-  };
 
   return (
     <section className="pod-drill" aria-label="Pod detail">
-      <div className="pod-drill-head">
-        <label htmlFor={podId}>Pod</label>
-        <select
-          id={podId}
-          value={pods.indexOf(shown)}
-          onChange={(e) => {
-            onPodChange(Number(e.target.value));
-            setSelectedSwitch(null);
-          }}
-        >
-          {pods.map((p, i) => (
-            <option key={p.name} value={i}>
-              {p.name}: {p.edges.length} edge × {p.aggregations.length} aggregation
-            </option>
-          ))}
-        </select>
-        <span className="hint">
-          Each cell: ◤ edge → aggregation, ◢ back; ringed when waiting for credit. A switch name shows its
-          ports.
-        </span>
-      </div>
-      <div className="pod-matrix-wrap">
-        <table className="pod-matrix" onKeyDown={move}>
-          <caption className="visually-hidden">
-            {shown.name}: utilization of each edge–aggregation cable, both directions
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">edge \ aggregation</th>
-              {shown.aggregations.map((a) => (
-                <th key={a} scope="col">
-                  <button
-                    type="button"
-                    className="link-button pod-switch"
-                    aria-pressed={selectedSwitch === a}
-                    onClick={() => pick(a)}
-                  >
-                    {a}
-                  </button>
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {shown.edges.map((e, r) => (
-              <tr key={e}>
-                <th scope="row">
-                  <button
-                    type="button"
-                    className="link-button pod-switch"
-                    aria-pressed={selectedSwitch === e}
-                    onClick={() => pick(e)}
-                  >
-                    {e}
-                  </button>
-                </th>
-                {shown.aggregations.map((a, c) => {
-                  const cell = shown.cells[r * shown.aggregations.length + c];
-                  if (!cell)
-                    return (
-                      <td key={a} className="pod-cell-empty">
-                        <span className="visually-hidden">not cabled</span>
-                      </td>
-                    );
-                  const up = busiest(cell.up, u);
-                  const down = busiest(cell.down, u);
-                  const waiting = isCongested(busiest(cell.up, w)) || isCongested(busiest(cell.down, w));
-                  return (
-                    <td key={a}>
-                      <PodCellButton
-                        row={r}
-                        column={c}
-                        label={`${e} → ${a} ${formatPercent(up)}, ${a} → ${e} ${formatPercent(down)}${
-                          waiting ? ', waiting for credit' : ''
-                        }`}
-                        upColor={utilizationColor(up)}
-                        downColor={utilizationColor(down)}
-                        waiting={waiting}
-                        focused={focus[0] === r && focus[1] === c}
-                        channel={cell.up[0] ?? 0}
-                        onFocusCell={focusCell}
-                        onSelectChannel={onSelectChannel}
-                      />
-                    </td>
-                  );
-                })}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      {matrix}
       {selectedSwitch && ports.length > 0 && (
         <TableScroll label="Ports of the switch">
           <table className="agg-table pod-ports">

@@ -73,6 +73,17 @@ export function TierSummaryView({
   const [pod, setPod] = useUrlParam('pod', parsePod, serializePod);
   const unit = usePreference('rateUnit');
   const groups = tierGroupsOf(topology);
+  // One function while the topology and the handler stay: the pod matrix is not made again per message.
+  const selectPodChannel = useMemo(
+    () =>
+      onSelectChannel
+        ? (channel: number) => {
+            const id = channelIdAt(topology, channel);
+            if (id) onSelectChannel(id);
+          }
+        : undefined,
+    [topology, onSelectChannel],
+  );
   const path = route
     ? pathLoads(
         route.links,
@@ -272,14 +283,7 @@ export function TierSummaryView({
           snapshot={snapshot}
           pod={pod}
           onPodChange={setPod}
-          onSelectChannel={
-            onSelectChannel
-              ? (channel) => {
-                  const id = channelIdAt(topology, channel);
-                  if (id) onSelectChannel(id);
-                }
-              : undefined
-          }
+          onSelectChannel={selectPodChannel}
         />
       )}
       <div className="fat-tree-footer">

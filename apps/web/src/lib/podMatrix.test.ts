@@ -1,5 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildPods, busiest, switchPorts } from './podMatrix.ts';
+import { utilizationColor } from './colors.ts';
+import { isCongested } from './congestion.ts';
+import { buildPods, busiest, podCellLook, podCellValues, switchPorts } from './podMatrix.ts';
 import { threeTier } from './testTopologies.ts';
 
 describe('pods of a three-tier fabric', () => {
@@ -44,5 +47,50 @@ describe('pods of a three-tier fabric', () => {
     // The dashboard's per-channel arrays say unknown with NaN.
     expect(busiest([0, 1], Float64Array.of(Number.NaN, 0.3))).toBe(0.3);
     expect(busiest([0], Float64Array.of(Number.NaN))).toBeNull();
+  });
+});
+
+describe('a pod matrix cell at an instant', () => {
+  // Values as the stream carries them: a fraction, NaN (unknown) or nothing at all.
+  const value = fc.oneof(fc.double({ min: 0, max: 1.5, noNaN: true }), fc.constant(Number.NaN));
+  const cell = fc.record({
+    up: fc.uniqueArray(fc.integer({ min: 0, max: 7 }), { minLength: 1, maxLength: 3 }),
+    down: fc.uniqueArray(fc.integer({ min: 0, max: 7 }), { minLength: 1, maxLength: 3 }),
+  });
+
+  it('shows its busiest cable each way, waiting when either way waits, in its name and colours', () => {
+    fc.assert(
+      fc.property(
+        cell,
+        fc.array(value, { minLength: 8, maxLength: 8 }),
+        fc.array(value, { minLength: 8, maxLength: 8 }),
+        (c, utilization, waitFraction) => {
+          const values = podCellValues(c, utilization, waitFraction);
+          expect(values.up).toBe(busiest(c.up, utilization));
+          expect(values.down).toBe(busiest(c.down, utilization));
+          expect(values.waiting).toBe(
+            isCongested(busiest(c.up, waitFraction)) || isCongested(busiest(c.down, waitFraction)),
+          );
+          const look = podCellLook(values, 'edge1', 'agg2');
+          expect(look.upColor).toBe(utilizationColor(values.up));
+          expect(look.downColor).toBe(utilizationColor(values.down));
+          expect(look.waiting).toBe(values.waiting);
+          const percent = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)} %`);
+          expect(look.label).toBe(
+            `edge1 → agg2 ${percent(values.up)}, agg2 → edge1 ${percent(values.down)}${
+              values.waiting ? ', waiting for credit' : ''
+            }`,
+          );
+        },
+      ),
+    );
+  });
+
+  it('is unknown, never 0, when no cable of it has a value', () => {
+    const values = podCellValues({ up: [0], down: [1] }, [Number.NaN, Number.NaN], [Number.NaN, 0.9]);
+    expect(values).toEqual({ up: null, down: null, waiting: true });
+    expect(podCellLook(values, 'edge1', 'agg1').label).toBe(
+      'edge1 → agg1 —, agg1 → edge1 —, waiting for credit',
+    );
   });
 });

@@ -1,6 +1,9 @@
 import type { Topology } from '../api/types.ts';
+import { utilizationColor } from './colors.ts';
+import { isCongested } from './congestion.ts';
 import { DisjointSets } from './disjointSets.ts';
 import { naturalOrder } from './fabricMatrix.ts';
+import { formatPercent } from './format.ts';
 
 /**
  * The way down on a three-tier fabric: one pod as an edge × aggregation matrix (each cell the
@@ -107,12 +110,62 @@ export function switchPorts(topology: Topology, name: string): SwitchPort[] {
 /** The busiest of some channels (trunks show their busiest cable); null when none is known. */
 export function busiest(channels: readonly number[], values: ArrayLike<number | null>): number | null {
   let max: number | null = null;
-  for (const c of channels) {
-    const v = values[c];
+  // Indexed, not for…of: run on every cell of a pod on each message, an iterator apiece adds up.
+  for (let i = 0; i < channels.length; i++) {
+    const v = values[channels[i] as number];
     // NaN (ChannelValues) is unknown, as null is.
     if (typeof v === 'number' && !Number.isNaN(v) && (max === null || v > max)) max = v;
   }
   return max;
+}
+
+/** What one cell of the pod matrix shows: its name with both directions' values, colours, ring. */
+export interface PodCellLook {
+  label: string;
+  upColor: string;
+  downColor: string;
+  /** Either direction waiting for credit (XmitWait past the congestion limit). */
+  waiting: boolean;
+}
+
+/** What one cell of the pod matrix stands for at an instant: its busiest cable each way. */
+export interface PodCellValues {
+  /** Utilization edge → aggregation (0..1), null when unknown. */
+  up: number | null;
+  down: number | null;
+  waiting: boolean;
+}
+
+/**
+ * The values of a cell for one instant's per-channel utilization and wait fraction (NaN or
+ * missing: unknown).
+ */
+export function podCellValues(
+  cell: PodCell,
+  utilization: ArrayLike<number | null>,
+  waitFraction: ArrayLike<number | null>,
+): PodCellValues {
+  return {
+    up: busiest(cell.up, utilization),
+    down: busiest(cell.down, utilization),
+    waiting: isCongested(busiest(cell.up, waitFraction)) || isCongested(busiest(cell.down, waitFraction)),
+  };
+}
+
+/** The look of the cell between `edge` and `aggregation` (unknown: drawn grey and written —). */
+export function podCellLook(
+  { up, down, waiting }: PodCellValues,
+  edge: string,
+  aggregation: string,
+): PodCellLook {
+  return {
+    label: `${edge} → ${aggregation} ${formatPercent(up)}, ${aggregation} → ${edge} ${formatPercent(down)}${
+      waiting ? ', waiting for credit' : ''
+    }`,
+    upColor: utilizationColor(up),
+    downColor: utilizationColor(down),
+    waiting,
+  };
 }
 
 /** `?pod=N` (1-based, as pods are named) → the pod's index; absent or not a count: the first. */

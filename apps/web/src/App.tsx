@@ -54,7 +54,8 @@ export function App() {
   const view = useInvestigateView();
 
   const ar = useAdaptiveRouting();
-  const traffic = useTraffic();
+  // Every flow's rate only while the contention check compares them with its analysis.
+  const traffic = useTraffic(view.tool === 'contention');
   // The total chart's plot width: the history's step follows it.
   const [historyWidthPx, setHistoryWidthPx] = useState(0);
   const { range, atMs, tickSeconds } = time;

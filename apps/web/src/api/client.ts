@@ -250,7 +250,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
       request<AdaptiveRoutingChange>('PUT', '/api/v1/adaptive-routing', patch, signal),
     // The largest page the API gives (5,000 flows): the Traffic panel groups them by job and the
     // contention check measures every analysed flow of fabrics up to that many hosts in one read.
-    getTraffic: (signal?: AbortSignal) => live<FlowPage>('/api/v1/traffic?limit=5000', signal),
+    /** The first `limit` flows (the largest page by default) and every job's totals. */
+    getTraffic: (signal?: AbortSignal, limit = PAGE_MAX) =>
+      live<FlowPage>(`/api/v1/traffic?limit=${limit}`, signal),
     /** What started (count, jobs, bytes/s and the first flows); the next getTraffic lists them. */
     startTraffic: (body: TrafficRequest, signal?: AbortSignal) =>
       request<TrafficStarted>('POST', '/api/v1/traffic', body, signal),

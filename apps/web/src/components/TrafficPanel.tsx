@@ -38,7 +38,7 @@ export const TrafficPanel = memo(function TrafficPanel({
   const { flows } = traffic;
   const groups = flows ? groupFlowsByJob(flows, traffic.jobTotals) : [];
   const hidden = groups.slice(JOBS_SHOWN);
-  const seedRunning = jobRunning(flows, SEED_JOB);
+  const seedRunning = jobRunning(flows, SEED_JOB, traffic.jobTotals);
   if (traffic.unavailable !== null) {
     // A live fabric: its traffic is its jobs', not started from here.
     return (

@@ -38,6 +38,15 @@ describe('jobs in the dashboard', () => {
     expect(jobRunning(null, 'seed')).toBeNull();
     expect(jobRunning([flow('f1', 'a', 'b', 1, 'seed')], 'seed')).toBe(true);
     expect(jobRunning([flow('f1', 'a', 'b', 1, 'other')], 'seed')).toBe(false);
+    // A first page only: the whole list's totals say, not the page (its flows may all be another job's).
+    const page = [flow('f1', 'a', 'b', 1, 'other')];
+    expect(
+      jobRunning(page, 'seed', [
+        { job: 'other', flows: 500 },
+        { job: 'seed', flows: 2 },
+      ]),
+    ).toBe(true);
+    expect(jobRunning([flow('f1', 'a', 'b', 1, 'seed')], 'seed', [{ job: 'seed', flows: 0 }])).toBe(false);
   });
 
   it('draws a job as a highlight of its links and known hosts', () => {

@@ -55,8 +55,14 @@ export function groupFlowsByJob(
 }
 
 /** Whether a job has flows in the list (null: not known yet). */
-export function jobRunning(flows: readonly Flow[] | null, job: string): boolean | null {
+export function jobRunning(
+  flows: readonly Flow[] | null,
+  job: string,
+  /** Every job's totals over the whole list, when `flows` is its first page only. */
+  totals?: readonly { job: string; flows: number }[] | null,
+): boolean | null {
   if (flows === null) return null;
+  if (totals) return totals.some((t) => t.job === job && t.flows > 0);
   return flows.some((f) => f.job === job);
 }
 

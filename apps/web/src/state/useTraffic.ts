@@ -8,7 +8,10 @@ import { useApiQuery, WATCH_ANSWERED } from './useApiQuery.ts';
 export type JobTotals = FlowPage['jobs'];
 
 export interface TrafficState {
-  /** The first page of the flows (up to 500). */
+  /**
+   * The first page of the flows: FLOWS_LISTED, or FLOWS_MEASURED while every flow's rate is asked
+   * for (useTraffic's `allFlows`).
+   */
   flows: Flow[] | null;
   /** Every job's totals, all pages together; null until read (or after a start, until re-read). */
   jobTotals: JobTotals | null;
@@ -30,31 +33,36 @@ interface FlowsShown {
   jobs?: JobTotals;
 }
 
-const TRAFFIC_KEY = ['traffic'] as const;
+/**
+ * Flows read for the traffic panel, which lists a few per job beside every job's totals: each
+ * re-read is 180 kB, not the 1.8 MB of the largest page (5,000 flows with their paths), which the
+ * page then held and collected on every tick of the biggest fabrics.
+ */
+export const FLOWS_LISTED = 500;
+/** Flows read while their rates are compared with a contention check's (the largest page). */
+export const FLOWS_MEASURED = 5000;
 
 /**
  * Active flows. Their rates change as routing adapts, so the list is re-read on the stream's
- * tick, at most every LIVE_REFRESH_MS; no clock of its own.
+ * tick, at most every LIVE_REFRESH_MS; no clock of its own. `allFlows`: the largest page (the
+ * contention check measures every flow it analysed), else FLOWS_LISTED.
  */
-export function useTraffic(): TrafficState {
+export function useTraffic(allFlows = false): TrafficState {
   const changeFailed = useRef(false);
+  const limit = allFlows ? FLOWS_MEASURED : FLOWS_LISTED;
+  const key = useMemo(() => ['traffic', limit] as const, [limit]);
   // The first page of the flows (the API pages them): what the panel lists, grouped by job.
   const answer = useApiQuery<FlowsShown>(
-    TRAFFIC_KEY,
+    key,
     async (api, signal) => {
-      const page = await api.getTraffic(signal);
+      const page = await api.getTraffic(signal, limit);
       return { flows: page.flows, jobs: page.jobs };
     },
     // The reads' times only while a change failed (a newer read clears it): otherwise a re-read
     // that brings the same flows re-renders nothing.
     { live: { everyMs: LIVE_REFRESH_MS }, ...(changeFailed.current ? { watch: WATCH_ANSWERED } : {}) },
   );
-  const {
-    change,
-    busy,
-    failure,
-    changeFailed: failed,
-  } = useApiChange<FlowsShown>(TRAFFIC_KEY, answer.answeredAtMs);
+  const { change, busy, failure, changeFailed: failed } = useApiChange<FlowsShown>(key, answer.answeredAtMs);
   changeFailed.current = failed;
   const start = useCallback(
     (request: TrafficRequest) =>

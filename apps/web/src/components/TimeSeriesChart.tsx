@@ -63,6 +63,21 @@ interface Overlay {
  * chart's element (`data-event-marks`: kind, label, time and label box in CSS pixels from the
  * plot's top left), so a test can read the marks of the canvas.
  */
+/** Label widths by font and text: the marks are measured on every draw, mostly the same labels. */
+const widths = new Map<string, number>();
+const WIDTHS_HELD = 4096;
+
+function textWidth(ctx: CanvasRenderingContext2D, text: string): number {
+  const key = `${ctx.font}\u0000${text}`;
+  let width = widths.get(key);
+  if (width === undefined) {
+    if (widths.size >= WIDTHS_HELD) widths.clear();
+    width = ctx.measureText(text).width;
+    widths.set(key, width);
+  }
+  return width;
+}
+
 function drawOverlay(u: uPlot, overlay: Overlay): void {
   const ctx = u.ctx;
   const dpr = uPlot.pxRatio;
@@ -79,19 +94,26 @@ function drawOverlay(u: uPlot, overlay: Overlay): void {
     .map((m) => ({ ...m, px: u.valToPos(m.x, 'x', true) - left }))
     .filter((m) => Number.isFinite(m.px) && m.px >= 0 && m.px <= width);
   const boxes = placeLabels(
-    shown.map((m) => ({ px: m.px, width: ctx.measureText(m.label).width + 2 * pad, priority: m.priority })),
+    shown.map((m) => ({ px: m.px, width: textWidth(ctx, m.label) + 2 * pad, priority: m.priority })),
     { widthPx: width, rows: LABEL_ROWS, heightPx: font + 3 * dpr, rowGapPx: dpr, gapPx: 4 * dpr },
   );
+  // Events of one instant (a congestion spreading over a pod: tens at once) share one mark line.
+  const lines = new Set<string>();
   shown.forEach((m, i) => {
     const x = Math.round(left + m.px) + 0.5;
     const color = EVENT_KIND_COLORS[m.kind] ?? AXIS();
-    ctx.strokeStyle = color;
-    ctx.lineWidth = dpr * (m.kind === 'adaptive-routing' ? 2 : 1);
-    ctx.setLineDash([4 * dpr, 3 * dpr]);
-    ctx.beginPath();
-    ctx.moveTo(x, top);
-    ctx.lineTo(x, top + height);
-    ctx.stroke();
+    const lineWidth = dpr * (m.kind === 'adaptive-routing' ? 2 : 1);
+    const line = `${x} ${color} ${lineWidth}`;
+    if (!lines.has(line)) {
+      lines.add(line);
+      ctx.strokeStyle = color;
+      ctx.lineWidth = lineWidth;
+      ctx.setLineDash([4 * dpr, 3 * dpr]);
+      ctx.beginPath();
+      ctx.moveTo(x, top);
+      ctx.lineTo(x, top + height);
+      ctx.stroke();
+    }
     const box = boxes[i];
     if (!box) return;
     const bx = left + box.x;

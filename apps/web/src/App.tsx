@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { type ComponentProps, memo, useCallback, useMemo, useState } from 'react';
 import { AdaptiveRoutingPanel } from './components/AdaptiveRoutingPanel.tsx';
 import { AlarmsList } from './components/AlarmsList.tsx';
 import { InvestigatePanel } from './components/InvestigatePanel.tsx';
@@ -38,6 +38,18 @@ function todayOf(s: FabricStreamState): number | null {
 }
 
 /**
+ * The flows running, re-read on the stream's ticks: their answer re-renders this panel, not the
+ * dashboard. `allFlows` while the contention check reads every flow's rate (one question for both).
+ */
+const TrafficNow = memo(function TrafficNow({
+  allFlows,
+  ...props
+}: Omit<ComponentProps<typeof TrafficPanel>, 'traffic'> & { allFlows: boolean }) {
+  const traffic = useTraffic(allFlows);
+  return <TrafficPanel {...props} traffic={traffic} />;
+});
+
+/**
  * The dashboard: the fabric's data (useDashboardData), the view state kept in the URL
  * (state/viewState.ts), and the panels in their grid areas. Each panel asks the API for its own
  * answers through the one query hook; this only wires them together. A stream message re-renders
@@ -54,8 +66,6 @@ export function App() {
   const view = useInvestigateView();
 
   const ar = useAdaptiveRouting();
-  // Every flow's rate only while the contention check compares them with its analysis.
-  const traffic = useTraffic(view.tool === 'contention');
   // The total chart's plot width: the history's step follows it.
   const [historyWidthPx, setHistoryWidthPx] = useState(0);
   const { range, atMs, tickSeconds } = time;
@@ -166,7 +176,11 @@ export function App() {
             <AdaptiveRoutingPanel ar={ar} />
           </Panel>
           <Panel title={time.atMs === null ? 'Traffic' : 'Traffic · now'} className="area-traffic">
-            <TrafficPanel traffic={traffic} seedAvailable={seedAvailable} onSelectJob={selectJob} />
+            <TrafficNow
+              allFlows={view.tool === 'contention'}
+              seedAvailable={seedAvailable}
+              onSelectJob={selectJob}
+            />
           </Panel>
           <Panel title="Link ranking" className="area-table data-view">
             <ShownLinkTable
@@ -189,7 +203,7 @@ export function App() {
             chart={chartProps}
             compare={compareProps}
           />
-          <InvestigatePanel view={view} fabric={fabric} route={route} traffic={traffic} />
+          <InvestigatePanel view={view} fabric={fabric} route={route} />
         </main>
       </div>
     </ShownProvider>

@@ -13,7 +13,7 @@ import {
 } from '../state/shownSnapshot.ts';
 import { type ApiAnswer, useApiQuery } from '../state/useApiQuery.ts';
 import { useFaults } from '../state/useFaults.ts';
-import type { TrafficState } from '../state/useTraffic.ts';
+import { useTraffic } from '../state/useTraffic.ts';
 import type { InvestigateView, Tool } from '../state/viewState.ts';
 import { ContentionPanel } from './ContentionPanel.tsx';
 import { FaultsPanel } from './FaultsPanel.tsx';
@@ -42,7 +42,6 @@ interface InvestigatePanelProps {
   view: InvestigateView;
   fabric: Topology | null;
   route: ApiAnswer<Route>;
-  traffic: TrafficState;
 }
 
 const NO_ENDPOINTS: string[] = [];
@@ -57,7 +56,6 @@ export const InvestigatePanel = memo(function InvestigatePanel({
   view,
   fabric,
   route,
-  traffic,
 }: InvestigatePanelProps) {
   const { tool, link } = view;
   const analysis = useApiQuery(
@@ -122,7 +120,7 @@ export const InvestigatePanel = memo(function InvestigatePanel({
           <JobsPanel selected={view.job} onSelect={view.selectJob} onSelectLink={view.selectChannel} />
         )}
         {tool === 'contention' && (
-          <ContentionPanel
+          <ContentionTab
             // Defaults come from the fabric shown: the seed pairs only where nodeA…nodeD exist.
             key={fabric?.name ?? 'loading'}
             defaultDraft={fabric && hasSeedHosts(fabric) ? SEED_DRAFT : EMPTY_DRAFT}
@@ -130,7 +128,6 @@ export const InvestigatePanel = memo(function InvestigatePanel({
             hosts={hosts}
             onCheck={onCheck}
             analysis={analysis}
-            traffic={traffic}
           />
         )}
         {tool === 'faults' && <FaultsTab fabric={fabric} faults={faults} />}
@@ -138,6 +135,12 @@ export const InvestigatePanel = memo(function InvestigatePanel({
     </Panel>
   );
 });
+
+/** The contention check, beside every flow's measured rate (the largest page of the flows). */
+function ContentionTab(props: Omit<ComponentProps<typeof ContentionPanel>, 'traffic'>) {
+  const traffic = useTraffic(true);
+  return <ContentionPanel {...props} traffic={traffic} />;
+}
 
 /** The Link tab: the selected direction's load in the instant shown, re-read on each message. */
 function LinkTab({

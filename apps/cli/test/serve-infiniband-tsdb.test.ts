@@ -1,11 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { ibsimNetFile, type Lab, startLab } from '@fabscope/lab';
 import { buildScenario } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type PrometheusServer, startPrometheus } from '../src/index.ts';
 import { eventually } from './eventually.ts';
-import { BIN } from './run-cli.ts';
+import { type ServeOnLab, startServeOnLab } from './serve-on-lab.ts';
 
 // `fabscope serve` on a live (ibsim + OpenSM) subnet beside a real Prometheus that scrapes its
 // collector, with the live view read from that collector (FABSCOPE_LIVE_SOURCE=collectors):
@@ -13,9 +11,8 @@ import { BIN } from './run-cli.ts';
 describe('FABSCOPE_FABRIC=infiniband fabscope serve beside Prometheus, the live view from its collector', () => {
   let lab: Lab;
   let prometheus: PrometheusServer;
-  let child: ChildProcess;
+  let serve: ServeOnLab;
   let url = '';
-  let stderr = '';
   // biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked field by field below
   const get = async (path: string): Promise<{ status: number; body: any }> => {
     const response = await fetch(`${url}/api/v1${path}`);
@@ -30,34 +27,19 @@ describe('FABSCOPE_FABRIC=infiniband fabscope serve beside Prometheus, the live 
     });
     const collectorPort = await freePort();
     prometheus = await startPrometheus({ targets: [`127.0.0.1:${collectorPort}`] });
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, [BIN, 'serve'], {
-      cwd: lab.cwd,
-      env: {
-        ...process.env,
-        ...lab.env,
-        FABSCOPE_FABRIC: 'infiniband',
-        FABSCOPE_DATA_DIR: join(lab.cwd, 'data'),
+    serve = await startServeOnLab(
+      lab,
+      {
         FABSCOPE_COLLECTOR_PORT: String(collectorPort),
         PROMETHEUS_URL: prometheus.url,
         FABSCOPE_LIVE_SOURCE: 'collectors',
-        PORT: String(port),
-        HOST: '127.0.0.1',
       },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-4000);
-    });
-    await eventually(async () => expect((await get('/health')).body.status, stderr).toBe('ok'), 60_000);
+      60_000,
+    );
+    url = serve.url;
   }, 120_000);
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await serve?.stop();
     await prometheus?.stop();
     await lab?.stop();
   });

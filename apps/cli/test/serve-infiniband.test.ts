@@ -1,19 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { ibsimNetFile, type Lab, startLab } from '@fabscope/lab';
 import { buildScenario } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../src/index.ts';
 import { eventually } from './eventually.ts';
-import { BIN } from './run-cli.ts';
+import { type ServeOnLab, startServeOnLab } from './serve-on-lab.ts';
 
 // A site's one command, run as a site runs it — `FABSCOPE_FABRIC=infiniband fabscope serve` — under
 // the lab's preload (what `ibsim-run` does), so the process reads the simulated subnet as hardware.
 describe('FABSCOPE_FABRIC=infiniband fabscope serve on a live subnet', () => {
   let lab: Lab;
-  let child: ChildProcess;
+  let serve: ServeOnLab;
   let url = '';
-  let stderr = '';
   // biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked field by field below
   const get = async (path: string): Promise<any> => (await fetch(`${url}/api/v1${path}`)).json();
 
@@ -23,33 +19,11 @@ describe('FABSCOPE_FABRIC=infiniband fabscope serve on a live subnet', () => {
       routing: 'minhop',
       sockName: `serve-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
     });
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, [BIN, 'serve'], {
-      cwd: lab.cwd,
-      env: {
-        ...process.env,
-        ...lab.env,
-        FABSCOPE_FABRIC: 'infiniband',
-        FABSCOPE_DISCOVER_INTERVAL_MS: '2000',
-        // Its own history and events: not those of an earlier run in the default data directory.
-        FABSCOPE_DATA_DIR: join(lab.cwd, 'data'),
-        PORT: String(port),
-        HOST: '127.0.0.1',
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-4000);
-    });
-    await eventually(async () => expect((await get('/health')).status).toBe('ok'), 40_000);
+    serve = await startServeOnLab(lab, { FABSCOPE_DISCOVER_INTERVAL_MS: '2000' }, 40_000);
+    url = serve.url;
   }, 90_000);
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await serve?.stop();
     await lab?.stop();
   });
 
@@ -71,7 +45,7 @@ describe('FABSCOPE_FABRIC=infiniband fabscope serve on a live subnet', () => {
       expect(summary.portsWithoutData).toBe(0);
       expect(summary.hostTransmitBytesPerSecond).not.toBeNull();
     }, 20_000);
-    expect(stderr).not.toMatch(/error/i);
+    expect(serve.stderr()).not.toMatch(/error/i);
   });
 
   it('routes with the subnet manager’s tables, read from the switches', async () => {

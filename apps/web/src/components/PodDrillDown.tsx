@@ -20,6 +20,7 @@ import {
   podCellValues,
   switchPorts,
 } from '../lib/podMatrix.ts';
+import { sameValues } from '../lib/sameValues.ts';
 import { usePreference } from '../state/preferences.ts';
 import { useUrlParam } from '../state/useUrlState.ts';
 import { TableScroll } from './TableScroll.tsx';
@@ -74,9 +75,6 @@ const PodCellButton = memo(function PodCellButton({
 
 /** What each cell button shows now, so a message writes only what changed. */
 const written = new WeakMap<HTMLButtonElement, { values: PodCellValues; look: PodCellLook }>();
-
-const sameValues = (a: PodCellValues, b: PodCellValues): boolean =>
-  a.up === b.up && a.down === b.down && a.waiting === b.waiting;
 
 /**
  * Writes each cell's look (podCellLook) into its button: background, name and title, ring. A cell

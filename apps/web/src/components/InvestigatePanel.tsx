@@ -119,17 +119,22 @@ export const InvestigatePanel = memo(function InvestigatePanel({
         {tool === 'jobs' && (
           <JobsPanel selected={view.job} onSelect={view.selectJob} onSelectLink={view.selectChannel} />
         )}
-        {tool === 'contention' && (
-          <ContentionTab
-            // Defaults come from the fabric shown: the seed pairs only where nodeA…nodeD exist.
-            key={fabric?.name ?? 'loading'}
-            defaultDraft={fabric && hasSeedHosts(fabric) ? SEED_DRAFT : EMPTY_DRAFT}
-            pattern={pattern}
-            hosts={hosts}
-            onCheck={onCheck}
-            analysis={analysis}
-          />
-        )}
+        {tool === 'contention' &&
+          (fabric ? (
+            <ContentionTab
+              // Defaults come from the fabric shown: the seed pairs only where nodeA…nodeD exist. Made
+              // once the fabric is known: a form keyed on the fabric's arrival was made again, and a
+              // pattern chosen before it was lost.
+              key={fabric.name}
+              defaultDraft={hasSeedHosts(fabric) ? SEED_DRAFT : EMPTY_DRAFT}
+              pattern={pattern}
+              hosts={hosts}
+              onCheck={onCheck}
+              analysis={analysis}
+            />
+          ) : (
+            <p className="placeholder">Loading the fabric…</p>
+          ))}
         {tool === 'faults' && <FaultsTab fabric={fabric} faults={faults} />}
       </Tabs>
     </Panel>

@@ -22,6 +22,12 @@ const KEYS: Record<keyof Preferences, string> = { rateUnit: 'fabscope.rateUnit',
 const listeners = new Set<() => void>();
 /** This page's choices, for when localStorage is unavailable. */
 const memory = new Map<keyof Preferences, string>();
+/**
+ * The values read, so a render does not read localStorage: every component that formats a rate
+ * reads the unit on each render, and React reads it again to check the render is consistent (a
+ * storage read each time, on every stream message). Forgotten when another tab writes it.
+ */
+const known = new Map<keyof Preferences, Preferences[keyof Preferences]>();
 
 function storage(): Storage | null {
   try {
@@ -32,8 +38,13 @@ function storage(): Storage | null {
 }
 
 export function getPreference<K extends keyof Preferences>(key: K): Preferences[K] {
+  if (known.has(key)) return known.get(key) as Preferences[K];
   const raw = storage()?.getItem(KEYS[key]) ?? memory.get(key);
-  return (ALLOWED[key] as readonly string[]).includes(raw ?? '') ? (raw as Preferences[K]) : DEFAULTS[key];
+  const value = (ALLOWED[key] as readonly string[]).includes(raw ?? '')
+    ? (raw as Preferences[K])
+    : DEFAULTS[key];
+  known.set(key, value);
+  return value;
 }
 
 /**
@@ -49,6 +60,7 @@ export function applyTheme(theme: ThemeChoice): void {
 
 export function setPreference<K extends keyof Preferences>(key: K, value: Preferences[K]): void {
   memory.set(key, value);
+  known.set(key, value);
   if (key === 'theme') applyTheme(value as ThemeChoice);
   const s = storage();
   if (s) {
@@ -64,7 +76,10 @@ export function setPreference<K extends keyof Preferences>(key: K, value: Prefer
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   const onStorage = (event: StorageEvent) => {
-    if (event.key && Object.values(KEYS).includes(event.key)) listener();
+    const changed = (Object.keys(KEYS) as (keyof Preferences)[]).find((k) => KEYS[k] === event.key);
+    if (changed === undefined) return;
+    known.delete(changed);
+    listener();
   };
   globalThis.addEventListener?.('storage', onStorage);
   return () => {

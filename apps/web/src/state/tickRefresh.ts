@@ -30,10 +30,16 @@ export function refreshAnswer(client: QueryClient, key: QueryKey): Promise<void>
  * it by its own first read). Returns the unsubscription.
  */
 export function onTickBuckets(stream: LiveStream, everyMs: number, refresh: () => void): () => void {
-  const bucketNow = () => tickBucket(stream.get().snapshot?.time ?? null, everyMs);
-  let seen = bucketNow();
+  const timeNow = () => stream.get().snapshot?.time ?? null;
+  let seenTime = timeNow();
+  let seen = tickBucket(seenTime, everyMs);
   return stream.subscribe(() => {
-    const bucket = bucketNow();
+    // The stream's state changes more often than its tick (connection, silence): a tick already
+    // seen is not parsed again by each of the page's live questions.
+    const time = timeNow();
+    if (time === seenTime) return;
+    seenTime = time;
+    const bucket = tickBucket(time, everyMs);
     if (bucket === null || bucket === seen) return;
     const first = seen === null;
     seen = bucket;

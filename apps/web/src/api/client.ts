@@ -1,3 +1,4 @@
+import { shareTopologyStrings } from '../lib/topologyStrings.ts';
 import type { CompactDecode } from './compactDecode.ts';
 import { type ExchangeAnswer, fetchExchange, NetworkFailure } from './exchange.ts';
 import type {
@@ -242,7 +243,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
   }
 
   return {
-    getTopology: (signal?: AbortSignal) => request<Topology>('GET', '/api/v1/topology', undefined, signal),
+    /** The topology, its names shared (lib/topologyStrings.ts): the page holds it for its life. */
+    getTopology: async (signal?: AbortSignal) =>
+      shareTopologyStrings(await request<Topology>('GET', '/api/v1/topology', undefined, signal)),
     /** The settings, or `{available: false, reason}` where the fabric has no adaptive routing to manage. */
     getAdaptiveRouting: (signal?: AbortSignal) =>
       live<AdaptiveRoutingStatus>('/api/v1/adaptive-routing', signal),

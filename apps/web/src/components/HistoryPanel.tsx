@@ -6,6 +6,7 @@ import { formatInstant, type TimeWindow } from '../lib/timeRange.ts';
 import { alignSeries, describeSeries, toChartColumns } from '../lib/timeSeries.ts';
 import { useRateFormat } from '../state/preferences.ts';
 import { type Remote, useApiQuery } from '../state/useApiQuery.ts';
+import { MOVING_WINDOW } from '../state/useHistoryWindow.ts';
 import { ErrorNote } from './ErrorNote.tsx';
 import { TimeSeriesChart } from './TimeSeriesChart.tsx';
 
@@ -51,12 +52,12 @@ export const HistoryPanel = memo(function HistoryPanel({
   const summary = useApiQuery<SummaryHistory>(
     ['summary-history', q.from, q.to, step],
     (api, signal) => api.getSummaryHistory(q, signal),
-    { keepPrevious: true },
+    MOVING_WINDOW,
   );
   const linkHistory = useApiQuery<LinkHistory>(
     ['links-history', links.join(','), q.from, q.to, step],
     links.length > 0 ? (api, signal) => api.getLinksHistory(links, q, signal) : null,
-    { keepPrevious: true },
+    MOVING_WINDOW,
   );
 
   const totalColumns = useMemo(

@@ -65,6 +65,14 @@ export function historyWindowAt(spec: HistoryWindowSpec, latestMs: number | null
  * seconds; the step is the window over the plot's width. The stream is read as that rounded end:
  * a message re-renders the caller only when the end moves, and a custom window never.
  */
+/**
+ * A question about a window that follows the newest sample: a new key every tick, the answer
+ * before shown while the next loads, and no longer kept once replaced (the cache's default keeps an
+ * answer 5 minutes: at a 10 s tick, 30 windows of points and events the page will not show again,
+ * which every major garbage collection walks).
+ */
+export const MOVING_WINDOW = { keepPrevious: true, forget: true } as const;
+
 export function useHistoryWindow(spec: HistoryWindowSpec): HistoryWindow {
   const step = historyStepOf(spec);
   const follows = spec.range.kind === 'preset';
@@ -120,7 +128,7 @@ export function useEvents(window: TimeWindow): ApiAnswer<EventList> {
   const answer = useApiQuery<EventList>(
     ['events', from, to],
     (api, signal) => api.getEvents(from, to, signal),
-    { keepPrevious: true },
+    MOVING_WINDOW,
   );
   const held = useRef<ApiAnswer<EventList> | null>(null);
   const stable = sameEventsAnswer(held.current, answer);

@@ -344,6 +344,8 @@ function BigFabricView({
   );
 }
 
+const NO_LIDS: ReadonlyMap<string, { lid: number; guid: string }> = new Map();
+
 /**
  * The fabric drawn by tier. D3 computed the positions (layoutFatTree) and colours; React draws
  * every element. Above MAX_DRAWN_LINKS links the SVG gives way to a canvas heatmap (two tiers) or
@@ -367,9 +369,11 @@ export const FatTreeView = memo(function FatTreeView({
       return { error: (error as Error).message };
     }
   }, [fabric, tooBig]);
+  // Only for a fabric drawn node by node: a larger one's 30,000 entries would stay on the heap unread.
   const lids = useMemo(
-    () => new Map((fabric?.nodes ?? []).map((n) => [n.name, { lid: n.lid, guid: n.guid }])),
-    [fabric],
+    () =>
+      fabric && !tooBig ? new Map(fabric.nodes.map((n) => [n.name, { lid: n.lid, guid: n.guid }])) : NO_LIDS,
+    [fabric, tooBig],
   );
 
   if (topology.status === 'loading') return <p className="placeholder">Loading topology…</p>;

@@ -20,6 +20,9 @@ interface LinkState {
   capacityBytesPerSecond: number;
 }
 
+/** How often the lab's counters are written from the emulator's traffic. */
+const PUMP_INTERVAL_MS = 20;
+
 // The demo on a real InfiniBand subnet: ibsim + OpenSM (ftree) shaped as ar-demo, read only with
 // ibnetdiscover and MADs; the emulator is its traffic source (its flows follow OpenSM's tables).
 describe('demo:ibsim on ar-demo under OpenSM ftree', () => {
@@ -43,7 +46,7 @@ describe('demo:ibsim on ar-demo under OpenSM ftree', () => {
 
   beforeAll(async () => {
     const config = { ...configFromEnv({}), host: '127.0.0.1', port: 0 };
-    demo = await startIbsimDemo({ config, routing: 'ftree', pumpIntervalMs: 20 });
+    demo = await startIbsimDemo({ config, routing: 'ftree', pumpIntervalMs: PUMP_INTERVAL_MS });
     await eventually(async () => expect((await api('/health')).body.status).toBe('ok'), 30_000);
   }, 60_000);
   afterAll(async () => {
@@ -79,7 +82,12 @@ describe('demo:ibsim on ar-demo under OpenSM ftree', () => {
       expect(Math.abs(host / emulatorTotal - 1)).toBeLessThan(0.01);
     }, 20_000);
     // Each ISL direction's utilization is the rate its sending port's counters rose at, over its
-    // data rate (12.5 GB/s at 4x EDR): a shared ISL full, one no flow crosses idle.
+    // data rate (12.5 GB/s at 4x EDR): a shared ISL full, one no flow crosses idle. The lab writes
+    // the counters in steps and the rate is per sampling interval: one interval may hold one write
+    // more or less than its length says (see the perfquery comparison below), within a write's
+    // share of the interval (2 % at 1 s) and float rounding.
+    const { intervalMs } = (await api('/health')).body as { intervalMs: number };
+    const writeShare = PUMP_INTERVAL_MS / intervalMs + 0.002;
     const onPaths = new Set(flows.flatMap((f) => f.path));
     const isl = (await links()).filter((l) => /^(edge|core)/.test(l.id) && /->(edge|core)/.test(l.id));
     expect(isl).toHaveLength(8);
@@ -92,7 +100,7 @@ describe('demo:ibsim on ar-demo under OpenSM ftree', () => {
         : 0;
       expect(l.utilization).not.toBeNull();
       if (expected === 0) expect(l.utilization).toBeLessThanOrEqual(0.05);
-      else expect(Math.abs((l.utilization as number) - expected)).toBeLessThan(0.01);
+      else expect(Math.abs((l.utilization as number) - expected), l.id).toBeLessThan(writeShare);
     }
     if (
       flows[0]?.path.some((c) => flows[1]?.path.includes(c) && /^(edge|core)\d\/\d+->(edge|core)/.test(c))
@@ -239,7 +247,12 @@ describe('demo:ibsim on a 4x SDR subnet', () => {
     b.connect('h1', 1, 'sw', 1, 10, 'host', { widthSpeed: '4xSDR' });
     b.connect('h2', 1, 'sw', 2, 10, 'host', { widthSpeed: '4xSDR' });
     const config = { ...configFromEnv({}), host: '127.0.0.1', port: 0 };
-    demo = await startIbsimDemo({ config, routing: 'minhop', design: b.build(), pumpIntervalMs: 20 });
+    demo = await startIbsimDemo({
+      config,
+      routing: 'minhop',
+      design: b.build(),
+      pumpIntervalMs: PUMP_INTERVAL_MS,
+    });
     const post = await fetch(`${demo.apiUrl}/api/v1/traffic`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -6,9 +6,9 @@ import type { Topology } from '../api/types.ts';
  *
  * A decoded answer holds a string per occurrence (JSON and a worker's structured clone both make
  * a new one each time): at fat-tree-27648, 165,888 copies of node names and 113,472 of the two
- * kinds and the node types, a quarter of the page's heap, which every major garbage collection
- * walks. Values are unchanged; only which string object holds them. Changes the answer in place
- * (it is the page's own, just decoded) and returns it.
+ * kinds and the node types: 3 of the page's 33 MiB after load, which every major garbage
+ * collection walks. Values are unchanged; only which string object holds them. Changes the answer
+ * in place (it is the page's own, just decoded) and returns it.
  */
 export function shareTopologyStrings<T extends Topology>(topology: T): T {
   const names = new Map<string, string>();

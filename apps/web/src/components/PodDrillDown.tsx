@@ -147,6 +147,17 @@ export function PodDrillDown({ topology, snapshot, pod, onPodChange, onSelectCha
   const matrix = useMemo(() => {
     if (!shown) return null;
     const pick = (name: string) => setSelectedSwitch(selectedSwitch === name ? null : name);
+    /** A row's or a column's switch: picks it (its ports below), or drops it when picked. */
+    const switchButton = (name: string) => (
+      <button
+        type="button"
+        className="link-button pod-switch"
+        aria-pressed={selectedSwitch === name}
+        onClick={() => pick(name)}
+      >
+        {name}
+      </button>
+    );
     const move = (event: KeyboardEvent<HTMLTableElement>) => {
       const step: Record<string, [number, number]> = {
         ArrowUp: [-1, 0],
@@ -195,14 +206,7 @@ export function PodDrillDown({ topology, snapshot, pod, onPodChange, onSelectCha
                 <th scope="col">edge \ aggregation</th>
                 {shown.aggregations.map((a) => (
                   <th key={a} scope="col">
-                    <button
-                      type="button"
-                      className="link-button pod-switch"
-                      aria-pressed={selectedSwitch === a}
-                      onClick={() => pick(a)}
-                    >
-                      {a}
-                    </button>
+                    {switchButton(a)}
                   </th>
                 ))}
               </tr>
@@ -210,16 +214,7 @@ export function PodDrillDown({ topology, snapshot, pod, onPodChange, onSelectCha
             <tbody>
               {shown.edges.map((e, r) => (
                 <tr key={e}>
-                  <th scope="row">
-                    <button
-                      type="button"
-                      className="link-button pod-switch"
-                      aria-pressed={selectedSwitch === e}
-                      onClick={() => pick(e)}
-                    >
-                      {e}
-                    </button>
-                  </th>
+                  <th scope="row">{switchButton(e)}</th>
                   {shown.aggregations.map((a, c) => {
                     const cell = shown.cells[r * shown.aggregations.length + c];
                     if (!cell)

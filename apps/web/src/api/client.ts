@@ -365,13 +365,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
       live<AlarmList>(`/api/v1/alarms${all ? '?state=all' : ''}`, signal),
     acknowledgeAlarm: (id: string, by: string, signal?: AbortSignal) =>
       request<Alarm>('POST', `/api/v1/alarms/${encodeURIComponent(id)}/acknowledge`, { by }, signal),
-    getEvents: (from: string, to: string, signal?: AbortSignal) =>
-      request<EventList>(
-        'GET',
-        `/api/v1/events?${new URLSearchParams({ from, to, limit: String(PAGE_MAX) })}`,
-        undefined,
-        signal,
-      ),
+    getEvents: (from: string, to: string | null, signal?: AbortSignal) => {
+      const path = `/api/v1/events?${new URLSearchParams({ from, ...(to === null ? {} : { to }), limit: String(PAGE_MAX) })}`;
+      // Open-ended (up to now), it is a live question asked on the ticks: conditional.
+      return to === null ? live<EventList>(path, signal) : request<EventList>('GET', path, undefined, signal);
+    },
   };
 }
 

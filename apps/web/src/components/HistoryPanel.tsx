@@ -2,8 +2,9 @@ import { memo, useMemo, useState } from 'react';
 import type { EventList, LinkHistory, SummaryHistory } from '../api/types.ts';
 import { chartMarks, type EventFilter } from '../lib/events.ts';
 import { formatClock, formatDirection } from '../lib/format.ts';
+import { type TailPoint, withTail } from '../lib/historyTail.ts';
 import { formatInstant, type TimeWindow } from '../lib/timeRange.ts';
-import { alignSeries, describeSeries, toChartColumns } from '../lib/timeSeries.ts';
+import { alignSeries, type ChartColumns, describeSeries, toChartColumns } from '../lib/timeSeries.ts';
 import { useRateFormat } from '../state/preferences.ts';
 import { type Remote, useApiQuery } from '../state/useApiQuery.ts';
 import { MOVING_WINDOW } from '../state/useHistoryWindow.ts';
@@ -11,8 +12,12 @@ import { ErrorNote } from './ErrorNote.tsx';
 import { TimeSeriesChart } from './TimeSeriesChart.tsx';
 
 interface HistoryPanelProps {
-  /** The window asked for (already aligned to whole steps). */
+  /** The window drawn (already aligned to whole steps). */
   window: TimeWindow;
+  /** The total's question to the store (useHistoryWindow): `window`, or behind it while it follows now. */
+  asked: TimeWindow;
+  /** The stream's newest totals, drawn after the store's answer (lib/historyTail.ts). */
+  tail: readonly TailPoint[];
   step: number;
   atMs: number | null;
   /** Link directions whose history is open. */
@@ -28,6 +33,18 @@ interface HistoryPanelProps {
 }
 
 const TOTAL_COLOR = '#3fb950';
+const NO_POINTS: readonly TailPoint[] = [];
+
+/** The points of `xs`/`ys` (x in seconds) within `window`. */
+function windowColumns(xs: number[], ys: (number | null)[], window: TimeWindow): ChartColumns {
+  const from = window.fromMs / 1000;
+  const to = window.toMs / 1000;
+  let a = 0;
+  while (a < xs.length && (xs[a] as number) < from) a++;
+  let b = xs.length;
+  while (b > a && (xs[b - 1] as number) > to) b--;
+  return a === 0 && b === xs.length ? [xs, ys] : [xs.slice(a, b), ys.slice(a, b)];
+}
 const LINK_COLORS = ['#58a6ff', '#f0883e', '#d2a8ff', '#ff7b72', '#56d4dd', '#e3b341'];
 
 /**
@@ -36,6 +53,8 @@ const LINK_COLORS = ['#58a6ff', '#f0883e', '#d2a8ff', '#ff7b72', '#56d4dd', '#e3
  */
 export const HistoryPanel = memo(function HistoryPanel({
   window,
+  asked,
+  tail,
   step,
   atMs,
   links,
@@ -48,25 +67,27 @@ export const HistoryPanel = memo(function HistoryPanel({
   nowMs,
 }: HistoryPanelProps) {
   const rates = useRateFormat();
-  const q = { from: formatInstant(window.fromMs), to: formatInstant(window.toMs), step };
+  const totalQ = { from: formatInstant(asked.fromMs), to: formatInstant(asked.toMs), step };
   const summary = useApiQuery<SummaryHistory>(
-    ['summary-history', q.from, q.to, step],
-    (api, signal) => api.getSummaryHistory(q, signal),
+    ['summary-history', totalQ.from, totalQ.to, step],
+    (api, signal) => api.getSummaryHistory(totalQ, signal),
     MOVING_WINDOW,
   );
+  const q = { from: formatInstant(window.fromMs), to: formatInstant(window.toMs), step };
   const linkHistory = useApiQuery<LinkHistory>(
     ['links-history', links.join(','), q.from, q.to, step],
     links.length > 0 ? (api, signal) => api.getLinksHistory(links, q, signal) : null,
     MOVING_WINDOW,
   );
 
-  const totalColumns = useMemo(
-    () =>
-      toChartColumns(summary.status === 'ready' ? summary.data.points : [], [
-        (p) => p.hostTransmitBytesPerSecond,
-      ]),
-    [summary],
-  );
+  const totalColumns = useMemo((): ChartColumns => {
+    const [xs, ys = []] = toChartColumns(summary.status === 'ready' ? summary.data.points : [], [
+      (p) => p.hostTransmitBytesPerSecond,
+    ]);
+    // Only within the window drawn: the question may start before it.
+    const [tx, ty] = withTail(xs, ys, summary.status === 'ready' ? tail : NO_POINTS, step);
+    return windowColumns(tx, ty, window);
+  }, [summary, tail, step, window]);
   const eventList = events.status === 'ready' ? events.data.events : null;
   const marks = useMemo(() => chartMarks(eventList ?? [], eventFilter), [eventList, eventFilter]);
   const described = describeSeries(totalColumns[1] ?? []);

@@ -1,5 +1,6 @@
 import { type ComponentProps, memo, type ReactNode, useCallback, useMemo } from 'react';
 import { lastChangeMs } from '../lib/events.ts';
+import type { TailPoint } from '../lib/historyTail.ts';
 import { latestMsOf, useLiveSelector, useLiveStream } from '../state/liveStream.ts';
 import {
   snapshotCompact,
@@ -12,6 +13,7 @@ import {
   historyWindowAt,
   useEvents,
   useHistoryWindow,
+  useSummaryTail,
 } from '../state/useHistoryWindow.ts';
 import { BeforeAfterPanel } from './BeforeAfterPanel.tsx';
 import { EventsPanel } from './EventsPanel.tsx';
@@ -135,12 +137,15 @@ export const LiveBeforeAfterPanel = memo(function LiveBeforeAfterPanel({
   );
 });
 
+const NO_TAIL: readonly TailPoint[] = [];
+
 /**
  * The panels of the history window, in their grid areas and in this order: the events (below
  * `alarms`), `between` (panels of their own), the history and the before/after comparison. The
  * window moves with the newest sample; this makes it (useHistoryWindow) and asks its events once
  * for the three, so a move re-renders this and what the move changed — the history's chart, the
- * events only when they changed (useEvents keeps equal answers) — and nothing around it.
+ * events only when they changed (useEvents keeps equal answers) — and nothing around it. The
+ * total chart's newest points are the stream's (useSummaryTail), read when the window moves.
  */
 export const LiveWindowPanels = memo(function LiveWindowPanels({
   history,
@@ -154,11 +159,15 @@ export const LiveWindowPanels = memo(function LiveWindowPanels({
   alarms: ReactNode;
   between: ReactNode;
   events: Omit<ComponentProps<typeof EventsPanel>, 'events'>;
-  chart: Omit<ComponentProps<typeof HistoryPanel>, 'window' | 'step' | 'atMs' | 'events' | 'eventFilter'>;
+  chart: Omit<
+    ComponentProps<typeof HistoryPanel>,
+    'window' | 'asked' | 'tail' | 'step' | 'atMs' | 'events' | 'eventFilter'
+  >;
   compare: Omit<ComponentProps<typeof LiveBeforeAfterPanel>, 'atMs' | 'lastArChangeMs'>;
 }) {
-  const { window, step } = useHistoryWindow(history);
-  const events = useEvents(window);
+  const tail = useSummaryTail();
+  const { window, step, asked, follows } = useHistoryWindow(history, tail[0]?.timeMs ?? null);
+  const events = useEvents(window, asked, follows);
   const list = events.status === 'ready' ? events.data.events : null;
   const lastArChangeMs = useMemo(() => (list ? lastChangeMs(list, 'adaptive-routing') : null), [list]);
   return (
@@ -172,6 +181,8 @@ export const LiveWindowPanels = memo(function LiveWindowPanels({
         <HistoryPanel
           {...chart}
           window={window}
+          asked={asked}
+          tail={follows ? tail : NO_TAIL}
           step={step}
           atMs={history.atMs}
           events={events}

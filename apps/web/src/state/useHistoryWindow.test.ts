@@ -4,6 +4,7 @@ import type { EventList } from '../api/types.ts';
 import { alignWindow, parseRange, stepSeconds, windowOf } from '../lib/timeRange.ts';
 import type { ApiAnswer } from './useApiQuery.ts';
 import {
+  eventsWithin,
   followedEndMs,
   type HistoryWindowSpec,
   historyStepOf,
@@ -119,5 +120,33 @@ describe('the history window made by each panel that draws it', () => {
       }),
     );
     expect(followedEndMs(null, 1)).toBeNull();
+  });
+});
+
+describe('the events of a question asked open-ended, shown for the window drawn', () => {
+  it('are those of the window, counted as such, and the same answer when all are', () => {
+    fc.assert(
+      fc.property(
+        fc.array(event, { maxLength: 12 }),
+        fc.integer({ min: 1.7e12, max: 1.8e12 }),
+        fc.integer({ min: 0, max: 1e11 }),
+        fc.nat({ max: 40 }),
+        (events, fromMs, spanMs, more) => {
+          const window = { fromMs, toMs: fromMs + spanMs };
+          const answer = ready(events);
+          (answer as { data: EventList }).data.total = events.length + more;
+          const shown = eventsWithin(answer, window);
+          if (shown.status !== 'ready') throw new Error('ready expected');
+          const inside = events.filter((e) => {
+            const ms = Date.parse(e.time);
+            return ms >= window.fromMs && ms <= window.toMs;
+          });
+          expect(shown.data.events).toEqual(inside);
+          // The pages not read are still counted.
+          expect(shown.data.total).toBe(inside.length + more);
+          if (inside.length === events.length) expect(shown).toBe(answer);
+        },
+      ),
+    );
   });
 });

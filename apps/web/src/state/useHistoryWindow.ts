@@ -1,14 +1,17 @@
-import { useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { EventList } from '../api/types.ts';
+import { streamSilenceLimitSeconds } from '../lib/freshness.ts';
+import { appendTail, askEveryMs, askedEndMs, type TailPoint } from '../lib/historyTail.ts';
 import {
   alignWindow,
   formatInstant,
+  parseInstant,
   stepSeconds,
   type TimeRange,
   type TimeWindow,
   windowOf,
 } from '../lib/timeRange.ts';
-import { latestMsOf, useLiveSelector } from './liveStream.ts';
+import { latestMsOf, useLiveSelector, useLiveStream } from './liveStream.ts';
 import { type ApiAnswer, useApiQuery } from './useApiQuery.ts';
 
 /** A window that follows now moves (and is asked again) at most this often. */
@@ -29,9 +32,18 @@ export interface HistoryWindowSpec {
 }
 
 export interface HistoryWindow {
-  /** Aligned to whole steps: the question the history charts ask. */
+  /** Aligned to whole steps: the window the history charts draw. */
   window: TimeWindow;
   step: number;
+  /**
+   * The question asked of the store for the total chart and the events: `window` itself, or for a
+   * window that follows now, one that moves only every askEveryMs (lib/historyTail.ts) — its
+   * newest points come from the stream's tail (useSummaryTail), its newest events from asking it
+   * open-ended on the ticks.
+   */
+  asked: TimeWindow;
+  /** The window follows the newest sample (a preset, live or around a recent instant). */
+  follows: boolean;
 }
 
 /** The step of a spec's window (s): its span over the plot's width; it does not depend on now. */
@@ -59,29 +71,68 @@ export function historyWindowAt(spec: HistoryWindowSpec, latestMs: number | null
 }
 
 /**
- * The window and step of the history charts. A preset window ends at the newest sample (or
- * around the instant viewed, never past it), moved on the stream's tick in FOLLOW_MS (or step)
- * increments, so the charts re-ask on the one refresh clock and never faster than every few
- * seconds; the step is the window over the plot's width. The stream is read as that rounded end:
- * a message re-renders the caller only when the end moves, and a custom window never.
- */
-/**
- * A question about a window that follows the newest sample: a new key every tick, the answer
+ * A question about a window that follows the newest sample: a new key as it moves, the answer
  * before shown while the next loads, and no longer kept once replaced (the cache's default keeps an
  * answer 5 minutes: at a 10 s tick, 30 windows of points and events the page will not show again,
  * which every major garbage collection walks).
  */
 export const MOVING_WINDOW = { keepPrevious: true, forget: true } as const;
 
-export function useHistoryWindow(spec: HistoryWindowSpec): HistoryWindow {
+/**
+ * The window and step of the history charts. A preset window ends at the newest sample (or
+ * around the instant viewed, never past it), moved on the stream's tick in FOLLOW_MS (or step)
+ * increments, so the charts re-ask on the one refresh clock and never faster than every few
+ * seconds; the step is the window over the plot's width. The stream is read as that rounded end:
+ * a message re-renders the caller only when the end moves, and a custom window never. A window
+ * that follows now is asked of the store less often (`asked`): `tailStartMs` is the first message
+ * of the caller's useSummaryTail, which draws what the store was not asked for.
+ */
+export function useHistoryWindow(spec: HistoryWindowSpec, tailStartMs: number | null = null): HistoryWindow {
   const step = historyStepOf(spec);
-  const follows = spec.range.kind === 'preset';
-  const followed = useLiveSelector((s) => (follows ? followedEndMs(latestMsOf(s), step) : null));
+  const preset = spec.range.kind === 'preset';
+  const followed = useLiveSelector((s) => (preset ? followedEndMs(latestMsOf(s), step) : null));
   // Before the first message, now is the browser's (read at render: a selection must stay put).
   const { fromMs, toMs } = historyWindowAt(spec, followed);
   // The same object while the window stays: the charts given it redraw only when it moves.
   const window = useMemo(() => ({ fromMs, toMs }), [fromMs, toMs]);
-  return useMemo(() => ({ window, step }), [window, step]);
+  const follows = followed !== null && windowOf(spec.range, followed, spec.atMs).toMs === followed;
+  const spanMs = spec.range.kind === 'preset' ? spec.range.seconds * 1000 : 0;
+  const askedEnd =
+    follows && followed !== null
+      ? askedEndMs(followed, askEveryMs(spanMs, step, FOLLOW_MS), tailStartMs)
+      : null;
+  const question = askedEnd === null ? window : alignWindow(windowOf(spec.range, askedEnd, spec.atMs), step);
+  const askedFrom = question.fromMs;
+  const askedTo = question.toMs;
+  // The same question while its ends stay, though the window drawn moves.
+  const asked = useMemo(() => ({ fromMs: askedFrom, toMs: askedTo }), [askedFrom, askedTo]);
+  return useMemo(() => ({ window, step, asked, follows }), [window, step, asked, follows]);
+}
+
+/**
+ * The host transmit total of every stream message since the caller mounted (lib/historyTail.ts),
+ * gathered outside React: reading it re-renders nothing; the caller reads it when it renders for
+ * another reason (the window moved). Restarted after a gap in the messages.
+ */
+export function useSummaryTail(): readonly TailPoint[] {
+  const stream = useLiveStream();
+  const [held] = useState(() => ({ tail: [] as readonly TailPoint[] }));
+  useEffect(() => {
+    const add = () => {
+      const snapshot = stream.get().snapshot;
+      const timeMs = parseInstant(snapshot?.time ?? null);
+      if (!snapshot || timeMs === null) return;
+      const gapMs = streamSilenceLimitSeconds(snapshot.health.intervalMs) * 1000;
+      held.tail = appendTail(
+        held.tail,
+        { timeMs, bytesPerSecond: snapshot.summary.hostTransmitBytesPerSecond },
+        gapMs,
+      );
+    };
+    add();
+    return stream.subscribe(add);
+  }, [stream, held]);
+  return held.tail;
 }
 
 type Event = EventList['events'][number];
@@ -118,20 +169,46 @@ export function sameEventsAnswer(
   return held;
 }
 
+/** The events of `answer` within `window`; the same answer when all are. */
+export function eventsWithin(answer: ApiAnswer<EventList>, window: TimeWindow): ApiAnswer<EventList> {
+  if (answer.status !== 'ready') return answer;
+  const events = answer.data.events.filter((e) => {
+    const ms = Date.parse(e.time);
+    return ms >= window.fromMs && ms <= window.toMs;
+  });
+  return events.length === answer.data.events.length
+    ? answer
+    : {
+        ...answer,
+        data: {
+          ...answer.data,
+          events,
+          total: answer.data.total - (answer.data.events.length - events.length),
+        },
+      };
+}
+
 /**
  * Events in a window, from the shared cache (the chart, the events panel and the before/after view
- * ask the same): the answer before while the events are the same.
+ * ask the same): the answer before while the events are the same. A window that follows now asks
+ * its `asked` question open-ended (up to now), again on the stream's ticks, conditional on the
+ * answer held (unchanged: nothing is sent, nothing re-renders), and shows those within `window`.
  */
-export function useEvents(window: TimeWindow): ApiAnswer<EventList> {
-  const from = formatInstant(window.fromMs);
-  const to = formatInstant(window.toMs);
+export function useEvents(
+  window: TimeWindow,
+  asked: TimeWindow = window,
+  follows = false,
+): ApiAnswer<EventList> {
+  const from = formatInstant(asked.fromMs);
+  const to = follows ? null : formatInstant(asked.toMs);
   const answer = useApiQuery<EventList>(
     ['events', from, to],
     (api, signal) => api.getEvents(from, to, signal),
-    MOVING_WINDOW,
+    follows ? { ...MOVING_WINDOW, live: true } : MOVING_WINDOW,
   );
+  const shown = useMemo(() => eventsWithin(answer, window), [answer, window]);
   const held = useRef<ApiAnswer<EventList> | null>(null);
-  const stable = sameEventsAnswer(held.current, answer);
+  const stable = sameEventsAnswer(held.current, shown);
   held.current = stable;
   return stable;
 }

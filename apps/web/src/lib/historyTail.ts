@@ -1,0 +1,95 @@
+/**
+ * The history chart's newest points, from the live stream rather than the store. A window that
+ * follows now is asked of the store only every `askEveryMs` (a share of its span, askEveryMs):
+ * between two questions each stream message brings the host transmit total of its tick, the very
+ * summary the store keeps for that instant, and the chart draws it after the store's answer.
+ * Asking the store again on every tick cost the page a fetch, a parse and new cached answers per
+ * tick at the biggest fabrics (docs/scaling.md).
+ */
+
+/** One stream message's host transmit total. */
+export interface TailPoint {
+  timeMs: number;
+  /** Null when unknown (never 0 for unknown). */
+  bytesPerSecond: number | null;
+}
+
+/** A window following now is asked again when its end has moved by this share of its span. */
+export const ASK_SHARE = 0.1;
+
+/** The tail keeps at most this long of messages: more than any window asks between questions. */
+export const TAIL_KEPT_MS = 2 * 3600_000;
+
+/**
+ * How often (ms) a window of `spanMs` following now is asked of the store: a share of its span,
+ * never more often than `followMs` (the window's own move) or one step.
+ */
+export function askEveryMs(spanMs: number, stepSeconds: number, followMs: number): number {
+  return Math.max(followMs, stepSeconds * 1000, Math.round(spanMs * ASK_SHARE));
+}
+
+/**
+ * The end of the question asked of the store when the window's end is `followedMs`: the last whole
+ * `everyMs` before it, or the tail's first point when that is later (the page has no message
+ * before it: the store answers up to there). It moves once per `everyMs`, so the question's key
+ * stays put between.
+ */
+export function askedEndMs(followedMs: number, everyMs: number, tailStartMs: number | null): number {
+  const boundary = Math.floor(followedMs / everyMs) * everyMs;
+  return tailStartMs === null ? boundary : Math.max(boundary, tailStartMs);
+}
+
+/**
+ * `tail` with the message `point` added: messages in time order, one per tick. A tick already
+ * held is not added again; a message older than the newest, or one after a gap longer than
+ * `gapMs` (messages lost: a reconnect), starts the tail again, since the tail must be whole from
+ * its first point on. Points older than TAIL_KEPT_MS before the newest are dropped.
+ */
+export function appendTail(
+  tail: readonly TailPoint[],
+  point: TailPoint,
+  gapMs: number,
+): readonly TailPoint[] {
+  const last = tail[tail.length - 1];
+  if (last !== undefined && point.timeMs === last.timeMs) return tail;
+  if (last === undefined || point.timeMs < last.timeMs || point.timeMs - last.timeMs > gapMs) return [point];
+  const oldest = point.timeMs - TAIL_KEPT_MS;
+  let from = 0;
+  while (from < tail.length && (tail[from] as TailPoint).timeMs < oldest) from++;
+  return [...tail.slice(from), point];
+}
+
+/**
+ * The chart's columns (x in seconds) of the store's points `xs`/`ys` followed by the tail's
+ * points after the store's last known value (a point the store had no sample for yet is the
+ * tail's to give), about one per `stepSeconds` as the store's are. The store's points before the
+ * tail's first stay as they are, unknowns included: the tail says nothing of that time.
+ */
+export function withTail(
+  xs: readonly number[],
+  ys: readonly (number | null)[],
+  tail: readonly TailPoint[],
+  stepSeconds: number,
+): [number[], (number | null)[]] {
+  let known = ys.length - 1;
+  while (known >= 0 && ys[known] === null) known--;
+  const lastKnownS = known >= 0 ? (xs[known] as number) : Number.NEGATIVE_INFINITY;
+  const first = tail.findIndex((p) => p.timeMs / 1000 > lastKnownS);
+  if (first === -1) return [xs.slice(), ys.slice()];
+  const firstS = (tail[first] as TailPoint).timeMs / 1000;
+  let kept = 0;
+  while (kept < xs.length && (xs[kept] as number) < firstS) kept++;
+  const outXs = xs.slice(0, kept);
+  const outYs = ys.slice(0, kept);
+  let lastS = Number.NEGATIVE_INFINITY;
+  for (let i = first; i < tail.length; i++) {
+    const p = tail[i] as TailPoint;
+    const s = p.timeMs / 1000;
+    // A tick late or early by a little is still the next step's point.
+    if (s - lastS < stepSeconds * 0.9) continue;
+    outXs.push(s);
+    outYs.push(p.bytesPerSecond);
+    lastS = s;
+  }
+  return [outXs, outYs];
+}

@@ -33,6 +33,13 @@ test.describe('alarms', () => {
     await alarms.getByLabel('acknowledge as').fill('alice');
     await active.first().getByRole('button', { name: 'Acknowledge' }).click();
     await expect(active.first()).toContainText('acknowledged by alice');
+    // Its worst directions, listed once opened (a closed list is not built on every tick).
+    const worst = active.first().getByText(/^worst \d+$/);
+    const shown = Number((await worst.textContent())?.replace('worst ', ''));
+    expect(await active.first().locator('.alarm-members li').count()).toBe(0);
+    await worst.click();
+    await expect(active.first().locator('.alarm-members li')).toHaveCount(shown);
+    await expect(active.first().locator('.alarm-members li').first().getByRole('button')).toBeVisible();
 
     await page.getByRole('button', { name: 'Stop traffic' }).click();
     await expect(alarms.getByText('No active alarm.')).toBeVisible({ timeout: 30_000 });

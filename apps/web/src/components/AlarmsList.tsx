@@ -102,17 +102,7 @@ export const AlarmsList = memo(function AlarmsList({
               </button>
             )}
             {a.members.length > 0 && onOpenHistory && (
-              <details>
-                <summary>worst {a.members.length}</summary>
-                <ul className="alarm-members">
-                  {a.members.map((m) => (
-                    <li key={m.id}>
-                      <DirectionButton id={m.id} onOpen={onOpenHistory} title="Open its history" />{' '}
-                      <span className="muted small">{m.value.toFixed(2)} × threshold</span>
-                    </li>
-                  ))}
-                </ul>
-              </details>
+              <AlarmMembers members={a.members} onOpenHistory={onOpenHistory} />
             )}
           </li>
         ))}
@@ -120,3 +110,32 @@ export const AlarmsList = memo(function AlarmsList({
     </section>
   );
 });
+
+/**
+ * An alarm's worst directions, listed only while open: the alarms are asked again on every tick and
+ * their worst members change with the load, and a closed list is not built again each time.
+ */
+function AlarmMembers({
+  members,
+  onOpenHistory,
+}: {
+  members: Alarm['members'];
+  onOpenHistory: (id: string) => void;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>worst {members.length}</summary>
+      {open && (
+        <ul className="alarm-members">
+          {members.map((m) => (
+            <li key={m.id}>
+              <DirectionButton id={m.id} onOpen={onOpenHistory} title="Open its history" />{' '}
+              <span className="muted small">{m.value.toFixed(2)} × threshold</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </details>
+  );
+}

@@ -59,25 +59,30 @@ export function UPlotChart({ options, data, height, xRange = null, redrawKey, on
     };
   }, [options, ready]);
 
+  // What was last given: new data or a new window are set (which draws); only a new redrawKey
+  // draws again. One draw per commit: a moved window and its new marks come in one render.
+  const given = useRef({ data, xRange });
   useLayoutEffect(() => {
+    void redrawKey;
     const chart = chartRef.current;
     if (!chart) return;
+    const before = given.current;
+    given.current = { data, xRange };
+    if (before.data === data && before.xRange === xRange) {
+      chart.redraw(false);
+      return;
+    }
     chart.batch(() => {
       chart.setData(data);
       if (xRange) chart.setScale('x', xRange);
     });
-  }, [data, xRange]);
+  }, [data, xRange, redrawKey]);
 
   useLayoutEffect(() => {
     const chart = chartRef.current;
     if (chart && width > 0 && (chart.width !== width || chart.height !== height))
       chart.setSize({ width, height });
   }, [width, height]);
-
-  useLayoutEffect(() => {
-    void redrawKey;
-    chartRef.current?.redraw(false);
-  }, [redrawKey]);
 
   return <div className="uplot-island" ref={containerRef} />;
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CategoryName, FabricEvent, LinkDirectionState, Summary } from '../api/types.ts';
 import {
@@ -146,6 +147,26 @@ describe('worst directions', () => {
     ]);
     expect(worstDirections([a, b, c], 1)).toHaveLength(1);
     expect(worstDirections(null, 5)).toEqual([]);
+  });
+
+  it("is each direction's first crossed category, as crossedCategories orders them", () => {
+    const value = fc.option(fc.constantFrom(0, 0.5, 1, 1.5, 3, 3), { nil: null });
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ integrity: value, congestion: value, security: value, routing: value }), {
+          maxLength: 8,
+        }),
+        (categories) => {
+          const links = categories.map((c, i) => ({ ...link(null, c), id: `l${i}` }));
+          const expected = links
+            .map((l) => ({ l, worst: crossedCategories(l)[0] }))
+            .filter((x) => x.worst !== undefined)
+            .map((x) => [x.l.id, x.worst?.category, x.worst?.value]);
+          const got = worstDirections(links, links.length).map((w) => [w.link.id, w.category, w.value]);
+          expect(got.sort()).toEqual(expected.sort());
+        },
+      ),
+    );
   });
 });
 

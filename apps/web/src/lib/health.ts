@@ -149,9 +149,18 @@ export function worstDirections(
   limit: number,
 ): { link: LinkDirectionState; category: CategoryName; value: number }[] {
   const out: { link: LinkDirectionState; category: CategoryName; value: number }[] = [];
+  // Each message's every ranked direction: its worst category found without a list per direction.
   for (const link of links ?? []) {
-    const worst = crossedCategories(link)[0];
-    if (worst) out.push({ link, ...worst });
+    let worst: CategoryName | null = null;
+    let value = 1;
+    for (const category of CATEGORIES) {
+      const v = link.categories?.[category];
+      if (v !== null && v !== undefined && (worst === null ? v >= value : v > value)) {
+        worst = category;
+        value = v;
+      }
+    }
+    if (worst !== null) out.push({ link, category: worst, value });
   }
   out.sort((a, b) => b.value - a.value || (a.link.id < b.link.id ? -1 : 1));
   return out.slice(0, limit);

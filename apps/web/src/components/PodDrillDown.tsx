@@ -18,9 +18,9 @@ import {
   type PodCellValues,
   podCellLook,
   podCellValues,
+  samePodCell,
   switchPorts,
 } from '../lib/podMatrix.ts';
-import { sameValues } from '../lib/sameValues.ts';
 import { usePreference } from '../state/preferences.ts';
 import { useUrlParam } from '../state/useUrlState.ts';
 import { TableScroll } from './TableScroll.tsx';
@@ -97,7 +97,7 @@ function writePodCells(
       if (!cell || !button) return;
       const values = podCellValues(cell, utilization, waitFraction);
       const before = written.get(button);
-      if (before && sameValues(before.values, values)) return;
+      if (before && samePodCell(before.values, values)) return;
       const look = podCellLook(values, edge, aggregation);
       if (before?.look.label !== look.label) {
         button.setAttribute('aria-label', look.label);

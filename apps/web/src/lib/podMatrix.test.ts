@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { utilizationColor } from './colors.ts';
 import { isCongested } from './congestion.ts';
-import { buildPods, busiest, podCellLook, podCellValues, switchPorts } from './podMatrix.ts';
+import { buildPods, busiest, podCellLook, podCellValues, samePodCell, switchPorts } from './podMatrix.ts';
+import { sameValues } from './sameValues.ts';
 import { threeTier } from './testTopologies.ts';
 
 describe('pods of a three-tier fabric', () => {
@@ -91,6 +92,19 @@ describe('a pod matrix cell at an instant', () => {
     expect(values).toEqual({ up: null, down: null, waiting: true });
     expect(podCellLook(values, 'edge1', 'agg1').label).toBe(
       'edge1 → agg1 —, agg1 → edge1 —, waiting for credit',
+    );
+  });
+});
+
+describe('two instants of a pod cell compared', () => {
+  it('read the same exactly when their values do, field by field', () => {
+    const value = fc.option(fc.constantFrom(0, 0.25, 0.5, 1, Number.NaN), { nil: null });
+    const cell = fc.record({ up: value, down: value, waiting: fc.boolean() });
+    fc.assert(
+      fc.property(cell, cell, (a, b) => {
+        expect(samePodCell(a, b)).toBe(sameValues(a, b));
+        expect(samePodCell(a, { ...a })).toBe(true);
+      }),
     );
   });
 });

@@ -152,6 +152,11 @@ export function podCellValues(
   };
 }
 
+/** Whether a cell's values read the same (its 576 cells compared on every message: no lists made). */
+export function samePodCell(a: PodCellValues, b: PodCellValues): boolean {
+  return Object.is(a.up, b.up) && Object.is(a.down, b.down) && a.waiting === b.waiting;
+}
+
 /** The look of the cell between `edge` and `aggregation` (unknown: drawn grey and written —). */
 export function podCellLook(
   { up, down, waiting }: PodCellValues,

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { appendTail, askEveryMs, askedEndMs, TAIL_KEPT_MS, type TailPoint, withTail } from './historyTail.ts';
+import { RANGE_PRESETS } from './timeRange.ts';
 
 const TICK_MS = 10_000;
 const GAP_MS = 21_000;
@@ -68,6 +69,11 @@ describe('the question asked of the store', () => {
         },
       ),
     );
+  });
+
+  it('goes between two questions less time than the tail keeps, for every preset', () => {
+    for (const preset of RANGE_PRESETS)
+      expect(askEveryMs(preset.seconds * 1000, 10, 5000) * 2).toBeLessThanOrEqual(TAIL_KEPT_MS);
   });
 
   it('is asked every tenth of the span, not more often than the window moves or a step', () => {

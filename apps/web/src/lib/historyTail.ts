@@ -17,8 +17,11 @@ export interface TailPoint {
 /** A window following now is asked again when its end has moved by this share of its span. */
 export const ASK_SHARE = 0.1;
 
-/** The tail keeps at most this long of messages: more than any window asks between questions. */
-export const TAIL_KEPT_MS = 2 * 3600_000;
+/**
+ * The tail keeps at most this long of messages: more than any preset window goes between two
+ * questions (a tenth of the longest, 1 h).
+ */
+export const TAIL_KEPT_MS = 15 * 60_000;
 
 /**
  * How often (ms) a window of `spanMs` following now is asked of the store: a share of its span,

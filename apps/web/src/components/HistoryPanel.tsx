@@ -4,7 +4,13 @@ import { chartMarks, type EventFilter } from '../lib/events.ts';
 import { formatClock, formatDirection } from '../lib/format.ts';
 import { type TailPoint, withTail } from '../lib/historyTail.ts';
 import { formatInstant, type TimeWindow } from '../lib/timeRange.ts';
-import { alignSeries, type ChartColumns, describeSeries, toChartColumns } from '../lib/timeSeries.ts';
+import {
+  alignSeries,
+  type ChartColumns,
+  columnsWithin,
+  describeSeries,
+  toChartColumns,
+} from '../lib/timeSeries.ts';
 import { useRateFormat } from '../state/preferences.ts';
 import { type Remote, useApiQuery } from '../state/useApiQuery.ts';
 import { MOVING_WINDOW } from '../state/useHistoryWindow.ts';
@@ -33,19 +39,8 @@ interface HistoryPanelProps {
 }
 
 const TOTAL_COLOR = '#3fb950';
-const NO_POINTS: readonly TailPoint[] = [];
-
-/** The points of `xs`/`ys` (x in seconds) within `window`. */
-function windowColumns(xs: number[], ys: (number | null)[], window: TimeWindow): ChartColumns {
-  const from = window.fromMs / 1000;
-  const to = window.toMs / 1000;
-  let a = 0;
-  while (a < xs.length && (xs[a] as number) < from) a++;
-  let b = xs.length;
-  while (b > a && (xs[b - 1] as number) > to) b--;
-  return a === 0 && b === xs.length ? [xs, ys] : [xs.slice(a, b), ys.slice(a, b)];
-}
 const LINK_COLORS = ['#58a6ff', '#f0883e', '#d2a8ff', '#ff7b72', '#56d4dd', '#e3b341'];
+const NO_POINTS: readonly TailPoint[] = [];
 
 /**
  * Host transmit total over the chosen window with the fabric's events on it, the list of those
@@ -86,7 +81,7 @@ export const HistoryPanel = memo(function HistoryPanel({
     ]);
     // Only within the window drawn: the question may start before it.
     const [tx, ty] = withTail(xs, ys, summary.status === 'ready' ? tail : NO_POINTS, step);
-    return windowColumns(tx, ty, window);
+    return columnsWithin(tx, ty, window);
   }, [summary, tail, step, window]);
   const eventList = events.status === 'ready' ? events.data.events : null;
   const marks = useMemo(() => chartMarks(eventList ?? [], eventFilter), [eventList, eventFilter]);

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { alignSeries, describeSeries, toChartColumns } from './timeSeries.ts';
+import { alignSeries, columnsWithin, describeSeries, toChartColumns } from './timeSeries.ts';
 
 describe('chart columns', () => {
   it('sorts by time, converts to Unix seconds and keeps unknown values as null (never 0)', () => {
@@ -39,5 +40,25 @@ describe('series description', () => {
       known: 3,
     });
     expect(describeSeries([null, null])).toBeNull();
+  });
+});
+
+describe('chart columns within a window', () => {
+  it('are the points whose time is within it, in order, with their values', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 1000 }), { maxLength: 30 }),
+        fc.integer({ min: -10, max: 1010 }),
+        fc.integer({ min: 0, max: 500 }),
+        (times, from, span) => {
+          const xs = [...times].sort((a, b) => a - b);
+          const ys = xs.map((x) => (x % 3 === 0 ? null : x * 2));
+          const [inXs, inYs] = columnsWithin(xs, ys, { fromMs: from * 1000, toMs: (from + span) * 1000 });
+          const expected = xs.filter((x) => x >= from && x <= from + span);
+          expect(inXs).toEqual(expected);
+          expect(inYs).toEqual(expected.map((x) => (x % 3 === 0 ? null : x * 2)));
+        },
+      ),
+    );
   });
 });

@@ -28,6 +28,21 @@ export function toChartColumns<P extends { time: string | number }>(
   return [xs, ...ys];
 }
 
+/** The points of `xs`/`ys` (x in seconds, ascending) within `window`: the same arrays when all are. */
+export function columnsWithin(
+  xs: number[],
+  ys: (number | null)[],
+  window: { fromMs: number; toMs: number },
+): [number[], (number | null)[]] {
+  const from = window.fromMs / 1000;
+  const to = window.toMs / 1000;
+  let a = 0;
+  while (a < xs.length && (xs[a] as number) < from) a++;
+  let b = xs.length;
+  while (b > a && (xs[b - 1] as number) > to) b--;
+  return a === 0 && b === xs.length ? [xs, ys] : [xs.slice(a, b), ys.slice(a, b)];
+}
+
 /**
  * Joins several series sampled at possibly different times onto one x axis (uPlot needs one);
  * a series without a point at some x gets null there.

@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { EventList } from '../api/types.ts';
+import type { EventList, LiveSnapshot } from '../api/types.ts';
 import { alignWindow, parseRange, stepSeconds, windowOf } from '../lib/timeRange.ts';
+import { INITIAL_STREAM_STATE, LiveStream } from './liveStream.ts';
 import type { ApiAnswer } from './useApiQuery.ts';
 import {
   eventsWithin,
   followedEndMs,
+  gatherTail,
   type HistoryWindowSpec,
   historyStepOf,
   historyWindowAt,
@@ -148,5 +150,40 @@ describe('the events of a question asked open-ended, shown for the window drawn'
         },
       ),
     );
+  });
+});
+
+describe("the stream's totals gathered for the chart", () => {
+  const at = (s: number) => new Date(Date.parse('2026-01-01T00:00:00Z') + s * 1000).toISOString();
+  const message = (stream: LiveStream, s: number, bytesPerSecond: number | null) =>
+    stream.set({
+      ...INITIAL_STREAM_STATE,
+      snapshot: {
+        time: at(s),
+        health: { intervalMs: 10_000 },
+        summary: { hostTransmitBytesPerSecond: bytesPerSecond },
+      } as LiveSnapshot,
+      receivedAtMs: s,
+    });
+
+  it('are each message once from the one held when asked, restarted after a gap, none after stop', () => {
+    const stream = new LiveStream();
+    message(stream, 0, 1);
+    const { tail, stop } = gatherTail(stream);
+    message(stream, 10, 2);
+    // A state change that is not a tick (the stream turned silent) adds nothing.
+    stream.update((s) => ({ ...s, silent: true }));
+    message(stream, 20, null);
+    expect(tail().map((p) => [p.timeMs, p.bytesPerSecond])).toEqual([
+      [Date.parse(at(0)), 1],
+      [Date.parse(at(10)), 2],
+      [Date.parse(at(20)), null],
+    ]);
+    // Messages lost (a reconnect after a minute): the tail starts again.
+    message(stream, 80, 3);
+    expect(tail().map((p) => p.bytesPerSecond)).toEqual([3]);
+    stop();
+    message(stream, 90, 4);
+    expect(tail().map((p) => p.bytesPerSecond)).toEqual([3]);
   });
 });

@@ -11,7 +11,7 @@ import {
   type TimeWindow,
   windowOf,
 } from '../lib/timeRange.ts';
-import { latestMsOf, useLiveSelector, useLiveStream } from './liveStream.ts';
+import { type LiveStream, latestMsOf, useLiveSelector, useLiveStream } from './liveStream.ts';
 import { type ApiAnswer, useApiQuery } from './useApiQuery.ts';
 
 /** A window that follows now moves (and is asked again) at most this often. */
@@ -110,29 +110,36 @@ export function useHistoryWindow(spec: HistoryWindowSpec, tailStartMs: number | 
 }
 
 /**
- * The host transmit total of every stream message since the caller mounted (lib/historyTail.ts),
- * gathered outside React: reading it re-renders nothing; the caller reads it when it renders for
- * another reason (the window moved). Restarted after a gap in the messages.
+ * Gathers the host transmit total of each message of `stream` from now on (lib/historyTail.ts):
+ * `tail()` reads what it holds; `stop()` unsubscribes.
+ */
+export function gatherTail(stream: LiveStream): { tail: () => readonly TailPoint[]; stop: () => void } {
+  let tail: readonly TailPoint[] = [];
+  const add = () => {
+    const snapshot = stream.get().snapshot;
+    const timeMs = parseInstant(snapshot?.time ?? null);
+    if (!snapshot || timeMs === null) return;
+    const gapMs = streamSilenceLimitSeconds(snapshot.health.intervalMs) * 1000;
+    tail = appendTail(tail, { timeMs, bytesPerSecond: snapshot.summary.hostTransmitBytesPerSecond }, gapMs);
+  };
+  add();
+  return { tail: () => tail, stop: stream.subscribe(add) };
+}
+
+/**
+ * The host transmit total of every stream message since the caller mounted (gatherTail), gathered
+ * outside React: reading it re-renders nothing; the caller reads it when it renders for another
+ * reason (the window moved). Restarted after a gap in the messages.
  */
 export function useSummaryTail(): readonly TailPoint[] {
   const stream = useLiveStream();
-  const [held] = useState(() => ({ tail: [] as readonly TailPoint[] }));
+  const [gathered] = useState(() => ({ tail: (): readonly TailPoint[] => [] }));
   useEffect(() => {
-    const add = () => {
-      const snapshot = stream.get().snapshot;
-      const timeMs = parseInstant(snapshot?.time ?? null);
-      if (!snapshot || timeMs === null) return;
-      const gapMs = streamSilenceLimitSeconds(snapshot.health.intervalMs) * 1000;
-      held.tail = appendTail(
-        held.tail,
-        { timeMs, bytesPerSecond: snapshot.summary.hostTransmitBytesPerSecond },
-        gapMs,
-      );
-    };
-    add();
-    return stream.subscribe(add);
-  }, [stream, held]);
-  return held.tail;
+    const { tail, stop } = gatherTail(stream);
+    gathered.tail = tail;
+    return stop;
+  }, [stream, gathered]);
+  return gathered.tail();
 }
 
 type Event = EventList['events'][number];

@@ -88,6 +88,20 @@ export function crossedCategories(
   return out.sort((a, b) => b.value - a.value);
 }
 
+/**
+ * The first of crossedCategories(sample): the category furthest past its threshold (the first in
+ * CATEGORIES among equals), or null. Asked of every ranked direction on each message: no list made.
+ */
+export function worstCategory(sample: LinkDirectionState): { category: CategoryName; value: number } | null {
+  let worst: { category: CategoryName; value: number } | null = null;
+  for (const category of CATEGORIES) {
+    const v = sample.categories?.[category];
+    if (v !== null && v !== undefined && v >= 1 && (worst === null || v > worst.value))
+      worst = { category, value: v };
+  }
+  return worst;
+}
+
 /** The congestion counters a tooltip names, with how it names them. */
 const CONGESTION_COUNTERS = [
   ['transmitDiscards', 'discards'],
@@ -149,18 +163,9 @@ export function worstDirections(
   limit: number,
 ): { link: LinkDirectionState; category: CategoryName; value: number }[] {
   const out: { link: LinkDirectionState; category: CategoryName; value: number }[] = [];
-  // Each message's every ranked direction: its worst category found without a list per direction.
   for (const link of links ?? []) {
-    let worst: CategoryName | null = null;
-    let value = 1;
-    for (const category of CATEGORIES) {
-      const v = link.categories?.[category];
-      if (v !== null && v !== undefined && (worst === null ? v >= value : v > value)) {
-        worst = category;
-        value = v;
-      }
-    }
-    if (worst !== null) out.push({ link, category: worst, value });
+    const worst = worstCategory(link);
+    if (worst) out.push({ link, ...worst });
   }
   out.sort((a, b) => b.value - a.value || (a.link.id < b.link.id ? -1 : 1));
   return out.slice(0, limit);

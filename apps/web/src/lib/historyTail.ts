@@ -1,6 +1,6 @@
 /**
  * The history chart's newest points, from the live stream rather than the store. A window that
- * follows now is asked of the store only every `askEveryMs` (a share of its span, askEveryMs):
+ * follows now is asked of the store only every askEveryMs (a share of its span):
  * between two questions each stream message brings the host transmit total of its tick, the very
  * summary the store keeps for that instant, and the chart draws it after the store's answer.
  * Asking the store again on every tick cost the page a fetch, a parse and new cached answers per

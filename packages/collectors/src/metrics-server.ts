@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ARROW_STREAM_MEDIA_TYPE } from './fabric/port-arrow.ts';
+import { ARROW_STREAM_MEDIA_TYPE } from './exposition/port-arrow.ts';
 
 export interface MetricsServer {
   url: string;

@@ -1,14 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '@fabscope/api/config';
 import {
   createFabricRegistry,
   createHostCollector,
-  emulatorSource,
-  type FabricSource,
-  infinibandSource,
-  omnipathSource,
-  parseOpaTargets,
+  FabricSourceSettingsError,
+  type OpenedFabricSource,
+  openFabricSource,
   parseShard,
   type ScrapeRequest,
   type Shard,
@@ -103,45 +100,17 @@ export async function collect(args: string[], io: Io): Promise<(() => Promise<vo
     const { values } = parseArgs({ args: rest, options: COLLECT_FABRIC_OPTIONS });
     const timeoutMs = positiveInt('--timeout-ms', values['timeout-ms'], 5000);
     const concurrency = positiveInt('--concurrency', values.concurrency, 4);
-    let source: FabricSource;
-    let readTimeoutMs = 10_000;
-    switch (values.source) {
-      case 'emulator':
-        if (!values.url) throw new ConfigError('--source emulator needs --url (the emulator base URL)');
-        source = emulatorSource(values.url);
-        break;
-      case 'infiniband':
-        if (values.reader !== 'mad' && values.reader !== 'perfquery') {
-          throw new ConfigError(`--reader must be mad or perfquery, got "${values.reader}"`);
-        }
-        source = infinibandSource({
-          ...(values.fabric ? { fabric: values.fabric } : {}),
-          ibnetdiscover: values.ibnetdiscover,
-          perfquery: values.perfquery,
-          reader: values.reader,
-          madReader: { command: ibPortReaderCommand() },
-          timeoutMs,
-          concurrency,
-        });
-        readTimeoutMs = 20_000 + timeoutMs * 100;
-        break;
-      case 'omnipath': {
-        if (!values.targets) throw new ConfigError('--source omnipath needs --targets FILE');
-        const targets = parseOpaTargets(await readFile(values.targets, 'utf8'));
-        source = omnipathSource({
-          ...(values.fabric ? { fabric: values.fabric } : {}),
-          targets,
-          opapmaquery: values.opapmaquery,
-          timeoutMs,
-          concurrency,
-        });
-        readTimeoutMs = timeoutMs * Math.max(1, Math.ceil(targets.length / concurrency)) + 1000;
-        break;
-      }
-      default:
-        throw new ConfigError(
-          `--source must be emulator, infiniband or omnipath, got "${values.source ?? ''}"`,
-        );
+    let opened: OpenedFabricSource;
+    try {
+      opened = await openFabricSource(values.source, {
+        ...values,
+        timeoutMs,
+        concurrency,
+        ibPortReaderCommand: ibPortReaderCommand(),
+      });
+    } catch (error) {
+      if (error instanceof FabricSourceSettingsError) throw new ConfigError(error.message);
+      throw error;
     }
     let shard: Shard | undefined;
     try {
@@ -154,8 +123,8 @@ export async function collect(args: string[], io: Io): Promise<(() => Promise<vo
       throw new ConfigError(`--raw-counters must be on, off or auto, got "${raw}"`);
     }
     const fabric = createFabricRegistry({
-      source,
-      timeoutMs: readTimeoutMs,
+      source: opened.source,
+      timeoutMs: opened.readTimeoutMs,
       shard,
       rawCounters: raw === 'auto' ? 'auto' : raw === 'on',
     });

@@ -1,5 +1,5 @@
+import { ToolTimeoutError } from '../sources/run-tool.ts';
 import type { PortErrorCounters } from './error-counters.ts';
-import { ToolTimeoutError } from './run-tool.ts';
 
 /** One switch or adapter port as a fabric source reports it, data already converted to bytes. */
 export interface PortSample {

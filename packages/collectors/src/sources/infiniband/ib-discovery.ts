@@ -1,5 +1,5 @@
 import { type IbPortLine, normalizeGuid, parsePortsReportLines } from '@fabscope/topology';
-import type { PortSample } from './port-sample.ts';
+import type { PortSample } from '../../fabric/port-sample.ts';
 
 const NODE_TYPE = { CA: 'host', SW: 'switch', RT: 'router' } as const;
 

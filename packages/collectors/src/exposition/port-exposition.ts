@@ -1,8 +1,8 @@
-import { escapeLabelValue } from '../exposition/writer.ts';
+import { ERROR_COUNTER_KEYS, ERROR_COUNTERS } from '../fabric/error-counters.ts';
+import type { FabricSnapshot, PortSample } from '../fabric/port-sample.ts';
+import { type Shard, shardOfPort } from '../fabric/shard.ts';
 import { ChunkWriter } from './chunk-writer.ts';
-import { ERROR_COUNTER_KEYS, ERROR_COUNTERS } from './error-counters.ts';
-import type { FabricSnapshot, PortSample } from './port-sample.ts';
-import { type Shard, shardOfPort } from './shard.ts';
+import { escapeLabelValue } from './writer.ts';
 
 export interface PortFamily {
   name: string;

@@ -1,9 +1,14 @@
 import { normalizeGuid } from '@fabscope/topology';
-import { errorCountersFrom } from './error-counters.ts';
+import { errorCountersFrom } from '../../fabric/error-counters.ts';
+import type {
+  FabricSnapshot,
+  FabricSource,
+  PortErrorCounters,
+  PortSample,
+} from '../../fabric/port-sample.ts';
+import { queryTarget, trafficCounters } from '../../fabric/port-sample.ts';
+import { mapBounded, runTool } from '../run-tool.ts';
 import { type OpaPortStatus, parseOpapmaquery } from './opapmaquery.ts';
-import type { FabricSnapshot, FabricSource, PortErrorCounters, PortSample } from './port-sample.ts';
-import { queryTarget, trafficCounters } from './port-sample.ts';
-import { mapBounded, runTool } from './run-tool.ts';
 
 /** One switch or HFI port to query, and what its cable leads to. */
 export interface OpaTarget {

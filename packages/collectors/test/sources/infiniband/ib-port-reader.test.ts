@@ -6,7 +6,12 @@ import { promisify } from 'node:util';
 import { ibsimNetFile, type Lab, startLab } from '@fabscope/lab';
 import { type Fabric, FabricBuilder, type IbPortLine, parsePortsReportLines } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IbPortReader, type IbPortTarget, openIbPortReader, parsePerfquery } from '../src/index.ts';
+import {
+  type IbPortReader,
+  type IbPortTarget,
+  openIbPortReader,
+  parsePerfquery,
+} from '../../../src/index.ts';
 
 const run = promisify(execFile);
 // No test skips silently: without the lab's packages startLab fails, naming them (npm test

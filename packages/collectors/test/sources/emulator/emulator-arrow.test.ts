@@ -17,7 +17,7 @@ import {
   type KeptFixedColumns,
   portSamplesFromEmulator,
   portSamplesFromEmulatorArrow,
-} from '../src/index.ts';
+} from '../../../src/index.ts';
 
 /** One port's `/v1/ports` in both forms, with these native counter values. */
 function bothForms(

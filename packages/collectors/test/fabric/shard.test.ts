@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { FabricSnapshot, FabricSource, PortSample } from '../src/fabric/port-sample.ts';
-import { parseShard, ShardError, shardOfPort, sharedSource } from '../src/fabric/shard.ts';
-import { portExpositionChunks } from '../src/index.ts';
+import type { FabricSnapshot, FabricSource, PortSample } from '../../src/fabric/port-sample.ts';
+import { parseShard, ShardError, shardOfPort, sharedSource } from '../../src/fabric/shard.ts';
+import { portExpositionChunks } from '../../src/index.ts';
 
 /** `switches` edge switches, each with `hosts` adapters cabled to it, GUIDs as the emulator writes them. */
 function fabric(switches: number, hosts: number): FabricSnapshot {

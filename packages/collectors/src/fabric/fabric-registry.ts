@@ -1,11 +1,11 @@
 import type { PmThresholdConfig } from '@fabscope/topology';
 import { Counter, Gauge, Registry } from 'prom-client';
+import { ChunkWriter } from '../exposition/chunk-writer.ts';
+import { edgeExpositionChunks } from '../exposition/edge-exposition.ts';
+import { ARROW_STREAM_MEDIA_TYPE, arrowFamilies, PortArrowEncoder } from '../exposition/port-arrow.ts';
+import { PORT_FAMILIES, PortLabels, writePortFamilies } from '../exposition/port-exposition.ts';
 import type { BinaryAnswer, ScrapeRequest } from '../metrics-server.ts';
-import { ChunkWriter } from './chunk-writer.ts';
-import { edgeExpositionChunks } from './edge-exposition.ts';
 import { EdgeRates, type EdgeSweep } from './edge-rates.ts';
-import { ARROW_STREAM_MEDIA_TYPE, arrowFamilies, PortArrowEncoder } from './port-arrow.ts';
-import { PORT_FAMILIES, PortLabels, writePortFamilies } from './port-exposition.ts';
 import type { FabricSnapshot, FabricSource, PortSample } from './port-sample.ts';
 import { type Shard, shardOfPort } from './shard.ts';
 

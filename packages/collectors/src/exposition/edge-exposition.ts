@@ -12,8 +12,6 @@ import {
   type PortRateReading,
   utilizationOf,
 } from '@fabscope/topology';
-import { escapeLabelValue } from '../exposition/writer.ts';
-import type { ChunkWriter } from './chunk-writer.ts';
 import {
   DIRECTION_SPARSE,
   type EdgeRates,
@@ -22,11 +20,13 @@ import {
   ERROR_RATE_KEYS,
   PORT_SPARSE,
   SPARSE_TAIL,
-} from './edge-rates.ts';
-import type { ErrorCounterKey } from './error-counters.ts';
+} from '../fabric/edge-rates.ts';
+import type { ErrorCounterKey } from '../fabric/error-counters.ts';
+import type { PortSample } from '../fabric/port-sample.ts';
+import { shardOfPort } from '../fabric/shard.ts';
+import type { ChunkWriter } from './chunk-writer.ts';
 import type { PortLabels } from './port-exposition.ts';
-import type { PortSample } from './port-sample.ts';
-import { shardOfPort } from './shard.ts';
+import { escapeLabelValue } from './writer.ts';
 
 /**
  * The collector's rates at the edge (docs/metrics.md, "Rates at the edge"): per sweep, what the

@@ -7,7 +7,7 @@ import {
   emulatorSource,
   portSamplesFromEmulator,
   startMetricsServer,
-} from '../src/index.ts';
+} from '../../src/index.ts';
 
 // A /v1/ports answer in the emulator's documented shape (docs/architecture.md): Omni-Path flits.
 const portsDocument = {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNodeExporter } from '@fabscope/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createHostCollector } from '../src/index.ts';
-import { FIXTURES, type Sample, samples } from './helpers.ts';
+import { createHostCollector } from '../../src/index.ts';
+import { FIXTURES, type Sample, samples } from '../helpers.ts';
 
 // The real Debian prometheus-node-exporter and the host agent read the same trees: every series
 // both expose must be equal. Every sysfs tree in the fixtures is read; a tree with a procfs beside

@@ -1,7 +1,7 @@
 import { connect, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createHostCollector } from '../src/index.ts';
-import { samples, value } from './helpers.ts';
+import { createHostCollector } from '../../src/index.ts';
+import { samples, value } from '../helpers.ts';
 
 // On this machine, for real: push a known number of bytes through a TCP socket over loopback and
 // check the host agent's node_network_transmit_bytes_total{device="lo"} accounts for them. lo

@@ -3,8 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createHostCollector, parseCounter, parseNodeGuid, parseRate, parseStateLine } from '../src/index.ts';
-import { FIXTURES, find, samples, value } from './helpers.ts';
+import {
+  createHostCollector,
+  parseCounter,
+  parseNodeGuid,
+  parseRate,
+  parseStateLine,
+} from '../../src/index.ts';
+import { FIXTURES, find, samples, value } from '../helpers.ts';
 
 const TREES = ['sysfs-opa', 'sysfs-qdr', 'sysfs-edr', 'sysfs-mixed', 'sysfs-mlx4-ext'];
 

@@ -1,8 +1,8 @@
 import { ibsimNetFile, type Lab, startLab } from '@fabscope/lab';
 import { type Fabric, FabricBuilder, generatedGuid } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFabricRegistry, type InfinibandReaderKind, infinibandSource } from '../src/index.ts';
-import { described, find, type Sample, samples, value } from './helpers.ts';
+import { createFabricRegistry, type InfinibandReaderKind, infinibandSource } from '../../../src/index.ts';
+import { described, find, type Sample, samples, value } from '../../helpers.ts';
 
 // A real subnet: ibsim answers the MADs, OpenSM assigns the LIDs, ibnetdiscover and perfquery are
 // the Debian infiniband-diags. Two switches joined by a 4x SDR cable, three hosts at 4x EDR.

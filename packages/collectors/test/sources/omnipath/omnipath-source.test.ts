@@ -2,8 +2,8 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFabricRegistry, mapBounded, omnipathSource, parseOpaTargets } from '../src/index.ts';
-import { described, FIXTURES, find, samples, value } from './helpers.ts';
+import { createFabricRegistry, mapBounded, omnipathSource, parseOpaTargets } from '../../../src/index.ts';
+import { described, FIXTURES, find, samples, value } from '../../helpers.ts';
 
 // opapmaquery (Omni-Path FastFabric) is not packaged for this machine and talks to hardware we do
 // not own: a small fake executable on PATH prints recorded-format output and logs its arguments.

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { emulatorSource } from '../src/index.ts';
+import { emulatorSource } from '../../../src/index.ts';
 
 describe('the emulator source', () => {
   it('asks again on a new connection when the server closed the kept-alive one (a process busy past its keep-alive timeout)', async () => {

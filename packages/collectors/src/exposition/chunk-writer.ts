@@ -1,4 +1,4 @@
-import { formatValue } from '../exposition/writer.ts';
+import { formatValue } from './writer.ts';
 
 const CHUNK_BYTES = 1024 * 1024;
 const NEWLINE = 0x0a;

@@ -1,12 +1,12 @@
 import { tableFromIPC } from '@uwdata/flechette';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createFabricRegistry } from '../src/fabric/fabric-metrics.ts';
-import { arrowFamilies } from '../src/fabric/port-arrow.ts';
-import { PORT_FAMILIES } from '../src/fabric/port-exposition.ts';
-import type { FabricSnapshot, PortSample } from '../src/fabric/port-sample.ts';
-import { accepts } from '../src/metrics-server.ts';
-import { samples } from './helpers.ts';
+import { arrowFamilies } from '../../src/exposition/port-arrow.ts';
+import { PORT_FAMILIES } from '../../src/exposition/port-exposition.ts';
+import { createFabricRegistry } from '../../src/fabric/fabric-registry.ts';
+import type { FabricSnapshot, PortSample } from '../../src/fabric/port-sample.ts';
+import { accepts } from '../../src/metrics-server.ts';
+import { samples } from '../helpers.ts';
 
 const guid = fc
   .bigInt({ min: 1n, max: (1n << 64n) - 1n })

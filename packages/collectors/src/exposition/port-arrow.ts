@@ -11,8 +11,8 @@ import {
   uint16,
   utf8,
 } from '@uwdata/flechette';
+import type { PortSample } from '../fabric/port-sample.ts';
 import { PORT_FAMILIES, type PortFamily, type PortLabels } from './port-exposition.ts';
-import type { PortSample } from './port-sample.ts';
 
 /** IANA's media type of an Arrow IPC stream, as the emulator's `/v1/ports?format=arrow` answers it. */
 export const ARROW_STREAM_MEDIA_TYPE = 'application/vnd.apache.arrow.stream';

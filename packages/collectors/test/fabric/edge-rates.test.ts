@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EDGE } from '../src/fabric/edge-exposition.ts';
-import { EdgeRates, type EdgeSweep } from '../src/fabric/edge-rates.ts';
-import { createFabricRegistry } from '../src/fabric/fabric-metrics.ts';
-import type { FabricSnapshot, FabricSource, PortSample } from '../src/fabric/port-sample.ts';
-import { find, type Sample, samples, value } from './helpers.ts';
+import { EDGE } from '../../src/exposition/edge-exposition.ts';
+import { EdgeRates, type EdgeSweep } from '../../src/fabric/edge-rates.ts';
+import { createFabricRegistry } from '../../src/fabric/fabric-registry.ts';
+import type { FabricSnapshot, FabricSource, PortSample } from '../../src/fabric/port-sample.ts';
+import { find, type Sample, samples, value } from '../helpers.ts';
 
 const SW = '0x0011750101000001';
 const A = '0x0011750100000001';

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { portSamplesFromEmulator } from '../src/fabric/emulator-source.ts';
-import { ERROR_COUNTER_KEYS, ERROR_COUNTERS } from '../src/fabric/error-counters.ts';
-import { perfqueryErrors } from '../src/fabric/infiniband-source.ts';
-import { opaErrors } from '../src/fabric/omnipath-source.ts';
-import { portExpositionChunks } from '../src/fabric/port-exposition.ts';
-import type { PortSample } from '../src/fabric/port-sample.ts';
-import { parseOpapmaquery, parsePerfquery } from '../src/index.ts';
-import { FIXTURES, samples, value } from './helpers.ts';
+import { portExpositionChunks } from '../../src/exposition/port-exposition.ts';
+import { ERROR_COUNTER_KEYS, ERROR_COUNTERS } from '../../src/fabric/error-counters.ts';
+import type { PortSample } from '../../src/fabric/port-sample.ts';
+import { parseOpapmaquery, parsePerfquery } from '../../src/index.ts';
+import { portSamplesFromEmulator } from '../../src/sources/emulator/emulator-source.ts';
+import { perfqueryErrors } from '../../src/sources/infiniband/infiniband-source.ts';
+import { opaErrors } from '../../src/sources/omnipath/omnipath-source.ts';
+import { FIXTURES, samples, value } from '../helpers.ts';
 
 const fixture = (path: string) => readFileSync(`${FIXTURES}${path}`, 'utf8');
 

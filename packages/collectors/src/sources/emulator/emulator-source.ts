@@ -6,8 +6,8 @@ import {
   type ErrorCounterSpec,
   errorCountersFrom,
   type PortErrorCounters,
-} from './error-counters.ts';
-import type { FabricSnapshot, FabricSource, PortSample } from './port-sample.ts';
+} from '../../fabric/error-counters.ts';
+import type { FabricSnapshot, FabricSource, PortSample } from '../../fabric/port-sample.ts';
 
 interface EmulatorPort {
   nodeGuid: string;

@@ -28,7 +28,7 @@ import {
   portXmitWait,
   readMadHeader,
   writeMadHeader,
-} from '../src/fabric/ib-mad.ts';
+} from '../../../src/sources/infiniband/ib-mad.ts';
 import {
   FAILED_NO_ANSWER,
   FAILED_STATUS,
@@ -38,7 +38,7 @@ import {
   RECORD_SIZE,
   readRecord,
   setFailure,
-} from '../src/fabric/ib-port-record.ts';
+} from '../../../src/sources/infiniband/ib-port-record.ts';
 
 /** [bit offset from the attribute's start, width in bits], as the spec draws them. */
 type Layout<T> = Record<keyof T, readonly [number, number]>;

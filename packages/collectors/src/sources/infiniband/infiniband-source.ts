@@ -1,5 +1,14 @@
 import { infinibandDataRateGbps } from '@fabscope/topology';
-import { errorCountersFrom } from './error-counters.ts';
+import { errorCountersFrom } from '../../fabric/error-counters.ts';
+import type {
+  FabricSnapshot,
+  FabricSource,
+  PortErrorCounters,
+  PortSample,
+  TargetResult,
+} from '../../fabric/port-sample.ts';
+import { queryTarget } from '../../fabric/port-sample.ts';
+import { mapBounded, runTool } from '../run-tool.ts';
 import { type IbPort, IbPortMap } from './ib-discovery.ts';
 import {
   type IbPortReader,
@@ -8,15 +17,6 @@ import {
   openIbPortReader,
 } from './ib-port-reader.ts';
 import { BASIC_WIDTHS, type PerfqueryPort, parsePerfquery } from './perfquery.ts';
-import type {
-  FabricSnapshot,
-  FabricSource,
-  PortErrorCounters,
-  PortSample,
-  TargetResult,
-} from './port-sample.ts';
-import { queryTarget } from './port-sample.ts';
-import { mapBounded, runTool } from './run-tool.ts';
 
 /** How the counters are read: MADs through libibumad with many outstanding, or perfquery per node. */
 export type InfinibandReaderKind = 'mad' | 'perfquery';

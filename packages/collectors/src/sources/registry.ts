@@ -1,0 +1,80 @@
+import { readFile } from 'node:fs/promises';
+import type { FabricSource } from '../fabric/port-sample.ts';
+import { emulatorSource } from './emulator/emulator-source.ts';
+import { infinibandSource } from './infiniband/infiniband-source.ts';
+import { omnipathSource, parseOpaTargets } from './omnipath/omnipath-source.ts';
+
+/** What `fabscope collect fabric` was told, as every source may read it. */
+export interface FabricSourceSettings {
+  url?: string | undefined;
+  fabric?: string | undefined;
+  targets?: string | undefined;
+  ibnetdiscover: string;
+  perfquery: string;
+  reader: string;
+  opapmaquery: string;
+  timeoutMs: number;
+  concurrency: number;
+  /** The InfiniBand MAD reader's child process, as the running binary starts it. */
+  ibPortReaderCommand: string[];
+}
+
+/** A source opened, and how long the registry may wait for one read of it. */
+export interface OpenedFabricSource {
+  source: FabricSource;
+  readTimeoutMs: number;
+}
+
+/** A setting a source cannot run with; its message names the flag. */
+export class FabricSourceSettingsError extends Error {}
+
+/** Every fabric source by its `--source` name: the one place a source is registered. */
+export const FABRIC_SOURCES = {
+  emulator: async (s: FabricSourceSettings): Promise<OpenedFabricSource> => {
+    if (!s.url) throw new FabricSourceSettingsError('--source emulator needs --url (the emulator base URL)');
+    return { source: emulatorSource(s.url), readTimeoutMs: 10_000 };
+  },
+  infiniband: async (s: FabricSourceSettings): Promise<OpenedFabricSource> => {
+    if (s.reader !== 'mad' && s.reader !== 'perfquery') {
+      throw new FabricSourceSettingsError(`--reader must be mad or perfquery, got "${s.reader}"`);
+    }
+    const source = infinibandSource({
+      ...(s.fabric ? { fabric: s.fabric } : {}),
+      ibnetdiscover: s.ibnetdiscover,
+      perfquery: s.perfquery,
+      reader: s.reader,
+      madReader: { command: s.ibPortReaderCommand },
+      timeoutMs: s.timeoutMs,
+      concurrency: s.concurrency,
+    });
+    return { source, readTimeoutMs: 20_000 + s.timeoutMs * 100 };
+  },
+  omnipath: async (s: FabricSourceSettings): Promise<OpenedFabricSource> => {
+    if (!s.targets) throw new FabricSourceSettingsError('--source omnipath needs --targets FILE');
+    const targets = parseOpaTargets(await readFile(s.targets, 'utf8'));
+    const source = omnipathSource({
+      ...(s.fabric ? { fabric: s.fabric } : {}),
+      targets,
+      opapmaquery: s.opapmaquery,
+      timeoutMs: s.timeoutMs,
+      concurrency: s.concurrency,
+    });
+    const rounds = Math.max(1, Math.ceil(targets.length / s.concurrency));
+    return { source, readTimeoutMs: s.timeoutMs * rounds + 1000 };
+  },
+} as const satisfies Record<string, (settings: FabricSourceSettings) => Promise<OpenedFabricSource>>;
+
+export type FabricSourceName = keyof typeof FABRIC_SOURCES;
+
+/** Opens the source named by `--source`: the one place a source is chosen. */
+export function openFabricSource(
+  name: string | undefined,
+  settings: FabricSourceSettings,
+): Promise<OpenedFabricSource> {
+  if (name === undefined || !Object.hasOwn(FABRIC_SOURCES, name)) {
+    const names = Object.keys(FABRIC_SOURCES);
+    const list = `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+    throw new FabricSourceSettingsError(`--source must be ${list}, got "${name ?? ''}"`);
+  }
+  return FABRIC_SOURCES[name as FabricSourceName](settings);
+}

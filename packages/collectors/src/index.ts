@@ -40,13 +40,8 @@ export {
   portSamplesFromEmulatorArrow,
 } from './sources/emulator/emulator-source.ts';
 export { type IbPort, IbPortMap } from './sources/infiniband/ib-discovery.ts';
-export {
-  type LinkSpeedName,
-  linkSpeedName,
-  linkWidthLanes,
-  PORT_COUNTERS_ERRORS,
-  type PortCountersError,
-} from './sources/infiniband/ib-mad.ts';
+export { PORT_COUNTERS_ERRORS, type PortCountersError } from './sources/infiniband/ib-pm-counters.ts';
+export { type LinkSpeedName, linkSpeedName, linkWidthLanes } from './sources/infiniband/ib-port-info.ts';
 export {
   defaultIbPortReaderCommand,
   IB_PORT_READER_DEFAULTS,

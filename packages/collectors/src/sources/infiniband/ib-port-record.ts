@@ -4,7 +4,8 @@
  * sweeper and read back into an IbPortReading by the parent. Big-endian, as on the wire: the
  * PortCountersExtended counters are copied as they came.
  */
-import { linkSpeedName, linkWidthLanes, type PortCountersError } from './ib-mad.ts';
+import type { PortCountersError } from './ib-pm-counters.ts';
+import { linkSpeedName, linkWidthLanes } from './ib-port-info.ts';
 
 export const RECORD_SIZE = 88;
 

@@ -1,5 +1,5 @@
 import { excerpt, ParseError, STDERR_LINE, textLines } from '@fabscope/topology';
-import { PORT_COUNTERS_ERRORS } from './ib-mad.ts';
+import { PORT_COUNTERS_ERRORS } from './ib-pm-counters.ts';
 
 /**
  * Parser for `perfquery` text output (infiniband-diags): basic PortCounters or, with `-x`, 64-bit

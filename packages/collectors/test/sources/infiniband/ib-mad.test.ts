@@ -8,27 +8,25 @@ import {
   ATTR_PORT_COUNTERS,
   ATTR_PORT_COUNTERS_EXTENDED,
   ATTR_PORT_INFO,
-  copyPortCountersErrors,
-  decodePortCounters,
-  decodePortCountersExtended,
-  decodePortInfo,
   encodePmaGet,
-  encodePortCounters,
-  encodePortCountersExtended,
-  encodePortInfo,
   encodeSmpGet,
-  linkSpeedName,
-  linkWidthLanes,
   MAD_DATA_OFFSET,
   MAD_SIZE,
+  writeMadHeader,
+} from '../../../src/sources/infiniband/ib-mad.ts';
+import {
+  copyPortCountersErrors,
   PORT_COUNTERS_ERRORS,
   type PortCounters,
   type PortCountersExtended,
-  type PortInfo,
   portXmitWait,
-  readMadHeader,
-  writeMadHeader,
-} from '../../../src/sources/infiniband/ib-mad.ts';
+} from '../../../src/sources/infiniband/ib-pm-counters.ts';
+import {
+  decodePortInfo,
+  linkSpeedName,
+  linkWidthLanes,
+  type PortInfo,
+} from '../../../src/sources/infiniband/ib-port-info.ts';
 import {
   FAILED_NO_ANSWER,
   FAILED_STATUS,
@@ -39,6 +37,14 @@ import {
   readRecord,
   setFailure,
 } from '../../../src/sources/infiniband/ib-port-record.ts';
+import {
+  decodePortCounters,
+  decodePortCountersExtended,
+  encodePortCounters,
+  encodePortCountersExtended,
+  encodePortInfo,
+  readMadHeader,
+} from '../../oracles/ib-mad-objects.ts';
 
 /** [bit offset from the attribute's start, width in bits], as the spec draws them. */
 type Layout<T> = Record<keyof T, readonly [number, number]>;

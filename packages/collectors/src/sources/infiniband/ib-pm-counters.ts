@@ -1,0 +1,136 @@
+import { MAD_DATA_OFFSET } from './ib-mad.ts';
+
+/** PortCounters (attribute 0x0012), fields named as perfquery prints them. */
+export interface PortCounters {
+  PortSelect: number;
+  CounterSelect: number;
+  SymbolErrorCounter: number;
+  LinkErrorRecoveryCounter: number;
+  LinkDownedCounter: number;
+  PortRcvErrors: number;
+  PortRcvRemotePhysicalErrors: number;
+  PortRcvSwitchRelayErrors: number;
+  PortXmitDiscards: number;
+  PortXmitConstraintErrors: number;
+  PortRcvConstraintErrors: number;
+  CounterSelect2: number;
+  LocalLinkIntegrityErrors: number;
+  ExcessiveBufferOverrunErrors: number;
+  QP1Dropped: number;
+  VL15Dropped: number;
+  PortXmitData: number;
+  PortRcvData: number;
+  PortXmitPkts: number;
+  PortRcvPkts: number;
+  PortXmitWait: number;
+}
+
+/** The error counters of PortCounters, in perfquery's order and names. */
+export const PORT_COUNTERS_ERRORS = [
+  'SymbolErrorCounter',
+  'LinkErrorRecoveryCounter',
+  'LinkDownedCounter',
+  'PortRcvErrors',
+  'PortRcvRemotePhysicalErrors',
+  'PortRcvSwitchRelayErrors',
+  'PortXmitDiscards',
+  'PortXmitConstraintErrors',
+  'PortRcvConstraintErrors',
+  'LocalLinkIntegrityErrors',
+  'ExcessiveBufferOverrunErrors',
+  'VL15Dropped',
+] as const satisfies readonly (keyof PortCounters)[];
+
+export type PortCountersError = (typeof PORT_COUNTERS_ERRORS)[number];
+
+/** Byte offset in the attribute and width in bytes; the two 4-bit counters share byte 19. */
+export const PC_LAYOUT: Readonly<
+  Record<
+    Exclude<keyof PortCounters, 'LocalLinkIntegrityErrors' | 'ExcessiveBufferOverrunErrors'>,
+    readonly [number, 1 | 2 | 4]
+  >
+> = {
+  PortSelect: [1, 1],
+  CounterSelect: [2, 2],
+  SymbolErrorCounter: [4, 2],
+  LinkErrorRecoveryCounter: [6, 1],
+  LinkDownedCounter: [7, 1],
+  PortRcvErrors: [8, 2],
+  PortRcvRemotePhysicalErrors: [10, 2],
+  PortRcvSwitchRelayErrors: [12, 2],
+  PortXmitDiscards: [14, 2],
+  PortXmitConstraintErrors: [16, 1],
+  PortRcvConstraintErrors: [17, 1],
+  CounterSelect2: [18, 1],
+  QP1Dropped: [20, 2],
+  VL15Dropped: [22, 2],
+  PortXmitData: [24, 4],
+  PortRcvData: [28, 4],
+  PortXmitPkts: [32, 4],
+  PortRcvPkts: [36, 4],
+  PortXmitWait: [40, 4],
+};
+export const PC_ENTRIES = Object.entries(PC_LAYOUT) as [
+  keyof typeof PC_LAYOUT,
+  readonly [number, 1 | 2 | 4],
+][];
+export const LLI_EBO_BYTE = 19;
+
+/** Where each of PORT_COUNTERS_ERRORS sits: [byte, width]; width -4 / 4 are byte 19's high / low nibble. */
+const ERROR_AT: readonly (readonly [number, number])[] = PORT_COUNTERS_ERRORS.map((name) =>
+  name === 'LocalLinkIntegrityErrors'
+    ? [LLI_EBO_BYTE, -4]
+    : name === 'ExcessiveBufferOverrunErrors'
+      ? [LLI_EBO_BYTE, 4]
+      : (PC_LAYOUT[name] as readonly [number, number]),
+);
+
+/**
+ * PortCounters' error counters (PORT_COUNTERS_ERRORS order) as big-endian u16s into `out` at
+ * `outAt`, without an object per answer: the sweeper's hot path.
+ */
+export function copyPortCountersErrors(data: Buffer, out: Buffer, outAt: number, at = MAD_DATA_OFFSET): void {
+  for (let k = 0; k < ERROR_AT.length; k++) {
+    const [offset, width] = ERROR_AT[k] as readonly [number, number];
+    const byte = data[at + offset] as number;
+    const value =
+      width === 2
+        ? data.readUInt16BE(at + offset)
+        : width === 1
+          ? byte
+          : width === -4
+            ? byte >> 4
+            : byte & 0x0f;
+    out.writeUInt16BE(value, outAt + 2 * k);
+  }
+}
+
+/** PortCounters' PortXmitWait. */
+export function portXmitWait(data: Buffer, at = MAD_DATA_OFFSET): number {
+  return data.readUInt32BE(at + (PC_LAYOUT.PortXmitWait[0] as number));
+}
+
+/** PortCountersExtended (attribute 0x001D): 64-bit data (4-octet words) and packet counters. */
+export interface PortCountersExtended {
+  PortSelect: number;
+  CounterSelect: number;
+  PortXmitData: bigint;
+  PortRcvData: bigint;
+  PortXmitPkts: bigint;
+  PortRcvPkts: bigint;
+  PortUnicastXmitPkts: bigint;
+  PortUnicastRcvPkts: bigint;
+  PortMulticastXmitPkts: bigint;
+  PortMulticastRcvPkts: bigint;
+}
+
+export const PCE_COUNTERS = [
+  'PortXmitData',
+  'PortRcvData',
+  'PortXmitPkts',
+  'PortRcvPkts',
+  'PortUnicastXmitPkts',
+  'PortUnicastRcvPkts',
+  'PortMulticastXmitPkts',
+  'PortMulticastRcvPkts',
+] as const;

@@ -1,0 +1,359 @@
+import {
+  ATTR_CLASS_PORT_INFO,
+  ATTR_MLNX_EXT_PORT_INFO,
+  ATTR_PORT_COUNTERS,
+  ATTR_PORT_COUNTERS_EXTENDED,
+  ATTR_PORT_INFO,
+  encodePmaGet,
+  encodeSmpGet,
+  GSI_QKEY,
+  GSI_QP,
+  MAD_DATA_OFFSET,
+  MAD_SIZE,
+  METHOD_GET_RESP,
+  MGMT_CLASS_PERF,
+  MGMT_CLASS_SUBN_LID_ROUTED,
+  SMI_QP,
+} from './ib-mad.ts';
+import { copyPortCountersErrors, portXmitWait } from './ib-pm-counters.ts';
+import { decodePmaCapabilityMask, decodePortInfo, PHYS_STATE_LINK_UP } from './ib-port-info.ts';
+import {
+  type AttributeIndex,
+  FAILED_BAD_ANSWER,
+  FAILED_NO_ANSWER,
+  FAILED_STATUS,
+  HAS_PORT_COUNTERS,
+  HAS_PORT_COUNTERS_EXTENDED,
+  HAS_PORT_INFO,
+  OFF,
+  RECORD_SIZE,
+  setFailure,
+} from './ib-port-record.ts';
+import type { LidKnowledge, SweepTargets } from './ib-sweep-targets.ts';
+import type { UmadPort } from './ib-umad.ts';
+
+export interface SweepSettings {
+  /** MADs in flight at once. */
+  outstanding: number;
+  /** How long to wait for each answer. */
+  timeoutMs: number;
+  /** Sends after the first before an attribute of a port counts as failed. */
+  retries: number;
+}
+
+/** The umad port a sweep sends on, its two agents and its send and receive buffers. */
+export interface MadChannel {
+  port: UmadPort;
+  perfAgent: number;
+  smpAgent: number;
+  send: Buffer;
+  recv: Buffer;
+}
+
+/**
+ * What a MAD asks, in a job code `index << 3 | kind`: index is the target's, or for the
+ * CAPABILITIES and CLASS_PORT_INFO probes (once per LID, until answered) the distinct LID's.
+ */
+const KIND_EXTENDED = 0;
+const KIND_COUNTERS = 1;
+const KIND_PORT_INFO = 2;
+/** PortInfo of port 0 of a LID: a switch's capability masks live there, a CA port's in its own. */
+const KIND_CAPABILITIES = 3;
+/** Mellanox ExtendedPortInfo of a QDR link: FDR10 or not. Never retried. */
+const KIND_MLNX = 4;
+/** The PMA's ClassPortInfo of a LID: whether PortXmitWait counts. */
+const KIND_CLASS_PORT_INFO = 5;
+
+const ATTRIBUTE_OF_KIND: readonly AttributeIndex[] = [2, 1, 0];
+const ATTRIBUTE_ID_OF_KIND = [
+  ATTR_PORT_COUNTERS_EXTENDED,
+  ATTR_PORT_COUNTERS,
+  ATTR_PORT_INFO,
+  ATTR_PORT_INFO,
+  ATTR_MLNX_EXT_PORT_INFO,
+  ATTR_CLASS_PORT_INFO,
+] as const;
+const MAX_WINDOW = 1024;
+const SLOT_BITS = 10;
+const STATUS_BUSY = 0x0001;
+const STATUS_FAILED = 0x001e;
+
+/**
+ * One sweep's window of MADs in flight, matched to their answers by transaction id (the slot in
+ * its low bits). A MAD not answered in time, or answered busy, is sent again up to `retries`
+ * times, then the attribute counts as failed for that port.
+ */
+export class SweepWindow {
+  readonly records: Buffer;
+  madsSent = 0;
+  retries = 0;
+  private readonly sendMad: Buffer;
+  private readonly recvMad: Buffer;
+  private readonly timeoutMs: number;
+  private readonly maxTries: number;
+  private readonly window: number;
+  private readonly queue: Int32Array;
+  private head = 0;
+  private tail = 0;
+  private readonly slotJob: Int32Array;
+  private readonly slotTid: Uint32Array;
+  private readonly slotDeadline: Float64Array;
+  private readonly slotTries: Uint8Array;
+  private readonly free: number[] = [];
+  private inFlight = 0;
+  private sequence = 0;
+  /** The earliest deadline of a MAD in flight, or earlier (a scan finds the true one). */
+  private nextDeadline = Number.POSITIVE_INFINITY;
+
+  constructor(
+    private readonly channel: MadChannel,
+    private readonly targets: SweepTargets,
+    private readonly known: LidKnowledge,
+    settings: SweepSettings,
+  ) {
+    const n = targets.lids.length;
+    this.records = Buffer.alloc(n * RECORD_SIZE);
+    this.sendMad = channel.send.subarray(channel.port.headerSize);
+    this.recvMad = channel.recv.subarray(channel.port.headerSize);
+    this.timeoutMs = Math.max(1, settings.timeoutMs);
+    this.maxTries = Math.max(0, settings.retries) + 1;
+    this.window = Math.max(1, Math.min(MAX_WINDOW, settings.outstanding));
+    this.queue = new Int32Array(2 * targets.lidList.length + 4 * n);
+    this.slotJob = new Int32Array(this.window).fill(-1);
+    this.slotTid = new Uint32Array(this.window);
+    this.slotDeadline = new Float64Array(this.window);
+    this.slotTries = new Uint8Array(this.window);
+    for (let s = this.window - 1; s >= 0; s--) this.free.push(s);
+    this.enqueueJobs();
+  }
+
+  /**
+   * The capability probes of LIDs not yet known, then each port's three attributes (the extended
+   * counters first: a CA port's own answers then do not count in them); FDR10 checks are added as
+   * PortInfo answers call for them.
+   */
+  private enqueueJobs(): void {
+    const { lidList, order } = this.targets;
+    for (let l = 0; l < lidList.length; l++) {
+      if (!this.known.capsKnown[l]) this.queue[this.tail++] = (l << 3) | KIND_CAPABILITIES;
+      if (!this.known.pmaKnown[l]) this.queue[this.tail++] = (l << 3) | KIND_CLASS_PORT_INFO;
+    }
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k] as number;
+      this.queue[this.tail++] = (i << 3) | KIND_EXTENDED;
+      this.queue[this.tail++] = (i << 3) | KIND_COUNTERS;
+      this.queue[this.tail++] = (i << 3) | KIND_PORT_INFO;
+    }
+  }
+
+  /** Sends every job and waits for every answer or its last timeout. */
+  run(): void {
+    const { port, recv } = this.channel;
+    for (;;) {
+      while (this.inFlight < this.window && this.head < this.tail) {
+        this.inFlight++;
+        this.send(this.free.pop() as number, this.queue[this.head++] as number, 1);
+      }
+      if (this.inFlight === 0) return;
+      // An answer already there is taken without waiting (the umad fd is non-blocking).
+      if (port.recv(recv, 0) >= 0) {
+        this.receive();
+      } else {
+        const waitMs = Math.max(1, Math.ceil(this.nextDeadline - performance.now()));
+        if (port.recv(recv, waitMs) >= 0) this.receive();
+      }
+      const now = performance.now();
+      if (now >= this.nextDeadline) this.expire(now);
+    }
+  }
+
+  private expire(now: number): void {
+    const { slotJob, slotDeadline } = this;
+    this.nextDeadline = Number.POSITIVE_INFINITY;
+    for (let s = 0; s < this.window; s++) {
+      if (slotJob[s] !== -1 && (slotDeadline[s] as number) <= now) this.again(s, FAILED_NO_ANSWER, 0);
+      if (slotJob[s] !== -1 && (slotDeadline[s] as number) < this.nextDeadline)
+        this.nextDeadline = slotDeadline[s] as number;
+    }
+  }
+
+  private send(slot: number, job: number, tries: number): void {
+    const kind = job & 7;
+    const index = job >> 3;
+    const { port, perfAgent, smpAgent, send } = this.channel;
+    const { lids, ports, lidList } = this.targets;
+    this.sequence = (this.sequence + 1) & 0x3fffff;
+    const tid = ((this.sequence << SLOT_BITS) | slot) >>> 0;
+    const attribute = ATTRIBUTE_ID_OF_KIND[kind] as number;
+    let sent: boolean;
+    if (kind === KIND_CLASS_PORT_INFO) {
+      encodePmaGet(this.sendMad, tid, attribute, 0);
+      sent = port.send(perfAgent, send, lidList[index] as number, GSI_QP, GSI_QKEY, this.timeoutMs);
+    } else if (kind === KIND_EXTENDED || kind === KIND_COUNTERS) {
+      encodePmaGet(this.sendMad, tid, attribute, ports[index] as number);
+      sent = port.send(perfAgent, send, lids[index] as number, GSI_QP, GSI_QKEY, this.timeoutMs);
+    } else {
+      const capabilities = kind === KIND_CAPABILITIES;
+      const lid = (capabilities ? lidList[index] : lids[index]) as number;
+      encodeSmpGet(this.sendMad, tid, attribute, capabilities ? 0 : (ports[index] as number));
+      sent = port.send(smpAgent, send, lid, SMI_QP, 0, this.timeoutMs);
+    }
+    this.slotJob[slot] = job;
+    this.slotTid[slot] = tid;
+    // A send that failed counts as a try that timed out at once.
+    const deadline = sent ? performance.now() + this.timeoutMs : 0;
+    this.slotDeadline[slot] = deadline;
+    if (deadline < this.nextDeadline) this.nextDeadline = deadline;
+    this.slotTries[slot] = tries;
+    this.madsSent++;
+  }
+
+  private release(slot: number): void {
+    this.slotJob[slot] = -1;
+    this.free.push(slot);
+    this.inFlight--;
+  }
+
+  private fail(slot: number, failure: number, status: number): void {
+    const job = this.slotJob[slot] as number;
+    const kind = job & 7;
+    const index = job >> 3;
+    if (kind <= KIND_PORT_INFO) {
+      setFailure(
+        this.records,
+        index * RECORD_SIZE,
+        ATTRIBUTE_OF_KIND[kind] as AttributeIndex,
+        failure,
+        status,
+      );
+    } else if (kind === KIND_CAPABILITIES) {
+      this.known.capsFailure[index] = failure;
+      this.known.capsStatus[index] = status;
+    } else if (kind === KIND_CLASS_PORT_INFO) {
+      this.known.pmaFailure[index] = failure;
+      this.known.pmaStatus[index] = status;
+    } else {
+      this.known.mlnxUnsupported[this.targets.lidOfTarget[index] as number] = 1;
+    }
+    this.release(slot);
+  }
+
+  private again(slot: number, failure: number, status: number): void {
+    const job = this.slotJob[slot] as number;
+    const tries = this.slotTries[slot] as number;
+    if ((job & 7) === KIND_MLNX || tries >= this.maxTries) {
+      this.fail(slot, failure, status);
+      return;
+    }
+    this.retries++;
+    this.send(slot, job, tries + 1);
+  }
+
+  private receive(): void {
+    const tid = this.recvMad.readUInt32BE(12);
+    const slot = tid & (MAX_WINDOW - 1);
+    // Anything else is the late answer to a MAD already sent again: dropped.
+    if (slot < this.window && this.slotJob[slot] !== -1 && this.slotTid[slot] === tid) {
+      if (this.channel.recv.readUInt32LE(4) !== 0) this.again(slot, FAILED_NO_ANSWER, 0);
+      else this.answer(slot);
+    }
+  }
+
+  private answer(slot: number): void {
+    const job = this.slotJob[slot] as number;
+    const kind = job & 7;
+    const index = job >> 3;
+    const mad = this.recvMad;
+    const pma = kind === KIND_EXTENDED || kind === KIND_COUNTERS || kind === KIND_CLASS_PORT_INFO;
+    const status = mad.readUInt16BE(4);
+    if (status & STATUS_BUSY) {
+      this.again(slot, FAILED_STATUS, status);
+      return;
+    }
+    if (status & STATUS_FAILED) {
+      this.fail(slot, FAILED_STATUS, status);
+      return;
+    }
+    if (
+      mad[3] !== METHOD_GET_RESP ||
+      mad[1] !== (pma ? MGMT_CLASS_PERF : MGMT_CLASS_SUBN_LID_ROUTED) ||
+      mad.readUInt16BE(16) !== ATTRIBUTE_ID_OF_KIND[kind] ||
+      (pma && kind !== KIND_CLASS_PORT_INFO && mad[MAD_DATA_OFFSET + 1] !== this.targets.ports[index])
+    ) {
+      this.fail(slot, FAILED_BAD_ANSWER, 0);
+      return;
+    }
+    this.store(kind, index);
+    this.release(slot);
+  }
+
+  /** Keeps what a valid answer says: in the port's record, or in what is known of its LID. */
+  private store(kind: number, index: number): void {
+    const mad = this.recvMad;
+    const records = this.records;
+    const base = index * RECORD_SIZE;
+    const data = MAD_DATA_OFFSET;
+    switch (kind) {
+      case KIND_EXTENDED:
+        // PortXmitData, PortRcvData, PortXmitPkts, PortRcvPkts: 32 bytes as they came.
+        mad.copy(records, base + OFF.transmitData, data + 8, data + 40);
+        records[base + OFF.flags] = (records[base + OFF.flags] as number) | HAS_PORT_COUNTERS_EXTENDED;
+        break;
+      case KIND_COUNTERS:
+        records.writeUInt32BE(portXmitWait(mad), base + OFF.transmitWait);
+        copyPortCountersErrors(mad, records, base + OFF.errors);
+        records[base + OFF.flags] = (records[base + OFF.flags] as number) | HAS_PORT_COUNTERS;
+        break;
+      case KIND_PORT_INFO:
+        this.storePortInfo(index, base);
+        break;
+      case KIND_CAPABILITIES: {
+        const p = decodePortInfo(mad);
+        this.known.capMask[index] = p.capabilityMask;
+        this.known.capMask2[index] = p.capabilityMask2;
+        this.known.capsKnown[index] = 1;
+        break;
+      }
+      case KIND_MLNX:
+        records[base + OFF.mlnxLinkSpeedActive] = mad[data + 15] as number;
+        break;
+      case KIND_CLASS_PORT_INFO:
+        this.known.pmaCapMask[index] = decodePmaCapabilityMask(mad);
+        this.known.pmaKnown[index] = 1;
+        break;
+    }
+  }
+
+  /** A QDR link up may be FDR10: ask the Mellanox extension, unless its LID refused it before. */
+  private storePortInfo(index: number, base: number): void {
+    const records = this.records;
+    const p = decodePortInfo(this.recvMad);
+    records[base + OFF.portState] = p.portState;
+    records[base + OFF.physicalState] = p.physicalState;
+    records[base + OFF.linkWidthActive] = p.linkWidthActive;
+    records[base + OFF.linkSpeedActive] = p.linkSpeedActive;
+    records[base + OFF.linkSpeedExtActive] = p.linkSpeedExtActive;
+    records[base + OFF.linkSpeedExtActive2] = p.linkSpeedExtActive2;
+    records[base + OFF.flags] = (records[base + OFF.flags] as number) | HAS_PORT_INFO;
+    if (
+      p.linkSpeedActive === 4 &&
+      p.linkSpeedExtActive === 0 &&
+      p.linkSpeedExtActive2 === 0 &&
+      p.physicalState === PHYS_STATE_LINK_UP &&
+      !this.known.mlnxUnsupported[this.targets.lidOfTarget[index] as number]
+    ) {
+      this.queue[this.tail++] = (index << 3) | KIND_MLNX;
+    }
+  }
+}
+
+/** A umad port opened for sweeps: its performance and subnet-management agents registered. */
+export function madChannel(port: UmadPort): MadChannel {
+  return {
+    port,
+    perfAgent: port.register(MGMT_CLASS_PERF),
+    smpAgent: port.register(MGMT_CLASS_SUBN_LID_ROUTED),
+    send: Buffer.alloc(port.headerSize + MAD_SIZE),
+    recv: Buffer.alloc(port.headerSize + MAD_SIZE),
+  };
+}

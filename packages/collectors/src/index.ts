@@ -54,17 +54,14 @@ export {
   openIbPortReader,
 } from './sources/infiniband/ib-port-reader.ts';
 export { runIbPortReaderChild } from './sources/infiniband/ib-port-reader-child.ts';
+export { portSample } from './sources/infiniband/ib-port-sample.ts';
 export {
-  IBNETDISCOVER_ARGS,
   type InfinibandReaderKind,
   type InfinibandSourceOptions,
-  ibErrors,
   infinibandSource,
-  perfqueryArgs,
-  perfqueryErrors,
-  portSample,
 } from './sources/infiniband/infiniband-source.ts';
 export { type PerfqueryPort, parsePerfquery } from './sources/infiniband/perfquery.ts';
+export { perfqueryErrors } from './sources/infiniband/perfquery-reader.ts';
 export {
   type OmnipathSourceOptions,
   type OpaTarget,

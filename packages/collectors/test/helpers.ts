@@ -55,3 +55,21 @@ export function described(list: Sample[]): Sample[] {
     return described ? { ...s, labels: { ...described, ...s.labels } } : s;
   });
 }
+
+/**
+ * Calls `read` until `done` holds of its answer or `timeoutMs` has passed, and returns the last
+ * answer: for a state a real process reaches in its own time (OpenSM's next sweep).
+ */
+export async function pollUntil<T>(
+  read: () => Promise<T>,
+  done: (answer: T) => boolean,
+  timeoutMs: number,
+  intervalMs = 100,
+): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const answer = await read();
+    if (done(answer) || performance.now() >= deadline) return answer;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { IbsimConsole } from './ibsim-console.ts';
 import { LabError } from './net-file.ts';
 
 /** Where Debian's libumad2sim0 puts the preload library that turns umad calls into ibsim's socket. */
@@ -96,8 +97,6 @@ export function labMissing(): string[] {
   return missing;
 }
 
-const PROMPT = 'sim> ';
-
 /**
  * Starts a simulated InfiniBand subnet: ibsim with its console on a pipe, then (with `routing`)
  * OpenSM under the umad2sim preload, and waits for OpenSM's first complete sweep. Every process
@@ -123,69 +122,7 @@ export async function startLab(options: LabOptions): Promise<Lab> {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   track(ibsim);
-  // Every console line gets exactly one answer ending in the prompt; answer k is the text before
-  // prompt k+1 (prompt 1 follows the start banner). A batch of n lines sent after `sent` others
-  // is answered when prompt sent+n+1 has come.
-  let pending = '';
-  let stderr = '';
-  let prompts = 0;
-  let sent = 0;
-  const answers = new Map<number, string>();
-  const waiters: {
-    upTo: number;
-    from: number;
-    resolve: (a: string[]) => void;
-    reject: (e: Error) => void;
-  }[] = [];
-  ibsim.stdout.setEncoding('utf8');
-  ibsim.stdout.on('data', (chunk: string) => {
-    pending += chunk;
-    let at = pending.indexOf(PROMPT);
-    while (at >= 0) {
-      answers.set(prompts, pending.slice(0, at).trim());
-      prompts++;
-      pending = pending.slice(at + PROMPT.length);
-      at = pending.indexOf(PROMPT);
-    }
-    while (waiters.length > 0 && (waiters[0] as { upTo: number }).upTo <= prompts) {
-      const w = waiters.shift() as (typeof waiters)[number];
-      const batch: string[] = [];
-      for (let k = w.from; k < w.upTo; k++) {
-        batch.push(answers.get(k) ?? '');
-        answers.delete(k);
-      }
-      w.resolve(batch);
-    }
-  });
-  ibsim.stderr.setEncoding('utf8');
-  ibsim.stderr.on('data', (chunk: string) => {
-    stderr = (stderr + chunk).slice(-4000);
-  });
-  const ibsimExit = new Promise<never>((_, reject) =>
-    ibsim.once('exit', (code, signal) => {
-      const error = new LabError(
-        `ibsim exited (${code ?? signal}): ${stderr.trim().split('\n').slice(-3).join(' | ')}`,
-      );
-      for (const w of waiters.splice(0)) w.reject(error);
-      reject(error);
-    }),
-  );
-  ibsimExit.catch(() => undefined);
-
-  // The first prompt: ibsim has parsed the net and listens.
-  const ready = new Promise<string[]>((resolve, reject) =>
-    waiters.push({ upTo: 1, from: 0, resolve, reject }),
-  );
-  const writeLines = (lines: string[]): Promise<string[]> => {
-    if (ibsim.exitCode !== null) return Promise.reject(new LabError('ibsim is not running'));
-    const from = sent + 1;
-    sent += lines.length;
-    const done = new Promise<string[]>((resolve, reject) =>
-      waiters.push({ upTo: sent + 1, from, resolve, reject }),
-    );
-    ibsim.stdin.write(`${lines.join('\n')}\n`);
-    return done;
-  };
+  const simConsole = new IbsimConsole(ibsim);
 
   let opensm: ChildProcess | undefined;
   const lab: Lab = {
@@ -195,7 +132,7 @@ export async function startLab(options: LabOptions): Promise<Lab> {
     cwd,
     lftsDumpPath,
     async command(...lines) {
-      const result = await writeLines(lines);
+      const result = await simConsole.write(lines);
       // ibsim answers a refused command with "# …", "command '…' unknown - skipped" or a "bad …"/"cannot …"
       // line (sim_cmd.c); a command that worked says what it did, or nothing.
       const refused = result.find((a) => /^#|unknown - skipped|^bad |\bcannot\b|not found/im.test(a));
@@ -217,7 +154,7 @@ export async function startLab(options: LabOptions): Promise<Lab> {
       for (;;) {
         try {
           const text = readFileSync(lftsDumpPath, 'utf8');
-          const { mtimeMs } = await import('node:fs').then((fs) => fs.statSync(lftsDumpPath));
+          const { mtimeMs } = statSync(lftsDumpPath);
           if (mtimeMs >= sinceMs && /lids dumped\s*$/.test(text)) return text;
         } catch {
           // not written yet
@@ -248,17 +185,9 @@ export async function startLab(options: LabOptions): Promise<Lab> {
   };
 
   try {
-    await Promise.race([ready, ibsimExit, timeout(10_000, 'ibsim did not start')]);
+    await Promise.race([simConsole.ready, simConsole.exited, timeout(10_000, 'ibsim did not start')]);
     if (options.routing) {
-      opensm = spawn(
-        'opensm',
-        ['-R', options.routing, '-D', '0x41', '--dump_files_dir', dir, '-f', join(dir, 'opensm.log'), '-e'],
-        {
-          env: { ...process.env, ...env, OSM_TMP_DIR: dir, OSM_CACHE_DIR: dir },
-          stdio: ['ignore', 'ignore', 'ignore'],
-          cwd: dir,
-        },
-      );
+      opensm = startOpensm(options.routing, dir, env);
       track(opensm);
       await lab.waitForLfts(0);
     }
@@ -267,6 +196,19 @@ export async function startLab(options: LabOptions): Promise<Lab> {
     await lab.stop().catch(() => undefined);
     throw error;
   }
+}
+
+/** OpenSM under the umad2sim preload, dumping its tables and log into `dir`. */
+function startOpensm(routing: SmRoutingEngine, dir: string, env: Record<string, string>): ChildProcess {
+  return spawn(
+    'opensm',
+    ['-R', routing, '-D', '0x41', '--dump_files_dir', dir, '-f', join(dir, 'opensm.log'), '-e'],
+    {
+      env: { ...process.env, ...env, OSM_TMP_DIR: dir, OSM_CACHE_DIR: dir },
+      stdio: ['ignore', 'ignore', 'ignore'],
+      cwd: dir,
+    },
+  );
 }
 
 function timeout(ms: number, message: string): Promise<never> {

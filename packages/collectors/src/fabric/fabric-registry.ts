@@ -1,5 +1,5 @@
 import type { PmThresholdConfig } from '@fabscope/topology';
-import { Counter, Gauge, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
 import { ChunkWriter } from '../exposition/chunk-writer.ts';
 import { edgeExpositionChunks } from '../exposition/edge-exposition.ts';
 import { ARROW_STREAM_MEDIA_TYPE, arrowFamilies, PortArrowEncoder } from '../exposition/port-arrow.ts';
@@ -8,6 +8,7 @@ import type { BinaryAnswer, ScrapeRequest } from '../metrics-server.ts';
 import { EdgeRates, type EdgeSweep } from './edge-rates.ts';
 import type { FabricSnapshot, FabricSource, PortSample } from './port-sample.ts';
 import { type Shard, shardOfPort } from './shard.ts';
+import { SourceHealth } from './source-health.ts';
 
 export interface FabricCollectorOptions {
   source: FabricSource;
@@ -56,71 +57,9 @@ export interface FabricRegistry {
 export function createFabricRegistry(options: FabricCollectorOptions): FabricRegistry {
   const { source, timeoutMs = 10_000 } = options;
   const registry = new Registry();
-  const sourceUp = new Gauge({
-    name: 'fabscope_fabric_source_up',
-    help: '1 when the last read of the fabric source succeeded',
-    labelNames: ['source'],
-    registers: [registry],
-  });
-  const duration = new Gauge({
-    name: 'fabscope_fabric_source_read_duration_seconds',
-    help: 'Time the last read of the fabric source took',
-    labelNames: ['source'],
-    registers: [registry],
-  });
-  const errors = new Counter({
-    name: 'fabscope_fabric_source_errors_total',
-    help: 'Failed reads of the fabric source',
-    labelNames: ['source'],
-    registers: [registry],
-  });
-  errors.inc({ source: source.name }, 0);
-  const targetUp = new Gauge({
-    name: 'fabscope_fabric_target_up',
-    help: '1 when the last query of this target (switch or port) succeeded',
-    labelNames: ['source', 'target'],
-    registers: [registry],
-  });
-  const targetDuration = new Gauge({
-    name: 'fabscope_fabric_target_collect_duration_seconds',
-    help: 'Time the last query of this target took',
-    labelNames: ['source', 'target'],
-    registers: [registry],
-  });
-  const targetErrors = new Counter({
-    name: 'fabscope_fabric_target_errors_total',
-    help: 'Queries of this target that failed',
-    labelNames: ['source', 'target'],
-    registers: [registry],
-  });
-  const targetTimeouts = new Counter({
-    name: 'fabscope_fabric_target_timeouts_total',
-    help: 'Queries of this target that timed out',
-    labelNames: ['source', 'target'],
-    registers: [registry],
-  });
-
+  const health = new SourceHealth(registry, source.name);
   /** Node GUID → type, kept across scrapes (port-exposition.ts `remote_node_type`). */
   const nodeTypes = new Map<string, string>();
-
-  const madsSent = new Counter({
-    name: 'fabscope_fabric_mads_sent_total',
-    help: 'Management datagrams sent to read the fabric (InfiniBand: PortInfo, PortCounters, PortCountersExtended)',
-    labelNames: ['source'],
-    registers: [registry],
-  });
-  const madRetries = new Counter({
-    name: 'fabscope_fabric_mad_retries_total',
-    help: 'MADs sent again after no answer within the timeout (what perfquery reports as "_do_madrpc: recv failed")',
-    labelNames: ['source'],
-    registers: [registry],
-  });
-  const portsUnread = new Gauge({
-    name: 'fabscope_fabric_ports_unread',
-    help: 'Ports of the last read with an attribute that did not answer after every retry (their counters are absent, not 0)',
-    labelNames: ['source'],
-    registers: [registry],
-  });
 
   const edge = new EdgeRates();
   /**
@@ -148,7 +87,7 @@ export function createFabricRegistry(options: FabricCollectorOptions): FabricReg
     let readAt = startedMs;
     try {
       snapshot = await source.read(AbortSignal.timeout(timeoutMs));
-      sourceUp.set({ source: source.name }, 1);
+      health.readSucceeded();
       // The sweep's time: the source's stamp, else the middle of the read.
       const stamped = snapshot.countersReadAtMs ?? readTimes.get(snapshot);
       readAt = stamped ?? Math.round((startedMs + Date.now()) / 2);
@@ -163,27 +102,12 @@ export function createFabricRegistry(options: FabricCollectorOptions): FabricReg
         }
       }
     } catch {
-      sourceUp.set({ source: source.name }, 0);
-      errors.inc({ source: source.name });
+      health.readFailed();
       // Every port missed this sweep: the next one's rates are a gap, never a rate over two.
       foldReads();
       edge.miss();
     }
-    duration.set({ source: source.name }, (performance.now() - started) / 1000);
-    if (snapshot?.mads) {
-      madsSent.inc({ source: source.name }, snapshot.mads.sent);
-      madRetries.inc({ source: source.name }, snapshot.mads.retries);
-      portsUnread.set({ source: source.name }, snapshot.mads.failedPorts);
-    }
-    targetUp.reset();
-    targetDuration.reset();
-    for (const t of snapshot?.targets ?? []) {
-      const labels = { source: source.name, target: t.target };
-      targetUp.set(labels, t.outcome === 'ok' ? 1 : 0);
-      targetDuration.set(labels, t.durationSeconds);
-      targetErrors.inc(labels, t.outcome === 'error' ? 1 : 0);
-      targetTimeouts.inc(labels, t.outcome === 'timeout' ? 1 : 0);
-    }
+    health.readDone((performance.now() - started) / 1000, snapshot);
     if (!snapshot) return null;
     const read = snapshot;
     // Folded already (by a scrape of the same read): update answers the sweep it made of it.

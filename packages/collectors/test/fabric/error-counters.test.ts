@@ -5,7 +5,7 @@ import { ERROR_COUNTER_KEYS, ERROR_COUNTERS } from '../../src/fabric/error-count
 import type { PortSample } from '../../src/fabric/port-sample.ts';
 import { parseOpapmaquery, parsePerfquery } from '../../src/index.ts';
 import { portSamplesFromEmulator } from '../../src/sources/emulator/emulator-source.ts';
-import { perfqueryErrors } from '../../src/sources/infiniband/infiniband-source.ts';
+import { perfqueryErrors } from '../../src/sources/infiniband/perfquery-reader.ts';
 import { opaErrors } from '../../src/sources/omnipath/omnipath-source.ts';
 import { FIXTURES, samples, value } from '../helpers.ts';
 

@@ -1,13 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FromChild, ToChild } from './ib-port-reader-child.ts';
+import { IbPortReaderError, type Running, startReaderChild } from './ib-port-reader-process.ts';
 import { type IbPortReading, RECORD_SIZE, readRecord } from './ib-port-record.ts';
+import type { SweepSettings } from './ib-sweep-window.ts';
 
+export { IbPortReaderError } from './ib-port-reader-process.ts';
 export type { IbPortReading } from './ib-port-record.ts';
 
 /** A port to read: a switch's LID (its port 0's) and the port number, or a CA port's own LID and number. */
@@ -54,10 +53,6 @@ export interface IbPortReader {
 
 export const IB_PORT_READER_DEFAULTS = { outstanding: 32, timeoutMs: 500, retries: 2 } as const;
 
-export class IbPortReaderError extends Error {
-  override name = 'IbPortReaderError';
-}
-
 /** `process.execPath --import <tsx> ib-port-reader-main.ts`: the child from source (tests, benches). */
 export function defaultIbPortReaderCommand(): string[] {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
@@ -75,56 +70,14 @@ const CLOSE_GRACE_MS = 2000;
 /** The unicast LID range (IBA 4.1.3). */
 const MAX_UNICAST_LID = 0xbfff;
 
-/** Children running, with their working directories. */
-const live = new Map<ChildProcess, string>();
-let exitHookInstalled = false;
-function track(child: ChildProcess, dir: string): void {
-  live.set(child, dir);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    // A parent that exits leaves no reader behind (a child also exits when its channel closes).
-    process.once('exit', () => {
-      for (const [c, d] of live) {
-        c.kill('SIGKILL');
-        rmSync(d, { recursive: true, force: true });
-      }
-    });
-  }
-}
-
-function untrack(child: ChildProcess): void {
-  const dir = live.get(child);
-  live.delete(child);
-  if (dir) rmSync(dir, { recursive: true, force: true });
-}
-
-interface Running {
-  process: ChildProcess;
-  ready: Promise<void>;
-  /** The targets the child has, to send them again only when they change. */
-  lids: Uint16Array | null;
-  ports: Uint8Array | null;
-  results: Map<
-    number,
-    { resolve: (m: Extract<FromChild, { type: 'result' }>) => void; reject: (e: Error) => void }
-  >;
-  exited: Promise<void>;
-}
-
 function abortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error
     ? signal.reason
     : new DOMException('the read was aborted', 'AbortError');
 }
 
-/**
- * Opens a reader of InfiniBand port states and counters by LID through libibumad, many MADs in
- * flight, in a child process of its own (umad_recv blocks, and a simulated subnet's umad2sim must
- * be preloaded when that process starts). No SA, no GUID: it works with the subnet manager down.
- */
-export function openIbPortReader(options: IbPortReaderOptions = {}): IbPortReader {
-  const command = options.command ?? defaultIbPortReaderCommand();
-  if (command.length === 0) throw new RangeError('the reader child command is empty');
+/** The sweep settings, defaults filled in, each checked against its range. */
+function readerSettings(options: IbPortReaderOptions): SweepSettings {
   const settings = {
     outstanding: options.outstanding ?? IB_PORT_READER_DEFAULTS.outstanding,
     timeoutMs: options.timeoutMs ?? IB_PORT_READER_DEFAULTS.timeoutMs,
@@ -137,89 +90,81 @@ export function openIbPortReader(options: IbPortReaderOptions = {}): IbPortReade
   if (!Number.isInteger(settings.retries) || settings.retries < 0 || settings.retries > 20) {
     throw new RangeError(`retries ${settings.retries} is not an integer in 0..20`);
   }
+  return settings;
+}
+
+/** The targets as the child takes them: LIDs and port numbers, each checked. */
+function targetArrays(targets: readonly IbPortTarget[]): { lids: Uint16Array; ports: Uint8Array } {
+  const n = targets.length;
+  const lids = new Uint16Array(n);
+  const ports = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const t = targets[i] as IbPortTarget;
+    if (!Number.isInteger(t.lid) || t.lid < 1 || t.lid > MAX_UNICAST_LID) {
+      throw new RangeError(`target ${i}: LID ${t.lid} is not a unicast LID (1..${MAX_UNICAST_LID})`);
+    }
+    if (!Number.isInteger(t.port) || t.port < 0 || t.port > 254) {
+      throw new RangeError(`target ${i}: port ${t.port} is not a port number (0..254)`);
+    }
+    lids[i] = t.lid;
+    ports[i] = t.port;
+  }
+  return { lids, ports };
+}
+
+/** The child's records as readings, CHUNK ports between two turns of the event loop. */
+async function sweepOf(
+  m: Extract<FromChild, { type: 'result' }>,
+  n: number,
+  tries: number,
+  signal: AbortSignal | undefined,
+): Promise<IbPortSweep> {
+  const records = Buffer.from(m.records.buffer, m.records.byteOffset, m.records.byteLength);
+  if (records.byteLength !== n * RECORD_SIZE) {
+    throw new IbPortReaderError(`the reader child answered ${records.byteLength} bytes for ${n} ports`);
+  }
+  const readings: IbPortReading[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    if (i > 0 && i % CHUNK === 0) {
+      await yieldToLoop();
+      signal?.throwIfAborted();
+    }
+    readings[i] = readRecord(records, i, tries);
+  }
+  const { readAtMs, durationSeconds, madsSent, retries, failures } = m;
+  return { readings, readAtMs, durationSeconds, madsSent, retries, failures };
+}
+
+/** `answer`, or its rejection as soon as `signal` aborts. */
+function abortable<T>(answer: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return answer;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    answer.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * Opens a reader of InfiniBand port states and counters by LID through libibumad, many MADs in
+ * flight, in a child process of its own (umad_recv blocks, and a simulated subnet's umad2sim must
+ * be preloaded when that process starts). No SA, no GUID: it works with the subnet manager down.
+ */
+export function openIbPortReader(options: IbPortReaderOptions = {}): IbPortReader {
+  const command = options.command ?? defaultIbPortReaderCommand();
+  if (command.length === 0) throw new RangeError('the reader child command is empty');
+  const settings = readerSettings(options);
 
   let running: Running | undefined;
   let closed = false;
   let nextId = 1;
   let queue: Promise<unknown> = Promise.resolve();
 
-  const start = (): Running => {
-    const dir = mkdtempSync(join(tmpdir(), 'fabscope-ib-reader-'));
-    // cwd: umad2sim writes its fake sysfs tree there (and removes it at a normal exit).
-    const child = spawn(command[0] as string, command.slice(1), {
-      cwd: dir,
-      env: { ...process.env, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      serialization: 'advanced',
-    });
-    track(child, dir);
-    // An idle reader does not keep this process alive; a read in flight does (see sweep).
-    child.unref();
-    child.channel?.unref();
-    let output = '';
-    const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString('utf8')).slice(-2000);
-    };
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
-    (child.stdout as { unref?: () => void } | null)?.unref?.();
-    (child.stderr as { unref?: () => void } | null)?.unref?.();
-    const tail = () => output.trim().split('\n').slice(-3).join(' | ');
-    const results: Running['results'] = new Map();
-    let signalReady: () => void = () => undefined;
-    let failReady: (e: Error) => void = () => undefined;
-    const ready = new Promise<void>((resolve, reject) => {
-      signalReady = resolve;
-      failReady = reject;
-    });
-    ready.catch(() => undefined);
-    let failure: Error | undefined;
-    child.on('message', (message: FromChild) => {
-      if (message.type === 'ready') signalReady();
-      else if (message.type === 'error') {
-        failure = new IbPortReaderError(`InfiniBand port reader: ${message.message}`);
-        failReady(failure);
-      } else if (message.type === 'result') {
-        const waiter = results.get(message.id);
-        results.delete(message.id);
-        waiter?.resolve(message);
-      }
-    });
-    let finished = false;
-    let markExited: () => void = () => undefined;
-    const exited = new Promise<void>((resolve) => {
-      markExited = resolve;
-    });
-    const finish = (why: Error) => {
-      if (finished) return;
-      finished = true;
-      untrack(child);
-      failure ??= why;
-      failReady(failure);
-      for (const waiter of results.values()) waiter.reject(failure);
-      results.clear();
-      if (running?.process === child) running = undefined;
-      markExited();
-    };
-    child.on('error', (error) => {
-      // Not started at all (no 'exit' follows then), or a message that could not be sent.
-      if (child.pid === undefined) {
-        finish(new IbPortReaderError(`InfiniBand port reader: cannot start ${command[0]}: ${error.message}`));
-      }
-    });
-    child.once('exit', (code, signal) =>
-      finish(
-        new IbPortReaderError(
-          `InfiniBand port reader exited (${code ?? signal})${tail() ? `: ${tail()}` : ''}`,
-        ),
-      ),
-    );
-    return { process: child, ready, lids: null, ports: null, results, exited };
-  };
-
   const sweep = async (lids: Uint16Array, ports: Uint8Array) => {
     if (closed) throw new IbPortReaderError('the InfiniBand port reader is closed');
-    running ??= start();
+    running ??= startReaderChild(command, options.env, (child) => {
+      if (running?.process === child) running = undefined;
+    });
     const r = running;
     r.process.channel?.ref();
     try {
@@ -246,55 +191,19 @@ export function openIbPortReader(options: IbPortReaderOptions = {}): IbPortReade
 
   return {
     read(targets, signal) {
-      const n = targets.length;
-      const lids = new Uint16Array(n);
-      const ports = new Uint8Array(n);
+      let arrays: { lids: Uint16Array; ports: Uint8Array };
       try {
         signal?.throwIfAborted();
-        for (let i = 0; i < n; i++) {
-          const t = targets[i] as IbPortTarget;
-          if (!Number.isInteger(t.lid) || t.lid < 1 || t.lid > MAX_UNICAST_LID) {
-            throw new RangeError(`target ${i}: LID ${t.lid} is not a unicast LID (1..${MAX_UNICAST_LID})`);
-          }
-          if (!Number.isInteger(t.port) || t.port < 0 || t.port > 254) {
-            throw new RangeError(`target ${i}: port ${t.port} is not a port number (0..254)`);
-          }
-          lids[i] = t.lid;
-          ports[i] = t.port;
-        }
+        arrays = targetArrays(targets);
       } catch (error) {
         return Promise.reject(error);
       }
-      const done = queue.then(() => sweep(lids, ports));
+      const done = queue.then(() => sweep(arrays.lids, arrays.ports));
       queue = done.catch(() => undefined);
-      const answer = done.then(async (m): Promise<IbPortSweep> => {
-        const records = Buffer.from(m.records.buffer, m.records.byteOffset, m.records.byteLength);
-        if (records.byteLength !== n * RECORD_SIZE) {
-          throw new IbPortReaderError(`the reader child answered ${records.byteLength} bytes for ${n} ports`);
-        }
-        const readings: IbPortReading[] = new Array(n);
-        for (let i = 0; i < n; i++) {
-          if (i > 0 && i % CHUNK === 0) {
-            await yieldToLoop();
-            signal?.throwIfAborted();
-          }
-          readings[i] = readRecord(records, i, settings.retries + 1);
-        }
-        return {
-          readings,
-          readAtMs: m.readAtMs,
-          durationSeconds: m.durationSeconds,
-          madsSent: m.madsSent,
-          retries: m.retries,
-          failures: m.failures,
-        };
-      });
-      if (!signal) return answer;
-      return new Promise<IbPortSweep>((resolve, reject) => {
-        const onAbort = () => reject(abortError(signal));
-        signal.addEventListener('abort', onAbort, { once: true });
-        answer.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-      });
+      return abortable(
+        done.then((m) => sweepOf(m, targets.length, settings.retries + 1, signal)),
+        signal,
+      );
     },
     async close() {
       if (closed) return;

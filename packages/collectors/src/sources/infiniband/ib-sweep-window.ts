@@ -1,9 +1,4 @@
 import {
-  ATTR_CLASS_PORT_INFO,
-  ATTR_MLNX_EXT_PORT_INFO,
-  ATTR_PORT_COUNTERS,
-  ATTR_PORT_COUNTERS_EXTENDED,
-  ATTR_PORT_INFO,
   encodePmaGet,
   encodeSmpGet,
   GSI_QKEY,
@@ -15,20 +10,25 @@ import {
   MGMT_CLASS_SUBN_LID_ROUTED,
   SMI_QP,
 } from './ib-mad.ts';
-import { copyPortCountersErrors, portXmitWait } from './ib-pm-counters.ts';
-import { decodePmaCapabilityMask, decodePortInfo, PHYS_STATE_LINK_UP } from './ib-port-info.ts';
 import {
   type AttributeIndex,
   FAILED_BAD_ANSWER,
   FAILED_NO_ANSWER,
   FAILED_STATUS,
-  HAS_PORT_COUNTERS,
-  HAS_PORT_COUNTERS_EXTENDED,
-  HAS_PORT_INFO,
-  OFF,
   RECORD_SIZE,
   setFailure,
 } from './ib-port-record.ts';
+import {
+  ATTRIBUTE_ID_OF_KIND,
+  ATTRIBUTE_OF_KIND,
+  KIND_CAPABILITIES,
+  KIND_CLASS_PORT_INFO,
+  KIND_COUNTERS,
+  KIND_EXTENDED,
+  KIND_MLNX,
+  KIND_PORT_INFO,
+  storeAnswer,
+} from './ib-sweep-jobs.ts';
 import type { LidKnowledge, SweepTargets } from './ib-sweep-targets.ts';
 import type { UmadPort } from './ib-umad.ts';
 
@@ -50,29 +50,6 @@ export interface MadChannel {
   recv: Buffer;
 }
 
-/**
- * What a MAD asks, in a job code `index << 3 | kind`: index is the target's, or for the
- * CAPABILITIES and CLASS_PORT_INFO probes (once per LID, until answered) the distinct LID's.
- */
-const KIND_EXTENDED = 0;
-const KIND_COUNTERS = 1;
-const KIND_PORT_INFO = 2;
-/** PortInfo of port 0 of a LID: a switch's capability masks live there, a CA port's in its own. */
-const KIND_CAPABILITIES = 3;
-/** Mellanox ExtendedPortInfo of a QDR link: FDR10 or not. Never retried. */
-const KIND_MLNX = 4;
-/** The PMA's ClassPortInfo of a LID: whether PortXmitWait counts. */
-const KIND_CLASS_PORT_INFO = 5;
-
-const ATTRIBUTE_OF_KIND: readonly AttributeIndex[] = [2, 1, 0];
-const ATTRIBUTE_ID_OF_KIND = [
-  ATTR_PORT_COUNTERS_EXTENDED,
-  ATTR_PORT_COUNTERS,
-  ATTR_PORT_INFO,
-  ATTR_PORT_INFO,
-  ATTR_MLNX_EXT_PORT_INFO,
-  ATTR_CLASS_PORT_INFO,
-] as const;
 const MAX_WINDOW = 1024;
 const SLOT_BITS = 10;
 const STATUS_BUSY = 0x0001;
@@ -283,67 +260,13 @@ export class SweepWindow {
       this.fail(slot, FAILED_BAD_ANSWER, 0);
       return;
     }
-    this.store(kind, index);
-    this.release(slot);
-  }
-
-  /** Keeps what a valid answer says: in the port's record, or in what is known of its LID. */
-  private store(kind: number, index: number): void {
-    const mad = this.recvMad;
-    const records = this.records;
-    const base = index * RECORD_SIZE;
-    const data = MAD_DATA_OFFSET;
-    switch (kind) {
-      case KIND_EXTENDED:
-        // PortXmitData, PortRcvData, PortXmitPkts, PortRcvPkts: 32 bytes as they came.
-        mad.copy(records, base + OFF.transmitData, data + 8, data + 40);
-        records[base + OFF.flags] = (records[base + OFF.flags] as number) | HAS_PORT_COUNTERS_EXTENDED;
-        break;
-      case KIND_COUNTERS:
-        records.writeUInt32BE(portXmitWait(mad), base + OFF.transmitWait);
-        copyPortCountersErrors(mad, records, base + OFF.errors);
-        records[base + OFF.flags] = (records[base + OFF.flags] as number) | HAS_PORT_COUNTERS;
-        break;
-      case KIND_PORT_INFO:
-        this.storePortInfo(index, base);
-        break;
-      case KIND_CAPABILITIES: {
-        const p = decodePortInfo(mad);
-        this.known.capMask[index] = p.capabilityMask;
-        this.known.capMask2[index] = p.capabilityMask2;
-        this.known.capsKnown[index] = 1;
-        break;
+    if (storeAnswer(this.recvMad, kind, index, this.records, this.known)) {
+      // A QDR link up may be FDR10: ask the Mellanox extension, unless its LID refused it before.
+      if (!this.known.mlnxUnsupported[this.targets.lidOfTarget[index] as number]) {
+        this.queue[this.tail++] = (index << 3) | KIND_MLNX;
       }
-      case KIND_MLNX:
-        records[base + OFF.mlnxLinkSpeedActive] = mad[data + 15] as number;
-        break;
-      case KIND_CLASS_PORT_INFO:
-        this.known.pmaCapMask[index] = decodePmaCapabilityMask(mad);
-        this.known.pmaKnown[index] = 1;
-        break;
     }
-  }
-
-  /** A QDR link up may be FDR10: ask the Mellanox extension, unless its LID refused it before. */
-  private storePortInfo(index: number, base: number): void {
-    const records = this.records;
-    const p = decodePortInfo(this.recvMad);
-    records[base + OFF.portState] = p.portState;
-    records[base + OFF.physicalState] = p.physicalState;
-    records[base + OFF.linkWidthActive] = p.linkWidthActive;
-    records[base + OFF.linkSpeedActive] = p.linkSpeedActive;
-    records[base + OFF.linkSpeedExtActive] = p.linkSpeedExtActive;
-    records[base + OFF.linkSpeedExtActive2] = p.linkSpeedExtActive2;
-    records[base + OFF.flags] = (records[base + OFF.flags] as number) | HAS_PORT_INFO;
-    if (
-      p.linkSpeedActive === 4 &&
-      p.linkSpeedExtActive === 0 &&
-      p.linkSpeedExtActive2 === 0 &&
-      p.physicalState === PHYS_STATE_LINK_UP &&
-      !this.known.mlnxUnsupported[this.targets.lidOfTarget[index] as number]
-    ) {
-      this.queue[this.tail++] = (index << 3) | KIND_MLNX;
-    }
+    this.release(slot);
   }
 }
 

@@ -2,7 +2,7 @@ import { ibsimNetFile, type Lab, startLab } from '@fabscope/lab';
 import { type Fabric, FabricBuilder, generatedGuid } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFabricRegistry, type InfinibandReaderKind, infinibandSource } from '../../../src/index.ts';
-import { described, find, type Sample, samples, value } from '../../helpers.ts';
+import { described, find, pollUntil, type Sample, samples, value } from '../../helpers.ts';
 
 // A real subnet: ibsim answers the MADs, OpenSM assigns the LIDs, ibnetdiscover and perfquery are
 // the Debian infiniband-diags. Two switches joined by a 4x SDR cable, three hosts at 4x EDR.
@@ -118,11 +118,11 @@ describe('infiniband source when the fabric changes', () => {
       expect(one(down, 'fabscope_port_link_up', 'hostA', 1)).toBe(1);
       await lab.link({ node: 'sw1', port: 5 }, { node: 'sw2', port: 5 });
       // ibsim brings the cable up at once; OpenSM makes it Active in its next sweep.
-      let back: number | undefined;
-      for (let i = 0; i < 100 && back !== 1; i++) {
-        back = one(samples(await scrape()), 'fabscope_port_link_up', 'sw1', 5);
-        if (back !== 1) await new Promise((r) => setTimeout(r, 200));
-      }
+      const back = await pollUntil(
+        async () => one(samples(await scrape()), 'fabscope_port_link_up', 'sw1', 5),
+        (up) => up === 1,
+        20_000,
+      );
       expect(back).toBe(1);
     } finally {
       await source.close();

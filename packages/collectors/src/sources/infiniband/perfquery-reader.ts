@@ -1,0 +1,122 @@
+import type { PortErrorCounters, TargetResult } from '../../fabric/port-sample.ts';
+import { queryTarget } from '../../fabric/port-sample.ts';
+import { mapBounded, runTool } from '../run-tool.ts';
+import type { IbPort } from './ib-discovery.ts';
+import type { IbPortReading } from './ib-port-reader.ts';
+import { errorsByPerfqueryName, PORT_ACTIVE } from './ib-port-sample.ts';
+import { type PerfqueryPort, parsePerfquery } from './perfquery.ts';
+
+/** One read of the discovered ports, whichever reader made it. */
+export interface PortReads {
+  readings: IbPortReading[];
+  readAtMs: number;
+  targets: TargetResult[];
+  mads: { sent: number; retries: number; failedPorts: number } | undefined;
+}
+
+/** The perfquery reader's command and its bounds. */
+export interface PerfqueryTools {
+  perfquery: string;
+  timeoutMs: number;
+  concurrency: number;
+  env: Readonly<Record<string, string>> | undefined;
+  cwd: string | undefined;
+}
+
+/**
+ * `perfquery` arguments for one node's ports by LID (no SA: it works with the subnet manager
+ * down): PortCountersExtended (`-x`: data and packets) or PortCounters (errors and XmitWait), one
+ * block per port (`-l`). Never `-r`/`-R`: other tools rely on the counters.
+ */
+export function perfqueryArgs(lid: number, ports: readonly number[], extended: boolean): string[] {
+  return [...(extended ? ['-x'] : []), '-l', String(lid), ports.join(',')];
+}
+
+const EMPTY_READING: IbPortReading = {
+  portState: null,
+  physicalState: null,
+  linkWidthActive: null,
+  linkSpeedActive: null,
+  transmitBytes: null,
+  receiveBytes: null,
+  transmitPackets: null,
+  receivePackets: null,
+  transmitWaitTicks: null,
+  errors: null,
+};
+
+/**
+ * Reads every port with perfquery, one node at a time per process (PortCountersExtended and
+ * PortCounters). It reads no PortInfo: a port's state is what this sweep's discovery saw.
+ */
+export async function readPerfquery(
+  ports: readonly IbPort[],
+  signal: AbortSignal,
+  tools: PerfqueryTools,
+): Promise<PortReads> {
+  const { perfquery, timeoutMs, concurrency, env, cwd } = tools;
+  const byNode = new Map<string, { lid: number; indexes: number[] }>();
+  ports.forEach((p, i) => {
+    // A CA's ports each have their own LID; a switch's share its port 0's.
+    const key = p.nodeType === 'switch' ? p.nodeGuid : `${p.nodeGuid}/${p.lid}`;
+    const entry = byNode.get(key) ?? { lid: p.lid, indexes: [] };
+    entry.indexes.push(i);
+    byNode.set(key, entry);
+  });
+  const readings: IbPortReading[] = ports.map((p) => ({
+    ...EMPTY_READING,
+    // perfquery reads no PortInfo: the state is what this sweep's discovery saw.
+    portState: p.cabledNow ? PORT_ACTIVE : 1,
+  }));
+  const started = Date.now();
+  const results = await mapBounded([...byNode], concurrency, ([key, { lid, indexes }]) =>
+    queryTarget(
+      key.split('/')[0] as string,
+      async () => {
+        const numbers = indexes.map((i) => (ports[i] as IbPort).port);
+        const [extended, basic] = await Promise.all(
+          [true, false].map(async (x) =>
+            parsePerfquery(
+              await runTool(perfquery, perfqueryArgs(lid, numbers, x), { timeoutMs, signal, env, cwd }),
+            ),
+          ),
+        );
+        for (const block of [...(extended ?? []), ...(basic ?? [])]) {
+          const i = indexes.find((k) => (ports[k] as IbPort).port === block.port);
+          if (i === undefined) continue;
+          const r = readings[i] as IbPortReading;
+          if (block.extended) {
+            r.transmitBytes = block.transmitBytes;
+            r.receiveBytes = block.receiveBytes;
+            r.transmitPackets = block.transmitPackets;
+            r.receivePackets = block.receivePackets;
+          } else {
+            r.transmitWaitTicks = block.transmitWait;
+            const saturated = new Set(block.saturated);
+            r.errors = Object.fromEntries(
+              Object.entries(block.counters)
+                .filter(([name]) => !saturated.has(name))
+                .map(([name, v]) => [name, Number(v)]),
+            ) as IbPortReading['errors'];
+          }
+        }
+      },
+      undefined,
+    ),
+  );
+  return {
+    readings,
+    readAtMs: (started + Date.now()) / 2,
+    targets: results.map((r) => r.result),
+    mads: undefined,
+  };
+}
+
+/** A perfquery block's error counters; those its parser found saturated are left out. */
+export function perfqueryErrors(block: PerfqueryPort): PortErrorCounters {
+  const saturated = new Set(block.saturated);
+  return errorsByPerfqueryName((name) => {
+    const v = block.counters[name];
+    return v === undefined || saturated.has(name) ? undefined : Number(v);
+  });
+}

@@ -1,13 +1,15 @@
 import { tableFromIPC } from '@uwdata/flechette';
-import {
-  ERROR_COUNTER_KEYS,
-  ERROR_COUNTERS,
-  type ErrorCounterKey,
-  type ErrorCounterSpec,
-  errorCountersFrom,
-  type PortErrorCounters,
-} from '../../fabric/error-counters.ts';
+import { errorCountersFrom } from '../../fabric/error-counters.ts';
 import type { FabricSnapshot, FabricSource, PortSample } from '../../fabric/port-sample.ts';
+import {
+  bigToBytes,
+  type ColumnGetter,
+  errorReader,
+  fixedColumns,
+  type KeptFixedColumns,
+} from './arrow-columns.ts';
+
+export type { KeptFixedColumns } from './arrow-columns.ts';
 
 interface EmulatorPort {
   nodeGuid: string;
@@ -90,12 +92,6 @@ export function portSamplesFromEmulator(doc: EmulatorPortsDocument, wallClockMs?
   };
 }
 
-/** A 64-bit counter (native units) × unit → bytes, exact as `toBytes` is. */
-function bigToBytes(value: bigint, unitBytes: bigint): number {
-  return value <= MAX_EXACT ? Number(value) * Number(unitBytes) : Number(value * unitBytes);
-}
-const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER) / 8n;
-
 const ARROW_MEDIA_TYPE = 'application/vnd.apache.arrow.stream';
 
 /** The Arrow form's columns every port has (`GET /v1/ports?format=arrow`, the emulator's ports-arrow.ts). */
@@ -117,59 +113,6 @@ const ARROW_COLUMNS = [
   'RcvPkts',
   'XmitWait',
 ] as const;
-
-/** What a port's fixed columns decode to (the far end as the object the samples carry). */
-interface FixedColumns {
-  /** The stream's `fixed` metadata: the name its encoder gave these columns. */
-  name: string | undefined;
-  rows: number;
-  guid: ArrayLike<string>;
-  nodeName: ArrayLike<string>;
-  nodeType: ArrayLike<PortSample['nodeType']>;
-  portNumber: ArrayLike<number>;
-  lid: ArrayLike<number>;
-  rate: ArrayLike<number>;
-  remotes: PortSample['remote'][];
-}
-
-/**
- * A reader's kept fixed columns: the emulator encodes the columns that never change (GUIDs, names,
- * types, LIDs, rates, far ends) once and names them in each stream's metadata (`fixed`); a stream
- * that names the ones kept here is read without decoding them again (165,888 ports × 4 strings at
- * fat-tree-27648, and their far-end objects, every read).
- */
-export interface KeptFixedColumns {
-  columns?: FixedColumns | undefined;
-}
-
-function fixedColumns(
-  name: string | undefined,
-  rows: number,
-  get: <T>(name: string) => ArrayLike<T>,
-): FixedColumns {
-  const remoteGuid = get<string | null>('remoteNodeGuid');
-  const remoteName = get<string | null>('remoteNodeName');
-  const remotePort = get<number | null>('remotePortNumber');
-  const remotes: PortSample['remote'][] = new Array(rows);
-  for (let i = 0; i < rows; i++) {
-    const farGuid = remoteGuid[i];
-    remotes[i] =
-      farGuid === null || farGuid === undefined
-        ? null
-        : { nodeGuid: farGuid, nodeName: remoteName[i] as string, portNumber: remotePort[i] as number };
-  }
-  return {
-    name,
-    rows,
-    guid: get('nodeGuid'),
-    nodeName: get('nodeName'),
-    nodeType: get('nodeType'),
-    portNumber: get('portNumber'),
-    lid: get('lid'),
-    rate: get('rateGbps'),
-    remotes,
-  };
-}
 
 /**
  * The emulator's `/v1/ports` as an Arrow IPC stream, read into the same snapshot as the JSON form
@@ -208,7 +151,7 @@ export function portSamplesFromEmulatorArrow(
       throw new Error(`emulator /v1/ports Arrow stream lacks column "${name}" (or it is cut short)`);
   // Columns are decoded when read (the fixed ones not at all when kept).
   const decoded = new Map<string, ArrayLike<unknown>>();
-  const get = <T>(name: string): ArrayLike<T> => {
+  const get: ColumnGetter = <T>(name: string): ArrayLike<T> => {
     let column = decoded.get(name);
     if (column === undefined) {
       column = table.getChild(name).toArray() as ArrayLike<unknown>;
@@ -232,34 +175,7 @@ export function portSamplesFromEmulatorArrow(
   const rcvPkts = get<bigint>('RcvPkts');
   const xmitWait = get<bigint>('XmitWait');
   const unit = BigInt(dataUnitBytes);
-  // The error counters this stream has, found once: a port then reads only those columns (as
-  // errorCountersFrom would, by the emulator's name of each), not 27 name lookups per port.
-  const errorColumns: [ErrorCounterKey, ArrayLike<unknown>][] = [];
-  for (const key of ERROR_COUNTER_KEYS) {
-    const name = (ERROR_COUNTERS[key] as ErrorCounterSpec).emulator;
-    if (name !== undefined && names.has(name)) errorColumns.push([key, get(name)]);
-  }
-  // Most ports read the same error values as the port before (all idle): they share its object
-  // (samples are never changed once read) instead of 165,888 objects that live until the next read.
-  let last: PortErrorCounters | undefined;
-  const errorsAt = (i: number): PortErrorCounters => {
-    if (last !== undefined) {
-      let same = true;
-      for (let k = 0; k < errorColumns.length && same; k++) {
-        const [key, column] = errorColumns[k] as [ErrorCounterKey, ArrayLike<unknown>];
-        const v = column[i];
-        same = last[key] === (v === undefined || v === null ? undefined : Number(v));
-      }
-      if (same) return last;
-    }
-    const errors: PortErrorCounters = {};
-    for (const [key, column] of errorColumns) {
-      const v = column[i];
-      if (v !== undefined && v !== null) errors[key] = Number(v);
-    }
-    last = errors;
-    return errors;
-  };
+  const errorsAt = errorReader(names, get);
   const ports: PortSample[] = new Array(rows);
   for (let i = 0; i < rows; i++) {
     const rateGbps = rate[i] as number;

@@ -10,17 +10,9 @@ export interface MetricsServer {
 const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 export interface ScrapeRequest {
-  /**
-   * `GET /metrics?name[]=a&name[]=b`: only these metric families, when the collector can leave
-   * the others out (the fabric agent can; a store that reads 8 of its 13 port families asks for
-   * those). Absent: everything.
-   */
+  /** `GET /metrics?name[]=a&name[]=b`: only these families, where the collector can leave the others out. */
   names?: ReadonlySet<string>;
-  /**
-   * The scraper takes an Apache Arrow IPC stream (its `Accept` names
-   * `application/vnd.apache.arrow.stream`): the fabric agent then answers the port families it
-   * names in columns (fabric/port-arrow.ts) where it can, else text.
-   */
+  /** The scraper's `Accept` takes an Arrow IPC stream: the fabric agent may answer in columns. */
   arrow?: boolean;
 }
 
@@ -46,10 +38,8 @@ function isBinary(answer: unknown): answer is BinaryAnswer {
 }
 
 /**
- * Serves `GET /metrics` from a scrape function (text, text in chunks, or a binary form the scraper
- * asked for); every other path is 404.
- * Chunks are written as the socket drains, so a fabric's exposition (hundreds of megabytes at
- * 100k+ ports) is made while it is sent and never sits whole in memory.
+ * Serves `GET /metrics` from a scrape function (text, chunks, or a binary form the scraper asked
+ * for); other paths are 404. Chunks are written as the socket drains, never held whole.
  */
 export async function startMetricsServer(
   scrape: (request: ScrapeRequest) => Promise<string | Iterable<string | Uint8Array> | BinaryAnswer>,

@@ -30,11 +30,7 @@ export interface Lab {
   readonly dir: string;
   /** Environment under which a process sees this subnet as its local InfiniBand adapter. */
   readonly env: Readonly<Record<string, string>>;
-  /**
-   * Working directory for every process run under `env`: umad2sim writes a simulated sysfs
-   * (`sys-<pid>/`) into the current directory of each process it is preloaded into (on /dev/shm it
-   * costs ~3 ms a run, on disk 10–60 ms), and a killed process leaves it behind.
-   */
+  /** Working directory for every process run under `env`: umad2sim writes a simulated sysfs into it (on /dev/shm when there is one). */
   readonly cwd: string;
   /** OpenSM's `opensm-lfts.dump` (every switch's linear forwarding table), rewritten at each sweep. */
   readonly lftsDumpPath: string;

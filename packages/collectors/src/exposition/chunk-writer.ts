@@ -17,14 +17,14 @@ function writeUint(out: Buffer, pos: number, v: number): number {
 }
 
 /**
- * Exposition text written into buffers of about 1 MiB, so a fabric of 100k+ ports streams to the
- * socket without one giant string: full buffers wait in `ready` until the caller yields them
- * (`drain`). Hand-written because prom-client's per-label-set bookkeeping is too slow at fabric
- * size; the format is the same (text 0.0.4).
+ * Exposition text (0.0.4) in buffers of about 1 MiB, which wait in `ready` until drained, so a big
+ * fabric streams without one giant string. Hand-written: prom-client's bookkeeping is too slow here.
  */
 export class ChunkWriter {
   private out = Buffer.allocUnsafe(CHUNK_BYTES);
   private pos = 0;
+  /** The HELP and TYPE lines of the family begun, until its first sample writes them. */
+  private pendingHeader: string | null = null;
   /** Full buffers, ready to be sent. */
   ready: Buffer[] = [];
 
@@ -36,19 +36,20 @@ export class ChunkWriter {
     this.pos = 0;
   }
 
-  /** `# HELP` and `# TYPE` of a family. */
+  /** Begins a family: its `# HELP` and `# TYPE` are written before its first sample, if one comes. */
   header(name: string, type: 'counter' | 'gauge', help: string): void {
-    const text = `# HELP ${name} ${help}\n# TYPE ${name} ${type}\n`;
+    this.pendingHeader = `# HELP ${name} ${help}\n# TYPE ${name} ${type}\n`;
+  }
+
+  private writeHeader(text: string): void {
+    this.pendingHeader = null;
     this.room(Buffer.byteLength(text) + 16);
     this.pos += this.out.write(text, this.pos, 'utf8');
   }
 
-  /**
-   * One sample: the name, the label text (`{…} `, with its trailing space), the value (integers
-   * written digit by digit, others as Prometheus spells them, NaN included) and the timestamp
-   * (` 1795436257975`, or none).
-   */
+  /** One sample: name, label text (`{…} ` with its trailing space), value, and ` <ms>` timestamp or none. */
   sample(name: Buffer, labels: Buffer, value: number, timestamp: Buffer | null): void {
+    if (this.pendingHeader !== null) this.writeHeader(this.pendingHeader);
     // room for the name, labels, a value of at most 24 characters and the timestamp
     this.room(name.length + labels.length + 64);
     const out = this.out;

@@ -25,11 +25,7 @@ import {
 } from './edge-writers.ts';
 import type { PortLabels } from './port-exposition.ts';
 
-/**
- * The collector's rates at the edge (docs/metrics.md, "Rates at the edge"): per sweep, what the
- * views read, computed from exact deltas between two reads of each port and stamped with the
- * sweep's read time, so a store keeps them as they are instead of differentiating raw counters.
- */
+/** The rates at the edge (docs/metrics.md): per sweep, stamped with its read time, so a store keeps them as they are. */
 export const EDGE = {
   bytes: 'fabscope_link_data_bytes_per_second',
   packets: 'fabscope_link_packets_per_second',
@@ -166,10 +162,8 @@ const WRITERS: Record<string, EdgeWriter> = {
 };
 
 /**
- * Writes the edge families (those in `names`, or all) of the sweep for the ports of `labels`
- * (this collector's shard): each direction whose sending port is among them, keyed by that port as
- * the raw `fabscope_link_data_received_bytes_total` is; per port its error fields and resets; and
- * the summary of those directions. Every sample carries the sweep's read time.
+ * Writes the edge families (those in `names`, or all) for the ports of `labels`: each direction
+ * keyed by its sending port, each port's error fields and resets, and the directions' summary.
  */
 export function* edgeExpositionChunks(
   sweep: EdgeSweep,

@@ -47,14 +47,10 @@ export const denseWriter = (valuesOf: (d: Directions) => Float64Array): EdgeWrit
     const { out, written, labelOf, timestamp } = s;
     const values = valuesOf(s.d);
     const name = Buffer.from(family.name, 'latin1');
-    let header = false;
+    out.header(family.name, family.type, family.help);
     for (let w = 0; w < written.length; w++) {
       const v = values[written[w] as number] as number;
       if (Number.isNaN(v)) continue;
-      if (!header) {
-        out.header(family.name, family.type, family.help);
-        header = true;
-      }
       out.sample(name, labelOf[w] as Buffer, v, timestamp);
       if (out.ready.length > 0) yield* out.drain();
     }
@@ -63,14 +59,10 @@ export const denseWriter = (valuesOf: (d: Directions) => Float64Array): EdgeWrit
 export function* writeDirectionErrors(family: EdgeFamily, s: EdgeScrape): Generator<Buffer> {
   const { out, d, written, labelOf, timestamp } = s;
   const name = Buffer.from(family.name, 'latin1');
-  let header = false;
+  out.header(family.name, family.type, family.help);
   for (let w = 0; w < written.length; w++) {
     const k = written[w] as number;
     if (!(((d.write[k] as number) >> ERRORS_BIT) & 1)) continue;
-    if (!header) {
-      out.header(family.name, family.type, family.help);
-      header = true;
-    }
     out.sample(name, labelOf[w] as Buffer, d.errors[k] as number, timestamp);
   }
   yield* out.drain();
@@ -79,17 +71,13 @@ export function* writeDirectionErrors(family: EdgeFamily, s: EdgeScrape): Genera
 export function* writeCategories(family: EdgeFamily, s: EdgeScrape): Generator<Buffer> {
   const { out, d, written, labelOf, timestamp } = s;
   const name = Buffer.from(family.name, 'latin1');
-  let header = false;
+  out.header(family.name, family.type, family.help);
   for (let w = 0; w < written.length; w++) {
     const k = written[w] as number;
     const write = d.write[k] as number;
     if ((write & ((1 << CATEGORY_COUNT) - 1)) === 0) continue;
     CATEGORY_NAMES.forEach((category, c) => {
       if (!((write >> c) & 1)) return;
-      if (!header) {
-        out.header(family.name, family.type, family.help);
-        header = true;
-      }
       const label = withLabel(labelOf[w] as Buffer, `category="${category}"`);
       out.sample(name, label, d.categories[k * CATEGORY_COUNT + c] as number, timestamp);
     });
@@ -100,17 +88,13 @@ export function* writeCategories(family: EdgeFamily, s: EdgeScrape): Generator<B
 export function* writePortErrors(family: EdgeFamily, s: EdgeScrape): Generator<Buffer> {
   const { out, d, labels, timestamp } = s;
   const name = Buffer.from(family.name, 'latin1');
-  let header = false;
+  out.header(family.name, family.type, family.help);
   for (let i = 0; i < labels.ports.length; i++) {
     const si = labels.indices[i] as number;
     const write = d.portWrite[si] as number;
     if (write === 0) continue;
     ERROR_FIELDS.forEach((field, f) => {
       if (!((write >> f) & 1)) return;
-      if (!header) {
-        out.header(family.name, family.type, family.help);
-        header = true;
-      }
       const label = withLabel(labels.keyOf(i), `field="${field}"`);
       out.sample(name, label, d.portValues[si * ERROR_FIELDS.length + f] as number, timestamp);
     });
@@ -121,14 +105,10 @@ export function* writePortErrors(family: EdgeFamily, s: EdgeScrape): Generator<B
 export function* writeResets(family: EdgeFamily, s: EdgeScrape): Generator<Buffer> {
   const { out, labels, sweep, edge, timestamp } = s;
   const name = Buffer.from(family.name, 'latin1');
-  let header = false;
+  out.header(family.name, family.type, family.help);
   for (let i = 0; i < labels.ports.length; i++) {
     const resets = edge.resets(sweep.slots[labels.indices[i] as number] as number);
     if (resets === 0) continue;
-    if (!header) {
-      out.header(family.name, family.type, family.help);
-      header = true;
-    }
     out.sample(name, labels.keyOf(i), resets, timestamp);
   }
   yield* out.drain();

@@ -34,24 +34,17 @@ export function arrowFamilies(names: ReadonlySet<string> | undefined): PortFamil
 }
 
 /**
- * `GET /metrics?name[]=…` answered as one Apache Arrow IPC stream instead of exposition text, to a
- * scraper that asks for it (`Accept: application/vnd.apache.arrow.stream`; fabscope's embedded
- * store does, docs/metrics.md): a row per port of the collector's shard, the key labels as columns
- * (`node_guid`, `port`, `node_type`, `remote_node_type`), then one Float64 column per family asked
- * for, named as the family, NaN where the text leaves the series out (unknown). The schema's
- * metadata carries `fabric`, `ports` (the row count, so a stream cut after its schema is refused)
- * and `countersReadAtMs` where the source stamped its read. At fat-tree-27648 the text of one error
- * scrape is ~630 MB at ~160 bytes a sample, written and parsed line by line; this is 8 bytes a
- * value. The key columns change only with the ports, so they are encoded once and kept.
+ * `GET /metrics?name[]=…` as one Arrow IPC stream (docs/metrics.md): a row per port of the shard,
+ * the key labels as columns, then a Float64 column per family asked for, NaN where the text has
+ * no series. Metadata: `fabric`, `ports` (so a stream cut after its schema is refused),
+ * `countersReadAtMs`, and `keys`, which names the key columns: they are encoded once and kept
+ * while the ports stay.
  */
 export class PortArrowEncoder {
   private keyColumns: [string, Column<unknown>][] = [];
   /** The kept key columns' values per row: node GUID, port number, node type, far end's type. */
   private kept: { guids: string[]; ports: Uint16Array; types: string[]; remoteTypes: string[] } | null = null;
-  /**
-   * Names the key columns sent (`keys` in the metadata): this encoder and how many times it made
-   * them. A reader that kept the rows' ports for the same name skips reading the keys again.
-   */
+  /** `keys` in the metadata: a reader that kept the rows for the same name skips the keys. */
   private readonly instance = randomUUID();
   private keysVersion = 0;
 
@@ -124,10 +117,7 @@ export class PortArrowEncoder {
   }
 }
 
-/**
- * A column of a typed array: taken as it is, without a copy through a builder value by value
- * (flechette does that only when no type is given; an empty array still needs its type).
- */
+/** A typed array as a column without a copy (flechette copies when given a type; an empty one needs it). */
 function typedColumn(values: Float64Array | Uint16Array, type: DataType): Column<unknown> {
   return (
     values.length > 0 ? columnFromArray(values) : columnFromArray(values as never, type)

@@ -9,27 +9,16 @@ export interface PortFamily {
   type: 'counter' | 'gauge';
   help: string;
   value: (p: PortSample) => number;
-  /**
-   * `sender`: the series names the link direction arriving at this port — node_guid/port is the far
-   * (sending) end — and only cabled ports have it. `info`: the port's full description (names and
-   * far end). Default: the port's key.
-   */
+  /** `sender`: keyed by the far (sending) end, cabled ports only; `info`: the full description; default: the port's key. */
   labelledBy?: 'sender' | 'info';
-  /**
-   * One of the raw counters (and the gauges that only serve to rate them: the link rate, the
-   * XmitWait tick, the two Omni-Path gauges the error detail carries): the collector's rates at
-   * the edge (edge-exposition.ts) stand for them, so a collector may leave them out (`rawCounters`).
-   */
+  /** A raw counter, or a gauge that only serves to rate one: the edge rates stand for it (`rawCounters`). */
   raw?: true;
 }
 
 /**
- * The fabric agent's port series (docs/metrics.md). Every series is keyed by its port alone
- * (fabric, node_guid, port) plus the two node types the rules filter on; the names and the far
- * end are in one info series per port (`fabscope_port_info`), joined where a human reads them.
- * Prometheus copies, hashes and sorts each series' whole label set in every rule and query, so
- * the label set of the ~40 series per port is kept short (at fat-tree-6912, label-set copies
- * were half of Prometheus' allocations with both ends' names on every series).
+ * The fabric agent's port series (docs/metrics.md), keyed by the port alone plus the two node types
+ * the rules filter on; names and far end live in one info series per port, so that Prometheus
+ * copies short label sets in every rule and query.
  */
 export const PORT_FAMILIES: readonly PortFamily[] = [
   {
@@ -54,9 +43,7 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
     raw: true,
   },
   {
-    // The receive counter once more, keyed by the direction it measures (its sender's port): the
-    // recording rule takes max(tx at the sender, rx at the receiver) per direction by matching
-    // labels alone, instead of relabelling every port's series with label_replace each evaluation.
+    // Keyed by its sender's port, so a rule matches tx and rx of a direction without label_replace.
     name: 'fabscope_link_data_received_bytes_total',
     type: 'counter',
     help: 'Data octets received at the far end of the link direction whose sending port this series names',
@@ -136,11 +123,7 @@ function senderLabelText(fabric: string, p: PortSample, typeOf: ReadonlyMap<stri
   );
 }
 
-/**
- * `remote_node_type` is the far end's type, from the snapshot's own ports (absent when the far end
- * reports none or the port is not cabled): with both types on every series, a link direction's
- * kind (ISL or host link) and whether a port is cabled are known to PromQL by two short labels.
- */
+/** The port's key; `remote_node_type` (absent when uncabled or unknown) tells PromQL a link's kind. */
 function portLabelText(fabric: string, p: PortSample, typeOf: ReadonlyMap<string, string>): string {
   const remote = p.remote;
   return (
@@ -184,13 +167,11 @@ export class PortLabels {
     readonly typeOf: Map<string, string>,
   ) {
     this.fabric = escapeLabelValue(snapshot.fabric);
-    // Types seen in this snapshot (and, in `typeOf`, earlier ones): a far end whose read failed keeps
-    // its type, so the label does not flip to "" and back (a new series each time).
+    // Kept across snapshots: a far end whose read failed keeps its type, not a new series without it.
     for (const p of snapshot.ports) {
       typeOf.set(p.nodeGuid, p.nodeType);
       if (p.remote?.nodeType) typeOf.set(p.remote.nodeGuid, p.remote.nodeType);
     }
-    // A shard writes its own switch group's ports (shard.ts); the far ends' types come from all.
     const all = snapshot.ports;
     const indices: number[] = [];
     for (let i = 0; i < all.length; i++) {
@@ -199,12 +180,6 @@ export class PortLabels {
     }
     this.indices = Int32Array.from(indices);
     this.ports = indices.length === all.length ? all : indices.map((i) => all[i] as PortSample);
-  }
-
-  /** Whether a port of the snapshot belongs to this collector's shard. */
-  inShard(p: PortSample): boolean {
-    const shard = this.shard;
-    return !shard || shard.count <= 1 || shardOfPort(p, shard.count) === shard.index;
   }
 
   /** Key labels (`{fabric,node_guid,port,node_type[,remote_node_type]} `) of the i-th of `ports`. */
@@ -240,9 +215,8 @@ export class PortLabels {
 }
 
 /**
- * Writes the port series of `families` for the ports of `labels`. Values that are unknown (NaN)
- * are left out: absent, never 0. Counters carry the time they were read at (port-sample.ts
- * countersReadAtMs); gauges do not, so Prometheus still marks them stale when a port disappears.
+ * Writes the port series of `families` for the ports of `labels`; unknown (NaN) values are left
+ * out. Counters carry their read time; gauges do not, so Prometheus marks them stale when a port goes.
  */
 export function* writePortFamilies(
   labels: PortLabels,
@@ -256,33 +230,25 @@ export function* writePortFamilies(
     const { value } = family;
     const timestamp = family.type === 'counter' ? counterTimestamp : null;
     const name = Buffer.from(family.name, 'latin1');
+    out.header(family.name, family.type, family.help);
     const labelOf =
       family.labelledBy === 'info'
         ? (i: number) => labels.infoOf(i)
         : family.labelledBy === 'sender'
           ? (i: number) => labels.senderOf(i)
           : (i: number) => labels.keyOf(i);
-    let header = false;
     for (let i = 0; i < ports.length; i++) {
       const v = value(ports[i] as PortSample);
       if (!Number.isFinite(v)) continue;
       const label = labelOf(i);
       if (!label) continue;
-      if (!header) {
-        out.header(family.name, family.type, family.help);
-        header = true;
-      }
       out.sample(name, label, v, timestamp);
       if (out.ready.length > 0) yield* out.drain();
     }
   }
 }
 
-/**
- * Writes the port series of a snapshot (the families in `names`, or all; the ports of `shard`, or
- * all) as exposition text into buffers of about 1 MiB, so a fabric of 100k+ ports streams to the
- * socket without one giant string. Values that are unknown (NaN) are left out: absent, never 0.
- */
+/** A snapshot's port series (those in `names`, the ports of `shard`) as exposition text in ~1 MiB buffers. */
 export function* portExpositionChunks(
   snapshot: FabricSnapshot,
   names?: ReadonlySet<string>,

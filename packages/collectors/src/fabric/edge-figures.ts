@@ -59,9 +59,8 @@ const computed = new WeakMap<EdgeSweep, Directions>();
 const nan = (v: number | null) => (v === null ? Number.NaN : v);
 
 /**
- * Every direction of the sweep — each cabled port's outgoing one, and the incoming one of a port
- * whose far end is not in the read — and where it leaves and enters; the figures are computed
- * later, for the directions a collector writes (computeFigures).
+ * Every direction of the sweep (each cabled port's outgoing one, and the incoming one of a port
+ * whose far end is not in the read) and where it leaves and enters; no figures yet.
  */
 export function directionsOf(sweep: EdgeSweep, edge: EdgeRates): Directions {
   const done = computed.get(sweep);
@@ -115,11 +114,7 @@ export function directionsOf(sweep: EdgeSweep, edge: EdgeRates): Directions {
   return d;
 }
 
-/**
- * The figures of the directions and ports a collector writes (its shard's), once per sweep
- * however many scrapes ask: which sparse series to write is decided here, against the sweep
- * before.
- */
+/** The figures of the directions and ports a collector writes, once per sweep however many scrapes ask. */
 export function computeFigures(
   d: Directions,
   sweep: EdgeSweep,

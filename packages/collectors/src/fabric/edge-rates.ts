@@ -21,10 +21,7 @@ export const ERROR_GAUGE_KEYS = ERROR_COUNTER_KEYS.filter((k) => ERROR_COUNTERS[
 /** Sparse series per port (its error fields) and per direction (the six categories, the error sum). */
 export const PORT_SPARSE = ERROR_COUNTER_KEYS.length;
 export const DIRECTION_SPARSE = 7;
-/**
- * Sweeps a sparse series goes on being written at its idle value (0) after it was last off it:
- * a store reading its newest sample sees the return to idle, even having missed a scrape or two.
- */
+/** Sweeps a sparse series is still written at its idle value after leaving it, so a store that missed a scrape sees the return. */
 export const SPARSE_TAIL = 3;
 
 /** Data, packets and XmitWait, then the error counters: what a port's reading keeps. */
@@ -38,11 +35,7 @@ export interface EdgeSweep {
   timeMs: number;
   /** Seconds since the previous sweep, when that one read the source; null otherwise. */
   intervalSeconds: number | null;
-  /**
-   * Per port of the snapshot: its rates since the previous sweep, or null — a gap: its first
-   * reading, a counter that went backwards (reset, clear), or a sweep it missed (the read failed,
-   * or the port was not in it). Never an extrapolation.
-   */
+  /** Per port: its rates since the previous sweep, or null for a gap (first reading, reset, missed sweep). */
   rates: (PortRateReading | null)[];
   /** Per port of the snapshot: the snapshot index of the port at the far end of its cable, -1 when not in it. */
   remoteIndex: Int32Array;
@@ -76,13 +69,9 @@ function readings(p: PortSample, out: Float64Array): Float64Array {
 const scratch = new Float64Array(FIELDS);
 
 /**
- * The collector's memory of each port's previous reading, and the rates of every sweep from it:
- * exact deltas between two consecutive reads of the same port (counter-rate.ts of
- * @fabscope/topology, shared with the API's embedded store): a counter that went backwards makes
- * the port's sweep a gap (and counts a reset), a saturated 32-bit counter is unknown, a data rate
- * above 1.5 × the link's is unknown, and a port whose previous reading is not from the sweep
- * before (a failed read, a port missing from a read) has a gap — never a rate spread over two
- * sweeps or extrapolated.
+ * Each port's previous reading, and every sweep's rates from it: exact deltas between two
+ * consecutive reads (topology's `counterRate`). A reset, a saturated counter, a spike or a missed
+ * sweep is a gap, never a rate spread over two sweeps.
  */
 export class EdgeRates {
   private readonly slotOfKey = new Map<string, number>();
@@ -91,22 +80,14 @@ export class EdgeRates {
   private lastTime = new Float64Array(0);
   private values = new Float64Array(0);
   private resetCount = new Float64Array(0);
-  /**
-   * Per slot and sparse series (edge-exposition.ts): how many more sweeps its idle value is
-   * written after it was last off idle (SPARSE_TAIL, then nothing) — of the port's error fields
-   * (PORT_SPARSE per slot) and of the direction it sends (DIRECTION_SPARSE per slot).
-   */
+  /** Per slot and sparse series: sweeps its idle value is still written (PORT_SPARSE, DIRECTION_SPARSE per slot). */
   portTail = new Uint8Array(0);
   directionTail = new Uint8Array(0);
   private sweepNumber = 0;
   private last: EdgeSweep | null = null;
   /** The previous successful sweep's time and number. */
   private previous: { timeMs: number; number: number } | null = null;
-  /**
-   * What update derives from the ports' order alone, for the snapshot layout it was made from
-   * (FabricSnapshot.layout) and the ports this collector keeps: at 165,888 ports the keys' lookups
-   * were most of a sweep's work, four times per read with the demo's four shards.
-   */
+  /** What `update` derives from the ports' order alone, kept while the snapshot's layout stays. */
   private byLayout: {
     layout: object;
     mine: ((p: PortSample) => boolean) | undefined;
@@ -162,8 +143,7 @@ export class EdgeRates {
       const slot = this.slotOfKey.get(`${remote.nodeGuid}/${remote.portNumber}`);
       if (slot !== undefined && slot < indexOfSlot.length) remoteIndex[i] = indexOfSlot[slot] as number;
     }
-    // A collector of one shard keeps and rates only its own ports and their far ends (a shared
-    // read of the whole fabric, as the demo's shards make, holds every other shard's too).
+    // A shard's collector rates only its own ports and their far ends, even from a shared read.
     const wanted = new Uint8Array(n).fill(mine ? 0 : 1);
     if (mine) {
       for (let i = 0; i < n; i++) {
@@ -177,9 +157,8 @@ export class EdgeRates {
   }
 
   /**
-   * The sweep of `snapshot`, read at `timeMs` (of the ports `mine` says, and their far ends; all
-   * without it). The same read again (several scrapes of one snapshot, shards sharing a read) is
-   * the same sweep, not a new one with no time passed.
+   * The sweep of `snapshot`, read at `timeMs`, for the ports `mine` says and their far ends. The
+   * same read again is the same sweep, not a new one with no time passed.
    */
   update(snapshot: FabricSnapshot, timeMs: number, mine?: (p: PortSample) => boolean): EdgeSweep {
     const last = this.last;

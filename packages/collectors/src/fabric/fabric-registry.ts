@@ -15,17 +15,13 @@ export interface FabricCollectorOptions {
   timeoutMs?: number;
   /** Expose only this shard's switch group (`collect fabric --shard K/N`); all ports by default. */
   shard?: Shard | undefined;
-  /**
-   * Whether an unfiltered scrape carries the raw counters (and the gauges that only serve to rate
-   * them) beside the rates at the edge: `auto` (default) up to RAW_COUNTERS_AUTO_PORTS ports of the
-   * read, off beyond. A scrape naming families (`name[]`) gets what it names either way.
-   */
+  /** Whether an unfiltered scrape carries the raw counters beside the edge rates; `auto`: up to RAW_COUNTERS_AUTO_PORTS ports. */
   rawCounters?: boolean | 'auto' | undefined;
   /** Thresholds and weights of the PM categories the edge writes (opafm's defaults). */
   pmThresholds?: PmThresholdConfig | undefined;
 }
 
-/** `rawCounters: 'auto'`: the raw counters are on up to this many ports in a read (fat-tree-1152 has 4,608). */
+/** `rawCounters: 'auto'`: the raw counters are on up to this many ports in a read. */
 export const RAW_COUNTERS_AUTO_PORTS = 20_000;
 
 /** When a read whose source did not stamp it happened: the first collector to see it decides (shards share reads). */
@@ -38,21 +34,14 @@ export interface FabricRegistry {
   scrape: (request?: ScrapeRequest) => Promise<string>;
   /** The same, in chunks of bytes and text, for fabrics too large for one string (100k+ ports). */
   scrapeChunks: (request?: ScrapeRequest) => Promise<Iterable<string | Uint8Array>>;
-  /**
-   * What `/metrics` serves (startMetricsServer): the chunks, or — to a scraper that takes Arrow and
-   * names only port families (the embedded store) — those families as one Arrow IPC stream.
-   */
+  /** What `/metrics` serves: the chunks, or the port families named as one Arrow IPC stream to a scraper that takes it. */
   answer: (request?: ScrapeRequest) => Promise<Iterable<string | Uint8Array> | BinaryAnswer>;
 }
 
 /**
- * The fabric agent's registry. The source is read once per scrape, inside the scrape (a sweep);
- * the collector keeps each port's previous reading and exposes the rates between the two (its
- * rates at the edge, edge-exposition.ts) and, where asked or small enough, the raw monotonic
- * totals in bytes and packets.
- * When the source fails, port series are absent (so they go stale) and `fabscope_fabric_source_up` is 0.
- * Sources that query many targets (switches, ports) also report each target's duration and
- * errors/timeouts; the ports of a failed target are absent while the others are exposed.
+ * The fabric agent's registry: the source is read inside each scrape (a sweep), and exposed as
+ * the rates since the previous read and, where asked or small enough, the raw counters. A failed
+ * read leaves the port series absent (stale) and `fabscope_fabric_source_up` 0.
  */
 export function createFabricRegistry(options: FabricCollectorOptions): FabricRegistry {
   const { source, timeoutMs = 10_000 } = options;
@@ -63,11 +52,9 @@ export function createFabricRegistry(options: FabricCollectorOptions): FabricReg
 
   const edge = new EdgeRates();
   /**
-   * Reads not yet folded into the edge rates, oldest first (at most two: an older one counts as a
-   * missed sweep). A scrape that writes the rates at the edge folds them in order; one that does
-   * not (the embedded store's Arrow scrape) leaves them, so a collector only the embedded store
-   * reads never computes rates nobody asks for (at fat-tree-27648 a quarter of its CPU), while one
-   * Prometheus scrapes too still rates each read against the one before it.
+   * Reads not yet folded into the edge rates, oldest first (at most two; an older one is a missed
+   * sweep). Only a scrape that writes the edge rates folds them, so an Arrow-only reader never pays
+   * for rates nobody asks for.
    */
   const unfolded: { snapshot: FabricSnapshot; readAt: number }[] = [];
   const shard = options.shard;

@@ -38,11 +38,7 @@ export interface TargetResult {
   outcome: 'ok' | 'error' | 'timeout';
 }
 
-/**
- * Queries one target and says how it went: `ok` with the value, or `timeout` (the tool was killed)
- * or `error` (it failed, or its answer did not parse) with `fallback`; one target's failure never
- * fails the read of the others.
- */
+/** Queries one target and says how it went (`ok`, `timeout`, `error` with `fallback`): one target's failure never fails the others. */
 export async function queryTarget<T>(
   target: string,
   query: () => Promise<T>,
@@ -86,22 +82,13 @@ export interface FabricSnapshot {
   fabric: string;
   fabricType: string;
   ports: PortSample[];
-  /**
-   * Wall-clock time (ms) the counters were read at, where the source knows it: the counter series
-   * carry it as their sample timestamp, so a rate over them is exact however late the scrape was
-   * served (on a loaded host the gap between Prometheus' scrape timestamp and the read varies by
-   * hundreds of ms, a few per cent of a 5 s rate). Absent: the scraper stamps them.
-   */
+  /** When the counters were read (Unix ms), if the source knows: their sample timestamp, so rates are exact however late the scrape. */
   countersReadAtMs?: number;
   /** Per-target outcomes, for sources that query many targets; the ports of failed targets are absent. */
   targets?: TargetResult[];
   /** MADs of this read, for sources that send them (the InfiniBand reader). */
   mads?: { sent: number; retries: number; failedPorts: number };
-  /**
-   * Where the source knows it: an object that stays the same from read to read while the ports
-   * and their order do (keys and far ends). What a reader derives from the order alone (the edge
-   * rates' slots and far ends) is kept while it is the same object, not looked up port by port.
-   */
+  /** An object that stays the same while the ports, their order and far ends do: what is derived from the order is kept with it. */
   layout?: object;
 }
 

@@ -21,10 +21,8 @@ export interface HostCollector {
 }
 
 /**
- * The host agent: InfiniBand/Omni-Path ports from sysfs, network interfaces, CPU and memory,
- * under node_exporter's metric names. Everything is read inside scrape(); there are no timers.
- * A file that cannot be read counts in `fabscope_host_read_errors_total{path}` and the scrape
- * goes on without that value.
+ * The host agent: sysfs InfiniBand ports, network interfaces, CPU and memory under node_exporter's
+ * names, read inside scrape(). An unreadable file counts in `fabscope_host_read_errors_total{path}`.
  */
 export function createHostCollector(options: HostCollectorOptions = {}): HostCollector {
   const sysfs = options.sysfs ?? '/sys';

@@ -31,10 +31,8 @@ export interface FixedColumns {
 }
 
 /**
- * A reader's kept fixed columns: the emulator encodes the columns that never change (GUIDs, names,
- * types, LIDs, rates, far ends) once and names them in each stream's metadata (`fixed`); a stream
- * that names the ones kept here is read without decoding them again (165,888 ports × 4 strings at
- * fat-tree-27648, and their far-end objects, every read).
+ * A reader's kept fixed columns (GUIDs, names, types, LIDs, rates, far ends): a stream whose
+ * `fixed` metadata names the ones kept is read without decoding them again.
  */
 export interface KeptFixedColumns {
   columns?: FixedColumns | undefined;

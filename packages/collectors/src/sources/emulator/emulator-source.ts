@@ -45,9 +45,8 @@ function toBytes(value: string, unitBytes: bigint): number {
 const WALL_CLOCK_TOLERANCE_MS = 60_000;
 
 /**
- * The emulator's `/v1/ports` document as a snapshot. `wallClockMs` (now, when read live): if the
- * emulator's clock runs on wall time (the demo's does), its time stamps the counters; an emulator
- * stepped by hand (tests from t = 0) leaves the stamping to the scraper.
+ * The emulator's `/v1/ports` document as a snapshot. Its time stamps the counters when it is
+ * within reach of `wallClockMs`; an emulator stepped by hand leaves the stamping to the scraper.
  */
 export function portSamplesFromEmulator(doc: EmulatorPortsDocument, wallClockMs?: number): FabricSnapshot {
   if (!Array.isArray(doc.ports) || !Number.isInteger(doc.dataUnitBytes) || doc.dataUnitBytes < 1) {
@@ -212,10 +211,8 @@ export function portSamplesFromEmulatorArrow(
 }
 
 /**
- * Whether a fetch failed on a kept-alive connection the server had closed meanwhile, before any
- * answer: the server closes an idle connection after its keep-alive timeout (5 s in Node), and a
- * process whose event loop was busy longer than that (parsing a 27,648-host read) sends its next
- * request on the closed socket — ECONNRESET at once. Asking again on a new connection is safe (a GET).
+ * Whether a fetch failed, before any answer, on a kept-alive connection the server had closed
+ * while this event loop was busy; asking again on a new connection is safe (a GET).
  */
 function closedConnection(error: unknown): boolean {
   const cause = (error as { cause?: { code?: string } } | null)?.cause;

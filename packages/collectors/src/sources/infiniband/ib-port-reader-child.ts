@@ -23,10 +23,8 @@ export type FromChild =
     };
 
 /**
- * The port reader's child process: opens the adapter's umad port, then answers the parent's
- * `sweep` requests one at a time (each blocks this process's event loop until done, which is why
- * it is a process of its own). Exits when the parent says `close` or goes away. The CLI runs it
- * under a hidden subcommand; `ib-port-reader-main.ts` runs it alone.
+ * The port reader's child: opens the umad port and answers the parent's sweeps one at a time (a
+ * sweep blocks its event loop, hence a process). Exits on `close` or when the parent goes away.
  */
 export function runIbPortReaderChild(): void {
   const send = process.send?.bind(process);

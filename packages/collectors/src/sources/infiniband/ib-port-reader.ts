@@ -41,11 +41,7 @@ export interface IbPortSweep {
 }
 
 export interface IbPortReader {
-  /**
-   * Reads PortInfo, PortCounters and PortCountersExtended of every target in one sweep. Reads run
-   * one at a time; an aborted read rejects at once (the sweep under way still finishes in the
-   * child before the next one starts).
-   */
+  /** Reads every target in one sweep, one read at a time; an aborted read rejects at once. */
   read(targets: readonly IbPortTarget[], signal?: AbortSignal): Promise<IbPortSweep>;
   /** Stops the child (SIGKILL after 2 s) and removes its working directory. */
   close(): Promise<void>;

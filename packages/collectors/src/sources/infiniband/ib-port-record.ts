@@ -1,8 +1,6 @@
 /**
- * One port's answers as the reader's child process hands them to the parent: a fixed record of
- * RECORD_SIZE bytes per target (165,888 ports are 15 MB, not 50 MB of JSON), written by the
- * sweeper and read back into an IbPortReading by the parent. Big-endian, as on the wire: the
- * PortCountersExtended counters are copied as they came.
+ * One port's answers as the reader's child hands them to the parent: a fixed big-endian record of
+ * RECORD_SIZE bytes per target, far smaller than JSON, read back into an IbPortReading.
  */
 import type { PortCountersError } from './ib-pm-counters.ts';
 import { linkSpeedName, linkWidthLanes } from './ib-port-info.ts';

@@ -14,11 +14,8 @@ const lanesOf = (port: IbPort, reading: IbPortReading) =>
   reading.linkWidthActive ?? (port.width ? Number.parseInt(port.width, 10) : Number.NaN);
 
 /**
- * Length of one PortXmitWait tick. The IBTA counts it in symbol times — the time one byte takes on
- * one lane (4 ns at SDR) — times PortSamplesControl.Tick + 1; in one symbol time the port moves one
- * byte per lane. fabscope takes Tick = 0 (the base interval), so a tick is `lanes` bytes at the
- * port's data rate. Vendors use other multipliers (NVIDIA's ibdiagnet manual: Switch-IB reports
- * Tick 31, Quantum counts every 8 bytes); reading PortSamplesControl per device is not done yet.
+ * Length of one PortXmitWait tick: the IBTA counts symbol times (one byte per lane) × (Tick + 1);
+ * with Tick = 0 a tick is `lanes` bytes at the data rate. PortSamplesControl is not read per device.
  */
 export function xmitWaitTickSeconds(lanes: number, dataBytesPerSecond: number): number {
   return Number.isFinite(lanes) && lanes > 0 && dataBytesPerSecond > 0
@@ -37,10 +34,8 @@ function dataBytesPerSecond(port: IbPort, reading: IbPortReading): number {
 const big = (v: bigint | null) => (v === null ? Number.NaN : Number(v));
 
 /**
- * One port's sample; a counter not read is NaN (unknown), never 0. Its link is up when its PortInfo
- * says Active; when PortInfo did not answer, the far end's state in the same sweep decides (after a
- * cable is pulled, MADs to the far switch often fail until the SM re-routes around it, and a link is
- * down when either end says so), then whether discovery last saw the cable.
+ * One port's sample; a counter not read is NaN, never 0. The link is up when PortInfo says Active;
+ * without PortInfo the far end's state decides (MADs often fail after a pull), then discovery.
  */
 export function portSample(port: IbPort, reading: IbPortReading, farEnd: number | null = null): PortSample {
   const rate = dataBytesPerSecond(port, reading);
@@ -64,11 +59,7 @@ export function portSample(port: IbPort, reading: IbPortReading, farEnd: number 
   };
 }
 
-/**
- * PortCounters' error counters by their perfquery names, as a MAD read them. A basic (16/8/4-bit)
- * counter stuck at its maximum has saturated: what it counts since is unknown, so it is left out,
- * not frozen.
- */
+/** PortCounters' error counters by perfquery name; a saturated one is unknown, so left out. */
 export function ibErrors(counters: Readonly<Record<string, number>>): PortErrorCounters {
   return errorsByPerfqueryName((name) => {
     const v = counters[name];

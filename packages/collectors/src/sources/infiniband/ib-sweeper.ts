@@ -17,10 +17,8 @@ export interface SweepOutcome {
 }
 
 /**
- * Reads PortInfo, PortCounters and PortCountersExtended of every target port in a window of MADs
- * (ib-sweep-window.ts). Once per LID, until answered, it also asks the SMA for its port 0
- * PortInfo (which speed fields count) and the PMA for its ClassPortInfo (whether PortXmitWait
- * counts). Synchronous: it runs in the reader's child.
+ * Reads PortInfo, PortCounters and PortCountersExtended of every target, and once per LID its
+ * capability masks. Synchronous: it runs in the reader's child.
  */
 export class IbSweeper {
   readonly #channel: MadChannel;

@@ -62,12 +62,9 @@ async function readMad(mad: IbPortReader, ports: readonly IbPort[], signal: Abor
 }
 
 /**
- * A live InfiniBand subnet read with its own management interfaces: `ibnetdiscover -p` finds every
- * switch and CA port, its LID and its cable (names are the NodeDescriptions); then every port once
- * known to be cabled — switch and host ports alike — is read by LID: PortInfo (state, width,
- * speed), PortCounters (errors, XmitWait) and PortCountersExtended (64-bit data and packets). A
- * cable that goes down stays in the answer with `linkUp: false` (its far end as last seen); a port
- * never cabled is not there. Rates are against the data rate after encoding.
+ * A live InfiniBand subnet: `ibnetdiscover -p` finds the ports, LIDs and cables, then every port
+ * once seen cabled is read by LID (PortInfo, PortCounters, PortCountersExtended). A cable that goes
+ * down stays with `linkUp: false`; a port never cabled is not there.
  */
 export function infinibandSource(options: InfinibandSourceOptions = {}): FabricSource & {
   close(): Promise<void>;

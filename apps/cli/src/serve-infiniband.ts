@@ -21,12 +21,9 @@ export interface RunningInfinibandServe {
 }
 
 /**
- * `FABSCOPE_FABRIC=infiniband fabscope serve`: the local InfiniBand subnet, nothing prepared by
- * hand — the topology from discovery (`ibnetdiscover -p`: names are the NodeDescriptions), the
- * routes from the subnet manager's forwarding tables (FABSCOPE_LFTS, by default every switch's
- * table read with `dump_fts`), the counters and port states by MADs from an in-process collector
- * that the embedded store scrapes (or, with PROMETHEUS_URL, that Prometheus scrapes on
- * FABSCOPE_COLLECTOR_PORT). Run under `ibsim-run`, it reads a simulated subnet exactly as hardware.
+ * `FABSCOPE_FABRIC=infiniband fabscope serve`: the local subnet as discovered (`ibnetdiscover -p`),
+ * routed by the subnet manager's tables (`dump_fts` unless FABSCOPE_LFTS), read by MADs from an
+ * in-process collector. Under `ibsim-run` it reads a simulated subnet exactly as hardware.
  */
 export async function serveInfiniband(
   config: ApiConfig,

@@ -67,7 +67,7 @@ export const FABRIC_SOURCES = {
 export type FabricSourceName = keyof typeof FABRIC_SOURCES;
 
 /** Opens the source named by `--source`: the one place a source is chosen. */
-export function openFabricSource(
+export async function openFabricSource(
   name: string | undefined,
   settings: FabricSourceSettings,
 ): Promise<OpenedFabricSource> {

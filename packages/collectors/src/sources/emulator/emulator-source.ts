@@ -44,6 +44,15 @@ function toBytes(value: string, unitBytes: bigint): number {
 /** How far the emulator's clock may be from the wall clock and still stamp its counters. */
 const WALL_CLOCK_TOLERANCE_MS = 60_000;
 
+/** The emulator's time as the counters' read time, when it runs on the wall clock. */
+function readStamp(timeMs: number, wallClockMs: number | undefined): { countersReadAtMs?: number } {
+  const onWallClock =
+    wallClockMs !== undefined &&
+    Number.isFinite(timeMs) &&
+    Math.abs(timeMs - wallClockMs) <= WALL_CLOCK_TOLERANCE_MS;
+  return onWallClock ? { countersReadAtMs: Math.round(timeMs) } : {};
+}
+
 /**
  * The emulator's `/v1/ports` document as a snapshot. Its time stamps the counters when it is
  * within reach of `wallClockMs`; an emulator stepped by hand leaves the stamping to the scraper.
@@ -79,16 +88,7 @@ export function portSamplesFromEmulator(doc: EmulatorPortsDocument, wallClockMs?
       ),
     }),
   );
-  const onWallClock =
-    wallClockMs !== undefined &&
-    Number.isFinite(doc.timeMs) &&
-    Math.abs(doc.timeMs - wallClockMs) <= WALL_CLOCK_TOLERANCE_MS;
-  return {
-    fabric: doc.fabric,
-    fabricType: doc.fabricType,
-    ports,
-    ...(onWallClock ? { countersReadAtMs: Math.round(doc.timeMs) } : {}),
-  };
+  return { fabric: doc.fabric, fabricType: doc.fabricType, ports, ...readStamp(doc.timeMs, wallClockMs) };
 }
 
 const ARROW_MEDIA_TYPE = 'application/vnd.apache.arrow.stream';
@@ -196,18 +196,8 @@ export function portSamplesFromEmulatorArrow(
       errors: errorsAt(i),
     };
   }
-  const onWallClock =
-    wallClockMs !== undefined &&
-    Number.isFinite(timeMs) &&
-    Math.abs(timeMs - wallClockMs) <= WALL_CLOCK_TOLERANCE_MS;
-  return {
-    fabric,
-    fabricType,
-    ports,
-    // The kept fixed columns: the same object while the emulator's ports and far ends stay.
-    layout: fixed,
-    ...(onWallClock ? { countersReadAtMs: Math.round(timeMs) } : {}),
-  };
+  // The kept fixed columns: the same object while the emulator's ports and far ends stay.
+  return { fabric, fabricType, ports, layout: fixed, ...readStamp(timeMs, wallClockMs) };
 }
 
 /**

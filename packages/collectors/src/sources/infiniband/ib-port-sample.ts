@@ -15,7 +15,8 @@ const lanesOf = (port: IbPort, reading: IbPortReading) =>
 
 /**
  * Length of one PortXmitWait tick: the IBTA counts symbol times (one byte per lane) × (Tick + 1);
- * with Tick = 0 a tick is `lanes` bytes at the data rate. PortSamplesControl is not read per device.
+ * with Tick = 0 a tick is `lanes` bytes at the data rate. Vendors use other multipliers (NVIDIA's
+ * ibdiagnet manual); PortSamplesControl is not read per device yet.
  */
 export function xmitWaitTickSeconds(lanes: number, dataBytesPerSecond: number): number {
   return Number.isFinite(lanes) && lanes > 0 && dataBytesPerSecond > 0

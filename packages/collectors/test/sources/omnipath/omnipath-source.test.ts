@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFabricRegistry, mapBounded, omnipathSource, parseOpaTargets } from '../../../src/index.ts';
 import { described, FIXTURES, find, samples, value } from '../../helpers.ts';
 
@@ -72,14 +72,20 @@ describe('bounded concurrency', () => {
   it('never runs more than the limit at once and keeps the order of results', async () => {
     let running = 0;
     let peak = 0;
-    const results = await mapBounded([5, 1, 4, 2, 3, 0], 2, async (ms) => {
-      running++;
-      peak = Math.max(peak, running);
-      await new Promise((resolve) => setTimeout(resolve, ms * 3));
-      running--;
-      return ms * 10;
-    });
-    expect(peak).toBe(2);
-    expect(results).toEqual([50, 10, 40, 20, 30, 0]);
+    vi.useFakeTimers();
+    try {
+      const done = mapBounded([5, 1, 4, 2, 3, 0], 2, async (ms) => {
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((resolve) => setTimeout(resolve, ms * 3));
+        running--;
+        return ms * 10;
+      });
+      await vi.runAllTimersAsync();
+      expect(peak).toBe(2);
+      expect(await done).toEqual([50, 10, 40, 20, 30, 0]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

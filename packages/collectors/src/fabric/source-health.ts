@@ -18,59 +18,50 @@ export class SourceHealth {
   constructor(registry: Registry, source: string) {
     this.source = source;
     const registers = [registry];
-    const bySource = { labelNames: ['source'], registers };
-    const byTarget = { labelNames: ['source', 'target'], registers };
-    this.sourceUp = new Gauge({
-      name: 'fabscope_fabric_source_up',
-      help: '1 when the last read of the fabric source succeeded',
-      ...bySource,
-    });
-    this.duration = new Gauge({
-      name: 'fabscope_fabric_source_read_duration_seconds',
-      help: 'Time the last read of the fabric source took',
-      ...bySource,
-    });
-    this.errors = new Counter({
-      name: 'fabscope_fabric_source_errors_total',
-      help: 'Failed reads of the fabric source',
-      ...bySource,
-    });
+    const gauge = (name: string, help: string, labelNames = ['source']) =>
+      new Gauge({ name, help, labelNames, registers });
+    const counter = (name: string, help: string, labelNames = ['source']) =>
+      new Counter({ name, help, labelNames, registers });
+    const byTarget = ['source', 'target'];
+    this.sourceUp = gauge('fabscope_fabric_source_up', '1 when the last read of the fabric source succeeded');
+    this.duration = gauge(
+      'fabscope_fabric_source_read_duration_seconds',
+      'Time the last read of the fabric source took',
+    );
+    this.errors = counter('fabscope_fabric_source_errors_total', 'Failed reads of the fabric source');
     this.errors.inc({ source }, 0);
-    this.targetUp = new Gauge({
-      name: 'fabscope_fabric_target_up',
-      help: '1 when the last query of this target (switch or port) succeeded',
-      ...byTarget,
-    });
-    this.targetDuration = new Gauge({
-      name: 'fabscope_fabric_target_collect_duration_seconds',
-      help: 'Time the last query of this target took',
-      ...byTarget,
-    });
-    this.targetErrors = new Counter({
-      name: 'fabscope_fabric_target_errors_total',
-      help: 'Queries of this target that failed',
-      ...byTarget,
-    });
-    this.targetTimeouts = new Counter({
-      name: 'fabscope_fabric_target_timeouts_total',
-      help: 'Queries of this target that timed out',
-      ...byTarget,
-    });
-    this.madsSent = new Counter({
-      name: 'fabscope_fabric_mads_sent_total',
-      help: 'Management datagrams sent to read the fabric (InfiniBand: PortInfo, PortCounters, PortCountersExtended)',
-      ...bySource,
-    });
-    this.madRetries = new Counter({
-      name: 'fabscope_fabric_mad_retries_total',
-      help: 'MADs sent again after no answer within the timeout (what perfquery reports as "_do_madrpc: recv failed")',
-      ...bySource,
-    });
-    this.portsUnread = new Gauge({
-      name: 'fabscope_fabric_ports_unread',
-      help: 'Ports of the last read with an attribute that did not answer after every retry (their counters are absent, not 0)',
-      ...bySource,
-    });
+    this.targetUp = gauge(
+      'fabscope_fabric_target_up',
+      '1 when the last query of this target (switch or port) succeeded',
+      byTarget,
+    );
+    this.targetDuration = gauge(
+      'fabscope_fabric_target_collect_duration_seconds',
+      'Time the last query of this target took',
+      byTarget,
+    );
+    this.targetErrors = counter(
+      'fabscope_fabric_target_errors_total',
+      'Queries of this target that failed',
+      byTarget,
+    );
+    this.targetTimeouts = counter(
+      'fabscope_fabric_target_timeouts_total',
+      'Queries of this target that timed out',
+      byTarget,
+    );
+    this.madsSent = counter(
+      'fabscope_fabric_mads_sent_total',
+      'Management datagrams sent to read the fabric (InfiniBand: PortInfo, PortCounters, PortCountersExtended)',
+    );
+    this.madRetries = counter(
+      'fabscope_fabric_mad_retries_total',
+      'MADs sent again after no answer within the timeout (what perfquery reports as "_do_madrpc: recv failed")',
+    );
+    this.portsUnread = gauge(
+      'fabscope_fabric_ports_unread',
+      'Ports of the last read with an attribute that did not answer after every retry (their counters are absent, not 0)',
+    );
   }
 
   readSucceeded(): void {

@@ -24,8 +24,8 @@ export type {
 } from './fabric/port-sample.ts';
 export { parseShard, type Shard, ShardError, shardOfPort, sharedSource } from './fabric/shard.ts';
 export { createHostCollector, type HostCollector, type HostCollectorOptions } from './host/host-agent.ts';
-export { parseNodeGuid, parseRate, parseStateLine } from './host/infiniband.ts';
 export { parseCounter } from './host/reader.ts';
+export { parseNodeGuid, parseRate, parseStateLine } from './host/sysfs-infiniband.ts';
 export {
   accepts,
   type BinaryAnswer,

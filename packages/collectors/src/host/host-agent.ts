@@ -1,8 +1,8 @@
 import { ExpositionWriter } from '../exposition/writer.ts';
-import { collectInfiniband, type DeviceFilter } from './infiniband.ts';
 import { collectNetdev } from './netdev.ts';
 import { collectCpu, collectMeminfo } from './procfs.ts';
 import { TreeReader } from './reader.ts';
+import { collectInfiniband, type DeviceFilter } from './sysfs-infiniband.ts';
 
 export interface HostCollectorOptions {
   /** sysfs mount (default `/sys`): `class/infiniband` and `class/net` are read under it. */

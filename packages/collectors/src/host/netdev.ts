@@ -1,6 +1,6 @@
 import type { ExpositionWriter } from '../exposition/writer.ts';
-import { type DeviceFilter, deviceSelected } from './infiniband.ts';
 import { parseCounter, type TreeReader } from './reader.ts';
+import { type DeviceFilter, deviceSelected } from './sysfs-infiniband.ts';
 
 /** `statistics/` files → node_exporter's netdev names (the /proc/net/dev columns). */
 const STATISTICS: Record<string, string> = {

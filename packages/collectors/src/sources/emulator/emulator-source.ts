@@ -211,7 +211,7 @@ function closedConnection(error: unknown): boolean {
 
 /** Reads the emulator's switch- and adapter-port endpoint, as a fabric agent polls a real fabric. */
 export function emulatorSource(baseUrl: string): FabricSource {
-  // The Arrow form: a fraction of the JSON's bytes and of its CPU at both ends (27,648 hosts).
+  // The Arrow form: a fraction of the JSON's bytes and CPU at both ends.
   const url = new URL('/v1/ports?format=arrow', baseUrl).toString();
   const kept: KeptFixedColumns = {};
   return {

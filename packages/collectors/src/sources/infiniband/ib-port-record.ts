@@ -112,7 +112,7 @@ function failureText(kind: number, status: number, tries: number): string {
 
 /** The reading in record `index`; `tries` is how often a MAD was sent before giving up. */
 export function readRecord(buf: Buffer, index: number, tries: number): IbPortReading {
-  // Hot: 165,888 calls per sweep of a big fabric, on the API's event loop. No closures, one shape.
+  // Hot: once per port per sweep, on the caller's event loop. No closures, one shape.
   const base = index * RECORD_SIZE;
   const flags = buf[base + OFF.flags] as number;
   const info = (flags & HAS_PORT_INFO) !== 0;

@@ -1,11 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo, isIP } from 'node:net';
+import { ARROW_STREAM_MEDIA_TYPE } from '@fabscope/contracts/media-types';
 import { AdaptiveRoutingConfigError } from './ar-config.ts';
 import type { Emulator, FlowFilter } from './emulator.ts';
 import { FlowListings } from './flow-listings.ts';
 import { type StartFlowsRequest, TrafficError } from './flows.ts';
-import { PORTS_ARROW_MEDIA_TYPE } from './ports-arrow.ts';
 import { QuantityError } from './units.ts';
 
 export interface EmulatorServerOptions {
@@ -356,7 +356,7 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
 function send(response: ServerResponse, status: number, body: unknown): void {
   if (body instanceof ArrowBytes) {
     response.writeHead(status, {
-      'content-type': PORTS_ARROW_MEDIA_TYPE,
+      'content-type': ARROW_STREAM_MEDIA_TYPE,
       'content-length': body.bytes.byteLength,
       'cache-control': 'no-store',
     });

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable } from './nullable.ts';
+import { Nullable } from './common.ts';
 import { PageAnswerFields, PageQueryFields } from './paging.ts';
 
 /** The kinds of `/api/v1/events`: what the API records into its event log. */

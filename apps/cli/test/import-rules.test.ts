@@ -29,7 +29,12 @@ const RULES: Readonly<Record<string, Rule>> = {
     src: ['@fabscope/topology', '@fabscope/contracts'],
     tests: ['@fabscope/test-support'],
   },
-  'packages/collectors': { src: ['@fabscope/topology'], tests: ['@fabscope/test-support', '@fabscope/lab'] },
+  'packages/collectors': {
+    src: ['@fabscope/topology'],
+    tests: ['@fabscope/test-support', '@fabscope/lab'],
+    // The wire's plain constants: the emulator's /v1/ports, metric family names, media types.
+    plain: ['@fabscope/contracts/ports', '@fabscope/contracts/metrics', '@fabscope/contracts/media-types'],
+  },
   'apps/api': {
     src: ['@fabscope/topology', '@fabscope/contracts'],
     tests: ['@fabscope/test-support', '@fabscope/lab', '@fabscope/emulator', '@fabscope/collectors'],

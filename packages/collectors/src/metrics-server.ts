@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ARROW_STREAM_MEDIA_TYPE } from './fabric/port-arrow.ts';
+import { ARROW_STREAM_MEDIA_TYPE } from '@fabscope/contracts/media-types';
 
 export interface MetricsServer {
   url: string;

@@ -12,7 +12,7 @@ export const PORT_COUNTER_FAMILIES = {
 } as const;
 
 /** The collector's other per-port families. */
-export const PORT_FAMILIES = {
+export const PORT_SERIES = {
   /** Always 1: the port's names and far end, joined where a human reads them. */
   info: 'fabscope_port_info',
   /** The receive counter keyed by the direction it measures (its sender's port). */
@@ -87,7 +87,7 @@ export const EDGE_SERIES = {
 } as const;
 
 /** The fabric collector's health of its source. */
-export const SOURCE_FAMILIES = {
+export const SOURCE_SERIES = {
   up: 'fabscope_fabric_source_up',
   readDuration: 'fabscope_fabric_source_read_duration_seconds',
   errors: 'fabscope_fabric_source_errors_total',

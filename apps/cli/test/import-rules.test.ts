@@ -42,8 +42,14 @@ const RULES: Readonly<Record<string, Rule>> = {
   'apps/web': {
     src: [],
     typesOnly: ['@fabscope/contracts'],
-    // The one rate formatter, shared with `fabscope top`; the names the wire uses (traffic patterns).
-    plain: ['@fabscope/contracts/units', '@fabscope/contracts/names'],
+    // The one rate formatter, shared with `fabscope top`; the names the wire uses (traffic patterns,
+    // the gauges among a port's errors) and its page sizes.
+    plain: [
+      '@fabscope/contracts/units',
+      '@fabscope/contracts/names',
+      '@fabscope/contracts/metrics',
+      '@fabscope/contracts/limits',
+    ],
     tests: ['@fabscope/contracts'],
   },
   'apps/cli': {

@@ -1,9 +1,10 @@
+import { ARROW_STREAM_MEDIA_TYPE } from '@fabscope/contracts/media-types';
 import type { EventLog } from '../events/event-log.ts';
 import { readBodyInSlices } from '../lib/read-body.ts';
 import { slicedLoop } from '../lib/sliced.ts';
 import { type ScrapeTiming, scrapeTiming } from '../lib/staleness.ts';
 import type { LinkIndex } from '../lib/utilization.ts';
-import { ARROW_STREAM_MEDIA_TYPE, type ArrowScrape, readArrowScrape } from './arrow-scrape.ts';
+import { type ArrowScrape, readArrowScrape } from './arrow-scrape.ts';
 import { EmbeddedTimeQueries, type ScrapeDone } from './embedded-history.ts';
 import { ExpositionScanner } from './exposition-stream.ts';
 import type { FabricHistoryDir } from './history-file/fabric-dir.ts';

@@ -163,8 +163,8 @@ export class PortsDocumentBuilder {
 
   /**
    * The same document as `build`, written straight to JSON in chunks of about 1 MiB: the fixed
-   * fields of each port are serialized once, so a scrape only writes counters (70 MB at 165,888
-   * ports without an object per port or a `JSON.stringify` of the whole).
+   * fields of each port are serialized once, so a scrape writes only counters, without an object
+   * per port or a `JSON.stringify` of the whole.
    */
   buildJson(timeMs: number, read: PortCounterReader, linkUp: Uint8Array): Buffer[] {
     this.prefixes ??= this.slots.map((slot) => {

@@ -6,3 +6,6 @@
  * port families for a scraper that asks for them (fabscope's embedded store).
  */
 export const ARROW_STREAM_MEDIA_TYPE = 'application/vnd.apache.arrow.stream';
+
+/** Prometheus' text exposition format, the form every exporter answers. */
+export const EXPOSITION_MEDIA_TYPE = 'text/plain; version=0.0.4';

@@ -4,6 +4,7 @@ import {
   PORT_GAUGE_NAMES,
   PORTS_ARROW_FIXED_COLUMNS,
   PORTS_ARROW_LINK_UP,
+  type PortCountersDocument,
   type PortEntry,
   type PortsArrowFixedColumn,
 } from '@fabscope/contracts/ports';
@@ -30,14 +31,8 @@ import {
 /** Small numbers, written as uint8. */
 const GAUGES = new Set<string>(PORT_GAUGE_NAMES);
 
-export interface PortsArrowInput {
-  fabric: string;
-  fabricType: string;
-  timeMs: number;
-  dataUnitBytes: number;
-  /** The ports' fixed fields, in document order. */
-  entries: readonly Omit<PortEntry, 'counters' | 'linkState'>[];
-}
+/** A port's fields that never change between answers. */
+type FixedFields = Omit<PortEntry, 'counters' | 'linkState'>;
 
 export class PortsArrowEncoder {
   private readonly fixed: [string, Column<unknown>][];
@@ -48,7 +43,8 @@ export class PortsArrowEncoder {
    */
   private readonly fixedName = randomUUID();
 
-  constructor(entries: PortsArrowInput['entries']) {
+  /** `entries`: the ports' fixed fields, in document order. */
+  constructor(entries: readonly FixedFields[]) {
     this.rows = entries.length;
     // One dictionary context for every dictionary column: each gets an id of its own.
     const dicts = dictionaryContext();
@@ -56,7 +52,7 @@ export class PortsArrowEncoder {
       columnFromArray(values, type, {}, dicts) as Column<unknown>;
     // A dictionary type per column: the type object carries the dictionary's id.
     const text = () => dictionary(utf8());
-    const strings = (pick: (e: PortsArrowInput['entries'][number]) => string | null, type: DataType) =>
+    const strings = (pick: (e: FixedFields) => string | null, type: DataType) =>
       column(entries.map(pick), type);
     const make: Record<PortsArrowFixedColumn, () => Column<unknown>> = {
       nodeGuid: () => strings((e) => e.nodeGuid, utf8()),
@@ -83,7 +79,7 @@ export class PortsArrowEncoder {
    * port i, `present[k]` which ports have it (null: every port; undefined: none, no column).
    */
   encode(
-    meta: Omit<PortsArrowInput, 'entries'>,
+    meta: Omit<PortCountersDocument, 'ports'>,
     linkUp: Int8Array,
     counters: readonly BigUint64Array[],
     present: readonly (Uint8Array | null | undefined)[],

@@ -15,9 +15,10 @@ export function recordOf<K extends string, T extends TSchema>(
 }
 
 /**
- * A quantity as a number in its base unit (at most `maximum`) or a number with a unit. The
- * emulator reads the text and bounds it the same way (packages/emulator/src/units.ts, ../limits.ts),
- * answering 400 naming the field; here a number beyond the bound, or text that is no quantity, is refused first.
+ * A quantity as a number in its base unit (at most `maximum`, ../limits.ts) or a number with a
+ * unit. The emulator reads the text and bounds it the same way (packages/emulator/src/units.ts),
+ * answering 400 naming the field; here a number beyond the bound, or text that is no quantity, is
+ * refused first.
  */
 export const Quantity = (description: string, maximum: number) =>
   Type.Union(
@@ -31,4 +32,5 @@ export const Quantity = (description: string, maximum: number) =>
     ],
     { description: `${description}; at most ${maximum}` },
   );
+/** A host named in a request. */
 export const HostName = Type.String({ minLength: 1, maxLength: 256 });

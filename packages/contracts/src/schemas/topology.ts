@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { FabricTypeSchema, NodeTypeSchema } from './emulator.ts';
 
+/** A port of a node: `node` and its `port` number. */
 export const PortRefSchema = Type.Object({ node: Type.String(), port: Type.Integer() });
 
 /** `isl`: switch to switch; `host`: a host's or router's cable. */

@@ -32,3 +32,7 @@ export type FabricType = (typeof FABRIC_TYPES)[number];
 
 export const NODE_TYPES = ['host', 'switch', 'router'] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
+
+/** `isl`: switch to switch; `host`: a host's or router's cable. */
+export const LINK_KINDS = ['host', 'isl'] as const;
+export type LinkKind = (typeof LINK_KINDS)[number];

@@ -1,12 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { LINK_KINDS } from '../names.ts';
 import { FabricTypeSchema, NodeTypeSchema } from './emulator.ts';
 
 /** A port of a node: `node` and its `port` number. */
 export const PortRefSchema = Type.Object({ node: Type.String(), port: Type.Integer() });
 
-/** `isl`: switch to switch; `host`: a host's or router's cable. */
-export const LinkKindSchema = Type.Union([Type.Literal('host'), Type.Literal('isl')]);
-export type LinkKind = Static<typeof LinkKindSchema>;
+export const LinkKindSchema = Type.Union(LINK_KINDS.map((k) => Type.Literal(k)));
 export type PortRef = Static<typeof PortRefSchema>;
 
 /** `GET /topology`: the fabric's nodes and cables. */

@@ -1,5 +1,5 @@
 export { ExpositionWriter, escapeLabelValue, formatValue, labelText } from './exposition/writer.ts';
-export { EDGE, EDGE_FAMILIES } from './fabric/edge-exposition.ts';
+export { EDGE_FAMILIES } from './fabric/edge-exposition.ts';
 export { SPARSE_TAIL } from './fabric/edge-rates.ts';
 export {
   emulatorSource,
@@ -59,7 +59,7 @@ export {
 } from './fabric/omnipath-source.ts';
 export { type OpaPortStatus, parseOpapmaquery } from './fabric/opapmaquery.ts';
 export { type PerfqueryPort, parsePerfquery } from './fabric/perfquery.ts';
-export { ARROW_STREAM_MEDIA_TYPE, arrowFamilies, PortArrowEncoder } from './fabric/port-arrow.ts';
+export { arrowFamilies, PortArrowEncoder } from './fabric/port-arrow.ts';
 export { PORT_FAMILIES, portExpositionChunks } from './fabric/port-exposition.ts';
 export type {
   FabricSnapshot,

@@ -1,3 +1,4 @@
+import { EDGE_SERIES as EDGE } from '@fabscope/contracts/metrics';
 import {
   CATEGORY_NAMES,
   categoryConfigFor,
@@ -28,25 +29,10 @@ import type { PortLabels } from './port-exposition.ts';
 import type { PortSample } from './port-sample.ts';
 import { shardOfPort } from './shard.ts';
 
-/**
- * The collector's rates at the edge (docs/metrics.md, "Rates at the edge"): per sweep, what the
- * views read, computed from exact deltas between two reads of each port and stamped with the
- * sweep's read time, so a store keeps them as they are instead of differentiating raw counters.
- */
-export const EDGE = {
-  bytes: 'fabscope_link_data_bytes_per_second',
-  packets: 'fabscope_link_packets_per_second',
-  wait: 'fabscope_link_transmit_wait_ratio',
-  utilization: 'fabscope_link_utilization_ratio',
-  errors: 'fabscope_link_errors_per_second',
-  categories: 'fabscope_link_pm_category_ratio',
-  portErrors: 'fabscope_port_error_detail',
-  resets: 'fabscope_port_counter_resets_total',
-  hostBytes: 'fabscope_fabric_host_data_bytes_per_second',
-  directions: 'fabscope_fabric_link_directions',
-  sweep: 'fabscope_fabric_sweep_interval_seconds',
-  errorFields: 'fabscope_fabric_error_fields_reported',
-} as const;
+// The collector's rates at the edge (docs/metrics.md, "Rates at the edge"; their names:
+// @fabscope/contracts/metrics): per sweep, what the views read, computed from exact deltas between
+// two reads of each port and stamped with the sweep's read time, so a store keeps them as they are
+// instead of differentiating raw counters.
 
 interface EdgeFamily {
   name: string;

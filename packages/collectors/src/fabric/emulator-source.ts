@@ -1,3 +1,11 @@
+import { ARROW_STREAM_MEDIA_TYPE } from '@fabscope/contracts/media-types';
+import {
+  PORT_DATA_COUNTERS,
+  PORTS_ARROW_FIXED_COLUMNS,
+  PORTS_ARROW_LINK_UP,
+  type PortCounterName,
+  type PortCountersDocument,
+} from '@fabscope/contracts/ports';
 import { tableFromIPC } from '@uwdata/flechette';
 import {
   ERROR_COUNTER_KEYS,
@@ -8,28 +16,6 @@ import {
   type PortErrorCounters,
 } from './error-counters.ts';
 import type { FabricSnapshot, FabricSource, PortSample } from './port-sample.ts';
-
-interface EmulatorPort {
-  nodeGuid: string;
-  nodeName: string;
-  nodeType: PortSample['nodeType'];
-  portNumber: number;
-  lid: number;
-  rateGbps: number;
-  linkState: 'active' | 'down';
-  remote: PortSample['remote'];
-  /** The data counters always; the error counters and gauges its fabric has (the rest absent). */
-  counters: Record<'XmitData' | 'RcvData' | 'XmitPkts' | 'RcvPkts' | 'XmitWait', string> &
-    Partial<Record<string, string>>;
-}
-
-interface EmulatorPortsDocument {
-  fabric: string;
-  fabricType: string;
-  timeMs: number;
-  dataUnitBytes: number;
-  ports: EmulatorPort[];
-}
 
 /**
  * Native counter (decimal string) × unit → bytes, exact: in doubles below 10^15 (× 8 stays under
@@ -47,7 +33,7 @@ const WALL_CLOCK_TOLERANCE_MS = 60_000;
  * emulator's clock runs on wall time (the demo's does), its time stamps the counters; an emulator
  * stepped by hand (tests from t = 0) leaves the stamping to the scraper.
  */
-export function portSamplesFromEmulator(doc: EmulatorPortsDocument, wallClockMs?: number): FabricSnapshot {
+export function portSamplesFromEmulator(doc: PortCountersDocument, wallClockMs?: number): FabricSnapshot {
   if (!Array.isArray(doc.ports) || !Number.isInteger(doc.dataUnitBytes) || doc.dataUnitBytes < 1) {
     throw new Error('emulator /v1/ports answer lacks ports or dataUnitBytes');
   }
@@ -72,7 +58,7 @@ export function portSamplesFromEmulator(doc: EmulatorPortsDocument, wallClockMs?
       errors: errorCountersFrom(
         (spec) => (spec.emulator === undefined ? undefined : [spec.emulator]),
         (name) => {
-          const v = p.counters[name];
+          const v = p.counters[name as PortCounterName];
           return v === undefined ? undefined : Number(v);
         },
       ),
@@ -96,27 +82,8 @@ function bigToBytes(value: bigint, unitBytes: bigint): number {
 }
 const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER) / 8n;
 
-const ARROW_MEDIA_TYPE = 'application/vnd.apache.arrow.stream';
-
-/** The Arrow form's columns every port has (`GET /v1/ports?format=arrow`, the emulator's ports-arrow.ts). */
-const ARROW_COLUMNS = [
-  'nodeGuid',
-  'nodeName',
-  'nodeType',
-  'portNumber',
-  'lid',
-  'rateGbps',
-  'fabricType',
-  'remoteNodeGuid',
-  'remoteNodeName',
-  'remotePortNumber',
-  'linkUp',
-  'XmitData',
-  'RcvData',
-  'XmitPkts',
-  'RcvPkts',
-  'XmitWait',
-] as const;
+/** The Arrow form's columns every port has (`GET /v1/ports?format=arrow`). */
+const ARROW_COLUMNS = [...PORTS_ARROW_FIXED_COLUMNS, PORTS_ARROW_LINK_UP, ...PORT_DATA_COUNTERS];
 
 /** What a port's fixed columns decode to (the far end as the object the samples carry). */
 interface FixedColumns {
@@ -320,8 +287,8 @@ export function emulatorSource(baseUrl: string): FabricSource {
       });
       if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
       // An emulator without the Arrow form answers its JSON document: read as JSON.
-      if (!(response.headers.get('content-type') ?? '').startsWith(ARROW_MEDIA_TYPE))
-        return portSamplesFromEmulator((await response.json()) as EmulatorPortsDocument, Date.now());
+      if (!(response.headers.get('content-type') ?? '').startsWith(ARROW_STREAM_MEDIA_TYPE))
+        return portSamplesFromEmulator((await response.json()) as PortCountersDocument, Date.now());
       const bytes = new Uint8Array(await response.arrayBuffer());
       const length = Number(response.headers.get('content-length'));
       if (Number.isFinite(length) && length !== bytes.byteLength)

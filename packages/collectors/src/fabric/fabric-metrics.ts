@@ -1,10 +1,12 @@
+import { ARROW_STREAM_MEDIA_TYPE } from '@fabscope/contracts/media-types';
+import { SOURCE_SERIES } from '@fabscope/contracts/metrics';
 import type { PmThresholdConfig } from '@fabscope/topology';
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { BinaryAnswer, ScrapeRequest } from '../metrics-server.ts';
 import { ChunkWriter } from './chunk-writer.ts';
 import { edgeExpositionChunks } from './edge-exposition.ts';
 import { EdgeRates, type EdgeSweep } from './edge-rates.ts';
-import { ARROW_STREAM_MEDIA_TYPE, arrowFamilies, PortArrowEncoder } from './port-arrow.ts';
+import { arrowFamilies, PortArrowEncoder } from './port-arrow.ts';
 import { PORT_FAMILIES, PortLabels, writePortFamilies } from './port-exposition.ts';
 import type { FabricSnapshot, FabricSource, PortSample } from './port-sample.ts';
 import { type Shard, shardOfPort } from './shard.ts';
@@ -57,19 +59,19 @@ export function createFabricRegistry(options: FabricCollectorOptions): FabricReg
   const { source, timeoutMs = 10_000 } = options;
   const registry = new Registry();
   const sourceUp = new Gauge({
-    name: 'fabscope_fabric_source_up',
+    name: SOURCE_SERIES.up,
     help: '1 when the last read of the fabric source succeeded',
     labelNames: ['source'],
     registers: [registry],
   });
   const duration = new Gauge({
-    name: 'fabscope_fabric_source_read_duration_seconds',
+    name: SOURCE_SERIES.readDuration,
     help: 'Time the last read of the fabric source took',
     labelNames: ['source'],
     registers: [registry],
   });
   const errors = new Counter({
-    name: 'fabscope_fabric_source_errors_total',
+    name: SOURCE_SERIES.errors,
     help: 'Failed reads of the fabric source',
     labelNames: ['source'],
     registers: [registry],

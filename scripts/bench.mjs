@@ -3,41 +3,92 @@
 // in its own Node process, so each one's peak memory is its own, and prints their figures.
 // A benchmark prints lines `name: value unit (limit …)`; it exits non-zero when a figure misses
 // its limit. Pass file-name fragments to run only some: `npm run bench -- topology`.
-import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+// `--baseline REV` also runs each chosen file on REV (a clean worktree, installed once), right
+// before this checkout's run, and prints every figure beside REV's with their ratio: a change is
+// judged against the build before it on the same machine in the same minutes.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const filters = process.argv.slice(2);
-const files = [];
-for (const group of ['packages', 'apps']) {
-  for (const ws of readdirSync(join(root, group))) {
-    let names = [];
-    try {
-      names = readdirSync(join(root, group, ws, 'bench'));
-    } catch {
-      continue;
-    }
-    for (const name of names.sort()) {
-      const file = join(group, ws, 'bench', name);
-      if (name.endsWith('.bench.ts') && (filters.length === 0 || filters.some((f) => file.includes(f)))) {
-        files.push(file);
+const args = process.argv.slice(2);
+const baselineAt = args.indexOf('--baseline');
+const baselineRev = baselineAt >= 0 ? args[baselineAt + 1] : undefined;
+if (baselineAt >= 0 && !baselineRev) {
+  console.error('--baseline needs a git revision');
+  process.exit(2);
+}
+const filters = args.filter((_, i) => baselineAt < 0 || (i !== baselineAt && i !== baselineAt + 1));
+
+function benchFiles(dir) {
+  const files = [];
+  for (const group of ['packages', 'apps']) {
+    for (const ws of readdirSync(join(dir, group))) {
+      const benchDir = join(dir, group, ws, 'bench');
+      if (!existsSync(benchDir)) continue;
+      for (const name of readdirSync(benchDir).sort()) {
+        const file = join(group, ws, 'bench', name);
+        if (name.endsWith('.bench.ts') && (filters.length === 0 || filters.some((f) => file.includes(f))))
+          files.push(file);
       }
     }
   }
+  return files;
 }
+
+/** Runs one bench file in `dir`, echoing its output; its status and the figures it printed. */
+function run(dir, file) {
+  const out = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', file], {
+    cwd: dir,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  process.stdout.write(out.stdout ?? '');
+  const figures = new Map();
+  for (const line of (out.stdout ?? '').split('\n')) {
+    const m = /^(.+?): (-?[\d.]+(?:e[+-]?\d+)?) ?([^\s;(,]*)/.exec(line);
+    if (m && !figures.has(m[1])) figures.set(m[1], { value: Number(m[2]), unit: m[3] });
+  }
+  return { ok: out.status === 0, figures };
+}
+
+/** A clean worktree of `rev` with its packages installed; removed when this process ends. */
+function baselineCheckout(rev) {
+  const dir = mkdtempSync(join(tmpdir(), 'fabscope-baseline-'));
+  execFileSync('git', ['worktree', 'add', '--detach', dir, rev], { cwd: root, stdio: 'inherit' });
+  process.on('exit', () => {
+    spawnSync('git', ['worktree', 'remove', '--force', dir], { cwd: root });
+    rmSync(dir, { recursive: true, force: true });
+  });
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
+  return dir;
+}
+
+const files = benchFiles(root);
 if (files.length === 0) {
   console.error('no benchmark matched');
   process.exit(1);
 }
+const baseline = baselineRev ? baselineCheckout(baselineRev) : undefined;
 let failed = 0;
 for (const file of files) {
+  let before;
+  if (baseline) {
+    console.log(`\n### ${file} at ${baselineRev}`);
+    before = existsSync(join(baseline, file)) ? run(baseline, file).figures : new Map();
+  }
   console.log(`\n### ${file}`);
-  const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', file], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (run.status !== 0) failed++;
+  const now = run(root, file);
+  if (!now.ok) failed++;
+  if (!before) continue;
+  console.log(`\n${file}: this checkout against ${baselineRev}`);
+  for (const [name, { value, unit }] of now.figures) {
+    const was = before.get(name);
+    const ratio = was && was.value !== 0 ? ` (${(value / was.value).toFixed(2)}×)` : '';
+    console.log(`  ${name}: ${value} ${unit} vs ${was ? `${was.value} ${was.unit}` : 'absent'}${ratio}`);
+  }
 }
 console.log(`\nbenchmarks: ${files.length - failed} within limits, ${failed} over`);
 process.exit(failed === 0 ? 0 : 1);

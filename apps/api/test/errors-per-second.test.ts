@@ -1,4 +1,3 @@
-import { ERROR_FIELDS } from '@fabscope/contracts';
 import { buildScenario } from '@fabscope/topology';
 import { describe, expect, it } from 'vitest';
 import { compactTick } from '../src/lib/compact-tick.ts';
@@ -49,8 +48,6 @@ describe('a direction’s errors per second', () => {
     expect(errorsPerSecond(UNKNOWN_ERRORS)).toBeNull();
     expect(errorsPerSecond({ ...UNKNOWN_ERRORS, congestionDiscards: 5 })).toBeNull();
     expect(errorsPerSecond({ ...UNKNOWN_ERRORS, linkDowned: 0 })).toBe(0);
-    // Every field the API reports is one of the counters or gauges it knows.
-    expect(Object.keys(UNKNOWN_ERRORS).sort()).toEqual([...ERROR_FIELDS].sort());
   });
 });
 

@@ -50,9 +50,9 @@ async function writeBackfill(
   const write = (text: string) =>
     out.write(text) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', () => resolve()));
   for (const [name, value] of [
-    [names.directionBytes, (u: number, cap: number) => u * cap],
-    [names.directionUtilization, (u: number) => u],
-    [names.directionWait, (u: number) => u / 10],
+    [names.bytes, (u: number, cap: number) => u * cap],
+    [names.utilization, (u: number) => u],
+    [names.wait, (u: number) => u / 10],
     ['fabscope_port_link_up', () => 1],
   ] as const) {
     await write(`# TYPE ${name} gauge\n`);
@@ -80,13 +80,13 @@ async function writeBackfill(
   const hostBytes = index.channels
     .filter((c) => index.fabric.nodeByName.get(c.fixed.from.node)?.type === 'host')
     .reduce((sum, c) => sum + 0.5 * c.fixed.capacityBytesPerSecond, 0);
-  let buckets = `# TYPE ${names.buckets} gauge\n`;
+  let buckets = `# TYPE ${names.directions} gauge\n`;
   for (const [kind, n] of [
     ['isl', isl],
     ['host', index.channels.length - isl],
   ] as const) {
     for (let b = 0; b < 10; b++)
-      buckets += `${names.buckets}{fabric="f",kind="${kind}",bucket="${b}"} ${b === 5 ? n : 0} ${at}\n`;
+      buckets += `${names.directions}{fabric="f",kind="${kind}",bucket="${b}"} ${b === 5 ? n : 0} ${at}\n`;
   }
   await write(
     `${buckets}# TYPE ${names.hostBytes} gauge\n${names.hostBytes}{fabric="f"} ${hostBytes} ${at}\n`,
@@ -134,7 +134,7 @@ for (const scenario of ['fat-tree-1152', 'fat-tree-27648']) {
       const selector = `{node_guid="${index.fabric.nodeByName.get(from.node)?.guid}",port="${from.port}"}`;
       const raw = () =>
         Promise.all(
-          [names.directionBytes, names.directionWait].map((name) =>
+          [names.bytes, names.wait].map((name) =>
             client.queryRange(
               `max by (node_guid, port) (last_over_time(${name}${selector}[${held}]))`,
               range.fromMs,

@@ -1,4 +1,4 @@
-import type { Emulator, PortCountersDocument } from '@fabscope/emulator';
+import type { Emulator, PortCounterName, PortCountersDocument } from '@fabscope/emulator';
 import type { Lab } from '@fabscope/lab';
 
 /**
@@ -7,7 +7,7 @@ import type { Lab } from '@fabscope/lab';
  * PortCounters saturate at their IBTA width; PortCountersExtended are 64-bit). The emulator runs on
  * the discovered InfiniBand fabric, so its data unit is the 4-octet word the PMA counts in.
  */
-const FIELDS: readonly (readonly [emulatorName: string, attributeField: string, bits: number])[] = [
+const FIELDS: readonly (readonly [emulatorName: PortCounterName, attributeField: string, bits: number])[] = [
   ['XmitData', 'PortCountersExtended.PortXmitData', 64],
   ['RcvData', 'PortCountersExtended.PortRcvData', 64],
   ['XmitPkts', 'PortCountersExtended.PortXmitPkts', 64],

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { EDGE_FAMILIES, PORT_FAMILIES } from '@fabscope/collectors';
+import { PORT_SERIES, SOURCE_SERIES } from '@fabscope/contracts/metrics';
 import { parse, stringify } from 'yaml';
 import { CHECKOUT_ROOT } from './checkout.ts';
 import { freePort } from './free-port.ts';
@@ -117,12 +118,12 @@ const seconds = (ms: number) => `${Math.max(1, Math.round(ms / 1000))}s`;
  * PromQL, when wanted (`slowJob`).
  */
 export const FAST_FAMILIES = [
-  'fabscope_port_info',
-  'fabscope_port_link_up',
+  PORT_SERIES.info,
+  PORT_SERIES.linkUp,
   ...EDGE_FAMILIES.map((f) => f.name),
-  'fabscope_fabric_source_up',
-  'fabscope_fabric_source_read_duration_seconds',
-  'fabscope_fabric_source_errors_total',
+  SOURCE_SERIES.up,
+  SOURCE_SERIES.readDuration,
+  SOURCE_SERIES.errors,
 ] as const;
 /** The raw counters' job, when a Prometheus keeps them (`slowJob`). */
 export const SLOW_JOB = 'fabscope-fabric-raw';

@@ -1,5 +1,5 @@
-export { EDGE, EDGE_FAMILIES } from './exposition/edge-exposition.ts';
-export { ARROW_STREAM_MEDIA_TYPE, arrowFamilies, PortArrowEncoder } from './exposition/port-arrow.ts';
+export { EDGE_FAMILIES } from './exposition/edge-exposition.ts';
+export { arrowFamilies, PortArrowEncoder } from './exposition/port-arrow.ts';
 export { PORT_FAMILIES, portExpositionChunks } from './exposition/port-exposition.ts';
 export { ExpositionWriter, escapeLabelValue, formatValue, labelText } from './exposition/writer.ts';
 export { SPARSE_TAIL } from './fabric/edge-rates.ts';

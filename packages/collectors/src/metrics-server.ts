@@ -1,13 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ARROW_STREAM_MEDIA_TYPE } from './exposition/port-arrow.ts';
+import { ARROW_STREAM_MEDIA_TYPE, EXPOSITION_MEDIA_TYPE } from '@fabscope/contracts/media-types';
 
 export interface MetricsServer {
   url: string;
   close(): Promise<void>;
 }
 
-const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+const CONTENT_TYPE = `${EXPOSITION_MEDIA_TYPE}; charset=utf-8`;
 
 export interface ScrapeRequest {
   /** `GET /metrics?name[]=a&name[]=b`: only these families, where the collector can leave the others out. */

@@ -1,6 +1,6 @@
-// Names the wire and the computation share, as plain constants: no TypeBox, so a package that
-// computes with them (topology's PM categories) imports them without loading every schema.
-// Imports nothing.
+// Names the wire and the computation share, as plain constants (`@fabscope/contracts/names`): no
+// TypeBox, so a package that computes with them (topology's PM categories) imports them without
+// loading every schema. Imports nothing.
 
 /** The Omni-Path performance manager's six port categories, in the order every answer lists them. */
 export const CATEGORY_NAMES = [
@@ -24,3 +24,15 @@ export const TRAFFIC_PATTERNS = [
   'iperf',
   'storage',
 ] as const;
+export type TrafficPattern = (typeof TRAFFIC_PATTERNS)[number];
+
+/** The networks fabscope draws: a fabric's type, and a cable's where it differs. */
+export const FABRIC_TYPES = ['omnipath', 'infiniband', 'ethernet'] as const;
+export type FabricType = (typeof FABRIC_TYPES)[number];
+
+export const NODE_TYPES = ['host', 'switch', 'router'] as const;
+export type NodeType = (typeof NODE_TYPES)[number];
+
+/** `isl`: switch to switch; `host`: a host's or router's cable. */
+export const LINK_KINDS = ['host', 'isl'] as const;
+export type LinkKind = (typeof LINK_KINDS)[number];

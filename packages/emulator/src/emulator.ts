@@ -1,3 +1,4 @@
+import type { PortCountersDocument } from '@fabscope/contracts/ports';
 import {
   channelOf,
   type Fabric,
@@ -36,7 +37,7 @@ import { LinkState } from './link-state.ts';
 import { Networks } from './networks.ts';
 import { PathFinder } from './paths.ts';
 import { PortCounterBank } from './port-counters.ts';
-import { type PortCountersDocument, PortsDocumentBuilder } from './ports-document.ts';
+import { PortsDocumentBuilder } from './ports-document.ts';
 import { type Flow, flowInfo, newFlow } from './running-flows.ts';
 
 // The types live in emulator-types.ts; importers of this module find them here too.

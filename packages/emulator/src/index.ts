@@ -1,3 +1,10 @@
+export {
+  PORT_COUNTER_NAMES,
+  type PortCounterName,
+  type PortCounters,
+  type PortCountersDocument,
+  type PortEntry,
+} from '@fabscope/contracts/ports';
 export { type AdjustContext, adjustRoutes, type RoutedFlow } from './adaptive-routing.ts';
 export {
   type AdaptiveRoutingConfig,
@@ -38,13 +45,6 @@ export * as hostLoad from './host-load.ts';
 export { Networks } from './networks.ts';
 export { PathFinder } from './paths.ts';
 export { DISCARD_GRACE_MS } from './port-counters.ts';
-export {
-  PORT_COUNTER_NAMES,
-  type PortCounterName,
-  type PortCounters,
-  type PortCountersDocument,
-  type PortEntry,
-} from './ports-document.ts';
 export {
   emulatorForScenario,
   type PhaseResult,

@@ -1,6 +1,7 @@
+import { PORT_COUNTER_NAMES } from '@fabscope/contracts/ports';
 import type { FabricType } from '@fabscope/topology';
 import { Accumulator, ChannelCounters, DATA_UNIT_BYTES, PACKET_PAYLOAD_BYTES } from './counters.ts';
-import { PORT_COUNTER_NAMES, type PortCounterReader } from './ports-document.ts';
+import type { PortCounterReader } from './ports-document.ts';
 
 export const COUNTER_COUNT = PORT_COUNTER_NAMES.length;
 /** Positions in PORT_COUNTER_NAMES order. */

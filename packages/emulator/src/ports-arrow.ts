@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import {
+  PORT_COUNTER_NAMES,
+  PORT_GAUGE_NAMES,
+  PORTS_ARROW_FIXED_COLUMNS,
+  PORTS_ARROW_LINK_UP,
+  type PortCountersDocument,
+  type PortEntry,
+  type PortsArrowFixedColumn,
+} from '@fabscope/contracts/ports';
+import {
   type Column,
   columnFromArray,
   type DataType,
@@ -14,42 +23,28 @@ import {
   uint64,
   utf8,
 } from '@uwdata/flechette';
-import { PORT_COUNTER_NAMES, type PortEntry } from './ports-document.ts';
 
-/**
- * `GET /v1/ports?format=arrow`: the ports document as one Apache Arrow IPC stream, a row per port
- * in the JSON document's order, columns named as its fields (docs/architecture.md). The counters are
- * uint64 columns (exact, as the JSON's decimal strings are), null where the port's fabric has no
- * such counter; the gauges uint8. The document's own fields (fabric, fabricType, timeMs,
- * dataUnitBytes) are the schema's metadata, with `fixed`: a name for the fixed columns below, the
- * same in every answer of one encoder. The columns that never change (names, GUIDs, LIDs,
- * rates, far ends) are encoded once; a scrape fills the counters and link states only — at
- * fat-tree-27648 it is a fraction of the JSON's 120 MB and of its CPU at both ends.
- */
-export const PORTS_ARROW_MEDIA_TYPE = 'application/vnd.apache.arrow.stream';
+// `GET /v1/ports?format=arrow` (its columns: @fabscope/contracts/ports). The fixed columns are
+// encoded once per encoder; a scrape fills the counters and link states only, a fraction of the
+// JSON's bytes and CPU at both ends.
 
-/** The gauges among PORT_COUNTER_NAMES: small numbers, not counters. */
-const GAUGES = new Set<string>(['LinkQualityIndicator', 'LinkWidthDowngrade']);
+/** Small numbers, written as uint8. */
+const GAUGES = new Set<string>(PORT_GAUGE_NAMES);
 
-export interface PortsArrowInput {
-  fabric: string;
-  fabricType: string;
-  timeMs: number;
-  dataUnitBytes: number;
-  /** The ports' fixed fields, in document order. */
-  entries: readonly Omit<PortEntry, 'counters' | 'linkState'>[];
-}
+/** A port's fields that never change between answers. */
+type FixedFields = Omit<PortEntry, 'counters' | 'linkState'>;
 
 export class PortsArrowEncoder {
   private readonly fixed: [string, Column<unknown>][];
   private readonly rows: number;
   /**
    * Names the fixed columns this encoder made (`fixed` in the metadata): a reader that decoded them
-   * under the same name may keep what it decoded instead of decoding 165,888 GUIDs and names again.
+   * under the same name may keep what it decoded instead of decoding them again.
    */
   private readonly fixedName = randomUUID();
 
-  constructor(entries: PortsArrowInput['entries']) {
+  /** `entries`: the ports' fixed fields, in document order. */
+  constructor(entries: readonly FixedFields[]) {
     this.rows = entries.length;
     // One dictionary context for every dictionary column: each gets an id of its own.
     const dicts = dictionaryContext();
@@ -57,60 +52,26 @@ export class PortsArrowEncoder {
       columnFromArray(values, type, {}, dicts) as Column<unknown>;
     // A dictionary type per column: the type object carries the dictionary's id.
     const text = () => dictionary(utf8());
-    this.fixed = [
-      [
-        'nodeGuid',
-        column(
-          entries.map((e) => e.nodeGuid),
-          utf8(),
-        ),
-      ],
-      [
-        'nodeName',
-        column(
-          entries.map((e) => e.nodeName),
-          utf8(),
-        ),
-      ],
-      [
-        'nodeType',
-        column(
-          entries.map((e) => e.nodeType),
-          text(),
-        ),
-      ],
-      ['portNumber', column(Uint16Array.from(entries, (e) => e.portNumber) as never, uint16())],
-      ['lid', column(Uint32Array.from(entries, (e) => e.lid) as never, uint32())],
-      ['rateGbps', column(Float64Array.from(entries, (e) => e.rateGbps) as never, float64())],
-      [
-        'fabricType',
-        column(
-          entries.map((e) => e.fabricType),
-          text(),
-        ),
-      ],
-      [
-        'remoteNodeGuid',
-        column(
-          entries.map((e) => e.remote?.nodeGuid ?? null),
-          utf8(),
-        ),
-      ],
-      [
-        'remoteNodeName',
-        column(
-          entries.map((e) => e.remote?.nodeName ?? null),
-          utf8(),
-        ),
-      ],
-      [
-        'remotePortNumber',
+    const strings = (pick: (e: FixedFields) => string | null, type: DataType) =>
+      column(entries.map(pick), type);
+    const make: Record<PortsArrowFixedColumn, () => Column<unknown>> = {
+      nodeGuid: () => strings((e) => e.nodeGuid, utf8()),
+      nodeName: () => strings((e) => e.nodeName, utf8()),
+      nodeType: () => strings((e) => e.nodeType, text()),
+      portNumber: () => column(Uint16Array.from(entries, (e) => e.portNumber) as never, uint16()),
+      lid: () => column(Uint32Array.from(entries, (e) => e.lid) as never, uint32()),
+      rateGbps: () => column(Float64Array.from(entries, (e) => e.rateGbps) as never, float64()),
+      fabricType: () => strings((e) => e.fabricType, text()),
+      remoteNodeGuid: () => strings((e) => e.remote?.nodeGuid ?? null, utf8()),
+      remoteNodeName: () => strings((e) => e.remote?.nodeName ?? null, utf8()),
+      remotePortNumber: () =>
         column(
           entries.map((e) => e.remote?.portNumber ?? null),
           uint16(),
         ),
-      ],
-    ];
+    };
+    // In the contract's order, which is also the order the dictionaries get their ids in.
+    this.fixed = PORTS_ARROW_FIXED_COLUMNS.map((name) => [name, make[name]()]);
   }
 
   /**
@@ -118,7 +79,7 @@ export class PortsArrowEncoder {
    * port i, `present[k]` which ports have it (null: every port; undefined: none, no column).
    */
   encode(
-    meta: Omit<PortsArrowInput, 'entries'>,
+    meta: Omit<PortCountersDocument, 'ports'>,
     linkUp: Int8Array,
     counters: readonly BigUint64Array[],
     present: readonly (Uint8Array | null | undefined)[],
@@ -126,7 +87,7 @@ export class PortsArrowEncoder {
     const columns: [string, Column<unknown>][] = [
       ...this.fixed,
       // Typed arrays without a type given are taken as they are (a builder would copy value by value).
-      ['linkUp', columnFromArray(linkUp) as Column<unknown>],
+      [PORTS_ARROW_LINK_UP, columnFromArray(linkUp) as Column<unknown>],
     ];
     PORT_COUNTER_NAMES.forEach((name, k) => {
       const values = counters[k] as BigUint64Array;

@@ -1,77 +1,16 @@
-import { channelFrom, type Fabric, type FabricType, type NodeType } from '@fabscope/topology';
+import {
+  PORT_COUNTER_NAMES,
+  type PortCounterName,
+  type PortCounters,
+  type PortCountersDocument,
+  type PortEntry,
+} from '@fabscope/contracts/ports';
+import { channelFrom, type Fabric, type FabricType } from '@fabscope/topology';
 import { DATA_UNIT_BYTES } from './counters.ts';
 import { PortsArrowEncoder } from './ports-arrow.ts';
 
-/** The answer of `GET /v1/ports` (docs/architecture.md). */
-export interface PortCountersDocument {
-  fabric: string;
-  fabricType: FabricType;
-  /** The emulator clock (Unix ms in real-time mode). */
-  timeMs: number;
-  /** XmitData/RcvData unit: 8 (OPA flits), 4 (IB 4-octet words), 1 (Ethernet). */
-  dataUnitBytes: number;
-  ports: PortEntry[];
-}
-
-export interface PortEntry {
-  nodeGuid: string;
-  nodeName: string;
-  nodeType: NodeType;
-  portNumber: number;
-  lid: number;
-  rateGbps: number;
-  linkState: 'active' | 'down';
-  remote: { nodeGuid: string; nodeName: string; portNumber: number } | null;
-  /** The network the port's cable belongs to (differs from the fabric's on a router's Ethernet NIC). */
-  fabricType: FabricType;
-  /** Unsigned 64-bit decimal strings, cumulative since the device started or the last clear. */
-  counters: PortCounters;
-}
-
-/**
- * Counter names, as Omni-Path's PM (opapmaquery) names them; the InfiniBand PortCounters /
- * PortCountersExtended name (perfquery) in brackets:
- * XmitData [PortXmitData], RcvData [PortRcvData] in `dataUnitBytes` units; XmitPkts [PortXmitPkts],
- * RcvPkts [PortRcvPkts]; XmitWait [PortXmitWait] in ticks; SymbolErrors [SymbolErrorCounter];
- * LinkErrorRecovery [LinkErrorRecoveryCounter]; LinkDowned [LinkDownedCounter]; RcvErrors
- * [PortRcvErrors]; XmitDiscards [PortXmitDiscards]; RcvRemotePhysicalErrors
- * [PortRcvRemotePhysicalErrors]; RcvSwitchRelayErrors [PortRcvSwitchRelayErrors];
- * XmitConstraintErrors [PortXmitConstraintErrors]; RcvConstraintErrors [PortRcvConstraintErrors];
- * LocalLinkIntegrityErrors [LocalLinkIntegrityErrors]; ExcessiveBufferOverruns
- * [ExcessiveBufferOverrunErrors]; VL15Dropped (InfiniBand only); UncorrectableErrors and
- * FMConfigErrors (Omni-Path only). All 64-bit cumulative.
- *
- * Then two gauges of the Omni-Path PM, not counters: LinkQualityIndicator (0..5, 5 excellent) and
- * LinkWidthDowngrade (lanes down, 0 when the link runs at full width). A port shows only the names
- * its fabric has (`countersOf`): an InfiniBand port has no FMConfigErrors, an Ethernet port none
- * of the InfiniBand error counters; a counter a fabric lacks is absent, never 0.
- */
-export const PORT_COUNTER_NAMES = [
-  'XmitData',
-  'RcvData',
-  'XmitPkts',
-  'RcvPkts',
-  'XmitWait',
-  'SymbolErrors',
-  'LinkErrorRecovery',
-  'LinkDowned',
-  'RcvErrors',
-  'XmitDiscards',
-  'RcvRemotePhysicalErrors',
-  'RcvSwitchRelayErrors',
-  'XmitConstraintErrors',
-  'RcvConstraintErrors',
-  'LocalLinkIntegrityErrors',
-  'ExcessiveBufferOverruns',
-  'VL15Dropped',
-  'UncorrectableErrors',
-  'FMConfigErrors',
-  'LinkQualityIndicator',
-  'LinkWidthDowngrade',
-] as const;
-export type PortCounterName = (typeof PORT_COUNTER_NAMES)[number];
-export type PortCounters = Partial<Record<PortCounterName, string>> &
-  Record<'XmitData' | 'RcvData' | 'XmitPkts' | 'RcvPkts' | 'XmitWait', string>;
+// The emulator's `GET /v1/ports` (the document's shape: @fabscope/contracts/ports), written as
+// objects, as JSON straight into buffers, or as an Arrow stream (ports-arrow.ts).
 
 const OPA_ONLY = new Set<PortCounterName>([
   'UncorrectableErrors',
@@ -224,8 +163,8 @@ export class PortsDocumentBuilder {
 
   /**
    * The same document as `build`, written straight to JSON in chunks of about 1 MiB: the fixed
-   * fields of each port are serialized once, so a scrape only writes counters (70 MB at 165,888
-   * ports without an object per port or a `JSON.stringify` of the whole).
+   * fields of each port are serialized once, so a scrape writes only counters, without an object
+   * per port or a `JSON.stringify` of the whole.
    */
   buildJson(timeMs: number, read: PortCounterReader, linkUp: Uint8Array): Buffer[] {
     this.prefixes ??= this.slots.map((slot) => {

@@ -1,11 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo, isIP } from 'node:net';
+import { PAGE_MAX } from '@fabscope/contracts/limits';
+import { ARROW_STREAM_MEDIA_TYPE } from '@fabscope/contracts/media-types';
 import { AdaptiveRoutingConfigError } from './ar-config.ts';
 import type { Emulator, FlowFilter } from './emulator.ts';
 import { FlowListings } from './flow-listings.ts';
 import { type StartFlowsRequest, TrafficError } from './flows.ts';
-import { PORTS_ARROW_MEDIA_TYPE } from './ports-arrow.ts';
 import { QuantityError } from './units.ts';
 
 export interface EmulatorServerOptions {
@@ -98,8 +99,6 @@ function flowFilter(query: URLSearchParams): FlowFilter {
 
 /** Paging `GET /v1/flows`: `limit` opens a listing (`job` the only filter), `listing` + `offset` read on. */
 const PAGE_PARAMS = ['limit', 'listing', 'offset'] as const;
-/** Most flows on one page, as the API's pages. */
-const MAX_PAGE_FLOWS = 5000;
 
 /** The listings of each emulator served (a server's, one per emulator). */
 const flowListings = new WeakMap<Emulator, FlowListings>();
@@ -136,8 +135,8 @@ function listFlows(emulator: Emulator, _body: unknown, query: URLSearchParams): 
       throw new HttpError(400, `"${key}" does not go with a page: a listing filters by job only`);
     }
   }
-  const limit = wholeNumber(query, 'limit', 1, MAX_PAGE_FLOWS);
-  if (limit === undefined) throw new HttpError(400, `a page needs limit (1 to ${MAX_PAGE_FLOWS})`);
+  const limit = wholeNumber(query, 'limit', 1, PAGE_MAX);
+  if (limit === undefined) throw new HttpError(400, `a page needs limit (1 to ${PAGE_MAX})`);
   const jobs = query.getAll('job');
   if (jobs.length > 1) throw new HttpError(400, 'give "job" once');
   const job = jobs[0] ?? '';
@@ -356,7 +355,7 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
 function send(response: ServerResponse, status: number, body: unknown): void {
   if (body instanceof ArrowBytes) {
     response.writeHead(status, {
-      'content-type': PORTS_ARROW_MEDIA_TYPE,
+      'content-type': ARROW_STREAM_MEDIA_TYPE,
       'content-length': body.bytes.byteLength,
       'cache-control': 'no-store',
     });

@@ -1,3 +1,5 @@
+import { MAX_DURATION_SECONDS, MAX_RATE_BYTES_PER_SECOND, MAX_SIZE_BYTES } from '@fabscope/contracts/limits';
+
 /**
  * Quantities in requests and scenario files: a plain number in the base unit (seconds, bytes,
  * bytes/s), or a string with a unit as administrators write them: `10s`, `500ms`, `2m`, `4KiB`,
@@ -35,14 +37,6 @@ const RATE_BYTES: Record<string, number> = {
   'mbit/s': 1e6 / 8,
   'gbit/s': 1e9 / 8,
 };
-
-/**
- * Upper bounds: far beyond any real job, low enough that arithmetic on them stays finite and a
- * typo (`1e400MiB`) is refused with the field's name instead of poisoning the solver.
- */
-export const MAX_DURATION_SECONDS = 366 * 24 * 3600;
-export const MAX_SIZE_BYTES = 2 ** 40;
-export const MAX_RATE_BYTES_PER_SECOND = 1e13;
 
 function atMost(name: string, value: number, max: number, raw: unknown, unit: string): number {
   if (!(value <= max))

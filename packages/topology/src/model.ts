@@ -4,9 +4,9 @@
  * typed arrays indexed by node, port or link number.
  */
 
-export type NodeType = 'host' | 'switch' | 'router';
-export type FabricType = 'omnipath' | 'infiniband' | 'ethernet';
-export type LinkKind = 'host' | 'isl';
+import type { FabricType, LinkKind, NodeType } from '@fabscope/contracts/names';
+
+export type { FabricType, LinkKind, NodeType };
 
 export interface FabricPort {
   /** Physical port number on the node (1-based, as the hardware numbers it). */

@@ -1,12 +1,6 @@
 import { STATUS_CODES } from 'node:http';
+import type { ErrorBody } from '@fabscope/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-
-/** The body of every 4xx and 5xx answer: the status, its reason phrase and what was wrong. */
-export interface ErrorBody {
-  statusCode: number;
-  error: string;
-  message: string;
-}
 
 export function errorBody(statusCode: number, message: string): ErrorBody {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };

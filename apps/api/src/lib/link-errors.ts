@@ -13,20 +13,13 @@ import {
   UNKNOWN_CATEGORIES,
   UNKNOWN_ERRORS,
 } from '@fabscope/topology';
-import type { ErrorField } from '../store/types.ts';
 
 /**
  * Per-counter rates of one link direction (gauges as values); null when unknown, never 0 for
  * unknown. The attribution to the two ends, the error sum and the categories have one owner,
  * @fabscope/topology (analysis/link-direction.ts), which the fabric collector computes with too.
  */
-export type LinkErrors = Record<ErrorField, number | null>;
-
-/** The contract's field names and topology's are the same (checked where both meet: `true` or no build). */
-export type ErrorFieldsAgree = [LinkErrors, LinkErrorRates] extends [LinkErrorRates, LinkErrors]
-  ? true
-  : never;
-export const ERROR_FIELDS_AGREE: ErrorFieldsAgree = true;
+export type LinkErrors = LinkErrorRates;
 
 /** Counters that are errors, by PM category (topology's ERROR_COUNTER_GROUPS). */
 export const ERROR_COUNTERS = ERROR_COUNTER_GROUPS;

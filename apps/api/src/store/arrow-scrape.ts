@@ -1,8 +1,5 @@
 import { tableFromIPC } from '@uwdata/flechette';
 
-/** IANA's media type of an Arrow IPC stream: what a fabscope collector answers when asked for it. */
-export const ARROW_STREAM_MEDIA_TYPE = 'application/vnd.apache.arrow.stream';
-
 /** The end-of-stream marker every complete Arrow IPC stream ends with (continuation, length 0). */
 const EOS = [0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0];
 

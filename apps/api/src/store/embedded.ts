@@ -1,9 +1,10 @@
+import { ARROW_STREAM_MEDIA_TYPE, EXPOSITION_MEDIA_TYPE } from '@fabscope/contracts/media-types';
 import type { EventLog } from '../events/event-log.ts';
 import { readBodyInSlices } from '../lib/read-body.ts';
 import { slicedLoop } from '../lib/sliced.ts';
 import { type ScrapeTiming, scrapeTiming } from '../lib/staleness.ts';
 import type { LinkIndex } from '../lib/utilization.ts';
-import { ARROW_STREAM_MEDIA_TYPE, type ArrowScrape, readArrowScrape } from './arrow-scrape.ts';
+import { type ArrowScrape, readArrowScrape } from './arrow-scrape.ts';
 import { EmbeddedTimeQueries, type ScrapeDone } from './embedded-history.ts';
 import { ExpositionScanner } from './exposition-stream.ts';
 import type { FabricHistoryDir } from './history-file/fabric-dir.ts';
@@ -95,9 +96,6 @@ const SECOND_SCRAPE_AFTER_MS = 1000;
 
 /** Scrape durations remembered for the timing. */
 const RECENT_SCRAPES = 5;
-
-/** Prometheus' text exposition format, the form every exporter answers. */
-const EXPOSITION_MEDIA_TYPE = 'text/plain;version=0.0.4';
 
 /** How far a collector's own read time may lie from the scrape's start and still be taken. */
 const STAMP_TOLERANCE_MS = 10_000;

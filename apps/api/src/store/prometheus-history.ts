@@ -133,7 +133,7 @@ export class PrometheusTimeQueries implements TimeQueries {
    * Every bucket is written every sweep (0 included), so holding the newest of each is safe.
    */
   private summaryQueries() {
-    const { hostBytes, buckets } = this.names;
+    const { hostBytes, directions: buckets } = this.names;
     return {
       host: `sum(${this.held(hostBytes)})`,
       buckets: `sum by (kind, bucket) (${this.held(buckets)})`,
@@ -214,14 +214,14 @@ export class PrometheusTimeQueries implements TimeQueries {
         const direction = `{node_guid="${labelValue(guid)}",port="${from.port}"}`;
         const [bytes, wait] = await Promise.all([
           this.client.queryRange(
-            this.perDirection(`${this.names.directionBytes}${direction}`),
+            this.perDirection(`${this.names.bytes}${direction}`),
             fromMs,
             toMs,
             stepMs,
             signal,
           ),
           this.client.queryRange(
-            this.perDirection(`${this.names.directionWait}${direction}`),
+            this.perDirection(`${this.names.wait}${direction}`),
             fromMs,
             toMs,
             stepMs,
@@ -259,7 +259,7 @@ export class PrometheusTimeQueries implements TimeQueries {
     const [linkChanges, resets] = await Promise.all([
       this.client.query(`changes(${LINK_UP}${cabled}[${seconds}s]) > 0`, toMs, signal),
       // The collector counts each port's resets (a sparse counter: the ports that ever reset).
-      this.client.query(`last_over_time(${this.names.portResets}${cabled}[${seconds}s])`, toMs, signal),
+      this.client.query(`last_over_time(${this.names.resets}${cabled}[${seconds}s])`, toMs, signal),
     ]);
     const events: FabricEvent[] = [];
     const read = (metric: Record<string, string>, name: string) =>
@@ -296,7 +296,7 @@ export class PrometheusTimeQueries implements TimeQueries {
       }
     }
     for (const series of await Promise.all(
-      resets.slice(0, 1000).map((s) => read(s.metric, this.names.portResets)),
+      resets.slice(0, 1000).map((s) => read(s.metric, this.names.resets)),
     )) {
       for (const s of series) {
         let previous: number | null = null;

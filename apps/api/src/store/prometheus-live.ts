@@ -42,10 +42,10 @@ export function liveQueries(heldMs: number) {
   const held = (selector: string) => `last_over_time(${selector}[${Math.max(1, Math.round(heldMs))}ms])`;
   return {
     /** Bytes per second of each direction, keyed by its sending port. */
-    bytes: byPort(held(EDGE_SERIES.directionBytes)),
-    packets: byPort(held(EDGE_SERIES.directionPackets)),
+    bytes: byPort(held(EDGE_SERIES.bytes)),
+    packets: byPort(held(EDGE_SERIES.packets)),
     /** Share of time each direction's sender waited for credit. */
-    wait: byPort(held(EDGE_SERIES.directionWait)),
+    wait: byPort(held(EDGE_SERIES.wait)),
     /**
      * Only the ports reported down: every fabscope port has the gauge, so the rest are up. Held as
      * the rest are: a gauge stamped by a collector that stopped is not held for Prometheus' 5 min.
@@ -166,7 +166,7 @@ export class EdgeLive {
       directions,
     };
     if (directions.size === 0 && ageSeconds !== null)
-      result.error = `no ${EDGE_SERIES.directionBytes} series yet: do the collectors write their rates at the edge, and does Prometheus scrape them?`;
+      result.error = `no ${EDGE_SERIES.bytes} series yet: do the collectors write their rates at the edge, and does Prometheus scrape them?`;
     // Past the limit, every direction is unknown (held samples are never older than it anyway).
     if (ageSeconds !== null && ageSeconds > this.options.staleAfterSeconds) {
       ports.clear();

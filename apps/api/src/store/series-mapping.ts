@@ -1,3 +1,4 @@
+import { PORT_SERIES } from '@fabscope/contracts';
 import { normalizeGuid } from '@fabscope/topology';
 import { type CounterField, type ErrorField, PORT_COUNTERS, portKey } from './types.ts';
 
@@ -66,9 +67,9 @@ export const fabscopeMapping: SeriesMapping = {
   source: 'fabscope',
   fields: FABSCOPE_FIELDS,
   joinMetrics: [],
-  rateMetrics: ['fabscope_port_rate_bytes_per_second'],
-  waitTickMetrics: ['fabscope_port_transmit_wait_tick_seconds'],
-  linkUpMetrics: { fabscope_port_link_up: 1 },
+  rateMetrics: [PORT_SERIES.rateBytesPerSecond],
+  waitTickMetrics: [PORT_SERIES.waitTickSeconds],
+  linkUpMetrics: { [PORT_SERIES.linkUp]: 1 },
   selectsByName: true,
   resolver: () => (s) => {
     const { node_guid: guid, port } = s.labels;

@@ -4,6 +4,7 @@ import {
   type ErrorCounterField,
   type ErrorField,
   type ErrorRates,
+  PORT_COUNTER_FAMILIES,
   PORT_GAUGES,
   type PortGaugeField,
 } from '@fabscope/contracts';
@@ -123,11 +124,7 @@ export interface MetricsStore {
  * packets and XmitWait first (their positions are fixed), then the error counters, then the gauges.
  */
 export const PORT_COUNTERS = {
-  transmitBytes: 'fabscope_port_data_transmitted_bytes_total',
-  receiveBytes: 'fabscope_port_data_received_bytes_total',
-  transmitPackets: 'fabscope_port_packets_transmitted_total',
-  receivePackets: 'fabscope_port_packets_received_total',
-  transmitWait: 'fabscope_port_transmit_wait_total',
+  ...PORT_COUNTER_FAMILIES,
   ...ERROR_COUNTERS,
   ...PORT_GAUGES,
 } as const;

@@ -1,3 +1,4 @@
+import { PAGE_MAX } from '@fabscope/contracts/limits';
 import { checkHealth, checkLinks, checkSummary, isRecord, parseEvents, parseHistory } from './answers.ts';
 import type { FabricInfo, Features, Snapshot } from './api-types.ts';
 import { HttpError, ServerUnreachableError, TopClientError } from './errors.ts';
@@ -153,8 +154,8 @@ export class TopClient {
     if (!rankHere) {
       query.set('sort', ranking.sort);
       query.set('order', ranking.order);
-      // The API pages at most 5,000 directions (PAGE_MAX): deeper scrolls show the first 5,000.
-      query.set('limit', String(Math.min(limit, 5000)));
+      // The API pages at most PAGE_MAX directions: deeper scrolls show the first page.
+      query.set('limit', String(Math.min(limit, PAGE_MAX)));
     }
     const kind = kindParameter(state.filter);
     if (kind) query.set('kind', kind);

@@ -1,3 +1,4 @@
+import { PAGE_MAX } from '@fabscope/contracts/limits';
 import { shareTopologyStrings } from '../lib/topologyStrings.ts';
 import type { CompactDecode } from './compactDecode.ts';
 import { type ExchangeAnswer, fetchExchange, NetworkFailure } from './exchange.ts';
@@ -35,9 +36,6 @@ import type {
   TrafficStarted,
 } from './types.ts';
 import { workerExchange } from './workerExchange.ts';
-
-/** The most rows a page of the API holds (PAGE_MAX of the contract, which the web imports types of only). */
-const PAGE_MAX = 5000;
 
 /**
  * A failed API call, with a message fit to show the user as is. `status` is the HTTP status, or 0

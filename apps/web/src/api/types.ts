@@ -24,6 +24,7 @@ export type {
   Alarm,
   AlarmList,
   Analysis,
+  CategoryName,
   Drift,
   DriftFindingRecord,
   ErrorBody,
@@ -64,7 +65,6 @@ export type {
   UtilizationHistogram,
 } from '@fabscope/contracts';
 
-export type CategoryName = 'integrity' | 'congestion' | 'smaCongestion' | 'bubble' | 'security' | 'routing';
 export type ArAlgorithm = AdaptiveRouting['algorithm'];
 export type Flow = FlowInfo;
 export type Fault = FaultInfo;

@@ -1,3 +1,5 @@
+import { PORT_GAUGES } from '@fabscope/contracts/metrics';
+
 /**
  * What the port search box asks for: `edge1/4` (a node's port), `edge1` (a node: its ports),
  * `0x0002c903000a1b2c` (a GUID), `12` or `lid:12` (a LID). The node part goes to the API as
@@ -26,11 +28,8 @@ export function portTargetText(target: PortTarget): string {
   return target.port === undefined ? target.node : `${target.node}/${target.port}`;
 }
 
-/**
- * A port's `errors` fields that are values, not counters (the contract's PORT_GAUGES): shown as
- * they are, not as a rate.
- */
-export const PORT_GAUGE_FIELDS: readonly string[] = ['linkQualityIndicator', 'linkWidthDowngradeLanes'];
+/** A port's `errors` fields that are values, not counters: shown as they are, not as a rate. */
+export const PORT_GAUGE_FIELDS: readonly string[] = Object.keys(PORT_GAUGES);
 
 export function isPortGauge(field: string): boolean {
   return PORT_GAUGE_FIELDS.includes(field);

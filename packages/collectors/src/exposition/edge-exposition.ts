@@ -1,3 +1,4 @@
+import { EDGE_SERIES as EDGE } from '@fabscope/contracts/metrics';
 import {
   categoryConfigFor,
   DEFAULT_PM_THRESHOLDS,
@@ -25,21 +26,8 @@ import {
 } from './edge-writers.ts';
 import type { PortLabels } from './port-exposition.ts';
 
-/** The rates at the edge (docs/metrics.md): per sweep, stamped with its read time, so a store keeps them as they are. */
-export const EDGE = {
-  bytes: 'fabscope_link_data_bytes_per_second',
-  packets: 'fabscope_link_packets_per_second',
-  wait: 'fabscope_link_transmit_wait_ratio',
-  utilization: 'fabscope_link_utilization_ratio',
-  errors: 'fabscope_link_errors_per_second',
-  categories: 'fabscope_link_pm_category_ratio',
-  portErrors: 'fabscope_port_error_detail',
-  resets: 'fabscope_port_counter_resets_total',
-  hostBytes: 'fabscope_fabric_host_data_bytes_per_second',
-  directions: 'fabscope_fabric_link_directions',
-  sweep: 'fabscope_fabric_sweep_interval_seconds',
-  errorFields: 'fabscope_fabric_error_fields_reported',
-} as const;
+// The rates at the edge (docs/metrics.md; their names: @fabscope/contracts/metrics), per sweep,
+// stamped with its read time, so a store keeps them as they are.
 
 /** Every edge family, in the order a scrape writes them. */
 export const EDGE_FAMILIES: readonly EdgeFamily[] = [

@@ -14,9 +14,6 @@ import {
 import type { PortSample } from '../fabric/port-sample.ts';
 import { PORT_FAMILIES, type PortFamily, type PortLabels } from './port-exposition.ts';
 
-/** IANA's media type of an Arrow IPC stream, as the emulator's `/v1/ports?format=arrow` answers it. */
-export const ARROW_STREAM_MEDIA_TYPE = 'application/vnd.apache.arrow.stream';
-
 /**
  * The port families a scrape asks for by name, when the Arrow form can carry all of them: those
  * keyed by the port alone (not the info series nor the sender-keyed one, whose label sets differ

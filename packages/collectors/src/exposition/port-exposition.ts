@@ -1,3 +1,4 @@
+import { PORT_COUNTER_FAMILIES, PORT_SERIES } from '@fabscope/contracts/metrics';
 import { ERROR_COUNTER_KEYS, ERROR_COUNTERS } from '../fabric/error-counters.ts';
 import type { FabricSnapshot, PortSample } from '../fabric/port-sample.ts';
 import { type Shard, shardOfPort } from '../fabric/shard.ts';
@@ -22,21 +23,21 @@ export interface PortFamily {
  */
 export const PORT_FAMILIES: readonly PortFamily[] = [
   {
-    name: 'fabscope_port_info',
+    name: PORT_SERIES.info,
     type: 'gauge',
     help: "Always 1: the port's node name and type and the node, type and port at the far end of its cable (empty when uncabled)",
     value: () => 1,
     labelledBy: 'info',
   },
   {
-    name: 'fabscope_port_data_transmitted_bytes_total',
+    name: PORT_COUNTER_FAMILIES.transmitBytes,
     type: 'counter',
     help: 'Data octets transmitted on the port',
     value: (p) => p.transmitBytes,
     raw: true,
   },
   {
-    name: 'fabscope_port_data_received_bytes_total',
+    name: PORT_COUNTER_FAMILIES.receiveBytes,
     type: 'counter',
     help: 'Data octets received on the port',
     value: (p) => p.receiveBytes,
@@ -44,7 +45,7 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
   },
   {
     // Keyed by its sender's port, so a rule matches tx and rx of a direction without label_replace.
-    name: 'fabscope_link_data_received_bytes_total',
+    name: PORT_SERIES.linkReceiveBytes,
     type: 'counter',
     help: 'Data octets received at the far end of the link direction whose sending port this series names',
     value: (p) => p.receiveBytes,
@@ -52,28 +53,28 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
     raw: true,
   },
   {
-    name: 'fabscope_port_packets_transmitted_total',
+    name: PORT_COUNTER_FAMILIES.transmitPackets,
     type: 'counter',
     help: 'Packets transmitted on the port',
     value: (p) => p.transmitPackets,
     raw: true,
   },
   {
-    name: 'fabscope_port_packets_received_total',
+    name: PORT_COUNTER_FAMILIES.receivePackets,
     type: 'counter',
     help: 'Packets received on the port',
     value: (p) => p.receivePackets,
     raw: true,
   },
   {
-    name: 'fabscope_port_transmit_wait_total',
+    name: PORT_COUNTER_FAMILIES.transmitWait,
     type: 'counter',
     help: 'Ticks during which the port had data to transmit but no flow-control credit (XmitWait)',
     value: (p) => p.transmitWaitTicks,
     raw: true,
   },
   {
-    name: 'fabscope_port_transmit_wait_tick_seconds',
+    name: PORT_SERIES.waitTickSeconds,
     type: 'gauge',
     help: 'Length of one XmitWait tick, where the source knows it (rate(wait_total) × this = share of time waiting)',
     value: (p) => p.transmitWaitTickSeconds ?? Number.NaN,
@@ -89,14 +90,14 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
     }),
   ),
   {
-    name: 'fabscope_port_rate_bytes_per_second',
+    name: PORT_SERIES.rateBytesPerSecond,
     type: 'gauge',
     help: 'Data rate of the port link',
     value: (p) => p.rateBytesPerSecond,
     raw: true,
   },
   {
-    name: 'fabscope_port_link_up',
+    name: PORT_SERIES.linkUp,
     type: 'gauge',
     help: '1 when the port link is active, 0 when it is down',
     value: (p) => (p.linkUp ? 1 : 0),

@@ -1,3 +1,6 @@
+import { ERROR_COUNTERS as CONTRACT_ERROR_COUNTERS, PORT_GAUGES } from '@fabscope/contracts/metrics';
+import type { PortCounterName } from '@fabscope/contracts/ports';
+
 /**
  * The error, congestion and bubble counters of a port beyond data, packets and XmitWait: one
  * table naming each in every source's vocabulary and as the Prometheus family the agent exposes
@@ -13,12 +16,15 @@ export interface ErrorCounterSpec {
   /** Names `opapmaquery -o getportstatus` prints it under (versions differ), when Omni-Path has it. */
   opapmaquery?: readonly string[];
   /** The emulator's `GET /v1/ports` counter name. */
-  emulator?: string;
+  emulator?: PortCounterName;
 }
+
+/** Each counter's family, by the name the API reports it under. */
+const FAMILY = { ...CONTRACT_ERROR_COUNTERS, ...PORT_GAUGES };
 
 export const ERROR_COUNTERS = {
   symbolErrors: {
-    family: 'fabscope_port_symbol_error_total',
+    family: FAMILY.symbolErrors,
     type: 'counter',
     help: 'Minor link errors detected on the port (SymbolErrorCounter; Omni-Path LocalLinkIntegrityErrors)',
     perfquery: 'SymbolErrorCounter',
@@ -26,7 +32,7 @@ export const ERROR_COUNTERS = {
     emulator: 'SymbolErrors',
   },
   linkErrorRecovery: {
-    family: 'fabscope_port_link_error_recovery_total',
+    family: FAMILY.linkErrorRecovery,
     type: 'counter',
     help: 'Times the link completed error recovery (LinkErrorRecoveryCounter)',
     perfquery: 'LinkErrorRecoveryCounter',
@@ -34,7 +40,7 @@ export const ERROR_COUNTERS = {
     emulator: 'LinkErrorRecovery',
   },
   linkDowned: {
-    family: 'fabscope_port_link_downed_total',
+    family: FAMILY.linkDowned,
     type: 'counter',
     help: 'Times the link went down (LinkDownedCounter)',
     perfquery: 'LinkDownedCounter',
@@ -42,7 +48,7 @@ export const ERROR_COUNTERS = {
     emulator: 'LinkDowned',
   },
   receiveErrors: {
-    family: 'fabscope_port_errors_received_total',
+    family: FAMILY.receiveErrors,
     type: 'counter',
     help: 'Packets with errors received on the port (PortRcvErrors)',
     perfquery: 'PortRcvErrors',
@@ -50,7 +56,7 @@ export const ERROR_COUNTERS = {
     emulator: 'RcvErrors',
   },
   transmitDiscards: {
-    family: 'fabscope_port_discards_transmitted_total',
+    family: FAMILY.transmitDiscards,
     type: 'counter',
     help: 'Outbound packets discarded by the port (PortXmitDiscards)',
     perfquery: 'PortXmitDiscards',
@@ -58,7 +64,7 @@ export const ERROR_COUNTERS = {
     emulator: 'XmitDiscards',
   },
   receiveRemotePhysicalErrors: {
-    family: 'fabscope_port_remote_physical_errors_received_total',
+    family: FAMILY.receiveRemotePhysicalErrors,
     type: 'counter',
     help: 'Packets received marked bad by the far end (PortRcvRemotePhysicalErrors)',
     perfquery: 'PortRcvRemotePhysicalErrors',
@@ -66,7 +72,7 @@ export const ERROR_COUNTERS = {
     emulator: 'RcvRemotePhysicalErrors',
   },
   receiveSwitchRelayErrors: {
-    family: 'fabscope_port_switch_relay_errors_received_total',
+    family: FAMILY.receiveSwitchRelayErrors,
     type: 'counter',
     help: 'Received packets the switch could not forward (PortRcvSwitchRelayErrors): routing',
     perfquery: 'PortRcvSwitchRelayErrors',
@@ -74,7 +80,7 @@ export const ERROR_COUNTERS = {
     emulator: 'RcvSwitchRelayErrors',
   },
   transmitConstraintErrors: {
-    family: 'fabscope_port_constraint_errors_transmitted_total',
+    family: FAMILY.transmitConstraintErrors,
     type: 'counter',
     help: 'Packets not sent because of partition or filtering constraints (PortXmitConstraintErrors): security',
     perfquery: 'PortXmitConstraintErrors',
@@ -82,7 +88,7 @@ export const ERROR_COUNTERS = {
     emulator: 'XmitConstraintErrors',
   },
   receiveConstraintErrors: {
-    family: 'fabscope_port_constraint_errors_received_total',
+    family: FAMILY.receiveConstraintErrors,
     type: 'counter',
     help: 'Received packets dropped by partition or filtering constraints (PortRcvConstraintErrors): security',
     perfquery: 'PortRcvConstraintErrors',
@@ -90,7 +96,7 @@ export const ERROR_COUNTERS = {
     emulator: 'RcvConstraintErrors',
   },
   localLinkIntegrityErrors: {
-    family: 'fabscope_port_local_link_integrity_errors_total',
+    family: FAMILY.localLinkIntegrityErrors,
     type: 'counter',
     help: 'Times local physical errors exceeded their threshold (LocalLinkIntegrityErrors)',
     perfquery: 'LocalLinkIntegrityErrors',
@@ -98,7 +104,7 @@ export const ERROR_COUNTERS = {
     emulator: 'LocalLinkIntegrityErrors',
   },
   excessiveBufferOverrunErrors: {
-    family: 'fabscope_port_excessive_buffer_overrun_errors_total',
+    family: FAMILY.excessiveBufferOverrunErrors,
     type: 'counter',
     help: 'Times the receive buffer overran on consecutive flow-control updates (ExcessiveBufferOverrunErrors)',
     perfquery: 'ExcessiveBufferOverrunErrors',
@@ -106,82 +112,82 @@ export const ERROR_COUNTERS = {
     emulator: 'ExcessiveBufferOverruns',
   },
   vl15Dropped: {
-    family: 'fabscope_port_vl15_dropped_total',
+    family: FAMILY.vl15Dropped,
     type: 'counter',
     help: 'Incoming VL15 (subnet management) packets dropped (VL15Dropped; InfiniBand only)',
     perfquery: 'VL15Dropped',
     emulator: 'VL15Dropped',
   },
   uncorrectableErrors: {
-    family: 'fabscope_port_uncorrectable_errors_total',
+    family: FAMILY.uncorrectableErrors,
     type: 'counter',
     help: 'Uncorrectable errors on the link (Omni-Path UncorrectableErrors)',
     opapmaquery: ['Uncorrectable Errors'],
     emulator: 'UncorrectableErrors',
   },
   fmConfigErrors: {
-    family: 'fabscope_port_fm_config_errors_total',
+    family: FAMILY.fmConfigErrors,
     type: 'counter',
     help: 'Errors from a fabric-manager misconfiguration of the port (Omni-Path FMConfigErrors)',
     opapmaquery: ['FM Config Errors'],
     emulator: 'FMConfigErrors',
   },
   congestionDiscards: {
-    family: 'fabscope_port_congestion_discards_total',
+    family: FAMILY.congestionDiscards,
     type: 'counter',
     help: 'Packets a switch port discarded for congestion (Omni-Path SwPortCongestion, "Congestion Discards")',
     opapmaquery: ['Congestion Discards'],
   },
   receiveFecn: {
-    family: 'fabscope_port_fecn_received_total',
+    family: FAMILY.receiveFecn,
     type: 'counter',
     help: 'Packets received with the forward congestion notification bit (Omni-Path PortRcvFECN)',
     opapmaquery: ['Rcv FECN'],
   },
   receiveBecn: {
-    family: 'fabscope_port_becn_received_total',
+    family: FAMILY.receiveBecn,
     type: 'counter',
     help: 'Packets received with the backward congestion notification bit (Omni-Path PortRcvBECN)',
     opapmaquery: ['Rcv BECN'],
   },
   markFecn: {
-    family: 'fabscope_port_fecn_marked_total',
+    family: FAMILY.markFecn,
     type: 'counter',
     help: 'Packets the port marked with FECN (Omni-Path PortMarkFECN)',
     opapmaquery: ['Mark FECN'],
   },
   transmitTimeCongestion: {
-    family: 'fabscope_port_transmit_time_congestion_total',
+    family: FAMILY.transmitTimeCongestion,
     type: 'counter',
     help: 'Ticks the port spent in congestion (Omni-Path PortXmitTimeCong)',
     opapmaquery: ['Xmit Time Congestion', 'Xmit Time Cong'],
   },
   transmitWastedBandwidth: {
-    family: 'fabscope_port_transmit_wasted_bandwidth_total',
+    family: FAMILY.transmitWastedBandwidth,
     type: 'counter',
     help: 'Flit times sent idle with packets waiting (Omni-Path PortXmitWastedBW): bubble',
     opapmaquery: ['Xmit Wasted BW'],
   },
   transmitWaitData: {
-    family: 'fabscope_port_transmit_wait_data_total',
+    family: FAMILY.transmitWaitData,
     type: 'counter',
     help: 'Flit times waiting for the rest of a packet (Omni-Path PortXmitWaitData): bubble',
     opapmaquery: ['Xmit Wait Data'],
   },
   receiveBubble: {
-    family: 'fabscope_port_receive_bubble_total',
+    family: FAMILY.receiveBubble,
     type: 'counter',
     help: 'Flit times received idle inside a packet (Omni-Path PortRcvBubble): bubble',
     opapmaquery: ['Rcv Bubble'],
   },
   linkQualityIndicator: {
-    family: 'fabscope_port_link_quality_indicator',
+    family: FAMILY.linkQualityIndicator,
     type: 'gauge',
     help: 'Link quality, 5 excellent to 0 down (Omni-Path LinkQualityIndicator)',
     emulator: 'LinkQualityIndicator',
   },
   linkWidthDowngradeLanes: {
-    family: 'fabscope_port_link_width_downgrade_lanes',
+    family: FAMILY.linkWidthDowngradeLanes,
     type: 'gauge',
     help: 'Lanes of the link that are down, 0 at full width (Omni-Path link width downgrade)',
     emulator: 'LinkWidthDowngrade',

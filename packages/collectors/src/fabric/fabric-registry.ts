@@ -1,8 +1,9 @@
+import { ARROW_STREAM_MEDIA_TYPE } from '@fabscope/contracts/media-types';
 import type { PmThresholdConfig } from '@fabscope/topology';
 import { Registry } from 'prom-client';
 import { ChunkWriter } from '../exposition/chunk-writer.ts';
 import { edgeExpositionChunks } from '../exposition/edge-exposition.ts';
-import { ARROW_STREAM_MEDIA_TYPE, arrowFamilies, PortArrowEncoder } from '../exposition/port-arrow.ts';
+import { arrowFamilies, PortArrowEncoder } from '../exposition/port-arrow.ts';
 import { PORT_FAMILIES, PortLabels, writePortFamilies } from '../exposition/port-exposition.ts';
 import type { BinaryAnswer, ScrapeRequest } from '../metrics-server.ts';
 import { EdgeRates, type EdgeSweep } from './edge-rates.ts';

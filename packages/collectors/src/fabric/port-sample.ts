@@ -1,3 +1,4 @@
+import type { NodeType } from '@fabscope/topology';
 import { ToolTimeoutError } from '../sources/run-tool.ts';
 import type { PortErrorCounters } from './error-counters.ts';
 
@@ -5,7 +6,7 @@ import type { PortErrorCounters } from './error-counters.ts';
 export interface PortSample {
   nodeGuid: string;
   nodeName: string;
-  nodeType: 'host' | 'switch' | 'router';
+  nodeType: NodeType;
   portNumber: number;
   lid: number;
   rateBytesPerSecond: number;
@@ -15,7 +16,7 @@ export interface PortSample {
     nodeGuid: string;
     nodeName: string;
     portNumber: number;
-    nodeType?: 'host' | 'switch' | 'router';
+    nodeType?: NodeType;
   } | null;
   transmitBytes: number;
   receiveBytes: number;

@@ -1,3 +1,4 @@
+import { SOURCE_SERIES } from '@fabscope/contracts/metrics';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { FabricSnapshot } from './port-sample.ts';
 
@@ -23,12 +24,9 @@ export class SourceHealth {
     const counter = (name: string, help: string, labelNames = ['source']) =>
       new Counter({ name, help, labelNames, registers });
     const byTarget = ['source', 'target'];
-    this.sourceUp = gauge('fabscope_fabric_source_up', '1 when the last read of the fabric source succeeded');
-    this.duration = gauge(
-      'fabscope_fabric_source_read_duration_seconds',
-      'Time the last read of the fabric source took',
-    );
-    this.errors = counter('fabscope_fabric_source_errors_total', 'Failed reads of the fabric source');
+    this.sourceUp = gauge(SOURCE_SERIES.up, '1 when the last read of the fabric source succeeded');
+    this.duration = gauge(SOURCE_SERIES.readDuration, 'Time the last read of the fabric source took');
+    this.errors = counter(SOURCE_SERIES.errors, 'Failed reads of the fabric source');
     this.errors.inc({ source }, 0);
     this.targetUp = gauge(
       'fabscope_fabric_target_up',

@@ -1,6 +1,6 @@
+import { EDGE_SERIES as EDGE } from '@fabscope/contracts/metrics';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EDGE } from '../../src/exposition/edge-exposition.ts';
 import { EdgeRates, type EdgeSweep } from '../../src/fabric/edge-rates.ts';
 import { createFabricRegistry } from '../../src/fabric/fabric-registry.ts';
 import type { FabricSnapshot, FabricSource, PortSample } from '../../src/fabric/port-sample.ts';

@@ -119,6 +119,7 @@ describe('error, congestion and bubble counters from the real formats', () => {
           rateGbps: 100,
           linkState: 'active',
           remote: null,
+          fabricType: 'omnipath',
           counters: {
             XmitData: '0',
             RcvData: '0',

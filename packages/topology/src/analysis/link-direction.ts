@@ -11,6 +11,7 @@
  * never 0.
  */
 
+import { ERROR_FIELDS, type ErrorField, PORT_GAUGES } from '@fabscope/contracts/metrics';
 import type { FabricType } from '../model.ts';
 import {
   CATEGORY_NAMES,
@@ -21,35 +22,10 @@ import {
 
 /**
  * Per-second rates of one direction's error, congestion and bubble counters, and the link
- * quality and lanes-down gauges as values (the API's `errors` of a link direction, by the same
- * names); null when unknown.
+ * quality and lanes-down gauges as values (the API's `errors` of a link direction, by the
+ * contract's names); null when unknown.
  */
-export interface LinkErrorRates {
-  symbolErrors: number | null;
-  linkErrorRecovery: number | null;
-  linkDowned: number | null;
-  receiveErrors: number | null;
-  transmitDiscards: number | null;
-  receiveRemotePhysicalErrors: number | null;
-  receiveSwitchRelayErrors: number | null;
-  transmitConstraintErrors: number | null;
-  receiveConstraintErrors: number | null;
-  localLinkIntegrityErrors: number | null;
-  excessiveBufferOverrunErrors: number | null;
-  vl15Dropped: number | null;
-  uncorrectableErrors: number | null;
-  fmConfigErrors: number | null;
-  congestionDiscards: number | null;
-  receiveFecn: number | null;
-  receiveBecn: number | null;
-  markFecn: number | null;
-  transmitTimeCongestion: number | null;
-  transmitWastedBandwidth: number | null;
-  transmitWaitData: number | null;
-  receiveBubble: number | null;
-  linkQualityIndicator: number | null;
-  linkWidthDowngradeLanes: number | null;
-}
+export type LinkErrorRates = Record<ErrorField, number | null>;
 
 export type LinkErrorField = keyof LinkErrorRates;
 
@@ -70,41 +46,15 @@ export interface PortRateReading {
 }
 
 /** Nothing known: shared by every direction neither of whose ports reports error counters. */
-export const UNKNOWN_ERRORS: Readonly<LinkErrorRates> = Object.freeze({
-  symbolErrors: null,
-  linkErrorRecovery: null,
-  linkDowned: null,
-  receiveErrors: null,
-  transmitDiscards: null,
-  receiveRemotePhysicalErrors: null,
-  receiveSwitchRelayErrors: null,
-  transmitConstraintErrors: null,
-  receiveConstraintErrors: null,
-  localLinkIntegrityErrors: null,
-  excessiveBufferOverrunErrors: null,
-  vl15Dropped: null,
-  uncorrectableErrors: null,
-  fmConfigErrors: null,
-  congestionDiscards: null,
-  receiveFecn: null,
-  receiveBecn: null,
-  markFecn: null,
-  transmitTimeCongestion: null,
-  transmitWastedBandwidth: null,
-  transmitWaitData: null,
-  receiveBubble: null,
-  linkQualityIndicator: null,
-  linkWidthDowngradeLanes: null,
-});
+export const UNKNOWN_ERRORS: Readonly<LinkErrorRates> = Object.freeze(
+  Object.fromEntries(ERROR_FIELDS.map((f) => [f, null])) as LinkErrorRates,
+);
 
 /** The fields of LinkErrorRates, in the order the API lists them. */
-export const LINK_ERROR_FIELDS = Object.keys(UNKNOWN_ERRORS) as LinkErrorField[];
+export const LINK_ERROR_FIELDS: readonly LinkErrorField[] = ERROR_FIELDS;
 
 /** The two fields that are gauges (read as values, not as rates). */
-export const LINK_ERROR_GAUGES: readonly LinkErrorField[] = [
-  'linkQualityIndicator',
-  'linkWidthDowngradeLanes',
-];
+export const LINK_ERROR_GAUGES = Object.keys(PORT_GAUGES) as LinkErrorField[];
 
 export const UNKNOWN_CATEGORIES: Readonly<CategoryValues> = Object.freeze(
   Object.fromEntries(CATEGORY_NAMES.map((c) => [c, null])) as CategoryValues,

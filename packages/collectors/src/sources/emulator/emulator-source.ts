@@ -1,3 +1,11 @@
+import { ARROW_STREAM_MEDIA_TYPE } from '@fabscope/contracts/media-types';
+import {
+  PORT_DATA_COUNTERS,
+  PORTS_ARROW_FIXED_COLUMNS,
+  PORTS_ARROW_LINK_UP,
+  type PortCounterName,
+  type PortCountersDocument,
+} from '@fabscope/contracts/ports';
 import { tableFromIPC } from '@uwdata/flechette';
 import { errorCountersFrom } from '../../fabric/error-counters.ts';
 import type { FabricSnapshot, FabricSource, PortSample } from '../../fabric/port-sample.ts';
@@ -10,28 +18,6 @@ import {
 } from './arrow-columns.ts';
 
 export type { KeptFixedColumns } from './arrow-columns.ts';
-
-interface EmulatorPort {
-  nodeGuid: string;
-  nodeName: string;
-  nodeType: PortSample['nodeType'];
-  portNumber: number;
-  lid: number;
-  rateGbps: number;
-  linkState: 'active' | 'down';
-  remote: PortSample['remote'];
-  /** The data counters always; the error counters and gauges its fabric has (the rest absent). */
-  counters: Record<'XmitData' | 'RcvData' | 'XmitPkts' | 'RcvPkts' | 'XmitWait', string> &
-    Partial<Record<string, string>>;
-}
-
-interface EmulatorPortsDocument {
-  fabric: string;
-  fabricType: string;
-  timeMs: number;
-  dataUnitBytes: number;
-  ports: EmulatorPort[];
-}
 
 /**
  * Native counter (decimal string) × unit → bytes, exact: in doubles below 10^15 (× 8 stays under
@@ -57,7 +43,7 @@ function readStamp(timeMs: number, wallClockMs: number | undefined): { countersR
  * The emulator's `/v1/ports` document as a snapshot. Its time stamps the counters when it is
  * within reach of `wallClockMs`; an emulator stepped by hand leaves the stamping to the scraper.
  */
-export function portSamplesFromEmulator(doc: EmulatorPortsDocument, wallClockMs?: number): FabricSnapshot {
+export function portSamplesFromEmulator(doc: PortCountersDocument, wallClockMs?: number): FabricSnapshot {
   if (!Array.isArray(doc.ports) || !Number.isInteger(doc.dataUnitBytes) || doc.dataUnitBytes < 1) {
     throw new Error('emulator /v1/ports answer lacks ports or dataUnitBytes');
   }
@@ -82,7 +68,7 @@ export function portSamplesFromEmulator(doc: EmulatorPortsDocument, wallClockMs?
       errors: errorCountersFrom(
         (spec) => (spec.emulator === undefined ? undefined : [spec.emulator]),
         (name) => {
-          const v = p.counters[name];
+          const v = p.counters[name as PortCounterName];
           return v === undefined ? undefined : Number(v);
         },
       ),
@@ -91,27 +77,8 @@ export function portSamplesFromEmulator(doc: EmulatorPortsDocument, wallClockMs?
   return { fabric: doc.fabric, fabricType: doc.fabricType, ports, ...readStamp(doc.timeMs, wallClockMs) };
 }
 
-const ARROW_MEDIA_TYPE = 'application/vnd.apache.arrow.stream';
-
-/** The Arrow form's columns every port has (`GET /v1/ports?format=arrow`, the emulator's ports-arrow.ts). */
-const ARROW_COLUMNS = [
-  'nodeGuid',
-  'nodeName',
-  'nodeType',
-  'portNumber',
-  'lid',
-  'rateGbps',
-  'fabricType',
-  'remoteNodeGuid',
-  'remoteNodeName',
-  'remotePortNumber',
-  'linkUp',
-  'XmitData',
-  'RcvData',
-  'XmitPkts',
-  'RcvPkts',
-  'XmitWait',
-] as const;
+/** The Arrow form's columns every port has (`GET /v1/ports?format=arrow`). */
+const ARROW_COLUMNS = [...PORTS_ARROW_FIXED_COLUMNS, PORTS_ARROW_LINK_UP, ...PORT_DATA_COUNTERS];
 
 /**
  * The emulator's `/v1/ports` as an Arrow IPC stream, read into the same snapshot as the JSON form
@@ -223,8 +190,8 @@ export function emulatorSource(baseUrl: string): FabricSource {
       });
       if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
       // An emulator without the Arrow form answers its JSON document: read as JSON.
-      if (!(response.headers.get('content-type') ?? '').startsWith(ARROW_MEDIA_TYPE))
-        return portSamplesFromEmulator((await response.json()) as EmulatorPortsDocument, Date.now());
+      if (!(response.headers.get('content-type') ?? '').startsWith(ARROW_STREAM_MEDIA_TYPE))
+        return portSamplesFromEmulator((await response.json()) as PortCountersDocument, Date.now());
       const bytes = new Uint8Array(await response.arrayBuffer());
       const length = Number(response.headers.get('content-length'));
       if (Number.isFinite(length) && length !== bytes.byteLength)

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { TimeParam } from './time.ts';
+import { LinkKindSchema, PortRefSchema } from './topology.ts';
 
 /**
  * The topology over time (`/topology?time=`, `/topology/changes`, `/topology/status`) and drift
@@ -10,12 +11,10 @@ import { TimeParam } from './time.ts';
 const DateTime = Type.String({ format: 'date-time' });
 const OrNull = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
-const End = Type.Object({ node: Type.String(), port: Type.Integer() });
-
 export const TopologyCableSchema = Type.Object({
-  a: End,
-  b: End,
-  kind: Type.Union([Type.Literal('host'), Type.Literal('isl')]),
+  a: PortRefSchema,
+  b: PortRefSchema,
+  kind: LinkKindSchema,
   rateGbps: Type.Number(),
   widthSpeed: Type.Optional(
     Type.String({ description: 'Width × speed as discovery printed it, e.g. 4xEDR' }),

@@ -1,22 +1,12 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { FABRIC_TYPES, NODE_TYPES } from '../names.ts';
 
 // The emulator's HTTP interface, v1 (docs/architecture.md): what it answers and what the API's
 // emulator client reads. The API's /api/v1 passes flows, faults and the adaptive-routing state
-// through, so those shapes are the API's too (api.ts refers to them).
+// through, so those shapes are the API's too (./links.ts, ./traffic.ts, ./faults.ts refer to them).
 
-export const FabricTypeSchema = Type.Union([
-  Type.Literal('omnipath'),
-  Type.Literal('infiniband'),
-  Type.Literal('ethernet'),
-]);
-export type FabricType = Static<typeof FabricTypeSchema>;
-
-export const NodeTypeSchema = Type.Union([
-  Type.Literal('host'),
-  Type.Literal('switch'),
-  Type.Literal('router'),
-]);
-export type NodeType = Static<typeof NodeTypeSchema>;
+export const FabricTypeSchema = Type.Union(FABRIC_TYPES.map((t) => Type.Literal(t)));
+export const NodeTypeSchema = Type.Union(NODE_TYPES.map((t) => Type.Literal(t)));
 
 /** `GET /v1/health`. */
 export const EmulatorHealthSchema = Type.Object({

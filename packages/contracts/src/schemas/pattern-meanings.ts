@@ -1,5 +1,5 @@
+import { CURSOR_PATTERN } from '../limits.ts';
 import { ANALYSIS_PATTERN } from './analysis.ts';
-import { CURSOR_PATTERN } from './paging.ts';
 import { STEP_PATTERN, TIME_PATTERN } from './time.ts';
 
 /** What a value of each pattern is, said when one does not match (apps/api validation-message.ts). */

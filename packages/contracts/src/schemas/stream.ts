@@ -1,5 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { HealthSchema, LinkStateSchema, SummarySchema } from './api.ts';
+import { HealthSchema } from './health.ts';
+import { LinkStateSchema } from './links.ts';
+import { SummarySchema } from './summary.ts';
 
 // The messages of `GET /api/v1/stream` (Server-Sent Events, one `data:` per sampling tick). They
 // are not validated on the way out (the sampler serializes each encoding once per tick); these

@@ -1,0 +1,11 @@
+// Media types more than one process writes or asks for (`@fabscope/contracts/media-types`).
+// Imports nothing.
+
+/**
+ * An Apache Arrow IPC stream: the emulator's `/v1/ports?format=arrow`, and the fabric collector's
+ * port families for a scraper that asks for them (fabscope's embedded store).
+ */
+export const ARROW_STREAM_MEDIA_TYPE = 'application/vnd.apache.arrow.stream';
+
+/** Prometheus' text exposition format, the form every exporter answers. */
+export const EXPOSITION_MEDIA_TYPE = 'text/plain; version=0.0.4';

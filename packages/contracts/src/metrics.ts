@@ -1,0 +1,94 @@
+// The Prometheus families the fabric collector writes and the API's stores read (docs/metrics.md),
+// and the names the API reports a port's error counters under, as plain constants
+// (`@fabscope/contracts/metrics`). Imports nothing.
+
+/** Data, packets and XmitWait: the counters every port has, by the field the API reads each into. */
+export const PORT_COUNTER_FAMILIES = {
+  transmitBytes: 'fabscope_port_data_transmitted_bytes_total',
+  receiveBytes: 'fabscope_port_data_received_bytes_total',
+  transmitPackets: 'fabscope_port_packets_transmitted_total',
+  receivePackets: 'fabscope_port_packets_received_total',
+  transmitWait: 'fabscope_port_transmit_wait_total',
+} as const;
+
+/** The collector's other per-port families. */
+export const PORT_SERIES = {
+  /** Always 1: the port's names and far end, joined where a human reads them. */
+  info: 'fabscope_port_info',
+  /** The receive counter keyed by the direction it measures (its sender's port). */
+  linkReceiveBytes: 'fabscope_link_data_received_bytes_total',
+  waitTickSeconds: 'fabscope_port_transmit_wait_tick_seconds',
+  rateBytesPerSecond: 'fabscope_port_rate_bytes_per_second',
+  /** 1 when the port's link is active, 0 when down. */
+  linkUp: 'fabscope_port_link_up',
+} as const;
+
+/**
+ * The error, congestion and bubble counters the fabric collector exposes, by the name the API
+ * reports them under (a link direction's `errors`).
+ */
+export const ERROR_COUNTERS = {
+  symbolErrors: 'fabscope_port_symbol_error_total',
+  linkErrorRecovery: 'fabscope_port_link_error_recovery_total',
+  linkDowned: 'fabscope_port_link_downed_total',
+  receiveErrors: 'fabscope_port_errors_received_total',
+  transmitDiscards: 'fabscope_port_discards_transmitted_total',
+  receiveRemotePhysicalErrors: 'fabscope_port_remote_physical_errors_received_total',
+  receiveSwitchRelayErrors: 'fabscope_port_switch_relay_errors_received_total',
+  transmitConstraintErrors: 'fabscope_port_constraint_errors_transmitted_total',
+  receiveConstraintErrors: 'fabscope_port_constraint_errors_received_total',
+  localLinkIntegrityErrors: 'fabscope_port_local_link_integrity_errors_total',
+  excessiveBufferOverrunErrors: 'fabscope_port_excessive_buffer_overrun_errors_total',
+  vl15Dropped: 'fabscope_port_vl15_dropped_total',
+  uncorrectableErrors: 'fabscope_port_uncorrectable_errors_total',
+  fmConfigErrors: 'fabscope_port_fm_config_errors_total',
+  congestionDiscards: 'fabscope_port_congestion_discards_total',
+  receiveFecn: 'fabscope_port_fecn_received_total',
+  receiveBecn: 'fabscope_port_becn_received_total',
+  markFecn: 'fabscope_port_fecn_marked_total',
+  transmitTimeCongestion: 'fabscope_port_transmit_time_congestion_total',
+  transmitWastedBandwidth: 'fabscope_port_transmit_wasted_bandwidth_total',
+  transmitWaitData: 'fabscope_port_transmit_wait_data_total',
+  receiveBubble: 'fabscope_port_receive_bubble_total',
+} as const;
+
+/** Gauges read as their latest value rather than as a rate. */
+export const PORT_GAUGES = {
+  linkQualityIndicator: 'fabscope_port_link_quality_indicator',
+  linkWidthDowngradeLanes: 'fabscope_port_link_width_downgrade_lanes',
+} as const;
+
+export type ErrorCounterField = keyof typeof ERROR_COUNTERS;
+export type PortGaugeField = keyof typeof PORT_GAUGES;
+/** A name of a link direction's `errors`: an error counter or a gauge. */
+export type ErrorField = ErrorCounterField | PortGaugeField;
+/** The names of a link direction's `errors`, the counters first. */
+export const ERROR_FIELDS = [...Object.keys(ERROR_COUNTERS), ...Object.keys(PORT_GAUGES)] as ErrorField[];
+export type ErrorRates = Partial<Record<ErrorField, number>>;
+
+/**
+ * The collector's rates at the edge (docs/metrics.md, "Rates at the edge"): per sweep, one series
+ * per link direction keyed by its sending port, per port its error fields (sparse), per collector
+ * the summary of the directions it counts.
+ */
+export const EDGE_SERIES = {
+  bytes: 'fabscope_link_data_bytes_per_second',
+  packets: 'fabscope_link_packets_per_second',
+  wait: 'fabscope_link_transmit_wait_ratio',
+  utilization: 'fabscope_link_utilization_ratio',
+  errors: 'fabscope_link_errors_per_second',
+  categories: 'fabscope_link_pm_category_ratio',
+  portErrors: 'fabscope_port_error_detail',
+  resets: 'fabscope_port_counter_resets_total',
+  hostBytes: 'fabscope_fabric_host_data_bytes_per_second',
+  directions: 'fabscope_fabric_link_directions',
+  sweep: 'fabscope_fabric_sweep_interval_seconds',
+  errorFields: 'fabscope_fabric_error_fields_reported',
+} as const;
+
+/** The fabric collector's health of its source. */
+export const SOURCE_SERIES = {
+  up: 'fabscope_fabric_source_up',
+  readDuration: 'fabscope_fabric_source_read_duration_seconds',
+  errors: 'fabscope_fabric_source_errors_total',
+} as const;

@@ -1,0 +1,36 @@
+import { type ObjectOptions, type TObject, type TSchema, Type } from '@sinclair/typebox';
+
+// Pieces every resource's schemas are made of.
+
+/** A number that is null when unknown (stale, not reported): never 0 in its place. */
+export const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
+
+/** An object with one property per key, each of `schema` (its type keeps the keys). */
+export function recordOf<K extends string, T extends TSchema>(
+  keys: readonly K[],
+  schema: T,
+  options?: ObjectOptions,
+): TObject<Record<K, T>> {
+  return Type.Object(Object.fromEntries(keys.map((k) => [k, schema])) as Record<K, T>, options);
+}
+
+/**
+ * A quantity as a number in its base unit (at most `maximum`, ../limits.ts) or a number with a
+ * unit. The emulator reads the text and bounds it the same way (packages/emulator/src/units.ts),
+ * answering 400 naming the field; here a number beyond the bound, or text that is no quantity, is
+ * refused first.
+ */
+export const Quantity = (description: string, maximum: number) =>
+  Type.Union(
+    [
+      Type.Number({ minimum: 0, maximum }),
+      Type.String({
+        minLength: 1,
+        maxLength: 32,
+        pattern: '^\\s*[0-9]*\\.?[0-9]+(?:[eE][+-]?[0-9]{1,3})?\\s*[a-zA-Z/]*\\s*$',
+      }),
+    ],
+    { description: `${description}; at most ${maximum}` },
+  );
+/** A host named in a request. */
+export const HostName = Type.String({ minLength: 1, maxLength: 256 });

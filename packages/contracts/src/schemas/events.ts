@@ -1,0 +1,56 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { PageAnswerFields, PageQueryFields } from './paging.ts';
+import { TimeParam } from './time.ts';
+
+/** The kinds of `/api/v1/events`: what the API records into its event log. */
+export const EVENT_KINDS = [
+  'adaptive-routing',
+  'routing',
+  'traffic',
+  'fault',
+  'link-state',
+  'counter-reset',
+  'threshold',
+  'collection-gap',
+  'alert',
+  'topology',
+  'alarm',
+] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** How bad: `info` for changes and recoveries, then as the PM categories (warning, error, critical). */
+export const EVENT_SEVERITIES = ['info', 'warning', 'error', 'critical'] as const;
+export type EventSeverity = (typeof EVENT_SEVERITIES)[number];
+
+export const EventsQuery = Type.Object(
+  { from: TimeParam('Start'), to: Type.Optional(TimeParam('End; absent = now')), ...PageQueryFields },
+  { additionalProperties: false },
+);
+export type EventsQuery = Static<typeof EventsQuery>;
+
+export const EventsSchema = Type.Object({
+  ...PageAnswerFields,
+  events: Type.Array(
+    Type.Object({
+      time: Type.String({ format: 'date-time' }),
+      kind: Type.Union(EVENT_KINDS.map((k) => Type.Literal(k))),
+      subject: Type.String({ description: 'A link id, a port `node/port`, or `fabric`' }),
+      detail: Type.String({ description: 'What happened; changes are written old → new' }),
+      severity: Type.Union(
+        EVENT_SEVERITIES.map((k) => Type.Literal(k)),
+        {
+          description:
+            'info for changes and recoveries; warning, error, critical for PM thresholds crossed (1 ×, 3 ×, 10 ×), unexpected clears and collection gaps',
+        },
+      ),
+    }),
+    {
+      description:
+        'In time order. Pages go back in time: the first page holds the newest events, `next` the ones before them',
+    },
+  ),
+});
+
+export type EventList = Static<typeof EventsSchema>;
+/** One entry of `/api/v1/events`: what changed on the fabric, and when. */
+export type EventRecord = EventList['events'][number];

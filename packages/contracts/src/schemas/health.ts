@@ -1,0 +1,69 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Nullable } from './common.ts';
+
+/** `GET /health`: how fresh the data is and what the API runs on. */
+export const HealthSchema = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('stale'), Type.Literal('degraded')], {
+    description:
+      'ok: newest sample at most staleAfterSeconds old; stale: older, or none yet; degraded: the store fails',
+  }),
+  store: Type.Union([Type.Literal('embedded'), Type.Literal('prometheus')]),
+  liveSource: Type.Optional(
+    Type.Literal('collectors', {
+      description:
+        "Present when the live view is read from the collectors beside the TSDB (FABSCOPE_LIVE_SOURCE=collectors); history, events and alerts are still the TSDB's",
+    }),
+  ),
+  lastSampleAgeSeconds: Nullable(
+    Type.Number({ description: 'Age of the newest counter sample; null before any' }),
+  ),
+  intervalMs: Type.Integer({ description: 'Sampling tick: a stream message is due this often' }),
+  staleAfterSeconds: Type.Number({ description: 'Data older than this is stale (the one staleness policy)' }),
+  topologyVersion: Type.Optional(
+    Type.Integer({
+      description:
+        'Version of the topology the API draws and measures (absent: as loaded, 0): it changes when the API starts drawing a re-discovered fabric — fetch /topology again',
+    }),
+  ),
+  error: Type.Optional(
+    Type.String({
+      description: 'What is wrong; internal addresses shown only to this machine or with the token',
+    }),
+  ),
+  eventLoopDelayMs: Type.Optional(
+    Type.Number({
+      description:
+        "The API's event-loop delay: mean over the last second, in ms (answers wait about this long to start)",
+    }),
+  ),
+  eventLoopUtilization: Type.Optional(
+    Type.Number({ description: 'Share 0..1 of the last second the event loop was busy' }),
+  ),
+  topology: Type.Optional(
+    Type.Object(
+      {
+        changed: Type.Boolean({
+          description: 'The fabric as last discovered differs from the one the API loaded',
+        }),
+        version: Type.Integer({ description: 'Topology version now (GET /topology/changes)' }),
+        discoveredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+        summary: Type.String({
+          description: 'For people: "topology changed: 1 link removed"',
+        }),
+      },
+      { description: 'Live discovery of the topology (FABSCOPE_FABRIC=infiniband), when it runs' },
+    ),
+  ),
+  supervisor: Type.Optional(
+    Type.Object(
+      {
+        restarts: Type.Integer({ description: 'Times the supervised Prometheus was restarted' }),
+        running: Type.Boolean(),
+        lastExit: Type.Optional(Type.String({ description: 'How it last stopped, e.g. "signal SIGKILL"' })),
+      },
+      { description: 'The Prometheus the demo runs and restarts (demo --prometheus only)' },
+    ),
+  ),
+});
+export type Health = Static<typeof HealthSchema>;
+export type StoreKind = Health['store'];

@@ -1,0 +1,59 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Nullable } from './common.ts';
+import { StepParam, TimeParam } from './time.ts';
+
+/** `GET /links/history`: link directions over a range. */
+export const LinkRangeQuery = Type.Object(
+  {
+    id: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+      minItems: 1,
+      maxItems: 100,
+      description: 'Link direction `node/port->node/port`; repeat for several',
+    }),
+    from: TimeParam('Start'),
+    to: Type.Optional(TimeParam('End; absent = now')),
+    step: Type.Optional(StepParam),
+  },
+  { additionalProperties: false },
+);
+export type LinkRangeQuery = Static<typeof LinkRangeQuery>;
+
+const Histogram = Type.Object({
+  isl: Type.Array(Type.Integer(), { minItems: 10, maxItems: 10 }),
+  host: Type.Array(Type.Integer(), { minItems: 10, maxItems: 10 }),
+});
+
+export const SummaryHistorySchema = Type.Object({
+  points: Type.Array(
+    Type.Object({
+      time: Type.String({ format: 'date-time' }),
+      hostTransmitBytesPerSecond: Nullable(
+        Type.Number({ description: 'Null when unknown, never 0 for unknown' }),
+      ),
+      histogram: Type.Union([Histogram, Type.Null()], {
+        description: 'Link directions per 10 % utilization bucket; null when unknown',
+      }),
+    }),
+  ),
+});
+
+export const LinkHistorySchema = Type.Object({
+  series: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      points: Type.Array(
+        Type.Object({
+          time: Type.String({ format: 'date-time' }),
+          utilization: Nullable(Type.Number({ description: 'Fraction 0..1; null when unknown' })),
+          bytesPerSecond: Nullable(Type.Number()),
+          transmitWaitFraction: Nullable(Type.Number()),
+        }),
+      ),
+    }),
+  ),
+});
+
+export type SummaryHistory = Static<typeof SummaryHistorySchema>;
+export type SummaryPoint = SummaryHistory['points'][number];
+export type LinkHistory = Static<typeof LinkHistorySchema>;
+export type LinkHistoryPoint = LinkHistory['series'][number]['points'][number];

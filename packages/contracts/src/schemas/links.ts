@@ -1,0 +1,148 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { ERROR_FIELDS } from '../metrics.ts';
+import { CATEGORY_NAMES } from '../names.ts';
+import { Nullable, recordOf } from './common.ts';
+import { NodeTypeSchema } from './emulator.ts';
+import { PageAnswerFields, PageQueryFields } from './paging.ts';
+import { TimeParam } from './time.ts';
+import { LinkKindSchema, PortRefSchema } from './topology.ts';
+
+/** One link direction's figures at one instant: a row of `/links`, an object of the stream. */
+export const LinkStateSchema = Type.Object({
+  id: Type.String({ description: 'Link direction `node/port->node/port`' }),
+  linkId: Type.String(),
+  kind: LinkKindSchema,
+  from: PortRefSchema,
+  to: PortRefSchema,
+  capacityBytesPerSecond: Type.Number(),
+  utilization: Nullable(Type.Number({ description: 'Fraction 0..1; null when unknown (stale)' })),
+  bytesPerSecond: Nullable(Type.Number()),
+  packetsPerSecond: Nullable(Type.Number()),
+  transmitWaitTicksPerSecond: Nullable(
+    Type.Number({ description: 'XmitWait ticks per second at the sending port; null when unknown' }),
+  ),
+  transmitWaitFraction: Nullable(
+    Type.Number({
+      description:
+        'Share of time 0..1 the sending port had data and no credit (XmitWait ticks/s × tick length); null when unknown',
+    }),
+  ),
+  linkUp: Type.Union([Type.Boolean(), Type.Null()], {
+    description: 'false when either end reports the link down, true when active; null when not reported',
+  }),
+  stale: Type.Boolean(),
+  errors: recordOf(ERROR_FIELDS, Nullable(Type.Number()), {
+    description:
+      'Error, congestion and bubble counters per second (linkQualityIndicator 0..5 and linkWidthDowngradeLanes as values): the sending port for transmit counters, the receiving port for receive counters, the worse end for link counters; null when unknown (docs/metrics.md)',
+  }),
+  errorsPerSecond: Nullable(
+    Type.Number({
+      description:
+        'Every error counter of `errors` together, per second (not the congestion or bubble counters, nor the gauges); null when none is known',
+    }),
+  ),
+  categories: recordOf(CATEGORY_NAMES, Nullable(Type.Number()), {
+    description:
+      "opafm's PM categories as fractions of their thresholds (1 = threshold reached); null when none of a category's counters is known",
+  }),
+});
+/** One direction of a link: what `/links` rows, the stream and the dashboard's strokes are about. */
+export type LinkDirectionState = Static<typeof LinkStateSchema>;
+
+export const LinksQuery = Type.Object(
+  {
+    sort: Type.Optional(
+      Type.Union([
+        Type.Literal('utilization'),
+        Type.Literal('bytesPerSecond'),
+        Type.Literal('transmitWaitFraction'),
+        Type.Literal('id'),
+        ...CATEGORY_NAMES.map((c) => Type.Literal(c)),
+      ]),
+    ),
+    order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+    ...PageQueryFields,
+    kind: Type.Optional(Type.Union([Type.Literal('isl'), Type.Literal('host')])),
+    job: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 256,
+        description: 'Only the link directions the job’s traffic crosses now (GET /jobs/{id})',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type LinksQuery = Static<typeof LinksQuery>;
+
+/** The answer of `GET /api/v1/links` (also at `?time=`): link directions at one sampling tick. */
+export const LinksAnswerSchema = Type.Object({
+  time: Type.String({ description: 'The instant every page of this list was read at' }),
+  links: Type.Array(LinkStateSchema),
+  ...PageAnswerFields,
+});
+
+/** `GET /api/v1/links/export`: every direction of one instant, streamed. */
+export const LinksExportQuery = Type.Object(
+  {
+    format: Type.Optional(
+      Type.Literal('ndjson', {
+        description: 'ndjson (default): one link direction (LinkStateSchema) per line, in topology order',
+      }),
+    ),
+    time: Type.Optional(TimeParam('The instant; absent = now')),
+    kind: Type.Optional(Type.Union([Type.Literal('isl'), Type.Literal('host')])),
+  },
+  { additionalProperties: false },
+);
+export type LinksExportQuery = Static<typeof LinksExportQuery>;
+export type LinksAnswer = Static<typeof LinksAnswerSchema>;
+
+/** `GET /port`: a switch's or host's ports, or one port in full. */
+export const PortQuery = Type.Object(
+  {
+    node: Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: 'The node: its name, NodeDescription, GUID (0x…) or LID (lid:12)',
+    }),
+    port: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 255, description: 'One port; absent: every port of the node' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PortQuery = Static<typeof PortQuery>;
+
+export const PortReplySchema = Type.Object({
+  node: Type.Object({
+    name: Type.String(),
+    type: NodeTypeSchema,
+    tier: Type.Integer(),
+    guid: Type.String(),
+    lid: Type.Integer(),
+    description: Type.Optional(Type.String()),
+    portCount: Type.Integer(),
+  }),
+  time: Type.String({ description: 'The live tick the figures are of' }),
+  ports: Type.Array(
+    Type.Object({
+      port: Type.Integer(),
+      neighbour: PortRefSchema,
+      linkId: Type.String(),
+      kind: LinkKindSchema,
+      rateGbps: Type.Number({ description: 'Signalling rate of the cable' }),
+      widthSpeed: Type.Optional(
+        Type.String({ description: 'Width × speed as discovery printed it (4xEDR)' }),
+      ),
+      linkUp: Type.Union([Type.Boolean(), Type.Null()]),
+      out: Type.Union([LinkStateSchema, Type.Null()]),
+      in: Type.Union([LinkStateSchema, Type.Null()]),
+    }),
+    {
+      description:
+        'The cabled ports asked for, in port order: each direction with every counter rate and category',
+    },
+  ),
+});
+export type PortReply = Static<typeof PortReplySchema>;

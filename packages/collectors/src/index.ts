@@ -1,7 +1,7 @@
 export { EDGE_FAMILIES } from './exposition/edge-exposition.ts';
-export { arrowFamilies, PortArrowEncoder } from './exposition/port-arrow.ts';
+export { arrowFamilies } from './exposition/port-arrow.ts';
 export { PORT_FAMILIES, portExpositionChunks } from './exposition/port-exposition.ts';
-export { ExpositionWriter, escapeLabelValue, formatValue, labelText } from './exposition/writer.ts';
+export { formatValue } from './exposition/writer.ts';
 export { SPARSE_TAIL } from './fabric/edge-rates.ts';
 export {
   ERROR_COUNTER_KEYS,
@@ -13,7 +13,6 @@ export {
   createFabricRegistry,
   type FabricCollectorOptions,
   type FabricRegistry,
-  RAW_COUNTERS_AUTO_PORTS,
 } from './fabric/fabric-registry.ts';
 export type {
   FabricSnapshot,
@@ -39,11 +38,9 @@ export {
   portSamplesFromEmulator,
   portSamplesFromEmulatorArrow,
 } from './sources/emulator/emulator-source.ts';
-export { type IbPort, IbPortMap } from './sources/infiniband/ib-discovery.ts';
 export { PORT_COUNTERS_ERRORS, type PortCountersError } from './sources/infiniband/ib-pm-counters.ts';
 export { type LinkSpeedName, linkSpeedName, linkWidthLanes } from './sources/infiniband/ib-port-info.ts';
 export {
-  defaultIbPortReaderCommand,
   IB_PORT_READER_DEFAULTS,
   type IbPortReader,
   IbPortReaderError,
@@ -67,7 +64,6 @@ export {
   type OpaTarget,
   omnipathSource,
   opaErrors,
-  opapmaqueryArgs,
   parseOpaTargets,
 } from './sources/omnipath/omnipath-source.ts';
 export { type OpaPortStatus, parseOpapmaquery } from './sources/omnipath/opapmaquery.ts';

@@ -21,6 +21,10 @@ function labFabric(): Fabric {
   return b.build();
 }
 
+// A read waits for the real subnet's answers: on a loaded machine discovery alone can take longer
+// than the registry's default 10 s, which failed a read that was merely slow.
+const READ_TIMEOUT_MS = 25_000;
+
 let lab: Lab;
 beforeAll(async () => {
   lab = await startLab({
@@ -37,7 +41,7 @@ async function scrapeWith(
   reader: InfinibandReaderKind,
 ): Promise<{ list: Sample[]; close: () => Promise<void> }> {
   const source = infinibandSource({ fabric: 'lab', env: lab.env, cwd: lab.cwd, reader });
-  const { scrape } = createFabricRegistry({ source });
+  const { scrape } = createFabricRegistry({ source, timeoutMs: READ_TIMEOUT_MS });
   return { list: samples(await scrape()), close: () => source.close() };
 }
 
@@ -102,7 +106,7 @@ describe.each(['mad', 'perfquery'] as const)('infiniband source on the ibsim lab
 describe('infiniband source when the fabric changes', () => {
   it('a pulled cable is down at both ends within one read, not missing; plugged back it is up', async () => {
     const source = infinibandSource({ fabric: 'lab', env: lab.env, cwd: lab.cwd });
-    const { scrape } = createFabricRegistry({ source });
+    const { scrape } = createFabricRegistry({ source, timeoutMs: READ_TIMEOUT_MS });
     try {
       const up = samples(await scrape());
       expect(one(up, 'fabscope_port_link_up', 'sw1', 5)).toBe(1);

@@ -1,9 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { type Fabric, ParseError, type PmThresholdConfig, parsePmThresholds } from '@fabscope/topology';
+import { ConfigError } from './errors.ts';
 import { parseCommandLine } from './fabric-manager/run-command.ts';
 import { METRICS_SOURCES, type MetricsSource } from './store/series-mapping.ts';
 import { type LiveTopologyConfig, liveTopologyConfig } from './topology-live/config.ts';
+
+export { ConfigError } from './errors.ts';
 
 /** Settings from the environment, checked once at start; every one is documented in the README. */
 export interface ApiConfig {
@@ -216,6 +219,14 @@ export function defaultSampleIntervalMs(fabric: Pick<Fabric, 'links'>): number {
   return (SAMPLE_INTERVAL_STEPS.find((step) => ports <= step.maxPorts) ?? LARGEST_STEP).intervalMs;
 }
 
+/** The sampling tick: FABSCOPE_SAMPLE_INTERVAL_MS, else from the fabric's size. */
+export function sampleIntervalMs(
+  config: Pick<ApiConfig, 'sampleIntervalMs'>,
+  fabric: Pick<Fabric, 'links'>,
+): number {
+  return config.sampleIntervalMs ?? defaultSampleIntervalMs(fabric);
+}
+
 /** Cabled ports → default interval, in increasing order; beyond the last, LARGEST_STEP. */
 export const SAMPLE_INTERVAL_STEPS: readonly { maxPorts: number; intervalMs: number }[] = [
   { maxPorts: 20_000, intervalMs: 1000 }, // fat-tree-1152: 4,608 ports
@@ -257,10 +268,6 @@ export function checkLiveSource(
     throw new ConfigError(
       'FABSCOPE_LIVE_SOURCE=collectors needs the collectors to read: set FABSCOPE_COLLECTOR_URLS',
     );
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
 }
 
 function port(name: string, value: string | undefined, fallback: number): number {

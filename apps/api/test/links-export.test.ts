@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type LinkDirectionState, LinkIndex } from '../src/lib/utilization.ts';
-import { EXPORT_ROWS_PER_CHUNK, ndjsonChunks } from '../src/routes/links-export.ts';
+import { EXPORT_ROWS_PER_CHUNK, ndjsonChunks } from '../src/routes/links/export.ts';
 import { Sampler } from '../src/sampler.ts';
 import { emptyPortRates, type MetricsStore, type PortRates } from '../src/store/types.ts';
 

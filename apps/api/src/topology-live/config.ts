@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../errors.ts';
 
 /** Live discovery, topology versions and drift (docs/architecture.md "Live topology and drift"). */
 export interface LiveTopologyConfig {

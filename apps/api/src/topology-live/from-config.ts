@@ -9,7 +9,8 @@ import {
   type TopologySnapshot,
   topologySnapshot,
 } from '@fabscope/topology';
-import { type ApiConfig, ConfigError } from '../config.ts';
+import type { ApiConfig } from '../config.ts';
+import { ConfigError } from '../errors.ts';
 import type { EventLog, FabricEvent } from '../events/event-log.ts';
 import { DEFAULT_LIVE_TOPOLOGY } from './config.ts';
 import { DriftTracker } from './drift-tracker.ts';

@@ -29,6 +29,8 @@ export interface PressureOptions {
   maxEventLoopDelayMs?: number;
   /** Resident memory beyond which expensive requests are refused (bytes; default none). */
   maxRssBytes?: number;
+  /** The clock of the start's grace period (ms; default performance.now). */
+  now?: () => number;
 }
 
 export const DEFAULT_MAX_EXPENSIVE = 4;
@@ -62,9 +64,10 @@ async function pressureLimits(app: FastifyInstance, options: PressureOptions) {
 
   // The plugin's first figures cover the start (routes built, a fabric indexed): not load. They
   // count from two sample intervals after the app is ready.
+  const now = options.now ?? (() => performance.now());
   let measuredFrom = Number.POSITIVE_INFINITY;
   app.addHook('onReady', async () => {
-    measuredFrom = performance.now() + 2 * SAMPLE_INTERVAL_MS;
+    measuredFrom = now() + 2 * SAMPLE_INTERVAL_MS;
   });
   await app.register(fastifyUnderPressure, {
     sampleInterval: SAMPLE_INTERVAL_MS,
@@ -74,7 +77,7 @@ async function pressureLimits(app: FastifyInstance, options: PressureOptions) {
     pressureHandler: (request, reply, type, value) => {
       // Only expensive work is refused: cheap answers are what keeps the process observable.
       const { expensive, runsUnderPressure } = request.routeOptions.config;
-      if (!expensive || runsUnderPressure || performance.now() < measuredFrom) return undefined;
+      if (!expensive || runsUnderPressure || now() < measuredFrom) return undefined;
       const name = PRESSURE_NAMES[type]?.(Number(value)) ?? type;
       // Sent here, as the plugin's README does: the request then goes no further.
       void refuse(reply, `the API is under pressure (${name}); exports, history ranges and analyses wait`);

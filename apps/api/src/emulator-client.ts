@@ -97,10 +97,7 @@ function closedBeforeAnswer(error: unknown): boolean {
   return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
 }
 
-/**
- * How long the API waits for the emulator: 5 s, and 1 s more per 2,000 hosts (a permutation at
- * fat-tree-27648 is ~28k flows whose paths the emulator computes and lists: 5.5–7.1 s measured).
- */
+/** How long the API waits for the emulator: 5 s, and 1 s more per 2,000 hosts (it routes every flow). */
 export function emulatorTimeoutMs(hosts: number): number {
   return 5000 + Math.ceil(hosts / 2000) * 1000;
 }
@@ -200,8 +197,7 @@ export class EmulatorClient {
 
   /**
    * A page of the emulator's flows, paged where they are (`GET /v1/flows?limit=`): the first page
-   * of a new listing (`job` its filter), or with `from` a later page of one. A client never reads
-   * every flow at once (~30 MB for a permutation at fat-tree-27648).
+   * of a new listing (`job` its filter), or with `from` a later page of one: never every flow at once.
    */
   flowsPage(
     limit: number,
@@ -223,8 +219,7 @@ export class EmulatorClient {
 
   /**
    * Any traffic request of docs/architecture.md (`pairs`, `shift`, …, or `{items: […]}`): what
-   * started (count, jobs, bytes/s) and its first `first` flows, summed by the emulator (a
-   * permutation at fat-tree-27648 is ~28k flows, ~10 MB whole).
+   * started (count, jobs, bytes/s) and its first `first` flows, summed by the emulator.
    */
   startFlows(request: object, first = STARTED_FLOWS_LISTED): Promise<TrafficStarted> {
     return this.call('POST', `/v1/flows?first=${first}`, request);

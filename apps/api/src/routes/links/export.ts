@@ -53,8 +53,7 @@ export const linksExportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { time, kind } = request.query;
-      // The instant's frame: each row's object is made as its chunk is written (stateAt), not
-      // 165,888 of them first (~0.3 s of the loop held and ~100 MB at fat-tree-27648).
+      // Each row's object is made as its chunk is written (stateAt), never every one first.
       const { time: instant, frame } = await app.timeTravel.instantFrame(time);
       const channels: number[] = [];
       for (const channel of frame.index.channels)

@@ -12,7 +12,7 @@ import { channelsOf, prepareLinkOrder, RankedLinks } from '../../lib/link-order.
  */
 export const linksRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const LinksAtQuery = Type.Composite([LinksQuery, InstantQuery]);
-  // The id order is computed at start (0.3 s at fat-tree-27648), not in the first request.
+  // The id order is computed at start, not in the first request.
   prepareLinkOrder(app.fabric.linkIndex);
   app.get(
     '/links',

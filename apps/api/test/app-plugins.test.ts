@@ -3,8 +3,8 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { LinkIndex } from '../src/lib/utilization.ts';
-import type { LiveFabric } from '../src/plugins/app/index.ts';
 import { jobsPlugin } from '../src/plugins/app/jobs.ts';
+import type { LiveFabric } from '../src/plugins/app-source.ts';
 import { Sampler } from '../src/sampler.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import { adaptiveRoutingProviderFor } from '../../fabric-manager/choose-provider.ts';
 import type { AdaptiveRoutingProvider } from '../../fabric-manager/provider.ts';
-import type { AppSource } from './index.ts';
+import type { AppSource } from '../app-source.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

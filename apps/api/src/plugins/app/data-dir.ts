@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import { type FabricHistoryDir, historyDirFor } from '../../store/history-file/fabric-dir.ts';
-import type { AppSource } from './index.ts';
+import type { AppSource } from '../app-source.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -5,7 +5,7 @@ import { NoEmulatorError } from '../../errors.ts';
 import type { EventLog } from '../../events/event-log.ts';
 import { RecordingEmulatorClient } from '../../events/recording-emulator.ts';
 import { FlowPaths } from '../../flow-paths.ts';
-import type { AppSource } from './index.ts';
+import type { AppSource } from '../app-source.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,31 +1,8 @@
-import {
-  buildForwardingTables,
-  chooseRoutingEngine,
-  emptyTables,
-  type Fabric,
-  type ForwardingTables,
-} from '@fabscope/topology';
+import { buildForwardingTables, chooseRoutingEngine, emptyTables } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import { LinkIndex } from '../../lib/utilization.ts';
-import type { SmTablesOrigin } from '../../sm-tables/origin.ts';
-import type { DrawnFabric } from '../../topology-live/drawn-fabric.ts';
-import type { AppResources, AppSource } from './index.ts';
-
-/**
- * The fabric the API draws, measures and routes over. The followers replace its fields while the
- * API runs: tables after a sweep or from the subnet manager (routing-follower.ts,
- * sm-tables/follower.ts), a re-discovered fabric (topology-live/drawn-fabric.ts).
- */
-export interface LiveFabric {
-  fabric: Fabric;
-  tables: ForwardingTables;
-  /** The subnet manager's, when `tables` are (replaced with them); absent: computed by fabscope. */
-  tablesOrigin?: SmTablesOrigin;
-  linkIndex: LinkIndex;
-  /** The topology drawn, following discovery; absent: the fabric stays as loaded. */
-  drawn?: DrawnFabric;
-}
+import type { AppResources, AppSource, LiveFabric } from '../app-source.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

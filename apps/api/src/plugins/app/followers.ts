@@ -4,8 +4,7 @@ import { sampleIntervalMs } from '../../config.ts';
 import { RoutingFollower } from '../../routing-follower.ts';
 import type { SmTablesFollower } from '../../sm-tables/follower.ts';
 import { smTablesFollowerFor } from '../../sm-tables/from-config.ts';
-import type { LiveFabric } from './fabric.ts';
-import type { AppSource } from './index.ts';
+import type { AppSource, LiveFabric } from '../app-source.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

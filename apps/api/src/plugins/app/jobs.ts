@@ -6,7 +6,7 @@ import { FabricJobs } from '../../jobs/fabric-jobs.ts';
 import { FileJobSource } from '../../jobs/file-source.ts';
 import type { JobSource } from '../../jobs/job.ts';
 import { SlurmJobSource } from '../../jobs/slurm-source.ts';
-import type { AppSource } from './index.ts';
+import type { AppSource } from '../app-source.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

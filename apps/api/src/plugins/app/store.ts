@@ -9,7 +9,7 @@ import { EmbeddedStore } from '../../store/embedded.ts';
 import { PrometheusStore } from '../../store/prometheus.ts';
 import { seriesMappingFor } from '../../store/series-mapping-config.ts';
 import type { MetricsStore } from '../../store/types.ts';
-import type { AppSource } from './index.ts';
+import type { AppSource } from '../app-source.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -5,8 +5,7 @@ import { hasTimeQueries } from '../../store/time-queries.ts';
 import { DrawnFabric } from '../../topology-live/drawn-fabric.ts';
 import { liveTopologyFor } from '../../topology-live/from-config.ts';
 import type { LiveTopology } from '../../topology-live/live-topology.ts';
-import type { LiveFabric } from './fabric.ts';
-import type { AppResources, AppSource } from './index.ts';
+import type { AppResources, AppSource, LiveFabric } from '../app-source.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -16,8 +16,6 @@ import { swaggerPlugin } from './plugins/external/swagger.ts';
 import { type PressureOptions, underPressurePlugin } from './plugins/external/under-pressure.ts';
 import { apiRoutes } from './routes/index.ts';
 
-export { DEFAULT_REQUEST_TIMEOUT_MS, MAX_HEADER_BYTES } from './http/server-options.ts';
-
 export interface AppOptions {
   /** The app's parts, built by the caller (tests): decorated as given, never started or stopped. */
   state?: AppState | undefined;

@@ -25,7 +25,10 @@ export { ENVIRONMENT, FABRIC_SOURCE_KINDS, LIVE_SOURCES, LOG_LEVELS } from './co
 export type { JobsConfig, LftsConfig, OpafmConfig } from './config/site-files.ts';
 export { ConfigError } from './errors.ts';
 
-/** Settings from the environment, checked once at start; every one is documented in the README. */
+/**
+ * The API's settings, read from the environment by configFromEnv (each variable documented in
+ * config/environment.ts) or built by hand by the CLI and tests.
+ */
 export interface ApiConfig {
   host: string;
   port: number;
@@ -34,72 +37,41 @@ export interface ApiConfig {
   emulatorUrl: string | undefined;
   collectorUrls: string[];
   apiToken: string | undefined;
-  /** Host names accepted besides loopback ones for changes while listening on loopback (FABSCOPE_ALLOWED_HOSTS). */
   allowedHosts: string[];
-  /** Longest a client may take to send a whole request (FABSCOPE_REQUEST_TIMEOUT_MS, default 30 s). */
   requestTimeoutMs: number;
-  /** Sampling tick (ms); undefined: from the fabric's size (`defaultSampleIntervalMs`). */
+  /** Undefined: from the fabric's size (`defaultSampleIntervalMs`). */
   sampleIntervalMs: number | undefined;
   prometheusRateWindow: string;
-  /**
-   * PromQL queries in flight to the TSDB at once (FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES, 1..64);
-   * undefined: promql-client.ts's default (2).
-   */
+  /** Undefined: promql-client.ts's default. */
   tsdbMaxConcurrentQueries: number | undefined;
-  /**
-   * Where the live view reads with a TSDB (FABSCOPE_LIVE_SOURCE): `tsdb` asks it; `collectors`
-   * reads FABSCOPE_COLLECTOR_URLS itself, as the embedded store does, and asks the TSDB only for
-   * history, events and alerts (docs/scaling.md: a fabric too large for its dense reads).
-   * Undefined: not said — `tsdb`, or the demo's choice by size.
-   */
+  /** Undefined: not said — `tsdb`, or the demo's choice by size. */
   liveSource: LiveSource | undefined;
-  /** Whose series the store reads counters from: fabscope's collectors or an exporter already running. */
   metricsSource: MetricsSource;
   /** node_exporter `instance` (host:port) → topology node name; default the instance's host part. */
   nodeExporterHosts: Map<string, string>;
   /** node_exporter `device:port` (InfiniBand) or `device` (interface) → topology port number. */
   devicePorts: Map<string, number>;
-  /** A topology file (ibnetdiscover, ibsim, `ibnetdiscover -p`, opareport XML) to load instead of the scenario. */
   topologyPath?: string | undefined;
-  /** Routing engine for the forwarding tables; `auto` = fattree, or minhop when the fabric is not a fat tree. */
+  /** `auto`: fattree, or minhop when the fabric is not a fat tree. */
   routing?: 'minhop' | 'fattree' | 'auto';
-  /** Directory of the events file (docs/history.md); unset: events are kept in memory only. */
   eventsDir?: string | undefined;
-  /** Seconds of history the embedded store keeps (default 3600). */
   historySeconds?: number | undefined;
-  /** Most bytes the embedded store's history takes, in memory and on disk each (default 512 MiB). */
   historyMaxBytes?: number | undefined;
-  /** Where the embedded store keeps its history on disk (FABSCOPE_DATA_DIR; docs/history.md). */
   dataDir?: string | undefined;
   /**
    * The data directory when FABSCOPE_DATA_DIR is unset: `$XDG_STATE_HOME/fabscope`, else
-   * `$HOME/.local/state/fabscope` (undefined without either). `fabscope serve` uses it; the demo
-   * does not, its emulated fabric starting anew each run.
+   * `$HOME/.local/state/fabscope`. `fabscope serve` uses it; the demo starts anew each run.
    */
   defaultDataDir?: string | undefined;
-  /** PM category thresholds and weights from FABSCOPE_PM_THRESHOLDS (opafm XML); unset: opafm's defaults. */
   pmThresholds?: PmThresholdConfig | undefined;
-  /** Where jobs come from (FABSCOPE_JOBS); unset: the emulator's traffic, or none. */
   jobs?: JobsConfig | undefined;
-  /** The site's Omni-Path fabric manager config, for adaptive routing (FABSCOPE_OPAFM_XML, FABSCOPE_OPAFM_APPLY). */
   opafm?: OpafmConfig | undefined;
-  /** The subnet manager's forwarding tables (FABSCOPE_LFTS, FABSCOPE_LFTS_INTERVAL_MS); unset: computed ones. */
   lfts?: LftsConfig | undefined;
-  /**
-   * What fabric is watched (FABSCOPE_FABRIC): `emulator` (the demo's, default) or a real one read
-   * with its own management tools, `infiniband` (infiniband-diags and MADs through libibumad; the
-   * topology from discovery, the routes from the subnet manager's tables). On `infiniband` an
-   * emulator, if any, is only a traffic source: it never stands for the fabric's routing or state.
-   */
+  /** On `infiniband` an emulator, if any, is only a traffic source, never the fabric's routing or state. */
   fabricSource?: FabricSourceKind;
-  /**
-   * Live topology and drift (FABSCOPE_DISCOVER_INTERVAL_MS, FABSCOPE_EXPECTED_TOPOLOGY,
-   * FABSCOPE_DRIFT_STABLE_SECONDS, FABSCOPE_TOPOLOGY_VERSIONS); unset: their defaults.
-   */
   topologyLive?: LiveTopologyConfig | undefined;
-  /** Fastify's log level on stderr (FABSCOPE_LOG_LEVEL, default `warn`; `info` adds a line per request). */
   logLevel?: LogLevel;
-  /** How long the API waits for the emulator (FABSCOPE_EMULATOR_TIMEOUT_MS); unset: from the fabric's size. */
+  /** Unset: from the fabric's size. */
   emulatorTimeoutMs?: number;
 }
 

@@ -4,7 +4,7 @@ import { validationMessage } from './validation-message.ts';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const BODY_LIMIT_BYTES = 1 << 20;
-export const MAX_HEADER_BYTES = 64 * 1024;
+const MAX_HEADER_BYTES = 64 * 1024;
 
 /**
  * Bodies are validated as sent (`null` or `1` is not a boolean); query strings, which are text,

@@ -15,8 +15,10 @@ import { portRoutes } from './port/index.ts';
 import { routeRoutes } from './route/index.ts';
 import { staticLoadRoutes } from './routes/static-load.ts';
 import { streamRoutes } from './stream/index.ts';
+import { summaryHistoryRoutes } from './summary/history.ts';
 import { summaryRoutes } from './summary/index.ts';
 import { topologyRoutes } from './topology/index.ts';
+import { topologyLiveRoutes } from './topology/live.ts';
 import { trafficRoutes } from './traffic/index.ts';
 
 /**
@@ -25,6 +27,7 @@ import { trafficRoutes } from './traffic/index.ts';
  * of plugins/app/.
  */
 export async function apiRoutes(api: FastifyInstance): Promise<void> {
+  // In the order of the OpenAPI document's paths.
   for (const routes of [
     healthRoutes,
     topologyRoutes,
@@ -33,17 +36,19 @@ export async function apiRoutes(api: FastifyInstance): Promise<void> {
     portRoutes,
     staticLoadRoutes,
     linksRoutes,
-    linkHistoryRoutes,
-    linkFlowsRoutes,
-    linksExportRoutes,
     analysisRoutes,
     adaptiveRoutingRoutes,
     trafficRoutes,
     faultRoutes,
     streamRoutes,
+    summaryHistoryRoutes,
+    linkHistoryRoutes,
     instantRoutes,
     eventRoutes,
     jobRoutes,
+    linkFlowsRoutes,
+    linksExportRoutes,
+    topologyLiveRoutes,
     alarmRoutes,
   ]) {
     await api.register(routes);

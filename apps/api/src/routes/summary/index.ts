@@ -1,14 +1,7 @@
-import {
-  ErrorReply,
-  InstantQuery,
-  RangeQuery,
-  SummaryHistorySchema,
-  SummarySchema,
-} from '@fabscope/contracts';
+import { ErrorReply, InstantQuery, SummarySchema } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { parseRange } from '../../lib/time-params.ts';
 
-/** The fabric's summary now or at an instant, and its series over a range. */
+/** The fabric's summary now or at an instant. */
 export const summaryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/summary',
@@ -21,37 +14,5 @@ export const summaryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => app.timeTravel.summaryAt(request.query.time),
-  );
-
-  app.get(
-    '/summary/history',
-    {
-      // Ranges are expensive: a bounded number run at once, the others answered 503 (http/pressure.ts).
-      config: { expensive: true },
-      schema: {
-        summary: 'Host transmit total and utilization histograms from `from` to `to` every `step`',
-        querystring: RangeQuery,
-        response: {
-          200: SummaryHistorySchema,
-          400: ErrorReply,
-          409: ErrorReply,
-          502: ErrorReply,
-          503: ErrorReply,
-          504: ErrorReply,
-        },
-      },
-    },
-    async (request) => {
-      const queries = app.timeTravel.require();
-      const range = parseRange(request.query, { nowMs: Date.now(), defaultStepMs: queries.resolutionMs });
-      const points = await queries.summaryRange(range);
-      return {
-        points: points.map((p) => ({
-          time: new Date(p.timeMs).toISOString(),
-          hostTransmitBytesPerSecond: p.hostTransmitBytesPerSecond,
-          histogram: p.histogram,
-        })),
-      };
-    },
   );
 };

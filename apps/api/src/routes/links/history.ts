@@ -7,7 +7,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Chosen link directions' series over a time range. */
 export const linkHistoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  // Ranges are expensive: a bounded number run at once, the others answered 503 (http/pressure.ts).
+  // Ranges are expensive: a bounded number run at once, the others answered 503 (plugins/external/under-pressure.ts).
   const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply, 503: ErrorReply, 504: ErrorReply };
   const config = { expensive: true };
   // Directions of every topology drawn (a re-discovered fabric adds some): made once per drawing.

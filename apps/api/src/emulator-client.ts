@@ -55,37 +55,25 @@ export function upstreamFailure(
   phase: 'before it answered' | 'while it sent its answer',
 ): UpstreamError {
   const e = error as Error & { cause?: { code?: string; message?: string } };
+  const failed = (status: number, message: string) => new UpstreamError(status, message, upstream, waitedMs);
   if (e.name === 'TimeoutError' || (e.name === 'AbortError' && waitedMs >= timeoutMs - 5)) {
-    return new UpstreamError(
+    const got = phase === 'before it answered' ? 'no answer' : 'answer not complete';
+    return failed(
       504,
-      `${upstream} did not answer ${asked} within ${timeoutMs} ms (waited ${waitedMs} ms, ${phase === 'before it answered' ? 'no answer' : 'answer not complete'})`,
-      upstream,
-      waitedMs,
+      `${upstream} did not answer ${asked} within ${timeoutMs} ms (waited ${waitedMs} ms, ${got})`,
     );
   }
-  const code = e.cause?.code;
-  if (code === 'ECONNREFUSED') {
-    return new UpstreamError(
+  if (e.cause?.code === 'ECONNREFUSED') {
+    return failed(
       502,
       `${upstream} refused the connection for ${asked} (after ${waitedMs} ms): is it running?`,
-      upstream,
-      waitedMs,
     );
   }
+  const why = e.cause?.message ?? e.message;
   if (phase === 'while it sent its answer') {
-    return new UpstreamError(
-      502,
-      `${upstream} cut its answer to ${asked} short after ${waitedMs} ms: ${e.cause?.message ?? e.message}`,
-      upstream,
-      waitedMs,
-    );
+    return failed(502, `${upstream} cut its answer to ${asked} short after ${waitedMs} ms: ${why}`);
   }
-  return new UpstreamError(
-    502,
-    `${upstream} could not be asked ${asked} (after ${waitedMs} ms): ${e.cause?.message ?? e.message}`,
-    upstream,
-    waitedMs,
-  );
+  return failed(502, `${upstream} could not be asked ${asked} (after ${waitedMs} ms): ${why}`);
 }
 
 /** Tries of a read whose kept-alive connection was closed under it (closedBeforeAnswer). */

@@ -55,37 +55,25 @@ export function upstreamFailure(
   phase: 'before it answered' | 'while it sent its answer',
 ): UpstreamError {
   const e = error as Error & { cause?: { code?: string; message?: string } };
+  const failed = (status: number, message: string) => new UpstreamError(status, message, upstream, waitedMs);
   if (e.name === 'TimeoutError' || (e.name === 'AbortError' && waitedMs >= timeoutMs - 5)) {
-    return new UpstreamError(
+    const got = phase === 'before it answered' ? 'no answer' : 'answer not complete';
+    return failed(
       504,
-      `${upstream} did not answer ${asked} within ${timeoutMs} ms (waited ${waitedMs} ms, ${phase === 'before it answered' ? 'no answer' : 'answer not complete'})`,
-      upstream,
-      waitedMs,
+      `${upstream} did not answer ${asked} within ${timeoutMs} ms (waited ${waitedMs} ms, ${got})`,
     );
   }
-  const code = e.cause?.code;
-  if (code === 'ECONNREFUSED') {
-    return new UpstreamError(
+  if (e.cause?.code === 'ECONNREFUSED') {
+    return failed(
       502,
       `${upstream} refused the connection for ${asked} (after ${waitedMs} ms): is it running?`,
-      upstream,
-      waitedMs,
     );
   }
+  const why = e.cause?.message ?? e.message;
   if (phase === 'while it sent its answer') {
-    return new UpstreamError(
-      502,
-      `${upstream} cut its answer to ${asked} short after ${waitedMs} ms: ${e.cause?.message ?? e.message}`,
-      upstream,
-      waitedMs,
-    );
+    return failed(502, `${upstream} cut its answer to ${asked} short after ${waitedMs} ms: ${why}`);
   }
-  return new UpstreamError(
-    502,
-    `${upstream} could not be asked ${asked} (after ${waitedMs} ms): ${e.cause?.message ?? e.message}`,
-    upstream,
-    waitedMs,
-  );
+  return failed(502, `${upstream} could not be asked ${asked} (after ${waitedMs} ms): ${why}`);
 }
 
 /** Tries of a read whose kept-alive connection was closed under it (closedBeforeAnswer). */
@@ -97,10 +85,7 @@ function closedBeforeAnswer(error: unknown): boolean {
   return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
 }
 
-/**
- * How long the API waits for the emulator: 5 s, and 1 s more per 2,000 hosts (a permutation at
- * fat-tree-27648 is ~28k flows whose paths the emulator computes and lists: 5.5–7.1 s measured).
- */
+/** How long the API waits for the emulator: 5 s, and 1 s more per 2,000 hosts (it routes every flow). */
 export function emulatorTimeoutMs(hosts: number): number {
   return 5000 + Math.ceil(hosts / 2000) * 1000;
 }
@@ -200,8 +185,7 @@ export class EmulatorClient {
 
   /**
    * A page of the emulator's flows, paged where they are (`GET /v1/flows?limit=`): the first page
-   * of a new listing (`job` its filter), or with `from` a later page of one. A client never reads
-   * every flow at once (~30 MB for a permutation at fat-tree-27648).
+   * of a new listing (`job` its filter), or with `from` a later page of one: never every flow at once.
    */
   flowsPage(
     limit: number,
@@ -223,8 +207,7 @@ export class EmulatorClient {
 
   /**
    * Any traffic request of docs/architecture.md (`pairs`, `shift`, …, or `{items: […]}`): what
-   * started (count, jobs, bytes/s) and its first `first` flows, summed by the emulator (a
-   * permutation at fat-tree-27648 is ~28k flows, ~10 MB whole).
+   * started (count, jobs, bytes/s) and its first `first` flows, summed by the emulator.
    */
   startFlows(request: object, first = STARTED_FLOWS_LISTED): Promise<TrafficStarted> {
     return this.call('POST', `/v1/flows?first=${first}`, request);

@@ -2,10 +2,7 @@ import type { EmulatorClient, FlowInfo } from './emulator-client.ts';
 
 /** The index is kept fresh only while routes are asked: this long after the last question. */
 const KEEP_WARM_MS = 30_000;
-/**
- * Most flows read into the index per tick (one page, ~1 MB): beyond, a permutation at
- * fat-tree-27648 would be ~30 MB a tick, so each route asks for its own pair instead.
- */
+/** Most flows read into the index per tick (one page); beyond, each route asks for its own pair. */
 export const MAX_INDEXED_FLOWS = 4096;
 
 /**

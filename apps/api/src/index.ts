@@ -12,7 +12,7 @@ export {
 export { EmulatorClient, UpstreamError } from './emulator-client.ts';
 export { prometheusStaleAfterSeconds } from './lib/staleness.ts';
 export { type LinkDirectionState, LinkIndex, linkDirectionStates, summarize } from './lib/utilization.ts';
-export type { AppState, LiveFabric } from './plugins/index.ts';
+export type { AppState, LiveFabric } from './plugins/app-source.ts';
 export { Sampler, type Tick } from './sampler.ts';
 export { type RunningApi, startApi } from './server.ts';
 export { counterRate } from './store/counter-rate.ts';

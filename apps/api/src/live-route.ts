@@ -146,9 +146,8 @@ function channelIndices(app: RouteSources, ids: readonly string[]): number[] | n
 }
 
 /**
- * The live state of the route's link directions: looked up by channel in the tick's frame and made
- * as objects for these directions only, not by a map of every direction built per request
- * (165,888 at fat-tree-27648: ~100 ms each time).
+ * The live state of the route's link directions: looked up by channel in the tick's frame, made as
+ * objects for these directions only (a map of every direction per request costs far more).
  */
 async function liveLoad(app: RouteSources, ids: readonly string[]): Promise<Map<string, LinkDirectionState>> {
   const { frame } = await app.sampler.current();

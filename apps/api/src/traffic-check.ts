@@ -1,11 +1,9 @@
 import { TRAFFIC_FIELDS_NEEDED, type TrafficItem, type TrafficRequest } from '@fabscope/contracts';
 import type { Fabric } from '@fabscope/topology';
+import { InvalidRequestError, NotFoundError } from './errors.ts';
 
-/** Why a request is refused: 404 when it names what the fabric does not have, else 400. */
-export interface Refusal {
-  statusCode: 400 | 404;
-  message: string;
-}
+/** Why a request is refused: NotFoundError when it names what the fabric does not have. */
+type Refusal = NotFoundError | InvalidRequestError;
 
 /**
  * Checks a traffic request against the topology before it goes to the emulator: every node named
@@ -16,13 +14,17 @@ export function checkTraffic(fabric: Fabric, request: TrafficRequest): Refusal |
   const items = 'items' in request ? request.items : [request];
   for (const [i, item] of items.entries()) {
     const problem = checkItem(fabric, item);
-    if (problem)
-      return items.length > 1 ? { ...problem, message: `items[${i}]: ${problem.message}` } : problem;
+    if (!problem || items.length === 1) {
+      if (problem) return problem;
+      continue;
+    }
+    const message = `items[${i}]: ${problem.message}`;
+    return problem instanceof NotFoundError ? new NotFoundError(message) : new InvalidRequestError(message);
   }
   return null;
 }
 
-const refuse = (message: string): Refusal => ({ statusCode: 400, message });
+const refuse = (message: string): Refusal => new InvalidRequestError(message);
 
 function checkItem(fabric: Fabric, item: TrafficItem): Refusal | null {
   for (const field of TRAFFIC_FIELDS_NEEDED[item.pattern]) {
@@ -38,7 +40,7 @@ function checkItem(fabric: Fabric, item: TrafficItem): Refusal | null {
   names.push(...(item.clients ?? []), ...(item.hosts ?? []));
   // Names first: a name the fabric does not have is 404, whatever else is wrong.
   for (const name of names)
-    if (!fabric.nodeByName.has(name)) return { statusCode: 404, message: `unknown node "${name}"` };
+    if (!fabric.nodeByName.has(name)) return new NotFoundError(`unknown node "${name}"`);
   for (const name of names) {
     if (fabric.nodeByName.get(name)?.type === 'switch')
       return refuse(`"${name}" is a switch; flows run between hosts`);

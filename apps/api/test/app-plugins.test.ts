@@ -3,8 +3,8 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { LinkIndex } from '../src/lib/utilization.ts';
-import type { LiveFabric } from '../src/plugins/index.ts';
-import { jobsPlugin } from '../src/plugins/jobs.ts';
+import { jobsPlugin } from '../src/plugins/app/jobs.ts';
+import type { LiveFabric } from '../src/plugins/app-source.ts';
 import { Sampler } from '../src/sampler.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
 
@@ -41,6 +41,6 @@ describe('the app’s decorator plugins', () => {
 
   it('a plugin registered without the plugins it declares it needs fails at start, naming them', async () => {
     const app = Fastify();
-    await expect(app.register(jobsPlugin, {}).ready()).rejects.toThrow(/fabric/);
+    await expect(app.register(jobsPlugin, {} as never).ready()).rejects.toThrow(/fabric/);
   });
 });

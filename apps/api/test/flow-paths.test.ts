@@ -28,18 +28,30 @@ async function setUp(maxFlows?: number) {
     { tickMs: 20 },
   );
   const client = new EmulatorClient(server.url, 5000);
+  // Every read of the index, to wait for it (a request to the emulator) instead of for a time.
+  const reads: Promise<unknown>[] = [];
+  const flowsPage = client.flowsPage.bind(client);
+  client.flowsPage = (...args) => {
+    const read = flowsPage(...args);
+    reads.push(read);
+    return read;
+  };
+  const readsDone = async () => {
+    await Promise.allSettled(reads);
+    await new Promise((resolve) => setImmediate(resolve));
+  };
   const clock = ticks();
   const paths = new FlowPaths(client, clock, Date.now, maxFlows);
   const stop = async () => {
     paths.stop();
     await server.close().catch(() => undefined);
   };
-  return { server, client, clock, paths, stop };
+  return { server, client, clock, paths, stop, readsDone };
 }
 
 describe("a route's flows read once per tick, not once per question", () => {
   it('answers from the tick’s read, even with the emulator gone; asks the emulator when cold', async () => {
-    const { server, client, clock, paths, stop } = await setUp();
+    const { server, client, clock, paths, stop, readsDone } = await setUp();
     try {
       await client.startFlows({ pattern: 'pairs', pairs: [['nodeA', 'nodeC']] });
       // Cold: asked of the emulator, and the index read starts.
@@ -47,9 +59,9 @@ describe("a route's flows read once per tick, not once per question", () => {
       expect(cold.map((f) => [f.from, f.to])).toEqual([['nodeA', 'nodeC']]);
       expect(await paths.between('nodeB', 'nodeD')).toEqual([]);
       // Warm: from the tick's read; the emulator is not asked (it is gone).
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await readsDone();
       clock.tick();
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await readsDone();
       await server.close();
       const warm = await paths.between('nodeA', 'nodeC');
       expect(warm.map((f) => f.id)).toEqual(cold.map((f) => f.id));
@@ -57,7 +69,7 @@ describe("a route's flows read once per tick, not once per question", () => {
       expect(await paths.between('nodeC', 'nodeA')).toEqual([]);
       // A tick whose read fails drops the index: the next question asks the emulator (and fails).
       clock.tick();
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await readsDone();
       await expect(paths.between('nodeA', 'nodeC')).rejects.toThrow();
     } finally {
       await stop();
@@ -65,7 +77,7 @@ describe("a route's flows read once per tick, not once per question", () => {
   });
 
   it('with more flows than one page holds, keeps no index: each question asks the emulator', async () => {
-    const { server, client, clock, paths, stop } = await setUp(1);
+    const { server, client, clock, paths, stop, readsDone } = await setUp(1);
     try {
       await client.startFlows({
         pattern: 'pairs',
@@ -76,7 +88,7 @@ describe("a route's flows read once per tick, not once per question", () => {
       });
       expect(await paths.between('nodeA', 'nodeC')).toHaveLength(1);
       clock.tick();
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await readsDone();
       // Two flows, a page of one: no index, so with the emulator gone the question fails.
       await server.close();
       await expect(paths.between('nodeA', 'nodeC')).rejects.toThrow();

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type LinkDirectionState, LinkIndex } from '../src/lib/utilization.ts';
-import { EXPORT_ROWS_PER_CHUNK, ndjsonChunks } from '../src/routes/links-export.ts';
+import { EXPORT_ROWS_PER_CHUNK, ndjsonChunks } from '../src/routes/links/export.ts';
 import { Sampler } from '../src/sampler.ts';
 import { emptyPortRates, type MetricsStore, type PortRates } from '../src/store/types.ts';
 
@@ -27,6 +27,18 @@ const store: MetricsStore = {
   rates: async () => ({ timeMs: Date.now(), ok: true, lastSampleAgeSeconds: 0, ports }),
   close: async () => {},
 };
+
+/** `read()` once it has not changed over five looks 20 ms apart (at most 10 s): the writer is waiting. */
+async function steady(read: () => number): Promise<number> {
+  let last = read();
+  for (let same = 0, looks = 0; same < 5 && looks < 500; looks++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const now = read();
+    same = now === last ? same + 1 : 0;
+    last = now;
+  }
+  return last;
+}
 
 /** A GET sent on a raw socket: its answer is read only when `reading` (the rest waits in the kernel). */
 /** Resolves at the first bytes the socket receives. */
@@ -134,9 +146,8 @@ describe('GET /links/export at fat-tree-6912', () => {
       await firstData(client.socket);
       client.socket.pause();
       // What the socket buffers hold is written; the export then waits for the reader.
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const whilePaused = stringify.mock.calls.length;
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      const whilePaused = await steady(() => stringify.mock.calls.length);
+      await steady(() => stringify.mock.calls.length);
       expect(stringify.mock.calls.length - whilePaused, 'rows serialized while nobody reads').toBeLessThan(
         2 * EXPORT_ROWS_PER_CHUNK * 17,
       );

@@ -2,7 +2,7 @@ import { createEmulator, type EmulatorServer, startEmulatorServer } from '@fabsc
 import { buildScenario, fatTreeRouting } from '@fabscope/topology';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EmulatorClient } from '../src/emulator-client.ts';
 import { buildTestApp } from './helper.ts';
 
@@ -11,14 +11,12 @@ import { buildTestApp } from './helper.ts';
 // the ETag holds and a conditional GET is a 304 (fat-tree-27648: ~1.8 MB not read again a tick).
 describe('paged lists: an unchanged list is the same answer (ETag, 304); paging stays exact', () => {
   const fabric = buildScenario('ar-demo');
+  const emulator = createEmulator({ fabric, tables: fatTreeRouting(fabric), startTimeMs: Date.now() });
   let server: EmulatorServer;
   let app: FastifyInstance;
 
   beforeAll(async () => {
-    server = await startEmulatorServer(
-      createEmulator({ fabric, tables: fatTreeRouting(fabric), startTimeMs: Date.now() }),
-      { tickMs: 20 },
-    );
+    server = await startEmulatorServer(emulator, { tickMs: 20 });
     app = await buildTestApp({ fabric, emulator: new EmulatorClient(server.url) });
   });
   afterAll(async () => {
@@ -58,10 +56,17 @@ describe('paged lists: an unchanged list is the same answer (ETag, 304); paging 
     expect(first.json().next).toEqual(expect.any(String));
     const etag = String(first.headers.etag);
     expect(etag).toMatch(/^W\/".+"$/);
-    // A tick later (the dashboard's poll; the emulator ticks every 20 ms meanwhile), the flows are
-    // as they were. (Listings used to be shared for 1 s only: a new cursor, a new ETag every poll.)
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    const second = await get('/traffic?limit=5');
+    // A tick later (the dashboard's poll), the flows are as they were: the emulator's clock and the
+    // wall clock moved on 1.1 s. (Listings used to be shared for 1 s only: a new ETag every poll.)
+    emulator.advance(1100);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 1100);
+    let second: Awaited<ReturnType<typeof get>>;
+    try {
+      second = await get('/traffic?limit=5');
+    } finally {
+      vi.useRealTimers();
+    }
     expect(second.body).toBe(first.body);
     expect(second.headers.etag).toBe(etag);
     const conditional = await get('/traffic?limit=5', etag);

@@ -31,18 +31,26 @@ describe('expensive routes under pressure', () => {
   let base: string;
   beforeAll(async () => {
     const sampler = new Sampler(store, index, 60_000);
+    // The start's own figures (two sample intervals) are not load: the clock is moved past them.
+    let skippedMs = 0;
     app = await buildTestApp({
       fabric,
       linkIndex: index,
       store,
       sampler,
-      pressure: { maxEventLoopDelayMs: 200, retryAfterSeconds: 7 },
+      pressure: { maxEventLoopDelayMs: 200, retryAfterSeconds: 7, now: () => performance.now() + skippedMs },
     });
     await sampler.sample();
     await app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1`;
-    // Past the start's own figures (two sample intervals), which are not load.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    skippedMs = 2500;
+    // Until under-pressure has sampled the loop since the start's own lag (once a second).
+    for (let i = 0; i < 100; i++) {
+      const answer = await fetch(`${base}/links/export`);
+      await answer.arrayBuffer();
+      if (answer.status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }, 30_000);
   afterAll(() => app.close());
 
@@ -70,8 +78,9 @@ describe('expensive routes under pressure', () => {
     expect(health.status).toBe(200);
     // Once the loop is free again, exports run.
     let status = 0;
-    for (let i = 0; i < 10 && status !== 200; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Until under-pressure's next sample of the loop (once a second), a real measurement.
+    for (let i = 0; i < 200 && status !== 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
       const again = await fetch(`${base}/links/export`);
       status = again.status;
       await again.arrayBuffer();

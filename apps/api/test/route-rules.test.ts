@@ -60,12 +60,14 @@ describe('route rules', () => {
   });
 
   it('each decorator plugin is a fastify-plugin declaring its name (its file name) and dependencies', async () => {
-    const files = readdirSync(join(SRC, 'plugins')).filter((f) => f.endsWith('.ts') && f !== 'index.ts');
+    const files = readdirSync(join(SRC, 'plugins', 'app')).filter(
+      (f) => f.endsWith('.ts') && f !== 'index.ts',
+    );
     expect(files.length).toBeGreaterThanOrEqual(6);
     const names = new Set(files.map((f) => basename(f, '.ts')));
     const found: string[] = [];
     for (const file of files) {
-      const module = (await import(pathToFileURL(join(SRC, 'plugins', file)).href)) as Record<
+      const module = (await import(pathToFileURL(join(SRC, 'plugins', 'app', file)).href)) as Record<
         string,
         unknown
       >;
@@ -73,18 +75,19 @@ describe('route rules', () => {
         (value): value is Record<symbol, unknown> => typeof value === 'function' && PLUGIN_META in value,
       );
       if (plugins.length !== 1) {
-        found.push(`plugins/${file}: exports ${plugins.length} fastify-plugins, not one`);
+        found.push(`plugins/app/${file}: exports ${plugins.length} fastify-plugins, not one`);
         continue;
       }
       const plugin = plugins[0] as Record<symbol, unknown>;
       const meta = plugin[PLUGIN_META] as PluginMeta;
       if (meta.name !== basename(file, '.ts'))
-        found.push(`plugins/${file}: declares the name ${JSON.stringify(meta.name)}, not its file's`);
-      if (!Array.isArray(meta.dependencies)) found.push(`plugins/${file}: declares no dependencies`);
+        found.push(`plugins/app/${file}: declares the name ${JSON.stringify(meta.name)}, not its file's`);
+      if (!Array.isArray(meta.dependencies)) found.push(`plugins/app/${file}: declares no dependencies`);
       for (const dependency of meta.dependencies ?? [])
-        if (!names.has(dependency)) found.push(`plugins/${file}: depends on "${dependency}", no plugin here`);
+        if (!names.has(dependency))
+          found.push(`plugins/app/${file}: depends on "${dependency}", no plugin here`);
       // Not encapsulated: its decorators are the root instance's, seen by every route.
-      if (plugin[SKIP_OVERRIDE] !== true) found.push(`plugins/${file}: encapsulated`);
+      if (plugin[SKIP_OVERRIDE] !== true) found.push(`plugins/app/${file}: encapsulated`);
     }
     expect(found).toEqual([]);
   });

@@ -67,7 +67,7 @@ describe('the emulator as a process, then stopped', () => {
       );
       if (up) break;
       if (Date.now() > deadline || child.exitCode !== null) throw new Error('the emulator did not start');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
     ({ app, log } = await appAgainst(url));
   }, 90_000);

@@ -52,8 +52,7 @@ function encode(text: string, encoding: Encoding): Buffer {
 
 /**
  * Any other JSON answer to a GET carries a validator of its text, and a client that already has
- * that text gets 304 and no body: the dashboard's 2 s poll of the flow list (2.5 MB at fat-tree-6912
- * with a permutation) costs nothing on the wire while the flows are as they were.
+ * that text gets 304 and no body: a poll of an unchanged list costs nothing on the wire.
  */
 function revalidated(request: FastifyRequest, reply: FastifyReply, payload: string): string {
   if (request.method !== 'GET' && request.method !== 'HEAD') return payload;

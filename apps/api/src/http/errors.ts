@@ -1,6 +1,14 @@
 import { STATUS_CODES } from 'node:http';
 import type { ErrorBody } from '@fabscope/contracts';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import { NoRouteError, UnknownNodeError } from '@fabscope/topology';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { UpstreamError } from '../emulator-client.ts';
+import { InvalidRequestError, NoEmulatorError, NoHistoryError, NotFoundError } from '../errors.ts';
+import { ProviderError } from '../fabric-manager/provider.ts';
+import { JobSourceError } from '../jobs/job.ts';
+import { TimeParamError } from '../lib/time-params.ts';
+import { SmTablesNotReadError } from '../sm-tables/origin.ts';
+import { CursorError } from './listings.ts';
 
 export function errorBody(statusCode: number, message: string): ErrorBody {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
@@ -50,5 +58,51 @@ export function installErrorTrace(app: FastifyInstance): void {
       },
       `${reply.statusCode} ${request.method} ${route}: ${cause}`,
     );
+  });
+}
+
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/**
+ * Every domain error a route lets through and the status it is answered with, its message as the
+ * answer's. Upstream failures (the emulator, Prometheus, a fabric manager) and cursors carry their
+ * own status: an upstream's 4xx passes through, a failure is 502, no answer in time 504.
+ */
+const STATUS_OF_ERROR: readonly [ErrorClass, number | ((error: never) => number)][] = [
+  [InvalidRequestError, 400],
+  [TimeParamError, 400],
+  [NotFoundError, 404],
+  [UnknownNodeError, 404],
+  [NoRouteError, 404],
+  [NoEmulatorError, 409],
+  [NoHistoryError, 409],
+  [CursorError, (error: CursorError) => error.statusCode],
+  [UpstreamError, (error: UpstreamError) => error.statusCode],
+  [ProviderError, (error: ProviderError) => error.statusCode],
+  [JobSourceError, 502],
+  [SmTablesNotReadError, 503],
+];
+
+/** The status a domain error is answered with; undefined for any other error. */
+export function statusOfError(error: unknown): number | undefined {
+  for (const [type, status] of STATUS_OF_ERROR) {
+    if (error instanceof type) return typeof status === 'number' ? status : status(error as never);
+  }
+  return undefined;
+}
+
+/**
+ * Answers what a handler or hook throws: a domain error with its table status and message, a
+ * Fastify 4xx as given, anything else 500 without its internals (they go to the log).
+ */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    const mapped = statusOfError(error);
+    if (mapped !== undefined) return sendError(reply, mapped, error.message);
+    const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status < 500) return sendError(reply, status, error.message);
+    sendError(reply, status, 'internal error');
+    noteCause(reply, `${error.name}: ${error.message}`, error);
+    return reply;
   });
 }

@@ -1,10 +1,7 @@
 import type { EmulatorClient, EmulatorJob } from '../emulator-client.ts';
 import type { Job, JobListing, JobSource } from './job.ts';
 
-/**
- * One collator for every comparison: `localeCompare` with options builds one per call, ~100×
- * slower (sorting a job of 27,648 hosts took ~4 s of the API's event loop at fat-tree-27648).
- */
+/** One collator for every comparison: `localeCompare` with options builds one per call, far slower. */
 const natural = new Intl.Collator('en', { numeric: true }).compare;
 
 /** Names in natural order (`node2` before `node10`), so a job's hosts read as its allocation. */

@@ -1,3 +1,4 @@
+import type { LinkIndex } from '../lib/utilization.ts';
 import type { JobFlow } from './job-flows.ts';
 
 /** One link direction a job's traffic crosses, and how much of the traffic on it is the job's. */
@@ -100,4 +101,16 @@ export function flowsOnLink(
       (a, b) => (b.bytesPerSecond ?? 0) - (a.bytesPerSecond ?? 0) || b.flows - a.flows,
     ),
   };
+}
+
+const kindsByIndex = new WeakMap<LinkIndex, Map<string, string>>();
+
+/** The kind of every link direction of a drawing, by id, made once per drawing. */
+export function linkKinds(index: LinkIndex): ReadonlyMap<string, string> {
+  let byId = kindsByIndex.get(index);
+  if (!byId) {
+    byId = new Map(index.channels.map((c) => [c.fixed.id, c.fixed.kind]));
+    kindsByIndex.set(index, byId);
+  }
+  return byId;
 }

@@ -17,7 +17,7 @@ const cache = new WeakMap<ForwardingTables, Promise<ComputedLoad>>();
 /**
  * The static route load of the tables in use (topology's `staticRouteLoadSteps`), counted once per
  * set of tables and shared by every request; the count gives the event loop back every 512
- * destinations, so the live stream keeps ticking while fat-tree-27648's two seconds of counting run.
+ * destinations, so the live stream keeps ticking while a big fabric's count runs.
  */
 export function staticLoadOf(fabric: Fabric, tables: ForwardingTables): Promise<ComputedLoad> {
   let pending = cache.get(tables);

@@ -9,14 +9,15 @@ import {
   type TopologySnapshot,
   topologySnapshot,
 } from '@fabscope/topology';
-import { type ApiConfig, ConfigError } from '../config.ts';
+import type { ApiConfig } from '../config.ts';
+import { ConfigError } from '../errors.ts';
 import type { EventLog, FabricEvent } from '../events/event-log.ts';
 import { DEFAULT_LIVE_TOPOLOGY } from './config.ts';
 import { DriftTracker } from './drift-tracker.ts';
 import { LiveTopology } from './live-topology.ts';
 import { TopologyVersions } from './versions.ts';
 
-/** Most bytes of `ibnetdiscover -p` read: a line a port, 165,888 ports of fat-tree-27648 fit many times. */
+/** Most bytes of `ibnetdiscover -p` read: a line a port, room for the largest fabrics many times over. */
 const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 
 export interface DiscoveryTools {

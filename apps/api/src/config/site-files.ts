@@ -1,0 +1,97 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ParseError, type PmThresholdConfig, parsePmThresholds } from '@fabscope/topology';
+import { ConfigError } from '../errors.ts';
+import { parseCommandLine } from '../fabric-manager/run-command.ts';
+import type { Environment } from './environment.ts';
+
+export interface OpafmConfig {
+  /** opafm.xml, whose <Common><Sm><AdaptiveRouting> the API reads and edits. */
+  xmlPath: string;
+  /** Run without a shell after each change (the FM's reload), as words; undefined: none. */
+  apply: string[] | undefined;
+}
+
+export type JobsConfig =
+  | { kind: 'slurm'; format: 'json' | 'text'; command: string; timeoutMs: number }
+  | { kind: 'file'; path: string };
+
+/** Where the subnet manager's tables are read from, and how often. */
+export type LftsConfig = ({ kind: 'file'; path: string } | { kind: 'ibroute' | 'dump_fts' }) & {
+  intervalMs: number;
+};
+
+/** FABSCOPE_PM_THRESHOLDS: an opafm.xml, `<Pm>` or `<PmThresholds>` file. */
+export function pmThresholdsFrom(path: string | undefined): PmThresholdConfig | undefined {
+  if (!path) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`FABSCOPE_PM_THRESHOLDS: cannot read "${path}": ${(error as Error).message}`);
+  }
+  try {
+    return parsePmThresholds(text);
+  } catch (error) {
+    if (error instanceof ParseError)
+      throw new ConfigError(`FABSCOPE_PM_THRESHOLDS: ${error.inFile(path).message}`);
+    throw error;
+  }
+}
+
+/** FABSCOPE_OPAFM_XML (a file that exists) and FABSCOPE_OPAFM_APPLY (a command line, only with it). */
+export function opafmConfig(env: Environment): OpafmConfig | undefined {
+  const xmlPath = env.FABSCOPE_OPAFM_XML;
+  const applyText = env.FABSCOPE_OPAFM_APPLY?.trim() || undefined;
+  if (xmlPath === undefined) {
+    if (applyText !== undefined)
+      throw new ConfigError('FABSCOPE_OPAFM_APPLY is set without FABSCOPE_OPAFM_XML');
+    return undefined;
+  }
+  if (!existsSync(xmlPath))
+    throw new ConfigError(`FABSCOPE_OPAFM_XML names a file that does not exist: "${xmlPath}"`);
+  if (applyText === undefined) return { xmlPath, apply: undefined };
+  try {
+    return { xmlPath, apply: parseCommandLine(applyText) };
+  } catch (error) {
+    throw new ConfigError(`FABSCOPE_OPAFM_APPLY: ${(error as Error).message}`);
+  }
+}
+
+/** FABSCOPE_JOBS: `slurm` (squeue --json), `slurm-text` (squeue -h -o), or `file:PATH`. */
+export function jobsConfig(env: Environment): JobsConfig | undefined {
+  const value = env.FABSCOPE_JOBS;
+  if (value === undefined) return undefined;
+  if (value.startsWith('file:')) {
+    const path = value.slice('file:'.length);
+    if (!existsSync(path)) throw new ConfigError(`FABSCOPE_JOBS names a file that does not exist: "${path}"`);
+    return { kind: 'file', path };
+  }
+  if (value !== 'slurm' && value !== 'slurm-text') {
+    throw new ConfigError(`FABSCOPE_JOBS must be slurm, slurm-text or file:PATH, got "${value}"`);
+  }
+  return {
+    kind: 'slurm',
+    format: value === 'slurm' ? 'json' : 'text',
+    command: env.FABSCOPE_SQUEUE,
+    timeoutMs: env.FABSCOPE_SQUEUE_TIMEOUT_MS,
+  };
+}
+
+/**
+ * FABSCOPE_LFTS: the path of OpenSM's opensm-lfts.dump (its directory must exist; the file may come
+ * later), or `ibroute` / `dump_fts` to read every switch's table with that tool; read every
+ * FABSCOPE_LFTS_INTERVAL_MS, by default 1 s for a file (one stat), 30 s for the tools (MADs to
+ * every switch).
+ */
+export function lftsConfig(env: Environment): LftsConfig | undefined {
+  const value = env.FABSCOPE_LFTS;
+  if (value === undefined) return undefined;
+  const tool = value === 'ibroute' || value === 'dump_fts' ? value : undefined;
+  const intervalMs = env.FABSCOPE_LFTS_INTERVAL_MS ?? (tool ? 30_000 : 1000);
+  if (tool) return { kind: tool, intervalMs };
+  if (!existsSync(dirname(value))) {
+    throw new ConfigError(`FABSCOPE_LFTS names a file in a directory that does not exist: "${value}"`);
+  }
+  return { kind: 'file', path: value, intervalMs };
+}

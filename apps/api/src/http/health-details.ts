@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import { isLoopbackHost, tokenMatches } from '../auth.ts';
+
+/** Whether a request may see internal details (store URLs): from this machine, or with the token. */
+export function seesInternals(
+  remoteAddress: string | undefined,
+  authorization: string | undefined,
+  apiToken: string | undefined,
+): boolean {
+  if (remoteAddress !== undefined && isLoopbackHost(remoteAddress)) return true;
+  return apiToken !== undefined && tokenMatches(authorization, apiToken);
+}
+
+/**
+ * `/health` also says how long the event loop makes answers wait (under-pressure's figures), and,
+ * to this machine or a client with the token only, the store's error naming internal addresses.
+ */
+export function installHealthDetails(app: FastifyInstance, apiToken: string | undefined): void {
+  app.addHook('preSerialization', async (request, reply, payload) => {
+    if (request.routeOptions.url !== '/api/v1/health' || reply.statusCode !== 200) return payload;
+    const { eventLoopDelay, eventLoopUtilized } = app.memoryUsage();
+    const health = {
+      ...(payload as object),
+      eventLoopDelayMs: Math.round(eventLoopDelay * 10) / 10,
+      eventLoopUtilization: Math.round(eventLoopUtilized * 1000) / 1000,
+    };
+    if (!seesInternals(request.socket.remoteAddress, request.headers.authorization, apiToken)) return health;
+    const detailed = app.sampler.healthNow().detailedError;
+    return detailed === undefined ? health : { ...health, error: detailed };
+  });
+}

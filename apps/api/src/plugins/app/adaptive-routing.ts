@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
+import { adaptiveRoutingProviderFor } from '../../fabric-manager/choose-provider.ts';
+import type { AdaptiveRoutingProvider } from '../../fabric-manager/provider.ts';
+import type { AppSource } from '../app-source.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Who reads and changes adaptive routing: the emulator's fabric manager, opafm.xml, or none (why). */
+    readonly adaptiveRouting: AdaptiveRoutingProvider;
+  }
+}
+
+/**
+ * Decorates `adaptiveRouting` with the provider the config chooses (fabric-manager/choose-provider.ts);
+ * parts handed in without one get the emulator's, or none.
+ */
+export const adaptiveRoutingPlugin = fastifyPlugin(
+  async (app: FastifyInstance, source: AppSource) => {
+    const provider = source.state
+      ? (source.state.adaptiveRouting ?? adaptiveRoutingProviderFor({}, app.emulator))
+      : adaptiveRoutingProviderFor(
+          source.build.config,
+          app.emulator,
+          app.events ?? undefined,
+          source.build.fabric,
+        );
+    app.decorate('adaptiveRouting', provider);
+  },
+  { name: 'adaptive-routing', dependencies: ['emulator', 'events'] },
+);

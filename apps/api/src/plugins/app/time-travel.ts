@@ -1,0 +1,153 @@
+import type { FastifyInstance } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
+import { UpstreamError, upstreamFailure } from '../../emulator-client.ts';
+import { NoHistoryError } from '../../errors.ts';
+import type { LinkFrame } from '../../lib/frame.ts';
+import { parseTime } from '../../lib/time-params.ts';
+import type { FabricSummary, LinkIndex } from '../../lib/utilization.ts';
+import { hasTimeQueries, type TimeQueries } from '../../store/time-queries.ts';
+import { type DrawingQueries, queriesAcrossDrawings } from '../../store/time-queries-across.ts';
+import type { Drawing } from '../../topology-live/drawn-fabric.ts';
+
+/** What time questions are answered from: the store, the live tick, and the drawings of the fabric. */
+type TimeSources = Pick<FastifyInstance, 'store' | 'sampler' | 'fabric'>;
+
+const cache = new WeakMap<LinkIndex, TimeQueries | null>();
+const idsCache = new WeakMap<LinkIndex, ReadonlySet<string>>();
+const acrossCache = new WeakMap<readonly Drawing[], { version: number; queries: TimeQueries }>();
+
+/** The store's time queries for one drawing of the fabric, or null when it keeps no history. */
+function queriesOfIndex(app: TimeSources, index: LinkIndex): TimeQueries | null {
+  let queries = cache.get(index);
+  if (queries === undefined) {
+    queries = hasTimeQueries(app.store) ? app.store.timeQueries(index) : null;
+    if (queries && app.store.kind === 'prometheus') queries = namingPrometheus(queries);
+    cache.set(index, queries);
+  }
+  return queries;
+}
+
+/**
+ * The store's time queries for this fabric, or null when it keeps no history. Where the API drew
+ * several topologies (a re-discovered fabric), each instant is answered in the drawing of its time.
+ */
+function timeQueriesOf(app: TimeSources): TimeQueries | null {
+  const { drawn, linkIndex } = app.fabric;
+  const drawings = drawn?.list();
+  if (!drawings || drawings.length < 2) return queriesOfIndex(app, linkIndex);
+  const version = drawn?.version ?? 0;
+  const kept = acrossCache.get(drawings);
+  if (kept?.version === version) return kept.queries;
+  const parts: DrawingQueries[] = [];
+  for (const d of drawings) {
+    const queries = queriesOfIndex(app, d.linkIndex);
+    if (!queries) return null;
+    let ids = idsCache.get(d.linkIndex);
+    if (!ids) {
+      ids = new Set(d.linkIndex.channels.map((c) => c.fixed.id));
+      idsCache.set(d.linkIndex, ids);
+    }
+    parts.push({ fromMs: d.fromMs, queries, ids });
+  }
+  const queries = queriesAcrossDrawings(parts);
+  acrossCache.set(drawings, { version, queries });
+  return queries;
+}
+
+/**
+ * Prometheus' time queries with their failures said as an upstream's: not reached, refusing, an
+ * error answer → 502, no answer in time → 504, each naming Prometheus and how long the API waited.
+ */
+function namingPrometheus(queries: TimeQueries): TimeQueries {
+  return new Proxy(queries, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        const started = performance.now();
+        try {
+          return await value.apply(target, args);
+        } catch (error) {
+          throw prometheusFailure(error, String(property), Math.round(performance.now() - started));
+        }
+      };
+    },
+  });
+}
+
+function prometheusFailure(error: unknown, query: string, waitedMs: number): unknown {
+  const e = error as Error & { statusCode?: number; cause?: unknown };
+  if (!(e instanceof Error) || (e.statusCode !== undefined && e.statusCode < 500)) return error;
+  const asked = `the ${query} query`;
+  if (e.name === 'TimeoutError' || (e.name === 'TypeError' && e.cause !== undefined)) {
+    return upstreamFailure('Prometheus (PROMETHEUS_URL)', asked, e, waitedMs, waitedMs, 'before it answered');
+  }
+  if (/^(Prometheus|PromQL)\b/.test(e.message)) {
+    return new UpstreamError(
+      502,
+      `Prometheus failed ${asked} after ${waitedMs} ms: ${e.message}`,
+      'Prometheus',
+      waitedMs,
+    );
+  }
+  return error;
+}
+
+function requireQueries(app: TimeSources): TimeQueries {
+  const queries = timeQueriesOf(app);
+  if (!queries) throw new NoHistoryError(app.store.kind);
+  return queries;
+}
+
+/** Answers about past instants and ranges, each in the drawing of its time. */
+export interface TimeTravel {
+  /** The store's time queries, or null when it keeps no history. */
+  queries(): TimeQueries | null;
+  /** The store's time queries; NoHistoryError when it keeps none. */
+  require(): TimeQueries;
+  /** Every direction at `time` (Unix seconds or RFC 3339) as a frame; absent: the latest tick's. */
+  frameAt(time: string | undefined, signal?: AbortSignal): Promise<LinkFrame>;
+  /** The frame at `time` and its instant as answers name it (the latest tick's when absent). */
+  instantFrame(time: string | undefined, signal?: AbortSignal): Promise<{ time: string; frame: LinkFrame }>;
+  /** The summary at `time`, or the latest tick's when it is absent. */
+  summaryAt(time: string | undefined, signal?: AbortSignal): Promise<FabricSummary>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    readonly timeTravel: TimeTravel;
+  }
+}
+
+function timeTravelOf(app: TimeSources): TimeTravel {
+  const frameAt = async (time: string | undefined, signal?: AbortSignal) => {
+    if (time === undefined) return (await app.sampler.current()).frame;
+    return requireQueries(app).frameAt(parseTime('time', time), signal);
+  };
+  return {
+    queries: () => timeQueriesOf(app),
+    require: () => requireQueries(app),
+    frameAt,
+    async instantFrame(time, signal) {
+      if (time === undefined) {
+        const tick = await app.sampler.current();
+        return { time: tick.time, frame: tick.frame };
+      }
+      const frame = await frameAt(time, signal);
+      return { time: new Date(frame.timeMs).toISOString(), frame };
+    },
+    async summaryAt(time, signal) {
+      if (time === undefined) return (await app.sampler.current()).summary;
+      return requireQueries(app).summaryAt(parseTime('time', time), signal);
+    },
+  };
+}
+
+/** Decorates `timeTravel`; the embedded store's history records from the app's start on. */
+export const timeTravelPlugin = fastifyPlugin(
+  async (app: FastifyInstance) => {
+    app.decorate('timeTravel', timeTravelOf(app));
+    timeQueriesOf(app);
+  },
+  { name: 'time-travel', dependencies: ['fabric', 'store'] },
+);

@@ -1,0 +1,100 @@
+import {
+  CompactStreamMessageSchema,
+  ErrorReply,
+  FullStreamMessageSchema,
+  TimeParam,
+} from '@fabscope/contracts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { type CompactTick, compactFrame } from '../../lib/compact-tick.ts';
+import { statesOf, summarizeFrame } from '../../lib/frame.ts';
+import { parseTime } from '../../lib/time-params.ts';
+import { STREAM_VIEWS } from '../../sampler.ts';
+
+const InstantStreamQuery = Type.Object(
+  {
+    time: TimeParam('The instant'),
+    view: Type.Optional(
+      Type.Union(
+        STREAM_VIEWS.map((v) => Type.Literal(v)),
+        { description: 'The encoding, as `/stream`: compact (default) or full' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * `GET /instant?time=T&view=`: the fabric at a past instant as one message of `/stream` in the
+ * same encoding (compactFrame over the store's frame at T, or every direction as objects), so the
+ * dashboard draws it as it draws a live message. Its summary is `/summary?time=T`'s and its `top`
+ * the head of `/links?sort=…&time=T` for every sort: the same frame, the same functions.
+ */
+export const instantRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/instant',
+    {
+      config: { cache: 'tick' },
+      schema: {
+        summary:
+          'The fabric at a past instant as one `/stream` message (compact or full): what the dashboard draws when it travels in time',
+        querystring: InstantStreamQuery,
+        response: {
+          200: Type.Union([CompactStreamMessageSchema, FullStreamMessageSchema]),
+          400: ErrorReply,
+          404: ErrorReply,
+          409: ErrorReply,
+          502: ErrorReply,
+          504: ErrorReply,
+        },
+      },
+    },
+    async (request, reply) => {
+      const timeMs = parseTime('time', request.query.time);
+      const queries = app.timeTravel.require();
+      const [frame, stored] = await Promise.all([queries.frameAt(timeMs), queries.summaryAt(timeMs)]);
+      // The embedded store kept the live summary whole; Prometheus' sums have no category
+      // histograms or ports without data: those of the frame, by the live summary's function.
+      let summary = stored;
+      if (!stored.categories) {
+        const { categories, portsWithoutData } = summarizeFrame(frame, true, timeMs);
+        summary = { ...stored, ...(categories ? { categories } : {}), portsWithoutData };
+      }
+      const now = app.sampler.healthNow().health;
+      const version = app.sampler.topologyVersion;
+      // A past instant is as it was stored: its age and staleness are not the live data's. Its
+      // topology version is the one drawn now (an older drawing's channels are a prefix of it).
+      const health = {
+        status: 'ok' as const,
+        store: now.store,
+        lastSampleAgeSeconds: null,
+        intervalMs: now.intervalMs,
+        staleAfterSeconds: now.staleAfterSeconds,
+        ...(version > 0 ? { topologyVersion: version } : {}),
+      };
+      const time = new Date(timeMs).toISOString();
+      const tick = { time, health, summary };
+      const message =
+        request.query.view === 'full'
+          ? { ...tick, links: statesOf(frame) }
+          : padded(compactFrame(tick, frame), app.fabric.linkIndex.channels.length);
+      // Serialized once, as the stream's messages are (the schema documents it).
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify(message) as never);
+    },
+  );
+};
+
+/**
+ * An instant of an older drawing of a re-discovered fabric has fewer channels (those drawn since
+ * come after: topology-live/drawn-fabric.ts): unknown in the drawing of now.
+ */
+function padded<H, S>(message: CompactTick<H, S>, channels: number): CompactTick<H, S> {
+  const missing = channels - message.utilization.length;
+  if (missing <= 0) return message;
+  const unknown = new Array<null>(missing).fill(null);
+  message.utilization.push(...unknown);
+  message.bytesPerSecond.push(...unknown);
+  message.waitFraction.push(...unknown);
+  message.errorsUnknown += missing;
+  return message;
+}

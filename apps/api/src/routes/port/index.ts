@@ -1,0 +1,65 @@
+import { ErrorReply, PortQuery, PortReplySchema } from '@fabscope/contracts';
+import { channelFrom, findNode } from '@fabscope/topology';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { NotFoundError } from '../../errors.ts';
+import { stateAt } from '../../lib/frame.ts';
+
+/** A node's cabled ports at the live tick; an unknown node is 404 (http/errors.ts). */
+export const portRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/port',
+    {
+      schema: {
+        summary:
+          "A node's cabled ports, or one port: its neighbour, rate, state and both directions with every counter rate and PM category at the live tick",
+        querystring: PortQuery,
+        response: { 200: PortReplySchema, 400: ErrorReply, 404: ErrorReply },
+      },
+    },
+    async (request) => {
+      const { fabric } = app.fabric;
+      const node = findNode(fabric, request.query.node);
+      const tick = await app.sampler.current();
+      // The tick's directions are in the fabric's channel order when it is of this drawing: this
+      // port's two are made from its frame, not the tick's every direction.
+      const frame = tick.frame.linkUp.length === fabric.links.length * 2 ? tick.frame : null;
+      const wanted = request.query.port;
+      if (wanted !== undefined && !node.ports[wanted])
+        throw new NotFoundError(`${node.name} has no cabled port ${wanted}`);
+      const ports = [];
+      for (let p = 0; p < node.ports.length; p++) {
+        if ((wanted !== undefined && p !== wanted) || !node.ports[p]) continue;
+        const out = channelFrom(fabric, node, p);
+        if (out < 0) continue;
+        const link = fabric.links[out >> 1] as (typeof fabric.links)[number];
+        const neighbour = link.a.node === node.name && link.a.port === p ? link.b : link.a;
+        const outState = frame ? stateAt(frame, out) : null;
+        const inState = frame ? stateAt(frame, out ^ 1) : null;
+        ports.push({
+          port: p,
+          neighbour: { node: neighbour.node, port: neighbour.port },
+          linkId: link.id,
+          kind: link.kind,
+          rateGbps: link.rateGbps,
+          ...(link.widthSpeed !== undefined ? { widthSpeed: link.widthSpeed } : {}),
+          linkUp: outState?.linkUp ?? null,
+          out: outState,
+          in: inState,
+        });
+      }
+      return {
+        node: {
+          name: node.name,
+          type: node.type,
+          tier: node.tier,
+          guid: node.guid,
+          lid: node.lid,
+          ...(node.description !== undefined ? { description: node.description } : {}),
+          portCount: node.portCount,
+        },
+        time: tick.time,
+        ports,
+      };
+    },
+  );
+};

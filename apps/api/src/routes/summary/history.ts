@@ -1,0 +1,38 @@
+import { ErrorReply, RangeQuery, SummaryHistorySchema } from '@fabscope/contracts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { parseRange } from '../../lib/time-params.ts';
+
+/** The fabric's summary as series over a range. */
+export const summaryHistoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/summary/history',
+    {
+      // Ranges are expensive: a bounded number run at once, the others answered 503 (plugins/external/under-pressure.ts).
+      config: { expensive: true },
+      schema: {
+        summary: 'Host transmit total and utilization histograms from `from` to `to` every `step`',
+        querystring: RangeQuery,
+        response: {
+          200: SummaryHistorySchema,
+          400: ErrorReply,
+          409: ErrorReply,
+          502: ErrorReply,
+          503: ErrorReply,
+          504: ErrorReply,
+        },
+      },
+    },
+    async (request) => {
+      const queries = app.timeTravel.require();
+      const range = parseRange(request.query, { nowMs: Date.now(), defaultStepMs: queries.resolutionMs });
+      const points = await queries.summaryRange(range);
+      return {
+        points: points.map((p) => ({
+          time: new Date(p.timeMs).toISOString(),
+          hostTransmitBytesPerSecond: p.hostTransmitBytesPerSecond,
+          histogram: p.histogram,
+        })),
+      };
+    },
+  );
+};

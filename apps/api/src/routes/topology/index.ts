@@ -1,0 +1,74 @@
+import { ErrorReply, type Topology, TopologySchema, TopologyTimeQuery } from '@fabscope/contracts';
+import type { Fabric } from '@fabscope/topology';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { NotFoundError } from '../../errors.ts';
+import { parseTime } from '../../lib/time-params.ts';
+
+/** `/topology`'s answer for a fabric. */
+function topologyAnswer(fabric: Fabric): Topology {
+  return {
+    name: fabric.name,
+    fabricType: fabric.fabricType,
+    nodes: fabric.nodes.map((n) => ({ name: n.name, type: n.type, tier: n.tier, guid: n.guid, lid: n.lid })),
+    links: fabric.links.map((l) => ({
+      id: l.id,
+      kind: l.kind,
+      a: l.a,
+      b: l.b,
+      rateGbps: l.rateGbps,
+      // Mixed fabrics name the network of each cable not of the fabric's type (the dashboard uses
+      // each network's own terms); left out otherwise, so big fabrics' topology does not grow.
+      ...(l.fabricType && l.fabricType !== fabric.fabricType ? { fabricType: l.fabricType } : {}),
+    })),
+  };
+}
+
+/**
+ * `/topology?time=T`: the topology version in force at T; 404 outside the history kept — before
+ * it starts, or a time still to come (whose answer a later discovery could change, and answers
+ * are cached as the topology's are).
+ */
+function topologyAtTime(app: Pick<FastifyInstance, 'topologyLive' | 'fabric'>, time: string): Topology {
+  const ms = parseTime('time', time);
+  const at = new Date(ms).toISOString();
+  if (ms > Date.now()) throw new NotFoundError(`no topology recorded at ${at}: it is still to come`);
+  const live = app.topologyLive;
+  if (!live) return topologyAnswer(app.fabric.fabric);
+  const found = live.fabricAt(ms);
+  if (!found) {
+    const from = new Date(live.historyFromMs()).toISOString();
+    throw new NotFoundError(`no topology recorded at ${at}: the history starts at ${from}`);
+  }
+  return topologyAnswer(found.fabric);
+}
+
+/** The topology drawn, or the version in force at an instant. */
+export const topologyRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // The drawn fabric's answer, made once per drawing (the answer cache keeps its bytes).
+  const answers = new WeakMap<Fabric, Topology>();
+  const topology = () => {
+    const { fabric, drawn } = app.fabric;
+    let answer = answers.get(fabric);
+    if (!answer) {
+      const version = drawn?.version ?? 0;
+      answer = { ...topologyAnswer(fabric), ...(version > 0 ? { version } : {}) };
+      answers.set(fabric, answer);
+    }
+    return answer;
+  };
+  app.get(
+    '/topology',
+    {
+      config: { cache: 'static' },
+      schema: {
+        summary:
+          'Nodes and cables of the fabric the API runs on, or (time) the topology version in force then',
+        querystring: TopologyTimeQuery,
+        response: { 200: TopologySchema, 400: ErrorReply, 404: ErrorReply },
+      },
+    },
+    async (request) =>
+      request.query.time === undefined ? topology() : topologyAtTime(app, request.query.time),
+  );
+};

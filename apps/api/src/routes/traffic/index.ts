@@ -1,0 +1,99 @@
+import {
+  ErrorReply,
+  FlowsPageSchema,
+  FlowsSchema,
+  PAGE_DEFAULT,
+  STARTED_FLOWS_LISTED,
+  TrafficQuery,
+  TrafficRequest,
+  TrafficStartedSchema,
+} from '@fabscope/contracts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { CursorError } from '../../http/listings.ts';
+import { emulatorOf } from '../../plugins/app/emulator.ts';
+import { checkTraffic } from '../../traffic-check.ts';
+
+/** Traffic in the emulator: listed a page at a time, started, stopped; 409 without an emulator. */
+export const trafficRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // 401, 403, 405 and 413 are added to every route's document by the route policy (http/route-policy.ts).
+  const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply, 504: ErrorReply };
+  // After traffic starts or stops the next first pages of jobs read them anew (the emulator's
+  // flow listings do so themselves).
+  const forgetFlows = () => app.listings.invalidate('jobs');
+
+  app.get(
+    '/traffic',
+    {
+      schema: {
+        summary:
+          'Flows running in the emulator, a page at a time (`next` reads on from the same listing), with every job’s flows and bytes/s',
+        querystring: TrafficQuery,
+        response: { 200: FlowsPageSchema, ...errors, 410: ErrorReply },
+      },
+    },
+    async (request) => {
+      const emulator = emulatorOf(app);
+      // Paged where the flows are: the emulator keeps the listing and answers a page of it.
+      const { job, cursor } = request.query;
+      const limit = request.query.limit ?? PAGE_DEFAULT;
+      let from: { listing: string; offset: number } | undefined;
+      if (cursor !== undefined) {
+        from = trafficCursor(cursor);
+        // The schema checked the form: a cursor of another route's lists is no listing held here.
+        if (!from)
+          throw new CursorError(
+            410,
+            'this cursor is of no flow listing held: read the first page again, without cursor',
+          );
+      }
+      const page = await emulator.flowsPage(limit, { job, from });
+      const end = (from?.offset ?? 0) + page.flows.length;
+      return {
+        flows: page.flows,
+        total: page.total,
+        ...(end < page.total ? { next: `${page.listing}.${end.toString(36)}` } : {}),
+        jobs: page.jobs,
+      };
+    },
+  );
+
+  app.post(
+    '/traffic',
+    {
+      config: { mutates: true },
+      schema: {
+        summary:
+          'Start flows: pairs (osu_mbw_mr style), shift k, permutation seed, all-to-all, incast to, bisection, iperf from/to/streams, storage server/clients/op/ioSize; or {items: [...]}. Answers what started (count, jobs, bytes/s, the first flows), not every flow: GET /traffic?job= pages them',
+        body: TrafficRequest,
+        response: { 200: TrafficStartedSchema, ...errors, 404: ErrorReply },
+      },
+    },
+    async (request) => {
+      const problem = checkTraffic(app.fabric.fabric, request.body);
+      if (problem) throw problem;
+      // The emulator sums what started and lists the first flows only.
+      const started = await emulatorOf(app).startFlows(request.body, STARTED_FLOWS_LISTED);
+      forgetFlows();
+      return started;
+    },
+  );
+
+  app.delete(
+    '/traffic',
+    {
+      config: { mutates: true },
+      schema: { summary: 'Stop every flow', response: { 200: FlowsSchema, ...errors } },
+    },
+    async () => {
+      const stopped = await emulatorOf(app).stopFlows();
+      forgetFlows();
+      return stopped;
+    },
+  );
+};
+
+/** A `/traffic` cursor (`listing.offset`, the offset in base 36), or undefined when it is not one. */
+function trafficCursor(cursor: string): { listing: string; offset: number } | undefined {
+  const match = /^(L[0-9a-z]{1,10})\.([0-9a-z]{1,8})$/.exec(cursor);
+  return match ? { listing: match[1] as string, offset: Number.parseInt(match[2] as string, 36) } : undefined;
+}

@@ -1,7 +1,13 @@
 import { type ComponentProps, memo, useCallback, useMemo, useState } from 'react';
-import { AdaptiveRoutingPanel } from './components/AdaptiveRoutingPanel.tsx';
-import { AlarmsList } from './components/AlarmsList.tsx';
-import { InvestigatePanel } from './components/InvestigatePanel.tsx';
+import { Panel } from './components/Panel.tsx';
+import { AdaptiveRoutingPanel } from './features/adaptive-routing/AdaptiveRoutingPanel.tsx';
+import { useAdaptiveRouting } from './features/adaptive-routing/useAdaptiveRouting.ts';
+import { AlarmsList } from './features/alarms/AlarmsList.tsx';
+import type { HistoryWindowSpec } from './features/history/useHistoryWindow.ts';
+import { InvestigatePanel } from './features/investigate/InvestigatePanel.tsx';
+import { useShownRoute } from './features/investigate/route/useShownRoute.ts';
+import { TopologyDriftPanel } from './features/topology-drift/TopologyDriftPanel.tsx';
+import { TrafficPanel } from './features/traffic/TrafficPanel.tsx';
 import {
   LiveHeader,
   LiveTimeBar,
@@ -9,20 +15,14 @@ import {
   ShownFatTreeView,
   ShownLinkTable,
   ShownSummaryPanel,
-} from './components/LivePanels.tsx';
-import { Panel } from './components/Panel.tsx';
-import { TopologyDriftPanel } from './components/TopologyDriftPanel.tsx';
-import { TrafficPanel } from './components/TrafficPanel.tsx';
+} from './LivePanels.tsx';
 import { anyNetworkHas, networkTypes, unmeasuredCables } from './lib/fabricTerms.ts';
 import { hasSeedHosts } from './lib/flows.ts';
 import { type FabricStreamState, latestMsOf, useLiveSelector } from './state/liveStream.ts';
 import { ShownProvider, streamStale } from './state/shownSnapshot.ts';
-import { useAdaptiveRouting } from './state/useAdaptiveRouting.ts';
-import { useDashboardData } from './state/useDashboardData.ts';
-import type { HistoryWindowSpec } from './state/useHistoryWindow.ts';
-import { useShownRoute } from './state/useShownRoute.ts';
 import { useTraffic } from './state/useTraffic.ts';
 import { useCompareView, useEventFilter, useInvestigateView, useRankingView } from './state/viewState.ts';
+import { useDashboardData } from './useDashboardData.ts';
 
 /** Local midnight of the day of `ms`. */
 function startOfDay(ms: number): number {

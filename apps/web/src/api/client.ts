@@ -1,6 +1,6 @@
-import { shareTopologyStrings } from '../lib/topologyStrings.ts';
-import type { CompactDecode } from './compactDecode.ts';
-import { type ExchangeAnswer, fetchExchange, NetworkFailure } from './exchange.ts';
+import { type CompactDecode, type ExchangeAnswer, NetworkFailure } from './exchange.ts';
+import { fetchExchange } from './fetchExchange.ts';
+import { shareTopologyStrings } from './topologyStrings.ts';
 import type {
   AdaptiveRouting,
   AdaptiveRoutingChange,

@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { threeTier } from '../lib/testTopologies.ts';
-import { buildTierGroups, summarizeSnapshot } from '../lib/tierSummary.ts';
+import { buildTierGroups } from '../lib/tierGroups.ts';
+import { summarizeSnapshot } from '../lib/tierLoad.ts';
+import { threeTier } from '../test/testTopologies.ts';
 import { createApiClient } from './client.ts';
 import { decodedTransfers } from './compactDecode.ts';
-import { type ExchangeRequest, fetchExchange } from './exchange.ts';
+import type { ExchangeRequest } from './exchange.ts';
 import type { ExchangeCall, ExchangeReply } from './exchangeWorker.ts';
+import { fetchExchange } from './fetchExchange.ts';
 import { compactSnapshotOf } from './stream.ts';
 import type { CompactSnapshot } from './types.ts';
 

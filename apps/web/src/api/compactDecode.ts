@@ -1,25 +1,7 @@
-import { summarizeSnapshot, type TierGroups } from '../lib/tierSummary.ts';
-import type { AnswerBody } from './exchange.ts';
+import { summarizeSnapshot } from '../lib/tierLoad.ts';
+import type { AnswerBody, CompactDecode } from './exchange.ts';
 import { compactSnapshotOf } from './stream.ts';
 import type { CompactSnapshot } from './types.ts';
-
-/**
- * How a compact message answered by a GET (a past instant, `GET /instant?view=compact`) is to be
- * read: checked against the drawn topology's `channels`, and with `tiers` (a fabric shown as
- * per-tier aggregates) given its tier summary — as the stream's worker reads the live messages
- * (streamEvents.reportOf). Done where the answer is parsed: in the exchange worker, whose
- * Float64Arrays are transferred to the page, not the 3.3 MB of JSON arrays at fat-tree-27648.
- */
-export interface CompactDecode {
-  channels?: number | undefined;
-  tiers?: TierGroups | undefined;
-  /**
-   * The number of the decoded answer to this URL the page holds (ExchangeAnswer.decoded): when the
-   * text read again is the one that answer was made of, the answer is `unchanged` — no arrays
-   * made, moved or drawn again (a recent past instant is read again every 10 s, mostly the same).
-   */
-  held?: number | undefined;
-}
 
 /**
  * Where the answers are parsed: the text of the newest compact message decoded per URL (the last

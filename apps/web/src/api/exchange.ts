@@ -1,4 +1,4 @@
-import { type CompactDecode, DecodedTexts, decodedBody } from './compactDecode.ts';
+import type { TierGroups } from '../lib/tierGroups.ts';
 
 /**
  * One HTTP exchange with the API as the client reads it: the status, the two headers it uses and
@@ -16,6 +16,21 @@ export interface ExchangeRequest {
   noStore: boolean;
   /** A successful answer is a compact message: decode it where it is parsed (compactDecode.ts). */
   decode?: CompactDecode | undefined;
+}
+
+/**
+ * How a compact message answered by a GET (a past instant) is to be read where it is parsed (the
+ * exchange worker): checked against the drawn topology's `channels`, and given its tier summary
+ * when `tiers` is set, as the stream's worker reads live messages.
+ */
+export interface CompactDecode {
+  channels?: number | undefined;
+  tiers?: TierGroups | undefined;
+  /**
+   * The number of the decoded answer to this URL the page holds (ExchangeAnswer.decoded): when the
+   * text read again is the same, the answer is `unchanged` and no arrays are made or moved.
+   */
+  held?: number | undefined;
 }
 
 export type AnswerBody =
@@ -60,41 +75,4 @@ export function bodyOf(text: string): AnswerBody {
   } catch {
     return { kind: 'text' };
   }
-}
-
-/**
- * An exchange through `doFetch` where it runs (the page, or the worker); `texts` keeps what the
- * decoded answers were made of, to answer `unchanged`.
- */
-export function fetchExchange(doFetch: typeof fetch, texts = new DecodedTexts()): Exchange {
-  return async (request, signal) => {
-    let response: Response;
-    try {
-      response = await doFetch(request.url, {
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
-        signal: signal ?? null,
-        ...(request.noStore ? { cache: 'no-store' as const } : {}),
-      });
-    } catch (error) {
-      if (isAbort(error)) throw error;
-      throw new NetworkFailure(String(error));
-    }
-    const answer = {
-      status: response.status,
-      ok: response.ok,
-      etag: response.headers.get('etag'),
-      retryAfter: response.headers.get('retry-after'),
-    };
-    // A 304 has no body to read (the client gives the answer it holds).
-    if (response.status === 304) return { ...answer, body: { kind: 'empty' } };
-    const text = await response.text();
-    const decode = request.decode;
-    if (!decode || !response.ok) return { ...answer, body: bodyOf(text) };
-    if (decode.held !== undefined && texts.same(request.url, decode.held, text))
-      return { ...answer, body: { kind: 'unchanged' }, decoded: decode.held };
-    const decoded = texts.remember(request.url, text);
-    return { ...answer, body: decodedBody(bodyOf(text), decode), decoded };
-  };
 }

@@ -1,11 +1,6 @@
 import { decodedTransfers } from './compactDecode.ts';
-import {
-  type ExchangeAnswer,
-  type ExchangeRequest,
-  fetchExchange,
-  isAbort,
-  NetworkFailure,
-} from './exchange.ts';
+import { type ExchangeAnswer, type ExchangeRequest, isAbort, NetworkFailure } from './exchange.ts';
+import { fetchExchange } from './fetchExchange.ts';
 
 /**
  * The dedicated worker behind workerExchange: the page posts each read (`{id, request}`) and may

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { threeTier } from '../lib/testTopologies.ts';
-import { buildTierGroups, summarizeSnapshot } from '../lib/tierSummary.ts';
+import { buildTierGroups } from '../lib/tierGroups.ts';
+import { summarizeSnapshot } from '../lib/tierLoad.ts';
+import { threeTier } from '../test/testTopologies.ts';
 import { reportOf } from './streamEvents.ts';
 import type { CompactSnapshot } from './types.ts';
 

@@ -1,4 +1,5 @@
-import { summarizeSnapshot, type TierGroups } from '../lib/tierSummary.ts';
+import type { TierGroups } from '../lib/tierGroups.ts';
+import { summarizeSnapshot } from '../lib/tierLoad.ts';
 import { parseCompactSnapshot, parseSnapshot, TopologyChangedError } from './stream.ts';
 import type { LiveSnapshot, StreamView, ValuesSource } from './types.ts';
 

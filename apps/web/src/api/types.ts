@@ -15,7 +15,6 @@ import type {
   Route as RouteAnswer,
   TrafficItem,
 } from '@fabscope/contracts';
-import type { TierSummary } from '../lib/tierSummary.ts';
 
 export type {
   AdaptiveRouting,
@@ -151,4 +150,46 @@ export interface HistoryWindow {
   from: string;
   to: string;
   step: number;
+}
+
+/** A tier pair and direction of a fabric summarized per tier (lib/tierGroups.ts). */
+export interface TierRowInfo {
+  /** e.g. "hosts → edge". */
+  label: string;
+  lowTier: number;
+  highTier: number;
+  direction: 'up' | 'down';
+}
+
+/** The load of some link directions in one tick (lib/tierLoad.ts). */
+export interface LoadStats {
+  directions: number;
+  /** Directions with a known utilization. */
+  known: number;
+  mean: number | null;
+  max: number | null;
+  /** Directions at 80 % or more. */
+  hot: number;
+  bytesPerSecond: number | null;
+  /** Largest XmitWait share of time (congestion) among the directions; null when none is known. */
+  maxWait: number | null;
+  /**
+   * Directions with errors counted or integrity past its threshold; null when no direction's error
+   * counters are known (a store that keeps none, a past instant): unknown, not 0.
+   */
+  withErrors: number | null;
+}
+
+export interface PodStats {
+  name: string;
+  hosts: number;
+  switches: number;
+  isl: LoadStats;
+  host: LoadStats;
+}
+
+export interface TierSummary {
+  rows: (TierRowInfo & LoadStats)[];
+  /** Pods, hottest ISL first (then by name). */
+  pods: PodStats[];
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bodyOf, type Exchange, type ExchangeRequest, fetchExchange, NetworkFailure } from './exchange.ts';
+import { bodyOf, type Exchange, type ExchangeRequest, NetworkFailure } from './exchange.ts';
 import type { ExchangeCall, ExchangeReply } from './exchangeWorker.ts';
+import { fetchExchange } from './fetchExchange.ts';
 import { workerExchange } from './workerExchange.ts';
 
 const request: ExchangeRequest = {

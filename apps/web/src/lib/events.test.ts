@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EventSeverity, FabricEvent } from '../api/types.ts';
+import { fabricEvent } from '../test/testFixtures.ts';
 import {
   ALWAYS_MARKED,
   chartMarks,
@@ -13,7 +14,6 @@ import {
   serializeEventKinds,
 } from './events.ts';
 import { SEVERITIES } from './health.ts';
-import { fabricEvent } from './testFixtures.ts';
 
 const everything: EventFilter = { minSeverity: 'info', kinds: null };
 

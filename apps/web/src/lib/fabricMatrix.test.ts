@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Topology } from '../api/types.ts';
+import { threeTier, twoTier } from '../test/testTopologies.ts';
 import {
   blockChannels,
   buildFabricMatrix,
@@ -11,7 +12,6 @@ import {
   maxUtilization,
   type TwoTierMatrix,
 } from './fabricMatrix.ts';
-import { threeTier, twoTier } from './testTopologies.ts';
 
 function matrixOf(topology: Topology): TwoTierMatrix {
   const result = buildFabricMatrix(topology);

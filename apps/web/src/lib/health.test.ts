@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CategoryName, FabricEvent, LinkDirectionState, Summary } from '../api/types.ts';
+import { fabricEvent, linkState, summaryOf } from '../test/testFixtures.ts';
 import {
   categoryLight,
   crossedCategories,
@@ -13,7 +14,6 @@ import {
   parseSeverity,
   worstDirections,
 } from './health.ts';
-import { fabricEvent, linkState, summaryOf } from './testFixtures.ts';
 
 const summary = (isl: number[], host: number[], unknown = 0): Summary =>
   summaryOf({ hostTransmitBytesPerSecond: null, categories: { integrity: { isl, host, unknown } } });

@@ -5,8 +5,8 @@ import {
   type FabricSnapshot,
   type LinkDirectionState,
 } from '../api/types.ts';
+import { HEALTH_OK, linkState, summaryOf } from '../test/testFixtures.ts';
 import { rankableLinks, staleDirectionCount } from './snapshot.ts';
-import { HEALTH_OK, linkState, summaryOf } from './testFixtures.ts';
 
 const base = { time: 't', health: HEALTH_OK, summary: summaryOf() };
 

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { openStream, type StreamReport, type StreamSource } from '../api/streamSource.ts';
 import type { StreamView } from '../api/types.ts';
 import { streamSilenceLimitSeconds } from '../lib/freshness.ts';
-import type { TierGroups } from '../lib/tierSummary.ts';
+import type { TierGroups } from '../lib/tierGroups.ts';
 import {
   type FabricStreamState,
   INITIAL_STREAM_STATE,

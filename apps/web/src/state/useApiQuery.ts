@@ -6,8 +6,8 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { useCallback, useMemo, useRef } from 'react';
+import { ApiError, describeError } from '../api/apiError.ts';
 import type { ApiClient } from '../api/client.ts';
-import { ApiError, describeError } from '../api/client.ts';
 import { useApi } from './ApiContext.tsx';
 import { LIVE_REFRESH_MS, useTickRefresh } from './tickRefresh.ts';
 

@@ -1,7 +1,5 @@
-import { UNKNOWN_COLOR, utilizationColor } from '../../lib/colors.ts';
 import { CONGESTED_WAIT } from '../../lib/congestion.ts';
 import { blockChannels, maxUtilization, type TwoTierMatrix } from '../../lib/fabricMatrix.ts';
-import { themeColor } from '../../lib/themeColor.ts';
 import {
   type HeatmapGeometry,
   type HeatmapHit,
@@ -9,6 +7,21 @@ import {
   LABEL_FONT_PX,
   type Label,
 } from './heatmapGeometry.ts';
+import {
+  anyAtLeast,
+  anyIn,
+  type CellMarks,
+  cellKey,
+  colorOf,
+  DOWN_CELL,
+  drawMarks,
+  EMPTY_CELL,
+  RAMP_STEPS,
+  stepOf,
+  type ThemeColors,
+  themed,
+  UNDRAWN,
+} from './heatmapPaint.ts';
 
 /**
  * The imperative island behind FabricHeatmap: it owns one <canvas> inside a container React
@@ -35,61 +48,6 @@ export interface HeatmapPaint {
   describedBy: string;
 }
 
-/** The utilization scale sampled at 256 steps: a lookup per cell, not an interpolation. */
-const RAMP_STEPS = 256;
-const RAMP = Array.from({ length: RAMP_STEPS }, (_, i) => utilizationColor(i / (RAMP_STEPS - 1)));
-
-/** The ramp step of a utilization, RAMP_STEPS for unknown. */
-function stepOf(u: number | null): number {
-  if (u === null || Number.isNaN(u)) return RAMP_STEPS;
-  return Math.round(Math.min(1, Math.max(0, u)) * (RAMP_STEPS - 1));
-}
-
-function colorOf(step: number): string {
-  return RAMP[step] ?? UNKNOWN_COLOR;
-}
-
-/** What a cell shows, as one number: its two colours and its marks (a cell drawn alike is not drawn again). */
-const EMPTY_CELL = -1;
-const DOWN_CELL = -2;
-const UNDRAWN = -3;
-function cellKey(up: number, down: number, waiting: boolean, failing: boolean): number {
-  return ((up * (RAMP_STEPS + 1) + down) * 2 + (waiting ? 1 : 0)) * 2 + (failing ? 1 : 0);
-}
-
-// Text and empty cells follow the theme (read once per frame); data colours stay the same.
-const themed = () => ({
-  TEXT: themeColor('--muted', '#9aa4b2'),
-  TITLE: themeColor('--text', '#c9d1d9'),
-  HOVER_TEXT: themeColor('--text', '#ffffff'),
-  EMPTY: themeColor('--panel-2', '#1c2230'),
-  // A link down: the cell emptied to the page's background and crossed out in the text colour
-  // (theme.css --down), never the red of 100 % (the legend shows idle, unknown and down apart).
-  DOWN: themeColor('--down', '#f0f6fc'),
-  DOWN_FILL: themeColor('--bg', '#0d1117'),
-});
-const ROUTE = '#ffffff';
-const ROUTE_HALO = '#000000';
-const WAIT = '#f5f7fa';
-const ERROR = '#d63384';
-
-function anyAtLeast(
-  values: ArrayLike<number | null>,
-  a: readonly number[],
-  b: readonly number[],
-  min: number,
-) {
-  for (const c of a) if ((values[c] ?? -1) >= min) return true;
-  for (const c of b) if ((values[c] ?? -1) >= min) return true;
-  return false;
-}
-
-function anyIn(set: ReadonlySet<number> | null, a: readonly number[], b: readonly number[]): boolean {
-  if (!set || set.size === 0) return false;
-  for (const c of a) if (set.has(c)) return true;
-  for (const c of b) if (set.has(c)) return true;
-  return false;
-}
 const FONT = `${LABEL_FONT_PX}px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`;
 
 export class HeatmapCanvas {
@@ -151,49 +109,67 @@ export class HeatmapCanvas {
 
   private draw(): void {
     const themeColors = themed();
-    const { TEXT, TITLE, HOVER_TEXT, EMPTY, DOWN, DOWN_FILL } = themeColors;
     const paint = this.paint;
     if (!paint) return;
-    const { geometry: g, matrix, utilization, marked, down: downLinks, hover } = paint;
-    const outlined: [number, number][] = [];
-    const crossed: [number, number][] = [];
-    const waiting: [number, number][] = [];
-    const failing: [number, number][] = [];
+    const g = paint.geometry;
     const dpr = window.devicePixelRatio || 1;
-    const w = Math.round(g.width * dpr);
-    const h = Math.round(g.height * dpr);
-    const resized = this.canvas.width !== w || this.canvas.height !== h;
-    if (resized) {
-      this.canvas.width = w;
-      this.canvas.height = h;
-      this.canvas.style.width = `${g.width}px`;
-      this.canvas.style.height = `${g.height}px`;
-    }
+    const resized = this.resize(g, dpr);
     const ctx = this.canvas.getContext('2d');
     if (!ctx) return;
-    // Everything is drawn again when anything but the data changed (size, cells, route, hover,
-    // labels, theme) or a route is outlined (its outline reaches into the neighbouring cells);
-    // otherwise only the cells whose colours or marks changed.
     const theme = Object.values(themeColors).join();
-    const last = this.drawn?.paint;
-    const whole =
-      resized ||
-      !last ||
-      this.drawn?.theme !== theme ||
-      this.drawn?.dpr !== dpr ||
-      last.geometry !== g ||
-      last.matrix !== matrix ||
-      last.marked !== marked ||
-      (marked !== null && marked.size > 0) ||
-      last.hover !== hover ||
-      last.label !== paint.label;
+    const whole = resized || this.changedBesidesData(paint, theme, dpr);
     this.drawn = { paint, theme, dpr };
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     if (whole) {
       ctx.clearRect(0, 0, g.width, g.height);
       this.keys = g.blocks.map((b) => new Int32Array(b.rows * b.cols).fill(UNDRAWN));
     }
+    const marks = this.paintCells(ctx, paint, whole, themeColors);
+    drawMarks(ctx, g, marks, themeColors.DOWN);
+    if (whole) drawLabels(ctx, g, paint.hover, themeColors);
+  }
 
+  /** Sizes the canvas for the geometry at `dpr`; whether its size changed. */
+  private resize(g: HeatmapGeometry, dpr: number): boolean {
+    const w = Math.round(g.width * dpr);
+    const h = Math.round(g.height * dpr);
+    if (this.canvas.width === w && this.canvas.height === h) return false;
+    this.canvas.width = w;
+    this.canvas.height = h;
+    this.canvas.style.width = `${g.width}px`;
+    this.canvas.style.height = `${g.height}px`;
+    return true;
+  }
+
+  /**
+   * Whether anything but the data changed since the last drawing (cells, route, hover, labels,
+   * theme), or a route is outlined (its outline reaches into the neighbouring cells): then
+   * everything is drawn again, otherwise only the cells whose colours or marks changed.
+   */
+  private changedBesidesData(paint: HeatmapPaint, theme: string, dpr: number): boolean {
+    const last = this.drawn?.paint;
+    return (
+      !last ||
+      this.drawn?.theme !== theme ||
+      this.drawn?.dpr !== dpr ||
+      last.geometry !== paint.geometry ||
+      last.matrix !== paint.matrix ||
+      last.marked !== paint.marked ||
+      (paint.marked !== null && paint.marked.size > 0) ||
+      last.hover !== paint.hover ||
+      last.label !== paint.label
+    );
+  }
+
+  /** Paints the cells whose key changed (every cell when `whole`); the cells to mark after. */
+  private paintCells(
+    ctx: CanvasRenderingContext2D,
+    paint: HeatmapPaint,
+    whole: boolean,
+    { EMPTY, DOWN_FILL }: ThemeColors,
+  ): CellMarks {
+    const { geometry: g, matrix, utilization, marked, down: downLinks } = paint;
+    const marks: CellMarks = { outlined: [], crossed: [], waiting: [], failing: [] };
     const gap = g.cellW >= 6 && g.cellH >= 6 ? 1 : 0;
     g.blocks.forEach((b, blockIndex) => {
       const keys = this.keys[blockIndex];
@@ -223,7 +199,8 @@ export class HeatmapCanvas {
             down = utilization ? stepOf(maxUtilization(downChannels, utilization)) : RAMP_STEPS;
             key = cellKey(up, down, waits, fails);
           }
-          if (upChannels && downChannels && anyIn(marked, upChannels, downChannels)) outlined.push([x0, y0]);
+          if (upChannels && downChannels && anyIn(marked, upChannels, downChannels))
+            marks.outlined.push([x0, y0]);
           if (keys[cell] === key) continue;
           keys[cell] = key;
           if (!whole) ctx.clearRect(x0, y0, g.cellW, g.cellH);
@@ -233,13 +210,13 @@ export class HeatmapCanvas {
             continue;
           }
           if (key === DOWN_CELL) {
-            crossed.push([x0, y0]);
+            marks.crossed.push([x0, y0]);
             ctx.fillStyle = DOWN_FILL;
             ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
             continue;
           }
-          if (waits) waiting.push([x0, y0]);
-          if (fails) failing.push([x0, y0]);
+          if (waits) marks.waiting.push([x0, y0]);
+          if (fails) marks.failing.push([x0, y0]);
           // Bottom-right triangle: down; top-left triangle: up (edge → core, host → edge). The
           // cell is filled whole first, so a cell with equal directions shows no seam.
           ctx.fillStyle = colorOf(down);
@@ -255,91 +232,45 @@ export class HeatmapCanvas {
         }
       }
     });
-
-    // Marks over the cells: down links crossed out, the selected route's cells outlined.
-    if (crossed.length > 0) {
-      ctx.strokeStyle = DOWN;
-      ctx.lineWidth = 1.5;
-      ctx.beginPath();
-      for (const [x, y] of crossed) {
-        ctx.moveTo(x + 1, y + 1);
-        ctx.lineTo(x + g.cellW - 2, y + g.cellH - 2);
-        ctx.moveTo(x + g.cellW - 2, y + 1);
-        ctx.lineTo(x + 1, y + g.cellH - 2);
-      }
-      ctx.stroke();
-    }
-    // Congestion: a ring at the cell's centre; errors: a diamond in its top-right corner.
-    const r = Math.max(1.5, Math.min(g.cellW, g.cellH) / 5);
-    if (waiting.length > 0) {
-      ctx.strokeStyle = WAIT;
-      ctx.lineWidth = 1;
-      ctx.beginPath();
-      for (const [x, y] of waiting) {
-        ctx.moveTo(x + g.cellW / 2 + r, y + g.cellH / 2);
-        ctx.arc(x + g.cellW / 2, y + g.cellH / 2, r, 0, 2 * Math.PI);
-      }
-      ctx.stroke();
-    }
-    if (failing.length > 0) {
-      ctx.fillStyle = ERROR;
-      ctx.beginPath();
-      for (const [x, y] of failing) {
-        const cx = x + g.cellW - r - 1;
-        const cy = y + r + 1;
-        ctx.moveTo(cx, cy - r);
-        ctx.lineTo(cx + r, cy);
-        ctx.lineTo(cx, cy + r);
-        ctx.lineTo(cx - r, cy);
-        ctx.closePath();
-      }
-      ctx.fill();
-    }
-    if (outlined.length > 0) {
-      // Two tones, so the outline shows on every colour of the ramp (a blue line alone vanished
-      // on idle blue cells): a dark halo, then the route colour inside it.
-      ctx.strokeStyle = ROUTE_HALO;
-      ctx.lineWidth = 4;
-      for (const [x, y] of outlined) ctx.strokeRect(x - 1.5, y - 1.5, g.cellW + 2, g.cellH + 2);
-      ctx.strokeStyle = ROUTE;
-      ctx.lineWidth = 2;
-      for (const [x, y] of outlined) ctx.strokeRect(x - 1.5, y - 1.5, g.cellW + 2, g.cellH + 2);
-    }
-
-    if (!whole) return;
-    ctx.font = FONT;
-    ctx.textBaseline = 'middle';
-    // The hovered cell's row and column labels stand out, as a crosshair would.
-    for (const label of g.rowLabels) this.text(ctx, label, label.index === hover?.row ? HOVER_TEXT : TEXT);
-    for (const label of g.colLabels) {
-      const hovered = label.block === hover?.block && label.index === hover?.col;
-      this.text(ctx, label, hovered ? HOVER_TEXT : TEXT);
-    }
-    ctx.font = `600 ${FONT}`;
-    for (const label of g.titles) this.text(ctx, label, TITLE);
-
-    if (hover) {
-      const b = g.blocks.find((x) => x.block === hover.block);
-      if (b) {
-        ctx.strokeStyle = '#ffffff';
-        ctx.lineWidth = 1.5;
-        ctx.strokeRect(b.x + hover.col * g.cellW - 0.5, b.y + hover.row * g.cellH - 0.5, g.cellW, g.cellH);
-      }
-    }
+    return marks;
   }
+}
 
-  private text(ctx: CanvasRenderingContext2D, label: Label, color: string): void {
-    ctx.fillStyle = color;
-    if (label.vertical) {
-      ctx.save();
-      ctx.translate(label.x, label.y);
-      ctx.rotate(-Math.PI / 2);
-      ctx.textAlign = label.align === 'center' ? 'center' : 'left';
-      ctx.fillText(label.text, 0, 0);
-      ctx.restore();
-      return;
-    }
-    ctx.textAlign = label.align;
-    ctx.fillText(label.text, label.x, label.y);
+/** The row and column labels (the hovered cell's stand out, as a crosshair would), titles and hover box. */
+function drawLabels(
+  ctx: CanvasRenderingContext2D,
+  g: HeatmapGeometry,
+  hover: HeatmapHit | null,
+  { TEXT, TITLE, HOVER_TEXT }: ThemeColors,
+): void {
+  ctx.font = FONT;
+  ctx.textBaseline = 'middle';
+  for (const label of g.rowLabels) drawText(ctx, label, label.index === hover?.row ? HOVER_TEXT : TEXT);
+  for (const label of g.colLabels) {
+    const hovered = label.block === hover?.block && label.index === hover?.col;
+    drawText(ctx, label, hovered ? HOVER_TEXT : TEXT);
   }
+  ctx.font = `600 ${FONT}`;
+  for (const label of g.titles) drawText(ctx, label, TITLE);
+  if (!hover) return;
+  const b = g.blocks.find((x) => x.block === hover.block);
+  if (!b) return;
+  ctx.strokeStyle = '#ffffff';
+  ctx.lineWidth = 1.5;
+  ctx.strokeRect(b.x + hover.col * g.cellW - 0.5, b.y + hover.row * g.cellH - 0.5, g.cellW, g.cellH);
+}
+
+function drawText(ctx: CanvasRenderingContext2D, label: Label, color: string): void {
+  ctx.fillStyle = color;
+  if (label.vertical) {
+    ctx.save();
+    ctx.translate(label.x, label.y);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textAlign = label.align === 'center' ? 'center' : 'left';
+    ctx.fillText(label.text, 0, 0);
+    ctx.restore();
+    return;
+  }
+  ctx.textAlign = label.align;
+  ctx.fillText(label.text, label.x, label.y);
 }

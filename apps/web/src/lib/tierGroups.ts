@@ -1,7 +1,8 @@
 import type { TierRowInfo, Topology } from '../api/types.ts';
 import { DisjointSets } from './disjointSets.ts';
-import { buildFabricMatrix, naturalOrder } from './fabricMatrix.ts';
+import { buildFabricMatrix } from './fabricMatrix.ts';
 import { MAX_DRAWN_LINKS, tierLabel } from './layout.ts';
+import { naturalOrder } from './naturalOrder.ts';
 
 /**
  * How a fabric without a port-level view (three tiers and more) is summarized: each channel's tier

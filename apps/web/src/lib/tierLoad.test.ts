@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { CompactSnapshot, LoadStats, TierSummary, Topology } from '../api/types.ts';
 import { HEALTH_OK, summaryOf } from '../test/testFixtures.ts';
 import { threeTier, twoTier } from '../test/testTopologies.ts';
-import { naturalOrder } from './fabricMatrix.ts';
 import { MAX_DRAWN_LINKS } from './layout.ts';
+import { naturalOrder } from './naturalOrder.ts';
 import { buildTierGroups, summarizedTierGroups, type TierGroups, tierGroupsOf } from './tierGroups.ts';
 import { HOT_UTILIZATION, summarizeSnapshot, summarizeTiers, tierSummaryOf } from './tierLoad.ts';
 

@@ -1,5 +1,5 @@
 import type { CompactSnapshot, LoadStats, PodStats, TierSummary } from '../api/types.ts';
-import { naturalOrder } from './fabricMatrix.ts';
+import { naturalOrder } from './naturalOrder.ts';
 import type { TierGroups } from './tierGroups.ts';
 
 /** The load per tier pair and per pod of one tick: one pass over the per-channel arrays. */

@@ -1,9 +1,10 @@
 import { type RefObject, useCallback, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { CompactSnapshot } from '../../api/types.ts';
 import { Legend } from '../../components/Legend.tsx';
-import { hottestCells, type TwoTierMatrix } from '../../lib/fabricMatrix.ts';
+import type { TwoTierMatrix } from '../../lib/fabricMatrix.ts';
 import { usePreference } from '../../state/preferences.ts';
 import { HeatmapCanvas } from './heatmapCanvas.ts';
+import { hottestCells } from './heatmapCells.ts';
 import { type HeatmapGeometry, type HeatmapHit, hitTest, layoutHeatmap } from './heatmapGeometry.ts';
 import { moveHeatmapCursor } from './heatmapKeys.ts';
 import { channelAt, cursorText, type HeatmapTip, heatmapSummary, tooltipLines } from './heatmapText.ts';

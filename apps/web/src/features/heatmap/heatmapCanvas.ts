@@ -1,5 +1,6 @@
 import { CONGESTED_WAIT } from '../../lib/congestion.ts';
-import { blockChannels, maxUtilization, type TwoTierMatrix } from '../../lib/fabricMatrix.ts';
+import type { TwoTierMatrix } from '../../lib/fabricMatrix.ts';
+import { blockChannels, maxUtilization } from './heatmapCells.ts';
 import {
   type HeatmapGeometry,
   type HeatmapHit,

@@ -1,4 +1,4 @@
-import type { Block, Half } from '../../lib/fabricMatrix.ts';
+import type { Block, Half } from './heatmapCells.ts';
 
 /**
  * Geometry of the two-tier heatmap, in CSS pixels: row labels (edge switches) at the left, the ISL

@@ -1,12 +1,7 @@
 import type { CompactSnapshot } from '../../api/types.ts';
-import {
-  cellChannels,
-  type DirectionValue,
-  directionValue,
-  type HotCell,
-  type TwoTierMatrix,
-} from '../../lib/fabricMatrix.ts';
+import type { TwoTierMatrix } from '../../lib/fabricMatrix.ts';
 import { formatPercent, formatRate, type RateUnit } from '../../lib/format.ts';
+import { cellChannels, type DirectionValue, directionValue, type HotCell } from './heatmapCells.ts';
 import type { HeatmapHit } from './heatmapGeometry.ts';
 
 /** What the heatmap says in words: its tooltip, its text alternative, the channel a cell half is. */

@@ -2,8 +2,8 @@ import type { Topology } from '../../api/types.ts';
 import { utilizationColor } from '../../lib/colors.ts';
 import { isCongested } from '../../lib/congestion.ts';
 import { DisjointSets } from '../../lib/disjointSets.ts';
-import { naturalOrder } from '../../lib/fabricMatrix.ts';
 import { formatPercent } from '../../lib/format.ts';
+import { naturalOrder } from '../../lib/naturalOrder.ts';
 
 /**
  * The way down on a three-tier fabric: one pod as an edge × aggregation matrix (each cell the

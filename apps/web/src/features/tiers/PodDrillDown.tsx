@@ -1,29 +1,9 @@
-import {
-  type KeyboardEvent,
-  memo,
-  useCallback,
-  useId,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { type KeyboardEvent, useCallback, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { CompactSnapshot, Topology } from '../../api/types.ts';
-import { TableScroll } from '../../components/TableScroll.tsx';
-import { isCongested } from '../../lib/congestion.ts';
-import { formatPercent, formatRate } from '../../lib/format.ts';
-import { usePreference } from '../../state/preferences.ts';
 import { useUrlParam } from '../../state/useUrlState.ts';
-import {
-  buildPods,
-  type Pod,
-  type PodCellLook,
-  type PodCellValues,
-  podCellLook,
-  podCellValues,
-  samePodCell,
-  switchPorts,
-} from './podMatrix.ts';
+import { PodCellButton, writePodCells } from './PodCells.tsx';
+import { buildPods, switchPorts } from './podMatrix.ts';
+import { SwitchPortsTable } from './SwitchPortsTable.tsx';
 
 interface PodDrillDownProps {
   topology: Topology;
@@ -39,80 +19,6 @@ const parseSwitch = (raw: string | null): string | null => (raw === null || raw 
 const serializeSwitch = (name: string | null): string | null => name;
 
 /**
- * One cell of the pod matrix as React renders it: where it is and what a click opens. What it
- * shows — its colours, its name with both directions' values, its ring — is written in place on
- * each message (writePodCells), as a canvas is drawn: a pod is 576 cells at fat-tree-27648, and
- * re-rendering every one of them on each message was most of the page's work per tick.
- */
-const PodCellButton = memo(function PodCellButton({
-  row,
-  column,
-  focused,
-  channel,
-  onFocusCell,
-  onSelectChannel,
-}: {
-  row: number;
-  column: number;
-  /** The matrix's one tab stop. */
-  focused: boolean;
-  /** The channel a click opens (the first up). */
-  channel: number;
-  onFocusCell: (row: number, column: number) => void;
-  onSelectChannel: ((channel: number) => void) | undefined;
-}) {
-  return (
-    <button
-      type="button"
-      className="pod-cell"
-      data-cell={`${row}:${column}`}
-      tabIndex={focused ? 0 : -1}
-      onFocus={() => onFocusCell(row, column)}
-      onClick={onSelectChannel ? () => onSelectChannel(channel) : undefined}
-    />
-  );
-});
-
-/** What each cell button shows now, so a message writes only what changed. */
-const written = new WeakMap<HTMLButtonElement, { values: PodCellValues; look: PodCellLook }>();
-
-/**
- * Writes each cell's look (podCellLook) into its button: background, name and title, ring. A cell
- * whose values are those it shows is left as it is (no text made, nothing written), so a quiet pod
- * costs no DOM work.
- */
-function writePodCells(
-  table: HTMLTableElement,
-  pod: Pod,
-  utilization: ArrayLike<number | null>,
-  waitFraction: ArrayLike<number | null>,
-): void {
-  // The cell buttons in document order: row-major, cabled cells only (as the matrix renders them).
-  const buttons = table.querySelectorAll<HTMLButtonElement>('button.pod-cell');
-  let next = 0;
-  pod.edges.forEach((edge, r) => {
-    pod.aggregations.forEach((aggregation, c) => {
-      const cell = pod.cells[r * pod.aggregations.length + c];
-      const button = cell ? buttons[next++] : undefined;
-      if (!cell || !button) return;
-      const values = podCellValues(cell, utilization, waitFraction);
-      const before = written.get(button);
-      if (before && samePodCell(before.values, values)) return;
-      const look = podCellLook(values, edge, aggregation);
-      if (before?.look.label !== look.label) {
-        button.setAttribute('aria-label', look.label);
-        button.title = look.label;
-      }
-      if (before?.look.upColor !== look.upColor || before?.look.downColor !== look.downColor) {
-        button.style.background = `linear-gradient(to bottom right, ${look.upColor} 50%, ${look.downColor} 50%)`;
-      }
-      if (before?.look.waiting !== look.waiting) button.classList.toggle('pod-cell-wait', look.waiting);
-      written.set(button, { values, look });
-    });
-  });
-}
-
-/**
  * The way down on a three-tier fabric: one pod's edge × aggregation matrix (each cell split into
  * its up and down direction, coloured by utilization, ringed when waiting for credit), then one
  * switch's ports. Every cell and port is a button: reachable by keyboard, its values in its name.
@@ -123,7 +29,6 @@ export function PodDrillDown({ topology, snapshot, pod, onPodChange, onSelectCha
   const [selectedSwitch, setSelectedSwitch] = useUrlParam('switch', parseSwitch, serializeSwitch);
   // One tab stop for the matrix (a roving tabindex): arrow keys move between its cells.
   const [focus, setFocus] = useState<[number, number]>([0, 0]);
-  const unit = usePreference('rateUnit');
   const podId = useId();
   const focusCell = useCallback(
     (r: number, c: number) => setFocus((f) => (f[0] === r && f[1] === c ? f : [r, c])),
@@ -141,9 +46,8 @@ export function PodDrillDown({ topology, snapshot, pod, onPodChange, onSelectCha
     if (table && shown)
       writePodCells(table, shown, snapshot?.utilization ?? [], snapshot?.waitFraction ?? []);
   }, [shown, snapshot]);
-  // The pod's head and matrix, made again when the pod, the focus or the switch shown change — not
-  // on each message: the cells' looks are written in place (writePodCells), and re-rendering 576
-  // cells' <td>s to find nothing changed cost more than the rest of the panel.
+  // The pod's head and matrix, made again when the pod, the focus or the switch shown change, not
+  // on each message: the cells' looks are written in place (writePodCells).
   const matrix = useMemo(() => {
     if (!shown) return null;
     const pick = (name: string) => setSelectedSwitch(selectedSwitch === name ? null : name);
@@ -245,63 +149,17 @@ export function PodDrillDown({ topology, snapshot, pod, onPodChange, onSelectCha
     );
   }, [shown, pods, podId, focus, selectedSwitch, setSelectedSwitch, onPodChange, focusCell, onSelectChannel]);
   if (!shown) return null;
-  const u = snapshot?.utilization ?? [];
-  const w = snapshot?.waitFraction ?? [];
-  const b = snapshot?.bytesPerSecond ?? [];
 
   return (
     <section className="pod-drill" aria-label="Pod detail">
       {matrix}
       {selectedSwitch && ports.length > 0 && (
-        <TableScroll label="Ports of the switch">
-          <table className="agg-table pod-ports">
-            <caption>Ports of {selectedSwitch}</caption>
-            <thead>
-              <tr>
-                <th scope="col" className="num">
-                  Port
-                </th>
-                <th scope="col">To</th>
-                <th scope="col" className="num">
-                  Out util
-                </th>
-                <th scope="col" className="num">
-                  Out rate
-                </th>
-                <th scope="col" className="num">
-                  In util
-                </th>
-                <th scope="col" className="num">
-                  Wait
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {ports.map((p) => (
-                <tr key={p.port}>
-                  <th scope="row" className="num">
-                    {onSelectChannel ? (
-                      <button type="button" className="link-button" onClick={() => onSelectChannel(p.out)}>
-                        {p.port}
-                      </button>
-                    ) : (
-                      p.port
-                    )}
-                  </th>
-                  <td className="mono">
-                    {p.peer}/{p.peerPort}
-                  </td>
-                  <td className="num">{formatPercent(u[p.out])}</td>
-                  <td className="num">{formatRate(b[p.out], unit)}</td>
-                  <td className="num">{formatPercent(u[p.in])}</td>
-                  <td className={`num ${isCongested(w[p.out]) ? 'wait-high' : ''}`}>
-                    {formatPercent(w[p.out])}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <SwitchPortsTable
+          selectedSwitch={selectedSwitch}
+          ports={ports}
+          snapshot={snapshot}
+          onSelectChannel={onSelectChannel}
+        />
       )}
     </section>
   );

@@ -50,12 +50,8 @@ const TrafficNow = memo(function TrafficNow({
 });
 
 /**
- * The dashboard: the fabric's data (useDashboardData), the view state kept in the URL
- * (state/viewState.ts), and the panels in their grid areas. Each panel asks the API for its own
- * answers through the one query hook; this only wires them together. A stream message re-renders
- * the panels that draw it (components/LivePanels.tsx read the live stream), not this; nor does the
- * history window moving with it: this holds what the window is made of (HistoryWindowSpec), and
- * the panels of the window (time bar, history, events, before/after) make it and ask its answers.
+ * The dashboard: the fabric's data, the view state kept in the URL, and the panels in their grid
+ * areas. A stream message re-renders only the panels that draw it (LivePanels.tsx), not this.
  */
 export function App() {
   const data = useDashboardData();

@@ -22,10 +22,7 @@ import { snapshotCompact, snapshotRanked, snapshotSamples, useShownSnapshot } fr
 
 /**
  * The panels that draw the live stream's messages, each reading the stream itself
- * (state/liveStream.ts): a message re-renders them — and only them, not the dashboard around them.
- * Each gives the panel it wraps the props it had from the dashboard before. So do the panels of
- * the history window, which moves with the newest sample (LiveWindowPanels, useHistoryWindow): the
- * window is made from the dashboard's HistoryWindowSpec here, not in the dashboard.
+ * (state/liveStream.ts): a message re-renders them, not the dashboard around them.
  */
 
 /** The header, re-rendered by each stream message (the data's age). */
@@ -47,11 +44,7 @@ export const LiveHeader = memo(function LiveHeader({
   );
 });
 
-/**
- * The time bar: live, its clock labels need only the day; a past instant says how long before live
- * (the newest sample, read here on each message only then). The history window, where a custom
- * range starts, is read when one is opened.
- */
+/** The time bar: it reads the newest sample on each message only while a past instant is shown. */
 export const LiveTimeBar = memo(function LiveTimeBar({
   todayMs,
   history,
@@ -105,11 +98,7 @@ export const ShownLinkTable = memo(function ShownLinkTable(
   );
 });
 
-/**
- * The before/after comparison: the newest sample matters to it only while two instants are being
- * compared (one after it is not asked yet), so only then does a message re-render it; "use instant
- * shown" and "around the last AR change" read the stream when clicked.
- */
+/** The before/after comparison: a message re-renders it only while two instants are compared. */
 export const LiveBeforeAfterPanel = memo(function LiveBeforeAfterPanel({
   atMs,
   ...props
@@ -135,12 +124,8 @@ export const LiveBeforeAfterPanel = memo(function LiveBeforeAfterPanel({
 const NO_TAIL: readonly TailPoint[] = [];
 
 /**
- * The panels of the history window, in their grid areas and in this order: the events (below
- * `alarms`), `between` (panels of their own), the history and the before/after comparison. The
- * window moves with the newest sample; this makes it (useHistoryWindow) and asks its events once
- * for the three, so a move re-renders this and what the move changed — the history's chart, the
- * events only when they changed (useEvents keeps equal answers) — and nothing around it. The
- * total chart's newest points are the stream's (useSummaryTail), read when the window moves.
+ * The panels of the history window in grid order: events, `between`, history, before/after. The
+ * window moves with the newest sample; this makes it and asks its events once for the three.
  */
 export const LiveWindowPanels = memo(function LiveWindowPanels({
   history,

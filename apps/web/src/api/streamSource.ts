@@ -5,9 +5,8 @@ import { returnOlderValues, type StreamWorkerCall } from './valuesPool.ts';
 export type { StreamReport, StreamRequest, StreamSource } from './streamEvents.ts';
 
 /**
- * The live stream's EventSource and the parsing of its messages run in a dedicated worker
- * (streamWorker.ts), so a tick's hundreds of kilobytes (megabytes on the biggest fabrics) are read
- * and parsed off the page's main thread, which only receives the snapshot.
+ * The live stream's EventSource and the parsing of its messages run in a worker (streamWorker.ts),
+ * off the page's main thread, which only receives the snapshot.
  */
 
 /**

@@ -1,14 +1,9 @@
 import type { Topology } from './types.ts';
 
 /**
- * One string per name in a topology read from the API: each link's ends refer to their node by the
- * node's own `name`, and repeated words (a link's kind, a node's type) are one string each.
- *
- * A decoded answer holds a string per occurrence (JSON and a worker's structured clone both make
- * a new one each time): at fat-tree-27648, 165,888 copies of node names and 113,472 of the two
- * kinds and the node types: 3 of the page's 33 MiB after load, which every major garbage
- * collection walks. Values are unchanged; only which string object holds them. Changes the answer
- * in place (it is the page's own, just decoded) and returns it.
+ * One string per name in a topology read from the API (a decoded answer holds a copy per
+ * occurrence, which every major GC walks): link ends share their node's `name`, repeated words are
+ * one string each. Values are unchanged; changes the answer in place and returns it.
  */
 export function shareTopologyStrings<T extends Topology>(topology: T): T {
   const names = new Map<string, string>();

@@ -2,11 +2,9 @@ import type { StreamRequest } from './streamEvents.ts';
 import { type ChannelValues, type CompactSnapshot, isCompact, type LiveSnapshot } from './types.ts';
 
 /**
- * The compact stream's per-channel arrays travel in a loop instead of being made anew each tick:
- * the stream's worker fills three Float64Arrays per message and hands their buffers to the page
- * (transferred, not copied); once the page holds newer messages it hands them back, and the worker
- * fills them again. At fat-tree-27648 a message is three 331,776-value arrays (8 MB): allocated
- * each tick, the page's garbage collector ran a full mark-compact every tick or two to free them.
+ * The compact stream's per-channel arrays travel in a loop instead of being made anew each tick
+ * (on big fabrics that garbage cost a full GC every tick or two): the worker fills them, transfers
+ * them to the page, and the page hands them back once it holds newer messages.
  */
 
 /** The buffers of a compact message's three arrays. */

@@ -30,9 +30,8 @@ export const COLOR_STEPS = 4096;
 const stepColors: (string | undefined)[] = new Array(COLOR_STEPS + 1);
 
 /**
- * The scale's colour of a utilization (0..1; unknown grey), from the colours of COLOR_STEPS steps
- * made once each: the pod matrix and the ranking colour a thousand cells every message, and the
- * scale's HCL interpolation and rgb() text cost ~5 µs each (~5 ms a message at fat-tree-27648).
+ * The scale's colour of a utilization (0..1; unknown grey), from COLOR_STEPS colours made once
+ * each: thousands of cells are coloured every message and the interpolation is costly.
  */
 export function utilizationColor(fraction: number | null | undefined): string {
   if (typeof fraction !== 'number' || !Number.isFinite(fraction)) return UNKNOWN_COLOR;

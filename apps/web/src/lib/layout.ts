@@ -81,9 +81,8 @@ export function nodeBoxWidth(type: NodeType, name: string): number {
 }
 
 /**
- * Above this many links the per-channel SVG is not drawn (two strokes per link would be more than
- * ~4000 interactive elements re-rendered each tick): the page switches to the compact stream and a
- * canvas heatmap (two-tier fabrics) or per-tier and per-pod aggregates (more tiers).
+ * Above this many links the per-channel SVG is not drawn (too many interactive elements per tick):
+ * the page reads the compact stream and draws a canvas heatmap or per-tier aggregates.
  */
 export const MAX_DRAWN_LINKS = 2000;
 

@@ -106,8 +106,7 @@ export function routeNodes(route: Route | null): ReadonlySet<string> {
   return new Set(route?.hops.map((h) => h.node) ?? []);
 }
 
-// One index per topology, made when first asked (a route or a link shown): it is 331,776 new
-// strings on the biggest fabric, which every major garbage collection of the page then walks.
+// One index per topology, made when first asked: on big fabrics it is many strings the GC walks.
 const indexOf = new WeakMap<Topology, ReadonlyMap<string, number>>();
 
 /** Channel id → channel index (link i of the topology is 2i a→b and 2i+1 b→a); one per topology. */

@@ -2,10 +2,7 @@ import { countUnknown, isCompact, type LinkDirectionState, type LiveSnapshot } f
 
 const staleOf = new WeakMap<LiveSnapshot, number>();
 
-/**
- * Link directions without a fresh sample in a stream message of either encoding; counted once per
- * message (the header and the freshness check both ask, at 331,776 channels on the biggest fabric).
- */
+/** Link directions without a fresh sample in a stream message; counted once per message. */
 export function staleDirectionCount(snapshot: LiveSnapshot): number {
   let stale = staleOf.get(snapshot);
   if (stale === undefined) {

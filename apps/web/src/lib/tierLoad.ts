@@ -7,9 +7,8 @@ import type { TierGroups } from './tierGroups.ts';
 /** Utilization from which a direction counts as hot (opatop's top buckets). */
 export const HOT_UTILIZATION = 0.8;
 
-// The running figures of a row or a pod's half, side by side in one Float64Array: a tick's pass over
-// hundreds of thousands of channels adds into it and allocates nothing (stats objects with nullable
-// fields boxed every sum: ~40 MB of garbage a tick at fat-tree-27648).
+// The running figures of a row or a pod's half, side by side in one Float64Array, so a tick's pass
+// over every channel allocates nothing.
 const DIRECTIONS = 0;
 const KNOWN = 1;
 const SUM = 2;

@@ -11,14 +11,10 @@ import {
 } from './liveStream.ts';
 
 /**
- * The dashboard's one refresh clock: a single EventSource on `/api/v1/stream` (full encoding, or
- * `?view=compact` for fabrics too big for per-link objects), read and parsed in a worker
- * (api/streamSource.ts) so the page's main thread only receives each snapshot. Every panel
- * renders from the latest message; nothing else polls. With `view` null (the topology is still loading) nothing is opened. While the browser reconnects (it does so by itself
- * after a dropped connection), the last snapshot stays on screen and is flagged stale; if the
- * EventSource gives up (the server answered with an error), we open a new one with back-off.
- * Its state goes into the page's LiveStream (liveStream.ts), not into React state: the caller does
- * not re-render on messages, the components that read them do.
+ * The dashboard's one refresh clock: a single EventSource on `/api/v1/stream`, parsed in a worker
+ * (api/streamSource.ts). Nothing is opened while `view` is null. While the browser reconnects the
+ * last snapshot stays, flagged stale; if the EventSource gives up, a new one opens with back-off.
+ * Its state goes into the page's LiveStream, so only the components that read it re-render.
  */
 
 export type { FabricStreamState, StreamConnection } from './liveStream.ts';

@@ -1,10 +1,7 @@
 /**
- * The history chart's newest points, from the live stream rather than the store. A window that
- * follows now is asked of the store only every askEveryMs (a share of its span):
- * between two questions each stream message brings the host transmit total of its tick, the very
- * summary the store keeps for that instant, and the chart draws it after the store's answer.
- * Asking the store again on every tick cost the page a fetch, a parse and new cached answers per
- * tick at the biggest fabrics (docs/scaling.md).
+ * The history chart's newest points, from the live stream rather than the store: a window that
+ * follows now is asked of the store only every askEveryMs, and between two questions each message
+ * brings the host transmit total of its tick (asking the store every tick is costly, docs/scaling.md).
  */
 
 /** One stream message's host transmit total. */
@@ -32,10 +29,8 @@ export function askEveryMs(spanMs: number, stepSeconds: number, followMs: number
 }
 
 /**
- * The end of the question asked of the store when the window's end is `followedMs`: the last whole
- * `everyMs` before it, or the tail's first point when that is later (the page has no message
- * before it: the store answers up to there). It moves once per `everyMs`, so the question's key
- * stays put between.
+ * The end of the question asked of the store: the last whole `everyMs` before `followedMs`, or the
+ * tail's first point when later; it moves once per `everyMs`, so the question's key stays put.
  */
 export function askedEndMs(followedMs: number, everyMs: number, tailStartMs: number | null): number {
   const boundary = Math.floor(followedMs / everyMs) * everyMs;
@@ -43,10 +38,8 @@ export function askedEndMs(followedMs: number, everyMs: number, tailStartMs: num
 }
 
 /**
- * `tail` with the message `point` added: messages in time order, one per tick. A tick already
- * held is not added again; a message older than the newest, or one after a gap longer than
- * `gapMs` (messages lost: a reconnect), starts the tail again, since the tail must be whole from
- * its first point on. Points older than TAIL_KEPT_MS before the newest are dropped.
+ * `tail` with `point` added, one per tick. An older message or a gap over `gapMs` (a reconnect)
+ * starts the tail again, since it must be whole; points older than TAIL_KEPT_MS are dropped.
  */
 export function appendTail(
   tail: readonly TailPoint[],
@@ -63,10 +56,8 @@ export function appendTail(
 }
 
 /**
- * The chart's columns (x in seconds) of the store's points `xs`/`ys` followed by the tail's
- * points after the store's last known value (a point the store had no sample for yet is the
- * tail's to give), about one per `stepSeconds` as the store's are. The store's points before the
- * tail's first stay as they are, unknowns included: the tail says nothing of that time.
+ * The chart's columns (x in seconds): the store's points, then the tail's after the store's last
+ * known value, about one per `stepSeconds`.
  */
 export function withTail(
   xs: readonly number[],

@@ -18,10 +18,8 @@ import { appendTail, askEveryMs, askedEndMs, type TailPoint } from './historyTai
 const FOLLOW_MS = 5000;
 
 /**
- * What the history charts' window is made of, none of which moves with the stream: the range, the
- * instant viewed, the tick, and the chart's plot width (the step follows it). The dashboard holds
- * it; each panel that draws the window makes it from this and the stream (useHistoryWindow), so a
- * window that moves with now re-renders those panels, not the dashboard.
+ * What the history window is made of, none of which moves with the stream: the dashboard holds it,
+ * the panels that draw the window make it (useHistoryWindow), so its moves re-render only them.
  */
 export interface HistoryWindowSpec {
   range: TimeRange;
@@ -36,10 +34,8 @@ export interface HistoryWindow {
   window: TimeWindow;
   step: number;
   /**
-   * The question asked of the store for the total chart and the events: `window` itself, or for a
-   * window that follows now, one that moves only every askEveryMs (lib/historyTail.ts) — its
-   * newest points come from the stream's tail (useSummaryTail), its newest events from asking it
-   * open-ended on the ticks.
+   * The question asked of the store: `window`, or for a window that follows now one that moves only
+   * every askEveryMs; its newest points come from the stream's tail (useSummaryTail).
    */
   asked: TimeWindow;
   /** The window follows the newest sample (a preset, live or around a recent instant). */
@@ -51,19 +47,13 @@ export function historyStepOf(spec: HistoryWindowSpec): number {
   return stepSeconds(windowOf(spec.range, 0, null), spec.widthPx || 1000, spec.tickSeconds);
 }
 
-/**
- * The end a preset window is given at the newest sample `latestMs` (null before the first): the
- * next whole FOLLOW_MS (or step, when longer), so it moves at most that often.
- */
+/** A preset window's end at the newest sample: the next whole FOLLOW_MS (or step), so it moves that often at most. */
 export function followedEndMs(latestMs: number | null, step: number): number | null {
   const followMs = Math.max(FOLLOW_MS, step * 1000);
   return latestMs === null ? null : Math.ceil(latestMs / followMs) * followMs;
 }
 
-/**
- * The window of `spec` when the newest sample is `latestMs` (null before the first: now is the
- * browser's then).
- */
+/** The window of `spec` when the newest sample is `latestMs` (null: the browser's now). */
 export function historyWindowAt(spec: HistoryWindowSpec, latestMs: number | null): TimeWindow {
   const step = historyStepOf(spec);
   const nowMs = followedEndMs(latestMs ?? Date.now(), step) ?? 0;
@@ -71,21 +61,15 @@ export function historyWindowAt(spec: HistoryWindowSpec, latestMs: number | null
 }
 
 /**
- * A question about a window that follows the newest sample: a new key as it moves, the answer
- * before shown while the next loads, and no longer kept once replaced (the cache's default keeps an
- * answer 5 minutes: at a 10 s tick, 30 windows of points and events the page will not show again,
- * which every major garbage collection walks).
+ * A question about a moving window: the answer before shown while the next loads, and forgotten
+ * once replaced (the cache would keep windows the page never shows again).
  */
 export const MOVING_WINDOW = { keepPrevious: true, forget: true } as const;
 
 /**
- * The window and step of the history charts. A preset window ends at the newest sample (or
- * around the instant viewed, never past it), moved on the stream's tick in FOLLOW_MS (or step)
- * increments, so the charts re-ask on the one refresh clock and never faster than every few
- * seconds; the step is the window over the plot's width. The stream is read as that rounded end:
- * a message re-renders the caller only when the end moves, and a custom window never. A window
- * that follows now is asked of the store less often (`asked`): `tailStartMs` is the first message
- * of the caller's useSummaryTail, which draws what the store was not asked for.
+ * The window and step of the history charts. A preset window ends at the newest sample, moved in
+ * FOLLOW_MS steps on the stream's tick, so a message re-renders the caller only when the end moves;
+ * `tailStartMs` is the first point of the caller's useSummaryTail.
  */
 export function useHistoryWindow(spec: HistoryWindowSpec, tailStartMs: number | null = null): HistoryWindow {
   const step = historyStepOf(spec);
@@ -127,9 +111,8 @@ export function gatherTail(stream: LiveStream): { tail: () => readonly TailPoint
 }
 
 /**
- * The host transmit total of every stream message since the caller mounted (gatherTail), gathered
- * outside React: reading it re-renders nothing; the caller reads it when it renders for another
- * reason (the window moved). Restarted after a gap in the messages.
+ * The host transmit total of every stream message since the caller mounted, gathered outside
+ * React: the caller reads it when it renders for another reason (the window moved).
  */
 export function useSummaryTail(): readonly TailPoint[] {
   const stream = useLiveStream();
@@ -158,11 +141,7 @@ export function sameEvents(a: readonly Event[], b: readonly Event[]): boolean {
   return true;
 }
 
-/**
- * `next`, or `held` when it says the same (the same status, failure and events): a window moved
- * by a few seconds mostly finds the events it had, and the panels given the answer need not draw
- * them again. (Its `reload` then asks the window before: no caller of useEvents reloads.)
- */
+/** `next`, or `held` when it says the same, so the panels need not draw the same events again. */
 export function sameEventsAnswer(
   held: ApiAnswer<EventList> | null,
   next: ApiAnswer<EventList>,
@@ -196,10 +175,8 @@ export function eventsWithin(answer: ApiAnswer<EventList>, window: TimeWindow): 
 }
 
 /**
- * Events in a window, from the shared cache (the chart, the events panel and the before/after view
- * ask the same): the answer before while the events are the same. A window that follows now asks
- * its `asked` question open-ended (up to now), again on the stream's ticks, conditional on the
- * answer held (unchanged: nothing is sent, nothing re-renders), and shows those within `window`.
+ * Events in a window, from the shared cache. A window that follows now asks open-ended on the
+ * ticks, conditional on the answer held, and shows those within `window`.
  */
 export function useEvents(
   window: TimeWindow,

@@ -67,8 +67,7 @@ export const InvestigatePanel = memo(function InvestigatePanel({
   );
   const faults = useFaults(tool === 'faults');
 
-  // The hosts to route between, made when the route tool is open: 27,648 names on the biggest
-  // fabric, kept by the page for as long as they are shown, not from its first load.
+  // The hosts to route between, made only while the route tool is open (many on a big fabric).
   const endpoints = useMemo(() => (tool === 'route' ? endpointNames(fabric) : NO_ENDPOINTS), [tool, fabric]);
   const { setLink } = view;
   const closeLink = useCallback(() => setLink(null), [setLink]);
@@ -169,7 +168,7 @@ function FaultsTab({
   fabric,
   ...props
 }: Omit<ComponentProps<typeof FaultsPanel>, 'downNow' | 'nowMs' | 'links'> & { fabric: Topology | null }) {
-  // Made while the tab is open: 55,296 cables on the biggest fabric.
+  // Made while the tab is open (many cables on a big fabric).
   const links = useMemo(() => islChoices(fabric), [fabric]);
   const snapshot = useShownSnapshot();
   const live = useLiveSnapshot();

@@ -56,7 +56,7 @@ export const NodePicker = memo(function NodePicker({
   );
 });
 
-/** Options rendered at once: enough to scroll through, few enough to stay fast at 27,648 hosts. */
+/** Options rendered at once: enough to scroll through, few enough to stay fast on any fabric. */
 const SHOWN = 50;
 
 /**

@@ -1,7 +1,6 @@
 /**
- * Matches for a searchable host picker: names that start with the query first, then names that
- * contain it, each group in the given (natural) order, at most `limit` of them — so a combobox
- * over 13,824 hosts renders a page of options, never all of them. Case-insensitive.
+ * Matches for a host picker, case-insensitive: names that start with the query, then names that
+ * contain it, in the given order, at most `limit` (a page of options, never all hosts).
  */
 export function matchNames(
   names: readonly string[],

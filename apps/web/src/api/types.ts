@@ -82,12 +82,6 @@ export type FabricSnapshot = FullStreamMessage;
  */
 export type ChannelValues = Float64Array;
 
-/** A channel's value, null when unknown (NaN) or past the end. */
-export function channelValue(values: ChannelValues | null | undefined, channel: number): number | null {
-  const v = values?.[channel];
-  return v === undefined || Number.isNaN(v) ? null : v;
-}
-
 /** Float64Arrays of a length: new ones, or over memory used before (the stream worker's pool). */
 export type ValuesSource = (length: number) => ChannelValues;
 

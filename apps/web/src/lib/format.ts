@@ -180,12 +180,6 @@ export function formatDirection(id: string): string {
   return arrow < 0 ? id : `${id.slice(0, arrow)} → ${id.slice(arrow + 2)}`;
 }
 
-/** A cable (both directions): `edge1/4--core2/1` → `edge1/4 ↔ core2/1`. */
-export function formatCable(id: string): string {
-  const dashes = id.indexOf('--');
-  return dashes < 0 ? id : `${id.slice(0, dashes)} ↔ ${id.slice(dashes + 2)}`;
-}
-
 /** The ends of a direction: `{from: {node, port}, to}` → `edge1/4 → core2/1`. */
 export function formatEnds(d: {
   from: { node: string; port: number };

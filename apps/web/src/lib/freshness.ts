@@ -14,8 +14,6 @@ export interface StalenessPolicy {
 /** Before a policy arrives (or from a server that sends none): a 1 s tick, stale after 5 s. */
 export const DEFAULT_INTERVAL_MS = 1000;
 export const DEFAULT_STALE_AFTER_SECONDS = 5;
-/** Kept for the first connection: no message for this long → the stream is silent. */
-export const STREAM_SILENCE_LIMIT_SECONDS = streamSilenceLimitSeconds(DEFAULT_INTERVAL_MS);
 
 /** No message for two ticks and a second more: the stream is not delivering. */
 export function streamSilenceLimitSeconds(intervalMs: number = DEFAULT_INTERVAL_MS): number {

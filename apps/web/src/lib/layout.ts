@@ -1,5 +1,6 @@
 import { scalePoint } from 'd3-scale';
 import type { FabricType, LinkKind, NodeType, PortRef, Topology } from '../api/types.ts';
+import { naturalOrder } from './naturalOrder.ts';
 
 /**
  * Fat-tree layout: one row per tier, the highest tier (core) at the top and hosts at the bottom,
@@ -105,8 +106,6 @@ export function tierLabel(tier: number): string {
   if (tier === 2) return 'core';
   return `tier ${tier}`;
 }
-
-const naturalOrder = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
 
 /** Lays out a fat tree; throws on links that name unknown nodes or on duplicate node names. */
 export function layoutFatTree(topology: Topology, options: LayoutOptions = {}): FatTreeLayout {
@@ -248,19 +247,4 @@ export function layoutChannels(
     }
   }
   return channels;
-}
-
-export interface TierCount {
-  tier: number;
-  label: string;
-  nodes: number;
-}
-
-/** Node counts per tier (highest first). */
-export function countByTier(topology: Topology): TierCount[] {
-  const counts = new Map<number, number>();
-  for (const node of topology.nodes) counts.set(node.tier, (counts.get(node.tier) ?? 0) + 1);
-  return [...counts.entries()]
-    .sort((a, b) => b[0] - a[0])
-    .map(([tier, nodes]) => ({ tier, label: tierLabel(tier), nodes }));
 }

@@ -1,5 +1,6 @@
 import type { FabricType, Route, Topology } from '../api/types.ts';
 import { fabricTerms } from './fabricTerms.ts';
+import { naturalOrder } from './naturalOrder.ts';
 
 /**
  * The route inspector's pure parts: which nodes can be picked, how hops read (the layout of
@@ -8,8 +9,6 @@ import { fabricTerms } from './fabricTerms.ts';
 
 /** Above this many endpoints the pickers are searchable comboboxes instead of selects. */
 export const SELECT_LIMIT = 200;
-
-const naturalOrder = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
 
 /** Endpoints a route can start or end at: hosts and routers, in natural name order. */
 export function endpointNames(topology: Topology | null): string[] {

@@ -10,6 +10,7 @@ import {
   layoutFatTree,
   nodeBoxWidth,
 } from '../../lib/layout.ts';
+import { naturalOrder } from '../../lib/naturalOrder.ts';
 
 /**
  * One layout per fabric shape:
@@ -35,8 +36,6 @@ export interface FabricLayout extends FatTreeLayout {
   shape: FabricShape;
   networks: NetworkArea[];
 }
-
-const naturalOrder = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
 
 /** The shape of a fabric, from its nodes and cables alone. */
 export function fabricShape(topology: Topology): FabricShape {

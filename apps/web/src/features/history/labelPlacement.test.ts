@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boxesIntersect, type LabelBox, placeLabels } from './labelPlacement.ts';
+import { type LabelBox, placeLabels } from './labelPlacement.ts';
+
+/** Whether two boxes share any area (touching edges do not). */
+function boxesIntersect(a: LabelBox, b: LabelBox): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
 
 const layout = { widthPx: 800, rows: 3, heightPx: 14 };
 const marks = fc.array(

@@ -64,8 +64,3 @@ export function placeLabels(marks: readonly LabelRequest[], layout: LabelLayout)
   }
   return boxes;
 }
-
-/** Whether two boxes share any area (touching edges do not). */
-export function boxesIntersect(a: LabelBox, b: LabelBox): boolean {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-}

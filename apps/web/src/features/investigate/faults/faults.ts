@@ -1,4 +1,5 @@
 import type { Fault, FaultRequest, LinkDirectionState, LinkKind, Topology } from '../../../api/types.ts';
+import { naturalOrder } from '../../../lib/naturalOrder.ts';
 
 /** The fault panel's pure parts: link choices, fault descriptions and how to undo one. */
 
@@ -9,8 +10,6 @@ export interface LinkChoice {
   label: string;
   kind: LinkKind;
 }
-
-const naturalOrder = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
 
 /** `a/port--b/port` → `a/port ↔ b/port`. */
 export function linkLabel(linkId: string): string {

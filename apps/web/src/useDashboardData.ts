@@ -22,11 +22,9 @@ export interface DashboardData {
 }
 
 /**
- * The fabric's data as the dashboard shows it: the topology, the one live stream (compact for
- * fabrics too big for per-link objects, opened once the topology is known), time travel, and the
- * instant every data panel draws — live, or the instant chosen. The stream's messages go into the
- * page's LiveStream (state/liveStream.ts), which the panels that draw them read: a message does not
- * re-render the dashboard (the caller), only them.
+ * The fabric's data as the dashboard shows it: the topology, the one live stream (compact for big
+ * fabrics), time travel, and the instant the data panels draw. Messages go into the LiveStream,
+ * so they do not re-render the caller.
  */
 export function useDashboardData(): DashboardData {
   const { topology, reload: reloadTopology, refresh: refreshTopology } = useTopology();

@@ -1,9 +1,8 @@
 import type { TierGroups } from '../lib/tierGroups.ts';
 
 /**
- * One HTTP exchange with the API as the client reads it: the status, the two headers it uses and
- * the body already parsed. On the page (fetch) or in a worker (exchangeWorker.ts), so that the
- * dashboard's reads — re-asked on stream ticks — cost the page's main thread only their answer.
+ * One HTTP exchange with the API as the client reads it: the status, two headers and the body
+ * already parsed, on the page or in a worker (exchangeWorker.ts).
  */
 
 export interface ExchangeRequest {

@@ -3,12 +3,9 @@ import { type ExchangeAnswer, type ExchangeRequest, isAbort, NetworkFailure } fr
 import { fetchExchange } from './fetchExchange.ts';
 
 /**
- * The dedicated worker behind workerExchange: the page posts each read (`{id, request}`) and may
- * abort it (`{id, abort: true}`); the worker fetches it, reads and parses the body, and posts back
- * the answer (or why there is none). The request's start, the response's bytes and JSON.parse run
- * here, not on the page's main thread, which receives the parsed answer — nothing at all to parse
- * for a 304; a compact message asked decoded (ExchangeRequest.decode) arrives as Float64Arrays whose
- * buffers are transferred, not copied.
+ * The worker behind workerExchange: the page posts each read (`{id, request}`) or an abort
+ * (`{id, abort: true}`); the worker fetches and parses it off the main thread and posts back the
+ * answer, a decoded compact message's arrays transferred, not copied.
  */
 
 export type ExchangeCall = { id: number; request: ExchangeRequest } | { id: number; abort: true };

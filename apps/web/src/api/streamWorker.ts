@@ -3,10 +3,8 @@ import { isCompact } from './types.ts';
 import { type StreamWorkerCall, ValuesPool } from './valuesPool.ts';
 
 /**
- * The dedicated worker behind openStream: the page posts `open` once; the worker opens the
- * EventSource, parses every message and posts back what it meant (StreamReport); a compact
- * snapshot's per-channel arrays are transferred, not copied, and come back (`recycle`) once the
- * page is done with them, to be filled again (valuesPool.ts). It ends when the page terminates it.
+ * The worker behind openStream: it opens the EventSource, parses every message and posts back what
+ * it meant (StreamReport); compact arrays are transferred and come back to be refilled (valuesPool.ts).
  */
 
 interface WorkerScope {

@@ -9,10 +9,8 @@ interface Pending {
 }
 
 /**
- * Exchanges run in a dedicated worker (exchangeWorker.ts): the fetch, the body and its parsing
- * happen there, the page receives the parsed answer. Started on the first exchange; where no
- * worker starts (or it fails), every exchange — those on their way too — runs through `fallback`
- * on the page instead.
+ * Exchanges run in a worker (exchangeWorker.ts), started on the first one; where no worker starts
+ * (or it fails), every exchange runs through `fallback` on the page instead.
  */
 export function workerExchange(fallback: Exchange): Exchange {
   let worker: Worker | null = null;

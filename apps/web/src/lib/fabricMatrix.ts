@@ -2,11 +2,9 @@ import type { Topology, TopologyNode } from '../api/types.ts';
 import { naturalOrder } from './naturalOrder.ts';
 
 /**
- * Groups the channels of a two-tier fat tree for the heatmap: an ISL matrix (rows = edge
- * switches, tier 1; columns = core switches, tier 2) and a host-port strip (rows = edge switches,
- * columns = host-facing edge ports). Channel c of the compact stream is link ⌊c/2⌋ of the
- * topology, a→b when c is even and b→a when odd; cells hold channel indices, not values, so the
- * grouping is computed once per topology and each tick is a pass over arrays.
+ * Groups the channels of a two-tier fat tree for the heatmap: an ISL matrix (edge rows × core
+ * columns) and a host-port strip (edge rows × host ports). Cells hold channel indices, so the
+ * grouping is made once per topology.
  */
 
 /** One edge–core pair: every trunked cable between them, in both directions. */

@@ -1,9 +1,6 @@
 /**
- * Every number, time and name the dashboard writes, written one way. Rates are SI-scaled (k, M, G,
- * T, P: powers of 1000) with at most four significant digits ("45.67 TB/s", never "45673.88
- * GB/s"), in bytes or bits per second as the viewer chose (opatop prints GB/s, link rates and iperf
- * Gb/s); times on a 24-hour clock in the browser's zone, named once (the time bar); a link
- * direction `edge1/4 → core2/1`, a cable `edge1/4 ↔ core2/1`. Unknown values are an em dash, never 0.
+ * Every number, time and name the dashboard writes, written one way: SI-scaled rates in bytes or
+ * bits per second, 24-hour times in the browser's zone, unknown values an em dash, never 0.
  */
 
 export const MISSING = '—';

@@ -1,8 +1,6 @@
 /**
- * How old the numbers on screen are, and whether to call them stale. The age is the server's
- * `lastSampleAgeSeconds` when the message arrived plus the time since, so browser and server
- * clocks need not agree. The limits are the server's (its health carries `intervalMs` and
- * `staleAfterSeconds`): one staleness policy, whatever the fabric's sampling interval.
+ * How old the numbers on screen are, and whether they are stale: the server's sample age at
+ * arrival plus the time since (so the clocks need not agree), against the server's own limits.
  */
 
 /** The server's staleness policy, as sent in every health object. */

@@ -63,10 +63,8 @@ export function errorRate(sample: LinkDirectionState | undefined): number | null
 }
 
 /**
- * Radius of the error mark on a cable: none without errors (or below the integrity threshold with
- * none counted), then growing with the logarithm of the rate — 1 error/s and 10,000 errors/s both
- * visible, neither hiding the cable. A degraded link (integrity ≥ 1 from LQI or lanes) gets the
- * smallest mark even with no errors counted.
+ * Radius of the error mark on a cable, growing with the logarithm of the rate so few and many
+ * errors are both visible; a degraded link gets the smallest mark even with none counted.
  */
 export function errorMarkRadius(sample: LinkDirectionState | undefined): number | null {
   const rate = errorRate(sample) ?? 0;
@@ -110,10 +108,9 @@ const CONGESTION_COUNTERS = [
 ] as const;
 
 /**
- * Tooltip lines of a direction's health ("" when the server sends none): its errors per second
- * (integrity, security and routing counters), what it counts of congestion (discards, VL15 drops)
- * apart from them, link quality, and the categories near or past their threshold. `unmeasured`
- * names a network without XmitWait and PM categories (Ethernet): said so, never a value.
+ * Tooltip lines of a direction's health ("" when the server sends none): errors per second,
+ * congestion counts, link quality and the categories near or past their threshold. `unmeasured`
+ * names a network without PM categories (Ethernet): said so, never a value.
  */
 export function errorSummary(
   sample: LinkDirectionState | undefined,

@@ -3,10 +3,8 @@ import type { FabricType, LinkKind, NodeType, PortRef, Topology } from '../api/t
 import { naturalOrder } from './naturalOrder.ts';
 
 /**
- * Fat-tree layout: one row per tier, the highest tier (core) at the top and hosts at the bottom,
- * hosts grouped under the switch they are cabled to. D3 point scales place the nodes; the view
- * only draws. Each link becomes two channels (one per direction), offset to either side of the
- * cable so both directions stay visible ("drive on the right" as seen along the direction).
+ * Fat-tree layout: one row per tier, core at the top, hosts under their switch, placed by D3
+ * point scales. Each link becomes two channels, offset to either side of the cable.
  */
 
 export interface LayoutOptions {

@@ -122,11 +122,7 @@ export function tierGroupsOf(topology: Topology): TierGroups {
   return groups;
 }
 
-/**
- * The groups of a fabric the dashboard shows as per-tier aggregates — too big to draw
- * (MAX_DRAWN_LINKS) and no two-tier heatmap — whose live summary the stream's worker makes with
- * each message; null for any other fabric.
- */
+/** The groups of a fabric shown as per-tier aggregates (too big to draw, not two-tier); else null. */
 export function summarizedTierGroups(topology: Topology): TierGroups | null {
   if (topology.links.length <= MAX_DRAWN_LINKS) return null;
   try {

@@ -134,11 +134,7 @@ export function summarizeSnapshot(groups: TierGroups, snapshot: CompactSnapshot)
   );
 }
 
-/**
- * A compact message's tier summary: the one it carries (made in the stream's worker, off the main
- * thread) when made for groups of this shape, else made now (a past instant, a page without the
- * worker).
- */
+/** A compact message's tier summary: the one the worker made when it fits `groups`, else made now. */
 export function tierSummaryOf(groups: TierGroups, snapshot: CompactSnapshot): TierSummary {
   const carried = snapshot.tiers;
   if (

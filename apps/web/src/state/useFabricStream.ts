@@ -23,10 +23,8 @@ const RETRY_MIN_MS = 1000;
 const RETRY_MAX_MS = 30_000;
 
 /**
- * `topology` is the drawn topology's channel count and version: a message of another version calls
- * `onTopologyChanged` (fetch it again) and is not shown; the snapshot before stays meanwhile. Its
- * `tiers` (a fabric shown as per-tier aggregates): each message comes with its tier summary, made
- * in the stream's worker.
+ * `topology` is the drawn topology's channel count, version and tier groups: a message of another
+ * version calls `onTopologyChanged` and is not shown.
  */
 export function useFabricStream(
   view: StreamView | null,

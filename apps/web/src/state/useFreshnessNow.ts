@@ -9,11 +9,8 @@ import {
 export const LATE_REFRESH_MS = 250;
 
 /**
- * When the age text first needs writing again after a message that arrived at `receivedAtMs`
- * with a sample `lastSampleAgeSeconds` old: when the stream turns silent (no message for two ticks
- * and a second: streamSilenceLimitSeconds) or the sample stale, whichever comes first — the
- * moments the header's state changes. Until then the next message re-renders it (a big fabric's
- * scrape may well deliver a tick late: that is no reason to count).
+ * When the age text first needs writing again after a message: when the stream turns silent or
+ * the sample stale, whichever comes first; until then the next message re-renders it.
  */
 export function ageRefreshAtMs(
   receivedAtMs: number,
@@ -27,10 +24,8 @@ export function ageRefreshAtMs(
 }
 
 /**
- * Wall-clock time for the "N s old" text and the stale banner; never for data. While the stream
- * keeps its tick it is the newest message's arrival (`receivedAtMs`: the page does nothing between
- * messages, so the age shown is the sample's age when it arrived); from ageRefreshAtMs on — the
- * stream silent, or the sample stale — it moves every LATE_REFRESH_MS.
+ * Wall-clock time for the "N s old" text and the stale banner, never for data: the newest
+ * message's arrival while the stream keeps its tick, then moving every LATE_REFRESH_MS.
  */
 export function useFreshnessNow(
   receivedAtMs: number | null,

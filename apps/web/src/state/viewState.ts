@@ -16,10 +16,9 @@ import { parseInstant, serializeInstant } from '../lib/timeRange.ts';
 import { useUrlParam } from './useUrlState.ts';
 
 /**
- * The dashboard's shareable view state, every piece of it in the URL (a link or a reload opens the
- * same view): the ranking's kind, size and sort; the events filter; the open link histories; the
- * before/after instants; the Investigate tab and what each tab shows. Time travel's range, instant
- * and bookmark are useTimeTravel's. Defaults leave the URL clean.
+ * The dashboard's shareable view state, all in the URL (time travel's is useTimeTravel's):
+ * ranking, events filter, open link histories, before/after, the Investigate tab. Defaults leave
+ * the URL clean.
  */
 
 export type Tool = 'route' | 'static' | 'port' | 'link' | 'jobs' | 'contention' | 'faults';

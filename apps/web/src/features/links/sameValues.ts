@@ -1,8 +1,4 @@
-/**
- * Whether two values read the same: numbers, strings and the like by value, arrays and plain
- * objects field by field (a link direction of one message against the same one of the message
- * before).
- */
+/** Whether two values read the same: primitives by value, arrays and plain objects field by field. */
 export function sameValues(a: unknown, b: unknown): boolean {
   if (Object.is(a, b)) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;

@@ -45,11 +45,7 @@ export const PodCellButton = memo(function PodCellButton({
 /** What each cell button shows now, so a message writes only what changed. */
 const written = new WeakMap<HTMLButtonElement, { values: PodCellValues; look: PodCellLook }>();
 
-/**
- * Writes each cell's look (podCellLook) into its button: background, name and title, ring. A cell
- * whose values are those it shows is left as it is (no text made, nothing written), so a quiet pod
- * costs no DOM work.
- */
+/** Writes each cell's look into its button; a cell whose values did not change is left as it is. */
 export function writePodCells(
   table: HTMLTableElement,
   pod: Pod,

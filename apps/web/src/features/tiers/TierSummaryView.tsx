@@ -59,9 +59,8 @@ function staleNote(s: LoadStats): string {
 }
 
 /**
- * Aggregated view for fabrics the port-level heatmap does not cover (three tiers: tens of
- * thousands of links): load per tier and direction, and the hottest pods. A few table rows, never
- * one element per link.
+ * Aggregated view for fabrics the heatmap does not cover (three tiers): load per tier and
+ * direction, and the hottest pods; never one element per link.
  */
 export function TierSummaryView({
   topology,

@@ -33,9 +33,8 @@ export function instantQuery(ms: number | null) {
 }
 
 /**
- * An instant this close to the newest sample may be answered before every sample has arrived
- * (a late scrape, a recording rule not yet evaluated): its answer is asked again when it is shown
- * again after RECENT_STALE_MS. Older instants are final.
+ * An instant this close to the newest sample may be answered before every sample arrived: it is
+ * asked again when shown again after RECENT_STALE_MS. Older instants are final.
  */
 const RECENT_MS = 60_000;
 const RECENT_STALE_MS = 10_000;
@@ -54,10 +53,8 @@ export function useInstant(ms: number | null, latestMs: number | null, keepPrevi
 }
 
 /**
- * The cache key and question of one past instant as one stream message (`GET /instant`): the
- * encoding the live view reads, checked by the stream's own decoding (api/stream.ts). A compact
- * one is decoded where it is parsed, in the exchange worker (api/compactDecode.ts), with its tier
- * summary when `tiers` are given (a fabric shown per tier), as the stream's worker does live.
+ * The cache key and question of one past instant as one stream message (`GET /instant`), in the
+ * live view's encoding; a compact one is decoded in the exchange worker, as the stream's is.
  */
 export function instantMessageQuery(
   ms: number | null,
@@ -79,11 +76,8 @@ export function instantMessageQuery(
 }
 
 /**
- * The fabric at a past instant in the live stream's shape (full or compact, as the live view
- * uses), so every panel shows it unchanged: the API answers it in that very encoding (one
- * message, not every direction as objects). While a newer instant loads, the previous stays. It
- * reads of the live stream only what it needs (whether the instant is recent, the store's health
- * settings), so a message re-renders nothing here.
+ * The fabric at a past instant in the live stream's shape, so every panel shows it unchanged;
+ * while a newer instant loads, the previous stays. A message re-renders nothing here.
  */
 export function usePastSnapshot(
   atMs: number | null,

@@ -27,10 +27,8 @@ export interface TimeTravel {
 const TICK_GAPS = 10;
 
 /**
- * Sampling tick: the server's interval when it reports one (a tick delayed by a busy machine
- * makes the next gap short, so gaps alone can read a 1 s tick as 0.2 s), else the smallest of the
- * last gaps between stream messages' sample times. The gaps are read off the stream outside
- * React: a message re-renders nothing here unless the measured tick changes.
+ * Sampling tick: the server's interval when it reports one (a delayed tick makes the next gap
+ * short), else the smallest recent gap between messages, read outside React.
  */
 function useTickSeconds(stream: LiveStream): number {
   const intervalMs = useLiveSelector((s) => s.snapshot?.health.intervalMs);
@@ -56,9 +54,8 @@ function useTickSeconds(stream: LiveStream): number {
 }
 
 /**
- * Where in time the dashboard is: the chart's range, the viewed instant and the bookmark, all in
- * the URL (`range`, `at`, `mark`), and opatop's keys (L, r/R, f/F, B, b) on the page, except
- * while typing in a field. The newest sample (the live stream's) is read when a key asks for it.
+ * Where in time the dashboard is: range, viewed instant and bookmark in the URL (`range`, `at`,
+ * `mark`), moved by opatop's keys except while typing in a field.
  */
 export function useTimeTravel(): TimeTravel {
   const stream = useLiveStream();

@@ -12,11 +12,8 @@ const loadStatus: ApiLoad<TopologyStatus> = (api, signal) => api.getTopologyStat
 const loadDrift: ApiLoad<Drift> = (api, signal) => api.getDrift(DRIFT_LIMIT, signal);
 
 /**
- * The topology against what was loaded and against the intended design: a note when discovery found
- * the fabric changed since the API loaded it (the drawing follows what was added), and the drift
- * findings (missing, extra, miswired cables, wrong speeds) when FABSCOPE_EXPECTED_TOPOLOGY is set.
- * Nothing at all where neither applies. Re-asked on stream ticks (every 2 s at most) where either can
- * change.
+ * The topology against what was loaded and against the intended design: a note when discovery
+ * found the fabric changed, and the drift findings when FABSCOPE_EXPECTED_TOPOLOGY is set.
  */
 export const TopologyDriftPanel = memo(function TopologyDriftPanel() {
   // Asked again only where it can change: a fabric re-discovered, or drift configured (the demo's

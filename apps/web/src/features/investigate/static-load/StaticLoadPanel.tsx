@@ -14,10 +14,8 @@ const PORTS_SHOWN = 20;
 const load: ApiLoad<StaticLoad> = (api, signal) => api.getStaticLoad(PORTS_SHOWN, 'isl', signal);
 
 /**
- * The static route load, as `ibdiagnet -r` reports it: host-to-host paths the forwarding tables in
- * force send through each switch output port, per tier and direction (the imbalance static routing
- * leaves) and the busiest ports, each beside the utilization measured on it now. Re-asked on stream
- * ticks; the count itself is made once per set of tables by the API.
+ * The static route load, as `ibdiagnet -r` reports it: host-to-host paths per switch output port,
+ * per tier and direction, and the busiest ports beside their utilization now.
  */
 export function StaticLoadPanel({ onSelectLink }: { onSelectLink: (id: string) => void }) {
   const answer = useApiQuery(['static-load'], load, { keepPrevious: true, live: true });

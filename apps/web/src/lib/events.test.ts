@@ -11,9 +11,9 @@ import {
   lastChangeMs,
   parseEventKinds,
   passesFilter,
+  SEVERITIES,
   serializeEventKinds,
 } from './events.ts';
-import { SEVERITIES } from './health.ts';
 
 const everything: EventFilter = { minSeverity: 'info', kinds: null };
 

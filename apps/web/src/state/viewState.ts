@@ -1,7 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import type { EventSeverity } from '../api/types.ts';
-import { type EventFilter, parseEventKinds, serializeEventKinds } from '../lib/events.ts';
-import { parseSeverity } from '../lib/health.ts';
+import { type EventFilter, parseEventKinds, parseSeverity, serializeEventKinds } from '../lib/events.ts';
 import { parseLinkSelection, selectLink, serializeLinkSelection } from '../lib/linkSelection.ts';
 import {
   DEFAULT_TOP_N,

@@ -2,7 +2,7 @@
 // what a test is about given. Imported by tests only.
 import { ERROR_FIELDS } from '@fabscope/contracts';
 import type { CategoryName, FabricEvent, Health, LinkDirectionState, Summary } from '../api/types.ts';
-import { CATEGORIES } from '../lib/health.ts';
+import { CATEGORIES } from '../lib/linkHealth.ts';
 
 type Fields = Partial<Omit<LinkDirectionState, 'errors' | 'categories'>> & {
   errors?: Partial<LinkDirectionState['errors']>;

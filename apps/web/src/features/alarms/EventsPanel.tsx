@@ -6,10 +6,11 @@ import {
   EVENT_KINDS,
   type EventFilter,
   eventKindLabel,
+  eventsAtLeast,
   passesFilter,
+  SEVERITIES,
 } from '../../lib/events.ts';
 import { formatClock, formatLinkIds } from '../../lib/format.ts';
-import { eventsAtLeast, SEVERITIES } from '../../lib/health.ts';
 import type { Remote } from '../../state/useApiQuery.ts';
 
 interface EventsPanelProps {

@@ -1,10 +1,9 @@
 import { useMemo } from 'react';
 import type { FabricType, LinkDirectionState, Route } from '../../api/types.ts';
 import { utilizationColor } from '../../lib/colors.ts';
-import { isCongested } from '../../lib/congestion.ts';
 import { fabricTerms } from '../../lib/fabricTerms.ts';
-import { errorMarkRadius, errorRate } from '../../lib/health.ts';
 import type { LayoutChannel, LayoutNode } from '../../lib/layout.ts';
+import { errorMarkRadius, errorRate, isCongested } from '../../lib/linkHealth.ts';
 import { routeNodes } from '../../lib/route.ts';
 import { usePreference } from '../../state/preferences.ts';
 import type { FabricLayout } from './fabricLayout.ts';

@@ -1,8 +1,8 @@
 import type { FabricType, LinkDirectionState } from '../../api/types.ts';
 import { fabricTerms } from '../../lib/fabricTerms.ts';
 import { formatDirection, formatPercent, formatRate, type RateUnit } from '../../lib/format.ts';
-import { errorSummary } from '../../lib/health.ts';
 import type { LayoutChannel, LayoutNode } from '../../lib/layout.ts';
+import { errorSummary } from '../../lib/linkHealth.ts';
 import type { FabricLayout } from './fabricLayout.ts';
 
 /** Where the drawn fat tree puts its marks, and what its hover texts say. */

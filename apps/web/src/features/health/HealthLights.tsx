@@ -8,7 +8,7 @@ import {
   ofThreshold,
   overThreshold,
   worstDirections,
-} from '../../lib/health.ts';
+} from '../../lib/linkHealth.ts';
 
 const SCOPES: readonly { scope: LightScope; label: string }[] = [
   { scope: 'all', label: 'All ports' },

@@ -1,5 +1,5 @@
-import { CONGESTED_WAIT } from '../../lib/congestion.ts';
 import type { TwoTierMatrix } from '../../lib/fabricMatrix.ts';
+import { CONGESTED_WAIT } from '../../lib/linkHealth.ts';
 import { blockChannels, maxUtilization } from './heatmapCells.ts';
 import {
   type HeatmapGeometry,

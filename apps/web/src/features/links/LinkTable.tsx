@@ -2,9 +2,14 @@ import { memo, useId } from 'react';
 import type { LinkDirectionState } from '../../api/types.ts';
 import { TableScroll } from '../../components/TableScroll.tsx';
 import { utilizationColor } from '../../lib/colors.ts';
-import { isCongested } from '../../lib/congestion.ts';
 import { formatCount, formatEnds, formatMpps, formatPercentValue } from '../../lib/format.ts';
-import { CATEGORY_LABELS, crossedCategories, errorSummary, ofThreshold } from '../../lib/health.ts';
+import {
+  CATEGORY_LABELS,
+  crossedCategories,
+  errorSummary,
+  isCongested,
+  ofThreshold,
+} from '../../lib/linkHealth.ts';
 import {
   KIND_FILTERS,
   type KindFilter,

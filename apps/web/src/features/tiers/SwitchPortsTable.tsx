@@ -1,7 +1,7 @@
 import type { CompactSnapshot } from '../../api/types.ts';
 import { TableScroll } from '../../components/TableScroll.tsx';
-import { isCongested } from '../../lib/congestion.ts';
 import { formatPercent, formatRate } from '../../lib/format.ts';
+import { isCongested } from '../../lib/linkHealth.ts';
 import { usePreference } from '../../state/preferences.ts';
 import type { SwitchPort } from './podMatrix.ts';
 

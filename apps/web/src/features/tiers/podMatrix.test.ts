@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { utilizationColor } from '../../lib/colors.ts';
-import { isCongested } from '../../lib/congestion.ts';
+import { isCongested } from '../../lib/linkHealth.ts';
 import { threeTier } from '../../test/testTopologies.ts';
 import { sameValues } from '../links/sameValues.ts';
 import { buildPods, busiest, podCellLook, podCellValues, samePodCell, switchPorts } from './podMatrix.ts';

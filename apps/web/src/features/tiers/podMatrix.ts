@@ -1,8 +1,8 @@
 import type { Topology } from '../../api/types.ts';
 import { utilizationColor } from '../../lib/colors.ts';
-import { isCongested } from '../../lib/congestion.ts';
 import { DisjointSets } from '../../lib/disjointSets.ts';
 import { formatPercent } from '../../lib/format.ts';
+import { isCongested } from '../../lib/linkHealth.ts';
 import { naturalOrder } from '../../lib/naturalOrder.ts';
 
 /**

@@ -3,7 +3,7 @@ import type { LinkDirectionState, PortReply } from '../../../api/types.ts';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatClock, formatDirection, formatPercent, formatPerSecond } from '../../../lib/format.ts';
-import { CATEGORIES, CATEGORY_LABELS } from '../../../lib/health.ts';
+import { CATEGORIES, CATEGORY_LABELS } from '../../../lib/linkHealth.ts';
 import { useRateFormat } from '../../../state/preferences.ts';
 import { type ApiLoad, useApiQuery } from '../../../state/useApiQuery.ts';
 import { isPortGauge, parsePortTarget, portTargetText } from './portSearch.ts';

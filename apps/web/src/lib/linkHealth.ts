@@ -1,11 +1,21 @@
-import type { CategoryName, EventSeverity, FabricEvent, LinkDirectionState, Summary } from '../api/types.ts';
+import type { CategoryName, LinkDirectionState, Summary } from '../api/types.ts';
 import { formatPerSecond, groupDigits } from './format.ts';
 
 /**
- * Link health for the dashboard: opafm's six PM categories (the API computes them per link
- * direction as fractions of their thresholds, docs/metrics.md), opatop-style lights, and the
- * error mark on the drawing. Pure; the components only draw what these return.
+ * The health of a link direction as the dashboard reads it: congestion (XmitWait), opafm's six PM
+ * categories (fractions of their thresholds, docs/metrics.md), opatop-style lights, error marks.
  */
+
+/**
+ * Congestion as XmitWait shows it: the share of time a sending port had data queued and no
+ * credit. At or above CONGESTED_WAIT a direction is marked congested (table, drawing).
+ */
+export const CONGESTED_WAIT = 0.1;
+
+/** Whether a direction counts as congested; unknown (null) never does. */
+export function isCongested(waitFraction: number | null | undefined): boolean {
+  return typeof waitFraction === 'number' && Number.isFinite(waitFraction) && waitFraction >= CONGESTED_WAIT;
+}
 
 export const CATEGORY_LABELS: Record<CategoryName, string> = {
   integrity: 'Integrity',
@@ -134,21 +144,6 @@ export function errorSummary(
       lines.push(crossed.map((c) => `${CATEGORY_LABELS[c.category]} ${ofThreshold(c.value)}`).join(' · '));
   }
   return lines.join('\n');
-}
-
-export const SEVERITIES: readonly EventSeverity[] = ['info', 'warning', 'error', 'critical'];
-
-/** Events at or above `min` severity (events without one are info), newest first. */
-export function eventsAtLeast(events: readonly FabricEvent[], min: EventSeverity): FabricEvent[] {
-  const rank = (s: string | undefined) => Math.max(0, SEVERITIES.indexOf((s ?? 'info') as EventSeverity));
-  const floor = rank(min);
-  return events
-    .filter((e) => rank(e.severity) >= floor)
-    .sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0));
-}
-
-export function parseSeverity(value: string | null): EventSeverity {
-  return SEVERITIES.includes(value as EventSeverity) ? (value as EventSeverity) : 'warning';
 }
 
 /**

@@ -2,18 +2,19 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CategoryName, FabricEvent, LinkDirectionState, Summary } from '../api/types.ts';
 import { fabricEvent, linkState, summaryOf } from '../test/testFixtures.ts';
+import { eventsAtLeast, parseSeverity } from './events.ts';
 import {
+  CONGESTED_WAIT,
   categoryLight,
   crossedCategories,
   errorMarkRadius,
   errorRate,
   errorSummary,
-  eventsAtLeast,
+  isCongested,
   ofThreshold,
   overThreshold,
-  parseSeverity,
   worstDirections,
-} from './health.ts';
+} from './linkHealth.ts';
 
 const summary = (isl: number[], host: number[], unknown = 0): Summary =>
   summaryOf({ hostTransmitBytesPerSecond: null, categories: { integrity: { isl, host, unknown } } });
@@ -175,5 +176,17 @@ describe('a category against its threshold, as read', () => {
     expect(ofThreshold(0.854)).toBe('85 %');
     expect(ofThreshold(4.5)).toBe('450 %');
     expect(ofThreshold(1001.2)).toBe('1,001 × threshold');
+  });
+});
+
+describe('congestion marking', () => {
+  it('marks directions waiting at least CONGESTED_WAIT of the time, never unknown ones', () => {
+    expect(isCongested(0.5)).toBe(true);
+    expect(isCongested(CONGESTED_WAIT)).toBe(true);
+    expect(isCongested(0.02)).toBe(false);
+    expect(isCongested(0)).toBe(false);
+    expect(isCongested(null)).toBe(false);
+    expect(isCongested(undefined)).toBe(false);
+    expect(isCongested(Number.NaN)).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
+import { isCompact } from '../lib/channelValues.ts';
 import { openEventSource, type StreamReport } from './streamEvents.ts';
-import { isCompact } from './types.ts';
 import { type StreamWorkerCall, ValuesPool } from './valuesPool.ts';
 
 /**

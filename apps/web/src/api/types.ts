@@ -82,28 +82,6 @@ export type FabricSnapshot = FullStreamMessage;
  */
 export type ChannelValues = Float64Array;
 
-/** Float64Arrays of a length: new ones, or over memory used before (the stream worker's pool). */
-export type ValuesSource = (length: number) => ChannelValues;
-
-const newValues: ValuesSource = (length) => new Float64Array(length);
-
-/** Per-channel values from the wire's arrays (null unknown) as ChannelValues (NaN unknown). */
-export function channelValuesOf(
-  list: readonly (number | null)[],
-  valuesOf: ValuesSource = newValues,
-): ChannelValues {
-  const values = valuesOf(list.length);
-  for (let c = 0; c < list.length; c++) values[c] = list[c] ?? Number.NaN;
-  return values;
-}
-
-/** Channels whose value is NaN (unknown). */
-export function countUnknown(values: ArrayLike<number>): number {
-  let unknown = 0;
-  for (let c = 0; c < values.length; c++) if (Number.isNaN(values[c])) unknown++;
-  return unknown;
-}
-
 /**
  * One message of `/api/v1/stream?view=compact`, for big fabrics, as the dashboard holds it: the
  * per-channel arrays as ChannelValues.
@@ -125,10 +103,6 @@ export type CompactSnapshot = Omit<
 };
 export type StreamView = 'full' | 'compact';
 export type LiveSnapshot = FabricSnapshot | CompactSnapshot;
-
-export function isCompact(snapshot: LiveSnapshot): snapshot is CompactSnapshot {
-  return 'utilization' in snapshot;
-}
 
 /** A route as the dashboard highlights it: the API's answer, named in the drawing's legend. */
 export type Route = RouteAnswer & {

@@ -1,4 +1,5 @@
-import { countUnknown, isCompact, type LinkDirectionState, type LiveSnapshot } from '../api/types.ts';
+import type { LinkDirectionState, LiveSnapshot } from '../api/types.ts';
+import { countUnknown, isCompact } from './channelValues.ts';
 
 const staleOf = new WeakMap<LiveSnapshot, number>();
 

@@ -1,7 +1,7 @@
 import { type ComponentProps, memo, useCallback, useMemo } from 'react';
 import type { Route, Topology } from '../../api/types.ts';
-import { isCompact } from '../../api/types.ts';
 import { Panel } from '../../components/Panel.tsx';
+import { isCompact } from '../../lib/channelValues.ts';
 import { hasSeedHosts, SEED_PAIRS } from '../../lib/flows.ts';
 import { channelIndexById, compactLoad, endpointNames } from '../../lib/route.ts';
 import {

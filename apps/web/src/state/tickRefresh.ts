@@ -14,13 +14,13 @@ export function tickBucket(tick: string | null, everyMs: number): number | null 
   return Number.isFinite(ms) ? Math.floor(ms / Math.max(1, everyMs)) : null;
 }
 
-/** Re-asks the question `key`, unless a change to its answer (which brings newer news) or a read is on its way. */
+/** Re-asks the question `key`, unless a change to its answer (newer news) or a read is on its way. */
 export function refreshAnswer(client: QueryClient, key: QueryKey): Promise<void> {
   if (client.isMutating({ mutationKey: key }) > 0) return Promise.resolve();
   return client.refetchQueries({ queryKey: key, exact: true, type: 'active' }, { cancelRefetch: false });
 }
 
-/** Calls `refresh` each time the stream's newest sample moves into another `everyMs` bucket; returns the unsubscription. */
+/** Calls `refresh` as the stream's newest sample moves into another `everyMs` bucket; returns the unsubscription. */
 export function onTickBuckets(stream: LiveStream, everyMs: number, refresh: () => void): () => void {
   const timeNow = () => stream.get().snapshot?.time ?? null;
   let seenTime = timeNow();

@@ -109,8 +109,8 @@ function BigFabricView({
 const NO_LIDS: ReadonlyMap<string, { lid: number; guid: string }> = new Map();
 
 /**
- * The fabric drawn by tier (FatTreeSvg), with its legend and table. Above MAX_DRAWN_LINKS links the SVG gives way to a canvas heatmap (two tiers) or
- * per-tier aggregates (more tiers), fed by the compact stream.
+ * The fabric drawn by tier (FatTreeSvg), with its legend and table. Above MAX_DRAWN_LINKS links
+ * the SVG gives way to a canvas heatmap (two tiers) or per-tier aggregates, fed by the compact stream.
  */
 export const FatTreeView = memo(function FatTreeView({
   topology,

@@ -83,8 +83,7 @@ export const Header = memo(function Header({
 
 /**
  * The header's row around the data's age, the stale banner and the stream's note: the page's only
- * wall-clock timer (useFreshnessNow, once the next message is late) re-renders this alone (`identity` and `controls` are the
- * header's own elements, passed through unchanged).
+ * wall-clock timer (useFreshnessNow) re-renders this alone.
  */
 function Freshness({
   identity,

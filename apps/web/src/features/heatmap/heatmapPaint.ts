@@ -18,7 +18,7 @@ export function colorOf(step: number): string {
   return RAMP[step] ?? UNKNOWN_COLOR;
 }
 
-/** What a cell shows, as one number: its two colours and its marks (a cell drawn alike is not drawn again). */
+/** What a cell shows, as one number: its colours and marks (a cell drawn alike is not drawn again). */
 export const EMPTY_CELL = -1;
 export const DOWN_CELL = -2;
 export const UNDRAWN = -3;

@@ -47,7 +47,7 @@ export function historyStepOf(spec: HistoryWindowSpec): number {
   return stepSeconds(windowOf(spec.range, 0, null), spec.widthPx || 1000, spec.tickSeconds);
 }
 
-/** A preset window's end at the newest sample: the next whole FOLLOW_MS (or step), so it moves that often at most. */
+/** A preset window's end at the newest sample: the next whole FOLLOW_MS (or step), so it moves that often. */
 export function followedEndMs(latestMs: number | null, step: number): number | null {
   const followMs = Math.max(FOLLOW_MS, step * 1000);
   return latestMs === null ? null : Math.ceil(latestMs / followMs) * followMs;

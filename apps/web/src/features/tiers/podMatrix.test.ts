@@ -4,7 +4,16 @@ import { utilizationColor } from '../../lib/colors.ts';
 import { isCongested } from '../../lib/linkHealth.ts';
 import { threeTier } from '../../test/testTopologies.ts';
 import { sameValues } from '../links/sameValues.ts';
-import { buildPods, busiest, podCellLook, podCellValues, samePodCell, switchPorts } from './podMatrix.ts';
+import {
+  buildPods,
+  busiest,
+  parsePod,
+  podCellLook,
+  podCellValues,
+  samePodCell,
+  serializePod,
+  switchPorts,
+} from './podMatrix.ts';
 
 describe('pods of a three-tier fabric', () => {
   const fabric = threeTier();
@@ -106,5 +115,21 @@ describe('two instants of a pod cell compared', () => {
         expect(samePodCell(a, { ...a })).toBe(true);
       }),
     );
+  });
+});
+
+describe('the pod in the URL', () => {
+  it('round-trips every pod index; the first pod is no parameter', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 99_999 }), (pod) => {
+        expect(parsePod(serializePod(pod))).toBe(pod);
+      }),
+    );
+    expect(serializePod(0)).toBeNull();
+    expect(serializePod(1)).toBe('2');
+  });
+
+  it('anything but a count from 1 is the first pod', () => {
+    for (const raw of [null, '', '0', '-1', 'x', '1.5', '1e3', '9999999']) expect(parsePod(raw)).toBe(0);
   });
 });

@@ -22,7 +22,7 @@ interface HistoryPanelProps {
   window: TimeWindow;
   /** The total's question to the store (useHistoryWindow): `window`, or behind it while it follows now. */
   asked: TimeWindow;
-  /** The stream's newest totals, drawn after the store's answer (lib/historyTail.ts). */
+  /** The stream's newest totals, drawn after the store's answer (historyTail.ts). */
   tail: readonly TailPoint[];
   step: number;
   atMs: number | null;

@@ -58,7 +58,7 @@ interface Overlay {
 }
 
 /**
- * Event marks (dashed, coloured by kind) with their labels where lib/labelPlacement.ts finds room
+ * Event marks (dashed, coloured by kind) with their labels where labelPlacement.ts finds room
  * (never overlapping), and the viewed instant, on the plot. What was drawn is also written on the
  * chart's element (`data-event-marks`: kind, label, time and label box in CSS pixels from the
  * plot's top left), so a test can read the marks of the canvas.

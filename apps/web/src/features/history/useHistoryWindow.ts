@@ -94,7 +94,7 @@ export function useHistoryWindow(spec: HistoryWindowSpec, tailStartMs: number | 
 }
 
 /**
- * Gathers the host transmit total of each message of `stream` from now on (lib/historyTail.ts):
+ * Gathers the host transmit total of each message of `stream` from now on (historyTail.ts):
  * `tail()` reads what it holds; `stop()` unsubscribes.
  */
 export function gatherTail(stream: LiveStream): { tail: () => readonly TailPoint[]; stop: () => void } {

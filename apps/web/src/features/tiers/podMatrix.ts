@@ -62,7 +62,7 @@ export function buildPods(topology: Topology): Pod[] {
   const pods = groups
     .filter((g) => g.edges.size > 0 && g.aggs.size > 0)
     .map((g) => ({ edges: [...g.edges].sort(naturalOrder), aggregations: [...g.aggs].sort(naturalOrder) }))
-    // Ordered as the per-pod summary numbers them (lib/tierSummary.ts): by first switch name.
+    // Ordered as the per-pod summary numbers them (lib/tierGroups.ts): by first switch name.
     .sort((a, b) => naturalOrder(firstOf(a), firstOf(b)));
   const podOf = new Map<string, number>();
   pods.forEach((p, k) => {

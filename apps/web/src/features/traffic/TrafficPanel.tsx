@@ -121,7 +121,7 @@ export const TrafficPanel = memo(function TrafficPanel({
   );
 });
 
-/** Any pattern the API offers, started for the hosts chosen (lib/trafficForm.ts builds the request). */
+/** Any pattern the API offers, started for the hosts chosen (trafficForm.ts builds the request). */
 function StartTrafficForm({ busy, onStart }: { busy: boolean; onStart: TrafficState['start'] }) {
   const [draft, setDraft] = useState<TrafficDraft>({ kind: 'permutation', arg: '', streams: '', hosts: '' });
   const [problem, setProblem] = useState<string | null>(null);

@@ -5,10 +5,10 @@ import { formatAge, formatFabricType, formatStore } from '../../lib/format.ts';
 import { assessFreshness } from '../../lib/freshness.ts';
 import { staleDirectionCount } from '../../lib/snapshot.ts';
 import type { StreamConnection } from '../../state/useFabricStream.ts';
-import { useFreshnessNow } from '../../state/useFreshnessNow.ts';
 import type { Loadable } from '../../state/useTopology.ts';
 import { DisplayControls } from './DisplayControls.tsx';
 import { SettingsMenu } from './SettingsMenu.tsx';
+import { useFreshnessNow } from './useFreshnessNow.ts';
 
 interface HeaderProps {
   topology: Loadable<Topology>;

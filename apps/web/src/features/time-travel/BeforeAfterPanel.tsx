@@ -1,11 +1,11 @@
 import { memo, useCallback, useId, useMemo } from 'react';
-import { DateTimeField } from '../../components/DateTimeField.tsx';
 import { DirectionButton } from '../../components/DirectionButton.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { TableScroll } from '../../components/TableScroll.tsx';
 import { formatClock, formatPercentValue } from '../../lib/format.ts';
 import { useRateFormat } from '../../state/preferences.ts';
 import { compareLinks, relativeChange } from './beforeAfter.ts';
+import { DateTimeField } from './DateTimeField.tsx';
 import { useInstant } from './usePastSnapshot.ts';
 
 interface BeforeAfterPanelProps {

@@ -1,7 +1,7 @@
 import { memo, useId, useState } from 'react';
-import { DateTimeField } from '../../components/DateTimeField.tsx';
 import { formatAge, formatClock, formatTimeZone } from '../../lib/format.ts';
 import { RANGE_PRESETS, type TimeRange, type TimeWindow } from '../../lib/timeRange.ts';
+import { DateTimeField } from './DateTimeField.tsx';
 
 interface TimeBarProps {
   range: TimeRange;

@@ -1,5 +1,5 @@
 import { memo, useEffect, useState } from 'react';
-import { formatDateTimeField, parseDateTimeField } from '../lib/format.ts';
+import { formatDateTimeField, parseDateTimeField } from '../../lib/format.ts';
 
 interface DateTimeFieldProps {
   id: string;

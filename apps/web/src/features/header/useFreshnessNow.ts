@@ -3,7 +3,7 @@ import {
   DEFAULT_STALE_AFTER_SECONDS,
   type StalenessPolicy,
   streamSilenceLimitSeconds,
-} from '../lib/freshness.ts';
+} from '../../lib/freshness.ts';
 
 /** How often a late stream's age is written again. */
 export const LATE_REFRESH_MS = 250;

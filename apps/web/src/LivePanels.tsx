@@ -6,10 +6,10 @@ import { Header } from './features/header/Header.tsx';
 import { SummaryPanel } from './features/health/SummaryPanel.tsx';
 import { HistoryPanel } from './features/history/HistoryPanel.tsx';
 import type { TailPoint } from './features/history/historyTail.ts';
+import { useEvents } from './features/history/useEvents.ts';
 import {
   type HistoryWindowSpec,
   historyWindowAt,
-  useEvents,
   useHistoryWindow,
   useSummaryTail,
 } from './features/history/useHistoryWindow.ts';

@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import type { FabricType, LinkDirectionState, Route } from '../../api/types.ts';
 import { utilizationColor } from '../../lib/colors.ts';
-import { fabricTerms } from '../../lib/fabricTerms.ts';
+import { type FabricTerms, fabricTerms } from '../../lib/fabricTerms.ts';
+import type { RateUnit } from '../../lib/format.ts';
 import type { LayoutChannel, LayoutNode } from '../../lib/layout.ts';
 import { errorMarkRadius, errorRate, isCongested } from '../../lib/linkHealth.ts';
 import { routeNodes } from '../../lib/route.ts';
@@ -25,6 +26,69 @@ function NodeMark({ node }: { node: LayoutNode }) {
       </g>
     );
   return <rect x={-w / 2} y={-NODE_H / 2} width={w} height={NODE_H} rx={node.type === 'switch' ? 3 : 11} />;
+}
+
+/** What one channel's hover and marks need besides its layout. */
+interface ChannelContext {
+  samples: ReadonlyMap<string, LinkDirectionState> | null;
+  onRoute: ReadonlySet<string>;
+  termsOf: (c: LayoutChannel) => FabricTerms;
+  unit: RateUnit;
+  onSelectChannel?: ((id: string) => void) | undefined;
+}
+
+/** One link direction: its stroke and arrow coloured by utilization, its wait and error marks. */
+function channelMark(c: LayoutChannel, { samples, onRoute, termsOf, unit, onSelectChannel }: ChannelContext) {
+  const sample = samples?.get(c.id);
+  const down = sample?.linkUp === false;
+  const unknown = !sample || sample.stale || sample.utilization === null;
+  const color = down || unknown ? undefined : utilizationColor(sample.utilization);
+  const terms = termsOf(c);
+  // No wait ring where the network has no XmitWait (Ethernet), whatever a source says.
+  const congested = !down && terms.waitCounter !== null && isCongested(sample?.transmitWaitFraction);
+  const routed = onRoute.has(c.id);
+  const classes = [
+    'channel',
+    down ? 'channel-down' : unknown ? 'channel-unknown' : '',
+    routed ? 'on-route' : '',
+    congested ? 'channel-congested' : '',
+  ];
+  const marker = congested ? senderPoint(c) : null;
+  const errorRadius = errorMarkRadius(sample);
+  const errorAt = errorRadius === null ? null : receiverPoint(c);
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a pointer shortcut; the ranking opens the same history by keyboard
+    <g
+      key={c.id}
+      className={classes.join(' ')}
+      data-channel-id={c.id}
+      data-utilization={sample?.utilization ?? ''}
+      data-wait={sample?.transmitWaitFraction ?? ''}
+      data-errors={errorRate(sample) ?? ''}
+      data-integrity={sample?.categories?.integrity ?? ''}
+      data-link-up={sample?.linkUp === undefined || sample.linkUp === null ? '' : String(sample.linkUp)}
+      onClick={onSelectChannel ? () => onSelectChannel(c.id) : undefined}
+    >
+      <title>{channelTitle(c.id, sample, routed, unit, terms.waitCounter, terms.name)}</title>
+      <line x1={c.x1} y1={c.y1} x2={c.x2} y2={c.y2} stroke={color} />
+      <path
+        d="M-5,-3.5 L5,0 L-5,3.5 Z"
+        transform={`translate(${c.mx},${c.my}) rotate(${c.angle})`}
+        fill={color}
+      />
+      {marker && <circle className="wait-marker" cx={marker.x} cy={marker.y} r={4.5} />}
+      {errorAt && errorRadius !== null && (
+        <rect
+          className="error-marker"
+          x={-errorRadius}
+          y={-errorRadius}
+          width={2 * errorRadius}
+          height={2 * errorRadius}
+          transform={`translate(${errorAt.x},${errorAt.y}) rotate(45)`}
+        />
+      )}
+    </g>
+  );
 }
 
 /** The fabric drawn by tier as SVG: D3 computed the positions (layoutFabric), React draws every element. */
@@ -53,6 +117,7 @@ export function FatTreeSvg({
   // A cable's network (a router belongs to both: its other end decides), and its wait counter.
   const termsOf = (c: LayoutChannel) =>
     fabricTerms(networkOf.get(c.from.node) ?? networkOf.get(c.to.node) ?? fabricType);
+  const channels: ChannelContext = { samples, onRoute, termsOf, unit, onSelectChannel };
   return (
     <svg
       className={`fat-tree ${route ? 'has-route' : ''}`}
@@ -84,62 +149,7 @@ export function FatTreeSvg({
           <line key={c.id} x1={c.x1} y1={c.y1} x2={c.x2} y2={c.y2} />
         ))}
       </g>
-      <g className="channels">
-        {layout.channels.map((c) => {
-          const sample = samples?.get(c.id);
-          const down = sample?.linkUp === false;
-          const unknown = !sample || sample.stale || sample.utilization === null;
-          const color = down || unknown ? undefined : utilizationColor(sample.utilization);
-          const terms = termsOf(c);
-          // No wait ring where the network has no XmitWait (Ethernet), whatever a source says.
-          const congested = !down && terms.waitCounter !== null && isCongested(sample?.transmitWaitFraction);
-          const routed = onRoute.has(c.id);
-          const classes = [
-            'channel',
-            down ? 'channel-down' : unknown ? 'channel-unknown' : '',
-            routed ? 'on-route' : '',
-            congested ? 'channel-congested' : '',
-          ];
-          const marker = congested ? senderPoint(c) : null;
-          const errorRadius = errorMarkRadius(sample);
-          const errorAt = errorRadius === null ? null : receiverPoint(c);
-          return (
-            // biome-ignore lint/a11y/noStaticElementInteractions: a pointer shortcut; the ranking opens the same history by keyboard
-            <g
-              key={c.id}
-              className={classes.join(' ')}
-              data-channel-id={c.id}
-              data-utilization={sample?.utilization ?? ''}
-              data-wait={sample?.transmitWaitFraction ?? ''}
-              data-errors={errorRate(sample) ?? ''}
-              data-integrity={sample?.categories?.integrity ?? ''}
-              data-link-up={
-                sample?.linkUp === undefined || sample.linkUp === null ? '' : String(sample.linkUp)
-              }
-              onClick={onSelectChannel ? () => onSelectChannel(c.id) : undefined}
-            >
-              <title>{channelTitle(c.id, sample, routed, unit, terms.waitCounter, terms.name)}</title>
-              <line x1={c.x1} y1={c.y1} x2={c.x2} y2={c.y2} stroke={color} />
-              <path
-                d="M-5,-3.5 L5,0 L-5,3.5 Z"
-                transform={`translate(${c.mx},${c.my}) rotate(${c.angle})`}
-                fill={color}
-              />
-              {marker && <circle className="wait-marker" cx={marker.x} cy={marker.y} r={4.5} />}
-              {errorAt && errorRadius !== null && (
-                <rect
-                  className="error-marker"
-                  x={-errorRadius}
-                  y={-errorRadius}
-                  width={2 * errorRadius}
-                  height={2 * errorRadius}
-                  transform={`translate(${errorAt.x},${errorAt.y}) rotate(45)`}
-                />
-              )}
-            </g>
-          );
-        })}
-      </g>
+      <g className="channels">{layout.channels.map((c) => channelMark(c, channels))}</g>
       <g className="down-marks">
         {downMarks(layout, samples).map((m) => (
           <g key={m.linkId} transform={`translate(${m.x},${m.y})`}>

@@ -2,7 +2,7 @@ import { type KeyboardEvent, useCallback, useId, useLayoutEffect, useMemo, useRe
 import type { CompactSnapshot, Topology } from '../../api/types.ts';
 import { useUrlParam } from '../../state/useUrlState.ts';
 import { PodCellButton, writePodCells } from './PodCells.tsx';
-import { buildPods, switchPorts } from './podMatrix.ts';
+import { buildPods, type Pod, switchPorts } from './podMatrix.ts';
 import { SwitchPortsTable } from './SwitchPortsTable.tsx';
 
 interface PodDrillDownProps {
@@ -17,6 +17,49 @@ interface PodDrillDownProps {
 
 const parseSwitch = (raw: string | null): string | null => (raw === null || raw === '' ? null : raw);
 const serializeSwitch = (name: string | null): string | null => name;
+
+const STEP: Record<string, [number, number]> = {
+  ArrowUp: [-1, 0],
+  ArrowDown: [1, 0],
+  ArrowLeft: [0, -1],
+  ArrowRight: [0, 1],
+};
+
+/** Arrow keys move the matrix's one tab stop (a roving tabindex) between its cells. */
+function moveFocus(
+  event: KeyboardEvent<HTMLTableElement>,
+  focus: [number, number],
+  pod: Pod,
+  setFocus: (cell: [number, number]) => void,
+): void {
+  const d = STEP[event.key];
+  if (!d) return;
+  event.preventDefault();
+  const r = Math.min(Math.max(focus[0] + d[0], 0), pod.edges.length - 1);
+  const c = Math.min(Math.max(focus[1] + d[1], 0), pod.aggregations.length - 1);
+  setFocus([r, c]);
+  event.currentTarget.querySelector<HTMLButtonElement>(`[data-cell="${r}:${c}"]`)?.focus();
+}
+
+/** The pod chooser above the matrix. */
+function podPicker(pods: readonly Pod[], shown: Pod, podId: string, onChange: (index: number) => void) {
+  return (
+    <div className="pod-drill-head">
+      <label htmlFor={podId}>Pod</label>
+      <select id={podId} value={pods.indexOf(shown)} onChange={(e) => onChange(Number(e.target.value))}>
+        {pods.map((p, i) => (
+          <option key={p.name} value={i}>
+            {p.name}: {p.edges.length} edge × {p.aggregations.length} aggregation
+          </option>
+        ))}
+      </select>
+      <span className="hint">
+        Each cell: ◤ edge → aggregation, ◢ back; ringed when waiting for credit. A switch name shows its
+        ports.
+      </span>
+    </div>
+  );
+}
 
 /**
  * The way down on a three-tier fabric: one pod's edge × aggregation matrix (each cell split into
@@ -62,44 +105,13 @@ export function PodDrillDown({ topology, snapshot, pod, onPodChange, onSelectCha
         {name}
       </button>
     );
-    const move = (event: KeyboardEvent<HTMLTableElement>) => {
-      const step: Record<string, [number, number]> = {
-        ArrowUp: [-1, 0],
-        ArrowDown: [1, 0],
-        ArrowLeft: [0, -1],
-        ArrowRight: [0, 1],
-      };
-      const d = step[event.key];
-      if (!d) return;
-      event.preventDefault();
-      const r = Math.min(Math.max(focus[0] + d[0], 0), shown.edges.length - 1);
-      const c = Math.min(Math.max(focus[1] + d[1], 0), shown.aggregations.length - 1);
-      setFocus([r, c]);
-      event.currentTarget.querySelector<HTMLButtonElement>(`[data-cell="${r}:${c}"]`)?.focus();
-    };
+    const move = (event: KeyboardEvent<HTMLTableElement>) => moveFocus(event, focus, shown, setFocus);
     return (
       <>
-        <div className="pod-drill-head">
-          <label htmlFor={podId}>Pod</label>
-          <select
-            id={podId}
-            value={pods.indexOf(shown)}
-            onChange={(e) => {
-              onPodChange(Number(e.target.value));
-              setSelectedSwitch(null);
-            }}
-          >
-            {pods.map((p, i) => (
-              <option key={p.name} value={i}>
-                {p.name}: {p.edges.length} edge × {p.aggregations.length} aggregation
-              </option>
-            ))}
-          </select>
-          <span className="hint">
-            Each cell: ◤ edge → aggregation, ◢ back; ringed when waiting for credit. A switch name shows its
-            ports.
-          </span>
-        </div>
+        {podPicker(pods, shown, podId, (index) => {
+          onPodChange(index);
+          setSelectedSwitch(null);
+        })}
         <div className="pod-matrix-wrap">
           <table className="pod-matrix" onKeyDown={move} ref={matrixRef}>
             <caption className="visually-hidden">

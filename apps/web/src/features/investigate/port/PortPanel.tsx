@@ -161,6 +161,12 @@ function PortDetail({
   // In the API's order: the error counters, then congestion and bubble, then the gauges.
   const counters = Object.keys(port.out?.errors ?? port.in?.errors ?? {});
   const lqi = port.out?.errors.linkQualityIndicator ?? port.in?.errors.linkQualityIndicator ?? null;
+  const figures: [string, (s: LinkDirectionState | null) => string][] = [
+    ['Utilization', (s) => formatPercent(s?.utilization)],
+    ['Rate', (s) => rates.rate(s?.bytesPerSecond ?? null)],
+    ['Packets/s', (s) => formatPerSecond(s?.packetsPerSecond)],
+    ['Wait (XmitWait)', (s) => formatPercent(s?.transmitWaitFraction)],
+  ];
   return (
     <>
       <p className="hint">
@@ -209,38 +215,16 @@ function PortDetail({
             </tr>
           </thead>
           <tbody>
-            <tr>
-              <th scope="row">Utilization</th>
-              {directions.map(([d, s]) => (
-                <td key={d} className="num">
-                  {formatPercent(s?.utilization)}
-                </td>
-              ))}
-            </tr>
-            <tr>
-              <th scope="row">Rate</th>
-              {directions.map(([d, s]) => (
-                <td key={d} className="num">
-                  {rates.rate(s?.bytesPerSecond ?? null)}
-                </td>
-              ))}
-            </tr>
-            <tr>
-              <th scope="row">Packets/s</th>
-              {directions.map(([d, s]) => (
-                <td key={d} className="num">
-                  {formatPerSecond(s?.packetsPerSecond)}
-                </td>
-              ))}
-            </tr>
-            <tr>
-              <th scope="row">Wait (XmitWait)</th>
-              {directions.map(([d, s]) => (
-                <td key={d} className="num">
-                  {formatPercent(s?.transmitWaitFraction)}
-                </td>
-              ))}
-            </tr>
+            {figures.map(([label, value]) => (
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                {directions.map(([d, s]) => (
+                  <td key={d} className="num">
+                    {value(s)}
+                  </td>
+                ))}
+              </tr>
+            ))}
             {CATEGORIES.map((c) => (
               <tr key={c}>
                 <th scope="row">{CATEGORY_LABELS[c]} (× threshold)</th>

@@ -7,6 +7,7 @@ import { useRateFormat } from '../../../state/preferences.ts';
 import type { Remote } from '../../../state/useApiQuery.ts';
 import type { TrafficState } from '../../../state/useTraffic.ts';
 import {
+  type CollisionRow,
   collisionRows,
   draftOf,
   measuredByPair,
@@ -47,6 +48,35 @@ function Stat({ label, value, hint }: { label: string; value: string; hint?: str
       </output>
       {hint && <span className="stat-hint">{hint}</span>}
     </div>
+  );
+}
+
+/** ISL directions carrying two or more of the pattern's flows, with the colliding pairs. */
+function CollisionsTable({ collisions }: { collisions: readonly CollisionRow[] }) {
+  return (
+    <TableScroll label="Shared ISL directions">
+      <table className="data-table">
+        <caption>Shared ISL directions</caption>
+        <thead>
+          <tr>
+            <th scope="col">ISL (from → to)</th>
+            <th scope="col" className="num">
+              Flows
+            </th>
+            <th scope="col">Colliding pairs</th>
+          </tr>
+        </thead>
+        <tbody>
+          {collisions.map((c) => (
+            <tr key={c.link}>
+              <td className="mono">{formatDirection(c.link)}</td>
+              <td className="num strong">{c.flows}</td>
+              <td className="wrap">{c.pairs.join(', ')}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 }
 
@@ -96,29 +126,7 @@ function Result({
           {noIslContentionText(analysis, rates.unit)}
         </p>
       ) : (
-        <TableScroll label="Shared ISL directions">
-          <table className="data-table">
-            <caption>Shared ISL directions</caption>
-            <thead>
-              <tr>
-                <th scope="col">ISL (from → to)</th>
-                <th scope="col" className="num">
-                  Flows
-                </th>
-                <th scope="col">Colliding pairs</th>
-              </tr>
-            </thead>
-            <tbody>
-              {collisions.map((c) => (
-                <tr key={c.link}>
-                  <td className="mono">{formatDirection(c.link)}</td>
-                  <td className="num strong">{c.flows}</td>
-                  <td className="wrap">{c.pairs.join(', ')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <CollisionsTable collisions={collisions} />
       )}
       <TableScroll label="Expected per-flow rates">
         <table className="data-table">

@@ -91,6 +91,23 @@ export function FaultsPanel({ links, faults, downNow, nowMs }: FaultsPanelProps)
       </div>
       {faults.error && <ErrorNote message={faults.error} />}
 
+      <ActiveFaults faults={faults} nowMs={nowMs} />
+      <p className="hint">
+        Links down by the counters (<code>fabscope_port_link_up</code>):{' '}
+        {downNow.length === 0 ? (
+          'none'
+        ) : (
+          <strong className="text-down">{downNow.map(linkLabel).join(', ')}</strong>
+        )}
+      </p>
+    </div>
+  );
+}
+
+/** The faults held, each with its age and the change that repairs it; all repaired at once. */
+function ActiveFaults({ faults, nowMs }: Pick<FaultsPanelProps, 'faults' | 'nowMs'>) {
+  return (
+    <>
       <div className="faults-head">
         <h3>Active faults</h3>
         <button
@@ -133,14 +150,6 @@ export function FaultsPanel({ links, faults, downNow, nowMs }: FaultsPanelProps)
           })}
         </ul>
       )}
-      <p className="hint">
-        Links down by the counters (<code>fabscope_port_link_up</code>):{' '}
-        {downNow.length === 0 ? (
-          'none'
-        ) : (
-          <strong className="text-down">{downNow.map(linkLabel).join(', ')}</strong>
-        )}
-      </p>
-    </div>
+    </>
   );
 }

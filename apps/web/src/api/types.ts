@@ -62,8 +62,8 @@ export type {
   TrafficStarted,
   UtilizationHistogram,
 } from '@fabscope/contracts';
+export type { CategoryName } from '@fabscope/contracts/names';
 
-export type CategoryName = 'integrity' | 'congestion' | 'smaCongestion' | 'bubble' | 'security' | 'routing';
 export type ArAlgorithm = AdaptiveRouting['algorithm'];
 export type Flow = FlowInfo;
 export type Fault = FaultInfo;

@@ -1,3 +1,4 @@
+import { CATEGORY_NAMES } from '@fabscope/contracts/names';
 import type { CategoryName, LinkDirectionState, Summary } from '../api/types.ts';
 import { formatPerSecond, groupDigits } from './format.ts';
 
@@ -26,8 +27,8 @@ export const CATEGORY_LABELS: Record<CategoryName, string> = {
   routing: 'Routing',
 };
 
-/** The six categories in opatop's order (the labels' keys, so none is left out). */
-export const CATEGORIES = Object.keys(CATEGORY_LABELS) as CategoryName[];
+/** The six categories in opatop's order, as the wire lists them. */
+export const CATEGORIES: readonly CategoryName[] = CATEGORY_NAMES;
 
 /** A light: green below 75 % of the threshold, amber from 75 %, red at or past it, grey unknown. */
 export type Light = 'ok' | 'near' | 'over' | 'unknown';

@@ -2,8 +2,6 @@ import { streamUrl } from './stream.ts';
 import { openEventSource, type StreamReport, type StreamRequest, type StreamSource } from './streamEvents.ts';
 import { returnOlderValues, type StreamWorkerCall } from './valuesPool.ts';
 
-export type { StreamReport, StreamRequest, StreamSource } from './streamEvents.ts';
-
 /**
  * The live stream's EventSource and the parsing of its messages run in a worker (streamWorker.ts),
  * off the page's main thread, which only receives the snapshot.

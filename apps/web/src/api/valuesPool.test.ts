@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { reportOf } from './streamEvents.ts';
-import { openStream, type StreamReport } from './streamSource.ts';
+import { reportOf, type StreamReport } from './streamEvents.ts';
+import { openStream } from './streamSource.ts';
 import type { CompactSnapshot } from './types.ts';
 import { buffersOf, returnOlderValues, type StreamWorkerCall, ValuesPool } from './valuesPool.ts';
 

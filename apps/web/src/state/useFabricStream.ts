@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { openStream, type StreamReport, type StreamSource } from '../api/streamSource.ts';
+import type { StreamReport, StreamSource } from '../api/streamEvents.ts';
+import { openStream } from '../api/streamSource.ts';
 import type { StreamView } from '../api/types.ts';
 import { streamSilenceLimitSeconds } from '../lib/freshness.ts';
 import type { TierGroups } from '../lib/tierGroups.ts';
@@ -16,8 +17,6 @@ import {
  * last snapshot stays, flagged stale; if the EventSource gives up, a new one opens with back-off.
  * Its state goes into the page's LiveStream, so only the components that read it re-render.
  */
-
-export type { FabricStreamState, StreamConnection } from './liveStream.ts';
 
 const RETRY_MIN_MS = 1000;
 const RETRY_MAX_MS = 30_000;

@@ -4,7 +4,7 @@ import { networkTypes } from '../../lib/fabricTerms.ts';
 import { formatAge, formatFabricType, formatStore } from '../../lib/format.ts';
 import { assessFreshness } from '../../lib/freshness.ts';
 import { staleDirectionCount } from '../../lib/snapshot.ts';
-import type { StreamConnection } from '../../state/useFabricStream.ts';
+import type { StreamConnection } from '../../state/liveStream.ts';
 import type { Loadable } from '../../state/useTopology.ts';
 import { DisplayControls } from './DisplayControls.tsx';
 import { SettingsMenu } from './SettingsMenu.tsx';

@@ -1,4 +1,4 @@
-import type { CompactDecode } from './exchange.ts';
+import type { CompactDecode } from './exchange/exchange.ts';
 import { createRequester, type Requester, type RequesterOptions } from './requester.ts';
 import { shareTopologyStrings } from './topologyStrings.ts';
 import type {

@@ -1,7 +1,12 @@
 import { ApiError, errorFromResponse } from './apiError.ts';
-import { type CompactDecode, type Exchange, type ExchangeAnswer, NetworkFailure } from './exchange.ts';
-import { fetchExchange } from './fetchExchange.ts';
-import { workerExchange } from './workerExchange.ts';
+import {
+  type CompactDecode,
+  type Exchange,
+  type ExchangeAnswer,
+  NetworkFailure,
+} from './exchange/exchange.ts';
+import { fetchExchange } from './exchange/fetchExchange.ts';
+import { workerExchange } from './exchange/workerExchange.ts';
 
 /** A refused GET is asked again this many times at most, and only after a wait of at most this. */
 const MAX_ATTEMPTS = 12;

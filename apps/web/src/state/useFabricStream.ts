@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
-import type { StreamReport, StreamSource } from '../api/streamEvents.ts';
-import { openStream } from '../api/streamSource.ts';
+import type { StreamReport, StreamSource } from '../api/stream/streamEvents.ts';
+import { openStream } from '../api/stream/streamSource.ts';
 import type { StreamView } from '../api/types.ts';
 import { streamSilenceLimitSeconds } from '../lib/freshness.ts';
 import type { TierGroups } from '../lib/tierGroups.ts';
@@ -13,7 +13,7 @@ import {
 
 /**
  * The dashboard's one refresh clock: a single EventSource on `/api/v1/stream`, parsed in a worker
- * (api/streamSource.ts). Nothing is opened while `view` is null. While the browser reconnects the
+ * (api/stream/streamSource.ts). Nothing is opened while `view` is null. While the browser reconnects the
  * last snapshot stays, flagged stale; if the EventSource gives up, a new one opens with back-off.
  * Its state goes into the page's LiveStream, so only the components that read it re-render.
  */

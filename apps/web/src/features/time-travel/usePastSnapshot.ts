@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { ApiClient } from '../../api/client.ts';
-import { snapshotOf } from '../../api/stream.ts';
+import { snapshotOf } from '../../api/stream/stream.ts';
 import type { LinksAnswer, LiveSnapshot, StreamView, Summary, Topology } from '../../api/types.ts';
 import { MAX_DRAWN_LINKS } from '../../lib/layout.ts';
 import { summarizedTierGroups, type TierGroups } from '../../lib/tierGroups.ts';

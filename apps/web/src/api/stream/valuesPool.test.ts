@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { CompactSnapshot } from '../types.ts';
 import { reportOf, type StreamReport } from './streamEvents.ts';
 import { openStream } from './streamSource.ts';
-import type { CompactSnapshot } from './types.ts';
 import { buffersOf, returnOlderValues, type StreamWorkerCall, ValuesPool } from './valuesPool.ts';
 
 const health = { status: 'ok', store: 'embedded', lastSampleAgeSeconds: 0.4, topologyVersion: 1 };

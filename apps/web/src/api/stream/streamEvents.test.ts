@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildTierGroups } from '../lib/tierGroups.ts';
-import { summarizeSnapshot } from '../lib/tierLoad.ts';
-import { threeTier } from '../test/testTopologies.ts';
+import { buildTierGroups } from '../../lib/tierGroups.ts';
+import { summarizeSnapshot } from '../../lib/tierLoad.ts';
+import { threeTier } from '../../test/testTopologies.ts';
+import type { CompactSnapshot } from '../types.ts';
 import { reportOf } from './streamEvents.ts';
-import type { CompactSnapshot } from './types.ts';
 
 const tick = {
   time: '2025-01-01T00:00:00.000Z',

@@ -1,4 +1,4 @@
-import type { TierGroups } from '../lib/tierGroups.ts';
+import type { TierGroups } from '../../lib/tierGroups.ts';
 
 /**
  * One HTTP exchange with the API as the client reads it: the status, two headers and the body

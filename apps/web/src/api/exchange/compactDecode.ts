@@ -1,7 +1,7 @@
-import { summarizeSnapshot } from '../lib/tierLoad.ts';
+import { summarizeSnapshot } from '../../lib/tierLoad.ts';
+import { compactSnapshotOf } from '../stream/stream.ts';
+import type { CompactSnapshot } from '../types.ts';
 import type { AnswerBody, CompactDecode } from './exchange.ts';
-import { compactSnapshotOf } from './stream.ts';
-import type { CompactSnapshot } from './types.ts';
 
 /**
  * Where the answers are parsed: the text of the newest compact message decoded per URL (the last

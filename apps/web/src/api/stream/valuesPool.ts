@@ -1,6 +1,6 @@
-import { isCompact } from '../lib/channelValues.ts';
+import { isCompact } from '../../lib/channelValues.ts';
+import type { ChannelValues, CompactSnapshot, LiveSnapshot } from '../types.ts';
 import type { StreamRequest } from './streamEvents.ts';
-import type { ChannelValues, CompactSnapshot, LiveSnapshot } from './types.ts';
 
 /**
  * The compact stream's per-channel arrays travel in a loop instead of being made anew each tick

@@ -1,8 +1,8 @@
-import type { ValuesSource } from '../lib/channelValues.ts';
-import type { TierGroups } from '../lib/tierGroups.ts';
-import { summarizeSnapshot } from '../lib/tierLoad.ts';
+import type { ValuesSource } from '../../lib/channelValues.ts';
+import type { TierGroups } from '../../lib/tierGroups.ts';
+import { summarizeSnapshot } from '../../lib/tierLoad.ts';
+import type { LiveSnapshot, StreamView } from '../types.ts';
 import { parseCompactSnapshot, parseSnapshot, TopologyChangedError } from './stream.ts';
-import type { LiveSnapshot, StreamView } from './types.ts';
 
 /**
  * The live stream's events as the dashboard's one refresh clock sees them: what each EventSource

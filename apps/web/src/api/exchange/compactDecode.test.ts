@@ -1,15 +1,15 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildTierGroups } from '../lib/tierGroups.ts';
-import { summarizeSnapshot } from '../lib/tierLoad.ts';
-import { threeTier } from '../test/testTopologies.ts';
-import { createApiClient } from './client.ts';
+import { buildTierGroups } from '../../lib/tierGroups.ts';
+import { summarizeSnapshot } from '../../lib/tierLoad.ts';
+import { threeTier } from '../../test/testTopologies.ts';
+import { createApiClient } from '../client.ts';
+import { compactSnapshotOf } from '../stream/stream.ts';
+import type { CompactSnapshot } from '../types.ts';
 import { decodedTransfers } from './compactDecode.ts';
 import type { ExchangeRequest } from './exchange.ts';
 import type { ExchangeCall, ExchangeReply } from './exchangeWorker.ts';
 import { fetchExchange } from './fetchExchange.ts';
-import { compactSnapshotOf } from './stream.ts';
-import type { CompactSnapshot } from './types.ts';
 
 const topology = threeTier();
 const groups = buildTierGroups(topology);

@@ -1,6 +1,6 @@
 import type { CompactStreamMessage } from '@fabscope/contracts';
-import { channelValuesOf, countUnknown, type ValuesSource } from '../lib/channelValues.ts';
-import type { CompactSnapshot, FabricSnapshot, StreamTick, StreamView } from './types.ts';
+import { channelValuesOf, countUnknown, type ValuesSource } from '../../lib/channelValues.ts';
+import type { CompactSnapshot, FabricSnapshot, StreamTick, StreamView } from '../types.ts';
 
 export const STREAM_PATH = '/api/v1/stream';
 

@@ -1,4 +1,4 @@
-import { isCompact } from '../lib/channelValues.ts';
+import { isCompact } from '../../lib/channelValues.ts';
 import { openEventSource, type StreamReport } from './streamEvents.ts';
 import { type StreamWorkerCall, ValuesPool } from './valuesPool.ts';
 

@@ -137,11 +137,11 @@ function historyCalls(requester: Requester) {
     getLinksAt: (time: string, signal?: AbortSignal) => linksAt(requester, time, signal),
     /**
      * The fabric at instant `time` (RFC 3339) as one stream message of encoding `view`, unchecked:
-     * `compactSnapshotOf` / `snapshotOf` (api/stream.ts) check it as they check the stream's.
+     * `compactSnapshotOf` / `snapshotOf` (api/stream/stream.ts) check it as they check the stream's.
      */
     getInstant: (time: string, view: StreamView, signal?: AbortSignal) =>
       get<unknown>(`/api/v1/instant?${new URLSearchParams({ time, view })}`, signal),
-    /** The fabric at instant `time` as one compact message, decoded where it is parsed (compactDecode.ts). */
+    /** The fabric at instant `time` as one compact message, decoded in the exchange worker. */
     getCompactInstant: (time: string, decode: CompactDecode, signal?: AbortSignal) =>
       request<CompactSnapshot>({
         method: 'GET',

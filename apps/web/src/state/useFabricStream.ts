@@ -12,10 +12,10 @@ import {
 } from './liveStream.ts';
 
 /**
- * The dashboard's one refresh clock: a single EventSource on `/api/v1/stream`, parsed in a worker
- * (api/stream/streamSource.ts). Nothing is opened while `view` is null. While the browser reconnects the
- * last snapshot stays, flagged stale; if the EventSource gives up, a new one opens with back-off.
- * Its state goes into the page's LiveStream, so only the components that read it re-render.
+ * The dashboard's one refresh clock: one EventSource on `/api/v1/stream`, parsed in a worker
+ * (api/stream/streamSource.ts); none while `view` is null. While the browser reconnects the last
+ * snapshot stays, flagged stale; if the EventSource gives up, a new one opens with back-off.
+ * Its state goes into the LiveStream, so only the components that read it re-render.
  */
 
 const RETRY_MIN_MS = 1000;

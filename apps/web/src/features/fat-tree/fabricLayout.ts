@@ -13,12 +13,8 @@ import {
 import { naturalOrder } from '../../lib/naturalOrder.ts';
 
 /**
- * One layout per fabric shape:
- * - `single-switch`: one switch and its hosts, hosts on a ring around it, names written along
- *   the radius so 48 of them stay readable in a square the size of the panel;
- * - `networks`: separate networks (Ethernet beside InfiniBand, or joined by IP routers), each laid
- *   out by tier in its own area named with its own terms, routers between the networks they join;
- * - `tiers`: a fat tree by tier (layoutFatTree).
+ * One layout per fabric shape: `single-switch` (hosts on a ring, names along the radius),
+ * `networks` (each network by tier in its own area, routers between those they join), `tiers`.
  */
 export type FabricShape = 'single-switch' | 'networks' | 'tiers';
 

@@ -1,11 +1,9 @@
 import type { Block, Half } from './heatmapCells.ts';
 
 /**
- * Geometry of the two-tier heatmap, in CSS pixels: row labels (edge switches) at the left, the ISL
- * block (columns = core switches) and the host-port block (columns = edge ports) side by side,
- * column labels above each. Each cell is split along its diagonal: the top-left triangle is the
- * up direction (edge → core, host → edge), the bottom-right triangle the down direction. Pure, so
- * the canvas only paints and the pointer hit test is tested without a browser.
+ * Geometry of the two-tier heatmap in CSS pixels: edge rows, the ISL block (core columns) beside
+ * the host-port block, each cell split along its diagonal (top-left up, bottom-right down). Pure,
+ * so the canvas only paints and the hit test is tested without a browser.
  */
 
 export interface HeatmapInput {

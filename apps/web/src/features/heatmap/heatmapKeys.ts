@@ -1,10 +1,8 @@
 import type { BlockGeometry, HeatmapHit } from './heatmapGeometry.ts';
 
 /**
- * Keyboard movement over the heatmap's cells, so every cell is reachable without a mouse: arrows
- * move one cell (right from the ISL matrix's last column enters the host ports, left comes back),
- * Home/End jump to a row's ends, Space flips between the cell's up and down halves. Returns the
- * new cursor, or null when the key is not one of these.
+ * Keyboard movement over the heatmap's cells: arrows move one cell (across both blocks), Home/End
+ * jump to a row's ends, Space flips the cell's half. The new cursor, or null for another key.
  */
 export function moveHeatmapCursor(
   blocks: readonly Pick<BlockGeometry, 'block' | 'rows' | 'cols'>[],

@@ -47,10 +47,8 @@ interface InvestigatePanelProps {
 const NO_ENDPOINTS: string[] = [];
 
 /**
- * The Investigate panel: a search box that opens a port's page, and one tab per tool — a route,
- * static route load, a port, a link's flows, jobs, a pattern's contention, faults. Each tab asks
- * the API only while it is open; only the tabs that show the stream's figures (a link's load, the
- * links down) read it, so a message re-renders nothing else here.
+ * The Investigate panel: a port search and one tab per tool. Each tab asks the API only while it
+ * is open, and only the tabs that show the stream's figures re-render on a message.
  */
 export const InvestigatePanel = memo(function InvestigatePanel({
   view,

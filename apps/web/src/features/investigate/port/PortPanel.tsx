@@ -46,10 +46,8 @@ export const PortSearch = memo(function PortSearch({ onTarget }: { onTarget: (te
 });
 
 /**
- * A port's page (`?tool=port&port=edge1/4`): its node (GUID, LID), neighbour, rate and state, and
- * both directions with utilization, rate, packets, wait, every counter's rate and the PM
- * categories; its history and flows a click away. A node alone (`port=edge1`): its ports, each
- * opening its page — the switch's page. Re-read on stream ticks.
+ * A port's page (`?tool=port&port=edge1/4`): node, neighbour, state and both directions' figures
+ * and counters; a node alone (`port=edge1`) lists its ports. Re-read on stream ticks.
  */
 export function PortPanel({ target, onTarget, onOpenHistory, onSelectLink }: PortPanelProps) {
   // Memoized on the text: the same target is the same question (and the same query key).

@@ -1,7 +1,15 @@
 import { type ComponentProps, memo, useCallback, useMemo, useState } from 'react';
-import { AdaptiveRoutingPanel } from './components/AdaptiveRoutingPanel.tsx';
-import { AlarmsList } from './components/AlarmsList.tsx';
-import { InvestigatePanel } from './components/InvestigatePanel.tsx';
+import type { Topology } from './api/types.ts';
+import { Panel } from './components/Panel.tsx';
+import { AdaptiveRoutingPanel } from './features/adaptive-routing/AdaptiveRoutingPanel.tsx';
+import { useAdaptiveRouting } from './features/adaptive-routing/useAdaptiveRouting.ts';
+import { AlarmsList } from './features/alarms/AlarmsList.tsx';
+import type { HistoryWindowSpec } from './features/history/useHistoryWindow.ts';
+import { InvestigatePanel } from './features/investigate/InvestigatePanel.tsx';
+import { useShownRoute } from './features/investigate/route/useShownRoute.ts';
+import type { TimeTravel } from './features/time-travel/useTimeTravel.ts';
+import { TopologyDriftPanel } from './features/topology-drift/TopologyDriftPanel.tsx';
+import { TrafficPanel } from './features/traffic/TrafficPanel.tsx';
 import {
   LiveHeader,
   LiveTimeBar,
@@ -9,20 +17,21 @@ import {
   ShownFatTreeView,
   ShownLinkTable,
   ShownSummaryPanel,
-} from './components/LivePanels.tsx';
-import { Panel } from './components/Panel.tsx';
-import { TopologyDriftPanel } from './components/TopologyDriftPanel.tsx';
-import { TrafficPanel } from './components/TrafficPanel.tsx';
+} from './LivePanels.tsx';
 import { anyNetworkHas, networkTypes, unmeasuredCables } from './lib/fabricTerms.ts';
 import { hasSeedHosts } from './lib/flows.ts';
 import { type FabricStreamState, latestMsOf, useLiveSelector } from './state/liveStream.ts';
 import { ShownProvider, streamStale } from './state/shownSnapshot.ts';
-import { useAdaptiveRouting } from './state/useAdaptiveRouting.ts';
-import { useDashboardData } from './state/useDashboardData.ts';
-import type { HistoryWindowSpec } from './state/useHistoryWindow.ts';
-import { useShownRoute } from './state/useShownRoute.ts';
 import { useTraffic } from './state/useTraffic.ts';
-import { useCompareView, useEventFilter, useInvestigateView, useRankingView } from './state/viewState.ts';
+import {
+  type CompareView,
+  type InvestigateView,
+  useCompareView,
+  useEventFilter,
+  useInvestigateView,
+  useRankingView,
+} from './state/viewState.ts';
+import { useDashboardData } from './useDashboardData.ts';
 
 /** Local midnight of the day of `ms`. */
 function startOfDay(ms: number): number {
@@ -49,34 +58,8 @@ const TrafficNow = memo(function TrafficNow({
   return <TrafficPanel {...props} traffic={traffic} />;
 });
 
-/**
- * The dashboard: the fabric's data (useDashboardData), the view state kept in the URL
- * (state/viewState.ts), and the panels in their grid areas. Each panel asks the API for its own
- * answers through the one query hook; this only wires them together. A stream message re-renders
- * the panels that draw it (components/LivePanels.tsx read the live stream), not this; nor does the
- * history window moving with it: this holds what the window is made of (HistoryWindowSpec), and
- * the panels of the window (time bar, history, events, before/after) make it and ask its answers.
- */
-export function App() {
-  const data = useDashboardData();
-  const { fabric, time, past, shown } = data;
-  const ranking = useRankingView();
-  const [eventFilter, setEventFilter] = useEventFilter();
-  const compare = useCompareView();
-  const view = useInvestigateView();
-
-  const ar = useAdaptiveRouting();
-  // The total chart's plot width: the history's step follows it.
-  const [historyWidthPx, setHistoryWidthPx] = useState(0);
-  const { range, atMs, tickSeconds } = time;
-  const history = useMemo(
-    (): HistoryWindowSpec => ({ range, atMs, tickSeconds, widthPx: historyWidthPx }),
-    [range, atMs, tickSeconds, historyWidthPx],
-  );
-  const { route, shown: shownRoute } = useShownRoute(view);
-  const stale = useLiveSelector(streamStale);
-  const todayMs = useLiveSelector(todayOf) ?? startOfDay(Date.now());
-
+/** What the panels need to know of the fabric's networks, once per topology. */
+function useFabricFacts(fabric: Topology | null) {
   const unmeasured = useMemo(() => (fabric ? unmeasuredCables(fabric) : undefined), [fabric]);
   const hasIsls = useMemo(() => (fabric ? fabric.links.some((l) => l.kind === 'isl') : true), [fabric]);
   const hasWait = useMemo(
@@ -84,7 +67,22 @@ export function App() {
     [fabric],
   );
   const seedAvailable = useMemo(() => hasSeedHosts(fabric), [fabric]);
-  const { links, setLinks, openHistory, selectChannel, selectJob } = view;
+  return { unmeasured, hasIsls, hasWait, seedAvailable };
+}
+
+/**
+ * The history window panels' props, each one object while what it holds stays (App re-renders
+ * when a past instant is read again: they do not).
+ */
+function useWindowPanels(
+  view: InvestigateView,
+  time: TimeTravel,
+  compare: CompareView,
+  setHistoryWidthPx: (px: number) => void,
+  todayMs: number,
+) {
+  const [eventFilter, setEventFilter] = useEventFilter();
+  const { links, setLinks, openHistory } = view;
   const { setRange } = time;
   const selectWindow = useCallback(
     (w: { fromMs: number; toMs: number }) => setRange({ kind: 'custom', ...w }),
@@ -103,8 +101,6 @@ export function App() {
     },
     [setBeforeMs, setAfterMs],
   );
-  // The window panels' props, each one object while what it holds stays (App re-renders when a
-  // past instant is being read again: they do not).
   const live = time.atMs === null;
   const alarms = useMemo(() => live && <AlarmsList onOpenHistory={openHistory} />, [live, openHistory]);
   // Shown only where the topology changed since drawn, or drift is configured.
@@ -123,9 +119,10 @@ export function App() {
       onWidth: setHistoryWidthPx,
       nowMs: todayMs,
     }),
-    [links, setAt, selectWindow, closeLink, todayMs],
+    [links, setAt, selectWindow, closeLink, setHistoryWidthPx, todayMs],
   );
   const { beforeMs, afterMs } = compare;
+  const { tickSeconds } = time;
   const compareProps = useMemo(
     () => ({
       beforeMs,
@@ -137,6 +134,42 @@ export function App() {
       nowMs: todayMs,
     }),
     [beforeMs, afterMs, changeCompare, changeCompareBoth, tickSeconds, openHistory, todayMs],
+  );
+
+  return { alarms, drift, eventsProps, chartProps, compareProps };
+}
+
+/**
+ * The dashboard: the fabric's data, the view state kept in the URL, and the panels in their grid
+ * areas. A stream message re-renders only the panels that draw it (LivePanels.tsx), not this.
+ */
+export function App() {
+  const data = useDashboardData();
+  const { fabric, time, past, shown } = data;
+  const ranking = useRankingView();
+  const compare = useCompareView();
+  const view = useInvestigateView();
+
+  const ar = useAdaptiveRouting();
+  // The total chart's plot width: the history's step follows it.
+  const [historyWidthPx, setHistoryWidthPx] = useState(0);
+  const { range, atMs, tickSeconds } = time;
+  const history = useMemo(
+    (): HistoryWindowSpec => ({ range, atMs, tickSeconds, widthPx: historyWidthPx }),
+    [range, atMs, tickSeconds, historyWidthPx],
+  );
+  const { route, shown: shownRoute } = useShownRoute(view);
+  const stale = useLiveSelector(streamStale);
+  const todayMs = useLiveSelector(todayOf) ?? startOfDay(Date.now());
+
+  const { unmeasured, hasIsls, hasWait, seedAvailable } = useFabricFacts(fabric);
+  const { openHistory, selectChannel, selectJob } = view;
+  const { alarms, drift, eventsProps, chartProps, compareProps } = useWindowPanels(
+    view,
+    time,
+    compare,
+    setHistoryWidthPx,
+    todayMs,
   );
 
   return (

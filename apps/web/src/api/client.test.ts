@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, createApiClient, describeError } from './client.ts';
+import { ApiError, describeError } from './apiError.ts';
+import { createApiClient } from './client.ts';
 
 interface Call {
   url: string;

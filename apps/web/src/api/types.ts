@@ -15,7 +15,6 @@ import type {
   Route as RouteAnswer,
   TrafficItem,
 } from '@fabscope/contracts';
-import type { TierSummary } from '../lib/tierSummary.ts';
 
 export type {
   AdaptiveRouting,
@@ -83,34 +82,6 @@ export type FabricSnapshot = FullStreamMessage;
  */
 export type ChannelValues = Float64Array;
 
-/** A channel's value, null when unknown (NaN) or past the end. */
-export function channelValue(values: ChannelValues | null | undefined, channel: number): number | null {
-  const v = values?.[channel];
-  return v === undefined || Number.isNaN(v) ? null : v;
-}
-
-/** Float64Arrays of a length: new ones, or over memory used before (the stream worker's pool). */
-export type ValuesSource = (length: number) => ChannelValues;
-
-const newValues: ValuesSource = (length) => new Float64Array(length);
-
-/** Per-channel values from the wire's arrays (null unknown) as ChannelValues (NaN unknown). */
-export function channelValuesOf(
-  list: readonly (number | null)[],
-  valuesOf: ValuesSource = newValues,
-): ChannelValues {
-  const values = valuesOf(list.length);
-  for (let c = 0; c < list.length; c++) values[c] = list[c] ?? Number.NaN;
-  return values;
-}
-
-/** Channels whose value is NaN (unknown). */
-export function countUnknown(values: ArrayLike<number>): number {
-  let unknown = 0;
-  for (let c = 0; c < values.length; c++) if (Number.isNaN(values[c])) unknown++;
-  return unknown;
-}
-
 /**
  * One message of `/api/v1/stream?view=compact`, for big fabrics, as the dashboard holds it: the
  * per-channel arrays as ChannelValues.
@@ -133,10 +104,6 @@ export type CompactSnapshot = Omit<
 export type StreamView = 'full' | 'compact';
 export type LiveSnapshot = FabricSnapshot | CompactSnapshot;
 
-export function isCompact(snapshot: LiveSnapshot): snapshot is CompactSnapshot {
-  return 'utilization' in snapshot;
-}
-
 /** A route as the dashboard highlights it: the API's answer, named in the drawing's legend. */
 export type Route = RouteAnswer & {
   /** What the drawing's legend calls this highlight; default `route FROM → TO`. */
@@ -151,4 +118,46 @@ export interface HistoryWindow {
   from: string;
   to: string;
   step: number;
+}
+
+/** A tier pair and direction of a fabric summarized per tier (lib/tierGroups.ts). */
+export interface TierRowInfo {
+  /** e.g. "hosts → edge". */
+  label: string;
+  lowTier: number;
+  highTier: number;
+  direction: 'up' | 'down';
+}
+
+/** The load of some link directions in one tick (lib/tierLoad.ts). */
+export interface LoadStats {
+  directions: number;
+  /** Directions with a known utilization. */
+  known: number;
+  mean: number | null;
+  max: number | null;
+  /** Directions at 80 % or more. */
+  hot: number;
+  bytesPerSecond: number | null;
+  /** Largest XmitWait share of time (congestion) among the directions; null when none is known. */
+  maxWait: number | null;
+  /**
+   * Directions with errors counted or integrity past its threshold; null when no direction's error
+   * counters are known (a store that keeps none, a past instant): unknown, not 0.
+   */
+  withErrors: number | null;
+}
+
+export interface PodStats {
+  name: string;
+  hosts: number;
+  switches: number;
+  isl: LoadStats;
+  host: LoadStats;
+}
+
+export interface TierSummary {
+  rows: (TierRowInfo & LoadStats)[];
+  /** Pods, hottest ISL first (then by name). */
+  pods: PodStats[];
 }

@@ -2,10 +2,8 @@ import { interpolateHcl, piecewise } from 'd3-interpolate';
 import { scaleSequential } from 'd3-scale';
 
 /**
- * Utilization colours: a D3 sequential scale over 0..1 (0 → 100 %). Idle links are a steel blue,
- * darker than any load so the eye goes to busy links, yet a colour of its own: not the grey of
- * unknown/stale, nor the dashed text colour of a link that is down. Teal at half load, amber from
- * 80 %, red when saturated (opatop's "hot" links).
+ * Utilization colours over 0..1: idle a dark steel blue (so the eye goes to busy links, yet not the
+ * grey of unknown), teal at half load, amber from 80 %, red when saturated.
  */
 const RAMP = ['#3b6cb7', '#2f8f9d', '#7cc46a', '#f0b429', '#e5383b'];
 
@@ -30,9 +28,8 @@ export const COLOR_STEPS = 4096;
 const stepColors: (string | undefined)[] = new Array(COLOR_STEPS + 1);
 
 /**
- * The scale's colour of a utilization (0..1; unknown grey), from the colours of COLOR_STEPS steps
- * made once each: the pod matrix and the ranking colour a thousand cells every message, and the
- * scale's HCL interpolation and rgb() text cost ~5 µs each (~5 ms a message at fat-tree-27648).
+ * The scale's colour of a utilization (0..1; unknown grey), from COLOR_STEPS colours made once
+ * each: thousands of cells are coloured every message and the interpolation is costly.
  */
 export function utilizationColor(fraction: number | null | undefined): string {
   if (typeof fraction !== 'number' || !Number.isFinite(fraction)) return UNKNOWN_COLOR;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EventSeverity, FabricEvent } from '../api/types.ts';
+import { fabricEvent } from '../test/testFixtures.ts';
 import {
   ALWAYS_MARKED,
   chartMarks,
@@ -10,10 +11,9 @@ import {
   lastChangeMs,
   parseEventKinds,
   passesFilter,
+  SEVERITIES,
   serializeEventKinds,
 } from './events.ts';
-import { SEVERITIES } from './health.ts';
-import { fabricEvent } from './testFixtures.ts';
 
 const everything: EventFilter = { minSeverity: 'info', kinds: null };
 

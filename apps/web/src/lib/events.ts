@@ -1,6 +1,5 @@
 import type { EventSeverity, FabricEvent, FabricEventKind } from '../api/types.ts';
 import { formatLinkIds } from './format.ts';
-import { SEVERITIES } from './health.ts';
 import { parseInstant } from './timeRange.ts';
 
 /** How the charts and the event list name each kind of event. */
@@ -86,8 +85,22 @@ export function serializeEventKinds(kinds: readonly FabricEventKind[] | null): s
   return EVENT_KINDS.filter((k) => kinds.includes(k)).join(',');
 }
 
+export const SEVERITIES: readonly EventSeverity[] = ['info', 'warning', 'error', 'critical'];
+
 const severityRank = (s: string | undefined) =>
   Math.max(0, SEVERITIES.indexOf((s ?? 'info') as EventSeverity));
+
+/** Events at or above `min` severity (events without one are info), newest first. */
+export function eventsAtLeast(events: readonly FabricEvent[], min: EventSeverity): FabricEvent[] {
+  const floor = severityRank(min);
+  return events
+    .filter((e) => severityRank(e.severity) >= floor)
+    .sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0));
+}
+
+export function parseSeverity(value: string | null): EventSeverity {
+  return SEVERITIES.includes(value as EventSeverity) ? (value as EventSeverity) : 'warning';
+}
 
 /** Whether the filter lets an event through: severe enough and of a kind chosen. */
 export function passesFilter(event: FabricEvent, filter: EventFilter): boolean {

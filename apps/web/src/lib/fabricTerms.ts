@@ -52,8 +52,7 @@ export function fabricTerms(type: FabricType | string): FabricTerms {
 
 type Typed = { fabricType: FabricType; links: readonly { fabricType?: FabricType }[] };
 
-// Read once per topology: the header asks on every stream message, and a topology is 82,944 cables
-// on the biggest fabric.
+// Read once per topology: the header asks on every stream message.
 const typesOf = new WeakMap<Typed, readonly FabricType[]>();
 
 /** The network types a fabric's cables belong to, the fabric's own first. */

@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   formatAge,
-  formatCable,
   formatClock,
   formatCompactCount,
   formatCount,
@@ -256,7 +255,7 @@ describe('times', () => {
 describe('link names', () => {
   it('writes a direction with an arrow and a cable with a double arrow, one way everywhere', () => {
     expect(formatDirection('edge1/4->core2/1')).toBe('edge1/4 → core2/1');
-    expect(formatCable('edge2/3--core1/2')).toBe('edge2/3 ↔ core1/2');
+    expect(formatLinkIds('edge2/3--core1/2')).toBe('edge2/3 ↔ core1/2');
     expect(formatEnds({ from: { node: 'edge1', port: 4 }, to: { node: 'core2', port: 1 } })).toBe(
       'edge1/4 → core2/1',
     );

@@ -1,9 +1,6 @@
 /**
- * Every number, time and name the dashboard writes, written one way. Rates are SI-scaled (k, M, G,
- * T, P: powers of 1000) with at most four significant digits ("45.67 TB/s", never "45673.88
- * GB/s"), in bytes or bits per second as the viewer chose (opatop prints GB/s, link rates and iperf
- * Gb/s); times on a 24-hour clock in the browser's zone, named once (the time bar); a link
- * direction `edge1/4 → core2/1`, a cable `edge1/4 ↔ core2/1`. Unknown values are an em dash, never 0.
+ * Every number, time and name the dashboard writes, written one way: SI-scaled rates in bytes or
+ * bits per second, 24-hour times in the browser's zone, unknown values an em dash, never 0.
  */
 
 export const MISSING = '—';
@@ -178,12 +175,6 @@ export function parseDateTimeField(text: string): number | null {
 export function formatDirection(id: string): string {
   const arrow = id.indexOf('->');
   return arrow < 0 ? id : `${id.slice(0, arrow)} → ${id.slice(arrow + 2)}`;
-}
-
-/** A cable (both directions): `edge1/4--core2/1` → `edge1/4 ↔ core2/1`. */
-export function formatCable(id: string): string {
-  const dashes = id.indexOf('--');
-  return dashes < 0 ? id : `${id.slice(0, dashes)} ↔ ${id.slice(dashes + 2)}`;
 }
 
 /** The ends of a direction: `{from: {node, port}, to}` → `edge1/4 → core2/1`. */

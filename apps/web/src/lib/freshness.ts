@@ -1,8 +1,6 @@
 /**
- * How old the numbers on screen are, and whether to call them stale. The age is the server's
- * `lastSampleAgeSeconds` when the message arrived plus the time since, so browser and server
- * clocks need not agree. The limits are the server's (its health carries `intervalMs` and
- * `staleAfterSeconds`): one staleness policy, whatever the fabric's sampling interval.
+ * How old the numbers on screen are, and whether they are stale: the server's sample age at
+ * arrival plus the time since (so the clocks need not agree), against the server's own limits.
  */
 
 /** The server's staleness policy, as sent in every health object. */
@@ -14,8 +12,6 @@ export interface StalenessPolicy {
 /** Before a policy arrives (or from a server that sends none): a 1 s tick, stale after 5 s. */
 export const DEFAULT_INTERVAL_MS = 1000;
 export const DEFAULT_STALE_AFTER_SECONDS = 5;
-/** Kept for the first connection: no message for this long → the stream is silent. */
-export const STREAM_SILENCE_LIMIT_SECONDS = streamSilenceLimitSeconds(DEFAULT_INTERVAL_MS);
 
 /** No message for two ticks and a second more: the stream is not delivering. */
 export function streamSilenceLimitSeconds(intervalMs: number = DEFAULT_INTERVAL_MS): number {

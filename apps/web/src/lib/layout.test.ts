@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Topology, TopologyLink } from '../api/types.ts';
-import { countByTier, layoutFatTree } from './layout.ts';
+import { layoutFatTree } from './layout.ts';
 
 function link(a: string, ap: number, b: string, bp: number, kind: 'host' | 'isl'): TopologyLink {
   return {
@@ -121,13 +121,5 @@ describe('layoutFatTree', () => {
     const empty = layoutFatTree({ name: 'x', fabricType: 'ethernet', nodes: [], links: [] });
     expect(empty.nodes).toEqual([]);
     expect(empty.channels).toEqual([]);
-  });
-
-  it('counts nodes per tier for the big-fabric notice', () => {
-    expect(countByTier(arDemo)).toEqual([
-      { tier: 2, label: 'core', nodes: 2 },
-      { tier: 1, label: 'edge', nodes: 2 },
-      { tier: 0, label: 'hosts', nodes: 4 },
-    ]);
   });
 });

@@ -1,11 +1,10 @@
 import { scalePoint } from 'd3-scale';
 import type { FabricType, LinkKind, NodeType, PortRef, Topology } from '../api/types.ts';
+import { naturalOrder } from './naturalOrder.ts';
 
 /**
- * Fat-tree layout: one row per tier, the highest tier (core) at the top and hosts at the bottom,
- * hosts grouped under the switch they are cabled to. D3 point scales place the nodes; the view
- * only draws. Each link becomes two channels (one per direction), offset to either side of the
- * cable so both directions stay visible ("drive on the right" as seen along the direction).
+ * Fat-tree layout: one row per tier, core at the top, hosts under their switch, placed by D3
+ * point scales. Each link becomes two channels, offset to either side of the cable.
  */
 
 export interface LayoutOptions {
@@ -81,9 +80,8 @@ export function nodeBoxWidth(type: NodeType, name: string): number {
 }
 
 /**
- * Above this many links the per-channel SVG is not drawn (two strokes per link would be more than
- * ~4000 interactive elements re-rendered each tick): the page switches to the compact stream and a
- * canvas heatmap (two-tier fabrics) or per-tier and per-pod aggregates (more tiers).
+ * Above this many links the per-channel SVG is not drawn (too many interactive elements per tick):
+ * the page reads the compact stream and draws a canvas heatmap or per-tier aggregates.
  */
 export const MAX_DRAWN_LINKS = 2000;
 
@@ -106,8 +104,6 @@ export function tierLabel(tier: number): string {
   if (tier === 2) return 'core';
   return `tier ${tier}`;
 }
-
-const naturalOrder = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
 
 /** Lays out a fat tree; throws on links that name unknown nodes or on duplicate node names. */
 export function layoutFatTree(topology: Topology, options: LayoutOptions = {}): FatTreeLayout {
@@ -249,19 +245,4 @@ export function layoutChannels(
     }
   }
   return channels;
-}
-
-export interface TierCount {
-  tier: number;
-  label: string;
-  nodes: number;
-}
-
-/** Node counts per tier (highest first). */
-export function countByTier(topology: Topology): TierCount[] {
-  const counts = new Map<number, number>();
-  for (const node of topology.nodes) counts.set(node.tier, (counts.get(node.tier) ?? 0) + 1);
-  return [...counts.entries()]
-    .sort((a, b) => b[0] - a[0])
-    .map(([tier, nodes]) => ({ tier, label: tierLabel(tier), nodes }));
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { twoTier } from '../test/testTopologies.ts';
 import {
   channelIdAt,
   MAX_SELECTED_LINKS,
@@ -7,7 +8,6 @@ import {
   serializeLinkSelection,
 } from './linkSelection.ts';
 import { channelIndexById } from './route.ts';
-import { twoTier } from './testTopologies.ts';
 
 describe('link selection', () => {
   it('round-trips through the URL, dropping junk and duplicates', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LinkDirectionState } from '../api/types.ts';
+import { linkState } from '../test/testFixtures.ts';
 import { DEFAULT_TOP_N, parseKindFilter, parseSortKey, parseTopN, rankLinks } from './ranking.ts';
-import { linkState } from './testFixtures.ts';
 
 function sample(
   id: string,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Route } from '../api/types.ts';
+import { twoTier } from '../test/testTopologies.ts';
 import {
   channelIndexById,
   channelIndices,
@@ -13,7 +14,6 @@ import {
   routeNodes,
   staticDetour,
 } from './route.ts';
-import { twoTier } from './testTopologies.ts';
 
 const fabric = twoTier(2, 2, 2);
 

@@ -1,5 +1,6 @@
 import type { FabricType, Route, Topology } from '../api/types.ts';
 import { fabricTerms } from './fabricTerms.ts';
+import { naturalOrder } from './naturalOrder.ts';
 
 /**
  * The route inspector's pure parts: which nodes can be picked, how hops read (the layout of
@@ -8,8 +9,6 @@ import { fabricTerms } from './fabricTerms.ts';
 
 /** Above this many endpoints the pickers are searchable comboboxes instead of selects. */
 export const SELECT_LIMIT = 200;
-
-const naturalOrder = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
 
 /** Endpoints a route can start or end at: hosts and routers, in natural name order. */
 export function endpointNames(topology: Topology | null): string[] {
@@ -106,8 +105,7 @@ export function routeNodes(route: Route | null): ReadonlySet<string> {
   return new Set(route?.hops.map((h) => h.node) ?? []);
 }
 
-// One index per topology, made when first asked (a route or a link shown): it is 331,776 new
-// strings on the biggest fabric, which every major garbage collection of the page then walks.
+// One index per topology, made when first asked: on big fabrics it is many strings the GC walks.
 const indexOf = new WeakMap<Topology, ReadonlyMap<string, number>>();
 
 /** Channel id → channel index (link i of the topology is 2i a→b and 2i+1 b→a); one per topology. */

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type CompactSnapshot,
-  channelValuesOf,
-  type FabricSnapshot,
-  type LinkDirectionState,
-} from '../api/types.ts';
+import type { CompactSnapshot, FabricSnapshot, LinkDirectionState } from '../api/types.ts';
+import { HEALTH_OK, linkState, summaryOf } from '../test/testFixtures.ts';
+import { channelValuesOf } from './channelValues.ts';
 import { rankableLinks, staleDirectionCount } from './snapshot.ts';
-import { HEALTH_OK, linkState, summaryOf } from './testFixtures.ts';
 
 const base = { time: 't', health: HEALTH_OK, summary: summaryOf() };
 

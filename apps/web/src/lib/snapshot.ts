@@ -1,11 +1,9 @@
-import { countUnknown, isCompact, type LinkDirectionState, type LiveSnapshot } from '../api/types.ts';
+import type { LinkDirectionState, LiveSnapshot } from '../api/types.ts';
+import { countUnknown, isCompact } from './channelValues.ts';
 
 const staleOf = new WeakMap<LiveSnapshot, number>();
 
-/**
- * Link directions without a fresh sample in a stream message of either encoding; counted once per
- * message (the header and the freshness check both ask, at 331,776 channels on the biggest fabric).
- */
+/** Link directions without a fresh sample in a stream message; counted once per message. */
 export function staleDirectionCount(snapshot: LiveSnapshot): number {
   let stale = staleOf.get(snapshot);
   if (stale === undefined) {

@@ -1,11 +1,7 @@
 /**
  * A colour of the current theme (a custom property of theme.css), for canvases that cannot use
- * CSS: read when they draw, so a theme change shows at the next frame. Falls back outside a page.
- *
- * Read once per theme: what theme.css chooses by — `data-theme` on <html> and the system's
- * `prefers-color-scheme` — names the colours held. getComputedStyle after the page changed makes
- * the browser recalculate its styles first, at once: the history chart drew twice a message with
- * it, ~1.5 ms each at fat-tree-27648.
+ * CSS; falls back outside a page. Held per theme (`data-theme` and `prefers-color-scheme`):
+ * getComputedStyle forces a style recalculation each time it is called.
  */
 const held = new Map<string, string>();
 let heldFor: string | null = null;

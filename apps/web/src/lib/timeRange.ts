@@ -1,7 +1,6 @@
 /**
- * The time controls' pure parts: the chart's range (a preset that follows now, or a fixed custom
- * window), the instant every panel shows (null = live), how both read from and write to the URL,
- * and the query step (range ÷ pixel width, never finer than one sampling tick).
+ * The time controls' pure parts: the chart's range, the instant shown (null = live), their URL
+ * form, and the query step (range ÷ pixel width, never finer than one tick).
  */
 
 export const RANGE_PRESETS = [

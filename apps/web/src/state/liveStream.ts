@@ -64,9 +64,7 @@ export function useLiveStream(): LiveStream {
 
 /**
  * What `select` reads of the live stream: the component re-renders when a message changes that
- * selection (by `isEqual`, Object.is by default), not on every message. Select what is drawn — the
- * snapshot for a data panel, a boolean or a rounded time elsewhere — and nothing that changes
- * between two reads of the same state (the clock: read it outside the selection).
+ * selection (by `isEqual`), not on every message. Select only what is drawn, never the clock.
  */
 export function useLiveSelector<T>(
   select: (state: FabricStreamState) => T,

@@ -22,11 +22,7 @@ const KEYS: Record<keyof Preferences, string> = { rateUnit: 'fabscope.rateUnit',
 const listeners = new Set<() => void>();
 /** This page's choices, for when localStorage is unavailable. */
 const memory = new Map<keyof Preferences, string>();
-/**
- * The values read, so a render does not read localStorage: every component that formats a rate
- * reads the unit on each render, and React reads it again to check the render is consistent (a
- * storage read each time, on every stream message). Forgotten when another tab writes it.
- */
+/** The values read, so a render does not read localStorage; forgotten when another tab writes. */
 const known = new Map<keyof Preferences, Preferences[keyof Preferences]>();
 
 function storage(): Storage | null {

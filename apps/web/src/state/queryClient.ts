@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { ApiError } from '../api/client.ts';
+import { ApiError } from '../api/apiError.ts';
 
 /**
  * The query cache for answers about the past (instants, histories, events). Answers about a past

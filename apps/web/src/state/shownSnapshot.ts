@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
-import { type CompactSnapshot, isCompact, type LinkDirectionState, type LiveSnapshot } from '../api/types.ts';
+import type { CompactSnapshot, LinkDirectionState, LiveSnapshot } from '../api/types.ts';
+import { isCompact } from '../lib/channelValues.ts';
 import { assessFreshness } from '../lib/freshness.ts';
 import { type RankableLinks, rankableLinks, staleDirectionCount } from '../lib/snapshot.ts';
 import { type FabricStreamState, useLiveSelector } from './liveStream.ts';

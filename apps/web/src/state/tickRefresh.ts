@@ -14,21 +14,13 @@ export function tickBucket(tick: string | null, everyMs: number): number | null 
   return Number.isFinite(ms) ? Math.floor(ms / Math.max(1, everyMs)) : null;
 }
 
-/**
- * Re-asks the question `key` (the one query shown, if anything shows it), unless a change to its
- * answer is on its way (that change answers with the newest state, and a read must not overwrite
- * it) or a read of it already is.
- */
+/** Re-asks the question `key`, unless a change to its answer (newer news) or a read is on its way. */
 export function refreshAnswer(client: QueryClient, key: QueryKey): Promise<void> {
   if (client.isMutating({ mutationKey: key }) > 0) return Promise.resolve();
   return client.refetchQueries({ queryKey: key, exact: true, type: 'active' }, { cancelRefetch: false });
 }
 
-/**
- * Calls `refresh` each time the stream's ticks (its newest sample's time) move into another
- * `everyMs` bucket; the bucket the stream is in when called is not one (a question is answered in
- * it by its own first read). Returns the unsubscription.
- */
+/** Calls `refresh` as the stream's newest sample moves into another `everyMs` bucket; returns the unsubscription. */
 export function onTickBuckets(stream: LiveStream, everyMs: number, refresh: () => void): () => void {
   const timeNow = () => stream.get().snapshot?.time ?? null;
   let seenTime = timeNow();
@@ -48,11 +40,8 @@ export function onTickBuckets(stream: LiveStream, everyMs: number, refresh: () =
 }
 
 /**
- * The dashboard's one refresh clock for live answers: the stream's tick (the LiveStream's newest
- * sample time). Each time the ticks move into the next `everyMs` bucket the answer to `key` is
- * asked again (refreshAnswer); it runs no timer of its own, so a silent stream asks nothing and a
- * hidden panel (inactive) neither. It listens to the stream outside React: a tick re-renders
- * nothing here, only a changed answer re-renders what shows it.
+ * The dashboard's one refresh clock for live answers: the answer to `key` is asked again as the
+ * stream's ticks move into the next `everyMs` bucket. No timer: a silent stream asks nothing.
  */
 export function useTickRefresh(key: QueryKey, everyMs: number, active: boolean): void {
   const client = useQueryClient();

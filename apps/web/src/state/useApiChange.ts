@@ -16,12 +16,9 @@ import { type ApiFailure, failureOf } from './useApiQuery.ts';
 export type ApiCall<T> = (api: ApiClient, signal: AbortSignal) => Promise<T>;
 
 /**
- * How a change to the answer of `key` runs, on TanStack Query's mutations: changes to one answer
- * run one after another, each to its end (one mutation scope: a stop-then-start is never cut in
- * half by the next change, and a failed change does not hold back the ones after it); a change
- * cancels a read of the answer on its way (it could only bring older news) and no tick re-reads it
- * meanwhile (tickRefresh.ts); its answer replaces the answer shown. `signal` aborts changes when
- * the page leaves.
+ * How a change to the answer of `key` runs: changes to one answer run one after another (one
+ * mutation scope); a change cancels a read on its way (older news) and its answer replaces the
+ * answer shown. `signal` aborts changes when the page leaves.
  */
 export function changeOptions<T>(
   client: QueryClient,
@@ -55,9 +52,8 @@ export interface ApiChange<T> {
 }
 
 /**
- * Changes to the answer of `key` (read with useApiQuery): adaptive-routing settings, the flows
- * running, the faults held. `answeredAtMs` is the answer's (useApiQuery's): a read that succeeds
- * after a failed change clears that failure, as its news is newer.
+ * Changes to the answer of `key` (read with useApiQuery); a read that succeeds after a failed
+ * change (`answeredAtMs`) clears that failure.
  */
 export function useApiChange<T>(key: QueryKey, answeredAtMs: number): ApiChange<T> {
   const client = useQueryClient();

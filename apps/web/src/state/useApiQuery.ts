@@ -6,8 +6,8 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { useCallback, useMemo, useRef } from 'react';
+import { ApiError, describeError } from '../api/apiError.ts';
 import type { ApiClient } from '../api/client.ts';
-import { ApiError, describeError } from '../api/client.ts';
 import { useApi } from './ApiContext.tsx';
 import { LIVE_REFRESH_MS, useTickRefresh } from './tickRefresh.ts';
 
@@ -36,19 +36,15 @@ export interface ApiQueryOptions<T = unknown> {
   /** How long an answer stays fresh (ms); default: for ever (answers about the past do not change). */
   staleTimeMs?: number;
   /**
-   * A live answer: asked again on the stream's ticks at most every `everyMs` (default
-   * LIVE_REFRESH_MS), through the one refresh clock (tickRefresh.ts), which re-renders nothing
-   * itself; an answer older than that is asked again when shown again. With `while`, only while
-   * the answer says it can change (a route a flow carries, which adaptive routing moves).
+   * A live answer: asked again on the stream's ticks at most every `everyMs` (tickRefresh.ts);
+   * with `while`, only while the answer says it can change.
    */
   live?: true | { everyMs?: number; while?: (answer: T) => boolean };
   /** Forget the answer as soon as nothing shows it: shown again, it is asked again from scratch. */
   forget?: boolean;
   /**
-   * What the caller reads besides the answer and its failure, so that a change of it re-renders:
-   * `updating` (a read on its way, while an answer shows), `answeredAtMs` (every successful read,
-   * even one that brought the same answer). Unwatched, a re-read that brings the same answer
-   * re-renders nothing.
+   * What the caller reads besides the answer and its failure, so a change of it re-renders;
+   * unwatched, a re-read that brings the same answer re-renders nothing.
    */
   watch?: readonly ('updating' | 'answeredAtMs')[];
 }
@@ -56,11 +52,7 @@ export interface ApiQueryOptions<T = unknown> {
 /** For a question changed with useApiChange: a read after a failed change clears the failure. */
 export const WATCH_ANSWERED = ['answeredAtMs'] as const;
 
-/**
- * The query result's fields whose change re-renders the hook's component: the answer and the
- * failure always; whether a read is on its way while there is no answer to show or a failure shows
- * (the hook says 'loading' then); and what the caller watches.
- */
+/** The query result's fields whose change re-renders: answer, failure, loading, and what the caller watches. */
 export function notifyProps(
   result: Pick<QueryObserverResult, 'data' | 'error'> | undefined,
   watch: ApiQueryOptions['watch'] = [],
@@ -90,9 +82,7 @@ export type ApiAnswer<T> = Remote<T> & {
 
 /**
  * The one typed hook for server answers, kept in TanStack Query's cache: `key` names the question,
- * `load` asks it with the query's AbortSignal (null: nothing to ask — the hook is idle and the
- * question's answer is no longer shown, so `forget` can drop it). Changes to an answer go through
- * useApiChange on the same key.
+ * `load` asks it with an AbortSignal (null: nothing to ask). Changes go through useApiChange.
  */
 export function useApiQuery<T>(
   key: readonly unknown[],

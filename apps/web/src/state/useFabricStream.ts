@@ -1,8 +1,9 @@
 import { useEffect, useRef } from 'react';
-import { openStream, type StreamReport, type StreamSource } from '../api/streamSource.ts';
+import type { StreamReport, StreamSource } from '../api/stream/streamEvents.ts';
+import { openStream } from '../api/stream/streamSource.ts';
 import type { StreamView } from '../api/types.ts';
 import { streamSilenceLimitSeconds } from '../lib/freshness.ts';
-import type { TierGroups } from '../lib/tierSummary.ts';
+import type { TierGroups } from '../lib/tierGroups.ts';
 import {
   type FabricStreamState,
   INITIAL_STREAM_STATE,
@@ -11,26 +12,18 @@ import {
 } from './liveStream.ts';
 
 /**
- * The dashboard's one refresh clock: a single EventSource on `/api/v1/stream` (full encoding, or
- * `?view=compact` for fabrics too big for per-link objects), read and parsed in a worker
- * (api/streamSource.ts) so the page's main thread only receives each snapshot. Every panel
- * renders from the latest message; nothing else polls. With `view` null (the topology is still loading) nothing is opened. While the browser reconnects (it does so by itself
- * after a dropped connection), the last snapshot stays on screen and is flagged stale; if the
- * EventSource gives up (the server answered with an error), we open a new one with back-off.
- * Its state goes into the page's LiveStream (liveStream.ts), not into React state: the caller does
- * not re-render on messages, the components that read them do.
+ * The dashboard's one refresh clock: one EventSource on `/api/v1/stream`, parsed in a worker
+ * (api/stream/streamSource.ts); none while `view` is null. While the browser reconnects the last
+ * snapshot stays, flagged stale; if the EventSource gives up, a new one opens with back-off.
+ * Its state goes into the LiveStream, so only the components that read it re-render.
  */
-
-export type { FabricStreamState, StreamConnection } from './liveStream.ts';
 
 const RETRY_MIN_MS = 1000;
 const RETRY_MAX_MS = 30_000;
 
 /**
- * `topology` is the drawn topology's channel count and version: a message of another version calls
- * `onTopologyChanged` (fetch it again) and is not shown; the snapshot before stays meanwhile. Its
- * `tiers` (a fabric shown as per-tier aggregates): each message comes with its tier summary, made
- * in the stream's worker.
+ * `topology` is the drawn topology's channel count, version and tier groups: a message of another
+ * version calls `onTopologyChanged` and is not shown.
  */
 export function useFabricStream(
   view: StreamView | null,

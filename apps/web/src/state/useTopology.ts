@@ -9,9 +9,8 @@ export type Loadable<T> =
 const TOPOLOGY_KEY = ['topology'] as const;
 
 /**
- * The fabric topology: asked once, and again when the API starts drawing a re-discovered fabric
- * (`refresh`, on a stream tick naming another topology version) — the drawing on screen stays
- * until the new one arrives. `reload` starts over (after an error).
+ * The fabric topology: asked once, and again (`refresh`) when a message names another version;
+ * the drawing stays until the new one arrives. `reload` starts over after an error.
  */
 export function useTopology(): { topology: Loadable<Topology>; reload: () => void; refresh: () => void } {
   const answer = useApiQuery(TOPOLOGY_KEY, (api, signal) => api.getTopology(signal));

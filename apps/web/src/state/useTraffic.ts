@@ -34,9 +34,8 @@ interface FlowsShown {
 }
 
 /**
- * Flows read for the traffic panel, which lists a few per job beside every job's totals: each
- * re-read is 180 kB, not the 1.8 MB of the largest page (5,000 flows with their paths), which the
- * page then held and collected on every tick of the biggest fabrics.
+ * Flows read for the traffic panel, which lists a few per job beside every job's totals: a tenth
+ * of the largest page, which is re-read on every tick.
  */
 export const FLOWS_LISTED = 500;
 /** Flows read while their rates are compared with a contention check's (the largest page). */

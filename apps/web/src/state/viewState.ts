@@ -1,7 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import type { EventSeverity } from '../api/types.ts';
-import { type EventFilter, parseEventKinds, serializeEventKinds } from '../lib/events.ts';
-import { parseSeverity } from '../lib/health.ts';
+import { type EventFilter, parseEventKinds, parseSeverity, serializeEventKinds } from '../lib/events.ts';
 import { parseLinkSelection, selectLink, serializeLinkSelection } from '../lib/linkSelection.ts';
 import {
   DEFAULT_TOP_N,
@@ -16,10 +15,9 @@ import { parseInstant, serializeInstant } from '../lib/timeRange.ts';
 import { useUrlParam } from './useUrlState.ts';
 
 /**
- * The dashboard's shareable view state, every piece of it in the URL (a link or a reload opens the
- * same view): the ranking's kind, size and sort; the events filter; the open link histories; the
- * before/after instants; the Investigate tab and what each tab shows. Time travel's range, instant
- * and bookmark are useTimeTravel's. Defaults leave the URL clean.
+ * The dashboard's shareable view state, all in the URL (time travel's is useTimeTravel's):
+ * ranking, events filter, open link histories, before/after, the Investigate tab. Defaults leave
+ * the URL clean.
  */
 
 export type Tool = 'route' | 'static' | 'port' | 'link' | 'jobs' | 'contention' | 'faults';

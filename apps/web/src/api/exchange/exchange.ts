@@ -1,0 +1,77 @@
+import type { TierGroups } from '../../lib/tierGroups.ts';
+
+/**
+ * One HTTP exchange with the API as the client reads it: the status, two headers and the body
+ * already parsed, on the page or in a worker (exchangeWorker.ts).
+ */
+
+export interface ExchangeRequest {
+  method: string;
+  /** Absolute URL. */
+  url: string;
+  headers: Record<string, string>;
+  body: string | null;
+  /** Bypass the browser's HTTP cache (a conditional read: the client holds the answer itself). */
+  noStore: boolean;
+  /** A successful answer is a compact message: decode it where it is parsed (compactDecode.ts). */
+  decode?: CompactDecode | undefined;
+}
+
+/**
+ * How a compact message answered by a GET (a past instant) is to be read where it is parsed (the
+ * exchange worker): checked against the drawn topology's `channels`, and given its tier summary
+ * when `tiers` is set, as the stream's worker reads live messages.
+ */
+export interface CompactDecode {
+  channels?: number | undefined;
+  tiers?: TierGroups | undefined;
+  /**
+   * The number of the decoded answer to this URL the page holds (ExchangeAnswer.decoded): when the
+   * text read again is the same, the answer is `unchanged` and no arrays are made or moved.
+   */
+  held?: number | undefined;
+}
+
+export type AnswerBody =
+  | { kind: 'empty' }
+  | { kind: 'json'; value: unknown }
+  /** A body that is not JSON. */
+  | { kind: 'text' }
+  /** A body asked to be decoded (ExchangeRequest.decode) that could not be: why. */
+  | { kind: 'invalid'; message: string }
+  /** The text the answer the page holds was decoded from (CompactDecode.held), again: not read. */
+  | { kind: 'unchanged' };
+
+export interface ExchangeAnswer {
+  status: number;
+  ok: boolean;
+  etag: string | null;
+  retryAfter: string | null;
+  body: AnswerBody;
+  /** A decoded answer's number (DecodedTexts), which the page names as `held` asking again. */
+  decoded?: number;
+}
+
+/** The API could not be reached (`text`: what fetch said, e.g. "TypeError: Failed to fetch"). */
+export class NetworkFailure extends Error {
+  constructor(readonly text: string) {
+    super(text);
+    this.name = 'NetworkFailure';
+  }
+}
+
+export type Exchange = (request: ExchangeRequest, signal?: AbortSignal) => Promise<ExchangeAnswer>;
+
+export function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+/** A body's text read as the client reads it: empty, JSON, or not JSON. */
+export function bodyOf(text: string): AnswerBody {
+  if (text === '') return { kind: 'empty' };
+  try {
+    return { kind: 'json', value: JSON.parse(text) };
+  } catch {
+    return { kind: 'text' };
+  }
+}

@@ -1,0 +1,141 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { memo, useId, useState } from 'react';
+import type { Alarm, AlarmList } from '../../api/types.ts';
+import { DirectionButton } from '../../components/DirectionButton.tsx';
+import { ErrorNote } from '../../components/ErrorNote.tsx';
+import { formatClock } from '../../lib/format.ts';
+import { useApi } from '../../state/ApiContext.tsx';
+import { type ApiLoad, useApiQuery } from '../../state/useApiQuery.ts';
+
+const NAME_KEY = 'fabscope.acknowledgeAs';
+const loadActive: ApiLoad<AlarmList> = (api, signal) => api.getAlarms(false, signal);
+const loadAll: ApiLoad<AlarmList> = (api, signal) => api.getAlarms(true, signal);
+
+function savedName(): string {
+  try {
+    return window.localStorage.getItem(NAME_KEY) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Alarms with a lifecycle, as UFM's: one line per group of link directions over a PM category's
+ * threshold (active ones, or all with the cleared), its worst directions a click away, and an
+ * acknowledgement that records who and when. Re-asked on stream ticks.
+ */
+export const AlarmsList = memo(function AlarmsList({
+  onOpenHistory,
+}: {
+  onOpenHistory?: (id: string) => void;
+}) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const [all, setAll] = useState(false);
+  const [name, setName] = useState(savedName);
+  const [problem, setProblem] = useState<string | null>(null);
+  const nameId = useId();
+  const alarms = useApiQuery(['alarms', all], all ? loadAll : loadActive, {
+    keepPrevious: true,
+    live: true,
+  });
+  // Its answer is the alarm: the lists that show it are asked again.
+  const acknowledgement = useMutation({
+    mutationFn: ({ id, by }: { id: string; by: string }) => api.acknowledgeAlarm(id, by),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['alarms'] }),
+    onError: (error) => setProblem(`Acknowledge: ${error.message}`),
+  });
+  const acknowledge = (alarm: Alarm) => {
+    const by = name.trim();
+    if (by === '') return setProblem('Say who acknowledges: your name');
+    try {
+      window.localStorage.setItem(NAME_KEY, by);
+    } catch {
+      // a browser without storage: the name is asked again next time
+    }
+    setProblem(null);
+    acknowledgement.mutate({ id: alarm.id, by });
+  };
+  const list = alarms.status === 'ready' ? alarms.data.alarms : [];
+  return (
+    <section className="alarms" aria-label="Alarms">
+      <div className="table-controls">
+        <strong>Alarms</strong>
+        <label>
+          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> cleared too
+        </label>
+        <label htmlFor={nameId}>acknowledge as</label>
+        <input
+          id={nameId}
+          type="text"
+          className="ack-name"
+          value={name}
+          placeholder="your name"
+          onChange={(e) => setName(e.target.value)}
+        />
+      </div>
+      {alarms.status === 'error' && <ErrorNote message={`Alarms: ${alarms.message}`} />}
+      {problem && <ErrorNote message={problem} />}
+      {alarms.status === 'ready' && list.length === 0 && (
+        <p className="placeholder">{all ? 'No alarm raised lately.' : 'No active alarm.'}</p>
+      )}
+      <ul className="alarm-list" aria-label={all ? 'Alarms, cleared too' : 'Active alarms'}>
+        {list.map((a) => (
+          <li key={a.id} className={`alarm alarm-${a.state} severity-${a.severity}`} data-alarm-id={a.id}>
+            <span className={`chip chip-severity-${a.state === 'active' ? a.severity : 'info'}`}>
+              {a.state === 'active' ? a.severity : 'cleared'}
+            </span>{' '}
+            <span className="alarm-summary">
+              {a.state === 'active' ? a.summary : `${a.category} (${a.linkKind})`}
+            </span>{' '}
+            <time className="muted small" dateTime={a.raisedAt}>
+              since {formatClock(Date.parse(a.raisedAt))}
+              {a.clearedAt ? `, cleared ${formatClock(Date.parse(a.clearedAt))}` : ''}
+            </time>{' '}
+            {a.acknowledged ? (
+              <span className="muted small">
+                acknowledged by {a.acknowledged.by} at {formatClock(Date.parse(a.acknowledged.at))}
+              </span>
+            ) : (
+              <button type="button" className="btn btn-small" onClick={() => acknowledge(a)}>
+                Acknowledge
+              </button>
+            )}
+            {a.members.length > 0 && onOpenHistory && (
+              <AlarmMembers members={a.members} onOpenHistory={onOpenHistory} />
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+});
+
+/**
+ * An alarm's worst directions, listed only while open: the alarms are asked again on every tick and
+ * their worst members change with the load, and a closed list is not built again each time.
+ */
+function AlarmMembers({
+  members,
+  onOpenHistory,
+}: {
+  members: Alarm['members'];
+  onOpenHistory: (id: string) => void;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>worst {members.length}</summary>
+      {open && (
+        <ul className="alarm-members">
+          {members.map((m) => (
+            <li key={m.id}>
+              <DirectionButton id={m.id} onOpen={onOpenHistory} title="Open its history" />{' '}
+              <span className="muted small">{m.value.toFixed(2)} × threshold</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </details>
+  );
+}

@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import type { FabricType, LinkDirectionState } from '../../api/types.ts';
+import { TableScroll } from '../../components/TableScroll.tsx';
+import { fabricTerms } from '../../lib/fabricTerms.ts';
+import { formatPercent, formatRate } from '../../lib/format.ts';
+import type { LayoutChannel, LayoutNode } from '../../lib/layout.ts';
+import { usePreference } from '../../state/preferences.ts';
+
+interface DrawingTableProps {
+  channels: readonly LayoutChannel[];
+  nodes: readonly LayoutNode[];
+  fabricType: FabricType;
+  samples: ReadonlyMap<string, LinkDirectionState> | null;
+  onSelectChannel?: (id: string) => void;
+}
+
+/**
+ * What the drawing shows, as a table: one row per drawn link direction with its values, so a
+ * keyboard or screen-reader user reaches every stroke. Rendered only when opened.
+ */
+export function DrawingTable({ channels, nodes, fabricType, samples, onSelectChannel }: DrawingTableProps) {
+  const [open, setOpen] = useState(false);
+  const unit = usePreference('rateUnit');
+  const networkOf = new Map(nodes.map((n) => [n.name, n.network]));
+  const mixed = nodes.some((n) => n.network !== undefined);
+  const terms = (c: LayoutChannel) =>
+    fabricTerms(networkOf.get(c.from.node) ?? networkOf.get(c.to.node) ?? fabricType);
+  const anyWait = channels.some((c) => terms(c).waitCounter !== null);
+  return (
+    <details className="drawing-table" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>Table of the drawing ({channels.length} link directions)</summary>
+      {open && (
+        <TableScroll label="Link directions of the drawing">
+          <table className="link-table">
+            <caption className="visually-hidden">Link directions of the drawing with their values</caption>
+            <thead>
+              <tr>
+                <th scope="col">Link (from → to)</th>
+                {mixed && <th scope="col">Network</th>}
+                <th scope="col" className="num">
+                  Util %
+                </th>
+                <th scope="col" className="num">
+                  Rate
+                </th>
+                {anyWait && (
+                  <th scope="col" className="num">
+                    Wait %
+                  </th>
+                )}
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {channels.map((c) => {
+                const s = samples?.get(c.id);
+                const t = terms(c);
+                const state =
+                  s === undefined ? 'no sample' : s.linkUp === false ? 'down' : s.stale ? 'stale' : 'up';
+                return (
+                  <tr key={c.id} data-channel-id={c.id}>
+                    <th scope="row" className="mono">
+                      {onSelectChannel ? (
+                        <button type="button" className="link-button" onClick={() => onSelectChannel(c.id)}>
+                          {c.from.node}/{c.from.port} → {c.to.node}/{c.to.port}
+                        </button>
+                      ) : (
+                        `${c.from.node}/${c.from.port} → ${c.to.node}/${c.to.port}`
+                      )}
+                    </th>
+                    {mixed && <td>{t.name}</td>}
+                    <td className="num">{formatPercent(s?.utilization)}</td>
+                    <td className="num">{formatRate(s?.bytesPerSecond, unit)}</td>
+                    {anyWait && (
+                      <td
+                        className="num"
+                        title={t.waitCounter ? undefined : `XmitWait: not measured on ${t.name}`}
+                      >
+                        {t.waitCounter ? formatPercent(s?.transmitWaitFraction) : '—'}
+                      </td>
+                    )}
+                    <td>{state}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+    </details>
+  );
+}

@@ -1,0 +1,54 @@
+import { memo, useEffect } from 'react';
+import type { RateUnit } from '../../lib/format.ts';
+import { applyTheme, setPreference, type ThemeChoice, usePreference } from '../../state/preferences.ts';
+
+const UNITS: { value: RateUnit; label: string; title: string }[] = [
+  { value: 'bytes', label: 'GB/s', title: 'Bytes per second, as opatop prints them' },
+  { value: 'bits', label: 'Gb/s', title: 'Bits per second, as link rates and iperf print them' },
+];
+
+const THEMES: { value: ThemeChoice; label: string }[] = [
+  { value: 'system', label: 'System theme' },
+  { value: 'light', label: 'Light theme' },
+  { value: 'dark', label: 'Dark theme' },
+];
+
+/**
+ * The viewer's display choices, kept in this browser: rates in bytes or bits per second, and the
+ * colour theme (the system's `prefers-color-scheme` unless chosen). The theme is applied as
+ * `data-theme` on <html>, which the stylesheet reads.
+ */
+export const DisplayControls = memo(function DisplayControls() {
+  const unit = usePreference('rateUnit');
+  const theme = usePreference('theme');
+  // The stored choice on first render (setPreference applies later changes itself, before charts redraw).
+  useEffect(() => applyTheme(theme), [theme]);
+  return (
+    <div className="display-controls">
+      <fieldset className="segmented" aria-label="Rate unit">
+        {UNITS.map((u) => (
+          <button
+            key={u.value}
+            type="button"
+            className={`seg ${unit === u.value ? 'seg-on' : ''}`}
+            aria-pressed={unit === u.value}
+            title={u.title}
+            onClick={() => setPreference('rateUnit', u.value)}
+          >
+            {u.label}
+          </button>
+        ))}
+      </fieldset>
+      <label className="theme-select">
+        <span className="visually-hidden">Colour theme</span>
+        <select value={theme} onChange={(e) => setPreference('theme', e.target.value as ThemeChoice)}>
+          {THEMES.map((t) => (
+            <option key={t.value} value={t.value}>
+              {t.label}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+});

@@ -1,0 +1,158 @@
+import { memo, type ReactNode, useMemo } from 'react';
+import type { Health, LiveSnapshot, Topology } from '../../api/types.ts';
+import { networkTypes } from '../../lib/fabricTerms.ts';
+import { formatAge, formatFabricType, formatStore } from '../../lib/format.ts';
+import { assessFreshness } from '../../lib/freshness.ts';
+import { staleDirectionCount } from '../../lib/snapshot.ts';
+import type { StreamConnection } from '../../state/liveStream.ts';
+import type { Loadable } from '../../state/useTopology.ts';
+import { DisplayControls } from './DisplayControls.tsx';
+import { SettingsMenu } from './SettingsMenu.tsx';
+import { useFreshnessNow } from './useFreshnessNow.ts';
+
+interface HeaderProps {
+  topology: Loadable<Topology>;
+  snapshot: LiveSnapshot | null;
+  receivedAtMs: number | null;
+  connection: StreamConnection;
+  /** No message for longer than the silence limit, although the connection may look open. */
+  silent: boolean;
+  streamError: string | null;
+}
+
+const CONNECTION_LABEL: Record<StreamConnection, string> = {
+  connecting: 'connecting…',
+  open: 'live',
+  reconnecting: 'reconnecting…',
+};
+
+/**
+ * Fabric identity, store kind and how old the data is (the age when the newest message arrived;
+ * once the next one is late, counted on). The data itself moves on stream ticks.
+ */
+export const Header = memo(function Header({
+  topology,
+  snapshot,
+  receivedAtMs,
+  connection,
+  silent,
+  streamError,
+}: HeaderProps) {
+  const fabric = topology.status === 'ready' ? topology.data : null;
+  const staleLinkCount = useMemo(() => (snapshot ? staleDirectionCount(snapshot) : 0), [snapshot]);
+  // Made here, so the ticker's re-renders (Freshness) find the same elements and leave them be.
+  const identity = (
+    <>
+      <h1 className="brand">fabscope</h1>
+      <div className="fabric-id">
+        {fabric ? (
+          <>
+            <span className="fabric-name">{fabric.name}</span>
+            {/* A mixed fabric names each of its networks ("Ethernet + InfiniBand"). */}
+            <span className="chip">{networkTypes(fabric).map(formatFabricType).join(' + ')}</span>
+          </>
+        ) : (
+          <span className="muted">{topology.status === 'error' ? 'fabric unknown' : 'loading fabric…'}</span>
+        )}
+      </div>
+    </>
+  );
+  const controls = (
+    <>
+      <DisplayControls />
+      <SettingsMenu />
+    </>
+  );
+
+  return (
+    <header className="app-header">
+      <Freshness
+        identity={identity}
+        controls={controls}
+        store={formatStore(snapshot?.health)}
+        health={snapshot?.health}
+        receivedAtMs={receivedAtMs}
+        staleLinkCount={staleLinkCount}
+        connection={connection}
+        silent={silent}
+        streamError={streamError}
+      />
+    </header>
+  );
+});
+
+/**
+ * The header's row around the data's age, the stale banner and the stream's note: the page's only
+ * wall-clock timer (useFreshnessNow) re-renders this alone.
+ */
+function Freshness({
+  identity,
+  controls,
+  store,
+  health,
+  receivedAtMs,
+  staleLinkCount,
+  connection,
+  silent,
+  streamError,
+}: {
+  identity: ReactNode;
+  controls: ReactNode;
+  store: string;
+  health: Health | undefined;
+  receivedAtMs: number | null;
+  staleLinkCount: number;
+  connection: StreamConnection;
+  silent: boolean;
+  streamError: string | null;
+}) {
+  const now = useFreshnessNow(receivedAtMs, health?.lastSampleAgeSeconds ?? null, health);
+  const freshness = assessFreshness({
+    nowMs: now,
+    receivedAtMs,
+    lastSampleAgeSeconds: health?.lastSampleAgeSeconds ?? null,
+    staleLinkCount,
+    policy: health,
+  });
+  return (
+    <>
+      <div className="app-header-row">
+        {identity}
+        <dl className="header-facts">
+          <div>
+            <dt>store</dt>
+            <dd>{store}</dd>
+          </div>
+          <div>
+            <dt>stream</dt>
+            <dd className={`conn conn-${silent && connection === 'open' ? 'silent' : connection}`}>
+              {silent && connection === 'open' ? 'stalled' : CONNECTION_LABEL[connection]}
+            </dd>
+          </div>
+          <div>
+            <dt>data</dt>
+            <dd className={freshness.state === 'stale' ? 'text-stale' : ''} data-testid="data-age">
+              {freshness.state === 'waiting'
+                ? 'waiting for first sample…'
+                : freshness.dataAgeSeconds === null
+                  ? 'no sample yet'
+                  : `data ${formatAge(freshness.dataAgeSeconds)} old`}
+            </dd>
+          </div>
+        </dl>
+        {controls}
+      </div>
+      {freshness.state === 'stale' && (
+        <div className="stale-banner" role="alert">
+          <strong>
+            {freshness.dataAgeSeconds === null
+              ? 'Data is stale: no sample received yet'
+              : `Data is stale: last sample ${Math.floor(freshness.dataAgeSeconds)} s ago`}
+          </strong>
+          <span> — {freshness.reasons.join('; ')}. Numbers shown are the last known values.</span>
+        </div>
+      )}
+      {streamError && freshness.state !== 'stale' && <div className="stream-note">{streamError}</div>}
+    </>
+  );
+}

@@ -1,0 +1,97 @@
+import type { CompactSnapshot } from '../../api/types.ts';
+import type { TwoTierMatrix } from '../../lib/fabricMatrix.ts';
+import { formatPercent, formatRate, type RateUnit } from '../../lib/format.ts';
+import { cellChannels, type DirectionValue, directionValue, type HotCell } from './heatmapCells.ts';
+import type { HeatmapHit } from './heatmapGeometry.ts';
+
+/** What the heatmap says in words: its tooltip, its text alternative, the channel a cell half is. */
+
+export interface HeatmapTip {
+  title: string;
+  lines: TooltipLine[];
+  note: string | null;
+}
+
+function valueText(v: DirectionValue, unit: RateUnit): string {
+  if (v.max === null) return 'unknown (stale)';
+  const rate = formatRate(v.bytesPerSecond, unit);
+  if (v.count === 1) return `${formatPercent(v.max)} · ${rate}`;
+  return `max ${formatPercent(v.max)}, mean ${formatPercent(v.mean)} · ${rate} total`;
+}
+
+export interface TooltipLine {
+  label: string;
+  value: string;
+  active: boolean;
+}
+
+export function tooltipLines(
+  matrix: TwoTierMatrix,
+  hit: HeatmapHit,
+  snapshot: CompactSnapshot | null,
+  unit: RateUnit,
+): HeatmapTip | null {
+  const channels = cellChannels(matrix, hit.block, hit.row, hit.col);
+  if (!channels) return null;
+  const u = snapshot?.utilization ?? [];
+  const b = snapshot?.bytesPerSecond ?? [];
+  const up = directionValue(channels.up, u, b);
+  const down = directionValue(channels.down, u, b);
+  const show = (v: DirectionValue) => (snapshot ? valueText(v, unit) : 'waiting for the first sample');
+  if (hit.block === 'isl') {
+    const cell = matrix.isl[hit.row * matrix.cores.length + hit.col];
+    if (!cell) return null;
+    const trunks = cell.up.length;
+    const ports =
+      trunks === 1
+        ? `${cell.edge}/${cell.edgePorts[0]} ↔ ${cell.core}/${cell.corePorts[0]}`
+        : `${trunks} trunked ISLs: ${cell.edge} ports ${cell.edgePorts.join(', ')}`;
+    return {
+      title: `ISL ${cell.edge} ↔ ${cell.core}`,
+      lines: [
+        { label: `↑ ${cell.edge} → ${cell.core}`, value: show(up), active: hit.half === 'up' },
+        { label: `↓ ${cell.core} → ${cell.edge}`, value: show(down), active: hit.half === 'down' },
+      ],
+      note: ports,
+    };
+  }
+  const cell = matrix.hosts[hit.row * matrix.hostPorts.length + hit.col];
+  if (!cell) return null;
+  return {
+    title: `${cell.host} on ${cell.edge} port ${cell.edgePort}`,
+    lines: [
+      { label: `↑ ${cell.host} → ${cell.edge} (host sends)`, value: show(up), active: hit.half === 'up' },
+      {
+        label: `↓ ${cell.edge} → ${cell.host} (host receives)`,
+        value: show(down),
+        active: hit.half === 'down',
+      },
+    ],
+    note: null,
+  };
+}
+
+/** The channel of a cell half (the first of trunked cables), for its history. */
+export function channelAt(matrix: TwoTierMatrix, hit: HeatmapHit): number | undefined {
+  const channels = cellChannels(matrix, hit.block, hit.row, hit.col);
+  return (hit.half === 'up' ? channels?.up : channels?.down)?.[0];
+}
+
+/** The text alternative's summary: the hottest cells. */
+export function heatmapSummary(snapshot: CompactSnapshot | null, hottest: readonly HotCell[]): string {
+  if (snapshot === null) return 'Waiting for the first sample.';
+  if (hottest.length === 0) return 'Every link direction is idle or unknown.';
+  return `Hottest cells: ${hottest
+    .map((c) => `${c.block === 'isl' ? 'ISL' : 'host link'} ${c.label} ${formatPercent(c.utilization)}`)
+    .join('; ')}.`;
+}
+
+/** The announcement of the cell under the keyboard cursor. */
+export function cursorText(tip: HeatmapTip | null): string {
+  return tip
+    ? `${tip.title}: ${tip.lines
+        .filter((l) => l.active)
+        .map((l) => `${l.label} ${l.value}`)
+        .join('')}`
+    : '';
+}

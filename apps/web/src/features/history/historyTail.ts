@@ -1,0 +1,89 @@
+/**
+ * The history chart's newest points, from the live stream rather than the store: a window that
+ * follows now is asked of the store only every askEveryMs, and between two questions each message
+ * brings the host transmit total of its tick (asking the store every tick is costly, docs/scaling.md).
+ */
+
+/** One stream message's host transmit total. */
+export interface TailPoint {
+  timeMs: number;
+  /** Null when unknown (never 0 for unknown). */
+  bytesPerSecond: number | null;
+}
+
+/** A window following now is asked again when its end has moved by this share of its span. */
+export const ASK_SHARE = 0.1;
+
+/**
+ * The tail keeps at most this long of messages: more than any preset window goes between two
+ * questions (a tenth of the longest, 1 h).
+ */
+export const TAIL_KEPT_MS = 15 * 60_000;
+
+/**
+ * How often (ms) a window of `spanMs` following now is asked of the store: a share of its span,
+ * never more often than `followMs` (the window's own move) or one step.
+ */
+export function askEveryMs(spanMs: number, stepSeconds: number, followMs: number): number {
+  return Math.max(followMs, stepSeconds * 1000, Math.round(spanMs * ASK_SHARE));
+}
+
+/**
+ * The end of the question asked of the store: the last whole `everyMs` before `followedMs`, or the
+ * tail's first point when later; it moves once per `everyMs`, so the question's key stays put.
+ */
+export function askedEndMs(followedMs: number, everyMs: number, tailStartMs: number | null): number {
+  const boundary = Math.floor(followedMs / everyMs) * everyMs;
+  return tailStartMs === null ? boundary : Math.max(boundary, tailStartMs);
+}
+
+/**
+ * `tail` with `point` added, one per tick. An older message or a gap over `gapMs` (a reconnect)
+ * starts the tail again, since it must be whole; points older than TAIL_KEPT_MS are dropped.
+ */
+export function appendTail(
+  tail: readonly TailPoint[],
+  point: TailPoint,
+  gapMs: number,
+): readonly TailPoint[] {
+  const last = tail[tail.length - 1];
+  if (last !== undefined && point.timeMs === last.timeMs) return tail;
+  if (last === undefined || point.timeMs < last.timeMs || point.timeMs - last.timeMs > gapMs) return [point];
+  const oldest = point.timeMs - TAIL_KEPT_MS;
+  let from = 0;
+  while (from < tail.length && (tail[from] as TailPoint).timeMs < oldest) from++;
+  return [...tail.slice(from), point];
+}
+
+/**
+ * The chart's columns (x in seconds): the store's points, then the tail's after the store's last
+ * known value, about one per `stepSeconds`.
+ */
+export function withTail(
+  xs: readonly number[],
+  ys: readonly (number | null)[],
+  tail: readonly TailPoint[],
+  stepSeconds: number,
+): [number[], (number | null)[]] {
+  let known = ys.length - 1;
+  while (known >= 0 && ys[known] === null) known--;
+  const lastKnownS = known >= 0 ? (xs[known] as number) : Number.NEGATIVE_INFINITY;
+  const first = tail.findIndex((p) => p.timeMs / 1000 > lastKnownS);
+  if (first === -1) return [xs.slice(), ys.slice()];
+  const firstS = (tail[first] as TailPoint).timeMs / 1000;
+  let kept = 0;
+  while (kept < xs.length && (xs[kept] as number) < firstS) kept++;
+  const outXs = xs.slice(0, kept);
+  const outYs = ys.slice(0, kept);
+  let lastS = Number.NEGATIVE_INFINITY;
+  for (let i = first; i < tail.length; i++) {
+    const p = tail[i] as TailPoint;
+    const s = p.timeMs / 1000;
+    // A tick late or early by a little is still the next step's point.
+    if (s - lastS < stepSeconds * 0.9) continue;
+    outXs.push(s);
+    outYs.push(p.bytesPerSecond);
+    lastS = s;
+  }
+  return [outXs, outYs];
+}

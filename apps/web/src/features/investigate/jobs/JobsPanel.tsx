@@ -1,0 +1,128 @@
+import { useMemo } from 'react';
+import type { JobDetail, JobList } from '../../../api/types.ts';
+import { DirectionButton } from '../../../components/DirectionButton.tsx';
+import { ErrorNote } from '../../../components/ErrorNote.tsx';
+import { TableScroll } from '../../../components/TableScroll.tsx';
+import { formatPercent } from '../../../lib/format.ts';
+import { useRateFormat } from '../../../state/preferences.ts';
+import { type ApiLoad, useApiQuery } from '../../../state/useApiQuery.ts';
+
+/** Jobs listed, and busiest links of the selected one. */
+const JOBS_SHOWN = 50;
+const LINKS_SHOWN = 8;
+
+interface JobsPanelProps {
+  /** The selected job's id (kept in the URL), or null. */
+  selected: string | null;
+  onSelect: (id: string | null) => void;
+  /** Opens a link direction's flows. */
+  onSelectLink: (id: string) => void;
+}
+
+const loadJobs: ApiLoad<JobList> = (api, signal) => api.getJobs(signal);
+
+/** Jobs (Slurm's, a jobs file's, or the emulator's traffic): select one to see where it runs. */
+export function JobsPanel({ selected, onSelect, onSelectLink }: JobsPanelProps) {
+  const rates = useRateFormat();
+  const jobs = useApiQuery(['jobs'], loadJobs, { keepPrevious: true, live: true });
+  const loadDetail = useMemo(
+    (): ApiLoad<JobDetail> | null =>
+      selected === null ? null : (api, signal) => api.getJob(selected, signal),
+    [selected],
+  );
+  const detail = useApiQuery(['job', selected], loadDetail, { keepPrevious: true, live: true });
+  const shown = detail.status === 'ready' && detail.data.job.id === selected ? detail.data : null;
+  return (
+    <div className="jobs-panel">
+      {jobs.status === 'error' && <ErrorNote message={`Jobs: ${jobs.message}`} />}
+      {jobs.status === 'loading' && <p className="placeholder">Loading jobs…</p>}
+      {jobs.status === 'ready' && jobs.data.jobs.length === 0 && (
+        <p className="placeholder">
+          {jobs.data.source === 'none'
+            ? 'No job source: set FABSCOPE_JOBS (slurm, slurm-text or file:PATH).'
+            : 'No jobs. Traffic started in the emulator shows up here as a job.'}
+        </p>
+      )}
+      {jobs.status === 'ready' && jobs.data.jobs.length > 0 && (
+        <ul className="job-list" aria-label="Jobs">
+          {jobs.data.jobs.slice(0, JOBS_SHOWN).map((j) => (
+            <li key={j.id} data-job-id={j.id}>
+              <button
+                type="button"
+                className="link-button"
+                aria-pressed={j.id === selected}
+                onClick={() => onSelect(j.id === selected ? null : j.id)}
+              >
+                {j.name}
+              </button>{' '}
+              <span className="muted">
+                {j.id !== j.name && `#${j.id} · `}
+                {j.user && `${j.user} · `}
+                {j.state.toLowerCase()} · {j.nodes.length} {j.nodes.length === 1 ? 'node' : 'nodes'}
+              </span>
+            </li>
+          ))}
+          {jobs.data.jobs.length > JOBS_SHOWN && (
+            <li className="muted">… and {jobs.data.jobs.length - JOBS_SHOWN} more</li>
+          )}
+        </ul>
+      )}
+      {selected !== null && detail.status === 'error' && (
+        <ErrorNote message={`Job ${selected}: ${detail.message}`} />
+      )}
+      {shown && (
+        <section aria-label={`Job ${shown.job.name}`} className="job-detail">
+          <h3>
+            {shown.job.name} <span className="muted">({shown.job.state.toLowerCase()})</span>
+          </h3>
+          <p className="hint" data-testid="job-nodes">
+            Nodes:{' '}
+            {shown.nodes.map((n) => (n.known ? n.name : `${n.name} (not in this fabric)`)).join(', ') || '—'}
+          </p>
+          {shown.contention && (
+            <p className="hint">
+              Predicted (static routing): at most {shown.contention.maxIslLoad} of its flows on one ISL,{' '}
+              {shown.contention.sharedIsls} shared ISL directions, slowest flow{' '}
+              {rates.gbps(shown.contention.minFlowGbps)}.
+            </p>
+          )}
+          {shown.links.length === 0 ? (
+            <p className="placeholder">No traffic of this job on the fabric now.</p>
+          ) : (
+            <TableScroll label="Busiest links of the job">
+              <table className="data-table">
+                <caption>
+                  Busiest links of the job{shown.estimated && ' (estimated from its nodes’ static routes)'}
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Link</th>
+                    <th scope="col" className="num">
+                      Job
+                    </th>
+                    <th scope="col" className="num">
+                      Share
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {shown.links.slice(0, LINKS_SHOWN).map((l) => (
+                    <tr key={l.id}>
+                      <td className="mono">
+                        <DirectionButton id={l.id} onOpen={onSelectLink} />
+                      </td>
+                      <td className="num">
+                        {l.jobBytesPerSecond === null ? `${l.flows} flows` : rates.rate(l.jobBytesPerSecond)}
+                      </td>
+                      <td className="num">{formatPercent(l.share)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+          )}
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,259 @@
+import { type FormEvent, memo, useId, useMemo, useState } from 'react';
+import type { LinkDirectionState, PortReply } from '../../../api/types.ts';
+import { ErrorNote } from '../../../components/ErrorNote.tsx';
+import { TableScroll } from '../../../components/TableScroll.tsx';
+import { formatClock, formatDirection, formatPercent, formatPerSecond } from '../../../lib/format.ts';
+import { CATEGORIES, CATEGORY_LABELS } from '../../../lib/linkHealth.ts';
+import { useRateFormat } from '../../../state/preferences.ts';
+import { type ApiLoad, useApiQuery } from '../../../state/useApiQuery.ts';
+import { isPortGauge, parsePortTarget, portTargetText } from './portSearch.ts';
+
+interface PortPanelProps {
+  /** What the URL's `port=` holds: `edge1/4`, `edge1`, a GUID or a LID; null: nothing chosen. */
+  target: string | null;
+  onTarget: (text: string | null) => void;
+  onOpenHistory: (id: string) => void;
+  /** Opens a direction's flows and jobs (the Link tab). */
+  onSelectLink: (id: string) => void;
+}
+
+/** Find a node or a port (name, GUID, LID, `node/port`), in the Investigate panel's head. */
+export const PortSearch = memo(function PortSearch({ onTarget }: { onTarget: (text: string) => void }) {
+  const [text, setText] = useState('');
+  const id = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const target = parsePortTarget(text);
+    if (target) onTarget(portTargetText(target));
+  };
+  return (
+    <search>
+      <form className="port-search" aria-label="Find a node or port" onSubmit={submit}>
+        <label htmlFor={id}>Find</label>
+        <input
+          id={id}
+          type="search"
+          value={text}
+          placeholder="node, node/port, GUID or LID"
+          onChange={(e) => setText(e.target.value)}
+        />
+        <button type="submit" className="btn btn-small">
+          Open
+        </button>
+      </form>
+    </search>
+  );
+});
+
+/**
+ * A port's page (`?tool=port&port=edge1/4`): node, neighbour, state and both directions' figures
+ * and counters; a node alone (`port=edge1`) lists its ports. Re-read on stream ticks.
+ */
+export function PortPanel({ target, onTarget, onOpenHistory, onSelectLink }: PortPanelProps) {
+  // Memoized on the text: the same target is the same question (and the same query key).
+  const parsed = useMemo(() => (target === null ? null : parsePortTarget(target)), [target]);
+  const load = useMemo(
+    (): ApiLoad<PortReply> | null =>
+      parsed ? (api, signal) => api.getPort(parsed.node, parsed.port, signal) : null,
+    [parsed],
+  );
+  const answer = useApiQuery(['port', parsed?.node, parsed?.port], load, {
+    keepPrevious: true,
+    live: true,
+  });
+  if (!parsed)
+    return <p className="placeholder">Find a node or a port above, or open one from the Link tab.</p>;
+  if (answer.status === 'error') return <ErrorNote message={`Port: ${answer.message}`} />;
+  if (answer.status !== 'ready') return <p className="placeholder">Reading {target}…</p>;
+  const { node, ports, time } = answer.data;
+  const one = parsed.port !== undefined ? ports[0] : undefined;
+  return (
+    <section className="port-page" aria-label={one ? `Port ${node.name}/${one.port}` : `Node ${node.name}`}>
+      <h3 className="mono">
+        {node.name}
+        {one ? `/${one.port}` : ''}
+      </h3>
+      <p className="hint">
+        {node.type}, tier {node.tier} · GUID <span className="mono">{node.guid}</span>
+        {node.lid > 0 ? ` · LID ${node.lid}` : ''}
+        {node.description && node.description !== node.name ? ` · ${node.description}` : ''} · at{' '}
+        {formatClock(Date.parse(time))}
+      </p>
+      {one ? (
+        <PortDetail
+          nodeName={node.name}
+          port={one}
+          onTarget={onTarget}
+          onOpenHistory={onOpenHistory}
+          onSelectLink={onSelectLink}
+        />
+      ) : (
+        <TableScroll label={`Ports of ${node.name}`}>
+          <table className="data-table">
+            <caption className="visually-hidden">Ports of {node.name}</caption>
+            <thead>
+              <tr>
+                <th scope="col" className="num">
+                  Port
+                </th>
+                <th scope="col">To</th>
+                <th scope="col">State</th>
+                <th scope="col" className="num">
+                  Out util
+                </th>
+                <th scope="col" className="num">
+                  In util
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {ports.map((p) => (
+                <tr key={p.port}>
+                  <td className="num">
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() => onTarget(`${node.name}/${p.port}`)}
+                    >
+                      {p.port}
+                    </button>
+                  </td>
+                  <td className="mono">
+                    {p.neighbour.node}/{p.neighbour.port}
+                  </td>
+                  <td>{stateText(p.linkUp)}</td>
+                  <td className="num">{formatPercent(p.out?.utilization)}</td>
+                  <td className="num">{formatPercent(p.in?.utilization)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+    </section>
+  );
+}
+
+function stateText(linkUp: boolean | null): string {
+  return linkUp === null ? 'not reported' : linkUp ? 'up' : 'down';
+}
+
+function PortDetail({
+  nodeName,
+  port,
+  onTarget,
+  onOpenHistory,
+  onSelectLink,
+}: {
+  nodeName: string;
+  port: PortReply['ports'][number];
+  onTarget: (text: string) => void;
+  onOpenHistory: (id: string) => void;
+  onSelectLink: (id: string) => void;
+}) {
+  const rates = useRateFormat();
+  const directions: [string, LinkDirectionState | null][] = [
+    ['out', port.out],
+    ['in', port.in],
+  ];
+  // In the API's order: the error counters, then congestion and bubble, then the gauges.
+  const counters = Object.keys(port.out?.errors ?? port.in?.errors ?? {});
+  const lqi = port.out?.errors.linkQualityIndicator ?? port.in?.errors.linkQualityIndicator ?? null;
+  const figures: [string, (s: LinkDirectionState | null) => string][] = [
+    ['Utilization', (s) => formatPercent(s?.utilization)],
+    ['Rate', (s) => rates.rate(s?.bytesPerSecond ?? null)],
+    ['Packets/s', (s) => formatPerSecond(s?.packetsPerSecond)],
+    ['Wait (XmitWait)', (s) => formatPercent(s?.transmitWaitFraction)],
+  ];
+  return (
+    <>
+      <p className="hint">
+        to{' '}
+        <button
+          type="button"
+          className="link-button mono"
+          onClick={() => onTarget(`${port.neighbour.node}/${port.neighbour.port}`)}
+        >
+          {port.neighbour.node}/{port.neighbour.port}
+        </button>{' '}
+        · {port.widthSpeed ?? `${port.rateGbps} Gb/s`} · {port.kind === 'isl' ? 'ISL' : 'host link'} · state{' '}
+        <strong>{stateText(port.linkUp)}</strong>
+        {lqi !== null ? ` · link quality ${lqi}/5` : ''}
+      </p>
+      <div className="button-row">
+        {port.out && (
+          <button type="button" className="btn btn-small" onClick={() => onSelectLink(port.out?.id ?? '')}>
+            Flows and jobs
+          </button>
+        )}
+        {port.out && (
+          <button type="button" className="btn btn-small" onClick={() => onOpenHistory(port.out?.id ?? '')}>
+            History out
+          </button>
+        )}
+        {port.in && (
+          <button type="button" className="btn btn-small" onClick={() => onOpenHistory(port.in?.id ?? '')}>
+            History in
+          </button>
+        )}
+      </div>
+      <TableScroll label={`Counters of ${nodeName}/${port.port}`}>
+        <table className="data-table">
+          <caption className="visually-hidden">
+            Counters of {nodeName}/{port.port}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Figure</th>
+              {directions.map(([d, s]) => (
+                <th key={d} scope="col" className="num" title={s ? formatDirection(s.id) : undefined}>
+                  {d}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {figures.map(([label, value]) => (
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                {directions.map(([d, s]) => (
+                  <td key={d} className="num">
+                    {value(s)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+            {CATEGORIES.map((c) => (
+              <tr key={c}>
+                <th scope="row">{CATEGORY_LABELS[c]} (× threshold)</th>
+                {directions.map(([d, s]) => {
+                  const v = s?.categories[c];
+                  return (
+                    <td key={d} className="num">
+                      {v === null || v === undefined ? '—' : v.toFixed(2)}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+            {counters.map((name) => (
+              <tr key={name}>
+                <th scope="row" className="mono">
+                  {isPortGauge(name) ? name : `${name}/s`}
+                </th>
+                {directions.map(([d, s]) => {
+                  const value = (s?.errors as Record<string, number | null> | undefined)?.[name];
+                  return (
+                    <td key={d} className="num">
+                      {isPortGauge(name) ? (value ?? '—') : formatPerSecond(value)}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+    </>
+  );
+}

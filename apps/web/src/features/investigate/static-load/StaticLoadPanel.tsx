@@ -1,0 +1,111 @@
+import type { StaticLoad } from '../../../api/types.ts';
+import { DirectionButton } from '../../../components/DirectionButton.tsx';
+import { ErrorNote } from '../../../components/ErrorNote.tsx';
+import { TableScroll } from '../../../components/TableScroll.tsx';
+import { formatCount, formatPercent } from '../../../lib/format.ts';
+import { type ApiLoad, useApiQuery } from '../../../state/useApiQuery.ts';
+import { tablesText } from '../routeTables.ts';
+import { comparisonText, directionLabel, formatImbalance, imbalance } from './staticLoad.ts';
+
+/** Busiest output ports listed. */
+const PORTS_SHOWN = 20;
+
+// Host ports all carry one path per other host: the imbalance static routing leaves is on the ISLs.
+const load: ApiLoad<StaticLoad> = (api, signal) => api.getStaticLoad(PORTS_SHOWN, 'isl', signal);
+
+/**
+ * The static route load, as `ibdiagnet -r` reports it: host-to-host paths per switch output port,
+ * per tier and direction, and the busiest ports beside their utilization now.
+ */
+export function StaticLoadPanel({ onSelectLink }: { onSelectLink: (id: string) => void }) {
+  const answer = useApiQuery(['static-load'], load, { keepPrevious: true, live: true });
+  if (answer.status === 'error') return <ErrorNote message={`Static route load: ${answer.message}`} />;
+  if (answer.status !== 'ready') return <p className="placeholder">Counting paths through every port…</p>;
+  const data = answer.data;
+  const paths = data.routed + data.unrouted + data.looping;
+  return (
+    <section className="static-load" aria-label="Static route load">
+      <p className="hint" data-tables-source={data.tables.source}>
+        Tables: {tablesText(data.tables)}. {formatCount(paths)} host-to-host paths from{' '}
+        {formatCount(data.sources)} host ports
+        {data.unrouted > 0 ? `, ${formatCount(data.unrouted)} end on a hole` : ''}
+        {data.looping > 0 ? `, ${formatCount(data.looping)} loop` : ''}.
+      </p>
+      <p className="hint" role="status" aria-label="Static against measured">
+        {comparisonText(data.measured)}
+      </p>
+      <TableScroll label="Static route load by tier">
+        <table className="data-table">
+          <caption className="visually-hidden">Static route load by tier</caption>
+          <thead>
+            <tr>
+              <th scope="col">Tier</th>
+              <th scope="col">Leads</th>
+              <th scope="col" className="num">
+                Ports
+              </th>
+              <th scope="col" className="num">
+                Paths min
+              </th>
+              <th scope="col" className="num">
+                mean
+              </th>
+              <th scope="col" className="num">
+                max
+              </th>
+              <th scope="col" className="num" title="Busiest port's paths over the mean: 1.00× is even">
+                Imbalance
+              </th>
+              <th scope="col" className="num" title="Mean utilization measured on the group's ports now">
+                Util now
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.groups.map((g) => (
+              <tr key={`${g.tier} ${g.direction}`}>
+                <td>{g.tier}</td>
+                <td>{directionLabel(g.direction)}</td>
+                <td className="num">{formatCount(g.ports)}</td>
+                <td className="num">{formatCount(g.min)}</td>
+                <td className="num">{formatCount(Math.round(g.mean))}</td>
+                <td className="num">{formatCount(g.max)}</td>
+                <td className="num">{formatImbalance(imbalance(g))}</td>
+                <td className="num">{formatPercent(g.meanUtilization)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+      <TableScroll label="Busiest output ports by paths">
+        <table className="data-table">
+          <caption className="visually-hidden">Busiest output ports by paths</caption>
+          <thead>
+            <tr>
+              <th scope="col">ISL output port</th>
+              <th scope="col">Leads</th>
+              <th scope="col" className="num">
+                Paths
+              </th>
+              <th scope="col" className="num">
+                Util now
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.ports.map((p) => (
+              <tr key={p.link}>
+                <td className="mono">
+                  <DirectionButton id={p.link} onOpen={onSelectLink} title="Its flows and history" />
+                </td>
+                <td>{directionLabel(p.direction)}</td>
+                <td className="num">{formatCount(p.paths)}</td>
+                <td className="num">{formatPercent(p.utilization)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+    </section>
+  );
+}

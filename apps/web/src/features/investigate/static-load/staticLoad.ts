@@ -1,0 +1,44 @@
+import type { StaticLoad } from '../../../api/types.ts';
+import { formatCount } from '../../../lib/format.ts';
+
+export type StaticLoadGroup = StaticLoad['groups'][number];
+export type StaticLoadDirection = StaticLoadGroup['direction'];
+
+const DIRECTION_LABEL: Record<StaticLoadDirection, string> = {
+  host: 'to hosts',
+  up: 'up',
+  across: 'across',
+  down: 'down',
+};
+
+/** Where a group's output ports lead, as the table says it. */
+export function directionLabel(direction: StaticLoadDirection): string {
+  return DIRECTION_LABEL[direction];
+}
+
+/**
+ * The imbalance static routing leaves in a group: its busiest port's paths over the mean (1 =
+ * every port carries the same); null for a group no path crosses.
+ */
+export function imbalance(group: Pick<StaticLoadGroup, 'max' | 'mean'>): number | null {
+  return group.mean > 0 ? group.max / group.mean : null;
+}
+
+/** "1.00×", "2.33×", or "—". */
+export function formatImbalance(ratio: number | null): string {
+  return ratio === null ? '—' : `${ratio.toFixed(2)}×`;
+}
+
+/**
+ * What the correlation of paths and measured load says, in words an administrator reads: with
+ * nothing measured, or a flat side, it says why there is nothing to compare.
+ */
+export function comparisonText(measured: StaticLoad['measured']): string {
+  if (measured.ports < 2) return 'No measured load on the switch ports to compare with.';
+  const r = measured.correlation;
+  if (r === null)
+    return `Measured load on ${formatCount(measured.ports)} ports is flat (an idle fabric, or every port alike): nothing to compare.`;
+  const strength = Math.abs(r) >= 0.7 ? 'strongly' : Math.abs(r) >= 0.3 ? 'partly' : 'hardly';
+  const sign = r < 0 ? ' (inversely)' : '';
+  return `Measured load follows the static paths ${strength}${sign}: r = ${r.toFixed(2)} over ${formatCount(measured.ports)} ports.`;
+}

@@ -1,0 +1,242 @@
+import type { LoadStats, PodStats, Route, TierRowInfo } from '../../api/types.ts';
+import { DirectionButton } from '../../components/DirectionButton.tsx';
+import { TableScroll } from '../../components/TableScroll.tsx';
+import { utilizationColor } from '../../lib/colors.ts';
+import { formatCount, formatDirection, formatPercent, formatRate } from '../../lib/format.ts';
+import type { PathLoad } from '../../lib/route.ts';
+import { HOT_UTILIZATION } from '../../lib/tierLoad.ts';
+import { usePreference } from '../../state/preferences.ts';
+
+/** Link directions of a highlighted path listed; a job's may be many. */
+const PATH_SHOWN = 16;
+/** Pods listed, hottest first. */
+const PODS_SHOWN = 12;
+const HOT = `≥ ${HOT_UTILIZATION * 100} %`;
+
+function Util({ value }: { value: number | null }) {
+  return (
+    <span className="util-chip">
+      <span className="swatch" style={{ background: utilizationColor(value) }} aria-hidden="true" />
+      {formatPercent(value)}
+    </span>
+  );
+}
+
+/** How many directions have errors; "—" when their error counters are unknown (never 0). */
+function WithErrors({ count }: { count: number | null }) {
+  if (count === null)
+    return (
+      <td
+        className="num muted"
+        title="Error counters unknown here (not collected, or not kept for past instants)"
+      >
+        —
+      </td>
+    );
+  return <td className={`num ${count > 0 ? 'errors-high' : ''}`}>{formatCount(count)}</td>;
+}
+
+function staleNote(s: LoadStats): string {
+  const unknown = s.directions - s.known;
+  return unknown > 0 ? ` (${formatCount(unknown)} unknown)` : '';
+}
+
+/** A highlighted route's link directions with their load now. */
+export function RouteLoadTable({
+  route,
+  path,
+  onSelectChannel,
+}: {
+  route: Route;
+  path: readonly PathLoad[];
+  onSelectChannel?: ((id: string) => void) | undefined;
+}) {
+  return (
+    <TableScroll label="Route through the tiers">
+      <table className="agg-table" data-highlight="route">
+        <caption>
+          {route.label ?? `Route ${route.from} → ${route.to}`}
+          {route.source === 'flow' ? ' (the path its flow takes now)' : ''}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Link direction</th>
+            <th scope="col" className="num">
+              Util
+            </th>
+            <th scope="col" className="num">
+              Wait
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {path.slice(0, PATH_SHOWN).map((l) => (
+            <tr key={l.id} className="on-route">
+              <td className="mono">
+                {onSelectChannel ? (
+                  <DirectionButton id={l.id} onOpen={onSelectChannel} />
+                ) : (
+                  formatDirection(l.id)
+                )}
+              </td>
+              <td className="num">
+                <Util value={l.utilization} />
+              </td>
+              <td className="num">{formatPercent(l.waitFraction)}</td>
+            </tr>
+          ))}
+          {path.length > PATH_SHOWN && (
+            <tr>
+              <td colSpan={3} className="muted">
+                … and {formatCount(path.length - PATH_SHOWN)} more
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+/** The load per tier pair and direction. */
+export function TierLoadTable({ rows }: { rows: readonly (TierRowInfo & LoadStats)[] }) {
+  const unit = usePreference('rateUnit');
+  const hot = HOT;
+  return (
+    <TableScroll label="Load per tier">
+      <table className="agg-table">
+        <caption>Load per tier</caption>
+        <thead>
+          <tr>
+            <th scope="col">Direction</th>
+            <th scope="col" className="num">
+              Link directions
+            </th>
+            <th scope="col" className="num">
+              Mean
+            </th>
+            <th scope="col" className="num">
+              Max
+            </th>
+            <th scope="col" className="num">
+              {hot}
+            </th>
+            <th scope="col" className="num">
+              Throughput
+            </th>
+            <th scope="col" className="num" title="Largest XmitWait share of time (congestion)">
+              Max wait
+            </th>
+            <th scope="col" className="num" title="Directions with errors or integrity past its threshold">
+              With errors
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.label}>
+              <th scope="row">{r.label}</th>
+              <td className="num">
+                {formatCount(r.directions)}
+                <span className="muted">{staleNote(r)}</span>
+              </td>
+              <td className="num">
+                <Util value={r.mean} />
+              </td>
+              <td className="num">
+                <Util value={r.max} />
+              </td>
+              <td className="num">{formatCount(r.hot)}</td>
+              <td className="num">{formatRate(r.bytesPerSecond, unit)}</td>
+              <td className="num">{formatPercent(r.maxWait)}</td>
+              <WithErrors count={r.withErrors} />
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+/** The hottest pods by busiest ISL direction; a pod's name opens it below. */
+export function HottestPodsTable({
+  pods,
+  onPod,
+}: {
+  pods: readonly PodStats[];
+  onPod: (pod: number) => void;
+}) {
+  const hot = HOT;
+  return (
+    <TableScroll label="Hottest pods">
+      <table className="agg-table">
+        <caption>Hottest pods (of {pods.length}) by busiest ISL direction</caption>
+        <thead>
+          <tr>
+            <th scope="col">Pod</th>
+            <th scope="col" className="num">
+              Switches
+            </th>
+            <th scope="col" className="num">
+              Hosts
+            </th>
+            <th scope="col" className="num">
+              ISL max
+            </th>
+            <th scope="col" className="num">
+              ISL mean
+            </th>
+            <th scope="col" className="num">
+              Host links max
+            </th>
+            <th scope="col" className="num">
+              ISLs {hot}
+            </th>
+            <th scope="col" className="num">
+              ISL max wait
+            </th>
+            <th scope="col" className="num">
+              With errors
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {pods.slice(0, PODS_SHOWN).map((p) => (
+            <tr key={p.name}>
+              <th scope="row">
+                <button
+                  type="button"
+                  className="link-button"
+                  title={`Show ${p.name}'s switches and cables below`}
+                  onClick={() => onPod(Number(p.name.replace('pod ', '')) - 1)}
+                >
+                  {p.name}
+                </button>
+              </th>
+              <td className="num">{p.switches}</td>
+              <td className="num">{formatCount(p.hosts)}</td>
+              <td className="num">
+                <Util value={p.isl.max} />
+              </td>
+              <td className="num">
+                <Util value={p.isl.mean} />
+              </td>
+              <td className="num">
+                <Util value={p.host.max} />
+              </td>
+              <td className="num">{p.isl.hot}</td>
+              <td className="num">{formatPercent(p.isl.maxWait)}</td>
+              <WithErrors
+                count={
+                  p.isl.withErrors === null || p.host.withErrors === null
+                    ? null
+                    : p.isl.withErrors + p.host.withErrors
+                }
+              />
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}

@@ -1,0 +1,202 @@
+import { memo, useCallback, useId, useMemo } from 'react';
+import { DirectionButton } from '../../components/DirectionButton.tsx';
+import { ErrorNote } from '../../components/ErrorNote.tsx';
+import { TableScroll } from '../../components/TableScroll.tsx';
+import { formatClock, formatPercentValue } from '../../lib/format.ts';
+import { useRateFormat } from '../../state/preferences.ts';
+import { compareLinks, relativeChange } from './beforeAfter.ts';
+import { DateTimeField } from './DateTimeField.tsx';
+import { useInstant } from './usePastSnapshot.ts';
+
+interface BeforeAfterPanelProps {
+  beforeMs: number | null;
+  afterMs: number | null;
+  onChange: (which: 'before' | 'after', ms: number | null) => void;
+  /** Both at once, e.g. either side of an event. */
+  onChangeBoth: (beforeMs: number, afterMs: number) => void;
+  /**
+   * Reads the instant the dashboard shows (the newest sample when live) when a button asks for it;
+   * null while nothing is shown yet.
+   */
+  shownNow: (() => number | null) | null;
+  /** The newest sample (ms) while two instants are compared: nothing after it can be compared yet. */
+  latestMs: number | null;
+  /** Reads the newest sample when a button asks for it. */
+  latestNow: () => number | null;
+  /** The latest adaptive-routing change in the chart's window, if any (ms). */
+  lastArChangeMs: number | null;
+  tickSeconds: number;
+  onOpenHistory: (id: string) => void;
+  nowMs: number;
+}
+
+const CHANGED_LINKS = 10;
+
+const InstantField = memo(function InstantField({
+  label,
+  ms,
+  onChange,
+  shownNow,
+}: {
+  label: string;
+  ms: number | null;
+  onChange: (ms: number | null) => void;
+  shownNow: (() => number | null) | null;
+}) {
+  const id = useId();
+  return (
+    <div className="instant-field">
+      <label htmlFor={id}>{label}</label>
+      <DateTimeField id={id} ms={ms} onChange={onChange} />
+      <button
+        type="button"
+        className="btn btn-small"
+        disabled={shownNow === null}
+        onClick={() => shownNow && onChange(shownNow())}
+      >
+        use instant shown
+      </button>
+    </div>
+  );
+});
+
+/**
+ * Evidence of a change: two instants side by side (say either side of an adaptive-routing
+ * change) with the host transmit total at each and the link directions that changed most.
+ */
+export const BeforeAfterPanel = memo(function BeforeAfterPanel({
+  beforeMs,
+  afterMs,
+  onChange,
+  onChangeBoth,
+  shownNow,
+  latestMs,
+  latestNow,
+  lastArChangeMs,
+  tickSeconds,
+  onOpenHistory,
+  nowMs,
+}: BeforeAfterPanelProps) {
+  const rates = useRateFormat();
+  // An instant after the newest sample has no answer yet: it is not asked (nor cached) until then.
+  const future = (ms: number | null) => ms !== null && latestMs !== null && ms > latestMs;
+  const before = useInstant(future(beforeMs) ? null : beforeMs, latestMs);
+  const after = useInstant(future(afterMs) ? null : afterMs, latestMs);
+  const b = before.status === 'ready' ? before.data : null;
+  const a = after.status === 'ready' ? after.data : null;
+  const totalBefore = b?.summary.hostTransmitBytesPerSecond ?? null;
+  const totalAfter = a?.summary.hostTransmitBytesPerSecond ?? null;
+  const rel = relativeChange(totalBefore, totalAfter);
+  const comparison = useMemo(
+    () => (a && b ? compareLinks(b.links.links, a.links.links, { limit: CHANGED_LINKS }) : null),
+    [a, b],
+  );
+  const changeBefore = useCallback((ms: number | null) => onChange('before', ms), [onChange]);
+  const changeAfter = useCallback((ms: number | null) => onChange('after', ms), [onChange]);
+  // Settled on both sides: a few ticks before the change, and a few after it has taken effect.
+  const margin = Math.max(5, 5 * tickSeconds) * 1000;
+
+  return (
+    <div className="before-after">
+      <div className="before-after-pick">
+        <InstantField label="Before" ms={beforeMs} onChange={changeBefore} shownNow={shownNow} />
+        <InstantField label="After" ms={afterMs} onChange={changeAfter} shownNow={shownNow} />
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={lastArChangeMs === null}
+          onClick={() =>
+            lastArChangeMs !== null &&
+            onChangeBoth(
+              lastArChangeMs - margin,
+              Math.min(lastArChangeMs + 2 * margin, latestNow() ?? Number.POSITIVE_INFINITY),
+            )
+          }
+          title={
+            lastArChangeMs === null
+              ? 'No adaptive-routing change in the chart window'
+              : `Either side of the AR change at ${formatClock(lastArChangeMs, nowMs)}`
+          }
+        >
+          around the last AR change
+        </button>
+      </div>
+      {(future(beforeMs) || future(afterMs)) && (
+        <p className="hint">An instant after the newest sample is compared once it has been sampled.</p>
+      )}
+      {before.status === 'error' && <ErrorNote message={`Before: ${before.message}`} />}
+      {after.status === 'error' && <ErrorNote message={`After: ${after.message}`} />}
+      {beforeMs === null || afterMs === null ? (
+        <p className="placeholder">
+          Choose two instants to compare, e.g. either side of an adaptive-routing change.
+        </p>
+      ) : (
+        <>
+          <TableScroll label="Totals before and after">
+            <table className="compare compare-totals" aria-label="Totals before and after">
+              <thead>
+                <tr>
+                  <th />
+                  <th>before · {formatClock(beforeMs, nowMs)}</th>
+                  <th>after · {formatClock(afterMs, nowMs)}</th>
+                  <th>change</th>
+                </tr>
+              </thead>
+              <tbody>
+                <tr>
+                  <th scope="row">Host transmit total</th>
+                  <td className="num">{b ? rates.rate(totalBefore) : '…'}</td>
+                  <td className="num">{a ? rates.rate(totalAfter) : '…'}</td>
+                  <td className="num">
+                    {rel === null ? '—' : `${rel >= 0 ? '+' : ''}${(rel * 100).toFixed(0)} %`}
+                  </td>
+                </tr>
+              </tbody>
+            </table>
+          </TableScroll>
+          {comparison && (
+            <TableScroll label="Links that changed most">
+              <table className="compare compare-links" aria-label="Links that changed most">
+                <thead>
+                  <tr>
+                    <th>link direction</th>
+                    <th className="num">before %</th>
+                    <th className="num">after %</th>
+                    <th className="num">Δ points</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {comparison.changes.length === 0 && (
+                    <tr>
+                      <td colSpan={4} className="muted">
+                        No link direction changed by 1 % or more.
+                      </td>
+                    </tr>
+                  )}
+                  {comparison.changes.map((c) => (
+                    <tr key={c.id} data-link-id={c.id}>
+                      <td className="mono">
+                        <DirectionButton id={c.id} onOpen={onOpenHistory} title="Open its history" />
+                      </td>
+                      <td className="num">{formatPercentValue(c.before)}</td>
+                      <td className="num">{formatPercentValue(c.after)}</td>
+                      <td className={`num ${c.delta > 0 ? 'delta-up' : 'delta-down'}`}>
+                        {c.delta > 0 ? '+' : ''}
+                        {formatPercentValue(c.delta)}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+          )}
+          {comparison && comparison.unknown > 0 && (
+            <p className="hint">
+              {comparison.unknown} direction(s) unknown at one of the two instants, not compared.
+            </p>
+          )}
+        </>
+      )}
+    </div>
+  );
+});

@@ -1,0 +1,125 @@
+import { useMemo } from 'react';
+import type { ApiClient } from '../../api/client.ts';
+import { snapshotOf } from '../../api/stream/stream.ts';
+import type { LinksAnswer, LiveSnapshot, StreamView, Summary, Topology } from '../../api/types.ts';
+import { MAX_DRAWN_LINKS } from '../../lib/layout.ts';
+import { summarizedTierGroups, type TierGroups } from '../../lib/tierGroups.ts';
+import { formatInstant } from '../../lib/timeRange.ts';
+import { latestMsOf, useLiveSelector } from '../../state/liveStream.ts';
+import type { Remote } from '../../state/useApiQuery.ts';
+import { useApiQuery } from '../../state/useApiQuery.ts';
+
+export interface InstantAnswer {
+  links: LinksAnswer;
+  summary: Summary;
+}
+
+/** The cache key and question of one past instant: every link direction and the summary. */
+export function instantQuery(ms: number | null) {
+  const time = ms === null ? null : formatInstant(ms);
+  return {
+    key: ['instant', time] as const,
+    load:
+      time === null
+        ? null
+        : async (api: ApiClient, signal: AbortSignal): Promise<InstantAnswer> => {
+            const [links, summary] = await Promise.all([
+              api.getLinksAt(time, signal),
+              api.getSummaryAt(time, signal),
+            ]);
+            return { links, summary };
+          },
+  };
+}
+
+/**
+ * An instant this close to the newest sample may be answered before every sample arrived: it is
+ * asked again when shown again after RECENT_STALE_MS. Older instants are final.
+ */
+const RECENT_MS = 60_000;
+const RECENT_STALE_MS = 10_000;
+
+/** The time bar says when a newer instant is on its way. */
+const WATCH_UPDATING = ['updating'] as const;
+
+export function useInstant(ms: number | null, latestMs: number | null, keepPrevious = false) {
+  const q = instantQuery(ms);
+  const recent = ms !== null && (latestMs === null || latestMs - ms < RECENT_MS);
+  return useApiQuery(q.key, q.load, {
+    keepPrevious,
+    ...(keepPrevious ? { watch: WATCH_UPDATING } : {}),
+    ...(recent ? { staleTimeMs: RECENT_STALE_MS } : {}),
+  });
+}
+
+/**
+ * The cache key and question of one past instant as one stream message (`GET /instant`), in the
+ * live view's encoding; a compact one is decoded in the exchange worker, as the stream's is.
+ */
+export function instantMessageQuery(
+  ms: number | null,
+  view: StreamView,
+  channels: number | undefined,
+  tiers?: TierGroups | null,
+) {
+  const time = ms === null ? null : formatInstant(ms);
+  return {
+    key: ['instant-message', time, view, channels ?? null] as const,
+    load:
+      time === null
+        ? null
+        : async (api: ApiClient, signal: AbortSignal): Promise<LiveSnapshot> =>
+            view === 'compact'
+              ? api.getCompactInstant(time, { channels, tiers: tiers ?? undefined }, signal)
+              : snapshotOf(await api.getInstant(time, view, signal)),
+  };
+}
+
+/**
+ * The fabric at a past instant in the live stream's shape, so every panel shows it unchanged;
+ * while a newer instant loads, the previous stays. A message re-renders nothing here.
+ */
+export function usePastSnapshot(
+  atMs: number | null,
+  fabric: Topology | null,
+): { state: Remote<LiveSnapshot>; updating: boolean } {
+  const view: StreamView = fabric && fabric.links.length > MAX_DRAWN_LINKS ? 'compact' : 'full';
+  const tiers = useMemo(() => (fabric ? summarizedTierGroups(fabric) : null), [fabric]);
+  const q = instantMessageQuery(atMs, view, fabric ? fabric.links.length * 2 : undefined, tiers);
+  const recent = useLiveSelector((s) => {
+    const latestMs = latestMsOf(s);
+    return atMs !== null && (latestMs === null || latestMs - atMs < RECENT_MS);
+  });
+  const answer = useApiQuery(q.key, fabric ? q.load : null, {
+    keepPrevious: true,
+    watch: WATCH_UPDATING,
+    ...(recent ? { staleTimeMs: RECENT_STALE_MS } : {}),
+  });
+  const data = answer.status === 'ready' ? answer.data : null;
+  const store = useLiveSelector((s) => s.snapshot?.health.store ?? 'embedded');
+  const intervalMs = useLiveSelector((s) => s.snapshot?.health.intervalMs ?? 1000);
+  const staleAfterSeconds = useLiveSelector(
+    (s) => s.snapshot?.health.staleAfterSeconds ?? Number.POSITIVE_INFINITY,
+  );
+  const snapshot = useMemo(
+    () =>
+      data
+        ? {
+            ...data,
+            // A past instant is as it was stored: its age and staleness are not the live data's.
+            health: {
+              status: 'ok' as const,
+              store,
+              lastSampleAgeSeconds: null,
+              intervalMs,
+              staleAfterSeconds,
+            },
+          }
+        : null,
+    [data, store, intervalMs, staleAfterSeconds],
+  );
+  if (answer.status === 'ready' && snapshot)
+    return { state: { status: 'ready', data: snapshot }, updating: answer.updating };
+  if (answer.status === 'ready') return { state: { status: 'loading' }, updating: true };
+  return { state: answer, updating: answer.updating };
+}

@@ -1,0 +1,95 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  parseInstant,
+  parseRange,
+  serializeInstant,
+  serializeRange,
+  type TimeRange,
+} from '../../lib/timeRange.ts';
+import { type LiveStream, latestMsOf, useLiveSelector, useLiveStream } from '../../state/liveStream.ts';
+import { useUrlParam } from '../../state/useUrlState.ts';
+import { applyScrub, isTypingTarget, type ScrubAction, scrubActionOf, tickFromGaps } from './scrub.ts';
+
+export interface TimeTravel {
+  range: TimeRange;
+  setRange: (range: TimeRange) => void;
+  /** The instant every panel shows (ms), or null for live. */
+  atMs: number | null;
+  setAt: (ms: number | null) => void;
+  bookmarkMs: number | null;
+  tickSeconds: number;
+  dispatch: (action: ScrubAction) => void;
+  /** Live instant, and a window that follows now again (a custom window returns to the default). */
+  goLive: () => void;
+}
+
+/** Gaps between stream messages kept to measure the tick. */
+const TICK_GAPS = 10;
+
+/**
+ * Sampling tick: the server's interval when it reports one (a delayed tick makes the next gap
+ * short), else the smallest recent gap between messages, read outside React.
+ */
+function useTickSeconds(stream: LiveStream): number {
+  const intervalMs = useLiveSelector((s) => s.snapshot?.health.intervalMs);
+  const [tick, setTick] = useState(1);
+  const told = intervalMs !== undefined && intervalMs > 0;
+  const toldRef = useRef(told);
+  toldRef.current = told;
+  useEffect(() => {
+    let previous = latestMsOf(stream.get());
+    let gaps: number[] = [];
+    return stream.subscribe(() => {
+      const latestMs = latestMsOf(stream.get());
+      if (latestMs === null) return;
+      const last = previous;
+      previous = latestMs;
+      if (last === null || latestMs === last) return;
+      gaps = [...gaps, latestMs - last].slice(-TICK_GAPS);
+      // The gaps are kept, but measured only while the server does not say its tick.
+      if (!toldRef.current) setTick((t) => tickFromGaps(gaps, t));
+    });
+  }, [stream]);
+  return told ? intervalMs / 1000 : tick;
+}
+
+/**
+ * Where in time the dashboard is: range, viewed instant and bookmark in the URL (`range`, `at`,
+ * `mark`), moved by opatop's keys except while typing in a field.
+ */
+export function useTimeTravel(): TimeTravel {
+  const stream = useLiveStream();
+  const [range, setRange] = useUrlParam('range', parseRange, serializeRange);
+  const [atMs, setAt] = useUrlParam('at', parseInstant, serializeInstant);
+  const [bookmarkMs, setBookmark] = useUrlParam('mark', parseInstant, serializeInstant);
+  const tickSeconds = useTickSeconds(stream);
+
+  const dispatch = useCallback(
+    (action: ScrubAction) => {
+      const latestMs = latestMsOf(stream.get());
+      const next = applyScrub({ atMs, bookmarkMs }, action, { latestMs, tickSeconds });
+      if (next.atMs !== atMs) setAt(next.atMs);
+      if (next.bookmarkMs !== bookmarkMs) setBookmark(next.bookmarkMs);
+    },
+    [stream, atMs, bookmarkMs, tickSeconds, setAt, setBookmark],
+  );
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || isTypingTarget(event.target as HTMLElement | null)) return;
+      const action = scrubActionOf(event);
+      if (!action) return;
+      event.preventDefault();
+      dispatch(action);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [dispatch]);
+
+  const goLive = useCallback(() => {
+    setAt(null);
+    if (range.kind === 'custom') setRange(parseRange(null));
+  }, [range, setAt, setRange]);
+
+  return { range, setRange, atMs, setAt, bookmarkMs, tickSeconds, dispatch, goLive };
+}

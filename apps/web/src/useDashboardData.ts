@@ -1,0 +1,58 @@
+import { useMemo } from 'react';
+import type { LiveSnapshot, StreamView, Topology } from './api/types.ts';
+import { usePastSnapshot } from './features/time-travel/usePastSnapshot.ts';
+import { type TimeTravel, useTimeTravel } from './features/time-travel/useTimeTravel.ts';
+import { MAX_DRAWN_LINKS } from './lib/layout.ts';
+import { summarizedTierGroups } from './lib/tierGroups.ts';
+import type { Shown } from './state/shownSnapshot.ts';
+import type { Remote } from './state/useApiQuery.ts';
+import { useFabricStream } from './state/useFabricStream.ts';
+import { type Loadable, useTopology } from './state/useTopology.ts';
+
+export interface DashboardData {
+  topology: Loadable<Topology>;
+  /** The topology once loaded. */
+  fabric: Topology | null;
+  reloadTopology: () => void;
+  time: TimeTravel;
+  /** The past instant chosen, while time travelling. */
+  past: { state: Remote<LiveSnapshot>; updating: boolean };
+  /** Which instant the data panels show (ShownProvider): live, or the past instant chosen. */
+  shown: Shown;
+}
+
+/**
+ * The fabric's data as the dashboard shows it: the topology, the one live stream (compact for big
+ * fabrics), time travel, and the instant the data panels draw. Messages go into the LiveStream,
+ * so they do not re-render the caller.
+ */
+export function useDashboardData(): DashboardData {
+  const { topology, reload: reloadTopology, refresh: refreshTopology } = useTopology();
+  const fabric = topology.status === 'ready' ? topology.data : null;
+  const view: StreamView | null =
+    topology.status === 'loading'
+      ? null
+      : fabric && fabric.links.length > MAX_DRAWN_LINKS
+        ? 'compact'
+        : 'full';
+  // A tick of another topology version (the API draws a re-discovered fabric): fetch it again.
+  // A fabric shown per tier gets each message's tier summary made in the stream's worker.
+  const streamTopology = useMemo(
+    () =>
+      fabric
+        ? {
+            channels: fabric.links.length * 2,
+            version: fabric.version ?? 0,
+            tiers: summarizedTierGroups(fabric),
+          }
+        : undefined,
+    [fabric],
+  );
+  useFabricStream(view, streamTopology, refreshTopology);
+  // Time travel: when an instant is chosen, every data view shows it instead of the live stream.
+  const time = useTimeTravel();
+  const past = usePastSnapshot(time.atMs, fabric);
+  const pastSnapshot = time.atMs === null ? null : past.state.status === 'ready' ? past.state.data : null;
+  const shown = useMemo(() => ({ atMs: time.atMs, past: pastSnapshot }), [time.atMs, pastSnapshot]);
+  return { topology, fabric, reloadTopology, time, past, shown };
+}

@@ -1,4 +1,4 @@
-import type { FabricGraph } from '../graph.ts';
+import type { FabricGraph } from '../model/graph.ts';
 
 /**
  * What adaptive routing can make of a set of flows, as a planning estimate: each flow, in order,

@@ -1,6 +1,6 @@
-import { linkDataRateGbps } from '../data-rate.ts';
-import { fabricGraph } from '../graph.ts';
-import { channelOf, type Fabric, type FabricLink, type FabricNode, type LinkKind } from '../model.ts';
+import { linkDataRateGbps } from '../model/data-rate.ts';
+import { fabricGraph } from '../model/graph.ts';
+import { channelOf, type Fabric, type FabricLink, type FabricNode, type LinkKind } from '../model/model.ts';
 import type { ForwardingTables } from '../routing/tables.ts';
 import { traceChannels } from '../routing/trace.ts';
 import { adaptivePaths } from './adaptive.ts';

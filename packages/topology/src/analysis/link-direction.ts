@@ -11,7 +11,7 @@
  * never 0.
  */
 
-import type { FabricType } from '../model.ts';
+import type { FabricType } from '../model/model.ts';
 import {
   CATEGORY_NAMES,
   type CategoryValues,

@@ -1,6 +1,6 @@
-import { findNode } from '../find-node.ts';
-import type { Fabric, FabricNode } from '../model.ts';
-import { mulberry32, randomIndex } from '../random.ts';
+import { findNode } from '../model/find-node.ts';
+import type { Fabric, FabricNode } from '../model/model.ts';
+import { mulberry32, randomIndex } from './random.ts';
 
 export type TrafficPattern =
   | { kind: 'pairs'; pairs: [string, string][] }

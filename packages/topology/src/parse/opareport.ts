@@ -1,5 +1,5 @@
-import { normalizeGuid } from '../guid.ts';
-import type { Fabric, NodeType } from '../model.ts';
+import { normalizeGuid } from '../model/guid.ts';
+import type { Fabric, NodeType } from '../model/model.ts';
 import { assembleFabric, type RawLink, type RawNode, rawNode } from './assemble.ts';
 import { excerpt, parseError } from './errors.ts';
 import { childrenNamed, readXml, type XmlElement } from './xml.ts';

@@ -1,4 +1,4 @@
-import type { Fabric, NodeType } from '../model.ts';
+import type { Fabric, NodeType } from '../model/model.ts';
 import { assembleFabric, type RawLink, type RawNode, rawNode } from './assemble.ts';
 import { excerpt, guidField, parseError } from './errors.ts';
 import { textLines } from './lines.ts';

@@ -1,4 +1,4 @@
-import type { Fabric, FabricNode } from '../model.ts';
+import type { Fabric, FabricNode } from '../model/model.ts';
 import { excerpt, guidField, parseError } from '../parse/errors.ts';
 import { textLines } from '../parse/lines.ts';
 import { STDERR_LINE } from '../parse/stderr.ts';

@@ -1,5 +1,5 @@
-import { fabricGraph } from '../graph.ts';
-import type { Fabric, FabricNode } from '../model.ts';
+import { fabricGraph } from '../model/graph.ts';
+import type { Fabric, FabricNode } from '../model/model.ts';
 import { type ForwardingTables, NO_ROUTE } from './tables.ts';
 
 /**

@@ -1,6 +1,6 @@
-import { FabricBuilder } from './builder.ts';
-import { generatedGuid } from './guid.ts';
-import type { Fabric, FabricType } from './model.ts';
+import { FabricBuilder } from '../model/builder.ts';
+import { generatedGuid } from '../model/guid.ts';
+import type { Fabric, FabricType } from '../model/model.ts';
 
 export interface TwoTierFatTreeOptions {
   name: string;

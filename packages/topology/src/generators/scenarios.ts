@@ -1,8 +1,8 @@
-import { FabricBuilder } from './builder.ts';
+import { FabricBuilder } from '../model/builder.ts';
+import { generatedGuid } from '../model/guid.ts';
+import type { Fabric } from '../model/model.ts';
 import { twoTierFatTree } from './fat-tree.ts';
 import { fatTreeForRadix } from './fat-tree-radix.ts';
-import { generatedGuid } from './guid.ts';
-import type { Fabric } from './model.ts';
 
 export interface ScenarioInfo {
   name: string;

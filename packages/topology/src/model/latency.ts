@@ -1,5 +1,5 @@
+import type { Route } from '../routing/route.ts';
 import type { Fabric, FabricNode } from './model.ts';
-import type { Route } from './route.ts';
 
 /**
  * A one-way latency estimate for a small message: fixed costs per endpoint, switch and router

@@ -1,17 +1,11 @@
 /**
  * Drift: how the cabled fabric differs from its intended design (a golden topology file), as UFM's
  * Topology Compare reports it. Nodes are matched by NodeDescription (GUID where descriptions are
- * missing or shared; diff.ts nodeIdentities), cables by their two ports. Pure.
+ * missing or shared; snapshot.ts nodeIdentities), cables by their two ports. Pure.
  */
-import {
-  diffTopology,
-  endText,
-  linkKey,
-  linkText,
-  type TopologyEnd,
-  type TopologyLinkRecord,
-  type TopologySnapshot,
-} from './diff.ts';
+import { endText, linkText } from './describe.ts';
+import { diffTopology, linkKey } from './diff.ts';
+import type { TopologyEnd, TopologyLinkRecord, TopologySnapshot } from './snapshot.ts';
 
 export type DriftKind =
   | 'missing-link'

@@ -1,6 +1,6 @@
+import type { Fabric, FabricType } from '../model/model.ts';
 import { twoTierFatTree } from './fat-tree.ts';
 import { threeTierFatTree } from './fat-tree-3.ts';
-import type { Fabric, FabricType } from './model.ts';
 
 export interface FatTreeForRadixOptions {
   name?: string;

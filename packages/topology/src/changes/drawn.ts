@@ -5,16 +5,8 @@
  * it — until the API restarts, so that a pulled cable is a red line, not a vanished one; a cable
  * whose port now holds another cable (moved, re-cabled) gives the port up.
  */
-import {
-  diffTopology,
-  linkKey,
-  type TopologyEnd,
-  type TopologyLinkRecord,
-  type TopologyNodeRecord,
-  type TopologySnapshot,
-} from './diff.ts';
-
-const endKey = (end: TopologyEnd) => `${end.node}\u0000${end.port}`;
+import { diffTopology, endKey, linkKey } from './diff.ts';
+import type { TopologyLinkRecord, TopologyNodeRecord, TopologySnapshot } from './snapshot.ts';
 
 /**
  * `drawn` with what `newest` adds to it: its own cables first in their order (so that the channels

@@ -1,5 +1,5 @@
+import { LANE_GBPS } from '../parse/rates.ts';
 import type { FabricLink, FabricType } from './model.ts';
-import { LANE_GBPS } from './parse/rates.ts';
 
 /**
  * Link rates as the industry quotes them (4x QDR = 40 Gb/s, 4x FDR = 56 Gb/s) are signalling

@@ -1,6 +1,6 @@
-import { fabricGraph } from './graph.ts';
-import { type Channel, channelOf, type Fabric, type FabricNode, getNode } from './model.ts';
-import { type ForwardingTables, NO_ROUTE } from './routing/tables.ts';
+import { fabricGraph } from '../model/graph.ts';
+import { type Channel, channelOf, type Fabric, type FabricNode, getNode } from '../model/model.ts';
+import { type ForwardingTables, NO_ROUTE } from './tables.ts';
 
 export interface RouteHop {
   node: string;

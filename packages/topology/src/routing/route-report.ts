@@ -1,4 +1,9 @@
-import { DEFAULT_LATENCY_MODEL, type LatencyBreakdown, type LatencyModel, routeLatency } from './latency.ts';
+import {
+  DEFAULT_LATENCY_MODEL,
+  type LatencyBreakdown,
+  type LatencyModel,
+  routeLatency,
+} from '../model/latency.ts';
 import {
   channelOf,
   type Fabric,
@@ -6,7 +11,7 @@ import {
   type FabricNode,
   type FabricType,
   type NodeType,
-} from './model.ts';
+} from '../model/model.ts';
 import type { Route } from './route.ts';
 
 export interface RouteReportHop {

@@ -2,9 +2,8 @@ import type { EmulatorHealth, EmulatorJob, FlowFilter, HostLoad, RoutingState } 
 import type { Fabric, FabricType, ForwardingTables } from '@fabscope/topology';
 import type { AdaptiveRoutingConfig } from './ar-config.ts';
 import type { FaultInfo } from './faults.ts';
-import type { FlowInfo, StartFlowsRequest } from './flows.ts';
-
 import type { PortCountersDocument } from './ports-document.ts';
+import type { FlowInfo, StartFlowsRequest } from './traffic/request.ts';
 
 /** `GET /v1/health` (the contract's name for it). */
 export type HealthDocument = EmulatorHealth;

@@ -1,11 +1,9 @@
 import {
-  channelOf,
   type Fabric,
   type ForwardingTables,
   fatTreeRouting,
   linkDataBytesPerSecond,
   mulberry32,
-  NoRouteError,
   type Random,
   sweepTables,
 } from '@fabscope/topology';
@@ -30,27 +28,16 @@ import {
   type RoutingState,
 } from './emulator-types.ts';
 import { type FaultInfo, resolveFault } from './faults.ts';
-import { expandTraffic, type FlowInfo, type StartFlowsRequest, TrafficError } from './flows.ts';
 import { hostLoads, hostTelemetry, NodeClocks, type TelemetrySources } from './host-telemetry.ts';
 import { LinkState } from './link-state.ts';
 import { Networks } from './networks.ts';
 import { PathFinder } from './paths.ts';
 import { PortCounterBank } from './port-counters.ts';
 import { type PortCountersDocument, PortsDocumentBuilder } from './ports-document.ts';
-import { type Flow, flowInfo, newFlow } from './running-flows.ts';
-
-// The types live in emulator-types.ts; importers of this module find them here too.
-export type {
-  Emulator,
-  EmulatorJob,
-  EmulatorOptions,
-  FlowFilter,
-  HealthDocument,
-  HostLoad,
-  HostPortTelemetry,
-  HostTelemetry,
-  RoutingState,
-} from './emulator-types.ts';
+import { expandTraffic } from './traffic/expand.ts';
+import { FlowTable } from './traffic/flow-table.ts';
+import { type FlowInfo, type StartFlowsRequest, TrafficError } from './traffic/request.ts';
+import { flowInfo } from './traffic/running-flows.ts';
 
 export function createEmulator(options: EmulatorOptions): Emulator {
   return new FabricEmulator(options);
@@ -82,11 +69,7 @@ class FabricEmulator implements Emulator {
   private readonly lineCapacity: Float64Array;
   private readonly capacities: Float64Array;
   private readonly mtu: number;
-  private flows: Flow[] = [];
-  private nextFlowId = 1;
-  private nextJobNumber = 1;
-  /** Link-direction id → channel, built when a flow filter first names a link. */
-  private channelByIdCache: Map<string, number> | undefined;
+  private readonly flows: FlowTable;
   private nextFaultId = 1;
   private clockMs: number;
   private ar: AdaptiveRoutingConfig = { ...DEFAULT_ADAPTIVE_ROUTING };
@@ -115,19 +98,12 @@ class FabricEmulator implements Emulator {
     this.finder = new PathFinder(fabric, tables);
     this.networks = new Networks(fabric, this.finder);
     this.routingNow = { sweep: 0, engine: tables.engine, downLinks: [], sweptAtMs: null };
+    this.flows = new FlowTable(fabric);
     const channelCount = fabric.links.length * 2;
     this.isSwitch = Uint8Array.from(fabric.nodes, (n) => (n.type === 'switch' ? 1 : 0));
     this.mtu = PACKET_PAYLOAD_BYTES[fabric.fabricType];
-    const unit = DATA_UNIT_BYTES[fabric.fabricType];
-    const ticksPerSecond = new Float64Array(channelCount);
-    this.lineCapacity = new Float64Array(channelCount);
-    for (const link of fabric.links) {
-      const bytes = linkDataBytesPerSecond(link, fabric.fabricType);
-      for (const c of [link.index * 2, link.index * 2 + 1]) {
-        ticksPerSecond[c] = bytes / unit;
-        this.lineCapacity[c] = bytes;
-      }
-    }
+    const { ticksPerSecond, lineCapacity } = channelRates(fabric);
+    this.lineCapacity = lineCapacity;
     this.capacities = this.lineCapacity.slice();
     this.clocks = new NodeClocks(fabric.nodes.length, startTimeMs);
     this.links = new LinkState(fabric, {
@@ -171,27 +147,12 @@ class FabricEmulator implements Emulator {
 
   startFlows(request: StartFlowsRequest): FlowInfo[] {
     const specs = expandTraffic(this.fabric, this.networks, request, this.seed);
-    const routes = specs.map((spec) => {
-      try {
-        return Int32Array.from(this.networks.path(spec.from, spec.to, this.links.linkUp));
-      } catch (error) {
-        if (error instanceof NoRouteError) throw new TrafficError(error.message);
-        throw error;
-      }
+    const started = this.flows.start(specs, this.links.linkUp, {
+      nowMs: this.clockMs,
+      lineCapacity: this.lineCapacity,
+      networks: this.networks,
+      mtu: this.mtu,
     });
-    // A request without a job name is a job of its own, named after its first pattern.
-    const generated =
-      specs.some((s) => s.job === undefined) && specs[0] ? `${specs[0].pattern}-${this.nextJobNumber++}` : '';
-    const started = specs.map((spec, i): Flow => {
-      const path = routes[i] as Int32Array;
-      return newFlow(`f${this.nextFlowId++}`, spec.job ?? generated, spec, path, {
-        nowMs: this.clockMs,
-        senderBytesPerSecond: this.lineCapacity[path[0] as number] as number,
-        destType: this.networks.typeOfHost(spec.to),
-        mtu: this.mtu,
-      });
-    });
-    this.flows.push(...started);
     this.dirty = true;
     this.refresh();
     return started.map((f) => flowInfo(this.fabric, f));
@@ -199,24 +160,7 @@ class FabricEmulator implements Emulator {
 
   listFlows(filter: FlowFilter = {}): FlowInfo[] {
     this.refresh();
-    const { from, to, job, link } = filter;
-    let channel = -1;
-    if (link !== undefined) {
-      this.channelByIdCache ??= new Map(
-        Array.from(
-          { length: this.fabric.links.length * 2 },
-          (_, c) => [channelOf(this.fabric, c).id, c] as const,
-        ),
-      );
-      channel = this.channelByIdCache.get(link) ?? -2;
-      if (channel === -2) return [];
-    }
-    const matches = (f: Flow) =>
-      (from === undefined || f.from.name === from) &&
-      (to === undefined || f.dest.name === to) &&
-      (job === undefined || f.job === job) &&
-      (channel < 0 || f.path.includes(channel));
-    return this.flows.filter(matches).map((f) => flowInfo(this.fabric, f));
+    return this.flows.list(filter);
   }
 
   flowsVersion(): number {
@@ -226,30 +170,11 @@ class FabricEmulator implements Emulator {
 
   listJobs(): EmulatorJob[] {
     this.refresh();
-    const jobs = new Map<string, { job: EmulatorJob; nodes: Set<number> }>();
-    for (const f of this.flows) {
-      let entry = jobs.get(f.job);
-      if (!entry) {
-        entry = {
-          job: { name: f.job, nodes: [], state: 'pending', startMs: f.startMs, flows: 0 },
-          nodes: new Set(),
-        };
-        jobs.set(f.job, entry);
-      }
-      entry.job.flows++;
-      entry.job.startMs = Math.min(entry.job.startMs, f.startMs);
-      if (f.running) entry.job.state = 'running';
-      entry.nodes.add(f.from.index);
-      entry.nodes.add(f.dest.index);
-    }
-    return [...jobs.values()].map(({ job, nodes }) => ({
-      ...job,
-      nodes: [...nodes].sort((a, b) => a - b).map((i) => (this.fabric.nodes[i] as { name: string }).name),
-    }));
+    return this.flows.jobs();
   }
 
   stopAllFlows(): void {
-    this.flows = [];
+    this.flows.flows = [];
     this.dirty = true;
     this.refresh();
   }
@@ -264,7 +189,7 @@ class FabricEmulator implements Emulator {
     this.ar = next;
     const backToStatic = (before.enabled && !next.enabled) || (next.lostRouteOnly && !before.lostRouteOnly);
     if (backToStatic) {
-      for (const flow of this.flows) flow.path = flow.staticPath;
+      for (const flow of this.flows.flows) flow.path = flow.staticPath;
       this.dirty = true;
     }
     this.settledAt = -1;
@@ -368,31 +293,13 @@ class FabricEmulator implements Emulator {
   }
 
   private nextEventMs(): number {
-    let next = Math.min(this.nextAdjustMs, this.sweepAtMs, this.links.nextFlapMs());
-    for (const flow of this.flows) next = Math.min(next, flow.running ? flow.endMs : flow.startMs);
-    return next;
+    return this.flows.nextEventMs(Math.min(this.nextAdjustMs, this.sweepAtMs, this.links.nextFlapMs()));
   }
 
   /** Everything due at or before the clock: flow starts and ends, flaps, the sweep, then AR. */
   private processDue(): void {
     const now = this.clockMs;
-    let changed = false;
-    const kept: Flow[] = [];
-    for (const flow of this.flows) {
-      if (flow.endMs <= now) {
-        changed = true;
-        continue;
-      }
-      if (!flow.running && flow.startMs <= now) {
-        flow.running = true;
-        changed = true;
-      }
-      kept.push(flow);
-    }
-    if (changed) {
-      this.flows = kept;
-      this.dirty = true;
-    }
+    if (this.flows.startAndEnd(now)) this.dirty = true;
     this.links.processFlaps(now);
     if (this.sweepAtMs <= now) {
       this.sweepAtMs = Number.POSITIVE_INFINITY;
@@ -430,26 +337,14 @@ class FabricEmulator implements Emulator {
     this.finder = new PathFinder(this.fabric, tables);
     this.networks = new Networks(this.fabric, this.finder);
     const keepAdaptive = this.ar.enabled && !this.ar.lostRouteOnly;
-    for (const flow of this.flows) {
-      let path: Int32Array;
-      try {
-        path = Int32Array.from(this.networks.path(flow.from, flow.dest, linkUp));
-      } catch (error) {
-        if (!(error instanceof NoRouteError)) throw error;
-        continue;
-      }
-      const adaptiveIntact =
-        keepAdaptive && flow.path !== flow.staticPath && flow.path.every((c) => linkUp[c >> 1] === 1);
-      flow.staticPath = path;
-      if (!adaptiveIntact) flow.path = path;
-    }
+    this.flows.followTables(this.networks, linkUp, keepAdaptive);
     this.dirty = true;
   }
 
   private adjust(): void {
     // A pass that moved nothing moves nothing again until rates, routes or links change.
     if (this.settledAt === this.version) return;
-    const running = this.flows.filter((f) => f.running);
+    const running = this.flows.running();
     const moves = adjustRoutes(running, this.ar, {
       finder: this.finder,
       capacities: this.capacities,
@@ -467,13 +362,27 @@ class FabricEmulator implements Emulator {
     if (!this.dirty) return;
     this.dirty = false;
     this.version++;
-    for (const flow of this.flows) {
-      if (!flow.running) {
-        flow.rate = 0;
-        flow.payload = 0;
-      }
-    }
-    const running = this.flows.filter((f) => f.running);
-    this.load.recompute(running, this.capacities, this.links.linkUp, this.finder, this.clockMs);
+    this.load.recompute(
+      this.flows.runningAfterReset(),
+      this.capacities,
+      this.links.linkUp,
+      this.finder,
+      this.clockMs,
+    );
   }
+}
+
+/** Each channel's line rate in bytes/s, and in the fabric's counter units per second. */
+function channelRates(fabric: Fabric): { ticksPerSecond: Float64Array; lineCapacity: Float64Array } {
+  const unit = DATA_UNIT_BYTES[fabric.fabricType];
+  const ticksPerSecond = new Float64Array(fabric.links.length * 2);
+  const lineCapacity = new Float64Array(fabric.links.length * 2);
+  for (const link of fabric.links) {
+    const bytes = linkDataBytesPerSecond(link, fabric.fabricType);
+    for (const c of [link.index * 2, link.index * 2 + 1]) {
+      ticksPerSecond[c] = bytes / unit;
+      lineCapacity[c] = bytes;
+    }
+  }
+  return { ticksPerSecond, lineCapacity };
 }

@@ -7,7 +7,7 @@ import {
   faultKeys,
 } from '@fabscope/contracts';
 import { channelFrom, type Fabric, type FabricLink, type FabricNode } from '@fabscope/topology';
-import { TrafficError } from './flows.ts';
+import { TrafficError } from './traffic/request.ts';
 import { parseDuration, QuantityError } from './units.ts';
 
 /**

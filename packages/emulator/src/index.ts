@@ -26,15 +26,9 @@ export {
   type RoutingState,
 } from './emulator-types.ts';
 export { FAULT_TYPES, type FaultInfo, type FaultRequest, type FaultType } from './faults.ts';
-export {
-  type FlowInfo,
-  PATTERNS,
-  type Pattern,
-  type StartFlowsRequest,
-  TrafficError,
-  type TrafficItem,
-} from './flows.ts';
 export * as hostLoad from './host-load.ts';
+export { isLoopback } from './http/access.ts';
+export { type EmulatorServer, type EmulatorServerOptions, startEmulatorServer } from './http/server.ts';
 export { Networks } from './networks.ts';
 export { PathFinder } from './paths.ts';
 export { DISCARD_GRACE_MS } from './port-counters.ts';
@@ -56,12 +50,15 @@ export {
   type ScenarioPhase,
   type ScenarioResult,
 } from './scenario-file.ts';
+export { rateText } from './sysfs/class-files.ts';
+export { type SysfsWriter, type SysfsWriterOptions, startSysfsWriter } from './sysfs/writer.ts';
 export {
-  type EmulatorServer,
-  type EmulatorServerOptions,
-  isLoopback,
-  startEmulatorServer,
-} from './server.ts';
-export { rateText, type SysfsWriter, type SysfsWriterOptions, startSysfsWriter } from './sysfs.ts';
-export * as transport from './transport.ts';
+  type FlowInfo,
+  PATTERNS,
+  type Pattern,
+  type StartFlowsRequest,
+  TrafficError,
+  type TrafficItem,
+} from './traffic/request.ts';
+export * as transport from './traffic/transport.ts';
 export { parseDuration, parseRate, parseSize, QuantityError } from './units.ts';

@@ -1,7 +1,7 @@
 import { channelOf, type Fabric, type FabricNode, type FabricType } from '@fabscope/topology';
-import type { RoutedFlow } from './adaptive-routing.ts';
-import type { LoadedFlow } from './channel-load.ts';
-import type { FlowInfo, FlowSpec } from './flows.ts';
+import type { RoutedFlow } from '../adaptive-routing.ts';
+import type { LoadedFlow } from '../channel-load.ts';
+import type { FlowInfo, FlowSpec } from './request.ts';
 import { flowEfficiency } from './transport.ts';
 
 /** A flow the emulator carries: its request, its routes (static and current) and its rates. */

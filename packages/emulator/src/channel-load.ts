@@ -1,5 +1,12 @@
-import { bytesPerSecondOfRate, type Fabric, type FabricNode, maxMinFair } from '@fabscope/topology';
+import {
+  bytesPerSecondOfRate,
+  type Fabric,
+  type FabricNode,
+  linkDataBytesPerSecond,
+  maxMinFair,
+} from '@fabscope/topology';
 import { offeredLoad } from './congestion.ts';
+import { DATA_UNIT_BYTES } from './counters.ts';
 import { busyFraction } from './host-load.ts';
 import type { PathFinder } from './paths.ts';
 import type { CounterRates } from './port-counters.ts';
@@ -210,4 +217,19 @@ export class ChannelLoad implements CounterRates {
       );
     }
   }
+}
+
+/** Each channel's line rate in bytes/s, and in the fabric's counter units per second. */
+export function channelRates(fabric: Fabric): { ticksPerSecond: Float64Array; lineCapacity: Float64Array } {
+  const unit = DATA_UNIT_BYTES[fabric.fabricType];
+  const ticksPerSecond = new Float64Array(fabric.links.length * 2);
+  const lineCapacity = new Float64Array(fabric.links.length * 2);
+  for (const link of fabric.links) {
+    const bytes = linkDataBytesPerSecond(link, fabric.fabricType);
+    for (const c of [link.index * 2, link.index * 2 + 1]) {
+      ticksPerSecond[c] = bytes / unit;
+      lineCapacity[c] = bytes;
+    }
+  }
+  return { ticksPerSecond, lineCapacity };
 }

@@ -1,31 +1,17 @@
-import {
-  type Fabric,
-  type ForwardingTables,
-  fatTreeRouting,
-  linkDataBytesPerSecond,
-  mulberry32,
-  type Random,
-  sweepTables,
-} from '@fabscope/topology';
-import { adjustRoutes } from './adaptive-routing.ts';
-import {
-  type AdaptiveRoutingConfig,
-  adjustmentIntervalMs,
-  applyAdaptiveRoutingPatch,
-  DEFAULT_ADAPTIVE_ROUTING,
-} from './ar-config.ts';
-import { ChannelLoad } from './channel-load.ts';
-import { DATA_UNIT_BYTES, PACKET_PAYLOAD_BYTES } from './counters.ts';
-import {
-  DEFAULT_SWEEP_DELAY_MS,
-  type Emulator,
-  type EmulatorJob,
-  type EmulatorOptions,
-  type FlowFilter,
-  type HealthDocument,
-  type HostLoad,
-  type HostTelemetry,
-  type RoutingState,
+import { type Fabric, type ForwardingTables, mulberry32, type Random } from '@fabscope/topology';
+import type { AdaptiveRoutingConfig } from './ar-config.ts';
+import { AdaptiveRoutingPasses } from './ar-passes.ts';
+import { ChannelLoad, channelRates } from './channel-load.ts';
+import { PACKET_PAYLOAD_BYTES } from './counters.ts';
+import type {
+  Emulator,
+  EmulatorJob,
+  EmulatorOptions,
+  FlowFilter,
+  HealthDocument,
+  HostLoad,
+  HostTelemetry,
+  RoutingState,
 } from './emulator-types.ts';
 import { type FaultInfo, resolveFault } from './faults.ts';
 import { hostLoads, hostTelemetry, NodeClocks, type TelemetrySources } from './host-telemetry.ts';
@@ -34,6 +20,7 @@ import { Networks } from './networks.ts';
 import { PathFinder } from './paths.ts';
 import { PortCounterBank } from './port-counters.ts';
 import { type PortCountersDocument, PortsDocumentBuilder } from './ports-document.ts';
+import { Sweeps } from './sweeps.ts';
 import { expandTraffic } from './traffic/expand.ts';
 import { FlowTable } from './traffic/flow-table.ts';
 import { type FlowInfo, type StartFlowsRequest, TrafficError } from './traffic/request.ts';
@@ -51,11 +38,8 @@ export function createEmulator(options: EmulatorOptions): Emulator {
  */
 class FabricEmulator implements Emulator {
   readonly fabric: Fabric;
-  readonly sweepDelayMs: number;
   private readonly seed: number;
-  private readonly routing: (fabric: Fabric) => ForwardingTables;
-  /** The tables come from outside (a real subnet manager's, through useTables): never sweep. */
-  private readonly externalRouting: boolean;
+  private readonly sweeps: Sweeps;
   private finder: PathFinder;
   private networks: Networks;
   private readonly random: Random;
@@ -72,32 +56,21 @@ class FabricEmulator implements Emulator {
   private readonly flows: FlowTable;
   private nextFaultId = 1;
   private clockMs: number;
-  private ar: AdaptiveRoutingConfig = { ...DEFAULT_ADAPTIVE_ROUTING };
-  private nextAdjustMs = Number.POSITIVE_INFINITY;
-  private sweepAtMs = Number.POSITIVE_INFINITY;
-  private routingNow: RoutingState;
+  private readonly ar = new AdaptiveRoutingPasses();
   private dirty = true;
   /** Bumped at every rate recomputation; adaptive routing skips passes while settled at it. */
   private version = 0;
-  private settledAt = -1;
 
   constructor(options: EmulatorOptions) {
     const { fabric, tables, seed = 1, startTimeMs = 0 } = options;
     if (!Number.isFinite(startTimeMs)) throw new RangeError(`startTimeMs must be finite, got ${startTimeMs}`);
-    const sweepDelayMs = options.sweepDelayMs ?? DEFAULT_SWEEP_DELAY_MS;
-    if (!(sweepDelayMs >= 0) || !Number.isFinite(sweepDelayMs)) {
-      throw new RangeError(`sweepDelayMs must be a finite number ≥ 0, got ${sweepDelayMs}`);
-    }
     this.fabric = fabric;
-    this.sweepDelayMs = sweepDelayMs;
+    this.sweeps = new Sweeps(options);
     this.seed = seed;
-    this.routing = options.routing ?? fatTreeRouting;
-    this.externalRouting = options.externalRouting ?? false;
     this.clockMs = startTimeMs;
     this.random = mulberry32(seed);
     this.finder = new PathFinder(fabric, tables);
     this.networks = new Networks(fabric, this.finder);
-    this.routingNow = { sweep: 0, engine: tables.engine, downLinks: [], sweptAtMs: null };
     this.flows = new FlowTable(fabric);
     const channelCount = fabric.links.length * 2;
     this.isSwitch = Uint8Array.from(fabric.nodes, (n) => (n.type === 'switch' ? 1 : 0));
@@ -125,6 +98,10 @@ class FabricEmulator implements Emulator {
       this.links.directRates,
     );
     this.documents = new PortsDocumentBuilder(fabric);
+  }
+
+  get sweepDelayMs(): number {
+    return this.sweeps.delayMs;
   }
 
   nowMs(): number {
@@ -180,27 +157,16 @@ class FabricEmulator implements Emulator {
   }
 
   getAdaptiveRouting(): AdaptiveRoutingConfig {
-    return { ...this.ar };
+    return { ...this.ar.config };
   }
 
   setAdaptiveRouting(patch: Partial<AdaptiveRoutingConfig>): AdaptiveRoutingConfig {
-    const before = this.ar;
-    const next = applyAdaptiveRoutingPatch(before, patch);
-    this.ar = next;
-    const backToStatic = (before.enabled && !next.enabled) || (next.lostRouteOnly && !before.lostRouteOnly);
-    if (backToStatic) {
+    if (this.ar.set(patch, this.clockMs)) {
       for (const flow of this.flows.flows) flow.path = flow.staticPath;
       this.dirty = true;
     }
-    this.settledAt = -1;
-    if (!next.enabled) {
-      this.nextAdjustMs = Number.POSITIVE_INFINITY;
-    } else if (!before.enabled || before.arFrequency !== next.arFrequency) {
-      // The first adjustment comes one full interval after AR is switched on (or re-timed).
-      this.nextAdjustMs = this.clockMs + adjustmentIntervalMs(next.arFrequency);
-    }
     this.refresh();
-    return { ...next };
+    return { ...this.ar.config };
   }
 
   setLinkState(linkId: string, state: 'active' | 'down'): void {
@@ -228,7 +194,7 @@ class FabricEmulator implements Emulator {
   }
 
   routingState(): RoutingState {
-    return { ...this.routingNow, downLinks: [...this.routingNow.downLinks] };
+    return this.sweeps.state();
   }
 
   portCounters(): PortCountersDocument {
@@ -281,9 +247,7 @@ class FabricEmulator implements Emulator {
       else if (fromFlap) this.ports.countRecovery(c);
     }
     this.dirty = true;
-    if (this.sweepAtMs === Number.POSITIVE_INFINITY && !this.externalRouting) {
-      this.sweepAtMs = this.clockMs + this.sweepDelayMs;
-    }
+    this.sweeps.linkChanged(this.clockMs);
   }
 
   private accrue(from: number, to: number): void {
@@ -293,7 +257,7 @@ class FabricEmulator implements Emulator {
   }
 
   private nextEventMs(): number {
-    return this.flows.nextEventMs(Math.min(this.nextAdjustMs, this.sweepAtMs, this.links.nextFlapMs()));
+    return this.flows.nextEventMs(Math.min(this.ar.nextMs, this.sweeps.atMs, this.links.nextFlapMs()));
   }
 
   /** Everything due at or before the clock: flow starts and ends, flaps, the sweep, then AR. */
@@ -301,24 +265,13 @@ class FabricEmulator implements Emulator {
     const now = this.clockMs;
     if (this.flows.startAndEnd(now)) this.dirty = true;
     this.links.processFlaps(now);
-    if (this.sweepAtMs <= now) {
-      this.sweepAtMs = Number.POSITIVE_INFINITY;
-      this.sweep();
-    }
-    while (this.nextAdjustMs <= now) {
-      this.nextAdjustMs += adjustmentIntervalMs(this.ar.arFrequency);
+    // The fabric manager's sweep: every flow's static path follows the new tables.
+    const swept = this.sweeps.due(this.fabric, this.links.linkUp, now);
+    if (swept) this.applyTables(swept);
+    while (this.ar.due(now)) {
       this.refresh();
       this.adjust();
     }
-  }
-
-  /**
-   * The fabric manager's sweep: routes are recomputed on the fabric as it now is (down links
-   * uncabled) and every flow's static path follows the new tables. Flows adaptive routing moved
-   * keep their path while it is intact.
-   */
-  private sweep(): void {
-    this.applyTables(sweepTables(this.fabric, this.links.linkUp, this.routing));
   }
 
   useTables(tables: ForwardingTables): void {
@@ -328,33 +281,23 @@ class FabricEmulator implements Emulator {
 
   private applyTables(tables: ForwardingTables): void {
     const linkUp = this.links.linkUp;
-    this.routingNow = {
-      sweep: this.routingNow.sweep + 1,
-      engine: tables.engine,
-      downLinks: this.fabric.links.filter((l) => linkUp[l.index] !== 1).map((l) => l.id),
-      sweptAtMs: this.clockMs,
-    };
+    this.sweeps.applied(this.fabric, tables, linkUp, this.clockMs);
     this.finder = new PathFinder(this.fabric, tables);
     this.networks = new Networks(this.fabric, this.finder);
-    const keepAdaptive = this.ar.enabled && !this.ar.lostRouteOnly;
-    this.flows.followTables(this.networks, linkUp, keepAdaptive);
+    this.flows.followTables(this.networks, linkUp, this.ar.keepsAdaptivePaths());
     this.dirty = true;
   }
 
   private adjust(): void {
-    // A pass that moved nothing moves nothing again until rates, routes or links change.
-    if (this.settledAt === this.version) return;
-    const running = this.flows.running();
-    const moves = adjustRoutes(running, this.ar, {
+    const context = {
       finder: this.finder,
       capacities: this.capacities,
       linkUp: this.links.linkUp,
       isSwitch: this.isSwitch,
       random: this.random,
       offered: this.load.offered,
-    });
-    if (moves > 0) this.dirty = true;
-    else this.settledAt = this.version;
+    };
+    if (this.ar.pass(this.flows.running(), context, this.version)) this.dirty = true;
   }
 
   /** Recomputes rates and load after any change of flows, routes, links or error rates. */
@@ -370,19 +313,4 @@ class FabricEmulator implements Emulator {
       this.clockMs,
     );
   }
-}
-
-/** Each channel's line rate in bytes/s, and in the fabric's counter units per second. */
-function channelRates(fabric: Fabric): { ticksPerSecond: Float64Array; lineCapacity: Float64Array } {
-  const unit = DATA_UNIT_BYTES[fabric.fabricType];
-  const ticksPerSecond = new Float64Array(fabric.links.length * 2);
-  const lineCapacity = new Float64Array(fabric.links.length * 2);
-  for (const link of fabric.links) {
-    const bytes = linkDataBytesPerSecond(link, fabric.fabricType);
-    for (const c of [link.index * 2, link.index * 2 + 1]) {
-      ticksPerSecond[c] = bytes / unit;
-      lineCapacity[c] = bytes;
-    }
-  }
-  return { ticksPerSecond, lineCapacity };
 }

@@ -21,6 +21,8 @@ export interface EmulatorServerOptions {
    * one, such a server refuses every change. Reads are always open.
    */
   token?: string | undefined;
+  /** The wall clock the emulator follows, in ms (default `performance.now`); tests give their own. */
+  clock?: () => number;
 }
 
 export interface EmulatorServer {
@@ -40,12 +42,12 @@ export function startEmulatorServer(
   emulator: Emulator,
   options: EmulatorServerOptions = {},
 ): Promise<EmulatorServer> {
-  const { host = '127.0.0.1', port = 0, tickMs = 100, token } = options;
+  const { host = '127.0.0.1', port = 0, tickMs = 100, token, clock = () => performance.now() } = options;
   const protect = !isLoopback(host);
   if (!(tickMs > 0)) throw new RangeError(`tickMs must be > 0, got ${tickMs}`);
-  let last = performance.now();
+  let last = clock();
   const catchUp = () => {
-    const now = performance.now();
+    const now = clock();
     const whole = Math.floor(now - last);
     if (whole > 0) {
       emulator.advance(whole);

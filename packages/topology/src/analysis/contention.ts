@@ -47,7 +47,7 @@ export interface AdaptiveEstimate {
 /**
  * Payload per wire byte of a large RDMA message (verbs, PSM2): 99 % of the data rate, seed 002's
  * 12.38 of 12.5 GB/s on 100 Gb/s Omni-Path. The emulator's flows run at the same share
- * (`RDMA_EFFICIENCY`, packages/emulator/src/transport.ts), so Expected meets Measured.
+ * (`RDMA_EFFICIENCY`, packages/emulator/src/traffic/transport.ts), so Expected meets Measured.
  */
 export const RDMA_PAYLOAD_EFFICIENCY = 0.99;
 

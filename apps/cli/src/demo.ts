@@ -19,21 +19,17 @@ export const WEB_ROOT = join(CHECKOUT_ROOT, 'apps/web/dist');
 
 /**
  * Where the demo's API reads the live view beside its Prometheus when FABSCOPE_LIVE_SOURCE does
- * not say: the TSDB up to 60,000 cabled ports; beyond (fat-tree-27648), the collectors, since each
- * of the TSDB's dense live reads of 165,888 series takes 4–8 s on two cores and the view was older
- * than its interval before any answer (docs/scaling.md). The TSDB still records every sweep.
+ * not say: the TSDB up to 60,000 cabled ports; beyond, the collectors, since the TSDB's dense live
+ * reads take longer than the interval there (docs/scaling.md). The TSDB still records every sweep.
  */
 export function liveSourceFor(ports: number): LiveSource {
   return ports <= 60_000 ? 'tsdb' : 'collectors';
 }
 
 /**
- * Prometheus' scrape interval by cabled ports: one at which one Prometheus beside the demo on the
- * 2-core test machine holds, measured with a permutation running (docs/scaling.md). Unlike the
- * embedded store, which skips a tick when a scrape runs long, Prometheus abandons a scrape at its
- * interval. With the rates at the edge, fat-tree-6912 holds at 5 s (every poll ok, data at most
- * 9.8 s old, Prometheus under 2 GiB; it needed 20 s with the recording rules). At fat-tree-27648,
- * 10 s with the live view from the collectors; 60 s with the live view from the TSDB.
+ * Prometheus' scrape interval by cabled ports: one at which one Prometheus beside the demo holds,
+ * as measured (docs/scaling.md). Unlike the embedded store, which skips a tick when a scrape runs
+ * long, Prometheus abandons a scrape at its interval.
  */
 export function prometheusIntervalFor(ports: number, liveSource: LiveSource = liveSourceFor(ports)): number {
   if (ports <= 20_000) return 1000;
@@ -43,10 +39,8 @@ export function prometheusIntervalFor(ports: number, liveSource: LiveSource = li
 
 /**
  * Whether the demo's Prometheus also scrapes the collectors' raw counters (its slow job, for a
- * site's own PromQL; nothing of fabscope reads them: the collectors write the rates, errors
- * included, docs/metrics.md "Rates at the edge"). Only up to 20,000 ports, as the collectors' own
- * `rawCounters: 'auto'`: beyond, their 22+ families per port (~3.6 M series at fat-tree-27648)
- * would be most of Prometheus' memory.
+ * site's own PromQL; fabscope reads the rates the collectors write). Only up to 20,000 ports, as
+ * the collectors' own `rawCounters: 'auto'`: beyond, their series would be most of Prometheus' memory.
  */
 export function prometheusRawJobFor(ports: number): boolean {
   return ports <= 20_000;

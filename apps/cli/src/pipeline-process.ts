@@ -13,9 +13,8 @@ import { CHECKOUT_ROOT } from './checkout.ts';
 import { fabricFromConfig } from './commands/topology.ts';
 
 /**
- * Collector shards for Prometheus by cabled ports: one up to fat-tree-1152 (4,608 ports), four
- * beyond (fat-tree-6912: 41,472; fat-tree-27648: 165,888), so that Prometheus parses the shards'
- * answers in parallel within its interval (docs/scaling.md).
+ * Collector shards for Prometheus by cabled ports: one for small fabrics, four beyond, so that
+ * Prometheus parses the shards' answers in parallel within its interval (docs/scaling.md).
  */
 export function collectorShardsFor(ports: number): number {
   return ports <= 20_000 ? 1 : 4;
@@ -67,8 +66,8 @@ const IDLE_TICK_MS = 60_000;
 
 /**
  * The demo's emulator (with its sysfs writer) in a child process of its own (the CLI's hidden
- * `__pipeline emulator` command), so that a tick of a 27,648-host fabric computed there holds
- * neither the API's event loop nor the collector's.
+ * `__pipeline emulator` command), so that a big fabric's tick computed there holds neither the
+ * API's event loop nor the collector's.
  */
 export function startEmulatorProcess(
   options: EmulatorProcessOptions,
@@ -78,8 +77,8 @@ export function startEmulatorProcess(
 
 /**
  * The demo's fabric collector (every shard) in a child process of its own (`__pipeline
- * collector`): rendering hundreds of megabytes of exposition there never delays the emulator's
- * answers (POST /v1/flows) or the API's.
+ * collector`): rendering a big fabric's exposition there never delays the emulator's answers
+ * (POST /v1/flows) or the API's.
  */
 export function startCollectorProcess(
   options: CollectorProcessOptions,
@@ -188,10 +187,9 @@ async function startEmulator(
     seed: options.seed,
     startTimeMs: Date.now(),
   });
-  // The clock catches up before every request, and the counters accrue exactly between events
-  // however long the step: the tick only bounds how old the sysfs trees are (without them, a
-  // minute: nothing reads the emulator but its requests). Every 100 ms, the accrual of a
-  // 27,648-host fabric's 331,776 channels was most of the emulator's CPU.
+  // The clock catches up before every request and the counters accrue exactly between events
+  // however long the step, so the tick only bounds how old the sysfs trees are; a short one
+  // would spend a big fabric's CPU on accrual nobody reads.
   const server = await startEmulatorServer(emulator, {
     host: '127.0.0.1',
     port: 0,
@@ -209,9 +207,9 @@ async function startCollectors(
   options: CollectorProcessOptions,
   stops: (() => Promise<void>)[],
 ): Promise<{ collectorUrls: string[] }> {
-  // Chunks, not one string: at fat-tree-27648 the exposition is hundreds of megabytes. With
-  // Prometheus on a big fabric, the collector is sharded by switch group so that Prometheus
-  // scrapes (and parses) the shards in parallel; the shards share one read of the emulator.
+  // Chunks, not one string: a big fabric's exposition is too large for one. With Prometheus on a
+  // big fabric, the collector is sharded by switch group so that Prometheus scrapes (and parses)
+  // the shards in parallel; the shards share one read of the emulator.
   const { emulatorUrl, shards } = options;
   const shareReadMs = options.shareReadMs ?? (shards > 1 ? 1000 : 0);
   const source =

@@ -195,7 +195,7 @@ export function prometheusConfig(
     config.rule_files = rules.map((file) => {
       const target = join(ruleDir, basename(file));
       // The alerts look at minutes (`for: 2m`, `[5m]`, `[10m]` over every direction): evaluated at
-      // the slow cadence, not every interval (at fat-tree-6912 one evaluation took up to 55 s).
+      // the slow cadence, not every interval (one evaluation takes long on a big fabric).
       const groupInterval = basename(file) === 'alerts.yml' ? slow : interval;
       writeFileSync(target, rulesAtInterval(readFileSync(file, 'utf8'), interval, groupInterval));
       return target;

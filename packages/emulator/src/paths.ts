@@ -145,8 +145,8 @@ export class PathFinder {
 
   /**
    * Distance of node `n` to host `dest` over the whole cabling. Hosts hang off one leaf switch,
-   * so distances are kept per leaf switch (Int16 per node) rather than per host: 48× less memory
-   * on a fat tree, which is what makes adaptive routing affordable on 27,648 hosts.
+   * so distances are kept per leaf switch (Int16 per node) rather than per host: far less memory
+   * on a fat tree, which is what makes adaptive routing affordable on big fabrics.
    */
   private distanceOf(n: number, dest: FabricNode): number {
     if (n === dest.index) return 0;

@@ -46,15 +46,11 @@ export function jobTotals(flows: readonly FlowInfo[]): JobTotal[] {
 /**
  * Listings of the flows paged where they are, as the Kubernetes API's `limit` + `continue`: the
  * first page reads the flows once and keeps them; later pages are slices of that same list, so
- * that a client walking every page sees every flow once, of one instant. At fat-tree-27648 a
- * permutation's flows with their paths are ~30 MB of JSON: a client reads a page, not all of them.
- *
- * A listing is of one version of the flows (the emulator's `flowsVersion`, which changes whenever
- * a flow starts, stops, changes rate or moves): a first page while the flows are at a version a
- * held listing was read at pages that listing again, under the same id. So an unchanged list gives
- * the same pages and the same `listing`, hence the API the same `next` cursor and ETag: a client
- * polling it (the dashboard, every tick) gets 304, not ~1.8 MB to read again at fat-tree-27648.
- * The `keep` most recently read listings are held; a listing no longer held is gone (410).
+ * that a client walking every page sees every flow once, of one instant, and a big fabric's flows
+ * are read a page at a time. A listing is of one version of the flows (`flowsVersion`): a first
+ * page at the version of a held listing pages that listing again, under the same id, so a client
+ * polling an unchanged list gets the same `next` cursor and ETag (304). The `keep` most recently
+ * read listings are held; a listing no longer held is gone (410).
  */
 export class FlowListings {
   /** Held listings, least recently read first. */

@@ -231,7 +231,7 @@ function pick(a: number | undefined, b: number | undefined, lowest: boolean): nu
  * port counts about what it sends (discards, constraint, congestion discards, Mark FECN, time
  * congestion, wasted bandwidth, wait data), what the receiving port counts about what it receives,
  * and the link's own state from the worse end (most downs and retrains, lowest quality, most lanes
- * down). An object literal with every field: a fast object, 166k of them per tick at fat-tree-27648.
+ * down). An object literal with every field: a fast object, since a big fabric makes many per tick.
  */
 export function directionErrors(
   sender: { errors?: PortErrorRates | undefined } | undefined,

@@ -117,7 +117,7 @@ export interface CategoryInputs {
 }
 
 // One weighted sum at a time, without allocating: categoriesOf runs for every link direction of
-// every tick (166k at fat-tree-27648).
+// every tick.
 let sum = 0;
 let known = false;
 

@@ -9,6 +9,7 @@ export {
   type IslCollision,
   type LinkLoad,
   MAX_ADAPTIVE_FLOWS,
+  RDMA_PAYLOAD_EFFICIENCY,
 } from './analysis/contention.ts';
 export {
   type CounterRateLimits,

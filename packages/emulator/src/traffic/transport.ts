@@ -1,4 +1,4 @@
-import { bytesPerSecondOfRate, type FabricType } from '@fabscope/topology';
+import { bytesPerSecondOfRate, type FabricType, RDMA_PAYLOAD_EFFICIENCY } from '@fabscope/topology';
 
 /**
  * How much of a link's line rate a flow turns into payload, by transport and message size.
@@ -16,7 +16,6 @@ import { bytesPerSecondOfRate, type FabricType } from '@fabscope/topology';
  */
 export type Transport = 'rdma' | 'ip';
 
-export const RDMA_EFFICIENCY = 0.99;
 export const RDMA_MESSAGE_RATE = 160e6;
 export const IP_WRITE_RATE = 15e6;
 export const IP_EFFICIENCY: Readonly<Record<FabricType, number>> = {
@@ -48,7 +47,8 @@ export function flowEfficiency(
   receiverNetwork: FabricType,
 ): number {
   const port = bytesPerSecondOfRate(senderRateGbps);
-  if (transport === 'rdma') return RDMA_EFFICIENCY * messageFactor(messageBytes, port, RDMA_MESSAGE_RATE);
+  if (transport === 'rdma')
+    return RDMA_PAYLOAD_EFFICIENCY * messageFactor(messageBytes, port, RDMA_MESSAGE_RATE);
   const measuredAt = messageFactor(IPERF_DEFAULT_WRITE_BYTES, port, IP_WRITE_RATE);
   const factor = Math.min(
     1,

@@ -10,7 +10,7 @@ import {
   UNKNOWN_CATEGORIES,
   UNKNOWN_ERRORS,
   utilizationOf,
-} from '../src/index.ts';
+} from '../../src/index.ts';
 
 const port = (over: Partial<PortRateReading>): PortRateReading => ({
   transmitBytesPerSecond: null,

@@ -10,7 +10,7 @@ import {
   routeBetween,
   routeOfChannels,
   UnknownNodeError,
-} from '../src/index.ts';
+} from '../../src/index.ts';
 
 describe('route reports', () => {
   it('single-switch-32: 930 ± 10 ns host to host with the seed-004 latency model', () => {

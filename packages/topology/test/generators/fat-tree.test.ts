@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildScenario, fatTreeRouting, routeBetween, twoTierFatTree } from '../src/index.ts';
+import { buildScenario, fatTreeRouting, routeBetween, twoTierFatTree } from '../../src/index.ts';
 
 describe('two-tier fat tree', () => {
   it('fat-tree-1152 has 1152 hosts, 72 switches and 1152 ISLs', () => {

@@ -1,7 +1,7 @@
 import { derangement } from '@fabscope/topology';
 import { describe, expect, it } from 'vitest';
-import { parseRate, parseSize, transport } from '../src/index.ts';
-import { arDemoEmulator, counter, measuredRxRate, routerEmulator, singleSwitchEmulator } from './helpers.ts';
+import { parseRate, parseSize, transport } from '../../src/index.ts';
+import { arDemoEmulator, counter, measuredRxRate, routerEmulator, singleSwitchEmulator } from '../helpers.ts';
 
 const gbps = (bytesPerSecond: number) => (bytesPerSecond * 8) / 1e9;
 const sum = (flows: { bytesPerSecond: number }[]) => flows.reduce((s, f) => s + f.bytesPerSecond, 0);

@@ -5,9 +5,9 @@ import {
   PORT_COUNTER_NAMES,
   type PortCountersDocument,
   startEmulatorServer,
-} from '../src/index.ts';
-import { PortsDocumentBuilder } from '../src/ports-document.ts';
-import { arDemoEmulator, SEED_PAIRS } from './helpers.ts';
+} from '../../src/index.ts';
+import { PortsDocumentBuilder } from '../../src/ports-document.ts';
+import { arDemoEmulator, SEED_PAIRS } from '../helpers.ts';
 
 describe('emulator HTTP server', () => {
   const emulator = arDemoEmulator();

@@ -8,7 +8,7 @@ import {
   ParseError,
   parsePmThresholds,
   severityOf,
-} from '../src/index.ts';
+} from '../../src/index.ts';
 
 describe('PM categories: opafm defaults', () => {
   it('are the ones in opa-ff fm_xml.c pmInitConfig', () => {

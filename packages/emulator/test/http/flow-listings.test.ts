@@ -1,8 +1,8 @@
 import type { FlowInfo } from '@fabscope/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FlowListings } from '../src/http/flow-listings.ts';
-import { arDemoEmulator } from './helpers.ts';
+import { FlowListings } from '../../src/http/flow-listings.ts';
+import { arDemoEmulator } from '../helpers.ts';
 
 function flow(id: number, job: string, bytesPerSecond: number): FlowInfo {
   return {

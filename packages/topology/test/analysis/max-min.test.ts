@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { maxMinFair } from '../src/index.ts';
+import { maxMinFair } from '../../src/index.ts';
 
 const REL = 1e-9;
 

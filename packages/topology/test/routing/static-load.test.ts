@@ -16,7 +16,7 @@ import {
   summarizeStaticLoad,
   traceChannels,
   twoTierFatTree,
-} from '../src/index.ts';
+} from '../../src/index.ts';
 
 /** The load the slow way: every host port to every other host port's LIDs, path by path. */
 function bruteForce(fabric: Fabric, tables: ForwardingTables) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildScenario, linkDataBytesPerSecond, linkDataRateGbps } from '../src/index.ts';
+import { buildScenario, linkDataBytesPerSecond, linkDataRateGbps } from '../../src/index.ts';
 
 const ib = (widthSpeed: string | undefined, rateGbps: number) => ({ rateGbps, widthSpeed });
 

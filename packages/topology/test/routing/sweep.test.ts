@@ -10,7 +10,7 @@ import {
   survivingFabric,
   sweepTables,
   tablesAfterSweep,
-} from '../src/index.ts';
+} from '../../src/index.ts';
 
 /** Hop distances between switches-only paths from `from`, by breadth-first search. */
 function hops(fabric: ReturnType<typeof buildScenario>, from: number, to: number): number {

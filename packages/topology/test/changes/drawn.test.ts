@@ -8,7 +8,7 @@ import {
   type TopologyLinkRecord,
   type TopologySnapshot,
   topologySnapshot,
-} from '../src/index.ts';
+} from '../../src/index.ts';
 
 const base = topologySnapshot(buildScenario('ar-demo'));
 const ends = (l: TopologyLinkRecord) => [`${l.a.node}/${l.a.port}`, `${l.b.node}/${l.b.port}`];

@@ -7,7 +7,7 @@ import {
   ParseError,
   parseOpareportTopology,
   parseTopology,
-} from '../src/index.ts';
+} from '../../src/index.ts';
 
 // opareport -o topology XML read in one linear pass: the fabscope writer's files read back whole,
 // errors still naming their element and line deep into a big file, and the XML the reader refuses.

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNodeExporter } from '@fabscope/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
-import { rateText, startSysfsWriter } from '../src/index.ts';
-import { routerEmulator } from './helpers.ts';
+import { rateText, startSysfsWriter } from '../../src/index.ts';
+import { routerEmulator } from '../helpers.ts';
 
 describe('live sysfs and procfs trees', () => {
   const dir = mkdtempSync(join(tmpdir(), 'fabscope-sysfs-'));

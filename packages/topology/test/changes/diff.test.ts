@@ -16,7 +16,7 @@ import {
   type TopologySnapshot,
   topologyDrift,
   topologySnapshot,
-} from '../src/index.ts';
+} from '../../src/index.ts';
 
 /** A node every generated fabric draws from: same name and GUID in each, so two fabrics share nodes. */
 interface PoolNode {

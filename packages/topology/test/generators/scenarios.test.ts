@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildScenario, fatTreeForRadix, scenarioNames } from '../src/index.ts';
+import { buildScenario, fatTreeForRadix, scenarioNames } from '../../src/index.ts';
 
 const shape = (name: string) => {
   const f = buildScenario(name);

@@ -41,6 +41,7 @@ class XmlReader {
   private readonly stack: XmlElement[] = [];
   private root: XmlElement | undefined;
   private readonly lines: LineCounter;
+  private readonly fail = (reason: string, offset: number): ParseError => this.malformed(reason, offset);
   // Element names repeat: each distinct one is made into a string once and found again in place.
   private readonly names = new Map<number, string>();
   private distinct = 0;
@@ -100,7 +101,7 @@ class XmlReader {
   }
 
   private decode(from: number, to: number): string {
-    return decodeReferences(this.text, from, to, (reason, at) => this.malformed(reason, at));
+    return decodeReferences(this.text, from, to, this.fail);
   }
 
   /** Just past the name starting at `at`, or `at` when no name starts there. */

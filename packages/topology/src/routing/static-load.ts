@@ -240,6 +240,8 @@ class DestinationCounting {
     const S = next.length;
     let head = 0;
     let tail = 0;
+    let routed = 0;
+    let unrouted = 0;
     for (let s = 0; s < S; s++) if (indegree[s] === 0) queue[tail++] = s;
     while (head < tail) {
       const s = queue[head++] as number;
@@ -252,9 +254,11 @@ class DestinationCounting {
         const left = (indegree[n] as number) - 1;
         indegree[n] = left;
         if (left === 0) queue[tail++] = n;
-      } else if (n === DELIVER) this.routed += w;
-      else this.unrouted += w;
+      } else if (n === DELIVER) routed += w;
+      else unrouted += w;
     }
+    this.routed += routed;
+    this.unrouted += unrouted;
     if (tail < S) {
       // Switches never taken are on loops: their paths go round for ever.
       for (let s = 0; s < S; s++) if ((indegree[s] as number) > 0) this.looping += weight[s] as number;

@@ -104,15 +104,6 @@ class XmlReader {
     return decodeReferences(this.text, from, to, this.fail);
   }
 
-  /** Just past the name starting at `at`, or `at` when no name starts there. */
-  private nameEnd(at: number): number {
-    const { text } = this;
-    if (!isNameStart(text.charCodeAt(at))) return at;
-    let i = at + 1;
-    while (i < text.length && isNameChar(text.charCodeAt(i))) i++;
-    return i;
-  }
-
   private nameAt(from: number, to: number): string {
     const { text } = this;
     // A small integer key (two names may share one: the text is compared anyway).
@@ -125,13 +116,6 @@ class XmlReader {
     const name = text.slice(from, to);
     if (known === undefined && this.distinct++ < 256) this.names.set(key, name);
     return name;
-  }
-
-  private skipSpace(at: number): number {
-    const { text } = this;
-    let i = at;
-    while (i < text.length && isSpace(text.charCodeAt(i))) i++;
-    return i;
   }
 
   private addText(from: number, to: number): void {
@@ -157,9 +141,9 @@ class XmlReader {
   private endTag(lt: number): number {
     const { text, stack } = this;
     const top = stack[stack.length - 1];
-    const end = this.nameEnd(lt + 2);
+    const end = nameEnd(text, lt + 2);
     if (end === lt + 2) throw this.malformed('expected an element name after "</"', lt);
-    const gt = this.skipSpace(end);
+    const gt = skipSpace(text, end);
     // The usual case: the name of the element open, compared in place (no string made for it).
     const matches =
       top !== undefined && end - lt - 2 === top.name.length && text.startsWith(top.name, lt + 2);
@@ -221,7 +205,7 @@ class XmlReader {
   /** A start tag `<name (space name = "value")* space? (> | />)` at `lt`; returns the position after it. */
   private startTag(lt: number): number {
     const { text } = this;
-    const end = this.nameEnd(lt + 1);
+    const end = nameEnd(text, lt + 1);
     if (end === lt + 1) {
       if (lt + 1 >= text.length) throw this.endsInside('a tag', lt);
       throw this.malformed(
@@ -239,7 +223,7 @@ class XmlReader {
     };
     let at = end;
     for (;;) {
-      const spaced = this.skipSpace(at);
+      const spaced = skipSpace(text, at);
       const c = text.charCodeAt(spaced);
       if (c === 0x3e /* > */) {
         this.root ??= element;
@@ -262,15 +246,15 @@ class XmlReader {
   /** One `name = "value"` of `element` (opened at `lt`) starting at `from`; returns the position after it. */
   private attribute(element: XmlElement, lt: number, from: number): number {
     const { text } = this;
-    const nameStop = this.nameEnd(from);
+    const nameStop = nameEnd(text, from);
     if (nameStop === from) throw this.malformed(`expected an attribute name in <${element.name}>`, from);
     const attribute = text.slice(from, nameStop);
-    const equals = this.skipSpace(nameStop);
+    const equals = skipSpace(text, nameStop);
     if (equals >= text.length) throw this.endsInside(`<${element.name}`, lt);
     if (text.charCodeAt(equals) !== 0x3d /* = */) {
       throw this.malformed(`expected "=" after attribute ${attribute} of <${element.name}>`, equals);
     }
-    const open = this.skipSpace(equals + 1);
+    const open = skipSpace(text, equals + 1);
     if (open >= text.length) throw this.endsInside(`<${element.name}`, lt);
     const quote = text[open];
     if (quote !== '"' && quote !== "'") {
@@ -289,4 +273,18 @@ class XmlReader {
     element.attributes.set(attribute, this.decode(open + 1, close));
     return close + 1;
   }
+}
+
+/** Just past the name starting at `at`, or `at` when no name starts there. */
+function nameEnd(text: string, at: number): number {
+  if (!isNameStart(text.charCodeAt(at))) return at;
+  let i = at + 1;
+  while (i < text.length && isNameChar(text.charCodeAt(i))) i++;
+  return i;
+}
+
+function skipSpace(text: string, at: number): number {
+  let i = at;
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+  return i;
 }

@@ -34,18 +34,14 @@ const TOLERANCE = 1e-9;
 /**
  * One adjustment opportunity of adaptive routing over the whole fabric (opafm semantics).
  *
- * 1. Lost routes: a flow whose path crosses a down link is moved, at the last switch before the
- *    break that has an equal-cost port giving an intact path.
- * 2. Congestion (unless lostRouteOnly): switches in index order, output ISLs in port order. While
- *    an ISL's load (carried bytes/s over payload capacity) is at or above the threshold, its flows
- *    are taken one at a time, in flow order, and moved to an equal-cost ISL toward the flow's
- *    destination that has room (load below the threshold) and would, after the move, still be
- *    less loaded than the source was before it. That strict improvement is what keeps a steady
- *    load from flapping. The algorithm picks among the ports that qualify: Greedy the least
- *    loaded, Random any, GreedyRandom any of the least loaded.
+ * 1. Lost routes: a flow crossing a down link moves at the last switch before the break that has
+ *    an equal-cost port giving an intact path.
+ * 2. Congestion (unless lostRouteOnly): while an ISL's load is at or above the threshold, its flows
+ *    move one at a time to an equal-cost ISL with room that would still be less loaded than the
+ *    source was; that strict improvement keeps a steady load from flapping. Greedy takes the least
+ *    loaded port, Random any, GreedyRandom any of the least loaded.
  *
- * After a move the rest of the flow's path is looked up again from the next switch on. Loads are
- * updated as flows move; rates are recomputed by the caller afterwards. Returns the moves made.
+ * The rest of a moved flow's path is looked up again from the next switch on. Returns the moves.
  */
 export function adjustRoutes(flows: RoutedFlow[], config: AdaptiveRoutingConfig, ctx: AdjustContext): number {
   if (!config.enabled) return 0;

@@ -4,12 +4,10 @@ import type { PathFinder } from './paths.ts';
 /**
  * Networks (IP subnets) of a fabric and hop-by-hop paths across the routers between them.
  *
- * A network is a set of nodes joined by links without crossing a router node: an Omni-Path
- * fabric and an Ethernet LAN joined by an IP router (seed 000) are two networks. Within a network
- * a path follows the forwarding tables; when a switch has no table entry (an Ethernet switch
- * learns addresses, it has no LFT) or the entry leads into a down link, the path falls back to the
- * lowest-numbered intact min-hop port. Between networks an IP flow goes to a router, which
- * forwards it out of its port in the next network, exactly as `ip route` would.
+ * A network is the nodes joined without crossing a router (seed 000: an Omni-Path fabric and an
+ * Ethernet LAN). Within one, a path follows the forwarding tables, or the lowest intact min-hop
+ * port where a switch has no entry (Ethernet switches learn addresses) or it leads into a down
+ * link. Between networks an IP flow goes through a router, as `ip route` would.
  */
 export class Networks {
   /** Network id of every node (routers: -1, they belong to several). */

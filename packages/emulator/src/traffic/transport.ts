@@ -3,16 +3,10 @@ import { bytesPerSecondOfRate, type FabricType, RDMA_PAYLOAD_EFFICIENCY } from '
 /**
  * How much of a link's line rate a flow turns into payload, by transport and message size.
  *
- * A flow's rate is shared on the wire: max-min fairness runs over line rate, and each flow gets
- * `efficiency × wire share` as payload. Efficiency = transport efficiency × message factor:
- *
- * - RDMA (verbs, PSM2): 99 % of line rate for large messages (seed 002: 12.38 of 12.5 GB/s).
- * - IP (TCP over IPoFabric/IPoIB or Ethernet): measured goodput by the network the receiver is on,
- *   with iperf2's default 128 KiB writes and 16 streams (seed 000: 98.6 Gb/s into the Ethernet
- *   node, 96.9 Gb/s into the Omni-Path node through an Accelerated IPoFabric router).
- * - Message factor m / (m + o): each message costs the port o bytes of wire time, o = line rate ÷
- *   the port's message rate. RDMA: 160 M messages/s (seed 004), so 98 % of the large-message
- *   rate from 4 KiB; IP: 15 M socket writes/s, so 40 GbE reaches 37 Gb/s at 4 KiB (seed 001).
+ * Max-min fairness runs over line rate and each flow gets `efficiency × wire share` as payload,
+ * efficiency being the transport's (RDMA: topology's RDMA_PAYLOAD_EFFICIENCY; IP: the goodput the
+ * seeds measured into each network) times a message factor m / (m + o): each message costs the
+ * port o bytes of wire time, o = line rate ÷ the port's message rate (seeds 001 and 004).
  */
 export type Transport = 'rdma' | 'ip';
 

@@ -1,14 +1,9 @@
 /**
- * One link direction's figures from the rates of its two ports — the Omni-Path performance
- * manager's formula, with one owner: the fabric collector computes them at the edge (per sweep,
- * from exact counter deltas) and the API for its stores, both through these functions.
- *
- * bytes/s and packets/s = max(transmit at the sending port, receive at the receiving port): either
- * end alone is enough. XmitWait share = the sender's wait ticks/s × its tick length. Utilization =
- * bytes/s over the link's data rate after encoding (data-rate.ts), clamped to 1. Errors: what the
- * sender counts about what it sends, what the receiver counts about what it receives, the link's
- * own state from the worse end; the PM categories of them (pm-categories.ts). Unknown is null,
- * never 0.
+ * One link direction's figures from the rates of its two ports, the Omni-Path performance
+ * manager's formula, for the collector (at the edge) and the API (its stores) alike: bytes and
+ * packets/s the max of the sender's transmit and the receiver's receive; XmitWait share the
+ * sender's; utilization over the data rate (data-rate.ts), clamped to 1; each end's errors about
+ * what it sends or receives, the link's state from the worse end. Unknown is null, never 0.
  */
 
 import type { FabricType } from '../model/model.ts';

@@ -2,12 +2,8 @@ import { LANE_GBPS } from '../parse/rates.ts';
 import type { FabricLink, FabricType } from './model.ts';
 
 /**
- * Link rates as the industry quotes them (4x QDR = 40 Gb/s, 4x FDR = 56 Gb/s) are signalling
- * rates; what a link carries is the data rate after line encoding. One table for every fabric
- * kind, used for capacity wherever a rate meets a byte counter (utilization, the emulator's link
- * capacity, the collectors' rate gauges).
- *
- * InfiniBand lanes (IBTA Architecture Specification Vol. 2, Physical Layer, rel. 1.3–1.5):
+ * Quoted link rates (4x QDR = 40 Gb/s) are signalling rates; a link carries the data rate after
+ * line encoding, used wherever a rate meets a byte counter. InfiniBand lanes (IBTA Vol. 2):
  * SDR 2.5, DDR 5, QDR 10 Gbaud with 8b/10b → 2, 4, 8 Gb/s of data; FDR10 10.3125 and FDR 14.0625
  * Gbaud with 64b/66b → 10 and 13.636; EDR 25.78125 with 64b/66b → 25; HDR 53.125 (PAM4,
  * 256b/257b with RS-FEC) → 50; NDR → 100; XDR → 200 per lane.

@@ -7,16 +7,11 @@ import { emptyTables, type ForwardingTables, NO_ROUTE } from './tables.ts';
  * Up-then-down ("up*-down*") fat-tree routing with D-mod-K up-port selection.
  *
  * Source: Zahavi, "D-Mod-K Routing Providing Non-Blocking Traffic for Shift Permutations on Real
- * Life Fat Trees" (CCIT report 776, Technion, 2010), as used by OpenSM's ftree and opa-fm's
- * fattree engines. A switch that has the destination below it sends it down; otherwise it sends it
- * up through up-port floor(LID / D) mod K, where K is the switch's up-port count and D the product
- * of the up-port counts of the tiers below, so consecutive LIDs fan out over distinct spines.
- * Several down-ports toward one destination (trunks) are chosen the same way: floor(LID / D') mod n,
- * D' being the parent tier's divisor.
- *
- * Tiers come from FabricNode.tier (1 = leaf). Tables are filled switch by switch, so each table
- * is written sequentially. Throws RoutingError when a top switch cannot reach some destination,
- * i.e. the fabric is not a fat tree: use minhop there.
+ * Life Fat Trees" (CCIT report 776, Technion, 2010), as OpenSM's ftree and opa-fm's fattree use it.
+ * A switch with the destination below sends it down; otherwise up through up-port floor(LID / D)
+ * mod K (K its up-ports, D the product of the up-port counts of the tiers below), so consecutive
+ * LIDs fan out over distinct spines; trunks down are chosen the same way. Tiers come from
+ * FabricNode.tier (1 = leaf). Throws RoutingError when the fabric is not a fat tree (use minhop).
  */
 export function fatTreeRouting(fabric: Fabric): ForwardingTables {
   const tables = emptyTables(fabric, 'fattree');

@@ -110,11 +110,9 @@ export function rateWindowFor(scrapeIntervalMs: number): string {
 const seconds = (ms: number) => `${Math.max(1, Math.round(ms / 1000))}s`;
 
 /**
- * What the views read at the fast interval: the collectors' rates at the edge (per direction, the
- * sparse error fields and categories, the per-collector summary), each port's link state and info
- * series (names and far end, which the alerts join: one constant sample a port), and the
- * collector's own health. The raw counters go in a slower job of their own, for a site's own
- * PromQL, when wanted (`slowJob`).
+ * What the views read at the fast interval: the collectors' rates at the edge, each port's link
+ * state and info series (which the alerts join), and the collector's own health. The raw counters
+ * go in a slower job of their own when wanted (`slowJob`).
  */
 export const FAST_FAMILIES = [
   'fabscope_port_info',
@@ -128,12 +126,9 @@ export const FAST_FAMILIES = [
 export const SLOW_JOB = 'fabscope-fabric-raw';
 
 /**
- * The shipped rules (alerts.yml, and any recording rules a site adds beside them) at another
- * interval: each group evaluated every `groupIntervalMs`, rates over `rateWindowFor(interval)`
- * instead of 5 s, named after their window (`…:rate30s`). The stale-data alert's "current" (a
- * sample in the last minute) spans at least three intervals, and its "seen lately" (10 minutes)
- * at least ten: at a 60 s interval a one-minute window can hold no sample of a port that reports
- * on time.
+ * The shipped rules at another interval: each group evaluated every `groupIntervalMs`, rates over
+ * `rateWindowFor(interval)` (named after it, `…:rate30s`). The stale-data alert's windows span at
+ * least three and ten intervals, since at long intervals a one-minute window can hold no sample.
  */
 export function rulesAtInterval(
   text: string,
@@ -160,10 +155,8 @@ export function rulesAtInterval(
 
 /**
  * deploy/prometheus/prometheus.yml with the fabric job's targets replaced by `targets` and the
- * rule files made absolute (the result is written elsewhere). At another interval than the
- * shipped 1 s, the rule files are rewritten beside the result (`ruleDir`, rulesAtInterval) and
- * the scrape timeout follows the interval. The alerts go to `settings.alertmanagers` (or nowhere).
- * Everything else stays as shipped.
+ * rule files made absolute; at another interval the rules are rewritten beside it (`ruleDir`) and
+ * the scrape timeout follows. Alerts go to `settings.alertmanagers`. The rest stays as shipped.
  */
 export function prometheusConfig(
   targets: string[],

@@ -1,10 +1,9 @@
 /**
  * Emulated CPU and memory use of hosts and IP routers.
  *
- * Seed 000: a dual-socket Xeon Gold 5117 router (28 cores, 56 threads) forwarding ~100 Gb/s of
- * iperf traffic between Omni-Path and Ethernet averaged 8 % total CPU (from /proc/stat) and used
- * 3.2 % of its memory. Forwarding cost grows linearly with the forwarded rate; end hosts spend
- * CPU on IP traffic they send or receive (the TCP stack), almost none on RDMA (kernel bypass).
+ * Calibrated on seed 000's router (56 threads, ~100 Gb/s forwarded: 8 % CPU, 3.2 % memory).
+ * Forwarding cost grows linearly with the rate; end hosts spend CPU on IP traffic (the TCP
+ * stack), almost none on RDMA (kernel bypass).
  */
 export const CPU_COUNT = 56;
 /** 12 × 16 GB DDR4 per node (seed 000's system configuration). */

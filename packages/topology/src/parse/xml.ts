@@ -20,12 +20,10 @@ export type OnXmlClose = (element: XmlElement, ancestors: readonly XmlElement[])
 const DOCTYPE_SUBSET_END = /\]\s*>/g;
 
 /**
- * A well-formed XML document's root element, read in one forward pass (every step an `indexOf`
- * or a character test, so the time stays linear in the text). Comments, processing instructions
- * and the DOCTYPE are skipped; entities other than the five predefined ones and character
- * references are left as written, never expanded. What is not well formed is a ParseError naming
- * the line. `onClose` lets a reader of a large file take its records as they end instead of
- * holding the whole tree.
+ * A well-formed XML document's root element, read in one forward pass (so the time stays linear
+ * in the text). Comments, processing instructions and the DOCTYPE are skipped; entities other
+ * than the predefined and numeric ones are never expanded. What is not well formed is a
+ * ParseError naming the line. `onClose` lets a reader take records as they end.
  */
 export function readXml(text: string, format: string, onClose?: OnXmlClose): XmlElement {
   return new XmlReader(text, format, onClose).read();

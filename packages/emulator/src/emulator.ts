@@ -91,12 +91,8 @@ class FabricEmulator implements Emulator {
       },
     });
     this.ports = new PortCounterBank(channelCount, fabric.fabricType, this.links);
-    this.load = new ChannelLoad(
-      fabric,
-      this.links.symbolRate,
-      { ticksPerSecond, lineCapacity: this.lineCapacity, mtu: this.mtu },
-      this.links.directRates,
-    );
+    const rates = { ticksPerSecond, lineCapacity, mtu: this.mtu };
+    this.load = new ChannelLoad(fabric, this.links.symbolRate, rates, this.links.directRates);
     this.documents = new PortsDocumentBuilder(fabric);
   }
 
@@ -220,23 +216,13 @@ class FabricEmulator implements Emulator {
   }
 
   health(): HealthDocument {
-    return {
-      status: 'ok',
-      fabric: this.fabric.name,
-      fabricType: this.fabric.fabricType,
-      timeMs: this.clockMs,
-    };
+    const { name, fabricType } = this.fabric;
+    return { status: 'ok', fabric: name, fabricType, timeMs: this.clockMs };
   }
 
   private telemetrySources(): TelemetrySources {
-    return {
-      fabric: this.fabric,
-      finder: this.finder,
-      load: this.load,
-      ports: this.ports,
-      clocks: this.clocks,
-      linkUp: this.links.linkUp,
-    };
+    const { fabric, finder, load, ports, clocks } = this;
+    return { fabric, finder, load, ports, clocks, linkUp: this.links.linkUp };
   }
 
   /** A link went down or came up: its capacity, LinkDowned / LinkErrorRecovery, and a sweep to come. */
@@ -305,12 +291,7 @@ class FabricEmulator implements Emulator {
     if (!this.dirty) return;
     this.dirty = false;
     this.version++;
-    this.load.recompute(
-      this.flows.runningAfterReset(),
-      this.capacities,
-      this.links.linkUp,
-      this.finder,
-      this.clockMs,
-    );
+    const running = this.flows.runningAfterReset();
+    this.load.recompute(running, this.capacities, this.links.linkUp, this.finder, this.clockMs);
   }
 }

@@ -98,10 +98,8 @@ export interface RunningDemo {
 
 /**
  * The whole pipeline on one machine: emulator → fabric collector → store (embedded or a real
- * Prometheus) → API + web app. Each piece talks to the next over HTTP, as in production. The
- * emulator and the collector run in child processes of their own (pipeline-process.ts), so that a
- * big fabric's tick or exposition never holds the API's event loop (nor each other's); the store
- * and the API run in this one.
+ * Prometheus) → API + web app, each talking HTTP to the next as in production. The emulator and
+ * the collector run in child processes (pipeline-process.ts), so neither holds the API's event loop.
  */
 export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   const stops: (() => Promise<void>)[] = [];

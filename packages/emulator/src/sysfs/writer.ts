@@ -5,10 +5,9 @@ import { writeProc } from './proc-files.ts';
 
 /**
  * Live sysfs and procfs trees, one per emulated host and router, in the kernel's own formats, so
- * a real collector reads them unchanged (`node_exporter --path.sysfs=DIR/<host>/sys
- * --path.procfs=DIR/<host>/proc`): `sys/class/infiniband/<hfi1_N|mlx5_N>/` (one device per cabled port, counters at the kernel's
- * units and widths: class-files.ts), `sys/class/net/<ibN|ethN>/` and `proc/` (proc-files.ts).
- * Files are replaced atomically and only when their content changes (atomic-files.ts).
+ * a real collector reads them unchanged (`node_exporter --path.sysfs=DIR/<host>/sys`): devices and
+ * netdevs in class-files.ts, `proc/` in proc-files.ts; each file replaced atomically and only when
+ * its content changes (atomic-files.ts).
  */
 export interface SysfsWriterOptions {
   /** Default 1000 ms. */

@@ -1,9 +1,7 @@
 /**
- * The topology a live API draws and measures: what it drew before, with what discovery found added
- * (new cables and nodes, cables moved to other ports, new widths and speeds, new LIDs). A cable or
- * node that discovery no longer finds stays drawn — as down, which is what the port state says of
- * it — until the API restarts, so that a pulled cable is a red line, not a vanished one; a cable
- * whose port now holds another cable (moved, re-cabled) gives the port up.
+ * The topology a live API draws and measures: what it drew before, with what discovery found added.
+ * A cable or node discovery no longer finds stays drawn, as down, until the API restarts, so a
+ * pulled cable is a red line, not a vanished one; a cable whose port now holds another gives it up.
  */
 import { diffTopology, endKey, linkKey } from './diff.ts';
 import type { TopologyLinkRecord, TopologyNodeRecord, TopologySnapshot } from './snapshot.ts';

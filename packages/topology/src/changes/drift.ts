@@ -46,12 +46,9 @@ function farEnd(link: TopologyLinkRecord, port: TopologyEnd): TopologyEnd {
 }
 
 /**
- * The findings of `actual` against `expected`: cables designed but absent (`missing-link`), cabled
- * but not designed (`extra-link`), a designed cable whose port is cabled elsewhere (`miswired`, one
- * finding naming both: the port, where it should go, where it goes), a cable of the wrong width or
- * speed (`wrong-rate`), and nodes designed but absent or present but not designed. A node's LID or
- * GUID differing from the design is not drift (the subnet manager assigns LIDs; a replaced HCA has
- * a new GUID).
+ * The findings of `actual` against `expected`, one per DriftKind (a miswired port is one finding
+ * naming where it should go and where it goes). A node's LID or GUID differing from the design is
+ * not drift: the subnet manager assigns LIDs, and a replaced HCA has a new GUID.
  */
 export function topologyDrift(expected: TopologySnapshot, actual: TopologySnapshot): DriftFinding[] {
   const findings: DriftFinding[] = [];

@@ -9,8 +9,8 @@ import {
 } from '@fabscope/collectors';
 import { createEmulator, startEmulatorServer, startSysfsWriter } from '@fabscope/emulator';
 import { type RoutingEngineName, routingFor } from '@fabscope/topology';
-import { CHECKOUT_ROOT } from './checkout.ts';
-import { fabricFromConfig } from './commands/topology.ts';
+import { CHECKOUT_ROOT } from '../checkout.ts';
+import { fabricFromConfig } from '../commands/topology.ts';
 
 /**
  * Collector shards for Prometheus by cabled ports: one for small fabrics, four beyond, so that

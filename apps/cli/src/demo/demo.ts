@@ -6,12 +6,16 @@ import {
   type RunningApi,
   startApi,
 } from '@fabscope/api';
-import { type AlertmanagerServer, type AlertmanagerTimings, startAlertmanager } from './alertmanager.ts';
-import { CHECKOUT_ROOT } from './checkout.ts';
-import { fabricFromConfig } from './commands/topology.ts';
+import { CHECKOUT_ROOT } from '../checkout.ts';
+import { fabricFromConfig } from '../commands/topology.ts';
+import {
+  type AlertmanagerServer,
+  type AlertmanagerTimings,
+  startAlertmanager,
+} from '../prometheus/alertmanager.ts';
+import { rateWindowFor } from '../prometheus/prometheus.ts';
+import { type SupervisedPrometheus, supervisePrometheus } from '../prometheus/supervisor.ts';
 import { collectorShardsFor, startCollectorProcess, startEmulatorProcess } from './pipeline-process.ts';
-import { rateWindowFor } from './prometheus.ts';
-import { type SupervisedPrometheus, supervisePrometheus } from './prometheus-supervisor.ts';
 
 export { collectorShardsFor };
 

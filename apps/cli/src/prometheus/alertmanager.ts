@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
-import { CHECKOUT_ROOT } from './checkout.ts';
-import { freePort } from './free-port.ts';
+import { CHECKOUT_ROOT } from '../checkout.ts';
+import { freePort } from '../free-port.ts';
 import { MissingToolError } from './prometheus.ts';
 import { startServerProcess } from './server-process.ts';
 

@@ -6,8 +6,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { EDGE_FAMILIES, PORT_FAMILIES } from '@fabscope/collectors';
 import { parse, stringify } from 'yaml';
-import { CHECKOUT_ROOT } from './checkout.ts';
-import { freePort } from './free-port.ts';
+import { CHECKOUT_ROOT } from '../checkout.ts';
+import { freePort } from '../free-port.ts';
 import { startServerProcess } from './server-process.ts';
 
 /** The one Prometheus configuration, shared with docker-compose.yml. */

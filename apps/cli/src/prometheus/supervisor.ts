@@ -1,4 +1,4 @@
-import { freePort } from './free-port.ts';
+import { freePort } from '../free-port.ts';
 import { type PrometheusOptions, type PrometheusServer, startPrometheus } from './prometheus.ts';
 
 /** What the supervisor reports (into the API's /health). */

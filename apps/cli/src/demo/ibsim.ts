@@ -17,9 +17,9 @@ import {
   type ForwardingTables,
   parsePortsReport,
 } from '@fabscope/topology';
-import { fabricFromConfig } from './commands/topology.ts';
+import { fabricFromConfig } from '../commands/topology.ts';
+import { ibPortReaderCommand } from '../ib-port-reader-command.ts';
 import { WEB_ROOT } from './demo.ts';
-import { ibPortReaderCommand } from './ib-port-reader-command.ts';
 import { startLabPump } from './lab-pump.ts';
 
 export interface IbsimDemoOptions {

@@ -7,9 +7,9 @@ import {
 } from '@fabscope/topology';
 import { offeredLoad } from './congestion.ts';
 import { DATA_UNIT_BYTES } from './counters.ts';
-import { busyFraction } from './host-load.ts';
-import type { PathFinder } from './paths.ts';
+import { busyFraction } from './hosts/host-load.ts';
 import type { CounterRates } from './port-counters.ts';
+import type { PathFinder } from './routing/paths.ts';
 
 /** Share of the waiting packets discarded once a port stays oversubscribed. */
 export const DISCARD_FRACTION = 1e-6;

@@ -1,8 +1,8 @@
 import type { EmulatorHealth, EmulatorJob, FlowFilter, HostLoad, RoutingState } from '@fabscope/contracts';
 import type { Fabric, FabricType, ForwardingTables } from '@fabscope/topology';
-import type { AdaptiveRoutingConfig } from './ar-config.ts';
-import type { FaultInfo } from './faults.ts';
+import type { FaultInfo } from './faults/faults.ts';
 import type { PortCountersDocument } from './ports-document.ts';
+import type { AdaptiveRoutingConfig } from './routing/ar-config.ts';
 import type { FlowInfo, StartFlowsRequest } from './traffic/request.ts';
 
 /** `GET /v1/health` (the contract's name for it). */

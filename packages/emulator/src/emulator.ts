@@ -1,6 +1,4 @@
 import { type Fabric, type ForwardingTables, mulberry32, type Random } from '@fabscope/topology';
-import type { AdaptiveRoutingConfig } from './ar-config.ts';
-import { AdaptiveRoutingPasses } from './ar-passes.ts';
 import { ChannelLoad, channelRates } from './channel-load.ts';
 import { PACKET_PAYLOAD_BYTES } from './counters.ts';
 import type {
@@ -13,14 +11,16 @@ import type {
   HostTelemetry,
   RoutingState,
 } from './emulator-types.ts';
-import { type FaultInfo, resolveFault } from './faults.ts';
-import { hostLoads, hostTelemetry, NodeClocks, type TelemetrySources } from './host-telemetry.ts';
-import { LinkState } from './link-state.ts';
-import { Networks } from './networks.ts';
-import { PathFinder } from './paths.ts';
+import { type FaultInfo, resolveFault } from './faults/faults.ts';
+import { LinkState } from './faults/link-state.ts';
+import { hostLoads, hostTelemetry, NodeClocks, type TelemetrySources } from './hosts/host-telemetry.ts';
 import { PortCounterBank } from './port-counters.ts';
 import { type PortCountersDocument, PortsDocumentBuilder } from './ports-document.ts';
-import { Sweeps } from './sweeps.ts';
+import type { AdaptiveRoutingConfig } from './routing/ar-config.ts';
+import { AdaptiveRoutingPasses } from './routing/ar-passes.ts';
+import { Networks } from './routing/networks.ts';
+import { PathFinder } from './routing/paths.ts';
+import { Sweeps } from './routing/sweeps.ts';
 import { expandTraffic } from './traffic/expand.ts';
 import { FlowTable } from './traffic/flow-table.ts';
 import { type FlowInfo, type StartFlowsRequest, TrafficError } from './traffic/request.ts';

@@ -1,14 +1,3 @@
-export { type AdjustContext, adjustRoutes, type RoutedFlow } from './adaptive-routing.ts';
-export {
-  type AdaptiveRoutingConfig,
-  AdaptiveRoutingConfigError,
-  ALGORITHM_NAMES,
-  adjustmentIntervalMs,
-  applyAdaptiveRoutingPatch,
-  DEFAULT_ADAPTIVE_ROUTING,
-  THRESHOLD_LOAD,
-  thresholdLoad,
-} from './ar-config.ts';
 export { DISCARD_FRACTION, SYMBOL_ERRORS_PER_RECOVERY } from './channel-load.ts';
 export { type CongestionInput, waitFractions } from './congestion.ts';
 export { Accumulator, ChannelCounters, DATA_UNIT_BYTES, PACKET_PAYLOAD_BYTES } from './counters.ts';
@@ -25,12 +14,10 @@ export {
   type HostTelemetry,
   type RoutingState,
 } from './emulator-types.ts';
-export { FAULT_TYPES, type FaultInfo, type FaultRequest, type FaultType } from './faults.ts';
-export * as hostLoad from './host-load.ts';
+export { FAULT_TYPES, type FaultInfo, type FaultRequest, type FaultType } from './faults/faults.ts';
+export * as hostLoad from './hosts/host-load.ts';
 export { isLoopback } from './http/access.ts';
 export { type EmulatorServer, type EmulatorServerOptions, startEmulatorServer } from './http/server.ts';
-export { Networks } from './networks.ts';
-export { PathFinder } from './paths.ts';
 export { DISCARD_GRACE_MS } from './port-counters.ts';
 export {
   PORT_COUNTER_NAMES,
@@ -39,6 +26,19 @@ export {
   type PortCountersDocument,
   type PortEntry,
 } from './ports-document.ts';
+export { type AdjustContext, adjustRoutes, type RoutedFlow } from './routing/adaptive-routing.ts';
+export {
+  type AdaptiveRoutingConfig,
+  AdaptiveRoutingConfigError,
+  ALGORITHM_NAMES,
+  adjustmentIntervalMs,
+  applyAdaptiveRoutingPatch,
+  DEFAULT_ADAPTIVE_ROUTING,
+  THRESHOLD_LOAD,
+  thresholdLoad,
+} from './routing/ar-config.ts';
+export { Networks } from './routing/networks.ts';
+export { PathFinder } from './routing/paths.ts';
 export {
   emulatorForScenario,
   type PhaseResult,

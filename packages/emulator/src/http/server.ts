@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AdaptiveRoutingConfigError } from '../ar-config.ts';
 import type { Emulator } from '../emulator-types.ts';
 import { PORTS_ARROW_MEDIA_TYPE } from '../ports-arrow.ts';
+import { AdaptiveRoutingConfigError } from '../routing/ar-config.ts';
 import { TrafficError } from '../traffic/request.ts';
 import { QuantityError } from '../units.ts';
 import { checkChangeAllowed, isLoopback } from './access.ts';

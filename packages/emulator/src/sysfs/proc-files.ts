@@ -1,5 +1,5 @@
 import type { HostTelemetry } from '../emulator-types.ts';
-import { CPU_COUNT, MEMORY_TOTAL_BYTES } from '../host-load.ts';
+import { CPU_COUNT, MEMORY_TOTAL_BYTES } from '../hosts/host-load.ts';
 import type { SysfsFiles } from './atomic-files.ts';
 import type { NamedPort } from './class-files.ts';
 

@@ -1,5 +1,5 @@
 import type { Fabric, FabricNode } from '@fabscope/topology';
-import type { Networks } from '../networks.ts';
+import type { Networks } from '../routing/networks.ts';
 import { parseDuration, parseRate, parseSize } from '../units.ts';
 import { ItemReader } from './item-reader.ts';
 import { type FlowSpec, jobName, PATTERNS, type Pattern, TrafficError } from './request.ts';

@@ -1,6 +1,6 @@
 import type { EmulatorJob, FlowFilter } from '@fabscope/contracts';
 import { channelOf, type Fabric, NoRouteError } from '@fabscope/topology';
-import type { Networks } from '../networks.ts';
+import type { Networks } from '../routing/networks.ts';
 import { type FlowInfo, type FlowSpec, TrafficError } from './request.ts';
 import { type Flow, flowInfo, newFlow } from './running-flows.ts';
 

@@ -6,7 +6,7 @@ import {
   PatternError,
   patternHosts,
 } from '@fabscope/topology';
-import type { Networks } from '../networks.ts';
+import type { Networks } from '../routing/networks.ts';
 import { QuantityError } from '../units.ts';
 import { TrafficError } from './request.ts';
 

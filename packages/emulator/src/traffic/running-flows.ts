@@ -1,6 +1,6 @@
 import { channelOf, type Fabric, type FabricNode, type FabricType } from '@fabscope/topology';
-import type { RoutedFlow } from '../adaptive-routing.ts';
 import type { LoadedFlow } from '../channel-load.ts';
+import type { RoutedFlow } from '../routing/adaptive-routing.ts';
 import type { FlowInfo, FlowSpec } from './request.ts';
 import { flowEfficiency } from './transport.ts';
 

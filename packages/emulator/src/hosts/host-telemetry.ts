@@ -1,8 +1,6 @@
 import type { Fabric, FabricNode } from '@fabscope/topology';
-import type { ChannelLoad } from './channel-load.ts';
-import type { HostLoad, HostPortTelemetry, HostTelemetry } from './emulator-types.ts';
-import { CPU_COUNT, MEMORY_USED_FRACTION } from './host-load.ts';
-import type { PathFinder } from './paths.ts';
+import type { ChannelLoad } from '../channel-load.ts';
+import type { HostLoad, HostPortTelemetry, HostTelemetry } from '../emulator-types.ts';
 import {
   BUFFER_OVERRUN,
   COUNTER_COUNT,
@@ -23,7 +21,9 @@ import {
   XMIT_DATA,
   XMIT_PKTS,
   XMIT_WAIT,
-} from './port-counters.ts';
+} from '../port-counters.ts';
+import type { PathFinder } from '../routing/paths.ts';
+import { CPU_COUNT, MEMORY_USED_FRACTION } from './host-load.ts';
 
 /** Boot time and CPU time of every host and router, as their kernels count them. */
 export class NodeClocks {

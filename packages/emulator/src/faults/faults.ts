@@ -7,8 +7,8 @@ import {
   faultKeys,
 } from '@fabscope/contracts';
 import { channelFrom, type Fabric, type FabricLink, type FabricNode } from '@fabscope/topology';
-import { TrafficError } from './traffic/request.ts';
-import { parseDuration, QuantityError } from './units.ts';
+import { TrafficError } from '../traffic/request.ts';
+import { parseDuration, QuantityError } from '../units.ts';
 
 /**
  * Faults that raise one error counter at `rate` per second on the port(s) named, in the order of

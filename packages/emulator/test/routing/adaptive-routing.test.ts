@@ -8,8 +8,8 @@ import {
   DEFAULT_ADAPTIVE_ROUTING,
   type Emulator,
   thresholdLoad,
-} from '../src/index.ts';
-import { arDemoEmulator, counter, EDGE1_TO_CORE1, EDGE1_TO_CORE2, SEED_PAIRS } from './helpers.ts';
+} from '../../src/index.ts';
+import { arDemoEmulator, counter, EDGE1_TO_CORE1, EDGE1_TO_CORE2, SEED_PAIRS } from '../helpers.ts';
 
 const paths = (emulator: Emulator) => emulator.listFlows().map((f) => f.path.join(' '));
 const total = (emulator: Emulator) => emulator.listFlows().reduce((sum, f) => sum + f.bytesPerSecond, 0);

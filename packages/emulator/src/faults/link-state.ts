@@ -1,6 +1,6 @@
 import type { Fabric, FabricNode } from '@fabscope/topology';
+import type { PortGauges } from '../port-counters.ts';
 import { ERROR_RATE_FAULTS, type ErrorRateFault, type FaultInfo, type ResolvedFault } from './faults.ts';
-import type { PortGauges } from './port-counters.ts';
 
 /**
  * LinkQualityIndicator from a port's symbol-error rate, as the Omni-Path link layer degrades it:

@@ -1,7 +1,7 @@
 import { fatTreeRouting as fatTreeTables, twoTierFatTree } from '@fabscope/topology';
 import { describe, expect, it } from 'vitest';
-import { createEmulator, DISCARD_GRACE_MS, type Emulator, TrafficError } from '../src/index.ts';
-import { arDemoEmulator, counter, EDGE1_TO_CORE2, SEED_PAIRS, singleSwitchEmulator } from './helpers.ts';
+import { createEmulator, DISCARD_GRACE_MS, type Emulator, TrafficError } from '../../src/index.ts';
+import { arDemoEmulator, counter, EDGE1_TO_CORE2, SEED_PAIRS, singleSwitchEmulator } from '../helpers.ts';
 
 const total = (e: Emulator) => e.listFlows().reduce((s, f) => s + f.bytesPerSecond, 0);
 const BUSY_ISL = 'edge1/4--core2/1';

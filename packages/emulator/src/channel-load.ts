@@ -5,7 +5,7 @@ import {
   linkDataBytesPerSecond,
   maxMinFair,
 } from '@fabscope/topology';
-import { offeredLoad } from './congestion.ts';
+import { offeredLoad, waitingShares } from './congestion.ts';
 import { DATA_UNIT_BYTES } from './counters.ts';
 import { busyFraction } from './hosts/host-load.ts';
 import type { CounterRates } from './port-counters.ts';
@@ -107,11 +107,7 @@ export class ChannelLoad implements CounterRates {
     });
     const { carried, offered } = offeredLoad({ paths, demands, rates, capacities });
     this.offered = offered;
-    const fractions = new Float64Array(carried.length);
-    for (let c = 0; c < carried.length; c++) {
-      const o = offered[c] as number;
-      if (o > 0) fractions[c] = Math.max(0, 1 - (carried[c] as number) / o);
-    }
+    const fractions = waitingShares(carried, offered);
     const ipEndpoint = this.addFlows(running, finder);
     this.updatePorts(fractions, nowMs);
     this.updateErrors(linkUp);

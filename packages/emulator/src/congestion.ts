@@ -15,6 +15,11 @@ const TOLERANCE = 1e-9;
 
 export function waitFractions(input: CongestionInput): Float64Array {
   const { carried, offered } = offeredLoad(input);
+  return waitingShares(carried, offered);
+}
+
+/** Each port's wait fraction, 1 − carried / offered (0 where nothing is offered). */
+export function waitingShares(carried: Float64Array, offered: Float64Array): Float64Array {
   const fractions = new Float64Array(carried.length);
   for (let c = 0; c < carried.length; c++) {
     const o = offered[c] as number;

@@ -106,12 +106,9 @@ export const UNKNOWN_CATEGORIES: Readonly<CategoryValues> = Object.freeze(
 );
 
 /**
- * Counters that are errors, by the PM category they belong to: Integrity (the link's and the
- * receiver's: symbol, receive, remote physical, local link integrity, buffer overrun, uncorrectable,
- * FM config errors, link recoveries and downs), Security (constraint errors) and Routing (switch
- * relay errors). Not errors: XmitDiscards and congestion discards, FECN/BECN, XmitWait (Congestion),
- * VL15 drops (SMA congestion), bubbles, and the gauges (LQI, lanes down): a busy port discards and
- * waits without anything being wrong with it, so those never make a direction "have errors".
+ * Counters that are errors, by PM category: Integrity, Security and Routing. Discards, FECN/BECN,
+ * XmitWait, VL15 drops, bubbles and the gauges are not: a busy port discards and waits without
+ * anything being wrong with it, so those never make a direction "have errors".
  */
 export const ERROR_COUNTER_GROUPS: Readonly<
   Record<'integrity' | 'security' | 'routing', readonly LinkErrorField[]>
@@ -222,11 +219,9 @@ function pick(a: number | undefined, b: number | undefined, lowest: boolean): nu
 }
 
 /**
- * The counters of the direction sender → receiver, from the two ports' rates: what the sending
- * port counts about what it sends (discards, constraint, congestion discards, Mark FECN, time
- * congestion, wasted bandwidth, wait data), what the receiving port counts about what it receives,
- * and the link's own state from the worse end (most downs and retrains, lowest quality, most lanes
- * down). An object literal with every field: a fast object, since a big fabric makes many per tick.
+ * The counters of the direction sender → receiver: the sender's about what it sends, the
+ * receiver's about what it receives, the link's state from the worse end. An object literal with
+ * every field: a fast object, since a big fabric makes many per tick.
  */
 export function directionErrors(
   sender: { errors?: PortErrorRates | undefined } | undefined,

@@ -42,11 +42,9 @@ export interface StaticLoadComparison {
 }
 
 /**
- * The switch output ports of a load: the `limit` with the most paths (ties in link order), and per
- * switch tier and direction the fewest, most and mean paths over every cabled port. With
- * `utilization` (measured, 0..1 per channel in the fabric's channel order, NaN where unknown) each
- * port and group carries what was measured on it too, and `comparison` says how well static routing
- * explains that load.
+ * The switch output ports of a load: the `limit` with the most paths, and per tier and direction
+ * the fewest, most and mean. With `utilization` (0..1 per channel, NaN unknown) each carries what
+ * was measured too, and `comparison` says how well static routing explains that load.
  */
 export function summarizeStaticLoad(
   fabric: Fabric,

@@ -34,13 +34,10 @@ export function staticRouteLoad(fabric: Fabric, tables: ForwardingTables): Stati
 
 /**
  * The load counted per destination LID, without following each of the H·D paths: the tables'
- * entries for one destination form a forest over the switches (each switch has one next hop), whose
- * root delivers to the destination. Every switch starts with the number of sources cabled to it;
- * taking switches in topological order of that forest (Kahn's algorithm, leaves first), each adds
- * its count to the channel its entry leaves by and to its next switch. A switch never taken is on a
- * loop: the paths held there are `looping`. Time O(D·S + H + C), memory O(S + C) beside the tables.
- * Yields the number of destinations done every `destinationsPerStep`, so a server can interleave
- * other work.
+ * entries for one destination form a forest over the switches, each starting with the sources
+ * cabled to it; in topological order (Kahn's algorithm, leaves first) each adds its count to the
+ * channel it leaves by and to its next switch. A switch never taken is on a loop (`looping`).
+ * Time O(D·S + H + C). Yields every `destinationsPerStep` destinations, so a server can interleave.
  */
 export function* staticRouteLoadSteps(
   fabric: Fabric,

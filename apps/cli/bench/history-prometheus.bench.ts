@@ -22,7 +22,7 @@ import {
 } from '@fabscope/api';
 import { median } from '@fabscope/test-support';
 import { buildScenario } from '@fabscope/topology';
-import { startPrometheus } from '../src/prometheus.ts';
+import { startPrometheus } from '../src/prometheus/prometheus.ts';
 
 const RATIO_LIMIT = 1.5;
 const HOUR_MS = 3_600_000;

@@ -16,7 +16,7 @@ import {
 } from '@fabscope/collectors';
 import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
 import { buildScenario, routingFor } from '@fabscope/topology';
-import { FAST_FAMILIES } from '../src/prometheus.ts';
+import { FAST_FAMILIES } from '../src/prometheus/prometheus.ts';
 
 const scenario = process.argv[2] ?? 'fat-tree-27648';
 const fabric = buildScenario(scenario);

@@ -1,5 +1,5 @@
-export { type DemoOptions, type RunningDemo, startDemo, WEB_ROOT } from './demo.ts';
-export { type IbsimDemoOptions, type RunningIbsimDemo, startIbsimDemo } from './demo-ibsim.ts';
+export { type DemoOptions, type RunningDemo, startDemo, WEB_ROOT } from './demo/demo.ts';
+export { type IbsimDemoOptions, type RunningIbsimDemo, startIbsimDemo } from './demo/ibsim.ts';
 export { freePort } from './free-port.ts';
 export { ibPortReaderCommand } from './ib-port-reader-command.ts';
 export {
@@ -9,4 +9,4 @@ export {
   prometheusConfig,
   type ScrapeJob,
   startPrometheus,
-} from './prometheus.ts';
+} from './prometheus/prometheus.ts';

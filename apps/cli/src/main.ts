@@ -29,7 +29,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   '__ib-port-reader': async () => (await import('@fabscope/collectors')).runIbPortReaderChild(),
   // Hidden: the demo's emulator and collector(s) in a process of their own (pipeline-process.ts).
   __pipeline: async ([role, options]) =>
-    (await import('./pipeline-process.ts')).runPipelineChild(role, options),
+    (await import('./demo/pipeline-process.ts')).runPipelineChild(role, options),
   scenarios: async () => {
     const { scenarios } = await import('@fabscope/topology');
     for (const s of scenarios) process.stdout.write(`${s.name.padEnd(20)} ${s.description}\n`);

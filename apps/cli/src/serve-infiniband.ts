@@ -10,7 +10,7 @@ import {
   startMetricsServer,
 } from '@fabscope/collectors';
 import { type Fabric, parsePortsReport } from '@fabscope/topology';
-import { WEB_ROOT } from './demo.ts';
+import { WEB_ROOT } from './demo/demo.ts';
 import { ibPortReaderCommand } from './ib-port-reader-command.ts';
 
 export interface RunningInfinibandServe {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { CHECKOUT_ROOT } from './checkout.ts';
-import { FABRIC_JOB } from './prometheus.ts';
+import { FABRIC_JOB } from './prometheus/prometheus.ts';
 
 /**
  * The scrape configuration of one shard's scraper (vmagent, or Prometheus in agent mode), which

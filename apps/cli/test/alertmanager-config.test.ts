@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ALERTMANAGER_CONFIG, alertmanagerConfig } from '../src/alertmanager.ts';
-import { alertmanagerTarget, PROMETHEUS_CONFIG, prometheusConfig } from '../src/prometheus.ts';
+import { ALERTMANAGER_CONFIG, alertmanagerConfig } from '../src/prometheus/alertmanager.ts';
+import { alertmanagerTarget, PROMETHEUS_CONFIG, prometheusConfig } from '../src/prometheus/prometheus.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 const run = promisify(execFile);

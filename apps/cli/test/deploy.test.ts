@@ -9,7 +9,12 @@ import { parse } from 'yaml';
 import { COLLECT_FABRIC_OPTIONS } from '../src/commands/collect.ts';
 import { EMULATOR_OPTIONS } from '../src/commands/emulator.ts';
 import { freePort } from '../src/free-port.ts';
-import { FABRIC_JOB, PROMETHEUS_CONFIG, prometheusConfig, startPrometheus } from '../src/prometheus.ts';
+import {
+  FABRIC_JOB,
+  PROMETHEUS_CONFIG,
+  prometheusConfig,
+  startPrometheus,
+} from '../src/prometheus/prometheus.ts';
 import { eventually } from './eventually.ts';
 
 const root = resolve(import.meta.dirname, '../../..');

@@ -8,7 +8,7 @@ import {
 } from '@fabscope/collectors';
 import { EDGE_SERIES as EDGE } from '@fabscope/contracts/metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PrometheusServer, startPrometheus } from '../src/prometheus.ts';
+import { type PrometheusServer, startPrometheus } from '../src/prometheus/prometheus.ts';
 import { eventually } from './eventually.ts';
 
 // The collector's rates at the edge against PromQL over its own raw counters, for the same reads:

@@ -27,10 +27,17 @@ describe('instants through Prometheus look back as far as the staleness limit, n
       const [host] = await client.query(EDGE_SERIES.hostBytes, Date.now());
       expect(Number(host?.value[1])).toBeGreaterThan(12e9);
     }, 40_000);
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // A few sweeps recorded before the failure, then Prometheus's scrapes past what the tests ask.
+    await eventually(async () => {
+      const [recorded] = await client.query(`count_over_time(${EDGE_SERIES.hostBytes}[10s])`, Date.now());
+      expect(Number(recorded?.value[1])).toBeGreaterThanOrEqual(3);
+    }, 20_000);
     failing = true;
     failedAtMs = Date.now();
-    await new Promise((resolve) => setTimeout(resolve, 13_000));
+    await eventually(async () => {
+      const [scraped] = await client.query('max(timestamp(up))', Date.now());
+      expect(Number(scraped?.value[1]) * 1000).toBeGreaterThan(failedAtMs + 12_000);
+    }, 30_000);
   }, 90_000);
   afterAll(() => run?.stop());
 

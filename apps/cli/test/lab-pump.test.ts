@@ -1,6 +1,6 @@
 import type { PortCountersDocument } from '@fabscope/emulator';
 import { describe, expect, it } from 'vitest';
-import { labCommands } from '../src/lab-pump.ts';
+import { labCommands } from '../src/demo/lab-pump.ts';
 
 function doc(
   ports: {

@@ -7,7 +7,7 @@ import {
 import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
 import { buildScenario, fatTreeRouting } from '@fabscope/topology';
 import { expect } from 'vitest';
-import { type PrometheusServer, startPrometheus } from '../src/prometheus.ts';
+import { type PrometheusServer, startPrometheus } from '../src/prometheus/prometheus.ts';
 
 export interface PairThroughPrometheus {
   emulatorUrl: string;

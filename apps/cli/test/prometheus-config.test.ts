@@ -10,14 +10,14 @@ import {
   liveSourceFor,
   prometheusIntervalFor,
   prometheusRawJobFor,
-} from '../src/demo.ts';
+} from '../src/demo/demo.ts';
 import {
   FABRIC_JOB,
   PROMETHEUS_CONFIG,
   prometheusConfig,
   rateWindowFor,
   SLOW_JOB,
-} from '../src/prometheus.ts';
+} from '../src/prometheus/prometheus.ts';
 
 const dirs: string[] = [];
 afterAll(() => {

@@ -94,20 +94,24 @@ describe('fabscope demo (embedded store) killed with SIGKILL and started again',
       expect(busy.utilization).toBeGreaterThan(0.5);
       return Date.now();
     }, 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 5000));
-    const toMs = Date.now() - 1500;
-    const range = `from=${(busySince - 2000) / 1000}&to=${toMs / 1000}&step=1`;
-    const historyUrl = (url: string) =>
-      `${url}/links/history?id=${BUSY}&id=${DOWN_LINK.replace('--', '->')}&${range}`;
-    const instantUrl = (url: string) => `${url}/links?time=${(busySince + 1500) / 1000}&sort=id`;
-    const summaryUrl = (url: string) => `${url}/summary/history?${range}`;
-    const before = {
-      history: await get(historyUrl(first.url)),
-      instant: await get(instantUrl(first.url)),
-      summary: await get(summaryUrl(first.url)),
-    };
-    const busyPoints = before.history.series[0].points as { bytesPerSecond: number | null }[];
-    expect(busyPoints.filter((p) => (p.bytesPerSecond ?? 0) > 0).length).toBeGreaterThanOrEqual(3);
+    // Polled until the running demo has recorded a few seconds of it (not a fixed sleep).
+    const { historyUrl, instantUrl, summaryUrl, before } = await eventually(async () => {
+      const toMs = Date.now() - 1500;
+      expect(toMs).toBeGreaterThan(busySince + 1500);
+      const range = `from=${(busySince - 2000) / 1000}&to=${toMs / 1000}&step=1`;
+      const urls = {
+        historyUrl: (url: string) =>
+          `${url}/links/history?id=${BUSY}&id=${DOWN_LINK.replace('--', '->')}&${range}`,
+        instantUrl: (url: string) => `${url}/links?time=${(busySince + 1500) / 1000}&sort=id`,
+        summaryUrl: (url: string) => `${url}/summary/history?${range}`,
+      };
+      const history = await get(urls.historyUrl(first.url));
+      const busyPoints = history.series[0].points as { bytesPerSecond: number | null }[];
+      expect(busyPoints.filter((p) => (p.bytesPerSecond ?? 0) > 0).length).toBeGreaterThanOrEqual(3);
+      const instant = await get(urls.instantUrl(first.url));
+      const summary = await get(urls.summaryUrl(first.url));
+      return { ...urls, before: { history, instant, summary } };
+    }, 15_000);
 
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));

@@ -16,7 +16,7 @@ import { createEmulator, type EmulatorServer, startEmulatorServer } from '@fabsc
 import { fatTreeRouting, twoTierFatTree } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { FABRIC_JOB, FAST_FAMILIES } from '../src/prometheus.ts';
+import { FABRIC_JOB, FAST_FAMILIES } from '../src/prometheus/prometheus.ts';
 import { SHARD_SCRAPER_CONFIG, shardScraperConfig } from '../src/shard-scraper.ts';
 import { eventually } from './eventually.ts';
 import {

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../src/index.ts';
-import { startServerProcess } from '../src/server-process.ts';
+import { startServerProcess } from '../src/prometheus/server-process.ts';
 
 export interface VictoriaMetricsServer {
   url: string;

@@ -1,8 +1,15 @@
-import { bytesPerSecondOfRate, type Fabric, type FabricNode, maxMinFair } from '@fabscope/topology';
-import { offeredLoad } from './congestion.ts';
-import { busyFraction } from './host-load.ts';
-import type { PathFinder } from './paths.ts';
+import {
+  bytesPerSecondOfRate,
+  type Fabric,
+  type FabricNode,
+  linkDataBytesPerSecond,
+  maxMinFair,
+} from '@fabscope/topology';
+import { offeredLoad, waitingShares } from './congestion.ts';
+import { DATA_UNIT_BYTES } from './counters.ts';
+import { busyFraction } from './hosts/host-load.ts';
 import type { CounterRates } from './port-counters.ts';
+import type { PathFinder } from './routing/paths.ts';
 
 /** Share of the waiting packets discarded once a port stays oversubscribed. */
 export const DISCARD_FRACTION = 1e-6;
@@ -100,11 +107,7 @@ export class ChannelLoad implements CounterRates {
     });
     const { carried, offered } = offeredLoad({ paths, demands, rates, capacities });
     this.offered = offered;
-    const fractions = new Float64Array(carried.length);
-    for (let c = 0; c < carried.length; c++) {
-      const o = offered[c] as number;
-      if (o > 0) fractions[c] = Math.max(0, 1 - (carried[c] as number) / o);
-    }
+    const fractions = waitingShares(carried, offered);
     const ipEndpoint = this.addFlows(running, finder);
     this.updatePorts(fractions, nowMs);
     this.updateErrors(linkUp);
@@ -210,4 +213,19 @@ export class ChannelLoad implements CounterRates {
       );
     }
   }
+}
+
+/** Each channel's line rate in bytes/s, and in the fabric's counter units per second. */
+export function channelRates(fabric: Fabric): { ticksPerSecond: Float64Array; lineCapacity: Float64Array } {
+  const unit = DATA_UNIT_BYTES[fabric.fabricType];
+  const ticksPerSecond = new Float64Array(fabric.links.length * 2);
+  const lineCapacity = new Float64Array(fabric.links.length * 2);
+  for (const link of fabric.links) {
+    const bytes = linkDataBytesPerSecond(link, fabric.fabricType);
+    for (const c of [link.index * 2, link.index * 2 + 1]) {
+      ticksPerSecond[c] = bytes / unit;
+      lineCapacity[c] = bytes;
+    }
+  }
+  return { ticksPerSecond, lineCapacity };
 }

@@ -1,13 +1,8 @@
 /**
- * Which ports wait for credit, and for what share of the time. A flow is *held back* when it gets
- * less than it would alone on its path (its solo rate). It is held back by its bottleneck: the
- * first saturated channel on its path on which it has the largest rate. Packets queue in front of
- * that channel, so the bottleneck port and every port upstream of it on the flow's path (up to
- * the sending host's port) have data to send and no credit, as XmitWait shows on real hardware;
- * ports downstream get everything that reaches them and never wait.
- *
- * Each port's wait fraction is 1 − carried / offered, where a held-back flow offers its solo rate
- * at and before its bottleneck and every other flow offers what it gets.
+ * Which ports wait for credit, and for what share of the time. A flow held back (getting less than
+ * its solo rate) queues at its bottleneck, so that port and every port upstream of it wait for
+ * credit, as XmitWait shows on real hardware; ports downstream never wait. A port's wait fraction
+ * is 1 − carried / offered, a held-back flow offering its solo rate up to its bottleneck.
  */
 export interface CongestionInput {
   paths: readonly ArrayLike<number>[];
@@ -20,6 +15,11 @@ const TOLERANCE = 1e-9;
 
 export function waitFractions(input: CongestionInput): Float64Array {
   const { carried, offered } = offeredLoad(input);
+  return waitingShares(carried, offered);
+}
+
+/** Each port's wait fraction, 1 − carried / offered (0 where nothing is offered). */
+export function waitingShares(carried: Float64Array, offered: Float64Array): Float64Array {
   const fractions = new Float64Array(carried.length);
   for (let c = 0; c < carried.length; c++) {
     const o = offered[c] as number;

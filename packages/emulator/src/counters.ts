@@ -18,11 +18,9 @@ export const PACKET_PAYLOAD_BYTES: Readonly<Record<FabricType, number>> = {
 };
 
 /**
- * Cumulative per-channel counters. A channel is one link direction, so its counts are the
- * XmitData of the port it leaves and the RcvData of the port it enters (the emulator is lossless).
- * Totals are kept as exact integers (payload bytes, wait ticks) in BigUint64Arrays, which wrap at
- * 2^64 like the hardware's; fractions left over at each step are carried into the next one, so
- * the totals never drift from rate × time.
+ * Cumulative per-channel counters: the XmitData of the port a channel leaves is the RcvData of
+ * the port it enters (the emulator is lossless). Exact integers in BigUint64Arrays, wrapping at
+ * 2^64 as the hardware's do; fractions carry into the next step, so totals never drift from rate × time.
  */
 export class ChannelCounters {
   readonly bytes: BigUint64Array;

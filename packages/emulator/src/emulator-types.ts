@@ -1,9 +1,9 @@
 import type { EmulatorHealth, EmulatorJob, FlowFilter, HostLoad, RoutingState } from '@fabscope/contracts';
 import type { PortCountersDocument } from '@fabscope/contracts/ports';
 import type { Fabric, FabricType, ForwardingTables } from '@fabscope/topology';
-import type { AdaptiveRoutingConfig } from './ar-config.ts';
-import type { FaultInfo } from './faults.ts';
-import type { FlowInfo, StartFlowsRequest } from './flows.ts';
+import type { FaultInfo } from './faults/faults.ts';
+import type { AdaptiveRoutingConfig } from './routing/ar-config.ts';
+import type { FlowInfo, StartFlowsRequest } from './traffic/request.ts';
 
 /** `GET /v1/health` (the contract's name for it). */
 export type HealthDocument = EmulatorHealth;

@@ -1,57 +1,31 @@
 import type { PortCountersDocument } from '@fabscope/contracts/ports';
-import {
-  channelOf,
-  type Fabric,
-  type ForwardingTables,
-  fatTreeRouting,
-  linkDataBytesPerSecond,
-  mulberry32,
-  NoRouteError,
-  type Random,
-  sweepTables,
-} from '@fabscope/topology';
-import { adjustRoutes } from './adaptive-routing.ts';
-import {
-  type AdaptiveRoutingConfig,
-  adjustmentIntervalMs,
-  applyAdaptiveRoutingPatch,
-  DEFAULT_ADAPTIVE_ROUTING,
-} from './ar-config.ts';
-import { ChannelLoad } from './channel-load.ts';
-import { DATA_UNIT_BYTES, PACKET_PAYLOAD_BYTES } from './counters.ts';
-import {
-  DEFAULT_SWEEP_DELAY_MS,
-  type Emulator,
-  type EmulatorJob,
-  type EmulatorOptions,
-  type FlowFilter,
-  type HealthDocument,
-  type HostLoad,
-  type HostTelemetry,
-  type RoutingState,
-} from './emulator-types.ts';
-import { type FaultInfo, resolveFault } from './faults.ts';
-import { expandTraffic, type FlowInfo, type StartFlowsRequest, TrafficError } from './flows.ts';
-import { hostLoads, hostTelemetry, NodeClocks, type TelemetrySources } from './host-telemetry.ts';
-import { LinkState } from './link-state.ts';
-import { Networks } from './networks.ts';
-import { PathFinder } from './paths.ts';
-import { PortCounterBank } from './port-counters.ts';
-import { PortsDocumentBuilder } from './ports-document.ts';
-import { type Flow, flowInfo, newFlow } from './running-flows.ts';
-
-// The types live in emulator-types.ts; importers of this module find them here too.
-export type {
+import { type Fabric, type ForwardingTables, mulberry32, type Random } from '@fabscope/topology';
+import { ChannelLoad, channelRates } from './channel-load.ts';
+import { PACKET_PAYLOAD_BYTES } from './counters.ts';
+import type {
   Emulator,
   EmulatorJob,
   EmulatorOptions,
   FlowFilter,
   HealthDocument,
   HostLoad,
-  HostPortTelemetry,
   HostTelemetry,
   RoutingState,
 } from './emulator-types.ts';
+import { type FaultInfo, resolveFault } from './faults/faults.ts';
+import { LinkState } from './faults/link-state.ts';
+import { hostLoads, hostTelemetry, NodeClocks, type TelemetrySources } from './hosts/host-telemetry.ts';
+import { PortCounterBank } from './port-counters.ts';
+import { PortsDocumentBuilder } from './ports-document.ts';
+import type { AdaptiveRoutingConfig } from './routing/ar-config.ts';
+import { AdaptiveRoutingPasses } from './routing/ar-passes.ts';
+import { Networks } from './routing/networks.ts';
+import { PathFinder } from './routing/paths.ts';
+import { Sweeps } from './routing/sweeps.ts';
+import { expandTraffic } from './traffic/expand.ts';
+import { FlowTable } from './traffic/flow-table.ts';
+import { type FlowInfo, type StartFlowsRequest, TrafficError } from './traffic/request.ts';
+import { flowInfo } from './traffic/running-flows.ts';
 
 export function createEmulator(options: EmulatorOptions): Emulator {
   return new FabricEmulator(options);
@@ -65,11 +39,8 @@ export function createEmulator(options: EmulatorOptions): Emulator {
  */
 class FabricEmulator implements Emulator {
   readonly fabric: Fabric;
-  readonly sweepDelayMs: number;
   private readonly seed: number;
-  private readonly routing: (fabric: Fabric) => ForwardingTables;
-  /** The tables come from outside (a real subnet manager's, through useTables): never sweep. */
-  private readonly externalRouting: boolean;
+  private readonly sweeps: Sweeps;
   private finder: PathFinder;
   private networks: Networks;
   private readonly random: Random;
@@ -83,52 +54,30 @@ class FabricEmulator implements Emulator {
   private readonly lineCapacity: Float64Array;
   private readonly capacities: Float64Array;
   private readonly mtu: number;
-  private flows: Flow[] = [];
-  private nextFlowId = 1;
-  private nextJobNumber = 1;
-  /** Link-direction id → channel, built when a flow filter first names a link. */
-  private channelByIdCache: Map<string, number> | undefined;
+  private readonly flows: FlowTable;
   private nextFaultId = 1;
   private clockMs: number;
-  private ar: AdaptiveRoutingConfig = { ...DEFAULT_ADAPTIVE_ROUTING };
-  private nextAdjustMs = Number.POSITIVE_INFINITY;
-  private sweepAtMs = Number.POSITIVE_INFINITY;
-  private routingNow: RoutingState;
+  private readonly ar = new AdaptiveRoutingPasses();
   private dirty = true;
   /** Bumped at every rate recomputation; adaptive routing skips passes while settled at it. */
   private version = 0;
-  private settledAt = -1;
 
   constructor(options: EmulatorOptions) {
     const { fabric, tables, seed = 1, startTimeMs = 0 } = options;
     if (!Number.isFinite(startTimeMs)) throw new RangeError(`startTimeMs must be finite, got ${startTimeMs}`);
-    const sweepDelayMs = options.sweepDelayMs ?? DEFAULT_SWEEP_DELAY_MS;
-    if (!(sweepDelayMs >= 0) || !Number.isFinite(sweepDelayMs)) {
-      throw new RangeError(`sweepDelayMs must be a finite number ≥ 0, got ${sweepDelayMs}`);
-    }
     this.fabric = fabric;
-    this.sweepDelayMs = sweepDelayMs;
+    this.sweeps = new Sweeps(options);
     this.seed = seed;
-    this.routing = options.routing ?? fatTreeRouting;
-    this.externalRouting = options.externalRouting ?? false;
     this.clockMs = startTimeMs;
     this.random = mulberry32(seed);
     this.finder = new PathFinder(fabric, tables);
     this.networks = new Networks(fabric, this.finder);
-    this.routingNow = { sweep: 0, engine: tables.engine, downLinks: [], sweptAtMs: null };
+    this.flows = new FlowTable(fabric);
     const channelCount = fabric.links.length * 2;
     this.isSwitch = Uint8Array.from(fabric.nodes, (n) => (n.type === 'switch' ? 1 : 0));
     this.mtu = PACKET_PAYLOAD_BYTES[fabric.fabricType];
-    const unit = DATA_UNIT_BYTES[fabric.fabricType];
-    const ticksPerSecond = new Float64Array(channelCount);
-    this.lineCapacity = new Float64Array(channelCount);
-    for (const link of fabric.links) {
-      const bytes = linkDataBytesPerSecond(link, fabric.fabricType);
-      for (const c of [link.index * 2, link.index * 2 + 1]) {
-        ticksPerSecond[c] = bytes / unit;
-        this.lineCapacity[c] = bytes;
-      }
-    }
+    const { ticksPerSecond, lineCapacity } = channelRates(fabric);
+    this.lineCapacity = lineCapacity;
     this.capacities = this.lineCapacity.slice();
     this.clocks = new NodeClocks(fabric.nodes.length, startTimeMs);
     this.links = new LinkState(fabric, {
@@ -143,13 +92,13 @@ class FabricEmulator implements Emulator {
       },
     });
     this.ports = new PortCounterBank(channelCount, fabric.fabricType, this.links);
-    this.load = new ChannelLoad(
-      fabric,
-      this.links.symbolRate,
-      { ticksPerSecond, lineCapacity: this.lineCapacity, mtu: this.mtu },
-      this.links.directRates,
-    );
+    const rates = { ticksPerSecond, lineCapacity, mtu: this.mtu };
+    this.load = new ChannelLoad(fabric, this.links.symbolRate, rates, this.links.directRates);
     this.documents = new PortsDocumentBuilder(fabric);
+  }
+
+  get sweepDelayMs(): number {
+    return this.sweeps.delayMs;
   }
 
   nowMs(): number {
@@ -172,27 +121,12 @@ class FabricEmulator implements Emulator {
 
   startFlows(request: StartFlowsRequest): FlowInfo[] {
     const specs = expandTraffic(this.fabric, this.networks, request, this.seed);
-    const routes = specs.map((spec) => {
-      try {
-        return Int32Array.from(this.networks.path(spec.from, spec.to, this.links.linkUp));
-      } catch (error) {
-        if (error instanceof NoRouteError) throw new TrafficError(error.message);
-        throw error;
-      }
+    const started = this.flows.start(specs, this.links.linkUp, {
+      nowMs: this.clockMs,
+      lineCapacity: this.lineCapacity,
+      networks: this.networks,
+      mtu: this.mtu,
     });
-    // A request without a job name is a job of its own, named after its first pattern.
-    const generated =
-      specs.some((s) => s.job === undefined) && specs[0] ? `${specs[0].pattern}-${this.nextJobNumber++}` : '';
-    const started = specs.map((spec, i): Flow => {
-      const path = routes[i] as Int32Array;
-      return newFlow(`f${this.nextFlowId++}`, spec.job ?? generated, spec, path, {
-        nowMs: this.clockMs,
-        senderBytesPerSecond: this.lineCapacity[path[0] as number] as number,
-        destType: this.networks.typeOfHost(spec.to),
-        mtu: this.mtu,
-      });
-    });
-    this.flows.push(...started);
     this.dirty = true;
     this.refresh();
     return started.map((f) => flowInfo(this.fabric, f));
@@ -200,24 +134,7 @@ class FabricEmulator implements Emulator {
 
   listFlows(filter: FlowFilter = {}): FlowInfo[] {
     this.refresh();
-    const { from, to, job, link } = filter;
-    let channel = -1;
-    if (link !== undefined) {
-      this.channelByIdCache ??= new Map(
-        Array.from(
-          { length: this.fabric.links.length * 2 },
-          (_, c) => [channelOf(this.fabric, c).id, c] as const,
-        ),
-      );
-      channel = this.channelByIdCache.get(link) ?? -2;
-      if (channel === -2) return [];
-    }
-    const matches = (f: Flow) =>
-      (from === undefined || f.from.name === from) &&
-      (to === undefined || f.dest.name === to) &&
-      (job === undefined || f.job === job) &&
-      (channel < 0 || f.path.includes(channel));
-    return this.flows.filter(matches).map((f) => flowInfo(this.fabric, f));
+    return this.flows.list(filter);
   }
 
   flowsVersion(): number {
@@ -227,56 +144,26 @@ class FabricEmulator implements Emulator {
 
   listJobs(): EmulatorJob[] {
     this.refresh();
-    const jobs = new Map<string, { job: EmulatorJob; nodes: Set<number> }>();
-    for (const f of this.flows) {
-      let entry = jobs.get(f.job);
-      if (!entry) {
-        entry = {
-          job: { name: f.job, nodes: [], state: 'pending', startMs: f.startMs, flows: 0 },
-          nodes: new Set(),
-        };
-        jobs.set(f.job, entry);
-      }
-      entry.job.flows++;
-      entry.job.startMs = Math.min(entry.job.startMs, f.startMs);
-      if (f.running) entry.job.state = 'running';
-      entry.nodes.add(f.from.index);
-      entry.nodes.add(f.dest.index);
-    }
-    return [...jobs.values()].map(({ job, nodes }) => ({
-      ...job,
-      nodes: [...nodes].sort((a, b) => a - b).map((i) => (this.fabric.nodes[i] as { name: string }).name),
-    }));
+    return this.flows.jobs();
   }
 
   stopAllFlows(): void {
-    this.flows = [];
+    this.flows.flows = [];
     this.dirty = true;
     this.refresh();
   }
 
   getAdaptiveRouting(): AdaptiveRoutingConfig {
-    return { ...this.ar };
+    return { ...this.ar.config };
   }
 
   setAdaptiveRouting(patch: Partial<AdaptiveRoutingConfig>): AdaptiveRoutingConfig {
-    const before = this.ar;
-    const next = applyAdaptiveRoutingPatch(before, patch);
-    this.ar = next;
-    const backToStatic = (before.enabled && !next.enabled) || (next.lostRouteOnly && !before.lostRouteOnly);
-    if (backToStatic) {
-      for (const flow of this.flows) flow.path = flow.staticPath;
+    if (this.ar.set(patch, this.clockMs)) {
+      for (const flow of this.flows.flows) flow.path = flow.staticPath;
       this.dirty = true;
     }
-    this.settledAt = -1;
-    if (!next.enabled) {
-      this.nextAdjustMs = Number.POSITIVE_INFINITY;
-    } else if (!before.enabled || before.arFrequency !== next.arFrequency) {
-      // The first adjustment comes one full interval after AR is switched on (or re-timed).
-      this.nextAdjustMs = this.clockMs + adjustmentIntervalMs(next.arFrequency);
-    }
     this.refresh();
-    return { ...next };
+    return { ...this.ar.config };
   }
 
   setLinkState(linkId: string, state: 'active' | 'down'): void {
@@ -304,7 +191,7 @@ class FabricEmulator implements Emulator {
   }
 
   routingState(): RoutingState {
-    return { ...this.routingNow, downLinks: [...this.routingNow.downLinks] };
+    return this.sweeps.state();
   }
 
   portCounters(): PortCountersDocument {
@@ -330,23 +217,13 @@ class FabricEmulator implements Emulator {
   }
 
   health(): HealthDocument {
-    return {
-      status: 'ok',
-      fabric: this.fabric.name,
-      fabricType: this.fabric.fabricType,
-      timeMs: this.clockMs,
-    };
+    const { name, fabricType } = this.fabric;
+    return { status: 'ok', fabric: name, fabricType, timeMs: this.clockMs };
   }
 
   private telemetrySources(): TelemetrySources {
-    return {
-      fabric: this.fabric,
-      finder: this.finder,
-      load: this.load,
-      ports: this.ports,
-      clocks: this.clocks,
-      linkUp: this.links.linkUp,
-    };
+    const { fabric, finder, load, ports, clocks } = this;
+    return { fabric, finder, load, ports, clocks, linkUp: this.links.linkUp };
   }
 
   /** A link went down or came up: its capacity, LinkDowned / LinkErrorRecovery, and a sweep to come. */
@@ -357,9 +234,7 @@ class FabricEmulator implements Emulator {
       else if (fromFlap) this.ports.countRecovery(c);
     }
     this.dirty = true;
-    if (this.sweepAtMs === Number.POSITIVE_INFINITY && !this.externalRouting) {
-      this.sweepAtMs = this.clockMs + this.sweepDelayMs;
-    }
+    this.sweeps.linkChanged(this.clockMs);
   }
 
   private accrue(from: number, to: number): void {
@@ -369,50 +244,21 @@ class FabricEmulator implements Emulator {
   }
 
   private nextEventMs(): number {
-    let next = Math.min(this.nextAdjustMs, this.sweepAtMs, this.links.nextFlapMs());
-    for (const flow of this.flows) next = Math.min(next, flow.running ? flow.endMs : flow.startMs);
-    return next;
+    return this.flows.nextEventMs(Math.min(this.ar.nextMs, this.sweeps.atMs, this.links.nextFlapMs()));
   }
 
   /** Everything due at or before the clock: flow starts and ends, flaps, the sweep, then AR. */
   private processDue(): void {
     const now = this.clockMs;
-    let changed = false;
-    const kept: Flow[] = [];
-    for (const flow of this.flows) {
-      if (flow.endMs <= now) {
-        changed = true;
-        continue;
-      }
-      if (!flow.running && flow.startMs <= now) {
-        flow.running = true;
-        changed = true;
-      }
-      kept.push(flow);
-    }
-    if (changed) {
-      this.flows = kept;
-      this.dirty = true;
-    }
+    if (this.flows.startAndEnd(now)) this.dirty = true;
     this.links.processFlaps(now);
-    if (this.sweepAtMs <= now) {
-      this.sweepAtMs = Number.POSITIVE_INFINITY;
-      this.sweep();
-    }
-    while (this.nextAdjustMs <= now) {
-      this.nextAdjustMs += adjustmentIntervalMs(this.ar.arFrequency);
+    // The fabric manager's sweep: every flow's static path follows the new tables.
+    const swept = this.sweeps.due(this.fabric, this.links.linkUp, now);
+    if (swept) this.applyTables(swept);
+    while (this.ar.due(now)) {
       this.refresh();
       this.adjust();
     }
-  }
-
-  /**
-   * The fabric manager's sweep: routes are recomputed on the fabric as it now is (down links
-   * uncabled) and every flow's static path follows the new tables. Flows adaptive routing moved
-   * keep their path while it is intact.
-   */
-  private sweep(): void {
-    this.applyTables(sweepTables(this.fabric, this.links.linkUp, this.routing));
   }
 
   useTables(tables: ForwardingTables): void {
@@ -422,45 +268,23 @@ class FabricEmulator implements Emulator {
 
   private applyTables(tables: ForwardingTables): void {
     const linkUp = this.links.linkUp;
-    this.routingNow = {
-      sweep: this.routingNow.sweep + 1,
-      engine: tables.engine,
-      downLinks: this.fabric.links.filter((l) => linkUp[l.index] !== 1).map((l) => l.id),
-      sweptAtMs: this.clockMs,
-    };
+    this.sweeps.applied(this.fabric, tables, linkUp, this.clockMs);
     this.finder = new PathFinder(this.fabric, tables);
     this.networks = new Networks(this.fabric, this.finder);
-    const keepAdaptive = this.ar.enabled && !this.ar.lostRouteOnly;
-    for (const flow of this.flows) {
-      let path: Int32Array;
-      try {
-        path = Int32Array.from(this.networks.path(flow.from, flow.dest, linkUp));
-      } catch (error) {
-        if (!(error instanceof NoRouteError)) throw error;
-        continue;
-      }
-      const adaptiveIntact =
-        keepAdaptive && flow.path !== flow.staticPath && flow.path.every((c) => linkUp[c >> 1] === 1);
-      flow.staticPath = path;
-      if (!adaptiveIntact) flow.path = path;
-    }
+    this.flows.followTables(this.networks, linkUp, this.ar.keepsAdaptivePaths());
     this.dirty = true;
   }
 
   private adjust(): void {
-    // A pass that moved nothing moves nothing again until rates, routes or links change.
-    if (this.settledAt === this.version) return;
-    const running = this.flows.filter((f) => f.running);
-    const moves = adjustRoutes(running, this.ar, {
+    const context = {
       finder: this.finder,
       capacities: this.capacities,
       linkUp: this.links.linkUp,
       isSwitch: this.isSwitch,
       random: this.random,
       offered: this.load.offered,
-    });
-    if (moves > 0) this.dirty = true;
-    else this.settledAt = this.version;
+    };
+    if (this.ar.pass(this.flows.running(), context, this.version)) this.dirty = true;
   }
 
   /** Recomputes rates and load after any change of flows, routes, links or error rates. */
@@ -468,13 +292,7 @@ class FabricEmulator implements Emulator {
     if (!this.dirty) return;
     this.dirty = false;
     this.version++;
-    for (const flow of this.flows) {
-      if (!flow.running) {
-        flow.rate = 0;
-        flow.payload = 0;
-      }
-    }
-    const running = this.flows.filter((f) => f.running);
+    const running = this.flows.runningAfterReset();
     this.load.recompute(running, this.capacities, this.links.linkUp, this.finder, this.clockMs);
   }
 }

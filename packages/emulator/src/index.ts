@@ -5,17 +5,6 @@ export {
   type PortCountersDocument,
   type PortEntry,
 } from '@fabscope/contracts/ports';
-export { type AdjustContext, adjustRoutes, type RoutedFlow } from './adaptive-routing.ts';
-export {
-  type AdaptiveRoutingConfig,
-  AdaptiveRoutingConfigError,
-  ALGORITHM_NAMES,
-  adjustmentIntervalMs,
-  applyAdaptiveRoutingPatch,
-  DEFAULT_ADAPTIVE_ROUTING,
-  THRESHOLD_LOAD,
-  thresholdLoad,
-} from './ar-config.ts';
 export { DISCARD_FRACTION, SYMBOL_ERRORS_PER_RECOVERY } from './channel-load.ts';
 export { type CongestionInput, waitFractions } from './congestion.ts';
 export { Accumulator, ChannelCounters, DATA_UNIT_BYTES, PACKET_PAYLOAD_BYTES } from './counters.ts';
@@ -32,19 +21,24 @@ export {
   type HostTelemetry,
   type RoutingState,
 } from './emulator-types.ts';
-export { FAULT_TYPES, type FaultInfo, type FaultRequest, type FaultType } from './faults.ts';
-export {
-  type FlowInfo,
-  PATTERNS,
-  type Pattern,
-  type StartFlowsRequest,
-  TrafficError,
-  type TrafficItem,
-} from './flows.ts';
-export * as hostLoad from './host-load.ts';
-export { Networks } from './networks.ts';
-export { PathFinder } from './paths.ts';
+export { FAULT_TYPES, type FaultInfo, type FaultRequest, type FaultType } from './faults/faults.ts';
+export * as hostLoad from './hosts/host-load.ts';
+export { isLoopback } from './http/access.ts';
+export { type EmulatorServer, type EmulatorServerOptions, startEmulatorServer } from './http/server.ts';
 export { DISCARD_GRACE_MS } from './port-counters.ts';
+export { type AdjustContext, adjustRoutes, type RoutedFlow } from './routing/adaptive-routing.ts';
+export {
+  type AdaptiveRoutingConfig,
+  AdaptiveRoutingConfigError,
+  ALGORITHM_NAMES,
+  adjustmentIntervalMs,
+  applyAdaptiveRoutingPatch,
+  DEFAULT_ADAPTIVE_ROUTING,
+  THRESHOLD_LOAD,
+  thresholdLoad,
+} from './routing/ar-config.ts';
+export { Networks } from './routing/networks.ts';
+export { PathFinder } from './routing/paths.ts';
 export {
   emulatorForScenario,
   type PhaseResult,
@@ -56,12 +50,15 @@ export {
   type ScenarioPhase,
   type ScenarioResult,
 } from './scenario-file.ts';
+export { rateText } from './sysfs/class-files.ts';
+export { type SysfsWriter, type SysfsWriterOptions, startSysfsWriter } from './sysfs/writer.ts';
 export {
-  type EmulatorServer,
-  type EmulatorServerOptions,
-  isLoopback,
-  startEmulatorServer,
-} from './server.ts';
-export { rateText, type SysfsWriter, type SysfsWriterOptions, startSysfsWriter } from './sysfs.ts';
-export * as transport from './transport.ts';
+  type FlowInfo,
+  PATTERNS,
+  type Pattern,
+  type StartFlowsRequest,
+  TrafficError,
+  type TrafficItem,
+} from './traffic/request.ts';
+export * as transport from './traffic/transport.ts';
 export { parseDuration, parseRate, parseSize, QuantityError } from './units.ts';

@@ -1,7 +1,8 @@
 import { chooseRoutingEngine, routingFor, scenarioInfo, scenarioNames } from '@fabscope/topology';
 import { parse as parseYaml } from 'yaml';
-import type { AdaptiveRoutingConfig } from './ar-config.ts';
-import { createEmulator, type Emulator } from './emulator.ts';
+import { createEmulator } from './emulator.ts';
+import type { Emulator } from './emulator-types.ts';
+import type { AdaptiveRoutingConfig } from './routing/ar-config.ts';
 import { parseDuration, QuantityError } from './units.ts';
 
 /**

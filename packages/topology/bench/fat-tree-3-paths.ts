@@ -1,4 +1,4 @@
-import { mulberry32, randomIndex } from '../src/random.ts';
+import { mulberry32, randomIndex } from '../src/analysis/random.ts';
 
 /**
  * Paths of a random permutation on a k-ary three-tier fat tree (Al-Fares et al., SIGCOMM 2008)

@@ -9,6 +9,7 @@ export {
   type IslCollision,
   type LinkLoad,
   MAX_ADAPTIVE_FLOWS,
+  RDMA_PAYLOAD_EFFICIENCY,
 } from './analysis/contention.ts';
 export {
   type CounterRateLimits,
@@ -66,43 +67,55 @@ export {
   severityOf,
   type TrafficInputs,
 } from './analysis/pm-categories.ts';
-export { FabricBuilder, type LinkOptions, type NodeSpec } from './builder.ts';
+export { mulberry32, type Random, randomIndex } from './analysis/random.ts';
+export { describeTopologyChange, endText, linkText, summarizeTopologyChanges } from './changes/describe.ts';
+export {
+  applyTopologyChanges,
+  diffFabrics,
+  diffTopology,
+  linkKey,
+  TOPOLOGY_CHANGE_KINDS,
+  type TopologyChange,
+  type TopologyChangeKind,
+} from './changes/diff.ts';
+export { drawnTopology } from './changes/drawn.ts';
+export { DRIFT_KINDS, type DriftFinding, type DriftKind, topologyDrift } from './changes/drift.ts';
+export {
+  fabricOfSnapshot,
+  nodeIdentities,
+  type TopologyEnd,
+  type TopologyLinkRecord,
+  type TopologyNodeRecord,
+  type TopologySnapshot,
+  topologySnapshot,
+} from './changes/snapshot.ts';
+export { type TwoTierFatTreeOptions, twoTierFatTree } from './generators/fat-tree.ts';
+export { type ThreeTierFatTreeOptions, threeTierFatTree } from './generators/fat-tree-3.ts';
+export { type FatTreeForRadixOptions, fatTreeForRadix } from './generators/fat-tree-radix.ts';
+export {
+  buildScenario,
+  type ScenarioInfo,
+  scenarioInfo,
+  scenarioNames,
+  scenarios,
+} from './generators/scenarios.ts';
+export { FabricBuilder, type LinkOptions, type NodeSpec } from './model/builder.ts';
 export {
   INFINIBAND_LANE_DATA_GBPS,
   infinibandDataRateGbps,
   infinibandWidthSpeed,
   linkDataBytesPerSecond,
   linkDataRateGbps,
-} from './data-rate.ts';
+} from './model/data-rate.ts';
+export { findNode } from './model/find-node.ts';
+export { type FabricGraph, fabricGraph, lidsOf } from './model/graph.ts';
+export { formatGuid, generatedGuid, normalizeGuid } from './model/guid.ts';
 export {
-  applyTopologyChanges,
-  describeTopologyChange,
-  diffFabrics,
-  diffTopology,
-  endText,
-  fabricOfSnapshot,
-  linkKey,
-  linkText,
-  nodeIdentities,
-  summarizeTopologyChanges,
-  TOPOLOGY_CHANGE_KINDS,
-  type TopologyChange,
-  type TopologyChangeKind,
-  type TopologyEnd,
-  type TopologyLinkRecord,
-  type TopologyNodeRecord,
-  type TopologySnapshot,
-  topologySnapshot,
-} from './diff.ts';
-export { drawnTopology } from './drawn.ts';
-export { DRIFT_KINDS, type DriftFinding, type DriftKind, topologyDrift } from './drift.ts';
-export { type TwoTierFatTreeOptions, twoTierFatTree } from './fat-tree.ts';
-export { type ThreeTierFatTreeOptions, threeTierFatTree } from './fat-tree-3.ts';
-export { type FatTreeForRadixOptions, fatTreeForRadix } from './fat-tree-radix.ts';
-export { findNode } from './find-node.ts';
-export { type FabricGraph, fabricGraph, lidsOf } from './graph.ts';
-export { formatGuid, generatedGuid, normalizeGuid } from './guid.ts';
-export { DEFAULT_LATENCY_MODEL, type LatencyBreakdown, type LatencyModel, routeLatency } from './latency.ts';
+  DEFAULT_LATENCY_MODEL,
+  type LatencyBreakdown,
+  type LatencyModel,
+  routeLatency,
+} from './model/latency.ts';
 export {
   bytesPerSecondOfRate,
   type Channel,
@@ -120,7 +133,7 @@ export {
   type NodeType,
   type PortRef,
   UnknownNodeError,
-} from './model.ts';
+} from './model/model.ts';
 export { excerpt, ParseError, type ParseLocation, parsingFile, printable } from './parse/errors.ts';
 export { parseIbnetdiscover } from './parse/ibnetdiscover.ts';
 export { detectTopologyFormat, parseTopology, TOPOLOGY_FORMATS, type TopologyFormat } from './parse/index.ts';
@@ -138,21 +151,6 @@ export {
 } from './parse/ports-report.ts';
 export { LANE_GBPS, parseWidthSpeed, rateOfWidthSpeed } from './parse/rates.ts';
 export { STDERR_LINE } from './parse/stderr.ts';
-export { mulberry32, type Random, randomIndex } from './random.ts';
-export {
-  NoRouteError,
-  type Route,
-  type RouteHop,
-  routeBetween,
-  routeChannels,
-  routeOfChannels,
-} from './route.ts';
-export {
-  describeRoute,
-  formatOpareportRoute,
-  type RouteReport,
-  type RouteReportHop,
-} from './route-report.ts';
 export {
   buildForwardingTables,
   chooseRoutingEngine,
@@ -167,15 +165,27 @@ export { applyIbroute, type IbrouteOptions, switchesWithoutDump } from './routin
 export { LOWEST_PORT_MIN_HOP, lowestPortMinHopRouting } from './routing/lowest-port.ts';
 export { minHopRouting } from './routing/minhop.ts';
 export {
+  NoRouteError,
+  type Route,
+  type RouteHop,
+  routeBetween,
+  routeChannels,
+  routeOfChannels,
+} from './routing/route.ts';
+export {
+  describeRoute,
+  formatOpareportRoute,
+  type RouteReport,
+  type RouteReportHop,
+} from './routing/route-report.ts';
+export { type StaticRouteLoad, staticRouteLoad, staticRouteLoadSteps } from './routing/static-load.ts';
+export {
   type StaticLoadComparison,
   type StaticLoadDirection,
   type StaticLoadGroup,
   type StaticLoadPort,
-  type StaticRouteLoad,
-  staticRouteLoad,
-  staticRouteLoadSteps,
   summarizeStaticLoad,
-} from './routing/static-load.ts';
+} from './routing/static-load-summary.ts';
 export { survivingFabric, sweepTables, tablesAfterSweep } from './routing/sweep.ts';
 export {
   emptyTables,
@@ -185,6 +195,5 @@ export {
   tableSource,
 } from './routing/tables.ts';
 export { traceChannels } from './routing/trace.ts';
-export { buildScenario, type ScenarioInfo, scenarioInfo, scenarioNames, scenarios } from './scenarios.ts';
 export { formatIbnetdiscover } from './write/ibnetdiscover.ts';
 export { formatOpareportTopology } from './write/opareport.ts';

@@ -2,8 +2,8 @@ import { parseArgs } from 'node:util';
 import type { ApiConfig } from '@fabscope/api';
 import { ConfigError, configFromEnv } from '@fabscope/api/config';
 import { SM_ROUTING_ENGINES, type SmRoutingEngine } from '@fabscope/lab';
-import { startDemo } from '../demo.ts';
-import { startIbsimDemo } from '../demo-ibsim.ts';
+import { startDemo } from '../demo/demo.ts';
+import { startIbsimDemo } from '../demo/ibsim.ts';
 import { stopOnSignal } from './shared.ts';
 
 function optionalPort(name: string): number | undefined {

@@ -1,5 +1,5 @@
 import { configFromEnv, startApi } from '@fabscope/api';
-import { WEB_ROOT } from '../demo.ts';
+import { WEB_ROOT } from '../demo/demo.ts';
 import { stopOnSignal } from './shared.ts';
 import { fabricFromConfig } from './topology.ts';
 

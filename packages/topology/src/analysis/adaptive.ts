@@ -1,12 +1,10 @@
-import type { FabricGraph } from '../graph.ts';
+import type { FabricGraph } from '../model/graph.ts';
 
 /**
- * What adaptive routing can make of a set of flows, as a planning estimate: each flow, in order,
- * takes the equal-cost path (every hop one closer to its destination) whose busiest channel
- * carries the fewest flows already placed, the static path winning ties. Real AR decides hop by
- * hop from queue depths (opafm `<AdaptiveRouting>` Greedy); placing whole paths against the load
- * of every earlier flow is what it converges towards when it settles, so this is the spread AR
- * can reach, not a simulation of its timing. Hosts and routers keep their static first channel.
+ * What adaptive routing can make of a set of flows, as a planning estimate: each flow in order
+ * takes the equal-cost path whose busiest channel carries the fewest flows already placed (ties:
+ * the static path). Real AR decides hop by hop from queue depths; this is the spread it converges
+ * towards when it settles, not a simulation of its timing.
  */
 export function adaptivePaths(
   g: FabricGraph,

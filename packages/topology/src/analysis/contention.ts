@@ -1,6 +1,6 @@
-import { linkDataRateGbps } from '../data-rate.ts';
-import { fabricGraph } from '../graph.ts';
-import { channelOf, type Fabric, type FabricLink, type FabricNode, type LinkKind } from '../model.ts';
+import { linkDataRateGbps } from '../model/data-rate.ts';
+import { fabricGraph } from '../model/graph.ts';
+import { channelOf, type Fabric, type FabricLink, type FabricNode, type LinkKind } from '../model/model.ts';
 import type { ForwardingTables } from '../routing/tables.ts';
 import { traceChannels } from '../routing/trace.ts';
 import { adaptivePaths } from './adaptive.ts';
@@ -45,9 +45,8 @@ export interface AdaptiveEstimate {
 }
 
 /**
- * Payload per wire byte of a large RDMA message (verbs, PSM2): 99 % of the data rate, seed 002's
- * 12.38 of 12.5 GB/s on 100 Gb/s Omni-Path. The emulator's flows run at the same share
- * (`RDMA_EFFICIENCY`, packages/emulator/src/transport.ts), so Expected meets Measured.
+ * Payload per wire byte of a large RDMA message (verbs, PSM2), as seed 002 measured on Omni-Path.
+ * The emulator's flows run at this share too, so Expected meets Measured.
  */
 export const RDMA_PAYLOAD_EFFICIENCY = 0.99;
 

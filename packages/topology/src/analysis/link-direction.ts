@@ -1,18 +1,13 @@
+import { ERROR_FIELDS, type ErrorField, PORT_GAUGES } from '@fabscope/contracts/metrics';
 /**
- * One link direction's figures from the rates of its two ports — the Omni-Path performance
- * manager's formula, with one owner: the fabric collector computes them at the edge (per sweep,
- * from exact counter deltas) and the API for its stores, both through these functions.
- *
- * bytes/s and packets/s = max(transmit at the sending port, receive at the receiving port): either
- * end alone is enough. XmitWait share = the sender's wait ticks/s × its tick length. Utilization =
- * bytes/s over the link's data rate after encoding (data-rate.ts), clamped to 1. Errors: what the
- * sender counts about what it sends, what the receiver counts about what it receives, the link's
- * own state from the worse end; the PM categories of them (pm-categories.ts). Unknown is null,
- * never 0.
+ * One link direction's figures from the rates of its two ports, the Omni-Path performance
+ * manager's formula, for the collector (at the edge) and the API (its stores) alike: bytes and
+ * packets/s the max of the sender's transmit and the receiver's receive; XmitWait share the
+ * sender's; utilization over the data rate (data-rate.ts), clamped to 1; each end's errors about
+ * what it sends or receives, the link's state from the worse end. Unknown is null, never 0.
  */
 
-import { ERROR_FIELDS, type ErrorField, PORT_GAUGES } from '@fabscope/contracts/metrics';
-import type { FabricType } from '../model.ts';
+import type { FabricType } from '../model/model.ts';
 import {
   CATEGORY_NAMES,
   type CategoryValues,
@@ -61,12 +56,9 @@ export const UNKNOWN_CATEGORIES: Readonly<CategoryValues> = Object.freeze(
 );
 
 /**
- * Counters that are errors, by the PM category they belong to: Integrity (the link's and the
- * receiver's: symbol, receive, remote physical, local link integrity, buffer overrun, uncorrectable,
- * FM config errors, link recoveries and downs), Security (constraint errors) and Routing (switch
- * relay errors). Not errors: XmitDiscards and congestion discards, FECN/BECN, XmitWait (Congestion),
- * VL15 drops (SMA congestion), bubbles, and the gauges (LQI, lanes down): a busy port discards and
- * waits without anything being wrong with it, so those never make a direction "have errors".
+ * Counters that are errors, by PM category: Integrity, Security and Routing. Discards, FECN/BECN,
+ * XmitWait, VL15 drops, bubbles and the gauges are not: a busy port discards and waits without
+ * anything being wrong with it, so those never make a direction "have errors".
  */
 export const ERROR_COUNTER_GROUPS: Readonly<
   Record<'integrity' | 'security' | 'routing', readonly LinkErrorField[]>
@@ -177,11 +169,9 @@ function pick(a: number | undefined, b: number | undefined, lowest: boolean): nu
 }
 
 /**
- * The counters of the direction sender → receiver, from the two ports' rates: what the sending
- * port counts about what it sends (discards, constraint, congestion discards, Mark FECN, time
- * congestion, wasted bandwidth, wait data), what the receiving port counts about what it receives,
- * and the link's own state from the worse end (most downs and retrains, lowest quality, most lanes
- * down). An object literal with every field: a fast object, 166k of them per tick at fat-tree-27648.
+ * The counters of the direction sender → receiver: the sender's about what it sends, the
+ * receiver's about what it receives, the link's state from the worse end. An object literal with
+ * every field: a fast object, since a big fabric makes many per tick.
  */
 export function directionErrors(
   sender: { errors?: PortErrorRates | undefined } | undefined,

@@ -1,6 +1,6 @@
-import { findNode } from '../find-node.ts';
-import type { Fabric, FabricNode } from '../model.ts';
-import { mulberry32, randomIndex } from '../random.ts';
+import { findNode } from '../model/find-node.ts';
+import type { Fabric, FabricNode } from '../model/model.ts';
+import { mulberry32, randomIndex } from './random.ts';
 
 export type TrafficPattern =
   | { kind: 'pairs'; pairs: [string, string][] }
@@ -138,11 +138,10 @@ export type CollectivePattern = Extract<
 >;
 
 /**
- * The [sender, receiver] pairs of a collective pattern over an ordered host list — the one
- * definition `fabscope analyze`, the API's contention check and the emulator's traffic share, so
- * `permutation` with seed 7 starts the same pairs everywhere for the same hosts. Shift K sends
- * host i to host i+K (mod n, K may be negative); bisection pairs the first half with the second,
- * both ways; all-to-all is every ordered pair (at most MAX_FLOWS).
+ * The [sender, receiver] pairs of a collective pattern over an ordered host list, the one
+ * definition `fabscope analyze`, the API and the emulator share (a seed starts the same pairs
+ * everywhere). Shift K: host i to i+K mod n; bisection: first half with second, both ways;
+ * all-to-all: every ordered pair (at most MAX_FLOWS).
  */
 export function collectivePairs<T>(hosts: readonly T[], pattern: CollectivePattern): [T, T][] {
   const n = hosts.length;

@@ -3,12 +3,9 @@
  * Congestion, SmaCongestion, Bubble, Security and Routing, each a weighted sum of a port's counter
  * rates over one interval, reported as a fraction of its threshold (1 = threshold reached).
  *
- * Defaults are opafm's, from cornelisnetworks/opa-ff `Esm/ib/src/config/fm_xml.c` (pmInitConfig:
- * `thresholds.Integrity 100 … Security 10 … Routing 100`, `integrityWeights.*`,
- * `congestionWeights.*`). The PM sums counts per sweep; fabscope sums rates per second, so a
- * threshold reads "this much weighted trouble per second" whatever the sampling interval. How
- * each term is normalized, and how InfiniBand counters map onto the categories, is in
- * docs/metrics.md ("Port categories").
+ * Defaults are opafm's (opa-ff `Esm/ib/src/config/fm_xml.c` pmInitConfig). The PM sums counts per
+ * sweep; fabscope sums rates per second, so a threshold means the same whatever the sampling
+ * interval. Normalization and the InfiniBand mapping: docs/metrics.md ("Port categories").
  */
 
 import { CATEGORY_NAMES, type CategoryName } from '@fabscope/contracts/names';
@@ -117,7 +114,7 @@ export interface CategoryInputs {
 }
 
 // One weighted sum at a time, without allocating: categoriesOf runs for every link direction of
-// every tick (166k at fat-tree-27648).
+// every tick.
 let sum = 0;
 let known = false;
 

@@ -1,6 +1,6 @@
-import { FabricBuilder } from '../builder.ts';
-import { generatedGuid } from '../guid.ts';
-import type { Fabric, FabricType, NodeType } from '../model.ts';
+import { FabricBuilder } from '../model/builder.ts';
+import { generatedGuid } from '../model/guid.ts';
+import type { Fabric, FabricType, NodeType } from '../model/model.ts';
 import { parseError } from './errors.ts';
 
 /** A node as a parser read it, before cables are matched up. */

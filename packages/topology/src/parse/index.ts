@@ -1,4 +1,4 @@
-import type { Fabric } from '../model.ts';
+import type { Fabric } from '../model/model.ts';
 import { parseError } from './errors.ts';
 import { parseIbnetdiscover } from './ibnetdiscover.ts';
 import { parseOpareportTopology } from './opareport.ts';

@@ -1,5 +1,5 @@
-import { normalizeGuid } from '../guid.ts';
-import type { Fabric, NodeType } from '../model.ts';
+import { normalizeGuid } from '../model/guid.ts';
+import type { Fabric, NodeType } from '../model/model.ts';
 import { assembleFabric, type RawLink, type RawNode, rawNode } from './assemble.ts';
 import { excerpt, parseError } from './errors.ts';
 import { childrenNamed, readXml, type XmlElement } from './xml.ts';
@@ -21,9 +21,8 @@ interface Where {
  * and the GUID-less form `opaxlattopology` writes from a cabling spreadsheet (opa-ff
  * IbaTools/opaxlattopology/opaxlattopology.sh: `<Link><Rate/><MTU/><Internal/><Cable>…</Cable>
  * <Port><PortNum/><NodeType/><NodeDesc/></Port>×2</Link>`, `<FIs><Node><NodeDesc/><NodeDetails/>`).
- * Read in one linear pass (readXml): declared entities stay unexpanded, and a DOCTYPE declaring
- * external or parameter entities is refused. A file cut short names the element left open and the
- * line where the file ends; every other error names the element at fault and the line it starts.
+ * Read in one linear pass (readXml); a DOCTYPE declaring external or parameter entities is
+ * refused. Errors name the element at fault and its line (a file cut short: the one left open).
  */
 export function parseOpareportTopology(text: string, name = 'opareport'): Fabric {
   rejectExternalEntities(text);

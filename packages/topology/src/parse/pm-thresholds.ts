@@ -26,12 +26,9 @@ function findSection(node: unknown, name: string, depth = 0): XmlObject | undefi
 }
 
 /**
- * PM thresholds and weights in opafm's XML vocabulary (opafm.xml `<Pm>`): `<Thresholds>`
- * (Integrity, Congestion, SmaCongestion, Bubble, Security, Routing), `<IntegrityWeights>` and
- * `<CongestionWeights>` (XmitWaitPct, CongDiscards, RcvFECNPct, RcvBECNPct, XmitTimeCongPct,
- * MarkFECNPct), found anywhere in the file (a whole opafm.xml, a `<Pm>` or a `<PmThresholds>`
- * fragment). What the file leaves out keeps opafm's default; an unknown element or a value that is
- * not a whole number ≥ 0 is a ParseError naming it.
+ * PM thresholds and weights in opafm's XML vocabulary (opafm.xml `<Pm>`: `<Thresholds>`,
+ * `<IntegrityWeights>`, `<CongestionWeights>`), found anywhere in the file. What the file leaves
+ * out keeps opafm's default; an unknown element or a value not a whole number ≥ 0 is a ParseError.
  */
 export function parsePmThresholds(text: string): PmThresholdConfig {
   const valid = XMLValidator.validate(text);

@@ -1,4 +1,4 @@
-import type { Fabric, NodeType } from '../model.ts';
+import type { Fabric, NodeType } from '../model/model.ts';
 import { assembleFabric, type RawLink, type RawNode, rawNode } from './assemble.ts';
 import { excerpt, guidField, parseError } from './errors.ts';
 import { textLines } from './lines.ts';
@@ -46,14 +46,11 @@ export interface IbPortLine {
  * SW  2052 37 0x506b4b03005c2740 4x ???                                    'ib-i4l1s01'
  * ```
  *
- * The one reader of the format: the collectors take its lines, parsePortsReport its fabric, so
- * both accept and refuse the same reports. A port is known by its node type, GUID (a switch's
- * node GUID, a CA's or router's port GUID) and number: a SHARP Aggregation Node is a CA that
- * switches print with their own GUID (behind an internal port, 37 on Switch-IB 2, 41 on Quantum),
- * so a CA and a switch sharing a GUID are two nodes. A port cabled to two different ports (its
- * listings disagree) is a ParseError naming the line. Blank lines, `#` comments and the tools'
- * stderr lines are skipped wherever they are; any other line that is not a port line is a
- * ParseError naming it. Names are trimmed.
+ * The one reader of the format (the collectors take its lines, parsePortsReport its fabric). A
+ * port is known by its node type, GUID and number: a SHARP Aggregation Node is a CA that switches
+ * print with their own GUID, so a CA and a switch sharing one are two nodes. Listings that disagree
+ * and lines that are not port lines are ParseErrors naming the line; blank lines, `#` comments and
+ * the tools' stderr lines are skipped.
  */
 export function readPortsReport(text: string): IbPortsReport {
   const out: IbPortLine[] = [];

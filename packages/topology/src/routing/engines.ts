@@ -1,4 +1,4 @@
-import type { Fabric } from '../model.ts';
+import type { Fabric } from '../model/model.ts';
 import { RoutingError } from './errors.ts';
 import { fatTreeRouting } from './fattree.ts';
 import { minHopRouting } from './minhop.ts';

@@ -1,5 +1,5 @@
-import { fabricGraph } from '../graph.ts';
-import type { Fabric, FabricNode } from '../model.ts';
+import { type FabricGraph, fabricGraph } from '../model/graph.ts';
+import type { Fabric, FabricNode } from '../model/model.ts';
 import { RoutingError } from './errors.ts';
 import { emptyTables, type ForwardingTables, NO_ROUTE } from './tables.ts';
 
@@ -7,26 +7,40 @@ import { emptyTables, type ForwardingTables, NO_ROUTE } from './tables.ts';
  * Up-then-down ("up*-down*") fat-tree routing with D-mod-K up-port selection.
  *
  * Source: Zahavi, "D-Mod-K Routing Providing Non-Blocking Traffic for Shift Permutations on Real
- * Life Fat Trees" (CCIT report 776, Technion, 2010), as used by OpenSM's ftree and opa-fm's
- * fattree engines. A switch that has the destination below it sends it down; otherwise it sends it
- * up through up-port floor(LID / D) mod K, where K is the switch's up-port count and D the product
- * of the up-port counts of the tiers below, so consecutive LIDs fan out over distinct spines.
- * Several down-ports toward one destination (trunks) are chosen the same way: floor(LID / D') mod n,
- * D' being the parent tier's divisor.
- *
- * Tiers come from FabricNode.tier (1 = leaf). Tables are filled switch by switch, so each table
- * is written sequentially. Throws RoutingError when a top switch cannot reach some destination,
- * i.e. the fabric is not a fat tree: use minhop there.
+ * Life Fat Trees" (CCIT report 776, Technion, 2010), as OpenSM's ftree and opa-fm's fattree use it.
+ * A switch with the destination below sends it down; otherwise up through up-port floor(LID / D)
+ * mod K (K its up-ports, D the product of the up-port counts of the tiers below), so consecutive
+ * LIDs fan out over distinct spines; trunks down are chosen the same way. Tiers come from
+ * FabricNode.tier (1 = leaf). Throws RoutingError when the fabric is not a fat tree (use minhop).
  */
 export function fatTreeRouting(fabric: Fabric): ForwardingTables {
   const tables = emptyTables(fabric, 'fattree');
-  const { nodes } = fabric;
   const g = fabricGraph(fabric);
+  const tree = treePorts(fabric, g);
+  const dests = destinations(fabric, g);
+  fillUpRoutes(fabric, tables, tree, dests.lids);
+  fillDownRoutes(fabric, tables, tree, dests);
+  checkTopSwitches(fabric, tables, tree, dests.lids);
+  return tables;
+}
+
+/** Each switch's ports toward the tiers above and below, and each tier's D. */
+interface TreePorts {
+  switches: FabricNode[];
+  upPorts: number[][];
+  /** Down-ports as flat pairs (port, child switch index). */
+  downPorts: number[][];
+  /** The tiers present, lowest first. */
+  tiers: number[];
+  /** D for each tier: the product of the up-port counts of the tiers below it. */
+  divisorByTier: Map<number, number>;
+}
+
+function treePorts(fabric: Fabric, g: FabricGraph): TreePorts {
+  const { nodes } = fabric;
   const upPorts: number[][] = nodes.map(() => []);
-  // Down-ports as flat pairs (port, child switch index).
   const downPorts: number[][] = nodes.map(() => []);
   const switches = nodes.filter((n) => n.type === 'switch');
-
   for (const node of switches) {
     const base = g.portOffset[node.index] as number;
     for (let p = 1; p <= node.portCount; p++) {
@@ -38,8 +52,6 @@ export function fatTreeRouting(fabric: Fabric): ForwardingTables {
       else if (peer.tier < node.tier) (downPorts[node.index] as number[]).push(p, peer.index);
     }
   }
-
-  // D for each tier: product of the up-port counts of the tiers below it.
   const upCountByTier = new Map<number, number>();
   for (const node of switches) {
     const count = upPorts[node.index]?.length ?? 0;
@@ -52,8 +64,18 @@ export function fatTreeRouting(fabric: Fabric): ForwardingTables {
     divisorByTier.set(tier, divisor);
     divisor *= Math.max(1, upCountByTier.get(tier) ?? 1);
   }
+  return { switches, upPorts, downPorts, tiers, divisorByTier };
+}
 
-  // Destination LIDs: every LID of a host or router cabled to a switch.
+/** Every LID of a host or router cabled to a switch, and per switch the LIDs cabled to it and their ports. */
+interface Destinations {
+  lids: Int32Array;
+  attached: number[][];
+  attachedPort: number[][];
+}
+
+function destinations(fabric: Fabric, g: FabricGraph): Destinations {
+  const { nodes } = fabric;
   const destLids: number[] = [];
   const attached: number[][] = nodes.map(() => []);
   const attachedPort: number[][] = nodes.map(() => []);
@@ -79,16 +101,20 @@ export function fatTreeRouting(fabric: Fabric): ForwardingTables {
     }
     for (const lid of lids) destLids.push(lid);
   }
-  const lids = Int32Array.from(destLids);
+  return { lids: Int32Array.from(destLids), attached, attachedPort };
+}
 
-  // Up routes first, for every destination: floor(LID / D) mod K depends only on the tier and the
-  // up-port list, so one template row per (D, up-ports) is copied into each table. Down routes
-  // then overwrite the destinations a switch has below it.
+/**
+ * Up routes for every destination: floor(LID / D) mod K depends only on the tier and the up-port
+ * list, so one template row per (D, up-ports) is copied into each table. Down routes then
+ * overwrite the destinations a switch has below it.
+ */
+function fillUpRoutes(fabric: Fabric, tables: ForwardingTables, tree: TreePorts, lids: Int32Array): void {
   const templates = new Map<string, Uint8Array>();
-  for (const node of switches) {
-    const ups = upPorts[node.index] as number[];
+  for (const node of tree.switches) {
+    const ups = tree.upPorts[node.index] as number[];
     if (ups.length === 0) continue;
-    const d = divisorByTier.get(node.tier) ?? 1;
+    const d = tree.divisorByTier.get(node.tier) ?? 1;
     const key = `${d}|${ups.join(',')}`;
     let template = templates.get(key);
     if (!template) {
@@ -103,77 +129,109 @@ export function fatTreeRouting(fabric: Fabric): ForwardingTables {
     lft.set(template);
     lft[node.lid] = 0;
   }
+}
 
-  // Down routes, tier by tier from the leaves: the LIDs below a switch are those attached to it
-  // and those below its children. Of n candidate ports for a LID (trunks, several children), the
-  // (floor(LID / D') mod n)-th wins, D' being the next tier's divisor.
-  const below: Int32Array[] = new Array(nodes.length);
-  const owner = new Int32Array(fabric.maxLid + 1).fill(-1);
-  const count = new Uint16Array(fabric.maxLid + 1);
-  const index = new Uint16Array(fabric.maxLid + 1);
-  for (const tier of tiers) {
-    for (const node of switches) {
-      if (node.tier !== tier) continue;
-      const me = node.index;
-      const lft = tables.bySwitch[me] as Uint8Array;
-      const downs = downPorts[me] as number[];
-      const hasUps = (upPorts[me] as number[]).length > 0;
-      const own = attached[me] as number[];
-      const ownPorts = attachedPort[me] as number[];
-      const collected: number[] = hasUps ? [...own] : [];
-      for (let i = 0; i < own.length; i++) {
-        const lid = own[i] as number;
-        lft[lid] = ownPorts[i] as number;
-        owner[lid] = me;
-        count[lid] = 0;
-      }
-      const multi: number[] = [];
-      for (let i = 0; i < downs.length; i += 2) {
-        const port = downs[i] as number;
-        const child = below[downs[i + 1] as number] as Int32Array;
-        for (let j = 0; j < child.length; j++) {
-          const lid = child[j] as number;
-          if (owner[lid] !== me) {
-            owner[lid] = me;
-            count[lid] = 1;
-            lft[lid] = port;
-            if (hasUps) collected.push(lid);
-          } else {
-            const n = count[lid] as number;
-            if (n === 0) continue; // attached here
-            count[lid] = n + 1;
-            if (n === 1) multi.push(lid);
-          }
-        }
-      }
-      if (multi.length > 0) {
-        const d = divisorByTier.get(tier + 1) ?? 1;
-        for (let i = 0; i < downs.length; i += 2) {
-          const port = downs[i] as number;
-          const child = below[downs[i + 1] as number] as Int32Array;
-          for (let j = 0; j < child.length; j++) {
-            const lid = child[j] as number;
-            const n = count[lid] as number;
-            if (n < 2) continue;
-            const k = index[lid] as number;
-            if (k === Math.floor(lid / d) % n) lft[lid] = port;
-            index[lid] = k + 1;
-          }
-        }
-        for (const lid of multi) index[lid] = 0;
-      }
-      if (hasUps) below[me] = Int32Array.from(collected);
+/** Scratch rows by LID, shared by every switch's down routes. */
+interface DownScratch {
+  /** The LIDs below each switch that has up-ports. */
+  below: Int32Array[];
+  owner: Int32Array;
+  count: Uint16Array;
+  index: Uint16Array;
+}
+
+/** Down routes, tier by tier from the leaves: the LIDs below a switch are those attached to it and below its children. */
+function fillDownRoutes(
+  fabric: Fabric,
+  tables: ForwardingTables,
+  tree: TreePorts,
+  dests: Destinations,
+): void {
+  const size = fabric.maxLid + 1;
+  const scratch: DownScratch = {
+    below: new Array(fabric.nodes.length),
+    owner: new Int32Array(size).fill(-1),
+    count: new Uint16Array(size),
+    index: new Uint16Array(size),
+  };
+  for (const tier of tree.tiers) {
+    for (const node of tree.switches) {
+      if (node.tier === tier) fillSwitchDownRoutes(node.index, tier, tables, tree, dests, scratch);
     }
   }
+}
 
-  // Switches with no up-port must reach every destination downward.
-  for (const node of switches) {
-    if ((upPorts[node.index] as number[]).length > 0) continue;
+/**
+ * One switch's down routes. Of n candidate ports for a LID (trunks, several children), the
+ * (floor(LID / D') mod n)-th wins, D' being the next tier's divisor.
+ */
+function fillSwitchDownRoutes(
+  me: number,
+  tier: number,
+  tables: ForwardingTables,
+  tree: TreePorts,
+  dests: Destinations,
+  { below, owner, count, index }: DownScratch,
+): void {
+  const lft = tables.bySwitch[me] as Uint8Array;
+  const downs = tree.downPorts[me] as number[];
+  const hasUps = (tree.upPorts[me] as number[]).length > 0;
+  const own = dests.attached[me] as number[];
+  const ownPorts = dests.attachedPort[me] as number[];
+  const collected: number[] = hasUps ? [...own] : [];
+  for (let i = 0; i < own.length; i++) {
+    const lid = own[i] as number;
+    lft[lid] = ownPorts[i] as number;
+    owner[lid] = me;
+    count[lid] = 0;
+  }
+  const multi: number[] = [];
+  for (let i = 0; i < downs.length; i += 2) {
+    const port = downs[i] as number;
+    const child = below[downs[i + 1] as number] as Int32Array;
+    for (let j = 0; j < child.length; j++) {
+      const lid = child[j] as number;
+      if (owner[lid] !== me) {
+        owner[lid] = me;
+        count[lid] = 1;
+        lft[lid] = port;
+        if (hasUps) collected.push(lid);
+      } else {
+        const n = count[lid] as number;
+        if (n === 0) continue; // attached here
+        count[lid] = n + 1;
+        if (n === 1) multi.push(lid);
+      }
+    }
+  }
+  if (multi.length > 0) {
+    const d = tree.divisorByTier.get(tier + 1) ?? 1;
+    for (let i = 0; i < downs.length; i += 2) {
+      const port = downs[i] as number;
+      const child = below[downs[i + 1] as number] as Int32Array;
+      for (let j = 0; j < child.length; j++) {
+        const lid = child[j] as number;
+        const n = count[lid] as number;
+        if (n < 2) continue;
+        const k = index[lid] as number;
+        if (k === Math.floor(lid / d) % n) lft[lid] = port;
+        index[lid] = k + 1;
+      }
+    }
+    for (const lid of multi) index[lid] = 0;
+  }
+  if (hasUps) below[me] = Int32Array.from(collected);
+}
+
+/** Switches with no up-port must reach every destination downward. */
+function checkTopSwitches(fabric: Fabric, tables: ForwardingTables, tree: TreePorts, lids: Int32Array): void {
+  for (const node of tree.switches) {
+    if ((tree.upPorts[node.index] as number[]).length > 0) continue;
     const lft = tables.bySwitch[node.index] as Uint8Array;
     for (let i = 0; i < lids.length; i++) {
       const lid = lids[i] as number;
       if (lft[lid] === NO_ROUTE) {
-        const dest = nodes[fabric.nodeByLid[lid] as number] as FabricNode;
+        const dest = fabric.nodes[fabric.nodeByLid[lid] as number] as FabricNode;
         throw new RoutingError(
           `fattree: switch "${node.name}" has no up*/down* path to LID ${lid} ("${dest.name}"); ` +
             'the fabric is not a fat tree (use minhop)',
@@ -181,5 +239,4 @@ export function fatTreeRouting(fabric: Fabric): ForwardingTables {
       }
     }
   }
-  return tables;
 }

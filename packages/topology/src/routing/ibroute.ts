@@ -1,4 +1,4 @@
-import type { Fabric, FabricNode } from '../model.ts';
+import type { Fabric, FabricNode } from '../model/model.ts';
 import { excerpt, guidField, parseError } from '../parse/errors.ts';
 import { textLines } from '../parse/lines.ts';
 import { STDERR_LINE } from '../parse/stderr.ts';
@@ -51,14 +51,9 @@ export interface IbrouteOptions {
  * 8 lids dumped
  * ```
  *
- * Every table must end with its `N lids dumped` line (a table cut short is an error, not a
- * partly routed switch); ibroute's `N valid lids dumped` must match the entries read, OpenSM's
- * `N lids dumped` the header's last LID (`[0-N]`), and entries must rise within the header's
- * range. Switches are matched by GUID, then by the `Lid N` in the header. Every dumped switch's
- * table is replaced whole (LIDs not listed become NO_ROUTE); switches without a dump keep theirs,
- * and the result says so per switch: `source[index]` is 'dump' or 'computed' (by `computedBy`).
- * Several dumps apply one after another, each keeping what the earlier ones replaced; with
- * `strict`, a switch left without a dumped table is a ParseError naming it.
+ * Every table must end with its `N lids dumped` line and agree with it, so a table cut short is an
+ * error, not a partly routed switch. Switches are matched by GUID, then by header LID; a dumped
+ * switch's table is replaced whole, the others keep theirs (`source[index]`: 'dump' or 'computed').
  */
 export function applyIbroute(
   fabric: Fabric,

@@ -1,5 +1,5 @@
-import { fabricGraph, lidsOf } from '../graph.ts';
-import type { Fabric, FabricNode } from '../model.ts';
+import { type FabricGraph, fabricGraph, lidsOf } from '../model/graph.ts';
+import type { Fabric, FabricNode } from '../model/model.ts';
 import { emptyTables, type ForwardingTables } from './tables.ts';
 
 /** Engine name of the tables below: what a sweep falls back to when its engine gives up. */
@@ -10,59 +10,27 @@ export const LOWEST_PORT_MIN_HOP = 'minhop-fallback';
  * lowest-numbered port on a shortest path (hop distance through switches only). This is what the
  * fabric manager's sweep falls back to when its engine rejects what is left of the fabric (a fat
  * tree that lost a link is no longer one, and fattree refuses it, as OpenSM's ftree does before its
- * minhop fallback). Cheaper than minhop's port balancing: one breadth-first search per leaf switch
- * serves every host hanging off it, so 27,648 hosts cost 1,152 searches, not 27,648.
+ * minhop fallback). One breadth-first search per leaf switch serves every host hanging off it.
  */
 export function lowestPortMinHopRouting(fabric: Fabric): ForwardingTables {
   const tables = emptyTables(fabric, LOWEST_PORT_MIN_HOP);
   const g = fabricGraph(fabric);
-  const { nodes } = fabric;
-  const switches = nodes.filter((n) => n.type === 'switch');
-  const distance = new Int32Array(nodes.length);
+  const switches = fabric.nodes.filter((n) => n.type === 'switch');
+  const distance = new Int32Array(fabric.nodes.length);
+  const byLeaf = hostsByLeaf(fabric, g, (node) => routeOneNode(g, tables, switches, distance, node));
+  const leafRouting = new LeafRouting(fabric, g, tables, switches);
+  for (const [leaf, hosts] of byLeaf) leafRouting.route(leaf, hosts);
+  return tables;
+}
 
-  // Hop distances from `source` through switches only (the source itself may be a host).
-  const search = (source: number) => {
-    distance.fill(-1);
-    distance[source] = 0;
-    let frontier = [source];
-    for (let d = 1; frontier.length > 0; d++) {
-      const next: number[] = [];
-      for (const n of frontier) {
-        if (n !== source && g.isSwitch[n] !== 1) continue;
-        for (let p = (g.portOffset[n] as number) + 1; p < (g.portOffset[n + 1] as number); p++) {
-          const c = g.outChannel[p] as number;
-          if (c < 0) continue;
-          const peer = g.channelToNode[c] as number;
-          if (distance[peer] !== -1) continue;
-          distance[peer] = d;
-          next.push(peer);
-        }
-      }
-      frontier = next;
-    }
-  };
-  // At each switch, the lowest port toward a node one hop closer that may carry the packet on.
-  const fill = (dest: FabricNode, lids: number[]) => {
-    for (const s of switches) {
-      const here = distance[s.index] as number;
-      if (here <= 0) continue;
-      const lft = tables.bySwitch[s.index] as Uint8Array;
-      for (let port = 1; port <= s.portCount; port++) {
-        const c = g.outChannel[(g.portOffset[s.index] as number) + port] as number;
-        if (c < 0) continue;
-        const peer = g.channelToNode[c] as number;
-        const closer =
-          peer === dest.index ? here === 1 : g.isSwitch[peer] === 1 && distance[peer] === here - 1;
-        if (!closer) continue;
-        for (const lid of lids) lft[lid] = port;
-        break;
-      }
-    }
-  };
-
-  // Hosts hanging off exactly one switch port share that leaf's search.
+/** Hosts hanging off exactly one switch port, by that switch; `other` gets every other cabled node. */
+function hostsByLeaf(
+  fabric: Fabric,
+  g: FabricGraph,
+  other: (node: FabricNode) => void,
+): Map<number, FabricNode[]> {
   const byLeaf = new Map<number, FabricNode[]>();
-  for (const node of nodes) {
+  for (const node of fabric.nodes) {
     if (node.type === 'switch') continue;
     let leaf = -1;
     let cabled = 0;
@@ -81,34 +49,109 @@ export function lowestPortMinHopRouting(fabric: Fabric): ForwardingTables {
       if (group) group.push(node);
       else byLeaf.set(leaf, [node]);
     } else if (cabled > 0) {
-      search(node.index);
-      fill(node, lidsOf(node));
+      other(node);
     }
   }
-  // Per leaf: every other switch's lowest port toward it serves every host below it. The searches
-  // walk switch-to-switch cabling only, kept in port order so the first closer peer is the lowest port.
-  const switchIndex = Int32Array.from(switches, (n) => n.index);
-  const lfts = switches.map((n) => tables.bySwitch[n.index] as Uint8Array);
-  const adjStart = new Int32Array(nodes.length + 1);
-  const adjPort: number[] = [];
-  const adjPeer: number[] = [];
-  for (let n = 0; n < nodes.length; n++) {
-    if (g.isSwitch[n] === 1) {
+  return byLeaf;
+}
+
+/** A node cabled to several ports (or to no switch): a search of its own. */
+function routeOneNode(
+  g: FabricGraph,
+  tables: ForwardingTables,
+  switches: FabricNode[],
+  distance: Int32Array,
+  dest: FabricNode,
+): void {
+  // Hop distances from `dest` through switches only (the source itself may be a host).
+  distance.fill(-1);
+  distance[dest.index] = 0;
+  let frontier = [dest.index];
+  for (let d = 1; frontier.length > 0; d++) {
+    const next: number[] = [];
+    for (const n of frontier) {
+      if (n !== dest.index && g.isSwitch[n] !== 1) continue;
       for (let p = (g.portOffset[n] as number) + 1; p < (g.portOffset[n + 1] as number); p++) {
         const c = g.outChannel[p] as number;
-        if (c < 0 || g.isSwitch[g.channelToNode[c] as number] !== 1) continue;
-        adjPort.push(p - (g.portOffset[n] as number));
-        adjPeer.push(g.channelToNode[c] as number);
+        if (c < 0) continue;
+        const peer = g.channelToNode[c] as number;
+        if (distance[peer] !== -1) continue;
+        distance[peer] = d;
+        next.push(peer);
       }
     }
-    adjStart[n + 1] = adjPort.length;
+    frontier = next;
   }
-  const port = Int32Array.from(adjPort);
-  const peerOf = Int32Array.from(adjPeer);
-  const hops = new Int32Array(nodes.length);
-  const queue = new Int32Array(nodes.length);
-  const toward = new Int32Array(switches.length);
-  for (const [leaf, hosts] of byLeaf) {
+  // At each switch, the lowest port toward a node one hop closer that may carry the packet on.
+  const lids = lidsOf(dest);
+  for (const s of switches) {
+    const here = distance[s.index] as number;
+    if (here <= 0) continue;
+    const lft = tables.bySwitch[s.index] as Uint8Array;
+    for (let port = 1; port <= s.portCount; port++) {
+      const c = g.outChannel[(g.portOffset[s.index] as number) + port] as number;
+      if (c < 0) continue;
+      const peer = g.channelToNode[c] as number;
+      const closer = peer === dest.index ? here === 1 : g.isSwitch[peer] === 1 && distance[peer] === here - 1;
+      if (!closer) continue;
+      for (const lid of lids) lft[lid] = port;
+      break;
+    }
+  }
+}
+
+/**
+ * Per leaf: every other switch's lowest port toward it serves every host below it. The searches
+ * walk switch-to-switch cabling only, kept in port order so the first closer peer is the lowest port.
+ */
+class LeafRouting {
+  private readonly switchIndex: Int32Array;
+  private readonly lfts: Uint8Array[];
+  private readonly adjStart: Int32Array;
+  private readonly port: Int32Array;
+  private readonly peerOf: Int32Array;
+  private readonly hops: Int32Array;
+  private readonly queue: Int32Array;
+  private readonly toward: Int32Array;
+
+  constructor(
+    fabric: Fabric,
+    private readonly g: FabricGraph,
+    tables: ForwardingTables,
+    switches: FabricNode[],
+  ) {
+    const count = fabric.nodes.length;
+    this.switchIndex = Int32Array.from(switches, (n) => n.index);
+    this.lfts = switches.map((n) => tables.bySwitch[n.index] as Uint8Array);
+    this.adjStart = new Int32Array(count + 1);
+    const adjPort: number[] = [];
+    const adjPeer: number[] = [];
+    for (let n = 0; n < count; n++) {
+      if (g.isSwitch[n] === 1) {
+        for (let p = (g.portOffset[n] as number) + 1; p < (g.portOffset[n + 1] as number); p++) {
+          const c = g.outChannel[p] as number;
+          if (c < 0 || g.isSwitch[g.channelToNode[c] as number] !== 1) continue;
+          adjPort.push(p - (g.portOffset[n] as number));
+          adjPeer.push(g.channelToNode[c] as number);
+        }
+      }
+      this.adjStart[n + 1] = adjPort.length;
+    }
+    this.port = Int32Array.from(adjPort);
+    this.peerOf = Int32Array.from(adjPeer);
+    this.hops = new Int32Array(count);
+    this.queue = new Int32Array(count);
+    this.toward = new Int32Array(switches.length);
+  }
+
+  route(leaf: number, hosts: FabricNode[]): void {
+    this.searchFrom(leaf);
+    this.writeRows(leaf, hosts);
+  }
+
+  /** Hops from `leaf` to every switch, then each switch's lowest port one hop closer (`toward`). */
+  private searchFrom(leaf: number): void {
+    const { adjStart, peerOf, hops, queue, toward, switchIndex, port } = this;
     hops.fill(-1);
     hops[leaf] = 0;
     queue[0] = leaf;
@@ -134,8 +177,14 @@ export function lowestPortMinHopRouting(fabric: Fabric): ForwardingTables {
         }
       }
     }
-    // Switch by switch, so each switch's table row is written in one place (hosts of a leaf have
-    // neighbouring LIDs), not one scattered byte per row per host.
+  }
+
+  /**
+   * Switch by switch, so each switch's table row is written in one place (hosts of a leaf have
+   * neighbouring LIDs), not one scattered byte per row per host.
+   */
+  private writeRows(leaf: number, hosts: FabricNode[]): void {
+    const { g, switchIndex, lfts, toward } = this;
     const lids: number[] = [];
     const downs: number[] = [];
     for (const host of hosts) {
@@ -158,7 +207,6 @@ export function lowestPortMinHopRouting(fabric: Fabric): ForwardingTables {
       for (let j = 0; j < lids.length; j++) lft[lids[j] as number] = out;
     }
   }
-  return tables;
 }
 
 /** The one cabled port of a host hanging off one switch. */

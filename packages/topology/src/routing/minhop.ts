@@ -1,17 +1,14 @@
-import { fabricGraph } from '../graph.ts';
-import type { Fabric, FabricNode } from '../model.ts';
+import { fabricGraph } from '../model/graph.ts';
+import type { Fabric, FabricNode } from '../model/model.ts';
 import { type ForwardingTables, NO_ROUTE } from './tables.ts';
 
 /**
  * Min-hop routing on any graph, balancing destinations over equal-cost ports.
  *
- * Source: OpenSM's default engine (opensm/osm_ucast_mgr.c, `osm_ucast_mgr_process`, and
- * osm_switch.c `osm_switch_recommend_path`): for each switch and destination LID, among the ports
- * on a minimum-hop path, take the one that already carries the fewest routes (ties: lowest port).
- * Switches and routers forward; hosts do not. Destinations that cannot be reached keep NO_ROUTE.
- *
- * Hosts hanging off the same switches share one breadth-first search, so the cost is
- * (distinct attachment points) × (switches + ISLs) plus one choice per (switch, LID).
+ * Source: OpenSM's default engine (osm_ucast_mgr.c, osm_switch.c `osm_switch_recommend_path`):
+ * among a switch's ports on a minimum-hop path to a LID, the one carrying the fewest routes (ties:
+ * lowest port). Unreachable destinations keep NO_ROUTE. Hosts hanging off the same switches share
+ * one breadth-first search.
  */
 export function minHopRouting(fabric: Fabric): ForwardingTables {
   const { nodes } = fabric;

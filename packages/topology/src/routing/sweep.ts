@@ -1,4 +1,4 @@
-import type { Fabric } from '../model.ts';
+import type { Fabric } from '../model/model.ts';
 import { buildForwardingTables, isRoutingEngine } from './engines.ts';
 import { LOWEST_PORT_MIN_HOP, lowestPortMinHopRouting } from './lowest-port.ts';
 import type { ForwardingTables } from './tables.ts';

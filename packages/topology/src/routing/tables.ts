@@ -1,4 +1,4 @@
-import type { Fabric } from '../model.ts';
+import type { Fabric } from '../model/model.ts';
 
 /** LFT entry meaning "no route" (IB drops packets for LIDs whose entry is 0xFF). */
 export const NO_ROUTE = 0xff;

@@ -1,5 +1,5 @@
-import type { FabricGraph } from '../graph.ts';
-import type { Fabric, FabricNode } from '../model.ts';
+import type { FabricGraph } from '../model/graph.ts';
+import type { Fabric, FabricNode } from '../model/model.ts';
 import { type ForwardingTables, NO_ROUTE } from './tables.ts';
 
 /**

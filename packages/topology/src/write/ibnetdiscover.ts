@@ -1,4 +1,4 @@
-import type { Fabric, FabricLink, FabricNode } from '../model.ts';
+import type { Fabric, FabricLink, FabricNode } from '../model/model.ts';
 import { widthSpeedOf } from './width-speed.ts';
 
 /** `S-`/`H-`/`R-` and the node GUID's 16 hex digits, as ibnetdiscover names a node (`node_name`). */

@@ -1,4 +1,4 @@
-import type { FabricLink } from '../model.ts';
+import type { FabricLink } from '../model/model.ts';
 import { LANE_GBPS, parseWidthSpeed } from '../parse/rates.ts';
 
 /** Widths tried for a rate with no width × speed of its own: 4x first, as nearly every cable is. */

@@ -1,0 +1,203 @@
+import { join } from 'node:path';
+import {
+  type ApiConfig,
+  defaultSampleIntervalMs,
+  type LiveSource,
+  type RunningApi,
+  startApi,
+} from '@fabscope/api';
+import { CHECKOUT_ROOT } from '../checkout.ts';
+import { fabricFromConfig } from '../commands/topology.ts';
+import {
+  type AlertmanagerServer,
+  type AlertmanagerTimings,
+  startAlertmanager,
+} from '../prometheus/alertmanager.ts';
+import { rateWindowFor } from '../prometheus/prometheus.ts';
+import { type SupervisedPrometheus, supervisePrometheus } from '../prometheus/supervisor.ts';
+import { collectorShardsFor, startCollectorProcess, startEmulatorProcess } from './pipeline-process.ts';
+
+export { collectorShardsFor };
+
+export const WEB_ROOT = join(CHECKOUT_ROOT, 'apps/web/dist');
+
+/**
+ * Where the demo's API reads the live view beside its Prometheus when FABSCOPE_LIVE_SOURCE does
+ * not say: the TSDB up to 60,000 cabled ports; beyond, the collectors, since the TSDB's dense live
+ * reads take longer than the interval there (docs/scaling.md). The TSDB still records every sweep.
+ */
+export function liveSourceFor(ports: number): LiveSource {
+  return ports <= 60_000 ? 'tsdb' : 'collectors';
+}
+
+/**
+ * Prometheus' scrape interval by cabled ports: one at which one Prometheus beside the demo holds,
+ * as measured (docs/scaling.md). Unlike the embedded store, which skips a tick when a scrape runs
+ * long, Prometheus abandons a scrape at its interval.
+ */
+export function prometheusIntervalFor(ports: number, liveSource: LiveSource = liveSourceFor(ports)): number {
+  if (ports <= 20_000) return 1000;
+  if (ports <= 60_000) return 5000;
+  return liveSource === 'collectors' ? 10_000 : 60_000;
+}
+
+/**
+ * Whether the demo's Prometheus also scrapes the collectors' raw counters (its slow job, for a
+ * site's own PromQL; fabscope reads the rates the collectors write). Only up to 20,000 ports, as
+ * the collectors' own `rawCounters: 'auto'`: beyond, their series would be most of Prometheus' memory.
+ */
+export function prometheusRawJobFor(ports: number): boolean {
+  return ports <= 20_000;
+}
+
+export interface DemoOptions {
+  config: ApiConfig;
+  /** Start a real Prometheus (from PATH) and read from it instead of the embedded store. */
+  prometheus?: boolean;
+  collectorPort?: number;
+  prometheusPort?: number;
+  seed?: number;
+  webRoot?: string;
+  /** Keep live per-host sysfs/procfs trees here (default FABSCOPE_EMULATOR_SYSFS; unset: none). */
+  sysfsDir?: string;
+  /** Prometheus forwards every sample (recorded ones too) to these remote-write URLs. */
+  remoteWrite?: string[];
+  /**
+   * Whether the demo's Prometheus also scrapes the raw counters (its slow job). Default by size
+   * (prometheusRawJobFor).
+   */
+  prometheusSlowJob?: boolean;
+  /**
+   * The API reads PromQL from here instead of the demo's Prometheus: a central store the
+   * Prometheus remote-writes into (VictoriaMetrics), as per-shard Prometheus servers would.
+   */
+  readPromqlFrom?: string;
+  /**
+   * With `prometheus`: start a real Alertmanager beside it (deploy/alertmanager/alertmanager.yml)
+   * that its alerts go to, posting them to `webhookUrl` (default: the shipped example's URL).
+   */
+  alertmanager?: (AlertmanagerTimings & { webhookUrl?: string | undefined; port?: number }) | undefined;
+  /** With `prometheus`: send the alerts to this (a site's) Alertmanager as well. */
+  alertmanagerUrl?: string | undefined;
+}
+
+export interface RunningDemo {
+  /** The emulated fabric: a scenario's name, or the name of the loaded topology file. */
+  fabricName: string;
+  apiUrl: string;
+  emulatorUrl: string;
+  collectorUrl: string;
+  /** Every collector shard (one unless Prometheus reads a big fabric). */
+  collectorUrls: string[];
+  /** The processes running the emulator and the collector (every shard) (pipeline-process.ts). */
+  pipelinePids: { emulator: number; collector: number };
+  prometheusUrl: string | undefined;
+  /** The supervised Prometheus (demo --prometheus), restarted when it dies. */
+  prometheus: SupervisedPrometheus | undefined;
+  /** The demo's own Alertmanager (`alertmanager`), the one its Prometheus sends alerts to. */
+  alertmanagerUrl: string | undefined;
+  api: RunningApi;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole pipeline on one machine: emulator → fabric collector → store (embedded or a real
+ * Prometheus) → API + web app, each talking HTTP to the next as in production. The emulator and
+ * the collector run in child processes (pipeline-process.ts), so neither holds the API's event loop.
+ */
+export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch(() => undefined);
+  };
+  try {
+    // The child builds the same fabric from the same settings while this process builds its own.
+    const emulatorStarting = startEmulatorProcess({
+      scenario: options.config.scenario,
+      topologyPath: options.config.topologyPath,
+      routing: options.config.routing,
+      seed: options.seed ?? 1,
+      sysfsDir: options.sysfsDir ?? process.env.FABSCOPE_EMULATOR_SYSFS,
+    });
+    // Stopped whatever happens below, once it is up (last: the collector and the API read it).
+    stops.push(async () => (await emulatorStarting.catch(() => undefined))?.stop());
+    const { fabric, tables } = fabricFromConfig(options.config);
+    const emulator = await emulatorStarting;
+    const emulatorUrl = emulator.urls.emulatorUrl;
+    const ports = fabric.links.length * 2;
+    // The interval by the fabric's size, for the embedded store or Prometheus (whose scrapes must
+    // end within it), the rules' rate window following it (prometheus.ts rulesAtInterval).
+    // Beside the demo's Prometheus, the live view from the TSDB or (big fabrics) the collectors.
+    const liveSource = options.config.liveSource ?? (options.prometheus ? liveSourceFor(ports) : undefined);
+    const intervalMs =
+      options.config.sampleIntervalMs ??
+      (options.prometheus ? prometheusIntervalFor(ports, liveSource) : defaultSampleIntervalMs(fabric));
+    const twoScrapers = options.prometheus === true && liveSource === 'collectors';
+    const collector = await startCollectorProcess({
+      emulatorUrl,
+      shards: options.prometheus ? collectorShardsFor(ports) : 1,
+      collectorPort: options.collectorPort,
+      // The API's and Prometheus' scrapes, each on its own clock, share one read a sweep.
+      ...(twoScrapers ? { shareReadMs: intervalMs / 2 } : {}),
+    });
+    stops.push(() => collector.stop());
+    const { collectorUrls } = collector.urls;
+    let prometheus: SupervisedPrometheus | undefined;
+    let alertmanager: AlertmanagerServer | undefined;
+    if (options.prometheus && options.alertmanager) {
+      const started = await startAlertmanager(options.alertmanager);
+      alertmanager = started;
+      stops.push(() => started.stop());
+    }
+    if (options.prometheus) {
+      const alertmanagers = [alertmanager?.url, options.alertmanagerUrl].filter(
+        (url): url is string => url !== undefined && url !== '',
+      );
+      const started: SupervisedPrometheus = await supervisePrometheus({
+        alertmanagers,
+        targets: collectorUrls.map((url) => new URL(url).host),
+        scrapeIntervalMs: intervalMs,
+        remoteWrite: options.remoteWrite,
+        slowJob: options.prometheusSlowJob ?? prometheusRawJobFor(ports),
+        ...(options.prometheusPort === undefined ? {} : { port: options.prometheusPort }),
+      });
+      prometheus = started;
+      stops.push(() => started.stop());
+    }
+
+    const config: ApiConfig = {
+      ...options.config,
+      emulatorUrl,
+      collectorUrls,
+      prometheusUrl: options.readPromqlFrom ?? prometheus?.url ?? options.config.prometheusUrl,
+      liveSource,
+      sampleIntervalMs: intervalMs,
+      ...(prometheus ? { prometheusRateWindow: rateWindowFor(intervalMs) } : {}),
+      // Without FABSCOPE_EVENTS_DIR the events live in the API's memory, as long as the demo
+      // (and its Prometheus' history, which a restarted Prometheus starts anew) does.
+      eventsDir: options.config.eventsDir,
+    };
+    const api = await startApi(config, fabric, {
+      tables,
+      webRoot: options.webRoot ?? WEB_ROOT,
+    });
+    stops.push(() => api.close());
+    if (prometheus) api.sampler.reportSupervisor(prometheus.status);
+    return {
+      fabricName: fabric.name,
+      apiUrl: api.url,
+      emulatorUrl,
+      collectorUrl: collectorUrls[0] as string,
+      collectorUrls,
+      pipelinePids: { emulator: emulator.pid, collector: collector.pid },
+      prometheusUrl: prometheus?.url,
+      prometheus,
+      alertmanagerUrl: alertmanager?.url,
+      api,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,159 @@
+import { readFileSync, statSync } from 'node:fs';
+import { type ApiConfig, type RunningApi, startApi } from '@fabscope/api';
+import {
+  createFabricRegistry,
+  type FabricSource,
+  infinibandSource,
+  type MetricsServer,
+  runTool,
+  startMetricsServer,
+} from '@fabscope/collectors';
+import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
+import { ibsimNetFile, type Lab, type SmRoutingEngine, startLab } from '@fabscope/lab';
+import {
+  applyIbroute,
+  buildForwardingTables,
+  type Fabric,
+  type ForwardingTables,
+  parsePortsReport,
+} from '@fabscope/topology';
+import { fabricFromConfig } from '../commands/topology.ts';
+import { ibPortReaderCommand } from '../ib-port-reader-command.ts';
+import { WEB_ROOT } from './demo.ts';
+import { startLabPump } from './lab-pump.ts';
+
+export interface IbsimDemoOptions {
+  config: ApiConfig;
+  /** OpenSM's routing engine. */
+  routing: SmRoutingEngine;
+  seed?: number;
+  webRoot?: string;
+  /** How often the emulator's counters are written into the subnet besides before each sweep (ms). */
+  pumpIntervalMs?: number;
+  /** The subnet to build, instead of the config's scenario or topology file. */
+  design?: Fabric;
+}
+
+export interface RunningIbsimDemo {
+  fabricName: string;
+  apiUrl: string;
+  emulatorUrl: string;
+  collectorUrl: string;
+  lab: Lab;
+  api: RunningApi;
+  /** The fabric as discovery read it (names are the NodeDescriptions). */
+  fabric: Fabric;
+  /**
+   * Runs `read` (e.g. a real `perfquery`) on the subnet as of one write of the emulator's counters,
+   * with no write meanwhile, and gives the emulator time those counters stand for.
+   */
+  readSubnet<T>(read: () => Promise<T>): Promise<{ value: T; atMs: number }>;
+  stop(): Promise<void>;
+}
+
+/** The subnet manager's tables from OpenSM's LFT dump, on the discovered fabric. */
+function smTables(fabric: Fabric, dump: string): ForwardingTables {
+  return applyIbroute(fabric, buildForwardingTables(fabric, 'minhop'), dump);
+}
+
+/**
+ * `fabscope demo --fabric ibsim`: a real InfiniBand subnet (ibsim + OpenSM) shaped as the scenario,
+ * read only through its real interfaces — discovery with ibnetdiscover, routes from OpenSM's
+ * forwarding tables, counters and port state by MADs — with the emulator as its traffic source: its
+ * flows follow OpenSM's routes, and its counters and cable states are written into the subnet
+ * (lab-pump.ts). Faults reach the subnet the same way: a link taken down is unplugged (`Unlink`).
+ */
+export async function startIbsimDemo(options: IbsimDemoOptions): Promise<RunningIbsimDemo> {
+  const design = options.design ?? fabricFromConfig(options.config).fabric;
+  const stops: (() => Promise<void> | void)[] = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await Promise.resolve(s()).catch(() => undefined);
+  };
+  try {
+    const lab = await startLab({ net: ibsimNetFile(design), routing: options.routing });
+    stops.push(() => lab.stop());
+    const fabric = parsePortsReport(
+      await runTool('ibnetdiscover', ['-p'], { timeoutMs: 30_000, env: lab.env, cwd: lab.cwd }),
+      design.name,
+    );
+    let dumpSeen = statSync(lab.lftsDumpPath).mtimeMs;
+    const tables = smTables(fabric, await lab.waitForLfts());
+
+    const emulator = createEmulator({
+      fabric,
+      tables,
+      externalRouting: true,
+      seed: options.seed ?? 1,
+      startTimeMs: Date.now(),
+    });
+    const emulatorServer = await startEmulatorServer(emulator, { host: '127.0.0.1', port: 0 });
+    stops.push(() => emulatorServer.close());
+
+    // When OpenSM re-routes (a cable pulled or plugged), the traffic follows its new tables.
+    const watch = setInterval(() => {
+      try {
+        const mtime = statSync(lab.lftsDumpPath).mtimeMs;
+        if (mtime === dumpSeen) return;
+        const text = readFileSync(lab.lftsDumpPath, 'utf8');
+        if (!/lids dumped\s*$/.test(text)) return; // OpenSM is still writing it
+        dumpSeen = mtime;
+        emulator.useTables(smTables(fabric, text));
+      } catch {
+        // a dump being rewritten: read it at the next turn
+      }
+    }, 250);
+    stops.push(() => clearInterval(watch));
+
+    const pump = startLabPump(emulator, lab, options.pumpIntervalMs ?? 100);
+    stops.push(() => pump.stop());
+    const reader = infinibandSource({
+      fabric: design.name,
+      env: lab.env,
+      cwd: lab.cwd,
+      madReader: { command: ibPortReaderCommand() },
+    });
+    stops.push(() => reader.close());
+    // The subnet shows the emulator's counters as of the sweep: written just before it, the pump
+    // held while the MADs read them, stamped with the emulator time they stand for.
+    const source: FabricSource = {
+      name: reader.name,
+      async read(signal) {
+        const { value, atMs } = await pump.readAtFlush(() => reader.read(signal));
+        return { ...value, countersReadAtMs: Math.round(atMs) };
+      },
+    };
+    const { answer } = createFabricRegistry({ source });
+    const collector: MetricsServer = await startMetricsServer(answer, { host: '127.0.0.1', port: 0 });
+    stops.push(() => collector.close());
+
+    const config: ApiConfig = {
+      ...options.config,
+      fabricSource: 'infiniband',
+      emulatorUrl: emulatorServer.url,
+      collectorUrls: [collector.url],
+      prometheusUrl: undefined,
+      sampleIntervalMs: options.config.sampleIntervalMs ?? 1000,
+      lfts: { kind: 'file', path: lab.lftsDumpPath, intervalMs: 500 },
+    };
+    const api = await startApi(config, fabric, {
+      tables,
+      webRoot: options.webRoot ?? WEB_ROOT,
+      tools: { env: { ...process.env, ...lab.env }, cwd: lab.cwd },
+    });
+    stops.push(() => api.close());
+    return {
+      fabricName: design.name,
+      apiUrl: api.url,
+      emulatorUrl: emulatorServer.url,
+      collectorUrl: collector.url,
+      lab,
+      api,
+      fabric,
+      readSubnet: (read) => pump.readAtFlush(read),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,231 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import {
+  createFabricRegistry,
+  emulatorSource,
+  type MetricsServer,
+  sharedSource,
+  startMetricsServer,
+} from '@fabscope/collectors';
+import { createEmulator, startEmulatorServer, startSysfsWriter } from '@fabscope/emulator';
+import { type RoutingEngineName, routingFor } from '@fabscope/topology';
+import { CHECKOUT_ROOT } from '../checkout.ts';
+import { fabricFromConfig } from '../commands/topology.ts';
+
+/**
+ * Collector shards for Prometheus by cabled ports: one for small fabrics, four beyond, so that
+ * Prometheus parses the shards' answers in parallel within its interval (docs/scaling.md).
+ */
+export function collectorShardsFor(ports: number): number {
+  return ports <= 20_000 ? 1 : 4;
+}
+
+/** The emulator's process: the demo's fabric (built from the settings the API loads it with). */
+export interface EmulatorProcessOptions {
+  scenario: string;
+  topologyPath?: string | undefined;
+  routing?: RoutingEngineName | 'auto' | undefined;
+  seed: number;
+  /** Keep live per-host sysfs/procfs trees here. */
+  sysfsDir?: string | undefined;
+}
+
+/** The collector's process: reads the emulator over HTTP, as it would read hardware. */
+export interface CollectorProcessOptions {
+  emulatorUrl: string;
+  /** Collector shards by switch group (collectorShardsFor), sharing one read of the emulator. */
+  shards: number;
+  /** The first shard's port (0 or absent: any free one). */
+  collectorPort?: number | undefined;
+  /**
+   * A read of the emulator answers every scrape within this long of it (default: 1 s with
+   * shards, for their scrapes at about the same time; none with one). Where two scrapers read the
+   * collectors — the API's live view and a TSDB, each on its own clock — half their interval, so
+   * that the fabric is read once a sweep, as a performance manager sweeps, not once per scraper.
+   */
+  shareReadMs?: number | undefined;
+}
+
+/** A piece of the demo running in a child process, and what it serves. */
+export interface ChildPiece<T> {
+  urls: T;
+  pid: number;
+  /** Stops the process: SIGTERM, then SIGKILL if it has not exited within 5 s. */
+  stop(): Promise<void>;
+}
+
+type Role = 'emulator' | 'collector';
+type FromChild<T> = { type: 'ready'; urls: T } | { type: 'failed'; message: string };
+
+const STOP_GRACE_MS = 5000;
+
+/** How often the demo's emulator advances its clock without a request (the sysfs writer's interval). */
+const EMULATOR_TICK_MS = 1000;
+/** The same without a sysfs writer: the clock catches up at every request anyway. */
+const IDLE_TICK_MS = 60_000;
+
+/**
+ * The demo's emulator (with its sysfs writer) in a child process of its own (the CLI's hidden
+ * `__pipeline emulator` command), so that a big fabric's tick computed there holds neither the
+ * API's event loop nor the collector's.
+ */
+export function startEmulatorProcess(
+  options: EmulatorProcessOptions,
+): Promise<ChildPiece<{ emulatorUrl: string }>> {
+  return startChild('emulator', options);
+}
+
+/**
+ * The demo's fabric collector (every shard) in a child process of its own (`__pipeline
+ * collector`): rendering a big fabric's exposition there never delays the emulator's answers
+ * (POST /v1/flows) or the API's.
+ */
+export function startCollectorProcess(
+  options: CollectorProcessOptions,
+): Promise<ChildPiece<{ collectorUrls: string[] }>> {
+  return startChild('collector', options);
+}
+
+/**
+ * Runs `fabscope __pipeline ROLE OPTIONS` (from the compiled cache, as every command) and resolves
+ * once it says what it serves, over its IPC channel. The child ends on `stop()` and when this
+ * process dies (its IPC channel closes: no orphan); an unexpected end is said on stderr.
+ */
+function startChild<T>(role: Role, options: object): Promise<ChildPiece<T>> {
+  const child = spawn(
+    process.execPath,
+    [join(CHECKOUT_ROOT, 'apps/cli/bin/fabscope.js'), '__pipeline', role, JSON.stringify(options)],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  const ended = () => child.exitCode !== null || child.signalCode !== null;
+  const exited = new Promise<void>((resolve) => {
+    if (ended()) resolve();
+    else child.once('exit', () => resolve());
+  });
+  let stopping = false;
+  const stop = async () => {
+    stopping = true;
+    if (ended()) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    await exited;
+    clearTimeout(timer);
+  };
+  return new Promise((resolve, reject) => {
+    const early = (code: number | null, signal: NodeJS.Signals | null) =>
+      reject(new Error(`the ${role} process exited before it was ready (${signal ?? `code ${code}`})`));
+    child.once('exit', early);
+    child.once('error', reject);
+    child.once('message', (message: FromChild<T>) => {
+      child.off('exit', early);
+      if (message.type === 'failed') {
+        void stop();
+        reject(new Error(`the ${role} process failed: ${message.message}`));
+        return;
+      }
+      child.once('exit', (code, signal) => {
+        if (!stopping) {
+          process.stderr.write(
+            `fabscope: the ${role} process exited (${signal ?? `code ${code}`}); the API answers 502 for it\n`,
+          );
+        }
+      });
+      resolve({ urls: message.urls, pid: child.pid as number, stop });
+    });
+  });
+}
+
+/**
+ * The child's side (`fabscope __pipeline ROLE OPTIONS`): starts its piece, sends its URLs, and
+ * stops on SIGTERM or when the parent goes. SIGINT (Ctrl-C reaches the whole process group) is
+ * left to the parent, which stops the API first and then this process.
+ */
+export async function runPipelineChild(
+  role: string | undefined,
+  optionsJson: string | undefined,
+): Promise<void> {
+  const send = (message: FromChild<unknown>) =>
+    new Promise<void>((resolve) => {
+      if (process.send) process.send(message, () => resolve());
+      else process.stdout.write(`${JSON.stringify(message)}\n`, () => resolve());
+    });
+  const stops: (() => Promise<void>)[] = [];
+  let stopping: Promise<void> | undefined;
+  const stop = (code: number) => {
+    stopping ??= (async () => {
+      for (const s of stops.reverse()) await s().catch(() => undefined);
+      process.exit(code);
+    })();
+    return stopping;
+  };
+  process.on('SIGTERM', () => void stop(0));
+  process.on('SIGINT', () => undefined);
+  process.on('disconnect', () => void stop(0));
+  try {
+    const options = JSON.parse(optionsJson ?? '');
+    let urls: unknown;
+    if (role === 'emulator') urls = await startEmulator(options as EmulatorProcessOptions, stops);
+    else if (role === 'collector') urls = await startCollectors(options as CollectorProcessOptions, stops);
+    else throw new Error(`unknown role "${role}": emulator or collector`);
+    await send({ type: 'ready', urls });
+  } catch (error) {
+    await send({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+    await stop(1);
+  }
+}
+
+async function startEmulator(
+  options: EmulatorProcessOptions,
+  stops: (() => Promise<void>)[],
+): Promise<{ emulatorUrl: string }> {
+  const { fabric, tables, engine } = fabricFromConfig(options);
+  const emulator = createEmulator({
+    fabric,
+    tables,
+    // The fabric manager's sweeps use the engine that built the tables.
+    routing: routingFor(engine),
+    seed: options.seed,
+    startTimeMs: Date.now(),
+  });
+  // The clock catches up before every request and the counters accrue exactly between events
+  // however long the step, so the tick only bounds how old the sysfs trees are; a short one
+  // would spend a big fabric's CPU on accrual nobody reads.
+  const server = await startEmulatorServer(emulator, {
+    host: '127.0.0.1',
+    port: 0,
+    tickMs: options.sysfsDir ? EMULATOR_TICK_MS : IDLE_TICK_MS,
+  });
+  stops.push(() => server.close());
+  if (options.sysfsDir) {
+    const sysfs = startSysfsWriter(emulator, options.sysfsDir);
+    stops.push(async () => sysfs.stop());
+  }
+  return { emulatorUrl: server.url };
+}
+
+async function startCollectors(
+  options: CollectorProcessOptions,
+  stops: (() => Promise<void>)[],
+): Promise<{ collectorUrls: string[] }> {
+  // Chunks, not one string: a big fabric's exposition is too large for one. With Prometheus on a
+  // big fabric, the collector is sharded by switch group so that Prometheus scrapes (and parses)
+  // the shards in parallel; the shards share one read of the emulator.
+  const { emulatorUrl, shards } = options;
+  const shareReadMs = options.shareReadMs ?? (shards > 1 ? 1000 : 0);
+  const source =
+    shareReadMs > 0 ? sharedSource(emulatorSource(emulatorUrl), shareReadMs) : emulatorSource(emulatorUrl);
+  const urls: string[] = [];
+  for (let index = 1; index <= shards; index++) {
+    const { answer } = createFabricRegistry({
+      source,
+      shard: shards > 1 ? { index, count: shards } : undefined,
+    });
+    const collector: MetricsServer = await startMetricsServer(answer, {
+      host: '127.0.0.1',
+      port: index === 1 ? (options.collectorPort ?? 0) : 0,
+    });
+    stops.push(() => collector.close());
+    urls.push(collector.url);
+  }
+  return { collectorUrls: urls };
+}

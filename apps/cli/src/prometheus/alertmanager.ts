@@ -1,0 +1,117 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parse, stringify } from 'yaml';
+import { CHECKOUT_ROOT } from '../checkout.ts';
+import { freePort } from '../free-port.ts';
+import { MissingToolError } from './prometheus.ts';
+import { startServerProcess } from './server-process.ts';
+
+/** The one Alertmanager configuration, shared with docker-compose.yml. */
+export const ALERTMANAGER_CONFIG = join(CHECKOUT_ROOT, 'deploy/alertmanager/alertmanager.yml');
+
+/** How soon Alertmanager notifies: Alertmanager's own durations ("10s", "1m"). */
+export interface AlertmanagerTimings {
+  /** Wait before a new group's first notification (shipped: 10s). */
+  groupWait?: string;
+  /** Wait before notifying a group's changes, resolutions included (shipped: 1m). */
+  groupInterval?: string;
+  /** Resend a group that did not change after this long (shipped: 4h). */
+  repeatInterval?: string;
+  /** An alert with no end time that is not sent again is resolved after this long (default 5m). */
+  resolveTimeout?: string;
+}
+
+export interface AlertmanagerOptions extends AlertmanagerTimings {
+  /** The site's webhook receiver; default the shipped example's URL. */
+  webhookUrl?: string | undefined;
+  port?: number;
+  /** Default: `prometheus-alertmanager` (Debian's name), else `alertmanager`. */
+  binary?: string;
+  readyTimeoutMs?: number;
+}
+
+export interface AlertmanagerServer {
+  url: string;
+  configFile: string;
+  pid: number | undefined;
+  exited: Promise<string>;
+  stop(): Promise<void>;
+}
+
+interface AlertmanagerYaml {
+  global?: Record<string, unknown>;
+  route?: Record<string, unknown> & { receiver?: string };
+  receivers?: { name: string; webhook_configs?: { url: string; send_resolved?: boolean }[] }[];
+}
+
+/**
+ * deploy/alertmanager/alertmanager.yml with its webhook receivers' URL replaced by `webhookUrl`
+ * and the route's timings by the ones given. Everything else stays as shipped.
+ */
+export function alertmanagerConfig(options: AlertmanagerOptions = {}, source = ALERTMANAGER_CONFIG): string {
+  const config = parse(readFileSync(source, 'utf8')) as AlertmanagerYaml;
+  if (!config.route) throw new Error(`${source} has no route`);
+  const hooks = (config.receivers ?? []).flatMap((r) => r.webhook_configs ?? []);
+  if (hooks.length === 0) throw new Error(`${source} has no webhook receiver`);
+  if (options.webhookUrl !== undefined) {
+    const url = new URL(options.webhookUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new Error(`the webhook URL must be http(s), got "${options.webhookUrl}"`);
+    for (const hook of hooks) hook.url = url.href;
+  }
+  const route = config.route;
+  if (options.groupWait) route.group_wait = options.groupWait;
+  if (options.groupInterval) route.group_interval = options.groupInterval;
+  if (options.repeatInterval) route.repeat_interval = options.repeatInterval;
+  if (options.resolveTimeout) config.global = { ...config.global, resolve_timeout: options.resolveTimeout };
+  return stringify(config);
+}
+
+/** The Alertmanager binary: Debian's `prometheus-alertmanager`, or upstream's `alertmanager`. */
+export async function findAlertmanager(binary?: string): Promise<string> {
+  for (const candidate of binary ? [binary] : ['prometheus-alertmanager', 'alertmanager']) {
+    try {
+      await promisify(execFile)(candidate, ['--version'], { timeout: 10_000 });
+      return candidate;
+    } catch {
+      // try the next name
+    }
+  }
+  throw new MissingToolError(
+    `"${binary ?? 'prometheus-alertmanager'}" was not found on PATH: install the Debian package "prometheus-alertmanager" (apt-get install prometheus-alertmanager)`,
+  );
+}
+
+/**
+ * Starts a real Alertmanager on a free loopback port (clustering off: it binds nothing else), with
+ * the shipped configuration written for `options` and its own temporary storage, and waits until
+ * it is ready. stop() kills it and removes the directory.
+ */
+export async function startAlertmanager(options: AlertmanagerOptions = {}): Promise<AlertmanagerServer> {
+  const binary = await findAlertmanager(options.binary);
+  const dir = await mkdtemp(join(tmpdir(), 'fabscope-alertmanager-'));
+  const configFile = join(dir, 'alertmanager.yml');
+  await writeFile(configFile, alertmanagerConfig(options));
+  const port = options.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const server = await startServerProcess({
+    name: 'alertmanager',
+    binary,
+    args: [
+      `--config.file=${configFile}`,
+      `--storage.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      // A single instance: no gossip listener on 0.0.0.0:9094.
+      '--cluster.listen-address=',
+      '--log.level=warn',
+    ],
+    dataDir: dir,
+    readyUrl: `${url}/-/ready`,
+    readyTimeoutMs: options.readyTimeoutMs,
+  });
+  return { url, configFile, pid: server.child.pid, exited: server.exited, stop: server.stop };
+}

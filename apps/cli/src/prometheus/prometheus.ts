@@ -1,0 +1,276 @@
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { EDGE_FAMILIES, PORT_FAMILIES } from '@fabscope/collectors';
+import { PORT_SERIES, SOURCE_SERIES } from '@fabscope/contracts/metrics';
+import { parse, stringify } from 'yaml';
+import { CHECKOUT_ROOT } from '../checkout.ts';
+import { freePort } from '../free-port.ts';
+import { startServerProcess } from './server-process.ts';
+
+/** The one Prometheus configuration, shared with docker-compose.yml. */
+export const PROMETHEUS_CONFIG = join(CHECKOUT_ROOT, 'deploy/prometheus/prometheus.yml');
+export const FABRIC_JOB = 'fabscope-fabric';
+
+export class MissingToolError extends Error {
+  override name = 'MissingToolError';
+}
+
+export interface PrometheusServer {
+  url: string;
+  configFile: string;
+  /** The process id, for a supervisor (and tests) to watch or signal it. */
+  pid: number | undefined;
+  /** Resolves with how the process ended ("code 0", "signal SIGKILL"), whoever ended it. */
+  exited: Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** A further scrape job (e.g. node_exporters or host agents), scraped like the fabric job. */
+export interface ScrapeJob {
+  jobName: string;
+  targets: string[];
+}
+
+export interface PrometheusOptions extends ScrapeSettings {
+  /** host:port targets of fabscope collectors. */
+  targets: string[];
+  extraJobs?: ScrapeJob[];
+  port?: number;
+  binary?: string;
+  readyTimeoutMs?: number;
+  /** Called with the (empty) TSDB directory before Prometheus starts: e.g. to backfill blocks. */
+  beforeStart?: (dataDir: string) => Promise<void>;
+}
+
+interface ScrapeConfig {
+  job_name: string;
+  scrape_interval?: string;
+  scrape_timeout?: string;
+  params?: Record<string, string[]>;
+  static_configs?: { targets: string[] }[];
+}
+
+interface PrometheusYaml {
+  global?: Record<string, string>;
+  rule_files?: string[];
+  scrape_configs?: ScrapeConfig[];
+  remote_write?: { url: string; queue_config?: Record<string, string | number> }[];
+  alerting?: { alertmanagers: AlertmanagerTarget[] };
+}
+
+interface AlertmanagerTarget {
+  scheme?: string;
+  path_prefix?: string;
+  static_configs: { targets: string[] }[];
+}
+
+/** An Alertmanager's URL (`http://host:9093`, with a path prefix if it has one) as Prometheus' `alerting:` entry. */
+export function alertmanagerTarget(url: string): AlertmanagerTarget {
+  const u = new URL(url);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new Error(`an Alertmanager URL must be http(s), got "${url}"`);
+  const port = u.port || (u.protocol === 'https:' ? '443' : '80');
+  return {
+    ...(u.protocol === 'https:' ? { scheme: 'https' } : {}),
+    ...(u.pathname === '/' ? {} : { path_prefix: u.pathname }),
+    static_configs: [{ targets: [`${u.hostname}:${port}`] }],
+  };
+}
+
+/** How often Prometheus scrapes and evaluates, and where it forwards samples. */
+export interface ScrapeSettings {
+  /** Scrape and rule-evaluation interval; default 1 s, as shipped (choose it with scrapeIntervalFor). */
+  scrapeIntervalMs?: number | undefined;
+  /** Remote-write URLs (VictoriaMetrics `/api/v1/write`, Thanos Receive, Mimir): every sample, recorded ones too. */
+  remoteWrite?: string[] | undefined;
+  /**
+   * Beyond 1 s, whether this Prometheus also scrapes the slow job: the collectors' raw counters, for
+   * a site's own PromQL (nothing of fabscope reads them); false leaves them out (default true).
+   */
+  slowJob?: boolean | undefined;
+  /**
+   * Alertmanagers the alerts are sent to (URLs). They replace the shipped file's `alerting:` (the
+   * compose stack's `alertmanager:9093`); none: Prometheus sends its alerts nowhere.
+   */
+  alertmanagers?: string[] | undefined;
+}
+
+/**
+ * The rate window of `rate()` over other exporters' raw counters at a scrape interval (the API's
+ * raw path, FABSCOPE_PROMETHEUS_RATE_WINDOW): 5 s at 1 s, else 3 intervals. fabscope's own
+ * collectors write their rates themselves (docs/metrics.md, "Rates at the edge").
+ */
+export function rateWindowFor(scrapeIntervalMs: number): string {
+  return `${Math.max(5, Math.ceil((3 * scrapeIntervalMs) / 1000))}s`;
+}
+
+const seconds = (ms: number) => `${Math.max(1, Math.round(ms / 1000))}s`;
+
+/**
+ * What the views read at the fast interval: the collectors' rates at the edge, each port's link
+ * state and info series (which the alerts join), and the collector's own health. The raw counters
+ * go in a slower job of their own when wanted (`slowJob`).
+ */
+export const FAST_FAMILIES = [
+  PORT_SERIES.info,
+  PORT_SERIES.linkUp,
+  ...EDGE_FAMILIES.map((f) => f.name),
+  SOURCE_SERIES.up,
+  SOURCE_SERIES.readDuration,
+  SOURCE_SERIES.errors,
+] as const;
+/** The raw counters' job, when a Prometheus keeps them (`slowJob`). */
+export const SLOW_JOB = 'fabscope-fabric-raw';
+
+/**
+ * The shipped rules at another interval: each group evaluated every `groupIntervalMs`, rates over
+ * `rateWindowFor(interval)` (named after it, `…:rate30s`). The stale-data alert's windows span at
+ * least three and ten intervals, since at long intervals a one-minute window can hold no sample.
+ */
+export function rulesAtInterval(
+  text: string,
+  scrapeIntervalMs: number,
+  groupIntervalMs = scrapeIntervalMs,
+): string {
+  const window = rateWindowFor(scrapeIntervalMs);
+  return (
+    text
+      .replace(/^(\s*interval:\s*)1s\s*$/gm, `$1${seconds(groupIntervalMs)}`)
+      // A group without an interval of its own (evaluated at the global one) gets the group interval.
+      .replace(
+        /^( *)- name: ([^\n]+)\n(?! *interval:)/gm,
+        (_all, indent: string, name: string) =>
+          `${indent}- name: ${name}\n${indent}  interval: ${seconds(groupIntervalMs)}\n`,
+      )
+      .replaceAll('[5s]', `[${window}]`)
+      .replaceAll('[1m]', `[${seconds(Math.max(60_000, 3 * scrapeIntervalMs))}]`)
+      .replaceAll('[10m]', `[${seconds(Math.max(600_000, 10 * scrapeIntervalMs))}]`)
+      .replaceAll('[10m:]', `[${seconds(Math.max(600_000, 10 * scrapeIntervalMs))}:]`)
+      .replace(/:(\w*_)?rate5s\b/g, `:$1rate${window}`)
+  );
+}
+
+/**
+ * deploy/prometheus/prometheus.yml with the fabric job's targets replaced by `targets` and the
+ * rule files made absolute; at another interval the rules are rewritten beside it (`ruleDir`) and
+ * the scrape timeout follows. Alerts go to `settings.alertmanagers`. The rest stays as shipped.
+ */
+export function prometheusConfig(
+  targets: string[],
+  source = PROMETHEUS_CONFIG,
+  extraJobs: ScrapeJob[] = [],
+  settings: ScrapeSettings & { ruleDir?: string } = {},
+): string {
+  const config = parse(readFileSync(source, 'utf8')) as PrometheusYaml;
+  const job = config.scrape_configs?.find((c) => c.job_name === FABRIC_JOB);
+  if (!job) throw new Error(`${source} has no scrape job "${FABRIC_JOB}"`);
+  job.static_configs = [{ targets }];
+  for (const extra of extraJobs) {
+    config.scrape_configs?.push({ job_name: extra.jobName, static_configs: [{ targets: extra.targets }] });
+  }
+  const rules = (config.rule_files ?? []).map((f) => resolve(dirname(source), f));
+  const interval = settings.scrapeIntervalMs ?? 1000;
+  if (interval !== 1000) {
+    if (!settings.ruleDir)
+      throw new Error('rules at another interval than 1 s need a ruleDir to be written to');
+    const ruleDir = settings.ruleDir;
+    config.global = {
+      ...config.global,
+      scrape_interval: seconds(interval),
+      // A big fabric's answer streams for seconds: the timeout is the interval, as Prometheus allows.
+      scrape_timeout: seconds(interval),
+      evaluation_interval: seconds(interval),
+    };
+    const slow = Math.max(30_000, 3 * interval);
+    config.rule_files = rules.map((file) => {
+      const target = join(ruleDir, basename(file));
+      // The alerts look at minutes (`for: 2m`, `[5m]`, `[10m]` over every direction): evaluated at
+      // the slow cadence, not every interval (one evaluation takes long on a big fabric).
+      const groupInterval = basename(file) === 'alerts.yml' ? slow : interval;
+      writeFileSync(target, rulesAtInterval(readFileSync(file, 'utf8'), interval, groupInterval));
+      return target;
+    });
+    // Big fabrics: the fast job asks the collectors for the families the views need only
+    // (`name[]`, as the embedded store does); the raw counters every 30 s at least, in a job of
+    // their own, or not at all.
+    job.params = { 'name[]': [...FAST_FAMILIES] };
+    if (settings.slowJob !== false)
+      config.scrape_configs?.push({
+        job_name: SLOW_JOB,
+        scrape_interval: seconds(slow),
+        scrape_timeout: seconds(slow),
+        params: {
+          'name[]': PORT_FAMILIES.map((f) => f.name).filter(
+            (n) => !(FAST_FAMILIES as readonly string[]).includes(n),
+          ),
+        },
+        static_configs: [{ targets }],
+      });
+  } else {
+    config.rule_files = rules;
+  }
+  const alertmanagers = settings.alertmanagers ?? [];
+  if (alertmanagers.length > 0) config.alerting = { alertmanagers: alertmanagers.map(alertmanagerTarget) };
+  else delete config.alerting;
+  if (settings.remoteWrite && settings.remoteWrite.length > 0) {
+    config.remote_write = settings.remoteWrite.map((url) => ({
+      url,
+      // Forward within a second or two: the central store answers the same questions soon after.
+      queue_config: { batch_send_deadline: '1s', max_samples_per_send: 10_000 },
+    }));
+  }
+  return stringify(config);
+}
+
+export async function findPrometheus(binary = 'prometheus'): Promise<string> {
+  try {
+    await promisify(execFile)(binary, ['--version'], { timeout: 10_000 });
+    return binary;
+  } catch {
+    throw new MissingToolError(
+      `"${binary}" was not found on PATH: install the Debian package "prometheus" (apt-get install prometheus)`,
+    );
+  }
+}
+
+/**
+ * Starts a real Prometheus on a free loopback port with its own temporary TSDB, and waits until
+ * it is ready (polling /-/ready; Prometheus takes a few seconds). stop() kills it and removes the data.
+ */
+export async function startPrometheus(options: PrometheusOptions): Promise<PrometheusServer> {
+  const binary = await findPrometheus(options.binary);
+  const dir = await mkdtemp(join(tmpdir(), 'fabscope-prometheus-'));
+  const configFile = join(dir, 'prometheus.yml');
+  await writeFile(
+    configFile,
+    prometheusConfig(options.targets, PROMETHEUS_CONFIG, options.extraJobs, {
+      scrapeIntervalMs: options.scrapeIntervalMs,
+      remoteWrite: options.remoteWrite,
+      slowJob: options.slowJob,
+      alertmanagers: options.alertmanagers,
+      ruleDir: dir,
+    }),
+  );
+  await options.beforeStart?.(join(dir, 'data'));
+  const port = options.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const server = await startServerProcess({
+    name: 'prometheus',
+    binary,
+    args: [
+      `--config.file=${configFile}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--storage.tsdb.retention.time=2h',
+      '--log.level=warn',
+    ],
+    dataDir: dir,
+    readyUrl: `${url}/-/ready`,
+    readyTimeoutMs: options.readyTimeoutMs,
+  });
+  return { url, configFile, pid: server.child.pid, exited: server.exited, stop: server.stop };
+}

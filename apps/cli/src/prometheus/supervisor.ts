@@ -1,0 +1,117 @@
+import { freePort } from '../free-port.ts';
+import { type PrometheusOptions, type PrometheusServer, startPrometheus } from './prometheus.ts';
+
+/** What the supervisor reports (into the API's /health). */
+export interface PrometheusSupervisorStatus {
+  restarts: number;
+  running: boolean;
+  lastExit?: string;
+}
+
+export interface SupervisedPrometheus {
+  /** Stays the same across restarts: the port is kept. */
+  url: string;
+  status(): PrometheusSupervisorStatus;
+  /** The running process id, or undefined between a crash and its restart. */
+  pid(): number | undefined;
+  /** Stops supervising and the process: SIGTERM, SIGKILL after `killAfterMs`. */
+  stop(): Promise<void>;
+}
+
+export interface SupervisorOptions extends PrometheusOptions {
+  /** First delay before a restart; doubled after each restart that did not stay up. Default 500 ms. */
+  initialBackoffMs?: number;
+  /** Longest delay between restarts. Default 10 s. */
+  maxBackoffMs?: number;
+  /** A run this long resets the back-off. Default 30 s. */
+  stableAfterMs?: number;
+  /** Grace after SIGTERM on stop before SIGKILL. Default 3 s, so a demo stops within 5 s. */
+  killAfterMs?: number;
+  log?: (line: string) => void;
+}
+
+/**
+ * Runs a Prometheus (startPrometheus) and brings it back when it dies: on the same port, after a
+ * back-off that doubles while restarts keep failing, each exit and restart logged and counted.
+ */
+export async function supervisePrometheus(options: SupervisorOptions): Promise<SupervisedPrometheus> {
+  const port = options.port ?? (await freePort());
+  const initialBackoffMs = options.initialBackoffMs ?? 500;
+  const maxBackoffMs = options.maxBackoffMs ?? 10_000;
+  const stableAfterMs = options.stableAfterMs ?? 30_000;
+  const killAfterMs = options.killAfterMs ?? 3000;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+
+  let current: PrometheusServer | undefined = await startPrometheus({ ...options, port });
+  let startedAt = Date.now();
+  let restarts = 0;
+  let lastExit: string | undefined;
+  let backoffMs = initialBackoffMs;
+  let stopping = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const watch = (server: PrometheusServer) => {
+    void server.exited.then(async (how) => {
+      if (stopping || current !== server) return;
+      current = undefined;
+      lastExit = how;
+      await server.stop().catch(() => undefined); // removes its TSDB directory
+      if (Date.now() - startedAt >= stableAfterMs) backoffMs = initialBackoffMs;
+      schedule(`prometheus exited (${how})`);
+    });
+  };
+  const schedule = (why: string) => {
+    if (stopping) return;
+    const delay = backoffMs;
+    backoffMs = Math.min(maxBackoffMs, backoffMs * 2);
+    log(`fabscope: ${why}; restarting it in ${delay} ms`);
+    timer = setTimeout(restart, delay);
+  };
+  const restart = async () => {
+    if (stopping) return;
+    try {
+      const server = await startPrometheus({ ...options, port });
+      if (stopping) {
+        await server.stop();
+        return;
+      }
+      current = server;
+      startedAt = Date.now();
+      restarts++;
+      log(`fabscope: prometheus restarted at http://127.0.0.1:${port} (restart ${restarts})`);
+      watch(server);
+    } catch (error) {
+      lastExit = `failed to start: ${(error as Error).message}`;
+      schedule(`prometheus did not start (${(error as Error).message})`);
+    }
+  };
+  watch(current);
+
+  return {
+    url: current.url,
+    status: () => ({
+      restarts,
+      running: current !== undefined,
+      ...(lastExit === undefined ? {} : { lastExit }),
+    }),
+    pid: () => current?.pid,
+    async stop() {
+      stopping = true;
+      clearTimeout(timer);
+      const server = current;
+      current = undefined;
+      if (!server) return;
+      const kill = setTimeout(() => {
+        if (server.pid !== undefined) {
+          try {
+            process.kill(server.pid, 'SIGKILL');
+          } catch {
+            // already gone
+          }
+        }
+      }, killAfterMs);
+      await server.stop();
+      clearTimeout(kill);
+    },
+  };
+}

@@ -1,0 +1,167 @@
+import type { FabricType } from '@fabscope/topology';
+import type { HostPortTelemetry, HostTelemetry } from '../emulator-types.ts';
+import type { SysfsFiles } from './atomic-files.ts';
+
+const SATURATE: Record<string, number> = {
+  symbol_error: 0xffff,
+  link_error_recovery: 0xff,
+  link_downed: 0xff,
+  port_rcv_errors: 0xffff,
+  port_xmit_discards: 0xffff,
+  port_xmit_wait: 0xffffffff,
+  // The basic PortCounters widths (IBA 16.1.3.5), as the kernel reads them.
+  port_rcv_remote_physical_errors: 0xffff,
+  port_rcv_switch_relay_errors: 0xffff,
+  port_xmit_constraint_errors: 0xff,
+  port_rcv_constraint_errors: 0xff,
+  local_link_integrity_errors: 0xf,
+  excessive_buffer_overrun_errors: 0xf,
+  VL15_dropped: 0xffff,
+};
+const IP_MTU: Record<FabricType, number> = { omnipath: 10236, infiniband: 4092, ethernet: 9000 };
+
+/** `100 Gb/sec (4X EDR)`: the kernel's rate file, width and speed from the data rate. */
+export function rateText(rateGbps: number): string {
+  const known: Record<number, string> = {
+    2.5: '1X SDR',
+    10: '4X SDR',
+    20: '4X DDR',
+    25: '1X EDR',
+    40: '4X QDR',
+    56: '4X FDR',
+    50: '2X EDR',
+    100: '4X EDR',
+    200: '4X HDR',
+    400: '4X NDR',
+  };
+  return `${rateGbps} Gb/sec${known[rateGbps] ? ` (${known[rateGbps]})` : ''}`;
+}
+
+function guidText(guid: string): string {
+  const hex = guid.replace(/^0x/, '').padStart(16, '0');
+  return `${hex.slice(0, 4)}:${hex.slice(4, 8)}:${hex.slice(8, 12)}:${hex.slice(12, 16)}`;
+}
+
+function saturate(name: string, value: bigint): string {
+  const max = SATURATE[name];
+  return (max !== undefined && value > BigInt(max) ? BigInt(max) : value).toString();
+}
+
+/** A port with its device and netdev names. */
+export interface NamedPort {
+  port: HostPortTelemetry;
+  device: string;
+  netdev: string;
+}
+
+/** Each port's device (`hfi1_N`, `mlx5_N`) and netdev (`ibN`, `ethN`) name. */
+export function namePorts(host: HostTelemetry): NamedPort[] {
+  let hfi = 0;
+  let mlx = 0;
+  let ib = 0;
+  let eth = 0;
+  return host.ports.map((port) => {
+    const device = port.network === 'omnipath' ? `hfi1_${hfi++}` : `mlx5_${mlx++}`;
+    const netdev = port.network === 'ethernet' ? `eth${eth++}` : `ib${ib++}`;
+    return { port, device, netdev };
+  });
+}
+
+/** One host's `sys/class/infiniband` and `sys/class/net` trees. */
+export function writeClasses(files: SysfsFiles, host: HostTelemetry, ports: NamedPort[]): void {
+  for (const named of ports) {
+    writeDevice(files, host, named);
+    writeNetDevice(files, host.name, named);
+  }
+}
+
+function writeDevice(files: SysfsFiles, host: HostTelemetry, { port, device }: NamedPort): void {
+  const dev = `${host.name}/sys/class/infiniband/${device}`;
+  const opa = port.network === 'omnipath';
+  files.put(`${dev}/node_guid`, `${guidText(port.guid)}\n`);
+  files.put(`${dev}/sys_image_guid`, `${guidText(host.guid)}\n`);
+  files.put(`${dev}/node_desc`, `${host.description} ${device}\n`);
+  files.put(`${dev}/node_type`, '1: CA\n');
+  files.put(`${dev}/fw_ver`, opa ? '1.27.0\n' : '16.35.2000\n');
+  files.put(
+    `${dev}/board_id`,
+    opa ? 'Intel Omni-Path Host Fabric Interface Adapter 100 Series\n' : 'MT_0000000008\n',
+  );
+  files.put(
+    `${dev}/hca_type`,
+    opa ? 'Intel Omni-Path Host Fabric Interface Adapter 100 Series\n' : 'MT4119\n',
+  );
+  const p = `${dev}/ports/1`;
+  files.put(`${p}/rate`, `${rateText(port.rateGbps)}\n`);
+  files.put(`${p}/state`, port.linkUp ? '4: ACTIVE\n' : '1: DOWN\n');
+  files.put(`${p}/phys_state`, port.linkUp ? '5: LinkUp\n' : '2: Polling\n');
+  files.put(`${p}/link_layer`, port.network === 'ethernet' ? 'Ethernet\n' : 'InfiniBand\n');
+  files.put(`${p}/lid`, `0x${port.lid.toString(16)}\n`);
+  files.put(`${p}/lid_mask_count`, '0\n');
+  const counters: Record<string, bigint> = {
+    port_xmit_data: port.xmitBytes / 4n,
+    port_rcv_data: port.rcvBytes / 4n,
+    port_xmit_packets: port.xmitPkts,
+    port_rcv_packets: port.rcvPkts,
+    port_xmit_wait: port.xmitWait,
+    symbol_error: port.symbolErrors,
+    link_error_recovery: port.linkErrorRecovery,
+    link_downed: port.linkDowned,
+    port_rcv_errors: port.rcvErrors,
+    port_xmit_discards: port.xmitDiscards,
+    port_rcv_remote_physical_errors: port.rcvRemotePhysicalErrors,
+    port_rcv_switch_relay_errors: port.rcvSwitchRelayErrors,
+    port_xmit_constraint_errors: port.xmitConstraintErrors,
+    port_rcv_constraint_errors: port.rcvConstraintErrors,
+    local_link_integrity_errors: port.localLinkIntegrityErrors,
+    excessive_buffer_overrun_errors: port.excessiveBufferOverrunErrors,
+    VL15_dropped: port.vl15Dropped,
+  };
+  if (!opa) {
+    counters.unicast_xmit_packets = port.xmitPkts;
+    counters.unicast_rcv_packets = port.rcvPkts;
+    counters.multicast_xmit_packets = 0n;
+    counters.multicast_rcv_packets = 0n;
+  }
+  for (const [name, value] of Object.entries(counters))
+    files.put(`${p}/counters/${name}`, `${saturate(name, value)}\n`);
+}
+
+/** IP traffic only (RDMA bypasses the kernel's network stack), counted since the host booted. */
+function writeNetDevice(files: SysfsFiles, base: string, { port, netdev }: NamedPort): void {
+  const net = `${base}/sys/class/net/${netdev}`;
+  const stats: Record<string, bigint> = {
+    tx_bytes: port.ipTxBytes,
+    rx_bytes: port.ipRxBytes,
+    tx_packets: port.ipTxPkts,
+    rx_packets: port.ipRxPkts,
+    tx_errors: 0n,
+    rx_errors: 0n,
+    tx_dropped: 0n,
+    rx_dropped: 0n,
+    multicast: 0n,
+    collisions: 0n,
+    rx_crc_errors: 0n,
+    rx_frame_errors: 0n,
+    rx_fifo_errors: 0n,
+    rx_missed_errors: 0n,
+    tx_carrier_errors: 0n,
+    tx_fifo_errors: 0n,
+  };
+  for (const [name, value] of Object.entries(stats)) files.put(`${net}/statistics/${name}`, `${value}\n`);
+  files.put(`${net}/speed`, `${port.linkUp ? port.rateGbps * 1000 : -1}\n`);
+  files.put(`${net}/mtu`, `${IP_MTU[port.network]}\n`);
+  files.put(`${net}/operstate`, port.linkUp ? 'up\n' : 'down\n');
+  files.put(`${net}/carrier`, port.linkUp ? '1\n' : '0\n');
+  files.put(`${net}/type`, port.network === 'ethernet' ? '1\n' : '32\n');
+  files.put(`${net}/addr_len`, port.network === 'ethernet' ? '6\n' : '20\n');
+  files.put(`${net}/address`, `${netAddress(port)}\n`);
+  files.put(`${net}/flags`, '0x1003\n');
+}
+
+function netAddress(port: HostPortTelemetry): string {
+  const hex = port.guid.replace(/^0x/, '').padStart(16, '0');
+  const bytes = hex.match(/../g) as string[];
+  if (port.network === 'ethernet') return ['02', ...bytes.slice(3, 8)].join(':');
+  return ['80', '00', '00', '00', 'fe', '80', '00', '00', '00', '00', '00', '00', ...bytes].join(':');
+}

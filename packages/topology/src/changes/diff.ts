@@ -1,0 +1,179 @@
+/**
+ * What changed between two topologies: two discoveries of a live fabric, or the intended design
+ * and what is cabled (drift.ts). Pure: topologies in, a list of changes out, and that list applied
+ * to the first gives the second (applyTopologyChanges).
+ */
+import type { Fabric } from '../model/model.ts';
+import {
+  type TopologyEnd,
+  type TopologyLinkRecord,
+  type TopologyNodeRecord,
+  type TopologySnapshot,
+  topologySnapshot,
+} from './snapshot.ts';
+
+export type TopologyChange =
+  | { kind: 'node-appeared'; node: TopologyNodeRecord }
+  | { kind: 'node-disappeared'; node: TopologyNodeRecord }
+  /** Same node, other LID, GUID, type, port count, tier or description. */
+  | { kind: 'node-changed'; before: TopologyNodeRecord; after: TopologyNodeRecord }
+  | { kind: 'link-added'; link: TopologyLinkRecord }
+  | { kind: 'link-removed'; link: TopologyLinkRecord }
+  /** The cable at `port` now ends at another port (`before` is gone, `after` is new). */
+  | { kind: 'link-moved'; port: TopologyEnd; before: TopologyLinkRecord; after: TopologyLinkRecord }
+  /** Same two ports, another width, speed or rate (or kind). */
+  | { kind: 'link-rate-changed'; before: TopologyLinkRecord; after: TopologyLinkRecord };
+
+export type TopologyChangeKind = TopologyChange['kind'];
+export const TOPOLOGY_CHANGE_KINDS: readonly TopologyChangeKind[] = [
+  'node-appeared',
+  'node-disappeared',
+  'node-changed',
+  'link-added',
+  'link-removed',
+  'link-moved',
+  'link-rate-changed',
+];
+
+export function endKey(end: TopologyEnd): string {
+  return `${end.node}\u0000${end.port}`;
+}
+
+/** The cable's key whichever end was declared first. */
+export function linkKey(link: Pick<TopologyLinkRecord, 'a' | 'b'>): string {
+  const a = endKey(link.a);
+  const b = endKey(link.b);
+  return a < b ? `${a}\u0001${b}` : `${b}\u0001${a}`;
+}
+
+/** Width × speed as one spelling (`4x EDR`, `4xedr` → `4xEDR`). */
+function widthSpeedKey(ws: string | undefined): string | undefined {
+  return ws?.replace(/\s+/g, '').toUpperCase().replace(/X/, 'x');
+}
+
+/**
+ * Whether two records of the same cable differ in what it carries: the width × speed where both
+ * know it, else the rate; and its kind and network.
+ */
+function linkDiffers(x: TopologyLinkRecord, y: TopologyLinkRecord): boolean {
+  const wx = widthSpeedKey(x.widthSpeed);
+  const wy = widthSpeedKey(y.widthSpeed);
+  if (wx !== undefined && wy !== undefined ? wx !== wy : x.rateGbps !== y.rateGbps) return true;
+  return x.kind !== y.kind || x.fabricType !== y.fabricType;
+}
+
+function nodeDiffers(x: TopologyNodeRecord, y: TopologyNodeRecord): boolean {
+  return (
+    x.type !== y.type ||
+    x.guid !== y.guid ||
+    x.lid !== y.lid ||
+    x.portCount !== y.portCount ||
+    x.tier !== y.tier ||
+    x.name !== y.name ||
+    x.description !== y.description
+  );
+}
+
+/**
+ * The changes that turn topology `a` into `b`: nodes gone, cables gone, cables moved (a port of a
+ * cable gone is in a new cable: one `link-moved` naming both), cables whose width, speed or rate
+ * changed, cables and nodes new, nodes whose LID, GUID or other facts changed. Empty when they are
+ * the same fabric, whatever order either lists nodes or cable ends in.
+ */
+export function diffTopology(a: TopologySnapshot, b: TopologySnapshot): TopologyChange[] {
+  const changes: TopologyChange[] = [];
+  const aNodes = new Map(a.nodes.map((n) => [n.id, n]));
+  const bNodes = new Map(b.nodes.map((n) => [n.id, n]));
+  for (const n of a.nodes) if (!bNodes.has(n.id)) changes.push({ kind: 'node-disappeared', node: n });
+
+  const aLinks = new Map(a.links.map((l) => [linkKey(l), l]));
+  const bLinks = new Map(b.links.map((l) => [linkKey(l), l]));
+  const removed = a.links.filter((l) => !bLinks.has(linkKey(l)));
+  const added = b.links.filter((l) => !aLinks.has(linkKey(l)));
+  const addedAt = new Map<string, TopologyLinkRecord[]>();
+  for (const l of added) {
+    for (const end of [l.a, l.b]) {
+      const key = endKey(end);
+      const list = addedAt.get(key);
+      if (list) list.push(l);
+      else addedAt.set(key, [l]);
+    }
+  }
+  const paired = new Set<TopologyLinkRecord>();
+  const moved: TopologyChange[] = [];
+  for (const r of removed) {
+    let to: { port: TopologyEnd; after: TopologyLinkRecord } | undefined;
+    for (const end of [r.a, r.b]) {
+      const after = addedAt.get(endKey(end))?.find((l) => !paired.has(l));
+      if (after) {
+        to = { port: end, after };
+        break;
+      }
+    }
+    if (to) {
+      paired.add(to.after);
+      moved.push({ kind: 'link-moved', port: to.port, before: r, after: to.after });
+    } else changes.push({ kind: 'link-removed', link: r });
+  }
+  changes.push(...moved);
+  for (const [key, before] of aLinks) {
+    const after = bLinks.get(key);
+    if (after && linkDiffers(before, after)) changes.push({ kind: 'link-rate-changed', before, after });
+  }
+  for (const l of added) if (!paired.has(l)) changes.push({ kind: 'link-added', link: l });
+  for (const n of b.nodes) {
+    const before = aNodes.get(n.id);
+    if (!before) changes.push({ kind: 'node-appeared', node: n });
+    else if (nodeDiffers(before, n)) changes.push({ kind: 'node-changed', before, after: n });
+  }
+  return changes;
+}
+
+/** diffTopology of two fabrics. */
+export function diffFabrics(a: Fabric, b: Fabric): TopologyChange[] {
+  return diffTopology(topologySnapshot(a), topologySnapshot(b));
+}
+
+/**
+ * `changes` (diffTopology's) applied to `base`: the nodes and cables of the topology they were
+ * computed against. A change that does not fit (a cable removed that is not there) changes nothing.
+ */
+export function applyTopologyChanges(
+  base: TopologySnapshot,
+  changes: readonly TopologyChange[],
+): TopologySnapshot {
+  const nodes = new Map(base.nodes.map((n) => [n.id, n]));
+  const links = new Map(base.links.map((l) => [linkKey(l), l]));
+  for (const c of changes) {
+    switch (c.kind) {
+      case 'node-appeared':
+        nodes.set(c.node.id, c.node);
+        break;
+      case 'node-disappeared':
+        nodes.delete(c.node.id);
+        break;
+      case 'node-changed':
+        nodes.set(c.after.id, c.after);
+        break;
+      case 'link-added':
+        links.set(linkKey(c.link), c.link);
+        break;
+      case 'link-removed':
+        links.delete(linkKey(c.link));
+        break;
+      case 'link-moved':
+        links.delete(linkKey(c.before));
+        links.set(linkKey(c.after), c.after);
+        break;
+      case 'link-rate-changed':
+        links.set(linkKey(c.after), c.after);
+        break;
+    }
+  }
+  return {
+    name: base.name,
+    fabricType: base.fabricType,
+    nodes: [...nodes.values()],
+    links: [...links.values()],
+  };
+}

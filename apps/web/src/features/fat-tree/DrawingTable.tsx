@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { FabricType, LinkDirectionState } from '../../api/types.ts';
+import { NumHeader } from '../../components/NumHeader';
 import { TableScroll } from '../../components/TableScroll.tsx';
 import { fabricTerms } from '../../lib/fabricTerms.ts';
 import { formatPercent, formatRate } from '../../lib/format.ts';
@@ -37,17 +38,9 @@ export function DrawingTable({ channels, nodes, fabricType, samples, onSelectCha
               <tr>
                 <th scope="col">Link (from → to)</th>
                 {mixed && <th scope="col">Network</th>}
-                <th scope="col" className="num">
-                  Util %
-                </th>
-                <th scope="col" className="num">
-                  Rate
-                </th>
-                {anyWait && (
-                  <th scope="col" className="num">
-                    Wait %
-                  </th>
-                )}
+                <NumHeader>Util %</NumHeader>
+                <NumHeader>Rate</NumHeader>
+                {anyWait && <NumHeader>Wait %</NumHeader>}
                 <th scope="col">State</th>
               </tr>
             </thead>

@@ -1,5 +1,6 @@
 import { memo, useId } from 'react';
 import type { LinkDirectionState } from '../../api/types.ts';
+import { NumHeader } from '../../components/NumHeader';
 import { TableScroll } from '../../components/TableScroll.tsx';
 import { utilizationColor } from '../../lib/colors.ts';
 import { formatCount, formatEnds, formatMpps, formatPercentValue } from '../../lib/format.ts';
@@ -218,15 +219,9 @@ export const LinkTable = memo(function LinkTable({
               <th scope="col">#</th>
               <th scope="col">Link (from → to)</th>
               <th scope="col">Kind</th>
-              <th scope="col" className="num">
-                Util %
-              </th>
-              <th scope="col" className="num">
-                Throughput
-              </th>
-              <th scope="col" className="num">
-                Packets/s (M)
-              </th>
+              <NumHeader>Util %</NumHeader>
+              <NumHeader>Throughput</NumHeader>
+              <NumHeader>Packets/s (M)</NumHeader>
               {hasWait && (
                 <th
                   scope="col"

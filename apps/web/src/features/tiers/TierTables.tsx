@@ -1,5 +1,6 @@
 import type { LoadStats, PodStats, Route, TierRowInfo } from '../../api/types.ts';
 import { DirectionButton } from '../../components/DirectionButton.tsx';
+import { NumHeader } from '../../components/NumHeader';
 import { TableScroll } from '../../components/TableScroll.tsx';
 import { utilizationColor } from '../../lib/colors.ts';
 import { formatCount, formatDirection, formatPercent, formatRate } from '../../lib/format.ts';
@@ -61,12 +62,8 @@ export function RouteLoadTable({
         <thead>
           <tr>
             <th scope="col">Link direction</th>
-            <th scope="col" className="num">
-              Util
-            </th>
-            <th scope="col" className="num">
-              Wait
-            </th>
+            <NumHeader>Util</NumHeader>
+            <NumHeader>Wait</NumHeader>
           </tr>
         </thead>
         <tbody>
@@ -109,27 +106,13 @@ export function TierLoadTable({ rows }: { rows: readonly (TierRowInfo & LoadStat
         <thead>
           <tr>
             <th scope="col">Direction</th>
-            <th scope="col" className="num">
-              Link directions
-            </th>
-            <th scope="col" className="num">
-              Mean
-            </th>
-            <th scope="col" className="num">
-              Max
-            </th>
-            <th scope="col" className="num">
-              {hot}
-            </th>
-            <th scope="col" className="num">
-              Throughput
-            </th>
-            <th scope="col" className="num" title="Largest XmitWait share of time (congestion)">
-              Max wait
-            </th>
-            <th scope="col" className="num" title="Directions with errors or integrity past its threshold">
-              With errors
-            </th>
+            <NumHeader>Link directions</NumHeader>
+            <NumHeader>Mean</NumHeader>
+            <NumHeader>Max</NumHeader>
+            <NumHeader>{hot}</NumHeader>
+            <NumHeader>Throughput</NumHeader>
+            <NumHeader title="Largest XmitWait share of time (congestion)">Max wait</NumHeader>
+            <NumHeader title="Directions with errors or integrity past its threshold">With errors</NumHeader>
           </tr>
         </thead>
         <tbody>
@@ -174,30 +157,14 @@ export function HottestPodsTable({
         <thead>
           <tr>
             <th scope="col">Pod</th>
-            <th scope="col" className="num">
-              Switches
-            </th>
-            <th scope="col" className="num">
-              Hosts
-            </th>
-            <th scope="col" className="num">
-              ISL max
-            </th>
-            <th scope="col" className="num">
-              ISL mean
-            </th>
-            <th scope="col" className="num">
-              Host links max
-            </th>
-            <th scope="col" className="num">
-              ISLs {hot}
-            </th>
-            <th scope="col" className="num">
-              ISL max wait
-            </th>
-            <th scope="col" className="num">
-              With errors
-            </th>
+            <NumHeader>Switches</NumHeader>
+            <NumHeader>Hosts</NumHeader>
+            <NumHeader>ISL max</NumHeader>
+            <NumHeader>ISL mean</NumHeader>
+            <NumHeader>Host links max</NumHeader>
+            <NumHeader>ISLs {hot}</NumHeader>
+            <NumHeader>ISL max wait</NumHeader>
+            <NumHeader>With errors</NumHeader>
           </tr>
         </thead>
         <tbody>

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { LinkFlows } from '../../../api/types.ts';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
+import { NumHeader } from '../../../components/NumHeader';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatDirection, formatPercent } from '../../../lib/format.ts';
 import type { DirectionLoad } from '../../../lib/route.ts';
@@ -110,9 +111,7 @@ export function LinkFlowsPanel({
                 <tr>
                   <th scope="col">Flow</th>
                   <th scope="col">Job</th>
-                  <th scope="col" className="num">
-                    Rate
-                  </th>
+                  <NumHeader>Rate</NumHeader>
                 </tr>
               </thead>
               <tbody>

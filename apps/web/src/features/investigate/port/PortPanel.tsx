@@ -1,6 +1,7 @@
 import { type FormEvent, memo, useId, useMemo, useState } from 'react';
 import type { LinkDirectionState, PortReply } from '../../../api/types.ts';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
+import { NumHeader } from '../../../components/NumHeader';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatClock, formatDirection, formatPercent, formatPerSecond } from '../../../lib/format.ts';
 import { CATEGORIES, CATEGORY_LABELS } from '../../../lib/linkHealth.ts';
@@ -93,17 +94,11 @@ export function PortPanel({ target, onTarget, onOpenHistory, onSelectLink }: Por
             <caption className="visually-hidden">Ports of {node.name}</caption>
             <thead>
               <tr>
-                <th scope="col" className="num">
-                  Port
-                </th>
+                <NumHeader>Port</NumHeader>
                 <th scope="col">To</th>
                 <th scope="col">State</th>
-                <th scope="col" className="num">
-                  Out util
-                </th>
-                <th scope="col" className="num">
-                  In util
-                </th>
+                <NumHeader>Out util</NumHeader>
+                <NumHeader>In util</NumHeader>
               </tr>
             </thead>
             <tbody>

@@ -1,6 +1,7 @@
 import type { StaticLoad } from '../../../api/types.ts';
 import { DirectionButton } from '../../../components/DirectionButton.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
+import { NumHeader } from '../../../components/NumHeader';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatCount, formatPercent } from '../../../lib/format.ts';
 import { type ApiLoad, useApiQuery } from '../../../state/useApiQuery.ts';
@@ -41,24 +42,12 @@ export function StaticLoadPanel({ onSelectLink }: { onSelectLink: (id: string) =
             <tr>
               <th scope="col">Tier</th>
               <th scope="col">Leads</th>
-              <th scope="col" className="num">
-                Ports
-              </th>
-              <th scope="col" className="num">
-                Paths min
-              </th>
-              <th scope="col" className="num">
-                mean
-              </th>
-              <th scope="col" className="num">
-                max
-              </th>
-              <th scope="col" className="num" title="Busiest port's paths over the mean: 1.00× is even">
-                Imbalance
-              </th>
-              <th scope="col" className="num" title="Mean utilization measured on the group's ports now">
-                Util now
-              </th>
+              <NumHeader>Ports</NumHeader>
+              <NumHeader>Paths min</NumHeader>
+              <NumHeader>mean</NumHeader>
+              <NumHeader>max</NumHeader>
+              <NumHeader title="Busiest port's paths over the mean: 1.00× is even">Imbalance</NumHeader>
+              <NumHeader title="Mean utilization measured on the group's ports now">Util now</NumHeader>
             </tr>
           </thead>
           <tbody>
@@ -84,12 +73,8 @@ export function StaticLoadPanel({ onSelectLink }: { onSelectLink: (id: string) =
             <tr>
               <th scope="col">ISL output port</th>
               <th scope="col">Leads</th>
-              <th scope="col" className="num">
-                Paths
-              </th>
-              <th scope="col" className="num">
-                Util now
-              </th>
+              <NumHeader>Paths</NumHeader>
+              <NumHeader>Util now</NumHeader>
             </tr>
           </thead>
           <tbody>

@@ -20,10 +20,7 @@ import { lastChangeMs } from './lib/events.ts';
 import { latestMsOf, useLiveSelector, useLiveStream } from './state/liveStream.ts';
 import { snapshotCompact, snapshotRanked, snapshotSamples, useShownSnapshot } from './state/shownSnapshot.ts';
 
-/**
- * The panels that draw the live stream's messages, each reading the stream itself
- * (state/liveStream.ts): a message re-renders them, not the dashboard around them.
- */
+/** The panels that read the live stream themselves, so a message re-renders them, not the dashboard. */
 
 /** The header, re-rendered by each stream message (the data's age). */
 export const LiveHeader = memo(function LiveHeader({
@@ -123,10 +120,7 @@ export const LiveBeforeAfterPanel = memo(function LiveBeforeAfterPanel({
 
 const NO_TAIL: readonly TailPoint[] = [];
 
-/**
- * The panels of the history window in grid order: events, `between`, history, before/after. The
- * window moves with the newest sample; this makes it and asks its events once for the three.
- */
+/** The history window's panels in grid order; the window and its events are made once for all three. */
 export const LiveWindowPanels = memo(function LiveWindowPanels({
   history,
   alarms,

@@ -21,11 +21,7 @@ export interface DashboardData {
   shown: Shown;
 }
 
-/**
- * The fabric's data as the dashboard shows it: the topology, the one live stream (compact for big
- * fabrics), time travel, and the instant the data panels draw. Messages go into the LiveStream,
- * so they do not re-render the caller.
- */
+/** Topology, the one live stream, time travel and the instant drawn; messages don't re-render the caller. */
 export function useDashboardData(): DashboardData {
   const { topology, reload: reloadTopology, refresh: refreshTopology } = useTopology();
   const fabric = topology.status === 'ready' ? topology.data : null;

@@ -63,10 +63,7 @@ function statsAt(acc: Float64Array, at: number, errorsKnown: boolean): LoadStats
   };
 }
 
-/**
- * The load per row and per pod (its ISL and host-link directions apart) of one tick: one pass over
- * the per-channel arrays (NaN or null: unknown), which allocates nothing per channel.
- */
+/** The load per row and pod of one tick, in one pass that allocates nothing per channel. */
 export function summarizeTiers(
   groups: TierGroups,
   utilization: ArrayLike<number | null>,

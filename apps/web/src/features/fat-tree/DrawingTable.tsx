@@ -15,10 +15,7 @@ interface DrawingTableProps {
   onSelectChannel?: (id: string) => void;
 }
 
-/**
- * What the drawing shows, as a table: one row per drawn link direction with its values, so a
- * keyboard or screen-reader user reaches every stroke. Rendered only when opened.
- */
+/** The drawing as a table, one row per direction, so keyboard and screen-reader users reach every stroke. */
 export function DrawingTable({ channels, nodes, fabricType, samples, onSelectChannel }: DrawingTableProps) {
   const [open, setOpen] = useState(false);
   const unit = usePreference('rateUnit');

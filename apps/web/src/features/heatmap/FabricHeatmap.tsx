@@ -122,11 +122,7 @@ function HeatmapFooter({
   );
 }
 
-/**
- * Two-tier fat-tree heatmap on a canvas: the ISL matrix (edge rows × core columns) beside the
- * host-port strip (edge rows × host ports), every cell split into its two directions. React owns
- * the frame, tooltip and text alternative; the canvas island (HeatmapCanvas) owns the pixels.
- */
+/** Two-tier heatmap: React owns the frame, tooltip and text; the canvas island owns the pixels. */
 export function FabricHeatmap({
   name,
   matrix,

@@ -17,11 +17,7 @@ interface UPlotChartProps {
   onWidth?: (width: number) => void;
 }
 
-/**
- * The one owner of a uPlot canvas: React renders an empty container; the chart is created in a
- * layout effect once the width is known, given new data on change, resized with its container,
- * and destroyed on unmount or when its options change. React never renders inside it.
- */
+/** The one owner of a uPlot canvas, created in a layout effect; React never renders inside it. */
 export function UPlotChart({ options, data, height, xRange = null, redrawKey, onWidth }: UPlotChartProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<uPlot | null>(null);

@@ -66,10 +66,7 @@ interface LinkRowProps {
   onOpenHistory: ((id: string) => void) | undefined;
 }
 
-/**
- * One ranked direction. Each message brings new objects for the directions ranked; a row whose
- * direction reads as it did (sameValues), at the same rank, is not drawn again.
- */
+/** One ranked direction, not drawn again while its values and rank stay. */
 const LinkRow = memo(
   function LinkRow({ link: l, rank, network, sort, hasWait, rates, onOpenHistory }: LinkRowProps) {
     const unknown = l.stale || l.utilization === null;

@@ -61,11 +61,7 @@ function podPicker(pods: readonly Pod[], shown: Pod, podId: string, onChange: (i
   );
 }
 
-/**
- * The way down on a three-tier fabric: one pod's edge × aggregation matrix (each cell split into
- * its up and down direction, coloured by utilization, ringed when waiting for credit), then one
- * switch's ports. Every cell and port is a button: reachable by keyboard, its values in its name.
- */
+/** A pod's edge × aggregation matrix, then one switch's ports; every cell is a button naming its values. */
 export function PodDrillDown({ topology, snapshot, pod, onPodChange, onSelectChannel }: PodDrillDownProps) {
   const pods = useMemo(() => buildPods(topology), [topology]);
   // The switch whose ports are shown is in the URL too (`?switch=`): a link reopens it.

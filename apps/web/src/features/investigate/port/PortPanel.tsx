@@ -46,10 +46,7 @@ export const PortSearch = memo(function PortSearch({ onTarget }: { onTarget: (te
   );
 });
 
-/**
- * A port's page (`?tool=port&port=edge1/4`): node, neighbour, state and both directions' figures
- * and counters; a node alone (`port=edge1`) lists its ports. Re-read on stream ticks.
- */
+/** A port's page (`port=edge1/4`) with both directions' figures, or a node's ports (`port=edge1`). */
 export function PortPanel({ target, onTarget, onOpenHistory, onSelectLink }: PortPanelProps) {
   // Memoized on the text: the same target is the same question (and the same query key).
   const parsed = useMemo(() => (target === null ? null : parsePortTarget(target)), [target]);

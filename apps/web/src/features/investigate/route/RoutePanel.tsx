@@ -20,10 +20,7 @@ interface RoutePanelProps {
   onRetry: () => void;
 }
 
-/**
- * The route between two hosts as traffic takes it (a running flow's path, after adaptive
- * routing), in the layout of `opareport -o route`, each hop with its live load.
- */
+/** The route between two hosts as traffic takes it, laid out as `opareport -o route`, with live load. */
 export const RoutePanel = memo(function RoutePanel({
   endpoints,
   from,

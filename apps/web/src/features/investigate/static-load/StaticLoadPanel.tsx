@@ -14,10 +14,7 @@ const PORTS_SHOWN = 20;
 // Host ports all carry one path per other host: the imbalance static routing leaves is on the ISLs.
 const load: ApiLoad<StaticLoad> = (api, signal) => api.getStaticLoad(PORTS_SHOWN, 'isl', signal);
 
-/**
- * The static route load, as `ibdiagnet -r` reports it: host-to-host paths per switch output port,
- * per tier and direction, and the busiest ports beside their utilization now.
- */
+/** Static route load as `ibdiagnet -r` reports it: paths per output port, tier and direction. */
 export function StaticLoadPanel({ onSelectLink }: { onSelectLink: (id: string) => void }) {
   const answer = useApiQuery(['static-load'], load, { keepPrevious: true, live: true });
   if (answer.status === 'error') return <ErrorNote message={`Static route load: ${answer.message}`} />;

@@ -6,7 +6,6 @@ function finite(value: number | null | undefined): value is number {
   return typeof value === 'number' && Number.isFinite(value);
 }
 
-// ---------------------------------------------------------------------------------------------
 // Rates: one formatter for the dashboard and `fabscope top` (@fabscope/contracts/units)
 
 export {
@@ -19,7 +18,6 @@ export {
   scaleRate,
 } from '@fabscope/contracts/units';
 
-// ---------------------------------------------------------------------------------------------
 // Counts, fractions, packets, ages
 
 /** One formatter per number of decimals: making one costs far more than using it. */
@@ -93,7 +91,6 @@ export function formatAge(seconds: number | null | undefined): string {
   return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }
 
-// ---------------------------------------------------------------------------------------------
 // Times: a 24-hour clock in the browser's zone; the zone is named once, by the time bar.
 
 const pad = (n: number): string => String(n).padStart(2, '0');
@@ -156,7 +153,6 @@ export function parseDateTimeField(text: string): number | null {
   return date.getTime();
 }
 
-// ---------------------------------------------------------------------------------------------
 // Names
 
 /** A link direction as the dashboard writes it: `edge1/4->core2/1` → `edge1/4 → core2/1`. */

@@ -220,13 +220,9 @@ export const LinkTable = memo(function LinkTable({
               <NumHeader>Throughput</NumHeader>
               <NumHeader>Packets/s (M)</NumHeader>
               {hasWait && (
-                <th
-                  scope="col"
-                  className="num"
-                  title="XmitWait: share of time the sending port had data queued and no credit (congestion)"
-                >
+                <NumHeader title="XmitWait: share of time the sending port had data queued and no credit (congestion)">
                   Wait %
-                </th>
+                </NumHeader>
               )}
               <th
                 scope="col"
@@ -237,17 +233,10 @@ export const LinkTable = memo(function LinkTable({
             </tr>
           </thead>
           <tbody>
-            {links === null && (
+            {rows.length === 0 && (
               <tr>
                 <td colSpan={hasWait ? COLUMNS : COLUMNS - 1} className="placeholder">
-                  Waiting for the first sample…
-                </td>
-              </tr>
-            )}
-            {links !== null && rows.length === 0 && (
-              <tr>
-                <td colSpan={hasWait ? COLUMNS : COLUMNS - 1} className="placeholder">
-                  No link directions match this filter.
+                  {links === null ? 'Waiting for the first sample…' : 'No link directions match this filter.'}
                 </td>
               </tr>
             )}

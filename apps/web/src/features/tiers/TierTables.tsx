@@ -14,12 +14,15 @@ const PATH_SHOWN = 16;
 const PODS_SHOWN = 12;
 const HOT = `≥ ${HOT_UTILIZATION * 100} %`;
 
-function Util({ value }: { value: number | null }) {
+/** A utilization cell: the percentage beside a swatch of its colour. */
+function UtilCell({ value }: { value: number | null }) {
   return (
-    <span className="util-chip">
-      <span className="swatch" style={{ background: utilizationColor(value) }} aria-hidden="true" />
-      {formatPercent(value)}
-    </span>
+    <td className="num">
+      <span className="util-chip">
+        <span className="swatch" style={{ background: utilizationColor(value) }} aria-hidden="true" />
+        {formatPercent(value)}
+      </span>
+    </td>
   );
 }
 
@@ -76,9 +79,7 @@ export function RouteLoadTable({
                   formatDirection(l.id)
                 )}
               </td>
-              <td className="num">
-                <Util value={l.utilization} />
-              </td>
+              <UtilCell value={l.utilization} />
               <td className="num">{formatPercent(l.waitFraction)}</td>
             </tr>
           ))}
@@ -123,12 +124,8 @@ export function TierLoadTable({ rows }: { rows: readonly (TierRowInfo & LoadStat
                 {formatCount(r.directions)}
                 <span className="muted">{staleNote(r)}</span>
               </td>
-              <td className="num">
-                <Util value={r.mean} />
-              </td>
-              <td className="num">
-                <Util value={r.max} />
-              </td>
+              <UtilCell value={r.mean} />
+              <UtilCell value={r.max} />
               <td className="num">{formatCount(r.hot)}</td>
               <td className="num">{formatRate(r.bytesPerSecond, unit)}</td>
               <td className="num">{formatPercent(r.maxWait)}</td>
@@ -182,15 +179,9 @@ export function HottestPodsTable({
               </th>
               <td className="num">{p.switches}</td>
               <td className="num">{formatCount(p.hosts)}</td>
-              <td className="num">
-                <Util value={p.isl.max} />
-              </td>
-              <td className="num">
-                <Util value={p.isl.mean} />
-              </td>
-              <td className="num">
-                <Util value={p.host.max} />
-              </td>
+              <UtilCell value={p.isl.max} />
+              <UtilCell value={p.isl.mean} />
+              <UtilCell value={p.host.max} />
               <td className="num">{p.isl.hot}</td>
               <td className="num">{formatPercent(p.isl.maxWait)}</td>
               <WithErrors

@@ -33,7 +33,6 @@ import {
 } from './state/viewState.ts';
 import { useDashboardData } from './useDashboardData.ts';
 
-/** Local midnight of the day of `ms`. */
 function startOfDay(ms: number): number {
   const d = new Date(ms);
   d.setHours(0, 0, 0, 0);

@@ -66,7 +66,6 @@ export const ShownFatTreeView = memo(function ShownFatTreeView(
   return <FatTreeView {...props} samples={snapshotSamples(snapshot)} compact={snapshotCompact(snapshot)} />;
 });
 
-/** The summary of the instant shown. */
 export const ShownSummaryPanel = memo(function ShownSummaryPanel(
   props: Omit<ComponentProps<typeof SummaryPanel>, 'summary' | 'links'>,
 ) {
@@ -80,7 +79,6 @@ export const ShownSummaryPanel = memo(function ShownSummaryPanel(
   );
 });
 
-/** The ranking of the instant shown. */
 export const ShownLinkTable = memo(function ShownLinkTable(
   props: Omit<ComponentProps<typeof LinkTable>, 'links' | 'totalDirections' | 'partial'>,
 ) {

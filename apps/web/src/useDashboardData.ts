@@ -31,8 +31,7 @@ export function useDashboardData(): DashboardData {
       : fabric && fabric.links.length > MAX_DRAWN_LINKS
         ? 'compact'
         : 'full';
-  // A tick of another topology version (the API draws a re-discovered fabric): fetch it again.
-  // A fabric shown per tier gets each message's tier summary made in the stream's worker.
+  // Another topology version is fetched again; a tier view gets tier summaries from the worker.
   const streamTopology = useMemo(
     () =>
       fabric

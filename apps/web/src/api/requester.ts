@@ -163,7 +163,6 @@ export function createRequester(options: RequesterOptions = {}) {
 
   return {
     request,
-    /** A plain GET. */
     get: <T>(path: string, signal?: AbortSignal) => request<T>({ method: 'GET', path, signal }),
     /** A live answer, asked again on ticks: conditional on the answer held. */
     live: <T>(path: string, signal?: AbortSignal) =>

@@ -15,7 +15,6 @@ export interface IslCell {
   corePorts: number[];
 }
 
-/** One host-facing edge port. */
 export interface HostPortCell {
   edge: string;
   edgePort: number;

@@ -7,8 +7,7 @@ import type { TierGroups } from './tierGroups.ts';
 /** Utilization from which a direction counts as hot (opatop's top buckets). */
 export const HOT_UTILIZATION = 0.8;
 
-// The running figures of a row or a pod's half, side by side in one Float64Array, so a tick's pass
-// over every channel allocates nothing.
+// Running figures of each row and pod half in one Float64Array: a tick allocates nothing.
 const DIRECTIONS = 0;
 const KNOWN = 1;
 const SUM = 2;

@@ -23,8 +23,7 @@ export function onTickBuckets(stream: LiveStream, everyMs: number, refresh: () =
   let seenTime = timeNow();
   let seen = tickBucket(seenTime, everyMs);
   return stream.subscribe(() => {
-    // The stream's state changes more often than its tick (connection, silence): a tick already
-    // seen is not parsed again by each of the page's live questions.
+    // The state changes more often than the tick: a tick already seen is not parsed again.
     const time = timeNow();
     if (time === seenTime) return;
     seenTime = time;

@@ -79,8 +79,7 @@ export function useApiQuery<T>(
 ): ApiAnswer<T> {
   const api = useApi();
   const client = useQueryClient();
-  // A question not asked observes no answer: the one asked before is released (and forgotten at
-  // once with `forget`), so opening its panel again asks it again.
+  // An unasked question releases the one asked before, so reopening its panel asks again.
   const queryKey = load === null ? ['unasked', ...key.slice(0, 1)] : key;
   const live: Exclude<ApiQueryOptions<T>['live'], true> = options.live === true ? {} : options.live;
   const everyMs = live ? (live.everyMs ?? LIVE_REFRESH_MS) : 0;

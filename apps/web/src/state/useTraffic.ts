@@ -44,8 +44,7 @@ export function useTraffic(allFlows = false): TrafficState {
       const page = await api.getTraffic(signal, limit);
       return { flows: page.flows, jobs: page.jobs };
     },
-    // The reads' times only while a change failed (a newer read clears it): otherwise a re-read
-    // that brings the same flows re-renders nothing.
+    // Read times are watched only while a change failed, so equal re-reads re-render nothing.
     { live: { everyMs: LIVE_REFRESH_MS }, ...(changeFailed.current ? { watch: WATCH_ANSWERED } : {}) },
   );
   const { change, busy, failure, changeFailed: failed } = useApiChange<FlowsShown>(key, answer.answeredAtMs);

@@ -4,7 +4,6 @@ import type { TierGroups } from '../../lib/tierGroups.ts';
 
 export interface ExchangeRequest {
   method: string;
-  /** Absolute URL. */
   url: string;
   headers: Record<string, string>;
   body: string | null;

@@ -20,7 +20,6 @@ interface EventsPanelProps {
   onFilterChange: (filter: EventFilter) => void;
   /** Opens a link direction's history (subjects that are link directions become buttons). */
   onOpenHistory?: (id: string) => void;
-  /** Most rows shown. */
   limit?: number;
 }
 

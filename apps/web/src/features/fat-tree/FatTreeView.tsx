@@ -21,7 +21,6 @@ interface FatTreeViewProps {
   samples: ReadonlyMap<string, LinkDirectionState> | null;
   /** Latest compact stream message (fabrics above MAX_DRAWN_LINKS), or null. */
   compact: CompactSnapshot | null;
-  /** A route to highlight (the route inspector's), or null. */
   route?: Route | null;
   onRetry: () => void;
   /** A click on a link direction (channel id): opens its history. */

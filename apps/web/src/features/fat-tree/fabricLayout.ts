@@ -198,8 +198,7 @@ function layoutNetworks(topology: Topology): FabricLayout {
     );
     return { net, label, layout };
   });
-  // Networks no router joins are stacked (each as wide as its own rows, so names stay large);
-  // networks joined by routers sit side by side with the routers between them.
+  // Networks no router joins are stacked; routers sit between the networks they join.
   if (routerNodes.length === 0) return stackNetworks(topology, parts);
   const height = Math.max(0, ...parts.map((p) => p.layout.height)) + HEADER;
   const nodes: LayoutNode[] = [];

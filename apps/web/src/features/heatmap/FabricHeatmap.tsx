@@ -187,8 +187,7 @@ export function FabricHeatmap({
       <div
         className={`heatmap-stage ${onSelectChannel ? 'is-clickable' : ''}`}
         ref={stageRef}
-        // Keyboard: arrows move a cursor over every cell (its tooltip shows and is announced),
-        // Space flips the direction, Enter opens that direction's history.
+        // Arrows move an announced cursor, Space flips the direction, Enter opens its history.
         role="application"
         // biome-ignore lint/a11y/noNoninteractiveTabindex: role="application" is interactive: one tab stop, arrow keys for thousands of cells
         tabIndex={0}

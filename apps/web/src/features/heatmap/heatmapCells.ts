@@ -133,8 +133,7 @@ export function hottestCells(
   utilization: ArrayLike<number | null>,
   limit: number,
 ): HotCell[] {
-  // The `limit` hottest so far, hottest first; a later cell of the same utilization goes after
-  // (ISLs are visited before host ports). Labelled once chosen: a tick visits every cell.
+  // The hottest so far, ties in visiting order (ISLs first); labelled only once chosen.
   const found: Omit<HotCell, 'label'>[] = [];
   const keep = Math.max(0, limit);
   const blocks: [Block, number][] = [

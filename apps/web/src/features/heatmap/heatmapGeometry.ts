@@ -31,7 +31,6 @@ export interface Label {
   align: 'left' | 'right' | 'center';
   /** Row (row labels) or column (column labels) the label names; -1 for titles. */
   index: number;
-  /** Block of a column label. */
   block?: Block;
 }
 

@@ -55,8 +55,7 @@ export function UPlotChart({ options, data, height, xRange = null, redrawKey, on
     };
   }, [options, ready]);
 
-  // What was last given: new data or a new window are set (which draws); only a new redrawKey
-  // draws again. One draw per commit: a moved window and its new marks come in one render.
+  // Setting data or a window draws; only a new redrawKey redraws alone: one draw per commit.
   const given = useRef({ data, xRange });
   useLayoutEffect(() => {
     void redrawKey;

@@ -20,7 +20,6 @@ export interface LabelBox {
 export interface LabelLayout {
   /** The plot's width: every box lies within [0, widthPx]. */
   widthPx: number;
-  /** Rows of labels from the plot's top. */
   rows: number;
   /** A label's height; rows are this plus `rowGapPx` apart. */
   heightPx: number;

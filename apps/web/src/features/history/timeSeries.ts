@@ -63,7 +63,6 @@ export interface SeriesDescription {
   max: number;
   first: number;
   last: number;
-  /** Points with a value. */
   known: number;
 }
 

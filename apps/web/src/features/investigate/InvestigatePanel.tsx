@@ -116,8 +116,7 @@ export const InvestigatePanel = memo(function InvestigatePanel({
         {tool === 'contention' &&
           (fabric ? (
             <ContentionTab
-              // Made once the fabric is known (seed pairs only where nodeA…nodeD exist): a form
-              // keyed on the fabric's arrival lost a pattern chosen before it.
+              // Made once the fabric is known: keying it on arrival lost a chosen pattern.
               key={fabric.name}
               defaultDraft={hasSeedHosts(fabric) ? SEED_DRAFT : EMPTY_DRAFT}
               pattern={pattern}

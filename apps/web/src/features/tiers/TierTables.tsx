@@ -10,7 +10,6 @@ import { usePreference } from '../../state/preferences.ts';
 
 /** Link directions of a highlighted path listed; a job's may be many. */
 const PATH_SHOWN = 16;
-/** Pods listed, hottest first. */
 const PODS_SHOWN = 12;
 const HOT = `≥ ${HOT_UTILIZATION * 100} %`;
 

@@ -13,8 +13,7 @@ const loadDrift: ApiLoad<Drift> = (api, signal) => api.getDrift(DRIFT_LIMIT, sig
 
 /** Rediscovery changes and drift from the intended design (FABSCOPE_EXPECTED_TOPOLOGY). */
 export const TopologyDriftPanel = memo(function TopologyDriftPanel() {
-  // Asked again only where it can change: a fabric re-discovered, or drift configured (the demo's
-  // emulated fabric is neither: its status is read once).
+  // Re-asked only where it can change: a re-discovered fabric, or drift configured.
   const status = useApiQuery(['topology-status'], loadStatus, {
     keepPrevious: true,
     live: { while: (s) => s.live || s.drift.configured },

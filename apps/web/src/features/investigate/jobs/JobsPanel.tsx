@@ -16,7 +16,6 @@ interface JobsPanelProps {
   /** The selected job's id (kept in the URL), or null. */
   selected: string | null;
   onSelect: (id: string | null) => void;
-  /** Opens a link direction's flows. */
   onSelectLink: (id: string) => void;
 }
 

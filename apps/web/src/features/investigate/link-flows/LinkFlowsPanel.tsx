@@ -12,7 +12,6 @@ import { type ApiLoad, useApiQuery } from '../../../state/useApiQuery.ts';
 const FLOWS_SHOWN = 20;
 
 interface LinkFlowsPanelProps {
-  /** The selected link direction, or null. */
   link: string | null;
   /** Its live load from the stream, or null when unknown. */
   sample: DirectionLoad | null;

@@ -8,7 +8,6 @@ import { type ApiLoad, useApiQuery } from '../../../state/useApiQuery.ts';
 import { tablesText } from '../routeTables.ts';
 import { comparisonText, directionLabel, formatImbalance, imbalance } from './staticLoad.ts';
 
-/** Busiest output ports listed. */
 const PORTS_SHOWN = 20;
 
 // Host ports all carry one path per other host: the imbalance static routing leaves is on the ISLs.

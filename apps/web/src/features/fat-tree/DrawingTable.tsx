@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { FabricType, LinkDirectionState } from '../../api/types.ts';
-import { NumHeader } from '../../components/NumHeader';
+import { NumHeader } from '../../components/NumHeader.tsx';
 import { TableScroll } from '../../components/TableScroll.tsx';
 import { fabricTerms } from '../../lib/fabricTerms.ts';
 import { formatPercent, formatRate } from '../../lib/format.ts';

@@ -1,6 +1,6 @@
 import { memo, useId } from 'react';
 import type { LinkDirectionState } from '../../api/types.ts';
-import { NumHeader } from '../../components/NumHeader';
+import { NumHeader } from '../../components/NumHeader.tsx';
 import { TableScroll } from '../../components/TableScroll.tsx';
 import { utilizationColor } from '../../lib/colors.ts';
 import { formatCount, formatEnds, formatMpps, formatPercentValue } from '../../lib/format.ts';

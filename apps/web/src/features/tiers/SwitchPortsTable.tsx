@@ -1,5 +1,5 @@
 import type { CompactSnapshot } from '../../api/types.ts';
-import { NumHeader } from '../../components/NumHeader';
+import { NumHeader } from '../../components/NumHeader.tsx';
 import { TableScroll } from '../../components/TableScroll.tsx';
 import { formatPercent, formatRate } from '../../lib/format.ts';
 import { isCongested } from '../../lib/linkHealth.ts';

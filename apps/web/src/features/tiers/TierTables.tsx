@@ -1,6 +1,6 @@
 import type { LoadStats, PodStats, Route, TierRowInfo } from '../../api/types.ts';
 import { DirectionButton } from '../../components/DirectionButton.tsx';
-import { NumHeader } from '../../components/NumHeader';
+import { NumHeader } from '../../components/NumHeader.tsx';
 import { TableScroll } from '../../components/TableScroll.tsx';
 import { utilizationColor } from '../../lib/colors.ts';
 import { formatCount, formatDirection, formatPercent, formatRate } from '../../lib/format.ts';

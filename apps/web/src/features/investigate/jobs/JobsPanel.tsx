@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import type { JobDetail, JobList } from '../../../api/types.ts';
 import { DirectionButton } from '../../../components/DirectionButton.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
-import { NumHeader } from '../../../components/NumHeader';
+import { NumHeader } from '../../../components/NumHeader.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatPercent } from '../../../lib/format.ts';
 import { useRateFormat } from '../../../state/preferences.ts';

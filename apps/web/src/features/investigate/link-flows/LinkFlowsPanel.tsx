@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { LinkFlows } from '../../../api/types.ts';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
-import { NumHeader } from '../../../components/NumHeader';
+import { NumHeader } from '../../../components/NumHeader.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatDirection, formatPercent } from '../../../lib/format.ts';
 import type { DirectionLoad } from '../../../lib/route.ts';

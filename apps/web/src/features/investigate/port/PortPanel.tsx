@@ -1,7 +1,7 @@
 import { type FormEvent, memo, useId, useMemo, useState } from 'react';
 import type { LinkDirectionState, PortReply } from '../../../api/types.ts';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
-import { NumHeader } from '../../../components/NumHeader';
+import { NumHeader } from '../../../components/NumHeader.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatClock, formatDirection, formatPercent, formatPerSecond } from '../../../lib/format.ts';
 import { CATEGORIES, CATEGORY_LABELS } from '../../../lib/linkHealth.ts';

@@ -1,7 +1,7 @@
 import { memo, useId } from 'react';
 import type { Route } from '../../../api/types.ts';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
-import { NumHeader } from '../../../components/NumHeader';
+import { NumHeader } from '../../../components/NumHeader.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatPercentValue } from '../../../lib/format.ts';
 import { hopRows, latencyText, routeHasLids, staticDetour } from '../../../lib/route.ts';

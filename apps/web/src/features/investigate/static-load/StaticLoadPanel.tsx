@@ -1,7 +1,7 @@
 import type { StaticLoad } from '../../../api/types.ts';
 import { DirectionButton } from '../../../components/DirectionButton.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
-import { NumHeader } from '../../../components/NumHeader';
+import { NumHeader } from '../../../components/NumHeader.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatCount, formatPercent } from '../../../lib/format.ts';
 import { type ApiLoad, useApiQuery } from '../../../state/useApiQuery.ts';

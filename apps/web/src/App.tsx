@@ -33,7 +33,6 @@ import {
 } from './state/viewState.ts';
 import { useDashboardData } from './useDashboardData.ts';
 
-/** Local midnight of the day of `ms`. */
 function startOfDay(ms: number): number {
   const d = new Date(ms);
   d.setHours(0, 0, 0, 0);
@@ -46,10 +45,7 @@ function todayOf(s: FabricStreamState): number | null {
   return latestMs === null ? null : startOfDay(latestMs);
 }
 
-/**
- * The flows running, re-read on the stream's ticks: their answer re-renders this panel, not the
- * dashboard. `allFlows` while the contention check reads every flow's rate (one question for both).
- */
+/** The running flows, re-read on ticks; `allFlows` while the contention check reads every flow's rate. */
 const TrafficNow = memo(function TrafficNow({
   allFlows,
   ...props
@@ -70,10 +66,7 @@ function useFabricFacts(fabric: Topology | null) {
   return { unmeasured, hasIsls, hasWait, seedAvailable };
 }
 
-/**
- * The history window panels' props, each one object while what it holds stays (App re-renders
- * when a past instant is read again: they do not).
- */
+/** The history panels' props, stable while their contents stay, so a past instant's re-read skips them. */
 function useWindowPanels(
   view: InvestigateView,
   time: TimeTravel,
@@ -139,10 +132,7 @@ function useWindowPanels(
   return { alarms, drift, eventsProps, chartProps, compareProps };
 }
 
-/**
- * The dashboard: the fabric's data, the view state kept in the URL, and the panels in their grid
- * areas. A stream message re-renders only the panels that draw it (LivePanels.tsx), not this.
- */
+/** The dashboard: fabric data, URL view state and the panels; stream messages re-render LivePanels only. */
 export function App() {
   const data = useDashboardData();
   const { fabric, time, past, shown } = data;

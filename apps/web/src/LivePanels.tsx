@@ -20,10 +20,7 @@ import { lastChangeMs } from './lib/events.ts';
 import { latestMsOf, useLiveSelector, useLiveStream } from './state/liveStream.ts';
 import { snapshotCompact, snapshotRanked, snapshotSamples, useShownSnapshot } from './state/shownSnapshot.ts';
 
-/**
- * The panels that draw the live stream's messages, each reading the stream itself
- * (state/liveStream.ts): a message re-renders them, not the dashboard around them.
- */
+/** The panels that read the live stream themselves, so a message re-renders them, not the dashboard. */
 
 /** The header, re-rendered by each stream message (the data's age). */
 export const LiveHeader = memo(function LiveHeader({
@@ -69,7 +66,6 @@ export const ShownFatTreeView = memo(function ShownFatTreeView(
   return <FatTreeView {...props} samples={snapshotSamples(snapshot)} compact={snapshotCompact(snapshot)} />;
 });
 
-/** The summary of the instant shown. */
 export const ShownSummaryPanel = memo(function ShownSummaryPanel(
   props: Omit<ComponentProps<typeof SummaryPanel>, 'summary' | 'links'>,
 ) {
@@ -83,7 +79,6 @@ export const ShownSummaryPanel = memo(function ShownSummaryPanel(
   );
 });
 
-/** The ranking of the instant shown. */
 export const ShownLinkTable = memo(function ShownLinkTable(
   props: Omit<ComponentProps<typeof LinkTable>, 'links' | 'totalDirections' | 'partial'>,
 ) {
@@ -123,10 +118,7 @@ export const LiveBeforeAfterPanel = memo(function LiveBeforeAfterPanel({
 
 const NO_TAIL: readonly TailPoint[] = [];
 
-/**
- * The panels of the history window in grid order: events, `between`, history, before/after. The
- * window moves with the newest sample; this makes it and asks its events once for the three.
- */
+/** The history window's panels in grid order; the window and its events are made once for all three. */
 export const LiveWindowPanels = memo(function LiveWindowPanels({
   history,
   alarms,

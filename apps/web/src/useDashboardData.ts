@@ -21,11 +21,7 @@ export interface DashboardData {
   shown: Shown;
 }
 
-/**
- * The fabric's data as the dashboard shows it: the topology, the one live stream (compact for big
- * fabrics), time travel, and the instant the data panels draw. Messages go into the LiveStream,
- * so they do not re-render the caller.
- */
+/** Topology, the one live stream, time travel and the instant drawn; messages don't re-render the caller. */
 export function useDashboardData(): DashboardData {
   const { topology, reload: reloadTopology, refresh: refreshTopology } = useTopology();
   const fabric = topology.status === 'ready' ? topology.data : null;
@@ -35,8 +31,7 @@ export function useDashboardData(): DashboardData {
       : fabric && fabric.links.length > MAX_DRAWN_LINKS
         ? 'compact'
         : 'full';
-  // A tick of another topology version (the API draws a re-discovered fabric): fetch it again.
-  // A fabric shown per tier gets each message's tier summary made in the stream's worker.
+  // Another topology version is fetched again; a tier view gets tier summaries from the worker.
   const streamTopology = useMemo(
     () =>
       fabric

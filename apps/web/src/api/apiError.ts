@@ -1,9 +1,6 @@
 import type { ErrorBody } from './types.ts';
 
-/**
- * A failed API call, with a message fit to show the user as is. `status` is the HTTP status, or 0
- * when the API could not be reached or answered something that is not JSON.
- */
+/** A failed API call with a message fit to show; `status` 0 when unreachable or not JSON. */
 export class ApiError extends Error {
   /** A 503's Retry-After: the API is busy and says when to ask again. */
   retryAfterSeconds: number | undefined;

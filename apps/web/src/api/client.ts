@@ -133,10 +133,7 @@ function historyCalls(requester: Requester) {
   const { get, live, request } = requester;
   return {
     getLinksAt: (time: string, signal?: AbortSignal) => linksAt(requester, time, signal),
-    /**
-     * The fabric at instant `time` (RFC 3339) as one stream message of encoding `view`, unchecked:
-     * `compactSnapshotOf` / `snapshotOf` (api/stream/stream.ts) check it as they check the stream's.
-     */
+    /** The fabric at instant `time` as one unchecked stream message of encoding `view`. */
     getInstant: (time: string, view: StreamView, signal?: AbortSignal) =>
       get<unknown>(`/api/v1/instant?${new URLSearchParams({ time, view })}`, signal),
     /** The fabric at instant `time` as one compact message, decoded in the exchange worker. */

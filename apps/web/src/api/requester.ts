@@ -74,21 +74,14 @@ function failureOf(answer: ExchangeAnswer, call: Call, hadToken: boolean): Error
   return error;
 }
 
-/**
- * Sends calls to the API: reads through a worker in the browser (a client given its own fetch runs
- * everything through it), changes on the page. A refused GET with a Retry-After is asked again
- * after the time it names before the error shows.
- */
+/** Sends calls: reads through a worker, changes on the page; a GET refused with Retry-After is retried. */
 export function createRequester(options: RequesterOptions = {}) {
   const baseUrl = options.baseUrl ?? '';
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const getToken = options.getToken ?? (() => null);
   const pageExchange = fetchExchange(doFetch);
   const readExchange: Exchange = options.fetch ? pageExchange : workerExchange(pageExchange);
-  /**
-   * A live GET's last answer and its ETag, by path: a 304 gives the same object again without a
-   * body read or parsed (the browser's own cache would parse it anew).
-   */
+  /** A live GET's last answer and ETag by path: a 304 returns the same object without parsing a body. */
   const answers = new Map<string, { etag: string; value: unknown }>();
   /** The newest decoded compact message by path, with its number: an unchanged re-read is this object. */
   const decodedAnswers = new Map<string, { decoded: number; value: unknown }>();
@@ -170,7 +163,6 @@ export function createRequester(options: RequesterOptions = {}) {
 
   return {
     request,
-    /** A plain GET. */
     get: <T>(path: string, signal?: AbortSignal) => request<T>({ method: 'GET', path, signal }),
     /** A live answer, asked again on ticks: conditional on the answer held. */
     live: <T>(path: string, signal?: AbortSignal) =>

@@ -1,10 +1,6 @@
 import type { Topology } from './types.ts';
 
-/**
- * One string per name in a topology read from the API (a decoded answer holds a copy per
- * occurrence, which every major GC walks): link ends share their node's `name`, repeated words are
- * one string each. Values are unchanged; changes the answer in place and returns it.
- */
+/** One string per name in a topology (a decoded answer copies each, which GC walks); changes it in place. */
 export function shareTopologyStrings<T extends Topology>(topology: T): T {
   const names = new Map<string, string>();
   const words = new Map<string, string>();

@@ -1,9 +1,4 @@
-/**
- * The shapes of the fabscope HTTP API (`/api/v1`), from the one contract (packages/contracts: the
- * TypeBox schemas the API validates and serializes with). Types only: the web talks to the API over
- * HTTP and imports nothing of the server at run time.
- * Units: utilization is a fraction 0..1, rates are bytes (or packets) per second.
- */
+/** The API's shapes, types only from packages/contracts; utilization 0..1, rates per second. */
 
 import type {
   AdaptiveRouting,
@@ -75,17 +70,10 @@ export type StreamTick = Pick<FullStreamMessage, 'time' | 'health' | 'summary'>;
 
 /** One Server-Sent Events `message` of `/api/v1/stream?view=full`: every link direction. */
 export type FabricSnapshot = FullStreamMessage;
-/**
- * Per channel, in the topology's order: channel c is link ⌊c/2⌋, a→b when c is even, b→a when
- * odd; NaN is unknown (stale), never 0. A typed array: handed from the stream's worker to the page
- * without a copy.
- */
+/** Per channel in topology order (c is link ⌊c/2⌋, a→b when even); NaN is unknown, never 0. */
 export type ChannelValues = Float64Array;
 
-/**
- * One message of `/api/v1/stream?view=compact`, for big fabrics, as the dashboard holds it: the
- * per-channel arrays as ChannelValues.
- */
+/** One compact stream message with its per-channel arrays as ChannelValues. */
 export type CompactSnapshot = Omit<
   CompactStreamMessage,
   'utilization' | 'bytesPerSecond' | 'waitFraction'
@@ -95,10 +83,7 @@ export type CompactSnapshot = Omit<
   waitFraction: ChannelValues;
   /** The load per tier and pod, made in the stream's worker when the page draws the tier view. */
   tiers?: TierSummary;
-  /**
-   * Channels without a utilization (NaN), counted where the message is decoded (a worker), so the
-   * page does not walk every channel on each message to count them (lib/snapshot.ts).
-   */
+  /** Channels without a utilization, counted in the worker so the page need not walk them. */
   unknownChannels?: number;
 };
 export type StreamView = 'full' | 'compact';
@@ -141,10 +126,7 @@ export interface LoadStats {
   bytesPerSecond: number | null;
   /** Largest XmitWait share of time (congestion) among the directions; null when none is known. */
   maxWait: number | null;
-  /**
-   * Directions with errors counted or integrity past its threshold; null when no direction's error
-   * counters are known (a store that keeps none, a past instant): unknown, not 0.
-   */
+  /** Directions with errors or integrity past threshold; null when no error counters are known. */
   withErrors: number | null;
 }
 

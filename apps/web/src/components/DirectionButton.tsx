@@ -1,10 +1,7 @@
 import { memo } from 'react';
 import { formatDirection } from '../lib/format.ts';
 
-/**
- * A link direction written as everywhere (`edge1/4 → core2/1`), a button that opens it. Memoized:
- * the ranking's and the lights' rows re-render on every tick, their directions seldom change.
- */
+/** A link direction as a button that opens it; memoized, as ranking rows re-render every tick. */
 export const DirectionButton = memo(function DirectionButton({
   id,
   onOpen,

@@ -11,10 +11,7 @@ const STATE_LABELS: Record<LinkState, string> = {
   down: 'down',
 };
 
-/**
- * How one state is drawn, as the drawing draws it: a stroke (the SVG fabric view) or a cell (the
- * heatmap and the tier tables). Same classes and colours as the marks it explains.
- */
+/** One state drawn as the drawing draws it: a stroke (SVG view) or a cell (heatmap, tiers). */
 function StateSample({ state, marks }: { state: LinkState; marks: 'stroke' | 'cell' }) {
   if (marks === 'cell')
     return (
@@ -46,11 +43,7 @@ function StateSample({ state, marks }: { state: LinkState; marks: 'stroke' | 'ce
   );
 }
 
-/**
- * Utilization colour legend, 0 → 100 %, and the three states it must not be confused with, each
- * drawn as on the fabric: idle (0 %), unknown or stale, and down. Drawn once: it does not change
- * with the data (the drawing around it re-renders on every tick).
- */
+/** Utilization legend 0 → 100 % beside idle, unknown and down, drawn as on the fabric; drawn once. */
 export const Legend = memo(function Legend({ marks = 'stroke' }: { marks?: 'stroke' | 'cell' }) {
   const gradientId = useId();
   const stops = legendStops(11);

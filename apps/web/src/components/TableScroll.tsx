@@ -1,10 +1,6 @@
 import { type ReactNode, useLayoutEffect, useRef, useState } from 'react';
 
-/**
- * A table's own horizontal scroll: a table wider than its panel (a GUID column, a long link name,
- * a narrow window) scrolls inside the panel instead of widening the page. While it overflows it is
- * a named, focusable region, so the keyboard can scroll it too.
- */
+/** A wide table scrolls inside its panel; while it overflows it is a named, focusable region. */
 export function TableScroll({ label, children }: { label: string; children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   const [overflows, setOverflows] = useState(false);

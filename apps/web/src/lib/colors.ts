@@ -1,10 +1,7 @@
 import { interpolateHcl, piecewise } from 'd3-interpolate';
 import { scaleSequential } from 'd3-scale';
 
-/**
- * Utilization colours over 0..1: idle a dark steel blue (so the eye goes to busy links, yet not the
- * grey of unknown), teal at half load, amber from 80 %, red when saturated.
- */
+/** Utilization colours: idle dark steel blue (not unknown's grey), teal at half, amber from 80 %, red. */
 const RAMP = ['#3b6cb7', '#2f8f9d', '#7cc46a', '#f0b429', '#e5383b'];
 
 export const utilizationScale = scaleSequential(piecewise(interpolateHcl, RAMP)).domain([0, 1]).clamp(true);
@@ -12,25 +9,15 @@ export const utilizationScale = scaleSequential(piecewise(interpolateHcl, RAMP))
 /** Colour of links whose utilization is unknown or stale (drawn dotted, theme.css --unknown). */
 export const UNKNOWN_COLOR = '#7d8590';
 
-/**
- * The three states a link's colour must never confuse (the legend shows them side by side): idle
- * (0 %, the ramp's first colour, solid), unknown or stale (grey, dotted), down (the text colour,
- * dashed and crossed out: not red, which is 100 %).
- */
+/** Idle (solid), unknown (grey, dotted) and down (text colour, dashed, crossed; red is 100 %). */
 export const LINK_STATES = ['idle', 'unknown', 'down'] as const;
 export type LinkState = (typeof LINK_STATES)[number];
 
-/**
- * Steps of 0..1 whose colours utilizationColor keeps: adjacent steps are less than one unit of
- * 8-bit rgb apart on this ramp, so a colour read from its step is the scale's own or one unit off.
- */
+/** Steps whose colours are kept: adjacent ones are under one 8-bit unit apart on this ramp. */
 export const COLOR_STEPS = 4096;
 const stepColors: (string | undefined)[] = new Array(COLOR_STEPS + 1);
 
-/**
- * The scale's colour of a utilization (0..1; unknown grey), from COLOR_STEPS colours made once
- * each: thousands of cells are coloured every message and the interpolation is costly.
- */
+/** The colour of a utilization from precomputed steps: interpolating per cell per message is costly. */
 export function utilizationColor(fraction: number | null | undefined): string {
   if (typeof fraction !== 'number' || !Number.isFinite(fraction)) return UNKNOWN_COLOR;
   const step = Math.round(Math.min(1, Math.max(0, fraction)) * COLOR_STEPS);

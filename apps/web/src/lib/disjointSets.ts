@@ -1,8 +1,4 @@
-/**
- * Disjoint sets (union-find) over keys of any type: union by size and path halving, so a chain of
- * unions stays shallow (Tarjan and van Leeuwen, "Worst-case analysis of set union algorithms",
- * JACM 1984). The fabric's networks, pods and tier groups are its connected components.
- */
+/** Union-find by size with path halving; networks, pods and tier groups are its components. */
 export class DisjointSets<T> {
   private readonly parent = new Map<T, T>();
   private readonly size = new Map<T, number>();

@@ -37,11 +37,7 @@ export function eventKindLabel(kind: string): string {
   return EVENT_KIND_LABELS[kind as FabricEventKind] ?? kind;
 }
 
-/**
- * A short label for a marker: "AR off → on, threshold 0 → 7", "traffic start pairs: 2 flows
- * running", "link edge1/3 ↔ core1/1 down". The API writes changes as "field old → new"; link
- * directions and cables are written as everywhere on the page (formatLinkIds).
- */
+/** A marker's short label ("AR off → on", "link edge1/3 ↔ core1/1 down"). */
 export function eventLabel(event: FabricEvent): string {
   const kind = eventKindLabel(event.kind);
   let detail = event.detail?.trim() ?? '';
@@ -57,10 +53,7 @@ export function eventLabel(event: FabricEvent): string {
 /** Every kind of event, in the order the kinds filter lists them. */
 export const EVENT_KINDS = Object.keys(EVENT_KIND_LABELS) as FabricEventKind[];
 
-/**
- * Marked on the charts whatever the filter: the changes an administrator looks for first, which a
- * storm of threshold events must never bury.
- */
+/** Marked whatever the filter, so threshold storms never bury them. */
 export const ALWAYS_MARKED: ReadonlySet<FabricEventKind> = new Set(['adaptive-routing', 'fault']);
 
 /** What the events panel shows: a severity floor and the kinds chosen (null: every kind). */
@@ -119,10 +112,7 @@ export interface EventMark {
   priority: number;
 }
 
-/**
- * The chart's marks, oldest first: the events the filter lets through, and adaptive-routing
- * changes and faults always; events whose time cannot be read are left out.
- */
+/** The chart's marks, oldest first: filtered events plus AR changes and faults; unreadable times dropped. */
 export function chartMarks(events: readonly FabricEvent[], filter: EventFilter): EventMark[] {
   return events
     .filter((e) => ALWAYS_MARKED.has(e.kind) || passesFilter(e, filter))

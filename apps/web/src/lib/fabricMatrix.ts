@@ -1,11 +1,7 @@
 import type { Topology, TopologyNode } from '../api/types.ts';
 import { naturalOrder } from './naturalOrder.ts';
 
-/**
- * Groups the channels of a two-tier fat tree for the heatmap: an ISL matrix (edge rows × core
- * columns) and a host-port strip (edge rows × host ports). Cells hold channel indices, so the
- * grouping is made once per topology.
- */
+/** A two-tier fabric's ISL matrix and host-port strip as channel indices, made once per topology. */
 
 /** One edge–core pair: every trunked cable between them, in both directions. */
 export interface IslCell {
@@ -19,7 +15,6 @@ export interface IslCell {
   corePorts: number[];
 }
 
-/** One host-facing edge port. */
 export interface HostPortCell {
   edge: string;
   edgePort: number;
@@ -49,10 +44,7 @@ export type FabricMatrix = { kind: 'two-tier'; matrix: TwoTierMatrix } | { kind:
 
 const isSwitch = (node: TopologyNode): boolean => node.type === 'switch';
 
-/**
- * The two-tier matrix of a fabric, or why the fabric is not two-tier (switches above tier 2,
- * ISLs within a tier, hosts cabled to a core switch). Throws on links naming unknown nodes.
- */
+/** The two-tier matrix of a fabric, or why it is not two-tier; throws on unknown nodes. */
 export function buildFabricMatrix(topology: Topology): FabricMatrix {
   const byName = new Map<string, TopologyNode>();
   for (const node of topology.nodes) byName.set(node.name, node);

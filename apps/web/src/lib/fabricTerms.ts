@@ -1,10 +1,6 @@
 import type { FabricType } from '../api/types.ts';
 
-/**
- * Each network's own words. Omni-Path and InfiniBand are subnet-managed: ports have LIDs, nodes
- * GUIDs, and a port counts the time it waited for credit (XmitWait). Ethernet has none of these
- * (MAC addresses, no credit-based flow control), so the dashboard must not show them there.
- */
+/** Each network's words: LIDs, GUIDs and XmitWait exist on Omni-Path and InfiniBand, not on Ethernet. */
 export interface FabricTerms {
   name: string;
   /** The host's adapter: HFI (Omni-Path), HCA (InfiniBand), NIC (Ethernet). */
@@ -77,10 +73,7 @@ function readNetworkTypes(topology: Typed): FabricType[] {
   return [...types];
 }
 
-/**
- * The cables on a network without XmitWait and PM categories (Ethernet), by cable id, with that
- * network's name: what the dashboard writes "not measured on Ethernet" for, never a value.
- */
+/** Cables on a network without XmitWait and PM categories, with the network's name. */
 export function unmeasuredCables(topology: {
   fabricType: FabricType;
   links: readonly { id: string; fabricType?: FabricType }[];

@@ -1,6 +1,4 @@
-/**
- * Flow paths arrive as channel ids (`from/port->to/port`); the flow list shows the nodes crossed.
- */
+/** Flow paths arrive as channel ids; the flow list shows the nodes crossed. */
 
 function nodeOf(end: string): string {
   const slash = end.lastIndexOf('/');

@@ -1,7 +1,4 @@
-/**
- * Every number, time and name the dashboard writes, written one way: SI-scaled rates in bytes or
- * bits per second, 24-hour times in the browser's zone, unknown values an em dash, never 0.
- */
+/** Every number, time and name written one way; unknown is an em dash, never 0. */
 
 export const MISSING = '—';
 
@@ -9,7 +6,6 @@ function finite(value: number | null | undefined): value is number {
   return typeof value === 'number' && Number.isFinite(value);
 }
 
-// ---------------------------------------------------------------------------------------------
 // Rates: one formatter for the dashboard and `fabscope top` (@fabscope/contracts/units)
 
 export {
@@ -22,7 +18,6 @@ export {
   scaleRate,
 } from '@fabscope/contracts/units';
 
-// ---------------------------------------------------------------------------------------------
 // Counts, fractions, packets, ages
 
 /** One formatter per number of decimals: making one costs far more than using it. */
@@ -47,10 +42,7 @@ export function formatCount(value: number | null | undefined): string {
   return finite(value) ? groupDigits(value, 0) : MISSING;
 }
 
-/**
- * A count in at most four characters, for labels in narrow places (histogram bars): 999, 1.2k,
- * 42k, 415k, 1.2M. Rounded down, so a label never claims more than there is.
- */
+/** A count in at most four characters (999, 1.2k, 1.2M), rounded down so it never claims more. */
 export function formatCompactCount(value: number): string {
   const n = Math.max(0, Math.floor(value));
   if (n < 1000) return String(n);
@@ -99,7 +91,6 @@ export function formatAge(seconds: number | null | undefined): string {
   return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }
 
-// ---------------------------------------------------------------------------------------------
 // Times: a 24-hour clock in the browser's zone; the zone is named once, by the time bar.
 
 const pad = (n: number): string => String(n).padStart(2, '0');
@@ -133,10 +124,7 @@ function browserZone(): string | undefined {
   return zoneName;
 }
 
-/**
- * The browser's zone, as the dashboard names it once: "Europe/Paris, UTC+01:00"; "UTC" alone
- * when that is the zone. `offsetMinutes` is east of UTC (Date#getTimezoneOffset's opposite).
- */
+/** The browser's zone as "Europe/Paris, UTC+01:00", or "UTC"; `offsetMinutes` is east of UTC. */
 export function formatTimeZone(
   zone: string | undefined = browserZone(),
   offsetMinutes: number = -new Date().getTimezoneOffset(),
@@ -154,10 +142,7 @@ export function formatDateTimeField(ms: number): string {
   return `${dateOf(d)} ${clockOf(d)}`;
 }
 
-/**
- * A date-and-time field's text ("2026-11-22 11:02:15", "2026-11-22 11:02", a `T` for the space)
- * read in the browser's zone; null when it is not a whole, real instant.
- */
+/** A date-time field's text read in the browser's zone; null unless a whole, real instant. */
 export function parseDateTimeField(text: string): number | null {
   const m = /^\s*(\d{4})-(\d{2})-(\d{2})[T ](\d{1,2}):(\d{2})(?::(\d{2}))?\s*$/.exec(text);
   if (!m) return null;
@@ -168,7 +153,6 @@ export function parseDateTimeField(text: string): number | null {
   return date.getTime();
 }
 
-// ---------------------------------------------------------------------------------------------
 // Names
 
 /** A link direction as the dashboard writes it: `edge1/4->core2/1` → `edge1/4 → core2/1`. */
@@ -202,10 +186,7 @@ export function formatFabricType(type: string): string {
   return FABRIC_TYPE_LABELS[type] ?? type;
 }
 
-/**
- * Where the header says the data comes from: the store, and where the live view is read when
- * that is not the store itself (a TSDB beside the collectors: history from it, live from them).
- */
+/** The store, and where live data is read when not from the store itself. */
 export function formatStore(health: { store: string; liveSource?: string } | undefined): string {
   if (!health) return '—';
   return health.liveSource === 'collectors' ? `${health.store} · live from the collectors` : health.store;

@@ -1,7 +1,4 @@
-/**
- * How old the numbers on screen are, and whether they are stale: the server's sample age at
- * arrival plus the time since (so the clocks need not agree), against the server's own limits.
- */
+/** The age of the numbers on screen (sample age at arrival plus time since) and whether it is stale. */
 
 /** The server's staleness policy, as sent in every health object. */
 export interface StalenessPolicy {

@@ -66,10 +66,7 @@ export function jobRunning(
   return flows.some((f) => f.job === job);
 }
 
-/**
- * A job drawn as the fabric view draws a route: its links highlighted, its hosts marked. The
- * hops are its hosts (the view marks the nodes of a route's hops).
- */
+/** A job drawn as a route: its links highlighted, its hosts as the hops. */
 export function jobHighlight(detail: JobDetail): Route {
   return {
     from: detail.job.name,

@@ -2,10 +2,7 @@ import { scalePoint } from 'd3-scale';
 import type { FabricType, LinkKind, NodeType, PortRef, Topology } from '../api/types.ts';
 import { naturalOrder } from './naturalOrder.ts';
 
-/**
- * Fat-tree layout: one row per tier, core at the top, hosts under their switch, placed by D3
- * point scales. Each link becomes two channels, offset to either side of the cable.
- */
+/** Fat-tree layout: a row per tier, core on top; each link two channels either side of the cable. */
 
 export interface LayoutOptions {
   /** Minimum horizontal room per node in the busiest row, in px. */
@@ -79,10 +76,7 @@ export function nodeBoxWidth(type: NodeType, name: string): number {
   return Math.max(BOX_MIN_WIDTH[type], name.length * LABEL_CHAR_PX + 12);
 }
 
-/**
- * Above this many links the per-channel SVG is not drawn (too many interactive elements per tick):
- * the page reads the compact stream and draws a canvas heatmap or per-tier aggregates.
- */
+/** Above this many links the per-channel SVG gives way to a heatmap or per-tier aggregates. */
 export const MAX_DRAWN_LINKS = 2000;
 
 const DEFAULTS: Required<LayoutOptions> = {
@@ -203,10 +197,7 @@ export function layoutFatTree(topology: Topology, options: LayoutOptions = {}): 
   };
 }
 
-/**
- * Two strokes per cable between placed nodes, one per direction, each offset `offset` px to its
- * right; links whose ends are not placed are left out.
- */
+/** Two strokes per cable, each `offset` px to its right; links with unplaced ends are left out. */
 export function layoutChannels(
   links: readonly Topology['links'][number][],
   at: ReadonlyMap<string, Pick<LayoutNode, 'x' | 'y' | 'tier'>>,

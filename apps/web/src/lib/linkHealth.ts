@@ -2,15 +2,9 @@ import { CATEGORY_NAMES } from '@fabscope/contracts/names';
 import type { CategoryName, LinkDirectionState, Summary } from '../api/types.ts';
 import { formatPerSecond, groupDigits } from './format.ts';
 
-/**
- * The health of a link direction as the dashboard reads it: congestion (XmitWait), opafm's six PM
- * categories (fractions of their thresholds, docs/metrics.md), opatop-style lights, error marks.
- */
+/** A link direction's health: congestion, the six PM categories, opatop-style lights, error marks. */
 
-/**
- * Congestion as XmitWait shows it: the share of time a sending port had data queued and no
- * credit. At or above CONGESTED_WAIT a direction is marked congested (table, drawing).
- */
+/** The XmitWait share of time at or above which a direction is marked congested. */
 export const CONGESTED_WAIT = 0.1;
 
 /** Whether a direction counts as congested; unknown (null) never does. */
@@ -65,18 +59,12 @@ export function overThreshold(
       : (bars.isl[4] ?? 0) + (bars.host[4] ?? 0);
 }
 
-/**
- * Errors per second of a direction: the integrity, security and routing counters together (the API
- * sums them; discards, FECN and XmitWait are congestion, not errors); null when none is known.
- */
+/** Errors per second (integrity, security and routing counters summed by the API), or null. */
 export function errorRate(sample: LinkDirectionState | undefined): number | null {
   return sample?.errorsPerSecond ?? null;
 }
 
-/**
- * Radius of the error mark on a cable, growing with the logarithm of the rate so few and many
- * errors are both visible; a degraded link gets the smallest mark even with none counted.
- */
+/** Error mark radius, logarithmic in the rate; a degraded link gets the smallest even with none. */
 export function errorMarkRadius(sample: LinkDirectionState | undefined): number | null {
   const rate = errorRate(sample) ?? 0;
   const integrity = sample?.categories?.integrity ?? null;
@@ -97,10 +85,7 @@ export function crossedCategories(
   return out.sort((a, b) => b.value - a.value);
 }
 
-/**
- * The first of crossedCategories(sample): the category furthest past its threshold (the first in
- * CATEGORIES among equals), or null. Asked of every ranked direction on each message: no list made.
- */
+/** The category furthest past its threshold, or null; makes no list, as asked per ranked direction. */
 export function worstCategory(sample: LinkDirectionState): { category: CategoryName; value: number } | null {
   let worst: { category: CategoryName; value: number } | null = null;
   for (const category of CATEGORIES) {
@@ -118,11 +103,7 @@ const CONGESTION_COUNTERS = [
   ['vl15Dropped', 'VL15 drops'],
 ] as const;
 
-/**
- * Tooltip lines of a direction's health ("" when the server sends none): errors per second,
- * congestion counts, link quality and the categories near or past their threshold. `unmeasured`
- * names a network without PM categories (Ethernet): said so, never a value.
- */
+/** Tooltip lines of a direction's health; `unmeasured` names a network without PM categories. */
 export function errorSummary(
   sample: LinkDirectionState | undefined,
   unmeasured: string | null = null,
@@ -147,10 +128,7 @@ export function errorSummary(
   return lines.join('\n');
 }
 
-/**
- * The directions past the threshold of some category, worst first (by their worst category, ties
- * by id), at most `limit`: the health summary's "worst ports".
- */
+/** The directions past some category's threshold, worst first, at most `limit`. */
 export function worstDirections(
   links: readonly LinkDirectionState[] | null,
   limit: number,
@@ -164,10 +142,7 @@ export function worstDirections(
   return out.slice(0, limit);
 }
 
-/**
- * A category's value as people read it: a percentage of the threshold up to 10 × (`85 %`, `450 %`),
- * a multiple beyond (`1,001 × threshold`), where percentages stop being readable.
- */
+/** A category's value: a percentage of the threshold up to 10 ×, a multiple beyond. */
 export function ofThreshold(fraction: number): string {
   if (fraction >= 10) return `${groupDigits(Math.round(fraction))} × threshold`;
   return `${Math.round(fraction * 100)} %`;

@@ -1,9 +1,6 @@
 import type { Topology } from '../api/types.ts';
 
-/**
- * Which link directions have their history open, as the URL keeps them (`?links=a/1->b/2,…`),
- * and which direction a channel index of the compact encoding is.
- */
+/** The link directions with open histories (`?links=`), and a compact channel's direction. */
 
 /** At most this many directions share the link history chart. */
 export const MAX_SELECTED_LINKS = 6;

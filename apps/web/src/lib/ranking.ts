@@ -1,15 +1,9 @@
 import type { CategoryName, LinkDirectionState, LinkKind } from '../api/types.ts';
 
-/**
- * opatop-style ranking of link directions: busiest first. Unknown (null) utilization sorts after
- * every known value, ties break on the channel id so the order is stable between ticks.
- */
+/** opatop-style ranking, busiest first; unknown last, ties by id so the order is stable. */
 
 export type KindFilter = 'all' | LinkKind;
-/**
- * What the table ranks by: utilization (opatop's default), congestion (the PM category; the
- * XmitWait share of time where the server sends no categories), or another PM category.
- */
+/** What the table ranks by: utilization, congestion, or another PM category. */
 export type SortKey = 'utilization' | CategoryName;
 export const SORT_KEYS: readonly SortKey[] = [
   'utilization',
@@ -56,10 +50,7 @@ export function compareByWait(a: LinkDirectionState, b: LinkDirectionState): num
   return compareByUtilization(a, b);
 }
 
-/**
- * Worst first by a PM category, as `/api/v1/links?sort=<category>` orders: unknown last, ties by
- * id, so the dashboard's ranking and the API's list the same directions.
- */
+/** Worst first by a PM category, in the order of `/api/v1/links?sort=<category>`. */
 export function compareByCategory(category: CategoryName) {
   return (a: LinkDirectionState, b: LinkDirectionState): number => {
     const va = a.categories?.[category] ?? null;

@@ -2,10 +2,7 @@ import type { FabricType, Route, Topology } from '../api/types.ts';
 import { fabricTerms } from './fabricTerms.ts';
 import { naturalOrder } from './naturalOrder.ts';
 
-/**
- * The route inspector's pure parts: which nodes can be picked, how hops read (the layout of
- * `opareport -o route`), and which link directions to highlight in the fabric views.
- */
+/** The route inspector's pure parts: pickable nodes, hop rows as `opareport -o route`, highlights. */
 
 /** Above this many endpoints the pickers are searchable comboboxes instead of selects. */
 export const SELECT_LIMIT = 200;

@@ -1,8 +1,4 @@
-/**
- * A colour of the current theme (a custom property of theme.css), for canvases that cannot use
- * CSS; falls back outside a page. Held per theme (`data-theme` and `prefers-color-scheme`):
- * getComputedStyle forces a style recalculation each time it is called.
- */
+/** A theme colour for canvases, cached per theme since getComputedStyle forces a style recalculation. */
 const held = new Map<string, string>();
 let heldFor: string | null = null;
 let lightScheme: MediaQueryList | null = null;

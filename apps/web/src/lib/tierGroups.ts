@@ -4,11 +4,7 @@ import { buildFabricMatrix } from './fabricMatrix.ts';
 import { MAX_DRAWN_LINKS, tierLabel } from './layout.ts';
 import { naturalOrder } from './naturalOrder.ts';
 
-/**
- * How a fabric without a port-level view (three tiers and more) is summarized: each channel's tier
- * pair and direction (host → edge, edge → aggregation, …) and its pod (edge and aggregation
- * switches joined below the top tier, with their hosts). Computed once per topology.
- */
+/** Each channel's tier pair, direction and pod, for fabrics summarized per tier; once per topology. */
 
 export interface TierGroups {
   rows: TierRowInfo[];

@@ -7,8 +7,7 @@ import type { TierGroups } from './tierGroups.ts';
 /** Utilization from which a direction counts as hot (opatop's top buckets). */
 export const HOT_UTILIZATION = 0.8;
 
-// The running figures of a row or a pod's half, side by side in one Float64Array, so a tick's pass
-// over every channel allocates nothing.
+// Running figures of each row and pod half in one Float64Array: a tick allocates nothing.
 const DIRECTIONS = 0;
 const KNOWN = 1;
 const SUM = 2;
@@ -63,10 +62,7 @@ function statsAt(acc: Float64Array, at: number, errorsKnown: boolean): LoadStats
   };
 }
 
-/**
- * The load per row and per pod (its ISL and host-link directions apart) of one tick: one pass over
- * the per-channel arrays (NaN or null: unknown), which allocates nothing per channel.
- */
+/** The load per row and pod of one tick, in one pass that allocates nothing per channel. */
 export function summarizeTiers(
   groups: TierGroups,
   utilization: ArrayLike<number | null>,

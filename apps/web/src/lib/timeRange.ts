@@ -1,7 +1,4 @@
-/**
- * The time controls' pure parts: the chart's range, the instant shown (null = live), their URL
- * form, and the query step (range ÷ pixel width, never finer than one tick).
- */
+/** The time controls' pure parts: range, instant shown, their URL form, and the query step. */
 
 export const RANGE_PRESETS = [
   { key: '5m', label: '5 m', seconds: 300 },
@@ -64,10 +61,7 @@ export function serializeRange(range: TimeRange): string | null {
   return `${formatInstant(range.fromMs)}..${formatInstant(range.toMs)}`;
 }
 
-/**
- * The window the chart shows. A preset ends now; if the viewed instant lies before it, the window
- * moves back to centre on that instant (never past now), so the instant is always on the chart.
- */
+/** The chart's window: a preset ends now, moved back to centre a viewed instant before it. */
 export function windowOf(range: TimeRange, nowMs: number, atMs: number | null): TimeWindow {
   if (range.kind === 'custom') return { fromMs: range.fromMs, toMs: range.toMs };
   const spanMs = range.seconds * 1000;
@@ -83,10 +77,7 @@ export function stepSeconds(window: TimeWindow, widthPx: number, tickSeconds: nu
   return Math.max(1, Math.ceil(Math.max(perPixel, tickSeconds)));
 }
 
-/**
- * Rounds a window outward to whole steps, so a window that follows now asks the same question
- * (and draws the same points) until a step has passed.
- */
+/** Rounds a window outward to whole steps, so a following window asks the same until a step passes. */
 export function alignWindow(window: TimeWindow, step: number): TimeWindow {
   const stepMs = step * 1000;
   return {

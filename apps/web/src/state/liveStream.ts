@@ -24,11 +24,7 @@ export const INITIAL_STREAM_STATE: FabricStreamState = {
   error: null,
 };
 
-/**
- * The live stream's state, held outside React: a message re-renders only the components that read
- * what it changed (useLiveSelector), not the whole dashboard, and the live answers' refresh clock
- * (tickRefresh.ts) listens to it without rendering anything. useFabricStream writes it.
- */
+/** The live stream's state outside React: a message re-renders only the components reading what changed. */
 export class LiveStream {
   private state: FabricStreamState = INITIAL_STREAM_STATE;
   private readonly listeners = new Set<() => void>();
@@ -62,10 +58,7 @@ export function useLiveStream(): LiveStream {
   return useContext(LiveStreamContext);
 }
 
-/**
- * What `select` reads of the live stream: the component re-renders when a message changes that
- * selection (by `isEqual`), not on every message. Select only what is drawn, never the clock.
- */
+/** Re-renders the component when a message changes `select`'s result; select only what is drawn. */
 export function useLiveSelector<T>(
   select: (state: FabricStreamState) => T,
   isEqual: (a: T, b: T) => boolean = Object.is,

@@ -1,10 +1,7 @@
 import { useMemo, useSyncExternalStore } from 'react';
 import { formatGbpsRate, formatRate, formatRateTicks, type RateUnit } from '../lib/format.ts';
 
-/**
- * Display preferences kept in this browser's localStorage (not in the URL: they are the viewer's,
- * not part of what a shared link shows): the rate unit and the colour theme.
- */
+/** The viewer's rate unit and theme in localStorage, not in the URL a shared link carries. */
 
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
@@ -43,10 +40,7 @@ export function getPreference<K extends keyof Preferences>(key: K): Preferences[
   return value;
 }
 
-/**
- * The theme as the stylesheet reads it: `data-theme` on <html>, absent for the system's choice. Set
- * before anyone is told of a new theme, so whatever reads the theme's colours then reads the new ones.
- */
+/** Sets `data-theme` on <html> before telling listeners, so they read the new theme's colours. */
 export function applyTheme(theme: ThemeChoice): void {
   const root = globalThis.document?.documentElement;
   if (!root) return;

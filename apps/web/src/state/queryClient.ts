@@ -1,11 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../api/apiError.ts';
 
-/**
- * The query cache for answers about the past (instants, histories, events). Answers about a past
- * instant do not change, so they stay fresh; what follows now is re-asked by changing its key (the
- * window moves on the stream's tick), never by a timer or window focus.
- */
+/** The query cache: past answers stay fresh; following windows move by key, never by timer or focus. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {

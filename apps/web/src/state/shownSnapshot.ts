@@ -16,11 +16,7 @@ const ShownContext = createContext<Shown>({ atMs: null, past: null });
 /** Given by the dashboard (App) around its panels; it changes when the instant shown does. */
 export const ShownProvider = ShownContext.Provider;
 
-/**
- * What the data panels show: the live stream's newest message, or the past instant chosen (null
- * while it loads). A component reading it re-renders on each message while live, and not at all
- * from the stream while a past instant is shown.
- */
+/** What the data panels show: the newest live message, or the chosen past instant (null while loading). */
 export function useShownSnapshot(): LiveSnapshot | null {
   const { atMs, past } = useContext(ShownContext);
   return useLiveSelector((s) => (atMs === null ? s.snapshot : past));

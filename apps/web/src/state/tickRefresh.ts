@@ -5,10 +5,7 @@ import { type LiveStream, useLiveStream } from './liveStream.ts';
 /** Live answers (flows, faults, a link's or a port's figures) are re-asked at most this often. */
 export const LIVE_REFRESH_MS = 2000;
 
-/**
- * The refresh bucket of a stream tick (`tick`: the newest sample's time): the ticks of one
- * `everyMs` bucket ask nothing new. Null when there is no readable tick.
- */
+/** A tick's refresh bucket: ticks within one `everyMs` ask nothing new; null without a readable tick. */
 export function tickBucket(tick: string | null, everyMs: number): number | null {
   const ms = tick === null ? Number.NaN : Date.parse(tick);
   return Number.isFinite(ms) ? Math.floor(ms / Math.max(1, everyMs)) : null;
@@ -26,8 +23,7 @@ export function onTickBuckets(stream: LiveStream, everyMs: number, refresh: () =
   let seenTime = timeNow();
   let seen = tickBucket(seenTime, everyMs);
   return stream.subscribe(() => {
-    // The stream's state changes more often than its tick (connection, silence): a tick already
-    // seen is not parsed again by each of the page's live questions.
+    // The state changes more often than the tick: a tick already seen is not parsed again.
     const time = timeNow();
     if (time === seenTime) return;
     seenTime = time;
@@ -39,10 +35,7 @@ export function onTickBuckets(stream: LiveStream, everyMs: number, refresh: () =
   });
 }
 
-/**
- * The dashboard's one refresh clock for live answers: the answer to `key` is asked again as the
- * stream's ticks move into the next `everyMs` bucket. No timer: a silent stream asks nothing.
- */
+/** The one refresh clock: `key` is asked again as ticks enter the next bucket; no timer. */
 export function useTickRefresh(key: QueryKey, everyMs: number, active: boolean): void {
   const client = useQueryClient();
   const stream = useLiveStream();

@@ -1,9 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-/**
- * The optional API bearer token, a user preference persisted in localStorage. Sent only with
- * mutating requests (the API asks for it when it listens beyond loopback).
- */
+/** The optional API bearer token in localStorage, sent only with changes. */
 
 const KEY = 'fabscope.apiToken';
 const listeners = new Set<() => void>();

@@ -15,11 +15,7 @@ import { type ApiFailure, failureOf } from './useApiQuery.ts';
 /** A change sent to the API: its answer is the question's whole new answer. */
 export type ApiCall<T> = (api: ApiClient, signal: AbortSignal) => Promise<T>;
 
-/**
- * How a change to the answer of `key` runs: changes to one answer run one after another (one
- * mutation scope); a change cancels a read on its way (older news) and its answer replaces the
- * answer shown. `signal` aborts changes when the page leaves.
- */
+/** Changes to one answer run in one scope, cancel a read on its way, and replace the answer shown. */
 export function changeOptions<T>(
   client: QueryClient,
   api: ApiClient,
@@ -44,17 +40,11 @@ export interface ApiChange<T> {
   busy: boolean;
   /** The last change failed, and no read of the answer has succeeded since; null otherwise. */
   failure: ApiFailure | null;
-  /**
-   * The last change failed, whatever was read since: while it is, the answer's reads must be
-   * watched (`watch: WATCH_ANSWERED`) for a newer read to clear `failure`.
-   */
+  /** The last change failed; the answer's reads must be watched for a newer read to clear it. */
   changeFailed: boolean;
 }
 
-/**
- * Changes to the answer of `key` (read with useApiQuery); a read that succeeds after a failed
- * change (`answeredAtMs`) clears that failure.
- */
+/** Changes to the answer of `key`; a read succeeding after a failed change clears that failure. */
 export function useApiChange<T>(key: QueryKey, answeredAtMs: number): ApiChange<T> {
   const client = useQueryClient();
   const api = useApi();

@@ -35,17 +35,11 @@ export interface ApiQueryOptions<T = unknown> {
   keepPrevious?: boolean;
   /** How long an answer stays fresh (ms); default: for ever (answers about the past do not change). */
   staleTimeMs?: number;
-  /**
-   * A live answer: asked again on the stream's ticks at most every `everyMs` (tickRefresh.ts);
-   * with `while`, only while the answer says it can change.
-   */
+  /** Asked again on stream ticks at most every `everyMs`; with `while`, only while it can change. */
   live?: true | { everyMs?: number; while?: (answer: T) => boolean };
   /** Forget the answer as soon as nothing shows it: shown again, it is asked again from scratch. */
   forget?: boolean;
-  /**
-   * What the caller reads besides the answer and its failure, so a change of it re-renders;
-   * unwatched, a re-read that brings the same answer re-renders nothing.
-   */
+  /** What the caller reads besides answer and failure; unwatched, an equal re-read re-renders nothing. */
   watch?: readonly ('updating' | 'answeredAtMs')[];
 }
 
@@ -65,10 +59,7 @@ export function notifyProps(
 }
 
 export type ApiAnswer<T> = Remote<T> & {
-  /**
-   * A read is on its way (the first, or a newer answer while this one shows); while an answer
-   * shows, only with `watch: ['updating']` (false otherwise).
-   */
+  /** A read is on its way; while an answer shows, only with `watch: ['updating']`. */
   updating: boolean;
   /** The last read failed (also while an older answer still shows); null after a success. */
   failure: ApiFailure | null;
@@ -80,10 +71,7 @@ export type ApiAnswer<T> = Remote<T> & {
   reset: () => void;
 };
 
-/**
- * The one typed hook for server answers, kept in TanStack Query's cache: `key` names the question,
- * `load` asks it with an AbortSignal (null: nothing to ask). Changes go through useApiChange.
- */
+/** The one typed hook for server answers in TanStack Query's cache; `load` null asks nothing. */
 export function useApiQuery<T>(
   key: readonly unknown[],
   load: ApiLoad<T> | null,
@@ -91,8 +79,7 @@ export function useApiQuery<T>(
 ): ApiAnswer<T> {
   const api = useApi();
   const client = useQueryClient();
-  // A question not asked observes no answer: the one asked before is released (and forgotten at
-  // once with `forget`), so opening its panel again asks it again.
+  // An unasked question releases the one asked before, so reopening its panel asks again.
   const queryKey = load === null ? ['unasked', ...key.slice(0, 1)] : key;
   const live: Exclude<ApiQueryOptions<T>['live'], true> = options.live === true ? {} : options.live;
   const everyMs = live ? (live.everyMs ?? LIVE_REFRESH_MS) : 0;

@@ -11,20 +11,12 @@ import {
   useLiveStream,
 } from './liveStream.ts';
 
-/**
- * The dashboard's one refresh clock: one EventSource on `/api/v1/stream`, parsed in a worker
- * (api/stream/streamSource.ts); none while `view` is null. While the browser reconnects the last
- * snapshot stays, flagged stale; if the EventSource gives up, a new one opens with back-off.
- * Its state goes into the LiveStream, so only the components that read it re-render.
- */
+/** The one EventSource on `/api/v1/stream`, parsed in a worker, reopened with back-off; null view: none. */
 
 const RETRY_MIN_MS = 1000;
 const RETRY_MAX_MS = 30_000;
 
-/**
- * `topology` is the drawn topology's channel count, version and tier groups: a message of another
- * version calls `onTopologyChanged` and is not shown.
- */
+/** The drawn topology; a message of another version calls `onTopologyChanged` and is not shown. */
 export function useFabricStream(
   view: StreamView | null,
   topology?: { channels: number; version: number; tiers?: TierGroups | null },

@@ -8,10 +8,7 @@ export type Loadable<T> =
 
 const TOPOLOGY_KEY = ['topology'] as const;
 
-/**
- * The fabric topology: asked once, and again (`refresh`) when a message names another version;
- * the drawing stays until the new one arrives. `reload` starts over after an error.
- */
+/** The topology, asked again (`refresh`) when a message names another version; `reload` after an error. */
 export function useTopology(): { topology: Loadable<Topology>; reload: () => void; refresh: () => void } {
   const answer = useApiQuery(TOPOLOGY_KEY, (api, signal) => api.getTopology(signal));
   const topology: Loadable<Topology> =

@@ -8,19 +8,13 @@ import { useApiQuery, WATCH_ANSWERED } from './useApiQuery.ts';
 export type JobTotals = FlowPage['jobs'];
 
 export interface TrafficState {
-  /**
-   * The first page of the flows: FLOWS_LISTED, or FLOWS_MEASURED while every flow's rate is asked
-   * for (useTraffic's `allFlows`).
-   */
+  /** The first page of flows: FLOWS_LISTED, or FLOWS_MEASURED while every rate is asked for. */
   flows: Flow[] | null;
   /** Every job's totals, all pages together; null until read (or after a start, until re-read). */
   jobTotals: JobTotals | null;
   busy: boolean;
   error: string | null;
-  /**
-   * Why traffic cannot be started or listed here (the API has no emulator: a live fabric, whose
-   * traffic is its jobs'), or null.
-   */
+  /** Why traffic cannot be started or listed (no emulator), or null. */
   unavailable: string | null;
   start: (request: TrafficRequest) => void;
   /** Stops every flow, then starts `request`: only these flows run afterwards. */
@@ -33,19 +27,12 @@ interface FlowsShown {
   jobs?: JobTotals;
 }
 
-/**
- * Flows read for the traffic panel, which lists a few per job beside every job's totals: a tenth
- * of the largest page, which is re-read on every tick.
- */
+/** Flows read for the traffic panel: a tenth of the largest page, re-read every tick. */
 export const FLOWS_LISTED = 500;
 /** Flows read while their rates are compared with a contention check's (the largest page). */
 export const FLOWS_MEASURED = 5000;
 
-/**
- * Active flows. Their rates change as routing adapts, so the list is re-read on the stream's
- * tick, at most every LIVE_REFRESH_MS; no clock of its own. `allFlows`: the largest page (the
- * contention check measures every flow it analysed), else FLOWS_LISTED.
- */
+/** Active flows, re-read on ticks as routing adapts; `allFlows` reads the largest page. */
 export function useTraffic(allFlows = false): TrafficState {
   const changeFailed = useRef(false);
   const limit = allFlows ? FLOWS_MEASURED : FLOWS_LISTED;
@@ -57,8 +44,7 @@ export function useTraffic(allFlows = false): TrafficState {
       const page = await api.getTraffic(signal, limit);
       return { flows: page.flows, jobs: page.jobs };
     },
-    // The reads' times only while a change failed (a newer read clears it): otherwise a re-read
-    // that brings the same flows re-renders nothing.
+    // Read times are watched only while a change failed, so equal re-reads re-render nothing.
     { live: { everyMs: LIVE_REFRESH_MS }, ...(changeFailed.current ? { watch: WATCH_ANSWERED } : {}) },
   );
   const { change, busy, failure, changeFailed: failed } = useApiChange<FlowsShown>(key, answer.answeredAtMs);

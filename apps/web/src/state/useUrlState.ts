@@ -1,9 +1,6 @@
 import { useCallback, useState } from 'react';
 
-/**
- * One shareable view setting kept in the URL query (e.g. `?kind=isl&top=20`), so a link to the
- * dashboard opens the same view. Written with replaceState: no history entry per change.
- */
+/** One shareable view setting in the URL query, written with replaceState (no history entry). */
 export function useUrlParam<T>(
   key: string,
   parse: (raw: string | null) => T,

@@ -14,11 +14,7 @@ import { parseNodeParam, serializeNodeParam } from '../lib/route.ts';
 import { parseInstant, serializeInstant } from '../lib/timeRange.ts';
 import { useUrlParam } from './useUrlState.ts';
 
-/**
- * The dashboard's shareable view state, all in the URL (time travel's is useTimeTravel's):
- * ranking, events filter, open link histories, before/after, the Investigate tab. Defaults leave
- * the URL clean.
- */
+/** The shareable view state in the URL; defaults leave the URL clean. */
 
 export type Tool = 'route' | 'static' | 'port' | 'link' | 'jobs' | 'contention' | 'faults';
 const TOOLS: readonly Tool[] = ['route', 'static', 'port', 'link', 'jobs', 'contention', 'faults'];
@@ -109,11 +105,7 @@ export interface InvestigateView {
   openPort: (text: string | null) => void;
 }
 
-/**
- * What the Investigate panel and the history show: `?tool=route&from=nodeA&to=nodeC`,
- * `?tool=contention&pattern=…&hosts=…`, `?tool=link&link=…`, `?tool=jobs&job=…`,
- * `?tool=port&port=edge1/4`, `?links=…`.
- */
+/** What the Investigate panel and the history show (`?tool=…`, `?links=…`). */
 export function useInvestigateView(): InvestigateView {
   const [tool, setTool] = useUrlParam('tool', parseTool, serializeTool);
   const [from, setFrom] = useUrlParam('from', parseNodeParam, serializeNodeParam);

@@ -3,10 +3,7 @@ import { compactSnapshotOf } from '../stream/stream.ts';
 import type { CompactSnapshot } from '../types.ts';
 import type { AnswerBody, CompactDecode } from './exchange.ts';
 
-/**
- * Where the answers are parsed: the text of the newest compact message decoded per URL (the last
- * `limit` URLs), with the number its answer was given.
- */
+/** The text of the newest compact message decoded per URL (the last `limit` URLs), with its number. */
 export class DecodedTexts {
   private readonly texts = new Map<string, { decoded: number; text: string }>();
   private next = 1;
@@ -39,10 +36,7 @@ export function decodeCompact(value: unknown, decode: CompactDecode): CompactSna
   return snapshot;
 }
 
-/**
- * A successful answer's body decoded (`json` holding a CompactSnapshot), or `invalid` with why not
- * (the message compactSnapshotOf gave). Any other body is left as it is.
- */
+/** A successful answer holding a CompactSnapshot decoded, or `invalid` with why not. */
 export function decodedBody(body: AnswerBody, decode: CompactDecode): AnswerBody {
   if (body.kind !== 'json') return body;
   try {

@@ -1,13 +1,9 @@
 import type { TierGroups } from '../../lib/tierGroups.ts';
 
-/**
- * One HTTP exchange with the API as the client reads it: the status, two headers and the body
- * already parsed, on the page or in a worker (exchangeWorker.ts).
- */
+/** One HTTP exchange as the client reads it: status, two headers and the parsed body. */
 
 export interface ExchangeRequest {
   method: string;
-  /** Absolute URL. */
   url: string;
   headers: Record<string, string>;
   body: string | null;
@@ -17,18 +13,11 @@ export interface ExchangeRequest {
   decode?: CompactDecode | undefined;
 }
 
-/**
- * How a compact message answered by a GET (a past instant) is to be read where it is parsed (the
- * exchange worker): checked against the drawn topology's `channels`, and given its tier summary
- * when `tiers` is set, as the stream's worker reads live messages.
- */
+/** How a past instant's compact answer is checked against the drawn topology, and whether it gets tiers. */
 export interface CompactDecode {
   channels?: number | undefined;
   tiers?: TierGroups | undefined;
-  /**
-   * The number of the decoded answer to this URL the page holds (ExchangeAnswer.decoded): when the
-   * text read again is the same, the answer is `unchanged` and no arrays are made or moved.
-   */
+  /** The number of the decoded answer the page holds: the same text again answers `unchanged`. */
   held?: number | undefined;
 }
 

@@ -2,11 +2,7 @@ import { decodedTransfers } from './compactDecode.ts';
 import { type ExchangeAnswer, type ExchangeRequest, isAbort, NetworkFailure } from './exchange.ts';
 import { fetchExchange } from './fetchExchange.ts';
 
-/**
- * The worker behind workerExchange: the page posts each read (`{id, request}`) or an abort
- * (`{id, abort: true}`); the worker fetches and parses it off the main thread and posts back the
- * answer, a decoded compact message's arrays transferred, not copied.
- */
+/** The worker behind workerExchange: fetches and parses reads off the main thread, transferring arrays. */
 
 export type ExchangeCall = { id: number; request: ExchangeRequest } | { id: number; abort: true };
 

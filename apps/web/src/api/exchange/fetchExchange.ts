@@ -1,10 +1,7 @@
 import { DecodedTexts, decodedBody } from './compactDecode.ts';
 import { bodyOf, type Exchange, isAbort, NetworkFailure } from './exchange.ts';
 
-/**
- * An exchange through `doFetch` where it runs (the page, or the worker); `texts` keeps what the
- * decoded answers were made of, to answer `unchanged`.
- */
+/** An exchange through `doFetch`; `texts` keeps what decoded answers were made of, to answer `unchanged`. */
 export function fetchExchange(doFetch: typeof fetch, texts = new DecodedTexts()): Exchange {
   return async (request, signal) => {
     let response: Response;

@@ -8,10 +8,7 @@ interface Pending {
   signal: AbortSignal | undefined;
 }
 
-/**
- * Exchanges run in a worker (exchangeWorker.ts), started on the first one; where no worker starts
- * (or it fails), every exchange runs through `fallback` on the page instead.
- */
+/** Exchanges run in a worker, or through `fallback` on the page where no worker starts. */
 export function workerExchange(fallback: Exchange): Exchange {
   let worker: Worker | null = null;
   let broken = typeof Worker === 'undefined';

@@ -39,10 +39,7 @@ function checkLinks(links: unknown, field: string): void {
   }
 }
 
-/**
- * Parses one SSE `message` of the stream, checking the fields the dashboard relies on, so a
- * server change shows up as a precise error instead of NaN on screen.
- */
+/** Parses one stream message, checking the fields relied on, so a server change is a precise error. */
 export function parseSnapshot(data: string, topologyVersion?: number): FabricSnapshot {
   return snapshotOf(parseJson(data), topologyVersion);
 }
@@ -56,10 +53,7 @@ export function snapshotOf(value: unknown, topologyVersion?: number): FabricSnap
   return v as unknown as FabricSnapshot;
 }
 
-/**
- * A message of another topology than the one drawn: the API began drawing a re-discovered fabric.
- * Not an error: the dashboard fetches the topology again and takes the next message.
- */
+/** A message of another topology: the dashboard fetches the topology again, not an error. */
 export class TopologyChangedError extends Error {
   override name = 'TopologyChangedError';
   constructor(readonly version: number) {
@@ -75,11 +69,7 @@ function checkTopologyVersion(v: Partial<StreamTick>, expected: number | undefin
   if (version !== expected) throw new TopologyChangedError(version);
 }
 
-/**
- * Parses one message of the compact stream (`?view=compact`); `channels` is 2 × the topology's
- * links, `topologyVersion` the version of that topology (absent: not checked); `valuesOf` gives the
- * per-channel arrays (new ones by default).
- */
+/** Parses one compact message; `channels` is 2 × links, `valuesOf` gives the per-channel arrays. */
 export function parseCompactSnapshot(
   data: string,
   channels?: number,
@@ -89,10 +79,7 @@ export function parseCompactSnapshot(
   return compactSnapshotOf(parseJson(data), channels, topologyVersion, valuesOf);
 }
 
-/**
- * A compact message already parsed (a past instant's, `GET /instant`: the same encoding), checked
- * and completed as parseCompactSnapshot does.
- */
+/** A past instant's compact message already parsed, checked and completed as parseCompactSnapshot does. */
 export function compactSnapshotOf(
   value: unknown,
   channels?: number,

@@ -4,11 +4,7 @@ import { summarizeSnapshot } from '../../lib/tierLoad.ts';
 import type { LiveSnapshot, StreamView } from '../types.ts';
 import { parseCompactSnapshot, parseSnapshot, TopologyChangedError } from './stream.ts';
 
-/**
- * The live stream's events as the dashboard's one refresh clock sees them: what each EventSource
- * event meant, once its message is parsed (in the stream's worker, streamWorker.ts, or on the page
- * where no worker starts: streamSource.ts).
- */
+/** The live stream's events once their message is parsed, in the stream's worker or on the page. */
 export type StreamReport =
   | { kind: 'open' }
   | { kind: 'message'; snapshot: LiveSnapshot }
@@ -19,10 +15,7 @@ export type StreamReport =
   /** The connection was lost; `closed`: the browser gave up (it reconnects by itself otherwise). */
   | { kind: 'error'; closed: boolean };
 
-/**
- * What to open: the encoding, and the drawn topology's channels and version to check against; with
- * `tiers` (a fabric shown as per-tier aggregates), each compact message carries its tier summary.
- */
+/** What to open: the encoding, the topology to check against, and whether to add the tier summary. */
 export interface StreamRequest {
   view: StreamView;
   channels?: number | undefined;
@@ -34,10 +27,7 @@ export interface StreamSource {
   close: () => void;
 }
 
-/**
- * Parses one message as the request says: a report for the page. A compact message's per-channel
- * arrays come from `valuesOf` (new ones by default; the worker's pool, streamWorker.ts).
- */
+/** Parses one message as the request says; compact arrays come from `valuesOf`. */
 export function reportOf(request: StreamRequest, data: string, valuesOf?: ValuesSource): StreamReport {
   try {
     if (request.view !== 'compact')

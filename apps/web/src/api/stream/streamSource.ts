@@ -2,15 +2,7 @@ import { streamUrl } from './stream.ts';
 import { openEventSource, type StreamReport, type StreamRequest, type StreamSource } from './streamEvents.ts';
 import { returnOlderValues, type StreamWorkerCall } from './valuesPool.ts';
 
-/**
- * The live stream's EventSource and the parsing of its messages run in a worker (streamWorker.ts),
- * off the page's main thread, which only receives the snapshot.
- */
-
-/**
- * Opens the stream for `request` and reports its events. In a worker when the browser starts one;
- * a worker that fails before its first report gives way to the page's own EventSource.
- */
+/** Opens the stream in a worker, or on the page when the worker fails before its first report. */
 export function openStream(request: StreamRequest, report: (r: StreamReport) => void): StreamSource {
   const url = new URL(streamUrl(request.view), window.location.href).href;
   if (typeof Worker === 'undefined') return openEventSource(url, request, report);

@@ -2,10 +2,7 @@ import { isCompact } from '../../lib/channelValues.ts';
 import { openEventSource, type StreamReport } from './streamEvents.ts';
 import { type StreamWorkerCall, ValuesPool } from './valuesPool.ts';
 
-/**
- * The worker behind openStream: it opens the EventSource, parses every message and posts back what
- * it meant (StreamReport); compact arrays are transferred and come back to be refilled (valuesPool.ts).
- */
+/** The worker behind openStream: parses every message and transfers compact arrays (valuesPool.ts). */
 
 interface WorkerScope {
   onmessage: ((event: MessageEvent<StreamWorkerCall>) => void) | null;

@@ -2,11 +2,7 @@ import { isCompact } from '../../lib/channelValues.ts';
 import type { ChannelValues, CompactSnapshot, LiveSnapshot } from '../types.ts';
 import type { StreamRequest } from './streamEvents.ts';
 
-/**
- * The compact stream's per-channel arrays travel in a loop instead of being made anew each tick
- * (on big fabrics that garbage cost a full GC every tick or two): the worker fills them, transfers
- * them to the page, and the page hands them back once it holds newer messages.
- */
+/** The compact stream's arrays travel in a loop, not made anew each tick, to spare the GC. */
 
 /** The buffers of a compact message's three arrays. */
 export function buffersOf(snapshot: CompactSnapshot): ArrayBuffer[] {
@@ -43,11 +39,7 @@ export class ValuesPool {
   }
 }
 
-/**
- * The page's side: called with each message shown, it hands back (`send`) the buffers of the
- * message `keep` messages older — by then no panel draws it (the panels draw the newest; the one
- * before is kept for a render still under way). A handed-back array is detached: it reads as empty.
- */
+/** The page's side: hands back the buffers of the message `keep` messages older, which no panel draws. */
 export function returnOlderValues(
   send: (buffers: ArrayBuffer[]) => void,
   keep = 2,

@@ -11,10 +11,7 @@ import {
 } from './adaptiveRouting.ts';
 import type { AdaptiveRoutingState } from './useAdaptiveRouting.ts';
 
-/**
- * Adaptive-routing controls; every control shows the server's state, changes go out as PUT. Where
- * the fabric has no adaptive routing to manage, the switch is disabled and says why.
- */
+/** Adaptive-routing controls showing the server's state; disabled, with why, where there is none. */
 export const AdaptiveRoutingPanel = memo(function AdaptiveRoutingPanel({ ar }: { ar: AdaptiveRoutingState }) {
   const thresholdId = useId();
   const algorithmId = useId();

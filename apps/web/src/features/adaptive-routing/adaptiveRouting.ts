@@ -1,6 +1,4 @@
-/**
- * Labels for the opafm.xml <AdaptiveRouting> parameters as the API exposes them.
- */
+/** Labels for the opafm.xml <AdaptiveRouting> parameters as the API exposes them. */
 
 /** ISL load (percent) tolerated before AR moves traffic, by Threshold value 1..7. */
 const THRESHOLD_PERCENT: readonly number[] = [100, 90, 80, 70, 65, 60, 55];

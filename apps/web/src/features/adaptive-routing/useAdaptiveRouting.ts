@@ -9,7 +9,6 @@ export interface AdaptiveRoutingState {
   /** Why the fabric has no adaptive routing to change here (the API's reason); null when it has. */
   unavailable: string | null;
   loading: boolean;
-  /** A change is in flight. */
   saving: boolean;
   error: string | null;
   update: (patch: Partial<AdaptiveRouting>) => void;

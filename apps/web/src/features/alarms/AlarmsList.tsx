@@ -19,11 +19,7 @@ function savedName(): string {
   }
 }
 
-/**
- * Alarms with a lifecycle, as UFM's: one line per group of link directions over a PM category's
- * threshold (active ones, or all with the cleared), its worst directions a click away, and an
- * acknowledgement that records who and when. Re-asked on stream ticks.
- */
+/** UFM-style alarms per group of directions over a PM threshold, with acknowledgement. */
 export const AlarmsList = memo(function AlarmsList({
   onOpenHistory,
 }: {
@@ -111,10 +107,7 @@ export const AlarmsList = memo(function AlarmsList({
   );
 });
 
-/**
- * An alarm's worst directions, listed only while open: the alarms are asked again on every tick and
- * their worst members change with the load, and a closed list is not built again each time.
- */
+/** An alarm's worst directions, built only while open: they change with every tick's load. */
 function AlarmMembers({
   members,
   onOpenHistory,

@@ -20,7 +20,6 @@ interface EventsPanelProps {
   onFilterChange: (filter: EventFilter) => void;
   /** Opens a link direction's history (subjects that are link directions become buttons). */
   onOpenHistory?: (id: string) => void;
-  /** Most rows shown. */
   limit?: number;
 }
 
@@ -31,10 +30,7 @@ const SEVERITY_LABEL: Record<EventSeverity, string> = {
   critical: 'critical only',
 };
 
-/**
- * The events of the shown window (UFM's events & alarms): thresholds crossed, unexpected clears,
- * collection gaps, link state and the changes made, newest first, filtered by severity and kind.
- */
+/** The shown window's events, newest first, filtered by severity and kind. */
 export const EventsPanel = memo(function EventsPanel({
   events,
   filter,

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { FabricType, LinkDirectionState } from '../../api/types.ts';
+import { NumHeader } from '../../components/NumHeader.tsx';
 import { TableScroll } from '../../components/TableScroll.tsx';
 import { fabricTerms } from '../../lib/fabricTerms.ts';
 import { formatPercent, formatRate } from '../../lib/format.ts';
@@ -14,10 +15,7 @@ interface DrawingTableProps {
   onSelectChannel?: (id: string) => void;
 }
 
-/**
- * What the drawing shows, as a table: one row per drawn link direction with its values, so a
- * keyboard or screen-reader user reaches every stroke. Rendered only when opened.
- */
+/** The drawing as a table, one row per direction, so keyboard and screen-reader users reach every stroke. */
 export function DrawingTable({ channels, nodes, fabricType, samples, onSelectChannel }: DrawingTableProps) {
   const [open, setOpen] = useState(false);
   const unit = usePreference('rateUnit');
@@ -37,17 +35,9 @@ export function DrawingTable({ channels, nodes, fabricType, samples, onSelectCha
               <tr>
                 <th scope="col">Link (from → to)</th>
                 {mixed && <th scope="col">Network</th>}
-                <th scope="col" className="num">
-                  Util %
-                </th>
-                <th scope="col" className="num">
-                  Rate
-                </th>
-                {anyWait && (
-                  <th scope="col" className="num">
-                    Wait %
-                  </th>
-                )}
+                <NumHeader>Util %</NumHeader>
+                <NumHeader>Rate</NumHeader>
+                {anyWait && <NumHeader>Wait %</NumHeader>}
                 <th scope="col">State</th>
               </tr>
             </thead>

@@ -21,7 +21,6 @@ interface FatTreeViewProps {
   samples: ReadonlyMap<string, LinkDirectionState> | null;
   /** Latest compact stream message (fabrics above MAX_DRAWN_LINKS), or null. */
   compact: CompactSnapshot | null;
-  /** A route to highlight (the route inspector's), or null. */
   route?: Route | null;
   onRetry: () => void;
   /** A click on a link direction (channel id): opens its history. */
@@ -108,10 +107,7 @@ function BigFabricView({
 
 const NO_LIDS: ReadonlyMap<string, { lid: number; guid: string }> = new Map();
 
-/**
- * The fabric drawn by tier (FatTreeSvg), with its legend and table. Above MAX_DRAWN_LINKS links
- * the SVG gives way to a canvas heatmap (two tiers) or per-tier aggregates, fed by the compact stream.
- */
+/** The fabric drawn by tier; above MAX_DRAWN_LINKS a canvas heatmap or per-tier aggregates instead. */
 export const FatTreeView = memo(function FatTreeView({
   topology,
   samples,

@@ -12,10 +12,7 @@ import {
 } from '../../lib/layout.ts';
 import { naturalOrder } from '../../lib/naturalOrder.ts';
 
-/**
- * One layout per fabric shape: `single-switch` (hosts on a ring, names along the radius),
- * `networks` (each network by tier in its own area, routers between those they join), `tiers`.
- */
+/** One layout per fabric shape: a single switch's ring, networks in their own areas, or tiers. */
 export type FabricShape = 'single-switch' | 'networks' | 'tiers';
 
 export interface NetworkArea {
@@ -128,10 +125,7 @@ interface Network {
   links: TopologyLink[];
 }
 
-/**
- * The networks of a fabric: what stays connected when the routers are taken out. A network's type
- * is what most of its cables say, else the fabric's.
- */
+/** A fabric's networks (connected without routers); a network's type is its cables' majority. */
 export function networksOf(topology: Topology): Network[] {
   const routers = new Set(topology.nodes.filter((n) => n.type === 'router').map((n) => n.name));
   const sets = new DisjointSets(topology.nodes.filter((n) => !routers.has(n.name)).map((n) => n.name));
@@ -204,8 +198,7 @@ function layoutNetworks(topology: Topology): FabricLayout {
     );
     return { net, label, layout };
   });
-  // Networks no router joins are stacked (each as wide as its own rows, so names stay large);
-  // networks joined by routers sit side by side with the routers between them.
+  // Networks no router joins are stacked; routers sit between the networks they join.
   if (routerNodes.length === 0) return stackNetworks(topology, parts);
   const height = Math.max(0, ...parts.map((p) => p.layout.height)) + HEADER;
   const nodes: LayoutNode[] = [];

@@ -49,10 +49,7 @@ export function senderPoint(c: LayoutChannel): { x: number; y: number } {
   return { x: c.x1 + (c.x2 - c.x1) * 0.22, y: c.y1 + (c.y2 - c.y1) * 0.22 };
 }
 
-/**
- * A cross on each cable that is down, on the centre line between its two direction strokes and
- * off the arrowheads (15 % of the cable from the midpoint, towards the first channel's sender).
- */
+/** A cross on each down cable, on its centre line, 15 % of the cable from the midpoint off the arrowheads. */
 export function downMarks(
   layout: FabricLayout,
   samples: ReadonlyMap<string, LinkDirectionState> | null,

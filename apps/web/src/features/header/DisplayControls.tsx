@@ -13,11 +13,7 @@ const THEMES: { value: ThemeChoice; label: string }[] = [
   { value: 'dark', label: 'Dark theme' },
 ];
 
-/**
- * The viewer's display choices, kept in this browser: rates in bytes or bits per second, and the
- * colour theme (the system's `prefers-color-scheme` unless chosen). The theme is applied as
- * `data-theme` on <html>, which the stylesheet reads.
- */
+/** The viewer's rate unit and colour theme, kept in this browser; the theme is `data-theme` on <html>. */
 export const DisplayControls = memo(function DisplayControls() {
   const unit = usePreference('rateUnit');
   const theme = usePreference('theme');

@@ -26,10 +26,7 @@ const CONNECTION_LABEL: Record<StreamConnection, string> = {
   reconnecting: 'reconnecting…',
 };
 
-/**
- * Fabric identity, store kind and how old the data is (the age when the newest message arrived;
- * once the next one is late, counted on). The data itself moves on stream ticks.
- */
+/** Fabric identity, store kind and the data's age. */
 export const Header = memo(function Header({
   topology,
   snapshot,
@@ -81,10 +78,7 @@ export const Header = memo(function Header({
   );
 });
 
-/**
- * The header's row around the data's age, the stale banner and the stream's note: the page's only
- * wall-clock timer (useFreshnessNow) re-renders this alone.
- */
+/** The row around the data's age: the page's only wall-clock timer re-renders this alone. */
 function Freshness({
   identity,
   controls,

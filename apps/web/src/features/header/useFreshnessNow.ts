@@ -8,10 +8,7 @@ import {
 /** How often a late stream's age is written again. */
 export const LATE_REFRESH_MS = 250;
 
-/**
- * When the age text first needs writing again after a message: when the stream turns silent or
- * the sample stale, whichever comes first; until then the next message re-renders it.
- */
+/** When the age text next needs writing: when the stream turns silent or the sample stale. */
 export function ageRefreshAtMs(
   receivedAtMs: number,
   lastSampleAgeSeconds: number | null,
@@ -23,10 +20,7 @@ export function ageRefreshAtMs(
   return Math.min(late, receivedAtMs + Math.max(0, limit - lastSampleAgeSeconds) * 1000);
 }
 
-/**
- * Wall-clock time for the "N s old" text and the stale banner, never for data: the newest
- * message's arrival while the stream keeps its tick, then moving every LATE_REFRESH_MS.
- */
+/** Wall-clock time for the age text and stale banner: the last arrival, then every LATE_REFRESH_MS. */
 export function useFreshnessNow(
   receivedAtMs: number | null,
   lastSampleAgeSeconds: number | null,

@@ -24,11 +24,7 @@ const LIGHT_TEXT = {
   unknown: 'grey, unknown',
 };
 
-/**
- * opatop-style lights: one per PM category and port group, from /summary's five bars (green below
- * 75 % of the threshold, amber to 100 %, red past it, grey unknown), the count past the threshold,
- * and the ports the store has no fresh reading of.
- */
+/** opatop-style lights per PM category and port group, counts past threshold, and ports without readings. */
 export function HealthLights({
   summary,
   links = null,

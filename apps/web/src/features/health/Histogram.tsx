@@ -19,10 +19,7 @@ export function sameCounts(a: readonly number[] | null, b: readonly number[] | n
   return true;
 }
 
-/**
- * Ten-bucket utilization histogram (count of link directions per 10 % of utilization). Drawn again
- * only when a count changed.
- */
+/** Ten-bucket utilization histogram, drawn again only when a count changed. */
 export const Histogram = memo(
   function Histogram({ title, counts }: HistogramProps) {
     if (counts === null) {

@@ -1,9 +1,6 @@
 import { scaleBand, scaleLinear } from 'd3-scale';
 
-/**
- * opatop-style utilization histogram: ten buckets of 10 % each. D3 scales place the bars; the
- * component draws them.
- */
+/** opatop-style utilization histogram: ten buckets of 10 %. */
 
 export const BUCKET_COUNT = 10;
 

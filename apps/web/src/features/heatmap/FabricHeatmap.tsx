@@ -122,11 +122,7 @@ function HeatmapFooter({
   );
 }
 
-/**
- * Two-tier fat-tree heatmap on a canvas: the ISL matrix (edge rows × core columns) beside the
- * host-port strip (edge rows × host ports), every cell split into its two directions. React owns
- * the frame, tooltip and text alternative; the canvas island (HeatmapCanvas) owns the pixels.
- */
+/** Two-tier heatmap: React owns the frame, tooltip and text; the canvas island owns the pixels. */
 export function FabricHeatmap({
   name,
   matrix,
@@ -191,8 +187,7 @@ export function FabricHeatmap({
       <div
         className={`heatmap-stage ${onSelectChannel ? 'is-clickable' : ''}`}
         ref={stageRef}
-        // Keyboard: arrows move a cursor over every cell (its tooltip shows and is announced),
-        // Space flips the direction, Enter opens that direction's history.
+        // Arrows move an announced cursor, Space flips the direction, Enter opens its history.
         role="application"
         // biome-ignore lint/a11y/noNoninteractiveTabindex: role="application" is interactive: one tab stop, arrow keys for thousands of cells
         tabIndex={0}

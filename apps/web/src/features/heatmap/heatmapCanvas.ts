@@ -24,11 +24,7 @@ import {
   UNDRAWN,
 } from './heatmapPaint.ts';
 
-/**
- * The imperative island behind FabricHeatmap: it owns one <canvas> inside a container React
- * leaves empty, paints the cells the pure geometry placed, and reports the cell under the pointer.
- * React never renders into the container; this class never touches anything outside it.
- */
+/** The canvas island behind FabricHeatmap: paints the placed cells and hit-tests the pointer. */
 
 export interface HeatmapPaint {
   geometry: HeatmapGeometry;
@@ -55,10 +51,7 @@ export class HeatmapCanvas {
   private readonly canvas: HTMLCanvasElement;
   private paint: HeatmapPaint | null = null;
   private lastHit = '';
-  /**
-   * What each cell showed when last drawn (cellKey), per block; with `drawn`, the inputs of that
-   * drawing besides the data: while they stay, a tick redraws only the cells whose key changed.
-   */
+  /** Each cell's key when last drawn and that drawing's inputs: while they stay, changed cells redraw. */
   private keys: Int32Array[] = [];
   private drawn: {
     paint: Omit<HeatmapPaint, 'utilization' | 'down' | 'wait' | 'errors'>;
@@ -142,11 +135,7 @@ export class HeatmapCanvas {
     return true;
   }
 
-  /**
-   * Whether anything but the data changed since the last drawing (cells, route, hover, labels,
-   * theme), or a route is outlined (its outline reaches into the neighbouring cells): then
-   * everything is drawn again, otherwise only the cells whose colours or marks changed.
-   */
+  /** Whether all must be redrawn: anything but the data changed, or a route is outlined. */
   private changedBesidesData(paint: HeatmapPaint, theme: string, dpr: number): boolean {
     const last = this.drawn?.paint;
     return (

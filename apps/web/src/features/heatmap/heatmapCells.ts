@@ -42,10 +42,7 @@ export function directionValue(
   };
 }
 
-/**
- * Highest finite utilization among `channels`, or null when none is known: directionValue's `max`
- * without its object (a tick asks it of every cell half).
- */
+/** Highest finite utilization among `channels`, or null; allocation-free for the per-tick pass. */
 export function maxUtilization(
   channels: readonly number[],
   utilization: ArrayLike<number | null>,
@@ -66,10 +63,7 @@ export interface BlockChannels {
 
 const channelLists = new WeakMap<TwoTierMatrix, Record<'isl' | 'host', BlockChannels>>();
 
-/**
- * Every cell's up- and down-channels, per block, as cellChannels gives them, made once per matrix:
- * a tick's pass over the cells (the canvas, the hottest cells) allocates nothing per cell.
- */
+/** Every cell's channels per block, made once per matrix so a tick allocates nothing per cell. */
 export function blockChannels(matrix: TwoTierMatrix, block: Block): BlockChannels {
   let lists = channelLists.get(matrix);
   if (!lists) {
@@ -133,17 +127,13 @@ export function directionLabel(
     : `${cell.edge}/${cell.edgePort} → ${cell.host}`;
 }
 
-/**
- * The `limit` hottest cell halves (by max utilization over trunks), hottest first, ISLs before
- * host ports on ties; for the screen-reader summary of the heatmap.
- */
+/** The `limit` hottest cell halves, ISLs first on ties; for the screen-reader summary. */
 export function hottestCells(
   matrix: TwoTierMatrix,
   utilization: ArrayLike<number | null>,
   limit: number,
 ): HotCell[] {
-  // The `limit` hottest so far, hottest first; a later cell of the same utilization goes after
-  // (ISLs are visited before host ports). Labelled once chosen: a tick visits every cell.
+  // The hottest so far, ties in visiting order (ISLs first); labelled only once chosen.
   const found: Omit<HotCell, 'label'>[] = [];
   const keep = Math.max(0, limit);
   const blocks: [Block, number][] = [

@@ -1,10 +1,6 @@
 import type { Block, Half } from './heatmapCells.ts';
 
-/**
- * Geometry of the two-tier heatmap in CSS pixels: edge rows, the ISL block (core columns) beside
- * the host-port block, each cell split along its diagonal (top-left up, bottom-right down). Pure,
- * so the canvas only paints and the hit test is tested without a browser.
- */
+/** Pure geometry of the two-tier heatmap in CSS pixels, so the hit test is tested without a browser. */
 
 export interface HeatmapInput {
   rows: readonly string[];
@@ -35,7 +31,6 @@ export interface Label {
   align: 'left' | 'right' | 'center';
   /** Row (row labels) or column (column labels) the label names; -1 for titles. */
   index: number;
-  /** Block of a column label. */
   block?: Block;
 }
 
@@ -78,11 +73,7 @@ function labelStep(pitch: number): number {
 /** Space between two horizontal labels, so "10" and "11" never read as "1011". */
 const LABEL_GAP = 3;
 
-/**
- * Every n-th of a row of horizontal labels, so that each, centred on its column, clears the next
- * by LABEL_GAP: the widest label decides (at 1280 px, 13 px columns hold "1" … "9" but not
- * "10" "11" side by side).
- */
+/** Every n-th of a row of labels, so the widest, centred on its column, clears the next by LABEL_GAP. */
 function horizontalLabelStep(pitch: number, labels: readonly string[]): number {
   const widest = Math.max(0, ...labels.map(textWidth));
   return Math.max(labelStep(pitch), Math.ceil((widest + LABEL_GAP) / Math.max(1, pitch)));

@@ -1,9 +1,6 @@
 import type { BlockGeometry, HeatmapHit } from './heatmapGeometry.ts';
 
-/**
- * Keyboard movement over the heatmap's cells: arrows move one cell (across both blocks), Home/End
- * jump to a row's ends, Space flips the cell's half. The new cursor, or null for another key.
- */
+/** Arrows move one cell, Home/End a row's ends, Space flips the half; null for another key. */
 export function moveHeatmapCursor(
   blocks: readonly Pick<BlockGeometry, 'block' | 'rows' | 'cols'>[],
   cursor: HeatmapHit | null,

@@ -42,8 +42,7 @@ export const themed = (): ThemeColors => ({
   TITLE: themeColor('--text', '#c9d1d9'),
   HOVER_TEXT: themeColor('--text', '#ffffff'),
   EMPTY: themeColor('--panel-2', '#1c2230'),
-  // A link down: the cell emptied to the page's background and crossed out in the text colour
-  // (theme.css --down), never the red of 100 % (the legend shows idle, unknown and down apart).
+  // A down link is crossed out in the text colour, never the red of 100 %.
   DOWN: themeColor('--down', '#f0f6fc'),
   DOWN_FILL: themeColor('--bg', '#0d1117'),
 });

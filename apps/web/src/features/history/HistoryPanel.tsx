@@ -42,10 +42,7 @@ const TOTAL_COLOR = '#3fb950';
 const LINK_COLORS = ['#58a6ff', '#f0883e', '#d2a8ff', '#ff7b72', '#56d4dd', '#e3b341'];
 const NO_POINTS: readonly TailPoint[] = [];
 
-/**
- * Host transmit total over the chosen window with the fabric's events on it, the list of those
- * events, and the history of the link directions opened from the drawing, heatmap or ranking.
- */
+/** Host transmit total over the window with its events, and the history of the opened link directions. */
 export const HistoryPanel = memo(function HistoryPanel({
   window,
   asked,

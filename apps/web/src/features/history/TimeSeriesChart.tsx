@@ -57,13 +57,7 @@ interface Overlay {
   instantMs: number | null;
 }
 
-/**
- * Event marks (dashed, coloured by kind) with their labels where labelPlacement.ts finds room
- * (never overlapping), and the viewed instant, on the plot. What was drawn is also written on the
- * chart's element (`data-event-marks`: kind, label, time and label box in CSS pixels from the
- * plot's top left), so a test can read the marks of the canvas.
- */
-/** Label widths by font and text: the marks are measured on every draw, mostly the same labels. */
+/** Event marks with non-overlapping labels and the viewed instant, also as `data-event-marks`. */
 const widths = new Map<string, number>();
 const WIDTHS_HELD = 4096;
 
@@ -150,11 +144,7 @@ function drawOverlay(u: uPlot, overlay: Overlay): void {
   ctx.restore();
 }
 
-/**
- * A time-series chart on a uPlot canvas: one or more series over the window, events as dashed
- * marks with labels that never overlap, the viewed instant as a solid line. Click to view an instant, drag to
- * choose a window. The numbers behind it are described in text by the panel that holds it.
- */
+/** A uPlot time-series chart; click views an instant, drag chooses a window. */
 export function TimeSeriesChart({
   columns,
   series,

@@ -17,11 +17,7 @@ interface UPlotChartProps {
   onWidth?: (width: number) => void;
 }
 
-/**
- * The one owner of a uPlot canvas: React renders an empty container; the chart is created in a
- * layout effect once the width is known, given new data on change, resized with its container,
- * and destroyed on unmount or when its options change. React never renders inside it.
- */
+/** The one owner of a uPlot canvas, created in a layout effect; React never renders inside it. */
 export function UPlotChart({ options, data, height, xRange = null, redrawKey, onWidth }: UPlotChartProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<uPlot | null>(null);
@@ -59,8 +55,7 @@ export function UPlotChart({ options, data, height, xRange = null, redrawKey, on
     };
   }, [options, ready]);
 
-  // What was last given: new data or a new window are set (which draws); only a new redrawKey
-  // draws again. One draw per commit: a moved window and its new marks come in one render.
+  // Setting data or a window draws; only a new redrawKey redraws alone: one draw per commit.
   const given = useRef({ data, xRange });
   useLayoutEffect(() => {
     void redrawKey;

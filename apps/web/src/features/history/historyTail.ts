@@ -1,8 +1,4 @@
-/**
- * The history chart's newest points, from the live stream rather than the store: a window that
- * follows now is asked of the store only every askEveryMs, and between two questions each message
- * brings the host transmit total of its tick (asking the store every tick is costly, docs/scaling.md).
- */
+/** The chart's newest points from the live stream, between the store's less frequent answers. */
 
 /** One stream message's host transmit total. */
 export interface TailPoint {
@@ -14,33 +10,21 @@ export interface TailPoint {
 /** A window following now is asked again when its end has moved by this share of its span. */
 export const ASK_SHARE = 0.1;
 
-/**
- * The tail keeps at most this long of messages: more than any preset window goes between two
- * questions (a tenth of the longest, 1 h).
- */
+/** How long of messages the tail keeps: more than goes between two questions of any preset. */
 export const TAIL_KEPT_MS = 15 * 60_000;
 
-/**
- * How often (ms) a window of `spanMs` following now is asked of the store: a share of its span,
- * never more often than `followMs` (the window's own move) or one step.
- */
+/** How often (ms) a following window of `spanMs` is asked: a share of it, at least `followMs` or a step. */
 export function askEveryMs(spanMs: number, stepSeconds: number, followMs: number): number {
   return Math.max(followMs, stepSeconds * 1000, Math.round(spanMs * ASK_SHARE));
 }
 
-/**
- * The end of the question asked of the store: the last whole `everyMs` before `followedMs`, or the
- * tail's first point when later; it moves once per `everyMs`, so the question's key stays put.
- */
+/** The asked window's end: the last whole `everyMs` before `followedMs`, or the tail's start if later. */
 export function askedEndMs(followedMs: number, everyMs: number, tailStartMs: number | null): number {
   const boundary = Math.floor(followedMs / everyMs) * everyMs;
   return tailStartMs === null ? boundary : Math.max(boundary, tailStartMs);
 }
 
-/**
- * `tail` with `point` added, one per tick. An older message or a gap over `gapMs` (a reconnect)
- * starts the tail again, since it must be whole; points older than TAIL_KEPT_MS are dropped.
- */
+/** `tail` plus `point`; an older message or a gap over `gapMs` restarts it; old points are dropped. */
 export function appendTail(
   tail: readonly TailPoint[],
   point: TailPoint,
@@ -55,10 +39,7 @@ export function appendTail(
   return [...tail.slice(from), point];
 }
 
-/**
- * The chart's columns (x in seconds): the store's points, then the tail's after the store's last
- * known value, about one per `stepSeconds`.
- */
+/** The chart's columns: the store's points, then the tail's after the store's last known value. */
 export function withTail(
   xs: readonly number[],
   ys: readonly (number | null)[],

@@ -1,8 +1,4 @@
-/**
- * Where the labels of the chart's event marks go: a pure function of the marks' positions and the
- * labels' measured widths, so the chart draws exactly the boxes computed here and a test can prove
- * that no two of them ever intersect.
- */
+/** Where event-mark labels go: pure, so a test can prove no two boxes intersect. */
 
 export interface LabelRequest {
   /** The mark's position on the plot, pixels from its left edge. */
@@ -24,7 +20,6 @@ export interface LabelBox {
 export interface LabelLayout {
   /** The plot's width: every box lies within [0, widthPx]. */
   widthPx: number;
-  /** Rows of labels from the plot's top. */
   rows: number;
   /** A label's height; rows are this plus `rowGapPx` apart. */
   heightPx: number;
@@ -33,12 +28,7 @@ export interface LabelLayout {
   gapPx?: number;
 }
 
-/**
- * A box for each mark, or null (a mark without a label: no row has room for it). Marks are placed
- * by priority, then left to right; each label goes in the first row where it fits to the right of
- * its mark, else to its left, clear of every label already in that row by `gapPx`, and inside the
- * plot. No two boxes returned intersect, whatever the marks (labels wider than the plot get none).
- */
+/** A box per mark, or null when no row has room; placed by priority, never intersecting. */
 export function placeLabels(marks: readonly LabelRequest[], layout: LabelLayout): (LabelBox | null)[] {
   const gap = layout.gapPx ?? 4;
   const rowGap = layout.rowGapPx ?? 2;

@@ -1,8 +1,4 @@
-/**
- * Pure helpers behind the time-series charts: API points to uPlot's column arrays (x in Unix
- * seconds, unknown values kept as null so the line breaks instead of dropping to zero), and a text
- * description of a series (the event marks' labels are placed by labelPlacement.ts).
- */
+/** API points to uPlot columns (unknown kept as null, so the line breaks), and series descriptions. */
 
 import { parseInstant } from '../../lib/timeRange.ts';
 
@@ -43,10 +39,7 @@ export function columnsWithin(
   return a === 0 && b === xs.length ? [xs, ys] : [xs.slice(a, b), ys.slice(a, b)];
 }
 
-/**
- * Joins several series sampled at possibly different times onto one x axis (uPlot needs one);
- * a series without a point at some x gets null there.
- */
+/** Joins series sampled at different times onto one x axis; a missing point is null. */
 export function alignSeries(
   series: readonly { xs: readonly number[]; ys: readonly (number | null)[] }[],
 ): ChartColumns {
@@ -70,7 +63,6 @@ export interface SeriesDescription {
   max: number;
   first: number;
   last: number;
-  /** Points with a value. */
   known: number;
 }
 

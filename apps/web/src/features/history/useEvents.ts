@@ -53,10 +53,7 @@ export function eventsWithin(answer: ApiAnswer<EventList>, window: TimeWindow): 
       };
 }
 
-/**
- * Events in a window, from the shared cache. A window that follows now asks open-ended on the
- * ticks, conditional on the answer held, and shows those within `window`.
- */
+/** Events in a window from the shared cache; a following window asks open-ended on ticks. */
 export function useEvents(
   window: TimeWindow,
   asked: TimeWindow = window,

@@ -14,10 +14,7 @@ import { appendTail, askEveryMs, askedEndMs, type TailPoint } from './historyTai
 /** A window that follows now moves (and is asked again) at most this often. */
 const FOLLOW_MS = 5000;
 
-/**
- * What the history window is made of, none of which moves with the stream: the dashboard holds it,
- * the panels that draw the window make it (useHistoryWindow), so its moves re-render only them.
- */
+/** What the history window is made of, none of which moves with the stream. */
 export interface HistoryWindowSpec {
   range: TimeRange;
   atMs: number | null;
@@ -30,10 +27,7 @@ export interface HistoryWindow {
   /** Aligned to whole steps: the window the history charts draw. */
   window: TimeWindow;
   step: number;
-  /**
-   * The question asked of the store: `window`, or for a window that follows now one that moves only
-   * every askEveryMs; its newest points come from the stream's tail (useSummaryTail).
-   */
+  /** The question asked of the store: `window`, or one moving every askEveryMs for a following window. */
   asked: TimeWindow;
   /** The window follows the newest sample (a preset, live or around a recent instant). */
   follows: boolean;
@@ -57,17 +51,10 @@ export function historyWindowAt(spec: HistoryWindowSpec, latestMs: number | null
   return alignWindow(windowOf(spec.range, nowMs, spec.atMs), step);
 }
 
-/**
- * A question about a moving window: the answer before shown while the next loads, and forgotten
- * once replaced (the cache would keep windows the page never shows again).
- */
+/** A moving window's question: the previous answer shows while the next loads, then is forgotten. */
 export const MOVING_WINDOW = { keepPrevious: true, forget: true } as const;
 
-/**
- * The window and step of the history charts. A preset window ends at the newest sample, moved in
- * FOLLOW_MS steps on the stream's tick, so a message re-renders the caller only when the end moves;
- * `tailStartMs` is the first point of the caller's useSummaryTail.
- */
+/** The history charts' window and step; a preset ends at the newest sample, moved in FOLLOW_MS steps. */
 export function useHistoryWindow(spec: HistoryWindowSpec, tailStartMs: number | null = null): HistoryWindow {
   const step = historyStepOf(spec);
   const preset = spec.range.kind === 'preset';
@@ -90,10 +77,7 @@ export function useHistoryWindow(spec: HistoryWindowSpec, tailStartMs: number | 
   return useMemo(() => ({ window, step, asked, follows }), [window, step, asked, follows]);
 }
 
-/**
- * Gathers the host transmit total of each message of `stream` from now on (historyTail.ts):
- * `tail()` reads what it holds; `stop()` unsubscribes.
- */
+/** Gathers each message's host transmit total from `stream`; `stop()` unsubscribes. */
 export function gatherTail(stream: LiveStream): { tail: () => readonly TailPoint[]; stop: () => void } {
   let tail: readonly TailPoint[] = [];
   const add = () => {
@@ -107,10 +91,7 @@ export function gatherTail(stream: LiveStream): { tail: () => readonly TailPoint
   return { tail: () => tail, stop: stream.subscribe(add) };
 }
 
-/**
- * The host transmit total of every stream message since the caller mounted, gathered outside
- * React: the caller reads it when it renders for another reason (the window moved).
- */
+/** The host transmit total of every message since mount, gathered outside React. */
 export function useSummaryTail(): readonly TailPoint[] {
   const stream = useLiveStream();
   const [gathered] = useState(() => ({ tail: (): readonly TailPoint[] => [] }));

@@ -46,10 +46,7 @@ interface InvestigatePanelProps {
 
 const NO_ENDPOINTS: string[] = [];
 
-/**
- * The Investigate panel: a port search and one tab per tool. Each tab asks the API only while it
- * is open, and only the tabs that show the stream's figures re-render on a message.
- */
+/** A port search and one tab per tool; a tab asks the API only while open. */
 export const InvestigatePanel = memo(function InvestigatePanel({
   view,
   fabric,
@@ -119,9 +116,7 @@ export const InvestigatePanel = memo(function InvestigatePanel({
         {tool === 'contention' &&
           (fabric ? (
             <ContentionTab
-              // Defaults come from the fabric shown: the seed pairs only where nodeA…nodeD exist. Made
-              // once the fabric is known: a form keyed on the fabric's arrival was made again, and a
-              // pattern chosen before it was lost.
+              // Made once the fabric is known: keying it on arrival lost a chosen pattern.
               key={fabric.name}
               defaultDraft={hasSeedHosts(fabric) ? SEED_DRAFT : EMPTY_DRAFT}
               pattern={pattern}

@@ -1,5 +1,6 @@
 import { memo, useId } from 'react';
 import type { LinkDirectionState } from '../../api/types.ts';
+import { NumHeader } from '../../components/NumHeader.tsx';
 import { TableScroll } from '../../components/TableScroll.tsx';
 import { utilizationColor } from '../../lib/colors.ts';
 import { formatCount, formatEnds, formatMpps, formatPercentValue } from '../../lib/format.ts';
@@ -65,10 +66,7 @@ interface LinkRowProps {
   onOpenHistory: ((id: string) => void) | undefined;
 }
 
-/**
- * One ranked direction. Each message brings new objects for the directions ranked; a row whose
- * direction reads as it did (sameValues), at the same rank, is not drawn again.
- */
+/** One ranked direction, not drawn again while its values and rank stay. */
 const LinkRow = memo(
   function LinkRow({ link: l, rank, network, sort, hasWait, rates, onOpenHistory }: LinkRowProps) {
     const unknown = l.stale || l.utilization === null;
@@ -218,23 +216,13 @@ export const LinkTable = memo(function LinkTable({
               <th scope="col">#</th>
               <th scope="col">Link (from → to)</th>
               <th scope="col">Kind</th>
-              <th scope="col" className="num">
-                Util %
-              </th>
-              <th scope="col" className="num">
-                Throughput
-              </th>
-              <th scope="col" className="num">
-                Packets/s (M)
-              </th>
+              <NumHeader>Util %</NumHeader>
+              <NumHeader>Throughput</NumHeader>
+              <NumHeader>Packets/s (M)</NumHeader>
               {hasWait && (
-                <th
-                  scope="col"
-                  className="num"
-                  title="XmitWait: share of time the sending port had data queued and no credit (congestion)"
-                >
+                <NumHeader title="XmitWait: share of time the sending port had data queued and no credit (congestion)">
                   Wait %
-                </th>
+                </NumHeader>
               )}
               <th
                 scope="col"
@@ -245,17 +233,10 @@ export const LinkTable = memo(function LinkTable({
             </tr>
           </thead>
           <tbody>
-            {links === null && (
+            {rows.length === 0 && (
               <tr>
                 <td colSpan={hasWait ? COLUMNS : COLUMNS - 1} className="placeholder">
-                  Waiting for the first sample…
-                </td>
-              </tr>
-            )}
-            {links !== null && rows.length === 0 && (
-              <tr>
-                <td colSpan={hasWait ? COLUMNS : COLUMNS - 1} className="placeholder">
-                  No link directions match this filter.
+                  {links === null ? 'Waiting for the first sample…' : 'No link directions match this filter.'}
                 </td>
               </tr>
             )}

@@ -8,11 +8,7 @@ import {
   samePodCell,
 } from './podMatrix.ts';
 
-/**
- * One cell of the pod matrix as React renders it: where it is and what a click opens. What it
- * shows (colours, name with both directions' values, ring) is written in place on each message by
- * writePodCells, as a canvas is drawn: re-rendering every cell per message cost the most.
- */
+/** A pod matrix cell; what it shows is written in place by writePodCells, as re-rendering cost the most. */
 export const PodCellButton = memo(function PodCellButton({
   row,
   column,

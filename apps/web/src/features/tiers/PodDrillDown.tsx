@@ -11,7 +11,6 @@ interface PodDrillDownProps {
   /** The pod shown (index into the pods in name order). */
   pod: number;
   onPodChange: (pod: number) => void;
-  /** Opens a channel's history. */
   onSelectChannel?: (channel: number) => void;
 }
 
@@ -41,7 +40,6 @@ function moveFocus(
   event.currentTarget.querySelector<HTMLButtonElement>(`[data-cell="${r}:${c}"]`)?.focus();
 }
 
-/** The pod chooser above the matrix. */
 function podPicker(pods: readonly Pod[], shown: Pod, podId: string, onChange: (index: number) => void) {
   return (
     <div className="pod-drill-head">
@@ -61,11 +59,7 @@ function podPicker(pods: readonly Pod[], shown: Pod, podId: string, onChange: (i
   );
 }
 
-/**
- * The way down on a three-tier fabric: one pod's edge × aggregation matrix (each cell split into
- * its up and down direction, coloured by utilization, ringed when waiting for credit), then one
- * switch's ports. Every cell and port is a button: reachable by keyboard, its values in its name.
- */
+/** A pod's edge × aggregation matrix, then one switch's ports; every cell is a button naming its values. */
 export function PodDrillDown({ topology, snapshot, pod, onPodChange, onSelectChannel }: PodDrillDownProps) {
   const pods = useMemo(() => buildPods(topology), [topology]);
   // The switch whose ports are shown is in the URL too (`?switch=`): a link reopens it.
@@ -89,8 +83,7 @@ export function PodDrillDown({ topology, snapshot, pod, onPodChange, onSelectCha
     if (table && shown)
       writePodCells(table, shown, snapshot?.utilization ?? [], snapshot?.waitFraction ?? []);
   }, [shown, snapshot]);
-  // The pod's head and matrix, made again when the pod, the focus or the switch shown change, not
-  // on each message: the cells' looks are written in place (writePodCells).
+  // Not made again per message: writePodCells writes the cells' looks in place.
   const matrix = useMemo(() => {
     if (!shown) return null;
     const pick = (name: string) => setSelectedSwitch(selectedSwitch === name ? null : name);

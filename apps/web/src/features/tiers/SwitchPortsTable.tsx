@@ -1,4 +1,5 @@
 import type { CompactSnapshot } from '../../api/types.ts';
+import { NumHeader } from '../../components/NumHeader.tsx';
 import { TableScroll } from '../../components/TableScroll.tsx';
 import { formatPercent, formatRate } from '../../lib/format.ts';
 import { isCongested } from '../../lib/linkHealth.ts';
@@ -27,22 +28,12 @@ export function SwitchPortsTable({
         <caption>Ports of {selectedSwitch}</caption>
         <thead>
           <tr>
-            <th scope="col" className="num">
-              Port
-            </th>
+            <NumHeader>Port</NumHeader>
             <th scope="col">To</th>
-            <th scope="col" className="num">
-              Out util
-            </th>
-            <th scope="col" className="num">
-              Out rate
-            </th>
-            <th scope="col" className="num">
-              In util
-            </th>
-            <th scope="col" className="num">
-              Wait
-            </th>
+            <NumHeader>Out util</NumHeader>
+            <NumHeader>Out rate</NumHeader>
+            <NumHeader>In util</NumHeader>
+            <NumHeader>Wait</NumHeader>
           </tr>
         </thead>
         <tbody>

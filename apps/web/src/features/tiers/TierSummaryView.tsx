@@ -21,10 +21,7 @@ interface TierSummaryViewProps {
   onSelectChannel?: ((id: string) => void) | undefined;
 }
 
-/**
- * Aggregated view for fabrics the heatmap does not cover (three tiers): load per tier and
- * direction, and the hottest pods; never one element per link.
- */
+/** Load per tier and the hottest pods, for fabrics the heatmap does not cover; no element per link. */
 export function TierSummaryView({
   topology,
   reason,

@@ -1,5 +1,6 @@
 import type { LoadStats, PodStats, Route, TierRowInfo } from '../../api/types.ts';
 import { DirectionButton } from '../../components/DirectionButton.tsx';
+import { NumHeader } from '../../components/NumHeader.tsx';
 import { TableScroll } from '../../components/TableScroll.tsx';
 import { utilizationColor } from '../../lib/colors.ts';
 import { formatCount, formatDirection, formatPercent, formatRate } from '../../lib/format.ts';
@@ -9,16 +10,18 @@ import { usePreference } from '../../state/preferences.ts';
 
 /** Link directions of a highlighted path listed; a job's may be many. */
 const PATH_SHOWN = 16;
-/** Pods listed, hottest first. */
 const PODS_SHOWN = 12;
 const HOT = `≥ ${HOT_UTILIZATION * 100} %`;
 
-function Util({ value }: { value: number | null }) {
+/** A utilization cell: the percentage beside a swatch of its colour. */
+function UtilCell({ value }: { value: number | null }) {
   return (
-    <span className="util-chip">
-      <span className="swatch" style={{ background: utilizationColor(value) }} aria-hidden="true" />
-      {formatPercent(value)}
-    </span>
+    <td className="num">
+      <span className="util-chip">
+        <span className="swatch" style={{ background: utilizationColor(value) }} aria-hidden="true" />
+        {formatPercent(value)}
+      </span>
+    </td>
   );
 }
 
@@ -61,12 +64,8 @@ export function RouteLoadTable({
         <thead>
           <tr>
             <th scope="col">Link direction</th>
-            <th scope="col" className="num">
-              Util
-            </th>
-            <th scope="col" className="num">
-              Wait
-            </th>
+            <NumHeader>Util</NumHeader>
+            <NumHeader>Wait</NumHeader>
           </tr>
         </thead>
         <tbody>
@@ -79,9 +78,7 @@ export function RouteLoadTable({
                   formatDirection(l.id)
                 )}
               </td>
-              <td className="num">
-                <Util value={l.utilization} />
-              </td>
+              <UtilCell value={l.utilization} />
               <td className="num">{formatPercent(l.waitFraction)}</td>
             </tr>
           ))}
@@ -109,27 +106,13 @@ export function TierLoadTable({ rows }: { rows: readonly (TierRowInfo & LoadStat
         <thead>
           <tr>
             <th scope="col">Direction</th>
-            <th scope="col" className="num">
-              Link directions
-            </th>
-            <th scope="col" className="num">
-              Mean
-            </th>
-            <th scope="col" className="num">
-              Max
-            </th>
-            <th scope="col" className="num">
-              {hot}
-            </th>
-            <th scope="col" className="num">
-              Throughput
-            </th>
-            <th scope="col" className="num" title="Largest XmitWait share of time (congestion)">
-              Max wait
-            </th>
-            <th scope="col" className="num" title="Directions with errors or integrity past its threshold">
-              With errors
-            </th>
+            <NumHeader>Link directions</NumHeader>
+            <NumHeader>Mean</NumHeader>
+            <NumHeader>Max</NumHeader>
+            <NumHeader>{hot}</NumHeader>
+            <NumHeader>Throughput</NumHeader>
+            <NumHeader title="Largest XmitWait share of time (congestion)">Max wait</NumHeader>
+            <NumHeader title="Directions with errors or integrity past its threshold">With errors</NumHeader>
           </tr>
         </thead>
         <tbody>
@@ -140,12 +123,8 @@ export function TierLoadTable({ rows }: { rows: readonly (TierRowInfo & LoadStat
                 {formatCount(r.directions)}
                 <span className="muted">{staleNote(r)}</span>
               </td>
-              <td className="num">
-                <Util value={r.mean} />
-              </td>
-              <td className="num">
-                <Util value={r.max} />
-              </td>
+              <UtilCell value={r.mean} />
+              <UtilCell value={r.max} />
               <td className="num">{formatCount(r.hot)}</td>
               <td className="num">{formatRate(r.bytesPerSecond, unit)}</td>
               <td className="num">{formatPercent(r.maxWait)}</td>
@@ -174,30 +153,14 @@ export function HottestPodsTable({
         <thead>
           <tr>
             <th scope="col">Pod</th>
-            <th scope="col" className="num">
-              Switches
-            </th>
-            <th scope="col" className="num">
-              Hosts
-            </th>
-            <th scope="col" className="num">
-              ISL max
-            </th>
-            <th scope="col" className="num">
-              ISL mean
-            </th>
-            <th scope="col" className="num">
-              Host links max
-            </th>
-            <th scope="col" className="num">
-              ISLs {hot}
-            </th>
-            <th scope="col" className="num">
-              ISL max wait
-            </th>
-            <th scope="col" className="num">
-              With errors
-            </th>
+            <NumHeader>Switches</NumHeader>
+            <NumHeader>Hosts</NumHeader>
+            <NumHeader>ISL max</NumHeader>
+            <NumHeader>ISL mean</NumHeader>
+            <NumHeader>Host links max</NumHeader>
+            <NumHeader>ISLs {hot}</NumHeader>
+            <NumHeader>ISL max wait</NumHeader>
+            <NumHeader>With errors</NumHeader>
           </tr>
         </thead>
         <tbody>
@@ -215,15 +178,9 @@ export function HottestPodsTable({
               </th>
               <td className="num">{p.switches}</td>
               <td className="num">{formatCount(p.hosts)}</td>
-              <td className="num">
-                <Util value={p.isl.max} />
-              </td>
-              <td className="num">
-                <Util value={p.isl.mean} />
-              </td>
-              <td className="num">
-                <Util value={p.host.max} />
-              </td>
+              <UtilCell value={p.isl.max} />
+              <UtilCell value={p.isl.mean} />
+              <UtilCell value={p.host.max} />
               <td className="num">{p.isl.hot}</td>
               <td className="num">{formatPercent(p.isl.maxWait)}</td>
               <WithErrors

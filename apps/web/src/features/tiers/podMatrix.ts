@@ -5,11 +5,7 @@ import { formatPercent } from '../../lib/format.ts';
 import { isCongested } from '../../lib/linkHealth.ts';
 import { naturalOrder } from '../../lib/naturalOrder.ts';
 
-/**
- * The way down on a three-tier fabric: one pod as an edge × aggregation matrix (each cell the
- * channels up, edge → aggregation, and down), and one switch as its ports. Channel c is link ⌊c/2⌋
- * of the topology, a→b when even, as the compact stream numbers them. Computed once per topology.
- */
+/** A pod as an edge × aggregation matrix and a switch as its ports, computed once per topology. */
 
 export interface PodCell {
   /** Channels edge → aggregation (several when trunked). */
@@ -136,10 +132,7 @@ export interface PodCellValues {
   waiting: boolean;
 }
 
-/**
- * The values of a cell for one instant's per-channel utilization and wait fraction (NaN or
- * missing: unknown).
- */
+/** A cell's values for one instant's per-channel arrays (NaN or missing: unknown). */
 export function podCellValues(
   cell: PodCell,
   utilization: ArrayLike<number | null>,

@@ -14,10 +14,7 @@ interface BeforeAfterPanelProps {
   onChange: (which: 'before' | 'after', ms: number | null) => void;
   /** Both at once, e.g. either side of an event. */
   onChangeBoth: (beforeMs: number, afterMs: number) => void;
-  /**
-   * Reads the instant the dashboard shows (the newest sample when live) when a button asks for it;
-   * null while nothing is shown yet.
-   */
+  /** Reads the instant shown when asked; null while nothing is shown. */
   shownNow: (() => number | null) | null;
   /** The newest sample (ms) while two instants are compared: nothing after it can be compared yet. */
   latestMs: number | null;
@@ -60,10 +57,7 @@ const InstantField = memo(function InstantField({
   );
 });
 
-/**
- * Evidence of a change: two instants side by side (say either side of an adaptive-routing
- * change) with the host transmit total at each and the link directions that changed most.
- */
+/** Two instants side by side, with the host transmit total and the directions that changed most. */
 export const BeforeAfterPanel = memo(function BeforeAfterPanel({
   beforeMs,
   afterMs,

@@ -11,11 +11,7 @@ interface DateTimeFieldProps {
   describedBy?: string;
 }
 
-/**
- * A date and time typed as the dashboard writes them, `2026-11-22 11:02:15`: 24-hour, in the
- * browser's zone (the time bar names it). A text field rather than `datetime-local`, which Chromium
- * draws in the browser's locale (`11/22/2026, 11:02:15 AM` in en-US) whatever the page says.
- */
+/** A date-time text field, 24-hour in the browser's zone: `datetime-local` follows the browser's locale. */
 export const DateTimeField = memo(function DateTimeField({
   id,
   ms,

@@ -18,11 +18,7 @@ interface TimeBarProps {
   nowMs: number;
 }
 
-/**
- * The time controls under the header: live, the chart's range (presets or a custom window) and
- * opatop's keys; when a past instant is shown, a bar across the page says which, with the way
- * back to live.
- */
+/** Live, the chart's range and opatop's keys; a bar says which past instant is shown. */
 export const TimeBar = memo(function TimeBar({
   range,
   onRangeChange,

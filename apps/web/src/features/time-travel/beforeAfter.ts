@@ -1,9 +1,6 @@
 import type { LinkDirectionState } from '../../api/types.ts';
 
-/**
- * Before/after evidence: two instants' link answers compared direction by direction. A direction
- * unknown at either instant has no change (it is listed apart, never counted as a change to 0).
- */
+/** Two instants compared by direction; one unknown at either instant is listed apart, never a change. */
 
 export interface LinkChange {
   id: string;

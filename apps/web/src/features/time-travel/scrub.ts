@@ -1,8 +1,4 @@
-/**
- * opatop's keys for moving through time, as a pure reducer: L live, r/R back 1/5 ticks, f/F
- * forward 1/5 ticks, B bookmark the instant shown, b recall the bookmark. Forward past the newest
- * sample returns to live.
- */
+/** opatop's time keys as a pure reducer: L, r/R, f/F, B, b; forward past the newest sample is live. */
 
 export type ScrubAction =
   | { type: 'live' }
@@ -64,10 +60,7 @@ export function applyScrub(state: ScrubState, action: ScrubAction, ctx: ScrubCon
   }
 }
 
-/**
- * Sampling tick (s) from the gaps (ms) between the sample times of consecutive stream messages:
- * the smallest, since a skipped or late tick only makes a gap longer; `fallback` when unknown.
- */
+/** Sampling tick (s): the smallest gap between samples, as late ticks only lengthen gaps. */
 export function tickFromGaps(gapsMs: readonly number[], fallback = 1): number {
   const valid = gapsMs.filter((g) => g > 0 && g <= 600_000);
   if (valid.length === 0) return fallback;

@@ -32,10 +32,7 @@ export function instantQuery(ms: number | null) {
   };
 }
 
-/**
- * An instant this close to the newest sample may be answered before every sample arrived: it is
- * asked again when shown again after RECENT_STALE_MS. Older instants are final.
- */
+/** An instant this recent may lack samples: asked again after RECENT_STALE_MS. Older ones are final. */
 const RECENT_MS = 60_000;
 const RECENT_STALE_MS = 10_000;
 
@@ -52,10 +49,7 @@ export function useInstant(ms: number | null, latestMs: number | null, keepPrevi
   });
 }
 
-/**
- * The cache key and question of one past instant as one stream message (`GET /instant`), in the
- * live view's encoding; a compact one is decoded in the exchange worker, as the stream's is.
- */
+/** A past instant's cache key and question, in the live view's encoding. */
 export function instantMessageQuery(
   ms: number | null,
   view: StreamView,
@@ -75,10 +69,7 @@ export function instantMessageQuery(
   };
 }
 
-/**
- * The fabric at a past instant in the live stream's shape, so every panel shows it unchanged;
- * while a newer instant loads, the previous stays. A message re-renders nothing here.
- */
+/** The fabric at a past instant in the live stream's shape; the previous stays while the next loads. */
 export function usePastSnapshot(
   atMs: number | null,
   fabric: Topology | null,

@@ -26,10 +26,7 @@ export interface TimeTravel {
 /** Gaps between stream messages kept to measure the tick. */
 const TICK_GAPS = 10;
 
-/**
- * Sampling tick: the server's interval when it reports one (a delayed tick makes the next gap
- * short), else the smallest recent gap between messages, read outside React.
- */
+/** Sampling tick: the server's interval, else the smallest recent gap between messages. */
 function useTickSeconds(stream: LiveStream): number {
   const intervalMs = useLiveSelector((s) => s.snapshot?.health.intervalMs);
   const [tick, setTick] = useState(1);
@@ -53,10 +50,7 @@ function useTickSeconds(stream: LiveStream): number {
   return told ? intervalMs / 1000 : tick;
 }
 
-/**
- * Where in time the dashboard is: range, viewed instant and bookmark in the URL (`range`, `at`,
- * `mark`), moved by opatop's keys except while typing in a field.
- */
+/** Range, viewed instant and bookmark in the URL, moved by opatop's keys outside text fields. */
 export function useTimeTravel(): TimeTravel {
   const stream = useLiveStream();
   const [range, setRange] = useUrlParam('range', parseRange, serializeRange);

@@ -11,13 +11,9 @@ const DRIFT_LIMIT = 50;
 const loadStatus: ApiLoad<TopologyStatus> = (api, signal) => api.getTopologyStatus(signal);
 const loadDrift: ApiLoad<Drift> = (api, signal) => api.getDrift(DRIFT_LIMIT, signal);
 
-/**
- * The topology against what was loaded and against the intended design: a note when discovery
- * found the fabric changed, and the drift findings when FABSCOPE_EXPECTED_TOPOLOGY is set.
- */
+/** Rediscovery changes and drift from the intended design (FABSCOPE_EXPECTED_TOPOLOGY). */
 export const TopologyDriftPanel = memo(function TopologyDriftPanel() {
-  // Asked again only where it can change: a fabric re-discovered, or drift configured (the demo's
-  // emulated fabric is neither: its status is read once).
+  // Re-asked only where it can change: a re-discovered fabric, or drift configured.
   const status = useApiQuery(['topology-status'], loadStatus, {
     keepPrevious: true,
     live: { while: (s) => s.live || s.drift.configured },

@@ -1,10 +1,7 @@
 import { TRAFFIC_PATTERNS } from '@fabscope/contracts/names';
 import type { TrafficRequest } from '../../api/types.ts';
 
-/**
- * The Traffic panel's form, pure: every pattern the API offers (the collectives, iperf, storage),
- * its one argument, the hosts a collective runs on, and the request they make — or why not.
- */
+/** The Traffic form, pure: every pattern, its argument, its hosts, and the request or why not. */
 
 export type TrafficKind = TrafficRequest['pattern'];
 

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { Analysis } from '../../../api/types.ts';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
+import { NumHeader } from '../../../components/NumHeader.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatCount, formatDirection } from '../../../lib/format.ts';
 import { useRateFormat } from '../../../state/preferences.ts';
@@ -60,9 +61,7 @@ function CollisionsTable({ collisions }: { collisions: readonly CollisionRow[] }
         <thead>
           <tr>
             <th scope="col">ISL (from → to)</th>
-            <th scope="col" className="num">
-              Flows
-            </th>
+            <NumHeader>Flows</NumHeader>
             <th scope="col">Colliding pairs</th>
           </tr>
         </thead>
@@ -134,17 +133,9 @@ function Result({
           <thead>
             <tr>
               <th scope="col">Flow</th>
-              <th scope="col" className="num">
-                Expected
-              </th>
-              {adaptive && (
-                <th scope="col" className="num">
-                  With AR
-                </th>
-              )}
-              <th scope="col" className="num">
-                Measured
-              </th>
+              <NumHeader>Expected</NumHeader>
+              {adaptive && <NumHeader>With AR</NumHeader>}
+              <NumHeader>Measured</NumHeader>
             </tr>
           </thead>
           <tbody>

@@ -1,11 +1,7 @@
 import type { Analysis, TrafficRequest } from '../../../api/types.ts';
 import { formatGbpsRate, type RateUnit } from '../../../lib/format.ts';
 
-/**
- * The contention check's pure parts: the pattern the form builds (the API's `pattern` grammar:
- * `pairs:A-B,C-D`, `shift:K`, `permutation[:SEED]`, `all-to-all`, `incast:HOST`, `bisection`),
- * the traffic request that starts exactly the analysed flows, and the rows the panel shows.
- */
+/** The contention check's pure parts: the pattern the form builds, the traffic request, the rows. */
 
 /** The patterns the contention check offers: the analysis' own (`fabscope analyze`), not iperf or storage. */
 export type PatternKind = Exclude<TrafficRequest['pattern'], 'iperf' | 'storage'>;
@@ -79,21 +75,15 @@ export function pairsDraft(pairs: readonly (readonly [string, string])[]): Patte
   return { kind: 'pairs', arg: pairs.map(([a, b]) => `${a}-${b}`).join(',') };
 }
 
-/**
- * Most pairs sent as a list: within the API's 1 MiB body (about 40 bytes a pair) with room to
- * spare. Beyond, the pattern goes by name over the same hosts, which draws the same pairs.
- */
+/** Most pairs sent as a list, well within the API's 1 MiB body; beyond, the pattern goes by name. */
 export const MAX_PAIRS_SENT = 20_000;
 
 /** The job the contention check's traffic runs as. */
 export const CHECK_JOB = 'contention-check';
 
 /**
- * The POST /api/v1/traffic body that runs exactly the analysed flows, so every Expected rate has
- * a Measured one beside it. When the answer lists every routed flow (the POST analysis lists up to
- * 50,000), they are sent as pairs, up to MAX_PAIRS_SENT. Otherwise the pattern is sent by name over
- * the hosts the analysis ranged over (`hosts`, in LID order): the emulator draws them with the one
- * pattern engine (@fabscope/topology), so `permutation` seed 7 is the same derangement.
+ * The traffic body that runs exactly the analysed flows: as pairs when the answer lists them all,
+ * else the pattern by name over the same hosts, which the one pattern engine draws identically.
  */
 export function trafficFor(draft: PatternDraft, analysis: Analysis): TrafficRequest | null {
   const complete = analysis.flows.length > 0 && analysis.flows.length === analysis.routedCount;

@@ -16,10 +16,7 @@ export function linkLabel(linkId: string): string {
   return linkId.replace('--', ' ↔ ');
 }
 
-/**
- * The links faults are put on: inter-switch links, or the host links of a fabric that has none
- * (a single switch, networks of one switch each), in natural order of their ids.
- */
+/** The links faults go on: ISLs, or host links on a fabric without any, in natural order. */
 export function islChoices(topology: Topology | null): LinkChoice[] {
   if (!topology) return [];
   const kind: LinkKind = topology.links.some((l) => l.kind === 'isl') ? 'isl' : 'host';

@@ -17,10 +17,7 @@ export interface FaultsState {
 
 const FAULTS_KEY = ['faults'] as const;
 
-/**
- * Active emulator faults. Read only while the panel is shown (`active`), on the stream's tick,
- * throttled: no clock of its own. Changes go out through the API client (token, readable errors).
- */
+/** Active emulator faults, read on the stream's tick only while the panel is shown. */
 export function useFaults(active: boolean): FaultsState {
   const answer = useApiQuery<FaultList>(FAULTS_KEY, active ? (api, signal) => api.getFaults(signal) : null, {
     live: { everyMs: FAULT_REFRESH_MS },

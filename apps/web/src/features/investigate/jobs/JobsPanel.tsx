@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import type { JobDetail, JobList } from '../../../api/types.ts';
 import { DirectionButton } from '../../../components/DirectionButton.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
+import { NumHeader } from '../../../components/NumHeader.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatPercent } from '../../../lib/format.ts';
 import { useRateFormat } from '../../../state/preferences.ts';
@@ -15,7 +16,6 @@ interface JobsPanelProps {
   /** The selected job's id (kept in the URL), or null. */
   selected: string | null;
   onSelect: (id: string | null) => void;
-  /** Opens a link direction's flows. */
   onSelectLink: (id: string) => void;
 }
 
@@ -97,12 +97,8 @@ export function JobsPanel({ selected, onSelect, onSelectLink }: JobsPanelProps) 
                 <thead>
                   <tr>
                     <th scope="col">Link</th>
-                    <th scope="col" className="num">
-                      Job
-                    </th>
-                    <th scope="col" className="num">
-                      Share
-                    </th>
+                    <NumHeader>Job</NumHeader>
+                    <NumHeader>Share</NumHeader>
                   </tr>
                 </thead>
                 <tbody>

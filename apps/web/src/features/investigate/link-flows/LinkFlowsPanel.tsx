@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { LinkFlows } from '../../../api/types.ts';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
+import { NumHeader } from '../../../components/NumHeader.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatDirection, formatPercent } from '../../../lib/format.ts';
 import type { DirectionLoad } from '../../../lib/route.ts';
@@ -11,7 +12,6 @@ import { type ApiLoad, useApiQuery } from '../../../state/useApiQuery.ts';
 const FLOWS_SHOWN = 20;
 
 interface LinkFlowsPanelProps {
-  /** The selected link direction, or null. */
   link: string | null;
   /** Its live load from the stream, or null when unknown. */
   sample: DirectionLoad | null;
@@ -110,9 +110,7 @@ export function LinkFlowsPanel({
                 <tr>
                   <th scope="col">Flow</th>
                   <th scope="col">Job</th>
-                  <th scope="col" className="num">
-                    Rate
-                  </th>
+                  <NumHeader>Rate</NumHeader>
                 </tr>
               </thead>
               <tbody>

@@ -1,6 +1,7 @@
 import { type FormEvent, memo, useId, useMemo, useState } from 'react';
 import type { LinkDirectionState, PortReply } from '../../../api/types.ts';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
+import { NumHeader } from '../../../components/NumHeader.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatClock, formatDirection, formatPercent, formatPerSecond } from '../../../lib/format.ts';
 import { CATEGORIES, CATEGORY_LABELS } from '../../../lib/linkHealth.ts';
@@ -45,10 +46,7 @@ export const PortSearch = memo(function PortSearch({ onTarget }: { onTarget: (te
   );
 });
 
-/**
- * A port's page (`?tool=port&port=edge1/4`): node, neighbour, state and both directions' figures
- * and counters; a node alone (`port=edge1`) lists its ports. Re-read on stream ticks.
- */
+/** A port's page (`port=edge1/4`) with both directions' figures, or a node's ports (`port=edge1`). */
 export function PortPanel({ target, onTarget, onOpenHistory, onSelectLink }: PortPanelProps) {
   // Memoized on the text: the same target is the same question (and the same query key).
   const parsed = useMemo(() => (target === null ? null : parsePortTarget(target)), [target]);
@@ -93,17 +91,11 @@ export function PortPanel({ target, onTarget, onOpenHistory, onSelectLink }: Por
             <caption className="visually-hidden">Ports of {node.name}</caption>
             <thead>
               <tr>
-                <th scope="col" className="num">
-                  Port
-                </th>
+                <NumHeader>Port</NumHeader>
                 <th scope="col">To</th>
                 <th scope="col">State</th>
-                <th scope="col" className="num">
-                  Out util
-                </th>
-                <th scope="col" className="num">
-                  In util
-                </th>
+                <NumHeader>Out util</NumHeader>
+                <NumHeader>In util</NumHeader>
               </tr>
             </thead>
             <tbody>

@@ -1,11 +1,6 @@
 import { PORT_GAUGES } from '@fabscope/contracts/metrics';
 
-/**
- * What the port search box asks for: `edge1/4` (a node's port), `edge1` (a node: its ports),
- * `0x0002c903000a1b2c` (a GUID), `12` or `lid:12` (a LID). The node part goes to the API as
- * `/port?node=` takes it (its name, NodeDescription, GUID or `lid:N`), which says when there is
- * no such node.
- */
+/** What the port search asks for: `edge1/4`, `edge1`, a GUID, or a LID (`12`, `lid:12`). */
 export interface PortTarget {
   node: string;
   port?: number;

@@ -12,10 +12,7 @@ interface NodePickerProps {
   placeholder?: string;
 }
 
-/**
- * Picks one name: a select for a few hundred choices, a searchable combobox for big fabrics
- * (a page of matches at a time instead of thousands of <option>s).
- */
+/** Picks one name: a select for a few hundred, a searchable combobox (a page of matches) beyond. */
 export const NodePicker = memo(function NodePicker({
   label,
   value,
@@ -59,11 +56,7 @@ export const NodePicker = memo(function NodePicker({
 /** Options rendered at once: enough to scroll through, few enough to stay fast on any fabric. */
 const SHOWN = 50;
 
-/**
- * A searchable combobox (WAI-ARIA 1.2 pattern, list autocomplete): typing filters the names,
- * ↑/↓ move through the matches, Enter or a click picks one, Escape closes; a typed name that
- * exists is committed on Enter or when the field is left.
- */
+/** A WAI-ARIA list-autocomplete combobox; a typed existing name commits on Enter or blur. */
 function NodeCombobox({
   id,
   label,

@@ -1,6 +1,7 @@
 import { memo, useId } from 'react';
 import type { Route } from '../../../api/types.ts';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
+import { NumHeader } from '../../../components/NumHeader.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatPercentValue } from '../../../lib/format.ts';
 import { hopRows, latencyText, routeHasLids, staticDetour } from '../../../lib/route.ts';
@@ -19,10 +20,7 @@ interface RoutePanelProps {
   onRetry: () => void;
 }
 
-/**
- * The route between two hosts as traffic takes it (a running flow's path, after adaptive
- * routing), in the layout of `opareport -o route`, each hop with its live load.
- */
+/** The route between two hosts as traffic takes it, laid out as `opareport -o route`, with live load. */
 export const RoutePanel = memo(function RoutePanel({
   endpoints,
   from,
@@ -108,26 +106,14 @@ export const RoutePanel = memo(function RoutePanel({
               <caption className="visually-hidden">Route hops</caption>
               <thead>
                 <tr>
-                  <th scope="col" className="num">
-                    #
-                  </th>
+                  <NumHeader>#</NumHeader>
                   <th scope="col">Node</th>
                   <th scope="col">Type</th>
-                  <th scope="col" className="num">
-                    In
-                  </th>
-                  <th scope="col" className="num">
-                    Out
-                  </th>
-                  <th scope="col" className="num">
-                    Rate
-                  </th>
-                  <th scope="col" className="num">
-                    Util %
-                  </th>
-                  <th scope="col" className="num">
-                    Wait %
-                  </th>
+                  <NumHeader>In</NumHeader>
+                  <NumHeader>Out</NumHeader>
+                  <NumHeader>Rate</NumHeader>
+                  <NumHeader>Util %</NumHeader>
+                  <NumHeader>Wait %</NumHeader>
                   {rows.some((h) => h.guid !== '') && <th scope="col">GUID</th>}
                 </tr>
               </thead>

@@ -1,7 +1,4 @@
-/**
- * Matches for a host picker, case-insensitive: names that start with the query, then names that
- * contain it, in the given order, at most `limit` (a page of options, never all hosts).
- */
+/** Host picker matches, case-insensitive: prefix matches, then substring ones, at most `limit`. */
 export function matchNames(
   names: readonly string[],
   query: string,

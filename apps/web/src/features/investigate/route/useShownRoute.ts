@@ -11,11 +11,7 @@ export interface ShownRoute {
   shown: Route | null;
 }
 
-/**
- * The route highlighted on the fabric. The Route tab's is forgotten when the tab closes (asked
- * again when it opens) and re-read on stream ticks while a flow carries it (adaptive routing moves
- * it); the Jobs tab's job is re-read on ticks as live answers are.
- */
+/** The highlighted route: the Route tab's (re-read while a flow carries it) or the Jobs tab's job. */
 export function useShownRoute(view: InvestigateView): ShownRoute {
   const { tool, from, to, job } = view;
   const route = useApiQuery<Route>(

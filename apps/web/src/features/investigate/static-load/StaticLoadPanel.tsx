@@ -1,22 +1,19 @@
 import type { StaticLoad } from '../../../api/types.ts';
 import { DirectionButton } from '../../../components/DirectionButton.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
+import { NumHeader } from '../../../components/NumHeader.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatCount, formatPercent } from '../../../lib/format.ts';
 import { type ApiLoad, useApiQuery } from '../../../state/useApiQuery.ts';
 import { tablesText } from '../routeTables.ts';
 import { comparisonText, directionLabel, formatImbalance, imbalance } from './staticLoad.ts';
 
-/** Busiest output ports listed. */
 const PORTS_SHOWN = 20;
 
 // Host ports all carry one path per other host: the imbalance static routing leaves is on the ISLs.
 const load: ApiLoad<StaticLoad> = (api, signal) => api.getStaticLoad(PORTS_SHOWN, 'isl', signal);
 
-/**
- * The static route load, as `ibdiagnet -r` reports it: host-to-host paths per switch output port,
- * per tier and direction, and the busiest ports beside their utilization now.
- */
+/** Static route load as `ibdiagnet -r` reports it: paths per output port, tier and direction. */
 export function StaticLoadPanel({ onSelectLink }: { onSelectLink: (id: string) => void }) {
   const answer = useApiQuery(['static-load'], load, { keepPrevious: true, live: true });
   if (answer.status === 'error') return <ErrorNote message={`Static route load: ${answer.message}`} />;
@@ -41,24 +38,12 @@ export function StaticLoadPanel({ onSelectLink }: { onSelectLink: (id: string) =
             <tr>
               <th scope="col">Tier</th>
               <th scope="col">Leads</th>
-              <th scope="col" className="num">
-                Ports
-              </th>
-              <th scope="col" className="num">
-                Paths min
-              </th>
-              <th scope="col" className="num">
-                mean
-              </th>
-              <th scope="col" className="num">
-                max
-              </th>
-              <th scope="col" className="num" title="Busiest port's paths over the mean: 1.00× is even">
-                Imbalance
-              </th>
-              <th scope="col" className="num" title="Mean utilization measured on the group's ports now">
-                Util now
-              </th>
+              <NumHeader>Ports</NumHeader>
+              <NumHeader>Paths min</NumHeader>
+              <NumHeader>mean</NumHeader>
+              <NumHeader>max</NumHeader>
+              <NumHeader title="Busiest port's paths over the mean: 1.00× is even">Imbalance</NumHeader>
+              <NumHeader title="Mean utilization measured on the group's ports now">Util now</NumHeader>
             </tr>
           </thead>
           <tbody>
@@ -84,12 +69,8 @@ export function StaticLoadPanel({ onSelectLink }: { onSelectLink: (id: string) =
             <tr>
               <th scope="col">ISL output port</th>
               <th scope="col">Leads</th>
-              <th scope="col" className="num">
-                Paths
-              </th>
-              <th scope="col" className="num">
-                Util now
-              </th>
+              <NumHeader>Paths</NumHeader>
+              <NumHeader>Util now</NumHeader>
             </tr>
           </thead>
           <tbody>

@@ -16,10 +16,7 @@ export function directionLabel(direction: StaticLoadDirection): string {
   return DIRECTION_LABEL[direction];
 }
 
-/**
- * The imbalance static routing leaves in a group: its busiest port's paths over the mean (1 =
- * every port carries the same); null for a group no path crosses.
- */
+/** A group's busiest port's paths over the mean (1 = even); null when no path crosses it. */
 export function imbalance(group: Pick<StaticLoadGroup, 'max' | 'mean'>): number | null {
   return group.mean > 0 ? group.max / group.mean : null;
 }
@@ -29,10 +26,7 @@ export function formatImbalance(ratio: number | null): string {
   return ratio === null ? '—' : `${ratio.toFixed(2)}×`;
 }
 
-/**
- * What the correlation of paths and measured load says, in words an administrator reads: with
- * nothing measured, or a flat side, it says why there is nothing to compare.
- */
+/** What the correlation of paths and measured load says, or why there is nothing to compare. */
 export function comparisonText(measured: StaticLoad['measured']): string {
   if (measured.ports < 2) return 'No measured load on the switch ports to compare with.';
   const r = measured.correlation;

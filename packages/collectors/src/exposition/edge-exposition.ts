@@ -93,10 +93,7 @@ export const EDGE_FAMILIES: readonly EdgeFamily[] = [
   },
 ];
 
-/**
- * The directions this collector writes, with their label sets: those whose sending port is in
- * its shard (a direction between two shards is its sender's), from whichever ends the read has.
- */
+/** The directions this collector writes (those whose sender is in its shard), with their label sets. */
 function writtenDirections(d: Directions, labels: PortLabels): { written: number[]; labelOf: Buffer[] } {
   const written: number[] = [];
   const labelOf: Buffer[] = [];

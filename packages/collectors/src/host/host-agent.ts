@@ -20,10 +20,7 @@ export interface HostCollector {
   scrape(): Promise<string>;
 }
 
-/**
- * The host agent: sysfs InfiniBand ports, network interfaces, CPU and memory under node_exporter's
- * names, read inside scrape(). An unreadable file counts in `fabscope_host_read_errors_total{path}`.
- */
+/** The host agent: InfiniBand ports, interfaces, CPU and memory under node_exporter's names, read in scrape(). */
 export function createHostCollector(options: HostCollectorOptions = {}): HostCollector {
   const sysfs = options.sysfs ?? '/sys';
   const procfs = options.procfs ?? '/proc';

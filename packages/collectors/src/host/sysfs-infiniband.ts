@@ -124,11 +124,8 @@ const COUNTERS: Record<string, CounterSpec> = {
 };
 
 /**
- * `counters_ext/` (64-bit PortCountersExtended, kernels before 4.5) → node_exporter's `legacy_*`
- * names. Each series comes from the one file node_exporter reads for it (prometheus/procfs
- * sysfs/class_infiniband.go): `port_*` from `counters/`, `legacy_*` from `counters_ext/`, never
- * one standing in for the other; drivers disagree on which is right (qib's 32-bit `counters/`
- * saturate, mlx4's `counters_ext/*_64` can read 0), and both stay visible. See the README.
+ * `counters_ext/` (kernels before 4.5) → node_exporter's `legacy_*` names, never standing in for
+ * `counters/`: drivers disagree on which is right, so both stay visible (see the README).
  */
 const COUNTERS_EXT: Record<string, CounterSpec> = {
   port_xmit_data_64: {

@@ -18,11 +18,7 @@ export interface OpaPortStatus {
 }
 
 const FORMAT = 'opapmaquery';
-/**
- * The port-level sections every getportstatus answer prints, in order (opa-ff stl_print.c): a port
- * whose answer lacks one, or whose last section stops before its last counter, was cut short —
- * its missing counters would otherwise read as unknown and hide the cut.
- */
+/** The sections every getportstatus answer prints (opa-ff stl_print.c): one missing means a cut. */
 const SECTIONS = [
   'Performance: Transmit',
   'Performance: Receive',
@@ -70,9 +66,8 @@ function finish(
 }
 
 /**
- * Reads every `Port Number N` section. stderr lines and `#` comments may appear anywhere; any
- * other line that is not a section heading, a counter, `VL Select Mask` or a VL section, a port
- * without its data and packet counters, output cut mid-line or no port at all is a ParseError.
+ * Reads every `Port Number N` section. stderr lines and `#` comments may appear anywhere; an
+ * unknown line, a port cut short, or no port at all is a ParseError.
  */
 export function parseOpapmaquery(text: string): OpaPortStatus[] {
   const ports: OpaPortStatus[] = [];

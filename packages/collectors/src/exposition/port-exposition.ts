@@ -149,9 +149,9 @@ export class PortLabels {
   /** Index of each of `ports` in the snapshot. */
   readonly indices: Int32Array;
   readonly fabric: string;
-  private key: (Buffer | undefined)[] = [];
-  private sender: (Buffer | null | undefined)[] = [];
-  private info: (Buffer | undefined)[] = [];
+  private readonly key: (Buffer | undefined)[] = [];
+  private readonly sender: (Buffer | null | undefined)[] = [];
+  private readonly info: (Buffer | undefined)[] = [];
 
   constructor(
     readonly snapshot: FabricSnapshot,
@@ -175,35 +175,33 @@ export class PortLabels {
     this.ports = indices.length === all.length ? all : indices.map((i) => all[i] as PortSample);
   }
 
-  /** Key labels (`{fabric,node_guid,port,node_type[,remote_node_type]} `) of the i-th of `ports`. */
-  keyOf(i: number): Buffer {
-    let b = this.key[i];
-    if (!b) {
-      b = Buffer.from(portLabelText(this.fabric, this.ports[i] as PortSample, this.typeOf), 'utf8');
-      this.key[i] = b;
+  private cached<T extends Buffer | null>(
+    cache: (T | undefined)[],
+    i: number,
+    text: (fabric: string, p: PortSample, typeOf: ReadonlyMap<string, string>) => string | null,
+  ): T {
+    let b = cache[i];
+    if (b === undefined) {
+      const t = text(this.fabric, this.ports[i] as PortSample, this.typeOf);
+      b = (t === null ? null : Buffer.from(t, 'utf8')) as T;
+      cache[i] = b;
     }
     return b;
+  }
+
+  /** Key labels (`{fabric,node_guid,port,node_type[,remote_node_type]} `) of the i-th of `ports`. */
+  keyOf(i: number): Buffer {
+    return this.cached<Buffer>(this.key, i, portLabelText);
   }
 
   /** Key labels of the direction arriving at the i-th of `ports` (its sender's); null uncabled. */
   senderOf(i: number): Buffer | null {
-    let b = this.sender[i];
-    if (b === undefined) {
-      const text = senderLabelText(this.fabric, this.ports[i] as PortSample, this.typeOf);
-      b = text === null ? null : Buffer.from(text, 'utf8');
-      this.sender[i] = b;
-    }
-    return b;
+    return this.cached<Buffer | null>(this.sender, i, senderLabelText);
   }
 
   /** Full description labels of the i-th of `ports`. */
   infoOf(i: number): Buffer {
-    let b = this.info[i];
-    if (!b) {
-      b = Buffer.from(infoLabelText(this.fabric, this.ports[i] as PortSample, this.typeOf), 'utf8');
-      this.info[i] = b;
-    }
-    return b;
+    return this.cached<Buffer>(this.info, i, infoLabelText);
   }
 }
 

@@ -2,7 +2,6 @@ import {
   ERROR_COUNTER_KEYS,
   ERROR_COUNTERS,
   type ErrorCounterKey,
-  type ErrorCounterSpec,
   type PortErrorCounters,
 } from '../../fabric/error-counters.ts';
 import type { PortSample } from '../../fabric/port-sample.ts';
@@ -67,7 +66,7 @@ export function fixedColumns(name: string | undefined, rows: number, get: Column
 export function errorReader(names: ReadonlySet<string>, get: ColumnGetter): (i: number) => PortErrorCounters {
   const errorColumns: [ErrorCounterKey, ArrayLike<unknown>][] = [];
   for (const key of ERROR_COUNTER_KEYS) {
-    const name = (ERROR_COUNTERS[key] as ErrorCounterSpec).emulator;
+    const name = ERROR_COUNTERS[key].emulator;
     if (name !== undefined && names.has(name)) errorColumns.push([key, get(name)]);
   }
   let last: PortErrorCounters | undefined;

@@ -220,8 +220,7 @@ export function* writePortFamilies(
   for (const family of families) {
     const { value } = family;
     const timestamp = family.type === 'counter' ? counterTimestamp : null;
-    const name = Buffer.from(family.name, 'latin1');
-    out.header(family.name, family.type, family.help);
+    const name = out.header(family);
     const labelOf =
       family.labelledBy === 'info'
         ? (i: number) => labels.infoOf(i)

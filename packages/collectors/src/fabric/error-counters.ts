@@ -17,137 +17,115 @@ export interface ErrorCounterSpec {
 
 const SPECS = {
   symbolErrors: {
-    type: 'counter',
     help: 'Minor link errors detected on the port (SymbolErrorCounter; Omni-Path LocalLinkIntegrityErrors)',
     perfquery: 'SymbolErrorCounter',
     opapmaquery: ['Local Link Integ Err', 'Local Link Integrity Errors'],
     emulator: 'SymbolErrors',
   },
   linkErrorRecovery: {
-    type: 'counter',
     help: 'Times the link completed error recovery (LinkErrorRecoveryCounter)',
     perfquery: 'LinkErrorRecoveryCounter',
     opapmaquery: ['Link Error Recovery'],
     emulator: 'LinkErrorRecovery',
   },
   linkDowned: {
-    type: 'counter',
     help: 'Times the link went down (LinkDownedCounter)',
     perfquery: 'LinkDownedCounter',
     opapmaquery: ['Link Downed'],
     emulator: 'LinkDowned',
   },
   receiveErrors: {
-    type: 'counter',
     help: 'Packets with errors received on the port (PortRcvErrors)',
     perfquery: 'PortRcvErrors',
     opapmaquery: ['Rcv Errors'],
     emulator: 'RcvErrors',
   },
   transmitDiscards: {
-    type: 'counter',
     help: 'Outbound packets discarded by the port (PortXmitDiscards)',
     perfquery: 'PortXmitDiscards',
     opapmaquery: ['Xmit Discards'],
     emulator: 'XmitDiscards',
   },
   receiveRemotePhysicalErrors: {
-    type: 'counter',
     help: 'Packets received marked bad by the far end (PortRcvRemotePhysicalErrors)',
     perfquery: 'PortRcvRemotePhysicalErrors',
     opapmaquery: ['Rcv Rmt Phys Err', 'Rcv Remote Phys Errors'],
     emulator: 'RcvRemotePhysicalErrors',
   },
   receiveSwitchRelayErrors: {
-    type: 'counter',
     help: 'Received packets the switch could not forward (PortRcvSwitchRelayErrors): routing',
     perfquery: 'PortRcvSwitchRelayErrors',
     opapmaquery: ['Rcv Sw Relay Err', 'Rcv Sw Relay Errors'],
     emulator: 'RcvSwitchRelayErrors',
   },
   transmitConstraintErrors: {
-    type: 'counter',
     help: 'Packets not sent because of partition or filtering constraints (PortXmitConstraintErrors): security',
     perfquery: 'PortXmitConstraintErrors',
     opapmaquery: ['Xmit Constraint', 'Xmit Constraint Errors'],
     emulator: 'XmitConstraintErrors',
   },
   receiveConstraintErrors: {
-    type: 'counter',
     help: 'Received packets dropped by partition or filtering constraints (PortRcvConstraintErrors): security',
     perfquery: 'PortRcvConstraintErrors',
     opapmaquery: ['Rcv Constraint', 'Rcv Constraint Errors'],
     emulator: 'RcvConstraintErrors',
   },
   localLinkIntegrityErrors: {
-    type: 'counter',
     help: 'Times local physical errors exceeded their threshold (LocalLinkIntegrityErrors)',
     perfquery: 'LocalLinkIntegrityErrors',
     opapmaquery: ['Local Link Integ Err', 'Local Link Integrity Errors'],
     emulator: 'LocalLinkIntegrityErrors',
   },
   excessiveBufferOverrunErrors: {
-    type: 'counter',
     help: 'Times the receive buffer overran on consecutive flow-control updates (ExcessiveBufferOverrunErrors)',
     perfquery: 'ExcessiveBufferOverrunErrors',
     opapmaquery: ['Exc. Buffer Overrun', 'Excessive Buffer Overruns'],
     emulator: 'ExcessiveBufferOverruns',
   },
   vl15Dropped: {
-    type: 'counter',
     help: 'Incoming VL15 (subnet management) packets dropped (VL15Dropped; InfiniBand only)',
     perfquery: 'VL15Dropped',
     emulator: 'VL15Dropped',
   },
   uncorrectableErrors: {
-    type: 'counter',
     help: 'Uncorrectable errors on the link (Omni-Path UncorrectableErrors)',
     opapmaquery: ['Uncorrectable Errors'],
     emulator: 'UncorrectableErrors',
   },
   fmConfigErrors: {
-    type: 'counter',
     help: 'Errors from a fabric-manager misconfiguration of the port (Omni-Path FMConfigErrors)',
     opapmaquery: ['FM Config Errors'],
     emulator: 'FMConfigErrors',
   },
   congestionDiscards: {
-    type: 'counter',
     help: 'Packets a switch port discarded for congestion (Omni-Path SwPortCongestion, "Congestion Discards")',
     opapmaquery: ['Congestion Discards'],
   },
   receiveFecn: {
-    type: 'counter',
     help: 'Packets received with the forward congestion notification bit (Omni-Path PortRcvFECN)',
     opapmaquery: ['Rcv FECN'],
   },
   receiveBecn: {
-    type: 'counter',
     help: 'Packets received with the backward congestion notification bit (Omni-Path PortRcvBECN)',
     opapmaquery: ['Rcv BECN'],
   },
   markFecn: {
-    type: 'counter',
     help: 'Packets the port marked with FECN (Omni-Path PortMarkFECN)',
     opapmaquery: ['Mark FECN'],
   },
   transmitTimeCongestion: {
-    type: 'counter',
     help: 'Ticks the port spent in congestion (Omni-Path PortXmitTimeCong)',
     opapmaquery: ['Xmit Time Congestion', 'Xmit Time Cong'],
   },
   transmitWastedBandwidth: {
-    type: 'counter',
     help: 'Flit times sent idle with packets waiting (Omni-Path PortXmitWastedBW): bubble',
     opapmaquery: ['Xmit Wasted BW'],
   },
   transmitWaitData: {
-    type: 'counter',
     help: 'Flit times waiting for the rest of a packet (Omni-Path PortXmitWaitData): bubble',
     opapmaquery: ['Xmit Wait Data'],
   },
   receiveBubble: {
-    type: 'counter',
     help: 'Flit times received idle inside a packet (Omni-Path PortRcvBubble): bubble',
     opapmaquery: ['Rcv Bubble'],
   },
@@ -161,14 +139,14 @@ const SPECS = {
     help: 'Lanes of the link that are down, 0 at full width (Omni-Path link width downgrade)',
     emulator: 'LinkWidthDowngrade',
   },
-} as const satisfies Record<string, Omit<ErrorCounterSpec, 'family'>>;
+} as const satisfies Record<string, Omit<ErrorCounterSpec, 'family' | 'type'> & { type?: 'gauge' }>;
 
 export type ErrorCounterKey = keyof typeof SPECS;
 export const ERROR_COUNTER_KEYS = Object.keys(SPECS) as ErrorCounterKey[];
-/** Each counter's family is the contract's, by the name the API reports it under. */
+/** Each counter's family is the contract's, by the name the API reports it under; the type, counter unless a gauge. */
 const FAMILY: Record<ErrorCounterKey, string> = { ...CONTRACT_ERROR_COUNTERS, ...PORT_GAUGES };
 export const ERROR_COUNTERS = Object.fromEntries(
-  ERROR_COUNTER_KEYS.map((key) => [key, { ...SPECS[key], family: FAMILY[key] }]),
+  ERROR_COUNTER_KEYS.map((key) => [key, { type: 'counter', ...SPECS[key], family: FAMILY[key] }]),
 ) as Record<ErrorCounterKey, ErrorCounterSpec>;
 
 /** Error counters of one port, each absent when the source does not report it. */

@@ -12,23 +12,9 @@ export interface PortFamily {
   value: (p: PortSample) => number;
   /** `sender`: keyed by the far (sending) end, cabled ports only; `info`: the full description; default: the port's key. */
   labelledBy?: 'sender' | 'info';
-  /** See `raw` below. */
+  /** A raw counter, or a gauge that only serves to rate one: the edge rates stand for it (`rawCounters`). */
   raw?: true;
 }
-
-/** A raw counter, or a gauge that only serves to rate one (the edge rates stand for it). */
-const raw = (
-  name: string,
-  type: PortFamily['type'],
-  help: string,
-  value: PortFamily['value'],
-): PortFamily => ({
-  name,
-  type,
-  help,
-  value,
-  raw: true,
-});
 
 /**
  * The fabric agent's port series (docs/metrics.md), keyed by the port and node types; names and far
@@ -42,18 +28,20 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
     value: () => 1,
     labelledBy: 'info',
   },
-  raw(
-    PORT_COUNTER_FAMILIES.transmitBytes,
-    'counter',
-    'Data octets transmitted on the port',
-    (p) => p.transmitBytes,
-  ),
-  raw(
-    PORT_COUNTER_FAMILIES.receiveBytes,
-    'counter',
-    'Data octets received on the port',
-    (p) => p.receiveBytes,
-  ),
+  {
+    name: PORT_COUNTER_FAMILIES.transmitBytes,
+    type: 'counter',
+    help: 'Data octets transmitted on the port',
+    value: (p) => p.transmitBytes,
+    raw: true,
+  },
+  {
+    name: PORT_COUNTER_FAMILIES.receiveBytes,
+    type: 'counter',
+    help: 'Data octets received on the port',
+    value: (p) => p.receiveBytes,
+    raw: true,
+  },
   {
     // Keyed by its sender's port, so a rule matches tx and rx of a direction without label_replace.
     name: PORT_SERIES.linkReceiveBytes,
@@ -63,35 +51,45 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
     labelledBy: 'sender',
     raw: true,
   },
-  raw(
-    PORT_COUNTER_FAMILIES.transmitPackets,
-    'counter',
-    'Packets transmitted on the port',
-    (p) => p.transmitPackets,
-  ),
-  raw(
-    PORT_COUNTER_FAMILIES.receivePackets,
-    'counter',
-    'Packets received on the port',
-    (p) => p.receivePackets,
-  ),
-  raw(
-    PORT_COUNTER_FAMILIES.transmitWait,
-    'counter',
-    'Ticks during which the port had data to transmit but no flow-control credit (XmitWait)',
-    (p) => p.transmitWaitTicks,
-  ),
-  raw(
-    PORT_SERIES.waitTickSeconds,
-    'gauge',
-    'Length of one XmitWait tick, where the source knows it (rate(wait_total) × this = share of time waiting)',
-    (p) => p.transmitWaitTickSeconds ?? Number.NaN,
-  ),
-  ...ERROR_COUNTER_KEYS.map((key) => {
-    const { family, type, help } = ERROR_COUNTERS[key];
-    return raw(family, type, help, (p) => p.errors?.[key] ?? Number.NaN);
+  {
+    name: PORT_COUNTER_FAMILIES.transmitPackets,
+    type: 'counter',
+    help: 'Packets transmitted on the port',
+    value: (p) => p.transmitPackets,
+    raw: true,
+  },
+  {
+    name: PORT_COUNTER_FAMILIES.receivePackets,
+    type: 'counter',
+    help: 'Packets received on the port',
+    value: (p) => p.receivePackets,
+    raw: true,
+  },
+  {
+    name: PORT_COUNTER_FAMILIES.transmitWait,
+    type: 'counter',
+    help: 'Ticks during which the port had data to transmit but no flow-control credit (XmitWait)',
+    value: (p) => p.transmitWaitTicks,
+    raw: true,
+  },
+  {
+    name: PORT_SERIES.waitTickSeconds,
+    type: 'gauge',
+    help: 'Length of one XmitWait tick, where the source knows it (rate(wait_total) × this = share of time waiting)',
+    value: (p) => p.transmitWaitTickSeconds ?? Number.NaN,
+    raw: true,
+  },
+  ...ERROR_COUNTER_KEYS.map((key): PortFamily => {
+    const { family: name, type, help } = ERROR_COUNTERS[key];
+    return { name, type, help, value: (p) => p.errors?.[key] ?? Number.NaN, raw: true };
   }),
-  raw(PORT_SERIES.rateBytesPerSecond, 'gauge', 'Data rate of the port link', (p) => p.rateBytesPerSecond),
+  {
+    name: PORT_SERIES.rateBytesPerSecond,
+    type: 'gauge',
+    help: 'Data rate of the port link',
+    value: (p) => p.rateBytesPerSecond,
+    raw: true,
+  },
   {
     name: PORT_SERIES.linkUp,
     type: 'gauge',

@@ -42,7 +42,6 @@ export const HostLoadSchema = Type.Object({
 export type HostLoad = Static<typeof HostLoadSchema>;
 
 export const HostLoadsSchema = Type.Object({ timeMs: Type.Number(), hosts: Type.Array(HostLoadSchema) });
-export type HostLoads = Static<typeof HostLoadsSchema>;
 
 /** Which flows `GET /v1/flows` answers with; every field given must match. */
 export const FlowFilterSchema = Type.Object(

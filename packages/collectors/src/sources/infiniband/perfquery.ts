@@ -1,4 +1,5 @@
 import { excerpt, ParseError, STDERR_LINE, textLines } from '@fabscope/topology';
+import { NO_TRAFFIC_COUNTERS, type ToolTrafficCounters } from '../../fabric/port-sample.ts';
 import { PORT_COUNTERS_ERRORS } from './ib-pm-counters.ts';
 
 /**
@@ -6,7 +7,7 @@ import { PORT_COUNTERS_ERRORS } from './ib-pm-counters.ts';
  * PortCountersExtended, one block per port with `-l`. Data counters (PortXmitData, PortRcvData)
  * count 4-octet words; `transmitBytes`/`receiveBytes` are already × 4, exact in BigInt.
  */
-export interface PerfqueryPort {
+export interface PerfqueryPort extends ToolTrafficCounters {
   /** The attribute read: PortCounters, PortCountersExtended, PortRcvErrorDetails, … */
   attribute: string;
   lid: number | null;
@@ -20,11 +21,6 @@ export interface PerfqueryPort {
   extended: boolean;
   /** Every `Name:....value` line of the block, as read (native units). */
   counters: Record<string, bigint>;
-  transmitBytes: bigint | null;
-  receiveBytes: bigint | null;
-  transmitPackets: bigint | null;
-  receivePackets: bigint | null;
-  transmitWait: bigint | null;
   /** Counters stuck at the maximum of their width (basic PortCounters saturate, never wrap). */
   saturated: string[];
 }
@@ -136,11 +132,7 @@ function emptyBlock(
     allPorts: false,
     extended: attribute === 'PortCountersExtended',
     counters: {},
-    transmitBytes: null,
-    receiveBytes: null,
-    transmitPackets: null,
-    receivePackets: null,
-    transmitWait: null,
+    ...NO_TRAFFIC_COUNTERS,
     saturated: [],
     line,
     capMask,

@@ -1,20 +1,16 @@
 import { excerpt, ParseError, STDERR_LINE, textLines } from '@fabscope/topology';
+import { NO_TRAFFIC_COUNTERS, type ToolTrafficCounters } from '../../fabric/port-sample.ts';
 
 /**
  * Parser for `opapmaquery -o getportstatus` (Omni-Path FastFabric) text output. Port-level
  * counters come before the per-VL sections (`VL Number n`), which are skipped. Data counters are
  * in 8-byte flits (`Xmit Data  N MB (F Flits)`); `transmitBytes`/`receiveBytes` are F × 8, exact.
  */
-export interface OpaPortStatus {
+export interface OpaPortStatus extends ToolTrafficCounters {
   port: number;
   /** Port-level counters by their printed name (`Xmit Pkts`, `Link Downed`, …), native units. */
   counters: Record<string, bigint>;
   linkQuality: number | null;
-  transmitBytes: bigint | null;
-  receiveBytes: bigint | null;
-  transmitPackets: bigint | null;
-  receivePackets: bigint | null;
-  transmitWait: bigint | null;
 }
 
 const FORMAT = 'opapmaquery';
@@ -92,11 +88,7 @@ export function parseOpapmaquery(text: string): OpaPortStatus[] {
           port: Number(portLine[1]),
           counters: {},
           linkQuality: null,
-          transmitBytes: null,
-          receiveBytes: null,
-          transmitPackets: null,
-          receivePackets: null,
-          transmitWait: null,
+          ...NO_TRAFFIC_COUNTERS,
         },
         line: at,
         sections: new Map(),

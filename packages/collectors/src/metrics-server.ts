@@ -37,10 +37,7 @@ function isBinary(answer: unknown): answer is BinaryAnswer {
   return typeof answer === 'object' && answer !== null && 'mediaType' in answer && 'body' in answer;
 }
 
-/**
- * Serves `GET /metrics` from a scrape function (text, chunks, or a binary form the scraper asked
- * for); other paths are 404. Chunks are written as the socket drains, never held whole.
- */
+/** Serves `GET /metrics` from a scrape function; chunks are written as the socket drains, never held whole. */
 export async function startMetricsServer(
   scrape: (request: ScrapeRequest) => Promise<string | Iterable<string | Uint8Array> | BinaryAnswer>,
   options: { host?: string; port?: number } = {},

@@ -1,7 +1,5 @@
-// The one contract of fabscope's HTTP interfaces: TypeBox schemas and their Static types for the
-// API's /api/v1 and the emulator's v1, one file per resource under schemas/, and the plain
-// constants every process may import without TypeBox (names, units, metrics, media types,
-// paging, the emulator's /v1/ports), each also a subpath of its own. Imports nothing of fabscope.
+// The contract of fabscope's HTTP interfaces: TypeBox schemas (one file per resource) and the
+// plain constants, each also a subpath of its own so a process can import it without TypeBox.
 
 export * from './limits.ts';
 export * from './media-types.ts';

@@ -1,10 +1,6 @@
-// Media types more than one process writes or asks for (`@fabscope/contracts/media-types`).
-// Imports nothing.
+// Media types more than one process writes or asks for.
 
-/**
- * An Apache Arrow IPC stream: the emulator's `/v1/ports?format=arrow`, and the fabric collector's
- * port families for a scraper that asks for them (fabscope's embedded store).
- */
+/** An Apache Arrow IPC stream: the emulator's `/v1/ports?format=arrow`, the collector's port families. */
 export const ARROW_STREAM_MEDIA_TYPE = 'application/vnd.apache.arrow.stream';
 
 /** Prometheus' text exposition format, the form every exporter answers. */

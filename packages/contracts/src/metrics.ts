@@ -1,6 +1,4 @@
-// The Prometheus families the fabric collector writes and the API's stores read (docs/metrics.md),
-// and the names the API reports a port's error counters under, as plain constants
-// (`@fabscope/contracts/metrics`). Imports nothing.
+// The Prometheus families the fabric collector writes and the API's stores read (docs/metrics.md).
 
 /** Data, packets and XmitWait: the counters every port has, by the field the API reads each into. */
 export const PORT_COUNTER_FAMILIES = {
@@ -23,10 +21,7 @@ export const PORT_SERIES = {
   linkUp: 'fabscope_port_link_up',
 } as const;
 
-/**
- * The error, congestion and bubble counters the fabric collector exposes, by the name the API
- * reports them under (a link direction's `errors`).
- */
+/** The error, congestion and bubble counters, by the name the API reports them under. */
 export const ERROR_COUNTERS = {
   symbolErrors: 'fabscope_port_symbol_error_total',
   linkErrorRecovery: 'fabscope_port_link_error_recovery_total',
@@ -66,11 +61,7 @@ export type ErrorField = ErrorCounterField | PortGaugeField;
 export const ERROR_FIELDS = [...Object.keys(ERROR_COUNTERS), ...Object.keys(PORT_GAUGES)] as ErrorField[];
 export type ErrorRates = Partial<Record<ErrorField, number>>;
 
-/**
- * The collector's rates at the edge (docs/metrics.md, "Rates at the edge"): per sweep, one series
- * per link direction keyed by its sending port, per port its error fields (sparse), per collector
- * the summary of the directions it counts.
- */
+/** The collector's rates at the edge (docs/metrics.md, "Rates at the edge"). */
 export const EDGE_SERIES = {
   bytes: 'fabscope_link_data_bytes_per_second',
   packets: 'fabscope_link_packets_per_second',

@@ -1,6 +1,4 @@
-// Names the wire and the computation share, as plain constants (`@fabscope/contracts/names`): no
-// TypeBox, so a package that computes with them (topology's PM categories) imports them without
-// loading every schema. Imports nothing.
+// Names the wire and the computation share, without TypeBox so a computing package need not load the schemas.
 
 /** The Omni-Path performance manager's six port categories, in the order every answer lists them. */
 export const CATEGORY_NAMES = [

@@ -1,6 +1,4 @@
-// The emulator's `GET /v1/ports` (docs/architecture.md) as plain constants and types
-// (`@fabscope/contracts/ports`): the emulator writes it, the fabric collector reads it, as JSON or
-// as an Arrow stream. Imports nothing but the plain names.
+// The emulator's `GET /v1/ports`, which the fabric collector reads as JSON or as an Arrow stream.
 import type { FabricType, NodeType } from './names.ts';
 
 /** The answer of `GET /v1/ports`. */
@@ -34,22 +32,9 @@ export interface PortEntry {
 export const PORT_DATA_COUNTERS = ['XmitData', 'RcvData', 'XmitPkts', 'RcvPkts', 'XmitWait'] as const;
 
 /**
- * Counter names, as Omni-Path's PM (opapmaquery) names them; the InfiniBand PortCounters /
- * PortCountersExtended name (perfquery) in brackets:
- * XmitData [PortXmitData], RcvData [PortRcvData] in `dataUnitBytes` units; XmitPkts [PortXmitPkts],
- * RcvPkts [PortRcvPkts]; XmitWait [PortXmitWait] in ticks; SymbolErrors [SymbolErrorCounter];
- * LinkErrorRecovery [LinkErrorRecoveryCounter]; LinkDowned [LinkDownedCounter]; RcvErrors
- * [PortRcvErrors]; XmitDiscards [PortXmitDiscards]; RcvRemotePhysicalErrors
- * [PortRcvRemotePhysicalErrors]; RcvSwitchRelayErrors [PortRcvSwitchRelayErrors];
- * XmitConstraintErrors [PortXmitConstraintErrors]; RcvConstraintErrors [PortRcvConstraintErrors];
- * LocalLinkIntegrityErrors [LocalLinkIntegrityErrors]; ExcessiveBufferOverruns
- * [ExcessiveBufferOverrunErrors]; VL15Dropped (InfiniBand only); UncorrectableErrors and
- * FMConfigErrors (Omni-Path only). All 64-bit cumulative.
- *
- * Then two gauges of the Omni-Path PM, not counters: LinkQualityIndicator (0..5, 5 excellent) and
- * LinkWidthDowngrade (lanes down, 0 when the link runs at full width). A port shows only the names
- * its fabric has: an InfiniBand port has no FMConfigErrors, an Ethernet port none of the
- * InfiniBand error counters; a counter a fabric lacks is absent, never 0.
+ * Counter names as Omni-Path's PM (opapmaquery) names them (the collectors' error-counters.ts maps
+ * each to its perfquery name), 64-bit cumulative, then two Omni-Path gauges: LinkQualityIndicator
+ * (0..5, 5 excellent) and LinkWidthDowngrade (lanes down). A counter a fabric lacks is absent, never 0.
  */
 export const PORT_COUNTER_NAMES = [
   ...PORT_DATA_COUNTERS,
@@ -78,12 +63,9 @@ export type PortCounters = Partial<Record<PortCounterName, string>> &
 export const PORT_GAUGE_NAMES: readonly PortCounterName[] = ['LinkQualityIndicator', 'LinkWidthDowngrade'];
 
 /**
- * `GET /v1/ports?format=arrow`: the document as one Apache Arrow IPC stream, a row per port in the
- * JSON document's order, columns named as its fields. These never change between answers of one
- * emulator (the far end flattened to `remote…`); then `linkUp` (1 or 0) and one column per counter
- * of PORT_COUNTER_NAMES a port has (uint64, null where the port's fabric lacks it). The schema's
- * metadata holds the document's own fields (fabric, fabricType, timeMs, dataUnitBytes) and `fixed`:
- * a name for the fixed columns, the same in every answer of one encoder.
+ * `GET /v1/ports?format=arrow`: a row per port, these fixed columns (the far end flattened to
+ * `remote…`), `linkUp` (1 or 0), then a uint64 column per counter (null where the fabric lacks it).
+ * The metadata holds the document's fields and `fixed`, a name for the fixed columns of one encoder.
  */
 export const PORTS_ARROW_FIXED_COLUMNS = [
   'nodeGuid',

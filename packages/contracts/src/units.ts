@@ -1,6 +1,4 @@
-// Rates as fabscope writes them, everywhere: the dashboard's panels, axes and tooltips and
-// `fabscope top`. A plain module (no TypeBox), exported as `@fabscope/contracts/units`, so the web
-// bundles it and the CLI loads it without a schema. Imports nothing.
+// Rates as fabscope writes them everywhere: the dashboard and `fabscope top`.
 
 /** Shown wherever a value is unknown (stale, not reported); never 0. */
 export const MISSING = '—';
@@ -35,9 +33,8 @@ function exponentOf(value: number): number {
 }
 
 /**
- * A rate scaled to the SI prefix that leaves 1 ≤ |number| < 1000 (0 stays "0 B/s"), at most four
- * significant digits: two decimals below 100, one from 100, so the shown value is within 0.5 % of
- * the true one. Beyond the last prefix (10^33 B/s) the number goes to powers of ten.
+ * A rate scaled to the SI prefix that leaves 1 ≤ |number| < 1000, at most four significant digits
+ * (within 0.5 % of the true value); beyond the last prefix, powers of ten.
  */
 export function scaleRate(bytesPerSecond: number, unit: RateUnit): ScaledRate {
   const base = baseOf(bytesPerSecond, unit);

@@ -94,9 +94,8 @@ export function labMissing(): string[] {
 }
 
 /**
- * Starts a simulated InfiniBand subnet: ibsim with its console on a pipe, then (with `routing`)
- * OpenSM under the umad2sim preload, and waits for OpenSM's first complete sweep. Every process
- * started is stopped by `stop()` (and killed if this process exits first).
+ * Starts a simulated InfiniBand subnet: ibsim, then (with `routing`) OpenSM under the umad2sim
+ * preload, and waits for OpenSM's first complete sweep.
  */
 export async function startLab(options: LabOptions): Promise<Lab> {
   const missing = labMissing();

@@ -1,10 +1,8 @@
 import { type Fabric, type FabricLink, type FabricNode, infinibandWidthSpeed } from '@fabscope/topology';
 
 /**
- * ibsim's net format (an ibnetdiscover dump without the discovered fields): one record per node,
- * `Switch N "id"` or `Hca N "id"`, then one line per cabled port `[p] "remote"[q] w=… s=… e=…`,
- * where w/s/e are the port's enabled width, speed and extended speed (ibsim `sim_net.c`
- * parse_port_opt): ibsim brings each cable up at the best width and speed both ends enable.
+ * ibsim's net format: per node `Switch N "id"` or `Hca N "id"`, then per cabled port
+ * `[p] "remote"[q] w=… s=… e=…`, the enabled width, speed and extended speed (ibsim `sim_net.c`).
  */
 
 /** ibsim's LinkWidthEnabled bits. */
@@ -63,10 +61,8 @@ function quoted(name: string): string {
 }
 
 /**
- * The fabric as an ibsim net file: node ids are fabscope's node names, so ibsim's NodeDescription
- * of each node is its name and every tool prints it. The first host comes first: ibsim attaches
- * its clients (OpenSM, the diagnostics) to the first node of the file, as a site runs its SM on a
- * host. Routers and Ethernet links have no place in an InfiniBand subnet and are refused.
+ * The fabric as an ibsim net file, node ids its node names. The first host comes first: ibsim
+ * attaches its clients (OpenSM, the diagnostics) to the file's first node.
  */
 export function ibsimNetFile(fabric: Fabric): string {
   const switches = fabric.nodes.filter((n) => n.type === 'switch');

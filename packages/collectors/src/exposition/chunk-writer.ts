@@ -36,9 +36,13 @@ export class ChunkWriter {
     this.pos = 0;
   }
 
-  /** Begins a family: its `# HELP` and `# TYPE` are written before its first sample, if one comes. */
-  header(name: string, type: 'counter' | 'gauge', help: string): void {
+  /**
+   * Begins a family: its `# HELP` and `# TYPE` are written before its first sample, if one comes.
+   * Returns the name as its samples take it.
+   */
+  header({ name, type, help }: { name: string; type: 'counter' | 'gauge'; help: string }): Buffer {
     this.pendingHeader = `# HELP ${name} ${help}\n# TYPE ${name} ${type}\n`;
+    return Buffer.from(name, 'latin1');
   }
 
   private writeHeader(text: string): void {

@@ -29,74 +29,62 @@ import type { PortLabels } from './port-exposition.ts';
 // The rates at the edge (docs/metrics.md; their names: @fabscope/contracts/metrics), per sweep,
 // stamped with its read time, so a store keeps them as they are.
 
-/** Every edge family, in the order a scrape writes them. */
-export const EDGE_FAMILIES: readonly EdgeFamily[] = [
-  {
-    name: EDGE.bytes,
-    type: 'gauge',
-    help: 'Bytes per second of the link direction whose sending port this series names: max(transmit at the sender, receive at the receiver) between two sweeps',
-  },
-  {
-    name: EDGE.packets,
-    type: 'gauge',
-    help: 'Packets per second of the link direction: max(transmit at the sender, receive at the receiver)',
-  },
-  {
-    name: EDGE.wait,
-    type: 'gauge',
-    help: 'Share of the time (0..1) the sending port had data queued and no credit (XmitWait × tick length), where the tick is known',
-  },
-  {
-    name: EDGE.utilization,
-    type: 'gauge',
-    help: "The direction's bytes per second over the link's data rate (after encoding), clamped to 1",
-  },
-  {
-    name: EDGE.errors,
-    type: 'gauge',
-    help: 'Errors per second of the direction (integrity, security and routing counters; not congestion): written where not 0, and 0 once when they stop',
-  },
-  {
-    name: EDGE.categories,
-    type: 'gauge',
-    help: "The direction's Omni-Path PM category as a fraction of its threshold (opafm defaults): written where not 0, and 0 once when it returns to 0",
-  },
-  {
-    name: EDGE.portErrors,
-    type: 'gauge',
-    help: 'A port error counter per second (the two gauges, LQI and lanes down, as values) by its field name: written where not idle (0; LQI 5), NaN where unknown although the data rates are known, and idle once when it returns',
-  },
-  {
-    name: EDGE.resets,
-    type: 'counter',
-    help: "Times this collector saw the port's counters go backwards (a restart or a clear): the sweep after is a gap",
-  },
-  {
-    name: EDGE.hostBytes,
-    type: 'gauge',
-    help: 'Bytes per second sent by hosts (the directions whose sender is a host), of the directions this collector writes (those its shard sends)',
-  },
-  {
-    name: EDGE.directions,
-    type: 'gauge',
-    help: 'Link directions in each 10 % utilization bucket ("0" = [0,10 %) … "9" = [90,100 %]) by kind (isl: switch to switch; host), of the directions this collector writes (those its shard sends)',
-  },
-  {
-    name: EDGE.sweep,
-    type: 'gauge',
-    help: "Seconds between this sweep's read and the previous one: the interval the edge rates cover (stamped with the read time)",
-  },
-  {
-    name: EDGE.errorFields,
-    type: 'gauge',
-    help: 'Ports of this collector whose source reports the error field (a field of a port absent from fabscope_port_error_detail is 0 where its collector reports it)',
-  },
-];
+/** Every edge family, in the order a scrape writes them; a gauge unless it says otherwise. */
+export const EDGE_FAMILIES: readonly EdgeFamily[] = (
+  [
+    {
+      name: EDGE.bytes,
+      help: 'Bytes per second of the link direction whose sending port this series names: max(transmit at the sender, receive at the receiver) between two sweeps',
+    },
+    {
+      name: EDGE.packets,
+      help: 'Packets per second of the link direction: max(transmit at the sender, receive at the receiver)',
+    },
+    {
+      name: EDGE.wait,
+      help: 'Share of the time (0..1) the sending port had data queued and no credit (XmitWait × tick length), where the tick is known',
+    },
+    {
+      name: EDGE.utilization,
+      help: "The direction's bytes per second over the link's data rate (after encoding), clamped to 1",
+    },
+    {
+      name: EDGE.errors,
+      help: 'Errors per second of the direction (integrity, security and routing counters; not congestion): written where not 0, and 0 once when they stop',
+    },
+    {
+      name: EDGE.categories,
+      help: "The direction's Omni-Path PM category as a fraction of its threshold (opafm defaults): written where not 0, and 0 once when it returns to 0",
+    },
+    {
+      name: EDGE.portErrors,
+      help: 'A port error counter per second (the two gauges, LQI and lanes down, as values) by its field name: written where not idle (0; LQI 5), NaN where unknown although the data rates are known, and idle once when it returns',
+    },
+    {
+      name: EDGE.resets,
+      type: 'counter',
+      help: "Times this collector saw the port's counters go backwards (a restart or a clear): the sweep after is a gap",
+    },
+    {
+      name: EDGE.hostBytes,
+      help: 'Bytes per second sent by hosts (the directions whose sender is a host), of the directions this collector writes (those its shard sends)',
+    },
+    {
+      name: EDGE.directions,
+      help: 'Link directions in each 10 % utilization bucket ("0" = [0,10 %) … "9" = [90,100 %]) by kind (isl: switch to switch; host), of the directions this collector writes (those its shard sends)',
+    },
+    {
+      name: EDGE.sweep,
+      help: "Seconds between this sweep's read and the previous one: the interval the edge rates cover (stamped with the read time)",
+    },
+    {
+      name: EDGE.errorFields,
+      help: 'Ports of this collector whose source reports the error field (a field of a port absent from fabscope_port_error_detail is 0 where its collector reports it)',
+    },
+  ] satisfies (Omit<EdgeFamily, 'type'> & { type?: 'counter' })[]
+).map((f): EdgeFamily => ({ type: 'gauge', ...f }));
 
-/**
- * The directions this collector writes, with their label sets: those whose sending port is in
- * its shard (a direction between two shards is its sender's), from whichever ends the read has.
- */
+/** The directions this collector writes (those whose sender is in its shard), with their label sets. */
 function writtenDirections(d: Directions, labels: PortLabels): { written: number[]; labelOf: Buffer[] } {
   const written: number[] = [];
   const labelOf: Buffer[] = [];

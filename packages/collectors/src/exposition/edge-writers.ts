@@ -46,8 +46,7 @@ export const denseWriter = (valuesOf: (d: Directions) => Float64Array): EdgeWrit
   function* (family, s) {
     const { out, written, labelOf, timestamp } = s;
     const values = valuesOf(s.d);
-    const name = Buffer.from(family.name, 'latin1');
-    out.header(family.name, family.type, family.help);
+    const name = out.header(family);
     for (let w = 0; w < written.length; w++) {
       const v = values[written[w] as number] as number;
       if (Number.isNaN(v)) continue;
@@ -58,8 +57,7 @@ export const denseWriter = (valuesOf: (d: Directions) => Float64Array): EdgeWrit
 
 export function* writeDirectionErrors(family: EdgeFamily, s: EdgeScrape): Generator<Buffer> {
   const { out, d, written, labelOf, timestamp } = s;
-  const name = Buffer.from(family.name, 'latin1');
-  out.header(family.name, family.type, family.help);
+  const name = out.header(family);
   for (let w = 0; w < written.length; w++) {
     const k = written[w] as number;
     if (!(((d.write[k] as number) >> ERRORS_BIT) & 1)) continue;
@@ -70,8 +68,7 @@ export function* writeDirectionErrors(family: EdgeFamily, s: EdgeScrape): Genera
 
 export function* writeCategories(family: EdgeFamily, s: EdgeScrape): Generator<Buffer> {
   const { out, d, written, labelOf, timestamp } = s;
-  const name = Buffer.from(family.name, 'latin1');
-  out.header(family.name, family.type, family.help);
+  const name = out.header(family);
   for (let w = 0; w < written.length; w++) {
     const k = written[w] as number;
     const write = d.write[k] as number;
@@ -87,8 +84,7 @@ export function* writeCategories(family: EdgeFamily, s: EdgeScrape): Generator<B
 
 export function* writePortErrors(family: EdgeFamily, s: EdgeScrape): Generator<Buffer> {
   const { out, d, labels, timestamp } = s;
-  const name = Buffer.from(family.name, 'latin1');
-  out.header(family.name, family.type, family.help);
+  const name = out.header(family);
   for (let i = 0; i < labels.ports.length; i++) {
     const si = labels.indices[i] as number;
     const write = d.portWrite[si] as number;
@@ -104,8 +100,7 @@ export function* writePortErrors(family: EdgeFamily, s: EdgeScrape): Generator<B
 
 export function* writeResets(family: EdgeFamily, s: EdgeScrape): Generator<Buffer> {
   const { out, labels, sweep, edge, timestamp } = s;
-  const name = Buffer.from(family.name, 'latin1');
-  out.header(family.name, family.type, family.help);
+  const name = out.header(family);
   for (let i = 0; i < labels.ports.length; i++) {
     const resets = edge.resets(sweep.slots[labels.indices[i] as number] as number);
     if (resets === 0) continue;
@@ -126,8 +121,7 @@ export function* writeHostBytes(family: EdgeFamily, s: EdgeScrape): Generator<Bu
     known++;
   }
   if (known === 0) return;
-  out.header(family.name, family.type, family.help);
-  out.sample(Buffer.from(family.name), Buffer.from(`{fabric="${s.labels.fabric}"} `), total, timestamp);
+  out.sample(out.header(family), Buffer.from(`{fabric="${s.labels.fabric}"} `), total, timestamp);
   yield* out.drain();
 }
 
@@ -143,8 +137,7 @@ export function* writeUtilizationBuckets(family: EdgeFamily, s: EdgeScrape): Gen
     const b = Math.min(9, Math.max(0, Math.floor(u * 10)));
     bars[b] = (bars[b] ?? 0) + 1;
   }
-  out.header(family.name, family.type, family.help);
-  const name = Buffer.from(family.name);
+  const name = out.header(family);
   const fabric = s.labels.fabric;
   for (const kind of ['isl', 'host'] as const) {
     buckets[kind].forEach((n, b) => {
@@ -157,9 +150,8 @@ export function* writeUtilizationBuckets(family: EdgeFamily, s: EdgeScrape): Gen
 export function* writeSweepInterval(family: EdgeFamily, s: EdgeScrape): Generator<Buffer> {
   const { out, sweep, timestamp } = s;
   if (sweep.intervalSeconds === null) return;
-  out.header(family.name, family.type, family.help);
   const label = Buffer.from(`{fabric="${s.labels.fabric}"} `);
-  out.sample(Buffer.from(family.name), label, sweep.intervalSeconds, timestamp);
+  out.sample(out.header(family), label, sweep.intervalSeconds, timestamp);
   yield* out.drain();
 }
 
@@ -172,8 +164,7 @@ export function* writeErrorFields(family: EdgeFamily, s: EdgeScrape): Generator<
     });
   }
   if (counts.every((c) => c === 0)) return;
-  out.header(family.name, family.type, family.help);
-  const name = Buffer.from(family.name);
+  const name = out.header(family);
   counts.forEach((c, f) => {
     if (c === 0) return;
     const field = escapeLabelValue(ERROR_FIELDS[f] as string);

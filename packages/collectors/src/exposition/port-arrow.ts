@@ -14,11 +14,7 @@ import {
 import type { PortSample } from '../fabric/port-sample.ts';
 import { PORT_FAMILIES, type PortFamily, type PortLabels } from './port-exposition.ts';
 
-/**
- * The port families a scrape asks for by name, when the Arrow form can carry all of them: those
- * keyed by the port alone (not the info series nor the sender-keyed one, whose label sets differ
- * per row). Null: answer the text form.
- */
+/** The port families asked for, when all are keyed by the port alone (Arrow can carry them); else null. */
 export function arrowFamilies(names: ReadonlySet<string> | undefined): PortFamily[] | null {
   if (!names || names.size === 0) return null;
   const families: PortFamily[] = [];
@@ -31,11 +27,8 @@ export function arrowFamilies(names: ReadonlySet<string> | undefined): PortFamil
 }
 
 /**
- * `GET /metrics?name[]=…` as one Arrow IPC stream (docs/metrics.md): a row per port of the shard,
- * the key labels as columns, then a Float64 column per family asked for, NaN where the text has
- * no series. Metadata: `fabric`, `ports` (so a stream cut after its schema is refused),
- * `countersReadAtMs`, and `keys`, which names the key columns: they are encoded once and kept
- * while the ports stay.
+ * `GET /metrics?name[]=…` as one Arrow IPC stream (docs/metrics.md): a row per port, the key labels,
+ * then a Float64 column per family (NaN where the text has no series).
  */
 export class PortArrowEncoder {
   private keyColumns: [string, Column<unknown>][] = [];

@@ -17,9 +17,8 @@ export interface PortFamily {
 }
 
 /**
- * The fabric agent's port series (docs/metrics.md), keyed by the port alone plus the two node types
- * the rules filter on; names and far end live in one info series per port, so that Prometheus
- * copies short label sets in every rule and query.
+ * The fabric agent's port series (docs/metrics.md), keyed by the port and node types; names and far
+ * end live in one info series per port, so Prometheus copies short label sets.
  */
 export const PORT_FAMILIES: readonly PortFamily[] = [
   {
@@ -80,15 +79,10 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
     value: (p) => p.transmitWaitTickSeconds ?? Number.NaN,
     raw: true,
   },
-  ...ERROR_COUNTER_KEYS.map(
-    (key): PortFamily => ({
-      name: ERROR_COUNTERS[key].family,
-      type: ERROR_COUNTERS[key].type,
-      help: ERROR_COUNTERS[key].help,
-      value: (p) => p.errors?.[key] ?? Number.NaN,
-      raw: true,
-    }),
-  ),
+  ...ERROR_COUNTER_KEYS.map((key): PortFamily => {
+    const { family: name, type, help } = ERROR_COUNTERS[key];
+    return { name, type, help, value: (p) => p.errors?.[key] ?? Number.NaN, raw: true };
+  }),
   {
     name: PORT_SERIES.rateBytesPerSecond,
     type: 'gauge',
@@ -146,25 +140,21 @@ function infoLabelText(fabric: string, p: PortSample, typeOf: ReadonlyMap<string
   );
 }
 
-/**
- * The label sets of one scrape, made once and shared by every family written: the ports this
- * collector writes (its shard's, or all) and, per port, its key labels, the key of the direction
- * arriving at it (its sender's), and its full description.
- */
+/** The label sets of one scrape's ports (its shard's), made once and shared by every family. */
 export class PortLabels {
   /** The snapshot's ports this collector writes (its shard's), in snapshot order. */
   readonly ports: PortSample[];
   /** Index of each of `ports` in the snapshot. */
   readonly indices: Int32Array;
   readonly fabric: string;
-  private key: (Buffer | undefined)[] = [];
-  private sender: (Buffer | null | undefined)[] = [];
-  private info: (Buffer | undefined)[] = [];
+  private readonly key: (Buffer | undefined)[] = [];
+  private readonly sender: (Buffer | null | undefined)[] = [];
+  private readonly info: (Buffer | undefined)[] = [];
 
   constructor(
     readonly snapshot: FabricSnapshot,
     readonly shard: Shard | undefined,
-    /** Node GUID → type, kept across scrapes (a far end whose read failed keeps its type). */
+    /** Node GUID → type, kept across scrapes. */
     readonly typeOf: Map<string, string>,
   ) {
     this.fabric = escapeLabelValue(snapshot.fabric);
@@ -183,35 +173,33 @@ export class PortLabels {
     this.ports = indices.length === all.length ? all : indices.map((i) => all[i] as PortSample);
   }
 
-  /** Key labels (`{fabric,node_guid,port,node_type[,remote_node_type]} `) of the i-th of `ports`. */
-  keyOf(i: number): Buffer {
-    let b = this.key[i];
-    if (!b) {
-      b = Buffer.from(portLabelText(this.fabric, this.ports[i] as PortSample, this.typeOf), 'utf8');
-      this.key[i] = b;
+  private cached<T extends Buffer | null>(
+    cache: (T | undefined)[],
+    i: number,
+    text: (fabric: string, p: PortSample, typeOf: ReadonlyMap<string, string>) => string | null,
+  ): T {
+    let b = cache[i];
+    if (b === undefined) {
+      const t = text(this.fabric, this.ports[i] as PortSample, this.typeOf);
+      b = (t === null ? null : Buffer.from(t, 'utf8')) as T;
+      cache[i] = b;
     }
     return b;
+  }
+
+  /** Key labels (`{fabric,node_guid,port,node_type[,remote_node_type]} `) of the i-th of `ports`. */
+  keyOf(i: number): Buffer {
+    return this.cached<Buffer>(this.key, i, portLabelText);
   }
 
   /** Key labels of the direction arriving at the i-th of `ports` (its sender's); null uncabled. */
   senderOf(i: number): Buffer | null {
-    let b = this.sender[i];
-    if (b === undefined) {
-      const text = senderLabelText(this.fabric, this.ports[i] as PortSample, this.typeOf);
-      b = text === null ? null : Buffer.from(text, 'utf8');
-      this.sender[i] = b;
-    }
-    return b;
+    return this.cached<Buffer | null>(this.sender, i, senderLabelText);
   }
 
   /** Full description labels of the i-th of `ports`. */
   infoOf(i: number): Buffer {
-    let b = this.info[i];
-    if (!b) {
-      b = Buffer.from(infoLabelText(this.fabric, this.ports[i] as PortSample, this.typeOf), 'utf8');
-      this.info[i] = b;
-    }
-    return b;
+    return this.cached<Buffer>(this.info, i, infoLabelText);
   }
 }
 
@@ -230,8 +218,7 @@ export function* writePortFamilies(
   for (const family of families) {
     const { value } = family;
     const timestamp = family.type === 'counter' ? counterTimestamp : null;
-    const name = Buffer.from(family.name, 'latin1');
-    out.header(family.name, family.type, family.help);
+    const name = out.header(family);
     const labelOf =
       family.labelledBy === 'info'
         ? (i: number) => labels.infoOf(i)

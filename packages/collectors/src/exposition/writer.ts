@@ -2,7 +2,7 @@
  * A small writer for the Prometheus text exposition format (0.0.4). Samples are grouped by
  * family so every family's HELP and TYPE come once, before its samples, as the format requires.
  */
-export type MetricType = 'counter' | 'gauge' | 'untyped';
+type MetricType = 'counter' | 'gauge';
 
 export function escapeLabelValue(value: string): string {
   if (!/[\\"\n]/.test(value)) return value;
@@ -38,8 +38,16 @@ interface Family {
 export class ExpositionWriter {
   private readonly families = new Map<string, Family>();
 
+  gauge(name: string, help: string, labels: Readonly<Record<string, string>>, value: number): void {
+    this.add(name, 'gauge', help, labels, value);
+  }
+
+  counter(name: string, help: string, labels: Readonly<Record<string, string>>, value: number): void {
+    this.add(name, 'counter', help, labels, value);
+  }
+
   /** Adds one sample; a family is declared by its first sample. */
-  add(
+  private add(
     name: string,
     type: MetricType,
     help: string,

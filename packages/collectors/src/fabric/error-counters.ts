@@ -1,11 +1,7 @@
 import { ERROR_COUNTERS as CONTRACT_ERROR_COUNTERS, PORT_GAUGES } from '@fabscope/contracts/metrics';
 import type { PortCounterName } from '@fabscope/contracts/ports';
 
-/**
- * The error, congestion and bubble counters of a port beyond data, packets and XmitWait: one
- * table naming each in every source's vocabulary and as the Prometheus family the agent exposes
- * (docs/metrics.md), so the sources and the exposition cannot disagree.
- */
+/** A port's error, congestion and bubble counter, named in every source's vocabulary in one table. */
 export interface ErrorCounterSpec {
   /** Prometheus family (counters end in `_total`; the two gauges do not). */
   family: string;
@@ -19,183 +15,139 @@ export interface ErrorCounterSpec {
   emulator?: PortCounterName;
 }
 
-/** Each counter's family, by the name the API reports it under. */
-const FAMILY = { ...CONTRACT_ERROR_COUNTERS, ...PORT_GAUGES };
-
-export const ERROR_COUNTERS = {
+const SPECS = {
   symbolErrors: {
-    family: FAMILY.symbolErrors,
-    type: 'counter',
     help: 'Minor link errors detected on the port (SymbolErrorCounter; Omni-Path LocalLinkIntegrityErrors)',
     perfquery: 'SymbolErrorCounter',
     opapmaquery: ['Local Link Integ Err', 'Local Link Integrity Errors'],
     emulator: 'SymbolErrors',
   },
   linkErrorRecovery: {
-    family: FAMILY.linkErrorRecovery,
-    type: 'counter',
     help: 'Times the link completed error recovery (LinkErrorRecoveryCounter)',
     perfquery: 'LinkErrorRecoveryCounter',
     opapmaquery: ['Link Error Recovery'],
     emulator: 'LinkErrorRecovery',
   },
   linkDowned: {
-    family: FAMILY.linkDowned,
-    type: 'counter',
     help: 'Times the link went down (LinkDownedCounter)',
     perfquery: 'LinkDownedCounter',
     opapmaquery: ['Link Downed'],
     emulator: 'LinkDowned',
   },
   receiveErrors: {
-    family: FAMILY.receiveErrors,
-    type: 'counter',
     help: 'Packets with errors received on the port (PortRcvErrors)',
     perfquery: 'PortRcvErrors',
     opapmaquery: ['Rcv Errors'],
     emulator: 'RcvErrors',
   },
   transmitDiscards: {
-    family: FAMILY.transmitDiscards,
-    type: 'counter',
     help: 'Outbound packets discarded by the port (PortXmitDiscards)',
     perfquery: 'PortXmitDiscards',
     opapmaquery: ['Xmit Discards'],
     emulator: 'XmitDiscards',
   },
   receiveRemotePhysicalErrors: {
-    family: FAMILY.receiveRemotePhysicalErrors,
-    type: 'counter',
     help: 'Packets received marked bad by the far end (PortRcvRemotePhysicalErrors)',
     perfquery: 'PortRcvRemotePhysicalErrors',
     opapmaquery: ['Rcv Rmt Phys Err', 'Rcv Remote Phys Errors'],
     emulator: 'RcvRemotePhysicalErrors',
   },
   receiveSwitchRelayErrors: {
-    family: FAMILY.receiveSwitchRelayErrors,
-    type: 'counter',
     help: 'Received packets the switch could not forward (PortRcvSwitchRelayErrors): routing',
     perfquery: 'PortRcvSwitchRelayErrors',
     opapmaquery: ['Rcv Sw Relay Err', 'Rcv Sw Relay Errors'],
     emulator: 'RcvSwitchRelayErrors',
   },
   transmitConstraintErrors: {
-    family: FAMILY.transmitConstraintErrors,
-    type: 'counter',
     help: 'Packets not sent because of partition or filtering constraints (PortXmitConstraintErrors): security',
     perfquery: 'PortXmitConstraintErrors',
     opapmaquery: ['Xmit Constraint', 'Xmit Constraint Errors'],
     emulator: 'XmitConstraintErrors',
   },
   receiveConstraintErrors: {
-    family: FAMILY.receiveConstraintErrors,
-    type: 'counter',
     help: 'Received packets dropped by partition or filtering constraints (PortRcvConstraintErrors): security',
     perfquery: 'PortRcvConstraintErrors',
     opapmaquery: ['Rcv Constraint', 'Rcv Constraint Errors'],
     emulator: 'RcvConstraintErrors',
   },
   localLinkIntegrityErrors: {
-    family: FAMILY.localLinkIntegrityErrors,
-    type: 'counter',
     help: 'Times local physical errors exceeded their threshold (LocalLinkIntegrityErrors)',
     perfquery: 'LocalLinkIntegrityErrors',
     opapmaquery: ['Local Link Integ Err', 'Local Link Integrity Errors'],
     emulator: 'LocalLinkIntegrityErrors',
   },
   excessiveBufferOverrunErrors: {
-    family: FAMILY.excessiveBufferOverrunErrors,
-    type: 'counter',
     help: 'Times the receive buffer overran on consecutive flow-control updates (ExcessiveBufferOverrunErrors)',
     perfquery: 'ExcessiveBufferOverrunErrors',
     opapmaquery: ['Exc. Buffer Overrun', 'Excessive Buffer Overruns'],
     emulator: 'ExcessiveBufferOverruns',
   },
   vl15Dropped: {
-    family: FAMILY.vl15Dropped,
-    type: 'counter',
     help: 'Incoming VL15 (subnet management) packets dropped (VL15Dropped; InfiniBand only)',
     perfquery: 'VL15Dropped',
     emulator: 'VL15Dropped',
   },
   uncorrectableErrors: {
-    family: FAMILY.uncorrectableErrors,
-    type: 'counter',
     help: 'Uncorrectable errors on the link (Omni-Path UncorrectableErrors)',
     opapmaquery: ['Uncorrectable Errors'],
     emulator: 'UncorrectableErrors',
   },
   fmConfigErrors: {
-    family: FAMILY.fmConfigErrors,
-    type: 'counter',
     help: 'Errors from a fabric-manager misconfiguration of the port (Omni-Path FMConfigErrors)',
     opapmaquery: ['FM Config Errors'],
     emulator: 'FMConfigErrors',
   },
   congestionDiscards: {
-    family: FAMILY.congestionDiscards,
-    type: 'counter',
     help: 'Packets a switch port discarded for congestion (Omni-Path SwPortCongestion, "Congestion Discards")',
     opapmaquery: ['Congestion Discards'],
   },
   receiveFecn: {
-    family: FAMILY.receiveFecn,
-    type: 'counter',
     help: 'Packets received with the forward congestion notification bit (Omni-Path PortRcvFECN)',
     opapmaquery: ['Rcv FECN'],
   },
   receiveBecn: {
-    family: FAMILY.receiveBecn,
-    type: 'counter',
     help: 'Packets received with the backward congestion notification bit (Omni-Path PortRcvBECN)',
     opapmaquery: ['Rcv BECN'],
   },
   markFecn: {
-    family: FAMILY.markFecn,
-    type: 'counter',
     help: 'Packets the port marked with FECN (Omni-Path PortMarkFECN)',
     opapmaquery: ['Mark FECN'],
   },
   transmitTimeCongestion: {
-    family: FAMILY.transmitTimeCongestion,
-    type: 'counter',
     help: 'Ticks the port spent in congestion (Omni-Path PortXmitTimeCong)',
     opapmaquery: ['Xmit Time Congestion', 'Xmit Time Cong'],
   },
   transmitWastedBandwidth: {
-    family: FAMILY.transmitWastedBandwidth,
-    type: 'counter',
     help: 'Flit times sent idle with packets waiting (Omni-Path PortXmitWastedBW): bubble',
     opapmaquery: ['Xmit Wasted BW'],
   },
   transmitWaitData: {
-    family: FAMILY.transmitWaitData,
-    type: 'counter',
     help: 'Flit times waiting for the rest of a packet (Omni-Path PortXmitWaitData): bubble',
     opapmaquery: ['Xmit Wait Data'],
   },
   receiveBubble: {
-    family: FAMILY.receiveBubble,
-    type: 'counter',
     help: 'Flit times received idle inside a packet (Omni-Path PortRcvBubble): bubble',
     opapmaquery: ['Rcv Bubble'],
   },
   linkQualityIndicator: {
-    family: FAMILY.linkQualityIndicator,
     type: 'gauge',
     help: 'Link quality, 5 excellent to 0 down (Omni-Path LinkQualityIndicator)',
     emulator: 'LinkQualityIndicator',
   },
   linkWidthDowngradeLanes: {
-    family: FAMILY.linkWidthDowngradeLanes,
     type: 'gauge',
     help: 'Lanes of the link that are down, 0 at full width (Omni-Path link width downgrade)',
     emulator: 'LinkWidthDowngrade',
   },
-} as const satisfies Record<string, ErrorCounterSpec>;
+} as const satisfies Record<string, Omit<ErrorCounterSpec, 'family' | 'type'> & { type?: 'gauge' }>;
 
-export type ErrorCounterKey = keyof typeof ERROR_COUNTERS;
-export const ERROR_COUNTER_KEYS = Object.keys(ERROR_COUNTERS) as ErrorCounterKey[];
+export type ErrorCounterKey = keyof typeof SPECS;
+export const ERROR_COUNTER_KEYS = Object.keys(SPECS) as ErrorCounterKey[];
+/** Each counter's family is the contract's, by the name the API reports it under; the type, counter unless a gauge. */
+const FAMILY: Record<ErrorCounterKey, string> = { ...CONTRACT_ERROR_COUNTERS, ...PORT_GAUGES };
+export const ERROR_COUNTERS = Object.fromEntries(
+  ERROR_COUNTER_KEYS.map((key) => [key, { type: 'counter', ...SPECS[key], family: FAMILY[key] }]),
+) as Record<ErrorCounterKey, ErrorCounterSpec>;
 
 /** Error counters of one port, each absent when the source does not report it. */
 export type PortErrorCounters = Partial<Record<ErrorCounterKey, number>>;

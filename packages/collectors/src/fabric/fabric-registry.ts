@@ -9,7 +9,7 @@ import type { BinaryAnswer, ScrapeRequest } from '../metrics-server.ts';
 import { EdgeRates, type EdgeSweep } from './edge-rates.ts';
 import type { FabricSnapshot, FabricSource, PortSample } from './port-sample.ts';
 import { type Shard, shardOfPort } from './shard.ts';
-import { SourceHealth } from './source-health.ts';
+import { sourceHealth } from './source-health.ts';
 
 export interface FabricCollectorOptions {
   source: FabricSource;
@@ -47,7 +47,7 @@ export interface FabricRegistry {
 export function createFabricRegistry(options: FabricCollectorOptions): FabricRegistry {
   const { source, timeoutMs = 10_000 } = options;
   const registry = new Registry();
-  const health = new SourceHealth(registry, source.name);
+  const health = sourceHealth(registry, source.name);
   /** Node GUID → type, kept across scrapes (port-exposition.ts `remote_node_type`). */
   const nodeTypes = new Map<string, string>();
 

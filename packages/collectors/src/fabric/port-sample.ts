@@ -59,14 +59,27 @@ export async function queryTarget<T>(
   }
 }
 
-/** A port's traffic counters as a sample's numbers; a counter the tool did not print is NaN (unknown). */
-export function trafficCounters(c: {
+/** A port's traffic counters as a tool prints them (data already in bytes); null where it did not. */
+export interface ToolTrafficCounters {
   transmitBytes: bigint | null;
   receiveBytes: bigint | null;
-  transmitPackets?: bigint | null;
-  receivePackets?: bigint | null;
-  transmitWait?: bigint | null;
-}): Pick<
+  transmitPackets: bigint | null;
+  receivePackets: bigint | null;
+  transmitWait: bigint | null;
+}
+
+export const NO_TRAFFIC_COUNTERS: ToolTrafficCounters = {
+  transmitBytes: null,
+  receiveBytes: null,
+  transmitPackets: null,
+  receivePackets: null,
+  transmitWait: null,
+};
+
+/** A port's traffic counters as a sample's numbers; a counter the tool did not print is NaN (unknown). */
+export function trafficCounters(
+  c: ToolTrafficCounters,
+): Pick<
   PortSample,
   'transmitBytes' | 'receiveBytes' | 'transmitPackets' | 'receivePackets' | 'transmitWaitTicks'
 > {

@@ -31,11 +31,7 @@ function fnv1a(text: string): number {
   return hash;
 }
 
-/**
- * The shard (1..count) a port belongs to: a switch's ports go with the switch, an adapter's with
- * the switch it is cabled to, so each shard is a group of switches and their hosts (as a site
- * runs a collector per switch group).
- */
+/** The shard (1..count) of a port: a switch's ports go with it, an adapter's with the switch it is cabled to. */
 export function shardOfPort(port: PortSample, count: number): number {
   const owner = port.nodeType === 'switch' ? port.nodeGuid : (port.remote?.nodeGuid ?? port.nodeGuid);
   return (fnv1a(owner) % count) + 1;

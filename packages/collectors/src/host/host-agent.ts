@@ -20,10 +20,7 @@ export interface HostCollector {
   scrape(): Promise<string>;
 }
 
-/**
- * The host agent: sysfs InfiniBand ports, network interfaces, CPU and memory under node_exporter's
- * names, read inside scrape(). An unreadable file counts in `fabscope_host_read_errors_total{path}`.
- */
+/** The host agent: InfiniBand ports, interfaces, CPU and memory under node_exporter's names, read in scrape(). */
 export function createHostCollector(options: HostCollectorOptions = {}): HostCollector {
   const sysfs = options.sysfs ?? '/sys';
   const procfs = options.procfs ?? '/proc';
@@ -50,17 +47,15 @@ export function createHostCollector(options: HostCollectorOptions = {}): HostCol
     }
     for (const [key, count] of readErrors) {
       const colon = key.indexOf(':');
-      out.add(
+      out.counter(
         'fabscope_host_read_errors_total',
-        'counter',
         'Reads of a sysfs or procfs file that failed (permission, I/O error); the scrape went on without it',
         { mount: key.slice(0, colon), path: key.slice(colon + 1) },
         count,
       );
     }
-    out.add(
+    out.gauge(
       'fabscope_host_scrape_duration_seconds',
-      'gauge',
       'Time this scrape took to read sysfs and procfs',
       {},
       (performance.now() - started) / 1000,

@@ -37,38 +37,28 @@ export function collectNetdev(reader: TreeReader, out: ExpositionWriter, filter:
       const name = STATISTICS[file];
       if (!name) continue;
       const value = parseCounter(reader.text(`${dir}/statistics/${file}`));
-      if (value !== null)
-        out.add(`node_network_${name}_total`, 'counter', HELP[name] as string, labels, value);
+      if (value !== null) out.counter(`node_network_${name}_total`, HELP[name] as string, labels, value);
     }
     const operstate = reader.text(`${dir}/operstate`);
     if (operstate !== null) {
-      out.add(
+      out.gauge(
         'node_network_up',
-        'gauge',
         "Value is 1 if operstate is 'up', 0 otherwise.",
         labels,
         operstate === 'up' ? 1 : 0,
       );
-      out.add(
+      out.gauge(
         'fabscope_network_operstate_info',
-        'gauge',
         'Operational state of the interface, always 1.',
         { device, operstate },
         1,
       );
     }
     const mtu = parseCounter(reader.text(`${dir}/mtu`));
-    if (mtu !== null)
-      out.add('node_network_mtu_bytes', 'gauge', 'Network device property: mtu_bytes', labels, mtu);
+    if (mtu !== null) out.gauge('node_network_mtu_bytes', 'Network device property: mtu_bytes', labels, mtu);
     // speed is in Mb/s; -1 (unknown) and EINVAL (virtual devices) are missing, not negative.
     const speed = parseCounter(reader.text(`${dir}/speed`));
     if (speed !== null)
-      out.add(
-        'node_network_speed_bytes',
-        'gauge',
-        'Network device property: speed_bytes',
-        labels,
-        speed * 125_000,
-      );
+      out.gauge('node_network_speed_bytes', 'Network device property: speed_bytes', labels, speed * 125_000);
   }
 }

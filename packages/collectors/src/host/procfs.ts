@@ -17,9 +17,8 @@ export function collectCpu(reader: TreeReader, out: ExpositionWriter): void {
     MODES.forEach((mode, i) => {
       const ticks = fields[i];
       if (ticks === undefined || !Number.isFinite(ticks)) return;
-      out.add(
+      out.counter(
         'node_cpu_seconds_total',
-        'counter',
         'Seconds the CPUs spent in each mode.',
         { cpu, mode },
         ticks / USER_HZ,
@@ -28,9 +27,8 @@ export function collectCpu(reader: TreeReader, out: ExpositionWriter): void {
     const guest = [fields[8], fields[9]];
     guest.forEach((ticks, i) => {
       if (ticks === undefined || !Number.isFinite(ticks)) return;
-      out.add(
+      out.counter(
         'node_cpu_guest_seconds_total',
-        'counter',
         'Seconds the CPUs spent in guests (VMs) for each mode.',
         { cpu, mode: i === 0 ? 'user' : 'nice' },
         ticks / USER_HZ,
@@ -49,15 +47,9 @@ export function collectMeminfo(reader: TreeReader, out: ExpositionWriter): void 
     const key = (match[1] as string).replace('(', '_').replace(')', '');
     const value = Number(match[2]);
     if (match[3]) {
-      out.add(
-        `node_memory_${key}_bytes`,
-        'gauge',
-        `Memory information field ${key}_bytes.`,
-        {},
-        value * 1024,
-      );
+      out.gauge(`node_memory_${key}_bytes`, `Memory information field ${key}_bytes.`, {}, value * 1024);
     } else {
-      out.add(`node_memory_${key}`, 'gauge', `Memory information field ${key}.`, {}, value);
+      out.gauge(`node_memory_${key}`, `Memory information field ${key}.`, {}, value);
     }
   }
 }

@@ -5,10 +5,8 @@ import { join } from 'node:path';
 const NOT_AVAILABLE = new Set(['ENOENT', 'EINVAL', 'ENODEV', 'EOPNOTSUPP', 'ENOTSUP', 'ENXIO']);
 
 /**
- * Reads small pseudo-files under one root (a sysfs or procfs mount, or a fixture tree) at scrape
- * time. A file that is absent or unsupported reads as null; any other failure (permission, I/O,
- * a directory where a file should be) also reads as null and is remembered under its path
- * relative to the root, so the agent can count it in an error metric and go on.
+ * Reads small pseudo-files under one root (sysfs, procfs or a fixture tree) at scrape time. A file
+ * that fails reads as null; a failure other than absent/unsupported is remembered by path for the error metric.
  */
 export class TreeReader {
   readonly failures: string[] = [];
@@ -56,10 +54,7 @@ export class TreeReader {
   }
 }
 
-/**
- * An unsigned decimal counter as a number, × multiplier, exact in BigInt when it matters; null
- * for anything that is not a number (`N/A (no PMA)` on iWARP devices, an empty file).
- */
+/** An unsigned decimal counter × multiplier (exact in BigInt); null for anything else (`N/A (no PMA)`). */
 export function parseCounter(text: string | null, multiplier = 1): number | null {
   if (text === null) return null;
   const trimmed = text.trim();

@@ -124,11 +124,8 @@ const COUNTERS: Record<string, CounterSpec> = {
 };
 
 /**
- * `counters_ext/` (64-bit PortCountersExtended, kernels before 4.5) → node_exporter's `legacy_*`
- * names. Each series comes from the one file node_exporter reads for it (prometheus/procfs
- * sysfs/class_infiniband.go): `port_*` from `counters/`, `legacy_*` from `counters_ext/`, never
- * one standing in for the other; drivers disagree on which is right (qib's 32-bit `counters/`
- * saturate, mlx4's `counters_ext/*_64` can read 0), and both stay visible. See the README.
+ * `counters_ext/` (kernels before 4.5) → node_exporter's `legacy_*` names, never standing in for
+ * `counters/`: drivers disagree on which is right, so both stay visible (see the README).
  */
 const COUNTERS_EXT: Record<string, CounterSpec> = {
   port_xmit_data_64: {
@@ -190,18 +187,16 @@ export function collectInfiniband(reader: TreeReader, out: ExpositionWriter, fil
     const boardId = reader.text(`${dir}/board_id`);
     const fwVer = reader.text(`${dir}/fw_ver`);
     const hcaType = reader.text(`${dir}/hca_type`);
-    out.add(
+    out.gauge(
       `${N}info`,
-      'gauge',
       'Non-numeric data from /sys/class/infiniband/<device>, value is always 1.',
       { board_id: boardId ?? '', device, firmware_version: fwVer ?? '', hca_type: hcaType ?? '' },
       1,
     );
     const guid = parseNodeGuid(reader.text(`${dir}/node_guid`));
     const desc = reader.text(`${dir}/node_desc`);
-    out.add(
+    out.gauge(
       'fabscope_infiniband_node_info',
-      'gauge',
       'Node GUID and node description of the device (joins host ports to the fabric topology), always 1.',
       { device, node_guid: guid ?? '', node_desc: desc ?? '' },
       1,
@@ -226,28 +221,24 @@ function collectPort(
   const rate = parseRate(reader.text(`${dir}/rate`));
   const linkLayer = reader.text(`${dir}/link_layer`);
   if (state) {
-    out.add(
+    out.gauge(
       `${N}state_id`,
-      'gauge',
       'State of the InfiniBand port (0: no change, 1: down, 2: init, 3: armed, 4: active, 5: act defer)',
       labels,
       state.id,
     );
   }
   if (phys) {
-    out.add(
+    out.gauge(
       `${N}physical_state_id`,
-      'gauge',
       'Physical state of the InfiniBand port (0: no change, 1: sleep, 2: polling, 3: disable, 4: shift, 5: link up, 6: link error recover, 7: phytest)',
       labels,
       phys.id,
     );
   }
-  if (rate !== null)
-    out.add(`${N}rate_bytes_per_second`, 'gauge', 'Maximum signal transfer rate', labels, rate);
-  out.add(
+  if (rate !== null) out.gauge(`${N}rate_bytes_per_second`, 'Maximum signal transfer rate', labels, rate);
+  out.gauge(
     'fabscope_infiniband_port_info',
-    'gauge',
     'Link layer and textual states of the port, always 1.',
     { device, port, link_layer: linkLayer ?? '', state: state?.name ?? '', physical_state: phys?.name ?? '' },
     1,
@@ -261,16 +252,15 @@ function collectPort(
       const spec = specs[file];
       if (!spec) continue;
       const value = parseCounter(reader.text(`${dir}/${subdir}/${file}`), spec.multiplier);
-      if (value !== null) out.add(spec.metric, 'counter', spec.help, labels, value);
+      if (value !== null) out.counter(spec.metric, spec.help, labels, value);
     }
   }
   for (const file of reader.list(`${dir}/hw_counters`)) {
     if (HW_NOT_COUNTERS.has(file)) continue;
     const value = parseCounter(reader.text(`${dir}/hw_counters/${file}`));
     if (value === null) continue;
-    out.add(
+    out.counter(
       'fabscope_infiniband_hw_counter_total',
-      'counter',
       'Driver-specific hardware counter from hw_counters/, named by the counter label',
       { device, port, counter: file },
       value,

@@ -14,10 +14,7 @@ export interface RunToolOptions {
   cwd?: string | undefined;
 }
 
-/**
- * Runs a fabric tool with execFile (no shell: arguments are passed as they are) and a timeout;
- * resolves with its stdout. A timeout rejects with ToolTimeoutError, anything else with Error.
- */
+/** Runs a fabric tool with execFile (no shell) and a timeout (ToolTimeoutError); resolves with its stdout. */
 export function runTool(file: string, args: readonly string[], options: RunToolOptions): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(

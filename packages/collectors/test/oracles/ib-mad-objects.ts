@@ -1,14 +1,31 @@
 // The MAD attributes as whole objects, for the layout tests: the sweeper itself reads single
 // fields of the answers (ib-pm-counters.ts, ib-port-info.ts) and never makes these objects.
 import { MAD_DATA_OFFSET, type MadHeader } from '../../src/sources/infiniband/ib-mad.ts';
-import {
-  LLI_EBO_BYTE,
-  PC_ENTRIES,
-  PCE_COUNTERS,
-  type PortCounters,
-  type PortCountersExtended,
-} from '../../src/sources/infiniband/ib-pm-counters.ts';
+import { LLI_EBO_BYTE, PC_LAYOUT } from '../../src/sources/infiniband/ib-pm-counters.ts';
 import type { PortInfo } from '../../src/sources/infiniband/ib-port-info.ts';
+
+/** PortCounters (attribute 0x0012), fields named as perfquery prints them. */
+export type PortCounters = Record<
+  keyof typeof PC_LAYOUT | 'LocalLinkIntegrityErrors' | 'ExcessiveBufferOverrunErrors',
+  number
+>;
+const PC_ENTRIES = Object.entries(PC_LAYOUT) as [keyof typeof PC_LAYOUT, readonly [number, 1 | 2 | 4]][];
+
+export const PCE_COUNTERS = [
+  'PortXmitData',
+  'PortRcvData',
+  'PortXmitPkts',
+  'PortRcvPkts',
+  'PortUnicastXmitPkts',
+  'PortUnicastRcvPkts',
+  'PortMulticastXmitPkts',
+  'PortMulticastRcvPkts',
+] as const;
+/** PortCountersExtended (attribute 0x001D): 64-bit data (4-octet words) and packet counters. */
+export type PortCountersExtended = { PortSelect: number; CounterSelect: number } & Record<
+  (typeof PCE_COUNTERS)[number],
+  bigint
+>;
 
 export function readMadHeader(mad: Buffer): MadHeader {
   return {

@@ -71,7 +71,6 @@ export const OpafmXmlChangeSchema = Type.Object({
     description: 'FABSCOPE_OPAFM_APPLY, run after the write; null when none is set or nothing was written',
   }),
 });
-export type OpafmXmlChange = Static<typeof OpafmXmlChangeSchema>;
 /** `PUT /adaptive-routing`: the new settings; with opafm.xml, what was done to the file. */
 export const AdaptiveRoutingChangeSchema = Type.Composite([
   AdaptiveRoutingAvailable,

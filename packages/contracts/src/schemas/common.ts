@@ -14,12 +14,7 @@ export function recordOf<K extends string, T extends TSchema>(
   return Type.Object(Object.fromEntries(keys.map((k) => [k, schema])) as Record<K, T>, options);
 }
 
-/**
- * A quantity as a number in its base unit (at most `maximum`, ../limits.ts) or a number with a
- * unit. The emulator reads the text and bounds it the same way (packages/emulator/src/units.ts),
- * answering 400 naming the field; here a number beyond the bound, or text that is no quantity, is
- * refused first.
- */
+/** A quantity as a number in its base unit (at most `maximum`) or a number with a unit, as the emulator reads it. */
 export const Quantity = (description: string, maximum: number) =>
   Type.Union(
     [

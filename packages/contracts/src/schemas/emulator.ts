@@ -1,9 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { FABRIC_TYPES, NODE_TYPES } from '../names.ts';
 
-// The emulator's HTTP interface, v1 (docs/architecture.md): what it answers and what the API's
-// emulator client reads. The API's /api/v1 passes flows, faults and the adaptive-routing state
-// through, so those shapes are the API's too (./links.ts, ./traffic.ts, ./faults.ts refer to them).
+// The emulator's HTTP interface, v1; the API passes its flows, faults and adaptive-routing state through.
 
 export const FabricTypeSchema = Type.Union(FABRIC_TYPES.map((t) => Type.Literal(t)));
 export const NodeTypeSchema = Type.Union(NODE_TYPES.map((t) => Type.Literal(t)));
@@ -44,7 +42,6 @@ export const HostLoadSchema = Type.Object({
 export type HostLoad = Static<typeof HostLoadSchema>;
 
 export const HostLoadsSchema = Type.Object({ timeMs: Type.Number(), hosts: Type.Array(HostLoadSchema) });
-export type HostLoads = Static<typeof HostLoadsSchema>;
 
 /** Which flows `GET /v1/flows` answers with; every field given must match. */
 export const FlowFilterSchema = Type.Object(

@@ -32,10 +32,7 @@ export type FaultType = (typeof FAULT_TYPES)[number];
 type FaultTarget = 'link-or-end' | 'node' | 'node-ports';
 const errorRate = { target: 'link-or-end', fields: ['rate'], needs: ['rate'] } as const;
 
-/**
- * What each fault type takes besides `type` and what it needs; the schema states it per type
- * (allOf below) and the emulator reads the same table (packages/emulator/src/faults.ts).
- */
+/** What each fault type takes besides `type`; the schema (allOf below) and the emulator read this table. */
 export const FAULT_FIELDS: Record<
   FaultType,
   { target: FaultTarget; fields: readonly string[]; needs: readonly string[] }

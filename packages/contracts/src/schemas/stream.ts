@@ -3,9 +3,8 @@ import { HealthSchema } from './health.ts';
 import { LinkStateSchema } from './links.ts';
 import { SummarySchema } from './summary.ts';
 
-// The messages of `GET /api/v1/stream` (Server-Sent Events, one `data:` per sampling tick). They
-// are not validated on the way out (the sampler serializes each encoding once per tick); these
-// schemas are their documentation and the types of whoever writes and reads them.
+// The messages of `GET /api/v1/stream` (SSE, one per sampling tick): documentation and types, not
+// validated on the way out.
 
 const StreamTickFields = {
   time: Type.String({ format: 'date-time', description: 'When the tick was sampled' }),

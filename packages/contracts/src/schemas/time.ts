@@ -1,11 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 
 /**
- * The grammar of times and durations as regular-expression sources (ECMAScript and Python alike):
- * the schemas state them, so the OpenAPI document says exactly what the API accepts, and the
- * API's parser (apps/api/src/lib/time-params.ts) matches with the same expressions. Every value
- * the grammar admits is a time in years 0001–9999 or a duration of at least 1 ms, so a request
- * the schema accepts is never refused for its form.
+ * The grammar of times and durations as regular expressions the schemas state and the API's parser
+ * uses, so a request the OpenAPI document accepts is never refused for its form.
  */
 const DURATION_TERMS: readonly (readonly [unit: string, maxDigits: number])[] = [
   // Digits are bounded so that now ± any duration stays within years 0001–9999.

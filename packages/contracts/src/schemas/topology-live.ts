@@ -3,9 +3,8 @@ import { TimeParam } from './time.ts';
 import { LinkKindSchema, PortRefSchema } from './topology.ts';
 
 /**
- * The topology over time (`/topology?time=`, `/topology/changes`, `/topology/status`) and drift
- * against the intended design (`/topology/drift`). Nodes are named by their identity across
- * topologies: the NodeDescription, or the GUID where several nodes share one (or have none).
+ * The topology over time and its drift from the intended design. Nodes are named by their identity
+ * across topologies: the NodeDescription, or the GUID where several nodes share one (or have none).
  */
 
 const DateTime = Type.String({ format: 'date-time' });

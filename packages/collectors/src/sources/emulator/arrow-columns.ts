@@ -2,7 +2,6 @@ import {
   ERROR_COUNTER_KEYS,
   ERROR_COUNTERS,
   type ErrorCounterKey,
-  type ErrorCounterSpec,
   type PortErrorCounters,
 } from '../../fabric/error-counters.ts';
 import type { PortSample } from '../../fabric/port-sample.ts';
@@ -30,10 +29,7 @@ export interface FixedColumns {
   remotes: PortSample['remote'][];
 }
 
-/**
- * A reader's kept fixed columns (GUIDs, names, types, LIDs, rates, far ends): a stream whose
- * `fixed` metadata names the ones kept is read without decoding them again.
- */
+/** A reader's kept fixed columns, not decoded again from a stream whose `fixed` metadata names them. */
 export interface KeptFixedColumns {
   columns?: FixedColumns | undefined;
 }
@@ -64,14 +60,13 @@ export function fixedColumns(name: string | undefined, rows: number, get: Column
 }
 
 /**
- * Reads a port's error counters from the error columns this stream has (found once, by the
- * emulator's name of each). A port whose values equal the port before's shares its object: samples
- * are never changed once read, and most ports are idle.
+ * Reads a port's error counters from the stream's error columns. A port whose values equal the port
+ * before's shares its object (samples are immutable, and most ports are idle).
  */
 export function errorReader(names: ReadonlySet<string>, get: ColumnGetter): (i: number) => PortErrorCounters {
   const errorColumns: [ErrorCounterKey, ArrayLike<unknown>][] = [];
   for (const key of ERROR_COUNTER_KEYS) {
-    const name = (ERROR_COUNTERS[key] as ErrorCounterSpec).emulator;
+    const name = ERROR_COUNTERS[key].emulator;
     if (name !== undefined && names.has(name)) errorColumns.push([key, get(name)]);
   }
   let last: PortErrorCounters | undefined;

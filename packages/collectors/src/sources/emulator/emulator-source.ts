@@ -19,10 +19,7 @@ import {
 
 export type { KeptFixedColumns } from './arrow-columns.ts';
 
-/**
- * Native counter (decimal string) × unit → bytes, exact: in doubles below 10^15 (× 8 stays under
- * 2^53), else in BigInt before the float conversion.
- */
+/** Native counter (decimal string) × unit → bytes, in BigInt where doubles would lose digits. */
 function toBytes(value: string, unitBytes: bigint): number {
   return value.length <= 15 ? Number(value) * Number(unitBytes) : Number(BigInt(value) * unitBytes);
 }
@@ -167,10 +164,7 @@ export function portSamplesFromEmulatorArrow(
   return { fabric, fabricType, ports, layout: fixed, ...readStamp(timeMs, wallClockMs) };
 }
 
-/**
- * Whether a fetch failed, before any answer, on a kept-alive connection the server had closed
- * while this event loop was busy; asking again on a new connection is safe (a GET).
- */
+/** Whether a fetch failed on a kept-alive connection the server had closed: safe to ask again (a GET). */
 function closedConnection(error: unknown): boolean {
   const cause = (error as { cause?: { code?: string } } | null)?.cause;
   return error instanceof TypeError && (cause?.code === 'ECONNRESET' || cause?.code === 'UND_ERR_SOCKET');
@@ -178,7 +172,6 @@ function closedConnection(error: unknown): boolean {
 
 /** Reads the emulator's switch- and adapter-port endpoint, as a fabric agent polls a real fabric. */
 export function emulatorSource(baseUrl: string): FabricSource {
-  // The Arrow form: a fraction of the JSON's bytes and CPU at both ends.
   const url = new URL('/v1/ports?format=arrow', baseUrl).toString();
   const kept: KeptFixedColumns = {};
   return {

@@ -24,10 +24,8 @@ export interface IbPort {
 const keyOf = (guid: string, port: number) => `${guid}/${port}`;
 
 /**
- * The subnet's ports across discoveries (`ibnetdiscover -p`, one reader: topology's
- * parsePortsReportLines). A port once seen cabled keeps its far end when a later discovery no
- * longer sees the cable — that is a link down, not a port that was never cabled; a port never seen
- * cabled is left out. A cable seen at another port replaces the old far end (moved or re-cabled).
+ * The subnet's ports across discoveries (`ibnetdiscover -p`). A port once seen cabled keeps its far
+ * end when the cable is gone (a link down); a port never seen cabled is left out.
  */
 export class IbPortMap {
   private readonly ports = new Map<string, IbPort>();

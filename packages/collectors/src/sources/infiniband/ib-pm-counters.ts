@@ -1,30 +1,5 @@
 import { MAD_DATA_OFFSET } from './ib-mad.ts';
 
-/** PortCounters (attribute 0x0012), fields named as perfquery prints them. */
-export interface PortCounters {
-  PortSelect: number;
-  CounterSelect: number;
-  SymbolErrorCounter: number;
-  LinkErrorRecoveryCounter: number;
-  LinkDownedCounter: number;
-  PortRcvErrors: number;
-  PortRcvRemotePhysicalErrors: number;
-  PortRcvSwitchRelayErrors: number;
-  PortXmitDiscards: number;
-  PortXmitConstraintErrors: number;
-  PortRcvConstraintErrors: number;
-  CounterSelect2: number;
-  LocalLinkIntegrityErrors: number;
-  ExcessiveBufferOverrunErrors: number;
-  QP1Dropped: number;
-  VL15Dropped: number;
-  PortXmitData: number;
-  PortRcvData: number;
-  PortXmitPkts: number;
-  PortRcvPkts: number;
-  PortXmitWait: number;
-}
-
 /** The error counters of PortCounters, in perfquery's order and names. */
 export const PORT_COUNTERS_ERRORS = [
   'SymbolErrorCounter',
@@ -39,17 +14,12 @@ export const PORT_COUNTERS_ERRORS = [
   'LocalLinkIntegrityErrors',
   'ExcessiveBufferOverrunErrors',
   'VL15Dropped',
-] as const satisfies readonly (keyof PortCounters)[];
+] as const;
 
 export type PortCountersError = (typeof PORT_COUNTERS_ERRORS)[number];
 
-/** Byte offset in the attribute and width in bytes; the two 4-bit counters share byte 19. */
-export const PC_LAYOUT: Readonly<
-  Record<
-    Exclude<keyof PortCounters, 'LocalLinkIntegrityErrors' | 'ExcessiveBufferOverrunErrors'>,
-    readonly [number, 1 | 2 | 4]
-  >
-> = {
+/** PortCounters (attribute 0x0012): byte offset and width of each field; the two 4-bit counters share byte 19. */
+export const PC_LAYOUT = {
   PortSelect: [1, 1],
   CounterSelect: [2, 2],
   SymbolErrorCounter: [4, 2],
@@ -69,11 +39,7 @@ export const PC_LAYOUT: Readonly<
   PortXmitPkts: [32, 4],
   PortRcvPkts: [36, 4],
   PortXmitWait: [40, 4],
-};
-export const PC_ENTRIES = Object.entries(PC_LAYOUT) as [
-  keyof typeof PC_LAYOUT,
-  readonly [number, 1 | 2 | 4],
-][];
+} as const satisfies Record<string, readonly [number, 1 | 2 | 4]>;
 export const LLI_EBO_BYTE = 19;
 
 /** Where each of PORT_COUNTERS_ERRORS sits: [byte, width]; width -4 / 4 are byte 19's high / low nibble. */
@@ -82,7 +48,7 @@ const ERROR_AT: readonly (readonly [number, number])[] = PORT_COUNTERS_ERRORS.ma
     ? [LLI_EBO_BYTE, -4]
     : name === 'ExcessiveBufferOverrunErrors'
       ? [LLI_EBO_BYTE, 4]
-      : (PC_LAYOUT[name] as readonly [number, number]),
+      : PC_LAYOUT[name],
 );
 
 /**
@@ -109,28 +75,3 @@ export function copyPortCountersErrors(data: Buffer, out: Buffer, outAt: number,
 export function portXmitWait(data: Buffer, at = MAD_DATA_OFFSET): number {
   return data.readUInt32BE(at + (PC_LAYOUT.PortXmitWait[0] as number));
 }
-
-/** PortCountersExtended (attribute 0x001D): 64-bit data (4-octet words) and packet counters. */
-export interface PortCountersExtended {
-  PortSelect: number;
-  CounterSelect: number;
-  PortXmitData: bigint;
-  PortRcvData: bigint;
-  PortXmitPkts: bigint;
-  PortRcvPkts: bigint;
-  PortUnicastXmitPkts: bigint;
-  PortUnicastRcvPkts: bigint;
-  PortMulticastXmitPkts: bigint;
-  PortMulticastRcvPkts: bigint;
-}
-
-export const PCE_COUNTERS = [
-  'PortXmitData',
-  'PortRcvData',
-  'PortXmitPkts',
-  'PortRcvPkts',
-  'PortUnicastXmitPkts',
-  'PortUnicastRcvPkts',
-  'PortMulticastXmitPkts',
-  'PortMulticastRcvPkts',
-] as const;

@@ -94,10 +94,8 @@ export function linkWidthLanes(active: number): number | null {
 export type LinkSpeedName = 'SDR' | 'DDR' | 'QDR' | 'FDR10' | 'FDR' | 'EDR' | 'HDR' | 'NDR' | 'XDR';
 
 /**
- * The active speed as ibnetdiscover names it: the extended speeds count only when the capability
- * mask says the port has them (a switch's is its port 0's, a CA port's its own:
- * `ibnd_get_agg_linkspeedext`), XDR only with IsExtendedSpeeds2Supported in CapabilityMask2, and
- * FDR10 is a QDR link whose Mellanox ExtendedPortInfo says so. Null for undefined values.
+ * The active speed as ibnetdiscover names it (`ibnd_get_agg_linkspeedext`): extended speeds only when
+ * the capability masks say so, FDR10 a QDR link whose Mellanox ExtendedPortInfo says so.
  */
 export function linkSpeedName(
   port: Pick<PortInfo, 'linkSpeedActive' | 'linkSpeedExtActive' | 'linkSpeedExtActive2'>,

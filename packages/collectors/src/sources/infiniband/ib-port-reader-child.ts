@@ -22,10 +22,7 @@ export type FromChild =
       failures: number;
     };
 
-/**
- * The port reader's child: opens the umad port and answers the parent's sweeps one at a time (a
- * sweep blocks its event loop, hence a process). Exits on `close` or when the parent goes away.
- */
+/** The port reader's child: answers the parent's sweeps one at a time (a sweep blocks its event loop). */
 export function runIbPortReaderChild(): void {
   const send = process.send?.bind(process);
   if (!send) {

@@ -44,10 +44,7 @@ export interface Running {
   exited: Promise<void>;
 }
 
-/**
- * Starts the reader's child process, unreferenced until a read is in flight; `ready` settles when
- * it has opened its umad port, and every waiter is rejected with the reason when it exits.
- */
+/** Starts the reader's child process; `ready` settles once it has opened its umad port. */
 export function startReaderChild(
   command: readonly string[],
   env: Readonly<Record<string, string>> | undefined,

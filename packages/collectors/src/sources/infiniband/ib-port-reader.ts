@@ -20,7 +20,7 @@ export interface IbPortReaderOptions {
   env?: Readonly<Record<string, string>>;
   /** The child's command line; default: this Node with tsx running `ib-port-reader-main.ts`. */
   command?: readonly string[];
-  /** MADs in flight at once (default 32: measured best on ibsim, `npm run bench -- ibsim-sweep`). */
+  /** MADs in flight at once (default 32). */
   outstanding?: number;
   /** Wait for each answer (default 500 ms). */
   timeoutMs?: number;
@@ -142,9 +142,8 @@ function abortable<T>(answer: Promise<T>, signal: AbortSignal | undefined): Prom
 }
 
 /**
- * Opens a reader of InfiniBand port states and counters by LID through libibumad, many MADs in
- * flight, in a child process of its own (umad_recv blocks, and a simulated subnet's umad2sim must
- * be preloaded when that process starts). No SA, no GUID: it works with the subnet manager down.
+ * Opens a reader of port states and counters by LID through libibumad, in a child process (umad_recv
+ * blocks, and umad2sim must be preloaded at its start). No SA: it works with the subnet manager down.
  */
 export function openIbPortReader(options: IbPortReaderOptions = {}): IbPortReader {
   const command = options.command ?? defaultIbPortReaderCommand();

@@ -14,9 +14,8 @@ const lanesOf = (port: IbPort, reading: IbPortReading) =>
   reading.linkWidthActive ?? (port.width ? Number.parseInt(port.width, 10) : Number.NaN);
 
 /**
- * Length of one PortXmitWait tick: the IBTA counts symbol times (one byte per lane) × (Tick + 1);
- * with Tick = 0 a tick is `lanes` bytes at the data rate. Vendors use other multipliers (NVIDIA's
- * ibdiagnet manual); PortSamplesControl is not read per device yet.
+ * Length of one PortXmitWait tick: symbol times (a byte per lane) × (Tick + 1) per the IBTA, taking
+ * Tick = 0 (PortSamplesControl is not read).
  */
 export function xmitWaitTickSeconds(lanes: number, dataBytesPerSecond: number): number {
   return Number.isFinite(lanes) && lanes > 0 && dataBytesPerSecond > 0

@@ -44,11 +44,7 @@ export function sweepTargets(lids: Uint16Array, ports: Uint8Array): SweepTargets
   return { lids, ports, lidList: Uint16Array.from(index.keys()), lidOfTarget, order };
 }
 
-/**
- * What is known of each distinct LID across sweeps: its SMA's capability masks and its PMA's
- * (probed until answered), whether it refused the Mellanox extension, and how this sweep's
- * probes failed.
- */
+/** What is known of each distinct LID across sweeps (capability masks, Mellanox extension) and its probes' failures. */
 export class LidKnowledge {
   readonly capsKnown: Uint8Array;
   readonly capMask: Uint32Array;

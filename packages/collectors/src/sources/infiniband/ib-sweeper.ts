@@ -16,10 +16,7 @@ export interface SweepOutcome {
   failures: number;
 }
 
-/**
- * Reads PortInfo, PortCounters and PortCountersExtended of every target, and once per LID its
- * capability masks. Synchronous: it runs in the reader's child.
- */
+/** Reads PortInfo, PortCounters and PortCountersExtended of every target; synchronous (the reader's child). */
 export class IbSweeper {
   readonly #channel: MadChannel;
   #targets: SweepTargets = sweepTargets(new Uint16Array(0), new Uint8Array(0));

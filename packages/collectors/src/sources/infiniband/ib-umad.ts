@@ -1,10 +1,6 @@
 import koffi from 'koffi';
 
-/**
- * libibumad (rdma-core `libibumad/umad.h`) through koffi: the user-space MAD interface every
- * infiniband-diags tool sends its MADs with. Loaded only in the port reader's child process, since
- * `umad_recv` blocks and the simulated subnet's `libumad2sim.so` must be preloaded at its start.
- */
+/** libibumad (rdma-core `libibumad/umad.h`) through koffi; loaded only in the port reader's child. */
 
 /** The library's soname (Debian libibumad3, installed with infiniband-diags). */
 export const LIBIBUMAD = 'libibumad.so.3';

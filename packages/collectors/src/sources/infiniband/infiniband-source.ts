@@ -63,8 +63,7 @@ async function readMad(mad: IbPortReader, ports: readonly IbPort[], signal: Abor
 
 /**
  * A live InfiniBand subnet: `ibnetdiscover -p` finds the ports, LIDs and cables, then every port
- * once seen cabled is read by LID (PortInfo, PortCounters, PortCountersExtended). A cable that goes
- * down stays with `linkUp: false`; a port never cabled is not there.
+ * once seen cabled is read by LID; a cable that goes down stays with `linkUp: false`.
  */
 export function infinibandSource(options: InfinibandSourceOptions = {}): FabricSource & {
   close(): Promise<void>;

@@ -23,11 +23,7 @@ export interface PerfqueryTools {
   cwd: string | undefined;
 }
 
-/**
- * `perfquery` arguments for one node's ports by LID (no SA: it works with the subnet manager
- * down): PortCountersExtended (`-x`: data and packets) or PortCounters (errors and XmitWait), one
- * block per port (`-l`). Never `-r`/`-R`: other tools rely on the counters.
- */
+/** `perfquery` arguments for one node's ports by LID; never `-r`/`-R`: other tools rely on the counters. */
 export function perfqueryArgs(lid: number, ports: readonly number[], extended: boolean): string[] {
   return [...(extended ? ['-x'] : []), '-l', String(lid), ports.join(',')];
 }
@@ -45,10 +41,7 @@ const EMPTY_READING: IbPortReading = {
   errors: null,
 };
 
-/**
- * Reads every port with perfquery, one node at a time per process (PortCountersExtended and
- * PortCounters). It reads no PortInfo: a port's state is what this sweep's discovery saw.
- */
+/** Reads every port with perfquery (PortCountersExtended and PortCounters), one node per process. */
 export async function readPerfquery(
   ports: readonly IbPort[],
   signal: AbortSignal,

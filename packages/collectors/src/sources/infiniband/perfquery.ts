@@ -1,4 +1,5 @@
 import { excerpt, ParseError, STDERR_LINE, textLines } from '@fabscope/topology';
+import { NO_TRAFFIC_COUNTERS, type ToolTrafficCounters } from '../../fabric/port-sample.ts';
 import { PORT_COUNTERS_ERRORS } from './ib-pm-counters.ts';
 
 /**
@@ -6,7 +7,7 @@ import { PORT_COUNTERS_ERRORS } from './ib-pm-counters.ts';
  * PortCountersExtended, one block per port with `-l`. Data counters (PortXmitData, PortRcvData)
  * count 4-octet words; `transmitBytes`/`receiveBytes` are already × 4, exact in BigInt.
  */
-export interface PerfqueryPort {
+export interface PerfqueryPort extends ToolTrafficCounters {
   /** The attribute read: PortCounters, PortCountersExtended, PortRcvErrorDetails, … */
   attribute: string;
   lid: number | null;
@@ -20,11 +21,6 @@ export interface PerfqueryPort {
   extended: boolean;
   /** Every `Name:....value` line of the block, as read (native units). */
   counters: Record<string, bigint>;
-  transmitBytes: bigint | null;
-  receiveBytes: bigint | null;
-  transmitPackets: bigint | null;
-  receivePackets: bigint | null;
-  transmitWait: bigint | null;
   /** Counters stuck at the maximum of their width (basic PortCounters saturate, never wrap). */
   saturated: string[];
 }
@@ -61,6 +57,7 @@ const EXTENDED_64 = new Set([
 ]);
 
 const FORMAT = 'perfquery';
+const parseError = (message: string, line: number) => new ParseError(message, { format: FORMAT, line });
 /** PortSelect that asks for every port at once (AllPortSelect). */
 const ALL_PORTS = 255;
 
@@ -135,11 +132,7 @@ function emptyBlock(
     allPorts: false,
     extended: attribute === 'PortCountersExtended',
     counters: {},
-    transmitBytes: null,
-    receiveBytes: null,
-    transmitPackets: null,
-    receivePackets: null,
-    transmitWait: null,
+    ...NO_TRAFFIC_COUNTERS,
     saturated: [],
     line,
     capMask,
@@ -154,9 +147,9 @@ function finish(block: OpenBlock, seen: Set<string>, endLine: number): Perfquery
   ];
   const missing = required.filter((name) => !seen.has(name));
   if (missing.length > 0 || seen.size === 0) {
-    throw new ParseError(
+    throw parseError(
       `the ${block.attribute} block of ${block.port === ALL_PORTS ? 'all ports' : `port ${block.port}`} (from line ${block.line}) ends without ${missing.length > 0 ? missing.join(', ') : 'any counter'}: the output is cut short`,
-      { format: FORMAT, line: endLine },
+      endLine,
     );
   }
   const { line: _line, capMask: _capMask, ...port } = block;
@@ -181,11 +174,9 @@ function finish(block: OpenBlock, seen: Set<string>, endLine: number): Perfquery
 }
 
 /**
- * Parses `perfquery` output: one block per port and attribute, each starting with its `# … counters:
- * Lid N port P` header (or, in old versions, at PortSelect without one). stderr lines (`ibwarn: …`,
- * `src/query_smp.c:…; umad …`) and `#` comments may appear anywhere. Anything else, a block
- * without the fields every perfquery prints, or output cut mid-line is a ParseError naming the
- * line; so is output with no block at all.
+ * Parses `perfquery` output: one block per port and attribute, from its `# … counters: Lid N port P`
+ * header (or, in old versions, its PortSelect). stderr lines and `#` comments may appear anywhere;
+ * anything else, a block cut short, or no block at all is a ParseError naming the line.
  */
 export function parsePerfquery(text: string): PerfqueryPort[] {
   const ports: PerfqueryPort[] = [];
@@ -202,12 +193,9 @@ export function parsePerfquery(text: string): PerfqueryPort[] {
     const line = (lines[i] as string).trim();
     if (line === '') continue;
     if (at === lines.length && !text.endsWith('\n')) {
-      throw new ParseError(
+      throw parseError(
         `the output ends in the middle of "${excerpt(line)}" (no newline): it is cut short`,
-        {
-          format: FORMAT,
-          line: at,
-        },
+        at,
       );
     }
     if (STDERR_LINE.test(line)) continue;
@@ -227,12 +215,9 @@ export function parsePerfquery(text: string): PerfqueryPort[] {
     if (line.startsWith('#')) continue; // a comment
     const field = FIELD.exec(line);
     if (!field) {
-      throw new ParseError(
+      throw parseError(
         `expected "Name:....value" or a "# Port counters: Lid N port P" header, got "${excerpt(line)}"`,
-        {
-          format: FORMAT,
-          line: at,
-        },
+        at,
       );
     }
     const [, name, value] = field as unknown as [string, string, string];
@@ -240,18 +225,12 @@ export function parsePerfquery(text: string): PerfqueryPort[] {
     if (current && name === 'PortSelect' && seen.has('PortSelect')) close(at);
     if (!current) {
       if (name !== 'PortSelect') {
-        throw new ParseError(`"${name}" before any "# Port counters: Lid N port P" header or PortSelect`, {
-          format: FORMAT,
-          line: at,
-        });
+        throw parseError(`"${name}" before any "# Port counters: Lid N port P" header or PortSelect`, at);
       }
       current = emptyBlock('PortCounters', null, 0, at);
     }
     if (seen.has(name)) {
-      throw new ParseError(`${name} appears twice in the block from line ${current.line}`, {
-        format: FORMAT,
-        line: at,
-      });
+      throw parseError(`${name} appears twice in the block from line ${current.line}`, at);
     }
     seen.add(name);
     if (/^\d+$/.test(value)) {
@@ -261,20 +240,14 @@ export function parsePerfquery(text: string): PerfqueryPort[] {
       }
       current.counters[name] = BigInt(value);
     } else if (!/^0x[0-9a-f]+$/i.test(value) && REQUIRED[current.attribute]) {
-      throw new ParseError(`${name}: expected a number, got "${excerpt(value)}"`, {
-        format: FORMAT,
-        line: at,
-      });
+      throw parseError(`${name}: expected a number, got "${excerpt(value)}"`, at);
     }
   }
   close(lines.length);
   if (ports.length === 0) {
-    throw new ParseError(
+    throw parseError(
       'no counters block ("# Port counters: Lid N port P" and Name:....value lines) found',
-      {
-        format: FORMAT,
-        line: lines.length,
-      },
+      lines.length,
     );
   }
   return ports;

@@ -1,28 +1,20 @@
 import { excerpt, ParseError, STDERR_LINE, textLines } from '@fabscope/topology';
+import { NO_TRAFFIC_COUNTERS, type ToolTrafficCounters } from '../../fabric/port-sample.ts';
 
 /**
  * Parser for `opapmaquery -o getportstatus` (Omni-Path FastFabric) text output. Port-level
  * counters come before the per-VL sections (`VL Number n`), which are skipped. Data counters are
  * in 8-byte flits (`Xmit Data  N MB (F Flits)`); `transmitBytes`/`receiveBytes` are F × 8, exact.
  */
-export interface OpaPortStatus {
+export interface OpaPortStatus extends ToolTrafficCounters {
   port: number;
   /** Port-level counters by their printed name (`Xmit Pkts`, `Link Downed`, …), native units. */
   counters: Record<string, bigint>;
   linkQuality: number | null;
-  transmitBytes: bigint | null;
-  receiveBytes: bigint | null;
-  transmitPackets: bigint | null;
-  receivePackets: bigint | null;
-  transmitWait: bigint | null;
 }
 
 const FORMAT = 'opapmaquery';
-/**
- * The port-level sections every getportstatus answer prints, in order (opa-ff stl_print.c): a port
- * whose answer lacks one, or whose last section stops before its last counter, was cut short —
- * its missing counters would otherwise read as unknown and hide the cut.
- */
+/** The sections every getportstatus answer prints (opa-ff stl_print.c): one missing means a cut. */
 const SECTIONS = [
   'Performance: Transmit',
   'Performance: Receive',
@@ -70,9 +62,8 @@ function finish(
 }
 
 /**
- * Reads every `Port Number N` section. stderr lines and `#` comments may appear anywhere; any
- * other line that is not a section heading, a counter, `VL Select Mask` or a VL section, a port
- * without its data and packet counters, output cut mid-line or no port at all is a ParseError.
+ * Reads every `Port Number N` section. stderr lines and `#` comments may appear anywhere; an
+ * unknown line, a port cut short, or no port at all is a ParseError.
  */
 export function parseOpapmaquery(text: string): OpaPortStatus[] {
   const ports: OpaPortStatus[] = [];
@@ -97,11 +88,7 @@ export function parseOpapmaquery(text: string): OpaPortStatus[] {
           port: Number(portLine[1]),
           counters: {},
           linkQuality: null,
-          transmitBytes: null,
-          receiveBytes: null,
-          transmitPackets: null,
-          receivePackets: null,
-          transmitWait: null,
+          ...NO_TRAFFIC_COUNTERS,
         },
         line: at,
         sections: new Map(),

@@ -17,8 +17,6 @@ import {
 import {
   copyPortCountersErrors,
   PORT_COUNTERS_ERRORS,
-  type PortCounters,
-  type PortCountersExtended,
   portXmitWait,
 } from '../../../src/sources/infiniband/ib-pm-counters.ts';
 import {
@@ -43,6 +41,8 @@ import {
   encodePortCounters,
   encodePortCountersExtended,
   encodePortInfo,
+  type PortCounters,
+  type PortCountersExtended,
   readMadHeader,
 } from '../../oracles/ib-mad-objects.ts';
 

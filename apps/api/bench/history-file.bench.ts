@@ -5,7 +5,7 @@ import { benchReporter, median } from '@fabscope/test-support';
 import { buildScenario, CATEGORY_NAMES } from '@fabscope/topology';
 import { defaultSampleIntervalMs } from '../src/config.ts';
 import type { CategoryHistograms } from '../src/lib/link-errors.ts';
-import { LinkIndex } from '../src/lib/utilization.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { EmbeddedTimeQueries } from '../src/store/embedded-history.ts';
 import { type ErrorReading, errorReadingOf, sparseBytes } from '../src/store/error-reading.ts';
 import { openFabricHistoryDir } from '../src/store/history-file/fabric-dir.ts';

@@ -1,11 +1,15 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { LinkDirectionState } from '@fabscope/contracts';
 import { compactFrame } from './lib/compact-tick.ts';
-import { frameForSliced, type LinkFrame, statesOf, summarizeLiveInTurns } from './lib/frame.ts';
+import { type LinkFrame, statesOf } from './lib/frame.ts';
+import { frameForSliced } from './lib/frame-from-rates.ts';
+import type { LinkIndex } from './lib/link-index.ts';
 import { redactAddresses } from './lib/redact.ts';
 import { stringifyInSlices } from './lib/sliced.ts';
 import { deflateFrame, deflateFrameAsync, type StreamEncoding } from './lib/sse-deflate.ts';
 import { staleAfterSeconds } from './lib/staleness.ts';
-import type { FabricSummary, LinkDirectionState, LinkIndex } from './lib/utilization.ts';
+import type { FabricSummary } from './lib/summary.ts';
+import { summarizeLiveInTurns } from './lib/summary.ts';
 import type { MetricsStore, RatesSnapshot } from './store/types.ts';
 
 /**

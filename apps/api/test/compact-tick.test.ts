@@ -1,16 +1,19 @@
 import { get } from 'node:http';
 import { createInflate, inflateSync, constants as zlibConstants } from 'node:zlib';
+import type { LinkDirectionState } from '@fabscope/contracts';
 import { buildScenario, channelOf } from '@fabscope/topology';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { busiestPerKind, compactTick, firstK, roundUtilization } from '../src/lib/compact-tick.ts';
+import { roundUtilization } from '../src/lib/compact-tick.ts';
 import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../src/lib/link-errors.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { acceptsDeflate, deflateFrame, deflateFrameAsync, ZLIB_HEADER } from '../src/lib/sse-deflate.ts';
-import { directionState, type LinkDirectionState, LinkIndex } from '../src/lib/utilization.ts';
 import { DELIVERY_BATCH, Sampler } from '../src/sampler.ts';
 import { type MetricsStore, type PortRates, portKey, type RatesSnapshot } from '../src/store/types.ts';
 import { buildTestApp } from './helper.ts';
+import { directionState } from './oracles/object-path.ts';
+import { busiestPerKind, compactTick, firstK } from './oracles/rankings.ts';
 
 const fabric = buildScenario('ar-demo');
 

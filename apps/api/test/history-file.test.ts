@@ -17,7 +17,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, configFromEnv } from '../src/config.ts';
 import { MemoryEventLog } from '../src/events/event-log.ts';
 import type { CategoryHistograms } from '../src/lib/link-errors.ts';
-import { LinkIndex } from '../src/lib/utilization.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { EmbeddedTimeQueries, type ScrapeDone } from '../src/store/embedded-history.ts';
 import { type ErrorReading, errorReadingOf } from '../src/store/error-reading.ts';
 import { wholeMessages } from '../src/store/history-file/arrow-messages.ts';

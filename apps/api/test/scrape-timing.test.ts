@@ -1,8 +1,8 @@
 import { buildScenario } from '@fabscope/topology';
 import { describe, expect, it, vi } from 'vitest';
 import { configFromEnv, defaultSampleIntervalMs } from '../src/config.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { scrapeTiming } from '../src/lib/staleness.ts';
-import { LinkIndex } from '../src/lib/utilization.ts';
 import { Sampler } from '../src/sampler.ts';
 import type { MetricsStore } from '../src/store/types.ts';
 

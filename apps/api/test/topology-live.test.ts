@@ -15,7 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { ConfigError, configFromEnv } from '../src/config.ts';
 import { MemoryEventLog } from '../src/events/event-log.ts';
-import { LinkIndex } from '../src/lib/utilization.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { Sampler } from '../src/sampler.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
 import { DriftTracker } from '../src/topology-live/drift-tracker.ts';

@@ -7,7 +7,7 @@ import {
   severityOf,
 } from '@fabscope/topology';
 import type { LinkFrame } from '../lib/frame.ts';
-import type { LinkIndex } from '../lib/utilization.ts';
+import type { LinkIndex } from '../lib/link-index.ts';
 import type { AlarmMember, Alarms } from './alarms.ts';
 import type { EventLog, FabricEvent } from './event-log.ts';
 

@@ -1,3 +1,4 @@
+import type { ErrorField } from '@fabscope/contracts';
 import {
   CATEGORY_NAMES,
   type CategoryValues,
@@ -13,7 +14,6 @@ import {
   UNKNOWN_CATEGORIES,
   UNKNOWN_ERRORS,
 } from '@fabscope/topology';
-import type { ErrorField } from '../store/types.ts';
 
 /**
  * Per-counter rates of one link direction (gauges as values); null when unknown, never 0 for

@@ -1,7 +1,7 @@
 import type { Fabric, ForwardingTables } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import type { LinkIndex } from '../lib/utilization.ts';
+import type { LinkIndex } from '../lib/link-index.ts';
 import type { SmTablesOrigin } from '../sm-tables/origin.ts';
 import type { DrawnFabric } from '../topology-live/drawn-fabric.ts';
 

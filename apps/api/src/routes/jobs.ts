@@ -16,7 +16,7 @@ import { sendError } from '../http/errors.ts';
 import { JobSourceError } from '../jobs/job.ts';
 import { estimatedPairs, knownHosts } from '../jobs/job-flows.ts';
 import { flowsOnLink, jobLinks } from '../jobs/job-report.ts';
-import type { LinkIndex } from '../lib/utilization.ts';
+import type { LinkIndex } from '../lib/link-index.ts';
 import { costKey, timedRead } from './control.ts';
 
 /** Job sources fail as upstreams do: 502 with the reason; the emulator's 4xx pass through. */

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { UpstreamError, upstreamFailure } from '../emulator-client.ts';
 import type { LinkFrame } from '../lib/frame.ts';
+import type { LinkIndex } from '../lib/link-index.ts';
+import type { FabricSummary } from '../lib/summary.ts';
 import { parseTime } from '../lib/time-params.ts';
-import type { FabricSummary, LinkIndex } from '../lib/utilization.ts';
 import { hasTimeQueries, type TimeQueries } from '../store/time-queries.ts';
 import { type DrawingQueries, queriesAcrossDrawings } from '../store/time-queries-across.ts';
 import type { Drawing } from '../topology-live/drawn-fabric.ts';

@@ -1,4 +1,4 @@
-import type { LinkIndex } from '../lib/utilization.ts';
+import type { LinkIndex } from '../lib/link-index.ts';
 import type { EmbeddedStore } from './embedded.ts';
 import type { PrometheusStore } from './prometheus.ts';
 import type { PrometheusTimeQueries } from './prometheus-history.ts';

@@ -1,7 +1,10 @@
 import type { EventLog } from '../events/event-log.ts';
-import { frameForSliced, frameOfKept, type LinkFrame, statesOf, summarizeLiveInTurns } from '../lib/frame.ts';
+import { type LinkFrame, statesOf } from '../lib/frame.ts';
+import { frameForSliced, frameOfKept } from '../lib/frame-from-rates.ts';
+import type { LinkIndex } from '../lib/link-index.ts';
+import type { FabricSummary } from '../lib/summary.ts';
+import { summarizeLiveInTurns } from '../lib/summary.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
-import type { FabricSummary, LinkIndex } from '../lib/utilization.ts';
 import { portErrorsOf } from './error-reading.ts';
 import type { FabricHistoryDir } from './history-file/fabric-dir.ts';
 import { HistorySegments } from './history-file/history-segments.ts';

@@ -1,8 +1,8 @@
 import type { EventLog } from '../events/event-log.ts';
+import type { LinkIndex } from '../lib/link-index.ts';
 import { readBodyInSlices } from '../lib/read-body.ts';
 import { slicedLoop } from '../lib/sliced.ts';
 import { type ScrapeTiming, scrapeTiming } from '../lib/staleness.ts';
-import type { LinkIndex } from '../lib/utilization.ts';
 import { ARROW_STREAM_MEDIA_TYPE, type ArrowScrape, readArrowScrape } from './arrow-scrape.ts';
 import { EmbeddedTimeQueries, type ScrapeDone } from './embedded-history.ts';
 import { ExpositionScanner } from './exposition-stream.ts';

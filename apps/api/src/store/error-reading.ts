@@ -1,5 +1,5 @@
+import type { LinkIndex } from '../lib/link-index.ts';
 import { slicedLoop } from '../lib/sliced.ts';
-import type { LinkIndex } from '../lib/utilization.ts';
 import { errorsOfPort } from './port-readings.ts';
 import { ERROR_FIELDS, type ErrorField, type ErrorRates, type PortRates } from './types.ts';
 

@@ -1,6 +1,6 @@
 import type { LinkFrame } from '../lib/frame.ts';
 import { slicedLoop } from '../lib/sliced.ts';
-import type { FabricSummary, LinkDirectionState } from '../lib/utilization.ts';
+import type { FabricSummary } from '../lib/summary.ts';
 import { type ErrorReading, errorReadingOf, errorReadingSliced } from './error-reading.ts';
 import { sameErrorObjects } from './port-readings.ts';
 import type { PortRates } from './types.ts';
@@ -73,38 +73,8 @@ export class LinkHistory {
   }
 
   /**
-   * Adds a frame; frames must come in time order (an older one is ignored). Returns the new
-   * frame's ring index, or −1 when it was ignored.
-   */
-  record(timeMs: number, states: readonly LinkDirectionState[], summary: FabricSummary): number {
-    if (states.length !== this.channels)
-      throw new RangeError(`expected ${this.channels} link directions, got ${states.length}`);
-    if (this.count > 0 && !(timeMs > this.timeOf(this.count - 1))) return -1;
-    this.head = (this.head + 1) % this.capacityFrames;
-    this.count = Math.min(this.capacityFrames, this.count + 1);
-    this.times[this.head] = timeMs;
-    this.summaries[this.head] = summary;
-    this.readings[this.head] = undefined;
-    const base = this.head * this.channels;
-    for (let c = 0; c < this.channels; c++) {
-      const s = states[c] as LinkDirectionState;
-      const bytes = s.bytesPerSecond;
-      this.load[base + c] =
-        bytes === null
-          ? LOAD_UNKNOWN
-          : Math.round(Math.min(LOAD_MAX, Math.max(0, bytes / s.capacityBytesPerSecond)) * LOAD_SCALE);
-      this.packets[base + c] = encodeRate(s.packetsPerSecond ?? Number.NaN);
-      const w = s.transmitWaitFraction;
-      this.wait[base + c] = w === null ? WAIT_UNKNOWN : Math.round(Math.min(1, Math.max(0, w)) * WAIT_SCALE);
-      this.up[base + c] = s.linkUp === null ? -1 : s.linkUp ? 1 : 0;
-    }
-    return this.head;
-  }
-
-  /**
-   * Adds a frame from a tick's columns (lib/frame.ts), encoded as `record` encodes the objects;
-   * frames must come in time order (an older one is ignored). Returns the new frame's ring index,
-   * or −1 when it was ignored.
+   * Adds a frame from a tick's columns; frames must come in time order (an older one is ignored).
+   * Returns the new frame's ring index, or −1 when it was ignored.
    */
   recordFrame(timeMs: number, frame: LinkFrame, summary: FabricSummary): number {
     const n = this.channels;

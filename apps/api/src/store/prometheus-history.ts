@@ -1,7 +1,9 @@
 import type { FabricEvent } from '../events/event-log.ts';
-import { frameOf, type LinkFrame, statesOf } from '../lib/frame.ts';
+import { type LinkFrame, statesOf } from '../lib/frame.ts';
+import { frameOf } from '../lib/frame-from-rates.ts';
+import type { LinkIndex } from '../lib/link-index.ts';
+import type { FabricSummary } from '../lib/summary.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
-import type { FabricSummary, LinkIndex } from '../lib/utilization.ts';
 import { CABLED, EDGE_SERIES, LINK_UP } from './edge-series.ts';
 import { EdgeLive } from './prometheus-live.ts';
 import { type PromqlClient, sampleValue } from './promql-client.ts';

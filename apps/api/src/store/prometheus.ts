@@ -1,4 +1,4 @@
-import type { LinkIndex } from '../lib/utilization.ts';
+import type { LinkIndex } from '../lib/link-index.ts';
 import { EvaluationWatch } from './evaluation-watch.ts';
 import { PrometheusTimeQueries } from './prometheus-history.ts';
 import { EdgeLive, NEWEST_SWEEP } from './prometheus-live.ts';

@@ -7,7 +7,7 @@ import {
   topologySnapshot,
 } from '@fabscope/topology';
 import type { EventLog } from '../events/event-log.ts';
-import { LinkIndex } from '../lib/utilization.ts';
+import { LinkIndex } from '../lib/link-index.ts';
 
 /** What the API runs on and a swap replaces: the routes read these on every request. */
 export interface DrawnTarget {

@@ -11,7 +11,7 @@ import {
   Version,
 } from '@uwdata/flechette';
 import { processAlive, replaceFileDurably } from '../../lib/durable-file.ts';
-import type { LinkIndex } from '../../lib/utilization.ts';
+import type { LinkIndex } from '../../lib/link-index.ts';
 import { type FabricIdentity, fabricDirectoryName, fabricIdentity } from './fabric-identity.ts';
 import { HISTORY_FORMAT_VERSION } from './frame-codec.ts';
 

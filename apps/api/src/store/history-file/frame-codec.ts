@@ -25,7 +25,7 @@ import {
   list as variableList,
 } from '@uwdata/flechette';
 import type { CategoryHistograms } from '../../lib/link-errors.ts';
-import type { FabricSummary } from '../../lib/utilization.ts';
+import type { FabricSummary } from '../../lib/summary.ts';
 import type { ErrorReading } from '../error-reading.ts';
 import {
   type FrameColumns,

@@ -1,0 +1,141 @@
+// The object path: each link direction as a LinkDirectionState object, put together field by field
+// from the store's answer. The API computes columns (src/lib/frame-from-rates.ts); tests and benches
+// check those columns, the summary, the stream message and the history against these objects.
+import type { LinkDirectionState } from '@fabscope/contracts';
+import { type CategoryValues, utilizationOf } from '@fabscope/topology';
+import { emptyFrame, type LinkFrame, markPortsRead } from '../../src/lib/frame.ts';
+import { categoryHistograms, errorsPerSecond, UNKNOWN_CATEGORIES } from '../../src/lib/link-errors.ts';
+import type { ChannelKeys, LinkIndex } from '../../src/lib/link-index.ts';
+import type { PortRates, RatesSnapshot } from '../../src/lib/port-rates.ts';
+import { type FabricSummary, utilizationBucket } from '../../src/lib/summary.ts';
+import {
+  type DirectionMeasures,
+  measuresBetween,
+  reportsWaitAndCategories,
+} from '../../src/lib/utilization.ts';
+import type { LinkHistory } from '../../src/store/link-history.ts';
+
+/** What the store measured of one direction, its two ports looked up in `snapshot.ports`. */
+export function measuresOf(
+  index: LinkIndex,
+  channel: ChannelKeys,
+  snapshot: RatesSnapshot,
+): DirectionMeasures {
+  return measuresBetween(
+    index,
+    channel,
+    snapshot,
+    snapshot.ports.get(channel.fromKey),
+    snapshot.ports.get(channel.toKey),
+  );
+}
+
+/** A direction's state from its measures: utilization the fraction of capacity, clamped; stale without a rate. */
+export function directionState(fixed: ChannelKeys['fixed'], m: DirectionMeasures): LinkDirectionState {
+  const capacity = fixed.capacityBytesPerSecond;
+  const bytes = m.bytesPerSecond;
+  const pm = reportsWaitAndCategories(fixed);
+  return {
+    id: fixed.id,
+    linkId: fixed.linkId,
+    kind: fixed.kind,
+    from: fixed.from,
+    to: fixed.to,
+    capacityBytesPerSecond: capacity,
+    utilization: utilizationOf(bytes, capacity),
+    bytesPerSecond: bytes,
+    packetsPerSecond: m.packetsPerSecond,
+    transmitWaitTicksPerSecond: pm ? m.transmitWaitTicksPerSecond : null,
+    transmitWaitFraction: pm ? m.transmitWaitFraction : null,
+    linkUp: m.linkUp,
+    stale: bytes === null,
+    errors: m.errors,
+    errorsPerSecond: errorsPerSecond(m.errors),
+    categories: pm ? m.categories : (UNKNOWN_CATEGORIES as CategoryValues),
+  };
+}
+
+/** Every direction of `snapshot` as objects, in channel order. */
+export function linkDirectionStates(index: LinkIndex, snapshot: RatesSnapshot): LinkDirectionState[] {
+  return index.channels.map((channel) => directionState(channel.fixed, measuresOf(index, channel, snapshot)));
+}
+
+/** The summary of the objects; with the snapshot, the categories and the ports without data too. */
+export function summarize(
+  index: LinkIndex,
+  states: LinkDirectionState[],
+  timeMs: number,
+  snapshot?: RatesSnapshot,
+): FabricSummary {
+  const histogram = { isl: new Array<number>(10).fill(0), host: new Array<number>(10).fill(0) };
+  let hostTransmit = 0;
+  let hostKnown = 0;
+  let staleLinks = 0;
+  states.forEach((state, i) => {
+    if (state.utilization === null) {
+      staleLinks++;
+      return;
+    }
+    const bucket = histogram[state.kind];
+    const b = utilizationBucket(state.utilization);
+    bucket[b] = (bucket[b] ?? 0) + 1;
+    if (index.channels[i]?.fromIsHost && state.bytesPerSecond !== null) {
+      hostTransmit += state.bytesPerSecond;
+      hostKnown++;
+    }
+  });
+  const summary: FabricSummary = {
+    time: new Date(timeMs).toISOString(),
+    hostTransmitBytesPerSecond: hostKnown > 0 ? hostTransmit : null,
+    histogram,
+    staleLinks,
+  };
+  if (snapshot) {
+    summary.categories = categoryHistograms(states);
+    let without = 0;
+    for (const key of index.portKeys) if (!snapshot.ports.has(key)) without++;
+    summary.portsWithoutData = without;
+  }
+  return summary;
+}
+
+/** Unknown (null) as the columns keep it. */
+function column(value: number | null): number {
+  return value === null ? Number.NaN : value;
+}
+
+/** A frame of directions already made as objects (in `index`'s channel order). */
+export function frameFromStates(
+  index: LinkIndex,
+  states: readonly LinkDirectionState[],
+  timeMs: number,
+  ports: ReadonlyMap<string, PortRates> = new Map(),
+): LinkFrame {
+  if (states.length !== index.channels.length)
+    throw new RangeError(`expected ${index.channels.length} link directions, got ${states.length}`);
+  const frame = emptyFrame(index, timeMs, null, ports);
+  states.forEach((s, c) => {
+    frame.bytesPerSecond[c] = column(s.bytesPerSecond);
+    frame.packetsPerSecond[c] = column(s.packetsPerSecond);
+    frame.transmitWaitTicksPerSecond[c] = column(s.transmitWaitTicksPerSecond);
+    frame.transmitWaitFraction[c] = column(s.transmitWaitFraction);
+    frame.utilization[c] = column(s.utilization);
+    frame.linkUp[c] = s.linkUp === null ? -1 : s.linkUp ? 1 : 0;
+    frame.errorsPerSecond[c] = column(s.errorsPerSecond);
+    for (const name of Object.keys(frame.categories) as (keyof CategoryValues)[])
+      frame.categories[name][c] = column(s.categories[name]);
+  });
+  markPortsRead(frame);
+  return frame;
+}
+
+/** Records directions made as objects into a history, as its frame. */
+export function recordStates(
+  history: LinkHistory,
+  index: LinkIndex,
+  timeMs: number,
+  states: readonly LinkDirectionState[],
+  summary: FabricSummary,
+): number {
+  return history.recordFrame(timeMs, frameFromStates(index, states, timeMs), summary);
+}

@@ -10,7 +10,7 @@ import { type CompactTick, compactFrame } from '../lib/compact-tick.ts';
 import { statesOf } from '../lib/frame.ts';
 import { summarizeFrame } from '../lib/summary.ts';
 import { parseTime } from '../lib/time-params.ts';
-import { STREAM_VIEWS } from '../sampler.ts';
+import { STREAM_VIEWS } from '../tick-broadcast.ts';
 import { requireQueries } from './time-travel.ts';
 
 const InstantStreamQuery = Type.Object(

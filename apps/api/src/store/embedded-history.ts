@@ -1,4 +1,4 @@
-import type { EventLog } from '../events/event-log.ts';
+import type { EventLog } from '../lib/fabric-event.ts';
 import { type LinkFrame, statesOf } from '../lib/frame.ts';
 import { frameForSliced, frameOfKept } from '../lib/frame-from-rates.ts';
 import type { LinkIndex } from '../lib/link-index.ts';

@@ -1,4 +1,4 @@
-import type { EventLog } from '../events/event-log.ts';
+import type { EventLog } from '../lib/fabric-event.ts';
 import type { LinkIndex } from '../lib/link-index.ts';
 import { readBodyInSlices } from '../lib/read-body.ts';
 import { slicedLoop } from '../lib/sliced.ts';

@@ -1,4 +1,4 @@
-import type { FabricEvent } from '../events/event-log.ts';
+import type { FabricEvent } from '../lib/fabric-event.ts';
 import { type LinkFrame, statesOf } from '../lib/frame.ts';
 import { frameOf } from '../lib/frame-from-rates.ts';
 import type { LinkIndex } from '../lib/link-index.ts';

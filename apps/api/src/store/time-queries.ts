@@ -1,5 +1,5 @@
 import type { LinkDirectionState } from '@fabscope/contracts';
-import type { FabricEvent } from '../events/event-log.ts';
+import type { FabricEvent } from '../lib/fabric-event.ts';
 import type { LinkFrame } from '../lib/frame.ts';
 import type { LinkIndex } from '../lib/link-index.ts';
 import type { FabricSummary } from '../lib/summary.ts';

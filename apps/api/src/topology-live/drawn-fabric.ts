@@ -6,7 +6,7 @@ import {
   type TopologySnapshot,
   topologySnapshot,
 } from '@fabscope/topology';
-import type { EventLog } from '../events/event-log.ts';
+import type { EventLog } from '../lib/fabric-event.ts';
 import { LinkIndex } from '../lib/link-index.ts';
 
 /** What the API runs on and a swap replaces: the routes read these on every request. */

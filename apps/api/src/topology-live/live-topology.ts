@@ -1,6 +1,7 @@
 import type {
   Drift,
   DriftFindingRecord,
+  EventSeverity,
   TopologyCable,
   TopologyChangeRecord,
   TopologyChanges,
@@ -19,7 +20,7 @@ import {
   topologyDrift,
   topologySnapshot,
 } from '@fabscope/topology';
-import type { EventLog, EventSeverity } from '../events/event-log.ts';
+import type { EventLog } from '../lib/fabric-event.ts';
 import type { DriftTracker, TrackedFinding } from './drift-tracker.ts';
 import type { TopologyAt, TopologyVersion, TopologyVersions } from './versions.ts';
 

@@ -1,6 +1,6 @@
 import type { LinkIndex } from '../lib/link-index.ts';
 import { slicedLoop } from '../lib/sliced.ts';
-import { errorsOfPort } from './port-readings.ts';
+import { errorsOfPort } from './slot-ports.ts';
 import { ERROR_FIELDS, type ErrorField, type ErrorRates, type PortRates } from './types.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { LinkFrame } from '../lib/frame.ts';
 import { slicedLoop } from '../lib/sliced.ts';
 import type { FabricSummary } from '../lib/summary.ts';
 import { type ErrorReading, errorReadingOf, errorReadingSliced } from './error-reading.ts';
-import { sameErrorObjects } from './port-readings.ts';
+import { sameErrorObjects } from './slot-ports.ts';
 import type { PortRates } from './types.ts';
 
 /**

@@ -13,7 +13,7 @@ import {
 import { processAlive, replaceFileDurably } from '../../lib/durable-file.ts';
 import type { LinkIndex } from '../../lib/link-index.ts';
 import { type FabricIdentity, fabricDirectoryName, fabricIdentity } from './fabric-identity.ts';
-import { HISTORY_FORMAT_VERSION } from './frame-codec.ts';
+import { HISTORY_FORMAT_VERSION } from './frame-schema.ts';
 
 /** A fabric's history directory, held by this process until `release()`. */
 export interface FabricHistoryDir {

@@ -1,17 +1,12 @@
 import type { EventLog } from '../lib/fabric-event.ts';
 import type { LinkIndex } from '../lib/link-index.ts';
-import { readBodyInSlices } from '../lib/read-body.ts';
 import { type ScrapeTiming, scrapeTiming } from '../lib/staleness.ts';
-import { ArrowIngest } from './arrow-ingest.ts';
-import { ARROW_STREAM_MEDIA_TYPE, readArrowScrape } from './arrow-scrape.ts';
 import { EmbeddedTimeQueries, type ScrapeDone } from './embedded-history.ts';
 import type { FabricHistoryDir } from './history-file/fabric-dir.ts';
 import { PortReadings } from './port-readings.ts';
-import { fetchScrape, sampleTimeMs } from './scrape-request.ts';
-import { scrapeRoles } from './scrape-staging.ts';
 import { fabscopeMapping, type SeriesMapping } from './series-mapping.ts';
-import { TextIngest } from './text-ingest.ts';
-import { ERROR_FIELDS, type MetricsStore, type RatesSnapshot } from './types.ts';
+import { TargetScraper, type TargetScrapeStats } from './target-scraper.ts';
+import type { MetricsStore, RatesSnapshot } from './types.ts';
 
 export interface EmbeddedStoreOptions {
   /** Collector `/metrics` URLs to scrape. */
@@ -38,29 +33,10 @@ export interface EmbeddedStoreOptions {
   /** The history directory of the fabric whose history is kept on disk (embedded-history.ts). */
   historyDir?: FabricHistoryDir | undefined;
   /**
-   * How often the error counters (ERROR_COUNTERS, PORT_GAUGES) are asked for, from a fabric agent
-   * that selects families: every scrape at 1 s, else every max(30 s, 3 intervals), as the demo's
-   * Prometheus slow job (docs/scaling.md): at 165,888 ports they triple the answer.
+   * How often the error families are asked for, from an agent that selects families: every scrape
+   * at 1 s, else every max(30 s, 3 intervals), as the demo's Prometheus slow job (they are most of the answer).
    */
   errorIntervalMs?: number | undefined;
-}
-
-/** What the last scrape of one target took (ms), for diagnostics and the benchmarks. */
-export interface TargetScrapeStats {
-  target: string;
-  /** The URL fetched: the target, with `name[]` when the exporter selects families. */
-  url: string;
-  /** Request sent → response headers (a collector answers once it has read its source). */
-  headersMs: number;
-  /** Headers → end of the body, read and parsed as it streams in. */
-  bodyMs: number;
-  /** Parsed samples → port histories. */
-  ingestMs: number;
-  /** Samples of wanted metrics read. */
-  samples: number;
-  /** The form the target answered in: exposition text, or Arrow (a fabscope collector asked for it). */
-  format?: 'text' | 'arrow';
-  error?: string;
 }
 
 export interface ScrapeStats {
@@ -99,11 +75,7 @@ const HISTORY_RATE_WINDOW_MS = 5000;
 
 /**
  * The default store: scrapes the collectors itself, Prometheus-style, and keeps the last few
- * readings of every port in memory. No external server needed.
- *
- * Built for fabric scale (165,888 ports, a 300 MB answer per scrape): the answer is parsed as it
- * streams in, only the families the mapping reads; label sets are parsed once per port; the
- * histories are typed arrays indexed by port slot, one ring of readings per port.
+ * readings of every port in memory (a ring per port slot). No external server needed.
  */
 export class EmbeddedStore implements MetricsStore {
   readonly kind = 'embedded';
@@ -111,21 +83,15 @@ export class EmbeddedStore implements MetricsStore {
   private timer: NodeJS.Timeout | undefined;
   private secondScrape: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> | null = null;
-  /** Aborts the scrape in flight on close: at fat-tree-27648 one streams for seconds. */
+  /** Aborts the scrape in flight on close (a big fabric's streams for seconds). */
   private readonly closing = new AbortController();
-  private readonly fetchImpl: typeof fetch;
   private readonly now: () => number;
   private readonly intervalMs: number;
   private readonly windowMs: number;
   /** Rate window of the history's frames (longer: what is kept should not carry scrape jitter). */
   private readonly historyWindowMs: number;
   private readonly mapping: SeriesMapping;
-  private readonly text: TextIngest;
-  private readonly arrow: ArrowIngest;
-  /** The URL each target is fetched at (with `name[]` when the exporter selects families). */
-  private readonly urls: string[];
-  /** The same without the error families, for the scrapes between two error scrapes. */
-  private readonly fastUrls: string[];
+  private readonly scraper: TargetScraper;
   private readonly errorIntervalMs: number;
   private lastErrorScrapeMs = Number.NEGATIVE_INFINITY;
 
@@ -147,7 +113,6 @@ export class EmbeddedStore implements MetricsStore {
 
   constructor(private readonly options: EmbeddedStoreOptions) {
     this.mapping = options.mapping ?? fabscopeMapping;
-    this.fetchImpl = options.fetch ?? fetch;
     this.now = options.now ?? Date.now;
     this.intervalMs = options.scrapeIntervalMs ?? 1000;
     this.windowMs = options.rateWindowMs ?? 2000;
@@ -156,30 +121,22 @@ export class EmbeddedStore implements MetricsStore {
     this.readings = new PortReadings(
       Math.min(16, Math.max(3, Math.ceil(this.historyWindowMs / this.intervalMs) + 2)),
     );
-    const roles = scrapeRoles(this.mapping);
-    const onReset = (key: string) => this.resetPorts.push(key);
-    this.text = new TextIngest(options.targets, this.readings, roles, this.mapping, onReset);
-    this.arrow = new ArrowIngest(options.targets.length, this.readings, roles, this.mapping, onReset);
-    const urlsOf = (names: readonly string[]) => {
-      const query = names.map((n) => `name[]=${encodeURIComponent(n)}`).join('&');
-      return options.targets.map((t) =>
-        this.mapping.selectsByName ? `${t}${t.includes('?') ? '&' : '?'}${query}` : t,
-      );
-    };
-    this.urls = urlsOf(roles.names);
-    const errorNames = new Set<string>(ERROR_FIELDS.flatMap((f) => [...(this.mapping.fields[f] ?? [])]));
-    this.fastUrls = urlsOf(roles.names.filter((n) => !errorNames.has(n)));
+    this.scraper = new TargetScraper(
+      options.targets,
+      this.readings,
+      this.mapping,
+      options.fetch ?? fetch,
+      this.now,
+      (key) => this.resetPorts.push(key),
+    );
     this.errorIntervalMs =
       options.errorIntervalMs ?? (this.intervalMs <= 1000 ? 0 : Math.max(30_000, 3 * this.intervalMs));
   }
 
   /**
    * Scrapes now, every interval after. Rates need two readings: at an interval above
-   * SECOND_SCRAPE_AFTER_MS the second follows the first as soon as it ends (and at least that
-   * long after it started) instead of an interval later. Where the error families are read apart
-   * (errorIntervalMs), these two leave them out, to the next regular scrape: at fat-tree-27648
-   * (10 s) the first rates came 24 s after start, behind a first scrape of every family (the
-   * error counters are most of the answer); now they come after two scrapes of the data.
+   * SECOND_SCRAPE_AFTER_MS the second follows the first as soon as it ends instead of an interval
+   * later, and both leave the error families to the next regular scrape, so the first rates come soon.
    */
   start(): void {
     if (this.timer) return;
@@ -242,18 +199,15 @@ export class EmbeddedStore implements MetricsStore {
       (errorsDue || this.errorIntervalMs === 0) && started - this.lastErrorScrapeMs >= this.errorIntervalMs;
     if (withErrors) this.lastErrorScrapeMs = started;
     const stats = await Promise.all(
-      this.options.targets.map(async (target, i) => {
-        const url = (withErrors ? this.urls : this.fastUrls)[i] as string;
-        const stats: TargetScrapeStats = { target, url, headersMs: 0, bodyMs: 0, ingestMs: 0, samples: 0 };
-        try {
-          await this.scrapeTarget(url, i, timeoutMs, stats);
-        } catch (error) {
-          stats.error = error instanceof Error ? error.message : String(error);
-          errors.push(`${target}: ${stats.error}`);
-        }
-        return stats;
-      }),
+      this.options.targets.map((_, i) =>
+        this.scraper.scrape(
+          i,
+          withErrors,
+          AbortSignal.any([this.closing.signal, AbortSignal.timeout(timeoutMs)]),
+        ),
+      ),
     );
+    for (const s of stats) if (s.error !== undefined) errors.push(`${s.target}: ${s.error}`);
     this.targetStats = stats;
     this.lastDurationMs = this.now() - started;
     this.recentDurations.push(this.lastDurationMs);
@@ -300,45 +254,10 @@ export class EmbeddedStore implements MetricsStore {
     return queries;
   }
 
-  private async scrapeTarget(
-    url: string,
-    target: number,
-    timeoutMs: number,
-    stats: TargetScrapeStats,
-  ): Promise<void> {
-    // Stamped when the collector read its counters where it says so, else at the scrape's start
-    // (as Prometheus does): the answer's size delays only its end.
-    const startedMs = this.now();
-    let t = performance.now();
-    const signal = AbortSignal.any([this.closing.signal, AbortSignal.timeout(timeoutMs)]);
-    const response = await fetchScrape(this.fetchImpl, url, signal, this.mapping.selectsByName === true);
-    stats.headersMs = performance.now() - t;
-    t = performance.now();
-    if ((response.headers.get('content-type') ?? '').startsWith(ARROW_STREAM_MEDIA_TYPE)) {
-      stats.format = 'arrow';
-      const scrape = readArrowScrape(await readBodyInSlices(response));
-      stats.bodyMs = performance.now() - t;
-      t = performance.now();
-      const timeMs = sampleTimeMs(scrape.countersReadAtMs, startedMs, this.now());
-      stats.samples = await this.arrow.commit(target, scrape, timeMs);
-      stats.ingestMs = performance.now() - t;
-      return;
-    }
-    stats.format = 'text';
-    const scanned = await this.text.read(target, response.body as AsyncIterable<Uint8Array> | null);
-    stats.samples = scanned.samples;
-    stats.bodyMs = performance.now() - t;
-    t = performance.now();
-    scanned.commit(sampleTimeMs(scanned.latestTimestampMs, startedMs, this.now()));
-    stats.ingestMs = performance.now() - t;
-  }
-
   /**
    * Rates of every fresh port over `windowMs` (default: the live window, rateWindowMs). The live
-   * window's rates are computed once per scrape: whoever asks first (the sampler's tick, or the
-   * history when its window picks the same readings, windowsAgree: 10 s at fat-tree-27648 against
-   * 5 s) starts them, and the others of that scrape share the promise, and with it one frame
-   * (lib/frame.ts `frameForSliced`) — each computed them apart before, ~0.6 s a tick twice.
+   * window's rates are computed once per scrape: the sampler's tick and the history (when its window
+   * picks the same readings, windowsAgree) share the promise, and with it one frame.
    */
   rates(_signal?: AbortSignal, windowMs = this.windowMs): Promise<RatesSnapshot> {
     const live = windowMs === this.windowMs;

@@ -56,8 +56,6 @@ export function tickOf(time: string, health: Health, summary: FabricSummary, fra
   return tick as Tick;
 }
 
-export { STALE_AFTER_SECONDS, staleAfterSeconds } from './lib/staleness.ts';
-
 /** Health of a snapshot `elapsedSeconds` after it was read: ages keep growing between ticks. */
 function healthOf(
   snapshot: { ok: boolean; error?: string | undefined; lastSampleAgeSeconds: number | null },
@@ -90,9 +88,9 @@ function healthOf(
 }
 
 /**
- * The one refresh clock: once per interval, read rates from the store, compute every link's
- * utilization and the summary, and hand the same result to every reader and stream client. Each
- * stream encoding is serialized at most once per tick, and only while a client of it is connected.
+ * The one refresh clock: once per interval (or after each scrape of a store with a clock of its
+ * own), read rates from the store, compute the frame and the summary, and hand the same tick to
+ * every reader and tick listener (the stream's TickBroadcast among them).
  */
 export class Sampler {
   private latestTick: Tick | null = null;
@@ -262,9 +260,7 @@ export class Sampler {
     const snapshot = await this.store.rates();
     // The topology drawn when the rates came: a swap meanwhile is the next tick's.
     const { index, topologyVersion } = this;
-    // Every direction computed once, as columns; the summary, the stream, the history and the
-    // health watch read them, and objects are made only for what a route returns.
-    // In slices: at 165,888 directions the frame is ~0.3 s of work, the loop free between slices.
+    // Every direction computed once, as columns, in slices of the event loop.
     const frame = await frameForSliced(index, snapshot);
     const summary = await summarizeLiveInTurns(frame);
     const staleAfter = staleAfterSeconds(this.intervalMs, snapshot.staleAfterSeconds);
@@ -280,8 +276,7 @@ export class Sampler {
     this.latestTick = tick;
     this.latestSnapshot = read;
     this.tickCount++;
-    // A turn of the event loop between the stages of a tick (the health watch, the history, the
-    // stream's encoding: each up to ~0.2 s at 165,888 directions), so answers wait one stage at most.
+    // A turn of the event loop between the stages of a tick, so answers wait one stage at most.
     for (const listener of this.tickListeners) {
       await nextTurn();
       // A listener that takes turns of its own (the health watch) is awaited: ticks never overlap.

@@ -35,15 +35,9 @@ interface Change {
  * the log; the rest are summed up in one `fabric` event, as opafm caps its threshold messages.
  */
 export class HealthWatch {
-  /**
-   * Per category, the level (1 warning … 3 critical, 0 under) of each channel of `index`: a pass
-   * over a frame's column reads it without building a key per direction (166k at fat-tree-27648).
-   */
+  /** Per category, the level (1 warning … 3 critical, 0 under) of each channel of `index`. */
   private levels = new Map<CategoryName, Uint8Array>();
-  /**
-   * The index's port keys in one order, and which of them had a fresh reading at the last tick
-   * (flags in that order: a Set of 166k keys a tick was most of this watch's time).
-   */
+  /** The index's port keys in one order, and which of them had a fresh reading at the last tick. */
   private portList: { index: LinkIndex; keys: readonly string[]; at: Map<string, number> } | null = null;
   private answering: Uint8Array | null = null;
   /** Ports reported as no longer answering, until they answer again. */
@@ -99,8 +93,7 @@ export class HealthWatch {
 
   /**
    * `observe` with a turn of the event loop before each of its passes over the directions (six
-   * categories, the ports answering, the alarms): at fat-tree-27648 they held it ~150 ms together.
-   * Ticks must not overlap (the sampler awaits it before the next).
+   * categories, the ports answering, the alarms). Ticks must not overlap (the sampler awaits it).
    */
   async observeInTurns(timeMs: number, frame: LinkFrame): Promise<void> {
     for (const step of this.steps(timeMs, frame)) {

@@ -105,9 +105,8 @@ export class LinkHistory {
   }
 
   /**
-   * Makes the error reading of `frame` ahead of `recordFrame`, in slices of the event loop (at
-   * fat-tree-27648 comparing 165,888 ports' error objects, and a new reading every 30 s, held the
-   * loop 50–150 ms a tick); recordFrame of that frame then takes it as made.
+   * Makes the error reading of `frame` ahead of `recordFrame`, in slices of the event loop (a big
+   * fabric's comparison holds it too long in one piece); recordFrame of that frame then takes it.
    */
   async prepareReading(frame: LinkFrame): Promise<void> {
     const { ports, index } = frame;
@@ -292,7 +291,7 @@ export function historyFrames(
 
 export const BYTES_PER_DIRECTION = 6;
 export const DEFAULT_HISTORY_SECONDS = 3600;
-/** 1 h at fat-tree-27648 (165,888 directions, one frame per 10 s) is 359 MB: this leaves room. */
+/** Room for an hour of the biggest fabric benchmarked (docs/scaling.md). */
 export const DEFAULT_HISTORY_MAX_BYTES = 512 * 1024 * 1024;
 
 /** `body(i)` for i = 0 … n−1 at once (slicedLoop's synchronous twin). */

@@ -45,10 +45,9 @@ export class PortReadings {
   private errorNowTime = new Float64Array(0);
   private errorBeforeTime = new Float64Array(0);
   /**
-   * Per port, the error rates last made and the error reading they were made from (its time):
-   * on big fabrics the error families are read every 30 s while the data are every 10 s, so most
-   * ticks (and the history's reading after the sampler's) give the same object again instead of
-   * 166k new ones (a port's rates are never changed by their readers).
+   * Per port, the error rates last made and the error reading they were made from (its time): the
+   * error families are read less often than the data, so most ticks give the same object again (a
+   * port's rates are never changed by their readers).
    */
   private errorRates: (ErrorRates | undefined)[] = [];
   private errorRatesOf = new Float64Array(0);
@@ -170,9 +169,8 @@ export class PortReadings {
   }
 
   /**
-   * `rates` in slices of the event loop (lib/sliced.ts): at 165,888 ports ~0.35 s of work, the loop
-   * free between slices. A scrape writes its readings in one go after its parse, so a port's rates
-   * are from one reading or the next, never half of each.
+   * `rates` in slices of the event loop (lib/sliced.ts). A scrape writes a port's reading in one go,
+   * so its rates are from one reading or the next, never half of each.
    */
   async ratesSliced(
     nowMs: number,

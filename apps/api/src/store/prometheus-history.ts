@@ -62,9 +62,8 @@ export class PrometheusTimeQueries implements TimeQueries {
   private readonly edge: EdgeLive;
   /**
    * Frames asked lately, by instant: `/instant`, `/links?time=` and its pages at one instant read
-   * the TSDB once between them (at fat-tree-27648 a frame is ~18 s of dense reads on two cores).
-   * Held one interval after they are read (data for a recent instant may still arrive), at most
-   * HELD_FRAMES of them.
+   * the TSDB once between them (a big fabric's frame is seconds of dense reads). Held one interval
+   * (data for a recent instant may still arrive), at most HELD_FRAMES of them.
    */
   private readonly frames = new Map<number, { frame: Promise<LinkFrame>; untilMs: number }>();
 

@@ -28,15 +28,11 @@ const idleOf = (field: ErrorField) => (field === 'linkQualityIndicator' ? 5 : 0)
 
 /**
  * What the live tick asks Prometheus: the collector's per-direction gauges as they are (its rates
- * at the edge, docs/metrics.md), each direction's newest sample within the staleness limit
- * (`held`), reduced to one short series per direction keyed by its sending port; the ports that
- * are down; each port's error fields where they are not idle (sparse); and which fields the
- * collectors report with one number, the newest sweep's age. Nothing is rated here. Six queries,
- * each waiting its turn through the store's bound on queries in flight (promql-client.ts): the
- * reported fields and the age are two small answers of one query (they were two queries). The
- * sparse errors and the down ports stay apart: folded the same way, at fat-tree-27648 in
- * VictoriaMetrics on a loaded 2-core machine the two took 21–31 s together, over its 30 s
- * `-search.maxQueryDuration` (docs/scaling.md).
+ * at the edge), each direction's newest sample within the staleness limit (`held`), keyed by its
+ * sending port; the ports that are down; each port's error fields where not idle (sparse); which
+ * fields the collectors report, and the newest sweep's age. Nothing is rated here. The sparse
+ * errors and the down ports stay two queries: folded into one, a big fabric's exceeds a TSDB's
+ * query time limit (docs/scaling.md).
  */
 export function liveQueries(heldMs: number) {
   const held = (selector: string) => `last_over_time(${selector}[${Math.max(1, Math.round(heldMs))}ms])`;

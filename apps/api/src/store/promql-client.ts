@@ -30,13 +30,10 @@ export interface PromqlClientOptions {
 }
 
 /**
- * Queries in flight to one TSDB at a time, by default (FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES).
- * VictoriaMetrics runs at most `-search.maxConcurrentRequests` searches at once — by default twice
- * its CPUs, 4 on a 2-core machine, 1.79's flag default — and answers 503 to one that waits for a
- * slot longer than `-search.maxQueueDuration` (10 s). A search already spreads over every core, so
- * more than two in flight from the API adds no speed on a small machine, and two leaves the other
- * half of the slots to Grafana, alert rules and people asking while the API ticks. Prometheus
- * evaluates each query on one goroutine (`--query.max-concurrency`, 20): two use two cores.
+ * Queries in flight to one TSDB at a time, by default (FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES):
+ * VictoriaMetrics answers 503 to a search that waits too long for one of its few slots, and a
+ * search already spreads over every core, so two add no speed and leave the other slots to
+ * Grafana, alert rules and people.
  */
 export const DEFAULT_MAX_CONCURRENT_QUERIES = 2;
 

@@ -143,8 +143,3 @@ export function portErrorsOf(index: LinkIndex, reading: ErrorReading): Map<strin
   }
   return out;
 }
-
-/** Bytes a reading takes beyond the port sets it may share with the reading before. */
-export function sparseBytes(reading: ErrorReading): number {
-  return reading.port.byteLength + reading.field.byteLength + reading.value.byteLength;
-}

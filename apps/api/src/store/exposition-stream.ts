@@ -1,4 +1,4 @@
-import { type ExpositionSample, parseLabels, parseLine, parseValue } from './exposition.ts';
+import { parseLabels, parseLine, parseValue } from './exposition.ts';
 
 /**
  * A streaming reader of the Prometheus text exposition format for big scrapes (a fabric agent's
@@ -278,24 +278,4 @@ function isSpace(c: number): boolean {
 export function labelsOfBlock(block: string, line: number): Record<string, string> {
   if (block === '') return {};
   return parseLabels(`${Buffer.from(block, 'latin1').toString('utf8')}}`, 0, line).labels;
-}
-
-/** Every sample of an exposition given in chunks, as `parseExposition` reads the whole text. */
-export function parseExpositionChunks(
-  chunks: Iterable<Uint8Array>,
-  wanted?: ReadonlySet<string>,
-): ExpositionSample[] {
-  const samples: ExpositionSample[] = [];
-  const labels: Record<string, string>[] = [];
-  const scanner: ExpositionScanner = new ExpositionScanner(
-    wanted ? [...wanted] : null,
-    (metric, block, value, line) => {
-      for (let b = labels.length; b <= block; b++)
-        labels.push(labelsOfBlock(scanner.blocks.keys[b] as string, line));
-      samples.push({ name: scanner.nameOf(metric), labels: { ...labels[block] }, value });
-    },
-  );
-  for (const chunk of chunks) scanner.push(chunk);
-  scanner.end();
-  return samples;
 }

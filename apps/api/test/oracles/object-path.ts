@@ -2,9 +2,9 @@
 // from the store's answer. The API computes columns (src/lib/frame-from-rates.ts); tests and benches
 // check those columns, the summary, the stream message and the history against these objects.
 import type { LinkDirectionState } from '@fabscope/contracts';
-import { type CategoryValues, utilizationOf } from '@fabscope/topology';
+import { CATEGORY_NAMES, type CategoryValues, categoryBucket, utilizationOf } from '@fabscope/topology';
 import { emptyFrame, type LinkFrame, markPortsRead } from '../../src/lib/frame.ts';
-import { categoryHistograms, errorsPerSecond, UNKNOWN_CATEGORIES } from '../../src/lib/link-errors.ts';
+import { type CategoryHistograms, errorsPerSecond, UNKNOWN_CATEGORIES } from '../../src/lib/link-errors.ts';
 import type { ChannelKeys, LinkIndex } from '../../src/lib/link-index.ts';
 import type { PortRates, RatesSnapshot } from '../../src/lib/port-rates.ts';
 import { type FabricSummary, utilizationBucket } from '../../src/lib/summary.ts';
@@ -97,6 +97,29 @@ export function summarize(
     summary.portsWithoutData = without;
   }
   return summary;
+}
+
+/** Per category and link kind, opatop's five bars and the unknown, over the objects. */
+export function categoryHistograms(
+  states: readonly { kind: string; categories: CategoryValues }[],
+): CategoryHistograms {
+  const out = Object.fromEntries(
+    CATEGORY_NAMES.map((c) => [c, { isl: [0, 0, 0, 0, 0], host: [0, 0, 0, 0, 0], unknown: 0 }]),
+  ) as CategoryHistograms;
+  for (const state of states) {
+    for (const name of CATEGORY_NAMES) {
+      const value = state.categories[name];
+      const entry = out[name];
+      if (value === null) {
+        entry.unknown++;
+        continue;
+      }
+      const bars = state.kind === 'isl' ? entry.isl : entry.host;
+      const b = categoryBucket(value);
+      bars[b] = (bars[b] ?? 0) + 1;
+    }
+  }
+  return out;
 }
 
 /** Unknown (null) as the columns keep it. */

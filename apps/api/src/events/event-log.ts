@@ -45,10 +45,9 @@ function isEvent(value: unknown): value is FabricEvent {
 }
 
 /**
- * Events that survive a restart of the API: one JSON object per line in `dir/events.jsonl`, read
- * back at start. The file is bounded: once it holds twice `maxEvents` lines it is replaced by one
- * with the newest `maxEvents`, written beside it, flushed and renamed over it (lib/durable-file.ts),
- * so a crash during that loses nothing. Lines that are not events (a torn last write) are skipped.
+ * Events that survive a restart: one JSON object per line in `dir/events.jsonl`, read back at
+ * start. At twice `maxEvents` lines the file is replaced durably by the newest `maxEvents`; a torn
+ * last line is skipped.
  */
 export class FileEventLog extends MemoryEventLog {
   readonly file: string;

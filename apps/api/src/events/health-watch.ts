@@ -26,13 +26,10 @@ interface Change {
 }
 
 /**
- * Watches every tick for what an administrator is alerted to, and writes it to the event log:
- * a PM category of a link direction crossing its threshold (warning at 1 ×, error at 3 ×,
- * critical at 10 ×, one event each time the severity rises, an `info` one when it falls back
- * under), and ports that stop answering or answer again (collection gaps). Unknown values change
- * nothing: a direction whose counters went missing is a gap, not a recovery. At most
- * EVENTS_PER_TICK per category per tick, worst first, so a fabric-wide congestion does not bury
- * the log; the rest are summed up in one `fabric` event, as opafm caps its threshold messages.
+ * Watches every tick for what an administrator is alerted to and writes it to the event log: a PM
+ * category of a direction crossing a severity (warning 1 ×, error 3 ×, critical 10 × its threshold;
+ * `info` when back under) and ports that stop or resume answering. Unknown values change nothing.
+ * At most EVENTS_PER_TICK per category per tick, worst first, the rest summed in one event (as opafm).
  */
 export class HealthWatch {
   /** Per category, the level (1 warning … 3 critical, 0 under) of each channel of `index`. */

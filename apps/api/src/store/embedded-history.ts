@@ -28,11 +28,7 @@ export interface ScrapeDone {
 /** The part of the embedded store its history needs. */
 export interface ScrapeFeed {
   onScrape(listener: (done: ScrapeDone) => void): () => void;
-  /**
-   * Rates over the history's window after a scrape: the very snapshot the sampler's tick was
-   * computed from when the two windows pick the same readings (embedded.ts), so that both read
-   * one frame (lib/frame.ts `frameForSliced`).
-   */
+  /** Rates over the history's window after a scrape (the sampler's snapshot when the windows agree: one frame). */
   rates(): Promise<RatesSnapshot>;
   /** Age beyond which a frame no longer stands for the instants after it. */
   staleAfterMs(): number;
@@ -44,10 +40,7 @@ export interface EmbeddedHistoryOptions {
   historyMaxBytes?: number | undefined;
   /** Where link-state and counter-reset events seen in the samples go. */
   events?: EventLog | undefined;
-  /**
-   * This fabric's history directory (FABSCOPE_DATA_DIR; history-file/): the history is read back
-   * from it at start and every frame appended to it. Unset: in memory only.
-   */
+  /** This fabric's history directory (FABSCOPE_DATA_DIR), read back at start; unset: memory only. */
   historyDir?: FabricHistoryDir | undefined;
   /** Segment length on disk (default 10 minutes). */
   segmentMs?: number | undefined;
@@ -56,10 +49,9 @@ export interface EmbeddedHistoryOptions {
 }
 
 /**
- * The embedded store's answers about the past: after each scrape, the frame of the link
- * directions (lib/frame.ts, the one formula; the sampler's own frame when the store hands both the
- * same snapshot) and its summary are kept, encoded, as a frame of the bounded history
- * (link-history.ts); instants and ranges read the frame in force at each time.
+ * The embedded store's answers about the past: after each scrape the frame and its summary are
+ * kept, encoded, in the bounded history (link-history.ts); instants and ranges read the frame in
+ * force at each time.
  */
 export class EmbeddedTimeQueries implements TimeQueries {
   readonly history: LinkHistory;
@@ -175,10 +167,8 @@ export class EmbeddedTimeQueries implements TimeQueries {
   }
 
   /**
-   * Every direction at `timeMs` as a frame (lib/frame.ts), made with the one formula from what the
-   * history kept of the frame in force then: the directions' bytes, packets, XmitWait share and
-   * link state, and the ports' error reading, from which the error rates and the PM categories
-   * are computed again (frameOf over the kept values). All unknown before the history or in a gap.
+   * Every direction at `timeMs` as a frame, made with the one formula from what the history kept
+   * then (frameOfKept). All unknown before the history or in a gap.
    */
   async frameAt(timeMs: number): Promise<LinkFrame> {
     const ring = this.ringAt(timeMs);

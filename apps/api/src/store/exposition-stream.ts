@@ -1,12 +1,9 @@
 import { parseLabels, parseLine, parseValue } from './exposition.ts';
 
 /**
- * A streaming reader of the Prometheus text exposition format for big scrapes (a fabric agent's
- * answer is hundreds of megabytes at 100k+ ports): it takes the response body chunk by chunk,
- * never builds the whole text or its lines, skips the families nobody asked for after reading
- * their name, and hands over each wanted sample's label block as an opaque key instead of parsing
- * it. A port's series share one label block, so a consumer parses a block's labels once and
- * looks the rest up (see `labelsOfBlock`). The samples are those of `parseExposition`.
+ * A streaming reader of the Prometheus text exposition format for big scrapes: chunk by chunk,
+ * never the whole text or its lines, skipping unwanted families by name, and handing over each
+ * sample's label block as an opaque key (a port's series share one, parsed once: `labelsOfBlock`).
  */
 
 /**
@@ -16,13 +13,9 @@ import { parseLabels, parseLine, parseValue } from './exposition.ts';
 export type SampleSink = (metric: number, block: number, value: number, line: number) => void;
 
 /**
- * The label blocks met so far (the bytes between a series' braces), numbered in order of first
- * appearance; kept from one scrape of a target to the next. The key of a block is its bytes as a
- * latin1 string: one character per byte, so an exact key ('' for a series without labels).
- *
- * An exporter writes its ports in the same order in every family, and in every scrape: the block
- * of the next line is predicted from the order of the family read before and checked with one
- * byte comparison, so most lines cost neither a string nor a map lookup.
+ * The label blocks met so far (the bytes between a series' braces, as a latin1 key), numbered in
+ * order of first appearance and kept across a target's scrapes. Exporters write their ports in the
+ * same order in every family: the next line's block is predicted and checked with one comparison.
  */
 export class LabelBlocks {
   readonly keys: string[] = [];

@@ -5,10 +5,8 @@ import { SlotPorts } from './slot-ports.ts';
 import { ERROR_FIELDS, type ErrorRates, PORT_GAUGES, type PortRates } from './types.ts';
 
 /**
- * The ring keeps data, packets and XmitWait (staged fields 0..4); the error counters and gauges
- * (staged from ERROR_AT) are kept apart, as the last two readings that carried them: on big
- * fabrics they are scraped less often than the data (embedded.ts), so their rate is over the
- * last two such readings.
+ * The ring keeps data, packets and XmitWait (staged fields 0..4); the error families, scraped less
+ * often, are kept apart as the last two readings that carried them.
  */
 const RING_FIELDS = 5;
 const ERROR_AT = RING_FIELDS;

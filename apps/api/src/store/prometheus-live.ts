@@ -10,11 +10,7 @@ import {
   type RatesSnapshot,
 } from './types.ts';
 
-/**
- * The time (Unix seconds) of the newest sweep any collector wrote: the timestamp of its one
- * `fabscope_fabric_sweep_interval_seconds` series, stamped with the sweep's read time. The live
- * tick's age, and what evaluation-watch.ts polls to tick right after new data lands.
- */
+/** The time (Unix seconds) of the newest sweep any collector wrote: the live tick's age, and what evaluation-watch.ts polls. */
 export const NEWEST_SWEEP = `max(timestamp(${EDGE_SERIES.sweep}))`;
 
 /** A PromQL expression reduced to one series per port, keyed by (node_guid, port) only. */
@@ -67,12 +63,9 @@ function keyOf(s: InstantSample): string {
 }
 
 /**
- * The live tick with Prometheus from the collector's rates at the edge: a handful of queries whose
- * answers are one number per direction (the collector computed max(tx, rx), the XmitWait share
- * and the packets from exact deltas), never a rate over raw counters nor a recording rule's
- * output. A frame straight from the per-direction gauges: `directions` carries them as they are;
- * the ports carry their link state and error rates, from which the API's own formula makes the
- * direction's errors and categories with its own thresholds.
+ * The live tick with Prometheus from the collector's rates at the edge: one number per direction
+ * (`directions`, as the collector measured it), and per port the link state and error rates, from
+ * which the API makes each direction's errors and categories with its own thresholds.
  */
 export class EdgeLive {
   private readonly queries: ReturnType<typeof liveQueries>;

@@ -71,8 +71,12 @@ export async function rawCounterRates(
     resolve({ name: metric.__name__ ?? '', labels: metric, instance: metric.instance });
   const fold = new PortFold(keyOf, options.staleAfterSeconds);
   fold.ages(ages ?? []);
-  fields.forEach((field, i) => fold.rates(field, rest[i] ?? []));
-  gaugeFields.forEach((field, i) => fold.gauges(field, rest[fields.length + i] ?? []));
+  fields.forEach((field, i) => {
+    fold.rates(field, rest[i] ?? []);
+  });
+  gaugeFields.forEach((field, i) => {
+    fold.gauges(field, rest[fields.length + i] ?? []);
+  });
   fold.waitTicks(waitTicks ?? []);
   fold.linkStates(linkStates ?? [], mapping);
   return {

@@ -6,14 +6,10 @@ import type { FabricSummary } from '../lib/summary.ts';
 import { summarizeLiveInTurns } from '../lib/summary.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
 import { portErrorsOf } from './error-reading.ts';
+import { DEFAULT_HISTORY_MAX_BYTES, DEFAULT_HISTORY_SECONDS, historyFrames } from './history-encoding.ts';
 import type { FabricHistoryDir } from './history-file/fabric-dir.ts';
 import { HistorySegments } from './history-file/history-segments.ts';
-import {
-  DEFAULT_HISTORY_MAX_BYTES,
-  DEFAULT_HISTORY_SECONDS,
-  historyFrames,
-  LinkHistory,
-} from './link-history.ts';
+import { LinkHistory } from './link-history.ts';
 import type { FabricAt, LinkSeries, SummaryPoint, TimeQueries } from './time-queries.ts';
 import { emptyPortRates, type PortRates, type RatesSnapshot } from './types.ts';
 

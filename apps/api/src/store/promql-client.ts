@@ -200,3 +200,8 @@ export class PromqlClient {
     );
   }
 }
+
+/** A label value quoted for a PromQL selector. */
+export function labelValue(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+}

@@ -11,7 +11,8 @@ import {
 import type { CategoryHistograms } from '../../lib/link-errors.ts';
 import type { FabricSummary } from '../../lib/summary.ts';
 import type { ErrorReading } from '../error-reading.ts';
-import { type FrameColumns, RATE_UNKNOWN } from '../link-history.ts';
+import { RATE_UNKNOWN } from '../history-encoding.ts';
+import type { FrameColumns } from '../link-history.ts';
 import { ERROR_FIELDS, type ErrorField } from '../types.ts';
 import {
   column,

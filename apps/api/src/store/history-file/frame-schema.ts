@@ -26,7 +26,7 @@ import {
   RATE_UNKNOWN,
   WAIT_SCALE,
   WAIT_UNKNOWN,
-} from '../link-history.ts';
+} from '../history-encoding.ts';
 import { ERROR_FIELDS } from '../types.ts';
 import type { FabricIdentity } from './fabric-identity.ts';
 

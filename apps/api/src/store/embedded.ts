@@ -52,10 +52,7 @@ export interface ScrapeStats {
   targets: TargetScrapeStats[];
 }
 
-/**
- * The earliest second scrape after start (start()): rates over a shorter span would carry the
- * counters' millisecond stamps as noise (1 ms in 1 s is 0.1 %).
- */
+/** The earliest second scrape after start: over a shorter span the stamps' milliseconds are noise. */
 const SECOND_SCRAPE_AFTER_MS = 1000;
 
 /** Scrape durations remembered for the timing. */
@@ -63,8 +60,7 @@ const RECENT_SCRAPES = 5;
 
 /**
  * Whether rates over any window up to `windowMs` are those of the newest reading and the one
- * before, scraping every `intervalMs`: when the interval is at least twice the window (a scrape
- * late or early by up to half an interval still leaves the one before outside the window).
+ * before, scraping every `intervalMs` (a scrape off by half an interval still agrees).
  */
 export function windowsAgree(intervalMs: number, windowMs: number): boolean {
   return intervalMs >= 2 * windowMs;

@@ -1,6 +1,7 @@
 import type {
   Drift,
   DriftFindingRecord,
+  EventSeverity,
   TopologyCable,
   TopologyChangeRecord,
   TopologyChanges,
@@ -12,8 +13,9 @@ import {
   type TopologyLinkRecord,
   type TopologySnapshot,
 } from '@fabscope/topology';
+import type { FabricEvent } from '../lib/fabric-event.ts';
 import type { DriftTracker, TrackedFinding } from './drift-tracker.ts';
-import type { TopologyAt, TopologyVersions } from './versions.ts';
+import type { TopologyAt, TopologyVersion, TopologyVersions } from './versions.ts';
 
 /** The intended design (FABSCOPE_EXPECTED_TOPOLOGY) and the tracker of its drift findings. */
 export interface ExpectedTopology {
@@ -134,4 +136,42 @@ export function driftAnswer(
       }),
     ),
   };
+}
+
+/** Most events one new version writes; the rest are counted in one more. */
+const MAX_EVENTS_PER_VERSION = 50;
+
+const CHANGE_SEVERITY: Record<TopologyChange['kind'], EventSeverity> = {
+  'node-appeared': 'info',
+  'node-disappeared': 'warning',
+  'node-changed': 'info',
+  'link-added': 'info',
+  'link-removed': 'warning',
+  'link-moved': 'warning',
+  'link-rate-changed': 'warning',
+};
+
+/** The `topology` events of a new version: one per change (the first few), then one counting the rest. */
+export function versionEvents(version: TopologyVersion): FabricEvent[] {
+  const events: FabricEvent[] = version.changes.slice(0, MAX_EVENTS_PER_VERSION).map((change) => {
+    const { subject, detail } = describeTopologyChange(change);
+    return {
+      timeMs: version.timeMs,
+      kind: 'topology',
+      subject,
+      detail,
+      severity: CHANGE_SEVERITY[change.kind],
+    };
+  });
+  const rest = version.changes.length - MAX_EVENTS_PER_VERSION;
+  if (rest > 0) {
+    events.push({
+      timeMs: version.timeMs,
+      kind: 'topology',
+      subject: 'fabric',
+      detail: `${rest} more topology changes in version ${version.version} (GET /api/v1/topology/changes)`,
+      severity: 'warning',
+    });
+  }
+  return events;
 }

@@ -1,7 +1,6 @@
-import type { Drift, EventSeverity, TopologyChanges, TopologyStatus } from '@fabscope/contracts';
+import type { Drift, TopologyChanges, TopologyStatus } from '@fabscope/contracts';
 import {
   type DriftFinding,
-  describeTopologyChange,
   diffTopology,
   type Fabric,
   fabricOfSnapshot,
@@ -12,11 +11,9 @@ import {
   topologySnapshot,
 } from '@fabscope/topology';
 import type { EventLog } from '../lib/fabric-event.ts';
-import { changesBetween, driftAnswer, type ExpectedTopology } from './answers.ts';
+import { changesBetween, driftAnswer, type ExpectedTopology, versionEvents } from './answers.ts';
 import type { TopologyAt, TopologyVersion, TopologyVersions } from './versions.ts';
 
-/** Most events one new version writes; the rest are counted in one more. */
-const MAX_EVENTS_PER_VERSION = 50;
 /** A port changing state is followed by a discovery this much later (more changes coalesce). */
 const DEFAULT_PROMPT_DELAY_MS = 1000;
 /** …and looked at again this much after that discovery. */
@@ -40,16 +37,6 @@ export interface LiveTopologyOptions {
   onDiscovered?: ((snapshot: TopologySnapshot, timeMs: number) => void) | undefined;
   now?: () => number;
 }
-
-const CHANGE_SEVERITY: Record<TopologyChange['kind'], EventSeverity> = {
-  'node-appeared': 'info',
-  'node-disappeared': 'warning',
-  'node-changed': 'info',
-  'link-added': 'info',
-  'link-removed': 'warning',
-  'link-moved': 'warning',
-  'link-rate-changed': 'warning',
-};
 
 /**
  * The topology over time on one API: the versions (loaded, then each discovery that differs), a
@@ -212,30 +199,9 @@ export class LiveTopology {
     this.announceDrift(nowMs);
   }
 
-  /** One event per change (the first MAX_EVENTS_PER_VERSION; then one counting the rest). */
+  /** One event per change (the first few; then one counting the rest). */
   private announce(version: TopologyVersion): void {
-    const events = this.options.events;
-    if (!events) return;
-    for (const change of version.changes.slice(0, MAX_EVENTS_PER_VERSION)) {
-      const { subject, detail } = describeTopologyChange(change);
-      events.append({
-        timeMs: version.timeMs,
-        kind: 'topology',
-        subject,
-        detail,
-        severity: CHANGE_SEVERITY[change.kind],
-      });
-    }
-    const rest = version.changes.length - MAX_EVENTS_PER_VERSION;
-    if (rest > 0) {
-      events.append({
-        timeMs: version.timeMs,
-        kind: 'topology',
-        subject: 'fabric',
-        detail: `${rest} more topology changes in version ${version.version} (GET /api/v1/topology/changes)`,
-        severity: 'warning',
-      });
-    }
+    for (const event of versionEvents(version)) this.options.events?.append(event);
   }
 
   private observeDrift(snapshot: TopologySnapshot, nowMs = this.now()): void {

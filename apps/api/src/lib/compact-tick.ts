@@ -1,6 +1,6 @@
 import { CATEGORY_NAMES, type LinkDirectionState } from '@fabscope/contracts';
 import { type LinkFrame, stateAt } from './frame.ts';
-import { type LinkSort, RankedLinks } from './link-order.ts';
+import { firstChannels, type LinkSort } from './link-order.ts';
 
 /**
  * The compact stream encoding (`GET /api/v1/stream?view=compact`), for fabrics too big to send
@@ -120,7 +120,7 @@ export function compactFrame<H, S>(
 export const TOP_SORTS: readonly LinkSort[] = ['utilization', 'transmitWaitFraction', ...CATEGORY_NAMES];
 
 /**
- * For each link kind, the first `limit` channels of every ranking in TOP_SORTS (RankedLinks),
+ * For each link kind, the first `limit` channels of every ranking in TOP_SORTS (link-order.ts),
  * without repeats, in no particular order: a client ranking `top` by any of them gets the API's head.
  */
 export function worstChannelsPerKind(frame: LinkFrame, limit: number): number[] {
@@ -130,8 +130,7 @@ export function worstChannelsPerKind(frame: LinkFrame, limit: number): number[] 
   const kept = new Set<number>();
   for (const channels of [index.byKind.isl, index.byKind.host]) {
     for (const sort of TOP_SORTS)
-      for (const c of new RankedLinks(index, { frame, channels }, sort, 'desc').channels(0, limit))
-        kept.add(c);
+      for (const c of firstChannels(frame, channels, sort, 'desc', limit)) kept.add(c);
   }
   return [...kept];
 }

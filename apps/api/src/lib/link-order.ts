@@ -33,6 +33,67 @@ export function channelsOf(
   return Int32Array.from(out);
 }
 
+/** The column `sort` ranks by; null for the id. */
+function columnOf(frame: LinkFrame, sort: LinkSort): Float64Array | null {
+  if (sort === 'id') return null;
+  return (CATEGORY_NAMES as readonly string[]).includes(sort)
+    ? frame.categories[sort as CategoryName]
+    : frame[sort as 'utilization' | 'bytesPerSecond' | 'transmitWaitFraction'];
+}
+
+/** Descending is ascending on the negated value; unknown sorts after every number either way. */
+function sortKey(value: number, order: 'asc' | 'desc'): number {
+  return Number.isNaN(value) ? Infinity : order === 'desc' ? -value : value;
+}
+
+/** By key, then id rank: Infinity − Infinity is NaN, which `||` passes over to the id. */
+function compareKeys(keyA: number, rankA: number, keyB: number, rankB: number): number {
+  return keyA - keyB || rankA - rankB;
+}
+
+/**
+ * The first `k` of `channels` in RankedLinks' order, in one pass without ranking the rest: the
+ * stream's `top`, k small against a fabric's directions.
+ */
+export function firstChannels(
+  frame: LinkFrame,
+  channels: Int32Array,
+  sort: LinkSort,
+  order: 'asc' | 'desc',
+  k: number,
+): number[] {
+  const kept: number[] = [];
+  if (k <= 0) return kept;
+  const keys: number[] = [];
+  const ranks = frame.index.idRank();
+  const column = columnOf(frame, sort);
+  for (const c of channels) {
+    const rank = ranks[c] as number;
+    const key = sortKey(column === null ? rank : (column[c] as number), order);
+    const last = kept.length - 1;
+    if (
+      kept.length === k &&
+      compareKeys(key, rank, keys[last] as number, ranks[kept[last] as number] as number) >= 0
+    )
+      continue;
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareKeys(keys[mid] as number, ranks[kept[mid] as number] as number, key, rank) <= 0)
+        lo = mid + 1;
+      else hi = mid;
+    }
+    kept.splice(lo, 0, c);
+    keys.splice(lo, 0, key);
+    if (kept.length > k) {
+      kept.pop();
+      keys.pop();
+    }
+  }
+  return kept;
+}
+
 /**
  * The one ranker of a frame's directions, as `/links` answers them and the stream's `top` is chosen:
  * by `sort` in `order`, unknown (NaN) last whichever the order, ties by id. Keys are read once into a
@@ -60,19 +121,12 @@ export class RankedLinks {
     this.idRank = new Int32Array(n);
     this.keys = new Float64Array(n);
     this.positions = new Uint32Array(n);
-    const column =
-      sort === 'id'
-        ? null
-        : (CATEGORY_NAMES as readonly string[]).includes(sort)
-          ? frame.categories[sort as CategoryName]
-          : frame[sort as 'utilization' | 'bytesPerSecond' | 'transmitWaitFraction'];
+    const column = columnOf(frame, sort);
     for (let i = 0; i < n; i++) {
       const c = channels[i] as number;
       const rank = byChannel[c] as number;
       this.idRank[i] = rank;
-      const value = column === null ? rank : (column[c] as number);
-      // Descending is ascending on the negated value; unknown sorts after every number either way.
-      this.keys[i] = Number.isNaN(value) ? Infinity : order === 'desc' ? -value : value;
+      this.keys[i] = sortKey(column === null ? rank : (column[c] as number), order);
       this.positions[i] = i;
     }
   }
@@ -81,10 +135,13 @@ export class RankedLinks {
     return this.n;
   }
 
-  /** Infinity − Infinity is NaN, which `||` passes over to the id: unknowns are in id order too. */
   private readonly compare = (a: number, b: number): number =>
-    (this.keys[a] as number) - (this.keys[b] as number) ||
-    (this.idRank[a] as number) - (this.idRank[b] as number);
+    compareKeys(
+      this.keys[a] as number,
+      this.idRank[a] as number,
+      this.keys[b] as number,
+      this.idRank[b] as number,
+    );
 
   /** The channels of rows `start`..`end` of the order. */
   channels(start: number, end: number): number[] {

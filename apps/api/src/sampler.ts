@@ -39,10 +39,7 @@ export interface Tick {
   readonly time: string;
   readonly health: Health;
   readonly summary: FabricSummary;
-  /**
-   * Every direction as an object, made from the frame on first use (once per tick): read it only
-   * to answer every direction; a route that needs a few reads the frame (lib/frame.ts `stateAt`).
-   */
+  /** Every direction as an object, made from the frame on first use: for answers of every direction. */
   readonly links: LinkDirectionState[];
   /** The tick's directions as columns (not serialized with the tick). */
   readonly frame: LinkFrame;
@@ -208,10 +205,7 @@ export class Sampler {
     return result;
   }
 
-  /**
-   * Draws another topology from the next tick on (a re-discovered fabric, topology-live/): its
-   * channels, in its order; ticks say its version, so dashboards fetch it again.
-   */
+  /** Draws another topology (a re-discovered fabric) from the next tick on; ticks say its version. */
   useIndex(index: LinkIndex): void {
     this.index = index;
     this.topologyVersion++;

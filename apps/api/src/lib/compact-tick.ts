@@ -3,11 +3,9 @@ import { type LinkFrame, stateAt } from './frame.ts';
 import { firstChannels, type LinkSort } from './link-order.ts';
 
 /**
- * The compact stream encoding (`GET /api/v1/stream?view=compact`), for fabrics too big to send
- * every link direction as an object each second. Per-channel values travel as two flat arrays in
- * channel order — link i of `GET /api/v1/topology`'s `links` is channels 2i (a→b) and 2i+1 (b→a) —
- * so a client that holds the topology can place every value without ids. Only the busiest link
- * directions travel as full objects, for the ranked table.
+ * The compact stream encoding (`GET /api/v1/stream?view=compact`): per-channel values as flat arrays
+ * in topology order (link i is channels 2i and 2i+1), placed by a client without ids; only the
+ * busiest directions travel as objects, for the ranked table.
  */
 
 /** Directions kept per link kind (ISL and host) and per ranking in `top`. */
@@ -40,9 +38,8 @@ export interface CompactTick<H, S> {
   /** How many channels' error counters are unknown (`errorsPerSecond` null): not 0, and not listed. */
   errorsUnknown: number;
   /**
-   * As full objects, busiest first: for each link kind, the COMPACT_TOP_PER_KIND first directions
-   * by utilization, by XmitWait (transmitWaitFraction) and by each PM category (rankings.ts), so a
-   * client ranking `top` by any of them gets the same first COMPACT_TOP_PER_KIND as `/links?sort=`.
+   * As full objects, busiest first: per link kind, the first COMPACT_TOP_PER_KIND by utilization, by
+   * XmitWait and by each PM category, the same heads as `/links?sort=`.
    */
   top: LinkDirectionState[];
 }

@@ -5,12 +5,10 @@ import type { LinkIndex } from './link-index.ts';
 import type { PortRates } from './port-rates.ts';
 
 /**
- * Every link direction at one instant as columns, in the LinkIndex's channel order (link i of
- * /topology is channels 2i and 2i+1): computed once per tick (lib/utilization.ts) and read by the
- * summary, the history, the stream, the health watch and the rankings. Numbers are Float64Arrays
- * with NaN unknown (a JSON null, never 0); the link state an Int8Array (1 up, 0 down, −1 unknown).
- * The individual error rates are not columns: a direction's are derived from the two ends'
- * readings (`ports`) when its object is made (`stateAt`), for the few directions a page shows.
+ * Every link direction at one instant as columns in the LinkIndex's channel order, computed once
+ * per tick (lib/utilization.ts) and read by the summary, history, stream, health watch and rankings.
+ * NaN is unknown (a JSON null, never 0). The individual error rates are derived from the two ends'
+ * readings (`ports`) only when a direction's object is made (`stateAt`).
  */
 export interface LinkFrame {
   readonly index: LinkIndex;

@@ -156,11 +156,7 @@ export class RankedLinks {
     return this.channels(start, end).map((c) => stateAt(this.frame, c));
   }
 
-  /**
-   * Puts the first `k` rows in order: the rows after those ranked already selected and sorted while
-   * few, else the rest's whole order. The rows ranked come before every other, so ranking the rest
-   * never moves them.
-   */
+  /** Puts the first `k` rows in order (selected and sorted while few, else the rest sorted whole). */
   private rankFirst(k: number): void {
     const n = this.n;
     const rest = this.positions.subarray(this.ranked);

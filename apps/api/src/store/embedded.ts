@@ -14,9 +14,8 @@ export interface EmbeddedStoreOptions {
   scrapeIntervalMs?: number;
   /** Rates span at least this much history (newest reading against the oldest within it). */
   rateWindowMs?: number;
-  /** Series not seen for this long are dropped as stale. Default: from the interval and the scrape durations (lib/staleness.ts). */
+  /** Series not seen for this long are stale; a scrape is aborted after timeoutMs. Default: lib/staleness.ts. */
   staleAfterMs?: number;
-  /** A scrape is aborted after this long. Default: from the interval and the scrape durations. */
   timeoutMs?: number;
   fetch?: typeof fetch;
   now?: () => number;
@@ -32,10 +31,7 @@ export interface EmbeddedStoreOptions {
   events?: EventLog | undefined;
   /** The history directory of the fabric whose history is kept on disk (embedded-history.ts). */
   historyDir?: FabricHistoryDir | undefined;
-  /**
-   * How often the error families are asked for, from an agent that selects families: every scrape
-   * at 1 s, else every max(30 s, 3 intervals), as the demo's Prometheus slow job (they are most of the answer).
-   */
+  /** How often the error families are asked for: every scrape at 1 s, else every max(30 s, 3 intervals). */
   errorIntervalMs?: number | undefined;
 }
 

@@ -26,7 +26,7 @@ function bucketCounts(
   return counts;
 }
 
-/** Past frames held at once (~13 MB each at fat-tree-27648). */
+/** Past frames held at once (each a big fabric's columns). */
 const HELD_FRAMES = 4;
 /** A frame read is held at least this long (the scrape interval when longer). */
 const HELD_FRAME_MIN_MS = 5000;

@@ -152,7 +152,10 @@ export function frameFromStates(
   return frame;
 }
 
-/** Records directions made as objects into a history, as its frame. */
+/** No port readings, the same map every time: the history keeps one error reading for all frames. */
+const NO_PORTS: ReadonlyMap<string, PortRates> = new Map();
+
+/** Records directions made as objects into a history, as its frame (no port readings). */
 export function recordStates(
   history: LinkHistory,
   index: LinkIndex,
@@ -160,5 +163,5 @@ export function recordStates(
   states: readonly LinkDirectionState[],
   summary: FabricSummary,
 ): number {
-  return history.recordFrame(timeMs, frameFromStates(index, states, timeMs), summary);
+  return history.recordFrame(timeMs, frameFromStates(index, states, timeMs, NO_PORTS), summary);
 }

@@ -145,8 +145,13 @@ export function frameFromStates(
     frame.utilization[c] = column(s.utilization);
     frame.linkUp[c] = s.linkUp === null ? -1 : s.linkUp ? 1 : 0;
     frame.errorsPerSecond[c] = column(s.errorsPerSecond);
-    for (const name of Object.keys(frame.categories) as (keyof CategoryValues)[])
-      frame.categories[name][c] = column(s.categories[name]);
+    const k = frame.categories;
+    k.integrity[c] = column(s.categories.integrity);
+    k.congestion[c] = column(s.categories.congestion);
+    k.smaCongestion[c] = column(s.categories.smaCongestion);
+    k.bubble[c] = column(s.categories.bubble);
+    k.security[c] = column(s.categories.security);
+    k.routing[c] = column(s.categories.routing);
   });
   markPortsRead(frame);
   return frame;

@@ -134,9 +134,16 @@ export function frameFromStates(
   timeMs: number,
   ports: ReadonlyMap<string, PortRates> = new Map(),
 ): LinkFrame {
-  if (states.length !== index.channels.length)
-    throw new RangeError(`expected ${index.channels.length} link directions, got ${states.length}`);
   const frame = emptyFrame(index, timeMs, null, ports);
+  writeStates(frame, states);
+  markPortsRead(frame);
+  return frame;
+}
+
+function writeStates(frame: LinkFrame, states: readonly LinkDirectionState[]): void {
+  if (states.length !== frame.index.channels.length)
+    throw new RangeError(`expected ${frame.index.channels.length} link directions, got ${states.length}`);
+  const k = frame.categories;
   states.forEach((s, c) => {
     frame.bytesPerSecond[c] = column(s.bytesPerSecond);
     frame.packetsPerSecond[c] = column(s.packetsPerSecond);
@@ -145,7 +152,6 @@ export function frameFromStates(
     frame.utilization[c] = column(s.utilization);
     frame.linkUp[c] = s.linkUp === null ? -1 : s.linkUp ? 1 : 0;
     frame.errorsPerSecond[c] = column(s.errorsPerSecond);
-    const k = frame.categories;
     k.integrity[c] = column(s.categories.integrity);
     k.congestion[c] = column(s.categories.congestion);
     k.smaCongestion[c] = column(s.categories.smaCongestion);
@@ -153,12 +159,10 @@ export function frameFromStates(
     k.security[c] = column(s.categories.security);
     k.routing[c] = column(s.categories.routing);
   });
-  markPortsRead(frame);
-  return frame;
 }
 
-/** No port readings, the same map every time: the history keeps one error reading for all frames. */
-const NO_PORTS: ReadonlyMap<string, PortRates> = new Map();
+/** One frame per fabric, written again for each record (the history copies what it keeps). */
+const recording = new WeakMap<LinkIndex, LinkFrame>();
 
 /** Records directions made as objects into a history, as its frame (no port readings). */
 export function recordStates(
@@ -168,5 +172,11 @@ export function recordStates(
   states: readonly LinkDirectionState[],
   summary: FabricSummary,
 ): number {
-  return history.recordFrame(timeMs, frameFromStates(index, states, timeMs, NO_PORTS), summary);
+  let frame = recording.get(index);
+  if (frame === undefined) {
+    frame = emptyFrame(index, 0, null, new Map());
+    recording.set(index, frame);
+  }
+  writeStates(frame, states);
+  return history.recordFrame(timeMs, frame, summary);
 }

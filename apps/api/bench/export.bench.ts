@@ -17,7 +17,7 @@ const LIMITS = { firstPageMs: 200, exportRssAboveIdleMB: 150, healthP99Ms: 100 }
 if (process.argv[2] === 'server') {
   const { buildScenario, fatTreeRouting } = await import('@fabscope/topology');
   const { buildApp } = await import('../src/app.ts');
-  const { LinkIndex } = await import('../src/lib/utilization.ts');
+  const { LinkIndex } = await import('../src/lib/link-index.ts');
   const { Sampler } = await import('../src/sampler.ts');
   const { emptyPortRates } = await import('../src/store/types.ts');
   type PortRates = import('../src/store/types.ts').PortRates;

@@ -5,14 +5,19 @@ import { benchReporter, median } from '@fabscope/test-support';
 import { buildScenario, CATEGORY_NAMES } from '@fabscope/topology';
 import { defaultSampleIntervalMs } from '../src/config.ts';
 import type { CategoryHistograms } from '../src/lib/link-errors.ts';
-import { LinkIndex } from '../src/lib/utilization.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { EmbeddedTimeQueries } from '../src/store/embedded-history.ts';
-import { type ErrorReading, errorReadingOf, sparseBytes } from '../src/store/error-reading.ts';
+import { type ErrorReading, errorReadingOf } from '../src/store/error-reading.ts';
+import { BYTES_PER_DIRECTION, encodeRate } from '../src/store/history-encoding.ts';
 import { openFabricHistoryDir } from '../src/store/history-file/fabric-dir.ts';
 import { FrameCodec, type StoredFrame } from '../src/store/history-file/frame-codec.ts';
 import { HistorySegments } from '../src/store/history-file/history-segments.ts';
-import { BYTES_PER_DIRECTION, encodeRate } from '../src/store/link-history.ts';
 import { emptyPortRates, type PortRates } from '../src/store/types.ts';
+
+/** Bytes a reading takes beyond the port sets it may share with the reading before. */
+export function sparseBytes(reading: ErrorReading): number {
+  return reading.port.byteLength + reading.field.byteLength + reading.value.byteLength;
+}
 
 // The embedded store's history on disk (docs/history.md) at the sampling interval of each size
 // (1 s at 1152 hosts, 10 s at 27,648): the time to encode and append one instant, its bytes (and

@@ -1,12 +1,15 @@
+import type { LinkDirectionState } from '@fabscope/contracts';
 import { median } from '@fabscope/test-support';
 import { buildScenario, CATEGORY_NAMES } from '@fabscope/topology';
 import { defaultSampleIntervalMs } from '../src/config.ts';
-import { compactFrame, TOP_RANKINGS } from '../src/lib/compact-tick.ts';
-import { frameFromStates, summarizeFrame } from '../src/lib/frame.ts';
+import { compactFrame } from '../src/lib/compact-tick.ts';
 import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../src/lib/link-errors.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { channelsOf, RankedLinks } from '../src/lib/link-order.ts';
-import { directionState, type LinkDirectionState, LinkIndex, summarize } from '../src/lib/utilization.ts';
+import { summarizeFrame } from '../src/lib/summary.ts';
 import { EmbeddedTimeQueries } from '../src/store/embedded-history.ts';
+import { directionState, frameFromStates, recordStates, summarize } from '../test/oracles/object-path.ts';
+import { TOP_RANKINGS } from '../test/oracles/rankings.ts';
 
 // The embedded store's history at fabric scale, filled with one hour of frames at the sampling
 // interval of each size (1 s at 1152 hosts, 10 s at 27,648): the history of one link over the
@@ -78,7 +81,7 @@ for (const [scenario, limits] of Object.entries(LIMITS)) {
       s.packetsPerSecond = s.bytesPerSecond / (256 + random() * 4096);
     }
     const timeMs = start + f * intervalMs;
-    queries.history.record(timeMs, states, summarize(index, states, timeMs));
+    recordStates(queries.history, index, timeMs, states, summarize(index, states, timeMs));
   }
   const fillMs = performance.now() - fillStarted;
   const rssAfter = process.memoryUsage().rss;

@@ -1,22 +1,22 @@
+import type { LinkDirectionState } from '@fabscope/contracts';
 import { median } from '@fabscope/test-support';
 import { buildScenario, CATEGORY_NAMES, type Fabric, severityOf } from '@fabscope/topology';
 import { defaultSampleIntervalMs } from '../src/config.ts';
 import { MemoryEventLog } from '../src/events/event-log.ts';
 import { HealthWatch } from '../src/events/health-watch.ts';
-import { compactFrame, compactTick } from '../src/lib/compact-tick.ts';
-import { frameFor, summarizeFrame } from '../src/lib/frame.ts';
-import {
-  type LinkDirectionState,
-  LinkIndex,
-  linkDirectionStates,
-  summarize,
-} from '../src/lib/utilization.ts';
+import { compactFrame } from '../src/lib/compact-tick.ts';
+import { frameFor } from '../src/lib/frame-from-rates.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
+import { summarizeFrame } from '../src/lib/summary.ts';
 import { tickOf } from '../src/sampler.ts';
 import { windowsAgree } from '../src/store/embedded.ts';
-import { historyFrames, LinkHistory } from '../src/store/link-history.ts';
+import { historyFrames } from '../src/store/history-encoding.ts';
+import { LinkHistory } from '../src/store/link-history.ts';
 import { PortReadings } from '../src/store/port-readings.ts';
 import { COUNTER_SEEN, FIELDS, LINK_UP, RATE, STAGED, WAIT_TICK } from '../src/store/scrape-staging.ts';
 import { type PortRates, portKey, type RatesSnapshot } from '../src/store/types.ts';
+import { linkDirectionStates, recordStates, summarize } from '../test/oracles/object-path.ts';
+import { compactTick } from '../test/oracles/rankings.ts';
 
 // One sampling tick of the API — every link direction's utilization, the summary and the two
 // stream encodings — on fabrics of 1152 and 27,648 hosts with every port reporting. This is the
@@ -192,7 +192,7 @@ function objectScrape(
     ports: readings.rates(nowMs, staleAfterMs, HISTORY_WINDOW_MS).ports,
   };
   const states = linkDirectionStates(index, again);
-  history.record(frameMs, states, summarize(index, states, frameMs));
+  recordStates(history, index, frameMs, states, summarize(index, states, frameMs));
   times.record = performance.now() - t;
   times.total = times.rates + times.tick + times.compact + times.watch + times.record;
   return { times, bytes };

@@ -1,3 +1,4 @@
+export type { LinkDirectionState } from '@fabscope/contracts';
 export { type AppOptions, buildApp } from './app.ts';
 export { isLoopbackHost } from './auth.ts';
 export {
@@ -10,8 +11,11 @@ export {
   type LiveSource,
 } from './config.ts';
 export { EmulatorClient, UpstreamError } from './emulator-client.ts';
+export { statesOf } from './lib/frame.ts';
+export { frameOf } from './lib/frame-from-rates.ts';
+export { LinkIndex } from './lib/link-index.ts';
 export { prometheusStaleAfterSeconds } from './lib/staleness.ts';
-export { type LinkDirectionState, LinkIndex, linkDirectionStates, summarize } from './lib/utilization.ts';
+export { summarizeFrame } from './lib/summary.ts';
 export type { AppState, LiveFabric } from './plugins/app-source.ts';
 export { Sampler, type Tick } from './sampler.ts';
 export { type RunningApi, startApi } from './server.ts';

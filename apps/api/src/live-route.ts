@@ -1,4 +1,4 @@
-import type { RouteTables } from '@fabscope/contracts';
+import type { LinkDirectionState, RouteTables } from '@fabscope/contracts';
 import {
   describeRoute,
   type ForwardingTables,
@@ -12,7 +12,6 @@ import {
 } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { stateAt } from './lib/frame.ts';
-import type { LinkDirectionState } from './lib/utilization.ts';
 import { assertTablesRead, tablesAnswer } from './sm-tables/origin.ts';
 
 /** A hop with the live load of the link direction leaving it. */

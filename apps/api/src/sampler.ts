@@ -1,11 +1,12 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { compactFrame } from './lib/compact-tick.ts';
-import { frameForSliced, type LinkFrame, statesOf, summarizeLiveInTurns } from './lib/frame.ts';
+import type { LinkDirectionState } from '@fabscope/contracts';
+import { type LinkFrame, statesOf } from './lib/frame.ts';
+import { frameForSliced } from './lib/frame-from-rates.ts';
+import type { LinkIndex } from './lib/link-index.ts';
 import { redactAddresses } from './lib/redact.ts';
-import { stringifyInSlices } from './lib/sliced.ts';
-import { deflateFrame, deflateFrameAsync, type StreamEncoding } from './lib/sse-deflate.ts';
 import { staleAfterSeconds } from './lib/staleness.ts';
-import type { FabricSummary, LinkDirectionState, LinkIndex } from './lib/utilization.ts';
+import type { FabricSummary } from './lib/summary.ts';
+import { summarizeLiveInTurns } from './lib/summary.ts';
 import type { MetricsStore, RatesSnapshot } from './store/types.ts';
 
 /**
@@ -38,10 +39,7 @@ export interface Tick {
   readonly time: string;
   readonly health: Health;
   readonly summary: FabricSummary;
-  /**
-   * Every direction as an object, made from the frame on first use (once per tick): read it only
-   * to answer every direction; a route that needs a few reads the frame (lib/frame.ts `stateAt`).
-   */
+  /** Every direction as an object, made from the frame on first use: for answers of every direction. */
   readonly links: LinkDirectionState[];
   /** The tick's directions as columns (not serialized with the tick). */
   readonly frame: LinkFrame;
@@ -54,25 +52,6 @@ export function tickOf(time: string, health: Health, summary: FabricSummary, fra
   Object.defineProperty(tick, 'frame', { enumerable: false, value: frame });
   return tick as Tick;
 }
-
-/**
- * Encodings of a tick on the stream: `full` has every link direction as an object; `compact` has
- * per-channel arrays in topology order and only the busiest directions as objects (compact-tick.ts).
- */
-export const STREAM_VIEWS = ['full', 'compact'] as const;
-export type StreamView = (typeof STREAM_VIEWS)[number];
-
-/** Called with one SSE `data:` frame per tick; the same Buffer for every client of a view and encoding. */
-type Listener = (frame: Buffer) => void;
-
-/** A stream's view in one content encoding: its clients share one frame per tick. */
-type Channel = `${StreamView}/${StreamEncoding}`;
-const CHANNELS: readonly Channel[] = STREAM_VIEWS.flatMap((v) => [`${v}/identity`, `${v}/deflate`] as const);
-
-export { STALE_AFTER_SECONDS, staleAfterSeconds } from './lib/staleness.ts';
-
-/** Stream clients written to per turn of the event loop. */
-export const DELIVERY_BATCH = 50;
 
 /** Health of a snapshot `elapsedSeconds` after it was read: ages keep growing between ticks. */
 function healthOf(
@@ -106,12 +85,12 @@ function healthOf(
 }
 
 /**
- * The one refresh clock: once per interval, read rates from the store, compute every link's
- * utilization and the summary, and hand the same result to every reader and stream client. Each
- * stream encoding is serialized at most once per tick, and only while a client of it is connected.
+ * The one refresh clock: once per interval (or after each scrape of a store with a clock of its
+ * own), read rates from the store, compute the frame and the summary, and hand the same tick to
+ * every reader and tick listener (the stream's TickBroadcast among them).
  */
 export class Sampler {
-  private latest: Tick | null = null;
+  private latestTick: Tick | null = null;
   /** The store's answer behind `latest`, for health at the time it is asked. */
   private latestSnapshot: {
     timeMs: number;
@@ -120,8 +99,6 @@ export class Sampler {
     lastSampleAgeSeconds: number | null;
     staleAfter: number;
   } | null = null;
-  /** SSE frames (`data: …\n\n`) of `latest` per view and encoding, made on demand. */
-  private encoded = new Map<Channel, Buffer>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private supervisor: (() => SupervisorStatus) | undefined;
@@ -129,14 +106,11 @@ export class Sampler {
   private unsubscribe: (() => void) | undefined;
   /** A scrape landed while a sample was running: sample again when it ends. */
   private queued = false;
-  private readonly listeners = new Map<Channel, Set<Listener>>(CHANNELS.map((c) => [c, new Set()]));
   private readonly tickListeners = new Set<(tick: Tick, snapshot: RatesSnapshot) => void | Promise<void>>();
   /** Ticks computed so far: answers cached for a tick are valid while this stays the same. */
   tickCount = 0;
   /** Interval ticks skipped because the sample before was still being computed. */
   skippedTicks = 0;
-  /** How many times each encoding was serialized (for tests and diagnostics). */
-  readonly serializations: Record<StreamView, number> = { full: 0, compact: 0 };
 
   /** The version of the topology drawn: 0 as loaded, one more each time useIndex swaps it. */
   topologyVersion = 0;
@@ -220,7 +194,7 @@ export class Sampler {
    * the age still grows and health turns stale on time.
    */
   async current(): Promise<Tick> {
-    const tick = this.latest ?? (await this.sample());
+    const tick = this.latestTick ?? (await this.sample());
     return tickOf(tick.time, this.healthNow().health, tick.summary, tick.frame);
   }
 
@@ -231,10 +205,7 @@ export class Sampler {
     return result;
   }
 
-  /**
-   * Draws another topology from the next tick on (a re-discovered fabric, topology-live/): its
-   * channels, in its order; ticks say its version, so dashboards fetch it again.
-   */
+  /** Draws another topology (a re-discovered fabric) from the next tick on; ticks say its version. */
   useIndex(index: LinkIndex): void {
     this.index = index;
     this.topologyVersion++;
@@ -268,101 +239,22 @@ export class Sampler {
     );
   }
 
-  /**
-   * Calls `listener` with the latest tick in `view` (if any) and then once per tick; `deflate`
-   * frames are blocks of one deflate stream (lib/sse-deflate.ts).
-   */
-  subscribe(
-    listener: Listener,
-    view: StreamView = 'full',
-    encoding: StreamEncoding = 'identity',
-  ): () => void {
-    const channel: Channel = `${view}/${encoding}`;
-    const listeners = this.listeners.get(channel) as Set<Listener>;
-    listeners.add(listener);
-    const frame = this.encode(channel);
-    if (frame !== null) listener(frame);
-    return () => listeners.delete(listener);
-  }
-
   /** Calls `listener` with every tick computed from now on and the store's answer behind it. */
   onTick(listener: (tick: Tick, snapshot: RatesSnapshot) => void | Promise<void>): () => void {
     this.tickListeners.add(listener);
     return () => this.tickListeners.delete(listener);
   }
 
-  /** Connected stream clients, all views together. */
-  get clientCount(): number {
-    let count = 0;
-    for (const listeners of this.listeners.values()) count += listeners.size;
-    return count;
-  }
-
-  /** The latest tick as an SSE frame of `channel`, made once per tick; null before the first tick. */
-  private encode(channel: Channel): Buffer | null {
-    const tick = this.latest;
-    if (tick === null) return null;
-    let frame = this.encoded.get(channel);
-    if (frame === undefined) {
-      const [view, encoding] = channel.split('/') as [StreamView, StreamEncoding];
-      if (encoding === 'deflate') {
-        const plain = this.encode(`${view}/identity`) as Buffer;
-        frame = deflateFrame(plain);
-      } else frame = this.serialized(tick, view);
-      this.encoded.set(channel, frame);
-    }
-    return frame;
-  }
-
-  /** The tick as one SSE message of `view`, uncompressed. */
-  private serialized(tick: Tick, view: StreamView): Buffer {
-    const json = JSON.stringify(view === 'compact' ? compactFrame(tick, tick.frame) : tick);
-    this.serializations[view]++;
-    return Buffer.from(`data: ${json}\n\n`, 'utf8');
-  }
-
-  /** The compact message as `serialized` writes it, its long arrays in slices of the loop. */
-  private async serializedInSlices(tick: Tick): Promise<Buffer> {
-    const json = await stringifyInSlices(
-      compactFrame(tick, tick.frame) as unknown as Record<string, unknown>,
-    );
-    this.serializations.compact++;
-    return Buffer.from(`data: ${json}\n\n`, 'utf8');
-  }
-
-  /**
-   * `encode` for the tick's delivery, with the loop free between its stages: serialized after a
-   * turn, and deflated on libuv's thread pool, not on this thread
-   * (at fat-tree-27648 ~4.4 MB of JSON a tick: the deflate alone held the loop ~80 ms). A client
-   * subscribing meanwhile gets `encode`'s, made at once; the first made is kept.
-   */
-  private async encodeInTurns(tick: Tick, channel: Channel): Promise<Buffer | null> {
-    const kept = this.encoded.get(channel);
-    if (kept !== undefined || this.latest !== tick) return kept ?? null;
-    const [view, encoding] = channel.split('/') as [StreamView, StreamEncoding];
-    let frame: Buffer;
-    if (encoding === 'deflate') {
-      const plain = await this.encodeInTurns(tick, `${view}/identity`);
-      if (plain === null) return null;
-      frame = await deflateFrameAsync(plain);
-    } else {
-      await nextTurn();
-      frame = view === 'compact' ? await this.serializedInSlices(tick) : this.serialized(tick, view);
-    }
-    if (this.latest !== tick) return null;
-    const again = this.encoded.get(channel);
-    if (again !== undefined) return again;
-    this.encoded.set(channel, frame);
-    return frame;
+  /** The latest tick as computed (its health as of then), null before the first. */
+  get latest(): Tick | null {
+    return this.latestTick;
   }
 
   private async compute(): Promise<Tick> {
     const snapshot = await this.store.rates();
     // The topology drawn when the rates came: a swap meanwhile is the next tick's.
     const { index, topologyVersion } = this;
-    // Every direction computed once, as columns; the summary, the stream, the history and the
-    // health watch read them, and objects are made only for what a route returns.
-    // In slices: at 165,888 directions the frame is ~0.3 s of work, the loop free between slices.
+    // Every direction computed once, as columns, in slices of the event loop.
     const frame = await frameForSliced(index, snapshot);
     const summary = await summarizeLiveInTurns(frame);
     const staleAfter = staleAfterSeconds(this.intervalMs, snapshot.staleAfterSeconds);
@@ -375,42 +267,15 @@ export class Sampler {
     };
     const { health } = healthOf(read, this.store, this.intervalMs, staleAfter, 0, topologyVersion);
     const tick = tickOf(summary.time, health, summary, frame);
-    this.latest = tick;
+    this.latestTick = tick;
     this.latestSnapshot = read;
     this.tickCount++;
-    this.encoded = new Map();
-    // A turn of the event loop between the stages of a tick (the health watch, the history, the
-    // stream's encoding: each up to ~0.2 s at 165,888 directions), so answers wait one stage at most.
+    // A turn of the event loop between the stages of a tick, so answers wait one stage at most.
     for (const listener of this.tickListeners) {
       await nextTurn();
       // A listener that takes turns of its own (the health watch) is awaited: ticks never overlap.
       await listener(tick, snapshot);
     }
-    for (const channel of CHANNELS) {
-      if ((this.listeners.get(channel) as Set<Listener>).size === 0) continue;
-      const frame = await this.encodeInTurns(tick, channel);
-      if (frame !== null) this.deliver(channel, frame);
-    }
     return tick;
-  }
-
-  /**
-   * Hands a frame to every listener of `view`, DELIVERY_BATCH at a time with the event loop free
-   * in between: writing a tick to hundreds of sockets would otherwise hold every request waiting.
-   */
-  private deliver(channel: Channel, frame: Buffer): void {
-    const current = this.listeners.get(channel) as Set<Listener>;
-    const listeners = [...current];
-    let next = 0;
-    const batch = () => {
-      const end = Math.min(next + DELIVERY_BATCH, listeners.length);
-      for (; next < end; next++) {
-        const listener = listeners[next] as Listener;
-        // Gone since the tick began (its client disconnected between batches).
-        if (current.has(listener)) listener(frame);
-      }
-      if (next < listeners.length) setImmediate(batch);
-    };
-    batch();
   }
 }

@@ -2,7 +2,7 @@ import { buildForwardingTables, buildScenario, fatTreeRouting } from '@fabscope/
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { LinkIndex } from '../src/lib/utilization.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { jobsPlugin } from '../src/plugins/app/jobs.ts';
 import type { LiveFabric } from '../src/plugins/app-source.ts';
 import { Sampler } from '../src/sampler.ts';

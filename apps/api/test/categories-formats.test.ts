@@ -12,7 +12,7 @@ import {
 } from '@fabscope/collectors';
 import { buildScenario, type Fabric, twoTierFatTree } from '@fabscope/topology';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LinkIndex } from '../src/lib/utilization.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { Sampler } from '../src/sampler.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
 import { nodeExporterMapping, type SeriesMapping } from '../src/store/series-mapping.ts';

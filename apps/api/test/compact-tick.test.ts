@@ -1,16 +1,20 @@
 import { get } from 'node:http';
 import { createInflate, inflateSync, constants as zlibConstants } from 'node:zlib';
+import type { LinkDirectionState } from '@fabscope/contracts';
 import { buildScenario, channelOf } from '@fabscope/topology';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { busiestPerKind, compactTick, firstK, roundUtilization } from '../src/lib/compact-tick.ts';
+import { roundUtilization } from '../src/lib/compact-tick.ts';
 import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../src/lib/link-errors.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { acceptsDeflate, deflateFrame, deflateFrameAsync, ZLIB_HEADER } from '../src/lib/sse-deflate.ts';
-import { directionState, type LinkDirectionState, LinkIndex } from '../src/lib/utilization.ts';
-import { DELIVERY_BATCH, Sampler } from '../src/sampler.ts';
+import { Sampler } from '../src/sampler.ts';
 import { type MetricsStore, type PortRates, portKey, type RatesSnapshot } from '../src/store/types.ts';
+import { DELIVERY_BATCH, TickBroadcast } from '../src/tick-broadcast.ts';
 import { buildTestApp } from './helper.ts';
+import { directionState } from './oracles/object-path.ts';
+import { busiestPerKind, compactTick, firstK } from './oracles/rankings.ts';
 
 const fabric = buildScenario('ar-demo');
 
@@ -165,42 +169,44 @@ function fixedStore(): MetricsStore {
 describe('Sampler encodings', () => {
   it('serializes an encoding once per tick, only while a client of it is connected', async () => {
     const sampler = new Sampler(fixedStore(), new LinkIndex(fabric));
+    const stream = new TickBroadcast(sampler);
     await sampler.sample();
-    expect(sampler.serializations).toEqual({ full: 0, compact: 0 });
+    expect(stream.serializations).toEqual({ full: 0, compact: 0 });
 
     const compactMessages: Buffer[][] = [[], [], []];
     const unsubscribe = compactMessages.map((list) =>
-      sampler.subscribe((frame) => list.push(frame), 'compact'),
+      stream.subscribe((frame) => list.push(frame), 'compact'),
     );
     // A new client gets the latest tick at once; the encoding is made once for all three.
-    expect(sampler.serializations).toEqual({ full: 0, compact: 1 });
+    expect(stream.serializations).toEqual({ full: 0, compact: 1 });
     await sampler.sample();
-    expect(sampler.serializations).toEqual({ full: 0, compact: 2 });
+    expect(stream.serializations).toEqual({ full: 0, compact: 2 });
     for (const list of compactMessages) expect(list).toHaveLength(2);
     // The very same bytes for every client: one buffer per tick, not one copy per client.
     expect(compactMessages[0]?.[1]).toBe(compactMessages[2]?.[1]);
     expect(compactMessages[0]?.[1]?.toString()).toMatch(/^data: \{.*\}\n\n$/s);
 
     const full: Buffer[] = [];
-    const stopFull = sampler.subscribe((frame) => full.push(frame), 'full');
+    const stopFull = stream.subscribe((frame) => full.push(frame), 'full');
     await sampler.sample();
-    expect(sampler.serializations).toEqual({ full: 2, compact: 3 });
+    expect(stream.serializations).toEqual({ full: 2, compact: 3 });
     const fullJson = full[1]?.toString().replace(/^data: /, '') ?? '{}';
     expect(JSON.parse(fullJson).links).toHaveLength(fabric.links.length * 2);
 
     for (const stop of unsubscribe) stop();
     stopFull();
     await sampler.sample();
-    expect(sampler.serializations).toEqual({ full: 2, compact: 3 });
-    expect(sampler.clientCount).toBe(0);
+    expect(stream.serializations).toEqual({ full: 2, compact: 3 });
+    expect(stream.clientCount).toBe(0);
   });
 });
 
 describe('Sampler delivery', () => {
   it('writes a tick to many clients in batches, freeing the event loop between them, and skips clients gone meanwhile', async () => {
     const sampler = new Sampler(fixedStore(), new LinkIndex(fabric));
+    const stream = new TickBroadcast(sampler);
     const received = Array.from({ length: 3 * DELIVERY_BATCH }, () => [] as Buffer[]);
-    const stops = received.map((list) => sampler.subscribe((frame) => list.push(frame), 'compact'));
+    const stops = received.map((list) => stream.subscribe((frame) => list.push(frame), 'compact'));
     await sampler.sample();
     // The first batch at once; the rest after the event loop has turned.
     expect(received.filter((list) => list.length === 1)).toHaveLength(DELIVERY_BATCH);
@@ -342,14 +348,15 @@ describe('the stream deflated once per tick for every client', () => {
 
   it('any run of deflated frames after the zlib header inflates to the plain frames, whenever a client joined', async () => {
     const sampler = new Sampler(fixedStore(), new LinkIndex(fabric));
+    const stream = new TickBroadcast(sampler);
     const plain: Buffer[] = [];
     const early: Buffer[] = [];
     const late: Buffer[] = [];
-    sampler.subscribe((frame) => plain.push(frame), 'compact');
-    sampler.subscribe((frame) => early.push(frame), 'compact', 'deflate');
+    stream.subscribe((frame) => plain.push(frame), 'compact');
+    stream.subscribe((frame) => early.push(frame), 'compact', 'deflate');
     await sampler.sample();
     await sampler.sample();
-    sampler.subscribe((frame) => late.push(frame), 'compact', 'deflate');
+    stream.subscribe((frame) => late.push(frame), 'compact', 'deflate');
     await sampler.sample();
     expect(early).toHaveLength(3);
     expect(late).toHaveLength(2);
@@ -363,7 +370,7 @@ describe('the stream deflated once per tick for every client', () => {
     expect(inflate(early).toString()).toBe(Buffer.concat(plain).toString());
     expect(inflate(late).toString()).toBe(Buffer.concat(plain.slice(1)).toString());
     // The plain encoding was serialized once per tick, compression works from it.
-    expect(sampler.serializations.compact).toBe(3);
+    expect(stream.serializations.compact).toBe(3);
   });
 
   it('reads Accept-Encoding as HTTP does: listed or *, unless q=0', () => {

@@ -8,7 +8,7 @@ import {
 } from '@fabscope/collectors';
 import { createEmulator, type EmulatorServer, startEmulatorServer } from '@fabscope/emulator';
 import { buildScenario, fatTreeRouting } from '@fabscope/topology';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readArrowScrape } from '../src/store/arrow-scrape.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
 
@@ -28,6 +28,8 @@ describe('the embedded store over the Arrow form', () => {
   let textStore: EmbeddedStore;
 
   beforeAll(async () => {
+    // The emulator's clock, the shared read and the stores' stamps follow a clock the test moves.
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
     const model = createEmulator({ fabric, tables: fatTreeRouting(fabric), startTimeMs: Date.now() });
     emulator = await startEmulatorServer(model, { tickMs: 20 });
     model.startFlows({ pattern: 'permutation' });
@@ -46,13 +48,14 @@ describe('the embedded store over the Arrow form', () => {
     await arrowCollector?.close();
     await textCollector?.close();
     await emulator?.close();
+    vi.useRealTimers();
   });
 
   const scrapeBoth = () => Promise.all([arrowStore.scrapeOnce(), textStore.scrapeOnce()]);
 
   it('reads Arrow from a fabscope collector and gives the rates the text gives', async () => {
     await scrapeBoth();
-    await new Promise((r) => setTimeout(r, 1100));
+    vi.advanceTimersByTime(1100);
     await scrapeBoth();
     expect(arrowStore.stats().targets[0]?.format).toBe('arrow');
     expect(textStore.stats().targets[0]?.format).toBe('text');

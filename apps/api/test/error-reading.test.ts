@@ -1,7 +1,7 @@
 import { buildScenario } from '@fabscope/topology';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LinkIndex } from '../src/lib/utilization.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { errorReadingOf, errorReadingSliced, idleValue, portErrorsOf } from '../src/store/error-reading.ts';
 import {
   ERROR_FIELDS,

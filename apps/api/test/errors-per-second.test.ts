@@ -1,14 +1,15 @@
 import { buildScenario } from '@fabscope/topology';
 import { describe, expect, it } from 'vitest';
-import { compactTick } from '../src/lib/compact-tick.ts';
 import {
   CONGESTION_COUNTERS,
   ERROR_COUNTERS,
   errorsPerSecond,
   UNKNOWN_ERRORS,
 } from '../src/lib/link-errors.ts';
-import { LinkIndex, linkDirectionStates, summarize } from '../src/lib/utilization.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { type PortRates, portKey } from '../src/store/types.ts';
+import { linkDirectionStates, summarize } from './oracles/object-path.ts';
+import { compactTick } from './oracles/rankings.ts';
 
 describe('a direction’s errors per second', () => {
   it('sums the error counters only: not congestion or bubble counters, not the gauges', () => {

@@ -22,6 +22,13 @@ const event = (timeMs: number, detail = `e${timeMs}`): FabricEvent => ({
   detail,
 });
 
+/** Lines the writer has acknowledged so far (its acks file, written synchronously). */
+function ackCount(acks: string): number {
+  let count = 0;
+  for (const byte of readFileSync(acks)) if (byte === 10) count++;
+  return count;
+}
+
 describe('event logs', () => {
   const dirs: string[] = [];
   const dir = () => {
@@ -112,8 +119,12 @@ describe('event logs', () => {
         if (child.exitCode !== null) throw new Error(`the writer exited with ${child.exitCode}`);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      // Long enough for tens of compactions (one per 40 appends), cut at a different point each run.
-      await new Promise((resolve) => setTimeout(resolve, 150 + run * 70));
+      // Several compactions (one per 40 appends) acknowledged, cut at a different point each run.
+      const enough = (3 + run) * maxEvents + 7 * run;
+      while (ackCount(acks) < enough) {
+        if (child.exitCode !== null) throw new Error(`the writer exited with ${child.exitCode}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
       child.kill('SIGKILL');
       await exited;
       acknowledged = readFileSync(acks, 'utf8')

@@ -1,10 +1,11 @@
 import { buildScenario } from '@fabscope/topology';
 import { afterEach, describe, expect, it } from 'vitest';
-import { frameOf, linkUpAt } from '../src/lib/frame.ts';
-import { LinkIndex } from '../src/lib/utilization.ts';
+import { linkUpAt } from '../src/lib/frame.ts';
+import { frameOf } from '../src/lib/frame-from-rates.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { Sampler } from '../src/sampler.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
-import { LOAD_SCALE } from '../src/store/link-history.ts';
+import { LOAD_SCALE } from '../src/store/history-encoding.ts';
 
 const fabric = buildScenario('ar-demo');
 const index = new LinkIndex(fabric);

@@ -1,19 +1,12 @@
 import { buildScenario, CATEGORY_NAMES } from '@fabscope/topology';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compactFrame, compactTick } from '../src/lib/compact-tick.ts';
-import {
-  frameFromStates,
-  frameOf,
-  frameOfKept,
-  known,
-  stateAt,
-  statesOf,
-  summarizeFrame,
-  summarizeLiveInTurns,
-} from '../src/lib/frame.ts';
+import { compactFrame } from '../src/lib/compact-tick.ts';
+import { known, stateAt, statesOf } from '../src/lib/frame.ts';
+import { frameOf, frameOfKept } from '../src/lib/frame-from-rates.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { channelsOf, type LinkSort, RankedLinks } from '../src/lib/link-order.ts';
-import { LinkIndex, linkDirectionStates, summarize } from '../src/lib/utilization.ts';
+import { summarizeFrame, summarizeLiveInTurns } from '../src/lib/summary.ts';
 import { LinkHistory } from '../src/store/link-history.ts';
 import {
   type DirectionRates,
@@ -22,6 +15,8 @@ import {
   type PortRates,
   type RatesSnapshot,
 } from '../src/store/types.ts';
+import { frameFromStates, linkDirectionStates, summarize } from './oracles/object-path.ts';
+import { compactTick, rankObjects } from './oracles/rankings.ts';
 
 // Omni-Path fat tree, and a fabric with an Ethernet side behind an IP router (no XmitWait, no
 // categories there) and hosts whose transmit the summary counts.
@@ -225,25 +220,6 @@ describe('the frame: columns per instant in channel order', () => {
     }
   });
 
-  it('is kept in the history exactly as the objects were (recordFrame against record)', () => {
-    for (const index of indexes) {
-      fc.assert(
-        fc.property(snapshots(index), (snapshot) => {
-          const n = index.channels.length;
-          const fromFrame = new LinkHistory(n, 2);
-          const fromObjects = new LinkHistory(n, 2);
-          const frame = frameOf(index, snapshot);
-          const summary = summarizeFrame(frame, false);
-          fromFrame.recordFrame(1000, frame, summary);
-          fromObjects.record(1000, linkDirectionStates(index, snapshot), summary);
-          // The objects carry no port readings: the frame's error reading is its own (below).
-          expect({ ...fromFrame.frameColumns(0), errors: undefined }).toEqual(fromObjects.frameColumns(0));
-        }),
-        { numRuns: 40 },
-      );
-    }
-  });
-
   it('summarizes live in turns of the loop exactly as at once', async () => {
     for (const index of indexes) {
       await fc.assert(
@@ -305,7 +281,7 @@ describe('the frame: columns per instant in channel order', () => {
             const objects = linkDirectionStates(index, snapshot).filter((l) => !kind || l.kind === kind);
             const ids = kind === 'host' ? new Set(objects.slice(0, 5).map((l) => l.id)) : null;
             const chosen = ids === null ? objects : objects.filter((l) => ids.has(l.id));
-            const fromObjects = new RankedLinks(index, chosen, sort, order);
+            const fromObjects = rankObjects(chosen, sort, order);
             const fromFrame = new RankedLinks(
               index,
               { frame, channels: channelsOf(frame, kind, ids) },

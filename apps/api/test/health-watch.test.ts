@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { LinkDirectionState } from '@fabscope/contracts';
 import { buildScenario } from '@fabscope/topology';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, configFromEnv } from '../src/config.ts';
@@ -8,15 +9,11 @@ import { Alarms } from '../src/events/alarms.ts';
 import { type FabricEvent, MemoryEventLog } from '../src/events/event-log.ts';
 import { HealthWatch } from '../src/events/health-watch.ts';
 import { explainLinkStates } from '../src/events/link-state-reasons.ts';
-import { frameFromStates, type LinkFrame } from '../src/lib/frame.ts';
+import type { LinkFrame } from '../src/lib/frame.ts';
 import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../src/lib/link-errors.ts';
-import {
-  directionState,
-  type LinkDirectionState,
-  LinkIndex,
-  linkDirectionStates,
-} from '../src/lib/utilization.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { emptyPortRates, type PortRates, portKey } from '../src/store/types.ts';
+import { directionState, frameFromStates, linkDirectionStates } from './oracles/object-path.ts';
 
 const fabric = buildScenario('ar-demo');
 const index = new LinkIndex(fabric);

@@ -5,7 +5,7 @@ import { type AppOptions, buildApp } from '../src/app.ts';
 import { EmulatorClient } from '../src/emulator-client.ts';
 import type { EventLog } from '../src/events/event-log.ts';
 import type { JobSource } from '../src/jobs/job.ts';
-import { LinkIndex } from '../src/lib/utilization.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { Sampler } from '../src/sampler.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
 import type { MetricsStore } from '../src/store/types.ts';

@@ -3,7 +3,7 @@ import { buildScenario, type Fabric } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryEventLog } from '../src/events/event-log.ts';
-import { LinkIndex } from '../src/lib/utilization.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
 import type { MetricsStore } from '../src/store/types.ts';
 import { buildTestApp } from './helper.ts';

@@ -1,11 +1,13 @@
+import type { LinkDirectionState } from '@fabscope/contracts';
 import { CATEGORY_NAMES, mulberry32, twoTierFatTree } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPACT_TOP_PER_KIND, TOP_RANKINGS } from '../src/lib/compact-tick.ts';
-import { type LinkDirectionState, LinkIndex } from '../src/lib/utilization.ts';
+import { COMPACT_TOP_PER_KIND } from '../src/lib/compact-tick.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { EmbeddedTimeQueries, type ScrapeDone } from '../src/store/embedded-history.ts';
 import { emptyPortRates, type MetricsStore, type PortRates, type RatesSnapshot } from '../src/store/types.ts';
 import { buildTestApp } from './helper.ts';
+import { TOP_RANKINGS } from './oracles/rankings.ts';
 
 const START_MS = Date.UTC(2026, 10, 22, 10, 0, 0);
 const iso = (seconds: number) => new Date(START_MS + seconds * 1000).toISOString();

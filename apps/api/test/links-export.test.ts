@@ -1,10 +1,11 @@
 import { connect, type Socket } from 'node:net';
+import type { LinkDirectionState } from '@fabscope/contracts';
 import { PAGE_MAX } from '@fabscope/contracts';
 import { buildScenario, fatTreeRouting } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { type LinkDirectionState, LinkIndex } from '../src/lib/utilization.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { EXPORT_ROWS_PER_CHUNK, ndjsonChunks } from '../src/routes/links/export.ts';
 import { Sampler } from '../src/sampler.ts';
 import { emptyPortRates, type MetricsStore, type PortRates } from '../src/store/types.ts';

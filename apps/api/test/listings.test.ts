@@ -1,9 +1,11 @@
+import type { LinkDirectionState } from '@fabscope/contracts';
 import { buildScenario } from '@fabscope/topology';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CursorError, Listings } from '../src/http/listings.ts';
+import { emptyFrame } from '../src/lib/frame.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { RankedLinks } from '../src/lib/link-order.ts';
-import { type LinkDirectionState, LinkIndex } from '../src/lib/utilization.ts';
 
 const open = (instant: string, n: number) => async () => ({
   instant,
@@ -126,7 +128,13 @@ describe('RankedLinks: a first page selected is the head of the whole order', ()
             if (ka !== null && kb !== null && ka !== kb) return (ka - kb) * (order === 'asc' ? 1 : -1);
             return a.id < b.id ? -1 : 1;
           });
-          const ranked = new RankedLinks(index, links, sort, order);
+          const frame = emptyFrame(index, 0, null, new Map());
+          links.forEach((l, c) => {
+            frame.utilization[c] = l.utilization ?? Number.NaN;
+            frame.categories.congestion[c] = l.categories.congestion ?? Number.NaN;
+          });
+          const channels = Int32Array.from(links, (_, c) => c);
+          const ranked = new RankedLinks(index, { frame, channels }, sort, order);
           // A first page selected, then the next one (which ranks the whole list).
           expect(ranked.slice(0, k).map((l) => l.id)).toEqual(reference.slice(0, k).map((l) => l.id));
           expect(ranked.slice(k, 2 * k).map((l) => l.id)).toEqual(reference.slice(k, 2 * k).map((l) => l.id));

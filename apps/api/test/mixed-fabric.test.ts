@@ -1,9 +1,10 @@
 import { buildScenario, minHopRouting } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LinkIndex, linkDirectionStates, summarize } from '../src/lib/utilization.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { type PortRates, portKey } from '../src/store/types.ts';
 import { buildTestApp } from './helper.ts';
+import { linkDirectionStates, summarize } from './oracles/object-path.ts';
 
 function rates(tx: number, rx: number): PortRates {
   return {

@@ -1,9 +1,10 @@
+import type { LinkDirectionState } from '@fabscope/contracts';
 import { PAGE_DEFAULT, PAGE_MAX } from '@fabscope/contracts';
 import { buildScenario, type Fabric, fatTreeRouting } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { type LinkDirectionState, LinkIndex } from '../src/lib/utilization.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { Sampler } from '../src/sampler.ts';
 import { emptyPortRates, type MetricsStore, type PortRates } from '../src/store/types.ts';
 

@@ -1,10 +1,11 @@
 import { buildScenario } from '@fabscope/topology';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { frameOf } from '../src/lib/frame.ts';
-import { LinkIndex } from '../src/lib/utilization.ts';
-import { PortReadings, sameErrorObjects } from '../src/store/port-readings.ts';
+import { frameOf } from '../src/lib/frame-from-rates.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
+import { PortReadings } from '../src/store/port-readings.ts';
 import { COUNTER_SEEN, STAGED } from '../src/store/scrape-staging.ts';
+import { sameErrorObjects } from '../src/store/slot-ports.ts';
 
 /**
  * Port `key` read at `timeMs` with its transmit-bytes counter at `bytes` (field 0), and its first

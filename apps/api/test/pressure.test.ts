@@ -1,6 +1,6 @@
 import { buildScenario } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LinkIndex } from '../src/lib/utilization.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { Sampler } from '../src/sampler.ts';
 import { emptyPortRates, type MetricsStore } from '../src/store/types.ts';
 import { buildTestApp } from './helper.ts';

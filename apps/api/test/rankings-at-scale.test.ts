@@ -1,11 +1,13 @@
+import type { LinkDirectionState } from '@fabscope/contracts';
 import { buildScenario, fatTreeRouting } from '@fabscope/topology';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { COMPACT_TOP_PER_KIND, compactTick } from '../src/lib/compact-tick.ts';
-import { type LinkDirectionState, LinkIndex } from '../src/lib/utilization.ts';
+import { COMPACT_TOP_PER_KIND } from '../src/lib/compact-tick.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { Sampler } from '../src/sampler.ts';
 import { emptyPortRates, type MetricsStore, type PortRates } from '../src/store/types.ts';
+import { compactTick } from './oracles/rankings.ts';
 
 // fat-tree-6912 (41,472 directions): the stream's compact `top` must hold, for every ranking the
 // API sorts by, the same first directions as `/links?sort=…&limit=…`, with equal values at the

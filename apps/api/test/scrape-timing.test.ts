@@ -1,8 +1,8 @@
 import { buildScenario } from '@fabscope/topology';
 import { describe, expect, it, vi } from 'vitest';
 import { configFromEnv, defaultSampleIntervalMs } from '../src/config.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { scrapeTiming } from '../src/lib/staleness.ts';
-import { LinkIndex } from '../src/lib/utilization.ts';
 import { Sampler } from '../src/sampler.ts';
 import type { MetricsStore } from '../src/store/types.ts';
 
@@ -186,14 +186,20 @@ describe('sampler on the store clock', () => {
     const scraped = () => {
       for (const l of listeners) l();
     };
-    const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
+    // Time passes on a fake clock; a tick's turns of the (real) event loop are let run.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    const wait = async (ms: number) => {
+      await vi.advanceTimersByTimeAsync(ms);
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const settle = () => wait(5);
     const sampler = new Sampler(scraping, new LinkIndex(buildScenario('ar-demo')), 1000);
     sampler.start();
     try {
       await settle();
       expect(calls).toBe(1);
       // No tick of its own however long the store takes to scrape.
-      await new Promise((resolve) => setTimeout(resolve, 1200));
+      await wait(1200);
       expect(calls).toBe(1);
       scraped();
       await settle();
@@ -213,6 +219,7 @@ describe('sampler on the store clock', () => {
       expect(listeners.size).toBe(0);
     } finally {
       await sampler.stop();
+      vi.useRealTimers();
     }
   });
 });

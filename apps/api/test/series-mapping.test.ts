@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { buildScenario } from '@fabscope/topology';
 import { describe, expect, it } from 'vitest';
-import { LinkIndex, linkDirectionStates } from '../src/lib/utilization.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
 import { PrometheusStore, rateQuery } from '../src/store/prometheus.ts';
 import {
@@ -12,6 +12,7 @@ import {
 } from '../src/store/series-mapping.ts';
 import { topologyLookup } from '../src/store/series-mapping-config.ts';
 import { portKey } from '../src/store/types.ts';
+import { linkDirectionStates } from './oracles/object-path.ts';
 
 const fabric = buildScenario('ar-demo');
 const topology = topologyLookup(fabric);

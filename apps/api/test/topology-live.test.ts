@@ -11,11 +11,11 @@ import {
   topologySnapshot,
 } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { ConfigError, configFromEnv } from '../src/config.ts';
 import { MemoryEventLog } from '../src/events/event-log.ts';
-import { LinkIndex } from '../src/lib/utilization.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { Sampler } from '../src/sampler.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
 import { DriftTracker } from '../src/topology-live/drift-tracker.ts';
@@ -316,8 +316,14 @@ describe('the API with a live topology (discovery faked)', () => {
 
   it('a link-state event prompts a discovery', async () => {
     found = arDemo({ drop: 'edge1/3--core1/1' });
-    events.append({ timeMs: nowMs, kind: 'link-state', subject: 'edge1/3--core1/1', detail: 'link down' });
-    await new Promise((r) => setTimeout(r, 1500));
+    // The prompt's delay passes on a fake clock; the discovery it starts is awaited, not slept for.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      events.append({ timeMs: nowMs, kind: 'link-state', subject: 'edge1/3--core1/1', detail: 'link down' });
+      await vi.advanceTimersByTimeAsync(1000);
+    } finally {
+      vi.useRealTimers();
+    }
     expect((await get('/topology/status')).body).toMatchObject({ version: 3, summary: '1 link removed' });
     // The miswired cable is now a missing one: the first finding is resolved, the new one waits.
     const resolved = events.list(0, Number.POSITIVE_INFINITY).filter((e) => /^drift resolved/.test(e.detail));

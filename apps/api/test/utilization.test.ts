@@ -1,14 +1,10 @@
-import { buildScenario } from '@fabscope/topology';
+import { buildScenario, waitFraction } from '@fabscope/topology';
 import { describe, expect, it } from 'vitest';
-import {
-  combineLinkUp,
-  LinkIndex,
-  linkDirectionStates,
-  summarize,
-  utilizationBucket,
-  waitFraction,
-} from '../src/lib/utilization.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
+import { utilizationBucket } from '../src/lib/summary.ts';
+import { combineLinkUp } from '../src/lib/utilization.ts';
 import { type PortRates, portKey, type RatesSnapshot } from '../src/store/types.ts';
+import { linkDirectionStates, summarize } from './oracles/object-path.ts';
 
 const fabric = buildScenario('ar-demo');
 const index = new LinkIndex(fabric);

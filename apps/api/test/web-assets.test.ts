@@ -6,7 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import { buildScenario } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LinkIndex } from '../src/lib/utilization.ts';
+import { LinkIndex } from '../src/lib/link-index.ts';
 import { Sampler } from '../src/sampler.ts';
 import { emptyPortRates, type MetricsStore, portKey } from '../src/store/types.ts';
 import { buildTestApp } from './helper.ts';

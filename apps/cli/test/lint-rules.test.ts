@@ -52,7 +52,8 @@ beforeAll(() => {
   plant({
     // A circle of two files, one side type-only.
     'packages/topology/src/a.ts': "import { b } from './b.ts';\nexport const a = (): number => b + 1;\n",
-    'packages/topology/src/b.ts': "import type { a } from './a.ts';\nexport const b = 1;\nexport type A = typeof a;\n",
+    'packages/topology/src/b.ts':
+      "import type { a } from './a.ts';\nexport const b = 1;\nexport type A = typeof a;\n",
     // Upward, sideways and outside imports from the pure package.
     'packages/topology/src/up.ts': "import { buildApp } from '@fabscope/api';\nexport { buildApp };\n",
     'packages/topology/src/io.ts': "import { readFileSync } from 'node:fs';\nexport { readFileSync };\n",
@@ -63,11 +64,16 @@ beforeAll(() => {
     // Allowed: what the table says.
     'packages/topology/src/ok.ts':
       "import { PM_CATEGORIES } from '@fabscope/contracts/names';\nimport { b } from './b.ts';\nexport const ok = [PM_CATEGORIES, b];\n",
-    'apps/api/src/ok.ts': "import Fastify from 'fastify';\nimport { x } from '@fabscope/topology';\nexport { Fastify, x };\n",
-    'packages/topology/test/ok.test.ts': "import { it } from 'vitest';\nimport { readFileSync } from 'node:fs';\nit('', () => readFileSync);\n",
+    'apps/api/src/ok.ts':
+      "import Fastify from 'fastify';\nimport { x } from '@fabscope/topology';\nexport { Fastify, x };\n",
+    'packages/topology/test/ok.test.ts':
+      "import { it } from 'vitest';\nimport { readFileSync } from 'node:fs';\nit('', () => readFileSync);\n",
     // Sizes.
     'packages/topology/src/long.ts': longFunction,
-    'packages/topology/src/big.ts': Array.from({ length: 420 }, (_, i) => `export const x${i} = ${i};\n`).join(''),
+    'packages/topology/src/big.ts': Array.from(
+      { length: 420 },
+      (_, i) => `export const x${i} = ${i};\n`,
+    ).join(''),
   });
 }, 60_000);
 

@@ -1,13 +1,14 @@
 import {
   configFromEnv,
   EmbeddedStore,
+  frameOf,
   type LinkDirectionState,
   LinkIndex,
-  linkDirectionStates,
   liveQueries,
   PrometheusStore,
   PromqlClient,
-  summarize,
+  statesOf,
+  summarizeFrame,
 } from '@fabscope/api';
 import { buildScenario } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,8 +89,8 @@ describe('the live tick with Prometheus', () => {
     let compared: { prom: LinkDirectionState; emb: LinkDirectionState }[] = [];
     await eventually(async () => {
       const [p, e] = await Promise.all([store.rates(), embedded.rates()]);
-      const prom = linkDirectionStates(index, p);
-      const emb = linkDirectionStates(index, e);
+      const prom = statesOf(frameOf(index, p));
+      const emb = statesOf(frameOf(index, e));
       compared = prom.map((link, i) => ({ prom: link, emb: emb[i] as LinkDirectionState }));
       for (const { prom, emb } of compared) {
         expect(prom.utilization, prom.id).not.toBeNull();
@@ -106,7 +107,10 @@ describe('the live tick with Prometheus', () => {
         // No errors counted on this fabric: known zero on both, not unknown.
         expect(prom.categories.integrity, prom.id).toBe(emb.categories.integrity);
       }
-      const [ps, es] = [summarize(index, prom, 0, p), summarize(index, emb, 0, e)];
+      const [ps, es] = [
+        summarizeFrame(frameOf(index, p), true, 0),
+        summarizeFrame(frameOf(index, e), true, 0),
+      ];
       expect(ps.histogram).toEqual(es.histogram);
       expect(
         Math.abs((ps.hostTransmitBytesPerSecond as number) / (es.hostTransmitBytesPerSecond as number) - 1),

@@ -3,27 +3,10 @@ import { join } from 'node:path';
 
 import { EVENT_KINDS, EVENT_SEVERITIES, type EventKind, type EventSeverity } from '@fabscope/contracts';
 import { removeLeftoverTemps, replaceFileDurably } from '../lib/durable-file.ts';
+import type { EventLog, FabricEvent } from '../lib/fabric-event.ts';
 
+export type { EventLog, FabricEvent };
 export { EVENT_KINDS, EVENT_SEVERITIES, type EventKind, type EventSeverity };
-
-/** Something that happened to the fabric, for annotations and "since when?". */
-export interface FabricEvent {
-  timeMs: number;
-  kind: EventKind;
-  /** What it happened to: a link id, a link direction, a port `node/port`, `fabric`. */
-  subject: string;
-  /** What happened, for people: "enabled false → true", "link down". */
-  detail: string;
-  /** Absent on changes made through the API (info). */
-  severity?: EventSeverity;
-}
-
-/** Where events are written and read back from (in time order). */
-export interface EventLog {
-  append(event: FabricEvent): void;
-  /** Events with from ≤ time ≤ to, oldest first. */
-  list(fromMs: number, toMs: number): FabricEvent[];
-}
 
 export const DEFAULT_MAX_EVENTS = 10_000;
 
@@ -62,10 +45,9 @@ function isEvent(value: unknown): value is FabricEvent {
 }
 
 /**
- * Events that survive a restart of the API: one JSON object per line in `dir/events.jsonl`, read
- * back at start. The file is bounded: once it holds twice `maxEvents` lines it is replaced by one
- * with the newest `maxEvents`, written beside it, flushed and renamed over it (lib/durable-file.ts),
- * so a crash during that loses nothing. Lines that are not events (a torn last write) are skipped.
+ * Events that survive a restart: one JSON object per line in `dir/events.jsonl`, read back at
+ * start. At twice `maxEvents` lines the file is replaced durably by the newest `maxEvents`; a torn
+ * last line is skipped.
  */
 export class FileEventLog extends MemoryEventLog {
   readonly file: string;

@@ -7,7 +7,7 @@ import {
   severityOf,
 } from '@fabscope/topology';
 import type { LinkFrame } from '../lib/frame.ts';
-import type { LinkIndex } from '../lib/utilization.ts';
+import type { LinkIndex } from '../lib/link-index.ts';
 import type { AlarmMember, Alarms } from './alarms.ts';
 import type { EventLog, FabricEvent } from './event-log.ts';
 
@@ -26,24 +26,15 @@ interface Change {
 }
 
 /**
- * Watches every tick for what an administrator is alerted to, and writes it to the event log:
- * a PM category of a link direction crossing its threshold (warning at 1 ×, error at 3 ×,
- * critical at 10 ×, one event each time the severity rises, an `info` one when it falls back
- * under), and ports that stop answering or answer again (collection gaps). Unknown values change
- * nothing: a direction whose counters went missing is a gap, not a recovery. At most
- * EVENTS_PER_TICK per category per tick, worst first, so a fabric-wide congestion does not bury
- * the log; the rest are summed up in one `fabric` event, as opafm caps its threshold messages.
+ * Watches every tick for what an administrator is alerted to and writes it to the event log: a PM
+ * category of a direction crossing a severity (warning 1 ×, error 3 ×, critical 10 × its threshold;
+ * `info` when back under) and ports that stop or resume answering. Unknown values change nothing.
+ * At most EVENTS_PER_TICK per category per tick, worst first, the rest summed in one event (as opafm).
  */
 export class HealthWatch {
-  /**
-   * Per category, the level (1 warning … 3 critical, 0 under) of each channel of `index`: a pass
-   * over a frame's column reads it without building a key per direction (166k at fat-tree-27648).
-   */
+  /** Per category, the level (1 warning … 3 critical, 0 under) of each channel of `index`. */
   private levels = new Map<CategoryName, Uint8Array>();
-  /**
-   * The index's port keys in one order, and which of them had a fresh reading at the last tick
-   * (flags in that order: a Set of 166k keys a tick was most of this watch's time).
-   */
+  /** The index's port keys in one order, and which of them had a fresh reading at the last tick. */
   private portList: { index: LinkIndex; keys: readonly string[]; at: Map<string, number> } | null = null;
   private answering: Uint8Array | null = null;
   /** Ports reported as no longer answering, until they answer again. */
@@ -99,8 +90,7 @@ export class HealthWatch {
 
   /**
    * `observe` with a turn of the event loop before each of its passes over the directions (six
-   * categories, the ports answering, the alarms): at fat-tree-27648 they held it ~150 ms together.
-   * Ticks must not overlap (the sampler awaits it before the next).
+   * categories, the ports answering, the alarms). Ticks must not overlap (the sampler awaits it).
    */
   async observeInTurns(timeMs: number, frame: LinkFrame): Promise<void> {
     for (const step of this.steps(timeMs, frame)) {

@@ -1,4 +1,4 @@
-import type { LinkIndex } from '../lib/utilization.ts';
+import type { LinkIndex } from '../lib/link-index.ts';
 import type { JobFlow } from './job-flows.ts';
 
 /** One link direction a job's traffic crosses, and how much of the traffic on it is the job's. */

@@ -1,13 +1,11 @@
-import { CATEGORY_NAMES } from '@fabscope/topology';
+import { CATEGORY_NAMES, type LinkDirectionState } from '@fabscope/contracts';
 import { type LinkFrame, stateAt } from './frame.ts';
-import type { LinkDirectionState } from './utilization.ts';
+import { firstChannels, type LinkSort } from './link-order.ts';
 
 /**
- * The compact stream encoding (`GET /api/v1/stream?view=compact`), for fabrics too big to send
- * every link direction as an object each second. Per-channel values travel as two flat arrays in
- * channel order — link i of `GET /api/v1/topology`'s `links` is channels 2i (a→b) and 2i+1 (b→a) —
- * so a client that holds the topology can place every value without ids. Only the busiest link
- * directions travel as full objects, for the ranked table.
+ * The compact stream encoding (`GET /api/v1/stream?view=compact`): per-channel values as flat arrays
+ * in topology order (link i is channels 2i and 2i+1), placed by a client without ids; only the
+ * busiest directions travel as objects, for the ranked table.
  */
 
 /** Directions kept per link kind (ISL and host) and per ranking in `top`. */
@@ -40,9 +38,8 @@ export interface CompactTick<H, S> {
   /** How many channels' error counters are unknown (`errorsPerSecond` null): not 0, and not listed. */
   errorsUnknown: number;
   /**
-   * As full objects, busiest first: for each link kind, the COMPACT_TOP_PER_KIND first directions
-   * by utilization, by XmitWait (transmitWaitFraction) and by each PM category (rankings.ts), so a
-   * client ranking `top` by any of them gets the same first COMPACT_TOP_PER_KIND as `/links?sort=`.
+   * As full objects, busiest first: per link kind, the first COMPACT_TOP_PER_KIND by utilization, by
+   * XmitWait and by each PM category, the same heads as `/links?sort=`.
    */
   top: LinkDirectionState[];
 }
@@ -68,131 +65,8 @@ export function compareBusiest(a: LinkDirectionState, b: LinkDirectionState): nu
 }
 
 /**
- * The `limit` busiest directions of each kind, merged busiest first. The overall top `limit` is a
- * prefix of the result, and filtering it by kind gives that kind's top `limit`.
- */
-export function busiestPerKind(links: readonly LinkDirectionState[], limit: number): LinkDirectionState[] {
-  if (!Number.isInteger(limit) || limit < 0)
-    throw new RangeError(`busiestPerKind: limit must be an integer ≥ 0, got ${limit}`);
-  const byKind = new Map<string, LinkDirectionState[]>();
-  for (const link of links) {
-    const list = byKind.get(link.kind);
-    if (list) list.push(link);
-    else byKind.set(link.kind, [link]);
-  }
-  const kept: LinkDirectionState[] = [];
-  for (const list of byKind.values()) kept.push(...list.sort(compareBusiest).slice(0, limit));
-  return kept.sort(compareBusiest);
-}
-
-/**
- * Encodes one tick compactly from its directions as objects. The sampler encodes from the frame
- * (compactFrame); this stays for callers that hold objects, and as the reference the frame's
- * encoding is tested against.
- */
-export function compactTick<H, S>(
-  tick: { time: string; health: H; summary: S; links: readonly LinkDirectionState[] },
-  topPerKind = COMPACT_TOP_PER_KIND,
-): CompactTick<H, S> {
-  const n = tick.links.length;
-  const utilization = new Array<number | null>(n);
-  const bytesPerSecond = new Array<number | null>(n);
-  const waitFraction = new Array<number | null>(n);
-  const linkDown: number[] = [];
-  const errors: [number, number, number | null][] = [];
-  let errorsUnknown = 0;
-  for (let i = 0; i < n; i++) {
-    const link = tick.links[i] as LinkDirectionState;
-    utilization[i] = roundUtilization(link.utilization);
-    bytesPerSecond[i] = roundBytes(link.bytesPerSecond);
-    waitFraction[i] = roundUtilization(link.transmitWaitFraction);
-    if (link.linkUp === false) linkDown.push(i);
-    if (link.errorsPerSecond === null) errorsUnknown++;
-    const rate = link.errorsPerSecond ?? 0;
-    const integrity = link.categories.integrity;
-    if (rate > 0 || (integrity !== null && integrity >= 1))
-      errors.push([
-        i,
-        Math.round(rate * 1000) / 1000,
-        integrity === null ? null : Math.round(integrity * 1000) / 1000,
-      ]);
-  }
-  return {
-    time: tick.time,
-    health: tick.health,
-    summary: tick.summary,
-    utilization,
-    bytesPerSecond,
-    waitFraction,
-    linkDown,
-    errors,
-    errorsUnknown,
-    top: worstPerKind(tick.links, topPerKind),
-  };
-}
-
-/** Higher first; unknown (null) after every known value; ties by id, as `/links` breaks them. */
-function descending(value: (l: LinkDirectionState) => number | null) {
-  return (a: LinkDirectionState, b: LinkDirectionState): number => {
-    const va = value(a);
-    const vb = value(b);
-    if (va !== null && vb !== null && va !== vb) return vb - va;
-    if (va === null && vb !== null) return 1;
-    if (vb === null && va !== null) return -1;
-    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-  };
-}
-
-/** The rankings `top` holds the head of: utilization, XmitWait, then the six PM categories. */
-export const TOP_RANKINGS: readonly ((a: LinkDirectionState, b: LinkDirectionState) => number)[] = [
-  compareBusiest,
-  descending((l) => l.transmitWaitFraction),
-  ...CATEGORY_NAMES.map((c) => descending((l) => l.categories[c])),
-];
-
-/** The first `k` of `items` in `compare` order, in one pass (no sort of all 166k directions). */
-export function firstK<T>(items: Iterable<T>, k: number, compare: (a: T, b: T) => number): T[] {
-  const kept: T[] = [];
-  if (k <= 0) return kept;
-  for (const item of items) {
-    if (kept.length === k && compare(item, kept[k - 1] as T) >= 0) continue;
-    let lo = 0;
-    let hi = kept.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (compare(kept[mid] as T, item) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    kept.splice(lo, 0, item);
-    if (kept.length > k) kept.pop();
-  }
-  return kept;
-}
-
-/**
- * For each link kind, the first `limit` directions of every ranking in TOP_RANKINGS, without
- * repeats, busiest first: a client ranking them by any of those gets the head the API has.
- */
-export function worstPerKind(links: readonly LinkDirectionState[], limit: number): LinkDirectionState[] {
-  if (!Number.isInteger(limit) || limit < 0)
-    throw new RangeError(`worstPerKind: limit must be an integer ≥ 0, got ${limit}`);
-  const byKind = new Map<string, LinkDirectionState[]>();
-  for (const link of links) {
-    const list = byKind.get(link.kind);
-    if (list) list.push(link);
-    else byKind.set(link.kind, [link]);
-  }
-  const kept = new Set<LinkDirectionState>();
-  for (const list of byKind.values()) {
-    for (const compare of TOP_RANKINGS) for (const link of firstK(list, limit, compare)) kept.add(link);
-  }
-  return [...kept].sort(compareBusiest);
-}
-
-/**
- * Encodes one tick compactly straight from its frame's columns: the same message as compactTick
- * over the frame's objects (tested), with objects made only for the directions in `top`. Pure: the
- * sampler calls it once per tick for every compact client.
+ * Encodes one tick compactly from its frame's columns, with objects made only for the directions in
+ * `top`. Pure: the sampler's stream encodes it once per tick for every compact client.
  */
 export function compactFrame<H, S>(
   tick: { time: string; health: H; summary: S },
@@ -239,41 +113,21 @@ export function compactFrame<H, S>(
   };
 }
 
-/**
- * Higher first over one of a frame's columns; unknown (NaN) after every known value; ties by id
- * (the index's id ranks), as `descending` orders the objects.
- */
-export function descendingColumn(values: Float64Array, idRank: Int32Array) {
-  return (a: number, b: number): number => {
-    const va = values[a] as number;
-    const vb = values[b] as number;
-    const ka = !Number.isNaN(va);
-    const kb = !Number.isNaN(vb);
-    if (ka && kb && va !== vb) return vb - va;
-    if (!ka && kb) return 1;
-    if (!kb && ka) return -1;
-    return (idRank[a] as number) - (idRank[b] as number);
-  };
-}
-
-/** The columns TOP_RANKINGS rank by, in its order: utilization, XmitWait, the six PM categories. */
-export function topRankingColumns(frame: LinkFrame): Float64Array[] {
-  return [frame.utilization, frame.transmitWaitFraction, ...CATEGORY_NAMES.map((c) => frame.categories[c])];
-}
+/** The rankings `top` holds the head of: utilization, XmitWait, then the six PM categories. */
+export const TOP_SORTS: readonly LinkSort[] = ['utilization', 'transmitWaitFraction', ...CATEGORY_NAMES];
 
 /**
- * worstPerKind over a frame: for each link kind, the channels first in every ranking of
- * TOP_RANKINGS, without repeats (in no particular order). One pass over the columns per ranking.
+ * For each link kind, the first `limit` channels of every ranking in TOP_SORTS (link-order.ts),
+ * without repeats, in no particular order: a client ranking `top` by any of them gets the API's head.
  */
 export function worstChannelsPerKind(frame: LinkFrame, limit: number): number[] {
   if (!Number.isInteger(limit) || limit < 0)
     throw new RangeError(`worstPerKind: limit must be an integer ≥ 0, got ${limit}`);
-  const index = frame.index;
-  const ranks = index.idRank();
+  const { index } = frame;
   const kept = new Set<number>();
   for (const channels of [index.byKind.isl, index.byKind.host]) {
-    for (const values of topRankingColumns(frame))
-      for (const c of firstK(channels, limit, descendingColumn(values, ranks))) kept.add(c);
+    for (const sort of TOP_SORTS)
+      for (const c of firstChannels(frame, channels, sort, 'desc', limit)) kept.add(c);
   }
   return [...kept];
 }

@@ -1,8 +1,6 @@
 import {
-  CATEGORY_NAMES,
-  type CategoryValues,
+  type CATEGORY_NAMES,
   CONGESTION_COUNTERS,
-  categoryBucket,
   categoryConfigFor,
   directionCategories,
   directionErrors,
@@ -15,9 +13,8 @@ import {
 } from '@fabscope/topology';
 
 /**
- * Per-counter rates of one link direction (gauges as values); null when unknown, never 0 for
- * unknown. The attribution to the two ends, the error sum and the categories have one owner,
- * @fabscope/topology (analysis/link-direction.ts), which the fabric collector computes with too.
+ * Per-counter rates of one link direction (gauges as values); null when unknown, never 0. Their
+ * attribution to the two ends, the sum and the categories are @fabscope/topology's, as the collector's.
  */
 export type LinkErrors = LinkErrorRates;
 
@@ -40,25 +37,3 @@ export type CategoryHistograms = Record<
   (typeof CATEGORY_NAMES)[number],
   { isl: number[]; host: number[]; unknown: number }
 >;
-
-export function categoryHistograms(
-  states: readonly { kind: string; categories: CategoryValues }[],
-): CategoryHistograms {
-  const out = Object.fromEntries(
-    CATEGORY_NAMES.map((c) => [c, { isl: [0, 0, 0, 0, 0], host: [0, 0, 0, 0, 0], unknown: 0 }]),
-  ) as CategoryHistograms;
-  for (const state of states) {
-    for (const name of CATEGORY_NAMES) {
-      const value = state.categories[name];
-      const entry = out[name];
-      if (value === null) {
-        entry.unknown++;
-        continue;
-      }
-      const bars = state.kind === 'isl' ? entry.isl : entry.host;
-      const b = categoryBucket(value);
-      bars[b] = (bars[b] ?? 0) + 1;
-    }
-  }
-  return out;
-}

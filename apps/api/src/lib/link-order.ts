@@ -1,26 +1,13 @@
-import { CATEGORY_NAMES, type CategoryName } from '@fabscope/contracts';
+import { CATEGORY_NAMES, type CategoryName, type LinkDirectionState } from '@fabscope/contracts';
 import { type LinkFrame, stateAt } from './frame.ts';
-import type { LinkDirectionState, LinkIndex } from './utilization.ts';
+import type { LinkIndex } from './link-index.ts';
 
 /** What `/links` ranks by: a measure, a PM category, or the id. */
 export type LinkSort = 'utilization' | 'bytesPerSecond' | 'transmitWaitFraction' | 'id' | CategoryName;
 
-/** Each id's rank in id order, per fabric (the index's idRank by channel, looked up by id). */
-const idRanks = new WeakMap<LinkIndex, Map<string, number>>();
-
-function idRanksOf(index: LinkIndex) {
-  const byChannel = index.idRank();
-  let byId = idRanks.get(index);
-  if (!byId) {
-    byId = new Map(index.channels.map((c) => [c.fixed.id, byChannel[c.index] as number]));
-    idRanks.set(index, byId);
-  }
-  return { byChannel, byId };
-}
-
 /** Computes the id order of `index` now (a server does it at start, not in its first request). */
 export function prepareLinkOrder(index: LinkIndex): void {
-  idRanksOf(index);
+  index.idRank();
 }
 
 /** Some of a frame's directions (channel numbers), ranked over its columns: objects only for the rows a page returns. */
@@ -46,12 +33,72 @@ export function channelsOf(
   return Int32Array.from(out);
 }
 
+/** The column `sort` ranks by; null for the id. */
+function columnOf(frame: LinkFrame, sort: LinkSort): Float64Array | null {
+  if (sort === 'id') return null;
+  return (CATEGORY_NAMES as readonly string[]).includes(sort)
+    ? frame.categories[sort as CategoryName]
+    : frame[sort as 'utilization' | 'bytesPerSecond' | 'transmitWaitFraction'];
+}
+
+/** Descending is ascending on the negated value; unknown sorts after every number either way. */
+function sortKey(value: number, order: 'asc' | 'desc'): number {
+  return Number.isNaN(value) ? Infinity : order === 'desc' ? -value : value;
+}
+
+/** By key, then id rank: Infinity − Infinity is NaN, which `||` passes over to the id. */
+function compareKeys(keyA: number, rankA: number, keyB: number, rankB: number): number {
+  return keyA - keyB || rankA - rankB;
+}
+
 /**
- * `links` ranked as `/links` answers them: by `sort` in `order`, unknown (null) values last
- * whichever the order, ties by id. Keys are read once into typed arrays and compared as numbers;
- * the order is total (ids are unique), so it is the same however much of it is computed. A first
- * page only selects its rows (quickselect, then sorts those few): the whole order is computed when
- * a later page asks for it, so the head of a fabric-27648 tick costs tens of milliseconds.
+ * The first `k` of `channels` in RankedLinks' order, in one pass without ranking the rest: the
+ * stream's `top`, k small against a fabric's directions.
+ */
+export function firstChannels(
+  frame: LinkFrame,
+  channels: Int32Array,
+  sort: LinkSort,
+  order: 'asc' | 'desc',
+  k: number,
+): number[] {
+  const kept: number[] = [];
+  if (k <= 0) return kept;
+  const keys: number[] = [];
+  const ranks = frame.index.idRank();
+  const column = columnOf(frame, sort);
+  for (const c of channels) {
+    const rank = ranks[c] as number;
+    const key = sortKey(column === null ? rank : (column[c] as number), order);
+    const last = kept.length - 1;
+    if (
+      kept.length === k &&
+      compareKeys(key, rank, keys[last] as number, ranks[kept[last] as number] as number) >= 0
+    )
+      continue;
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareKeys(keys[mid] as number, ranks[kept[mid] as number] as number, key, rank) <= 0)
+        lo = mid + 1;
+      else hi = mid;
+    }
+    kept.splice(lo, 0, c);
+    keys.splice(lo, 0, key);
+    if (kept.length > k) {
+      kept.pop();
+      keys.pop();
+    }
+  }
+  return kept;
+}
+
+/**
+ * The one ranker of a frame's directions, as `/links` answers them and the stream's `top` is chosen:
+ * by `sort` in `order`, unknown (NaN) last whichever the order, ties by id. Keys are read once into a
+ * typed array; the order is total (ids are unique), so it is the same however much of it is computed.
+ * A first page only selects its rows (quickselect, then sorts those few); later pages rank the rest.
  */
 export class RankedLinks {
   private readonly keys: Float64Array;
@@ -60,59 +107,26 @@ export class RankedLinks {
   /** positions[0..ranked) are the first `ranked` rows, in order. */
   private ranked = 0;
   private readonly n: number;
-  /** Row `i` of the list as an object (made from the frame when ranking a frame's channels). */
-  private readonly rowAt: (i: number) => LinkDirectionState;
+  private readonly frame: LinkFrame;
+  private readonly rows: Int32Array;
 
-  constructor(
-    index: LinkIndex,
-    source: readonly LinkDirectionState[] | FrameRows,
-    sort: LinkSort,
-    order: 'asc' | 'desc',
-  ) {
-    const n = 'frame' in source ? source.channels.length : source.length;
+  constructor(index: LinkIndex, source: FrameRows, sort: LinkSort, order: 'asc' | 'desc') {
+    const { frame, channels } = source;
+    if (frame.index !== index) throw new Error('RankedLinks: the frame is of another drawing');
+    const n = channels.length;
     this.n = n;
-    const ranks = idRanksOf(index);
+    this.frame = frame;
+    this.rows = channels;
+    const byChannel = index.idRank();
     this.idRank = new Int32Array(n);
     this.keys = new Float64Array(n);
     this.positions = new Uint32Array(n);
-    const category = (CATEGORY_NAMES as readonly string[]).includes(sort) ? (sort as CategoryName) : null;
-    if ('frame' in source) {
-      // Keys straight from the frame's columns (NaN unknown); the rows' objects made when sliced.
-      const { frame, channels } = source;
-      if (frame.index !== index) throw new Error('RankedLinks: the frame is of another drawing');
-      const column =
-        sort === 'id'
-          ? null
-          : category !== null
-            ? frame.categories[category]
-            : frame[sort as 'utilization' | 'bytesPerSecond' | 'transmitWaitFraction'];
-      for (let i = 0; i < n; i++) {
-        const c = channels[i] as number;
-        const rank = ranks.byChannel[c] as number;
-        this.idRank[i] = rank;
-        const value = column === null ? rank : (column[c] as number);
-        this.keys[i] = Number.isNaN(value) ? Infinity : order === 'desc' ? -value : value;
-        this.positions[i] = i;
-      }
-      this.rowAt = (i) => stateAt(frame, channels[i] as number);
-      return;
-    }
-    const links = source;
-    this.rowAt = (i) => links[i] as LinkDirectionState;
+    const column = columnOf(frame, sort);
     for (let i = 0; i < n; i++) {
-      const link = links[i] as LinkDirectionState;
-      // Ticks list directions in channel order: the rank is then read by position, not looked up.
-      const byPosition = index.channels[i]?.fixed.id === link.id;
-      const rank = byPosition ? (ranks.byChannel[i] as number) : (ranks.byId.get(link.id) ?? n + i);
+      const c = channels[i] as number;
+      const rank = byChannel[c] as number;
       this.idRank[i] = rank;
-      const value =
-        sort === 'id'
-          ? rank
-          : category !== null
-            ? link.categories[category]
-            : link[sort as 'utilization' | 'bytesPerSecond' | 'transmitWaitFraction'];
-      // Descending is ascending on the negated value; unknown sorts after every number either way.
-      this.keys[i] = value === null || value === undefined ? Infinity : order === 'desc' ? -value : value;
+      this.keys[i] = sortKey(column === null ? rank : (column[c] as number), order);
       this.positions[i] = i;
     }
   }
@@ -121,25 +135,28 @@ export class RankedLinks {
     return this.n;
   }
 
-  /** Infinity − Infinity is NaN, which `||` passes over to the id: unknowns are in id order too. */
   private readonly compare = (a: number, b: number): number =>
-    (this.keys[a] as number) - (this.keys[b] as number) ||
-    (this.idRank[a] as number) - (this.idRank[b] as number);
+    compareKeys(
+      this.keys[a] as number,
+      this.idRank[a] as number,
+      this.keys[b] as number,
+      this.idRank[b] as number,
+    );
 
-  slice(start: number, end: number): LinkDirectionState[] {
+  /** The channels of rows `start`..`end` of the order. */
+  channels(start: number, end: number): number[] {
     const stop = Math.min(end, this.n);
     if (stop > this.ranked) this.rankFirst(stop);
-    const rows: LinkDirectionState[] = [];
-    for (let i = start; i < stop; i++) rows.push(this.rowAt(this.positions[i] as number));
-    return rows;
+    const out: number[] = [];
+    for (let i = start; i < stop; i++) out.push(this.rows[this.positions[i] as number] as number);
+    return out;
   }
 
-  /**
-   * Puts the first `k` rows in order: the rows after those ranked already selected and sorted
-   * while few (a next page costs one selection over the rest, not a sort of 165,888 rows: ~70 ms
-   * at fat-tree-27648), else the rest's whole order. The rows ranked come before every other, so
-   * ranking the rest never moves them.
-   */
+  slice(start: number, end: number): LinkDirectionState[] {
+    return this.channels(start, end).map((c) => stateAt(this.frame, c));
+  }
+
+  /** Puts the first `k` rows in order (selected and sorted while few, else the rest sorted whole). */
   private rankFirst(k: number): void {
     const n = this.n;
     const rest = this.positions.subarray(this.ranked);
@@ -152,16 +169,6 @@ export class RankedLinks {
     rest.subarray(0, k - this.ranked).sort(this.compare);
     this.ranked = k;
   }
-}
-
-/** Every direction of `links` ranked (the whole order at once). */
-export function rankLinks(
-  index: LinkIndex,
-  links: readonly LinkDirectionState[],
-  sort: LinkSort,
-  order: 'asc' | 'desc',
-): LinkDirectionState[] {
-  return new RankedLinks(index, links, sort, order).slice(0, links.length);
 }
 
 /**

@@ -3,10 +3,9 @@ import { SLICE_MS } from './sliced.ts';
 
 /**
  * A response's whole body as bytes, read chunk by chunk with a turn of the event loop whenever the
- * reading has held it for a slice (lib/sliced.ts): `response.arrayBuffer()` gathers the chunks
- * that queued meanwhile and joins them in one piece — the collector's 45 MB Arrow answer at
- * fat-tree-27648 held the API's loop 130–170 ms that way. With a Content-Length the bytes go
- * straight into one array of that size; a body shorter or longer than it says is refused.
+ * reading has held it for a slice (lib/sliced.ts), where `response.arrayBuffer()` joins a big
+ * answer in one piece. With a Content-Length the bytes go straight into one array of that size; a
+ * body shorter or longer than it says is refused.
  */
 export async function readBodyInSlices(response: Response, sliceMs = SLICE_MS): Promise<Uint8Array> {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);

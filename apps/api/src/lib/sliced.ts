@@ -1,9 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
-/**
- * How long one slice of a fabric-sized loop may hold the event loop: requests and stream writes
- * wait at most about this long behind a tick's computation (issue #29: no handler waits > ~50 ms).
- */
+/** How long one slice of a fabric-sized loop may hold the event loop (requests wait behind it). */
 export const SLICE_MS = 20;
 /** Iterations between looks at the clock (a look costs more than most iterations). */
 const CHECK_EVERY = 512;
@@ -24,14 +21,13 @@ export async function slicedLoop(n: number, body: (i: number) => void, sliceMs =
   }
 }
 
-/** Array elements JSON.stringify writes per slice in stringifyInSlices (~2–4 ms of numbers). */
+/** Array elements JSON.stringify writes per slice in stringifyInSlices. */
 const ELEMENTS_PER_SLICE = 16_384;
 
 /**
  * JSON.stringify(value) of a plain object, the same text, with a turn of the event loop between
- * slices of its long arrays: the compact stream message at fat-tree-27648 carries three arrays of
- * 331,776 numbers, ~60 ms of JSON.stringify in one piece. Each slice is JSON.stringify's own text of
- * those elements, so numbers, nulls and nested values are written exactly as the whole would be.
+ * slices of its long arrays (the compact stream message's). Each slice is JSON.stringify's own text
+ * of those elements, so values are written exactly as the whole would be.
  */
 export async function stringifyInSlices(
   value: Record<string, unknown>,

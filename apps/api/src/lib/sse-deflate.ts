@@ -2,14 +2,10 @@ import { promisify } from 'node:util';
 import { constants, deflateRaw, deflateRawSync } from 'node:zlib';
 
 /**
- * The event stream compressed once per tick for every client. A tick's compact frame is ~1.1 MB of
- * JSON at fat-tree-6912 and deflates to ~70 KB; compressing it per client would cost each
- * dashboard ~10 ms of the server's CPU per tick. So each frame is deflated on its own — no
- * reference to frames before it, which a client that joined later never saw — and sync-flushed
- * (it ends on a byte boundary, decodable at once, and is not the stream's last block). Any run of
- * such blocks after ZLIB_HEADER is a valid `Content-Encoding: deflate` body (RFC 1950), so every
- * client gets the same Buffer whenever it joined. The stream never ends normally, so it never
- * needs the zlib trailer.
+ * The event stream compressed once per tick for every client: each frame is deflated on its own
+ * (no reference to frames a later client never saw) and sync-flushed, so any run of such blocks
+ * after ZLIB_HEADER is a valid `Content-Encoding: deflate` body (RFC 1950) and every client gets the
+ * same Buffer. The stream never ends normally, so it never needs the zlib trailer.
  */
 export const ZLIB_HEADER = Buffer.from([0x78, 0x9c]);
 

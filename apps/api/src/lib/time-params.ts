@@ -8,9 +8,8 @@ import {
 } from '@fabscope/contracts';
 
 /**
- * Times and steps as the Prometheus HTTP API takes them: a time is Unix seconds (fractions
- * allowed) or RFC 3339, or relative to now as Grafana writes it (`now`, `now-5m`, `-5m`); a step or duration is seconds (fractions allowed) or a Prometheus
- * duration such as `15s`, `1m30s`, `500ms`. Anything else is refused with the reason.
+ * Times and steps as the Prometheus HTTP API takes them: a time is Unix seconds, RFC 3339 or
+ * relative to now as Grafana writes it (`now-5m`, `-5m`); a step is seconds or a Prometheus duration.
  */
 
 /** The most points one answer carries (Prometheus refuses more than 11,000 per series too). */

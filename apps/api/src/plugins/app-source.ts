@@ -5,7 +5,7 @@ import type { EventLog } from '../events/event-log.ts';
 import type { AdaptiveRoutingProvider } from '../fabric-manager/provider.ts';
 import type { FlowPaths } from '../flow-paths.ts';
 import type { JobSource } from '../jobs/job.ts';
-import type { LinkIndex } from '../lib/utilization.ts';
+import type { LinkIndex } from '../lib/link-index.ts';
 import type { Sampler } from '../sampler.ts';
 import type { SmTablesOrigin } from '../sm-tables/origin.ts';
 import type { MetricsStore } from '../store/types.ts';

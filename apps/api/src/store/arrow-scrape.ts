@@ -15,7 +15,7 @@ export interface ArrowScrape {
    * answer before from that collector; null when the collector does not say.
    */
   keys: string | null;
-  /** The key columns, read when asked (165,888 strings at fat-tree-27648). */
+  /** The key columns, read when asked (a string per port). */
   keyColumns(): { nodeGuid: ArrayLike<string>; port: ArrayLike<number> };
   /** Family name → values per row (only the families the answer has). */
   families: Map<string, Float64Array>;

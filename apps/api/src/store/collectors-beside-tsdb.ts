@@ -1,4 +1,4 @@
-import type { LinkIndex } from '../lib/utilization.ts';
+import type { LinkIndex } from '../lib/link-index.ts';
 import type { EmbeddedStore } from './embedded.ts';
 import type { PrometheusStore } from './prometheus.ts';
 import type { PrometheusTimeQueries } from './prometheus-history.ts';
@@ -8,12 +8,8 @@ import type { FiringAlert, MetricsStore, RatesSnapshot } from './types.ts';
  * A TSDB's store whose live view is read from the collectors themselves (FABSCOPE_LIVE_SOURCE=
  * collectors), as opatop reads the performance manager's newest image while its history lives in
  * a database: the collectors' Arrow answers, rated by the embedded store's readings (no history
- * kept there), and the TSDB asked only what only it has — history, its events, firing alerts.
- *
- * Why: at fat-tree-27648 the live tick from a TSDB is four dense reads of 165,888 series, 4–8 s
- * each on two cores (docs/scaling.md), so the view was older than its interval before any answer;
- * the same tick from the collectors' columns takes ~1.5 s. The TSDB still scrapes the collectors'
- * rates at the edge on its own clock and answers every past instant and range from them.
+ * kept there), and the TSDB asked only what only it has — history, its events, firing alerts: on a
+ * big fabric the live tick's dense reads from a TSDB take longer than its interval (docs/scaling.md).
  */
 export class CollectorsBesideTsdb implements MetricsStore {
   /** Its history, events and alerts are the TSDB's: time travel and /health name Prometheus. */

@@ -1,16 +1,15 @@
-import type { EventLog } from '../events/event-log.ts';
-import { frameForSliced, frameOfKept, type LinkFrame, statesOf, summarizeLiveInTurns } from '../lib/frame.ts';
+import type { EventLog } from '../lib/fabric-event.ts';
+import { type LinkFrame, statesOf } from '../lib/frame.ts';
+import { frameForSliced, frameOfKept } from '../lib/frame-from-rates.ts';
+import type { LinkIndex } from '../lib/link-index.ts';
+import type { FabricSummary } from '../lib/summary.ts';
+import { summarizeLiveInTurns } from '../lib/summary.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
-import type { FabricSummary, LinkIndex } from '../lib/utilization.ts';
 import { portErrorsOf } from './error-reading.ts';
+import { DEFAULT_HISTORY_MAX_BYTES, DEFAULT_HISTORY_SECONDS, historyFrames } from './history-encoding.ts';
 import type { FabricHistoryDir } from './history-file/fabric-dir.ts';
 import { HistorySegments } from './history-file/history-segments.ts';
-import {
-  DEFAULT_HISTORY_MAX_BYTES,
-  DEFAULT_HISTORY_SECONDS,
-  historyFrames,
-  LinkHistory,
-} from './link-history.ts';
+import { LinkHistory } from './link-history.ts';
 import type { FabricAt, LinkSeries, SummaryPoint, TimeQueries } from './time-queries.ts';
 import { emptyPortRates, type PortRates, type RatesSnapshot } from './types.ts';
 
@@ -25,11 +24,7 @@ export interface ScrapeDone {
 /** The part of the embedded store its history needs. */
 export interface ScrapeFeed {
   onScrape(listener: (done: ScrapeDone) => void): () => void;
-  /**
-   * Rates over the history's window after a scrape: the very snapshot the sampler's tick was
-   * computed from when the two windows pick the same readings (embedded.ts), so that both read
-   * one frame (lib/frame.ts `frameForSliced`).
-   */
+  /** Rates over the history's window after a scrape (the sampler's snapshot when the windows agree: one frame). */
   rates(): Promise<RatesSnapshot>;
   /** Age beyond which a frame no longer stands for the instants after it. */
   staleAfterMs(): number;
@@ -41,10 +36,7 @@ export interface EmbeddedHistoryOptions {
   historyMaxBytes?: number | undefined;
   /** Where link-state and counter-reset events seen in the samples go. */
   events?: EventLog | undefined;
-  /**
-   * This fabric's history directory (FABSCOPE_DATA_DIR; history-file/): the history is read back
-   * from it at start and every frame appended to it. Unset: in memory only.
-   */
+  /** This fabric's history directory (FABSCOPE_DATA_DIR), read back at start; unset: memory only. */
   historyDir?: FabricHistoryDir | undefined;
   /** Segment length on disk (default 10 minutes). */
   segmentMs?: number | undefined;
@@ -53,10 +45,9 @@ export interface EmbeddedHistoryOptions {
 }
 
 /**
- * The embedded store's answers about the past: after each scrape, the frame of the link
- * directions (lib/frame.ts, the one formula; the sampler's own frame when the store hands both the
- * same snapshot) and its summary are kept, encoded, as a frame of the bounded history
- * (link-history.ts); instants and ranges read the frame in force at each time.
+ * The embedded store's answers about the past: after each scrape the frame and its summary are
+ * kept, encoded, in the bounded history (link-history.ts); instants and ranges read the frame in
+ * force at each time.
  */
 export class EmbeddedTimeQueries implements TimeQueries {
   readonly history: LinkHistory;
@@ -172,10 +163,8 @@ export class EmbeddedTimeQueries implements TimeQueries {
   }
 
   /**
-   * Every direction at `timeMs` as a frame (lib/frame.ts), made with the one formula from what the
-   * history kept of the frame in force then: the directions' bytes, packets, XmitWait share and
-   * link state, and the ports' error reading, from which the error rates and the PM categories
-   * are computed again (frameOf over the kept values). All unknown before the history or in a gap.
+   * Every direction at `timeMs` as a frame, made with the one formula from what the history kept
+   * then (frameOfKept). All unknown before the history or in a gap.
    */
   async frameAt(timeMs: number): Promise<LinkFrame> {
     const ring = this.ringAt(timeMs);

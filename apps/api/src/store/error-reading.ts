@@ -1,6 +1,6 @@
+import type { LinkIndex } from '../lib/link-index.ts';
 import { slicedLoop } from '../lib/sliced.ts';
-import type { LinkIndex } from '../lib/utilization.ts';
-import { errorsOfPort } from './port-readings.ts';
+import { errorsOfPort } from './slot-ports.ts';
 import { ERROR_FIELDS, type ErrorField, type ErrorRates, type PortRates } from './types.ts';
 
 /**
@@ -45,7 +45,7 @@ export function errorReadingOf(
   return reading.finish(previous);
 }
 
-/** errorReadingOf in slices of the event loop (lib/sliced.ts): 165,888 ports at fat-tree-27648. */
+/** errorReadingOf in slices of the event loop (lib/sliced.ts). */
 export async function errorReadingSliced(
   index: LinkIndex,
   ports: ReadonlyMap<string, PortRates>,
@@ -79,7 +79,7 @@ class ErrorReadingBuilder {
       (this.index.channels[c] as LinkIndex['channels'][number]).fromKey,
     );
     if (errors === undefined) return;
-    // The fields in ERROR_FIELDS order, as a mask: no per-port list or string (165,888 ports).
+    // The fields in ERROR_FIELDS order, as a mask: no per-port list or string.
     let mask = 0;
     for (let f = 0; f < ERROR_FIELDS.length; f++) {
       const v = errors[ERROR_FIELDS[f] as ErrorField];
@@ -142,9 +142,4 @@ export function portErrorsOf(index: LinkIndex, reading: ErrorReading): Map<strin
     if (errors && name) errors[name] = reading.value[k] as number;
   }
   return out;
-}
-
-/** Bytes a reading takes beyond the port sets it may share with the reading before. */
-export function sparseBytes(reading: ErrorReading): number {
-  return reading.port.byteLength + reading.field.byteLength + reading.value.byteLength;
 }

@@ -1,11 +1,9 @@
 /**
  * Tells the sampler when Prometheus has evaluated the direction rules again, so the live tick reads
- * recorded series right after they change instead of on a clock of its own (whose phase against
- * Prometheus' evaluations added up to an interval to the data's age: 44 s at a 15 s interval at
- * fat-tree-6912). It asks for one number every poll — the newest evaluation's timestamp, from the
- * ~10 histogram series recorded with the directions — and calls the listeners when it moves, or
- * when an interval has gone by without it moving (no rules loaded, Prometheus down: the tick then
- * reports that, as it did on its own clock). Ticks are at least half an interval apart.
+ * recorded series right after they change instead of on a clock of its own (whose phase added up
+ * to an interval to the data's age). It polls the newest evaluation's timestamp and calls the
+ * listeners when it moves, or when an interval has gone by without it moving (no rules, Prometheus
+ * down: the tick then reports that). Ticks are at least half an interval apart.
  */
 export interface EvaluationWatchOptions {
   /** Seconds since the epoch of the newest evaluation, or null when there is none. */
@@ -26,7 +24,7 @@ export class EvaluationWatch {
   private readonly now: () => number;
 
   constructor(private readonly options: EvaluationWatchOptions) {
-    // A quarter of the interval, between 250 ms and 1 s: one query of ~10 series each time.
+    // A quarter of the interval, between 250 ms and 1 s: one small query each time.
     this.pollMs = Math.min(1000, Math.max(250, options.intervalMs / 4));
     this.now = options.now ?? Date.now;
   }

@@ -1,12 +1,9 @@
-import { type ExpositionSample, parseLabels, parseLine, parseValue } from './exposition.ts';
+import { parseLabels, parseLine, parseValue } from './exposition.ts';
 
 /**
- * A streaming reader of the Prometheus text exposition format for big scrapes (a fabric agent's
- * answer is hundreds of megabytes at 100k+ ports): it takes the response body chunk by chunk,
- * never builds the whole text or its lines, skips the families nobody asked for after reading
- * their name, and hands over each wanted sample's label block as an opaque key instead of parsing
- * it. A port's series share one label block, so a consumer parses a block's labels once and
- * looks the rest up (see `labelsOfBlock`). The samples are those of `parseExposition`.
+ * A streaming reader of the Prometheus text exposition format for big scrapes: chunk by chunk,
+ * never the whole text or its lines, skipping unwanted families by name, and handing over each
+ * sample's label block as an opaque key (a port's series share one, parsed once: `labelsOfBlock`).
  */
 
 /**
@@ -16,13 +13,9 @@ import { type ExpositionSample, parseLabels, parseLine, parseValue } from './exp
 export type SampleSink = (metric: number, block: number, value: number, line: number) => void;
 
 /**
- * The label blocks met so far (the bytes between a series' braces), numbered in order of first
- * appearance; kept from one scrape of a target to the next. The key of a block is its bytes as a
- * latin1 string: one character per byte, so an exact key ('' for a series without labels).
- *
- * An exporter writes its ports in the same order in every family, and in every scrape: the block
- * of the next line is predicted from the order of the family read before and checked with one
- * byte comparison, so most lines cost neither a string nor a map lookup.
+ * The label blocks met so far (the bytes between a series' braces, as a latin1 key), numbered in
+ * order of first appearance and kept across a target's scrapes. Exporters write their ports in the
+ * same order in every family: the next line's block is predicted and checked with one comparison.
  */
 export class LabelBlocks {
   readonly keys: string[] = [];
@@ -278,24 +271,4 @@ function isSpace(c: number): boolean {
 export function labelsOfBlock(block: string, line: number): Record<string, string> {
   if (block === '') return {};
   return parseLabels(`${Buffer.from(block, 'latin1').toString('utf8')}}`, 0, line).labels;
-}
-
-/** Every sample of an exposition given in chunks, as `parseExposition` reads the whole text. */
-export function parseExpositionChunks(
-  chunks: Iterable<Uint8Array>,
-  wanted?: ReadonlySet<string>,
-): ExpositionSample[] {
-  const samples: ExpositionSample[] = [];
-  const labels: Record<string, string>[] = [];
-  const scanner: ExpositionScanner = new ExpositionScanner(
-    wanted ? [...wanted] : null,
-    (metric, block, value, line) => {
-      for (let b = labels.length; b <= block; b++)
-        labels.push(labelsOfBlock(scanner.blocks.keys[b] as string, line));
-      samples.push({ name: scanner.nameOf(metric), labels: { ...labels[block] }, value });
-    },
-  );
-  for (const chunk of chunks) scanner.push(chunk);
-  scanner.end();
-  return samples;
 }

@@ -1,8 +1,17 @@
 import type { LinkFrame } from '../lib/frame.ts';
 import { slicedLoop } from '../lib/sliced.ts';
-import type { FabricSummary, LinkDirectionState } from '../lib/utilization.ts';
+import type { FabricSummary } from '../lib/summary.ts';
 import { type ErrorReading, errorReadingOf, errorReadingSliced } from './error-reading.ts';
-import { sameErrorObjects } from './port-readings.ts';
+import {
+  decodeRate,
+  encodeRate,
+  LOAD_MAX,
+  LOAD_SCALE,
+  LOAD_UNKNOWN,
+  WAIT_SCALE,
+  WAIT_UNKNOWN,
+} from './history-encoding.ts';
+import { sameErrorObjects } from './slot-ports.ts';
 import type { PortRates } from './types.ts';
 
 /**
@@ -73,38 +82,8 @@ export class LinkHistory {
   }
 
   /**
-   * Adds a frame; frames must come in time order (an older one is ignored). Returns the new
-   * frame's ring index, or −1 when it was ignored.
-   */
-  record(timeMs: number, states: readonly LinkDirectionState[], summary: FabricSummary): number {
-    if (states.length !== this.channels)
-      throw new RangeError(`expected ${this.channels} link directions, got ${states.length}`);
-    if (this.count > 0 && !(timeMs > this.timeOf(this.count - 1))) return -1;
-    this.head = (this.head + 1) % this.capacityFrames;
-    this.count = Math.min(this.capacityFrames, this.count + 1);
-    this.times[this.head] = timeMs;
-    this.summaries[this.head] = summary;
-    this.readings[this.head] = undefined;
-    const base = this.head * this.channels;
-    for (let c = 0; c < this.channels; c++) {
-      const s = states[c] as LinkDirectionState;
-      const bytes = s.bytesPerSecond;
-      this.load[base + c] =
-        bytes === null
-          ? LOAD_UNKNOWN
-          : Math.round(Math.min(LOAD_MAX, Math.max(0, bytes / s.capacityBytesPerSecond)) * LOAD_SCALE);
-      this.packets[base + c] = encodeRate(s.packetsPerSecond ?? Number.NaN);
-      const w = s.transmitWaitFraction;
-      this.wait[base + c] = w === null ? WAIT_UNKNOWN : Math.round(Math.min(1, Math.max(0, w)) * WAIT_SCALE);
-      this.up[base + c] = s.linkUp === null ? -1 : s.linkUp ? 1 : 0;
-    }
-    return this.head;
-  }
-
-  /**
-   * Adds a frame from a tick's columns (lib/frame.ts), encoded as `record` encodes the objects;
-   * frames must come in time order (an older one is ignored). Returns the new frame's ring index,
-   * or −1 when it was ignored.
+   * Adds a frame from a tick's columns; frames must come in time order (an older one is ignored).
+   * Returns the new frame's ring index, or −1 when it was ignored.
    */
   recordFrame(timeMs: number, frame: LinkFrame, summary: FabricSummary): number {
     const n = this.channels;
@@ -135,9 +114,8 @@ export class LinkHistory {
   }
 
   /**
-   * Makes the error reading of `frame` ahead of `recordFrame`, in slices of the event loop (at
-   * fat-tree-27648 comparing 165,888 ports' error objects, and a new reading every 30 s, held the
-   * loop 50–150 ms a tick); recordFrame of that frame then takes it as made.
+   * Makes the error reading of `frame` ahead of `recordFrame`, in slices of the event loop (a big
+   * fabric's comparison holds it too long in one piece); recordFrame of that frame then takes it.
    */
   async prepareReading(frame: LinkFrame): Promise<void> {
     const { ports, index } = frame;
@@ -279,51 +257,6 @@ export interface FrameColumns {
   /** The ports' error reading in force; undefined: unknown (none read, or a history of format 1). */
   errors: ErrorReading | undefined;
 }
-
-export const LOAD_UNKNOWN = 0xffff;
-export const LOAD_MAX = 2;
-export const LOAD_SCALE = 0xfffe / LOAD_MAX;
-export const WAIT_UNKNOWN = 0xff;
-
-/**
- * A non-negative rate (packets/s) in a Uint16 on a log scale: 0 is 0, RATE_UNKNOWN unknown (NaN),
- * else code k is 2^((k − 1) / RATE_STEPS + RATE_LOG_MIN): 1/1024 to 1.8 × 10¹⁶ per second in steps
- * of 0.068 % (half a step, 0.034 %, the most a value moves).
- */
-export const RATE_UNKNOWN = 0xffff;
-export const RATE_STEPS = 1024;
-export const RATE_LOG_MIN = -10;
-
-export function encodeRate(value: number): number {
-  if (Number.isNaN(value)) return RATE_UNKNOWN;
-  if (!(value > 0)) return 0;
-  const code = Math.round((Math.log2(value) - RATE_LOG_MIN) * RATE_STEPS) + 1;
-  return Math.min(RATE_UNKNOWN - 1, Math.max(1, code));
-}
-
-/** encodeRate's value back; NaN unknown. */
-export function decodeRate(code: number): number {
-  if (code === RATE_UNKNOWN) return Number.NaN;
-  return code === 0 ? 0 : 2 ** ((code - 1) / RATE_STEPS + RATE_LOG_MIN);
-}
-export const WAIT_SCALE = 250;
-
-/** Frames kept: `seconds` of history at one frame per `intervalMs`, within `maxBytes`. */
-export function historyFrames(
-  channels: number,
-  intervalMs: number,
-  options: { seconds?: number | undefined; maxBytes?: number | undefined } = {},
-): number {
-  const wanted = Math.ceil(((options.seconds ?? DEFAULT_HISTORY_SECONDS) * 1000) / intervalMs) + 1;
-  const perFrame = Math.max(1, channels * BYTES_PER_DIRECTION + 8);
-  const affordable = Math.floor((options.maxBytes ?? DEFAULT_HISTORY_MAX_BYTES) / perFrame);
-  return Math.max(2, Math.min(wanted, affordable));
-}
-
-export const BYTES_PER_DIRECTION = 6;
-export const DEFAULT_HISTORY_SECONDS = 3600;
-/** 1 h at fat-tree-27648 (165,888 directions, one frame per 10 s) is 359 MB: this leaves room. */
-export const DEFAULT_HISTORY_MAX_BYTES = 512 * 1024 * 1024;
 
 /** `body(i)` for i = 0 … n−1 at once (slicedLoop's synchronous twin). */
 function plainLoop(n: number, body: (i: number) => void): void {

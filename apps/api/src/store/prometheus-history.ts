@@ -1,18 +1,16 @@
-import type { FabricEvent } from '../events/event-log.ts';
-import { frameOf, type LinkFrame, statesOf } from '../lib/frame.ts';
+import type { FabricEvent } from '../lib/fabric-event.ts';
+import { type LinkFrame, statesOf } from '../lib/frame.ts';
+import { frameOf } from '../lib/frame-from-rates.ts';
+import type { LinkIndex } from '../lib/link-index.ts';
+import type { FabricSummary } from '../lib/summary.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
-import type { FabricSummary, LinkIndex } from '../lib/utilization.ts';
 import { CABLED, EDGE_SERIES, LINK_UP } from './edge-series.ts';
+import { seriesEvents } from './prometheus-events.ts';
 import { EdgeLive } from './prometheus-live.ts';
-import { type PromqlClient, sampleValue } from './promql-client.ts';
+import { labelValue, type PromqlClient, sampleValue } from './promql-client.ts';
 import type { FabricAt, LinkPoint, LinkSeries, SummaryPoint, TimeQueries } from './time-queries.ts';
-import { portKey } from './types.ts';
 
 export { CABLED, EDGE_SERIES, LINK_UP };
-
-function labelValue(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
-}
 
 /** The collector's bucket counts of one kind (`isl` or `host`), as ten counts. */
 function bucketCounts(
@@ -28,7 +26,7 @@ function bucketCounts(
   return counts;
 }
 
-/** Past frames held at once (~13 MB each at fat-tree-27648). */
+/** Past frames held at once (each a big fabric's columns). */
 const HELD_FRAMES = 4;
 /** A frame read is held at least this long (the scrape interval when longer). */
 const HELD_FRAME_MIN_MS = 5000;
@@ -60,9 +58,8 @@ export class PrometheusTimeQueries implements TimeQueries {
   private readonly edge: EdgeLive;
   /**
    * Frames asked lately, by instant: `/instant`, `/links?time=` and its pages at one instant read
-   * the TSDB once between them (at fat-tree-27648 a frame is ~18 s of dense reads on two cores).
-   * Held one interval after they are read (data for a recent instant may still arrive), at most
-   * HELD_FRAMES of them.
+   * the TSDB once between them (a big fabric's frame is seconds of dense reads). Held one interval
+   * (data for a recent instant may still arrive), at most HELD_FRAMES of them.
    */
   private readonly frames = new Map<number, { frame: Promise<LinkFrame>; untilMs: number }>();
 
@@ -248,77 +245,19 @@ export class PrometheusTimeQueries implements TimeQueries {
     );
   }
 
-  /**
-   * Link-state changes and counter resets between `fromMs` and `toMs`: the TSDB first names the
-   * series that changed (changes(), resets() over the range), then only those are read.
-   */
-  async events(fromMs: number, toMs: number, signal?: AbortSignal): Promise<FabricEvent[]> {
-    const seconds = Math.max(1, Math.ceil((toMs - fromMs) / 1000));
-    const stepMs = Math.max(this.resolutionMs, Math.ceil((toMs - fromMs) / 10_000));
-    const cabled = `{${CABLED}}`;
-    const [linkChanges, resets] = await Promise.all([
-      this.client.query(`changes(${LINK_UP}${cabled}[${seconds}s]) > 0`, toMs, signal),
-      // The collector counts each port's resets (a sparse counter: the ports that ever reset).
-      this.client.query(`last_over_time(${this.names.resets}${cabled}[${seconds}s])`, toMs, signal),
-    ]);
-    const events: FabricEvent[] = [];
-    const read = (metric: Record<string, string>, name: string) =>
-      this.client.queryRange(
-        `${name}{node_guid="${labelValue(metric.node_guid ?? '')}",port="${labelValue(metric.port ?? '')}"}`,
-        fromMs,
-        toMs,
-        stepMs,
-        signal,
-      );
-    const seen = new Set<string>();
-    for (const series of await Promise.all(linkChanges.slice(0, 1000).map((s) => read(s.metric, LINK_UP)))) {
-      for (const s of series) {
-        const port = portKey(s.metric.node_guid ?? '', s.metric.port ?? '');
-        const linkId = this.bySender.get(port)?.fixed.linkId ?? port;
-        let previous: number | null = null;
-        for (const [t, v] of s.values) {
-          const value = sampleValue(v);
-          if (value === null) continue;
-          const timeMs = Math.round(t * 1000);
-          // Both ends of a link see the change: one event per link and instant.
-          const key = `${linkId}@${timeMs}`;
-          if (previous !== null && value !== previous && !seen.has(key)) {
-            seen.add(key);
-            events.push({
-              timeMs,
-              kind: 'link-state',
-              subject: linkId,
-              detail: value === 1 ? 'link up' : 'link down',
-            });
-          }
-          previous = value;
-        }
-      }
-    }
-    for (const series of await Promise.all(
-      resets.slice(0, 1000).map((s) => read(s.metric, this.names.resets)),
-    )) {
-      for (const s of series) {
-        let previous: number | null = null;
-        for (const [t, v] of s.values) {
-          const value = sampleValue(v);
-          if (value === null) continue;
-          const timeMs = Math.round(t * 1000);
-          // A reset counted (or a collector's count starting over), or the count's first sample
-          // inside the range: the port's first reset the collector saw.
-          if (previous === null ? timeMs > fromMs : value !== previous) {
-            events.push({
-              timeMs,
-              kind: 'counter-reset',
-              subject: `${this.nameOfGuid.get(s.metric.node_guid ?? '') ?? s.metric.node_guid}/${s.metric.port}`,
-              detail: 'counters went backwards',
-            });
-          }
-          previous = value;
-        }
-      }
-    }
-    return events;
+  /** Link-state changes and counter resets between `fromMs` and `toMs` (prometheus-events.ts). */
+  events(fromMs: number, toMs: number, signal?: AbortSignal): Promise<FabricEvent[]> {
+    return seriesEvents(
+      this.client,
+      {
+        stepMs: Math.max(this.resolutionMs, Math.ceil((toMs - fromMs) / 10_000)),
+        linkOfPort: (port) => this.bySender.get(port)?.fixed.linkId ?? port,
+        nameOfGuid: (guid) => this.nameOfGuid.get(guid) ?? guid,
+      },
+      fromMs,
+      toMs,
+      signal,
+    );
   }
 }
 

@@ -10,11 +10,7 @@ import {
   type RatesSnapshot,
 } from './types.ts';
 
-/**
- * The time (Unix seconds) of the newest sweep any collector wrote: the timestamp of its one
- * `fabscope_fabric_sweep_interval_seconds` series, stamped with the sweep's read time. The live
- * tick's age, and what evaluation-watch.ts polls to tick right after new data lands.
- */
+/** The time (Unix seconds) of the newest sweep any collector wrote: the live tick's age, and what evaluation-watch.ts polls. */
 export const NEWEST_SWEEP = `max(timestamp(${EDGE_SERIES.sweep}))`;
 
 /** A PromQL expression reduced to one series per port, keyed by (node_guid, port) only. */
@@ -28,15 +24,11 @@ const idleOf = (field: ErrorField) => (field === 'linkQualityIndicator' ? 5 : 0)
 
 /**
  * What the live tick asks Prometheus: the collector's per-direction gauges as they are (its rates
- * at the edge, docs/metrics.md), each direction's newest sample within the staleness limit
- * (`held`), reduced to one short series per direction keyed by its sending port; the ports that
- * are down; each port's error fields where they are not idle (sparse); and which fields the
- * collectors report with one number, the newest sweep's age. Nothing is rated here. Six queries,
- * each waiting its turn through the store's bound on queries in flight (promql-client.ts): the
- * reported fields and the age are two small answers of one query (they were two queries). The
- * sparse errors and the down ports stay apart: folded the same way, at fat-tree-27648 in
- * VictoriaMetrics on a loaded 2-core machine the two took 21–31 s together, over its 30 s
- * `-search.maxQueryDuration` (docs/scaling.md).
+ * at the edge), each direction's newest sample within the staleness limit (`held`), keyed by its
+ * sending port; the ports that are down; each port's error fields where not idle (sparse); which
+ * fields the collectors report, and the newest sweep's age. Nothing is rated here. The sparse
+ * errors and the down ports stay two queries: folded into one, a big fabric's exceeds a TSDB's
+ * query time limit (docs/scaling.md).
  */
 export function liveQueries(heldMs: number) {
   const held = (selector: string) => `last_over_time(${selector}[${Math.max(1, Math.round(heldMs))}ms])`;
@@ -71,12 +63,9 @@ function keyOf(s: InstantSample): string {
 }
 
 /**
- * The live tick with Prometheus from the collector's rates at the edge: a handful of queries whose
- * answers are one number per direction (the collector computed max(tx, rx), the XmitWait share
- * and the packets from exact deltas), never a rate over raw counters nor a recording rule's
- * output. A frame straight from the per-direction gauges: `directions` carries them as they are;
- * the ports carry their link state and error rates, from which the API's own formula makes the
- * direction's errors and categories with its own thresholds.
+ * The live tick with Prometheus from the collector's rates at the edge: one number per direction
+ * (`directions`, as the collector measured it), and per port the link state and error rates, from
+ * which the API makes each direction's errors and categories with its own thresholds.
  */
 export class EdgeLive {
   private readonly queries: ReturnType<typeof liveQueries>;

@@ -1,22 +1,11 @@
-import type { LinkIndex } from '../lib/utilization.ts';
+import type { LinkIndex } from '../lib/link-index.ts';
 import { EvaluationWatch } from './evaluation-watch.ts';
 import { PrometheusTimeQueries } from './prometheus-history.ts';
 import { EdgeLive, NEWEST_SWEEP } from './prometheus-live.ts';
+import { rawCounterRates, type VectorResult } from './prometheus-raw.ts';
 import { PromqlClient, QueryGate, sampleValue, tsdbUrl } from './promql-client.ts';
-import { rateQuery, selector } from './rate-window.ts';
-import { fabscopeMapping, linkUpOf, type SeriesMapping } from './series-mapping.ts';
-import {
-  type CounterField,
-  ERROR_COUNTERS,
-  emptyPortRates,
-  type FiringAlert,
-  type MetricsStore,
-  PORT_COUNTERS,
-  PORT_GAUGES,
-  type PortGaugeField,
-  type PortRates,
-  type RatesSnapshot,
-} from './types.ts';
+import { fabscopeMapping, type SeriesMapping } from './series-mapping.ts';
+import type { FiringAlert, MetricsStore, RatesSnapshot } from './types.ts';
 
 export { durationMs, fullWindow, rateQuery, selector } from './rate-window.ts';
 
@@ -44,11 +33,6 @@ export interface PrometheusStoreOptions {
    * sweeps and history together (FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES; promql-client.ts's default).
    */
   maxConcurrentQueries?: number | undefined;
-}
-
-interface VectorResult {
-  metric: Record<string, string>;
-  value: [number, string];
 }
 
 interface QueryAnswer {
@@ -154,118 +138,14 @@ export class PrometheusStore implements MetricsStore {
   /** The live tick from the raw counters of every port: sources no recording rule covers. */
   private async rawRates(signal?: AbortSignal): Promise<RatesSnapshot> {
     const timeMs = Date.now();
-    const window = this.options.rateWindow ?? '5s';
-    // On big fabrics the demo's Prometheus scrapes the error families in a slow job, every
-    // max(30 s, 3 intervals) (apps/cli/src/prometheus.ts): their rate needs four of those.
-    const interval = this.options.scrapeIntervalMs ?? 1000;
-    const errorWindow = interval <= 1000 ? window : `${(4 * Math.max(30_000, 3 * interval)) / 1000}s`;
-    const staleAfter = this.options.staleAfterSeconds ?? 5;
-    const mapping = this.options.mapping ?? fabscopeMapping;
-    // The counters the exporter has (error counters may be missing); gauges are read as they are.
-    const fields = (Object.keys(PORT_COUNTERS) as CounterField[]).filter(
-      (f) => !(f in PORT_GAUGES) && (mapping.fields[f]?.length ?? 0) > 0,
-    );
-    const gaugeFields = (Object.keys(PORT_GAUGES) as PortGaugeField[]).filter(
-      (f) => (mapping.fields[f]?.length ?? 0) > 0,
-    );
-    const gauges = (names: readonly string[]) =>
-      names.length > 0 ? this.query(selector(names), signal, timeMs) : Promise.resolve([] as VectorResult[]);
     try {
-      const [ages, joins, waitTicks, linkStates, ...rest] = await Promise.all([
-        this.query(`time() - timestamp(${selector(mapping.fields.transmitBytes)})`, signal, timeMs),
-        gauges(mapping.joinMetrics),
-        gauges(mapping.waitTickMetrics),
-        gauges(Object.keys(mapping.linkUpMetrics)),
-        ...fields.map((f) =>
-          this.query(
-            rateQuery(mapping.fields[f] ?? [], f in ERROR_COUNTERS ? errorWindow : window),
-            signal,
-            timeMs,
-          ),
-        ),
-        ...gaugeFields.map((f) => gauges(mapping.fields[f] ?? [])),
-      ]);
-      const rates = rest.slice(0, fields.length);
-      const gaugeValues = rest.slice(fields.length);
-      const resolve = mapping.resolver(
-        (joins ?? []).map((j) => ({
-          name: j.metric.__name__ ?? '',
-          labels: j.metric,
-          instance: j.metric.instance,
-        })),
-      );
-      const keyOf = (metric: Record<string, string>) =>
-        resolve({ name: metric.__name__ ?? '', labels: metric, instance: metric.instance });
-      const ports = new Map<string, PortRates>();
-      let youngest = Number.POSITIVE_INFINITY;
-      const fresh = new Set<string>();
-      for (const series of ages ?? []) {
-        const age = Number(series.value[1]);
-        const key = keyOf(series.metric);
-        if (key === null) continue;
-        youngest = Math.min(youngest, age);
-        if (age <= staleAfter) fresh.add(key);
-      }
-      const entryOf = (key: string): PortRates => {
-        let entry = ports.get(key);
-        if (!entry) {
-          entry = emptyPortRates();
-          ports.set(key, entry);
-        }
-        return entry;
-      };
-      fields.forEach((field, i) => {
-        for (const series of rates[i] ?? []) {
-          const key = keyOf(series.metric);
-          if (key === null || !fresh.has(key)) continue;
-          const entry = entryOf(key);
-          const value = Number(series.value[1]);
-          const rate = Number.isFinite(value) && value >= 0 ? value : null;
-          if (field === 'transmitBytes') entry.transmitBytesPerSecond = rate;
-          else if (field === 'receiveBytes') entry.receiveBytesPerSecond = rate;
-          else if (field === 'transmitPackets') entry.transmitPacketsPerSecond = rate;
-          else if (field === 'receivePackets') entry.receivePacketsPerSecond = rate;
-          else if (field === 'transmitWait') entry.transmitWaitTicksPerSecond = rate;
-          else if (rate !== null) {
-            entry.errors ??= {};
-            entry.errors[field] ??= rate;
-          }
-        }
-      });
-      gaugeFields.forEach((field, i) => {
-        for (const series of gaugeValues[i] ?? []) {
-          const key = keyOf(series.metric);
-          const value = Number(series.value[1]);
-          if (key === null || !ports.has(key) || !Number.isFinite(value)) continue;
-          const entry = entryOf(key);
-          entry.errors ??= {};
-          entry.errors[field] ??= value;
-        }
-      });
-      // Gauges: the tick length and the link state, for ports with fresh counters only.
-      for (const series of waitTicks ?? []) {
-        const key = keyOf(series.metric);
-        const value = Number(series.value[1]);
-        if (key === null || !ports.has(key) || !(value > 0) || !Number.isFinite(value)) continue;
-        entryOf(key).transmitWaitTickSeconds = value;
-      }
-      const linkStateSeen = new Set<string>();
-      for (const series of linkStates ?? []) {
-        const key = keyOf(series.metric);
-        if (key === null || !ports.has(key) || linkStateSeen.has(key)) continue;
-        const up = linkUpOf(mapping, series.metric.__name__ ?? '', Number(series.value[1]));
-        if (up === null) continue;
-        linkStateSeen.add(key);
-        entryOf(key).linkUp = up;
-      }
-      return {
+      return await rawCounterRates((promql) => this.query(promql, signal, timeMs), {
         timeMs,
-        ok: true,
-        lastSampleAgeSeconds: Number.isFinite(youngest) ? Math.max(0, youngest) : null,
-        // The sampler's health follows the store's limit (a 5 s or 15 s scrape interval).
-        staleAfterSeconds: staleAfter,
-        ports,
-      };
+        rateWindow: this.options.rateWindow ?? '5s',
+        scrapeIntervalMs: this.options.scrapeIntervalMs ?? 1000,
+        staleAfterSeconds: this.options.staleAfterSeconds ?? 5,
+        mapping: this.options.mapping ?? fabscopeMapping,
+      });
     } catch (error) {
       return this.unavailable(timeMs, error);
     }

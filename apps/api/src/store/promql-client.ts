@@ -21,22 +21,15 @@ export interface PromqlClientOptions {
   /** How long a query may take once sent (its wait for a turn is not counted). */
   timeoutMs?: number | undefined;
   fetch?: typeof fetch | undefined;
-  /**
-   * The turns this client's queries take: share one gate between the clients of one store so the
-   * store sees at most its bound in flight (default: a gate of this client's own, of
-   * DEFAULT_MAX_CONCURRENT_QUERIES).
-   */
+  /** The turns this client's queries take: one gate shared by a store's clients bounds them together. */
   gate?: QueryGate | undefined;
 }
 
 /**
- * Queries in flight to one TSDB at a time, by default (FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES).
- * VictoriaMetrics runs at most `-search.maxConcurrentRequests` searches at once — by default twice
- * its CPUs, 4 on a 2-core machine, 1.79's flag default — and answers 503 to one that waits for a
- * slot longer than `-search.maxQueueDuration` (10 s). A search already spreads over every core, so
- * more than two in flight from the API adds no speed on a small machine, and two leaves the other
- * half of the slots to Grafana, alert rules and people asking while the API ticks. Prometheus
- * evaluates each query on one goroutine (`--query.max-concurrency`, 20): two use two cores.
+ * Queries in flight to one TSDB at a time, by default (FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES):
+ * VictoriaMetrics answers 503 to a search that waits too long for one of its few slots, and a
+ * search already spreads over every core, so two add no speed and leave the other slots to
+ * Grafana, alert rules and people.
  */
 export const DEFAULT_MAX_CONCURRENT_QUERIES = 2;
 
@@ -110,9 +103,8 @@ export class QueryGate {
 const ERROR_TEXT_CHARS = 300;
 
 /**
- * The TSDB's own words from an answer that is not PromQL JSON: the first line of the body, without
- * VictoriaMetrics' `remoteAddr: "…"; requestURI: …; ` prefix (the request URI carries the whole
- * query, which would otherwise fill the line), at most ERROR_TEXT_CHARS characters.
+ * The TSDB's own words from an answer that is not PromQL JSON: the body's first line without
+ * VictoriaMetrics' `remoteAddr: …; requestURI: …; ` prefix (the whole query), at most ERROR_TEXT_CHARS.
  */
 export function errorText(body: string): string {
   const line = (body.split(/\r?\n/).find((l) => l.trim() !== '') ?? '').trim();
@@ -120,11 +112,7 @@ export function errorText(body: string): string {
   return words.length > ERROR_TEXT_CHARS ? `${words.slice(0, ERROR_TEXT_CHARS - 1)}…` : words;
 }
 
-/**
- * `path` of the TSDB's HTTP API under `base`, keeping the base's own path: a Prometheus behind a
- * path-based proxy (`http://gw/prometheus`) answers at `http://gw/prometheus/api/v1/query`, which
- * `new URL('/api/v1/query', base)` would make `http://gw/api/v1/query`.
- */
+/** `path` of the TSDB's HTTP API under `base`, keeping the base's own path (a path-based proxy). */
 export function tsdbUrl(base: string, path: string): URL {
   const root = new URL(base);
   if (!root.pathname.endsWith('/')) root.pathname += '/';
@@ -211,4 +199,9 @@ export class PromqlClient {
       signal,
     );
   }
+}
+
+/** A label value quoted for a PromQL selector. */
+export function labelValue(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 }

@@ -1,4 +1,5 @@
 import { LabelBlocks, labelsOfBlock } from './exposition-stream.ts';
+import type { SeriesMapping } from './series-mapping.ts';
 import { type CounterField, PORT_COUNTERS } from './types.ts';
 
 /**
@@ -75,4 +76,33 @@ export class TargetState {
     }
     return offset;
   }
+}
+
+/** What each metric a mapping reads is staged as: a counter field, RATE, WAIT_TICK or LINK_UP. */
+export interface ScrapeRoles {
+  /** The metrics read: counters, link rates, tick lengths, link states, join series. */
+  names: string[];
+  /** Per metric index: the staged slot it fills, or −1 (a join series only). */
+  roles: Int32Array;
+  /** Per metric index: 1 for a join series. */
+  joins: Uint8Array;
+  /** Metric name → its staged slot, for the Arrow form's columns (named as the families). */
+  byName: Map<string, number>;
+}
+
+export function scrapeRoles(mapping: SeriesMapping): ScrapeRoles {
+  const byName = new Map<string, number>();
+  for (const [field, i] of FIELDS.map((f, i) => [f, i] as const)) {
+    for (const name of mapping.fields[field] ?? []) byName.set(name, i);
+  }
+  for (const name of mapping.rateMetrics) if (!byName.has(name)) byName.set(name, RATE);
+  for (const name of mapping.waitTickMetrics) if (!byName.has(name)) byName.set(name, WAIT_TICK);
+  for (const name of Object.keys(mapping.linkUpMetrics)) if (!byName.has(name)) byName.set(name, LINK_UP);
+  const names = [...new Set([...byName.keys(), ...mapping.joinMetrics])];
+  return {
+    names,
+    roles: Int32Array.from(names, (name) => byName.get(name) ?? -1),
+    joins: Uint8Array.from(names, (name) => (mapping.joinMetrics.includes(name) ? 1 : 0)),
+    byName,
+  };
 }

@@ -1,8 +1,8 @@
 import type { Fabric } from '@fabscope/topology';
-import type { ApiConfig } from '../config.ts';
 import {
   fabscopeMapping,
   infinibandExporterMapping,
+  type MetricsSource,
   nodeExporterMapping,
   type SeriesMapping,
   type TopologyLookup,
@@ -19,7 +19,11 @@ export function topologyLookup(fabric: Fabric): TopologyLookup {
 
 /** The series mapping FABSCOPE_METRICS_SOURCE selects, joined to this fabric's topology. */
 export function seriesMappingFor(
-  config: Pick<ApiConfig, 'metricsSource' | 'nodeExporterHosts' | 'devicePorts'>,
+  config: {
+    metricsSource: MetricsSource;
+    nodeExporterHosts: Map<string, string>;
+    devicePorts: Map<string, number>;
+  },
   fabric: Fabric,
 ): SeriesMapping {
   switch (config.metricsSource) {

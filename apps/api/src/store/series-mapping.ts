@@ -193,12 +193,3 @@ export function linkUpOf(mapping: SeriesMapping, name: string, value: number): b
   if (active === undefined || !Number.isFinite(value)) return null;
   return value === active;
 }
-
-/** Maps every counter metric name to its field, for one mapping. */
-export function fieldByMetric(mapping: SeriesMapping): Map<string, CounterField> {
-  const map = new Map<string, CounterField>();
-  for (const field of Object.keys(mapping.fields) as CounterField[]) {
-    for (const name of mapping.fields[field] ?? []) map.set(name, field);
-  }
-  return map;
-}

@@ -1,7 +1,9 @@
-import type { FabricEvent } from '../events/event-log.ts';
+import type { LinkDirectionState } from '@fabscope/contracts';
+import type { FabricEvent } from '../lib/fabric-event.ts';
 import type { LinkFrame } from '../lib/frame.ts';
+import type { LinkIndex } from '../lib/link-index.ts';
+import type { FabricSummary } from '../lib/summary.ts';
 import type { TimeRange } from '../lib/time-params.ts';
-import type { FabricSummary, LinkDirectionState, LinkIndex } from '../lib/utilization.ts';
 
 /** The fabric as it was at one instant: every link direction, and the summary of them. */
 export interface FabricAt {

@@ -6,8 +6,8 @@ import {
   type TopologySnapshot,
   topologySnapshot,
 } from '@fabscope/topology';
-import type { EventLog } from '../events/event-log.ts';
-import { LinkIndex } from '../lib/utilization.ts';
+import type { EventLog } from '../lib/fabric-event.ts';
+import { LinkIndex } from '../lib/link-index.ts';
 
 /** What the API runs on and a swap replaces: the routes read these on every request. */
 export interface DrawnTarget {
@@ -34,11 +34,9 @@ export interface DrawnFabricOptions {
 }
 
 /**
- * The topology the API draws and measures, following discovery: when a discovery adds cables or
- * nodes, moves a cable or changes its rate (topology's drawnTopology: gone ones stay, drawn down),
- * the API swaps its fabric, link index and tables for ones that include them, and the dashboards
- * redraw (the ticks carry the version). Earlier drawings are kept so that an instant before a swap
- * is answered in the topology of its time.
+ * The topology the API draws and measures, following discovery: what a discovery adds (gone cables
+ * stay, drawn down) swaps the fabric, link index and tables, and the dashboards redraw. Earlier
+ * drawings are kept so an instant before a swap is answered in the topology of its time.
  */
 export class DrawnFabric {
   private snapshot: TopologySnapshot;

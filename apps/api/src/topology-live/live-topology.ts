@@ -1,30 +1,19 @@
-import type {
-  Drift,
-  DriftFindingRecord,
-  TopologyCable,
-  TopologyChangeRecord,
-  TopologyChanges,
-  TopologyStatus,
-} from '@fabscope/contracts';
+import type { Drift, TopologyChanges, TopologyStatus } from '@fabscope/contracts';
 import {
   type DriftFinding,
-  describeTopologyChange,
   diffTopology,
   type Fabric,
   fabricOfSnapshot,
   summarizeTopologyChanges,
   type TopologyChange,
-  type TopologyLinkRecord,
   type TopologySnapshot,
   topologyDrift,
   topologySnapshot,
 } from '@fabscope/topology';
-import type { EventLog, EventSeverity } from '../events/event-log.ts';
-import type { DriftTracker, TrackedFinding } from './drift-tracker.ts';
+import type { EventLog } from '../lib/fabric-event.ts';
+import { changesBetween, driftAnswer, type ExpectedTopology, versionEvents } from './answers.ts';
 import type { TopologyAt, TopologyVersion, TopologyVersions } from './versions.ts';
 
-/** Most events one new version writes; the rest are counted in one more. */
-const MAX_EVENTS_PER_VERSION = 50;
 /** A port changing state is followed by a discovery this much later (more changes coalesce). */
 const DEFAULT_PROMPT_DELAY_MS = 1000;
 /** …and looked at again this much after that discovery. */
@@ -43,45 +32,10 @@ export interface LiveTopologyOptions {
   settleMs?: number;
   events?: EventLog | undefined;
   /** The intended design and its stability window, when FABSCOPE_EXPECTED_TOPOLOGY is set. */
-  expected?: { file: string; snapshot: TopologySnapshot; tracker: DriftTracker } | undefined;
+  expected?: ExpectedTopology | undefined;
   /** Every successful discovery's topology (the drawn fabric follows it: drawn-fabric.ts). */
   onDiscovered?: ((snapshot: TopologySnapshot, timeMs: number) => void) | undefined;
   now?: () => number;
-}
-
-const CHANGE_SEVERITY: Record<TopologyChange['kind'], EventSeverity> = {
-  'node-appeared': 'info',
-  'node-disappeared': 'warning',
-  'node-changed': 'info',
-  'link-added': 'info',
-  'link-removed': 'warning',
-  'link-moved': 'warning',
-  'link-rate-changed': 'warning',
-};
-
-function cable(link: TopologyLinkRecord | null | undefined): TopologyCable | null {
-  if (!link) return null;
-  return {
-    a: link.a,
-    b: link.b,
-    kind: link.kind,
-    rateGbps: link.rateGbps,
-    ...(link.widthSpeed !== undefined ? { widthSpeed: link.widthSpeed } : {}),
-  };
-}
-
-/** A change as the API answers it. */
-export function changeRecord(change: TopologyChange): TopologyChangeRecord {
-  const { subject, detail } = describeTopologyChange(change);
-  const [before, after] =
-    change.kind === 'link-added'
-      ? [null, change.link]
-      : change.kind === 'link-removed'
-        ? [change.link, null]
-        : change.kind === 'link-moved' || change.kind === 'link-rate-changed'
-          ? [change.before, change.after]
-          : [null, null];
-  return { kind: change.kind, subject, detail, before: cable(before), after: cable(after) };
 }
 
 /**
@@ -245,30 +199,9 @@ export class LiveTopology {
     this.announceDrift(nowMs);
   }
 
-  /** One event per change (the first MAX_EVENTS_PER_VERSION; then one counting the rest). */
+  /** One event per change (the first few; then one counting the rest). */
   private announce(version: TopologyVersion): void {
-    const events = this.options.events;
-    if (!events) return;
-    for (const change of version.changes.slice(0, MAX_EVENTS_PER_VERSION)) {
-      const { subject, detail } = describeTopologyChange(change);
-      events.append({
-        timeMs: version.timeMs,
-        kind: 'topology',
-        subject,
-        detail,
-        severity: CHANGE_SEVERITY[change.kind],
-      });
-    }
-    const rest = version.changes.length - MAX_EVENTS_PER_VERSION;
-    if (rest > 0) {
-      events.append({
-        timeMs: version.timeMs,
-        kind: 'topology',
-        subject: 'fabric',
-        detail: `${rest} more topology changes in version ${version.version} (GET /api/v1/topology/changes)`,
-        severity: 'warning',
-      });
-    }
+    for (const event of versionEvents(version)) this.options.events?.append(event);
   }
 
   private observeDrift(snapshot: TopologySnapshot, nowMs = this.now()): void {
@@ -344,84 +277,11 @@ export class LiveTopology {
 
   /** What changed in (fromMs, toMs], at most `limit` changes listed. */
   changes(fromMs: number, toMs: number, limit: number): TopologyChanges {
-    const versions = this.options.versions;
-    let left = limit;
-    let total = 0;
-    const listed = versions.between(fromMs, toMs).map((v) => {
-      total += v.changes.length;
-      const take = v.changes.slice(0, Math.max(0, left));
-      left -= take.length;
-      return {
-        version: v.version,
-        time: new Date(v.timeMs).toISOString(),
-        source: v.source,
-        summary: summarizeTopologyChanges(v.changes),
-        changes: take.map(changeRecord),
-      };
-    });
-    return {
-      from: new Date(fromMs).toISOString(),
-      to: new Date(toMs).toISOString(),
-      fromVersion: versions.versionAt(fromMs),
-      toVersion: versions.versionAt(toMs),
-      historyFrom: new Date(versions.historyFromMs()).toISOString(),
-      complete: fromMs >= versions.historyFromMs(),
-      total,
-      versions: listed,
-    };
+    return changesBetween(this.options.versions, fromMs, toMs, limit);
   }
 
   /** Drift findings held for the window (or flapping), links first, at most `limit`. */
   drift(options: { limit: number; kind?: string | undefined }): Drift {
-    const expected = this.options.expected;
-    if (!expected) {
-      return {
-        configured: false,
-        reason: 'no intended design: set FABSCOPE_EXPECTED_TOPOLOGY to a topology file',
-        stableSeconds: 0,
-        total: 0,
-        pending: 0,
-        findings: [],
-      };
-    }
-    const nowMs = this.now();
-    const latest = this.options.versions.latest();
-    const report = expected.tracker.report(nowMs);
-    const order = (t: TrackedFinding) => (t.finding.kind.endsWith('-node') ? 1 : 0);
-    const findings = report.findings
-      .filter((t) => options.kind === undefined || t.finding.kind === options.kind)
-      .sort(
-        (x, y) =>
-          order(x) - order(y) ||
-          (x.finding.subject < y.finding.subject ? -1 : x.finding.subject > y.finding.subject ? 1 : 0),
-      );
-    const iso = (ms: number) => new Date(ms).toISOString();
-    return {
-      configured: true,
-      expected: {
-        file: expected.file,
-        nodes: expected.snapshot.nodes.length,
-        links: expected.snapshot.links.length,
-      },
-      comparedWith: { source: latest.source, version: latest.version, time: iso(latest.timeMs) },
-      stableSeconds: expected.tracker.stableMs / 1000,
-      total: findings.length,
-      pending: report.pending,
-      findings: findings.slice(0, options.limit).map(
-        (t): DriftFindingRecord => ({
-          kind: t.finding.kind,
-          subject: t.finding.subject,
-          detail: t.finding.detail,
-          expected: cable(t.finding.expected),
-          actual: cable(t.finding.actual),
-          firstSeen: iso(t.firstSeenMs),
-          since: iso(t.sinceMs),
-          lastSeen: iso(t.lastSeenMs),
-          present: t.present,
-          count: t.count,
-          flapping: t.count >= 2,
-        }),
-      ),
-    };
+    return driftAnswer(this.options.expected, this.options.versions.latest(), this.now(), options);
   }
 }

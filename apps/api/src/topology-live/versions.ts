@@ -33,12 +33,9 @@ interface BaseLine {
 export const VERSIONS_FILE = 'topology-versions.jsonl';
 
 /**
- * Topology versions with history, bounded: the oldest version kept whole (`base`), then each later
- * version as the changes from the one before, and the newest whole. Only a change makes a version.
- * At most `maxVersions` are kept; the oldest is folded into the base beyond. With a directory the
- * same is kept in `topology-versions.jsonl` (the base on the first line, one version a line; a torn
- * last line is skipped; rewritten whole when the base moves), and read back at start: a topology
- * loaded at start that differs from the last one recorded is a new version (source `loaded`).
+ * Topology versions, bounded: the oldest kept whole (`base`), each later one as its changes, the
+ * newest whole; only a change makes a version, and beyond `maxVersions` the oldest is folded into
+ * the base. With a directory they are kept in `topology-versions.jsonl` and read back at start.
  */
 export class TopologyVersions {
   private base: TopologyAt;

@@ -1,7 +1,7 @@
 import { buildForwardingTables, chooseRoutingEngine, emptyTables } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import { LinkIndex } from '../../lib/utilization.ts';
+import { LinkIndex } from '../../lib/link-index.ts';
 import type { AppResources, AppSource, LiveFabric } from '../app-source.ts';
 
 declare module 'fastify' {

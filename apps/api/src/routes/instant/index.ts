@@ -7,9 +7,10 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { type CompactTick, compactFrame } from '../../lib/compact-tick.ts';
-import { statesOf, summarizeFrame } from '../../lib/frame.ts';
+import { statesOf } from '../../lib/frame.ts';
+import { summarizeFrame } from '../../lib/summary.ts';
 import { parseTime } from '../../lib/time-params.ts';
-import { STREAM_VIEWS } from '../../sampler.ts';
+import { STREAM_VIEWS } from '../../tick-broadcast.ts';
 
 const InstantStreamQuery = Type.Object(
   {

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { COMPACT_TOP_PER_KIND } from '../../lib/compact-tick.ts';
 import { MAX_SKIPPED_TICKS, SseClient } from '../../lib/sse-client.ts';
 import { acceptsDeflate, deflateFrame, type StreamEncoding, ZLIB_HEADER } from '../../lib/sse-deflate.ts';
-import { STREAM_VIEWS } from '../../sampler.ts';
+import { STREAM_VIEWS, TickBroadcast } from '../../tick-broadcast.ts';
 
 const StreamQuery = Type.Object(
   {
@@ -44,12 +44,14 @@ const DESCRIPTION = [
 
 /**
  * Server-sent events: one message per sampling tick, the same serialized bytes for every client
- * (made once by the sampler), so a hundred dashboards cost one computation and one buffer.
+ * (made once per tick), so a hundred dashboards cost one computation and one buffer.
  */
 export const streamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const open = new Set<ServerResponse>();
+  const broadcast = new TickBroadcast(app.sampler);
   // Streams never finish on their own: end them when the server closes, so shutdown is prompt.
   app.addHook('onClose', async () => {
+    broadcast.close();
     for (const raw of open) raw.end();
     open.clear();
   });
@@ -95,7 +97,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       open.add(raw);
       let unsubscribe: () => void = () => undefined;
       const client = new SseClient(raw, MAX_SKIPPED_TICKS, () => unsubscribe(), line);
-      unsubscribe = app.sampler.subscribe((frame) => client.send(frame), view, encoding);
+      unsubscribe = broadcast.subscribe((frame) => client.send(frame), view, encoding);
       const keepAlive = setInterval(() => client.keepAlive(), 15_000);
       request.raw.on('close', () => {
         clearInterval(keepAlive);

@@ -11,9 +11,9 @@ import {
   Version,
 } from '@uwdata/flechette';
 import { processAlive, replaceFileDurably } from '../../lib/durable-file.ts';
-import type { LinkIndex } from '../../lib/utilization.ts';
+import type { LinkIndex } from '../../lib/link-index.ts';
 import { type FabricIdentity, fabricDirectoryName, fabricIdentity } from './fabric-identity.ts';
-import { HISTORY_FORMAT_VERSION } from './frame-codec.ts';
+import { HISTORY_FORMAT_VERSION } from './frame-schema.ts';
 
 /** A fabric's history directory, held by this process until `release()`. */
 export interface FabricHistoryDir {
@@ -29,11 +29,9 @@ export class HistoryDirBusyError extends Error {
 }
 
 /**
- * Opens `dataDir/history/<fabric>-<hash>/` (docs/history.md), creating it, and takes its `lock`
- * (the writer's pid): a second process on the same fabric and data directory gets a
- * HistoryDirBusyError instead of writing into the same segments; a lock whose process is gone (a
- * crash, kill -9) is taken over. Writes `directions.arrow` (each direction's id and capacity, in
- * channel order, as the segments' lists are) the first time.
+ * Opens `dataDir/history/<fabric>-<hash>/` (docs/history.md) and takes its `lock` (the writer's
+ * pid): a second process gets HistoryDirBusyError; a dead process's lock is taken over. Writes
+ * `directions.arrow` (each direction's id and capacity, in channel order) the first time.
  */
 export function openFabricHistoryDir(dataDir: string, index: LinkIndex): FabricHistoryDir {
   const identity = fabricIdentity(index);
@@ -115,11 +113,7 @@ function directionsTable(index: LinkIndex, identity: FabricIdentity): Uint8Array
   return bytes;
 }
 
-/**
- * The fabric's history directory under `dataDir`, or null — the history then kept in memory
- * only — with the reason on stderr when it cannot be had (another process holds it, the directory
- * cannot be written). No `dataDir`: null.
- */
+/** The fabric's history directory under `dataDir`, or null (memory only; the reason on stderr). */
 export function historyDirFor(
   dataDir: string | undefined,
   index: LinkIndex,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { LinkIndex } from '../../lib/utilization.ts';
+import type { LinkIndex } from '../../lib/link-index.ts';
 
 /** Which fabric a history belongs to: its link directions, in channel order, and their capacities. */
 export interface FabricIdentity {

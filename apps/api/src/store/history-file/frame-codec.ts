@@ -1,53 +1,39 @@
 import { CATEGORY_NAMES } from '@fabscope/topology';
 import {
   type Batch,
-  batchType,
-  Column,
+  type Column,
   type DataType,
-  Endianness,
-  type Field,
-  field,
-  fixedSizeList,
-  float64,
-  int8,
-  int32,
   type Schema,
   Table,
-  TimeUnit,
   tableFromIPC,
   tableToIPC,
-  timestamp,
-  uint8,
-  uint16,
-  uint32,
-  utf8,
-  Version,
-  list as variableList,
 } from '@uwdata/flechette';
 import type { CategoryHistograms } from '../../lib/link-errors.ts';
-import type { FabricSummary } from '../../lib/utilization.ts';
+import type { FabricSummary } from '../../lib/summary.ts';
 import type { ErrorReading } from '../error-reading.ts';
-import {
-  type FrameColumns,
-  LOAD_SCALE,
-  LOAD_UNKNOWN,
-  RATE_LOG_MIN,
-  RATE_STEPS,
-  RATE_UNKNOWN,
-  WAIT_SCALE,
-  WAIT_UNKNOWN,
-} from '../link-history.ts';
+import { RATE_UNKNOWN } from '../history-encoding.ts';
+import type { FrameColumns } from '../link-history.ts';
 import { ERROR_FIELDS, type ErrorField } from '../types.ts';
+import {
+  column,
+  listColumn,
+  listValues,
+  utf8Column,
+  variableListColumn,
+  variableListValues,
+} from './arrow-columns.ts';
 import { MESSAGE_RECORD_BATCH, MESSAGE_SCHEMA, wholeMessages } from './arrow-messages.ts';
 import type { FabricIdentity } from './fabric-identity.ts';
-
-/**
- * Version of the on-disk form (docs/history.md). 2 adds packets/s, the ports' error readings and
- * the summary's categories; a segment of version 1 is read with those unknown (never 0); any other
- * version is not read.
- */
-export const HISTORY_FORMAT_VERSION = '2';
-const READABLE_VERSIONS = new Set(['1', '2']);
+import {
+  BUCKETS,
+  CATEGORY_CELLS,
+  frameSchema,
+  HISTORY_FORMAT_VERSION,
+  READABLE_VERSIONS,
+  READING_HERE,
+  READING_NONE,
+  READING_PREVIOUS,
+} from './frame-schema.ts';
 
 /** One instant of the history as it is kept on disk: the ring's frame and its summary. */
 export interface StoredFrame {
@@ -55,15 +41,6 @@ export interface StoredFrame {
   columns: FrameColumns;
   summary: FabricSummary | undefined;
 }
-
-const BUCKETS = 10;
-/** A category histogram's numbers in the file: per category (CATEGORY_NAMES order) isl[5], host[5], unknown. */
-const CATEGORY_CELLS = 11;
-
-/** `error_reading`: where an instant's ports' error reading is. */
-const READING_NONE = 0;
-const READING_HERE = 1;
-const READING_PREVIOUS = 2;
 
 /**
  * One instant ↔ one Arrow IPC record batch of one row (docs/history.md): the per-direction values
@@ -87,93 +64,7 @@ export class FrameCodec {
   ) {
     const n = identity.channels;
     this.channels = n;
-    const list = (item: DataType, size: number): DataType => fixedSizeList(field('item', item, false), size);
-    const described = (name: string, type: DataType, meaning: string, nullable = false): Field =>
-      field(name, type, nullable, new Map([['fabscope.meaning', meaning]]));
-    this.schema = {
-      version: Version.V5,
-      endianness: Endianness.Little,
-      fields: [
-        described('time', timestamp(TimeUnit.MILLISECOND, 'UTC'), 'sample time of the scrape'),
-        described(
-          'load',
-          list(uint16(), n),
-          `per link direction: bytes/s ÷ capacity × ${LOAD_SCALE} (0..2 × capacity); ${LOAD_UNKNOWN} unknown`,
-        ),
-        described(
-          'wait',
-          list(uint8(), n),
-          `per link direction: XmitWait share of time × ${WAIT_SCALE}; ${WAIT_UNKNOWN} unknown`,
-        ),
-        described('link_up', list(int8(), n), 'per link direction: 1 up, 0 down, -1 unknown'),
-        described(
-          'host_transmit_bytes_per_second',
-          float64(),
-          'what hosts send, bytes/s (null: unknown)',
-          true,
-        ),
-        described('histogram_isl', list(uint32(), BUCKETS), 'ISL directions per 10 % utilization bucket'),
-        described('histogram_host', list(uint32(), BUCKETS), 'host-link directions per 10 % bucket'),
-        described('stale_links', uint32(), 'link directions of unknown utilization'),
-        ...(version === '1'
-          ? []
-          : [
-              described(
-                'packets',
-                list(uint16(), n),
-                `per link direction: packets/s as code k = 1 + round((log2(packets/s) - (${RATE_LOG_MIN})) × ${RATE_STEPS}); 0 is 0, ${RATE_UNKNOWN} unknown`,
-              ),
-              described(
-                'error_reading',
-                int8(),
-                `the ports' error reading: ${READING_NONE} none (unknown), ${READING_HERE} in this record, ${READING_PREVIOUS} the previous record's`,
-              ),
-              described(
-                'error_sets',
-                utf8(),
-                'JSON: the sets of error fields the ports reported (names as /links errors), referred to by error_port_set',
-              ),
-              described(
-                'error_port_set',
-                variableList(field('item', uint8(), false)),
-                'per port (the sending port of link direction i): its set in error_sets, 255 no reading; empty unless error_reading is 1',
-              ),
-              described(
-                'error_ports',
-                variableList(field('item', int32(), false)),
-                'the fields not idle (0; link quality 5): port',
-              ),
-              described(
-                'error_fields',
-                variableList(field('item', uint8(), false)),
-                'the fields not idle: field, index in error_field_names',
-              ),
-              described(
-                'error_values',
-                variableList(field('item', float64(), false)),
-                'the fields not idle: per second (gauges: value)',
-              ),
-              described(
-                'histogram_categories',
-                variableList(field('item', uint32(), false)),
-                `per PM category (${CATEGORY_NAMES.join(', ')}): ISL directions per bar (5), host-link directions (5), unknown; empty: none`,
-              ),
-              described(
-                'ports_without_data',
-                uint32(),
-                'cabled ports without a reading (null: unknown)',
-                true,
-              ),
-            ]),
-      ],
-      metadata: new Map([
-        ['fabscope.history', version],
-        ['fabscope.error_field_names', JSON.stringify(ERROR_FIELDS)],
-        ['fabscope.fabric', identity.hash],
-        ['fabscope.fabric_name', identity.name],
-        ['fabscope.directions', String(n)],
-      ]),
-    };
+    this.schema = frameSchema(identity, version);
   }
 
   /**
@@ -399,99 +290,4 @@ export class FrameCodec {
     });
     return { frames, wholeBytes: end };
   }
-}
-
-const NO_VALIDITY = new Uint8Array(0);
-
-/** A one-row column of a plain type; `isNull` makes its one value null. */
-function column(
-  type: DataType,
-  values: BigInt64Array | Float64Array | Uint32Array | Int8Array,
-  isNull = false,
-): Column<unknown> {
-  const Batch = batchType(type);
-  return new Column([
-    new Batch({
-      length: 1,
-      nullCount: isNull ? 1 : 0,
-      type,
-      validity: isNull ? Uint8Array.of(0) : NO_VALIDITY,
-      values,
-    }),
-  ]);
-}
-
-/** A one-row column of a fixed-size list, its values the given array (not copied). */
-function listColumn(
-  type: DataType,
-  values: Uint16Array | Uint8Array | Int8Array | Uint32Array,
-): Column<unknown> {
-  const childType = (type as { children: Field[] }).children[0]?.type as DataType;
-  const Child = batchType(childType);
-  const List = batchType(type);
-  const child = new Child({
-    length: values.length,
-    nullCount: 0,
-    type: childType,
-    validity: NO_VALIDITY,
-    values,
-  });
-  return new Column([new List({ length: 1, nullCount: 0, type, validity: NO_VALIDITY, children: [child] })]);
-}
-
-type Values = Uint8Array | Int32Array | Uint32Array | Float64Array;
-
-/** A one-row column of a variable-size list, its values the given array (not copied). */
-function variableListColumn(type: DataType, values: Values): Column<unknown> {
-  const childType = (type as { children: Field[] }).children[0]?.type as DataType;
-  const Child = batchType(childType);
-  const List = batchType(type);
-  const child = new Child({
-    length: values.length,
-    nullCount: 0,
-    type: childType,
-    validity: NO_VALIDITY,
-    values,
-  });
-  return new Column([
-    new List({
-      length: 1,
-      nullCount: 0,
-      type,
-      validity: NO_VALIDITY,
-      offsets: Int32Array.of(0, values.length),
-      children: [child],
-    }),
-  ]);
-}
-
-/** A one-row UTF-8 column. */
-function utf8Column(type: DataType, text: string): Column<unknown> {
-  const bytes = new TextEncoder().encode(text);
-  const Utf8 = batchType(type);
-  return new Column([
-    new Utf8({
-      length: 1,
-      nullCount: 0,
-      type,
-      validity: NO_VALIDITY,
-      offsets: Int32Array.of(0, bytes.length),
-      values: bytes,
-    }),
-  ]);
-}
-
-/** Row `row` of a variable-size list batch, a view of its child's values. */
-function variableListValues(batch: Batch<unknown> | undefined, row: number): Values {
-  const offsets = (batch as { offsets?: Int32Array } | undefined)?.offsets;
-  const values = batch?.children[0]?.values as Values | undefined;
-  if (!offsets || !values) throw new Error('a list column is missing');
-  return values.subarray(offsets[row] as number, offsets[row + 1] as number);
-}
-
-/** Row `row` of a fixed-size list batch, a view of its child's values. */
-function listValues(batch: Batch<unknown> | undefined, row: number, size: number) {
-  const values = batch?.children[0]?.values as Uint16Array | Uint8Array | Int8Array | Uint32Array | undefined;
-  if (!values || values.length < (row + 1) * size) throw new Error('a list of the wrong length');
-  return values.subarray(row * size, (row + 1) * size);
 }

@@ -65,10 +65,8 @@ function segmentStart(name: string): number | null {
 
 /**
  * A fabric's history on disk (docs/history.md): segments of Arrow IPC streams, one record batch per
- * instant (frame-codec.ts), one segment per time window (10 minutes) or per eighth of the byte
- * budget, whichever ends first, and a new one at each start. Appends go straight to the file (a
- * crash loses at most the instant being written); reading stops at a segment's last whole record
- * and cuts the rest off. Retention deletes whole segments: by time, and the oldest beyond maxBytes.
+ * instant, one segment per time window or eighth of the byte budget. Appends go straight to the
+ * file (a crash loses at most one instant); retention deletes whole segments.
  */
 export class HistorySegments {
   private readonly codec: FrameCodec;
@@ -103,10 +101,9 @@ export class HistorySegments {
   }
 
   /**
-   * Reads back every instant kept within the retention, oldest first, one segment at a time (each
-   * frame's arrays are views of that segment's bytes: copy them before the next). A segment cut
-   * short is read up to its last whole record and truncated there; one that cannot be read (not
-   * this fabric's, damaged) is told and skipped.
+   * Reads back every instant kept, oldest first, one segment at a time (arrays are views of its
+   * bytes: copy them before the next). A segment cut short is truncated after its last whole
+   * record; one that cannot be read is told and skipped.
    */
   load(onFrame: (frame: StoredFrame) => void): { frames: number; segments: number } {
     this.segments = this.listSegments();
@@ -219,11 +216,7 @@ export class HistorySegments {
     this.segments.push({ path: current.path, startMs: current.startMs, bytes: current.bytes });
   }
 
-  /**
-   * Deletes whole finished segments: those whose every instant is older than `newestMs` minus the
-   * retention (the next segment starts before the cutoff, or the last one's window ended before
-   * it), then the oldest while all of them take more than maxBytes.
-   */
+  /** Deletes whole finished segments older than the retention, then the oldest beyond maxBytes. */
   private applyRetention(newestMs: number): void {
     const cutoff = newestMs - this.options.retentionMs;
     while (this.segments.length > 0) {

@@ -1,0 +1,94 @@
+import type { FabricEvent } from '../lib/fabric-event.ts';
+import { CABLED, EDGE_SERIES, LINK_UP } from './edge-series.ts';
+import { labelValue, type PromqlClient, sampleValue } from './promql-client.ts';
+import { portKey } from './types.ts';
+
+/** How the events name what they happened to. */
+export interface EventNames {
+  /** Step of the range reads. */
+  stepMs: number;
+  /** The link a sending port's key is an end of (the key itself when none). */
+  linkOfPort(port: string): string;
+  /** A node's name by GUID (the GUID when none). */
+  nameOfGuid(guid: string): string;
+}
+
+/**
+ * Link-state changes and counter resets between `fromMs` and `toMs` from the collector's series:
+ * the TSDB first names the series that changed (changes(), the reset count over the range), then
+ * only those are read, so the events survive a restart of the API.
+ */
+export async function seriesEvents(
+  client: PromqlClient,
+  names: EventNames,
+  fromMs: number,
+  toMs: number,
+  signal?: AbortSignal,
+): Promise<FabricEvent[]> {
+  const seconds = Math.max(1, Math.ceil((toMs - fromMs) / 1000));
+  const { stepMs } = names;
+  const cabled = `{${CABLED}}`;
+  const [linkChanges, resets] = await Promise.all([
+    client.query(`changes(${LINK_UP}${cabled}[${seconds}s]) > 0`, toMs, signal),
+    // The collector counts each port's resets (a sparse counter: the ports that ever reset).
+    client.query(`last_over_time(${EDGE_SERIES.resets}${cabled}[${seconds}s])`, toMs, signal),
+  ]);
+  const events: FabricEvent[] = [];
+  const read = (metric: Record<string, string>, name: string) =>
+    client.queryRange(
+      `${name}{node_guid="${labelValue(metric.node_guid ?? '')}",port="${labelValue(metric.port ?? '')}"}`,
+      fromMs,
+      toMs,
+      stepMs,
+      signal,
+    );
+  const seen = new Set<string>();
+  for (const series of await Promise.all(linkChanges.slice(0, 1000).map((s) => read(s.metric, LINK_UP)))) {
+    for (const s of series) {
+      const port = portKey(s.metric.node_guid ?? '', s.metric.port ?? '');
+      const linkId = names.linkOfPort(port);
+      let previous: number | null = null;
+      for (const [t, v] of s.values) {
+        const value = sampleValue(v);
+        if (value === null) continue;
+        const timeMs = Math.round(t * 1000);
+        // Both ends of a link see the change: one event per link and instant.
+        const key = `${linkId}@${timeMs}`;
+        if (previous !== null && value !== previous && !seen.has(key)) {
+          seen.add(key);
+          events.push({
+            timeMs,
+            kind: 'link-state',
+            subject: linkId,
+            detail: value === 1 ? 'link up' : 'link down',
+          });
+        }
+        previous = value;
+      }
+    }
+  }
+  for (const series of await Promise.all(
+    resets.slice(0, 1000).map((s) => read(s.metric, EDGE_SERIES.resets)),
+  )) {
+    for (const s of series) {
+      let previous: number | null = null;
+      for (const [t, v] of s.values) {
+        const value = sampleValue(v);
+        if (value === null) continue;
+        const timeMs = Math.round(t * 1000);
+        // A reset counted (or a collector's count starting over), or the count's first sample
+        // inside the range: the port's first reset the collector saw.
+        if (previous === null ? timeMs > fromMs : value !== previous) {
+          events.push({
+            timeMs,
+            kind: 'counter-reset',
+            subject: `${names.nameOfGuid(s.metric.node_guid ?? '')}/${s.metric.port}`,
+            detail: 'counters went backwards',
+          });
+        }
+        previous = value;
+      }
+    }
+  }
+  return events;
+}

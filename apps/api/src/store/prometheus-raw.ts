@@ -1,0 +1,173 @@
+import { rateQuery, selector } from './rate-window.ts';
+import { linkUpOf, type SeriesMapping } from './series-mapping.ts';
+import {
+  type CounterField,
+  ERROR_COUNTERS,
+  emptyPortRates,
+  PORT_COUNTERS,
+  PORT_GAUGES,
+  type PortGaugeField,
+  type PortRates,
+  type RatesSnapshot,
+} from './types.ts';
+
+/** One series of an instant query's answer. */
+export interface VectorResult {
+  metric: Record<string, string>;
+  value: [number, string];
+}
+
+export interface RawRatesOptions {
+  /** The evaluation instant every query of the tick is asked at (Unix ms). */
+  timeMs: number;
+  /** PromQL range for rate() of the counters; at least four scrape intervals. */
+  rateWindow: string;
+  scrapeIntervalMs: number;
+  staleAfterSeconds: number;
+  mapping: SeriesMapping;
+}
+
+/**
+ * The live tick from other sources' raw counters: rate() of each counter the exporter has (a reset
+ * is a gap: rate-window.ts), the gauges as they are, the series joined to the topology's ports by
+ * the mapping. `query` asks at `options.timeMs` (one instant for every query: a direction's tx and
+ * rx, asked apart, must agree). Throws when Prometheus does.
+ */
+export async function rawCounterRates(
+  query: (promql: string) => Promise<VectorResult[]>,
+  options: RawRatesOptions,
+): Promise<RatesSnapshot> {
+  const { mapping, rateWindow: window, scrapeIntervalMs: interval } = options;
+  // The demo's Prometheus scrapes the error families in a slow job on big fabrics
+  // (apps/cli/src/prometheus.ts): their rate needs four of its intervals.
+  const errorWindow = interval <= 1000 ? window : `${(4 * Math.max(30_000, 3 * interval)) / 1000}s`;
+  // The counters the exporter has (error counters may be missing); gauges are read as they are.
+  const fields = (Object.keys(PORT_COUNTERS) as CounterField[]).filter(
+    (f) => !(f in PORT_GAUGES) && (mapping.fields[f]?.length ?? 0) > 0,
+  );
+  const gaugeFields = (Object.keys(PORT_GAUGES) as PortGaugeField[]).filter(
+    (f) => (mapping.fields[f]?.length ?? 0) > 0,
+  );
+  const gauges = (names: readonly string[]) =>
+    names.length > 0 ? query(selector(names)) : Promise.resolve([] as VectorResult[]);
+  const [ages, joins, waitTicks, linkStates, ...rest] = await Promise.all([
+    query(`time() - timestamp(${selector(mapping.fields.transmitBytes)})`),
+    gauges(mapping.joinMetrics),
+    gauges(mapping.waitTickMetrics),
+    gauges(Object.keys(mapping.linkUpMetrics)),
+    ...fields.map((f) =>
+      query(rateQuery(mapping.fields[f] ?? [], f in ERROR_COUNTERS ? errorWindow : window)),
+    ),
+    ...gaugeFields.map((f) => gauges(mapping.fields[f] ?? [])),
+  ]);
+  const resolve = mapping.resolver(
+    (joins ?? []).map((j) => ({
+      name: j.metric.__name__ ?? '',
+      labels: j.metric,
+      instance: j.metric.instance,
+    })),
+  );
+  const keyOf = (metric: Record<string, string>) =>
+    resolve({ name: metric.__name__ ?? '', labels: metric, instance: metric.instance });
+  const fold = new PortFold(keyOf, options.staleAfterSeconds);
+  fold.ages(ages ?? []);
+  fields.forEach((field, i) => {
+    fold.rates(field, rest[i] ?? []);
+  });
+  gaugeFields.forEach((field, i) => {
+    fold.gauges(field, rest[fields.length + i] ?? []);
+  });
+  fold.waitTicks(waitTicks ?? []);
+  fold.linkStates(linkStates ?? [], mapping);
+  return {
+    timeMs: options.timeMs,
+    ok: true,
+    lastSampleAgeSeconds: Number.isFinite(fold.youngest) ? Math.max(0, fold.youngest) : null,
+    // The sampler's health follows the store's limit.
+    staleAfterSeconds: options.staleAfterSeconds,
+    ports: fold.ports,
+  };
+}
+
+/** The answers of one tick folded into the ports they are of; ports with fresh counters only. */
+class PortFold {
+  readonly ports = new Map<string, PortRates>();
+  youngest = Number.POSITIVE_INFINITY;
+  private readonly fresh = new Set<string>();
+
+  constructor(
+    private readonly keyOf: (metric: Record<string, string>) => string | null,
+    private readonly staleAfterSeconds: number,
+  ) {}
+
+  private entryOf(key: string): PortRates {
+    let entry = this.ports.get(key);
+    if (!entry) {
+      entry = emptyPortRates();
+      this.ports.set(key, entry);
+    }
+    return entry;
+  }
+
+  ages(series: VectorResult[]): void {
+    for (const s of series) {
+      const age = Number(s.value[1]);
+      const key = this.keyOf(s.metric);
+      if (key === null) continue;
+      this.youngest = Math.min(this.youngest, age);
+      if (age <= this.staleAfterSeconds) this.fresh.add(key);
+    }
+  }
+
+  rates(field: CounterField, series: VectorResult[]): void {
+    for (const s of series) {
+      const key = this.keyOf(s.metric);
+      if (key === null || !this.fresh.has(key)) continue;
+      const entry = this.entryOf(key);
+      const value = Number(s.value[1]);
+      const rate = Number.isFinite(value) && value >= 0 ? value : null;
+      if (field === 'transmitBytes') entry.transmitBytesPerSecond = rate;
+      else if (field === 'receiveBytes') entry.receiveBytesPerSecond = rate;
+      else if (field === 'transmitPackets') entry.transmitPacketsPerSecond = rate;
+      else if (field === 'receivePackets') entry.receivePacketsPerSecond = rate;
+      else if (field === 'transmitWait') entry.transmitWaitTicksPerSecond = rate;
+      else if (rate !== null) {
+        entry.errors ??= {};
+        entry.errors[field] ??= rate;
+      }
+    }
+  }
+
+  gauges(field: PortGaugeField, series: VectorResult[]): void {
+    for (const s of series) {
+      const key = this.keyOf(s.metric);
+      const value = Number(s.value[1]);
+      if (key === null || !this.ports.has(key) || !Number.isFinite(value)) continue;
+      const entry = this.entryOf(key);
+      entry.errors ??= {};
+      entry.errors[field] ??= value;
+    }
+  }
+
+  waitTicks(series: VectorResult[]): void {
+    for (const s of series) {
+      const key = this.keyOf(s.metric);
+      const value = Number(s.value[1]);
+      if (key === null || !this.ports.has(key) || !(value > 0) || !Number.isFinite(value)) continue;
+      this.entryOf(key).transmitWaitTickSeconds = value;
+    }
+  }
+
+  /** The first link state of a port wins. */
+  linkStates(series: VectorResult[], mapping: SeriesMapping): void {
+    const seen = new Set<string>();
+    for (const s of series) {
+      const key = this.keyOf(s.metric);
+      if (key === null || !this.ports.has(key) || seen.has(key)) continue;
+      const up = linkUpOf(mapping, s.metric.__name__ ?? '', Number(s.value[1]));
+      if (up === null) continue;
+      seen.add(key);
+      this.entryOf(key).linkUp = up;
+    }
+  }
+}

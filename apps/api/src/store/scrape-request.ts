@@ -1,0 +1,45 @@
+import { ARROW_STREAM_MEDIA_TYPE, EXPOSITION_MEDIA_TYPE } from '@fabscope/contracts/media-types';
+
+/** How far a collector's own read time may lie from the scrape's start and still be taken. */
+const STAMP_TOLERANCE_MS = 10_000;
+
+/** Whether a fetch failed on a kept-alive connection the server had closed meanwhile, before any answer. */
+function closedConnection(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } } | null)?.cause;
+  return error instanceof TypeError && (cause?.code === 'ECONNRESET' || cause?.code === 'UND_ERR_SOCKET');
+}
+
+/**
+ * GETs a target: a fabscope collector (`arrow`) is asked for its Arrow columns, any other exporter
+ * for text. A kept-alive connection the collector closed while this loop was busy fails at once,
+ * before any answer: asked again on a new connection (a GET is safe to repeat).
+ */
+export async function fetchScrape(
+  fetchImpl: typeof fetch,
+  url: string,
+  signal: AbortSignal,
+  arrow: boolean,
+): Promise<Response> {
+  const ask = () =>
+    fetchImpl(url, {
+      signal,
+      headers: arrow
+        ? { accept: `${ARROW_STREAM_MEDIA_TYPE}, ${EXPOSITION_MEDIA_TYPE};q=0.5` }
+        : { accept: EXPOSITION_MEDIA_TYPE },
+    });
+  const response = await ask().catch((error: unknown) => {
+    if (signal.aborted || !closedConnection(error)) throw error;
+    return ask();
+  });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return response;
+}
+
+/**
+ * A scrape's sample time: the collector's stamp (when it read its counters) where it gave one
+ * that fits the scrape — never after it ended — else the scrape's start.
+ */
+export function sampleTimeMs(stampedMs: number | null, startedMs: number, endedMs: number): number {
+  if (stampedMs === null || Math.abs(stampedMs - startedMs) > STAMP_TOLERANCE_MS) return startedMs;
+  return Math.min(stampedMs, endedMs);
+}

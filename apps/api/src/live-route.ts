@@ -41,13 +41,9 @@ export interface LiveRoute extends Omit<RouteReport, 'hops'> {
 type RouteSources = Pick<FastifyInstance, 'fabric' | 'emulator' | 'flowPaths' | 'sampler'>;
 
 /**
- * The route traffic from `from` to `to` takes now. The forwarding tables (followed through the
- * fabric manager's sweeps) give the static route; with an emulator, a running flow between the two
- * is the truth — adaptive routing may have moved it off the static route — so its path is the
- * answer and the static route is kept beside it when they differ. Each hop carries the live load
- * of the link leaving it. The answer says whose tables these are (`tables`: the subnet manager's,
- * read when, or fabscope's engine). Throws UnknownNodeError / NoRouteError for bad ends, and
- * SmTablesNotReadError while the subnet manager's tables are configured but not read yet.
+ * The route traffic from `from` to `to` takes now: a running emulator flow's path (adaptive routing
+ * may have moved it), else the forwarding tables', the static route beside it when they differ, each
+ * hop with the live load of the link leaving it.
  */
 export async function liveRoute(app: RouteSources, fromName: string, toName: string): Promise<LiveRoute> {
   const from = findNode(app.fabric.fabric, fromName).name;
@@ -65,9 +61,7 @@ export async function liveRoute(app: RouteSources, fromName: string, toName: str
       flows = app.flowPaths
         ? await app.flowPaths.between(from, to)
         : (await app.emulator.listFlows({ from, to })).flows;
-    } catch {
-      // No emulator answer: the tables' route is still the best account there is.
-    }
+    } catch {}
     const flow =
       flows.find((f) => f.from === from && f.to === to && f.state !== 'pending' && f.path.length > 0) ?? null;
     const channels = flow ? channelIndices(app, flow.path) : null;
@@ -104,10 +98,7 @@ export async function liveRoute(app: RouteSources, fromName: string, toName: str
   return answer;
 }
 
-/**
- * The route the tables give. When it stops at a switch the subnet manager gave no table for, the
- * error says so: that switch's entries are missing, not computed by fabscope.
- */
+/** The route the tables give; one that stops at a switch the subnet manager gave no table says so. */
 function tablesRoute(app: RouteSources, tables: ForwardingTables, from: string, to: string): Route {
   try {
     return routeBetween(app.fabric.fabric, tables, from, to);
@@ -145,17 +136,13 @@ function channelIndices(app: RouteSources, ids: readonly string[]): number[] | n
   return out;
 }
 
-/**
- * The live state of the route's link directions: looked up by channel in the tick's frame, made as
- * objects for these directions only (a map of every direction per request costs far more).
- */
+/** The live state of the route's link directions, made from the tick's frame for these directions only. */
 async function liveLoad(app: RouteSources, ids: readonly string[]): Promise<Map<string, LinkDirectionState>> {
   const { frame } = await app.sampler.current();
   const byId = channelIndexById(app);
   const states = new Map<string, LinkDirectionState>();
   for (const id of ids) {
     const index = byId.get(id);
-    // Made from the tick's frame for these directions only.
     if (index !== undefined && frame.index.channels[index]?.fixed.id === id)
       states.set(id, stateAt(frame, index));
     else {

@@ -78,12 +78,7 @@ export function jobsConfig(env: Environment): JobsConfig | undefined {
   };
 }
 
-/**
- * FABSCOPE_LFTS: the path of OpenSM's opensm-lfts.dump (its directory must exist; the file may come
- * later), or `ibroute` / `dump_fts` to read every switch's table with that tool; read every
- * FABSCOPE_LFTS_INTERVAL_MS, by default 1 s for a file (one stat), 30 s for the tools (MADs to
- * every switch).
- */
+/** FABSCOPE_LFTS: OpenSM's opensm-lfts.dump path (its directory must exist), or `ibroute` / `dump_fts`. */
 export function lftsConfig(env: Environment): LftsConfig | undefined {
   const value = env.FABSCOPE_LFTS;
   if (value === undefined) return undefined;

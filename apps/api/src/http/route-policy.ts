@@ -9,10 +9,7 @@ declare module 'fastify' {
     routeTable: MethodTable;
   }
   interface FastifyContextConfig {
-    /**
-     * The route changes the fabric or the emulator. Default: true for POST, PUT, PATCH and
-     * DELETE, false otherwise, so a new route is protected unless it says it is not.
-     */
+    /** The route changes the fabric or emulator; default true for POST/PUT/PATCH/DELETE, so new routes are protected. */
     mutates?: boolean;
     /** Query-string parameters that are numbers in the schema (filled in from the schema). */
     numericQuery?: readonly { name: string; integer: boolean }[];
@@ -113,7 +110,6 @@ export function installRoutePolicy(app: FastifyInstance, options: RoutePolicyOpt
     if (route.schema.body) response['413'] ??= ErrorReply;
     // A path parameter longer than the router takes is 414 before the route runs.
     if (route.url.includes(':')) response['414'] ??= ErrorReply;
-    // A request line and headers past the server's limit: Node answers before any route, no body.
     response['431'] ??= {
       type: 'null',
       description: 'Request line and headers longer than 64 KiB (answered by Node itself, without a body)',
@@ -121,8 +117,7 @@ export function installRoutePolicy(app: FastifyInstance, options: RoutePolicyOpt
     if (mutates) {
       response['401'] ??= ErrorReply;
       response['403'] ??= ErrorReply;
-      // As this API listens: beyond loopback the token is required; on loopback it is not (a
-      // loopback Host is), so the document says the request may go without it.
+      // Beyond loopback the token is required; on loopback a request may go without it.
       const security = options.protect ? [{ bearer: [] }] : [{}, { bearer: [] }];
       route.schema = { ...route.schema, security } as typeof route.schema;
     }

@@ -8,13 +8,11 @@ import {
   readEntry,
   type SkippedJob,
 } from './job.ts';
-import { parseSqueueJson } from './squeue.ts';
+import { isObject, parseSqueueJson } from './squeue.ts';
 
 /**
- * Jobs from a JSON file, for sites where the API cannot run squeue: either fabscope's own
- * `{"jobs": [{id, name, user, state, nodes, startTime}]}` (nodes a host list or an array of names)
- * or a saved `squeue --json` answer. Re-read when asked (the server caches it 5 s), so a cron job
- * rewriting it is enough.
+ * Jobs from a JSON file, fabscope's `{"jobs": [{id, name, user, state, nodes, startTime}]}` or a
+ * saved `squeue --json`; re-read when asked (cached 5 s), so a cron job rewriting it is enough.
  */
 export class FileJobSource implements JobSource {
   readonly kind = 'file';
@@ -31,9 +29,6 @@ export class FileJobSource implements JobSource {
     return { jobs: parseJobsFile(text, this.path, skipped), skipped };
   }
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A jobs file's text → jobs; squeue --json answers are recognised by their `job_id` fields. */
 export function parseJobsFile(text: string, where = 'jobs file', skipped?: SkippedJob[]): Job[] {
@@ -71,13 +66,8 @@ function fileJob(raw: unknown, at: string, seen: Set<string>): Job {
     throw error;
   }
   const start = raw.startTime;
-  if (
-    start !== undefined &&
-    start !== null &&
-    (typeof start !== 'string' || Number.isNaN(Date.parse(start)))
-  ) {
+  if (start !== undefined && start !== null && (typeof start !== 'string' || Number.isNaN(Date.parse(start))))
     throw new JobSourceError(`${at}: startTime must be an ISO 8601 time`);
-  }
   return {
     id,
     name: typeof raw.name === 'string' ? raw.name : id,

@@ -1,4 +1,4 @@
-import type { LftsConfig } from '../config.ts';
+import type { LftsConfig } from '../config/site-files.ts';
 import type { EventLog } from '../events/event-log.ts';
 import { type SmRoutedFabric, SmTablesFollower } from './follower.ts';
 import { LftsDumpFile } from './lfts-file.ts';
@@ -8,10 +8,8 @@ import { SwitchTablesQuery } from './switch-query.ts';
 const FIRST_READ_MS = 10_000;
 
 /**
- * The follower of the subnet manager's tables FABSCOPE_LFTS names, with its first read done (or
- * under way after FIRST_READ_MS), so the API answers from the SM's tables from its first request.
- * `tools` are the environment and working directory of ibroute / dump_fts (the lab's LD_PRELOAD
- * and IBSIM_SOCKNAME reach them through it).
+ * The follower of FABSCOPE_LFTS' tables with its first read done (or under way after FIRST_READ_MS),
+ * so the API answers from the SM's tables from its first request; `tools` run ibroute / dump_fts.
  */
 export async function smTablesFollowerFor(
   lfts: LftsConfig,

@@ -97,7 +97,6 @@ export const analysisRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/analysis',
     {
-      // A bounded number run at once, the others answered 503 (plugins/external/under-pressure.ts).
       config: { expensive: true, runsUnderPressure: true },
       schema: {
         summary: 'Flows of a traffic pattern sharing links under static routing, and their expected rates',

@@ -28,8 +28,7 @@ const DESCRIPTION = [
   'written to all its clients, only while one is connected. A client whose socket has not drained the',
   `previous tick skips the next; after ${MAX_SKIPPED_TICKS} skipped in a row it gets \`event: dropped\` with a reason`,
   'and is disconnected. `health` carries `intervalMs` and `staleAfterSeconds`, the staleness policy.',
-  'A client whose Accept-Encoding takes `deflate` gets `Content-Encoding: deflate`: each tick compressed once',
-  'for all such clients (at fat-tree-6912 a 1.1 MB compact tick is ~70 KB on the wire).',
+  'A client whose Accept-Encoding takes `deflate` gets `Content-Encoding: deflate`, each tick compressed once for all.',
   '',
   '`view=full`: `{time, health, summary, links: LinkDirectionState[]}`, every link direction.',
   '',
@@ -42,10 +41,7 @@ const DESCRIPTION = [
   'LinkDirectionState objects, merged busiest first (so its first N are the overall top N).',
 ].join('\n');
 
-/**
- * Server-sent events: one message per sampling tick, the same serialized bytes for every client
- * (made once by the sampler), so a hundred dashboards cost one computation and one buffer.
- */
+/** Server-sent events: one message per sampling tick, the same bytes (made once by the sampler) for every client. */
 export const streamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const open = new Set<ServerResponse>();
   // Streams never finish on their own: end them when the server closes, so shutdown is prompt.
@@ -76,8 +72,6 @@ export const streamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const view = request.query.view ?? 'compact';
       reply.hijack();
       const raw = reply.raw;
-      // Compressed once per tick for all clients that accept it (lib/sse-deflate.ts): at
-      // fat-tree-6912 a tick is ~1.1 MB of JSON and ~70 KB deflated.
       const encoding: StreamEncoding = acceptsDeflate(request.headers['accept-encoding'])
         ? 'deflate'
         : 'identity';

@@ -7,7 +7,6 @@ export const summaryHistoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/summary/history',
     {
-      // Ranges are expensive: a bounded number run at once, the others answered 503 (plugins/external/under-pressure.ts).
       config: { expensive: true },
       schema: {
         summary: 'Host transmit total and utilization histograms from `from` to `to` every `step`',

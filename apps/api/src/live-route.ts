@@ -1,12 +1,10 @@
-import type { RouteTables } from '@fabscope/contracts';
+import type { Route as RouteAnswer, RouteHop } from '@fabscope/contracts';
 import {
   describeRoute,
   type ForwardingTables,
   findNode,
   NoRouteError,
   type Route,
-  type RouteReport,
-  type RouteReportHop,
   routeBetween,
   routeOfChannels,
 } from '@fabscope/topology';
@@ -14,28 +12,6 @@ import type { FastifyInstance } from 'fastify';
 import { stateAt } from './lib/frame.ts';
 import type { LinkDirectionState } from './lib/utilization.ts';
 import { assertTablesRead, tablesAnswer } from './sm-tables/origin.ts';
-
-/** A hop with the live load of the link direction leaving it. */
-export interface LiveHop extends RouteReportHop {
-  /** Fraction 0..1 of the link leaving this hop; null when unknown (stale, or no sample yet). */
-  utilization?: number | null;
-  bytesPerSecond?: number | null;
-  /** Share of time 0..1 the port leaving this hop waited for credit; null when unknown. */
-  transmitWaitFraction?: number | null;
-}
-
-export interface LiveRoute extends Omit<RouteReport, 'hops'> {
-  engine: string;
-  /** Where the forwarding tables came from: the subnet manager (read when), or fabscope's engine. */
-  tables: RouteTables;
-  hops: LiveHop[];
-  /** `flow`: the path a running flow between the two takes now; `tables`: the forwarding tables'. */
-  source: 'flow' | 'tables';
-  /** The emulator flow whose path this is (source `flow`). */
-  flowId?: string;
-  /** The forwarding tables' route, when the traffic takes another (adaptive routing moved it). */
-  static?: { links: string[]; hops: RouteReportHop[] };
-}
 
 /** What a route is read from: the fabric and its tables, the emulator's flows, the live tick. */
 type RouteSources = Pick<FastifyInstance, 'fabric' | 'emulator' | 'flowPaths' | 'sampler'>;
@@ -45,7 +21,7 @@ type RouteSources = Pick<FastifyInstance, 'fabric' | 'emulator' | 'flowPaths' | 
  * may have moved it), else the forwarding tables', the static route beside it when they differ, each
  * hop with the live load of the link leaving it.
  */
-export async function liveRoute(app: RouteSources, fromName: string, toName: string): Promise<LiveRoute> {
+export async function liveRoute(app: RouteSources, fromName: string, toName: string): Promise<RouteAnswer> {
   const from = findNode(app.fabric.fabric, fromName).name;
   const to = findNode(app.fabric.fabric, toName).name;
   assertTablesRead(app.fabric.tablesOrigin);
@@ -76,7 +52,7 @@ export async function liveRoute(app: RouteSources, fromName: string, toName: str
     app,
     report.hops.flatMap((hop) => (hop.link === undefined ? [] : [hop.link])),
   );
-  const hops = report.hops.map((hop): LiveHop => {
+  const hops = report.hops.map((hop): RouteHop => {
     if (hop.link === undefined) return hop;
     const state = live.get(hop.link);
     return {
@@ -86,7 +62,7 @@ export async function liveRoute(app: RouteSources, fromName: string, toName: str
       transmitWaitFraction: state?.transmitWaitFraction ?? null,
     };
   });
-  const answer: LiveRoute = {
+  const answer: RouteAnswer = {
     engine: tables.engine,
     tables: tablesAnswer(origin, tables.engine, Date.now()),
     ...report,

@@ -34,22 +34,18 @@ export interface RowSource<T> {
 
 /** What the first page reads: the whole list, in page order, and what the answer adds beside it. */
 export interface OpenedList<T, X> {
-  /** The instant the list is of (a tick's time, when the emulator was read). */
+  /** The instant the list is of. */
   instant: string;
-  /** An array, or rows computed as pages ask for them (the rest of a ranking). */
   rows: RowSource<T>;
   extra: X;
 }
 
-interface Listing {
+interface Listing extends OpenedList<unknown, unknown> {
   id: string;
   route: string;
-  instant: string;
   /** What a first page names to page this list again (`reuse`); else its instant. */
   key: string;
   signature: string;
-  rows: RowSource<unknown>;
-  extra: unknown;
   lastReadMs: number;
 }
 
@@ -82,7 +78,6 @@ function encodeCursor(id: string, offset: number): string {
 const CURSOR = new RegExp(CURSOR_PATTERN);
 
 function decodeCursor(cursor: string): { id: string; offset: number } {
-  // Of the form but not held (another route's, or gone): the lookup answers 410.
   const match = CURSOR.test(cursor) ? /^(.+)\.(.+)$/.exec(cursor) : null;
   if (!match)
     throw new CursorError(400, 'cursor is not one this API gave out: pass the `next` of a page as it is');
@@ -92,7 +87,6 @@ function decodeCursor(cursor: string): { id: string; offset: number } {
 /** The lists being paged through, per route, bounded in number and in idle time. */
 export class Listings {
   private readonly lists = new Map<string, Listing>();
-  /** Lists being read for first pages that named a `reuse` key, by route, key and parameters. */
   private readonly reading = new Map<string, Promise<Listing>>();
   private readonly instantsPerRoute: number;
   private readonly listsPerRoute: number;
@@ -106,7 +100,6 @@ export class Listings {
     this.now = options.now ?? Date.now;
   }
 
-  /** Lists held now, every route together (tests and diagnostics). */
   get size(): number {
     return this.lists.size;
   }
@@ -159,7 +152,6 @@ export class Listings {
       if (!this.lists.has(listing.id)) this.lists.set(listing.id, listing);
     }
     listing.lastReadMs = this.now();
-    // Most recently read last: the map's order is the eviction order.
     this.lists.delete(listing.id);
     this.lists.set(listing.id, listing);
     const end = Math.min(offset + limit, listing.rows.length);
@@ -208,23 +200,19 @@ export class Listings {
     const id = listingId(route, signature, opened);
     const same = this.lists.get(id);
     if (same) {
-      // The same rows read again: the list held is this one (its cursors read on as they did).
       same.key = key ?? opened.instant;
       same.lastReadMs = this.now();
       return same;
     }
     const listing: Listing = {
+      ...opened,
       id,
       route,
-      instant: opened.instant,
       key: key ?? opened.instant,
       signature,
-      rows: opened.rows,
-      extra: opened.extra,
       lastReadMs: this.now(),
     };
     this.lists.set(listing.id, listing);
-    // Oldest read first: drop until the route holds its bounds of lists and of instants.
     for (;;) {
       const ofRoute = [...this.lists.values()].filter((l) => l.route === route);
       const instants = new Set(ofRoute.map((l) => l.instant));
@@ -245,11 +233,10 @@ export function listingId(route: string, signature: string, opened: OpenedList<u
   if (!Array.isArray(opened.rows)) return randomBytes(12).toString('base64url');
   const hash = createHash('sha256').update(route).update('\0').update(signature).update('\0');
   try {
-    // Row by row: a long list is never one string.
     for (const row of opened.rows) hash.update(JSON.stringify(row) ?? 'undefined').update('\n');
     hash.update('\0').update(JSON.stringify(opened.extra) ?? 'undefined');
   } catch {
-    // Rows JSON cannot write (a cycle, a BigInt) are named at random, as before.
+    // Rows JSON cannot write (a cycle, a BigInt) are named at random.
     return randomBytes(12).toString('base64url');
   }
   return hash.digest('base64url').slice(0, 16);

@@ -1,11 +1,7 @@
-import {
-  CompactStreamMessageSchema,
-  ErrorReply,
-  FullStreamMessageSchema,
-  TimeParam,
-} from '@fabscope/contracts';
+import { CompactStreamMessageSchema, FullStreamMessageSchema, TimeParam } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { errorReplies } from '../../http/errors.ts';
 import { type CompactTick, compactFrame } from '../../lib/compact-tick.ts';
 import { statesOf, summarizeFrame } from '../../lib/frame.ts';
 import { parseTime } from '../../lib/time-params.ts';
@@ -36,11 +32,7 @@ export const instantRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: InstantStreamQuery,
         response: {
           200: Type.Union([CompactStreamMessageSchema, FullStreamMessageSchema]),
-          400: ErrorReply,
-          404: ErrorReply,
-          409: ErrorReply,
-          502: ErrorReply,
-          504: ErrorReply,
+          ...errorReplies(400, 404, 409, 502, 504),
         },
       },
     },

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { ErrorReply, LinkStateSchema, LinksExportQuery } from '@fabscope/contracts';
+import { LinkStateSchema, LinksExportQuery } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorReplies } from '../../http/errors.ts';
 import { stateAt } from '../../lib/frame.ts';
 
 /** Directions serialized per chunk: a few milliseconds of the event loop each. */
@@ -40,11 +41,7 @@ export const linksExportRoutes: FastifyPluginAsyncTypebox = async (app) => {
             description: 'One link direction per line',
             content: { 'application/x-ndjson': { schema: LinkStateSchema } },
           },
-          400: ErrorReply,
-          409: ErrorReply,
-          502: ErrorReply,
-          503: ErrorReply,
-          504: ErrorReply,
+          ...errorReplies(400, 409, 502, 503, 504),
         },
       },
     },

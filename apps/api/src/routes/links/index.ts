@@ -1,7 +1,8 @@
-import { ErrorReply, InstantQuery, LinksAnswerSchema, LinksQuery } from '@fabscope/contracts';
+import { InstantQuery, LinksAnswerSchema, LinksQuery } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { NotFoundError } from '../../errors.ts';
+import { errorReplies } from '../../http/errors.ts';
 import { jobLinks } from '../../jobs/job-report.ts';
 import { channelsOf, prepareLinkOrder, RankedLinks } from '../../lib/link-order.ts';
 
@@ -19,11 +20,7 @@ export const linksRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: LinksAtQuery,
         response: {
           200: LinksAnswerSchema,
-          400: ErrorReply,
-          404: ErrorReply,
-          410: ErrorReply,
-          502: ErrorReply,
-          504: ErrorReply,
+          ...errorReplies(400, 404, 410, 502, 504),
         },
       },
     },

@@ -1,5 +1,6 @@
-import { ErrorReply, RangeQuery, SummaryHistorySchema } from '@fabscope/contracts';
+import { RangeQuery, SummaryHistorySchema } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorReplies } from '../../http/errors.ts';
 import { parseRange } from '../../lib/time-params.ts';
 
 /** The fabric's summary as series over a range. */
@@ -13,11 +14,7 @@ export const summaryHistoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: RangeQuery,
         response: {
           200: SummaryHistorySchema,
-          400: ErrorReply,
-          409: ErrorReply,
-          502: ErrorReply,
-          503: ErrorReply,
-          504: ErrorReply,
+          ...errorReplies(400, 409, 502, 503, 504),
         },
       },
     },

@@ -27,10 +27,7 @@ export function hostOfOrigin(value: string): string | null {
   }
 }
 
-/**
- * Whether a request to an API on loopback comes from a page of this machine: Host (and Origin) must be
- * loopback or in `allowedHosts`, which refuses DNS rebinding. Returns the refusal, or null.
- */
+/** Whether a request to an API on loopback comes from this machine (Host and Origin loopback or allowed, no DNS rebinding); the refusal, or null. */
 export function loopbackRequestAllowed(
   headers: { host?: string | undefined; origin?: string | undefined },
   allowedHosts: ReadonlySet<string>,

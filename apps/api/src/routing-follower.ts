@@ -4,11 +4,7 @@ import { Poller } from './poller.ts';
 import type { SmRoutedFabric } from './sm-tables/follower.ts';
 import type { SmTablesOrigin } from './sm-tables/origin.ts';
 
-/**
- * Keeps the API's forwarding tables those of the emulated fabric manager: when its sweep count
- * (`GET /v1/routing`) changes, the tables are rebuilt with its engine on the surviving fabric, so
- * routes and analyses show the routes after a failure. A failed poll keeps the tables.
- */
+/** Keeps the API's tables the emulated fabric manager's: rebuilt with its engine when its sweep count changes. */
 export class RoutingFollower extends Poller {
   private sweep = 0;
 

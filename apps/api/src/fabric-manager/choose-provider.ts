@@ -12,10 +12,7 @@ import {
   UnavailableAdaptiveRouting,
 } from './provider.ts';
 
-/**
- * Who manages adaptive routing, decided at start: nobody on InfiniBand (OpenSM has none) or without
- * ISLs; else the site's opafm.xml; else the emulator's fabric manager; else nobody.
- */
+/** Who manages adaptive routing: nobody on InfiniBand or without ISLs, else opafm.xml, else the emulator's, else nobody. */
 export function adaptiveRoutingProviderFor(
   config: { fabricSource?: string | undefined; opafm?: ApiConfig['opafm'] },
   emulator: EmulatorClient | null,

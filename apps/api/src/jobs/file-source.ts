@@ -10,10 +10,7 @@ import {
 } from './job.ts';
 import { isObject, parseSqueueJson } from './squeue.ts';
 
-/**
- * Jobs from a JSON file, fabscope's `{"jobs": [{id, name, user, state, nodes, startTime}]}` or a
- * saved `squeue --json`; re-read when asked (cached 5 s), so a cron job rewriting it is enough.
- */
+/** Jobs from a JSON file (fabscope's `{"jobs": [...]}` or a saved `squeue --json`), re-read when asked. */
 export class FileJobSource implements JobSource {
   readonly kind = 'file';
   constructor(readonly path: string) {}

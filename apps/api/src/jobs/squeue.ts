@@ -66,10 +66,7 @@ function localTime(text: string, where: string): string | null {
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/**
- * `squeue --json`, both before data_parser v0.0.40 (string `job_state`, Unix-second times) and since
- * (flag arrays, `{set, infinite, number}` times); array tasks get Slurm's `JOBID_TASK` id.
- */
+/** `squeue --json`, data_parser before v0.0.40 and since (flag arrays, `{set, infinite, number}` times). */
 export function parseSqueueJson(text: string, skipped?: SkippedJob[]): Job[] {
   let doc: unknown;
   try {

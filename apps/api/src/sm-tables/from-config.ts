@@ -7,10 +7,7 @@ import { SwitchTablesQuery } from './switch-query.ts';
 /** Longest the start waits for the first read (a tool querying every switch may take longer). */
 const FIRST_READ_MS = 10_000;
 
-/**
- * The follower of FABSCOPE_LFTS' tables with its first read done (or under way after FIRST_READ_MS),
- * so the API answers from the SM's tables from its first request; `tools` run ibroute / dump_fts.
- */
+/** The follower of FABSCOPE_LFTS' tables, its first read done (or under way after FIRST_READ_MS). */
 export async function smTablesFollowerFor(
   lfts: LftsConfig,
   target: SmRoutedFabric,

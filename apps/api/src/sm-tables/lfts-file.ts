@@ -4,10 +4,7 @@ import type { SmTablesRead, SmTablesSource } from './source.ts';
 /** A dump ends with the last switch's `N lids dumped` (OpenSM) or `N valid lids dumped` (ibroute). */
 const ENDS_COMPLETE = /\b\d+\s+(valid\s+)?lids dumped\s*$/i;
 
-/**
- * OpenSM's `opensm-lfts.dump`, rewritten in place after each routing sweep: re-read when its mtime
- * or size changes, and taken only when it ends with `N lids dumped` and did not change across the read.
- */
+/** OpenSM's `opensm-lfts.dump`, taken when it changed, ends with `N lids dumped` and held still across the read. */
 export class LftsDumpFile implements SmTablesSource {
   readonly from = 'lfts-dump';
 

@@ -2,10 +2,7 @@ import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 
-/**
- * Security headers for every answer; a CSP the built dashboard satisfies (own origin only, data:
- * images). No HSTS or upgrade-insecure-requests: management networks are often plain HTTP.
- */
+/** Security headers with a CSP the built dashboard satisfies; no HSTS, as management networks are often plain HTTP. */
 export const helmetPlugin = fastifyPlugin(
   async (app: FastifyInstance) => {
     await app.register(fastifyHelmet, {

@@ -8,10 +8,7 @@ import { stateAt } from '../../lib/frame.ts';
 /** Directions serialized per chunk: a few milliseconds of the event loop each. */
 export const EXPORT_ROWS_PER_CHUNK = 256;
 
-/**
- * `count` rows (`rowAt(i)`) as NDJSON chunks pulled as the socket drains, the event loop free between
- * chunks: neither the whole answer nor every row's object is held at once.
- */
+/** `count` rows as NDJSON chunks pulled as the socket drains, the event loop free between chunks. */
 export async function* ndjsonChunks(
   count: number,
   rowAt: (i: number) => unknown,

@@ -46,9 +46,6 @@ export const linksRoutes: FastifyPluginAsyncTypebox = async (app) => {
       };
       // A past instant asked again within a tick is paged again; after a tick it is read again
       // (samples of a recent instant may come late).
-      // A job source or emulator that fails is a 502/504 naming it (http/errors.ts).
-      // A past instant asked again within a tick (a view refreshing) is paged again, not read again
-      // from the store; after a tick it is read again (samples of a recent instant may come late).
       const reuse = live
         ? `tick ${live.time}`
         : time !== undefined

@@ -2,7 +2,6 @@ import type { ServerResponse } from 'node:http';
 import { ErrorReply } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { COMPACT_TOP_PER_KIND } from '../../lib/compact-tick.ts';
 import { MAX_SKIPPED_TICKS, SseClient } from '../../lib/sse-client.ts';
 import { acceptsDeflate, deflateFrame, type StreamEncoding, ZLIB_HEADER } from '../../lib/sse-deflate.ts';
 import { STREAM_VIEWS } from '../../sampler.ts';
@@ -29,16 +28,8 @@ const DESCRIPTION = [
   `previous tick skips the next; after ${MAX_SKIPPED_TICKS} skipped in a row it gets \`event: dropped\` with a reason`,
   'and is disconnected. `health` carries `intervalMs` and `staleAfterSeconds`, the staleness policy.',
   'A client whose Accept-Encoding takes `deflate` gets `Content-Encoding: deflate`, each tick compressed once for all.',
-  '',
-  '`view=full`: `{time, health, summary, links: LinkDirectionState[]}`, every link direction.',
-  '',
-  '`view=compact` (default): `{time, health, summary, utilization, bytesPerSecond, waitFraction, linkDown, top}` where',
-  '`utilization`, `bytesPerSecond` and `waitFraction` are `(number|null)[]` with one entry per channel in',
-  'topology order (link i of `GET /topology` `links` is channel 2i, a→b, and 2i+1, b→a); utilization and',
-  'waitFraction (XmitWait share of time) are fractions rounded to 1e-4, bytesPerSecond is rounded to whole',
-  'bytes/s, `null` is unknown. `linkDown` lists the channels whose link is down. `top` holds the',
-  `${COMPACT_TOP_PER_KIND} busiest ISL directions and the ${COMPACT_TOP_PER_KIND} busiest host-link directions as full`,
-  'LinkDirectionState objects, merged busiest first (so its first N are the overall top N).',
+  "The messages are the contract's CompactStreamMessage (`view=compact`, default: per-channel arrays in",
+  'topology order and the busiest directions as objects) or FullStreamMessage (`view=full`: every direction).',
 ].join('\n');
 
 /** Server-sent events: one message per sampling tick, the same bytes (made once by the sampler) for every client. */

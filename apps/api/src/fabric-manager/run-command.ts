@@ -29,7 +29,6 @@ export function parseCommandLine(text: string): string[] {
   return words;
 }
 
-/** Keeps the last TAIL_BYTES of a stream. */
 class Tail {
   private chunks: Buffer[] = [];
   private size = 0;

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expandHostList, HostListError } from './hostlist.ts';
+import { hostsOf } from './hostlist.ts';
 import {
   type Job,
   type JobListing,
@@ -53,15 +53,10 @@ function fileJob(raw: unknown, at: string, seen: Set<string>): Job {
   if (typeof id !== 'string' || id === '') throw new JobSourceError(`${at}: id missing`);
   if (seen.has(id)) throw new JobSourceError(`${at}: id "${id}" given twice`);
   seen.add(id);
-  let nodes: string[];
-  try {
-    if (typeof raw.nodes === 'string') nodes = expandHostList(raw.nodes);
-    else if (Array.isArray(raw.nodes) && raw.nodes.every((n) => typeof n === 'string')) nodes = raw.nodes;
-    else throw new JobSourceError(`${at}: nodes must be a host list or an array of names`);
-  } catch (error) {
-    if (error instanceof HostListError) throw new JobSourceError(`${at}: ${error.message}`);
-    throw error;
-  }
+  const nodes =
+    typeof raw.nodes === 'string' ? hostsOf(raw.nodes, (m) => new JobSourceError(`${at}: ${m}`)) : raw.nodes;
+  if (!Array.isArray(nodes) || !nodes.every((n) => typeof n === 'string'))
+    throw new JobSourceError(`${at}: nodes must be a host list or an array of names`);
   const start = raw.startTime;
   if (start !== undefined && start !== null && (typeof start !== 'string' || Number.isNaN(Date.parse(start))))
     throw new JobSourceError(`${at}: startTime must be an ISO 8601 time`);

@@ -22,6 +22,16 @@ export function expandHostList(text: string): string[] {
   return names;
 }
 
+/** expandHostList, its syntax errors rethrown as `wrap(message)` (the caller's error kind). */
+export function hostsOf(text: string, wrap: (message: string) => Error): string[] {
+  try {
+    return expandHostList(text);
+  } catch (error) {
+    if (error instanceof HostListError) throw wrap(error.message);
+    throw error;
+  }
+}
+
 function clip(text: string): string {
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }

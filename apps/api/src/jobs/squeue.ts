@@ -1,4 +1,4 @@
-import { expandHostList, HostListError } from './hostlist.ts';
+import { hostsOf } from './hostlist.ts';
 import { type Job, JobSourceError, readEntry, type SkippedJob } from './job.ts';
 
 // Pure parsers of squeue's two outputs: a field of an unexpected type fails with the job and field named.
@@ -47,12 +47,7 @@ function squeueLine(line: string, i: number): Job {
 function nodesOf(list: string, where: string): string[] {
   // Pending jobs print their reason in NODELIST(REASON) with %R, and nothing with %N.
   if (list === '' || list.startsWith('(')) return [];
-  try {
-    return expandHostList(list);
-  } catch (error) {
-    if (error instanceof HostListError) throw new JobSourceError(`${where}: ${error.message}`);
-    throw error;
-  }
+  return hostsOf(list, (message) => new JobSourceError(`${where}: ${message}`));
 }
 
 function localTime(text: string, where: string): string | null {

@@ -22,7 +22,6 @@ export class SmTablesNotReadError extends Error {
   override name = 'SmTablesNotReadError';
 }
 
-/** Throws SmTablesNotReadError while the configured subnet manager's tables are not read yet. */
 export function assertTablesRead(origin: SmTablesOrigin | undefined): void {
   if (!origin || origin.readAtMs !== null) return;
   const why = origin.error ? `: ${origin.error}` : '';

@@ -5,7 +5,6 @@ import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../errors.ts';
 import { parseTime } from '../../lib/time-params.ts';
 
-/** `/topology`'s answer for a fabric. */
 function topologyAnswer(fabric: Fabric): Topology {
   return {
     name: fabric.name,

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Fabric, PmThresholdConfig } from '@fabscope/topology';
 import {
@@ -9,6 +8,7 @@ import {
   readEnvironment,
 } from './config/environment.ts';
 import {
+  existing,
   type JobsConfig,
   jobsConfig,
   type LftsConfig,
@@ -166,10 +166,7 @@ function allowedHosts(value: string | undefined): string[] {
 
 /** The files and URLs the environment names, checked to exist or parse. */
 function sites(env: Environment) {
-  const topologyPath = env.FABSCOPE_TOPOLOGY;
-  if (topologyPath !== undefined && !existsSync(topologyPath)) {
-    throw new ConfigError(`FABSCOPE_TOPOLOGY names a file that does not exist: "${topologyPath}"`);
-  }
+  const topologyPath = env.FABSCOPE_TOPOLOGY && existing('FABSCOPE_TOPOLOGY', env.FABSCOPE_TOPOLOGY);
   return {
     topologyLive: liveTopologyConfig(env),
     pmThresholds: pmThresholdsFrom(env.FABSCOPE_PM_THRESHOLDS),

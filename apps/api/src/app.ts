@@ -30,19 +30,13 @@ export interface AppOptions {
   requestTimeoutMs?: number | undefined;
   /** Built web app (apps/web/dist); absent → `/` explains how to build it. */
   webRoot?: string | undefined;
-  /**
-   * Fastify's pino logger: `level` (default `warn`: every 5xx leaves one line; `info` adds a line
-   * per request) and where lines go (default stderr). false: no log (in-process tests).
-   */
+  /** Pino logger options (default level `warn`: one line per 5xx; stream stderr); false: no log. */
   logger?: false | { level?: string | undefined; stream?: NodeJS.WritableStream | undefined };
   /** Limits on expensive routes and the pressure they give way to (plugins/external/under-pressure.ts). */
   pressure?: PressureOptions;
 }
 
-/**
- * The API in layers, as fastify/demo's `app.ts`: the HTTP machinery and external plugins, the
- * application's parts (plugins/app/), then the routes under `/api/v1` (routes/).
- */
+/** The API in layers, as fastify/demo's `app.ts`: HTTP machinery, external plugins, plugins/app/, routes. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { state, build, listenHost, apiToken } = options;
   if (!state && !build) throw new Error('buildApp needs the app’s parts (state) or what to build them from');
@@ -63,8 +57,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     installErrorTrace(app);
     await app.register(underPressurePlugin, options.pressure ?? {});
     app.decorate('listings', new Listings());
-    // Its onSend hook must see the JSON text before compress does (registered after it). The
-    // decorators it reads come later: read when a request asks.
+    // Its onSend hook must see the JSON text before compress does; decorators are read per request.
     installAnswerCache(
       app,
       () => app.sampler.tickCount,
@@ -80,7 +73,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     installNotFound(app, methods, await registerWebAssets(app, options.webRoot));
     return app;
   } catch (error) {
-    // What the plugins built before the failure (a history directory held, a store scraping) ends.
     await app.close().catch(() => {});
     throw error;
   }

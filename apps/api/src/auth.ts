@@ -1,10 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 
-/**
- * True for addresses only this machine can reach: 127.0.0.0/8, ::1, their IPv4-mapped form and
- * `localhost`. The emulator's server applies the same rules (packages/emulator/src/server.ts).
- */
+/** True for addresses only this machine reaches (127/8, ::1, mapped, `localhost`), as the emulator's server. */
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
   if (h === 'localhost') return true;
@@ -30,12 +27,7 @@ export function hostOfOrigin(value: string): string | null {
   }
 }
 
-/**
- * Whether a request that reached an API listening on loopback comes from a page of this machine:
- * its Host (and Origin, when the browser sends one) must be a loopback name or one of
- * `allowedHosts` (FABSCOPE_ALLOWED_HOSTS). A page served from elsewhere whose name resolves to
- * 127.0.0.1 (DNS rebinding) sends its own name in Host, and is refused.
- */
+/** Whether a request to an API on loopback comes from this machine (Host and Origin loopback or allowed, no DNS rebinding); the refusal, or null. */
 export function loopbackRequestAllowed(
   headers: { host?: string | undefined; origin?: string | undefined },
   allowedHosts: ReadonlySet<string>,

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Fabric, PmThresholdConfig } from '@fabscope/topology';
 import {
@@ -9,6 +8,7 @@ import {
   readEnvironment,
 } from './config/environment.ts';
 import {
+  existing,
   type JobsConfig,
   jobsConfig,
   type LftsConfig,
@@ -21,14 +21,9 @@ import { ConfigError } from './errors.ts';
 import type { MetricsSource } from './store/series-mapping.ts';
 import { type LiveTopologyConfig, liveTopologyConfig } from './topology-live/config.ts';
 
-export { ENVIRONMENT, FABRIC_SOURCE_KINDS, LIVE_SOURCES, LOG_LEVELS } from './config/environment.ts';
-export type { JobsConfig, LftsConfig, OpafmConfig } from './config/site-files.ts';
 export { ConfigError } from './errors.ts';
 
-/**
- * The API's settings, read from the environment by configFromEnv (each variable documented in
- * config/environment.ts) or built by hand by the CLI and tests.
- */
+/** The API's settings, from the environment (configFromEnv, config/environment.ts) or built by the CLI and tests. */
 export interface ApiConfig {
   host: string;
   port: number;
@@ -58,10 +53,7 @@ export interface ApiConfig {
   historySeconds?: number | undefined;
   historyMaxBytes?: number | undefined;
   dataDir?: string | undefined;
-  /**
-   * The data directory when FABSCOPE_DATA_DIR is unset: `$XDG_STATE_HOME/fabscope`, else
-   * `$HOME/.local/state/fabscope`. `fabscope serve` uses it; the demo starts anew each run.
-   */
+  /** The data directory when FABSCOPE_DATA_DIR is unset (`fabscope serve` uses it; the demo starts anew). */
   defaultDataDir?: string | undefined;
   pmThresholds?: PmThresholdConfig | undefined;
   jobs?: JobsConfig | undefined;
@@ -79,18 +71,14 @@ export type FabricSourceKind = (typeof FABRIC_SOURCE_KINDS)[number];
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type LiveSource = (typeof LIVE_SOURCES)[number];
 
-/**
- * The sampling tick when FABSCOPE_SAMPLE_INTERVAL_MS is unset: 1 s, longer on big fabrics, whose
- * every port takes a good part of a second or more to scrape (docs/scaling.md); 10 s at the
- * largest is what Omni-Path's PM sweep gives by default too.
- */
+/** The sampling tick when FABSCOPE_SAMPLE_INTERVAL_MS is unset: longer on big fabrics, slower to scrape (docs/scaling.md). */
 export function defaultSampleIntervalMs(fabric: Pick<Fabric, 'links'>): number {
   const ports = fabric.links.length * 2;
   return (SAMPLE_INTERVAL_STEPS.find((step) => ports <= step.maxPorts) ?? LARGEST_STEP).intervalMs;
 }
 
 /** Cabled ports → default interval, in increasing order; beyond the last, LARGEST_STEP. */
-export const SAMPLE_INTERVAL_STEPS: readonly { maxPorts: number; intervalMs: number }[] = [
+const SAMPLE_INTERVAL_STEPS: readonly { maxPorts: number; intervalMs: number }[] = [
   { maxPorts: 20_000, intervalMs: 1000 },
   { maxPorts: 60_000, intervalMs: 2000 },
 ];
@@ -111,10 +99,7 @@ export function defaultDataDir(env: NodeJS.ProcessEnv): string | undefined {
   return undefined;
 }
 
-/**
- * What FABSCOPE_LIVE_SOURCE=collectors needs besides itself, checked once the whole config is
- * known (the demo sets the TSDB's and the collectors' URLs itself).
- */
+/** What FABSCOPE_LIVE_SOURCE=collectors needs besides itself, checked once the whole config is known. */
 export function checkLiveSource(
   config: Pick<ApiConfig, 'liveSource' | 'prometheusUrl' | 'collectorUrls'>,
 ): void {
@@ -129,10 +114,7 @@ export function checkLiveSource(
     );
 }
 
-/**
- * A collector's address as a user writes it: `http://host:9464` means its `/metrics`, as
- * Prometheus' scrape config does; a URL with a path of its own is kept as it is.
- */
+/** A collector's address: `http://host:9464` means its `/metrics`, as in Prometheus' scrape config. */
 export function collectorUrl(value: string): string {
   const parsed = new URL(value);
   if (parsed.pathname === '/' || parsed.pathname === '') parsed.pathname = '/metrics';
@@ -184,10 +166,7 @@ function allowedHosts(value: string | undefined): string[] {
 
 /** The files and URLs the environment names, checked to exist or parse. */
 function sites(env: Environment) {
-  const topologyPath = env.FABSCOPE_TOPOLOGY;
-  if (topologyPath !== undefined && !existsSync(topologyPath)) {
-    throw new ConfigError(`FABSCOPE_TOPOLOGY names a file that does not exist: "${topologyPath}"`);
-  }
+  const topologyPath = env.FABSCOPE_TOPOLOGY && existing('FABSCOPE_TOPOLOGY', env.FABSCOPE_TOPOLOGY);
   return {
     topologyLive: liveTopologyConfig(env),
     pmThresholds: pmThresholdsFrom(env.FABSCOPE_PM_THRESHOLDS),

@@ -15,29 +15,20 @@ export type AdaptiveRoutingState = AdaptiveRouting;
 
 /** A page of the emulator's flows (`GET /v1/flows?limit=`, packages/emulator flow-listings.ts). */
 export interface FlowListingPage {
-  /** Names the listing for its next pages. */
   listing: string;
   timeMs: number;
-  /** Flows of the whole listing. */
   total: number;
-  /** Every job of the whole listing, busiest first. */
   jobs: { job: string; flows: number; bytesPerSecond: number }[];
   flows: FlowInfo[];
 }
 
-/**
- * A failed call to an upstream (the emulator, Prometheus, squeue): `statusCode` is what the API
- * answers — the upstream's own 4xx passed through, 502 when it failed or answered something
- * unusable, 504 when it did not answer in time — and the message names the upstream, what was
- * asked and how long the API waited.
- */
+/** A failed call to an upstream: its own 4xx passed through, 502 on failure, 504 without an answer in time. */
 export class UpstreamError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
     /** Who failed: `emulator`, `Prometheus`, `squeue`. */
     readonly upstream = 'emulator',
-    /** How long the API waited for it (ms). */
     readonly waitedMs?: number,
   ) {
     super(message);
@@ -76,10 +67,8 @@ export function upstreamFailure(
   return failed(502, `${upstream} could not be asked ${asked} (after ${waitedMs} ms): ${why}`);
 }
 
-/** Tries of a read whose kept-alive connection was closed under it (closedBeforeAnswer). */
 const READ_TRIES = 3;
 
-/** A connection closed by the other side before it answered (not refused, not timed out). */
 function closedBeforeAnswer(error: unknown): boolean {
   const code = (error as { cause?: { code?: string } }).cause?.code;
   return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
@@ -90,11 +79,7 @@ export function emulatorTimeoutMs(hosts: number): number {
   return 5000 + Math.ceil(hosts / 2000) * 1000;
 }
 
-/**
- * Drives the emulator over its HTTP interface, the way the API would drive a fabric manager.
- * Its 4xx keep their status and reason, so the API passes them through; everything else that
- * goes wrong is an UpstreamError 502/504 naming the emulator (never an empty answer).
- */
+/** Drives the emulator over its HTTP interface: its 4xx pass through, any other failure is a 502/504 naming it. */
 export class EmulatorClient {
   constructor(
     readonly baseUrl: string,
@@ -110,16 +95,13 @@ export class EmulatorClient {
     const waited = () => Math.round(performance.now() - started);
     const headers: Record<string, string> = {};
     if (this.token) headers.authorization = `Bearer ${this.token}`;
-    // One deadline for the answer and its body: a body that stalls half-way is a timeout too.
     const init: RequestInit = { method, headers, signal: AbortSignal.timeout(this.timeoutMs) };
     if (body !== undefined) {
       init.body = JSON.stringify(body);
       headers['content-type'] = 'application/json';
     }
     let response: Response | undefined;
-    // A kept-alive connection the emulator closed (its idle timeout) just as this process, busy,
-    // sent on it fails before any answer: a read is asked again, up to twice more (the pool may
-    // hold more than one such connection); anything else fails at once.
+    // A kept-alive connection the emulator closed as we sent on it fails before any answer: a read is retried.
     for (let tries = 1; response === undefined; tries++) {
       try {
         response = await fetch(new URL(path, this.baseUrl), init);
@@ -139,27 +121,23 @@ export class EmulatorClient {
     try {
       answer = text === '' ? undefined : (JSON.parse(text) as T & { error?: string });
     } catch {
-      // A 4xx with a body of another kind still passes through with its status.
+      // Not JSON: a 4xx still passes through with its status.
     }
+    const failed = (what: string, why = '') =>
+      new UpstreamError(
+        502,
+        `${upstream} answered ${asked} with ${what} after ${waited()} ms${why}`,
+        'emulator',
+        waited(),
+      );
     if (!response.ok) {
       const reason = typeof answer?.error === 'string' ? answer.error : `HTTP ${response.status}`;
       if (response.status >= 400 && response.status < 500)
         throw new UpstreamError(response.status, reason, 'emulator', waited());
-      throw new UpstreamError(
-        502,
-        `${upstream} answered ${asked} with HTTP ${response.status} after ${waited()} ms: ${reason}`,
-        'emulator',
-        waited(),
-      );
+      throw failed(`HTTP ${response.status}`, `: ${reason}`);
     }
-    if (answer === undefined || typeof answer !== 'object' || answer === null) {
-      throw new UpstreamError(
-        502,
-        `${upstream} answered ${asked} with ${text === '' ? 'an empty body' : `${text.length} bytes that are not a JSON object`} after ${waited()} ms`,
-        'emulator',
-        waited(),
-      );
-    }
+    if (answer === undefined || typeof answer !== 'object' || answer === null)
+      throw failed(text === '' ? 'an empty body' : `${text.length} bytes that are not a JSON object`);
     return answer;
   }
 
@@ -183,10 +161,7 @@ export class EmulatorClient {
     return this.call('GET', text === '' ? '/v1/flows' : `/v1/flows?${text}`);
   }
 
-  /**
-   * A page of the emulator's flows, paged where they are (`GET /v1/flows?limit=`): the first page
-   * of a new listing (`job` its filter), or with `from` a later page of one: never every flow at once.
-   */
+  /** A page of the emulator's flows, paged where they are: a new listing's first (`job` its filter), or `from` on. */
   flowsPage(
     limit: number,
     options: { job?: string | undefined; from?: { listing: string; offset: number } | undefined } = {},
@@ -205,10 +180,7 @@ export class EmulatorClient {
     return this.call('GET', '/v1/jobs');
   }
 
-  /**
-   * Any traffic request of docs/architecture.md (`pairs`, `shift`, …, or `{items: […]}`): what
-   * started (count, jobs, bytes/s) and its first `first` flows, summed by the emulator.
-   */
+  /** Any traffic request of docs/architecture.md: what started, and its first `first` flows. */
   startFlows(request: object, first = STARTED_FLOWS_LISTED): Promise<TrafficStarted> {
     return this.call('POST', `/v1/flows?first=${first}`, request);
   }

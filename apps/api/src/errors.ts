@@ -1,8 +1,4 @@
-/**
- * The API's own domain errors. They carry no status: http/errors.ts maps each class (and the
- * errors of lower layers) to the status it is answered with, in one table.
- */
-
+// The API's own domain errors; http/errors.ts maps each class to its status in one table.
 /** A setting that cannot work, found at start; the message names the variable. */
 export class ConfigError extends Error {
   override name = 'ConfigError';

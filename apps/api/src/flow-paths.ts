@@ -6,11 +6,8 @@ const KEEP_WARM_MS = 30_000;
 export const MAX_INDEXED_FLOWS = 4096;
 
 /**
- * The emulator's flows by their two ends, read once per sampling tick instead of once per
- * `/route`: a question never waits on the emulator's event loop (busy computing its own tick),
- * and the paths are as old as the utilization the route's hops carry (one tick at most). Read
- * only while routes are asked, and only while the flows fit one page (MAX_INDEXED_FLOWS); the
- * first question of a quiet spell, and every one beyond that size, asks the emulator itself.
+ * The emulator's flows by their two ends, read once per sampling tick while routes are asked, so
+ * `/route` never waits on the emulator; beyond one page of flows each route asks for its own pair.
  */
 export class FlowPaths {
   private index: Map<string, FlowInfo[]> | null = null;
@@ -43,10 +40,7 @@ export class FlowPaths {
     this.unsubscribe();
   }
 
-  /**
-   * Reads the flows once (a read under way is shared): one page of at most `maxFlows`; with more
-   * flows than that there is no index, and routes ask for their pair. A failure drops the index.
-   */
+  /** Reads one page of flows (a read under way is shared); more flows than a page, or a failure, drop the index. */
   private read(): Promise<void> {
     this.reading ??= this.emulator
       .flowsPage(this.maxFlows)
@@ -65,7 +59,6 @@ export class FlowPaths {
         this.index = index;
       })
       .catch(() => {
-        // The per-question path stays: the next tick tries again.
         this.index = null;
       })
       .finally(() => {

@@ -1,12 +1,10 @@
-import type { LinkDirectionState, RouteTables } from '@fabscope/contracts';
+import type { LinkDirectionState, Route as RouteAnswer, RouteHop } from '@fabscope/contracts';
 import {
   describeRoute,
   type ForwardingTables,
   findNode,
   NoRouteError,
   type Route,
-  type RouteReport,
-  type RouteReportHop,
   routeBetween,
   routeOfChannels,
 } from '@fabscope/topology';
@@ -14,41 +12,15 @@ import type { FastifyInstance } from 'fastify';
 import { stateAt } from './lib/frame.ts';
 import { assertTablesRead, tablesAnswer } from './sm-tables/origin.ts';
 
-/** A hop with the live load of the link direction leaving it. */
-export interface LiveHop extends RouteReportHop {
-  /** Fraction 0..1 of the link leaving this hop; null when unknown (stale, or no sample yet). */
-  utilization?: number | null;
-  bytesPerSecond?: number | null;
-  /** Share of time 0..1 the port leaving this hop waited for credit; null when unknown. */
-  transmitWaitFraction?: number | null;
-}
-
-export interface LiveRoute extends Omit<RouteReport, 'hops'> {
-  engine: string;
-  /** Where the forwarding tables came from: the subnet manager (read when), or fabscope's engine. */
-  tables: RouteTables;
-  hops: LiveHop[];
-  /** `flow`: the path a running flow between the two takes now; `tables`: the forwarding tables'. */
-  source: 'flow' | 'tables';
-  /** The emulator flow whose path this is (source `flow`). */
-  flowId?: string;
-  /** The forwarding tables' route, when the traffic takes another (adaptive routing moved it). */
-  static?: { links: string[]; hops: RouteReportHop[] };
-}
-
 /** What a route is read from: the fabric and its tables, the emulator's flows, the live tick. */
 type RouteSources = Pick<FastifyInstance, 'fabric' | 'emulator' | 'flowPaths' | 'sampler'>;
 
 /**
- * The route traffic from `from` to `to` takes now. The forwarding tables (followed through the
- * fabric manager's sweeps) give the static route; with an emulator, a running flow between the two
- * is the truth — adaptive routing may have moved it off the static route — so its path is the
- * answer and the static route is kept beside it when they differ. Each hop carries the live load
- * of the link leaving it. The answer says whose tables these are (`tables`: the subnet manager's,
- * read when, or fabscope's engine). Throws UnknownNodeError / NoRouteError for bad ends, and
- * SmTablesNotReadError while the subnet manager's tables are configured but not read yet.
+ * The route traffic from `from` to `to` takes now: a running emulator flow's path (adaptive routing
+ * may have moved it), else the forwarding tables', the static route beside it when they differ, each
+ * hop with the live load of the link leaving it.
  */
-export async function liveRoute(app: RouteSources, fromName: string, toName: string): Promise<LiveRoute> {
+export async function liveRoute(app: RouteSources, fromName: string, toName: string): Promise<RouteAnswer> {
   const from = findNode(app.fabric.fabric, fromName).name;
   const to = findNode(app.fabric.fabric, toName).name;
   assertTablesRead(app.fabric.tablesOrigin);
@@ -64,9 +36,7 @@ export async function liveRoute(app: RouteSources, fromName: string, toName: str
       flows = app.flowPaths
         ? await app.flowPaths.between(from, to)
         : (await app.emulator.listFlows({ from, to })).flows;
-    } catch {
-      // No emulator answer: the tables' route is still the best account there is.
-    }
+    } catch {}
     const flow =
       flows.find((f) => f.from === from && f.to === to && f.state !== 'pending' && f.path.length > 0) ?? null;
     const channels = flow ? channelIndices(app, flow.path) : null;
@@ -81,7 +51,7 @@ export async function liveRoute(app: RouteSources, fromName: string, toName: str
     app,
     report.hops.flatMap((hop) => (hop.link === undefined ? [] : [hop.link])),
   );
-  const hops = report.hops.map((hop): LiveHop => {
+  const hops = report.hops.map((hop): RouteHop => {
     if (hop.link === undefined) return hop;
     const state = live.get(hop.link);
     return {
@@ -91,7 +61,7 @@ export async function liveRoute(app: RouteSources, fromName: string, toName: str
       transmitWaitFraction: state?.transmitWaitFraction ?? null,
     };
   });
-  const answer: LiveRoute = {
+  const answer: RouteAnswer = {
     engine: tables.engine,
     tables: tablesAnswer(origin, tables.engine, Date.now()),
     ...report,
@@ -103,10 +73,7 @@ export async function liveRoute(app: RouteSources, fromName: string, toName: str
   return answer;
 }
 
-/**
- * The route the tables give. When it stops at a switch the subnet manager gave no table for, the
- * error says so: that switch's entries are missing, not computed by fabscope.
- */
+/** The route the tables give; one that stops at a switch the subnet manager gave no table says so. */
 function tablesRoute(app: RouteSources, tables: ForwardingTables, from: string, to: string): Route {
   try {
     return routeBetween(app.fabric.fabric, tables, from, to);
@@ -144,17 +111,13 @@ function channelIndices(app: RouteSources, ids: readonly string[]): number[] | n
   return out;
 }
 
-/**
- * The live state of the route's link directions: looked up by channel in the tick's frame, made as
- * objects for these directions only (a map of every direction per request costs far more).
- */
+/** The live state of the route's link directions, made from the tick's frame for these directions only. */
 async function liveLoad(app: RouteSources, ids: readonly string[]): Promise<Map<string, LinkDirectionState>> {
   const { frame } = await app.sampler.current();
   const byId = channelIndexById(app);
   const states = new Map<string, LinkDirectionState>();
   for (const id of ids) {
     const index = byId.get(id);
-    // Made from the tick's frame for these directions only.
     if (index !== undefined && frame.index.channels[index]?.fixed.id === id)
       states.set(id, stateAt(frame, index));
     else {

@@ -1,57 +1,22 @@
-import { type Fabric, type ForwardingTables, tablesAfterSweep } from '@fabscope/topology';
+import { type ForwardingTables, tablesAfterSweep } from '@fabscope/topology';
 import type { EmulatorClient } from './emulator-client.ts';
+import { Poller } from './poller.ts';
+import type { SmRoutedFabric } from './sm-tables/follower.ts';
 import type { SmTablesOrigin } from './sm-tables/origin.ts';
 
-/** What the follower keeps current: the routes read `tables` (and their origin) on every request. */
-export interface RoutedFabric {
-  readonly fabric: Fabric;
-  tables: ForwardingTables;
-  tablesOrigin?: SmTablesOrigin;
-}
-
-/**
- * Keeps the API's forwarding tables those of the fabric manager. The emulator reports its sweeps
- * (`GET /v1/routing`: a sweep count, the engine it ran and the links that were down); when the
- * count changes, the tables that sweep computed are rebuilt here with the same engine on the same
- * surviving fabric (`tablesAfterSweep`), so `/api/v1/route` and the contention analysis show the
- * routes after a failure, not from before it. Polled on the API's sampling interval; a failed poll
- * keeps the tables and tries again next time. The emulated fabric manager is the demo's subnet
- * manager: from its first answer on, the tables' origin says so (`from: 'emulator'`, read at each
- * poll answered).
- */
-export class RoutingFollower {
+/** Keeps the API's tables the emulated fabric manager's: rebuilt with its engine when its sweep count changes. */
+export class RoutingFollower extends Poller {
   private sweep = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<boolean> | undefined;
 
   constructor(
-    private readonly target: RoutedFabric,
+    private readonly target: SmRoutedFabric,
     private readonly emulator: EmulatorClient,
-    private readonly intervalMs: number,
-  ) {}
-
-  /** Polls once; true when the tables changed. Calls while one runs share it. */
-  refresh(): Promise<boolean> {
-    this.running ??= this.poll().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
+    intervalMs: number,
+  ) {
+    super(intervalMs);
   }
 
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.refresh(), this.intervalMs);
-    this.timer.unref();
-    void this.refresh();
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
-  }
-
-  private async poll(): Promise<boolean> {
+  protected async poll(): Promise<boolean> {
     let state: Awaited<ReturnType<EmulatorClient['getRouting']>>;
     try {
       state = await this.emulator.getRouting();
@@ -66,13 +31,7 @@ export class RoutingFollower {
     }
     if (state.sweep === this.sweep && state.engine === this.target.tables.engine) {
       // No sweep since the start: the tables computed at start are the fabric manager's.
-      this.target.tablesOrigin = {
-        source: 'sm',
-        from: 'emulator',
-        readAtMs: now,
-        changedAtMs: null,
-        missing: [],
-      };
+      this.target.tablesOrigin = emulatorOrigin(now, null);
       return false;
     }
     let tables: ForwardingTables;
@@ -83,14 +42,12 @@ export class RoutingFollower {
       return false;
     }
     this.target.tables = tables;
-    this.target.tablesOrigin = {
-      source: 'sm',
-      from: 'emulator',
-      readAtMs: now,
-      changedAtMs: now,
-      missing: [],
-    };
+    this.target.tablesOrigin = emulatorOrigin(now, now);
     this.sweep = state.sweep;
     return true;
   }
+}
+
+function emulatorOrigin(readAtMs: number, changedAtMs: number | null): SmTablesOrigin {
+  return { source: 'sm', from: 'emulator', readAtMs, changedAtMs, missing: [] };
 }

@@ -20,13 +20,10 @@ export async function startApi(
   options: {
     tables?: ForwardingTables;
     webRoot?: string;
-    /** Where log lines go (default stderr) at config.logLevel (FABSCOPE_LOG_LEVEL, default warn). */
     logStream?: NodeJS.WritableStream;
-    /** Environment and working directory of the fabric tools the API runs (ibroute, dump_fts). */
     tools?: { env?: NodeJS.ProcessEnv; cwd?: string };
   } = {},
 ): Promise<RunningApi> {
-  // Before anything is opened (the history directory, the events file): a setting that cannot work.
   checkLiveSource(config);
   const app = await buildApp({
     build: { config, fabric, tables: options.tables, tools: options.tools },
@@ -35,7 +32,6 @@ export async function startApi(
     allowedHosts: config.allowedHosts,
     requestTimeoutMs: config.requestTimeoutMs,
     webRoot: options.webRoot,
-    // In every mode, the demo's too: a 5xx always leaves its line on stderr.
     logger: { level: config.logLevel ?? 'warn', stream: options.logStream },
   });
   let url: string;

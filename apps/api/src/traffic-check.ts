@@ -5,11 +5,7 @@ import { InvalidRequestError, NotFoundError } from './errors.ts';
 /** Why a request is refused: NotFoundError when it names what the fabric does not have. */
 type Refusal = NotFoundError | InvalidRequestError;
 
-/**
- * Checks a traffic request against the topology before it goes to the emulator: every node named
- * exists (404 otherwise) and is a host or router, nobody is paired with itself, and each pattern
- * has the fields it needs. Returns the first problem, or null.
- */
+/** Checks a traffic request against the topology before the emulator gets it; the first problem, or null. */
 export function checkTraffic(fabric: Fabric, request: TrafficRequest): Refusal | null {
   const items = 'items' in request ? request.items : [request];
   for (const [i, item] of items.entries()) {

@@ -24,10 +24,7 @@ export const LIVE_SOURCES = ['tsdb', 'collectors'] as const;
 export const FABRIC_SOURCE_KINDS = ['emulator', 'infiniband'] as const;
 export const ROUTINGS = ['minhop', 'fattree', 'auto'] as const;
 
-/**
- * Every environment variable the API reads, with its default: validated once at start
- * (readEnvironment). Lists, URLs and files are checked further by config.ts and config/site-files.ts.
- */
+/** Every environment variable the API reads, with its default, validated once at start (readEnvironment). */
 export const ENVIRONMENT = Type.Object({
   HOST: withDefault(text('Address the API listens on'), '127.0.0.1'),
   PORT: withDefault(whole(0, 65535, 'Port the API listens on', 'a port number 0..65535'), 8080),
@@ -114,10 +111,7 @@ const DIGITS_ONLY = new Set([
   'FABSCOPE_TOPOLOGY_VERSIONS',
 ]);
 
-/**
- * The environment checked against ENVIRONMENT, defaults filled in; unset and empty are the same.
- * A value off its schema is a ConfigError naming the variable, what it must be and what it was.
- */
+/** The environment checked against ENVIRONMENT, defaults filled in (unset = empty); a bad value is a ConfigError. */
 export function readEnvironment(env: NodeJS.ProcessEnv): Environment {
   const read: Record<string, unknown> = {};
   for (const [name, schema] of Object.entries(ENVIRONMENT.properties) as [string, TSchema][]) {

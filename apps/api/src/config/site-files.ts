@@ -21,6 +21,12 @@ export type LftsConfig = ({ kind: 'file'; path: string } | { kind: 'ibroute' | '
   intervalMs: number;
 };
 
+/** `path`, which variable `name` names: a ConfigError when no such file exists. */
+export function existing(name: string, path: string): string {
+  if (!existsSync(path)) throw new ConfigError(`${name} names a file that does not exist: "${path}"`);
+  return path;
+}
+
 /** FABSCOPE_PM_THRESHOLDS: an opafm.xml, `<Pm>` or `<PmThresholds>` file. */
 export function pmThresholdsFrom(path: string | undefined): PmThresholdConfig | undefined {
   if (!path) return undefined;
@@ -48,8 +54,7 @@ export function opafmConfig(env: Environment): OpafmConfig | undefined {
       throw new ConfigError('FABSCOPE_OPAFM_APPLY is set without FABSCOPE_OPAFM_XML');
     return undefined;
   }
-  if (!existsSync(xmlPath))
-    throw new ConfigError(`FABSCOPE_OPAFM_XML names a file that does not exist: "${xmlPath}"`);
+  existing('FABSCOPE_OPAFM_XML', xmlPath);
   if (applyText === undefined) return { xmlPath, apply: undefined };
   try {
     return { xmlPath, apply: parseCommandLine(applyText) };
@@ -63,9 +68,7 @@ export function jobsConfig(env: Environment): JobsConfig | undefined {
   const value = env.FABSCOPE_JOBS;
   if (value === undefined) return undefined;
   if (value.startsWith('file:')) {
-    const path = value.slice('file:'.length);
-    if (!existsSync(path)) throw new ConfigError(`FABSCOPE_JOBS names a file that does not exist: "${path}"`);
-    return { kind: 'file', path };
+    return { kind: 'file', path: existing('FABSCOPE_JOBS', value.slice('file:'.length)) };
   }
   if (value !== 'slurm' && value !== 'slurm-text') {
     throw new ConfigError(`FABSCOPE_JOBS must be slurm, slurm-text or file:PATH, got "${value}"`);
@@ -78,12 +81,7 @@ export function jobsConfig(env: Environment): JobsConfig | undefined {
   };
 }
 
-/**
- * FABSCOPE_LFTS: the path of OpenSM's opensm-lfts.dump (its directory must exist; the file may come
- * later), or `ibroute` / `dump_fts` to read every switch's table with that tool; read every
- * FABSCOPE_LFTS_INTERVAL_MS, by default 1 s for a file (one stat), 30 s for the tools (MADs to
- * every switch).
- */
+/** FABSCOPE_LFTS: OpenSM's opensm-lfts.dump path (its directory must exist), or `ibroute` / `dump_fts`. */
 export function lftsConfig(env: Environment): LftsConfig | undefined {
   const value = env.FABSCOPE_LFTS;
   if (value === undefined) return undefined;

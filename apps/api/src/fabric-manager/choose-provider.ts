@@ -12,20 +12,11 @@ import {
   UnavailableAdaptiveRouting,
 } from './provider.ts';
 
-/**
- * Who manages adaptive routing, decided once at start, in this order:
- * - an InfiniBand fabric (FABSCOPE_FABRIC=infiniband): nobody. Upstream OpenSM has no adaptive
- *   routing, and an emulator there is only a traffic source, never the fabric's manager;
- * - a fabric without inter-switch links (one switch): nobody, there is no other path;
- * - the site's opafm.xml (FABSCOPE_OPAFM_XML), even with an emulator beside it;
- * - the demo's emulated fabric manager;
- * - nobody: no fabric manager is configured.
- */
+/** Who manages adaptive routing: nobody on InfiniBand or without ISLs, else opafm.xml, else the emulator's, else nobody. */
 export function adaptiveRoutingProviderFor(
   config: { fabricSource?: string | undefined; opafm?: ApiConfig['opafm'] },
   emulator: EmulatorClient | null,
   events?: EventLog,
-  /** The fabric: one without inter-switch links (a single switch) has nothing to adapt. */
   fabric?: Pick<Fabric, 'links'>,
 ): AdaptiveRoutingProvider {
   if (config.fabricSource === 'infiniband') return new UnavailableAdaptiveRouting(NO_AR_ON_OPENSM);

@@ -33,11 +33,9 @@ export interface OpafmXmlOptions {
 }
 
 /**
- * Adaptive routing as the site's Omni-Path fabric manager is configured: `<Common><Sm>
- * <AdaptiveRouting>` of opafm.xml. A change edits only that section's values (opafm-xml.ts), is
- * checked by opa-fm's config_check on the edited copy before anything is written, replaces the
- * file atomically (a temporary file beside it, renamed over it) after a backup, then runs the
- * site's apply command (an FM reload) if one is set. Changes are made one at a time.
+ * Adaptive routing in the site's opafm.xml `<Common><Sm><AdaptiveRouting>`: a change edits only that
+ * section's values, passes config_check on the edited copy, replaces the file atomically after a
+ * backup, then runs the site's apply command; one change at a time.
  */
 export class OpafmXmlAdaptiveRouting implements AdaptiveRoutingProvider {
   private readonly configCheck: string;
@@ -86,8 +84,7 @@ export class OpafmXmlAdaptiveRouting implements AdaptiveRoutingProvider {
     if ('reason' in found) throw new ProviderError(409, found.reason);
     const { section, settings: before } = found;
     const edited = editSection(text, section, patch);
-    // What the edited text says, read back as opa-fm would: the answer never claims more than the file.
-    // A value beyond fabscope's ranges is refused after config_check has had its say (replace()).
+    // The edited text read back as opa-fm would: the answer never claims more than the file.
     const reread = this.settings(edited);
     const after = 'reason' in reread ? { ...before, ...patch } : reread.settings;
     const { firstLine, lines } = sectionLines(text, section.element.start, section.element.end);
@@ -97,18 +94,13 @@ export class OpafmXmlAdaptiveRouting implements AdaptiveRoutingProvider {
       firstLine,
     });
     const answer = { ...after, available: true as const, source: 'opafm.xml' as const };
-    if (edited === text) {
+    if (edited === text)
       return {
         ...answer,
         change: { file, written: false, backup: null, diff, validator: null, apply: null },
       };
-    }
-    const { validator, backup } = await this.replace(
-      file,
-      text,
-      edited,
-      'reason' in reread ? reread.reason : null,
-    );
+    const problem = 'reason' in reread ? reread.reason : null;
+    const { validator, backup } = await this.replace(file, text, edited, problem);
     const apply = this.options.apply
       ? await runCommand(this.options.apply, this.options.applyTimeoutMs ?? 30_000)
       : null;
@@ -116,10 +108,7 @@ export class OpafmXmlAdaptiveRouting implements AdaptiveRoutingProvider {
     return { ...answer, change: { file, written: true, backup, diff, validator, apply } };
   }
 
-  /**
-   * Validates `edited` as a file beside `file` (config_check, then `problem`: what fabscope itself
-   * found wrong with it), then backs `text` up and renames the copy over `file`.
-   */
+  /** Validates `edited` beside `file` (config_check, then fabscope's `problem`), backs up and renames it over. */
   private async replace(
     file: string,
     text: string,
@@ -128,34 +117,32 @@ export class OpafmXmlAdaptiveRouting implements AdaptiveRoutingProvider {
   ): Promise<{ validator: CommandOutcome; backup: string }> {
     const info = await stat(file);
     const mode = info.mode & 0o7777;
-    // Beside the file: the rename is atomic, and config_check sees the same directory.
     const temp = join(dirname(file), `.${basename(file)}.fabscope-${randomBytes(6).toString('hex')}.tmp`);
     try {
       await writeFile(temp, edited, { encoding: 'latin1', mode, flag: 'wx' });
       await chmod(temp, mode);
       if (process.getuid?.() === 0) await chown(temp, info.uid, info.gid).catch(() => undefined);
-      const validator = await runCommand(
-        [this.configCheck, '-c', temp],
-        this.options.validateTimeoutMs ?? 30_000,
-      );
+      const validator = await this.check(temp);
       if (!validator.ok) await this.refuse(validator, file, temp);
       if (problem !== null) throw new ProviderError(400, problem);
-      if ((await readFile(file, 'latin1')) !== text) {
+      if ((await readFile(file, 'latin1')) !== text)
         throw new ProviderError(
           409,
           `${file} changed while fabscope was editing it: nothing written, try again`,
         );
-      }
       const backup = await this.backup(file, text, mode);
       await rename(temp, file);
       return { validator, backup };
     } catch (error) {
       if (error instanceof ProviderError) throw error;
-      // The API may not write beside the file (permissions, a full or read-only file system): the file is as it was.
       throw new ProviderError(409, `cannot replace ${file}: ${(error as Error).message}`);
     } finally {
       await rm(temp, { force: true });
     }
+  }
+
+  private check(path: string): Promise<CommandOutcome> {
+    return runCommand([this.configCheck, '-c', path], this.options.validateTimeoutMs ?? 30_000);
   }
 
   /** Throws the validator's verdict: 400 for the change, 409 when the file fails as it is, or when it cannot run. */
@@ -166,10 +153,7 @@ export class OpafmXmlAdaptiveRouting implements AdaptiveRoutingProvider {
         `opa-fm's config_check (${this.configCheck}) ${validator.timedOut ? 'timed out' : `cannot run: ${validator.error}`}; fabscope writes opafm.xml only once it passes`,
       );
     }
-    const original = await runCommand(
-      [this.configCheck, '-c', file],
-      this.options.validateTimeoutMs ?? 30_000,
-    );
+    const original = await this.check(file);
     if (!original.ok) {
       throw new ProviderError(409, `${file} fails config_check as it is: ${verdict(original, file, file)}`);
     }
@@ -219,10 +203,7 @@ export class OpafmXmlAdaptiveRouting implements AdaptiveRoutingProvider {
   }
 }
 
-/**
- * The validator's own first line (the cause; what follows it retraces the parse stack), naming
- * `file` where it named the copy it checked.
- */
+/** The validator's first line (the cause), naming `file` where it named the copy it checked. */
 function verdict(outcome: CommandOutcome, checked: string, file: string): string {
   const line = `${outcome.stderr}\n${outcome.stdout}`
     .split('\n')

@@ -1,13 +1,8 @@
 import type { AdaptiveRouting } from '@fabscope/contracts';
 
 /**
- * opafm.xml's `<AdaptiveRouting>` section, read and edited in place: the text outside the values
- * changed is kept byte for byte (comments, indentation, line ends), so the file is never
- * re-serialized. The text is handled as `latin1` by the caller: one character per byte, any byte.
- *
- * Where the section lives (Debian's opa-fm 10.x, /etc/opa-fm/opafm.xml): `Config/Common/Sm`,
- * the subnet manager's settings shared by every FM instance; an instance may override it in its
- * own `Config/Fm/Sm`. What each value means is in the file's own comments, summarised in FIELDS.
+ * opafm.xml's `<Common><Sm><AdaptiveRouting>` section, read and edited in place: text outside the
+ * changed values is kept byte for byte (never re-serialized); the caller reads it as `latin1`.
  */
 
 /** One element of the document, as offsets into its text. */
@@ -42,7 +37,7 @@ const NAME = /[A-Za-z_:][-A-Za-z0-9_:.]*/y;
 /** Every element of `text`, in document order. Comments, CDATA, PIs and DOCTYPE are skipped. */
 export function scanElements(text: string): XmlElement[] {
   const elements: XmlElement[] = [];
-  const open: { element: XmlElement; index: number }[] = [];
+  const open: XmlElement[] = [];
   const fail = (at: number, what: string): never => {
     throw new OpafmXmlError(`line ${lineOf(text, at)}: ${what}`);
   };
@@ -62,9 +57,9 @@ export function scanElements(text: string): XmlElement[] {
       const name = NAME.exec(text)?.[0] ?? fail(i, 'end tag without a name');
       const close = skipTo(i + 2 + name.length, '>', `end tag </${name}>`);
       const top = open.pop() ?? fail(i, `</${name}> closes nothing`);
-      if (top.element.name !== name) fail(i, `</${name}> closes <${top.element.name}>`);
-      top.element.contentEnd = i;
-      top.element.end = close;
+      if (top.name !== name) fail(i, `</${name}> closes <${top.name}>`);
+      top.contentEnd = i;
+      top.end = close;
       i = close;
     } else {
       NAME.lastIndex = i + 1;
@@ -80,7 +75,7 @@ export function scanElements(text: string): XmlElement[] {
       }
       if (j >= text.length) fail(i, `unterminated start tag <${name}>`);
       const selfClosing = text[j - 1] === '/';
-      const path = [...(open.at(-1)?.element.path ?? []), name];
+      const path = [...(open.at(-1)?.path ?? []), name];
       const element: XmlElement = {
         name,
         path,
@@ -91,23 +86,19 @@ export function scanElements(text: string): XmlElement[] {
         selfClosing,
       };
       elements.push(element);
-      if (!selfClosing) open.push({ element, index: elements.length - 1 });
+      if (!selfClosing) open.push(element);
       i = j + 1;
     }
     i = text.indexOf('<', i);
   }
   const unclosed = open.at(-1);
-  if (unclosed) fail(unclosed.element.start, `<${unclosed.element.name}> is never closed`);
+  if (unclosed) fail(unclosed.start, `<${unclosed.name}> is never closed`);
   return elements;
 }
 
 type Key = keyof AdaptiveRouting;
 
-/**
- * The section's values as opafm.xml spells them, with the defaults the file's comments give for
- * a value left out, and the range opa-fm's config_check accepts (it range-checks Algorithm only;
- * the others are bounded as the comments and the switch's register say).
- */
+/** The section's values as opafm.xml spells them, the defaults its comments give, and the ranges accepted. */
 export const FIELDS: readonly { key: Key; tag: string; max: number; fallback: number }[] = [
   { key: 'enabled', tag: 'Enable', max: 1, fallback: 0 }, // 1 = Enable, 0 = Disable
   { key: 'lostRouteOnly', tag: 'LostRouteOnly', max: 1, fallback: 0 }, // only when routes are lost
@@ -203,9 +194,8 @@ function indentBefore(text: string, index: number): string | null {
 }
 
 /**
- * `text` with the section's values set to `patch`'s. A value present is replaced between its
- * tags (its surrounding whitespace kept); one absent is added before `</AdaptiveRouting>`, on a
- * line of its own indented as the section's children are. Nothing else changes.
+ * `text` with the section's values set to `patch`'s: present ones replaced between their tags,
+ * absent ones added before `</AdaptiveRouting>` indented as its children. Nothing else changes.
  */
 export function editSection(text: string, section: Section, patch: Partial<AdaptiveRouting>): string {
   const edits: { from: number; to: number; text: string }[] = [];

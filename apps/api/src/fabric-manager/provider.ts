@@ -7,17 +7,11 @@ import type {
 } from '@fabscope/contracts';
 import type { EmulatorClient } from '../emulator-client.ts';
 
-/**
- * Where the API reads and changes adaptive routing: the fabric's own manager, chosen once at
- * start (choose-provider.ts). `GET/PUT /api/v1/adaptive-routing` only talk to this.
- */
+/** Where the API reads and changes adaptive routing (chosen once at start, choose-provider.ts). */
 export interface AdaptiveRoutingProvider {
   /** The settings now, or `{available: false, reason}`. */
   get(): Promise<AdaptiveRoutingStatus>;
-  /**
-   * Changes the settings named in `patch`; `changedBy` says who asked (for the event log).
-   * Throws ProviderError: 409 when there is nothing to change, 400 when the manager refuses the values.
-   */
+  /** Changes the settings in `patch`; ProviderError 409 when there is nothing to change, 400 when refused. */
   set(patch: AdaptiveRoutingPatch, changedBy: string): Promise<AdaptiveRoutingChange>;
 }
 
@@ -56,11 +50,7 @@ export function settingsOf(s: AdaptiveRouting): AdaptiveRouting {
   return { enabled, lostRouteOnly, algorithm, arFrequency, threshold };
 }
 
-/**
- * The demo's emulated Omni-Path fabric manager, over its HTTP interface. Its changes are recorded
- * in the event log by the client itself (events/recording-emulator.ts); its errors (UpstreamError,
- * with the emulator's status) pass through.
- */
+/** The demo's emulated fabric manager; the recording client logs its changes, its errors pass through. */
 export class EmulatorAdaptiveRouting implements AdaptiveRoutingProvider {
   constructor(private readonly emulator: EmulatorClient) {}
 

@@ -5,10 +5,7 @@ export type { CommandOutcome };
 
 const TAIL_BYTES = 4096;
 
-/**
- * `a "b c" 'd'` → ['a', 'b c', 'd']: words split on whitespace, quotes group. Nothing else of a
- * shell (no variables, globs, escapes, pipes): the command is run as these words, without a shell.
- */
+/** `a "b c" 'd'` → ['a', 'b c', 'd']: whitespace splits, quotes group; nothing else of a shell. */
 export function parseCommandLine(text: string): string[] {
   const words: string[] = [];
   let word: string | null = null;
@@ -32,7 +29,6 @@ export function parseCommandLine(text: string): string[] {
   return words;
 }
 
-/** Keeps the last TAIL_BYTES of a stream. */
 class Tail {
   private chunks: Buffer[] = [];
   private size = 0;
@@ -49,11 +45,7 @@ class Tail {
   }
 }
 
-/**
- * Runs `argv` without a shell, stdin closed, and reports how it ended: exit status, signal, the
- * tails of its output, whether it was killed for taking longer than `timeoutMs` (SIGTERM, then
- * SIGKILL 2 s later). Never throws: a command that cannot start is an outcome with `error`.
- */
+/** Runs `argv` without a shell and reports how it ended (SIGTERM at `timeoutMs`, SIGKILL 2 s later); never throws. */
 export function runCommand(argv: readonly string[], timeoutMs: number): Promise<CommandOutcome> {
   const [file, ...args] = argv;
   const started = Date.now();

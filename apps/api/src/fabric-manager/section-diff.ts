@@ -1,8 +1,4 @@
-/**
- * A unified diff (`diff -u` style) of a few dozen lines: a longest-common-subsequence table, then
- * hunks of the changed lines with `context` lines around them. Meant for one config section, not
- * whole files (the table is before × after).
- */
+/** A unified diff (`diff -u` style) by an LCS table: for one config section, not whole files. */
 export function unifiedDiff(
   before: readonly string[],
   after: readonly string[],
@@ -49,7 +45,6 @@ export function unifiedDiff(
     k++;
     const to = Math.min(ops.length, last + context + 1);
     const hunk = ops.slice(from, to);
-    // Line numbers where the hunk starts in each side: the ops before it, counted per side.
     const aStart = ops.slice(0, from).filter((op) => op.kind !== '+').length;
     const bStart = ops.slice(0, from).filter((op) => op.kind !== '-').length;
     const aCount = hunk.filter((op) => op.kind !== '+').length;

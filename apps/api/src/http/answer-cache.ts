@@ -4,16 +4,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /**
-     * The answer is the same for every client: for the whole life of the process (`static`, the
-     * topology) or until the next sampling tick (`tick`, rankings and the summary). It is then
-     * serialized and compressed once per tick and encoding, not once per request.
-     */
+    /** The same answer for every client for the process' life (`static`) or a tick (`tick`): serialized once. */
     cache?: 'static' | 'tick';
   }
 }
 
-/** Distinct URLs kept per generation: enough for every view of the dashboard, bounded whatever is asked. */
+/** Distinct URLs kept per generation: every view of the dashboard, bounded whatever is asked. */
 const MAX_ENTRIES = 64;
 
 type Encoding = 'br' | 'gzip' | 'identity';
@@ -21,7 +17,6 @@ type Encoding = 'br' | 'gzip' | 'identity';
 interface Entry {
   body: Buffer;
   contentType: string;
-  /** `static` answers: a validator of the JSON text, the same whatever the encoding. */
   etag?: string;
 }
 
@@ -30,10 +25,11 @@ export function etagOf(text: string): string {
   return `W/"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
 }
 
-function notModified(request: FastifyRequest, etag: string | undefined): boolean {
+/** Sends `etag` (revalidated on each use) and says whether the client already holds that text. */
+function validated(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
+  reply.header('etag', etag).header('cache-control', 'no-cache');
   const asked = request.headers['if-none-match'];
-  if (!etag || typeof asked !== 'string') return false;
-  return asked === '*' || asked.split(',').some((tag) => tag.trim() === etag);
+  return typeof asked === 'string' && (asked === '*' || asked.split(',').some((tag) => tag.trim() === etag));
 }
 
 function encodingFor(request: FastifyRequest): Encoding {
@@ -50,29 +46,21 @@ function encode(text: string, encoding: Encoding): Buffer {
   return raw;
 }
 
-/**
- * Any other JSON answer to a GET carries a validator of its text, and a client that already has
- * that text gets 304 and no body: a poll of an unchanged list costs nothing on the wire.
- */
+/** Any other JSON answer to a GET carries a validator: an unchanged poll gets 304 and no body. */
 function revalidated(request: FastifyRequest, reply: FastifyReply, payload: string): string {
   if (request.method !== 'GET' && request.method !== 'HEAD') return payload;
-  const etag = etagOf(payload);
-  reply.header('etag', etag).header('cache-control', 'no-cache');
-  if (!notModified(request, etag)) return payload;
+  if (!validated(request, reply, etagOf(payload))) return payload;
   reply.code(304);
   return '';
 }
 
 /**
- * Answers of `cache` routes kept as bytes: hundreds of dashboards asking for the same ranking or
- * topology cost one serialization and one compression per tick. `generation()` changes on every
- * sampling tick; `tick` entries of an older generation are dropped, and `static` ones when
- * `staticGeneration()` changes.
+ * Answers of `cache` routes kept as bytes, one serialization and compression per tick whatever the
+ * clients; `tick` entries drop when `generation()` changes, `static` ones with `staticGeneration()`.
  */
 export function installAnswerCache(
   app: FastifyInstance,
   generation: () => number,
-  /** Changes when `static` answers do (the API starts drawing a re-discovered topology). */
   staticGeneration: () => number = () => 0,
 ): void {
   let staticEntries = new Map<string, Entry>();
@@ -98,8 +86,7 @@ export function installAnswerCache(
     return tickEntries;
   };
 
-  // After every onRequest hook (security headers) and after validation: a kept answer gets the
-  // same headers and checks as a fresh one.
+  // After every onRequest hook and validation: a kept answer gets the same headers and checks.
   app.addHook('preHandler', async (request, reply) => {
     const kind = request.routeOptions.config.cache;
     if (!kind || (request.method !== 'GET' && request.method !== 'HEAD')) return;
@@ -107,17 +94,13 @@ export function installAnswerCache(
     const entry = table(kind).get(`${encoding} ${request.url}`);
     if (!entry) return;
     served.add(request);
-    if (entry.etag) {
-      // The topology is fetched once per page and revalidated on reload: 304 instead of megabytes.
-      reply.header('etag', entry.etag).header('cache-control', 'no-cache');
-      if (notModified(request, entry.etag)) return reply.code(304).send();
-    }
+    if (entry.etag && validated(request, reply, entry.etag)) return reply.code(304).send();
     reply.header('content-type', entry.contentType).header('vary', 'accept-encoding');
     if (encoding !== 'identity') reply.header('content-encoding', encoding);
     return reply.send(entry.body);
   });
 
-  // Before @fastify/compress (route-level hooks run after these): the JSON text is still a string.
+  // Before @fastify/compress: the JSON text is still a string.
   app.addHook('onSend', async (request, reply, payload) => {
     const kind = request.routeOptions.config.cache;
     if (reply.statusCode !== 200 || typeof payload !== 'string' || served.has(request)) return payload;
@@ -131,12 +114,9 @@ export function installAnswerCache(
     const entries = table(kind);
     if (entries.size < MAX_ENTRIES) entries.set(`${encoding} ${request.url}`, entry);
     reply.header('vary', 'accept-encoding');
-    if (entry.etag) {
-      reply.header('etag', entry.etag).header('cache-control', 'no-cache');
-      if (notModified(request, entry.etag)) {
-        reply.code(304);
-        return '';
-      }
+    if (entry.etag && validated(request, reply, entry.etag)) {
+      reply.code(304);
+      return '';
     }
     if (encoding !== 'identity') reply.header('content-encoding', encoding);
     return entry.body;

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { ErrorBody } from '@fabscope/contracts';
+import { type ErrorBody, ErrorReply } from '@fabscope/contracts';
 import { NoRouteError, UnknownNodeError } from '@fabscope/topology';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { UpstreamError } from '../emulator-client.ts';
@@ -14,30 +14,26 @@ export function errorBody(statusCode: number, message: string): ErrorBody {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
 }
 
-/** Why each reply being answered 5xx failed, for its log line (installErrorTrace). */
 const causes = new WeakMap<FastifyReply, { cause: string; error?: Error }>();
 
-/** Records why `reply` fails, for the one log line its 5xx leaves (`error`: a stack worth keeping). */
+/** A route's documented error answers, `{400: ErrorReply, …}`. */
+export function errorReplies<const C extends number>(...codes: C[]): Record<C, typeof ErrorReply> {
+  return Object.fromEntries(codes.map((code) => [code, ErrorReply])) as Record<C, typeof ErrorReply>;
+}
+
+/** Records why `reply` fails, for its 5xx log line (`error`: a stack worth keeping). */
 export function noteCause(reply: FastifyReply, cause: string, error?: Error): void {
   causes.set(reply, error ? { cause, error } : { cause });
 }
 
-/**
- * Answers `statusCode` with its own reason phrase (404 Not Found, 413 Payload Too Large …): the one
- * way every route and hook answers an error. Returns the reply, sent (a hook returns it to stop the
- * request there).
- */
+/** Answers `statusCode` with its reason phrase: the one way routes and hooks answer errors; returns the reply. */
 export function sendError(reply: FastifyReply, statusCode: number, message: string, headers?: object) {
   if (statusCode >= 500) noteCause(reply, message);
   if (headers) reply.headers(headers);
   return reply.code(statusCode).send(errorBody(statusCode, message));
 }
 
-/**
- * Every 5xx leaves one line in the log (stderr, at `error`, seen at the default level `warn`):
- * the request id (also sent as `x-request-id`), the method and route, the status and the cause —
- * whichever part of the server answered it (a route, the error handler, the pressure limits).
- */
+/** Every 5xx leaves one log line: request id (also `x-request-id`), method, route, status and cause. */
 export function installErrorTrace(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -63,11 +59,7 @@ export function installErrorTrace(app: FastifyInstance): void {
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
-/**
- * Every domain error a route lets through and the status it is answered with, its message as the
- * answer's. Upstream failures (the emulator, Prometheus, a fabric manager) and cursors carry their
- * own status: an upstream's 4xx passes through, a failure is 502, no answer in time 504.
- */
+/** Every domain error a route lets through and its status; upstream errors and cursors carry their own. */
 const STATUS_OF_ERROR: readonly [ErrorClass, number | ((error: never) => number)][] = [
   [InvalidRequestError, 400],
   [TimeParamError, 400],
@@ -83,7 +75,6 @@ const STATUS_OF_ERROR: readonly [ErrorClass, number | ((error: never) => number)
   [SmTablesNotReadError, 503],
 ];
 
-/** The status a domain error is answered with; undefined for any other error. */
 export function statusOfError(error: unknown): number | undefined {
   for (const [type, status] of STATUS_OF_ERROR) {
     if (error instanceof type) return typeof status === 'number' ? status : status(error as never);
@@ -91,10 +82,7 @@ export function statusOfError(error: unknown): number | undefined {
   return undefined;
 }
 
-/**
- * Answers what a handler or hook throws: a domain error with its table status and message, a
- * Fastify 4xx as given, anything else 500 without its internals (they go to the log).
- */
+/** Answers what a handler throws: a domain error by the table, a Fastify 4xx as given, else 500 without internals. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     const mapped = statusOfError(error);

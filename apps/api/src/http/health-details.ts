@@ -11,10 +11,7 @@ export function seesInternals(
   return apiToken !== undefined && tokenMatches(authorization, apiToken);
 }
 
-/**
- * `/health` also says how long the event loop makes answers wait (under-pressure's figures), and,
- * to this machine or a client with the token only, the store's error naming internal addresses.
- */
+/** `/health` adds under-pressure's event-loop figures, and the store's detailed error for those who see internals. */
 export function installHealthDetails(app: FastifyInstance, apiToken: string | undefined): void {
   app.addHook('preSerialization', async (request, reply, payload) => {
     if (request.routeOptions.url !== '/api/v1/health' || reply.statusCode !== 200) return payload;

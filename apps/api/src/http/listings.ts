@@ -2,15 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { CURSOR_PATTERN, PAGE_DEFAULT } from '@fabscope/contracts';
 
 // Paged lists with a consistent view, as the Kubernetes API's `limit` + `continue`: the first page
-// of a list reads it whole once (a sampling tick sorted and filtered, the emulator's flows, the
-// jobs), keeps it, and answers a cursor to the next page; every later page is a slice of that same
-// list, however the fabric has ticked on since. A bounded number of lists is kept per route.
-//
-// A list read as rows (an array: jobs, events, a link's flows) is named by its content: its id is
-// a hash of the route, the parameters and the rows with what the answer adds beside them. Two
-// reads of a list that did not change are one list, with one id: the same `next` cursor, hence
-// the same answer and the same ETag (a client polling it gets 304). A list of rows computed as
-// pages ask (a ranked tick) is named at random: its instant is in its answer anyway.
+// reads the list once and keeps it; later pages are slices of it however the fabric ticked on since.
+// An array of rows is named by a hash of its content, so an unchanged list keeps its cursor and ETag.
 
 /** A cursor that is not one of this server's (400), or whose list is no longer held (410). */
 export class CursorError extends Error {
@@ -41,23 +34,18 @@ export interface RowSource<T> {
 
 /** What the first page reads: the whole list, in page order, and what the answer adds beside it. */
 export interface OpenedList<T, X> {
-  /** The instant the list is of (a tick's time, when the emulator was read). */
+  /** The instant the list is of. */
   instant: string;
-  /** An array, or rows computed as pages ask for them (the rest of a ranking). */
   rows: RowSource<T>;
   extra: X;
 }
 
-interface Listing {
+interface Listing extends OpenedList<unknown, unknown> {
   id: string;
   route: string;
-  /** The list's instant and the parameters that chose and ordered its rows. */
-  instant: string;
   /** What a first page names to page this list again (`reuse`); else its instant. */
   key: string;
   signature: string;
-  rows: RowSource<unknown>;
-  extra: unknown;
   lastReadMs: number;
 }
 
@@ -90,21 +78,15 @@ function encodeCursor(id: string, offset: number): string {
 const CURSOR = new RegExp(CURSOR_PATTERN);
 
 function decodeCursor(cursor: string): { id: string; offset: number } {
-  // Of the form but not held (another route's, or gone): the lookup answers 410.
   const match = CURSOR.test(cursor) ? /^(.+)\.(.+)$/.exec(cursor) : null;
   if (!match)
     throw new CursorError(400, 'cursor is not one this API gave out: pass the `next` of a page as it is');
   return { id: match[1] as string, offset: Number.parseInt(match[2] as string, 36) };
 }
 
-export const DEFAULT_INSTANTS_PER_ROUTE = 4;
-export const DEFAULT_LISTS_PER_ROUTE = 16;
-export const DEFAULT_LIST_IDLE_MS = 60_000;
-
 /** The lists being paged through, per route, bounded in number and in idle time. */
 export class Listings {
   private readonly lists = new Map<string, Listing>();
-  /** Lists being read for first pages that named a `reuse` key, by route, key and parameters. */
   private readonly reading = new Map<string, Promise<Listing>>();
   private readonly instantsPerRoute: number;
   private readonly listsPerRoute: number;
@@ -112,24 +94,20 @@ export class Listings {
   private readonly now: () => number;
 
   constructor(options: ListingsOptions = {}) {
-    this.instantsPerRoute = options.instantsPerRoute ?? DEFAULT_INSTANTS_PER_ROUTE;
-    this.listsPerRoute = options.listsPerRoute ?? DEFAULT_LISTS_PER_ROUTE;
-    this.idleMs = options.idleMs ?? DEFAULT_LIST_IDLE_MS;
+    this.instantsPerRoute = options.instantsPerRoute ?? 4;
+    this.listsPerRoute = options.listsPerRoute ?? 16;
+    this.idleMs = options.idleMs ?? 60_000;
     this.now = options.now ?? Date.now;
   }
 
-  /** Lists held now, every route together (tests and diagnostics). */
   get size(): number {
     return this.lists.size;
   }
 
   /**
-   * One page of `route`'s list. Without a cursor the list is opened: `reuse` (when given) names a
-   * list of the same parameters that, if held or being read, is paged instead of reading another
-   * (two first pages in one tick share one sort; of one past instant, one read of the store; of
-   * the flows within one sampling interval, one read of the emulator); otherwise `open` reads it.
-   * With a cursor, the page is the next slice of the list it names; parameters other than `limit`
-   * must be absent or the same as its first page's.
+   * One page of `route`'s list. Without a cursor the list is opened, or the list `reuse` names is
+   * paged if held or being read (one sort per tick, one emulator read per interval); with a cursor,
+   * the next slice of its list, whose other parameters must be absent or the same as its first page's.
    */
   async page<T, X>(
     route: string,
@@ -174,7 +152,6 @@ export class Listings {
       if (!this.lists.has(listing.id)) this.lists.set(listing.id, listing);
     }
     listing.lastReadMs = this.now();
-    // Most recently read last: the map's order is the eviction order.
     this.lists.delete(listing.id);
     this.lists.set(listing.id, listing);
     const end = Math.min(offset + limit, listing.rows.length);
@@ -188,11 +165,7 @@ export class Listings {
     return page;
   }
 
-  /**
-   * Reads a list once however many first pages ask for it at the same time: those that name the
-   * same `reuse` key and parameters while it is being read wait for that read (a slow upstream is
-   * asked once, not once per client).
-   */
+  /** Reads a list once however many first pages with the same `reuse` key ask for it meanwhile. */
   private opened(
     route: string,
     signature: string,
@@ -211,10 +184,7 @@ export class Listings {
     return reading;
   }
 
-  /**
-   * After a change (traffic started or stopped), first pages of `route` read anew: the lists held
-   * stay for their cursors, but no first page reuses them.
-   */
+  /** After a change, first pages of `route` read anew; held lists stay for their cursors. */
   invalidate(route: string): void {
     for (const listing of this.lists.values())
       if (listing.route === route) listing.key = `stale ${listing.id}`;
@@ -230,23 +200,19 @@ export class Listings {
     const id = listingId(route, signature, opened);
     const same = this.lists.get(id);
     if (same) {
-      // The same rows read again: the list held is this one (its cursors read on as they did).
       same.key = key ?? opened.instant;
       same.lastReadMs = this.now();
       return same;
     }
     const listing: Listing = {
+      ...opened,
       id,
       route,
-      instant: opened.instant,
       key: key ?? opened.instant,
       signature,
-      rows: opened.rows,
-      extra: opened.extra,
       lastReadMs: this.now(),
     };
     this.lists.set(listing.id, listing);
-    // Oldest read first: drop until the route holds its bounds of lists and of instants.
     for (;;) {
       const ofRoute = [...this.lists.values()].filter((l) => l.route === route);
       const instants = new Set(ofRoute.map((l) => l.instant));
@@ -262,20 +228,15 @@ export class Listings {
   }
 }
 
-/**
- * A list's id (16 characters of base64url, as CURSOR_PATTERN has it): of an array of rows, a hash
- * of the route, its parameters, every row and the answer's extra, so equal lists have equal ids
- * (and different ones differ but by a 96-bit hash's chance); of rows computed on demand, random.
- */
+/** A list's id (16 base64url characters): a hash of route, parameters, rows and extra for an array, else random. */
 export function listingId(route: string, signature: string, opened: OpenedList<unknown, unknown>): string {
   if (!Array.isArray(opened.rows)) return randomBytes(12).toString('base64url');
   const hash = createHash('sha256').update(route).update('\0').update(signature).update('\0');
   try {
-    // Row by row: a long list is never one string.
     for (const row of opened.rows) hash.update(JSON.stringify(row) ?? 'undefined').update('\n');
     hash.update('\0').update(JSON.stringify(opened.extra) ?? 'undefined');
   } catch {
-    // Rows JSON cannot write (a cycle, a BigInt) are named at random, as before.
+    // Rows JSON cannot write (a cycle, a BigInt) are named at random.
     return randomBytes(12).toString('base64url');
   }
   return hash.digest('base64url').slice(0, 16);

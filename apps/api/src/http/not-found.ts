@@ -12,11 +12,7 @@ function pathOf(url: string): string {
   }
 }
 
-/**
- * Requests no route takes: a method the path does not take is 405 naming those it does; a missing
- * API path or file 404; any other GET the dashboard's own route (its index.html, or 503 saying
- * how to build it).
- */
+/** Requests no route takes: 405 naming the methods a path takes, 404, or the dashboard's index.html. */
 export function installNotFound(app: FastifyInstance, methods: MethodTable, hasWeb: boolean): void {
   const refuseMethod = (method: string, url: string) => {
     const path = pathOf(url);
@@ -25,8 +21,7 @@ export function installNotFound(app: FastifyInstance, methods: MethodTable, hasW
     const allow = (allowed.length > 0 ? allowed : ['GET', 'HEAD']).join(', ');
     return { message: `${method} is not allowed on ${path}; use ${allow}`, headers: { allow } };
   };
-  // Before a body is parsed: a method that carries one (QUERY) would otherwise be refused for its
-  // missing Content-Type (400) before the router's answer, 405, is given.
+  // Before a body is parsed, so a body-carrying method gets 405, not 400 for its Content-Type.
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.url !== undefined) return;
     const refused = refuseMethod(request.method, request.url);

@@ -3,11 +3,7 @@ import type { FastifyInstance } from 'fastify';
 /** How long the last read of each list took (ms), per app (its sampler: one per app). */
 const readCosts = new WeakMap<FastifyInstance['sampler'], Map<string, number>>();
 
-/**
- * The key under which first pages share a read of `route`'s list (Listings' `reuse`): a list is
- * read again at most once per what its last read cost, and never kept longer than a sampling
- * interval, so a cheap list is fresh at each poll and a costly one is read once for every client.
- */
+/** The `reuse` key of `route`'s first pages: a list is re-read at most once per its last read's cost (≤ one interval). */
 export function costKey(app: Pick<FastifyInstance, 'sampler'>, route: string): string {
   const cost = readCosts.get(app.sampler)?.get(route) ?? 1;
   return `read ${Math.floor(Date.now() / Math.max(1, Math.min(cost, app.sampler.intervalMs)))}`;

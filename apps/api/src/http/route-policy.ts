@@ -9,12 +9,9 @@ declare module 'fastify' {
     routeTable: MethodTable;
   }
   interface FastifyContextConfig {
-    /**
-     * The route changes the fabric or the emulator. Default: true for POST, PUT, PATCH and
-     * DELETE, false otherwise, so a new route is protected unless it says it is not.
-     */
+    /** The route changes the fabric or emulator; default true for POST/PUT/PATCH/DELETE, so new routes are protected. */
     mutates?: boolean;
-    /** Query-string parameters that are numbers in the schema (filled in from the schema). */
+    /** Query-string parameters that are numbers in the schema. */
     numericQuery?: readonly { name: string; integer: boolean }[];
   }
 }
@@ -33,12 +30,11 @@ export interface RoutePolicyOptions {
 export class MethodTable {
   private readonly routes: { url: string; pattern: RegExp; methods: Set<string>; query?: unknown }[] = [];
 
-  /** Every route pattern the router holds, with its methods and query schema (tests enumerate these). */
+  /** Every route pattern the router holds, with its methods and query schema. */
   entries(): { url: string; methods: string[]; query?: unknown }[] {
     return this.routes.map((r) => ({ url: r.url, methods: [...r.methods].sort(), query: r.query }));
   }
 
-  /** The query-string schema of `url`'s GET route, as validated. */
   setQuery(url: string, query: unknown): void {
     const route = this.routes.find((r) => r.url === url);
     if (route) route.query = query;
@@ -57,7 +53,6 @@ export class MethodTable {
     else this.routes.push({ url, pattern, methods: new Set(methods) });
   }
 
-  /** Methods served at `path`, empty when no route has it. */
   allowed(path: string): string[] {
     const methods = new Set<string>();
     for (const r of this.routes) if (r.pattern.test(path)) for (const m of r.methods) methods.add(m);
@@ -73,7 +68,6 @@ function closedQuery(schema: unknown): object {
   return { ...object, additionalProperties: false };
 }
 
-/** Integer- or number-typed properties of a query-string schema (TypeBox / JSON Schema). */
 function numericProperties(schema: unknown): { name: string; integer: boolean }[] {
   const properties = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties;
   if (!properties) return [];
@@ -86,11 +80,8 @@ const DECIMAL_INTEGER = /^-?\d{1,15}$/;
 const DECIMAL_NUMBER = /^-?\d{1,15}(\.\d{1,15})?$/;
 
 /**
- * Security and request rules decided on the route the router matched, never on the raw URL:
- * - mutating routes need the token beyond loopback, and a loopback Host/Origin on loopback;
- * - numbers in query strings are plain decimal and finite (`Infinity`, `1e400`, `0x10` → 400);
- * - every API route documents the errors it can answer (401/403 on mutations, 413 with a body, 405).
- * Returns the table of methods per path, for 405 answers.
+ * Security and request rules decided on the matched route: the token or a loopback Host/Origin on
+ * mutations, plain decimal numbers in query strings, and the errors each route documents.
  */
 export function installRoutePolicy(app: FastifyInstance, options: RoutePolicyOptions): MethodTable {
   const methods = new MethodTable();
@@ -103,17 +94,14 @@ export function installRoutePolicy(app: FastifyInstance, options: RoutePolicyOpt
     const mutates = config.mutates ?? list.some((m) => !SAFE_METHODS.has(m));
     route.config = { ...config, mutates, numericQuery: numericProperties(route.schema?.querystring) };
     if (!route.url.startsWith('/api/')) return;
-    // An API query string holds only the parameters its schema names: a misspelt `limitt=5` is a
-    // 400, not a silently ignored filter. Decided here once, so no route's schema can forget it.
+    // A misspelt parameter is a 400, not an ignored filter: decided here once for every route.
     route.schema = { ...route.schema, querystring: closedQuery(route.schema?.querystring) };
     if (list.includes('GET')) methods.setQuery(route.url, route.schema.querystring);
     if (route.schema.hide) return;
     const response = { ...(route.schema.response as Record<string, unknown> | undefined) };
     response['405'] ??= ErrorReply;
     if (route.schema.body) response['413'] ??= ErrorReply;
-    // A path parameter longer than the router takes is 414 before the route runs.
     if (route.url.includes(':')) response['414'] ??= ErrorReply;
-    // A request line and headers past the server's limit: Node answers before any route, no body.
     response['431'] ??= {
       type: 'null',
       description: 'Request line and headers longer than 64 KiB (answered by Node itself, without a body)',
@@ -121,15 +109,14 @@ export function installRoutePolicy(app: FastifyInstance, options: RoutePolicyOpt
     if (mutates) {
       response['401'] ??= ErrorReply;
       response['403'] ??= ErrorReply;
-      // As this API listens: beyond loopback the token is required; on loopback it is not (a
-      // loopback Host is), so the document says the request may go without it.
+      // Beyond loopback the token is required; on loopback a request may go without it.
       const security = options.protect ? [{ bearer: [] }] : [{}, { bearer: [] }];
       route.schema = { ...route.schema, security } as typeof route.schema;
     }
     route.schema = { ...route.schema, response };
   });
 
-  // After routing, before the body is read: an unauthorised client never gets its body parsed.
+  // Before the body is read: an unauthorised client never gets its body parsed.
   app.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.config.mutates) return;
     if (options.protect) {

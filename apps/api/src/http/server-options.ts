@@ -6,11 +6,7 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const BODY_LIMIT_BYTES = 1 << 20;
 const MAX_HEADER_BYTES = 64 * 1024;
 
-/**
- * Bodies are validated as sent (`null` or `1` is not a boolean); query strings, which are text,
- * are converted to the schema's types, after route-policy.ts has checked that numbers are plain
- * decimals.
- */
+/** Bodies are validated as sent; query strings, text, are coerced to the schema's types. */
 function validatorCompilers() {
   const pool = AjvCompiler();
   return {
@@ -34,31 +30,25 @@ function validatorCompilers() {
   };
 }
 
-/** Fastify's own settings: limits, timeouts, the validators and how their errors read. */
 export function serverOptions(requestTimeoutMs: number, logger: FastifyServerOptions['logger']) {
   return {
     logger,
     // Idle keep-alive sockets would otherwise hold close() open.
     forceCloseConnections: true,
     bodyLimit: BODY_LIMIT_BYTES,
-    // A client that stops half-way through its headers or body is dropped after this; Node checks
-    // every connectionsCheckingInterval, so that is kept well below the limit.
+    // A client stalling in its headers or body is dropped; Node checks every connectionsCheckingInterval.
     requestTimeout: requestTimeoutMs,
     http: {
       headersTimeout: requestTimeoutMs,
-      // Room for the longest query the schemas allow (100 link ids of up to 200 characters);
-      // beyond it Node answers 431 itself.
+      // Room for the longest query the schemas allow; beyond it Node answers 431 itself.
       maxHeaderSize: MAX_HEADER_BYTES,
       connectionsCheckingInterval: Math.max(50, Math.min(5000, Math.floor(requestTimeoutMs / 4))),
     },
-    // Longer than clients keep an idle connection (browsers, proxies with a 60 s idle limit): a
-    // server closing first races a request sent on the closing socket (ECONNRESET).
+    // Longer than clients keep an idle connection, so the server never closes a socket a request races.
     keepAliveTimeout: 65_000,
-    // Longer than any path parameter's maxLength in the schemas: a long id is the schema's 400;
-    // only a path past this is 414.
+    // Longer than any path parameter's maxLength: a long id is the schema's 400, only past this 414.
     routerOptions: { maxParamLength: 1024 },
     schemaController: { compilersFactory: validatorCompilers() as never },
-    // One sentence per bad parameter, the allowed values said once (http/validation-message.ts).
     schemaErrorFormatter: ((errors, dataVar) =>
       new Error(validationMessage(errors, dataVar))) satisfies FastifyServerOptions['schemaErrorFormatter'],
   } satisfies FastifyServerOptions & { http: object };

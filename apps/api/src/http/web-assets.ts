@@ -5,11 +5,7 @@ import type { FastifyInstance } from 'fastify';
 /** Vite names built assets by content hash: they never change, so browsers may keep them. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/**
- * Serves the built dashboard (apps/web/dist): hashed `/assets/*` cached for good, everything else
- * (index.html above all) revalidated on each load so a new build is picked up; source maps never.
- * Returns whether a build was found.
- */
+/** Serves the built dashboard: hashed `/assets/*` cached for good, the rest revalidated, no source maps; whether one was found. */
 export async function registerWebAssets(app: FastifyInstance, webRoot: string | undefined): Promise<boolean> {
   if (webRoot === undefined || !existsSync(`${webRoot}/index.html`)) return false;
   await app.register(fastifyStatic, {

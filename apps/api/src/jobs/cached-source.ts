@@ -3,11 +3,7 @@ import type { JobListing, JobSource } from './job.ts';
 /** How long a squeue answer or a jobs file is reused: every panel of every dashboard asks. */
 export const JOBS_CACHE_MS = 5000;
 
-/**
- * A job source asked at most once per `ttlMs`, however many requests want jobs: squeue loads
- * slurmctld, and the dashboard's panels each ask every few seconds. Requests while one is on
- * its way share it; a failure is not kept (the next request asks again).
- */
+/** A job source asked at most once per `ttlMs` (squeue loads slurmctld); concurrent asks share one, failures are not kept. */
 export class CachedJobSource implements JobSource {
   private answer: { atMs: number; listing: JobListing } | null = null;
   private running: Promise<JobListing> | null = null;

@@ -1,7 +1,7 @@
 import type { EmulatorClient, EmulatorJob } from '../emulator-client.ts';
 import type { Job, JobListing, JobSource } from './job.ts';
 
-/** One collator for every comparison: `localeCompare` with options builds one per call, far slower. */
+/** One collator for every comparison: `localeCompare` with options builds one per call. */
 const natural = new Intl.Collator('en', { numeric: true }).compare;
 
 /** Names in natural order (`node2` before `node10`), so a job's hosts read as its allocation. */

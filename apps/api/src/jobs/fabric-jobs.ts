@@ -4,10 +4,7 @@ import { EmulatorJobSource } from './emulator-source.ts';
 import type { Job, JobListing, JobSource } from './job.ts';
 import { currentFlows, type FlowSelection, type FlowSources, type JobFlow } from './job-flows.ts';
 
-/**
- * The jobs the routes read, and the flows on the fabric attributed to them: from the configured
- * source (squeue, a jobs file), else the emulator's traffic, else none.
- */
+/** The jobs the routes read, and the flows attributed to them: configured source, else the emulator's traffic. */
 export class FabricJobs {
   /** Where jobs come from; null: nowhere (no source configured, no emulator). */
   readonly source: JobSource | null;
@@ -43,11 +40,7 @@ export class FabricJobs {
     return (await this.source?.list()) ?? { jobs: [], skipped: [] };
   }
 
-  /**
-   * The flows on the fabric now: live with an emulator; estimated from running jobs without one,
-   * or for the jobs of a configured source (squeue, a file) that have no live flows. A selection
-   * keeps only the flows crossing a link direction or those of one job.
-   */
+  /** The flows on the fabric now (live or estimated), optionally only one link direction's or one job's. */
   flowsNow(selection: FlowSelection = {}): Promise<JobFlow[]> {
     return currentFlows(this.sources, () => this.list(), { estimate: this.estimate, ...selection });
   }

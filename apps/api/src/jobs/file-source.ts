@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expandHostList, HostListError } from './hostlist.ts';
+import { hostsOf } from './hostlist.ts';
 import {
   type Job,
   type JobListing,
@@ -8,14 +8,9 @@ import {
   readEntry,
   type SkippedJob,
 } from './job.ts';
-import { parseSqueueJson } from './squeue.ts';
+import { isObject, parseSqueueJson } from './squeue.ts';
 
-/**
- * Jobs from a JSON file, for sites where the API cannot run squeue: either fabscope's own
- * `{"jobs": [{id, name, user, state, nodes, startTime}]}` (nodes a host list or an array of names)
- * or a saved `squeue --json` answer. Re-read when asked (the server caches it 5 s), so a cron job
- * rewriting it is enough.
- */
+/** Jobs from a JSON file (fabscope's `{"jobs": [...]}` or a saved `squeue --json`), re-read when asked. */
 export class FileJobSource implements JobSource {
   readonly kind = 'file';
   constructor(readonly path: string) {}
@@ -31,9 +26,6 @@ export class FileJobSource implements JobSource {
     return { jobs: parseJobsFile(text, this.path, skipped), skipped };
   }
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A jobs file's text → jobs; squeue --json answers are recognised by their `job_id` fields. */
 export function parseJobsFile(text: string, where = 'jobs file', skipped?: SkippedJob[]): Job[] {
@@ -61,23 +53,13 @@ function fileJob(raw: unknown, at: string, seen: Set<string>): Job {
   if (typeof id !== 'string' || id === '') throw new JobSourceError(`${at}: id missing`);
   if (seen.has(id)) throw new JobSourceError(`${at}: id "${id}" given twice`);
   seen.add(id);
-  let nodes: string[];
-  try {
-    if (typeof raw.nodes === 'string') nodes = expandHostList(raw.nodes);
-    else if (Array.isArray(raw.nodes) && raw.nodes.every((n) => typeof n === 'string')) nodes = raw.nodes;
-    else throw new JobSourceError(`${at}: nodes must be a host list or an array of names`);
-  } catch (error) {
-    if (error instanceof HostListError) throw new JobSourceError(`${at}: ${error.message}`);
-    throw error;
-  }
+  const nodes =
+    typeof raw.nodes === 'string' ? hostsOf(raw.nodes, (m) => new JobSourceError(`${at}: ${m}`)) : raw.nodes;
+  if (!Array.isArray(nodes) || !nodes.every((n) => typeof n === 'string'))
+    throw new JobSourceError(`${at}: nodes must be a host list or an array of names`);
   const start = raw.startTime;
-  if (
-    start !== undefined &&
-    start !== null &&
-    (typeof start !== 'string' || Number.isNaN(Date.parse(start)))
-  ) {
+  if (start !== undefined && start !== null && (typeof start !== 'string' || Number.isNaN(Date.parse(start))))
     throw new JobSourceError(`${at}: startTime must be an ISO 8601 time`);
-  }
   return {
     id,
     name: typeof raw.name === 'string' ? raw.name : id,

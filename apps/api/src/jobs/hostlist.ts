@@ -1,8 +1,5 @@
-/**
- * Slurm host lists (`node[001-032,040]`, `rack[1-2]-n[01-04]`, `a1,b[3-4]`): what squeue prints in
- * its NODELIST column and `nodes` field. Ranges keep the zero padding of their lower bound, as
- * Slurm's hostlist.c does; several bracket groups in one name expand as their product.
- */
+// Slurm host lists (`node[001-032,040]`, `rack[1-2]-n[01-04]`) as squeue prints them: ranges keep
+// their lower bound's zero padding, and several bracket groups expand as their product (hostlist.c).
 
 /** Most names one host list may expand to: a typo such as `n[1-999999999]` fails instead of filling memory. */
 export const MAX_HOSTLIST_NAMES = 1_000_000;
@@ -19,17 +16,28 @@ export function expandHostList(text: string): string[] {
     if (item === '') continue;
     for (const name of expandItem(item, text)) {
       names.push(name);
-      if (names.length > MAX_HOSTLIST_NAMES) {
-        throw new HostListError(`host list "${clip(text)}" names more than ${MAX_HOSTLIST_NAMES} hosts`);
-      }
+      if (names.length > MAX_HOSTLIST_NAMES) throw tooMany(text);
     }
   }
   return names;
 }
 
+/** expandHostList, its syntax errors rethrown as `wrap(message)` (the caller's error kind). */
+export function hostsOf(text: string, wrap: (message: string) => Error): string[] {
+  try {
+    return expandHostList(text);
+  } catch (error) {
+    if (error instanceof HostListError) throw wrap(error.message);
+    throw error;
+  }
+}
+
 function clip(text: string): string {
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }
+
+const tooMany = (whole: string) =>
+  new HostListError(`host list "${clip(whole)}" names more than ${MAX_HOSTLIST_NAMES} hosts`);
 
 /** Splits at commas outside brackets. */
 function splitTopLevel(text: string, whole: string): string[] {
@@ -68,9 +76,7 @@ function expandItem(item: string, whole: string): string[] {
   const out: string[] = [];
   for (const v of values) {
     for (const rest of rests) out.push(`${prefix}${v}${rest}`);
-    if (out.length > MAX_HOSTLIST_NAMES) {
-      throw new HostListError(`host list "${clip(whole)}" names more than ${MAX_HOSTLIST_NAMES} hosts`);
-    }
+    if (out.length > MAX_HOSTLIST_NAMES) throw tooMany(whole);
   }
   return out;
 }
@@ -86,9 +92,7 @@ function expandRanges(body: string, whole: string): string[] {
     const a = Number(low);
     const b = Number(high);
     if (b < a) throw new HostListError(`range "${part}" runs backwards in host list "${clip(whole)}"`);
-    if (b - a >= MAX_HOSTLIST_NAMES) {
-      throw new HostListError(`host list "${clip(whole)}" names more than ${MAX_HOSTLIST_NAMES} hosts`);
-    }
+    if (b - a >= MAX_HOSTLIST_NAMES) throw tooMany(whole);
     const width = low.length;
     for (let n = a; n <= b; n++) out.push(String(n).padStart(width, '0'));
   }

@@ -24,11 +24,7 @@ export interface JobFlow {
   estimated: boolean;
 }
 
-/**
- * Most node pairs estimated per job: every ordered pair of its hosts while that stays under this
- * (65 hosts), a ring both ways beyond, which is what the nearest-neighbour exchanges of most large
- * jobs look like. An estimate says where a job can load the fabric, not what it sends.
- */
+/** Most node pairs estimated per job: every ordered pair while under this, a ring both ways beyond. */
 export const MAX_ESTIMATED_PAIRS_PER_JOB = 4160;
 
 /** The node pairs a job is assumed to exchange traffic between. */
@@ -90,10 +86,8 @@ export interface FlowSources {
 }
 
 /**
- * The flows on the fabric now. With an emulator they are its flows on their current paths (what
- * adaptive routing moved them to), with their rates. Nothing measures the flows of a real fabric:
- * the node pairs of running jobs are routed on the static tables and marked estimated — without
- * an emulator, or with one for the jobs of another source (squeue) that have no live flows.
+ * The flows on the fabric now: the emulator's on their current paths with their rates; with
+ * `estimate`, running jobs without live flows routed on the static tables and marked estimated.
  */
 export async function currentFlows(
   sources: FlowSources,
@@ -103,7 +97,6 @@ export async function currentFlows(
   const out: JobFlow[] = [];
   const { link, job: only } = options;
   if (sources.emulator) {
-    // Only the flows asked for come over the wire (all-to-all at 1,152 hosts is 1.3 M flows).
     const filter: FlowSelection = {};
     if (link !== undefined) filter.link = link;
     if (only !== undefined) filter.job = only;
@@ -130,10 +123,7 @@ export async function currentFlows(
   return out;
 }
 
-/**
- * Estimated flows per tables and job allocation: a job's routes are traced once, not on every
- * request (a 64-host job is 4,032 pairs). New tables after a sweep start a new cache.
- */
+/** Estimated flows per tables and job allocation: a job's routes are traced once, not per request. */
 const estimates = new WeakMap<ForwardingTables, Map<string, JobFlow[]>>();
 const MAX_CACHED_JOBS = 10_000;
 

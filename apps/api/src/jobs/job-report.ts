@@ -12,10 +12,7 @@ export interface JobLinkShare {
   /** The job's bytes/s on it; null when the flows are estimated. */
   jobBytesPerSecond: number | null;
   totalBytesPerSecond: number | null;
-  /**
-   * The job's share 0..1 of the traffic on it: of the bytes when measured, of the flows when
-   * estimated; null when nothing flows (every flow pending).
-   */
+  /** The job's share 0..1 (of bytes when measured, of flows when estimated); null when nothing flows. */
   share: number | null;
   estimated: boolean;
 }

@@ -1,7 +1,4 @@
-/**
- * A job in Slurm's vocabulary (squeue): what fabscope attributes traffic to. The emulator's traffic
- * requests, squeue and a jobs file all become this one shape.
- */
+/** A job in Slurm's vocabulary: what emulator traffic, squeue and a jobs file all become. */
 export interface Job {
   /** Slurm's job id (`123`, `123_4` for an array task); the job name for emulator jobs. */
   id: string;
@@ -36,10 +33,7 @@ export interface JobSource {
   list(): Promise<JobListing>;
 }
 
-/**
- * Runs `read` for one entry of a source: its job, or — when `skipped` collects them — null with
- * the entry and reason added there; without a collector the error is thrown (strict reading).
- */
+/** Runs `read` for one entry: its job, or null with the entry added to `skipped` (thrown without one). */
 export function readEntry<T>(entry: string, skipped: SkippedJob[] | undefined, read: () => T): T | null {
   try {
     return read();

@@ -17,34 +17,27 @@ const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 /** Jobs from Slurm: runs squeue (no shell) and parses its answer. */
 export class SlurmJobSource implements JobSource {
   readonly kind = 'slurm';
-  private readonly command: string;
-  private readonly format: 'json' | 'text';
-  private readonly timeoutMs: number;
-
-  constructor(options: SlurmSourceOptions = {}) {
-    this.command = options.command ?? 'squeue';
-    this.format = options.format ?? 'json';
-    this.timeoutMs = options.timeoutMs ?? 5000;
-  }
+  constructor(private readonly options: SlurmSourceOptions = {}) {}
 
   async list(): Promise<JobListing> {
-    const args = this.format === 'json' ? ['--json'] : ['-h', '-o', SQUEUE_FORMAT];
+    const { command = 'squeue', format = 'json', timeoutMs = 5000 } = this.options;
+    const args = format === 'json' ? ['--json'] : ['-h', '-o', SQUEUE_FORMAT];
     const out = await new Promise<string>((resolve, reject) => {
       execFile(
-        this.command,
+        command,
         args,
-        { timeout: this.timeoutMs, maxBuffer: MAX_OUTPUT_BYTES, encoding: 'utf8' },
+        { timeout: timeoutMs, maxBuffer: MAX_OUTPUT_BYTES, encoding: 'utf8' },
         (error, stdout, stderr) => {
           if (!error) return resolve(stdout);
           const why = error.killed
-            ? `timed out after ${this.timeoutMs} ms`
+            ? `timed out after ${timeoutMs} ms`
             : (stderr.trim().split('\n')[0] ?? error.message) || error.message;
-          reject(new JobSourceError(`${this.command} ${args.join(' ')} failed: ${why}`));
+          reject(new JobSourceError(`${command} ${args.join(' ')} failed: ${why}`));
         },
       );
     });
     const skipped: SkippedJob[] = [];
-    const jobs = this.format === 'json' ? parseSqueueJson(out, skipped) : parseSqueueText(out, skipped);
+    const jobs = format === 'json' ? parseSqueueJson(out, skipped) : parseSqueueText(out, skipped);
     return { jobs, skipped };
   }
 }

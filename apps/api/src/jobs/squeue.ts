@@ -1,22 +1,14 @@
-import { expandHostList, HostListError } from './hostlist.ts';
+import { hostsOf } from './hostlist.ts';
 import { type Job, JobSourceError, readEntry, type SkippedJob } from './job.ts';
 
-/**
- * Pure parsers of squeue's two outputs. Both keep only what `Job` holds; a field of an unexpected
- * type fails the whole answer with the job and field named, rather than showing a wrong job.
- */
-
+// Pure parsers of squeue's two outputs: a field of an unexpected type fails with the job and field named.
 /** The `-o` format `parseSqueueText` reads: id, name, user, long state, node list, start time. */
 export const SQUEUE_FORMAT = '%i|%j|%u|%T|%N|%S';
 
 /** What squeue prints for a time it does not know. */
 const NO_TIME = new Set(['', 'N/A', 'NONE', 'UNKNOWN', '(NULL)']);
 
-/**
- * `squeue -h -o '%i|%j|%u|%T|%N|%S'`: one job a line. A job name may itself hold `|`, so the id is
- * the first field and the last four are counted from the right. `%S` is local time without a
- * zone (squeue prints the controller's), read here in this process's zone.
- */
+/** `squeue -h -o SQUEUE_FORMAT`: the name may hold `|`, so the last four fields count from the right; `%S` is local time. */
 export function parseSqueueText(text: string, skipped?: SkippedJob[]): Job[] {
   const jobs: Job[] = [];
   text.split(/\r?\n/).forEach((line, i) => {
@@ -55,12 +47,7 @@ function squeueLine(line: string, i: number): Job {
 function nodesOf(list: string, where: string): string[] {
   // Pending jobs print their reason in NODELIST(REASON) with %R, and nothing with %N.
   if (list === '' || list.startsWith('(')) return [];
-  try {
-    return expandHostList(list);
-  } catch (error) {
-    if (error instanceof HostListError) throw new JobSourceError(`${where}: ${error.message}`);
-    throw error;
-  }
+  return hostsOf(list, (message) => new JobSourceError(`${where}: ${message}`));
 }
 
 function localTime(text: string, where: string): string | null {
@@ -71,15 +58,10 @@ function localTime(text: string, where: string): string | null {
   return new Date(text).toISOString();
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
+export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/**
- * `squeue --json`. Slurm's data_parser has changed the fields' types over its versions: since
- * v0.0.40 (Slurm 23.11) `job_state` is an array of flags whose first is the base state and times
- * are `{set, infinite, number}`; before, `job_state` is a string and times plain Unix seconds.
- * Both are read. Array tasks get Slurm's `JOBID_TASK` id.
- */
+/** `squeue --json`, data_parser before v0.0.40 and since (flag arrays, `{set, infinite, number}` times). */
 export function parseSqueueJson(text: string, skipped?: SkippedJob[]): Job[] {
   let doc: unknown;
   try {

@@ -12,11 +12,7 @@ import type { MetricsStore } from '../store/types.ts';
 import type { DrawnFabric } from '../topology-live/drawn-fabric.ts';
 import type { LiveTopology } from '../topology-live/live-topology.ts';
 
-/**
- * The fabric the API draws, measures and routes over. The followers replace its fields while the
- * API runs: tables after a sweep or from the subnet manager (routing-follower.ts,
- * sm-tables/follower.ts), a re-discovered fabric (topology-live/drawn-fabric.ts).
- */
+/** The fabric the API draws, measures and routes over; the followers replace its fields as the API runs. */
 export interface LiveFabric {
   fabric: Fabric;
   tables: ForwardingTables;
@@ -27,10 +23,7 @@ export interface LiveFabric {
   drawn?: DrawnFabric;
 }
 
-/**
- * The app's parts as a caller built them (tests): each decorated as given, and neither started
- * nor stopped by the app. Optional parts are absent where the site has none.
- */
+/** The app's parts as a caller (tests) built them: decorated as given, neither started nor stopped. */
 export interface AppState {
   /** Shared with the followers that replace its fields (fabric.ts). */
   fabric: LiveFabric;

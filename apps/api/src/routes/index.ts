@@ -21,11 +21,7 @@ import { topologyRoutes } from './topology/index.ts';
 import { topologyLiveRoutes } from './topology/live.ts';
 import { trafficRoutes } from './traffic/index.ts';
 
-/**
- * Every route, under `/api/v1`: each folder is the URL it answers (`links/flows.ts` is
- * `/links/flows`). Routes take no options and import no routes: what they work on is a decorator
- * of plugins/app/.
- */
+/** Every route, under `/api/v1`: each folder is the URL it answers; routes take what they work on from plugins/app/ decorators. */
 export async function apiRoutes(api: FastifyInstance): Promise<void> {
   // In the order of the OpenAPI document's paths.
   for (const routes of [

@@ -7,6 +7,7 @@ import {
   switchesWithoutDump,
 } from '@fabscope/topology';
 import type { EventLog } from '../events/event-log.ts';
+import { Poller } from '../poller.ts';
 import type { SmTablesOrigin } from './origin.ts';
 import type { SmTablesSource } from './source.ts';
 
@@ -25,16 +26,11 @@ export interface SmTablesFollowerOptions {
 }
 
 /**
- * Keeps the API's forwarding tables the subnet manager's: reads its tables from a source (OpenSM's
- * LFT dump, or the switches themselves) every interval and, when they differ, replaces
- * `target.tables` whole and records a `routing` event. The tables start empty, so a switch the
- * subnet manager gave no table for routes nothing and is listed in `tablesOrigin.missing`: never
- * filled in from fabscope's own engines. A read that fails or is damaged keeps the tables read
- * before and says why in `tablesOrigin.error`.
+ * Keeps the API's forwarding tables the subnet manager's, read from a source every interval; a
+ * change replaces `target.tables` whole and records a `routing` event. A switch without an SM table
+ * routes nothing and is listed in `tablesOrigin.missing`; a failed read keeps the tables before.
  */
-export class SmTablesFollower {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<boolean> | undefined;
+export class SmTablesFollower extends Poller {
   private applied: string | undefined;
   /** A versioned dump missing switches is taken only once it stays the same for one more check. */
   private held: string | undefined;
@@ -46,24 +42,14 @@ export class SmTablesFollower {
     private readonly source: SmTablesSource,
     private readonly options: SmTablesFollowerOptions,
   ) {
+    super(options.intervalMs);
     this.now = options.now ?? Date.now;
     this.origin = { source: 'sm', from: source.from, readAtMs: null, changedAtMs: null, missing: [] };
     target.tables = emptyTables(target.fabric, 'ibroute');
     target.tablesOrigin = this.origin;
   }
 
-  /** Reads once; true when the tables changed. Calls while one runs share it. */
-  refresh(): Promise<boolean> {
-    this.running ??= this.poll().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
-  }
-
-  /**
-   * The fabric grew (topology-live/drawn-fabric.ts): reads the tables again for it, even unchanged
-   * ones (the new switches and LIDs are in them). Until then the routes use the tables before.
-   */
+  /** The fabric grew: reads the tables again for it, even unchanged ones; the old ones serve meanwhile. */
   reread(): Promise<boolean> {
     this.source.useFabric?.(this.target.fabric);
     this.applied = undefined;
@@ -71,20 +57,7 @@ export class SmTablesFollower {
     return this.refresh();
   }
 
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.refresh(), this.options.intervalMs);
-    this.timer.unref();
-    void this.refresh();
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
-  }
-
-  private async poll(): Promise<boolean> {
+  protected async poll(): Promise<boolean> {
     let read: Awaited<ReturnType<SmTablesSource['read']>>;
     try {
       read = await this.source.read(this.applied);
@@ -102,7 +75,6 @@ export class SmTablesFollower {
     const { fabric } = this.target;
     let tables: ForwardingTables;
     try {
-      // Over empty tables ('none'): a switch without a dumped table routes nothing.
       tables = applyIbroute(fabric, emptyTables(fabric, 'none'), read.text);
     } catch (error) {
       if (!(error instanceof ParseError)) throw error;
@@ -165,16 +137,7 @@ function changedSwitches(fabric: Fabric, before: ForwardingTables, after: Forwar
     if (node.type !== 'switch') continue;
     const a = before.bySwitch[node.index];
     const b = after.bySwitch[node.index];
-    if (!a || !b || a.length !== b.length) {
-      if (a !== b) changed++;
-      continue;
-    }
-    for (let i = 0; i < a.length; i++) {
-      if (a[i] !== b[i]) {
-        changed++;
-        break;
-      }
-    }
+    if (a !== b && (!a || !b || a.length !== b.length || a.some((v, i) => v !== b[i]))) changed++;
   }
   return changed;
 }

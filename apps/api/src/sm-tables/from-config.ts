@@ -1,4 +1,4 @@
-import type { LftsConfig } from '../config.ts';
+import type { LftsConfig } from '../config/site-files.ts';
 import type { EventLog } from '../events/event-log.ts';
 import { type SmRoutedFabric, SmTablesFollower } from './follower.ts';
 import { LftsDumpFile } from './lfts-file.ts';
@@ -7,12 +7,7 @@ import { SwitchTablesQuery } from './switch-query.ts';
 /** Longest the start waits for the first read (a tool querying every switch may take longer). */
 const FIRST_READ_MS = 10_000;
 
-/**
- * The follower of the subnet manager's tables FABSCOPE_LFTS names, with its first read done (or
- * under way after FIRST_READ_MS), so the API answers from the SM's tables from its first request.
- * `tools` are the environment and working directory of ibroute / dump_fts (the lab's LD_PRELOAD
- * and IBSIM_SOCKNAME reach them through it).
- */
+/** The follower of FABSCOPE_LFTS' tables, its first read done (or under way after FIRST_READ_MS). */
 export async function smTablesFollowerFor(
   lfts: LftsConfig,
   target: SmRoutedFabric,

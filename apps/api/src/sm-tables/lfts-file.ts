@@ -4,13 +4,7 @@ import type { SmTablesRead, SmTablesSource } from './source.ts';
 /** A dump ends with the last switch's `N lids dumped` (OpenSM) or `N valid lids dumped` (ibroute). */
 const ENDS_COMPLETE = /\b\d+\s+(valid\s+)?lids dumped\s*$/i;
 
-/**
- * OpenSM's `opensm-lfts.dump` (FABSCOPE_LFTS): OpenSM rewrites it in place after each sweep that
- * routes (opensm/osm_dump.c, with OSM_LOG_ROUTING on; `-D 0x41` or `dump_files_dir`), one table
- * after another. It is read again when its mtime or size changes, and taken only when complete:
- * it must end with its `N lids dumped` line and keep the same size and mtime across the read,
- * so a file half written is never applied (the next check reads it again).
- */
+/** OpenSM's `opensm-lfts.dump`, taken when it changed, ends with `N lids dumped` and held still across the read. */
 export class LftsDumpFile implements SmTablesSource {
   readonly from = 'lfts-dump';
 
@@ -34,12 +28,11 @@ export class LftsDumpFile implements SmTablesSource {
       return { kind: 'not-ready', reason: 'the file is being written' };
     }
     const text = bytes.toString('utf8');
-    if (!ENDS_COMPLETE.test(text)) {
+    if (!ENDS_COMPLETE.test(text))
       return {
         kind: 'not-ready',
         reason: 'the file does not end with its "N lids dumped" line (being written)',
       };
-    }
     return { kind: 'dump', text, version };
   }
 }

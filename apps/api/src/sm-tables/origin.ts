@@ -3,10 +3,7 @@ import type { RouteTables } from '@fabscope/contracts';
 /** How the API reads the subnet manager's tables: a dump file, or a tool asking every switch. */
 export type SmTablesFrom = 'lfts-dump' | 'ibroute' | 'dump_fts' | 'emulator';
 
-/**
- * Where the API's tables (`app.fabric.tables`) came from when they are the subnet manager's (absent: fabscope computed them).
- * Kept beside the tables and replaced with them, so every answer says which tables it used.
- */
+/** Where the API's tables came from when they are the subnet manager's; replaced with them, so answers say which. */
 export interface SmTablesOrigin {
   source: 'sm';
   from: SmTablesFrom;
@@ -25,7 +22,6 @@ export class SmTablesNotReadError extends Error {
   override name = 'SmTablesNotReadError';
 }
 
-/** Throws SmTablesNotReadError while the configured subnet manager's tables are not read yet. */
 export function assertTablesRead(origin: SmTablesOrigin | undefined): void {
   if (!origin || origin.readAtMs !== null) return;
   const why = origin.error ? `: ${origin.error}` : '';

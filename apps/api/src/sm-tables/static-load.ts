@@ -14,11 +14,7 @@ export interface ComputedLoad {
 /** One count per set of tables: a re-route replaces the tables object, and with it the count. */
 const cache = new WeakMap<ForwardingTables, Promise<ComputedLoad>>();
 
-/**
- * The static route load of the tables in use (topology's `staticRouteLoadSteps`), counted once per
- * set of tables and shared by every request; the count gives the event loop back every 512
- * destinations, so the live stream keeps ticking while a big fabric's count runs.
- */
+/** The static route load of the tables in use, counted once per set of tables, yielding every 512 destinations. */
 export function staticLoadOf(fabric: Fabric, tables: ForwardingTables): Promise<ComputedLoad> {
   let pending = cache.get(tables);
   if (!pending) {

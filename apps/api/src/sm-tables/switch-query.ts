@@ -7,10 +7,7 @@ export interface SwitchQueryOptions {
   tool: 'ibroute' | 'dump_fts';
   /** Environment of the tool (default this process's): the lab's LD_PRELOAD and IBSIM_SOCKNAME. */
   env?: NodeJS.ProcessEnv;
-  /**
-   * Working directory of the tool (default this process's). Under the lab's umad2sim preload every
-   * run writes a fake sysfs into it (`./sys-<pid>`): on a tmpfs that costs ~3 ms, on disk 10–60.
-   */
+  /** Working directory of the tool: under the lab's umad2sim preload every run writes a fake sysfs there. */
   cwd?: string;
   /** The program; default the tool's name, from PATH. */
   command?: string;
@@ -20,33 +17,25 @@ export interface SwitchQueryOptions {
   concurrency?: number;
 }
 
-/** Most bytes of output read from one run: 49,151 LIDs of every switch of a large fabric fit. */
+/** Most bytes of output read from one run: every LID of every switch of a large fabric fits. */
 const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
 
 /**
- * The switches' linear forwarding tables as the switches hold them, read with infiniband-diags
- * (`ibroute`, `dump_fts`; run without a shell, in `env`). `-n` skips resolving each destination
- * (a NodeDescription query per LID). Both print the format `applyIbroute` reads. With ibroute, a
- * switch whose query fails is reported in `failed`, so it is said to be missing, never filled in.
+ * The switches' forwarding tables read with infiniband-diags (`ibroute -n`, `dump_fts -n`, no shell),
+ * in the format `applyIbroute` reads; an ibroute switch that fails is reported in `failed`, never filled in.
  */
 export class SwitchTablesQuery implements SmTablesSource {
   readonly from: 'ibroute' | 'dump_fts';
-  private readonly env: NodeJS.ProcessEnv;
-  private readonly cwd: string | undefined;
   private readonly command: string;
   private readonly timeoutMs: number;
-  private readonly concurrency: number;
 
   constructor(
     private fabric: Fabric,
-    options: SwitchQueryOptions,
+    private readonly options: SwitchQueryOptions,
   ) {
     this.from = options.tool;
-    this.env = options.env ?? process.env;
-    this.cwd = options.cwd;
     this.command = options.command ?? options.tool;
     this.timeoutMs = options.timeoutMs ?? (options.tool === 'ibroute' ? 10_000 : 120_000);
-    this.concurrency = Math.max(1, options.concurrency ?? 4);
   }
 
   useFabric(fabric: Fabric): void {
@@ -69,7 +58,9 @@ export class SwitchTablesQuery implements SmTablesSource {
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, switches.length) }, worker));
+    await Promise.all(
+      Array.from({ length: Math.min(Math.max(1, this.options.concurrency ?? 4), switches.length) }, worker),
+    );
     if (failed.size === switches.length && switches.length > 0) {
       throw new Error(`ibroute failed on every switch: ${[...failed.values()][0]}`);
     }
@@ -82,8 +73,8 @@ export class SwitchTablesQuery implements SmTablesSource {
         this.command,
         args,
         {
-          env: this.env,
-          cwd: this.cwd,
+          env: this.options.env ?? process.env,
+          cwd: this.options.cwd,
           timeout: this.timeoutMs,
           maxBuffer: MAX_OUTPUT_BYTES,
           encoding: 'utf8',

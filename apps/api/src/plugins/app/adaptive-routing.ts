@@ -11,10 +11,7 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Decorates `adaptiveRouting` with the provider the config chooses (fabric-manager/choose-provider.ts);
- * parts handed in without one get the emulator's, or none.
- */
+/** Decorates `adaptiveRouting` with the provider the config chooses; handed-in parts default to the emulator's. */
 export const adaptiveRoutingPlugin = fastifyPlugin(
   async (app: FastifyInstance, source: AppSource) => {
     const provider = source.state

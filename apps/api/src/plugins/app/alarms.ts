@@ -10,10 +10,7 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Decorates `alarms`, and watches every tick for thresholds crossed and collection gaps, which go
- * to the event log and the alarms once per tick (events/health-watch.ts).
- */
+/** Decorates `alarms`, and feeds thresholds crossed and collection gaps of each tick to the events and alarms. */
 export const alarmsPlugin = fastifyPlugin(
   async (app: FastifyInstance) => {
     const events = app.events;
@@ -21,7 +18,6 @@ export const alarmsPlugin = fastifyPlugin(
     app.decorate('alarms', alarms);
     if (!events || !alarms) return;
     const watch = new HealthWatch(events, app.fabric.linkIndex, undefined, alarms);
-    // The tick's frame, in the drawing it was computed in (the watch follows it).
     const stop = app.sampler.onTick((tick) => watch.observeInTurns(Date.parse(tick.time), tick.frame));
     app.addHook('onClose', async () => stop());
   },

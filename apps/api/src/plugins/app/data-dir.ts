@@ -10,10 +10,7 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Decorates `historyDir`: the embedded store's history in the fabric's own directory, held until
- * the app closes (after the store, which Fastify closes first). None with a TSDB.
- */
+/** Decorates `historyDir`: the embedded store's directory, held until the app closes; none with a TSDB. */
 export const dataDirPlugin = fastifyPlugin(
   async (app: FastifyInstance, source: AppSource) => {
     const config = source.build?.config;

@@ -23,7 +23,6 @@ function emulatorFrom(app: FastifyInstance, source: AppSource): EmulatorClient |
   if (!config.emulatorUrl) return null;
   const hosts = fabric.nodes.filter((n) => n.type === 'host').length;
   const timeoutMs = config.emulatorTimeoutMs ?? emulatorTimeoutMs(hosts);
-  // A built app always keeps events (events.ts).
   return new RecordingEmulatorClient(config.emulatorUrl, timeoutMs, config.apiToken, app.events as EventLog);
 }
 

@@ -13,10 +13,7 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Keeps `fabric.tables` current: the subnet manager's tables (FABSCOPE_LFTS, first read before the
- * app answers), else the emulated fabric manager's sweeps. Parts handed in follow nothing.
- */
+/** Keeps `fabric.tables` current: the subnet manager's (FABSCOPE_LFTS), else the emulator's sweeps. */
 export const followersPlugin = fastifyPlugin(
   async (app: FastifyInstance, source: AppSource) => {
     if (source.state) {

@@ -14,11 +14,7 @@ import { topologyLivePlugin } from './topology-live.ts';
 
 export type { AppResources, AppSource, AppState, LiveFabric } from '../app-source.ts';
 
-/**
- * The application's layer, between the external plugins and the routes (fastify/demo's
- * `plugins/app`): one fastify-plugin per part, naming the plugins it needs. Built parts are
- * stopped in `preClose` and closed in `onClose`, which Fastify runs last-registered first.
- */
+/** The application's layer (fastify/demo's `plugins/app`): one fastify-plugin per part, naming what it needs. */
 export async function registerAppPlugins(app: FastifyInstance, source: AppSource): Promise<void> {
   for (const plugin of [
     fabricPlugin,

@@ -25,10 +25,7 @@ function jobSourceOf(config: ApiConfig): JobSource | undefined {
   );
 }
 
-/**
- * Decorates `jobs`: the configured source, else the emulator's traffic; its flows are estimated
- * on the fabric's tables, read as they are at each question.
- */
+/** Decorates `jobs`: the configured source, else the emulator's traffic, flows estimated on the current tables. */
 export const jobsPlugin = fastifyPlugin(
   async (app: FastifyInstance, source: AppSource) => {
     const jobs = source.state ? source.state.jobs : jobSourceOf(source.build.config);

@@ -20,10 +20,7 @@ declare module 'fastify' {
   }
 }
 
-/**
- * The configured store: Prometheus' with PROMETHEUS_URL (its live view read from the collectors
- * with FABSCOPE_LIVE_SOURCE=collectors), else the embedded one scraping the collectors.
- */
+/** Prometheus' store with PROMETHEUS_URL (live view from the collectors if asked), else the embedded one. */
 function storeOf(app: FastifyInstance, config: ApiConfig, fabric: Fabric, intervalMs: number): MetricsStore {
   const embedded = (withHistory: boolean) => {
     if (config.collectorUrls.length === 0) {
@@ -56,10 +53,7 @@ function storeOf(app: FastifyInstance, config: ApiConfig, fabric: Fabric, interv
   return config.liveSource === 'collectors' ? new CollectorsBesideTsdb(embedded(false), tsdb) : tsdb;
 }
 
-/**
- * Decorates `store` and `sampler`, one plugin since the sampler ticks on the store's clock. Built
- * ones tick from the app's start, stop before it closes, and the store closes with it.
- */
+/** Decorates `store` and `sampler` (one plugin: the sampler ticks on the store's clock). */
 export const storePlugin = fastifyPlugin(
   async (app: FastifyInstance, source: AppSource) => {
     if (source.state) {

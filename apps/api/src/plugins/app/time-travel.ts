@@ -28,10 +28,7 @@ function queriesOfIndex(app: TimeSources, index: LinkIndex): TimeQueries | null 
   return queries;
 }
 
-/**
- * The store's time queries for this fabric, or null when it keeps no history. Where the API drew
- * several topologies (a re-discovered fabric), each instant is answered in the drawing of its time.
- */
+/** The store's time queries for this fabric, each instant in the drawing of its time; null without history. */
 function timeQueriesOf(app: TimeSources): TimeQueries | null {
   const { drawn, linkIndex } = app.fabric;
   const drawings = drawn?.list();
@@ -55,10 +52,7 @@ function timeQueriesOf(app: TimeSources): TimeQueries | null {
   return queries;
 }
 
-/**
- * Prometheus' time queries with their failures said as an upstream's: not reached, refusing, an
- * error answer → 502, no answer in time → 504, each naming Prometheus and how long the API waited.
- */
+/** Prometheus' time queries with failures said as an upstream's (502, or 504 without an answer in time). */
 function namingPrometheus(queries: TimeQueries): TimeQueries {
   return new Proxy(queries, {
     get(target, property, receiver) {

@@ -14,16 +14,12 @@ declare module 'fastify' {
   }
 }
 
-/**
- * The live topology, and on a re-discovered fabric what discovery adds drawn (cables, nodes,
- * moves, rates) without a restart: the tables, the store's history and the sampler follow it.
- */
+/** The live topology; on a re-discovered fabric the tables, store history and sampler follow what is drawn. */
 function liveTopologyOf(app: FastifyInstance, { config, fabric, tools }: AppResources) {
   const live = app.fabric as LiveFabric;
   const drawn = new DrawnFabric(live, {
     events: app.events ?? undefined,
-    // The subnet manager's tables are read again for the grown fabric (the ones before serve
-    // meanwhile: the nodes drawn before keep their indices); fabscope's own are computed again.
+    // The SM's tables are read again for the grown fabric (the old ones serve meanwhile); ours are recomputed.
     retable: (grown, before) => {
       const smTables = app.smTables;
       if (!smTables) return buildForwardingTables(grown, chooseRoutingEngine(config.routing));
@@ -31,7 +27,6 @@ function liveTopologyOf(app: FastifyInstance, { config, fabric, tools }: AppReso
       return { ...before, bySwitch: grown.nodes.map((_, i) => before.bySwitch[i]) };
     },
     onSwap: (index) => {
-      // Now, so that the embedded store records the new drawing's history from its first tick.
       if (hasTimeQueries(app.store)) app.store.timeQueries(index);
       app.sampler.useIndex(index);
     },

@@ -2,10 +2,7 @@ import fastifyCompress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 
-/**
- * Compression of every answer over 1 KiB. Server-sent events are written to the raw socket
- * (hijacked): routes/stream/ deflates them itself, once per tick for every client.
- */
+/** Compression of every answer over 1 KiB; the hijacked event stream deflates itself (routes/stream/). */
 export const compressPlugin = fastifyPlugin(
   async (app: FastifyInstance) => {
     await app.register(fastifyCompress, {

@@ -5,17 +5,9 @@ import { sendError } from '../../http/errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /**
-     * The answer costs far more than a page (an export of every direction, a history range, a
-     * contention analysis): at most `maxExpensive` run at once, and none start while the process
-     * is under pressure; the others are answered 503 with Retry-After.
-     */
+    /** Costs far more than a page: at most `maxExpensive` at once, none started under pressure (503). */
     expensive?: boolean;
-    /**
-     * An expensive route whose cost the concurrency limit alone bounds (a contention analysis of a
-     * host list): it still runs while the process is under pressure, so the dashboard's check
-     * answers on a big fabric whose loop lags between ticks, instead of a 503 for as long as it does.
-     */
+    /** Expensive, but bounded by the concurrency limit alone: still runs while the process is under pressure. */
     runsUnderPressure?: boolean;
   }
 }
@@ -33,14 +25,10 @@ export interface PressureOptions {
   now?: () => number;
 }
 
-export const DEFAULT_MAX_EXPENSIVE = 4;
-export const DEFAULT_RETRY_AFTER_SECONDS = 5;
-export const DEFAULT_MAX_EVENT_LOOP_DELAY_MS = 1000;
 /** How often the event-loop delay and memory are sampled (ms). */
 const SAMPLE_INTERVAL_MS = 1000;
 
 const PRESSURE_NAMES: Record<string, (value: number) => string> = {
-  // Infinity: the loop was held through a whole sample interval (no delay was measured in it).
   eventLoopDelay: (v) =>
     Number.isFinite(v) ? `event-loop delay ${Math.round(v)} ms` : 'event loop held through the last second',
   rssBytes: (v) => `resident memory ${Math.round(v / 2 ** 20)} MiB`,
@@ -49,21 +37,16 @@ const PRESSURE_NAMES: Record<string, (value: number) => string> = {
 };
 
 /**
- * Keeps the event loop answering when expensive requests pile up. `@fastify/under-pressure`
- * samples the event-loop delay and memory every second (and gives them to /health); while either
- * is beyond its limit, expensive routes are refused and every other route still answers (a
- * load balancer's health check, the stream, a page of links). A counter of expensive requests in
- * flight refuses the one beyond `maxExpensive`. Both refusals are 503 with Retry-After and a
- * message saying which limit was met.
+ * Keeps the event loop answering when expensive requests pile up: beyond the event-loop delay or
+ * memory limit, or `maxExpensive` in flight, expensive routes get 503 with Retry-After; others answer.
  */
 async function pressureLimits(app: FastifyInstance, options: PressureOptions) {
-  const maxExpensive = options.maxExpensive ?? DEFAULT_MAX_EXPENSIVE;
-  const retryAfter = options.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
+  const maxExpensive = options.maxExpensive ?? 4;
+  const retryAfter = options.retryAfterSeconds ?? 5;
   const refuse = (reply: FastifyReply, why: string) =>
     sendError(reply, 503, `${why}: retry after ${retryAfter} s`, { 'retry-after': String(retryAfter) });
 
-  // The plugin's first figures cover the start (routes built, a fabric indexed): not load. They
-  // count from two sample intervals after the app is ready.
+  // The first figures cover the start, not load: counted from two sample intervals after ready.
   const now = options.now ?? (() => performance.now());
   let measuredFrom = Number.POSITIVE_INFINITY;
   app.addHook('onReady', async () => {
@@ -71,15 +54,13 @@ async function pressureLimits(app: FastifyInstance, options: PressureOptions) {
   });
   await app.register(fastifyUnderPressure, {
     sampleInterval: SAMPLE_INTERVAL_MS,
-    maxEventLoopDelay: options.maxEventLoopDelayMs ?? DEFAULT_MAX_EVENT_LOOP_DELAY_MS,
+    maxEventLoopDelay: options.maxEventLoopDelayMs ?? 1000,
     ...(options.maxRssBytes ? { maxRssBytes: options.maxRssBytes } : {}),
     retryAfter,
     pressureHandler: (request, reply, type, value) => {
-      // Only expensive work is refused: cheap answers are what keeps the process observable.
       const { expensive, runsUnderPressure } = request.routeOptions.config;
       if (!expensive || runsUnderPressure || now() < measuredFrom) return undefined;
       const name = PRESSURE_NAMES[type]?.(Number(value)) ?? type;
-      // Sent here, as the plugin's README does: the request then goes no further.
       void refuse(reply, `the API is under pressure (${name}); exports, history ranges and analyses wait`);
       return undefined;
     },
@@ -101,7 +82,6 @@ async function pressureLimits(app: FastifyInstance, options: PressureOptions) {
       released = true;
       running--;
     };
-    // `close` comes whether the answer was sent whole or the client went away half-way.
     reply.raw.once('close', release);
     reply.raw.once('finish', release);
   });

@@ -7,12 +7,8 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 
-/**
- * Adaptive routing through the fabric manager's provider (the emulator's, the site's opafm.xml, or
- * none, with the reason); its refusals are answered by http/errors.ts.
- */
+/** Adaptive routing through the fabric manager's provider (emulator, opafm.xml, or none with the reason). */
 export const adaptiveRoutingRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  // 401, 403, 405 and 413 are added to every route's document by the route policy (http/route-policy.ts).
   const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply, 504: ErrorReply };
 
   app.get(
@@ -41,10 +37,7 @@ export const adaptiveRoutingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 };
 
-/**
- * Who asked, for the event log: the client's address and whether it sent a bearer token (beyond
- * loopback the route policy has checked it; on loopback none is needed and it is not checked).
- */
+/** Who asked, for the event log: the client's address and whether it sent a bearer token. */
 function changedBy(request: FastifyRequest): string {
   const token = /^Bearer\s/i.test(request.headers.authorization ?? '');
   return `${request.ip}, ${token ? 'bearer token' : 'no token'}`;

@@ -22,7 +22,7 @@ import {
 } from '@fabscope/topology';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { InvalidRequestError, NotFoundError } from '../../errors.ts';
-import { expandHostList, HostListError } from '../../jobs/hostlist.ts';
+import { hostsOf } from '../../jobs/hostlist.ts';
 import { knownHosts } from '../../jobs/job-flows.ts';
 
 /** Runs `analyze`: a pattern naming a host the fabric lacks is 404, any other fault in it 400. */
@@ -38,12 +38,9 @@ function withPattern<T>(analyze: () => T): T {
 
 /** The names of a POST's `nodes`: a Slurm host list or the names themselves. */
 function namesOf(nodes: string | string[]): string[] {
-  try {
-    return typeof nodes === 'string' ? expandHostList(nodes) : nodes;
-  } catch (error) {
-    if (error instanceof HostListError) throw new InvalidRequestError(`nodes: ${error.message}`);
-    throw error;
-  }
+  return typeof nodes === 'string'
+    ? hostsOf(nodes, (message) => new InvalidRequestError(`nodes: ${message}`))
+    : nodes;
 }
 
 /** Host names → this fabric's hosts in LID order (the order D-mod-K routing and the patterns use). */
@@ -97,7 +94,6 @@ export const analysisRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/analysis',
     {
-      // A bounded number run at once, the others answered 503 (plugins/external/under-pressure.ts).
       config: { expensive: true, runsUnderPressure: true },
       schema: {
         summary: 'Flows of a traffic pattern sharing links under static routing, and their expected rates',

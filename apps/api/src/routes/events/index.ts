@@ -12,11 +12,7 @@ const ALERT_SEVERITY: Record<string, EventSeverity> = {
   warning: 'warning',
 };
 
-/**
- * With Prometheus, the alerts of deploy/prometheus/rules firing now, as events at the time they
- * started firing (within the window asked). A Prometheus that does not answer leaves them out:
- * the other events still come.
- */
+/** With Prometheus, the alerts firing now as events at the time they started; none if it does not answer. */
 async function alertEvents(store: MetricsStore, fromMs: number, toMs: number): Promise<FabricEvent[]> {
   if (!store.firingAlerts) return [];
   try {
@@ -35,11 +31,7 @@ async function alertEvents(store: MetricsStore, fromMs: number, toMs: number): P
   }
 }
 
-/**
- * What happened between `from` and `to`: changes made through the API (adaptive routing, traffic,
- * faults) from the event log, and link-state changes and counter resets seen in the samples (the
- * embedded store logs them; Prometheus derives them from its series).
- */
+/** What happened between `from` and `to`: the event log's changes, and link states and resets seen in the samples. */
 export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/events',
@@ -63,13 +55,11 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const events: FabricEvent[] = explainLinkStates(
           classifyResets([...logged, ...derived, ...alerts].sort((a, b) => a.timeMs - b.timeMs)),
         ).filter((e) => e.timeMs >= fromMs);
-        // Newest first: the first page is the newest events (what a view of the window shows).
         return { instant: new Date(toMs).toISOString(), rows: events.reverse(), extra: null };
       });
       return {
         total: page.total,
         ...(page.next === undefined ? {} : { next: page.next }),
-        // Each page in time order.
         events: page.rows.reverse().map((e) => ({
           time: new Date(e.timeMs).toISOString(),
           kind: e.kind,

@@ -4,12 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { InvalidRequestError, NotFoundError } from '../../errors.ts';
 import { emulatorOf } from '../../plugins/app/emulator.ts';
 
-/**
- * Fault injection in the emulator (`POST /faults`), the active faults (`GET`), and repair of
- * everything (`DELETE`). Node, port and link names are checked against the topology first.
- */
+/** Fault injection in the emulator, the active faults, and repair of everything; names checked against the topology. */
 export const faultRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  // 401, 403, 405 and 413 are added to every route's document by the route policy (http/route-policy.ts).
   const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply };
   const mutates = { mutates: true };
 

@@ -8,7 +8,6 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { summary: 'Store kind and age of the newest sample', response: { 200: HealthSchema } } },
     async () => {
       const { health } = await app.sampler.current();
-      // A topology discovered since the start that differs from the one drawn is said here.
       return app.topologyLive ? { ...health, topology: app.topologyLive.healthNote() } : health;
     },
   );

@@ -1,11 +1,7 @@
-import {
-  CompactStreamMessageSchema,
-  ErrorReply,
-  FullStreamMessageSchema,
-  TimeParam,
-} from '@fabscope/contracts';
+import { CompactStreamMessageSchema, FullStreamMessageSchema, TimeParam } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { errorReplies } from '../../http/errors.ts';
 import { type CompactTick, compactFrame } from '../../lib/compact-tick.ts';
 import { statesOf } from '../../lib/frame.ts';
 import { summarizeFrame } from '../../lib/summary.ts';
@@ -25,12 +21,7 @@ const InstantStreamQuery = Type.Object(
   { additionalProperties: false },
 );
 
-/**
- * `GET /instant?time=T&view=`: the fabric at a past instant as one message of `/stream` in the
- * same encoding (compactFrame over the store's frame at T, or every direction as objects), so the
- * dashboard draws it as it draws a live message. Its summary is `/summary?time=T`'s and its `top`
- * the head of `/links?sort=…&time=T` for every sort: the same frame, the same functions.
- */
+/** `GET /instant?time=T&view=`: the fabric at a past instant as one `/stream` message in the same encoding. */
 export const instantRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/instant',
@@ -42,11 +33,7 @@ export const instantRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: InstantStreamQuery,
         response: {
           200: Type.Union([CompactStreamMessageSchema, FullStreamMessageSchema]),
-          400: ErrorReply,
-          404: ErrorReply,
-          409: ErrorReply,
-          502: ErrorReply,
-          504: ErrorReply,
+          ...errorReplies(400, 404, 409, 502, 504),
         },
       },
     },
@@ -54,8 +41,7 @@ export const instantRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const timeMs = parseTime('time', request.query.time);
       const queries = app.timeTravel.require();
       const [frame, stored] = await Promise.all([queries.frameAt(timeMs), queries.summaryAt(timeMs)]);
-      // The embedded store kept the live summary whole; Prometheus' sums have no category
-      // histograms or ports without data: those of the frame, by the live summary's function.
+      // Prometheus' sums lack category histograms and ports without data: computed from the frame.
       let summary = stored;
       if (!stored.categories) {
         const { categories, portsWithoutData } = summarizeFrame(frame, true, timeMs);
@@ -63,8 +49,7 @@ export const instantRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const now = app.sampler.healthNow().health;
       const version = app.sampler.topologyVersion;
-      // A past instant is as it was stored: its age and staleness are not the live data's. Its
-      // topology version is the one drawn now (an older drawing's channels are a prefix of it).
+      // A past instant has no age; its topology version is the one drawn now (older drawings are a prefix).
       const health = {
         status: 'ok' as const,
         store: now.store,
@@ -79,16 +64,12 @@ export const instantRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.query.view === 'full'
           ? { ...tick, links: statesOf(frame) }
           : padded(compactFrame(tick, frame), app.fabric.linkIndex.channels.length);
-      // Serialized once, as the stream's messages are (the schema documents it).
       return reply.type('application/json; charset=utf-8').send(JSON.stringify(message) as never);
     },
   );
 };
 
-/**
- * An instant of an older drawing of a re-discovered fabric has fewer channels (those drawn since
- * come after: topology-live/drawn-fabric.ts): unknown in the drawing of now.
- */
+/** An instant of an older drawing has fewer channels (new ones come last): unknown in today's drawing. */
 function padded<H, S>(message: CompactTick<H, S>, channels: number): CompactTick<H, S> {
   const missing = channels - message.utilization.length;
   if (missing <= 0) return message;

@@ -36,7 +36,6 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      // First pages share a read of the job source while one is as old as a read costs.
       const page = await app.listings.page(
         'jobs',
         request.query,
@@ -54,7 +53,6 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { source, skipped } = page.extra;
       return {
         source,
-        // Entries the source could not read are left out and said, not the whole answer lost.
         ...(skipped.length > 0
           ? { skipped: { total: skipped.length, entries: skipped.slice(0, SKIPPED_LISTED) } }
           : {}),
@@ -82,7 +80,6 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!job) throw new NotFoundError(`no job "${request.params.id}"`);
       const flows = await app.jobs.flowsNow();
       const own = flows.filter((f) => f.job === job.id);
-      // A job not running (or without traffic) is predicted on its estimated pairs.
       const { fabric, tables } = app.fabric;
       const kindOf = linkKinds(app.fabric.linkIndex);
       const pairs =

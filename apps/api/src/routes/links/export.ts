@@ -1,19 +1,14 @@
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { ErrorReply, LinkStateSchema, LinksExportQuery } from '@fabscope/contracts';
+import { LinkStateSchema, LinksExportQuery } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorReplies } from '../../http/errors.ts';
 import { stateAt } from '../../lib/frame.ts';
 
-/** Directions serialized per chunk: ~0.3 MB, a few milliseconds of the event loop each. */
+/** Directions serialized per chunk: a few milliseconds of the event loop each. */
 export const EXPORT_ROWS_PER_CHUNK = 256;
 
-/**
- * `count` rows (`rowAt(i)`, made as they are written) as NDJSON, one chunk of `rowsPerChunk`
- * lines at a time, read as the consumer asks (`Readable.from` pulls the next chunk only when the
- * socket has taken the ones before), with the event loop free between chunks: neither the whole
- * answer nor every row's object is ever held at once, and other requests are answered while it
- * streams.
- */
+/** `count` rows as NDJSON chunks pulled as the socket drains, the event loop free between chunks. */
 export async function* ndjsonChunks(
   count: number,
   rowAt: (i: number) => unknown,
@@ -43,17 +38,12 @@ export const linksExportRoutes: FastifyPluginAsyncTypebox = async (app) => {
             description: 'One link direction per line',
             content: { 'application/x-ndjson': { schema: LinkStateSchema } },
           },
-          400: ErrorReply,
-          409: ErrorReply,
-          502: ErrorReply,
-          503: ErrorReply,
-          504: ErrorReply,
+          ...errorReplies(400, 409, 502, 503, 504),
         },
       },
     },
     async (request, reply) => {
       const { time, kind } = request.query;
-      // Each row's object is made as its chunk is written (stateAt), never every one first.
       const { time: instant, frame } = await app.timeTravel.instantFrame(time);
       const channels: number[] = [];
       for (const channel of frame.index.channels)
@@ -64,7 +54,6 @@ export const linksExportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .header('fabscope-time', instant)
         .header('fabscope-directions', String(channels.length));
       const rows = ndjsonChunks(channels.length, (i) => stateAt(frame, channels[i] as number));
-      // A stream of the documented rows, one per line: the schema describes a row, not the stream.
       return reply.send(Readable.from(rows) as never);
     },
   );

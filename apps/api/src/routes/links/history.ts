@@ -7,10 +7,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Chosen link directions' series over a time range. */
 export const linkHistoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  // Ranges are expensive: a bounded number run at once, the others answered 503 (plugins/external/under-pressure.ts).
   const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply, 503: ErrorReply, 504: ErrorReply };
   const config = { expensive: true };
-  // Directions of every topology drawn (a re-discovered fabric adds some): made once per drawing.
   const knownSets = new WeakMap<object, Set<string>>();
   const isKnown = (id: string) =>
     (app.fabric.drawn?.list() ?? [{ linkIndex: app.fabric.linkIndex }]).some(({ linkIndex }) => {
@@ -41,7 +39,6 @@ export const linkHistoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const range = parseRange(request.query, {
         nowMs: Date.now(),
         defaultStepMs: queries.resolutionMs,
-        // The limit is on the answer: every series counts.
         maxPoints: Math.floor(11_000 / ids.length),
       });
       const series = await queries.linkRange(ids, range);

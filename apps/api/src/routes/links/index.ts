@@ -1,18 +1,14 @@
-import { ErrorReply, InstantQuery, LinksAnswerSchema, LinksQuery } from '@fabscope/contracts';
+import { InstantQuery, LinksAnswerSchema, LinksQuery } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { NotFoundError } from '../../errors.ts';
+import { errorReplies } from '../../http/errors.ts';
 import { jobLinks } from '../../jobs/job-report.ts';
 import { channelsOf, prepareLinkOrder, RankedLinks } from '../../lib/link-order.ts';
 
-/**
- * `GET /links`: link directions ranked, now or at `time`, a page at a time. The first page ranks
- * the instant's directions once (filters first) and keeps the list (http/listings.ts); `next`
- * pages through that same list however the fabric has ticked on since.
- */
+/** `GET /links`: link directions ranked, now or at `time`, a page at a time over one ranked list. */
 export const linksRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const LinksAtQuery = Type.Composite([LinksQuery, InstantQuery]);
-  // The id order is computed at start, not in the first request.
   prepareLinkOrder(app.fabric.linkIndex);
   app.get(
     '/links',
@@ -24,18 +20,13 @@ export const linksRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: LinksAtQuery,
         response: {
           200: LinksAnswerSchema,
-          400: ErrorReply,
-          404: ErrorReply,
-          410: ErrorReply,
-          502: ErrorReply,
-          504: ErrorReply,
+          ...errorReplies(400, 404, 410, 502, 504),
         },
       },
     },
     async (request) => {
       const { sort = 'utilization', order = 'desc', kind, job, time } = request.query;
-      // The first page of live links reads the latest tick; a list of that tick and these
-      // parameters already held (another client's first page) is paged again, not sorted again.
+      // A list of the latest tick and these parameters already held is paged again, not sorted again.
       const live =
         time === undefined && request.query.cursor === undefined ? await app.sampler.current() : null;
       const open = async () => {
@@ -44,25 +35,17 @@ export const linksRoutes: FastifyPluginAsyncTypebox = async (app) => {
           if (!(await app.jobs.list()).some((j) => j.id === job)) throw new NotFoundError(`no job "${job}"`);
           ofJob = new Set(jobLinks(await app.jobs.flowsNow({ job }), job).map((l) => l.id));
         }
-        // Filters first, then the order, then pages: every page is a slice of one ranked list.
-        // The live tick is ranked over its frame's columns: objects only for the rows a page returns.
-        if (live) {
-          const { frame } = live;
-          const rows = { frame, channels: channelsOf(frame, kind, ofJob) };
-          return { instant: live.time, rows: new RankedLinks(frame.index, rows, sort, order), extra: null };
-        }
-        // A past instant is a frame too (the store's frameAt), ranked by the same function.
-        const frame = await app.timeTravel.frameAt(time);
+        // Filters first, then the order; the frame is ranked over its columns, objects only for a page's rows.
+        const frame = live ? live.frame : await app.timeTravel.frameAt(time);
         const rows = { frame, channels: channelsOf(frame, kind, ofJob) };
         return {
-          instant: new Date(frame.timeMs).toISOString(),
+          instant: live ? live.time : new Date(frame.timeMs).toISOString(),
           rows: new RankedLinks(frame.index, rows, sort, order),
           extra: null,
         };
       };
-      // A job source or emulator that fails is a 502/504 naming it (http/errors.ts).
-      // A past instant asked again within a tick (a view refreshing) is paged again, not read again
-      // from the store; after a tick it is read again (samples of a recent instant may come late).
+      // A past instant asked again within a tick is paged again; after a tick it is read again
+      // (samples of a recent instant may come late).
       const reuse = live
         ? `tick ${live.time}`
         : time !== undefined

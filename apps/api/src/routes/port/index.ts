@@ -20,8 +20,7 @@ export const portRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { fabric } = app.fabric;
       const node = findNode(fabric, request.query.node);
       const tick = await app.sampler.current();
-      // The tick's directions are in the fabric's channel order when it is of this drawing: this
-      // port's two are made from its frame, not the tick's every direction.
+      // The tick's directions are in channel order only when it is of this drawing.
       const frame = tick.frame.linkUp.length === fabric.links.length * 2 ? tick.frame : null;
       const wanted = request.query.port;
       if (wanted !== undefined && !node.ports[wanted])

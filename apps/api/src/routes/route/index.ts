@@ -14,7 +14,6 @@ export const routeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RouteSchema, 400: ErrorReply, 404: ErrorReply, 503: ErrorReply },
       },
     },
-    // An unknown node or no route is 404, tables not read yet 503 (http/errors.ts).
     async (request) => liveRoute(app, request.query.from, request.query.to),
   );
 };

@@ -21,7 +21,6 @@ export const staticLoadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       assertTablesRead(app.fabric.tablesOrigin);
       const { tables, tablesOrigin, fabric } = app.fabric;
       const { load, computeMs } = await staticLoadOf(fabric, tables);
-      // Beside each count, what was measured on the port at the live tick (stale: unknown).
       const tick = await app.sampler.current();
       const utilization = measuredUtilization(tick.frame, fabric.links.length * 2);
       const { groups, top, comparison } = summarizeStaticLoad(

@@ -2,7 +2,6 @@ import type { ServerResponse } from 'node:http';
 import { ErrorReply } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { COMPACT_TOP_PER_KIND } from '../../lib/compact-tick.ts';
 import { MAX_SKIPPED_TICKS, SseClient } from '../../lib/sse-client.ts';
 import { acceptsDeflate, deflateFrame, type StreamEncoding, ZLIB_HEADER } from '../../lib/sse-deflate.ts';
 import { STREAM_VIEWS, TickBroadcast } from '../../tick-broadcast.ts';
@@ -28,24 +27,12 @@ const DESCRIPTION = [
   'written to all its clients, only while one is connected. A client whose socket has not drained the',
   `previous tick skips the next; after ${MAX_SKIPPED_TICKS} skipped in a row it gets \`event: dropped\` with a reason`,
   'and is disconnected. `health` carries `intervalMs` and `staleAfterSeconds`, the staleness policy.',
-  'A client whose Accept-Encoding takes `deflate` gets `Content-Encoding: deflate`: each tick compressed once',
-  'for all such clients (at fat-tree-6912 a 1.1 MB compact tick is ~70 KB on the wire).',
-  '',
-  '`view=full`: `{time, health, summary, links: LinkDirectionState[]}`, every link direction.',
-  '',
-  '`view=compact` (default): `{time, health, summary, utilization, bytesPerSecond, waitFraction, linkDown, top}` where',
-  '`utilization`, `bytesPerSecond` and `waitFraction` are `(number|null)[]` with one entry per channel in',
-  'topology order (link i of `GET /topology` `links` is channel 2i, a→b, and 2i+1, b→a); utilization and',
-  'waitFraction (XmitWait share of time) are fractions rounded to 1e-4, bytesPerSecond is rounded to whole',
-  'bytes/s, `null` is unknown. `linkDown` lists the channels whose link is down. `top` holds the',
-  `${COMPACT_TOP_PER_KIND} busiest ISL directions and the ${COMPACT_TOP_PER_KIND} busiest host-link directions as full`,
-  'LinkDirectionState objects, merged busiest first (so its first N are the overall top N).',
+  'A client whose Accept-Encoding takes `deflate` gets `Content-Encoding: deflate`, each tick compressed once for all.',
+  "The messages are the contract's CompactStreamMessage (`view=compact`, default: per-channel arrays in",
+  'topology order and the busiest directions as objects) or FullStreamMessage (`view=full`: every direction).',
 ].join('\n');
 
-/**
- * Server-sent events: one message per sampling tick, the same serialized bytes for every client
- * (made once per tick), so a hundred dashboards cost one computation and one buffer.
- */
+/** Server-sent events: one message per sampling tick, the same bytes (made once per tick) for every client. */
 export const streamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const open = new Set<ServerResponse>();
   const broadcast = new TickBroadcast(app.sampler);
@@ -78,8 +65,6 @@ export const streamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const view = request.query.view ?? 'compact';
       reply.hijack();
       const raw = reply.raw;
-      // Compressed once per tick for all clients that accept it (lib/sse-deflate.ts): at
-      // fat-tree-6912 a tick is ~1.1 MB of JSON and ~70 KB deflated.
       const encoding: StreamEncoding = acceptsDeflate(request.headers['accept-encoding'])
         ? 'deflate'
         : 'identity';

@@ -1,5 +1,6 @@
-import { ErrorReply, RangeQuery, SummaryHistorySchema } from '@fabscope/contracts';
+import { RangeQuery, SummaryHistorySchema } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorReplies } from '../../http/errors.ts';
 import { parseRange } from '../../lib/time-params.ts';
 
 /** The fabric's summary as series over a range. */
@@ -7,18 +8,13 @@ export const summaryHistoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/summary/history',
     {
-      // Ranges are expensive: a bounded number run at once, the others answered 503 (plugins/external/under-pressure.ts).
       config: { expensive: true },
       schema: {
         summary: 'Host transmit total and utilization histograms from `from` to `to` every `step`',
         querystring: RangeQuery,
         response: {
           200: SummaryHistorySchema,
-          400: ErrorReply,
-          409: ErrorReply,
-          502: ErrorReply,
-          503: ErrorReply,
-          504: ErrorReply,
+          ...errorReplies(400, 409, 502, 503, 504),
         },
       },
     },

@@ -5,7 +5,6 @@ import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../errors.ts';
 import { parseTime } from '../../lib/time-params.ts';
 
-/** `/topology`'s answer for a fabric. */
 function topologyAnswer(fabric: Fabric): Topology {
   return {
     name: fabric.name,
@@ -17,18 +16,13 @@ function topologyAnswer(fabric: Fabric): Topology {
       a: l.a,
       b: l.b,
       rateGbps: l.rateGbps,
-      // Mixed fabrics name the network of each cable not of the fabric's type (the dashboard uses
-      // each network's own terms); left out otherwise, so big fabrics' topology does not grow.
+      // Mixed fabrics name each cable's network where it differs; left out otherwise to keep big topologies small.
       ...(l.fabricType && l.fabricType !== fabric.fabricType ? { fabricType: l.fabricType } : {}),
     })),
   };
 }
 
-/**
- * `/topology?time=T`: the topology version in force at T; 404 outside the history kept — before
- * it starts, or a time still to come (whose answer a later discovery could change, and answers
- * are cached as the topology's are).
- */
+/** `/topology?time=T`: the version in force at T; 404 before the history kept or in the future (answers are cached). */
 function topologyAtTime(app: Pick<FastifyInstance, 'topologyLive' | 'fabric'>, time: string): Topology {
   const ms = parseTime('time', time);
   const at = new Date(ms).toISOString();
@@ -45,7 +39,6 @@ function topologyAtTime(app: Pick<FastifyInstance, 'topologyLive' | 'fabric'>, t
 
 /** The topology drawn, or the version in force at an instant. */
 export const topologyRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  // The drawn fabric's answer, made once per drawing (the answer cache keeps its bytes).
   const answers = new WeakMap<Fabric, Topology>();
   const topology = () => {
     const { fabric, drawn } = app.fabric;

@@ -15,10 +15,8 @@ import { checkTraffic } from '../../traffic-check.ts';
 
 /** Traffic in the emulator: listed a page at a time, started, stopped; 409 without an emulator. */
 export const trafficRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  // 401, 403, 405 and 413 are added to every route's document by the route policy (http/route-policy.ts).
   const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply, 504: ErrorReply };
-  // After traffic starts or stops the next first pages of jobs read them anew (the emulator's
-  // flow listings do so themselves).
+  // After traffic starts or stops, first pages of jobs read anew.
   const forgetFlows = () => app.listings.invalidate('jobs');
 
   app.get(
@@ -33,13 +31,11 @@ export const trafficRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const emulator = emulatorOf(app);
-      // Paged where the flows are: the emulator keeps the listing and answers a page of it.
       const { job, cursor } = request.query;
       const limit = request.query.limit ?? PAGE_DEFAULT;
       let from: { listing: string; offset: number } | undefined;
       if (cursor !== undefined) {
         from = trafficCursor(cursor);
-        // The schema checked the form: a cursor of another route's lists is no listing held here.
         if (!from)
           throw new CursorError(
             410,
@@ -71,7 +67,6 @@ export const trafficRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const problem = checkTraffic(app.fabric.fabric, request.body);
       if (problem) throw problem;
-      // The emulator sums what started and lists the first flows only.
       const started = await emulatorOf(app).startFlows(request.body, STARTED_FLOWS_LISTED);
       forgetFlows();
       return started;

@@ -37,10 +37,7 @@ type FixedFields = Omit<PortEntry, 'counters' | 'linkState'>;
 export class PortsArrowEncoder {
   private readonly fixed: [string, Column<unknown>][];
   private readonly rows: number;
-  /**
-   * Names the fixed columns this encoder made (`fixed` in the metadata): a reader that decoded them
-   * under the same name may keep what it decoded instead of decoding them again.
-   */
+  /** Names this encoder's fixed columns, so a reader may keep what it decoded under the same name. */
   private readonly fixedName = randomUUID();
 
   /** `entries`: the ports' fixed fields, in document order. */
@@ -74,10 +71,7 @@ export class PortsArrowEncoder {
     this.fixed = PORTS_ARROW_FIXED_COLUMNS.map((name) => [name, make[name]()]);
   }
 
-  /**
-   * One scrape: `linkUp[i]` 1 or 0 per port, `counters[k][i]` the k-th of PORT_COUNTER_NAMES of
-   * port i, `present[k]` which ports have it (null: every port; undefined: none, no column).
-   */
+  /** One scrape; `present[k]` is null for every port, undefined for none (no column). */
   encode(
     meta: Omit<PortCountersDocument, 'ports'>,
     linkUp: Int8Array,

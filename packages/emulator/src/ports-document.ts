@@ -122,10 +122,7 @@ export class PortsDocumentBuilder {
     };
   }
 
-  /**
-   * The same document as `build` as an Arrow IPC stream (ports-arrow.ts): counters as uint64
-   * columns, null where a port's fabric has no such counter.
-   */
+  /** `build` as an Arrow IPC stream (ports-arrow.ts). */
   buildArrow(timeMs: number, read: PortCounterReader, linkUp: Uint8Array): Uint8Array {
     this.arrow ??= new PortsArrowEncoder(this.slots.map((s) => s.entry));
     const n = this.slots.length;
@@ -161,11 +158,7 @@ export class PortsDocumentBuilder {
     );
   }
 
-  /**
-   * The same document as `build`, written straight to JSON in chunks of about 1 MiB: the fixed
-   * fields of each port are serialized once, so a scrape writes only counters, without an object
-   * per port or a `JSON.stringify` of the whole.
-   */
+  /** `build` as JSON chunks, each port's fixed fields serialized once, so a scrape writes only counters. */
   buildJson(timeMs: number, read: PortCounterReader, linkUp: Uint8Array): Buffer[] {
     this.prefixes ??= this.slots.map((slot) => {
       const fixed = JSON.stringify(slot.entry);

@@ -29,11 +29,7 @@ function optionalUrl(name: string): string | undefined {
   return value;
 }
 
-/**
- * `fabscope demo [--prometheus [--alertmanager]]`: the whole pipeline in one process (what `npm start` runs).
- * `fabscope demo --fabric ibsim [--routing ftree|minhop|updn]`: the same read from a real
- * InfiniBand subnet (ibsim + OpenSM) through its own tools, the emulator only its traffic source.
- */
+/** `fabscope demo [--prometheus [--alertmanager]] [--fabric ibsim [--routing ftree|minhop|updn]]`. */
 export async function demoCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,

@@ -59,10 +59,7 @@ export function statusLines(input: RenderInput, width: number): ScreenLine[] {
   return lines;
 }
 
-/**
- * opatop's error categories, as far as the API reports them: Congestion from XmitWait (the
- * worst waiting link direction); Integrity and the others are not reported, so they are unknown.
- */
+/** opatop's error categories as far as the API reports them: only Congestion, from XmitWait. */
 export function categoriesLine(input: RenderInput, width: number): ScreenLine {
   const worst = input.snapshot?.mostWaiting;
   const wait = worst?.transmitWaitFraction;

@@ -15,14 +15,8 @@ interface Where {
 }
 
 /**
- * Omni-Path `opareport -o topology` XML (cornelisnetworks/opa-ff IbaTools/opareport):
- * `<Report><Nodes><FIs|Switches><Node><NodeGUID/><NodeType/><NodeDesc/></Node>…` and
- * `<LinkSummary><Link><Rate>100g</Rate><Port><NodeGUID/><PortNum/><NodeType/><NodeDesc/></Port>×2</Link>`.
- * and the GUID-less form `opaxlattopology` writes from a cabling spreadsheet (opa-ff
- * IbaTools/opaxlattopology/opaxlattopology.sh: `<Link><Rate/><MTU/><Internal/><Cable>…</Cable>
- * <Port><PortNum/><NodeType/><NodeDesc/></Port>×2</Link>`, `<FIs><Node><NodeDesc/><NodeDetails/>`).
- * Read in one linear pass (readXml); a DOCTYPE declaring external or parameter entities is
- * refused. Errors name the element at fault and its line (a file cut short: the one left open).
+ * `opareport -o topology` XML (cornelisnetworks/opa-ff IbaTools/opareport) and the GUID-less form
+ * opaxlattopology writes; errors name the element and its line.
  */
 export function parseOpareportTopology(text: string, name = 'opareport'): Fabric {
   rejectExternalEntities(text);

@@ -195,5 +195,3 @@ export {
   tableSource,
 } from './routing/tables.ts';
 export { traceChannels } from './routing/trace.ts';
-export { formatIbnetdiscover } from './write/ibnetdiscover.ts';
-export { formatOpareportTopology } from './write/opareport.ts';

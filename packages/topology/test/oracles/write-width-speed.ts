@@ -1,5 +1,5 @@
-import type { FabricLink } from '../model/model.ts';
-import { LANE_GBPS, parseWidthSpeed } from '../parse/rates.ts';
+import type { FabricLink } from '../../src/index.ts';
+import { LANE_GBPS, parseWidthSpeed } from '../../src/index.ts';
 
 /** Widths tried for a rate with no width × speed of its own: 4x first, as nearly every cable is. */
 const WIDTHS = [4, 1, 2, 8, 12] as const;

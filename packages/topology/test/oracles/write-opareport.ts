@@ -1,4 +1,4 @@
-import type { Fabric, FabricLink, FabricNode } from '../model/model.ts';
+import type { Fabric, FabricLink, FabricNode } from '../../src/index.ts';
 
 const TYPE = { host: 'FI', switch: 'SW', router: 'RT' } as const;
 const GROUP = { host: 'FIs', switch: 'Switches', router: 'Routers' } as const;

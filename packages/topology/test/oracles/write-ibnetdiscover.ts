@@ -1,5 +1,5 @@
-import type { Fabric, FabricLink, FabricNode } from '../model/model.ts';
-import { widthSpeedOf } from './width-speed.ts';
+import type { Fabric, FabricLink, FabricNode } from '../../src/index.ts';
+import { widthSpeedOf } from './write-width-speed.ts';
 
 /** `S-`/`H-`/`R-` and the node GUID's 16 hex digits, as ibnetdiscover names a node (`node_name`). */
 function nodeId(node: FabricNode): string {

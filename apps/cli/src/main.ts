@@ -20,8 +20,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   route: async (args) => (await import('./commands/route.ts')).routeCommand(args),
   analyze: async (args) => (await import('./commands/analyze.ts')).analyzeCommand(args),
   top: async (args) => (await import('./commands/top.ts')).topCommand(args),
-  // Hidden: the InfiniBand port reader's child process (collectors' ib-port-reader-child.ts),
-  // started by the collector with the subnet's environment (demo-ibsim.ts ibPortReaderCommand).
+  // Hidden: the InfiniBand port reader's child process, started by the collector.
   '__ib-port-reader': async () => (await import('@fabscope/collectors')).runIbPortReaderChild(),
   // Hidden: the demo's emulator and collector(s) in a process of their own (pipeline-process.ts).
   __pipeline: async ([role, options]) =>

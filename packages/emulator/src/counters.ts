@@ -28,7 +28,6 @@ export class ChannelCounters {
     this.waitCarry = new Float64Array(channelCount);
   }
 
-  /** Adds `dtMs` of traffic on the given channels. */
   accrue(
     channels: ArrayLike<number>,
     bytesPerSecond: ArrayLike<number>,

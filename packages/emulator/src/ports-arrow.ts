@@ -24,9 +24,7 @@ import {
   utf8,
 } from '@uwdata/flechette';
 
-// `GET /v1/ports?format=arrow` (its columns: @fabscope/contracts/ports). The fixed columns are
-// encoded once per encoder; a scrape fills the counters and link states only, a fraction of the
-// JSON's bytes and CPU at both ends.
+// `GET /v1/ports?format=arrow`: fixed columns encoded once, so a scrape fills only counters and states.
 
 /** Small numbers, written as uint8. */
 const GAUGES = new Set<string>(PORT_GAUGE_NAMES);

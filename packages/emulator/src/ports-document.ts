@@ -9,8 +9,7 @@ import { channelFrom, type Fabric, type FabricType } from '@fabscope/topology';
 import { DATA_UNIT_BYTES } from './counters.ts';
 import { PortsArrowEncoder } from './ports-arrow.ts';
 
-// The emulator's `GET /v1/ports` (the document's shape: @fabscope/contracts/ports), written as
-// objects, as JSON straight into buffers, or as an Arrow stream (ports-arrow.ts).
+// The emulator's `GET /v1/ports` as objects, as JSON straight into buffers, or as Arrow (ports-arrow.ts).
 
 const OPA_ONLY = new Set<PortCounterName>([
   'UncorrectableErrors',

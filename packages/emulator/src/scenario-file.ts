@@ -156,7 +156,6 @@ export function emulatorForScenario(file: ScenarioFile, startTimeMs = 0): Emulat
 export interface RunOptions {
   /** Virtual seconds per wall second; 0 (default) runs as fast as it can. */
   speed?: number;
-  /** Called after each phase. */
   onPhase?: (result: PhaseResult) => void;
   /** Use this emulator (already built from the file) instead of building one. */
   emulator?: Emulator;

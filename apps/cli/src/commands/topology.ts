@@ -51,7 +51,6 @@ export interface LoadedFabric {
   tables: ForwardingTables;
   /** The engine chosen for it, which the emulator's fabric manager reruns at each sweep. */
   engine: RoutingEngineName | 'auto';
-  /** Time spent building forwarding tables. */
   routingMs: number;
 }
 

@@ -100,9 +100,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     const emulator = await emulatorStarting;
     const emulatorUrl = emulator.urls.emulatorUrl;
     const ports = fabric.links.length * 2;
-    // The interval by the fabric's size, for the embedded store or Prometheus (whose scrapes must
-    // end within it), the rules' rate window following it (prometheus.ts rulesAtInterval).
-    // Beside the demo's Prometheus, the live view from the TSDB or (big fabrics) the collectors.
+    // Beside Prometheus the live view reads the TSDB, or on big fabrics the collectors.
     const liveSource = options.config.liveSource ?? (options.prometheus ? liveSourceFor(ports) : undefined);
     const intervalMs =
       options.config.sampleIntervalMs ??
@@ -148,8 +146,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       liveSource,
       sampleIntervalMs: intervalMs,
       ...(prometheus ? { prometheusRateWindow: rateWindowFor(intervalMs) } : {}),
-      // Without FABSCOPE_EVENTS_DIR the events live in the API's memory, as long as the demo
-      // (and its Prometheus' history, which a restarted Prometheus starts anew) does.
+      // Without FABSCOPE_EVENTS_DIR the events last as long as the demo does.
       eventsDir: options.config.eventsDir,
     };
     const api = await startApi(config, fabric, {

@@ -24,7 +24,6 @@ import { startLabPump } from './lab-pump.ts';
 
 export interface IbsimDemoOptions {
   config: ApiConfig;
-  /** OpenSM's routing engine. */
   routing: SmRoutingEngine;
   seed?: number;
   webRoot?: string;
@@ -107,8 +106,7 @@ export async function startIbsimDemo(options: IbsimDemoOptions): Promise<Running
       madReader: { command: ibPortReaderCommand() },
     });
     stops.push(() => reader.close());
-    // The subnet shows the emulator's counters as of the sweep: written just before it, the pump
-    // held while the MADs read them, stamped with the emulator time they stand for.
+    // The subnet's counters as of the sweep, stamped with the emulator time they stand for.
     const source: FabricSource = {
       name: reader.name,
       async read(signal) {

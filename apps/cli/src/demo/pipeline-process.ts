@@ -163,9 +163,7 @@ async function startEmulator(
     seed: options.seed,
     startTimeMs: Date.now(),
   });
-  // The clock catches up before every request and the counters accrue exactly between events
-  // however long the step, so the tick only bounds how old the sysfs trees are; a short one
-  // would spend a big fabric's CPU on accrual nobody reads.
+  // The clock catches up at every request, so the tick only bounds how old the sysfs trees are.
   const server = await startEmulatorServer(emulator, {
     host: '127.0.0.1',
     port: 0,
@@ -183,9 +181,7 @@ async function startCollectors(
   options: CollectorProcessOptions,
   stops: (() => Promise<void>)[],
 ): Promise<{ collectorUrls: string[] }> {
-  // Chunks, not one string: a big fabric's exposition is too large for one. With Prometheus on a
-  // big fabric, the collector is sharded by switch group so that Prometheus scrapes (and parses)
-  // the shards in parallel; the shards share one read of the emulator.
+  // Chunks, not one string: a big fabric's exposition is too large for one.
   const { emulatorUrl, shards } = options;
   const shareReadMs = options.shareReadMs ?? (shards > 1 ? 1000 : 0);
   const source =

@@ -166,15 +166,12 @@ export function prometheusConfig(
     const slow = Math.max(30_000, 3 * interval);
     config.rule_files = rules.map((file) => {
       const target = join(ruleDir, basename(file));
-      // The alerts look at minutes (`for: 2m`, `[5m]`, `[10m]` over every direction): evaluated at
-      // the slow cadence, not every interval (one evaluation takes long on a big fabric).
+      // The alerts look at minutes: evaluated at the slow cadence (slow on a big fabric).
       const groupInterval = basename(file) === 'alerts.yml' ? slow : interval;
       writeFileSync(target, rulesAtInterval(readFileSync(file, 'utf8'), interval, groupInterval));
       return target;
     });
-    // Big fabrics: the fast job asks the collectors for the families the views need only
-    // (`name[]`, as the embedded store does); the raw counters every 30 s at least, in a job of
-    // their own, or not at all.
+    // Big fabrics: the fast job asks only for what the views need; raw counters get a job of their own.
     job.params = { 'name[]': [...FAST_FAMILIES] };
     if (settings.slowJob !== false)
       config.scrape_configs?.push({

@@ -6,7 +6,6 @@ import { rankByUtilization, sortByPackets } from './rank.ts';
 import type { LinkFilter, SortKey, ViewState } from './state.ts';
 
 export interface TopClientOptions {
-  /** Server root, e.g. http://127.0.0.1:8080 */
   url: string;
   token?: string | undefined;
   timeoutMs?: number;

@@ -12,8 +12,7 @@ export function titleLine(input: RenderInput, width: number): ScreenLine {
   const fabric = input.fabric
     ? `${input.fabric.name}${input.fabric.fabricType ? ` (${input.fabric.fabricType})` : ''}`
     : UNKNOWN;
-  // The mode of the numbers on screen: until the answer for a new instant arrives, the previous
-  // one is shown, labelled as what it is (a bookmark's label never sits on another tick's time).
+  // Until the answer for a new instant arrives, the previous one is shown, labelled as what it is.
   const shownTime = input.snapshot ? input.snapshot.askedTime : input.state.time;
   const mode = modeOf({ time: shownTime, bookmark: input.state.bookmark });
   const shown = clock(input.snapshot?.summary.time);

@@ -18,7 +18,6 @@ export interface FaultEffects {
   restartNode(node: FabricNode): void;
   /** Another tool cleared a port's counters. */
   clearPort(out: number): void;
-  /** Symbol-error rates changed. */
   errorsChanged(): void;
 }
 
@@ -178,12 +177,10 @@ export class LinkState implements PortGauges {
     }
   }
 
-  /** Active faults: links held down, flapping links, symbol-error sources, switches down. */
   list(): FaultInfo[] {
     return [...this.active.values()].map((f) => ({ ...f }));
   }
 
-  /** Repairs everything: every link and switch up, flapping and symbol errors stopped. */
   clear(): void {
     this.adminDown.fill(0);
     this.flapDown.fill(0);

@@ -23,7 +23,6 @@ export interface EmulatorServerOptions {
 }
 
 export interface EmulatorServer {
-  /** e.g. http://127.0.0.1:40123 */
   url: string;
   close(): Promise<void>;
 }

@@ -115,8 +115,7 @@ export function adjustRoutes(flows: RoutedFlow[], config: AdaptiveRoutingConfig,
       first = false;
       const position = flow.path.indexOf(source);
       if (position < 0) continue;
-      // What the flow's path would carry at its full rate, from this switch on: the worst
-      // channel of the suffix is where it is held back (here, or downstream by back-pressure).
+      // The worst channel of the path from here on is where the flow is held back (here or downstream).
       let want = flow.wireLimit ?? Number.POSITIVE_INFINITY;
       for (const c of flow.path) want = Math.min(want, capacities[c] as number);
       if (!(want > 0)) continue;

@@ -148,8 +148,7 @@ export class Networks {
     }
     if (this.isSwitch[next] !== 1) throw new NoRouteError(`"${start.name}" is not cabled to a switch`);
     if (tablesFirst) {
-      // The tables are followed even into a down link: a static route stays lost until the fabric
-      // manager's next sweep rewrites the tables.
+      // Tables are followed into a down link: a static route stays lost until the next sweep.
       const walked: number[] = [first];
       try {
         this.finder.walk(next, dest, walked);

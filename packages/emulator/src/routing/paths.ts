@@ -8,11 +8,8 @@ import {
 
 /** Flow paths as a fixed prefix followed by table lookups, so AR can reroute from any switch on. */
 export class PathFinder {
-  /** Node index at the far end of each channel. */
   readonly channelTo: Int32Array;
-  /** Node index each channel leaves from. */
   readonly channelFromNode: Int32Array;
-  /** Port number each channel leaves from. */
   readonly channelFromPort: Int32Array;
   /** For each node, its cabled output channels by port number (-1 where uncabled). */
   private readonly outChannels: Int32Array[];

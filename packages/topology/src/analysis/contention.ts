@@ -11,7 +11,6 @@ export interface LinkLoad {
   /** Link direction `node/port->node/port`. */
   link: string;
   kind: LinkKind;
-  /** Flows routed over this direction. */
   flows: number;
   /** What the direction delivers to the flows (deliverableGbps), not its quoted signalling rate. */
   capacityGbps: number;

@@ -23,7 +23,6 @@ export interface PortRateReading {
   receiveBytesPerSecond: number | null;
   transmitPacketsPerSecond: number | null;
   receivePacketsPerSecond: number | null;
-  /** XmitWait ticks per second. */
   transmitWaitTicksPerSecond: number | null;
   /** Length of one XmitWait tick, seconds; null when the source does not know it. */
   transmitWaitTickSeconds: number | null;

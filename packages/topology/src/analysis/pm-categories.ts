@@ -104,8 +104,7 @@ export interface CategoryInputs {
   receiveSwitchRelayErrors?: number | null;
 }
 
-// One weighted sum at a time, without allocating: categoriesOf runs for every link direction of
-// every tick.
+// One weighted sum at a time, without allocating: categoriesOf runs per link direction per tick.
 let sum = 0;
 let known = false;
 

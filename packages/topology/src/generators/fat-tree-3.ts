@@ -5,7 +5,6 @@ import type { Fabric, FabricType } from '../model/model.ts';
 export interface ThreeTierFatTreeOptions {
   name: string;
   fabricType?: FabricType;
-  /** Ports per switch. */
   radix: number;
   /** Pods: groups of edge and aggregation switches fully cabled to each other. */
   pods: number;

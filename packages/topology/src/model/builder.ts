@@ -64,7 +64,6 @@ export class FabricBuilder {
     return node;
   }
 
-  /** The node of that name, if added. */
   node(name: string): FabricNode | undefined {
     return this.byName.get(name);
   }

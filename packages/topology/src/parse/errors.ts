@@ -2,7 +2,6 @@
 export interface ParseLocation {
   /** The format being read (`perfquery`, `opareport topology`, `ibroute`, …). */
   format: string;
-  /** The file, when the caller knows it. */
   file?: string | undefined;
   /** 1-based line number. */
   line?: number | undefined;

@@ -203,9 +203,7 @@ function linkRate(rest: string, comment: string, at: number): { rateGbps: number
     if (!parsed) throw parseError(`unknown link width or speed "${excerpt(ws[1] as string)}"`, at, FORMAT);
     return { rateGbps: parsed.rateGbps, widthSpeed: `${parsed.width}x${parsed.speed}` };
   }
-  // ibsim's port options are the enabled-bits masks it negotiates with (sim_net.c
-  // parse_port_opt): w= LinkWidthEnabled, s= LinkSpeedEnabled, e= LinkSpeedExtEnabled; the link
-  // runs at the widest width and the fastest speed enabled, an extended speed over the others.
+  // ibsim's enabled-bits masks (sim_net.c parse_port_opt): the widest width and fastest speed enabled win.
   const w = /\bw=(\d+)/.exec(rest);
   const s = /\bs=(\d+)/.exec(rest);
   const e = /\be=(\d+)/.exec(rest);
@@ -232,8 +230,7 @@ function finishDump(dump: Dump, name: string, lineCount: number): Fabric {
     described: (n) => n.portCount !== undefined,
     listsEveryPort: (n) => dump.discovered.has(n.key),
   });
-  // The node ibnetdiscover ran from is always in its dump (it discovers outward from it); CA
-  // records come after every switch's, so a dump cut before it lost records nothing else names.
+  // The node ibnetdiscover ran from is always in its dump, after every switch: missing, the dump was cut.
   for (const { guid, line } of dump.initiators) {
     if (fabric.nodes.some((n) => n.guid === guid)) continue;
     throw parseError(

@@ -24,8 +24,7 @@ export function parseOpareportTopology(text: string, name = 'opareport'): Fabric
   const links: RawLink[] = [];
   const byGuid = new Map<string, RawNode>();
   const byDesc = new Map<string, RawNode>();
-  // A node is keyed by its GUID when the file has one (opareport -o topology) and by its
-  // NodeDesc when it does not (opaxlattopology writes NodeDesc only; opareport -T accepts that).
+  // Keyed by GUID when the file has one, else by NodeDesc (opaxlattopology writes NodeDesc only).
   const addNode = (x: XmlElement, where: Where, fallbackType?: string, read = fields(x, where)): RawNode => {
     const { element, line } = where;
     const guidText = read.NodeGUID;
@@ -111,7 +110,6 @@ export function parseOpareportTopology(text: string, name = 'opareport'): Fabric
     links.push({ a: ends[0], b: ends[1], rateGbps: Number(rate[1]), where: { element, line } });
   };
   // Each <Node> and <Link> is read as it ends and not kept: a fabric's file is tens of megabytes.
-  // The report's sections sit in <Report>, or the file is one section (<Nodes> or <LinkSummary>).
   const root = readXml(text, FORMAT, (x, ancestors) => {
     const base = ancestors[0]?.name === 'Report' ? 1 : 0;
     const section = ancestors[base];

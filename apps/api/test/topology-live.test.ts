@@ -6,10 +6,10 @@ import {
   type Fabric,
   FabricBuilder,
   fatTreeRouting,
-  formatIbnetdiscover,
   topologyDrift,
   topologySnapshot,
 } from '@fabscope/topology';
+import { formatIbnetdiscover } from '@fabscope/topology/test-oracles/write-ibnetdiscover';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';

@@ -2,11 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/**
- * The checkout's root: the nearest directory above this module that holds `deploy/prometheus`.
- * Found by walking up rather than by a fixed `../../..`, because the same module also runs from the
- * CLI's compiled cache (bin/compiled.js), one directory deeper than `src/`.
- */
+/** The checkout's root, found by walking up: the module also runs from the compiled cache, one level deeper. */
 function checkoutRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {

@@ -1,10 +1,6 @@
 import { USAGE } from './usage.js';
 
-/**
- * Each command's module is imported only when that command runs: `fabscope topology parse` loads
- * the topology package without Fastify, the emulator or the collectors (`npm run bench -- startup`
- * measures it). bin/fabscope.js prints help itself, before the TypeScript loader starts.
- */
+/** Loaded when the command runs, so `topology parse` loads neither Fastify nor the emulator. */
 const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   demo: async (args) => (await import('./commands/demo.ts')).demoCommand(args),
   emulator: async (args) => (await import('./commands/emulator.ts')).emulatorCommand(args),
@@ -24,8 +20,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   route: async (args) => (await import('./commands/route.ts')).routeCommand(args),
   analyze: async (args) => (await import('./commands/analyze.ts')).analyzeCommand(args),
   top: async (args) => (await import('./commands/top.ts')).topCommand(args),
-  // Hidden: the InfiniBand port reader's child process (collectors' ib-port-reader-child.ts),
-  // started by the collector with the subnet's environment (demo-ibsim.ts ibPortReaderCommand).
+  // Hidden: the InfiniBand port reader's child process, started by the collector.
   '__ib-port-reader': async () => (await import('@fabscope/collectors')).runIbPortReaderChild(),
   // Hidden: the demo's emulator and collector(s) in a process of their own (pipeline-process.ts).
   __pipeline: async ([role, options]) =>
@@ -36,10 +31,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   },
 };
 
-/**
- * Errors whose message is meant for the user (bad settings, a missing tool): told by name so
- * that classifying them does not load the modules that define them.
- */
+/** User-facing errors, told by name so classifying them loads nothing. */
 const USER_ERRORS = new Set(['ConfigError', 'MissingToolError']);
 
 // Output piped into `head` and the like: a closed pipe ends the command quietly, as for other tools.

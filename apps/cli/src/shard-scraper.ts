@@ -4,10 +4,7 @@ import { parse, stringify } from 'yaml';
 import { CHECKOUT_ROOT } from './checkout.ts';
 import { FABRIC_JOB } from './prometheus/prometheus.ts';
 
-/**
- * The scrape configuration of one shard's scraper (vmagent, or Prometheus in agent mode), which
- * forwards by remote write to the central store: docs/scaling.md, "The shape".
- */
+/** One shard's scraper config, which remote-writes to the central store (docs/scaling.md). */
 export const SHARD_SCRAPER_CONFIG = join(CHECKOUT_ROOT, 'deploy/vmagent/fabric-shard.yml');
 
 interface ScrapeYaml {
@@ -15,11 +12,7 @@ interface ScrapeYaml {
   scrape_configs?: { job_name: string; static_configs?: { targets: string[] }[] }[];
 }
 
-/**
- * deploy/vmagent/fabric-shard.yml with the fabric job's targets replaced by `targets` (host:port
- * of one shard's collectors, or of every collector for a single store scraping them itself) and,
- * when given, another interval (the timeout follows it). Everything else stays as shipped.
- */
+/** deploy/vmagent/fabric-shard.yml for `targets`, at another interval when given. */
 export function shardScraperConfig(
   targets: string[],
   settings: { scrapeIntervalMs?: number } = {},

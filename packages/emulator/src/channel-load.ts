@@ -34,12 +34,7 @@ export interface LoadedFlow {
   payload: number;
 }
 
-/**
- * The load of every channel and node at the current flows, routes and link capacities: max-min fair
- * rates, carried and offered load, the XmitWait share of each port, discards on oversubscribed
- * ports, receive errors where symbol errors hit traffic, and the CPU load of hosts and routers.
- * Recomputed after any change (`recompute`); the counters accrue at these rates until the next one.
- */
+/** Every channel's and node's load at the current flows, routes and capacities, recomputed after any change. */
 export class ChannelLoad implements CounterRates {
   activeChannels = new Int32Array(0);
   readonly payload: Float64Array;

@@ -1,9 +1,4 @@
-/**
- * Which ports wait for credit, and for what share of the time. A flow held back (getting less than
- * its solo rate) queues at its bottleneck, so that port and every port upstream of it wait for
- * credit, as XmitWait shows on real hardware; ports downstream never wait. A port's wait fraction
- * is 1 − carried / offered, a held-back flow offering its solo rate up to its bottleneck.
- */
+/** A held-back flow queues at its bottleneck, so it and every port upstream wait for credit (XmitWait). */
 export interface CongestionInput {
   paths: readonly ArrayLike<number>[];
   demands: ArrayLike<number>;
@@ -28,10 +23,7 @@ export function waitingShares(carried: Float64Array, offered: Float64Array): Flo
   return fractions;
 }
 
-/**
- * Carried and offered load per channel: held-back flows offer their solo rate at and before
- * their bottleneck (the back-pressure adaptive routing reacts to), every other flow what it gets.
- */
+/** Carried and offered load per channel: held-back flows offer their solo rate up to their bottleneck. */
 export function offeredLoad(input: CongestionInput): { carried: Float64Array; offered: Float64Array } {
   const { paths, demands, rates, capacities } = input;
   const channelCount = capacities.length;

@@ -7,21 +7,14 @@ export const DATA_UNIT_BYTES: Readonly<Record<FabricType, number>> = {
   ethernet: 1,
 };
 
-/**
- * Payload bytes per packet for XmitPkts/RcvPkts: large RDMA messages fill the MTU. Omni-Path
- * PSM2 uses the 8 KiB MTU; InfiniBand and RoCE (Ethernet) the 4 KiB one.
- */
+/** Payload bytes per packet: large RDMA messages fill the MTU (PSM2 8 KiB, InfiniBand and RoCE 4 KiB). */
 export const PACKET_PAYLOAD_BYTES: Readonly<Record<FabricType, number>> = {
   omnipath: 8192,
   infiniband: 4096,
   ethernet: 4096,
 };
 
-/**
- * Cumulative per-channel counters: the XmitData of the port a channel leaves is the RcvData of
- * the port it enters (the emulator is lossless). Exact integers in BigUint64Arrays, wrapping at
- * 2^64 as the hardware's do; fractions carry into the next step, so totals never drift from rate × time.
- */
+/** Per-channel counters; XmitData leaving a channel is the RcvData entering it (lossless). */
 export class ChannelCounters {
   readonly bytes: BigUint64Array;
   readonly waitTicks: BigUint64Array;
@@ -35,10 +28,6 @@ export class ChannelCounters {
     this.waitCarry = new Float64Array(channelCount);
   }
 
-  /**
-   * Adds `dtMs` of traffic on the given channels: `bytesPerSecond[c]` of payload and
-   * `waitTicksPerSecond[c]` of XmitWait ticks.
-   */
   accrue(
     channels: ArrayLike<number>,
     bytesPerSecond: ArrayLike<number>,
@@ -66,10 +55,7 @@ export class ChannelCounters {
   }
 }
 
-/**
- * Exact cumulative counts driven by rates: whole units in a BigUint64Array (wrapping at 2^64),
- * the fraction carried to the next step so totals never drift from rate × time.
- */
+/** Exact counts wrapping at 2^64 as hardware does; the fraction carries over so totals never drift. */
 export class Accumulator {
   readonly totals: BigUint64Array;
   private readonly carry: Float64Array;

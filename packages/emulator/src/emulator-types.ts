@@ -22,10 +22,7 @@ export interface EmulatorOptions {
   routing?: (fabric: Fabric) => ForwardingTables;
   /** Time from a link change to the fabric manager's sweep that rewrites static routes. Default 10 s. */
   sweepDelayMs?: number;
-  /**
-   * A real subnet manager routes the fabric (demo:ibsim: OpenSM's tables, read from the subnet):
-   * the emulator never sweeps by itself and takes each new set of tables through `useTables`.
-   */
+  /** A real subnet manager routes (demo:ibsim): no sweeps, new tables through `useTables`. */
   externalRouting?: boolean;
 }
 
@@ -89,11 +86,7 @@ export interface Emulator {
   startFlows(request: StartFlowsRequest): FlowInfo[];
   /** The flows, or those matching `filter` (a filter naming an unknown link matches none). */
   listFlows(filter?: FlowFilter): FlowInfo[];
-  /**
-   * The flows' version: it changes whenever what listFlows answers may (a flow started, stopped or
-   * began, a rate or a path changed), so two equal versions list equal flows (server.ts's listings
-   * page the same list again).
-   */
+  /** Changes whenever listFlows' answer may, so paged listings can tell a stale page. */
   flowsVersion(): number;
   /** Jobs: the flows grouped by job name, in the order their first flow started. */
   listJobs(): EmulatorJob[];

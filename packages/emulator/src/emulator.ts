@@ -31,12 +31,7 @@ export function createEmulator(options: EmulatorOptions): Emulator {
   return new FabricEmulator(options);
 }
 
-/**
- * The virtual clock composing the parts: it advances time event by event (flow starts and ends,
- * flaps, the fabric manager's sweep, adaptive-routing passes), recomputes the load after every
- * change (channel-load.ts) and accrues the counters at that load in between (port-counters.ts).
- * Links and faults are link-state.ts's, host telemetry host-telemetry.ts's.
- */
+/** The virtual clock: advances event by event, recomputing the load after each change. */
 class FabricEmulator implements Emulator {
   readonly fabric: Fabric;
   private readonly seed: number;

@@ -24,10 +24,7 @@ export const [
 /** The cumulative counters end here; LinkQualityIndicator and LinkWidthDowngrade are gauges. */
 export const CUMULATIVE_COUNT = LINK_QUALITY;
 
-/**
- * Error counters a fault raises at a constant rate on a port while its link is up, by their
- * position in PORT_COUNTER_NAMES (faults.ts `ERROR_RATE_FAULTS`).
- */
+/** Error counters a fault raises at a constant rate while the link is up (faults.ts `ERROR_RATE_FAULTS`). */
 export const DIRECT_ERROR_COUNTERS = [
   LOCAL_LINK_INTEGRITY,
   RCV_CONSTRAINT,
@@ -71,11 +68,7 @@ export interface CounterRates {
 /** How long a port must stay oversubscribed (waiting ≥ half the time) before packets hit HoQ lifetime. */
 export const DISCARD_GRACE_MS = 1000;
 
-/**
- * Every port's cumulative counters (one port = the channel leaving it): data, packets, waits,
- * errors, the IP counters of host interfaces, and the values at each port's last restart or clear,
- * which the port subtracts from what it shows.
- */
+/** Every port's cumulative counters, and their values at its last restart or clear, which it subtracts. */
 export class PortCounterBank {
   private readonly counters: ChannelCounters;
   private readonly extraPkts: Accumulator;

@@ -24,9 +24,7 @@ import {
   utf8,
 } from '@uwdata/flechette';
 
-// `GET /v1/ports?format=arrow` (its columns: @fabscope/contracts/ports). The fixed columns are
-// encoded once per encoder; a scrape fills the counters and link states only, a fraction of the
-// JSON's bytes and CPU at both ends.
+// `GET /v1/ports?format=arrow`: fixed columns encoded once, so a scrape fills only counters and states.
 
 /** Small numbers, written as uint8. */
 const GAUGES = new Set<string>(PORT_GAUGE_NAMES);
@@ -37,10 +35,7 @@ type FixedFields = Omit<PortEntry, 'counters' | 'linkState'>;
 export class PortsArrowEncoder {
   private readonly fixed: [string, Column<unknown>][];
   private readonly rows: number;
-  /**
-   * Names the fixed columns this encoder made (`fixed` in the metadata): a reader that decoded them
-   * under the same name may keep what it decoded instead of decoding them again.
-   */
+  /** Names this encoder's fixed columns, so a reader may keep what it decoded under the same name. */
   private readonly fixedName = randomUUID();
 
   /** `entries`: the ports' fixed fields, in document order. */
@@ -74,10 +69,7 @@ export class PortsArrowEncoder {
     this.fixed = PORTS_ARROW_FIXED_COLUMNS.map((name) => [name, make[name]()]);
   }
 
-  /**
-   * One scrape: `linkUp[i]` 1 or 0 per port, `counters[k][i]` the k-th of PORT_COUNTER_NAMES of
-   * port i, `present[k]` which ports have it (null: every port; undefined: none, no column).
-   */
+  /** One scrape; `present[k]` is null for every port, undefined for none (no column). */
   encode(
     meta: Omit<PortCountersDocument, 'ports'>,
     linkUp: Int8Array,

@@ -9,8 +9,7 @@ import { channelFrom, type Fabric, type FabricType } from '@fabscope/topology';
 import { DATA_UNIT_BYTES } from './counters.ts';
 import { PortsArrowEncoder } from './ports-arrow.ts';
 
-// The emulator's `GET /v1/ports` (the document's shape: @fabscope/contracts/ports), written as
-// objects, as JSON straight into buffers, or as an Arrow stream (ports-arrow.ts).
+// The emulator's `GET /v1/ports` as objects, as JSON straight into buffers, or as Arrow (ports-arrow.ts).
 
 const OPA_ONLY = new Set<PortCounterName>([
   'UncorrectableErrors',
@@ -122,10 +121,7 @@ export class PortsDocumentBuilder {
     };
   }
 
-  /**
-   * The same document as `build` as an Arrow IPC stream (ports-arrow.ts): counters as uint64
-   * columns, null where a port's fabric has no such counter.
-   */
+  /** `build` as an Arrow IPC stream (ports-arrow.ts). */
   buildArrow(timeMs: number, read: PortCounterReader, linkUp: Uint8Array): Uint8Array {
     this.arrow ??= new PortsArrowEncoder(this.slots.map((s) => s.entry));
     const n = this.slots.length;
@@ -161,11 +157,7 @@ export class PortsDocumentBuilder {
     );
   }
 
-  /**
-   * The same document as `build`, written straight to JSON in chunks of about 1 MiB: the fixed
-   * fields of each port are serialized once, so a scrape writes only counters, without an object
-   * per port or a `JSON.stringify` of the whole.
-   */
+  /** `build` as JSON chunks, each port's fixed fields serialized once, so a scrape writes only counters. */
   buildJson(timeMs: number, read: PortCounterReader, linkUp: Uint8Array): Buffer[] {
     this.prefixes ??= this.slots.map((slot) => {
       const fixed = JSON.stringify(slot.entry);

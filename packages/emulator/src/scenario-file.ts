@@ -5,12 +5,7 @@ import type { Emulator } from './emulator-types.ts';
 import type { AdaptiveRoutingConfig } from './routing/ar-config.ts';
 import { parseDuration, QuantityError } from './units.ts';
 
-/**
- * Scenario files (docs/scenario-files.md): a whole experiment in YAML or JSON — the fabric, a
- * seed, and phases run one after the other, each with traffic, adaptive-routing changes and
- * faults at its start or at offsets inside it. `runScenario` plays it on the virtual clock and
- * measures every phase from the port counters, as a collector would.
- */
+/** A scenario file (docs/scenario-files.md): a fabric, a seed and phases, measured from the counters. */
 export interface ScenarioFile {
   name: string;
   description?: string;
@@ -161,7 +156,6 @@ export function emulatorForScenario(file: ScenarioFile, startTimeMs = 0): Emulat
 export interface RunOptions {
   /** Virtual seconds per wall second; 0 (default) runs as fast as it can. */
   speed?: number;
-  /** Called after each phase. */
   onPhase?: (result: PhaseResult) => void;
   /** Use this emulator (already built from the file) instead of building one. */
   emulator?: Emulator;

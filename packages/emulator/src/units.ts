@@ -1,10 +1,8 @@
 import { MAX_DURATION_SECONDS, MAX_RATE_BYTES_PER_SECOND, MAX_SIZE_BYTES } from '@fabscope/contracts/limits';
 
 /**
- * Quantities in requests and scenario files: a plain number in the base unit (seconds, bytes,
- * bytes/s), or a string with a unit as administrators write them: `10s`, `500ms`, `2m`, `4KiB`,
- * `1MB`, `100Gb/s`, `12.5GB/s`. Binary prefixes (KiB) are powers of 1024, decimal ones (KB, K)
- * powers of 1000, except that a bare `K`/`M`/`G` size (`4K`, as fio and iperf take it) is binary.
+ * Quantities: a number in the base unit or a string with a unit (`500ms`, `4KiB`, `100Gb/s`); a bare
+ * `K`/`M`/`G` size is binary, as fio and iperf take it.
  */
 export class QuantityError extends Error {
   constructor(message: string) {

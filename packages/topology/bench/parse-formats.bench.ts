@@ -7,8 +7,8 @@
 // Prints `name: value unit (limit …)`; exits non-zero when a figure misses its limit.
 import { benchReporter } from '@fabscope/test-support';
 import { buildScenario, type Fabric, parseTopology } from '../src/index.ts';
-import { formatIbnetdiscover } from '../src/write/ibnetdiscover.ts';
-import { formatOpareportTopology } from '../src/write/opareport.ts';
+import { formatIbnetdiscover } from '../test/oracles/write-ibnetdiscover.ts';
+import { formatOpareportTopology } from '../test/oracles/write-opareport.ts';
 
 const RUNS = 5;
 const MAX_RATIO = 2;

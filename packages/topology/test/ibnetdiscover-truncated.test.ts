@@ -5,12 +5,12 @@ import { describe, expect, it } from 'vitest';
 import {
   type Fabric,
   FabricBuilder,
-  formatIbnetdiscover,
   generatedGuid,
   ParseError,
   parseIbnetdiscover,
   parseTopology,
 } from '../src/index.ts';
+import { formatIbnetdiscover } from './oracles/write-ibnetdiscover.ts';
 
 // An ibnetdiscover dump cut short is a ParseError naming a line, never a smaller fabric; what a
 // partial discovery prints (stderr lines, nodes never reached, self-cabled ports) is still read.

@@ -2,10 +2,7 @@ import { parseArgs } from 'node:util';
 import { analyzeContention, parsePattern } from '@fabscope/topology';
 import { FABRIC_OPTIONS, loadFabric, UsageError, withInputErrors } from './topology.ts';
 
-/**
- * `fabscope analyze (--scenario NAME | --topology FILE) --pattern P [--json]`: which flows of a
- * traffic pattern share a link under static routing, and the rate each can expect.
- */
+/** `fabscope analyze (--scenario NAME | --topology FILE) --pattern P [--json]`. */
 export function analyzeCommand(args: string[]): Promise<void> {
   return withInputErrors(() => {
     const { values } = parseArgs({

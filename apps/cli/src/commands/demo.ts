@@ -29,11 +29,7 @@ function optionalUrl(name: string): string | undefined {
   return value;
 }
 
-/**
- * `fabscope demo [--prometheus [--alertmanager]]`: the whole pipeline in one process (what `npm start` runs).
- * `fabscope demo --fabric ibsim [--routing ftree|minhop|updn]`: the same read from a real
- * InfiniBand subnet (ibsim + OpenSM) through its own tools, the emulator only its traffic source.
- */
+/** `fabscope demo [--prometheus [--alertmanager]] [--fabric ibsim [--routing ftree|minhop|updn]]`. */
 export async function demoCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
@@ -57,8 +53,7 @@ export async function demoCommand(args: string[]): Promise<void> {
     throw new ConfigError('--routing goes with --fabric ibsim (use FABSCOPE_ROUTING for the emulator)');
   const collectorPort = optionalPort('FABSCOPE_COLLECTOR_PORT');
   const prometheusPort = optionalPort('FABSCOPE_PROMETHEUS_PORT');
-  // Alerts: a real Alertmanager beside the demo's Prometheus when asked (--alertmanager, or a
-  // receiver given), posting to the receiver; and/or a site's own Alertmanager.
+  // Alerts go to the demo's own Alertmanager when asked, and/or a site's.
   const webhookUrl = optionalUrl('FABSCOPE_ALERT_WEBHOOK_URL');
   const alertmanagerUrl = optionalUrl('FABSCOPE_ALERTMANAGER_URL');
   const alertmanagerPort = optionalPort('FABSCOPE_ALERTMANAGER_PORT');

@@ -23,7 +23,6 @@ export async function emulatorCommand(args: string[]): Promise<void> {
     topologyPath,
     routing: process.env.FABSCOPE_ROUTING as RoutingEngineName | 'auto' | undefined,
   });
-  // The fabric manager's sweeps rerun the engine that built the first tables.
   const routing = routingFor(engine);
   const emulator = createEmulator({
     fabric,

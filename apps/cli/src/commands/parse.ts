@@ -18,11 +18,7 @@ async function readInput(file: string): Promise<string> {
   return text;
 }
 
-/**
- * `fabscope parse perfquery|opapmaquery FILE`: the parsed counters as JSON, data in bytes. Input
- * that is not that tool's output is a ConfigError (exit status 1) quoting the ParseError: file,
- * line, what was expected.
- */
+/** `fabscope parse perfquery|opapmaquery FILE`: the parsed counters as JSON, data in bytes. */
 export async function parse(args: string[], io: Io): Promise<void> {
   const [tool, file, ...extra] = args;
   if ((tool !== 'perfquery' && tool !== 'opapmaquery') || !file || extra.length > 0) {

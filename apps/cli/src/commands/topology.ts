@@ -51,8 +51,17 @@ export interface LoadedFabric {
   tables: ForwardingTables;
   /** The engine chosen for it, which the emulator's fabric manager reruns at each sweep. */
   engine: RoutingEngineName | 'auto';
-  /** Time spent building forwarding tables. */
   routingMs: number;
+}
+
+function readUserFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(
+      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
 }
 
 /** Reads a topology file (ibnetdiscover, ibsim, `ibnetdiscover -p`, opareport XML), auto-detected unless `format` says. */
@@ -64,14 +73,7 @@ export function loadTopologyFile(path: string, format?: string): Fabric {
   ) {
     throw new UsageError(`--format must be one of ${TOPOLOGY_FORMATS.join(', ')}, got "${format}"`);
   }
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(
-      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
-  }
+  const text = readUserFile(path);
   return parsingFile(path, () =>
     parseTopology(text, { format: (format ?? 'auto') as TopologyFormat | 'auto', name: basename(path) }),
   );
@@ -106,14 +108,7 @@ export function loadFabric(selection: FabricSelection): LoadedFabric {
   let tables = buildForwardingTables(fabric, engine);
   const routingMs = performance.now() - started;
   for (const file of selection.ibroute ?? []) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      throw new UsageError(
-        `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      );
-    }
+    const text = readUserFile(file);
     const current = tables;
     tables = parsingFile(file, () => applyIbroute(fabric, current, text));
   }

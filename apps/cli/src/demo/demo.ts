@@ -21,31 +21,19 @@ export { collectorShardsFor };
 
 export const WEB_ROOT = join(CHECKOUT_ROOT, 'apps/web/dist');
 
-/**
- * Where the demo's API reads the live view beside its Prometheus when FABSCOPE_LIVE_SOURCE does
- * not say: the TSDB up to 60,000 cabled ports; beyond, the collectors, since the TSDB's dense live
- * reads take longer than the interval there (docs/scaling.md). The TSDB still records every sweep.
- */
+/** The live view's source beside Prometheus: the TSDB's dense reads outlast the interval on big fabrics. */
 export function liveSourceFor(ports: number): LiveSource {
   return ports <= 60_000 ? 'tsdb' : 'collectors';
 }
 
-/**
- * Prometheus' scrape interval by cabled ports: one at which one Prometheus beside the demo holds,
- * as measured (docs/scaling.md). Unlike the embedded store, which skips a tick when a scrape runs
- * long, Prometheus abandons a scrape at its interval.
- */
+/** Prometheus' scrape interval by cabled ports, one at which it holds (docs/scaling.md). */
 export function prometheusIntervalFor(ports: number, liveSource: LiveSource = liveSourceFor(ports)): number {
   if (ports <= 20_000) return 1000;
   if (ports <= 60_000) return 5000;
   return liveSource === 'collectors' ? 10_000 : 60_000;
 }
 
-/**
- * Whether the demo's Prometheus also scrapes the collectors' raw counters (its slow job, for a
- * site's own PromQL; fabscope reads the rates the collectors write). Only up to 20,000 ports, as
- * the collectors' own `rawCounters: 'auto'`: beyond, their series would be most of Prometheus' memory.
- */
+/** Whether Prometheus scrapes the raw counters too: on big fabrics they would be most of its memory. */
 export function prometheusRawJobFor(ports: number): boolean {
   return ports <= 20_000;
 }
@@ -62,20 +50,11 @@ export interface DemoOptions {
   sysfsDir?: string;
   /** Prometheus forwards every sample (recorded ones too) to these remote-write URLs. */
   remoteWrite?: string[];
-  /**
-   * Whether the demo's Prometheus also scrapes the raw counters (its slow job). Default by size
-   * (prometheusRawJobFor).
-   */
+  /** Whether Prometheus scrapes the raw counters too; default prometheusRawJobFor. */
   prometheusSlowJob?: boolean;
-  /**
-   * The API reads PromQL from here instead of the demo's Prometheus: a central store the
-   * Prometheus remote-writes into (VictoriaMetrics), as per-shard Prometheus servers would.
-   */
+  /** A central store (VictoriaMetrics) the API reads PromQL from instead of the demo's Prometheus. */
   readPromqlFrom?: string;
-  /**
-   * With `prometheus`: start a real Alertmanager beside it (deploy/alertmanager/alertmanager.yml)
-   * that its alerts go to, posting them to `webhookUrl` (default: the shipped example's URL).
-   */
+  /** With `prometheus`: a real Alertmanager its alerts go to, posting to `webhookUrl`. */
   alertmanager?: (AlertmanagerTimings & { webhookUrl?: string | undefined; port?: number }) | undefined;
   /** With `prometheus`: send the alerts to this (a site's) Alertmanager as well. */
   alertmanagerUrl?: string | undefined;
@@ -100,11 +79,7 @@ export interface RunningDemo {
   stop(): Promise<void>;
 }
 
-/**
- * The whole pipeline on one machine: emulator → fabric collector → store (embedded or a real
- * Prometheus) → API + web app, each talking HTTP to the next as in production. The emulator and
- * the collector run in child processes (pipeline-process.ts), so neither holds the API's event loop.
- */
+/** The whole pipeline on one machine, each piece talking HTTP to the next as in production. */
 export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   const stops: (() => Promise<void>)[] = [];
   const stop = async () => {
@@ -125,9 +100,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     const emulator = await emulatorStarting;
     const emulatorUrl = emulator.urls.emulatorUrl;
     const ports = fabric.links.length * 2;
-    // The interval by the fabric's size, for the embedded store or Prometheus (whose scrapes must
-    // end within it), the rules' rate window following it (prometheus.ts rulesAtInterval).
-    // Beside the demo's Prometheus, the live view from the TSDB or (big fabrics) the collectors.
+    // Beside Prometheus the live view reads the TSDB, or on big fabrics the collectors.
     const liveSource = options.config.liveSource ?? (options.prometheus ? liveSourceFor(ports) : undefined);
     const intervalMs =
       options.config.sampleIntervalMs ??
@@ -173,8 +146,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       liveSource,
       sampleIntervalMs: intervalMs,
       ...(prometheus ? { prometheusRateWindow: rateWindowFor(intervalMs) } : {}),
-      // Without FABSCOPE_EVENTS_DIR the events live in the API's memory, as long as the demo
-      // (and its Prometheus' history, which a restarted Prometheus starts anew) does.
+      // Without FABSCOPE_EVENTS_DIR the events last as long as the demo does.
       eventsDir: options.config.eventsDir,
     };
     const api = await startApi(config, fabric, {

@@ -24,7 +24,6 @@ import { startLabPump } from './lab-pump.ts';
 
 export interface IbsimDemoOptions {
   config: ApiConfig;
-  /** OpenSM's routing engine. */
   routing: SmRoutingEngine;
   seed?: number;
   webRoot?: string;
@@ -43,10 +42,7 @@ export interface RunningIbsimDemo {
   api: RunningApi;
   /** The fabric as discovery read it (names are the NodeDescriptions). */
   fabric: Fabric;
-  /**
-   * Runs `read` (e.g. a real `perfquery`) on the subnet as of one write of the emulator's counters,
-   * with no write meanwhile, and gives the emulator time those counters stand for.
-   */
+  /** Runs `read` between two writes of the emulator's counters, with the emulator time they stand for. */
   readSubnet<T>(read: () => Promise<T>): Promise<{ value: T; atMs: number }>;
   stop(): Promise<void>;
 }
@@ -57,11 +53,8 @@ function smTables(fabric: Fabric, dump: string): ForwardingTables {
 }
 
 /**
- * `fabscope demo --fabric ibsim`: a real InfiniBand subnet (ibsim + OpenSM) shaped as the scenario,
- * read only through its real interfaces — discovery with ibnetdiscover, routes from OpenSM's
- * forwarding tables, counters and port state by MADs — with the emulator as its traffic source: its
- * flows follow OpenSM's routes, and its counters and cable states are written into the subnet
- * (lab-pump.ts). Faults reach the subnet the same way: a link taken down is unplugged (`Unlink`).
+ * `fabscope demo --fabric ibsim`: a real subnet (ibsim + OpenSM) read only through its real tools, with the
+ * emulator as its traffic source, writing its counters and cable states into the subnet (lab-pump.ts).
  */
 export async function startIbsimDemo(options: IbsimDemoOptions): Promise<RunningIbsimDemo> {
   const design = options.design ?? fabricFromConfig(options.config).fabric;
@@ -113,8 +106,7 @@ export async function startIbsimDemo(options: IbsimDemoOptions): Promise<Running
       madReader: { command: ibPortReaderCommand() },
     });
     stops.push(() => reader.close());
-    // The subnet shows the emulator's counters as of the sweep: written just before it, the pump
-    // held while the MADs read them, stamped with the emulator time they stand for.
+    // The subnet's counters as of the sweep, stamped with the emulator time they stand for.
     const source: FabricSource = {
       name: reader.name,
       async read(signal) {

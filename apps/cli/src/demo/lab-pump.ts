@@ -1,12 +1,7 @@
 import type { Emulator, PortCounterName, PortCountersDocument } from '@fabscope/emulator';
 import type { Lab } from '@fabscope/lab';
 
-/**
- * The emulator's counters as the simulated subnet's: `PerformanceSet` attribute and field of each
- * emulator counter, with the width ibsim keeps it at (ibsim `sim_cmd.c` check_limit: basic
- * PortCounters saturate at their IBTA width; PortCountersExtended are 64-bit). The emulator runs on
- * the discovered InfiniBand fabric, so its data unit is the 4-octet word the PMA counts in.
- */
+/** Emulator counter → PerformanceSet field and the width ibsim saturates it at (ibsim sim_cmd.c check_limit). */
 const FIELDS: readonly (readonly [emulatorName: PortCounterName, attributeField: string, bits: number])[] = [
   ['XmitData', 'PortCountersExtended.PortXmitData', 64],
   ['RcvData', 'PortCountersExtended.PortRcvData', 64],
@@ -27,11 +22,7 @@ const FIELDS: readonly (readonly [emulatorName: PortCounterName, attributeField:
   ['VL15Dropped', 'PortCounters.VL15Dropped', 16],
 ];
 
-/**
- * The console commands that make the subnet show the emulator's state: every counter that changed
- * since `written` (updated in place), and an `Unlink`/`Link` for every cable whose state differs from
- * `linksDown` (updated in place; a cable is named by its end that sorts first). Pure: no I/O.
- */
+/** The console commands that bring the subnet to the emulator's counters and cable states; updates `written`. */
 export function labCommands(
   doc: PortCountersDocument,
   written: Map<string, bigint>,
@@ -71,25 +62,14 @@ export function labCommands(
 }
 
 export interface LabPump {
-  /**
-   * Brings the emulator to now and writes what changed; resolves, when ibsim has taken it, with the
-   * emulator time (Unix ms) of the values the subnet now holds.
-   */
+  /** Writes what changed; resolves with the emulator time (Unix ms) the subnet's values stand for. */
   flush(): Promise<number>;
-  /**
-   * Runs `read` on the subnet as of one flush, the pump held until it ends, and gives the time its
-   * counters stand for: the subnet's counters do not move between two writes, so the time of a
-   * read is the time of the last write, not when the MADs happened to answer.
-   */
+  /** Runs `read` with the pump held: the subnet's counters stand still between writes, so they date from the last. */
   readAtFlush<T>(read: () => Promise<T>): Promise<{ value: T; atMs: number }>;
   stop(): void;
 }
 
-/**
- * Keeps the simulated subnet's counters and cables equal to the emulator's: every `intervalMs` and
- * whenever `flush()` is called (the collector calls it just before each sweep, so a rate between
- * two sweeps is the emulator's rate, not the pump's step). One flush at a time.
- */
+/** Keeps the subnet equal to the emulator, flushed before each sweep so rates are the emulator's. */
 export function startLabPump(emulator: Emulator, lab: Lab, intervalMs = 100): LabPump {
   const written = new Map<string, bigint>();
   const linksDown = new Set<string>();

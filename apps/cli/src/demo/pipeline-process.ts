@@ -12,10 +12,7 @@ import { type RoutingEngineName, routingFor } from '@fabscope/topology';
 import { CHECKOUT_ROOT } from '../checkout.ts';
 import { fabricFromConfig } from '../commands/topology.ts';
 
-/**
- * Collector shards for Prometheus by cabled ports: one for small fabrics, four beyond, so that
- * Prometheus parses the shards' answers in parallel within its interval (docs/scaling.md).
- */
+/** Collector shards by cabled ports, so Prometheus parses them in parallel (docs/scaling.md). */
 export function collectorShardsFor(ports: number): number {
   return ports <= 20_000 ? 1 : 4;
 }
@@ -37,12 +34,7 @@ export interface CollectorProcessOptions {
   shards: number;
   /** The first shard's port (0 or absent: any free one). */
   collectorPort?: number | undefined;
-  /**
-   * A read of the emulator answers every scrape within this long of it (default: 1 s with
-   * shards, for their scrapes at about the same time; none with one). Where two scrapers read the
-   * collectors — the API's live view and a TSDB, each on its own clock — half their interval, so
-   * that the fabric is read once a sweep, as a performance manager sweeps, not once per scraper.
-   */
+  /** A read of the emulator answers every scrape within this long, so two scrapers share one sweep. */
   shareReadMs?: number | undefined;
 }
 
@@ -64,33 +56,21 @@ const EMULATOR_TICK_MS = 1000;
 /** The same without a sysfs writer: the clock catches up at every request anyway. */
 const IDLE_TICK_MS = 60_000;
 
-/**
- * The demo's emulator (with its sysfs writer) in a child process of its own (the CLI's hidden
- * `__pipeline emulator` command), so that a big fabric's tick computed there holds neither the
- * API's event loop nor the collector's.
- */
+/** The emulator in a child process, so a big fabric's tick holds neither the API nor the collector. */
 export function startEmulatorProcess(
   options: EmulatorProcessOptions,
 ): Promise<ChildPiece<{ emulatorUrl: string }>> {
   return startChild('emulator', options);
 }
 
-/**
- * The demo's fabric collector (every shard) in a child process of its own (`__pipeline
- * collector`): rendering a big fabric's exposition there never delays the emulator's answers
- * (POST /v1/flows) or the API's.
- */
+/** The collector in a child process, so rendering never delays the emulator's or the API's answers. */
 export function startCollectorProcess(
   options: CollectorProcessOptions,
 ): Promise<ChildPiece<{ collectorUrls: string[] }>> {
   return startChild('collector', options);
 }
 
-/**
- * Runs `fabscope __pipeline ROLE OPTIONS` (from the compiled cache, as every command) and resolves
- * once it says what it serves, over its IPC channel. The child ends on `stop()` and when this
- * process dies (its IPC channel closes: no orphan); an unexpected end is said on stderr.
- */
+/** Runs `fabscope __pipeline ROLE OPTIONS`; the child ends with its parent (its IPC channel closes). */
 function startChild<T>(role: Role, options: object): Promise<ChildPiece<T>> {
   const child = spawn(
     process.execPath,
@@ -135,11 +115,7 @@ function startChild<T>(role: Role, options: object): Promise<ChildPiece<T>> {
   });
 }
 
-/**
- * The child's side (`fabscope __pipeline ROLE OPTIONS`): starts its piece, sends its URLs, and
- * stops on SIGTERM or when the parent goes. SIGINT (Ctrl-C reaches the whole process group) is
- * left to the parent, which stops the API first and then this process.
- */
+/** The child's side: SIGINT is left to the parent, which stops the API before this process. */
 export async function runPipelineChild(
   role: string | undefined,
   optionsJson: string | undefined,
@@ -187,9 +163,7 @@ async function startEmulator(
     seed: options.seed,
     startTimeMs: Date.now(),
   });
-  // The clock catches up before every request and the counters accrue exactly between events
-  // however long the step, so the tick only bounds how old the sysfs trees are; a short one
-  // would spend a big fabric's CPU on accrual nobody reads.
+  // The clock catches up at every request, so the tick only bounds how old the sysfs trees are.
   const server = await startEmulatorServer(emulator, {
     host: '127.0.0.1',
     port: 0,
@@ -207,9 +181,7 @@ async function startCollectors(
   options: CollectorProcessOptions,
   stops: (() => Promise<void>)[],
 ): Promise<{ collectorUrls: string[] }> {
-  // Chunks, not one string: a big fabric's exposition is too large for one. With Prometheus on a
-  // big fabric, the collector is sharded by switch group so that Prometheus scrapes (and parses)
-  // the shards in parallel; the shards share one read of the emulator.
+  // Chunks, not one string: a big fabric's exposition is too large for one.
   const { emulatorUrl, shards } = options;
   const shareReadMs = options.shareReadMs ?? (shards > 1 ? 1000 : 0);
   const source =

@@ -48,10 +48,7 @@ interface AlertmanagerYaml {
   receivers?: { name: string; webhook_configs?: { url: string; send_resolved?: boolean }[] }[];
 }
 
-/**
- * deploy/alertmanager/alertmanager.yml with its webhook receivers' URL replaced by `webhookUrl`
- * and the route's timings by the ones given. Everything else stays as shipped.
- */
+/** deploy/alertmanager/alertmanager.yml with the webhook URL and route timings given. */
 export function alertmanagerConfig(options: AlertmanagerOptions = {}, source = ALERTMANAGER_CONFIG): string {
   const config = parse(readFileSync(source, 'utf8')) as AlertmanagerYaml;
   if (!config.route) throw new Error(`${source} has no route`);
@@ -86,11 +83,7 @@ export async function findAlertmanager(binary?: string): Promise<string> {
   );
 }
 
-/**
- * Starts a real Alertmanager on a free loopback port (clustering off: it binds nothing else), with
- * the shipped configuration written for `options` and its own temporary storage, and waits until
- * it is ready. stop() kills it and removes the directory.
- */
+/** Starts a real Alertmanager on a free loopback port with its own storage; stop() removes it. */
 export async function startAlertmanager(options: AlertmanagerOptions = {}): Promise<AlertmanagerServer> {
   const binary = await findAlertmanager(options.binary);
   const dir = await mkdtemp(join(tmpdir(), 'fabscope-alertmanager-'));

@@ -87,34 +87,20 @@ export interface ScrapeSettings {
   scrapeIntervalMs?: number | undefined;
   /** Remote-write URLs (VictoriaMetrics `/api/v1/write`, Thanos Receive, Mimir): every sample, recorded ones too. */
   remoteWrite?: string[] | undefined;
-  /**
-   * Beyond 1 s, whether this Prometheus also scrapes the slow job: the collectors' raw counters, for
-   * a site's own PromQL (nothing of fabscope reads them); false leaves them out (default true).
-   */
+  /** Beyond 1 s, whether to scrape the raw counters too (default true). */
   slowJob?: boolean | undefined;
-  /**
-   * Alertmanagers the alerts are sent to (URLs). They replace the shipped file's `alerting:` (the
-   * compose stack's `alertmanager:9093`); none: Prometheus sends its alerts nowhere.
-   */
+  /** Alertmanager URLs, replacing the shipped `alerting:`; none: alerts go nowhere. */
   alertmanagers?: string[] | undefined;
 }
 
-/**
- * The rate window of `rate()` over other exporters' raw counters at a scrape interval (the API's
- * raw path, FABSCOPE_PROMETHEUS_RATE_WINDOW): 5 s at 1 s, else 3 intervals. fabscope's own
- * collectors write their rates themselves (docs/metrics.md, "Rates at the edge").
- */
+/** `rate()`'s window over other exporters' raw counters: 5 s at 1 s, else 3 intervals. */
 export function rateWindowFor(scrapeIntervalMs: number): string {
   return `${Math.max(5, Math.ceil((3 * scrapeIntervalMs) / 1000))}s`;
 }
 
 const seconds = (ms: number) => `${Math.max(1, Math.round(ms / 1000))}s`;
 
-/**
- * What the views read at the fast interval: the collectors' rates at the edge, each port's link
- * state and info series (which the alerts join), and the collector's own health. The raw counters
- * go in a slower job of their own when wanted (`slowJob`).
- */
+/** What the views read at the fast interval; the raw counters go in `SLOW_JOB`. */
 export const FAST_FAMILIES = [
   PORT_SERIES.info,
   PORT_SERIES.linkUp,
@@ -126,11 +112,7 @@ export const FAST_FAMILIES = [
 /** The raw counters' job, when a Prometheus keeps them (`slowJob`). */
 export const SLOW_JOB = 'fabscope-fabric-raw';
 
-/**
- * The shipped rules at another interval: each group evaluated every `groupIntervalMs`, rates over
- * `rateWindowFor(interval)` (named after it, `…:rate30s`). The stale-data alert's windows span at
- * least three and ten intervals, since at long intervals a one-minute window can hold no sample.
- */
+/** The shipped rules at another interval; stale-data windows widen so a long interval still holds a sample. */
 export function rulesAtInterval(
   text: string,
   scrapeIntervalMs: number,
@@ -154,11 +136,7 @@ export function rulesAtInterval(
   );
 }
 
-/**
- * deploy/prometheus/prometheus.yml with the fabric job's targets replaced by `targets` and the
- * rule files made absolute; at another interval the rules are rewritten beside it (`ruleDir`) and
- * the scrape timeout follows. Alerts go to `settings.alertmanagers`. The rest stays as shipped.
- */
+/** deploy/prometheus/prometheus.yml for `targets`, with rules rewritten beside it at another interval. */
 export function prometheusConfig(
   targets: string[],
   source = PROMETHEUS_CONFIG,
@@ -188,15 +166,12 @@ export function prometheusConfig(
     const slow = Math.max(30_000, 3 * interval);
     config.rule_files = rules.map((file) => {
       const target = join(ruleDir, basename(file));
-      // The alerts look at minutes (`for: 2m`, `[5m]`, `[10m]` over every direction): evaluated at
-      // the slow cadence, not every interval (one evaluation takes long on a big fabric).
+      // The alerts look at minutes: evaluated at the slow cadence (slow on a big fabric).
       const groupInterval = basename(file) === 'alerts.yml' ? slow : interval;
       writeFileSync(target, rulesAtInterval(readFileSync(file, 'utf8'), interval, groupInterval));
       return target;
     });
-    // Big fabrics: the fast job asks the collectors for the families the views need only
-    // (`name[]`, as the embedded store does); the raw counters every 30 s at least, in a job of
-    // their own, or not at all.
+    // Big fabrics: the fast job asks only for what the views need; raw counters get a job of their own.
     job.params = { 'name[]': [...FAST_FAMILIES] };
     if (settings.slowJob !== false)
       config.scrape_configs?.push({
@@ -237,10 +212,7 @@ export async function findPrometheus(binary = 'prometheus'): Promise<string> {
   }
 }
 
-/**
- * Starts a real Prometheus on a free loopback port with its own temporary TSDB, and waits until
- * it is ready (polling /-/ready; Prometheus takes a few seconds). stop() kills it and removes the data.
- */
+/** Starts a real Prometheus on a free loopback port with its own TSDB; stop() removes the data. */
 export async function startPrometheus(options: PrometheusOptions): Promise<PrometheusServer> {
   const binary = await findPrometheus(options.binary);
   const dir = await mkdtemp(join(tmpdir(), 'fabscope-prometheus-'));

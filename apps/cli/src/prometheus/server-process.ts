@@ -9,12 +9,7 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/**
- * Runs a server binary (Prometheus, VictoriaMetrics) that keeps its data in `dataDir`, and waits
- * until `readyUrl` answers 2xx, polling every 200 ms: these servers take seconds to be ready, and a
- * fixed sleep would be either too short or too slow. A server that exits or is not ready by the
- * deadline is stopped, and the error quotes the end of what it wrote to stderr.
- */
+/** Runs a server binary and polls `readyUrl` until 2xx; a failure quotes the end of its stderr. */
 export async function startServerProcess(options: {
   name: string;
   binary: string;

@@ -30,10 +30,7 @@ export interface SupervisorOptions extends PrometheusOptions {
   log?: (line: string) => void;
 }
 
-/**
- * Runs a Prometheus (startPrometheus) and brings it back when it dies: on the same port, after a
- * back-off that doubles while restarts keep failing, each exit and restart logged and counted.
- */
+/** Runs a Prometheus and restarts it on the same port after a doubling back-off when it dies. */
 export async function supervisePrometheus(options: SupervisorOptions): Promise<SupervisedPrometheus> {
   const port = options.port ?? (await freePort());
   const initialBackoffMs = options.initialBackoffMs ?? 500;

@@ -5,11 +5,7 @@ import type {
   SummaryPoint,
 } from '@fabscope/contracts';
 
-/**
- * The parts of the /api/v1 answers `fabscope top` reads: subsets of the contract's shapes
- * (packages/contracts), since top also reads servers that answer with fewer fields; client.ts
- * checks these on arrival.
- */
+/** Subsets of the API's shapes, since top also reads older servers; client.ts checks them. */
 export type Health = Pick<ApiHealth, 'status' | 'store' | 'lastSampleAgeSeconds' | 'error'>;
 export type Summary = Pick<ApiSummary, 'time' | 'hostTransmitBytesPerSecond' | 'histogram' | 'staleLinks'>;
 export type LinkState = Pick<

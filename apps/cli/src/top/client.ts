@@ -6,7 +6,6 @@ import { rankByUtilization, sortByPackets } from './rank.ts';
 import type { LinkFilter, SortKey, ViewState } from './state.ts';
 
 export interface TopClientOptions {
-  /** Server root, e.g. http://127.0.0.1:8080 */
   url: string;
   token?: string | undefined;
   timeoutMs?: number;
@@ -115,10 +114,7 @@ export class TopClient {
     }
   }
 
-  /**
-   * Which optional endpoints the server has (history and events come with newer servers): 404,
-   * an older server; 409, a store that keeps no history; either way the feature is off.
-   */
+  /** Which optional endpoints the server has: 404 (older server) or 409 (no history) turns a feature off. */
   async features(nowMs = Date.now()): Promise<Features> {
     // A server that cannot be reached says nothing about its features: that error is thrown.
     const absentUnlessUnreachable = (error: unknown) => {

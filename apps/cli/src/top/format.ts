@@ -15,10 +15,7 @@ const twoDecimals = grouped(2);
 
 const SI_PREFIXES = ['', 'k', 'M', 'G', 'T', 'P', 'E'] as const;
 
-/**
- * `value` scaled by powers of 1000 (SI, as opatop's MBps/KPps: mega = 1,000,000) with three
- * significant digits and grouped digits beyond the largest prefix: 12.3 G, 456 k, 7.89.
- */
+/** `value` with an SI prefix (as opatop's MBps) and three significant digits: 12.3 G, 456 k, 7.89. */
 export function si(value: number | null | undefined, unit: string): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return UNKNOWN;
   let scaled = Math.abs(value);

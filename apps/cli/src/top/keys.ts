@@ -43,10 +43,7 @@ function historyTimes(history: HistoryPoint[] | null): string[] {
   return (history ?? []).map((p) => p.time).sort((a, b) => Date.parse(a) - Date.parse(b));
 }
 
-/**
- * Moves `steps` ticks through the history (negative: back). Past the newest tick the view goes
- * live again; before the oldest it stays on the oldest.
- */
+/** Moves `steps` ticks through the history; past the newest the view goes live again. */
 function step(state: ViewState, context: KeyContext, steps: number): ViewState {
   const times = historyTimes(context.history);
   if (times.length === 0) return { ...state, message: 'the server has no ticks in its history yet' };
@@ -60,12 +57,7 @@ function step(state: ViewState, context: KeyContext, steps: number): ViewState {
   return { ...state, time: times[clamped] as string, message: null };
 }
 
-/**
- * opatop's keys (opa-ff IbaTools/opatop help screens): Q quit, c/C focus criterion forward/back,
- * s/S scroll forward/back, 0-2 select the group, ? help, u up (leave help); with history:
- * L live, r/R back 1/5 ticks, f/F forward 1/5, B bookmark, b recall the bookmark, U unbookmark.
- * opatop waits for Enter after a command; here every key acts at once.
- */
+/** opatop's keys (opa-ff IbaTools/opatop help screens), acting at once rather than on Enter. */
 export function applyKey(state: ViewState, key: Keypress, context: KeyContext): KeyResult {
   const done = (next: ViewState, refetch = false): KeyResult => ({ state: next, quit: false, refetch });
   if (key.ctrl && key.name === 'c') return { state, quit: true, refetch: false };

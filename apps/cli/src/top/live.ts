@@ -26,11 +26,7 @@ interface Answers {
   error: string | null;
 }
 
-/**
- * The interactive view: asks the server every `intervalMs`, redraws on each answer, key and
- * resize, and gives the terminal back as it found it on q, Ctrl-C or SIGTERM. When stdout is not
- * a terminal it prints plain screens one after another (as `top -b`) until stopped.
- */
+/** The interactive view; when stdout is not a terminal, plain screens one after another (as `top -b`). */
 export function runLive(options: LiveOptions): Promise<void> {
   const { client, stdin, stdout } = options;
   const tty = stdout.isTTY === true;

@@ -9,10 +9,7 @@ export function sortByPackets(links: LinkState[]): LinkState[] {
   });
 }
 
-/**
- * Utilization ranking with ties at the shown precision (0.1 %) broken by wait, highest first:
- * of two full links the one whose senders wait for credit is the bottleneck. Stable otherwise.
- */
+/** Utilization ranking, ties at 0.1 % broken by wait: of two full links the waiting one is the bottleneck. */
 export function rankByUtilization(links: LinkState[], order: 'desc' | 'asc'): LinkState[] {
   const shown = (u: number | null) => (u === null ? null : Math.round(u * 1000));
   return [...links].sort((a, b) => {

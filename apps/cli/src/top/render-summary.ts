@@ -12,8 +12,7 @@ export function titleLine(input: RenderInput, width: number): ScreenLine {
   const fabric = input.fabric
     ? `${input.fabric.name}${input.fabric.fabricType ? ` (${input.fabric.fabricType})` : ''}`
     : UNKNOWN;
-  // The mode of the numbers on screen: until the answer for a new instant arrives, the previous
-  // one is shown, labelled as what it is (a bookmark's label never sits on another tick's time).
+  // Until the answer for a new instant arrives, the previous one is shown, labelled as what it is.
   const shownTime = input.snapshot ? input.snapshot.askedTime : input.state.time;
   const mode = modeOf({ time: shownTime, bookmark: input.state.bookmark });
   const shown = clock(input.snapshot?.summary.time);
@@ -59,10 +58,7 @@ export function statusLines(input: RenderInput, width: number): ScreenLine[] {
   return lines;
 }
 
-/**
- * opatop's error categories, as far as the API reports them: Congestion from XmitWait (the
- * worst waiting link direction); Integrity and the others are not reported, so they are unknown.
- */
+/** opatop's error categories as far as the API reports them: only Congestion, from XmitWait. */
 export function categoriesLine(input: RenderInput, width: number): ScreenLine {
   const worst = input.snapshot?.mostWaiting;
   const wait = worst?.transmitWaitFraction;

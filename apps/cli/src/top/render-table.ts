@@ -21,20 +21,14 @@ export function linkName(link: LinkState): string {
   return `${link.from.node}/${link.from.port} → ${link.to.node}/${link.to.port}`;
 }
 
-/**
- * "!" the link is down, "?" its values are unknown (stale), as opatop marks ports that did not
- * answer the PM.
- */
+/** "!" down, "?" stale, as opatop marks ports that did not answer the PM. */
 function mark(link: LinkState): string {
   if (link.linkUp === false) return '!';
   if (link.stale || link.utilization === null) return '?';
   return ' ';
 }
 
-/**
- * Columns for link names: what the longest name on screen needs (the numbers then sit beside
- * the names on a wide terminal), at most what is left of the width.
- */
+/** Columns for link names: what the longest name needs, at most what the width leaves. */
 export function nameColumns(width: number, links: LinkState[]): number {
   const room = width - RANK_WIDTH - MARK_WIDTH - COLUMNS.reduce((s, c) => s + c.width, 0);
   const longest = Math.max(MIN_NAME_WIDTH, ...links.map((l) => [...linkName(l)].length + 1));

@@ -34,11 +34,7 @@ function eventLines(input: RenderInput, width: number): ScreenLine[] {
   ];
 }
 
-/**
- * One screen as lines of text, exactly `size.height` lines of exactly `size.width` columns:
- * title, summary, histograms, history, the ranked link directions, events, key line.
- * Pure: the same input always gives the same screen.
- */
+/** One screen, exactly `size.height` lines of `size.width` columns. */
 export function renderScreen(input: RenderInput, size: ScreenSize): ScreenLine[] {
   const { width, height } = size;
   if (width < MIN_WIDTH || height < MIN_HEIGHT) return tooSmall(size);

@@ -24,7 +24,6 @@ export interface RenderInput {
   snapshot: Snapshot | null;
   /** Why the last request failed, when it did. */
   error: string | null;
-  /** When `snapshot` was fetched. */
   snapshotAtMs: number | null;
   nowMs: number;
 }

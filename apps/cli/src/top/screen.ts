@@ -15,10 +15,7 @@ export function plainText(lines: ScreenLine[]): string {
   return `${lines.map((l) => l.text.trimEnd()).join('\n')}\n`;
 }
 
-/**
- * One frame for a terminal: cursor home, each line styled and cleared to its end, nothing after
- * the last line (a newline there would scroll the screen).
- */
+/** One terminal frame; no newline after the last line, which would scroll. */
 export function terminalFrame(lines: ScreenLine[]): string {
   const body = lines.map((l) => (SGR[l.style] ? `${SGR[l.style]}${l.text}${RESET}` : l.text));
   return `\x1b[H${body.join('\x1b[K\r\n')}\x1b[K\x1b[J`;

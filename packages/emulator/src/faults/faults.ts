@@ -10,18 +10,10 @@ import { channelFrom, type Fabric, type FabricLink, type FabricNode } from '@fab
 import { TrafficError } from '../traffic/request.ts';
 import { parseDuration, QuantityError } from '../units.ts';
 
-/**
- * Faults that raise one error counter at `rate` per second on the port(s) named, in the order of
- * DIRECT_ERROR_COUNTERS (port-counters.ts): LocalLinkIntegrityErrors, PortRcvConstraintErrors
- * (security), PortRcvSwitchRelayErrors (routing), VL15Dropped, ExcessiveBufferOverruns,
- * UncorrectableErrors.
- */
+/** Faults that raise one error counter at `rate` per second, in DIRECT_ERROR_COUNTERS' order. */
 export { ERROR_RATE_FAULTS, type ErrorRateFault, FAULT_TYPES, type FaultInfo, type FaultType };
 
-/**
- * `POST /v1/faults` body. A link is named by its id (`a/port--b/port`) or by one end
- * (`node` + `port`). Durations are seconds or strings with a unit (`500ms`).
- */
+/** `POST /v1/faults` body; a link by its id or one end, durations in seconds or with a unit. */
 export interface FaultRequest {
   type: FaultType;
   link?: string;
@@ -54,10 +46,7 @@ export type ResolvedFault =
   | { type: 'switch-down' | 'switch-up' | 'restart'; node: FabricNode }
   | { type: 'clear-counters'; node: FabricNode; ports: number[]; target: string };
 
-/**
- * Checks a fault request (parsed JSON). Port lists are the ports' output channels (the index the
- * emulator keeps per-port counters under). Throws TrafficError with the reason.
- */
+/** Checks a fault request; throws TrafficError with the reason. */
 export function resolveFault(fabric: Fabric, request: unknown): ResolvedFault {
   if (typeof request !== 'object' || request === null || Array.isArray(request)) {
     throw new TrafficError('a fault must be a JSON object {type, …}');

@@ -2,10 +2,7 @@ import type { Fabric, FabricNode } from '@fabscope/topology';
 import type { PortGauges } from '../port-counters.ts';
 import { ERROR_RATE_FAULTS, type ErrorRateFault, type FaultInfo, type ResolvedFault } from './faults.ts';
 
-/**
- * LinkQualityIndicator from a port's symbol-error rate, as the Omni-Path link layer degrades it:
- * 5 (excellent) clean, 4 from 1 error/s, 3 from 100/s, 2 from 1000/s. A link-quality fault sets it.
- */
+/** LinkQualityIndicator from the symbol-error rate: 5 clean, 4 from 1/s, 3 from 100/s, 2 from 1000/s. */
 export function qualityOfSymbolRate(perSecond: number): number {
   if (perSecond >= 1000) return 2;
   if (perSecond >= 100) return 3;
@@ -21,7 +18,6 @@ export interface FaultEffects {
   restartNode(node: FabricNode): void;
   /** Another tool cleared a port's counters. */
   clearPort(out: number): void;
-  /** Symbol-error rates changed. */
   errorsChanged(): void;
 }
 
@@ -33,11 +29,7 @@ interface Flap {
   sinceMs: number;
 }
 
-/**
- * Which links are up, and why not: held down by a fault, down in a flap, or at a switch that is
- * down. Keeps the active faults (what `GET /v1/faults` lists) and the symbol-error rate of every
- * port; tells `effects` about every change.
- */
+/** Which links are up and why not (fault, flap, switch down), and every port's symbol-error rate. */
 export class LinkState implements PortGauges {
   readonly linkUp: Uint8Array;
   /** Symbol errors per second, per port (output channel). */
@@ -185,12 +177,10 @@ export class LinkState implements PortGauges {
     }
   }
 
-  /** Active faults: links held down, flapping links, symbol-error sources, switches down. */
   list(): FaultInfo[] {
     return [...this.active.values()].map((f) => ({ ...f }));
   }
 
-  /** Repairs everything: every link and switch up, flapping and symbol errors stopped. */
   clear(): void {
     this.adminDown.fill(0);
     this.flapDown.fill(0);

@@ -1,10 +1,4 @@
-/**
- * Emulated CPU and memory use of hosts and IP routers.
- *
- * Calibrated on seed 000's router (56 threads, ~100 Gb/s forwarded: 8 % CPU, 3.2 % memory).
- * Forwarding cost grows linearly with the rate; end hosts spend CPU on IP traffic (the TCP
- * stack), almost none on RDMA (kernel bypass).
- */
+/** Emulated CPU and memory of hosts and routers, calibrated on seed 000's router. */
 export const CPU_COUNT = 56;
 /** 12 × 16 GB DDR4 per node (seed 000's system configuration). */
 export const MEMORY_TOTAL_BYTES = 192 * 1024 ** 3;
@@ -16,10 +10,7 @@ export const ROUTER_BUSY_AT_LINE_RATE = 0.078;
 /** End-host CPU share for IP traffic at line rate in both directions (an assumption). */
 export const HOST_IP_BUSY_AT_LINE_RATE = 0.05;
 
-/**
- * Share of all CPUs busy. `forwarded` and `ipEndpoint` are payload bytes/s, `lineRate` the
- * node's fastest port in bytes/s.
- */
+/** Share of all CPUs busy; rates in bytes/s. */
 export function busyFraction(
   isRouter: boolean,
   forwarded: number,

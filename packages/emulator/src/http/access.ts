@@ -3,10 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { HttpError } from './http-error.ts';
 
-/**
- * True for addresses only this machine can reach: 127.0.0.0/8, ::1, their IPv4-mapped form and
- * `localhost`; the same rules as the API's (apps/api/src/auth.ts), which a test checks.
- */
+/** Loopback addresses, the same rules as apps/api/src/auth.ts (a test checks). */
 export function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
   if (h === 'localhost') return true;

@@ -44,13 +44,8 @@ export function jobTotals(flows: readonly FlowInfo[]): JobTotal[] {
 }
 
 /**
- * Listings of the flows paged where they are, as the Kubernetes API's `limit` + `continue`: the
- * first page reads the flows once and keeps them; later pages are slices of that same list, so
- * that a client walking every page sees every flow once, of one instant, and a big fabric's flows
- * are read a page at a time. A listing is of one version of the flows (`flowsVersion`): a first
- * page at the version of a held listing pages that listing again, under the same id, so a client
- * polling an unchanged list gets the same `next` cursor and ETag (304). The `keep` most recently
- * read listings are held; a listing no longer held is gone (410).
+ * Flow listings paged where they are, as the Kubernetes API's `limit` + `continue`: every page is a slice of one
+ * read, so a client sees every flow once, of one instant; the `keep` newest listings are held, others are 410.
  */
 export class FlowListings {
   /** Held listings, least recently read first. */

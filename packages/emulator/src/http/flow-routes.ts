@@ -48,11 +48,7 @@ function wholeNumber(query: URLSearchParams, key: string, min: number, max: numb
   return n;
 }
 
-/**
- * `GET /v1/flows`: every flow (or those matching every filter given), or a page of a listing
- * (flow-listings.ts): `?limit=N[&job=]` its first page, `?listing=ID&offset=M&limit=N` the next
- * ones (410 once it is no longer held).
- */
+/** `GET /v1/flows`: every (matching) flow, or with `limit` a page of a listing (flow-listings.ts). */
 export function listFlows(emulator: Emulator, _body: unknown, query: URLSearchParams): unknown {
   const paged = PAGE_PARAMS.some((key) => query.has(key));
   if (!paged) return { flows: emulator.listFlows(flowFilter(query)) };
@@ -97,11 +93,7 @@ export function listFlows(emulator: Emulator, _body: unknown, query: URLSearchPa
 /** At most this many flows in a summary of started flows (`POST /v1/flows?first=`). */
 const MAX_FIRST_FLOWS = 1000;
 
-/**
- * `POST /v1/flows`: every flow started (`{flows}`), or with `?first=N` a summary — how many
- * started, their jobs, their bytes/s together and the first N — so that a big fabric's flows
- * are not serialized and read whole. The query is checked before anything starts.
- */
+/** `POST /v1/flows`; with `?first=N` a summary, so a big fabric's flows are not serialized whole. */
 export function startFlows(emulator: Emulator, body: unknown, query: URLSearchParams): unknown {
   for (const key of new Set(query.keys())) {
     if (key !== 'first') throw new HttpError(400, `unknown parameter "${key}"; POST /v1/flows takes first`);

@@ -16,28 +16,20 @@ export interface EmulatorServerOptions {
   port?: number;
   /** Real-time tick (ms) at which the emulator clock catches up with the wall clock. Default 100. */
   tickMs?: number;
-  /**
-   * Bearer token required for changes (POST, PUT, DELETE) when listening beyond loopback; without
-   * one, such a server refuses every change. Reads are always open.
-   */
+  /** Bearer token for changes when listening beyond loopback; without one such a server refuses them. */
   token?: string | undefined;
   /** The wall clock the emulator follows, in ms (default `performance.now`); tests give their own. */
   clock?: () => number;
 }
 
 export interface EmulatorServer {
-  /** e.g. http://127.0.0.1:40123 */
   url: string;
   close(): Promise<void>;
 }
 
 const MAX_BODY_BYTES = 1 << 20;
 
-/**
- * Serves the emulator over HTTP and runs its clock in real time: every `tickMs`, and before each
- * request, the emulator advances by the whole milliseconds of wall time elapsed since the last
- * advance (the fraction carries over).
- */
+/** Serves the emulator over HTTP, advancing it by the wall time elapsed every `tickMs` and before each request. */
 export function startEmulatorServer(
   emulator: Emulator,
   options: EmulatorServerOptions = {},

@@ -21,27 +21,15 @@ export interface AdjustContext {
   /** Node types by index: only switch-to-switch ports are adaptive. */
   isSwitch: Uint8Array;
   random: Random;
-  /**
-   * Offered load per channel (bytes/s): what would cross it if nothing were held back behind a
-   * bottleneck further on. A port whose packets wait for credit from a congested port downstream
-   * feels that congestion (back-pressure), so AR at that switch sees it. Default: carried load.
-   */
+  /** Offered load per channel (bytes/s), so AR feels back-pressure from downstream; default carried load. */
   offered?: Float64Array;
 }
 
 const TOLERANCE = 1e-9;
 
 /**
- * One adjustment opportunity of adaptive routing over the whole fabric (opafm semantics).
- *
- * 1. Lost routes: a flow crossing a down link moves at the last switch before the break that has
- *    an equal-cost port giving an intact path.
- * 2. Congestion (unless lostRouteOnly): while an ISL's load is at or above the threshold, its flows
- *    move one at a time to an equal-cost ISL with room that would still be less loaded than the
- *    source was; that strict improvement keeps a steady load from flapping. Greedy takes the least
- *    loaded port, Random any, GreedyRandom any of the least loaded.
- *
- * The rest of a moved flow's path is looked up again from the next switch on. Returns the moves.
+ * One adjustment pass of adaptive routing (opafm semantics): flows off down links first, then (unless
+ * lostRouteOnly) off ISLs at the threshold, only to a port strictly less loaded, so a steady load never flaps.
  */
 export function adjustRoutes(flows: RoutedFlow[], config: AdaptiveRoutingConfig, ctx: AdjustContext): number {
   if (!config.enabled) return 0;
@@ -127,8 +115,7 @@ export function adjustRoutes(flows: RoutedFlow[], config: AdaptiveRoutingConfig,
       first = false;
       const position = flow.path.indexOf(source);
       if (position < 0) continue;
-      // What the flow's path would carry at its full rate, from this switch on: the worst
-      // channel of the suffix is where it is held back (here, or downstream by back-pressure).
+      // The worst channel of the path from here on is where the flow is held back (here or downstream).
       let want = flow.wireLimit ?? Number.POSITIVE_INFINITY;
       for (const c of flow.path) want = Math.min(want, capacities[c] as number);
       if (!(want > 0)) continue;
@@ -160,11 +147,7 @@ export function adjustRoutes(flows: RoutedFlow[], config: AdaptiveRoutingConfig,
   return moves;
 }
 
-/**
- * Highest load (fraction of capacity) on `path` from `position` on if `flow` ran at `want`:
- * channels the flow already crosses (`current`, or `path` itself when null) count its present
- * rate as replaced by `want`; new ones add `want`.
- */
+/** Highest load on `path` from `position` on if `flow` ran at `want` instead of its present rate. */
 function suffixLoad(
   path: Int32Array,
   position: number,

@@ -1,10 +1,5 @@
 import type { AdaptiveRouting } from '@fabscope/contracts';
-/**
- * Adaptive routing parameters, as opafm.xml's `<AdaptiveRouting>` section names them: Enable,
- * LostRouteOnly, Algorithm (0 Random, 1 Greedy, 2 GreedyRandom), ARFrequency (n: at least 2^n × 64 ms
- * between adjustments) and Threshold (0 firmware default, 1..7 = 100 … 55 % ISL load); the contract's
- * shape, which the API's /api/v1/adaptive-routing passes through.
- */
+/** Adaptive routing parameters as opafm.xml's `<AdaptiveRouting>` names them (the contract's shape). */
 export type AdaptiveRoutingConfig = AdaptiveRouting;
 
 /** Seed 002's opafm.xml, apart from Enable: Algorithm 2, ARFrequency 0, Threshold 7. */
@@ -16,11 +11,7 @@ export const DEFAULT_ADAPTIVE_ROUTING: Readonly<AdaptiveRoutingConfig> = Object.
   threshold: 7,
 });
 
-/**
- * ISL load (carried payload / payload capacity) at which adaptive routing starts moving flows,
- * by Threshold. opafm documents 0 as "use the firmware default" without a number; we take the
- * most tolerant setting, 100 %, the same as 1.
- */
+/** ISL load at which AR moves flows, by Threshold; opafm's 0 ("firmware default") taken as 100 %. */
 export const THRESHOLD_LOAD: readonly number[] = [1, 1, 0.9, 0.8, 0.7, 0.65, 0.6, 0.55];
 
 export const ALGORITHM_NAMES = ['Random', 'Greedy', 'GreedyRandom'] as const;
@@ -56,10 +47,7 @@ function integer(name: string, value: unknown, max: number): number {
   return value;
 }
 
-/**
- * Validates a partial update (e.g. a PUT body) and returns the whole new configuration.
- * Unknown keys are refused so a misspelt parameter is not silently ignored.
- */
+/** Validates a partial update and returns the whole new configuration; unknown keys are refused. */
 export function applyAdaptiveRoutingPatch(
   current: AdaptiveRoutingConfig,
   patch: unknown,

@@ -2,12 +2,8 @@ import { type Fabric, type FabricNode, type FabricType, NoRouteError } from '@fa
 import type { PathFinder } from './paths.ts';
 
 /**
- * Networks (IP subnets) of a fabric and hop-by-hop paths across the routers between them.
- *
- * A network is the nodes joined without crossing a router (seed 000: an Omni-Path fabric and an
- * Ethernet LAN). Within one, a path follows the forwarding tables, or the lowest intact min-hop
- * port where a switch has no entry (Ethernet switches learn addresses) or it leads into a down
- * link. Between networks an IP flow goes through a router, as `ip route` would.
+ * Networks (IP subnets: nodes joined without a router) and hop-by-hop paths across routers, as `ip route`;
+ * within one, the tables, or the lowest intact min-hop port where a switch has no entry or it is down.
  */
 export class Networks {
   /** Network id of every node (routers: -1, they belong to several). */
@@ -86,10 +82,7 @@ export class Networks {
     return this.networkType[this.networkOf[node.index] as number] ?? this.fabric.fabricType;
   }
 
-  /**
-   * Channels from host `from` to host `to`, crossing routers when they are on different
-   * networks. `linkUp` steers the min-hop fallback around down links. Throws NoRouteError.
-   */
+  /** Channels from host `from` to host `to`, across routers; throws NoRouteError. */
   path(from: FabricNode, to: FabricNode, linkUp: Uint8Array, tablesFirst = true): number[] {
     const out: number[] = [];
     const hops = this.routerHops(from, to);
@@ -155,8 +148,7 @@ export class Networks {
     }
     if (this.isSwitch[next] !== 1) throw new NoRouteError(`"${start.name}" is not cabled to a switch`);
     if (tablesFirst) {
-      // The tables are followed even into a down link: a static route stays lost until the fabric
-      // manager's next sweep rewrites the tables.
+      // Tables are followed into a down link: a static route stays lost until the next sweep.
       const walked: number[] = [first];
       try {
         this.finder.walk(next, dest, walked);

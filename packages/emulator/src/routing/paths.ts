@@ -6,17 +6,10 @@ import {
   NoRouteError,
 } from '@fabscope/topology';
 
-/**
- * Flow paths as channel lists, and the equal-cost choices a switch has toward a destination.
- * A path is a fixed prefix followed by forwarding-table lookups: when adaptive routing sends a
- * flow out of another port, the rest of the path is looked up again from the next switch on.
- */
+/** Flow paths as a fixed prefix followed by table lookups, so AR can reroute from any switch on. */
 export class PathFinder {
-  /** Node index at the far end of each channel. */
   readonly channelTo: Int32Array;
-  /** Node index each channel leaves from. */
   readonly channelFromNode: Int32Array;
-  /** Port number each channel leaves from. */
   readonly channelFromPort: Int32Array;
   /** For each node, its cabled output channels by port number (-1 where uncabled). */
   private readonly outChannels: Int32Array[];
@@ -98,10 +91,7 @@ export class PathFinder {
     return result;
   }
 
-  /**
-   * Output channels of switch `node` that lie on a shortest path to host `dest`: in a fat tree,
-   * every up-port of a switch that must go up, or the (trunked) down-ports toward the destination.
-   */
+  /** Switch `node`'s output channels on a shortest path to host `dest`. */
   equalCostChannels(node: number, dest: FabricNode): number[] {
     const distance = (n: number) => this.distanceOf(n, dest);
     const here = distance(node);
@@ -115,10 +105,7 @@ export class PathFinder {
     return result;
   }
 
-  /**
-   * Hop distances of every node to `dest` over links that are up (every link when `linkUp` is
-   * omitted), through switches only; -1 where unreachable. Not cached.
-   */
+  /** Hop distances to `dest` through switches over links up; -1 unreachable. Not cached. */
   distances(dest: FabricNode, linkUp?: Uint8Array): Int32Array {
     const { nodes } = this.fabric;
     const distance = new Int32Array(nodes.length).fill(-1);
@@ -143,11 +130,7 @@ export class PathFinder {
     return distance;
   }
 
-  /**
-   * Distance of node `n` to host `dest` over the whole cabling. Hosts hang off one leaf switch,
-   * so distances are kept per leaf switch (Int16 per node) rather than per host: far less memory
-   * on a fat tree, which is what makes adaptive routing affordable on big fabrics.
-   */
+  /** Distance of node `n` to host `dest`, kept per leaf switch rather than per host to save memory. */
   private distanceOf(n: number, dest: FabricNode): number {
     if (n === dest.index) return 0;
     let leaf = this.leafOf.get(dest.index);

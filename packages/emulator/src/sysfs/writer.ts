@@ -3,12 +3,7 @@ import { SysfsFiles } from './atomic-files.ts';
 import { namePorts, writeClasses } from './class-files.ts';
 import { writeProc } from './proc-files.ts';
 
-/**
- * Live sysfs and procfs trees, one per emulated host and router, in the kernel's own formats, so
- * a real collector reads them unchanged (`node_exporter --path.sysfs=DIR/<host>/sys`): devices and
- * netdevs in class-files.ts, `proc/` in proc-files.ts; each file replaced atomically and only when
- * its content changes (atomic-files.ts).
- */
+/** Live sysfs and procfs trees per host in the kernel's formats, so node_exporter reads them unchanged. */
 export interface SysfsWriterOptions {
   /** Default 1000 ms. */
   intervalMs?: number;

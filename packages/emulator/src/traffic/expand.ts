@@ -26,10 +26,7 @@ const PATTERN_KEYS: Record<Pattern, string[]> = {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/**
- * Checks a traffic request (parsed JSON) and expands its patterns into flows; nothing starts
- * unless every item is valid. `defaultSeed` seeds `permutation` when the item gives no seed.
- */
+/** Checks a traffic request and expands its patterns into flows; nothing starts unless all are valid. */
 export function expandTraffic(
   fabric: Fabric,
   networks: Networks,

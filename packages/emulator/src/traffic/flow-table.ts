@@ -134,10 +134,7 @@ export class FlowTable {
     return this.running();
   }
 
-  /**
-   * Every flow's static path from new tables (a flow left without a route keeps its path). Flows
-   * adaptive routing moved keep their path while it is intact, when `keepAdaptive`.
-   */
+  /** Every flow's static path from new tables; with `keepAdaptive`, AR-moved flows keep theirs while intact. */
   followTables(networks: Networks, linkUp: Uint8Array, keepAdaptive: boolean): void {
     for (const flow of this.flows) {
       let path: Int32Array;

@@ -38,7 +38,6 @@ export class ItemReader {
     }
   }
 
-  /** A host by name. */
   node(name: unknown, field: string): FabricNode {
     if (typeof name !== 'string') return this.fail(`${field} must be a node name`);
     const found = this.fabric.nodeByName.get(name);

@@ -1,13 +1,6 @@
 import { bytesPerSecondOfRate, type FabricType, RDMA_PAYLOAD_EFFICIENCY } from '@fabscope/topology';
 
-/**
- * How much of a link's line rate a flow turns into payload, by transport and message size.
- *
- * Max-min fairness runs over line rate and each flow gets `efficiency × wire share` as payload,
- * efficiency being the transport's (RDMA: topology's RDMA_PAYLOAD_EFFICIENCY; IP: the goodput the
- * seeds measured into each network) times a message factor m / (m + o): each message costs the
- * port o bytes of wire time, o = line rate ÷ the port's message rate (seeds 001 and 004).
- */
+/** Payload per wire byte: the transport's efficiency times m / (m + o), o a message's wire cost (seeds 001, 004). */
 export type Transport = 'rdma' | 'ip';
 
 export const RDMA_MESSAGE_RATE = 160e6;
@@ -30,10 +23,7 @@ function messageFactor(messageBytes: number | null, portBytesPerSecond: number, 
   return messageBytes / (messageBytes + portBytesPerSecond / rate);
 }
 
-/**
- * Payload bytes per wire byte for a flow. `senderRateGbps` is the line rate of the sending port
- * (the message overhead is its time); `receiverNetwork` picks the IP goodput.
- */
+/** Payload bytes per wire byte for a flow. */
 export function flowEfficiency(
   transport: Transport,
   messageBytes: number | null,

@@ -1,11 +1,6 @@
 import type { FabricGraph } from '../model/graph.ts';
 
-/**
- * What adaptive routing can make of a set of flows, as a planning estimate: each flow in order
- * takes the equal-cost path whose busiest channel carries the fewest flows already placed (ties:
- * the static path). Real AR decides hop by hop from queue depths; this is the spread it converges
- * towards when it settles, not a simulation of its timing.
- */
+/** What adaptive routing converges towards, as a planning estimate: each flow takes the least-shared path. */
 export function adaptivePaths(
   g: FabricGraph,
   nodeCount: number,

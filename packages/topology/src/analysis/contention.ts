@@ -11,7 +11,6 @@ export interface LinkLoad {
   /** Link direction `node/port->node/port`. */
   link: string;
   kind: LinkKind;
-  /** Flows routed over this direction. */
   flows: number;
   /** What the direction delivers to the flows (deliverableGbps), not its quoted signalling rate. */
   capacityGbps: number;
@@ -44,17 +43,10 @@ export interface AdaptiveEstimate {
   sharedIsls: number;
 }
 
-/**
- * Payload per wire byte of a large RDMA message (verbs, PSM2), as seed 002 measured on Omni-Path.
- * The emulator's flows run at this share too, so Expected meets Measured.
- */
+/** Payload per wire byte of a large RDMA message (seed 002); the emulator uses it too, so Expected meets Measured. */
 export const RDMA_PAYLOAD_EFFICIENCY = 0.99;
 
-/**
- * Gb/s of payload a link direction delivers to the flows sharing it: the data rate after line
- * encoding (data-rate.ts: 4x FDR 54.5, not 56) times the RDMA payload share (100 Gb/s Omni-Path
- * delivers 99 Gb/s, 12.38 GB/s, not 12.5).
- */
+/** Gb/s of payload a link direction delivers: its data rate after encoding times RDMA_PAYLOAD_EFFICIENCY. */
 export function deliverableGbps(link: FabricLink, fabric: Pick<Fabric, 'fabricType'>): number {
   return linkDataRateGbps(link, fabric.fabricType) * RDMA_PAYLOAD_EFFICIENCY;
 }
@@ -87,12 +79,7 @@ export interface ContentionAnalysis {
   adaptive?: AdaptiveEstimate | null;
 }
 
-/**
- * Which link directions each flow of a pattern crosses under the given (static) forwarding
- * tables, how many flows share each, and what rate each flow can expect when every link's
- * deliverable rate (deliverableGbps) is shared max-min fairly — the flow-level view of what the
- * job will see before it runs.
- */
+/** Which link directions each flow crosses under static routing, and its max-min fair rate. */
 export function analyzeContention(
   fabric: Fabric,
   tables: ForwardingTables,

@@ -1,11 +1,5 @@
 import { ERROR_FIELDS, type ErrorField, PORT_GAUGES } from '@fabscope/contracts/metrics';
-/**
- * One link direction's figures from the rates of its two ports, the Omni-Path performance
- * manager's formula, for the collector (at the edge) and the API (its stores) alike: bytes and
- * packets/s the max of the sender's transmit and the receiver's receive; XmitWait share the
- * sender's; utilization over the data rate (data-rate.ts), clamped to 1; each end's errors about
- * what it sends or receives, the link's state from the worse end. Unknown is null, never 0.
- */
+/** One link direction's figures from its two ports' rates, by the Omni-Path PM's formula; unknown is null. */
 
 import type { FabricType } from '../model/model.ts';
 import {
@@ -15,11 +9,7 @@ import {
   type PmThresholdConfig,
 } from './pm-categories.ts';
 
-/**
- * Per-second rates of one direction's error, congestion and bubble counters, and the link
- * quality and lanes-down gauges as values (the API's `errors` of a link direction, by the
- * contract's names); null when unknown.
- */
+/** Per-second error, congestion and bubble rates and gauge values of one direction; null unknown. */
 export type LinkErrorRates = Record<ErrorField, number | null>;
 
 export type LinkErrorField = keyof LinkErrorRates;
@@ -33,7 +23,6 @@ export interface PortRateReading {
   receiveBytesPerSecond: number | null;
   transmitPacketsPerSecond: number | null;
   receivePacketsPerSecond: number | null;
-  /** XmitWait ticks per second. */
   transmitWaitTicksPerSecond: number | null;
   /** Length of one XmitWait tick, seconds; null when the source does not know it. */
   transmitWaitTickSeconds: number | null;
@@ -55,11 +44,7 @@ export const UNKNOWN_CATEGORIES: Readonly<CategoryValues> = Object.freeze(
   Object.fromEntries(CATEGORY_NAMES.map((c) => [c, null])) as CategoryValues,
 );
 
-/**
- * Counters that are errors, by PM category: Integrity, Security and Routing. Discards, FECN/BECN,
- * XmitWait, VL15 drops, bubbles and the gauges are not: a busy port discards and waits without
- * anything being wrong with it, so those never make a direction "have errors".
- */
+/** Counters that are errors (Integrity, Security, Routing); a busy port discards and waits without a fault. */
 export const ERROR_COUNTER_GROUPS: Readonly<
   Record<'integrity' | 'security' | 'routing', readonly LinkErrorField[]>
 > = {
@@ -95,11 +80,7 @@ const ERROR_ONLY: readonly LinkErrorField[] = [
   ...ERROR_COUNTER_GROUPS.routing,
 ];
 
-/**
- * Whether a network's ports count the time they wait for credit (XmitWait) and have the
- * performance manager's categories: Omni-Path and InfiniBand do; Ethernet has no credit-based flow
- * control and no PM, so its directions report both as unknown (null), never as a value.
- */
+/** Whether a network has XmitWait and PM categories: Ethernet has neither, so both are null there. */
 export function measuresWaitAndCategories(network: FabricType): boolean {
   return network !== 'ethernet';
 }
@@ -168,11 +149,7 @@ function pick(a: number | undefined, b: number | undefined, lowest: boolean): nu
   return lowest ? Math.min(a, b) : Math.max(a, b);
 }
 
-/**
- * The counters of the direction sender → receiver: the sender's about what it sends, the
- * receiver's about what it receives, the link's state from the worse end. An object literal with
- * every field: a fast object, since a big fabric makes many per tick.
- */
+/** The counters of the direction sender → receiver, as one literal with every field (a fast object). */
 export function directionErrors(
   sender: { errors?: PortErrorRates | undefined } | undefined,
   receiver: { errors?: PortErrorRates | undefined } | undefined,
@@ -208,12 +185,7 @@ export function directionErrors(
   };
 }
 
-/**
- * The thresholds and weights a fabric's categories are computed with. On Omni-Path, SymbolErrors
- * is the local link integrity count the PM weighs through the link quality instead (weight 0), so
- * its weight is 0 there; on InfiniBand, the link quality is not reported and SymbolErrorCounter
- * stands for it (docs/metrics.md, "Port categories").
- */
+/** On Omni-Path the PM weighs symbol errors through the link quality, so SymbolErrors weighs 0 there. */
 export function categoryConfigFor(fabricType: FabricType, config: PmThresholdConfig): PmThresholdConfig {
   if (fabricType !== 'omnipath') return config;
   return { ...config, integrityWeights: { ...config.integrityWeights, SymbolErrors: 0 } };

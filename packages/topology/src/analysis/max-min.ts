@@ -1,10 +1,4 @@
-/**
- * Max-min fair rate allocation by progressive filling (water-filling), as in Bertsekas &
- * Gallager, "Data Networks" (2nd ed., §6.5.2): repeatedly take the channel whose remaining
- * capacity, split over the flows still rising on it, is smallest; give each of those flows that
- * share and freeze them. A flow's demand is one more channel of its own, with the demand as its
- * capacity. A binary heap with lazy deletion keeps it O(Σ path length · log channels).
- */
+/** Max-min fair rates by progressive filling (Bertsekas & Gallager, "Data Networks", §6.5.2), with a lazy heap. */
 export interface MaxMinProblem {
   /** Channel indices crossed by each flow (a channel repeated in a path counts once). */
   paths: readonly ArrayLike<number>[];

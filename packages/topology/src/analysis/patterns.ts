@@ -23,10 +23,7 @@ export class UnknownHostError extends PatternError {
 /** At most this many flows (all-to-all grows as N²). */
 export const MAX_FLOWS = 2_000_000;
 
-/**
- * `pairs:A-B,C-D` · `shift:K` · `permutation[:SEED]` · `all-to-all` · `incast:HOST` · `bisection`.
- * In pairs, `-` separates the ends; a name containing `-` can be written `A->B` instead.
- */
+/** `pairs:A-B,C-D` (or `A->B`) · `shift:K` · `permutation[:SEED]` · `all-to-all` · `incast:HOST` · `bisection`. */
 export function parsePattern(text: string, fabric?: Fabric): TrafficPattern {
   const [kind = '', ...rest] = text.trim().split(':');
   const arg = rest.join(':');
@@ -137,12 +134,7 @@ export type CollectivePattern = Extract<
   { kind: 'shift' | 'permutation' | 'all-to-all' | 'bisection' }
 >;
 
-/**
- * The [sender, receiver] pairs of a collective pattern over an ordered host list, the one
- * definition `fabscope analyze`, the API and the emulator share (a seed starts the same pairs
- * everywhere). Shift K: host i to i+K mod n; bisection: first half with second, both ways;
- * all-to-all: every ordered pair (at most MAX_FLOWS).
- */
+/** A collective pattern's [sender, receiver] pairs, shared by the CLI, API and emulator. */
 export function collectivePairs<T>(hosts: readonly T[], pattern: CollectivePattern): [T, T][] {
   const n = hosts.length;
   const at = (i: number) => hosts[i] as T;
@@ -177,10 +169,7 @@ export function collectivePairs<T>(hosts: readonly T[], pattern: CollectivePatte
   return pairs;
 }
 
-/**
- * A seeded random derangement of 0..n-1 (nobody sends to itself): a Fisher–Yates shuffle driven by
- * mulberry32, then each fixed point swapped with its successor, which never creates a new one.
- */
+/** A seeded derangement: Fisher–Yates, then each fixed point swapped with its successor. */
 export function derangement(n: number, seed: number): Int32Array {
   const random = mulberry32(seed);
   const perm = Int32Array.from({ length: n }, (_, i) => i);

@@ -1,11 +1,6 @@
 /**
- * The Omni-Path performance manager's six port categories (opatop, the FM GUI): Integrity,
- * Congestion, SmaCongestion, Bubble, Security and Routing, each a weighted sum of a port's counter
- * rates over one interval, reported as a fraction of its threshold (1 = threshold reached).
- *
- * Defaults are opafm's (opa-ff `Esm/ib/src/config/fm_xml.c` pmInitConfig). The PM sums counts per
- * sweep; fabscope sums rates per second, so a threshold means the same whatever the sampling
- * interval. Normalization and the InfiniBand mapping: docs/metrics.md ("Port categories").
+ * The Omni-Path PM's six port categories as fractions of their thresholds, opafm's defaults (opa-ff
+ * fm_xml.c pmInitConfig), summed per second so a threshold holds at any interval (docs/metrics.md).
  */
 
 import { CATEGORY_NAMES, type CategoryName } from '@fabscope/contracts/names';
@@ -75,11 +70,7 @@ export const DEFAULT_PM_THRESHOLDS: PmThresholdConfig = {
   },
 };
 
-/**
- * What one link direction's categories are computed from. Rates are per second over the interval,
- * null when unknown. Receive-side counters are those of the port the direction enters, transmit-side
- * ones of the port it leaves; link-level ones (LinkDowned, LQI, width) the worse of the two ends.
- */
+/** One link direction's inputs: rates per second, null unknown; link-level ones from the worse end. */
 export interface CategoryInputs {
   receiveErrors?: number | null;
   excessiveBufferOverrunErrors?: number | null;
@@ -113,8 +104,7 @@ export interface CategoryInputs {
   receiveSwitchRelayErrors?: number | null;
 }
 
-// One weighted sum at a time, without allocating: categoriesOf runs for every link direction of
-// every tick.
+// One weighted sum at a time, without allocating: categoriesOf runs per link direction per tick.
 let sum = 0;
 let known = false;
 
@@ -158,15 +148,7 @@ export interface TrafficInputs {
   dataFlitsPerSecond: number | null;
 }
 
-/**
- * The six categories of one link direction as fractions of their thresholds. Terms:
- * Integrity Σ weight × errors/s, plus LinkQualityIndicator weight × (5 − LQI) and
- * LinkWidthDowngrade weight × lanes down; Congestion Σ weight × share in percent (XmitWait of the
- * time, FECN/BECN/MarkFECN of the packets, XmitTimeCong of the flit times) plus CongDiscards weight
- * × discards/s; SmaCongestion the CongDiscards weight × VL15 drops/s; Bubble 10 × the larger of
- * the transmit and receive bubble shares in percent; Security constraint errors/s; Routing switch
- * relay errors/s. `traffic`, when given, stands for the input's traffic fields.
- */
+/** The six categories of one link direction as fractions of their thresholds (docs/metrics.md). */
 export function categoriesOf(
   input: CategoryInputs,
   config: PmThresholdConfig = DEFAULT_PM_THRESHOLDS,

@@ -1,8 +1,4 @@
-/**
- * mulberry32: a small, fast 32-bit PRNG (Tommy Ettinger, public domain). Every seeded random choice
- * in fabscope (traffic patterns, the emulator's adaptive routing) comes from one of these, so the
- * same seed draws the same numbers in the CLI, the API and the emulator.
- */
+/** mulberry32 (Tommy Ettinger, public domain), so a seed draws the same in the CLI, API and emulator. */
 export type Random = () => number;
 
 export function mulberry32(seed: number): Random {

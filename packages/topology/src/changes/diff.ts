@@ -1,8 +1,4 @@
-/**
- * What changed between two topologies: two discoveries of a live fabric, or the intended design
- * and what is cabled (drift.ts). Pure: topologies in, a list of changes out, and that list applied
- * to the first gives the second (applyTopologyChanges).
- */
+/** What changed between two topologies, such that applying it to the first gives the second. */
 import type { Fabric } from '../model/model.ts';
 import {
   type TopologyEnd,
@@ -51,10 +47,7 @@ function widthSpeedKey(ws: string | undefined): string | undefined {
   return ws?.replace(/\s+/g, '').toUpperCase().replace(/X/, 'x');
 }
 
-/**
- * Whether two records of the same cable differ in what it carries: the width × speed where both
- * know it, else the rate; and its kind and network.
- */
+/** Whether two records of one cable differ in width × speed (else rate), kind or network. */
 function linkDiffers(x: TopologyLinkRecord, y: TopologyLinkRecord): boolean {
   const wx = widthSpeedKey(x.widthSpeed);
   const wy = widthSpeedKey(y.widthSpeed);
@@ -74,12 +67,7 @@ function nodeDiffers(x: TopologyNodeRecord, y: TopologyNodeRecord): boolean {
   );
 }
 
-/**
- * The changes that turn topology `a` into `b`: nodes gone, cables gone, cables moved (a port of a
- * cable gone is in a new cable: one `link-moved` naming both), cables whose width, speed or rate
- * changed, cables and nodes new, nodes whose LID, GUID or other facts changed. Empty when they are
- * the same fabric, whatever order either lists nodes or cable ends in.
- */
+/** The changes that turn `a` into `b`; empty for the same fabric in any order. */
 export function diffTopology(a: TopologySnapshot, b: TopologySnapshot): TopologyChange[] {
   const changes: TopologyChange[] = [];
   const aNodes = new Map(a.nodes.map((n) => [n.id, n]));
@@ -134,10 +122,7 @@ export function diffFabrics(a: Fabric, b: Fabric): TopologyChange[] {
   return diffTopology(topologySnapshot(a), topologySnapshot(b));
 }
 
-/**
- * `changes` (diffTopology's) applied to `base`: the nodes and cables of the topology they were
- * computed against. A change that does not fit (a cable removed that is not there) changes nothing.
- */
+/** `changes` applied to `base`; one that does not fit changes nothing. */
 export function applyTopologyChanges(
   base: TopologySnapshot,
   changes: readonly TopologyChange[],

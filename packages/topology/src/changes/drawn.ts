@@ -1,17 +1,8 @@
-/**
- * The topology a live API draws and measures: what it drew before, with what discovery found added.
- * A cable or node discovery no longer finds stays drawn, as down, until the API restarts, so a
- * pulled cable is a red line, not a vanished one; a cable whose port now holds another gives it up.
- */
+/** The topology a live API draws: what discovery no longer finds stays, as down, so a pulled cable shows red. */
 import { diffTopology, endKey, linkKey } from './diff.ts';
 import type { TopologyLinkRecord, TopologyNodeRecord, TopologySnapshot } from './snapshot.ts';
 
-/**
- * `drawn` with what `newest` adds to it: its own cables first in their order (so that the channels
- * of the cables already drawn keep theirs), each as `newest` records it where it still finds it,
- * then the new cables; its nodes likewise, then the new nodes. Null when `newest` adds or changes
- * nothing (cables and nodes gone only).
- */
+/** `drawn` plus what `newest` adds, old cables first so their channels keep; null when nothing is added. */
 export function drawnTopology(drawn: TopologySnapshot, newest: TopologySnapshot): TopologySnapshot | null {
   const newestLinks = new Map(newest.links.map((l) => [linkKey(l), l]));
   const cabledNow = new Set(newest.links.flatMap((l) => [endKey(l.a), endKey(l.b)]));

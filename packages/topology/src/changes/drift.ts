@@ -1,8 +1,4 @@
-/**
- * Drift: how the cabled fabric differs from its intended design (a golden topology file), as UFM's
- * Topology Compare reports it. Nodes are matched by NodeDescription (GUID where descriptions are
- * missing or shared; snapshot.ts nodeIdentities), cables by their two ports. Pure.
- */
+/** How the cabled fabric differs from its design, as UFM's Topology Compare reports it. */
 import { endText, linkText } from './describe.ts';
 import { diffTopology, linkKey } from './diff.ts';
 import type { TopologyEnd, TopologyLinkRecord, TopologySnapshot } from './snapshot.ts';
@@ -45,11 +41,7 @@ function farEnd(link: TopologyLinkRecord, port: TopologyEnd): TopologyEnd {
   return link.a.node === port.node && link.a.port === port.port ? link.b : link.a;
 }
 
-/**
- * The findings of `actual` against `expected`, one per DriftKind (a miswired port is one finding
- * naming where it should go and where it goes). A node's LID or GUID differing from the design is
- * not drift: the subnet manager assigns LIDs, and a replaced HCA has a new GUID.
- */
+/** Findings of `actual` against `expected`; LIDs and GUIDs are not drift (the SM assigns, HCAs get replaced). */
 export function topologyDrift(expected: TopologySnapshot, actual: TopologySnapshot): DriftFinding[] {
   const findings: DriftFinding[] = [];
   for (const c of diffTopology(expected, actual)) {

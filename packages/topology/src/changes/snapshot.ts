@@ -1,7 +1,4 @@
-/**
- * Topologies as plain data: nodes known by their NodeDescription (their name where they have none),
- * or by their GUID where several share one, never by LID or list order; a cable by its two ports.
- */
+/** Topologies as plain data: nodes by NodeDescription (GUID where shared), never LID; cables by two ports. */
 import { FabricBuilder } from '../model/builder.ts';
 import type { Fabric, FabricType, LinkKind, NodeType } from '../model/model.ts';
 
@@ -44,12 +41,7 @@ export interface TopologySnapshot {
   links: TopologyLinkRecord[];
 }
 
-/**
- * Each node's identity across topologies: its NodeDescription (its name where it has none) when no
- * other node of the fabric has the same one; else its GUID (two unconfigured HCAs both called
- * "MT4123 ConnectX6 Mellanox Technologies"); else its type and GUID (a SHARP Aggregation Node
- * shares its switch's GUID). Always unique within the fabric.
- */
+/** Each node's unique identity: NodeDescription, else GUID, else type and GUID (SHARP shares its switch's). */
 export function nodeIdentities(fabric: Pick<Fabric, 'nodes'>): Map<string, string> {
   const label = (n: Fabric['nodes'][number]) => n.description?.trim() || n.name;
   const count = (keys: string[]) => {
@@ -108,12 +100,7 @@ export function topologySnapshot(fabric: Fabric): TopologySnapshot {
   };
 }
 
-/**
- * A snapshot as a Fabric (for answering what the fabric was at an instant). Node names are the
- * records' names (made unique with the GUID where two versions' nodes share one); a LID two nodes
- * claim is given to the first and assigned afresh to the other; a cable to a node or port that is
- * not there, or to a port already cabled, is left out.
- */
+/** A snapshot as a Fabric; clashing LIDs are reassigned and cables to missing ports left out. */
 export function fabricOfSnapshot(snapshot: TopologySnapshot): Fabric {
   const builder = new FabricBuilder(snapshot.name, snapshot.fabricType);
   const nameOf = new Map<string, string>();

@@ -5,7 +5,6 @@ import type { Fabric, FabricType } from '../model/model.ts';
 export interface ThreeTierFatTreeOptions {
   name: string;
   fabricType?: FabricType;
-  /** Ports per switch. */
   radix: number;
   /** Pods: groups of edge and aggregation switches fully cabled to each other. */
   pods: number;
@@ -22,15 +21,8 @@ export interface ThreeTierFatTreeOptions {
 }
 
 /**
- * A three-tier fat tree (edge, aggregation, core), the folded Clos that 48-port switches build
- * for 27,648 hosts. Port layout, with T = islsPerPair:
- * - edge: ports 1..hostsPerEdge face hosts; aggregation switch a of the pod, trunk k, at
- *   hostsPerEdge + a·T + k + 1;
- * - aggregation a: edge e of the pod, trunk k, at e·T + k + 1; core j of group a at
- *   edgesPerPod·T + j·T + k + 1;
- * - core j of group a: pod p, trunk k, at p·T + k + 1.
- * Names: host1…, edge1… (pod-major), agg1…, core1… (group-major). Hosts come first so their LIDs
- * are 1..N in order, which is what makes D-mod-K routing contention-free for shifts.
+ * A three-tier fat tree (edge, aggregation, core); hosts come first so their LIDs are 1..N, which makes
+ * D-mod-K routing contention-free for shifts.
  */
 export function threeTierFatTree(options: ThreeTierFatTreeOptions): Fabric {
   const {

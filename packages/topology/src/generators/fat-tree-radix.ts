@@ -16,11 +16,7 @@ export interface FatTreeForRadixOptions {
   rateGbps?: number;
 }
 
-/**
- * The largest two- or three-tier fat tree a switch radix builds, optionally oversubscribed,
- * trunked or partially populated. An edge switch gives `radix · r / (r + 1)` ports to hosts (r the
- * oversubscription) and the rest to up-links; aggregation and core switches split evenly.
- */
+/** The largest two- or three-tier fat tree a radix builds, optionally oversubscribed, trunked or partial. */
 export function fatTreeForRadix(options: FatTreeForRadixOptions): Fabric {
   const {
     radix,

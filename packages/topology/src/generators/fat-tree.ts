@@ -22,11 +22,7 @@ export interface TwoTierFatTreeOptions {
   lids?: Readonly<Record<string, number>>;
 }
 
-/**
- * A two-tier fat tree. Edge ports 1..hostsPerEdge face hosts; the up-ports that follow go to
- * core c, trunk k at port hostsPerEdge + c * islsPerPair + k + 1. Core port e * islsPerPair + k + 1
- * faces edge e. Hosts use HFI port 1.
- */
+/** A two-tier fat tree: edge ports 1..hostsPerEdge face hosts, the rest go up to the cores. */
 export function twoTierFatTree(options: TwoTierFatTreeOptions): Fabric {
   const {
     name,

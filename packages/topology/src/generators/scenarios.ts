@@ -15,11 +15,8 @@ export interface ScenarioInfo {
 const AR_DEMO_HOSTS = ['nodeA', 'nodeB', 'nodeC', 'nodeD'] as const;
 
 /**
- * Seed 002's lab: two edge and two core switches, one 100 Gb/s ISL per edge–core pair, nodeA and
- * nodeB on edge1, nodeC and nodeD on edge2. The LIDs are the ones that make static D-mod-K routing
- * send nodeA→nodeC and nodeB→nodeD through the same up-port of edge1 (to core2), as the seed's
- * `opareport -o route` showed: both destinations have odd LIDs. LID 4 is left unused, as a
- * host removed from a real fabric leaves its LID behind.
+ * Seed 002's lab: two edges, two cores; LIDs that make D-mod-K send nodeA→nodeC and nodeB→nodeD through
+ * one up-port of edge1, as the seed's `opareport -o route` showed (LID 4 left unused, as a removed host's).
  */
 function arDemo(): Fabric {
   return twoTierFatTree({
@@ -51,11 +48,7 @@ function singleSwitch32(): Fabric {
   return b.build();
 }
 
-/**
- * Seed 000: IP routing from Omni-Path to Ethernet. `opa-node` on a 48-port Omni-Path edge switch,
- * `eth-node` on a 100 GbE switch, joined by `router`: one 100 Gb/s HFI (port 1) and one 100 GbE NIC
- * (port 2). MTU 10236 on the fabric (Accelerated IPoFabric), 9000 on Ethernet.
- */
+/** Seed 000: IP routing from Omni-Path (MTU 10236) to 100 GbE (MTU 9000) through `router`. */
 function opaEthernetRouter(): Fabric {
   const b = new FabricBuilder('opa-ethernet-router', 'omnipath');
   b.addNode({ name: 'opa-node', type: 'host', guid: generatedGuid(0, 0), portCount: 1 });
@@ -78,10 +71,7 @@ function opaEthernetRouter(): Fabric {
   return b.build();
 }
 
-/**
- * Seed 003: Lustre over 40 GbE iWARP beside the same over 56 Gb/s FDR InfiniBand: one storage
- * server and 4 clients on one switch, twice. The two networks are not joined.
- */
+/** Seed 003: Lustre over 40 GbE iWARP beside the same over FDR InfiniBand, the two not joined. */
 function lustreStorage(): Fabric {
   const b = new FabricBuilder('lustre-storage', 'ethernet');
   b.addNode({ name: 'eth-switch', type: 'switch', guid: generatedGuid(1, 0), portCount: 32, tier: 1 });

@@ -27,10 +27,7 @@ export interface NodeSpec {
   portGuids?: Readonly<Record<number, string>>;
 }
 
-/**
- * Collects nodes and cables, checks them, and freezes them into a Fabric with lookups.
- * Errors name the node or port at fault.
- */
+/** Collects nodes and cables, checks them (errors name the node or port), and freezes a Fabric. */
 export class FabricBuilder {
   private readonly nodes: FabricNode[] = [];
   private readonly links: FabricLink[] = [];
@@ -67,7 +64,6 @@ export class FabricBuilder {
     return node;
   }
 
-  /** The node of that name, if added. */
   node(name: string): FabricNode | undefined {
     return this.byName.get(name);
   }

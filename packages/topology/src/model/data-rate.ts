@@ -2,13 +2,8 @@ import { LANE_GBPS } from '../parse/rates.ts';
 import type { FabricLink, FabricType } from './model.ts';
 
 /**
- * Quoted link rates (4x QDR = 40 Gb/s) are signalling rates; a link carries the data rate after
- * line encoding, used wherever a rate meets a byte counter. InfiniBand lanes (IBTA Vol. 2):
- * SDR 2.5, DDR 5, QDR 10 Gbaud with 8b/10b → 2, 4, 8 Gb/s of data; FDR10 10.3125 and FDR 14.0625
- * Gbaud with 64b/66b → 10 and 13.636; EDR 25.78125 with 64b/66b → 25; HDR 53.125 (PAM4,
- * 256b/257b with RS-FEC) → 50; NDR → 100; XDR → 200 per lane.
- * Omni-Path 100 Gb/s: 4 × 25.78125 Gbaud → 100 Gb/s of data, 12.5 GB/s (the seeds' figure).
- * Ethernet: the rate a port is sold at (40GbE, 100GbE) is already its data rate (64b/66b is on top).
+ * Data Gb/s per InfiniBand lane after line encoding (IBTA Vol. 2); quoted rates are signalling rates.
+ * Omni-Path 100 Gb/s carries 100 Gb/s of data; an Ethernet port's sold rate is its data rate.
  */
 export const INFINIBAND_LANE_DATA_GBPS: Readonly<Record<string, number>> = {
   SDR: 2,
@@ -40,11 +35,7 @@ export function infinibandDataRateGbps(lanes: number, speed: string): number | u
   return lane === undefined ? undefined : lanes * lane;
 }
 
-/**
- * Width and speed of an InfiniBand link: its own (`4xFDR`) when read — what a dump printed is more
- * precise than a quoted rate (40 is 4x QDR or 4x FDR10) — else the 4x speed that carries the quoted
- * rate (QDR for 40); undefined when none does.
- */
+/** A link's width and speed: its own when read (40 is QDR or FDR10), else the 4x speed of its quoted rate. */
 export function infinibandWidthSpeed(
   link: Pick<FabricLink, 'rateGbps' | 'widthSpeed'>,
 ): { lanes: number; speed: string } | undefined {
@@ -58,11 +49,7 @@ export function infinibandWidthSpeed(
   return speed ? { lanes: 4, speed } : undefined;
 }
 
-/**
- * The data rate (Gb/s) a link carries: from its width × speed when read (`4xFDR` → 54.55), else
- * from its quoted rate and network kind. A quoted rate the table does not know is taken as the
- * data rate (better a slightly high capacity than none).
- */
+/** The data rate a link carries; an unknown quoted rate is taken as is (better high than no capacity). */
 export function linkDataRateGbps(
   link: Pick<FabricLink, 'rateGbps' | 'widthSpeed' | 'fabricType'>,
   fabricType: FabricType,

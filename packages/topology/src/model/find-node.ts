@@ -1,9 +1,6 @@
 import { type Fabric, type FabricNode, UnknownNodeError } from './model.ts';
 
-/**
- * A node by name, by GUID (node or port, `0x…`), by LID (`lid:12`) or by a node description
- * that only one node has. Real dumps name nodes `H-0008f10403960984`; people say `node01 HCA-1`.
- */
+/** A node by name, GUID (node or port), `lid:N` or a NodeDescription only one node has. */
 export function findNode(fabric: Fabric, query: string): FabricNode {
   const byName = fabric.nodeByName.get(query);
   if (byName) return byName;

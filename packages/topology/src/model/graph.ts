@@ -1,10 +1,6 @@
 import type { Fabric, FabricNode } from './model.ts';
 
-/**
- * Typed-array adjacency of a fabric, built once per fabric and cached: for every channel (link
- * direction) the node and port at each end, and for every node and port the channel leaving it.
- * Routing engines, route lookup and contention analysis walk these instead of the object model.
- */
+/** Typed-array adjacency of a fabric per channel, node and port, built once and cached. */
 export interface FabricGraph {
   /** Node index each channel leaves from / arrives at. */
   channelFromNode: Int32Array;

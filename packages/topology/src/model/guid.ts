@@ -11,11 +11,7 @@ export function generatedGuid(kind: number, n: number): string {
   return formatGuid(GENERATED_GUID_BASE + (BigInt(kind) << 24n) + BigInt(n));
 }
 
-/**
- * A GUID as any tool or exporter prints it (`0x0002C903…`, `0002c903…`, short forms like
- * `8f10403961355`) in the one form used everywhere: `0x` and 16 lower-case hex digits. Text that
- * is not hex comes back in the same shape and matches no GUID; parsers check first (`guidField`).
- */
+/** A GUID in any tool's form as `0x` + 16 lower-case hex digits; non-hex text comes back unchanged. */
 export function normalizeGuid(text: string): string {
   return `0x${text.trim().toLowerCase().replace(/^0x/, '').padStart(16, '0')}`;
 }

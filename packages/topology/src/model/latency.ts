@@ -1,12 +1,7 @@
 import type { Route } from '../routing/route.ts';
 import type { Fabric, FabricNode } from './model.ts';
 
-/**
- * A one-way latency estimate for a small message: fixed costs per endpoint, switch and router
- * crossed, plus propagation along the cables. Defaults from seed 004 (Omni-Path on a single
- * 48-port switch): ≈ 400 ns per endpoint, 110 ns per switch, 2 m copper cables at 5 ns/m →
- * 2 × 400 + 110 + 2 × 10 = 930 ns host to host, as measured.
- */
+/** One-way small-message latency; defaults from seed 004 (930 ns host to host on one 48-port switch). */
 export interface LatencyModel {
   /** Host adapter and software stack, per end (sender and receiver). */
   endpointNs: number;

@@ -1,8 +1,4 @@
-/**
- * The fabric model: nodes (hosts, switches, routers), their ports and the cables (links)
- * joining two ports. Plain data with index lookups, so routing and the emulator can work on
- * typed arrays indexed by node, port or link number.
- */
+/** The fabric model: nodes, ports and cables as plain data with index lookups for typed arrays. */
 
 import type { FabricType, LinkKind, NodeType } from '@fabscope/contracts/names';
 

@@ -36,22 +36,13 @@ export function rawNode(key: string, name: string, type: NodeType, where: RawNod
 
 /** What a format promises about its listings, checked once the cables are matched up. */
 export interface AssembleChecks {
-  /**
-   * Whether a node had a record of its own (a header). When given, a node that is only named by
-   * another node's port line is an error there: the dump lost its record (cut short).
-   */
+  /** Whether a node had a header; one only named by a port line is then a dump cut short. */
   described?: (node: RawNode) => boolean;
-  /**
-   * Whether a node's record lists every cabled port. When given, a cable between two such nodes
-   * listed from one end only is an error at that listing: the other record lost the line.
-   */
+  /** Whether a node lists every cabled port; a cable listed from one end only is then an error. */
   listsEveryPort?: (node: RawNode) => boolean;
 }
 
-/**
- * Matches the two listings of each cable, checks they agree, derives switch tiers (1 for switches
- * with hosts or routers attached, then +1 per ISL hop) and builds the Fabric.
- */
+/** Matches each cable's two listings, derives switch tiers from the hosts up, and builds the Fabric. */
 export function assembleFabric(
   name: string,
   fabricType: FabricType,

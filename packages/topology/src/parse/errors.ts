@@ -2,7 +2,6 @@
 export interface ParseLocation {
   /** The format being read (`perfquery`, `opareport topology`, `ibroute`, …). */
   format: string;
-  /** The file, when the caller knows it. */
   file?: string | undefined;
   /** 1-based line number. */
   line?: number | undefined;
@@ -10,11 +9,7 @@ export interface ParseLocation {
   element?: string | undefined;
 }
 
-/**
- * Input that is not in the format it claims to be: names the file, the line (and the XML
- * element) and what was expected there. Every parser of a tool's output throws this and nothing
- * else; the message holds printable text only, whatever bytes the input had.
- */
+/** Input not in its claimed format, naming file, line and what was expected; the only error parsers throw. */
 export class ParseError extends Error {
   override name = 'ParseError';
   readonly format: string;
@@ -48,10 +43,7 @@ export class ParseError extends Error {
   }
 }
 
-/**
- * Text safe to print on a terminal: control characters (C0, DEL, C1), lone surrogates and
- * U+FFFD (what undecodable bytes became) are written as `\xNN` / `\u{NNNN}` escapes.
- */
+/** Text safe for a terminal: control characters, lone surrogates and U+FFFD escaped. */
 export function printable(text: string): string {
   let out = '';
   for (const ch of text) {

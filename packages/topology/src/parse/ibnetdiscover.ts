@@ -47,20 +47,8 @@ function fastestOf(mask: number, names: Record<string, string>): string | undefi
 }
 
 /**
- * `ibnetdiscover` topology dumps and ibsim net files (the same record format; rdma-core
- * infiniband-diags/man/common/sec_topology-file.rst, linux-rdma/ibsim net-examples):
- *
- * ```
- * switchguid=0x5442ba00003080(5442ba00003080)
- * Switch  24 "S-005442ba00003080"   # "ISR9024 Voltaire" base port 0 lid 6 lmc 0
- * [22]    "H-0008f10403961354"[1](8f10403961355)   # "MT23108 InfiniHost" lid 4 4xSDR
- * ```
- *
- * The tools' stderr lines and `#` comments are skipped wherever they are; any other line outside
- * a record is a ParseError naming it. A dump cut short is a ParseError, never a smaller fabric:
- * ibnetdiscover ends every line with a newline, gives every node it names a record, lists each
- * cable from both ends and always describes the node it ran from, so a break in any of these is
- * refused. ibsim net files may list a cable from one end only.
+ * `ibnetdiscover` dumps and ibsim net files (rdma-core infiniband-diags/man/common/sec_topology-file.rst).
+ * A dump cut short is a ParseError, never a smaller fabric; ibsim net files may list a cable from one end.
  */
 export function parseIbnetdiscover(text: string, name = 'ibnetdiscover'): Fabric {
   const dump: Dump = {
@@ -215,9 +203,7 @@ function linkRate(rest: string, comment: string, at: number): { rateGbps: number
     if (!parsed) throw parseError(`unknown link width or speed "${excerpt(ws[1] as string)}"`, at, FORMAT);
     return { rateGbps: parsed.rateGbps, widthSpeed: `${parsed.width}x${parsed.speed}` };
   }
-  // ibsim's port options are the enabled-bits masks it negotiates with (sim_net.c
-  // parse_port_opt): w= LinkWidthEnabled, s= LinkSpeedEnabled, e= LinkSpeedExtEnabled; the link
-  // runs at the widest width and the fastest speed enabled, an extended speed over the others.
+  // ibsim's enabled-bits masks (sim_net.c parse_port_opt): the widest width and fastest speed enabled win.
   const w = /\bw=(\d+)/.exec(rest);
   const s = /\bs=(\d+)/.exec(rest);
   const e = /\be=(\d+)/.exec(rest);
@@ -244,8 +230,7 @@ function finishDump(dump: Dump, name: string, lineCount: number): Fabric {
     described: (n) => n.portCount !== undefined,
     listsEveryPort: (n) => dump.discovered.has(n.key),
   });
-  // The node ibnetdiscover ran from is always in its dump (it discovers outward from it); CA
-  // records come after every switch's, so a dump cut before it lost records nothing else names.
+  // The node ibnetdiscover ran from is always in its dump, after every switch: missing, the dump was cut.
   for (const { guid, line } of dump.initiators) {
     if (fabric.nodes.some((n) => n.guid === guid)) continue;
     throw parseError(

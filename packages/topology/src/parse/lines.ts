@@ -1,9 +1,6 @@
 import { parseError } from './errors.ts';
 
-/**
- * No line of the line-oriented tool outputs comes near this (a node description is at most 64
- * bytes); a longer line is not the format, and refusing it first keeps every line regex linear.
- */
+/** Longer than any real line; refusing it first keeps every line regex linear. */
 export const MAX_LINE_LENGTH = 4096;
 
 /** The text's lines (LF or CRLF); a line longer than MAX_LINE_LENGTH is a ParseError there. */

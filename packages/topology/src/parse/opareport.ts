@@ -15,14 +15,8 @@ interface Where {
 }
 
 /**
- * Omni-Path `opareport -o topology` XML (cornelisnetworks/opa-ff IbaTools/opareport):
- * `<Report><Nodes><FIs|Switches><Node><NodeGUID/><NodeType/><NodeDesc/></Node>…` and
- * `<LinkSummary><Link><Rate>100g</Rate><Port><NodeGUID/><PortNum/><NodeType/><NodeDesc/></Port>×2</Link>`.
- * and the GUID-less form `opaxlattopology` writes from a cabling spreadsheet (opa-ff
- * IbaTools/opaxlattopology/opaxlattopology.sh: `<Link><Rate/><MTU/><Internal/><Cable>…</Cable>
- * <Port><PortNum/><NodeType/><NodeDesc/></Port>×2</Link>`, `<FIs><Node><NodeDesc/><NodeDetails/>`).
- * Read in one linear pass (readXml); a DOCTYPE declaring external or parameter entities is
- * refused. Errors name the element at fault and its line (a file cut short: the one left open).
+ * `opareport -o topology` XML (cornelisnetworks/opa-ff IbaTools/opareport) and the GUID-less form
+ * opaxlattopology writes; errors name the element and its line.
  */
 export function parseOpareportTopology(text: string, name = 'opareport'): Fabric {
   rejectExternalEntities(text);
@@ -30,8 +24,7 @@ export function parseOpareportTopology(text: string, name = 'opareport'): Fabric
   const links: RawLink[] = [];
   const byGuid = new Map<string, RawNode>();
   const byDesc = new Map<string, RawNode>();
-  // A node is keyed by its GUID when the file has one (opareport -o topology) and by its
-  // NodeDesc when it does not (opaxlattopology writes NodeDesc only; opareport -T accepts that).
+  // Keyed by GUID when the file has one, else by NodeDesc (opaxlattopology writes NodeDesc only).
   const addNode = (x: XmlElement, where: Where, fallbackType?: string, read = fields(x, where)): RawNode => {
     const { element, line } = where;
     const guidText = read.NodeGUID;
@@ -117,7 +110,6 @@ export function parseOpareportTopology(text: string, name = 'opareport'): Fabric
     links.push({ a: ends[0], b: ends[1], rateGbps: Number(rate[1]), where: { element, line } });
   };
   // Each <Node> and <Link> is read as it ends and not kept: a fabric's file is tens of megabytes.
-  // The report's sections sit in <Report>, or the file is one section (<Nodes> or <LinkSummary>).
   const root = readXml(text, FORMAT, (x, ancestors) => {
     const base = ancestors[0]?.name === 'Report' ? 1 : 0;
     const section = ancestors[base];

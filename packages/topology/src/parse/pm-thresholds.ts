@@ -25,11 +25,7 @@ function findSection(node: unknown, name: string, depth = 0): XmlObject | undefi
   return undefined;
 }
 
-/**
- * PM thresholds and weights in opafm's XML vocabulary (opafm.xml `<Pm>`: `<Thresholds>`,
- * `<IntegrityWeights>`, `<CongestionWeights>`), found anywhere in the file. What the file leaves
- * out keeps opafm's default; an unknown element or a value not a whole number ≥ 0 is a ParseError.
- */
+/** PM thresholds and weights in opafm.xml's `<Pm>` vocabulary; what is left out keeps opafm's default. */
 export function parsePmThresholds(text: string): PmThresholdConfig {
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw parseError(`malformed XML: ${valid.err.msg}`, valid.err.line, FORMAT);

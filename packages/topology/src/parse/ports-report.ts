@@ -38,19 +38,8 @@ export interface IbPortLine {
 }
 
 /**
- * `ibnetdiscover -p` port reports: one line per port, cabled ports listed from both ends,
- * uncabled ones as `4x ???` (rdma-core infiniband-diags ibnetdiscover.c `dump_ports_report`):
- *
- * ```
- * CA   134  1 0x7cfe9003003b4bde 4x EDR - SW  1719 10 0x7cfe9003009ce5b0 ( 'o0001 HCA-1' - 'ib-i1l1s01' )
- * SW  2052 37 0x506b4b03005c2740 4x ???                                    'ib-i4l1s01'
- * ```
- *
- * The one reader of the format (the collectors take its lines, parsePortsReport its fabric). A
- * port is known by its node type, GUID and number: a SHARP Aggregation Node is a CA that switches
- * print with their own GUID, so a CA and a switch sharing one are two nodes. Listings that disagree
- * and lines that are not port lines are ParseErrors naming the line; blank lines, `#` comments and
- * the tools' stderr lines are skipped.
+ * `ibnetdiscover -p` port reports (infiniband-diags ibnetdiscover.c `dump_ports_report`); a port is known
+ * by node type, GUID and number, since a SHARP node shares its switch's GUID.
  */
 export function readPortsReport(text: string): IbPortsReport {
   const out: IbPortLine[] = [];

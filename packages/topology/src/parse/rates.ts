@@ -1,7 +1,4 @@
-/**
- * InfiniBand lane speeds in Gb/s as the industry quotes link rates (4xFDR = 56 Gb/s, 4xEDR =
- * 100 Gb/s): SDR 2.5, DDR 5, QDR 10, FDR10 10, FDR 14, EDR 25, HDR 50, NDR 100, XDR 200.
- */
+/** InfiniBand lane speeds as the industry quotes link rates (4xFDR = 56 Gb/s). */
 export const LANE_GBPS: Readonly<Record<string, number>> = {
   SDR: 2.5,
   DDR: 5,

@@ -3,10 +3,7 @@ import { excerpt, type ParseError } from './errors.ts';
 const PREDEFINED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 const REFERENCE = /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|([A-Za-z_:][\w.:-]*));/iy;
 
-/**
- * `text` from `from` to `to` with its references checked: the predefined and numeric ones decoded,
- * other entities left as written. `malformed` makes the error for a bad one at an offset.
- */
+/** `text` from `from` to `to` with predefined and numeric references decoded, others left as written. */
 export function decodeReferences(
   text: string,
   from: number,

@@ -19,12 +19,7 @@ export type OnXmlClose = (element: XmlElement, ancestors: readonly XmlElement[])
 
 const DOCTYPE_SUBSET_END = /\]\s*>/g;
 
-/**
- * A well-formed XML document's root element, read in one forward pass (so the time stays linear
- * in the text). Comments, processing instructions and the DOCTYPE are skipped; entities other
- * than the predefined and numeric ones are never expanded. What is not well formed is a
- * ParseError naming the line. `onClose` lets a reader take records as they end.
- */
+/** An XML root element in one forward pass; entities beyond the predefined and numeric are never expanded. */
 export function readXml(text: string, format: string, onClose?: OnXmlClose): XmlElement {
   return new XmlReader(text, format, onClose).read();
 }

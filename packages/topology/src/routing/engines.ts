@@ -7,10 +7,7 @@ import type { ForwardingTables } from './tables.ts';
 export type RoutingEngineName = 'minhop' | 'fattree';
 export const ROUTING_ENGINES: readonly RoutingEngineName[] = ['minhop', 'fattree'];
 
-/**
- * Forwarding tables from the named engine. `auto` runs fattree and falls back to minhop when the
- * fabric is not a fat tree (a subnet manager configured with `ftree,minhop` does the same).
- */
+/** Forwarding tables from the named engine; `auto` is fattree falling back to minhop, as `ftree,minhop`. */
 export function buildForwardingTables(
   fabric: Fabric,
   engine: RoutingEngineName | 'auto' = 'auto',
@@ -36,12 +33,7 @@ export function isRoutingEngine(name: string): name is RoutingEngineName | 'auto
   return name === 'auto' || (ROUTING_ENGINES as readonly string[]).includes(name);
 }
 
-/**
- * The one decision of which engine routes a fabric, for its first tables and for every sweep of
- * the fabric manager after: the engine asked for (`--routing`, FABSCOPE_ROUTING, a scenario file's
- * `routing`), else the one the fabric's built-in scenario names (a subnet manager configured for
- * it), else `auto`. `auto` asked for means no preference.
- */
+/** The engine asked for, else the one the fabric's scenario names, else `auto`. */
 export function chooseRoutingEngine(
   requested: RoutingEngineName | 'auto' | undefined,
   scenarioEngine?: RoutingEngineName,

@@ -4,14 +4,9 @@ import { RoutingError } from './errors.ts';
 import { emptyTables, type ForwardingTables, NO_ROUTE } from './tables.ts';
 
 /**
- * Up-then-down ("up*-down*") fat-tree routing with D-mod-K up-port selection.
- *
- * Source: Zahavi, "D-Mod-K Routing Providing Non-Blocking Traffic for Shift Permutations on Real
- * Life Fat Trees" (CCIT report 776, Technion, 2010), as OpenSM's ftree and opa-fm's fattree use it.
- * A switch with the destination below sends it down; otherwise up through up-port floor(LID / D)
- * mod K (K its up-ports, D the product of the up-port counts of the tiers below), so consecutive
- * LIDs fan out over distinct spines; trunks down are chosen the same way. Tiers come from
- * FabricNode.tier (1 = leaf). Throws RoutingError when the fabric is not a fat tree (use minhop).
+ * Fat-tree routing, up-port floor(LID / D) mod K: Zahavi, "D-Mod-K Routing Providing Non-Blocking Traffic
+ * for Shift Permutations on Real Life Fat Trees" (CCIT report 776, Technion, 2010), as OpenSM's ftree.
+ * Throws RoutingError when the fabric is not a fat tree.
  */
 export function fatTreeRouting(fabric: Fabric): ForwardingTables {
   const tables = emptyTables(fabric, 'fattree');
@@ -104,11 +99,7 @@ function destinations(fabric: Fabric, g: FabricGraph): Destinations {
   return { lids: Int32Array.from(destLids), attached, attachedPort };
 }
 
-/**
- * Up routes for every destination: floor(LID / D) mod K depends only on the tier and the up-port
- * list, so one template row per (D, up-ports) is copied into each table. Down routes then
- * overwrite the destinations a switch has below it.
- */
+/** Up routes depend only on tier and up-ports, so one template row per pair is copied; down routes overwrite. */
 function fillUpRoutes(fabric: Fabric, tables: ForwardingTables, tree: TreePorts, lids: Int32Array): void {
   const templates = new Map<string, Uint8Array>();
   for (const node of tree.switches) {
@@ -161,10 +152,7 @@ function fillDownRoutes(
   }
 }
 
-/**
- * One switch's down routes. Of n candidate ports for a LID (trunks, several children), the
- * (floor(LID / D') mod n)-th wins, D' being the next tier's divisor.
- */
+/** One switch's down routes: of n candidates the (floor(LID / D') mod n)-th wins. */
 function fillSwitchDownRoutes(
   me: number,
   tier: number,

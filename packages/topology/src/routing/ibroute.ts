@@ -27,33 +27,13 @@ interface OpenTable {
 }
 
 export interface IbrouteOptions {
-  /**
-   * Every switch's table must come from a dump (this one or ones applied before): the switches
-   * left with computed tables are a ParseError naming them, not a silent mix.
-   */
+  /** Every switch's table must come from a dump; the rest are a ParseError, not a silent mix. */
   strict?: boolean;
 }
 
 /**
- * Replaces computed forwarding tables with the ones a subnet manager programmed, read from
- * `ibroute` / `dump_lfts.sh` output (rdma-core infiniband-diags/ibroute.c) or OpenSM's own
- * `opensm-lfts.dump` (opensm/osm_dump.c `dump_ucast_lfts`); several dumps may be concatenated:
- *
- * ```
- * Unicast lids [0x0-0x8] of switch Lid 6 guid 0x0008f10400410015 (SW-6IB4 Voltaire):
- *   Lid  Out   Destination
- *        Port     Info
- * 0x0001 001 : (Channel Adapter portguid 0x0008f10403960985: 'node01 HCA-1')
- * 2 valid lids dumped
- *
- * Unicast lids [0-8] of switch Lid 6 guid 0x0008f10400410015 ('SW-6IB4 Voltaire'):
- * 0x0001 001 # Channel Adapter portguid 0x0008f10403960985: 'node01 HCA-1'
- * 8 lids dumped
- * ```
- *
- * Every table must end with its `N lids dumped` line and agree with it, so a table cut short is an
- * error, not a partly routed switch. Switches are matched by GUID, then by header LID; a dumped
- * switch's table is replaced whole, the others keep theirs (`source[index]`: 'dump' or 'computed').
+ * Replaces computed tables with `ibroute` / `dump_lfts.sh` output (infiniband-diags/ibroute.c) or
+ * OpenSM's `opensm-lfts.dump` (osm_dump.c); a table not ending in its `N lids dumped` line is an error.
  */
 export function applyIbroute(
   fabric: Fabric,

@@ -5,13 +5,7 @@ import { emptyTables, type ForwardingTables } from './tables.ts';
 /** Engine name of the tables below: what a sweep falls back to when its engine gives up. */
 export const LOWEST_PORT_MIN_HOP = 'minhop-fallback';
 
-/**
- * Min-hop tables with the simplest tie-break: every switch sends each destination out of its
- * lowest-numbered port on a shortest path (hop distance through switches only). This is what the
- * fabric manager's sweep falls back to when its engine rejects what is left of the fabric (a fat
- * tree that lost a link is no longer one, and fattree refuses it, as OpenSM's ftree does before its
- * minhop fallback). One breadth-first search per leaf switch serves every host hanging off it.
- */
+/** Min-hop tables, lowest port wins: the sweep's fallback when the engine rejects what is left of the fabric. */
 export function lowestPortMinHopRouting(fabric: Fabric): ForwardingTables {
   const tables = emptyTables(fabric, LOWEST_PORT_MIN_HOP);
   const g = fabricGraph(fabric);
@@ -100,10 +94,7 @@ function routeOneNode(
   }
 }
 
-/**
- * Per leaf: every other switch's lowest port toward it serves every host below it. The searches
- * walk switch-to-switch cabling only, kept in port order so the first closer peer is the lowest port.
- */
+/** Per leaf: every switch's lowest port toward it, found by walking ISLs in port order. */
 class LeafRouting {
   private readonly switchIndex: Int32Array;
   private readonly lfts: Uint8Array[];
@@ -179,10 +170,7 @@ class LeafRouting {
     }
   }
 
-  /**
-   * Switch by switch, so each switch's table row is written in one place (hosts of a leaf have
-   * neighbouring LIDs), not one scattered byte per row per host.
-   */
+  /** Switch by switch, so each table row is written in one place. */
   private writeRows(leaf: number, hosts: FabricNode[]): void {
     const { g, switchIndex, lfts, toward } = this;
     const lids: number[] = [];

@@ -2,14 +2,7 @@ import { fabricGraph } from '../model/graph.ts';
 import type { Fabric, FabricNode } from '../model/model.ts';
 import { type ForwardingTables, NO_ROUTE } from './tables.ts';
 
-/**
- * Min-hop routing on any graph, balancing destinations over equal-cost ports.
- *
- * Source: OpenSM's default engine (osm_ucast_mgr.c, osm_switch.c `osm_switch_recommend_path`):
- * among a switch's ports on a minimum-hop path to a LID, the one carrying the fewest routes (ties:
- * lowest port). Unreachable destinations keep NO_ROUTE. Hosts hanging off the same switches share
- * one breadth-first search.
- */
+/** Min-hop routing, fewest routes per port wins: OpenSM's default (osm_switch.c `osm_switch_recommend_path`). */
 export function minHopRouting(fabric: Fabric): ForwardingTables {
   const { nodes } = fabric;
   const g = fabricGraph(fabric);

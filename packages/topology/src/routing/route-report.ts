@@ -17,10 +17,7 @@ import type { Route } from './route.ts';
 export interface RouteReportHop {
   node: string;
   type: NodeType;
-  /**
-   * Node GUID, on subnet-managed networks only: absent for an IP router (it joins networks; a
-   * subnet manager sees its HFI, not the router) and for a hop that leaves by an Ethernet cable.
-   */
+  /** Node GUID, on subnet-managed networks only (not an IP router, nor a hop leaving by Ethernet). */
   guid?: string;
   inPort?: number;
   outPort?: number;
@@ -28,10 +25,7 @@ export interface RouteReportHop {
   link?: string;
   /** Data rate of that link in Gb/s. */
   rateGbps?: number;
-  /**
-   * The network of the cable the hop leaves by (its last cable at the destination), so a view can
-   * use that network's terms: no LID or GUID on Ethernet, an HFI on Omni-Path, an HCA on InfiniBand.
-   */
+  /** The network of the cable the hop leaves by, so a view uses that network's terms. */
   network: FabricType;
 }
 
@@ -113,11 +107,7 @@ function typeCode(node: FabricNode, link: FabricLink | undefined, fabric: Fabric
 /** A node id ibnetdiscover made of the node GUID (`S-0002c90300ff0001`): the GUID column says it already. */
 const GUID_ID = /^[SHR]-[0-9a-f]{1,16}$/i;
 
-/**
- * The Name column: the NodeDescription, as opareport prints it, where the node has one; after
- * the node's own name when that is a name of its own (`nodeA (nodeA hfi1_0)`), instead of it
- * when the name is only the GUID again (ibnetdiscover's `S-…`/`H-…` ids).
- */
+/** The Name column: the NodeDescription, after the node's own name unless that is only the GUID again. */
 function nameColumn(node: FabricNode): string {
   const description = node.description?.trim();
   if (!description || description === node.name) return node.name;
@@ -129,10 +119,7 @@ function rateText(gbps: number): string {
   return `${Number.isInteger(gbps) ? gbps : gbps.toFixed(1)}g`;
 }
 
-/**
- * The route in the layout of `opareport -o route` (opa-ff IbaTools/opareport): the two end ports,
- * SLID/DLID, `N Links Traversed`, then per link its rate and both ends as GUID, port, type, name.
- */
+/** The route in the layout of `opareport -o route` (opa-ff IbaTools/opareport). */
 export function formatOpareportRoute(fabric: Fabric, report: RouteReport): string {
   // No GUID for an Ethernet port nor an IP router's: a dash in the column.
   const end = (name: string, port: number | undefined, link: FabricLink | undefined) => {

@@ -80,11 +80,7 @@ export function routeChannels(fabric: Fabric, route: Route): Channel[] {
   return route.channels.map((c) => channelOf(fabric, c));
 }
 
-/**
- * The route of a path given as channels (what a flow actually crosses, e.g. after adaptive
- * routing moved it): each channel's far end is a hop, entered on its port and left on the next
- * channel's. Throws NoRouteError when the channels do not join up.
- */
+/** The route of a path given as channels (e.g. after AR moved it); throws NoRouteError when they do not join. */
 export function routeOfChannels(fabric: Fabric, channels: readonly number[]): Route {
   const first = channels[0];
   if (first === undefined) throw new NoRouteError('an empty path is no route');

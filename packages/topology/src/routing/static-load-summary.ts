@@ -31,21 +31,13 @@ export interface StaticLoadGroup {
   measuredPorts: number;
 }
 
-/**
- * How well the paths the tables send through the switch output ports explain the load measured on
- * them: Pearson's correlation over the ports with a known utilization (null when fewer than two, or
- * when either side does not vary — an idle fabric, or tables that load every port alike).
- */
+/** Pearson's correlation of paths and measured load over switch output ports; null when it cannot vary. */
 export interface StaticLoadComparison {
   measuredPorts: number;
   correlation: number | null;
 }
 
-/**
- * The switch output ports of a load: the `limit` with the most paths, and per tier and direction
- * the fewest, most and mean. With `utilization` (0..1 per channel, NaN unknown) each carries what
- * was measured too, and `comparison` says how well static routing explains that load.
- */
+/** The switch output ports of a load: the busiest, and per tier and direction the fewest, most and mean. */
 export function summarizeStaticLoad(
   fabric: Fabric,
   load: StaticRouteLoad,

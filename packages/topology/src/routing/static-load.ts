@@ -2,12 +2,7 @@ import { type FabricGraph, fabricGraph } from '../model/graph.ts';
 import type { Fabric, FabricNode } from '../model/model.ts';
 import { type ForwardingTables, NO_ROUTE } from './tables.ts';
 
-/**
- * Static route load, as `ibdiagnet -r` reports it: for every channel (link direction), how many
- * host-to-host paths the forwarding tables send through it. A path runs from a source (a host's
- * cabled port) to a destination LID of another host port (each of its 2^lmc LIDs), following the
- * tables as packets would; channels are counted up to where a path ends, delivered or not.
- */
+/** Static route load, as `ibdiagnet -r`: how many host-to-host paths the tables send through each channel. */
 export interface StaticRouteLoad {
   /** Paths through each channel, indexed by channel (2·link a→b, 2·link+1 b→a). */
   paths: Float64Array;
@@ -32,13 +27,7 @@ export function staticRouteLoad(fabric: Fabric, tables: ForwardingTables): Stati
   }
 }
 
-/**
- * The load counted per destination LID, without following each of the H·D paths: the tables'
- * entries for one destination form a forest over the switches, each starting with the sources
- * cabled to it; in topological order (Kahn's algorithm, leaves first) each adds its count to the
- * channel it leaves by and to its next switch. A switch never taken is on a loop (`looping`).
- * Time O(D·S + H + C). Yields every `destinationsPerStep` destinations, so a server can interleave.
- */
+/** Counts per destination over the tables' forest in topological order (Kahn's), O(D·S + H + C); yields. */
 export function* staticRouteLoadSteps(
   fabric: Fabric,
   tables: ForwardingTables,
@@ -72,11 +61,7 @@ export function* staticRouteLoadSteps(
   return { paths, sources: hosts.sources, destinations, routed, unrouted, looping };
 }
 
-/**
- * Switches by compact index s, and their ports numbered compactly (switch s's port p is base[s] + p)
- * with the channel each leaves by (-1: uncabled) and the switch that channel reaches (-1: none).
- * Counts accumulate per compact port: small arrays that stay in cache, unlike the fabric's channels.
- */
+/** Switches and their ports numbered compactly, so the counts stay in cache. */
 interface SwitchPorts {
   switchOf: Int32Array;
   /** Each switch's table (a switch without one drops everything). */

@@ -3,11 +3,7 @@ import { buildForwardingTables, isRoutingEngine } from './engines.ts';
 import { LOWEST_PORT_MIN_HOP, lowestPortMinHopRouting } from './lowest-port.ts';
 import type { ForwardingTables } from './tables.ts';
 
-/**
- * The fabric as the fabric manager sees it at a sweep: down links are gone (the rest renumbered)
- * and their ports uncabled. Forwarding tables map LIDs to port numbers, so tables computed on it
- * apply to the full fabric unchanged.
- */
+/** The fabric without its down links; tables map LIDs to ports, so they apply to the full fabric. */
 export function survivingFabric(fabric: Fabric, linkUp: Uint8Array): Fabric {
   const renumber = new Int32Array(fabric.links.length).fill(-1);
   const links = fabric.links
@@ -23,11 +19,7 @@ export function survivingFabric(fabric: Fabric, linkUp: Uint8Array): Fabric {
   return { ...fabric, nodes, links, nodeByName: new Map(nodes.map((n) => [n.name, n])) };
 }
 
-/**
- * The tables a fabric manager's sweep computes: `routing` on the surviving fabric; when the engine
- * gives up on what is left (a fat tree that lost a link is not a fat tree any more), lowest-port
- * min-hop tables (engine `minhop-fallback`).
- */
+/** The tables a sweep computes: `routing` on the surviving fabric, else lowest-port min-hop. */
 export function sweepTables(
   fabric: Fabric,
   linkUp: Uint8Array,
@@ -41,11 +33,7 @@ export function sweepTables(
   }
 }
 
-/**
- * The same tables rebuilt from what a fabric manager reports about its last sweep (the engine
- * it ran and the links that were down), so a second process routes exactly as it does.
- * Throws RangeError for an unknown link or engine.
- */
+/** The tables rebuilt from a sweep's engine and down links, so a second process routes the same. */
 export function tablesAfterSweep(
   fabric: Fabric,
   engine: string,

@@ -6,17 +6,11 @@ export const NO_ROUTE = 0xff;
 /** Where a switch's table came from: read from a subnet manager's dump, or computed by an engine. */
 export type TableSource = 'dump' | 'computed';
 
-/**
- * Linear forwarding tables: for each switch (by node index), destination LID → output port.
- * Port 0 is the switch itself; NO_ROUTE means unreachable.
- */
+/** Per switch, destination LID → output port (0 the switch itself, NO_ROUTE unreachable). */
 export interface ForwardingTables {
   engine: string;
   bySwitch: (Uint8Array | undefined)[];
-  /**
-   * Per switch (by node index), where its table came from, when dumps were applied (applyIbroute);
-   * absent: every table was computed by `engine`.
-   */
+  /** Where each switch's table came from when dumps were applied; absent: all computed. */
   source?: (TableSource | undefined)[];
   /** With `source`: the engine that computed the tables no dump replaced. */
   computedBy?: string;

@@ -2,11 +2,7 @@ import type { FabricGraph } from '../model/graph.ts';
 import type { Fabric, FabricNode } from '../model/model.ts';
 import { type ForwardingTables, NO_ROUTE } from './tables.ts';
 
-/**
- * The channels a packet from node `src` to node `dst` crosses, appended to `out`; returns a reason
- * when there is no route (a hole in a table, a loop, a host in the middle). The allocation-free
- * counterpart of routeBetween, for analysing many flows.
- */
+/** Allocation-free routeBetween: appends the channels to `out`, returns a reason when there is no route. */
 export function traceChannels(
   fabric: Fabric,
   g: FabricGraph,

@@ -9,7 +9,6 @@ import {
   type Fabric,
   FabricBuilder,
   fabricOfSnapshot,
-  formatIbnetdiscover,
   generatedGuid,
   parseTopology,
   summarizeTopologyChanges,
@@ -17,6 +16,7 @@ import {
   topologyDrift,
   topologySnapshot,
 } from '../../src/index.ts';
+import { formatIbnetdiscover } from '../oracles/write-ibnetdiscover.ts';
 
 /** A node every generated fabric draws from: same name and GUID in each, so two fabrics share nodes. */
 interface PoolNode {

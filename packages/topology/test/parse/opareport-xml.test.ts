@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import {
   buildScenario,
   type Fabric,
-  formatOpareportTopology,
   ParseError,
   parseOpareportTopology,
   parseTopology,
 } from '../../src/index.ts';
+import { formatOpareportTopology } from '../oracles/write-opareport.ts';
 
 // opareport -o topology XML read in one linear pass: the fabscope writer's files read back whole,
 // errors still naming their element and line deep into a big file, and the XML the reader refuses.

@@ -1,13 +1,10 @@
-import type { FabricLink } from '../model/model.ts';
-import { LANE_GBPS, parseWidthSpeed } from '../parse/rates.ts';
+import type { FabricLink } from '../../src/index.ts';
+import { LANE_GBPS, parseWidthSpeed } from '../../src/index.ts';
 
 /** Widths tried for a rate with no width × speed of its own: 4x first, as nearly every cable is. */
 const WIDTHS = [4, 1, 2, 8, 12] as const;
 
-/**
- * A link's InfiniBand width × speed as ibnetdiscover prints it (`4xEDR`): the dump's own when the
- * link has one, else the first width and lane speed that give its rate (100 Gb/s → 4xEDR).
- */
+/** A link's width × speed as ibnetdiscover prints it: its own, else the first that gives its rate. */
 export function widthSpeedOf(link: FabricLink): string {
   const own = link.widthSpeed === undefined ? undefined : parseWidthSpeed(link.widthSpeed);
   if (own) return `${own.width}x${own.speed}`;

@@ -1,4 +1,4 @@
-import type { Fabric, FabricLink, FabricNode } from '../model/model.ts';
+import type { Fabric, FabricLink, FabricNode } from '../../src/index.ts';
 
 const TYPE = { host: 'FI', switch: 'SW', router: 'RT' } as const;
 const GROUP = { host: 'FIs', switch: 'Switches', router: 'Routers' } as const;
@@ -15,11 +15,7 @@ function rateText(gbps: number): string {
   return `${Number.isInteger(gbps) ? gbps : gbps.toFixed(1)}g`;
 }
 
-/**
- * The fabric as `opareport -o topology` XML (cornelisnetworks/opa-ff IbaTools/opareport, the
- * layout parseOpareportTopology reads): `<Nodes>` with `<FIs>`, `<Switches>` and `<Routers>`,
- * then one `<Link>` per cable in `<LinkSummary>`, four-space indented as opareport writes it.
- */
+/** The fabric as `opareport -o topology` XML (opa-ff IbaTools/opareport), indented as opareport does. */
 export function formatOpareportTopology(fabric: Fabric): string {
   const out: string[] = ['<?xml version="1.0" encoding="utf-8" ?>', '<Report>', '<Nodes>'];
   const desc = (node: FabricNode) => xmlText(node.description ?? node.name);

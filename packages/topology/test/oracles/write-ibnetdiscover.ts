@@ -1,5 +1,5 @@
-import type { Fabric, FabricLink, FabricNode } from '../model/model.ts';
-import { widthSpeedOf } from './width-speed.ts';
+import type { Fabric, FabricLink, FabricNode } from '../../src/index.ts';
+import { widthSpeedOf } from './write-width-speed.ts';
 
 /** `S-`/`H-`/`R-` and the node GUID's 16 hex digits, as ibnetdiscover names a node (`node_name`). */
 function nodeId(node: FabricNode): string {
@@ -16,13 +16,7 @@ function descriptionOf(node: FabricNode): string {
   return node.description ?? node.name;
 }
 
-/**
- * The fabric as an `ibnetdiscover` topology dump (rdma-core infiniband-diags ibnetdiscover.c
- * `dump_topology`, the layout parseIbnetdiscover reads): every switch record, then every CA and
- * router record, each cabled port listed from both of its ends, ending in a blank line.
- * Descriptions are the nodes' NodeDescriptions (their names when they have none); `"` in one is
- * written as `'`, since the format cannot quote it.
- */
+/** The fabric as an `ibnetdiscover` dump (infiniband-diags `dump_topology`); `"` written as `'`. */
 export function formatIbnetdiscover(fabric: Fabric, initiatedFrom?: FabricNode): string {
   const out: string[] = [];
   const from = initiatedFrom ?? fabric.nodes.find((n) => n.type === 'host') ?? fabric.nodes[0];

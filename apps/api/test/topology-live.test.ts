@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { formatIbnetdiscover } from '@fabscope/test-support';
 import {
   buildScenario,
   type Fabric,
@@ -9,7 +10,6 @@ import {
   topologyDrift,
   topologySnapshot,
 } from '@fabscope/topology';
-import { formatIbnetdiscover } from '@fabscope/topology/test-oracles/write-ibnetdiscover';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';

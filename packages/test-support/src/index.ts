@@ -50,3 +50,4 @@ export function thrownBy<E extends Error>(
 }
 export { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 export { type RunningDemo, startDemo } from './demo-process.ts';
+export { formatIbnetdiscover } from './ibnetdiscover-writer.ts';

@@ -5,9 +5,8 @@
 // for the wall-clock times and for the CPU times (the process's, GC threads included), which other
 // work on a shared machine inflates less.
 // Prints `name: value unit (limit …)`; exits non-zero when a figure misses its limit.
-import { benchReporter } from '@fabscope/test-support';
+import { benchReporter, formatIbnetdiscover } from '@fabscope/test-support';
 import { buildScenario, type Fabric, parseTopology } from '../src/index.ts';
-import { formatIbnetdiscover } from '../test/oracles/write-ibnetdiscover.ts';
 import { formatOpareportTopology } from '../test/oracles/write-opareport.ts';
 
 const RUNS = 5;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { damagedInputs, thrownBy, unprintable } from '@fabscope/test-support';
+import { damagedInputs, formatIbnetdiscover, thrownBy, unprintable } from '@fabscope/test-support';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,7 +10,6 @@ import {
   parseIbnetdiscover,
   parseTopology,
 } from '../src/index.ts';
-import { formatIbnetdiscover } from './oracles/write-ibnetdiscover.ts';
 
 // An ibnetdiscover dump cut short is a ParseError naming a line, never a smaller fabric; what a
 // partial discovery prints (stderr lines, nodes never reached, self-cabled ports) is still read.

@@ -1,3 +1,4 @@
+import { formatIbnetdiscover } from '@fabscope/test-support';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -16,7 +17,6 @@ import {
   topologyDrift,
   topologySnapshot,
 } from '../../src/index.ts';
-import { formatIbnetdiscover } from '../oracles/write-ibnetdiscover.ts';
 
 /** A node every generated fabric draws from: same name and GUID in each, so two fabrics share nodes. */
 interface PoolNode {

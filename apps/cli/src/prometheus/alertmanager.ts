@@ -1,14 +1,9 @@
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
 import { CHECKOUT_ROOT } from '../checkout.ts';
-import { freePort } from '../free-port.ts';
 import { MissingToolError } from './prometheus.ts';
-import { startServerProcess } from './server-process.ts';
+import { findBinary, type LoopbackServer, startLoopbackServer } from './server-process.ts';
 
 /** The one Alertmanager configuration, shared with docker-compose.yml. */
 export const ALERTMANAGER_CONFIG = join(CHECKOUT_ROOT, 'deploy/alertmanager/alertmanager.yml');
@@ -34,13 +29,7 @@ export interface AlertmanagerOptions extends AlertmanagerTimings {
   readyTimeoutMs?: number;
 }
 
-export interface AlertmanagerServer {
-  url: string;
-  configFile: string;
-  pid: number | undefined;
-  exited: Promise<string>;
-  stop(): Promise<void>;
-}
+export type AlertmanagerServer = LoopbackServer;
 
 interface AlertmanagerYaml {
   global?: Record<string, unknown>;
@@ -70,14 +59,8 @@ export function alertmanagerConfig(options: AlertmanagerOptions = {}, source = A
 
 /** The Alertmanager binary: Debian's `prometheus-alertmanager`, or upstream's `alertmanager`. */
 export async function findAlertmanager(binary?: string): Promise<string> {
-  for (const candidate of binary ? [binary] : ['prometheus-alertmanager', 'alertmanager']) {
-    try {
-      await promisify(execFile)(candidate, ['--version'], { timeout: 10_000 });
-      return candidate;
-    } catch {
-      // try the next name
-    }
-  }
+  const found = await findBinary(binary ? [binary] : ['prometheus-alertmanager', 'alertmanager']);
+  if (found) return found;
   throw new MissingToolError(
     `"${binary ?? 'prometheus-alertmanager'}" was not found on PATH: install the Debian package "prometheus-alertmanager" (apt-get install prometheus-alertmanager)`,
   );
@@ -85,16 +68,11 @@ export async function findAlertmanager(binary?: string): Promise<string> {
 
 /** Starts a real Alertmanager on a free loopback port with its own storage; stop() removes it. */
 export async function startAlertmanager(options: AlertmanagerOptions = {}): Promise<AlertmanagerServer> {
-  const binary = await findAlertmanager(options.binary);
-  const dir = await mkdtemp(join(tmpdir(), 'fabscope-alertmanager-'));
-  const configFile = join(dir, 'alertmanager.yml');
-  await writeFile(configFile, alertmanagerConfig(options));
-  const port = options.port ?? (await freePort());
-  const url = `http://127.0.0.1:${port}`;
-  const server = await startServerProcess({
+  return startLoopbackServer({
     name: 'alertmanager',
-    binary,
-    args: [
+    binary: await findAlertmanager(options.binary),
+    config: () => alertmanagerConfig(options),
+    args: (dir, configFile, port) => [
       `--config.file=${configFile}`,
       `--storage.path=${join(dir, 'data')}`,
       `--web.listen-address=127.0.0.1:${port}`,
@@ -102,9 +80,7 @@ export async function startAlertmanager(options: AlertmanagerOptions = {}): Prom
       '--cluster.listen-address=',
       '--log.level=warn',
     ],
-    dataDir: dir,
-    readyUrl: `${url}/-/ready`,
+    port: options.port,
     readyTimeoutMs: options.readyTimeoutMs,
   });
-  return { url, configFile, pid: server.child.pid, exited: server.exited, stop: server.stop };
 }

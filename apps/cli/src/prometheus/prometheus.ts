@@ -1,15 +1,10 @@
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { EDGE_FAMILIES, PORT_FAMILIES } from '@fabscope/collectors';
 import { PORT_SERIES, SOURCE_SERIES } from '@fabscope/contracts/metrics';
 import { parse, stringify } from 'yaml';
 import { CHECKOUT_ROOT } from '../checkout.ts';
-import { freePort } from '../free-port.ts';
-import { startServerProcess } from './server-process.ts';
+import { findBinary, type LoopbackServer, startLoopbackServer } from './server-process.ts';
 
 /** The one Prometheus configuration, shared with docker-compose.yml. */
 export const PROMETHEUS_CONFIG = join(CHECKOUT_ROOT, 'deploy/prometheus/prometheus.yml');
@@ -19,15 +14,7 @@ export class MissingToolError extends Error {
   override name = 'MissingToolError';
 }
 
-export interface PrometheusServer {
-  url: string;
-  configFile: string;
-  /** The process id, for a supervisor (and tests) to watch or signal it. */
-  pid: number | undefined;
-  /** Resolves with how the process ended ("code 0", "signal SIGKILL"), whoever ended it. */
-  exited: Promise<string>;
-  stop(): Promise<void>;
-}
+export type PrometheusServer = LoopbackServer;
 
 /** A further scrape job (e.g. node_exporters or host agents), scraped like the fabric job. */
 export interface ScrapeJob {
@@ -202,47 +189,34 @@ export function prometheusConfig(
 }
 
 export async function findPrometheus(binary = 'prometheus'): Promise<string> {
-  try {
-    await promisify(execFile)(binary, ['--version'], { timeout: 10_000 });
-    return binary;
-  } catch {
-    throw new MissingToolError(
-      `"${binary}" was not found on PATH: install the Debian package "prometheus" (apt-get install prometheus)`,
-    );
-  }
+  if (await findBinary([binary])) return binary;
+  throw new MissingToolError(
+    `"${binary}" was not found on PATH: install the Debian package "prometheus" (apt-get install prometheus)`,
+  );
 }
 
 /** Starts a real Prometheus on a free loopback port with its own TSDB; stop() removes the data. */
 export async function startPrometheus(options: PrometheusOptions): Promise<PrometheusServer> {
-  const binary = await findPrometheus(options.binary);
-  const dir = await mkdtemp(join(tmpdir(), 'fabscope-prometheus-'));
-  const configFile = join(dir, 'prometheus.yml');
-  await writeFile(
-    configFile,
-    prometheusConfig(options.targets, PROMETHEUS_CONFIG, options.extraJobs, {
-      scrapeIntervalMs: options.scrapeIntervalMs,
-      remoteWrite: options.remoteWrite,
-      slowJob: options.slowJob,
-      alertmanagers: options.alertmanagers,
-      ruleDir: dir,
-    }),
-  );
-  await options.beforeStart?.(join(dir, 'data'));
-  const port = options.port ?? (await freePort());
-  const url = `http://127.0.0.1:${port}`;
-  const server = await startServerProcess({
+  return startLoopbackServer({
     name: 'prometheus',
-    binary,
-    args: [
+    binary: await findPrometheus(options.binary),
+    config: (dir) =>
+      prometheusConfig(options.targets, PROMETHEUS_CONFIG, options.extraJobs, {
+        scrapeIntervalMs: options.scrapeIntervalMs,
+        remoteWrite: options.remoteWrite,
+        slowJob: options.slowJob,
+        alertmanagers: options.alertmanagers,
+        ruleDir: dir,
+      }),
+    beforeStart: async (dir) => options.beforeStart?.(join(dir, 'data')),
+    args: (dir, configFile, port) => [
       `--config.file=${configFile}`,
       `--storage.tsdb.path=${join(dir, 'data')}`,
       `--web.listen-address=127.0.0.1:${port}`,
       '--storage.tsdb.retention.time=2h',
       '--log.level=warn',
     ],
-    dataDir: dir,
-    readyUrl: `${url}/-/ready`,
+    port: options.port,
     readyTimeoutMs: options.readyTimeoutMs,
   });
-  return { url, configFile, pid: server.child.pid, exited: server.exited, stop: server.stop };
 }

@@ -1,5 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from '../free-port.ts';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -47,4 +51,55 @@ export async function startServerProcess(options: {
   }
   await stop();
   throw new Error(`${options.name} did not become ready at ${options.readyUrl}: ${stderr.trim()}`);
+}
+
+/** A server started by startLoopbackServer. */
+export interface LoopbackServer {
+  url: string;
+  configFile: string;
+  /** The process id, for a supervisor (and tests) to watch or signal it. */
+  pid: number | undefined;
+  /** Resolves with how the process ended ("code 0", "signal SIGKILL"), whoever ended it. */
+  exited: Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** The first of `candidates` that runs `--version`, or undefined. */
+export async function findBinary(candidates: string[]): Promise<string | undefined> {
+  for (const candidate of candidates) {
+    try {
+      await promisify(execFile)(candidate, ['--version'], { timeout: 10_000 });
+      return candidate;
+    } catch {
+      // try the next name
+    }
+  }
+  return undefined;
+}
+
+/** Writes `config` into a fresh temp directory and serves `binary` on a loopback port until ready. */
+export async function startLoopbackServer(options: {
+  name: string;
+  binary: string;
+  config: (dir: string) => string;
+  args: (dir: string, configFile: string, port: number) => string[];
+  beforeStart?: ((dir: string) => Promise<void>) | undefined;
+  port?: number | undefined;
+  readyTimeoutMs?: number | undefined;
+}): Promise<LoopbackServer> {
+  const dir = await mkdtemp(join(tmpdir(), `fabscope-${options.name}-`));
+  const configFile = join(dir, `${options.name}.yml`);
+  await writeFile(configFile, options.config(dir));
+  await options.beforeStart?.(dir);
+  const port = options.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const server = await startServerProcess({
+    name: options.name,
+    binary: options.binary,
+    args: options.args(dir, configFile, port),
+    dataDir: dir,
+    readyUrl: `${url}/-/ready`,
+    ...(options.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: options.readyTimeoutMs }),
+  });
+  return { url, configFile, pid: server.child.pid, exited: server.exited, stop: server.stop };
 }

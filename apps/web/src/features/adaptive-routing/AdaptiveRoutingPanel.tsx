@@ -1,6 +1,7 @@
 import { memo, useId } from 'react';
 import type { ArAlgorithm } from '../../api/types.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
+import { Options } from '../../components/Options.tsx';
 import {
   ALGORITHMS,
   AR_FREQUENCY_VALUES,
@@ -82,11 +83,7 @@ export const AdaptiveRoutingPanel = memo(function AdaptiveRoutingPanel({ ar }: {
           disabled={disabled}
           onChange={(e) => ar.update({ threshold: Number(e.target.value) })}
         >
-          {THRESHOLD_VALUES.map((t) => (
-            <option key={t} value={t}>
-              {thresholdLabel(t)}
-            </option>
-          ))}
+          <Options values={THRESHOLD_VALUES} label={thresholdLabel} />
         </select>
         <label htmlFor={algorithmId}>Algorithm</label>
         <select
@@ -95,11 +92,7 @@ export const AdaptiveRoutingPanel = memo(function AdaptiveRoutingPanel({ ar }: {
           disabled={disabled}
           onChange={(e) => ar.update({ algorithm: Number(e.target.value) as ArAlgorithm })}
         >
-          {ALGORITHMS.map((a) => (
-            <option key={a.value} value={a.value}>
-              {algorithmLabel(a.value)}
-            </option>
-          ))}
+          <Options values={ALGORITHMS.map((a) => a.value)} label={algorithmLabel} />
         </select>
         <label htmlFor={frequencyId}>AR frequency</label>
         <select
@@ -108,11 +101,7 @@ export const AdaptiveRoutingPanel = memo(function AdaptiveRoutingPanel({ ar }: {
           disabled={disabled}
           onChange={(e) => ar.update({ arFrequency: Number(e.target.value) })}
         >
-          {AR_FREQUENCY_VALUES.map((n) => (
-            <option key={n} value={n}>
-              {arFrequencyLabel(n)}
-            </option>
-          ))}
+          <Options values={AR_FREQUENCY_VALUES} label={arFrequencyLabel} />
         </select>
         <label htmlFor={lostId}>Lost route only</label>
         <input

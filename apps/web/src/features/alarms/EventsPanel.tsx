@@ -1,6 +1,7 @@
 import { memo, useId } from 'react';
 import type { EventList, EventSeverity, FabricEventKind } from '../../api/types.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
+import { Options } from '../../components/Options.tsx';
 import {
   ALWAYS_MARKED,
   EVENT_KINDS,
@@ -63,11 +64,7 @@ export const EventsPanel = memo(function EventsPanel({
           value={filter.minSeverity}
           onChange={(e) => onFilterChange({ ...filter, minSeverity: e.target.value as EventSeverity })}
         >
-          {SEVERITIES.map((s) => (
-            <option key={s} value={s}>
-              {SEVERITY_LABEL[s]}
-            </option>
-          ))}
+          <Options values={SEVERITIES} label={(s) => SEVERITY_LABEL[s]} />
         </select>
         <KindsFilter kinds={filter.kinds} onChange={(kinds) => onFilterChange({ ...filter, kinds })} />
         {events.status === 'loading' && <span className="muted">loading…</span>}

@@ -1,6 +1,7 @@
 import { memo, useId } from 'react';
 import type { LinkDirectionState } from '../../api/types.ts';
 import { NumHeader } from '../../components/NumHeader.tsx';
+import { Options } from '../../components/Options.tsx';
 import { TableScroll } from '../../components/TableScroll.tsx';
 import { utilizationColor } from '../../lib/colors.ts';
 import { formatCount, formatEnds, formatMpps, formatPercentValue } from '../../lib/format.ts';
@@ -175,29 +176,17 @@ export const LinkTable = memo(function LinkTable({
       <div className="table-controls">
         <label htmlFor={topId}>Show top</label>
         <select id={topId} value={topN} onChange={(e) => onTopNChange(Number(e.target.value))}>
-          {TOP_N_CHOICES.map((n) => (
-            <option key={n} value={n}>
-              {n === 0 ? 'all' : n}
-            </option>
-          ))}
+          <Options values={TOP_N_CHOICES} label={(n) => (n === 0 ? 'all' : n)} />
         </select>
         <label htmlFor={kindId}>Link kind</label>
         <select id={kindId} value={kind} onChange={(e) => onKindChange(e.target.value as KindFilter)}>
-          {KIND_FILTERS.map((k) => (
-            <option key={k} value={k}>
-              {KIND_LABEL[k]}
-            </option>
-          ))}
+          <Options values={KIND_FILTERS} label={(k) => KIND_LABEL[k]} />
         </select>
         {onSortChange && (
           <>
             <label htmlFor={sortId}>Sort</label>
             <select id={sortId} value={sort} onChange={(e) => onSortChange(e.target.value as SortKey)}>
-              {SORT_KEYS.map((k) => (
-                <option key={k} value={k}>
-                  {SORT_LABEL[k]}
-                </option>
-              ))}
+              <Options values={SORT_KEYS} label={(k) => SORT_LABEL[k]} />
             </select>
           </>
         )}

@@ -1,5 +1,6 @@
 import { type FormEvent, memo, useId, useState } from 'react';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
+import { Options } from '../../components/Options.tsx';
 import { pathNodes, SEED_PAIRS } from '../../lib/flows.ts';
 import { formatCount } from '../../lib/format.ts';
 import { groupFlowsByJob, jobRunning, SEED_JOB } from '../../lib/jobs.ts';
@@ -142,11 +143,7 @@ function StartTrafficForm({ busy, onStart }: { busy: boolean; onStart: TrafficSt
         value={draft.kind}
         onChange={(e) => setDraft({ ...draft, kind: e.target.value as TrafficKind, arg: '' })}
       >
-        {TRAFFIC_KINDS.map((k) => (
-          <option key={k} value={k}>
-            {k}
-          </option>
-        ))}
+        <Options values={TRAFFIC_KINDS} />
       </select>
       {arg && (
         <>

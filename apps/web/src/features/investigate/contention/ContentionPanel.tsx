@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { Analysis } from '../../../api/types.ts';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
 import { NumHeader } from '../../../components/NumHeader.tsx';
+import { Options } from '../../../components/Options.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatCount, formatDirection } from '../../../lib/format.ts';
 import { useRateFormat } from '../../../state/preferences.ts';
@@ -229,11 +230,7 @@ export function ContentionPanel({
           value={draft.kind}
           onChange={(e) => setDraft({ kind: e.target.value as PatternKind, arg: '' })}
         >
-          {PATTERN_KINDS.map((k) => (
-            <option key={k} value={k}>
-              {k}
-            </option>
-          ))}
+          <Options values={PATTERN_KINDS} />
         </select>
         {arg && (
           <>

@@ -1,4 +1,5 @@
 import { memo, useEffect, useId, useMemo, useState } from 'react';
+import { Options } from '../../../components/Options.tsx';
 import { formatCount } from '../../../lib/format.ts';
 import { SELECT_LIMIT } from '../../../lib/route.ts';
 import { matchNames } from './nameSearch.ts';
@@ -31,11 +32,7 @@ export const NodePicker = memo(function NodePicker({
         <select id={id} value={value ?? ''} onChange={(e) => onChange(e.target.value || null)}>
           <option value="">{placeholder}</option>
           {value !== null && !options.includes(value) && <option value={value}>{value}</option>}
-          {options.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
+          <Options values={options} />
         </select>
       </>
     );

@@ -2,6 +2,7 @@ import type { EventLog } from '../lib/fabric-event.ts';
 import { type LinkFrame, statesOf } from '../lib/frame.ts';
 import { frameForSliced, frameOfKept } from '../lib/frame-from-rates.ts';
 import type { LinkIndex } from '../lib/link-index.ts';
+import { emptyPortRates, type PortRates, type RatesSnapshot } from '../lib/port-rates.ts';
 import type { FabricSummary } from '../lib/summary.ts';
 import { summarizeLiveInTurns } from '../lib/summary.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
@@ -11,7 +12,6 @@ import type { FabricHistoryDir } from './history-file/fabric-dir.ts';
 import { HistorySegments } from './history-file/history-segments.ts';
 import { LinkHistory } from './link-history.ts';
 import type { FabricAt, LinkSeries, SummaryPoint, TimeQueries } from './time-queries.ts';
-import { emptyPortRates, type PortRates, type RatesSnapshot } from './types.ts';
 
 /** What the embedded store tells its history after each scrape. */
 export interface ScrapeDone {

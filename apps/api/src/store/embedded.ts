@@ -1,12 +1,13 @@
 import type { EventLog } from '../lib/fabric-event.ts';
 import type { LinkIndex } from '../lib/link-index.ts';
+import type { RatesSnapshot } from '../lib/port-rates.ts';
 import { type ScrapeTiming, scrapeTiming } from '../lib/staleness.ts';
 import { EmbeddedTimeQueries, type ScrapeDone } from './embedded-history.ts';
 import type { FabricHistoryDir } from './history-file/fabric-dir.ts';
 import { PortReadings } from './port-readings.ts';
 import { fabscopeMapping, type SeriesMapping } from './series-mapping.ts';
 import { TargetScraper, type TargetScrapeStats } from './target-scraper.ts';
-import type { MetricsStore, RatesSnapshot } from './types.ts';
+import type { MetricsStore } from './types.ts';
 
 export interface EmbeddedStoreOptions {
   /** Collector `/metrics` URLs to scrape. */

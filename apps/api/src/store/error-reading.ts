@@ -1,7 +1,8 @@
+import { ERROR_FIELDS, type ErrorField, type ErrorRates } from '@fabscope/contracts';
 import type { LinkIndex } from '../lib/link-index.ts';
+import type { PortRates } from '../lib/port-rates.ts';
 import { slicedLoop } from '../lib/sliced.ts';
 import { errorsOfPort } from './slot-ports.ts';
-import { ERROR_FIELDS, type ErrorField, type ErrorRates, type PortRates } from './types.ts';
 
 /**
  * One error reading of every port, as the history keeps it (docs/history.md): sparse. Port `c` is

@@ -1,4 +1,5 @@
 import type { LinkFrame } from '../lib/frame.ts';
+import type { PortRates } from '../lib/port-rates.ts';
 import { slicedLoop } from '../lib/sliced.ts';
 import type { FabricSummary } from '../lib/summary.ts';
 import { type ErrorReading, errorReadingOf, errorReadingSliced } from './error-reading.ts';
@@ -12,7 +13,6 @@ import {
   WAIT_UNKNOWN,
 } from './history-encoding.ts';
 import { sameErrorObjects } from './slot-ports.ts';
-import type { PortRates } from './types.ts';
 
 /**
  * Bounded in-memory history of every link direction, one frame per scrape: a ring of frames in

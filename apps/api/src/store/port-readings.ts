@@ -1,8 +1,9 @@
+import { ERROR_FIELDS, type ErrorRates, PORT_GAUGES } from '@fabscope/contracts';
+import { counterRate } from '@fabscope/topology';
+import type { PortRates } from '../lib/port-rates.ts';
 import { slicedLoop } from '../lib/sliced.ts';
-import { counterRate } from './counter-rate.ts';
 import { COUNTER_SEEN, FIELD_COUNT, grow, LINK_UP, RATE, STAGED, WAIT_TICK } from './scrape-staging.ts';
 import { SlotPorts } from './slot-ports.ts';
-import { ERROR_FIELDS, type ErrorRates, PORT_GAUGES, type PortRates } from './types.ts';
 
 /**
  * The ring keeps data, packets and XmitWait (staged fields 0..4); the error families, scraped less

@@ -1,14 +1,13 @@
-import { CABLED, EDGE_SERIES, LINK_UP } from './edge-series.ts';
-import { type InstantSample, type PromqlClient, sampleValue } from './promql-client.ts';
+import { ERROR_FIELDS, type ErrorField } from '@fabscope/contracts';
 import {
   type DirectionRates,
-  ERROR_FIELDS,
-  type ErrorField,
   emptyPortRates,
   type PortRates,
   portKey,
   type RatesSnapshot,
-} from './types.ts';
+} from '../lib/port-rates.ts';
+import { CABLED, EDGE_SERIES, LINK_UP } from './edge-series.ts';
+import { type InstantSample, type PromqlClient, sampleValue } from './promql-client.ts';
 
 /** The time (Unix seconds) of the newest sweep any collector wrote: the live tick's age, and what evaluation-watch.ts polls. */
 export const NEWEST_SWEEP = `max(timestamp(${EDGE_SERIES.sweep}))`;

@@ -1,15 +1,8 @@
+import { ERROR_COUNTERS, PORT_GAUGES, type PortGaugeField } from '@fabscope/contracts';
+import { emptyPortRates, type PortRates, type RatesSnapshot } from '../lib/port-rates.ts';
 import { rateQuery, selector } from './rate-window.ts';
 import { linkUpOf, type SeriesMapping } from './series-mapping.ts';
-import {
-  type CounterField,
-  ERROR_COUNTERS,
-  emptyPortRates,
-  PORT_COUNTERS,
-  PORT_GAUGES,
-  type PortGaugeField,
-  type PortRates,
-  type RatesSnapshot,
-} from './types.ts';
+import { type CounterField, PORT_COUNTERS } from './types.ts';
 
 /** One series of an instant query's answer. */
 export interface VectorResult {

@@ -1,11 +1,12 @@
 import type { LinkIndex } from '../lib/link-index.ts';
+import type { RatesSnapshot } from '../lib/port-rates.ts';
 import { EvaluationWatch } from './evaluation-watch.ts';
 import { PrometheusTimeQueries } from './prometheus-history.ts';
 import { EdgeLive, NEWEST_SWEEP } from './prometheus-live.ts';
 import { rawCounterRates, type VectorResult } from './prometheus-raw.ts';
 import { PromqlClient, QueryGate, sampleValue, tsdbUrl } from './promql-client.ts';
 import { fabscopeMapping, type SeriesMapping } from './series-mapping.ts';
-import type { FiringAlert, MetricsStore, RatesSnapshot } from './types.ts';
+import type { FiringAlert, MetricsStore } from './types.ts';
 
 export { durationMs, fullWindow, rateQuery, selector } from './rate-window.ts';
 

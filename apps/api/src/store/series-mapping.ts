@@ -1,6 +1,7 @@
-import { PORT_SERIES } from '@fabscope/contracts';
+import { type ErrorField, PORT_SERIES } from '@fabscope/contracts';
 import { normalizeGuid } from '@fabscope/topology';
-import { type CounterField, type ErrorField, PORT_COUNTERS, portKey } from './types.ts';
+import { portKey } from '../lib/port-rates.ts';
+import { type CounterField, PORT_COUNTERS } from './types.ts';
 
 /** Which exporter's series the API reads counters from (FABSCOPE_METRICS_SOURCE). */
 export type MetricsSource = 'fabscope' | 'node_exporter' | 'infiniband_exporter';

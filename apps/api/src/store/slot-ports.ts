@@ -1,5 +1,6 @@
+import type { ErrorRates } from '@fabscope/contracts';
 import type { SlottedPorts } from '../lib/port-rates.ts';
-import { type ErrorRates, emptyPortRates, type PortRates } from './types.ts';
+import { emptyPortRates, type PortRates } from '../lib/port-rates.ts';
 
 /** A column's NaN as a PortRates field: null. */
 function orNull(value: number): number | null {

@@ -1,3 +1,4 @@
+import { ERROR_FIELDS, type ErrorField } from '@fabscope/contracts';
 import { CATEGORY_NAMES } from '@fabscope/topology';
 import {
   type Batch,
@@ -13,7 +14,6 @@ import type { FabricSummary } from '../../lib/summary.ts';
 import type { ErrorReading } from '../error-reading.ts';
 import { RATE_UNKNOWN } from '../history-encoding.ts';
 import type { FrameColumns } from '../link-history.ts';
-import { ERROR_FIELDS, type ErrorField } from '../types.ts';
 import {
   column,
   listColumn,

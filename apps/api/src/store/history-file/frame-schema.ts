@@ -1,3 +1,4 @@
+import { ERROR_FIELDS } from '@fabscope/contracts';
 import { CATEGORY_NAMES } from '@fabscope/topology';
 import {
   type DataType,
@@ -27,7 +28,6 @@ import {
   WAIT_SCALE,
   WAIT_UNKNOWN,
 } from '../history-encoding.ts';
-import { ERROR_FIELDS } from '../types.ts';
 import type { FabricIdentity } from './fabric-identity.ts';
 
 /**

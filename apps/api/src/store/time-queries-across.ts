@@ -6,7 +6,7 @@ export interface DrawingQueries {
   fromMs: number;
   queries: TimeQueries;
   /** The direction ids of that drawing. */
-  ids: ReadonlySet<string>;
+  ids: { has(id: string): boolean };
 }
 
 /**

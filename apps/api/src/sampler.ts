@@ -10,11 +10,7 @@ import type { FabricSummary } from './lib/summary.ts';
 import { summarizeLiveInTurns } from './lib/summary.ts';
 import type { MetricsStore } from './store/types.ts';
 
-/**
- * The one staleness policy, owned here and sent to every client (/health and each stream
- * message): `ok` while the newest sample is at most `staleAfterSeconds` old, `stale` beyond that
- * or before any sample, `degraded` when the store itself fails.
- */
+/** The one staleness policy, owned here and sent to every client (/health and each stream message). */
 export interface Health {
   status: 'ok' | 'stale' | 'degraded';
   store: MetricsStore['kind'];

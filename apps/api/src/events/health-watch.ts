@@ -26,10 +26,8 @@ interface Change {
 }
 
 /**
- * Watches every tick for what an administrator is alerted to and writes it to the event log: a PM
- * category of a direction crossing a severity (warning 1 ×, error 3 ×, critical 10 × its threshold;
- * `info` when back under) and ports that stop or resume answering. Unknown values change nothing.
- * At most EVENTS_PER_TICK per category per tick, worst first, the rest summed in one event (as opafm).
+ * Watches every tick for what an administrator is alerted to and writes it to the event log: a PM category of a
+ * direction crossing a severity (warning 1 ×, error 3 ×, critical 10 × its threshold.
  */
 export class HealthWatch {
   /** Per category, the level (1 warning … 3 critical, 0 under) of each channel of `index`. */

@@ -45,9 +45,8 @@ export interface EmbeddedHistoryOptions {
 }
 
 /**
- * The embedded store's answers about the past: after each scrape the frame and its summary are
- * kept, encoded, in the bounded history (link-history.ts); instants and ranges read the frame in
- * force at each time.
+ * The embedded store's answers about the past: after each scrape the frame and its summary are kept, encoded, in the
+ * bounded history (link-history.ts); instants and ranges read the frame in force at each time.
  */
 export class EmbeddedTimeQueries implements TimeQueries {
   readonly history: LinkHistory;
@@ -163,8 +162,7 @@ export class EmbeddedTimeQueries implements TimeQueries {
   }
 
   /**
-   * Every direction at `timeMs` as a frame, made with the one formula from what the history kept
-   * then (frameOfKept). All unknown before the history or in a gap.
+   * Every direction at `timeMs` as a frame, made with the one formula from what the history kept then (frameOfKept).
    */
   async frameAt(timeMs: number): Promise<LinkFrame> {
     const ring = this.ringAt(timeMs);

@@ -254,9 +254,8 @@ export class PortReadings {
     while (first > 0 && lastTime - (this.times[base + ((oldest + first) % depth)] as number) < windowMs)
       first--;
     const rated = first >= 0;
-    // Error fields: the rate between the last two readings that carried them (a counter that went
-    // backwards between them is a gap, never a spike); gauges as last read. A field the port does
-    // not report is absent (unknown), not 0.
+    // Error fields: the rate between the last two readings that carried them (a counter that went backwards between
+    // them is a gap, never a spike); gauges as last read.
     let errors: ErrorRates | undefined;
     const readAt = this.errorNowTime[slot] as number;
     const fresh = readAt >= errorsSinceMs;

@@ -21,10 +21,8 @@ export interface RawRatesOptions {
 }
 
 /**
- * The live tick from other sources' raw counters: rate() of each counter the exporter has (a reset
- * is a gap: rate-window.ts), the gauges as they are, the series joined to the topology's ports by
- * the mapping. `query` asks at `options.timeMs` (one instant for every query: a direction's tx and
- * rx, asked apart, must agree). Throws when Prometheus does.
+ * The live tick from other sources' raw counters: rate() of each counter the exporter has (a reset is a gap:
+ * rate-window.ts), the gauges as they are, the series joined to the topology's ports by the mapping.
  */
 export async function rawCounterRates(
   query: (promql: string) => Promise<VectorResult[]>,

@@ -24,9 +24,8 @@ export interface PrometheusStoreOptions {
   /** Prometheus' scrape interval: the finest step of history answers (default 1 s). */
   scrapeIntervalMs?: number | undefined;
   /**
-   * Where the live tick reads fabscope's own series: `edge` (default) the collector's rates at the
-   * edge (prometheus-live.ts); `raw` the counters of every port, rated here as for other sources
-   * (a site whose collectors keep the raw counters). Other sources are always read raw.
+   * Where the live tick reads fabscope's own series. `edge` (default) the collector's rates at the edge
+   * (prometheus-live.ts).
    */
   live?: 'edge' | 'raw';
   /**

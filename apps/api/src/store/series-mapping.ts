@@ -18,9 +18,8 @@ export interface SeriesSample {
 export type PortResolver = (sample: SeriesSample) => string | null;
 
 /**
- * How one exporter's series map to fabscope's port counters (docs/metrics.md, "Existing exporters
- * as sources"): which metric names carry each counter, which extra series are needed to join
- * them to the topology, and the join itself.
+ * How one exporter's series map to fabscope's port counters (docs/metrics.md, "Existing exporters as sources"): which
+ * metric names carry each counter, which extra series are needed to join them to the topology, and the join itself.
  */
 export interface SeriesMapping {
   readonly source: MetricsSource;
@@ -136,11 +135,7 @@ export function nodeExporterMapping(topology: TopologyLookup, options: MappingOp
   };
 }
 
-/**
- * treydock/infiniband_exporter: `infiniband_{switch,hca}_port_*{guid,port}` are keyed by the node
- * GUID directly. When the fabric's GUIDs are not the topology's (a topology written by hand), the
- * switch or HCA name from `infiniband_{switch,hca}_uplink_info` finds the node by name instead.
- */
+/** treydock/infiniband_exporter: `infiniband_{switch,hca}_port_*{guid,port}` are keyed by the node GUID directly. */
 export function infinibandExporterMapping(topology: TopologyLookup): SeriesMapping {
   const names = (what: string) => ['switch', 'hca'].map((kind) => `infiniband_${kind}_port_${what}`);
   return {

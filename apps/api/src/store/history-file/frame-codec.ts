@@ -43,10 +43,9 @@ export interface StoredFrame {
 }
 
 /**
- * One instant ↔ one Arrow IPC record batch of one row (docs/history.md): the per-direction values
- * are fixed-size lists in channel order (link direction i of /links is element i), encoded as the
- * in-memory ring keeps them (link-history.ts), so writing copies no value and reading copies each
- * list into the ring once. The schema says which fabric the values belong to.
+ * One instant ↔ one Arrow IPC record batch of one row (docs/history.md): the per-direction values are fixed-size lists
+ * in channel order (link direction i of /links is element i), encoded as the in-memory ring keeps them
+ * (link-history.ts), so writing copies no value and reading copies each list into the ring once.
  */
 export class FrameCodec {
   readonly schema: Schema;
@@ -161,10 +160,7 @@ export class FrameCodec {
     this.lastSet = undefined;
   }
 
-  /**
-   * The frames of a segment (an Arrow IPC stream) up to its last whole message. Throws when the
-   * stream is not this fabric's history (another fabric, version or layout).
-   */
+  /** The frames of a segment (an Arrow IPC stream) up to its last whole message. */
   decode(bytes: Uint8Array): { frames: StoredFrame[]; wholeBytes: number } {
     const { messages, end } = wholeMessages(bytes);
     if (messages[0]?.type !== MESSAGE_SCHEMA) throw new Error('no Arrow schema at the head');

@@ -31,9 +31,8 @@ import {
 import type { FabricIdentity } from './fabric-identity.ts';
 
 /**
- * Version of the on-disk form (docs/history.md). 2 adds packets/s, the ports' error readings and
- * the summary's categories; a segment of version 1 is read with those unknown (never 0); any other
- * version is not read.
+ * Version of the on-disk form (docs/history.md). 2 adds packets/s, the ports' error readings and the summary's
+ * categories; a segment of version 1 is read with those unknown (never 0); any other version is not read.
  */
 export const HISTORY_FORMAT_VERSION = '2';
 export const READABLE_VERSIONS = new Set(['1', '2']);

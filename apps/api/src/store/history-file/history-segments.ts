@@ -64,9 +64,8 @@ function segmentStart(name: string): number | null {
 }
 
 /**
- * A fabric's history on disk (docs/history.md): segments of Arrow IPC streams, one record batch per
- * instant, one segment per time window or eighth of the byte budget. Appends go straight to the
- * file (a crash loses at most one instant); retention deletes whole segments.
+ * A fabric's history on disk (docs/history.md): segments of Arrow IPC streams, one record batch per instant, one
+ * segment per time window or eighth of the byte budget.
  */
 export class HistorySegments {
   private readonly codec: FrameCodec;
@@ -101,9 +100,8 @@ export class HistorySegments {
   }
 
   /**
-   * Reads back every instant kept, oldest first, one segment at a time (arrays are views of its
-   * bytes: copy them before the next). A segment cut short is truncated after its last whole
-   * record; one that cannot be read is told and skipped.
+   * Reads back every instant kept, oldest first, one segment at a time (arrays are views of its bytes: copy them before
+   * the next).
    */
   load(onFrame: (frame: StoredFrame) => void): { frames: number; segments: number } {
     this.segments = this.listSegments();

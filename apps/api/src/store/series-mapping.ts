@@ -5,7 +5,6 @@ import { type CounterField, PORT_COUNTERS } from './types.ts';
 
 /** Which exporter's series the API reads counters from (FABSCOPE_METRICS_SOURCE). */
 export type MetricsSource = 'fabscope' | 'node_exporter' | 'infiniband_exporter';
-export const METRICS_SOURCES: readonly MetricsSource[] = ['fabscope', 'node_exporter', 'infiniband_exporter'];
 
 export interface SeriesSample {
   name: string;

@@ -11,6 +11,7 @@ import {
 } from '@uwdata/flechette';
 import type { CategoryHistograms } from '../../lib/link-errors.ts';
 import type { FabricSummary } from '../../lib/summary.ts';
+import type { Tuple } from '../../lib/tuple.ts';
 import type { ErrorReading } from '../error-reading.ts';
 import { RATE_UNKNOWN } from '../history-encoding.ts';
 import type { FrameColumns } from '../link-history.ts';
@@ -76,16 +77,7 @@ export class FrameCodec {
       throw new RangeError(`expected ${this.channels} link directions, got ${columns.load.length}`);
     }
     const types = this.schema.fields.map((f) => f.type);
-    const [time, load, wait, up, host, isl, hostBuckets, stale] = types as [
-      DataType,
-      DataType,
-      DataType,
-      DataType,
-      DataType,
-      DataType,
-      DataType,
-      DataType,
-    ];
+    const [time, load, wait, up, host, isl, hostBuckets, stale] = types as Tuple<DataType, 8>;
     const hostTotal = summary?.hostTransmitBytesPerSecond ?? null;
     const table = new Table(this.schema, [
       column(time, BigInt64Array.of(BigInt(Math.round(frame.timeMs)))),
@@ -112,17 +104,10 @@ export class FrameCodec {
 
   /** Packets, the error reading and the summary's categories (version 2). */
   private version2Columns(types: DataType[], frame: StoredFrame): Column<unknown>[] {
-    const [packets, reading, sets, portSet, ports, fields, values, categories, without] = types as [
+    const [packets, reading, sets, portSet, ports, fields, values, categories, without] = types as Tuple<
       DataType,
-      DataType,
-      DataType,
-      DataType,
-      DataType,
-      DataType,
-      DataType,
-      DataType,
-      DataType,
-    ];
+      9
+    >;
     const r = frame.columns.errors;
     const here = r !== undefined && r !== this.lastReading;
     this.lastReading = r;
@@ -186,16 +171,7 @@ export class FrameCodec {
       'histogram_isl',
       'histogram_host',
       'stale_links',
-    ].map(batches) as Batch<unknown>[][] as [
-      Batch<unknown>[],
-      Batch<unknown>[],
-      Batch<unknown>[],
-      Batch<unknown>[],
-      Batch<unknown>[],
-      Batch<unknown>[],
-      Batch<unknown>[],
-      Batch<unknown>[],
-    ];
+    ].map(batches) as Batch<unknown>[][] as Tuple<Batch<unknown>[], 8>;
     const v2 = version !== '1';
     const fieldNames = v2 ? (JSON.parse(meta.get('fabscope.error_field_names') ?? '[]') as string[]) : [];
     const more = v2

@@ -10,6 +10,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import type { Tuple } from '../../lib/tuple.ts';
 import type { FabricHistoryDir } from './fabric-dir.ts';
 import { FrameCodec, type StoredFrame } from './frame-codec.ts';
 
@@ -51,15 +52,7 @@ export function segmentName(startMs: number): string {
 function segmentStart(name: string): number | null {
   const m = SEGMENT_NAME.exec(name);
   if (!m) return null;
-  const [y, mo, d, h, mi, s, ms] = m.slice(1).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const [y, mo, d, h, mi, s, ms] = m.slice(1).map(Number) as Tuple<number, 7>;
   return Date.UTC(y, mo - 1, d, h, mi, s, ms);
 }
 

@@ -19,8 +19,8 @@ if (process.argv[2] === 'server') {
   const { buildApp } = await import('../src/app.ts');
   const { LinkIndex } = await import('../src/lib/link-index.ts');
   const { Sampler } = await import('../src/sampler.ts');
-  const { emptyPortRates } = await import('../src/store/types.ts');
-  type PortRates = import('../src/store/types.ts').PortRates;
+  const { emptyPortRates } = await import('../src/lib/port-rates.ts');
+  type PortRates = import('../src/lib/port-rates.ts').PortRates;
   const fabric = buildScenario(process.argv[3] as string);
   const index = new LinkIndex(fabric);
   const keys = [...index.portKeys];

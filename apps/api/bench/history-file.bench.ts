@@ -6,13 +6,13 @@ import { buildScenario, CATEGORY_NAMES } from '@fabscope/topology';
 import { defaultSampleIntervalMs } from '../src/config.ts';
 import type { CategoryHistograms } from '../src/lib/link-errors.ts';
 import { LinkIndex } from '../src/lib/link-index.ts';
+import { emptyPortRates, type PortRates } from '../src/lib/port-rates.ts';
 import { EmbeddedTimeQueries } from '../src/store/embedded-history.ts';
 import { type ErrorReading, errorReadingOf } from '../src/store/error-reading.ts';
 import { BYTES_PER_DIRECTION, encodeRate } from '../src/store/history-encoding.ts';
 import { openFabricHistoryDir } from '../src/store/history-file/fabric-dir.ts';
 import { FrameCodec, type StoredFrame } from '../src/store/history-file/frame-codec.ts';
 import { HistorySegments } from '../src/store/history-file/history-segments.ts';
-import { emptyPortRates, type PortRates } from '../src/store/types.ts';
 
 /** Bytes a reading takes beyond the port sets it may share with the reading before. */
 export function sparseBytes(reading: ErrorReading): number {

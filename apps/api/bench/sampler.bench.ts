@@ -7,6 +7,7 @@ import { HealthWatch } from '../src/events/health-watch.ts';
 import { compactFrame } from '../src/lib/compact-tick.ts';
 import { frameFor } from '../src/lib/frame-from-rates.ts';
 import { LinkIndex } from '../src/lib/link-index.ts';
+import { type PortRates, portKey, type RatesSnapshot } from '../src/lib/port-rates.ts';
 import { summarizeFrame } from '../src/lib/summary.ts';
 import { tickOf } from '../src/sampler.ts';
 import { windowsAgree } from '../src/store/embedded.ts';
@@ -14,7 +15,6 @@ import { historyFrames } from '../src/store/history-encoding.ts';
 import { LinkHistory } from '../src/store/link-history.ts';
 import { PortReadings } from '../src/store/port-readings.ts';
 import { COUNTER_SEEN, FIELDS, LINK_UP, RATE, STAGED, WAIT_TICK } from '../src/store/scrape-staging.ts';
-import { type PortRates, portKey, type RatesSnapshot } from '../src/store/types.ts';
 import { linkDirectionStates, recordStates, summarize } from '../test/oracles/object-path.ts';
 import { compactTick } from '../test/oracles/rankings.ts';
 

@@ -88,23 +88,11 @@ function tablesRoute(app: RouteSources, tables: ForwardingTables, from: string, 
   }
 }
 
-/** Link-direction id → channel index, built once per fabric. */
-const channelIndexCache = new WeakMap<object, Map<string, number>>();
-
-function channelIndexById(app: RouteSources): Map<string, number> {
-  let byId = channelIndexCache.get(app.fabric.linkIndex);
-  if (!byId) {
-    byId = new Map(app.fabric.linkIndex.channels.map((c) => [c.fixed.id, c.index]));
-    channelIndexCache.set(app.fabric.linkIndex, byId);
-  }
-  return byId;
-}
-
 function channelIndices(app: RouteSources, ids: readonly string[]): number[] | null {
-  const byId = channelIndexById(app);
+  const byId = app.fabric.linkIndex.channelById;
   const out: number[] = [];
   for (const id of ids) {
-    const index = byId.get(id);
+    const index = byId.get(id)?.index;
     if (index === undefined) return null; // the emulator runs another fabric
     out.push(index);
   }
@@ -114,10 +102,10 @@ function channelIndices(app: RouteSources, ids: readonly string[]): number[] | n
 /** The live state of the route's link directions, made from the tick's frame for these directions only. */
 async function liveLoad(app: RouteSources, ids: readonly string[]): Promise<Map<string, LinkDirectionState>> {
   const { frame } = await app.sampler.current();
-  const byId = channelIndexById(app);
+  const byId = app.fabric.linkIndex.channelById;
   const states = new Map<string, LinkDirectionState>();
   for (const id of ids) {
-    const index = byId.get(id);
+    const index = byId.get(id)?.index;
     if (index !== undefined && frame.index.channels[index]?.fixed.id === id)
       states.set(id, stateAt(frame, index));
     else {

@@ -3,17 +3,14 @@ import type { LinkDirectionState } from '@fabscope/contracts';
 import { type LinkFrame, statesOf } from './lib/frame.ts';
 import { frameForSliced } from './lib/frame-from-rates.ts';
 import type { LinkIndex } from './lib/link-index.ts';
+import type { RatesSnapshot } from './lib/port-rates.ts';
 import { redactAddresses } from './lib/redact.ts';
 import { staleAfterSeconds } from './lib/staleness.ts';
 import type { FabricSummary } from './lib/summary.ts';
 import { summarizeLiveInTurns } from './lib/summary.ts';
-import type { MetricsStore, RatesSnapshot } from './store/types.ts';
+import type { MetricsStore } from './store/types.ts';
 
-/**
- * The one staleness policy, owned here and sent to every client (/health and each stream
- * message): `ok` while the newest sample is at most `staleAfterSeconds` old, `stale` beyond that
- * or before any sample, `degraded` when the store itself fails.
- */
+/** The one staleness policy, owned here and sent to every client (/health and each stream message). */
 export interface Health {
   status: 'ok' | 'stale' | 'degraded';
   store: MetricsStore['kind'];

@@ -4,10 +4,7 @@ import { stringifyInSlices } from './lib/sliced.ts';
 import { deflateFrame, deflateFrameAsync, type StreamEncoding } from './lib/sse-deflate.ts';
 import type { Tick } from './sampler.ts';
 
-/**
- * Encodings of a tick on the stream: `full` has every link direction as an object; `compact` has
- * per-channel arrays in topology order and only the busiest directions as objects (compact-tick.ts).
- */
+/** Encodings of a tick on the stream: `full` has every link direction as an object. */
 export const STREAM_VIEWS = ['full', 'compact'] as const;
 export type StreamView = (typeof STREAM_VIEWS)[number];
 
@@ -48,10 +45,7 @@ export class TickBroadcast {
     this.stopTicks();
   }
 
-  /**
-   * Calls `listener` with the latest tick in `view` (if any) and then once per tick; `deflate`
-   * frames are blocks of one deflate stream (lib/sse-deflate.ts).
-   */
+  /** Calls `listener` with the latest tick in `view` (if any) and then once per tick. */
   subscribe(
     listener: Listener,
     view: StreamView = 'full',
@@ -121,10 +115,7 @@ export class TickBroadcast {
     return Buffer.from(`data: ${json}\n\n`, 'utf8');
   }
 
-  /**
-   * `encode` with the loop free between its stages: serialized after a turn, deflated on libuv's
-   * thread pool. A client subscribing meanwhile gets `encode`'s, made at once; the first made is kept.
-   */
+  /** `encode` with the loop free between its stages: serialized after a turn, deflated on libuv's thread pool. */
   private async encodeInTurns(tick: Tick, channel: Channel): Promise<Buffer | null> {
     const kept = this.encoded.get(channel);
     if (kept !== undefined || this.tick !== tick) return kept ?? null;

@@ -1,6 +1,6 @@
+import { counterRate } from '@fabscope/topology';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { counterRate } from '../src/store/counter-rate.ts';
 
 describe('counterRate', () => {
   it('is the increase per second', () => {

@@ -1,6 +1,7 @@
+import { ERROR_COUNTERS, PORT_GAUGES } from '@fabscope/contracts';
 import { describe, expect, it, vi } from 'vitest';
+import { portKey } from '../src/lib/port-rates.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
-import { ERROR_COUNTERS, PORT_GAUGES, portKey } from '../src/store/types.ts';
 
 const GUID = '0x0011750000000001';
 const TX = 'fabscope_port_data_transmitted_bytes_total';

@@ -1,15 +1,10 @@
+import { ERROR_FIELDS, type ErrorField, type ErrorRates } from '@fabscope/contracts';
 import { buildScenario } from '@fabscope/topology';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LinkIndex } from '../src/lib/link-index.ts';
+import { emptyPortRates, type PortRates } from '../src/lib/port-rates.ts';
 import { errorReadingOf, errorReadingSliced, idleValue, portErrorsOf } from '../src/store/error-reading.ts';
-import {
-  ERROR_FIELDS,
-  type ErrorField,
-  type ErrorRates,
-  emptyPortRates,
-  type PortRates,
-} from '../src/store/types.ts';
 
 const index = new LinkIndex(buildScenario('ar-demo'));
 

@@ -7,7 +7,7 @@ import {
   UNKNOWN_ERRORS,
 } from '../src/lib/link-errors.ts';
 import { LinkIndex } from '../src/lib/link-index.ts';
-import { type PortRates, portKey } from '../src/store/types.ts';
+import { type PortRates, portKey } from '../src/lib/port-rates.ts';
 import { linkDirectionStates, summarize } from './oracles/object-path.ts';
 import { compactTick } from './oracles/rankings.ts';
 

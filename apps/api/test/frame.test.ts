@@ -1,3 +1,4 @@
+import { ERROR_FIELDS, type ErrorRates } from '@fabscope/contracts';
 import { buildScenario, CATEGORY_NAMES } from '@fabscope/topology';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -6,15 +7,9 @@ import { known, stateAt, statesOf } from '../src/lib/frame.ts';
 import { frameOf, frameOfKept } from '../src/lib/frame-from-rates.ts';
 import { LinkIndex } from '../src/lib/link-index.ts';
 import { channelsOf, type LinkSort, RankedLinks } from '../src/lib/link-order.ts';
+import type { DirectionRates, PortRates, RatesSnapshot } from '../src/lib/port-rates.ts';
 import { summarizeFrame, summarizeLiveInTurns } from '../src/lib/summary.ts';
 import { LinkHistory } from '../src/store/link-history.ts';
-import {
-  type DirectionRates,
-  ERROR_FIELDS,
-  type ErrorRates,
-  type PortRates,
-  type RatesSnapshot,
-} from '../src/store/types.ts';
 import { frameFromStates, linkDirectionStates, summarize } from './oracles/object-path.ts';
 import { compactTick, rankObjects } from './oracles/rankings.ts';
 

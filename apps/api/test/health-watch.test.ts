@@ -12,7 +12,7 @@ import { explainLinkStates } from '../src/events/link-state-reasons.ts';
 import type { LinkFrame } from '../src/lib/frame.ts';
 import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../src/lib/link-errors.ts';
 import { LinkIndex } from '../src/lib/link-index.ts';
-import { emptyPortRates, type PortRates, portKey } from '../src/store/types.ts';
+import { emptyPortRates, type PortRates, portKey } from '../src/lib/port-rates.ts';
 import { directionState, frameFromStates, linkDirectionStates } from './oracles/object-path.ts';
 
 const fabric = buildScenario('ar-demo');

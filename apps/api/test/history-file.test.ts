@@ -18,6 +18,7 @@ import { ConfigError, configFromEnv } from '../src/config.ts';
 import { MemoryEventLog } from '../src/events/event-log.ts';
 import type { CategoryHistograms } from '../src/lib/link-errors.ts';
 import { LinkIndex } from '../src/lib/link-index.ts';
+import { emptyPortRates, type PortRates, type RatesSnapshot } from '../src/lib/port-rates.ts';
 import { EmbeddedTimeQueries, type ScrapeDone } from '../src/store/embedded-history.ts';
 import { type ErrorReading, errorReadingOf } from '../src/store/error-reading.ts';
 import { RATE_UNKNOWN } from '../src/store/history-encoding.ts';
@@ -30,7 +31,6 @@ import {
 } from '../src/store/history-file/fabric-dir.ts';
 import { FrameCodec, type StoredFrame } from '../src/store/history-file/frame-codec.ts';
 import { HistorySegments } from '../src/store/history-file/history-segments.ts';
-import { emptyPortRates, type PortRates, type RatesSnapshot } from '../src/store/types.ts';
 
 const START_MS = Date.UTC(2026, 10, 22, 10, 0, 0);
 const HOUR_MS = 3_600_000;

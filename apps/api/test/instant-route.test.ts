@@ -4,8 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPACT_TOP_PER_KIND } from '../src/lib/compact-tick.ts';
 import { LinkIndex } from '../src/lib/link-index.ts';
+import { emptyPortRates, type PortRates, type RatesSnapshot } from '../src/lib/port-rates.ts';
 import { EmbeddedTimeQueries, type ScrapeDone } from '../src/store/embedded-history.ts';
-import { emptyPortRates, type MetricsStore, type PortRates, type RatesSnapshot } from '../src/store/types.ts';
+import type { MetricsStore } from '../src/store/types.ts';
 import { buildTestApp } from './helper.ts';
 import { TOP_RANKINGS } from './oracles/rankings.ts';
 

@@ -6,9 +6,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { LinkIndex } from '../src/lib/link-index.ts';
+import { emptyPortRates, type PortRates } from '../src/lib/port-rates.ts';
 import { EXPORT_ROWS_PER_CHUNK, ndjsonChunks } from '../src/routes/links/export.ts';
 import { Sampler } from '../src/sampler.ts';
-import { emptyPortRates, type MetricsStore, type PortRates } from '../src/store/types.ts';
+import type { MetricsStore } from '../src/store/types.ts';
 
 // fat-tree-6912: 41,472 directions, ~45 MB of NDJSON per export.
 const fabric = buildScenario('fat-tree-6912');

@@ -2,7 +2,7 @@ import { buildScenario, minHopRouting } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LinkIndex } from '../src/lib/link-index.ts';
-import { type PortRates, portKey } from '../src/store/types.ts';
+import { type PortRates, portKey } from '../src/lib/port-rates.ts';
 import { buildTestApp } from './helper.ts';
 import { linkDirectionStates, summarize } from './oracles/object-path.ts';
 

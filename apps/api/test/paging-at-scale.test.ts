@@ -5,8 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { LinkIndex } from '../src/lib/link-index.ts';
+import { emptyPortRates, type PortRates } from '../src/lib/port-rates.ts';
 import { Sampler } from '../src/sampler.ts';
-import { emptyPortRates, type MetricsStore, type PortRates } from '../src/store/types.ts';
+import type { MetricsStore } from '../src/store/types.ts';
 
 /**
  * A store whose every answer is a new instant: each port's packets/s is the number of the answer

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { portKey } from '../src/lib/port-rates.ts';
 import { EdgeLive, liveQueries } from '../src/store/prometheus-live.ts';
 import type { InstantSample, PromqlClient } from '../src/store/promql-client.ts';
-import { portKey } from '../src/store/types.ts';
 
 const A = { node_guid: '0xa', port: '1' };
 const B = { node_guid: '0xb', port: '2' };

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { COMPACT_TOP_PER_KIND } from '../src/lib/compact-tick.ts';
 import { LinkIndex } from '../src/lib/link-index.ts';
+import { emptyPortRates, type PortRates } from '../src/lib/port-rates.ts';
 import { Sampler } from '../src/sampler.ts';
-import { emptyPortRates, type MetricsStore, type PortRates } from '../src/store/types.ts';
+import type { MetricsStore } from '../src/store/types.ts';
 import { compactTick } from './oracles/rankings.ts';
 
 // fat-tree-6912 (41,472 directions): the stream's compact `top` must hold, for every ranking the

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { buildScenario } from '@fabscope/topology';
 import { describe, expect, it } from 'vitest';
 import { LinkIndex } from '../src/lib/link-index.ts';
+import { portKey } from '../src/lib/port-rates.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
 import { PrometheusStore, rateQuery } from '../src/store/prometheus.ts';
 import {
@@ -11,7 +12,6 @@ import {
   type SeriesMapping,
 } from '../src/store/series-mapping.ts';
 import { topologyLookup } from '../src/store/series-mapping-config.ts';
-import { portKey } from '../src/store/types.ts';
 import { linkDirectionStates } from './oracles/object-path.ts';
 
 const fabric = buildScenario('ar-demo');

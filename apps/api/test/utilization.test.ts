@@ -1,9 +1,9 @@
 import { buildScenario, waitFraction } from '@fabscope/topology';
 import { describe, expect, it } from 'vitest';
 import { LinkIndex } from '../src/lib/link-index.ts';
+import { type PortRates, portKey, type RatesSnapshot } from '../src/lib/port-rates.ts';
 import { utilizationBucket } from '../src/lib/summary.ts';
 import { combineLinkUp } from '../src/lib/utilization.ts';
-import { type PortRates, portKey, type RatesSnapshot } from '../src/store/types.ts';
 import { linkDirectionStates, summarize } from './oracles/object-path.ts';
 
 const fabric = buildScenario('ar-demo');

@@ -7,8 +7,9 @@ import { buildScenario } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LinkIndex } from '../src/lib/link-index.ts';
+import { emptyPortRates, portKey } from '../src/lib/port-rates.ts';
 import { Sampler } from '../src/sampler.ts';
-import { emptyPortRates, type MetricsStore, portKey } from '../src/store/types.ts';
+import type { MetricsStore } from '../src/store/types.ts';
 import { buildTestApp } from './helper.ts';
 
 const fabric = buildScenario('ar-demo');

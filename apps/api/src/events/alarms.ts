@@ -45,11 +45,9 @@ export function alarmText(alarm: Pick<Alarm, 'count' | 'linkKind' | 'category'>)
 }
 
 /**
- * Alarms with a lifecycle, as UFM's: the directions over one PM category's threshold, grouped by
- * category and link kind, are one *active* alarm while any is over (its count, worst severity and
- * worst members updated each tick), *cleared* when none is; an acknowledgement (who, when) stays
- * with it. A fabric-wide congestion is one alarm, not hundreds of events. Raising, clearing and
- * acknowledging are `alarm` events.
+ * Alarms with a lifecycle, as UFM's: the directions over one PM category's threshold, grouped by category and link
+ * kind, are one *active* alarm while any is over (its count, worst severity and worst members updated each tick),
+ * *cleared* when none is; an acknowledgement (who, when) stays with it.
  */
 export class Alarms {
   private readonly active = new Map<string, Alarm>();

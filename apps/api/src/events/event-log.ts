@@ -44,11 +44,7 @@ function isEvent(value: unknown): value is FabricEvent {
   );
 }
 
-/**
- * Events that survive a restart: one JSON object per line in `dir/events.jsonl`, read back at
- * start. At twice `maxEvents` lines the file is replaced durably by the newest `maxEvents`; a torn
- * last line is skipped.
- */
+/** Events that survive a restart: one JSON object per line in `dir/events.jsonl`, read back at start. */
 export class FileEventLog extends MemoryEventLog {
   readonly file: string;
   private lines = 0;

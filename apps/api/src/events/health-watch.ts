@@ -26,10 +26,8 @@ interface Change {
 }
 
 /**
- * Watches every tick for what an administrator is alerted to and writes it to the event log: a PM
- * category of a direction crossing a severity (warning 1 ×, error 3 ×, critical 10 × its threshold;
- * `info` when back under) and ports that stop or resume answering. Unknown values change nothing.
- * At most EVENTS_PER_TICK per category per tick, worst first, the rest summed in one event (as opafm).
+ * Watches every tick for what an administrator is alerted to and writes it to the event log: a PM category of a
+ * direction crossing a severity (warning 1 ×, error 3 ×, critical 10 × its threshold.
  */
 export class HealthWatch {
   /** Per category, the level (1 warning … 3 critical, 0 under) of each channel of `index`. */
@@ -157,31 +155,21 @@ export class HealthWatch {
       if (now === before) continue;
       levels[c] = now;
       const times = `${value.toFixed(2)} × threshold`;
-      if (now > before) {
-        rising.push({
+      const rose = now > before;
+      if (!rose && now !== 0) continue;
+      (rose ? rising : falling).push({
+        subject: link.id,
+        value,
+        event: {
+          timeMs,
+          kind: 'threshold',
           subject: link.id,
-          value,
-          event: {
-            timeMs,
-            kind: 'threshold',
-            subject: link.id,
-            severity: SEVERITY_AT.get(now) as Severity,
-            detail: `${name} ${times}${before > 0 ? ` (was ${SEVERITY_AT.get(before)})` : ''}`,
-          },
-        });
-      } else if (now === 0) {
-        falling.push({
-          subject: link.id,
-          value,
-          event: {
-            timeMs,
-            kind: 'threshold',
-            subject: link.id,
-            severity: 'info',
-            detail: `${name} back under threshold (${times})`,
-          },
-        });
-      }
+          severity: rose ? (SEVERITY_AT.get(now) as Severity) : 'info',
+          detail: rose
+            ? `${name} ${times}${before > 0 ? ` (was ${SEVERITY_AT.get(before)})` : ''}`
+            : `${name} back under threshold (${times})`,
+        },
+      });
     }
     this.write(rising, (n) => `${n} more link directions crossed the ${name} threshold`, 'warning', timeMs);
     this.write(falling, (n) => `${n} more link directions back under the ${name} threshold`, 'info', timeMs);

@@ -11,9 +11,8 @@ function nodesOf(linkId: string): string[] {
 }
 
 /**
- * Link state changes with their reason where fabscope knows it (a fault asked through the API in
- * the minute before, on the link or one of its switches), and a severity: a link down is an
- * `error`, a link up `info`. Pure; works on events from any store.
+ * Link state changes with their reason where fabscope knows it (a fault asked through the API in the minute before, on
+ * the link or one of its switches), and a severity: a link down is an `error`, a link up `info`.
  */
 export function explainLinkStates(events: readonly FabricEvent[]): FabricEvent[] {
   const faults = events.filter((e) => e.kind === 'fault');

@@ -11,9 +11,8 @@ export function describeChange(before: object | null, after: object): string {
 }
 
 /**
- * The emulator client the routes use, writing an event for every change made through the API:
- * adaptive routing (each changed field, old → new), traffic started or stopped, faults injected
- * or repaired. Only changes that succeeded are recorded, stamped when the emulator answered.
+ * The emulator client the routes use, writing an event for every change made through the API: adaptive routing (each
+ * changed field, old → new), traffic started or stopped, faults injected or repaired.
  */
 export class RecordingEmulatorClient extends EmulatorClient {
   constructor(

@@ -11,10 +11,9 @@ function covers(subject: string, port: string): boolean {
 }
 
 /**
- * Tells counter resets fabscope caused (a restart, a clear or a repair asked through the API, in
- * the log as `fault` events) from unexpected clears, as opafm's PM does ("Unexpected counter
- * clear … make sure no other tools are clearing fabric counters"): the first are `info`, the
- * others `warning`. Works on events from any store, so both report the same. Pure.
+ * Tells counter resets fabscope caused (a restart, a clear or a repair asked through the API, in the log as `fault`
+ * events) from unexpected clears, as opafm's PM does ("Unexpected counter clear … make sure no other tools are clearing
+ * fabric counters"): the first are `info`, the others `warning`.
  */
 export function classifyResets(events: readonly FabricEvent[]): FabricEvent[] {
   const faults = events.filter((e) => e.kind === 'fault' && RESETTING.has(e.detail));

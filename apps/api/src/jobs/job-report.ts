@@ -100,14 +100,7 @@ export function flowsOnLink(
   };
 }
 
-const kindsByIndex = new WeakMap<LinkIndex, Map<string, string>>();
-
-/** The kind of every link direction of a drawing, by id, made once per drawing. */
-export function linkKinds(index: LinkIndex): ReadonlyMap<string, string> {
-  let byId = kindsByIndex.get(index);
-  if (!byId) {
-    byId = new Map(index.channels.map((c) => [c.fixed.id, c.fixed.kind]));
-    kindsByIndex.set(index, byId);
-  }
-  return byId;
+/** The kind of every link direction of a drawing, by id. */
+export function linkKinds(index: LinkIndex): Pick<ReadonlyMap<string, string>, 'get' | 'has'> {
+  return { get: (id) => index.channelById.get(id)?.fixed.kind, has: (id) => index.channelById.has(id) };
 }

@@ -30,9 +30,8 @@ export interface CompactTick<H, S> {
   /** Channels whose link is reported down, ascending (usually empty, so a list rather than an array per channel). */
   linkDown: number[];
   /**
-   * `[channel, errors per second, integrity]` of the channels with errors counted or integrity at
-   * or past its threshold (a degraded link), ascending; usually few, so a list. Integrity is the
-   * fraction of its threshold, null when unknown; rates rounded to 1e-3.
+   * `[channel, errors per second, integrity]` of degraded channels, ascending; integrity is the fraction
+   * of its threshold (null unknown), rates rounded to 1e-3.
    */
   errors: [number, number, number | null][];
   /** How many channels' error counters are unknown (`errorsPerSecond` null): not 0, and not listed. */
@@ -64,10 +63,7 @@ export function compareBusiest(a: LinkDirectionState, b: LinkDirectionState): nu
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-/**
- * Encodes one tick compactly from its frame's columns, with objects made only for the directions in
- * `top`. Pure: the sampler's stream encodes it once per tick for every compact client.
- */
+/** Encodes one tick compactly from its frame's columns, with objects made only for the directions in `top`. */
 export function compactFrame<H, S>(
   tick: { time: string; health: H; summary: S },
   frame: LinkFrame,

@@ -132,9 +132,8 @@ export interface KeptDirections {
 }
 
 /**
- * The frame of what a store kept (the embedded history's ring) and the ports' error rates it read:
- * measured whole directions (no XmitWait ticks), errors and categories from the two ports, as
- * frameOf puts them together.
+ * The frame of what a store kept (the embedded history's ring) and the ports' error rates it read: measured whole
+ * directions (no XmitWait ticks), errors and categories from the two ports, as frameOf puts them together.
  */
 export function frameOfKept(
   index: LinkIndex,

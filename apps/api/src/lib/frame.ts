@@ -5,10 +5,8 @@ import type { LinkIndex } from './link-index.ts';
 import type { PortRates } from './port-rates.ts';
 
 /**
- * Every link direction at one instant as columns in the LinkIndex's channel order, computed once
- * per tick (lib/utilization.ts) and read by the summary, history, stream, health watch and rankings.
- * NaN is unknown (a JSON null, never 0). The individual error rates are derived from the two ends'
- * readings (`ports`) only when a direction's object is made (`stateAt`).
+ * Every link direction at one instant as columns in the LinkIndex's channel order, computed once per tick
+ * (lib/utilization.ts) and read by the summary, history, stream, health watch and rankings.
  */
 export interface LinkFrame {
   readonly index: LinkIndex;

@@ -12,10 +12,7 @@ import {
   UNKNOWN_ERRORS,
 } from '@fabscope/topology';
 
-/**
- * Per-counter rates of one link direction (gauges as values); null when unknown, never 0. Their
- * attribution to the two ends, the sum and the categories are @fabscope/topology's, as the collector's.
- */
+/** Per-counter rates of one link direction (gauges as values); null when unknown, never 0. */
 export type LinkErrors = LinkErrorRates;
 
 /** Counters that are errors, by PM category (topology's ERROR_COUNTER_GROUPS). */

@@ -42,8 +42,15 @@ export class LinkIndex {
   /** The channels of each link kind, ascending. */
   readonly byKind: { readonly isl: Int32Array; readonly host: Int32Array };
   private ranks: Int32Array | undefined;
+  private byId: Map<string, ChannelKeys> | undefined;
   /** pmConfig as this fabric's categories use it (categoryConfigFor). */
   readonly categoryConfig: PmThresholdConfig;
+
+  /** The channels by direction id, made on first use. */
+  get channelById(): ReadonlyMap<string, ChannelKeys> {
+    this.byId ??= new Map(this.channels.map((c) => [c.fixed.id, c]));
+    return this.byId;
+  }
 
   constructor(
     readonly fabric: Fabric,

@@ -95,10 +95,8 @@ export function firstChannels(
 }
 
 /**
- * The one ranker of a frame's directions, as `/links` answers them and the stream's `top` is chosen:
- * by `sort` in `order`, unknown (NaN) last whichever the order, ties by id. Keys are read once into a
- * typed array; the order is total (ids are unique), so it is the same however much of it is computed.
- * A first page only selects its rows (quickselect, then sorts those few); later pages rank the rest.
+ * The one ranker of a frame's directions, as `/links` answers them and the stream's `top` is chosen: by `sort` in
+ * `order`, unknown (NaN) last whichever the order, ties by id.
  */
 export class RankedLinks {
   private readonly keys: Float64Array;
@@ -171,10 +169,7 @@ export class RankedLinks {
   }
 }
 
-/**
- * Rearranges `a` so its first `k` elements are the `k` smallest by `compare` (in no order):
- * Hoare's quickselect with a median-of-three pivot, expected linear time.
- */
+/** Rearranges `a` so its first `k` elements are the `k` smallest by `compare` (in no order). */
 function select(a: Uint32Array, k: number, compare: (x: number, y: number) => number): void {
   let lo = 0;
   let hi = a.length - 1;

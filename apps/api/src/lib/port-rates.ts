@@ -56,10 +56,7 @@ export interface RatesSnapshot {
   staleAfterSeconds?: number;
   /** Keyed by portKey(guid, port). Ports absent here are stale. */
   ports: ReadonlyMap<string, PortRates>;
-  /**
-   * Present when the store read whole directions (the collector's gauges), by the sending port's
-   * key; `ports` then carries the link states and error rates only.
-   */
+  /** Present when the store read whole directions (the collector's gauges), by the sending port's key. */
   directions?: Map<string, DirectionRates>;
 }
 

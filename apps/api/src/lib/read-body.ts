@@ -2,10 +2,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { SLICE_MS } from './sliced.ts';
 
 /**
- * A response's whole body as bytes, read chunk by chunk with a turn of the event loop whenever the
- * reading has held it for a slice (lib/sliced.ts), where `response.arrayBuffer()` joins a big
- * answer in one piece. With a Content-Length the bytes go straight into one array of that size; a
- * body shorter or longer than it says is refused.
+ * A response's whole body as bytes, read chunk by chunk with a turn of the event loop whenever the reading has held it
+ * for a slice (lib/sliced.ts), where `response.arrayBuffer()` joins a big answer in one piece.
  */
 export async function readBodyInSlices(response: Response, sliceMs = SLICE_MS): Promise<Uint8Array> {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);

@@ -6,9 +6,8 @@ export const SLICE_MS = 20;
 const CHECK_EVERY = 512;
 
 /**
- * Calls `body(i)` for i = 0 … n−1 in order, giving the event loop a turn whenever a slice has run
- * `sliceMs`: the same work as a plain loop, in slices. The loop's state must stay valid across a
- * turn (what it reads is not changed meanwhile, or a change is harmless to it).
+ * Calls `body(i)` for i = 0 … n−1 in order, giving the event loop a turn whenever a slice has run `sliceMs`: the same
+ * work as a plain loop, in slices.
  */
 export async function slicedLoop(n: number, body: (i: number) => void, sliceMs = SLICE_MS): Promise<void> {
   let sliceStart = performance.now();
@@ -25,9 +24,8 @@ export async function slicedLoop(n: number, body: (i: number) => void, sliceMs =
 const ELEMENTS_PER_SLICE = 16_384;
 
 /**
- * JSON.stringify(value) of a plain object, the same text, with a turn of the event loop between
- * slices of its long arrays (the compact stream message's). Each slice is JSON.stringify's own text
- * of those elements, so values are written exactly as the whole would be.
+ * JSON.stringify(value) of a plain object, the same text, with a turn of the event loop between slices of its long
+ * arrays (the compact stream message's).
  */
 export async function stringifyInSlices(
   value: Record<string, unknown>,

@@ -4,10 +4,9 @@ import type { ServerResponse } from 'node:http';
 export const MAX_SKIPPED_TICKS = 10;
 
 /**
- * One event-stream client with a bounded backlog: a tick is written only when the socket has
- * drained the one before (Node keeps a reference to the shared frame, never a copy), skipped
- * otherwise, and after MAX_SKIPPED_TICKS skips in a row the client is told why and dropped. So a
- * dashboard that stops reading holds at most one tick in memory, however long it stays connected.
+ * One event-stream client with a bounded backlog: a tick is written only when the socket has drained the one before
+ * (Node keeps a reference to the shared frame, never a copy), skipped otherwise, and after MAX_SKIPPED_TICKS skips in a
+ * row the client is told why and dropped.
  */
 export class SseClient {
   private skippedInARow = 0;

@@ -15,10 +15,8 @@ export function prometheusStaleAfterSeconds(scrapeIntervalMs: number): number {
 }
 
 /**
- * How long the embedded store waits for a scrape and how old a sample may get before it is stale,
- * from the interval and how long scrapes take (a slow scrape is not a stale one; one that stops is).
- * A scrape of duration D starts every period = interval × ⌈D / interval⌉ (busy ticks are skipped)
- * and its samples are up to period + D old: stale is three periods and one scrape, plus slack.
+ * How long the embedded store waits for a scrape and how old a sample may get before it is stale, from the interval and
+ * how long scrapes take (a slow scrape is not a stale one; one that stops is).
  */
 export interface ScrapeTiming {
   /** Time between scrape starts. */
@@ -32,10 +30,7 @@ export interface ScrapeTiming {
 /** Slack beyond the expected age before a sample is stale. */
 export const STALE_SLACK_MS = 500;
 
-/**
- * `recentDurationMs`: the longest of the last few completed scrapes (null before the first).
- * Fixed values in `overrides` win over the derived ones.
- */
+/** `recentDurationMs`: the longest of the last few completed scrapes (null before the first). */
 export function scrapeTiming(
   intervalMs: number,
   recentDurationMs: number | null,

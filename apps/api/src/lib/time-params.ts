@@ -52,9 +52,8 @@ function durationMs(text: string): number {
 }
 
 /**
- * `name`'s value as Unix milliseconds: Unix seconds, RFC 3339, or relative to `nowMs` — `now`,
- * `now-5m`, `now+1h`, `-5m` (a duration as steps take it). What it accepts is exactly
- * `TIME_PATTERN` of the contract, which the route schemas state.
+ * `name`'s value as Unix milliseconds: Unix seconds, RFC 3339, or relative to `nowMs` — `now`, `now-5m`, `now+1h`,
+ * `-5m` (a duration as steps take it).
  */
 export function parseTime(name: string, value: string, nowMs: number = Date.now()): number {
   if (value === '')
@@ -85,10 +84,7 @@ export function parseTime(name: string, value: string, nowMs: number = Date.now(
   return Math.round(ms);
 }
 
-/**
- * `name`'s value (a step or a duration) in milliseconds, ≥ 1: exactly what `STEP_PATTERN` of the
- * contract accepts.
- */
+/** `name`'s value (a step or a duration) in milliseconds, ≥ 1: exactly what `STEP_PATTERN` of the contract accepts. */
 export function parseDuration(name: string, value: string): number {
   if (!STEP.test(value)) {
     throw new TimeParamError(

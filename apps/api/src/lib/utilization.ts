@@ -49,11 +49,7 @@ export interface DirectionMeasures {
   categories: CategoryValues;
 }
 
-/**
- * Per index and channel: the two ends' error rates last combined, and the direction's errors made
- * of them. A store gives a port the same error-rates object while its error reading is the same,
- * so most ticks reuse the direction's errors instead of making an object per direction.
- */
+/** Per index and channel: the two ends' error rates last combined, and the direction's errors made of them. */
 const errorMemos = new WeakMap<LinkIndex, ErrorMemo>();
 
 interface ErrorMemo {

@@ -1,9 +1,9 @@
+import { portKey } from '../lib/port-rates.ts';
 import { slicedLoop } from '../lib/sliced.ts';
 import type { ArrowScrape } from './arrow-scrape.ts';
 import type { PortReadings } from './port-readings.ts';
 import { COUNTER_SEEN, FIELD_COUNT, LINK_UP, type ScrapeRoles, STAGED } from './scrape-staging.ts';
 import { linkUpOf, type SeriesMapping } from './series-mapping.ts';
-import { portKey } from './types.ts';
 
 /**
  * A fabscope collector's Arrow answers → the ports' readings, staged as the text's samples are: a

@@ -24,9 +24,8 @@ export interface ArrowScrape {
 }
 
 /**
- * Reads a collector's Arrow answer, refusing — with the reason — a stream cut short (no
- * end-of-stream marker, or fewer rows than its `ports`), a missing key column or a family that is
- * not Float64.
+ * Reads a collector's Arrow answer, refusing — with the reason — a stream cut short (no end-of-stream marker, or fewer
+ * rows than its `ports`), a missing key column or a family that is not Float64.
  */
 export function readArrowScrape(bytes: Uint8Array): ArrowScrape {
   const end = bytes.byteLength - EOS.length;

@@ -1,8 +1,9 @@
 import type { LinkIndex } from '../lib/link-index.ts';
+import type { RatesSnapshot } from '../lib/port-rates.ts';
 import type { EmbeddedStore } from './embedded.ts';
 import type { PrometheusStore } from './prometheus.ts';
 import type { PrometheusTimeQueries } from './prometheus-history.ts';
-import type { FiringAlert, MetricsStore, RatesSnapshot } from './types.ts';
+import type { FiringAlert, MetricsStore } from './types.ts';
 
 /**
  * A TSDB's store whose live view is read from the collectors themselves (FABSCOPE_LIVE_SOURCE=

@@ -2,6 +2,7 @@ import type { EventLog } from '../lib/fabric-event.ts';
 import { type LinkFrame, statesOf } from '../lib/frame.ts';
 import { frameForSliced, frameOfKept } from '../lib/frame-from-rates.ts';
 import type { LinkIndex } from '../lib/link-index.ts';
+import { emptyPortRates, type PortRates, type RatesSnapshot } from '../lib/port-rates.ts';
 import type { FabricSummary } from '../lib/summary.ts';
 import { summarizeLiveInTurns } from '../lib/summary.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
@@ -11,7 +12,6 @@ import type { FabricHistoryDir } from './history-file/fabric-dir.ts';
 import { HistorySegments } from './history-file/history-segments.ts';
 import { LinkHistory } from './link-history.ts';
 import type { FabricAt, LinkSeries, SummaryPoint, TimeQueries } from './time-queries.ts';
-import { emptyPortRates, type PortRates, type RatesSnapshot } from './types.ts';
 
 /** What the embedded store tells its history after each scrape. */
 export interface ScrapeDone {
@@ -45,9 +45,8 @@ export interface EmbeddedHistoryOptions {
 }
 
 /**
- * The embedded store's answers about the past: after each scrape the frame and its summary are
- * kept, encoded, in the bounded history (link-history.ts); instants and ranges read the frame in
- * force at each time.
+ * The embedded store's answers about the past: after each scrape the frame and its summary are kept, encoded, in the
+ * bounded history (link-history.ts); instants and ranges read the frame in force at each time.
  */
 export class EmbeddedTimeQueries implements TimeQueries {
   readonly history: LinkHistory;
@@ -163,8 +162,7 @@ export class EmbeddedTimeQueries implements TimeQueries {
   }
 
   /**
-   * Every direction at `timeMs` as a frame, made with the one formula from what the history kept
-   * then (frameOfKept). All unknown before the history or in a gap.
+   * Every direction at `timeMs` as a frame, made with the one formula from what the history kept then (frameOfKept).
    */
   async frameAt(timeMs: number): Promise<LinkFrame> {
     const ring = this.ringAt(timeMs);

@@ -1,12 +1,13 @@
 import type { EventLog } from '../lib/fabric-event.ts';
 import type { LinkIndex } from '../lib/link-index.ts';
+import type { RatesSnapshot } from '../lib/port-rates.ts';
 import { type ScrapeTiming, scrapeTiming } from '../lib/staleness.ts';
 import { EmbeddedTimeQueries, type ScrapeDone } from './embedded-history.ts';
 import type { FabricHistoryDir } from './history-file/fabric-dir.ts';
 import { PortReadings } from './port-readings.ts';
 import { fabscopeMapping, type SeriesMapping } from './series-mapping.ts';
 import { TargetScraper, type TargetScrapeStats } from './target-scraper.ts';
-import type { MetricsStore, RatesSnapshot } from './types.ts';
+import type { MetricsStore } from './types.ts';
 
 export interface EmbeddedStoreOptions {
   /** Collector `/metrics` URLs to scrape. */
@@ -125,11 +126,7 @@ export class EmbeddedStore implements MetricsStore {
       options.errorIntervalMs ?? (this.intervalMs <= 1000 ? 0 : Math.max(30_000, 3 * this.intervalMs));
   }
 
-  /**
-   * Scrapes now, every interval after. Rates need two readings: at an interval above
-   * SECOND_SCRAPE_AFTER_MS the second follows the first as soon as it ends instead of an interval
-   * later, and both leave the error families to the next regular scrape, so the first rates come soon.
-   */
+  /** Scrapes now, every interval after. */
   start(): void {
     if (this.timer) return;
     const startedMs = this.now();
@@ -152,10 +149,7 @@ export class EmbeddedStore implements MetricsStore {
     }, this.intervalMs);
   }
 
-  /**
-   * One scrape of every target; concurrent calls share the one in flight. `errorsDue` false
-   * leaves out the error families whether or not their time has come.
-   */
+  /** One scrape of every target; concurrent calls share the one in flight. */
   scrapeOnce(errorsDue = true): Promise<void> {
     this.inFlight ??= this.scrapeAll(errorsDue).finally(() => {
       this.inFlight = null;
@@ -246,11 +240,7 @@ export class EmbeddedStore implements MetricsStore {
     return queries;
   }
 
-  /**
-   * Rates of every fresh port over `windowMs` (default: the live window, rateWindowMs). The live
-   * window's rates are computed once per scrape: the sampler's tick and the history (when its window
-   * picks the same readings, windowsAgree) share the promise, and with it one frame.
-   */
+  /** Rates of every fresh port over `windowMs` (default: the live window, rateWindowMs). */
   rates(_signal?: AbortSignal, windowMs = this.windowMs): Promise<RatesSnapshot> {
     const live = windowMs === this.windowMs;
     const kept = this.lastLive;

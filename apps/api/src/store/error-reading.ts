@@ -1,14 +1,10 @@
+import { ERROR_FIELDS, type ErrorField, type ErrorRates } from '@fabscope/contracts';
 import type { LinkIndex } from '../lib/link-index.ts';
+import type { PortRates } from '../lib/port-rates.ts';
 import { slicedLoop } from '../lib/sliced.ts';
 import { errorsOfPort } from './slot-ports.ts';
-import { ERROR_FIELDS, type ErrorField, type ErrorRates, type PortRates } from './types.ts';
 
-/**
- * One error reading of every port, as the history keeps it (docs/history.md): sparse. Port `c` is
- * the sending port of channel `c` (every cabled port sends one direction). Most ports' fields are
- * at their idle value (0; link quality 5) most of the time, so a reading is one byte per port (which
- * fields it reported, or none: unknown) and 13 bytes per field that is not idle.
- */
+/** One error reading of every port, as the history keeps it (docs/history.md): sparse. */
 export interface ErrorReading {
   /** Per port, the index in `sets` of the fields its reading had; NO_READING: none (unknown). */
   readonly set: Uint8Array;
@@ -30,11 +26,7 @@ export function idleValue(field: ErrorField): number {
 /** Each field's idle value, by ERROR_FIELDS index. */
 const IDLE = ERROR_FIELDS.map(idleValue);
 
-/**
- * The reading of the ports' error rates (`errors` of each PortRates), in channel order. Where each
- * port reported the same fields as in `previous` (the usual case), its `set` and `sets` are
- * previous's, shared: a reading then costs only its fields that are not idle.
- */
+/** The reading of the ports' error rates (`errors` of each PortRates), in channel order. */
 export function errorReadingOf(
   index: LinkIndex,
   ports: ReadonlyMap<string, PortRates>,

@@ -1,9 +1,6 @@
 /**
- * Tells the sampler when Prometheus has evaluated the direction rules again, so the live tick reads
- * recorded series right after they change instead of on a clock of its own (whose phase added up
- * to an interval to the data's age). It polls the newest evaluation's timestamp and calls the
- * listeners when it moves, or when an interval has gone by without it moving (no rules, Prometheus
- * down: the tick then reports that). Ticks are at least half an interval apart.
+ * Tells the sampler when Prometheus has evaluated the direction rules again, so the live tick reads recorded series
+ * right after they change instead of on a clock of its own (whose phase added up to an interval to the data's age).
  */
 export interface EvaluationWatchOptions {
   /** Seconds since the epoch of the newest evaluation, or null when there is none. */

@@ -13,9 +13,8 @@ import { parseLabels, parseLine, parseValue } from './exposition.ts';
 export type SampleSink = (metric: number, block: number, value: number, line: number) => void;
 
 /**
- * The label blocks met so far (the bytes between a series' braces, as a latin1 key), numbered in
- * order of first appearance and kept across a target's scrapes. Exporters write their ports in the
- * same order in every family: the next line's block is predicted and checked with one comparison.
+ * The label blocks met so far (the bytes between a series' braces, as a latin1 key), numbered in order of first
+ * appearance and kept across a target's scrapes.
  */
 export class LabelBlocks {
   readonly keys: string[] = [];
@@ -42,9 +41,8 @@ export class LabelBlocks {
   }
 
   /**
-   * When the block at `pos` of the previous family is the one starting at `buf[start]` and a
-   * closing brace follows it, its id; else -1. A known block was read as a whole label block
-   * once, so the brace after it is the end of this one.
+   * When the block at `pos` of the previous family is the one starting at `buf[start]` and a closing brace follows it,
+   * its id; else -1.
    */
   predicted(pos: number, buf: Buffer, start: number, end: number): number {
     const id = this.previous[pos];
@@ -91,10 +89,7 @@ export class ExpositionScanner {
   private lastName: Buffer = Buffer.alloc(0);
   private lastMetric = -1;
 
-  /**
-   * `names`: the metrics to read (index = `metric` in the sink); null: every metric, numbered as
-   * met. `blocks`: the label blocks of the target's earlier scrapes, to go on numbering them.
-   */
+  /** `names`: the metrics to read (index = `metric` in the sink); null: every metric, numbered as met. */
   constructor(
     names: readonly string[] | null,
     private readonly sink: SampleSink,

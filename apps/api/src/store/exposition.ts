@@ -1,7 +1,4 @@
-/**
- * Parses the Prometheus text exposition format (version 0.0.4) into samples. Only what a store
- * needs: metric name, labels and value; comments and timestamps are skipped.
- */
+/** Parses the Prometheus text exposition format (version 0.0.4) into samples. */
 export interface ExpositionSample {
   name: string;
   labels: Record<string, string>;

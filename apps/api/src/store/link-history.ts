@@ -1,4 +1,5 @@
 import type { LinkFrame } from '../lib/frame.ts';
+import type { PortRates } from '../lib/port-rates.ts';
 import { slicedLoop } from '../lib/sliced.ts';
 import type { FabricSummary } from '../lib/summary.ts';
 import { type ErrorReading, errorReadingOf, errorReadingSliced } from './error-reading.ts';
@@ -12,20 +13,11 @@ import {
   WAIT_UNKNOWN,
 } from './history-encoding.ts';
 import { sameErrorObjects } from './slot-ports.ts';
-import type { PortRates } from './types.ts';
 
 /**
- * Bounded in-memory history of every link direction, one frame per scrape: a ring of frames in
- * typed arrays, 6 bytes per direction per frame (docs/history.md):
- * - load (bytes/s ÷ capacity) as a Uint16 over 0..2× capacity (resolution 3 × 10⁻⁵), 65535 unknown;
- * - packets/s as a Uint16 on a log scale (encodeRate: 0.034 % steps), 65535 unknown;
- * - XmitWait share of time as a Uint8 over 0..1 in steps of 1/250, 255 unknown;
- * - link state as an Int8: 1 up, 0 down, −1 unknown;
- * and the ports' error reading in force (error-reading.ts: sparse, one per error-counter reading,
- * shared by the frames until the next one), from which a past instant's error rates and PM
- * categories are computed again with the one formula. Each frame also keeps the summary computed
- * when it was recorded (exact totals and histograms, the categories' histograms).
- * When the ring is full the oldest frame is dropped.
+ * Bounded in-memory history of every link direction, one frame per scrape: a ring of typed-array
+ * frames, 6 bytes per direction per frame (encoding: docs/history.md), plus the ports' error reading
+ * in force (error-reading.ts), from which a past instant's error rates and categories are recomputed.
  */
 export class LinkHistory {
   readonly capacityFrames: number;
@@ -82,8 +74,8 @@ export class LinkHistory {
   }
 
   /**
-   * Adds a frame from a tick's columns; frames must come in time order (an older one is ignored).
-   * Returns the new frame's ring index, or −1 when it was ignored.
+   * Adds a frame from a tick's columns; frames must come in time order. Returns the new frame's ring
+   * index, or −1 when it was ignored (older than the newest).
    */
   recordFrame(timeMs: number, frame: LinkFrame, summary: FabricSummary): number {
     const n = this.channels;

@@ -1,8 +1,9 @@
+import { ERROR_FIELDS, type ErrorRates, PORT_GAUGES } from '@fabscope/contracts';
+import { counterRate } from '@fabscope/topology';
+import type { PortRates } from '../lib/port-rates.ts';
 import { slicedLoop } from '../lib/sliced.ts';
-import { counterRate } from './counter-rate.ts';
 import { COUNTER_SEEN, FIELD_COUNT, grow, LINK_UP, RATE, STAGED, WAIT_TICK } from './scrape-staging.ts';
 import { SlotPorts } from './slot-ports.ts';
-import { ERROR_FIELDS, type ErrorRates, PORT_GAUGES, type PortRates } from './types.ts';
 
 /**
  * The ring keeps data, packets and XmitWait (staged fields 0..4); the error families, scraped less
@@ -253,9 +254,8 @@ export class PortReadings {
     while (first > 0 && lastTime - (this.times[base + ((oldest + first) % depth)] as number) < windowMs)
       first--;
     const rated = first >= 0;
-    // Error fields: the rate between the last two readings that carried them (a counter that went
-    // backwards between them is a gap, never a spike); gauges as last read. A field the port does
-    // not report is absent (unknown), not 0.
+    // Error fields: the rate between the last two readings that carried them (a counter that went backwards between
+    // them is a gap, never a spike); gauges as last read.
     let errors: ErrorRates | undefined;
     const readAt = this.errorNowTime[slot] as number;
     const fresh = readAt >= errorsSinceMs;

@@ -1,7 +1,7 @@
 import type { FabricEvent } from '../lib/fabric-event.ts';
+import { portKey } from '../lib/port-rates.ts';
 import { CABLED, EDGE_SERIES, LINK_UP } from './edge-series.ts';
 import { labelValue, type PromqlClient, sampleValue } from './promql-client.ts';
-import { portKey } from './types.ts';
 
 /** How the events name what they happened to. */
 export interface EventNames {

@@ -39,10 +39,9 @@ export interface PrometheusHistoryOptions {
 }
 
 /**
- * Time questions answered by Prometheus (or VictoriaMetrics) from the collector's per-direction
- * series (its rates at the edge): the TSDB sums the collectors' summaries and ranks (sum, topk),
- * the API only names directions and maps them to the topology. Link-state and counter-reset events
- * come from the series too, so they survive a restart of the API.
+ * Time questions answered by Prometheus (or VictoriaMetrics) from the collector's per-direction series (its rates at
+ * the edge): the TSDB sums the collectors' summaries and ranks (sum, topk), the API only names directions and maps them
+ * to the topology.
  */
 export class PrometheusTimeQueries implements TimeQueries {
   readonly resolutionMs: number;
@@ -57,9 +56,8 @@ export class PrometheusTimeQueries implements TimeQueries {
   /** The live tick's queries, asked at a past instant: a frame as the live view had it. */
   private readonly edge: EdgeLive;
   /**
-   * Frames asked lately, by instant: `/instant`, `/links?time=` and its pages at one instant read
-   * the TSDB once between them (a big fabric's frame is seconds of dense reads). Held one interval
-   * (data for a recent instant may still arrive), at most HELD_FRAMES of them.
+   * Frames asked lately, by instant: `/instant`, `/links?time=` and its pages at one instant read the TSDB once between
+   * them (a big fabric's frame is seconds of dense reads).
    */
   private readonly frames = new Map<number, { frame: Promise<LinkFrame>; untilMs: number }>();
 
@@ -78,12 +76,7 @@ export class PrometheusTimeQueries implements TimeQueries {
     for (const [name, node] of index.fabric.nodeByName) this.nameOfGuid.set(node.guid, name);
   }
 
-  /**
-   * A series' value at an instant: its newest sample no older than the staleness limit. The
-   * collector stamps its samples with their read time, so Prometheus marks none stale: a plain
-   * instant query would hold a gone port's last value for five minutes. A sweep that left a
-   * direction out (a gap: a reset, a missed read) shows the sweep before, as the live view does.
-   */
+  /** A series' value at an instant: its newest sample no older than the staleness limit. */
   private held(selector: string): string {
     return `last_over_time(${selector}[${this.heldMs}ms])`;
   }
@@ -125,9 +118,8 @@ export class PrometheusTimeQueries implements TimeQueries {
   }
 
   /**
-   * The summary from the collectors' own (a few series each, stamped with their sweep's time):
-   * the host total and the utilization buckets of the directions each counts, summed over them.
-   * Every bucket is written every sweep (0 included), so holding the newest of each is safe.
+   * The summary from the collectors' own (a few series each, stamped with their sweep's time): the host total and the
+   * utilization buckets of the directions each counts, summed over them.
    */
   private summaryQueries() {
     const { hostBytes, directions: buckets } = this.names;
@@ -266,9 +258,8 @@ function unknownPoint(timeMs: number): LinkPoint {
 }
 
 /**
- * One range series' values at the asked instants: the point nearest each within half a step
- * (a PromQL backend may align its points to step multiples, as VictoriaMetrics does); absent or
- * NaN points are unknown (null).
+ * One range series' values at the asked instants: the point nearest each within half a step (a PromQL backend may align
+ * its points to step multiples, as VictoriaMetrics does); absent or NaN points are unknown (null).
  */
 export function alignPoints(
   values: readonly [number, string][] | undefined,

@@ -1,14 +1,13 @@
-import { CABLED, EDGE_SERIES, LINK_UP } from './edge-series.ts';
-import { type InstantSample, type PromqlClient, sampleValue } from './promql-client.ts';
+import { ERROR_FIELDS, type ErrorField } from '@fabscope/contracts';
 import {
   type DirectionRates,
-  ERROR_FIELDS,
-  type ErrorField,
   emptyPortRates,
   type PortRates,
   portKey,
   type RatesSnapshot,
-} from './types.ts';
+} from '../lib/port-rates.ts';
+import { CABLED, EDGE_SERIES, LINK_UP } from './edge-series.ts';
+import { type InstantSample, type PromqlClient, sampleValue } from './promql-client.ts';
 
 /** The time (Unix seconds) of the newest sweep any collector wrote: the live tick's age, and what evaluation-watch.ts polls. */
 export const NEWEST_SWEEP = `max(timestamp(${EDGE_SERIES.sweep}))`;
@@ -23,12 +22,9 @@ const FIELDS = new Set<string>(ERROR_FIELDS);
 const idleOf = (field: ErrorField) => (field === 'linkQualityIndicator' ? 5 : 0);
 
 /**
- * What the live tick asks Prometheus: the collector's per-direction gauges as they are (its rates
- * at the edge), each direction's newest sample within the staleness limit (`held`), keyed by its
- * sending port; the ports that are down; each port's error fields where not idle (sparse); which
- * fields the collectors report, and the newest sweep's age. Nothing is rated here. The sparse
- * errors and the down ports stay two queries: folded into one, a big fabric's exceeds a TSDB's
- * query time limit (docs/scaling.md).
+ * What the live tick asks Prometheus: the collector's per-direction gauges as they are (its rates at the edge), each
+ * direction's newest sample within the staleness limit (`held`), keyed by its sending port; the ports that are down;
+ * each port's error fields where not idle (sparse); which fields the collectors report, and the newest sweep's age.
  */
 export function liveQueries(heldMs: number) {
   const held = (selector: string) => `last_over_time(${selector}[${Math.max(1, Math.round(heldMs))}ms])`;
@@ -38,10 +34,7 @@ export function liveQueries(heldMs: number) {
     packets: byPort(held(EDGE_SERIES.packets)),
     /** Share of time each direction's sender waited for credit. */
     wait: byPort(held(EDGE_SERIES.wait)),
-    /**
-     * Only the ports reported down: every fabscope port has the gauge, so the rest are up. Held as
-     * the rest are: a gauge stamped by a collector that stopped is not held for Prometheus' 5 min.
-     */
+    /** Only the ports reported down: every fabscope port has the gauge, so the rest are up. */
     down: `${byPort(held(`${LINK_UP}{${CABLED}}`))} == 0`,
     /** Per port and field, the error rates (gauges as values) that are not idle, NaN where unknown. */
     errors: `max by (node_guid, port, field) (${held(EDGE_SERIES.portErrors)})`,

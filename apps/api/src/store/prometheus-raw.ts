@@ -1,15 +1,8 @@
+import { ERROR_COUNTERS, PORT_GAUGES, type PortGaugeField } from '@fabscope/contracts';
+import { emptyPortRates, type PortRates, type RatesSnapshot } from '../lib/port-rates.ts';
 import { rateQuery, selector } from './rate-window.ts';
 import { linkUpOf, type SeriesMapping } from './series-mapping.ts';
-import {
-  type CounterField,
-  ERROR_COUNTERS,
-  emptyPortRates,
-  PORT_COUNTERS,
-  PORT_GAUGES,
-  type PortGaugeField,
-  type PortRates,
-  type RatesSnapshot,
-} from './types.ts';
+import { type CounterField, PORT_COUNTERS } from './types.ts';
 
 /** One series of an instant query's answer. */
 export interface VectorResult {
@@ -28,10 +21,8 @@ export interface RawRatesOptions {
 }
 
 /**
- * The live tick from other sources' raw counters: rate() of each counter the exporter has (a reset
- * is a gap: rate-window.ts), the gauges as they are, the series joined to the topology's ports by
- * the mapping. `query` asks at `options.timeMs` (one instant for every query: a direction's tx and
- * rx, asked apart, must agree). Throws when Prometheus does.
+ * The live tick from other sources' raw counters: rate() of each counter the exporter has (a reset is a gap:
+ * rate-window.ts), the gauges as they are, the series joined to the topology's ports by the mapping.
  */
 export async function rawCounterRates(
   query: (promql: string) => Promise<VectorResult[]>,

@@ -1,11 +1,12 @@
 import type { LinkIndex } from '../lib/link-index.ts';
+import type { RatesSnapshot } from '../lib/port-rates.ts';
 import { EvaluationWatch } from './evaluation-watch.ts';
 import { PrometheusTimeQueries } from './prometheus-history.ts';
 import { EdgeLive, NEWEST_SWEEP } from './prometheus-live.ts';
 import { rawCounterRates, type VectorResult } from './prometheus-raw.ts';
 import { PromqlClient, QueryGate, sampleValue, tsdbUrl } from './promql-client.ts';
 import { fabscopeMapping, type SeriesMapping } from './series-mapping.ts';
-import type { FiringAlert, MetricsStore, RatesSnapshot } from './types.ts';
+import type { FiringAlert, MetricsStore } from './types.ts';
 
 export { durationMs, fullWindow, rateQuery, selector } from './rate-window.ts';
 
@@ -23,9 +24,8 @@ export interface PrometheusStoreOptions {
   /** Prometheus' scrape interval: the finest step of history answers (default 1 s). */
   scrapeIntervalMs?: number | undefined;
   /**
-   * Where the live tick reads fabscope's own series: `edge` (default) the collector's rates at the
-   * edge (prometheus-live.ts); `raw` the counters of every port, rated here as for other sources
-   * (a site whose collectors keep the raw counters). Other sources are always read raw.
+   * Where the live tick reads fabscope's own series. `edge` (default) the collector's rates at the edge
+   * (prometheus-live.ts).
    */
   live?: 'edge' | 'raw';
   /**

@@ -25,12 +25,7 @@ export interface PromqlClientOptions {
   gate?: QueryGate | undefined;
 }
 
-/**
- * Queries in flight to one TSDB at a time, by default (FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES):
- * VictoriaMetrics answers 503 to a search that waits too long for one of its few slots, and a
- * search already spreads over every core, so two add no speed and leave the other slots to
- * Grafana, alert rules and people.
- */
+/** Queries in flight to one TSDB at a time, by default (FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES). */
 export const DEFAULT_MAX_CONCURRENT_QUERIES = 2;
 
 /**

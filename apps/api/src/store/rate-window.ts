@@ -4,12 +4,8 @@ export function selector(names: readonly string[]): string {
 }
 
 /**
- * The series of `sel` whose window is full: a sample in its first and last quarters and one in the
- * quarter before it (so a counter that starts at 0 inside the window is not read as starting
- * there). While a window is not full — Prometheus or the series just started, or scrapes stopped
- * for a while — rate() extrapolates a few samples over the whole window and reads low (0.44, 0.64,
- * 0.84 of the truth); the window spans four or more scrape intervals, so a series scraped all
- * along always has all three.
+ * The series of `sel` whose window is full: a sample in its first and last quarters and one in the quarter before it
+ * (so a counter that starts at 0 inside the window is not read as starting there).
  */
 export function fullWindow(sel: string, window: string): string {
   const windowMs = durationMs(window);

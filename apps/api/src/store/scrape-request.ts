@@ -9,11 +9,7 @@ function closedConnection(error: unknown): boolean {
   return error instanceof TypeError && (cause?.code === 'ECONNRESET' || cause?.code === 'UND_ERR_SOCKET');
 }
 
-/**
- * GETs a target: a fabscope collector (`arrow`) is asked for its Arrow columns, any other exporter
- * for text. A kept-alive connection the collector closed while this loop was busy fails at once,
- * before any answer: asked again on a new connection (a GET is safe to repeat).
- */
+/** GETs a target: a fabscope collector (`arrow`) is asked for its Arrow columns, any other exporter for text. */
 export async function fetchScrape(
   fetchImpl: typeof fetch,
   url: string,

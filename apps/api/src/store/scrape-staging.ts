@@ -36,9 +36,8 @@ export function grow<T extends Float64Array | Int32Array | Int8Array>(
 }
 
 /**
- * One scraped target's label blocks (a port's series share one): each block's labels are parsed
- * and resolved to a port once, then each sample is a map lookup. Staging arrays hold the scrape
- * in progress, so a scrape that fails half-way leaves nothing behind.
+ * One scraped target's label blocks (a port's series share one): each block's labels are parsed and resolved to a port
+ * once, then each sample is a map lookup.
  */
 export class TargetState {
   readonly blocks = new LabelBlocks();

@@ -1,10 +1,10 @@
-import { PORT_SERIES } from '@fabscope/contracts';
+import { type ErrorField, PORT_SERIES } from '@fabscope/contracts';
 import { normalizeGuid } from '@fabscope/topology';
-import { type CounterField, type ErrorField, PORT_COUNTERS, portKey } from './types.ts';
+import { portKey } from '../lib/port-rates.ts';
+import { type CounterField, PORT_COUNTERS } from './types.ts';
 
 /** Which exporter's series the API reads counters from (FABSCOPE_METRICS_SOURCE). */
 export type MetricsSource = 'fabscope' | 'node_exporter' | 'infiniband_exporter';
-export const METRICS_SOURCES: readonly MetricsSource[] = ['fabscope', 'node_exporter', 'infiniband_exporter'];
 
 export interface SeriesSample {
   name: string;
@@ -17,9 +17,8 @@ export interface SeriesSample {
 export type PortResolver = (sample: SeriesSample) => string | null;
 
 /**
- * How one exporter's series map to fabscope's port counters (docs/metrics.md, "Existing exporters
- * as sources"): which metric names carry each counter, which extra series are needed to join
- * them to the topology, and the join itself.
+ * How one exporter's series map to fabscope's port counters (docs/metrics.md, "Existing exporters as sources"): which
+ * metric names carry each counter, which extra series are needed to join them to the topology, and the join itself.
  */
 export interface SeriesMapping {
   readonly source: MetricsSource;
@@ -135,11 +134,7 @@ export function nodeExporterMapping(topology: TopologyLookup, options: MappingOp
   };
 }
 
-/**
- * treydock/infiniband_exporter: `infiniband_{switch,hca}_port_*{guid,port}` are keyed by the node
- * GUID directly. When the fabric's GUIDs are not the topology's (a topology written by hand), the
- * switch or HCA name from `infiniband_{switch,hca}_uplink_info` finds the node by name instead.
- */
+/** treydock/infiniband_exporter: `infiniband_{switch,hca}_port_*{guid,port}` are keyed by the node GUID directly. */
 export function infinibandExporterMapping(topology: TopologyLookup): SeriesMapping {
   const names = (what: string) => ['switch', 'hca'].map((kind) => `infiniband_${kind}_port_${what}`);
   return {

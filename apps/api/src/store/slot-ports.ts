@@ -1,5 +1,6 @@
+import type { ErrorRates } from '@fabscope/contracts';
 import type { SlottedPorts } from '../lib/port-rates.ts';
-import { type ErrorRates, emptyPortRates, type PortRates } from './types.ts';
+import { emptyPortRates, type PortRates } from '../lib/port-rates.ts';
 
 /** A column's NaN as a PortRates field: null. */
 function orNull(value: number): number | null {
@@ -25,10 +26,8 @@ export function errorsOfPort(ports: ReadonlyMap<string, PortRates>, key: string)
 }
 
 /**
- * One answer's port rates by port key, held by slot in columns (the readings' key → slot map, which
- * only grows, and a typed array per rate) rather than a new Map of objects every tick.
- * `get` makes a port's object when asked; the frame reads the columns (`readSlot`).
- * Read-only once answered; a key given a slot after it was made is not in it.
+ * One answer's port rates by port key, held by slot in columns (the readings' key → slot map, which only grows, and a
+ * typed array per rate) rather than a new Map of objects every tick.
  */
 export class SlotPorts implements SlottedPorts {
   readonly read: Uint8Array;

@@ -1,3 +1,4 @@
+import { ERROR_FIELDS } from '@fabscope/contracts';
 import { ARROW_STREAM_MEDIA_TYPE } from '@fabscope/contracts/media-types';
 import { readBodyInSlices } from '../lib/read-body.ts';
 import { ArrowIngest } from './arrow-ingest.ts';
@@ -7,7 +8,6 @@ import { fetchScrape, sampleTimeMs } from './scrape-request.ts';
 import { scrapeRoles } from './scrape-staging.ts';
 import type { SeriesMapping } from './series-mapping.ts';
 import { TextIngest } from './text-ingest.ts';
-import { ERROR_FIELDS } from './types.ts';
 
 /** What the last scrape of one target took (ms), for diagnostics and the benchmarks. */
 export interface TargetScrapeStats {

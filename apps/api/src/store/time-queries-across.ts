@@ -6,14 +6,13 @@ export interface DrawingQueries {
   fromMs: number;
   queries: TimeQueries;
   /** The direction ids of that drawing. */
-  ids: ReadonlySet<string>;
+  ids: { has(id: string): boolean };
 }
 
 /**
- * Time questions over several drawings of the fabric (topology-live/drawn-fabric.ts), oldest
- * first: an instant is answered by the drawing in force then (its directions, in its order); a
- * range is split where a drawing begins, each part asked of its own drawing, a direction that did
- * not exist then having no points there. One drawing: its own queries, untouched.
+ * Time questions over several drawings of the fabric (topology-live/drawn-fabric.ts), oldest first: an instant is
+ * answered by the drawing in force then (its directions, in its order); a range is split where a drawing begins, each
+ * part asked of its own drawing, a direction that did not exist then having no points there.
  */
 export function queriesAcrossDrawings(drawings: readonly DrawingQueries[]): TimeQueries {
   const last = drawings.at(-1);

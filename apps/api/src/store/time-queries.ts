@@ -42,9 +42,8 @@ export interface TimeQueries {
   /** Events the store derives from its series (link state, counter resets), when it does. */
   events?(fromMs: number, toMs: number, signal?: AbortSignal): Promise<FabricEvent[]>;
   /**
-   * Every link direction at `timeMs` as a frame (lib/frame.ts, in the index's channel order): the
-   * newest values at or before it that were not stale, unknown (NaN, −1) where there are none.
-   * What `links?time=`, `summary?time=` and the past instant's compact answer are made from.
+   * Every link direction at `timeMs` as a frame (lib/frame.ts, in the index's channel order): the newest values at or
+   * before it that were not stale, unknown (NaN, −1) where there are none.
    */
   frameAt(timeMs: number, signal?: AbortSignal): Promise<LinkFrame>;
   /** Every link direction at `timeMs` as objects: `statesOf(frameAt(timeMs))`. */

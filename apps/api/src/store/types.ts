@@ -1,32 +1,5 @@
-import {
-  ERROR_COUNTERS,
-  ERROR_FIELDS,
-  type ErrorCounterField,
-  type ErrorField,
-  type ErrorRates,
-  PORT_COUNTER_FAMILIES,
-  PORT_GAUGES,
-  type PortGaugeField,
-} from '@fabscope/contracts';
+import { ERROR_COUNTERS, PORT_COUNTER_FAMILIES, PORT_GAUGES } from '@fabscope/contracts';
 import type { RatesSnapshot } from '../lib/port-rates.ts';
-
-export {
-  type DirectionRates,
-  emptyPortRates,
-  type PortRates,
-  portKey,
-  type RatesSnapshot,
-} from '../lib/port-rates.ts';
-
-export {
-  ERROR_COUNTERS,
-  ERROR_FIELDS,
-  type ErrorCounterField,
-  type ErrorField,
-  type ErrorRates,
-  PORT_GAUGES,
-  type PortGaugeField,
-};
 
 /** A firing alert of deploy/prometheus/rules, as Prometheus reports it. */
 export interface FiringAlert {

@@ -34,9 +34,8 @@ export interface DrawnFabricOptions {
 }
 
 /**
- * The topology the API draws and measures, following discovery: what a discovery adds (gone cables
- * stay, drawn down) swaps the fabric, link index and tables, and the dashboards redraw. Earlier
- * drawings are kept so an instant before a swap is answered in the topology of its time.
+ * The topology the API draws and measures, following discovery: what a discovery adds (gone cables stay, drawn down)
+ * swaps the fabric, link index and tables, and the dashboards redraw.
  */
 export class DrawnFabric {
   private snapshot: TopologySnapshot;

@@ -15,11 +15,8 @@ export interface TrackedFinding {
 }
 
 /**
- * The stability window of drift (as UFM's Topology Compare): a finding is reported once it has
- * held `stableMs` in every comparison since it appeared, so a cable being re-seated is not drift.
- * A finding that goes and comes back within the window is one finding with a count (flapping),
- * reported from its second coming until it has stayed away for the window; then it is forgotten.
- * Pure state: comparisons and clocks are given.
+ * The stability window of drift (as UFM's Topology Compare): a finding is reported once it has held `stableMs` in every
+ * comparison since it appeared, so a cable being re-seated is not drift.
  */
 export class DriftTracker {
   private readonly tracked = new Map<string, TrackedFinding>();

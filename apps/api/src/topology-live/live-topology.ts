@@ -39,10 +39,9 @@ export interface LiveTopologyOptions {
 }
 
 /**
- * The topology over time on one API: the versions (loaded, then each discovery that differs), a
- * topology event per change, discovery on a schedule and promptly after a port changes state
- * (`prompt`), and drift of the newest version against the intended design. Each discovery is handed
- * to `onDiscovered`, by which the fabric the API draws follows what was added (drawn-fabric.ts).
+ * The topology over time on one API: the versions (loaded, then each discovery that differs), a topology event per
+ * change, discovery on a schedule and promptly after a port changes state (`prompt`), and drift of the newest version
+ * against the intended design.
  */
 export class LiveTopology {
   private readonly now: () => number;

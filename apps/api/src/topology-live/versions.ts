@@ -33,9 +33,8 @@ interface BaseLine {
 export const VERSIONS_FILE = 'topology-versions.jsonl';
 
 /**
- * Topology versions, bounded: the oldest kept whole (`base`), each later one as its changes, the
- * newest whole; only a change makes a version, and beyond `maxVersions` the oldest is folded into
- * the base. With a directory they are kept in `topology-versions.jsonl` and read back at start.
+ * Topology versions, bounded: the oldest kept whole (`base`), each later one as its changes, the newest whole; only a
+ * change makes a version, and beyond `maxVersions` the oldest is folded into the base.
  */
 export class TopologyVersions {
   private base: TopologyAt;

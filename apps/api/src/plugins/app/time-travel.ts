@@ -14,7 +14,6 @@ import type { Drawing } from '../../topology-live/drawn-fabric.ts';
 type TimeSources = Pick<FastifyInstance, 'store' | 'sampler' | 'fabric'>;
 
 const cache = new WeakMap<LinkIndex, TimeQueries | null>();
-const idsCache = new WeakMap<LinkIndex, ReadonlySet<string>>();
 const acrossCache = new WeakMap<readonly Drawing[], { version: number; queries: TimeQueries }>();
 
 /** The store's time queries for one drawing of the fabric, or null when it keeps no history. */
@@ -40,12 +39,7 @@ function timeQueriesOf(app: TimeSources): TimeQueries | null {
   for (const d of drawings) {
     const queries = queriesOfIndex(app, d.linkIndex);
     if (!queries) return null;
-    let ids = idsCache.get(d.linkIndex);
-    if (!ids) {
-      ids = new Set(d.linkIndex.channels.map((c) => c.fixed.id));
-      idsCache.set(d.linkIndex, ids);
-    }
-    parts.push({ fromMs: d.fromMs, queries, ids });
+    parts.push({ fromMs: d.fromMs, queries, ids: d.linkIndex.channelById });
   }
   const queries = queriesAcrossDrawings(parts);
   acrossCache.set(drawings, { version, queries });

@@ -9,16 +9,10 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export const linkHistoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const errors = { 400: ErrorReply, 409: ErrorReply, 502: ErrorReply, 503: ErrorReply, 504: ErrorReply };
   const config = { expensive: true };
-  const knownSets = new WeakMap<object, Set<string>>();
   const isKnown = (id: string) =>
-    (app.fabric.drawn?.list() ?? [{ linkIndex: app.fabric.linkIndex }]).some(({ linkIndex }) => {
-      let ids = knownSets.get(linkIndex);
-      if (!ids) {
-        ids = new Set(linkIndex.channels.map((c) => c.fixed.id));
-        knownSets.set(linkIndex, ids);
-      }
-      return ids.has(id);
-    });
+    (app.fabric.drawn?.list() ?? [{ linkIndex: app.fabric.linkIndex }]).some(({ linkIndex }) =>
+      linkIndex.channelById.has(id),
+    );
   app.get(
     '/links/history',
     {

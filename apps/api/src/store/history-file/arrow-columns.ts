@@ -22,21 +22,20 @@ export function column(
   ]);
 }
 
+/** The child batch of a one-row list column of `type`, its values the given array (not copied). */
+function listChild(type: DataType, values: ArrayLike<number>): unknown {
+  const childType = (type as { children: Field[] }).children[0]?.type as DataType;
+  const Child = batchType(childType);
+  return new Child({ length: values.length, nullCount: 0, type: childType, validity: NO_VALIDITY, values });
+}
+
 /** A one-row column of a fixed-size list, its values the given array (not copied). */
 export function listColumn(
   type: DataType,
   values: Uint16Array | Uint8Array | Int8Array | Uint32Array,
 ): Column<unknown> {
-  const childType = (type as { children: Field[] }).children[0]?.type as DataType;
-  const Child = batchType(childType);
   const List = batchType(type);
-  const child = new Child({
-    length: values.length,
-    nullCount: 0,
-    type: childType,
-    validity: NO_VALIDITY,
-    values,
-  });
+  const child = listChild(type, values);
   return new Column([new List({ length: 1, nullCount: 0, type, validity: NO_VALIDITY, children: [child] })]);
 }
 
@@ -44,16 +43,8 @@ export type Values = Uint8Array | Int32Array | Uint32Array | Float64Array;
 
 /** A one-row column of a variable-size list, its values the given array (not copied). */
 export function variableListColumn(type: DataType, values: Values): Column<unknown> {
-  const childType = (type as { children: Field[] }).children[0]?.type as DataType;
-  const Child = batchType(childType);
   const List = batchType(type);
-  const child = new Child({
-    length: values.length,
-    nullCount: 0,
-    type: childType,
-    validity: NO_VALIDITY,
-    values,
-  });
+  const child = listChild(type, values);
   return new Column([
     new List({
       length: 1,

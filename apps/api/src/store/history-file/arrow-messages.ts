@@ -1,10 +1,8 @@
 /**
  * The framing of an Arrow IPC stream, enough to find where its last whole message ends
- * (https://arrow.apache.org/docs/format/Columnar.html#encapsulated-message-format): each message is
- * a 0xFFFFFFFF continuation marker, the int32 length of its metadata, the metadata (a flatbuffer
- * `Message` table, padded to 8 bytes) and `bodyLength` bytes of body; 0xFFFFFFFF 0x00000000 ends
- * the stream. Decoding the messages is the Arrow library's; this only walks their lengths, which
- * the library cannot do for a file cut short (it throws, and gives none of the whole ones).
+ * (https://arrow.apache.org/docs/format/Columnar.html#encapsulated-message-format): each message is a 0xFFFFFFFF
+ * continuation marker, the int32 length of its metadata, the metadata (a flatbuffer `Message` table, padded to 8 bytes)
+ * and `bodyLength` bytes of body; 0xFFFFFFFF 0x00000000 ends the stream.
  */
 
 export const MESSAGE_SCHEMA = 1;

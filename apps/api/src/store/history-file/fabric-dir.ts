@@ -29,9 +29,8 @@ export class HistoryDirBusyError extends Error {
 }
 
 /**
- * Opens `dataDir/history/<fabric>-<hash>/` (docs/history.md) and takes its `lock` (the writer's
- * pid): a second process gets HistoryDirBusyError; a dead process's lock is taken over. Writes
- * `directions.arrow` (each direction's id and capacity, in channel order) the first time.
+ * Opens `dataDir/history/<fabric>-<hash>/` (docs/history.md) and takes its `lock` (the writer's pid): a second process
+ * gets HistoryDirBusyError; a dead process's lock is taken over.
  */
 export function openFabricHistoryDir(dataDir: string, index: LinkIndex): FabricHistoryDir {
   const identity = fabricIdentity(index);

@@ -1,3 +1,4 @@
+import { ERROR_FIELDS, type ErrorField } from '@fabscope/contracts';
 import { CATEGORY_NAMES } from '@fabscope/topology';
 import {
   type Batch,
@@ -10,10 +11,10 @@ import {
 } from '@uwdata/flechette';
 import type { CategoryHistograms } from '../../lib/link-errors.ts';
 import type { FabricSummary } from '../../lib/summary.ts';
+import type { Tuple } from '../../lib/tuple.ts';
 import type { ErrorReading } from '../error-reading.ts';
 import { RATE_UNKNOWN } from '../history-encoding.ts';
 import type { FrameColumns } from '../link-history.ts';
-import { ERROR_FIELDS, type ErrorField } from '../types.ts';
 import {
   column,
   listColumn,
@@ -43,10 +44,9 @@ export interface StoredFrame {
 }
 
 /**
- * One instant ↔ one Arrow IPC record batch of one row (docs/history.md): the per-direction values
- * are fixed-size lists in channel order (link direction i of /links is element i), encoded as the
- * in-memory ring keeps them (link-history.ts), so writing copies no value and reading copies each
- * list into the ring once. The schema says which fabric the values belong to.
+ * One instant ↔ one Arrow IPC record batch of one row (docs/history.md): the per-direction values are fixed-size lists
+ * in channel order (link direction i of /links is element i), encoded as the in-memory ring keeps them
+ * (link-history.ts), so writing copies no value and reading copies each list into the ring once.
  */
 export class FrameCodec {
   readonly schema: Schema;
@@ -77,16 +77,7 @@ export class FrameCodec {
       throw new RangeError(`expected ${this.channels} link directions, got ${columns.load.length}`);
     }
     const types = this.schema.fields.map((f) => f.type);
-    const [time, load, wait, up, host, isl, hostBuckets, stale] = types as [
-      DataType,
-      DataType,
-      DataType,
-      DataType,
-      DataType,
-      DataType,
-      DataType,
-      DataType,
-    ];
+    const [time, load, wait, up, host, isl, hostBuckets, stale] = types as Tuple<DataType, 8>;
     const hostTotal = summary?.hostTransmitBytesPerSecond ?? null;
     const table = new Table(this.schema, [
       column(time, BigInt64Array.of(BigInt(Math.round(frame.timeMs)))),
@@ -113,17 +104,10 @@ export class FrameCodec {
 
   /** Packets, the error reading and the summary's categories (version 2). */
   private version2Columns(types: DataType[], frame: StoredFrame): Column<unknown>[] {
-    const [packets, reading, sets, portSet, ports, fields, values, categories, without] = types as [
+    const [packets, reading, sets, portSet, ports, fields, values, categories, without] = types as Tuple<
       DataType,
-      DataType,
-      DataType,
-      DataType,
-      DataType,
-      DataType,
-      DataType,
-      DataType,
-      DataType,
-    ];
+      9
+    >;
     const r = frame.columns.errors;
     const here = r !== undefined && r !== this.lastReading;
     this.lastReading = r;
@@ -161,10 +145,7 @@ export class FrameCodec {
     this.lastSet = undefined;
   }
 
-  /**
-   * The frames of a segment (an Arrow IPC stream) up to its last whole message. Throws when the
-   * stream is not this fabric's history (another fabric, version or layout).
-   */
+  /** The frames of a segment (an Arrow IPC stream) up to its last whole message. */
   decode(bytes: Uint8Array): { frames: StoredFrame[]; wholeBytes: number } {
     const { messages, end } = wholeMessages(bytes);
     if (messages[0]?.type !== MESSAGE_SCHEMA) throw new Error('no Arrow schema at the head');
@@ -190,16 +171,7 @@ export class FrameCodec {
       'histogram_isl',
       'histogram_host',
       'stale_links',
-    ].map(batches) as Batch<unknown>[][] as [
-      Batch<unknown>[],
-      Batch<unknown>[],
-      Batch<unknown>[],
-      Batch<unknown>[],
-      Batch<unknown>[],
-      Batch<unknown>[],
-      Batch<unknown>[],
-      Batch<unknown>[],
-    ];
+    ].map(batches) as Batch<unknown>[][] as Tuple<Batch<unknown>[], 8>;
     const v2 = version !== '1';
     const fieldNames = v2 ? (JSON.parse(meta.get('fabscope.error_field_names') ?? '[]') as string[]) : [];
     const more = v2

@@ -1,3 +1,4 @@
+import { ERROR_FIELDS } from '@fabscope/contracts';
 import { CATEGORY_NAMES } from '@fabscope/topology';
 import {
   type DataType,
@@ -27,13 +28,11 @@ import {
   WAIT_SCALE,
   WAIT_UNKNOWN,
 } from '../history-encoding.ts';
-import { ERROR_FIELDS } from '../types.ts';
 import type { FabricIdentity } from './fabric-identity.ts';
 
 /**
- * Version of the on-disk form (docs/history.md). 2 adds packets/s, the ports' error readings and
- * the summary's categories; a segment of version 1 is read with those unknown (never 0); any other
- * version is not read.
+ * Version of the on-disk form (docs/history.md). 2 adds packets/s, the ports' error readings and the summary's
+ * categories; a segment of version 1 is read with those unknown (never 0); any other version is not read.
  */
 export const HISTORY_FORMAT_VERSION = '2';
 export const READABLE_VERSIONS = new Set(['1', '2']);
@@ -50,6 +49,7 @@ export const READING_PREVIOUS = 2;
 /** The Arrow schema of a fabric's history segments (docs/history.md): each field says what it holds. */
 export function frameSchema(identity: FabricIdentity, version: '1' | '2'): Schema {
   const n = identity.channels;
+  const items = (type: DataType) => variableList(field('item', type, false));
   const list = (item: DataType, size: number): DataType => fixedSizeList(field('item', item, false), size);
   const described = (name: string, type: DataType, meaning: string, nullable = false): Field =>
     field(name, type, nullable, new Map([['fabscope.meaning', meaning]]));
@@ -98,27 +98,19 @@ export function frameSchema(identity: FabricIdentity, version: '1' | '2'): Schem
             ),
             described(
               'error_port_set',
-              variableList(field('item', uint8(), false)),
+              items(uint8()),
               'per port (the sending port of link direction i): its set in error_sets, 255 no reading; empty unless error_reading is 1',
             ),
-            described(
-              'error_ports',
-              variableList(field('item', int32(), false)),
-              'the fields not idle (0; link quality 5): port',
-            ),
+            described('error_ports', items(int32()), 'the fields not idle (0; link quality 5): port'),
             described(
               'error_fields',
-              variableList(field('item', uint8(), false)),
+              items(uint8()),
               'the fields not idle: field, index in error_field_names',
             ),
-            described(
-              'error_values',
-              variableList(field('item', float64(), false)),
-              'the fields not idle: per second (gauges: value)',
-            ),
+            described('error_values', items(float64()), 'the fields not idle: per second (gauges: value)'),
             described(
               'histogram_categories',
-              variableList(field('item', uint32(), false)),
+              items(uint32()),
               `per PM category (${CATEGORY_NAMES.join(', ')}): ISL directions per bar (5), host-link directions (5), unknown; empty: none`,
             ),
             described('ports_without_data', uint32(), 'cabled ports without a reading (null: unknown)', true),

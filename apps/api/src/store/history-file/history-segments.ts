@@ -10,6 +10,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import type { Tuple } from '../../lib/tuple.ts';
 import type { FabricHistoryDir } from './fabric-dir.ts';
 import { FrameCodec, type StoredFrame } from './frame-codec.ts';
 
@@ -51,22 +52,13 @@ export function segmentName(startMs: number): string {
 function segmentStart(name: string): number | null {
   const m = SEGMENT_NAME.exec(name);
   if (!m) return null;
-  const [y, mo, d, h, mi, s, ms] = m.slice(1).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const [y, mo, d, h, mi, s, ms] = m.slice(1).map(Number) as Tuple<number, 7>;
   return Date.UTC(y, mo - 1, d, h, mi, s, ms);
 }
 
 /**
- * A fabric's history on disk (docs/history.md): segments of Arrow IPC streams, one record batch per
- * instant, one segment per time window or eighth of the byte budget. Appends go straight to the
- * file (a crash loses at most one instant); retention deletes whole segments.
+ * A fabric's history on disk (docs/history.md): segments of Arrow IPC streams, one record batch per instant, one
+ * segment per time window or eighth of the byte budget.
  */
 export class HistorySegments {
   private readonly codec: FrameCodec;
@@ -101,9 +93,8 @@ export class HistorySegments {
   }
 
   /**
-   * Reads back every instant kept, oldest first, one segment at a time (arrays are views of its
-   * bytes: copy them before the next). A segment cut short is truncated after its last whole
-   * record; one that cannot be read is told and skipped.
+   * Reads back every instant kept, oldest first, one segment at a time (arrays are views of its bytes: copy them before
+   * the next).
    */
   load(onFrame: (frame: StoredFrame) => void): { frames: number; segments: number } {
     this.segments = this.listSegments();

@@ -82,6 +82,16 @@ export function changesBetween(
   };
 }
 
+/** The drift answer of a server given no intended design. */
+export const NO_INTENDED_DESIGN: Drift = {
+  configured: false,
+  reason: 'no intended design: set FABSCOPE_EXPECTED_TOPOLOGY to a topology file',
+  stableSeconds: 0,
+  total: 0,
+  pending: 0,
+  findings: [],
+};
+
 /** Drift findings held for the window (or flapping), links first, at most `limit`. */
 export function driftAnswer(
   expected: ExpectedTopology | undefined,
@@ -89,16 +99,7 @@ export function driftAnswer(
   nowMs: number,
   options: { limit: number; kind?: string | undefined },
 ): Drift {
-  if (!expected) {
-    return {
-      configured: false,
-      reason: 'no intended design: set FABSCOPE_EXPECTED_TOPOLOGY to a topology file',
-      stableSeconds: 0,
-      total: 0,
-      pending: 0,
-      findings: [],
-    };
-  }
+  if (!expected) return NO_INTENDED_DESIGN;
   const report = expected.tracker.report(nowMs);
   const order = (t: TrackedFinding) => (t.finding.kind.endsWith('-node') ? 1 : 0);
   const findings = report.findings

@@ -9,6 +9,7 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotFoundError } from '../../errors.ts';
 import { parseTime, TimeParamError } from '../../lib/time-params.ts';
+import { NO_INTENDED_DESIGN } from '../../topology-live/answers.ts';
 
 const NO_VERSIONS = 'this API keeps no topology versions';
 
@@ -60,16 +61,7 @@ export const topologyLiveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const limit = request.query.limit ?? 100;
-      if (!app.topologyLive) {
-        return {
-          configured: false,
-          reason: 'no intended design: set FABSCOPE_EXPECTED_TOPOLOGY to a topology file',
-          stableSeconds: 0,
-          total: 0,
-          pending: 0,
-          findings: [],
-        };
-      }
+      if (!app.topologyLive) return NO_INTENDED_DESIGN;
       return app.topologyLive.drift({ limit, kind: request.query.kind });
     },
   );

@@ -171,9 +171,8 @@ describe('/links without limit at fat-tree-27648', () => {
     expect(page.links.length).toBe(PAGE_DEFAULT);
     expect(page.total).toBe(165_888);
     expect(page.next).toEqual(expect.any(String));
-    // The budget is 200 ms on an idle machine (the load bench prints it); a shared one is slower.
+    // Its speed is the load bench's figure (`npm run bench -- load`), not a wall-clock limit here.
     console.log(`fat-tree-27648: first page of /links in ${ms.toFixed(0)} ms (${res.body.length} bytes)`);
-    expect(ms).toBeLessThan(3000);
     // Another first page of the same tick and parameters pages the same list, not a new sort.
     for (const sort of ['bytesPerSecond', 'congestion', 'utilization&order=asc']) {
       const t0 = performance.now();

@@ -34,3 +34,25 @@ export type NodeType = (typeof NODE_TYPES)[number];
 /** `isl`: switch to switch; `host`: a host's or router's cable. */
 export const LINK_KINDS = ['host', 'isl'] as const;
 export type LinkKind = (typeof LINK_KINDS)[number];
+
+/** What changed between two topology versions (`GET /topology/changes`). */
+export const TOPOLOGY_CHANGE_KINDS = [
+  'node-appeared',
+  'node-disappeared',
+  'node-changed',
+  'link-added',
+  'link-removed',
+  'link-moved',
+  'link-rate-changed',
+] as const;
+
+/** How the cabled fabric differs from its design (`GET /topology/drift`). */
+export const DRIFT_KINDS = [
+  'missing-link',
+  'extra-link',
+  'miswired',
+  'wrong-rate',
+  'missing-node',
+  'extra-node',
+] as const;
+export type DriftKind = (typeof DRIFT_KINDS)[number];

@@ -1,9 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Literals, Nullable } from './common.ts';
 
 export const AdaptiveRoutingSchema = Type.Object({
   enabled: Type.Boolean({ description: 'opafm <Enable>' }),
   lostRouteOnly: Type.Boolean({ description: 'opafm <LostRouteOnly>: reroute only around failed links' }),
-  algorithm: Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)], {
+  algorithm: Literals([0, 1, 2], {
     description: '0 Random, 1 Greedy, 2 GreedyRandom',
   }),
   arFrequency: Type.Integer({
@@ -25,7 +26,7 @@ export const AdaptiveRoutingPatch = Type.Partial(AdaptiveRoutingSchema, {
 export type AdaptiveRoutingPatch = Static<typeof AdaptiveRoutingPatch>;
 
 /** Who manages adaptive routing: the demo's emulated fabric manager, or the site's opafm.xml. */
-export const AdaptiveRoutingSource = Type.Union([Type.Literal('emulator'), Type.Literal('opafm.xml')]);
+export const AdaptiveRoutingSource = Literals(['emulator', 'opafm.xml']);
 /** The settings where the fabric has adaptive routing, with where they come from. */
 export const AdaptiveRoutingAvailable = Type.Composite([
   AdaptiveRoutingSchema,
@@ -46,8 +47,8 @@ export type AdaptiveRoutingStatus = Static<typeof AdaptiveRoutingStatusSchema>;
 export const CommandOutcomeSchema = Type.Object({
   command: Type.Array(Type.String()),
   ok: Type.Boolean({ description: 'exited 0 in time' }),
-  exitCode: Type.Union([Type.Integer(), Type.Null()]),
-  signal: Type.Union([Type.String(), Type.Null()]),
+  exitCode: Nullable(Type.Integer()),
+  signal: Nullable(Type.String()),
   timedOut: Type.Boolean(),
   stdout: Type.String({ description: 'its last 4 KiB' }),
   stderr: Type.String({ description: 'its last 4 KiB' }),
@@ -62,12 +63,12 @@ export const OpafmXmlChangeSchema = Type.Object({
   written: Type.Boolean({
     description: 'false: the file already said so; nothing written, validated or applied',
   }),
-  backup: Type.Union([Type.String(), Type.Null()], { description: 'copy of the file before the change' }),
+  backup: Nullable(Type.String(), { description: 'copy of the file before the change' }),
   diff: Type.String({ description: 'unified diff of the <AdaptiveRouting> section' }),
-  validator: Type.Union([CommandOutcomeSchema, Type.Null()], {
+  validator: Nullable(CommandOutcomeSchema, {
     description: 'config_check on the edited file',
   }),
-  apply: Type.Union([CommandOutcomeSchema, Type.Null()], {
+  apply: Nullable(CommandOutcomeSchema, {
     description: 'FABSCOPE_OPAFM_APPLY, run after the write; null when none is set or nothing was written',
   }),
 });

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Literals, Nullable } from './common.ts';
 
-const Severity = Type.Union([Type.Literal('warning'), Type.Literal('error'), Type.Literal('critical')]);
+const Severity = Literals(['warning', 'error', 'critical']);
 
 /** One alarm: the link directions of one kind over one PM category's threshold. */
 export const AlarmSchema = Type.Object({
@@ -8,8 +9,8 @@ export const AlarmSchema = Type.Object({
   category: Type.String({
     description: 'The PM category: integrity, congestion, smaCongestion, bubble, security, routing',
   }),
-  linkKind: Type.Union([Type.Literal('isl'), Type.Literal('host')]),
-  state: Type.Union([Type.Literal('active'), Type.Literal('cleared')]),
+  linkKind: Literals(['isl', 'host']),
+  state: Literals(['active', 'cleared']),
   severity: Severity,
   count: Type.Integer({
     description: 'Link directions over the threshold (at the last tick, or when cleared: 0)',
@@ -27,18 +28,15 @@ export const AlarmSchema = Type.Object({
   ),
   raisedAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
-  clearedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  acknowledged: Type.Union([
-    Type.Object({ by: Type.String(), at: Type.String({ format: 'date-time' }) }),
-    Type.Null(),
-  ]),
+  clearedAt: Nullable(Type.String({ format: 'date-time' })),
+  acknowledged: Nullable(Type.Object({ by: Type.String(), at: Type.String({ format: 'date-time' }) })),
 });
 export type Alarm = Static<typeof AlarmSchema>;
 
 export const AlarmsQuery = Type.Object(
   {
     state: Type.Optional(
-      Type.Union([Type.Literal('active'), Type.Literal('all')], {
+      Literals(['active', 'all'], {
         description: 'active (default): the alarms on now; all: and the last 100 cleared',
       }),
     ),

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Nullable } from './common.ts';
 
 // `GET /api/v1/analysis` and `POST /api/v1/analysis`: contention of a traffic pattern on the
 // fabric's static routes, and with adaptive routing, before a job runs.
@@ -76,16 +77,13 @@ export const AnalysisSchema = Type.Object({
     }),
   ),
   adaptive: Type.Optional(
-    Type.Union(
-      [
-        Type.Object({
-          aggregateGbps: Type.Number(),
-          minFlowGbps: Type.Number(),
-          maxIslLoad: Type.Integer(),
-          sharedIsls: Type.Integer(),
-        }),
-        Type.Null(),
-      ],
+    Nullable(
+      Type.Object({
+        aggregateGbps: Type.Number(),
+        minFlowGbps: Type.Number(),
+        maxIslLoad: Type.Integer(),
+        sharedIsls: Type.Integer(),
+      }),
       {
         description:
           'The same flows with adaptive routing spreading them over equal-cost paths (POST only); null beyond 200,000 flows',

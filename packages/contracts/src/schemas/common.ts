@@ -1,9 +1,24 @@
-import { type ObjectOptions, type TObject, type TSchema, Type } from '@sinclair/typebox';
+import {
+  type ObjectOptions,
+  type SchemaOptions,
+  type TLiteralValue,
+  type TObject,
+  type TSchema,
+  Type,
+} from '@sinclair/typebox';
 
 // Pieces every resource's schemas are made of.
 
-/** A number that is null when unknown (stale, not reported): never 0 in its place. */
-export const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
+/** A value that is null when unknown (stale, not reported): never 0 in its place. */
+export const Nullable = <T extends TSchema>(t: T, options?: SchemaOptions) =>
+  Type.Union([t, Type.Null()], options);
+
+/** One of `values` (JSON Schema's anyOf of consts, in their order). */
+export const Literals = <const V extends TLiteralValue>(values: readonly V[], options?: SchemaOptions) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    options,
+  );
 
 /** An object with one property per key, each of `schema` (its type keeps the keys). */
 export function recordOf<K extends string, T extends TSchema>(

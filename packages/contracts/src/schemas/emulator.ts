@@ -1,10 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { FABRIC_TYPES, NODE_TYPES } from '../names.ts';
+import { Literals, Nullable } from './common.ts';
 
 // The emulator's HTTP interface, v1; the API passes its flows, faults and adaptive-routing state through.
 
-export const FabricTypeSchema = Type.Union(FABRIC_TYPES.map((t) => Type.Literal(t)));
-export const NodeTypeSchema = Type.Union(NODE_TYPES.map((t) => Type.Literal(t)));
+export const FabricTypeSchema = Literals(FABRIC_TYPES);
+export const NodeTypeSchema = Literals(NODE_TYPES);
 
 /** `GET /v1/health`. */
 export const EmulatorHealthSchema = Type.Object({
@@ -25,14 +26,14 @@ export const RoutingStateSchema = Type.Object({
     description: 'Engine of the current tables (`minhop-fallback` when the engine gave up)',
   }),
   downLinks: Type.Array(Type.String(), { description: 'Links `a/port--b/port` down at the last sweep' }),
-  sweptAtMs: Type.Union([Type.Number(), Type.Null()], { description: 'Emulator clock at the last sweep' }),
+  sweptAtMs: Nullable(Type.Number(), { description: 'Emulator clock at the last sweep' }),
 });
 export type RoutingState = Static<typeof RoutingStateSchema>;
 
 /** One host's or router's live load (`GET /v1/hosts`). */
 export const HostLoadSchema = Type.Object({
   name: Type.String(),
-  type: Type.Union([Type.Literal('host'), Type.Literal('router')]),
+  type: Literals(['host', 'router']),
   cpuUtilization: Type.Number({ minimum: 0, maximum: 1 }),
   memoryUtilization: Type.Number({ minimum: 0, maximum: 1 }),
   forwardedBytesPerSecond: Type.Number({ description: 'Payload a router forwards between networks' }),
@@ -64,7 +65,7 @@ export type FlowFilter = Static<typeof FlowFilterSchema>;
 export const EmulatorJobSchema = Type.Object({
   name: Type.String(),
   nodes: Type.Array(Type.String(), { description: 'Hosts its flows run between, in fabric order' }),
-  state: Type.Union([Type.Literal('running'), Type.Literal('pending')], {
+  state: Literals(['running', 'pending'], {
     description: 'running while any of its flows runs, else pending',
   }),
   startMs: Type.Number({ description: 'Start of its first flow (emulator clock)' }),

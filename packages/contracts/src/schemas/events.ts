@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Literals } from './common.ts';
 import { PageAnswerFields, PageQueryFields } from './paging.ts';
 import { TimeParam } from './time.ts';
 
@@ -33,16 +34,13 @@ export const EventsSchema = Type.Object({
   events: Type.Array(
     Type.Object({
       time: Type.String({ format: 'date-time' }),
-      kind: Type.Union(EVENT_KINDS.map((k) => Type.Literal(k))),
+      kind: Literals(EVENT_KINDS),
       subject: Type.String({ description: 'A link id, a port `node/port`, or `fabric`' }),
       detail: Type.String({ description: 'What happened; changes are written old → new' }),
-      severity: Type.Union(
-        EVENT_SEVERITIES.map((k) => Type.Literal(k)),
-        {
-          description:
-            'info for changes and recoveries; warning, error, critical for PM thresholds crossed (1 ×, 3 ×, 10 ×), unexpected clears and collection gaps',
-        },
-      ),
+      severity: Literals(EVENT_SEVERITIES, {
+        description:
+          'info for changes and recoveries; warning, error, critical for PM thresholds crossed (1 ×, 3 ×, 10 ×), unexpected clears and collection gaps',
+      }),
     }),
     {
       description:

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { MAX_DURATION_SECONDS } from '../limits.ts';
-import { Quantity } from './common.ts';
+import { Literals, Quantity } from './common.ts';
 
 /** Faults that raise one error counter at a `rate` per second at the ports named. */
 export const ERROR_RATE_FAULTS = [
@@ -88,13 +88,10 @@ function faultRule(type: FaultType) {
 
 export const FaultRequest = Type.Object(
   {
-    type: Type.Union(
-      FAULT_TYPES.map((t) => Type.Literal(t)),
-      {
-        description:
-          'link-down/up, flap, symbol-errors, switch-down/up, restart (counters from 0), clear-counters; the counters of the PM categories: link-integrity, constraint-errors (security), switch-relay-errors (routing), vl15-drops, buffer-overruns, uncorrectable-errors (rate/s), link-quality (quality 0..5), link-width-downgrade (lanes 0..3)',
-      },
-    ),
+    type: Literals(FAULT_TYPES, {
+      description:
+        'link-down/up, flap, symbol-errors, switch-down/up, restart (counters from 0), clear-counters; the counters of the PM categories: link-integrity, constraint-errors (security), switch-relay-errors (routing), vl15-drops, buffer-overruns, uncorrectable-errors (rate/s), link-quality (quality 0..5), link-width-downgrade (lanes 0..3)',
+    }),
     link: Type.Optional(Type.String({ minLength: 1, description: 'link id `a/port--b/port`' })),
     node: Type.Optional(Type.String({ minLength: 1 })),
     port: Type.Optional(Type.Integer({ minimum: 1, maximum: 255 })),
@@ -127,7 +124,7 @@ export type FaultRequest = Static<typeof FaultRequest>;
 /** An active fault (GET /v1/faults of the emulator, /api/v1/faults), or the record of a one-off event. */
 export const FaultSchema = Type.Object({
   id: Type.String(),
-  type: Type.Union(FAULT_TYPES.map((t) => Type.Literal(t))),
+  type: Literals(FAULT_TYPES),
   target: Type.String({ description: 'link id, node, or node/port' }),
   sinceMs: Type.Number(),
   period: Type.Optional(Type.Number()),

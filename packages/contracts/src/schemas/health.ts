@@ -1,13 +1,13 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable } from './common.ts';
+import { Literals, Nullable } from './common.ts';
 
 /** `GET /health`: how fresh the data is and what the API runs on. */
 export const HealthSchema = Type.Object({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('stale'), Type.Literal('degraded')], {
+  status: Literals(['ok', 'stale', 'degraded'], {
     description:
       'ok: newest sample at most staleAfterSeconds old; stale: older, or none yet; degraded: the store fails',
   }),
-  store: Type.Union([Type.Literal('embedded'), Type.Literal('prometheus')]),
+  store: Literals(['embedded', 'prometheus']),
   liveSource: Type.Optional(
     Type.Literal('collectors', {
       description:
@@ -46,7 +46,7 @@ export const HealthSchema = Type.Object({
           description: 'The fabric as last discovered differs from the one the API loaded',
         }),
         version: Type.Integer({ description: 'Topology version now (GET /topology/changes)' }),
-        discoveredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+        discoveredAt: Nullable(Type.String({ format: 'date-time' })),
         summary: Type.String({
           description: 'For people: "topology changed: 1 link removed"',
         }),

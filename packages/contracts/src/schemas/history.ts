@@ -30,7 +30,7 @@ export const SummaryHistorySchema = Type.Object({
       hostTransmitBytesPerSecond: Nullable(
         Type.Number({ description: 'Null when unknown, never 0 for unknown' }),
       ),
-      histogram: Type.Union([Histogram, Type.Null()], {
+      histogram: Nullable(Histogram, {
         description: 'Link directions per 10 % utilization bucket; null when unknown',
       }),
     }),

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Literals, Nullable } from './common.ts';
 import { PageAnswerFields, PageQueryFields } from './paging.ts';
 
 // `/api/v1/jobs`, `/api/v1/jobs/{id}` and `/api/v1/links/flows`: jobs in Slurm's vocabulary and
@@ -13,19 +14,14 @@ export type JobsQuery = Static<typeof JobsQuery>;
 export const JobSchema = Type.Object({
   id: Type.String({ description: "Slurm's job id; the job name for emulator jobs" }),
   name: Type.String(),
-  user: Type.Union([Type.String(), Type.Null()]),
+  user: Nullable(Type.String()),
   state: Type.String({ description: "Slurm's base state: RUNNING, PENDING, COMPLETING, …" }),
   nodes: Type.Array(Type.String(), { description: 'Hosts allocated, host lists expanded' }),
-  startTime: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  startTime: Nullable(Type.String({ format: 'date-time' })),
 });
 
 export const JobsReply = Type.Object({
-  source: Type.Union([
-    Type.Literal('emulator'),
-    Type.Literal('slurm'),
-    Type.Literal('file'),
-    Type.Literal('none'),
-  ]),
+  source: Literals(['emulator', 'slurm', 'file', 'none']),
   skipped: Type.Optional(
     Type.Object(
       {
@@ -47,14 +43,12 @@ export const JobsReply = Type.Object({
   ...PageAnswerFields,
 });
 
-const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
-
 export const FlowRowSchema = Type.Object({
   id: Type.Optional(Type.String({ description: "The emulator's flow id" })),
   from: Type.String(),
   to: Type.String(),
-  job: Type.Union([Type.String(), Type.Null()]),
-  bytesPerSecond: Type.Union([Type.Number(), Type.Null()], {
+  job: Nullable(Type.String()),
+  bytesPerSecond: Nullable(Type.Number(), {
     description: 'Payload bytes/s now; null when estimated',
   }),
   path: Type.Array(Type.String(), { description: 'Link directions crossed, in order' }),
@@ -79,16 +73,16 @@ export const JobDetailSchema = Type.Object({
       kind: Type.String(),
       flows: Type.Integer({ description: "The job's flows crossing it" }),
       totalFlows: Type.Integer({ description: 'Every flow crossing it' }),
-      jobBytesPerSecond: NullableNumber,
-      totalBytesPerSecond: NullableNumber,
-      share: Type.Union([Type.Number(), Type.Null()], {
+      jobBytesPerSecond: Nullable(Type.Number()),
+      totalBytesPerSecond: Nullable(Type.Number()),
+      share: Nullable(Type.Number(), {
         description: "The job's share 0..1 of the traffic on it (bytes; flows when estimated)",
       }),
       estimated: Type.Boolean(),
     }),
     { description: "Link directions its traffic crosses, busiest first (the job's bytes/s)" },
   ),
-  contention: Type.Union([
+  contention: Nullable(
     Type.Object(
       {
         engine: Type.String(),
@@ -100,8 +94,7 @@ export const JobDetailSchema = Type.Object({
       },
       { description: "Predicted contention of the job's own flows under static routing, max-min fair" },
     ),
-    Type.Null(),
-  ]),
+  ),
 });
 
 export const LinkFlowsQuery = Type.Object(
@@ -122,9 +115,9 @@ export const LinkFlowsReply = Type.Object({
   ...PageAnswerFields,
   jobs: Type.Array(
     Type.Object({
-      job: Type.Union([Type.String(), Type.Null()]),
+      job: Nullable(Type.String()),
       flows: Type.Integer(),
-      bytesPerSecond: NullableNumber,
+      bytesPerSecond: Nullable(Type.Number()),
     }),
   ),
 });

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ERROR_FIELDS } from '../metrics.ts';
 import { CATEGORY_NAMES } from '../names.ts';
-import { Nullable, recordOf } from './common.ts';
+import { Literals, Nullable, recordOf } from './common.ts';
 import { NodeTypeSchema } from './emulator.ts';
 import { PageAnswerFields, PageQueryFields } from './paging.ts';
 import { TimeParam } from './time.ts';
@@ -27,7 +27,7 @@ export const LinkStateSchema = Type.Object({
         'Share of time 0..1 the sending port had data and no credit (XmitWait ticks/s × tick length); null when unknown',
     }),
   ),
-  linkUp: Type.Union([Type.Boolean(), Type.Null()], {
+  linkUp: Nullable(Type.Boolean(), {
     description: 'false when either end reports the link down, true when active; null when not reported',
   }),
   stale: Type.Boolean(),
@@ -52,17 +52,11 @@ export type LinkDirectionState = Static<typeof LinkStateSchema>;
 export const LinksQuery = Type.Object(
   {
     sort: Type.Optional(
-      Type.Union([
-        Type.Literal('utilization'),
-        Type.Literal('bytesPerSecond'),
-        Type.Literal('transmitWaitFraction'),
-        Type.Literal('id'),
-        ...CATEGORY_NAMES.map((c) => Type.Literal(c)),
-      ]),
+      Literals(['utilization', 'bytesPerSecond', 'transmitWaitFraction', 'id', ...CATEGORY_NAMES]),
     ),
-    order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+    order: Type.Optional(Literals(['asc', 'desc'])),
     ...PageQueryFields,
-    kind: Type.Optional(Type.Union([Type.Literal('isl'), Type.Literal('host')])),
+    kind: Type.Optional(Literals(['isl', 'host'])),
     job: Type.Optional(
       Type.String({
         minLength: 1,
@@ -91,7 +85,7 @@ export const LinksExportQuery = Type.Object(
       }),
     ),
     time: Type.Optional(TimeParam('The instant; absent = now')),
-    kind: Type.Optional(Type.Union([Type.Literal('isl'), Type.Literal('host')])),
+    kind: Type.Optional(Literals(['isl', 'host'])),
   },
   { additionalProperties: false },
 );
@@ -135,9 +129,9 @@ export const PortReplySchema = Type.Object({
       widthSpeed: Type.Optional(
         Type.String({ description: 'Width × speed as discovery printed it (4xEDR)' }),
       ),
-      linkUp: Type.Union([Type.Boolean(), Type.Null()]),
-      out: Type.Union([LinkStateSchema, Type.Null()]),
-      in: Type.Union([LinkStateSchema, Type.Null()]),
+      linkUp: Nullable(Type.Boolean()),
+      out: Nullable(LinkStateSchema),
+      in: Nullable(LinkStateSchema),
     }),
     {
       description:

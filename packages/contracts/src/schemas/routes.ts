@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable } from './common.ts';
+import { Literals, Nullable } from './common.ts';
 import { FabricTypeSchema } from './emulator.ts';
 
 export const RouteQuery = Type.Object(
@@ -16,18 +16,10 @@ export const RouteTablesSchema = Type.Union(
   [
     Type.Object({
       source: Type.Literal('sm'),
-      from: Type.Union(
-        [
-          Type.Literal('lfts-dump'),
-          Type.Literal('ibroute'),
-          Type.Literal('dump_fts'),
-          Type.Literal('emulator'),
-        ],
-        {
-          description:
-            "lfts-dump: OpenSM's opensm-lfts.dump (FABSCOPE_LFTS); ibroute, dump_fts: the switches' tables read with that tool; emulator: the emulated fabric manager's sweeps",
-        },
-      ),
+      from: Literals(['lfts-dump', 'ibroute', 'dump_fts', 'emulator'], {
+        description:
+          "lfts-dump: OpenSM's opensm-lfts.dump (FABSCOPE_LFTS); ibroute, dump_fts: the switches' tables read with that tool; emulator: the emulated fabric manager's sweeps",
+      }),
       readAt: Type.String({
         description: 'When the tables were last read from the subnet manager (RFC 3339)',
       }),
@@ -77,13 +69,13 @@ export const RouteSchema = Type.Object({
       ),
       rateGbps: Type.Optional(Type.Number({ description: 'Data rate of that link, Gb/s' })),
       utilization: Type.Optional(
-        Type.Union([Type.Number(), Type.Null()], {
+        Nullable(Type.Number(), {
           description: 'Live utilization 0..1 of the link leaving this hop; null when unknown',
         }),
       ),
-      bytesPerSecond: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+      bytesPerSecond: Type.Optional(Nullable(Type.Number())),
       transmitWaitFraction: Type.Optional(
-        Type.Union([Type.Number(), Type.Null()], {
+        Nullable(Type.Number(), {
           description: 'Share of time 0..1 the port leaving this hop waited for credit; null when unknown',
         }),
       ),
@@ -96,7 +88,7 @@ export const RouteSchema = Type.Object({
   ),
   links: Type.Array(Type.String(), { description: 'Link directions crossed, in order' }),
   source: Type.Optional(
-    Type.Union([Type.Literal('flow'), Type.Literal('tables')], {
+    Literals(['flow', 'tables'], {
       description:
         "flow: a running flow's actual path (the emulator's); tables: the forwarding tables' route",
     }),
@@ -150,7 +142,7 @@ export const StaticLoadQuery = Type.Object(
       Type.Integer({ minimum: 1, maximum: 1000, description: 'Ports listed, busiest first (default 20)' }),
     ),
     kind: Type.Optional(
-      Type.Union([Type.Literal('isl'), Type.Literal('host')], {
+      Literals(['isl', 'host'], {
         description: 'List only ports to switches (isl) or to hosts; the groups cover every port',
       }),
     ),
@@ -159,10 +151,9 @@ export const StaticLoadQuery = Type.Object(
 );
 export type StaticLoadQuery = Static<typeof StaticLoadQuery>;
 
-const StaticLoadDirectionSchema = Type.Union(
-  [Type.Literal('host'), Type.Literal('up'), Type.Literal('down'), Type.Literal('across')],
-  { description: 'Where the port leads: a host, a higher tier, a lower tier, the same tier' },
-);
+const StaticLoadDirectionSchema = Literals(['host', 'up', 'down', 'across'], {
+  description: 'Where the port leads: a host, a higher tier, a lower tier, the same tier',
+});
 
 /** `GET /routes/static-load`: host-to-host paths per switch output port, as `ibdiagnet -r` counts them. */
 export const StaticLoadSchema = Type.Object({
@@ -212,7 +203,7 @@ export const StaticLoadSchema = Type.Object({
   ),
   measured: Type.Object(
     {
-      time: Type.Union([Type.String(), Type.Null()], {
+      time: Nullable(Type.String(), {
         description: 'The instant the utilization was measured (the live tick); null before the first sample',
       }),
       ports: Type.Integer({ description: 'Switch output ports whose utilization is known' }),

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Nullable } from './common.ts';
 import { HealthSchema } from './health.ts';
 import { LinkStateSchema } from './links.ts';
 import { SummarySchema } from './summary.ts';
@@ -20,7 +21,7 @@ export const FullStreamMessageSchema = Type.Object({
 export type FullStreamMessage = Static<typeof FullStreamMessageSchema>;
 
 const PerChannel = (description: string) =>
-  Type.Array(Type.Union([Type.Number(), Type.Null()]), {
+  Type.Array(Nullable(Type.Number()), {
     description: `${description}; one entry per channel in topology order (link i of /topology is channels 2i, a→b, and 2i+1, b→a); null is unknown`,
   });
 
@@ -33,7 +34,7 @@ export const CompactStreamMessageSchema = Type.Object({
     'Share of time 0..1 the sending port waited for credit (XmitWait), rounded to 1e-4',
   ),
   linkDown: Type.Array(Type.Integer(), { description: 'Channels whose link is reported down, ascending' }),
-  errors: Type.Array(Type.Tuple([Type.Integer(), Type.Number(), Type.Union([Type.Number(), Type.Null()])]), {
+  errors: Type.Array(Type.Tuple([Type.Integer(), Type.Number(), Nullable(Type.Number())]), {
     description:
       '`[channel, errors per second, integrity fraction]` of the channels with errors counted or integrity at or past its threshold',
   }),

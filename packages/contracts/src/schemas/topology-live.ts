@@ -1,4 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { DRIFT_KINDS, TOPOLOGY_CHANGE_KINDS } from '../names.ts';
+import { Literals, Nullable } from './common.ts';
 import { TimeParam } from './time.ts';
 import { LinkKindSchema, PortRefSchema } from './topology.ts';
 
@@ -8,7 +10,6 @@ import { LinkKindSchema, PortRefSchema } from './topology.ts';
  */
 
 const DateTime = Type.String({ format: 'date-time' });
-const OrNull = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 export const TopologyCableSchema = Type.Object({
   a: PortRefSchema,
@@ -21,28 +22,15 @@ export const TopologyCableSchema = Type.Object({
 });
 export type TopologyCable = Static<typeof TopologyCableSchema>;
 
-export const TOPOLOGY_CHANGE_KINDS_WIRE = [
-  'node-appeared',
-  'node-disappeared',
-  'node-changed',
-  'link-added',
-  'link-removed',
-  'link-moved',
-  'link-rate-changed',
-] as const;
-
 export const TopologyChangeSchema = Type.Object({
-  kind: Type.Union(
-    TOPOLOGY_CHANGE_KINDS_WIRE.map((k) => Type.Literal(k)),
-    {
-      description:
-        'link-moved: the same port now cabled elsewhere (subject the port, before and after the two cables); link-rate-changed: width or speed',
-    },
-  ),
+  kind: Literals(TOPOLOGY_CHANGE_KINDS, {
+    description:
+      'link-moved: the same port now cabled elsewhere (subject the port, before and after the two cables); link-rate-changed: width or speed',
+  }),
   subject: Type.String({ description: 'A link `a/port--b/port`, a port `node/port` or a node' }),
   detail: Type.String(),
-  before: OrNull(TopologyCableSchema),
-  after: OrNull(TopologyCableSchema),
+  before: Nullable(TopologyCableSchema),
+  after: Nullable(TopologyCableSchema),
 });
 export type TopologyChangeRecord = Static<typeof TopologyChangeSchema>;
 
@@ -78,7 +66,7 @@ export const TopologyChangesSchema = Type.Object({
     Type.Object({
       version: Type.Integer(),
       time: DateTime,
-      source: Type.Union([Type.Literal('loaded'), Type.Literal('discovered')]),
+      source: Literals(['loaded', 'discovered']),
       summary: Type.String({ description: 'e.g. "1 link removed, 1 link moved"' }),
       changes: Type.Array(TopologyChangeSchema),
     }),
@@ -89,10 +77,10 @@ export type TopologyChanges = Static<typeof TopologyChangesSchema>;
 
 export const TopologyStatusSchema = Type.Object({
   live: Type.Boolean({ description: 'Whether the topology is re-discovered (FABSCOPE_FABRIC=infiniband)' }),
-  intervalMs: OrNull(Type.Integer({ description: 'Discovery schedule (FABSCOPE_DISCOVER_INTERVAL_MS)' })),
+  intervalMs: Nullable(Type.Integer({ description: 'Discovery schedule (FABSCOPE_DISCOVER_INTERVAL_MS)' })),
   version: Type.Integer({ description: 'The newest topology version' }),
   loadedVersion: Type.Integer({ description: 'The version the API loaded and draws' }),
-  discoveredAt: OrNull(DateTime),
+  discoveredAt: Nullable(DateTime),
   changed: Type.Boolean({ description: 'The newest version differs from the loaded one' }),
   summary: Type.String({ description: 'How: "1 link removed"; "no change"' }),
   lastError: Type.Optional(Type.String({ description: 'Why the last discovery failed' })),
@@ -103,38 +91,26 @@ export const TopologyStatusSchema = Type.Object({
 });
 export type TopologyStatus = Static<typeof TopologyStatusSchema>;
 
-export const DRIFT_KINDS_WIRE = [
-  'missing-link',
-  'extra-link',
-  'miswired',
-  'wrong-rate',
-  'missing-node',
-  'extra-node',
-] as const;
-
 export const DriftQuery = Type.Object(
   {
     limit: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 10_000, description: 'Most findings listed (default 100)' }),
     ),
-    kind: Type.Optional(Type.Union(DRIFT_KINDS_WIRE.map((k) => Type.Literal(k)))),
+    kind: Type.Optional(Literals(DRIFT_KINDS)),
   },
   { additionalProperties: false },
 );
 export type DriftQuery = Static<typeof DriftQuery>;
 
 export const DriftFindingSchema = Type.Object({
-  kind: Type.Union(
-    DRIFT_KINDS_WIRE.map((k) => Type.Literal(k)),
-    {
-      description:
-        'miswired: a designed cable whose port is cabled elsewhere (subject the port; expected and actual the two cables)',
-    },
-  ),
+  kind: Literals(DRIFT_KINDS, {
+    description:
+      'miswired: a designed cable whose port is cabled elsewhere (subject the port; expected and actual the two cables)',
+  }),
   subject: Type.String(),
   detail: Type.String(),
-  expected: OrNull(TopologyCableSchema),
-  actual: OrNull(TopologyCableSchema),
+  expected: Nullable(TopologyCableSchema),
+  actual: Nullable(TopologyCableSchema),
   firstSeen: DateTime,
   since: Type.String({ format: 'date-time', description: 'Start of its current (or last) stretch' }),
   lastSeen: DateTime,
@@ -156,7 +132,7 @@ export const DriftSchema = Type.Object({
   ),
   comparedWith: Type.Optional(
     Type.Object({
-      source: Type.Union([Type.Literal('loaded'), Type.Literal('discovered')]),
+      source: Literals(['loaded', 'discovered']),
       version: Type.Integer(),
       time: DateTime,
     }),

@@ -1,11 +1,12 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { LINK_KINDS } from '../names.ts';
+import { Literals } from './common.ts';
 import { FabricTypeSchema, NodeTypeSchema } from './emulator.ts';
 
 /** A port of a node: `node` and its `port` number. */
 export const PortRefSchema = Type.Object({ node: Type.String(), port: Type.Integer() });
 
-export const LinkKindSchema = Type.Union(LINK_KINDS.map((k) => Type.Literal(k)));
+export const LinkKindSchema = Literals(LINK_KINDS);
 export type PortRef = Static<typeof PortRefSchema>;
 
 /** `GET /topology`: the fabric's nodes and cables. */

@@ -6,7 +6,7 @@ import {
   STARTED_FLOWS_LISTED,
 } from '../limits.ts';
 import { TRAFFIC_PATTERNS } from '../names.ts';
-import { HostName, Quantity } from './common.ts';
+import { HostName, Literals, Nullable, Quantity } from './common.ts';
 import { PageAnswerFields, PageQueryFields } from './paging.ts';
 
 const JobName = Type.String({
@@ -31,13 +31,10 @@ export const TRAFFIC_FIELDS_NEEDED = {
 /** One traffic item; the fields each pattern needs are stated per pattern (if/then). */
 export const TrafficItem = Type.Object(
   {
-    pattern: Type.Union(
-      TRAFFIC_PATTERNS.map((p) => Type.Literal(p)),
-      {
-        description:
-          'pairs (osu_mbw_mr style), shift, permutation, all-to-all, incast, bisection, iperf, storage',
-      },
-    ),
+    pattern: Literals(TRAFFIC_PATTERNS, {
+      description:
+        'pairs (osu_mbw_mr style), shift, permutation, all-to-all, incast, bisection, iperf, storage',
+    }),
     pairs: Type.Optional(
       Type.Array(Type.Tuple([HostName, HostName]), {
         minItems: 1,
@@ -76,7 +73,7 @@ export const TrafficItem = Type.Object(
         description: 'storage: clients (default all others)',
       }),
     ),
-    op: Type.Optional(Type.Union([Type.Literal('read'), Type.Literal('write')])),
+    op: Type.Optional(Literals(['read', 'write'])),
     ioSize: Type.Optional(Quantity('storage: I/O size, bytes or "1MiB"', MAX_SIZE_BYTES)),
     jobs: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 1024, description: 'storage: streams per client' }),
@@ -97,7 +94,7 @@ export const TrafficItem = Type.Object(
         MAX_RATE_BYTES_PER_SECOND,
       ),
     ),
-    transport: Type.Optional(Type.Union([Type.Literal('rdma'), Type.Literal('ip')])),
+    transport: Type.Optional(Literals(['rdma', 'ip'])),
     job: Type.Optional(JobName),
   },
   {
@@ -131,19 +128,19 @@ export const FlowSchema = Type.Object({
     description: 'Payload bytes/s the flow gets now (0 before its start or while its path is broken)',
   }),
   path: Type.Array(Type.String(), { description: 'Link directions `node/port->node/port`, in path order' }),
-  pattern: Type.Union(TRAFFIC_PATTERNS.map((p) => Type.Literal(p))),
+  pattern: Literals(TRAFFIC_PATTERNS),
   job: Type.String({
     description: 'The job the flow belongs to: named in the request, or generated (`pairs-1`)',
   }),
-  transport: Type.Union([Type.Literal('rdma'), Type.Literal('ip')]),
-  messageBytes: Type.Union([Type.Number(), Type.Null()], {
+  transport: Literals(['rdma', 'ip']),
+  messageBytes: Nullable(Type.Number(), {
     description: 'Message (or I/O) size in bytes; null for large messages',
   }),
-  state: Type.Union([Type.Literal('pending'), Type.Literal('running')], {
+  state: Literals(['pending', 'running'], {
     description: 'pending (before its start) or running; a flow is removed when its duration ends',
   }),
   startMs: Type.Number(),
-  endMs: Type.Union([Type.Number(), Type.Null()], { description: 'null: runs until stopped' }),
+  endMs: Nullable(Type.Number(), { description: 'null: runs until stopped' }),
 });
 export type FlowInfo = Static<typeof FlowSchema>;
 

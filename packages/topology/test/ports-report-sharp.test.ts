@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { damagedInputs, thrownBy } from '@fabscope/test-support';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ParseError, parsePortsReportLines, parseTopology, readPortsReport } from '../src/index.ts';
+import { ParseError, parsePortsReportLines, parseTopology } from '../src/index.ts';
 
 // One reader of `ibnetdiscover -p` for the collectors (its lines) and the topology (its fabric):
 // both accept what a SHARP fabric prints and both refuse the same reports, with the same error.
@@ -51,7 +51,7 @@ describe('ibnetdiscover -p of a fabric with SHARP Aggregation Nodes', () => {
     for (const real of [text, fixture('ports-report.out'), fixture('ports-report-stderr.out')]) {
       fc.assert(
         fc.property(damagedInputs(real), (damaged) => {
-          const fromLines = thrownBy(() => readPortsReport(damaged), ParseError);
+          const fromLines = thrownBy(() => parsePortsReportLines(damaged), ParseError);
           const fromFabric = thrownBy(() => fabricOf(damaged), ParseError);
           if (fromLines) expect(fromFabric?.message).toBe(fromLines.message);
           // What the fabric alone refuses is its LIDs or port numbers, never a cable the lines took.

@@ -147,7 +147,7 @@ export function analyzeFlows(
     if (l === 0) continue;
     loaded.push(c);
     maxLinkLoad = Math.max(maxLinkLoad, l);
-    if ((links[c >> 1] as (typeof links)[number]).kind === 'isl') maxIslLoad = Math.max(maxIslLoad, l);
+    if ((links[c >> 1] as FabricLink).kind === 'isl') maxIslLoad = Math.max(maxIslLoad, l);
   }
   loaded.sort((a, b) => (load[b] as number) - (load[a] as number) || a - b);
   const name = (i: number) => (nodes[i] as FabricNode).name;
@@ -155,8 +155,7 @@ export function analyzeFlows(
   // Pairs per shared ISL direction.
   const shared = new Map<number, [string, string][]>();
   for (const c of loaded) {
-    if ((load[c] as number) >= 2 && (links[c >> 1] as (typeof links)[number]).kind === 'isl')
-      shared.set(c, []);
+    if ((load[c] as number) >= 2 && (links[c >> 1] as FabricLink).kind === 'isl') shared.set(c, []);
   }
   const adaptive =
     options.adaptive && routed.length <= MAX_ADAPTIVE_FLOWS
@@ -168,18 +167,18 @@ export function analyzeFlows(
         )
       : null;
   const flowRates: FlowRate[] = [];
-  let aggregate = 0;
-  let minFlow = Number.POSITIVE_INFINITY;
   for (let r = 0; r < routed.length; r++) {
     const [src, dst] = flows[routed[r] as number] as [number, number];
     const pair: [string, string] = [name(src), name(dst)];
     const start = offsetArray[r] as number;
     const end = offsetArray[r + 1] as number;
     for (let i = start; i < end; i++) shared.get(channelArray[i] as number)?.push(pair);
-    const rate = rates[r] as number;
-    aggregate += rate;
-    minFlow = Math.min(minFlow, rate);
-    const flowRate: FlowRate = { from: pair[0], to: pair[1], rateGbps: round(rate), hops: end - start };
+    const flowRate: FlowRate = {
+      from: pair[0],
+      to: pair[1],
+      rateGbps: round(rates[r] as number),
+      hops: end - start,
+    };
     if (adaptive) flowRate.adaptiveRateGbps = round(adaptive.rates[r] as number);
     flowRates.push(flowRate);
   }
@@ -189,8 +188,7 @@ export function analyzeFlows(
     routedCount: routed.length,
     maxLinkLoad,
     maxIslLoad,
-    aggregateGbps: round(aggregate),
-    minFlowGbps: Number.isFinite(minFlow) ? round(minFlow) : 0,
+    ...rateTotals(rates),
     links: loaded.map((c) => {
       const channel = channelOf(fabric, c);
       return {
@@ -227,25 +225,22 @@ function adaptiveEstimate(
   let maxIslLoad = 0;
   let sharedIsls = 0;
   for (let c = 0; c < load.length; c++) {
-    if ((fabric.links[c >> 1] as (typeof fabric.links)[number]).kind !== 'isl') continue;
+    if ((fabric.links[c >> 1] as FabricLink).kind !== 'isl') continue;
     maxIslLoad = Math.max(maxIslLoad, load[c] as number);
     if ((load[c] as number) >= 2) sharedIsls++;
   }
+  return { rates, totals: { ...rateTotals(rates), maxIslLoad, sharedIsls } };
+}
+
+/** The flows' rates together and the least of them (0 when there is none), rounded. */
+function rateTotals(rates: Float64Array): { aggregateGbps: number; minFlowGbps: number } {
   let aggregate = 0;
   let min = Number.POSITIVE_INFINITY;
   for (const r of rates) {
     aggregate += r;
     min = Math.min(min, r);
   }
-  return {
-    rates,
-    totals: {
-      aggregateGbps: round(aggregate),
-      minFlowGbps: Number.isFinite(min) ? round(min) : 0,
-      maxIslLoad,
-      sharedIsls,
-    },
-  };
+  return { aggregateGbps: round(aggregate), minFlowGbps: Number.isFinite(min) ? round(min) : 0 };
 }
 
 function round(x: number): number {

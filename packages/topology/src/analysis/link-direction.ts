@@ -1,4 +1,4 @@
-import { ERROR_FIELDS, type ErrorField, PORT_GAUGES } from '@fabscope/contracts/metrics';
+import { ERROR_FIELDS, type ErrorField } from '@fabscope/contracts/metrics';
 /** One link direction's figures from its two ports' rates, by the Omni-Path PM's formula; unknown is null. */
 
 import type { FabricType } from '../model/model.ts';
@@ -33,12 +33,6 @@ export interface PortRateReading {
 export const UNKNOWN_ERRORS: Readonly<LinkErrorRates> = Object.freeze(
   Object.fromEntries(ERROR_FIELDS.map((f) => [f, null])) as LinkErrorRates,
 );
-
-/** The fields of LinkErrorRates, in the order the API lists them. */
-export const LINK_ERROR_FIELDS: readonly LinkErrorField[] = ERROR_FIELDS;
-
-/** The two fields that are gauges (read as values, not as rates). */
-export const LINK_ERROR_GAUGES = Object.keys(PORT_GAUGES) as LinkErrorField[];
 
 export const UNKNOWN_CATEGORIES: Readonly<CategoryValues> = Object.freeze(
   Object.fromEntries(CATEGORY_NAMES.map((c) => [c, null])) as CategoryValues,

@@ -3,6 +3,7 @@
  * fm_xml.c pmInitConfig), summed per second so a threshold holds at any interval (docs/metrics.md).
  */
 
+import type { ErrorField } from '@fabscope/contracts/metrics';
 import { CATEGORY_NAMES, type CategoryName } from '@fabscope/contracts/names';
 
 // Declared once, with the contract the API answers in; re-exported for topology's users.
@@ -11,35 +12,11 @@ export { CATEGORY_NAMES, type CategoryName };
 /** Each category as a fraction of its threshold; null when none of its counters is known. */
 export type CategoryValues = Record<CategoryName, number | null>;
 
-export interface PmThresholdConfig {
-  /** Category thresholds (opafm `<Thresholds>`); 0 turns a category off (its value is null). */
-  thresholds: Record<
-    'Integrity' | 'Congestion' | 'SmaCongestion' | 'Bubble' | 'Security' | 'Routing',
-    number
-  >;
-  /** opafm `<IntegrityWeights>`, plus fabscope's `SymbolErrors` for InfiniBand's SymbolErrorCounter. */
-  integrityWeights: Record<
-    | 'LocalLinkIntegrityErrors'
-    | 'RcvErrors'
-    | 'ExcessiveBufferOverruns'
-    | 'LinkErrorRecovery'
-    | 'LinkDowned'
-    | 'UncorrectableErrors'
-    | 'FMConfigErrors'
-    | 'LinkQualityIndicator'
-    | 'LinkWidthDowngrade'
-    | 'SymbolErrors',
-    number
-  >;
-  /** opafm `<CongestionWeights>`. */
-  congestionWeights: Record<
-    'XmitWaitPct' | 'CongDiscards' | 'RcvFECNPct' | 'RcvBECNPct' | 'XmitTimeCongPct' | 'MarkFECNPct',
-    number
-  >;
-}
-
-/** opafm's defaults (fm_xml.c pmInitConfig); SymbolErrors is fabscope's (InfiniBand, docs/metrics.md). */
-export const DEFAULT_PM_THRESHOLDS: PmThresholdConfig = {
+/**
+ * opafm's defaults (fm_xml.c pmInitConfig) of `<Thresholds>` (0 turns a category off: null),
+ * `<IntegrityWeights>` and `<CongestionWeights>`; SymbolErrors is fabscope's (InfiniBand, docs/metrics.md).
+ */
+export const DEFAULT_PM_THRESHOLDS = {
   thresholds: {
     Integrity: 100,
     Congestion: 100,
@@ -69,40 +46,10 @@ export const DEFAULT_PM_THRESHOLDS: PmThresholdConfig = {
     MarkFECNPct: 25,
   },
 };
+export type PmThresholdConfig = typeof DEFAULT_PM_THRESHOLDS;
 
-/** One link direction's inputs: rates per second, null unknown; link-level ones from the worse end. */
-export interface CategoryInputs {
-  receiveErrors?: number | null;
-  excessiveBufferOverrunErrors?: number | null;
-  linkDowned?: number | null;
-  uncorrectableErrors?: number | null;
-  fmConfigErrors?: number | null;
-  localLinkIntegrityErrors?: number | null;
-  linkErrorRecovery?: number | null;
-  /** InfiniBand SymbolErrorCounter (null on Omni-Path, whose PM weighs link quality instead). */
-  symbolErrors?: number | null;
-  /** 0..5, 5 excellent. */
-  linkQualityIndicator?: number | null;
-  linkWidthDowngradeLanes?: number | null;
-  /** Share of the interval (0..1) the sending port waited for credit (XmitWait). */
-  transmitWaitFraction?: number | null;
-  congestionDiscards?: number | null;
-  receiveFecn?: number | null;
-  receiveBecn?: number | null;
-  markFecn?: number | null;
-  transmitTimeCongestion?: number | null;
-  /** Packets/s sent along the direction, for the FECN/BECN shares. */
-  packetsPerSecond?: number | null;
-  /** Flits (8-byte units)/s of data sent along the direction, for the bubble and time-congestion shares. */
-  dataFlitsPerSecond?: number | null;
-  vl15Dropped?: number | null;
-  transmitWastedBandwidth?: number | null;
-  transmitWaitData?: number | null;
-  receiveBubble?: number | null;
-  transmitConstraintErrors?: number | null;
-  receiveConstraintErrors?: number | null;
-  receiveSwitchRelayErrors?: number | null;
-}
+/** One link direction's inputs: rates per second (gauges as values), null unknown; link-level ones from the worse end. */
+export type CategoryInputs = Partial<Record<ErrorField, number | null> & TrafficInputs>;
 
 // One weighted sum at a time, without allocating: categoriesOf runs per link direction per tick.
 let sum = 0;
@@ -143,8 +90,11 @@ function fraction(value: number | null, threshold: number): number | null {
 
 /** What the traffic of the direction contributes, when it is kept apart from the counters. */
 export interface TrafficInputs {
+  /** Share of the interval (0..1) the sending port waited for credit (XmitWait). */
   transmitWaitFraction: number | null;
+  /** Packets/s sent along the direction, for the FECN/BECN shares. */
   packetsPerSecond: number | null;
+  /** Flits (8-byte units)/s of data sent along the direction, for the bubble and time-congestion shares. */
   dataFlitsPerSecond: number | null;
 }
 

@@ -11,7 +11,13 @@ export function linkText(link: Pick<TopologyLinkRecord, 'a' | 'b'>): string {
   return `${endText(link.a)}--${endText(link.b)}`;
 }
 
-function rateText(link: TopologyLinkRecord): string {
+/** The other end of a cable from `port`. */
+export function farEnd(link: TopologyLinkRecord, port: TopologyEnd): TopologyEnd {
+  return endKey(link.a) === endKey(port) ? link.b : link.a;
+}
+
+/** Width × speed as discovery printed it, else the rate. */
+export function rateText(link: TopologyLinkRecord): string {
   return link.widthSpeed ?? `${link.rateGbps} Gb/s`;
 }
 
@@ -40,14 +46,11 @@ export function describeTopologyChange(change: TopologyChange): { subject: strin
       return { subject: linkText(change.link), detail: `link added (${rateText(change.link)})` };
     case 'link-removed':
       return { subject: linkText(change.link), detail: 'link removed' };
-    case 'link-moved': {
-      const far = (l: TopologyLinkRecord) =>
-        endKey(l.a) === endKey(change.port) ? endText(l.b) : endText(l.a);
+    case 'link-moved':
       return {
         subject: endText(change.port),
-        detail: `link moved: ${endText(change.port)} was cabled to ${far(change.before)}, now to ${far(change.after)}`,
+        detail: `link moved: ${endText(change.port)} was cabled to ${endText(farEnd(change.before, change.port))}, now to ${endText(farEnd(change.after, change.port))}`,
       };
-    }
     case 'link-rate-changed':
       return {
         subject: linkText(change.after),

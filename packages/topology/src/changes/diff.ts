@@ -21,15 +21,6 @@ export type TopologyChange =
   | { kind: 'link-rate-changed'; before: TopologyLinkRecord; after: TopologyLinkRecord };
 
 export type TopologyChangeKind = TopologyChange['kind'];
-export const TOPOLOGY_CHANGE_KINDS: readonly TopologyChangeKind[] = [
-  'node-appeared',
-  'node-disappeared',
-  'node-changed',
-  'link-added',
-  'link-removed',
-  'link-moved',
-  'link-rate-changed',
-];
 
 export function endKey(end: TopologyEnd): string {
   return `${end.node}\u0000${end.port}`;

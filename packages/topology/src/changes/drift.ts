@@ -1,23 +1,8 @@
 /** How the cabled fabric differs from its design, as UFM's Topology Compare reports it. */
-import { endText, linkText } from './describe.ts';
+import type { DriftKind } from '@fabscope/contracts/names';
+import { endText, farEnd, linkText, rateText } from './describe.ts';
 import { diffTopology, linkKey } from './diff.ts';
-import type { TopologyEnd, TopologyLinkRecord, TopologySnapshot } from './snapshot.ts';
-
-export type DriftKind =
-  | 'missing-link'
-  | 'extra-link'
-  | 'miswired'
-  | 'wrong-rate'
-  | 'missing-node'
-  | 'extra-node';
-export const DRIFT_KINDS: readonly DriftKind[] = [
-  'missing-link',
-  'extra-link',
-  'miswired',
-  'wrong-rate',
-  'missing-node',
-  'extra-node',
-];
+import type { TopologyLinkRecord, TopologySnapshot } from './snapshot.ts';
 
 export interface DriftFinding {
   kind: DriftKind;
@@ -33,39 +18,28 @@ export interface DriftFinding {
   actual: TopologyLinkRecord | null;
 }
 
-function rateText(link: TopologyLinkRecord): string {
-  return link.widthSpeed ?? `${link.rateGbps} Gb/s`;
-}
-
-function farEnd(link: TopologyLinkRecord, port: TopologyEnd): TopologyEnd {
-  return link.a.node === port.node && link.a.port === port.port ? link.b : link.a;
-}
-
 /** Findings of `actual` against `expected`; LIDs and GUIDs are not drift (the SM assigns, HCAs get replaced). */
 export function topologyDrift(expected: TopologySnapshot, actual: TopologySnapshot): DriftFinding[] {
   const findings: DriftFinding[] = [];
   for (const c of diffTopology(expected, actual)) {
     switch (c.kind) {
       case 'link-removed':
+      case 'link-added': {
+        const missing = c.kind === 'link-removed';
+        const kind = missing ? 'missing-link' : 'extra-link';
+        const subject = linkText(c.link);
         findings.push({
-          kind: 'missing-link',
-          key: `missing-link ${linkKey(c.link)}`,
-          subject: linkText(c.link),
-          detail: `missing: ${linkText(c.link)} (${rateText(c.link)}) is not cabled`,
-          expected: c.link,
-          actual: null,
+          kind,
+          key: `${kind} ${linkKey(c.link)}`,
+          subject,
+          detail: missing
+            ? `missing: ${subject} (${rateText(c.link)}) is not cabled`
+            : `extra: ${subject} (${rateText(c.link)}) is not in the design`,
+          expected: missing ? c.link : null,
+          actual: missing ? null : c.link,
         });
         break;
-      case 'link-added':
-        findings.push({
-          kind: 'extra-link',
-          key: `extra-link ${linkKey(c.link)}`,
-          subject: linkText(c.link),
-          detail: `extra: ${linkText(c.link)} (${rateText(c.link)}) is not in the design`,
-          expected: null,
-          actual: c.link,
-        });
-        break;
+      }
       case 'link-moved': {
         const port = endText(c.port);
         findings.push({
@@ -89,27 +63,21 @@ export function topologyDrift(expected: TopologySnapshot, actual: TopologySnapsh
         });
         break;
       case 'node-disappeared':
+      case 'node-appeared': {
+        const missing = c.kind === 'node-disappeared';
+        const kind = missing ? 'missing-node' : 'extra-node';
         findings.push({
-          kind: 'missing-node',
-          key: `missing-node ${c.node.id}`,
+          kind,
+          key: `${kind} ${c.node.id}`,
           subject: c.node.id,
-          detail: `missing: ${c.node.type} ${c.node.id} is not in the fabric`,
+          detail: missing
+            ? `missing: ${c.node.type} ${c.node.id} is not in the fabric`
+            : `extra: ${c.node.type} ${c.node.id} (${c.node.guid}) is not in the design`,
           expected: null,
           actual: null,
         });
         break;
-      case 'node-appeared':
-        findings.push({
-          kind: 'extra-node',
-          key: `extra-node ${c.node.id}`,
-          subject: c.node.id,
-          detail: `extra: ${c.node.type} ${c.node.id} (${c.node.guid}) is not in the design`,
-          expected: null,
-          actual: null,
-        });
-        break;
-      case 'node-changed':
-        break;
+      }
     }
   }
   return findings;

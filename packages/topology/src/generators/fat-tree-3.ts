@@ -56,32 +56,20 @@ export function threeTierFatTree(options: ThreeTierFatTreeOptions): Fabric {
     builder.addNode({ name: `host${h + 1}`, type: 'host', guid: generatedGuid(0, h), portCount: 1 });
   }
   let sw = 0;
-  for (let e = 0; e < edges; e++) {
-    builder.addNode({
-      name: `edge${e + 1}`,
-      type: 'switch',
-      guid: generatedGuid(1, sw++),
-      portCount: radix,
-      tier: 1,
-    });
-  }
-  for (let a = 0; a < aggs; a++) {
-    builder.addNode({
-      name: `agg${a + 1}`,
-      type: 'switch',
-      guid: generatedGuid(1, sw++),
-      portCount: radix,
-      tier: 2,
-    });
-  }
-  for (let c = 0; c < cores; c++) {
-    builder.addNode({
-      name: `core${c + 1}`,
-      type: 'switch',
-      guid: generatedGuid(1, sw++),
-      portCount: radix,
-      tier: 3,
-    });
+  for (const [prefix, count, tier] of [
+    ['edge', edges, 1],
+    ['agg', aggs, 2],
+    ['core', cores, 3],
+  ] as const) {
+    for (let i = 0; i < count; i++) {
+      builder.addNode({
+        name: `${prefix}${i + 1}`,
+        type: 'switch',
+        guid: generatedGuid(1, sw++),
+        portCount: radix,
+        tier,
+      });
+    }
   }
   for (let h = 0; h < hostCount; h++) {
     const edge = Math.floor(h / hostsPerEdge);
@@ -90,9 +78,9 @@ export function threeTierFatTree(options: ThreeTierFatTreeOptions): Fabric {
   for (let p = 0; p < pods; p++) {
     for (let e = 0; e < edgesPerPod; e++) {
       for (let a = 0; a < aggsPerPod; a++) {
+        const edge = `edge${p * edgesPerPod + e + 1}`;
+        const agg = `agg${p * aggsPerPod + a + 1}`;
         for (let k = 0; k < t; k++) {
-          const edge = `edge${p * edgesPerPod + e + 1}`;
-          const agg = `agg${p * aggsPerPod + a + 1}`;
           builder.connect(edge, hostsPerEdge + a * t + k + 1, agg, e * t + k + 1, rateGbps, 'isl');
         }
       }

@@ -68,28 +68,20 @@ export function twoTierFatTree(options: TwoTierFatTreeOptions): Fabric {
       hostIndex++;
     }
   }
-  for (let e = 0; e < edgeCount; e++) {
-    const n = edgeName(e);
+  const switches = [
+    ...Array.from({ length: edgeCount }, (_, e) => ({ name: edgeName(e), tier: 1 })),
+    ...Array.from({ length: coreCount }, (_, c) => ({ name: coreName(c), tier: 2 })),
+  ];
+  switches.forEach(({ name: n, tier }, i) => {
     builder.addNode({
       name: n,
       type: 'switch',
-      guid: generatedGuid(1, e),
+      guid: generatedGuid(1, i),
       portCount: radix,
-      tier: 1,
+      tier,
       lid: lids[n],
     });
-  }
-  for (let c = 0; c < coreCount; c++) {
-    const n = coreName(c);
-    builder.addNode({
-      name: n,
-      type: 'switch',
-      guid: generatedGuid(1, edgeCount + c),
-      portCount: radix,
-      tier: 2,
-      lid: lids[n],
-    });
-  }
+  });
   hostIndex = 0;
   for (let e = 0; e < edgeCount; e++) {
     for (let h = 0; h < hostsPerEdge && hostIndex < hostCount; h++) {

@@ -96,32 +96,25 @@ export class FabricBuilder {
       ...(options.lengthM === undefined ? {} : { lengthM: options.lengthM }),
       ...(options.mtu === undefined ? {} : { mtu: options.mtu }),
     });
-    a.ports[aPort] = {
-      number: aPort,
-      guid: this.portGuids.get(a)?.[aPort] ?? a.guid,
-      lid: 0,
-      rateGbps,
-      link: index,
-    };
-    b.ports[bPort] = {
-      number: bPort,
-      guid: this.portGuids.get(b)?.[bPort] ?? b.guid,
-      lid: 0,
-      rateGbps,
-      link: index,
-    };
+    this.setPort(a, aPort, rateGbps, index);
+    this.setPort(b, bPort, rateGbps, index);
   }
 
   /** Declares a port that exists but has no cable (`4x ???` in a port report). */
   addUncabledPort(name: string, port: number, rateGbps = 0): void {
     const node = this.nodeOrThrow(name);
     this.checkFreePort(node, port);
+    this.setPort(node, port, rateGbps, -1);
+  }
+
+  /** Port `port` of `node`, cabled to link `link` (-1: none); build() gives it its LID. */
+  private setPort(node: FabricNode, port: number, rateGbps: number, link: number): void {
     node.ports[port] = {
       number: port,
       guid: this.portGuids.get(node)?.[port] ?? node.guid,
       lid: 0,
       rateGbps,
-      link: -1,
+      link,
     };
   }
 

@@ -1,4 +1,4 @@
-import { LANE_GBPS } from '../parse/rates.ts';
+import { LANE_GBPS, parseWidthSpeed } from '../parse/rates.ts';
 import type { FabricLink, FabricType } from './model.ts';
 
 /**
@@ -17,17 +17,12 @@ export const INFINIBAND_LANE_DATA_GBPS: Readonly<Record<string, number>> = {
   XDR: 200,
 };
 
-/** A 4x InfiniBand link's quoted rate → its speed, when no width × speed was read (QDR for 40). */
-const SPEED_OF_QUOTED_4X: Readonly<Record<number, string>> = {
-  10: 'SDR',
-  20: 'DDR',
-  40: 'QDR',
-  56: 'FDR',
-  100: 'EDR',
-  200: 'HDR',
-  400: 'NDR',
-  800: 'XDR',
-};
+/** A 4x InfiniBand link's quoted rate → its speed, when no width × speed was read (QDR for 40, not FDR10). */
+const SPEED_OF_QUOTED_4X = new Map(
+  Object.entries(LANE_GBPS)
+    .filter(([speed]) => speed !== 'FDR10')
+    .map(([speed, gbps]) => [4 * gbps, speed]),
+);
 
 /** Data rate (Gb/s) of `lanes` × `speed` InfiniBand lanes; undefined for an unknown speed. */
 export function infinibandDataRateGbps(lanes: number, speed: string): number | undefined {
@@ -39,13 +34,9 @@ export function infinibandDataRateGbps(lanes: number, speed: string): number | u
 export function infinibandWidthSpeed(
   link: Pick<FabricLink, 'rateGbps' | 'widthSpeed'>,
 ): { lanes: number; speed: string } | undefined {
-  const m = link.widthSpeed ? /^(\d+)x\s*([A-Z0-9]+)$/i.exec(link.widthSpeed) : null;
-  if (m) {
-    const speed = (m[2] as string).toUpperCase();
-    const lanes = Number(m[1]);
-    if (LANE_GBPS[speed] !== undefined && [1, 2, 4, 8, 12].includes(lanes)) return { lanes, speed };
-  }
-  const speed = SPEED_OF_QUOTED_4X[link.rateGbps];
+  const read = link.widthSpeed ? parseWidthSpeed(link.widthSpeed) : undefined;
+  if (read) return { lanes: read.width, speed: read.speed };
+  const speed = SPEED_OF_QUOTED_4X.get(link.rateGbps);
   return speed ? { lanes: 4, speed } : undefined;
 }
 

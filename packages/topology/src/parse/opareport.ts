@@ -3,6 +3,7 @@ import type { Fabric, NodeType } from '../model/model.ts';
 import { assembleFabric, type RawLink, type RawNode, rawNode } from './assemble.ts';
 import { excerpt, parseError } from './errors.ts';
 import { childrenNamed, readXml, type XmlElement } from './xml.ts';
+import { LineCounter } from './xml-text.ts';
 
 const FORMAT = 'opareport topology';
 const TYPES: Record<string, NodeType> = { FI: 'host', SW: 'switch', RT: 'router' };
@@ -180,13 +181,6 @@ function idOf(x: XmlElement): string {
   return ` (id "${id.length > 60 ? excerpt(id) : id}")`;
 }
 
-/** 1-based line of a character offset. */
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-  return line;
-}
-
 /** External (SYSTEM/PUBLIC) and parameter entities could read files or the network: refused. */
 function rejectExternalEntities(text: string): void {
   const doctype = /<!DOCTYPE\b/i.exec(text);
@@ -197,7 +191,7 @@ function rejectExternalEntities(text: string): void {
   if (external) {
     throw parseError(
       'a DOCTYPE with external or parameter entities is not read (an opareport file has none)',
-      lineAt(text, doctype.index + external.index),
+      new LineCounter(text).lineOf(doctype.index + external.index),
       FORMAT,
       '<!DOCTYPE>',
     );

@@ -1,25 +1,19 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { DEFAULT_PM_THRESHOLDS, type PmThresholdConfig } from '../analysis/pm-categories.ts';
 import { parseError } from './errors.ts';
+import { readXml, type XmlElement } from './xml.ts';
 
 const FORMAT = 'PM thresholds';
-const SECTIONS = ['Thresholds', 'IntegrityWeights', 'CongestionWeights'] as const;
-type Section = (typeof SECTIONS)[number];
-const KEY: Record<Section, keyof PmThresholdConfig> = {
+const SECTIONS = {
   Thresholds: 'thresholds',
   IntegrityWeights: 'integrityWeights',
   CongestionWeights: 'congestionWeights',
-};
+} as const;
 
-type XmlObject = Record<string, unknown>;
-
-/** Finds the first element named `name` anywhere below `node` (opafm.xml nests it in Common/Pm). */
-function findSection(node: unknown, name: string, depth = 0): XmlObject | undefined {
-  if (typeof node !== 'object' || node === null || depth > 8) return undefined;
-  const obj = node as XmlObject;
-  if (name in obj) return (obj[name] ?? {}) as XmlObject;
-  for (const child of Object.values(obj)) {
-    const found = findSection(child, name, depth + 1);
+/** The first element named `name` at or below `element` (opafm.xml nests it in Common/Pm). */
+function findSection(element: XmlElement, name: string): XmlElement | undefined {
+  if (element.name === name) return element;
+  for (const child of element.children ?? []) {
+    const found = findSection(child, name);
     if (found) return found;
   }
   return undefined;
@@ -27,46 +21,36 @@ function findSection(node: unknown, name: string, depth = 0): XmlObject | undefi
 
 /** PM thresholds and weights in opafm.xml's `<Pm>` vocabulary; what is left out keeps opafm's default. */
 export function parsePmThresholds(text: string): PmThresholdConfig {
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) throw parseError(`malformed XML: ${valid.err.msg}`, valid.err.line, FORMAT);
-  const parser = new XMLParser({
-    ignoreAttributes: true,
-    processEntities: false,
-    htmlEntities: false,
-    parseTagValue: false,
-    trimValues: true,
-  });
-  const doc = parser.parse(text) as XmlObject;
+  const root = readXml(text, FORMAT);
   const config: PmThresholdConfig = {
     thresholds: { ...DEFAULT_PM_THRESHOLDS.thresholds },
     integrityWeights: { ...DEFAULT_PM_THRESHOLDS.integrityWeights },
     congestionWeights: { ...DEFAULT_PM_THRESHOLDS.congestionWeights },
   };
   let found = false;
-  for (const section of SECTIONS) {
-    const xml = findSection(doc, section);
+  for (const [section, key] of Object.entries(SECTIONS)) {
+    const xml = findSection(root, section);
     if (!xml) continue;
     found = true;
-    const target = config[KEY[section]] as Record<string, number>;
-    for (const [name, raw] of Object.entries(typeof xml === 'object' ? xml : {})) {
+    const target = config[key] as Record<string, number>;
+    for (const { name, text: value, line } of xml.children ?? []) {
       if (!(name in target)) {
         throw parseError(
           `unknown element <${name}>; known: ${Object.keys(target).join(', ')}`,
-          undefined,
+          line,
           FORMAT,
           `<${section}>`,
         );
       }
-      const text = String(raw);
-      if (!/^\d+$/.test(text)) {
+      if (!/^\d+$/.test(value)) {
         throw parseError(
-          `<${name}> must be a whole number ≥ 0, got "${text}"`,
-          undefined,
+          `<${name}> must be a whole number ≥ 0, got "${value}"`,
+          line,
           FORMAT,
           `<${section}>`,
         );
       }
-      target[name] = Number(text);
+      target[name] = Number(value);
     }
   }
   if (!found)

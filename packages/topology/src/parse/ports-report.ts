@@ -38,10 +38,11 @@ export interface IbPortLine {
 }
 
 /**
- * `ibnetdiscover -p` port reports (infiniband-diags ibnetdiscover.c `dump_ports_report`); a port is known
- * by node type, GUID and number, since a SHARP node shares its switch's GUID.
+ * The lines of an `ibnetdiscover -p` port report (infiniband-diags ibnetdiscover.c `dump_ports_report`),
+ * each cable's two listings checked against each other; a port is known by node type, GUID and number,
+ * since a SHARP node shares its switch's GUID.
  */
-export function readPortsReport(text: string): IbPortsReport {
+export function parsePortsReportLines(text: string): IbPortLine[] {
   const out: IbPortLine[] = [];
   const lines = textLines(text, FORMAT);
   /** Each cabled port's far end, and the line that said so, by `TYPE GUID PORT`. */
@@ -120,12 +121,7 @@ export function readPortsReport(text: string): IbPortsReport {
     );
   }
   if (out.length === 0) throw parseError('no port lines found', lines.length, FORMAT);
-  return { lines: out };
-}
-
-/** What readPortsReport read: the port lines, every cable's two listings checked against each other. */
-export interface IbPortsReport {
-  lines: IbPortLine[];
+  return out;
 }
 
 /** A port of a report: node type, GUID and port number (a CA and a switch may share a GUID). */
@@ -136,11 +132,6 @@ function endKey(e: IbPortEnd): string {
 /** The node a port end belongs to: its type and GUID. */
 function nodeKey(e: IbPortEnd): string {
   return `${e.type} ${e.guid}`;
-}
-
-/** The port lines of an `ibnetdiscover -p` report, as readPortsReport reads and checks them. */
-export function parsePortsReportLines(text: string): IbPortLine[] {
-  return readPortsReport(text).lines;
 }
 
 /** An `ibnetdiscover -p` report as a Fabric: nodes keyed by type and GUID and named by their description. */
@@ -163,7 +154,7 @@ export function parsePortsReport(text: string, name = 'ibnetdiscover-ports'): Fa
     }
     return n;
   };
-  for (const l of readPortsReport(text).lines) {
+  for (const l of parsePortsReportLines(text)) {
     const a = node(l.local, l.line);
     if (!l.remote) {
       a.uncabled.add(l.local.port);

@@ -1,5 +1,5 @@
 import { fabricGraph } from '../model/graph.ts';
-import { type Channel, channelOf, type Fabric, type FabricNode, getNode } from '../model/model.ts';
+import { channelOf, type Fabric, type FabricNode, getNode } from '../model/model.ts';
 import { type ForwardingTables, NO_ROUTE } from './tables.ts';
 
 export interface RouteHop {
@@ -17,10 +17,7 @@ export interface Route {
 }
 
 export class NoRouteError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'NoRouteError';
-  }
+  override name = 'NoRouteError';
 }
 
 function firstCabledPort(node: FabricNode): number {
@@ -74,10 +71,6 @@ export function routeBetween(
       throw new NoRouteError(`switch "${node.name}" routes LID ${lid} to uncabled port ${out}`);
   }
   throw new NoRouteError(`routing loop from "${fromName}" to "${toName}"`);
-}
-
-export function routeChannels(fabric: Fabric, route: Route): Channel[] {
-  return route.channels.map((c) => channelOf(fabric, c));
 }
 
 /** The route of a path given as channels (e.g. after AR moved it); throws NoRouteError when they do not join. */

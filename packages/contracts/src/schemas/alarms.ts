@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Literals, Nullable } from './common.ts';
+import { Closed, Literals, Nullable } from './common.ts';
 
 const Severity = Literals(['warning', 'error', 'critical']);
 
@@ -33,23 +33,19 @@ export const AlarmSchema = Type.Object({
 });
 export type Alarm = Static<typeof AlarmSchema>;
 
-export const AlarmsQuery = Type.Object(
-  {
-    state: Type.Optional(
-      Literals(['active', 'all'], {
-        description: 'active (default): the alarms on now; all: and the last 100 cleared',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const AlarmsQuery = Closed({
+  state: Type.Optional(
+    Literals(['active', 'all'], {
+      description: 'active (default): the alarms on now; all: and the last 100 cleared',
+    }),
+  ),
+});
 export type AlarmsQuery = Static<typeof AlarmsQuery>;
 
 export const AlarmsReply = Type.Object({ alarms: Type.Array(AlarmSchema) });
 export type AlarmList = Static<typeof AlarmsReply>;
 
-export const AcknowledgeRequest = Type.Object(
-  { by: Type.String({ minLength: 1, maxLength: 128, description: 'Who acknowledges (a name or login)' }) },
-  { additionalProperties: false },
-);
+export const AcknowledgeRequest = Closed({
+  by: Type.String({ minLength: 1, maxLength: 128, description: 'Who acknowledges (a name or login)' }),
+});
 export type AcknowledgeRequest = Static<typeof AcknowledgeRequest>;

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable } from './common.ts';
+import { Closed, Nullable } from './common.ts';
 
 // `GET /api/v1/analysis` and `POST /api/v1/analysis`: contention of a traffic pattern on the
 // fabric's static routes, and with adaptive routing, before a job runs.
@@ -13,24 +13,21 @@ import { Nullable } from './common.ts';
 export const ANALYSIS_PATTERN =
   '^(?:pairs:[^,]+-[^,]+(?:,[^,]+-[^,]+)*|shift:[1-9]\\d{0,8}|permutation(?::\\d{1,9})?|all-to-all|incast:[^\\r\\n\\u2028\\u2029]+|bisection)$';
 
-export const AnalysisQuery = Type.Object(
-  {
-    pattern: Type.String({
-      minLength: 1,
-      pattern: ANALYSIS_PATTERN,
-      description:
-        'pairs:A-B,C-D (or A->B) · shift:K · permutation[:SEED] · all-to-all · incast:HOST · bisection',
+export const AnalysisQuery = Closed({
+  pattern: Type.String({
+    minLength: 1,
+    pattern: ANALYSIS_PATTERN,
+    description:
+      'pairs:A-B,C-D (or A->B) · shift:K · permutation[:SEED] · all-to-all · incast:HOST · bisection',
+  }),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1_000_000,
+      description: 'Most entries per list (links, collisions, flows); default 1000',
     }),
-    limit: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: 1_000_000,
-        description: 'Most entries per list (links, collisions, flows); default 1000',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
+  ),
+});
 export type AnalysisQuery = Static<typeof AnalysisQuery>;
 
 const Pair = Type.Tuple([Type.String(), Type.String()]);
@@ -95,7 +92,7 @@ export const AnalysisSchema = Type.Object({
 /** Most flows a POST answer lists: every flow of 1,152-host permutations and shifts, and far beyond. */
 export const MAX_LISTED_FLOWS = 50_000;
 
-export const AnalysisBody = Type.Object(
+export const AnalysisBody = Closed(
   {
     pattern: Type.String({
       minLength: 1,
@@ -128,7 +125,7 @@ export const AnalysisBody = Type.Object(
     ),
   },
   // Hosts by list or by job, not both.
-  { additionalProperties: false, not: { required: ['nodes', 'job'] } },
+  { not: { required: ['nodes', 'job'] } },
 );
 export type AnalysisBody = Static<typeof AnalysisBody>;
 

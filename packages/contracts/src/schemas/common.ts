@@ -3,11 +3,16 @@ import {
   type SchemaOptions,
   type TLiteralValue,
   type TObject,
+  type TProperties,
   type TSchema,
   Type,
 } from '@sinclair/typebox';
 
 // Pieces every resource's schemas are made of.
+
+/** An object that refuses the properties it does not name: every query string and request body. */
+export const Closed = <T extends TProperties>(properties: T, options?: ObjectOptions) =>
+  Type.Object(properties, { additionalProperties: false, ...options });
 
 /** A value that is null when unknown (stale, not reported): never 0 in its place. */
 export const Nullable = <T extends TSchema>(t: T, options?: SchemaOptions) =>

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { FABRIC_TYPES, NODE_TYPES } from '../names.ts';
-import { Literals, Nullable } from './common.ts';
+import { Closed, Literals, Nullable } from './common.ts';
 
 // The emulator's HTTP interface, v1; the API passes its flows, faults and adaptive-routing state through.
 
@@ -42,23 +42,18 @@ export const HostLoadSchema = Type.Object({
 });
 export type HostLoad = Static<typeof HostLoadSchema>;
 
-export const HostLoadsSchema = Type.Object({ timeMs: Type.Number(), hosts: Type.Array(HostLoadSchema) });
-
 /** Which flows `GET /v1/flows` answers with; every field given must match. */
-export const FlowFilterSchema = Type.Object(
-  {
-    from: Type.Optional(Type.String({ minLength: 1 })),
-    to: Type.Optional(Type.String({ minLength: 1 })),
-    job: Type.Optional(Type.String({ minLength: 1 })),
-    link: Type.Optional(
-      Type.String({
-        minLength: 1,
-        description: 'A link direction `node/port->node/port` the flow crosses now',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const FlowFilterSchema = Closed({
+  from: Type.Optional(Type.String({ minLength: 1 })),
+  to: Type.Optional(Type.String({ minLength: 1 })),
+  job: Type.Optional(Type.String({ minLength: 1 })),
+  link: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'A link direction `node/port->node/port` the flow crosses now',
+    }),
+  ),
+});
 export type FlowFilter = Static<typeof FlowFilterSchema>;
 
 /** A job as the emulator knows it: the flows sharing a job name (`GET /v1/jobs`). */

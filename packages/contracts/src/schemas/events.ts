@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Literals } from './common.ts';
+import { Closed, Literals } from './common.ts';
 import { PageAnswerFields, PageQueryFields } from './paging.ts';
 import { TimeParam } from './time.ts';
 
@@ -23,10 +23,11 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 export const EVENT_SEVERITIES = ['info', 'warning', 'error', 'critical'] as const;
 export type EventSeverity = (typeof EVENT_SEVERITIES)[number];
 
-export const EventsQuery = Type.Object(
-  { from: TimeParam('Start'), to: Type.Optional(TimeParam('End; absent = now')), ...PageQueryFields },
-  { additionalProperties: false },
-);
+export const EventsQuery = Closed({
+  from: TimeParam('Start'),
+  to: Type.Optional(TimeParam('End; absent = now')),
+  ...PageQueryFields,
+});
 export type EventsQuery = Static<typeof EventsQuery>;
 
 export const EventsSchema = Type.Object({

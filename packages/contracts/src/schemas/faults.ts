@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { MAX_DURATION_SECONDS } from '../limits.ts';
-import { Literals, Quantity } from './common.ts';
+import { Closed, Literals, Quantity } from './common.ts';
 
 /** Faults that raise one error counter at a `rate` per second at the ports named. */
 export const ERROR_RATE_FAULTS = [
@@ -86,7 +86,7 @@ function faultRule(type: FaultType) {
   return { if: { properties: { type: { const: type } }, required: ['type'] }, then };
 }
 
-export const FaultRequest = Type.Object(
+export const FaultRequest = Closed(
   {
     type: Literals(FAULT_TYPES, {
       description:
@@ -117,7 +117,7 @@ export const FaultRequest = Type.Object(
       Type.Integer({ minimum: 0, maximum: 3, description: 'link-width-downgrade: lanes down of 4' }),
     ),
   },
-  { additionalProperties: false, allOf: FAULT_TYPES.map(faultRule) },
+  { allOf: FAULT_TYPES.map(faultRule) },
 );
 export type FaultRequest = Static<typeof FaultRequest>;
 

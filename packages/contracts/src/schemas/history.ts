@@ -1,21 +1,16 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable } from './common.ts';
-import { StepParam, TimeParam } from './time.ts';
+import { Closed, Nullable } from './common.ts';
+import { RangeQuery } from './time.ts';
 
 /** `GET /links/history`: link directions over a range. */
-export const LinkRangeQuery = Type.Object(
-  {
-    id: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
-      minItems: 1,
-      maxItems: 100,
-      description: 'Link direction `node/port->node/port`; repeat for several',
-    }),
-    from: TimeParam('Start'),
-    to: Type.Optional(TimeParam('End; absent = now')),
-    step: Type.Optional(StepParam),
-  },
-  { additionalProperties: false },
-);
+export const LinkRangeQuery = Closed({
+  id: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+    minItems: 1,
+    maxItems: 100,
+    description: 'Link direction `node/port->node/port`; repeat for several',
+  }),
+  ...RangeQuery.properties,
+});
 export type LinkRangeQuery = Static<typeof LinkRangeQuery>;
 
 const Histogram = Type.Object({

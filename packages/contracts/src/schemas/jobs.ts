@@ -1,14 +1,14 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Literals, Nullable } from './common.ts';
+import { Closed, Literals, Nullable } from './common.ts';
 import { PageAnswerFields, PageQueryFields } from './paging.ts';
 
 // `/api/v1/jobs`, `/api/v1/jobs/{id}` and `/api/v1/links/flows`: jobs in Slurm's vocabulary and
 // the flows (live or estimated) behind a link direction.
 
-export const NoQuery = Type.Object({}, { additionalProperties: false });
+export const NoQuery = Closed({});
 
 /** `GET /jobs`: a page of the jobs. */
-export const JobsQuery = Type.Object({ ...PageQueryFields }, { additionalProperties: false });
+export const JobsQuery = Closed({ ...PageQueryFields });
 export type JobsQuery = Static<typeof JobsQuery>;
 
 export const JobSchema = Type.Object({
@@ -97,13 +97,10 @@ export const JobDetailSchema = Type.Object({
   ),
 });
 
-export const LinkFlowsQuery = Type.Object(
-  {
-    id: Type.String({ minLength: 1, maxLength: 600, description: 'Link direction `node/port->node/port`' }),
-    ...PageQueryFields,
-  },
-  { additionalProperties: false },
-);
+export const LinkFlowsQuery = Closed({
+  id: Type.String({ minLength: 1, maxLength: 600, description: 'Link direction `node/port->node/port`' }),
+  ...PageQueryFields,
+});
 export type LinkFlowsQuery = Static<typeof LinkFlowsQuery>;
 
 export const LinkFlowsReply = Type.Object({

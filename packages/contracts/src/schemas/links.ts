@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ERROR_FIELDS } from '../metrics.ts';
 import { CATEGORY_NAMES } from '../names.ts';
-import { Literals, Nullable, recordOf } from './common.ts';
+import { Closed, Literals, Nullable, recordOf } from './common.ts';
 import { NodeTypeSchema } from './emulator.ts';
 import { PageAnswerFields, PageQueryFields } from './paging.ts';
 import { TimeParam } from './time.ts';
@@ -49,24 +49,21 @@ export const LinkStateSchema = Type.Object({
 /** One direction of a link: what `/links` rows, the stream and the dashboard's strokes are about. */
 export type LinkDirectionState = Static<typeof LinkStateSchema>;
 
-export const LinksQuery = Type.Object(
-  {
-    sort: Type.Optional(
-      Literals(['utilization', 'bytesPerSecond', 'transmitWaitFraction', 'id', ...CATEGORY_NAMES]),
-    ),
-    order: Type.Optional(Literals(['asc', 'desc'])),
-    ...PageQueryFields,
-    kind: Type.Optional(Literals(['isl', 'host'])),
-    job: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 256,
-        description: 'Only the link directions the job’s traffic crosses now (GET /jobs/{id})',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const LinksQuery = Closed({
+  sort: Type.Optional(
+    Literals(['utilization', 'bytesPerSecond', 'transmitWaitFraction', 'id', ...CATEGORY_NAMES]),
+  ),
+  order: Type.Optional(Literals(['asc', 'desc'])),
+  ...PageQueryFields,
+  kind: Type.Optional(Literals(['isl', 'host'])),
+  job: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: 'Only the link directions the job’s traffic crosses now (GET /jobs/{id})',
+    }),
+  ),
+});
 export type LinksQuery = Static<typeof LinksQuery>;
 
 /** The answer of `GET /api/v1/links` (also at `?time=`): link directions at one sampling tick. */
@@ -77,35 +74,29 @@ export const LinksAnswerSchema = Type.Object({
 });
 
 /** `GET /api/v1/links/export`: every direction of one instant, streamed. */
-export const LinksExportQuery = Type.Object(
-  {
-    format: Type.Optional(
-      Type.Literal('ndjson', {
-        description: 'ndjson (default): one link direction (LinkStateSchema) per line, in topology order',
-      }),
-    ),
-    time: Type.Optional(TimeParam('The instant; absent = now')),
-    kind: Type.Optional(Literals(['isl', 'host'])),
-  },
-  { additionalProperties: false },
-);
+export const LinksExportQuery = Closed({
+  format: Type.Optional(
+    Type.Literal('ndjson', {
+      description: 'ndjson (default): one link direction (LinkStateSchema) per line, in topology order',
+    }),
+  ),
+  time: Type.Optional(TimeParam('The instant; absent = now')),
+  kind: Type.Optional(Literals(['isl', 'host'])),
+});
 export type LinksExportQuery = Static<typeof LinksExportQuery>;
 export type LinksAnswer = Static<typeof LinksAnswerSchema>;
 
 /** `GET /port`: a switch's or host's ports, or one port in full. */
-export const PortQuery = Type.Object(
-  {
-    node: Type.String({
-      minLength: 1,
-      maxLength: 256,
-      description: 'The node: its name, NodeDescription, GUID (0x…) or LID (lid:12)',
-    }),
-    port: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 255, description: 'One port; absent: every port of the node' }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const PortQuery = Closed({
+  node: Type.String({
+    minLength: 1,
+    maxLength: 256,
+    description: 'The node: its name, NodeDescription, GUID (0x…) or LID (lid:12)',
+  }),
+  port: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 255, description: 'One port; absent: every port of the node' }),
+  ),
+});
 export type PortQuery = Static<typeof PortQuery>;
 
 export const PortReplySchema = Type.Object({

@@ -1,14 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Literals, Nullable } from './common.ts';
+import { Closed, Literals, Nullable } from './common.ts';
 import { FabricTypeSchema } from './emulator.ts';
 
-export const RouteQuery = Type.Object(
-  {
-    from: Type.String({ minLength: 1, maxLength: 256 }),
-    to: Type.String({ minLength: 1, maxLength: 256 }),
-  },
-  { additionalProperties: false },
-);
+export const RouteQuery = Closed({
+  from: Type.String({ minLength: 1, maxLength: 256 }),
+  to: Type.String({ minLength: 1, maxLength: 256 }),
+});
 export type RouteQuery = Static<typeof RouteQuery>;
 
 /** Where the forwarding tables behind an answer came from. */
@@ -136,19 +133,16 @@ export type Route = Static<typeof RouteSchema>;
 export type RouteHop = Route['hops'][number];
 export type RouteLatency = NonNullable<Route['latency']>;
 
-export const StaticLoadQuery = Type.Object(
-  {
-    limit: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 1000, description: 'Ports listed, busiest first (default 20)' }),
-    ),
-    kind: Type.Optional(
-      Literals(['isl', 'host'], {
-        description: 'List only ports to switches (isl) or to hosts; the groups cover every port',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const StaticLoadQuery = Closed({
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, description: 'Ports listed, busiest first (default 20)' }),
+  ),
+  kind: Type.Optional(
+    Literals(['isl', 'host'], {
+      description: 'List only ports to switches (isl) or to hosts; the groups cover every port',
+    }),
+  ),
+});
 export type StaticLoadQuery = Static<typeof StaticLoadQuery>;
 
 const StaticLoadDirectionSchema = Literals(['host', 'up', 'down', 'across'], {

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Closed } from './common.ts';
 
 /**
  * The grammar of times and durations as regular expressions the schemas state and the API's parser
@@ -56,12 +57,9 @@ export const StepParam = Type.String({
 export const InstantQuery = Type.Object({ time: Type.Optional(TimeParam('The instant; absent = now')) });
 export type InstantQuery = Static<typeof InstantQuery>;
 
-export const RangeQuery = Type.Object(
-  {
-    from: TimeParam('Start'),
-    to: Type.Optional(TimeParam('End; absent = now')),
-    step: Type.Optional(StepParam),
-  },
-  { additionalProperties: false },
-);
+export const RangeQuery = Closed({
+  from: TimeParam('Start'),
+  to: Type.Optional(TimeParam('End; absent = now')),
+  step: Type.Optional(StepParam),
+});
 export type RangeQuery = Static<typeof RangeQuery>;

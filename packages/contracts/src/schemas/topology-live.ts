@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { DRIFT_KINDS, TOPOLOGY_CHANGE_KINDS } from '../names.ts';
-import { Literals, Nullable } from './common.ts';
+import { Closed, Literals, Nullable } from './common.ts';
 import { TimeParam } from './time.ts';
 import { LinkKindSchema, PortRefSchema } from './topology.ts';
 
@@ -34,24 +34,18 @@ export const TopologyChangeSchema = Type.Object({
 });
 export type TopologyChangeRecord = Static<typeof TopologyChangeSchema>;
 
-export const TopologyTimeQuery = Type.Object(
-  {
-    time: Type.Optional(TimeParam('The instant the topology is asked for; absent = the one the API runs on')),
-  },
-  { additionalProperties: false },
-);
+export const TopologyTimeQuery = Closed({
+  time: Type.Optional(TimeParam('The instant the topology is asked for; absent = the one the API runs on')),
+});
 export type TopologyTimeQuery = Static<typeof TopologyTimeQuery>;
 
-export const TopologyChangesQuery = Type.Object(
-  {
-    from: TimeParam('Start (exclusive)'),
-    to: Type.Optional(TimeParam('End (inclusive); absent = now')),
-    limit: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 10_000, description: 'Most changes listed (default 1000)' }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const TopologyChangesQuery = Closed({
+  from: TimeParam('Start (exclusive)'),
+  to: Type.Optional(TimeParam('End (inclusive); absent = now')),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 10_000, description: 'Most changes listed (default 1000)' }),
+  ),
+});
 export type TopologyChangesQuery = Static<typeof TopologyChangesQuery>;
 
 export const TopologyChangesSchema = Type.Object({
@@ -91,15 +85,12 @@ export const TopologyStatusSchema = Type.Object({
 });
 export type TopologyStatus = Static<typeof TopologyStatusSchema>;
 
-export const DriftQuery = Type.Object(
-  {
-    limit: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 10_000, description: 'Most findings listed (default 100)' }),
-    ),
-    kind: Type.Optional(Literals(DRIFT_KINDS)),
-  },
-  { additionalProperties: false },
-);
+export const DriftQuery = Closed({
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 10_000, description: 'Most findings listed (default 100)' }),
+  ),
+  kind: Type.Optional(Literals(DRIFT_KINDS)),
+});
 export type DriftQuery = Static<typeof DriftQuery>;
 
 export const DriftFindingSchema = Type.Object({

@@ -6,7 +6,7 @@ import {
   STARTED_FLOWS_LISTED,
 } from '../limits.ts';
 import { TRAFFIC_PATTERNS } from '../names.ts';
-import { HostName, Literals, Nullable, Quantity } from './common.ts';
+import { Closed, HostName, Literals, Nullable, Quantity } from './common.ts';
 import { PageAnswerFields, PageQueryFields } from './paging.ts';
 
 const JobName = Type.String({
@@ -29,7 +29,7 @@ export const TRAFFIC_FIELDS_NEEDED = {
 } as const satisfies Record<(typeof TRAFFIC_PATTERNS)[number], readonly string[]>;
 
 /** One traffic item; the fields each pattern needs are stated per pattern (if/then). */
-export const TrafficItem = Type.Object(
+export const TrafficItem = Closed(
   {
     pattern: Literals(TRAFFIC_PATTERNS, {
       description:
@@ -98,7 +98,6 @@ export const TrafficItem = Type.Object(
     job: Type.Optional(JobName),
   },
   {
-    additionalProperties: false,
     allOf: Object.entries(TRAFFIC_FIELDS_NEEDED)
       .filter(([, fields]) => fields.length > 0)
       .map(([pattern, fields]) => ({
@@ -112,10 +111,7 @@ export type TrafficItem = Static<typeof TrafficItem>;
 
 export const TrafficRequest = Type.Union([
   TrafficItem,
-  Type.Object(
-    { items: Type.Array(TrafficItem, { minItems: 1, maxItems: 1000 }), job: Type.Optional(JobName) },
-    { additionalProperties: false },
-  ),
+  Closed({ items: Type.Array(TrafficItem, { minItems: 1, maxItems: 1000 }), job: Type.Optional(JobName) }),
 ]);
 export type TrafficRequest = Static<typeof TrafficRequest>;
 
@@ -149,15 +145,12 @@ export type FlowList = Static<typeof FlowsSchema>;
 export type FlowPage = Static<typeof FlowsPageSchema>;
 export type TrafficStarted = Static<typeof TrafficStartedSchema>;
 
-export const TrafficQuery = Type.Object(
-  {
-    job: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 256, description: 'Only the flows of this job' }),
-    ),
-    ...PageQueryFields,
-  },
-  { additionalProperties: false },
-);
+export const TrafficQuery = Closed({
+  job: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 256, description: 'Only the flows of this job' }),
+  ),
+  ...PageQueryFields,
+});
 export type TrafficQuery = Static<typeof TrafficQuery>;
 
 /** `GET /api/v1/traffic`: a page of the flows the emulator runs, and every job's totals. */

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Closed, Nullable } from './common.ts';
+import { Closed, HostList, Nullable } from './common.ts';
 
 // `GET /api/v1/analysis` and `POST /api/v1/analysis`: contention of a traffic pattern on the
 // fabric's static routes, and with adaptive routing, before a job runs.
@@ -103,7 +103,7 @@ export const AnalysisBody = Closed(
     nodes: Type.Optional(
       Type.Union(
         [
-          Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { minItems: 1, maxItems: 100_000 }),
+          HostList(),
           Type.String({
             minLength: 1,
             maxLength: 100_000,

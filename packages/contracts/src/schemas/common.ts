@@ -1,4 +1,5 @@
 import {
+  type ArrayOptions,
   type ObjectOptions,
   type SchemaOptions,
   type TLiteralValue,
@@ -49,3 +50,6 @@ export const Quantity = (description: string, maximum: number) =>
   );
 /** A host named in a request. */
 export const HostName = Type.String({ minLength: 1, maxLength: 256 });
+/** Hosts named in a request: one at least, 100,000 at most. */
+export const HostList = (options?: ArrayOptions) =>
+  Type.Array(HostName, { minItems: 1, maxItems: 100_000, ...options });

@@ -6,7 +6,7 @@ import {
   STARTED_FLOWS_LISTED,
 } from '../limits.ts';
 import { TRAFFIC_PATTERNS } from '../names.ts';
-import { Closed, HostName, Literals, Nullable, Quantity } from './common.ts';
+import { Closed, HostList, HostName, Literals, Nullable, Quantity } from './common.ts';
 import { PageAnswerFields, PageQueryFields } from './paging.ts';
 
 const JobName = Type.String({
@@ -66,25 +66,13 @@ export const TrafficItem = Closed(
       Type.Integer({ minimum: 1, maximum: 1024, description: 'iperf: parallel streams (-P)' }),
     ),
     server: Type.Optional(Type.String({ minLength: 1, description: 'storage: the server' })),
-    clients: Type.Optional(
-      Type.Array(HostName, {
-        minItems: 1,
-        maxItems: 100_000,
-        description: 'storage: clients (default all others)',
-      }),
-    ),
+    clients: Type.Optional(HostList({ description: 'storage: clients (default all others)' })),
     op: Type.Optional(Literals(['read', 'write'])),
     ioSize: Type.Optional(Quantity('storage: I/O size, bytes or "1MiB"', MAX_SIZE_BYTES)),
     jobs: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 1024, description: 'storage: streams per client' }),
     ),
-    hosts: Type.Optional(
-      Type.Array(HostName, {
-        minItems: 1,
-        maxItems: 100_000,
-        description: 'hosts a collective pattern runs on',
-      }),
-    ),
+    hosts: Type.Optional(HostList({ description: 'hosts a collective pattern runs on' })),
     start: Type.Optional(Quantity('seconds from now, or "500ms"', MAX_DURATION_SECONDS)),
     duration: Type.Optional(Quantity('seconds, or "10s"; default until stopped', MAX_DURATION_SECONDS)),
     messageSize: Type.Optional(Quantity('bytes, or "4KiB"', MAX_SIZE_BYTES)),

@@ -173,18 +173,12 @@ export function collectivePairs<T>(hosts: readonly T[], pattern: CollectivePatte
 export function derangement(n: number, seed: number): Int32Array {
   const random = mulberry32(seed);
   const perm = Int32Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i--) {
-    const j = randomIndex(random, i + 1);
+  const swap = (i: number, j: number) => {
     const t = perm[i] as number;
     perm[i] = perm[j] as number;
     perm[j] = t;
-  }
-  for (let i = 0; i < n; i++) {
-    if (perm[i] !== i) continue;
-    const j = (i + 1) % n;
-    const t = perm[i] as number;
-    perm[i] = perm[j] as number;
-    perm[j] = t;
-  }
+  };
+  for (let i = n - 1; i > 0; i--) swap(i, randomIndex(random, i + 1));
+  for (let i = 0; i < n; i++) if (perm[i] === i) swap(i, (i + 1) % n);
   return perm;
 }

@@ -25,12 +25,10 @@ export function rateText(link: TopologyLinkRecord): string {
 export function describeTopologyChange(change: TopologyChange): { subject: string; detail: string } {
   switch (change.kind) {
     case 'node-appeared':
-      return { subject: change.node.id, detail: `node appeared (${change.node.type}, ${change.node.guid})` };
-    case 'node-disappeared':
-      return {
-        subject: change.node.id,
-        detail: `node disappeared (${change.node.type}, ${change.node.guid})`,
-      };
+    case 'node-disappeared': {
+      const { id, type, guid } = change.node;
+      return { subject: id, detail: `node ${change.kind.slice('node-'.length)} (${type}, ${guid})` };
+    }
     case 'node-changed': {
       const { before: x, after: y } = change;
       const parts: string[] = [];

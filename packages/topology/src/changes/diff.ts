@@ -121,29 +121,15 @@ export function applyTopologyChanges(
   const nodes = new Map(base.nodes.map((n) => [n.id, n]));
   const links = new Map(base.links.map((l) => [linkKey(l), l]));
   for (const c of changes) {
-    switch (c.kind) {
-      case 'node-appeared':
-        nodes.set(c.node.id, c.node);
-        break;
-      case 'node-disappeared':
-        nodes.delete(c.node.id);
-        break;
-      case 'node-changed':
-        nodes.set(c.after.id, c.after);
-        break;
-      case 'link-added':
-        links.set(linkKey(c.link), c.link);
-        break;
-      case 'link-removed':
-        links.delete(linkKey(c.link));
-        break;
-      case 'link-moved':
-        links.delete(linkKey(c.before));
-        links.set(linkKey(c.after), c.after);
-        break;
-      case 'link-rate-changed':
-        links.set(linkKey(c.after), c.after);
-        break;
+    if (c.kind === 'node-appeared') nodes.set(c.node.id, c.node);
+    else if (c.kind === 'node-disappeared') nodes.delete(c.node.id);
+    else if (c.kind === 'node-changed') nodes.set(c.after.id, c.after);
+    else if (c.kind === 'link-added') links.set(linkKey(c.link), c.link);
+    else if (c.kind === 'link-removed') links.delete(linkKey(c.link));
+    else {
+      // Moved or changed speed: the cable after replaces the one before.
+      if (c.kind === 'link-moved') links.delete(linkKey(c.before));
+      links.set(linkKey(c.after), c.after);
     }
   }
   return {

@@ -53,21 +53,15 @@ export function twoTierFatTree(options: TwoTierFatTreeOptions): Fabric {
   const coreName = options.coreNames ?? ((c: number) => `core${c + 1}`);
   const lids = options.lids ?? {};
 
+  // Hosts fill the edges in order, edge e's ports 1..hostsPerEdge.
+  const hosts = Array.from({ length: hostCount }, (_, g) => {
+    const edge = Math.floor(g / hostsPerEdge);
+    return { name: hostName(edge, g % hostsPerEdge, g), edge, port: (g % hostsPerEdge) + 1 };
+  });
   const builder = new FabricBuilder(name, fabricType);
-  let hostIndex = 0;
-  for (let e = 0; e < edgeCount; e++) {
-    for (let h = 0; h < hostsPerEdge && hostIndex < hostCount; h++) {
-      const n = hostName(e, h, hostIndex);
-      builder.addNode({
-        name: n,
-        type: 'host',
-        guid: generatedGuid(0, hostIndex),
-        portCount: 1,
-        lid: lids[n],
-      });
-      hostIndex++;
-    }
-  }
+  hosts.forEach(({ name: n }, g) => {
+    builder.addNode({ name: n, type: 'host', guid: generatedGuid(0, g), portCount: 1, lid: lids[n] });
+  });
   const switches = [
     ...Array.from({ length: edgeCount }, (_, e) => ({ name: edgeName(e), tier: 1 })),
     ...Array.from({ length: coreCount }, (_, c) => ({ name: coreName(c), tier: 2 })),
@@ -82,13 +76,7 @@ export function twoTierFatTree(options: TwoTierFatTreeOptions): Fabric {
       lid: lids[n],
     });
   });
-  hostIndex = 0;
-  for (let e = 0; e < edgeCount; e++) {
-    for (let h = 0; h < hostsPerEdge && hostIndex < hostCount; h++) {
-      builder.connect(hostName(e, h, hostIndex), 1, edgeName(e), h + 1, rateGbps, 'host');
-      hostIndex++;
-    }
-  }
+  for (const h of hosts) builder.connect(h.name, 1, edgeName(h.edge), h.port, rateGbps, 'host');
   for (let e = 0; e < edgeCount; e++) {
     for (let c = 0; c < coreCount; c++) {
       for (let k = 0; k < islsPerPair; k++) {

@@ -102,6 +102,12 @@ export function channelFrom(fabric: Fabric, node: FabricNode, port: number): num
   return link.a.node === node.name && link.a.port === port ? linkIndex * 2 : linkIndex * 2 + 1;
 }
 
+/** The lowest cabled port of a node, 0 when none is cabled. */
+export function firstCabledPort(node: FabricNode): number {
+  for (const port of node.ports) if (port && port.link >= 0) return port.number;
+  return 0;
+}
+
 /** Bytes per second a link of `rateGbps` carries (10^9 bits/s → bytes/s). */
 export function bytesPerSecondOfRate(rateGbps: number): number {
   return (rateGbps * 1e9) / 8;

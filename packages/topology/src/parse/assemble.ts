@@ -74,7 +74,7 @@ export function assembleFabric(
         const first =
           seen.link.where.line === undefined ? seen.link.where.element : `line ${seen.link.where.line}`;
         throw err(
-          `port ${end.port} of "${nameOf(nodes, end.key)}" is cabled to two different ports (also at ${first})`,
+          `port ${end.port} of "${nodes.get(end.key)?.name ?? end.key}" is cabled to two different ports (also at ${first})`,
           link.where,
         );
       }
@@ -131,12 +131,7 @@ export function assembleFabric(
     const seen = maxPort.get(n.key) ?? 1;
     const portCount = Math.max(n.portCount ?? 0, seen, 1);
     if (n.portCount !== undefined && seen > n.portCount) {
-      throw parseError(
-        `"${n.name}" declares ${n.portCount} ports but port ${seen} is cabled`,
-        n.where.line,
-        format,
-        n.where.element,
-      );
+      throw err(`"${n.name}" declares ${n.portCount} ports but port ${seen} is cabled`, n.where);
     }
     const display = names.has(n.name) ? `${n.name} (${n.guid ?? n.key})` : n.name;
     names.add(display);
@@ -188,10 +183,6 @@ export function assembleFabric(
     const node = [...nodes.values()].find((n) => n.name === named);
     throw err(message, node?.where ?? { line: 1 });
   }
-}
-
-function nameOf(nodes: Map<string, RawNode>, key: string): string {
-  return nodes.get(key)?.name ?? key;
 }
 
 function switchTiers(nodes: Map<string, RawNode>, links: RawLink[]): Map<string, number> {

@@ -146,15 +146,9 @@ function guidOf(text: string): string {
 }
 
 /** The child elements whose text the report's records are read from. */
-type Field = 'NodeGUID' | 'NodeDesc' | 'NodeType' | 'PortNum' | 'PortGUID' | 'Rate';
-const FIELDS: ReadonlySet<string> = new Set<Field>([
-  'NodeGUID',
-  'NodeDesc',
-  'NodeType',
-  'PortNum',
-  'PortGUID',
-  'Rate',
-]);
+const FIELD_NAMES = ['NodeGUID', 'NodeDesc', 'NodeType', 'PortNum', 'PortGUID', 'Rate'] as const;
+type Field = (typeof FIELD_NAMES)[number];
+const FIELDS: ReadonlySet<string> = new Set(FIELD_NAMES);
 
 /** The text of each field child of `x`, in one pass; a field given twice is a ParseError. */
 function fields(x: XmlElement, where: Where): Partial<Record<Field, string>> {

@@ -65,18 +65,14 @@ class XmlReader {
     return this.root;
   }
 
-  private lineOf(offset: number): number {
-    return this.lines.lineOf(offset);
-  }
-
   private malformed(reason: string, offset: number): ParseError {
-    return parseError(`malformed XML: ${reason}`, this.lineOf(offset), this.format);
+    return parseError(`malformed XML: ${reason}`, this.lines.lineOf(offset), this.format);
   }
 
   /** The text ends inside something opened at `opened` (`what` names it). */
   private endsInside(what: string, opened: number): ParseError {
-    const openedLine = this.lineOf(opened);
-    const endLine = this.lineOf(this.text.trimEnd().length);
+    const openedLine = this.lines.lineOf(opened);
+    const endLine = this.lines.lineOf(this.text.trimEnd().length);
     const innermost = this.stack.at(-1);
     if (innermost) {
       return parseError(
@@ -209,7 +205,7 @@ class XmlReader {
     if (this.root && this.stack.length === 0) throw this.malformed('a second root element', lt);
     const element: XmlElement = {
       name: this.nameAt(lt + 1, end),
-      line: this.lineOf(lt),
+      line: this.lines.lineOf(lt),
       attributes: undefined,
       children: undefined,
       text: '',

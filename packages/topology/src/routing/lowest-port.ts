@@ -1,5 +1,5 @@
 import { type FabricGraph, fabricGraph, lidsOf } from '../model/graph.ts';
-import type { Fabric, FabricNode } from '../model/model.ts';
+import { type Fabric, type FabricNode, firstCabledPort } from '../model/model.ts';
 import { emptyTables, type ForwardingTables } from './tables.ts';
 
 /** Engine name of the tables below: what a sweep falls back to when its engine gives up. */
@@ -177,7 +177,7 @@ class LeafRouting {
     const downs: number[] = [];
     for (const host of hosts) {
       const down = g.channelToPort[
-        g.outChannel[(g.portOffset[host.index] as number) + firstPort(host)] as number
+        g.outChannel[(g.portOffset[host.index] as number) + firstCabledPort(host)] as number
       ] as number;
       for (const lid of lidsOf(host)) {
         lids.push(lid);
@@ -195,10 +195,4 @@ class LeafRouting {
       for (let j = 0; j < lids.length; j++) lft[lids[j] as number] = out;
     }
   }
-}
-
-/** The one cabled port of a host hanging off one switch. */
-function firstPort(node: FabricNode): number {
-  for (const port of node.ports) if (port && port.link >= 0) return port.number;
-  return 0;
 }

@@ -130,12 +130,12 @@ export function formatOpareportRoute(fabric: Fabric, report: RouteReport): strin
   };
   const hex = (lid: number | undefined) =>
     lid === undefined ? '-     ' : `0x${lid.toString(16).padStart(4, '0')}`;
+  const cableAt = (name: string, port: number) =>
+    fabric.links[fabric.nodeByName.get(name)?.ports[port]?.link ?? -1];
   const first = report.hops[0] as RouteReportHop;
   const last = report.hops[report.hops.length - 1] as RouteReportHop;
-  const firstLink =
-    fabric.links[(fabric.nodeByName.get(first.node)?.ports[first.outPort ?? 1]?.link ?? -1) as number];
-  const lastLink =
-    fabric.links[(fabric.nodeByName.get(last.node)?.ports[last.inPort ?? 1]?.link ?? -1) as number];
+  const firstLink = cableAt(first.node, first.outPort ?? 1);
+  const lastLink = cableAt(last.node, last.inPort ?? 1);
   const lines = [
     'Routes between ports:',
     `    ${end(first.node, first.outPort, firstLink)}`,
@@ -147,8 +147,7 @@ export function formatOpareportRoute(fabric: Fabric, report: RouteReport): strin
   for (let i = 0; i < report.hops.length - 1; i++) {
     const hop = report.hops[i] as RouteReportHop;
     const next = report.hops[i + 1] as RouteReportHop;
-    const link =
-      fabric.links[(fabric.nodeByName.get(hop.node)?.ports[hop.outPort ?? 0]?.link ?? -1) as number];
+    const link = cableAt(hop.node, hop.outPort ?? 0);
     lines.push(`${rateText(hop.rateGbps ?? 0).padEnd(5)} ${end(hop.node, hop.outPort, link)}`);
     lines.push(`<->   ${end(next.node, next.inPort, link)}`);
   }

@@ -1,5 +1,5 @@
 import { fabricGraph } from '../model/graph.ts';
-import { channelOf, type Fabric, type FabricNode, getNode } from '../model/model.ts';
+import { channelOf, type Fabric, type FabricNode, firstCabledPort, getNode } from '../model/model.ts';
 import { type ForwardingTables, NO_ROUTE } from './tables.ts';
 
 export interface RouteHop {
@@ -20,11 +20,6 @@ export class NoRouteError extends Error {
   override name = 'NoRouteError';
 }
 
-function firstCabledPort(node: FabricNode): number {
-  for (const port of node.ports) if (port && port.link >= 0) return port.number;
-  throw new NoRouteError(`node "${node.name}" has no cabled port`);
-}
-
 /** Follows the forwarding tables from one host to another, as packets would. */
 export function routeBetween(
   fabric: Fabric,
@@ -40,6 +35,7 @@ export function routeBetween(
   if (from === to) throw new NoRouteError(`"${fromName}" cannot route to itself`);
   const g = fabricGraph(fabric);
   const outPort = firstCabledPort(from);
+  if (outPort === 0) throw new NoRouteError(`node "${from.name}" has no cabled port`);
   const hops: RouteHop[] = [{ node: from.name, outPort }];
   const channels: number[] = [];
   let channel = g.outChannel[(g.portOffset[from.index] as number) + outPort] as number;

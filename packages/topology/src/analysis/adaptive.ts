@@ -1,4 +1,4 @@
-import type { FabricGraph } from '../model/graph.ts';
+import { type FabricGraph, hopsTo } from '../model/graph.ts';
 
 /** What adaptive routing converges towards, as a planning estimate: each flow takes the least-shared path. */
 export function adaptivePaths(
@@ -20,7 +20,7 @@ export function adaptivePaths(
     const fixed = staticPaths[f] as ArrayLike<number>;
     let dist = distances.get(dst);
     if (!dist) {
-      dist = distancesTo(g, nodeCount, dst);
+      dist = hopsTo(g, dst);
       distances.set(dst, dist);
     }
     const staticNext = new Map<number, number>();
@@ -71,24 +71,4 @@ export function adaptivePaths(
     out.push(chosen);
   }
   return out;
-}
-
-/** Hops from every node to `dst`, walking backwards through switches only (hosts do not forward). */
-function distancesTo(g: FabricGraph, nodeCount: number, dst: number): Int32Array {
-  const dist = new Int32Array(nodeCount).fill(-1);
-  dist[dst] = 0;
-  const queue = [dst];
-  for (let head = 0; head < queue.length; head++) {
-    const u = queue[head] as number;
-    if (u !== dst && !g.isSwitch[u]) continue;
-    for (let p = g.portOffset[u] as number; p < (g.portOffset[u + 1] as number); p++) {
-      const c = g.outChannel[p] as number;
-      if (c < 0) continue;
-      const v = g.channelToNode[c] as number;
-      if (dist[v] !== -1) continue;
-      dist[v] = (dist[u] as number) + 1;
-      queue.push(v);
-    }
-  }
-  return dist;
 }

@@ -124,11 +124,7 @@ export function analyzeFlows(
   const paths = routed.map((_, r) =>
     channelArray.subarray(offsetArray[r] as number, offsetArray[r + 1] as number),
   );
-  const rates = maxMinFair({
-    paths,
-    demands: new Float64Array(routed.length).fill(Number.POSITIVE_INFINITY),
-    capacities: capacity,
-  });
+  const rates = fairRates(paths, capacity);
 
   const load = new Int32Array(channelCount);
   const used = new Float64Array(channelCount);
@@ -215,11 +211,7 @@ function adaptiveEstimate(
 ): { rates: Float64Array; totals: AdaptiveEstimate } {
   const g = fabricGraph(fabric);
   const paths = adaptivePaths(g, fabric.nodes.length, flows, staticPaths);
-  const rates = maxMinFair({
-    paths,
-    demands: new Float64Array(paths.length).fill(Number.POSITIVE_INFINITY),
-    capacities: capacity,
-  });
+  const rates = fairRates(paths, capacity);
   const load = new Int32Array(capacity.length);
   for (const path of paths) for (const c of path) load[c] = (load[c] as number) + 1;
   let maxIslLoad = 0;
@@ -230,6 +222,12 @@ function adaptiveEstimate(
     if ((load[c] as number) >= 2) sharedIsls++;
   }
   return { rates, totals: { ...rateTotals(rates), maxIslLoad, sharedIsls } };
+}
+
+/** Max-min fair rates of flows that take as much as their paths allow. */
+function fairRates(paths: readonly Int32Array[], capacities: Float64Array): Float64Array {
+  const demands = new Float64Array(paths.length).fill(Number.POSITIVE_INFINITY);
+  return maxMinFair({ paths, demands, capacities });
 }
 
 /** The flows' rates together and the least of them (0 when there is none), rounded. */

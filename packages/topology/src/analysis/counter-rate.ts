@@ -23,12 +23,6 @@ export function counterRate(
   if (current < previous) return null;
   if (current === previous && SATURATION_CEILINGS.has(current)) return null;
   const rate = (current - previous) / seconds;
-  if (
-    limits.maxPerSecond !== undefined &&
-    Number.isFinite(limits.maxPerSecond) &&
-    rate > limits.maxPerSecond
-  ) {
-    return null;
-  }
-  return rate;
+  const max = limits.maxPerSecond;
+  return max !== undefined && Number.isFinite(max) && rate > max ? null : rate;
 }

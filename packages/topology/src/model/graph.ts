@@ -59,6 +59,30 @@ export function fabricGraph(fabric: Fabric): FabricGraph {
   return graph;
 }
 
+/** Hops from every node to `dst`, walking backwards through switches only (hosts do not forward); -1 unreachable. */
+export function hopsTo(
+  g: FabricGraph,
+  dst: number,
+  into: Int32Array = new Int32Array(g.isSwitch.length),
+): Int32Array {
+  const dist = into.fill(-1);
+  dist[dst] = 0;
+  const queue = [dst];
+  for (let head = 0; head < queue.length; head++) {
+    const u = queue[head] as number;
+    if (u !== dst && !g.isSwitch[u]) continue;
+    for (let p = g.portOffset[u] as number; p < (g.portOffset[u + 1] as number); p++) {
+      const c = g.outChannel[p] as number;
+      if (c < 0) continue;
+      const v = g.channelToNode[c] as number;
+      if (dist[v] !== -1) continue;
+      dist[v] = (dist[u] as number) + 1;
+      queue.push(v);
+    }
+  }
+  return dist;
+}
+
 /** Every LID a node answers to (its ports' LIDs, each with 2^lmc LIDs), ascending. */
 export function lidsOf(node: FabricNode): number[] {
   const span = 1 << (node.lmc ?? 0);

@@ -34,12 +34,7 @@ export class ParseError extends Error {
 
   /** The same error, naming the file it came from. */
   inFile(file: string): ParseError {
-    return new ParseError(this.reason, {
-      format: this.format,
-      file,
-      line: this.line,
-      element: this.element,
-    });
+    return new ParseError(this.reason, { ...this, file });
   }
 }
 

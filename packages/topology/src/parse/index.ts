@@ -4,12 +4,13 @@ import { parseIbnetdiscover } from './ibnetdiscover.ts';
 import { parseOpareportTopology } from './opareport.ts';
 import { parsePortsReport } from './ports-report.ts';
 
-export type TopologyFormat = 'ibnetdiscover' | 'ibnetdiscover-ports' | 'opareport';
-export const TOPOLOGY_FORMATS: readonly TopologyFormat[] = [
-  'ibnetdiscover',
-  'ibnetdiscover-ports',
-  'opareport',
-];
+const PARSERS = {
+  ibnetdiscover: parseIbnetdiscover,
+  'ibnetdiscover-ports': parsePortsReport,
+  opareport: parseOpareportTopology,
+} as const satisfies Record<string, (text: string, name?: string) => Fabric>;
+export type TopologyFormat = keyof typeof PARSERS;
+export const TOPOLOGY_FORMATS = Object.keys(PARSERS) as TopologyFormat[];
 
 /** Which format a topology file is in: XML → opareport; `SW 12 1 0x…` lines → ports report; else ibnetdiscover/ibsim. */
 export function detectTopologyFormat(text: string): TopologyFormat {
@@ -25,18 +26,12 @@ export function parseTopology(
   options: { format?: TopologyFormat | 'auto'; name?: string } = {},
 ): Fabric {
   const format = !options.format || options.format === 'auto' ? detectTopologyFormat(text) : options.format;
-  switch (format) {
-    case 'ibnetdiscover':
-      return parseIbnetdiscover(text, options.name);
-    case 'ibnetdiscover-ports':
-      return parsePortsReport(text, options.name);
-    case 'opareport':
-      return parseOpareportTopology(text, options.name);
-    default:
-      throw parseError(
-        `unknown format "${String(format)}"; known: ${TOPOLOGY_FORMATS.join(', ')}`,
-        undefined,
-        'topology',
-      );
+  if (!Object.hasOwn(PARSERS, format)) {
+    throw parseError(
+      `unknown format "${String(format)}"; known: ${TOPOLOGY_FORMATS.join(', ')}`,
+      undefined,
+      'topology',
+    );
   }
+  return PARSERS[format](text, options.name);
 }

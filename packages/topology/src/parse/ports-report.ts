@@ -129,17 +129,12 @@ function endKey(e: IbPortEnd): string {
   return `${e.type} ${e.guid} port ${e.port}`;
 }
 
-/** The node a port end belongs to: its type and GUID. */
-function nodeKey(e: IbPortEnd): string {
-  return `${e.type} ${e.guid}`;
-}
-
 /** An `ibnetdiscover -p` report as a Fabric: nodes keyed by type and GUID and named by their description. */
 export function parsePortsReport(text: string, name = 'ibnetdiscover-ports'): Fabric {
   const nodes = new Map<string, RawNode>();
   const links: RawLink[] = [];
   const node = (e: IbPortEnd, at: number) => {
-    const key = nodeKey(e);
+    const key = `${e.type} ${e.guid}`;
     let n = nodes.get(key);
     if (!n) {
       n = rawNode(key, e.name || e.guid, TYPES[e.type], { line: at });

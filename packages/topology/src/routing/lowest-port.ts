@@ -1,4 +1,4 @@
-import { type FabricGraph, fabricGraph, lidsOf } from '../model/graph.ts';
+import { type FabricGraph, fabricGraph, hopsTo, lidsOf } from '../model/graph.ts';
 import { type Fabric, type FabricNode, firstCabledPort } from '../model/model.ts';
 import { emptyTables, type ForwardingTables } from './tables.ts';
 
@@ -57,25 +57,7 @@ function routeOneNode(
   distance: Int32Array,
   dest: FabricNode,
 ): void {
-  // Hop distances from `dest` through switches only (the source itself may be a host).
-  distance.fill(-1);
-  distance[dest.index] = 0;
-  let frontier = [dest.index];
-  for (let d = 1; frontier.length > 0; d++) {
-    const next: number[] = [];
-    for (const n of frontier) {
-      if (n !== dest.index && g.isSwitch[n] !== 1) continue;
-      for (let p = (g.portOffset[n] as number) + 1; p < (g.portOffset[n + 1] as number); p++) {
-        const c = g.outChannel[p] as number;
-        if (c < 0) continue;
-        const peer = g.channelToNode[c] as number;
-        if (distance[peer] !== -1) continue;
-        distance[peer] = d;
-        next.push(peer);
-      }
-    }
-    frontier = next;
-  }
+  hopsTo(g, dest.index, distance);
   // At each switch, the lowest port toward a node one hop closer that may carry the packet on.
   const lids = lidsOf(dest);
   for (const s of switches) {

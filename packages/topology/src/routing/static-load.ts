@@ -21,10 +21,9 @@ export interface StaticRouteLoad {
 /** The load all at once (`staticRouteLoadSteps` run to its end). */
 export function staticRouteLoad(fabric: Fabric, tables: ForwardingTables): StaticRouteLoad {
   const steps = staticRouteLoadSteps(fabric, tables);
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
 }
 
 /** Counts per destination over the tables' forest in topological order (Kahn's), O(D·S + H + C); yields. */

@@ -37,13 +37,9 @@ function singleSwitch32(): Fabric {
   const b = new FabricBuilder('single-switch-32', 'omnipath');
   b.addNode({ name: 'switch1', type: 'switch', guid: generatedGuid(1, 0), portCount: 48, tier: 1 });
   for (let h = 1; h <= 32; h++) {
-    b.addNode({
-      name: `node${String(h).padStart(2, '0')}`,
-      type: 'host',
-      guid: generatedGuid(0, h - 1),
-      portCount: 1,
-    });
-    b.connect(`node${String(h).padStart(2, '0')}`, 1, 'switch1', h, 100, 'host', { lengthM: 2, mtu: 10236 });
+    const name = `node${String(h).padStart(2, '0')}`;
+    b.addNode({ name, type: 'host', guid: generatedGuid(0, h - 1), portCount: 1 });
+    b.connect(name, 1, 'switch1', h, 100, 'host', { lengthM: 2, mtu: 10236 });
   }
   return b.build();
 }

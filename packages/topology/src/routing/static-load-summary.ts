@@ -48,7 +48,8 @@ export function summarizeStaticLoad(
 ): { groups: StaticLoadGroup[]; top: StaticLoadPort[]; comparison: StaticLoadComparison } {
   const g = fabricGraph(fabric);
   const { nodes } = fabric;
-  const groups = new Map<string, StaticLoadGroup & { sum: number; utilizationSum: number }>();
+  // `mean` and `meanUtilization` hold sums until every port is counted.
+  const groups = new Map<string, StaticLoadGroup>();
   const candidates: number[] = [];
   const measuredAt = (c: number): number | null => {
     const u = utilization?.[c];
@@ -76,33 +77,31 @@ export function summarizeStaticLoad(
         min: value,
         max: value,
         mean: 0,
-        sum: 0,
         meanUtilization: null,
         measuredPorts: 0,
-        utilizationSum: 0,
       };
       groups.set(key, group);
     }
     group.ports++;
-    group.sum += value;
+    group.mean += value;
     if (value < group.min) group.min = value;
     if (value > group.max) group.max = value;
     const measured = measuredAt(c);
     if (measured !== null) {
       group.measuredPorts++;
-      group.utilizationSum += measured;
+      group.meanUtilization = (group.meanUtilization ?? 0) + measured;
       pairs.add(value, measured);
     }
     if (kind === undefined || (kind === 'host') === (direction === 'host')) candidates.push(c);
   }
   const order: Record<StaticLoadDirection, number> = { host: 0, up: 1, across: 2, down: 3 };
-  const summary = [...groups.values()]
-    .map(({ sum, utilizationSum, ...group }) => ({
-      ...group,
-      mean: group.ports > 0 ? sum / group.ports : 0,
-      meanUtilization: group.measuredPorts > 0 ? utilizationSum / group.measuredPorts : null,
-    }))
-    .sort((a, b) => a.tier - b.tier || order[a.direction] - order[b.direction]);
+  for (const group of groups.values()) {
+    group.mean /= group.ports;
+    if (group.meanUtilization !== null) group.meanUtilization /= group.measuredPorts;
+  }
+  const summary = [...groups.values()].sort(
+    (a, b) => a.tier - b.tier || order[a.direction] - order[b.direction],
+  );
   const top = topChannels(load.paths, candidates, limit).map((c): StaticLoadPort => {
     const channel = channelOf(fabric, c);
     const from = nodes[g.channelFromNode[c] as number] as FabricNode;

@@ -12,14 +12,10 @@ const PORT = /^\[(\d+)\](?:\(([0-9a-fA-F]+)\))?\s+"([^"]+)"\[(\d+)\](?:\(([0-9a-
 const GUID_LINE = /^(vendid|devid|sysimgguid|switchguid|caguid|rtguid)=(0x[0-9a-fA-F]+)/;
 
 const TYPES: Record<string, NodeType> = { Switch: 'switch', Ca: 'host', Hca: 'host', Rt: 'router' };
-const IBSIM_SPEEDS: Record<string, string> = {
-  '1': 'SDR',
-  '2': 'DDR',
-  '4': 'QDR',
-  '8': 'FDR10',
-  '16': 'FDR',
-  '32': 'EDR',
-};
+/** ibsim's LinkSpeedEnabled bits (s=): 1 SDR, 2 DDR, 4 QDR, 8 FDR10, 16 FDR, 32 EDR. */
+const IBSIM_SPEEDS: Record<string, string> = Object.fromEntries(
+  ['SDR', 'DDR', 'QDR', 'FDR10', 'FDR', 'EDR'].map((speed, bit) => [String(1 << bit), speed]),
+);
 
 /** ibsim's LinkSpeedExtEnabled bits (e=). */
 const IBSIM_EXT_SPEEDS: Record<string, string> = { '1': 'FDR', '2': 'EDR', '4': 'HDR', '8': 'NDR' };

@@ -24,16 +24,8 @@ export interface ExpectedTopology {
   tracker: DriftTracker;
 }
 
-function cable(link: TopologyLinkRecord | null | undefined): TopologyCable | null {
-  if (!link) return null;
-  return {
-    a: link.a,
-    b: link.b,
-    kind: link.kind,
-    rateGbps: link.rateGbps,
-    ...(link.widthSpeed !== undefined ? { widthSpeed: link.widthSpeed } : {}),
-  };
-}
+/** A cable as answers carry it: the schema's serializer writes only TopologyCable's fields. */
+const cable = (link: TopologyLinkRecord | null | undefined): TopologyCable | null => link ?? null;
 
 /** A change as the API answers it. */
 export function changeRecord(change: TopologyChange): TopologyChangeRecord {

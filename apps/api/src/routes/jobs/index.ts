@@ -94,14 +94,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
         estimated: own.length === 0 || own.every((f) => f.estimated),
         flows: own.length,
         links: jobLinks(flows, job.id).map((l) => ({ ...l, kind: kindOf.get(l.id) ?? 'unknown' })),
-        contention: analysis && {
-          engine: analysis.engine,
-          flowCount: analysis.flowCount,
-          maxIslLoad: analysis.maxIslLoad,
-          sharedIsls: analysis.collisions.length,
-          aggregateGbps: analysis.aggregateGbps,
-          minFlowGbps: analysis.minFlowGbps,
-        },
+        contention: analysis && { ...analysis, sharedIsls: analysis.collisions.length },
       };
     },
   );

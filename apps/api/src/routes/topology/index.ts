@@ -9,7 +9,8 @@ function topologyAnswer(fabric: Fabric): Topology {
   return {
     name: fabric.name,
     fabricType: fabric.fabricType,
-    nodes: fabric.nodes.map((n) => ({ name: n.name, type: n.type, tier: n.tier, guid: n.guid, lid: n.lid })),
+    // The schema's serializer writes only a node's name, type, tier, GUID and LID.
+    nodes: fabric.nodes,
     links: fabric.links.map((l) => ({
       id: l.id,
       kind: l.kind,

@@ -12,14 +12,15 @@ import {
   type JobsConfig,
   jobsConfig,
   type LftsConfig,
+  type LiveTopologyConfig,
   lftsConfig,
+  liveTopologyConfig,
   type OpafmConfig,
   opafmConfig,
   pmThresholdsFrom,
 } from './config/site-files.ts';
 import { ConfigError } from './errors.ts';
 import type { MetricsSource } from './store/series-mapping.ts';
-import { type LiveTopologyConfig, liveTopologyConfig } from './topology-live/config.ts';
 
 export { ConfigError } from './errors.ts';
 

@@ -131,6 +131,16 @@ export function driftAnswer(
   };
 }
 
+/** A `topology` event of the event log. */
+export function topologyEvent(
+  timeMs: number,
+  subject: string,
+  detail: string,
+  severity: EventSeverity,
+): FabricEvent {
+  return { timeMs, kind: 'topology', subject, detail, severity };
+}
+
 /** Most events one new version writes; the rest are counted in one more. */
 const MAX_EVENTS_PER_VERSION = 50;
 
@@ -148,23 +158,18 @@ const CHANGE_SEVERITY: Record<TopologyChange['kind'], EventSeverity> = {
 export function versionEvents(version: TopologyVersion): FabricEvent[] {
   const events: FabricEvent[] = version.changes.slice(0, MAX_EVENTS_PER_VERSION).map((change) => {
     const { subject, detail } = describeTopologyChange(change);
-    return {
-      timeMs: version.timeMs,
-      kind: 'topology',
-      subject,
-      detail,
-      severity: CHANGE_SEVERITY[change.kind],
-    };
+    return topologyEvent(version.timeMs, subject, detail, CHANGE_SEVERITY[change.kind]);
   });
   const rest = version.changes.length - MAX_EVENTS_PER_VERSION;
   if (rest > 0) {
-    events.push({
-      timeMs: version.timeMs,
-      kind: 'topology',
-      subject: 'fabric',
-      detail: `${rest} more topology changes in version ${version.version} (GET /api/v1/topology/changes)`,
-      severity: 'warning',
-    });
+    events.push(
+      topologyEvent(
+        version.timeMs,
+        'fabric',
+        `${rest} more topology changes in version ${version.version} (GET /api/v1/topology/changes)`,
+        'warning',
+      ),
+    );
   }
   return events;
 }

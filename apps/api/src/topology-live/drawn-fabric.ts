@@ -8,6 +8,7 @@ import {
 } from '@fabscope/topology';
 import type { EventLog } from '../lib/fabric-event.ts';
 import { LinkIndex } from '../lib/link-index.ts';
+import { topologyEvent } from './answers.ts';
 
 /** What the API runs on and a swap replaces: the routes read these on every request. */
 export interface DrawnTarget {
@@ -59,13 +60,6 @@ export class DrawnFabric {
     return this.drawings;
   }
 
-  /** The link index drawn at `timeMs` (the oldest kept before the first). */
-  indexAt(timeMs: number): LinkIndex {
-    let found = this.drawings[0] as Drawing;
-    for (const d of this.drawings) if (d.fromMs <= timeMs) found = d;
-    return found.linkIndex;
-  }
-
   /** A discovery's topology: swaps what is drawn when it adds to it; true when it did. */
   observe(newest: TopologySnapshot, timeMs: number): boolean {
     const next = drawnTopology(this.snapshot, newest);
@@ -81,13 +75,14 @@ export class DrawnFabric {
     this.drawings.push({ version, fromMs: timeMs, linkIndex });
     if (this.drawings.length > (this.options.maxDrawings ?? 8)) this.drawings.shift();
     this.options.onSwap(linkIndex, version);
-    this.options.events?.append({
-      timeMs,
-      kind: 'topology',
-      subject: 'fabric',
-      detail: `drawing the fabric as discovered (version ${version}): ${fabric.links.length} cables, ${fabric.nodes.length} nodes (was ${before.links.length} and ${before.nodes.length}); cables no longer found stay drawn, down`,
-      severity: 'info',
-    });
+    this.options.events?.append(
+      topologyEvent(
+        timeMs,
+        'fabric',
+        `drawing the fabric as discovered (version ${version}): ${fabric.links.length} cables, ${fabric.nodes.length} nodes (was ${before.links.length} and ${before.nodes.length}); cables no longer found stay drawn, down`,
+        'info',
+      ),
+    );
     return true;
   }
 }

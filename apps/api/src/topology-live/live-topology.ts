@@ -11,7 +11,13 @@ import {
   topologySnapshot,
 } from '@fabscope/topology';
 import type { EventLog } from '../lib/fabric-event.ts';
-import { changesBetween, driftAnswer, type ExpectedTopology, versionEvents } from './answers.ts';
+import {
+  changesBetween,
+  driftAnswer,
+  type ExpectedTopology,
+  topologyEvent,
+  versionEvents,
+} from './answers.ts';
 import type { TopologyAt, TopologyVersion, TopologyVersions } from './versions.ts';
 
 /** A port changing state is followed by a discovery this much later (more changes coalesce). */
@@ -94,24 +100,12 @@ export class LiveTopology {
     for (const [key, finding] of reported) {
       if (this.announced.has(key)) continue;
       this.announced.set(key, finding);
-      events.append({
-        timeMs: nowMs,
-        kind: 'topology',
-        subject: finding.subject,
-        detail: `drift: ${finding.detail}`,
-        severity: 'warning',
-      });
+      events.append(topologyEvent(nowMs, finding.subject, `drift: ${finding.detail}`, 'warning'));
     }
     for (const [key, finding] of this.announced) {
       if (reported.has(key)) continue;
       this.announced.delete(key);
-      events.append({
-        timeMs: nowMs,
-        kind: 'topology',
-        subject: finding.subject,
-        detail: `drift resolved: ${finding.detail}`,
-        severity: 'info',
-      });
+      events.append(topologyEvent(nowMs, finding.subject, `drift resolved: ${finding.detail}`, 'info'));
     }
   }
 
@@ -175,13 +169,9 @@ export class LiveTopology {
     } catch (error) {
       const message = (error as Error).message.split('\n')[0] ?? String(error);
       if (this.lastError === undefined) {
-        this.options.events?.append({
-          timeMs: this.now(),
-          kind: 'topology',
-          subject: 'fabric',
-          detail: `topology discovery failed: ${message}`,
-          severity: 'warning',
-        });
+        this.options.events?.append(
+          topologyEvent(this.now(), 'fabric', `topology discovery failed: ${message}`, 'warning'),
+        );
       }
       this.lastError = message;
       return;

@@ -76,14 +76,8 @@ async function pressureLimits(app: FastifyInstance, options: PressureOptions) {
       );
     }
     running++;
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      running--;
-    };
-    reply.raw.once('close', release);
-    reply.raw.once('finish', release);
+    // A response emits close once, when it finished or its connection ended first.
+    reply.raw.once('close', () => running--);
   });
   app.decorate('expensiveRunning', () => running);
 }

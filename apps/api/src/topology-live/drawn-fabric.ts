@@ -17,6 +17,9 @@ export interface DrawnTarget {
   tables: ForwardingTables;
 }
 
+/** Drawings kept for time travel (the oldest dropped first). */
+const MAX_DRAWINGS = 8;
+
 /** One topology the API drew, from when. */
 export interface Drawing {
   version: number;
@@ -30,8 +33,6 @@ export interface DrawnFabricOptions {
   /** Called after each swap with the new index (the sampler draws it from its next tick). */
   onSwap: (linkIndex: LinkIndex, version: number) => void;
   events?: EventLog | undefined;
-  /** Drawings kept for time travel (the oldest dropped first); default 8. */
-  maxDrawings?: number;
 }
 
 /**
@@ -73,7 +74,7 @@ export class DrawnFabric {
     this.snapshot = topologySnapshot(fabric);
     const version = this.version + 1;
     this.drawings.push({ version, fromMs: timeMs, linkIndex });
-    if (this.drawings.length > (this.options.maxDrawings ?? 8)) this.drawings.shift();
+    if (this.drawings.length > MAX_DRAWINGS) this.drawings.shift();
     this.options.onSwap(linkIndex, version);
     this.options.events?.append(
       topologyEvent(

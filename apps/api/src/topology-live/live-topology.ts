@@ -21,9 +21,9 @@ import {
 import type { TopologyAt, TopologyVersion, TopologyVersions } from './versions.ts';
 
 /** A port changing state is followed by a discovery this much later (more changes coalesce). */
-const DEFAULT_PROMPT_DELAY_MS = 1000;
+const PROMPT_DELAY_MS = 1000;
 /** …and looked at again this much after that discovery. */
-const DEFAULT_SETTLE_MS = 5000;
+const SETTLE_MS = 5000;
 
 export interface LiveTopologyOptions {
   /** The fabric the API loaded and runs on (its LinkIndex, tables, store mapping). */
@@ -34,8 +34,6 @@ export interface LiveTopologyOptions {
   /** Reads the fabric as it is now (ibnetdiscover -p); absent: the topology never changes while running. */
   discover?: (() => Promise<Fabric>) | undefined;
   intervalMs: number;
-  promptDelayMs?: number;
-  settleMs?: number;
   events?: EventLog | undefined;
   /** The intended design and its stability window, when FABSCOPE_EXPECTED_TOPOLOGY is set. */
   expected?: ExpectedTopology | undefined;
@@ -134,10 +132,10 @@ export class LiveTopology {
         this.settleTimer = setTimeout(() => {
           this.settleTimer = undefined;
           void this.refresh();
-        }, this.options.settleMs ?? DEFAULT_SETTLE_MS);
+        }, SETTLE_MS);
         this.settleTimer.unref();
       });
-    }, this.options.promptDelayMs ?? DEFAULT_PROMPT_DELAY_MS);
+    }, PROMPT_DELAY_MS);
     this.promptTimer.unref();
   }
 

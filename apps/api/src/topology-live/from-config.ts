@@ -7,8 +7,7 @@ import {
   type TopologySnapshot,
   topologySnapshot,
 } from '@fabscope/topology';
-import { readEnvironment } from '../config/environment.ts';
-import { liveTopologyConfig, parsedFile } from '../config/site-files.ts';
+import { parsedFile } from '../config/site-files.ts';
 import type { ApiConfig } from '../config.ts';
 import type { EventLog, FabricEvent } from '../events/event-log.ts';
 import { DriftTracker } from './drift-tracker.ts';
@@ -93,7 +92,7 @@ export function liveTopologyFor(
     now?: () => number;
   } = {},
 ): { live: LiveTopology; stop: () => Promise<void> } {
-  const settings = config.topologyLive ?? liveTopologyConfig(readEnvironment({}));
+  const settings = config.topologyLive;
   const now = options.now ?? Date.now;
   const loadedSnapshot = topologySnapshot(fabric);
   const versions = new TopologyVersions(loadedSnapshot, {

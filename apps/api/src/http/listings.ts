@@ -147,9 +147,8 @@ export class Listings {
               (l) => l.route === route && l.key === reuse && l.signature === signature,
             );
       listing = held ?? (await this.opened(route, signature, open, reuse));
-      // Evicted while this page waited for its list to be read: held again, for its cursor.
-      if (!this.lists.has(listing.id)) this.lists.set(listing.id, listing);
     }
+    // Last in the map, the most recently read (and held again if evicted while its list was read).
     listing.lastReadMs = this.now();
     this.lists.delete(listing.id);
     this.lists.set(listing.id, listing);
@@ -198,19 +197,10 @@ export class Listings {
   ): Listing {
     const id = listingId(route, signature, opened);
     const same = this.lists.get(id);
-    if (same) {
-      same.key = key ?? opened.instant;
-      same.lastReadMs = this.now();
-      return same;
-    }
-    const listing: Listing = {
-      ...opened,
-      id,
-      route,
-      key: key ?? opened.instant,
-      signature,
-      lastReadMs: this.now(),
-    };
+    const listing: Listing = same ?? { ...opened, id, route, key: '', signature, lastReadMs: 0 };
+    listing.key = key ?? opened.instant;
+    listing.lastReadMs = this.now();
+    if (same) return same;
     this.lists.set(listing.id, listing);
     for (;;) {
       const ofRoute = [...this.lists.values()].filter((l) => l.route === route);

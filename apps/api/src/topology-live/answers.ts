@@ -115,9 +115,7 @@ export function driftAnswer(
     pending: report.pending,
     findings: findings.slice(0, options.limit).map(
       (t): DriftFindingRecord => ({
-        kind: t.finding.kind,
-        subject: t.finding.subject,
-        detail: t.finding.detail,
+        ...t.finding,
         expected: cable(t.finding.expected),
         actual: cable(t.finding.actual),
         firstSeen: iso(t.firstSeenMs),

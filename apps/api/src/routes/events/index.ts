@@ -56,13 +56,9 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return {
         total: page.total,
         ...(page.next === undefined ? {} : { next: page.next }),
-        events: page.rows.reverse().map((e) => ({
-          time: new Date(e.timeMs).toISOString(),
-          kind: e.kind,
-          subject: e.subject,
-          detail: e.detail,
-          severity: e.severity ?? 'info',
-        })),
+        events: page.rows
+          .reverse()
+          .map((e) => ({ ...e, time: new Date(e.timeMs).toISOString(), severity: e.severity ?? 'info' })),
       };
     },
   );

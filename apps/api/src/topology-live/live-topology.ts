@@ -227,13 +227,11 @@ export class LiveTopology {
     };
   }
 
-  /** What /health says of the topology. */
-  healthNote(): { changed: boolean; version: number; discoveredAt: string | null; summary: string } {
+  /** What /health says of the topology (its schema writes changed, version, discoveredAt and summary). */
+  healthNote(): TopologyStatus {
     const s = this.status();
     return {
-      changed: s.changed,
-      version: s.version,
-      discoveredAt: s.discoveredAt,
+      ...s,
       summary: s.changed
         ? `topology changed since loaded: ${s.summary}`
         : s.live

@@ -54,12 +54,12 @@ export function changesBetween(
     total += v.changes.length;
     const take = v.changes.slice(0, Math.max(0, left));
     left -= take.length;
+    const changes = take.map(changeRecord);
     return {
-      version: v.version,
+      ...v,
       time: new Date(v.timeMs).toISOString(),
-      source: v.source,
       summary: summarizeTopologyChanges(v.changes),
-      changes: take.map(changeRecord),
+      changes,
     };
   });
   return {

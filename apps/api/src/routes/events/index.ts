@@ -54,8 +54,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return { instant: new Date(toMs).toISOString(), rows: events.reverse(), extra: null };
       });
       return {
-        total: page.total,
-        ...(page.next === undefined ? {} : { next: page.next }),
+        ...page,
         events: page.rows
           .reverse()
           .map((e) => ({ ...e, time: new Date(e.timeMs).toISOString(), severity: e.severity ?? 'info' })),

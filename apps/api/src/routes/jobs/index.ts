@@ -52,13 +52,12 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
       );
       const { source, skipped } = page.extra;
       return {
+        ...page,
         source,
         ...(skipped.length > 0
           ? { skipped: { total: skipped.length, entries: skipped.slice(0, SKIPPED_LISTED) } }
           : {}),
         jobs: page.rows,
-        total: page.total,
-        ...(page.next === undefined ? {} : { next: page.next }),
       };
     },
   );

@@ -9,18 +9,15 @@ import { installRoutePolicy } from './http/route-policy.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, serverOptions } from './http/server-options.ts';
 import { registerWebAssets } from './http/web-assets.ts';
 import { registerAppPlugins } from './plugins/app/index.ts';
-import type { AppResources, AppState } from './plugins/app-source.ts';
+import type { AppSource } from './plugins/app-source.ts';
 import { compressPlugin } from './plugins/external/compress.ts';
 import { helmetPlugin } from './plugins/external/helmet.ts';
 import { swaggerPlugin } from './plugins/external/swagger.ts';
 import { type PressureOptions, underPressurePlugin } from './plugins/external/under-pressure.ts';
 import { apiRoutes } from './routes/index.ts';
 
-export interface AppOptions {
-  /** The app's parts, built by the caller (tests): decorated as given, never started or stopped. */
-  state?: AppState | undefined;
-  /** Without `state`: what the app builds its parts from, starts them with and closes them at its end. */
-  build?: AppResources | undefined;
+/** The app's parts as given (tests), or what to build them from (plugins/app-source.ts), and its HTTP settings. */
+export type AppOptions = AppSource & {
   /** The address the API listens on: beyond loopback, mutating requests need the token. */
   listenHost: string;
   apiToken?: string | undefined;
@@ -34,12 +31,11 @@ export interface AppOptions {
   logger?: false | { level?: string | undefined; stream?: NodeJS.WritableStream | undefined };
   /** Limits on expensive routes and the pressure they give way to (plugins/external/under-pressure.ts). */
   pressure?: PressureOptions;
-}
+};
 
 /** The API in layers, as fastify/demo's `app.ts`: HTTP machinery, external plugins, plugins/app/, routes. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { state, build, listenHost, apiToken } = options;
-  if (!state && !build) throw new Error('buildApp needs the app’s parts (state) or what to build them from');
   const logger = options.logger ?? false;
   const app = Fastify(
     serverOptions(
@@ -68,7 +64,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(swaggerPlugin);
     installHealthDetails(app, apiToken);
     installErrorHandler(app);
-    await registerAppPlugins(app, state ? { state } : { build: build as AppResources });
+    await registerAppPlugins(app, state ? { state } : { build });
     await app.register(apiRoutes, { prefix: '/api/v1' });
     installNotFound(app, methods, await registerWebAssets(app, options.webRoot));
     return app;

@@ -1,5 +1,5 @@
 import { isAbsolute, join, resolve } from 'node:path';
-import type { Fabric, PmThresholdConfig } from '@fabscope/topology';
+import type { Fabric } from '@fabscope/topology';
 import {
   type Environment,
   type FABRIC_SOURCE_KINDS,
@@ -9,63 +9,18 @@ import {
 } from './config/environment.ts';
 import {
   existing,
-  type JobsConfig,
   jobsConfig,
-  type LftsConfig,
   lftsConfig,
-  type OpafmConfig,
+  liveTopologyConfig,
   opafmConfig,
   pmThresholdsFrom,
 } from './config/site-files.ts';
 import { ConfigError } from './errors.ts';
-import type { MetricsSource } from './store/series-mapping.ts';
-import { type LiveTopologyConfig, liveTopologyConfig } from './topology-live/config.ts';
 
 export { ConfigError } from './errors.ts';
 
-/** The API's settings, from the environment (configFromEnv, config/environment.ts) or built by the CLI and tests. */
-export interface ApiConfig {
-  host: string;
-  port: number;
-  scenario: string;
-  prometheusUrl: string | undefined;
-  emulatorUrl: string | undefined;
-  collectorUrls: string[];
-  apiToken: string | undefined;
-  allowedHosts: string[];
-  requestTimeoutMs: number;
-  /** Undefined: from the fabric's size (`defaultSampleIntervalMs`). */
-  sampleIntervalMs: number | undefined;
-  prometheusRateWindow: string;
-  /** Undefined: promql-client.ts's default. */
-  tsdbMaxConcurrentQueries: number | undefined;
-  /** Undefined: not said — `tsdb`, or the demo's choice by size. */
-  liveSource: LiveSource | undefined;
-  metricsSource: MetricsSource;
-  /** node_exporter `instance` (host:port) → topology node name; default the instance's host part. */
-  nodeExporterHosts: Map<string, string>;
-  /** node_exporter `device:port` (InfiniBand) or `device` (interface) → topology port number. */
-  devicePorts: Map<string, number>;
-  topologyPath?: string | undefined;
-  /** `auto`: fattree, or minhop when the fabric is not a fat tree. */
-  routing?: 'minhop' | 'fattree' | 'auto';
-  eventsDir?: string | undefined;
-  historySeconds?: number | undefined;
-  historyMaxBytes?: number | undefined;
-  dataDir?: string | undefined;
-  /** The data directory when FABSCOPE_DATA_DIR is unset (`fabscope serve` uses it; the demo starts anew). */
-  defaultDataDir?: string | undefined;
-  pmThresholds?: PmThresholdConfig | undefined;
-  jobs?: JobsConfig | undefined;
-  opafm?: OpafmConfig | undefined;
-  lfts?: LftsConfig | undefined;
-  /** On `infiniband` an emulator, if any, is only a traffic source, never the fabric's routing or state. */
-  fabricSource?: FabricSourceKind;
-  topologyLive?: LiveTopologyConfig | undefined;
-  logLevel?: LogLevel;
-  /** Unset: from the fabric's size. */
-  emulatorTimeoutMs?: number;
-}
+/** The API's settings: configFromEnv's, which the CLI and tests override field by field. */
+export type ApiConfig = ReturnType<typeof configFromEnv>;
 
 export type FabricSourceKind = (typeof FABRIC_SOURCE_KINDS)[number];
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -74,15 +29,8 @@ export type LiveSource = (typeof LIVE_SOURCES)[number];
 /** The sampling tick when FABSCOPE_SAMPLE_INTERVAL_MS is unset: longer on big fabrics, slower to scrape (docs/scaling.md). */
 export function defaultSampleIntervalMs(fabric: Pick<Fabric, 'links'>): number {
   const ports = fabric.links.length * 2;
-  return (SAMPLE_INTERVAL_STEPS.find((step) => ports <= step.maxPorts) ?? LARGEST_STEP).intervalMs;
+  return ports <= 20_000 ? 1000 : ports <= 60_000 ? 2000 : 10_000;
 }
-
-/** Cabled ports → default interval, in increasing order; beyond the last, LARGEST_STEP. */
-const SAMPLE_INTERVAL_STEPS: readonly { maxPorts: number; intervalMs: number }[] = [
-  { maxPorts: 20_000, intervalMs: 1000 },
-  { maxPorts: 60_000, intervalMs: 2000 },
-];
-const LARGEST_STEP = { maxPorts: Number.POSITIVE_INFINITY, intervalMs: 10_000 };
 
 /** The sampling tick: FABSCOPE_SAMPLE_INTERVAL_MS, else from the fabric's size. */
 export function sampleIntervalMs(
@@ -183,19 +131,20 @@ function sites(env: Environment) {
 }
 
 /** The API's settings from the environment, every one checked once, at start (environment.ts). */
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env) {
   const e = readEnvironment(env);
   return {
     ...sites(e),
     logLevel: e.FABSCOPE_LOG_LEVEL,
-    ...(e.FABSCOPE_EMULATOR_TIMEOUT_MS === undefined
-      ? {}
-      : { emulatorTimeoutMs: e.FABSCOPE_EMULATOR_TIMEOUT_MS }),
+    // Unset: from the fabric's size, as sampleIntervalMs.
+    emulatorTimeoutMs: e.FABSCOPE_EMULATOR_TIMEOUT_MS,
+    // On `infiniband` an emulator, if any, is only a traffic source, never the fabric's routing or state.
     fabricSource: e.FABSCOPE_FABRIC,
     eventsDir: e.FABSCOPE_EVENTS_DIR,
     historySeconds: e.FABSCOPE_HISTORY_SECONDS,
     historyMaxBytes: e.FABSCOPE_HISTORY_MAX_BYTES,
     dataDir: e.FABSCOPE_DATA_DIR ? resolve(e.FABSCOPE_DATA_DIR) : undefined,
+    // Where the history goes when FABSCOPE_DATA_DIR is unset (`fabscope serve`; the demo starts anew).
     defaultDataDir: defaultDataDir(env),
     routing: e.FABSCOPE_ROUTING,
     host: e.HOST,
@@ -209,6 +158,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     tsdbMaxConcurrentQueries: e.FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES,
     liveSource: e.FABSCOPE_LIVE_SOURCE,
     metricsSource: e.FABSCOPE_METRICS_SOURCE,
+    // node_exporter `instance` (host:port) → node name; `device:port` or `device` → port number.
     nodeExporterHosts: pairs(
       'FABSCOPE_NODE_EXPORTER_HOSTS',
       e.FABSCOPE_NODE_EXPORTER_HOSTS,

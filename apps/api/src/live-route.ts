@@ -99,20 +99,13 @@ function channelIndices(app: RouteSources, ids: readonly string[]): number[] | n
   return out;
 }
 
-/** The live state of the route's link directions, made from the tick's frame for these directions only. */
+/** The live state of the route's link directions, made from the tick's frame (of its own drawing) for these only. */
 async function liveLoad(app: RouteSources, ids: readonly string[]): Promise<Map<string, LinkDirectionState>> {
   const { frame } = await app.sampler.current();
-  const byId = app.fabric.linkIndex.channelById;
   const states = new Map<string, LinkDirectionState>();
   for (const id of ids) {
-    const index = byId.get(id)?.index;
-    if (index !== undefined && frame.index.channels[index]?.fixed.id === id)
-      states.set(id, stateAt(frame, index));
-    else {
-      // A tick of another drawing (the index swapped meanwhile): found by id.
-      const found = frame.index.channels.find((c) => c.fixed.id === id);
-      if (found) states.set(id, stateAt(frame, found.index));
-    }
+    const channel = frame.index.channelById.get(id);
+    if (channel) states.set(id, stateAt(frame, channel.index));
   }
   return states;
 }

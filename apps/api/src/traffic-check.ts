@@ -10,10 +10,8 @@ export function checkTraffic(fabric: Fabric, request: TrafficRequest): Refusal |
   const items = 'items' in request ? request.items : [request];
   for (const [i, item] of items.entries()) {
     const problem = checkItem(fabric, item);
-    if (!problem || items.length === 1) {
-      if (problem) return problem;
-      continue;
-    }
+    if (!problem) continue;
+    if (items.length === 1) return problem;
     const message = `items[${i}]: ${problem.message}`;
     return problem instanceof NotFoundError ? new NotFoundError(message) : new InvalidRequestError(message);
   }

@@ -10,7 +10,7 @@ import { Sampler } from '../src/sampler.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
 import type { MetricsStore } from '../src/store/types.ts';
 
-export interface TestAppOptions extends Partial<Omit<AppOptions, 'state'>> {
+export interface TestAppOptions extends Partial<Omit<AppOptions, 'state' | 'build'>> {
   fabric?: Fabric;
   tables?: ForwardingTables;
   /** Default: an embedded store whose collector cannot be reached (no data: everything stale). */

@@ -27,22 +27,47 @@ export function existing(name: string, path: string): string {
   return path;
 }
 
-/** FABSCOPE_PM_THRESHOLDS: an opafm.xml, `<Pm>` or `<PmThresholds>` file. */
-export function pmThresholdsFrom(path: string | undefined): PmThresholdConfig | undefined {
-  if (!path) return undefined;
+/** The file variable `name` names, parsed; unreadable or unparsable (naming the line) is a ConfigError. */
+export function parsedFile<T>(name: string, path: string, parse: (text: string) => T): T {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ConfigError(`FABSCOPE_PM_THRESHOLDS: cannot read "${path}": ${(error as Error).message}`);
+    throw new ConfigError(`${name}: cannot read "${path}": ${(error as Error).message}`);
   }
   try {
-    return parsePmThresholds(text);
+    return parse(text);
   } catch (error) {
-    if (error instanceof ParseError)
-      throw new ConfigError(`FABSCOPE_PM_THRESHOLDS: ${error.inFile(path).message}`);
+    if (error instanceof ParseError) throw new ConfigError(`${name}: ${error.inFile(path).message}`);
     throw error;
   }
+}
+
+/** FABSCOPE_PM_THRESHOLDS: an opafm.xml, `<Pm>` or `<PmThresholds>` file. */
+export function pmThresholdsFrom(path: string | undefined): PmThresholdConfig | undefined {
+  return path ? parsedFile('FABSCOPE_PM_THRESHOLDS', path, parsePmThresholds) : undefined;
+}
+
+/** Live discovery, topology versions and drift (docs/architecture.md "Live topology and drift"). */
+export interface LiveTopologyConfig {
+  /** How often the topology is re-discovered on a real fabric (FABSCOPE_DISCOVER_INTERVAL_MS). */
+  discoverIntervalMs: number;
+  /** The intended design, any format parseTopology reads (FABSCOPE_EXPECTED_TOPOLOGY); unset: no drift. */
+  expectedPath: string | undefined;
+  /** How long a drift finding must hold before it is reported (FABSCOPE_DRIFT_STABLE_SECONDS). */
+  driftStableSeconds: number;
+  /** Topology versions kept, in memory and in the versions file (FABSCOPE_TOPOLOGY_VERSIONS). */
+  maxVersions: number;
+}
+
+export function liveTopologyConfig(env: Environment): LiveTopologyConfig {
+  const expectedPath = env.FABSCOPE_EXPECTED_TOPOLOGY;
+  return {
+    discoverIntervalMs: env.FABSCOPE_DISCOVER_INTERVAL_MS,
+    expectedPath: expectedPath && existing('FABSCOPE_EXPECTED_TOPOLOGY', expectedPath),
+    driftStableSeconds: env.FABSCOPE_DRIFT_STABLE_SECONDS,
+    maxVersions: env.FABSCOPE_TOPOLOGY_VERSIONS,
+  };
 }
 
 /** FABSCOPE_OPAFM_XML (a file that exists) and FABSCOPE_OPAFM_APPLY (a command line, only with it). */

@@ -63,27 +63,21 @@ export function installAnswerCache(
   generation: () => number,
   staticGeneration: () => number = () => 0,
 ): void {
-  let staticEntries = new Map<string, Entry>();
-  let staticSeen = staticGeneration();
-  let tickEntries = new Map<string, Entry>();
-  let tickGeneration = -1;
+  const tables = {
+    static: { generation: staticGeneration, seen: Number.NaN, entries: new Map<string, Entry>() },
+    tick: { generation, seen: Number.NaN, entries: new Map<string, Entry>() },
+  };
   const served = new WeakSet<FastifyRequest>();
 
+  /** The entries of `kind`, emptied when its generation moved on. */
   const table = (kind: 'static' | 'tick'): Map<string, Entry> => {
-    if (kind === 'static') {
-      const now = staticGeneration();
-      if (now !== staticSeen) {
-        staticSeen = now;
-        staticEntries = new Map();
-      }
-      return staticEntries;
+    const kept = tables[kind];
+    const now = kept.generation();
+    if (now !== kept.seen) {
+      kept.seen = now;
+      kept.entries = new Map();
     }
-    const now = generation();
-    if (now !== tickGeneration) {
-      tickGeneration = now;
-      tickEntries = new Map();
-    }
-    return tickEntries;
+    return kept.entries;
   };
 
   // After every onRequest hook and validation: a kept answer gets the same headers and checks.

@@ -10,10 +10,6 @@ import { TimeParamError } from '../lib/time-params.ts';
 import { SmTablesNotReadError } from '../sm-tables/origin.ts';
 import { CursorError } from './listings.ts';
 
-export function errorBody(statusCode: number, message: string): ErrorBody {
-  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
-}
-
 const causes = new WeakMap<FastifyReply, { cause: string; error?: Error }>();
 
 /** A route's documented error answers, `{400: ErrorReply, …}`. */
@@ -30,7 +26,8 @@ export function noteCause(reply: FastifyReply, cause: string, error?: Error): vo
 export function sendError(reply: FastifyReply, statusCode: number, message: string, headers?: object) {
   if (statusCode >= 500) noteCause(reply, message);
   if (headers) reply.headers(headers);
-  return reply.code(statusCode).send(errorBody(statusCode, message));
+  const body: ErrorBody = { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
+  return reply.code(statusCode).send(body);
 }
 
 /** Every 5xx leaves one log line: request id (also `x-request-id`), method, route, status and cause. */

@@ -5,6 +5,9 @@ import { CURSOR_PATTERN, PAGE_DEFAULT } from '@fabscope/contracts';
 // reads the list once and keeps it; later pages are slices of it however the fabric ticked on since.
 // An array of rows is named by a hash of its content, so an unchanged list keeps its cursor and ETag.
 
+/** Lists held per route (several sorts of one instant share it). */
+const LISTS_PER_ROUTE = 16;
+
 /** A cursor that is not one of this server's (400), or whose list is no longer held (410). */
 export class CursorError extends Error {
   override name = 'CursorError';
@@ -19,8 +22,6 @@ export class CursorError extends Error {
 export interface ListingsOptions {
   /** Distinct instants (ticks, reads of the emulator) held per route; the least recently read goes first. */
   instantsPerRoute?: number;
-  /** Lists held per route (several sorts of one instant share it). */
-  listsPerRoute?: number;
   /** A list not read for this long is dropped. */
   idleMs?: number;
   now?: () => number;
@@ -89,13 +90,11 @@ export class Listings {
   private readonly lists = new Map<string, Listing>();
   private readonly reading = new Map<string, Promise<Listing>>();
   private readonly instantsPerRoute: number;
-  private readonly listsPerRoute: number;
   private readonly idleMs: number;
   private readonly now: () => number;
 
   constructor(options: ListingsOptions = {}) {
     this.instantsPerRoute = options.instantsPerRoute ?? 4;
-    this.listsPerRoute = options.listsPerRoute ?? 16;
     this.idleMs = options.idleMs ?? 60_000;
     this.now = options.now ?? Date.now;
   }
@@ -148,9 +147,8 @@ export class Listings {
               (l) => l.route === route && l.key === reuse && l.signature === signature,
             );
       listing = held ?? (await this.opened(route, signature, open, reuse));
-      // Evicted while this page waited for its list to be read: held again, for its cursor.
-      if (!this.lists.has(listing.id)) this.lists.set(listing.id, listing);
     }
+    // Last in the map, the most recently read (and held again if evicted while its list was read).
     listing.lastReadMs = this.now();
     this.lists.delete(listing.id);
     this.lists.set(listing.id, listing);
@@ -199,24 +197,15 @@ export class Listings {
   ): Listing {
     const id = listingId(route, signature, opened);
     const same = this.lists.get(id);
-    if (same) {
-      same.key = key ?? opened.instant;
-      same.lastReadMs = this.now();
-      return same;
-    }
-    const listing: Listing = {
-      ...opened,
-      id,
-      route,
-      key: key ?? opened.instant,
-      signature,
-      lastReadMs: this.now(),
-    };
+    const listing: Listing = same ?? { ...opened, id, route, key: '', signature, lastReadMs: 0 };
+    listing.key = key ?? opened.instant;
+    listing.lastReadMs = this.now();
+    if (same) return same;
     this.lists.set(listing.id, listing);
     for (;;) {
       const ofRoute = [...this.lists.values()].filter((l) => l.route === route);
       const instants = new Set(ofRoute.map((l) => l.instant));
-      if (ofRoute.length <= this.listsPerRoute && instants.size <= this.instantsPerRoute) break;
+      if (ofRoute.length <= LISTS_PER_ROUTE && instants.size <= this.instantsPerRoute) break;
       this.lists.delete((ofRoute[0] as Listing).id);
     }
     return listing;

@@ -35,12 +35,8 @@ export class MethodTable {
     return this.routes.map((r) => ({ url: r.url, methods: [...r.methods].sort(), query: r.query }));
   }
 
-  setQuery(url: string, query: unknown): void {
-    const route = this.routes.find((r) => r.url === url);
-    if (route) route.query = query;
-  }
-
-  add(url: string, methods: readonly string[]): void {
+  /** `query`: the GET route's query schema. */
+  add(url: string, methods: readonly string[], query?: unknown): void {
     const source = url
       .split('/')
       .map((part) =>
@@ -49,8 +45,10 @@ export class MethodTable {
       .join('/');
     const pattern = new RegExp(`^${source}$`);
     const existing = this.routes.find((r) => r.pattern.source === pattern.source);
-    if (existing) for (const m of methods) existing.methods.add(m);
-    else this.routes.push({ url, pattern, methods: new Set(methods) });
+    if (existing) {
+      for (const m of methods) existing.methods.add(m);
+      existing.query ??= query;
+    } else this.routes.push({ url, pattern, methods: new Set(methods), query });
   }
 
   allowed(path: string): string[] {
@@ -89,15 +87,14 @@ export function installRoutePolicy(app: FastifyInstance, options: RoutePolicyOpt
 
   app.addHook('onRoute', (route: RouteOptions) => {
     const list = (Array.isArray(route.method) ? route.method : [route.method]).map((m) => m.toUpperCase());
-    methods.add(route.url, list);
     const config = (route.config ?? {}) as NonNullable<RouteOptions['config']>;
     const mutates = config.mutates ?? list.some((m) => !SAFE_METHODS.has(m));
     route.config = { ...config, mutates, numericQuery: numericProperties(route.schema?.querystring) };
-    if (!route.url.startsWith('/api/')) return;
+    const api = route.url.startsWith('/api/');
     // A misspelt parameter is a 400, not an ignored filter: decided here once for every route.
-    route.schema = { ...route.schema, querystring: closedQuery(route.schema?.querystring) };
-    if (list.includes('GET')) methods.setQuery(route.url, route.schema.querystring);
-    if (route.schema.hide) return;
+    if (api) route.schema = { ...route.schema, querystring: closedQuery(route.schema?.querystring) };
+    methods.add(route.url, list, api && list.includes('GET') ? route.schema?.querystring : undefined);
+    if (!api || !route.schema || route.schema.hide) return;
     const response = { ...(route.schema.response as Record<string, unknown> | undefined) };
     response['405'] ??= ErrorReply;
     if (route.schema.body) response['413'] ??= ErrorReply;

@@ -24,16 +24,8 @@ export interface ExpectedTopology {
   tracker: DriftTracker;
 }
 
-function cable(link: TopologyLinkRecord | null | undefined): TopologyCable | null {
-  if (!link) return null;
-  return {
-    a: link.a,
-    b: link.b,
-    kind: link.kind,
-    rateGbps: link.rateGbps,
-    ...(link.widthSpeed !== undefined ? { widthSpeed: link.widthSpeed } : {}),
-  };
-}
+/** A cable as answers carry it: the schema's serializer writes only TopologyCable's fields. */
+const cable = (link: TopologyLinkRecord | null | undefined): TopologyCable | null => link ?? null;
 
 /** A change as the API answers it. */
 export function changeRecord(change: TopologyChange): TopologyChangeRecord {
@@ -62,12 +54,12 @@ export function changesBetween(
     total += v.changes.length;
     const take = v.changes.slice(0, Math.max(0, left));
     left -= take.length;
+    const changes = take.map(changeRecord);
     return {
-      version: v.version,
+      ...v,
       time: new Date(v.timeMs).toISOString(),
-      source: v.source,
       summary: summarizeTopologyChanges(v.changes),
-      changes: take.map(changeRecord),
+      changes,
     };
   });
   return {
@@ -123,9 +115,7 @@ export function driftAnswer(
     pending: report.pending,
     findings: findings.slice(0, options.limit).map(
       (t): DriftFindingRecord => ({
-        kind: t.finding.kind,
-        subject: t.finding.subject,
-        detail: t.finding.detail,
+        ...t.finding,
         expected: cable(t.finding.expected),
         actual: cable(t.finding.actual),
         firstSeen: iso(t.firstSeenMs),
@@ -137,6 +127,16 @@ export function driftAnswer(
       }),
     ),
   };
+}
+
+/** A `topology` event of the event log. */
+export function topologyEvent(
+  timeMs: number,
+  subject: string,
+  detail: string,
+  severity: EventSeverity,
+): FabricEvent {
+  return { timeMs, kind: 'topology', subject, detail, severity };
 }
 
 /** Most events one new version writes; the rest are counted in one more. */
@@ -156,23 +156,18 @@ const CHANGE_SEVERITY: Record<TopologyChange['kind'], EventSeverity> = {
 export function versionEvents(version: TopologyVersion): FabricEvent[] {
   const events: FabricEvent[] = version.changes.slice(0, MAX_EVENTS_PER_VERSION).map((change) => {
     const { subject, detail } = describeTopologyChange(change);
-    return {
-      timeMs: version.timeMs,
-      kind: 'topology',
-      subject,
-      detail,
-      severity: CHANGE_SEVERITY[change.kind],
-    };
+    return topologyEvent(version.timeMs, subject, detail, CHANGE_SEVERITY[change.kind]);
   });
   const rest = version.changes.length - MAX_EVENTS_PER_VERSION;
   if (rest > 0) {
-    events.push({
-      timeMs: version.timeMs,
-      kind: 'topology',
-      subject: 'fabric',
-      detail: `${rest} more topology changes in version ${version.version} (GET /api/v1/topology/changes)`,
-      severity: 'warning',
-    });
+    events.push(
+      topologyEvent(
+        version.timeMs,
+        'fabric',
+        `${rest} more topology changes in version ${version.version} (GET /api/v1/topology/changes)`,
+        'warning',
+      ),
+    );
   }
   return events;
 }

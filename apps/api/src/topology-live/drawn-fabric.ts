@@ -8,6 +8,7 @@ import {
 } from '@fabscope/topology';
 import type { EventLog } from '../lib/fabric-event.ts';
 import { LinkIndex } from '../lib/link-index.ts';
+import { topologyEvent } from './answers.ts';
 
 /** What the API runs on and a swap replaces: the routes read these on every request. */
 export interface DrawnTarget {
@@ -15,6 +16,9 @@ export interface DrawnTarget {
   linkIndex: LinkIndex;
   tables: ForwardingTables;
 }
+
+/** Drawings kept for time travel (the oldest dropped first). */
+const MAX_DRAWINGS = 8;
 
 /** One topology the API drew, from when. */
 export interface Drawing {
@@ -29,8 +33,6 @@ export interface DrawnFabricOptions {
   /** Called after each swap with the new index (the sampler draws it from its next tick). */
   onSwap: (linkIndex: LinkIndex, version: number) => void;
   events?: EventLog | undefined;
-  /** Drawings kept for time travel (the oldest dropped first); default 8. */
-  maxDrawings?: number;
 }
 
 /**
@@ -59,13 +61,6 @@ export class DrawnFabric {
     return this.drawings;
   }
 
-  /** The link index drawn at `timeMs` (the oldest kept before the first). */
-  indexAt(timeMs: number): LinkIndex {
-    let found = this.drawings[0] as Drawing;
-    for (const d of this.drawings) if (d.fromMs <= timeMs) found = d;
-    return found.linkIndex;
-  }
-
   /** A discovery's topology: swaps what is drawn when it adds to it; true when it did. */
   observe(newest: TopologySnapshot, timeMs: number): boolean {
     const next = drawnTopology(this.snapshot, newest);
@@ -79,15 +74,16 @@ export class DrawnFabric {
     this.snapshot = topologySnapshot(fabric);
     const version = this.version + 1;
     this.drawings.push({ version, fromMs: timeMs, linkIndex });
-    if (this.drawings.length > (this.options.maxDrawings ?? 8)) this.drawings.shift();
+    if (this.drawings.length > MAX_DRAWINGS) this.drawings.shift();
     this.options.onSwap(linkIndex, version);
-    this.options.events?.append({
-      timeMs,
-      kind: 'topology',
-      subject: 'fabric',
-      detail: `drawing the fabric as discovered (version ${version}): ${fabric.links.length} cables, ${fabric.nodes.length} nodes (was ${before.links.length} and ${before.nodes.length}); cables no longer found stay drawn, down`,
-      severity: 'info',
-    });
+    this.options.events?.append(
+      topologyEvent(
+        timeMs,
+        'fabric',
+        `drawing the fabric as discovered (version ${version}): ${fabric.links.length} cables, ${fabric.nodes.length} nodes (was ${before.links.length} and ${before.nodes.length}); cables no longer found stay drawn, down`,
+        'info',
+      ),
+    );
     return true;
   }
 }

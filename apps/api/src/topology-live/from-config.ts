@@ -1,18 +1,15 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
   type Fabric,
-  ParseError,
   parsePortsReport,
   parseTopology,
   type TopologySnapshot,
   topologySnapshot,
 } from '@fabscope/topology';
+import { parsedFile } from '../config/site-files.ts';
 import type { ApiConfig } from '../config.ts';
-import { ConfigError } from '../errors.ts';
 import type { EventLog, FabricEvent } from '../events/event-log.ts';
-import { DEFAULT_LIVE_TOPOLOGY } from './config.ts';
 import { DriftTracker } from './drift-tracker.ts';
 import { LiveTopology } from './live-topology.ts';
 import { TopologyVersions } from './versions.ts';
@@ -60,23 +57,6 @@ export function ibnetdiscoverPorts(fabricName: string, tools: DiscoveryTools = {
     });
 }
 
-/** FABSCOPE_EXPECTED_TOPOLOGY read and parsed; a file that does not parse stops the start, naming the line. */
-function expectedTopology(path: string): Fabric {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`FABSCOPE_EXPECTED_TOPOLOGY: cannot read "${path}": ${(error as Error).message}`);
-  }
-  try {
-    return parseTopology(text, { name: basename(path) });
-  } catch (error) {
-    if (error instanceof ParseError)
-      throw new ConfigError(`FABSCOPE_EXPECTED_TOPOLOGY: ${error.inFile(path).message}`);
-    throw error;
-  }
-}
-
 /**
  * Calls `listener` after every event appended to `log` from now on (the log's own append still
  * runs first); returns the undo.
@@ -112,7 +92,7 @@ export function liveTopologyFor(
     now?: () => number;
   } = {},
 ): { live: LiveTopology; stop: () => Promise<void> } {
-  const settings = config.topologyLive ?? DEFAULT_LIVE_TOPOLOGY;
+  const settings = config.topologyLive;
   const now = options.now ?? Date.now;
   const loadedSnapshot = topologySnapshot(fabric);
   const versions = new TopologyVersions(loadedSnapshot, {
@@ -123,13 +103,18 @@ export function liveTopologyFor(
   const discover =
     options.discover ??
     (config.fabricSource === 'infiniband' ? ibnetdiscoverPorts(fabric.name, options.tools) : undefined);
-  const expected = settings.expectedPath
-    ? {
-        file: basename(settings.expectedPath),
-        snapshot: topologySnapshot(expectedTopology(settings.expectedPath)),
+  const path = settings.expectedPath;
+  const expected = !path
+    ? undefined
+    : {
+        file: basename(path),
+        snapshot: topologySnapshot(
+          parsedFile('FABSCOPE_EXPECTED_TOPOLOGY', path, (text) =>
+            parseTopology(text, { name: basename(path) }),
+          ),
+        ),
         tracker: new DriftTracker(settings.driftStableSeconds * 1000),
-      }
-    : undefined;
+      };
   const live = new LiveTopology({
     loaded: fabric,
     loadedSnapshot,

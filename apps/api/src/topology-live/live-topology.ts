@@ -11,13 +11,19 @@ import {
   topologySnapshot,
 } from '@fabscope/topology';
 import type { EventLog } from '../lib/fabric-event.ts';
-import { changesBetween, driftAnswer, type ExpectedTopology, versionEvents } from './answers.ts';
+import {
+  changesBetween,
+  driftAnswer,
+  type ExpectedTopology,
+  topologyEvent,
+  versionEvents,
+} from './answers.ts';
 import type { TopologyAt, TopologyVersion, TopologyVersions } from './versions.ts';
 
 /** A port changing state is followed by a discovery this much later (more changes coalesce). */
-const DEFAULT_PROMPT_DELAY_MS = 1000;
+const PROMPT_DELAY_MS = 1000;
 /** …and looked at again this much after that discovery. */
-const DEFAULT_SETTLE_MS = 5000;
+const SETTLE_MS = 5000;
 
 export interface LiveTopologyOptions {
   /** The fabric the API loaded and runs on (its LinkIndex, tables, store mapping). */
@@ -28,8 +34,6 @@ export interface LiveTopologyOptions {
   /** Reads the fabric as it is now (ibnetdiscover -p); absent: the topology never changes while running. */
   discover?: (() => Promise<Fabric>) | undefined;
   intervalMs: number;
-  promptDelayMs?: number;
-  settleMs?: number;
   events?: EventLog | undefined;
   /** The intended design and its stability window, when FABSCOPE_EXPECTED_TOPOLOGY is set. */
   expected?: ExpectedTopology | undefined;
@@ -94,24 +98,12 @@ export class LiveTopology {
     for (const [key, finding] of reported) {
       if (this.announced.has(key)) continue;
       this.announced.set(key, finding);
-      events.append({
-        timeMs: nowMs,
-        kind: 'topology',
-        subject: finding.subject,
-        detail: `drift: ${finding.detail}`,
-        severity: 'warning',
-      });
+      events.append(topologyEvent(nowMs, finding.subject, `drift: ${finding.detail}`, 'warning'));
     }
     for (const [key, finding] of this.announced) {
       if (reported.has(key)) continue;
       this.announced.delete(key);
-      events.append({
-        timeMs: nowMs,
-        kind: 'topology',
-        subject: finding.subject,
-        detail: `drift resolved: ${finding.detail}`,
-        severity: 'info',
-      });
+      events.append(topologyEvent(nowMs, finding.subject, `drift resolved: ${finding.detail}`, 'info'));
     }
   }
 
@@ -140,10 +132,10 @@ export class LiveTopology {
         this.settleTimer = setTimeout(() => {
           this.settleTimer = undefined;
           void this.refresh();
-        }, this.options.settleMs ?? DEFAULT_SETTLE_MS);
+        }, SETTLE_MS);
         this.settleTimer.unref();
       });
-    }, this.options.promptDelayMs ?? DEFAULT_PROMPT_DELAY_MS);
+    }, PROMPT_DELAY_MS);
     this.promptTimer.unref();
   }
 
@@ -175,13 +167,9 @@ export class LiveTopology {
     } catch (error) {
       const message = (error as Error).message.split('\n')[0] ?? String(error);
       if (this.lastError === undefined) {
-        this.options.events?.append({
-          timeMs: this.now(),
-          kind: 'topology',
-          subject: 'fabric',
-          detail: `topology discovery failed: ${message}`,
-          severity: 'warning',
-        });
+        this.options.events?.append(
+          topologyEvent(this.now(), 'fabric', `topology discovery failed: ${message}`, 'warning'),
+        );
       }
       this.lastError = message;
       return;
@@ -239,13 +227,11 @@ export class LiveTopology {
     };
   }
 
-  /** What /health says of the topology. */
-  healthNote(): { changed: boolean; version: number; discoveredAt: string | null; summary: string } {
+  /** What /health says of the topology (its schema writes changed, version, discoveredAt and summary). */
+  healthNote(): TopologyStatus {
     const s = this.status();
     return {
-      changed: s.changed,
-      version: s.version,
-      discoveredAt: s.discoveredAt,
+      ...s,
       summary: s.changed
         ? `topology changed since loaded: ${s.summary}`
         : s.live

@@ -25,6 +25,11 @@ export interface TopologyAt {
   snapshot: TopologySnapshot;
 }
 
+/** Version `v` whole, as `snapshot`. */
+function whole(v: TopologyVersion, snapshot: TopologySnapshot): TopologyAt {
+  return { version: v.version, timeMs: v.timeMs, source: v.source, snapshot };
+}
+
 interface BaseLine {
   base: TopologyAt;
 }
@@ -88,7 +93,7 @@ export class TopologyVersions {
       changes,
     };
     this.chain.push(version);
-    this.newest = { version: version.version, timeMs: version.timeMs, source, snapshot };
+    this.newest = whole(version, snapshot);
     if (this.chain.length + 1 > this.maxVersions) {
       while (this.chain.length + 1 > this.maxVersions) this.fold();
       this.rewrite();
@@ -114,7 +119,7 @@ export class TopologyVersions {
       if (this.built.size >= 4) this.built.delete(this.built.keys().next().value as number);
       this.built.set(last.version, snapshot);
     }
-    return { version: last.version, timeMs: last.timeMs, source: last.source, snapshot };
+    return whole(last, snapshot);
   }
 
   /** The version in force at `timeMs` (0 before the history). */
@@ -133,12 +138,7 @@ export class TopologyVersions {
   private fold(): void {
     const first = this.chain.shift();
     if (!first) return;
-    this.base = {
-      version: first.version,
-      timeMs: first.timeMs,
-      source: first.source,
-      snapshot: applyTopologyChanges(this.base.snapshot, first.changes),
-    };
+    this.base = whole(first, applyTopologyChanges(this.base.snapshot, first.changes));
     this.built.clear();
   }
 
@@ -186,9 +186,7 @@ export class TopologyVersions {
     this.base = base;
     this.chain = chain;
     const last = chain.at(-1);
-    this.newest = last
-      ? { version: last.version, timeMs: last.timeMs, source: last.source, snapshot: newest }
-      : base;
+    this.newest = last ? whole(last, newest) : base;
     if (text !== '' && !text.endsWith('\n')) appendFileSync(file, '\n');
     return true;
   }

@@ -82,54 +82,42 @@ function prometheusFailure(error: unknown, query: string, waitedMs: number): unk
   return error;
 }
 
-function requireQueries(app: TimeSources): TimeQueries {
-  const queries = timeQueriesOf(app);
-  if (!queries) throw new NoHistoryError(app.store.kind);
-  return queries;
-}
-
-/** Answers about past instants and ranges, each in the drawing of its time. */
-export interface TimeTravel {
-  /** The store's time queries, or null when it keeps no history. */
-  queries(): TimeQueries | null;
+/** Answers about past instants and ranges, each in the drawing of its time; `time` absent: the latest tick's. */
+function timeTravelOf(app: TimeSources) {
   /** The store's time queries; NoHistoryError when it keeps none. */
-  require(): TimeQueries;
-  /** Every direction at `time` (Unix seconds or RFC 3339) as a frame; absent: the latest tick's. */
-  frameAt(time: string | undefined, signal?: AbortSignal): Promise<LinkFrame>;
-  /** The frame at `time` and its instant as answers name it (the latest tick's when absent). */
-  instantFrame(time: string | undefined, signal?: AbortSignal): Promise<{ time: string; frame: LinkFrame }>;
-  /** The summary at `time`, or the latest tick's when it is absent. */
-  summaryAt(time: string | undefined, signal?: AbortSignal): Promise<FabricSummary>;
+  const require = (): TimeQueries => {
+    const queries = timeQueriesOf(app);
+    if (!queries) throw new NoHistoryError(app.store.kind);
+    return queries;
+  };
+  /** Every direction at `time` (Unix seconds or RFC 3339) as a frame. */
+  const frameAt = async (time: string | undefined): Promise<LinkFrame> =>
+    time === undefined ? (await app.sampler.current()).frame : require().frameAt(parseTime('time', time));
+  return {
+    /** The store's time queries, or null when it keeps no history. */
+    queries: () => timeQueriesOf(app),
+    require,
+    frameAt,
+    /** The frame at `time` and its instant as answers name it. */
+    async instantFrame(time: string | undefined): Promise<{ time: string; frame: LinkFrame }> {
+      if (time !== undefined) {
+        const frame = await frameAt(time);
+        return { time: new Date(frame.timeMs).toISOString(), frame };
+      }
+      const tick = await app.sampler.current();
+      return { time: tick.time, frame: tick.frame };
+    },
+    async summaryAt(time: string | undefined): Promise<FabricSummary> {
+      if (time === undefined) return (await app.sampler.current()).summary;
+      return require().summaryAt(parseTime('time', time));
+    },
+  };
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    readonly timeTravel: TimeTravel;
+    readonly timeTravel: ReturnType<typeof timeTravelOf>;
   }
-}
-
-function timeTravelOf(app: TimeSources): TimeTravel {
-  const frameAt = async (time: string | undefined, signal?: AbortSignal) => {
-    if (time === undefined) return (await app.sampler.current()).frame;
-    return requireQueries(app).frameAt(parseTime('time', time), signal);
-  };
-  return {
-    queries: () => timeQueriesOf(app),
-    require: () => requireQueries(app),
-    frameAt,
-    async instantFrame(time, signal) {
-      if (time === undefined) {
-        const tick = await app.sampler.current();
-        return { time: tick.time, frame: tick.frame };
-      }
-      const frame = await frameAt(time, signal);
-      return { time: new Date(frame.timeMs).toISOString(), frame };
-    },
-    async summaryAt(time, signal) {
-      if (time === undefined) return (await app.sampler.current()).summary;
-      return requireQueries(app).summaryAt(parseTime('time', time), signal);
-    },
-  };
 }
 
 /** Decorates `timeTravel`; the embedded store's history records from the app's start on. */

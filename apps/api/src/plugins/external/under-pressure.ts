@@ -5,7 +5,7 @@ import { sendError } from '../../http/errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Costs far more than a page: at most `maxExpensive` at once, none started under pressure (503). */
+    /** Costs far more than a page: at most MAX_EXPENSIVE at once, none started under pressure (503). */
     expensive?: boolean;
     /** Expensive, but bounded by the concurrency limit alone: still runs while the process is under pressure. */
     runsUnderPressure?: boolean;
@@ -13,35 +13,24 @@ declare module 'fastify' {
 }
 
 export interface PressureOptions {
-  /** Expensive requests running at once, every expensive route together (default 4). */
-  maxExpensive?: number;
   /** Seconds a refused client is told to wait (Retry-After; default 5). */
   retryAfterSeconds?: number;
   /** Mean event-loop delay over a second (ms) beyond which expensive requests are refused (default 1000). */
   maxEventLoopDelayMs?: number;
-  /** Resident memory beyond which expensive requests are refused (bytes; default none). */
-  maxRssBytes?: number;
   /** The clock of the start's grace period (ms; default performance.now). */
   now?: () => number;
 }
 
-/** How often the event-loop delay and memory are sampled (ms). */
+/** How often the event-loop delay is sampled (ms). */
 const SAMPLE_INTERVAL_MS = 1000;
-
-const PRESSURE_NAMES: Record<string, (value: number) => string> = {
-  eventLoopDelay: (v) =>
-    Number.isFinite(v) ? `event-loop delay ${Math.round(v)} ms` : 'event loop held through the last second',
-  rssBytes: (v) => `resident memory ${Math.round(v / 2 ** 20)} MiB`,
-  heapUsedBytes: (v) => `heap ${Math.round(v / 2 ** 20)} MiB`,
-  eventLoopUtilization: (v) => `event loop ${Math.round(v * 100)} % busy`,
-};
+/** Expensive requests running at once, every expensive route together. */
+const MAX_EXPENSIVE = 4;
 
 /**
- * Keeps the event loop answering when expensive requests pile up: beyond the event-loop delay or
- * memory limit, or `maxExpensive` in flight, expensive routes get 503 with Retry-After; others answer.
+ * Keeps the event loop answering when expensive requests pile up: beyond the event-loop delay limit,
+ * or MAX_EXPENSIVE in flight, expensive routes get 503 with Retry-After; others answer.
  */
 async function pressureLimits(app: FastifyInstance, options: PressureOptions) {
-  const maxExpensive = options.maxExpensive ?? 4;
   const retryAfter = options.retryAfterSeconds ?? 5;
   const refuse = (reply: FastifyReply, why: string) =>
     sendError(reply, 503, `${why}: retry after ${retryAfter} s`, { 'retry-after': String(retryAfter) });
@@ -55,12 +44,15 @@ async function pressureLimits(app: FastifyInstance, options: PressureOptions) {
   await app.register(fastifyUnderPressure, {
     sampleInterval: SAMPLE_INTERVAL_MS,
     maxEventLoopDelay: options.maxEventLoopDelayMs ?? 1000,
-    ...(options.maxRssBytes ? { maxRssBytes: options.maxRssBytes } : {}),
     retryAfter,
-    pressureHandler: (request, reply, type, value) => {
+    pressureHandler: (request, reply, _type, value) => {
       const { expensive, runsUnderPressure } = request.routeOptions.config;
       if (!expensive || runsUnderPressure || now() < measuredFrom) return undefined;
-      const name = PRESSURE_NAMES[type]?.(Number(value)) ?? type;
+      // Only the event-loop delay has a limit; Infinity is a loop held through the whole second.
+      const delay = Number(value);
+      const name = Number.isFinite(delay)
+        ? `event-loop delay ${Math.round(delay)} ms`
+        : 'event loop held through the last second';
       void refuse(reply, `the API is under pressure (${name}); exports, history ranges and analyses wait`);
       return undefined;
     },
@@ -69,21 +61,15 @@ async function pressureLimits(app: FastifyInstance, options: PressureOptions) {
   let running = 0;
   app.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.config.expensive || reply.sent) return;
-    if (running >= maxExpensive) {
+    if (running >= MAX_EXPENSIVE) {
       return refuse(
         reply,
         `${running} expensive requests (exports, history ranges, analyses) are running, the most this API runs at once`,
       );
     }
     running++;
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      running--;
-    };
-    reply.raw.once('close', release);
-    reply.raw.once('finish', release);
+    // A response emits close once, when it finished or its connection ended first.
+    reply.raw.once('close', () => running--);
   });
   app.decorate('expensiveRunning', () => running);
 }

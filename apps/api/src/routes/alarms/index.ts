@@ -15,11 +15,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 function answer(alarm: Alarm): AlarmAnswer {
   return {
-    id: alarm.id,
-    category: alarm.category,
-    linkKind: alarm.linkKind,
-    state: alarm.state,
-    severity: alarm.severity,
+    ...alarm,
     count: alarm.state === 'cleared' ? 0 : alarm.count,
     summary: alarmText(alarm),
     members: alarm.state === 'cleared' ? [] : alarm.members,

@@ -6,11 +6,7 @@ import { classifyResets, EXPLAINED_FOR_MS } from '../../events/unexpected-clear.
 import { parseTime, TimeParamError } from '../../lib/time-params.ts';
 import type { MetricsStore } from '../../store/types.ts';
 
-const ALERT_SEVERITY: Record<string, EventSeverity> = {
-  critical: 'critical',
-  error: 'error',
-  warning: 'warning',
-};
+const ALERT_SEVERITIES: ReadonlySet<string> = new Set<EventSeverity>(['critical', 'error', 'warning']);
 
 /** With Prometheus, the alerts firing now as events at the time they started; none if it does not answer. */
 async function alertEvents(store: MetricsStore, fromMs: number, toMs: number): Promise<FabricEvent[]> {
@@ -24,7 +20,7 @@ async function alertEvents(store: MetricsStore, fromMs: number, toMs: number): P
         kind: 'alert' as const,
         subject: a.subject,
         detail: `${a.name} firing${a.summary ? `: ${a.summary}` : ''}`,
-        severity: ALERT_SEVERITY[a.severity] ?? 'warning',
+        severity: ALERT_SEVERITIES.has(a.severity) ? (a.severity as EventSeverity) : 'warning',
       }));
   } catch {
     return [];
@@ -58,15 +54,10 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return { instant: new Date(toMs).toISOString(), rows: events.reverse(), extra: null };
       });
       return {
-        total: page.total,
-        ...(page.next === undefined ? {} : { next: page.next }),
-        events: page.rows.reverse().map((e) => ({
-          time: new Date(e.timeMs).toISOString(),
-          kind: e.kind,
-          subject: e.subject,
-          detail: e.detail,
-          severity: e.severity ?? 'info',
-        })),
+        ...page,
+        events: page.rows
+          .reverse()
+          .map((e) => ({ ...e, time: new Date(e.timeMs).toISOString(), severity: e.severity ?? 'info' })),
       };
     },
   );

@@ -52,13 +52,12 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
       );
       const { source, skipped } = page.extra;
       return {
+        ...page,
         source,
         ...(skipped.length > 0
           ? { skipped: { total: skipped.length, entries: skipped.slice(0, SKIPPED_LISTED) } }
           : {}),
         jobs: page.rows,
-        total: page.total,
-        ...(page.next === undefined ? {} : { next: page.next }),
       };
     },
   );
@@ -94,14 +93,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
         estimated: own.length === 0 || own.every((f) => f.estimated),
         flows: own.length,
         links: jobLinks(flows, job.id).map((l) => ({ ...l, kind: kindOf.get(l.id) ?? 'unknown' })),
-        contention: analysis && {
-          engine: analysis.engine,
-          flowCount: analysis.flowCount,
-          maxIslLoad: analysis.maxIslLoad,
-          sharedIsls: analysis.collisions.length,
-          aggregateGbps: analysis.aggregateGbps,
-          minFlowGbps: analysis.minFlowGbps,
-        },
+        contention: analysis && { ...analysis, sharedIsls: analysis.collisions.length },
       };
     },
   );

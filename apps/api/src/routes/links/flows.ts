@@ -26,14 +26,7 @@ export const linkFlowsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const estimated = app.emulator === null || flows.some((f) => f.estimated);
         return { instant: new Date().toISOString(), rows: flows, extra: { jobs, estimated } };
       });
-      return {
-        id,
-        estimated: page.extra.estimated,
-        flows: page.rows,
-        total: page.total,
-        ...(page.next === undefined ? {} : { next: page.next }),
-        jobs: page.extra.jobs,
-      };
+      return { ...page, ...page.extra, id, flows: page.rows };
     },
   );
 };

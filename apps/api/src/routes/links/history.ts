@@ -39,12 +39,7 @@ export const linkHistoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return {
         series: series.map((s) => ({
           id: s.id,
-          points: s.points.map((p) => ({
-            time: iso(p.timeMs),
-            utilization: p.utilization,
-            bytesPerSecond: p.bytesPerSecond,
-            transmitWaitFraction: p.transmitWaitFraction,
-          })),
+          points: s.points.map((p) => ({ ...p, time: iso(p.timeMs) })),
         })),
       };
     },

@@ -52,12 +52,7 @@ export const linksRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ? `time ${time} during tick ${app.sampler.tickCount}`
           : undefined;
       const page = await app.listings.page('links', request.query, open, reuse);
-      return {
-        time: page.instant,
-        links: page.rows,
-        total: page.total,
-        ...(page.next === undefined ? {} : { next: page.next }),
-      };
+      return { ...page, time: page.instant, links: page.rows };
     },
   );
 };

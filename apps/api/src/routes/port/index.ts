@@ -34,31 +34,20 @@ export const portRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const neighbour = link.a.node === node.name && link.a.port === p ? link.b : link.a;
         const outState = frame ? stateAt(frame, out) : null;
         const inState = frame ? stateAt(frame, out ^ 1) : null;
+        // The schema's serializer writes only its fields: the node, neighbour and link as they are.
         ports.push({
           port: p,
-          neighbour: { node: neighbour.node, port: neighbour.port },
+          neighbour,
           linkId: link.id,
           kind: link.kind,
           rateGbps: link.rateGbps,
-          ...(link.widthSpeed !== undefined ? { widthSpeed: link.widthSpeed } : {}),
+          widthSpeed: link.widthSpeed,
           linkUp: outState?.linkUp ?? null,
           out: outState,
           in: inState,
         });
       }
-      return {
-        node: {
-          name: node.name,
-          type: node.type,
-          tier: node.tier,
-          guid: node.guid,
-          lid: node.lid,
-          ...(node.description !== undefined ? { description: node.description } : {}),
-          portCount: node.portCount,
-        },
-        time: tick.time,
-        ports,
-      };
+      return { node, time: tick.time, ports };
     },
   );
 };

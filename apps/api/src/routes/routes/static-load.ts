@@ -33,11 +33,7 @@ export const staticLoadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return {
         tables: tablesAnswer(tablesOrigin, tables.engine, Date.now()),
         engine: tables.engine,
-        sources: load.sources,
-        destinations: load.destinations,
-        routed: load.routed,
-        unrouted: load.unrouted,
-        looping: load.looping,
+        ...load,
         computeMs,
         groups,
         ports: top,

@@ -23,11 +23,7 @@ export const summaryHistoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const range = parseRange(request.query, { nowMs: Date.now(), defaultStepMs: queries.resolutionMs });
       const points = await queries.summaryRange(range);
       return {
-        points: points.map((p) => ({
-          time: new Date(p.timeMs).toISOString(),
-          hostTransmitBytesPerSecond: p.hostTransmitBytesPerSecond,
-          histogram: p.histogram,
-        })),
+        points: points.map((p) => ({ ...p, time: new Date(p.timeMs).toISOString() })),
       };
     },
   );

@@ -5,21 +5,14 @@ import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../errors.ts';
 import { parseTime } from '../../lib/time-params.ts';
 
+/** The schema's serializer writes only its fields of the fabric, its nodes and its links. */
 function topologyAnswer(fabric: Fabric): Topology {
-  return {
-    name: fabric.name,
-    fabricType: fabric.fabricType,
-    nodes: fabric.nodes.map((n) => ({ name: n.name, type: n.type, tier: n.tier, guid: n.guid, lid: n.lid })),
-    links: fabric.links.map((l) => ({
-      id: l.id,
-      kind: l.kind,
-      a: l.a,
-      b: l.b,
-      rateGbps: l.rateGbps,
-      // Mixed fabrics name each cable's network where it differs; left out otherwise to keep big topologies small.
-      ...(l.fabricType && l.fabricType !== fabric.fabricType ? { fabricType: l.fabricType } : {}),
-    })),
-  };
+  // Mixed fabrics name each cable's network where it differs; left out otherwise to keep big topologies small.
+  const links = fabric.links.map((l) => ({
+    ...l,
+    fabricType: l.fabricType !== fabric.fabricType ? l.fabricType : undefined,
+  }));
+  return { ...fabric, links };
 }
 
 /** `/topology?time=T`: the version in force at T; 404 before the history kept or in the future (answers are cached). */

@@ -44,12 +44,7 @@ export const trafficRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const page = await emulator.flowsPage(limit, { job, from });
       const end = (from?.offset ?? 0) + page.flows.length;
-      return {
-        flows: page.flows,
-        total: page.total,
-        ...(end < page.total ? { next: `${page.listing}.${end.toString(36)}` } : {}),
-        jobs: page.jobs,
-      };
+      return { ...page, next: end < page.total ? `${page.listing}.${end.toString(36)}` : undefined };
     },
   );
 

@@ -5,7 +5,7 @@ import { TopClient } from '../top/client.ts';
 import { TopClientError } from '../top/errors.ts';
 import { runLive } from '../top/live.ts';
 import { renderScreen, tableRows } from '../top/render.ts';
-import { plainText, sizeFromEnv } from '../top/screen.ts';
+import { plainText, screenSize } from '../top/screen.ts';
 import { initialViewState, type ViewState } from '../top/state.ts';
 import { TOP_USAGE } from '../usage.js';
 
@@ -70,9 +70,7 @@ export async function topCommand(args: string[]): Promise<void> {
     });
     return;
   }
-  const size = process.stdout.isTTY
-    ? { width: process.stdout.columns, height: process.stdout.rows }
-    : sizeFromEnv(process.env);
+  const size = screenSize(process.stdout, process.env);
   // The server's answers are what --once is for: no answer is an error, not a screen of dashes.
   let snapshot: Snapshot;
   let features: Features;

@@ -12,6 +12,7 @@ import {
 import { type Fabric, parsePortsReport } from '@fabscope/topology';
 import { WEB_ROOT } from './demo/demo.ts';
 import { ibPortReaderCommand } from './ib-port-reader-command.ts';
+import { startPieces } from './pieces.ts';
 
 export interface RunningInfinibandServe {
   api: RunningApi;
@@ -20,22 +21,16 @@ export interface RunningInfinibandServe {
   stop(): Promise<void>;
 }
 
-/**
- * `FABSCOPE_FABRIC=infiniband fabscope serve`: the local subnet as discovered (`ibnetdiscover -p`),
- * routed by the subnet manager's tables (`dump_fts` unless FABSCOPE_LFTS), read by MADs from an
- * in-process collector. Under `ibsim-run` it reads a simulated subnet exactly as hardware.
- */
+/** `FABSCOPE_FABRIC=infiniband fabscope serve`: the local subnet as `ibnetdiscover -p` finds it, routed by
+ * the SM's tables (`dump_fts` unless FABSCOPE_LFTS), read by MADs from an in-process collector. */
 export async function serveInfiniband(
   config: ApiConfig,
   options: { collectorPort?: number } = {},
 ): Promise<RunningInfinibandServe> {
   // The tools' working directory: a simulated subnet's preload writes a sysfs of its own into it.
   const cwd = mkdtempSync(join(tmpdir(), 'fabscope-ib-'));
-  const stops: (() => Promise<void> | void)[] = [() => rmSync(cwd, { recursive: true, force: true })];
-  const stop = async () => {
-    for (const s of stops.reverse()) await Promise.resolve(s()).catch(() => undefined);
-  };
-  try {
+  return startPieces(async (stops, stop) => {
+    stops.push(() => rmSync(cwd, { recursive: true, force: true }));
     const fabric = parsePortsReport(
       await runTool('ibnetdiscover', ['-p'], { timeoutMs: 60_000, cwd }),
       'infiniband',
@@ -69,8 +64,5 @@ export async function serveInfiniband(
     );
     stops.push(() => api.close());
     return { api, fabric, collector, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  });
 }

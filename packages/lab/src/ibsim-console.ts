@@ -10,11 +10,8 @@ interface Waiter {
   reject: (error: Error) => void;
 }
 
-/**
- * ibsim's console on its stdin and stdout. Every console line gets exactly one answer ending in
- * the prompt; answer k is the text before prompt k+1 (prompt 1 follows the start banner). A batch
- * of n lines sent after `sent` others is answered when prompt sent+n+1 has come.
- */
+/** ibsim's console on its stdin and stdout: each line sent gets one answer, the text before the next
+ * prompt (prompt 1 follows the banner), so n lines sent after `sent` others end at prompt sent+n+1. */
 export class IbsimConsole {
   /** Resolves at the first prompt: ibsim has parsed the net and listens. */
   readonly ready: Promise<string[]>;

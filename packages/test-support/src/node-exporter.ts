@@ -23,10 +23,7 @@ export interface RunningNodeExporter {
   stop(): Promise<void>;
 }
 
-/**
- * A real node_exporter on a free loopback port reading the given sysfs and procfs trees with only
- * `collectors` enabled; resolves once /metrics answers (polled every 50 ms, at most 15 s).
- */
+/** A real node_exporter on a free loopback port reading these trees with only `collectors`, once /metrics answers. */
 export async function startNodeExporter(options: {
   sysfs: string;
   procfs: string;

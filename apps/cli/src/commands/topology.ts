@@ -133,37 +133,31 @@ export function fabricFromConfig(config: {
 
 /** Counts of a fabric as `topology generate|parse` print them. */
 function fabricSummary(fabric: Fabric) {
-  let hosts = 0;
-  let switches = 0;
-  let routers = 0;
-  let adapters = 0;
-  let uncabledPorts = 0;
-  for (const node of fabric.nodes) {
-    if (node.type === 'switch') switches++;
-    else if (node.type === 'router') {
-      routers++;
-      // A router carries one adapter per network it joins.
-      adapters += Math.max(1, node.ports.filter((p) => p && p.link >= 0).length);
-    } else {
-      hosts++;
-      adapters++;
-    }
-    for (const p of node.ports) if (p && p.link < 0) uncabledPorts++;
-  }
-  const isls = fabric.links.filter((l) => l.kind === 'isl').length;
-  const rates: Record<string, number> = {};
-  for (const l of fabric.links) rates[`${l.rateGbps}`] = (rates[`${l.rateGbps}`] ?? 0) + 1;
+  const count = <T>(items: readonly T[], test: (item: T) => boolean) => items.filter(test).length;
+  const hosts = count(fabric.nodes, (n) => n.type === 'host');
+  const routers = fabric.nodes.filter((n) => n.type === 'router');
+  const linksByRateGbps: Record<string, number> = {};
+  for (const l of fabric.links) linksByRateGbps[l.rateGbps] = (linksByRateGbps[l.rateGbps] ?? 0) + 1;
   return {
     name: fabric.name,
     fabricType: fabric.fabricType,
     hosts,
-    switches,
-    routers,
-    adapters,
+    switches: count(fabric.nodes, (n) => n.type === 'switch'),
+    routers: routers.length,
+    // A router carries one adapter per network it joins.
+    adapters: routers.reduce(
+      (sum, r) =>
+        sum +
+        Math.max(
+          1,
+          count(r.ports, (p) => !!p && p.link >= 0),
+        ),
+      hosts,
+    ),
     links: fabric.links.length,
-    isls,
-    uncabledPorts,
-    linksByRateGbps: rates,
+    isls: count(fabric.links, (l) => l.kind === 'isl'),
+    uncabledPorts: fabric.nodes.reduce((sum, n) => sum + count(n.ports, (p) => !!p && p.link < 0), 0),
+    linksByRateGbps,
   };
 }
 
@@ -172,24 +166,15 @@ export async function withInputErrors(body: () => void | Promise<void>): Promise
   try {
     await body();
   } catch (error) {
-    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error)) {
-      process.stderr.write(`fabscope: ${error.message}\n`);
-      process.exitCode = 2;
-      return;
-    }
-    if (
-      error instanceof ParseError ||
-      error instanceof RoutingError ||
-      error instanceof PatternError ||
-      error instanceof UnknownNodeError ||
-      error instanceof NoRouteError ||
-      (error instanceof Error && /^unknown scenario/.test(error.message))
-    ) {
-      process.stderr.write(`fabscope: ${error.message}\n`);
-      process.exitCode = 1;
-      return;
-    }
-    throw error;
+    const usage = error instanceof UsageError || (error instanceof TypeError && 'code' in error);
+    const input =
+      [ParseError, RoutingError, PatternError, UnknownNodeError, NoRouteError].some(
+        (k) => error instanceof k,
+      ) ||
+      (error instanceof Error && /^unknown scenario/.test(error.message));
+    if (!usage && !input) throw error;
+    process.stderr.write(`fabscope: ${(error as Error).message}\n`);
+    process.exitCode = usage ? 2 : 1;
   }
 }
 

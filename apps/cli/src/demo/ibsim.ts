@@ -19,6 +19,7 @@ import {
 } from '@fabscope/topology';
 import { fabricFromConfig } from '../commands/topology.ts';
 import { ibPortReaderCommand } from '../ib-port-reader-command.ts';
+import { startPieces } from '../pieces.ts';
 import { WEB_ROOT } from './demo.ts';
 import { startLabPump } from './lab-pump.ts';
 
@@ -52,17 +53,10 @@ function smTables(fabric: Fabric, dump: string): ForwardingTables {
   return applyIbroute(fabric, buildForwardingTables(fabric, 'minhop'), dump);
 }
 
-/**
- * `fabscope demo --fabric ibsim`: a real subnet (ibsim + OpenSM) read only through its real tools, with the
- * emulator as its traffic source, writing its counters and cable states into the subnet (lab-pump.ts).
- */
+/** `demo --fabric ibsim`: a real subnet (ibsim + OpenSM) read by its tools, its traffic the emulator's (lab-pump.ts). */
 export async function startIbsimDemo(options: IbsimDemoOptions): Promise<RunningIbsimDemo> {
   const design = options.design ?? fabricFromConfig(options.config).fabric;
-  const stops: (() => Promise<void> | void)[] = [];
-  const stop = async () => {
-    for (const s of stops.reverse()) await Promise.resolve(s()).catch(() => undefined);
-  };
-  try {
+  return startPieces(async (stops, stop) => {
     const lab = await startLab({ net: ibsimNetFile(design), routing: options.routing });
     stops.push(() => lab.stop());
     const fabric = parsePortsReport(
@@ -144,8 +138,5 @@ export async function startIbsimDemo(options: IbsimDemoOptions): Promise<Running
       readSubnet: (read) => pump.readAtFlush(read),
       stop,
     };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  });
 }

@@ -5,15 +5,10 @@ import { CHECKOUT_ROOT } from '../checkout.ts';
 import { openSource } from '../commands/collect.ts';
 import { type EmulatorSettings, serveEmulator } from '../commands/emulator.ts';
 
-/** Collector shards by cabled ports, so Prometheus parses them in parallel (docs/scaling.md). */
-export function collectorShardsFor(ports: number): number {
-  return ports <= 20_000 ? 1 : 4;
-}
-
 /** The collector's process: reads the emulator over HTTP, as it would read hardware. */
 export interface CollectorProcessOptions {
   emulatorUrl: string;
-  /** Collector shards by switch group (collectorShardsFor), sharing one read of the emulator. */
+  /** Collector shards by switch group (demo.ts collectorShardsFor), sharing one read of the emulator. */
   shards: number;
   /** The first shard's port (0 or absent: any free one). */
   collectorPort?: number | undefined;

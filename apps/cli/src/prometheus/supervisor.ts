@@ -14,7 +14,7 @@ export interface SupervisedPrometheus {
   status(): PrometheusSupervisorStatus;
   /** The running process id, or undefined between a crash and its restart. */
   pid(): number | undefined;
-  /** Stops supervising and the process: SIGTERM, SIGKILL after `killAfterMs`. */
+  /** Stops supervising and the process: SIGTERM, SIGKILL after 3 s, so a demo stops within 5 s. */
   stop(): Promise<void>;
 }
 
@@ -25,8 +25,6 @@ export interface SupervisorOptions extends PrometheusOptions {
   maxBackoffMs?: number;
   /** A run this long resets the back-off. Default 30 s. */
   stableAfterMs?: number;
-  /** Grace after SIGTERM on stop before SIGKILL. Default 3 s, so a demo stops within 5 s. */
-  killAfterMs?: number;
   log?: (line: string) => void;
 }
 
@@ -36,10 +34,10 @@ export async function supervisePrometheus(options: SupervisorOptions): Promise<S
   const initialBackoffMs = options.initialBackoffMs ?? 500;
   const maxBackoffMs = options.maxBackoffMs ?? 10_000;
   const stableAfterMs = options.stableAfterMs ?? 30_000;
-  const killAfterMs = options.killAfterMs ?? 3000;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
 
-  let current: PrometheusServer | undefined = await startPrometheus({ ...options, port });
+  const start = () => startPrometheus({ ...options, port, killAfterMs: 3000 });
+  let current: PrometheusServer | undefined = await start();
   let startedAt = Date.now();
   let restarts = 0;
   let lastExit: string | undefined;
@@ -67,7 +65,7 @@ export async function supervisePrometheus(options: SupervisorOptions): Promise<S
   const restart = async () => {
     if (stopping) return;
     try {
-      const server = await startPrometheus({ ...options, port });
+      const server = await start();
       if (stopping) {
         await server.stop();
         return;
@@ -97,18 +95,7 @@ export async function supervisePrometheus(options: SupervisorOptions): Promise<S
       clearTimeout(timer);
       const server = current;
       current = undefined;
-      if (!server) return;
-      const kill = setTimeout(() => {
-        if (server.pid !== undefined) {
-          try {
-            process.kill(server.pid, 'SIGKILL');
-          } catch {
-            // already gone
-          }
-        }
-      }, killAfterMs);
-      await server.stop();
-      clearTimeout(kill);
+      await server?.stop();
     },
   };
 }

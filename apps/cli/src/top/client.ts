@@ -3,7 +3,7 @@ import { checkHealth, checkLinks, checkSummary, isRecord, parseEvents, parseHist
 import type { FabricInfo, Features, Snapshot } from './api-types.ts';
 import { HttpError, ServerUnreachableError, TopClientError } from './errors.ts';
 import { rankByUtilization, sortByPackets } from './rank.ts';
-import type { LinkFilter, SortKey, ViewState } from './state.ts';
+import type { SortKey, ViewState } from './state.ts';
 
 export interface TopClientOptions {
   url: string;
@@ -25,8 +25,6 @@ const serverSort: Record<SortKey, { sort: string; order: string }> = {
   wait: { sort: 'transmitWaitFraction', order: 'desc' },
   packets: { sort: 'packetsPerSecond', order: 'desc' },
 };
-
-const kindParameter = (filter: LinkFilter): string | undefined => (filter === 'all' ? undefined : filter);
 
 /** Asks a fabscope server's REST API (/api/v1) for what one screen shows. */
 export class TopClient {
@@ -153,8 +151,7 @@ export class TopClient {
       // The API pages at most PAGE_MAX directions: deeper scrolls show the first page.
       query.set('limit', String(Math.min(limit, PAGE_MAX)));
     }
-    const kind = kindParameter(state.filter);
-    if (kind) query.set('kind', kind);
+    if (state.filter !== 'all') query.set('kind', state.filter);
     if (time) query.set('time', time);
     // Ticks around the one on screen (r/R/f/F step through them) and the events before it.
     const anchorMs = time ? Date.parse(time) : nowMs;
@@ -164,21 +161,22 @@ export class TopClient {
         parts.push(`to=${encodeURIComponent(new Date(anchorMs + afterMs).toISOString())}`);
       return parts.join('&');
     };
+    // An endpoint the server has, parsed; null when it lacks it.
+    const optional = async <T>(has: boolean, path: string, parse: (body: unknown) => T) => {
+      const body = has ? await this.get(path, true) : null;
+      return body === null ? null : parse(body);
+    };
     const [health, summary, linksBody, waitBody, history, events] = await Promise.all([
       this.get('/health').then(checkHealth),
       this.get(`/summary${at ? `?${at}` : ''}`).then(checkSummary),
       this.rankedLinks(query, state.sort === 'packets' && !rankHere),
       this.get(`/links?sort=transmitWaitFraction&order=desc&limit=1${at ? `&${at}` : ''}`),
-      features.history
-        ? this.get(`/summary/history?${range(HISTORY_WINDOW_MS, HISTORY_WINDOW_MS)}`, true).then((b) =>
-            b === null ? null : parseHistory(b),
-          )
-        : null,
-      features.events
-        ? this.get(`/events?${range(EVENTS_WINDOW_MS, 0)}`, true).then((b) =>
-            b === null ? null : parseEvents(b),
-          )
-        : null,
+      optional(
+        features.history,
+        `/summary/history?${range(HISTORY_WINDOW_MS, HISTORY_WINDOW_MS)}`,
+        parseHistory,
+      ),
+      optional(features.events, `/events?${range(EVENTS_WINDOW_MS, 0)}`, parseEvents),
     ]);
     let links = checkLinks(linksBody.body);
     if (linksBody.rankHere) links = sortByPackets(links);

@@ -1,0 +1,22 @@
+/** How to stop one piece that was started. */
+export type Stop = () => unknown;
+
+/** Runs `start`, which pushes a stop for each piece it starts; `stopAll` runs them last first, failures
+ * ignored, as does a start that throws before it rethrows. */
+export async function startPieces<T>(
+  start: (stops: Stop[], stopAll: () => Promise<void>) => Promise<T>,
+): Promise<T> {
+  const stops: Stop[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.splice(0).reverse())
+      await Promise.resolve()
+        .then(stop)
+        .catch(() => undefined);
+  };
+  try {
+    return await start(stops, stopAll);
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

@@ -1,3 +1,5 @@
+import type { ChildProcess } from 'node:child_process';
+
 /** How to stop one piece that was started. */
 export type Stop = () => unknown;
 
@@ -19,4 +21,14 @@ export async function startPieces<T>(
     await stopAll();
     throw error;
   }
+}
+
+/** Ends `child`: SIGTERM, then SIGKILL if it has not exited within `graceMs`; resolves once it has exited. */
+export async function endChild(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
 }

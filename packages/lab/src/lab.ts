@@ -54,17 +54,13 @@ export interface Lab {
 }
 
 const live = new Set<ChildProcess>();
-let exitHookInstalled = false;
+// A test or demo that dies leaves no simulated subnet behind.
+process.once('exit', () => {
+  for (const c of live) c.kill('SIGKILL');
+});
 function track(child: ChildProcess): void {
   live.add(child);
   child.once('exit', () => live.delete(child));
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    // A test or demo that dies leaves no simulated subnet behind.
-    process.once('exit', () => {
-      for (const c of live) c.kill('SIGKILL');
-    });
-  }
 }
 
 async function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {

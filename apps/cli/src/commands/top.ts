@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '@fabscope/api/config';
-import type { Features, Snapshot } from '../top/api-types.ts';
 import { TopClient } from '../top/client.ts';
 import { TopClientError } from '../top/errors.ts';
 import { runLive } from '../top/live.ts';
@@ -72,30 +71,25 @@ export async function topCommand(args: string[]): Promise<void> {
   }
   const size = screenSize(process.stdout, process.env);
   // The server's answers are what --once is for: no answer is an error, not a screen of dashes.
-  let snapshot: Snapshot;
-  let features: Features;
   try {
-    features = await client.features();
-    snapshot = await client.snapshot(initial, tableRows(size, features), features);
-  } catch (error) {
-    if (!(error instanceof TopClientError)) throw error;
-    process.stderr.write(`fabscope top: ${error.message}\n`);
-    process.exitCode = 1;
-    return;
-  }
-  const fabric = await client.fabric().catch(() => null);
-  const lines = renderScreen(
-    {
+    const features = await client.features();
+    const snapshot = await client.snapshot(initial, tableRows(size, features), features);
+    const fabric = await client.fabric().catch(() => null);
+    const nowMs = Date.now();
+    const input = {
       url,
       state: initial,
       fabric,
       features,
       snapshot,
       error: null,
-      snapshotAtMs: Date.now(),
-      nowMs: Date.now(),
-    },
-    size,
-  );
-  process.stdout.write(plainText(lines));
+      snapshotAtMs: nowMs,
+      nowMs,
+    };
+    process.stdout.write(plainText(renderScreen(input, size)));
+  } catch (error) {
+    if (!(error instanceof TopClientError)) throw error;
+    process.stderr.write(`fabscope top: ${error.message}\n`);
+    process.exitCode = 1;
+  }
 }

@@ -4,6 +4,7 @@ import { createFabricRegistry, sharedSource, startMetricsServer } from '@fabscop
 import { CHECKOUT_ROOT } from '../checkout.ts';
 import { openSource } from '../commands/collect.ts';
 import { type EmulatorSettings, serveEmulator } from '../commands/emulator.ts';
+import { endChild } from '../pieces.ts';
 
 /** The collector's process: reads the emulator over HTTP, as it would read hardware. */
 export interface CollectorProcessOptions {
@@ -85,19 +86,10 @@ function startChild<R extends Role>(
     [join(CHECKOUT_ROOT, 'apps/cli/bin/fabscope.js'), '__pipeline', role, JSON.stringify(options)],
     { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
-  const ended = () => child.exitCode !== null || child.signalCode !== null;
-  const exited = new Promise<void>((resolve) => {
-    if (ended()) resolve();
-    else child.once('exit', () => resolve());
-  });
   let stopping = false;
-  const stop = async () => {
+  const stop = () => {
     stopping = true;
-    if (ended()) return;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-    await exited;
-    clearTimeout(timer);
+    return endChild(child, STOP_GRACE_MS);
   };
   return new Promise((resolve, reject) => {
     const early = (code: number | null, signal: NodeJS.Signals | null) =>

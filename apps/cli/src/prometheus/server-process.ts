@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../free-port.ts';
+import { endChild } from '../pieces.ts';
 
 interface ServerProcessOptions {
   name: string;
@@ -27,12 +28,7 @@ export async function startServerProcess(options: ServerProcessOptions) {
     child.once('exit', (code, signal) => resolve(signal ? `signal ${signal}` : `code ${code}`)),
   );
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 5000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await endChild(child, options.killAfterMs ?? 5000);
     await rm(options.dataDir, { recursive: true, force: true });
   };
   const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);

@@ -1,12 +1,9 @@
+import type { Health } from '@fabscope/contracts';
 import { freePort } from '../free-port.ts';
 import { type PrometheusOptions, type PrometheusServer, startPrometheus } from './prometheus.ts';
 
 /** What the supervisor reports (into the API's /health). */
-export interface PrometheusSupervisorStatus {
-  restarts: number;
-  running: boolean;
-  lastExit?: string;
-}
+type PrometheusSupervisorStatus = NonNullable<Health['supervisor']>;
 
 export interface SupervisedPrometheus {
   /** Stays the same across restarts: the port is kept. */

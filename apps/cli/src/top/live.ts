@@ -1,5 +1,4 @@
 import { emitKeypressEvents } from 'node:readline';
-import type { FabricInfo, Features, Snapshot } from './api-types.ts';
 import type { TopClient } from './client.ts';
 import { applyKey, type Keypress } from './keys.ts';
 import { type RenderInput, renderScreen, tableRows } from './render.ts';
@@ -18,13 +17,7 @@ export interface LiveOptions {
 }
 
 /** What the screen is drawn from, apart from the view state. */
-interface Answers {
-  fabric: FabricInfo | null;
-  features: Features | null;
-  snapshot: Snapshot | null;
-  snapshotAtMs: number | null;
-  error: string | null;
-}
+type Answers = Omit<RenderInput, 'url' | 'state' | 'nowMs'>;
 
 /** The interactive view; when stdout is not a terminal, plain screens one after another (as `top -b`). */
 export function runLive(options: LiveOptions): Promise<void> {

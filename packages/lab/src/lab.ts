@@ -20,8 +20,6 @@ export interface LabOptions {
   routing?: SmRoutingEngine | undefined;
   /** Isolates this subnet from every other on the machine; default: IBSIM_SOCKNAME, else a unique name. */
   sockName?: string | undefined;
-  /** Longest to wait for OpenSM's first complete sweep (its LFT dump). */
-  smTimeoutMs?: number;
 }
 
 export interface Lab {
@@ -138,7 +136,7 @@ export async function startLab(options: LabOptions): Promise<Lab> {
       await lab.command(`Link "${a.node}"[${a.port}] "${b.node}"[${b.port}]`);
     },
     smRunning: () => opensm !== undefined && opensm.exitCode === null && opensm.signalCode === null,
-    async waitForLfts(sinceMs = 0, timeoutMs = options.smTimeoutMs ?? 30_000) {
+    async waitForLfts(sinceMs = 0, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         try {

@@ -44,10 +44,7 @@ export interface DemoOptions {
   prometheus?: boolean;
   collectorPort?: number;
   prometheusPort?: number;
-  seed?: number;
   webRoot?: string;
-  /** Keep live per-host sysfs/procfs trees here (default FABSCOPE_EMULATOR_SYSFS; unset: none). */
-  sysfsDir?: string;
   /** Prometheus forwards every sample (recorded ones too) to these remote-write URLs. */
   remoteWrite?: string[];
   /** Whether Prometheus scrapes the raw counters too; default prometheusRawJobFor. */
@@ -87,8 +84,9 @@ export function startDemo(options: DemoOptions): Promise<RunningDemo> {
       scenario: options.config.scenario,
       topologyPath: options.config.topologyPath,
       routing: options.config.routing,
-      seed: options.seed ?? 1,
-      sysfsDir: options.sysfsDir ?? process.env.FABSCOPE_EMULATOR_SYSFS,
+      seed: 1,
+      // Live per-host sysfs/procfs trees, when asked.
+      sysfsDir: process.env.FABSCOPE_EMULATOR_SYSFS,
     });
     // Stopped whatever happens below, once it is up (last: the collector and the API read it).
     stops.push(async () => (await emulatorStarting.catch(() => undefined))?.stop());

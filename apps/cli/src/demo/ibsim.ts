@@ -4,7 +4,6 @@ import {
   createFabricRegistry,
   type FabricSource,
   infinibandSource,
-  type MetricsServer,
   runTool,
   startMetricsServer,
 } from '@fabscope/collectors';
@@ -26,8 +25,6 @@ import { startLabPump } from './lab-pump.ts';
 export interface IbsimDemoOptions {
   config: ApiConfig;
   routing: SmRoutingEngine;
-  seed?: number;
-  webRoot?: string;
   /** How often the emulator's counters are written into the subnet besides before each sweep (ms). */
   pumpIntervalMs?: number;
   /** The subnet to build, instead of the config's scenario or topology file. */
@@ -70,7 +67,7 @@ export async function startIbsimDemo(options: IbsimDemoOptions): Promise<Running
       fabric,
       tables,
       externalRouting: true,
-      seed: options.seed ?? 1,
+      seed: 1,
       startTimeMs: Date.now(),
     });
     const emulatorServer = await startEmulatorServer(emulator, { host: '127.0.0.1', port: 0 });
@@ -109,7 +106,7 @@ export async function startIbsimDemo(options: IbsimDemoOptions): Promise<Running
       },
     };
     const { answer } = createFabricRegistry({ source });
-    const collector: MetricsServer = await startMetricsServer(answer, { host: '127.0.0.1', port: 0 });
+    const collector = await startMetricsServer(answer, { host: '127.0.0.1', port: 0 });
     stops.push(() => collector.close());
 
     const config: ApiConfig = {
@@ -123,7 +120,7 @@ export async function startIbsimDemo(options: IbsimDemoOptions): Promise<Running
     };
     const api = await startApi(config, fabric, {
       tables,
-      webRoot: options.webRoot ?? WEB_ROOT,
+      webRoot: WEB_ROOT,
       tools: { env: { ...process.env, ...lab.env }, cwd: lab.cwd },
     });
     stops.push(() => api.close());

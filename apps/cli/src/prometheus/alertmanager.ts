@@ -13,8 +13,6 @@ export interface AlertmanagerTimings {
   groupWait?: string;
   /** Wait before notifying a group's changes, resolutions included (shipped: 1m). */
   groupInterval?: string;
-  /** Resend a group that did not change after this long (shipped: 4h). */
-  repeatInterval?: string;
   /** An alert with no end time that is not sent again is resolved after this long (default 5m). */
   resolveTimeout?: string;
 }
@@ -51,7 +49,6 @@ export function alertmanagerConfig(options: AlertmanagerOptions = {}, source = A
   const route = config.route;
   if (options.groupWait) route.group_wait = options.groupWait;
   if (options.groupInterval) route.group_interval = options.groupInterval;
-  if (options.repeatInterval) route.repeat_interval = options.repeatInterval;
   if (options.resolveTimeout) config.global = { ...config.global, resolve_timeout: options.resolveTimeout };
   return stringify(config);
 }

@@ -9,7 +9,6 @@ export interface TopClientOptions {
   url: string;
   token?: string | undefined;
   timeoutMs?: number;
-  fetch?: typeof fetch;
 }
 
 /** How far back the feature probe asks: any answer but 404 or 409 means the server has it. */
@@ -30,13 +29,11 @@ const serverSort: Record<SortKey, { sort: string; order: string }> = {
 export class TopClient {
   private readonly base: string;
   private readonly timeoutMs: number;
-  private readonly fetch: typeof fetch;
   private readonly headers: Record<string, string>;
 
   constructor(options: TopClientOptions) {
     this.base = `${options.url.replace(/\/+$/, '')}/api/v1`;
     this.timeoutMs = options.timeoutMs ?? 5000;
-    this.fetch = options.fetch ?? fetch;
     this.headers = { accept: 'application/json' };
     if (options.token) this.headers.authorization = `Bearer ${options.token}`;
   }
@@ -45,7 +42,7 @@ export class TopClient {
   private async get(path: string, optional = false): Promise<unknown> {
     let response: Response;
     try {
-      response = await this.fetch(`${this.base}${path}`, {
+      response = await fetch(`${this.base}${path}`, {
         headers: this.headers,
         signal: AbortSignal.timeout(this.timeoutMs),
       });

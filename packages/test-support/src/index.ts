@@ -28,7 +28,7 @@ export function damagedInputs(real: string): fc.Arbitrary<string> {
 }
 
 export { benchReporter, median } from './bench.ts';
-export { freePort, NODE_EXPORTER, type RunningNodeExporter, startNodeExporter } from './node-exporter.ts';
+export { freePort, NODE_EXPORTER, startNodeExporter } from './node-exporter.ts';
 
 /** Undefined when `run` returns, the error when it throws a `kind`; any other is rethrown (a parser's
  * TypeError on bad input is a bug, not an answer). */

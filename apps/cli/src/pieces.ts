@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 
 /** How to stop one piece that was started. */
-export type Stop = () => unknown;
+type Stop = () => unknown;
 
 /** Runs `start`, which pushes a stop for each piece it starts; `stopAll` runs them last first, failures
  * ignored, as does a start that throws before it rethrows. */

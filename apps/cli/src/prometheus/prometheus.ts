@@ -98,11 +98,7 @@ export const FAST_FAMILIES = [
 export const SLOW_JOB = 'fabscope-fabric-raw';
 
 /** The shipped rules at another interval; stale-data windows widen so a long interval still holds a sample. */
-export function rulesAtInterval(
-  text: string,
-  scrapeIntervalMs: number,
-  groupIntervalMs = scrapeIntervalMs,
-): string {
+function rulesAtInterval(text: string, scrapeIntervalMs: number, groupIntervalMs = scrapeIntervalMs): string {
   const window = rateWindowFor(scrapeIntervalMs);
   return (
     text

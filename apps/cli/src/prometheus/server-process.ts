@@ -57,7 +57,7 @@ export interface LoopbackServer {
 }
 
 /** A program fabscope runs is not installed. */
-export class MissingToolError extends Error {
+class MissingToolError extends Error {
   override name = 'MissingToolError';
 }
 

@@ -40,12 +40,8 @@ import {
 import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
 import { benchReporter, median } from '@fabscope/test-support';
 import { buildScenario, routingFor } from '@fabscope/topology';
-import { liveSourceFor, prometheusIntervalFor, startDemo } from '../src/demo/demo.ts';
-import {
-  collectorShardsFor,
-  startCollectorProcess,
-  startEmulatorProcess,
-} from '../src/demo/pipeline-process.ts';
+import { collectorShardsFor, liveSourceFor, prometheusIntervalFor, startDemo } from '../src/demo/demo.ts';
+import { startCollectorProcess, startEmulatorProcess } from '../src/demo/pipeline-process.ts';
 import { shardScraperConfig } from '../src/shard-scraper.ts';
 import { startVictoriaMetrics } from '../test/victoria-metrics.ts';
 

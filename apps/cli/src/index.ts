@@ -1,12 +1,5 @@
-export { type DemoOptions, type RunningDemo, startDemo, WEB_ROOT } from './demo/demo.ts';
-export { type IbsimDemoOptions, type RunningIbsimDemo, startIbsimDemo } from './demo/ibsim.ts';
+// What the CLI's tests and benches start in-process.
+export { type RunningDemo, startDemo } from './demo/demo.ts';
+export { type RunningIbsimDemo, startIbsimDemo } from './demo/ibsim.ts';
 export { freePort } from './free-port.ts';
-export { ibPortReaderCommand } from './ib-port-reader-command.ts';
-export {
-  findPrometheus,
-  MissingToolError,
-  type PrometheusServer,
-  prometheusConfig,
-  type ScrapeJob,
-  startPrometheus,
-} from './prometheus/prometheus.ts';
+export { type PrometheusServer, startPrometheus } from './prometheus/prometheus.ts';

@@ -55,16 +55,14 @@ async function main(argv: string[]): Promise<void> {
   await run(rest);
 }
 
-/** node:util parseArgs' refusals (an unknown option, a missing value): the user's, not a crash. */
-function isArgumentError(error: Error): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
-}
-
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof Error && USER_ERRORS.has(error.name)) {
     process.stderr.write(`fabscope: ${error.message}\n`);
-  } else if (error instanceof Error && isArgumentError(error)) {
+  } else if (
+    error instanceof Error &&
+    /^ERR_PARSE_ARGS_/.test(String((error as NodeJS.ErrnoException).code))
+  ) {
+    // node:util parseArgs' refusals (an unknown option, a missing value): the user's, not a crash.
     process.stderr.write(
       `fabscope: ${error.message}\n(fabscope help lists the commands and their options)\n`,
     );

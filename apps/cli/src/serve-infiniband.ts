@@ -1,41 +1,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ApiConfig, type RunningApi, startApi } from '@fabscope/api';
-import {
-  createFabricRegistry,
-  infinibandSource,
-  type MetricsServer,
-  runTool,
-  startMetricsServer,
-} from '@fabscope/collectors';
-import { type Fabric, parsePortsReport } from '@fabscope/topology';
+import { type ApiConfig, startApi } from '@fabscope/api';
+import { createFabricRegistry, infinibandSource, runTool, startMetricsServer } from '@fabscope/collectors';
+import { parsePortsReport } from '@fabscope/topology';
 import { WEB_ROOT } from './demo/demo.ts';
 import { ibPortReaderCommand } from './ib-port-reader-command.ts';
+import { startPieces } from './pieces.ts';
 
-export interface RunningInfinibandServe {
-  api: RunningApi;
-  fabric: Fabric;
-  collector: MetricsServer;
-  stop(): Promise<void>;
-}
-
-/**
- * `FABSCOPE_FABRIC=infiniband fabscope serve`: the local subnet as discovered (`ibnetdiscover -p`),
- * routed by the subnet manager's tables (`dump_fts` unless FABSCOPE_LFTS), read by MADs from an
- * in-process collector. Under `ibsim-run` it reads a simulated subnet exactly as hardware.
- */
-export async function serveInfiniband(
-  config: ApiConfig,
-  options: { collectorPort?: number } = {},
-): Promise<RunningInfinibandServe> {
+/** `FABSCOPE_FABRIC=infiniband fabscope serve`: the local subnet as `ibnetdiscover -p` finds it, routed by
+ * the SM's tables (`dump_fts` unless FABSCOPE_LFTS), read by MADs from an in-process collector. */
+export async function serveInfiniband(config: ApiConfig, options: { collectorPort?: number } = {}) {
   // The tools' working directory: a simulated subnet's preload writes a sysfs of its own into it.
   const cwd = mkdtempSync(join(tmpdir(), 'fabscope-ib-'));
-  const stops: (() => Promise<void> | void)[] = [() => rmSync(cwd, { recursive: true, force: true })];
-  const stop = async () => {
-    for (const s of stops.reverse()) await Promise.resolve(s()).catch(() => undefined);
-  };
-  try {
+  return startPieces(async (stops, stop) => {
+    stops.push(() => rmSync(cwd, { recursive: true, force: true }));
     const fabric = parsePortsReport(
       await runTool('ibnetdiscover', ['-p'], { timeoutMs: 60_000, cwd }),
       'infiniband',
@@ -69,8 +48,5 @@ export async function serveInfiniband(
     );
     stops.push(() => api.close());
     return { api, fabric, collector, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  });
 }

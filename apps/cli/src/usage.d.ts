@@ -2,7 +2,5 @@
 export declare const COLLECT_USAGE: string;
 export declare const PARSE_USAGE: string;
 export declare const EMULATE_USAGE: string;
-export declare const EMULATOR_USAGE: string;
-export declare const SERVE_USAGE: string;
 export declare const USAGE: string;
 export declare const TOP_USAGE: string;

@@ -27,12 +27,12 @@ export const EMULATE_USAGE = `fabscope emulate FILE [--speed N] [--json] [--sysf
   --speed N runs N× faster than real time (default 1; 0 = as fast as possible); --json prints
   the result as JSON; --sysfs DIR (or FABSCOPE_EMULATOR_SYSFS) keeps live per-host sysfs trees.`;
 
-export const EMULATOR_USAGE = `fabscope emulator [--scenario NAME | --topology FILE] [--listen HOST:PORT] [--seed N] [--sysfs DIR]
+const EMULATOR_USAGE = `fabscope emulator [--scenario NAME | --topology FILE] [--listen HOST:PORT] [--seed N] [--sysfs DIR]
   Runs the fabric emulator alone, in real time, serving its HTTP interface (docs/architecture.md).
   Defaults: --scenario $FABSCOPE_SCENARIO or ar-demo (or $FABSCOPE_TOPOLOGY), --listen 127.0.0.1:7070, --seed 1.
   --sysfs DIR (or FABSCOPE_EMULATOR_SYSFS): live DIR/<host>/sys and DIR/<host>/proc trees.`;
 
-export const SERVE_USAGE = `fabscope serve
+const SERVE_USAGE = `fabscope serve
   Runs the API and dashboard alone, reading PROMETHEUS_URL (or scraping FABSCOPE_COLLECTOR_URLS
   itself) and driving the emulator at FABSCOPE_EMULATOR_URL when set. The fabric is
   FABSCOPE_TOPOLOGY (a topology file) or FABSCOPE_SCENARIO. With FABSCOPE_FABRIC=infiniband it

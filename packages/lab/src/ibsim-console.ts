@@ -4,17 +4,14 @@ import { LabError } from './net-file.ts';
 const PROMPT = 'sim> ';
 
 interface Waiter {
-  upTo: number;
-  from: number;
+  /** How many answers it waits for. */
+  count: number;
   resolve: (answers: string[]) => void;
   reject: (error: Error) => void;
 }
 
-/**
- * ibsim's console on its stdin and stdout. Every console line gets exactly one answer ending in
- * the prompt; answer k is the text before prompt k+1 (prompt 1 follows the start banner). A batch
- * of n lines sent after `sent` others is answered when prompt sent+n+1 has come.
- */
+/** ibsim's console on its stdin and stdout: the banner, then each line sent, gets one answer ending in
+ * the prompt, so the answers come in order and a batch of n lines takes the next n. */
 export class IbsimConsole {
   /** Resolves at the first prompt: ibsim has parsed the net and listens. */
   readonly ready: Promise<string[]>;
@@ -22,9 +19,7 @@ export class IbsimConsole {
   readonly exited: Promise<never>;
   private pending = '';
   private stderr = '';
-  private prompts = 0;
-  private sent = 0;
-  private readonly answers = new Map<number, string>();
+  private readonly answers: string[] = [];
   private readonly waiters: Waiter[] = [];
 
   constructor(private readonly ibsim: ChildProcessWithoutNullStreams) {
@@ -43,18 +38,14 @@ export class IbsimConsole {
       }),
     );
     this.exited.catch(() => undefined);
-    this.ready = new Promise<string[]>((resolve, reject) =>
-      this.waiters.push({ upTo: 1, from: 0, resolve, reject }),
-    );
+    this.ready = new Promise<string[]>((resolve, reject) => this.waiters.push({ count: 1, resolve, reject }));
   }
 
   /** Sends console lines; resolves with their answers, in order. */
   write(lines: string[]): Promise<string[]> {
     if (this.ibsim.exitCode !== null) return Promise.reject(new LabError('ibsim is not running'));
-    const from = this.sent + 1;
-    this.sent += lines.length;
     const done = new Promise<string[]>((resolve, reject) =>
-      this.waiters.push({ upTo: this.sent + 1, from, resolve, reject }),
+      this.waiters.push({ count: lines.length, resolve, reject }),
     );
     this.ibsim.stdin.write(`${lines.join('\n')}\n`);
     return done;
@@ -62,21 +53,13 @@ export class IbsimConsole {
 
   private take(chunk: string): void {
     this.pending += chunk;
-    let at = this.pending.indexOf(PROMPT);
-    while (at >= 0) {
-      this.answers.set(this.prompts, this.pending.slice(0, at).trim());
-      this.prompts++;
+    for (let at = this.pending.indexOf(PROMPT); at >= 0; at = this.pending.indexOf(PROMPT)) {
+      this.answers.push(this.pending.slice(0, at).trim());
       this.pending = this.pending.slice(at + PROMPT.length);
-      at = this.pending.indexOf(PROMPT);
     }
-    while (this.waiters.length > 0 && (this.waiters[0] as Waiter).upTo <= this.prompts) {
+    while (this.waiters.length > 0 && (this.waiters[0] as Waiter).count <= this.answers.length) {
       const w = this.waiters.shift() as Waiter;
-      const batch: string[] = [];
-      for (let k = w.from; k < w.upTo; k++) {
-        batch.push(this.answers.get(k) ?? '');
-        this.answers.delete(k);
-      }
-      w.resolve(batch);
+      w.resolve(this.answers.splice(0, w.count));
     }
   }
 }

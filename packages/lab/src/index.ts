@@ -5,6 +5,5 @@ export {
   SM_ROUTING_ENGINES,
   type SmRoutingEngine,
   startLab,
-  UMAD2SIM_PATH,
 } from './lab.ts';
-export { IBSIM_DEFAULT_LIMITS, ibsimNetFile, LabError, labWidthSpeed } from './net-file.ts';
+export { ibsimNetFile, LabError } from './net-file.ts';

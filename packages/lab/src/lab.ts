@@ -2,11 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { IbsimConsole } from './ibsim-console.ts';
 import { LabError } from './net-file.ts';
 
 /** Where Debian's libumad2sim0 puts the preload library that turns umad calls into ibsim's socket. */
-export const UMAD2SIM_PATH = '/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so';
+const UMAD2SIM_PATH = '/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so';
 
 /** OpenSM's routing engines the lab offers (upstream names). */
 export type SmRoutingEngine = 'ftree' | 'minhop' | 'updn';
@@ -19,8 +20,6 @@ export interface LabOptions {
   routing?: SmRoutingEngine | undefined;
   /** Isolates this subnet from every other on the machine; default: IBSIM_SOCKNAME, else a unique name. */
   sockName?: string | undefined;
-  /** Longest to wait for OpenSM's first complete sweep (its LFT dump). */
-  smTimeoutMs?: number;
 }
 
 export interface Lab {
@@ -53,17 +52,13 @@ export interface Lab {
 }
 
 const live = new Set<ChildProcess>();
-let exitHookInstalled = false;
+// A test or demo that dies leaves no simulated subnet behind.
+process.once('exit', () => {
+  for (const c of live) c.kill('SIGKILL');
+});
 function track(child: ChildProcess): void {
   live.add(child);
   child.once('exit', () => live.delete(child));
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    // A test or demo that dies leaves no simulated subnet behind.
-    process.once('exit', () => {
-      for (const c of live) c.kill('SIGKILL');
-    });
-  }
 }
 
 async function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {
@@ -93,10 +88,7 @@ export function labMissing(): string[] {
   return missing;
 }
 
-/**
- * Starts a simulated InfiniBand subnet: ibsim, then (with `routing`) OpenSM under the umad2sim
- * preload, and waits for OpenSM's first complete sweep.
- */
+/** A simulated subnet: ibsim, then (with `routing`) OpenSM under umad2sim, after its first complete sweep. */
 export async function startLab(options: LabOptions): Promise<Lab> {
   const missing = labMissing();
   if (missing.length > 0) {
@@ -144,7 +136,7 @@ export async function startLab(options: LabOptions): Promise<Lab> {
       await lab.command(`Link "${a.node}"[${a.port}] "${b.node}"[${b.port}]`);
     },
     smRunning: () => opensm !== undefined && opensm.exitCode === null && opensm.signalCode === null,
-    async waitForLfts(sinceMs = 0, timeoutMs = options.smTimeoutMs ?? 30_000) {
+    async waitForLfts(sinceMs = 0, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         try {
@@ -157,7 +149,7 @@ export async function startLab(options: LabOptions): Promise<Lab> {
         if (!lab.smRunning()) throw new LabError(`OpenSM is not running: ${smLogTail()}`);
         if (Date.now() > deadline)
           throw new LabError(`OpenSM wrote no complete LFT dump within ${timeoutMs} ms: ${smLogTail()}`);
-        await new Promise((r) => setTimeout(r, 50));
+        await sleep(50);
       }
     },
     async stopSm() {
@@ -180,7 +172,10 @@ export async function startLab(options: LabOptions): Promise<Lab> {
   };
 
   try {
-    await Promise.race([simConsole.ready, simConsole.exited, timeout(10_000, 'ibsim did not start')]);
+    const notStarted = sleep(10_000, undefined, { ref: false }).then(() => {
+      throw new LabError('ibsim did not start');
+    });
+    await Promise.race([simConsole.ready, simConsole.exited, notStarted]);
     if (options.routing) {
       opensm = startOpensm(options.routing, dir, env);
       track(opensm);
@@ -204,11 +199,4 @@ function startOpensm(routing: SmRoutingEngine, dir: string, env: Record<string, 
       cwd: dir,
     },
   );
-}
-
-function timeout(ms: number, message: string): Promise<never> {
-  return new Promise((_, reject) => {
-    const t = setTimeout(() => reject(new LabError(message)), ms);
-    t.unref();
-  });
 }

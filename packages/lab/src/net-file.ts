@@ -1,17 +1,13 @@
 import { type Fabric, type FabricLink, type FabricNode, infinibandWidthSpeed } from '@fabscope/topology';
 
-/**
- * ibsim's net format: per node `Switch N "id"` or `Hca N "id"`, then per cabled port
- * `[p] "remote"[q] w=… s=… e=…`, the enabled width, speed and extended speed (ibsim `sim_net.c`).
- */
+// ibsim's net format (sim_net.c): per node `Switch N "id"` or `Hca N "id"`, then per cabled port
+// `[p] "remote"[q] w=… s=… e=…`, the enabled width, speed and extended speed.
 
 /** ibsim's LinkWidthEnabled bits. */
 const WIDTH_BITS: Readonly<Record<number, number>> = { 1: 1, 4: 2, 8: 4, 12: 8, 2: 16 };
 
-/**
- * LinkSpeedEnabled (s) and LinkSpeedExtEnabled (e) that make ibsim negotiate one speed. Debian's
- * ibsim 0.10 refuses NDR's bit ("bad extended speed 8"), so a lab has none.
- */
+/** LinkSpeedEnabled (s) and LinkSpeedExtEnabled (e) that make ibsim negotiate one speed; no NDR, whose
+ * bit Debian's ibsim 0.10 refuses ("bad extended speed 8"). */
 const SPEED_BITS: Readonly<Record<string, { s: number; e: number }>> = {
   SDR: { s: 1, e: 0 },
   DDR: { s: 2, e: 0 },
@@ -22,20 +18,14 @@ const SPEED_BITS: Readonly<Record<string, { s: number; e: number }>> = {
 };
 
 /** ibsim's limits (sim.h: MAXNETSWITCHS, MAXNETNODES, MAXNETPORTS), raised with -S/-N/-P. */
-export const IBSIM_DEFAULT_LIMITS = { switches: 256, nodes: 2048, ports: 13_312 } as const;
+const IBSIM_DEFAULT_LIMITS = { switches: 256, nodes: 2048, ports: 13_312 } as const;
 
 export class LabError extends Error {
   override name = 'LabError';
 }
 
-/**
- * Width and speed of a link as ibsim can set them: the dump's own (`4xFDR`) when the model has it,
- * otherwise the 4x speed of its quoted rate (Omni-Path 100 Gb/s runs EDR-class 25 Gb/s lanes ×4).
- */
-export function labWidthSpeed(
-  link: FabricLink,
-  fabricType: Fabric['fabricType'],
-): { width: number; speed: string } {
+/** A link's width and speed as ibsim sets them: its own (`4xFDR`), else 4x of its rate (Omni-Path 100 Gb/s: 4xEDR). */
+function labWidthSpeed(link: FabricLink, fabricType: Fabric['fabricType']): { width: number; speed: string } {
   if ((link.fabricType ?? fabricType) === 'ethernet') {
     throw new LabError(`link ${link.id} is Ethernet: ibsim simulates InfiniBand only`);
   }
@@ -60,10 +50,7 @@ function quoted(name: string): string {
   return `"${name}"`;
 }
 
-/**
- * The fabric as an ibsim net file, node ids its node names. The first host comes first: ibsim
- * attaches its clients (OpenSM, the diagnostics) to the file's first node.
- */
+/** The fabric as an ibsim net file, node ids its names; a host first, as ibsim attaches its clients to it. */
 export function ibsimNetFile(fabric: Fabric): string {
   const switches = fabric.nodes.filter((n) => n.type === 'switch');
   const hosts = fabric.nodes.filter((n) => n.type === 'host');

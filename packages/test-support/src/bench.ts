@@ -1,7 +1,4 @@
-/**
- * A bench's figures against their limits: `report` prints one line per figure (`OVER` when beyond
- * its limit; no limit: printed only) and `failed` counts those over, for the bench's exit code.
- */
+/** A bench's figures against their limits: `report` prints each (`OVER` beyond its limit), `failed` counts those. */
 export function benchReporter(prefix = '', defaultDigits = 2) {
   let failed = 0;
   return {

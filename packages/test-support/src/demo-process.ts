@@ -7,12 +7,8 @@ export interface RunningDemo {
   stop: () => Promise<void>;
 }
 
-/**
- * Starts `fabscope demo` (the binary at `bin`) as a user would, on a free loopback port, and waits
- * until the API has fresh counter samples (`/health` ok). `prometheus` adds `--prometheus` (a real
- * Prometheus from PATH). Its output is kept for the error when it exits early or is not ready in
- * time; `stop` ends it (SIGTERM, SIGKILL after 10 s).
- */
+/** `fabscope demo` (the binary at `bin`) run as a user would on a free loopback port, once /health is ok;
+ * its output goes into the error when it ends early or is late; `stop`: SIGTERM, SIGKILL after 10 s. */
 export async function startDemo(options: {
   bin: string;
   scenario: string;

@@ -32,10 +32,6 @@ function bare(guid: string): string {
   return BigInt(guid).toString(16);
 }
 
-function descriptionOf(node: FabricNode): string {
-  return node.description ?? node.name;
-}
-
 /** The fabric as an `ibnetdiscover` dump (infiniband-diags `dump_topology`); `"` written as `'`. */
 export function formatIbnetdiscover(fabric: Fabric, initiatedFrom?: FabricNode): string {
   const out: string[] = [];
@@ -45,7 +41,7 @@ export function formatIbnetdiscover(fabric: Fabric, initiatedFrom?: FabricNode):
     out.push(
       `# Initiated from node ${from.guid.slice(2)} port ${(from.ports[1]?.guid ?? from.guid).slice(2)}`,
     );
-  const desc = (node: FabricNode) => descriptionOf(node).replaceAll('"', "'");
+  const desc = (node: FabricNode) => (node.description ?? node.name).replaceAll('"', "'");
   const far = (node: FabricNode, port: number) => {
     const link = fabric.links[node.ports[port]?.link ?? -1] as FabricLink | undefined;
     if (!link) return undefined;

@@ -8,10 +8,8 @@ export function unprintable(text: string): number[] {
     .filter((c) => c < 0x20 || (c >= 0x7f && c < 0xa0) || c === 0xfffd);
 }
 
-/**
- * Open-ended input for a parser of `real`'s format: binary noise, lines of the real file shuffled
- * with noise, the real file cut short, with bytes inserted, or with a run of lines removed.
- */
+/** Input for a parser of `real`'s format: noise, its lines shuffled with noise, cut short, with bytes
+ * inserted or a run of lines removed. */
 export function damagedInputs(real: string): fc.Arbitrary<string> {
   const lines = real.split('\n');
   return fc.oneof(
@@ -30,12 +28,10 @@ export function damagedInputs(real: string): fc.Arbitrary<string> {
 }
 
 export { benchReporter, median } from './bench.ts';
-export { freePort, NODE_EXPORTER, type RunningNodeExporter, startNodeExporter } from './node-exporter.ts';
+export { freePort, NODE_EXPORTER, startNodeExporter } from './node-exporter.ts';
 
-/**
- * Runs `run`: undefined when it returns, the error when it throws one of `kind`; any other throw
- * is rethrown (a parser that fails with a TypeError on bad input is a bug, not an answer).
- */
+/** Undefined when `run` returns, the error when it throws a `kind`; any other is rethrown (a parser's
+ * TypeError on bad input is a bug, not an answer). */
 export function thrownBy<E extends Error>(
   run: () => unknown,
   kind: new (...args: never[]) => E,

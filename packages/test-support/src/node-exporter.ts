@@ -16,22 +16,12 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export interface RunningNodeExporter {
-  /** Its /metrics URL. */
-  url: string;
-  /** Stops it and waits for it to exit. */
-  stop(): Promise<void>;
-}
-
-/**
- * A real node_exporter on a free loopback port reading the given sysfs and procfs trees with only
- * `collectors` enabled; resolves once /metrics answers (polled every 50 ms, at most 15 s).
- */
+/** A real node_exporter on a free loopback port reading these trees with only `collectors`, once its /metrics `url` answers. */
 export async function startNodeExporter(options: {
   sysfs: string;
   procfs: string;
   collectors: string[];
-}): Promise<RunningNodeExporter> {
+}): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
   const child = spawn(
     NODE_EXPORTER,

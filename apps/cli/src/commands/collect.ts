@@ -4,7 +4,6 @@ import {
   createFabricRegistry,
   createHostCollector,
   FabricSourceSettingsError,
-  type OpenedFabricSource,
   openFabricSource,
   parseShard,
   type ScrapeRequest,
@@ -73,6 +72,20 @@ export const COLLECT_FABRIC_OPTIONS = {
   'raw-counters': { type: 'string', default: 'auto' },
 } as const;
 
+/** `collect fabric`'s options, and the source they name opened: the one way the CLI chooses a fabric source. */
+export async function openSource(args: string[]) {
+  const { values } = parseArgs({ args, options: COLLECT_FABRIC_OPTIONS });
+  const timeoutMs = positiveInt('--timeout-ms', values['timeout-ms'], 5000);
+  const concurrency = positiveInt('--concurrency', values.concurrency, 4);
+  try {
+    const settings = { ...values, timeoutMs, concurrency, ibPortReaderCommand: ibPortReaderCommand() };
+    return { values, opened: await openFabricSource(values.source, settings) };
+  } catch (error) {
+    if (error instanceof FabricSourceSettingsError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
 /** `fabscope collect host|fabric …`; resolves with a stop function when it keeps serving. */
 export async function collect(args: string[], io: Io): Promise<(() => Promise<void>) | undefined> {
   const [kind, ...rest] = args;
@@ -97,21 +110,7 @@ export async function collect(args: string[], io: Io): Promise<(() => Promise<vo
     return serveOrPrint(host.scrape, values.listen, values.once, io);
   }
   if (kind === 'fabric') {
-    const { values } = parseArgs({ args: rest, options: COLLECT_FABRIC_OPTIONS });
-    const timeoutMs = positiveInt('--timeout-ms', values['timeout-ms'], 5000);
-    const concurrency = positiveInt('--concurrency', values.concurrency, 4);
-    let opened: OpenedFabricSource;
-    try {
-      opened = await openFabricSource(values.source, {
-        ...values,
-        timeoutMs,
-        concurrency,
-        ibPortReaderCommand: ibPortReaderCommand(),
-      });
-    } catch (error) {
-      if (error instanceof FabricSourceSettingsError) throw new ConfigError(error.message);
-      throw error;
-    }
+    const { values, opened } = await openSource(rest);
     let shard: Shard | undefined;
     try {
       shard = values.shard === undefined ? undefined : parseShard(values.shard);

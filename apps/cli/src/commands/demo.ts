@@ -6,27 +6,38 @@ import { startDemo } from '../demo/demo.ts';
 import { startIbsimDemo } from '../demo/ibsim.ts';
 import { stopOnSignal } from './shared.ts';
 
-function optionalPort(name: string): number | undefined {
+/** An environment setting, undefined when unset or empty, refused when `check` finds no value in it. */
+function fromEnv<T>(name: string, what: string, check: (value: string) => T | undefined): T | undefined {
   const value = process.env[name];
   if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535)
-    throw new ConfigError(`${name} must be a port number, got "${value}"`);
-  return n;
+  const checked = check(value);
+  if (checked === undefined) throw new ConfigError(`${name} must be ${what}, got "${value}"`);
+  return checked;
 }
 
-function optionalUrl(name: string): string | undefined {
-  const value = process.env[name];
-  if (value === undefined || value === '') return undefined;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError(`${name} must be an http(s) URL, got "${value}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new ConfigError(`${name} must be an http(s) URL, got "${value}"`);
-  return value;
+const optionalPort = (name: string) =>
+  fromEnv(name, 'a port number', (value) => {
+    const n = Number(value);
+    return Number.isInteger(n) && n >= 0 && n <= 65535 ? n : undefined;
+  });
+
+const optionalUrl = (name: string) =>
+  fromEnv(name, 'an http(s) URL', (value) =>
+    URL.canParse(value) && /^https?:$/.test(new URL(value).protocol) ? value : undefined,
+  );
+
+/** What every demo prints: where its pieces answer; Ctrl-C then stops them. */
+function announce(title: string, running: { apiUrl: string; collectorUrl: string }, more: string[]): void {
+  const shown = running.apiUrl.replace('0.0.0.0', '127.0.0.1');
+  const lines = [
+    title,
+    `  dashboard   ${shown}/`,
+    `  API         ${shown}/api/v1/ (OpenAPI: ${shown}/api/v1/openapi.json)`,
+    `  collector   ${running.collectorUrl}`,
+    ...more,
+    'Ctrl-C stops everything.',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 /** `fabscope demo [--prometheus [--alertmanager]] [--fabric ibsim [--routing ftree|minhop|updn]]`. */
@@ -65,34 +76,21 @@ export async function demoCommand(args: string[]): Promise<void> {
   const running = await startDemo({
     config,
     prometheus: values.prometheus,
-    ...(collectorPort === undefined ? {} : { collectorPort }),
-    ...(prometheusPort === undefined ? {} : { prometheusPort }),
-    ...(ownAlertmanager
-      ? {
-          alertmanager: { webhookUrl, ...(alertmanagerPort === undefined ? {} : { port: alertmanagerPort }) },
-        }
-      : {}),
+    collectorPort,
+    prometheusPort,
+    alertmanager: ownAlertmanager ? { webhookUrl, port: alertmanagerPort } : undefined,
     alertmanagerUrl,
   });
-  const shown = running.apiUrl.replace('0.0.0.0', '127.0.0.1');
-  process.stdout.write(
-    [
-      `fabscope demo: fabric ${running.fabricName}, store ${running.api.store.kind}`,
-      `  dashboard   ${shown}/`,
-      `  API         ${shown}/api/v1/ (OpenAPI: ${shown}/api/v1/openapi.json)`,
-      `  collector   ${running.collectorUrl}`,
-      `  emulator    ${running.emulatorUrl}`,
-      ...(running.prometheusUrl ? [`  prometheus  ${running.prometheusUrl}`] : []),
-      ...(running.alertmanagerUrl
-        ? [
-            `  alertmanager ${running.alertmanagerUrl} → ${webhookUrl ?? 'the receiver in deploy/alertmanager/alertmanager.yml'}`,
-          ]
-        : []),
-      ...(alertmanagerUrl ? [`  alerts also to ${alertmanagerUrl}`] : []),
-      'Ctrl-C stops everything.',
-      '',
-    ].join('\n'),
-  );
+  announce(`fabscope demo: fabric ${running.fabricName}, store ${running.api.store.kind}`, running, [
+    `  emulator    ${running.emulatorUrl}`,
+    ...(running.prometheusUrl ? [`  prometheus  ${running.prometheusUrl}`] : []),
+    ...(running.alertmanagerUrl
+      ? [
+          `  alertmanager ${running.alertmanagerUrl} → ${webhookUrl ?? 'the receiver in deploy/alertmanager/alertmanager.yml'}`,
+        ]
+      : []),
+    ...(alertmanagerUrl ? [`  alerts also to ${alertmanagerUrl}`] : []),
+  ]);
   stopOnSignal(() => running.stop());
 }
 
@@ -105,17 +103,12 @@ async function ibsimDemo(config: ApiConfig, routing: string | undefined, prometh
     );
   }
   const running = await startIbsimDemo({ config, routing: engine });
-  const shown = running.apiUrl.replace('0.0.0.0', '127.0.0.1');
-  process.stdout.write(
+  announce(
+    `fabscope demo: fabric ${running.fabricName} on a simulated InfiniBand subnet (ibsim + OpenSM ${engine}), store ${running.api.store.kind}`,
+    running,
     [
-      `fabscope demo: fabric ${running.fabricName} on a simulated InfiniBand subnet (ibsim + OpenSM ${engine}), store ${running.api.store.kind}`,
-      `  dashboard   ${shown}/`,
-      `  API         ${shown}/api/v1/ (OpenAPI: ${shown}/api/v1/openapi.json)`,
-      `  collector   ${running.collectorUrl}`,
       `  subnet      IBSIM_SOCKNAME=${running.lab.sockName} LD_PRELOAD=${running.lab.env.LD_PRELOAD} (run ibnetdiscover, perfquery… with these)`,
-      'Ctrl-C stops everything.',
-      '',
-    ].join('\n'),
+    ],
   );
   stopOnSignal(() => running.stop());
 }

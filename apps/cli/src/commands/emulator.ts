@@ -12,38 +12,54 @@ export const EMULATOR_OPTIONS = {
   sysfs: { type: 'string' },
 } as const;
 
-export async function emulatorCommand(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: EMULATOR_OPTIONS, strict: true });
-  const { host, port } = parseListen(values.listen);
-  const topologyPath =
-    values.topology ?? (values.scenario ? undefined : process.env.FABSCOPE_TOPOLOGY || undefined);
-  const scenario = values.scenario ?? process.env.FABSCOPE_SCENARIO ?? 'ar-demo';
-  const { fabric, tables, engine } = fabricFromConfig({
-    scenario,
-    topologyPath,
-    routing: process.env.FABSCOPE_ROUTING as RoutingEngineName | 'auto' | undefined,
-  });
-  const routing = routingFor(engine);
+/** The fabric an emulator runs: the settings the API loads it with, and its seed. */
+export type EmulatorSettings = Parameters<typeof fabricFromConfig>[0] & {
+  seed: number;
+  /** Keep live per-host sysfs/procfs trees here. */
+  sysfsDir?: string | undefined;
+};
+
+/** The emulator of `fabscope emulator` and of the demo: its fabric served over HTTP, with sysfs trees when asked. */
+export async function serveEmulator(
+  settings: EmulatorSettings,
+  listen: { host: string; port: number; tickMs?: number; token?: string | undefined },
+) {
+  const { fabric, tables, engine } = fabricFromConfig(settings);
+  // The fabric manager's sweeps use the engine that built the tables.
   const emulator = createEmulator({
     fabric,
     tables,
-    routing,
-    seed: Number(values.seed),
+    routing: routingFor(engine),
+    seed: settings.seed,
     startTimeMs: Date.now(),
   });
-  // Beyond loopback, changes need the same token as the API's (FABSCOPE_API_TOKEN).
-  const server = await startEmulatorServer(emulator, {
-    host,
-    port,
-    token: process.env.FABSCOPE_API_TOKEN || undefined,
-  });
-  const sysfsDir = values.sysfs ?? process.env.FABSCOPE_EMULATOR_SYSFS;
-  const sysfs = sysfsDir ? startSysfsWriter(emulator, sysfsDir) : null;
-  process.stdout.write(
-    `fabscope emulator: fabric ${fabric.name} at ${server.url}${sysfsDir ? `, sysfs trees in ${sysfsDir}` : ''}\n`,
-  );
-  stopOnSignal(async () => {
+  const server = await startEmulatorServer(emulator, listen);
+  const sysfs = settings.sysfsDir ? startSysfsWriter(emulator, settings.sysfsDir) : null;
+  const stop = async () => {
     sysfs?.stop();
     await server.close();
-  });
+  };
+  return { fabric, url: server.url, stop };
+}
+
+export async function emulatorCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: EMULATOR_OPTIONS, strict: true });
+  const { host, port } = parseListen(values.listen);
+  const sysfsDir = values.sysfs ?? process.env.FABSCOPE_EMULATOR_SYSFS;
+  const emulator = await serveEmulator(
+    {
+      scenario: values.scenario ?? process.env.FABSCOPE_SCENARIO ?? 'ar-demo',
+      topologyPath:
+        values.topology ?? (values.scenario ? undefined : process.env.FABSCOPE_TOPOLOGY || undefined),
+      routing: process.env.FABSCOPE_ROUTING as RoutingEngineName | 'auto' | undefined,
+      seed: Number(values.seed),
+      sysfsDir,
+    },
+    // Beyond loopback, changes need the same token as the API's (FABSCOPE_API_TOKEN).
+    { host, port, token: process.env.FABSCOPE_API_TOKEN || undefined },
+  );
+  process.stdout.write(
+    `fabscope emulator: fabric ${emulator.fabric.name} at ${emulator.url}${sysfsDir ? `, sysfs trees in ${sysfsDir}` : ''}\n`,
+  );
+  stopOnSignal(emulator.stop);
 }

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { text as streamText } from 'node:stream/consumers';
 import { ConfigError } from '@fabscope/api/config';
 import { parseOpapmaquery, parsePerfquery } from '@fabscope/collectors';
 import { ParseError, parsingFile } from '@fabscope/topology';
@@ -11,20 +12,13 @@ export function exactJson(value: unknown): string {
   return text.replace(/"#bigint:(\d+)"/g, '$1');
 }
 
-async function readInput(file: string): Promise<string> {
-  if (file !== '-') return readFile(file, 'utf8');
-  let text = '';
-  for await (const chunk of process.stdin) text += String(chunk);
-  return text;
-}
-
 /** `fabscope parse perfquery|opapmaquery FILE`: the parsed counters as JSON, data in bytes. */
 export async function parse(args: string[], io: Io): Promise<void> {
   const [tool, file, ...extra] = args;
   if ((tool !== 'perfquery' && tool !== 'opapmaquery') || !file || extra.length > 0) {
     throw new ConfigError(PARSE_USAGE.trim());
   }
-  const text = await readInput(file);
+  const text = await (file === '-' ? streamText(process.stdin) : readFile(file, 'utf8'));
   let ports: unknown[];
   try {
     ports = parsingFile(file === '-' ? 'stdin' : file, () =>

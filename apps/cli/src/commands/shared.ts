@@ -11,7 +11,7 @@ export function parseListen(value: string, option = '--listen'): { host: string;
 }
 
 /** Longest a stop may take after SIGINT/SIGTERM before the process exits anyway. */
-export const STOP_DEADLINE_MS = 5000;
+const STOP_DEADLINE_MS = 5000;
 
 /** Runs `stop` on Ctrl-C or SIGTERM, then exits: within STOP_DEADLINE_MS, at once on a second signal. */
 export function stopOnSignal(stop: () => Promise<void>): void {

@@ -1,11 +1,10 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '@fabscope/api/config';
-import type { Features, Snapshot } from '../top/api-types.ts';
 import { TopClient } from '../top/client.ts';
 import { TopClientError } from '../top/errors.ts';
 import { runLive } from '../top/live.ts';
 import { renderScreen, tableRows } from '../top/render.ts';
-import { plainText, sizeFromEnv } from '../top/screen.ts';
+import { plainText, screenSize } from '../top/screen.ts';
 import { initialViewState, type ViewState } from '../top/state.ts';
 import { TOP_USAGE } from '../usage.js';
 
@@ -70,34 +69,27 @@ export async function topCommand(args: string[]): Promise<void> {
     });
     return;
   }
-  const size = process.stdout.isTTY
-    ? { width: process.stdout.columns, height: process.stdout.rows }
-    : sizeFromEnv(process.env);
+  const size = screenSize(process.stdout, process.env);
   // The server's answers are what --once is for: no answer is an error, not a screen of dashes.
-  let snapshot: Snapshot;
-  let features: Features;
   try {
-    features = await client.features();
-    snapshot = await client.snapshot(initial, tableRows(size, features), features);
-  } catch (error) {
-    if (!(error instanceof TopClientError)) throw error;
-    process.stderr.write(`fabscope top: ${error.message}\n`);
-    process.exitCode = 1;
-    return;
-  }
-  const fabric = await client.fabric().catch(() => null);
-  const lines = renderScreen(
-    {
+    const features = await client.features();
+    const snapshot = await client.snapshot(initial, tableRows(size, features), features);
+    const fabric = await client.fabric().catch(() => null);
+    const nowMs = Date.now();
+    const input = {
       url,
       state: initial,
       fabric,
       features,
       snapshot,
       error: null,
-      snapshotAtMs: Date.now(),
-      nowMs: Date.now(),
-    },
-    size,
-  );
-  process.stdout.write(plainText(lines));
+      snapshotAtMs: nowMs,
+      nowMs,
+    };
+    process.stdout.write(plainText(renderScreen(input, size)));
+  } catch (error) {
+    if (!(error instanceof TopClientError)) throw error;
+    process.stderr.write(`fabscope top: ${error.message}\n`);
+    process.exitCode = 1;
+  }
 }

@@ -65,7 +65,7 @@ function readUserFile(path: string): string {
 }
 
 /** Reads a topology file (ibnetdiscover, ibsim, `ibnetdiscover -p`, opareport XML), auto-detected unless `format` says. */
-export function loadTopologyFile(path: string, format?: string): Fabric {
+function loadTopologyFile(path: string, format?: string): Fabric {
   if (
     format !== undefined &&
     format !== 'auto' &&
@@ -80,7 +80,7 @@ export function loadTopologyFile(path: string, format?: string): Fabric {
 }
 
 /** --routing checked, then the one engine decision (chooseRoutingEngine). */
-export function routingEngine(
+function routingEngine(
   value: string | undefined,
   scenarioEngine?: RoutingEngineName,
 ): RoutingEngineName | 'auto' {
@@ -89,30 +89,29 @@ export function routingEngine(
   return chooseRoutingEngine(value, scenarioEngine);
 }
 
+/** `fabric` with its forwarding tables, timed. */
+function routed(fabric: Fabric, engine: RoutingEngineName | 'auto'): LoadedFabric {
+  const started = performance.now();
+  const tables = buildForwardingTables(fabric, engine);
+  return { fabric, tables, engine, routingMs: performance.now() - started };
+}
+
 /** The fabric named by --scenario or --topology, routed by --routing, with --ibroute dumps applied. */
 export function loadFabric(selection: FabricSelection): LoadedFabric {
   if ((selection.scenario === undefined) === (selection.topology === undefined)) {
     throw new UsageError('give exactly one of --scenario NAME or --topology FILE');
   }
-  let fabric: Fabric;
-  let scenarioEngine: RoutingEngineName | undefined;
-  if (selection.scenario !== undefined) {
-    const info = scenarioInfo(selection.scenario);
-    fabric = info.build();
-    scenarioEngine = info.routing;
-  } else {
-    fabric = loadTopologyFile(selection.topology as string, selection.format);
-  }
-  const engine = routingEngine(selection.routing, scenarioEngine);
-  const started = performance.now();
-  let tables = buildForwardingTables(fabric, engine);
-  const routingMs = performance.now() - started;
+  const scenario = selection.scenario === undefined ? undefined : scenarioInfo(selection.scenario);
+  const fabric = scenario
+    ? scenario.build()
+    : loadTopologyFile(selection.topology as string, selection.format);
+  const loaded = routed(fabric, routingEngine(selection.routing, scenario?.routing));
   for (const file of selection.ibroute ?? []) {
     const text = readUserFile(file);
-    const current = tables;
-    tables = parsingFile(file, () => applyIbroute(fabric, current, text));
+    const current = loaded.tables;
+    loaded.tables = parsingFile(file, () => applyIbroute(fabric, current, text));
   }
-  return { fabric, tables, engine, routingMs };
+  return loaded;
 }
 
 /** The fabric a server runs on: FABSCOPE_TOPOLOGY's file if set, else FABSCOPE_SCENARIO, routed by FABSCOPE_ROUTING. */
@@ -133,38 +132,32 @@ export function fabricFromConfig(config: {
 }
 
 /** Counts of a fabric as `topology generate|parse` print them. */
-export function fabricSummary(fabric: Fabric) {
-  let hosts = 0;
-  let switches = 0;
-  let routers = 0;
-  let adapters = 0;
-  let uncabledPorts = 0;
-  for (const node of fabric.nodes) {
-    if (node.type === 'switch') switches++;
-    else if (node.type === 'router') {
-      routers++;
-      // A router carries one adapter per network it joins.
-      adapters += Math.max(1, node.ports.filter((p) => p && p.link >= 0).length);
-    } else {
-      hosts++;
-      adapters++;
-    }
-    for (const p of node.ports) if (p && p.link < 0) uncabledPorts++;
-  }
-  const isls = fabric.links.filter((l) => l.kind === 'isl').length;
-  const rates: Record<string, number> = {};
-  for (const l of fabric.links) rates[`${l.rateGbps}`] = (rates[`${l.rateGbps}`] ?? 0) + 1;
+function fabricSummary(fabric: Fabric) {
+  const count = <T>(items: readonly T[], test: (item: T) => boolean) => items.filter(test).length;
+  const hosts = count(fabric.nodes, (n) => n.type === 'host');
+  const routers = fabric.nodes.filter((n) => n.type === 'router');
+  const linksByRateGbps: Record<string, number> = {};
+  for (const l of fabric.links) linksByRateGbps[l.rateGbps] = (linksByRateGbps[l.rateGbps] ?? 0) + 1;
   return {
     name: fabric.name,
     fabricType: fabric.fabricType,
     hosts,
-    switches,
-    routers,
-    adapters,
+    switches: count(fabric.nodes, (n) => n.type === 'switch'),
+    routers: routers.length,
+    // A router carries one adapter per network it joins.
+    adapters: routers.reduce(
+      (sum, r) =>
+        sum +
+        Math.max(
+          1,
+          count(r.ports, (p) => !!p && p.link >= 0),
+        ),
+      hosts,
+    ),
     links: fabric.links.length,
-    isls,
-    uncabledPorts,
-    linksByRateGbps: rates,
+    isls: count(fabric.links, (l) => l.kind === 'isl'),
+    uncabledPorts: fabric.nodes.reduce((sum, n) => sum + count(n.ports, (p) => !!p && p.link < 0), 0),
+    linksByRateGbps,
   };
 }
 
@@ -173,24 +166,15 @@ export async function withInputErrors(body: () => void | Promise<void>): Promise
   try {
     await body();
   } catch (error) {
-    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error)) {
-      process.stderr.write(`fabscope: ${error.message}\n`);
-      process.exitCode = 2;
-      return;
-    }
-    if (
-      error instanceof ParseError ||
-      error instanceof RoutingError ||
-      error instanceof PatternError ||
-      error instanceof UnknownNodeError ||
-      error instanceof NoRouteError ||
-      (error instanceof Error && /^unknown scenario/.test(error.message))
-    ) {
-      process.stderr.write(`fabscope: ${error.message}\n`);
-      process.exitCode = 1;
-      return;
-    }
-    throw error;
+    const usage = error instanceof UsageError || (error instanceof TypeError && 'code' in error);
+    const input =
+      [ParseError, RoutingError, PatternError, UnknownNodeError, NoRouteError].some(
+        (k) => error instanceof k,
+      ) ||
+      (error instanceof Error && /^unknown scenario/.test(error.message));
+    if (!usage && !input) throw error;
+    process.stderr.write(`fabscope: ${(error as Error).message}\n`);
+    process.exitCode = usage ? 2 : 1;
   }
 }
 
@@ -222,57 +206,48 @@ function generate(args: string[]): void {
       hosts: { type: 'string' },
     },
   });
-  let fabric: Fabric;
-  let scenarioEngine: RoutingEngineName | undefined;
-  if (values.radix !== undefined) {
-    if (values.scenario !== undefined) throw new UsageError('give --scenario or --radix, not both');
-    const number = (name: string, value: string | undefined) => {
-      const n = Number(value);
-      if (value === undefined || !Number.isFinite(n))
-        throw new UsageError(`--${name} must be a number, got "${value}"`);
-      return n;
-    };
-    const tiers = values.tiers === undefined ? 2 : number('tiers', values.tiers);
-    if (tiers !== 2 && tiers !== 3) throw new UsageError('--tiers must be 2 or 3');
-    try {
-      fabric = fatTreeForRadix({
-        radix: number('radix', values.radix),
-        tiers,
-        ...(values.oversubscription === undefined
-          ? {}
-          : { oversubscription: number('oversubscription', values.oversubscription) }),
-        ...(values.trunks === undefined ? {} : { islsPerPair: number('trunks', values.trunks) }),
-        ...(values.hosts === undefined ? {} : { hostCount: number('hosts', values.hosts) }),
-      });
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-  } else {
+  if (values.radix === undefined) {
     if (values.scenario === undefined) throw new UsageError(`give --scenario NAME or --radix N\n${USAGE}`);
-    const info = scenarioInfo(values.scenario);
-    fabric = info.build();
-    scenarioEngine = info.routing;
+    print(loadFabric({ scenario: values.scenario, routing: values.routing }), values.json);
+    return;
   }
-  const engine = routingEngine(values.routing, scenarioEngine);
-  const started = performance.now();
-  const tables = buildForwardingTables(fabric, engine);
-  const routingMs = Math.round((performance.now() - started) * 10) / 10;
-  const summary = { ...fabricSummary(fabric), engine: tables.engine, routingMs };
-  print(summary, values.json);
+  if (values.scenario !== undefined) throw new UsageError('give --scenario or --radix, not both');
+  const number = (name: string, value: string | undefined) => {
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (!Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got "${value}"`);
+    return n;
+  };
+  const tiers = values.tiers === undefined ? 2 : number('tiers', values.tiers);
+  if (tiers !== 2 && tiers !== 3) throw new UsageError('--tiers must be 2 or 3');
+  let fabric: Fabric;
+  try {
+    fabric = fatTreeForRadix({
+      radix: number('radix', values.radix) as number,
+      tiers,
+      oversubscription: number('oversubscription', values.oversubscription),
+      islsPerPair: number('trunks', values.trunks),
+      hostCount: number('hosts', values.hosts),
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  print(routed(fabric, routingEngine(values.routing)), values.json);
 }
 
 function parse(args: string[]): void {
   const { values, positionals } = parseArgs({ args, options: FABRIC_OPTIONS, allowPositionals: true });
   const [file, ...extra] = positionals;
   if (file === undefined || extra.length > 0) throw new UsageError(`topology parse takes one FILE\n${USAGE}`);
-  const fabric = loadTopologyFile(file, values.format);
-  const started = performance.now();
-  const tables = buildForwardingTables(fabric, routingEngine(values.routing));
-  const routingMs = Math.round((performance.now() - started) * 10) / 10;
-  print({ ...fabricSummary(fabric), engine: tables.engine, routingMs }, values.json);
+  print(routed(loadTopologyFile(file, values.format), routingEngine(values.routing)), values.json);
 }
 
-function print(summary: Record<string, unknown>, json: boolean | undefined): void {
+function print({ fabric, tables, routingMs }: LoadedFabric, json: boolean | undefined): void {
+  const summary = {
+    ...fabricSummary(fabric),
+    engine: tables.engine,
+    routingMs: Math.round(routingMs * 10) / 10,
+  };
   if (json) {
     process.stdout.write(`${JSON.stringify(summary)}\n`);
     return;

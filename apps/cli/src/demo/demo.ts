@@ -8,16 +8,11 @@ import {
 } from '@fabscope/api';
 import { CHECKOUT_ROOT } from '../checkout.ts';
 import { fabricFromConfig } from '../commands/topology.ts';
-import {
-  type AlertmanagerServer,
-  type AlertmanagerTimings,
-  startAlertmanager,
-} from '../prometheus/alertmanager.ts';
+import { startPieces } from '../pieces.ts';
+import { type AlertmanagerTimings, startAlertmanager } from '../prometheus/alertmanager.ts';
 import { rateWindowFor } from '../prometheus/prometheus.ts';
 import { type SupervisedPrometheus, supervisePrometheus } from '../prometheus/supervisor.ts';
-import { collectorShardsFor, startCollectorProcess, startEmulatorProcess } from './pipeline-process.ts';
-
-export { collectorShardsFor };
+import { startCollectorProcess, startEmulatorProcess } from './pipeline-process.ts';
 
 export const WEB_ROOT = join(CHECKOUT_ROOT, 'apps/web/dist');
 
@@ -33,6 +28,11 @@ export function prometheusIntervalFor(ports: number, liveSource: LiveSource = li
   return liveSource === 'collectors' ? 10_000 : 60_000;
 }
 
+/** Collector shards by cabled ports, so Prometheus parses them in parallel (docs/scaling.md). */
+export function collectorShardsFor(ports: number): number {
+  return ports <= 20_000 ? 1 : 4;
+}
+
 /** Whether Prometheus scrapes the raw counters too: on big fabrics they would be most of its memory. */
 export function prometheusRawJobFor(ports: number): boolean {
   return ports <= 20_000;
@@ -44,10 +44,7 @@ export interface DemoOptions {
   prometheus?: boolean;
   collectorPort?: number;
   prometheusPort?: number;
-  seed?: number;
   webRoot?: string;
-  /** Keep live per-host sysfs/procfs trees here (default FABSCOPE_EMULATOR_SYSFS; unset: none). */
-  sysfsDir?: string;
   /** Prometheus forwards every sample (recorded ones too) to these remote-write URLs. */
   remoteWrite?: string[];
   /** Whether Prometheus scrapes the raw counters too; default prometheusRawJobFor. */
@@ -80,19 +77,16 @@ export interface RunningDemo {
 }
 
 /** The whole pipeline on one machine, each piece talking HTTP to the next as in production. */
-export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
-  const stops: (() => Promise<void>)[] = [];
-  const stop = async () => {
-    for (const s of stops.reverse()) await s().catch(() => undefined);
-  };
-  try {
+export function startDemo(options: DemoOptions): Promise<RunningDemo> {
+  return startPieces(async (stops, stop) => {
     // The child builds the same fabric from the same settings while this process builds its own.
     const emulatorStarting = startEmulatorProcess({
       scenario: options.config.scenario,
       topologyPath: options.config.topologyPath,
       routing: options.config.routing,
-      seed: options.seed ?? 1,
-      sysfsDir: options.sysfsDir ?? process.env.FABSCOPE_EMULATOR_SYSFS,
+      seed: 1,
+      // Live per-host sysfs/procfs trees, when asked.
+      sysfsDir: process.env.FABSCOPE_EMULATOR_SYSFS,
     });
     // Stopped whatever happens below, once it is up (last: the collector and the API read it).
     stops.push(async () => (await emulatorStarting.catch(() => undefined))?.stop());
@@ -115,28 +109,20 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     });
     stops.push(() => collector.stop());
     const { collectorUrls } = collector.urls;
-    let prometheus: SupervisedPrometheus | undefined;
-    let alertmanager: AlertmanagerServer | undefined;
-    if (options.prometheus && options.alertmanager) {
-      const started = await startAlertmanager(options.alertmanager);
-      alertmanager = started;
-      stops.push(() => started.stop());
-    }
-    if (options.prometheus) {
-      const alertmanagers = [alertmanager?.url, options.alertmanagerUrl].filter(
-        (url): url is string => url !== undefined && url !== '',
-      );
-      const started: SupervisedPrometheus = await supervisePrometheus({
-        alertmanagers,
-        targets: collectorUrls.map((url) => new URL(url).host),
-        scrapeIntervalMs: intervalMs,
-        remoteWrite: options.remoteWrite,
-        slowJob: options.prometheusSlowJob ?? prometheusRawJobFor(ports),
-        ...(options.prometheusPort === undefined ? {} : { port: options.prometheusPort }),
-      });
-      prometheus = started;
-      stops.push(() => started.stop());
-    }
+    const alertmanager =
+      options.prometheus && options.alertmanager ? await startAlertmanager(options.alertmanager) : undefined;
+    if (alertmanager) stops.push(() => alertmanager.stop());
+    const prometheus = options.prometheus
+      ? await supervisePrometheus({
+          alertmanagers: [alertmanager?.url, options.alertmanagerUrl].filter((url): url is string => !!url),
+          targets: collectorUrls.map((url) => new URL(url).host),
+          scrapeIntervalMs: intervalMs,
+          remoteWrite: options.remoteWrite,
+          slowJob: options.prometheusSlowJob ?? prometheusRawJobFor(ports),
+          port: options.prometheusPort,
+        })
+      : undefined;
+    if (prometheus) stops.push(() => prometheus.stop());
 
     const config: ApiConfig = {
       ...options.config,
@@ -146,8 +132,6 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       liveSource,
       sampleIntervalMs: intervalMs,
       ...(prometheus ? { prometheusRateWindow: rateWindowFor(intervalMs) } : {}),
-      // Without FABSCOPE_EVENTS_DIR the events last as long as the demo does.
-      eventsDir: options.config.eventsDir,
     };
     const api = await startApi(config, fabric, {
       tables,
@@ -168,8 +152,5 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       api,
       stop,
     };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  });
 }

@@ -4,7 +4,6 @@ import {
   createFabricRegistry,
   type FabricSource,
   infinibandSource,
-  type MetricsServer,
   runTool,
   startMetricsServer,
 } from '@fabscope/collectors';
@@ -19,14 +18,13 @@ import {
 } from '@fabscope/topology';
 import { fabricFromConfig } from '../commands/topology.ts';
 import { ibPortReaderCommand } from '../ib-port-reader-command.ts';
+import { startPieces } from '../pieces.ts';
 import { WEB_ROOT } from './demo.ts';
 import { startLabPump } from './lab-pump.ts';
 
 export interface IbsimDemoOptions {
   config: ApiConfig;
   routing: SmRoutingEngine;
-  seed?: number;
-  webRoot?: string;
   /** How often the emulator's counters are written into the subnet besides before each sweep (ms). */
   pumpIntervalMs?: number;
   /** The subnet to build, instead of the config's scenario or topology file. */
@@ -52,17 +50,10 @@ function smTables(fabric: Fabric, dump: string): ForwardingTables {
   return applyIbroute(fabric, buildForwardingTables(fabric, 'minhop'), dump);
 }
 
-/**
- * `fabscope demo --fabric ibsim`: a real subnet (ibsim + OpenSM) read only through its real tools, with the
- * emulator as its traffic source, writing its counters and cable states into the subnet (lab-pump.ts).
- */
+/** `demo --fabric ibsim`: a real subnet (ibsim + OpenSM) read by its tools, its traffic the emulator's (lab-pump.ts). */
 export async function startIbsimDemo(options: IbsimDemoOptions): Promise<RunningIbsimDemo> {
   const design = options.design ?? fabricFromConfig(options.config).fabric;
-  const stops: (() => Promise<void> | void)[] = [];
-  const stop = async () => {
-    for (const s of stops.reverse()) await Promise.resolve(s()).catch(() => undefined);
-  };
-  try {
+  return startPieces(async (stops, stop) => {
     const lab = await startLab({ net: ibsimNetFile(design), routing: options.routing });
     stops.push(() => lab.stop());
     const fabric = parsePortsReport(
@@ -76,7 +67,7 @@ export async function startIbsimDemo(options: IbsimDemoOptions): Promise<Running
       fabric,
       tables,
       externalRouting: true,
-      seed: options.seed ?? 1,
+      seed: 1,
       startTimeMs: Date.now(),
     });
     const emulatorServer = await startEmulatorServer(emulator, { host: '127.0.0.1', port: 0 });
@@ -115,7 +106,7 @@ export async function startIbsimDemo(options: IbsimDemoOptions): Promise<Running
       },
     };
     const { answer } = createFabricRegistry({ source });
-    const collector: MetricsServer = await startMetricsServer(answer, { host: '127.0.0.1', port: 0 });
+    const collector = await startMetricsServer(answer, { host: '127.0.0.1', port: 0 });
     stops.push(() => collector.close());
 
     const config: ApiConfig = {
@@ -129,7 +120,7 @@ export async function startIbsimDemo(options: IbsimDemoOptions): Promise<Running
     };
     const api = await startApi(config, fabric, {
       tables,
-      webRoot: options.webRoot ?? WEB_ROOT,
+      webRoot: WEB_ROOT,
       tools: { env: { ...process.env, ...lab.env }, cwd: lab.cwd },
     });
     stops.push(() => api.close());
@@ -144,8 +135,5 @@ export async function startIbsimDemo(options: IbsimDemoOptions): Promise<Running
       readSubnet: (read) => pump.readAtFlush(read),
       stop,
     };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  });
 }

@@ -31,18 +31,16 @@ export function labCommands(
   const commands: string[] = [];
   for (const port of doc.ports) {
     const where = `"${port.nodeName}"[${port.portNumber}]`;
-    if (port.remote) {
-      const here = `${port.nodeName}/${port.portNumber}`;
-      const there = `${port.remote.nodeName}/${port.remote.portNumber}`;
-      if (here < there) {
-        const down = port.linkState === 'down';
-        if (down && !linksDown.has(here)) {
-          linksDown.add(here);
-          commands.push(`Unlink ${where}`);
-        } else if (!down && linksDown.has(here)) {
-          linksDown.delete(here);
-          commands.push(`Link ${where} "${port.remote.nodeName}"[${port.remote.portNumber}]`);
-        }
+    const here = `${port.nodeName}/${port.portNumber}`;
+    // A cable's state is written from its end that sorts first.
+    if (port.remote && here < `${port.remote.nodeName}/${port.remote.portNumber}`) {
+      const down = port.linkState === 'down';
+      if (down && !linksDown.has(here)) {
+        linksDown.add(here);
+        commands.push(`Unlink ${where}`);
+      } else if (!down && linksDown.has(here)) {
+        linksDown.delete(here);
+        commands.push(`Link ${where} "${port.remote.nodeName}"[${port.remote.portNumber}]`);
       }
     }
     const counters = port.counters as unknown as Record<string, string | undefined>;

@@ -1,36 +1,15 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import {
-  createFabricRegistry,
-  emulatorSource,
-  type MetricsServer,
-  sharedSource,
-  startMetricsServer,
-} from '@fabscope/collectors';
-import { createEmulator, startEmulatorServer, startSysfsWriter } from '@fabscope/emulator';
-import { type RoutingEngineName, routingFor } from '@fabscope/topology';
+import { createFabricRegistry, sharedSource, startMetricsServer } from '@fabscope/collectors';
 import { CHECKOUT_ROOT } from '../checkout.ts';
-import { fabricFromConfig } from '../commands/topology.ts';
-
-/** Collector shards by cabled ports, so Prometheus parses them in parallel (docs/scaling.md). */
-export function collectorShardsFor(ports: number): number {
-  return ports <= 20_000 ? 1 : 4;
-}
-
-/** The emulator's process: the demo's fabric (built from the settings the API loads it with). */
-export interface EmulatorProcessOptions {
-  scenario: string;
-  topologyPath?: string | undefined;
-  routing?: RoutingEngineName | 'auto' | undefined;
-  seed: number;
-  /** Keep live per-host sysfs/procfs trees here. */
-  sysfsDir?: string | undefined;
-}
+import { openSource } from '../commands/collect.ts';
+import { type EmulatorSettings, serveEmulator } from '../commands/emulator.ts';
+import { endChild } from '../pieces.ts';
 
 /** The collector's process: reads the emulator over HTTP, as it would read hardware. */
 export interface CollectorProcessOptions {
   emulatorUrl: string;
-  /** Collector shards by switch group (collectorShardsFor), sharing one read of the emulator. */
+  /** Collector shards by switch group (demo.ts collectorShardsFor), sharing one read of the emulator. */
   shards: number;
   /** The first shard's port (0 or absent: any free one). */
   collectorPort?: number | undefined;
@@ -46,8 +25,8 @@ export interface ChildPiece<T> {
   stop(): Promise<void>;
 }
 
-type Role = 'emulator' | 'collector';
 type FromChild<T> = { type: 'ready'; urls: T } | { type: 'failed'; message: string };
+type Stops = (() => Promise<void>)[];
 
 const STOP_GRACE_MS = 5000;
 
@@ -56,47 +35,68 @@ const EMULATOR_TICK_MS = 1000;
 /** The same without a sysfs writer: the clock catches up at every request anyway. */
 const IDLE_TICK_MS = 60_000;
 
+/** What each child runs, and the URLs it answers with. */
+const ROLES = {
+  async emulator(settings: EmulatorSettings, stops: Stops) {
+    // The clock catches up at every request, so the tick only bounds how old the sysfs trees are.
+    const tickMs = settings.sysfsDir ? EMULATOR_TICK_MS : IDLE_TICK_MS;
+    const emulator = await serveEmulator(settings, { host: '127.0.0.1', port: 0, tickMs });
+    stops.push(emulator.stop);
+    return { emulatorUrl: emulator.url };
+  },
+  async collector(options: CollectorProcessOptions, stops: Stops) {
+    const { emulatorUrl, shards } = options;
+    const { opened } = await openSource(['--source', 'emulator', '--url', emulatorUrl]);
+    const shareReadMs = options.shareReadMs ?? (shards > 1 ? 1000 : 0);
+    const source = shareReadMs > 0 ? sharedSource(opened.source, shareReadMs) : opened.source;
+    const collectorUrls: string[] = [];
+    for (let index = 1; index <= shards; index++) {
+      const { answer } = createFabricRegistry({
+        source,
+        timeoutMs: opened.readTimeoutMs,
+        shard: shards > 1 ? { index, count: shards } : undefined,
+      });
+      // Chunks, not one string: a big fabric's exposition is too large for one.
+      const collector = await startMetricsServer(answer, {
+        host: '127.0.0.1',
+        port: index === 1 ? (options.collectorPort ?? 0) : 0,
+      });
+      stops.push(() => collector.close());
+      collectorUrls.push(collector.url);
+    }
+    return { collectorUrls };
+  },
+};
+type Role = keyof typeof ROLES;
+type UrlsOf<R extends Role> = Awaited<ReturnType<(typeof ROLES)[R]>>;
+
 /** The emulator in a child process, so a big fabric's tick holds neither the API nor the collector. */
-export function startEmulatorProcess(
-  options: EmulatorProcessOptions,
-): Promise<ChildPiece<{ emulatorUrl: string }>> {
-  return startChild('emulator', options);
-}
+export const startEmulatorProcess = (settings: EmulatorSettings) => startChild('emulator', settings);
 
 /** The collector in a child process, so rendering never delays the emulator's or the API's answers. */
-export function startCollectorProcess(
-  options: CollectorProcessOptions,
-): Promise<ChildPiece<{ collectorUrls: string[] }>> {
-  return startChild('collector', options);
-}
+export const startCollectorProcess = (options: CollectorProcessOptions) => startChild('collector', options);
 
 /** Runs `fabscope __pipeline ROLE OPTIONS`; the child ends with its parent (its IPC channel closes). */
-function startChild<T>(role: Role, options: object): Promise<ChildPiece<T>> {
+function startChild<R extends Role>(
+  role: R,
+  options: Parameters<(typeof ROLES)[R]>[0],
+): Promise<ChildPiece<UrlsOf<R>>> {
   const child = spawn(
     process.execPath,
     [join(CHECKOUT_ROOT, 'apps/cli/bin/fabscope.js'), '__pipeline', role, JSON.stringify(options)],
     { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
-  const ended = () => child.exitCode !== null || child.signalCode !== null;
-  const exited = new Promise<void>((resolve) => {
-    if (ended()) resolve();
-    else child.once('exit', () => resolve());
-  });
   let stopping = false;
-  const stop = async () => {
+  const stop = () => {
     stopping = true;
-    if (ended()) return;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-    await exited;
-    clearTimeout(timer);
+    return endChild(child, STOP_GRACE_MS);
   };
   return new Promise((resolve, reject) => {
     const early = (code: number | null, signal: NodeJS.Signals | null) =>
       reject(new Error(`the ${role} process exited before it was ready (${signal ?? `code ${code}`})`));
     child.once('exit', early);
     child.once('error', reject);
-    child.once('message', (message: FromChild<T>) => {
+    child.once('message', (message: FromChild<UrlsOf<R>>) => {
       child.off('exit', early);
       if (message.type === 'failed') {
         void stop();
@@ -125,7 +125,7 @@ export async function runPipelineChild(
       if (process.send) process.send(message, () => resolve());
       else process.stdout.write(`${JSON.stringify(message)}\n`, () => resolve());
     });
-  const stops: (() => Promise<void>)[] = [];
+  const stops: Stops = [];
   let stopping: Promise<void> | undefined;
   const stop = (code: number) => {
     stopping ??= (async () => {
@@ -139,65 +139,13 @@ export async function runPipelineChild(
   process.on('disconnect', () => void stop(0));
   try {
     const options = JSON.parse(optionsJson ?? '');
-    let urls: unknown;
-    if (role === 'emulator') urls = await startEmulator(options as EmulatorProcessOptions, stops);
-    else if (role === 'collector') urls = await startCollectors(options as CollectorProcessOptions, stops);
-    else throw new Error(`unknown role "${role}": emulator or collector`);
+    if (role === undefined || !Object.hasOwn(ROLES, role)) {
+      throw new Error(`unknown role "${role}": emulator or collector`);
+    }
+    const urls = await ROLES[role as Role](options, stops);
     await send({ type: 'ready', urls });
   } catch (error) {
     await send({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
     await stop(1);
   }
-}
-
-async function startEmulator(
-  options: EmulatorProcessOptions,
-  stops: (() => Promise<void>)[],
-): Promise<{ emulatorUrl: string }> {
-  const { fabric, tables, engine } = fabricFromConfig(options);
-  const emulator = createEmulator({
-    fabric,
-    tables,
-    // The fabric manager's sweeps use the engine that built the tables.
-    routing: routingFor(engine),
-    seed: options.seed,
-    startTimeMs: Date.now(),
-  });
-  // The clock catches up at every request, so the tick only bounds how old the sysfs trees are.
-  const server = await startEmulatorServer(emulator, {
-    host: '127.0.0.1',
-    port: 0,
-    tickMs: options.sysfsDir ? EMULATOR_TICK_MS : IDLE_TICK_MS,
-  });
-  stops.push(() => server.close());
-  if (options.sysfsDir) {
-    const sysfs = startSysfsWriter(emulator, options.sysfsDir);
-    stops.push(async () => sysfs.stop());
-  }
-  return { emulatorUrl: server.url };
-}
-
-async function startCollectors(
-  options: CollectorProcessOptions,
-  stops: (() => Promise<void>)[],
-): Promise<{ collectorUrls: string[] }> {
-  // Chunks, not one string: a big fabric's exposition is too large for one.
-  const { emulatorUrl, shards } = options;
-  const shareReadMs = options.shareReadMs ?? (shards > 1 ? 1000 : 0);
-  const source =
-    shareReadMs > 0 ? sharedSource(emulatorSource(emulatorUrl), shareReadMs) : emulatorSource(emulatorUrl);
-  const urls: string[] = [];
-  for (let index = 1; index <= shards; index++) {
-    const { answer } = createFabricRegistry({
-      source,
-      shard: shards > 1 ? { index, count: shards } : undefined,
-    });
-    const collector: MetricsServer = await startMetricsServer(answer, {
-      host: '127.0.0.1',
-      port: index === 1 ? (options.collectorPort ?? 0) : 0,
-    });
-    stops.push(() => collector.close());
-    urls.push(collector.url);
-  }
-  return { collectorUrls: urls };
 }

@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { CHECKOUT_ROOT } from '../checkout.ts';
-import { MissingToolError } from './prometheus.ts';
-import { findBinary, type LoopbackServer, startLoopbackServer } from './server-process.ts';
+import { findTool, type LoopbackServer, startLoopbackServer } from './server-process.ts';
 
 /** The one Alertmanager configuration, shared with docker-compose.yml. */
 export const ALERTMANAGER_CONFIG = join(CHECKOUT_ROOT, 'deploy/alertmanager/alertmanager.yml');
@@ -14,8 +13,6 @@ export interface AlertmanagerTimings {
   groupWait?: string;
   /** Wait before notifying a group's changes, resolutions included (shipped: 1m). */
   groupInterval?: string;
-  /** Resend a group that did not change after this long (shipped: 4h). */
-  repeatInterval?: string;
   /** An alert with no end time that is not sent again is resolved after this long (default 5m). */
   resolveTimeout?: string;
 }
@@ -52,25 +49,19 @@ export function alertmanagerConfig(options: AlertmanagerOptions = {}, source = A
   const route = config.route;
   if (options.groupWait) route.group_wait = options.groupWait;
   if (options.groupInterval) route.group_interval = options.groupInterval;
-  if (options.repeatInterval) route.repeat_interval = options.repeatInterval;
   if (options.resolveTimeout) config.global = { ...config.global, resolve_timeout: options.resolveTimeout };
   return stringify(config);
-}
-
-/** The Alertmanager binary: Debian's `prometheus-alertmanager`, or upstream's `alertmanager`. */
-export async function findAlertmanager(binary?: string): Promise<string> {
-  const found = await findBinary(binary ? [binary] : ['prometheus-alertmanager', 'alertmanager']);
-  if (found) return found;
-  throw new MissingToolError(
-    `"${binary ?? 'prometheus-alertmanager'}" was not found on PATH: install the Debian package "prometheus-alertmanager" (apt-get install prometheus-alertmanager)`,
-  );
 }
 
 /** Starts a real Alertmanager on a free loopback port with its own storage; stop() removes it. */
 export async function startAlertmanager(options: AlertmanagerOptions = {}): Promise<AlertmanagerServer> {
   return startLoopbackServer({
     name: 'alertmanager',
-    binary: await findAlertmanager(options.binary),
+    // Debian's `prometheus-alertmanager`, or upstream's `alertmanager`.
+    binary: await findTool(
+      options.binary ? [options.binary] : ['prometheus-alertmanager', 'alertmanager'],
+      'prometheus-alertmanager',
+    ),
     config: () => alertmanagerConfig(options),
     args: (dir, configFile, port) => [
       `--config.file=${configFile}`,

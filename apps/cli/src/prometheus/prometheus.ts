@@ -4,15 +4,11 @@ import { EDGE_FAMILIES, PORT_FAMILIES } from '@fabscope/collectors';
 import { PORT_SERIES, SOURCE_SERIES } from '@fabscope/contracts/metrics';
 import { parse, stringify } from 'yaml';
 import { CHECKOUT_ROOT } from '../checkout.ts';
-import { findBinary, type LoopbackServer, startLoopbackServer } from './server-process.ts';
+import { findTool, type LoopbackServer, startLoopbackServer } from './server-process.ts';
 
 /** The one Prometheus configuration, shared with docker-compose.yml. */
 export const PROMETHEUS_CONFIG = join(CHECKOUT_ROOT, 'deploy/prometheus/prometheus.yml');
 export const FABRIC_JOB = 'fabscope-fabric';
-
-export class MissingToolError extends Error {
-  override name = 'MissingToolError';
-}
 
 export type PrometheusServer = LoopbackServer;
 
@@ -29,6 +25,8 @@ export interface PrometheusOptions extends ScrapeSettings {
   port?: number;
   binary?: string;
   readyTimeoutMs?: number;
+  /** Grace after SIGTERM on stop before SIGKILL; default 5 s. */
+  killAfterMs?: number;
   /** Called with the (empty) TSDB directory before Prometheus starts: e.g. to backfill blocks. */
   beforeStart?: (dataDir: string) => Promise<void>;
 }
@@ -85,7 +83,7 @@ export function rateWindowFor(scrapeIntervalMs: number): string {
   return `${Math.max(5, Math.ceil((3 * scrapeIntervalMs) / 1000))}s`;
 }
 
-const seconds = (ms: number) => `${Math.max(1, Math.round(ms / 1000))}s`;
+export const seconds = (ms: number) => `${Math.max(1, Math.round(ms / 1000))}s`;
 
 /** What the views read at the fast interval; the raw counters go in `SLOW_JOB`. */
 export const FAST_FAMILIES = [
@@ -100,11 +98,7 @@ export const FAST_FAMILIES = [
 export const SLOW_JOB = 'fabscope-fabric-raw';
 
 /** The shipped rules at another interval; stale-data windows widen so a long interval still holds a sample. */
-export function rulesAtInterval(
-  text: string,
-  scrapeIntervalMs: number,
-  groupIntervalMs = scrapeIntervalMs,
-): string {
+function rulesAtInterval(text: string, scrapeIntervalMs: number, groupIntervalMs = scrapeIntervalMs): string {
   const window = rateWindowFor(scrapeIntervalMs);
   return (
     text
@@ -123,6 +117,15 @@ export function rulesAtInterval(
   );
 }
 
+/** `source` (a scrape configuration in Prometheus' format) with its fabric job scraping `targets`. */
+export function withFabricTargets(source: string, targets: string[]) {
+  const config = parse(readFileSync(source, 'utf8')) as PrometheusYaml;
+  const job = config.scrape_configs?.find((c) => c.job_name === FABRIC_JOB);
+  if (!job) throw new Error(`${source} has no scrape job "${FABRIC_JOB}"`);
+  job.static_configs = [{ targets }];
+  return { config, job };
+}
+
 /** deploy/prometheus/prometheus.yml for `targets`, with rules rewritten beside it at another interval. */
 export function prometheusConfig(
   targets: string[],
@@ -130,10 +133,7 @@ export function prometheusConfig(
   extraJobs: ScrapeJob[] = [],
   settings: ScrapeSettings & { ruleDir?: string } = {},
 ): string {
-  const config = parse(readFileSync(source, 'utf8')) as PrometheusYaml;
-  const job = config.scrape_configs?.find((c) => c.job_name === FABRIC_JOB);
-  if (!job) throw new Error(`${source} has no scrape job "${FABRIC_JOB}"`);
-  job.static_configs = [{ targets }];
+  const { config, job } = withFabricTargets(source, targets);
   for (const extra of extraJobs) {
     config.scrape_configs?.push({ job_name: extra.jobName, static_configs: [{ targets: extra.targets }] });
   }
@@ -188,26 +188,13 @@ export function prometheusConfig(
   return stringify(config);
 }
 
-export async function findPrometheus(binary = 'prometheus'): Promise<string> {
-  if (await findBinary([binary])) return binary;
-  throw new MissingToolError(
-    `"${binary}" was not found on PATH: install the Debian package "prometheus" (apt-get install prometheus)`,
-  );
-}
-
 /** Starts a real Prometheus on a free loopback port with its own TSDB; stop() removes the data. */
 export async function startPrometheus(options: PrometheusOptions): Promise<PrometheusServer> {
   return startLoopbackServer({
     name: 'prometheus',
-    binary: await findPrometheus(options.binary),
+    binary: await findTool([options.binary ?? 'prometheus'], 'prometheus'),
     config: (dir) =>
-      prometheusConfig(options.targets, PROMETHEUS_CONFIG, options.extraJobs, {
-        scrapeIntervalMs: options.scrapeIntervalMs,
-        remoteWrite: options.remoteWrite,
-        slowJob: options.slowJob,
-        alertmanagers: options.alertmanagers,
-        ruleDir: dir,
-      }),
+      prometheusConfig(options.targets, PROMETHEUS_CONFIG, options.extraJobs, { ...options, ruleDir: dir }),
     beforeStart: async (dir) => options.beforeStart?.(join(dir, 'data')),
     args: (dir, configFile, port) => [
       `--config.file=${configFile}`,
@@ -218,5 +205,6 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
     ],
     port: options.port,
     readyTimeoutMs: options.readyTimeoutMs,
+    killAfterMs: options.killAfterMs,
   });
 }

@@ -1,27 +1,24 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../free-port.ts';
+import { endChild } from '../pieces.ts';
 
-export interface ServerProcess {
-  child: ChildProcess;
-  /** Resolves with how it stopped (`code 0`, `signal SIGKILL`). */
-  exited: Promise<string>;
-  /** Stops it (SIGTERM, SIGKILL after 5 s) and removes its data directory. */
-  stop(): Promise<void>;
-}
-
-/** Runs a server binary and polls `readyUrl` until 2xx; a failure quotes the end of its stderr. */
-export async function startServerProcess(options: {
+interface ServerProcessOptions {
   name: string;
   binary: string;
   args: string[];
   dataDir: string;
   readyUrl: string;
-  readyTimeoutMs?: number;
-}): Promise<ServerProcess> {
+  readyTimeoutMs?: number | undefined;
+  /** Grace after SIGTERM on stop before SIGKILL; default 5 s. */
+  killAfterMs?: number | undefined;
+}
+
+/** Runs a server binary and polls `readyUrl` until 2xx; a failure quotes the end of its stderr. */
+export async function startServerProcess(options: ServerProcessOptions) {
   const child = spawn(options.binary, options.args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -31,12 +28,7 @@ export async function startServerProcess(options: {
     child.once('exit', (code, signal) => resolve(signal ? `signal ${signal}` : `code ${code}`)),
   );
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await endChild(child, options.killAfterMs ?? 5000);
     await rm(options.dataDir, { recursive: true, force: true });
   };
   const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
@@ -64,8 +56,13 @@ export interface LoopbackServer {
   stop(): Promise<void>;
 }
 
-/** The first of `candidates` that runs `--version`, or undefined. */
-export async function findBinary(candidates: string[]): Promise<string | undefined> {
+/** A program fabscope runs is not installed. */
+class MissingToolError extends Error {
+  override name = 'MissingToolError';
+}
+
+/** The first of `candidates` that runs `--version`; none: a MissingToolError naming the Debian package. */
+export async function findTool(candidates: string[], debianPackage: string): Promise<string> {
   for (const candidate of candidates) {
     try {
       await promisify(execFile)(candidate, ['--version'], { timeout: 10_000 });
@@ -74,19 +71,20 @@ export async function findBinary(candidates: string[]): Promise<string | undefin
       // try the next name
     }
   }
-  return undefined;
+  throw new MissingToolError(
+    `"${candidates[0]}" was not found on PATH: install the Debian package "${debianPackage}" (apt-get install ${debianPackage})`,
+  );
 }
 
 /** Writes `config` into a fresh temp directory and serves `binary` on a loopback port until ready. */
-export async function startLoopbackServer(options: {
-  name: string;
-  binary: string;
-  config: (dir: string) => string;
-  args: (dir: string, configFile: string, port: number) => string[];
-  beforeStart?: ((dir: string) => Promise<void>) | undefined;
-  port?: number | undefined;
-  readyTimeoutMs?: number | undefined;
-}): Promise<LoopbackServer> {
+export async function startLoopbackServer(
+  options: Omit<ServerProcessOptions, 'args' | 'dataDir' | 'readyUrl'> & {
+    config: (dir: string) => string;
+    args: (dir: string, configFile: string, port: number) => string[];
+    beforeStart?: ((dir: string) => Promise<void>) | undefined;
+    port?: number | undefined;
+  },
+): Promise<LoopbackServer> {
   const dir = await mkdtemp(join(tmpdir(), `fabscope-${options.name}-`));
   const configFile = join(dir, `${options.name}.yml`);
   await writeFile(configFile, options.config(dir));
@@ -94,12 +92,10 @@ export async function startLoopbackServer(options: {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const server = await startServerProcess({
-    name: options.name,
-    binary: options.binary,
+    ...options,
     args: options.args(dir, configFile, port),
     dataDir: dir,
     readyUrl: `${url}/-/ready`,
-    ...(options.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: options.readyTimeoutMs }),
   });
   return { url, configFile, pid: server.child.pid, exited: server.exited, stop: server.stop };
 }

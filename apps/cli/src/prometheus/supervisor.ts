@@ -1,12 +1,9 @@
+import type { Health } from '@fabscope/contracts';
 import { freePort } from '../free-port.ts';
 import { type PrometheusOptions, type PrometheusServer, startPrometheus } from './prometheus.ts';
 
 /** What the supervisor reports (into the API's /health). */
-export interface PrometheusSupervisorStatus {
-  restarts: number;
-  running: boolean;
-  lastExit?: string;
-}
+type PrometheusSupervisorStatus = NonNullable<Health['supervisor']>;
 
 export interface SupervisedPrometheus {
   /** Stays the same across restarts: the port is kept. */
@@ -14,36 +11,27 @@ export interface SupervisedPrometheus {
   status(): PrometheusSupervisorStatus;
   /** The running process id, or undefined between a crash and its restart. */
   pid(): number | undefined;
-  /** Stops supervising and the process: SIGTERM, SIGKILL after `killAfterMs`. */
+  /** Stops supervising and the process: SIGTERM, SIGKILL after 3 s, so a demo stops within 5 s. */
   stop(): Promise<void>;
 }
 
-export interface SupervisorOptions extends PrometheusOptions {
-  /** First delay before a restart; doubled after each restart that did not stay up. Default 500 ms. */
-  initialBackoffMs?: number;
-  /** Longest delay between restarts. Default 10 s. */
-  maxBackoffMs?: number;
-  /** A run this long resets the back-off. Default 30 s. */
-  stableAfterMs?: number;
-  /** Grace after SIGTERM on stop before SIGKILL. Default 3 s, so a demo stops within 5 s. */
-  killAfterMs?: number;
-  log?: (line: string) => void;
-}
+/** First delay before a restart, doubled after each restart that did not stay up, to at most 10 s. */
+const INITIAL_BACKOFF_MS = 500;
+const MAX_BACKOFF_MS = 10_000;
+/** A run this long resets the back-off. */
+const STABLE_AFTER_MS = 30_000;
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
 
 /** Runs a Prometheus and restarts it on the same port after a doubling back-off when it dies. */
-export async function supervisePrometheus(options: SupervisorOptions): Promise<SupervisedPrometheus> {
+export async function supervisePrometheus(options: PrometheusOptions): Promise<SupervisedPrometheus> {
   const port = options.port ?? (await freePort());
-  const initialBackoffMs = options.initialBackoffMs ?? 500;
-  const maxBackoffMs = options.maxBackoffMs ?? 10_000;
-  const stableAfterMs = options.stableAfterMs ?? 30_000;
-  const killAfterMs = options.killAfterMs ?? 3000;
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-
-  let current: PrometheusServer | undefined = await startPrometheus({ ...options, port });
+  const start = () => startPrometheus({ ...options, port, killAfterMs: 3000 });
+  let current: PrometheusServer | undefined = await start();
   let startedAt = Date.now();
   let restarts = 0;
   let lastExit: string | undefined;
-  let backoffMs = initialBackoffMs;
+  let backoffMs = INITIAL_BACKOFF_MS;
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
 
@@ -53,21 +41,21 @@ export async function supervisePrometheus(options: SupervisorOptions): Promise<S
       current = undefined;
       lastExit = how;
       await server.stop().catch(() => undefined); // removes its TSDB directory
-      if (Date.now() - startedAt >= stableAfterMs) backoffMs = initialBackoffMs;
+      if (Date.now() - startedAt >= STABLE_AFTER_MS) backoffMs = INITIAL_BACKOFF_MS;
       schedule(`prometheus exited (${how})`);
     });
   };
   const schedule = (why: string) => {
     if (stopping) return;
     const delay = backoffMs;
-    backoffMs = Math.min(maxBackoffMs, backoffMs * 2);
+    backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
     log(`fabscope: ${why}; restarting it in ${delay} ms`);
     timer = setTimeout(restart, delay);
   };
   const restart = async () => {
     if (stopping) return;
     try {
-      const server = await startPrometheus({ ...options, port });
+      const server = await start();
       if (stopping) {
         await server.stop();
         return;
@@ -97,18 +85,7 @@ export async function supervisePrometheus(options: SupervisorOptions): Promise<S
       clearTimeout(timer);
       const server = current;
       current = undefined;
-      if (!server) return;
-      const kill = setTimeout(() => {
-        if (server.pid !== undefined) {
-          try {
-            process.kill(server.pid, 'SIGKILL');
-          } catch {
-            // already gone
-          }
-        }
-      }, killAfterMs);
-      await server.stop();
-      clearTimeout(kill);
+      await server?.stop();
     },
   };
 }

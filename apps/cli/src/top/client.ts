@@ -3,13 +3,12 @@ import { checkHealth, checkLinks, checkSummary, isRecord, parseEvents, parseHist
 import type { FabricInfo, Features, Snapshot } from './api-types.ts';
 import { HttpError, ServerUnreachableError, TopClientError } from './errors.ts';
 import { rankByUtilization, sortByPackets } from './rank.ts';
-import type { LinkFilter, SortKey, ViewState } from './state.ts';
+import type { SortKey, ViewState } from './state.ts';
 
 export interface TopClientOptions {
   url: string;
   token?: string | undefined;
   timeoutMs?: number;
-  fetch?: typeof fetch;
 }
 
 /** How far back the feature probe asks: any answer but 404 or 409 means the server has it. */
@@ -26,19 +25,15 @@ const serverSort: Record<SortKey, { sort: string; order: string }> = {
   packets: { sort: 'packetsPerSecond', order: 'desc' },
 };
 
-const kindParameter = (filter: LinkFilter): string | undefined => (filter === 'all' ? undefined : filter);
-
 /** Asks a fabscope server's REST API (/api/v1) for what one screen shows. */
 export class TopClient {
   private readonly base: string;
   private readonly timeoutMs: number;
-  private readonly fetch: typeof fetch;
   private readonly headers: Record<string, string>;
 
   constructor(options: TopClientOptions) {
     this.base = `${options.url.replace(/\/+$/, '')}/api/v1`;
     this.timeoutMs = options.timeoutMs ?? 5000;
-    this.fetch = options.fetch ?? fetch;
     this.headers = { accept: 'application/json' };
     if (options.token) this.headers.authorization = `Bearer ${options.token}`;
   }
@@ -47,7 +42,7 @@ export class TopClient {
   private async get(path: string, optional = false): Promise<unknown> {
     let response: Response;
     try {
-      response = await this.fetch(`${this.base}${path}`, {
+      response = await fetch(`${this.base}${path}`, {
         headers: this.headers,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
@@ -153,8 +148,7 @@ export class TopClient {
       // The API pages at most PAGE_MAX directions: deeper scrolls show the first page.
       query.set('limit', String(Math.min(limit, PAGE_MAX)));
     }
-    const kind = kindParameter(state.filter);
-    if (kind) query.set('kind', kind);
+    if (state.filter !== 'all') query.set('kind', state.filter);
     if (time) query.set('time', time);
     // Ticks around the one on screen (r/R/f/F step through them) and the events before it.
     const anchorMs = time ? Date.parse(time) : nowMs;
@@ -164,21 +158,22 @@ export class TopClient {
         parts.push(`to=${encodeURIComponent(new Date(anchorMs + afterMs).toISOString())}`);
       return parts.join('&');
     };
+    // An endpoint the server has, parsed; null when it lacks it.
+    const optional = async <T>(has: boolean, path: string, parse: (body: unknown) => T) => {
+      const body = has ? await this.get(path, true) : null;
+      return body === null ? null : parse(body);
+    };
     const [health, summary, linksBody, waitBody, history, events] = await Promise.all([
       this.get('/health').then(checkHealth),
       this.get(`/summary${at ? `?${at}` : ''}`).then(checkSummary),
       this.rankedLinks(query, state.sort === 'packets' && !rankHere),
       this.get(`/links?sort=transmitWaitFraction&order=desc&limit=1${at ? `&${at}` : ''}`),
-      features.history
-        ? this.get(`/summary/history?${range(HISTORY_WINDOW_MS, HISTORY_WINDOW_MS)}`, true).then((b) =>
-            b === null ? null : parseHistory(b),
-          )
-        : null,
-      features.events
-        ? this.get(`/events?${range(EVENTS_WINDOW_MS, 0)}`, true).then((b) =>
-            b === null ? null : parseEvents(b),
-          )
-        : null,
+      optional(
+        features.history,
+        `/summary/history?${range(HISTORY_WINDOW_MS, HISTORY_WINDOW_MS)}`,
+        parseHistory,
+      ),
+      optional(features.events, `/events?${range(EVENTS_WINDOW_MS, 0)}`, parseEvents),
     ]);
     let links = checkLinks(linksBody.body);
     if (linksBody.rankHere) links = sortByPackets(links);

@@ -70,11 +70,6 @@ export function padStart(text: string, width: number): string {
   return ' '.repeat(Math.max(0, width - [...cut].length)) + cut;
 }
 
-/** Display width in terminal columns (the characters used here are all one column wide). */
-export function columns(text: string): number {
-  return [...text].length;
-}
-
 /** An ISO time as "22:41:07Z" (UTC, as the API reports). */
 export function clock(iso: string | null | undefined): string {
   if (!iso) return UNKNOWN;

@@ -57,6 +57,9 @@ function step(state: ViewState, context: KeyContext, steps: number): ViewState {
   return { ...state, time: times[clamped] as string, message: null };
 }
 
+/** Ticks r/R go back and f/F forward. */
+const HISTORY_STEPS: Record<string, number> = { r: -1, R: -5, f: 1, F: 5 };
+
 /** opatop's keys (opa-ff IbaTools/opatop help screens), acting at once rather than on Enter. */
 export function applyKey(state: ViewState, key: Keypress, context: KeyContext): KeyResult {
   const done = (next: ViewState, refetch = false): KeyResult => ({ state: next, quit: false, refetch });
@@ -103,13 +106,10 @@ export function applyKey(state: ViewState, key: Keypress, context: KeyContext): 
     case 'l':
       return done({ ...cleared, time: null }, true);
     case 'r':
-      return done(step(state, context, -1), true);
     case 'R':
-      return done(step(state, context, -5), true);
     case 'f':
-      return done(step(state, context, 1), true);
     case 'F':
-      return done(step(state, context, 5), true);
+      return done(step(state, context, HISTORY_STEPS[typed] as number), true);
     case 'B': {
       const time = state.time ?? context.shownTime;
       if (!time) return done({ ...state, message: 'nothing on screen to bookmark yet' });

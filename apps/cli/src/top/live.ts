@@ -1,9 +1,8 @@
 import { emitKeypressEvents } from 'node:readline';
-import type { FabricInfo, Features, Snapshot } from './api-types.ts';
 import type { TopClient } from './client.ts';
 import { applyKey, type Keypress } from './keys.ts';
-import { type RenderInput, renderScreen, type ScreenSize, tableRows } from './render.ts';
-import { ENTER_SCREEN, LEAVE_SCREEN, plainText, sizeFromEnv, terminalFrame } from './screen.ts';
+import { type RenderInput, renderScreen, tableRows } from './render.ts';
+import { ENTER_SCREEN, LEAVE_SCREEN, plainText, screenSize, terminalFrame } from './screen.ts';
 import { initialViewState, type ViewState } from './state.ts';
 
 export interface LiveOptions {
@@ -18,13 +17,7 @@ export interface LiveOptions {
 }
 
 /** What the screen is drawn from, apart from the view state. */
-interface Answers {
-  fabric: FabricInfo | null;
-  features: Features | null;
-  snapshot: Snapshot | null;
-  snapshotAtMs: number | null;
-  error: string | null;
-}
+type Answers = Omit<RenderInput, 'url' | 'state' | 'nowMs'>;
 
 /** The interactive view; when stdout is not a terminal, plain screens one after another (as `top -b`). */
 export function runLive(options: LiveOptions): Promise<void> {
@@ -37,8 +30,7 @@ export function runLive(options: LiveOptions): Promise<void> {
   let request = 0;
   let stopped = false;
 
-  const size = (): ScreenSize =>
-    tty ? { width: stdout.columns ?? 80, height: stdout.rows ?? 24 } : sizeFromEnv(options.env);
+  const size = () => screenSize(stdout, options.env);
 
   const draw = () => {
     if (stopped) return;
@@ -75,13 +67,8 @@ export function runLive(options: LiveOptions): Promise<void> {
       if (stopped) return;
       stopped = true;
       clearTimeout(timer);
-      stdout.off('resize', onResize);
-      stdout.off('error', stop);
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      process.off('exit', restore);
+      for (const [emitter, event, listener] of listeners) emitter.off(event, listener);
       if (keys) {
-        stdin.off('keypress', onKey);
         stdin.setRawMode(false);
         stdin.pause();
       }
@@ -106,18 +93,21 @@ export function runLive(options: LiveOptions): Promise<void> {
       if (result.refetch) void refresh();
     };
 
+    // Whatever ends the process, the terminal is left usable; a closed pipe (top | head) ends the view quietly.
+    type Listener = [NodeJS.EventEmitter, string, Parameters<NodeJS.EventEmitter['on']>[1]];
+    const listeners: Listener[] = [
+      [process, 'exit', restore],
+      [process, 'SIGINT', stop],
+      [process, 'SIGTERM', stop],
+      [stdout, 'resize', onResize],
+      [stdout, 'error', stop],
+      ...(keys ? [[stdin, 'keypress', onKey] as Listener] : []),
+    ];
     if (tty) stdout.write(ENTER_SCREEN);
-    // Whatever ends the process, the terminal is left usable.
-    process.on('exit', restore);
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    stdout.on('resize', onResize);
-    // A closed pipe (top | head) ends the view quietly.
-    stdout.on('error', stop);
+    if (keys) emitKeypressEvents(stdin);
+    for (const [emitter, event, listener] of listeners) emitter.on(event, listener);
     if (keys) {
-      emitKeypressEvents(stdin);
       stdin.setRawMode(true);
-      stdin.on('keypress', onKey);
       stdin.resume();
     }
     // A pipe gets screens with answers only; a terminal shows at once that it is asking.

@@ -21,6 +21,11 @@ export function terminalFrame(lines: ScreenLine[]): string {
   return `\x1b[H${body.join('\x1b[K\r\n')}\x1b[K\x1b[J`;
 }
 
+/** The terminal's size; a pipe's or file's is COLUMNS × LINES when set (as `top -b`), else the 80×24 minimum. */
+export function screenSize(stdout: NodeJS.WriteStream, env: NodeJS.ProcessEnv): ScreenSize {
+  return stdout.isTTY ? { width: stdout.columns ?? 80, height: stdout.rows ?? 24 } : sizeFromEnv(env);
+}
+
 /** Size of a pipe or file: COLUMNS × LINES when set (as `top -b`), else the 80×24 minimum. */
 export function sizeFromEnv(env: NodeJS.ProcessEnv): ScreenSize {
   const read = (value: string | undefined, fallback: number) => {

@@ -42,10 +42,8 @@ export const initialViewState: ViewState = {
   rateUnit: 'bytes',
 };
 
-export type Mode = 'Live' | 'Hist' | 'Bkmk';
-
 /** opatop's image type on the first line: Live, Hist (navigated) or Bkmk (the bookmarked tick). */
-export function modeOf(state: Pick<ViewState, 'time' | 'bookmark'>): Mode {
+export function modeOf(state: Pick<ViewState, 'time' | 'bookmark'>): 'Live' | 'Hist' | 'Bkmk' {
   if (state.time === null) return 'Live';
   return state.time === state.bookmark ? 'Bkmk' : 'Hist';
 }

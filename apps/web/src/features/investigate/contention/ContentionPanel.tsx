@@ -1,9 +1,8 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { Analysis } from '../../../api/types.ts';
+import { DataTable, num } from '../../../components/DataTable.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
-import { NumHeader } from '../../../components/NumHeader.tsx';
 import { Options } from '../../../components/Options.tsx';
-import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatCount, formatDirection } from '../../../lib/format.ts';
 import { useRateFormat } from '../../../state/preferences.ts';
 import type { Remote } from '../../../state/useApiQuery.ts';
@@ -56,27 +55,19 @@ function Stat({ label, value, hint }: { label: string; value: string; hint?: str
 /** ISL directions carrying two or more of the pattern's flows, with the colliding pairs. */
 function CollisionsTable({ collisions }: { collisions: readonly CollisionRow[] }) {
   return (
-    <TableScroll label="Shared ISL directions">
-      <table className="data-table">
-        <caption>Shared ISL directions</caption>
-        <thead>
-          <tr>
-            <th scope="col">ISL (from → to)</th>
-            <NumHeader>Flows</NumHeader>
-            <th scope="col">Colliding pairs</th>
-          </tr>
-        </thead>
-        <tbody>
-          {collisions.map((c) => (
-            <tr key={c.link}>
-              <td className="mono">{formatDirection(c.link)}</td>
-              <td className="num strong">{c.flows}</td>
-              <td className="wrap">{c.pairs.join(', ')}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
+    <DataTable
+      label="Shared ISL directions"
+      caption="Shared ISL directions"
+      columns={['ISL (from → to)', num('Flows'), 'Colliding pairs']}
+    >
+      {collisions.map((c) => (
+        <tr key={c.link}>
+          <td className="mono">{formatDirection(c.link)}</td>
+          <td className="num strong">{c.flows}</td>
+          <td className="wrap">{c.pairs.join(', ')}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -128,45 +119,36 @@ function Result({
       ) : (
         <CollisionsTable collisions={collisions} />
       )}
-      <TableScroll label="Expected per-flow rates">
-        <table className="data-table">
-          <caption>Expected per-flow rates (static routing, max-min fair)</caption>
-          <thead>
-            <tr>
-              <th scope="col">Flow</th>
-              <NumHeader>Expected</NumHeader>
-              {adaptive && <NumHeader>With AR</NumHeader>}
-              <NumHeader>Measured</NumHeader>
-            </tr>
-          </thead>
-          <tbody>
-            {shownFlows.map((f) => (
-              <tr key={`${f.from}->${f.to}`}>
-                <td>
-                  {f.from} → {f.to}
-                </td>
-                <td className="num">{rates.gbps(f.rateGbps)}</td>
-                {adaptive && (
-                  <td className="num">
-                    {f.adaptiveRateGbps === undefined ? '—' : rates.gbps(f.adaptiveRateGbps)}
-                  </td>
-                )}
-                <td className="num">{rates.rate(measuredOf(f.from, f.to))}</td>
-              </tr>
-            ))}
-            {analysis.flows.length > FLOWS_SHOWN && (
-              <tr>
-                <td colSpan={adaptive ? 4 : 3} className="muted">
-                  … and {(analysis.flows.length - FLOWS_SHOWN).toLocaleString('en')} more flows
-                  {analysis.flows.length < analysis.routedCount && ' (list cut by the API)'}
-                  {measured &&
-                    ` · ${analysis.flows.filter((f) => measuredOf(f.from, f.to) !== null).length.toLocaleString('en')} of ${analysis.flows.length.toLocaleString('en')} measured`}
-                </td>
-              </tr>
+      <DataTable
+        label="Expected per-flow rates"
+        caption="Expected per-flow rates (static routing, max-min fair)"
+        columns={['Flow', num('Expected'), adaptive && num('With AR'), num('Measured')]}
+      >
+        {shownFlows.map((f) => (
+          <tr key={`${f.from}->${f.to}`}>
+            <td>
+              {f.from} → {f.to}
+            </td>
+            <td className="num">{rates.gbps(f.rateGbps)}</td>
+            {adaptive && (
+              <td className="num">
+                {f.adaptiveRateGbps === undefined ? '—' : rates.gbps(f.adaptiveRateGbps)}
+              </td>
             )}
-          </tbody>
-        </table>
-      </TableScroll>
+            <td className="num">{rates.rate(measuredOf(f.from, f.to))}</td>
+          </tr>
+        ))}
+        {analysis.flows.length > FLOWS_SHOWN && (
+          <tr>
+            <td colSpan={adaptive ? 4 : 3} className="muted">
+              … and {(analysis.flows.length - FLOWS_SHOWN).toLocaleString('en')} more flows
+              {analysis.flows.length < analysis.routedCount && ' (list cut by the API)'}
+              {measured &&
+                ` · ${analysis.flows.filter((f) => measuredOf(f.from, f.to) !== null).length.toLocaleString('en')} of ${analysis.flows.length.toLocaleString('en')} measured`}
+            </td>
+          </tr>
+        )}
+      </DataTable>
       <div className="button-row">
         <button
           type="button"

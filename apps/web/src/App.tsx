@@ -1,5 +1,5 @@
+import type { Topology } from '@fabscope/contracts';
 import { type ComponentProps, memo, useCallback, useMemo, useState } from 'react';
-import type { Topology } from './api/types.ts';
 import { Panel } from './components/Panel.tsx';
 import { AdaptiveRoutingPanel } from './features/adaptive-routing/AdaptiveRoutingPanel.tsx';
 import { useAdaptiveRouting } from './features/adaptive-routing/useAdaptiveRouting.ts';

@@ -1,7 +1,3 @@
-import { PAGE_MAX } from '@fabscope/contracts/limits';
-import type { CompactDecode } from './exchange/exchange.ts';
-import { createRequester, type Requester, type RequesterOptions } from './requester.ts';
-import { shareTopologyStrings } from './topologyStrings.ts';
 import type {
   AdaptiveRouting,
   AdaptiveRoutingChange,
@@ -9,31 +5,30 @@ import type {
   Alarm,
   AlarmList,
   Analysis,
-  CompactSnapshot,
   Drift,
   EventList,
-  Fault,
   FaultList,
   FaultRequest,
   FlowList,
   FlowPage,
-  HistoryWindow,
   JobDetail,
   JobList,
   LinkFlows,
   LinkHistory,
   LinksAnswer,
   PortReply,
-  Route,
   StaticLoad,
-  StreamView,
   Summary,
   SummaryHistory,
   Topology,
   TopologyStatus,
-  TrafficRequest,
   TrafficStarted,
-} from './types.ts';
+} from '@fabscope/contracts';
+import { PAGE_MAX } from '@fabscope/contracts/limits';
+import type { CompactDecode } from './exchange/exchange.ts';
+import { createRequester, type Requester, type RequesterOptions } from './requester.ts';
+import { shareTopologyStrings } from './topologyStrings.ts';
+import type { CompactSnapshot, Fault, HistoryWindow, Route, StreamView, TrafficRequest } from './types.ts';
 
 export type ApiClientOptions = RequesterOptions;
 

@@ -1,6 +1,7 @@
+import type { EventSeverity } from '@fabscope/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { EventSeverity, FabricEvent } from '../api/types.ts';
+import type { FabricEvent } from '../api/types.ts';
 import { fabricEvent } from '../test/testFixtures.ts';
 import {
   ALWAYS_MARKED,

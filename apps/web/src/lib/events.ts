@@ -1,4 +1,5 @@
-import type { EventSeverity, FabricEvent, FabricEventKind } from '../api/types.ts';
+import type { EventSeverity } from '@fabscope/contracts';
+import type { FabricEvent, FabricEventKind } from '../api/types.ts';
 import { formatLinkIds } from './format.ts';
 import { parseInstant } from './timeRange.ts';
 

@@ -1,4 +1,4 @@
-import type { FabricType } from '../api/types.ts';
+import type { FabricType } from '@fabscope/contracts';
 
 /** Each network's words: LIDs, GUIDs and XmitWait exist on Omni-Path and InfiniBand, not on Ethernet. */
 export interface FabricTerms {

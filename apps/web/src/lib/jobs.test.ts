@@ -1,5 +1,6 @@
+import type { JobDetail } from '@fabscope/contracts';
 import { describe, expect, it } from 'vitest';
-import type { Flow, JobDetail } from '../api/types.ts';
+import type { Flow } from '../api/types.ts';
 import { groupFlowsByJob, jobHighlight, jobRunning } from './jobs.ts';
 
 const flow = (id: string, from: string, to: string, bytesPerSecond: number, job: string): Flow => ({

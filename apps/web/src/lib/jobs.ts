@@ -1,4 +1,5 @@
-import type { Flow, JobDetail, Route } from '../api/types.ts';
+import type { JobDetail } from '@fabscope/contracts';
+import type { Flow, Route } from '../api/types.ts';
 
 /** The job the seed button starts its pairs as: pressing it again finds them running. */
 export const SEED_JOB = 'seed';

@@ -1,6 +1,7 @@
+import type { CategoryName, LinkDirectionState, Summary } from '@fabscope/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CategoryName, FabricEvent, LinkDirectionState, Summary } from '../api/types.ts';
+import type { FabricEvent } from '../api/types.ts';
 import { fabricEvent, linkState, summaryOf } from '../test/testFixtures.ts';
 import { eventsAtLeast, parseSeverity } from './events.ts';
 import {

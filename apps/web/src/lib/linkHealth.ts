@@ -1,5 +1,5 @@
+import type { CategoryName, LinkDirectionState, Summary } from '@fabscope/contracts';
 import { CATEGORY_NAMES } from '@fabscope/contracts/names';
-import type { CategoryName, LinkDirectionState, Summary } from '../api/types.ts';
 import { formatPerSecond, groupDigits } from './format.ts';
 
 /** A link direction's health: congestion, the six PM categories, opatop-style lights, error marks. */

@@ -1,4 +1,4 @@
-import type { CategoryName, LinkDirectionState, LinkKind } from '../api/types.ts';
+import type { CategoryName, LinkDirectionState, LinkKind } from '@fabscope/contracts';
 
 /** opatop-style ranking, busiest first; unknown last, ties by id so the order is stable. */
 

@@ -1,4 +1,5 @@
-import type { FabricType, Route, Topology } from '../api/types.ts';
+import type { FabricType, Topology } from '@fabscope/contracts';
+import type { Route } from '../api/types.ts';
 import { fabricTerms } from './fabricTerms.ts';
 import { naturalOrder } from './naturalOrder.ts';
 

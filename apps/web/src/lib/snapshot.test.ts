@@ -1,5 +1,6 @@
+import type { LinkDirectionState } from '@fabscope/contracts';
 import { describe, expect, it } from 'vitest';
-import type { CompactSnapshot, FabricSnapshot, LinkDirectionState } from '../api/types.ts';
+import type { CompactSnapshot, FabricSnapshot } from '../api/types.ts';
 import { HEALTH_OK, linkState, summaryOf } from '../test/testFixtures.ts';
 import { channelValuesOf } from './channelValues.ts';
 import { rankableLinks, staleDirectionCount } from './snapshot.ts';

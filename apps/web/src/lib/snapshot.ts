@@ -1,4 +1,5 @@
-import type { LinkDirectionState, LiveSnapshot } from '../api/types.ts';
+import type { LinkDirectionState } from '@fabscope/contracts';
+import type { LiveSnapshot } from '../api/types.ts';
 import { countUnknown, isCompact } from './channelValues.ts';
 
 const staleOf = new WeakMap<LiveSnapshot, number>();

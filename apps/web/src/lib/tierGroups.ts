@@ -1,4 +1,5 @@
-import type { TierRowInfo, Topology } from '../api/types.ts';
+import type { Topology } from '@fabscope/contracts';
+import type { TierRowInfo } from '../api/types.ts';
 import { DisjointSets } from './disjointSets.ts';
 import { buildFabricMatrix } from './fabricMatrix.ts';
 import { MAX_DRAWN_LINKS, tierLabel } from './layout.ts';

@@ -1,5 +1,6 @@
+import type { LinkDirectionState } from '@fabscope/contracts';
 import { createContext, useContext } from 'react';
-import type { CompactSnapshot, LinkDirectionState, LiveSnapshot } from '../api/types.ts';
+import type { CompactSnapshot, LiveSnapshot } from '../api/types.ts';
 import { isCompact } from '../lib/channelValues.ts';
 import { assessFreshness } from '../lib/freshness.ts';
 import { type RankableLinks, rankableLinks, staleDirectionCount } from '../lib/snapshot.ts';

@@ -1,5 +1,6 @@
+import type { FlowPage } from '@fabscope/contracts';
 import { useCallback, useMemo, useRef } from 'react';
-import type { Flow, FlowPage, TrafficRequest } from '../api/types.ts';
+import type { Flow, TrafficRequest } from '../api/types.ts';
 import { LIVE_REFRESH_MS } from './tickRefresh.ts';
 import { useApiChange } from './useApiChange.ts';
 import { useApiQuery, WATCH_ANSWERED } from './useApiQuery.ts';

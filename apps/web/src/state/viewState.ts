@@ -1,5 +1,5 @@
+import type { EventSeverity } from '@fabscope/contracts';
 import { useCallback, useMemo } from 'react';
-import type { EventSeverity } from '../api/types.ts';
 import { type EventFilter, parseEventKinds, parseSeverity, serializeEventKinds } from '../lib/events.ts';
 import { parseLinkSelection, selectLink, serializeLinkSelection } from '../lib/linkSelection.ts';
 import {

@@ -1,7 +1,9 @@
 // Answers of the API as the web's tests need them: complete shapes (the contract's), with only
 // what a test is about given. Imported by tests only.
+
+import type { CategoryName, Health, LinkDirectionState, Summary } from '@fabscope/contracts';
 import { ERROR_FIELDS } from '@fabscope/contracts';
-import type { CategoryName, FabricEvent, Health, LinkDirectionState, Summary } from '../api/types.ts';
+import type { FabricEvent } from '../api/types.ts';
 import { CATEGORIES } from '../lib/linkHealth.ts';
 
 type Fields = Partial<Omit<LinkDirectionState, 'errors' | 'categories'>> & {

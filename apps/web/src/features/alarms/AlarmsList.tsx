@@ -1,6 +1,6 @@
+import type { Alarm, AlarmList } from '@fabscope/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { memo, useId, useState } from 'react';
-import type { Alarm, AlarmList } from '../../api/types.ts';
 import { DirectionButton } from '../../components/DirectionButton.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { formatClock } from '../../lib/format.ts';

@@ -1,5 +1,6 @@
+import type { EventList, EventSeverity } from '@fabscope/contracts';
 import { memo, useId } from 'react';
-import type { EventList, EventSeverity, FabricEventKind } from '../../api/types.ts';
+import type { FabricEventKind } from '../../api/types.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Options } from '../../components/Options.tsx';
 import {

@@ -1,5 +1,5 @@
+import type { FabricType, LinkDirectionState } from '@fabscope/contracts';
 import { useState } from 'react';
-import type { FabricType, LinkDirectionState } from '../../api/types.ts';
 import { DataTable, num } from '../../components/DataTable.tsx';
 import { fabricTerms } from '../../lib/fabricTerms.ts';
 import { formatPercent, formatRate } from '../../lib/format.ts';

@@ -1,5 +1,6 @@
+import type { FabricType, LinkDirectionState } from '@fabscope/contracts';
 import { useMemo } from 'react';
-import type { FabricType, LinkDirectionState, Route } from '../../api/types.ts';
+import type { Route } from '../../api/types.ts';
 import { utilizationColor } from '../../lib/colors.ts';
 import { type FabricTerms, fabricTerms } from '../../lib/fabricTerms.ts';
 import type { RateUnit } from '../../lib/format.ts';

@@ -1,5 +1,6 @@
+import type { LinkDirectionState, Topology } from '@fabscope/contracts';
 import { memo, useMemo } from 'react';
-import type { CompactSnapshot, LinkDirectionState, Route, Topology } from '../../api/types.ts';
+import type { CompactSnapshot, Route } from '../../api/types.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Legend } from '../../components/Legend.tsx';
 import { buildFabricMatrix, type FabricMatrix } from '../../lib/fabricMatrix.ts';

@@ -1,4 +1,4 @@
-import type { FabricType, LinkDirectionState } from '../../api/types.ts';
+import type { FabricType, LinkDirectionState } from '@fabscope/contracts';
 import { fabricTerms } from '../../lib/fabricTerms.ts';
 import { formatDirection, formatPercent, formatRate, type RateUnit } from '../../lib/format.ts';
 import type { LayoutChannel, LayoutNode } from '../../lib/layout.ts';

@@ -1,5 +1,6 @@
+import type { Health, Topology } from '@fabscope/contracts';
 import { memo, type ReactNode, useMemo } from 'react';
-import type { Health, LiveSnapshot, Topology } from '../../api/types.ts';
+import type { LiveSnapshot } from '../../api/types.ts';
 import { networkTypes } from '../../lib/fabricTerms.ts';
 import { formatAge, formatFabricType, formatStore } from '../../lib/format.ts';
 import { assessFreshness } from '../../lib/freshness.ts';

@@ -1,4 +1,4 @@
-import type { LinkDirectionState, Summary } from '../../api/types.ts';
+import type { LinkDirectionState, Summary } from '@fabscope/contracts';
 import { formatCount } from '../../lib/format.ts';
 import {
   CATEGORIES,

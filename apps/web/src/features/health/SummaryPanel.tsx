@@ -1,5 +1,5 @@
+import type { LinkDirectionState, Summary } from '@fabscope/contracts';
 import { memo } from 'react';
-import type { LinkDirectionState, Summary } from '../../api/types.ts';
 import { formatRate } from '../../lib/format.ts';
 import { usePreference } from '../../state/preferences.ts';
 import { HealthLights } from './HealthLights.tsx';

@@ -1,5 +1,5 @@
+import type { EventList, LinkHistory, SummaryHistory } from '@fabscope/contracts';
 import { memo, useMemo, useState } from 'react';
-import type { EventList, LinkHistory, SummaryHistory } from '../../api/types.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { chartMarks, type EventFilter } from '../../lib/events.ts';
 import { formatClock, formatDirection } from '../../lib/format.ts';

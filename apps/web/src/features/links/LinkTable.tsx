@@ -1,5 +1,5 @@
+import type { LinkDirectionState } from '@fabscope/contracts';
 import { memo, useId } from 'react';
-import type { LinkDirectionState } from '../../api/types.ts';
 import { type Column, DataTable, num } from '../../components/DataTable.tsx';
 import { Options } from '../../components/Options.tsx';
 import { utilizationColor } from '../../lib/colors.ts';

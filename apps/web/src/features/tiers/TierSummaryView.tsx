@@ -1,5 +1,6 @@
+import type { Topology } from '@fabscope/contracts';
 import { useMemo } from 'react';
-import type { CompactSnapshot, Route, Topology } from '../../api/types.ts';
+import type { CompactSnapshot, Route } from '../../api/types.ts';
 import { Legend } from '../../components/Legend.tsx';
 import { formatCount } from '../../lib/format.ts';
 import { channelIdAt } from '../../lib/linkSelection.ts';

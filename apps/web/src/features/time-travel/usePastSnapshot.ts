@@ -1,7 +1,8 @@
+import type { LinksAnswer, Summary, Topology } from '@fabscope/contracts';
 import { useMemo } from 'react';
 import type { ApiClient } from '../../api/client.ts';
 import { snapshotOf } from '../../api/stream/stream.ts';
-import type { LinksAnswer, LiveSnapshot, StreamView, Summary, Topology } from '../../api/types.ts';
+import type { LiveSnapshot, StreamView } from '../../api/types.ts';
 import { MAX_DRAWN_LINKS } from '../../lib/layout.ts';
 import { summarizedTierGroups, type TierGroups } from '../../lib/tierGroups.ts';
 import { formatInstant } from '../../lib/timeRange.ts';

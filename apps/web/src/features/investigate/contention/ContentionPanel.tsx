@@ -1,5 +1,5 @@
+import type { Analysis } from '@fabscope/contracts';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import type { Analysis } from '../../../api/types.ts';
 import { DataTable, num } from '../../../components/DataTable.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
 import { Options } from '../../../components/Options.tsx';

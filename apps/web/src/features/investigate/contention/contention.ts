@@ -1,4 +1,5 @@
-import type { Analysis, TrafficRequest } from '../../../api/types.ts';
+import type { Analysis } from '@fabscope/contracts';
+import type { TrafficRequest } from '../../../api/types.ts';
 import { formatGbpsRate, type RateUnit } from '../../../lib/format.ts';
 
 /** The contention check's pure parts: the pattern the form builds, the traffic request, the rows. */

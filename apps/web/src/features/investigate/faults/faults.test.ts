@@ -1,5 +1,6 @@
+import type { LinkDirectionState } from '@fabscope/contracts';
 import { describe, expect, it } from 'vitest';
-import type { Fault, LinkDirectionState } from '../../../api/types.ts';
+import type { Fault } from '../../../api/types.ts';
 import { twoTier } from '../../../test/testTopologies.ts';
 import {
   downLinkIds,

@@ -1,4 +1,5 @@
-import type { Fault, FaultRequest, LinkDirectionState, LinkKind, Topology } from '../../../api/types.ts';
+import type { FaultRequest, LinkDirectionState, LinkKind, Topology } from '@fabscope/contracts';
+import type { Fault } from '../../../api/types.ts';
 import { naturalOrder } from '../../../lib/naturalOrder.ts';
 
 /** The fault panel's pure parts: link choices, fault descriptions and how to undo one. */

@@ -1,5 +1,6 @@
+import type { FaultList, FaultRequest } from '@fabscope/contracts';
 import { useCallback, useMemo } from 'react';
-import type { Fault, FaultList, FaultRequest } from '../../../api/types.ts';
+import type { Fault } from '../../../api/types.ts';
 import { useApiChange } from '../../../state/useApiChange.ts';
 import { useApiQuery, WATCH_ANSWERED } from '../../../state/useApiQuery.ts';
 

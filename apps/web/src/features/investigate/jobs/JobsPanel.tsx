@@ -1,5 +1,5 @@
+import type { JobDetail, JobList } from '@fabscope/contracts';
 import { useMemo } from 'react';
-import type { JobDetail, JobList } from '../../../api/types.ts';
 import { DataTable, num } from '../../../components/DataTable.tsx';
 import { DirectionButton } from '../../../components/DirectionButton.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';

@@ -1,5 +1,5 @@
+import type { LinkFlows } from '@fabscope/contracts';
 import { useMemo } from 'react';
-import type { LinkFlows } from '../../../api/types.ts';
 import { DataTable, num } from '../../../components/DataTable.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
 import { formatDirection, formatPercent } from '../../../lib/format.ts';

@@ -1,5 +1,5 @@
+import type { LinkDirectionState, PortReply } from '@fabscope/contracts';
 import { type FormEvent, memo, useId, useMemo, useState } from 'react';
-import type { LinkDirectionState, PortReply } from '../../../api/types.ts';
 import { DataTable, num } from '../../../components/DataTable.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
 import { formatClock, formatDirection, formatPercent, formatPerSecond } from '../../../lib/format.ts';

@@ -1,4 +1,4 @@
-import type { StaticLoad } from '../../../api/types.ts';
+import type { StaticLoad } from '@fabscope/contracts';
 import { DataTable, num } from '../../../components/DataTable.tsx';
 import { DirectionButton } from '../../../components/DirectionButton.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';

@@ -78,13 +78,17 @@ function BigFabricView({
       return { kind: 'error', message: (error as Error).message };
     }
   }, [fabric]);
-  if (matrix.kind === 'error') return <ErrorNote message={`Cannot draw the fabric: ${matrix.message}`} />;
-  const onSelect = onSelectChannel
-    ? (channel: number) => {
+  // One function while the fabric and the handler stay: the pod matrix is not made again per message.
+  const onSelect = useMemo(
+    () =>
+      onSelectChannel &&
+      ((channel: number) => {
         const id = channelIdAt(fabric, channel);
         if (id) onSelectChannel(id);
-      }
-    : undefined;
+      }),
+    [fabric, onSelectChannel],
+  );
+  if (matrix.kind === 'error') return <ErrorNote message={`Cannot draw the fabric: ${matrix.message}`} />;
   if (matrix.kind === 'other')
     return (
       <TierSummaryView
@@ -93,6 +97,7 @@ function BigFabricView({
         snapshot={compact}
         route={route}
         onSelectChannel={onSelectChannel}
+        onSelectChannelAt={onSelect}
       />
     );
   return (

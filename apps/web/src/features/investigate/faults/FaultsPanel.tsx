@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
+import { Options } from '../../../components/Options.tsx';
 import { formatAge } from '../../../lib/format.ts';
 import { faultSummary, faultTarget, type LinkChoice, linkLabel, undoFault } from './faults.ts';
 import type { FaultsState } from './useFaults.ts';
@@ -34,11 +35,7 @@ export function FaultsPanel({ links, faults, downNow, nowMs }: FaultsPanelProps)
       <div className="form-grid">
         <label htmlFor={linkId}>{hostLinks ? 'Host link' : 'ISL'}</label>
         <select id={linkId} value={link} onChange={(e) => setLink(e.target.value)}>
-          {links.map((l) => (
-            <option key={l.id} value={l.id}>
-              {l.label}
-            </option>
-          ))}
+          <Options values={links.map((l) => l.id)} label={linkLabel} />
         </select>
       </div>
       {hostLinks && <p className="hint">This fabric has no inter-switch links: faults go on host links.</p>}

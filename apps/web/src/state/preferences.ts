@@ -22,7 +22,8 @@ const memory = new Map<keyof Preferences, string>();
 /** The values read, so a render does not read localStorage; forgotten when another tab writes. */
 const known = new Map<keyof Preferences, Preferences[keyof Preferences]>();
 
-function storage(): Storage | null {
+/** This browser's localStorage, or null where it is unavailable (or forbidden). */
+export function storage(): Storage | null {
   try {
     return globalThis.localStorage ?? null;
   } catch {

@@ -1,17 +1,10 @@
 import { useSyncExternalStore } from 'react';
+import { storage } from './preferences.ts';
 
 /** The optional API bearer token in localStorage, sent only with changes. */
 
 const KEY = 'fabscope.apiToken';
 const listeners = new Set<() => void>();
-
-function storage(): Storage | null {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null;
-  }
-}
 
 export function getApiToken(): string | null {
   const value = storage()?.getItem(KEY) ?? null;

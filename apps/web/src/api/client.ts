@@ -7,6 +7,7 @@ import type {
   Analysis,
   Drift,
   EventList,
+  FaultInfo,
   FaultList,
   FaultRequest,
   FlowList,
@@ -28,7 +29,7 @@ import { PAGE_MAX } from '@fabscope/contracts/limits';
 import type { CompactDecode } from './exchange/exchange.ts';
 import { createRequester, type Requester, type RequesterOptions } from './requester.ts';
 import { shareTopologyStrings } from './topologyStrings.ts';
-import type { CompactSnapshot, Fault, HistoryWindow, Route, StreamView, TrafficRequest } from './types.ts';
+import type { CompactSnapshot, HistoryWindow, Route, StreamView, TrafficRequest } from './types.ts';
 
 export type ApiClientOptions = RequesterOptions;
 
@@ -70,7 +71,7 @@ function fabricCalls({ get, live, send }: Requester) {
       send<AdaptiveRoutingChange>('PUT', '/api/v1/adaptive-routing', patch, signal),
     getFaults: (signal?: AbortSignal) => live<FaultList>('/api/v1/faults', signal),
     injectFault: (body: FaultRequest, signal?: AbortSignal) =>
-      send<{ fault: Fault; faults: Fault[] }>('POST', '/api/v1/faults', body, signal),
+      send<{ fault: FaultInfo; faults: FaultInfo[] }>('POST', '/api/v1/faults', body, signal),
     clearFaults: (signal?: AbortSignal) => send<FaultList>('DELETE', '/api/v1/faults', undefined, signal),
     /** A node's ports, or one port in full (both directions, every counter). */
     getPort: (node: string, port: number | undefined, signal?: AbortSignal) =>

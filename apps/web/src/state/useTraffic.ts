@@ -1,6 +1,6 @@
-import type { FlowPage } from '@fabscope/contracts';
+import type { FlowInfo, FlowPage } from '@fabscope/contracts';
 import { useCallback, useMemo, useRef } from 'react';
-import type { Flow, TrafficRequest } from '../api/types.ts';
+import type { TrafficRequest } from '../api/types.ts';
 import { LIVE_REFRESH_MS } from './tickRefresh.ts';
 import { useApiChange } from './useApiChange.ts';
 import { useApiQuery, WATCH_ANSWERED } from './useApiQuery.ts';
@@ -9,7 +9,7 @@ import { useApiQuery, WATCH_ANSWERED } from './useApiQuery.ts';
 export type JobTotals = FlowPage['jobs'];
 
 interface FlowsShown {
-  flows: Flow[];
+  flows: FlowInfo[];
   jobs?: JobTotals;
 }
 

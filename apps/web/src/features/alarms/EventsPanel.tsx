@@ -1,6 +1,5 @@
-import type { EventList, EventSeverity } from '@fabscope/contracts';
+import type { EventKind, EventList, EventSeverity } from '@fabscope/contracts';
 import { memo, useId } from 'react';
-import type { FabricEventKind } from '../../api/types.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Options } from '../../components/Options.tsx';
 import {
@@ -116,11 +115,11 @@ function KindsFilter({
   kinds,
   onChange,
 }: {
-  kinds: readonly FabricEventKind[] | null;
-  onChange: (kinds: readonly FabricEventKind[] | null) => void;
+  kinds: readonly EventKind[] | null;
+  onChange: (kinds: readonly EventKind[] | null) => void;
 }) {
   const chosen = new Set(kinds ?? EVENT_KINDS);
-  const toggle = (kind: FabricEventKind) => {
+  const toggle = (kind: EventKind) => {
     const next = EVENT_KINDS.filter((k) => (k === kind ? !chosen.has(k) : chosen.has(k)));
     onChange(next.length === EVENT_KINDS.length ? null : next);
   };

@@ -2,18 +2,18 @@ import type { Analysis } from '@fabscope/contracts';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { DataTable, num } from '../../../components/DataTable.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
-import { Options } from '../../../components/Options.tsx';
+import { InputField, SelectField } from '../../../components/Field.tsx';
 import { formatCount, formatDirection } from '../../../lib/format.ts';
 import { useRateFormat } from '../../../state/preferences.ts';
 import type { Remote } from '../../../state/useApiQuery.ts';
 import type { TrafficState } from '../../../state/useTraffic.ts';
+import { TRAFFIC_ARG } from '../../traffic/trafficForm.ts';
 import {
   type CollisionRow,
   collisionRows,
   draftOf,
   measuredByPair,
   noIslContentionText,
-  PATTERN_ARG,
   PATTERN_KINDS,
   type PatternDraft,
   type PatternKind,
@@ -176,9 +176,6 @@ export function ContentionPanel({
   analysis,
   traffic,
 }: ContentionPanelProps) {
-  const kindId = useId();
-  const argId = useId();
-  const hostsId = useId();
   const [hostsDraft, setHostsDraft] = useState(hosts ?? '');
   useEffect(() => {
     setHostsDraft(hosts ?? '');
@@ -188,7 +185,7 @@ export function ContentionPanel({
   useEffect(() => {
     if (pattern) setDraft(draftOf(pattern, defaultDraft));
   }, [pattern, defaultDraft]);
-  const arg = PATTERN_ARG[draft.kind];
+  const arg = TRAFFIC_ARG[draft.kind];
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -206,33 +203,27 @@ export function ContentionPanel({
   return (
     <div className="contention">
       <form className="form-grid contention-form" onSubmit={submit}>
-        <label htmlFor={kindId}>Pattern</label>
-        <select
-          id={kindId}
+        <SelectField
+          label="Pattern"
           value={draft.kind}
-          onChange={(e) => setDraft({ kind: e.target.value as PatternKind, arg: '' })}
-        >
-          <Options values={PATTERN_KINDS} />
-        </select>
+          values={PATTERN_KINDS}
+          onChange={(kind) => setDraft({ kind: kind as PatternKind, arg: '' })}
+        />
         {arg && (
-          <>
-            <label htmlFor={argId}>{arg.label}</label>
-            <input
-              id={argId}
-              type="text"
-              value={draft.arg}
-              placeholder={arg.placeholder}
-              onChange={(e) => setDraft({ ...draft, arg: e.target.value })}
-            />
-          </>
+          <InputField
+            label={arg.label}
+            type="text"
+            value={draft.arg}
+            placeholder={arg.placeholder}
+            onChange={(value) => setDraft({ ...draft, arg: value })}
+          />
         )}
-        <label htmlFor={hostsId}>Hosts</label>
-        <input
-          id={hostsId}
+        <InputField
+          label="Hosts"
           type="text"
           value={hostsDraft}
           placeholder="all hosts, or a host list: node[01-16]"
-          onChange={(e) => setHostsDraft(e.target.value)}
+          onChange={setHostsDraft}
         />
         <span />
         <div className="button-row">

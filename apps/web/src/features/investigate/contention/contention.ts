@@ -22,16 +22,6 @@ export interface PatternDraft {
   arg: string;
 }
 
-/** The argument each kind takes, for the form's label and placeholder; null when none. */
-export const PATTERN_ARG: Record<PatternKind, { label: string; placeholder: string } | null> = {
-  pairs: { label: 'Pairs', placeholder: 'nodeA-nodeC,nodeB-nodeD' },
-  shift: { label: 'K', placeholder: '1' },
-  permutation: { label: 'Seed', placeholder: '1' },
-  'all-to-all': null,
-  incast: { label: 'Receiver', placeholder: 'nodeA' },
-  bisection: null,
-};
-
 export type PatternResult = { ok: true; pattern: string } | { ok: false; message: string };
 
 /** The API pattern text of a draft, or why it is not one yet. */

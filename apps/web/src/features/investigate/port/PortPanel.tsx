@@ -1,7 +1,8 @@
 import type { LinkDirectionState, PortReply } from '@fabscope/contracts';
-import { type FormEvent, memo, useId, useMemo, useState } from 'react';
+import { type FormEvent, memo, useMemo, useState } from 'react';
 import { DataTable, num } from '../../../components/DataTable.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
+import { InputField } from '../../../components/Field.tsx';
 import { formatClock, formatDirection, formatPercent, formatPerSecond } from '../../../lib/format.ts';
 import { CATEGORIES, CATEGORY_LABELS } from '../../../lib/linkHealth.ts';
 import { useRateFormat } from '../../../state/preferences.ts';
@@ -20,7 +21,6 @@ interface PortPanelProps {
 /** Find a node or a port (name, GUID, LID, `node/port`), in the Investigate panel's head. */
 export const PortSearch = memo(function PortSearch({ onTarget }: { onTarget: (text: string) => void }) {
   const [text, setText] = useState('');
-  const id = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const target = parsePortTarget(text);
@@ -29,13 +29,12 @@ export const PortSearch = memo(function PortSearch({ onTarget }: { onTarget: (te
   return (
     <search>
       <form className="port-search" aria-label="Find a node or port" onSubmit={submit}>
-        <label htmlFor={id}>Find</label>
-        <input
-          id={id}
+        <InputField
+          label="Find"
           type="search"
           value={text}
           placeholder="node, node/port, GUID or LID"
-          onChange={(e) => setText(e.target.value)}
+          onChange={setText}
         />
         <button type="submit" className="btn btn-small">
           Open

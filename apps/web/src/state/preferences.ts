@@ -1,5 +1,5 @@
+import { formatGbpsRate, formatRate, formatRateTicks, type RateUnit } from '@fabscope/contracts/units';
 import { useMemo, useSyncExternalStore } from 'react';
-import { formatGbpsRate, formatRate, formatRateTicks, type RateUnit } from '../lib/format.ts';
 
 /** The viewer's rate unit and theme in localStorage, not in the URL a shared link carries. */
 

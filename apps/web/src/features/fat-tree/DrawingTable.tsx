@@ -1,8 +1,9 @@
 import type { FabricType, LinkDirectionState } from '@fabscope/contracts';
+import { formatRate } from '@fabscope/contracts/units';
 import { useState } from 'react';
 import { DataTable, num } from '../../components/DataTable.tsx';
 import { fabricTerms } from '../../lib/fabricTerms.ts';
-import { formatPercent, formatRate } from '../../lib/format.ts';
+import { formatPercent } from '../../lib/format.ts';
 import type { LayoutChannel, LayoutNode } from '../../lib/layout.ts';
 import { usePreference } from '../../state/preferences.ts';
 

@@ -1,6 +1,6 @@
+import type { RateUnit } from '@fabscope/contracts/units';
 import { memo, useEffect } from 'react';
 import { Options } from '../../components/Options.tsx';
-import type { RateUnit } from '../../lib/format.ts';
 import { applyTheme, setPreference, type ThemeChoice, usePreference } from '../../state/preferences.ts';
 
 const UNITS: { value: RateUnit; label: string; title: string }[] = [

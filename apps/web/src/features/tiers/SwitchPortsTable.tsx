@@ -1,6 +1,7 @@
+import { formatRate } from '@fabscope/contracts/units';
 import type { CompactSnapshot } from '../../api/types.ts';
 import { DataTable, num } from '../../components/DataTable.tsx';
-import { formatPercent, formatRate } from '../../lib/format.ts';
+import { formatPercent } from '../../lib/format.ts';
 import { isCongested } from '../../lib/linkHealth.ts';
 import { usePreference } from '../../state/preferences.ts';
 import type { SwitchPort } from './podMatrix.ts';

@@ -1,8 +1,9 @@
+import { formatRate } from '@fabscope/contracts/units';
 import type { LoadStats, PodStats, Route, TierRowInfo } from '../../api/types.ts';
 import { DataTable, num } from '../../components/DataTable.tsx';
 import { DirectionButton } from '../../components/DirectionButton.tsx';
 import { utilizationColor } from '../../lib/colors.ts';
-import { formatCount, formatDirection, formatPercent, formatRate } from '../../lib/format.ts';
+import { formatCount, formatDirection, formatPercent } from '../../lib/format.ts';
 import type { PathLoad } from '../../lib/route.ts';
 import { HOT_UTILIZATION } from '../../lib/tierLoad.ts';
 import { usePreference } from '../../state/preferences.ts';

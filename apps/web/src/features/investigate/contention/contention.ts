@@ -1,6 +1,6 @@
 import type { Analysis } from '@fabscope/contracts';
+import { formatGbpsRate, type RateUnit } from '@fabscope/contracts/units';
 import type { TrafficRequest } from '../../../api/types.ts';
-import { formatGbpsRate, type RateUnit } from '../../../lib/format.ts';
 
 /** The contention check's pure parts: the pattern the form builds, the traffic request, the rows. */
 

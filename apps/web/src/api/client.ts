@@ -31,8 +31,6 @@ import { createRequester, type Requester, type RequesterOptions } from './reques
 import { shareTopologyStrings } from './topologyStrings.ts';
 import type { CompactSnapshot, HistoryWindow, Route, StreamView, TrafficRequest } from './types.ts';
 
-export type ApiClientOptions = RequesterOptions;
-
 function windowQuery(window: HistoryWindow): URLSearchParams {
   return new URLSearchParams({ from: window.from, to: window.to, step: String(window.step) });
 }
@@ -160,7 +158,7 @@ function historyCalls(requester: Requester) {
 }
 
 /** The typed calls of the fabscope HTTP API (`/api/v1`). */
-export function createApiClient(options: ApiClientOptions = {}) {
+export function createApiClient(options: RequesterOptions = {}) {
   const requester = createRequester(options);
   return { ...fabricCalls(requester), ...trafficCalls(requester), ...historyCalls(requester) };
 }

@@ -1,5 +1,5 @@
+import type { Topology } from '@fabscope/contracts';
 import { type ComponentProps, memo, useCallback, useMemo, useState } from 'react';
-import type { Topology } from './api/types.ts';
 import { Panel } from './components/Panel.tsx';
 import { AdaptiveRoutingPanel } from './features/adaptive-routing/AdaptiveRoutingPanel.tsx';
 import { useAdaptiveRouting } from './features/adaptive-routing/useAdaptiveRouting.ts';
@@ -82,18 +82,6 @@ function useWindowPanels(
     [setRange],
   );
   const closeLink = useCallback((id: string) => setLinks(links.filter((l) => l !== id)), [links, setLinks]);
-  const { setBeforeMs, setAfterMs } = compare;
-  const changeCompare = useCallback(
-    (which: 'before' | 'after', ms: number | null) => (which === 'before' ? setBeforeMs(ms) : setAfterMs(ms)),
-    [setBeforeMs, setAfterMs],
-  );
-  const changeCompareBoth = useCallback(
-    (b: number | null, a: number | null) => {
-      setBeforeMs(b);
-      setAfterMs(a);
-    },
-    [setBeforeMs, setAfterMs],
-  );
   const live = time.atMs === null;
   const alarms = useMemo(() => live && <AlarmsList onOpenHistory={openHistory} />, [live, openHistory]);
   // Shown only where the topology changed since drawn, or drift is configured.
@@ -114,19 +102,19 @@ function useWindowPanels(
     }),
     [links, setAt, selectWindow, closeLink, setHistoryWidthPx, todayMs],
   );
-  const { beforeMs, afterMs } = compare;
   const { tickSeconds } = time;
+  const { beforeMs, afterMs, setBeforeMs, setAfterMs } = compare;
   const compareProps = useMemo(
     () => ({
       beforeMs,
       afterMs,
-      onChange: changeCompare,
-      onChangeBoth: changeCompareBoth,
+      setBeforeMs,
+      setAfterMs,
       tickSeconds,
       onOpenHistory: openHistory,
       nowMs: todayMs,
     }),
-    [beforeMs, afterMs, changeCompare, changeCompareBoth, tickSeconds, openHistory, todayMs],
+    [beforeMs, afterMs, setBeforeMs, setAfterMs, tickSeconds, openHistory, todayMs],
   );
 
   return { alarms, drift, eventsProps, chartProps, compareProps };

@@ -29,16 +29,7 @@ export const LiveHeader = memo(function LiveHeader({
   topology: ComponentProps<typeof Header>['topology'];
 }) {
   const stream = useLiveSelector((s) => s);
-  return (
-    <Header
-      topology={topology}
-      snapshot={stream.snapshot}
-      receivedAtMs={stream.receivedAtMs}
-      connection={stream.connection}
-      silent={stream.silent}
-      streamError={stream.error}
-    />
-  );
+  return <Header topology={topology} {...stream} />;
 });
 
 /** The time bar: it reads the newest sample on each message only while a past instant is shown. */

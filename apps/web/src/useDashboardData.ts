@@ -1,28 +1,15 @@
 import { useMemo } from 'react';
-import type { LiveSnapshot, StreamView, Topology } from './api/types.ts';
+import type { StreamView } from './api/types.ts';
 import { usePastSnapshot } from './features/time-travel/usePastSnapshot.ts';
-import { type TimeTravel, useTimeTravel } from './features/time-travel/useTimeTravel.ts';
+import { useTimeTravel } from './features/time-travel/useTimeTravel.ts';
 import { MAX_DRAWN_LINKS } from './lib/layout.ts';
 import { summarizedTierGroups } from './lib/tierGroups.ts';
 import type { Shown } from './state/shownSnapshot.ts';
-import type { Remote } from './state/useApiQuery.ts';
 import { useFabricStream } from './state/useFabricStream.ts';
-import { type Loadable, useTopology } from './state/useTopology.ts';
-
-export interface DashboardData {
-  topology: Loadable<Topology>;
-  /** The topology once loaded. */
-  fabric: Topology | null;
-  reloadTopology: () => void;
-  time: TimeTravel;
-  /** The past instant chosen, while time travelling. */
-  past: { state: Remote<LiveSnapshot>; updating: boolean };
-  /** Which instant the data panels show (ShownProvider): live, or the past instant chosen. */
-  shown: Shown;
-}
+import { useTopology } from './state/useTopology.ts';
 
 /** Topology, the one live stream, time travel and the instant drawn; messages don't re-render the caller. */
-export function useDashboardData(): DashboardData {
+export function useDashboardData() {
   const { topology, reload: reloadTopology, refresh: refreshTopology } = useTopology();
   const fabric = topology.status === 'ready' ? topology.data : null;
   const view: StreamView | null =
@@ -48,6 +35,7 @@ export function useDashboardData(): DashboardData {
   const time = useTimeTravel();
   const past = usePastSnapshot(time.atMs, fabric);
   const pastSnapshot = time.atMs === null ? null : past.state.status === 'ready' ? past.state.data : null;
-  const shown = useMemo(() => ({ atMs: time.atMs, past: pastSnapshot }), [time.atMs, pastSnapshot]);
+  // Which instant the data panels show (ShownProvider): live, or the past instant chosen.
+  const shown: Shown = useMemo(() => ({ atMs: time.atMs, past: pastSnapshot }), [time.atMs, pastSnapshot]);
   return { topology, fabric, reloadTopology, time, past, shown };
 }

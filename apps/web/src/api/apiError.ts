@@ -1,4 +1,4 @@
-import type { ErrorBody } from './types.ts';
+import type { ErrorBody } from '@fabscope/contracts';
 
 /** A failed API call with a message fit to show; `status` 0 when unreachable or not JSON. */
 export class ApiError extends Error {

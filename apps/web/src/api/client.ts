@@ -1,7 +1,3 @@
-import { PAGE_MAX } from '@fabscope/contracts/limits';
-import type { CompactDecode } from './exchange/exchange.ts';
-import { createRequester, type Requester, type RequesterOptions } from './requester.ts';
-import { shareTopologyStrings } from './topologyStrings.ts';
 import type {
   AdaptiveRouting,
   AdaptiveRoutingChange,
@@ -9,33 +5,31 @@ import type {
   Alarm,
   AlarmList,
   Analysis,
-  CompactSnapshot,
   Drift,
   EventList,
-  Fault,
+  FaultInfo,
   FaultList,
   FaultRequest,
   FlowList,
   FlowPage,
-  HistoryWindow,
   JobDetail,
   JobList,
   LinkFlows,
   LinkHistory,
   LinksAnswer,
   PortReply,
-  Route,
   StaticLoad,
-  StreamView,
   Summary,
   SummaryHistory,
   Topology,
   TopologyStatus,
-  TrafficRequest,
   TrafficStarted,
-} from './types.ts';
-
-export type ApiClientOptions = RequesterOptions;
+} from '@fabscope/contracts';
+import { PAGE_MAX } from '@fabscope/contracts/limits';
+import type { CompactDecode } from './exchange/exchange.ts';
+import { createRequester, type Requester, type RequesterOptions } from './requester.ts';
+import { shareTopologyStrings } from './topologyStrings.ts';
+import type { CompactSnapshot, HistoryWindow, Route, StreamView, TrafficRequest } from './types.ts';
 
 function windowQuery(window: HistoryWindow): URLSearchParams {
   return new URLSearchParams({ from: window.from, to: window.to, step: String(window.step) });
@@ -75,7 +69,7 @@ function fabricCalls({ get, live, send }: Requester) {
       send<AdaptiveRoutingChange>('PUT', '/api/v1/adaptive-routing', patch, signal),
     getFaults: (signal?: AbortSignal) => live<FaultList>('/api/v1/faults', signal),
     injectFault: (body: FaultRequest, signal?: AbortSignal) =>
-      send<{ fault: Fault; faults: Fault[] }>('POST', '/api/v1/faults', body, signal),
+      send<{ fault: FaultInfo; faults: FaultInfo[] }>('POST', '/api/v1/faults', body, signal),
     clearFaults: (signal?: AbortSignal) => send<FaultList>('DELETE', '/api/v1/faults', undefined, signal),
     /** A node's ports, or one port in full (both directions, every counter). */
     getPort: (node: string, port: number | undefined, signal?: AbortSignal) =>
@@ -164,7 +158,7 @@ function historyCalls(requester: Requester) {
 }
 
 /** The typed calls of the fabscope HTTP API (`/api/v1`). */
-export function createApiClient(options: ApiClientOptions = {}) {
+export function createApiClient(options: RequesterOptions = {}) {
   const requester = createRequester(options);
   return { ...fabricCalls(requester), ...trafficCalls(requester), ...historyCalls(requester) };
 }

@@ -1,7 +1,7 @@
+import type { Topology } from '@fabscope/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { shareTopologyStrings } from './topologyStrings.ts';
-import type { Topology } from './types.ts';
 
 const name = fc.stringMatching(/^[a-z]{1,6}[0-9]{0,3}$/);
 const topology: fc.Arbitrary<Topology> = fc

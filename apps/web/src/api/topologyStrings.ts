@@ -1,4 +1,4 @@
-import type { Topology } from './types.ts';
+import type { Topology } from '@fabscope/contracts';
 
 /** One string per name in a topology (a decoded answer copies each, which GC walks); changes it in place. */
 export function shareTopologyStrings<T extends Topology>(topology: T): T {

@@ -1,75 +1,15 @@
 /** The API's shapes, types only from packages/contracts; utilization 0..1, rates per second. */
 
 import type {
-  AdaptiveRouting,
   CompactStreamMessage,
-  EventRecord,
-  FaultInfo,
-  FlowInfo,
   FullStreamMessage,
   Route as RouteAnswer,
   TrafficItem,
 } from '@fabscope/contracts';
 
-export type {
-  AdaptiveRouting,
-  AdaptiveRoutingChange,
-  AdaptiveRoutingStatus,
-  Alarm,
-  AlarmList,
-  Analysis,
-  CategoryName,
-  Drift,
-  DriftFindingRecord,
-  ErrorBody,
-  EventList,
-  EventSeverity,
-  FabricType,
-  FaultList,
-  FaultRequest,
-  FaultType,
-  FlowList,
-  FlowPage,
-  Health,
-  Job,
-  JobDetail,
-  JobList,
-  LinkDirectionState,
-  LinkFlow,
-  LinkFlows,
-  LinkHistory,
-  LinkHistoryPoint,
-  LinkKind,
-  LinksAnswer,
-  NodeType,
-  PortRef,
-  PortReply,
-  RouteHop,
-  RouteLatency,
-  StaticLoad,
-  StoreKind,
-  Summary,
-  SummaryHistory,
-  SummaryPoint,
-  Topology,
-  TopologyLink,
-  TopologyNode,
-  TopologyStatus,
-  TrafficStarted,
-  UtilizationHistogram,
-} from '@fabscope/contracts';
-
-export type ArAlgorithm = AdaptiveRouting['algorithm'];
-export type Flow = FlowInfo;
-export type Fault = FaultInfo;
-export type FabricEvent = EventRecord;
-export type FabricEventKind = EventRecord['kind'];
-
 /** What every stream encoding carries. */
 export type StreamTick = Pick<FullStreamMessage, 'time' | 'health' | 'summary'>;
 
-/** One Server-Sent Events `message` of `/api/v1/stream?view=full`: every link direction. */
-export type FabricSnapshot = FullStreamMessage;
 /** Per channel in topology order (c is link ⌊c/2⌋, a→b when even); NaN is unknown, never 0. */
 export type ChannelValues = Float64Array;
 
@@ -87,7 +27,7 @@ export type CompactSnapshot = Omit<
   unknownChannels?: number;
 };
 export type StreamView = 'full' | 'compact';
-export type LiveSnapshot = FabricSnapshot | CompactSnapshot;
+export type LiveSnapshot = FullStreamMessage | CompactSnapshot;
 
 /** A route as the dashboard highlights it: the API's answer, named in the drawing's legend. */
 export type Route = RouteAnswer & {

@@ -1,6 +1,6 @@
+import type { EventRecord, EventSeverity } from '@fabscope/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { EventSeverity, FabricEvent } from '../api/types.ts';
 import { fabricEvent } from '../test/testFixtures.ts';
 import {
   ALWAYS_MARKED,
@@ -61,7 +61,7 @@ const events = fc.array(
     detail: fc.string({ maxLength: 10 }),
   }),
   { maxLength: 40 },
-) as fc.Arbitrary<FabricEvent[]>;
+) as fc.Arbitrary<EventRecord[]>;
 const filters: fc.Arbitrary<EventFilter> = fc.record({
   minSeverity: fc.constantFrom<EventSeverity>(...SEVERITIES),
   kinds: fc.option(fc.subarray(EVENT_KINDS), { nil: null }),

@@ -1,9 +1,9 @@
-import type { EventSeverity, FabricEvent, FabricEventKind } from '../api/types.ts';
+import type { EventKind, EventRecord, EventSeverity } from '@fabscope/contracts';
 import { formatLinkIds } from './format.ts';
 import { parseInstant } from './timeRange.ts';
 
 /** How the charts and the event list name each kind of event. */
-export const EVENT_KIND_LABELS: Record<FabricEventKind, string> = {
+export const EVENT_KIND_LABELS: Record<EventKind, string> = {
   'adaptive-routing': 'AR',
   // Both the first read of the SM's tables and a re-route: "routing: routes from the subnet manager's …".
   routing: 'routing',
@@ -19,7 +19,7 @@ export const EVENT_KIND_LABELS: Record<FabricEventKind, string> = {
 };
 
 /** Colour of each kind's marker on the charts. */
-export const EVENT_KIND_COLORS: Record<FabricEventKind, string> = {
+export const EVENT_KIND_COLORS: Record<EventKind, string> = {
   'adaptive-routing': '#58a6ff',
   routing: '#79c0ff',
   traffic: '#8b949e',
@@ -34,11 +34,11 @@ export const EVENT_KIND_COLORS: Record<FabricEventKind, string> = {
 };
 
 export function eventKindLabel(kind: string): string {
-  return EVENT_KIND_LABELS[kind as FabricEventKind] ?? kind;
+  return EVENT_KIND_LABELS[kind as EventKind] ?? kind;
 }
 
 /** A marker's short label ("AR off → on", "link edge1/3 ↔ core1/1 down"). */
-export function eventLabel(event: FabricEvent): string {
+export function eventLabel(event: EventRecord): string {
   const kind = eventKindLabel(event.kind);
   let detail = event.detail?.trim() ?? '';
   if (event.kind === 'adaptive-routing') {
@@ -51,19 +51,19 @@ export function eventLabel(event: FabricEvent): string {
 }
 
 /** Every kind of event, in the order the kinds filter lists them. */
-export const EVENT_KINDS = Object.keys(EVENT_KIND_LABELS) as FabricEventKind[];
+export const EVENT_KINDS = Object.keys(EVENT_KIND_LABELS) as EventKind[];
 
 /** Marked whatever the filter, so threshold storms never bury them. */
-export const ALWAYS_MARKED: ReadonlySet<FabricEventKind> = new Set(['adaptive-routing', 'fault']);
+export const ALWAYS_MARKED: ReadonlySet<EventKind> = new Set(['adaptive-routing', 'fault']);
 
 /** What the events panel shows: a severity floor and the kinds chosen (null: every kind). */
 export interface EventFilter {
   minSeverity: EventSeverity;
-  kinds: readonly FabricEventKind[] | null;
+  kinds: readonly EventKind[] | null;
 }
 
 /** `?events=threshold,fault`: the kinds chosen; null (every kind) when absent or naming none. */
-export function parseEventKinds(raw: string | null): readonly FabricEventKind[] | null {
+export function parseEventKinds(raw: string | null): readonly EventKind[] | null {
   if (raw === null) return null;
   const chosen = new Set(raw.split(','));
   // `?events=none`: the user unticked every kind.
@@ -72,7 +72,7 @@ export function parseEventKinds(raw: string | null): readonly FabricEventKind[] 
   return kinds.length === 0 ? null : kinds;
 }
 
-export function serializeEventKinds(kinds: readonly FabricEventKind[] | null): string | null {
+export function serializeEventKinds(kinds: readonly EventKind[] | null): string | null {
   if (kinds === null || kinds.length === EVENT_KINDS.length) return null;
   if (kinds.length === 0) return 'none';
   return EVENT_KINDS.filter((k) => kinds.includes(k)).join(',');
@@ -84,7 +84,7 @@ const severityRank = (s: string | undefined) =>
   Math.max(0, SEVERITIES.indexOf((s ?? 'info') as EventSeverity));
 
 /** Events at or above `min` severity (events without one are info), newest first. */
-export function eventsAtLeast(events: readonly FabricEvent[], min: EventSeverity): FabricEvent[] {
+export function eventsAtLeast(events: readonly EventRecord[], min: EventSeverity): EventRecord[] {
   const floor = severityRank(min);
   return events
     .filter((e) => severityRank(e.severity) >= floor)
@@ -96,7 +96,7 @@ export function parseSeverity(value: string | null): EventSeverity {
 }
 
 /** Whether the filter lets an event through: severe enough and of a kind chosen. */
-export function passesFilter(event: FabricEvent, filter: EventFilter): boolean {
+export function passesFilter(event: EventRecord, filter: EventFilter): boolean {
   return (
     severityRank(event.severity) >= severityRank(filter.minSeverity) &&
     (filter.kinds === null || filter.kinds.includes(event.kind))
@@ -107,17 +107,17 @@ export function passesFilter(event: FabricEvent, filter: EventFilter): boolean {
 export interface EventMark {
   x: number;
   label: string;
-  kind: FabricEventKind;
+  kind: EventKind;
   /** Labelled first when room runs out: the always-marked kinds, then by severity. */
   priority: number;
 }
 
 /** The chart's marks, oldest first: filtered events plus AR changes and faults; unreadable times dropped. */
-export function chartMarks(events: readonly FabricEvent[], filter: EventFilter): EventMark[] {
+export function chartMarks(events: readonly EventRecord[], filter: EventFilter): EventMark[] {
   return events
     .filter((e) => ALWAYS_MARKED.has(e.kind) || passesFilter(e, filter))
     .map((e) => ({ e, ms: parseInstant(e.time) }))
-    .filter((r): r is { e: FabricEvent; ms: number } => r.ms !== null)
+    .filter((r): r is { e: EventRecord; ms: number } => r.ms !== null)
     .sort((a, b) => a.ms - b.ms)
     .map(({ e, ms }) => ({
       x: ms / 1000,
@@ -128,7 +128,7 @@ export function chartMarks(events: readonly FabricEvent[], filter: EventFilter):
 }
 
 /** The newest event of `kind` (ms), e.g. the last adaptive-routing change; null when none. */
-export function lastChangeMs(events: readonly FabricEvent[], kind: FabricEventKind): number | null {
+export function lastChangeMs(events: readonly EventRecord[], kind: EventKind): number | null {
   let newest: number | null = null;
   for (const e of events) {
     if (e.kind !== kind) continue;

@@ -1,5 +1,5 @@
+import type { Topology } from '@fabscope/contracts';
 import { describe, expect, it } from 'vitest';
-import type { Topology } from '../api/types.ts';
 import { threeTier, twoTier } from '../test/testTopologies.ts';
 import { buildFabricMatrix, type TwoTierMatrix } from './fabricMatrix.ts';
 

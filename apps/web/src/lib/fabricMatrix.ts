@@ -1,4 +1,4 @@
-import type { Topology, TopologyNode } from '../api/types.ts';
+import type { Topology, TopologyNode } from '@fabscope/contracts';
 import { naturalOrder } from './naturalOrder.ts';
 
 /** A two-tier fabric's ISL matrix and host-port strip as channel indices, made once per topology. */

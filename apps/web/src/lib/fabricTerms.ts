@@ -1,4 +1,5 @@
-import type { FabricType } from '../api/types.ts';
+import type { FabricType } from '@fabscope/contracts';
+import { onePer } from './onePer.ts';
 
 /** Each network's words: LIDs, GUIDs and XmitWait exist on Omni-Path and InfiniBand, not on Ethernet. */
 export interface FabricTerms {
@@ -49,19 +50,8 @@ export function fabricTerms(type: FabricType | string): FabricTerms {
 type Typed = { fabricType: FabricType; links: readonly { fabricType?: FabricType }[] };
 
 // Read once per topology: the header asks on every stream message.
-const typesOf = new WeakMap<Typed, readonly FabricType[]>();
-
 /** The network types a fabric's cables belong to, the fabric's own first. */
-export function networkTypes(topology: Typed): readonly FabricType[] {
-  let types = typesOf.get(topology);
-  if (!types) {
-    types = readNetworkTypes(topology);
-    typesOf.set(topology, types);
-  }
-  return types;
-}
-
-function readNetworkTypes(topology: Typed): FabricType[] {
+export const networkTypes = onePer((topology: Typed): readonly FabricType[] => {
   const types = new Set<FabricType>([topology.fabricType]);
   for (const link of topology.links) if (link.fabricType) types.add(link.fabricType);
   // A mixed fabric declared as one type whose cables all say another is that other type only.
@@ -71,7 +61,7 @@ function readNetworkTypes(topology: Typed): FabricType[] {
   )
     types.delete(topology.fabricType);
   return [...types];
-}
+});
 
 /** Cables on a network without XmitWait and PM categories, with the network's name. */
 export function unmeasuredCables(topology: {

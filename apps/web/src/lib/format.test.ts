@@ -1,3 +1,12 @@
+import {
+  formatGbpsRate,
+  formatRate,
+  formatRateTicks,
+  MISSING,
+  parseRate,
+  type RateUnit,
+  scaleRate,
+} from '@fabscope/contracts/units';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,23 +18,16 @@ import {
   formatDirection,
   formatEnds,
   formatFabricType,
-  formatGbpsRate,
   formatLinkIds,
   formatMpps,
   formatPercent,
   formatPercentValue,
   formatPerSecond,
-  formatRate,
-  formatRateTicks,
   formatStore,
   formatTimeTick,
   formatTimeZone,
   groupDigits,
-  MISSING,
   parseDateTimeField,
-  parseRate,
-  type RateUnit,
-  scaleRate,
 } from './format.ts';
 
 const units = fc.constantFrom<RateUnit>('bytes', 'bits');

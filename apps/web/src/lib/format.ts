@@ -1,22 +1,10 @@
 /** Every number, time and name written one way; unknown is an em dash, never 0. */
 
-export const MISSING = '—';
+import { MISSING } from '@fabscope/contracts/units';
 
 function finite(value: number | null | undefined): value is number {
   return typeof value === 'number' && Number.isFinite(value);
 }
-
-// Rates: one formatter for the dashboard and `fabscope top` (@fabscope/contracts/units)
-
-export {
-  formatGbpsRate,
-  formatRate,
-  formatRateTicks,
-  parseRate,
-  type RateUnit,
-  type ScaledRate,
-  scaleRate,
-} from '@fabscope/contracts/units';
 
 // Counts, fractions, packets, ages
 

@@ -1,8 +1,8 @@
+import type { FlowInfo, JobDetail } from '@fabscope/contracts';
 import { describe, expect, it } from 'vitest';
-import type { Flow, JobDetail } from '../api/types.ts';
 import { groupFlowsByJob, jobHighlight, jobRunning } from './jobs.ts';
 
-const flow = (id: string, from: string, to: string, bytesPerSecond: number, job: string): Flow => ({
+const flow = (id: string, from: string, to: string, bytesPerSecond: number, job: string): FlowInfo => ({
   id,
   from,
   to,
@@ -90,8 +90,8 @@ describe('jobs in the dashboard', () => {
 });
 
 describe('groupFlowsByJob with the whole list’s totals (the API pages the flows)', () => {
-  const flow = (id: string, job: string, from: string, to: string): Flow =>
-    ({ id, job, from, to, bytesPerSecond: 1e9, path: [] }) as unknown as Flow;
+  const flow = (id: string, job: string, from: string, to: string): FlowInfo =>
+    ({ id, job, from, to, bytesPerSecond: 1e9, path: [] }) as unknown as FlowInfo;
 
   it('counts every flow of a job and its rate, not only those of the first page', () => {
     const page = [

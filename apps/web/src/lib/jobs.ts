@@ -1,4 +1,5 @@
-import type { Flow, JobDetail, Route } from '../api/types.ts';
+import type { FlowInfo, JobDetail } from '@fabscope/contracts';
+import type { Route } from '../api/types.ts';
 
 /** The job the seed button starts its pairs as: pressing it again finds them running. */
 export const SEED_JOB = 'seed';
@@ -9,12 +10,12 @@ export interface FlowGroup {
   bytesPerSecond: number;
   /** Distinct from → to pairs: 16 streams of one iperf are one pair. */
   pairs: number;
-  flows: Flow[];
+  flows: FlowInfo[];
 }
 
 /** The flow list grouped by job, busiest job first; a group keeps its flows in the API's order. */
 export function groupFlowsByJob(
-  flows: readonly Flow[],
+  flows: readonly FlowInfo[],
   /** Every job's flows and bytes/s over the whole list, when `flows` is its first page only. */
   totals?: readonly { job: string; flows: number; bytesPerSecond: number }[] | null,
 ): FlowGroup[] {
@@ -56,7 +57,7 @@ export function groupFlowsByJob(
 
 /** Whether a job has flows in the list (null: not known yet). */
 export function jobRunning(
-  flows: readonly Flow[] | null,
+  flows: readonly FlowInfo[] | null,
   job: string,
   /** Every job's totals over the whole list, when `flows` is its first page only. */
   totals?: readonly { job: string; flows: number }[] | null,

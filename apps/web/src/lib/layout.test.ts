@@ -1,5 +1,5 @@
+import type { Topology, TopologyLink } from '@fabscope/contracts';
 import { describe, expect, it } from 'vitest';
-import type { Topology, TopologyLink } from '../api/types.ts';
 import { layoutFatTree } from './layout.ts';
 
 function link(a: string, ap: number, b: string, bp: number, kind: 'host' | 'isl'): TopologyLink {

@@ -1,5 +1,5 @@
+import type { FabricType, LinkKind, NodeType, PortRef, Topology } from '@fabscope/contracts';
 import { scalePoint } from 'd3-scale';
-import type { FabricType, LinkKind, NodeType, PortRef, Topology } from '../api/types.ts';
 import { naturalOrder } from './naturalOrder.ts';
 
 /** Fat-tree layout: a row per tier, core on top; each link two channels either side of the cable. */

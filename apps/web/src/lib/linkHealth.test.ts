@@ -1,6 +1,6 @@
+import type { CategoryName, EventRecord, LinkDirectionState, Summary } from '@fabscope/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CategoryName, FabricEvent, LinkDirectionState, Summary } from '../api/types.ts';
 import { fabricEvent, linkState, summaryOf } from '../test/testFixtures.ts';
 import { eventsAtLeast, parseSeverity } from './events.ts';
 import {
@@ -111,7 +111,7 @@ describe('tooltips: errors are errors, congestion is congestion', () => {
 });
 
 describe('events by severity', () => {
-  const events: FabricEvent[] = [
+  const events: EventRecord[] = [
     fabricEvent({ time: '2026-11-23T09:00:00.000Z', kind: 'traffic', detail: 'start' }),
     {
       time: '2026-11-23T09:00:01.000Z',

@@ -1,5 +1,5 @@
+import type { CategoryName, LinkDirectionState, Summary } from '@fabscope/contracts';
 import { CATEGORY_NAMES } from '@fabscope/contracts/names';
-import type { CategoryName, LinkDirectionState, Summary } from '../api/types.ts';
 import { formatPerSecond, groupDigits } from './format.ts';
 
 /** A link direction's health: congestion, the six PM categories, opatop-style lights, error marks. */
@@ -29,16 +29,17 @@ export type Light = 'ok' | 'near' | 'over' | 'unknown';
 
 export type LightScope = 'all' | 'isl' | 'host';
 
+/** /summary's bars of a category for the ports of `scope`; null when it sent none. */
+function barsOf(summary: Summary | null, category: CategoryName, scope: LightScope): number[] | null {
+  const bars = summary?.categories?.[category];
+  if (!bars) return null;
+  return scope === 'all' ? bars.isl.map((n, i) => n + (bars.host[i] ?? 0)) : bars[scope];
+}
+
 /** opatop's lights per category, from /summary's bars: the worst non-empty bar decides. */
 export function categoryLight(summary: Summary | null, category: CategoryName, scope: LightScope): Light {
-  const bars = summary?.categories?.[category];
-  if (!bars) return 'unknown';
-  const counts =
-    scope === 'isl'
-      ? bars.isl
-      : scope === 'host'
-        ? bars.host
-        : bars.isl.map((n, i) => n + (bars.host[i] ?? 0));
+  const counts = barsOf(summary, category, scope);
+  if (!counts) return 'unknown';
   if ((counts[4] ?? 0) > 0) return 'over';
   if ((counts[3] ?? 0) > 0) return 'near';
   return counts.some((n) => n > 0) ? 'ok' : 'unknown';
@@ -50,13 +51,8 @@ export function overThreshold(
   category: CategoryName,
   scope: LightScope,
 ): number | null {
-  const bars = summary?.categories?.[category];
-  if (!bars) return null;
-  return scope === 'isl'
-    ? (bars.isl[4] ?? 0)
-    : scope === 'host'
-      ? (bars.host[4] ?? 0)
-      : (bars.isl[4] ?? 0) + (bars.host[4] ?? 0);
+  const counts = barsOf(summary, category, scope);
+  return counts ? (counts[4] ?? 0) : null;
 }
 
 /** Errors per second (integrity, security and routing counters summed by the API), or null. */

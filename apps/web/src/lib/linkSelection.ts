@@ -1,4 +1,4 @@
-import type { Topology } from '../api/types.ts';
+import type { Topology } from '@fabscope/contracts';
 
 /** The link directions with open histories (`?links=`), and a compact channel's direction. */
 

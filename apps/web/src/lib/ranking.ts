@@ -1,4 +1,4 @@
-import type { CategoryName, LinkDirectionState, LinkKind } from '../api/types.ts';
+import type { CategoryName, LinkDirectionState, LinkKind } from '@fabscope/contracts';
 
 /** opatop-style ranking, busiest first; unknown last, ties by id so the order is stable. */
 
@@ -27,42 +27,29 @@ export interface RankOptions {
   sort?: SortKey;
 }
 
-function known(value: number | null): value is number {
-  return value !== null && Number.isFinite(value);
-}
+type Link = LinkDirectionState;
+const byId = (a: Link, b: Link): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-export function compareByUtilization(a: LinkDirectionState, b: LinkDirectionState): number {
-  const ua = known(a.utilization) ? a.utilization : null;
-  const ub = known(b.utilization) ? b.utilization : null;
-  if (ua !== null && ub !== null && ua !== ub) return ub - ua;
-  if (ua === null && ub !== null) return 1;
-  if (ub === null && ua !== null) return -1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
-
-/** Most waiting first; unknown wait after every known one; ties by utilization, then id. */
-export function compareByWait(a: LinkDirectionState, b: LinkDirectionState): number {
-  const wa = known(a.transmitWaitFraction) ? a.transmitWaitFraction : null;
-  const wb = known(b.transmitWaitFraction) ? b.transmitWaitFraction : null;
-  if (wa !== null && wb !== null && wa !== wb) return wb - wa;
-  if (wa === null && wb !== null) return 1;
-  if (wb === null && wa !== null) return -1;
-  return compareByUtilization(a, b);
-}
-
-/** Worst first by a PM category, in the order of `/api/v1/links?sort=<category>`. */
-export function compareByCategory(category: CategoryName) {
-  return (a: LinkDirectionState, b: LinkDirectionState): number => {
-    const va = a.categories?.[category] ?? null;
-    const vb = b.categories?.[category] ?? null;
-    const ka = known(va) ? va : null;
-    const kb = known(vb) ? vb : null;
+/** Largest `value` first, unknown (null, NaN) after every known one, then `tie`. */
+function descending(value: (l: Link) => number | null | undefined, tie: (a: Link, b: Link) => number) {
+  return (a: Link, b: Link): number => {
+    const va = value(a) ?? null;
+    const vb = value(b) ?? null;
+    const ka = va !== null && Number.isFinite(va) ? va : null;
+    const kb = vb !== null && Number.isFinite(vb) ? vb : null;
     if (ka !== null && kb !== null && ka !== kb) return kb - ka;
     if (ka === null && kb !== null) return 1;
     if (kb === null && ka !== null) return -1;
-    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+    return tie(a, b);
   };
 }
+
+export const compareByUtilization = descending((l) => l.utilization, byId);
+/** Most waiting first; unknown wait after every known one; ties by utilization, then id. */
+export const compareByWait = descending((l) => l.transmitWaitFraction, compareByUtilization);
+/** Worst first by a PM category, in the order of `/api/v1/links?sort=<category>`. */
+export const compareByCategory = (category: CategoryName) =>
+  descending((l) => l.categories?.[category], byId);
 
 function comparatorFor(sort: SortKey | undefined, links: readonly LinkDirectionState[]) {
   if (sort === undefined || sort === 'utilization') return compareByUtilization;

@@ -1,6 +1,8 @@
-import type { FabricType, Route, Topology } from '../api/types.ts';
+import type { FabricType, Topology } from '@fabscope/contracts';
+import type { Route } from '../api/types.ts';
 import { fabricTerms } from './fabricTerms.ts';
 import { naturalOrder } from './naturalOrder.ts';
+import { onePer } from './onePer.ts';
 
 /** The route inspector's pure parts: pickable nodes, hop rows as `opareport -o route`, highlights. */
 
@@ -103,26 +105,15 @@ export function routeNodes(route: Route | null): ReadonlySet<string> {
 }
 
 // One index per topology, made when first asked: on big fabrics it is many strings the GC walks.
-const indexOf = new WeakMap<Topology, ReadonlyMap<string, number>>();
-
 /** Channel id → channel index (link i of the topology is 2i a→b and 2i+1 b→a); one per topology. */
-export function channelIndexById(topology: Topology): ReadonlyMap<string, number> {
-  let index = indexOf.get(topology);
-  if (!index) {
-    index = buildChannelIndex(topology);
-    indexOf.set(topology, index);
-  }
-  return index;
-}
-
-function buildChannelIndex(topology: Topology): Map<string, number> {
+export const channelIndexById = onePer((topology: Topology): ReadonlyMap<string, number> => {
   const map = new Map<string, number>();
   topology.links.forEach((l, i) => {
     map.set(`${l.a.node}/${l.a.port}->${l.b.node}/${l.b.port}`, 2 * i);
     map.set(`${l.b.node}/${l.b.port}->${l.a.node}/${l.a.port}`, 2 * i + 1);
   });
   return map;
-}
+});
 
 /** Channel indices of the given channel ids; unknown ids are skipped. */
 export function channelIndices(index: ReadonlyMap<string, number>, ids: readonly string[]): Set<number> {

@@ -1,5 +1,6 @@
+import type { FullStreamMessage, LinkDirectionState } from '@fabscope/contracts';
 import { describe, expect, it } from 'vitest';
-import type { CompactSnapshot, FabricSnapshot, LinkDirectionState } from '../api/types.ts';
+import type { CompactSnapshot } from '../api/types.ts';
 import { HEALTH_OK, linkState, summaryOf } from '../test/testFixtures.ts';
 import { channelValuesOf } from './channelValues.ts';
 import { rankableLinks, staleDirectionCount } from './snapshot.ts';
@@ -11,7 +12,7 @@ function sample(id: string, utilization: number | null): LinkDirectionState {
 }
 
 describe('snapshot helpers', () => {
-  const full: FabricSnapshot = { ...base, links: [sample('x', 0.5), sample('y', null)] };
+  const full: FullStreamMessage = { ...base, links: [sample('x', 0.5), sample('y', null)] };
   const compact: CompactSnapshot = {
     ...base,
     utilization: channelValuesOf([0.5, null, null, 0]),

@@ -1,22 +1,13 @@
-import type { LinkDirectionState, LiveSnapshot } from '../api/types.ts';
+import type { LinkDirectionState } from '@fabscope/contracts';
+import type { LiveSnapshot } from '../api/types.ts';
 import { countUnknown, isCompact } from './channelValues.ts';
-
-const staleOf = new WeakMap<LiveSnapshot, number>();
+import { onePer } from './onePer.ts';
 
 /** Link directions without a fresh sample in a stream message; counted once per message. */
-export function staleDirectionCount(snapshot: LiveSnapshot): number {
-  let stale = staleOf.get(snapshot);
-  if (stale === undefined) {
-    stale = countStale(snapshot);
-    staleOf.set(snapshot, stale);
-  }
-  return stale;
-}
-
-function countStale(snapshot: LiveSnapshot): number {
+export const staleDirectionCount = onePer((snapshot: LiveSnapshot): number => {
   if (!isCompact(snapshot)) return snapshot.links.filter((l) => l.stale).length;
   return snapshot.unknownChannels ?? countUnknown(snapshot.utilization);
-}
+});
 
 export interface RankableLinks {
   /** The link directions the ranked table chooses from. */

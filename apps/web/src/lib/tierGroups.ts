@@ -1,8 +1,10 @@
-import type { TierRowInfo, Topology } from '../api/types.ts';
+import type { Topology } from '@fabscope/contracts';
+import type { TierRowInfo } from '../api/types.ts';
 import { DisjointSets } from './disjointSets.ts';
 import { buildFabricMatrix } from './fabricMatrix.ts';
 import { MAX_DRAWN_LINKS, tierLabel } from './layout.ts';
 import { naturalOrder } from './naturalOrder.ts';
+import { onePer } from './onePer.ts';
 
 /** Each channel's tier pair, direction and pod, for fabrics summarized per tier; once per topology. */
 
@@ -106,17 +108,8 @@ export function buildTierGroups(topology: Topology): TierGroups {
   return { rows: order.map(({ r }) => r), channelRow, pods, channelPod, channelIsl };
 }
 
-const groupsOf = new WeakMap<Topology, TierGroups>();
-
 /** buildTierGroups once per topology (the tier view and the stream's request both ask). */
-export function tierGroupsOf(topology: Topology): TierGroups {
-  let groups = groupsOf.get(topology);
-  if (!groups) {
-    groups = buildTierGroups(topology);
-    groupsOf.set(topology, groups);
-  }
-  return groups;
-}
+export const tierGroupsOf = onePer(buildTierGroups);
 
 /** The groups of a fabric shown as per-tier aggregates (too big to draw, not two-tier); else null. */
 export function summarizedTierGroups(topology: Topology): TierGroups | null {

@@ -1,6 +1,7 @@
+import type { Topology } from '@fabscope/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CompactSnapshot, LoadStats, TierSummary, Topology } from '../api/types.ts';
+import type { CompactSnapshot, LoadStats, TierSummary } from '../api/types.ts';
 import { HEALTH_OK, summaryOf } from '../test/testFixtures.ts';
 import { threeTier, twoTier } from '../test/testTopologies.ts';
 import { MAX_DRAWN_LINKS } from './layout.ts';

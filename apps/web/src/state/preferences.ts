@@ -1,5 +1,5 @@
+import { formatGbpsRate, formatRate, formatRateTicks, type RateUnit } from '@fabscope/contracts/units';
 import { useMemo, useSyncExternalStore } from 'react';
-import { formatGbpsRate, formatRate, formatRateTicks, type RateUnit } from '../lib/format.ts';
 
 /** The viewer's rate unit and theme in localStorage, not in the URL a shared link carries. */
 
@@ -16,18 +16,39 @@ const ALLOWED: { [K in keyof Preferences]: readonly Preferences[K][] } = {
   theme: ['system', 'light', 'dark'],
 };
 const KEYS: Record<keyof Preferences, string> = { rateUnit: 'fabscope.rateUnit', theme: 'fabscope.theme' };
-const listeners = new Set<() => void>();
 /** This page's choices, for when localStorage is unavailable. */
 const memory = new Map<keyof Preferences, string>();
 /** The values read, so a render does not read localStorage; forgotten when another tab writes. */
 const known = new Map<keyof Preferences, Preferences[keyof Preferences]>();
 
-function storage(): Storage | null {
+/** This browser's localStorage, or null where it is unavailable (or forbidden). */
+export function storage(): Storage | null {
   try {
     return globalThis.localStorage ?? null;
   } catch {
     return null;
   }
+}
+
+/** Listeners of some localStorage values: told by `notify()`, and when another tab writes a key `ours` accepts. */
+export function storedValues(ours: (key: string | null) => boolean) {
+  const listeners = new Set<() => void>();
+  return {
+    notify: () => {
+      for (const listener of listeners) listener();
+    },
+    subscribe(listener: () => void): () => void {
+      listeners.add(listener);
+      const onStorage = (event: StorageEvent) => {
+        if (ours(event.key)) listener();
+      };
+      globalThis.addEventListener?.('storage', onStorage);
+      return () => {
+        listeners.delete(listener);
+        globalThis.removeEventListener?.('storage', onStorage);
+      };
+    },
+  };
 }
 
 export function getPreference<K extends keyof Preferences>(key: K): Preferences[K] {
@@ -60,27 +81,18 @@ export function setPreference<K extends keyof Preferences>(key: K, value: Prefer
       // Full or forbidden storage: the choice lasts for this page only.
     }
   }
-  for (const listener of listeners) listener();
+  store.notify();
 }
 
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  const onStorage = (event: StorageEvent) => {
-    const changed = (Object.keys(KEYS) as (keyof Preferences)[]).find((k) => KEYS[k] === event.key);
-    if (changed === undefined) return;
-    known.delete(changed);
-    listener();
-  };
-  globalThis.addEventListener?.('storage', onStorage);
-  return () => {
-    listeners.delete(listener);
-    globalThis.removeEventListener?.('storage', onStorage);
-  };
-}
+const store = storedValues((key) => {
+  const changed = (Object.keys(KEYS) as (keyof Preferences)[]).find((k) => KEYS[k] === key);
+  if (changed !== undefined) known.delete(changed);
+  return changed !== undefined;
+});
 
 export function usePreference<K extends keyof Preferences>(key: K): Preferences[K] {
   return useSyncExternalStore(
-    subscribe,
+    store.subscribe,
     () => getPreference(key),
     () => DEFAULTS[key],
   );

@@ -1,7 +1,9 @@
+import type { LinkDirectionState } from '@fabscope/contracts';
 import { createContext, useContext } from 'react';
-import type { CompactSnapshot, LinkDirectionState, LiveSnapshot } from '../api/types.ts';
+import type { CompactSnapshot, LiveSnapshot } from '../api/types.ts';
 import { isCompact } from '../lib/channelValues.ts';
 import { assessFreshness } from '../lib/freshness.ts';
+import { onePer } from '../lib/onePer.ts';
 import { type RankableLinks, rankableLinks, staleDirectionCount } from '../lib/snapshot.ts';
 import { type FabricStreamState, useLiveSelector } from './liveStream.ts';
 
@@ -28,20 +30,16 @@ export function useLiveSnapshot(): LiveSnapshot | null {
 }
 
 // What the panels derive from a snapshot, made once per snapshot whoever asks first.
-const samplesOf = new WeakMap<LiveSnapshot, ReadonlyMap<string, LinkDirectionState> | null>();
-const rankedOf = new WeakMap<LiveSnapshot, RankableLinks>();
+const samplesOf = onePer((snapshot: LiveSnapshot): ReadonlyMap<string, LinkDirectionState> | null =>
+  isCompact(snapshot) ? null : new Map(snapshot.links.map((l) => [l.id, l])),
+);
+const rankedOf = onePer(rankableLinks);
 
 /** The snapshot's directions by id (full encoding); null for a compact one. */
 export function snapshotSamples(
   snapshot: LiveSnapshot | null,
 ): ReadonlyMap<string, LinkDirectionState> | null {
-  if (!snapshot) return null;
-  let samples = samplesOf.get(snapshot);
-  if (samples === undefined) {
-    samples = isCompact(snapshot) ? null : new Map(snapshot.links.map((l) => [l.id, l]));
-    samplesOf.set(snapshot, samples);
-  }
-  return samples;
+  return snapshot ? samplesOf(snapshot) : null;
 }
 
 /** The snapshot when compact (big fabrics). */
@@ -51,28 +49,11 @@ export function snapshotCompact(snapshot: LiveSnapshot | null): CompactSnapshot 
 
 /** The directions the ranking and the summary rank. */
 export function snapshotRanked(snapshot: LiveSnapshot | null): RankableLinks | null {
-  if (!snapshot) return null;
-  let ranked = rankedOf.get(snapshot);
-  if (!ranked) {
-    ranked = rankableLinks(snapshot);
-    rankedOf.set(snapshot, ranked);
-  }
-  return ranked;
+  return snapshot ? rankedOf(snapshot) : null;
 }
-
-const staleOf = new WeakMap<FabricStreamState, boolean>();
 
 /** The live data is stale as of the last message, or the stream went silent (the header shows live ages). */
-export function streamStale(s: FabricStreamState): boolean {
-  let stale = staleOf.get(s);
-  if (stale === undefined) {
-    stale = assessStale(s);
-    staleOf.set(s, stale);
-  }
-  return stale;
-}
-
-function assessStale(s: FabricStreamState): boolean {
+export const streamStale = onePer((s: FabricStreamState): boolean => {
   return (
     s.silent ||
     (s.snapshot !== null &&
@@ -84,4 +65,4 @@ function assessStale(s: FabricStreamState): boolean {
         policy: s.snapshot.health,
       }).state === 'stale')
   );
-}
+});

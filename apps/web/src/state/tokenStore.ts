@@ -1,17 +1,10 @@
 import { useSyncExternalStore } from 'react';
+import { storage, storedValues } from './preferences.ts';
 
 /** The optional API bearer token in localStorage, sent only with changes. */
 
 const KEY = 'fabscope.apiToken';
-const listeners = new Set<() => void>();
-
-function storage(): Storage | null {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null;
-  }
-}
+const store = storedValues((key) => key === KEY);
 
 export function getApiToken(): string | null {
   const value = storage()?.getItem(KEY) ?? null;
@@ -23,21 +16,9 @@ export function setApiToken(token: string | null): void {
   if (!s) return;
   if (token === null || token.trim() === '') s.removeItem(KEY);
   else s.setItem(KEY, token.trim());
-  for (const listener of listeners) listener();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  const onStorage = (event: StorageEvent) => {
-    if (event.key === KEY) listener();
-  };
-  globalThis.addEventListener?.('storage', onStorage);
-  return () => {
-    listeners.delete(listener);
-    globalThis.removeEventListener?.('storage', onStorage);
-  };
+  store.notify();
 }
 
 export function useApiToken(): string | null {
-  return useSyncExternalStore(subscribe, getApiToken, () => null);
+  return useSyncExternalStore(store.subscribe, getApiToken, () => null);
 }

@@ -1,4 +1,4 @@
-import type { Topology } from '../api/types.ts';
+import type { Topology } from '@fabscope/contracts';
 import { useApiQuery } from './useApiQuery.ts';
 
 export type Loadable<T> =

@@ -1,5 +1,6 @@
+import type { FlowInfo, FlowPage } from '@fabscope/contracts';
 import { useCallback, useMemo, useRef } from 'react';
-import type { Flow, FlowPage, TrafficRequest } from '../api/types.ts';
+import type { TrafficRequest } from '../api/types.ts';
 import { LIVE_REFRESH_MS } from './tickRefresh.ts';
 import { useApiChange } from './useApiChange.ts';
 import { useApiQuery, WATCH_ANSWERED } from './useApiQuery.ts';
@@ -7,23 +8,8 @@ import { useApiQuery, WATCH_ANSWERED } from './useApiQuery.ts';
 /** Every job's flows and bytes/s over the whole list (the API pages the flows themselves). */
 export type JobTotals = FlowPage['jobs'];
 
-export interface TrafficState {
-  /** The first page of flows: FLOWS_LISTED, or FLOWS_MEASURED while every rate is asked for. */
-  flows: Flow[] | null;
-  /** Every job's totals, all pages together; null until read (or after a start, until re-read). */
-  jobTotals: JobTotals | null;
-  busy: boolean;
-  error: string | null;
-  /** Why traffic cannot be started or listed (no emulator), or null. */
-  unavailable: string | null;
-  start: (request: TrafficRequest) => void;
-  /** Stops every flow, then starts `request`: only these flows run afterwards. */
-  replace: (request: TrafficRequest) => void;
-  stop: () => void;
-}
-
 interface FlowsShown {
-  flows: Flow[];
+  flows: FlowInfo[];
   jobs?: JobTotals;
 }
 
@@ -33,7 +19,7 @@ export const FLOWS_LISTED = 500;
 export const FLOWS_MEASURED = 5000;
 
 /** Active flows, re-read on ticks as routing adapts; `allFlows` reads the largest page. */
-export function useTraffic(allFlows = false): TrafficState {
+export function useTraffic(allFlows = false) {
   const changeFailed = useRef(false);
   const limit = allFlows ? FLOWS_MEASURED : FLOWS_LISTED;
   const key = useMemo(() => ['traffic', limit] as const, [limit]);
@@ -71,15 +57,21 @@ export function useTraffic(allFlows = false): TrafficState {
   // One object while nothing changed: the panels given it re-render only on a change.
   return useMemo(
     () => ({
+      /** The first page of flows: FLOWS_LISTED, or FLOWS_MEASURED while every rate is asked for. */
       flows: data ? data.flows : null,
+      /** Every job's totals, all pages together; null until read (or after a start, until re-read). */
       jobTotals: data ? (data.jobs ?? null) : null,
       busy,
       error,
+      /** Why traffic cannot be started or listed (no emulator), or null. */
       unavailable,
       start,
+      /** Stops every flow, then starts `request`: only these flows run afterwards. */
       replace,
       stop,
     }),
     [data, busy, error, unavailable, start, replace, stop],
   );
 }
+
+export type TrafficState = ReturnType<typeof useTraffic>;

@@ -1,5 +1,5 @@
+import type { EventSeverity } from '@fabscope/contracts';
 import { useCallback, useMemo } from 'react';
-import type { EventSeverity } from '../api/types.ts';
 import { type EventFilter, parseEventKinds, parseSeverity, serializeEventKinds } from '../lib/events.ts';
 import { parseLinkSelection, selectLink, serializeLinkSelection } from '../lib/linkSelection.ts';
 import {
@@ -25,17 +25,8 @@ const serializeTopN = (n: number): string | null => (n === DEFAULT_TOP_N ? null 
 const serializeSort = (s: SortKey): string | null => (s === 'utilization' ? null : s);
 const serializeSeverity = (s: EventSeverity): string | null => (s === 'warning' ? null : s);
 
-export interface RankingView {
-  kind: KindFilter;
-  topN: number;
-  sort: SortKey;
-  setKind: (kind: KindFilter) => void;
-  setTopN: (n: number) => void;
-  setSort: (sort: SortKey) => void;
-}
-
 /** The link table: `?kind=isl&top=20&sort=integrity`. */
-export function useRankingView(): RankingView {
+export function useRankingView() {
   const [kind, setKind] = useUrlParam('kind', parseKindFilter, serializeKind);
   const [topN, setTopN] = useUrlParam('top', parseTopN, serializeTopN);
   const [sort, setSort] = useUrlParam('sort', parseSortKey, serializeSort);
@@ -57,56 +48,17 @@ export function useEventFilter(): [EventFilter, (filter: EventFilter) => void] {
   return [filter, setFilter];
 }
 
-export interface CompareView {
-  beforeMs: number | null;
-  afterMs: number | null;
-  setBeforeMs: (ms: number | null) => void;
-  setAfterMs: (ms: number | null) => void;
-}
-
 /** Before/after's two instants: `?before=…&after=…`. */
-export function useCompareView(): CompareView {
+export function useCompareView() {
   const [beforeMs, setBeforeMs] = useUrlParam('before', parseInstant, serializeInstant);
   const [afterMs, setAfterMs] = useUrlParam('after', parseInstant, serializeInstant);
   return { beforeMs, afterMs, setBeforeMs, setAfterMs };
 }
 
-export interface InvestigateView {
-  /** The Investigate panel's tab. */
-  tool: Tool;
-  setTool: (tool: Tool) => void;
-  /** Route tab: its two ends. */
-  from: string | null;
-  to: string | null;
-  setFrom: (name: string | null) => void;
-  setTo: (name: string | null) => void;
-  /** Contention tab: the pattern checked and its hosts. */
-  pattern: string | null;
-  hosts: string | null;
-  /** Checks a pattern on hosts (both null: nothing). */
-  setCheck: (pattern: string | null, hosts: string | null) => void;
-  /** Link tab: the link direction shown. */
-  link: string | null;
-  setLink: (id: string | null) => void;
-  /** Jobs tab: the job shown. */
-  job: string | null;
-  /** Port tab: what the search box or the Link tab opened (`edge1/4`, a node, a GUID, a LID). */
-  port: string | null;
-  /** Link directions whose history is open (`?links=`). */
-  links: string[];
-  setLinks: (ids: string[]) => void;
-  /** Opens a direction's history under the chart. */
-  openHistory: (id: string) => void;
-  /** A click on a link or heatmap cell: its flows and jobs in the Link tab, its history below. */
-  selectChannel: (id: string) => void;
-  /** Opens a job in the Jobs tab (null: none). */
-  selectJob: (id: string | null) => void;
-  /** Opens a port's or node's page in the Port tab (null: none). */
-  openPort: (text: string | null) => void;
-}
+export type CompareView = ReturnType<typeof useCompareView>;
 
 /** What the Investigate panel and the history show (`?tool=…`, `?links=…`). */
-export function useInvestigateView(): InvestigateView {
+export function useInvestigateView() {
   const [tool, setTool] = useUrlParam('tool', parseTool, serializeTool);
   const [from, setFrom] = useUrlParam('from', parseNodeParam, serializeNodeParam);
   const [to, setTo] = useUrlParam('to', parseNodeParam, serializeNodeParam);
@@ -149,26 +101,39 @@ export function useInvestigateView(): InvestigateView {
   );
   // One object while the view stays: the panels given it re-render only when it changes.
   const view = {
+    /** The Investigate panel's tab. */
     tool,
     setTool,
+    /** Route tab: its two ends. */
     from,
     to,
     setFrom,
     setTo,
+    /** Contention tab: the pattern checked and its hosts (a host list; null: every host). */
     pattern,
     hosts,
     setCheck,
+    /** Link tab: the link direction shown. */
     link,
     setLink,
+    /** Jobs tab: the job shown. */
     job,
+    /** Port tab: what the search box or the Link tab opened (`edge1/4`, a node, a GUID, a LID). */
     port,
+    /** Link directions whose history is open (`?links=`). */
     links,
     setLinks,
+    /** Opens a direction's history under the chart. */
     openHistory,
+    /** A click on a link or heatmap cell: its flows and jobs in the Link tab, its history below. */
     selectChannel,
+    /** Opens a job in the Jobs tab (null: none). */
     selectJob,
+    /** Opens a port's or node's page in the Port tab (null: none). */
     openPort,
   };
   // biome-ignore lint/correctness/useExhaustiveDependencies: the deps are exactly the view's fields
   return useMemo(() => view, Object.values(view));
 }
+
+export type InvestigateView = ReturnType<typeof useInvestigateView>;

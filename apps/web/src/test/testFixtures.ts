@@ -1,7 +1,8 @@
 // Answers of the API as the web's tests need them: complete shapes (the contract's), with only
 // what a test is about given. Imported by tests only.
+
+import type { CategoryName, EventRecord, Health, LinkDirectionState, Summary } from '@fabscope/contracts';
 import { ERROR_FIELDS } from '@fabscope/contracts';
-import type { CategoryName, FabricEvent, Health, LinkDirectionState, Summary } from '../api/types.ts';
 import { CATEGORIES } from '../lib/linkHealth.ts';
 
 type Fields = Partial<Omit<LinkDirectionState, 'errors' | 'categories'>> & {
@@ -79,6 +80,6 @@ export function summaryOf(
   };
 }
 
-export function fabricEvent(fields: Partial<FabricEvent> & Pick<FabricEvent, 'time' | 'kind'>): FabricEvent {
+export function fabricEvent(fields: Partial<EventRecord> & Pick<EventRecord, 'time' | 'kind'>): EventRecord {
   return { subject: 'fabric', detail: '', severity: 'info', ...fields };
 }

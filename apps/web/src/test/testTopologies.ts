@@ -1,4 +1,4 @@
-import type { Topology, TopologyLink, TopologyNode } from '../api/types.ts';
+import type { Topology, TopologyLink, TopologyNode } from '@fabscope/contracts';
 
 /** Small topologies for the unit tests, laid out as packages/topology's generators do. */
 

@@ -1,6 +1,6 @@
-import type { CompactStreamMessage } from '@fabscope/contracts';
+import type { CompactStreamMessage, FullStreamMessage } from '@fabscope/contracts';
 import { channelValuesOf, countUnknown, type ValuesSource } from '../../lib/channelValues.ts';
-import type { CompactSnapshot, FabricSnapshot, StreamTick, StreamView } from '../types.ts';
+import type { CompactSnapshot, StreamTick, StreamView } from '../types.ts';
 
 export const STREAM_PATH = '/api/v1/stream';
 
@@ -40,17 +40,17 @@ function checkLinks(links: unknown, field: string): void {
 }
 
 /** Parses one stream message, checking the fields relied on, so a server change is a precise error. */
-export function parseSnapshot(data: string, topologyVersion?: number): FabricSnapshot {
+export function parseSnapshot(data: string, topologyVersion?: number): FullStreamMessage {
   return snapshotOf(parseJson(data), topologyVersion);
 }
 
 /** A full message already parsed (a past instant's, `GET /instant?view=full`), checked as parseSnapshot does. */
-export function snapshotOf(value: unknown, topologyVersion?: number): FabricSnapshot {
+export function snapshotOf(value: unknown, topologyVersion?: number): FullStreamMessage {
   const v = checkTick(value);
   checkTopologyVersion(v, topologyVersion);
   if (!Array.isArray(v.links)) throw new Error('stream message: links is not an array');
   checkLinks(v.links, 'links');
-  return v as unknown as FabricSnapshot;
+  return v as unknown as FullStreamMessage;
 }
 
 /** A message of another topology: the dashboard fetches the topology again, not an error. */

@@ -1,7 +1,7 @@
-import { memo, useId } from 'react';
-import type { ArAlgorithm } from '../../api/types.ts';
+import type { AdaptiveRouting } from '@fabscope/contracts';
+import { type ComponentProps, memo, useId } from 'react';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { Options } from '../../components/Options.tsx';
+import { SelectField } from '../../components/Field.tsx';
 import {
   ALGORITHMS,
   AR_FREQUENCY_VALUES,
@@ -14,9 +14,6 @@ import type { AdaptiveRoutingState } from './useAdaptiveRouting.ts';
 
 /** Adaptive-routing controls showing the server's state; disabled, with why, where there is none. */
 export const AdaptiveRoutingPanel = memo(function AdaptiveRoutingPanel({ ar }: { ar: AdaptiveRoutingState }) {
-  const thresholdId = useId();
-  const algorithmId = useId();
-  const frequencyId = useId();
   const lostId = useId();
   const reasonId = useId();
   const s = ar.settings;
@@ -25,22 +22,7 @@ export const AdaptiveRoutingPanel = memo(function AdaptiveRoutingPanel({ ar }: {
     return (
       <div className="ar-controls">
         <div className="ar-switch-row">
-          <button
-            type="button"
-            role="switch"
-            aria-checked={false}
-            aria-label="Adaptive routing"
-            aria-describedby={reasonId}
-            className="switch"
-            disabled
-          >
-            <span className="switch-track" aria-hidden="true">
-              <span className="switch-thumb" />
-            </span>
-            <span className="switch-text" aria-hidden="true">
-              Adaptive routing <strong>unavailable</strong>
-            </span>
-          </button>
+          <ArSwitch on={false} state="unavailable" aria-describedby={reasonId} disabled />
         </div>
         <p id={reasonId} className="hint">
           {ar.unavailable}
@@ -57,52 +39,40 @@ export const AdaptiveRoutingPanel = memo(function AdaptiveRoutingPanel({ ar }: {
   return (
     <div className="ar-controls" aria-busy={ar.saving}>
       <div className="ar-switch-row">
-        <button
-          type="button"
-          role="switch"
-          aria-checked={s.enabled}
-          aria-label="Adaptive routing"
+        <ArSwitch
+          on={s.enabled}
+          state={s.enabled ? 'ON' : 'OFF'}
           className={`switch ${s.enabled ? 'switch-on' : ''}`}
           disabled={disabled}
           onClick={() => ar.update({ enabled: !s.enabled })}
-        >
-          <span className="switch-track" aria-hidden="true">
-            <span className="switch-thumb" />
-          </span>
-          <span className="switch-text" aria-hidden="true">
-            Adaptive routing <strong>{s.enabled ? 'ON' : 'OFF'}</strong>
-          </span>
-        </button>
+        />
         {ar.saving && <span className="muted small">applying…</span>}
       </div>
       <div className="form-grid">
-        <label htmlFor={thresholdId}>Threshold</label>
-        <select
-          id={thresholdId}
+        <SelectField
+          label="Threshold"
           value={s.threshold}
           disabled={disabled}
-          onChange={(e) => ar.update({ threshold: Number(e.target.value) })}
-        >
-          <Options values={THRESHOLD_VALUES} label={thresholdLabel} />
-        </select>
-        <label htmlFor={algorithmId}>Algorithm</label>
-        <select
-          id={algorithmId}
+          onChange={(v) => ar.update({ threshold: Number(v) })}
+          values={THRESHOLD_VALUES}
+          optionLabel={thresholdLabel}
+        />
+        <SelectField
+          label="Algorithm"
           value={s.algorithm}
           disabled={disabled}
-          onChange={(e) => ar.update({ algorithm: Number(e.target.value) as ArAlgorithm })}
-        >
-          <Options values={ALGORITHMS.map((a) => a.value)} label={algorithmLabel} />
-        </select>
-        <label htmlFor={frequencyId}>AR frequency</label>
-        <select
-          id={frequencyId}
+          onChange={(v) => ar.update({ algorithm: Number(v) as AdaptiveRouting['algorithm'] })}
+          values={ALGORITHMS.map((a) => a.value)}
+          optionLabel={algorithmLabel}
+        />
+        <SelectField
+          label="AR frequency"
           value={s.arFrequency}
           disabled={disabled}
-          onChange={(e) => ar.update({ arFrequency: Number(e.target.value) })}
-        >
-          <Options values={AR_FREQUENCY_VALUES} label={arFrequencyLabel} />
-        </select>
+          onChange={(v) => ar.update({ arFrequency: Number(v) })}
+          values={AR_FREQUENCY_VALUES}
+          optionLabel={arFrequencyLabel}
+        />
         <label htmlFor={lostId}>Lost route only</label>
         <input
           id={lostId}
@@ -120,3 +90,24 @@ export const AdaptiveRoutingPanel = memo(function AdaptiveRoutingPanel({ ar }: {
     </div>
   );
 });
+
+/** The on/off switch, its state word shown beside the track. */
+function ArSwitch({ on, state, ...button }: ComponentProps<'button'> & { on: boolean; state: string }) {
+  return (
+    <button
+      type="button"
+      role="switch"
+      aria-checked={on}
+      aria-label="Adaptive routing"
+      className="switch"
+      {...button}
+    >
+      <span className="switch-track" aria-hidden="true">
+        <span className="switch-thumb" />
+      </span>
+      <span className="switch-text" aria-hidden="true">
+        Adaptive routing <strong>{state}</strong>
+      </span>
+    </button>
+  );
+}

@@ -1,5 +1,5 @@
+import type { AdaptiveRouting, AdaptiveRoutingChange, AdaptiveRoutingStatus } from '@fabscope/contracts';
 import { useCallback, useMemo } from 'react';
-import type { AdaptiveRouting, AdaptiveRoutingChange, AdaptiveRoutingStatus } from '../../api/types.ts';
 import { useApiChange } from '../../state/useApiChange.ts';
 import { type ApiLoad, useApiQuery, WATCH_ANSWERED } from '../../state/useApiQuery.ts';
 

@@ -1,23 +1,19 @@
+import type { Alarm, AlarmList } from '@fabscope/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { memo, useId, useState } from 'react';
-import type { Alarm, AlarmList } from '../../api/types.ts';
+import { memo, useState } from 'react';
 import { DirectionButton } from '../../components/DirectionButton.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
+import { InputField } from '../../components/Field.tsx';
 import { formatClock } from '../../lib/format.ts';
 import { useApi } from '../../state/ApiContext.tsx';
+import { storage } from '../../state/preferences.ts';
 import { type ApiLoad, useApiQuery } from '../../state/useApiQuery.ts';
 
 const NAME_KEY = 'fabscope.acknowledgeAs';
 const loadActive: ApiLoad<AlarmList> = (api, signal) => api.getAlarms(false, signal);
 const loadAll: ApiLoad<AlarmList> = (api, signal) => api.getAlarms(true, signal);
 
-function savedName(): string {
-  try {
-    return window.localStorage.getItem(NAME_KEY) ?? '';
-  } catch {
-    return '';
-  }
-}
+const savedName = () => storage()?.getItem(NAME_KEY) ?? '';
 
 /** UFM-style alarms per group of directions over a PM threshold, with acknowledgement. */
 export const AlarmsList = memo(function AlarmsList({
@@ -30,7 +26,6 @@ export const AlarmsList = memo(function AlarmsList({
   const [all, setAll] = useState(false);
   const [name, setName] = useState(savedName);
   const [problem, setProblem] = useState<string | null>(null);
-  const nameId = useId();
   const alarms = useApiQuery(['alarms', all], all ? loadAll : loadActive, {
     keepPrevious: true,
     live: true,
@@ -45,9 +40,9 @@ export const AlarmsList = memo(function AlarmsList({
     const by = name.trim();
     if (by === '') return setProblem('Say who acknowledges: your name');
     try {
-      window.localStorage.setItem(NAME_KEY, by);
+      storage()?.setItem(NAME_KEY, by);
     } catch {
-      // a browser without storage: the name is asked again next time
+      // full or forbidden storage: the name is asked again next time
     }
     setProblem(null);
     acknowledgement.mutate({ id: alarm.id, by });
@@ -60,14 +55,13 @@ export const AlarmsList = memo(function AlarmsList({
         <label>
           <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> cleared too
         </label>
-        <label htmlFor={nameId}>acknowledge as</label>
-        <input
-          id={nameId}
+        <InputField
+          label="acknowledge as"
           type="text"
           className="ack-name"
           value={name}
           placeholder="your name"
-          onChange={(e) => setName(e.target.value)}
+          onChange={setName}
         />
       </div>
       {alarms.status === 'error' && <ErrorNote message={`Alarms: ${alarms.message}`} />}

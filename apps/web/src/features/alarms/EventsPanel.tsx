@@ -1,7 +1,7 @@
-import { memo, useId } from 'react';
-import type { EventList, EventSeverity, FabricEventKind } from '../../api/types.ts';
+import type { EventKind, EventList, EventSeverity } from '@fabscope/contracts';
+import { memo } from 'react';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { Options } from '../../components/Options.tsx';
+import { SelectField } from '../../components/Field.tsx';
 import {
   ALWAYS_MARKED,
   EVENT_KINDS,
@@ -39,7 +39,6 @@ export const EventsPanel = memo(function EventsPanel({
   onOpenHistory,
   limit = 50,
 }: EventsPanelProps) {
-  const selectId = useId();
   if (events.status === 'error') return <ErrorNote message={`Events: ${events.message}`} />;
   const rows =
     events.status === 'ready'
@@ -58,14 +57,13 @@ export const EventsPanel = memo(function EventsPanel({
   return (
     <div className="events-panel">
       <div className="table-controls">
-        <label htmlFor={selectId}>Severity</label>
-        <select
-          id={selectId}
+        <SelectField
+          label="Severity"
           value={filter.minSeverity}
-          onChange={(e) => onFilterChange({ ...filter, minSeverity: e.target.value as EventSeverity })}
-        >
-          <Options values={SEVERITIES} label={(s) => SEVERITY_LABEL[s]} />
-        </select>
+          values={SEVERITIES}
+          optionLabel={(s) => SEVERITY_LABEL[s]}
+          onChange={(s) => onFilterChange({ ...filter, minSeverity: s as EventSeverity })}
+        />
         <KindsFilter kinds={filter.kinds} onChange={(kinds) => onFilterChange({ ...filter, kinds })} />
         {events.status === 'loading' && <span className="muted">loading…</span>}
       </div>
@@ -115,11 +113,11 @@ function KindsFilter({
   kinds,
   onChange,
 }: {
-  kinds: readonly FabricEventKind[] | null;
-  onChange: (kinds: readonly FabricEventKind[] | null) => void;
+  kinds: readonly EventKind[] | null;
+  onChange: (kinds: readonly EventKind[] | null) => void;
 }) {
   const chosen = new Set(kinds ?? EVENT_KINDS);
-  const toggle = (kind: FabricEventKind) => {
+  const toggle = (kind: EventKind) => {
     const next = EVENT_KINDS.filter((k) => (k === kind ? !chosen.has(k) : chosen.has(k)));
     onChange(next.length === EVENT_KINDS.length ? null : next);
   };

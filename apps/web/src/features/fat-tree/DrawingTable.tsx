@@ -1,9 +1,9 @@
+import type { FabricType, LinkDirectionState } from '@fabscope/contracts';
+import { formatRate } from '@fabscope/contracts/units';
 import { useState } from 'react';
-import type { FabricType, LinkDirectionState } from '../../api/types.ts';
-import { NumHeader } from '../../components/NumHeader.tsx';
-import { TableScroll } from '../../components/TableScroll.tsx';
+import { DataTable, num } from '../../components/DataTable.tsx';
 import { fabricTerms } from '../../lib/fabricTerms.ts';
-import { formatPercent, formatRate } from '../../lib/format.ts';
+import { formatPercent } from '../../lib/format.ts';
 import type { LayoutChannel, LayoutNode } from '../../lib/layout.ts';
 import { usePreference } from '../../state/preferences.ts';
 
@@ -28,54 +28,51 @@ export function DrawingTable({ channels, nodes, fabricType, samples, onSelectCha
     <details className="drawing-table" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Table of the drawing ({channels.length} link directions)</summary>
       {open && (
-        <TableScroll label="Link directions of the drawing">
-          <table className="link-table">
-            <caption className="visually-hidden">Link directions of the drawing with their values</caption>
-            <thead>
-              <tr>
-                <th scope="col">Link (from → to)</th>
-                {mixed && <th scope="col">Network</th>}
-                <NumHeader>Util %</NumHeader>
-                <NumHeader>Rate</NumHeader>
-                {anyWait && <NumHeader>Wait %</NumHeader>}
-                <th scope="col">State</th>
+        <DataTable
+          label="Link directions of the drawing"
+          className="link-table"
+          hiddenCaption="Link directions of the drawing with their values"
+          columns={[
+            'Link (from → to)',
+            mixed && 'Network',
+            num('Util %'),
+            num('Rate'),
+            anyWait && num('Wait %'),
+            'State',
+          ]}
+        >
+          {channels.map((c) => {
+            const s = samples?.get(c.id);
+            const t = terms(c);
+            const state =
+              s === undefined ? 'no sample' : s.linkUp === false ? 'down' : s.stale ? 'stale' : 'up';
+            return (
+              <tr key={c.id} data-channel-id={c.id}>
+                <th scope="row" className="mono">
+                  {onSelectChannel ? (
+                    <button type="button" className="link-button" onClick={() => onSelectChannel(c.id)}>
+                      {c.from.node}/{c.from.port} → {c.to.node}/{c.to.port}
+                    </button>
+                  ) : (
+                    `${c.from.node}/${c.from.port} → ${c.to.node}/${c.to.port}`
+                  )}
+                </th>
+                {mixed && <td>{t.name}</td>}
+                <td className="num">{formatPercent(s?.utilization)}</td>
+                <td className="num">{formatRate(s?.bytesPerSecond, unit)}</td>
+                {anyWait && (
+                  <td
+                    className="num"
+                    title={t.waitCounter ? undefined : `XmitWait: not measured on ${t.name}`}
+                  >
+                    {t.waitCounter ? formatPercent(s?.transmitWaitFraction) : '—'}
+                  </td>
+                )}
+                <td>{state}</td>
               </tr>
-            </thead>
-            <tbody>
-              {channels.map((c) => {
-                const s = samples?.get(c.id);
-                const t = terms(c);
-                const state =
-                  s === undefined ? 'no sample' : s.linkUp === false ? 'down' : s.stale ? 'stale' : 'up';
-                return (
-                  <tr key={c.id} data-channel-id={c.id}>
-                    <th scope="row" className="mono">
-                      {onSelectChannel ? (
-                        <button type="button" className="link-button" onClick={() => onSelectChannel(c.id)}>
-                          {c.from.node}/{c.from.port} → {c.to.node}/{c.to.port}
-                        </button>
-                      ) : (
-                        `${c.from.node}/${c.from.port} → ${c.to.node}/${c.to.port}`
-                      )}
-                    </th>
-                    {mixed && <td>{t.name}</td>}
-                    <td className="num">{formatPercent(s?.utilization)}</td>
-                    <td className="num">{formatRate(s?.bytesPerSecond, unit)}</td>
-                    {anyWait && (
-                      <td
-                        className="num"
-                        title={t.waitCounter ? undefined : `XmitWait: not measured on ${t.name}`}
-                      >
-                        {t.waitCounter ? formatPercent(s?.transmitWaitFraction) : '—'}
-                      </td>
-                    )}
-                    <td>{state}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </TableScroll>
+            );
+          })}
+        </DataTable>
       )}
     </details>
   );

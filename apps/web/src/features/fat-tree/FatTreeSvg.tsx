@@ -1,8 +1,9 @@
+import type { FabricType, LinkDirectionState } from '@fabscope/contracts';
+import type { RateUnit } from '@fabscope/contracts/units';
 import { useMemo } from 'react';
-import type { FabricType, LinkDirectionState, Route } from '../../api/types.ts';
+import type { Route } from '../../api/types.ts';
 import { utilizationColor } from '../../lib/colors.ts';
 import { type FabricTerms, fabricTerms } from '../../lib/fabricTerms.ts';
-import type { RateUnit } from '../../lib/format.ts';
 import type { LayoutChannel, LayoutNode } from '../../lib/layout.ts';
 import { errorMarkRadius, errorRate, isCongested } from '../../lib/linkHealth.ts';
 import { routeNodes } from '../../lib/route.ts';

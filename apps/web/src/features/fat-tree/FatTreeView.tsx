@@ -1,5 +1,6 @@
+import type { LinkDirectionState, Topology } from '@fabscope/contracts';
 import { memo, useMemo } from 'react';
-import type { CompactSnapshot, LinkDirectionState, Route, Topology } from '../../api/types.ts';
+import type { CompactSnapshot, Route } from '../../api/types.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Legend } from '../../components/Legend.tsx';
 import { buildFabricMatrix, type FabricMatrix } from '../../lib/fabricMatrix.ts';
@@ -77,13 +78,17 @@ function BigFabricView({
       return { kind: 'error', message: (error as Error).message };
     }
   }, [fabric]);
-  if (matrix.kind === 'error') return <ErrorNote message={`Cannot draw the fabric: ${matrix.message}`} />;
-  const onSelect = onSelectChannel
-    ? (channel: number) => {
+  // One function while the fabric and the handler stay: the pod matrix is not made again per message.
+  const onSelect = useMemo(
+    () =>
+      onSelectChannel &&
+      ((channel: number) => {
         const id = channelIdAt(fabric, channel);
         if (id) onSelectChannel(id);
-      }
-    : undefined;
+      }),
+    [fabric, onSelectChannel],
+  );
+  if (matrix.kind === 'error') return <ErrorNote message={`Cannot draw the fabric: ${matrix.message}`} />;
   if (matrix.kind === 'other')
     return (
       <TierSummaryView
@@ -92,6 +97,7 @@ function BigFabricView({
         snapshot={compact}
         route={route}
         onSelectChannel={onSelectChannel}
+        onSelectChannelAt={onSelect}
       />
     );
   return (

@@ -1,6 +1,6 @@
+import type { FabricType, Topology, TopologyLink, TopologyNode } from '@fabscope/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { FabricType, Topology, TopologyLink, TopologyNode } from '../../api/types.ts';
 import { LABEL_CHAR_PX, type LayoutNode } from '../../lib/layout.ts';
 import { twoTier } from '../../test/testTopologies.ts';
 import { type FabricLayout, fabricShape, layoutFabric, networksOf } from './fabricLayout.ts';

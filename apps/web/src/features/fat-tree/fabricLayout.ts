@@ -1,4 +1,4 @@
-import type { FabricType, Topology, TopologyLink } from '../../api/types.ts';
+import type { FabricType, Topology, TopologyLink } from '@fabscope/contracts';
 import { DisjointSets } from '../../lib/disjointSets.ts';
 import { fabricTerms } from '../../lib/fabricTerms.ts';
 import {

@@ -1,6 +1,7 @@
-import type { FabricType, LinkDirectionState } from '../../api/types.ts';
+import type { FabricType, LinkDirectionState } from '@fabscope/contracts';
+import { formatRate, type RateUnit } from '@fabscope/contracts/units';
 import { fabricTerms } from '../../lib/fabricTerms.ts';
-import { formatDirection, formatPercent, formatRate, type RateUnit } from '../../lib/format.ts';
+import { formatDirection, formatPercent } from '../../lib/format.ts';
 import type { LayoutChannel, LayoutNode } from '../../lib/layout.ts';
 import { errorSummary } from '../../lib/linkHealth.ts';
 import type { FabricLayout } from './fabricLayout.ts';

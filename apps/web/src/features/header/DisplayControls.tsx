@@ -1,5 +1,6 @@
+import type { RateUnit } from '@fabscope/contracts/units';
 import { memo, useEffect } from 'react';
-import type { RateUnit } from '../../lib/format.ts';
+import { Options } from '../../components/Options.tsx';
 import { applyTheme, setPreference, type ThemeChoice, usePreference } from '../../state/preferences.ts';
 
 const UNITS: { value: RateUnit; label: string; title: string }[] = [
@@ -7,11 +8,11 @@ const UNITS: { value: RateUnit; label: string; title: string }[] = [
   { value: 'bits', label: 'Gb/s', title: 'Bits per second, as link rates and iperf print them' },
 ];
 
-const THEMES: { value: ThemeChoice; label: string }[] = [
-  { value: 'system', label: 'System theme' },
-  { value: 'light', label: 'Light theme' },
-  { value: 'dark', label: 'Dark theme' },
-];
+const THEMES: Record<ThemeChoice, string> = {
+  system: 'System theme',
+  light: 'Light theme',
+  dark: 'Dark theme',
+};
 
 /** The viewer's rate unit and colour theme, kept in this browser; the theme is `data-theme` on <html>. */
 export const DisplayControls = memo(function DisplayControls() {
@@ -38,11 +39,7 @@ export const DisplayControls = memo(function DisplayControls() {
       <label className="theme-select">
         <span className="visually-hidden">Colour theme</span>
         <select value={theme} onChange={(e) => setPreference('theme', e.target.value as ThemeChoice)}>
-          {THEMES.map((t) => (
-            <option key={t.value} value={t.value}>
-              {t.label}
-            </option>
-          ))}
+          <Options values={Object.keys(THEMES) as ThemeChoice[]} label={(t) => THEMES[t]} />
         </select>
       </label>
     </div>

@@ -1,24 +1,17 @@
+import type { Topology } from '@fabscope/contracts';
 import { memo, type ReactNode, useMemo } from 'react';
-import type { Health, LiveSnapshot, Topology } from '../../api/types.ts';
 import { networkTypes } from '../../lib/fabricTerms.ts';
 import { formatAge, formatFabricType, formatStore } from '../../lib/format.ts';
 import { assessFreshness } from '../../lib/freshness.ts';
 import { staleDirectionCount } from '../../lib/snapshot.ts';
-import type { StreamConnection } from '../../state/liveStream.ts';
+import type { FabricStreamState, StreamConnection } from '../../state/liveStream.ts';
 import type { Loadable } from '../../state/useTopology.ts';
 import { DisplayControls } from './DisplayControls.tsx';
 import { SettingsMenu } from './SettingsMenu.tsx';
 import { useFreshnessNow } from './useFreshnessNow.ts';
 
-interface HeaderProps {
-  topology: Loadable<Topology>;
-  snapshot: LiveSnapshot | null;
-  receivedAtMs: number | null;
-  connection: StreamConnection;
-  /** No message for longer than the silence limit, although the connection may look open. */
-  silent: boolean;
-  streamError: string | null;
-}
+/** The topology and the live stream's state (its newest message, connection, silence and error). */
+type HeaderProps = FabricStreamState & { topology: Loadable<Topology> };
 
 const CONNECTION_LABEL: Record<StreamConnection, string> = {
   connecting: 'connecting…',
@@ -27,14 +20,8 @@ const CONNECTION_LABEL: Record<StreamConnection, string> = {
 };
 
 /** Fabric identity, store kind and the data's age. */
-export const Header = memo(function Header({
-  topology,
-  snapshot,
-  receivedAtMs,
-  connection,
-  silent,
-  streamError,
-}: HeaderProps) {
+export const Header = memo(function Header({ topology, ...stream }: HeaderProps) {
+  const { snapshot } = stream;
   const fabric = topology.status === 'ready' ? topology.data : null;
   const staleLinkCount = useMemo(() => (snapshot ? staleDirectionCount(snapshot) : 0), [snapshot]);
   // Made here, so the ticker's re-renders (Freshness) find the same elements and leave them be.
@@ -63,17 +50,7 @@ export const Header = memo(function Header({
 
   return (
     <header className="app-header">
-      <Freshness
-        identity={identity}
-        controls={controls}
-        store={formatStore(snapshot?.health)}
-        health={snapshot?.health}
-        receivedAtMs={receivedAtMs}
-        staleLinkCount={staleLinkCount}
-        connection={connection}
-        silent={silent}
-        streamError={streamError}
-      />
+      <Freshness {...stream} identity={identity} controls={controls} staleLinkCount={staleLinkCount} />
     </header>
   );
 });
@@ -82,24 +59,14 @@ export const Header = memo(function Header({
 function Freshness({
   identity,
   controls,
-  store,
-  health,
+  snapshot,
   receivedAtMs,
   staleLinkCount,
   connection,
   silent,
-  streamError,
-}: {
-  identity: ReactNode;
-  controls: ReactNode;
-  store: string;
-  health: Health | undefined;
-  receivedAtMs: number | null;
-  staleLinkCount: number;
-  connection: StreamConnection;
-  silent: boolean;
-  streamError: string | null;
-}) {
+  error,
+}: Omit<HeaderProps, 'topology'> & { identity: ReactNode; controls: ReactNode; staleLinkCount: number }) {
+  const health = snapshot?.health;
   const now = useFreshnessNow(receivedAtMs, health?.lastSampleAgeSeconds ?? null, health);
   const freshness = assessFreshness({
     nowMs: now,
@@ -115,7 +82,7 @@ function Freshness({
         <dl className="header-facts">
           <div>
             <dt>store</dt>
-            <dd>{store}</dd>
+            <dd>{formatStore(health)}</dd>
           </div>
           <div>
             <dt>stream</dt>
@@ -146,7 +113,7 @@ function Freshness({
           <span> — {freshness.reasons.join('; ')}. Numbers shown are the last known values.</span>
         </div>
       )}
-      {streamError && freshness.state !== 'stale' && <div className="stream-note">{streamError}</div>}
+      {error && freshness.state !== 'stale' && <div className="stream-note">{error}</div>}
     </>
   );
 }

@@ -1,11 +1,11 @@
-import { type FormEvent, memo, useId, useState } from 'react';
+import { type FormEvent, memo, useState } from 'react';
+import { InputField } from '../../components/Field.tsx';
 import { setApiToken, useApiToken } from '../../state/tokenStore.ts';
 
 /** Preferences: the optional API bearer token, kept in this browser's localStorage. */
 export const SettingsMenu = memo(function SettingsMenu() {
   const token = useApiToken();
   const [draft, setDraft] = useState('');
-  const inputId = useId();
 
   const save = (event: FormEvent) => {
     event.preventDefault();
@@ -17,14 +17,13 @@ export const SettingsMenu = memo(function SettingsMenu() {
     <details className="settings">
       <summary>Settings</summary>
       <form className="settings-body" onSubmit={save}>
-        <label htmlFor={inputId}>API token</label>
-        <input
-          id={inputId}
+        <InputField
+          label="API token"
           type="password"
           autoComplete="off"
           placeholder={token ? 'token set (hidden)' : 'none'}
           value={draft}
-          onChange={(e) => setDraft(e.target.value)}
+          onChange={setDraft}
         />
         <div className="settings-actions">
           <button type="submit" className="btn btn-small" disabled={draft.trim() === ''}>

@@ -1,5 +1,5 @@
-import type { LinkDirectionState, Summary } from '../../api/types.ts';
-import { formatCount } from '../../lib/format.ts';
+import type { LinkDirectionState, Summary } from '@fabscope/contracts';
+import { formatCount, formatEnds } from '../../lib/format.ts';
 import {
   CATEGORIES,
   CATEGORY_LABELS,
@@ -89,12 +89,10 @@ export function HealthLights({
             <li key={w.link.id} data-link-id={w.link.id}>
               {onSelectLink ? (
                 <button type="button" className="link-button mono" onClick={() => onSelectLink(w.link.id)}>
-                  {w.link.from.node}/{w.link.from.port} → {w.link.to.node}/{w.link.to.port}
+                  {formatEnds(w.link)}
                 </button>
               ) : (
-                <span className="mono">
-                  {w.link.from.node}/{w.link.from.port} → {w.link.to.node}/{w.link.to.port}
-                </span>
+                <span className="mono">{formatEnds(w.link)}</span>
               )}{' '}
               <span className="chip chip-health chip-over">
                 {CATEGORY_LABELS[w.category]} {ofThreshold(w.value)}
@@ -104,9 +102,7 @@ export function HealthLights({
         </ol>
       )}
       <p className="muted small" data-testid="ports-without-data" data-count={without ?? ''}>
-        {without === undefined
-          ? 'Ports without data: unknown'
-          : `Ports without data: ${formatCount(without)}`}
+        Ports without data: {without === undefined ? 'unknown' : formatCount(without)}
       </p>
     </div>
   );

@@ -1,6 +1,6 @@
+import type { LinkDirectionState, Summary } from '@fabscope/contracts';
+import { formatRate } from '@fabscope/contracts/units';
 import { memo } from 'react';
-import type { LinkDirectionState, Summary } from '../../api/types.ts';
-import { formatRate } from '../../lib/format.ts';
 import { usePreference } from '../../state/preferences.ts';
 import { HealthLights } from './HealthLights.tsx';
 import { Histogram } from './Histogram.tsx';

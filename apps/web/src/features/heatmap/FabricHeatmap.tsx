@@ -1,6 +1,7 @@
 import { type RefObject, useCallback, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { CompactSnapshot } from '../../api/types.ts';
 import { Legend } from '../../components/Legend.tsx';
+import { useWidth } from '../../components/useWidth.ts';
 import type { TwoTierMatrix } from '../../lib/fabricMatrix.ts';
 import { usePreference } from '../../state/preferences.ts';
 import { HeatmapCanvas } from './heatmapCanvas.ts';
@@ -22,23 +23,6 @@ interface FabricHeatmapProps {
 
 /** Hottest cells named in the canvas's text alternative. */
 const SUMMARY_CELLS = 8;
-
-/** The width of an element, followed as the window resizes. */
-function useWidth(ref: RefObject<HTMLElement | null>): number {
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const stage = ref.current;
-    if (!stage) return;
-    setWidth(stage.clientWidth);
-    const observer = new ResizeObserver((entries) => {
-      const w = entries[0]?.contentRect.width;
-      if (w !== undefined) setWidth(Math.floor(w));
-    });
-    observer.observe(stage);
-    return () => observer.disconnect();
-  }, [ref]);
-  return width;
-}
 
 /** The canvas island in `ref`'s element: created once, disposed on unmount. */
 function useHeatmapCanvas(ref: RefObject<HTMLElement | null>, onHover: (hit: HeatmapHit | null) => void) {

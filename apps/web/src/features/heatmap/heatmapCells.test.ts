@@ -1,6 +1,6 @@
+import type { Topology } from '@fabscope/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Topology } from '../../api/types.ts';
 import { buildFabricMatrix, type TwoTierMatrix } from '../../lib/fabricMatrix.ts';
 import { twoTier } from '../../test/testTopologies.ts';
 import {

@@ -1,4 +1,5 @@
 import type { TwoTierMatrix } from '../../lib/fabricMatrix.ts';
+import { onePer } from '../../lib/onePer.ts';
 
 /** The values of a heatmap cell's two directions, over its trunked channels. */
 
@@ -61,22 +62,19 @@ export interface BlockChannels {
   down: (readonly number[] | null)[];
 }
 
-const channelLists = new WeakMap<TwoTierMatrix, Record<'isl' | 'host', BlockChannels>>();
+const channelLists = onePer(
+  (matrix: TwoTierMatrix): Record<Block, BlockChannels> => ({
+    isl: { up: matrix.isl.map((c) => c?.up ?? null), down: matrix.isl.map((c) => c?.down ?? null) },
+    host: {
+      up: matrix.hosts.map((c) => (c ? [c.up] : null)),
+      down: matrix.hosts.map((c) => (c ? [c.down] : null)),
+    },
+  }),
+);
 
 /** Every cell's channels per block, made once per matrix so a tick allocates nothing per cell. */
 export function blockChannels(matrix: TwoTierMatrix, block: Block): BlockChannels {
-  let lists = channelLists.get(matrix);
-  if (!lists) {
-    lists = {
-      isl: { up: matrix.isl.map((c) => c?.up ?? null), down: matrix.isl.map((c) => c?.down ?? null) },
-      host: {
-        up: matrix.hosts.map((c) => (c ? [c.up] : null)),
-        down: matrix.hosts.map((c) => (c ? [c.down] : null)),
-      },
-    };
-    channelLists.set(matrix, lists);
-  }
-  return lists[block];
+  return channelLists(matrix)[block];
 }
 
 export type Block = 'isl' | 'host';

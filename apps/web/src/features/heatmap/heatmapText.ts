@@ -1,6 +1,7 @@
+import { formatRate, type RateUnit } from '@fabscope/contracts/units';
 import type { CompactSnapshot } from '../../api/types.ts';
 import type { TwoTierMatrix } from '../../lib/fabricMatrix.ts';
-import { formatPercent, formatRate, type RateUnit } from '../../lib/format.ts';
+import { formatPercent } from '../../lib/format.ts';
 import { cellChannels, type DirectionValue, directionValue, type HotCell } from './heatmapCells.ts';
 import type { HeatmapHit } from './heatmapGeometry.ts';
 

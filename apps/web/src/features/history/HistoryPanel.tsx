@@ -1,5 +1,5 @@
+import type { EventList, LinkHistory, SummaryHistory } from '@fabscope/contracts';
 import { memo, useMemo, useState } from 'react';
-import type { EventList, LinkHistory, SummaryHistory } from '../../api/types.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { chartMarks, type EventFilter } from '../../lib/events.ts';
 import { formatClock, formatDirection } from '../../lib/format.ts';
@@ -105,19 +105,16 @@ export const HistoryPanel = memo(function HistoryPanel({
   );
   const totalSpecs = useMemo(() => [{ label: 'Host transmit total', color: TOTAL_COLOR }], []);
   const [showEvents, setShowEvents] = useState(true);
+  const shared = { window, marks, instantMs: atMs, onPick, onSelectWindow };
 
   return (
     <div className="history">
       <figure className="history-figure" aria-labelledby="history-total-caption">
         <TimeSeriesChart
+          {...shared}
           columns={totalColumns}
           series={totalSpecs}
           unit="bytesPerSecond"
-          window={window}
-          marks={marks}
-          instantMs={atMs}
-          onPick={onPick}
-          onSelectWindow={onSelectWindow}
           onWidth={onWidth}
         />
         <figcaption
@@ -195,15 +192,11 @@ export const HistoryPanel = memo(function HistoryPanel({
             <ErrorNote message={`Link history: ${linkHistory.message}`} />
           ) : (
             <TimeSeriesChart
+              {...shared}
               columns={linkColumns}
               series={linkSpecs}
               unit="fraction"
-              window={window}
-              marks={marks}
-              instantMs={atMs}
               height={160}
-              onPick={onPick}
-              onSelectWindow={onSelectWindow}
             />
           )}
         </section>

@@ -1,6 +1,7 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { useWidth } from '../../components/useWidth.ts';
 
 export type ChartOptions = Omit<uPlot.Options, 'width' | 'height'>;
 
@@ -21,21 +22,9 @@ interface UPlotChartProps {
 export function UPlotChart({ options, data, height, xRange = null, redrawKey, onWidth }: UPlotChartProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<uPlot | null>(null);
-  const [width, setWidth] = useState(0);
+  const width = useWidth(containerRef);
   const latest = useRef({ data, xRange, width, height });
   latest.current = { data, xRange, width, height };
-
-  useLayoutEffect(() => {
-    const el = containerRef.current;
-    if (!el) return;
-    setWidth(Math.floor(el.clientWidth));
-    const observer = new ResizeObserver((entries) => {
-      const w = entries[0]?.contentRect.width;
-      if (w !== undefined) setWidth(Math.floor(w));
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
 
   useLayoutEffect(() => {
     if (width > 0) onWidth?.(width);

@@ -1,6 +1,6 @@
+import type { EventList } from '@fabscope/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { EventList } from '../../api/types.ts';
 import type { ApiAnswer } from '../../state/useApiQuery.ts';
 import { eventsWithin, sameEvents, sameEventsAnswer } from './useEvents.ts';
 

@@ -1,5 +1,5 @@
+import type { EventList } from '@fabscope/contracts';
 import { useMemo, useRef } from 'react';
-import type { EventList } from '../../api/types.ts';
 import { formatInstant, type TimeWindow } from '../../lib/timeRange.ts';
 import { type ApiAnswer, useApiQuery } from '../../state/useApiQuery.ts';
 import { MOVING_WINDOW } from './useHistoryWindow.ts';

@@ -1,5 +1,6 @@
+import type { Topology } from '@fabscope/contracts';
 import { type ComponentProps, memo, useCallback, useMemo } from 'react';
-import type { Route, Topology } from '../../api/types.ts';
+import type { Route } from '../../api/types.ts';
 import { Panel } from '../../components/Panel.tsx';
 import { isCompact } from '../../lib/channelValues.ts';
 import { hasSeedHosts, SEED_PAIRS } from '../../lib/flows.ts';

@@ -1,8 +1,7 @@
+import type { LinkDirectionState } from '@fabscope/contracts';
 import { memo, useId } from 'react';
-import type { LinkDirectionState } from '../../api/types.ts';
-import { NumHeader } from '../../components/NumHeader.tsx';
+import { type Column, DataTable, num } from '../../components/DataTable.tsx';
 import { Options } from '../../components/Options.tsx';
-import { TableScroll } from '../../components/TableScroll.tsx';
 import { utilizationColor } from '../../lib/colors.ts';
 import { formatCount, formatEnds, formatMpps, formatPercentValue } from '../../lib/format.ts';
 import {
@@ -54,6 +53,19 @@ const SORT_LABEL: Record<SortKey, string> = {
   security: 'by security',
   routing: 'by routing',
 };
+const WAIT_TITLE = 'XmitWait: share of time the sending port had data queued and no credit (congestion)';
+const HEALTH_TITLE =
+  'PM categories at 75 % of their threshold or more (opafm: Integrity, Congestion, SMA congestion, Bubble, Security, Routing)';
+const columns = (hasWait: boolean): Column[] => [
+  '#',
+  'Link (from → to)',
+  'Kind',
+  num('Util %'),
+  num('Throughput'),
+  num('Packets/s (M)'),
+  hasWait && num('Wait %', WAIT_TITLE),
+  { label: 'Health', title: HEALTH_TITLE },
+];
 const COLUMNS = 8;
 
 interface LinkRowProps {
@@ -197,53 +209,27 @@ export const LinkTable = memo(function LinkTable({
           </span>
         )}
       </div>
-      <TableScroll label="Busiest links">
-        <table>
-          <caption>Busiest links</caption>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Link (from → to)</th>
-              <th scope="col">Kind</th>
-              <NumHeader>Util %</NumHeader>
-              <NumHeader>Throughput</NumHeader>
-              <NumHeader>Packets/s (M)</NumHeader>
-              {hasWait && (
-                <NumHeader title="XmitWait: share of time the sending port had data queued and no credit (congestion)">
-                  Wait %
-                </NumHeader>
-              )}
-              <th
-                scope="col"
-                title="PM categories at 75 % of their threshold or more (opafm: Integrity, Congestion, SMA congestion, Bubble, Security, Routing)"
-              >
-                Health
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 && (
-              <tr>
-                <td colSpan={hasWait ? COLUMNS : COLUMNS - 1} className="placeholder">
-                  {links === null ? 'Waiting for the first sample…' : 'No link directions match this filter.'}
-                </td>
-              </tr>
-            )}
-            {rows.map((l, i) => (
-              <LinkRow
-                key={l.id}
-                link={l}
-                rank={i + 1}
-                network={unmeasured?.get(l.linkId) ?? null}
-                sort={sort}
-                hasWait={hasWait}
-                rates={rates}
-                onOpenHistory={onOpenHistory}
-              />
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
+      <DataTable label="Busiest links" className={null} caption="Busiest links" columns={columns(hasWait)}>
+        {rows.length === 0 && (
+          <tr>
+            <td colSpan={hasWait ? COLUMNS : COLUMNS - 1} className="placeholder">
+              {links === null ? 'Waiting for the first sample…' : 'No link directions match this filter.'}
+            </td>
+          </tr>
+        )}
+        {rows.map((l, i) => (
+          <LinkRow
+            key={l.id}
+            link={l}
+            rank={i + 1}
+            network={unmeasured?.get(l.linkId) ?? null}
+            sort={sort}
+            hasWait={hasWait}
+            rates={rates}
+            onOpenHistory={onOpenHistory}
+          />
+        ))}
+      </DataTable>
     </div>
   );
 });

@@ -1,5 +1,6 @@
+import type { Topology } from '@fabscope/contracts';
 import { type KeyboardEvent, useCallback, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { CompactSnapshot, Topology } from '../../api/types.ts';
+import type { CompactSnapshot } from '../../api/types.ts';
 import { useUrlParam } from '../../state/useUrlState.ts';
 import { PodCellButton, writePodCells } from './PodCells.tsx';
 import { buildPods, type Pod, switchPorts } from './podMatrix.ts';

@@ -1,8 +1,8 @@
+import type { Topology } from '@fabscope/contracts';
 import { useMemo } from 'react';
-import type { CompactSnapshot, Route, Topology } from '../../api/types.ts';
+import type { CompactSnapshot, Route } from '../../api/types.ts';
 import { Legend } from '../../components/Legend.tsx';
 import { formatCount } from '../../lib/format.ts';
-import { channelIdAt } from '../../lib/linkSelection.ts';
 import { channelIndexById, pathLoads } from '../../lib/route.ts';
 import { tierGroupsOf } from '../../lib/tierGroups.ts';
 import { tierSummaryOf } from '../../lib/tierLoad.ts';
@@ -19,6 +19,8 @@ interface TierSummaryViewProps {
   /** The highlighted route or job (its link directions), or null. */
   route?: Route | null;
   onSelectChannel?: ((id: string) => void) | undefined;
+  /** The same by channel index, stable while the topology and the handler stay (the pod matrix keeps it). */
+  onSelectChannelAt?: ((channel: number) => void) | undefined;
 }
 
 /** Load per tier and the hottest pods, for fabrics the heatmap does not cover; no element per link. */
@@ -28,21 +30,11 @@ export function TierSummaryView({
   snapshot,
   route = null,
   onSelectChannel,
+  onSelectChannelAt,
 }: TierSummaryViewProps) {
   // The pod shown is in the URL (`?pod=2`, counted from 1 as the pods are named): a link reopens it.
   const [pod, setPod] = useUrlParam('pod', parsePod, serializePod);
   const groups = tierGroupsOf(topology);
-  // One function while the topology and the handler stay: the pod matrix is not made again per message.
-  const selectPodChannel = useMemo(
-    () =>
-      onSelectChannel
-        ? (channel: number) => {
-            const id = channelIdAt(topology, channel);
-            if (id) onSelectChannel(id);
-          }
-        : undefined,
-    [topology, onSelectChannel],
-  );
   const path = route
     ? pathLoads(
         route.links,
@@ -73,7 +65,7 @@ export function TierSummaryView({
           snapshot={snapshot}
           pod={pod}
           onPodChange={setPod}
-          onSelectChannel={selectPodChannel}
+          onSelectChannel={onSelectChannelAt}
         />
       )}
       <div className="fat-tree-footer">

@@ -1,9 +1,9 @@
+import { formatRate } from '@fabscope/contracts/units';
 import type { LoadStats, PodStats, Route, TierRowInfo } from '../../api/types.ts';
+import { DataTable, num } from '../../components/DataTable.tsx';
 import { DirectionButton } from '../../components/DirectionButton.tsx';
-import { NumHeader } from '../../components/NumHeader.tsx';
-import { TableScroll } from '../../components/TableScroll.tsx';
 import { utilizationColor } from '../../lib/colors.ts';
-import { formatCount, formatDirection, formatPercent, formatRate } from '../../lib/format.ts';
+import { formatCount, formatDirection, formatPercent } from '../../lib/format.ts';
 import type { PathLoad } from '../../lib/route.ts';
 import { HOT_UTILIZATION } from '../../lib/tierLoad.ts';
 import { usePreference } from '../../state/preferences.ts';
@@ -55,85 +55,73 @@ export function RouteLoadTable({
   onSelectChannel?: ((id: string) => void) | undefined;
 }) {
   return (
-    <TableScroll label="Route through the tiers">
-      <table className="agg-table" data-highlight="route">
-        <caption>
+    <DataTable
+      label="Route through the tiers"
+      className="agg-table"
+      data-highlight="route"
+      caption={
+        <>
           {route.label ?? `Route ${route.from} → ${route.to}`}
           {route.source === 'flow' ? ' (the path its flow takes now)' : ''}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Link direction</th>
-            <NumHeader>Util</NumHeader>
-            <NumHeader>Wait</NumHeader>
-          </tr>
-        </thead>
-        <tbody>
-          {path.slice(0, PATH_SHOWN).map((l) => (
-            <tr key={l.id} className="on-route">
-              <td className="mono">
-                {onSelectChannel ? (
-                  <DirectionButton id={l.id} onOpen={onSelectChannel} />
-                ) : (
-                  formatDirection(l.id)
-                )}
-              </td>
-              <UtilCell value={l.utilization} />
-              <td className="num">{formatPercent(l.waitFraction)}</td>
-            </tr>
-          ))}
-          {path.length > PATH_SHOWN && (
-            <tr>
-              <td colSpan={3} className="muted">
-                … and {formatCount(path.length - PATH_SHOWN)} more
-              </td>
-            </tr>
-          )}
-        </tbody>
-      </table>
-    </TableScroll>
+        </>
+      }
+      columns={['Link direction', num('Util'), num('Wait')]}
+    >
+      {path.slice(0, PATH_SHOWN).map((l) => (
+        <tr key={l.id} className="on-route">
+          <td className="mono">
+            {onSelectChannel ? <DirectionButton id={l.id} onOpen={onSelectChannel} /> : formatDirection(l.id)}
+          </td>
+          <UtilCell value={l.utilization} />
+          <td className="num">{formatPercent(l.waitFraction)}</td>
+        </tr>
+      ))}
+      {path.length > PATH_SHOWN && (
+        <tr>
+          <td colSpan={3} className="muted">
+            … and {formatCount(path.length - PATH_SHOWN)} more
+          </td>
+        </tr>
+      )}
+    </DataTable>
   );
 }
 
 /** The load per tier pair and direction. */
 export function TierLoadTable({ rows }: { rows: readonly (TierRowInfo & LoadStats)[] }) {
   const unit = usePreference('rateUnit');
-  const hot = HOT;
   return (
-    <TableScroll label="Load per tier">
-      <table className="agg-table">
-        <caption>Load per tier</caption>
-        <thead>
-          <tr>
-            <th scope="col">Direction</th>
-            <NumHeader>Link directions</NumHeader>
-            <NumHeader>Mean</NumHeader>
-            <NumHeader>Max</NumHeader>
-            <NumHeader>{hot}</NumHeader>
-            <NumHeader>Throughput</NumHeader>
-            <NumHeader title="Largest XmitWait share of time (congestion)">Max wait</NumHeader>
-            <NumHeader title="Directions with errors or integrity past its threshold">With errors</NumHeader>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.label}>
-              <th scope="row">{r.label}</th>
-              <td className="num">
-                {formatCount(r.directions)}
-                <span className="muted">{staleNote(r)}</span>
-              </td>
-              <UtilCell value={r.mean} />
-              <UtilCell value={r.max} />
-              <td className="num">{formatCount(r.hot)}</td>
-              <td className="num">{formatRate(r.bytesPerSecond, unit)}</td>
-              <td className="num">{formatPercent(r.maxWait)}</td>
-              <WithErrors count={r.withErrors} />
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
+    <DataTable
+      label="Load per tier"
+      className="agg-table"
+      caption="Load per tier"
+      columns={[
+        'Direction',
+        num('Link directions'),
+        num('Mean'),
+        num('Max'),
+        num(HOT),
+        num('Throughput'),
+        num('Max wait', 'Largest XmitWait share of time (congestion)'),
+        num('With errors', 'Directions with errors or integrity past its threshold'),
+      ]}
+    >
+      {rows.map((r) => (
+        <tr key={r.label}>
+          <th scope="row">{r.label}</th>
+          <td className="num">
+            {formatCount(r.directions)}
+            <span className="muted">{staleNote(r)}</span>
+          </td>
+          <UtilCell value={r.mean} />
+          <UtilCell value={r.max} />
+          <td className="num">{formatCount(r.hot)}</td>
+          <td className="num">{formatRate(r.bytesPerSecond, unit)}</td>
+          <td className="num">{formatPercent(r.maxWait)}</td>
+          <WithErrors count={r.withErrors} />
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -145,55 +133,51 @@ export function HottestPodsTable({
   pods: readonly PodStats[];
   onPod: (pod: number) => void;
 }) {
-  const hot = HOT;
   return (
-    <TableScroll label="Hottest pods">
-      <table className="agg-table">
-        <caption>Hottest pods (of {pods.length}) by busiest ISL direction</caption>
-        <thead>
-          <tr>
-            <th scope="col">Pod</th>
-            <NumHeader>Switches</NumHeader>
-            <NumHeader>Hosts</NumHeader>
-            <NumHeader>ISL max</NumHeader>
-            <NumHeader>ISL mean</NumHeader>
-            <NumHeader>Host links max</NumHeader>
-            <NumHeader>ISLs {hot}</NumHeader>
-            <NumHeader>ISL max wait</NumHeader>
-            <NumHeader>With errors</NumHeader>
-          </tr>
-        </thead>
-        <tbody>
-          {pods.slice(0, PODS_SHOWN).map((p) => (
-            <tr key={p.name}>
-              <th scope="row">
-                <button
-                  type="button"
-                  className="link-button"
-                  title={`Show ${p.name}'s switches and cables below`}
-                  onClick={() => onPod(Number(p.name.replace('pod ', '')) - 1)}
-                >
-                  {p.name}
-                </button>
-              </th>
-              <td className="num">{p.switches}</td>
-              <td className="num">{formatCount(p.hosts)}</td>
-              <UtilCell value={p.isl.max} />
-              <UtilCell value={p.isl.mean} />
-              <UtilCell value={p.host.max} />
-              <td className="num">{p.isl.hot}</td>
-              <td className="num">{formatPercent(p.isl.maxWait)}</td>
-              <WithErrors
-                count={
-                  p.isl.withErrors === null || p.host.withErrors === null
-                    ? null
-                    : p.isl.withErrors + p.host.withErrors
-                }
-              />
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
+    <DataTable
+      label="Hottest pods"
+      className="agg-table"
+      caption={<>Hottest pods (of {pods.length}) by busiest ISL direction</>}
+      columns={[
+        'Pod',
+        num('Switches'),
+        num('Hosts'),
+        num('ISL max'),
+        num('ISL mean'),
+        num('Host links max'),
+        num(<>ISLs {HOT}</>),
+        num('ISL max wait'),
+        num('With errors'),
+      ]}
+    >
+      {pods.slice(0, PODS_SHOWN).map((p) => (
+        <tr key={p.name}>
+          <th scope="row">
+            <button
+              type="button"
+              className="link-button"
+              title={`Show ${p.name}'s switches and cables below`}
+              onClick={() => onPod(Number(p.name.replace('pod ', '')) - 1)}
+            >
+              {p.name}
+            </button>
+          </th>
+          <td className="num">{p.switches}</td>
+          <td className="num">{formatCount(p.hosts)}</td>
+          <UtilCell value={p.isl.max} />
+          <UtilCell value={p.isl.mean} />
+          <UtilCell value={p.host.max} />
+          <td className="num">{p.isl.hot}</td>
+          <td className="num">{formatPercent(p.isl.maxWait)}</td>
+          <WithErrors
+            count={
+              p.isl.withErrors === null || p.host.withErrors === null
+                ? null
+                : p.isl.withErrors + p.host.withErrors
+            }
+          />
+        </tr>
+      ))}
+    </DataTable>
   );
 }

@@ -1,4 +1,4 @@
-import type { Topology } from '../../api/types.ts';
+import type { Topology } from '@fabscope/contracts';
 import { utilizationColor } from '../../lib/colors.ts';
 import { DisjointSets } from '../../lib/disjointSets.ts';
 import { formatPercent } from '../../lib/format.ts';

@@ -1,4 +1,4 @@
-import { memo, useCallback, useId, useMemo } from 'react';
+import { memo, useId, useMemo } from 'react';
 import { DirectionButton } from '../../components/DirectionButton.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { TableScroll } from '../../components/TableScroll.tsx';
@@ -11,9 +11,8 @@ import { useInstant } from './usePastSnapshot.ts';
 interface BeforeAfterPanelProps {
   beforeMs: number | null;
   afterMs: number | null;
-  onChange: (which: 'before' | 'after', ms: number | null) => void;
-  /** Both at once, e.g. either side of an event. */
-  onChangeBoth: (beforeMs: number, afterMs: number) => void;
+  setBeforeMs: (ms: number | null) => void;
+  setAfterMs: (ms: number | null) => void;
   /** Reads the instant shown when asked; null while nothing is shown. */
   shownNow: (() => number | null) | null;
   /** The newest sample (ms) while two instants are compared: nothing after it can be compared yet. */
@@ -61,8 +60,8 @@ const InstantField = memo(function InstantField({
 export const BeforeAfterPanel = memo(function BeforeAfterPanel({
   beforeMs,
   afterMs,
-  onChange,
-  onChangeBoth,
+  setBeforeMs,
+  setAfterMs,
   shownNow,
   latestMs,
   latestNow,
@@ -85,27 +84,23 @@ export const BeforeAfterPanel = memo(function BeforeAfterPanel({
     () => (a && b ? compareLinks(b.links.links, a.links.links, { limit: CHANGED_LINKS }) : null),
     [a, b],
   );
-  const changeBefore = useCallback((ms: number | null) => onChange('before', ms), [onChange]);
-  const changeAfter = useCallback((ms: number | null) => onChange('after', ms), [onChange]);
   // Settled on both sides: a few ticks before the change, and a few after it has taken effect.
   const margin = Math.max(5, 5 * tickSeconds) * 1000;
 
   return (
     <div className="before-after">
       <div className="before-after-pick">
-        <InstantField label="Before" ms={beforeMs} onChange={changeBefore} shownNow={shownNow} />
-        <InstantField label="After" ms={afterMs} onChange={changeAfter} shownNow={shownNow} />
+        <InstantField label="Before" ms={beforeMs} onChange={setBeforeMs} shownNow={shownNow} />
+        <InstantField label="After" ms={afterMs} onChange={setAfterMs} shownNow={shownNow} />
         <button
           type="button"
           className="btn btn-small"
           disabled={lastArChangeMs === null}
-          onClick={() =>
-            lastArChangeMs !== null &&
-            onChangeBoth(
-              lastArChangeMs - margin,
-              Math.min(lastArChangeMs + 2 * margin, latestNow() ?? Number.POSITIVE_INFINITY),
-            )
-          }
+          onClick={() => {
+            if (lastArChangeMs === null) return;
+            setBeforeMs(lastArChangeMs - margin);
+            setAfterMs(Math.min(lastArChangeMs + 2 * margin, latestNow() ?? Number.POSITIVE_INFINITY));
+          }}
           title={
             lastArChangeMs === null
               ? 'No adaptive-routing change in the chart window'

@@ -1,5 +1,5 @@
+import type { LinkDirectionState } from '@fabscope/contracts';
 import { describe, expect, it } from 'vitest';
-import type { LinkDirectionState } from '../../api/types.ts';
 import { linkState } from '../../test/testFixtures.ts';
 import { compareLinks, relativeChange } from './beforeAfter.ts';
 

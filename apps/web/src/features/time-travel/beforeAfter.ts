@@ -1,4 +1,4 @@
-import type { LinkDirectionState } from '../../api/types.ts';
+import type { LinkDirectionState } from '@fabscope/contracts';
 
 /** Two instants compared by direction; one unknown at either instant is listed apart, never a change. */
 

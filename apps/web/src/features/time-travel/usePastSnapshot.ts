@@ -1,36 +1,12 @@
+import type { LinksAnswer, Summary, Topology } from '@fabscope/contracts';
 import { useMemo } from 'react';
-import type { ApiClient } from '../../api/client.ts';
 import { snapshotOf } from '../../api/stream/stream.ts';
-import type { LinksAnswer, LiveSnapshot, StreamView, Summary, Topology } from '../../api/types.ts';
+import type { LiveSnapshot, StreamView } from '../../api/types.ts';
 import { MAX_DRAWN_LINKS } from '../../lib/layout.ts';
-import { summarizedTierGroups, type TierGroups } from '../../lib/tierGroups.ts';
+import { summarizedTierGroups } from '../../lib/tierGroups.ts';
 import { formatInstant } from '../../lib/timeRange.ts';
 import { latestMsOf, useLiveSelector } from '../../state/liveStream.ts';
-import type { Remote } from '../../state/useApiQuery.ts';
-import { useApiQuery } from '../../state/useApiQuery.ts';
-
-export interface InstantAnswer {
-  links: LinksAnswer;
-  summary: Summary;
-}
-
-/** The cache key and question of one past instant: every link direction and the summary. */
-export function instantQuery(ms: number | null) {
-  const time = ms === null ? null : formatInstant(ms);
-  return {
-    key: ['instant', time] as const,
-    load:
-      time === null
-        ? null
-        : async (api: ApiClient, signal: AbortSignal): Promise<InstantAnswer> => {
-            const [links, summary] = await Promise.all([
-              api.getLinksAt(time, signal),
-              api.getSummaryAt(time, signal),
-            ]);
-            return { links, summary };
-          },
-  };
-}
+import { type ApiLoad, type Remote, useApiQuery } from '../../state/useApiQuery.ts';
 
 /** An instant this recent may lack samples: asked again after RECENT_STALE_MS. Older ones are final. */
 const RECENT_MS = 60_000;
@@ -39,34 +15,23 @@ const RECENT_STALE_MS = 10_000;
 /** The time bar says when a newer instant is on its way. */
 const WATCH_UPDATING = ['updating'] as const;
 
-export function useInstant(ms: number | null, latestMs: number | null, keepPrevious = false) {
-  const q = instantQuery(ms);
-  const recent = ms !== null && (latestMs === null || latestMs - ms < RECENT_MS);
-  return useApiQuery(q.key, q.load, {
-    keepPrevious,
-    ...(keepPrevious ? { watch: WATCH_UPDATING } : {}),
-    ...(recent ? { staleTimeMs: RECENT_STALE_MS } : {}),
-  });
-}
-
-/** A past instant's cache key and question, in the live view's encoding. */
-export function instantMessageQuery(
-  ms: number | null,
-  view: StreamView,
-  channels: number | undefined,
-  tiers?: TierGroups | null,
-) {
+/** One past instant: every link direction and the summary. */
+export function useInstant(ms: number | null, latestMs: number | null) {
   const time = ms === null ? null : formatInstant(ms);
-  return {
-    key: ['instant-message', time, view, channels ?? null] as const,
-    load:
-      time === null
-        ? null
-        : async (api: ApiClient, signal: AbortSignal): Promise<LiveSnapshot> =>
-            view === 'compact'
-              ? api.getCompactInstant(time, { channels, tiers: tiers ?? undefined }, signal)
-              : snapshotOf(await api.getInstant(time, view, signal)),
-  };
+  const recent = ms !== null && (latestMs === null || latestMs - ms < RECENT_MS);
+  return useApiQuery(
+    ['instant', time],
+    time === null
+      ? null
+      : async (api, signal): Promise<{ links: LinksAnswer; summary: Summary }> => {
+          const [links, summary] = await Promise.all([
+            api.getLinksAt(time, signal),
+            api.getSummaryAt(time, signal),
+          ]);
+          return { links, summary };
+        },
+    recent ? { staleTimeMs: RECENT_STALE_MS } : {},
+  );
 }
 
 /** The fabric at a past instant in the live stream's shape; the previous stays while the next loads. */
@@ -76,12 +41,21 @@ export function usePastSnapshot(
 ): { state: Remote<LiveSnapshot>; updating: boolean } {
   const view: StreamView = fabric && fabric.links.length > MAX_DRAWN_LINKS ? 'compact' : 'full';
   const tiers = useMemo(() => (fabric ? summarizedTierGroups(fabric) : null), [fabric]);
-  const q = instantMessageQuery(atMs, view, fabric ? fabric.links.length * 2 : undefined, tiers);
+  const time = atMs === null ? null : formatInstant(atMs);
+  const channels = fabric ? fabric.links.length * 2 : undefined;
   const recent = useLiveSelector((s) => {
     const latestMs = latestMsOf(s);
     return atMs !== null && (latestMs === null || latestMs - atMs < RECENT_MS);
   });
-  const answer = useApiQuery(q.key, fabric ? q.load : null, {
+  const load: ApiLoad<LiveSnapshot> | null =
+    time === null || !fabric
+      ? null
+      : async (api, signal) =>
+          view === 'compact'
+            ? api.getCompactInstant(time, { channels, tiers: tiers ?? undefined }, signal)
+            : snapshotOf(await api.getInstant(time, view, signal));
+  // A past instant's message, in the live view's encoding.
+  const answer = useApiQuery(['instant-message', time, view, channels ?? null], load, {
     keepPrevious: true,
     watch: WATCH_UPDATING,
     ...(recent ? { staleTimeMs: RECENT_STALE_MS } : {}),

@@ -1,27 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import {
-  parseInstant,
-  parseRange,
-  serializeInstant,
-  serializeRange,
-  type TimeRange,
-} from '../../lib/timeRange.ts';
+import { parseInstant, parseRange, serializeInstant, serializeRange } from '../../lib/timeRange.ts';
 import { type LiveStream, latestMsOf, useLiveSelector, useLiveStream } from '../../state/liveStream.ts';
 import { useUrlParam } from '../../state/useUrlState.ts';
 import { applyScrub, isTypingTarget, type ScrubAction, scrubActionOf, tickFromGaps } from './scrub.ts';
-
-export interface TimeTravel {
-  range: TimeRange;
-  setRange: (range: TimeRange) => void;
-  /** The instant every panel shows (ms), or null for live. */
-  atMs: number | null;
-  setAt: (ms: number | null) => void;
-  bookmarkMs: number | null;
-  tickSeconds: number;
-  dispatch: (action: ScrubAction) => void;
-  /** Live instant, and a window that follows now again (a custom window returns to the default). */
-  goLive: () => void;
-}
 
 /** Gaps between stream messages kept to measure the tick. */
 const TICK_GAPS = 10;
@@ -51,7 +32,7 @@ function useTickSeconds(stream: LiveStream): number {
 }
 
 /** Range, viewed instant and bookmark in the URL, moved by opatop's keys outside text fields. */
-export function useTimeTravel(): TimeTravel {
+export function useTimeTravel() {
   const stream = useLiveStream();
   const [range, setRange] = useUrlParam('range', parseRange, serializeRange);
   const [atMs, setAt] = useUrlParam('at', parseInstant, serializeInstant);
@@ -85,5 +66,8 @@ export function useTimeTravel(): TimeTravel {
     if (range.kind === 'custom') setRange(parseRange(null));
   }, [range, setAt, setRange]);
 
+  /** atMs: the instant every panel shows, or null for live; goLive also returns a custom window to the default. */
   return { range, setRange, atMs, setAt, bookmarkMs, tickSeconds, dispatch, goLive };
 }
+
+export type TimeTravel = ReturnType<typeof useTimeTravel>;

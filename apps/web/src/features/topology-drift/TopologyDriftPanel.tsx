@@ -1,5 +1,5 @@
+import type { Drift, TopologyStatus } from '@fabscope/contracts';
 import { memo } from 'react';
-import type { Drift, TopologyStatus } from '../../api/types.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { type ApiLoad, useApiQuery } from '../../state/useApiQuery.ts';

@@ -1,5 +1,5 @@
+import type { Drift, DriftFindingRecord } from '@fabscope/contracts';
 import { describe, expect, it } from 'vitest';
-import type { Drift, DriftFindingRecord } from '../../api/types.ts';
 import { cableText, driftKindLabel, driftSummary, flapText, showsTopologyPanel, sinceText } from './drift.ts';
 
 const finding: DriftFindingRecord = {

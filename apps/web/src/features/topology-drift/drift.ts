@@ -1,4 +1,4 @@
-import type { Drift, DriftFindingRecord, TopologyStatus } from '../../api/types.ts';
+import type { Drift, DriftFindingRecord, TopologyStatus } from '@fabscope/contracts';
 
 const KIND_LABELS: Record<DriftFindingRecord['kind'], string> = {
   'missing-link': 'missing',

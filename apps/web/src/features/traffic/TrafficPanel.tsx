@@ -1,6 +1,6 @@
-import { type FormEvent, memo, useId, useState } from 'react';
+import { type FormEvent, memo, useState } from 'react';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { Options } from '../../components/Options.tsx';
+import { InputField, SelectField } from '../../components/Field.tsx';
 import { pathNodes, SEED_PAIRS } from '../../lib/flows.ts';
 import { formatCount } from '../../lib/format.ts';
 import { groupFlowsByJob, jobRunning, SEED_JOB } from '../../lib/jobs.ts';
@@ -126,7 +126,6 @@ export const TrafficPanel = memo(function TrafficPanel({
 function StartTrafficForm({ busy, onStart }: { busy: boolean; onStart: TrafficState['start'] }) {
   const [draft, setDraft] = useState<TrafficDraft>({ kind: 'permutation', arg: '', streams: '', hosts: '' });
   const [problem, setProblem] = useState<string | null>(null);
-  const id = useId();
   const arg = TRAFFIC_ARG[draft.kind];
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -137,51 +136,40 @@ function StartTrafficForm({ busy, onStart }: { busy: boolean; onStart: TrafficSt
   };
   return (
     <form className="form-grid traffic-form" aria-label="Start traffic" onSubmit={submit}>
-      <label htmlFor={`${id}-kind`}>Pattern</label>
-      <select
-        id={`${id}-kind`}
+      <SelectField
+        label="Pattern"
         value={draft.kind}
-        onChange={(e) => setDraft({ ...draft, kind: e.target.value as TrafficKind, arg: '' })}
-      >
-        <Options values={TRAFFIC_KINDS} />
-      </select>
+        values={TRAFFIC_KINDS}
+        onChange={(kind) => setDraft({ ...draft, kind: kind as TrafficKind, arg: '' })}
+      />
       {arg && (
-        <>
-          <label htmlFor={`${id}-arg`}>{arg.label}</label>
-          <input
-            id={`${id}-arg`}
-            type="text"
-            value={draft.arg}
-            placeholder={arg.optional ? `${arg.placeholder} (optional)` : arg.placeholder}
-            onChange={(e) => setDraft({ ...draft, arg: e.target.value })}
-          />
-        </>
+        <InputField
+          label={arg.label}
+          type="text"
+          value={draft.arg}
+          placeholder={arg.optional ? `${arg.placeholder} (optional)` : arg.placeholder}
+          onChange={(value) => setDraft({ ...draft, arg: value })}
+        />
       )}
       {draft.kind === 'iperf' && (
-        <>
-          <label htmlFor={`${id}-streams`}>Streams</label>
-          <input
-            id={`${id}-streams`}
-            type="number"
-            min={1}
-            max={1024}
-            value={draft.streams}
-            placeholder="1"
-            onChange={(e) => setDraft({ ...draft, streams: e.target.value })}
-          />
-        </>
+        <InputField
+          label="Streams"
+          type="number"
+          min={1}
+          max={1024}
+          value={draft.streams}
+          placeholder="1"
+          onChange={(streams) => setDraft({ ...draft, streams })}
+        />
       )}
       {TAKES_HOSTS.has(draft.kind) && (
-        <>
-          <label htmlFor={`${id}-hosts`}>Hosts</label>
-          <input
-            id={`${id}-hosts`}
-            type="text"
-            value={draft.hosts}
-            placeholder="all hosts, or names: node01,node02"
-            onChange={(e) => setDraft({ ...draft, hosts: e.target.value })}
-          />
-        </>
+        <InputField
+          label="Hosts"
+          type="text"
+          value={draft.hosts}
+          placeholder="all hosts, or names: node01,node02"
+          onChange={(hosts) => setDraft({ ...draft, hosts })}
+        />
       )}
       <span />
       <div className="button-row">

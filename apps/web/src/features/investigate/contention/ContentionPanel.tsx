@@ -1,20 +1,19 @@
+import type { Analysis } from '@fabscope/contracts';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import type { Analysis } from '../../../api/types.ts';
+import { DataTable, num } from '../../../components/DataTable.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
-import { NumHeader } from '../../../components/NumHeader.tsx';
-import { Options } from '../../../components/Options.tsx';
-import { TableScroll } from '../../../components/TableScroll.tsx';
+import { InputField, SelectField } from '../../../components/Field.tsx';
 import { formatCount, formatDirection } from '../../../lib/format.ts';
 import { useRateFormat } from '../../../state/preferences.ts';
 import type { Remote } from '../../../state/useApiQuery.ts';
 import type { TrafficState } from '../../../state/useTraffic.ts';
+import { TRAFFIC_ARG } from '../../traffic/trafficForm.ts';
 import {
   type CollisionRow,
   collisionRows,
   draftOf,
   measuredByPair,
   noIslContentionText,
-  PATTERN_ARG,
   PATTERN_KINDS,
   type PatternDraft,
   type PatternKind,
@@ -56,27 +55,19 @@ function Stat({ label, value, hint }: { label: string; value: string; hint?: str
 /** ISL directions carrying two or more of the pattern's flows, with the colliding pairs. */
 function CollisionsTable({ collisions }: { collisions: readonly CollisionRow[] }) {
   return (
-    <TableScroll label="Shared ISL directions">
-      <table className="data-table">
-        <caption>Shared ISL directions</caption>
-        <thead>
-          <tr>
-            <th scope="col">ISL (from → to)</th>
-            <NumHeader>Flows</NumHeader>
-            <th scope="col">Colliding pairs</th>
-          </tr>
-        </thead>
-        <tbody>
-          {collisions.map((c) => (
-            <tr key={c.link}>
-              <td className="mono">{formatDirection(c.link)}</td>
-              <td className="num strong">{c.flows}</td>
-              <td className="wrap">{c.pairs.join(', ')}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
+    <DataTable
+      label="Shared ISL directions"
+      caption="Shared ISL directions"
+      columns={['ISL (from → to)', num('Flows'), 'Colliding pairs']}
+    >
+      {collisions.map((c) => (
+        <tr key={c.link}>
+          <td className="mono">{formatDirection(c.link)}</td>
+          <td className="num strong">{c.flows}</td>
+          <td className="wrap">{c.pairs.join(', ')}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -128,45 +119,36 @@ function Result({
       ) : (
         <CollisionsTable collisions={collisions} />
       )}
-      <TableScroll label="Expected per-flow rates">
-        <table className="data-table">
-          <caption>Expected per-flow rates (static routing, max-min fair)</caption>
-          <thead>
-            <tr>
-              <th scope="col">Flow</th>
-              <NumHeader>Expected</NumHeader>
-              {adaptive && <NumHeader>With AR</NumHeader>}
-              <NumHeader>Measured</NumHeader>
-            </tr>
-          </thead>
-          <tbody>
-            {shownFlows.map((f) => (
-              <tr key={`${f.from}->${f.to}`}>
-                <td>
-                  {f.from} → {f.to}
-                </td>
-                <td className="num">{rates.gbps(f.rateGbps)}</td>
-                {adaptive && (
-                  <td className="num">
-                    {f.adaptiveRateGbps === undefined ? '—' : rates.gbps(f.adaptiveRateGbps)}
-                  </td>
-                )}
-                <td className="num">{rates.rate(measuredOf(f.from, f.to))}</td>
-              </tr>
-            ))}
-            {analysis.flows.length > FLOWS_SHOWN && (
-              <tr>
-                <td colSpan={adaptive ? 4 : 3} className="muted">
-                  … and {(analysis.flows.length - FLOWS_SHOWN).toLocaleString('en')} more flows
-                  {analysis.flows.length < analysis.routedCount && ' (list cut by the API)'}
-                  {measured &&
-                    ` · ${analysis.flows.filter((f) => measuredOf(f.from, f.to) !== null).length.toLocaleString('en')} of ${analysis.flows.length.toLocaleString('en')} measured`}
-                </td>
-              </tr>
+      <DataTable
+        label="Expected per-flow rates"
+        caption="Expected per-flow rates (static routing, max-min fair)"
+        columns={['Flow', num('Expected'), adaptive && num('With AR'), num('Measured')]}
+      >
+        {shownFlows.map((f) => (
+          <tr key={`${f.from}->${f.to}`}>
+            <td>
+              {f.from} → {f.to}
+            </td>
+            <td className="num">{rates.gbps(f.rateGbps)}</td>
+            {adaptive && (
+              <td className="num">
+                {f.adaptiveRateGbps === undefined ? '—' : rates.gbps(f.adaptiveRateGbps)}
+              </td>
             )}
-          </tbody>
-        </table>
-      </TableScroll>
+            <td className="num">{rates.rate(measuredOf(f.from, f.to))}</td>
+          </tr>
+        ))}
+        {analysis.flows.length > FLOWS_SHOWN && (
+          <tr>
+            <td colSpan={adaptive ? 4 : 3} className="muted">
+              … and {(analysis.flows.length - FLOWS_SHOWN).toLocaleString('en')} more flows
+              {analysis.flows.length < analysis.routedCount && ' (list cut by the API)'}
+              {measured &&
+                ` · ${analysis.flows.filter((f) => measuredOf(f.from, f.to) !== null).length.toLocaleString('en')} of ${analysis.flows.length.toLocaleString('en')} measured`}
+            </td>
+          </tr>
+        )}
+      </DataTable>
       <div className="button-row">
         <button
           type="button"
@@ -194,9 +176,6 @@ export function ContentionPanel({
   analysis,
   traffic,
 }: ContentionPanelProps) {
-  const kindId = useId();
-  const argId = useId();
-  const hostsId = useId();
   const [hostsDraft, setHostsDraft] = useState(hosts ?? '');
   useEffect(() => {
     setHostsDraft(hosts ?? '');
@@ -206,7 +185,7 @@ export function ContentionPanel({
   useEffect(() => {
     if (pattern) setDraft(draftOf(pattern, defaultDraft));
   }, [pattern, defaultDraft]);
-  const arg = PATTERN_ARG[draft.kind];
+  const arg = TRAFFIC_ARG[draft.kind];
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -224,33 +203,27 @@ export function ContentionPanel({
   return (
     <div className="contention">
       <form className="form-grid contention-form" onSubmit={submit}>
-        <label htmlFor={kindId}>Pattern</label>
-        <select
-          id={kindId}
+        <SelectField
+          label="Pattern"
           value={draft.kind}
-          onChange={(e) => setDraft({ kind: e.target.value as PatternKind, arg: '' })}
-        >
-          <Options values={PATTERN_KINDS} />
-        </select>
+          values={PATTERN_KINDS}
+          onChange={(kind) => setDraft({ kind: kind as PatternKind, arg: '' })}
+        />
         {arg && (
-          <>
-            <label htmlFor={argId}>{arg.label}</label>
-            <input
-              id={argId}
-              type="text"
-              value={draft.arg}
-              placeholder={arg.placeholder}
-              onChange={(e) => setDraft({ ...draft, arg: e.target.value })}
-            />
-          </>
+          <InputField
+            label={arg.label}
+            type="text"
+            value={draft.arg}
+            placeholder={arg.placeholder}
+            onChange={(value) => setDraft({ ...draft, arg: value })}
+          />
         )}
-        <label htmlFor={hostsId}>Hosts</label>
-        <input
-          id={hostsId}
+        <InputField
+          label="Hosts"
           type="text"
           value={hostsDraft}
           placeholder="all hosts, or a host list: node[01-16]"
-          onChange={(e) => setHostsDraft(e.target.value)}
+          onChange={setHostsDraft}
         />
         <span />
         <div className="button-row">

@@ -1,5 +1,5 @@
+import type { Analysis } from '@fabscope/contracts';
 import { describe, expect, it } from 'vitest';
-import type { Analysis } from '../../../api/types.ts';
 import {
   collisionRows,
   draftOf,

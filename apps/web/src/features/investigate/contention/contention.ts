@@ -1,5 +1,6 @@
-import type { Analysis, TrafficRequest } from '../../../api/types.ts';
-import { formatGbpsRate, type RateUnit } from '../../../lib/format.ts';
+import type { Analysis } from '@fabscope/contracts';
+import { formatGbpsRate, type RateUnit } from '@fabscope/contracts/units';
+import type { TrafficRequest } from '../../../api/types.ts';
 
 /** The contention check's pure parts: the pattern the form builds, the traffic request, the rows. */
 
@@ -20,16 +21,6 @@ export interface PatternDraft {
   kind: PatternKind;
   arg: string;
 }
-
-/** The argument each kind takes, for the form's label and placeholder; null when none. */
-export const PATTERN_ARG: Record<PatternKind, { label: string; placeholder: string } | null> = {
-  pairs: { label: 'Pairs', placeholder: 'nodeA-nodeC,nodeB-nodeD' },
-  shift: { label: 'K', placeholder: '1' },
-  permutation: { label: 'Seed', placeholder: '1' },
-  'all-to-all': null,
-  incast: { label: 'Receiver', placeholder: 'nodeA' },
-  bisection: null,
-};
 
 export type PatternResult = { ok: true; pattern: string } | { ok: false; message: string };
 

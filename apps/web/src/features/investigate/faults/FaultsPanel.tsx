@@ -1,5 +1,6 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
+import { InputField, SelectField } from '../../../components/Field.tsx';
 import { formatAge } from '../../../lib/format.ts';
 import { faultSummary, faultTarget, type LinkChoice, linkLabel, undoFault } from './faults.ts';
 import type { FaultsState } from './useFaults.ts';
@@ -16,8 +17,6 @@ interface FaultsPanelProps {
 
 /** Inject and repair emulator faults on an ISL (a host link without ISLs); what is active, and what the counters say is down. */
 export function FaultsPanel({ links, faults, downNow, nowMs }: FaultsPanelProps) {
-  const linkId = useId();
-  const rateId = useId();
   const [link, setLink] = useState(links[0]?.id ?? '');
   const [rate, setRate] = useState('10');
   useEffect(() => {
@@ -32,14 +31,13 @@ export function FaultsPanel({ links, faults, downNow, nowMs }: FaultsPanelProps)
   return (
     <div className="faults">
       <div className="form-grid">
-        <label htmlFor={linkId}>{hostLinks ? 'Host link' : 'ISL'}</label>
-        <select id={linkId} value={link} onChange={(e) => setLink(e.target.value)}>
-          {links.map((l) => (
-            <option key={l.id} value={l.id}>
-              {l.label}
-            </option>
-          ))}
-        </select>
+        <SelectField
+          label={hostLinks ? 'Host link' : 'ISL'}
+          value={link}
+          values={links.map((l) => l.id)}
+          optionLabel={linkLabel}
+          onChange={setLink}
+        />
       </div>
       {hostLinks && <p className="hint">This fabric has no inter-switch links: faults go on host links.</p>}
       {links.length === 0 && <p className="hint">The fabric has no links to put a fault on.</p>}
@@ -71,14 +69,13 @@ export function FaultsPanel({ links, faults, downNow, nowMs }: FaultsPanelProps)
         </button>
       </div>
       <div className="picker-row">
-        <label htmlFor={rateId}>Symbol errors/s</label>
-        <input
-          id={rateId}
+        <InputField
+          label="Symbol errors/s"
           type="text"
           inputMode="decimal"
           className="input-narrow"
           value={rate}
-          onChange={(e) => setRate(e.target.value)}
+          onChange={setRate}
         />
         <button
           type="button"

@@ -1,5 +1,5 @@
+import type { FaultInfo, LinkDirectionState } from '@fabscope/contracts';
 import { describe, expect, it } from 'vitest';
-import type { Fault, LinkDirectionState } from '../../../api/types.ts';
 import { twoTier } from '../../../test/testTopologies.ts';
 import {
   downLinkIds,
@@ -11,7 +11,7 @@ import {
   undoFault,
 } from './faults.ts';
 
-const fault = (type: Fault['type'], target: string, extra: Partial<Fault> = {}): Fault => ({
+const fault = (type: FaultInfo['type'], target: string, extra: Partial<FaultInfo> = {}): FaultInfo => ({
   id: 'f1',
   type,
   target,

@@ -1,4 +1,4 @@
-import type { Fault, FaultRequest, LinkDirectionState, LinkKind, Topology } from '../../../api/types.ts';
+import type { FaultInfo, FaultRequest, LinkDirectionState, LinkKind, Topology } from '@fabscope/contracts';
 import { naturalOrder } from '../../../lib/naturalOrder.ts';
 
 /** The fault panel's pure parts: link choices, fault descriptions and how to undo one. */
@@ -34,7 +34,7 @@ const TYPE_LABEL: Record<string, string> = {
 };
 
 /** What a fault is, in a few words: `link down`, `flapping every 2 s (down 1 s)`, `symbol errors 10/s`. */
-export function faultSummary(fault: Fault): string {
+export function faultSummary(fault: FaultInfo): string {
   const label = TYPE_LABEL[fault.type] ?? fault.type;
   if (fault.type === 'flap' && fault.period !== undefined) {
     const down = fault.downFor === undefined ? '' : ` (down ${fault.downFor} s)`;
@@ -45,12 +45,12 @@ export function faultSummary(fault: Fault): string {
 }
 
 /** Where the fault is, readable: a link as `a/p ↔ b/p`, a node or `node/port` as is. */
-export function faultTarget(fault: Fault): string {
+export function faultTarget(fault: FaultInfo): string {
   return fault.target.includes('--') ? linkLabel(fault.target) : fault.target;
 }
 
 /** The request that repairs one active fault, or null when it has no single undo. */
-export function undoFault(fault: Fault): FaultRequest | null {
+export function undoFault(fault: FaultInfo): FaultRequest | null {
   switch (fault.type) {
     case 'link-down':
     case 'flap':

@@ -1,5 +1,5 @@
+import type { FaultInfo, FaultList, FaultRequest } from '@fabscope/contracts';
 import { useCallback, useMemo } from 'react';
-import type { Fault, FaultList, FaultRequest } from '../../../api/types.ts';
 import { useApiChange } from '../../../state/useApiChange.ts';
 import { useApiQuery, WATCH_ANSWERED } from '../../../state/useApiQuery.ts';
 
@@ -7,7 +7,7 @@ import { useApiQuery, WATCH_ANSWERED } from '../../../state/useApiQuery.ts';
 const FAULT_REFRESH_MS = 3000;
 
 export interface FaultsState {
-  faults: Fault[] | null;
+  faults: FaultInfo[] | null;
   busy: boolean;
   error: string | null;
   inject: (request: FaultRequest) => void;

@@ -1,9 +1,8 @@
+import type { JobDetail, JobList } from '@fabscope/contracts';
 import { useMemo } from 'react';
-import type { JobDetail, JobList } from '../../../api/types.ts';
+import { DataTable, num } from '../../../components/DataTable.tsx';
 import { DirectionButton } from '../../../components/DirectionButton.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
-import { NumHeader } from '../../../components/NumHeader.tsx';
-import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatPercent } from '../../../lib/format.ts';
 import { useRateFormat } from '../../../state/preferences.ts';
 import { type ApiLoad, useApiQuery } from '../../../state/useApiQuery.ts';
@@ -89,33 +88,25 @@ export function JobsPanel({ selected, onSelect, onSelectLink }: JobsPanelProps) 
           {shown.links.length === 0 ? (
             <p className="placeholder">No traffic of this job on the fabric now.</p>
           ) : (
-            <TableScroll label="Busiest links of the job">
-              <table className="data-table">
-                <caption>
-                  Busiest links of the job{shown.estimated && ' (estimated from its nodes’ static routes)'}
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Link</th>
-                    <NumHeader>Job</NumHeader>
-                    <NumHeader>Share</NumHeader>
-                  </tr>
-                </thead>
-                <tbody>
-                  {shown.links.slice(0, LINKS_SHOWN).map((l) => (
-                    <tr key={l.id}>
-                      <td className="mono">
-                        <DirectionButton id={l.id} onOpen={onSelectLink} />
-                      </td>
-                      <td className="num">
-                        {l.jobBytesPerSecond === null ? `${l.flows} flows` : rates.rate(l.jobBytesPerSecond)}
-                      </td>
-                      <td className="num">{formatPercent(l.share)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <DataTable
+              label="Busiest links of the job"
+              caption={
+                <>Busiest links of the job{shown.estimated && ' (estimated from its nodes’ static routes)'}</>
+              }
+              columns={['Link', num('Job'), num('Share')]}
+            >
+              {shown.links.slice(0, LINKS_SHOWN).map((l) => (
+                <tr key={l.id}>
+                  <td className="mono">
+                    <DirectionButton id={l.id} onOpen={onSelectLink} />
+                  </td>
+                  <td className="num">
+                    {l.jobBytesPerSecond === null ? `${l.flows} flows` : rates.rate(l.jobBytesPerSecond)}
+                  </td>
+                  <td className="num">{formatPercent(l.share)}</td>
+                </tr>
+              ))}
+            </DataTable>
           )}
         </section>
       )}

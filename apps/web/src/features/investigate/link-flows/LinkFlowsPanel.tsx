@@ -1,8 +1,7 @@
+import type { LinkFlows } from '@fabscope/contracts';
 import { useMemo } from 'react';
-import type { LinkFlows } from '../../../api/types.ts';
+import { DataTable, num } from '../../../components/DataTable.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
-import { NumHeader } from '../../../components/NumHeader.tsx';
-import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatDirection, formatPercent } from '../../../lib/format.ts';
 import type { DirectionLoad } from '../../../lib/route.ts';
 import { useRateFormat } from '../../../state/preferences.ts';
@@ -99,42 +98,34 @@ export function LinkFlowsPanel({
               </li>
             ))}
           </ul>
-          <TableScroll label="Flows crossing the link">
-            <table className="data-table">
-              <caption>
+          <DataTable
+            label="Flows crossing the link"
+            caption={
+              <>
                 {data.flows.length.toLocaleString('en')} {data.flows.length === 1 ? 'flow' : 'flows'} crossing
                 it
                 {data.estimated && ' (estimated: running jobs’ node pairs on their static routes)'}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Flow</th>
-                  <th scope="col">Job</th>
-                  <NumHeader>Rate</NumHeader>
-                </tr>
-              </thead>
-              <tbody>
-                {data.flows.slice(0, FLOWS_SHOWN).map((f, i) => (
-                  <tr key={f.id ?? `${f.from}>${f.to}>${i}`}>
-                    <td>
-                      {f.from} → {f.to}
-                    </td>
-                    <td>{f.job ?? '—'}</td>
-                    <td className="num">
-                      {f.bytesPerSecond === null ? 'est.' : rates.rate(f.bytesPerSecond)}
-                    </td>
-                  </tr>
-                ))}
-                {data.flows.length > FLOWS_SHOWN && (
-                  <tr>
-                    <td colSpan={3} className="muted">
-                      … and {(data.flows.length - FLOWS_SHOWN).toLocaleString('en')} more
-                    </td>
-                  </tr>
-                )}
-              </tbody>
-            </table>
-          </TableScroll>
+              </>
+            }
+            columns={['Flow', 'Job', num('Rate')]}
+          >
+            {data.flows.slice(0, FLOWS_SHOWN).map((f, i) => (
+              <tr key={f.id ?? `${f.from}>${f.to}>${i}`}>
+                <td>
+                  {f.from} → {f.to}
+                </td>
+                <td>{f.job ?? '—'}</td>
+                <td className="num">{f.bytesPerSecond === null ? 'est.' : rates.rate(f.bytesPerSecond)}</td>
+              </tr>
+            ))}
+            {data.flows.length > FLOWS_SHOWN && (
+              <tr>
+                <td colSpan={3} className="muted">
+                  … and {(data.flows.length - FLOWS_SHOWN).toLocaleString('en')} more
+                </td>
+              </tr>
+            )}
+          </DataTable>
         </>
       )}
     </section>

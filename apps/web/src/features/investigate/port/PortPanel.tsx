@@ -1,8 +1,8 @@
-import { type FormEvent, memo, useId, useMemo, useState } from 'react';
-import type { LinkDirectionState, PortReply } from '../../../api/types.ts';
+import type { LinkDirectionState, PortReply } from '@fabscope/contracts';
+import { type FormEvent, memo, useMemo, useState } from 'react';
+import { DataTable, num } from '../../../components/DataTable.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
-import { NumHeader } from '../../../components/NumHeader.tsx';
-import { TableScroll } from '../../../components/TableScroll.tsx';
+import { InputField } from '../../../components/Field.tsx';
 import { formatClock, formatDirection, formatPercent, formatPerSecond } from '../../../lib/format.ts';
 import { CATEGORIES, CATEGORY_LABELS } from '../../../lib/linkHealth.ts';
 import { useRateFormat } from '../../../state/preferences.ts';
@@ -21,7 +21,6 @@ interface PortPanelProps {
 /** Find a node or a port (name, GUID, LID, `node/port`), in the Investigate panel's head. */
 export const PortSearch = memo(function PortSearch({ onTarget }: { onTarget: (text: string) => void }) {
   const [text, setText] = useState('');
-  const id = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const target = parsePortTarget(text);
@@ -30,13 +29,12 @@ export const PortSearch = memo(function PortSearch({ onTarget }: { onTarget: (te
   return (
     <search>
       <form className="port-search" aria-label="Find a node or port" onSubmit={submit}>
-        <label htmlFor={id}>Find</label>
-        <input
-          id={id}
+        <InputField
+          label="Find"
           type="search"
           value={text}
           placeholder="node, node/port, GUID or LID"
-          onChange={(e) => setText(e.target.value)}
+          onChange={setText}
         />
         <button type="submit" className="btn btn-small">
           Open
@@ -86,41 +84,30 @@ export function PortPanel({ target, onTarget, onOpenHistory, onSelectLink }: Por
           onSelectLink={onSelectLink}
         />
       ) : (
-        <TableScroll label={`Ports of ${node.name}`}>
-          <table className="data-table">
-            <caption className="visually-hidden">Ports of {node.name}</caption>
-            <thead>
-              <tr>
-                <NumHeader>Port</NumHeader>
-                <th scope="col">To</th>
-                <th scope="col">State</th>
-                <NumHeader>Out util</NumHeader>
-                <NumHeader>In util</NumHeader>
-              </tr>
-            </thead>
-            <tbody>
-              {ports.map((p) => (
-                <tr key={p.port}>
-                  <td className="num">
-                    <button
-                      type="button"
-                      className="link-button"
-                      onClick={() => onTarget(`${node.name}/${p.port}`)}
-                    >
-                      {p.port}
-                    </button>
-                  </td>
-                  <td className="mono">
-                    {p.neighbour.node}/{p.neighbour.port}
-                  </td>
-                  <td>{stateText(p.linkUp)}</td>
-                  <td className="num">{formatPercent(p.out?.utilization)}</td>
-                  <td className="num">{formatPercent(p.in?.utilization)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable
+          label={`Ports of ${node.name}`}
+          columns={[num('Port'), 'To', 'State', num('Out util'), num('In util')]}
+        >
+          {ports.map((p) => (
+            <tr key={p.port}>
+              <td className="num">
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => onTarget(`${node.name}/${p.port}`)}
+                >
+                  {p.port}
+                </button>
+              </td>
+              <td className="mono">
+                {p.neighbour.node}/{p.neighbour.port}
+              </td>
+              <td>{stateText(p.linkUp)}</td>
+              <td className="num">{formatPercent(p.out?.utilization)}</td>
+              <td className="num">{formatPercent(p.in?.utilization)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );
@@ -189,63 +176,49 @@ function PortDetail({
           </button>
         )}
       </div>
-      <TableScroll label={`Counters of ${nodeName}/${port.port}`}>
-        <table className="data-table">
-          <caption className="visually-hidden">
-            Counters of {nodeName}/{port.port}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Figure</th>
-              {directions.map(([d, s]) => (
-                <th key={d} scope="col" className="num" title={s ? formatDirection(s.id) : undefined}>
-                  {d}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {figures.map(([label, value]) => (
-              <tr key={label}>
-                <th scope="row">{label}</th>
-                {directions.map(([d, s]) => (
-                  <td key={d} className="num">
-                    {value(s)}
-                  </td>
-                ))}
-              </tr>
+      <DataTable
+        label={`Counters of ${nodeName}/${port.port}`}
+        columns={['Figure', ...directions.map(([d, s]) => num(d, s ? formatDirection(s.id) : undefined))]}
+      >
+        {figures.map(([label, value]) => (
+          <tr key={label}>
+            <th scope="row">{label}</th>
+            {directions.map(([d, s]) => (
+              <td key={d} className="num">
+                {value(s)}
+              </td>
             ))}
-            {CATEGORIES.map((c) => (
-              <tr key={c}>
-                <th scope="row">{CATEGORY_LABELS[c]} (× threshold)</th>
-                {directions.map(([d, s]) => {
-                  const v = s?.categories[c];
-                  return (
-                    <td key={d} className="num">
-                      {v === null || v === undefined ? '—' : v.toFixed(2)}
-                    </td>
-                  );
-                })}
-              </tr>
-            ))}
-            {counters.map((name) => (
-              <tr key={name}>
-                <th scope="row" className="mono">
-                  {isPortGauge(name) ? name : `${name}/s`}
-                </th>
-                {directions.map(([d, s]) => {
-                  const value = (s?.errors as Record<string, number | null> | undefined)?.[name];
-                  return (
-                    <td key={d} className="num">
-                      {isPortGauge(name) ? (value ?? '—') : formatPerSecond(value)}
-                    </td>
-                  );
-                })}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
+          </tr>
+        ))}
+        {CATEGORIES.map((c) => (
+          <tr key={c}>
+            <th scope="row">{CATEGORY_LABELS[c]} (× threshold)</th>
+            {directions.map(([d, s]) => {
+              const v = s?.categories[c];
+              return (
+                <td key={d} className="num">
+                  {v === null || v === undefined ? '—' : v.toFixed(2)}
+                </td>
+              );
+            })}
+          </tr>
+        ))}
+        {counters.map((name) => (
+          <tr key={name}>
+            <th scope="row" className="mono">
+              {isPortGauge(name) ? name : `${name}/s`}
+            </th>
+            {directions.map(([d, s]) => {
+              const value = (s?.errors as Record<string, number | null> | undefined)?.[name];
+              return (
+                <td key={d} className="num">
+                  {isPortGauge(name) ? (value ?? '—') : formatPerSecond(value)}
+                </td>
+              );
+            })}
+          </tr>
+        ))}
+      </DataTable>
     </>
   );
 }

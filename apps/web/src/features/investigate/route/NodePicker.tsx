@@ -1,5 +1,5 @@
 import { memo, useEffect, useId, useMemo, useState } from 'react';
-import { Options } from '../../../components/Options.tsx';
+import { SelectField } from '../../../components/Field.tsx';
 import { formatCount } from '../../../lib/format.ts';
 import { SELECT_LIMIT } from '../../../lib/route.ts';
 import { matchNames } from './nameSearch.ts';
@@ -27,14 +27,10 @@ export const NodePicker = memo(function NodePicker({
 
   if (options.length <= SELECT_LIMIT) {
     return (
-      <>
-        <label htmlFor={id}>{label}</label>
-        <select id={id} value={value ?? ''} onChange={(e) => onChange(e.target.value || null)}>
-          <option value="">{placeholder}</option>
-          {value !== null && !options.includes(value) && <option value={value}>{value}</option>}
-          <Options values={options} />
-        </select>
-      </>
+      <SelectField label={label} value={value ?? ''} values={options} onChange={(v) => onChange(v || null)}>
+        <option value="">{placeholder}</option>
+        {value !== null && !options.includes(value) && <option value={value}>{value}</option>}
+      </SelectField>
     );
   }
   return (

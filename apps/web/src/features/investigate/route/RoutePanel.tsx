@@ -1,8 +1,7 @@
 import { memo, useId } from 'react';
 import type { Route } from '../../../api/types.ts';
+import { DataTable, num } from '../../../components/DataTable.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
-import { NumHeader } from '../../../components/NumHeader.tsx';
-import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatPercentValue } from '../../../lib/format.ts';
 import { hopRows, latencyText, routeHasLids, staticDetour } from '../../../lib/route.ts';
 import type { Remote } from '../../../state/useApiQuery.ts';
@@ -101,39 +100,34 @@ export const RoutePanel = memo(function RoutePanel({
               </div>
             )}
           </dl>
-          <TableScroll label="Route hops">
-            <table className="data-table">
-              <caption className="visually-hidden">Route hops</caption>
-              <thead>
-                <tr>
-                  <NumHeader>#</NumHeader>
-                  <th scope="col">Node</th>
-                  <th scope="col">Type</th>
-                  <NumHeader>In</NumHeader>
-                  <NumHeader>Out</NumHeader>
-                  <NumHeader>Rate</NumHeader>
-                  <NumHeader>Util %</NumHeader>
-                  <NumHeader>Wait %</NumHeader>
-                  {rows.some((h) => h.guid !== '') && <th scope="col">GUID</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((h) => (
-                  <tr key={h.index}>
-                    <td className="num muted">{h.index}</td>
-                    <td className="strong">{h.node}</td>
-                    <td className="muted">{h.type}</td>
-                    <td className="num">{h.inPort}</td>
-                    <td className="num">{h.outPort}</td>
-                    <td className="num">{h.rate}</td>
-                    <td className="num">{h.rate === '' ? '' : formatPercentValue(h.utilization)}</td>
-                    <td className="num">{h.rate === '' ? '' : formatPercentValue(h.waitFraction)}</td>
-                    {rows.some((r) => r.guid !== '') && <td className="mono muted guid">{h.guid}</td>}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable
+            label="Route hops"
+            columns={[
+              num('#'),
+              'Node',
+              'Type',
+              num('In'),
+              num('Out'),
+              num('Rate'),
+              num('Util %'),
+              num('Wait %'),
+              rows.some((h) => h.guid !== '') && 'GUID',
+            ]}
+          >
+            {rows.map((h) => (
+              <tr key={h.index}>
+                <td className="num muted">{h.index}</td>
+                <td className="strong">{h.node}</td>
+                <td className="muted">{h.type}</td>
+                <td className="num">{h.inPort}</td>
+                <td className="num">{h.outPort}</td>
+                <td className="num">{h.rate}</td>
+                <td className="num">{h.rate === '' ? '' : formatPercentValue(h.utilization)}</td>
+                <td className="num">{h.rate === '' ? '' : formatPercentValue(h.waitFraction)}</td>
+                {rows.some((r) => r.guid !== '') && <td className="mono muted guid">{h.guid}</td>}
+              </tr>
+            ))}
+          </DataTable>
           <p className="hint" data-route-source={route.data.source ?? 'tables'}>
             {route.data.source === 'flow'
               ? `The path flow ${route.data.flowId ?? ''} takes now, highlighted in the fabric view.`

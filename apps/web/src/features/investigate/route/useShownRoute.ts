@@ -1,5 +1,6 @@
+import type { JobDetail } from '@fabscope/contracts';
 import { useMemo } from 'react';
-import type { JobDetail, Route } from '../../../api/types.ts';
+import type { Route } from '../../../api/types.ts';
 import { jobHighlight } from '../../../lib/jobs.ts';
 import { type ApiAnswer, useApiQuery } from '../../../state/useApiQuery.ts';
 import type { InvestigateView } from '../../../state/viewState.ts';

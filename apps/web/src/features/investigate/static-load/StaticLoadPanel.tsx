@@ -1,8 +1,7 @@
-import type { StaticLoad } from '../../../api/types.ts';
+import type { StaticLoad } from '@fabscope/contracts';
+import { DataTable, num } from '../../../components/DataTable.tsx';
 import { DirectionButton } from '../../../components/DirectionButton.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
-import { NumHeader } from '../../../components/NumHeader.tsx';
-import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatCount, formatPercent } from '../../../lib/format.ts';
 import { type ApiLoad, useApiQuery } from '../../../state/useApiQuery.ts';
 import { tablesText } from '../routeTables.ts';
@@ -31,62 +30,47 @@ export function StaticLoadPanel({ onSelectLink }: { onSelectLink: (id: string) =
       <p className="hint" role="status" aria-label="Static against measured">
         {comparisonText(data.measured)}
       </p>
-      <TableScroll label="Static route load by tier">
-        <table className="data-table">
-          <caption className="visually-hidden">Static route load by tier</caption>
-          <thead>
-            <tr>
-              <th scope="col">Tier</th>
-              <th scope="col">Leads</th>
-              <NumHeader>Ports</NumHeader>
-              <NumHeader>Paths min</NumHeader>
-              <NumHeader>mean</NumHeader>
-              <NumHeader>max</NumHeader>
-              <NumHeader title="Busiest port's paths over the mean: 1.00× is even">Imbalance</NumHeader>
-              <NumHeader title="Mean utilization measured on the group's ports now">Util now</NumHeader>
-            </tr>
-          </thead>
-          <tbody>
-            {data.groups.map((g) => (
-              <tr key={`${g.tier} ${g.direction}`}>
-                <td>{g.tier}</td>
-                <td>{directionLabel(g.direction)}</td>
-                <td className="num">{formatCount(g.ports)}</td>
-                <td className="num">{formatCount(g.min)}</td>
-                <td className="num">{formatCount(Math.round(g.mean))}</td>
-                <td className="num">{formatCount(g.max)}</td>
-                <td className="num">{formatImbalance(imbalance(g))}</td>
-                <td className="num">{formatPercent(g.meanUtilization)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
-      <TableScroll label="Busiest output ports by paths">
-        <table className="data-table">
-          <caption className="visually-hidden">Busiest output ports by paths</caption>
-          <thead>
-            <tr>
-              <th scope="col">ISL output port</th>
-              <th scope="col">Leads</th>
-              <NumHeader>Paths</NumHeader>
-              <NumHeader>Util now</NumHeader>
-            </tr>
-          </thead>
-          <tbody>
-            {data.ports.map((p) => (
-              <tr key={p.link}>
-                <td className="mono">
-                  <DirectionButton id={p.link} onOpen={onSelectLink} title="Its flows and history" />
-                </td>
-                <td>{directionLabel(p.direction)}</td>
-                <td className="num">{formatCount(p.paths)}</td>
-                <td className="num">{formatPercent(p.utilization)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
+      <DataTable
+        label="Static route load by tier"
+        columns={[
+          'Tier',
+          'Leads',
+          num('Ports'),
+          num('Paths min'),
+          num('mean'),
+          num('max'),
+          num('Imbalance', "Busiest port's paths over the mean: 1.00× is even"),
+          num('Util now', "Mean utilization measured on the group's ports now"),
+        ]}
+      >
+        {data.groups.map((g) => (
+          <tr key={`${g.tier} ${g.direction}`}>
+            <td>{g.tier}</td>
+            <td>{directionLabel(g.direction)}</td>
+            <td className="num">{formatCount(g.ports)}</td>
+            <td className="num">{formatCount(g.min)}</td>
+            <td className="num">{formatCount(Math.round(g.mean))}</td>
+            <td className="num">{formatCount(g.max)}</td>
+            <td className="num">{formatImbalance(imbalance(g))}</td>
+            <td className="num">{formatPercent(g.meanUtilization)}</td>
+          </tr>
+        ))}
+      </DataTable>
+      <DataTable
+        label="Busiest output ports by paths"
+        columns={['ISL output port', 'Leads', num('Paths'), num('Util now')]}
+      >
+        {data.ports.map((p) => (
+          <tr key={p.link}>
+            <td className="mono">
+              <DirectionButton id={p.link} onOpen={onSelectLink} title="Its flows and history" />
+            </td>
+            <td>{directionLabel(p.direction)}</td>
+            <td className="num">{formatCount(p.paths)}</td>
+            <td className="num">{formatPercent(p.utilization)}</td>
+          </tr>
+        ))}
+      </DataTable>
     </section>
   );
 }

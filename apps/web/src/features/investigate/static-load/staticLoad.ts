@@ -1,4 +1,4 @@
-import type { StaticLoad } from '../../../api/types.ts';
+import type { StaticLoad } from '@fabscope/contracts';
 import { formatCount } from '../../../lib/format.ts';
 
 export type StaticLoadGroup = StaticLoad['groups'][number];

@@ -7,19 +7,23 @@ import {
   type RatesSnapshot,
 } from '../lib/port-rates.ts';
 import { CABLED, EDGE_SERIES, LINK_UP } from './edge-series.ts';
+import { idleValue } from './error-reading.ts';
 import { type InstantSample, type PromqlClient, sampleValue } from './promql-client.ts';
 
 /** The time (Unix seconds) of the newest sweep any collector wrote: the live tick's age, and what evaluation-watch.ts polls. */
 export const NEWEST_SWEEP = `max(timestamp(${EDGE_SERIES.sweep}))`;
 
 /** A PromQL expression reduced to one series per port, keyed by (node_guid, port) only. */
-function byPort(expr: string): string {
+export function byPort(expr: string): string {
   return `max by (node_guid, port) (${expr})`;
 }
 
+/** A series' value at an instant: its newest sample no older than `heldMs`. */
+export function held(selector: string, heldMs: number): string {
+  return `last_over_time(${selector}[${Math.max(1, Math.round(heldMs))}ms])`;
+}
+
 const FIELDS = new Set<string>(ERROR_FIELDS);
-/** A reported error field absent from the sparse detail is at its idle value: 0, or LQI 5. */
-const idleOf = (field: ErrorField) => (field === 'linkQualityIndicator' ? 5 : 0);
 
 /**
  * What the live tick asks Prometheus: the collector's per-direction gauges as they are (its rates at the edge), each
@@ -27,22 +31,22 @@ const idleOf = (field: ErrorField) => (field === 'linkQualityIndicator' ? 5 : 0)
  * each port's error fields where not idle (sparse); which fields the collectors report, and the newest sweep's age.
  */
 export function liveQueries(heldMs: number) {
-  const held = (selector: string) => `last_over_time(${selector}[${Math.max(1, Math.round(heldMs))}ms])`;
+  const last = (selector: string) => held(selector, heldMs);
   return {
     /** Bytes per second of each direction, keyed by its sending port. */
-    bytes: byPort(held(EDGE_SERIES.bytes)),
-    packets: byPort(held(EDGE_SERIES.packets)),
+    bytes: byPort(last(EDGE_SERIES.bytes)),
+    packets: byPort(last(EDGE_SERIES.packets)),
     /** Share of time each direction's sender waited for credit. */
-    wait: byPort(held(EDGE_SERIES.wait)),
+    wait: byPort(last(EDGE_SERIES.wait)),
     /** Only the ports reported down: every fabscope port has the gauge, so the rest are up. */
-    down: `${byPort(held(`${LINK_UP}{${CABLED}}`))} == 0`,
+    down: `${byPort(last(`${LINK_UP}{${CABLED}}`))} == 0`,
     /** Per port and field, the error rates (gauges as values) that are not idle, NaN where unknown. */
-    errors: `max by (node_guid, port, field) (${held(EDGE_SERIES.portErrors)})`,
+    errors: `max by (node_guid, port, field) (${last(EDGE_SERIES.portErrors)})`,
     /**
      * The error fields the collectors' sources report (absent from the detail: idle), and the one
      * sample without a field: the newest sweep's age — the data is as old as that.
      */
-    fields: `count by (field) (${held(EDGE_SERIES.errorFields)}) or (time() - ${NEWEST_SWEEP})`,
+    fields: `count by (field) (${last(EDGE_SERIES.errorFields)}) or (time() - ${NEWEST_SWEEP})`,
   };
 }
 
@@ -128,7 +132,7 @@ export class EdgeLive {
     if (reported.length > 0) {
       for (const port of ports.values()) {
         const idle: NonNullable<PortRates['errors']> = {};
-        for (const field of reported) idle[field] = idleOf(field);
+        for (const field of reported) idle[field] = idleValue(field);
         port.errors = idle;
       }
       for (const s of errors) {

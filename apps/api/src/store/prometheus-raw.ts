@@ -1,14 +1,9 @@
 import { ERROR_COUNTERS, PORT_GAUGES, type PortGaugeField } from '@fabscope/contracts';
 import { emptyPortRates, type PortRates, type RatesSnapshot } from '../lib/port-rates.ts';
+import type { InstantSample } from './promql-client.ts';
 import { rateQuery, selector } from './rate-window.ts';
 import { linkUpOf, type SeriesMapping } from './series-mapping.ts';
 import { type CounterField, PORT_COUNTERS } from './types.ts';
-
-/** One series of an instant query's answer. */
-export interface VectorResult {
-  metric: Record<string, string>;
-  value: [number, string];
-}
 
 export interface RawRatesOptions {
   /** The evaluation instant every query of the tick is asked at (Unix ms). */
@@ -25,7 +20,7 @@ export interface RawRatesOptions {
  * rate-window.ts), the gauges as they are, the series joined to the topology's ports by the mapping.
  */
 export async function rawCounterRates(
-  query: (promql: string) => Promise<VectorResult[]>,
+  query: (promql: string) => Promise<InstantSample[]>,
   options: RawRatesOptions,
 ): Promise<RatesSnapshot> {
   const { mapping, rateWindow: window, scrapeIntervalMs: interval } = options;
@@ -40,7 +35,7 @@ export async function rawCounterRates(
     (f) => (mapping.fields[f]?.length ?? 0) > 0,
   );
   const gauges = (names: readonly string[]) =>
-    names.length > 0 ? query(selector(names)) : Promise.resolve([] as VectorResult[]);
+    names.length > 0 ? query(selector(names)) : Promise.resolve([] as InstantSample[]);
   const [ages, joins, waitTicks, linkStates, ...rest] = await Promise.all([
     query(`time() - timestamp(${selector(mapping.fields.transmitBytes)})`),
     gauges(mapping.joinMetrics),
@@ -100,7 +95,7 @@ class PortFold {
     return entry;
   }
 
-  ages(series: VectorResult[]): void {
+  ages(series: InstantSample[]): void {
     for (const s of series) {
       const age = Number(s.value[1]);
       const key = this.keyOf(s.metric);
@@ -110,7 +105,7 @@ class PortFold {
     }
   }
 
-  rates(field: CounterField, series: VectorResult[]): void {
+  rates(field: CounterField, series: InstantSample[]): void {
     for (const s of series) {
       const key = this.keyOf(s.metric);
       if (key === null || !this.fresh.has(key)) continue;
@@ -129,7 +124,7 @@ class PortFold {
     }
   }
 
-  gauges(field: PortGaugeField, series: VectorResult[]): void {
+  gauges(field: PortGaugeField, series: InstantSample[]): void {
     for (const s of series) {
       const key = this.keyOf(s.metric);
       const value = Number(s.value[1]);
@@ -140,7 +135,7 @@ class PortFold {
     }
   }
 
-  waitTicks(series: VectorResult[]): void {
+  waitTicks(series: InstantSample[]): void {
     for (const s of series) {
       const key = this.keyOf(s.metric);
       const value = Number(s.value[1]);
@@ -150,7 +145,7 @@ class PortFold {
   }
 
   /** The first link state of a port wins. */
-  linkStates(series: VectorResult[], mapping: SeriesMapping): void {
+  linkStates(series: InstantSample[], mapping: SeriesMapping): void {
     const seen = new Set<string>();
     for (const s of series) {
       const key = this.keyOf(s.metric);

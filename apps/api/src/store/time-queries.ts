@@ -1,4 +1,5 @@
 import type { LinkDirectionState } from '@fabscope/contracts';
+import { utilizationOf } from '@fabscope/topology';
 import type { FabricEvent } from '../lib/fabric-event.ts';
 import type { LinkFrame } from '../lib/frame.ts';
 import type { LinkIndex } from '../lib/link-index.ts';
@@ -25,6 +26,21 @@ export interface LinkPoint {
   utilization: number | null;
   bytesPerSecond: number | null;
   transmitWaitFraction: number | null;
+}
+
+/** A direction's point from its bytes/s (its utilization of `capacity`) and XmitWait share; null: unknown. */
+export function linkPoint(
+  timeMs: number,
+  bytesPerSecond: number | null,
+  capacity: number,
+  transmitWaitFraction: number | null,
+): LinkPoint {
+  return {
+    timeMs,
+    utilization: utilizationOf(bytesPerSecond, capacity),
+    bytesPerSecond,
+    transmitWaitFraction,
+  };
 }
 
 export interface LinkSeries {

@@ -1,3 +1,4 @@
+import type { LinkFlow } from '@fabscope/contracts';
 import {
   channelOf,
   type Fabric,
@@ -10,19 +11,7 @@ import { byName } from './emulator-source.ts';
 import { isRunning, type Job } from './job.ts';
 
 /** A flow attributed to a job, on the path it takes (live) or would take (static, estimated). */
-export interface JobFlow {
-  /** The emulator's flow id; absent for estimated flows. */
-  id?: string;
-  from: string;
-  to: string;
-  job: string | null;
-  /** Payload bytes/s now; null when estimated (no per-flow measurement exists on a real fabric). */
-  bytesPerSecond: number | null;
-  /** Link directions crossed, in order. */
-  path: string[];
-  /** true: a node pair of a running job routed statically, not a measured flow. */
-  estimated: boolean;
-}
+export type JobFlow = LinkFlow;
 
 /** Most node pairs estimated per job: every ordered pair while under this, a ring both ways beyond. */
 export const MAX_ESTIMATED_PAIRS_PER_JOB = 4160;

@@ -201,24 +201,17 @@ export class HealthWatch {
     const before = this.answering;
     this.answering = now;
     if (before === null) return;
+    const gap = (key: string, severity: FabricEvent['severity'], detail: string): Change => {
+      const subject = this.portNames.get(key) ?? key;
+      return { subject, value: 0, event: { timeMs, kind: 'collection-gap', subject, severity, detail } };
+    };
     const gone: Change[] = [];
     const back: Change[] = [];
     for (let i = 0; i < keys.length; i++) {
       if (before[i] !== 1 || now[i] === 1) continue;
       const key = keys[i] as string;
       this.missing.add(key);
-      const subject = this.portNames.get(key) ?? key;
-      gone.push({
-        subject,
-        value: 0,
-        event: {
-          timeMs,
-          kind: 'collection-gap',
-          subject,
-          severity: 'warning',
-          detail: 'no fresh reading: the port or its collector target stopped answering',
-        },
-      });
+      gone.push(gap(key, 'warning', 'no fresh reading: the port or its collector target stopped answering'));
     }
     // Only a port reported missing comes back: one seen for the first time (the store starting
     // up, a port cabled since) is not an event; /summary counts the ports without data.
@@ -226,12 +219,7 @@ export class HealthWatch {
       const i = at.get(key);
       if (i === undefined || now[i] !== 1) continue;
       this.missing.delete(key);
-      const subject = this.portNames.get(key) ?? key;
-      back.push({
-        subject,
-        value: 0,
-        event: { timeMs, kind: 'collection-gap', subject, severity: 'info', detail: 'readings again' },
-      });
+      back.push(gap(key, 'info', 'readings again'));
     }
     this.write(gone, (n) => `${n} more ports stopped answering`, 'warning', timeMs, 'collection-gap');
     this.write(back, (n) => `${n} more ports answer again`, 'info', timeMs, 'collection-gap');

@@ -1,6 +1,7 @@
+import { EDGE_SERIES } from '@fabscope/contracts/metrics';
 import type { FabricEvent } from '../lib/fabric-event.ts';
 import { portKey } from '../lib/port-rates.ts';
-import { CABLED, EDGE_SERIES, LINK_UP } from './edge-series.ts';
+import { CABLED, LINK_UP } from './prometheus-live.ts';
 import { type InstantSample, labelValue, type PromqlClient, sampleValue } from './promql-client.ts';
 
 /** How the events name what they happened to. */

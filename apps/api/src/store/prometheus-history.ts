@@ -1,10 +1,10 @@
+import { EDGE_SERIES } from '@fabscope/contracts/metrics';
 import type { FabricEvent } from '../lib/fabric-event.ts';
 import { type LinkFrame, statesOf } from '../lib/frame.ts';
 import { frameOf } from '../lib/frame-from-rates.ts';
 import type { LinkIndex } from '../lib/link-index.ts';
 import type { FabricSummary } from '../lib/summary.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
-import { EDGE_SERIES } from './edge-series.ts';
 import { seriesEvents } from './prometheus-events.ts';
 import { byPort, EdgeLive, held } from './prometheus-live.ts';
 import { labelValue, type PromqlClient, sampleValue } from './promql-client.ts';

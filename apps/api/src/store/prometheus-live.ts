@@ -1,4 +1,5 @@
 import { ERROR_FIELDS, type ErrorField } from '@fabscope/contracts';
+import { EDGE_SERIES, PORT_SERIES } from '@fabscope/contracts/metrics';
 import {
   type DirectionRates,
   emptyPortRates,
@@ -6,9 +7,15 @@ import {
   portKey,
   type RatesSnapshot,
 } from '../lib/port-rates.ts';
-import { CABLED, EDGE_SERIES, LINK_UP } from './edge-series.ts';
 import { idleValue } from './error-reading.ts';
 import { type InstantSample, type PromqlClient, sampleValue } from './promql-client.ts';
+
+// The fabric collector's rates at the edge (docs/metrics.md "Rates at the edge"): per sweep, one series per link
+// direction keyed by its sending port, per port its error fields (sparse), per collector a summary of its directions.
+
+export const LINK_UP = PORT_SERIES.linkUp;
+/** Cabled ports only: the collector sets `remote_node_type` on those (docs/metrics.md). */
+export const CABLED = 'remote_node_type!=""';
 
 /** The time (Unix seconds) of the newest sweep any collector wrote: the live tick's age, and what evaluation-watch.ts polls. */
 export const NEWEST_SWEEP = `max(timestamp(${EDGE_SERIES.sweep}))`;

@@ -84,7 +84,7 @@ export class PrometheusTimeQueries implements TimeQueries {
   ) {
     this.resolutionMs = options.scrapeIntervalMs;
     this.heldMs = Math.max(1, Math.round((options.staleAfterSeconds ?? 5) * 1000));
-    this.edge = new EdgeLive(client, { staleAfterSeconds: this.heldMs / 1000 });
+    this.edge = new EdgeLive(client, this.heldMs / 1000);
     for (const ch of index.channels) {
       this.bySender.set(ch.fromKey, ch);
     }

@@ -7,6 +7,7 @@ import {
   portKey,
   type RatesSnapshot,
 } from '../lib/port-rates.ts';
+import type { Tuple } from '../lib/tuple.ts';
 import { idleValue } from './error-reading.ts';
 import { type InstantSample, type PromqlClient, sampleValue } from './promql-client.ts';
 
@@ -57,11 +58,6 @@ export function liveQueries(heldMs: number) {
   };
 }
 
-export interface EdgeLiveOptions {
-  /** Directions whose data is older than this are stale; a sample is held as long. */
-  staleAfterSeconds: number;
-}
-
 function keyOf(s: InstantSample): string {
   return portKey(s.metric.node_guid ?? '', s.metric.port ?? '');
 }
@@ -76,9 +72,10 @@ export class EdgeLive {
 
   constructor(
     private readonly client: PromqlClient,
-    private readonly options: EdgeLiveOptions,
+    /** Directions whose data is older than this are stale; a sample is held as long. */
+    private readonly staleAfterSeconds: number,
   ) {
-    this.queries = liveQueries(options.staleAfterSeconds * 1000);
+    this.queries = liveQueries(staleAfterSeconds * 1000);
   }
 
   /**
@@ -87,38 +84,23 @@ export class EdgeLive {
    */
   async rates(signal?: AbortSignal, atMs?: number): Promise<Omit<RatesSnapshot, 'timeMs' | 'ok'>> {
     const q = this.queries;
-    const [bytes, packets, wait, down, errors, fieldsAndAge] = await Promise.all([
-      this.client.query(q.bytes, atMs, signal),
-      this.client.query(q.packets, atMs, signal),
-      this.client.query(q.wait, atMs, signal),
-      this.client.query(q.down, atMs, signal),
-      this.client.query(q.errors, atMs, signal),
-      this.client.query(q.fields, atMs, signal),
-    ]);
+    const [bytes, packets, wait, down, errors, fieldsAndAge] = (await Promise.all(
+      [q.bytes, q.packets, q.wait, q.down, q.errors, q.fields].map((p) => this.client.query(p, atMs, signal)),
+    )) as Tuple<InstantSample[], 6>;
     const fields = fieldsAndAge.filter((s) => s.metric.field !== undefined);
     const age = fieldsAndAge.filter((s) => s.metric.field === undefined);
     const directions = new Map<string, DirectionRates>();
     const ports = new Map<string, PortRates>();
-    const direction = (s: InstantSample): DirectionRates | undefined => {
-      const key = keyOf(s);
-      let d = directions.get(key);
-      if (!d) {
-        d = { bytesPerSecond: null, packetsPerSecond: null, transmitWaitFraction: null };
-        directions.set(key, d);
-        // A port with data is up unless it is reported down (below).
-        const port = emptyPortRates();
-        port.linkUp = true;
-        ports.set(key, port);
-      }
-      return d;
-    };
     const value = (s: InstantSample) => {
       const v = sampleValue(s.value[1]);
       return v !== null && v >= 0 ? v : null;
     };
     for (const s of bytes) {
       const v = value(s);
-      if (v !== null) (direction(s) as DirectionRates).bytesPerSecond = v;
+      if (v === null) continue;
+      directions.set(keyOf(s), { bytesPerSecond: v, packetsPerSecond: null, transmitWaitFraction: null });
+      // A port with data is up unless it is reported down (below).
+      ports.set(keyOf(s), { ...emptyPortRates(), linkUp: true });
     }
     for (const s of packets) {
       const d = directions.get(keyOf(s));
@@ -154,14 +136,14 @@ export class EdgeLive {
     const ageSeconds = age[0] ? sampleValue(age[0].value[1]) : null;
     const result: Omit<RatesSnapshot, 'timeMs' | 'ok'> = {
       lastSampleAgeSeconds: ageSeconds === null ? null : Math.max(0, ageSeconds),
-      staleAfterSeconds: this.options.staleAfterSeconds,
+      staleAfterSeconds: this.staleAfterSeconds,
       ports,
       directions,
     };
     if (directions.size === 0 && ageSeconds !== null)
       result.error = `no ${EDGE_SERIES.bytes} series yet: do the collectors write their rates at the edge, and does Prometheus scrape them?`;
     // Past the limit, every direction is unknown (held samples are never older than it anyway).
-    if (ageSeconds !== null && ageSeconds > this.options.staleAfterSeconds) {
+    if (ageSeconds !== null && ageSeconds > this.staleAfterSeconds) {
       ports.clear();
       directions.clear();
     }

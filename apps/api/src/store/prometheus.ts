@@ -86,7 +86,7 @@ export class PrometheusStore implements MetricsStore {
   /** The live tick from the collector's rates at the edge (prometheus-live.ts). */
   private async edgeRates(signal?: AbortSignal): Promise<RatesSnapshot> {
     const timeMs = Date.now();
-    this.edge ??= new EdgeLive(this.promql, { staleAfterSeconds: this.options.staleAfterSeconds ?? 5 });
+    this.edge ??= new EdgeLive(this.promql, this.options.staleAfterSeconds ?? 5);
     try {
       return { timeMs, ok: true, ...(await this.edge.rates(signal)) };
     } catch (error) {

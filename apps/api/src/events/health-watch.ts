@@ -8,14 +8,12 @@ import {
 } from '@fabscope/topology';
 import type { LinkFrame } from '../lib/frame.ts';
 import type { LinkIndex } from '../lib/link-index.ts';
-import type { AlarmMember, Alarms } from './alarms.ts';
+import { type AlarmMember, type Alarms, LEVEL, SEVERITY_OF_LEVEL } from './alarms.ts';
 import type { EventLog, FabricEvent } from './event-log.ts';
 
 /** Most events of one kind (per category, or gaps) written per tick; the rest are counted in one. */
 export const EVENTS_PER_TICK = 10;
 
-const LEVEL: Record<Severity, number> = { warning: 1, error: 2, critical: 3 };
-const SEVERITY_AT = new Map(SEVERITY_LEVELS.map(([s]) => [LEVEL[s], s] as const));
 /** Below this fraction of threshold a category has no severity (severityOf). */
 const LOWEST_SEVERITY_AT = Math.min(...SEVERITY_LEVELS.map(([, at]) => at));
 
@@ -164,9 +162,9 @@ export class HealthWatch {
           timeMs,
           kind: 'threshold',
           subject: link.id,
-          severity: rose ? (SEVERITY_AT.get(now) as Severity) : 'info',
+          severity: rose ? (SEVERITY_OF_LEVEL[now] as Severity) : 'info',
           detail: rose
-            ? `${name} ${times}${before > 0 ? ` (was ${SEVERITY_AT.get(before)})` : ''}`
+            ? `${name} ${times}${before > 0 ? ` (was ${SEVERITY_OF_LEVEL[before]})` : ''}`
             : `${name} back under threshold (${times})`,
         },
       });

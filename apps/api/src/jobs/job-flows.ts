@@ -68,10 +68,10 @@ export interface FlowSelection {
   job?: string;
 }
 
-export interface FlowSources {
-  fabric: Fabric;
-  tables: ForwardingTables;
-  emulator: EmulatorClient | null;
+/** The fabric and the tables flows are routed on. */
+export interface RoutedFabric {
+  readonly fabric: Fabric;
+  readonly tables: ForwardingTables;
 }
 
 /**
@@ -79,17 +79,18 @@ export interface FlowSources {
  * `estimate`, running jobs without live flows routed on the static tables and marked estimated.
  */
 export async function currentFlows(
-  sources: FlowSources,
+  routed: RoutedFabric,
+  emulator: EmulatorClient | null,
   jobs: () => Promise<Job[]>,
-  options: { estimate: boolean } & FlowSelection = { estimate: sources.emulator === null },
+  options: { estimate: boolean } & FlowSelection,
 ): Promise<JobFlow[]> {
   const out: JobFlow[] = [];
   const { link, job: only } = options;
-  if (sources.emulator) {
+  if (emulator) {
     const filter: FlowSelection = {};
     if (link !== undefined) filter.link = link;
     if (only !== undefined) filter.job = only;
-    const { flows } = await sources.emulator.listFlows(filter);
+    const { flows } = await emulator.listFlows(filter);
     for (const f of flows) {
       out.push({
         id: f.id,
@@ -106,8 +107,7 @@ export async function currentFlows(
   const live = new Set(out.map((f) => f.job));
   for (const job of (await jobs()).filter(isRunning)) {
     if (live.has(job.id) || (only !== undefined && job.id !== only)) continue;
-    for (const f of estimatedFlows(sources, job))
-      if (link === undefined || f.path.includes(link)) out.push(f);
+    for (const f of estimatedFlows(routed, job)) if (link === undefined || f.path.includes(link)) out.push(f);
   }
   return out;
 }
@@ -116,7 +116,7 @@ export async function currentFlows(
 const estimates = new WeakMap<ForwardingTables, Map<string, JobFlow[]>>();
 const MAX_CACHED_JOBS = 10_000;
 
-function estimatedFlows(sources: FlowSources, job: Job): JobFlow[] {
+function estimatedFlows(sources: RoutedFabric, job: Job): JobFlow[] {
   let byJob = estimates.get(sources.tables);
   if (!byJob) {
     byJob = new Map();

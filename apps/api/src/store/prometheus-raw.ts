@@ -86,15 +86,6 @@ class PortFold {
     private readonly staleAfterSeconds: number,
   ) {}
 
-  private entryOf(key: string): PortRates {
-    let entry = this.ports.get(key);
-    if (!entry) {
-      entry = emptyPortRates();
-      this.ports.set(key, entry);
-    }
-    return entry;
-  }
-
   ages(series: InstantSample[]): void {
     for (const s of series) {
       const age = Number(s.value[1]);
@@ -109,7 +100,8 @@ class PortFold {
     for (const s of series) {
       const key = this.keyOf(s.metric);
       if (key === null || !this.fresh.has(key)) continue;
-      const entry = this.entryOf(key);
+      const entry = this.ports.get(key) ?? emptyPortRates();
+      this.ports.set(key, entry);
       const value = Number(s.value[1]);
       const rate = Number.isFinite(value) && value >= 0 ? value : null;
       if (field === 'transmitBytes') entry.transmitBytesPerSecond = rate;
@@ -124,36 +116,40 @@ class PortFold {
     }
   }
 
-  gauges(field: PortGaugeField, series: InstantSample[]): void {
+  /** `body` for each sample of a port with fresh counters, with its value. */
+  private forPorts(
+    series: InstantSample[],
+    body: (port: PortRates, value: number, s: InstantSample) => void,
+  ) {
     for (const s of series) {
       const key = this.keyOf(s.metric);
-      const value = Number(s.value[1]);
-      if (key === null || !this.ports.has(key) || !Number.isFinite(value)) continue;
-      const entry = this.entryOf(key);
-      entry.errors ??= {};
-      entry.errors[field] ??= value;
+      const port = key === null ? undefined : this.ports.get(key);
+      if (port) body(port, Number(s.value[1]), s);
     }
   }
 
+  gauges(field: PortGaugeField, series: InstantSample[]): void {
+    this.forPorts(series, (port, value) => {
+      if (!Number.isFinite(value)) return;
+      port.errors ??= {};
+      port.errors[field] ??= value;
+    });
+  }
+
   waitTicks(series: InstantSample[]): void {
-    for (const s of series) {
-      const key = this.keyOf(s.metric);
-      const value = Number(s.value[1]);
-      if (key === null || !this.ports.has(key) || !(value > 0) || !Number.isFinite(value)) continue;
-      this.entryOf(key).transmitWaitTickSeconds = value;
-    }
+    this.forPorts(series, (port, value) => {
+      if (value > 0 && Number.isFinite(value)) port.transmitWaitTickSeconds = value;
+    });
   }
 
   /** The first link state of a port wins. */
   linkStates(series: InstantSample[], mapping: SeriesMapping): void {
-    const seen = new Set<string>();
-    for (const s of series) {
-      const key = this.keyOf(s.metric);
-      if (key === null || !this.ports.has(key) || seen.has(key)) continue;
-      const up = linkUpOf(mapping, s.metric.__name__ ?? '', Number(s.value[1]));
-      if (up === null) continue;
-      seen.add(key);
-      this.entryOf(key).linkUp = up;
-    }
+    const seen = new Set<PortRates>();
+    this.forPorts(series, (port, value, s) => {
+      const up = seen.has(port) ? null : linkUpOf(mapping, s.metric.__name__ ?? '', value);
+      if (up === null) return;
+      seen.add(port);
+      port.linkUp = up;
+    });
   }
 }

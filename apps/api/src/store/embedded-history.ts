@@ -211,9 +211,13 @@ export class EmbeddedTimeQueries implements TimeQueries {
     return { timeMs, links: statesOf(await this.frameAt(timeMs)) };
   }
 
-  async summaryAt(timeMs: number): Promise<FabricSummary> {
+  private summaryAtTime(timeMs: number): FabricSummary | undefined {
     const frame = this.ringAt(timeMs);
-    const summary = frame < 0 ? undefined : this.history.summaryOf(frame);
+    return frame < 0 ? undefined : this.history.summaryOf(frame);
+  }
+
+  async summaryAt(timeMs: number): Promise<FabricSummary> {
+    const summary = this.summaryAtTime(timeMs);
     const time = new Date(timeMs).toISOString();
     if (summary) return { ...summary, time };
     return {
@@ -226,8 +230,7 @@ export class EmbeddedTimeQueries implements TimeQueries {
 
   async summaryRange(range: TimeRange): Promise<SummaryPoint[]> {
     return rangeTimes(range).map((timeMs) => {
-      const frame = this.ringAt(timeMs);
-      const summary = frame < 0 ? undefined : this.history.summaryOf(frame);
+      const summary = this.summaryAtTime(timeMs);
       return {
         timeMs,
         hostTransmitBytesPerSecond: summary?.hostTransmitBytesPerSecond ?? null,

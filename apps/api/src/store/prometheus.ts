@@ -78,45 +78,34 @@ export class PrometheusStore implements MetricsStore {
 
   private edge: EdgeLive | undefined;
 
+  /**
+   * The live tick: from the collector's rates at the edge (prometheus-live.ts), else from the raw counters of every
+   * port (sources no recording rule covers).
+   */
   async rates(signal?: AbortSignal): Promise<RatesSnapshot> {
-    if (this.readsEdge()) return this.edgeRates(signal);
-    return this.rawRates(signal);
-  }
-
-  /** The live tick from the collector's rates at the edge (prometheus-live.ts). */
-  private async edgeRates(signal?: AbortSignal): Promise<RatesSnapshot> {
     const timeMs = Date.now();
-    this.edge ??= new EdgeLive(this.promql, this.options.staleAfterSeconds ?? 5);
+    const { staleAfterSeconds = 5, url } = this.options;
     try {
-      return { timeMs, ok: true, ...(await this.edge.rates(signal)) };
-    } catch (error) {
-      return this.unavailable(timeMs, error);
-    }
-  }
-
-  private unavailable(timeMs: number, error: unknown): RatesSnapshot {
-    return {
-      timeMs,
-      ok: false,
-      error: `Prometheus at ${this.options.url} unavailable: ${error instanceof Error ? error.message : String(error)}`,
-      lastSampleAgeSeconds: null,
-      ports: new Map(),
-    };
-  }
-
-  /** The live tick from the raw counters of every port: sources no recording rule covers. */
-  private async rawRates(signal?: AbortSignal): Promise<RatesSnapshot> {
-    const timeMs = Date.now();
-    try {
+      if (this.readsEdge()) {
+        this.edge ??= new EdgeLive(this.promql, staleAfterSeconds);
+        return { timeMs, ok: true, ...(await this.edge.rates(signal)) };
+      }
       return await rawCounterRates((promql) => this.raw.query(promql, timeMs, signal), {
         timeMs,
         rateWindow: this.options.rateWindow ?? '5s',
         scrapeIntervalMs: this.options.scrapeIntervalMs ?? 1000,
-        staleAfterSeconds: this.options.staleAfterSeconds ?? 5,
+        staleAfterSeconds,
         mapping: this.options.mapping ?? fabscopeMapping,
       });
     } catch (error) {
-      return this.unavailable(timeMs, error);
+      const why = error instanceof Error ? error.message : String(error);
+      return {
+        timeMs,
+        ok: false,
+        error: `Prometheus at ${url} unavailable: ${why}`,
+        lastSampleAgeSeconds: null,
+        ports: new Map(),
+      };
     }
   }
 

@@ -110,7 +110,7 @@ export class HealthWatch {
    * Per category, every direction over its threshold now (by channel), for the grouped alarms
    * (alarms.ts): updated in place from tick to tick, made when a direction crosses.
    */
-  private readonly members = new Map<CategoryName, Map<number, AlarmMember>>();
+  private readonly members = new Map(CATEGORY_NAMES.map((name) => [name, new Map<number, AlarmMember>()]));
 
   private *overThreshold(): Iterable<AlarmMember> {
     for (const members of this.members.values()) yield* members.values();
@@ -127,11 +127,7 @@ export class HealthWatch {
       levels = grown;
       this.levels.set(name, levels);
     }
-    let members = this.members.get(name);
-    if (members === undefined) {
-      members = new Map();
-      this.members.set(name, members);
-    }
+    const members = this.members.get(name) as Map<number, AlarmMember>;
     for (let c = 0; c < values.length; c++) {
       const value = values[c] as number;
       // Unknown changes nothing; under threshold and under before: nothing to say.

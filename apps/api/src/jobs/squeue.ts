@@ -1,3 +1,4 @@
+import type { Tuple } from '../lib/tuple.ts';
 import { hostsOf } from './hostlist.ts';
 import { isObject, type Job, JobSourceError, jobsArray, readEntries, type SkippedJob } from './job.ts';
 
@@ -26,12 +27,7 @@ function squeueLine(line: string, where: string): Job {
     );
   }
   const id = (fields[0] as string).trim();
-  const [user, state, nodeList, start] = fields.slice(-4).map((f) => f.trim()) as [
-    string,
-    string,
-    string,
-    string,
-  ];
+  const [user, state, nodeList, start] = fields.slice(-4).map((f) => f.trim()) as Tuple<string, 4>;
   const name = fields.slice(1, -4).join('|');
   return {
     id,

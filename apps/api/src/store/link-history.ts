@@ -54,12 +54,9 @@ export class LinkHistory {
 
   /** Bytes held by the frames (the arrays are allocated up front; pages are touched as they fill). */
   get bytes(): number {
-    return (
-      this.times.byteLength +
-      this.load.byteLength +
-      this.packets.byteLength +
-      this.wait.byteLength +
-      this.up.byteLength
+    return [this.times, this.load, this.packets, this.wait, this.up].reduce(
+      (sum, a) => sum + a.byteLength,
+      0,
     );
   }
 

@@ -36,7 +36,7 @@ export const DEFAULT_MAX_CONCURRENT_QUERIES = 2;
  */
 export class QueryGate {
   private running = 0;
-  private readonly waiting: { start: () => void; signal?: AbortSignal | undefined }[] = [];
+  private readonly waiting: (() => void)[] = [];
 
   constructor(readonly max: number = DEFAULT_MAX_CONCURRENT_QUERIES) {
     if (!Number.isInteger(max) || max < 1)
@@ -68,31 +68,23 @@ export class QueryGate {
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
-      const entry = {
-        signal,
-        start: () => {
-          signal?.removeEventListener('abort', abort);
-          this.running++;
-          resolve();
-        },
+      // An aborted wait leaves the queue at once, so `next` only ever starts live ones.
+      const start = () => {
+        signal?.removeEventListener('abort', abort);
+        this.running++;
+        resolve();
       };
       const abort = () => {
-        const i = this.waiting.indexOf(entry);
-        if (i >= 0) this.waiting.splice(i, 1);
+        this.waiting.splice(this.waiting.indexOf(start), 1);
         reject(signal?.reason);
       };
       signal?.addEventListener('abort', abort, { once: true });
-      this.waiting.push(entry);
+      this.waiting.push(start);
     });
   }
 
   private next(): void {
-    while (this.running < this.max) {
-      const entry = this.waiting.shift();
-      if (!entry) return;
-      if (entry.signal?.aborted) continue;
-      entry.start();
-    }
+    while (this.running < this.max && this.waiting.length > 0) this.waiting.shift()?.();
   }
 }
 

@@ -46,23 +46,16 @@ export async function rawCounterRates(
     ),
     ...gaugeFields.map((f) => gauges(mapping.fields[f] ?? [])),
   ]);
-  const resolve = mapping.resolver(
-    (joins ?? []).map((j) => ({
-      name: j.metric.__name__ ?? '',
-      labels: j.metric,
-      instance: j.metric.instance,
-    })),
-  );
-  const keyOf = (metric: Record<string, string>) =>
-    resolve({ name: metric.__name__ ?? '', labels: metric, instance: metric.instance });
-  const fold = new PortFold(keyOf, options.staleAfterSeconds);
+  const sampleOf = (metric: Record<string, string>) => ({
+    name: metric.__name__ ?? '',
+    labels: metric,
+    instance: metric.instance,
+  });
+  const resolve = mapping.resolver((joins ?? []).map((j) => sampleOf(j.metric)));
+  const fold = new PortFold((metric) => resolve(sampleOf(metric)), options.staleAfterSeconds);
   fold.ages(ages ?? []);
-  fields.forEach((field, i) => {
-    fold.rates(field, rest[i] ?? []);
-  });
-  gaugeFields.forEach((field, i) => {
-    fold.gauges(field, rest[fields.length + i] ?? []);
-  });
+  fields.forEach((field, i) => fold.rates(field, rest[i] ?? []));
+  gaugeFields.forEach((field, i) => fold.gauges(field, rest[fields.length + i] ?? []));
   fold.waitTicks(waitTicks ?? []);
   fold.linkStates(linkStates ?? [], mapping);
   return {

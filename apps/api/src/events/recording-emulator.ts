@@ -33,10 +33,7 @@ export class RecordingEmulatorClient extends EmulatorClient {
     return after;
   }
 
-  override async startFlows(
-    request: object,
-    first?: number,
-  ): Promise<Awaited<ReturnType<EmulatorClient['startFlows']>>> {
+  override async startFlows(request: object, first?: number) {
     const answer = await super.startFlows(request, first);
     const items = 'items' in request && Array.isArray(request.items) ? request.items : [request];
     const patterns = items.map((i: { pattern?: unknown }) => String(i.pattern ?? '?')).join(', ');
@@ -44,20 +41,20 @@ export class RecordingEmulatorClient extends EmulatorClient {
     return answer;
   }
 
-  override async stopFlows(): Promise<Awaited<ReturnType<EmulatorClient['stopFlows']>>> {
+  override async stopFlows() {
     const answer = await super.stopFlows();
     this.note('traffic', 'fabric', 'stop every flow');
     return answer;
   }
 
-  override async injectFault(request: object): Promise<Awaited<ReturnType<EmulatorClient['injectFault']>>> {
+  override async injectFault(request: object) {
     const answer = await super.injectFault(request);
     const { type, target } = answer.fault;
     this.note('fault', target, type);
     return answer;
   }
 
-  override async clearFaults(): Promise<Awaited<ReturnType<EmulatorClient['clearFaults']>>> {
+  override async clearFaults() {
     const answer = await super.clearFaults();
     this.note('fault', 'fabric', 'repair everything');
     return answer;

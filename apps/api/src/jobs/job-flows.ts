@@ -54,12 +54,7 @@ export function staticPaths(
 
 /** The hosts of a job this fabric knows, in name order (host lists may name nodes of other fabrics). */
 export function knownHosts(fabric: Fabric, job: Job): string[] {
-  return job.nodes
-    .filter((n) => {
-      const node = fabric.nodeByName.get(n);
-      return node !== undefined && node.type !== 'switch';
-    })
-    .sort(byName);
+  return job.nodes.filter((n) => (fabric.nodeByName.get(n)?.type ?? 'switch') !== 'switch').sort(byName);
 }
 
 /** Which flows to return: those crossing a link direction, or those of one job. */

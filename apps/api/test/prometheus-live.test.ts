@@ -42,7 +42,7 @@ function answers(): Map<string, InstantSample[]> {
 describe('the live tick from the rates at the edge', () => {
   it('takes each direction as the collector measured it, with link state and errors: counted, idle, or unknown', async () => {
     const { client, asked } = fakeClient(answers());
-    const live = new EdgeLive(client, { staleAfterSeconds: 45 });
+    const live = new EdgeLive(client, 45);
     const snapshot = await live.rates();
     expect(snapshot.directions?.get(portKey('0xa', 1))).toEqual({
       bytesPerSecond: 1000,
@@ -79,7 +79,7 @@ describe('the live tick from the rates at the edge', () => {
   it('past the staleness limit every direction is unknown', async () => {
     const table = answers();
     table.set(q.fields, [sample({ field: 'symbolErrors' }, 2), sample({}, 60)]);
-    const snapshot = await new EdgeLive(fakeClient(table).client, { staleAfterSeconds: 45 }).rates();
+    const snapshot = await new EdgeLive(fakeClient(table).client, 45).rates();
     expect(snapshot.ports.size).toBe(0);
     expect(snapshot.directions?.size).toBe(0);
     expect(snapshot.lastSampleAgeSeconds).toBe(60);
@@ -88,7 +88,7 @@ describe('the live tick from the rates at the edge', () => {
   it('says so when collectors sweep but no direction series arrive', async () => {
     const table = answers();
     table.set(q.bytes, []);
-    const snapshot = await new EdgeLive(fakeClient(table).client, { staleAfterSeconds: 45 }).rates();
+    const snapshot = await new EdgeLive(fakeClient(table).client, 45).rates();
     expect(snapshot.error).toMatch(/fabscope_link_data_bytes_per_second/);
   });
 });

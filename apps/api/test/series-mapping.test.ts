@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { LinkIndex } from '../src/lib/link-index.ts';
 import { portKey } from '../src/lib/port-rates.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
-import { PrometheusStore, rateQuery } from '../src/store/prometheus.ts';
+import { PrometheusStore } from '../src/store/prometheus.ts';
+import { rateQuery } from '../src/store/rate-window.ts';
 import {
   fabscopeMapping,
   infinibandExporterMapping,

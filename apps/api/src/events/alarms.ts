@@ -6,7 +6,9 @@ export const ALARM_MEMBERS_LISTED = 20;
 /** Cleared alarms kept for `/alarms?state=all`, newest first. */
 export const CLEARED_KEPT = 100;
 
-const SEVERITY_OF_LEVEL: Record<number, Severity> = { 1: 'warning', 2: 'error', 3: 'critical' };
+/** A severity's level (1 warning … 3 critical), and back. */
+export const LEVEL: Record<Severity, number> = { warning: 1, error: 2, critical: 3 };
+export const SEVERITY_OF_LEVEL: Record<number, Severity> = { 1: 'warning', 2: 'error', 3: 'critical' };
 
 /** One direction over a category's threshold, as the health watch keeps it. */
 export interface AlarmMember {
@@ -94,14 +96,7 @@ export class Alarms {
         value: m.value,
         severity: SEVERITY_OF_LEVEL[m.level] ?? 'warning',
       }));
-      if (raised)
-        this.log?.append({
-          timeMs,
-          kind: 'alarm',
-          subject: 'fabric',
-          severity,
-          detail: `alarm raised: ${alarmText(alarm)}`,
-        });
+      if (raised) this.note(timeMs, severity, `alarm raised: ${alarmText(alarm)}`);
     }
     for (const [key, alarm] of this.active) {
       if (groups.has(key)) continue;
@@ -111,21 +106,18 @@ export class Alarms {
       alarm.updatedMs = timeMs;
       this.cleared.unshift(alarm);
       this.cleared.length = Math.min(this.cleared.length, CLEARED_KEPT);
-      this.log?.append({
+      this.note(
         timeMs,
-        kind: 'alarm',
-        subject: 'fabric',
-        severity: 'info',
-        detail: `alarm cleared: no ${alarm.linkKind === 'isl' ? 'ISL' : 'host link'} direction over the ${alarm.category} threshold (raised ${new Date(alarm.raisedMs).toISOString()})`,
-      });
+        'info',
+        `alarm cleared: no ${alarm.linkKind === 'isl' ? 'ISL' : 'host link'} direction over the ${alarm.category} threshold (raised ${new Date(alarm.raisedMs).toISOString()})`,
+      );
     }
   }
 
   /** Active alarms, worst first; with `all`, the cleared ones kept after them, newest first. */
   list(all: boolean): Alarm[] {
-    const rank: Record<Severity, number> = { critical: 3, error: 2, warning: 1 };
     const active = [...this.active.values()].sort(
-      (a, b) => rank[b.severity] - rank[a.severity] || b.count - a.count || (a.id < b.id ? -1 : 1),
+      (a, b) => LEVEL[b.severity] - LEVEL[a.severity] || b.count - a.count || (a.id < b.id ? -1 : 1),
     );
     return all ? [...active, ...this.cleared] : active;
   }
@@ -135,13 +127,11 @@ export class Alarms {
     const alarm = [...this.active.values(), ...this.cleared].find((a) => a.id === id);
     if (!alarm) return null;
     alarm.acknowledged = { by, atMs: timeMs };
-    this.log?.append({
-      timeMs,
-      kind: 'alarm',
-      subject: 'fabric',
-      severity: 'info',
-      detail: `alarm acknowledged by ${by}: ${alarmText(alarm)}`,
-    });
+    this.note(timeMs, 'info', `alarm acknowledged by ${by}: ${alarmText(alarm)}`);
     return alarm;
+  }
+
+  private note(timeMs: number, severity: Severity | 'info', detail: string): void {
+    this.log?.append({ timeMs, kind: 'alarm', subject: 'fabric', severity, detail });
   }
 }

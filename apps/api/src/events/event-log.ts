@@ -2,6 +2,8 @@ import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { EVENT_KINDS, EVENT_SEVERITIES, type EventKind, type EventSeverity } from '@fabscope/contracts';
+import { Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import { removeLeftoverTemps, replaceFileDurably } from '../lib/durable-file.ts';
 import type { EventLog, FabricEvent } from '../lib/fabric-event.ts';
 
@@ -29,20 +31,14 @@ export class MemoryEventLog implements EventLog {
   }
 }
 
-function isEvent(value: unknown): value is FabricEvent {
-  const e = value as Partial<FabricEvent> | null;
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    typeof e.timeMs === 'number' &&
-    Number.isFinite(e.timeMs) &&
-    typeof e.kind === 'string' &&
-    (EVENT_KINDS as readonly string[]).includes(e.kind) &&
-    typeof e.subject === 'string' &&
-    typeof e.detail === 'string' &&
-    (e.severity === undefined || (EVENT_SEVERITIES as readonly string[]).includes(e.severity))
-  );
-}
+/** A line of events.jsonl as read back: one that does not match (an old or damaged line) is skipped. */
+const StoredEvent = Type.Object({
+  timeMs: Type.Number(),
+  kind: Type.Union(EVENT_KINDS.map((k) => Type.Literal(k))),
+  subject: Type.String(),
+  detail: Type.String(),
+  severity: Type.Optional(Type.Union(EVENT_SEVERITIES.map((k) => Type.Literal(k)))),
+});
 
 /** Events that survive a restart: one JSON object per line in `dir/events.jsonl`, read back at start. */
 export class FileEventLog extends MemoryEventLog {
@@ -68,7 +64,7 @@ export class FileEventLog extends MemoryEventLog {
       this.lines++;
       try {
         const event: unknown = JSON.parse(line);
-        if (isEvent(event)) super.append(event);
+        if (Value.Check(StoredEvent, event)) super.append(event);
       } catch {
         // a line cut short by a crash: the rest of the file is still good
       }

@@ -8,14 +8,12 @@ import {
 } from '@fabscope/topology';
 import type { LinkFrame } from '../lib/frame.ts';
 import type { LinkIndex } from '../lib/link-index.ts';
-import type { AlarmMember, Alarms } from './alarms.ts';
+import { type AlarmMember, type Alarms, LEVEL, SEVERITY_OF_LEVEL } from './alarms.ts';
 import type { EventLog, FabricEvent } from './event-log.ts';
 
 /** Most events of one kind (per category, or gaps) written per tick; the rest are counted in one. */
 export const EVENTS_PER_TICK = 10;
 
-const LEVEL: Record<Severity, number> = { warning: 1, error: 2, critical: 3 };
-const SEVERITY_AT = new Map(SEVERITY_LEVELS.map(([s]) => [LEVEL[s], s] as const));
 /** Below this fraction of threshold a category has no severity (severityOf). */
 const LOWEST_SEVERITY_AT = Math.min(...SEVERITY_LEVELS.map(([, at]) => at));
 
@@ -31,9 +29,9 @@ interface Change {
  */
 export class HealthWatch {
   /** Per category, the level (1 warning … 3 critical, 0 under) of each channel of `index`. */
-  private levels = new Map<CategoryName, Uint8Array>();
-  /** The index's port keys in one order, and which of them had a fresh reading at the last tick. */
-  private portList: { index: LinkIndex; keys: readonly string[]; at: Map<string, number> } | null = null;
+  private levels: Map<CategoryName, Uint8Array>;
+  /** Positions in the index's portList, and which ports had a fresh reading at the last tick. */
+  private portAt: Map<string, number>;
   private answering: Uint8Array | null = null;
   /** Ports reported as no longer answering, until they answer again. */
   private readonly missing = new Set<string>();
@@ -46,6 +44,8 @@ export class HealthWatch {
     /** The alarms the directions over threshold make, grouped (absent: events only). */
     private readonly alarms?: Alarms,
   ) {
+    this.levels = new Map(CATEGORY_NAMES.map((name) => [name, new Uint8Array(index.channels.length)]));
+    this.portAt = positions(index);
     this.nameThePorts(index);
   }
 
@@ -64,6 +64,18 @@ export class HealthWatch {
       moved.set(name, next);
     }
     this.levels = moved;
+    // The flags of the last tick follow their port keys into the new order.
+    const at = positions(index);
+    const before = this.answering;
+    if (before) {
+      const flags = new Uint8Array(index.portList.length);
+      this.index.portList.forEach((key, i) => {
+        const to = before[i] === 1 ? at.get(key) : undefined;
+        if (to !== undefined) flags[to] = 1;
+      });
+      this.answering = flags;
+    }
+    this.portAt = at;
     for (const [name, members] of this.members) {
       const next = new Map<number, AlarmMember>();
       for (const member of members.values()) {
@@ -112,7 +124,7 @@ export class HealthWatch {
    * Per category, every direction over its threshold now (by channel), for the grouped alarms
    * (alarms.ts): updated in place from tick to tick, made when a direction crosses.
    */
-  private readonly members = new Map<CategoryName, Map<number, AlarmMember>>();
+  private readonly members = new Map(CATEGORY_NAMES.map((name) => [name, new Map<number, AlarmMember>()]));
 
   private *overThreshold(): Iterable<AlarmMember> {
     for (const members of this.members.values()) yield* members.values();
@@ -122,18 +134,8 @@ export class HealthWatch {
     const rising: Change[] = [];
     const falling: Change[] = [];
     const values = frame.categories[name];
-    let levels = this.levels.get(name);
-    if (levels === undefined || levels.length !== values.length) {
-      const grown = new Uint8Array(values.length);
-      if (levels) grown.set(levels.subarray(0, Math.min(levels.length, grown.length)));
-      levels = grown;
-      this.levels.set(name, levels);
-    }
-    let members = this.members.get(name);
-    if (members === undefined) {
-      members = new Map();
-      this.members.set(name, members);
-    }
+    const levels = this.levels.get(name) as Uint8Array;
+    const members = this.members.get(name) as Map<number, AlarmMember>;
     for (let c = 0; c < values.length; c++) {
       const value = values[c] as number;
       // Unknown changes nothing; under threshold and under before: nothing to say.
@@ -164,9 +166,9 @@ export class HealthWatch {
           timeMs,
           kind: 'threshold',
           subject: link.id,
-          severity: rose ? (SEVERITY_AT.get(now) as Severity) : 'info',
+          severity: rose ? (SEVERITY_OF_LEVEL[now] as Severity) : 'info',
           detail: rose
-            ? `${name} ${times}${before > 0 ? ` (was ${SEVERITY_AT.get(before)})` : ''}`
+            ? `${name} ${times}${before > 0 ? ` (was ${SEVERITY_OF_LEVEL[before]})` : ''}`
             : `${name} back under threshold (${times})`,
         },
       });
@@ -175,50 +177,25 @@ export class HealthWatch {
     this.write(falling, (n) => `${n} more link directions back under the ${name} threshold`, 'info', timeMs);
   }
 
-  /** The index's port keys in one order; the flags of the last tick follow their keys into a new one. */
-  private portsOf(index: LinkIndex): { keys: readonly string[]; at: Map<string, number> } {
-    const list = this.portList;
-    if (list?.index === index) return list;
-    const keys = index.portList;
-    const at = new Map(keys.map((key, i) => [key, i]));
-    const before = this.answering;
-    if (list && before) {
-      const moved = new Uint8Array(keys.length);
-      list.keys.forEach((key, i) => {
-        const to = before[i] === 1 ? at.get(key) : undefined;
-        if (to !== undefined) moved[to] = 1;
-      });
-      this.answering = moved;
-    }
-    this.portList = { index, keys, at };
-    return this.portList;
-  }
-
   private gapEvents(timeMs: number, frame: LinkFrame): void {
-    const { keys, at } = this.portsOf(this.index);
+    const { portList: keys } = this.index;
+    const at = this.portAt;
     // The frame is in this watch's index (the first step), its ports in index.portList's order.
     const now = frame.portsRead.slice();
     const before = this.answering;
     this.answering = now;
     if (before === null) return;
+    const gap = (key: string, severity: FabricEvent['severity'], detail: string): Change => {
+      const subject = this.portNames.get(key) ?? key;
+      return { subject, value: 0, event: { timeMs, kind: 'collection-gap', subject, severity, detail } };
+    };
     const gone: Change[] = [];
     const back: Change[] = [];
     for (let i = 0; i < keys.length; i++) {
       if (before[i] !== 1 || now[i] === 1) continue;
       const key = keys[i] as string;
       this.missing.add(key);
-      const subject = this.portNames.get(key) ?? key;
-      gone.push({
-        subject,
-        value: 0,
-        event: {
-          timeMs,
-          kind: 'collection-gap',
-          subject,
-          severity: 'warning',
-          detail: 'no fresh reading: the port or its collector target stopped answering',
-        },
-      });
+      gone.push(gap(key, 'warning', 'no fresh reading: the port or its collector target stopped answering'));
     }
     // Only a port reported missing comes back: one seen for the first time (the store starting
     // up, a port cabled since) is not an event; /summary counts the ports without data.
@@ -226,12 +203,7 @@ export class HealthWatch {
       const i = at.get(key);
       if (i === undefined || now[i] !== 1) continue;
       this.missing.delete(key);
-      const subject = this.portNames.get(key) ?? key;
-      back.push({
-        subject,
-        value: 0,
-        event: { timeMs, kind: 'collection-gap', subject, severity: 'info', detail: 'readings again' },
-      });
+      back.push(gap(key, 'info', 'readings again'));
     }
     this.write(gone, (n) => `${n} more ports stopped answering`, 'warning', timeMs, 'collection-gap');
     this.write(back, (n) => `${n} more ports answer again`, 'info', timeMs, 'collection-gap');
@@ -250,4 +222,8 @@ export class HealthWatch {
     const rest = changes.length - this.limit;
     if (rest > 0) this.log.append({ timeMs, kind, subject: 'fabric', severity, detail: more(rest) });
   }
+}
+
+function positions(index: LinkIndex): Map<string, number> {
+  return new Map(index.portList.map((key, i) => [key, i]));
 }

@@ -1,5 +1,5 @@
 import { type AdaptiveRoutingState, EmulatorClient } from '../emulator-client.ts';
-import type { EventLog } from './event-log.ts';
+import type { EventLog, FabricEvent } from './event-log.ts';
 
 /** "enabled false → true, threshold 0 → 7": the fields that changed, old → new. */
 export function describeChange(before: object | null, after: object): string {
@@ -29,43 +29,38 @@ export class RecordingEmulatorClient extends EmulatorClient {
     const before = await super.getAdaptiveRouting().catch(() => null);
     const after = await super.setAdaptiveRouting(patch);
     const detail = describeChange(before, after);
-    if (detail !== '')
-      this.log.append({ timeMs: this.now(), kind: 'adaptive-routing', subject: 'fabric', detail });
+    if (detail !== '') this.note('adaptive-routing', 'fabric', detail);
     return after;
   }
 
-  override async startFlows(
-    request: object,
-    first?: number,
-  ): Promise<Awaited<ReturnType<EmulatorClient['startFlows']>>> {
+  override async startFlows(request: object, first?: number) {
     const answer = await super.startFlows(request, first);
     const items = 'items' in request && Array.isArray(request.items) ? request.items : [request];
     const patterns = items.map((i: { pattern?: unknown }) => String(i.pattern ?? '?')).join(', ');
-    this.log.append({
-      timeMs: this.now(),
-      kind: 'traffic',
-      subject: 'fabric',
-      detail: `start ${patterns}: ${answer.started} flows running`,
-    });
+    this.note('traffic', 'fabric', `start ${patterns}: ${answer.started} flows running`);
     return answer;
   }
 
-  override async stopFlows(): Promise<Awaited<ReturnType<EmulatorClient['stopFlows']>>> {
+  override async stopFlows() {
     const answer = await super.stopFlows();
-    this.log.append({ timeMs: this.now(), kind: 'traffic', subject: 'fabric', detail: 'stop every flow' });
+    this.note('traffic', 'fabric', 'stop every flow');
     return answer;
   }
 
-  override async injectFault(request: object): Promise<Awaited<ReturnType<EmulatorClient['injectFault']>>> {
+  override async injectFault(request: object) {
     const answer = await super.injectFault(request);
     const { type, target } = answer.fault;
-    this.log.append({ timeMs: this.now(), kind: 'fault', subject: target, detail: type });
+    this.note('fault', target, type);
     return answer;
   }
 
-  override async clearFaults(): Promise<Awaited<ReturnType<EmulatorClient['clearFaults']>>> {
+  override async clearFaults() {
     const answer = await super.clearFaults();
-    this.log.append({ timeMs: this.now(), kind: 'fault', subject: 'fabric', detail: 'repair everything' });
+    this.note('fault', 'fabric', 'repair everything');
     return answer;
+  }
+
+  private note(kind: FabricEvent['kind'], subject: string, detail: string): void {
+    this.log.append({ timeMs: this.now(), kind, subject, detail });
   }
 }

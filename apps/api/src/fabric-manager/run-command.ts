@@ -29,19 +29,15 @@ export function parseCommandLine(text: string): string[] {
   return words;
 }
 
+/** The last TAIL_BYTES of a stream. */
 class Tail {
-  private chunks: Buffer[] = [];
-  private size = 0;
+  private kept = Buffer.alloc(0);
   push(chunk: Buffer): void {
-    this.chunks.push(chunk);
-    this.size += chunk.length;
-    while (this.chunks.length > 1 && this.size - (this.chunks[0] as Buffer).length >= TAIL_BYTES) {
-      this.size -= (this.chunks.shift() as Buffer).length;
-    }
+    this.kept = Buffer.concat([this.kept, chunk]);
+    if (this.kept.length > 2 * TAIL_BYTES) this.kept = this.kept.subarray(-TAIL_BYTES);
   }
   text(): string {
-    const all = Buffer.concat(this.chunks);
-    return all.subarray(Math.max(0, all.length - TAIL_BYTES)).toString('utf8');
+    return this.kept.subarray(-TAIL_BYTES).toString('utf8');
   }
 }
 

@@ -21,17 +21,15 @@ export class CachedJobSource implements JobSource {
   list(): Promise<JobListing> {
     if (this.answer && this.now() - this.answer.atMs < this.ttlMs)
       return Promise.resolve(this.answer.listing);
-    this.running ??= this.source.list().then(
-      (listing) => {
+    this.running ??= this.source
+      .list()
+      .then((listing) => {
         this.answer = { atMs: this.now(), listing };
-        this.running = null;
         return listing;
-      },
-      (error: unknown) => {
+      })
+      .finally(() => {
         this.running = null;
-        throw error;
-      },
-    );
+      });
     return this.running;
   }
 }

@@ -1,34 +1,23 @@
-import type { Fabric, ForwardingTables } from '@fabscope/topology';
 import type { EmulatorClient } from '../emulator-client.ts';
 import { EmulatorJobSource } from './emulator-source.ts';
 import type { Job, JobListing, JobSource } from './job.ts';
-import { currentFlows, type FlowSelection, type FlowSources, type JobFlow } from './job-flows.ts';
+import { currentFlows, type FlowSelection, type JobFlow, type RoutedFabric } from './job-flows.ts';
 
 /** The jobs the routes read, and the flows attributed to them: configured source, else the emulator's traffic. */
 export class FabricJobs {
   /** Where jobs come from; null: nowhere (no source configured, no emulator). */
   readonly source: JobSource | null;
   private readonly estimate: boolean;
-  private readonly sources: FlowSources;
 
   constructor(
     configured: JobSource | undefined,
-    emulator: EmulatorClient | null,
+    private readonly emulator: EmulatorClient | null,
     /** Read at each use, not here: its fabric and tables are replaced while the API runs. */
-    live: { readonly fabric: Fabric; readonly tables: ForwardingTables },
+    private readonly live: RoutedFabric,
   ) {
     this.source = configured ?? (emulator ? new EmulatorJobSource(emulator) : null);
     // Nothing measures a real fabric's flows, nor those of another source's jobs: estimated.
     this.estimate = emulator === null || configured !== undefined;
-    this.sources = {
-      get fabric() {
-        return live.fabric;
-      },
-      get tables() {
-        return live.tables;
-      },
-      emulator,
-    };
   }
 
   async list(): Promise<Job[]> {
@@ -42,6 +31,9 @@ export class FabricJobs {
 
   /** The flows on the fabric now (live or estimated), optionally only one link direction's or one job's. */
   flowsNow(selection: FlowSelection = {}): Promise<JobFlow[]> {
-    return currentFlows(this.sources, () => this.list(), { estimate: this.estimate, ...selection });
+    return currentFlows(this.live, this.emulator, () => this.list(), {
+      estimate: this.estimate,
+      ...selection,
+    });
   }
 }

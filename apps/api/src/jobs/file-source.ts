@@ -1,14 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { hostsOf } from './hostlist.ts';
 import {
+  isObject,
   type Job,
   type JobListing,
   type JobSource,
   JobSourceError,
-  readEntry,
+  jobsArray,
+  readEntries,
   type SkippedJob,
 } from './job.ts';
-import { isObject, parseSqueueJson } from './squeue.ts';
+import { parseSqueueJson } from './squeue.ts';
 
 /** Jobs from a JSON file (fabscope's `{"jobs": [...]}` or a saved `squeue --json`), re-read when asked. */
 export class FileJobSource implements JobSource {
@@ -29,22 +31,15 @@ export class FileJobSource implements JobSource {
 
 /** A jobs file's text → jobs; squeue --json answers are recognised by their `job_id` fields. */
 export function parseJobsFile(text: string, where = 'jobs file', skipped?: SkippedJob[]): Job[] {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (error) {
-    throw new JobSourceError(`${where}: not JSON (${(error as Error).message})`);
-  }
-  if (!isObject(doc) || !Array.isArray(doc.jobs)) throw new JobSourceError(`${where}: no "jobs" array`);
-  if (doc.jobs.some((j) => isObject(j) && 'job_id' in j)) return parseSqueueJson(text, skipped);
+  const entries = jobsArray(text, where, 'no "jobs" array');
+  if (entries.some((j) => isObject(j) && 'job_id' in j)) return parseSqueueJson(text, skipped);
   const seen = new Set<string>();
-  const jobs: Job[] = [];
-  doc.jobs.forEach((raw, i) => {
-    const at = `${where}: jobs[${i}]`;
-    const job = readEntry(at, skipped, () => fileJob(raw, at, seen));
-    if (job) jobs.push(job);
-  });
-  return jobs;
+  return readEntries(
+    entries,
+    (i) => `${where}: jobs[${i}]`,
+    skipped,
+    (raw, at) => fileJob(raw, at, seen),
+  );
 }
 
 function fileJob(raw: unknown, at: string, seen: Set<string>): Job {

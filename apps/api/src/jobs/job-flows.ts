@@ -1,3 +1,4 @@
+import type { LinkFlow } from '@fabscope/contracts';
 import {
   channelOf,
   type Fabric,
@@ -10,19 +11,7 @@ import { byName } from './emulator-source.ts';
 import { isRunning, type Job } from './job.ts';
 
 /** A flow attributed to a job, on the path it takes (live) or would take (static, estimated). */
-export interface JobFlow {
-  /** The emulator's flow id; absent for estimated flows. */
-  id?: string;
-  from: string;
-  to: string;
-  job: string | null;
-  /** Payload bytes/s now; null when estimated (no per-flow measurement exists on a real fabric). */
-  bytesPerSecond: number | null;
-  /** Link directions crossed, in order. */
-  path: string[];
-  /** true: a node pair of a running job routed statically, not a measured flow. */
-  estimated: boolean;
-}
+export type JobFlow = LinkFlow;
 
 /** Most node pairs estimated per job: every ordered pair while under this, a ring both ways beyond. */
 export const MAX_ESTIMATED_PAIRS_PER_JOB = 4160;
@@ -65,12 +54,7 @@ export function staticPaths(
 
 /** The hosts of a job this fabric knows, in name order (host lists may name nodes of other fabrics). */
 export function knownHosts(fabric: Fabric, job: Job): string[] {
-  return job.nodes
-    .filter((n) => {
-      const node = fabric.nodeByName.get(n);
-      return node !== undefined && node.type !== 'switch';
-    })
-    .sort(byName);
+  return job.nodes.filter((n) => (fabric.nodeByName.get(n)?.type ?? 'switch') !== 'switch').sort(byName);
 }
 
 /** Which flows to return: those crossing a link direction, or those of one job. */
@@ -79,10 +63,10 @@ export interface FlowSelection {
   job?: string;
 }
 
-export interface FlowSources {
-  fabric: Fabric;
-  tables: ForwardingTables;
-  emulator: EmulatorClient | null;
+/** The fabric and the tables flows are routed on. */
+export interface RoutedFabric {
+  readonly fabric: Fabric;
+  readonly tables: ForwardingTables;
 }
 
 /**
@@ -90,17 +74,18 @@ export interface FlowSources {
  * `estimate`, running jobs without live flows routed on the static tables and marked estimated.
  */
 export async function currentFlows(
-  sources: FlowSources,
+  routed: RoutedFabric,
+  emulator: EmulatorClient | null,
   jobs: () => Promise<Job[]>,
-  options: { estimate: boolean } & FlowSelection = { estimate: sources.emulator === null },
+  options: { estimate: boolean } & FlowSelection,
 ): Promise<JobFlow[]> {
   const out: JobFlow[] = [];
   const { link, job: only } = options;
-  if (sources.emulator) {
+  if (emulator) {
     const filter: FlowSelection = {};
     if (link !== undefined) filter.link = link;
     if (only !== undefined) filter.job = only;
-    const { flows } = await sources.emulator.listFlows(filter);
+    const { flows } = await emulator.listFlows(filter);
     for (const f of flows) {
       out.push({
         id: f.id,
@@ -117,8 +102,7 @@ export async function currentFlows(
   const live = new Set(out.map((f) => f.job));
   for (const job of (await jobs()).filter(isRunning)) {
     if (live.has(job.id) || (only !== undefined && job.id !== only)) continue;
-    for (const f of estimatedFlows(sources, job))
-      if (link === undefined || f.path.includes(link)) out.push(f);
+    for (const f of estimatedFlows(routed, job)) if (link === undefined || f.path.includes(link)) out.push(f);
   }
   return out;
 }
@@ -127,7 +111,7 @@ export async function currentFlows(
 const estimates = new WeakMap<ForwardingTables, Map<string, JobFlow[]>>();
 const MAX_CACHED_JOBS = 10_000;
 
-function estimatedFlows(sources: FlowSources, job: Job): JobFlow[] {
+function estimatedFlows(sources: RoutedFabric, job: Job): JobFlow[] {
   let byJob = estimates.get(sources.tables);
   if (!byJob) {
     byJob = new Map();

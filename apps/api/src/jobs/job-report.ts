@@ -1,21 +1,9 @@
+import type { JobDetail, LinkFlows } from '@fabscope/contracts';
 import type { LinkIndex } from '../lib/link-index.ts';
 import type { JobFlow } from './job-flows.ts';
 
 /** One link direction a job's traffic crosses, and how much of the traffic on it is the job's. */
-export interface JobLinkShare {
-  /** Link direction `node/port->node/port`. */
-  id: string;
-  /** The job's flows crossing it. */
-  flows: number;
-  /** Every flow crossing it, the job's and others'. */
-  totalFlows: number;
-  /** The job's bytes/s on it; null when the flows are estimated. */
-  jobBytesPerSecond: number | null;
-  totalBytesPerSecond: number | null;
-  /** The job's share 0..1 (of bytes when measured, of flows when estimated); null when nothing flows. */
-  share: number | null;
-  estimated: boolean;
-}
+export type JobLinkShare = Omit<JobDetail['links'][number], 'kind'>;
 
 /** The links a job's flows cross, busiest first (by the job's bytes/s, then by its flows). */
 export function jobLinks(flows: readonly JobFlow[], jobId: string): JobLinkShare[] {
@@ -62,11 +50,7 @@ export function jobLinks(flows: readonly JobFlow[], jobId: string): JobLinkShare
 }
 
 /** A job's part of the traffic on one link direction. */
-export interface LinkJobShare {
-  job: string | null;
-  flows: number;
-  bytesPerSecond: number | null;
-}
+type LinkJobShare = LinkFlows['jobs'][number];
 
 /** The flows crossing a link direction, fastest first, and the jobs they belong to. */
 export function flowsOnLink(

@@ -1,24 +1,9 @@
-/** A job in Slurm's vocabulary: what emulator traffic, squeue and a jobs file all become. */
-export interface Job {
-  /** Slurm's job id (`123`, `123_4` for an array task); the job name for emulator jobs. */
-  id: string;
-  name: string;
-  /** Submitting user; null when the source does not say. */
-  user: string | null;
-  /** Slurm's base state: RUNNING, PENDING, COMPLETING, SUSPENDED, … */
-  state: string;
-  /** Hosts allocated, host lists expanded, in the order the source gives them. */
-  nodes: string[];
-  /** ISO 8601; null when unknown (a pending job without an expected start). */
-  startTime: string | null;
-}
+import type { Job, JobList } from '@fabscope/contracts';
+
+export type { Job };
 
 /** An entry of a source that could not be read as a job: left out, said. */
-export interface SkippedJob {
-  /** Where: `squeue line 12`, `jobs file /x.json: jobs[3]`. */
-  entry: string;
-  reason: string;
-}
+export type SkippedJob = NonNullable<JobList['skipped']>['entries'][number];
 
 /** The jobs a source could read, and the entries it could not. */
 export interface JobListing {
@@ -33,19 +18,47 @@ export interface JobSource {
   list(): Promise<JobListing>;
 }
 
-/** Runs `read` for one entry: its job, or null with the entry added to `skipped` (thrown without one). */
-export function readEntry<T>(entry: string, skipped: SkippedJob[] | undefined, read: () => T): T | null {
-  try {
-    return read();
-  } catch (error) {
-    if (!(error instanceof JobSourceError) || skipped === undefined) throw error;
-    const reason = error.message.startsWith(`${entry}: `)
-      ? error.message.slice(entry.length + 2)
-      : error.message;
-    skipped.push({ entry, reason });
-    return null;
-  }
+/**
+ * Each entry's job (null: none), an entry that fails with JobSourceError added to `skipped` with its reason (thrown
+ * without `skipped`).
+ */
+export function readEntries<T>(
+  entries: readonly T[],
+  whereOf: (i: number) => string,
+  skipped: SkippedJob[] | undefined,
+  read: (entry: T, where: string) => Job | null,
+): Job[] {
+  const jobs: Job[] = [];
+  entries.forEach((entry, i) => {
+    const where = whereOf(i);
+    try {
+      const job = read(entry, where);
+      if (job) jobs.push(job);
+    } catch (error) {
+      if (!(error instanceof JobSourceError) || skipped === undefined) throw error;
+      const reason = error.message.startsWith(`${where}: `)
+        ? error.message.slice(where.length + 2)
+        : error.message;
+      skipped.push({ entry: where, reason });
+    }
+  });
+  return jobs;
 }
+
+/** `text`'s `jobs` array; JobSourceError `<where>: not JSON (…)` or `<where>: <noJobs>` when it has none. */
+export function jobsArray(text: string, where: string, noJobs: string): unknown[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (error) {
+    throw new JobSourceError(`${where}: not JSON (${(error as Error).message})`);
+  }
+  if (!isObject(doc) || !Array.isArray(doc.jobs)) throw new JobSourceError(`${where}: ${noJobs}`);
+  return doc.jobs;
+}
+
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A job source that cannot answer (squeue failed, the file is unreadable); the message says why. */
 export class JobSourceError extends Error {

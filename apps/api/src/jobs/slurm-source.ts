@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { type ExecFileException, execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { type JobListing, type JobSource, JobSourceError, type SkippedJob } from './job.ts';
 import { parseSqueueJson, parseSqueueText, SQUEUE_FORMAT } from './squeue.ts';
 
@@ -14,6 +15,8 @@ export interface SlurmSourceOptions {
 /** Most bytes of squeue output read: 50k jobs of --json is well under this. */
 const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 
+const execFileAsync = promisify(execFile);
+
 /** Jobs from Slurm: runs squeue (no shell) and parses its answer. */
 export class SlurmJobSource implements JobSource {
   readonly kind = 'slurm';
@@ -22,20 +25,16 @@ export class SlurmJobSource implements JobSource {
   async list(): Promise<JobListing> {
     const { command = 'squeue', format = 'json', timeoutMs = 5000 } = this.options;
     const args = format === 'json' ? ['--json'] : ['-h', '-o', SQUEUE_FORMAT];
-    const out = await new Promise<string>((resolve, reject) => {
-      execFile(
-        command,
-        args,
-        { timeout: timeoutMs, maxBuffer: MAX_OUTPUT_BYTES, encoding: 'utf8' },
-        (error, stdout, stderr) => {
-          if (!error) return resolve(stdout);
-          const why = error.killed
-            ? `timed out after ${timeoutMs} ms`
-            : (stderr.trim().split('\n')[0] ?? error.message) || error.message;
-          reject(new JobSourceError(`${command} ${args.join(' ')} failed: ${why}`));
-        },
-      );
-    });
+    const options = { timeout: timeoutMs, maxBuffer: MAX_OUTPUT_BYTES, encoding: 'utf8' } as const;
+    const out = await execFileAsync(command, args, options).then(
+      (done) => done.stdout,
+      (error: ExecFileException & { stderr: string }) => {
+        const why = error.killed
+          ? `timed out after ${timeoutMs} ms`
+          : (error.stderr.trim().split('\n')[0] ?? error.message) || error.message;
+        throw new JobSourceError(`${command} ${args.join(' ')} failed: ${why}`);
+      },
+    );
     const skipped: SkippedJob[] = [];
     const jobs = format === 'json' ? parseSqueueJson(out, skipped) : parseSqueueText(out, skipped);
     return { jobs, skipped };

@@ -1,5 +1,6 @@
+import type { Tuple } from '../lib/tuple.ts';
 import { hostsOf } from './hostlist.ts';
-import { type Job, JobSourceError, readEntry, type SkippedJob } from './job.ts';
+import { isObject, type Job, JobSourceError, jobsArray, readEntries, type SkippedJob } from './job.ts';
 
 // Pure parsers of squeue's two outputs: a field of an unexpected type fails with the job and field named.
 /** The `-o` format `parseSqueueText` reads: id, name, user, long state, node list, start time. */
@@ -10,37 +11,31 @@ const NO_TIME = new Set(['', 'N/A', 'NONE', 'UNKNOWN', '(NULL)']);
 
 /** `squeue -h -o SQUEUE_FORMAT`: the name may hold `|`, so the last four fields count from the right; `%S` is local time. */
 export function parseSqueueText(text: string, skipped?: SkippedJob[]): Job[] {
-  const jobs: Job[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (line.trim() === '') return;
-    const job = readEntry(`squeue line ${i + 1}`, skipped, () => squeueLine(line, i));
-    if (job) jobs.push(job);
-  });
-  return jobs;
+  return readEntries(
+    text.split(/\r?\n/),
+    (i) => `squeue line ${i + 1}`,
+    skipped,
+    (line, where) => (line.trim() === '' ? null : squeueLine(line, where)),
+  );
 }
 
-function squeueLine(line: string, i: number): Job {
+function squeueLine(line: string, where: string): Job {
   const fields = line.split('|');
   if (fields.length < 6) {
     throw new JobSourceError(
-      `squeue line ${i + 1}: expected 6 fields (${SQUEUE_FORMAT}), got ${fields.length}: "${line.slice(0, 120)}"`,
+      `${where}: expected 6 fields (${SQUEUE_FORMAT}), got ${fields.length}: "${line.slice(0, 120)}"`,
     );
   }
   const id = (fields[0] as string).trim();
-  const [user, state, nodeList, start] = fields.slice(-4).map((f) => f.trim()) as [
-    string,
-    string,
-    string,
-    string,
-  ];
+  const [user, state, nodeList, start] = fields.slice(-4).map((f) => f.trim()) as Tuple<string, 4>;
   const name = fields.slice(1, -4).join('|');
   return {
     id,
     name,
     user: user === '' ? null : user,
     state,
-    nodes: nodesOf(nodeList, `squeue line ${i + 1}`),
-    startTime: localTime(start, `squeue line ${i + 1}`),
+    nodes: nodesOf(nodeList, where),
+    startTime: localTime(start, where),
   };
 }
 
@@ -58,27 +53,10 @@ function localTime(text: string, where: string): string | null {
   return new Date(text).toISOString();
 }
 
-export const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** `squeue --json`, data_parser before v0.0.40 and since (flag arrays, `{set, infinite, number}` times). */
 export function parseSqueueJson(text: string, skipped?: SkippedJob[]): Job[] {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (error) {
-    throw new JobSourceError(`squeue --json: not JSON (${(error as Error).message})`);
-  }
-  if (!isObject(doc) || !Array.isArray(doc.jobs)) {
-    throw new JobSourceError('squeue --json: no "jobs" array in the answer');
-  }
-  const jobs: Job[] = [];
-  doc.jobs.forEach((raw, i) => {
-    const where = `squeue --json jobs[${i}]`;
-    const job = readEntry(where, skipped, () => squeueJsonJob(raw, where));
-    if (job) jobs.push(job);
-  });
-  return jobs;
+  const entries = jobsArray(text, 'squeue --json', 'no "jobs" array in the answer');
+  return readEntries(entries, (i) => `squeue --json jobs[${i}]`, skipped, squeueJsonJob);
 }
 
 function squeueJsonJob(raw: unknown, where: string): Job {

@@ -92,7 +92,7 @@ export class SmTablesFollower extends Poller {
     this.applied = read.version;
     this.origin.readAtMs = now;
     delete this.origin.error;
-    if (!first && changed === 0 && sameNames(missing, this.origin.missing)) return false;
+    if (!first && changed === 0 && missing.join('\n') === this.origin.missing.join('\n')) return false;
     this.target.tables = tables;
     this.origin.changedAtMs = now;
     this.origin.missing = missing;
@@ -140,8 +140,4 @@ function changedSwitches(fabric: Fabric, before: ForwardingTables, after: Forwar
     if (a !== b && (!a || !b || a.length !== b.length || a.some((v, i) => v !== b[i]))) changed++;
   }
   return changed;
-}
-
-function sameNames(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((n, i) => n === b[i]);
 }

@@ -11,15 +11,11 @@ export class LftsDumpFile implements SmTablesSource {
   constructor(readonly path: string) {}
 
   async read(applied: string | undefined): Promise<SmTablesRead> {
-    let before: Awaited<ReturnType<typeof stat>>;
-    try {
-      before = await stat(this.path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        return { kind: 'not-ready', reason: `${this.path} does not exist (yet)` };
-      }
+    const before = await stat(this.path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null;
       throw error;
-    }
+    });
+    if (!before) return { kind: 'not-ready', reason: `${this.path} does not exist (yet)` };
     const version = `${before.mtimeMs}:${before.size}`;
     if (version === applied) return { kind: 'unchanged' };
     const bytes = await readFile(this.path);

@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { type ExecFileException, execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { Fabric } from '@fabscope/topology';
 import type { SmTablesRead, SmTablesSource } from './source.ts';
 
@@ -16,6 +17,8 @@ export interface SwitchQueryOptions {
   /** ibroute runs at once; default 4. */
   concurrency?: number;
 }
+
+const execFileAsync = promisify(execFile);
 
 /** Most bytes of output read from one run: every LID of every switch of a large fabric fits. */
 const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
@@ -67,28 +70,25 @@ export class SwitchTablesQuery implements SmTablesSource {
     return { kind: 'dump', text: texts.join('\n'), failed };
   }
 
-  private run(args: string[]): Promise<string> {
-    return new Promise((resolve, reject) => {
-      execFile(
-        this.command,
-        args,
-        {
-          env: this.options.env ?? process.env,
-          cwd: this.options.cwd,
-          timeout: this.timeoutMs,
-          maxBuffer: MAX_OUTPUT_BYTES,
-          encoding: 'utf8',
-        },
-        (error, stdout, stderr) => {
-          if (!error) return resolve(stdout);
-          const said = stderr
-            .split('\n')
-            .map((l) => l.trim())
-            .find((l) => /iberror|error|failed/i.test(l) && !/^ibwarn/.test(l));
-          const why = error.killed ? `timed out after ${this.timeoutMs} ms` : (said ?? error.message);
-          reject(new Error(`${this.command} ${args.join(' ')}: ${why}`));
-        },
-      );
-    });
+  private async run(args: string[]): Promise<string> {
+    const { env = process.env, cwd } = this.options;
+    const options = {
+      env,
+      cwd,
+      timeout: this.timeoutMs,
+      maxBuffer: MAX_OUTPUT_BYTES,
+      encoding: 'utf8',
+    } as const;
+    try {
+      return (await execFileAsync(this.command, args, options)).stdout;
+    } catch (e) {
+      const error = e as ExecFileException & { stderr: string };
+      const said = error.stderr
+        .split('\n')
+        .map((l) => l.trim())
+        .find((l) => /iberror|error|failed/i.test(l) && !/^ibwarn/.test(l));
+      const why = error.killed ? `timed out after ${this.timeoutMs} ms` : (said ?? error.message);
+      throw new Error(`${this.command} ${args.join(' ')}: ${why}`);
+    }
   }
 }

@@ -11,7 +11,13 @@ import { DEFAULT_HISTORY_MAX_BYTES, DEFAULT_HISTORY_SECONDS, historyFrames } fro
 import type { FabricHistoryDir } from './history-file/fabric-dir.ts';
 import { HistorySegments } from './history-file/history-segments.ts';
 import { LinkHistory } from './link-history.ts';
-import type { FabricAt, LinkSeries, SummaryPoint, TimeQueries } from './time-queries.ts';
+import {
+  type FabricAt,
+  type LinkSeries,
+  linkPoint,
+  type SummaryPoint,
+  type TimeQueries,
+} from './time-queries.ts';
 
 /** What the embedded store tells its history after each scrape. */
 export interface ScrapeDone {
@@ -57,7 +63,6 @@ export class EmbeddedTimeQueries implements TimeQueries {
   readonly resolutionMs: number;
   private readonly unsubscribe: () => void;
   private recording: Promise<void> = Promise.resolve();
-  private readonly byId = new Map<string, LinkIndex['channels'][number]>();
   /** portKey → `node/port`, for events. */
   private readonly portNames = new Map<string, string>();
   /** The past frames made last (a view scrubbing asks the same instants again): ring index → frame. */
@@ -70,10 +75,8 @@ export class EmbeddedTimeQueries implements TimeQueries {
   ) {
     const channels = index.channels.length;
     this.resolutionMs = options.intervalMs;
-    for (const ch of index.channels) {
+    for (const ch of index.channels)
       this.portNames.set(ch.fromKey, `${ch.fixed.from.node}/${ch.fixed.from.port}`);
-      this.byId.set(ch.fixed.id, ch);
-    }
     this.history = new LinkHistory(
       channels,
       historyFrames(channels, options.intervalMs, {
@@ -208,9 +211,13 @@ export class EmbeddedTimeQueries implements TimeQueries {
     return { timeMs, links: statesOf(await this.frameAt(timeMs)) };
   }
 
-  async summaryAt(timeMs: number): Promise<FabricSummary> {
+  private summaryAtTime(timeMs: number): FabricSummary | undefined {
     const frame = this.ringAt(timeMs);
-    const summary = frame < 0 ? undefined : this.history.summaryOf(frame);
+    return frame < 0 ? undefined : this.history.summaryOf(frame);
+  }
+
+  async summaryAt(timeMs: number): Promise<FabricSummary> {
+    const summary = this.summaryAtTime(timeMs);
     const time = new Date(timeMs).toISOString();
     if (summary) return { ...summary, time };
     return {
@@ -223,8 +230,7 @@ export class EmbeddedTimeQueries implements TimeQueries {
 
   async summaryRange(range: TimeRange): Promise<SummaryPoint[]> {
     return rangeTimes(range).map((timeMs) => {
-      const frame = this.ringAt(timeMs);
-      const summary = frame < 0 ? undefined : this.history.summaryOf(frame);
+      const summary = this.summaryAtTime(timeMs);
       return {
         timeMs,
         hostTransmitBytesPerSecond: summary?.hostTransmitBytesPerSecond ?? null,
@@ -237,21 +243,15 @@ export class EmbeddedTimeQueries implements TimeQueries {
     const times = rangeTimes(range);
     const frames = times.map((t) => this.ringAt(t));
     return ids.map((id) => {
-      const channel = this.byId.get(id);
+      const channel = this.index.channelById.get(id);
       return {
         id,
         points: times.map((timeMs, i) => {
           const frame = frames[i] as number;
-          if (!channel || frame < 0)
-            return { timeMs, utilization: null, bytesPerSecond: null, transmitWaitFraction: null };
+          if (!channel || frame < 0) return linkPoint(timeMs, null, 0, null);
           const capacity = channel.fixed.capacityBytesPerSecond;
           const bytes = this.history.bytesPerSecond(frame, channel.index, capacity);
-          return {
-            timeMs,
-            utilization: bytes === null ? null : Math.min(1, bytes / capacity),
-            bytesPerSecond: bytes,
-            transmitWaitFraction: this.history.waitFraction(frame, channel.index),
-          };
+          return linkPoint(timeMs, bytes, capacity, this.history.waitFraction(frame, channel.index));
         }),
       };
     });

@@ -58,16 +58,6 @@ export function parseLabels(
   }
 }
 
-export function parseExposition(text: string, wanted?: ReadonlySet<string>): ExpositionSample[] {
-  const samples: ExpositionSample[] = [];
-  const lines = text.split('\n');
-  for (let n = 0; n < lines.length; n++) {
-    const sample = parseLine(lines[n] as string, n + 1, wanted);
-    if (sample) samples.push(sample);
-  }
-  return samples;
-}
-
 /** One line of exposition text (without its newline): a sample, or null for a comment, a blank or an unwanted metric. */
 export function parseLine(raw: string, line: number, wanted?: ReadonlySet<string>): ExpositionSample | null {
   if (raw === '' || raw.startsWith('#')) return null;

@@ -54,12 +54,9 @@ export class LinkHistory {
 
   /** Bytes held by the frames (the arrays are allocated up front; pages are touched as they fill). */
   get bytes(): number {
-    return (
-      this.times.byteLength +
-      this.load.byteLength +
-      this.packets.byteLength +
-      this.wait.byteLength +
-      this.up.byteLength
+    return [this.times, this.load, this.packets, this.wait, this.up].reduce(
+      (sum, a) => sum + a.byteLength,
+      0,
     );
   }
 
@@ -81,11 +78,7 @@ export class LinkHistory {
     const n = this.channels;
     if (frame.linkUp.length !== n)
       throw new RangeError(`expected ${n} link directions, got ${frame.linkUp.length}`);
-    if (this.count > 0 && !(timeMs > this.timeOf(this.count - 1))) return -1;
-    this.head = (this.head + 1) % this.capacityFrames;
-    this.count = Math.min(this.capacityFrames, this.count + 1);
-    this.times[this.head] = timeMs;
-    this.summaries[this.head] = summary;
+    if (!this.advance(timeMs, summary)) return -1;
     this.readings[this.head] = this.readingOf(frame);
     const base = this.head * n;
     const { bytesPerSecond, packetsPerSecond, transmitWaitFraction, linkUp } = frame;
@@ -144,6 +137,16 @@ export class LinkHistory {
     return reading;
   }
 
+  /** Makes the next ring slot the newest frame, at `timeMs`; false (nothing done) when that is not newer. */
+  private advance(timeMs: number, summary: FabricSummary | undefined): boolean {
+    if (this.count > 0 && !(timeMs > this.timeOf(this.count - 1))) return false;
+    this.head = (this.head + 1) % this.capacityFrames;
+    this.count = Math.min(this.capacityFrames, this.count + 1);
+    this.times[this.head] = timeMs;
+    this.summaries[this.head] = summary;
+    return true;
+  }
+
   /** Ring index of the i-th frame, oldest first. */
   private ringIndex(i: number): number {
     return (this.head - this.count + 1 + i + this.capacityFrames) % this.capacityFrames;
@@ -162,11 +165,7 @@ export class LinkHistory {
     const n = this.channels;
     if (load.length !== n || packets.length !== n || wait.length !== n || up.length !== n)
       throw new RangeError(`expected ${this.channels} link directions per column`);
-    if (this.count > 0 && !(timeMs > this.timeOf(this.count - 1))) return false;
-    this.head = (this.head + 1) % this.capacityFrames;
-    this.count = Math.min(this.capacityFrames, this.count + 1);
-    this.times[this.head] = timeMs;
-    this.summaries[this.head] = summary;
+    if (!this.advance(timeMs, summary)) return false;
     this.readings[this.head] = columns.errors;
     const base = this.head * this.channels;
     this.load.set(load, base);

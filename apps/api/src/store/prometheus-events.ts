@@ -1,7 +1,8 @@
+import { EDGE_SERIES } from '@fabscope/contracts/metrics';
 import type { FabricEvent } from '../lib/fabric-event.ts';
 import { portKey } from '../lib/port-rates.ts';
-import { CABLED, EDGE_SERIES, LINK_UP } from './edge-series.ts';
-import { labelValue, type PromqlClient, sampleValue } from './promql-client.ts';
+import { CABLED, LINK_UP } from './prometheus-live.ts';
+import { type InstantSample, labelValue, type PromqlClient, sampleValue } from './promql-client.ts';
 
 /** How the events name what they happened to. */
 export interface EventNames {
@@ -33,62 +34,62 @@ export async function seriesEvents(
     // The collector counts each port's resets (a sparse counter: the ports that ever reset).
     client.query(`last_over_time(${EDGE_SERIES.resets}${cabled}[${seconds}s])`, toMs, signal),
   ]);
+  const read = async (series: readonly InstantSample[], name: string) => {
+    const ranges = series
+      .slice(0, 1000)
+      .map(({ metric }) =>
+        client.queryRange(
+          `${name}{node_guid="${labelValue(metric.node_guid ?? '')}",port="${labelValue(metric.port ?? '')}"}`,
+          fromMs,
+          toMs,
+          stepMs,
+          signal,
+        ),
+      );
+    return (await Promise.all(ranges)).flat();
+  };
   const events: FabricEvent[] = [];
-  const read = (metric: Record<string, string>, name: string) =>
-    client.queryRange(
-      `${name}{node_guid="${labelValue(metric.node_guid ?? '')}",port="${labelValue(metric.port ?? '')}"}`,
-      fromMs,
-      toMs,
-      stepMs,
-      signal,
-    );
   const seen = new Set<string>();
-  for (const series of await Promise.all(linkChanges.slice(0, 1000).map((s) => read(s.metric, LINK_UP)))) {
-    for (const s of series) {
-      const port = portKey(s.metric.node_guid ?? '', s.metric.port ?? '');
-      const linkId = names.linkOfPort(port);
-      let previous: number | null = null;
-      for (const [t, v] of s.values) {
-        const value = sampleValue(v);
-        if (value === null) continue;
-        const timeMs = Math.round(t * 1000);
-        // Both ends of a link see the change: one event per link and instant.
-        const key = `${linkId}@${timeMs}`;
-        if (previous !== null && value !== previous && !seen.has(key)) {
-          seen.add(key);
-          events.push({
-            timeMs,
-            kind: 'link-state',
-            subject: linkId,
-            detail: value === 1 ? 'link up' : 'link down',
-          });
-        }
-        previous = value;
-      }
+  for (const s of await read(linkChanges, LINK_UP)) {
+    const linkId = names.linkOfPort(portKey(s.metric.node_guid ?? '', s.metric.port ?? ''));
+    for (const { timeMs, value, previous } of withPrevious(s.values)) {
+      // Both ends of a link see the change: one event per link and instant.
+      const key = `${linkId}@${timeMs}`;
+      if (previous === null || value === previous || seen.has(key)) continue;
+      seen.add(key);
+      events.push({
+        timeMs,
+        kind: 'link-state',
+        subject: linkId,
+        detail: value === 1 ? 'link up' : 'link down',
+      });
     }
   }
-  for (const series of await Promise.all(
-    resets.slice(0, 1000).map((s) => read(s.metric, EDGE_SERIES.resets)),
-  )) {
-    for (const s of series) {
-      let previous: number | null = null;
-      for (const [t, v] of s.values) {
-        const value = sampleValue(v);
-        if (value === null) continue;
-        const timeMs = Math.round(t * 1000);
-        // A reset counted (or a collector's count starting over), or the count's first sample
-        // inside the range: the port's first reset the collector saw.
-        if (previous === null ? timeMs > fromMs : value !== previous) {
-          events.push({
-            timeMs,
-            kind: 'counter-reset',
-            subject: `${names.nameOfGuid(s.metric.node_guid ?? '')}/${s.metric.port}`,
-            detail: 'counters went backwards',
-          });
-        }
-        previous = value;
-      }
+  for (const s of await read(resets, EDGE_SERIES.resets)) {
+    for (const { timeMs, value, previous } of withPrevious(s.values)) {
+      // A reset counted (or a collector's count starting over), or the count's first sample
+      // inside the range: the port's first reset the collector saw.
+      if (previous === null ? timeMs <= fromMs : value === previous) continue;
+      events.push({
+        timeMs,
+        kind: 'counter-reset',
+        subject: `${names.nameOfGuid(s.metric.node_guid ?? '')}/${s.metric.port}`,
+        detail: 'counters went backwards',
+      });
     }
   }
   return events;
+}
+
+/** The samples of a range series that are numbers, each with the number before it (null for the first). */
+function withPrevious(values: readonly [number, string][]) {
+  const out: { timeMs: number; value: number; previous: number | null }[] = [];
+  let previous: number | null = null;
+  for (const [t, v] of values) {
+    const value = sampleValue(v);
+    if (value === null) continue;
+    out.push({ timeMs: Math.round(t * 1000), value, previous });
+    previous = value;
+  }
+  return out;
 }

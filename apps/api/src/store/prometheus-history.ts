@@ -1,29 +1,47 @@
+import { EDGE_SERIES } from '@fabscope/contracts/metrics';
 import type { FabricEvent } from '../lib/fabric-event.ts';
 import { type LinkFrame, statesOf } from '../lib/frame.ts';
 import { frameOf } from '../lib/frame-from-rates.ts';
 import type { LinkIndex } from '../lib/link-index.ts';
 import type { FabricSummary } from '../lib/summary.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
-import { CABLED, EDGE_SERIES, LINK_UP } from './edge-series.ts';
 import { seriesEvents } from './prometheus-events.ts';
-import { EdgeLive } from './prometheus-live.ts';
+import { byPort, EdgeLive, held } from './prometheus-live.ts';
 import { labelValue, type PromqlClient, sampleValue } from './promql-client.ts';
-import type { FabricAt, LinkPoint, LinkSeries, SummaryPoint, TimeQueries } from './time-queries.ts';
+import {
+  type FabricAt,
+  type LinkSeries,
+  linkPoint,
+  type SummaryPoint,
+  type TimeQueries,
+} from './time-queries.ts';
 
-export { CABLED, EDGE_SERIES, LINK_UP };
+export { EDGE_SERIES };
 
-/** The collector's bucket counts of one kind (`isl` or `host`), as ten counts. */
-function bucketCounts(
-  result: { metric: Record<string, string>; count: number | null }[],
+const tenZeros = () => new Array<number>(10).fill(0);
+
+/**
+ * Per instant, the ten bucket counts of one kind (`isl` or `host`) from the collectors' bucket series (`countsOf`: a
+ * series' count per instant); null where no bucket had a point.
+ */
+function bucketsAt<S extends { metric: Record<string, string> }>(
+  series: readonly S[],
   kind: 'isl' | 'host',
-): number[] {
-  const counts = new Array<number>(10).fill(0);
-  for (const { metric, count } of result) {
-    const bucket = Number(metric.bucket);
-    if (metric.kind !== kind) continue;
-    if (Number.isInteger(bucket) && bucket >= 0 && bucket <= 9 && count !== null) counts[bucket] = count;
+  instants: number,
+  countsOf: (s: S) => (number | null)[],
+): (number[] | null)[] {
+  const at: (number[] | null)[] = new Array(instants).fill(null);
+  for (const s of series) {
+    const bucket = Number(s.metric.bucket);
+    if (s.metric.kind !== kind || !Number.isInteger(bucket) || bucket < 0 || bucket > 9) continue;
+    countsOf(s).forEach((count, i) => {
+      if (count === null) return;
+      const counts = at[i] ?? tenZeros();
+      counts[bucket] = count;
+      at[i] = counts;
+    });
   }
-  return counts;
+  return at;
 }
 
 /** Past frames held at once (each a big fabric's columns). */
@@ -45,10 +63,8 @@ export interface PrometheusHistoryOptions {
  */
 export class PrometheusTimeQueries implements TimeQueries {
   readonly resolutionMs: number;
-  private readonly names = EDGE_SERIES;
-  private readonly byId = new Map<string, LinkIndex['channels'][number]>();
   /** A direction by its sending port's key (every cabled port sends one): the key of the recorded series. */
-  private readonly bySender = new Map<string, LinkIndex['channels'][number]>();
+  private readonly bySender: ReadonlyMap<string, LinkIndex['channels'][number]>;
   /** Node names by GUID, for events' subjects. */
   private readonly nameOfGuid = new Map<string, string>();
   /** The lookback of an instant, in ms (the staleness limit). */
@@ -68,22 +84,9 @@ export class PrometheusTimeQueries implements TimeQueries {
   ) {
     this.resolutionMs = options.scrapeIntervalMs;
     this.heldMs = Math.max(1, Math.round((options.staleAfterSeconds ?? 5) * 1000));
-    this.edge = new EdgeLive(client, { staleAfterSeconds: this.heldMs / 1000 });
-    for (const ch of index.channels) {
-      this.byId.set(ch.fixed.id, ch);
-      this.bySender.set(ch.fromKey, ch);
-    }
+    this.edge = new EdgeLive(client, this.heldMs / 1000);
+    this.bySender = new Map(index.channels.map((ch) => [ch.fromKey, ch]));
     for (const [name, node] of index.fabric.nodeByName) this.nameOfGuid.set(node.guid, name);
-  }
-
-  /** A series' value at an instant: its newest sample no older than the staleness limit. */
-  private held(selector: string): string {
-    return `last_over_time(${selector}[${this.heldMs}ms])`;
-  }
-
-  /** One series per direction (a direction between two collectors' shards is written by both). */
-  private perDirection(selector: string): string {
-    return `max by (node_guid, port) (${this.held(selector)})`;
   }
 
   /**
@@ -122,10 +125,10 @@ export class PrometheusTimeQueries implements TimeQueries {
    * utilization buckets of the directions each counts, summed over them.
    */
   private summaryQueries() {
-    const { hostBytes, directions: buckets } = this.names;
+    const { hostBytes, directions: buckets } = EDGE_SERIES;
     return {
-      host: `sum(${this.held(hostBytes)})`,
-      buckets: `sum by (kind, bucket) (${this.held(buckets)})`,
+      host: `sum(${held(hostBytes, this.heldMs)})`,
+      buckets: `sum by (kind, bucket) (${held(buckets, this.heldMs)})`,
     };
   }
 
@@ -137,9 +140,10 @@ export class PrometheusTimeQueries implements TimeQueries {
       this.client.query(q.host, timeMs, signal),
       this.client.query(q.buckets, timeMs, signal),
     ]);
-    const counted = buckets.map((s) => ({ metric: s.metric, count: sampleValue(s.value[1]) }));
-    const isl = bucketCounts(counted, 'isl');
-    const hostLinks = bucketCounts(counted, 'host');
+    const counts = (kind: 'isl' | 'host') =>
+      bucketsAt(buckets, kind, 1, (s) => [sampleValue(s.value[1])])[0] ?? tenZeros();
+    const isl = counts('isl');
+    const hostLinks = counts('host');
     // Every direction with a value is in one bucket: their sum is the known count.
     const knownCount = [...isl, ...hostLinks].reduce((a, b) => a + b, 0);
     return {
@@ -159,79 +163,44 @@ export class PrometheusTimeQueries implements TimeQueries {
     ]);
     const times = rangeTimes(range);
     const hostAt = alignPoints(host[0]?.values, times, stepMs);
-    /** Per instant, the ten bucket counts of a kind; null where no bucket had a point. */
-    const bucketsAt = (kind: 'isl' | 'host') => {
-      const at: (number[] | null)[] = times.map(() => null);
-      for (const s of buckets) {
-        const bucket = Number(s.metric.bucket);
-        if (s.metric.kind !== kind || !Number.isInteger(bucket) || bucket < 0 || bucket > 9) continue;
-        alignPoints(s.values, times, stepMs).forEach((count, i) => {
-          if (count === null) return;
-          const counts = at[i] ?? new Array<number>(10).fill(0);
-          counts[bucket] = count;
-          at[i] = counts;
-        });
-      }
-      return at;
-    };
-    const islAt = bucketsAt('isl');
-    const hostLinksAt = bucketsAt('host');
+    const countsAt = (kind: 'isl' | 'host') =>
+      bucketsAt(buckets, kind, times.length, (s) => alignPoints(s.values, times, stepMs));
+    const islAt = countsAt('isl');
+    const hostLinksAt = countsAt('host');
     return times.map((timeMs, i) => {
       const isl = islAt[i] ?? null;
       const hostLinks = hostLinksAt[i] ?? null;
       return {
         timeMs,
         hostTransmitBytesPerSecond: hostAt[i] ?? null,
-        histogram:
-          isl || hostLinks
-            ? { isl: isl ?? new Array<number>(10).fill(0), host: hostLinks ?? new Array<number>(10).fill(0) }
-            : null,
+        histogram: isl || hostLinks ? { isl: isl ?? tenZeros(), host: hostLinks ?? tenZeros() } : null,
       };
     });
   }
 
   async linkRange(ids: readonly string[], range: TimeRange, signal?: AbortSignal): Promise<LinkSeries[]> {
-    const byId = this.byId;
     const { fromMs, toMs, stepMs } = range;
+    const times = rangeTimes(range);
     return Promise.all(
       ids.map(async (id): Promise<LinkSeries> => {
-        const channel = byId.get(id);
-        if (!channel) return { id, points: rangeTimes(range).map(unknownPoint) };
-        const { from } = channel.fixed;
+        const channel = this.index.channelById.get(id);
+        if (!channel) return { id, points: times.map((timeMs) => linkPoint(timeMs, null, 0, null)) };
+        const { from, capacityBytesPerSecond } = channel.fixed;
         const guid = this.index.fabric.nodeByName.get(from.node)?.guid ?? '';
         // A direction's series is keyed by its sending port.
         const direction = `{node_guid="${labelValue(guid)}",port="${from.port}"}`;
-        const [bytes, wait] = await Promise.all([
-          this.client.queryRange(
-            this.perDirection(`${this.names.bytes}${direction}`),
-            fromMs,
-            toMs,
-            stepMs,
-            signal,
-          ),
-          this.client.queryRange(
-            this.perDirection(`${this.names.wait}${direction}`),
-            fromMs,
-            toMs,
-            stepMs,
-            signal,
-          ),
-        ]);
-        const times = rangeTimes(range);
-        const bytesAt = alignPoints(bytes[0]?.values, times, stepMs);
-        const waitAt = alignPoints(wait[0]?.values, times, stepMs);
-        const capacity = channel.fixed.capacityBytesPerSecond;
+        const [bytesAt, waitAt] = await Promise.all(
+          [EDGE_SERIES.bytes, EDGE_SERIES.wait].map(async (name) => {
+            const query = byPort(held(`${name}${direction}`, this.heldMs));
+            const [series] = await this.client.queryRange(query, fromMs, toMs, stepMs, signal);
+            return alignPoints(series?.values, times, stepMs);
+          }),
+        );
         return {
           id,
-          points: times.map((timeMs, i): LinkPoint => {
-            const b = bytesAt[i] ?? null;
-            return {
-              timeMs,
-              utilization: b === null ? null : Math.min(1, b / capacity),
-              bytesPerSecond: b,
-              transmitWaitFraction: waitAt[i] ?? null,
-            };
-          }),
+          points: times.map((timeMs, i) =>
+            linkPoint(timeMs, bytesAt?.[i] ?? null, capacityBytesPerSecond, waitAt?.[i] ?? null),
+          ),
         };
       }),
     );
@@ -253,15 +222,11 @@ export class PrometheusTimeQueries implements TimeQueries {
   }
 }
 
-function unknownPoint(timeMs: number): LinkPoint {
-  return { timeMs, utilization: null, bytesPerSecond: null, transmitWaitFraction: null };
-}
-
 /**
  * One range series' values at the asked instants: the point nearest each within half a step (a PromQL backend may align
  * its points to step multiples, as VictoriaMetrics does); absent or NaN points are unknown (null).
  */
-export function alignPoints(
+function alignPoints(
   values: readonly [number, string][] | undefined,
   times: readonly number[],
   stepMs: number,

@@ -1,4 +1,5 @@
 import { ERROR_FIELDS, type ErrorField } from '@fabscope/contracts';
+import { EDGE_SERIES, PORT_SERIES } from '@fabscope/contracts/metrics';
 import {
   type DirectionRates,
   emptyPortRates,
@@ -6,20 +7,31 @@ import {
   portKey,
   type RatesSnapshot,
 } from '../lib/port-rates.ts';
-import { CABLED, EDGE_SERIES, LINK_UP } from './edge-series.ts';
+import type { Tuple } from '../lib/tuple.ts';
+import { idleValue } from './error-reading.ts';
 import { type InstantSample, type PromqlClient, sampleValue } from './promql-client.ts';
+
+// The fabric collector's rates at the edge (docs/metrics.md "Rates at the edge"): per sweep, one series per link
+// direction keyed by its sending port, per port its error fields (sparse), per collector a summary of its directions.
+
+export const LINK_UP = PORT_SERIES.linkUp;
+/** Cabled ports only: the collector sets `remote_node_type` on those (docs/metrics.md). */
+export const CABLED = 'remote_node_type!=""';
 
 /** The time (Unix seconds) of the newest sweep any collector wrote: the live tick's age, and what evaluation-watch.ts polls. */
 export const NEWEST_SWEEP = `max(timestamp(${EDGE_SERIES.sweep}))`;
 
 /** A PromQL expression reduced to one series per port, keyed by (node_guid, port) only. */
-function byPort(expr: string): string {
+export function byPort(expr: string): string {
   return `max by (node_guid, port) (${expr})`;
 }
 
+/** A series' value at an instant: its newest sample no older than `heldMs`. */
+export function held(selector: string, heldMs: number): string {
+  return `last_over_time(${selector}[${Math.max(1, Math.round(heldMs))}ms])`;
+}
+
 const FIELDS = new Set<string>(ERROR_FIELDS);
-/** A reported error field absent from the sparse detail is at its idle value: 0, or LQI 5. */
-const idleOf = (field: ErrorField) => (field === 'linkQualityIndicator' ? 5 : 0);
 
 /**
  * What the live tick asks Prometheus: the collector's per-direction gauges as they are (its rates at the edge), each
@@ -27,28 +39,23 @@ const idleOf = (field: ErrorField) => (field === 'linkQualityIndicator' ? 5 : 0)
  * each port's error fields where not idle (sparse); which fields the collectors report, and the newest sweep's age.
  */
 export function liveQueries(heldMs: number) {
-  const held = (selector: string) => `last_over_time(${selector}[${Math.max(1, Math.round(heldMs))}ms])`;
+  const last = (selector: string) => held(selector, heldMs);
   return {
     /** Bytes per second of each direction, keyed by its sending port. */
-    bytes: byPort(held(EDGE_SERIES.bytes)),
-    packets: byPort(held(EDGE_SERIES.packets)),
+    bytes: byPort(last(EDGE_SERIES.bytes)),
+    packets: byPort(last(EDGE_SERIES.packets)),
     /** Share of time each direction's sender waited for credit. */
-    wait: byPort(held(EDGE_SERIES.wait)),
+    wait: byPort(last(EDGE_SERIES.wait)),
     /** Only the ports reported down: every fabscope port has the gauge, so the rest are up. */
-    down: `${byPort(held(`${LINK_UP}{${CABLED}}`))} == 0`,
+    down: `${byPort(last(`${LINK_UP}{${CABLED}}`))} == 0`,
     /** Per port and field, the error rates (gauges as values) that are not idle, NaN where unknown. */
-    errors: `max by (node_guid, port, field) (${held(EDGE_SERIES.portErrors)})`,
+    errors: `max by (node_guid, port, field) (${last(EDGE_SERIES.portErrors)})`,
     /**
      * The error fields the collectors' sources report (absent from the detail: idle), and the one
      * sample without a field: the newest sweep's age — the data is as old as that.
      */
-    fields: `count by (field) (${held(EDGE_SERIES.errorFields)}) or (time() - ${NEWEST_SWEEP})`,
+    fields: `count by (field) (${last(EDGE_SERIES.errorFields)}) or (time() - ${NEWEST_SWEEP})`,
   };
-}
-
-export interface EdgeLiveOptions {
-  /** Directions whose data is older than this are stale; a sample is held as long. */
-  staleAfterSeconds: number;
 }
 
 function keyOf(s: InstantSample): string {
@@ -65,9 +72,10 @@ export class EdgeLive {
 
   constructor(
     private readonly client: PromqlClient,
-    private readonly options: EdgeLiveOptions,
+    /** Directions whose data is older than this are stale; a sample is held as long. */
+    private readonly staleAfterSeconds: number,
   ) {
-    this.queries = liveQueries(options.staleAfterSeconds * 1000);
+    this.queries = liveQueries(staleAfterSeconds * 1000);
   }
 
   /**
@@ -76,38 +84,23 @@ export class EdgeLive {
    */
   async rates(signal?: AbortSignal, atMs?: number): Promise<Omit<RatesSnapshot, 'timeMs' | 'ok'>> {
     const q = this.queries;
-    const [bytes, packets, wait, down, errors, fieldsAndAge] = await Promise.all([
-      this.client.query(q.bytes, atMs, signal),
-      this.client.query(q.packets, atMs, signal),
-      this.client.query(q.wait, atMs, signal),
-      this.client.query(q.down, atMs, signal),
-      this.client.query(q.errors, atMs, signal),
-      this.client.query(q.fields, atMs, signal),
-    ]);
+    const [bytes, packets, wait, down, errors, fieldsAndAge] = (await Promise.all(
+      [q.bytes, q.packets, q.wait, q.down, q.errors, q.fields].map((p) => this.client.query(p, atMs, signal)),
+    )) as Tuple<InstantSample[], 6>;
     const fields = fieldsAndAge.filter((s) => s.metric.field !== undefined);
     const age = fieldsAndAge.filter((s) => s.metric.field === undefined);
     const directions = new Map<string, DirectionRates>();
     const ports = new Map<string, PortRates>();
-    const direction = (s: InstantSample): DirectionRates | undefined => {
-      const key = keyOf(s);
-      let d = directions.get(key);
-      if (!d) {
-        d = { bytesPerSecond: null, packetsPerSecond: null, transmitWaitFraction: null };
-        directions.set(key, d);
-        // A port with data is up unless it is reported down (below).
-        const port = emptyPortRates();
-        port.linkUp = true;
-        ports.set(key, port);
-      }
-      return d;
-    };
     const value = (s: InstantSample) => {
       const v = sampleValue(s.value[1]);
       return v !== null && v >= 0 ? v : null;
     };
     for (const s of bytes) {
       const v = value(s);
-      if (v !== null) (direction(s) as DirectionRates).bytesPerSecond = v;
+      if (v === null) continue;
+      directions.set(keyOf(s), { bytesPerSecond: v, packetsPerSecond: null, transmitWaitFraction: null });
+      // A port with data is up unless it is reported down (below).
+      ports.set(keyOf(s), { ...emptyPortRates(), linkUp: true });
     }
     for (const s of packets) {
       const d = directions.get(keyOf(s));
@@ -128,7 +121,7 @@ export class EdgeLive {
     if (reported.length > 0) {
       for (const port of ports.values()) {
         const idle: NonNullable<PortRates['errors']> = {};
-        for (const field of reported) idle[field] = idleOf(field);
+        for (const field of reported) idle[field] = idleValue(field);
         port.errors = idle;
       }
       for (const s of errors) {
@@ -143,14 +136,14 @@ export class EdgeLive {
     const ageSeconds = age[0] ? sampleValue(age[0].value[1]) : null;
     const result: Omit<RatesSnapshot, 'timeMs' | 'ok'> = {
       lastSampleAgeSeconds: ageSeconds === null ? null : Math.max(0, ageSeconds),
-      staleAfterSeconds: this.options.staleAfterSeconds,
+      staleAfterSeconds: this.staleAfterSeconds,
       ports,
       directions,
     };
     if (directions.size === 0 && ageSeconds !== null)
       result.error = `no ${EDGE_SERIES.bytes} series yet: do the collectors write their rates at the edge, and does Prometheus scrape them?`;
     // Past the limit, every direction is unknown (held samples are never older than it anyway).
-    if (ageSeconds !== null && ageSeconds > this.options.staleAfterSeconds) {
+    if (ageSeconds !== null && ageSeconds > this.staleAfterSeconds) {
       ports.clear();
       directions.clear();
     }

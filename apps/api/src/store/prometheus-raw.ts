@@ -1,14 +1,9 @@
 import { ERROR_COUNTERS, PORT_GAUGES, type PortGaugeField } from '@fabscope/contracts';
 import { emptyPortRates, type PortRates, type RatesSnapshot } from '../lib/port-rates.ts';
+import type { InstantSample } from './promql-client.ts';
 import { rateQuery, selector } from './rate-window.ts';
 import { linkUpOf, type SeriesMapping } from './series-mapping.ts';
 import { type CounterField, PORT_COUNTERS } from './types.ts';
-
-/** One series of an instant query's answer. */
-export interface VectorResult {
-  metric: Record<string, string>;
-  value: [number, string];
-}
 
 export interface RawRatesOptions {
   /** The evaluation instant every query of the tick is asked at (Unix ms). */
@@ -25,7 +20,7 @@ export interface RawRatesOptions {
  * rate-window.ts), the gauges as they are, the series joined to the topology's ports by the mapping.
  */
 export async function rawCounterRates(
-  query: (promql: string) => Promise<VectorResult[]>,
+  query: (promql: string) => Promise<InstantSample[]>,
   options: RawRatesOptions,
 ): Promise<RatesSnapshot> {
   const { mapping, rateWindow: window, scrapeIntervalMs: interval } = options;
@@ -40,7 +35,7 @@ export async function rawCounterRates(
     (f) => (mapping.fields[f]?.length ?? 0) > 0,
   );
   const gauges = (names: readonly string[]) =>
-    names.length > 0 ? query(selector(names)) : Promise.resolve([] as VectorResult[]);
+    names.length > 0 ? query(selector(names)) : Promise.resolve([] as InstantSample[]);
   const [ages, joins, waitTicks, linkStates, ...rest] = await Promise.all([
     query(`time() - timestamp(${selector(mapping.fields.transmitBytes)})`),
     gauges(mapping.joinMetrics),
@@ -51,23 +46,16 @@ export async function rawCounterRates(
     ),
     ...gaugeFields.map((f) => gauges(mapping.fields[f] ?? [])),
   ]);
-  const resolve = mapping.resolver(
-    (joins ?? []).map((j) => ({
-      name: j.metric.__name__ ?? '',
-      labels: j.metric,
-      instance: j.metric.instance,
-    })),
-  );
-  const keyOf = (metric: Record<string, string>) =>
-    resolve({ name: metric.__name__ ?? '', labels: metric, instance: metric.instance });
-  const fold = new PortFold(keyOf, options.staleAfterSeconds);
+  const sampleOf = (metric: Record<string, string>) => ({
+    name: metric.__name__ ?? '',
+    labels: metric,
+    instance: metric.instance,
+  });
+  const resolve = mapping.resolver((joins ?? []).map((j) => sampleOf(j.metric)));
+  const fold = new PortFold((metric) => resolve(sampleOf(metric)), options.staleAfterSeconds);
   fold.ages(ages ?? []);
-  fields.forEach((field, i) => {
-    fold.rates(field, rest[i] ?? []);
-  });
-  gaugeFields.forEach((field, i) => {
-    fold.gauges(field, rest[fields.length + i] ?? []);
-  });
+  for (const [i, field] of fields.entries()) fold.rates(field, rest[i] ?? []);
+  for (const [i, field] of gaugeFields.entries()) fold.gauges(field, rest[fields.length + i] ?? []);
   fold.waitTicks(waitTicks ?? []);
   fold.linkStates(linkStates ?? [], mapping);
   return {
@@ -91,16 +79,7 @@ class PortFold {
     private readonly staleAfterSeconds: number,
   ) {}
 
-  private entryOf(key: string): PortRates {
-    let entry = this.ports.get(key);
-    if (!entry) {
-      entry = emptyPortRates();
-      this.ports.set(key, entry);
-    }
-    return entry;
-  }
-
-  ages(series: VectorResult[]): void {
+  ages(series: InstantSample[]): void {
     for (const s of series) {
       const age = Number(s.value[1]);
       const key = this.keyOf(s.metric);
@@ -110,11 +89,12 @@ class PortFold {
     }
   }
 
-  rates(field: CounterField, series: VectorResult[]): void {
+  rates(field: CounterField, series: InstantSample[]): void {
     for (const s of series) {
       const key = this.keyOf(s.metric);
       if (key === null || !this.fresh.has(key)) continue;
-      const entry = this.entryOf(key);
+      const entry = this.ports.get(key) ?? emptyPortRates();
+      this.ports.set(key, entry);
       const value = Number(s.value[1]);
       const rate = Number.isFinite(value) && value >= 0 ? value : null;
       if (field === 'transmitBytes') entry.transmitBytesPerSecond = rate;
@@ -129,36 +109,40 @@ class PortFold {
     }
   }
 
-  gauges(field: PortGaugeField, series: VectorResult[]): void {
+  /** `body` for each sample of a port with fresh counters, with its value. */
+  private forPorts(
+    series: InstantSample[],
+    body: (port: PortRates, value: number, s: InstantSample) => void,
+  ) {
     for (const s of series) {
       const key = this.keyOf(s.metric);
-      const value = Number(s.value[1]);
-      if (key === null || !this.ports.has(key) || !Number.isFinite(value)) continue;
-      const entry = this.entryOf(key);
-      entry.errors ??= {};
-      entry.errors[field] ??= value;
+      const port = key === null ? undefined : this.ports.get(key);
+      if (port) body(port, Number(s.value[1]), s);
     }
   }
 
-  waitTicks(series: VectorResult[]): void {
-    for (const s of series) {
-      const key = this.keyOf(s.metric);
-      const value = Number(s.value[1]);
-      if (key === null || !this.ports.has(key) || !(value > 0) || !Number.isFinite(value)) continue;
-      this.entryOf(key).transmitWaitTickSeconds = value;
-    }
+  gauges(field: PortGaugeField, series: InstantSample[]): void {
+    this.forPorts(series, (port, value) => {
+      if (!Number.isFinite(value)) return;
+      port.errors ??= {};
+      port.errors[field] ??= value;
+    });
+  }
+
+  waitTicks(series: InstantSample[]): void {
+    this.forPorts(series, (port, value) => {
+      if (value > 0 && Number.isFinite(value)) port.transmitWaitTickSeconds = value;
+    });
   }
 
   /** The first link state of a port wins. */
-  linkStates(series: VectorResult[], mapping: SeriesMapping): void {
-    const seen = new Set<string>();
-    for (const s of series) {
-      const key = this.keyOf(s.metric);
-      if (key === null || !this.ports.has(key) || seen.has(key)) continue;
-      const up = linkUpOf(mapping, s.metric.__name__ ?? '', Number(s.value[1]));
-      if (up === null) continue;
-      seen.add(key);
-      this.entryOf(key).linkUp = up;
-    }
+  linkStates(series: InstantSample[], mapping: SeriesMapping): void {
+    const seen = new Set<PortRates>();
+    this.forPorts(series, (port, value, s) => {
+      const up = seen.has(port) ? null : linkUpOf(mapping, s.metric.__name__ ?? '', value);
+      if (up === null) return;
+      seen.add(port);
+      port.linkUp = up;
+    });
   }
 }

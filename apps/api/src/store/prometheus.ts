@@ -3,12 +3,10 @@ import type { RatesSnapshot } from '../lib/port-rates.ts';
 import { EvaluationWatch } from './evaluation-watch.ts';
 import { PrometheusTimeQueries } from './prometheus-history.ts';
 import { EdgeLive, NEWEST_SWEEP } from './prometheus-live.ts';
-import { rawCounterRates, type VectorResult } from './prometheus-raw.ts';
-import { PromqlClient, QueryGate, sampleValue, tsdbUrl } from './promql-client.ts';
+import { rawCounterRates } from './prometheus-raw.ts';
+import { PromqlClient, QueryGate, sampleValue } from './promql-client.ts';
 import { fabscopeMapping, type SeriesMapping } from './series-mapping.ts';
 import type { FiringAlert, MetricsStore } from './types.ts';
-
-export { durationMs, fullWindow, rateQuery, selector } from './rate-window.ts';
 
 export interface PrometheusStoreOptions {
   /** Base URL of the Prometheus server, e.g. http://127.0.0.1:9090 */
@@ -35,17 +33,9 @@ export interface PrometheusStoreOptions {
   maxConcurrentQueries?: number | undefined;
 }
 
-interface QueryAnswer {
-  status: 'success' | 'error';
-  error?: string;
-  data?: { resultType: string; result: VectorResult[] };
-}
-
 /** Reads rates with PromQL from a Prometheus server that scrapes the collectors. */
 export class PrometheusStore implements MetricsStore {
   readonly kind = 'prometheus';
-  private readonly fetchImpl: typeof fetch;
-
   /**
    * With the rates at the edge, the sampler ticks after each new sweep lands in Prometheus
    * (evaluation-watch.ts polls the newest sweep's time); reading raw counters, on its own clock.
@@ -56,22 +46,18 @@ export class PrometheusStore implements MetricsStore {
   private readonly gate: QueryGate;
   /** The live tick's and the watch's client. */
   private readonly promql: PromqlClient;
+  /** The raw path's client (other sources' counters): its queries in the URL. */
+  private readonly raw: PromqlClient;
 
   constructor(private readonly options: PrometheusStoreOptions) {
-    this.fetchImpl = options.fetch ?? fetch;
     this.gate = new QueryGate(options.maxConcurrentQueries);
-    this.promql = new PromqlClient({
-      url: options.url,
-      timeoutMs: options.timeoutMs,
-      fetch: options.fetch,
-      gate: this.gate,
-    });
+    this.promql = this.client(options.timeoutMs);
+    this.raw = this.client(options.timeoutMs, 'GET');
     if (this.readsEdge()) {
-      const query = NEWEST_SWEEP;
       const watch = new EvaluationWatch({
         intervalMs: options.scrapeIntervalMs ?? 1000,
         newestEvaluation: async () => {
-          const [newest] = await this.promql.query(query);
+          const [newest] = await this.promql.query(NEWEST_SWEEP);
           return newest ? sampleValue(newest.value[1]) : null;
         },
       });
@@ -80,74 +66,46 @@ export class PrometheusStore implements MetricsStore {
     }
   }
 
+  private client(timeoutMs: number | undefined, method?: 'GET'): PromqlClient {
+    const { url, fetch } = this.options;
+    return new PromqlClient({ url, timeoutMs, fetch, gate: this.gate, method });
+  }
+
   private readsEdge(): boolean {
     const mapping = this.options.mapping ?? fabscopeMapping;
     return mapping.source === 'fabscope' && (this.options.live ?? 'edge') === 'edge';
   }
 
-  /** A raw-path query (other sources' counters), in its turn with the store's other queries. */
-  private query(promql: string, signal?: AbortSignal, atMs?: number): Promise<VectorResult[]> {
-    return this.gate.run(() => this.send(promql, signal, atMs), signal);
-  }
-
-  private async send(promql: string, signal?: AbortSignal, atMs?: number): Promise<VectorResult[]> {
-    const url = tsdbUrl(this.options.url, '/api/v1/query');
-    url.searchParams.set('query', promql);
-    // One evaluation instant for every query of a snapshot: sent at once, they would otherwise be
-    // evaluated a little apart, and a direction's tx (one query) and rx (another) disagree.
-    if (atMs !== undefined) url.searchParams.set('time', (atMs / 1000).toFixed(3));
-    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 5000);
-    const response = await this.fetchImpl(url, {
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    });
-    const answer = (await response.json().catch(() => null)) as QueryAnswer | null;
-    if (!response.ok || !answer || answer.status !== 'success' || !answer.data) {
-      throw new Error(`Prometheus answered HTTP ${response.status}: ${answer?.error ?? 'no result'}`);
-    }
-    return answer.data.result;
-  }
-
   private edge: EdgeLive | undefined;
 
+  /**
+   * The live tick: from the collector's rates at the edge (prometheus-live.ts), else from the raw counters of every
+   * port (sources no recording rule covers).
+   */
   async rates(signal?: AbortSignal): Promise<RatesSnapshot> {
-    if (this.readsEdge()) return this.edgeRates(signal);
-    return this.rawRates(signal);
-  }
-
-  /** The live tick from the collector's rates at the edge (prometheus-live.ts). */
-  private async edgeRates(signal?: AbortSignal): Promise<RatesSnapshot> {
     const timeMs = Date.now();
-    this.edge ??= new EdgeLive(this.promql, { staleAfterSeconds: this.options.staleAfterSeconds ?? 5 });
+    const { staleAfterSeconds = 5, url } = this.options;
     try {
-      return { timeMs, ok: true, ...(await this.edge.rates(signal)) };
-    } catch (error) {
-      return this.unavailable(timeMs, error);
-    }
-  }
-
-  private unavailable(timeMs: number, error: unknown): RatesSnapshot {
-    return {
-      timeMs,
-      ok: false,
-      error: `Prometheus at ${this.options.url} unavailable: ${error instanceof Error ? error.message : String(error)}`,
-      lastSampleAgeSeconds: null,
-      ports: new Map(),
-    };
-  }
-
-  /** The live tick from the raw counters of every port: sources no recording rule covers. */
-  private async rawRates(signal?: AbortSignal): Promise<RatesSnapshot> {
-    const timeMs = Date.now();
-    try {
-      return await rawCounterRates((promql) => this.query(promql, signal, timeMs), {
+      if (this.readsEdge()) {
+        this.edge ??= new EdgeLive(this.promql, staleAfterSeconds);
+        return { timeMs, ok: true, ...(await this.edge.rates(signal)) };
+      }
+      return await rawCounterRates((promql) => this.raw.query(promql, timeMs, signal), {
         timeMs,
         rateWindow: this.options.rateWindow ?? '5s',
         scrapeIntervalMs: this.options.scrapeIntervalMs ?? 1000,
-        staleAfterSeconds: this.options.staleAfterSeconds ?? 5,
+        staleAfterSeconds,
         mapping: this.options.mapping ?? fabscopeMapping,
       });
     } catch (error) {
-      return this.unavailable(timeMs, error);
+      const why = error instanceof Error ? error.message : String(error);
+      return {
+        timeMs,
+        ok: false,
+        error: `Prometheus at ${url} unavailable: ${why}`,
+        lastSampleAgeSeconds: null,
+        ports: new Map(),
+      };
     }
   }
 
@@ -157,13 +115,7 @@ export class PrometheusStore implements MetricsStore {
    */
   timeQueries(index: LinkIndex): PrometheusTimeQueries | null {
     if ((this.options.mapping ?? fabscopeMapping).source !== 'fabscope') return null;
-    const client = new PromqlClient({
-      url: this.options.url,
-      timeoutMs: this.options.timeoutMs ?? 10_000,
-      fetch: this.options.fetch,
-      gate: this.gate,
-    });
-    return new PrometheusTimeQueries(client, index, {
+    return new PrometheusTimeQueries(this.client(this.options.timeoutMs ?? 10_000), index, {
       scrapeIntervalMs: this.options.scrapeIntervalMs ?? 1000,
       staleAfterSeconds: this.options.staleAfterSeconds ?? 5,
     });
@@ -171,25 +123,16 @@ export class PrometheusStore implements MetricsStore {
 
   /** The firing alerts of the rules Prometheus evaluates (deploy/prometheus/rules/alerts.yml). */
   async firingAlerts(signal?: AbortSignal): Promise<FiringAlert[]> {
-    const url = tsdbUrl(this.options.url, '/api/v1/alerts');
-    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 5000);
-    const response = await this.fetchImpl(url, {
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    });
-    const answer = (await response.json().catch(() => null)) as {
-      status?: string;
-      data?: {
-        alerts?: {
-          labels?: Record<string, string>;
-          annotations?: Record<string, string>;
-          state?: string;
-          activeAt?: string;
-        }[];
-      };
-    } | null;
-    if (!response.ok || answer?.status !== 'success')
-      throw new Error(`Prometheus alerts answered HTTP ${response.status}`);
-    return (answer.data?.alerts ?? [])
+    // Out of turn, as a page of the UI would ask.
+    const data = await this.promql.send<{
+      alerts?: {
+        labels?: Record<string, string>;
+        annotations?: Record<string, string>;
+        state?: string;
+        activeAt?: string;
+      }[];
+    }>('/api/v1/alerts', {}, signal, 'GET');
+    return (data.alerts ?? [])
       .filter((a) => a.state === 'firing')
       .map((a): FiringAlert => {
         const labels = a.labels ?? {};

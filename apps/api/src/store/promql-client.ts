@@ -13,7 +13,7 @@ export interface RangeSeries {
 interface Answer<T> {
   status: 'success' | 'error';
   error?: string;
-  data?: { resultType: string; result: T[] };
+  data?: T;
 }
 
 export interface PromqlClientOptions {
@@ -23,6 +23,8 @@ export interface PromqlClientOptions {
   fetch?: typeof fetch | undefined;
   /** The turns this client's queries take: one gate shared by a store's clients bounds them together. */
   gate?: QueryGate | undefined;
+  /** POST (default) keeps long selectors (many label values) out of the URL, as Prometheus' UI does. */
+  method?: 'GET' | 'POST' | undefined;
 }
 
 /** Queries in flight to one TSDB at a time, by default (FABSCOPE_TSDB_MAX_CONCURRENT_QUERIES). */
@@ -34,7 +36,7 @@ export const DEFAULT_MAX_CONCURRENT_QUERIES = 2;
  */
 export class QueryGate {
   private running = 0;
-  private readonly waiting: { start: () => void; signal?: AbortSignal | undefined }[] = [];
+  private readonly waiting: (() => void)[] = [];
 
   constructor(readonly max: number = DEFAULT_MAX_CONCURRENT_QUERIES) {
     if (!Number.isInteger(max) || max < 1)
@@ -66,31 +68,23 @@ export class QueryGate {
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
-      const entry = {
-        signal,
-        start: () => {
-          signal?.removeEventListener('abort', abort);
-          this.running++;
-          resolve();
-        },
+      // An aborted wait leaves the queue at once, so `next` only ever starts live ones.
+      const start = () => {
+        signal?.removeEventListener('abort', abort);
+        this.running++;
+        resolve();
       };
       const abort = () => {
-        const i = this.waiting.indexOf(entry);
-        if (i >= 0) this.waiting.splice(i, 1);
+        this.waiting.splice(this.waiting.indexOf(start), 1);
         reject(signal?.reason);
       };
       signal?.addEventListener('abort', abort, { once: true });
-      this.waiting.push(entry);
+      this.waiting.push(start);
     });
   }
 
   private next(): void {
-    while (this.running < this.max) {
-      const entry = this.waiting.shift();
-      if (!entry) return;
-      if (entry.signal?.aborted) continue;
-      entry.start();
-    }
+    while (this.running < this.max && this.waiting.length > 0) this.waiting.shift()?.();
   }
 }
 
@@ -135,24 +129,36 @@ export class PromqlClient {
   }
 
   private call<T>(path: string, params: Record<string, string>, signal?: AbortSignal): Promise<T[]> {
-    return this.gate.run(() => this.send<T>(path, params, signal), signal);
+    return this.gate.run(async () => (await this.send<{ result: T[] }>(path, params, signal)).result, signal);
   }
 
-  private async send<T>(path: string, params: Record<string, string>, signal?: AbortSignal): Promise<T[]> {
+  /** The `data` of the TSDB's answer at `path`, sent now (without waiting for a turn). */
+  async send<T>(
+    path: string,
+    params: Record<string, string>,
+    signal?: AbortSignal,
+    method = this.options.method ?? 'POST',
+  ): Promise<T> {
     const url = tsdbUrl(this.options.url, path);
-    // POST keeps long selectors (many label values) out of the URL, as Prometheus' UI does.
-    const body = new URLSearchParams(params);
+    const form = new URLSearchParams(params);
+    if (method === 'GET') url.search = form.toString();
     const timeoutMs = this.options.timeoutMs ?? 5000;
     const timeout = AbortSignal.timeout(timeoutMs);
+    const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
     let response: Response;
     let text: string;
     try {
-      response = await this.fetchImpl(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body,
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      });
+      response = await this.fetchImpl(
+        url,
+        method === 'GET'
+          ? { signal: both }
+          : {
+              method: 'POST',
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              body: form,
+              signal: both,
+            },
+      );
       text = await response.text();
     } catch (error) {
       // Our own limit, said with the query's path and how long it waited (the caller's abort as it is).
@@ -170,7 +176,7 @@ export class PromqlClient {
       const words = answer?.error ?? (errorText(text) || 'no answer');
       throw new Error(`PromQL ${path} answered HTTP ${response.status}: ${words}`);
     }
-    return answer.data.result;
+    return answer.data;
   }
 
   /** An instant vector at `timeMs` (now when absent). */

@@ -1,4 +1,5 @@
-import type { LinkDirectionState } from '@fabscope/contracts';
+import type { LinkDirectionState, LinkHistoryPoint, SummaryHistory } from '@fabscope/contracts';
+import { utilizationOf } from '@fabscope/topology';
 import type { FabricEvent } from '../lib/fabric-event.ts';
 import type { LinkFrame } from '../lib/frame.ts';
 import type { LinkIndex } from '../lib/link-index.ts';
@@ -12,19 +13,23 @@ export interface FabricAt {
   links: LinkDirectionState[];
 }
 
-export interface SummaryPoint {
-  timeMs: number;
-  /** Null when nothing was known at that instant, never 0 for unknown. */
-  hostTransmitBytesPerSecond: number | null;
-  /** Null when nothing was known at that instant. */
-  histogram: { isl: number[]; host: number[] } | null;
-}
+/** A point of `/summary/history` and of `/links/history` with its time in ms (the route writes it as ISO). */
+export type SummaryPoint = Omit<SummaryHistory['points'][number], 'time'> & { timeMs: number };
+export type LinkPoint = Omit<LinkHistoryPoint, 'time'> & { timeMs: number };
 
-export interface LinkPoint {
-  timeMs: number;
-  utilization: number | null;
-  bytesPerSecond: number | null;
-  transmitWaitFraction: number | null;
+/** A direction's point from its bytes/s (its utilization of `capacity`) and XmitWait share; null: unknown. */
+export function linkPoint(
+  timeMs: number,
+  bytesPerSecond: number | null,
+  capacity: number,
+  transmitWaitFraction: number | null,
+): LinkPoint {
+  return {
+    timeMs,
+    utilization: utilizationOf(bytesPerSecond, capacity),
+    bytesPerSecond,
+    transmitWaitFraction,
+  };
 }
 
 export interface LinkSeries {

@@ -1,4 +1,4 @@
-import type { ExpositionSample } from '../../src/store/exposition.ts';
+import { type ExpositionSample, parseLine } from '../../src/store/exposition.ts';
 import { ExpositionScanner, labelsOfBlock } from '../../src/store/exposition-stream.ts';
 
 /** Every sample of an exposition given in chunks, as `parseExposition` reads the whole text. */
@@ -18,5 +18,16 @@ export function parseExpositionChunks(
   );
   for (const chunk of chunks) scanner.push(chunk);
   scanner.end();
+  return samples;
+}
+
+/** Every sample of a whole exposition text, line by line (parseLine): what the streaming scanner must agree with. */
+export function parseExposition(text: string, wanted?: ReadonlySet<string>): ExpositionSample[] {
+  const samples: ExpositionSample[] = [];
+  const lines = text.split('\n');
+  for (let n = 0; n < lines.length; n++) {
+    const sample = parseLine(lines[n] as string, n + 1, wanted);
+    if (sample) samples.push(sample);
+  }
   return samples;
 }

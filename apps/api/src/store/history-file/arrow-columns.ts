@@ -4,22 +4,20 @@ import { type Batch, batchType, Column, type DataType, type Field } from '@uwdat
 
 const NO_VALIDITY = new Uint8Array(0);
 
+/** A one-row column of `type` over the given buffers (not copied); `isNull` makes its one value null. */
+function oneRow(type: DataType, buffers: object, isNull = false): Column<unknown> {
+  const Batch = batchType(type);
+  const validity = isNull ? Uint8Array.of(0) : NO_VALIDITY;
+  return new Column([new Batch({ length: 1, nullCount: isNull ? 1 : 0, type, validity, ...buffers })]);
+}
+
 /** A one-row column of a plain type; `isNull` makes its one value null. */
 export function column(
   type: DataType,
   values: BigInt64Array | Float64Array | Uint32Array | Int8Array,
   isNull = false,
 ): Column<unknown> {
-  const Batch = batchType(type);
-  return new Column([
-    new Batch({
-      length: 1,
-      nullCount: isNull ? 1 : 0,
-      type,
-      validity: isNull ? Uint8Array.of(0) : NO_VALIDITY,
-      values,
-    }),
-  ]);
+  return oneRow(type, { values }, isNull);
 }
 
 /** The child batch of a one-row list column of `type`, its values the given array (not copied). */
@@ -34,43 +32,20 @@ export function listColumn(
   type: DataType,
   values: Uint16Array | Uint8Array | Int8Array | Uint32Array,
 ): Column<unknown> {
-  const List = batchType(type);
-  const child = listChild(type, values);
-  return new Column([new List({ length: 1, nullCount: 0, type, validity: NO_VALIDITY, children: [child] })]);
+  return oneRow(type, { children: [listChild(type, values)] });
 }
 
 export type Values = Uint8Array | Int32Array | Uint32Array | Float64Array;
 
 /** A one-row column of a variable-size list, its values the given array (not copied). */
 export function variableListColumn(type: DataType, values: Values): Column<unknown> {
-  const List = batchType(type);
-  const child = listChild(type, values);
-  return new Column([
-    new List({
-      length: 1,
-      nullCount: 0,
-      type,
-      validity: NO_VALIDITY,
-      offsets: Int32Array.of(0, values.length),
-      children: [child],
-    }),
-  ]);
+  return oneRow(type, { offsets: Int32Array.of(0, values.length), children: [listChild(type, values)] });
 }
 
 /** A one-row UTF-8 column. */
 export function utf8Column(type: DataType, text: string): Column<unknown> {
   const bytes = new TextEncoder().encode(text);
-  const Utf8 = batchType(type);
-  return new Column([
-    new Utf8({
-      length: 1,
-      nullCount: 0,
-      type,
-      validity: NO_VALIDITY,
-      offsets: Int32Array.of(0, bytes.length),
-      values: bytes,
-    }),
-  ]);
+  return oneRow(type, { offsets: Int32Array.of(0, bytes.length), values: bytes });
 }
 
 /** Row `row` of a variable-size list batch, a view of its child's values. */

@@ -36,30 +36,10 @@ export interface HostPortTelemetry {
   rateGbps: number;
   network: FabricType;
   linkUp: boolean;
-  /** Cumulative since the device started or its counters were cleared. */
-  xmitBytes: bigint;
-  rcvBytes: bigint;
-  xmitPkts: bigint;
-  rcvPkts: bigint;
-  xmitWait: bigint;
-  symbolErrors: bigint;
-  linkErrorRecovery: bigint;
-  linkDowned: bigint;
-  rcvErrors: bigint;
-  xmitDiscards: bigint;
-  /** The rest of the PortCounters errors (sysfs `counters/` names): remote physical, switch relay, … */
-  rcvRemotePhysicalErrors: bigint;
-  rcvSwitchRelayErrors: bigint;
-  xmitConstraintErrors: bigint;
-  rcvConstraintErrors: bigint;
-  localLinkIntegrityErrors: bigint;
-  excessiveBufferOverrunErrors: bigint;
-  vl15Dropped: bigint;
-  /** IP traffic through the port's network interface, since the host booted. */
-  ipTxBytes: bigint;
-  ipRxBytes: bigint;
-  ipTxPkts: bigint;
-  ipRxPkts: bigint;
+  /** Cumulative since the device started or its counters were cleared, in PORT_COUNTER_NAMES order (data in bytes). */
+  counters: bigint[];
+  /** IP traffic through the port's network interface since the host booted: tx bytes, rx bytes, tx pkts, rx pkts. */
+  ip: bigint[];
 }
 
 export interface HostTelemetry {

@@ -1,6 +1,6 @@
 import { excerpt, ParseError, STDERR_LINE, textLines } from '@fabscope/topology';
 import { NO_TRAFFIC_COUNTERS, type ToolTrafficCounters } from '../../fabric/port-sample.ts';
-import { PORT_COUNTERS_ERRORS } from './ib-pm-counters.ts';
+import { PC_LAYOUT, PORT_COUNTERS_ERRORS } from './ib-pm-counters.ts';
 
 /**
  * Parser for `perfquery` text output (infiniband-diags): basic PortCounters or, with `-x`, 64-bit
@@ -25,26 +25,12 @@ export interface PerfqueryPort extends ToolTrafficCounters {
   saturated: string[];
 }
 
-/** Field widths of the basic PortCounters attribute (IBA 16.1.3.5); extended data counters are 64-bit. */
-export const BASIC_WIDTHS: Readonly<Record<string, number>> = {
-  SymbolErrorCounter: 16,
-  LinkErrorRecoveryCounter: 8,
-  LinkDownedCounter: 8,
-  PortRcvErrors: 16,
-  PortRcvRemotePhysicalErrors: 16,
-  PortRcvSwitchRelayErrors: 16,
-  PortXmitDiscards: 16,
-  PortXmitConstraintErrors: 8,
-  PortRcvConstraintErrors: 8,
-  LocalLinkIntegrityErrors: 4,
-  ExcessiveBufferOverrunErrors: 4,
-  VL15Dropped: 16,
-  PortXmitData: 32,
-  PortRcvData: 32,
-  PortXmitPkts: 32,
-  PortRcvPkts: 32,
-  PortXmitWait: 32,
-};
+/** Field widths (bits) of the basic PortCounters attribute (IBA 16.1.3.5); the two packed in byte 19 have 4. */
+export const BASIC_WIDTHS: Readonly<Record<string, number>> = Object.fromEntries(
+  [...PORT_COUNTERS_ERRORS, 'PortXmitData', 'PortRcvData', 'PortXmitPkts', 'PortRcvPkts', 'PortXmitWait'].map(
+    (name) => [name, name in PC_LAYOUT ? PC_LAYOUT[name as keyof typeof PC_LAYOUT][1] * 8 : 4],
+  ),
+);
 const EXTENDED_64 = new Set([
   'PortXmitData',
   'PortRcvData',

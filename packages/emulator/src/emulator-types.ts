@@ -5,9 +5,7 @@ import type { FaultInfo } from './faults/faults.ts';
 import type { AdaptiveRoutingConfig } from './routing/ar-config.ts';
 import type { FlowInfo, StartFlowsRequest } from './traffic/request.ts';
 
-/** `GET /v1/health` (the contract's name for it). */
-export type HealthDocument = EmulatorHealth;
-export type { EmulatorJob, FlowFilter, HostLoad, RoutingState };
+export type { EmulatorHealth, EmulatorJob, FlowFilter, HostLoad, RoutingState };
 
 // What the emulator is to its users (the HTTP server, the sysfs writer, scenario runs, tests).
 
@@ -94,5 +92,5 @@ export interface Emulator {
   portCountersArrow(): Uint8Array;
   hostLoads(): HostLoad[];
   hostTelemetry(): HostTelemetry[];
-  health(): HealthDocument;
+  health(): EmulatorHealth;
 }

@@ -4,10 +4,10 @@ import { ChannelLoad, channelRates } from './channel-load.ts';
 import { PACKET_PAYLOAD_BYTES } from './counters.ts';
 import type {
   Emulator,
+  EmulatorHealth,
   EmulatorJob,
   EmulatorOptions,
   FlowFilter,
-  HealthDocument,
   HostLoad,
   HostTelemetry,
   RoutingState,
@@ -211,7 +211,7 @@ class FabricEmulator implements Emulator {
     return hostTelemetry(this.telemetrySources());
   }
 
-  health(): HealthDocument {
+  health(): EmulatorHealth {
     const { name, fabricType } = this.fabric;
     return { status: 'ok', fabric: name, fabricType, timeMs: this.clockMs };
   }

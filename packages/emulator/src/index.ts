@@ -7,7 +7,7 @@ export {
 } from '@fabscope/contracts/ports';
 export { DISCARD_FRACTION, SYMBOL_ERRORS_PER_RECOVERY } from './channel-load.ts';
 export { type CongestionInput, waitFractions } from './congestion.ts';
-export { Accumulator, ChannelCounters, DATA_UNIT_BYTES, PACKET_PAYLOAD_BYTES } from './counters.ts';
+export { Accumulator, DATA_UNIT_BYTES, PACKET_PAYLOAD_BYTES } from './counters.ts';
 export { createEmulator } from './emulator.ts';
 export {
   DEFAULT_SWEEP_DELAY_MS,
@@ -15,7 +15,6 @@ export {
   type EmulatorJob,
   type EmulatorOptions,
   type FlowFilter,
-  type HealthDocument,
   type HostLoad,
   type HostPortTelemetry,
   type HostTelemetry,

@@ -1,6 +1,6 @@
 import { PORT_COUNTER_NAMES } from '@fabscope/contracts/ports';
 import type { FabricType } from '@fabscope/topology';
-import { Accumulator, ChannelCounters, DATA_UNIT_BYTES, PACKET_PAYLOAD_BYTES } from './counters.ts';
+import { Accumulator, DATA_UNIT_BYTES, PACKET_PAYLOAD_BYTES } from './counters.ts';
 import type { PortCounterReader } from './ports-document.ts';
 
 export const COUNTER_COUNT = PORT_COUNTER_NAMES.length;
@@ -70,7 +70,9 @@ export const DISCARD_GRACE_MS = 1000;
 
 /** Every port's cumulative counters, and their values at its last restart or clear, which it subtracts. */
 export class PortCounterBank {
-  private readonly counters: ChannelCounters;
+  /** Payload bytes and XmitWait ticks per channel; XmitData leaving a channel is the RcvData entering it (lossless). */
+  private readonly bytes: Accumulator;
+  private readonly waitTicks: Accumulator;
   private readonly extraPkts: Accumulator;
   private readonly ipBytes: Accumulator;
   private readonly ipPkts: Accumulator;
@@ -88,7 +90,8 @@ export class PortCounterBank {
     fabricType: FabricType,
     private readonly gauges?: PortGauges,
   ) {
-    this.counters = new ChannelCounters(channelCount);
+    this.bytes = new Accumulator(channelCount);
+    this.waitTicks = new Accumulator(channelCount);
     this.extraPkts = new Accumulator(channelCount);
     this.ipBytes = new Accumulator(channelCount);
     this.ipPkts = new Accumulator(channelCount);
@@ -104,7 +107,8 @@ export class PortCounterBank {
     const dt = to - from;
     if (!(dt > 0)) return;
     const channels = rates.activeChannels;
-    this.counters.accrue(channels, rates.payload, rates.waitTicks, dt);
+    this.bytes.accrue(channels, rates.payload, dt);
+    this.waitTicks.accrue(channels, rates.waitTicks, dt);
     this.extraPkts.accrue(channels, rates.extraPkts, dt);
     this.ipBytes.accrue(channels, rates.ipBytes, dt);
     this.ipPkts.accrue(channels, rates.ipPkts, dt);
@@ -137,14 +141,13 @@ export class PortCounterBank {
 
   /** Raw cumulative values of a port (data in bytes), before restarts and clears. */
   readRaw(out: number, into: bigint[]): void {
-    const { bytes, waitTicks } = this.counters;
-    const sent = bytes[out] as bigint;
-    const received = bytes[out ^ 1] as bigint;
+    const sent = this.bytes.totals[out] as bigint;
+    const received = this.bytes.totals[out ^ 1] as bigint;
     into[XMIT_DATA] = sent;
     into[RCV_DATA] = received;
     into[XMIT_PKTS] = sent / this.mtu + (this.extraPkts.totals[out] as bigint);
     into[RCV_PKTS] = received / this.mtu + (this.extraPkts.totals[out ^ 1] as bigint);
-    into[XMIT_WAIT] = waitTicks[out] as bigint;
+    into[XMIT_WAIT] = this.waitTicks.totals[out] as bigint;
     for (let i = SYMBOL; i < CUMULATIVE_COUNT; i++) into[i] = this.errorsOf(i).totals[out] as bigint;
     into[LINK_QUALITY] = BigInt(this.gauges?.linkQuality[out] ?? 5);
     into[LINK_WIDTH_DOWNGRADE] = BigInt(this.gauges?.lanesDown[out] ?? 0);

@@ -57,10 +57,7 @@ export interface ScenarioResult {
 }
 
 export class ScenarioFileError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ScenarioFileError';
-  }
+  override name = 'ScenarioFileError';
 }
 
 const TOP_KEYS = [

@@ -17,10 +17,7 @@ export const THRESHOLD_LOAD: readonly number[] = [1, 1, 0.9, 0.8, 0.7, 0.65, 0.6
 export const ALGORITHM_NAMES = ['Random', 'Greedy', 'GreedyRandom'] as const;
 
 export class AdaptiveRoutingConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'AdaptiveRoutingConfigError';
-  }
+  override name = 'AdaptiveRoutingConfigError';
 }
 
 /** Minimum time between two adjustments: 2^arFrequency × 64 ms. */

@@ -17,10 +17,7 @@ export type { FlowInfo, TrafficItem, TrafficRequest as StartFlowsRequest };
 
 /** A traffic request the emulator refuses; the message says why. */
 export class TrafficError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TrafficError';
-  }
+  override name = 'TrafficError';
 }
 
 /** One flow to start, resolved against the fabric. */

@@ -1,7 +1,13 @@
-import type { EmulatorHealth, EmulatorJob, FlowFilter, HostLoad, RoutingState } from '@fabscope/contracts';
+import type {
+  EmulatorHealth,
+  EmulatorJob,
+  FaultInfo,
+  FlowFilter,
+  HostLoad,
+  RoutingState,
+} from '@fabscope/contracts';
 import type { PortCountersDocument } from '@fabscope/contracts/ports';
 import type { Fabric, FabricType, ForwardingTables } from '@fabscope/topology';
-import type { FaultInfo } from './faults/faults.ts';
 import type { AdaptiveRoutingConfig } from './routing/ar-config.ts';
 import type { FlowInfo, StartFlowsRequest } from './traffic/request.ts';
 

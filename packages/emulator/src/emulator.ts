@@ -1,3 +1,4 @@
+import type { FaultInfo } from '@fabscope/contracts';
 import type { PortCountersDocument } from '@fabscope/contracts/ports';
 import { type Fabric, type ForwardingTables, mulberry32, type Random } from '@fabscope/topology';
 import { ChannelLoad, channelRates } from './channel-load.ts';
@@ -12,7 +13,7 @@ import type {
   HostTelemetry,
   RoutingState,
 } from './emulator-types.ts';
-import { type FaultInfo, resolveFault } from './faults/faults.ts';
+import { resolveFault } from './faults/faults.ts';
 import { LinkState } from './faults/link-state.ts';
 import { hostLoads, hostTelemetry, NodeClocks, type TelemetrySources } from './hosts/host-telemetry.ts';
 import { PortCounterBank } from './port-counters.ts';

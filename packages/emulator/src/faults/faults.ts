@@ -1,25 +1,7 @@
-import {
-  ERROR_RATE_FAULTS,
-  type ErrorRateFault,
-  FAULT_TYPES,
-  type FaultInfo,
-  type FaultRequest,
-  type FaultType,
-  faultKeys,
-} from '@fabscope/contracts';
+import { type ErrorRateFault, FAULT_TYPES, type FaultType, faultKeys } from '@fabscope/contracts';
 import { channelFrom, type Fabric, type FabricLink, type FabricNode } from '@fabscope/topology';
 import { TrafficError } from '../traffic/request.ts';
 import { parseDuration, QuantityError } from '../units.ts';
-
-/** Faults that raise one error counter at `rate` per second, in DIRECT_ERROR_COUNTERS' order. */
-export {
-  ERROR_RATE_FAULTS,
-  type ErrorRateFault,
-  FAULT_TYPES,
-  type FaultInfo,
-  type FaultRequest,
-  type FaultType,
-};
 
 /** A fault resolved against the fabric. */
 export type ResolvedFault =

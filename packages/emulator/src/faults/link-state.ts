@@ -1,6 +1,7 @@
+import { ERROR_RATE_FAULTS, type ErrorRateFault, type FaultInfo } from '@fabscope/contracts';
 import type { Fabric, FabricNode } from '@fabscope/topology';
 import type { PortGauges } from '../port-counters.ts';
-import { ERROR_RATE_FAULTS, type ErrorRateFault, type FaultInfo, type ResolvedFault } from './faults.ts';
+import type { ResolvedFault } from './faults.ts';
 
 /** LinkQualityIndicator from the symbol-error rate: 5 clean, 4 from 1/s, 3 from 100/s, 2 from 1000/s. */
 function qualityOfSymbolRate(perSecond: number): number {

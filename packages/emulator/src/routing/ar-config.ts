@@ -12,9 +12,7 @@ export const DEFAULT_ADAPTIVE_ROUTING: Readonly<AdaptiveRoutingConfig> = Object.
 });
 
 /** ISL load at which AR moves flows, by Threshold; opafm's 0 ("firmware default") taken as 100 %. */
-export const THRESHOLD_LOAD: readonly number[] = [1, 1, 0.9, 0.8, 0.7, 0.65, 0.6, 0.55];
-
-export const ALGORITHM_NAMES = ['Random', 'Greedy', 'GreedyRandom'] as const;
+const THRESHOLD_LOAD: readonly number[] = [1, 1, 0.9, 0.8, 0.7, 0.65, 0.6, 0.55];
 
 export class AdaptiveRoutingConfigError extends Error {
   override name = 'AdaptiveRoutingConfigError';

@@ -93,7 +93,7 @@ export function omnipathSource(options: OmnipathSourceOptions): FabricSource {
             if (!status || status.transmitBytes === null || status.receiveBytes === null) {
               throw new Error(`${tool}: no port counters in the answer for lid ${t.lid} port ${t.port}`);
             }
-            const sample: PortSample = {
+            return {
               nodeGuid: t.nodeGuid,
               nodeName: t.nodeName,
               nodeType: t.nodeType,
@@ -105,7 +105,6 @@ export function omnipathSource(options: OmnipathSourceOptions): FabricSource {
               ...trafficCounters(status),
               errors: opaErrors(status),
             };
-            return sample;
           },
           null,
         ),

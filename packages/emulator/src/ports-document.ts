@@ -1,3 +1,4 @@
+import { FABRIC_TYPES } from '@fabscope/contracts/names';
 import {
   PORT_COUNTER_NAMES,
   type PortCounterName,
@@ -45,11 +46,7 @@ const ACTIVE = Buffer.from('"linkState":"active","counters":{');
 const DOWN = Buffer.from('"linkState":"down","counters":{');
 /** `"XmitData":"`, `","RcvData":"`, …: what comes before each counter's digits. */
 const COUNTER_KEYS = PORT_COUNTER_NAMES.map((name, i) => Buffer.from(`${i === 0 ? '' : '",'}"${name}":"`));
-const SHOWN: Record<FabricType, number[]> = {
-  omnipath: countersOf('omnipath'),
-  infiniband: countersOf('infiniband'),
-  ethernet: countersOf('ethernet'),
-};
+const SHOWN = Object.fromEntries(FABRIC_TYPES.map((t) => [t, countersOf(t)])) as Record<FabricType, number[]>;
 const PORT_END = Buffer.from('"}}');
 
 /** Writes a non-negative safe integer's decimal digits at `pos`; returns the new position. */

@@ -29,11 +29,8 @@ const PAGE_PARAMS = ['limit', 'listing', 'offset'] as const;
 /** The listings of each emulator served (a server's, one per emulator). */
 const flowListings = new WeakMap<Emulator, FlowListings>();
 function listingsOf(emulator: Emulator): FlowListings {
-  let listings = flowListings.get(emulator);
-  if (!listings) {
-    listings = new FlowListings();
-    flowListings.set(emulator, listings);
-  }
+  const listings = flowListings.get(emulator) ?? new FlowListings();
+  flowListings.set(emulator, listings);
   return listings;
 }
 

@@ -237,8 +237,8 @@ function flowSpecs(
   flows: PatternFlows,
 ): FlowSpec[] {
   const { startS, durationS, demand, job } = common;
-  const specs: FlowSpec[] = [];
-  flows.pairs.forEach(([from, to], i) => {
+  const limit = Math.min(demand, flows.streamLimit);
+  return flows.pairs.map(([from, to], i): FlowSpec => {
     if (from === to) {
       item.fail(
         pattern === 'pairs'
@@ -256,18 +256,7 @@ function flowSpecs(
       }
       transport = 'ip';
     }
-    const limit = Math.min(demand, flows.streamLimit);
-    specs.push({
-      from,
-      to,
-      pattern,
-      job,
-      transport,
-      messageBytes: flows.messageBytes,
-      limit,
-      startS,
-      durationS,
-    });
+    const { messageBytes } = flows;
+    return { from, to, pattern, job, transport, messageBytes, limit, startS, durationS };
   });
-  return specs;
 }

@@ -1,6 +1,6 @@
 import type { PortErrorCounters, TargetResult } from '../../fabric/port-sample.ts';
 import { queryTarget } from '../../fabric/port-sample.ts';
-import { mapBounded, runTool } from '../run-tool.ts';
+import { mapBounded, type RunToolOptions, runTool } from '../run-tool.ts';
 import type { IbPort } from './ib-discovery.ts';
 import type { IbPortReading } from './ib-port-reader.ts';
 import { errorsByPerfqueryName, PORT_ACTIVE } from './ib-port-sample.ts';
@@ -15,13 +15,10 @@ export interface PortReads {
 }
 
 /** The perfquery reader's command and its bounds. */
-export interface PerfqueryTools {
-  perfquery: string;
-  timeoutMs: number;
-  concurrency: number;
-  env: Readonly<Record<string, string>> | undefined;
-  cwd: string | undefined;
-}
+type PerfqueryTools = { perfquery: string; concurrency: number } & Pick<
+  RunToolOptions,
+  'timeoutMs' | 'env' | 'cwd'
+>;
 
 /** `perfquery` arguments for one node's ports by LID; never `-r`/`-R`: other tools rely on the counters. */
 export function perfqueryArgs(lid: number, ports: readonly number[], extended: boolean): string[] {

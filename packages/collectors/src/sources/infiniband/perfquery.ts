@@ -25,22 +25,16 @@ export interface PerfqueryPort extends ToolTrafficCounters {
   saturated: string[];
 }
 
+/** The data and packet counters of both attributes (64-bit in PortCountersExtended). */
+const DATA_COUNTERS = ['PortXmitData', 'PortRcvData', 'PortXmitPkts', 'PortRcvPkts'];
+
 /** Field widths (bits) of the basic PortCounters attribute (IBA 16.1.3.5); the two packed in byte 19 have 4. */
 export const BASIC_WIDTHS: Readonly<Record<string, number>> = Object.fromEntries(
-  [...PORT_COUNTERS_ERRORS, 'PortXmitData', 'PortRcvData', 'PortXmitPkts', 'PortRcvPkts', 'PortXmitWait'].map(
-    (name) => [name, name in PC_LAYOUT ? PC_LAYOUT[name as keyof typeof PC_LAYOUT][1] * 8 : 4],
-  ),
+  [...PORT_COUNTERS_ERRORS, ...DATA_COUNTERS, 'PortXmitWait'].map((name) => [
+    name,
+    name in PC_LAYOUT ? PC_LAYOUT[name as keyof typeof PC_LAYOUT][1] * 8 : 4,
+  ]),
 );
-const EXTENDED_64 = new Set([
-  'PortXmitData',
-  'PortRcvData',
-  'PortXmitPkts',
-  'PortRcvPkts',
-  'PortUnicastXmitPkts',
-  'PortUnicastRcvPkts',
-  'PortMulticastXmitPkts',
-  'PortMulticastRcvPkts',
-]);
 
 const FORMAT = 'perfquery';
 const parseError = (message: string, line: number) => new ParseError(message, { format: FORMAT, line });
@@ -49,24 +43,9 @@ const ALL_PORTS = 255;
 
 /** Fields every version of perfquery prints in a complete block; one missing means the output was cut. */
 const REQUIRED: Record<string, readonly string[]> = {
-  PortCountersExtended: [
-    'PortSelect',
-    'CounterSelect',
-    'PortXmitData',
-    'PortRcvData',
-    'PortXmitPkts',
-    'PortRcvPkts',
-  ],
+  PortCountersExtended: ['PortSelect', 'CounterSelect', ...DATA_COUNTERS],
   // The error counters as the MAD reader names them (IBA PortCounters, perfquery's names).
-  PortCounters: [
-    'PortSelect',
-    'CounterSelect',
-    ...PORT_COUNTERS_ERRORS,
-    'PortXmitData',
-    'PortRcvData',
-    'PortXmitPkts',
-    'PortRcvPkts',
-  ],
+  PortCounters: ['PortSelect', 'CounterSelect', ...PORT_COUNTERS_ERRORS, ...DATA_COUNTERS],
 };
 /** With CounterSelect2 (CapMask2 AdditionalPortCountersExtended), the 64-bit error counters follow. */
 const REQUIRED_AFTER_SELECT2 = [
@@ -86,6 +65,8 @@ const REQUIRED_WITH_EXT_WIDTH = [
   'PortMulticastXmitPkts',
   'PortMulticastRcvPkts',
 ];
+/** The counters PortCountersExtended has 64 bits for. */
+const EXTENDED_64 = new Set([...DATA_COUNTERS, ...REQUIRED_WITH_EXT_WIDTH]);
 
 /**
  * `# Port extended counters: Lid 12 port 7 (CapMask: 0x5A00 CapMask2: 0x0000000)`,

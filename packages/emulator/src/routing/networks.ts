@@ -185,7 +185,7 @@ export class Networks {
   }
 }
 
-export function firstCabledPort(node: FabricNode): number {
+function firstCabledPort(node: FabricNode): number {
   for (const port of node.ports) if (port && port.link >= 0) return port.number;
   throw new NoRouteError(`node "${node.name}" has no cabled port`);
 }

@@ -36,7 +36,7 @@ export interface FlowSpec {
 }
 
 /** Longest job name taken (Slurm allows more; nobody reads more on a dashboard). */
-export const MAX_JOB_NAME_LENGTH = 128;
+const MAX_JOB_NAME_LENGTH = 128;
 
 /** The job name of an item or request, checked; undefined when none is given. */
 export function jobName(value: unknown, fail: (message: string) => never): string | undefined {

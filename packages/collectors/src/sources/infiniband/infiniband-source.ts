@@ -36,7 +36,7 @@ export interface InfinibandSourceOptions {
 }
 
 /** `ibnetdiscover -p` arguments; fixed. */
-export const IBNETDISCOVER_ARGS = ['-p'] as const;
+const IBNETDISCOVER_ARGS = ['-p'] as const;
 
 /** Reads every port by LID in one sweep of MADs; a node whose port failed is a failed target. */
 async function readMad(mad: IbPortReader, ports: readonly IbPort[], signal: AbortSignal): Promise<PortReads> {

@@ -21,7 +21,7 @@ type PerfqueryTools = { perfquery: string; concurrency: number } & Pick<
 >;
 
 /** `perfquery` arguments for one node's ports by LID; never `-r`/`-R`: other tools rely on the counters. */
-export function perfqueryArgs(lid: number, ports: readonly number[], extended: boolean): string[] {
+function perfqueryArgs(lid: number, ports: readonly number[], extended: boolean): string[] {
   return [...(extended ? ['-x'] : []), '-l', String(lid), ports.join(',')];
 }
 

@@ -62,7 +62,7 @@ export function parseOpaTargets(text: string): OpaTarget[] {
 }
 
 /** `opapmaquery` arguments for one port; fixed. Never `clearportstatus`. */
-export function opapmaqueryArgs(lid: number, port: number): string[] {
+function opapmaqueryArgs(lid: number, port: number): string[] {
   return ['-o', 'getportstatus', '-l', String(lid), '-m', String(port)];
 }
 

@@ -6,8 +6,8 @@ export {
 } from '@fabscope/contracts/ports';
 export { DISCARD_FRACTION } from './channel-load.ts';
 export { Accumulator, PACKET_PAYLOAD_BYTES } from './counters.ts';
-export { createEmulator } from './emulator.ts';
-export type { Emulator, EmulatorOptions } from './emulator-types.ts';
+export { createEmulator, type Emulator } from './emulator.ts';
+export type { EmulatorOptions } from './emulator-types.ts';
 export { isLoopback } from './http/access.ts';
 export { type EmulatorServer, type EmulatorServerOptions, startEmulatorServer } from './http/server.ts';
 export { DISCARD_GRACE_MS } from './port-counters.ts';

@@ -1,4 +1,4 @@
-import type { Emulator } from '../emulator-types.ts';
+import type { Emulator } from '../emulator.ts';
 import { listFlows, startFlows } from './flow-routes.ts';
 import { HttpError } from './http-error.ts';
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ARROW_STREAM_MEDIA_TYPE } from '@fabscope/contracts/media-types';
-import type { Emulator } from '../emulator-types.ts';
+import type { Emulator } from '../emulator.ts';
 import { AdaptiveRoutingConfigError } from '../routing/ar-config.ts';
 import { TrafficError } from '../traffic/request.ts';
 import { QuantityError } from '../units.ts';

@@ -1,5 +1,6 @@
-import { excerpt, ParseError, STDERR_LINE, textLines } from '@fabscope/topology';
+import { excerpt, ParseError } from '@fabscope/topology';
 import { NO_TRAFFIC_COUNTERS, type ToolTrafficCounters } from '../../fabric/port-sample.ts';
+import { readToolLines } from '../tool-lines.ts';
 import { PC_LAYOUT, PORT_COUNTERS_ERRORS } from './ib-pm-counters.ts';
 
 /**
@@ -149,23 +150,12 @@ export function parsePerfquery(text: string): PerfqueryPort[] {
   const ports: PerfqueryPort[] = [];
   let current: OpenBlock | null = null;
   let seen = new Set<string>();
-  const lines = textLines(text, FORMAT);
   const close = (endLine: number) => {
     if (current) ports.push(finish(current, seen, endLine));
     current = null;
     seen = new Set();
   };
-  for (let i = 0; i < lines.length; i++) {
-    const at = i + 1;
-    const line = (lines[i] as string).trim();
-    if (line === '') continue;
-    if (at === lines.length && !text.endsWith('\n')) {
-      throw parseError(
-        `the output ends in the middle of "${excerpt(line)}" (no newline): it is cut short`,
-        at,
-      );
-    }
-    if (STDERR_LINE.test(line)) continue;
+  const lineCount = readToolLines(text, FORMAT, (line, at) => {
     const header = HEADER.exec(line);
     if (header) {
       close(at);
@@ -177,9 +167,9 @@ export function parsePerfquery(text: string): PerfqueryPort[] {
         at,
         Number.parseInt(/CapMask:\s*0x([0-9a-f]+)/i.exec(line)?.[1] ?? '0', 16),
       );
-      continue;
+      return;
     }
-    if (line.startsWith('#')) continue; // a comment
+    if (line.startsWith('#')) return; // a comment
     const field = FIELD.exec(line);
     if (!field) {
       throw parseError(
@@ -201,20 +191,17 @@ export function parsePerfquery(text: string): PerfqueryPort[] {
     }
     seen.add(name);
     if (/^\d+$/.test(value)) {
-      if (name === 'PortSelect') {
-        if (current.port === 0) current.port = Number(value);
-        continue;
-      }
-      current.counters[name] = BigInt(value);
+      if (name !== 'PortSelect') current.counters[name] = BigInt(value);
+      else if (current.port === 0) current.port = Number(value);
     } else if (!/^0x[0-9a-f]+$/i.test(value) && REQUIRED[current.attribute]) {
       throw parseError(`${name}: expected a number, got "${excerpt(value)}"`, at);
     }
-  }
-  close(lines.length);
+  });
+  close(lineCount);
   if (ports.length === 0) {
     throw parseError(
       'no counters block ("# Port counters: Lid N port P" and Name:....value lines) found',
-      lines.length,
+      lineCount,
     );
   }
   return ports;

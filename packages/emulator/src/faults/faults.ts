@@ -88,22 +88,6 @@ export function resolveFault(fabric: Fabric, request: unknown): ResolvedFault {
   };
 
   switch (type) {
-    case 'symbol-errors':
-    case 'link-integrity':
-    case 'constraint-errors':
-    case 'switch-relay-errors':
-    case 'vl15-drops':
-    case 'buffer-overruns':
-    case 'uncorrectable-errors': {
-      const rate = raw.rate;
-      if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0) {
-        const errors = type === 'symbol-errors' ? 'symbol errors' : 'errors';
-        throw new TrafficError(
-          `rate must be a number of ${errors} per second ≥ 0, got ${JSON.stringify(rate)}`,
-        );
-      }
-      return { type, ...ends(), rate };
-    }
     case 'link-quality':
       return { type, quality: integer('quality', 5, '5 excellent, 0 down'), ...ends() };
     case 'link-width-downgrade':
@@ -134,6 +118,17 @@ export function resolveFault(fabric: Fabric, request: unknown): ResolvedFault {
       const ports: number[] = [];
       for (const p of n.ports) if (p && p.link >= 0) ports.push(channelFrom(fabric, n, p.number));
       return { type, node: n, ports, target: n.name };
+    }
+    default: {
+      // symbol-errors and the error-rate faults
+      const rate = raw.rate;
+      if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0) {
+        const errors = type === 'symbol-errors' ? 'symbol errors' : 'errors';
+        throw new TrafficError(
+          `rate must be a number of ${errors} per second ≥ 0, got ${JSON.stringify(rate)}`,
+        );
+      }
+      return { type, ...ends(), rate };
     }
   }
 }

@@ -111,20 +111,6 @@ export class LinkState implements PortGauges {
         this.active.set(`flap:${l}`, info);
         return info;
       }
-      case 'link-integrity':
-      case 'constraint-errors':
-      case 'switch-relay-errors':
-      case 'vl15-drops':
-      case 'buffer-overruns':
-      case 'uncorrectable-errors': {
-        const rates = this.directRates[
-          ERROR_RATE_FAULTS.indexOf(fault.type as ErrorRateFault)
-        ] as Float64Array;
-        for (const p of fault.ports) rates[p] = fault.rate;
-        const info: FaultInfo = { id, type: fault.type, target: fault.target, sinceMs, rate: fault.rate };
-        this.effects.errorsChanged();
-        return this.keep(`${fault.type}:${fault.target}`, info, fault.rate > 0);
-      }
       case 'link-quality': {
         for (const p of fault.ports) {
           this.qualitySet[p] = fault.quality === 5 ? -1 : fault.quality;
@@ -172,6 +158,16 @@ export class LinkState implements PortGauges {
       case 'clear-counters':
         for (const out of fault.ports) this.effects.clearPort(out);
         return { id, type: fault.type, target: fault.target, sinceMs };
+      default: {
+        // The error-rate faults.
+        const rates = this.directRates[
+          ERROR_RATE_FAULTS.indexOf(fault.type as ErrorRateFault)
+        ] as Float64Array;
+        for (const p of fault.ports) rates[p] = fault.rate;
+        const info: FaultInfo = { id, type: fault.type, target: fault.target, sinceMs, rate: fault.rate };
+        this.effects.errorsChanged();
+        return this.keep(`${fault.type}:${fault.target}`, info, fault.rate > 0);
+      }
     }
   }
 

@@ -82,11 +82,9 @@ export async function readPerfquery(
             r.receivePackets = block.receivePackets;
           } else {
             r.transmitWaitTicks = block.transmitWait;
-            const saturated = new Set(block.saturated);
+            // Saturated counters stay: portSample leaves them out as it does the MAD reader's.
             r.errors = Object.fromEntries(
-              Object.entries(block.counters)
-                .filter(([name]) => !saturated.has(name))
-                .map(([name, v]) => [name, Number(v)]),
+              Object.entries(block.counters).map(([name, v]) => [name, Number(v)]),
             ) as IbPortReading['errors'];
           }
         }

@@ -96,21 +96,14 @@ export function startFlows(emulator: Emulator, body: unknown, query: URLSearchPa
   for (const key of new Set(query.keys())) {
     if (key !== 'first') throw new HttpError(400, `unknown parameter "${key}"; POST /v1/flows takes first`);
   }
-  const first = query.getAll('first');
-  const n = Number(first[0]);
-  if (
-    first.length > 1 ||
-    (first.length === 1 && (!/^\d+$/.test(first[0] as string) || n > MAX_FIRST_FLOWS))
-  ) {
-    throw new HttpError(400, `first must be one whole number from 0 to ${MAX_FIRST_FLOWS}`);
-  }
+  const first = wholeNumber(query, 'first', 0, MAX_FIRST_FLOWS);
   const flows = emulator.startFlows(body as StartFlowsRequest);
-  if (first.length === 0) return { flows };
+  if (first === undefined) return { flows };
   let bytesPerSecond = 0;
   const jobs = new Set<string>();
   for (const f of flows) {
     bytesPerSecond += f.bytesPerSecond;
     jobs.add(f.job);
   }
-  return { started: flows.length, jobs: [...jobs], bytesPerSecond, flows: flows.slice(0, n) };
+  return { started: flows.length, jobs: [...jobs], bytesPerSecond, flows: flows.slice(0, first) };
 }

@@ -208,9 +208,6 @@ function sameTargets(
   newLids: Uint16Array,
   newPorts: Uint8Array,
 ): boolean {
-  if (!lids || !ports || lids.length !== newLids.length) return false;
-  for (let i = 0; i < lids.length; i++) {
-    if (lids[i] !== newLids[i] || ports[i] !== newPorts[i]) return false;
-  }
-  return true;
+  const bytes = (a: Uint16Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  return !!lids && !!ports && bytes(lids).equals(bytes(newLids)) && bytes(ports).equals(bytes(newPorts));
 }

@@ -93,15 +93,11 @@ export function omnipathSource(options: OmnipathSourceOptions): FabricSource {
             if (!status || status.transmitBytes === null || status.receiveBytes === null) {
               throw new Error(`${tool}: no port counters in the answer for lid ${t.lid} port ${t.port}`);
             }
+            const { port, ...node } = t;
             return {
-              nodeGuid: t.nodeGuid,
-              nodeName: t.nodeName,
-              nodeType: t.nodeType,
-              portNumber: t.port,
-              lid: t.lid,
-              rateBytesPerSecond: t.rateBytesPerSecond,
+              ...node,
+              portNumber: port,
               linkUp: true,
-              remote: t.remote,
               ...trafficCounters(status),
               errors: opaErrors(status),
             };

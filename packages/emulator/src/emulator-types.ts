@@ -1,7 +1,4 @@
-import type { EmulatorHealth, EmulatorJob, FlowFilter, HostLoad, RoutingState } from '@fabscope/contracts';
 import type { Fabric, FabricType, ForwardingTables } from '@fabscope/topology';
-
-export type { EmulatorHealth, EmulatorJob, FlowFilter, HostLoad, RoutingState };
 
 // What the emulator is to its users (the HTTP server, the sysfs writer, scenario runs, tests).
 

@@ -1,17 +1,16 @@
-import type { FaultInfo } from '@fabscope/contracts';
+import type {
+  EmulatorHealth,
+  EmulatorJob,
+  FaultInfo,
+  FlowFilter,
+  HostLoad,
+  RoutingState,
+} from '@fabscope/contracts';
 import type { PortCountersDocument } from '@fabscope/contracts/ports';
 import { type Fabric, type ForwardingTables, mulberry32, type Random } from '@fabscope/topology';
 import { ChannelLoad, channelRates } from './channel-load.ts';
 import { PACKET_PAYLOAD_BYTES } from './counters.ts';
-import type {
-  EmulatorHealth,
-  EmulatorJob,
-  EmulatorOptions,
-  FlowFilter,
-  HostLoad,
-  HostTelemetry,
-  RoutingState,
-} from './emulator-types.ts';
+import type { EmulatorOptions, HostTelemetry } from './emulator-types.ts';
 import { resolveFault } from './faults/faults.ts';
 import { LinkState } from './faults/link-state.ts';
 import { hostLoads, hostTelemetry, NodeClocks, type TelemetrySources } from './hosts/host-telemetry.ts';

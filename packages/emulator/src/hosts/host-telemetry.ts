@@ -1,6 +1,7 @@
+import type { HostLoad } from '@fabscope/contracts';
 import type { Fabric, FabricNode } from '@fabscope/topology';
 import type { ChannelLoad } from '../channel-load.ts';
-import type { HostLoad, HostPortTelemetry, HostTelemetry } from '../emulator-types.ts';
+import type { HostPortTelemetry, HostTelemetry } from '../emulator-types.ts';
 import { COUNTER_COUNT, type PortCounterBank } from '../port-counters.ts';
 import type { PathFinder } from '../routing/paths.ts';
 import { CPU_COUNT, MEMORY_USED_FRACTION } from './host-load.ts';

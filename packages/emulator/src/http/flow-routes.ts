@@ -1,6 +1,6 @@
+import type { FlowFilter } from '@fabscope/contracts';
 import { PAGE_MAX } from '@fabscope/contracts/limits';
 import type { Emulator } from '../emulator.ts';
-import type { FlowFilter } from '../emulator-types.ts';
 import type { StartFlowsRequest } from '../traffic/request.ts';
 import { FlowListings } from './flow-listings.ts';
 import { HttpError } from './http-error.ts';

@@ -3,31 +3,19 @@ export { arrowFamilies } from './exposition/port-arrow.ts';
 export { PORT_FAMILIES, portExpositionChunks } from './exposition/port-exposition.ts';
 export { formatValue } from './exposition/writer.ts';
 export { SPARSE_TAIL } from './fabric/edge-rates.ts';
-export {
-  ERROR_COUNTER_KEYS,
-  ERROR_COUNTERS,
-  type ErrorCounterKey,
-  type ErrorCounterSpec,
-} from './fabric/error-counters.ts';
+export { ERROR_COUNTER_KEYS, ERROR_COUNTERS } from './fabric/error-counters.ts';
 export {
   createFabricRegistry,
   type FabricCollectorOptions,
   type FabricRegistry,
 } from './fabric/fabric-registry.ts';
-export type {
-  FabricSnapshot,
-  FabricSource,
-  PortErrorCounters,
-  PortSample,
-  TargetResult,
-} from './fabric/port-sample.ts';
+export type { FabricSnapshot, FabricSource, PortSample } from './fabric/port-sample.ts';
 export { parseShard, type Shard, ShardError, shardOfPort, sharedSource } from './fabric/shard.ts';
-export { createHostCollector, type HostCollector, type HostCollectorOptions } from './host/host-agent.ts';
+export { createHostCollector, type HostCollectorOptions } from './host/host-agent.ts';
 export { parseCounter } from './host/reader.ts';
 export { parseNodeGuid, parseRate, parseStateLine } from './host/sysfs-infiniband.ts';
 export {
   accepts,
-  type BinaryAnswer,
   type MetricsServer,
   type ScrapeRequest,
   startMetricsServer,
@@ -38,15 +26,10 @@ export {
   portSamplesFromEmulator,
   portSamplesFromEmulatorArrow,
 } from './sources/emulator/emulator-source.ts';
-export { PORT_COUNTERS_ERRORS, type PortCountersError } from './sources/infiniband/ib-pm-counters.ts';
-export { type LinkSpeedName, linkSpeedName, linkWidthLanes } from './sources/infiniband/ib-port-info.ts';
 export {
   IB_PORT_READER_DEFAULTS,
   type IbPortReader,
-  IbPortReaderError,
   type IbPortReaderOptions,
-  type IbPortReading,
-  type IbPortSweep,
   type IbPortTarget,
   openIbPortReader,
 } from './sources/infiniband/ib-port-reader.ts';
@@ -57,22 +40,20 @@ export {
   type InfinibandSourceOptions,
   infinibandSource,
 } from './sources/infiniband/infiniband-source.ts';
-export { type PerfqueryPort, parsePerfquery } from './sources/infiniband/perfquery.ts';
+export { parsePerfquery } from './sources/infiniband/perfquery.ts';
 export { perfqueryErrors } from './sources/infiniband/perfquery-reader.ts';
 export {
   type OmnipathSourceOptions,
-  type OpaTarget,
   omnipathSource,
   opaErrors,
   parseOpaTargets,
 } from './sources/omnipath/omnipath-source.ts';
-export { type OpaPortStatus, parseOpapmaquery } from './sources/omnipath/opapmaquery.ts';
+export { parseOpapmaquery } from './sources/omnipath/opapmaquery.ts';
 export {
   FABRIC_SOURCES,
-  type FabricSourceName,
   type FabricSourceSettings,
   FabricSourceSettingsError,
   type OpenedFabricSource,
   openFabricSource,
 } from './sources/registry.ts';
-export { mapBounded, runTool, ToolTimeoutError } from './sources/run-tool.ts';
+export { mapBounded, runTool } from './sources/run-tool.ts';

@@ -8,11 +8,6 @@ export interface CongestionInput {
 
 const TOLERANCE = 1e-9;
 
-export function waitFractions(input: CongestionInput): Float64Array {
-  const { carried, offered } = offeredLoad(input);
-  return waitingShares(carried, offered);
-}
-
 /** Each port's wait fraction, 1 − carried / offered (0 where nothing is offered). */
 export function waitingShares(carried: Float64Array, offered: Float64Array): Float64Array {
   const fractions = new Float64Array(carried.length);

@@ -14,47 +14,6 @@ export const PACKET_PAYLOAD_BYTES: Readonly<Record<FabricType, number>> = {
   ethernet: 4096,
 };
 
-/** Per-channel counters; XmitData leaving a channel is the RcvData entering it (lossless). */
-export class ChannelCounters {
-  readonly bytes: BigUint64Array;
-  readonly waitTicks: BigUint64Array;
-  private readonly byteCarry: Float64Array;
-  private readonly waitCarry: Float64Array;
-
-  constructor(channelCount: number) {
-    this.bytes = new BigUint64Array(channelCount);
-    this.waitTicks = new BigUint64Array(channelCount);
-    this.byteCarry = new Float64Array(channelCount);
-    this.waitCarry = new Float64Array(channelCount);
-  }
-
-  accrue(
-    channels: ArrayLike<number>,
-    bytesPerSecond: ArrayLike<number>,
-    waitTicksPerSecond: ArrayLike<number>,
-    dtMs: number,
-  ): void {
-    if (!(dtMs > 0)) return;
-    const seconds = dtMs / 1000;
-    for (let i = 0; i < channels.length; i++) {
-      const c = channels[i] as number;
-      const bytes = (bytesPerSecond[c] as number) * seconds + (this.byteCarry[c] as number);
-      const wholeBytes = Math.floor(bytes);
-      this.byteCarry[c] = bytes - wholeBytes;
-      if (wholeBytes > 0) this.bytes[c] = (this.bytes[c] as bigint) + BigInt(wholeBytes);
-      const ticks = (waitTicksPerSecond[c] as number) * seconds + (this.waitCarry[c] as number);
-      const wholeTicks = Math.floor(ticks);
-      this.waitCarry[c] = ticks - wholeTicks;
-      if (wholeTicks > 0) this.waitTicks[c] = (this.waitTicks[c] as bigint) + BigInt(wholeTicks);
-    }
-  }
-
-  /** Payload bytes sent on a channel, in whole `unitBytes` units. */
-  units(channel: number, unitBytes: number): bigint {
-    return (this.bytes[channel] as bigint) / BigInt(unitBytes);
-  }
-}
-
 /** Exact counts wrapping at 2^64 as hardware does; the fraction carries over so totals never drift. */
 export class Accumulator {
   readonly totals: BigUint64Array;
@@ -71,11 +30,7 @@ export class Accumulator {
     const seconds = dtMs / 1000;
     for (let k = 0; k < indices.length; k++) {
       const i = indices[k] as number;
-      const amount = (perSecond[i] as number) * seconds + (this.carry[i] as number);
-      if (!(amount > 0)) continue;
-      const whole = Math.floor(amount);
-      this.carry[i] = amount - whole;
-      if (whole > 0) this.totals[i] = BigInt.asUintN(64, (this.totals[i] as bigint) + BigInt(whole));
+      this.addAmount(i, (perSecond[i] as number) * seconds);
     }
   }
 
@@ -85,10 +40,11 @@ export class Accumulator {
     if (!(total > 0)) return;
     const whole = Math.floor(total);
     this.carry[index] = total - whole;
-    if (whole > 0) this.totals[index] = BigInt.asUintN(64, (this.totals[index] as bigint) + BigInt(whole));
+    // The typed array keeps the total modulo 2^64.
+    if (whole > 0) this.totals[index] = (this.totals[index] as bigint) + BigInt(whole);
   }
 
   add(index: number, amount: bigint): void {
-    this.totals[index] = BigInt.asUintN(64, (this.totals[index] as bigint) + amount);
+    this.totals[index] = (this.totals[index] as bigint) + amount;
   }
 }

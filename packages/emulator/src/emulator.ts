@@ -1,18 +1,17 @@
+import type {
+  EmulatorHealth,
+  EmulatorJob,
+  FaultInfo,
+  FlowFilter,
+  HostLoad,
+  RoutingState,
+} from '@fabscope/contracts';
 import type { PortCountersDocument } from '@fabscope/contracts/ports';
 import { type Fabric, type ForwardingTables, mulberry32, type Random } from '@fabscope/topology';
 import { ChannelLoad, channelRates } from './channel-load.ts';
 import { PACKET_PAYLOAD_BYTES } from './counters.ts';
-import type {
-  Emulator,
-  EmulatorJob,
-  EmulatorOptions,
-  FlowFilter,
-  HealthDocument,
-  HostLoad,
-  HostTelemetry,
-  RoutingState,
-} from './emulator-types.ts';
-import { type FaultInfo, resolveFault } from './faults/faults.ts';
+import type { EmulatorOptions, HostTelemetry } from './emulator-types.ts';
+import { resolveFault } from './faults/faults.ts';
 import { LinkState } from './faults/link-state.ts';
 import { hostLoads, hostTelemetry, NodeClocks, type TelemetrySources } from './hosts/host-telemetry.ts';
 import { PortCounterBank } from './port-counters.ts';
@@ -27,12 +26,15 @@ import { FlowTable } from './traffic/flow-table.ts';
 import { type FlowInfo, type StartFlowsRequest, TrafficError } from './traffic/request.ts';
 import { flowInfo } from './traffic/running-flows.ts';
 
+/** The emulator's public face: FabricEmulator's methods, without its state. */
+export type Emulator = Pick<FabricEmulator, keyof FabricEmulator>;
+
 export function createEmulator(options: EmulatorOptions): Emulator {
   return new FabricEmulator(options);
 }
 
 /** The virtual clock: advances event by event, recomputing the load after each change. */
-class FabricEmulator implements Emulator {
+class FabricEmulator {
   readonly fabric: Fabric;
   private readonly seed: number;
   private readonly sweeps: Sweeps;
@@ -100,6 +102,7 @@ class FabricEmulator implements Emulator {
     return this.clockMs;
   }
 
+  /** Moves the virtual clock forward: counters, flow starts and ends, faults, sweeps, adaptive routing. */
   advance(ms: number): void {
     if (!(ms >= 0) || !Number.isFinite(ms)) throw new RangeError(`advance needs a finite ms ≥ 0, got ${ms}`);
     const end = this.clockMs + ms;
@@ -114,6 +117,7 @@ class FabricEmulator implements Emulator {
     this.refresh();
   }
 
+  /** Starts the flows of a traffic request (any pattern); returns them. Throws TrafficError. */
   startFlows(request: StartFlowsRequest): FlowInfo[] {
     const specs = expandTraffic(this.fabric, this.networks, request, this.seed);
     const started = this.flows.start(specs, this.links.linkUp, {
@@ -127,16 +131,19 @@ class FabricEmulator implements Emulator {
     return started.map((f) => flowInfo(this.fabric, f));
   }
 
+  /** The flows, or those matching `filter` (a filter naming an unknown link matches none). */
   listFlows(filter: FlowFilter = {}): FlowInfo[] {
     this.refresh();
     return this.flows.list(filter);
   }
 
+  /** Changes whenever listFlows' answer may, so paged listings can tell a stale page. */
   flowsVersion(): number {
     this.refresh();
     return this.version;
   }
 
+  /** Jobs: the flows grouped by job name, in the order their first flow started. */
   listJobs(): EmulatorJob[] {
     this.refresh();
     return this.flows.jobs();
@@ -152,6 +159,7 @@ class FabricEmulator implements Emulator {
     return { ...this.ar.config };
   }
 
+  /** Applies a partial update; throws AdaptiveRoutingConfigError on invalid input. */
   setAdaptiveRouting(patch: Partial<AdaptiveRoutingConfig>): AdaptiveRoutingConfig {
     if (this.ar.set(patch, this.clockMs)) {
       for (const flow of this.flows.flows) flow.path = flow.staticPath;
@@ -161,12 +169,14 @@ class FabricEmulator implements Emulator {
     return { ...this.ar.config };
   }
 
+  /** Takes a link (`a/port--b/port`) down or back up. Throws TrafficError for an unknown link. */
   setLinkState(linkId: string, state: 'active' | 'down'): void {
     if (state !== 'active' && state !== 'down')
       throw new TrafficError(`link state must be "active" or "down"`);
     this.injectFault({ type: state === 'down' ? 'link-down' : 'link-up', link: linkId });
   }
 
+  /** Injects a fault (link down/up, flap, symbol errors, switch down/up, restart, counter clear). */
   injectFault(request: unknown): FaultInfo {
     const fault = resolveFault(this.fabric, request);
     const info = this.links.apply(fault, `x${this.nextFaultId++}`, this.clockMs);
@@ -176,15 +186,18 @@ class FabricEmulator implements Emulator {
     return info;
   }
 
+  /** Active faults: links held down, flapping links, symbol-error sources, switches down. */
   listFaults(): FaultInfo[] {
     return this.links.list();
   }
 
+  /** Repairs everything: every link and switch up, flapping and symbol errors stopped. */
   clearFaults(): void {
     this.links.clear();
     this.refresh();
   }
 
+  /** The fabric manager's current routing: sweep count, engine, links it routed around. */
   routingState(): RoutingState {
     return this.sweeps.state();
   }
@@ -193,10 +206,12 @@ class FabricEmulator implements Emulator {
     return this.documents.build(this.clockMs, this.ports.reader(), this.links.linkUp);
   }
 
+  /** `portCounters()` as JSON text in chunks, written without building the document (`GET /v1/ports`). */
   portCountersJson(): Buffer[] {
     return this.documents.buildJson(this.clockMs, this.ports.reader(), this.links.linkUp);
   }
 
+  /** `portCounters()` as one Apache Arrow IPC stream (ports-arrow.ts; `GET /v1/ports?format=arrow`). */
   portCountersArrow(): Uint8Array {
     return this.documents.buildArrow(this.clockMs, this.ports.reader(), this.links.linkUp);
   }
@@ -211,7 +226,7 @@ class FabricEmulator implements Emulator {
     return hostTelemetry(this.telemetrySources());
   }
 
-  health(): HealthDocument {
+  health(): EmulatorHealth {
     const { name, fabricType } = this.fabric;
     return { status: 'ok', fabric: name, fabricType, timeMs: this.clockMs };
   }
@@ -256,6 +271,7 @@ class FabricEmulator implements Emulator {
     }
   }
 
+  /** The subnet manager's new tables (with `externalRouting`): every flow's static path follows them. */
   useTables(tables: ForwardingTables): void {
     this.advance(0);
     this.applyTables(tables);

@@ -1,6 +1,6 @@
 import { PORT_COUNTER_NAMES } from '@fabscope/contracts/ports';
 import type { FabricType } from '@fabscope/topology';
-import { Accumulator, ChannelCounters, DATA_UNIT_BYTES, PACKET_PAYLOAD_BYTES } from './counters.ts';
+import { Accumulator, DATA_UNIT_BYTES, PACKET_PAYLOAD_BYTES } from './counters.ts';
 import type { PortCounterReader } from './ports-document.ts';
 
 export const COUNTER_COUNT = PORT_COUNTER_NAMES.length;
@@ -70,16 +70,18 @@ export const DISCARD_GRACE_MS = 1000;
 
 /** Every port's cumulative counters, and their values at its last restart or clear, which it subtracts. */
 export class PortCounterBank {
-  private readonly counters: ChannelCounters;
+  /** Payload bytes and XmitWait ticks per channel; XmitData leaving a channel is the RcvData entering it (lossless). */
+  private readonly bytes: Accumulator;
+  private readonly waitTicks: Accumulator;
   private readonly extraPkts: Accumulator;
-  readonly ipBytes: Accumulator;
-  readonly ipPkts: Accumulator;
+  private readonly ipBytes: Accumulator;
+  private readonly ipPkts: Accumulator;
   /** The cumulative error counters, PORT_COUNTER_NAMES from SYMBOL to CUMULATIVE_COUNT. */
   private readonly errors: Accumulator[];
   /** Raw counter values at each port's last restart or clear, in PORT_COUNTER_NAMES order (data in bytes). */
   private readonly bases: BigUint64Array[];
   /** IP counter values at each port's last restart: tx bytes, rx bytes, tx pkts, rx pkts. */
-  readonly netBases: BigUint64Array[];
+  private readonly netBases: BigUint64Array[];
   private readonly mtu: bigint;
   private readonly unit: bigint;
 
@@ -88,7 +90,8 @@ export class PortCounterBank {
     fabricType: FabricType,
     private readonly gauges?: PortGauges,
   ) {
-    this.counters = new ChannelCounters(channelCount);
+    this.bytes = new Accumulator(channelCount);
+    this.waitTicks = new Accumulator(channelCount);
     this.extraPkts = new Accumulator(channelCount);
     this.ipBytes = new Accumulator(channelCount);
     this.ipPkts = new Accumulator(channelCount);
@@ -104,55 +107,48 @@ export class PortCounterBank {
     const dt = to - from;
     if (!(dt > 0)) return;
     const channels = rates.activeChannels;
-    this.counters.accrue(channels, rates.payload, rates.waitTicks, dt);
+    this.bytes.accrue(channels, rates.payload, dt);
+    this.waitTicks.accrue(channels, rates.waitTicks, dt);
     this.extraPkts.accrue(channels, rates.extraPkts, dt);
     this.ipBytes.accrue(channels, rates.ipBytes, dt);
     this.ipPkts.accrue(channels, rates.ipPkts, dt);
-    const [symbols, recoveries, , rcvErrors, discards] = this.errors as [
-      Accumulator,
-      Accumulator,
-      Accumulator,
-      Accumulator,
-      Accumulator,
-    ];
-    symbols.accrue(rates.errorPorts, rates.symbolRate, dt);
-    recoveries.accrue(rates.errorPorts, rates.recoveryRate, dt);
-    rcvErrors.accrue(rates.errorPorts, rates.rcvErrorRate, dt);
+    this.errorsOf(SYMBOL).accrue(rates.errorPorts, rates.symbolRate, dt);
+    this.errorsOf(LER).accrue(rates.errorPorts, rates.recoveryRate, dt);
+    this.errorsOf(RCV_ERR).accrue(rates.errorPorts, rates.rcvErrorRate, dt);
     DIRECT_ERROR_COUNTERS.forEach((counter, k) => {
-      (this.errors[counter - SYMBOL] as Accumulator).accrue(
-        rates.directPorts,
-        rates.directRates[k] ?? [],
-        dt,
-      );
+      this.errorsOf(counter).accrue(rates.directPorts, rates.directRates[k] ?? [], dt);
     });
+    const discards = this.errorsOf(DISCARDS);
     for (const c of rates.congested) {
       const overlap = to - Math.max(from, (rates.congestedSince[c] as number) + DISCARD_GRACE_MS);
       if (overlap > 0) discards.addAmount(c, ((rates.discardRate[c] as number) * overlap) / 1000);
     }
   }
 
+  private errorsOf(counter: number): Accumulator {
+    return this.errors[counter - SYMBOL] as Accumulator;
+  }
+
   /** One more LinkDowned on port `out` (its link went down). */
   countLinkDowned(out: number): void {
-    (this.errors[DOWNED - SYMBOL] as Accumulator).add(out, 1n);
+    this.errorsOf(DOWNED).add(out, 1n);
   }
 
   /** One more LinkErrorRecovery on port `out` (its link retrained after a flap). */
   countRecovery(out: number): void {
-    (this.errors[LER - SYMBOL] as Accumulator).add(out, 1n);
+    this.errorsOf(LER).add(out, 1n);
   }
 
   /** Raw cumulative values of a port (data in bytes), before restarts and clears. */
   readRaw(out: number, into: bigint[]): void {
-    const { bytes, waitTicks } = this.counters;
-    const sent = bytes[out] as bigint;
-    const received = bytes[out ^ 1] as bigint;
+    const sent = this.bytes.totals[out] as bigint;
+    const received = this.bytes.totals[out ^ 1] as bigint;
     into[XMIT_DATA] = sent;
     into[RCV_DATA] = received;
     into[XMIT_PKTS] = sent / this.mtu + (this.extraPkts.totals[out] as bigint);
     into[RCV_PKTS] = received / this.mtu + (this.extraPkts.totals[out ^ 1] as bigint);
-    into[XMIT_WAIT] = waitTicks[out] as bigint;
-    for (let i = SYMBOL; i < CUMULATIVE_COUNT; i++)
-      into[i] = (this.errors[i - SYMBOL] as Accumulator).totals[out] as bigint;
+    into[XMIT_WAIT] = this.waitTicks.totals[out] as bigint;
+    for (let i = SYMBOL; i < CUMULATIVE_COUNT; i++) into[i] = this.errorsOf(i).totals[out] as bigint;
     into[LINK_QUALITY] = BigInt(this.gauges?.linkQuality[out] ?? 5);
     into[LINK_WIDTH_DOWNGRADE] = BigInt(this.gauges?.lanesDown[out] ?? 0);
   }
@@ -173,17 +169,19 @@ export class PortCounterBank {
     };
   }
 
-  /** A host interface's IP counter `i` (tx bytes, rx bytes, tx pkts, rx pkts) since its OS booted. */
-  ipCounter(out: number, i: 0 | 1 | 2 | 3): bigint {
-    const raw =
-      i === 0
-        ? this.ipBytes.totals[out]
-        : i === 1
-          ? this.ipBytes.totals[out ^ 1]
-          : i === 2
-            ? this.ipPkts.totals[out]
-            : this.ipPkts.totals[out ^ 1];
-    return BigInt.asUintN(64, (raw as bigint) - (this.netBases[i]?.[out] as bigint));
+  /** A host interface's IP counters since its OS booted: tx bytes, rx bytes, tx pkts, rx pkts. */
+  ipCounters(out: number): bigint[] {
+    return this.ipRaw(out).map((v, i) => BigInt.asUintN(64, v - (this.netBases[i]?.[out] as bigint)));
+  }
+
+  private ipRaw(out: number): bigint[] {
+    const { ipBytes, ipPkts } = this;
+    return [
+      ipBytes.totals[out],
+      ipBytes.totals[out ^ 1],
+      ipPkts.totals[out],
+      ipPkts.totals[out ^ 1],
+    ] as bigint[];
   }
 
   /** Counters of one port start again from 0 (a clear by another tool; with `reboot`, the OS counters too). */
@@ -191,11 +189,6 @@ export class PortCounterBank {
     const raw: bigint[] = new Array(COUNTER_COUNT).fill(0n);
     this.readRaw(out, raw);
     for (let i = 0; i < CUMULATIVE_COUNT; i++) (this.bases[i] as BigUint64Array)[out] = raw[i] as bigint;
-    if (reboot) {
-      (this.netBases[0] as BigUint64Array)[out] = this.ipBytes.totals[out] as bigint;
-      (this.netBases[1] as BigUint64Array)[out] = this.ipBytes.totals[out ^ 1] as bigint;
-      (this.netBases[2] as BigUint64Array)[out] = this.ipPkts.totals[out] as bigint;
-      (this.netBases[3] as BigUint64Array)[out] = this.ipPkts.totals[out ^ 1] as bigint;
-    }
+    if (reboot) for (const [i, v] of this.ipRaw(out).entries()) (this.netBases[i] as BigUint64Array)[out] = v;
   }
 }

@@ -26,7 +26,6 @@ import {
 
 // `GET /v1/ports?format=arrow`: fixed columns encoded once, so a scrape fills only counters and states.
 
-/** Small numbers, written as uint8. */
 const GAUGES = new Set<string>(PORT_GAUGE_NAMES);
 
 /** A port's fields that never change between answers. */
@@ -85,25 +84,20 @@ export class PortsArrowEncoder {
       const values = counters[k] as BigUint64Array;
       const has = present[k];
       if (has === undefined) return;
-      if (GAUGES.has(name)) {
-        // Small numbers: uint8, dense when every port has the gauge.
-        if (has === null) {
-          columns.push([name, columnFromArray(Uint8Array.from(values, Number)) as Column<unknown>]);
-          return;
-        }
-        const gauge: (number | null)[] = new Array(this.rows);
-        for (let i = 0; i < this.rows; i++) gauge[i] = has[i] ? Number(values[i]) : null;
-        columns.push([name, columnFromArray(gauge, uint8()) as Column<unknown>]);
-        return;
-      }
+      // Gauges are small numbers, written as uint8.
+      const gauge = GAUGES.has(name);
       if (has === null) {
-        columns.push([name, columnFromArray(values) as Column<unknown>]);
+        columns.push([
+          name,
+          columnFromArray(gauge ? Uint8Array.from(values, Number) : values) as Column<unknown>,
+        ]);
         return;
       }
       // Ports of two fabrics (a router's Ethernet NICs): null where a port's fabric lacks it.
-      const sparse: (bigint | null)[] = new Array(this.rows);
-      for (let i = 0; i < this.rows; i++) sparse[i] = has[i] ? (values[i] as bigint) : null;
-      columns.push([name, columnFromArray(sparse, uint64()) as Column<unknown>]);
+      const sparse: (number | bigint | null)[] = new Array(this.rows);
+      for (let i = 0; i < this.rows; i++)
+        sparse[i] = has[i] ? (gauge ? Number(values[i]) : (values[i] as bigint)) : null;
+      columns.push([name, columnFromArray(sparse, gauge ? uint8() : uint64()) as Column<unknown>]);
     });
     const table = tableFromColumns(columns);
     table.schema.metadata = new Map([

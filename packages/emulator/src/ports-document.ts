@@ -1,3 +1,4 @@
+import { FABRIC_TYPES } from '@fabscope/contracts/names';
 import {
   PORT_COUNTER_NAMES,
   type PortCounterName,
@@ -20,7 +21,7 @@ const OPA_ONLY = new Set<PortCounterName>([
 const IB_ONLY = new Set<PortCounterName>(['VL15Dropped']);
 
 /** Positions in PORT_COUNTER_NAMES of the counters a port of this fabric type has. */
-export function countersOf(fabricType: FabricType): number[] {
+function countersOf(fabricType: FabricType): number[] {
   const keep = (name: PortCounterName): boolean => {
     if (fabricType === 'omnipath') return !IB_ONLY.has(name);
     if (fabricType === 'infiniband') return !OPA_ONLY.has(name);
@@ -45,11 +46,7 @@ const ACTIVE = Buffer.from('"linkState":"active","counters":{');
 const DOWN = Buffer.from('"linkState":"down","counters":{');
 /** `"XmitData":"`, `","RcvData":"`, …: what comes before each counter's digits. */
 const COUNTER_KEYS = PORT_COUNTER_NAMES.map((name, i) => Buffer.from(`${i === 0 ? '' : '",'}"${name}":"`));
-const SHOWN: Record<FabricType, number[]> = {
-  omnipath: countersOf('omnipath'),
-  infiniband: countersOf('infiniband'),
-  ethernet: countersOf('ethernet'),
-};
+const SHOWN = Object.fromEntries(FABRIC_TYPES.map((t) => [t, countersOf(t)])) as Record<FabricType, number[]>;
 const PORT_END = Buffer.from('"}}');
 
 /** Writes a non-negative safe integer's decimal digits at `pos`; returns the new position. */
@@ -112,13 +109,13 @@ export class PortsDocumentBuilder {
         counters,
       };
     });
-    return {
-      fabric: this.fabric.name,
-      fabricType: this.fabric.fabricType,
-      timeMs,
-      dataUnitBytes: DATA_UNIT_BYTES[this.fabric.fabricType],
-      ports,
-    };
+    return { ...this.head(timeMs), ports };
+  }
+
+  /** The document's fields beside its ports. */
+  private head(timeMs: number): Omit<PortCountersDocument, 'ports'> {
+    const { name, fabricType } = this.fabric;
+    return { fabric: name, fabricType, timeMs, dataUnitBytes: DATA_UNIT_BYTES[fabricType] };
   }
 
   /** `build` as an Arrow IPC stream (ports-arrow.ts). */
@@ -144,17 +141,7 @@ export class PortsDocumentBuilder {
         if (mask) mask[i] = 1;
       }
     });
-    return this.arrow.encode(
-      {
-        fabric: this.fabric.name,
-        fabricType: this.fabric.fabricType,
-        timeMs,
-        dataUnitBytes: DATA_UNIT_BYTES[this.fabric.fabricType],
-      },
-      up,
-      counters,
-      present,
-    );
+    return this.arrow.encode(this.head(timeMs), up, counters, present);
   }
 
   /** `build` as JSON chunks, each port's fixed fields serialized once, so a scrape writes only counters. */
@@ -163,12 +150,7 @@ export class PortsDocumentBuilder {
       const fixed = JSON.stringify(slot.entry);
       return Buffer.from(`${fixed.slice(0, -1)},`);
     });
-    const head = JSON.stringify({
-      fabric: this.fabric.name,
-      fabricType: this.fabric.fabricType,
-      timeMs,
-      dataUnitBytes: DATA_UNIT_BYTES[this.fabric.fabricType],
-    });
+    const head = JSON.stringify(this.head(timeMs));
     const chunks: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"ports":[`)];
     const values: bigint[] = new Array(PORT_COUNTER_NAMES.length).fill(0n);
     let out = Buffer.allocUnsafe(CHUNK_BYTES);

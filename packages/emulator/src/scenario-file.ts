@@ -1,7 +1,6 @@
 import { chooseRoutingEngine, routingFor, scenarioInfo, scenarioNames } from '@fabscope/topology';
 import { parse as parseYaml } from 'yaml';
-import { createEmulator } from './emulator.ts';
-import type { Emulator } from './emulator-types.ts';
+import { createEmulator, type Emulator } from './emulator.ts';
 import type { AdaptiveRoutingConfig } from './routing/ar-config.ts';
 import { parseDuration, QuantityError } from './units.ts';
 
@@ -57,10 +56,7 @@ export interface ScenarioResult {
 }
 
 export class ScenarioFileError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ScenarioFileError';
-  }
+  override name = 'ScenarioFileError';
 }
 
 const TOP_KEYS = [

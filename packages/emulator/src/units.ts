@@ -5,10 +5,7 @@ import { MAX_DURATION_SECONDS, MAX_RATE_BYTES_PER_SECOND, MAX_SIZE_BYTES } from 
  * `K`/`M`/`G` size is binary, as fio and iperf take it.
  */
 export class QuantityError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'QuantityError';
-  }
+  override name = 'QuantityError';
 }
 
 const DURATION_S: Record<string, number> = { ms: 1e-3, s: 1, m: 60, min: 60, h: 3600 };

@@ -1,7 +1,7 @@
 import { FabricBuilder, fatTreeRouting } from '@fabscope/topology';
 import { describe, expect, it } from 'vitest';
 import {
-  ChannelCounters,
+  Accumulator,
   createEmulator,
   PACKET_PAYLOAD_BYTES,
   type PortCountersDocument,
@@ -11,23 +11,25 @@ import { arDemoEmulator, counter, SEED_PAIRS } from './helpers.ts';
 const values = (doc: PortCountersDocument) =>
   doc.ports.map((p) => Object.values(p.counters).map((v) => BigInt(v)));
 
-describe('ChannelCounters', () => {
+describe('Accumulator', () => {
   it('carries fractions so the total is exact over many small steps', () => {
-    const counters = new ChannelCounters(1);
+    const counters = new Accumulator(1);
     // 1/3 byte per ms for 3000 steps of 1 ms: 1000 bytes exactly, not 0 (floor each step) or 999.
-    for (let i = 0; i < 3000; i++) counters.accrue([0], [1000 / 3], [0], 1);
-    expect(counters.bytes[0]).toBe(1000n);
-    const odd = new ChannelCounters(1);
-    for (let i = 0; i < 1000; i++) odd.accrue([0], [12.375e9], [0], 7);
-    expect(odd.bytes[0]).toBe(86_625_000_000n); // 12.375e9 B/s × 7 s
+    for (let i = 0; i < 3000; i++) counters.accrue([0], [1000 / 3], 1);
+    expect(counters.totals[0]).toBe(1000n);
+    const odd = new Accumulator(1);
+    for (let i = 0; i < 1000; i++) odd.accrue([0], [12.375e9], 7);
+    expect(odd.totals[0]).toBe(86_625_000_000n); // 12.375e9 B/s × 7 s
   });
 
-  it('keeps 64-bit totals beyond 2^53', () => {
-    const counters = new ChannelCounters(1);
-    counters.accrue([0], [2 ** 52], [0], 1000);
-    counters.accrue([0], [2 ** 52], [0], 1000);
-    counters.accrue([0], [3], [0], 1000);
-    expect(counters.bytes[0]).toBe(2n ** 53n + 3n);
+  it('keeps 64-bit totals beyond 2^53, wrapping at 2^64', () => {
+    const counters = new Accumulator(1);
+    counters.accrue([0], [2 ** 52], 1000);
+    counters.accrue([0], [2 ** 52], 1000);
+    counters.accrue([0], [3], 1000);
+    expect(counters.totals[0]).toBe(2n ** 53n + 3n);
+    counters.add(0, 2n ** 64n - 2n ** 53n);
+    expect(counters.totals[0]).toBe(3n);
   });
 });
 

@@ -1,18 +1,11 @@
 import {
   counterRate,
   DATA_RATE_SPIKE_FACTOR,
-  type LinkErrorField,
   type PortErrorRates,
   type PortRateReading,
 } from '@fabscope/topology';
 import { ERROR_COUNTER_KEYS, ERROR_COUNTERS, type ErrorCounterKey } from './error-counters.ts';
 import type { FabricSnapshot, PortSample } from './port-sample.ts';
-
-/** The collectors' error counter names are the API's and topology's field names: checked here. */
-export type ErrorNamesAgree = [ErrorCounterKey, LinkErrorField] extends [LinkErrorField, ErrorCounterKey]
-  ? true
-  : never;
-export const ERROR_NAMES_AGREE: ErrorNamesAgree = true;
 
 /** The error fields that are counters (rated), and the two gauges (read as values). */
 export const ERROR_RATE_KEYS = ERROR_COUNTER_KEYS.filter((k) => ERROR_COUNTERS[k].type === 'counter');

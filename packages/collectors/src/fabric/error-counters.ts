@@ -1,7 +1,7 @@
 import { ERROR_COUNTERS as CONTRACT_ERROR_COUNTERS, PORT_GAUGES } from '@fabscope/contracts/metrics';
 import type { PortCounterName } from '@fabscope/contracts/ports';
 
-/** A port's error, congestion and bubble counter, named in every source's vocabulary in one table. */
+/** A port's error, congestion and bubble counter (the contract's names), named in every source's vocabulary. */
 export interface ErrorCounterSpec {
   /** Prometheus family (counters end in `_total`; the two gauges do not). */
   family: string;
@@ -139,7 +139,10 @@ const SPECS = {
     help: 'Lanes of the link that are down, 0 at full width (Omni-Path link width downgrade)',
     emulator: 'LinkWidthDowngrade',
   },
-} as const satisfies Record<string, Omit<ErrorCounterSpec, 'family' | 'type'> & { type?: 'gauge' }>;
+} as const satisfies Record<
+  keyof typeof CONTRACT_ERROR_COUNTERS | keyof typeof PORT_GAUGES,
+  Omit<ErrorCounterSpec, 'family' | 'type'> & { type?: 'gauge' }
+>;
 
 export type ErrorCounterKey = keyof typeof SPECS;
 export const ERROR_COUNTER_KEYS = Object.keys(SPECS) as ErrorCounterKey[];

@@ -172,10 +172,8 @@ export interface DeviceFilter {
   exclude?: RegExp | undefined;
 }
 
-export function deviceSelected(name: string, filter: DeviceFilter): boolean {
-  if (filter.include && !filter.include.test(name)) return false;
-  if (filter.exclude?.test(name)) return false;
-  return true;
+export function deviceSelected(name: string, { include, exclude }: DeviceFilter): boolean {
+  return (!include || include.test(name)) && !exclude?.test(name);
 }
 
 /** Every InfiniBand/Omni-Path device under `class/infiniband`, read now. */

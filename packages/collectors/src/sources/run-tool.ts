@@ -7,7 +7,6 @@ export class ToolTimeoutError extends Error {
 export interface RunToolOptions {
   timeoutMs: number;
   signal?: AbortSignal | undefined;
-  maxBuffer?: number;
   /** Added to this process's environment (a simulated subnet's LD_PRELOAD and IBSIM_SOCKNAME). */
   env?: Readonly<Record<string, string>> | undefined;
   /** Working directory (a simulated subnet's preload writes into it). */
@@ -23,7 +22,7 @@ export function runTool(file: string, args: readonly string[], options: RunToolO
       {
         timeout: options.timeoutMs,
         killSignal: 'SIGKILL',
-        maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,
+        maxBuffer: 64 * 1024 * 1024,
         encoding: 'utf8',
         windowsHide: true,
         ...(options.env ? { env: { ...process.env, ...options.env } } : {}),

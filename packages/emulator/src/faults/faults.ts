@@ -1,34 +1,7 @@
-import {
-  ERROR_RATE_FAULTS,
-  type ErrorRateFault,
-  FAULT_TYPES,
-  type FaultInfo,
-  type FaultType,
-  faultKeys,
-} from '@fabscope/contracts';
+import { type ErrorRateFault, FAULT_TYPES, type FaultType, faultKeys } from '@fabscope/contracts';
 import { channelFrom, type Fabric, type FabricLink, type FabricNode } from '@fabscope/topology';
 import { TrafficError } from '../traffic/request.ts';
 import { parseDuration, QuantityError } from '../units.ts';
-
-/** Faults that raise one error counter at `rate` per second, in DIRECT_ERROR_COUNTERS' order. */
-export { ERROR_RATE_FAULTS, type ErrorRateFault, FAULT_TYPES, type FaultInfo, type FaultType };
-
-/** `POST /v1/faults` body; a link by its id or one end, durations in seconds or with a unit. */
-export interface FaultRequest {
-  type: FaultType;
-  link?: string;
-  node?: string;
-  port?: number;
-  /** flap: one down-up cycle every `period` (default 2 s), down for `downFor` (default half). */
-  period?: number | string;
-  downFor?: number | string;
-  /** symbol-errors and the ERROR_RATE_FAULTS: errors per second at each end named (0 stops them). */
-  rate?: number;
-  /** link-quality: the LinkQualityIndicator (0..5, 5 excellent) at each end named. */
-  quality?: number;
-  /** link-width-downgrade: lanes down at each end named (0 restores full width, at most 3 of 4). */
-  lanes?: number;
-}
 
 /** A fault resolved against the fabric. */
 export type ResolvedFault =
@@ -115,17 +88,6 @@ export function resolveFault(fabric: Fabric, request: unknown): ResolvedFault {
   };
 
   switch (type) {
-    case 'link-integrity':
-    case 'constraint-errors':
-    case 'switch-relay-errors':
-    case 'vl15-drops':
-    case 'buffer-overruns':
-    case 'uncorrectable-errors': {
-      const rate = raw.rate;
-      if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0)
-        throw new TrafficError(`rate must be a number of errors per second ≥ 0, got ${JSON.stringify(rate)}`);
-      return { type, ...ends(), rate };
-    }
     case 'link-quality':
       return { type, quality: integer('quality', 5, '5 excellent, 0 down'), ...ends() };
     case 'link-width-downgrade':
@@ -142,27 +104,6 @@ export function resolveFault(fabric: Fabric, request: unknown): ResolvedFault {
         throw new TrafficError('downFor must be > 0 and shorter than period');
       return { type, link: l, periodMs, downMs };
     }
-    case 'symbol-errors': {
-      const rate = raw.rate;
-      if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0) {
-        throw new TrafficError(
-          `rate must be a number of symbol errors per second ≥ 0, got ${JSON.stringify(rate)}`,
-        );
-      }
-      if (raw.link === undefined && raw.node !== undefined) {
-        const n = node();
-        const out = port(n);
-        return {
-          type,
-          link: fabric.links[out >> 1] as FabricLink,
-          ports: [out],
-          rate,
-          target: `${n.name}/${raw.port}`,
-        };
-      }
-      const l = link();
-      return { type, link: l, ports: [l.index * 2, l.index * 2 + 1], rate, target: l.id };
-    }
     case 'switch-down':
     case 'switch-up': {
       const n = node();
@@ -177,6 +118,17 @@ export function resolveFault(fabric: Fabric, request: unknown): ResolvedFault {
       const ports: number[] = [];
       for (const p of n.ports) if (p && p.link >= 0) ports.push(channelFrom(fabric, n, p.number));
       return { type, node: n, ports, target: n.name };
+    }
+    default: {
+      // symbol-errors and the error-rate faults
+      const rate = raw.rate;
+      if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0) {
+        const errors = type === 'symbol-errors' ? 'symbol errors' : 'errors';
+        throw new TrafficError(
+          `rate must be a number of ${errors} per second ≥ 0, got ${JSON.stringify(rate)}`,
+        );
+      }
+      return { type, ...ends(), rate };
     }
   }
 }

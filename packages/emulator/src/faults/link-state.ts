@@ -1,9 +1,10 @@
+import { ERROR_RATE_FAULTS, type ErrorRateFault, type FaultInfo } from '@fabscope/contracts';
 import type { Fabric, FabricNode } from '@fabscope/topology';
 import type { PortGauges } from '../port-counters.ts';
-import { ERROR_RATE_FAULTS, type ErrorRateFault, type FaultInfo, type ResolvedFault } from './faults.ts';
+import type { ResolvedFault } from './faults.ts';
 
 /** LinkQualityIndicator from the symbol-error rate: 5 clean, 4 from 1/s, 3 from 100/s, 2 from 1000/s. */
-export function qualityOfSymbolRate(perSecond: number): number {
+function qualityOfSymbolRate(perSecond: number): number {
   if (perSecond >= 1000) return 2;
   if (perSecond >= 100) return 3;
   if (perSecond >= 1) return 4;
@@ -86,9 +87,11 @@ export class LinkState implements PortGauges {
         this.flapDown[l] = 0;
         this.active.delete(`flap:${l}`);
         this.adminDown[l] = fault.type === 'link-down' ? 1 : 0;
-        const info: FaultInfo = { id, type: fault.type, target: fault.link.id, sinceMs };
-        if (fault.type === 'link-down') this.active.set(key, info);
-        else this.active.delete(key);
+        const info = this.keep(
+          key,
+          { id, type: fault.type, target: fault.link.id, sinceMs },
+          fault.type === 'link-down',
+        );
         this.update(l, false);
         return info;
       }
@@ -107,20 +110,6 @@ export class LinkState implements PortGauges {
         };
         this.active.set(`flap:${l}`, info);
         return info;
-      }
-      case 'link-integrity':
-      case 'constraint-errors':
-      case 'switch-relay-errors':
-      case 'vl15-drops':
-      case 'buffer-overruns':
-      case 'uncorrectable-errors': {
-        const rates = this.directRates[
-          ERROR_RATE_FAULTS.indexOf(fault.type as ErrorRateFault)
-        ] as Float64Array;
-        for (const p of fault.ports) rates[p] = fault.rate;
-        const info: FaultInfo = { id, type: fault.type, target: fault.target, sinceMs, rate: fault.rate };
-        this.effects.errorsChanged();
-        return this.keep(`${fault.type}:${fault.target}`, info, fault.rate > 0);
       }
       case 'link-quality': {
         for (const p of fault.ports) {
@@ -146,12 +135,9 @@ export class LinkState implements PortGauges {
           this.symbolRate[p] = fault.rate;
           this.updateQuality(p);
         }
-        const key = `symbols:${fault.target}`;
         const info: FaultInfo = { id, type: fault.type, target: fault.target, sinceMs, rate: fault.rate };
-        if (fault.rate > 0) this.active.set(key, info);
-        else this.active.delete(key);
         this.effects.errorsChanged();
-        return info;
+        return this.keep(`symbols:${fault.target}`, info, fault.rate > 0);
       }
       case 'switch-down':
       case 'switch-up': {
@@ -160,9 +146,7 @@ export class LinkState implements PortGauges {
         const down = fault.type === 'switch-down';
         const wasDown = this.nodeDown[n.index] === 1;
         this.nodeDown[n.index] = down ? 1 : 0;
-        const info: FaultInfo = { id, type: fault.type, target: n.name, sinceMs };
-        if (down) this.active.set(key, info);
-        else this.active.delete(key);
+        const info = this.keep(key, { id, type: fault.type, target: n.name, sinceMs }, down);
         // A switch that comes back has rebooted: its counters start again from 0.
         if (wasDown && !down) this.effects.restartNode(n);
         for (const port of n.ports) if (port && port.link >= 0) this.update(port.link, false);
@@ -174,6 +158,16 @@ export class LinkState implements PortGauges {
       case 'clear-counters':
         for (const out of fault.ports) this.effects.clearPort(out);
         return { id, type: fault.type, target: fault.target, sinceMs };
+      default: {
+        // The error-rate faults.
+        const rates = this.directRates[
+          ERROR_RATE_FAULTS.indexOf(fault.type as ErrorRateFault)
+        ] as Float64Array;
+        for (const p of fault.ports) rates[p] = fault.rate;
+        const info: FaultInfo = { id, type: fault.type, target: fault.target, sinceMs, rate: fault.rate };
+        this.effects.errorsChanged();
+        return this.keep(`${fault.type}:${fault.target}`, info, fault.rate > 0);
+      }
     }
   }
 

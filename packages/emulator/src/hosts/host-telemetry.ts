@@ -1,27 +1,8 @@
+import type { HostLoad } from '@fabscope/contracts';
 import type { Fabric, FabricNode } from '@fabscope/topology';
 import type { ChannelLoad } from '../channel-load.ts';
-import type { HostLoad, HostPortTelemetry, HostTelemetry } from '../emulator-types.ts';
-import {
-  BUFFER_OVERRUN,
-  COUNTER_COUNT,
-  DISCARDS,
-  DOWNED,
-  LER,
-  LOCAL_LINK_INTEGRITY,
-  type PortCounterBank,
-  RCV_CONSTRAINT,
-  RCV_DATA,
-  RCV_ERR,
-  RCV_PKTS,
-  RCV_REMOTE_PHYS,
-  RCV_SW_RELAY,
-  SYMBOL,
-  VL15_DROPPED,
-  XMIT_CONSTRAINT,
-  XMIT_DATA,
-  XMIT_PKTS,
-  XMIT_WAIT,
-} from '../port-counters.ts';
+import type { HostPortTelemetry, HostTelemetry } from '../emulator-types.ts';
+import { COUNTER_COUNT, type PortCounterBank } from '../port-counters.ts';
 import type { PathFinder } from '../routing/paths.ts';
 import { CPU_COUNT, MEMORY_USED_FRACTION } from './host-load.ts';
 
@@ -94,13 +75,13 @@ export function hostTelemetry({
   clocks,
   linkUp,
 }: TelemetrySources): HostTelemetry[] {
-  const values: bigint[] = new Array(COUNTER_COUNT).fill(0n);
   return endpoints(fabric).map((node) => {
     const list: HostPortTelemetry[] = [];
     for (const port of node.ports) {
       if (!port || port.link < 0) continue;
       const out = finder.channelAt(node.index, port.number);
-      ports.readPort(out, values);
+      const counters: bigint[] = new Array(COUNTER_COUNT);
+      ports.readPort(out, counters);
       list.push({
         portNumber: port.number,
         guid: port.guid,
@@ -108,27 +89,8 @@ export function hostTelemetry({
         rateGbps: port.rateGbps,
         network: fabric.links[port.link]?.fabricType ?? fabric.fabricType,
         linkUp: linkUp[port.link] === 1,
-        xmitBytes: values[XMIT_DATA] as bigint,
-        rcvBytes: values[RCV_DATA] as bigint,
-        xmitPkts: values[XMIT_PKTS] as bigint,
-        rcvPkts: values[RCV_PKTS] as bigint,
-        xmitWait: values[XMIT_WAIT] as bigint,
-        symbolErrors: values[SYMBOL] as bigint,
-        linkErrorRecovery: values[LER] as bigint,
-        linkDowned: values[DOWNED] as bigint,
-        rcvErrors: values[RCV_ERR] as bigint,
-        xmitDiscards: values[DISCARDS] as bigint,
-        rcvRemotePhysicalErrors: values[RCV_REMOTE_PHYS] as bigint,
-        rcvSwitchRelayErrors: values[RCV_SW_RELAY] as bigint,
-        xmitConstraintErrors: values[XMIT_CONSTRAINT] as bigint,
-        rcvConstraintErrors: values[RCV_CONSTRAINT] as bigint,
-        localLinkIntegrityErrors: values[LOCAL_LINK_INTEGRITY] as bigint,
-        excessiveBufferOverrunErrors: values[BUFFER_OVERRUN] as bigint,
-        vl15Dropped: values[VL15_DROPPED] as bigint,
-        ipTxBytes: ports.ipCounter(out, 0),
-        ipRxBytes: ports.ipCounter(out, 1),
-        ipTxPkts: ports.ipCounter(out, 2),
-        ipRxPkts: ports.ipCounter(out, 3),
+        counters,
+        ip: ports.ipCounters(out),
       });
     }
     return {

@@ -1,7 +1,7 @@
 import type { FlowInfo } from '@fabscope/contracts';
 
 /** A job's flows and their bytes/s together. */
-export interface JobTotal {
+interface JobTotal {
   job: string;
   flows: number;
   bytesPerSecond: number;
@@ -32,7 +32,7 @@ interface Listing {
 }
 
 /** Every job's flows and bytes/s together, busiest job first (ties by name). */
-export function jobTotals(flows: readonly FlowInfo[]): JobTotal[] {
+function jobTotals(flows: readonly FlowInfo[]): JobTotal[] {
   const totals = new Map<string, JobTotal>();
   for (const f of flows) {
     const total = totals.get(f.job) ?? { job: f.job, flows: 0, bytesPerSecond: 0 };

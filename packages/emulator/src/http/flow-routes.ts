@@ -1,5 +1,6 @@
+import type { FlowFilter } from '@fabscope/contracts';
 import { PAGE_MAX } from '@fabscope/contracts/limits';
-import type { Emulator, FlowFilter } from '../emulator-types.ts';
+import type { Emulator } from '../emulator.ts';
 import type { StartFlowsRequest } from '../traffic/request.ts';
 import { FlowListings } from './flow-listings.ts';
 import { HttpError } from './http-error.ts';
@@ -29,11 +30,8 @@ const PAGE_PARAMS = ['limit', 'listing', 'offset'] as const;
 /** The listings of each emulator served (a server's, one per emulator). */
 const flowListings = new WeakMap<Emulator, FlowListings>();
 function listingsOf(emulator: Emulator): FlowListings {
-  let listings = flowListings.get(emulator);
-  if (!listings) {
-    listings = new FlowListings();
-    flowListings.set(emulator, listings);
-  }
+  const listings = flowListings.get(emulator) ?? new FlowListings();
+  flowListings.set(emulator, listings);
   return listings;
 }
 
@@ -98,21 +96,14 @@ export function startFlows(emulator: Emulator, body: unknown, query: URLSearchPa
   for (const key of new Set(query.keys())) {
     if (key !== 'first') throw new HttpError(400, `unknown parameter "${key}"; POST /v1/flows takes first`);
   }
-  const first = query.getAll('first');
-  const n = Number(first[0]);
-  if (
-    first.length > 1 ||
-    (first.length === 1 && (!/^\d+$/.test(first[0] as string) || n > MAX_FIRST_FLOWS))
-  ) {
-    throw new HttpError(400, `first must be one whole number from 0 to ${MAX_FIRST_FLOWS}`);
-  }
+  const first = wholeNumber(query, 'first', 0, MAX_FIRST_FLOWS);
   const flows = emulator.startFlows(body as StartFlowsRequest);
-  if (first.length === 0) return { flows };
+  if (first === undefined) return { flows };
   let bytesPerSecond = 0;
   const jobs = new Set<string>();
   for (const f of flows) {
     bytesPerSecond += f.bytesPerSecond;
     jobs.add(f.job);
   }
-  return { started: flows.length, jobs: [...jobs], bytesPerSecond, flows: flows.slice(0, n) };
+  return { started: flows.length, jobs: [...jobs], bytesPerSecond, flows: flows.slice(0, first) };
 }

@@ -1,8 +1,8 @@
-import type { Emulator } from '../emulator-types.ts';
+import type { Emulator } from '../emulator.ts';
 import { listFlows, startFlows } from './flow-routes.ts';
 import { HttpError } from './http-error.ts';
 
-export type Handler = (emulator: Emulator, body: unknown, query: URLSearchParams) => unknown;
+type Handler = (emulator: Emulator, body: unknown, query: URLSearchParams) => unknown;
 
 /** An answer already serialized as JSON, in chunks (the port counters of a big fabric). */
 export class JsonChunks {

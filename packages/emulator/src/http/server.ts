@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ARROW_STREAM_MEDIA_TYPE } from '@fabscope/contracts/media-types';
-import type { Emulator } from '../emulator-types.ts';
+import type { Emulator } from '../emulator.ts';
 import { AdaptiveRoutingConfigError } from '../routing/ar-config.ts';
 import { TrafficError } from '../traffic/request.ts';
 import { QuantityError } from '../units.ts';
@@ -126,30 +126,18 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
 }
 
 function send(response: ServerResponse, status: number, body: unknown): void {
-  if (body instanceof ArrowBytes) {
-    response.writeHead(status, {
-      'content-type': ARROW_STREAM_MEDIA_TYPE,
-      'content-length': body.bytes.byteLength,
-      'cache-control': 'no-store',
-    });
-    response.end(body.bytes);
-    return;
-  }
-  if (body instanceof JsonChunks) {
-    response.writeHead(status, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': body.chunks.reduce((n, c) => n + c.length, 0),
-      'cache-control': 'no-store',
-    });
-    for (const chunk of body.chunks) response.write(chunk);
-    response.end();
-    return;
-  }
-  const text = JSON.stringify(body);
+  const json = 'application/json; charset=utf-8';
+  const [type, chunks] =
+    body instanceof ArrowBytes
+      ? [ARROW_STREAM_MEDIA_TYPE, [body.bytes]]
+      : body instanceof JsonChunks
+        ? [json, body.chunks]
+        : [json, [Buffer.from(JSON.stringify(body))]];
   response.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
+    'content-type': type,
+    'content-length': chunks.reduce((n, c) => n + c.byteLength, 0),
     'cache-control': 'no-store',
   });
-  response.end(text);
+  for (const chunk of chunks) response.write(chunk);
+  response.end();
 }

@@ -66,13 +66,7 @@ export function adjustRoutes(flows: RoutedFlow[], config: AdaptiveRoutingConfig,
         const path = tryReroute(finder, flow, position, c);
         if (path && firstDownPosition(path, ctx.linkUp) < 0) options.push({ channel: c, path });
       }
-      const chosen = choose(
-        options.map((o) => o.channel),
-        fraction,
-        config.algorithm,
-        ctx.random,
-      );
-      const option = options.find((o) => o.channel === chosen);
+      const option = choose(options, (o) => fraction(o.channel), config.algorithm, ctx.random);
       if (option) {
         move(flow, position, option.path);
         moves++;
@@ -130,14 +124,7 @@ export function adjustRoutes(flows: RoutedFlow[], config: AdaptiveRoutingConfig,
         const after = suffixLoad(path, position, flow, want, load, capacities, flow.path);
         if (after < before - TOLERANCE) options.push({ channel: c, path, after });
       }
-      const byChannel = new Map(options.map((o) => [o.channel, o.after]));
-      const chosen = choose(
-        options.map((o) => o.channel),
-        (c) => byChannel.get(c) ?? Number.POSITIVE_INFINITY,
-        config.algorithm,
-        ctx.random,
-      );
-      const option = options.find((o) => o.channel === chosen);
+      const option = choose(options, (o) => o.after, config.algorithm, ctx.random);
       if (option) {
         move(flow, position, option.path);
         moves++;
@@ -195,22 +182,20 @@ function tryReroute(
   }
 }
 
-/** The algorithm's pick among candidate channels (in port order), or -1 when there is none. */
-function choose(
-  candidates: number[],
-  fraction: (c: number) => number,
+/** The algorithm's pick among candidates (in port order), or undefined when there is none. */
+function choose<T>(
+  candidates: T[],
+  load: (candidate: T) => number,
   algorithm: 0 | 1 | 2,
   random: Random,
-): number {
-  if (candidates.length === 0) return -1;
+): T | undefined {
+  if (candidates.length === 0) return undefined;
   if (algorithm === 0) {
-    return candidates.length === 1
-      ? (candidates[0] as number)
-      : (candidates[randomIndex(random, candidates.length)] as number);
+    return candidates.length === 1 ? candidates[0] : candidates[randomIndex(random, candidates.length)];
   }
   let least = Number.POSITIVE_INFINITY;
-  for (const c of candidates) least = Math.min(least, fraction(c));
-  const best = candidates.filter((c) => fraction(c) <= least + TOLERANCE);
-  if (algorithm === 1 || best.length === 1) return best[0] as number;
-  return best[randomIndex(random, best.length)] as number;
+  for (const c of candidates) least = Math.min(least, load(c));
+  const best = candidates.filter((c) => load(c) <= least + TOLERANCE);
+  if (algorithm === 1 || best.length === 1) return best[0];
+  return best[randomIndex(random, best.length)];
 }

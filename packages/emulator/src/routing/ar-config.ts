@@ -12,15 +12,10 @@ export const DEFAULT_ADAPTIVE_ROUTING: Readonly<AdaptiveRoutingConfig> = Object.
 });
 
 /** ISL load at which AR moves flows, by Threshold; opafm's 0 ("firmware default") taken as 100 %. */
-export const THRESHOLD_LOAD: readonly number[] = [1, 1, 0.9, 0.8, 0.7, 0.65, 0.6, 0.55];
-
-export const ALGORITHM_NAMES = ['Random', 'Greedy', 'GreedyRandom'] as const;
+const THRESHOLD_LOAD: readonly number[] = [1, 1, 0.9, 0.8, 0.7, 0.65, 0.6, 0.55];
 
 export class AdaptiveRoutingConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'AdaptiveRoutingConfigError';
-  }
+  override name = 'AdaptiveRoutingConfigError';
 }
 
 /** Minimum time between two adjustments: 2^arFrequency × 64 ms. */
@@ -47,6 +42,15 @@ function integer(name: string, value: unknown, max: number): number {
   return value;
 }
 
+/** Each setting's check, in the order an unknown key's refusal lists them. */
+const SETTINGS: Record<keyof AdaptiveRoutingConfig, (name: string, value: unknown) => number | boolean> = {
+  enabled: flag,
+  lostRouteOnly: flag,
+  algorithm: (name, value) => integer(name, value, 2),
+  arFrequency: (name, value) => integer(name, value, 7),
+  threshold: (name, value) => integer(name, value, 7),
+};
+
 /** Validates a partial update and returns the whole new configuration; unknown keys are refused. */
 export function applyAdaptiveRoutingPatch(
   current: AdaptiveRoutingConfig,
@@ -55,29 +59,14 @@ export function applyAdaptiveRoutingPatch(
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
     throw new AdaptiveRoutingConfigError('adaptive routing settings must be a JSON object');
   }
-  const next: AdaptiveRoutingConfig = { ...current };
+  const next: Record<string, unknown> = { ...current };
   for (const [key, value] of Object.entries(patch)) {
-    switch (key) {
-      case 'enabled':
-        next.enabled = flag(key, value);
-        break;
-      case 'lostRouteOnly':
-        next.lostRouteOnly = flag(key, value);
-        break;
-      case 'algorithm':
-        next.algorithm = integer(key, value, 2) as 0 | 1 | 2;
-        break;
-      case 'arFrequency':
-        next.arFrequency = integer(key, value, 7);
-        break;
-      case 'threshold':
-        next.threshold = integer(key, value, 7);
-        break;
-      default:
-        throw new AdaptiveRoutingConfigError(
-          `unknown adaptive routing setting "${key}"; known: enabled, lostRouteOnly, algorithm, arFrequency, threshold`,
-        );
+    if (!Object.hasOwn(SETTINGS, key)) {
+      throw new AdaptiveRoutingConfigError(
+        `unknown adaptive routing setting "${key}"; known: ${Object.keys(SETTINGS).join(', ')}`,
+      );
     }
+    next[key] = SETTINGS[key as keyof AdaptiveRoutingConfig](key, value);
   }
-  return next;
+  return next as AdaptiveRoutingConfig;
 }

@@ -34,18 +34,12 @@ export class Networks {
       while (stack.length > 0) {
         const n = stack.pop() as number;
         if (nodes[n]?.type === 'host') hosts++;
-        for (const port of nodes[n]?.ports ?? []) {
-          if (!port || port.link < 0) continue;
-          const link = fabric.links[port.link];
-          if (!link) continue;
-          type = link.fabricType ?? type;
-          const far = link.a.node === nodes[n]?.name && link.a.port === port.number ? link.b : link.a;
-          const peer = fabric.nodeByName.get(far.node) as FabricNode;
-          if (peer.type === 'router') continue;
-          if ((this.networkOf[peer.index] as number) < 0) {
-            this.networkOf[peer.index] = id;
-            stack.push(peer.index);
-          }
+        for (const c of finder.outputs(n)) {
+          type = fabric.links[c >> 1]?.fabricType ?? type;
+          const peer = finder.channelTo[c] as number;
+          if (nodes[peer]?.type === 'router' || (this.networkOf[peer] as number) >= 0) continue;
+          this.networkOf[peer] = id;
+          stack.push(peer);
         }
       }
       this.networkType[id] = type;
@@ -53,12 +47,10 @@ export class Networks {
     }
     for (const node of nodes) {
       if (node.type !== 'router') continue;
-      const ports: { port: number; network: number }[] = [];
-      for (const port of node.ports) {
-        if (!port || port.link < 0) continue;
-        const peer = this.finder.channelTo[this.finder.channelAt(node.index, port.number)] as number;
-        ports.push({ port: port.number, network: this.networkOf[peer] as number });
-      }
+      const ports = finder.outputs(node.index).map((c) => ({
+        port: finder.channelFromPort[c] as number,
+        network: this.networkOf[finder.channelTo[c] as number] as number,
+      }));
       this.routerPorts.set(node.index, ports);
     }
   }
@@ -185,7 +177,7 @@ export class Networks {
   }
 }
 
-export function firstCabledPort(node: FabricNode): number {
+function firstCabledPort(node: FabricNode): number {
   for (const port of node.ports) if (port && port.link >= 0) return port.number;
   throw new NoRouteError(`node "${node.name}" has no cabled port`);
 }

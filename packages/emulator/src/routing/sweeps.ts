@@ -1,5 +1,6 @@
+import type { RoutingState } from '@fabscope/contracts';
 import { type Fabric, type ForwardingTables, fatTreeRouting, sweepTables } from '@fabscope/topology';
-import { DEFAULT_SWEEP_DELAY_MS, type EmulatorOptions, type RoutingState } from '../emulator-types.ts';
+import { DEFAULT_SWEEP_DELAY_MS, type EmulatorOptions } from '../emulator-types.ts';
 
 /** The fabric manager's sweeps: when the next is due after a link changed, and what the last one found. */
 export class Sweeps {

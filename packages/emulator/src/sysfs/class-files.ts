@@ -1,23 +1,38 @@
+import { PORT_COUNTER_NAMES, type PortCounterName } from '@fabscope/contracts/ports';
 import type { FabricType } from '@fabscope/topology';
 import type { HostPortTelemetry, HostTelemetry } from '../emulator-types.ts';
 import type { SysfsFiles } from './atomic-files.ts';
 
-const SATURATE: Record<string, number> = {
-  symbol_error: 0xffff,
-  link_error_recovery: 0xff,
-  link_downed: 0xff,
-  port_rcv_errors: 0xffff,
-  port_xmit_discards: 0xffff,
-  port_xmit_wait: 0xffffffff,
-  // The basic PortCounters widths (IBA 16.1.3.5), as the kernel reads them.
-  port_rcv_remote_physical_errors: 0xffff,
-  port_rcv_switch_relay_errors: 0xffff,
-  port_xmit_constraint_errors: 0xff,
-  port_rcv_constraint_errors: 0xff,
-  local_link_integrity_errors: 0xf,
-  excessive_buffer_overrun_errors: 0xf,
-  VL15_dropped: 0xffff,
-};
+/**
+ * `counters/` files: the counter each shows (data in 4-octet words, none for the multicast ones) and the
+ * basic PortCounters width it saturates at; the last four only on InfiniBand adapters.
+ */
+const COUNTER_FILES = (
+  [
+    ['port_xmit_data', 'XmitData'],
+    ['port_rcv_data', 'RcvData'],
+    ['port_xmit_packets', 'XmitPkts'],
+    ['port_rcv_packets', 'RcvPkts'],
+    ['port_xmit_wait', 'XmitWait', 0xffffffffn],
+    ['symbol_error', 'SymbolErrors', 0xffffn],
+    ['link_error_recovery', 'LinkErrorRecovery', 0xffn],
+    ['link_downed', 'LinkDowned', 0xffn],
+    ['port_rcv_errors', 'RcvErrors', 0xffffn],
+    ['port_xmit_discards', 'XmitDiscards', 0xffffn],
+    ['port_rcv_remote_physical_errors', 'RcvRemotePhysicalErrors', 0xffffn],
+    ['port_rcv_switch_relay_errors', 'RcvSwitchRelayErrors', 0xffffn],
+    ['port_xmit_constraint_errors', 'XmitConstraintErrors', 0xffn],
+    ['port_rcv_constraint_errors', 'RcvConstraintErrors', 0xffn],
+    ['local_link_integrity_errors', 'LocalLinkIntegrityErrors', 0xfn],
+    ['excessive_buffer_overrun_errors', 'ExcessiveBufferOverruns', 0xfn],
+    ['VL15_dropped', 'VL15Dropped', 0xffffn],
+    ['unicast_xmit_packets', 'XmitPkts'],
+    ['unicast_rcv_packets', 'RcvPkts'],
+    ['multicast_xmit_packets', null],
+    ['multicast_rcv_packets', null],
+  ] as const satisfies readonly (readonly [string, PortCounterName | null, bigint?])[]
+).map(([file, name, max]) => ({ file, k: name === null ? -1 : PORT_COUNTER_NAMES.indexOf(name), max }));
+const IB_ONLY_FILES = 4;
 const IP_MTU: Record<FabricType, number> = { omnipath: 10236, infiniband: 4092, ethernet: 9000 };
 
 /** `100 Gb/sec (4X EDR)`: the kernel's rate file, width and speed from the data rate. */
@@ -40,11 +55,6 @@ export function rateText(rateGbps: number): string {
 function guidText(guid: string): string {
   const hex = guid.replace(/^0x/, '').padStart(16, '0');
   return `${hex.slice(0, 4)}:${hex.slice(4, 8)}:${hex.slice(8, 12)}:${hex.slice(12, 16)}`;
-}
-
-function saturate(name: string, value: bigint): string {
-  const max = SATURATE[name];
-  return (max !== undefined && value > BigInt(max) ? BigInt(max) : value).toString();
 }
 
 /** A port with its device and netdev names. */
@@ -98,43 +108,21 @@ function writeDevice(files: SysfsFiles, host: HostTelemetry, { port, device }: N
   files.put(`${p}/link_layer`, port.network === 'ethernet' ? 'Ethernet\n' : 'InfiniBand\n');
   files.put(`${p}/lid`, `0x${port.lid.toString(16)}\n`);
   files.put(`${p}/lid_mask_count`, '0\n');
-  const counters: Record<string, bigint> = {
-    port_xmit_data: port.xmitBytes / 4n,
-    port_rcv_data: port.rcvBytes / 4n,
-    port_xmit_packets: port.xmitPkts,
-    port_rcv_packets: port.rcvPkts,
-    port_xmit_wait: port.xmitWait,
-    symbol_error: port.symbolErrors,
-    link_error_recovery: port.linkErrorRecovery,
-    link_downed: port.linkDowned,
-    port_rcv_errors: port.rcvErrors,
-    port_xmit_discards: port.xmitDiscards,
-    port_rcv_remote_physical_errors: port.rcvRemotePhysicalErrors,
-    port_rcv_switch_relay_errors: port.rcvSwitchRelayErrors,
-    port_xmit_constraint_errors: port.xmitConstraintErrors,
-    port_rcv_constraint_errors: port.rcvConstraintErrors,
-    local_link_integrity_errors: port.localLinkIntegrityErrors,
-    excessive_buffer_overrun_errors: port.excessiveBufferOverrunErrors,
-    VL15_dropped: port.vl15Dropped,
-  };
-  if (!opa) {
-    counters.unicast_xmit_packets = port.xmitPkts;
-    counters.unicast_rcv_packets = port.rcvPkts;
-    counters.multicast_xmit_packets = 0n;
-    counters.multicast_rcv_packets = 0n;
+  const shown = opa ? COUNTER_FILES.slice(0, -IB_ONLY_FILES) : COUNTER_FILES;
+  for (const { file, k, max } of shown) {
+    const value = k < 0 ? 0n : (port.counters[k] as bigint) / (file.endsWith('_data') ? 4n : 1n);
+    files.put(`${p}/counters/${file}`, `${max !== undefined && value > max ? max : value}\n`);
   }
-  for (const [name, value] of Object.entries(counters))
-    files.put(`${p}/counters/${name}`, `${saturate(name, value)}\n`);
 }
 
 /** IP traffic only (RDMA bypasses the kernel's network stack), counted since the host booted. */
 function writeNetDevice(files: SysfsFiles, base: string, { port, netdev }: NamedPort): void {
   const net = `${base}/sys/class/net/${netdev}`;
   const stats: Record<string, bigint> = {
-    tx_bytes: port.ipTxBytes,
-    rx_bytes: port.ipRxBytes,
-    tx_packets: port.ipTxPkts,
-    rx_packets: port.ipRxPkts,
+    tx_bytes: port.ip[0] as bigint,
+    rx_bytes: port.ip[1] as bigint,
+    tx_packets: port.ip[2] as bigint,
+    rx_packets: port.ip[3] as bigint,
     tx_errors: 0n,
     rx_errors: 0n,
     tx_dropped: 0n,

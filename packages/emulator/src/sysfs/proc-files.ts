@@ -63,15 +63,13 @@ export function writeProc(files: SysfsFiles, nowMs: number, host: HostTelemetry,
       )
       .join('\n')}\n`,
   );
-  const devLine = (name: string, rx: bigint[], tx: bigint[]) =>
+  const devLine = (name: string, rx: unknown[], tx: unknown[]) =>
     `${name.padStart(6)}: ${String(rx[0]).padStart(7)} ${String(rx[1]).padStart(7)}    0    0    0     0          0         0 ${String(tx[0]).padStart(8)} ${String(tx[1]).padStart(7)}    0    0    0     0       0          0`;
   const dev = [
     'Inter-|   Receive                                                |  Transmit',
     ' face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed',
     devLine('lo', [0n, 0n], [0n, 0n]),
-    ...ports.map(({ port, netdev }) =>
-      devLine(netdev, [port.ipRxBytes, port.ipRxPkts], [port.ipTxBytes, port.ipTxPkts]),
-    ),
+    ...ports.map(({ port, netdev }) => devLine(netdev, [port.ip[1], port.ip[3]], [port.ip[0], port.ip[2]])),
   ];
   files.put(`${base}/net/dev`, `${dev.join('\n')}\n`);
 }

@@ -1,4 +1,4 @@
-import type { Emulator } from '../emulator-types.ts';
+import type { Emulator } from '../emulator.ts';
 import { SysfsFiles } from './atomic-files.ts';
 import { namePorts, writeClasses } from './class-files.ts';
 import { writeProc } from './proc-files.ts';

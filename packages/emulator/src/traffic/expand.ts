@@ -105,21 +105,11 @@ function expandItem(
 
 function readCommon(item: ItemReader): ItemCommon {
   const { raw } = item;
-  const startS =
-    raw.start === undefined ? 0 : item.quantity(() => parseDuration(item.at('start'), raw.start));
-  const durationS =
-    raw.duration === undefined
-      ? Number.POSITIVE_INFINITY
-      : item.quantity(() => parseDuration(item.at('duration'), raw.duration));
+  const startS = item.quantity('start', parseDuration, 0);
+  const durationS = item.quantity('duration', parseDuration, Number.POSITIVE_INFINITY);
   if (durationS === 0) item.fail('duration must be > 0');
-  const demand =
-    raw.demand === undefined
-      ? Number.POSITIVE_INFINITY
-      : item.quantity(() => parseRate(item.at('demand'), raw.demand));
-  const messageBytes =
-    raw.messageSize === undefined
-      ? null
-      : item.quantity(() => parseSize(item.at('messageSize'), raw.messageSize));
+  const demand = item.quantity('demand', parseRate, Number.POSITIVE_INFINITY);
+  const messageBytes = item.quantity('messageSize', parseSize, null);
   const job = jobName(raw.job, (message) => item.fail(message));
   if (raw.transport !== undefined && raw.transport !== 'rdma' && raw.transport !== 'ip') {
     item.fail(`transport must be "rdma" or "ip", got ${JSON.stringify(raw.transport)}`);
@@ -229,10 +219,7 @@ function storageFlows(item: ItemReader, networks: Networks, flows: PatternFlows)
   const jobs = item.count(raw.jobs, 'jobs', 1);
   if (flows.messageBytes !== null && raw.ioSize !== undefined)
     item.fail('give ioSize or messageSize, not both');
-  const io =
-    raw.ioSize === undefined
-      ? (flows.messageBytes ?? STORAGE_DEFAULT_IO_BYTES)
-      : item.quantity(() => parseSize(item.at('ioSize'), raw.ioSize));
+  const io = item.quantity('ioSize', parseSize, flows.messageBytes ?? STORAGE_DEFAULT_IO_BYTES);
   flows.messageBytes = io;
   for (const client of clients) {
     for (let j = 0; j < jobs; j++) flows.pairs.push(raw.op === 'read' ? [server, client] : [client, server]);
@@ -250,8 +237,8 @@ function flowSpecs(
   flows: PatternFlows,
 ): FlowSpec[] {
   const { startS, durationS, demand, job } = common;
-  const specs: FlowSpec[] = [];
-  flows.pairs.forEach(([from, to], i) => {
+  const limit = Math.min(demand, flows.streamLimit);
+  return flows.pairs.map(([from, to], i): FlowSpec => {
     if (from === to) {
       item.fail(
         pattern === 'pairs'
@@ -269,18 +256,7 @@ function flowSpecs(
       }
       transport = 'ip';
     }
-    const limit = Math.min(demand, flows.streamLimit);
-    specs.push({
-      from,
-      to,
-      pattern,
-      job,
-      transport,
-      messageBytes: flows.messageBytes,
-      limit,
-      startS,
-      durationS,
-    });
+    const { messageBytes } = flows;
+    return { from, to, pattern, job, transport, messageBytes, limit, startS, durationS };
   });
-  return specs;
 }

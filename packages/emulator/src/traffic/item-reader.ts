@@ -28,10 +28,12 @@ export class ItemReader {
     throw new TrafficError(this.where ? `${this.where}: ${message}` : message);
   }
 
-  /** A quantity read by `read`, its QuantityError refused as the item's. */
-  quantity<T>(read: () => T): T {
+  /** Field `field` read by `parse`, its QuantityError refused as the item's; `fallback` when absent. */
+  quantity<T>(field: string, parse: (name: string, value: unknown) => number, fallback: T): number | T {
+    const value = this.raw[field];
+    if (value === undefined) return fallback;
     try {
-      return read();
+      return parse(this.at(field), value);
     } catch (error) {
       if (error instanceof QuantityError) return this.fail(error.message);
       throw error;

@@ -1,4 +1,10 @@
-import { type FlowInfo, TRAFFIC_PATTERNS, type TrafficPattern } from '@fabscope/contracts';
+import {
+  type FlowInfo,
+  TRAFFIC_PATTERNS,
+  type TrafficItem,
+  type TrafficPattern,
+  type TrafficRequest,
+} from '@fabscope/contracts';
 import type { FabricNode } from '@fabscope/topology';
 import type { Transport } from './transport.ts';
 
@@ -6,54 +12,12 @@ import type { Transport } from './transport.ts';
 export const PATTERNS = TRAFFIC_PATTERNS;
 export type Pattern = TrafficPattern;
 
-/** Options every traffic item takes (numbers in s, bytes, bytes/s; or strings with units). */
-export interface TrafficCommon {
-  /** Seconds from now before the flows start. Default 0. */
-  start?: number | string;
-  /** Seconds the flows run; default until stopped. */
-  duration?: number | string;
-  /** Message size (bytes); default large messages (RDMA) or 128 KiB writes (iperf). */
-  messageSize?: number | string;
-  /** Bytes/s each flow asks for; default as fast as its path allows. */
-  demand?: number | string;
-  /** Default `rdma`, `ip` for iperf and for flows that cross a router. */
-  transport?: Transport;
-  /** Hosts a collective pattern runs on; default every host of the main network. */
-  hosts?: string[];
-  /** The job the flows belong to (Slurm's job name); default the request's, else a generated one. */
-  job?: string;
-}
-
-export type TrafficItem = TrafficCommon &
-  (
-    | { pattern: 'pairs'; pairs: [string, string][] }
-    | { pattern: 'shift'; k: number }
-    | { pattern: 'permutation'; seed?: number }
-    | { pattern: 'all-to-all' }
-    | { pattern: 'incast'; to: string; from?: string[] }
-    | { pattern: 'bisection' }
-    | { pattern: 'iperf'; from: string; to: string; streams?: number }
-    | {
-        pattern: 'storage';
-        server: string;
-        clients?: string[];
-        op: 'read' | 'write';
-        ioSize?: number | string;
-        jobs?: number;
-      }
-  );
-
 /** `POST /v1/flows` body: one traffic item, or several under `items` (with a job for all of them). */
-export type StartFlowsRequest = TrafficItem | { items: TrafficItem[]; job?: string };
-
-export type { FlowInfo };
+export type { FlowInfo, TrafficItem, TrafficRequest as StartFlowsRequest };
 
 /** A traffic request the emulator refuses; the message says why. */
 export class TrafficError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TrafficError';
-  }
+  override name = 'TrafficError';
 }
 
 /** One flow to start, resolved against the fabric. */
@@ -72,7 +36,7 @@ export interface FlowSpec {
 }
 
 /** Longest job name taken (Slurm allows more; nobody reads more on a dashboard). */
-export const MAX_JOB_NAME_LENGTH = 128;
+const MAX_JOB_NAME_LENGTH = 128;
 
 /** The job name of an item or request, checked; undefined when none is given. */
 export function jobName(value: unknown, fail: (message: string) => never): string | undefined {

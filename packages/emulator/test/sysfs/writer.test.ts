@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNodeExporter } from '@fabscope/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
-import { rateText, startSysfsWriter } from '../../src/index.ts';
+import { PORT_COUNTER_NAMES, rateText, startSysfsWriter } from '../../src/index.ts';
 import { routerEmulator } from '../helpers.ts';
+
+const XMIT_DATA = PORT_COUNTER_NAMES.indexOf('XmitData');
 
 describe('live sysfs and procfs trees', () => {
   const dir = mkdtempSync(join(tmpdir(), 'fabscope-sysfs-'));
@@ -21,7 +23,7 @@ describe('live sysfs and procfs trees', () => {
 
   it('writes IB counters in 4-octet words, rate and state as the kernel does', () => {
     const port = 'opa-node/sys/class/infiniband/hfi1_0/ports/1';
-    const sent = hosts['opa-node']?.ports[0]?.xmitBytes as bigint;
+    const sent = hosts['opa-node']?.ports[0]?.counters[XMIT_DATA] as bigint;
     expect(sent).toBeGreaterThan(0n);
     expect(read(`${port}/counters/port_xmit_data`)).toBe(`${sent / 4n}\n`);
     expect(read(`${port}/rate`)).toBe('100 Gb/sec (4X EDR)\n');
@@ -64,7 +66,7 @@ describe('live sysfs and procfs trees', () => {
     try {
       const text = await (await fetch(exporter.url)).text();
       const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1]);
-      const sent = Number(hosts['opa-node']?.ports[0]?.xmitBytes);
+      const sent = Number(hosts['opa-node']?.ports[0]?.counters[XMIT_DATA]);
       expect(
         value(/^node_infiniband_port_data_transmitted_bytes_total\{device="hfi1_0",port="1"\} (\S+)$/m),
       ).toBeCloseTo(sent, -2);

@@ -15,7 +15,7 @@ export const MAD_DATA_OFFSET = 64;
 
 export const MGMT_CLASS_SUBN_LID_ROUTED = 0x01;
 export const MGMT_CLASS_PERF = 0x04;
-export const METHOD_GET = 0x01;
+const METHOD_GET = 0x01;
 export const METHOD_GET_RESP = 0x81;
 
 export const ATTR_PORT_INFO = 0x0015;
@@ -55,18 +55,28 @@ export function writeMadHeader(mad: Buffer, h: MadHeader): void {
   mad.writeUInt32BE(h.attributeModifier >>> 0, 20);
 }
 
-/** A performance-management Get of `attributeId` for one port (PortSelect at data byte 1). */
-export function encodePmaGet(mad: Buffer, transactionId: number, attributeId: number, port: number): void {
+function encodeGet(
+  mad: Buffer,
+  mgmtClass: number,
+  transactionId: number,
+  attributeId: number,
+  modifier: number,
+) {
   writeMadHeader(mad, {
-    mgmtClass: MGMT_CLASS_PERF,
+    mgmtClass,
     classVersion: 1,
     method: METHOD_GET,
     status: 0,
     transactionId,
     attributeId,
-    attributeModifier: 0,
+    attributeModifier: modifier,
   });
   mad.fill(0, MAD_DATA_OFFSET, MAD_SIZE);
+}
+
+/** A performance-management Get of `attributeId` for one port (PortSelect at data byte 1). */
+export function encodePmaGet(mad: Buffer, transactionId: number, attributeId: number, port: number): void {
+  encodeGet(mad, MGMT_CLASS_PERF, transactionId, attributeId, 0);
   mad[MAD_DATA_OFFSET + 1] = port;
 }
 
@@ -77,14 +87,5 @@ export function encodeSmpGet(
   attributeId: number,
   modifier: number,
 ): void {
-  writeMadHeader(mad, {
-    mgmtClass: MGMT_CLASS_SUBN_LID_ROUTED,
-    classVersion: 1,
-    method: METHOD_GET,
-    status: 0,
-    transactionId,
-    attributeId,
-    attributeModifier: modifier,
-  });
-  mad.fill(0, MAD_DATA_OFFSET, MAD_SIZE);
+  encodeGet(mad, MGMT_CLASS_SUBN_LID_ROUTED, transactionId, attributeId, modifier);
 }

@@ -68,30 +68,21 @@ export function decodePmaCapabilityMask(data: Buffer, at = MAD_DATA_OFFSET): num
   return data.readUInt16BE(at + 2);
 }
 
-export const CAP_IS_EXTENDED_SPEEDS_SUPPORTED = 0x4000;
-export const CAP_IS_CAPABILITY_MASK2_SUPPORTED = 0x8000;
-export const CAP2_IS_EXTENDED_SPEEDS_2_SUPPORTED = 0x0800;
+const CAP_IS_EXTENDED_SPEEDS_SUPPORTED = 0x4000;
+const CAP_IS_CAPABILITY_MASK2_SUPPORTED = 0x8000;
+const CAP2_IS_EXTENDED_SPEEDS_2_SUPPORTED = 0x0800;
 export const PHYS_STATE_LINK_UP = 5;
+
+const LANES: Readonly<Record<number, number>> = { 1: 1, 2: 4, 4: 8, 8: 12, 16: 2 };
 
 /** Lanes of a LinkWidthActive value; null for none or a value the spec does not define. */
 export function linkWidthLanes(active: number): number | null {
-  switch (active) {
-    case 1:
-      return 1;
-    case 2:
-      return 4;
-    case 4:
-      return 8;
-    case 8:
-      return 12;
-    case 16:
-      return 2;
-    default:
-      return null;
-  }
+  return LANES[active] ?? null;
 }
 
 export type LinkSpeedName = 'SDR' | 'DDR' | 'QDR' | 'FDR10' | 'FDR' | 'EDR' | 'HDR' | 'NDR' | 'XDR';
+const SPEEDS: Readonly<Record<number, LinkSpeedName>> = { 1: 'SDR', 2: 'DDR', 4: 'QDR' };
+const EXT_SPEEDS: Readonly<Record<number, LinkSpeedName>> = { 1: 'FDR', 2: 'EDR', 4: 'HDR', 8: 'NDR' };
 
 /**
  * The active speed as ibnetdiscover names it (`ibnd_get_agg_linkspeedext`): extended speeds only when
@@ -111,29 +102,8 @@ export function linkSpeedName(
     ) {
       return 'XDR';
     }
-    switch (port.linkSpeedExtActive) {
-      case 1:
-        return 'FDR';
-      case 2:
-        return 'EDR';
-      case 4:
-        return 'HDR';
-      case 8:
-        return 'NDR';
-      case 0:
-        break;
-      default:
-        return null;
-    }
+    if (port.linkSpeedExtActive !== 0) return EXT_SPEEDS[port.linkSpeedExtActive] ?? null;
   }
-  switch (port.linkSpeedActive) {
-    case 1:
-      return 'SDR';
-    case 2:
-      return 'DDR';
-    case 4:
-      return mlnxLinkSpeedActive & 1 ? 'FDR10' : 'QDR';
-    default:
-      return null;
-  }
+  if (port.linkSpeedActive === 4 && mlnxLinkSpeedActive & 1) return 'FDR10';
+  return SPEEDS[port.linkSpeedActive] ?? null;
 }

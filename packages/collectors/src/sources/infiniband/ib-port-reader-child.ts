@@ -1,4 +1,4 @@
-import { IbSweeper, type SweepSettings } from './ib-sweeper.ts';
+import { IbSweeper, type SweepOutcome, type SweepSettings } from './ib-sweeper.ts';
 import { openUmadPort } from './ib-umad.ts';
 
 /** Parent → child. Typed arrays travel as bytes (the channel uses `serialization: 'advanced'`). */
@@ -11,16 +11,7 @@ export type ToChild =
 export type FromChild =
   | { type: 'ready' }
   | { type: 'error'; message: string }
-  | {
-      type: 'result';
-      id: number;
-      records: Uint8Array;
-      readAtMs: number;
-      durationSeconds: number;
-      madsSent: number;
-      retries: number;
-      failures: number;
-    };
+  | ({ type: 'result'; id: number; records: Uint8Array } & Omit<SweepOutcome, 'records'>);
 
 /** The port reader's child: answers the parent's sweeps one at a time (a sweep blocks its event loop). */
 export function runIbPortReaderChild(): void {
@@ -55,16 +46,7 @@ export function runIbPortReaderChild(): void {
         const outcome = sweeper.sweep(message.settings);
         // The parent may have gone while the sweep ran: then 'disconnect' ends this process.
         if (!process.connected) break;
-        send({
-          type: 'result',
-          id: message.id,
-          records: outcome.records,
-          readAtMs: outcome.readAtMs,
-          durationSeconds: outcome.durationSeconds,
-          madsSent: outcome.madsSent,
-          retries: outcome.retries,
-          failures: outcome.failures,
-        } satisfies FromChild);
+        send({ type: 'result', id: message.id, ...outcome } satisfies FromChild);
         break;
       }
       case 'close':

@@ -72,19 +72,17 @@ export function startReaderChild(
   (child.stderr as { unref?: () => void } | null)?.unref?.();
   const tail = () => output.trim().split('\n').slice(-3).join(' | ');
   const results: Running['results'] = new Map();
-  let signalReady: () => void = () => undefined;
-  let failReady: (e: Error) => void = () => undefined;
+  let settleReady = { resolve: (): void => undefined, reject: (_: Error): void => undefined };
   const ready = new Promise<void>((resolve, reject) => {
-    signalReady = resolve;
-    failReady = reject;
+    settleReady = { resolve, reject };
   });
   ready.catch(() => undefined);
   let failure: Error | undefined;
   child.on('message', (message: FromChild) => {
-    if (message.type === 'ready') signalReady();
+    if (message.type === 'ready') settleReady.resolve();
     else if (message.type === 'error') {
       failure = new IbPortReaderError(`InfiniBand port reader: ${message.message}`);
-      failReady(failure);
+      settleReady.reject(failure);
     } else if (message.type === 'result') {
       const waiter = results.get(message.id);
       results.delete(message.id);
@@ -101,7 +99,7 @@ export function startReaderChild(
     finished = true;
     untrack(child);
     failure ??= why;
-    failReady(failure);
+    settleReady.reject(failure);
     for (const waiter of results.values()) waiter.reject(failure);
     results.clear();
     onExit(child);

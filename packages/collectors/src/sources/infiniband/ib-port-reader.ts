@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FromChild, ToChild } from './ib-port-reader-child.ts';
 import { IbPortReaderError, type Running, startReaderChild } from './ib-port-reader-process.ts';
 import { type IbPortReading, RECORD_SIZE, readRecord } from './ib-port-record.ts';
-import type { SweepSettings } from './ib-sweep-window.ts';
+import type { SweepOutcome, SweepSettings } from './ib-sweeper.ts';
 
 export { IbPortReaderError } from './ib-port-reader-process.ts';
 export type { IbPortReading } from './ib-port-record.ts';
@@ -15,30 +15,16 @@ export interface IbPortTarget {
   port: number;
 }
 
-export interface IbPortReaderOptions {
+/** The sweep's settings (IB_PORT_READER_DEFAULTS when absent) and how the child starts. */
+export interface IbPortReaderOptions extends Partial<SweepSettings> {
   /** Added to this process's environment for the child (the lab's `{LD_PRELOAD, IBSIM_SOCKNAME}`). */
   env?: Readonly<Record<string, string>>;
   /** The child's command line; default: this Node with tsx running `ib-port-reader-main.ts`. */
   command?: readonly string[];
-  /** MADs in flight at once (default 32). */
-  outstanding?: number;
-  /** Wait for each answer (default 500 ms). */
-  timeoutMs?: number;
-  /** Sends after the first before a port's attribute counts as failed (default 2). */
-  retries?: number;
 }
 
-export interface IbPortSweep {
-  /** One per target, in the targets' order. */
-  readings: IbPortReading[];
-  /** Wall-clock midpoint of the sweep. */
-  readAtMs: number;
-  durationSeconds: number;
-  madsSent: number;
-  retries: number;
-  /** Targets with at least one attribute not read (their `failure` says which and why). */
-  failures: number;
-}
+/** One reading per target, in the targets' order (a failed one's `failure` says which and why), and how the sweep went. */
+export type IbPortSweep = Omit<SweepOutcome, 'records'> & { readings: IbPortReading[] };
 
 export interface IbPortReader {
   /** Reads every target in one sweep, one read at a time; an aborted read rejects at once. */
@@ -50,7 +36,7 @@ export interface IbPortReader {
 export const IB_PORT_READER_DEFAULTS = { outstanding: 32, timeoutMs: 500, retries: 2 } as const;
 
 /** `process.execPath --import <tsx> ib-port-reader-main.ts`: the child from source (tests, benches). */
-export function defaultIbPortReaderCommand(): string[] {
+function defaultIbPortReaderCommand(): string[] {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   return [
     process.execPath,
@@ -222,9 +208,6 @@ function sameTargets(
   newLids: Uint16Array,
   newPorts: Uint8Array,
 ): boolean {
-  if (!lids || !ports || lids.length !== newLids.length) return false;
-  for (let i = 0; i < lids.length; i++) {
-    if (lids[i] !== newLids[i] || ports[i] !== newPorts[i]) return false;
-  }
-  return true;
+  const bytes = (a: Uint16Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  return !!lids && !!ports && bytes(lids).equals(bytes(newLids)) && bytes(ports).equals(bytes(newPorts));
 }

@@ -22,7 +22,7 @@ export const FAILED_STATUS = 2;
 export const FAILED_BAD_ANSWER = 3;
 
 /** What the failures field's attributes are, by index (AttributeIndex). */
-export const ATTRIBUTE_NAMES = [
+const ATTRIBUTE_NAMES = [
   'PortInfo',
   'PortCounters',
   'PortCountersExtended',

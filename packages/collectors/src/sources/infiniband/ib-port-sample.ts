@@ -10,27 +10,6 @@ const NAME_OF_SPEED = /^(SDR|DDR|QDR|FDR10|FDR|EDR|HDR|NDR|XDR)$/;
 /** PortState Active (IBA 14.2.5.6 PortInfo): the only state in which a link carries data. */
 export const PORT_ACTIVE = 4;
 
-const lanesOf = (port: IbPort, reading: IbPortReading) =>
-  reading.linkWidthActive ?? (port.width ? Number.parseInt(port.width, 10) : Number.NaN);
-
-/**
- * Length of one PortXmitWait tick: symbol times (a byte per lane) × (Tick + 1) per the IBTA, taking
- * Tick = 0 (PortSamplesControl is not read).
- */
-export function xmitWaitTickSeconds(lanes: number, dataBytesPerSecond: number): number {
-  return Number.isFinite(lanes) && lanes > 0 && dataBytesPerSecond > 0
-    ? lanes / dataBytesPerSecond
-    : Number.NaN;
-}
-
-/** Data rate (bytes/s) of the port: the active width × speed it reports, else what discovery saw. */
-function dataBytesPerSecond(port: IbPort, reading: IbPortReading): number {
-  const lanes = lanesOf(port, reading);
-  const speed = reading.linkSpeedActive ?? port.speed ?? '';
-  const gbps = NAME_OF_SPEED.test(speed) ? infinibandDataRateGbps(lanes, speed) : undefined;
-  return gbps === undefined || !Number.isFinite(gbps) ? Number.NaN : (gbps * 1e9) / 8;
-}
-
 const big = (v: bigint | null) => (v === null ? Number.NaN : Number(v));
 
 /**
@@ -38,7 +17,11 @@ const big = (v: bigint | null) => (v === null ? Number.NaN : Number(v));
  * without PortInfo the far end's state decides (MADs often fail after a pull), then discovery.
  */
 export function portSample(port: IbPort, reading: IbPortReading, farEnd: number | null = null): PortSample {
-  const rate = dataBytesPerSecond(port, reading);
+  // Data rate (bytes/s): the active width × speed the port reports, else what discovery saw.
+  const lanes = reading.linkWidthActive ?? (port.width ? Number.parseInt(port.width, 10) : Number.NaN);
+  const speed = reading.linkSpeedActive ?? port.speed ?? '';
+  const gbps = NAME_OF_SPEED.test(speed) ? infinibandDataRateGbps(lanes, speed) : undefined;
+  const rate = gbps === undefined || !Number.isFinite(gbps) ? Number.NaN : (gbps * 1e9) / 8;
   const state = reading.portState ?? farEnd;
   return {
     nodeGuid: port.nodeGuid,
@@ -54,13 +37,14 @@ export function portSample(port: IbPort, reading: IbPortReading, farEnd: number 
     transmitPackets: big(reading.transmitPackets),
     receivePackets: big(reading.receivePackets),
     transmitWaitTicks: big(reading.transmitWaitTicks),
-    transmitWaitTickSeconds: xmitWaitTickSeconds(lanesOf(port, reading), rate),
+    // A PortXmitWait tick: a symbol time (a byte per lane) × (Tick + 1), Tick taken as 0 (not read).
+    transmitWaitTickSeconds: lanes > 0 && rate > 0 ? lanes / rate : Number.NaN,
     ...(reading.errors ? { errors: ibErrors(reading.errors) } : {}),
   };
 }
 
 /** PortCounters' error counters by perfquery name; a saturated one is unknown, so left out. */
-export function ibErrors(counters: Readonly<Record<string, number>>): PortErrorCounters {
+function ibErrors(counters: Readonly<Record<string, number>>): PortErrorCounters {
   return errorsByPerfqueryName((name) => {
     const v = counters[name];
     const width = BASIC_WIDTHS[name];

@@ -3,9 +3,9 @@ import koffi from 'koffi';
 /** libibumad (rdma-core `libibumad/umad.h`) through koffi; loaded only in the port reader's child. */
 
 /** The library's soname (Debian libibumad3, installed with infiniband-diags). */
-export const LIBIBUMAD = 'libibumad.so.3';
+const LIBIBUMAD = 'libibumad.so.3';
 
-export class UmadError extends Error {
+class UmadError extends Error {
   override name = 'UmadError';
 }
 

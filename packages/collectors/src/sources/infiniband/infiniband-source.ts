@@ -36,7 +36,7 @@ export interface InfinibandSourceOptions {
 }
 
 /** `ibnetdiscover -p` arguments; fixed. */
-export const IBNETDISCOVER_ARGS = ['-p'] as const;
+const IBNETDISCOVER_ARGS = ['-p'] as const;
 
 /** Reads every port by LID in one sweep of MADs; a node whose port failed is a failed target. */
 async function readMad(mad: IbPortReader, ports: readonly IbPort[], signal: AbortSignal): Promise<PortReads> {
@@ -77,8 +77,7 @@ export function infinibandSource(options: InfinibandSourceOptions = {}): FabricS
   const concurrency = options.concurrency ?? 4;
   const rediscoverMs = options.rediscoverMs ?? 60_000;
   const readerKind: InfinibandReaderKind = options.reader ?? 'mad';
-  const env = options.env;
-  const cwd = options.cwd;
+  const { env, cwd } = options;
   const map = new IbPortMap();
   let mad: IbPortReader | null = null;
   let rediscover = true;

@@ -1,6 +1,6 @@
 import type { PortErrorCounters, TargetResult } from '../../fabric/port-sample.ts';
 import { queryTarget } from '../../fabric/port-sample.ts';
-import { mapBounded, runTool } from '../run-tool.ts';
+import { mapBounded, type RunToolOptions, runTool } from '../run-tool.ts';
 import type { IbPort } from './ib-discovery.ts';
 import type { IbPortReading } from './ib-port-reader.ts';
 import { errorsByPerfqueryName, PORT_ACTIVE } from './ib-port-sample.ts';
@@ -15,16 +15,13 @@ export interface PortReads {
 }
 
 /** The perfquery reader's command and its bounds. */
-export interface PerfqueryTools {
-  perfquery: string;
-  timeoutMs: number;
-  concurrency: number;
-  env: Readonly<Record<string, string>> | undefined;
-  cwd: string | undefined;
-}
+type PerfqueryTools = { perfquery: string; concurrency: number } & Pick<
+  RunToolOptions,
+  'timeoutMs' | 'env' | 'cwd'
+>;
 
 /** `perfquery` arguments for one node's ports by LID; never `-r`/`-R`: other tools rely on the counters. */
-export function perfqueryArgs(lid: number, ports: readonly number[], extended: boolean): string[] {
+function perfqueryArgs(lid: number, ports: readonly number[], extended: boolean): string[] {
   return [...(extended ? ['-x'] : []), '-l', String(lid), ports.join(',')];
 }
 
@@ -85,11 +82,9 @@ export async function readPerfquery(
             r.receivePackets = block.receivePackets;
           } else {
             r.transmitWaitTicks = block.transmitWait;
-            const saturated = new Set(block.saturated);
+            // Saturated counters stay: portSample leaves them out as it does the MAD reader's.
             r.errors = Object.fromEntries(
-              Object.entries(block.counters)
-                .filter(([name]) => !saturated.has(name))
-                .map(([name, v]) => [name, Number(v)]),
+              Object.entries(block.counters).map(([name, v]) => [name, Number(v)]),
             ) as IbPortReading['errors'];
           }
         }

@@ -1,6 +1,7 @@
-import { excerpt, ParseError, STDERR_LINE, textLines } from '@fabscope/topology';
+import { excerpt, ParseError } from '@fabscope/topology';
 import { NO_TRAFFIC_COUNTERS, type ToolTrafficCounters } from '../../fabric/port-sample.ts';
-import { PORT_COUNTERS_ERRORS } from './ib-pm-counters.ts';
+import { readToolLines } from '../tool-lines.ts';
+import { PC_LAYOUT, PORT_COUNTERS_ERRORS } from './ib-pm-counters.ts';
 
 /**
  * Parser for `perfquery` text output (infiniband-diags): basic PortCounters or, with `-x`, 64-bit
@@ -25,36 +26,16 @@ export interface PerfqueryPort extends ToolTrafficCounters {
   saturated: string[];
 }
 
-/** Field widths of the basic PortCounters attribute (IBA 16.1.3.5); extended data counters are 64-bit. */
-export const BASIC_WIDTHS: Readonly<Record<string, number>> = {
-  SymbolErrorCounter: 16,
-  LinkErrorRecoveryCounter: 8,
-  LinkDownedCounter: 8,
-  PortRcvErrors: 16,
-  PortRcvRemotePhysicalErrors: 16,
-  PortRcvSwitchRelayErrors: 16,
-  PortXmitDiscards: 16,
-  PortXmitConstraintErrors: 8,
-  PortRcvConstraintErrors: 8,
-  LocalLinkIntegrityErrors: 4,
-  ExcessiveBufferOverrunErrors: 4,
-  VL15Dropped: 16,
-  PortXmitData: 32,
-  PortRcvData: 32,
-  PortXmitPkts: 32,
-  PortRcvPkts: 32,
-  PortXmitWait: 32,
-};
-const EXTENDED_64 = new Set([
-  'PortXmitData',
-  'PortRcvData',
-  'PortXmitPkts',
-  'PortRcvPkts',
-  'PortUnicastXmitPkts',
-  'PortUnicastRcvPkts',
-  'PortMulticastXmitPkts',
-  'PortMulticastRcvPkts',
-]);
+/** The data and packet counters of both attributes (64-bit in PortCountersExtended). */
+const DATA_COUNTERS = ['PortXmitData', 'PortRcvData', 'PortXmitPkts', 'PortRcvPkts'];
+
+/** Field widths (bits) of the basic PortCounters attribute (IBA 16.1.3.5); the two packed in byte 19 have 4. */
+export const BASIC_WIDTHS: Readonly<Record<string, number>> = Object.fromEntries(
+  [...PORT_COUNTERS_ERRORS, ...DATA_COUNTERS, 'PortXmitWait'].map((name) => [
+    name,
+    name in PC_LAYOUT ? PC_LAYOUT[name as keyof typeof PC_LAYOUT][1] * 8 : 4,
+  ]),
+);
 
 const FORMAT = 'perfquery';
 const parseError = (message: string, line: number) => new ParseError(message, { format: FORMAT, line });
@@ -63,24 +44,9 @@ const ALL_PORTS = 255;
 
 /** Fields every version of perfquery prints in a complete block; one missing means the output was cut. */
 const REQUIRED: Record<string, readonly string[]> = {
-  PortCountersExtended: [
-    'PortSelect',
-    'CounterSelect',
-    'PortXmitData',
-    'PortRcvData',
-    'PortXmitPkts',
-    'PortRcvPkts',
-  ],
+  PortCountersExtended: ['PortSelect', 'CounterSelect', ...DATA_COUNTERS],
   // The error counters as the MAD reader names them (IBA PortCounters, perfquery's names).
-  PortCounters: [
-    'PortSelect',
-    'CounterSelect',
-    ...PORT_COUNTERS_ERRORS,
-    'PortXmitData',
-    'PortRcvData',
-    'PortXmitPkts',
-    'PortRcvPkts',
-  ],
+  PortCounters: ['PortSelect', 'CounterSelect', ...PORT_COUNTERS_ERRORS, ...DATA_COUNTERS],
 };
 /** With CounterSelect2 (CapMask2 AdditionalPortCountersExtended), the 64-bit error counters follow. */
 const REQUIRED_AFTER_SELECT2 = [
@@ -100,6 +66,8 @@ const REQUIRED_WITH_EXT_WIDTH = [
   'PortMulticastXmitPkts',
   'PortMulticastRcvPkts',
 ];
+/** The counters PortCountersExtended has 64 bits for. */
+const EXTENDED_64 = new Set([...DATA_COUNTERS, ...REQUIRED_WITH_EXT_WIDTH]);
 
 /**
  * `# Port extended counters: Lid 12 port 7 (CapMask: 0x5A00 CapMask2: 0x0000000)`,
@@ -182,23 +150,12 @@ export function parsePerfquery(text: string): PerfqueryPort[] {
   const ports: PerfqueryPort[] = [];
   let current: OpenBlock | null = null;
   let seen = new Set<string>();
-  const lines = textLines(text, FORMAT);
   const close = (endLine: number) => {
     if (current) ports.push(finish(current, seen, endLine));
     current = null;
     seen = new Set();
   };
-  for (let i = 0; i < lines.length; i++) {
-    const at = i + 1;
-    const line = (lines[i] as string).trim();
-    if (line === '') continue;
-    if (at === lines.length && !text.endsWith('\n')) {
-      throw parseError(
-        `the output ends in the middle of "${excerpt(line)}" (no newline): it is cut short`,
-        at,
-      );
-    }
-    if (STDERR_LINE.test(line)) continue;
+  const lineCount = readToolLines(text, FORMAT, (line, at) => {
     const header = HEADER.exec(line);
     if (header) {
       close(at);
@@ -210,9 +167,9 @@ export function parsePerfquery(text: string): PerfqueryPort[] {
         at,
         Number.parseInt(/CapMask:\s*0x([0-9a-f]+)/i.exec(line)?.[1] ?? '0', 16),
       );
-      continue;
+      return;
     }
-    if (line.startsWith('#')) continue; // a comment
+    if (line.startsWith('#')) return; // a comment
     const field = FIELD.exec(line);
     if (!field) {
       throw parseError(
@@ -234,20 +191,17 @@ export function parsePerfquery(text: string): PerfqueryPort[] {
     }
     seen.add(name);
     if (/^\d+$/.test(value)) {
-      if (name === 'PortSelect') {
-        if (current.port === 0) current.port = Number(value);
-        continue;
-      }
-      current.counters[name] = BigInt(value);
+      if (name !== 'PortSelect') current.counters[name] = BigInt(value);
+      else if (current.port === 0) current.port = Number(value);
     } else if (!/^0x[0-9a-f]+$/i.test(value) && REQUIRED[current.attribute]) {
       throw parseError(`${name}: expected a number, got "${excerpt(value)}"`, at);
     }
-  }
-  close(lines.length);
+  });
+  close(lineCount);
   if (ports.length === 0) {
     throw parseError(
       'no counters block ("# Port counters: Lid N port P" and Name:....value lines) found',
-      lines.length,
+      lineCount,
     );
   }
   return ports;

@@ -62,7 +62,7 @@ export function parseOpaTargets(text: string): OpaTarget[] {
 }
 
 /** `opapmaquery` arguments for one port; fixed. Never `clearportstatus`. */
-export function opapmaqueryArgs(lid: number, port: number): string[] {
+function opapmaqueryArgs(lid: number, port: number): string[] {
   return ['-o', 'getportstatus', '-l', String(lid), '-m', String(port)];
 }
 
@@ -93,19 +93,14 @@ export function omnipathSource(options: OmnipathSourceOptions): FabricSource {
             if (!status || status.transmitBytes === null || status.receiveBytes === null) {
               throw new Error(`${tool}: no port counters in the answer for lid ${t.lid} port ${t.port}`);
             }
-            const sample: PortSample = {
-              nodeGuid: t.nodeGuid,
-              nodeName: t.nodeName,
-              nodeType: t.nodeType,
-              portNumber: t.port,
-              lid: t.lid,
-              rateBytesPerSecond: t.rateBytesPerSecond,
+            const { port, ...node } = t;
+            return {
+              ...node,
+              portNumber: port,
               linkUp: true,
-              remote: t.remote,
               ...trafficCounters(status),
               errors: opaErrors(status),
             };
-            return sample;
           },
           null,
         ),

@@ -1,5 +1,6 @@
-import { excerpt, ParseError, STDERR_LINE, textLines } from '@fabscope/topology';
+import { excerpt, ParseError } from '@fabscope/topology';
 import { NO_TRAFFIC_COUNTERS, type ToolTrafficCounters } from '../../fabric/port-sample.ts';
+import { readToolLines } from '../tool-lines.ts';
 
 /**
  * Parser for `opapmaquery -o getportstatus` (Omni-Path FastFabric) text output. Port-level
@@ -70,44 +71,32 @@ export function parseOpapmaquery(text: string): OpaPortStatus[] {
   let current: { status: OpaPortStatus; line: number; sections: Map<string, number> } | null = null;
   let section = '';
   let inVl = false;
-  const lines = textLines(text, FORMAT);
   const fail = (reason: string, line: number) => new ParseError(reason, { format: FORMAT, line });
-  for (let i = 0; i < lines.length; i++) {
-    const at = i + 1;
-    const line = (lines[i] as string).trim();
-    if (line === '') continue;
-    if (at === lines.length && !text.endsWith('\n')) {
-      throw fail(`the output ends in the middle of "${excerpt(line)}" (no newline): it is cut short`, at);
-    }
-    if (line.startsWith('#') || STDERR_LINE.test(line)) continue;
+  const close = (endLine: number) => {
+    if (current) ports.push(finish(current.status, current.sections, current.line, endLine));
+  };
+  const lineCount = readToolLines(text, FORMAT, (line, at) => {
+    if (line.startsWith('#')) return;
     const portLine = PORT.exec(line);
     if (portLine) {
-      if (current) ports.push(finish(current.status, current.sections, current.line, at));
-      current = {
-        status: {
-          port: Number(portLine[1]),
-          counters: {},
-          linkQuality: null,
-          ...NO_TRAFFIC_COUNTERS,
-        },
-        line: at,
-        sections: new Map(),
-      };
+      close(at);
+      const status = { port: Number(portLine[1]), counters: {}, linkQuality: null, ...NO_TRAFFIC_COUNTERS };
+      current = { status, line: at, sections: new Map() };
       section = '';
       inVl = false;
-      continue;
+      return;
     }
     if (!current) throw fail(`expected "Port Number N", got "${excerpt(line)}"`, at);
     if (/^VL Number\s+\d+$/.test(line)) {
       inVl = true;
-      continue;
+      return;
     }
     if (SECTION.test(line)) {
       section = line.replace(/\s+/g, ' ');
       if (!inVl) current.sections.set(section, current.sections.get(section) ?? 0);
-      continue;
+      return;
     }
-    if (/^VL Select Mask\s+0x[0-9a-f]+$/i.test(line)) continue;
+    if (/^VL Select Mask\s+0x[0-9a-f]+$/i.test(line)) return;
     const data = DATA.exec(line);
     const quality = QUALITY.exec(line);
     const counter = COUNTER.exec(line);
@@ -117,13 +106,13 @@ export function parseOpapmaquery(text: string): OpaPortStatus[] {
         at,
       );
     }
-    if (inVl) continue;
+    if (inVl) return;
     current.sections.set(section, (current.sections.get(section) ?? 0) + 1);
     if (data) current.status.counters[data[1] as string] = BigInt(data[2] as string);
     else if (quality) current.status.linkQuality = Number(quality[1]);
     else if (counter) current.status.counters[counter[1] as string] = BigInt(counter[2] as string);
-  }
-  if (current) ports.push(finish(current.status, current.sections, current.line, lines.length));
-  if (ports.length === 0) throw fail('no "Port Number N" section found', lines.length);
+  });
+  close(lineCount);
+  if (ports.length === 0) throw fail('no "Port Number N" section found', lineCount);
   return ports;
 }

@@ -11,11 +11,10 @@ import type { PortSample } from '../fabric/port-sample.ts';
 import { shardOfPort } from '../fabric/shard.ts';
 import type { ChunkWriter } from './chunk-writer.ts';
 import {
-  denseWriter,
   type EdgeFamily,
   type EdgeScrape,
-  type EdgeWriter,
   writeCategories,
+  writeDense,
   writeDirectionErrors,
   writeErrorFields,
   writeHostBytes,
@@ -35,51 +34,63 @@ export const EDGE_FAMILIES: readonly EdgeFamily[] = (
     {
       name: EDGE.bytes,
       help: 'Bytes per second of the link direction whose sending port this series names: max(transmit at the sender, receive at the receiver) between two sweeps',
+      dense: (d) => d.bytes,
     },
     {
       name: EDGE.packets,
       help: 'Packets per second of the link direction: max(transmit at the sender, receive at the receiver)',
+      dense: (d) => d.packets,
     },
     {
       name: EDGE.wait,
       help: 'Share of the time (0..1) the sending port had data queued and no credit (XmitWait × tick length), where the tick is known',
+      dense: (d) => d.wait,
     },
     {
       name: EDGE.utilization,
       help: "The direction's bytes per second over the link's data rate (after encoding), clamped to 1",
+      dense: (d) => d.utilization,
     },
     {
       name: EDGE.errors,
       help: 'Errors per second of the direction (integrity, security and routing counters; not congestion): written where not 0, and 0 once when they stop',
+      write: writeDirectionErrors,
     },
     {
       name: EDGE.categories,
       help: "The direction's Omni-Path PM category as a fraction of its threshold (opafm defaults): written where not 0, and 0 once when it returns to 0",
+      write: writeCategories,
     },
     {
       name: EDGE.portErrors,
       help: 'A port error counter per second (the two gauges, LQI and lanes down, as values) by its field name: written where not idle (0; LQI 5), NaN where unknown although the data rates are known, and idle once when it returns',
+      write: writePortErrors,
     },
     {
       name: EDGE.resets,
       type: 'counter',
       help: "Times this collector saw the port's counters go backwards (a restart or a clear): the sweep after is a gap",
+      write: writeResets,
     },
     {
       name: EDGE.hostBytes,
       help: 'Bytes per second sent by hosts (the directions whose sender is a host), of the directions this collector writes (those its shard sends)',
+      write: writeHostBytes,
     },
     {
       name: EDGE.directions,
       help: 'Link directions in each 10 % utilization bucket ("0" = [0,10 %) … "9" = [90,100 %]) by kind (isl: switch to switch; host), of the directions this collector writes (those its shard sends)',
+      write: writeUtilizationBuckets,
     },
     {
       name: EDGE.sweep,
       help: "Seconds between this sweep's read and the previous one: the interval the edge rates cover (stamped with the read time)",
+      write: writeSweepInterval,
     },
     {
       name: EDGE.errorFields,
       help: 'Ports of this collector whose source reports the error field (a field of a port absent from fabscope_port_error_detail is 0 where its collector reports it)',
+      write: writeErrorFields,
     },
   ] satisfies (Omit<EdgeFamily, 'type'> & { type?: 'counter' })[]
 ).map((f): EdgeFamily => ({ type: 'gauge', ...f }));
@@ -122,21 +133,6 @@ function writtenDirections(d: Directions, labels: PortLabels): { written: number
   return { written, labelOf };
 }
 
-const WRITERS: Record<string, EdgeWriter> = {
-  [EDGE.bytes]: denseWriter((d) => d.bytes),
-  [EDGE.packets]: denseWriter((d) => d.packets),
-  [EDGE.wait]: denseWriter((d) => d.wait),
-  [EDGE.utilization]: denseWriter((d) => d.utilization),
-  [EDGE.errors]: writeDirectionErrors,
-  [EDGE.categories]: writeCategories,
-  [EDGE.portErrors]: writePortErrors,
-  [EDGE.resets]: writeResets,
-  [EDGE.hostBytes]: writeHostBytes,
-  [EDGE.directions]: writeUtilizationBuckets,
-  [EDGE.sweep]: writeSweepInterval,
-  [EDGE.errorFields]: writeErrorFields,
-};
-
 /**
  * Writes the edge families (those in `names`, or all) for the ports of `labels`: each direction
  * keyed by its sending port, each port's error fields and resets, and the directions' summary.
@@ -157,5 +153,10 @@ export function* edgeExpositionChunks(
   const { written, labelOf } = writtenDirections(d, labels);
   computeFigures(d, sweep, edge, config, written, labels.indices);
   const scrape: EdgeScrape = { sweep, edge, labels, out, d, written, labelOf, timestamp };
-  for (const family of families) yield* (WRITERS[family.name] as EdgeWriter)(family, scrape);
+  for (const family of families) {
+    const name = out.header(family);
+    if (family.dense) yield* writeDense(name, family.dense(d), scrape);
+    else family.write?.(name, scrape);
+    yield* out.drain();
+  }
 }

@@ -10,6 +10,9 @@ export interface EdgeFamily {
   name: string;
   type: 'gauge' | 'counter';
   help: string;
+  /** A value per written direction, NaN left out; else `write` writes the family's samples. */
+  dense?: (d: Directions) => Float64Array;
+  write?: (name: Buffer, s: EdgeScrape) => void;
 }
 
 /** One scrape's edge exposition: the sweep's figures and the directions this collector writes. */
@@ -25,8 +28,6 @@ export interface EdgeScrape {
   timestamp: Buffer;
 }
 
-export type EdgeWriter = (family: EdgeFamily, s: EdgeScrape) => Generator<Buffer>;
-
 /** The node type at one end of direction `k`, from the read or, failing that, the far end's label. */
 function typeOfEnd(s: EdgeScrape, k: number, end: 'sender' | 'receiver'): string {
   const ports = s.sweep.snapshot.ports;
@@ -41,34 +42,31 @@ function typeOfEnd(s: EdgeScrape, k: number, end: 'sender' | 'receiver'): string
 const withLabel = (label: Buffer, extra: string) =>
   Buffer.concat([label.subarray(0, label.length - 2), Buffer.from(`,${extra}} `, 'latin1')]);
 
-/** A family with a value per written direction, NaN left out. */
-export const denseWriter = (valuesOf: (d: Directions) => Float64Array): EdgeWriter =>
-  function* (family, s) {
-    const { out, written, labelOf, timestamp } = s;
-    const values = valuesOf(s.d);
-    const name = out.header(family);
-    for (let w = 0; w < written.length; w++) {
-      const v = values[written[w] as number] as number;
-      if (Number.isNaN(v)) continue;
-      out.sample(name, labelOf[w] as Buffer, v, timestamp);
-      if (out.ready.length > 0) yield* out.drain();
-    }
-  };
+/** A label set of the fabric alone, or with more labels (`extra`: `,field="x"`). */
+const fabricLabel = (s: EdgeScrape, extra = '') => Buffer.from(`{fabric="${s.labels.fabric}"${extra}} `);
 
-export function* writeDirectionErrors(family: EdgeFamily, s: EdgeScrape): Generator<Buffer> {
+/** A dense family's samples, streamed as its buffers fill. */
+export function* writeDense(name: Buffer, values: Float64Array, s: EdgeScrape): Generator<Buffer> {
+  const { out, written, labelOf, timestamp } = s;
+  for (let w = 0; w < written.length; w++) {
+    const v = values[written[w] as number] as number;
+    if (Number.isNaN(v)) continue;
+    out.sample(name, labelOf[w] as Buffer, v, timestamp);
+    if (out.ready.length > 0) yield* out.drain();
+  }
+}
+
+export function writeDirectionErrors(name: Buffer, s: EdgeScrape): void {
   const { out, d, written, labelOf, timestamp } = s;
-  const name = out.header(family);
   for (let w = 0; w < written.length; w++) {
     const k = written[w] as number;
     if (!(((d.write[k] as number) >> ERRORS_BIT) & 1)) continue;
     out.sample(name, labelOf[w] as Buffer, d.errors[k] as number, timestamp);
   }
-  yield* out.drain();
 }
 
-export function* writeCategories(family: EdgeFamily, s: EdgeScrape): Generator<Buffer> {
+export function writeCategories(name: Buffer, s: EdgeScrape): void {
   const { out, d, written, labelOf, timestamp } = s;
-  const name = out.header(family);
   for (let w = 0; w < written.length; w++) {
     const k = written[w] as number;
     const write = d.write[k] as number;
@@ -79,12 +77,10 @@ export function* writeCategories(family: EdgeFamily, s: EdgeScrape): Generator<B
       out.sample(name, label, d.categories[k * CATEGORY_COUNT + c] as number, timestamp);
     });
   }
-  yield* out.drain();
 }
 
-export function* writePortErrors(family: EdgeFamily, s: EdgeScrape): Generator<Buffer> {
+export function writePortErrors(name: Buffer, s: EdgeScrape): void {
   const { out, d, labels, timestamp } = s;
-  const name = out.header(family);
   for (let i = 0; i < labels.ports.length; i++) {
     const si = labels.indices[i] as number;
     const write = d.portWrite[si] as number;
@@ -95,21 +91,18 @@ export function* writePortErrors(family: EdgeFamily, s: EdgeScrape): Generator<B
       out.sample(name, label, d.portValues[si * ERROR_FIELDS.length + f] as number, timestamp);
     });
   }
-  yield* out.drain();
 }
 
-export function* writeResets(family: EdgeFamily, s: EdgeScrape): Generator<Buffer> {
+export function writeResets(name: Buffer, s: EdgeScrape): void {
   const { out, labels, sweep, edge, timestamp } = s;
-  const name = out.header(family);
   for (let i = 0; i < labels.ports.length; i++) {
     const resets = edge.resets(sweep.slots[labels.indices[i] as number] as number);
     if (resets === 0) continue;
     out.sample(name, labels.keyOf(i), resets, timestamp);
   }
-  yield* out.drain();
 }
 
-export function* writeHostBytes(family: EdgeFamily, s: EdgeScrape): Generator<Buffer> {
+export function writeHostBytes(name: Buffer, s: EdgeScrape): void {
   const { out, d, written, timestamp } = s;
   let total = 0;
   let known = 0;
@@ -120,12 +113,10 @@ export function* writeHostBytes(family: EdgeFamily, s: EdgeScrape): Generator<Bu
     total += v;
     known++;
   }
-  if (known === 0) return;
-  out.sample(out.header(family), Buffer.from(`{fabric="${s.labels.fabric}"} `), total, timestamp);
-  yield* out.drain();
+  if (known > 0) out.sample(name, fabricLabel(s), total, timestamp);
 }
 
-export function* writeUtilizationBuckets(family: EdgeFamily, s: EdgeScrape): Generator<Buffer> {
+export function writeUtilizationBuckets(name: Buffer, s: EdgeScrape): void {
   const { out, d, written, timestamp } = s;
   const buckets = { isl: new Array<number>(10).fill(0), host: new Array<number>(10).fill(0) };
   for (let w = 0; w < written.length; w++) {
@@ -137,25 +128,19 @@ export function* writeUtilizationBuckets(family: EdgeFamily, s: EdgeScrape): Gen
     const b = Math.min(9, Math.max(0, Math.floor(u * 10)));
     bars[b] = (bars[b] ?? 0) + 1;
   }
-  const name = out.header(family);
-  const fabric = s.labels.fabric;
   for (const kind of ['isl', 'host'] as const) {
     buckets[kind].forEach((n, b) => {
-      out.sample(name, Buffer.from(`{fabric="${fabric}",kind="${kind}",bucket="${b}"} `), n, timestamp);
+      out.sample(name, fabricLabel(s, `,kind="${kind}",bucket="${b}"`), n, timestamp);
     });
   }
-  yield* out.drain();
 }
 
-export function* writeSweepInterval(family: EdgeFamily, s: EdgeScrape): Generator<Buffer> {
-  const { out, sweep, timestamp } = s;
-  if (sweep.intervalSeconds === null) return;
-  const label = Buffer.from(`{fabric="${s.labels.fabric}"} `);
-  out.sample(out.header(family), label, sweep.intervalSeconds, timestamp);
-  yield* out.drain();
+export function writeSweepInterval(name: Buffer, s: EdgeScrape): void {
+  const { intervalSeconds } = s.sweep;
+  if (intervalSeconds !== null) s.out.sample(name, fabricLabel(s), intervalSeconds, s.timestamp);
 }
 
-export function* writeErrorFields(family: EdgeFamily, s: EdgeScrape): Generator<Buffer> {
+export function writeErrorFields(name: Buffer, s: EdgeScrape): void {
   const { out, labels, timestamp } = s;
   const counts = new Array<number>(ERROR_FIELDS.length).fill(0);
   for (const p of labels.ports) {
@@ -163,12 +148,9 @@ export function* writeErrorFields(family: EdgeFamily, s: EdgeScrape): Generator<
       if (p.errors?.[key] !== undefined) counts[f] = (counts[f] ?? 0) + 1;
     });
   }
-  if (counts.every((c) => c === 0)) return;
-  const name = out.header(family);
   counts.forEach((c, f) => {
     if (c === 0) return;
     const field = escapeLabelValue(ERROR_FIELDS[f] as string);
-    out.sample(name, Buffer.from(`{fabric="${labels.fabric}",field="${field}"} `), c, timestamp);
+    out.sample(name, fabricLabel(s, `,field="${field}"`), c, timestamp);
   });
-  yield* out.drain();
 }

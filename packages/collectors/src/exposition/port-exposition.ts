@@ -16,10 +16,15 @@ export interface PortFamily {
   raw?: true;
 }
 
-/**
- * The fabric agent's port series (docs/metrics.md), keyed by the port and node types; names and far
- * end live in one info series per port, so Prometheus copies short label sets.
- */
+/** A `raw` family: a counter unless `type` says gauge. */
+const raw = (
+  name: string,
+  help: string,
+  value: (p: PortSample) => number,
+  type: PortFamily['type'] = 'counter',
+): PortFamily => ({ name, type, help, value, raw: true });
+
+/** The fabric agent's port series (docs/metrics.md); names and far end live in one info series per port. */
 export const PORT_FAMILIES: readonly PortFamily[] = [
   {
     name: PORT_SERIES.info,
@@ -28,68 +33,35 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
     value: () => 1,
     labelledBy: 'info',
   },
+  raw(PORT_COUNTER_FAMILIES.transmitBytes, 'Data octets transmitted on the port', (p) => p.transmitBytes),
+  raw(PORT_COUNTER_FAMILIES.receiveBytes, 'Data octets received on the port', (p) => p.receiveBytes),
+  // Keyed by its sender's port, so a rule matches tx and rx of a direction without label_replace.
   {
-    name: PORT_COUNTER_FAMILIES.transmitBytes,
-    type: 'counter',
-    help: 'Data octets transmitted on the port',
-    value: (p) => p.transmitBytes,
-    raw: true,
-  },
-  {
-    name: PORT_COUNTER_FAMILIES.receiveBytes,
-    type: 'counter',
-    help: 'Data octets received on the port',
-    value: (p) => p.receiveBytes,
-    raw: true,
-  },
-  {
-    // Keyed by its sender's port, so a rule matches tx and rx of a direction without label_replace.
-    name: PORT_SERIES.linkReceiveBytes,
-    type: 'counter',
-    help: 'Data octets received at the far end of the link direction whose sending port this series names',
-    value: (p) => p.receiveBytes,
+    ...raw(
+      PORT_SERIES.linkReceiveBytes,
+      'Data octets received at the far end of the link direction whose sending port this series names',
+      (p) => p.receiveBytes,
+    ),
     labelledBy: 'sender',
-    raw: true,
   },
-  {
-    name: PORT_COUNTER_FAMILIES.transmitPackets,
-    type: 'counter',
-    help: 'Packets transmitted on the port',
-    value: (p) => p.transmitPackets,
-    raw: true,
-  },
-  {
-    name: PORT_COUNTER_FAMILIES.receivePackets,
-    type: 'counter',
-    help: 'Packets received on the port',
-    value: (p) => p.receivePackets,
-    raw: true,
-  },
-  {
-    name: PORT_COUNTER_FAMILIES.transmitWait,
-    type: 'counter',
-    help: 'Ticks during which the port had data to transmit but no flow-control credit (XmitWait)',
-    value: (p) => p.transmitWaitTicks,
-    raw: true,
-  },
-  {
-    name: PORT_SERIES.waitTickSeconds,
-    type: 'gauge',
-    help: 'Length of one XmitWait tick, where the source knows it (rate(wait_total) × this = share of time waiting)',
-    value: (p) => p.transmitWaitTickSeconds ?? Number.NaN,
-    raw: true,
-  },
-  ...ERROR_COUNTER_KEYS.map((key): PortFamily => {
-    const { family: name, type, help } = ERROR_COUNTERS[key];
-    return { name, type, help, value: (p) => p.errors?.[key] ?? Number.NaN, raw: true };
+  raw(PORT_COUNTER_FAMILIES.transmitPackets, 'Packets transmitted on the port', (p) => p.transmitPackets),
+  raw(PORT_COUNTER_FAMILIES.receivePackets, 'Packets received on the port', (p) => p.receivePackets),
+  raw(
+    PORT_COUNTER_FAMILIES.transmitWait,
+    'Ticks during which the port had data to transmit but no flow-control credit (XmitWait)',
+    (p) => p.transmitWaitTicks,
+  ),
+  raw(
+    PORT_SERIES.waitTickSeconds,
+    'Length of one XmitWait tick, where the source knows it (rate(wait_total) × this = share of time waiting)',
+    (p) => p.transmitWaitTickSeconds ?? Number.NaN,
+    'gauge',
+  ),
+  ...ERROR_COUNTER_KEYS.map((key) => {
+    const { family, type, help } = ERROR_COUNTERS[key];
+    return raw(family, help, (p) => p.errors?.[key] ?? Number.NaN, type);
   }),
-  {
-    name: PORT_SERIES.rateBytesPerSecond,
-    type: 'gauge',
-    help: 'Data rate of the port link',
-    value: (p) => p.rateBytesPerSecond,
-    raw: true,
-  },
+  raw(PORT_SERIES.rateBytesPerSecond, 'Data rate of the port link', (p) => p.rateBytesPerSecond, 'gauge'),
   {
     name: PORT_SERIES.linkUp,
     type: 'gauge',
@@ -98,33 +70,28 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
   },
 ];
 
-/** `node_type` of the port and `remote_node_type` of its far end (when cabled and known). */
-function typeLabels(nodeType: string, remoteType: string | undefined): string {
-  return remoteType
-    ? `,node_type="${nodeType}",remote_node_type="${remoteType}"`
-    : `,node_type="${nodeType}"`;
+/** A port's key labels; `remote_node_type` (absent when uncabled or unknown) tells PromQL a link's kind. */
+function keyText(
+  fabric: string,
+  guid: string,
+  port: number,
+  type: string,
+  remoteType: string | undefined,
+): string {
+  const remote = remoteType ? `,remote_node_type="${remoteType}"` : '';
+  return `{fabric="${fabric}",node_guid="${escapeLabelValue(guid)}",port="${port}",node_type="${type}"${remote}} `;
 }
 
-/**
- * The key of the direction arriving at `p`: its sending port (node_guid, port of the far end) and
- * both types (node_type the sender's); null when not cabled. `remote_node_type` is the receiver's.
- */
+/** The key of the direction arriving at `p`: its sending port and type; null when not cabled. */
 function senderLabelText(fabric: string, p: PortSample, typeOf: ReadonlyMap<string, string>): string | null {
   const remote = p.remote;
   if (!remote) return null;
-  return (
-    `{fabric="${fabric}",node_guid="${escapeLabelValue(remote.nodeGuid)}",port="${remote.portNumber}"` +
-    `${typeLabels(typeOf.get(remote.nodeGuid) ?? '', p.nodeType)}} `
-  );
+  return keyText(fabric, remote.nodeGuid, remote.portNumber, typeOf.get(remote.nodeGuid) ?? '', p.nodeType);
 }
 
-/** The port's key; `remote_node_type` (absent when uncabled or unknown) tells PromQL a link's kind. */
 function portLabelText(fabric: string, p: PortSample, typeOf: ReadonlyMap<string, string>): string {
-  const remote = p.remote;
-  return (
-    `{fabric="${fabric}",node_guid="${escapeLabelValue(p.nodeGuid)}",port="${p.portNumber}"` +
-    `${typeLabels(p.nodeType, remote ? typeOf.get(remote.nodeGuid) : undefined)}} `
-  );
+  const remoteType = p.remote ? typeOf.get(p.remote.nodeGuid) : undefined;
+  return keyText(fabric, p.nodeGuid, p.portNumber, p.nodeType, remoteType);
 }
 
 /** The port's full description, for `fabscope_port_info`. */

@@ -1,8 +1,6 @@
-/**
- * A small writer for the Prometheus text exposition format (0.0.4). Samples are grouped by
- * family so every family's HELP and TYPE come once, before its samples, as the format requires.
- */
+// Prometheus text exposition (0.0.4): samples grouped by family, each family's HELP and TYPE once before them.
 type MetricType = 'counter' | 'gauge';
+type Labels = Readonly<Record<string, string>>;
 
 export function escapeLabelValue(value: string): string {
   if (!/[\\"\n]/.test(value)) return value;
@@ -21,7 +19,7 @@ export function formatValue(value: number): string {
 }
 
 /** `{a="x",b="y"}` from label pairs in the given order; empty string for no labels. */
-export function labelText(labels: Readonly<Record<string, string>>): string {
+function labelText(labels: Labels): string {
   let text = '';
   for (const name in labels) {
     text += `${text === '' ? '{' : ','}${name}="${escapeLabelValue(labels[name] as string)}"`;
@@ -29,45 +27,24 @@ export function labelText(labels: Readonly<Record<string, string>>): string {
   return text === '' ? '' : `${text}}`;
 }
 
-interface Family {
-  type: MetricType;
-  help: string;
-  lines: string[];
-}
-
 export class ExpositionWriter {
-  private readonly families = new Map<string, Family>();
+  /** Each family's text so far, its HELP and TYPE first; a family is declared by its first sample. */
+  private readonly families = new Map<string, string>();
 
-  gauge(name: string, help: string, labels: Readonly<Record<string, string>>, value: number): void {
+  gauge(name: string, help: string, labels: Labels, value: number): void {
     this.add(name, 'gauge', help, labels, value);
   }
 
-  counter(name: string, help: string, labels: Readonly<Record<string, string>>, value: number): void {
+  counter(name: string, help: string, labels: Labels, value: number): void {
     this.add(name, 'counter', help, labels, value);
   }
 
-  /** Adds one sample; a family is declared by its first sample. */
-  private add(
-    name: string,
-    type: MetricType,
-    help: string,
-    labels: Readonly<Record<string, string>>,
-    value: number,
-  ): void {
-    let family = this.families.get(name);
-    if (!family) {
-      family = { type, help, lines: [] };
-      this.families.set(name, family);
-    }
-    family.lines.push(`${name}${labelText(labels)} ${formatValue(value)}\n`);
+  private add(name: string, type: MetricType, help: string, labels: Labels, value: number): void {
+    const text = this.families.get(name) ?? `# HELP ${name} ${escapeHelp(help)}\n# TYPE ${name} ${type}\n`;
+    this.families.set(name, `${text}${name}${labelText(labels)} ${formatValue(value)}\n`);
   }
 
   text(): string {
-    let out = '';
-    for (const [name, family] of this.families) {
-      if (family.lines.length === 0) continue;
-      out += `# HELP ${name} ${escapeHelp(family.help)}\n# TYPE ${name} ${family.type}\n${family.lines.join('')}`;
-    }
-    return out;
+    return [...this.families.values()].join('');
   }
 }

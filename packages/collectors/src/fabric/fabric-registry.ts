@@ -39,11 +39,7 @@ export interface FabricRegistry {
   answer: (request?: ScrapeRequest) => Promise<Iterable<string | Uint8Array> | BinaryAnswer>;
 }
 
-/**
- * The fabric agent's registry: the source is read inside each scrape (a sweep), and exposed as
- * the rates since the previous read and, where asked or small enough, the raw counters. A failed
- * read leaves the port series absent (stale) and `fabscope_fabric_source_up` 0.
- */
+/** Reads the source in each scrape (a sweep); a failed read leaves the port series absent, source_up 0. */
 export function createFabricRegistry(options: FabricCollectorOptions): FabricRegistry {
   const { source, timeoutMs = 10_000 } = options;
   const registry = new Registry();
@@ -52,11 +48,8 @@ export function createFabricRegistry(options: FabricCollectorOptions): FabricReg
   const nodeTypes = new Map<string, string>();
 
   const edge = new EdgeRates();
-  /**
-   * Reads not yet folded into the edge rates, oldest first (at most two; an older one is a missed
-   * sweep). Only a scrape that writes the edge rates folds them, so an Arrow-only reader never pays
-   * for rates nobody asks for.
-   */
+  // Reads not yet folded into the edge rates, oldest first (a third is a missed sweep): only a scrape
+  // that writes the edge rates folds them, so an Arrow-only reader never pays for them.
   const unfolded: { snapshot: FabricSnapshot; readAt: number }[] = [];
   const shard = options.shard;
   const shardFilter =
@@ -151,12 +144,8 @@ export function createFabricRegistry(options: FabricCollectorOptions): FabricReg
   }
 
   async function scrape(request: ScrapeRequest = {}): Promise<string> {
-    const decoder = new TextDecoder();
-    let text = '';
-    for (const chunk of await scrapeChunks(request)) {
-      text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-    }
-    return text + decoder.decode();
+    const chunks = [...(await scrapeChunks(request))];
+    return Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))).toString('utf8');
   }
 
   return { registry, scrape, scrapeChunks, answer };

@@ -52,14 +52,13 @@ export class PortArrowEncoder {
       columns.push([family.name, typedColumn(values, float64())]);
     }
     const table = tableFromColumns(columns);
-    const metadata = new Map([
+    const readAt = snapshot.countersReadAtMs;
+    table.schema.metadata = new Map([
       ['fabric', snapshot.fabric],
       ['ports', String(n)],
+      ...(readAt === undefined ? [] : [['countersReadAtMs', String(readAt)] as const]),
+      ['keys', `${this.instance}/${this.keysVersion}`],
     ]);
-    if (snapshot.countersReadAtMs !== undefined)
-      metadata.set('countersReadAtMs', String(snapshot.countersReadAtMs));
-    metadata.set('keys', `${this.instance}/${this.keysVersion}`);
-    table.schema.metadata = metadata;
     return tableToIPC(table, { format: 'stream' }) as Uint8Array;
   }
 

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { LinkDirectionState } from '@fabscope/contracts';
+import type { Health, LinkDirectionState } from '@fabscope/contracts';
 import { type LinkFrame, statesOf } from './lib/frame.ts';
 import { frameForSliced } from './lib/frame-from-rates.ts';
 import type { LinkIndex } from './lib/link-index.ts';
@@ -10,27 +10,8 @@ import type { FabricSummary } from './lib/summary.ts';
 import { summarizeLiveInTurns } from './lib/summary.ts';
 import type { MetricsStore } from './store/types.ts';
 
-/** The one staleness policy, owned here and sent to every client (/health and each stream message). */
-export interface Health {
-  status: 'ok' | 'stale' | 'degraded';
-  store: MetricsStore['kind'];
-  lastSampleAgeSeconds: number | null;
-  /** The sampling tick: a new message is due this often. */
-  intervalMs: number;
-  /** Data older than this is stale. */
-  staleAfterSeconds: number;
-  /** What is wrong, with internal addresses replaced by `<address>`. */
-  error?: string;
-  /** The Prometheus a demo runs and restarts, when there is one. */
-  supervisor?: SupervisorStatus;
-}
-
 /** What a process supervisor (the demo's Prometheus) reports into health. */
-export interface SupervisorStatus {
-  restarts: number;
-  running: boolean;
-  lastExit?: string;
-}
+export type SupervisorStatus = NonNullable<Health['supervisor']>;
 
 export interface Tick {
   readonly time: string;
@@ -215,25 +196,14 @@ export class Sampler {
   }
 
   private storeHealth(nowMs: number): { health: Health; detailedError: string | undefined } {
-    const s = this.latestSnapshot;
-    if (s === null) {
-      return healthOf(
-        { ok: true, lastSampleAgeSeconds: null },
-        this.store,
-        this.intervalMs,
-        staleAfterSeconds(this.intervalMs),
-        0,
-        this.topologyVersion,
-      );
-    }
-    return healthOf(
-      s,
-      this.store,
-      this.intervalMs,
-      s.staleAfter,
-      (nowMs - s.timeMs) / 1000,
-      this.topologyVersion,
-    );
+    const s = this.latestSnapshot ?? {
+      timeMs: nowMs,
+      ok: true,
+      lastSampleAgeSeconds: null,
+      staleAfter: staleAfterSeconds(this.intervalMs),
+    };
+    const elapsedSeconds = (nowMs - s.timeMs) / 1000;
+    return healthOf(s, this.store, this.intervalMs, s.staleAfter, elapsedSeconds, this.topologyVersion);
   }
 
   /** Calls `listener` with every tick computed from now on and the store's answer behind it. */

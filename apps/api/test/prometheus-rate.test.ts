@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { durationMs, rateQuery } from '../src/store/rate-window.ts';
+import { durationMs } from '../src/lib/time-params.ts';
+import { rateQuery } from '../src/store/rate-window.ts';
 
 /**
  * The store's rate query evaluated by Prometheus's own engine (`promtool test rules`), scraped

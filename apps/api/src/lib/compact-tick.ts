@@ -1,4 +1,4 @@
-import { CATEGORY_NAMES, type LinkDirectionState } from '@fabscope/contracts';
+import { CATEGORY_NAMES, type CompactStreamMessage, type LinkDirectionState } from '@fabscope/contracts';
 import { type LinkFrame, stateAt } from './frame.ts';
 import { firstChannels, type LinkSort } from './link-order.ts';
 
@@ -14,34 +14,8 @@ export const COMPACT_TOP_PER_KIND = 50;
 /** Utilization is rounded to this step (0.01 %): finer than any display, and short in JSON. */
 export const UTILIZATION_STEP = 1e-4;
 
-export interface CompactTick<H, S> {
-  time: string;
-  health: H;
-  summary: S;
-  /** Per channel in topology order: fraction 0..1 rounded to 1e-4, null when unknown (stale). */
-  utilization: (number | null)[];
-  /** Per channel in topology order: bytes per second rounded to whole bytes, null when unknown. */
-  bytesPerSecond: (number | null)[];
-  /**
-   * Per channel in topology order: share of time the sending port waited for credit (XmitWait),
-   * fraction 0..1 rounded to 1e-4, null when unknown (stale, or the tick length is not known).
-   */
-  waitFraction: (number | null)[];
-  /** Channels whose link is reported down, ascending (usually empty, so a list rather than an array per channel). */
-  linkDown: number[];
-  /**
-   * `[channel, errors per second, integrity]` of degraded channels, ascending; integrity is the fraction
-   * of its threshold (null unknown), rates rounded to 1e-3.
-   */
-  errors: [number, number, number | null][];
-  /** How many channels' error counters are unknown (`errorsPerSecond` null): not 0, and not listed. */
-  errorsUnknown: number;
-  /**
-   * As full objects, busiest first: per link kind, the first COMPACT_TOP_PER_KIND by utilization, by
-   * XmitWait and by each PM category, the same heads as `/links?sort=`.
-   */
-  top: LinkDirectionState[];
-}
+/** The compact stream message (contracts' CompactStreamMessage), its health and summary as the caller has them. */
+export type CompactTick<H, S> = Omit<CompactStreamMessage, 'health' | 'summary'> & { health: H; summary: S };
 
 export function roundUtilization(value: number | null): number | null {
   if (value === null || !Number.isFinite(value)) return null;

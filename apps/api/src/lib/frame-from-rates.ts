@@ -14,37 +14,30 @@ import { measuresBetween, writeMeasures } from './utilization.ts';
 /** The frame of `snapshot` in `index`'s channel order, each direction computed once. Pure. */
 export function frameOf(index: LinkIndex, snapshot: RatesSnapshot): LinkFrame {
   const frame = emptyFrame(index, snapshot.timeMs, snapshot.lastSampleAgeSeconds, snapshot.ports);
-  const write = channelWriter(frame, snapshot);
-  for (let c = 0; c < index.channels.length; c++) write(c);
+  for (let c = 0; c < index.channels.length; c++) writeChannel(frame, c, snapshot);
   return frame;
 }
 
-/** Writes channel `c` of `snapshot` into the frame's columns, and whether its sending port was read. */
-function channelWriter(frame: LinkFrame, snapshot: RatesSnapshot): (c: number) => void {
+/** Channel `c` of `snapshot` into the frame's columns, and whether its sending port was read. */
+function writeChannel(frame: LinkFrame, c: number, snapshot: RatesSnapshot): void {
   const index = frame.index;
+  const channel = index.channels[c] as LinkIndex['channels'][number];
   const ports = snapshot.ports;
-  const write = (c: number, sender: PortRates | undefined, receiver: PortRates | undefined) => {
-    const channel = index.channels[c] as LinkIndex['channels'][number];
-    if (sender !== undefined) frame.portsRead[index.portOfChannel[c] as number] = 1;
-    writeMeasures(frame, c, channel.fixed, measuresBetween(index, channel, snapshot, sender, receiver));
-  };
-  if (!isSlotted(ports)) {
-    return (c) => {
-      const channel = index.channels[c] as LinkIndex['channels'][number];
-      write(c, ports.get(channel.fromKey), ports.get(channel.toKey));
-    };
-  }
-  // The embedded store's columns, read by slot into two objects reused channel after channel.
-  const slots = channelSlots(index, ports);
-  return (c) => {
+  let sender: PortRates | undefined;
+  let receiver: PortRates | undefined;
+  if (isSlotted(ports)) {
+    // The embedded store's columns, read by slot into two objects reused channel after channel.
+    const slots = channelSlots(index, ports);
     const from = slots.from[c] as number;
     const to = slots.to[c] as number;
-    write(
-      c,
-      from >= 0 && ports.read[from] === 1 ? ports.readSlot(from, SENDER) : undefined,
-      to >= 0 && ports.read[to] === 1 ? ports.readSlot(to, RECEIVER) : undefined,
-    );
-  };
+    sender = from >= 0 && ports.read[from] === 1 ? ports.readSlot(from, SENDER) : undefined;
+    receiver = to >= 0 && ports.read[to] === 1 ? ports.readSlot(to, RECEIVER) : undefined;
+  } else {
+    sender = ports.get(channel.fromKey);
+    receiver = ports.get(channel.toKey);
+  }
+  if (sender !== undefined) frame.portsRead[index.portOfChannel[c] as number] = 1;
+  writeMeasures(frame, c, channel.fixed, measuresBetween(index, channel, snapshot, sender, receiver));
 }
 
 /** What a channel's two ends are read into (measuresBetween keeps neither object). */
@@ -118,7 +111,7 @@ export async function frameForSliced(index: LinkIndex, snapshot: RatesSnapshot):
 
 async function sliceFrame(index: LinkIndex, snapshot: RatesSnapshot): Promise<LinkFrame> {
   const frame = emptyFrame(index, snapshot.timeMs, snapshot.lastSampleAgeSeconds, snapshot.ports);
-  await slicedLoop(index.channels.length, channelWriter(frame, snapshot));
+  await slicedLoop(index.channels.length, (c) => writeChannel(frame, c, snapshot));
   // Computed meanwhile by a synchronous caller: that one is the snapshot's frame.
   return keptFor(shared, snapshot, index, () => frame);
 }

@@ -43,8 +43,14 @@ const UNIT_MS: Record<string, number> = {
 const MIN_MS = Date.parse('0001-01-01T00:00:00Z');
 const MAX_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
-/** Milliseconds of a duration in the grammar's form (`1h30m`). */
-function durationMs(text: string): number {
+/** Milliseconds of a duration in the grammar's form (`1h30m`); throws on anything else. */
+export function durationMs(text: string): number {
+  if (!DURATION.test(text)) throw new Error(`not a PromQL duration: "${text}"`);
+  return termsMs(text);
+}
+
+/** The sum of the duration terms in `text` (`now-1h30m` → 1h30m). */
+function termsMs(text: string): number {
   let ms = 0;
   for (const [, digits, unit] of text.matchAll(DURATION_TERM))
     ms += Number(digits) * (UNIT_MS[unit as string] as number);
@@ -72,7 +78,7 @@ export function parseTime(name: string, value: string, nowMs: number = Date.now(
     // Date.parse takes RFC 3339's alternatives (`t`, a space, `z`) in ISO's upper case only.
     ms = Date.parse(value.replace(/^(.{10})[t ]/, '$1T').replace(/z$/, 'Z'));
   else {
-    const offsetMs = durationMs(value);
+    const offsetMs = termsMs(value);
     ms = RELATIVE.test(value) && /^now *\+/i.test(value) ? nowMs + offsetMs : nowMs - offsetMs;
   }
   // The grammar keeps Unix seconds and offsets from today within range; a `nowMs` far from today
@@ -91,7 +97,7 @@ export function parseDuration(name: string, value: string): number {
       `${name} "${value}" is neither seconds of at least 0.001 (15, 0.5) nor a duration (15s, 1m30s, 500ms)`,
     );
   }
-  const ms = DURATION.test(value) ? durationMs(value) : Number(value) * 1000;
+  const ms = DURATION.test(value) ? termsMs(value) : Number(value) * 1000;
   // Whole milliseconds: the resolution of every store.
   return Math.max(1, Math.round(ms));
 }

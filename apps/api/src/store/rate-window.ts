@@ -1,3 +1,5 @@
+import { durationMs } from '../lib/time-params.ts';
+
 /** A PromQL selector for one or several metric names. */
 export function selector(names: readonly string[]): string {
   return names.length === 1 ? (names[0] as string) : `{__name__=~"${names.join('|')}"}`;
@@ -9,6 +11,7 @@ export function selector(names: readonly string[]): string {
  */
 export function fullWindow(sel: string, window: string): string {
   const windowMs = durationMs(window);
+  if (!(windowMs > 0)) throw new Error(`not a PromQL duration: "${window}"`);
   const quarterMs = Math.max(1, Math.floor(windowMs / 4));
   const has = (offsetMs: number) =>
     `count_over_time(${sel}[${quarterMs}ms]${offsetMs > 0 ? ` offset ${offsetMs}ms` : ''}) > 0`;
@@ -23,16 +26,4 @@ export function fullWindow(sel: string, window: string): string {
 export function rateQuery(names: readonly string[], window: string): string {
   const sel = selector(names);
   return `rate(${sel}[${window}]) unless resets(${sel}[${window}]) > 0 and ${fullWindow(sel, window)}`;
-}
-
-/** Milliseconds of a PromQL duration such as `5s`, `500ms`, `1m`, `1m30s`. */
-export function durationMs(duration: string): number {
-  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-  let total = 0;
-  const rest = duration.replace(/(\d+)(ms|s|m|h|d)/g, (_all, n: string, unit: string) => {
-    total += Number(n) * (units[unit] ?? 0);
-    return '';
-  });
-  if (rest !== '' || total <= 0) throw new Error(`not a PromQL duration: "${duration}"`);
-  return total;
 }

@@ -1,5 +1,5 @@
+import type { Summary } from '@fabscope/contracts';
 import {
-  type CATEGORY_NAMES,
   CONGESTION_COUNTERS,
   categoryConfigFor,
   directionCategories,
@@ -30,7 +30,4 @@ export {
 };
 
 /** Per category and link kind, opatop's five bars (0/25/50/75/100+ % of threshold), and the unknown. */
-export type CategoryHistograms = Record<
-  (typeof CATEGORY_NAMES)[number],
-  { isl: number[]; host: number[]; unknown: number }
->;
+export type CategoryHistograms = NonNullable<Summary['categories']>;

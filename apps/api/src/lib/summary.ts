@@ -1,20 +1,11 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Summary } from '@fabscope/contracts';
 import { CATEGORY_NAMES, categoryBucket } from '@fabscope/topology';
 import type { LinkFrame } from './frame.ts';
 import type { CategoryHistograms } from './link-errors.ts';
 
 /** The fabric at one instant in a few numbers: the stream's and the history's `summary`. */
-export interface FabricSummary {
-  time: string;
-  hostTransmitBytesPerSecond: number | null;
-  /** Counts of link directions per 10 % utilization bucket ([0,10) … [90,100]), as opatop. */
-  histogram: { isl: number[]; host: number[] };
-  staleLinks: number;
-  /** Per PM category, link directions per 25 % of threshold (the last bar ≥ 100 %) and unknown. Live only. */
-  categories?: CategoryHistograms;
-  /** Ports of the topology the store has no fresh reading of. Live only. */
-  portsWithoutData?: number;
-}
+export type FabricSummary = Summary;
 
 export function utilizationBucket(utilization: number): number {
   return Math.min(9, Math.max(0, Math.floor(utilization * 10)));

@@ -4,9 +4,8 @@ import { tableFromIPC } from '@uwdata/flechette';
 const EOS = [0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0];
 
 /**
- * A fabscope collector's `/metrics` in columns (docs/metrics.md, "The Arrow form"): a row per port,
- * its key (`node_guid`, `port`) and one Float64 column per family the scrape named, NaN where the
- * exposition text would leave the series out.
+ * A collector's `/metrics` in columns (docs/metrics.md, "The Arrow form"): a row per port keyed by `node_guid`, `port`,
+ * a Float64 column per family the scrape named, NaN where the exposition text would leave the series out.
  */
 export interface ArrowScrape {
   rows: number;

@@ -6,11 +6,8 @@ import type { PrometheusTimeQueries } from './prometheus-history.ts';
 import type { FiringAlert, MetricsStore } from './types.ts';
 
 /**
- * A TSDB's store whose live view is read from the collectors themselves (FABSCOPE_LIVE_SOURCE=
- * collectors), as opatop reads the performance manager's newest image while its history lives in
- * a database: the collectors' Arrow answers, rated by the embedded store's readings (no history
- * kept there), and the TSDB asked only what only it has — history, its events, firing alerts: on a
- * big fabric the live tick's dense reads from a TSDB take longer than its interval (docs/scaling.md).
+ * Live view from the collectors' Arrow answers (FABSCOPE_LIVE_SOURCE=collectors), rated by an embedded store keeping no
+ * history; the TSDB answers history, events, alerts: on a big fabric its live reads outlast the tick (docs/scaling.md).
  */
 export class CollectorsBesideTsdb implements MetricsStore {
   /** Its history, events and alerts are the TSDB's: time travel and /health name Prometheus. */

@@ -1,9 +1,8 @@
 import { parseLabels, parseLine, parseValue } from './exposition.ts';
 
 /**
- * A streaming reader of the Prometheus text exposition format for big scrapes: chunk by chunk,
- * never the whole text or its lines, skipping unwanted families by name, and handing over each
- * sample's label block as an opaque key (a port's series share one, parsed once: `labelsOfBlock`).
+ * A streaming reader of Prometheus text exposition for big scrapes: chunk by chunk, never the whole text, skipping
+ * unwanted families by name; a label block is an opaque key (a port's series share one, parsed once: `labelsOfBlock`).
  */
 
 /**

@@ -7,9 +7,8 @@ export const LOAD_SCALE = 0xfffe / LOAD_MAX;
 export const WAIT_UNKNOWN = 0xff;
 
 /**
- * A non-negative rate (packets/s) in a Uint16 on a log scale: 0 is 0, RATE_UNKNOWN unknown (NaN),
- * else code k is 2^((k − 1) / RATE_STEPS + RATE_LOG_MIN): 1/1024 to 1.8 × 10¹⁶ per second in steps
- * of 0.068 % (half a step, 0.034 %, the most a value moves).
+ * A non-negative rate (packets/s) in a Uint16 on a log scale: 0 is 0, RATE_UNKNOWN is NaN, else k is 2^((k − 1) /
+ * RATE_STEPS + RATE_LOG_MIN): 1/1024 to 1.8 × 10¹⁶ per second in steps of 0.068 % (error ≤ half a step, 0.034 %).
  */
 export const RATE_UNKNOWN = 0xffff;
 export const RATE_STEPS = 1024;

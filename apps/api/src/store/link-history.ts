@@ -15,9 +15,8 @@ import {
 import { sameErrorObjects } from './slot-ports.ts';
 
 /**
- * Bounded in-memory history of every link direction, one frame per scrape: a ring of typed-array
- * frames, 6 bytes per direction per frame (encoding: docs/history.md), plus the ports' error reading
- * in force (error-reading.ts), from which a past instant's error rates and categories are recomputed.
+ * Bounded in-memory history of every link direction: a ring of typed-array frames, one per scrape, 6 bytes a direction
+ * (docs/history.md), plus the error reading in force (error-reading.ts) to recompute past error rates and categories.
  */
 export class LinkHistory {
   readonly capacityFrames: number;
@@ -255,9 +254,8 @@ function plainLoop(n: number, body: (i: number) => void): void {
 }
 
 /**
- * Whether `ports` has the ports of `before`, each with the same error-rates object (a store gives a
- * port's again until its next error reading): slot by slot for the embedded store's answers
- * (sameErrorObjects), else key by key through `loop` — in slices of the event loop, or at once.
+ * Whether `ports` has `before`'s ports, each with the same error-rates object (a store repeats it until the next error
+ * reading): slot by slot for the embedded store (sameErrorObjects), else key by key through `loop`, sliced or at once.
  */
 function sameErrors(
   before: ReadonlyMap<string, PortRates>,

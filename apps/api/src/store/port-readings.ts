@@ -20,9 +20,8 @@ const MAX_RATE_FACTOR = 1.5;
 const NO_LIMITS = {};
 
 /**
- * The embedded store's last readings of every port: per port slot, a ring of `depth` readings
- * (time, then the counters) in typed arrays, the latest link rate, XmitWait tick length and link
- * state, and the staging of the scrape under way (several label blocks may map to one port).
+ * The embedded store's last readings per port slot: a typed-array ring of `depth` readings (time, then counters), the
+ * latest link rate, XmitWait tick length and link state, and the scrape under way (label blocks may share a port).
  */
 export class PortReadings {
   readonly slots = new Map<string, number>();
@@ -44,9 +43,8 @@ export class PortReadings {
   private errorNowTime = new Float64Array(0);
   private errorBeforeTime = new Float64Array(0);
   /**
-   * Per port, the error rates last made and the error reading they were made from (its time): the
-   * error families are read less often than the data, so most ticks give the same object again (a
-   * port's rates are never changed by their readers).
+   * Per port, the last error rates and the time of the error reading they came from: error families are read less often
+   * than data, so most ticks give the same object again (readers never change a port's rates).
    */
   private errorRates: (ErrorRates | undefined)[] = [];
   private errorRatesOf = new Float64Array(0);

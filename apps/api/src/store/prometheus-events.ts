@@ -15,9 +15,8 @@ export interface EventNames {
 }
 
 /**
- * Link-state changes and counter resets between `fromMs` and `toMs` from the collector's series:
- * the TSDB first names the series that changed (changes(), the reset count over the range), then
- * only those are read, so the events survive a restart of the API.
+ * Link-state changes and counter resets between `fromMs` and `toMs`: the TSDB first names the series that changed
+ * (changes(), resets over the range), then only those are read, so the events survive a restart of the API.
  */
 export async function seriesEvents(
   client: PromqlClient,

@@ -57,9 +57,8 @@ export interface PrometheusHistoryOptions {
 }
 
 /**
- * Time questions answered by Prometheus (or VictoriaMetrics) from the collector's per-direction series (its rates at
- * the edge): the TSDB sums the collectors' summaries and ranks (sum, topk), the API only names directions and maps them
- * to the topology.
+ * Time questions answered by Prometheus (or VictoriaMetrics) from the collector's per-direction series (edge rates):
+ * the TSDB sums and ranks (sum, topk); the API only names directions and maps them to the topology.
  */
 export class PrometheusTimeQueries implements TimeQueries {
   readonly resolutionMs: number;
@@ -90,9 +89,8 @@ export class PrometheusTimeQueries implements TimeQueries {
   }
 
   /**
-   * Every direction at `timeMs`: the live tick's queries (prometheus-live.ts, the collector's
-   * gauges of bytes, packets, XmitWait share, link state and error fields) evaluated at that
-   * instant, made into a frame with the one formula, as the live view made it then.
+   * Every direction at `timeMs`: the live tick's queries (prometheus-live.ts) evaluated at that instant, made into a
+   * frame with the one formula, as the live view made it then.
    */
   frameAt(timeMs: number, signal?: AbortSignal): Promise<LinkFrame> {
     const nowMs = Date.now();

@@ -34,9 +34,8 @@ export function held(selector: string, heldMs: number): string {
 const FIELDS = new Set<string>(ERROR_FIELDS);
 
 /**
- * What the live tick asks Prometheus: the collector's per-direction gauges as they are (its rates at the edge), each
- * direction's newest sample within the staleness limit (`held`), keyed by its sending port; the ports that are down;
- * each port's error fields where not idle (sparse); which fields the collectors report, and the newest sweep's age.
+ * The live tick's queries: per direction the collector's newest gauge within the staleness limit (`held`), keyed by
+ * sending port; ports down; non-idle error fields (sparse); which fields collectors report; the newest sweep's age.
  */
 export function liveQueries(heldMs: number) {
   const last = (selector: string) => held(selector, heldMs);
@@ -63,9 +62,8 @@ function keyOf(s: InstantSample): string {
 }
 
 /**
- * The live tick with Prometheus from the collector's rates at the edge: one number per direction
- * (`directions`, as the collector measured it), and per port the link state and error rates, from
- * which the API makes each direction's errors and categories with its own thresholds.
+ * The live tick from the collector's edge rates: one number per direction (`directions`, as measured), and per port
+ * link state and error rates, from which the API makes each direction's errors and categories with its own thresholds.
  */
 export class EdgeLive {
   private readonly queries: ReturnType<typeof liveQueries>;

@@ -19,9 +19,8 @@ export function fullWindow(sel: string, window: string): string {
 }
 
 /**
- * The rate of a counter over the window, except for series whose counter went backwards in it
- * (device restart, a clear by another tool, a 32-bit wrap): rate() would count the whole new value
- * as traffic there (a spike), so the period is left out, a gap; and only where the window is full.
+ * A counter's rate over a full window, with a gap where the counter went backwards (device restart, another tool's
+ * clear, a 32-bit wrap): rate() would count the whole new value as traffic there, a spike.
  */
 export function rateQuery(names: readonly string[], window: string): string {
   const sel = selector(names);

@@ -10,9 +10,8 @@ export interface DrawingQueries {
 }
 
 /**
- * Time questions over several drawings of the fabric (topology-live/drawn-fabric.ts), oldest first: an instant is
- * answered by the drawing in force then (its directions, in its order); a range is split where a drawing begins, each
- * part asked of its own drawing, a direction that did not exist then having no points there.
+ * Time questions over the drawings (topology-live/drawn-fabric.ts), oldest first: an instant goes to the one in force;
+ * a range is split where a drawing begins, each part asked of its own, with no points for directions absent then.
  */
 export function queriesAcrossDrawings(drawings: readonly DrawingQueries[]): TimeQueries {
   const last = drawings.at(-1);

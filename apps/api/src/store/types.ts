@@ -22,9 +22,8 @@ export interface MetricsStore {
   /** Alerts the store's server has firing now (Prometheus' `/api/v1/alerts`), when it has rules. */
   firingAlerts?(signal?: AbortSignal): Promise<FiringAlert[]>;
   /**
-   * For a store whose data changes on a clock of its own: calls `listener` when new data is in
-   * (after each scrape of the embedded store, each evaluation of the recording rules in
-   * Prometheus), so the sampler ticks on that clock instead of a second one of its own.
+   * For a store with its own data clock: calls `listener` when new data is in (after each embedded scrape, each
+   * recording-rule evaluation in Prometheus), so the sampler ticks on that clock instead of a second one.
    */
   onScrape?(listener: () => void): () => void;
   close(): Promise<void>;

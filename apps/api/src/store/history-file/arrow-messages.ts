@@ -1,8 +1,6 @@
 /**
- * The framing of an Arrow IPC stream, enough to find where its last whole message ends
- * (https://arrow.apache.org/docs/format/Columnar.html#encapsulated-message-format): each message is a 0xFFFFFFFF
- * continuation marker, the int32 length of its metadata, the metadata (a flatbuffer `Message` table, padded to 8 bytes)
- * and `bodyLength` bytes of body; 0xFFFFFFFF 0x00000000 ends the stream.
+ * Enough Arrow IPC framing to find the last whole message: 0xFFFFFFFF, int32 metadata length, metadata (flatbuffer
+ * `Message`, 8-byte padded), `bodyLength` body bytes; 0xFFFFFFFF 0x00000000 ends (Arrow's encapsulated message format).
  */
 
 export const MESSAGE_SCHEMA = 1;
@@ -21,9 +19,8 @@ export interface MessageSpan {
 }
 
 /**
- * The whole messages at the start of `bytes`, in order, and where the last of them ends: a message
- * cut short, a length that does not fit, or anything but a continuation marker ends the walk
- * (a torn last write, or the zeros a crash can leave past the end of what was written).
+ * The whole messages at the start of `bytes` and where the last ends: a cut-short message, an unfitting length or no
+ * continuation marker ends the walk (a torn last write, or zeros a crash can leave past the end of what was written).
  */
 export function wholeMessages(bytes: Uint8Array): { messages: MessageSpan[]; end: number; ended: boolean } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -44,9 +44,8 @@ export interface StoredFrame {
 }
 
 /**
- * One instant ↔ one Arrow IPC record batch of one row (docs/history.md): the per-direction values are fixed-size lists
- * in channel order (link direction i of /links is element i), encoded as the in-memory ring keeps them
- * (link-history.ts), so writing copies no value and reading copies each list into the ring once.
+ * One instant ↔ a one-row Arrow IPC record batch (docs/history.md): fixed-size lists in channel order (element i is
+ * /links direction i), as link-history.ts's ring keeps them: writing copies no value, reading copies each list once.
  */
 export class FrameCodec {
   readonly schema: Schema;

@@ -2,10 +2,8 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 /**
- * The API serves `dist/` at `/` in production; in development `vite` proxies `/api` (REST and the
- * SSE stream) to a locally running `fabscope demo` on the default port. No source maps are built
- * (the API would not serve them anyway), and no module-preload polyfill, which would be an inline
- * script: the API's Content-Security-Policy allows scripts from the page's origin only.
+ * The API serves `dist/` in production; in development `vite` proxies `/api` to a local `fabscope demo`. No source
+ * maps (the API would not serve them), no module-preload polyfill: inline script, and the API's CSP allows same-origin.
  */
 export default defineConfig({
   base: '/',

@@ -16,9 +16,8 @@ import { assertTablesRead, tablesAnswer } from './sm-tables/origin.ts';
 type RouteSources = Pick<FastifyInstance, 'fabric' | 'emulator' | 'flowPaths' | 'sampler'>;
 
 /**
- * The route traffic from `from` to `to` takes now: a running emulator flow's path (adaptive routing
- * may have moved it), else the forwarding tables', the static route beside it when they differ, each
- * hop with the live load of the link leaving it.
+ * The route from `from` to `to` now: a running emulator flow's path (adaptive routing may have moved it), else the
+ * forwarding tables', the static route beside it when they differ; each hop with the live load of the link leaving it.
  */
 export async function liveRoute(app: RouteSources, fromName: string, toName: string): Promise<RouteAnswer> {
   const from = findNode(app.fabric.fabric, fromName).name;

@@ -63,9 +63,8 @@ function healthOf(
 }
 
 /**
- * The one refresh clock: once per interval (or after each scrape of a store with a clock of its
- * own), read rates from the store, compute the frame and the summary, and hand the same tick to
- * every reader and tick listener (the stream's TickBroadcast among them).
+ * The one refresh clock: once per interval (or after each scrape of a store with its own clock), reads rates, computes
+ * frame and summary, and hands the same tick to every reader and tick listener (the stream's TickBroadcast among them).
  */
 export class Sampler {
   private latestTick: Tick | null = null;

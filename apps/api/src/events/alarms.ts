@@ -47,9 +47,8 @@ export function alarmText(alarm: Pick<Alarm, 'count' | 'linkKind' | 'category'>)
 }
 
 /**
- * Alarms with a lifecycle, as UFM's: the directions over one PM category's threshold, grouped by category and link
- * kind, are one *active* alarm while any is over (its count, worst severity and worst members updated each tick),
- * *cleared* when none is; an acknowledgement (who, when) stays with it.
+ * Alarms with a lifecycle, as UFM's: a PM category's over-threshold directions, per category and link kind, are one
+ * *active* alarm while any is over (count, worst severity, members updated each tick), *cleared* when none; acks stay.
  */
 export class Alarms {
   private readonly active = new Map<string, Alarm>();

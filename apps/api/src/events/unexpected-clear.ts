@@ -11,9 +11,8 @@ function covers(subject: string, port: string): boolean {
 }
 
 /**
- * Tells counter resets fabscope caused (a restart, a clear or a repair asked through the API, in the log as `fault`
- * events) from unexpected clears, as opafm's PM does ("Unexpected counter clear … make sure no other tools are clearing
- * fabric counters"): the first are `info`, the others `warning`.
+ * Tells resets fabscope caused (a restart, or a clear or repair asked through the API: `fault` events), `info`, from
+ * unexpected clears, `warning`, as opafm's PM does ("make sure no other tools are clearing fabric counters").
  */
 export function classifyResets(events: readonly FabricEvent[]): FabricEvent[] {
   const faults = events.filter((e) => e.kind === 'fault' && RESETTING.has(e.detail));

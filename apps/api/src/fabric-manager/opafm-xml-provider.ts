@@ -33,9 +33,8 @@ export interface OpafmXmlOptions {
 }
 
 /**
- * Adaptive routing in the site's opafm.xml `<Common><Sm><AdaptiveRouting>`: a change edits only that
- * section's values, passes config_check on the edited copy, replaces the file atomically after a
- * backup, then runs the site's apply command; one change at a time.
+ * Adaptive routing in the site's opafm.xml `<Common><Sm><AdaptiveRouting>`, one change at a time: edits only that
+ * section, passes config_check on the copy, replaces the file atomically after a backup, then runs the apply command.
  */
 export class OpafmXmlAdaptiveRouting implements AdaptiveRoutingProvider {
   private readonly configCheck: string;

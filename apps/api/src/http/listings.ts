@@ -1,9 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { CURSOR_PATTERN, PAGE_DEFAULT } from '@fabscope/contracts';
 
-// Paged lists with a consistent view, as the Kubernetes API's `limit` + `continue`: the first page
-// reads the list once and keeps it; later pages are slices of it however the fabric ticked on since.
-// An array of rows is named by a hash of its content, so an unchanged list keeps its cursor and ETag.
+// Paged lists with a consistent view, as Kubernetes' `limit` + `continue`: later pages slice the list the first read,
+// however the fabric ticked since; a list is named by its content's hash, so an unchanged one keeps cursor and ETag.
 
 /** Lists held per route (several sorts of one instant share it). */
 const LISTS_PER_ROUTE = 16;
@@ -104,9 +103,8 @@ export class Listings {
   }
 
   /**
-   * One page of `route`'s list. Without a cursor the list is opened, or the list `reuse` names is
-   * paged if held or being read (one sort per tick, one emulator read per interval); with a cursor,
-   * the next slice of its list, whose other parameters must be absent or the same as its first page's.
+   * One page of `route`'s list: without a cursor, a new list or the held one `reuse` names (one sort per tick, one
+   * emulator read per interval); with one, the next slice, other parameters absent or as on its first page.
    */
   async page<T, X>(
     route: string,

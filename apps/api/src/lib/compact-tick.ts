@@ -3,9 +3,8 @@ import { type LinkFrame, stateAt } from './frame.ts';
 import { firstChannels, type LinkSort } from './link-order.ts';
 
 /**
- * The compact stream encoding (`GET /api/v1/stream?view=compact`): per-channel values as flat arrays
- * in topology order (link i is channels 2i and 2i+1), placed by a client without ids; only the
- * busiest directions travel as objects, for the ranked table.
+ * The compact stream (`GET /api/v1/stream?view=compact`): per-channel flat arrays in topology order (link i is channels
+ * 2i and 2i+1), placed by a client without ids; only the busiest directions travel as objects, for the ranked table.
  */
 
 /** Directions kept per link kind (ISL and host) and per ranking in `top`. */

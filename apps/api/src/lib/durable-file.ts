@@ -3,9 +3,8 @@ import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeS
 import { basename, dirname, join } from 'node:path';
 
 /**
- * Replaces `file` with `data` so that a crash at any point leaves either the old file or the new
- * one, whole: the data goes to a temporary file beside it (`.name.<pid>.<random>.tmp`), which is
- * flushed to disk, renamed over the file, and the directory flushed so the rename is kept too.
+ * Replaces `file` so a crash at any point leaves the old or the new one whole: data goes to a temp file beside it
+ * (`.name.<pid>.<random>.tmp`), flushed, renamed over the file, and the directory flushed so the rename is kept too.
  */
 export function replaceFileDurably(file: string, data: string | Uint8Array): void {
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);

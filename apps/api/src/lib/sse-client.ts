@@ -4,9 +4,8 @@ import type { ServerResponse } from 'node:http';
 export const MAX_SKIPPED_TICKS = 10;
 
 /**
- * One event-stream client with a bounded backlog: a tick is written only when the socket has drained the one before
- * (Node keeps a reference to the shared frame, never a copy), skipped otherwise, and after MAX_SKIPPED_TICKS skips in a
- * row the client is told why and dropped.
+ * An event-stream client with a bounded backlog: a tick is written only once the socket drained the last (Node holds
+ * the shared frame, not a copy), else skipped; after MAX_SKIPPED_TICKS skips in a row it is told why and dropped.
  */
 export class SseClient {
   private skippedInARow = 0;

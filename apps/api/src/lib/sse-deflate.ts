@@ -2,9 +2,8 @@ import { promisify } from 'node:util';
 import { constants, deflateRaw, deflateRawSync } from 'node:zlib';
 
 /**
- * The event stream compressed once per tick for every client: each frame is deflated on its own (no reference to frames
- * a later client never saw) and sync-flushed, so any run of such blocks after ZLIB_HEADER is a valid `Content-Encoding:
- * deflate` body (RFC 1950) and every client gets the same Buffer.
+ * Each tick's frame is deflated once, on its own (no reference to frames a later client never saw) and sync-flushed,
+ * so any run of them after ZLIB_HEADER is a valid `Content-Encoding: deflate` body (RFC 1950), one Buffer for all.
  */
 export const ZLIB_HEADER = Buffer.from([0x78, 0x9c]);
 

@@ -16,9 +16,8 @@ import type { ChannelKeys, LinkIndex } from './link-index.ts';
 import type { DirectionRates, PortRates, RatesSnapshot } from './port-rates.ts';
 
 /**
- * The API's one owner of a direction's figures: what a store measured of one direction
- * (`measuresBetween`, over @fabscope/topology's link-direction.ts, the collector's formula too)
- * written into a frame's columns once per tick (`writeMeasures`, the one place utilization is computed).
+ * The API's one owner of a direction's figures: a store's measures (`measuresBetween`, on topology's link-direction.ts
+ * as the collector's), written into a frame once per tick (`writeMeasures`, the one place utilization is computed).
  */
 
 /** A link is down when either end says so, up when an end says so and none says down. */

@@ -26,9 +26,8 @@ export interface SmTablesFollowerOptions {
 }
 
 /**
- * Keeps the API's forwarding tables the subnet manager's, read from a source every interval; a
- * change replaces `target.tables` whole and records a `routing` event. A switch without an SM table
- * routes nothing and is listed in `tablesOrigin.missing`; a failed read keeps the tables before.
+ * Keeps the forwarding tables the SM's, read every interval; a change replaces `target.tables` whole and records a
+ * `routing` event. A switch without an SM table routes nothing (in `tablesOrigin.missing`); a failed read keeps them.
  */
 export class SmTablesFollower extends Poller {
   private applied: string | undefined;

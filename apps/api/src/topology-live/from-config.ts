@@ -77,9 +77,8 @@ export function afterAppend(log: EventLog, listener: (event: FabricEvent) => voi
 }
 
 /**
- * The live topology of an API: versions (in FABSCOPE_EVENTS_DIR when set), discovery with `ibnetdiscover -p` on a real
- * fabric (FABSCOPE_FABRIC=infiniband) every FABSCOPE_DISCOVER_INTERVAL_MS and soon after a port changes state (a
- * `link-state` event), and drift against FABSCOPE_EXPECTED_TOPOLOGY.
+ * An API's live topology: versions (in FABSCOPE_EVENTS_DIR if set), `ibnetdiscover -p` discovery if FABSCOPE_FABRIC=
+ * infiniband every FABSCOPE_DISCOVER_INTERVAL_MS and after a `link-state` event, drift vs FABSCOPE_EXPECTED_TOPOLOGY.
  */
 export function liveTopologyFor(
   config: ApiConfig,

@@ -43,9 +43,8 @@ export interface LiveTopologyOptions {
 }
 
 /**
- * The topology over time on one API: the versions (loaded, then each discovery that differs), a topology event per
- * change, discovery on a schedule and promptly after a port changes state (`prompt`), and drift of the newest version
- * against the intended design.
+ * The topology over time: versions (loaded, then each differing discovery), a topology event per change, discovery on a
+ * schedule and promptly after a port changes state (`prompt`), and drift of the newest version against the design.
  */
 export class LiveTopology {
   private readonly now: () => number;

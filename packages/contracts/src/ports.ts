@@ -32,9 +32,8 @@ export interface PortEntry {
 export const PORT_DATA_COUNTERS = ['XmitData', 'RcvData', 'XmitPkts', 'RcvPkts', 'XmitWait'] as const;
 
 /**
- * Counter names as Omni-Path's PM (opapmaquery) names them (the collectors' error-counters.ts maps
- * each to its perfquery name), 64-bit cumulative, then two Omni-Path gauges: LinkQualityIndicator
- * (0..5, 5 excellent) and LinkWidthDowngrade (lanes down). A counter a fabric lacks is absent, never 0.
+ * Counters as Omni-Path's PM (opapmaquery) names them (error-counters.ts maps them to perfquery's), 64-bit cumulative;
+ * gauges LinkQualityIndicator (0..5, 5 best), LinkWidthDowngrade (lanes down). A lacking counter is absent, never 0.
  */
 export const PORT_COUNTER_NAMES = [
   ...PORT_DATA_COUNTERS,
@@ -63,9 +62,8 @@ export type PortCounters = Partial<Record<PortCounterName, string>> &
 export const PORT_GAUGE_NAMES: readonly PortCounterName[] = ['LinkQualityIndicator', 'LinkWidthDowngrade'];
 
 /**
- * `GET /v1/ports?format=arrow`: a row per port, these fixed columns (the far end flattened to
- * `remote…`), `linkUp` (1 or 0), then a uint64 column per counter (null where the fabric lacks it).
- * The metadata holds the document's fields and `fixed`, a name for the fixed columns of one encoder.
+ * `GET /v1/ports?format=arrow`: a row per port, these fixed columns (far end as `remote…`), `linkUp` (1/0), then a
+ * uint64 column per counter (null if lacking). Metadata: the document's fields and `fixed`, naming an encoder's set.
  */
 export const PORTS_ARROW_FIXED_COLUMNS = [
   'nodeGuid',

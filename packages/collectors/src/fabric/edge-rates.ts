@@ -62,9 +62,8 @@ function readings(p: PortSample, out: Float64Array): Float64Array {
 const scratch = new Float64Array(FIELDS);
 
 /**
- * Each port's previous reading, and every sweep's rates from it: exact deltas between two
- * consecutive reads (topology's `counterRate`). A reset, a saturated counter, a spike or a missed
- * sweep is a gap, never a rate spread over two sweeps.
+ * Each port's previous reading and every sweep's rates from it: exact deltas of consecutive reads (`counterRate`).
+ * A reset, a saturated counter, a spike or a missed sweep is a gap, never a rate spread over two sweeps.
  */
 export class EdgeRates {
   private readonly slotOfKey = new Map<string, number>();

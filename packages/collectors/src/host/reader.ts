@@ -29,9 +29,8 @@ export class TreeReader {
   }
 
   /**
-   * Entries that are directories (or symlinks to one, as sysfs devices are), sorted: the devices
-   * of a class. Regular files beside them (`class/net/bonding_masters`) are not devices and are
-   * left out without counting as a failure; an absent directory is an empty list.
+   * Entries that are directories (or symlinks to one, as sysfs devices are), sorted; regular files beside them
+   * (`class/net/bonding_masters`) are skipped without counting as a failure; an absent directory is an empty list.
    */
   directories(relative: string): string[] {
     return this.list(relative).filter((name) => {

@@ -5,10 +5,8 @@ import { Closed, HostList, Nullable } from './common.ts';
 // fabric's static routes, and with adaptive routing, before a job runs.
 
 /**
- * A pattern as @fabscope/topology's parsePattern reads it: `pairs:A-B,C-D` (or `A->B`), `shift:K`,
- * `permutation[:SEED]`, `all-to-all`, `incast:HOST`, `bisection`. A pattern of this form can still
- * name hosts the fabric does not have (404). Line breaks are spelt out, not `.`: ECMAScript's `.`
- * stops at \r, Python's (schemathesis) does not.
+ * A pattern as parsePattern reads it: `pairs:A-B,C-D` (or `A->B`), `shift:K`, `permutation[:SEED]`, `all-to-all`,
+ * `incast:HOST`, `bisection`; hosts may still 404. Line breaks spelt out, not `.`: JS's stops at \r, Python's does not.
  */
 export const ANALYSIS_PATTERN =
   '^(?:pairs:[^,]+-[^,]+(?:,[^,]+-[^,]+)*|shift:[1-9]\\d{0,8}|permutation(?::\\d{1,9})?|all-to-all|incast:[^\\r\\n\\u2028\\u2029]+|bisection)$';

@@ -38,9 +38,8 @@ export interface IbPortLine {
 }
 
 /**
- * The lines of an `ibnetdiscover -p` port report (infiniband-diags ibnetdiscover.c `dump_ports_report`),
- * each cable's two listings checked against each other; a port is known by node type, GUID and number,
- * since a SHARP node shares its switch's GUID.
+ * An `ibnetdiscover -p` port report's lines (ibnetdiscover.c `dump_ports_report`), each cable's two listings checked
+ * against each other; a port is keyed by node type, GUID and number, since a SHARP node shares its switch's GUID.
  */
 export function parsePortsReportLines(text: string): IbPortLine[] {
   const out: IbPortLine[] = [];

@@ -4,9 +4,8 @@ import { RoutingError } from './errors.ts';
 import { emptyTables, type ForwardingTables, NO_ROUTE } from './tables.ts';
 
 /**
- * Fat-tree routing, up-port floor(LID / D) mod K: Zahavi, "D-Mod-K Routing Providing Non-Blocking Traffic
- * for Shift Permutations on Real Life Fat Trees" (CCIT report 776, Technion, 2010), as OpenSM's ftree.
- * Throws RoutingError when the fabric is not a fat tree.
+ * Fat-tree routing, up-port floor(LID / D) mod K, as OpenSM's ftree: Zahavi, "D-Mod-K Routing Providing Non-Blocking
+ * Traffic for Shift Permutations on Real Life Fat Trees" (CCIT 776, Technion, 2010). Non-fat-trees throw RoutingError.
  */
 export function fatTreeRouting(fabric: Fabric): ForwardingTables {
   const tables = emptyTables(fabric, 'fattree');

@@ -1,13 +1,6 @@
 /**
- * The InfiniBand MADs the port reader sends and the answers it reads, byte for byte (IBA vol. 1:
- * 13.4.2 the common MAD header, 14.2.5.6 PortInfo, 16.1.3.5 PortCounters, 16.1.4.11
- * PortCountersExtended; field offsets as libibmad `fields.c` names them). Pure: no I/O.
- *
- * Every MAD is 256 bytes. The common header (24 bytes, big-endian):
- * BaseVersion, MgmtClass, ClassVersion, R|Method, Status(2), ClassSpecific(2), TransactionID(8),
- * AttributeID(2), reserved(2), AttributeModifier(4). The performance class has 40 reserved bytes
- * after it; a LID-routed SMP has its M_Key (8) and 32 reserved bytes: both carry their attribute
- * at offset 64.
+ * InfiniBand MADs byte for byte, no I/O (IBA vol. 1: 13.4.2 MAD header, 14.2.5.6 PortInfo, 16.1.3.5, 16.1.4.11
+ * PortCounters(Extended); libibmad `fields.c`). 256 bytes; perf-class MADs and LID-routed SMPs put attributes at 64.
  */
 
 export const MAD_SIZE = 256;

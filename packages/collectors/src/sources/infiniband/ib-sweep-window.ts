@@ -56,9 +56,8 @@ const STATUS_BUSY = 0x0001;
 const STATUS_FAILED = 0x001e;
 
 /**
- * One sweep's window of MADs in flight, matched to their answers by transaction id (the slot in
- * its low bits). A MAD not answered in time, or answered busy, is sent again up to `retries`
- * times, then the attribute counts as failed for that port.
+ * One sweep's MADs in flight, matched to answers by transaction id (slot in its low bits). A MAD unanswered in time or
+ * answered busy is resent up to `retries` times, then the attribute counts as failed for that port.
  */
 export class SweepWindow {
   readonly records: Buffer;
@@ -105,9 +104,8 @@ export class SweepWindow {
   }
 
   /**
-   * The capability probes of LIDs not yet known, then each port's three attributes (the extended
-   * counters first: a CA port's own answers then do not count in them); FDR10 checks are added as
-   * PortInfo answers call for them.
+   * Capability probes of unknown LIDs, then each port's three attributes, extended counters first (a CA port's own
+   * answers then do not count in them); FDR10 checks are added as PortInfo answers call for them.
    */
   private enqueueJobs(): void {
     const { lidList, order } = this.targets;

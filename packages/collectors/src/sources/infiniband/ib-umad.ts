@@ -20,9 +20,8 @@ export interface UmadPort {
    */
   send(agent: number, umad: Buffer, lid: number, qp: number, qkey: number, timeoutMs: number): boolean;
   /**
-   * Waits up to `timeoutMs` for a MAD into `umad`: its agent id, or -1 when none came (or the
-   * read failed: the MADs waiting for an answer then time out). The umad header's status
-   * (offset 4) is non-zero for a send given back (timed out, no route).
+   * Waits up to `timeoutMs` for a MAD into `umad`: its agent id, or -1 if none came or the read failed (waiting MADs
+   * then time out). The umad header's status (offset 4) is non-zero for a send given back (timed out, no route).
    */
   recv(umad: Buffer, timeoutMs: number): number;
   close(): void;

@@ -4,9 +4,8 @@ import { readToolLines } from '../tool-lines.ts';
 import { PC_LAYOUT, PORT_COUNTERS_ERRORS } from './ib-pm-counters.ts';
 
 /**
- * Parser for `perfquery` text output (infiniband-diags): basic PortCounters or, with `-x`, 64-bit
- * PortCountersExtended, one block per port with `-l`. Data counters (PortXmitData, PortRcvData)
- * count 4-octet words; `transmitBytes`/`receiveBytes` are already × 4, exact in BigInt.
+ * `perfquery` output (infiniband-diags): PortCounters or, with `-x`, PortCountersExtended, a block per port with `-l`.
+ * PortXmitData/PortRcvData count 4-octet words; `transmitBytes`/`receiveBytes` are already × 4, exact in BigInt.
  */
 export interface PerfqueryPort extends ToolTrafficCounters {
   /** The attribute read: PortCounters, PortCountersExtended, PortRcvErrorDetails, … */
@@ -70,9 +69,8 @@ const REQUIRED_WITH_EXT_WIDTH = [
 const EXTENDED_64 = new Set([...DATA_COUNTERS, ...REQUIRED_WITH_EXT_WIDTH]);
 
 /**
- * `# Port extended counters: Lid 12 port 7 (CapMask: 0x5A00 CapMask2: 0x0000000)`,
- * `# Port counters: Lid 23 port 1 (CapMask: 0x0200)`, `# PortRcvErrorDetails counters: Lid 5 port 1`,
- * `# PortSamplesControl: Lid 5 port 1` (rdma-core infiniband-diags/perfquery.c).
+ * `# Port extended counters: Lid 12 port 7 (CapMask: 0x5A00 CapMask2: 0x0000000)`, `# Port counters: Lid 23 port 1`,
+ * `# PortRcvErrorDetails counters: Lid 5 port 1`, `# PortSamplesControl: Lid 5 port 1` (infiniband-diags/perfquery.c).
  */
 const HEADER = /^#\s*([A-Za-z][\w -]*?)(?:\s+counters)?:\s*(.*?)\s+port\s+(\d+)(?:\s+\(.*\))?$/;
 const FIELD = /^([A-Za-z][A-Za-z0-9_]*):\.*(.*)$/;
@@ -142,9 +140,8 @@ function finish(block: OpenBlock, seen: Set<string>, endLine: number): Perfquery
 }
 
 /**
- * Parses `perfquery` output: one block per port and attribute, from its `# … counters: Lid N port P`
- * header (or, in old versions, its PortSelect). stderr lines and `#` comments may appear anywhere;
- * anything else, a block cut short, or no block at all is a ParseError naming the line.
+ * Parses a block per port and attribute from its `# … counters: Lid N port P` header (old versions: its PortSelect).
+ * stderr lines and `#` comments may be anywhere; other lines, a cut block or none is a ParseError naming the line.
  */
 export function parsePerfquery(text: string): PerfqueryPort[] {
   const ports: PerfqueryPort[] = [];

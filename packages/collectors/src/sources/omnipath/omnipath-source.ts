@@ -22,9 +22,8 @@ export interface OpaTarget {
 }
 
 /**
- * Targets file: one port per line, `#` comments, comma-separated
- * `lid,port,node_guid,node_name,node_type,rate_gbps,remote_guid,remote_port,remote_name`
- * (remote fields empty for an uncabled port). Names may not contain commas.
+ * Targets file: a port per line, `#` comments, `lid,port,node_guid,node_name,node_type,rate_gbps,remote_guid,
+ * remote_port,remote_name` (remote fields empty for an uncabled port); names may not contain commas.
  */
 export function parseOpaTargets(text: string): OpaTarget[] {
   const targets: OpaTarget[] = [];

@@ -3,9 +3,8 @@ import { NO_TRAFFIC_COUNTERS, type ToolTrafficCounters } from '../../fabric/port
 import { readToolLines } from '../tool-lines.ts';
 
 /**
- * Parser for `opapmaquery -o getportstatus` (Omni-Path FastFabric) text output. Port-level
- * counters come before the per-VL sections (`VL Number n`), which are skipped. Data counters are
- * in 8-byte flits (`Xmit Data  N MB (F Flits)`); `transmitBytes`/`receiveBytes` are F × 8, exact.
+ * `opapmaquery -o getportstatus` output (Omni-Path FastFabric): port counters; per-VL sections (`VL Number n`) skipped.
+ * Data counts 8-byte flits (`Xmit Data  N MB (F Flits)`); `transmitBytes`/`receiveBytes` are F × 8, exact.
  */
 export interface OpaPortStatus extends ToolTrafficCounters {
   port: number;

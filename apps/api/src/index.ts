@@ -1,8 +1,6 @@
 export type { LinkDirectionState } from '@fabscope/contracts';
-export { type AppOptions, buildApp } from './app.ts';
 export {
   type ApiConfig,
-  ConfigError,
   configFromEnv,
   defaultSampleIntervalMs,
   type LiveSource,
@@ -19,4 +17,3 @@ export { PrometheusStore } from './store/prometheus.ts';
 export { EDGE_SERIES, PrometheusTimeQueries } from './store/prometheus-history.ts';
 export { liveQueries, NEWEST_SWEEP } from './store/prometheus-live.ts';
 export { PromqlClient, QueryGate } from './store/promql-client.ts';
-export type { MetricsStore } from './store/types.ts';

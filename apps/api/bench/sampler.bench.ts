@@ -364,6 +364,11 @@ for (const scenario of Object.keys(LIMITS_MS)) {
       if (i >= errorsEvery * SCRAPE_WARM_UP) runs.push(times);
     }
     globalThis.gc?.();
+    // The product's own peak, apart from the object path kept as the baseline (test/oracles).
+    if (name === 'frames')
+      console.log(
+        `${scenario} peak RSS after the frames path: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`,
+      );
     const phase = (p: string) => runs.reduce((sum, r) => sum + (r[p] as number), 0) / runs.length;
     totals[name] = phase('total');
     console.log(

@@ -5,7 +5,8 @@
 // its limit. Pass file-name fragments to run only some: `npm run bench -- topology`.
 // `--baseline REV` also runs each chosen file on REV (a clean worktree, installed once), right
 // before this checkout's run, and prints every figure beside REV's with their ratio: a change is
-// judged against the build before it on the same machine in the same minutes.
+// judged against the build before it on the same machine in the same minutes. `--repeat N` runs
+// both sides N times, alternating, and compares their medians: one run of a side can be 1.5× off.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,17 @@ if (baselineAt >= 0 && !baselineRev) {
   console.error('--baseline needs a git revision');
   process.exit(2);
 }
-const filters = args.filter((_, i) => baselineAt < 0 || (i !== baselineAt && i !== baselineAt + 1));
+const repeatAt = args.indexOf('--repeat');
+const repeat = repeatAt >= 0 ? Number(args[repeatAt + 1]) : 1;
+if (!Number.isInteger(repeat) || repeat < 1) {
+  console.error('--repeat needs a whole number of runs ≥ 1');
+  process.exit(2);
+}
+const optionAt = new Set([
+  ...(baselineAt >= 0 ? [baselineAt, baselineAt + 1] : []),
+  ...(repeatAt >= 0 ? [repeatAt, repeatAt + 1] : []),
+]);
+const filters = args.filter((_, i) => !optionAt.has(i));
 
 function benchFiles(dir) {
   const files = [];
@@ -72,18 +83,41 @@ if (files.length === 0) {
   process.exit(1);
 }
 const baseline = baselineRev ? baselineCheckout(baselineRev) : undefined;
+/** Per figure, the median of the runs' values (the first run's unit). */
+function medians(runs) {
+  const out = new Map();
+  for (const name of runs[0].keys()) {
+    const values = runs
+      .map((r) => r.get(name)?.value)
+      .filter((v) => v !== undefined)
+      .sort((a, b) => a - b);
+    out.set(name, { value: values[(values.length - 1) >> 1], unit: runs[0].get(name).unit });
+  }
+  return out;
+}
+
 let failed = 0;
 for (const file of files) {
-  let before;
-  if (baseline) {
-    console.log(`\n### ${file} at ${baselineRev}`);
-    before = existsSync(join(baseline, file)) ? run(baseline, file).figures : new Map();
+  const beforeRuns = [];
+  const nowRuns = [];
+  let ok = true;
+  for (let k = 0; k < repeat; k++) {
+    if (baseline && existsSync(join(baseline, file))) {
+      console.log(`\n### ${file} at ${baselineRev}`);
+      beforeRuns.push(run(baseline, file).figures);
+    }
+    console.log(`\n### ${file}`);
+    const now = run(root, file);
+    ok &&= now.ok;
+    nowRuns.push(now.figures);
   }
-  console.log(`\n### ${file}`);
-  const now = run(root, file);
-  if (!now.ok) failed++;
-  if (!before) continue;
-  console.log(`\n${file}: this checkout against ${baselineRev}`);
+  if (!ok) failed++;
+  if (!baseline) continue;
+  const before = beforeRuns.length > 0 ? medians(beforeRuns) : new Map();
+  const now = { figures: medians(nowRuns) };
+  console.log(
+    `\n${file}: this checkout against ${baselineRev}${repeat > 1 ? `, medians of ${repeat} runs each` : ''}`,
+  );
   for (const [name, { value, unit }] of now.figures) {
     const was = before.get(name);
     const ratio = was && was.value !== 0 ? ` (${(value / was.value).toFixed(2)}×)` : '';

@@ -123,7 +123,7 @@ export function infinibandSource(options: InfinibandSourceOptions = {}): FabricS
         const reading = read.readings[i] as IbPortReading;
         const far = p.remote ? (stateOf.get(`${p.remote.nodeGuid}/${p.remote.portNumber}`) ?? null) : null;
         const sample = portSample(p, reading, far);
-        ledger.apply(`${p.nodeGuid}/${p.port}`, sample, reading, read.readAtMs);
+        ledger.apply(`${p.nodeGuid}/${p.port}`, sample, reading, Math.round(read.readAtMs));
         return sample;
       });
       ledger.retain(new Set(stateOf.keys()));

@@ -13,7 +13,7 @@ import {
   infinibandSource,
   parsePerfquery,
 } from '../../../src/index.ts';
-import { find, type Sample, samples, value } from '../../helpers.ts';
+import { described, find, type Sample, samples, value } from '../../helpers.ts';
 
 const run = promisify(execFile);
 /** 4x EDR: 12.5 GB/s of data, a PortXmitWait tick (Tick 0) is 4 bytes of it: 3.125e9 ticks a second. */
@@ -133,4 +133,83 @@ describe('PortXmitWait held saturated on a congested link (120 s)', () => {
       );
     }
   }, 120_000);
+});
+
+describe('narrow counters at their maximum, and counter steps', () => {
+  const at = (list: Sample[], name: string, labels: Record<string, string>) => find(list, name, labels);
+
+  it('counters of 4, 8, 16 and 32 bits held at their maximum read unknown from the first saturated reading', async () => {
+    let now = 2_000_000;
+    const c = clocked(false, () => now);
+    const set = (field: string, v: number) => lab.performanceSet('sw1', 1, `PortCounters.${field}`, v);
+    const WIDTHS = [
+      [
+        'LocalLinkIntegrityErrors',
+        'localLinkIntegrityErrors',
+        'fabscope_port_local_link_integrity_errors_total',
+        4,
+      ],
+      ['LinkDownedCounter', 'linkDowned', 'fabscope_port_link_downed_total', 8],
+      ['SymbolErrorCounter', 'symbolErrors', 'fabscope_port_symbol_error_total', 16],
+      ['PortXmitWait', 'transmitWait', 'fabscope_port_transmit_wait_total', 32],
+    ] as const;
+    try {
+      for (const [field, , , width] of WIDTHS) await set(field, 2 ** width - 3);
+      await c.scrape();
+      now += 1000;
+      const below = await c.scrape();
+      const sw1 = { node_guid: c.sw1.guid, port: '1' };
+      for (const [, , family, width] of WIDTHS) expect(value(below, family, sw1)).toBe(2 ** width - 3);
+      expect(at(below, EDGE.saturated, sw1)).toEqual([]);
+      for (const [field, , , width] of WIDTHS) await set(field, 2 ** width - 1);
+      const held: Sample[][] = [];
+      for (let s = 0; s < 3; s++) {
+        now += 1000;
+        held.push(await c.scrape());
+      }
+      const firstSaturated = (c.realStamps[2] as number) / 1000;
+      for (const [s, list] of held.entries()) {
+        for (const [, name, family] of WIDTHS) {
+          expect(at(list, family, sw1), `${name}, read ${s}`).toEqual([]);
+          expect(value(list, EDGE.saturated, { ...sw1, field: name })).toBe(firstSaturated);
+          if (name !== 'transmitWait')
+            expect(value(list, EDGE.portErrors, { ...sw1, field: name })).toBeNaN();
+        }
+        expect(at(list, EDGE.wait, sw1)).toEqual([]);
+      }
+    } finally {
+      await c.close();
+      for (const [field] of WIDTHS) await set(field, 0);
+    }
+  }, 60_000);
+
+  it('a packet counter stepped by 2^60 reads a gap, never a rate; the next read is a figure again', async () => {
+    let now = 3_000_000;
+    const c = clocked(false, () => now);
+    try {
+      await c.scrape();
+      now += 1000;
+      const before = await c.scrape();
+      const sw1 = { node_guid: c.sw1.guid, port: '1' };
+      const hostA = described(before).find((s) => s.labels.node_name === 'hostA')?.labels.node_guid as string;
+      const packets = (family: string, labels: Record<string, string>) =>
+        BigInt(value(before, family, labels) ?? 0);
+      // Both ends of the direction sw1 → hostA step by 2^60: no end can give it a figure.
+      const step = 2n ** 60n;
+      const sent = packets('fabscope_port_packets_transmitted_total', sw1);
+      const received = packets('fabscope_port_packets_received_total', { node_guid: hostA, port: '1' });
+      await lab.performanceSet('sw1', 1, 'PortCountersExtended.PortXmitPkts', sent + step);
+      await lab.performanceSet('hostA', 1, 'PortCountersExtended.PortRcvPkts', received + step);
+      now += 1000;
+      const stepped = await c.scrape();
+      expect(at(stepped, EDGE.packets, sw1)).toEqual([]);
+      expect(value(stepped, EDGE.bytes, sw1)).toBeGreaterThanOrEqual(0);
+      now += 1000;
+      const after = value(await c.scrape(), EDGE.packets, sw1);
+      expect(after).toBeGreaterThanOrEqual(0);
+      expect(after).toBeLessThan(1e6);
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
 });

@@ -54,7 +54,7 @@ export class CounterLedger {
   }
 
   /** Forgets ports no longer read: what is kept is bounded by the ports of the last read. */
-  retain(keys: ReadonlySet<string>): void {
+  retain(keys: { has(key: string): boolean }): void {
     for (const map of [this.#saturatedSince, this.#offsets]) {
       for (const key of map.keys()) if (!keys.has(key)) map.delete(key);
     }

@@ -126,7 +126,7 @@ export function infinibandSource(options: InfinibandSourceOptions = {}): FabricS
         ledger.apply(`${p.nodeGuid}/${p.port}`, sample, reading, Math.round(read.readAtMs));
         return sample;
       });
-      ledger.retain(new Set(stateOf.keys()));
+      ledger.retain(stateOf);
       for (const s of samples) {
         const key = `${s.nodeGuid}/${s.portNumber}`;
         const before = lastUp.get(key);

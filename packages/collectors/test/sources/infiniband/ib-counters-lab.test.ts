@@ -42,12 +42,14 @@ afterAll(async () => {
 function clocked(resetCounters: boolean, clock: () => number) {
   const source = infinibandSource({ fabric: 'lab', env: lab.env, cwd: lab.cwd, resetCounters });
   const realStamps: number[] = [];
+  const madsSent: number[] = [];
   const sw1 = { lid: 0, guid: '' };
   const wrapped: FabricSource = {
     name: source.name,
     async read(signal) {
       const snapshot = await source.read(signal);
       realStamps.push(snapshot.countersReadAtMs as number);
+      madsSent.push(snapshot.mads?.sent ?? 0);
       // ibsim gives a switch a GUID of its own: found by its NodeDescription.
       const port = snapshot.ports.find((p) => p.nodeName === 'sw1');
       if (port) Object.assign(sw1, { lid: port.lid, guid: port.nodeGuid });
@@ -58,6 +60,7 @@ function clocked(resetCounters: boolean, clock: () => number) {
   return {
     scrape: async () => samples(await scrape()),
     realStamps,
+    madsSent,
     sw1,
     close: () => source.close(),
   };
@@ -97,6 +100,30 @@ async function congest(resets: boolean, share: number, seconds: number) {
   }
   return { reads, realStamps: c.realStamps, toHostB: { node_guid: c.sw1.guid, port: '2' } };
 }
+
+describe('PortSamplesControl on ibsim', () => {
+  it('is asked of the switch once; ibsim refuses it, so Tick is taken as 0 and every port is still read', async () => {
+    let now = 500_000;
+    const c = clocked(false, () => now);
+    try {
+      const first = await c.scrape();
+      now += 1000;
+      const second = await c.scrape();
+      // Four cabled ports, three MADs each, once the LIDs' probes and the switch's PortSamplesControl are done.
+      expect(c.madsSent[1]).toBe(12);
+      expect(c.madsSent[0]).toBeGreaterThan(12);
+      for (const list of [first, second]) {
+        expect(value(list, 'fabscope_fabric_target_up', { target: c.sw1.guid })).toBe(1);
+        // A 4x EDR tick of Tick 0: four bytes at 12.5 GB/s.
+        expect(
+          value(list, 'fabscope_port_transmit_wait_tick_seconds', { node_guid: c.sw1.guid, port: '2' }),
+        ).toBe(4 / 12.5e9);
+      }
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+});
 
 describe('PortXmitWait held saturated on a congested link (120 s)', () => {
   it('with clears on, the wait share stays within 5 % of what the port counts, every second', async () => {

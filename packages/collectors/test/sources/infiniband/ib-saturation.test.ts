@@ -1,6 +1,7 @@
 // Narrow PortCounters saturate (stick at the maximum of their width, never wrap): from the first reading at
 // the maximum the counter is unknown, with the reason in the exposition, never 0 and never a partial step.
 import { EDGE_SERIES as EDGE } from '@fabscope/contracts/metrics';
+import { tableFromIPC } from '@uwdata/flechette';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createFabricRegistry } from '../../../src/fabric/fabric-registry.ts';
@@ -189,5 +190,28 @@ describe('the exposition of a saturated counter', () => {
       expect(value(list, EDGE.errorFields, { field: 'linkDowned' })).toBe(2);
     }
     expect(find(out[1] as Sample[], EDGE.saturated)).toEqual([]);
+  });
+});
+
+describe('the Arrow answer (what the embedded store reads)', () => {
+  it('carries a saturated counter as NaN from its first saturated reading, the others as read', async () => {
+    const names = new Set(['fabscope_port_transmit_wait_total', 'fabscope_port_link_downed_total']);
+    const max = 2n ** 32n - 1n;
+    const registry = createFabricRegistry({
+      source: cable([
+        reading(0, { wait: 7n }),
+        reading(1, { wait: max, errors: { LinkDownedCounter: 255 } }),
+      ]),
+    });
+    const columns = [];
+    for (let k = 0; k < 2; k++) {
+      const answer = await registry.answer({ names, arrow: true });
+      if (!('mediaType' in answer)) throw new Error('no Arrow answer');
+      const table = tableFromIPC(answer.body);
+      const row = (table.getChild('node_guid').toArray() as string[]).indexOf(SW);
+      columns.push([...names].map((name) => (table.getChild(name).toArray() as Float64Array)[row] as number));
+    }
+    expect(columns[0]).toEqual([7, 0]);
+    expect(columns[1]).toEqual([Number.NaN, Number.NaN]);
   });
 });

@@ -89,7 +89,7 @@ export function portSample(port: IbPort, reading: IbPortReading, farEnd: number 
     // Saturated: unknown from its first reading at the maximum, never a partial step towards it.
     transmitWaitTicks: waitSaturated(reading) ? Number.NaN : big(reading.transmitWaitTicks),
     // A PortXmitWait tick: a symbol time (a byte per lane) × (Tick + 1); Tick 0 where the PMA does not
-    // answer PortSamplesControl (ibsim), as the spec's default.
+    // answer PortSamplesControl (ibsim) or is not asked (CA ports), as before it was read.
     transmitWaitTickSeconds:
       lanes > 0 && rate > 0 ? (lanes / rate) * ((reading.samplesTick ?? 0) + 1) : Number.NaN,
     ...(reading.errors ? { errors: ibErrors(reading.errors, reading.countersExtended) } : {}),

@@ -247,7 +247,7 @@ export class SweepWindow {
       this.known.pmaFailure[index] = failure;
       this.known.pmaStatus[index] = status;
     } else if (kind === KIND_SAMPLES_CONTROL) {
-      // Tick then stays unknown (taken as 0, the spec's default): the port's other reads are whole.
+      // Its Tick stays unknown and is taken as 0, as before it was read; the port's other reads are whole.
       this.known.samplesUnsupported[this.targets.lidOfTarget[index] as number] = 1;
     } else if (kind === KIND_RESET) {
       // Not known to have cleared: a reading lower than this one is a reset the rates leave as a gap.

@@ -210,6 +210,38 @@ describe('narrow counters at their maximum, and counter steps', () => {
     }
   }, 60_000);
 
+  it('with clears on, error counters past half their width are cleared on ibsim and counted on', async () => {
+    let now = 4_000_000;
+    const c = clocked(true, () => now);
+    const pma = async (lid: number) =>
+      parsePerfquery(
+        (await run('perfquery', [String(lid), '1'], { env: { ...process.env, ...lab.env }, cwd: lab.cwd }))
+          .stdout,
+      )[0]?.counters;
+    try {
+      await lab.performanceSet('sw1', 1, 'PortCounters.LinkDownedCounter', 200);
+      await lab.performanceSet('sw1', 1, 'PortCounters.SymbolErrorCounter', 40_000);
+      const first = await c.scrape();
+      const sw1 = { node_guid: c.sw1.guid, port: '1' };
+      expect(value(first, 'fabscope_port_link_downed_total', sw1)).toBe(200);
+      expect(value(first, 'fabscope_port_symbol_error_total', sw1)).toBe(40_000);
+      // Cleared right after that read: the PMA counts from 0 again.
+      const held = await pma(c.sw1.lid);
+      expect([held?.LinkDownedCounter, held?.SymbolErrorCounter]).toEqual([0n, 0n]);
+      await lab.performanceSet('sw1', 1, 'PortCounters.LinkDownedCounter', 10);
+      await lab.performanceSet('sw1', 1, 'PortCounters.SymbolErrorCounter', 5);
+      now += 1000;
+      const second = await c.scrape();
+      expect(value(second, 'fabscope_port_link_downed_total', sw1)).toBe(210);
+      expect(value(second, 'fabscope_port_symbol_error_total', sw1)).toBe(40_005);
+      expect(value(second, EDGE.portErrors, { ...sw1, field: 'linkDowned' })).toBe(10);
+    } finally {
+      await c.close();
+      await lab.performanceSet('sw1', 1, 'PortCounters.LinkDownedCounter', 0);
+      await lab.performanceSet('sw1', 1, 'PortCounters.SymbolErrorCounter', 0);
+    }
+  }, 60_000);
+
   it('a packet counter stepped by 2^60 reads a gap, never a rate; the next read is a figure again', async () => {
     let now = 3_000_000;
     const c = clocked(false, () => now);

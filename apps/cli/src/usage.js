@@ -12,9 +12,11 @@ export const COLLECT_USAGE = `usage:
                         with name[] gets them either way)
   fabscope collect fabric --source infiniband [--fabric NAME] [--reader mad|perfquery]
                         [--ibnetdiscover PATH] [--perfquery PATH] [--timeout-ms 5000] [--concurrency 4]
-                        [--listen 127.0.0.1:9466] [--once]
+                        [--listen 127.0.0.1:9466] [--once] [--reset-counters]
                         (mad: PortInfo, PortCounters, PortCountersExtended of every switch and host port
-                        by LID through libibumad, many in flight; perfquery: two processes per node)
+                        by LID through libibumad, many in flight; perfquery: two processes per node;
+                        --reset-counters: clear narrow PortCounters before they saturate, as OpenSM's
+                        PerfMgr does, counting across the clears; off: other tools read them too)
   fabscope collect fabric --source omnipath --targets FILE [--opapmaquery PATH] [--timeout-ms 5000]
                         [--concurrency 4] [--listen 127.0.0.1:9466] [--once]
 `;

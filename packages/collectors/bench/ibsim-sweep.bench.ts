@@ -58,7 +58,12 @@ const timed = async (cmd: string, args: string[]): Promise<{ ms: number; stdout:
 
 try {
   const ports = parsePortsReportLines((await timed('ibnetdiscover', ['-p'])).stdout).filter((l) => l.remote);
-  const targets: IbPortTarget[] = ports.map((l) => ({ lid: l.local.lid, port: l.local.port }));
+  // Switch ports as the collector marks them: their PortSamplesControl is asked too (once per port).
+  const targets: IbPortTarget[] = ports.map((l) => ({
+    lid: l.local.lid,
+    port: l.local.port,
+    switch: l.local.type === 'SW',
+  }));
   const switches = new Map<number, number[]>();
   for (const l of ports) {
     if (l.local.type === 'SW')
@@ -67,7 +72,8 @@ try {
   console.log(
     `subnet: ${fabric.name}, ${switches.size} switches, ${targets.length} cabled ports ` +
       `(${targets.length - ports.filter((l) => l.local.type === 'SW').length} host ports); ` +
-      'each sweep reads PortInfo, PortCounters and PortCountersExtended of every one',
+      'each sweep reads PortInfo, PortCounters and PortCountersExtended (its 64-bit errors where the PMA has ' +
+      'them) of every one, and PortSamplesControl of the switch ports until answered or refused',
   );
 
   // --- window sizes ---------------------------------------------------------------------------

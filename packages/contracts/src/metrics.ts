@@ -71,6 +71,8 @@ export const EDGE_SERIES = {
   categories: 'fabscope_link_pm_category_ratio',
   portErrors: 'fabscope_port_error_detail',
   resets: 'fabscope_port_counter_resets_total',
+  /** Per port and `field`: Unix seconds since the counter has stood at the maximum of its width (unknown). */
+  saturated: 'fabscope_port_counter_saturated_since_seconds',
   hostBytes: 'fabscope_fabric_host_data_bytes_per_second',
   directions: 'fabscope_fabric_link_directions',
   sweep: 'fabscope_fabric_sweep_interval_seconds',

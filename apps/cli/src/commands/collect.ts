@@ -70,6 +70,7 @@ export const COLLECT_FABRIC_OPTIONS = {
   once: { type: 'boolean', default: false },
   shard: { type: 'string' },
   'raw-counters': { type: 'string', default: 'auto' },
+  'reset-counters': { type: 'boolean', default: false },
 } as const;
 
 /** `collect fabric`'s options, and the source they name opened: the one way the CLI chooses a fabric source. */

@@ -20,6 +20,7 @@ import {
   writeHostBytes,
   writePortErrors,
   writeResets,
+  writeSaturated,
   writeSweepInterval,
   writeUtilizationBuckets,
 } from './edge-writers.ts';
@@ -71,6 +72,11 @@ export const EDGE_FAMILIES: readonly EdgeFamily[] = (
       type: 'counter',
       help: "Times this collector saw the port's counters go backwards (a restart or a clear): the sweep after is a gap",
       write: writeResets,
+    },
+    {
+      name: EDGE.saturated,
+      help: 'Unix time (s) of the first reading at which the port counter named by field stood at the maximum of its width: saturated, it counts no more, so its value and rate are unknown until it is cleared (absent while it counts)',
+      write: writeSaturated,
     },
     {
       name: EDGE.hostBytes,

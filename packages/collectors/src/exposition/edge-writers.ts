@@ -102,6 +102,19 @@ export function writeResets(name: Buffer, s: EdgeScrape): void {
   }
 }
 
+/** Each saturated counter of a port, by field: since when (Unix s) it has stood at its maximum. */
+export function writeSaturated(name: Buffer, s: EdgeScrape): void {
+  const { out, labels, timestamp } = s;
+  for (let i = 0; i < labels.ports.length; i++) {
+    const since = (labels.ports[i] as PortSample).saturatedSinceMs;
+    if (!since) continue;
+    for (const [field, ms] of Object.entries(since)) {
+      const label = withLabel(labels.keyOf(i), `field="${escapeLabelValue(field)}"`);
+      out.sample(name, label, ms / 1000, timestamp);
+    }
+  }
+}
+
 export function writeHostBytes(name: Buffer, s: EdgeScrape): void {
   const { out, d, written, timestamp } = s;
   let total = 0;

@@ -61,6 +61,9 @@ function readings(p: PortSample, out: Float64Array): Float64Array {
 
 const scratch = new Float64Array(FIELDS);
 
+/** No packet is shorter than a link header's 8 bytes: more packets than the data rate / 8 is a counter step. */
+const MIN_PACKET_BYTES = 8;
+
 /**
  * Each port's previous reading and every sweep's rates from it: exact deltas of consecutive reads (`counterRate`).
  * A reset, a saturated counter, a spike or a missed sweep is a gap, never a rate spread over two sweeps.
@@ -205,13 +208,17 @@ export class EdgeRates {
     if (consecutive && !backwards && seconds > 0) {
       const rate = (f: number, maxPerSecond?: number) =>
         counterRate(values[at + f] as number, now[f] as number, seconds, { maxPerSecond });
+      // A step no link could carry in the interval (a counter set, a clear climbing past its old value) is a gap.
       const maxBytes = p.rateBytesPerSecond > 0 ? p.rateBytesPerSecond * DATA_RATE_SPIKE_FACTOR : undefined;
+      const maxPackets = maxBytes === undefined ? undefined : maxBytes / MIN_PACKET_BYTES;
+      const tick = p.transmitWaitTickSeconds;
+      const maxTicks = tick !== undefined && tick > 0 ? DATA_RATE_SPIKE_FACTOR / tick : undefined;
       rates = {
         transmitBytesPerSecond: rate(0, maxBytes),
         receiveBytesPerSecond: rate(1, maxBytes),
-        transmitPacketsPerSecond: rate(2),
-        receivePacketsPerSecond: rate(3),
-        transmitWaitTicksPerSecond: rate(4),
+        transmitPacketsPerSecond: rate(2, maxPackets),
+        receivePacketsPerSecond: rate(3, maxPackets),
+        transmitWaitTicksPerSecond: rate(4, maxTicks),
         transmitWaitTickSeconds:
           p.transmitWaitTickSeconds !== undefined && p.transmitWaitTickSeconds > 0
             ? p.transmitWaitTickSeconds

@@ -26,8 +26,13 @@ export interface PortSample {
   transmitWaitTicks: number;
   /** Length of one XmitWait tick, when the source knows it (NaN or absent otherwise). */
   transmitWaitTickSeconds?: number;
-  /** Error counters, absent when the source does not report them. */
+  /** Error counters, absent when the source does not report them (NaN: reported, but unknown now). */
   errors?: PortErrorCounters;
+  /**
+   * Counters stuck at the maximum of their width (saturated, so unknown: NaN above), by field name
+   * (`transmitWait`, `linkDowned`, …) → Unix ms of the first such reading; absent when none is.
+   */
+  saturatedSinceMs?: Record<string, number>;
 }
 
 export type { PortErrorCounters } from './error-counters.ts';

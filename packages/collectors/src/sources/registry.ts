@@ -17,6 +17,8 @@ export interface FabricSourceSettings {
   concurrency: number;
   /** The InfiniBand MAD reader's child process, as the running binary starts it. */
   ibPortReaderCommand: string[];
+  /** `--reset-counters`: clear narrow PortCounters before they saturate (InfiniBand MAD reader). */
+  'reset-counters'?: boolean | undefined;
 }
 
 /** A source opened, and how long the registry may wait for one read of it. */
@@ -44,6 +46,7 @@ export const FABRIC_SOURCES = {
       perfquery: s.perfquery,
       reader: s.reader,
       madReader: { command: s.ibPortReaderCommand },
+      resetCounters: s['reset-counters'] === true,
       timeoutMs: s.timeoutMs,
       concurrency: s.concurrency,
     });

@@ -182,6 +182,42 @@ describe('rates at the edge', () => {
     expect(value(second as Sample[], EDGE.bytes, direction(SW, 2))).toBe(0);
   });
 
+  it('a packet counter stepped by 2^60 is a gap, never a rate; the far end still carries the direction', async () => {
+    const step = 2 ** 60;
+    const stepped = (k: number) => ({
+      tx: 1e12 + k * 1e9,
+      rx: 5e11 + k * 2e9,
+      txPkts: step + k * 1e6,
+      wait: k * 2e8,
+    });
+    const [, second, third] = await sweeps([
+      snapshot(10_000, steady(0, { a: { ...stepped(0), txPkts: 0 } })),
+      snapshot(11_000, steady(1, { a: stepped(1) })),
+      snapshot(
+        12_000,
+        steady(2, {
+          a: { ...stepped(2), txPkts: 2 * step },
+          sa: { tx: 5e11 + 4e9, rx: 1e12 + 2e9, rxPkts: step },
+        }),
+      ),
+    ]);
+    // Only nodeA's transmit stepped: the direction takes edge's receive, 1e6 packets/s.
+    expect(value(second as Sample[], EDGE.packets, direction(A, 1))).toBeCloseTo(1e6, 3);
+    // Both ends stepped: no figure at all, never 1.15e18 packets/s.
+    expect(find(third as Sample[], EDGE.packets, direction(A, 1))).toEqual([]);
+    expect(value(third as Sample[], EDGE.bytes, direction(A, 1))).toBeCloseTo(1e9, 3);
+  });
+
+  it('XmitWait stepping faster than its ticks can pass is a gap, not a wait share', async () => {
+    // 1 ns ticks: at most 1e9 a second; 5e9 in one second is a counter written, not waiting.
+    const [, second] = await sweeps([
+      snapshot(10_000, steady(0)),
+      snapshot(11_000, steady(1, { a: { tx: 1e12 + 1e9, rx: 5e11 + 2e9, wait: 5e9 } })),
+    ]);
+    expect(find(second as Sample[], EDGE.wait, direction(A, 1))).toEqual([]);
+    expect(value(second as Sample[], EDGE.bytes, direction(A, 1))).toBeCloseTo(1e9, 3);
+  });
+
   it('error fields are written where they counted, NaN where unknown, then idle for three sweeps, then not at all', async () => {
     const errors = (k: number, symbolErrors: number) =>
       snapshot(

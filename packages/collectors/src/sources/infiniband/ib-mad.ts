@@ -9,11 +9,15 @@ export const MAD_DATA_OFFSET = 64;
 export const MGMT_CLASS_SUBN_LID_ROUTED = 0x01;
 export const MGMT_CLASS_PERF = 0x04;
 const METHOD_GET = 0x01;
+/** Set: a PMA answers it with GetResp, the attribute as it is after the set (a reset's counters from 0). */
+export const METHOD_SET = 0x02;
 export const METHOD_GET_RESP = 0x81;
 
 export const ATTR_PORT_INFO = 0x0015;
 /** The performance class's ClassPortInfo: its CapabilityMask says which counters the PMA has. */
 export const ATTR_CLASS_PORT_INFO = 0x0001;
+/** PortSamplesControl (IBA 16.1.3.2): its Tick scales PortXmitWait's tick. */
+export const ATTR_PORT_SAMPLES_CONTROL = 0x0010;
 export const ATTR_PORT_COUNTERS = 0x0012;
 export const ATTR_PORT_COUNTERS_EXTENDED = 0x001d;
 /** Mellanox's vendor SMP attribute ExtendedPortInfo: the only place FDR10 shows (libibmad mad.h). */
@@ -54,11 +58,12 @@ function encodeGet(
   transactionId: number,
   attributeId: number,
   modifier: number,
+  method = METHOD_GET,
 ) {
   writeMadHeader(mad, {
     mgmtClass,
     classVersion: 1,
-    method: METHOD_GET,
+    method,
     status: 0,
     transactionId,
     attributeId,
@@ -71,6 +76,24 @@ function encodeGet(
 export function encodePmaGet(mad: Buffer, transactionId: number, attributeId: number, port: number): void {
   encodeGet(mad, MGMT_CLASS_PERF, transactionId, attributeId, 0);
   mad[MAD_DATA_OFFSET + 1] = port;
+}
+
+/**
+ * A PortCounters Set that clears the counters `counterSelect` (bits as CounterSelect, IBA 16.1.3.5) and, with
+ * `xmitWait`, PortXmitWait (CounterSelect2 bit 0), of one port; every other field 0 as the spec asks of a clear.
+ */
+export function encodePortCountersClear(
+  mad: Buffer,
+  transactionId: number,
+  attributeId: number,
+  port: number,
+  counterSelect: number,
+  xmitWait: boolean,
+): void {
+  encodeGet(mad, MGMT_CLASS_PERF, transactionId, attributeId, 0, METHOD_SET);
+  mad[MAD_DATA_OFFSET + 1] = port;
+  mad.writeUInt16BE(counterSelect & 0xffff, MAD_DATA_OFFSET + 2);
+  mad[MAD_DATA_OFFSET + 18] = xmitWait ? 1 : 0;
 }
 
 /** A LID-routed SubnGet of `attributeId` (PortInfo: the modifier is the port number). M_Key 0. */

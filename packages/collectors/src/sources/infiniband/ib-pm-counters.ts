@@ -75,3 +75,37 @@ export function copyPortCountersErrors(data: Buffer, out: Buffer, outAt: number,
 export function portXmitWait(data: Buffer, at = MAD_DATA_OFFSET): number {
   return data.readUInt32BE(at + (PC_LAYOUT.PortXmitWait[0] as number));
 }
+
+/**
+ * PortCountersExtended with AdditionalPortCountersExtended (PMA CapabilityMask2 bit 1): the error counters of
+ * PORT_COUNTERS_ERRORS, in that order, 64 bits each from byte 72, then PortXmitWait at 168 (libibmad IB_PC_EXT_ERR_*).
+ */
+export const PCE_ERRORS_AT = 72;
+export const PCE_XMIT_WAIT_AT = 168;
+
+/** PMA ClassPortInfo CapabilityMask2 (27 bits above RespTimeValue in bytes 4–7) bit: 64-bit error counters. */
+export const PMA_CAP2_ADDITIONAL_PORT_COUNTERS_EXTENDED = 0x2;
+
+export function decodePmaCapabilityMask2(data: Buffer, at = MAD_DATA_OFFSET): number {
+  return data.readUInt32BE(at + 4) >>> 5;
+}
+
+/** PortSamplesControl (attribute 0x0010, IBA 16.1.3.2): Tick (byte 2) and CounterWidth (byte 3, bits 2..0). */
+export interface SamplesControl {
+  tick: number;
+  /** Bits of the sampling counters (16, 20, 24, 28 or 32); null for a reserved code. */
+  counterWidthBits: number | null;
+}
+
+export function decodeSamplesControl(data: Buffer, at = MAD_DATA_OFFSET): SamplesControl {
+  const code = (data[at + 3] as number) & 0x07;
+  return { tick: data[at + 2] as number, counterWidthBits: code <= 4 ? 16 + 4 * code : null };
+}
+
+/** CounterSelect bit of each of PORT_COUNTERS_ERRORS (bit k for the k-th); PortXmitWait is CounterSelect2 bit 0. */
+export const COUNTER_SELECT_BIT: readonly number[] = PORT_COUNTERS_ERRORS.map((_, k) => 1 << k);
+
+/** Bit widths of PORT_COUNTERS_ERRORS in basic PortCounters, in that order. */
+export const BASIC_ERROR_WIDTHS: readonly number[] = ERROR_AT.map(([, width]) =>
+  Math.abs(width) === 4 ? 4 : width * 8,
+);

@@ -3,7 +3,7 @@ import { openUmadPort } from './ib-umad.ts';
 
 /** Parent → child. Typed arrays travel as bytes (the channel uses `serialization: 'advanced'`). */
 export type ToChild =
-  | { type: 'targets'; lids: Uint16Array; ports: Uint8Array }
+  | { type: 'targets'; lids: Uint16Array; ports: Uint8Array; switches: Uint8Array }
   | { type: 'sweep'; id: number; settings: SweepSettings }
   | { type: 'close' };
 
@@ -40,7 +40,7 @@ export function runIbPortReaderChild(): void {
   process.on('message', (message: ToChild) => {
     switch (message.type) {
       case 'targets':
-        sweeper.setTargets(message.lids, message.ports);
+        sweeper.setTargets(message.lids, message.ports, message.switches);
         break;
       case 'sweep': {
         const outcome = sweeper.sweep(message.settings);

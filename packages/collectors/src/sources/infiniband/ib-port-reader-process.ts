@@ -37,6 +37,7 @@ export interface Running {
   /** The targets the child has, to send them again only when they change. */
   lids: Uint16Array | null;
   ports: Uint8Array | null;
+  switches: Uint8Array | null;
   results: Map<
     number,
     { resolve: (m: Extract<FromChild, { type: 'result' }>) => void; reject: (e: Error) => void }
@@ -118,5 +119,5 @@ export function startReaderChild(
       ),
     ),
   );
-  return { process: child, ready, lids: null, ports: null, results, exited };
+  return { process: child, ready, lids: null, ports: null, switches: null, results, exited };
 }

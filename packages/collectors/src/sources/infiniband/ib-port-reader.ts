@@ -13,6 +13,8 @@ export type { IbPortReading } from './ib-port-record.ts';
 export interface IbPortTarget {
   lid: number;
   port: number;
+  /** A switch's port: its PortSamplesControl (Tick) is read too. */
+  switch?: boolean;
 }
 
 /** The sweep's settings (IB_PORT_READER_DEFAULTS when absent) and how the child starts. */
@@ -64,6 +66,7 @@ function readerSettings(options: IbPortReaderOptions): SweepSettings {
     outstanding: options.outstanding ?? IB_PORT_READER_DEFAULTS.outstanding,
     timeoutMs: options.timeoutMs ?? IB_PORT_READER_DEFAULTS.timeoutMs,
     retries: options.retries ?? IB_PORT_READER_DEFAULTS.retries,
+    resetCounters: options.resetCounters ?? false,
   };
   if (!Number.isInteger(settings.outstanding) || settings.outstanding < 1 || settings.outstanding > 1024) {
     throw new RangeError(`outstanding ${settings.outstanding} is not an integer in 1..1024`);
@@ -76,10 +79,11 @@ function readerSettings(options: IbPortReaderOptions): SweepSettings {
 }
 
 /** The targets as the child takes them: LIDs and port numbers, each checked. */
-function targetArrays(targets: readonly IbPortTarget[]): { lids: Uint16Array; ports: Uint8Array } {
+function targetArrays(targets: readonly IbPortTarget[]): TargetArrays {
   const n = targets.length;
   const lids = new Uint16Array(n);
   const ports = new Uint8Array(n);
+  const switches = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const t = targets[i] as IbPortTarget;
     if (!Number.isInteger(t.lid) || t.lid < 1 || t.lid > MAX_UNICAST_LID) {
@@ -90,8 +94,15 @@ function targetArrays(targets: readonly IbPortTarget[]): { lids: Uint16Array; po
     }
     lids[i] = t.lid;
     ports[i] = t.port;
+    switches[i] = t.switch ? 1 : 0;
   }
-  return { lids, ports };
+  return { lids, ports, switches };
+}
+
+interface TargetArrays {
+  lids: Uint16Array;
+  ports: Uint8Array;
+  switches: Uint8Array;
 }
 
 /** The child's records as readings, CHUNK ports between two turns of the event loop. */
@@ -141,7 +152,7 @@ export function openIbPortReader(options: IbPortReaderOptions = {}): IbPortReade
   let nextId = 1;
   let queue: Promise<unknown> = Promise.resolve();
 
-  const sweep = async (lids: Uint16Array, ports: Uint8Array) => {
+  const sweep = async (targets: TargetArrays) => {
     if (closed) throw new IbPortReaderError('the InfiniBand port reader is closed');
     running ??= startReaderChild(command, options.env, (child) => {
       if (running?.process === child) running = undefined;
@@ -150,17 +161,19 @@ export function openIbPortReader(options: IbPortReaderOptions = {}): IbPortReade
     r.process.channel?.ref();
     try {
       await r.ready;
-      return await sweepIn(r, lids, ports);
+      return await sweepIn(r, targets);
     } finally {
       r.process.channel?.unref();
     }
   };
 
-  const sweepIn = (r: Running, lids: Uint16Array, ports: Uint8Array) => {
-    if (!sameTargets(r.lids, r.ports, lids, ports)) {
-      r.process.send({ type: 'targets', lids, ports } satisfies ToChild);
+  const sweepIn = (r: Running, targets: TargetArrays) => {
+    const { lids, ports, switches } = targets;
+    if (!sameTargets([r.lids, r.ports, r.switches], [lids, ports, switches])) {
+      r.process.send({ type: 'targets', lids, ports, switches } satisfies ToChild);
       r.lids = lids;
       r.ports = ports;
+      r.switches = switches;
     }
     const id = nextId++;
     const result = new Promise<Extract<FromChild, { type: 'result' }>>((resolve, reject) =>
@@ -172,14 +185,14 @@ export function openIbPortReader(options: IbPortReaderOptions = {}): IbPortReade
 
   return {
     read(targets, signal) {
-      let arrays: { lids: Uint16Array; ports: Uint8Array };
+      let arrays: TargetArrays;
       try {
         signal?.throwIfAborted();
         arrays = targetArrays(targets);
       } catch (error) {
         return Promise.reject(error);
       }
-      const done = queue.then(() => sweep(arrays.lids, arrays.ports));
+      const done = queue.then(() => sweep(arrays));
       queue = done.catch(() => undefined);
       return abortable(
         done.then((m) => sweepOf(m, targets.length, settings.retries + 1, signal)),
@@ -203,11 +216,9 @@ export function openIbPortReader(options: IbPortReaderOptions = {}): IbPortReade
 }
 
 function sameTargets(
-  lids: Uint16Array | null,
-  ports: Uint8Array | null,
-  newLids: Uint16Array,
-  newPorts: Uint8Array,
+  kept: readonly (Uint16Array | Uint8Array | null)[],
+  next: readonly (Uint16Array | Uint8Array)[],
 ): boolean {
   const bytes = (a: Uint16Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-  return !!lids && !!ports && bytes(lids).equals(bytes(newLids)) && bytes(ports).equals(bytes(newPorts));
+  return kept.every((a, i) => a !== null && bytes(a).equals(bytes(next[i] as Uint16Array | Uint8Array)));
 }

@@ -2,10 +2,10 @@
  * One port's answers as the reader's child hands them to the parent: a fixed big-endian record of
  * RECORD_SIZE bytes per target, far smaller than JSON, read back into an IbPortReading.
  */
-import type { PortCountersError } from './ib-pm-counters.ts';
+import { PORT_COUNTERS_ERRORS, type PortCountersError } from './ib-pm-counters.ts';
 import { linkSpeedName, linkWidthLanes } from './ib-port-info.ts';
 
-export const RECORD_SIZE = 88;
+export const RECORD_SIZE = 200;
 
 /** Flags (byte 0): what was read. */
 export const HAS_PORT_INFO = 1;
@@ -15,6 +15,12 @@ export const HAS_PORT_COUNTERS_EXTENDED = 4;
 export const HAS_CAPABILITIES = 8;
 /** PortCounters answered and the PMA's ClassPortInfo says it counts PortXmitWait. */
 export const HAS_XMIT_WAIT = 16;
+/** PortCountersExtended answered and the PMA has AdditionalPortCountersExtended: 64-bit errors and XmitWait. */
+export const HAS_EXTENDED_ERRORS = 32;
+/** The port's PortSamplesControl answered (its Tick and CounterWidth are in the record). */
+export const HAS_SAMPLES_CONTROL = 64;
+/** Bit of PortXmitWait in the cleared and reset-asked masks (bit k: the k-th of PORT_COUNTERS_ERRORS). */
+export const CLEARED_XMIT_WAIT = 1 << 12;
 
 /** How an attribute failed: two bits per attribute in the failures field. */
 export const FAILED_NO_ANSWER = 1;
@@ -44,6 +50,8 @@ export const OFF = {
   linkSpeedExtActive: 18,
   linkSpeedExtActive2: 19,
   mlnxLinkSpeedActive: 20,
+  /** PortSamplesControl Tick. */
+  samplesTick: 21,
   capabilityMask2: 22,
   capabilityMask: 24,
   transmitWait: 28,
@@ -54,6 +62,15 @@ export const OFF = {
   receivePackets: 56,
   /** The error counters, a u16 each (none is wider in PortCounters), in PORT_COUNTERS_ERRORS order. */
   errors: 64,
+  /** PortSamplesControl CounterWidth in bits (0: unknown). */
+  samplesCounterWidth: 88,
+  /** u16: the counters a PortCounters Set cleared this sweep, right after the Get read them (CLEARED_* bits). */
+  cleared: 90,
+  /** u16: the counters this sweep's reset asks to clear. */
+  resetAsked: 92,
+  /** PortCountersExtended's PortXmitWait and 64-bit error counters (PORT_COUNTERS_ERRORS order) as they came. */
+  transmitWait64: 96,
+  errors64: 104,
 } as const;
 
 export function setFailure(
@@ -86,8 +103,16 @@ export interface IbPortReading {
   receivePackets: bigint | null;
   /** PortCounters PortXmitWait (32 bits, saturating), in the port's ticks; null where the PMA has none. */
   transmitWaitTicks: bigint | null;
-  /** PortCounters' error counters by perfquery's field names. */
+  /** The error counters by perfquery's field names: PortCounters', or PortCountersExtended's where `countersExtended`. */
   errors: Record<PortCountersError, number> | null;
+  /** Errors and XmitWait are PortCountersExtended's 64-bit ones (AdditionalPortCountersExtended), not the narrow ones. */
+  countersExtended: boolean;
+  /** PortSamplesControl Tick (a PortXmitWait tick is Tick + 1 symbol times); null where the PMA did not answer it. */
+  samplesTick: number | null;
+  /** PortSamplesControl CounterWidth in bits; null where unknown. */
+  samplesCounterWidth: number | null;
+  /** Counters (perfquery names) this sweep cleared right after reading them: the next reading counts from 0. */
+  cleared: readonly string[];
   /** Why some attribute of the port could not be read (the values it would have given are null). */
   failure?: string;
 }
@@ -110,6 +135,39 @@ function failureText(kind: number, status: number, tries: number): string {
   return 'malformed answer';
 }
 
+const NONE_CLEARED: readonly string[] = Object.freeze([]);
+
+/** Names of the counters in a cleared mask (CLEARED_* bits). */
+function clearedNames(mask: number): readonly string[] {
+  if (mask === 0) return NONE_CLEARED;
+  const names: string[] = PORT_COUNTERS_ERRORS.filter((_, k) => (mask >> k) & 1);
+  if (mask & CLEARED_XMIT_WAIT) names.push('PortXmitWait');
+  return names;
+}
+
+/** Error counter k of a record: a u16 at `e` (PortCounters), or a u64 (PortCountersExtended) where `wide`. */
+function errorAt(buf: Buffer, e: number, wide: boolean, k: number): number {
+  return wide ? Number(buf.readBigUInt64BE(e + 8 * k)) : buf.readUInt16BE(e + 2 * k);
+}
+
+function errorsAt(buf: Buffer, e: number, wide: boolean): Record<PortCountersError, number> {
+  // PORT_COUNTERS_ERRORS order.
+  return {
+    SymbolErrorCounter: errorAt(buf, e, wide, 0),
+    LinkErrorRecoveryCounter: errorAt(buf, e, wide, 1),
+    LinkDownedCounter: errorAt(buf, e, wide, 2),
+    PortRcvErrors: errorAt(buf, e, wide, 3),
+    PortRcvRemotePhysicalErrors: errorAt(buf, e, wide, 4),
+    PortRcvSwitchRelayErrors: errorAt(buf, e, wide, 5),
+    PortXmitDiscards: errorAt(buf, e, wide, 6),
+    PortXmitConstraintErrors: errorAt(buf, e, wide, 7),
+    PortRcvConstraintErrors: errorAt(buf, e, wide, 8),
+    LocalLinkIntegrityErrors: errorAt(buf, e, wide, 9),
+    ExcessiveBufferOverrunErrors: errorAt(buf, e, wide, 10),
+    VL15Dropped: errorAt(buf, e, wide, 11),
+  };
+}
+
 /** The reading in record `index`; `tries` is how often a MAD was sent before giving up. */
 export function readRecord(buf: Buffer, index: number, tries: number): IbPortReading {
   // Hot: once per port per sweep, on the caller's event loop. No closures, one shape.
@@ -118,7 +176,9 @@ export function readRecord(buf: Buffer, index: number, tries: number): IbPortRea
   const info = (flags & HAS_PORT_INFO) !== 0;
   const extended = (flags & HAS_PORT_COUNTERS_EXTENDED) !== 0;
   const counters = (flags & HAS_PORT_COUNTERS) !== 0;
-  const e = base + OFF.errors;
+  const wide = (flags & HAS_EXTENDED_ERRORS) !== 0;
+  const samples = (flags & HAS_SAMPLES_CONTROL) !== 0;
+  const width = buf[base + OFF.samplesCounterWidth] as number;
   const reading: IbPortReading = {
     portState: info ? (buf[base + OFF.portState] as number) : null,
     physicalState: info ? (buf[base + OFF.physicalState] as number) : null,
@@ -140,24 +200,21 @@ export function readRecord(buf: Buffer, index: number, tries: number): IbPortRea
     receiveBytes: extended ? buf.readBigUInt64BE(base + OFF.receiveData) * 4n : null,
     transmitPackets: extended ? buf.readBigUInt64BE(base + OFF.transmitPackets) : null,
     receivePackets: extended ? buf.readBigUInt64BE(base + OFF.receivePackets) : null,
-    transmitWaitTicks: flags & HAS_XMIT_WAIT ? BigInt(buf.readUInt32BE(base + OFF.transmitWait)) : null,
-    // PORT_COUNTERS_ERRORS order.
-    errors: counters
-      ? {
-          SymbolErrorCounter: buf.readUInt16BE(e),
-          LinkErrorRecoveryCounter: buf.readUInt16BE(e + 2),
-          LinkDownedCounter: buf.readUInt16BE(e + 4),
-          PortRcvErrors: buf.readUInt16BE(e + 6),
-          PortRcvRemotePhysicalErrors: buf.readUInt16BE(e + 8),
-          PortRcvSwitchRelayErrors: buf.readUInt16BE(e + 10),
-          PortXmitDiscards: buf.readUInt16BE(e + 12),
-          PortXmitConstraintErrors: buf.readUInt16BE(e + 14),
-          PortRcvConstraintErrors: buf.readUInt16BE(e + 16),
-          LocalLinkIntegrityErrors: buf.readUInt16BE(e + 18),
-          ExcessiveBufferOverrunErrors: buf.readUInt16BE(e + 20),
-          VL15Dropped: buf.readUInt16BE(e + 22),
-        }
-      : null,
+    transmitWaitTicks:
+      flags & HAS_XMIT_WAIT
+        ? wide
+          ? buf.readBigUInt64BE(base + OFF.transmitWait64)
+          : BigInt(buf.readUInt32BE(base + OFF.transmitWait))
+        : null,
+    errors: wide
+      ? errorsAt(buf, base + OFF.errors64, true)
+      : counters
+        ? errorsAt(buf, base + OFF.errors, false)
+        : null,
+    countersExtended: wide,
+    samplesTick: samples ? (buf[base + OFF.samplesTick] as number) : null,
+    samplesCounterWidth: samples && width > 0 ? width : null,
+    cleared: clearedNames(buf.readUInt16BE(base + OFF.cleared)),
   };
   const failures = buf.readUInt16BE(base + OFF.failures);
   if (failures !== 0) {

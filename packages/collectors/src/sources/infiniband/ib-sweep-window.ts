@@ -1,5 +1,6 @@
 import {
   encodePmaGet,
+  encodePortCountersClear,
   encodeSmpGet,
   GSI_QKEY,
   GSI_QP,
@@ -12,9 +13,11 @@ import {
 } from './ib-mad.ts';
 import {
   type AttributeIndex,
+  CLEARED_XMIT_WAIT,
   FAILED_BAD_ANSWER,
   FAILED_NO_ANSWER,
   FAILED_STATUS,
+  OFF,
   RECORD_SIZE,
   setFailure,
 } from './ib-port-record.ts';
@@ -27,9 +30,12 @@ import {
   KIND_EXTENDED,
   KIND_MLNX,
   KIND_PORT_INFO,
+  KIND_RESET,
+  KIND_SAMPLES_CONTROL,
+  nearSaturation,
   storeAnswer,
 } from './ib-sweep-jobs.ts';
-import type { LidKnowledge, SweepTargets } from './ib-sweep-targets.ts';
+import type { LidKnowledge, PortKnowledge, SweepTargets } from './ib-sweep-targets.ts';
 import type { UmadPort } from './ib-umad.ts';
 
 export interface SweepSettings {
@@ -39,6 +45,11 @@ export interface SweepSettings {
   timeoutMs: number;
   /** Sends after the first before an attribute of a port counts as failed. */
   retries: number;
+  /**
+   * Clear a port's narrow PortCounters (errors, XmitWait) that reached half their maximum, right after
+   * reading them, as OpenSM's PerfMgr does; off by default, as other tools read the same counters.
+   */
+  resetCounters?: boolean;
 }
 
 /** The umad port a sweep sends on, its two agents and its send and receive buffers. */
@@ -85,7 +96,8 @@ export class SweepWindow {
     private readonly channel: MadChannel,
     private readonly targets: SweepTargets,
     private readonly known: LidKnowledge,
-    settings: SweepSettings,
+    private readonly portsKnown: PortKnowledge,
+    private readonly settings: SweepSettings,
   ) {
     const n = targets.lids.length;
     this.records = Buffer.alloc(n * RECORD_SIZE);
@@ -94,7 +106,8 @@ export class SweepWindow {
     this.timeoutMs = Math.max(1, settings.timeoutMs);
     this.maxTries = Math.max(0, settings.retries) + 1;
     this.window = Math.max(1, Math.min(MAX_WINDOW, settings.outstanding));
-    this.queue = new Int32Array(2 * targets.lidList.length + 4 * n);
+    // Per LID two probes; per target its three attributes, and PortSamplesControl, FDR10 and a reset as called for.
+    this.queue = new Int32Array(2 * targets.lidList.length + 6 * n);
     this.slotJob = new Int32Array(this.window).fill(-1);
     this.slotTid = new Uint32Array(this.window);
     this.slotDeadline = new Float64Array(this.window);
@@ -112,12 +125,33 @@ export class SweepWindow {
     for (let l = 0; l < lidList.length; l++) {
       if (!this.known.capsKnown[l]) this.queue[this.tail++] = (l << 3) | KIND_CAPABILITIES;
       if (!this.known.pmaKnown[l]) this.queue[this.tail++] = (l << 3) | KIND_CLASS_PORT_INFO;
+      this.enqueueSamplesControl(l);
     }
     for (let k = 0; k < order.length; k++) {
       const i = order[k] as number;
       this.queue[this.tail++] = (i << 3) | KIND_EXTENDED;
       this.queue[this.tail++] = (i << 3) | KIND_COUNTERS;
       this.queue[this.tail++] = (i << 3) | KIND_PORT_INFO;
+    }
+  }
+
+  /**
+   * PortSamplesControl of a switch LID's ports not yet known: its first port alone until that one answers
+   * (a PMA without it, as ibsim's, costs one MAD), then the others. Once per port while the targets stay.
+   * Switches only: their ports' XmitWait judges congestion, and ibsim hands a CA's unanswered PMA Get to
+   * the clients attached there (OpenSM among them).
+   */
+  private enqueueSamplesControl(l: number, afterFirst = false): void {
+    const { lidStart, lidTargets, switches } = this.targets;
+    const first = lidTargets[lidStart[l] as number] as number;
+    if (this.known.samplesUnsupported[l] || !switches[first]) return;
+    if (!afterFirst && !this.portsKnown.samplesKnown[first]) {
+      this.queue[this.tail++] = (first << 3) | KIND_SAMPLES_CONTROL;
+      return;
+    }
+    for (let t = (lidStart[l] as number) + 1; t < (lidStart[l + 1] as number); t++) {
+      const i = lidTargets[t] as number;
+      if (!this.portsKnown.samplesKnown[i]) this.queue[this.tail++] = (i << 3) | KIND_SAMPLES_CONTROL;
     }
   }
 
@@ -164,7 +198,12 @@ export class SweepWindow {
     if (kind === KIND_CLASS_PORT_INFO) {
       encodePmaGet(this.sendMad, tid, attribute, 0);
       sent = port.send(perfAgent, send, lidList[index] as number, GSI_QP, GSI_QKEY, this.timeoutMs);
-    } else if (kind === KIND_EXTENDED || kind === KIND_COUNTERS) {
+    } else if (kind === KIND_RESET) {
+      const mask = this.records.readUInt16BE(index * RECORD_SIZE + OFF.resetAsked);
+      const clearWait = (mask & CLEARED_XMIT_WAIT) !== 0;
+      encodePortCountersClear(this.sendMad, tid, attribute, ports[index] as number, mask & 0x0fff, clearWait);
+      sent = port.send(perfAgent, send, lids[index] as number, GSI_QP, GSI_QKEY, this.timeoutMs);
+    } else if (kind === KIND_EXTENDED || kind === KIND_COUNTERS || kind === KIND_SAMPLES_CONTROL) {
       encodePmaGet(this.sendMad, tid, attribute, ports[index] as number);
       sent = port.send(perfAgent, send, lids[index] as number, GSI_QP, GSI_QKEY, this.timeoutMs);
     } else {
@@ -207,6 +246,11 @@ export class SweepWindow {
     } else if (kind === KIND_CLASS_PORT_INFO) {
       this.known.pmaFailure[index] = failure;
       this.known.pmaStatus[index] = status;
+    } else if (kind === KIND_SAMPLES_CONTROL) {
+      // Its Tick stays unknown and is taken as 0, as before it was read; the port's other reads are whole.
+      this.known.samplesUnsupported[this.targets.lidOfTarget[index] as number] = 1;
+    } else if (kind === KIND_RESET) {
+      // Not known to have cleared: a reading lower than this one is a reset the rates leave as a gap.
     } else {
       this.known.mlnxUnsupported[this.targets.lidOfTarget[index] as number] = 1;
     }
@@ -216,7 +260,13 @@ export class SweepWindow {
   private again(slot: number, failure: number, status: number): void {
     const job = this.slotJob[slot] as number;
     const tries = this.slotTries[slot] as number;
-    if ((job & 7) === KIND_MLNX || tries >= this.maxTries) {
+    const kind = job & 7;
+    if (
+      kind === KIND_MLNX ||
+      kind === KIND_SAMPLES_CONTROL ||
+      kind === KIND_RESET ||
+      tries >= this.maxTries
+    ) {
       this.fail(slot, failure, status);
       return;
     }
@@ -239,7 +289,7 @@ export class SweepWindow {
     const kind = job & 7;
     const index = job >> 3;
     const mad = this.recvMad;
-    const pma = kind === KIND_EXTENDED || kind === KIND_COUNTERS || kind === KIND_CLASS_PORT_INFO;
+    const pma = kind !== KIND_PORT_INFO && kind !== KIND_CAPABILITIES && kind !== KIND_MLNX;
     const status = mad.readUInt16BE(4);
     if (status & STATUS_BUSY) {
       this.again(slot, FAILED_STATUS, status);
@@ -258,13 +308,28 @@ export class SweepWindow {
       this.fail(slot, FAILED_BAD_ANSWER, 0);
       return;
     }
-    if (storeAnswer(this.recvMad, kind, index, this.records, this.known)) {
+    if (storeAnswer(this.recvMad, kind, index, this.records, this.known, this.portsKnown)) {
       // A QDR link up may be FDR10: ask the Mellanox extension, unless its LID refused it before.
       if (!this.known.mlnxUnsupported[this.targets.lidOfTarget[index] as number]) {
         this.queue[this.tail++] = (index << 3) | KIND_MLNX;
       }
     }
+    this.follow(kind, index);
     this.release(slot);
+  }
+
+  /** What an answer calls for: the other ports' PortSamplesControl, or a reset of counters near saturation. */
+  private follow(kind: number, index: number): void {
+    const l = this.targets.lidOfTarget[index] as number;
+    const { lidStart, lidTargets } = this.targets;
+    if (kind === KIND_SAMPLES_CONTROL && lidTargets[lidStart[l] as number] === index) {
+      this.enqueueSamplesControl(l, true);
+    } else if (kind === KIND_COUNTERS && this.settings.resetCounters && !this.known.additionalCounters(l)) {
+      const mask = nearSaturation(this.records, index);
+      if (mask === 0) return;
+      this.records.writeUInt16BE(mask, index * RECORD_SIZE + OFF.resetAsked);
+      this.queue[this.tail++] = (index << 3) | KIND_RESET;
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { LidKnowledge, type SweepTargets, sweepTargets } from './ib-sweep-targets.ts';
+import { LidKnowledge, PortKnowledge, type SweepTargets, sweepTargets } from './ib-sweep-targets.ts';
 import { type MadChannel, madChannel, type SweepSettings, SweepWindow } from './ib-sweep-window.ts';
 import type { UmadPort } from './ib-umad.ts';
 
@@ -16,29 +16,37 @@ export interface SweepOutcome {
   failures: number;
 }
 
-/** Reads PortInfo, PortCounters and PortCountersExtended of every target; synchronous (the reader's child). */
+/**
+ * Reads PortInfo, PortCounters and PortCountersExtended of every target (PortSamplesControl once per port);
+ * synchronous (the reader's child).
+ */
 export class IbSweeper {
   readonly #channel: MadChannel;
   #targets: SweepTargets = sweepTargets(new Uint16Array(0), new Uint8Array(0));
   #known: LidKnowledge = new LidKnowledge(0);
+  #portsKnown: PortKnowledge = new PortKnowledge(0);
 
   constructor(port: UmadPort) {
     this.#channel = madChannel(port);
   }
 
-  /** The ports to read from now on (switch: its LID and the port; CA: the port's LID and number). */
-  setTargets(lids: Uint16Array, ports: Uint8Array): void {
-    this.#targets = sweepTargets(lids, ports);
+  /**
+   * The ports to read from now on (switch: its LID and the port; CA: the port's LID and number), and which
+   * are a switch's (1): their PortSamplesControl is read.
+   */
+  setTargets(lids: Uint16Array, ports: Uint8Array, switches: Uint8Array = new Uint8Array(lids.length)): void {
+    this.#targets = sweepTargets(lids, ports, switches);
     this.#known = new LidKnowledge(this.#targets.lidList.length);
+    this.#portsKnown = new PortKnowledge(lids.length);
   }
 
   sweep(settings: SweepSettings): SweepOutcome {
     const startedAt = Date.now();
     const started = performance.now();
     this.#known.beginSweep();
-    const window = new SweepWindow(this.#channel, this.#targets, this.#known, settings);
+    const window = new SweepWindow(this.#channel, this.#targets, this.#known, this.#portsKnown, settings);
     window.run();
-    const failures = this.#known.stamp(window.records, this.#targets.lidOfTarget);
+    const failures = this.#known.stamp(window.records, this.#targets.lidOfTarget, this.#portsKnown);
     const durationMs = performance.now() - started;
     return {
       records: window.records,

@@ -1,5 +1,6 @@
 import type { FabricSnapshot, FabricSource, TargetResult } from '../../fabric/port-sample.ts';
 import { runTool } from '../run-tool.ts';
+import { CounterLedger } from './ib-counter-ledger.ts';
 import { type IbPort, IbPortMap } from './ib-discovery.ts';
 import {
   type IbPortReader,
@@ -33,6 +34,11 @@ export interface InfinibandSourceOptions {
   madReader?: IbPortReaderOptions;
   /** Discover again at least this often (default 60 s), and at the next read after a port changed state. */
   rediscoverMs?: number;
+  /**
+   * Clear narrow PortCounters (errors, XmitWait) before they saturate, as OpenSM's PerfMgr does, and count
+   * across the clears (MAD reader only). Off by default: other tools and the SM read the same counters.
+   */
+  resetCounters?: boolean;
 }
 
 /** `ibnetdiscover -p` arguments; fixed. */
@@ -41,7 +47,7 @@ const IBNETDISCOVER_ARGS = ['-p'] as const;
 /** Reads every port by LID in one sweep of MADs; a node whose port failed is a failed target. */
 async function readMad(mad: IbPortReader, ports: readonly IbPort[], signal: AbortSignal): Promise<PortReads> {
   const sweep = await mad.read(
-    ports.map((p) => ({ lid: p.lid, port: p.port })),
+    ports.map((p) => ({ lid: p.lid, port: p.port, switch: p.nodeType === 'switch' })),
     signal,
   );
   const failed = new Set<string>();
@@ -82,9 +88,14 @@ export function infinibandSource(options: InfinibandSourceOptions = {}): FabricS
   let mad: IbPortReader | null = null;
   let rediscover = true;
   const lastUp = new Map<string, boolean>();
+  const ledger = new CounterLedger();
 
   const madReader = () =>
-    (mad ??= openIbPortReader({ ...options.madReader, env: { ...options.madReader?.env, ...env } }));
+    (mad ??= openIbPortReader({
+      ...options.madReader,
+      env: { ...options.madReader?.env, ...env },
+      resetCounters: options.resetCounters ?? options.madReader?.resetCounters ?? false,
+    }));
 
   async function discover(signal: AbortSignal): Promise<void> {
     map.update(
@@ -108,13 +119,14 @@ export function infinibandSource(options: InfinibandSourceOptions = {}): FabricS
       const stateOf = new Map(
         ports.map((p, i) => [`${p.nodeGuid}/${p.port}`, read.readings[i]?.portState ?? null]),
       );
-      const samples = ports.map((p, i) =>
-        portSample(
-          p,
-          read.readings[i] as IbPortReading,
-          p.remote ? (stateOf.get(`${p.remote.nodeGuid}/${p.remote.portNumber}`) ?? null) : null,
-        ),
-      );
+      const samples = ports.map((p, i) => {
+        const reading = read.readings[i] as IbPortReading;
+        const far = p.remote ? (stateOf.get(`${p.remote.nodeGuid}/${p.remote.portNumber}`) ?? null) : null;
+        const sample = portSample(p, reading, far);
+        ledger.apply(`${p.nodeGuid}/${p.port}`, sample, reading, Math.round(read.readAtMs));
+        return sample;
+      });
+      ledger.retain(stateOf);
       for (const s of samples) {
         const key = `${s.nodeGuid}/${s.portNumber}`;
         const before = lastUp.get(key);

@@ -36,6 +36,10 @@ const EMPTY_READING: IbPortReading = {
   receivePackets: null,
   transmitWaitTicks: null,
   errors: null,
+  countersExtended: false,
+  samplesTick: null,
+  samplesCounterWidth: null,
+  cleared: [],
 };
 
 /** Reads every port with perfquery (PortCountersExtended and PortCounters), one node per process. */

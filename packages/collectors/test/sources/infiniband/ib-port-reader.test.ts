@@ -46,6 +46,14 @@ function speedsFabric(): Fabric {
   return b.build();
 }
 
+/** ibsim's PMA: CapabilityMask2 0 (no 64-bit error counters), no PortSamplesControl, nothing cleared. */
+const NARROW_COUNTERS = {
+  countersExtended: false,
+  samplesTick: null,
+  samplesCounterWidth: null,
+  cleared: [],
+};
+
 /** Pids of this process's reader children. */
 function readerChildren(): string[] {
   return execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
@@ -132,6 +140,10 @@ describe('openIbPortReader on ibsim + OpenSM', () => {
       receivePackets: null,
       transmitWaitTicks: null,
       errors: null,
+      countersExtended: false,
+      samplesTick: null,
+      samplesCounterWidth: null,
+      cleared: [],
       failure:
         'PortInfo: no answer after 3 tries; PortCounters: no answer after 3 tries; PortCountersExtended: no answer after 3 tries; ' +
         'PortInfo of port 0 (capability masks: link speed unknown): no answer after 3 tries; ' +
@@ -210,6 +222,7 @@ describe('openIbPortReader on ibsim + OpenSM', () => {
       receivePackets: w['PortCountersExtended.PortRcvPkts'],
       transmitWaitTicks: w['PortCounters.PortXmitWait'],
       errors: errorsOf(w),
+      ...NARROW_COUNTERS,
     });
     // A host port is where the MADs that read it arrive: PortCountersExtended is read first, so its
     // answer holds its own request (one packet in) and none of the port's answers yet.
@@ -225,6 +238,7 @@ describe('openIbPortReader on ibsim + OpenSM', () => {
       receivePackets: h['PortCountersExtended.PortRcvPkts'] + 1n,
       transmitWaitTicks: h['PortCounters.PortXmitWait'],
       errors: errorsOf(h),
+      ...NARROW_COUNTERS,
     });
 
     // perfquery prints the same for the switch port, every counter; and for the host port the same

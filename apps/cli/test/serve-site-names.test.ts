@@ -6,6 +6,7 @@ import { ibsimNetFile, type Lab, railSubnet, startLab } from '@fabscope/lab';
 import { parsePortsReport } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from './eventually.ts';
+import { runCli } from './run-cli.ts';
 import { type ServeOnLab, startServeOnLab } from './serve-on-lab.ts';
 
 const run = promisify(execFile);
@@ -53,6 +54,18 @@ describe('fabscope serve on a site-named subnet of two rails', () => {
     expect(names).not.toContain('spine02');
     expect(names.some((n) => n.startsWith('MF0;'))).toBe(false);
   });
+
+  it('fabscope top shows links by host and switch names, never the raw descriptions', async () => {
+    const screen = await eventually(async () => {
+      const top = await runCli(['top', '--once', '--url', serve.url], {
+        env: { COLUMNS: '160', LINES: '40' },
+      });
+      expect(top.code, top.stderr).toBe(0);
+      expect(top.stdout, top.stdout).toMatch(/node0\d\d\/mlx5_[01]\/1 → leaf0[12]\/\d/);
+      return top.stdout;
+    }, 20_000);
+    expect(screen).not.toContain('MF0;');
+  }, 30_000);
 
   it('/jobs/{id}: every host known, on both its rails, with its links and contention', async () => {
     const job = await eventually(async () => {

@@ -20,6 +20,7 @@ export * from './model/data-rate.ts';
 export * from './model/find-node.ts';
 export * from './model/graph.ts';
 export * from './model/guid.ts';
+export * from './model/host-index.ts';
 export * from './model/latency.ts';
 export * from './model/model.ts';
 export * from './model/node-names.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   FabricBuilder,
+  findNode,
   nodesNamed,
   nodesNamedIfKnown,
   normalizeGuid,
@@ -58,6 +59,14 @@ describe('nodesNamed: one resolver for names, hosts and rails', () => {
     expect(names('0x12')).toEqual(['node001/mlx5_1']);
     expect(() => nodesNamed(fabric, 'node404')).toThrow(UnknownNodeError);
     expect(nodesNamedIfKnown(fabric, 'node404')).toEqual([]);
+  });
+
+  it('findNode takes a host of one adapter or one rail; a host of several is named with its rails', () => {
+    expect(findNode(fabric, 'node009/mlx5_1').name).toBe('node009');
+    expect(findNode(fabric, 'node001/mlx5_1').name).toBe('node001/mlx5_1');
+    expect(() => findNode(fabric, 'node005')).toThrow(
+      '"node005" is a host of 2 adapters: name one (node005/mlx5_0, node005/mlx5_1)',
+    );
   });
 
   it('pairs rails by device, the rest in order', () => {

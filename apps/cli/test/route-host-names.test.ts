@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ibsimNetFile, railSubnet } from '@fabscope/lab';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fabricFromConfig } from '../src/commands/topology.ts';
 import { runCli } from './run-cli.ts';
 
 // A site-named subnet (rdma-ndd's `node001 mlx5_0`, two rails a host) as a topology file.
@@ -31,6 +32,24 @@ describe('fabscope route by host name', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^Rail node001\/mlx5_1->node003\/mlx5_1 \(of 2: /);
     expect(text.stdout).toMatch(/\nRoutes between ports:\n/);
+  });
+
+  it('FABSCOPE_TOPOLOGY with FABSCOPE_NODE_NAME_MAP: the map names what it lists', () => {
+    const report = join(dir, 'rails.p');
+    writeFileSync(
+      report,
+      [
+        "CA     5  1 0x0002c90300000011 4x EDR - SW     2  1 0x0002c90300000100 ( 'node001 mlx5_0' - 'MF0;leaf01:MQM8790/U1' )",
+        "SW     2  1 0x0002c90300000100 4x EDR - CA     5  1 0x0002c90300000011 ( 'MF0;leaf01:MQM8790/U1' - 'node001 mlx5_0' )",
+        '',
+      ].join('\n'),
+    );
+    const names = (nodeNames?: Map<string, string>) =>
+      fabricFromConfig({ scenario: 'ar-demo', topologyPath: report, routing: 'minhop', nodeNames })
+        .fabric.nodes.map((n) => n.name)
+        .sort();
+    expect(names()).toEqual(['leaf01', 'node001']);
+    expect(names(new Map([['0x0002c90300000100', 'edge-a']]))).toEqual(['edge-a', 'node001']);
   });
 
   it('refuses an unknown host, naming it', async () => {

@@ -38,7 +38,11 @@ describe('fabscope serve on a site-named subnet of two rails', () => {
     );
     serve = await startServeOnLab(
       lab,
-      { FABSCOPE_JOBS: `file:${jobsPath}`, FABSCOPE_NODE_NAME_MAP: mapPath },
+      {
+        FABSCOPE_JOBS: `file:${jobsPath}`,
+        FABSCOPE_NODE_NAME_MAP: mapPath,
+        FABSCOPE_DISCOVER_INTERVAL_MS: '2000',
+      },
       40_000,
     );
   }, 90_000);
@@ -107,4 +111,17 @@ describe('fabscope serve on a site-named subnet of two rails', () => {
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as { message: string }).message).toMatch(/node404/);
   }, 60_000);
+
+  it('rediscovery names the subnet the same way: no new topology version, the map still applied', async () => {
+    const started = Date.now();
+    const health = await eventually(async () => {
+      const h = await get('/health');
+      expect(Date.parse(h.topology?.discoveredAt ?? '') > started, JSON.stringify(h.topology)).toBe(true);
+      return h;
+    }, 20_000);
+    expect(health.topology.changed).toBe(false);
+    const topology = await get('/topology');
+    expect(topology.version).toBeUndefined();
+    expect(topology.nodes.map((n: { name: string }) => n.name)).toContain('core-b');
+  }, 30_000);
 });

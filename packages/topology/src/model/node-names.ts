@@ -86,6 +86,8 @@ export interface NamingInput {
   portGuids?: readonly string[] | undefined;
   /** The name to fall back on when it has no description (a dump's node id). */
   fallback?: string | undefined;
+  /** The one port this node stands for, where a report lists an adapter's ports apart (`ibnetdiscover -p`). */
+  port?: number | undefined;
 }
 
 /** Where a node's name came from. */
@@ -123,10 +125,22 @@ export function nameNodes(nodes: readonly NamingInput[], map?: ReadonlyMap<strin
     if (description) return { name: description, source: 'description' };
     return { name: n.fallback || n.guid, source: 'id' };
   });
-  // A host's adapters are counted by their descriptions, those the map renamed too.
-  const adaptersOf = new Map<string, number>();
-  for (const r of reads) if (r?.host) adaptersOf.set(r.host, (adaptersOf.get(r.host) ?? 0) + 1);
-  for (const n of named) if (n.host && (adaptersOf.get(n.host) ?? 0) > 1) n.name = `${n.host}/${n.device}`;
+  // A host's adapters are counted by their descriptions, those the map renamed too; the ports of one
+  // adapter listed apart (a dual-port mlx4 by `ibnetdiscover -p`) are `host/device:port`.
+  const count = (keys: (string | undefined)[]) => {
+    const seen = new Map<string, number>();
+    for (const k of keys) if (k !== undefined) seen.set(k, (seen.get(k) ?? 0) + 1);
+    return seen;
+  };
+  const onHost = count(reads.map((r) => r?.host));
+  const onAdapter = count(reads.map((r) => r?.host && `${r.host}/${r.device}`));
+  named.forEach((n, i) => {
+    if (!n.host) return;
+    const adapter = `${n.host}/${n.device}`;
+    const port = (nodes[i] as NamingInput).port;
+    if ((onAdapter.get(adapter) ?? 0) > 1 && port !== undefined) n.name = `${adapter}:${port}`;
+    else if ((onHost.get(n.host) ?? 0) > 1) n.name = adapter;
+  });
   const uses = new Map<string, number>();
   for (const n of named) uses.set(n.name, (uses.get(n.name) ?? 0) + 1);
   const taken = new Set<string>();

@@ -206,12 +206,19 @@ function applyNames(nodes: Map<string, RawNode>, naming: AssembleNaming): void {
       description: naming.byDescription(n) ? n.description : undefined,
       portGuids: Object.values(n.portGuids),
       fallback: n.name,
+      ...onePort(n),
     })),
     naming.map,
   );
   list.forEach((n, i) => {
     n.name = (named[i] as { name: string }).name;
   });
+}
+
+/** The port a CA node of a port report stands for (it lists each CA port by its own GUID). */
+function onePort(n: RawNode): { port?: number } {
+  const ports = Object.keys(n.portLids);
+  return n.type !== 'switch' && ports.length === 1 ? { port: Number(ports[0]) } : {};
 }
 
 function switchTiers(nodes: Map<string, RawNode>, links: RawLink[]): Map<string, number> {

@@ -101,6 +101,15 @@ describe('nameNodes', () => {
     expect(named[1]).toMatchObject({ host: 'node001', device: 'mlx5_1' });
   });
 
+  it('names the ports of one adapter listed apart `host/device:port`', () => {
+    const named = nameNodes([
+      { ...hca('0x1', 'node001 mlx4_0'), port: 1 },
+      { ...hca('0x2', 'node001 mlx4_0'), port: 2 },
+      { ...hca('0x3', 'node002 mlx4_0'), port: 1 },
+    ]);
+    expect(named.map((n) => n.name)).toEqual(['node001/mlx4_0:1', 'node001/mlx4_0:2', 'node002']);
+  });
+
   it('makes a shared name unique by GUID, every node that shares it', () => {
     const named = nameNodes([hca('0x1', 'spare'), hca('0x2', 'spare'), { type: 'host', guid: '0x3' }]);
     expect(named.map((n) => n.name)).toEqual(['spare (0x1)', 'spare (0x2)', '0x3']);

@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   FabricBuilder,
   findNode,
+  nameNodes,
   nodesNamed,
   nodesNamedIfKnown,
   normalizeGuid,
@@ -77,5 +79,55 @@ describe('nodesNamed: one resolver for names, hosts and rails', () => {
       'node001/mlx5_1>node005/mlx5_1',
     ]);
     expect(pair('node001', 'node009')).toEqual(['node001/mlx5_1>node009', 'node001/mlx5_0>node009']);
+  });
+});
+
+describe('property: named as the conventions name them, every host resolves to exactly its adapters', () => {
+  const host = fc.constantFrom('node001', 'node002', 'gpu-a.cluster', 'x1');
+  const device = fc.constantFrom('mlx5_0', 'mlx5_1', 'hfi1_0');
+  it('holds for any set of (host, device) adapters', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.tuple(host, device), {
+          selector: ([h, d]) => `${h} ${d}`,
+          minLength: 1,
+          maxLength: 8,
+        }),
+        (adapters) => {
+          const b = new FabricBuilder('p', 'infiniband');
+          b.addNode({ name: 'sw', type: 'switch', guid: normalizeGuid('0xff'), portCount: 16 });
+          const inputs = adapters.map(([h, d], i) => ({
+            type: 'host' as const,
+            guid: normalizeGuid(`0x${(i + 1).toString(16)}`),
+            description: `${h} ${d}`,
+          }));
+          nameNodes(inputs).forEach((named, i) => {
+            const input = inputs[i] as (typeof inputs)[number];
+            b.addNode({
+              name: named.name,
+              type: 'host',
+              guid: input.guid,
+              portCount: 1,
+              description: input.description,
+            });
+            b.connect(named.name, 1, 'sw', i + 1, 100);
+          });
+          const fabric = b.build();
+          for (const h of new Set(adapters.map(([x]) => x))) {
+            const want = adapters
+              .filter(([x]) => x === h)
+              .map(([x, d]) => `${x} ${d}`)
+              .sort();
+            const got = nodesNamed(fabric, h)
+              .map((n) => n.description)
+              .sort();
+            expect(got).toEqual(want);
+            for (const [, d] of adapters.filter(([x]) => x === h)) {
+              expect(nodesNamed(fabric, `${h}/${d}`).map((n) => n.description)).toEqual([`${h} ${d}`]);
+            }
+          }
+        },
+      ),
+    );
   });
 });

@@ -93,4 +93,26 @@ describe('the API by host name on a subnet of two rails', () => {
     // Each rail pair is a flow of its own: two hosts, both ways, two rails.
     expect(body.contention.flowCount).toBe(4);
   });
+
+  it('POST /analysis plans on host names: each host is every rail', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/analysis',
+      payload: { pattern: 'shift:1', nodes: 'node[001,003]' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect([...res.json().hosts].sort()).toEqual([
+      'node001/mlx5_0',
+      'node001/mlx5_1',
+      'node003/mlx5_0',
+      'node003/mlx5_1',
+    ]);
+    const unknown = await app.inject({
+      method: 'POST',
+      url: '/api/v1/analysis',
+      payload: { pattern: 'shift:1', nodes: ['node001', 'node404'] },
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toBe('nodes: unknown node "node404"');
+  });
 });

@@ -108,18 +108,19 @@ export interface NodeNaming {
  */
 export function nameNodes(nodes: readonly NamingInput[], map?: ReadonlyMap<string, string>): NodeNaming[] {
   const reads = nodes.map((n) => readDescription(n.description, n.type));
-  const named = nodes.map((n, i): NodeNaming & { generic?: boolean } => {
+  const generic: boolean[] = [];
+  const named = nodes.map((n, i): NodeNaming => {
     const mapped = map && [n.guid, ...(n.portGuids ?? [])].map((g) => map.get(g)).find((v) => v);
     if (mapped) return { name: mapped, source: 'map' };
     const read = reads[i];
     if (read) {
-      const { name, host, device, generic } = read;
-      return {
-        name,
-        source: 'convention',
-        ...(host ? { host, device } : {}),
-        ...(generic ? { generic } : {}),
-      };
+      if (read.generic) generic[i] = true;
+      const naming: NodeNaming = { name: read.name, source: 'convention' };
+      if (read.host) {
+        naming.host = read.host;
+        naming.device = read.device as string;
+      }
+      return naming;
     }
     const description = n.description?.trim();
     if (description) return { name: description, source: 'description' };
@@ -144,11 +145,13 @@ export function nameNodes(nodes: readonly NamingInput[], map?: ReadonlyMap<strin
   const uses = new Map<string, number>();
   for (const n of named) uses.set(n.name, (uses.get(n.name) ?? 0) + 1);
   const taken = new Set<string>();
-  return named.map(({ generic, ...n }, i) => {
+  named.forEach((n, i) => {
     const guid = (nodes[i] as NamingInput).guid;
-    let name = generic || (uses.get(n.name) ?? 0) > 1 ? `${n.name} (${guid})` : n.name;
-    for (let k = 2; taken.has(name); k++) name = `${n.name} (${guid}) #${k}`;
+    const base = n.name;
+    let name = generic[i] || (uses.get(base) ?? 0) > 1 ? `${base} (${guid})` : base;
+    for (let k = 2; taken.has(name); k++) name = `${base} (${guid}) #${k}`;
     taken.add(name);
-    return { ...n, name };
+    n.name = name;
   });
+  return named;
 }

@@ -1,4 +1,5 @@
 import { type Fabric, FabricBuilder, formatGuid } from '@fabscope/topology';
+import { LabError } from './net-file.ts';
 
 export interface RailSubnetOptions {
   /** Hosts `node001`…; default 4. */
@@ -13,6 +14,8 @@ export interface RailSubnetOptions {
 
 /** Width × speed of every cable: 4x EDR, the fastest ibsim negotiates that the lab's tests read. */
 const RATE_GBPS = 100;
+/** Ports of every switch (an MQM8790's 40). */
+const LEAF_PORTS = 40;
 
 /**
  * A subnet named as a real site names it: hosts of several adapters on rails of one subnet, each
@@ -22,6 +25,12 @@ const RATE_GBPS = 100;
  */
 export function railSubnet(options: RailSubnetOptions = {}): Fabric {
   const { hosts = 4, rails = 2, spines = 2, model = 'MQM8790' } = options;
+  // A leaf's 40 ports: hosts from port 1 up, spines from port 40 down; spine ports one per rail.
+  if (hosts < 1 || rails < 1 || spines < 0 || hosts + spines > LEAF_PORTS || rails > LEAF_PORTS) {
+    throw new LabError(
+      `railSubnet: ${hosts} hosts and ${spines} spines on ${rails} rails do not fit leaves of ${LEAF_PORTS} ports`,
+    );
+  }
   const builder = new FabricBuilder('rail-subnet', 'infiniband');
   // Mellanox's OUI, 16 GUIDs apart: ibsim gives an adapter's port 1 its node GUID + 1.
   let guids = 0;
@@ -34,7 +43,7 @@ export function railSubnet(options: RailSubnetOptions = {}): Fabric {
       name,
       type: 'switch',
       guid: nextGuid(),
-      portCount: 40,
+      portCount: LEAF_PORTS,
       tier,
       description: `MF0;${name}:${model}/U1`,
     });
@@ -61,7 +70,9 @@ export function railSubnet(options: RailSubnetOptions = {}): Fabric {
   }
   leaves.forEach((leaf, r) => {
     spineNodes.forEach((spine, s) => {
-      builder.connect(leaf.name, 40 - s, spine.name, r + 1, RATE_GBPS, 'isl', { widthSpeed: '4xEDR' });
+      builder.connect(leaf.name, LEAF_PORTS - s, spine.name, r + 1, RATE_GBPS, 'isl', {
+        widthSpeed: '4xEDR',
+      });
     });
   });
   return builder.build();

@@ -12,6 +12,7 @@ describe('a subnet named as a real site names it', () => {
     expect(net).toMatch(/^Hca\t1 "node001\/mlx5_0" # "node001 mlx5_0"\n\[1\]\t"leaf01"\[1\]\tw=2 s=4 e=2$/m);
     expect(net).toMatch(/^Hca\t1 "node002\/mlx5_1" # "node002 mlx5_1"\n\[1\]\t"leaf02"\[2\]/m);
     expect(net).toMatch(/^Switch\t40 "leaf01" # "MF0;leaf01:MQM8790\/U1"$/m);
+    expect(() => railSubnet({ hosts: 39, spines: 2 })).toThrow(/do not fit leaves of 40 ports/);
     // Without the option, ibsim's own: the id.
     expect(ibsimNetFile(railSubnet({ hosts: 2 }))).not.toContain('# "');
   });

@@ -48,7 +48,11 @@ export const DESCRIPTION_CONVENTIONS: readonly DescriptionConvention[] = [
       "rdma-ndd's default node_desc_format `%h %d` (rdma-core rdma-ndd/rdma-ndd.8): host name and RDMA device, e.g. `node001 mlx5_0`; MLNX_OFED's `<host> HCA-1` alike",
     types: ['host', 'router'],
     pattern: new RegExp(`^(${HOST})\\.? (${DEVICE})$`),
-    read: (m) => ({ name: m[1] as string, host: m[1] as string, device: m[2] as string }),
+    // A host read before its name was set says `localhost`: that names no host (the GUID is added).
+    read: (m) =>
+      /^localhost(\.localdomain)?$/i.test(m[1] as string)
+        ? { name: m[0] as string, generic: true }
+        : { name: m[1] as string, host: m[1] as string, device: m[2] as string },
   },
   {
     id: 'vendor-default',

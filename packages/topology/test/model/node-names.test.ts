@@ -6,7 +6,8 @@ const label = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,10}[a-z0-9])?$/);
 const hostName = fc
   .array(label, { minLength: 1, maxLength: 3 })
   .map((labels) => labels.join('.'))
-  .filter((h) => !/--/.test(h));
+  // `localhost` names no host (a convention of its own).
+  .filter((h) => !/--/.test(h) && !/^localhost(\.localdomain)?$/.test(h));
 const device = fc.oneof(
   fc
     .tuple(fc.constantFrom('mlx5_', 'mlx4_', 'hfi1_', 'qib', 'rxe', 'bnxt_re', 'irdma'), fc.nat(15))
@@ -27,6 +28,12 @@ describe('NodeDescription conventions', () => {
       device: 'mlx5_1',
     });
     expect(readDescription('p0001 HCA-1', 'host')).toMatchObject({ host: 'p0001', device: 'HCA-1' });
+    // Described before the host had its name: no host, made unique by GUID.
+    expect(readDescription('localhost mlx5_0', 'host')).toEqual({
+      convention: 'rdma-ndd',
+      name: 'localhost mlx5_0',
+      generic: true,
+    });
     // Words that are no device (no number) are a description, and a switch is never `%h %d`.
     expect(readDescription('compute node', 'host')).toBeUndefined();
     expect(readDescription('leaf01 sw1', 'switch')).toBeUndefined();

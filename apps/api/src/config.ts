@@ -12,6 +12,7 @@ import {
   jobsConfig,
   lftsConfig,
   liveTopologyConfig,
+  nodeNameMapFrom,
   opafmConfig,
   pmThresholdsFrom,
 } from './config/site-files.ts';
@@ -122,6 +123,7 @@ function sites(env: Environment) {
     opafm: opafmConfig(env),
     lfts: lftsConfig(env),
     topologyPath,
+    nodeNames: nodeNameMapFrom(env.FABSCOPE_NODE_NAME_MAP),
     prometheusUrl: url('PROMETHEUS_URL', env.PROMETHEUS_URL),
     emulatorUrl: url('FABSCOPE_EMULATOR_URL', env.FABSCOPE_EMULATOR_URL),
     collectorUrls: listOf(env.FABSCOPE_COLLECTOR_URLS).map((u) =>

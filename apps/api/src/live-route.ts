@@ -1,10 +1,12 @@
 import type { LinkDirectionState, Route as RouteAnswer, RouteHop } from '@fabscope/contracts';
 import {
   describeRoute,
+  type Fabric,
   type ForwardingTables,
-  findNode,
   NoRouteError,
+  nodesNamed,
   type Route,
+  railPairs,
   routeBetween,
   routeOfChannels,
 } from '@fabscope/topology';
@@ -20,13 +22,14 @@ type RouteSources = Pick<FastifyInstance, 'fabric' | 'emulator' | 'flowPaths' | 
  * forwarding tables', the static route beside it when they differ; each hop with the live load of the link leaving it.
  */
 export async function liveRoute(app: RouteSources, fromName: string, toName: string): Promise<RouteAnswer> {
-  const from = findNode(app.fabric.fabric, fromName).name;
-  const to = findNode(app.fabric.fabric, toName).name;
+  const fabric = app.fabric.fabric;
+  const ends = railsBetween(fabric, fromName, toName);
   assertTablesRead(app.fabric.tablesOrigin);
   // Read once: a re-route replaces both while this answer awaits the emulator and the sampler.
   const tables = app.fabric.tables;
   const origin = app.fabric.tablesOrigin;
-  const staticReport = describeRoute(app.fabric.fabric, tablesRoute(app, tables, from, to));
+  const { from, to, route } = firstRouted(app, tables, ends.pairs);
+  const staticReport = describeRoute(fabric, route);
   let report = staticReport;
   let flowId: string | undefined;
   if (app.emulator) {
@@ -67,9 +70,50 @@ export async function liveRoute(app: RouteSources, fromName: string, toName: str
     hops,
     source: flowId === undefined ? 'tables' : 'flow',
   };
+  if (ends.rails) answer.rail = { from: fromName, to: toName, rails: ends.rails };
   if (flowId !== undefined) answer.flowId = flowId;
   if (report !== staticReport) answer.static = { links: staticReport.links, hops: staticReport.hops };
   return answer;
+}
+
+/** Most rail pairs listed in an answer. */
+const MAX_RAILS = 16;
+
+/**
+ * The node pairs two names mean: one pair for two adapters, a pair per rail when either names a host of
+ * several (model/resolve-node.ts); `rails` lists them then, for the answer to say which one it took.
+ */
+function railsBetween(
+  fabric: Fabric,
+  fromName: string,
+  toName: string,
+): { pairs: [string, string][]; rails?: string[] } {
+  const fromNodes = nodesNamed(fabric, fromName);
+  const toNodes = nodesNamed(fabric, toName);
+  const pairs = railPairs(fabric, fromNodes, toNodes)
+    .filter(([a, b]) => a !== b)
+    .map(([a, b]): [string, string] => [a.name, b.name]);
+  if (pairs.length === 0) throw new NoRouteError(`"${fromName}" cannot route to itself`);
+  if (fromNodes.length === 1 && toNodes.length === 1) return { pairs };
+  return { pairs, rails: pairs.slice(0, MAX_RAILS).map(([a, b]) => `${a}->${b}`) };
+}
+
+/** The route of the first rail pair the tables route (a rail whose cable is down has none). */
+function firstRouted(
+  app: RouteSources,
+  tables: ForwardingTables,
+  pairs: readonly [string, string][],
+): { from: string; to: string; route: Route } {
+  let failure: unknown;
+  for (const [from, to] of pairs) {
+    try {
+      return { from, to, route: tablesRoute(app, tables, from, to) };
+    } catch (error) {
+      if (!(error instanceof NoRouteError)) throw error;
+      failure ??= error;
+    }
+  }
+  throw failure;
 }
 
 /** The route the tables give; one that stops at a switch the subnet manager gave no table says so. */

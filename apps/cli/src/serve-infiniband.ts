@@ -18,6 +18,7 @@ export async function serveInfiniband(config: ApiConfig, options: { collectorPor
     const fabric = parsePortsReport(
       await runTool('ibnetdiscover', ['-p'], { timeoutMs: 60_000, cwd }),
       'infiniband',
+      { nodeNames: config.nodeNames },
     );
     const source = infinibandSource({
       fabric: 'infiniband',

@@ -6,4 +6,5 @@ export {
   type SmRoutingEngine,
   startLab,
 } from './lab.ts';
-export { ibsimNetFile, LabError } from './net-file.ts';
+export { ibsimNetFile, LabError, type NetFileOptions } from './net-file.ts';
+export { type RailSubnetOptions, railSubnet } from './site-subnet.ts';

@@ -50,8 +50,26 @@ function quoted(name: string): string {
   return `"${name}"`;
 }
 
+/** A NodeDescription as ibsim reads one after the node id (sim_net.c parse_node_desc): `# "…"`. */
+function describedAs(description: string): string {
+  if (/["\n]/.test(description) || description.length === 0 || description.length > 63) {
+    throw new LabError(
+      `NodeDescription "${description}" cannot be written for ibsim (no quotes; 1–63 characters)`,
+    );
+  }
+  return ` # "${description}"`;
+}
+
+export interface NetFileOptions {
+  /**
+   * Write each node's description as its NodeDescription (`Hca 1 "id" # "node001 mlx5_0"`), as a site's
+   * rdma-ndd and switches set theirs; default: ibsim's, the node id.
+   */
+  descriptions?: boolean;
+}
+
 /** The fabric as an ibsim net file, node ids its names; a host first, as ibsim attaches its clients to it. */
-export function ibsimNetFile(fabric: Fabric): string {
+export function ibsimNetFile(fabric: Fabric, options: NetFileOptions = {}): string {
   const switches = fabric.nodes.filter((n) => n.type === 'switch');
   const hosts = fabric.nodes.filter((n) => n.type === 'host');
   const router = fabric.nodes.find((n) => n.type === 'router');
@@ -62,7 +80,11 @@ export function ibsimNetFile(fabric: Fabric): string {
   }
   const lines: string[] = [`# ${fabric.name}: written by fabscope for ibsim`, ''];
   const record = (node: FabricNode) => {
-    lines.push(`${node.type === 'switch' ? 'Switch' : 'Hca'}\t${node.portCount} ${quoted(node.name)}`);
+    const description =
+      options.descriptions && node.description !== undefined ? describedAs(node.description) : '';
+    lines.push(
+      `${node.type === 'switch' ? 'Switch' : 'Hca'}\t${node.portCount} ${quoted(node.name)}${description}`,
+    );
     for (let p = 1; p < node.ports.length; p++) {
       const port = node.ports[p];
       if (!port || port.link < 0) continue;

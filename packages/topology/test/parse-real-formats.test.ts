@@ -205,10 +205,7 @@ describe('ibnetdiscover -p (one parser for the topology and the collectors)', ()
     expect(lines.map((l) => l.line)).toEqual([1, 2, 4, 6, 7, 8]);
     expect(lines.at(-1)?.local.name).toBe('MF0;ib-i4l1s01:MSB7700/U1');
     const fabric = parseTopology(text);
-    expect(fabric.links.map((l) => l.id)).toEqual([
-      'o0001 HCA-1/1--ib-i1l1s01/10',
-      'ib-i1l1s01/36--ib-i4l1s01/36',
-    ]);
+    expect(fabric.links.map((l) => l.id)).toEqual(['o0001/1--ib-i1l1s01/10', 'ib-i1l1s01/36--ib-i4l1s01/36']);
     expect(fabric.nodeByName.get('ib-i4l1s01')?.ports[38]).toBeDefined();
   });
 

@@ -102,8 +102,13 @@ describe('ibnetdiscover -p port reports', () => {
     const leaf01 = fabric.nodeByName.get('leaf01');
     expect(leaf01?.ports[2]).toMatchObject({ link: -1 });
     expect(fabric.nodeByName.get('spine01')).toMatchObject({ tier: 2, lid: 2 });
-    expect(fabric.nodeByName.get('cn002 HCA-1')).toMatchObject({ lid: 12, guid: '0x0002c90300a1b2d1' });
-    expect(link(fabric, 'cn002 HCA-1/1--leaf02/4')?.rateGbps).toBe(2.5);
+    // `cn002 HCA-1` is MLNX_OFED's `<host> HCA-1`: the node is named by its host.
+    expect(fabric.nodeByName.get('cn002')).toMatchObject({
+      lid: 12,
+      guid: '0x0002c90300a1b2d1',
+      description: 'cn002 HCA-1',
+    });
+    expect(link(fabric, 'cn002/1--leaf02/4')?.rateGbps).toBe(2.5);
   });
 
   it('names the line of a malformed port line', () => {

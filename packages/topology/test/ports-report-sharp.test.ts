@@ -16,7 +16,8 @@ describe('ibnetdiscover -p of a fabric with SHARP Aggregation Nodes', () => {
   it('reads each Aggregation Node as a CA of its own behind switch port 41, though it shares the switch’s GUID', () => {
     expect(parsePortsReportLines(text)).toHaveLength(11);
     const fabric = fabricOf(text);
-    const leaf = fabric.nodeByName.get('MF0;qm-leaf01:MQM8700/U1');
+    // Named as real sites write them: the managed switch's hostname, the adapter's host.
+    const leaf = fabric.nodeByName.get('qm-leaf01');
     const an = fabric.nodes.filter((n) => n.description === AN);
     expect(an.map((n) => [n.type, n.guid, n.lid])).toEqual([
       ['host', '0x0c42a10300a2b3c0', 17],
@@ -24,11 +25,11 @@ describe('ibnetdiscover -p of a fabric with SHARP Aggregation Nodes', () => {
     ]);
     expect(leaf).toMatchObject({ type: 'switch', guid: '0x0c42a10300a2b3c0', lid: 2 });
     expect(fabric.links.map((l) => l.id)).toEqual([
-      `MF0;qm-leaf01:MQM8700/U1/41--${AN}/1`,
-      'MF0;qm-leaf01:MQM8700/U1/40--MF0;qm-spine01:MQM8700/U1/1',
-      'MF0;qm-leaf01:MQM8700/U1/2--cn002 mlx5_0/1',
-      'MF0;qm-leaf01:MQM8700/U1/1--cn001 mlx5_0/1',
-      `MF0;qm-spine01:MQM8700/U1/41--${AN} (0x0c42a10300a2b400)/1`,
+      `qm-leaf01/41--${AN} (0x0c42a10300a2b3c0)/1`,
+      'qm-leaf01/40--qm-spine01/1',
+      'qm-leaf01/2--cn002/1',
+      'qm-leaf01/1--cn001/1',
+      `qm-spine01/41--${AN} (0x0c42a10300a2b400)/1`,
     ]);
     expect(leaf?.ports[3]?.link).toBe(-1); // 4x ???: uncabled
   });

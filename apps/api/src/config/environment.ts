@@ -58,6 +58,9 @@ export const ENVIRONMENT = Type.Object({
   FABSCOPE_NODE_EXPORTER_HOSTS: Type.Optional(text('node_exporter instance=node pairs')),
   FABSCOPE_DEVICE_PORTS: Type.Optional(text('node_exporter device:port=port pairs')),
   FABSCOPE_TOPOLOGY: Type.Optional(text('A topology file to load instead of the scenario')),
+  FABSCOPE_NODE_NAME_MAP: Type.Optional(
+    text('Node names by GUID, as ibnetdiscover --node-name-map reads them (GUID "name" a line)'),
+  ),
   FABSCOPE_ROUTING: withDefault(oneOf(ROUTINGS, 'Routing engine', 'minhop, fattree or auto'), 'auto'),
   FABSCOPE_EVENTS_DIR: Type.Optional(text('Directory of the events file; default beside the history')),
   FABSCOPE_HISTORY_SECONDS: Type.Optional(

@@ -1,6 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ParseError, type PmThresholdConfig, parsePmThresholds } from '@fabscope/topology';
+import {
+  type NodeNameMap,
+  ParseError,
+  type PmThresholdConfig,
+  parseNodeNameMap,
+  parsePmThresholds,
+} from '@fabscope/topology';
 import { ConfigError } from '../errors.ts';
 import { parseCommandLine } from '../fabric-manager/run-command.ts';
 import type { Environment } from './environment.ts';
@@ -46,6 +52,11 @@ export function parsedFile<T>(name: string, path: string, parse: (text: string) 
 /** FABSCOPE_PM_THRESHOLDS: an opafm.xml, `<Pm>` or `<PmThresholds>` file. */
 export function pmThresholdsFrom(path: string | undefined): PmThresholdConfig | undefined {
   return path ? parsedFile('FABSCOPE_PM_THRESHOLDS', path, parsePmThresholds) : undefined;
+}
+
+/** FABSCOPE_NODE_NAME_MAP: the site's names by GUID, over the NodeDescriptions (topology's node-names.ts). */
+export function nodeNameMapFrom(path: string | undefined): NodeNameMap | undefined {
+  return path ? parsedFile('FABSCOPE_NODE_NAME_MAP', path, parseNodeNameMap) : undefined;
 }
 
 /** Live discovery, topology versions and drift (docs/architecture.md "Live topology and drift"). */

@@ -2,8 +2,11 @@ import type { LinkFlow } from '@fabscope/contracts';
 import {
   channelOf,
   type Fabric,
+  type FabricNode,
   type ForwardingTables,
   fabricGraph,
+  nodesNamedIfKnown,
+  railPairs,
   traceChannels,
 } from '@fabscope/topology';
 import type { EmulatorClient } from '../emulator-client.ts';
@@ -32,7 +35,26 @@ export function estimatedPairs(hosts: readonly string[]): [string, string][] {
   return pairs;
 }
 
-/** Static routes of node pairs as link-direction ids; unroutable pairs are left out. */
+/** The adapters a host name of a job means: every rail of a host (model/resolve-node.ts), never a switch. */
+export function railsOf(fabric: Fabric, host: string): readonly FabricNode[] {
+  return nodesNamedIfKnown(fabric, host).filter((n) => n.type !== 'switch');
+}
+
+/** Host pairs as adapter pairs: one per rail, the same device paired (railPairs). */
+export function adapterPairs(
+  fabric: Fabric,
+  pairs: readonly (readonly [string, string])[],
+): [FabricNode, FabricNode][] {
+  const out: [FabricNode, FabricNode][] = [];
+  for (const [from, to] of pairs) {
+    for (const pair of railPairs(fabric, railsOf(fabric, from), railsOf(fabric, to))) {
+      if (pair[0] !== pair[1]) out.push(pair);
+    }
+  }
+  return out;
+}
+
+/** Static routes of host pairs (each rail's) as link-direction ids; unroutable pairs are left out. */
 export function staticPaths(
   fabric: Fabric,
   tables: ForwardingTables,
@@ -41,20 +63,17 @@ export function staticPaths(
   const g = fabricGraph(fabric);
   const out: { from: string; to: string; path: string[] }[] = [];
   const channels: number[] = [];
-  for (const [from, to] of pairs) {
-    const a = fabric.nodeByName.get(from);
-    const b = fabric.nodeByName.get(to);
-    if (!a || !b || a.type === 'switch' || b.type === 'switch' || a === b) continue;
+  for (const [a, b] of adapterPairs(fabric, pairs)) {
     channels.length = 0;
     if (traceChannels(fabric, g, tables, a.index, b.index, channels) !== undefined) continue;
-    out.push({ from, to, path: channels.map((c) => channelOf(fabric, c).id) });
+    out.push({ from: a.name, to: b.name, path: channels.map((c) => channelOf(fabric, c).id) });
   }
   return out;
 }
 
 /** The hosts of a job this fabric knows, in name order (host lists may name nodes of other fabrics). */
 export function knownHosts(fabric: Fabric, job: Job): string[] {
-  return job.nodes.filter((n) => (fabric.nodeByName.get(n)?.type ?? 'switch') !== 'switch').sort(byName);
+  return job.nodes.filter((n) => railsOf(fabric, n).length > 0).sort(byName);
 }
 
 /** Which flows to return: those crossing a link direction, or those of one job. */

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { basename } from 'node:path';
 import {
   type Fabric,
+  type NodeNameMap,
   parsePortsReport,
   parseTopology,
   type TopologySnapshot,
@@ -22,6 +23,8 @@ export interface DiscoveryTools {
   env?: NodeJS.ProcessEnv | undefined;
   /** Working directory (umad2sim writes a simulated sysfs into it). */
   cwd?: string | undefined;
+  /** The site's names by GUID (FABSCOPE_NODE_NAME_MAP), over the NodeDescriptions. */
+  nodeNames?: NodeNameMap | undefined;
   /** The program; default `ibnetdiscover` from PATH. */
   command?: string | undefined;
   timeoutMs?: number | undefined;
@@ -48,7 +51,7 @@ export function ibnetdiscoverPorts(fabricName: string, tools: DiscoveryTools = {
             return;
           }
           try {
-            resolve(parsePortsReport(stdout, fabricName));
+            resolve(parsePortsReport(stdout, fabricName, { nodeNames: tools.nodeNames }));
           } catch (parseError) {
             reject(parseError);
           }
@@ -101,7 +104,9 @@ export function liveTopologyFor(
   });
   const discover =
     options.discover ??
-    (config.fabricSource === 'infiniband' ? ibnetdiscoverPorts(fabric.name, options.tools) : undefined);
+    (config.fabricSource === 'infiniband'
+      ? ibnetdiscoverPorts(fabric.name, { nodeNames: config.nodeNames, ...options.tools })
+      : undefined);
   const path = settings.expectedPath;
   const expected = !path
     ? undefined
@@ -109,7 +114,7 @@ export function liveTopologyFor(
         file: basename(path),
         snapshot: topologySnapshot(
           parsedFile('FABSCOPE_EXPECTED_TOPOLOGY', path, (text) =>
-            parseTopology(text, { name: basename(path) }),
+            parseTopology(text, { name: basename(path), nodeNames: config.nodeNames }),
           ),
         ),
         tracker: new DriftTracker(settings.driftStableSeconds * 1000),

@@ -10,6 +10,7 @@ import {
   type ForwardingTables,
   fatTreeForRadix,
   isRoutingEngine,
+  type NodeNameMap,
   NoRouteError,
   ParseError,
   PatternError,
@@ -44,6 +45,8 @@ export interface FabricSelection {
   format?: string | undefined;
   routing?: string | undefined;
   ibroute?: string[] | undefined;
+  /** The site's names by GUID (FABSCOPE_NODE_NAME_MAP), over a topology file's NodeDescriptions. */
+  nodeNames?: NodeNameMap | undefined;
 }
 
 export interface LoadedFabric {
@@ -65,7 +68,7 @@ function readUserFile(path: string): string {
 }
 
 /** Reads a topology file (ibnetdiscover, ibsim, `ibnetdiscover -p`, opareport XML), auto-detected unless `format` says. */
-function loadTopologyFile(path: string, format?: string): Fabric {
+function loadTopologyFile(path: string, format?: string, nodeNames?: NodeNameMap): Fabric {
   if (
     format !== undefined &&
     format !== 'auto' &&
@@ -75,7 +78,11 @@ function loadTopologyFile(path: string, format?: string): Fabric {
   }
   const text = readUserFile(path);
   return parsingFile(path, () =>
-    parseTopology(text, { format: (format ?? 'auto') as TopologyFormat | 'auto', name: basename(path) }),
+    parseTopology(text, {
+      format: (format ?? 'auto') as TopologyFormat | 'auto',
+      name: basename(path),
+      nodeNames,
+    }),
   );
 }
 
@@ -104,7 +111,7 @@ export function loadFabric(selection: FabricSelection): LoadedFabric {
   const scenario = selection.scenario === undefined ? undefined : scenarioInfo(selection.scenario);
   const fabric = scenario
     ? scenario.build()
-    : loadTopologyFile(selection.topology as string, selection.format);
+    : loadTopologyFile(selection.topology as string, selection.format, selection.nodeNames);
   const loaded = routed(fabric, routingEngine(selection.routing, scenario?.routing));
   for (const file of selection.ibroute ?? []) {
     const text = readUserFile(file);
@@ -119,11 +126,12 @@ export function fabricFromConfig(config: {
   scenario: string;
   topologyPath?: string | undefined;
   routing?: RoutingEngineName | 'auto' | undefined;
+  nodeNames?: NodeNameMap | undefined;
 }): LoadedFabric {
   const selection =
     config.topologyPath === undefined ? { scenario: config.scenario } : { topology: config.topologyPath };
   try {
-    return loadFabric({ ...selection, routing: config.routing });
+    return loadFabric({ ...selection, routing: config.routing, nodeNames: config.nodeNames });
   } catch (error) {
     // A server refusing its topology file says why in one line, not with a stack.
     if (error instanceof ParseError || error instanceof UsageError) throw new ConfigError(error.message);

@@ -1,6 +1,6 @@
 import type { FlowInfo, JobDetail } from '@fabscope/contracts';
 import { describe, expect, it } from 'vitest';
-import { groupFlowsByJob, jobHighlight, jobRunning } from './jobs.ts';
+import { groupFlowsByJob, jobHighlight, jobNodeText, jobRunning } from './jobs.ts';
 
 const flow = (id: string, from: string, to: string, bytesPerSecond: number, job: string): FlowInfo => ({
   id,
@@ -62,6 +62,7 @@ describe('jobs in the dashboard', () => {
       nodes: [
         { name: 'nodeA', known: true },
         { name: 'gone', known: false },
+        { name: 'node001', known: true, rails: ['node001/mlx5_0', 'node001/mlx5_1'] },
       ],
       estimated: true,
       flows: 0,
@@ -82,10 +83,15 @@ describe('jobs in the dashboard', () => {
     expect(jobHighlight(detail)).toEqual({
       from: 'cfd',
       to: '',
-      hops: [{ node: 'nodeA' }],
+      hops: [{ node: 'nodeA' }, { node: 'node001/mlx5_0' }, { node: 'node001/mlx5_1' }],
       links: ['nodeA/1->edge1/1'],
       label: 'job cfd',
     });
+    expect(detail.nodes.map(jobNodeText)).toEqual([
+      'nodeA',
+      'gone (not in this fabric)',
+      'node001 (2 rails)',
+    ]);
   });
 });
 

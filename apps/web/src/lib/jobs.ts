@@ -67,13 +67,19 @@ export function jobRunning(
   return flows.some((f) => f.job === job);
 }
 
-/** A job drawn as a route: its links highlighted, its hosts as the hops. */
+/** A job drawn as a route: its links highlighted, its hosts (each rail of a host of several) as the hops. */
 export function jobHighlight(detail: JobDetail): Route {
   return {
     from: detail.job.name,
     to: '',
-    hops: detail.nodes.filter((n) => n.known).map((n) => ({ node: n.name })),
+    hops: detail.nodes.filter((n) => n.known).flatMap((n) => (n.rails ?? [n.name]).map((node) => ({ node }))),
     links: detail.links.map((l) => l.id),
     label: `job ${detail.job.name}`,
   };
+}
+
+/** A job's host as the panel lists it: `node001 (2 rails)`, `gone (not in this fabric)`. */
+export function jobNodeText(node: JobDetail['nodes'][number]): string {
+  if (!node.known) return `${node.name} (not in this fabric)`;
+  return node.rails && node.rails.length > 1 ? `${node.name} (${node.rails.length} rails)` : node.name;
 }

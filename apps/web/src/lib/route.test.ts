@@ -7,9 +7,11 @@ import {
   compactLoad,
   endpointNames,
   hopRows,
+  hostsOfRails,
   latencyText,
   parseNodeParam,
   pathLoads,
+  railText,
   routeHasLids,
   routeNodes,
   staticDetour,
@@ -201,5 +203,26 @@ describe('route inspector', () => {
     expect(index.get(ab)).toBe(0);
     expect(index.get(ba)).toBe(1);
     expect([...channelIndices(index, [ba, 'nope/1->x/1', ab])]).toEqual([1, 0]);
+  });
+});
+
+describe('hosts of several rails', () => {
+  it('offers a host whose adapters are named host/device, once, beside its rails', () => {
+    expect(hostsOfRails(['node001/mlx5_0', 'node001/mlx5_1', 'node002', 'node003/mlx5_0'])).toEqual([
+      'node001',
+    ]);
+    // A node already named as the host is not offered twice.
+    expect(hostsOfRails(['a/x1', 'a/x2', 'a'])).toEqual([]);
+  });
+
+  it('says which rail a host-to-host route took', () => {
+    expect(
+      railText({
+        from: 'node001/mlx5_0',
+        to: 'node005/mlx5_0',
+        rail: { from: 'node001', to: 'node005', rails: ['node001/mlx5_0->node005/mlx5_0', 'b->c'] },
+      }),
+    ).toBe('node001/mlx5_0 → node005/mlx5_0 (of 2 rail pairs)');
+    expect(railText({ from: 'a', to: 'b' })).toBeNull();
   });
 });

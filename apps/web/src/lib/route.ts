@@ -12,10 +12,28 @@ export const SELECT_LIMIT = 200;
 /** Endpoints a route can start or end at: hosts and routers, in natural name order. */
 export function endpointNames(topology: Topology | null): string[] {
   if (!topology) return [];
-  return topology.nodes
-    .filter((n) => n.type !== 'switch')
-    .map((n) => n.name)
-    .sort(naturalOrder);
+  const names = topology.nodes.filter((n) => n.type !== 'switch').map((n) => n.name);
+  return [...names, ...hostsOfRails(names)].sort(naturalOrder);
+}
+
+/**
+ * Hosts of several adapters, which the API names `host/device` (one per rail): each host once, so a
+ * route can be asked host to host (the API takes the first rail pair and says which).
+ */
+export function hostsOfRails(names: readonly string[]): string[] {
+  const rails = new Map<string, number>();
+  for (const name of names) {
+    const slash = name.lastIndexOf('/');
+    if (slash > 0) rails.set(name.slice(0, slash), (rails.get(name.slice(0, slash)) ?? 0) + 1);
+  }
+  const taken = new Set(names);
+  return [...rails].filter(([host, n]) => n > 1 && !taken.has(host)).map(([host]) => host);
+}
+
+/** "node001/mlx5_0 → node005/mlx5_0 (of 2 rail pairs)" when the route was asked host to host, else null. */
+export function railText(route: Pick<Route, 'rail' | 'from' | 'to'>): string | null {
+  if (!route.rail) return null;
+  return `${route.from} → ${route.to} (of ${route.rail.rails.length} rail pairs)`;
 }
 
 /** A node name from the URL: trimmed, or null when absent or blank. */

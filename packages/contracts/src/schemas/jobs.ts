@@ -63,6 +63,12 @@ export const JobDetailSchema = Type.Object({
     Type.Object({
       name: Type.String(),
       known: Type.Boolean({ description: 'Whether this fabric has the host' }),
+      rails: Type.Optional(
+        Type.Array(Type.String(), {
+          description:
+            'The adapters (one per rail) the host name means, when it is not itself a node name; the job’s traffic is counted on each',
+        }),
+      ),
     }),
   ),
   estimated: Type.Boolean({ description: 'true when the flows are node pairs on static routes' }),

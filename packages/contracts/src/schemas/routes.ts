@@ -54,6 +54,22 @@ export type RouteTables = Static<typeof RouteTablesSchema>;
 export const RouteSchema = Type.Object({
   from: Type.String(),
   to: Type.String(),
+  rail: Type.Optional(
+    Type.Object(
+      {
+        from: Type.String({ description: 'The host asked for' }),
+        to: Type.String({ description: 'The host asked for' }),
+        rails: Type.Array(Type.String({ description: 'from->to, adapter names' }), {
+          maxItems: 16,
+          description: 'Every rail pair of the two hosts (same device paired); the route is of the first',
+        }),
+      },
+      {
+        description:
+          'When a name meant a host of several adapters (rails): the hosts asked for, and which rail the route takes (from and to above)',
+      },
+    ),
+  ),
   hops: Type.Array(
     Type.Object({
       node: Type.String(),

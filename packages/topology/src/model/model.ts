@@ -120,8 +120,11 @@ export function getNode(fabric: Fabric, name: string): FabricNode {
 }
 
 export class UnknownNodeError extends Error {
-  constructor(readonly nodeName: string) {
-    super(`unknown node "${nodeName}"`);
+  constructor(
+    readonly nodeName: string,
+    message = `unknown node "${nodeName}"`,
+  ) {
+    super(message);
     this.name = 'UnknownNodeError';
   }
 }

@@ -1,6 +1,7 @@
 import { FabricBuilder } from '../model/builder.ts';
 import { generatedGuid } from '../model/guid.ts';
 import type { Fabric, FabricType, NodeType } from '../model/model.ts';
+import { nameNodes } from '../model/node-names.ts';
 import { parseError } from './errors.ts';
 
 /** A node as a parser read it, before cables are matched up. */
@@ -42,6 +43,14 @@ export interface AssembleChecks {
   listsEveryPort?: (node: RawNode) => boolean;
 }
 
+/** How nodes are named (model/node-names.ts); absent: by what the parser read, made unique by GUID. */
+export interface AssembleNaming {
+  /** A site's names by GUID (FABSCOPE_NODE_NAME_MAP). */
+  map?: ReadonlyMap<string, string> | undefined;
+  /** Whether a node is named from its NodeDescription (else by the id the dump gave it, unless mapped). */
+  byDescription: (node: RawNode) => boolean;
+}
+
 /** Matches each cable's two listings, derives switch tiers from the hosts up, and builds the Fabric. */
 export function assembleFabric(
   name: string,
@@ -50,6 +59,7 @@ export function assembleFabric(
   nodes: Map<string, RawNode>,
   links: RawLink[],
   checks: AssembleChecks = {},
+  naming?: AssembleNaming,
 ): Fabric {
   const err = (reason: string, where: RawLink['where']) =>
     parseError(reason, where.line, format, where.element);
@@ -127,6 +137,7 @@ export function assembleFabric(
   const builder = new FabricBuilder(name, fabricType);
   let generated = 0;
   const names = new Set<string>();
+  if (naming) applyNames(nodes, naming);
   for (const n of nodes.values()) {
     const seen = maxPort.get(n.key) ?? 1;
     const portCount = Math.max(n.portCount ?? 0, seen, 1);
@@ -183,6 +194,31 @@ export function assembleFabric(
     const node = [...nodes.values()].find((n) => n.name === named);
     throw err(message, node?.where ?? { line: 1 });
   }
+}
+
+/** Each node's name per the site's map and the NodeDescription conventions (nameNodes). */
+function applyNames(nodes: Map<string, RawNode>, naming: AssembleNaming): void {
+  const list = [...nodes.values()];
+  const named = nameNodes(
+    list.map((n) => ({
+      type: n.type,
+      guid: n.guid ?? n.key,
+      description: naming.byDescription(n) ? n.description : undefined,
+      portGuids: Object.values(n.portGuids),
+      fallback: n.name,
+      ...onePort(n),
+    })),
+    naming.map,
+  );
+  list.forEach((n, i) => {
+    n.name = (named[i] as { name: string }).name;
+  });
+}
+
+/** The port a CA node of a port report stands for (it lists each CA port by its own GUID). */
+function onePort(n: RawNode): { port?: number } {
+  const ports = Object.keys(n.portLids);
+  return n.type !== 'switch' && ports.length === 1 ? { port: Number(ports[0]) } : {};
 }
 
 function switchTiers(nodes: Map<string, RawNode>, links: RawLink[]): Map<string, number> {

@@ -3,6 +3,7 @@ import type { Fabric, NodeType } from '../model/model.ts';
 import { assembleFabric, type RawLink, type RawNode, rawNode } from './assemble.ts';
 import { excerpt, guidField, parseError } from './errors.ts';
 import { textLines } from './lines.ts';
+import type { NamingOptions } from './ports-report.ts';
 import { parseWidthSpeed } from './rates.ts';
 import { STDERR_LINE } from './stderr.ts';
 
@@ -46,11 +47,15 @@ function fastestOf(mask: number, names: Record<string, string>): string | undefi
  * `ibnetdiscover` dumps and ibsim net files (rdma-core infiniband-diags/man/common/sec_topology-file.rst).
  * A dump cut short is a ParseError, never a smaller fabric; ibsim net files may list a cable from one end.
  */
-export function parseIbnetdiscover(text: string, name = 'ibnetdiscover'): Fabric {
+export function parseIbnetdiscover(
+  text: string,
+  name = 'ibnetdiscover',
+  options: NamingOptions = {},
+): Fabric {
   const dump = new Dump();
   const lines = textLines(text, FORMAT);
   for (let i = 0; i < lines.length; i++) dump.readLine((lines[i] as string).trim(), i + 1, lines.length);
-  return dump.finish(name, lines.length);
+  return dump.finish(name, lines.length, options);
 }
 
 /** What parseIbnetdiscover has read so far. */
@@ -183,7 +188,7 @@ class Dump {
   }
 
   /** The fabric of a dump read to its end, refused when it was cut short. */
-  finish(name: string, lineCount: number): Fabric {
+  finish(name: string, lineCount: number, options: NamingOptions): Fabric {
     if (this.idsLine !== undefined) {
       throw parseError(
         `the record whose ids start here has no Switch/Ca header: the dump is cut short`,
@@ -192,10 +197,23 @@ class Dump {
       );
     }
     if (this.nodes.size === 0) throw parseError('no Switch or Ca record found', lineCount, FORMAT);
-    const fabric = assembleFabric(name, 'infiniband', FORMAT, this.nodes, this.links, {
-      described: (n) => n.portCount !== undefined,
-      listsEveryPort: (n) => this.discovered.has(n.key),
-    });
+    const fabric = assembleFabric(
+      name,
+      'infiniband',
+      FORMAT,
+      this.nodes,
+      this.links,
+      {
+        described: (n) => n.portCount !== undefined,
+        listsEveryPort: (n) => this.discovered.has(n.key),
+      },
+      {
+        map: options.nodeNames,
+        // A dump's nodes keep its ids (`H-0002c903…`, as every tool prints them) unless the map names
+        // them; host names still find them (model/resolve-node.ts reads their descriptions).
+        byDescription: () => false,
+      },
+    );
     // The node ibnetdiscover ran from is always in its dump, after every switch: missing, the dump was cut.
     for (const { guid, line } of this.initiators) {
       if (fabric.nodes.some((n) => n.guid === guid)) continue;

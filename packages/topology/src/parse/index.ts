@@ -1,6 +1,7 @@
 import type { Fabric } from '../model/model.ts';
 import { parseError } from './errors.ts';
 import { parseIbnetdiscover } from './ibnetdiscover.ts';
+import type { NodeNameMap } from './node-name-map.ts';
 import { parseOpareportTopology } from './opareport.ts';
 import { parsePortsReport } from './ports-report.ts';
 
@@ -8,7 +9,10 @@ const PARSERS = {
   ibnetdiscover: parseIbnetdiscover,
   'ibnetdiscover-ports': parsePortsReport,
   opareport: parseOpareportTopology,
-} as const satisfies Record<string, (text: string, name?: string) => Fabric>;
+} as const satisfies Record<
+  string,
+  (text: string, name?: string, options?: { nodeNames?: NodeNameMap }) => Fabric
+>;
 export type TopologyFormat = keyof typeof PARSERS;
 export const TOPOLOGY_FORMATS = Object.keys(PARSERS) as TopologyFormat[];
 
@@ -23,7 +27,7 @@ export function detectTopologyFormat(text: string): TopologyFormat {
 /** Parses a topology dump; throws ParseError naming the line or XML element at fault. */
 export function parseTopology(
   text: string,
-  options: { format?: TopologyFormat | 'auto'; name?: string } = {},
+  options: { format?: TopologyFormat | 'auto'; name?: string; nodeNames?: NodeNameMap | undefined } = {},
 ): Fabric {
   const format = !options.format || options.format === 'auto' ? detectTopologyFormat(text) : options.format;
   if (!Object.hasOwn(PARSERS, format)) {
@@ -33,5 +37,5 @@ export function parseTopology(
       'topology',
     );
   }
-  return PARSERS[format](text, options.name);
+  return PARSERS[format](text, options.name, { nodeNames: options.nodeNames });
 }

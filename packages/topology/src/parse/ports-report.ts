@@ -2,6 +2,7 @@ import type { Fabric, NodeType } from '../model/model.ts';
 import { assembleFabric, type RawLink, type RawNode, rawNode } from './assemble.ts';
 import { excerpt, guidField, parseError } from './errors.ts';
 import { textLines } from './lines.ts';
+import type { NodeNameMap } from './node-name-map.ts';
 import { parseWidthSpeed } from './rates.ts';
 import { STDERR_LINE } from './stderr.ts';
 
@@ -128,8 +129,17 @@ function endKey(e: IbPortEnd): string {
   return `${e.type} ${e.guid} port ${e.port}`;
 }
 
-/** An `ibnetdiscover -p` report as a Fabric: nodes keyed by type and GUID and named by their description. */
-export function parsePortsReport(text: string, name = 'ibnetdiscover-ports'): Fabric {
+/** How a parser names nodes: a site's node-name-map over the NodeDescription conventions (model/node-names.ts). */
+export interface NamingOptions {
+  nodeNames?: NodeNameMap | undefined;
+}
+
+/** An `ibnetdiscover -p` report as a Fabric: nodes keyed by type and GUID, named from their description. */
+export function parsePortsReport(
+  text: string,
+  name = 'ibnetdiscover-ports',
+  options: NamingOptions = {},
+): Fabric {
   const nodes = new Map<string, RawNode>();
   const links: RawLink[] = [];
   const node = (e: IbPortEnd, at: number) => {
@@ -165,5 +175,16 @@ export function parsePortsReport(text: string, name = 'ibnetdiscover-ports'): Fa
       where: { line: l.line },
     });
   }
-  return assembleFabric(name, 'infiniband', FORMAT, nodes, links);
+  return assembleFabric(
+    name,
+    'infiniband',
+    FORMAT,
+    nodes,
+    links,
+    {},
+    {
+      map: options.nodeNames,
+      byDescription: () => true,
+    },
+  );
 }

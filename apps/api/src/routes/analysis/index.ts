@@ -12,6 +12,7 @@ import {
   collectivePairs,
   type Fabric,
   type FabricNode,
+  nodesNamedIfKnown,
   PatternError,
   parsePattern,
   patternEndpoint,
@@ -47,10 +48,13 @@ function namesOf(nodes: string | string[]): string[] {
 function resolveHosts(fabric: Fabric, names: readonly string[]): FabricNode[] {
   const seen = new Set<FabricNode>();
   for (const name of names) {
-    const node = fabric.nodeByName.get(name);
-    if (!node) throw new NotFoundError(`nodes: unknown node "${name}"`);
-    if (node.type === 'switch') throw new InvalidRequestError(`nodes: "${name}" is a switch, not a host`);
-    seen.add(node);
+    // A host of several adapters is each of its rails (model/resolve-node.ts).
+    const nodes = nodesNamedIfKnown(fabric, name);
+    if (nodes.length === 0) throw new NotFoundError(`nodes: unknown node "${name}"`);
+    for (const node of nodes) {
+      if (node.type === 'switch') throw new InvalidRequestError(`nodes: "${name}" is a switch, not a host`);
+      seen.add(node);
+    }
   }
   return [...seen].sort((a, b) => a.lid - b.lid || a.index - b.index);
 }

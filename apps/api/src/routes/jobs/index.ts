@@ -4,18 +4,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { NotFoundError } from '../../errors.ts';
 import { costKey, timedRead } from '../../http/read-cost.ts';
-import { estimatedPairs, knownHosts } from '../../jobs/job-flows.ts';
+import { adapterPairs, estimatedPairs, knownHosts, railsOf } from '../../jobs/job-flows.ts';
 import { jobLinks, linkKinds } from '../../jobs/job-report.ts';
 
-/** Node-index pairs of named hosts this fabric has. */
+/** Node-index pairs of named hosts this fabric has, a pair per rail. */
 function indexPairs(fabric: Fabric, pairs: readonly { from: string; to: string }[]): [number, number][] {
-  const out: [number, number][] = [];
-  for (const { from, to } of pairs) {
-    const a = fabric.nodeByName.get(from);
-    const b = fabric.nodeByName.get(to);
-    if (a && b && a !== b) out.push([a.index, b.index]);
-  }
-  return out;
+  return adapterPairs(
+    fabric,
+    pairs.map(({ from, to }) => [from, to] as const),
+  ).map(([a, b]) => [a.index, b.index]);
 }
 
 /** Unreadable entries of a job source listed in `/jobs` (the rest are counted). */
@@ -87,8 +84,13 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return {
         job,
         nodes: job.nodes.map((name) => {
-          const node = fabric.nodeByName.get(name);
-          return { name, known: node !== undefined && node.type !== 'switch' };
+          const rails = railsOf(fabric, name);
+          const named = rails.length === 1 && rails[0]?.name === name;
+          return {
+            name,
+            known: rails.length > 0,
+            ...(rails.length > 0 && !named ? { rails: rails.map((n) => n.name) } : {}),
+          };
         }),
         estimated: own.length === 0 || own.every((f) => f.estimated),
         flows: own.length,

@@ -4,6 +4,7 @@ import { DataTable, num } from '../../../components/DataTable.tsx';
 import { DirectionButton } from '../../../components/DirectionButton.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
 import { formatPercent } from '../../../lib/format.ts';
+import { jobNodeText } from '../../../lib/jobs.ts';
 import { useRateFormat } from '../../../state/preferences.ts';
 import { type ApiLoad, useApiQuery } from '../../../state/useApiQuery.ts';
 
@@ -75,8 +76,7 @@ export function JobsPanel({ selected, onSelect, onSelectLink }: JobsPanelProps) 
             {shown.job.name} <span className="muted">({shown.job.state.toLowerCase()})</span>
           </h3>
           <p className="hint" data-testid="job-nodes">
-            Nodes:{' '}
-            {shown.nodes.map((n) => (n.known ? n.name : `${n.name} (not in this fabric)`)).join(', ') || '—'}
+            Nodes: {shown.nodes.map(jobNodeText).join(', ') || '—'}
           </p>
           {shown.contention && (
             <p className="hint">

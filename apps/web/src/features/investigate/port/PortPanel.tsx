@@ -72,8 +72,15 @@ export function PortPanel({ target, onTarget, onOpenHistory, onSelectLink }: Por
       <p className="hint">
         {node.type}, tier {node.tier} · GUID <span className="mono">{node.guid}</span>
         {node.lid > 0 ? ` · LID ${node.lid}` : ''}
-        {node.description && node.description !== node.name ? ` · ${node.description}` : ''} · at{' '}
-        {formatClock(Date.parse(time))}
+        {node.description && node.description !== node.name ? (
+          <>
+            {' · NodeDescription '}
+            <span className="mono">“{node.description}”</span>
+          </>
+        ) : (
+          ''
+        )}{' '}
+        · at {formatClock(Date.parse(time))}
       </p>
       {one ? (
         <PortDetail

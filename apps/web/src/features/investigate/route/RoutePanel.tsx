@@ -3,7 +3,7 @@ import type { Route } from '../../../api/types.ts';
 import { DataTable, num } from '../../../components/DataTable.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
 import { formatPercentValue } from '../../../lib/format.ts';
-import { hopRows, latencyText, routeHasLids, staticDetour } from '../../../lib/route.ts';
+import { hopRows, latencyText, railText, routeHasLids, staticDetour } from '../../../lib/route.ts';
 import type { Remote } from '../../../state/useApiQuery.ts';
 import { tablesText } from '../routeTables.ts';
 import { NodePicker } from './NodePicker.tsx';
@@ -83,6 +83,14 @@ export const RoutePanel = memo(function RoutePanel({
                 {route.data.bottleneckGbps !== undefined && ` · slowest link ${route.data.bottleneckGbps}g`}
               </dd>
             </div>
+            {railText(route.data) && (
+              <div>
+                <dt>Rail</dt>
+                <dd className="mono" title={route.data.rail?.rails.join('\n')}>
+                  {railText(route.data)}
+                </dd>
+              </div>
+            )}
             {route.data.tables && (
               <div>
                 <dt>Tables</dt>

@@ -1,0 +1,57 @@
+import { findNode } from './find-node.ts';
+import { hostIndex } from './host-index.ts';
+import { type Fabric, type FabricNode, UnknownNodeError } from './model.ts';
+
+/**
+ * Every node a name means: the node of that name; else a host's adapters (one per rail) or one rail
+ * (`host/device`); else the one node findNode finds by GUID, `lid:N` or description. Throws
+ * UnknownNodeError when none.
+ */
+export function nodesNamed(fabric: Fabric, query: string): readonly FabricNode[] {
+  const byName = fabric.nodeByName.get(query);
+  if (byName) return [byName];
+  const rails = hostIndex(fabric).byAlias.get(query);
+  if (rails) return rails;
+  return [findNode(fabric, query)];
+}
+
+/** Like nodesNamed, but undefined rather than an error: for lists (job hosts) that may name other fabrics' nodes. */
+export function nodesNamedIfKnown(fabric: Fabric, query: string): readonly FabricNode[] {
+  try {
+    return nodesNamed(fabric, query);
+  } catch (error) {
+    if (error instanceof UnknownNodeError) return [];
+    throw error;
+  }
+}
+
+/**
+ * Which rail of one host talks to which of another's: the same device where both have it (`mlx5_0` with
+ * `mlx5_0`, as multi-rail MPI pairs them), the rest in order; a host with fewer rails reuses its own.
+ */
+export function railPairs(
+  fabric: Fabric,
+  from: readonly FabricNode[],
+  to: readonly FabricNode[],
+): [FabricNode, FabricNode][] {
+  if (from.length === 0 || to.length === 0) return [];
+  const { railOf } = hostIndex(fabric);
+  const pairs: [FabricNode, FabricNode][] = [];
+  const leftFrom = [...from];
+  const leftTo = [...to];
+  for (const a of from) {
+    const device = railOf.get(a)?.device;
+    const b = device === undefined ? undefined : leftTo.find((n) => railOf.get(n)?.device === device);
+    if (!b) continue;
+    pairs.push([a, b]);
+    leftFrom.splice(leftFrom.indexOf(a), 1);
+    leftTo.splice(leftTo.indexOf(b), 1);
+  }
+  const n = Math.max(leftFrom.length, leftTo.length);
+  for (let i = 0; i < n; i++) {
+    const a = leftFrom[i] ?? from[i % from.length];
+    const b = leftTo[i] ?? to[i % to.length];
+    if (a && b) pairs.push([a, b]);
+  }
+  return pairs;
+}

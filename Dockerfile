@@ -34,7 +34,7 @@ WORKDIR /app
 COPY --from=build /app ./
 USER node
 EXPOSE 8080
-HEALTHCHECK --interval=5s --timeout=3s --start-period=20s --retries=3 \
+HEALTHCHECK --interval=5s --timeout=10s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/api/v1/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["node", "apps/cli/bin/fabscope.js"]
 CMD ["serve"]

@@ -34,6 +34,11 @@ const SYSTEM_PACKAGES = [
     why: "the compose test: a minimal Debian for the base images' stand-ins (no image registry here)",
   },
   {
+    command: 'systemd-analyze',
+    pkg: 'systemd',
+    why: 'checking the deploy/systemd units (systemd-analyze verify)',
+  },
+  {
     command: 'prometheus-node-exporter',
     pkg: 'prometheus-node-exporter',
     why: "checking that node_exporter reads the emulator's sysfs trees",

@@ -33,6 +33,9 @@ if ! $docker image inspect "$base" >/dev/null 2>&1; then
     --change 'ENV DEBIAN_FRONTEND=noninteractive' --change 'CMD ["/bin/bash"]' - "$base" >/dev/null
   rm -rf "$root"
   echo "stand-ins: debootstrapped $suite into $base in $(( $(date +%s) - started )) s"
+  # Bases of earlier inputs are not used again: keep one on disk.
+  $docker image ls --format '{{.Repository}}:{{.Tag}}' fabscope-standin-base | grep -vx "$base" \
+    | xargs -r $docker image rm >/dev/null 2>&1 || true
 fi
 
 context=$(mktemp -d)

@@ -8,6 +8,8 @@ import {
   type Compose,
   composeFor,
   leftovers,
+  projectName,
+  removeAbandonedProjects,
 } from './compose-stack.ts';
 import { DOCKER, type DockerEngine, ensureDockerEngine, run } from './docker-engine.ts';
 import { eventually } from './eventually.ts';
@@ -22,7 +24,7 @@ const DOWN_LINK = 'edge1/4--core2/1';
 // service healthy, seed 002 through the stack's Prometheus, history kept across an API restart, an
 // alert in Alertmanager, and nothing left after `down -v`.
 describe('docker compose: the demo stack, built and run for real', () => {
-  const project = `fabscope-test-${process.pid}-${Date.now().toString(36)}`;
+  const project = projectName();
   const token = randomBytes(16).toString('hex');
   const ports = { api: 0, prometheus: 0, alertmanager: 0 };
   let engine: DockerEngine | undefined;
@@ -51,6 +53,7 @@ describe('docker compose: the demo stack, built and run for real', () => {
 
   beforeAll(async () => {
     engine = await ensureDockerEngine();
+    await removeAbandonedProjects();
     const images = baseImages();
     let started = Date.now();
     const standIns = await buildStandIns(images);
@@ -79,10 +82,12 @@ describe('docker compose: the demo stack, built and run for real', () => {
     });
     const c = compose;
     started = Date.now();
-    await c(['up', '-d', '--build']);
-    await eventually(() => allHealthy(c), 180_000, 1000).catch(async (error: Error) => {
+    // docker-compose 1.x's `up` itself fails when a service it waits on turns unhealthy.
+    const withLogs = async (error: Error) => {
       throw new Error(`${error.message}\n${await c(['logs', '--tail', '40']).catch(String)}`);
-    });
+    };
+    await c(['up', '-d', '--build']).catch(withLogs);
+    await eventually(() => allHealthy(c), 180_000, 1000).catch(withLogs);
     console.log(`compose-stack: every service healthy ${(Date.now() - started) / 1000} s after up`);
   }, 30 * 60_000);
 

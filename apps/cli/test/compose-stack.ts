@@ -98,3 +98,53 @@ export async function leftovers(project: string): Promise<string[]> {
     ...(await lines(['volume', 'ls', '-q', ...filter])).map((id) => `volume ${id}`),
   ];
 }
+
+const PROJECT_PREFIX = 'fabscope-test-';
+
+/** The name this test gives its compose projects: the process id, so a crashed run's can be found. */
+export function projectName(): string {
+  return `${PROJECT_PREFIX}${process.pid}-${Date.now().toString(36)}`;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes what runs of this test killed before their `down -v` left (containers, networks, volumes). */
+export async function removeAbandonedProjects(): Promise<void> {
+  const format = '{{.Label "com.docker.compose.project"}}';
+  const projects = new Set<string>();
+  for (const kind of ['container', 'network', 'volume']) {
+    const list = kind === 'container' ? ['ps', '-a'] : [kind, 'ls'];
+    const out = await run(DOCKER, [
+      ...list,
+      '--filter',
+      'label=com.docker.compose.project',
+      '--format',
+      format,
+    ]);
+    for (const name of out.split('\n')) {
+      const pid = Number(
+        name.startsWith(PROJECT_PREFIX) ? name.slice(PROJECT_PREFIX.length).split('-')[0] : NaN,
+      );
+      if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid)) projects.add(name);
+    }
+  }
+  for (const project of projects) {
+    const filter = ['--filter', `label=com.docker.compose.project=${project}`];
+    const ids = async (args: string[]) =>
+      (await run(DOCKER, [...args, ...filter])).split('\n').filter(Boolean);
+    const containers = await ids(['ps', '-aq']);
+    if (containers.length > 0) await run(DOCKER, ['rm', '-f', '-v', ...containers]);
+    const networks = await ids(['network', 'ls', '-q']);
+    if (networks.length > 0) await run(DOCKER, ['network', 'rm', ...networks]);
+    const volumes = await ids(['volume', 'ls', '-q']);
+    if (volumes.length > 0) await run(DOCKER, ['volume', 'rm', ...volumes]);
+    console.log(`compose-stack: removed ${project}, left by a run that did not finish`);
+  }
+}

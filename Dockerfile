@@ -27,6 +27,21 @@ RUN npm run build \
   && npm prune --omit=dev --no-audit --no-fund \
   && rm -rf apps/web/src apps/web/public /root/.npm /tmp/*
 
+# The site image (docker-compose.infiniband.yml): the same tree, with the InfiniBand tools and
+# libibumad that `FABSCOPE_FABRIC=infiniband fabscope serve` reads the subnet through.
+FROM ${NODE_IMAGE} AS infiniband
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends infiniband-diags libibumad3 \
+  && rm -rf /var/lib/apt/lists/* \
+  && mkdir -p /var/lib/fabscope \
+  && chown node:node /var/lib/fabscope
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app ./
+USER node
+ENTRYPOINT ["node", "/app/apps/cli/bin/fabscope.js"]
+CMD ["serve"]
+
 # The built tree as it is (same base, so the compiled bundle's manifest still matches), run as node.
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production

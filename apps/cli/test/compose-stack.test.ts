@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { freePort } from '@fabscope/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { siteProfileOnTheLab } from './compose-infiniband.ts';
 import {
   baseImages,
   buildImage,
@@ -19,6 +20,23 @@ const SERVICES = ['alertmanager', 'api', 'collector', 'emulator', 'prometheus'];
 const MAX_IMAGE_BYTES = 400e6;
 const DOWN_LINK = 'edge1/4--core2/1';
 
+// One engine and one set of stand-ins for both stacks below (one file: two would race to start
+// dockerd and to build the stand-ins).
+let engine: DockerEngine | undefined;
+const images = baseImages();
+beforeAll(async () => {
+  engine = await ensureDockerEngine();
+  await removeAbandonedProjects();
+  const started = Date.now();
+  const standIns = await buildStandIns(images);
+  console.log(
+    `compose-stack: stand-ins ${standIns.trim() ? `built in ${(Date.now() - started) / 1000} s:\n${standIns.trim()}` : 'reused (inputs unchanged)'}`,
+  );
+}, 20 * 60_000);
+afterAll(async () => {
+  await engine?.stop();
+}, 60_000);
+
 // The container stack as a site starts it (docker-compose.yml and the Dockerfile unchanged), on
 // Debian's docker.io, with local stand-ins where the official base images cannot be pulled: every
 // service healthy, seed 002 through the stack's Prometheus, history kept across an API restart, an
@@ -27,7 +45,6 @@ describe('docker compose: the demo stack, built and run for real', () => {
   const project = projectName();
   const token = randomBytes(16).toString('hex');
   const ports = { api: 0, prometheus: 0, alertmanager: 0 };
-  let engine: DockerEngine | undefined;
   let compose: Compose | undefined;
   let downDone = false;
   const api = () => `http://127.0.0.1:${ports.api}/api/v1`;
@@ -52,20 +69,12 @@ describe('docker compose: the demo stack, built and run for real', () => {
   }
 
   beforeAll(async () => {
-    engine = await ensureDockerEngine();
-    await removeAbandonedProjects();
-    const images = baseImages();
     let started = Date.now();
-    const standIns = await buildStandIns(images);
-    console.log(
-      `compose-stack: stand-ins ${standIns.trim() ? `built in ${(Date.now() - started) / 1000} s:\n${standIns.trim()}` : 'reused (inputs unchanged)'}`,
-    );
-    started = Date.now();
     await buildImage(IMAGE, images.node);
     const size = Number(await run(DOCKER, ['image', 'inspect', '--format', '{{.Size}}', IMAGE]));
     console.log(
       `compose-stack: ${IMAGE} built in ${(Date.now() - started) / 1000} s on ${images.node}; ` +
-        `runtime image ${(size / 1e6).toFixed(0)} MB (storage driver ${engine.storageDriver})`,
+        `runtime image ${(size / 1e6).toFixed(0)} MB (storage driver ${engine?.storageDriver})`,
     );
     expect(size, `${IMAGE} is ${(size / 1e6).toFixed(0)} MB`).toBeLessThanOrEqual(MAX_IMAGE_BYTES);
 
@@ -93,7 +102,6 @@ describe('docker compose: the demo stack, built and run for real', () => {
 
   afterAll(async () => {
     if (compose && !downDone) await compose(['down', '-v', '--remove-orphans']).catch(console.error);
-    await engine?.stop();
   }, 180_000);
 
   it('runs every service healthy as a non-root user', async () => {
@@ -207,3 +215,5 @@ describe('docker compose: the demo stack, built and run for real', () => {
     expect(await leftovers(project)).toEqual([]);
   }, 180_000);
 });
+
+siteProfileOnTheLab(images);

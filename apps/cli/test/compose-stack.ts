@@ -39,13 +39,18 @@ export async function buildStandIns(images: ReturnType<typeof baseImages>): Prom
  * `up --build` finds every layer cached), with the host's CA bundle as a build secret: docker-compose
  * 1.x cannot pass secrets, and a base without a CA store (Debian's nodejs) needs it for npm.
  */
-export async function buildImage(tag: string, nodeImage: string): Promise<void> {
+export async function buildImage(tag: string, nodeImage: string, target?: string): Promise<void> {
   const secret = existsSync(HOST_CA_BUNDLE) ? ['--secret', `id=host_ca,src=${HOST_CA_BUNDLE}`] : [];
-  await run(DOCKER, ['build', ...secret, '--build-arg', `NODE_IMAGE=${nodeImage}`, '-t', tag, '.'], {
-    cwd: ROOT,
-    env: { DOCKER_BUILDKIT: '1' },
-    timeoutMs: 15 * 60_000,
-  });
+  const stage = target ? ['--target', target] : [];
+  await run(
+    DOCKER,
+    ['build', ...secret, ...stage, '--build-arg', `NODE_IMAGE=${nodeImage}`, '-t', tag, '.'],
+    {
+      cwd: ROOT,
+      env: { DOCKER_BUILDKIT: '1' },
+      timeoutMs: 15 * 60_000,
+    },
+  );
 }
 
 export interface Compose {
@@ -55,7 +60,11 @@ export interface Compose {
 }
 
 /** `docker compose` (the v2 plugin) when Debian's client has it, else docker-compose 1.x. */
-export async function composeFor(project: string, env: NodeJS.ProcessEnv): Promise<Compose> {
+export async function composeFor(
+  project: string,
+  env: NodeJS.ProcessEnv,
+  files = ['docker-compose.yml'],
+): Promise<Compose> {
   let command: [string, ...string[]] = ['docker-compose'];
   try {
     await run(DOCKER, ['compose', 'version'], { timeoutMs: 10_000 });
@@ -65,7 +74,7 @@ export async function composeFor(project: string, env: NodeJS.ProcessEnv): Promi
   }
   const [bin, ...pre] = command;
   const compose = ((args: string[], timeoutMs = 5 * 60_000) =>
-    run(bin, [...pre, '-p', project, '-f', 'docker-compose.yml', ...args], {
+    run(bin, [...pre, '-p', project, ...files.flatMap((f) => ['-f', f]), ...args], {
       cwd: ROOT,
       env,
       timeoutMs,

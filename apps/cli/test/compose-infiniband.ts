@@ -93,7 +93,7 @@ export function siteProfileOnTheLab(images: ReturnType<typeof baseImages>): void
       console.log(
         `compose-stack: the site image built and serving the lab in ${(Date.now() - started) / 1000} s`,
       );
-    }, 15 * 60_000);
+    }, 8 * 60_000);
 
     afterAll(async () => {
       await compose?.(['down', '-v', '--remove-orphans']).catch(console.error);

@@ -32,7 +32,7 @@ beforeAll(async () => {
   console.log(
     `compose-stack: stand-ins ${standIns.trim() ? `built in ${(Date.now() - started) / 1000} s:\n${standIns.trim()}` : 'reused (inputs unchanged)'}`,
   );
-}, 20 * 60_000);
+}, 15 * 60_000);
 afterAll(async () => {
   await engine?.stop();
 }, 60_000);
@@ -98,7 +98,7 @@ describe('docker compose: the demo stack, built and run for real', () => {
     await c(['up', '-d', '--build']).catch(withLogs);
     await eventually(() => allHealthy(c), 180_000, 1000).catch(withLogs);
     console.log(`compose-stack: every service healthy ${(Date.now() - started) / 1000} s after up`);
-  }, 30 * 60_000);
+  }, 12 * 60_000);
 
   afterAll(async () => {
     if (compose && !downDone) await compose(['down', '-v', '--remove-orphans']).catch(console.error);

@@ -30,7 +30,7 @@ export async function buildStandIns(images: ReturnType<typeof baseImages>): Prom
   return run(
     resolve(ROOT, 'deploy/images/build-standins.sh'),
     [images.node, images.prometheus, images.alertmanager],
-    { env: { DOCKER }, timeoutMs: 15 * 60_000 },
+    { env: { DOCKER }, timeoutMs: 14 * 60_000 },
   );
 }
 
@@ -48,7 +48,7 @@ export async function buildImage(tag: string, nodeImage: string, target?: string
     {
       cwd: ROOT,
       env: { DOCKER_BUILDKIT: '1' },
-      timeoutMs: 15 * 60_000,
+      timeoutMs: 7 * 60_000,
     },
   );
 }

@@ -1,43 +1,55 @@
 # fabscope: one image for every role (emulator, collector, API + dashboard); the command picks it.
-# Build stage: all dependencies, then the web bundle.
-FROM node:20.19.5-bookworm-slim AS build
-WORKDIR /app
-COPY package.json package-lock.json ./
-COPY packages/topology/package.json packages/topology/
-COPY packages/emulator/package.json packages/emulator/
-COPY packages/collectors/package.json packages/collectors/
-COPY apps/cli/package.json apps/cli/
-COPY apps/api/package.json apps/api/
-COPY apps/web/package.json apps/web/
-COPY e2e/package.json e2e/
-RUN npm ci --no-audit --no-fund
-COPY . .
-RUN npm run build
+# The base is a build argument: the official image by default, a mirror's or a local stand-in's name
+# elsewhere (deploy/images/build-standins.sh). Needs BuildKit (DOCKER_BUILDKIT=1 with docker-compose 1.x).
+ARG NODE_IMAGE=node:20-bookworm-slim
 
-# Runtime stage: production dependencies only, the sources (run through tsx) and the built web app.
-FROM node:20.19.5-bookworm-slim AS runtime
+# The workspaces' manifests, whatever the workspace list says: the dependency layer below is
+# rebuilt when one changes, not on every source edit.
+FROM ${NODE_IMAGE} AS manifests
+WORKDIR /app
+COPY . .
+RUN find . -type f ! -name package.json ! -name package-lock.json -delete \
+  && find . -depth -mindepth 1 -type d -empty -delete
+
+# All dependencies, the web bundle and the CLI's compiled bundle, then the development ones dropped.
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY --from=manifests /app ./
+# The host's CA bundle, for a network that needs it (a TLS-inspecting proxy, a base without a CA
+# store): a build secret, mounted for this step only and never in a layer. `npm ls` because npm 10
+# can exit 0 after a failed fetch ("Exit handler never called!") and leave node_modules empty.
+RUN --mount=type=secret,id=host_ca \
+  if [ -s /run/secrets/host_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/host_ca; fi \
+  && npm ci --no-audit --no-fund \
+  && npm ls --all >/dev/null
+COPY . .
+RUN npm run build \
+  && npm prune --omit=dev --no-audit --no-fund \
+  && rm -rf apps/web/src apps/web/public /root/.npm /tmp/*
+
+# The site image (docker-compose.infiniband.yml): the same tree, with the InfiniBand tools and
+# libibumad that `FABSCOPE_FABRIC=infiniband fabscope serve` reads the subnet through.
+FROM ${NODE_IMAGE} AS infiniband
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends infiniband-diags libibumad3 \
+  && rm -rf /var/lib/apt/lists/* \
+  && mkdir -p /var/lib/fabscope \
+  && chown node:node /var/lib/fabscope
 ENV NODE_ENV=production
 WORKDIR /app
-COPY --from=build /app/package.json /app/package-lock.json ./
-COPY --from=build /app/packages/topology/package.json packages/topology/
-COPY --from=build /app/packages/emulator/package.json packages/emulator/
-COPY --from=build /app/packages/collectors/package.json packages/collectors/
-COPY --from=build /app/apps/cli/package.json apps/cli/
-COPY --from=build /app/apps/api/package.json apps/api/
-COPY --from=build /app/apps/web/package.json apps/web/
-COPY --from=build /app/e2e/package.json e2e/
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
-COPY --from=build /app/packages/topology/src packages/topology/src
-COPY --from=build /app/packages/emulator/src packages/emulator/src
-COPY --from=build /app/packages/collectors/src packages/collectors/src
-COPY --from=build /app/apps/cli/src apps/cli/src
-COPY --from=build /app/apps/cli/bin apps/cli/bin
-COPY --from=build /app/apps/api/src apps/api/src
-COPY --from=build /app/apps/web/dist apps/web/dist
-COPY --from=build /app/deploy deploy
+COPY --from=build /app ./
+USER node
+ENTRYPOINT ["node", "/app/apps/cli/bin/fabscope.js"]
+CMD ["serve"]
+
+# The built tree as it is (same base, so the compiled bundle's manifest still matches), run as node.
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app ./
 USER node
 EXPOSE 8080
-HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+HEALTHCHECK --interval=5s --timeout=10s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/api/v1/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["node", "apps/cli/bin/fabscope.js"]
 CMD ["serve"]

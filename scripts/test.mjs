@@ -24,6 +24,21 @@ const SYSTEM_PACKAGES = [
   { command: 'amtool', pkg: 'prometheus-alertmanager', why: 'checking the Alertmanager config' },
   { command: 'docker-compose', pkg: 'docker-compose', why: 'validating docker-compose.yml offline' },
   {
+    command: '/usr/sbin/dockerd',
+    pkg: 'docker.io',
+    why: 'the compose test: the demo stack built and run on a real Docker engine',
+  },
+  {
+    command: '/usr/sbin/debootstrap',
+    pkg: 'debootstrap',
+    why: "the compose test: a minimal Debian for the base images' stand-ins (no image registry here)",
+  },
+  {
+    command: 'systemd-analyze',
+    pkg: 'systemd',
+    why: 'checking the deploy/systemd units (systemd-analyze verify)',
+  },
+  {
     command: 'prometheus-node-exporter',
     pkg: 'prometheus-node-exporter',
     why: "checking that node_exporter reads the emulator's sysfs trees",

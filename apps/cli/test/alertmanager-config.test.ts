@@ -90,7 +90,7 @@ describe('docker-compose.yml: the alertmanager service', () => {
 
   it('is pinned, reads deploy/alertmanager, listens where prometheus.yml sends, and validates offline', async () => {
     const am = compose.services.alertmanager;
-    expect(am?.image).toMatch(/^prom\/alertmanager:v\d+\.\d+\.\d+$/);
+    expect(am?.image).toMatch(/^\$\{ALERTMANAGER_IMAGE:-prom\/alertmanager:v\d+\.\d+\.\d+\}$/);
     expect(am?.volumes).toContain('./deploy/alertmanager:/etc/alertmanager:ro');
     expect(am?.command).toContain('--config.file=/etc/alertmanager/alertmanager.yml');
     const data = am?.volumes?.find((v) => v.endsWith(':/alertmanager'))?.split(':')[0];

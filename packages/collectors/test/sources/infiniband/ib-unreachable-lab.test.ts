@@ -22,6 +22,10 @@ function labFabric(): Fabric {
   b.connect('hostB', 1, 'sw1', 2, 100, 'host', edr);
   b.connect('hostC', 1, 'sw2', 1, 100, 'host', edr);
   b.connect('sw1', 5, 'sw2', 5, 100, 'isl', edr);
+  // A host on two rails: each of its ports has a LID of its own.
+  b.addNode({ name: 'hostD', type: 'host', guid: generatedGuid(0, 3), portCount: 2 });
+  b.connect('hostD', 1, 'sw1', 3, 100, 'host', edr);
+  b.connect('hostD', 2, 'sw2', 2, 100, 'host', edr);
   return b.build();
 }
 
@@ -52,6 +56,7 @@ describe('the collector on a subnet with a switch unlinked', () => {
       expect(Number.isFinite(port(before, 'sw2', 1).transmitBytes)).toBe(true);
       const sw2 = port(before, 'sw2', 1).lid;
       const hostC = port(before, 'hostC', 1).lid;
+      const hostD2 = port(before, 'hostD', 2).lid;
       const start = attachRelayErrors(before);
 
       const unlinkedAt = Date.now();
@@ -75,7 +80,9 @@ describe('the collector on a subnet with a switch unlinked', () => {
       const targets = [
         { lid: sw2, port: 1, switch: true },
         { lid: sw2, port: 5, switch: true },
+        { lid: sw2, port: 2, switch: true },
         { lid: hostC, port: 1 },
+        { lid: hostD2, port: 2 },
       ];
       for (let i = 0; i < 5; i++) await direct.read(targets);
       const control = attachRelayErrors(await source.read(signal));
@@ -92,18 +99,21 @@ describe('the collector on a subnet with a switch unlinked', () => {
       const relinkedAt = Date.now();
       await lab.link({ node: 'sw1', port: 5 }, { node: 'sw2', port: 5 });
       await lab.link({ node: 'sw2', port: 1 }, { node: 'hostC', port: 1 });
+      await lab.link({ node: 'sw2', port: 2 }, { node: 'hostD', port: 2 });
       await lab.waitForLfts(relinkedAt);
       last = await pollUntil(
         () => source.read(signal),
         (s) =>
           Number.isFinite(port(s, 'sw2', 1).transmitBytes) &&
-          Number.isFinite(port(s, 'hostC', 1).transmitBytes),
+          Number.isFinite(port(s, 'hostC', 1).transmitBytes) &&
+          Number.isFinite(port(s, 'hostD', 2).transmitBytes),
         20_000,
       );
       for (const [node, n] of [
         ['sw2', 1],
         ['sw2', 5],
         ['hostC', 1],
+        ['hostD', 2],
       ] as const) {
         expect(Number.isFinite(port(last, node, n).transmitBytes)).toBe(true);
         expect(port(last, node, n).linkUp).toBe(true);

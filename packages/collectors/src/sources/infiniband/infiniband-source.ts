@@ -80,12 +80,16 @@ async function readReachable(
 ): Promise<PortReads & { unanswered: boolean }> {
   const readable = ports.filter((p) => reach.reads(p.nodeGuid));
   const read = await readPorts(readable);
-  const readingOf = new Map(readable.map((p, i) => [p, read.readings[i] as IbPortReading]));
   const nodes = new Map<string, boolean>();
-  for (const [p, r] of readingOf)
-    nodes.set(p.nodeGuid, nodes.get(p.nodeGuid) === true || answered(r, stateRead));
+  readable.forEach((p, i) => {
+    const ok = nodes.get(p.nodeGuid) === true || answered(read.readings[i] as IbPortReading, stateRead);
+    nodes.set(p.nodeGuid, ok);
+  });
   const unanswered = reach.swept(nodes, Date.now());
   reach.retain(new Set(ports.map((p) => p.nodeGuid)));
+  // Every port read (the usual case): the readings as they came, in the ports' order.
+  if (readable.length === ports.length) return { ...read, unanswered };
+  const readingOf = new Map(readable.map((p, i) => [p, read.readings[i] as IbPortReading]));
   const skipped = [...new Set(ports.filter((p) => !readingOf.has(p)).map((p) => p.nodeGuid))];
   return {
     ...read,

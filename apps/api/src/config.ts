@@ -142,6 +142,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env) {
     emulatorTimeoutMs: e.FABSCOPE_EMULATOR_TIMEOUT_MS,
     // On `infiniband` an emulator, if any, is only a traffic source, never the fabric's routing or state.
     fabricSource: e.FABSCOPE_FABRIC,
+    // Off by default: other tools and the SM's PerfMgr read the same counters (docs/real-fabrics.md).
+    ibResetCounters: e.FABSCOPE_IB_RESET_COUNTERS === 'true',
     eventsDir: e.FABSCOPE_EVENTS_DIR,
     historySeconds: e.FABSCOPE_HISTORY_SECONDS,
     historyMaxBytes: e.FABSCOPE_HISTORY_MAX_BYTES,

@@ -2,11 +2,30 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ApiConfig, startApi } from '@fabscope/api';
-import { createFabricRegistry, infinibandSource, runTool, startMetricsServer } from '@fabscope/collectors';
+import {
+  createFabricRegistry,
+  type InfinibandSourceOptions,
+  infinibandSource,
+  runTool,
+  startMetricsServer,
+} from '@fabscope/collectors';
 import { parsePortsReport } from '@fabscope/topology';
 import { WEB_ROOT } from './demo/demo.ts';
 import { ibPortReaderCommand } from './ib-port-reader-command.ts';
 import { startPieces } from './pieces.ts';
+
+/** The InfiniBand source `serve` reads the local subnet with, from its settings; the tools run in `cwd`. */
+export function serveSourceOptions(config: ApiConfig, cwd: string): InfinibandSourceOptions {
+  return {
+    fabric: 'infiniband',
+    cwd,
+    // On the topology's schedule: a cable plugged into free ports is read from the discovery
+    // that draws it (a port that changes state is rediscovered at once anyway).
+    ...(config.topologyLive ? { rediscoverMs: config.topologyLive.discoverIntervalMs } : {}),
+    resetCounters: config.ibResetCounters,
+    madReader: { command: ibPortReaderCommand() },
+  };
+}
 
 /** `FABSCOPE_FABRIC=infiniband fabscope serve`: the local subnet as `ibnetdiscover -p` finds it, routed by
  * the SM's tables (`dump_fts` unless FABSCOPE_LFTS), read by MADs from an in-process collector. */
@@ -20,14 +39,7 @@ export async function serveInfiniband(config: ApiConfig, options: { collectorPor
       'infiniband',
       { nodeNames: config.nodeNames },
     );
-    const source = infinibandSource({
-      fabric: 'infiniband',
-      cwd,
-      // On the topology's schedule: a cable plugged into free ports is read from the discovery
-      // that draws it (a port that changes state is rediscovered at once anyway).
-      ...(config.topologyLive ? { rediscoverMs: config.topologyLive.discoverIntervalMs } : {}),
-      madReader: { command: ibPortReaderCommand() },
-    });
+    const source = infinibandSource(serveSourceOptions(config, cwd));
     stops.push(() => source.close());
     const { answer } = createFabricRegistry({ source });
     const collector = await startMetricsServer(answer, {

@@ -27,6 +27,7 @@ export {
 export { runIbPortReaderChild } from './sources/infiniband/ib-port-reader-child.ts';
 export {
   type InfinibandReaderKind,
+  type InfinibandSourceOptions,
   infinibandSource,
 } from './sources/infiniband/infiniband-source.ts';
 export { parsePerfquery } from './sources/infiniband/perfquery.ts';

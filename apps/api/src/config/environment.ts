@@ -92,6 +92,14 @@ export const ENVIRONMENT = Type.Object({
     whole(1000, 86_400_000, 'How often a real fabric is re-discovered', 'an integer 1000..86400000'),
     60_000,
   ),
+  FABSCOPE_IB_RESET_COUNTERS: withDefault(
+    oneOf(
+      ['false', 'true'] as const,
+      'Clear narrow InfiniBand counters before they saturate',
+      'true or false',
+    ),
+    'false',
+  ),
   FABSCOPE_EXPECTED_TOPOLOGY: Type.Optional(text('The intended design drift is measured against')),
   FABSCOPE_DRIFT_STABLE_SECONDS: withDefault(
     whole(0, 86_400, 'How long a drift finding holds before it is reported', 'an integer 0..86400'),

@@ -70,7 +70,12 @@ export async function startIbsimDemo(options: IbsimDemoOptions): Promise<Running
       seed: 1,
       startTimeMs: Date.now(),
     });
-    const emulatorServer = await startEmulatorServer(emulator, { host: '127.0.0.1', port: 0 });
+    // One clock, the wall clock, drives the emulator (lab-pump.ts writes what it counted by then).
+    const emulatorServer = await startEmulatorServer(emulator, {
+      host: '127.0.0.1',
+      port: 0,
+      clock: () => Date.now(),
+    });
     stops.push(() => emulatorServer.close());
 
     // When OpenSM re-routes (a cable pulled or plugged), the traffic follows its new tables.

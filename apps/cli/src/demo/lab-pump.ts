@@ -75,9 +75,9 @@ export function startLabPump(emulator: Emulator, lab: Lab, intervalMs = 100): La
   let again = false;
   let held = 0;
   let writtenAtMs = emulator.nowMs();
+  // The emulator's clock is its server's alone (ibsim.ts): advanced here too, it ran up to a tick ahead
+  // of the wall clock, so the counters' stamps lay in the future and read above the data rate.
   const once = async () => {
-    const lag = Date.now() - emulator.nowMs();
-    if (lag > 0) emulator.advance(lag);
     const doc = emulator.portCounters();
     const commands = labCommands(doc, written, linksDown);
     if (commands.length > 0) await lab.command(...commands);

@@ -30,14 +30,18 @@ const keyOf = (guid: string, port: number) => `${guid}/${port}`;
 export class IbPortMap {
   private readonly ports = new Map<string, IbPort>();
   discoveredAtMs: number | null = null;
+  /** The node GUIDs the last discovery found (ibnetdiscover reaches only what has a live path). */
+  foundNodes: ReadonlySet<string> = new Set();
 
   /** Takes one `ibnetdiscover -p` report; returns the ports whose cable appeared, vanished or moved. */
   update(report: string, nowMs = Date.now()): string[] {
     const lines = parsePortsReportLines(report);
     const seen = new Set<string>();
     const changed: string[] = [];
+    const found = new Set<string>();
     for (const line of lines) {
       const port = this.portOf(line);
+      found.add(port.nodeGuid);
       const key = keyOf(port.nodeGuid, port.port);
       const old = this.ports.get(key);
       if (!line.remote) {
@@ -65,6 +69,7 @@ export class IbPortMap {
       }
     }
     this.discoveredAtMs = nowMs;
+    this.foundNodes = found;
     return changed;
   }
 

@@ -9,7 +9,8 @@ import {
   openIbPortReader,
 } from './ib-port-reader.ts';
 import { portSample } from './ib-port-sample.ts';
-import { type PortReads, readPerfquery } from './perfquery-reader.ts';
+import { answered, IbReachability } from './ib-reachability.ts';
+import { EMPTY_READING, type PortReads, readPerfquery } from './perfquery-reader.ts';
 
 /** How the counters are read: MADs through libibumad with many outstanding, or perfquery per node. */
 export type InfinibandReaderKind = 'mad' | 'perfquery';
@@ -68,6 +69,40 @@ async function readMad(mad: IbPortReader, ports: readonly IbPort[], signal: Abor
 }
 
 /**
+ * The reads of `ports`, of those `reach` reads only (the others: nothing read, and why); true in
+ * `unanswered` when a node read answered nothing.
+ */
+async function readReachable(
+  ports: readonly IbPort[],
+  reach: IbReachability,
+  stateRead: boolean,
+  readPorts: (ports: readonly IbPort[]) => Promise<PortReads>,
+): Promise<PortReads & { unanswered: boolean }> {
+  const readable = ports.filter((p) => reach.reads(p.nodeGuid));
+  const read = await readPorts(readable);
+  const nodes = new Map<string, boolean>();
+  readable.forEach((p, i) => {
+    const ok = nodes.get(p.nodeGuid) === true || answered(read.readings[i] as IbPortReading, stateRead);
+    nodes.set(p.nodeGuid, ok);
+  });
+  const unanswered = reach.swept(nodes, Date.now());
+  reach.retain(new Set(ports.map((p) => p.nodeGuid)));
+  // Every port read (the usual case): the readings as they came, in the ports' order.
+  if (readable.length === ports.length) return { ...read, unanswered };
+  const readingOf = new Map(readable.map((p, i) => [p, read.readings[i] as IbPortReading]));
+  const skipped = [...new Set(ports.filter((p) => !readingOf.has(p)).map((p) => p.nodeGuid))];
+  return {
+    ...read,
+    readings: ports.map((p) => readingOf.get(p) ?? { ...EMPTY_READING, failure: reach.reason(p.nodeGuid) }),
+    targets: [
+      ...read.targets,
+      ...skipped.map((target) => ({ target, durationSeconds: 0, outcome: 'error' as const })),
+    ],
+    unanswered,
+  };
+}
+
+/**
  * A live InfiniBand subnet: `ibnetdiscover -p` finds the ports, LIDs and cables, then every port
  * once seen cabled is read by LID; a cable that goes down stays with `linkUp: false`.
  */
@@ -89,6 +124,7 @@ export function infinibandSource(options: InfinibandSourceOptions = {}): FabricS
   let rediscover = true;
   const lastUp = new Map<string, boolean>();
   const ledger = new CounterLedger();
+  const reach = new IbReachability();
 
   const madReader = () =>
     (mad ??= openIbPortReader({
@@ -102,6 +138,7 @@ export function infinibandSource(options: InfinibandSourceOptions = {}): FabricS
       await runTool(ibnetdiscover, IBNETDISCOVER_ARGS, { timeoutMs: discoverTimeoutMs, signal, env, cwd }),
     );
     rediscover = false;
+    reach.discovered(map.foundNodes);
   }
 
   return {
@@ -112,10 +149,13 @@ export function infinibandSource(options: InfinibandSourceOptions = {}): FabricS
       // perfquery reads no port state: discovery is its state, every sweep.
       if (rediscover || due || readerKind === 'perfquery') await discover(signal);
       const ports = map.list().filter((p) => p.lid > 0);
-      const read =
+      const read = await readReachable(ports, reach, readerKind === 'mad', (some) =>
         readerKind === 'mad'
-          ? await readMad(madReader(), ports, signal)
-          : await readPerfquery(ports, signal, { perfquery, timeoutMs, concurrency, env, cwd });
+          ? readMad(madReader(), some, signal)
+          : readPerfquery(some, signal, { perfquery, timeoutMs, concurrency, env, cwd }),
+      );
+      // A node that answered nothing: discovery says whether the subnet still has it.
+      if (read.unanswered) rediscover = true;
       const stateOf = new Map(
         ports.map((p, i) => [`${p.nodeGuid}/${p.port}`, read.readings[i]?.portState ?? null]),
       );

@@ -25,7 +25,8 @@ function perfqueryArgs(lid: number, ports: readonly number[], extended: boolean)
   return [...(extended ? ['-x'] : []), '-l', String(lid), ports.join(',')];
 }
 
-const EMPTY_READING: IbPortReading = {
+/** A reading with nothing read. */
+export const EMPTY_READING: IbPortReading = {
   portState: null,
   physicalState: null,
   linkWidthActive: null,

@@ -77,6 +77,8 @@ export class Sampler {
     staleAfter: number;
   } | null = null;
   private timer: NodeJS.Timeout | undefined;
+  /** When the store's latest scrape landed (the `now` clock). */
+  private scrapedAt = 0;
   private stopped = false;
   private supervisor: (() => SupervisorStatus) | undefined;
   private running: Promise<Tick> | null = null;
@@ -107,7 +109,17 @@ export class Sampler {
     if (this.store.onScrape) {
       // The store scrapes on its own clock: a tick follows each scrape, so a tick never shows the
       // scrape before (up to an interval older) and the first rates come with the second scrape.
-      this.unsubscribe = this.store.onScrape(() => this.sampleAfterScrape());
+      this.scrapedAt = this.now();
+      this.unsubscribe = this.store.onScrape(() => {
+        this.scrapedAt = this.now();
+        this.sampleAfterScrape();
+      });
+      // A scrape that hangs (a stalled collector) still lets the live view turn unknown on time: with no scrape for two
+      // intervals, a tick each interval on this clock reads the store as it is.
+      this.timer = setInterval(() => {
+        if (!this.running && this.now() - this.scrapedAt >= 2 * this.intervalMs) void this.sample();
+      }, this.intervalMs);
+      this.timer.unref();
       return;
     }
     // Ticks on a fixed clock (origin + n × interval), not setInterval's: a busy event loop delays

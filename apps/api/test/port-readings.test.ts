@@ -80,6 +80,49 @@ describe("the embedded store's port readings", () => {
     expect(seen).toEqual(['a', 'b']);
   });
 
+  it('never rate across a gap: readings farther apart than the staleness limit give no rate, whatever the window', () => {
+    // Readings every second at 1 GB/s, with pauses of random length: a rate is known only when the newest two readings
+    // are within the limit, and it is then the true one (the window stops at the gap, never averaging over it).
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 2, maxLength: 30 }),
+        fc.integer({ min: 1500, max: 10_000 }),
+        fc.integer({ min: 1000, max: 8000 }),
+        (steps, staleAfterMs, windowMs) => {
+          const readings = new PortReadings(8);
+          let timeMs = 0;
+          let bytes = 0;
+          read(readings, 'a', timeMs, bytes);
+          for (const seconds of steps) {
+            const before = timeMs;
+            timeMs += seconds * 1000;
+            // The traffic during a pause is other than before and after it: an average over the gap would show.
+            bytes += seconds * (seconds * 1000 > staleAfterMs ? 3e9 : 1e9);
+            read(readings, 'a', timeMs, bytes);
+            const rate = readings
+              .rates(timeMs, staleAfterMs, windowMs)
+              .ports.get('a')?.transmitBytesPerSecond;
+            if (timeMs - before > staleAfterMs) expect(rate).toBeNull();
+            else expect(rate).toBe(1e9);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('give error rates only between two error readings within the error staleness limit', () => {
+    const readings = new PortReadings(4);
+    read(readings, 'a', 1000, 0, 10);
+    read(readings, 'a', 2000, 0, 20);
+    expect(readings.rates(2000, 3500, 2000).ports.get('a')?.errors?.symbolErrors).toBe(10);
+    // 30 s without a reading, then one: the 40 errors since are of an unknown time, not 1.33/s.
+    read(readings, 'a', 32_000, 0, 60);
+    expect(readings.rates(32_000, 3500, 2000).ports.get('a')?.errors?.symbolErrors).toBeUndefined();
+    read(readings, 'a', 33_000, 0, 61);
+    expect(readings.rates(33_000, 3500, 2000).ports.get('a')?.errors?.symbolErrors).toBe(1);
+  });
+
   it('say whether two answers hold the same error objects, slot by slot', () => {
     const readings = new PortReadings(4);
     // Two error readings: a rate.

@@ -9,6 +9,7 @@ import {
 import type { LinkFrame } from '../lib/frame.ts';
 import type { LinkIndex } from '../lib/link-index.ts';
 import { type AlarmMember, type Alarms, LEVEL, SEVERITY_OF_LEVEL } from './alarms.ts';
+import type { CollectionWatch } from './collection-watch.ts';
 import type { EventLog, FabricEvent } from './event-log.ts';
 
 /** Most events of one kind (per category, or gaps) written per tick; the rest are counted in one. */
@@ -43,6 +44,8 @@ export class HealthWatch {
     private readonly limit = EVENTS_PER_TICK,
     /** The alarms the directions over threshold make, grouped (absent: events only). */
     private readonly alarms?: Alarms,
+    /** Whether the whole collection stopped: then its one `collection` event says so, not one per port. */
+    private readonly collection?: Pick<CollectionWatch, 'stopped'>,
   ) {
     this.levels = new Map(CATEGORY_NAMES.map((name) => [name, new Uint8Array(index.channels.length)]));
     this.portAt = positions(index);
@@ -184,7 +187,7 @@ export class HealthWatch {
     const now = frame.portsRead.slice();
     const before = this.answering;
     this.answering = now;
-    if (before === null) return;
+    if (before === null || this.collection?.stopped) return;
     const gap = (key: string, severity: FabricEvent['severity'], detail: string): Change => {
       const subject = this.portNames.get(key) ?? key;
       return { subject, value: 0, event: { timeMs, kind: 'collection-gap', subject, severity, detail } };

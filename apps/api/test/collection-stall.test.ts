@@ -85,7 +85,12 @@ describe('a collector that stops answering for 30 s (embedded store, sampler, hi
       stall.fromMs = clock.now;
       stall.toMs = clock.now + 30_000;
       await runUntil(stall.toMs);
+      // Kept raised through the stall, saying its value is unknown since the stall, and why.
+      const [during] = alarms.list(false);
+      expect(during?.id).toBe(raised[0]);
+      expect(during?.unknown).toMatchObject({ count: 1, reason: 'no data from the collection' });
       await runUntil(stall.toMs + 10_000);
+      expect(alarms.list(false)[0]?.unknown).toBeNull();
 
       const series = await history.linkRange([DIRECTION], {
         fromMs: START_MS + 2000,
@@ -110,13 +115,13 @@ describe('a collector that stops answering for 30 s (embedded store, sampler, hi
       }
       expect((live.at(-1)?.bytes as number) / BYTES_PER_SECOND).toBeCloseTo(1, 6);
 
-      const during = log.list(stall.fromMs, clock.now);
-      expect(during.map((e) => [e.kind, e.severity])).toEqual([
+      const events = log.list(stall.fromMs, clock.now);
+      expect(events.map((e) => [e.kind, e.severity])).toEqual([
         ['collection', 'warning'],
         ['collection', 'info'],
       ]);
-      expect(during[0]?.detail).toMatch(/^no data since \d\d:\d\d:\d\d: /);
-      expect(during[1]?.detail).toMatch(/for 3\d\.\d s/);
+      expect(events[0]?.detail).toMatch(/^no data since \d\d:\d\d:\d\d: /);
+      expect(events[1]?.detail).toMatch(/for 3\d\.\d s/);
       expect(alarms.list(true).map((a) => [a.id, a.state])).toEqual([[raised[0], 'active']]);
     } finally {
       await sampler.stop();

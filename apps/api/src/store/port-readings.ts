@@ -17,6 +17,13 @@ const GAUGE_FROM = ERROR_COUNT - Object.keys(PORT_GAUGES).length;
 
 /** A data rate above this multiple of the link's rate is a spike, not traffic. */
 const MAX_RATE_FACTOR = 1.5;
+/**
+ * The smallest packet any fabric sends (bytes; an InfiniBand header-only packet is 26 with its CRCs, an Ethernet frame
+ * 64): more packets a second than the link's data rate fits of them is a counter step or reset, not traffic.
+ */
+const MIN_PACKET_BYTES = 16;
+/** Where a port's link rate is not reported: more than this many bytes a second is no link's (800 Gb/s is 1e11). */
+const NO_LINK_BYTES_PER_SECOND = 1e12;
 const NO_LIMITS = {};
 
 /**
@@ -250,7 +257,11 @@ export class PortReadings {
     errorStaleAfterMs: number,
   ): void {
     const capacity = this.capacity[slot] as number;
-    const maxBytesPerSecond = Number.isNaN(capacity) ? undefined : capacity * MAX_RATE_FACTOR;
+    const maxBytesPerSecond = (Number.isNaN(capacity) ? NO_LINK_BYTES_PER_SECOND : capacity) * MAX_RATE_FACTOR;
+    const maxPacketsPerSecond = maxBytesPerSecond / MIN_PACKET_BYTES;
+    // XmitWait counts ticks of waiting: more than a second of them a second is a step, not congestion.
+    const tick = this.waitTick[slot] as number;
+    const maxWaitTicksPerSecond = tick > 0 ? MAX_RATE_FACTOR / tick : undefined;
     const depth = this.depth;
     const count = this.count[slot] as number;
     const base = slot * depth;
@@ -294,9 +305,9 @@ export class PortReadings {
       rated ? orNaN(this.ringRate(base, oldest, first, last, field, max)) : Number.NaN;
     into.transmitBytes[slot] = rate(0, maxBytesPerSecond);
     into.receiveBytes[slot] = rate(1, maxBytesPerSecond);
-    into.transmitPackets[slot] = rate(2, undefined);
-    into.receivePackets[slot] = rate(3, undefined);
-    into.waitTicks[slot] = rate(4, undefined);
+    into.transmitPackets[slot] = rate(2, maxPacketsPerSecond);
+    into.receivePackets[slot] = rate(3, maxPacketsPerSecond);
+    into.waitTicks[slot] = rate(4, maxWaitTicksPerSecond);
     into.errors[slot] = errors;
   }
 }

@@ -257,7 +257,8 @@ export class PortReadings {
     errorStaleAfterMs: number,
   ): void {
     const capacity = this.capacity[slot] as number;
-    const maxBytesPerSecond = (Number.isNaN(capacity) ? NO_LINK_BYTES_PER_SECOND : capacity) * MAX_RATE_FACTOR;
+    const maxBytesPerSecond =
+      (Number.isNaN(capacity) ? NO_LINK_BYTES_PER_SECOND : capacity) * MAX_RATE_FACTOR;
     const maxPacketsPerSecond = maxBytesPerSecond / MIN_PACKET_BYTES;
     // XmitWait counts ticks of waiting: more than a second of them a second is a step, not congestion.
     const tick = this.waitTick[slot] as number;

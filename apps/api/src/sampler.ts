@@ -79,6 +79,8 @@ export class Sampler {
   private timer: NodeJS.Timeout | undefined;
   /** When the store's latest scrape landed (the `now` clock). */
   private scrapedAt = 0;
+  /** The store's own staleness limit at its latest answer (0 when it gives none). */
+  private storeStaleAfterMs = 0;
   private stopped = false;
   private supervisor: (() => SupervisorStatus) | undefined;
   private running: Promise<Tick> | null = null;
@@ -115,9 +117,11 @@ export class Sampler {
         this.sampleAfterScrape();
       });
       // A scrape that hangs (a stalled collector) still lets the live view turn unknown on time: with no scrape for two
-      // intervals, a tick each interval on this clock reads the store as it is.
+      // intervals and the store's staleness limit (a slow fabric's scrapes are not ticked between), a tick each
+      // interval on this clock reads the store as it is.
       this.timer = setInterval(() => {
-        if (!this.running && this.now() - this.scrapedAt >= 2 * this.intervalMs) void this.sample();
+        const quietMs = Math.max(2 * this.intervalMs, this.storeStaleAfterMs);
+        if (!this.running && this.now() - this.scrapedAt >= quietMs) void this.sample();
       }, this.intervalMs);
       this.timer.unref();
       return;
@@ -230,6 +234,7 @@ export class Sampler {
 
   private async compute(): Promise<Tick> {
     const snapshot = await this.store.rates();
+    this.storeStaleAfterMs = (snapshot.staleAfterSeconds ?? 0) * 1000;
     // The topology drawn when the rates came: a swap meanwhile is the next tick's.
     const { index, topologyVersion } = this;
     // Every direction computed once, as columns, in slices of the event loop.

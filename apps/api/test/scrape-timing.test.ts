@@ -223,6 +223,54 @@ describe('sampler on the store clock', () => {
     }
   });
 
+  function quietStore(staleAfterSeconds?: number) {
+    const listeners = new Set<() => void>();
+    const counted = { calls: 0 };
+    const store: MetricsStore = {
+      kind: 'embedded',
+      rates: async () => {
+        counted.calls++;
+        return {
+          timeMs: Date.now(),
+          ok: true,
+          lastSampleAgeSeconds: 0,
+          ports: new Map(),
+          ...(staleAfterSeconds === undefined ? {} : { staleAfterSeconds }),
+        };
+      },
+      onScrape: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      close: async () => undefined,
+    };
+    return { store, counted, listeners };
+  }
+
+  it("with the store's own staleness limit, ticks on its own only once the data has gone stale", async () => {
+    const { store, counted } = quietStore(3.5);
+    const clock = { now: 0 };
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    const sampler = new Sampler(store, new LinkIndex(buildScenario('ar-demo')), 1000, () => clock.now);
+    sampler.start();
+    try {
+      const wait = async (ms: number) => {
+        for (let t = 0; t < ms; t += 100) {
+          clock.now += 100;
+          await vi.advanceTimersByTimeAsync(100);
+        }
+        for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+      };
+      await wait(3400);
+      expect(counted.calls).toBe(1);
+      await wait(1000);
+      expect(counted.calls).toBe(2);
+    } finally {
+      await sampler.stop();
+      vi.useRealTimers();
+    }
+  });
+
   it('ticks on its own clock when no scrape lands for two intervals (a stalled collector): the live view goes unknown on time', async () => {
     const listeners = new Set<() => void>();
     let calls = 0;

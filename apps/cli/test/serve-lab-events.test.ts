@@ -17,9 +17,8 @@ interface EventRow {
   detail: string;
 }
 
-// A whole switch unlinked and relinked on the lab, read by `fabscope serve` as a site runs it: its host links used to
-// get `link down` and never `link up` (issue 40). Every link that went down must come back up, once each.
-describe('a switch unlinked and relinked on a live subnet', () => {
+// Events a site can trust (issue 40), on the lab read by `fabscope serve` as a site runs it.
+describe('fabscope serve on a live subnet: link states and counter steps', () => {
   let lab: Lab;
   let serve: ServeOnLab;
   const events = async (fromMs: number): Promise<EventRow[]> =>
@@ -42,7 +41,27 @@ describe('a switch unlinked and relinked on a live subnet', () => {
     await lab?.stop();
   });
 
-  it('gives a link up for every link down', async () => {
+  it('a packet counter stepped by 2^60 reads a gap, never 1e18 packets/s', async () => {
+    const id = 'edge1/1->nodeA/1';
+    const seen: (number | null)[] = [];
+    const packets = async () => {
+      const links = (await (await fetch(`${serve.url}/api/v1/links?limit=1000`)).json()) as {
+        links: { id: string; packetsPerSecond: number | null }[];
+      };
+      return links.links.find((l) => l.id === id)?.packetsPerSecond ?? null;
+    };
+    await lab.performanceSet('edge1', 1, 'PortCountersExtended.PortXmitPkts', 2n ** 60n);
+    const until = Date.now() + 8000;
+    while (Date.now() < until) {
+      seen.push(await packets());
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(seen.length).toBeGreaterThan(10);
+    for (const value of seen) if (value !== null) expect(value).toBeLessThan(1e10);
+  }, 30_000);
+
+  // A whole switch unlinked and relinked: its host links used to get `link down` and never `link up`.
+  it('a switch unlinked and relinked gives a link up for every link down', async () => {
     expect(cables).toHaveLength(4);
     const startedMs = Date.now();
     for (const [near] of cables) await lab.unlink(near.node, near.port);

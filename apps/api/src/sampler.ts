@@ -77,6 +77,10 @@ export class Sampler {
     staleAfter: number;
   } | null = null;
   private timer: NodeJS.Timeout | undefined;
+  /** When the store's latest scrape landed (the `now` clock). */
+  private scrapedAt = 0;
+  /** The store's own staleness limit at its latest answer (0 when it gives none). */
+  private storeStaleAfterMs = 0;
   private stopped = false;
   private supervisor: (() => SupervisorStatus) | undefined;
   private running: Promise<Tick> | null = null;
@@ -107,7 +111,19 @@ export class Sampler {
     if (this.store.onScrape) {
       // The store scrapes on its own clock: a tick follows each scrape, so a tick never shows the
       // scrape before (up to an interval older) and the first rates come with the second scrape.
-      this.unsubscribe = this.store.onScrape(() => this.sampleAfterScrape());
+      this.scrapedAt = this.now();
+      this.unsubscribe = this.store.onScrape(() => {
+        this.scrapedAt = this.now();
+        this.sampleAfterScrape();
+      });
+      // A scrape that hangs (a stalled collector) still lets the live view turn unknown on time: with no scrape for two
+      // intervals and the store's staleness limit (a slow fabric's scrapes are not ticked between), a tick each
+      // interval on this clock reads the store as it is.
+      this.timer = setInterval(() => {
+        const quietMs = Math.max(2 * this.intervalMs, this.storeStaleAfterMs);
+        if (!this.running && this.now() - this.scrapedAt >= quietMs) void this.sample();
+      }, this.intervalMs);
+      this.timer.unref();
       return;
     }
     // Ticks on a fixed clock (origin + n × interval), not setInterval's: a busy event loop delays
@@ -218,6 +234,7 @@ export class Sampler {
 
   private async compute(): Promise<Tick> {
     const snapshot = await this.store.rates();
+    this.storeStaleAfterMs = (snapshot.staleAfterSeconds ?? 0) * 1000;
     // The topology drawn when the rates came: a swap meanwhile is the next tick's.
     const { index, topologyVersion } = this;
     // Every direction computed once, as columns, in slices of the event loop.

@@ -9,6 +9,7 @@ const member = (id: string, kind: 'isl' | 'host', level = 1, value = 1.5): Alarm
   category: 'congestion',
   level,
   value,
+  unknownSinceMs: null,
 });
 
 describe('alarms with a lifecycle', () => {

@@ -57,14 +57,18 @@ describe('HealthWatch: thresholds crossed and collection gaps into the event log
       [4, 4],
       [5, null],
       [6, 12],
+      // Below the clear level (80 % of the threshold) from 7 on: lowered after the hold time (10 s).
       [7, 0.2],
+      [5000, 0.5],
+      [10_006, 0.3],
+      [10_007, 0.3],
     ] as const)
       watch.observe(t, links({ [d]: value }));
-    expect(log.list(0, 10).map((e) => [e.timeMs, e.severity, e.detail])).toEqual([
+    expect(log.list(0, 20_000).map((e) => [e.timeMs, e.severity, e.detail])).toEqual([
       [2, 'warning', 'integrity 1.20 × threshold'],
       [4, 'error', 'integrity 4.00 × threshold (was warning)'],
       [6, 'critical', 'integrity 12.00 × threshold (was error)'],
-      [7, 'info', 'integrity back under threshold (0.20 × threshold)'],
+      [10_007, 'info', 'integrity back under threshold (0.30 × threshold, below 80 % of it for 10 s)'],
     ]);
   });
 
@@ -98,14 +102,15 @@ describe('HealthWatch: thresholds crossed and collection gaps into the event log
     watch.observe(2, links({ [d]: 1.6 }, moved));
     expect(alarms.list(false)[0]?.members).toEqual([{ id: d, value: 1.6, severity: 'warning' }]);
     watch.observe(3, links({ [d]: 0.2 }, moved));
+    watch.observe(10_003, links({ [d]: 0.2 }, moved));
     expect(
       log
-        .list(0, 10)
+        .list(0, 20_000)
         .filter((e) => e.kind === 'threshold')
         .map((e) => [e.timeMs, e.subject, e.severity]),
     ).toEqual([
       [1, d, 'warning'],
-      [3, d, 'info'],
+      [10_003, d, 'info'],
     ]);
     expect(alarms.list(false)).toEqual([]);
   });

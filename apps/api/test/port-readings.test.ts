@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { frameOf } from '../src/lib/frame-from-rates.ts';
 import { LinkIndex } from '../src/lib/link-index.ts';
 import { PortReadings } from '../src/store/port-readings.ts';
-import { COUNTER_SEEN, STAGED } from '../src/store/scrape-staging.ts';
+import { COUNTER_SEEN, RATE, STAGED, WAIT_TICK } from '../src/store/scrape-staging.ts';
 import { sameErrorObjects } from '../src/store/slot-ports.ts';
 
 /**
@@ -78,6 +78,75 @@ describe("the embedded store's port readings", () => {
       seen.push(key);
     });
     expect(seen).toEqual(['a', 'b']);
+  });
+
+  it('never rate across a gap: readings farther apart than the staleness limit give no rate, whatever the window', () => {
+    // Readings every second at 1 GB/s, with pauses of random length: a rate is known only when the newest two readings
+    // are within the limit, and it is then the true one (the window stops at the gap, never averaging over it).
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 2, maxLength: 30 }),
+        fc.integer({ min: 1500, max: 10_000 }),
+        fc.integer({ min: 1000, max: 8000 }),
+        (steps, staleAfterMs, windowMs) => {
+          const readings = new PortReadings(8);
+          let timeMs = 0;
+          let bytes = 0;
+          read(readings, 'a', timeMs, bytes);
+          for (const seconds of steps) {
+            const before = timeMs;
+            timeMs += seconds * 1000;
+            // The traffic during a pause is other than before and after it: an average over the gap would show.
+            bytes += seconds * (seconds * 1000 > staleAfterMs ? 3e9 : 1e9);
+            read(readings, 'a', timeMs, bytes);
+            const rate = readings
+              .rates(timeMs, staleAfterMs, windowMs)
+              .ports.get('a')?.transmitBytesPerSecond;
+            if (timeMs - before > staleAfterMs) expect(rate).toBeNull();
+            else expect(rate).toBe(1e9);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('give error rates only between two error readings within the error staleness limit', () => {
+    const readings = new PortReadings(4);
+    read(readings, 'a', 1000, 0, 10);
+    read(readings, 'a', 2000, 0, 20);
+    expect(readings.rates(2000, 3500, 2000).ports.get('a')?.errors?.symbolErrors).toBe(10);
+    // 30 s without a reading, then one: the 40 errors since are of an unknown time, not 1.33/s.
+    read(readings, 'a', 32_000, 0, 60);
+    expect(readings.rates(32_000, 3500, 2000).ports.get('a')?.errors?.symbolErrors).toBeUndefined();
+    read(readings, 'a', 33_000, 0, 61);
+    expect(readings.rates(33_000, 3500, 2000).ports.get('a')?.errors?.symbolErrors).toBe(1);
+  });
+
+  it('read a step no link could carry (a packet or XmitWait counter stepped by 2^60) as a gap, never a figure', () => {
+    const readings = new PortReadings(4);
+    const slot = readings.slotOf('a');
+    /** Packets and XmitWait at `timeMs`, on a 100 Gb/s port with 1 µs ticks (with the rate or without). */
+    const stage = (timeMs: number, packets: number, wait: number, withRate: boolean) => {
+      const at = slot * STAGED;
+      readings.stagedValue.fill(Number.NaN, at, at + STAGED);
+      readings.stagedValue[at + 2] = packets;
+      readings.stagedValue[at + 4] = wait;
+      if (withRate) readings.stagedValue[at + RATE] = 12.5e9;
+      readings.stagedValue[at + WAIT_TICK] = 1e-6;
+      readings.stagedValue[at + COUNTER_SEEN] = 1;
+      readings.commit(slot, timeMs);
+    };
+    const at = (timeMs: number) => readings.rates(timeMs, 3500, 1000).ports.get('a');
+    stage(1000, 0, 0, true);
+    stage(2000, 1e8, 5e5, true);
+    expect(at(2000)).toMatchObject({ transmitPacketsPerSecond: 1e8, transmitWaitTicksPerSecond: 5e5 });
+    stage(3000, 1e8 + 2 ** 60, 5e5 + 2 ** 60, true);
+    expect(at(3000)).toMatchObject({ transmitPacketsPerSecond: null, transmitWaitTicksPerSecond: null });
+    // Without the link's rate, no link's bound still holds (6.1e18 packets/s was read once).
+    stage(4000, 2 ** 61, 1e6, false);
+    stage(5000, 2 ** 61 + 2 ** 60, 1.1e6, false);
+    expect(at(5000)).toMatchObject({ transmitPacketsPerSecond: null, transmitWaitTicksPerSecond: 1e5 });
   });
 
   it('say whether two answers hold the same error objects, slot by slot', () => {

@@ -165,7 +165,7 @@ describe('sampler clock', () => {
 });
 
 describe('sampler on the store clock', () => {
-  it("ticks after each of the store's scrapes, once more when one lands during a tick, and never on its own", async () => {
+  it("ticks after each of the store's scrapes, once more when one lands during a tick, and not on its own within two intervals", async () => {
     const listeners = new Set<() => void>();
     let calls = 0;
     let finishRates: (() => void) | null = null;
@@ -198,7 +198,7 @@ describe('sampler on the store clock', () => {
     try {
       await settle();
       expect(calls).toBe(1);
-      // No tick of its own however long the store takes to scrape.
+      // No tick of its own while a scrape may still come (the monotonic clock here stays within two intervals).
       await wait(1200);
       expect(calls).toBe(1);
       scraped();
@@ -217,6 +217,101 @@ describe('sampler on the store clock', () => {
       await settle();
       expect(calls).toBe(3);
       expect(listeners.size).toBe(0);
+    } finally {
+      await sampler.stop();
+      vi.useRealTimers();
+    }
+  });
+
+  function quietStore(staleAfterSeconds?: number) {
+    const listeners = new Set<() => void>();
+    const counted = { calls: 0 };
+    const store: MetricsStore = {
+      kind: 'embedded',
+      rates: async () => {
+        counted.calls++;
+        return {
+          timeMs: Date.now(),
+          ok: true,
+          lastSampleAgeSeconds: 0,
+          ports: new Map(),
+          ...(staleAfterSeconds === undefined ? {} : { staleAfterSeconds }),
+        };
+      },
+      onScrape: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      close: async () => undefined,
+    };
+    return { store, counted, listeners };
+  }
+
+  it("with the store's own staleness limit, ticks on its own only once the data has gone stale", async () => {
+    const { store, counted } = quietStore(3.5);
+    const clock = { now: 0 };
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    const sampler = new Sampler(store, new LinkIndex(buildScenario('ar-demo')), 1000, () => clock.now);
+    sampler.start();
+    try {
+      const wait = async (ms: number) => {
+        for (let t = 0; t < ms; t += 100) {
+          clock.now += 100;
+          await vi.advanceTimersByTimeAsync(100);
+        }
+        for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+      };
+      await wait(3400);
+      expect(counted.calls).toBe(1);
+      await wait(1000);
+      expect(counted.calls).toBe(2);
+    } finally {
+      await sampler.stop();
+      vi.useRealTimers();
+    }
+  });
+
+  it('ticks on its own clock when no scrape lands for two intervals (a stalled collector): the live view goes unknown on time', async () => {
+    const listeners = new Set<() => void>();
+    let calls = 0;
+    const clock = { now: 0 };
+    const scraping: MetricsStore = {
+      kind: 'embedded',
+      rates: async () => {
+        calls++;
+        return { timeMs: Date.now(), ok: true, lastSampleAgeSeconds: 0, ports: new Map() };
+      },
+      onScrape: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      close: async () => undefined,
+    };
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    const wait = async (ms: number) => {
+      for (let t = 0; t < ms; t += 100) {
+        clock.now += 100;
+        await vi.advanceTimersByTimeAsync(100);
+      }
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const sampler = new Sampler(scraping, new LinkIndex(buildScenario('ar-demo')), 1000, () => clock.now);
+    sampler.start();
+    try {
+      await wait(5);
+      expect(calls).toBe(1);
+      // Scrapes every second: every tick is a scrape's.
+      for (let i = 0; i < 3; i++) {
+        await wait(1000);
+        for (const l of listeners) l();
+        await wait(5);
+      }
+      expect(calls).toBe(4);
+      // The scrapes stop: a tick every interval from two intervals after the last one on.
+      await wait(1900);
+      expect(calls).toBe(4);
+      await wait(3000);
+      expect(calls).toBe(7);
     } finally {
       await sampler.stop();
       vi.useRealTimers();

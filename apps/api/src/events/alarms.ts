@@ -1,4 +1,5 @@
 import type { CategoryName, Severity } from '@fabscope/topology';
+import { clockTime } from './collection-watch.ts';
 import type { EventLog } from './event-log.ts';
 
 /** Link directions named in an alarm (the worst first); the rest are counted. */
@@ -17,8 +18,18 @@ export interface AlarmMember {
   category: CategoryName;
   /** 1 warning, 2 error, 3 critical. */
   level: number;
-  /** The category's value, × its threshold. */
+  /** The category's value, × its threshold (the last known one while unknown). */
   value: number;
+  /** Since when its value is unknown (the alarm stays, and says so); null while known. */
+  unknownSinceMs: number | null;
+  unknownReason?: string | undefined;
+}
+
+/** An alarm's members whose value is unknown now: how many, since when (the earliest), and why. */
+export interface AlarmUnknown {
+  count: number;
+  sinceMs: number;
+  reason: string;
 }
 
 export interface Alarm {
@@ -31,7 +42,15 @@ export interface Alarm {
   severity: Severity;
   count: number;
   /** The worst ALARM_MEMBERS_LISTED members. */
-  members: { id: string; value: number; severity: Severity }[];
+  members: {
+    id: string;
+    value: number;
+    severity: Severity;
+    unknownSinceMs?: number;
+    unknownReason?: string;
+  }[];
+  /** Members whose value became unknown: the alarm stays raised and says so; null when every value is known. */
+  unknown: AlarmUnknown | null;
   raisedMs: number;
   updatedMs: number;
   clearedMs: number | null;
@@ -41,9 +60,32 @@ export interface Alarm {
 const nounOf = (kind: 'isl' | 'host', count: number) =>
   kind === 'isl' ? `ISL direction${count === 1 ? '' : 's'}` : `host link direction${count === 1 ? '' : 's'}`;
 
-/** "32 host link directions over the congestion threshold". */
-export function alarmText(alarm: Pick<Alarm, 'count' | 'linkKind' | 'category'>): string {
-  return `${alarm.count} ${nounOf(alarm.linkKind, alarm.count)} over the ${alarm.category} threshold`;
+/** "32 host link directions over the congestion threshold" (and "; 2 unknown since 12:04:10: <reason>"). */
+export function alarmText(
+  alarm: Pick<Alarm, 'count' | 'linkKind' | 'category'> & { unknown?: AlarmUnknown | null },
+): string {
+  const text = `${alarm.count} ${nounOf(alarm.linkKind, alarm.count)} over the ${alarm.category} threshold`;
+  return alarm.unknown ? `${text}; ${unknownText(alarm.unknown)}` : text;
+}
+
+function unknownText(unknown: AlarmUnknown): string {
+  return `${unknown.count} unknown since ${clockTime(unknown.sinceMs)}: ${unknown.reason}`;
+}
+
+/** The members whose value is unknown, as one note: the earliest since, the first reason. */
+function unknownOf(members: readonly AlarmMember[]): AlarmUnknown | null {
+  let unknown: AlarmUnknown | null = null;
+  for (const m of members) {
+    if (m.unknownSinceMs === null) continue;
+    if (unknown === null)
+      unknown = { count: 0, sinceMs: m.unknownSinceMs, reason: m.unknownReason ?? 'unknown' };
+    unknown.count++;
+    if (m.unknownSinceMs < unknown.sinceMs) {
+      unknown.sinceMs = m.unknownSinceMs;
+      unknown.reason = m.unknownReason ?? 'unknown';
+    }
+  }
+  return unknown;
 }
 
 /**
@@ -79,6 +121,7 @@ export class Alarms {
           severity: 'warning',
           count: 0,
           members: [],
+          unknown: null,
           raisedMs: timeMs,
           updatedMs: timeMs,
           clearedMs: null,
@@ -87,14 +130,25 @@ export class Alarms {
         this.active.set(key, alarm);
       }
       const severity = SEVERITY_OF_LEVEL[worst.level] ?? 'warning';
-      if (alarm.count !== list.length || alarm.severity !== severity) alarm.updatedMs = timeMs;
+      const unknown = unknownOf(list);
+      if (
+        alarm.count !== list.length ||
+        alarm.severity !== severity ||
+        alarm.unknown?.count !== unknown?.count
+      )
+        alarm.updatedMs = timeMs;
       alarm.severity = severity;
       alarm.count = list.length;
+      alarm.unknown = unknown;
       alarm.members = list.slice(0, ALARM_MEMBERS_LISTED).map((m) => ({
         id: m.id,
         value: m.value,
         severity: SEVERITY_OF_LEVEL[m.level] ?? 'warning',
+        ...(m.unknownSinceMs === null
+          ? {}
+          : { unknownSinceMs: m.unknownSinceMs, unknownReason: m.unknownReason ?? 'unknown' }),
       }));
+      // Values gone unknown keep it raised; its summary says since when and why (the stall has its own event).
       if (raised) this.note(timeMs, severity, `alarm raised: ${alarmText(alarm)}`);
     }
     for (const [key, alarm] of this.active) {

@@ -1,21 +1,24 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import {
-  CATEGORY_NAMES,
-  type CategoryName,
-  SEVERITY_LEVELS,
-  type Severity,
-  severityOf,
-} from '@fabscope/topology';
+import { CATEGORY_NAMES, type CategoryName, type Severity } from '@fabscope/topology';
 import type { LinkFrame } from '../lib/frame.ts';
 import type { LinkIndex } from '../lib/link-index.ts';
-import { type AlarmMember, type Alarms, LEVEL, SEVERITY_OF_LEVEL } from './alarms.ts';
+import {
+  ALARM_LEVELS,
+  CLEAR_BELOW_SHARE,
+  CLEAR_HOLD_MS,
+  type LevelColumns,
+  levelColumns,
+  stepLevel,
+} from './alarm-levels.ts';
+import { type AlarmMember, type Alarms, SEVERITY_OF_LEVEL } from './alarms.ts';
+import type { CollectionWatch } from './collection-watch.ts';
 import type { EventLog, FabricEvent } from './event-log.ts';
 
 /** Most events of one kind (per category, or gaps) written per tick; the rest are counted in one. */
 export const EVENTS_PER_TICK = 10;
 
-/** Below this fraction of threshold a category has no severity (severityOf). */
-const LOWEST_SEVERITY_AT = Math.min(...SEVERITY_LEVELS.map(([, at]) => at));
+/** Below this fraction of threshold a direction with no level stays without one. */
+const LOWEST_RAISE_AT = (ALARM_LEVELS[1] as (typeof ALARM_LEVELS)[number]).raiseAt;
 
 interface Change {
   subject: string;
@@ -29,7 +32,7 @@ interface Change {
  */
 export class HealthWatch {
   /** Per category, the level (1 warning … 3 critical, 0 under) of each channel of `index`. */
-  private levels: Map<CategoryName, Uint8Array>;
+  private levels: Map<CategoryName, LevelColumns>;
   /** Positions in the index's portList, and which ports had a fresh reading at the last tick. */
   private portAt: Map<string, number>;
   private answering: Uint8Array | null = null;
@@ -43,8 +46,10 @@ export class HealthWatch {
     private readonly limit = EVENTS_PER_TICK,
     /** The alarms the directions over threshold make, grouped (absent: events only). */
     private readonly alarms?: Alarms,
+    /** Whether the whole collection stopped: then its one `collection` event says so, not one per port. */
+    private readonly collection?: Pick<CollectionWatch, 'stopped'>,
   ) {
-    this.levels = new Map(CATEGORY_NAMES.map((name) => [name, new Uint8Array(index.channels.length)]));
+    this.levels = new Map(CATEGORY_NAMES.map((name) => [name, levelColumns(index.channels.length)]));
     this.portAt = positions(index);
     this.nameThePorts(index);
   }
@@ -54,12 +59,15 @@ export class HealthWatch {
     if (index === this.index) return;
     // The levels follow their directions by id into the new drawing's channels.
     const channelOf = new Map(index.channels.map((ch) => [ch.fixed.id, ch.index]));
-    const moved = new Map<CategoryName, Uint8Array>();
-    for (const [name, levels] of this.levels) {
-      const next = new Uint8Array(index.channels.length);
-      levels.forEach((level, c) => {
+    const moved = new Map<CategoryName, LevelColumns>();
+    for (const [name, from] of this.levels) {
+      const next = levelColumns(index.channels.length);
+      from.levels.forEach((level, c) => {
         const to = level === 0 ? undefined : channelOf.get(this.index.channels[c]?.fixed.id ?? '');
-        if (to !== undefined) next[to] = level;
+        if (to === undefined) return;
+        next.levels[to] = level;
+        next.holdSince[to] = from.holdSince[c] as number;
+        next.holdKeep[to] = from.holdKeep[c] as number;
       });
       moved.set(name, next);
     }
@@ -134,28 +142,45 @@ export class HealthWatch {
     const rising: Change[] = [];
     const falling: Change[] = [];
     const values = frame.categories[name];
-    const levels = this.levels.get(name) as Uint8Array;
+    const columns = this.levels.get(name) as LevelColumns;
+    const levels = columns.levels;
     const members = this.members.get(name) as Map<number, AlarmMember>;
     for (let c = 0; c < values.length; c++) {
       const value = values[c] as number;
-      // Unknown changes nothing; under threshold and under before: nothing to say.
-      if (Number.isNaN(value) || (value < LOWEST_SEVERITY_AT && levels[c] === 0)) continue;
-      const link = (this.index.channels[c] as LinkIndex['channels'][number]).fixed;
       const before = levels[c] as number;
-      const severity = severityOf(value);
-      const now = severity === null ? 0 : LEVEL[severity];
+      // Under the lowest level and under before: nothing to say.
+      if (before === 0 && !(value >= LOWEST_RAISE_AT)) continue;
+      if (Number.isNaN(value)) {
+        // Unknown changes no level: the alarm keeps the direction and says since when it is unknown, and why.
+        const member = members.get(c);
+        if (member && member.unknownSinceMs === null) {
+          member.unknownSinceMs = timeMs;
+          member.unknownReason = this.unknownReason(frame, c);
+        }
+        continue;
+      }
+      const now = stepLevel(columns, c, value, timeMs);
+      const link = (this.index.channels[c] as LinkIndex['channels'][number]).fixed;
       if (now === 0) members.delete(c);
       else {
         const member = members.get(c);
         if (member === undefined)
-          members.set(c, { id: link.id, kind: link.kind, category: name, level: now, value });
+          members.set(c, {
+            id: link.id,
+            kind: link.kind,
+            category: name,
+            level: now,
+            value,
+            unknownSinceMs: null,
+          });
         else {
           member.level = now;
           member.value = value;
+          member.unknownSinceMs = null;
+          member.unknownReason = undefined;
         }
       }
       if (now === before) continue;
-      levels[c] = now;
       const times = `${value.toFixed(2)} × threshold`;
       const rose = now > before;
       if (!rose && now !== 0) continue;
@@ -169,12 +194,20 @@ export class HealthWatch {
           severity: rose ? (SEVERITY_OF_LEVEL[now] as Severity) : 'info',
           detail: rose
             ? `${name} ${times}${before > 0 ? ` (was ${SEVERITY_OF_LEVEL[before]})` : ''}`
-            : `${name} back under threshold (${times})`,
+            : `${name} back under threshold (${times}, below ${CLEAR_BELOW_SHARE * 100} % of it for ${CLEAR_HOLD_MS / 1000} s)`,
         },
       });
     }
     this.write(rising, (n) => `${n} more link directions crossed the ${name} threshold`, 'warning', timeMs);
     this.write(falling, (n) => `${n} more link directions back under the ${name} threshold`, 'info', timeMs);
+  }
+
+  /** Why direction `c` of the frame is unknown, as far as the tick tells. */
+  private unknownReason(frame: LinkFrame, c: number): string {
+    if (this.collection?.stopped) return 'no data from the collection';
+    const at = this.portAt.get((this.index.channels[c] as LinkIndex['channels'][number]).fromKey);
+    if (at !== undefined && frame.portsRead[at] !== 1) return 'no fresh reading of its port';
+    return 'its counters give no figure (saturated, reset or a step no link could carry)';
   }
 
   private gapEvents(timeMs: number, frame: LinkFrame): void {
@@ -184,7 +217,7 @@ export class HealthWatch {
     const now = frame.portsRead.slice();
     const before = this.answering;
     this.answering = now;
-    if (before === null) return;
+    if (before === null || this.collection?.stopped) return;
     const gap = (key: string, severity: FabricEvent['severity'], detail: string): Change => {
       const subject = this.portNames.get(key) ?? key;
       return { subject, value: 0, event: { timeMs, kind: 'collection-gap', subject, severity, detail } };

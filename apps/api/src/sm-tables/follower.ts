@@ -31,6 +31,7 @@ export interface SmTablesFollowerOptions {
  */
 export class SmTablesFollower extends Poller {
   private applied: string | undefined;
+  private readFailure: string | undefined;
   /** A versioned dump missing switches is taken only once it stays the same for one more check. */
   private held: string | undefined;
   private readonly now: () => number;
@@ -48,6 +49,11 @@ export class SmTablesFollower extends Poller {
     target.tablesOrigin = this.origin;
   }
 
+  /** Why the SM's tables cannot be read now (the read itself failed); undefined while they can. */
+  unreadable(): string | undefined {
+    return this.readFailure;
+  }
+
   /** The fabric grew: reads the tables again for it, even unchanged ones; the old ones serve meanwhile. */
   reread(): Promise<boolean> {
     this.source.useFabric?.(this.target.fabric);
@@ -61,9 +67,11 @@ export class SmTablesFollower extends Poller {
     try {
       read = await this.source.read(this.applied);
     } catch (error) {
-      this.origin.error = `reading the tables failed: ${(error as Error).message}`;
+      this.readFailure = (error as Error).message;
+      this.origin.error = `reading the tables failed: ${this.readFailure}`;
       return false;
     }
+    this.readFailure = undefined;
     const now = this.now();
     if (read.kind === 'unchanged') {
       this.origin.readAtMs = now;

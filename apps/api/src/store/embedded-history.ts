@@ -11,6 +11,7 @@ import { DEFAULT_HISTORY_MAX_BYTES, DEFAULT_HISTORY_SECONDS, historyFrames } fro
 import type { FabricHistoryDir } from './history-file/fabric-dir.ts';
 import { HistorySegments } from './history-file/history-segments.ts';
 import { LinkHistory } from './link-history.ts';
+import { LinkStateEvents } from './link-state-events.ts';
 import {
   type FabricAt,
   type LinkSeries,
@@ -65,6 +66,8 @@ export class EmbeddedTimeQueries implements TimeQueries {
   private recording: Promise<void> = Promise.resolve();
   /** portKey → `node/port`, for events. */
   private readonly portNames = new Map<string, string>();
+  /** Link states as last reported, so every `link down` has its `link up` across unknown stretches. */
+  private readonly linkStates: LinkStateEvents;
   /** The past frames made last (a view scrubbing asks the same instants again): ring index → frame. */
   private readonly madeFrames = new Map<number, { timeMs: number; frame: LinkFrame }>();
 
@@ -74,6 +77,7 @@ export class EmbeddedTimeQueries implements TimeQueries {
     private readonly options: EmbeddedHistoryOptions,
   ) {
     const channels = index.channels.length;
+    this.linkStates = new LinkStateEvents(index);
     this.resolutionMs = options.intervalMs;
     for (const ch of index.channels)
       this.portNames.set(ch.fromKey, `${ch.fixed.from.node}/${ch.fixed.from.port}`);
@@ -123,7 +127,8 @@ export class EmbeddedTimeQueries implements TimeQueries {
     const events = this.options.events;
     if (events) {
       const previous = this.history.frameAt(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
-      if (previous >= 0) this.linkStateEvents(previous, frame, done.timeMs, events);
+      if (previous >= 0) this.linkStates.seed(this.history.frameColumns(previous).up);
+      for (const event of this.linkStates.changes(frame.linkUp, done.timeMs)) events.append(event);
       for (const port of done.resetPorts)
         events.append({
           timeMs: done.timeMs,
@@ -136,27 +141,6 @@ export class EmbeddedTimeQueries implements TimeQueries {
     const ring = this.history.recordFrame(done.timeMs, frame, summary);
     if (ring >= 0)
       this.file?.append({ timeMs: done.timeMs, columns: this.history.frameColumns(ring), summary });
-  }
-
-  /** A link seen going down or up: one event per link (its two directions agree). */
-  private linkStateEvents(previous: number, frame: LinkFrame, timeMs: number, events: EventLog) {
-    const seen = new Set<string>();
-    const before = this.history.frameColumns(previous).up;
-    const now = frame.linkUp;
-    for (let c = 0; c < now.length; c++) {
-      const was = before[c] as number;
-      const is = now[c] as number;
-      if (was < 0 || is < 0 || was === is) continue;
-      const linkId = (this.index.channels[c] as LinkIndex['channels'][number]).fixed.linkId;
-      if (seen.has(linkId)) continue;
-      seen.add(linkId);
-      events.append({
-        timeMs,
-        kind: 'link-state',
-        subject: linkId,
-        detail: is === 1 ? 'link up' : 'link down',
-      });
-    }
   }
 
   /** The ring index of the frame in force at `timeMs`, −1 when none. */

@@ -49,6 +49,17 @@ export interface ScrapeStats {
   targets: TargetScrapeStats[];
 }
 
+function median(durations: readonly number[]): number | null {
+  if (durations.length === 0) return null;
+  const sorted = [...durations].sort((a, b) => a - b);
+  return sorted[(sorted.length - 1) >> 1] as number;
+}
+
+function remember(durations: number[], ms: number): void {
+  durations.push(ms);
+  if (durations.length > RECENT_SCRAPES) durations.shift();
+}
+
 /** The earliest second scrape after start: over a shorter span the stamps' milliseconds are noise. */
 const SECOND_SCRAPE_AFTER_MS = 1000;
 
@@ -92,6 +103,8 @@ export class EmbeddedStore implements MetricsStore {
   private readonly readings: PortReadings;
 
   private readonly recentDurations: number[] = [];
+  /** The same, of scrapes every target answered: a failed scrape (a stalled collector) never widens the stale limit. */
+  private readonly answeredDurations: number[] = [];
   private lastDurationMs: number | null = null;
   private skippedTicks = 0;
   private targetStats: TargetScrapeStats[] = [];
@@ -159,11 +172,12 @@ export class EmbeddedStore implements MetricsStore {
 
   /** The timeout and stale limit now in force, from the interval and the recent scrape durations. */
   timing(): ScrapeTiming {
-    const recent = this.recentDurations.length > 0 ? Math.max(...this.recentDurations) : null;
-    return scrapeTiming(this.intervalMs, recent, {
-      timeoutMs: this.options.timeoutMs,
-      staleAfterMs: this.options.staleAfterMs,
-    });
+    const overrides = { timeoutMs: this.options.timeoutMs, staleAfterMs: this.options.staleAfterMs };
+    // The timeout grows with any scrape (one that timed out may need longer); the period and stale limit with the usual
+    // answered one (the median): a collector that stalls, then answers once late, is a gap, not a slower fabric.
+    const answered = scrapeTiming(this.intervalMs, median(this.answeredDurations), overrides);
+    const longest = this.recentDurations.length > 0 ? Math.max(...this.recentDurations) : null;
+    return { ...answered, timeoutMs: scrapeTiming(this.intervalMs, longest, overrides).timeoutMs };
   }
 
   stats(): ScrapeStats {
@@ -196,11 +210,17 @@ export class EmbeddedStore implements MetricsStore {
     for (const s of stats) if (s.error !== undefined) errors.push(`${s.target}: ${s.error}`);
     this.targetStats = stats;
     this.lastDurationMs = this.now() - started;
-    this.recentDurations.push(this.lastDurationMs);
-    if (this.recentDurations.length > RECENT_SCRAPES) this.recentDurations.shift();
+    remember(this.recentDurations, this.lastDurationMs);
+    if (errors.length === 0) remember(this.answeredDurations, this.lastDurationMs);
     this.lastError = errors.length > 0 ? `scrape failed: ${errors.join('; ')}` : null;
     this.scrapes++;
-    const done: ScrapeDone = { timeMs: started, resetPorts: this.resetPorts };
+    // The frame is of the time its counters were read (a scrape answered late, after a stall, is of its answer's time).
+    let sampledMs = Number.NEGATIVE_INFINITY;
+    for (const s of stats) if (s.sampleTimeMs !== undefined) sampledMs = Math.max(sampledMs, s.sampleTimeMs);
+    const done: ScrapeDone = {
+      timeMs: Number.isFinite(sampledMs) ? sampledMs : started,
+      resetPorts: this.resetPorts,
+    };
     this.resetPorts = [];
     for (const listener of this.scrapeListeners) listener(done);
   }

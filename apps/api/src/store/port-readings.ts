@@ -17,6 +17,13 @@ const GAUGE_FROM = ERROR_COUNT - Object.keys(PORT_GAUGES).length;
 
 /** A data rate above this multiple of the link's rate is a spike, not traffic. */
 const MAX_RATE_FACTOR = 1.5;
+/**
+ * The smallest packet any fabric sends (bytes; an InfiniBand header-only packet is 26 with its CRCs, an Ethernet frame
+ * 64): more packets a second than the link's data rate fits of them is a counter step or reset, not traffic.
+ */
+const MIN_PACKET_BYTES = 16;
+/** Where a port's link rate is not reported: more than this many bytes a second is no link's (800 Gb/s is 1e11). */
+const NO_LINK_BYTES_PER_SECOND = 1e12;
 const NO_LIMITS = {};
 
 /**
@@ -202,7 +209,7 @@ export class PortReadings {
     into.newestMs = Math.max(into.newestMs, last);
     if (nowMs - last > staleAfterMs) return;
     const ports = into.ports;
-    this.writeRates(slot, ports, windowMs, nowMs - errorStaleAfterMs);
+    this.writeRates(slot, ports, windowMs, nowMs, staleAfterMs, errorStaleAfterMs);
     ports.tickSeconds[slot] = this.waitTick[slot] as number;
     const up = this.linkUp[slot] as number;
     ports.linkUp[slot] = up >= 0 && nowMs - (this.linkUpTime[slot] as number) <= staleAfterMs ? up : -1;
@@ -237,30 +244,53 @@ export class PortReadings {
     return counterRate(start, previous, seconds, maxPerSecond === undefined ? NO_LIMITS : { maxPerSecond });
   }
 
-  /** The port's rates over `windowMs` into the answer's columns (NaN unknown), and its error rates. */
-  private writeRates(slot: number, into: SlotPorts, windowMs: number, errorsSinceMs: number): void {
+  /**
+   * The port's rates over `windowMs` into the answer's columns (NaN unknown), and its error rates. Two readings farther
+   * apart than the staleness limit have a gap between them: no rate spans it (a stall is unknown, never an average).
+   */
+  private writeRates(
+    slot: number,
+    into: SlotPorts,
+    windowMs: number,
+    nowMs: number,
+    staleAfterMs: number,
+    errorStaleAfterMs: number,
+  ): void {
     const capacity = this.capacity[slot] as number;
-    const maxBytesPerSecond = Number.isNaN(capacity) ? undefined : capacity * MAX_RATE_FACTOR;
+    const maxBytesPerSecond =
+      (Number.isNaN(capacity) ? NO_LINK_BYTES_PER_SECOND : capacity) * MAX_RATE_FACTOR;
+    const maxPacketsPerSecond = maxBytesPerSecond / MIN_PACKET_BYTES;
+    // XmitWait counts ticks of waiting: more than a second of them a second is a step, not congestion.
+    const tick = this.waitTick[slot] as number;
+    const maxWaitTicksPerSecond = tick > 0 ? MAX_RATE_FACTOR / tick : undefined;
     const depth = this.depth;
     const count = this.count[slot] as number;
     const base = slot * depth;
     // Ring positions of the readings, oldest first: the newest is at `head`.
     const oldest = (this.head[slot] as number) - count + 1 + depth;
     const last = count - 1;
-    const lastTime = this.times[base + ((oldest + last) % depth)] as number;
+    const times = this.times;
+    const lastTime = times[base + ((oldest + last) % depth)] as number;
     let first = count - 2;
-    while (first > 0 && lastTime - (this.times[base + ((oldest + first) % depth)] as number) < windowMs)
+    let firstTime = first >= 0 ? (times[base + ((oldest + first) % depth)] as number) : Number.NaN;
+    const rated = lastTime - firstTime <= staleAfterMs;
+    while (first > 0 && lastTime - firstTime < windowMs) {
+      const before = times[base + ((oldest + first - 1) % depth)] as number;
+      if (firstTime - before > staleAfterMs) break;
       first--;
-    const rated = first >= 0;
+      firstTime = before;
+    }
     // Error fields: the rate between the last two readings that carried them (a counter that went backwards between
     // them is a gap, never a spike); gauges as last read.
     let errors: ErrorRates | undefined;
     const readAt = this.errorNowTime[slot] as number;
-    const fresh = readAt >= errorsSinceMs;
+    const fresh = readAt >= nowMs - errorStaleAfterMs;
     if (fresh && this.errorRatesOf[slot] === readAt) errors = this.errorRates[slot];
     else if (fresh) {
       const e = slot * ERROR_COUNT;
-      const seconds = (readAt - (this.errorBeforeTime[slot] as number)) / 1000;
+      const sinceMs = readAt - (this.errorBeforeTime[slot] as number);
+      // Two error readings with a gap between them give no rate (the gauges are still read).
+      const seconds = sinceMs <= errorStaleAfterMs ? sinceMs / 1000 : Number.NaN;
       for (let f = 0; f < ERROR_COUNT; f++) {
         const now = this.errorNow[e + f] as number;
         if (Number.isNaN(now)) continue;
@@ -276,9 +306,9 @@ export class PortReadings {
       rated ? orNaN(this.ringRate(base, oldest, first, last, field, max)) : Number.NaN;
     into.transmitBytes[slot] = rate(0, maxBytesPerSecond);
     into.receiveBytes[slot] = rate(1, maxBytesPerSecond);
-    into.transmitPackets[slot] = rate(2, undefined);
-    into.receivePackets[slot] = rate(3, undefined);
-    into.waitTicks[slot] = rate(4, undefined);
+    into.transmitPackets[slot] = rate(2, maxPacketsPerSecond);
+    into.receivePackets[slot] = rate(3, maxPacketsPerSecond);
+    into.waitTicks[slot] = rate(4, maxWaitTicksPerSecond);
     into.errors[slot] = errors;
   }
 }

@@ -47,23 +47,14 @@ export async function seriesEvents(
       );
     return (await Promise.all(ranges)).flat();
   };
-  const events: FabricEvent[] = [];
-  const seen = new Set<string>();
+  const readings: PortStateReading[] = [];
   for (const s of await read(linkChanges, LINK_UP)) {
-    const linkId = names.linkOfPort(portKey(s.metric.node_guid ?? '', s.metric.port ?? ''));
-    for (const { timeMs, value, previous } of withPrevious(s.values)) {
-      // Both ends of a link see the change: one event per link and instant.
-      const key = `${linkId}@${timeMs}`;
-      if (previous === null || value === previous || seen.has(key)) continue;
-      seen.add(key);
-      events.push({
-        timeMs,
-        kind: 'link-state',
-        subject: linkId,
-        detail: value === 1 ? 'link up' : 'link down',
-      });
-    }
+    const port = portKey(s.metric.node_guid ?? '', s.metric.port ?? '');
+    const linkId = names.linkOfPort(port);
+    for (const { timeMs, value, previous } of withPrevious(s.values))
+      readings.push({ linkId, port, timeMs, up: value === 1, first: previous === null });
   }
+  const events: FabricEvent[] = linkStateChanges(readings);
   for (const s of await read(resets, EDGE_SERIES.resets)) {
     for (const { timeMs, value, previous } of withPrevious(s.values)) {
       // A reset counted (or a collector's count starting over), or the count's first sample
@@ -76,6 +67,45 @@ export async function seriesEvents(
         detail: 'counters went backwards',
       });
     }
+  }
+  return events;
+}
+
+/** One port's link state at one sample; `first`: the first sample of its series in the range. */
+export interface PortStateReading {
+  linkId: string;
+  port: string;
+  timeMs: number;
+  up: boolean;
+  first: boolean;
+}
+
+/**
+ * A link's changes from its ports' samples: down while either end reads down, up when none does, one event per change
+ * of the link (its two ends seen at different instants are one change), so every `link down` has its `link up`.
+ */
+export function linkStateChanges(readings: readonly PortStateReading[]): FabricEvent[] {
+  const sorted = [...readings].sort((a, b) => a.timeMs - b.timeMs);
+  const ports = new Map<string, Map<string, boolean>>();
+  const reported = new Map<string, boolean>();
+  const events: FabricEvent[] = [];
+  for (const r of sorted) {
+    let ends = ports.get(r.linkId);
+    if (!ends) {
+      ends = new Map();
+      ports.set(r.linkId, ends);
+    }
+    ends.set(r.port, r.up);
+    const up = ![...ends.values()].includes(false);
+    const was = reported.get(r.linkId);
+    reported.set(r.linkId, up);
+    if (r.first || was === undefined || was === up) continue;
+    events.push({
+      timeMs: r.timeMs,
+      kind: 'link-state',
+      subject: r.linkId,
+      detail: up ? 'link up' : 'link down',
+    });
   }
   return events;
 }

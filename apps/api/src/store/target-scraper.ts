@@ -24,6 +24,8 @@ export interface TargetScrapeStats {
   samples: number;
   /** The form the target answered in: exposition text, or Arrow (a fabscope collector asked for it). */
   format?: 'text' | 'arrow';
+  /** When its counters were read (the collector's stamp, else the scrape's start), once they were taken. */
+  sampleTimeMs?: number;
   error?: string;
 }
 
@@ -89,6 +91,7 @@ export class TargetScraper {
       t = performance.now();
       const timeMs = sampleTimeMs(scrape.countersReadAtMs, startedMs, this.now());
       stats.samples = await this.arrow.commit(i, scrape, timeMs);
+      stats.sampleTimeMs = timeMs;
       stats.ingestMs = performance.now() - t;
       return;
     }
@@ -97,7 +100,8 @@ export class TargetScraper {
     stats.samples = scanned.samples;
     stats.bodyMs = performance.now() - t;
     t = performance.now();
-    scanned.commit(sampleTimeMs(scanned.latestTimestampMs, startedMs, this.now()));
+    stats.sampleTimeMs = sampleTimeMs(scanned.latestTimestampMs, startedMs, this.now());
+    scanned.commit(stats.sampleTimeMs);
     stats.ingestMs = performance.now() - t;
   }
 }

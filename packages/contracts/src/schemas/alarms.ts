@@ -16,15 +16,36 @@ export const AlarmSchema = Type.Object({
     description: 'Link directions over the threshold (at the last tick, or when cleared: 0)',
   }),
   summary: Type.String({
-    description: 'For people: "32 host link directions over the congestion threshold"',
+    description:
+      'For people: "32 host link directions over the congestion threshold" (with "; 2 unknown since 12:04:10: <reason>")',
   }),
   members: Type.Array(
     Type.Object({
       id: Type.String(),
-      value: Type.Number({ description: '× threshold' }),
+      value: Type.Number({ description: '× threshold (the last known value while unknown)' }),
       severity: Severity,
+      unknownSince: Type.Optional(
+        Type.String({
+          format: 'date-time',
+          description: 'Since when its value is unknown (the alarm stays)',
+        }),
+      ),
+      unknownReason: Type.Optional(Type.String({ description: 'Why its value is unknown' })),
     }),
     { maxItems: 20, description: 'The worst 20 directions' },
+  ),
+  unknown: Type.Optional(
+    Type.Object(
+      {
+        count: Type.Integer(),
+        since: Type.String({ format: 'date-time' }),
+        reason: Type.String(),
+      },
+      {
+        description:
+          "Present while members' values are unknown: an unknown value never clears an alarm, and it says so (the earliest, its reason)",
+      },
+    ),
   ),
   raisedAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),

@@ -13,6 +13,8 @@ export const EVENT_KINDS = [
   'counter-reset',
   'threshold',
   'collection-gap',
+  'collection',
+  'subnet-manager',
   'alert',
   'topology',
   'alarm',
@@ -40,7 +42,7 @@ export const EventsSchema = Type.Object({
       detail: Type.String({ description: 'What happened; changes are written old → new' }),
       severity: Literals(EVENT_SEVERITIES, {
         description:
-          'info for changes and recoveries; warning, error, critical for PM thresholds crossed (1 ×, 3 ×, 10 ×), unexpected clears and collection gaps',
+          'info for changes and recoveries; warning, error, critical for PM thresholds crossed (1 ×, 3 ×, 10 ×), unexpected clears, collection gaps and stalls, the subnet manager gone',
       }),
     }),
     {

@@ -54,6 +54,22 @@ export const HealthSchema = Type.Object({
       { description: 'Live discovery of the topology (FABSCOPE_FABRIC=infiniband), when it runs' },
     ),
   ),
+  subnetManager: Type.Optional(
+    Type.Object(
+      {
+        state: Literals(['present', 'absent', 'unknown'], {
+          description:
+            'present: an SM answers SubnGet(SMInfo) and its tables are readable; absent: none answers, or its tables cannot be read',
+        }),
+        since: Nullable(Type.String({ format: 'date-time' })),
+        detail: Type.String({ description: "What the SM said (sminfo's line), or why it counts as absent" }),
+      },
+      {
+        description:
+          'The subnet manager, asked every few seconds (FABSCOPE_FABRIC=infiniband with its tables)',
+      },
+    ),
+  ),
   supervisor: Type.Optional(
     Type.Object(
       {

@@ -14,11 +14,22 @@ import { type Alarm, alarmText } from '../../events/alarms.ts';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function answer(alarm: Alarm): AlarmAnswer {
+  const { unknown, ...rest } = alarm;
   return {
-    ...alarm,
+    ...rest,
     count: alarm.state === 'cleared' ? 0 : alarm.count,
     summary: alarmText(alarm),
-    members: alarm.state === 'cleared' ? [] : alarm.members,
+    members:
+      alarm.state === 'cleared'
+        ? []
+        : alarm.members.map(({ unknownSinceMs, unknownReason, ...m }) =>
+            unknownSinceMs === undefined
+              ? m
+              : { ...m, unknownSince: iso(unknownSinceMs), unknownReason: unknownReason ?? 'unknown' },
+          ),
+    ...(unknown
+      ? { unknown: { count: unknown.count, since: iso(unknown.sinceMs), reason: unknown.reason } }
+      : {}),
     raisedAt: iso(alarm.raisedMs),
     updatedAt: iso(alarm.updatedMs),
     clearedAt: alarm.clearedMs === null ? null : iso(alarm.clearedMs),

@@ -8,7 +8,11 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { summary: 'Store kind and age of the newest sample', response: { 200: HealthSchema } } },
     async () => {
       const { health } = await app.sampler.current();
-      return app.topologyLive ? { ...health, topology: app.topologyLive.healthNote() } : health;
+      return {
+        ...health,
+        ...(app.topologyLive ? { topology: app.topologyLive.healthNote() } : {}),
+        ...(app.smPresence ? { subnetManager: app.smPresence.health() } : {}),
+      };
     },
   );
 };

@@ -15,7 +15,8 @@ for (const scenario of ['fat-tree-6912', 'fat-tree-27648']) {
     let demo: RunningDemo;
     // fat-tree-27648's first sample comes after one 10 s scrape of 165,888 ports.
     test.beforeAll(async () => {
-      demo = await startDemo({ scenario });
+      test.setTimeout(200_000);
+      demo = await startDemo({ scenario, readyTimeoutMs: 180_000 });
     });
     test.afterAll(async () => {
       await demo?.stop();

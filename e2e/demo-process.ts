@@ -14,6 +14,7 @@ export function startDemo(options: {
   prometheus?: boolean;
   /** More settings for the demo's environment (FABSCOPE_…). */
   env?: Record<string, string>;
+  readyTimeoutMs?: number;
 }): Promise<RunningDemo> {
   return startDemoProcess({ bin: CLI, ...options });
 }

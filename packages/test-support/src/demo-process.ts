@@ -37,6 +37,10 @@ export async function startDemo(options: {
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
+  // A test runner that gives up on a hook ends its worker without our afterAll: never leave the demo behind.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');

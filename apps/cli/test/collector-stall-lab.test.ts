@@ -3,6 +3,7 @@ import { configFromEnv } from '@fabscope/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningIbsimDemo, startIbsimDemo } from '../src/index.ts';
 import { eventually } from './eventually.ts';
+import { startSeedPairs } from './seed-pairs.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked field by field below
 type Json = any;
@@ -41,17 +42,7 @@ describe('the collector stalled for 30 s on the lab', () => {
     const config = { ...configFromEnv({}), host: '127.0.0.1', port: 0 };
     demo = await startIbsimDemo({ config, routing: 'minhop' });
     await eventually(async () => expect((await api('/health')).status).toBe('ok'), 30_000);
-    await api('/traffic', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        pattern: 'pairs',
-        pairs: [
-          ['nodeA', 'nodeC'],
-          ['nodeB', 'nodeD'],
-        ],
-      }),
-    });
+    await startSeedPairs(demo.apiUrl);
     times.steady = Date.now() + 8000;
     await until(times.steady + 4000);
     frozen = portReaders();

@@ -2,6 +2,7 @@ import { configFromEnv } from '@fabscope/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningDemo, startDemo } from '../src/index.ts';
 import { eventually } from './eventually.ts';
+import { startSeedPairs } from './seed-pairs.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked field by field below
 type Json = any;
@@ -33,18 +34,7 @@ describe('a collector stalled for 30 s on the emulator demo', () => {
     demo = await startDemo({ config, webRoot: '/nonexistent' });
     collectorPid = demo.pipelinePids.collector;
     await eventually(async () => expect((await api('/health')).body.status).toBe('ok'), 40_000);
-    const started = await api('/traffic', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        pattern: 'pairs',
-        pairs: [
-          ['nodeA', 'nodeC'],
-          ['nodeB', 'nodeD'],
-        ],
-      }),
-    });
-    expect(started.status).toBe(200);
+    await startSeedPairs(demo.apiUrl);
     // The history's rate window filled (5 s) and the congestion alarms raised by the two flows settled.
     times.steady = Date.now() + 8000;
     await until(times.steady + 4000);

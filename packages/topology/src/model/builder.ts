@@ -25,6 +25,8 @@ export interface NodeSpec {
   portLids?: Readonly<Record<number, number>>;
   /** GUIDs of individual ports when they differ from the node GUID. */
   portGuids?: Readonly<Record<number, string>>;
+  /** The subnet of the node where the fabric holds several: LIDs are unique within one subnet. */
+  subnet?: string;
 }
 
 /** Collects nodes and cables, checks them (errors name the node or port), and freezes a Fabric. */
@@ -57,6 +59,7 @@ export class FabricBuilder {
     };
     if (spec.description !== undefined) node.description = spec.description;
     if (spec.lmc) node.lmc = spec.lmc;
+    if (spec.subnet !== undefined) node.subnet = spec.subnet;
     if (spec.portLids) this.portLids.set(node, spec.portLids);
     if (spec.portGuids) this.portGuids.set(node, spec.portGuids);
     this.nodes.push(node);
@@ -119,15 +122,20 @@ export class FabricBuilder {
   }
 
   build(): Fabric {
-    // Every LID a node answers to: its base LID and its ports' own LIDs, each with 2^lmc LIDs.
-    const owner = new Map<number, FabricNode>();
+    // Every LID a node answers to: its base LID and its ports' own LIDs, each with 2^lmc LIDs; unique
+    // within a subnet (nodeByLid keeps the first subnet's node where several subnets use a LID).
+    const owner = new Map<string, FabricNode>();
+    const firstOwner = new Map<number, FabricNode>();
+    const key = (node: FabricNode, lid: number) =>
+      node.subnet === undefined ? `${lid}` : `${lid} ${node.subnet}`;
     const claim = (node: FabricNode, lid: number) => {
       const span = 1 << (node.lmc ?? 0);
       for (let l = lid; l < lid + span; l++) {
-        const other = owner.get(l);
+        const other = owner.get(key(node, l));
         if (other && other !== node)
           throw new Error(`node "${node.name}": LID ${l} is already taken by "${other.name}"`);
-        owner.set(l, node);
+        owner.set(key(node, l), node);
+        if (!firstOwner.has(l)) firstOwner.set(l, node);
       }
     };
     for (const node of this.nodes) {
@@ -142,7 +150,7 @@ export class FabricBuilder {
       for (;;) {
         next = Math.ceil(next / span) * span || span;
         let free = true;
-        for (let l = next; l < next + span; l++) if (owner.has(l)) free = false;
+        for (let l = next; l < next + span; l++) if (owner.has(key(node, l))) free = false;
         if (free) break;
         next++;
       }
@@ -152,14 +160,14 @@ export class FabricBuilder {
     };
     for (const node of this.nodes) if (node.type !== 'switch') assign(node);
     for (const node of this.nodes) if (node.type === 'switch') assign(node);
-    if (next > 0xbfff || [...owner.keys()].some((l) => l > 0xbfff)) {
+    if (next > 0xbfff || [...firstOwner.keys()].some((l) => l > 0xbfff)) {
       throw new Error('the fabric needs more unicast LIDs than 0xBFFF');
     }
 
     let maxLid = 0;
-    for (const lid of owner.keys()) maxLid = Math.max(maxLid, lid);
+    for (const lid of firstOwner.keys()) maxLid = Math.max(maxLid, lid);
     const nodeByLid = new Int32Array(maxLid + 1).fill(-1);
-    for (const [lid, node] of owner) nodeByLid[lid] = node.index;
+    for (const [lid, node] of firstOwner) nodeByLid[lid] = node.index;
     for (const node of this.nodes) {
       const own = this.portLids.get(node);
       for (const port of node.ports) if (port) port.lid = own?.[port.number] ?? node.lid;

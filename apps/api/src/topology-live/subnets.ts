@@ -55,6 +55,7 @@ export function mergeSubnets(
   nodeNames?: NodeNameMap,
 ): Fabric {
   const nodes = parts.flatMap((p, k) => p.fabric.nodes.map((node) => ({ k, subnet: p.subnet, node })));
+  checkDistinctPorts(nodes);
   const names = nameNodes(
     nodes.map(({ node }) => ({
       type: node.type,
@@ -114,4 +115,25 @@ export function mergeSubnets(
     }
   });
   return builder.build();
+}
+
+/**
+ * Counters are kept by node GUID and port: a port seen on two subnets (the same GUID twice, as two copies of one
+ * simulated subnet would give) would mix their figures, so it is an error naming both.
+ */
+function checkDistinctPorts(nodes: readonly { subnet: string; node: Fabric['nodes'][number] }[]): void {
+  const seen = new Map<string, string>();
+  for (const { subnet, node } of nodes) {
+    for (const port of node.ports) {
+      if (!port) continue;
+      const key = `${node.guid}/${port.number}`;
+      const other = seen.get(key);
+      if (other !== undefined && other !== subnet) {
+        throw new Error(
+          `port ${node.guid}/${port.number} ("${node.description ?? node.name}") is on subnets ${other} and ${subnet}: the same port cannot be cabled to two subnets`,
+        );
+      }
+      seen.set(key, subnet);
+    }
+  }
 }

@@ -12,9 +12,10 @@ export const SYSFS_INFINIBAND = '/sys/class/infiniband';
  */
 export const READER_PORT_ENV = 'FABSCOPE_IB_READER_PORT';
 
+/** A sysfs file's text without its newline; null when it cannot be read. */
 const readText = (path: string): string | null => {
   try {
-    return readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8').trim();
   } catch {
     return null;
   }
@@ -40,8 +41,8 @@ export function localIbPorts(root = SYSFS_INFINIBAND): IbLocalPort[] {
       .sort((a, b) => a - b);
     for (const port of ports) {
       const dir = join(root, ca, 'ports', String(port));
-      const layer = readText(join(dir, 'link_layer'))?.trim();
-      if (layer !== undefined && layer !== 'InfiniBand') continue;
+      const layer = readText(join(dir, 'link_layer'));
+      if (layer !== null && layer !== 'InfiniBand') continue;
       const phys = parseStateLine(readText(join(dir, 'phys_state')));
       const state = parseStateLine(readText(join(dir, 'state')));
       if (phys?.name === 'LinkUp' || (state !== null && state.id > 1)) found.push({ ca, port });

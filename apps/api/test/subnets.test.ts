@@ -1,0 +1,178 @@
+import {
+  applyIbroute,
+  emptyTables,
+  type Fabric,
+  FabricBuilder,
+  fabricOfSnapshot,
+  findNode,
+  nodesNamed,
+  routeBetween,
+  topologySnapshot,
+} from '@fabscope/topology';
+import { describe, expect, it } from 'vitest';
+import type { SmTablesRead, SmTablesSource } from '../src/sm-tables/source.ts';
+import { SubnetsTables } from '../src/sm-tables/subnets-tables.ts';
+import { mergeSubnets } from '../src/topology-live/subnets.ts';
+
+/** One plane as its own subnet: two hosts on one switch, LIDs as its own SM gives them (the same on every plane). */
+function plane(device: string, guidBase: number): Fabric {
+  const guid = (n: number) => `0x${(guidBase + n).toString(16).padStart(16, '0')}`;
+  const b = new FabricBuilder(`plane-${device}`, 'infiniband');
+  b.addNode({
+    name: 'node001',
+    type: 'host',
+    guid: guid(1),
+    portCount: 1,
+    lid: 1,
+    description: `node001 ${device}`,
+  });
+  b.addNode({
+    name: 'node002',
+    type: 'host',
+    guid: guid(2),
+    portCount: 1,
+    lid: 3,
+    description: `node002 ${device}`,
+  });
+  b.addNode({
+    name: `sw-${device}`,
+    type: 'switch',
+    guid: guid(3),
+    portCount: 8,
+    tier: 1,
+    lid: 2,
+    description: `MF0;sw-${device}:MQM8790/U1`,
+  });
+  b.connect('node001', 1, `sw-${device}`, 1, 100, 'host');
+  b.connect('node002', 1, `sw-${device}`, 2, 100, 'host');
+  return b.build();
+}
+
+/** The switch's table as OpenSM dumps it: host 1 out of port `toFirst`, host 3 out of `toSecond`. */
+function dump(switchGuid: string, toFirst: number, toSecond: number): string {
+  return [
+    `Unicast lids [0x0-0x3] of switch Lid 2 guid ${switchGuid} (MF0;sw:MQM8790/U1):`,
+    `0x0001 00${toFirst} : (Channel Adapter)`,
+    '0x0002 000 : (Switch)',
+    `0x0003 00${toSecond} : (Channel Adapter)`,
+    '3 valid lids dumped',
+  ].join('\n');
+}
+
+const a = plane('mlx5_0', 0xa000);
+const b = plane('mlx5_1', 0xb000);
+
+describe('several subnets drawn as one fabric', () => {
+  const merged = mergeSubnets(
+    [
+      { subnet: 'mlx5_0:1', fabric: a },
+      { subnet: 'mlx5_1:1', fabric: b },
+    ],
+    'infiniband',
+  );
+
+  it('names a host’s adapters on two subnets as its rails, each node with its subnet and own LID', () => {
+    expect(merged.nodes.map((n) => [n.name, n.subnet, n.lid])).toEqual([
+      ['node001/mlx5_0', 'mlx5_0:1', 1],
+      ['node002/mlx5_0', 'mlx5_0:1', 3],
+      ['sw-mlx5_0', 'mlx5_0:1', 2],
+      ['node001/mlx5_1', 'mlx5_1:1', 1],
+      ['node002/mlx5_1', 'mlx5_1:1', 3],
+      ['sw-mlx5_1', 'mlx5_1:1', 2],
+    ]);
+    expect(nodesNamed(merged, 'node001').map((n) => n.name)).toEqual(['node001/mlx5_0', 'node001/mlx5_1']);
+    expect(merged.links.map((l) => l.id)).toEqual([
+      'node001/mlx5_0/1--sw-mlx5_0/1',
+      'node002/mlx5_0/1--sw-mlx5_0/2',
+      'node001/mlx5_1/1--sw-mlx5_1/1',
+      'node002/mlx5_1/1--sw-mlx5_1/2',
+    ]);
+    // A LID alone names the first subnet's node; a GUID names one everywhere.
+    expect(findNode(merged, 'lid:1').name).toBe('node001/mlx5_0');
+    expect(findNode(merged, b.nodes[0]?.guid as string).name).toBe('node001/mlx5_1');
+  });
+
+  it('routes each subnet by its own SM’s table, both dumps applied by switch GUID', () => {
+    const text = `${dump(a.nodes[2]?.guid as string, 1, 2)}\n${dump(b.nodes[2]?.guid as string, 1, 2)}`;
+    const tables = applyIbroute(merged, emptyTables(merged, 'none'), text);
+    for (const device of ['mlx5_0', 'mlx5_1']) {
+      const route = routeBetween(merged, tables, `node001/${device}`, `node002/${device}`);
+      expect(route.hops.map((h) => h.node)).toEqual([
+        `node001/${device}`,
+        `sw-${device}`,
+        `node002/${device}`,
+      ]);
+    }
+    // Across subnets no cable joins: the walk never reaches the other plane's host.
+    expect(() => routeBetween(merged, tables, 'node001/mlx5_0', 'node002/mlx5_1')).toThrow(/reached host/);
+  });
+
+  it('keeps every subnet’s LIDs through a topology version (a redraw after discovery)', () => {
+    const redrawn = fabricOfSnapshot(topologySnapshot(merged));
+    expect(redrawn.nodes.map((n) => [n.name, n.subnet, n.lid])).toEqual(
+      merged.nodes.map((n) => [n.name, n.subnet, n.lid]),
+    );
+  });
+
+  it('refuses a port seen on two subnets rather than mixing their counters', () => {
+    expect(() =>
+      mergeSubnets(
+        [
+          { subnet: 'plane1', fabric: a },
+          { subnet: 'plane2', fabric: a },
+        ],
+        'infiniband',
+      ),
+    ).toThrow(/is on subnets plane1 and plane2/);
+  });
+});
+
+/** A source that answers what it is given, in turn. */
+function source(...reads: SmTablesRead[]): SmTablesSource {
+  return { from: 'lfts-dump', read: async () => reads.shift() ?? { kind: 'not-ready', reason: 'none left' } };
+}
+
+describe('every subnet’s SM tables read as one', () => {
+  it('joins the dumps; unchanged only when every subnet’s version is', async () => {
+    const both = new SubnetsTables([
+      {
+        name: 'plane1',
+        source: source({ kind: 'dump', text: 'A', version: '1' }, { kind: 'dump', text: 'A', version: '1' }),
+      },
+      {
+        name: 'plane2',
+        source: source({ kind: 'dump', text: 'B', version: '7' }, { kind: 'dump', text: 'B2', version: '8' }),
+      },
+    ]);
+    const first = await both.read(undefined);
+    expect(first).toEqual({ kind: 'dump', text: 'A\nB', version: 'plane1=1 plane2=7' });
+    expect(await both.read('plane1=1 plane2=7')).toEqual({
+      kind: 'dump',
+      text: 'A\nB2',
+      version: 'plane1=1 plane2=8',
+    });
+  });
+
+  it('is not ready while one subnet is not, and fails naming the subnet that failed', async () => {
+    const waiting = new SubnetsTables([
+      { name: 'plane1', source: source({ kind: 'dump', text: 'A' }) },
+      { name: 'plane2', source: source({ kind: 'not-ready', reason: 'being written' }) },
+    ]);
+    expect(await waiting.read(undefined)).toEqual({
+      kind: 'not-ready',
+      reason: 'subnet plane2: being written',
+    });
+    const failing = new SubnetsTables([
+      {
+        name: 'plane1',
+        source: {
+          from: 'dump_fts',
+          read: async () => {
+            throw new Error('dump_fts -n: no SM');
+          },
+        },
+      },
+    ]);
+    await expect(failing.read(undefined)).rejects.toThrow('subnet plane1: dump_fts -n: no SM');
+  });
+});

@@ -19,6 +19,7 @@ import {
 } from './config/site-files.ts';
 import { ConfigError } from './errors.ts';
 
+export { ibPortsFrom } from './config/ib-ports.ts';
 export { ConfigError } from './errors.ts';
 
 /** The API's settings: configFromEnv's, which the CLI and tests override field by field. */

@@ -37,7 +37,7 @@ describe('one fabscope serve watching two InfiniBand subnets', () => {
       )),
     );
     const config = {
-      ...configFromEnv({ FABSCOPE_FABRIC: 'infiniband', FABSCOPE_DISCOVER_INTERVAL_MS: '5000' }),
+      ...configFromEnv({ FABSCOPE_FABRIC: 'infiniband', FABSCOPE_DISCOVER_INTERVAL_MS: '2000' }),
       host: '127.0.0.1',
       port: 0,
     };
@@ -128,6 +128,19 @@ describe('one fabscope serve watching two InfiniBand subnets', () => {
       'plane2-leaf02',
       'node005/mlx5_1',
     ]);
+  }, 30_000);
+
+  it('asks each subnet’s SM, and rediscovers both subnets as the same fabric', async () => {
+    const started = Date.now();
+    const health = await eventually(async () => {
+      const h = await get('/health');
+      expect(h.subnetManager?.state, JSON.stringify(h.subnetManager)).toBe('present');
+      expect(Date.parse(h.topology?.discoveredAt ?? '') > started, JSON.stringify(h.topology)).toBe(true);
+      return h;
+    }, 20_000);
+    expect(health.subnetManager.detail).toMatch(/^plane1: .*sm lid.*; plane2: .*sm lid/);
+    expect(health.topology.changed).toBe(false);
+    expect((await get('/topology')).version).toBeUndefined();
   }, 30_000);
 
   it('lists a host’s rails on its page: device, subnet, GUID, LID and link', async () => {

@@ -9,6 +9,7 @@ import {
   routeBetween,
   topologySnapshot,
 } from '@fabscope/topology';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SmTablesRead, SmTablesSource } from '../src/sm-tables/source.ts';
 import { SubnetsTables } from '../src/sm-tables/subnets-tables.ts';
@@ -124,6 +125,61 @@ describe('several subnets drawn as one fabric', () => {
         'infiniband',
       ),
     ).toThrow(/is on subnets plane1 and plane2/);
+  });
+});
+
+describe('merging any planes', () => {
+  /** Plane `p` of `hosts` hosts on one switch, LIDs in the order given (each plane's SM numbers from 1). */
+  function anyPlane(p: number, hosts: number, lids: readonly number[]): Fabric {
+    const b = new FabricBuilder(`plane${p}`, 'infiniband');
+    const guid = (n: number) => `0x${(0x10000 * (p + 1) + n).toString(16).padStart(16, '0')}`;
+    b.addNode({ name: 'sw', type: 'switch', guid: guid(0), portCount: 16, tier: 1, lid: lids[0] as number });
+    for (let h = 1; h <= hosts; h++) {
+      const host = `node${String(h).padStart(3, '0')}`;
+      b.addNode({
+        name: host,
+        type: 'host',
+        guid: guid(h),
+        portCount: 1,
+        lid: lids[h] as number,
+        description: `${host} mlx5_${p}`,
+      });
+      b.connect(host, 1, 'sw', h, 100, 'host');
+    }
+    return b.build();
+  }
+
+  it('keeps every node, its LID and subnet, names each once, and gives a host one rail per plane', () => {
+    const plane = fc
+      .integer({ min: 1, max: 6 })
+      .chain((hosts) =>
+        fc.tuple(
+          fc.constant(hosts),
+          fc.shuffledSubarray([1, 2, 3, 4, 5, 6, 7, 8, 9], { minLength: hosts + 1, maxLength: hosts + 1 }),
+        ),
+      );
+    fc.assert(
+      fc.property(fc.array(plane, { minLength: 2, maxLength: 3 }), (planes) => {
+        const parts = planes.map(([hosts, lids], p) => ({
+          subnet: `mlx5_${p}:1`,
+          fabric: anyPlane(p, hosts, lids),
+        }));
+        const merged = mergeSubnets(parts, 'infiniband');
+        expect(merged.nodes).toHaveLength(parts.reduce((n, part) => n + part.fabric.nodes.length, 0));
+        expect(new Set(merged.nodes.map((n) => n.name)).size).toBe(merged.nodes.length);
+        const byGuid = new Map(merged.nodes.map((n) => [n.guid, n]));
+        for (const part of parts) {
+          for (const n of part.fabric.nodes) {
+            expect(byGuid.get(n.guid)?.lid).toBe(n.lid);
+            expect(byGuid.get(n.guid)?.subnet).toBe(part.subnet);
+          }
+        }
+        for (const l of merged.links) {
+          expect(merged.nodeByName.get(l.a.node)?.subnet).toBe(merged.nodeByName.get(l.b.node)?.subnet);
+        }
+        expect(nodesNamed(merged, 'node001').map((n) => n.subnet)).toEqual(parts.map((p) => p.subnet));
+      }),
+    );
   });
 });
 

@@ -124,17 +124,21 @@ export class FabricBuilder {
   build(): Fabric {
     // Every LID a node answers to: its base LID and its ports' own LIDs, each with 2^lmc LIDs; unique
     // within a subnet (nodeByLid keeps the first subnet's node where several subnets use a LID).
-    const owner = new Map<string, FabricNode>();
     const firstOwner = new Map<number, FabricNode>();
-    const key = (node: FabricNode, lid: number) =>
-      node.subnet === undefined ? `${lid}` : `${lid} ${node.subnet}`;
+    const bySubnet = new Map<string | undefined, Map<number, FabricNode>>();
+    const ownersOf = (node: FabricNode) => {
+      const owners = bySubnet.get(node.subnet) ?? new Map<number, FabricNode>();
+      bySubnet.set(node.subnet, owners);
+      return owners;
+    };
     const claim = (node: FabricNode, lid: number) => {
       const span = 1 << (node.lmc ?? 0);
+      const owner = ownersOf(node);
       for (let l = lid; l < lid + span; l++) {
-        const other = owner.get(key(node, l));
+        const other = owner.get(l);
         if (other && other !== node)
           throw new Error(`node "${node.name}": LID ${l} is already taken by "${other.name}"`);
-        owner.set(key(node, l), node);
+        owner.set(l, node);
         if (!firstOwner.has(l)) firstOwner.set(l, node);
       }
     };
@@ -147,10 +151,11 @@ export class FabricBuilder {
     const assign = (node: FabricNode) => {
       if (node.lid > 0) return;
       const span = 1 << (node.lmc ?? 0);
+      const owner = ownersOf(node);
       for (;;) {
         next = Math.ceil(next / span) * span || span;
         let free = true;
-        for (let l = next; l < next + span; l++) if (owner.has(key(node, l))) free = false;
+        for (let l = next; l < next + span; l++) if (owner.has(l)) free = false;
         if (free) break;
         next++;
       }

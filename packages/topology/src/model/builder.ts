@@ -123,23 +123,24 @@ export class FabricBuilder {
 
   build(): Fabric {
     // Every LID a node answers to: its base LID and its ports' own LIDs, each with 2^lmc LIDs; unique
-    // within a subnet (nodeByLid keeps the first subnet's node where several subnets use a LID).
-    const firstOwner = new Map<number, FabricNode>();
-    const bySubnet = new Map<string | undefined, Map<number, FabricNode>>();
+    // within a subnet. `owner` holds the first node of each LID (nodeByLid), a subnet's own map its nodes'.
+    const owner = new Map<number, FabricNode>();
+    const subnetOwners = new Map<string, Map<number, FabricNode>>();
     const ownersOf = (node: FabricNode) => {
-      const owners = bySubnet.get(node.subnet) ?? new Map<number, FabricNode>();
-      bySubnet.set(node.subnet, owners);
+      if (node.subnet === undefined) return owner;
+      const owners = subnetOwners.get(node.subnet) ?? new Map<number, FabricNode>();
+      subnetOwners.set(node.subnet, owners);
       return owners;
     };
     const claim = (node: FabricNode, lid: number) => {
       const span = 1 << (node.lmc ?? 0);
-      const owner = ownersOf(node);
+      const owners = ownersOf(node);
       for (let l = lid; l < lid + span; l++) {
-        const other = owner.get(l);
+        const other = owners.get(l);
         if (other && other !== node)
           throw new Error(`node "${node.name}": LID ${l} is already taken by "${other.name}"`);
-        owner.set(l, node);
-        if (!firstOwner.has(l)) firstOwner.set(l, node);
+        owners.set(l, node);
+        if (owners !== owner && !owner.has(l)) owner.set(l, node);
       }
     };
     for (const node of this.nodes) {
@@ -151,11 +152,11 @@ export class FabricBuilder {
     const assign = (node: FabricNode) => {
       if (node.lid > 0) return;
       const span = 1 << (node.lmc ?? 0);
-      const owner = ownersOf(node);
+      const owners = ownersOf(node);
       for (;;) {
         next = Math.ceil(next / span) * span || span;
         let free = true;
-        for (let l = next; l < next + span; l++) if (owner.has(l)) free = false;
+        for (let l = next; l < next + span; l++) if (owners.has(l)) free = false;
         if (free) break;
         next++;
       }
@@ -165,14 +166,14 @@ export class FabricBuilder {
     };
     for (const node of this.nodes) if (node.type !== 'switch') assign(node);
     for (const node of this.nodes) if (node.type === 'switch') assign(node);
-    if (next > 0xbfff || [...firstOwner.keys()].some((l) => l > 0xbfff)) {
+    if (next > 0xbfff || [...owner.keys()].some((l) => l > 0xbfff)) {
       throw new Error('the fabric needs more unicast LIDs than 0xBFFF');
     }
 
     let maxLid = 0;
-    for (const lid of firstOwner.keys()) maxLid = Math.max(maxLid, lid);
+    for (const lid of owner.keys()) maxLid = Math.max(maxLid, lid);
     const nodeByLid = new Int32Array(maxLid + 1).fill(-1);
-    for (const [lid, node] of firstOwner) nodeByLid[lid] = node.index;
+    for (const [lid, node] of owner) nodeByLid[lid] = node.index;
     for (const node of this.nodes) {
       const own = this.portLids.get(node);
       for (const port of node.ports) if (port) port.lid = own?.[port.number] ?? node.lid;

@@ -115,6 +115,32 @@ describe('several subnets drawn as one fabric', () => {
     );
   });
 
+  it('names the two ports of one adapter, each on its own subnet, host/device:port', () => {
+    const half = (port: number, sw: string) => {
+      const f = new FabricBuilder(sw, 'infiniband');
+      f.addNode({
+        name: 'a',
+        type: 'host',
+        guid: '0x00000000000000aa',
+        portCount: 2,
+        lid: 1,
+        description: 'node001 mlx4_0',
+      });
+      f.addNode({ name: sw, type: 'switch', guid: `0x00000000000000${sw}`, portCount: 8, lid: 2 });
+      f.connect('a', port, sw, 1, 100, 'host');
+      return f.build();
+    };
+    const dual = mergeSubnets(
+      [
+        { subnet: 'mlx4_0:1', fabric: half(1, 'b1') },
+        { subnet: 'mlx4_0:2', fabric: half(2, 'b2') },
+      ],
+      'infiniband',
+    );
+    expect(dual.nodes.map((n) => n.name)).toEqual(['node001/mlx4_0:1', 'b1', 'node001/mlx4_0:2', 'b2']);
+    expect(nodesNamed(dual, 'node001').map((n) => n.subnet)).toEqual(['mlx4_0:1', 'mlx4_0:2']);
+  });
+
   it('refuses a port seen on two subnets rather than mixing their counters', () => {
     expect(() =>
       mergeSubnets(

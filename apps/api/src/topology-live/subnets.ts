@@ -57,13 +57,18 @@ export function mergeSubnets(
   const nodes = parts.flatMap((p, k) => p.fabric.nodes.map((node) => ({ k, subnet: p.subnet, node })));
   checkDistinctPorts(nodes);
   const names = nameNodes(
-    nodes.map(({ node }) => ({
-      type: node.type,
-      guid: node.guid,
-      description: node.description,
-      portGuids: node.ports.flatMap((p) => (p && p.guid !== node.guid ? [p.guid] : [])),
-      fallback: node.name,
-    })),
+    nodes.map(({ node }) => {
+      const ports = node.ports.filter((p) => p !== undefined);
+      return {
+        type: node.type,
+        guid: node.guid,
+        description: node.description,
+        portGuids: ports.flatMap((p) => (p.guid !== node.guid ? [p.guid] : [])),
+        fallback: node.name,
+        // An adapter whose ports are listed apart (one per subnet) is named `host/device:port`.
+        ...(node.type !== 'switch' && ports.length === 1 ? { port: ports[0]?.number } : {}),
+      };
+    }),
     nodeNames,
   );
   const builder = new FabricBuilder(name, 'infiniband');

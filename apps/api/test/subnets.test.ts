@@ -11,6 +11,7 @@ import {
 } from '@fabscope/topology';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { smTablesFollowerFor } from '../src/sm-tables/from-config.ts';
 import type { SmTablesRead, SmTablesSource } from '../src/sm-tables/source.ts';
 import { SubnetsTables } from '../src/sm-tables/subnets-tables.ts';
 import { mergeSubnets } from '../src/topology-live/subnets.ts';
@@ -233,6 +234,21 @@ describe('every subnet’s SM tables read as one', () => {
       text: 'A\nB2',
       version: 'plane1=1 plane2=8',
     });
+  });
+
+  it('refuses one FABSCOPE_LFTS dump file for several subnets', async () => {
+    const target = { fabric: a, tables: emptyTables(a, 'none') };
+    const subnets = [{ name: 'mlx5_0:1' }, { name: 'mlx5_1:1' }];
+    await expect(
+      smTablesFollowerFor(
+        { kind: 'file', path: '/tmp/opensm-lfts.dump', intervalMs: 1000 },
+        target,
+        undefined,
+        {
+          subnets,
+        },
+      ),
+    ).rejects.toThrow(/FABSCOPE_LFTS names one dump file, but 2 subnets are watched/);
   });
 
   it('is not ready while one subnet is not, and fails naming the subnet that failed', async () => {

@@ -7,6 +7,7 @@ import {
   type LOG_LEVELS,
   readEnvironment,
 } from './config/environment.ts';
+import { ibPortsFrom } from './config/ib-ports.ts';
 import {
   existing,
   jobsConfig,
@@ -18,6 +19,7 @@ import {
 } from './config/site-files.ts';
 import { ConfigError } from './errors.ts';
 
+export { ibPortsFrom } from './config/ib-ports.ts';
 export { ConfigError } from './errors.ts';
 
 /** The API's settings: configFromEnv's, which the CLI and tests override field by field. */
@@ -144,6 +146,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env) {
     fabricSource: e.FABSCOPE_FABRIC,
     // Off by default: other tools and the SM's PerfMgr read the same counters (docs/real-fabrics.md).
     ibResetCounters: e.FABSCOPE_IB_RESET_COUNTERS === 'true',
+    // Unset: every local port whose link is up (the CLI reads sysfs), one subnet each.
+    ibPorts: ibPortsFrom(e.FABSCOPE_IB_PORTS),
     eventsDir: e.FABSCOPE_EVENTS_DIR,
     historySeconds: e.FABSCOPE_HISTORY_SECONDS,
     historyMaxBytes: e.FABSCOPE_HISTORY_MAX_BYTES,

@@ -17,3 +17,5 @@ export { PrometheusStore } from './store/prometheus.ts';
 export { EDGE_SERIES, PrometheusTimeQueries } from './store/prometheus-history.ts';
 export { liveQueries, NEWEST_SWEEP } from './store/prometheus-live.ts';
 export { PromqlClient, QueryGate } from './store/promql-client.ts';
+export { discoverSubnets } from './topology-live/from-config.ts';
+export { type FabricTools, type IbSubnet, subnetOfPort } from './topology-live/subnets.ts';

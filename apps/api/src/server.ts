@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { type ApiConfig, checkLiveSource } from './config.ts';
 import type { Sampler } from './sampler.ts';
 import type { MetricsStore } from './store/types.ts';
+import type { FabricTools } from './topology-live/subnets.ts';
 
 export interface RunningApi {
   app: FastifyInstance;
@@ -21,7 +22,7 @@ export async function startApi(
     tables?: ForwardingTables;
     webRoot?: string;
     logStream?: NodeJS.WritableStream;
-    tools?: { env?: NodeJS.ProcessEnv; cwd?: string };
+    tools?: FabricTools;
   } = {},
 ): Promise<RunningApi> {
   checkLiveSource(config);

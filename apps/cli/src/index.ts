@@ -3,3 +3,4 @@ export { type RunningDemo, startDemo } from './demo/demo.ts';
 export { type RunningIbsimDemo, startIbsimDemo } from './demo/ibsim.ts';
 export { freePort } from './free-port.ts';
 export { type PrometheusServer, startPrometheus } from './prometheus/prometheus.ts';
+export { type ServeInfinibandOptions, serveInfiniband } from './serve-infiniband.ts';

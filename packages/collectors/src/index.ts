@@ -18,6 +18,7 @@ export {
   portSamplesFromEmulator,
   portSamplesFromEmulatorArrow,
 } from './sources/emulator/emulator-source.ts';
+export { localIbPorts, SYSFS_INFINIBAND } from './sources/infiniband/ib-local-ports.ts';
 export {
   IB_PORT_READER_DEFAULTS,
   type IbPortReader,

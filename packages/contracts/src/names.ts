@@ -56,3 +56,29 @@ export const DRIFT_KINDS = [
   'extra-node',
 ] as const;
 export type DriftKind = (typeof DRIFT_KINDS)[number];
+
+/** A port of a local InfiniBand adapter, a subnet watched through it: FABSCOPE_IB_PORTS lists them `mlx5_0:1`. */
+export interface IbLocalPort {
+  /** The kernel's RDMA device name (`mlx5_0`). */
+  ca: string;
+  /** Its port number, from 1. */
+  port: number;
+}
+
+/** `mlx5_0:1`, as FABSCOPE_IB_PORTS writes a port. */
+export function ibPortName(port: IbLocalPort): string {
+  return `${port.ca}:${port.port}`;
+}
+
+/** The infiniband-diags arguments that pick a port (`-C mlx5_0 -P 1`); none for the tools' default port. */
+export function ibPortArgs(port: IbLocalPort | undefined): string[] {
+  return port ? ['-C', port.ca, '-P', String(port.port)] : [];
+}
+
+/** `mlx5_0:1` → the port; undefined when the text is not a device name, a colon and a port 1..254. */
+export function readIbPortName(text: string): IbLocalPort | undefined {
+  const match = /^([A-Za-z0-9][A-Za-z0-9_.-]{0,63}):([0-9]{1,3})$/.exec(text.trim());
+  const port = Number(match?.[2]);
+  if (!match || port < 1 || port > 254) return undefined;
+  return { ca: match[1] as string, port };
+}

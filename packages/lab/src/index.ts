@@ -7,4 +7,5 @@ export {
   startLab,
 } from './lab.ts';
 export { ibsimNetFile, LabError, type NetFileOptions } from './net-file.ts';
+export { type PlaneSubnetOptions, planeNetFile, planeSubnet } from './plane-subnet.ts';
 export { type RailSubnetOptions, railSubnet } from './site-subnet.ts';

@@ -100,6 +100,9 @@ export const ENVIRONMENT = Type.Object({
     ),
     'false',
   ),
+  FABSCOPE_IB_PORTS: Type.Optional(
+    text('Local InfiniBand ports whose subnets are watched (mlx5_0:1,mlx5_1:1); default every port up'),
+  ),
   FABSCOPE_EXPECTED_TOPOLOGY: Type.Optional(text('The intended design drift is measured against')),
   FABSCOPE_DRIFT_STABLE_SECONDS: withDefault(
     whole(0, 86_400, 'How long a drift finding holds before it is reported', 'an integer 0..86400'),

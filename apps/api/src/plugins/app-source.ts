@@ -11,6 +11,7 @@ import type { SmTablesOrigin } from '../sm-tables/origin.ts';
 import type { MetricsStore } from '../store/types.ts';
 import type { DrawnFabric } from '../topology-live/drawn-fabric.ts';
 import type { LiveTopology } from '../topology-live/live-topology.ts';
+import type { FabricTools } from '../topology-live/subnets.ts';
 
 /** The fabric the API draws, measures and routes over; the followers replace its fields as the API runs. */
 export interface LiveFabric {
@@ -47,8 +48,8 @@ export interface AppResources {
   fabric: Fabric;
   /** Default: the subnet manager's (FABSCOPE_LFTS, empty until read), else computed. */
   tables?: ForwardingTables | undefined;
-  /** Environment and working directory of the fabric tools the API runs (ibroute, dump_fts). */
-  tools?: { env?: NodeJS.ProcessEnv; cwd?: string } | undefined;
+  /** Environment and working directory of the fabric tools the API runs (ibroute, dump_fts), and its subnets. */
+  tools?: FabricTools | undefined;
 }
 
 /** Every app plugin's options: the parts handed in, or what to build them from. */

@@ -4,6 +4,7 @@ import type { Health } from '@fabscope/contracts';
 import { clockTime } from '../events/collection-watch.ts';
 import type { EventLog } from '../events/event-log.ts';
 import { Poller } from '../poller.ts';
+import { type FabricTools, type IbSubnet, subnetTools } from '../topology-live/subnets.ts';
 
 /** Asks whether a subnet manager answers: resolves with what it said, rejects with why none did. */
 export type SmProbe = (signal: AbortSignal) => Promise<string>;
@@ -19,14 +20,36 @@ const PROBE_TIMEOUT_MS = 5000;
  * `sminfo` (infiniband-diags, no shell): SubnGet(SMInfo) to the SM the port knows; its line ("sminfo: sm lid 1 sm guid
  * …, activity count … state 3 SMINFO_MASTER") when one answers.
  */
-export function sminfoProbe(
-  tools: { env?: NodeJS.ProcessEnv | undefined; cwd?: string | undefined } = {},
-): SmProbe {
+export function sminfoProbe(tools: FabricTools = {}): SmProbe {
+  const subnets = tools.subnets ?? [];
+  if (subnets.length > 0) return subnetsProbe(subnets, tools);
+  return oneSminfoProbe({ args: [], env: tools.env ?? process.env, cwd: tools.cwd });
+}
+
+/** Every subnet's SM asked through its own port: present while each answers; the first silent one named. */
+function subnetsProbe(subnets: readonly IbSubnet[], tools: FabricTools): SmProbe {
+  const probes = subnets.map((s) => ({ name: s.name, probe: oneSminfoProbe(subnetTools(s, tools)) }));
+  return async (signal) => {
+    const said = await Promise.all(
+      probes.map(({ name, probe }) =>
+        probe(signal).then(
+          (line) => `${name}: ${line}`,
+          (error: Error) => {
+            throw new Error(`subnet ${name}: ${error.message}`);
+          },
+        ),
+      ),
+    );
+    return said.join('; ');
+  };
+}
+
+function oneSminfoProbe(reach: { args: string[]; env: NodeJS.ProcessEnv; cwd: string | undefined }): SmProbe {
   return async (signal) => {
     try {
-      const { stdout } = await execFileAsync('sminfo', [], {
-        env: tools.env ?? process.env,
-        cwd: tools.cwd,
+      const { stdout } = await execFileAsync('sminfo', reach.args, {
+        env: reach.env,
+        cwd: reach.cwd,
         timeout: PROBE_TIMEOUT_MS,
         signal,
         encoding: 'utf8',

@@ -16,6 +16,10 @@ export interface SwitchQueryOptions {
   timeoutMs?: number;
   /** ibroute runs at once; default 4. */
   concurrency?: number;
+  /** Arguments that pick the local port of the subnet (`-C mlx5_1 -P 1`). */
+  portArgs?: readonly string[];
+  /** Where the fabric holds several subnets: the one read (its switches only; FabricNode.subnet). */
+  subnet?: string;
 }
 
 const execFileAsync = promisify(execFile);
@@ -47,7 +51,10 @@ export class SwitchTablesQuery implements SmTablesSource {
 
   async read(): Promise<SmTablesRead> {
     if (this.from === 'dump_fts') return { kind: 'dump', text: await this.run(['-n']) };
-    const switches = this.fabric.nodes.filter((n) => n.type === 'switch');
+    const { subnet } = this.options;
+    const switches = this.fabric.nodes.filter(
+      (n) => n.type === 'switch' && (subnet === undefined || n.subnet === subnet),
+    );
     const texts: string[] = new Array(switches.length).fill('');
     const failed = new Map<string, string>();
     let next = 0;
@@ -70,8 +77,9 @@ export class SwitchTablesQuery implements SmTablesSource {
     return { kind: 'dump', text: texts.join('\n'), failed };
   }
 
-  private async run(args: string[]): Promise<string> {
+  private async run(toolArgs: string[]): Promise<string> {
     const { env = process.env, cwd } = this.options;
+    const args = [...(this.options.portArgs ?? []), ...toolArgs];
     const options = {
       env,
       cwd,

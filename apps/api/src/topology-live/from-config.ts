@@ -13,6 +13,7 @@ import type { ApiConfig } from '../config.ts';
 import type { EventLog, FabricEvent } from '../events/event-log.ts';
 import { DriftTracker } from './drift-tracker.ts';
 import { LiveTopology } from './live-topology.ts';
+import { type IbSubnet, mergeSubnets, subnetTools } from './subnets.ts';
 import { TopologyVersions } from './versions.ts';
 
 /** Most bytes of `ibnetdiscover -p` read: a line a port, room for the largest fabrics many times over. */
@@ -28,6 +29,10 @@ export interface DiscoveryTools {
   /** The program; default `ibnetdiscover` from PATH. */
   command?: string | undefined;
   timeoutMs?: number | undefined;
+  /** Arguments besides `-p`: the local port to discover through (`-C mlx5_1 -P 1`). */
+  args?: readonly string[] | undefined;
+  /** Several subnets (subnets.ts): each discovered through its own port or environment, drawn as one fabric. */
+  subnets?: readonly IbSubnet[] | undefined;
 }
 
 /** The fabric as `ibnetdiscover -p` reads it now (names are the NodeDescriptions), without a shell. */
@@ -36,7 +41,7 @@ export function ibnetdiscoverPorts(fabricName: string, tools: DiscoveryTools = {
     new Promise((resolve, reject) => {
       execFile(
         tools.command ?? 'ibnetdiscover',
-        ['-p'],
+        ['-p', ...(tools.args ?? [])],
         {
           env: tools.env ?? process.env,
           ...(tools.cwd ? { cwd: tools.cwd } : {}),
@@ -58,6 +63,32 @@ export function ibnetdiscoverPorts(fabricName: string, tools: DiscoveryTools = {
         },
       );
     });
+}
+
+/**
+ * Every subnet as `ibnetdiscover -p` reads it through its own port (or environment), as one fabric
+ * (mergeSubnets); one subnet is today's fabric as it is. A subnet that cannot be read fails the discovery, named.
+ */
+export function discoverSubnets(
+  fabricName: string,
+  subnets: readonly IbSubnet[],
+  tools: DiscoveryTools = {},
+): () => Promise<Fabric> {
+  return async () => {
+    const parts = await Promise.all(
+      subnets.map(async (subnet) => {
+        const reach = subnetTools(subnet, tools);
+        try {
+          const fabric = await ibnetdiscoverPorts(fabricName, { ...tools, ...reach, subnets: undefined })();
+          return { subnet: subnet.name, fabric };
+        } catch (error) {
+          throw new Error(`subnet ${subnet.name}: ${(error as Error).message}`, { cause: error });
+        }
+      }),
+    );
+    if (parts.length === 1) return (parts[0] as { fabric: Fabric }).fabric;
+    return mergeSubnets(parts, fabricName, tools.nodeNames);
+  };
 }
 
 /**
@@ -105,7 +136,12 @@ export function liveTopologyFor(
   const discover =
     options.discover ??
     (config.fabricSource === 'infiniband'
-      ? ibnetdiscoverPorts(fabric.name, { nodeNames: config.nodeNames, ...options.tools })
+      ? options.tools?.subnets && options.tools.subnets.length > 0
+        ? discoverSubnets(fabric.name, options.tools.subnets, {
+            nodeNames: config.nodeNames,
+            ...options.tools,
+          })
+        : ibnetdiscoverPorts(fabric.name, { nodeNames: config.nodeNames, ...options.tools })
       : undefined);
   const path = settings.expectedPath;
   const expected = !path

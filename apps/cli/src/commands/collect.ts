@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError } from '@fabscope/api/config';
+import { ConfigError, ibPortsFrom } from '@fabscope/api/config';
 import {
   createFabricRegistry,
   createHostCollector,
@@ -79,7 +79,14 @@ export async function openSource(args: string[]) {
   const timeoutMs = positiveInt('--timeout-ms', values['timeout-ms'], 5000);
   const concurrency = positiveInt('--concurrency', values.concurrency, 4);
   try {
-    const settings = { ...values, timeoutMs, concurrency, ibPortReaderCommand: ibPortReaderCommand() };
+    const settings = {
+      ...values,
+      timeoutMs,
+      concurrency,
+      ibPortReaderCommand: ibPortReaderCommand(),
+      // The local ports whose subnets `--source infiniband` reads, as `serve` reads them.
+      ibPorts: values.source === 'infiniband' ? ibPortsFrom(process.env.FABSCOPE_IB_PORTS) : undefined,
+    };
     return { values, opened: await openFabricSource(values.source, settings) };
   } catch (error) {
     if (error instanceof FabricSourceSettingsError) throw new ConfigError(error.message);

@@ -12,8 +12,10 @@ export async function serveCommand(args: string[]): Promise<void> {
     const { serveInfiniband } = await import('../serve-infiniband.ts');
     const port = process.env.FABSCOPE_COLLECTOR_PORT;
     const running = await serveInfiniband(config, port ? { collectorPort: Number(port) } : {});
+    const subnets =
+      running.subnets.length > 1 ? `subnets ${running.subnets.map((s) => s.name).join(', ')}` : 'subnet';
     process.stdout.write(
-      `fabscope serve: ${running.api.url}/ (InfiniBand subnet: ${running.fabric.nodes.length} nodes, ${running.fabric.links.length} links discovered; collector ${running.collector.url}; store ${running.api.store.kind})\n`,
+      `fabscope serve: ${running.api.url}/ (InfiniBand ${subnets}: ${running.fabric.nodes.length} nodes, ${running.fabric.links.length} links discovered; collector ${running.collectors.map((c) => c.url).join(', ')}; store ${running.api.store.kind})\n`,
     );
     stopOnSignal(() => running.stop());
     return;

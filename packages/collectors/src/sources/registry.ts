@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import { type IbLocalPort, ibPortName } from '@fabscope/contracts/names';
 import type { FabricSource } from '../fabric/port-sample.ts';
 import { emulatorSource } from './emulator/emulator-source.ts';
+import { localIbPorts } from './infiniband/ib-local-ports.ts';
+import { subnetsSource } from './infiniband/ib-subnets-source.ts';
 import { infinibandSource } from './infiniband/infiniband-source.ts';
 import { omnipathSource, parseOpaTargets } from './omnipath/omnipath-source.ts';
 
@@ -19,6 +22,10 @@ export interface FabricSourceSettings {
   ibPortReaderCommand: string[];
   /** `--reset-counters`: clear narrow PortCounters before they saturate (InfiniBand MAD reader). */
   'reset-counters'?: boolean | undefined;
+  /** FABSCOPE_IB_PORTS: the local ports whose subnets are read; default every port up when there are several. */
+  ibPorts?: readonly IbLocalPort[] | undefined;
+  /** Where the local adapters are listed (tests give a tree of their own). */
+  sysfsRoot?: string | undefined;
 }
 
 /** A source opened, and how long the registry may wait for one read of it. */
@@ -40,17 +47,32 @@ export const FABRIC_SOURCES = {
     if (s.reader !== 'mad' && s.reader !== 'perfquery') {
       throw new FabricSourceSettingsError(`--reader must be mad or perfquery, got "${s.reader}"`);
     }
-    const source = infinibandSource({
-      ...(s.fabric ? { fabric: s.fabric } : {}),
-      ibnetdiscover: s.ibnetdiscover,
-      perfquery: s.perfquery,
-      reader: s.reader,
-      madReader: { command: s.ibPortReaderCommand },
-      resetCounters: s['reset-counters'] === true,
-      timeoutMs: s.timeoutMs,
-      concurrency: s.concurrency,
-    });
-    return { source, readTimeoutMs: 20_000 + s.timeoutMs * 100 };
+    const reader = s.reader;
+    const open = (localPort?: IbLocalPort) =>
+      infinibandSource({
+        ...(s.fabric ? { fabric: s.fabric } : {}),
+        ibnetdiscover: s.ibnetdiscover,
+        perfquery: s.perfquery,
+        reader,
+        madReader: { command: s.ibPortReaderCommand },
+        resetCounters: s['reset-counters'] === true,
+        timeoutMs: s.timeoutMs,
+        concurrency: s.concurrency,
+        localPort,
+      });
+    const readTimeoutMs = 20_000 + s.timeoutMs * 100;
+    // The ports listed, else every port up when there are several; else the tools' default port, as before.
+    const up = s.ibPorts ? undefined : localIbPorts(s.sysfsRoot);
+    const ports = s.ibPorts ?? (up && up.length > 1 ? up : []);
+    if (ports.length === 0) return { source: open(), readTimeoutMs };
+    if (ports.length === 1) return { source: open(ports[0]), readTimeoutMs };
+    if (reader !== 'mad') {
+      throw new FabricSourceSettingsError(
+        `--reader perfquery reads the default port only: read ${ports.map(ibPortName).join(', ')} with --reader mad, or list one port in FABSCOPE_IB_PORTS`,
+      );
+    }
+    const subnets = ports.map((port) => ({ name: ibPortName(port), source: open(port) }));
+    return { source: subnetsSource(s.fabric ?? 'infiniband', subnets), readTimeoutMs };
   },
   omnipath: async (s: FabricSourceSettings): Promise<OpenedFabricSource> => {
     if (!s.targets) throw new FabricSourceSettingsError('--source omnipath needs --targets FILE');

@@ -108,7 +108,33 @@ export const PortReplySchema = Type.Object({
     lid: Type.Integer(),
     description: Type.Optional(Type.String()),
     portCount: Type.Integer(),
+    subnet: Type.Optional(Type.String({ description: 'Its subnet where several are watched' })),
   }),
+  rails: Type.Optional(
+    Type.Array(
+      Type.Object({
+        name: Type.String({ description: 'The adapter’s node name (`node001/mlx5_1`)' }),
+        device: Type.String({ description: 'The RDMA device its NodeDescription names (`mlx5_1`)' }),
+        subnet: Type.Optional(Type.String({ description: 'Its subnet where several are watched' })),
+        guid: Type.String(),
+        lid: Type.Integer(),
+        links: Type.Array(
+          Type.Object({
+            port: Type.Integer(),
+            neighbour: PortRefSchema,
+            linkId: Type.String(),
+            rateGbps: Type.Number(),
+            widthSpeed: Type.Optional(Type.String()),
+            linkUp: Nullable(Type.Boolean()),
+          }),
+        ),
+      }),
+      {
+        description:
+          'When the name is a host of several adapters (rails, on one subnet or several): each one; `node` and `ports` are then its first rail’s',
+      },
+    ),
+  ),
   time: Type.String({ description: 'The live tick the figures are of' }),
   ports: Type.Array(
     Type.Object({

@@ -26,6 +26,12 @@ export const TopologySchema = Type.Object({
       tier: Type.Integer({ description: '0 hosts and routers, 1 edge, 2 core …' }),
       guid: Type.String(),
       lid: Type.Integer(),
+      subnet: Type.Optional(
+        Type.String({
+          description:
+            'The subnet the node is on where several are watched (the local port, `mlx5_1:1`): its LID is unique within it',
+        }),
+      ),
     }),
   ),
   links: Type.Array(

@@ -13,6 +13,8 @@ export interface TopologyNodeRecord {
   tier: number;
   portCount: number;
   description?: string;
+  /** The subnet it was discovered on, where the fabric holds several (FabricNode.subnet). */
+  subnet?: string;
 }
 
 /** One end of a cable: a node's id and a port number. */
@@ -86,6 +88,7 @@ export function topologySnapshot(fabric: Fabric): TopologySnapshot {
       tier: n.tier,
       portCount: n.portCount,
       ...(n.description !== undefined ? { description: n.description } : {}),
+      ...(n.subnet !== undefined ? { subnet: n.subnet } : {}),
     })),
     links: fabric.links.map((l) => ({
       a: { node: idOf(l.a.node), port: l.a.port },
@@ -105,7 +108,7 @@ export function fabricOfSnapshot(snapshot: TopologySnapshot): Fabric {
   const builder = new FabricBuilder(snapshot.name, snapshot.fabricType);
   const nameOf = new Map<string, string>();
   const names = new Set<string>();
-  const lids = new Set<number>();
+  const lids = new Set<string>();
   const maxPort = new Map<string, number>();
   for (const l of snapshot.links) {
     for (const end of [l.a, l.b]) maxPort.set(end.node, Math.max(maxPort.get(end.node) ?? 0, end.port));
@@ -115,8 +118,10 @@ export function fabricOfSnapshot(snapshot: TopologySnapshot): Fabric {
     for (let k = 2; names.has(name); k++) name = `${n.name} (${n.id}) #${k}`;
     names.add(name);
     nameOf.set(n.id, name);
-    const lid = n.lid > 0 && !lids.has(n.lid) ? n.lid : 0;
-    if (lid > 0) lids.add(lid);
+    // LIDs are unique within a subnet: two subnets' nodes may share one.
+    const lidKey = `${n.lid} ${n.subnet ?? ''}`;
+    const lid = n.lid > 0 && !lids.has(lidKey) ? n.lid : 0;
+    if (lid > 0) lids.add(lidKey);
     builder.addNode({
       name,
       type: n.type,
@@ -125,6 +130,7 @@ export function fabricOfSnapshot(snapshot: TopologySnapshot): Fabric {
       tier: n.tier,
       lid,
       ...(n.description !== undefined ? { description: n.description } : {}),
+      ...(n.subnet !== undefined ? { subnet: n.subnet } : {}),
     });
   }
   for (const l of snapshot.links) {

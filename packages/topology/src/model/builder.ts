@@ -25,6 +25,8 @@ export interface NodeSpec {
   portLids?: Readonly<Record<number, number>>;
   /** GUIDs of individual ports when they differ from the node GUID. */
   portGuids?: Readonly<Record<number, string>>;
+  /** The subnet of the node where the fabric holds several: LIDs are unique within one subnet. */
+  subnet?: string;
 }
 
 /** Collects nodes and cables, checks them (errors name the node or port), and freezes a Fabric. */
@@ -57,6 +59,7 @@ export class FabricBuilder {
     };
     if (spec.description !== undefined) node.description = spec.description;
     if (spec.lmc) node.lmc = spec.lmc;
+    if (spec.subnet !== undefined) node.subnet = spec.subnet;
     if (spec.portLids) this.portLids.set(node, spec.portLids);
     if (spec.portGuids) this.portGuids.set(node, spec.portGuids);
     this.nodes.push(node);
@@ -119,15 +122,25 @@ export class FabricBuilder {
   }
 
   build(): Fabric {
-    // Every LID a node answers to: its base LID and its ports' own LIDs, each with 2^lmc LIDs.
+    // Every LID a node answers to: its base LID and its ports' own LIDs, each with 2^lmc LIDs; unique
+    // within a subnet. `owner` holds the first node of each LID (nodeByLid), a subnet's own map its nodes'.
     const owner = new Map<number, FabricNode>();
+    const subnetOwners = new Map<string, Map<number, FabricNode>>();
+    const ownersOf = (node: FabricNode) => {
+      if (node.subnet === undefined) return owner;
+      const owners = subnetOwners.get(node.subnet) ?? new Map<number, FabricNode>();
+      subnetOwners.set(node.subnet, owners);
+      return owners;
+    };
     const claim = (node: FabricNode, lid: number) => {
       const span = 1 << (node.lmc ?? 0);
+      const owners = ownersOf(node);
       for (let l = lid; l < lid + span; l++) {
-        const other = owner.get(l);
+        const other = owners.get(l);
         if (other && other !== node)
           throw new Error(`node "${node.name}": LID ${l} is already taken by "${other.name}"`);
-        owner.set(l, node);
+        owners.set(l, node);
+        if (owners !== owner && !owner.has(l)) owner.set(l, node);
       }
     };
     for (const node of this.nodes) {
@@ -139,10 +152,11 @@ export class FabricBuilder {
     const assign = (node: FabricNode) => {
       if (node.lid > 0) return;
       const span = 1 << (node.lmc ?? 0);
+      const owners = ownersOf(node);
       for (;;) {
         next = Math.ceil(next / span) * span || span;
         let free = true;
-        for (let l = next; l < next + span; l++) if (owner.has(l)) free = false;
+        for (let l = next; l < next + span; l++) if (owners.has(l)) free = false;
         if (free) break;
         next++;
       }

@@ -36,6 +36,11 @@ export interface FabricNode {
   description?: string;
   /** LID mask control: the node's ports answer to 2^lmc consecutive LIDs from their base LID. */
   lmc?: number;
+  /**
+   * The subnet the node was discovered on, where one fabric holds several (a server watching two planes: the
+   * local port, `mlx5_1:1`); its LIDs are unique within that subnet only.
+   */
+  subnet?: string;
 }
 
 export interface PortRef {

@@ -1,5 +1,5 @@
 import { ErrorReply, PortQuery, PortReplySchema } from '@fabscope/contracts';
-import { channelFrom, findNode } from '@fabscope/topology';
+import { channelFrom, findNode, hostIndex, nodesNamed } from '@fabscope/topology';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotFoundError } from '../../errors.ts';
 import { stateAt } from '../../lib/frame.ts';
@@ -18,7 +18,10 @@ export const portRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { fabric } = app.fabric;
-      const node = findNode(fabric, request.query.node);
+      const named = request.query.port === undefined ? nodesNamed(fabric, request.query.node) : [];
+      // A host of several adapters (rails): its first rail's ports, and every rail listed.
+      const node =
+        named.length > 1 ? (named[0] as (typeof named)[number]) : findNode(fabric, request.query.node);
       const tick = await app.sampler.current();
       // The tick's directions are in channel order only when it is of this drawing.
       const frame = tick.frame.linkUp.length === fabric.links.length * 2 ? tick.frame : null;
@@ -47,7 +50,31 @@ export const portRoutes: FastifyPluginAsyncTypebox = async (app) => {
           in: inState,
         });
       }
-      return { node, time: tick.time, ports };
+      if (named.length <= 1) return { node, time: tick.time, ports };
+      const { railOf } = hostIndex(fabric);
+      const rails = named.map((rail) => ({
+        name: rail.name,
+        device: railOf.get(rail)?.device ?? rail.name,
+        subnet: rail.subnet,
+        guid: rail.guid,
+        lid: rail.lid,
+        links: rail.ports.flatMap((p) => {
+          const out = p ? channelFrom(fabric, rail, p.number) : -1;
+          if (!p || out < 0) return [];
+          const link = fabric.links[out >> 1] as (typeof fabric.links)[number];
+          return [
+            {
+              port: p.number,
+              neighbour: link.a.node === rail.name && link.a.port === p.number ? link.b : link.a,
+              linkId: link.id,
+              rateGbps: link.rateGbps,
+              widthSpeed: link.widthSpeed,
+              linkUp: frame ? stateAt(frame, out).linkUp : null,
+            },
+          ];
+        }),
+      }));
+      return { node, time: tick.time, ports, rails };
     },
   );
 };

@@ -200,6 +200,29 @@ describe('layoutFabric: several networks', () => {
     expect(overlappingLabels(layout)).toEqual([]);
   });
 
+  it('names each of several InfiniBand subnets by its subnet', () => {
+    const onSubnet = (subnet: string, names: string[]) =>
+      names.map((name, i) => ({ ...node(name, i === 0 ? 'switch' : 'host', i === 0 ? 1 : 0), subnet }));
+    const planes: Topology = {
+      name: 'planes',
+      fabricType: 'infiniband',
+      nodes: [
+        ...onSubnet('mlx5_0:1', ['p1-leaf', 'node001/mlx5_0', 'node002/mlx5_0']),
+        ...onSubnet('mlx5_1:1', ['p2-leaf', 'node001/mlx5_1', 'node002/mlx5_1']),
+      ],
+      links: [
+        cable('node001/mlx5_0', 1, 'p1-leaf', 1, 100),
+        cable('node002/mlx5_0', 1, 'p1-leaf', 2, 100),
+        cable('node001/mlx5_1', 1, 'p2-leaf', 1, 100),
+        cable('node002/mlx5_1', 1, 'p2-leaf', 2, 100),
+      ],
+    };
+    expect(layoutFabric(planes).networks.map((n) => n.label)).toEqual([
+      'InfiniBand · subnet mlx5_0:1 · 100 Gb/s · 2 hosts',
+      'InfiniBand · subnet mlx5_1:1 · 100 Gb/s · 2 hosts',
+    ]);
+  });
+
   it('draws a router as a router, between the two networks it joins', () => {
     const layout = layoutFabric(routed());
     expect(networksOf(routed()).map((x) => x.fabricType)).toEqual(['ethernet', 'omnipath']);

@@ -164,7 +164,15 @@ export function networkLabel(network: Pick<Network, 'fabricType' | 'nodes' | 'li
   const terms = fabricTerms(network.fabricType);
   const rates = [...new Set(network.links.map((l) => l.rateGbps))].sort((a, b) => b - a);
   const hosts = network.nodes.filter((n) => n.type === 'host').length;
-  return [terms.name, rates.map(terms.rate).join(', '), `${hosts} host${hosts === 1 ? '' : 's'}`]
+  // Several subnets watched at once: each network says which one it is (its nodes share it).
+  const subnets = new Set(network.nodes.map((n) => n.subnet));
+  const subnet = subnets.size === 1 ? [...subnets][0] : undefined;
+  return [
+    terms.name,
+    subnet === undefined ? '' : `subnet ${subnet}`,
+    rates.map(terms.rate).join(', '),
+    `${hosts} host${hosts === 1 ? '' : 's'}`,
+  ]
     .filter(Boolean)
     .join(' · ');
 }

@@ -1,3 +1,5 @@
+import { readIbPortName } from '@fabscope/contracts/names';
+import { READER_PORT_ENV } from './ib-local-ports.ts';
 import { IbSweeper, type SweepOutcome, type SweepSettings } from './ib-sweeper.ts';
 import { openUmadPort } from './ib-umad.ts';
 
@@ -23,7 +25,11 @@ export function runIbPortReaderChild(): void {
   }
   let sweeper: IbSweeper;
   try {
-    sweeper = new IbSweeper(openUmadPort());
+    // The parent names the port of the subnet it reads (infinibandSource's `localPort`); else the first.
+    const named = process.env[READER_PORT_ENV];
+    const port = named ? readIbPortName(named) : undefined;
+    if (named && !port) throw new Error(`${READER_PORT_ENV} must name a port like mlx5_0:1, got "${named}"`);
+    sweeper = new IbSweeper(openUmadPort(port));
   } catch (error) {
     send(
       { type: 'error', message: error instanceof Error ? error.message : String(error) } satisfies FromChild,

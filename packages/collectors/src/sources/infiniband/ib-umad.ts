@@ -1,3 +1,4 @@
+import { type IbLocalPort, ibPortName } from '@fabscope/contracts/names';
 import koffi from 'koffi';
 
 /** libibumad (rdma-core `libibumad/umad.h`) through koffi; loaded only in the port reader's child. */
@@ -27,8 +28,11 @@ export interface UmadPort {
   close(): void;
 }
 
-/** Opens the first port of the first adapter (what `umad_open_port(NULL, 0)` picks, as the tools do). */
-export function openUmadPort(library = LIBIBUMAD): UmadPort {
+/**
+ * Opens `port` of its adapter (`umad_open_port(ca, port)`), the subnet cabled to it; without one, the first
+ * port of the first adapter (what `umad_open_port(NULL, 0)` picks, as the tools do).
+ */
+export function openUmadPort(port?: IbLocalPort, library = LIBIBUMAD): UmadPort {
   const lib = koffi.load(library);
   const umadInit = lib.func('int umad_init(void)');
   const umadOpenPort = lib.func('int umad_open_port(const char *ca_name, int portnum)');
@@ -45,10 +49,12 @@ export function openUmadPort(library = LIBIBUMAD): UmadPort {
   const umadRecv = lib.func('int umad_recv(int portid, void *umad, int *length, int timeout_ms)');
 
   if ((umadInit() as number) < 0) throw new UmadError('umad_init failed');
-  const fd = umadOpenPort(null, 0) as number;
+  const fd = umadOpenPort(port?.ca ?? null, port?.port ?? 0) as number;
   if (fd < 0) {
     throw new UmadError(
-      `umad_open_port: no InfiniBand port to send MADs from (error ${-fd}; is /dev/infiniband/umad0 there and readable?)`,
+      port
+        ? `umad_open_port: cannot open port ${ibPortName(port)} to send MADs from (error ${-fd}; is the adapter there, the port up and its umad device readable?)`
+        : `umad_open_port: no InfiniBand port to send MADs from (error ${-fd}; is /dev/infiniband/umad0 there and readable?)`,
     );
   }
   const headerSize = Number(umadSize());

@@ -1,7 +1,9 @@
+import { type IbLocalPort, ibPortArgs, ibPortName } from '@fabscope/contracts/names';
 import type { FabricSnapshot, FabricSource, TargetResult } from '../../fabric/port-sample.ts';
 import { runTool } from '../run-tool.ts';
 import { CounterLedger } from './ib-counter-ledger.ts';
 import { type IbPort, IbPortMap } from './ib-discovery.ts';
+import { READER_PORT_ENV } from './ib-local-ports.ts';
 import {
   type IbPortReader,
   type IbPortReaderOptions,
@@ -23,6 +25,11 @@ export interface InfinibandSourceOptions {
   env?: Readonly<Record<string, string>> | undefined;
   /** Working directory of the tools (the lab's `cwd`: its preload writes a simulated sysfs there). */
   cwd?: string | undefined;
+  /**
+   * The local port whose subnet is read (`ibnetdiscover -C ca -P port`, `umad_open_port(ca, port)`); absent: the
+   * first port of the first adapter, as the tools pick. (MAD reader; perfquery reads the default port.)
+   */
+  localPort?: IbLocalPort | undefined;
   /** Per-command timeout (perfquery). */
   timeoutMs?: number;
   /** ibnetdiscover sweeps the whole fabric: it gets its own, longer timeout. */
@@ -41,9 +48,6 @@ export interface InfinibandSourceOptions {
    */
   resetCounters?: boolean;
 }
-
-/** `ibnetdiscover -p` arguments; fixed. */
-const IBNETDISCOVER_ARGS = ['-p'] as const;
 
 /** Reads every port by LID in one sweep of MADs; a node whose port failed is a failed target. */
 async function readMad(mad: IbPortReader, ports: readonly IbPort[], signal: AbortSignal): Promise<PortReads> {
@@ -118,7 +122,8 @@ export function infinibandSource(options: InfinibandSourceOptions = {}): FabricS
   const concurrency = options.concurrency ?? 4;
   const rediscoverMs = options.rediscoverMs ?? 60_000;
   const readerKind: InfinibandReaderKind = options.reader ?? 'mad';
-  const { env, cwd } = options;
+  const { env, cwd, localPort } = options;
+  const ibnetdiscoverArgs = ['-p', ...ibPortArgs(localPort)];
   const map = new IbPortMap();
   let mad: IbPortReader | null = null;
   let rediscover = true;
@@ -129,13 +134,17 @@ export function infinibandSource(options: InfinibandSourceOptions = {}): FabricS
   const madReader = () =>
     (mad ??= openIbPortReader({
       ...options.madReader,
-      env: { ...options.madReader?.env, ...env },
+      env: {
+        ...options.madReader?.env,
+        ...env,
+        ...(localPort ? { [READER_PORT_ENV]: ibPortName(localPort) } : {}),
+      },
       resetCounters: options.resetCounters ?? options.madReader?.resetCounters ?? false,
     }));
 
   async function discover(signal: AbortSignal): Promise<void> {
     map.update(
-      await runTool(ibnetdiscover, IBNETDISCOVER_ARGS, { timeoutMs: discoverTimeoutMs, signal, env, cwd }),
+      await runTool(ibnetdiscover, ibnetdiscoverArgs, { timeoutMs: discoverTimeoutMs, signal, env, cwd }),
     );
     rediscover = false;
     reach.discovered(map.foundNodes);

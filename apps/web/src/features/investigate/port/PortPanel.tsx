@@ -8,6 +8,7 @@ import { CATEGORIES, CATEGORY_LABELS } from '../../../lib/linkHealth.ts';
 import { useRateFormat } from '../../../state/preferences.ts';
 import { type ApiLoad, useApiQuery } from '../../../state/useApiQuery.ts';
 import { isPortGauge, parsePortTarget, portTargetText } from './portSearch.ts';
+import { type Rail, railRows } from './rails.ts';
 
 interface PortPanelProps {
   /** What the URL's `port=` holds: `edge1/4`, `edge1`, a GUID or a LID; null: nothing chosen. */
@@ -61,8 +62,11 @@ export function PortPanel({ target, onTarget, onOpenHistory, onSelectLink }: Por
     return <p className="placeholder">Find a node or a port above, or open one from the Link tab.</p>;
   if (answer.status === 'error') return <ErrorNote message={`Port: ${answer.message}`} />;
   if (answer.status !== 'ready') return <p className="placeholder">Reading {target}…</p>;
-  const { node, ports, time } = answer.data;
+  const { node, ports, time, rails } = answer.data;
   const one = parsed.port !== undefined ? ports[0] : undefined;
+  if (rails && rails.length > 1 && !one) {
+    return <HostRails host={parsed.node} rails={rails} time={time} onTarget={onTarget} />;
+  }
   return (
     <section className="port-page" aria-label={one ? `Port ${node.name}/${one.port}` : `Node ${node.name}`}>
       <h3 className="mono">
@@ -116,6 +120,47 @@ export function PortPanel({ target, onTarget, onOpenHistory, onSelectLink }: Por
           ))}
         </DataTable>
       )}
+    </section>
+  );
+}
+
+/** A host of several adapters (`port=node001`): each rail, its subnet, GUID, LID and link; a rail opens its page. */
+function HostRails({
+  host,
+  rails,
+  time,
+  onTarget,
+}: {
+  host: string;
+  rails: readonly Rail[];
+  time: string;
+  onTarget: (text: string) => void;
+}) {
+  return (
+    <section className="port-page" aria-label={`Host ${host}`}>
+      <h3 className="mono">{host}</h3>
+      <p className="hint">
+        host of {rails.length} adapters (rails) · at {formatClock(Date.parse(time))}
+      </p>
+      <DataTable
+        label={`Rails of ${host}`}
+        columns={['Rail', 'Device', 'Subnet', 'GUID', num('LID'), 'Link']}
+      >
+        {railRows(rails).map((r) => (
+          <tr key={r.name}>
+            <td className="mono">
+              <button type="button" className="link-button" onClick={() => onTarget(r.name)}>
+                {r.name}
+              </button>
+            </td>
+            <td className="mono">{r.device}</td>
+            <td className="mono">{r.subnet}</td>
+            <td className="mono">{r.guid}</td>
+            <td className="num">{r.lid}</td>
+            <td>{r.links}</td>
+          </tr>
+        ))}
+      </DataTable>
     </section>
   );
 }

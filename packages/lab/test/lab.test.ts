@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { buildScenario, parsePortsReportLines } from '@fabscope/topology';
+import { buildScenario, ParseError, parsePortsReportLines } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ibsimNetFile, type Lab, LabError, startLab } from '../src/index.ts';
 
@@ -57,6 +57,31 @@ describe('the lab: ibsim + OpenSM, read with the real tools', () => {
     expect(cables.sort()).toEqual(expected.sort());
     expect(lines.every((l) => l.local.lid > 0)).toBe(true);
     expect(await tool('cat', lab.lftsDumpPath)).toMatch(/lids dumped\n$/);
+  });
+
+  it('lists every cable from both ends in -p, so a report cut at a line boundary that loses one is refused', async () => {
+    const lines = (await tool('ibnetdiscover', '-p')).split('\n').filter((l) => l.trim() !== '');
+    expect(parsePortsReportLines(lines.join('\n'))).toHaveLength(lines.length);
+    for (let cut = 1; cut < lines.length; cut++) {
+      const head = lines.slice(0, cut);
+      let read: ReturnType<typeof parsePortsReportLines> = [];
+      let error: unknown;
+      try {
+        read = parsePortsReportLines(head.join('\n'));
+      } catch (e) {
+        error = e;
+      }
+      const own = new Set(read.map((l) => `${l.local.guid}/${l.local.port}`));
+      // Accepted only when every cable it lists has its second listing within the cut.
+      expect(
+        read.every((l) => !l.remote || own.has(`${l.remote.guid}/${l.remote.port}`)),
+        `cut after line ${cut}`,
+      ).toBe(true);
+      if (error) {
+        expect(error).toBeInstanceOf(ParseError);
+        expect((error as ParseError).message).toMatch(/is listed from this end only/);
+      }
+    }
   });
 
   it('takes console commands: PerformanceSet shows in perfquery, Unlink in ibnetdiscover, a bad command is refused', async () => {

@@ -13,6 +13,7 @@ import {
 import { type AlarmMember, type Alarms, SEVERITY_OF_LEVEL } from './alarms.ts';
 import type { CollectionWatch } from './collection-watch.ts';
 import type { EventLog, FabricEvent } from './event-log.ts';
+import type { SaturatedCounters } from './saturation-reasons.ts';
 
 /** Most events of one kind (per category, or gaps) written per tick; the rest are counted in one. */
 export const EVENTS_PER_TICK = 10;
@@ -48,6 +49,8 @@ export class HealthWatch {
     private readonly alarms?: Alarms,
     /** Whether the whole collection stopped: then its one `collection` event says so, not one per port. */
     private readonly collection?: Pick<CollectionWatch, 'stopped'>,
+    /** The collectors' saturated counters: the reason a value is unknown, where one is (saturation-reasons.ts). */
+    private readonly saturated?: Pick<SaturatedCounters, 'reasonFor'>,
   ) {
     this.levels = new Map(CATEGORY_NAMES.map((name) => [name, levelColumns(index.channels.length)]));
     this.portAt = positions(index);
@@ -153,9 +156,14 @@ export class HealthWatch {
       if (Number.isNaN(value)) {
         // Unknown changes no level: the alarm keeps the direction and says since when it is unknown, and why.
         const member = members.get(c);
-        if (member && member.unknownSinceMs === null) {
-          member.unknownSinceMs = timeMs;
-          member.unknownReason = this.unknownReason(frame, c);
+        if (member) {
+          if (member.unknownSinceMs === null) {
+            member.unknownSinceMs = timeMs;
+            member.unknownReason = this.unknownReason(frame, c);
+          }
+          // A saturated counter says more; the collectors' family may come a tick after the value went.
+          const saturated = this.collection?.stopped ? undefined : this.saturatedReason(c, name);
+          if (saturated) member.unknownReason = saturated;
         }
         continue;
       }
@@ -202,12 +210,25 @@ export class HealthWatch {
     this.write(falling, (n) => `${n} more link directions back under the ${name} threshold`, 'info', timeMs);
   }
 
+  /** Members over a threshold whose value is unknown now (their reason may lie in the collectors' saturation). */
+  unknownMembers(): number {
+    let n = 0;
+    for (const m of this.overThreshold()) if (m.unknownSinceMs !== null) n++;
+    return n;
+  }
+
   /** Why direction `c` of the frame is unknown, as far as the tick tells. */
   private unknownReason(frame: LinkFrame, c: number): string {
     if (this.collection?.stopped) return 'no data from the collection';
     const at = this.portAt.get((this.index.channels[c] as LinkIndex['channels'][number]).fromKey);
     if (at !== undefined && frame.portsRead[at] !== 1) return 'no fresh reading of its port';
     return 'its counters give no figure (saturated, reset or a step no link could carry)';
+  }
+
+  /** "XmitWait saturated since 12:04:10 — congestion unknown" where a counter of either end says so. */
+  private saturatedReason(c: number, category: CategoryName): string | undefined {
+    const channel = this.index.channels[c] as LinkIndex['channels'][number];
+    return this.saturated?.reasonFor([channel.fromKey, channel.toKey], category);
   }
 
   private gapEvents(timeMs: number, frame: LinkFrame): void {

@@ -10,6 +10,19 @@ export function describeChange(before: object | null, after: object): string {
   return changed.join(', ');
 }
 
+/** How far the emulator's clock may be from ours for its time of a fault to be taken (scrape-request.ts alike). */
+const CLOCKS_AGREE_WITHIN_MS = 10_000;
+
+/**
+ * When a fault took effect: when it was asked, or the emulator's own time of it if earlier. The emulator's clock is
+ * the one its counters are stamped with, and it runs behind ours by up to a tick, so a link seen down by the first
+ * sweep after the fault can be stamped before the request was even answered.
+ */
+export function faultTimeMs(askedMs: number, emulatorSinceMs: number): number {
+  if (!Number.isFinite(emulatorSinceMs) || askedMs - emulatorSinceMs > CLOCKS_AGREE_WITHIN_MS) return askedMs;
+  return Math.min(askedMs, emulatorSinceMs);
+}
+
 /**
  * The emulator client the routes use, writing an event for every change made through the API: adaptive routing (each
  * changed field, old → new), traffic started or stopped, faults injected or repaired.
@@ -48,19 +61,21 @@ export class RecordingEmulatorClient extends EmulatorClient {
   }
 
   override async injectFault(request: object) {
+    const askedMs = this.now();
     const answer = await super.injectFault(request);
-    const { type, target } = answer.fault;
-    this.note('fault', target, type);
+    const { type, target, sinceMs } = answer.fault;
+    this.note('fault', target, type, faultTimeMs(askedMs, sinceMs));
     return answer;
   }
 
   override async clearFaults() {
+    const askedMs = this.now();
     const answer = await super.clearFaults();
-    this.note('fault', 'fabric', 'repair everything');
+    this.note('fault', 'fabric', 'repair everything', askedMs);
     return answer;
   }
 
-  private note(kind: FabricEvent['kind'], subject: string, detail: string): void {
-    this.log.append({ timeMs: this.now(), kind, subject, detail });
+  private note(kind: FabricEvent['kind'], subject: string, detail: string, timeMs = this.now()): void {
+    this.log.append({ timeMs, kind, subject, detail });
   }
 }

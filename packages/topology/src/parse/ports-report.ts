@@ -41,6 +41,8 @@ export interface IbPortLine {
 /**
  * An `ibnetdiscover -p` port report's lines (ibnetdiscover.c `dump_ports_report`), each cable's two listings checked
  * against each other; a port is keyed by node type, GUID and number, since a SHARP node shares its switch's GUID.
+ * `dump_ports_report` prints every port of every node it found, so a cable listed from one end only is a report cut
+ * short (or edited), refused at that line rather than read as a smaller fabric.
  */
 export function parsePortsReportLines(text: string): IbPortLine[] {
   const out: IbPortLine[] = [];
@@ -121,7 +123,31 @@ export function parsePortsReportLines(text: string): IbPortLine[] {
     );
   }
   if (out.length === 0) throw parseError('no port lines found', lines.length, FORMAT);
+  checkBothEnds(out);
   return out;
+}
+
+/** The first cable listed from one end only, as a ParseError at that listing's line. */
+function checkBothEnds(out: readonly IbPortLine[]): void {
+  const listed = new Map<string, IbPortLine>();
+  for (const l of out) {
+    const known = listed.get(endKey(l.local));
+    if (!known || (!known.remote && l.remote)) listed.set(endKey(l.local), l);
+  }
+  for (const l of out) {
+    if (!l.remote) continue;
+    const partner = listed.get(endKey(l.remote));
+    if (partner?.remote) continue;
+    const far = `port ${l.remote.port} of ${l.remote.type} ${l.remote.guid} ("${excerpt(l.remote.name)}")`;
+    const missing = partner
+      ? `${far} is listed uncabled at line ${partner.line}`
+      : `${far} has no line of its own`;
+    throw parseError(
+      `the cable from port ${l.local.port} of ${l.local.type} ${l.local.guid} ("${excerpt(l.local.name)}") is listed from this end only: ${missing}; ibnetdiscover -p lists every cable from both ends, so the report is incomplete (cut short?)`,
+      l.line,
+      FORMAT,
+    );
+  }
 }
 
 /** A port of a report: node type, GUID and port number (a CA and a switch may share a GUID). */

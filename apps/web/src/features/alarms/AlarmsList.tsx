@@ -8,6 +8,8 @@ import { formatClock } from '../../lib/format.ts';
 import { useApi } from '../../state/ApiContext.tsx';
 import { storage } from '../../state/preferences.ts';
 import { type ApiLoad, useApiQuery } from '../../state/useApiQuery.ts';
+import { AlarmUnknown } from './AlarmUnknown.tsx';
+import { memberValueText, summaryShown } from './alarm-unknown.ts';
 
 const NAME_KEY = 'fabscope.acknowledgeAs';
 const loadActive: ApiLoad<AlarmList> = (api, signal) => api.getAlarms(false, signal);
@@ -76,7 +78,7 @@ export const AlarmsList = memo(function AlarmsList({
               {a.state === 'active' ? a.severity : 'cleared'}
             </span>{' '}
             <span className="alarm-summary">
-              {a.state === 'active' ? a.summary : `${a.category} (${a.linkKind})`}
+              {a.state === 'active' ? summaryShown(a.summary, a.unknown) : `${a.category} (${a.linkKind})`}
             </span>{' '}
             <time className="muted small" dateTime={a.raisedAt}>
               since {formatClock(Date.parse(a.raisedAt))}
@@ -91,6 +93,7 @@ export const AlarmsList = memo(function AlarmsList({
                 Acknowledge
               </button>
             )}
+            {a.state === 'active' && <AlarmUnknown unknown={a.unknown} />}
             {a.members.length > 0 && onOpenHistory && (
               <AlarmMembers members={a.members} onOpenHistory={onOpenHistory} />
             )}
@@ -118,7 +121,9 @@ function AlarmMembers({
           {members.map((m) => (
             <li key={m.id}>
               <DirectionButton id={m.id} onOpen={onOpenHistory} title="Open its history" />{' '}
-              <span className="muted small">{m.value.toFixed(2)} × threshold</span>
+              <span className={`small ${m.unknownSince === undefined ? 'muted' : 'alarm-member-unknown'}`}>
+                {memberValueText(m)}
+              </span>
             </li>
           ))}
         </ul>

@@ -39,12 +39,10 @@ describe('opareport topology XML written by fabscope', () => {
     }
   });
 
-  it('reads fat-tree-6912 (20,736 links, 13 MB) in seconds, not the minutes a scan per element took', () => {
+  // Its time is the bench's (parse-formats); here only that a 13 MB document is read whole.
+  it('reads fat-tree-6912 (20,736 links, 13 MB) whole', () => {
     const fabric = buildScenario('fat-tree-6912');
-    const xml = formatOpareportTopology(fabric);
-    const started = performance.now();
-    const parsed = parseOpareportTopology(xml);
-    expect(performance.now() - started).toBeLessThan(15_000);
+    const parsed = parseOpareportTopology(formatOpareportTopology(fabric));
     expect(parsed.links.length).toBe(20_736);
   });
 

@@ -18,7 +18,7 @@ export interface LinkFrame {
   readonly packetsPerSecond: Float64Array;
   readonly transmitWaitTicksPerSecond: Float64Array;
   readonly transmitWaitFraction: Float64Array;
-  /** bytes/s over the link's data rate, clamped to 1; NaN unknown (stale). */
+  /** bytes/s over the link's data rate, never clamped; NaN unknown (stale). */
   readonly utilization: Float64Array;
   /** 1 up, 0 down, −1 unknown. */
   readonly linkUp: Int8Array;

@@ -128,7 +128,7 @@ export function reportsWaitAndCategories(fixed: ChannelKeys['fixed']): boolean {
 
 /**
  * Direction `c`'s figures into the frame's columns: utilization is bytes/s over the link's capacity,
- * clamped to 1, NaN (stale) without a rate; Ethernet has no XmitWait and no categories.
+ * never clamped, NaN (stale) without a rate; Ethernet has no XmitWait and no categories.
  */
 export function writeMeasures(
   frame: LinkFrame,

@@ -49,7 +49,7 @@ export const EDGE_FAMILIES: readonly EdgeFamily[] = (
     },
     {
       name: EDGE.utilization,
-      help: "The direction's bytes per second over the link's data rate (after encoding), clamped to 1",
+      help: "The direction's bytes per second over the link's data rate (after encoding), never clamped",
       dense: (d) => d.utilization,
     },
     {

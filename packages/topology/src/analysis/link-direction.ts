@@ -95,10 +95,13 @@ export function waitFraction(ticksPerSecond: number | null, tickSeconds: number 
   return Math.min(1, Math.max(0, ticksPerSecond * tickSeconds));
 }
 
-/** The fraction of a link's data rate a direction carries, clamped to 1; null when unknown. */
+/**
+ * The fraction of a link's data rate a direction carries; null when unknown. Never clamped: a
+ * reading above the data rate is a timing fault to see and fix, not to hide.
+ */
 export function utilizationOf(bytesPerSecond: number | null, capacityBytesPerSecond: number): number | null {
   if (bytesPerSecond === null || !(capacityBytesPerSecond > 0)) return null;
-  return Math.min(1, bytesPerSecond / capacityBytesPerSecond);
+  return bytesPerSecond / capacityBytesPerSecond;
 }
 
 /** A direction's traffic from its two ends. */

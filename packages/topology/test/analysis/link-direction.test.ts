@@ -44,9 +44,9 @@ describe('a link direction from its two ends (the collector’s and the API’s 
     ).toBeNull();
   });
 
-  it('utilization is over the data rate, clamped to 1, unknown without a rate or a capacity', () => {
+  it('utilization is over the data rate, never clamped, unknown without a rate or a capacity', () => {
     expect(utilizationOf(6.25e9, 12.5e9)).toBe(0.5);
-    expect(utilizationOf(20e9, 12.5e9)).toBe(1);
+    expect(utilizationOf(20e9, 12.5e9)).toBe(1.6);
     expect(utilizationOf(null, 12.5e9)).toBeNull();
     expect(utilizationOf(1, 0)).toBeNull();
   });

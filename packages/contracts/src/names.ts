@@ -56,3 +56,55 @@ export const DRIFT_KINDS = [
   'extra-node',
 ] as const;
 export type DriftKind = (typeof DRIFT_KINDS)[number];
+
+/**
+ * Names in the order people count them (`core1/2` before `core1/10`), one order for the API, the
+ * dashboard and `fabscope top`: runs of digits compare as numbers, letters without case; strings
+ * equal by that rule (`node01`, `Node1`) fall back to code-unit order, so the order is total.
+ */
+export function naturalCompare(a: string, b: string): number {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(j);
+    if (isDigit(ca) && isDigit(cb)) {
+      const runA = digitRun(a, i);
+      const runB = digitRun(b, j);
+      const byNumber = compareDigits(a, runA, b, runB);
+      if (byNumber !== 0) return byNumber;
+      i = runA.end;
+      j = runB.end;
+      continue;
+    }
+    const byChar = lowerCode(ca) - lowerCode(cb);
+    if (byChar !== 0) return byChar;
+    i++;
+    j++;
+  }
+  const byLength = a.length - i - (b.length - j);
+  if (byLength !== 0) return byLength;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
+const lowerCode = (code: number): number => (code >= 65 && code <= 90 ? code + 32 : code);
+
+/** A run of digits from `at`: where its value starts (leading zeros skipped) and where it ends. */
+function digitRun(text: string, at: number): { start: number; end: number } {
+  let start = at;
+  while (start < text.length && text.charCodeAt(start) === 48) start++;
+  let end = start;
+  while (end < text.length && isDigit(text.charCodeAt(end))) end++;
+  return { start, end };
+}
+
+function compareDigits(a: string, runA: { start: number; end: number }, b: string, runB: typeof runA) {
+  const lengths = runA.end - runA.start - (runB.end - runB.start);
+  if (lengths !== 0) return lengths;
+  for (let k = 0; k < runA.end - runA.start; k++) {
+    const d = a.charCodeAt(runA.start + k) - b.charCodeAt(runB.start + k);
+    if (d !== 0) return d;
+  }
+  return 0;
+}

@@ -35,6 +35,15 @@ describe('fabscope top client', () => {
     expect(rankByUtilization(links, 'asc').at(-1)?.id).toBe('x/1->y/1');
   });
 
+  it('ranks ties in natural order, as the dashboard does: core1/2 before core1/10', () => {
+    const tied = ['core1/10', 'core1/2', 'core1/1', 'core10/1', 'core2/1'].map((from) =>
+      link(from, 'x/1', { utilization: 0.5, transmitWaitFraction: 0, packetsPerSecond: 7 }),
+    );
+    const natural = ['core1/1->x/1', 'core1/2->x/1', 'core1/10->x/1', 'core2/1->x/1', 'core10/1->x/1'];
+    expect(rankByUtilization(tied, 'desc').map((l) => l.id)).toEqual(natural);
+    expect(sortByPackets(tied).map((l) => l.id)).toEqual(natural);
+  });
+
   it('reads the history points, skipping entries without a time', () => {
     const points = [
       { time: '2026-11-22T22:31:10Z', hostTransmitBytesPerSecond: 1e9, histogram: null },

@@ -1,4 +1,5 @@
 import type { FlowInfo, JobDetail } from '@fabscope/contracts';
+import { naturalCompare } from '@fabscope/contracts/names';
 import type { Route } from '../api/types.ts';
 
 /** The job the seed button starts its pairs as: pressing it again finds them running. */
@@ -51,7 +52,7 @@ export function groupFlowsByJob(
     groups.set(total.job, group);
   }
   return [...groups.values()].sort(
-    (a, b) => b.bytesPerSecond - a.bytesPerSecond || b.count - a.count || (a.job < b.job ? -1 : 1),
+    (a, b) => b.bytesPerSecond - a.bytesPerSecond || b.count - a.count || naturalCompare(a.job, b.job),
   );
 }
 

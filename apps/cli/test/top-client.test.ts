@@ -58,7 +58,7 @@ describe('fabscope top client', () => {
     expect(() => parseHistory([])).toThrow(TopClientError);
   });
 
-  it('reads events as one line each', () => {
+  it('reads events as one line each, link ids written as everywhere else: → and ↔, never ->', () => {
     expect(
       parseEvents({
         events: [
@@ -69,13 +69,20 @@ describe('fabscope top client', () => {
             detail: 'up → down',
           },
           { time: '2026-11-22T22:30:01Z', kind: 'counter-reset', subject: 'edge1/4' },
+          {
+            time: '2026-11-22T22:30:01Z',
+            kind: 'threshold',
+            subject: 'edge1/4->core2/1',
+            detail: 'Congestion',
+          },
           { time: '2026-11-22T22:30:02Z' },
           { kind: 'fault' },
         ],
       }),
     ).toEqual([
-      { time: '2026-11-22T22:30:00Z', text: 'link-state edge1/4--core2/1: up → down' },
+      { time: '2026-11-22T22:30:00Z', text: 'link-state edge1/4 ↔ core2/1: up → down' },
       { time: '2026-11-22T22:30:01Z', text: 'counter-reset edge1/4' },
+      { time: '2026-11-22T22:30:01Z', text: 'threshold edge1/4 → core2/1: Congestion' },
     ]);
     expect(() => parseEvents('garbage')).toThrow(TopClientError);
   });

@@ -108,3 +108,45 @@ function compareDigits(a: string, runA: { start: number; end: number }, b: strin
   }
   return 0;
 }
+
+/** One end of a cable as its written form needs it: the node, the port, and the node's tier (0: a host). */
+export interface CableEnd {
+  node: string;
+  port: number;
+  tier: number;
+}
+
+/**
+ * A cable's one written form, whatever order a generator, a dump or a tool listed its ends in:
+ * `node/port--node/port`, the end nearer the hosts first (`nodeA/1--edge1/1`, `edge1/3--core1/1`);
+ * ends on one tier in natural order (`edge1/5--edge2/5`). docs/metrics.md, "Names of links".
+ */
+export function cableId(x: CableEnd, y: CableEnd): string {
+  const a = `${x.node}/${x.port}`;
+  const b = `${y.node}/${y.port}`;
+  const xFirst = x.tier !== y.tier ? x.tier < y.tier : naturalCompare(a, b) <= 0;
+  return xFirst ? `${a}--${b}` : `${b}--${a}`;
+}
+
+/** A link direction's id (`edge1/4->core2/1`) as people read it: `edge1/4 → core2/1`. */
+export function directionText(id: string): string {
+  const arrow = id.indexOf('->');
+  return arrow < 0 ? id : `${id.slice(0, arrow)} → ${id.slice(arrow + 2)}`;
+}
+
+/** Whether `text` names the cable `id` (a cable's written form), its ends in either order as a tool may list them. */
+export function namesCable(id: string, text: string): boolean {
+  if (text === id) return true;
+  // The `--` after the first end's port number: a node name may hold `--` itself.
+  const cut = /\/\d+--/.exec(text);
+  if (!cut) return false;
+  const at = cut.index + cut[0].length - 2;
+  return `${text.slice(at + 2)}--${text.slice(0, at)}` === id;
+}
+
+/** Every direction and cable id in a line of text as people read them: `a/1 → b/1`, `a/1 ↔ b/1`. */
+export function linkIdsText(text: string): string {
+  return text
+    .replace(/([^\s,;()]+\/\d+)->([^\s,;()]+\/\d+)/g, '$1 → $2')
+    .replace(/([^\s,;()]+\/\d+)--([^\s,;()]+\/\d+)/g, '$1 ↔ $2');
+}

@@ -1,3 +1,4 @@
+import { linkIdsText } from '@fabscope/contracts/names';
 import type { FabricEvent, Health, HistoryPoint, LinkState, Summary } from './api-types.ts';
 import { TopClientError } from './errors.ts';
 
@@ -68,6 +69,6 @@ export function parseEvents(body: unknown): FabricEvent[] {
     if (!isRecord(e) || typeof e.time !== 'string') return [];
     const what = [e.kind, e.subject].filter((p) => typeof p === 'string' && p !== '').join(' ');
     const text = typeof e.detail === 'string' && e.detail !== '' ? `${what}: ${e.detail}` : what;
-    return text ? [{ time: e.time, text }] : [];
+    return text ? [{ time: e.time, text: linkIdsText(text) }] : [];
   });
 }

@@ -150,3 +150,62 @@ export function linkIdsText(text: string): string {
     .replace(/([^\s,;()]+\/\d+)->([^\s,;()]+\/\d+)/g, '$1 → $2')
     .replace(/([^\s,;()]+\/\d+)--([^\s,;()]+\/\d+)/g, '$1 ↔ $2');
 }
+
+/** Digits a host name's number may have and still be counted exactly (beyond: the name is kept whole). */
+const HOSTLIST_DIGITS = 15;
+
+/**
+ * Host names as Slurm writes a host list (`scontrol show hostlist`): `node[001-032,040],login1`. Each
+ * name's last run of digits is its number; names alike around it share one bracket of ranges, each range
+ * padded as its lower bound (`[08-12]`), as Slurm expands it. Sorted in natural order, duplicates once.
+ */
+export function compressHostList(names: readonly string[]): string {
+  const groups = new Map<
+    string,
+    { head: string; tail: string; numbers: { value: number; text: string }[] }
+  >();
+  const whole: string[] = [];
+  for (const name of new Set(names)) {
+    const match = /^(.*?)(\d+)(\D*)$/.exec(name);
+    if (!match || (match[2] as string).length > HOSTLIST_DIGITS || /[[\],\s]/.test(name)) {
+      whole.push(name);
+      continue;
+    }
+    const [, head = '', text = '', tail = ''] = match;
+    const key = `${head}\u0000${tail}`;
+    const group = groups.get(key) ?? { head, tail, numbers: [] };
+    group.numbers.push({ value: Number(text), text });
+    groups.set(key, group);
+  }
+  const items: { first: string; text: string }[] = whole.map((name) => ({ first: name, text: name }));
+  for (const { head, tail, numbers } of groups.values()) {
+    numbers.sort((a, b) => a.value - b.value || a.text.length - b.text.length);
+    const ranges = hostRanges(numbers);
+    const text =
+      numbers.length === 1 ? `${head}${numbers[0]?.text}${tail}` : `${head}[${ranges.join(',')}]${tail}`;
+    items.push({ first: `${head}${numbers[0]?.text}${tail}`, text });
+  }
+  return items
+    .sort((a, b) => naturalCompare(a.first, b.first))
+    .map((i) => i.text)
+    .join(',');
+}
+
+/** Runs of consecutive numbers that one padding writes (`008`, `009`, `010`: `008-010`), as range texts. */
+function hostRanges(numbers: readonly { value: number; text: string }[]): string[] {
+  const ranges: string[] = [];
+  let start = 0;
+  for (let i = 1; i <= numbers.length; i++) {
+    const first = numbers[start] as { value: number; text: string };
+    const prev = numbers[i - 1] as { value: number; text: string };
+    const next = numbers[i];
+    const joins =
+      next !== undefined &&
+      next.value === prev.value + 1 &&
+      String(next.value).padStart(first.text.length, '0') === next.text;
+    if (joins) continue;
+    ranges.push(start === i - 1 ? first.text : `${first.text}-${prev.text}`);
+    start = i;
+  }
+  return ranges;
+}

@@ -1,5 +1,5 @@
 import type { FlowInfo, JobDetail } from '@fabscope/contracts';
-import { naturalCompare } from '@fabscope/contracts/names';
+import { compressHostList, naturalCompare } from '@fabscope/contracts/names';
 import type { Route } from '../api/types.ts';
 
 /** The job the seed button starts its pairs as: pressing it again finds them running. */
@@ -83,4 +83,15 @@ export function jobHighlight(detail: JobDetail): Route {
 export function jobNodeText(node: JobDetail['nodes'][number]): string {
   if (!node.known) return `${node.name} (not in this fabric)`;
   return node.rails && node.rails.length > 1 ? `${node.name} (${node.rails.length} rails)` : node.name;
+}
+
+/**
+ * A job's hosts as Slurm writes a host list (`host[1-1152]`), those the fabric lacks after them:
+ * a 1,152-host job is one short line, each name listed only when asked (jobNodeText).
+ */
+export function jobHostListText(nodes: readonly JobDetail['nodes'][number][]): string {
+  const known = compressHostList(nodes.filter((n) => n.known).map((n) => n.name));
+  const missing = compressHostList(nodes.filter((n) => !n.known).map((n) => n.name));
+  if (missing === '') return known || '—';
+  return `${known ? `${known} · ` : ''}not in this fabric: ${missing}`;
 }

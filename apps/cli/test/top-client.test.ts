@@ -75,6 +75,7 @@ describe('fabscope top client', () => {
             subject: 'edge1/4->core2/1',
             detail: 'Congestion',
           },
+          { time: '2026-11-22T22:30:01Z', kind: 'alarm', subject: 'fabric', detail: 'alarm raised: 2 ISL' },
           { time: '2026-11-22T22:30:02Z' },
           { kind: 'fault' },
         ],
@@ -83,6 +84,7 @@ describe('fabscope top client', () => {
       { time: '2026-11-22T22:30:00Z', text: 'link-state edge1/4 ↔ core2/1: up → down' },
       { time: '2026-11-22T22:30:01Z', text: 'counter-reset edge1/4' },
       { time: '2026-11-22T22:30:01Z', text: 'threshold edge1/4 → core2/1: Congestion' },
+      { time: '2026-11-22T22:30:01Z', text: 'alarm raised: 2 ISL' },
     ]);
     expect(() => parseEvents('garbage')).toThrow(TopClientError);
   });

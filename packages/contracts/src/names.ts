@@ -119,7 +119,7 @@ export interface CableEnd {
 /**
  * A cable's one written form, whatever order a generator, a dump or a tool listed its ends in:
  * `node/port--node/port`, the end nearer the hosts first (`nodeA/1--edge1/1`, `edge1/3--core1/1`);
- * ends on one tier in natural order (`edge1/5--edge2/5`). docs/metrics.md, "Names of links".
+ * ends on one tier in natural order (`edge1/5--edge2/5`). docs/architecture.md, "Names".
  */
 export function cableId(x: CableEnd, y: CableEnd): string {
   const a = `${x.node}/${x.port}`;

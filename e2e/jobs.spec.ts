@@ -36,6 +36,9 @@ test('a hot link → the flows crossing it → their job, its nodes and links hi
     'true',
   );
   const job = page.getByRole('region', { name: 'Job seed' });
+  // As Slurm writes a host list; each one on demand.
+  await expect(job.getByTestId('job-nodes')).toHaveText('Nodes: nodeA,nodeB,nodeC,nodeD');
+  await job.getByRole('button', { name: 'List each of 4' }).click();
   await expect(job.getByTestId('job-nodes')).toHaveText('Nodes: nodeA, nodeB, nodeC, nodeD');
   await expect(job.getByRole('table', { name: /Busiest links of the job/ })).toContainText(
     'edge1/4 → core2/1',

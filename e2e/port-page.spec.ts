@@ -16,7 +16,7 @@ test.describe('port page', () => {
   test('edge1/4 opens from the search box and from the drawing; its URL reopens it', async ({ page }) => {
     const dashboard = new Dashboard(page);
     await dashboard.open(demo.url);
-    await page.getByRole('searchbox', { name: 'Find' }).fill('edge1/4');
+    await page.getByRole('combobox', { name: 'Find' }).fill('edge1/4');
     await page.getByRole('search').getByRole('button', { name: 'Open' }).click();
     const portPage = page.getByRole('region', { name: 'Port edge1/4' });
     await expect(portPage).toContainText('to core2/1');
@@ -34,10 +34,21 @@ test.describe('port page', () => {
     );
 
     // A node alone is its page: its ports, each opening its own.
-    await page.getByRole('searchbox', { name: 'Find' }).fill('edge1');
+    await page.getByRole('combobox', { name: 'Find' }).fill('edge1');
     await page.getByRole('search').getByRole('button', { name: 'Open' }).click();
     const nodePage = page.getByRole('region', { name: 'Node edge1' });
     await expect(nodePage.getByRole('table', { name: 'Ports of edge1' }).getByRole('row')).toHaveCount(5);
+
+    // Find by part of a name, any case (issue #44): "nod" offers nodeA–nodeD; picking one opens it.
+    const find = page.getByRole('combobox', { name: 'Find' });
+    await find.fill('nod');
+    const found = page.getByRole('listbox', { name: 'Nodes and ports found' }).getByRole('option');
+    await expect(found).toHaveText([/^nodeA/, /^nodeB/, /^nodeC/, /^nodeD/]);
+    await found.first().click();
+    await expect(page.getByRole('region', { name: 'Node nodeA' })).toBeVisible();
+    await find.fill('NODEB');
+    await find.press('Enter');
+    await expect(page.getByRole('region', { name: 'Node nodeB' })).toBeVisible();
 
     // From the drawing: a click on the direction opens its flows, and from there its port.
     await dashboard.clickChannel('edge1/4->core2/1');

@@ -1,4 +1,5 @@
 import type { LinkDirectionState } from '@fabscope/contracts';
+import { naturalCompare } from '@fabscope/contracts/names';
 import { buildScenario } from '@fabscope/topology';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -121,12 +122,12 @@ describe('RankedLinks: a first page selected is the head of the whole order', ()
           const reference = [...links].sort((a, b) => {
             const key = (l: LinkDirectionState) =>
               sort === 'id' ? null : sort === 'congestion' ? l.categories.congestion : l.utilization;
-            if (sort === 'id') return (a.id < b.id ? -1 : 1) * (order === 'asc' ? 1 : -1);
+            if (sort === 'id') return naturalCompare(a.id, b.id) * (order === 'asc' ? 1 : -1);
             const ka = key(a);
             const kb = key(b);
             if ((ka === null) !== (kb === null)) return ka === null ? 1 : -1;
             if (ka !== null && kb !== null && ka !== kb) return (ka - kb) * (order === 'asc' ? 1 : -1);
-            return a.id < b.id ? -1 : 1;
+            return naturalCompare(a.id, b.id);
           });
           const frame = emptyFrame(index, 0, null, new Map());
           links.forEach((l, c) => {

@@ -1,5 +1,6 @@
 import type { LinkDirectionState } from '@fabscope/contracts';
 import { PAGE_DEFAULT, PAGE_MAX } from '@fabscope/contracts';
+import { naturalCompare } from '@fabscope/contracts/names';
 import { buildScenario, type Fabric, fatTreeRouting } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,7 +115,7 @@ describe('/links pages at fat-tree-6912 while the fabric ticks on', () => {
       const b = rows[i] as LinkDirectionState;
       const ua = a.utilization ?? -1;
       const ub = b.utilization ?? -1;
-      expect(ua > ub || (ua === ub && a.id < b.id), `${a.id} before ${b.id}`).toBe(true);
+      expect(ua > ub || (ua === ub && naturalCompare(a.id, b.id) < 0), `${a.id} before ${b.id}`).toBe(true);
     }
   }, 120_000);
 
@@ -128,7 +129,7 @@ describe('/links pages at fat-tree-6912 while the fabric ticks on', () => {
     const ids = pages.flatMap((p) => p.links.map((l) => l.id));
     expect(ids.length).toBe(isls);
     expect(pages.every((p) => p.links.every((l) => l.kind === 'isl'))).toBe(true);
-    expect(ids).toEqual([...ids].sort());
+    expect(ids).toEqual([...ids].sort(naturalCompare));
     expect(new Set(pages.map((p) => p.time)).size).toBe(1);
   }, 60_000);
 

@@ -1,4 +1,5 @@
 import type { LinkDirectionState } from '@fabscope/contracts';
+import { naturalCompare } from '@fabscope/contracts/names';
 import { buildScenario, fatTreeRouting } from '@fabscope/topology';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,7 +81,7 @@ describe('rankings at fat-tree-6912: the stream holds the head of every sort the
       .sort((a, b) => {
         const va = rankValue(a, sort) ?? -1;
         const vb = rankValue(b, sort) ?? -1;
-        return va !== vb ? vb - va : a.id < b.id ? -1 : 1;
+        return va !== vb ? vb - va : naturalCompare(a.id, b.id);
       })
       .slice(0, limit)
       .map((l) => l.id);

@@ -35,6 +35,15 @@ describe('fabscope top client', () => {
     expect(rankByUtilization(links, 'asc').at(-1)?.id).toBe('x/1->y/1');
   });
 
+  it('ranks ties in natural order, as the dashboard does: core1/2 before core1/10', () => {
+    const tied = ['core1/10', 'core1/2', 'core1/1', 'core10/1', 'core2/1'].map((from) =>
+      link(from, 'x/1', { utilization: 0.5, transmitWaitFraction: 0, packetsPerSecond: 7 }),
+    );
+    const natural = ['core1/1->x/1', 'core1/2->x/1', 'core1/10->x/1', 'core2/1->x/1', 'core10/1->x/1'];
+    expect(rankByUtilization(tied, 'desc').map((l) => l.id)).toEqual(natural);
+    expect(sortByPackets(tied).map((l) => l.id)).toEqual(natural);
+  });
+
   it('reads the history points, skipping entries without a time', () => {
     const points = [
       { time: '2026-11-22T22:31:10Z', hostTransmitBytesPerSecond: 1e9, histogram: null },
@@ -49,7 +58,7 @@ describe('fabscope top client', () => {
     expect(() => parseHistory([])).toThrow(TopClientError);
   });
 
-  it('reads events as one line each', () => {
+  it('reads events as one line each, link ids written as everywhere else: → and ↔, never ->', () => {
     expect(
       parseEvents({
         events: [
@@ -60,13 +69,22 @@ describe('fabscope top client', () => {
             detail: 'up → down',
           },
           { time: '2026-11-22T22:30:01Z', kind: 'counter-reset', subject: 'edge1/4' },
+          {
+            time: '2026-11-22T22:30:01Z',
+            kind: 'threshold',
+            subject: 'edge1/4->core2/1',
+            detail: 'Congestion',
+          },
+          { time: '2026-11-22T22:30:01Z', kind: 'alarm', subject: 'fabric', detail: 'alarm raised: 2 ISL' },
           { time: '2026-11-22T22:30:02Z' },
           { kind: 'fault' },
         ],
       }),
     ).toEqual([
-      { time: '2026-11-22T22:30:00Z', text: 'link-state edge1/4--core2/1: up → down' },
+      { time: '2026-11-22T22:30:00Z', text: 'link-state edge1/4 ↔ core2/1: up → down' },
       { time: '2026-11-22T22:30:01Z', text: 'counter-reset edge1/4' },
+      { time: '2026-11-22T22:30:01Z', text: 'threshold edge1/4 → core2/1: Congestion' },
+      { time: '2026-11-22T22:30:01Z', text: 'alarm raised: 2 ISL' },
     ]);
     expect(() => parseEvents('garbage')).toThrow(TopClientError);
   });

@@ -22,6 +22,10 @@ export function link(from: string, to: string, values: Partial<LinkState> = {}):
   };
 }
 
+function calm() {
+  return { isl: [8, 0, 0, 0, 0], host: [8, 0, 0, 0, 0], unknown: 0 };
+}
+
 export const arDemoLinks: LinkState[] = [
   link('edge1/4', 'core2/1', {
     utilization: 0.9889,
@@ -48,6 +52,15 @@ export const arDemoSnapshot: Snapshot = {
     hostTransmitBytesPerSecond: 12.36e9,
     histogram: { isl: [6, 0, 0, 0, 0, 0, 0, 0, 0, 2], host: [4, 0, 0, 0, 4, 0, 0, 0, 0, 0] },
     staleLinks: 0,
+    categories: {
+      integrity: calm(),
+      congestion: { isl: [6, 0, 0, 0, 2], host: [6, 0, 0, 0, 2], unknown: 0 },
+      // No such counter on this fabric: every direction unknown, never 0.
+      smaCongestion: { isl: [0, 0, 0, 0, 0], host: [0, 0, 0, 0, 0], unknown: 16 },
+      bubble: calm(),
+      security: calm(),
+      routing: calm(),
+    },
   },
   links: arDemoLinks,
   moreLinks: false,

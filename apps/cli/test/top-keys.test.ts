@@ -44,7 +44,7 @@ describe('fabscope top keys', () => {
   });
 
   it('c steps forward through opatop criteria, C back; each asks the server again from the top', () => {
-    const order = ['utilization', 'packets', 'utilizationLowest', 'wait', 'utilization'];
+    const order = ['utilization', 'packets', 'utilizationLowest', 'wait', 'integrity', 'utilization'];
     let state: ViewState = { ...initialViewState, scroll: 22 };
     for (const expected of order.slice(1)) {
       const result = applyKey(state, typed('c'), withHistory);
@@ -53,7 +53,7 @@ describe('fabscope top keys', () => {
       expect(result.refetch).toBe(true);
       state = result.state;
     }
-    expect(press('C', withHistory).state.sort).toBe('wait');
+    expect(press('C', withHistory).state.sort).toBe('integrity');
   });
 
   it('0, 1, 2 choose all links, ISLs, host links', () => {
@@ -73,6 +73,11 @@ describe('fabscope top keys', () => {
   });
 
   it('? toggles help, u leaves it', () => {
+    // e: opatop's error-category screen in place of the table; again (or u) back.
+    expect(press('e', withHistory).state.showErrors).toBe(true);
+    expect(press('ee', withHistory).state.showErrors).toBe(false);
+    expect(press('eu', withHistory).state.showErrors).toBe(false);
+    expect(press('e?', withHistory).state).toMatchObject({ showErrors: true, showHelp: true });
     expect(press('?', withHistory).state.showHelp).toBe(true);
     expect(press('??', withHistory).state.showHelp).toBe(false);
     expect(press('?u', withHistory).state.showHelp).toBe(false);

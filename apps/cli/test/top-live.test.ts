@@ -76,10 +76,12 @@ describe('fabscope top against the ar-demo pipeline with the seed pairs running'
       expect(lines[2]).toMatch(
         /^Host transmit 12\.[2-5]\d GB\/s {3}Link directions 8 ISL, 8 host, 0 unknown/,
       );
+      // The PM categories as the API counts them: Integrity a count (0 with no errors), never a dash.
       expect(lines[3]).toMatch(
-        /^Errors {4}Integrity — {3}Congestion worst wait [45]\d\.\d % edge1\/4 → core2\/1$/,
+        /^Errors ≥ thr\. Integ 0 {2}Congst \d+ {2}SmaCg \S+ {2}Bubbl \S+ {2}Secur 0 {2}Routg 0/,
       );
-      expect(lines[6]).toMatch(/^ISLs +6( +0){8} +2$/);
+      expect(lines[4]).toMatch(/^Wait {6}worst wait [45]\d\.\d % edge1\/4 → core2\/1$/);
+      expect(lines[7]).toMatch(/^ISLs +6( +0){8} +2$/);
       return answer;
     }, 45_000);
     const lines = result.stdout.split('\n');
@@ -88,14 +90,34 @@ describe('fabscope top against the ar-demo pipeline with the seed pairs running'
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
     expect(result.stdout).not.toContain('\x1b');
     expect(lines[0]).toMatch(/^fabscope top {2}ar-demo \(omnipath\)/);
-    // The history keys are offered only when the server keeps history.
-    if (await keepsHistory(demo.apiUrl)) expect(lines[23]).toMatch(/ L live r\/R f\/F step B\/b bkmk$/);
-    else expect(lines[23]).toMatch(/\| no history on this server$/);
+    // One screen printed is read, not driven: no key footer.
+    expect(lines[23]?.trim()).toBe('');
+    expect(result.stdout).not.toMatch(/q quit|\? help/);
+  }, 60_000);
+
+  it('--once counts Integrity from the API: errors injected on a cable show as directions over threshold', async () => {
+    const inject = await fetch(`${demo.apiUrl}/api/v1/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'symbol-errors', link: 'edge1/3--core1/1', rate: 1000 }),
+    });
+    expect(inject.status).toBeLessThan(300);
+    try {
+      await eventually(async () => {
+        const answer = await top(['--once', '--url', demo.apiUrl]);
+        expect(answer.code).toBe(0);
+        const integrity = /Integ (\d+)/.exec(answer.stdout.split('\n')[3] ?? '');
+        expect(Number(integrity?.[1])).toBeGreaterThan(0);
+      }, 45_000);
+    } finally {
+      await fetch(`${demo.apiUrl}/api/v1/faults`, { method: 'DELETE' });
+    }
   }, 60_000);
 
   it('--once follows COLUMNS × LINES when stdout is not a terminal', async () => {
     const answer = await top(['--once', '--url', demo.apiUrl], { COLUMNS: '120', LINES: '30' });
-    const lines = answer.stdout.trimEnd().split('\n');
+    // The last lines (message, no key footer) are blank: only the final newline is cut.
+    const lines = answer.stdout.replace(/\n$/, '').split('\n');
     expect(lines).toHaveLength(30);
     expect([...(lines[0] ?? '')].length).toBe(120);
   }, 45_000);

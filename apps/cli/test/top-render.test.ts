@@ -20,37 +20,36 @@ describe('fabscope top screen', () => {
     );
     expect(lines[1]).toContain('Store embedded   Data age 0.2 s fresh');
     expect(lines[2]).toContain('Host transmit 12.36 GB/s   Link directions 8 ISL, 8 host, 0 unknown');
-    expect(lines[5]?.trimEnd()).toBe(
+    expect(lines[6]?.trimEnd()).toBe(
       'Util          0+%   10+%   20+%   30+%   40+%   50+%   60+%   70+%   80+%   90+%',
     );
-    expect(lines[6]?.trimEnd()).toBe(
+    expect(lines[7]?.trimEnd()).toBe(
       'ISLs            6      0      0      0      0      0      0      0      0      2',
     );
-    expect(lines[7]?.trimEnd()).toBe(
+    expect(lines[8]?.trimEnd()).toBe(
       'Host links      4      0      0      0      4      0      0      0      0      0',
     );
-    expect(lines[8]).toContain('History   no history on this server');
-    expect(lines[10]).toContain('Ranked by Utilization (highest first) · all links · rows 1–5');
-    expect(lines[3]?.trimEnd()).toBe(
-      'Errors    Integrity —   Congestion worst wait 50.0 % edge1/4 → core2/1',
-    );
-    expect(lines[12]?.trimEnd()).toBe(
+    expect(lines[9]).toContain('History   no history on this server');
+    expect(lines[11]).toContain('Ranked by Utilization (highest first) · all links · rows 1–5');
+    expect(lines[3]?.trimEnd()).toBe('Errors ≥ thr. Integ 0  Congst 4  SmaCg —  Bubbl 0  Secur 0  Routg 0');
+    expect(lines[4]?.trimEnd()).toBe('Wait      worst wait 50.0 % edge1/4 → core2/1');
+    expect(lines[13]?.trimEnd()).toBe(
       '  1   edge1/4 → core2/1        ISL   98.9 %  12.36 GB/s   1.51 Mp/s  50.0 %',
     );
-    expect(lines[16]).toContain(
+    expect(lines[17]).toContain(
       '  5   core1/1 → edge1/3        ISL    0.0 %       0 B/s    0.00 p/s   0.0 %',
     );
     expect(lines[23]?.trimEnd()).toBe(
-      'q quit c/C sort 0 all 1 ISL 2 host s/S page ? help | no history on this server',
+      'q quit c/C sort 0/1/2 kind e errors s/S page ? help | no history on this server',
     );
-    expect(tableRows(SIZE, { history: false, events: false })).toBe(10);
+    expect(tableRows(SIZE, { history: false, events: false })).toBe(9);
   });
 
   it("writes rates with the dashboard's formatter, in the unit chosen (g)", () => {
     const bits = text(renderScreen(input({ state: { ...initialViewState, rateUnit: 'bits' } }), SIZE));
     expect(bits[2]).toContain('Host transmit 98.88 Gb/s');
-    const header = bits[11] ?? '';
-    const row = bits[12] ?? '';
+    const header = bits[12] ?? '';
+    const row = bits[13] ?? '';
     expect(row).toContain('98.88 Gb/s');
     expect(header.indexOf('Data') + 4).toBe(row.indexOf('98.88 Gb/s') + '98.88 Gb/s'.length);
     for (const l of bits) expect(columns(l)).toBe(80);
@@ -58,8 +57,8 @@ describe('fabscope top screen', () => {
 
   it('columns of the header and rows line up', () => {
     const lines = text(renderScreen(input(), SIZE));
-    const header = lines[11] ?? '';
-    const row = lines[12] ?? '';
+    const header = lines[12] ?? '';
+    const row = lines[13] ?? '';
     expect(header.indexOf('Link direction')).toBe(row.indexOf('edge1/4'));
     expect(header.indexOf('Kind') - 1).toBe(row.indexOf('ISL') - 1);
     // Numbers are right-aligned under their titles.
@@ -102,13 +101,18 @@ describe('fabscope top screen', () => {
         fc.integer({ min: MIN_HEIGHT, max: 120 }),
         fc.array(anyLink, { maxLength: 130 }),
         fc.record({ history: fc.boolean(), events: fc.boolean() }),
-        fc.boolean(),
-        (width, height, links, features, showHelp) => {
+        fc.constantFrom('table', 'help', 'errors', 'integrity'),
+        (width, height, links, features, shown) => {
           const lines = renderScreen(
             input({
               features,
               snapshot: { ...arDemoSnapshot, links },
-              state: { ...initialViewState, showHelp },
+              state: {
+                ...initialViewState,
+                showHelp: shown === 'help',
+                showErrors: shown === 'errors',
+                sort: shown === 'integrity' ? 'integrity' : 'utilization',
+              },
             }),
             { width, height },
           );
@@ -147,10 +151,10 @@ describe('fabscope top screen', () => {
       },
     );
     const lines = text(renderScreen(input({ snapshot: { ...arDemoSnapshot, links: [long] } }), SIZE));
-    const row = lines[12] ?? '';
+    const row = lines[13] ?? '';
     expect(columns(row)).toBe(80);
     expect(row).toMatch(/ fat-tree-27648-pod17-edg\S*…\s+ISL +50\.0 % /);
-    const header = lines[11] ?? '';
+    const header = lines[12] ?? '';
     expect(row.indexOf('50.0 %') + '50.0 %'.length).toBe(header.indexOf('Util') + 'Util'.length);
   });
 
@@ -185,8 +189,8 @@ describe('fabscope top screen', () => {
     expect(lines[1]).toContain('Store prometheus   Data age — STALE (no samples yet)');
     expect(lines[2]).toContain('Host transmit —');
     expect(lines[2]).toContain('16 unknown');
-    expect(lines[12]).toMatch(/^ {2}1 ! edge1\/3 → core1\/1/);
-    expect(lines[13]?.trimEnd()).toMatch(/^ {2}2 \? edge1\/4 → core2\/1 +ISL +— +— +— +—$/);
+    expect(lines[13]).toMatch(/^ {2}1 ! edge1\/3 → core1\/1/);
+    expect(lines[14]?.trimEnd()).toMatch(/^ {2}2 \? edge1\/4 → core2\/1 +ISL +— +— +— +—$/);
   });
 
   it('before the first answer: dashes and "waiting for the server"', () => {
@@ -194,8 +198,8 @@ describe('fabscope top screen', () => {
     expect(lines[0]).toContain('fabscope top  —');
     expect(lines[0]).toMatch(/Live —$/);
     expect(lines[2]).toContain('Host transmit —   Link directions — ISL, — host, — unknown');
-    expect(lines[6]).toMatch(/^ISLs +— +— +— +— +— +— +— +— +— +— *$/);
-    expect(lines[10]).toContain('waiting for the server');
+    expect(lines[7]).toMatch(/^ISLs +— +— +— +— +— +— +— +— +— +— *$/);
+    expect(lines[11]).toContain('waiting for the server');
   });
 
   it('when the server stops answering, says so and how old the numbers are', () => {
@@ -231,11 +235,11 @@ describe('fabscope top screen', () => {
           snapshot: { ...arDemoSnapshot, askedTime: state.time, history },
           state,
         }),
-        { width: 100, height: 24 },
+        { width: 110, height: 24 },
       ),
     );
     expect(lines[0]).toMatch(/Hist 22:31:15Z {2}Now: 22:31:16Z$/);
-    expect(lines[8]?.trimEnd()).toBe('History   host transmit, 6 ticks to 22:31:15Z ▂▃▅█ █');
+    expect(lines[9]?.trimEnd()).toBe('History   host transmit, 6 ticks to 22:31:15Z ▂▃▅█ █');
     expect(lines[23]).toContain('L live  r/R f/F step  B/b bookmark');
     expect(text(renderScreen(input({ features: { history: true, events: false } }), SIZE))[23]).toContain(
       'L live r/R f/F step B/b bkmk',
@@ -265,7 +269,7 @@ describe('fabscope top screen', () => {
     expect(lines[19]).toContain('Events (newest first)');
     expect(lines[20]).toContain('22:30:09Z  symbol-errors edge1/3--core1/1');
     expect(lines[21]).toContain('22:30:05Z  link-up edge1/4--core2/1');
-    expect(tableRows(SIZE, { history: false, events: true })).toBe(7);
+    expect(tableRows(SIZE, { history: false, events: true })).toBe(6);
   });
 
   it('help lists the keys and says whether history is there', () => {
@@ -283,6 +287,55 @@ describe('fabscope top screen', () => {
     for (const l of withHistory) expect(l).not.toContain('…');
     expect(withHistory.join('\n')).toContain('Data, Packets: per second, SI (k = 1,000).');
     expect(withHistory.join('\n')).not.toContain('Ranked by');
+  });
+
+  it('counts each PM category over its threshold from the summary; — where the fabric has no such counter', () => {
+    const integrity = { isl: [6, 0, 0, 1, 1], host: [7, 0, 0, 0, 1], unknown: 0 };
+    const categories = {
+      ...arDemoSnapshot.summary.categories,
+      integrity,
+    } as typeof arDemoSnapshot.summary.categories;
+    const snapshot = { ...arDemoSnapshot, summary: { ...arDemoSnapshot.summary, categories } };
+    const lines = renderScreen(input({ snapshot }), { width: 120, height: 24 });
+    expect(lines[3]?.text.trimEnd()).toBe(
+      'Errors ≥ threshold  Integrity 2  Congestion 4  SMA cong. —  Bubble 0  Security 0  Routing 0',
+    );
+    expect(lines[3]?.style).toBe('warning');
+    // An instant the server counted no categories at: the line says so rather than showing 0.
+    const past = { ...arDemoSnapshot, summary: { ...arDemoSnapshot.summary, categories: undefined } };
+    expect(text(renderScreen(input({ snapshot: past }), SIZE))[3]).toContain(
+      'counted no PM categories at this instant',
+    );
+  });
+
+  it('e shows the error categories: each category’s directions per share of its threshold', () => {
+    const state = { ...initialViewState, showErrors: true };
+    const lines = text(renderScreen(input({ state }), SIZE));
+    expect(lines.join('\n')).not.toContain('Ranked by');
+    const header = lines.find((l) => l.includes('Category')) ?? '';
+    expect(header).toMatch(/Category +Kind +0–25 % +25–50 % +50–75 % +75–100 % +≥ 100 % +unknown/);
+    const congestion = lines.find((l) => l.startsWith('  Congestion')) ?? '';
+    expect(congestion.trimEnd()).toMatch(/^ {2}Congestion +ISL +6 +0 +0 +0 +2 +0$/);
+    const sma = lines.find((l) => l.startsWith('  SMA cong.')) ?? '';
+    expect(sma.trimEnd()).toMatch(/^ {2}SMA cong\. +ISL +0 +0 +0 +0 +0 +16$/);
+  });
+
+  it('ranked by Integrity, the last column is each direction’s Integrity × threshold', () => {
+    const bad = link('edge1/3', 'core1/1', {
+      categories: { integrity: 2.5, congestion: 0, smaCongestion: null, bubble: 0, security: 0, routing: 0 },
+    });
+    const state = { ...initialViewState, sort: 'integrity' as const };
+    const lines = text(renderScreen(input({ state, snapshot: { ...arDemoSnapshot, links: [bad] } }), SIZE));
+    expect(lines[11]).toContain('Ranked by Errors: Integrity (worst first)');
+    expect(lines[12]?.trimEnd()).toMatch(/Integ×$/);
+    expect(lines[13]?.trimEnd()).toMatch(/^ {2}1 {3}edge1\/3 → core1\/1 .* 2\.50$/);
+  });
+
+  it('--once prints no key footer: one screen is read, not driven', () => {
+    const lines = text(renderScreen(input({ once: true }), SIZE));
+    expect(lines).toHaveLength(24);
+    expect(lines[23]?.trim()).toBe('');
+    expect(lines.join('\n')).not.toMatch(/q quit|\? help/);
   });
 
   it('plain text has no escape codes; a terminal frame styles and clears each line', () => {

@@ -13,6 +13,7 @@ export * from './schemas/emulator.ts';
 export * from './schemas/error-reply.ts';
 export * from './schemas/events.ts';
 export * from './schemas/faults.ts';
+export * from './schemas/find.ts';
 export * from './schemas/health.ts';
 export * from './schemas/history.ts';
 export * from './schemas/jobs.ts';

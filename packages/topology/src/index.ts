@@ -17,6 +17,7 @@ export * from './generators/fat-tree-radix.ts';
 export * from './generators/scenarios.ts';
 export * from './model/builder.ts';
 export * from './model/data-rate.ts';
+export * from './model/find-index.ts';
 export * from './model/find-node.ts';
 export * from './model/graph.ts';
 export * from './model/guid.ts';

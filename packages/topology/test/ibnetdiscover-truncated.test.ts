@@ -179,7 +179,7 @@ describe('ibnetdiscover dumps cut short', () => {
 
   it('still reads an ibsim net that lists a cable from one end only', () => {
     const net = parse('Switch 8 "s1"\n[1] "h1"[1]\n\nHca 1 "h1"\n');
-    expect(net.links.map((l) => l.id)).toEqual(['s1/1--h1/1']);
+    expect(net.links.map((l) => l.id)).toEqual(['h1/1--s1/1']);
   });
 
   it('property: every cut of a real-format dump gives the fabric of its whole records or a ParseError with a line', () => {

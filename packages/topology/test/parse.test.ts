@@ -63,7 +63,7 @@ describe('ibnetdiscover topology dumps', () => {
     expect(
       net.links.filter((l) => l.a.node === 'sw-a' && l.b.node === 'sw-b').map((l) => l.rateGbps),
     ).toEqual([30, 10]);
-    expect(link(net, 'sw-a/2--hca-2/1')?.rateGbps).toBe(2.5);
+    expect(link(net, 'hca-2/1--sw-a/2')?.rateGbps).toBe(2.5);
   });
 
   it.each([

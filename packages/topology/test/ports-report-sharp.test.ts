@@ -25,11 +25,11 @@ describe('ibnetdiscover -p of a fabric with SHARP Aggregation Nodes', () => {
     ]);
     expect(leaf).toMatchObject({ type: 'switch', guid: '0x0c42a10300a2b3c0', lid: 2 });
     expect(fabric.links.map((l) => l.id)).toEqual([
-      `qm-leaf01/41--${AN} (0x0c42a10300a2b3c0)/1`,
+      `${AN} (0x0c42a10300a2b3c0)/1--qm-leaf01/41`,
       'qm-leaf01/40--qm-spine01/1',
-      'qm-leaf01/2--cn002/1',
-      'qm-leaf01/1--cn001/1',
-      `qm-spine01/41--${AN} (0x0c42a10300a2b400)/1`,
+      'cn002/1--qm-leaf01/2',
+      'cn001/1--qm-leaf01/1',
+      `${AN} (0x0c42a10300a2b400)/1--qm-spine01/41`,
     ]);
     expect(leaf?.ports[3]?.link).toBe(-1); // 4x ???: uncabled
   });

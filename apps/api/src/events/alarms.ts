@@ -162,7 +162,7 @@ export class Alarms {
       this.note(
         timeMs,
         'info',
-        `alarm cleared: no ${alarm.linkKind === 'isl' ? 'ISL' : 'host link'} direction over the ${alarm.category} threshold (raised ${new Date(alarm.raisedMs).toISOString()})`,
+        `alarm cleared: no ${alarm.linkKind === 'isl' ? 'ISL' : 'host link'} direction over the ${alarm.category} threshold (raised ${new Date(alarm.raisedMs).toISOString().slice(0, 19).replace('T', ' ')} UTC)`,
       );
     }
   }

@@ -1,4 +1,5 @@
 import { CATEGORY_NAMES, type CompactStreamMessage, type LinkDirectionState } from '@fabscope/contracts';
+import { naturalCompare } from '@fabscope/contracts/names';
 import { type LinkFrame, stateAt } from './frame.ts';
 import { firstChannels, type LinkSort } from './link-order.ts';
 
@@ -26,14 +27,14 @@ function roundBytes(value: number | null): number | null {
   return value === null || !Number.isFinite(value) ? null : Math.round(value);
 }
 
-/** Busiest first; unknown after every known value; ties by channel id, so the order is stable. */
+/** Busiest first; unknown after every known value; ties by channel id in natural order, so the order is stable. */
 export function compareBusiest(a: LinkDirectionState, b: LinkDirectionState): number {
   const ua = a.utilization;
   const ub = b.utilization;
   if (ua !== null && ub !== null && ua !== ub) return ub - ua;
   if (ua === null && ub !== null) return 1;
   if (ub === null && ua !== null) return -1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  return naturalCompare(a.id, b.id);
 }
 
 /** Encodes one tick compactly from its frame's columns, with objects made only for the directions in `top`. */

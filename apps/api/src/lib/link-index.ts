@@ -1,4 +1,5 @@
 import type { LinkDirectionState } from '@fabscope/contracts';
+import { naturalCompare } from '@fabscope/contracts/names';
 import {
   channelOf,
   DEFAULT_PM_THRESHOLDS,
@@ -94,19 +95,13 @@ export class LinkIndex {
   }
 
   /**
-   * Per channel, the rank of its id in ascending order (as `a.id < b.id` orders them): rankings
-   * over a frame's columns break ties by id with it, without comparing strings. Made on first use.
+   * Per channel, the rank of its id in natural order (`core1/2` before `core1/10`): rankings over a
+   * frame's columns break ties by id with it, without comparing strings. Made on first use.
    */
   idRank(): Int32Array {
     if (this.ranks === undefined) {
       const ids = this.channels.map((c) => c.fixed.id);
-      const order = ids
-        .map((_, c) => c)
-        .sort((a, b) => {
-          const x = ids[a] as string;
-          const y = ids[b] as string;
-          return x < y ? -1 : x > y ? 1 : 0;
-        });
+      const order = ids.map((_, c) => c).sort((a, b) => naturalCompare(ids[a] as string, ids[b] as string));
       const ranks = new Int32Array(ids.length);
       order.forEach((c, rank) => {
         ranks[c] = rank;

@@ -4,6 +4,7 @@ import { alarmRoutes } from './alarms/index.ts';
 import { analysisRoutes } from './analysis/index.ts';
 import { eventRoutes } from './events/index.ts';
 import { faultRoutes } from './faults/index.ts';
+import { findRoutes } from './find/index.ts';
 import { healthRoutes } from './health/index.ts';
 import { instantRoutes } from './instant/index.ts';
 import { jobRoutes } from './jobs/index.ts';
@@ -46,6 +47,7 @@ export async function apiRoutes(api: FastifyInstance): Promise<void> {
     linksExportRoutes,
     topologyLiveRoutes,
     alarmRoutes,
+    findRoutes,
   ]) {
     await api.register(routes);
   }

@@ -2,6 +2,7 @@
 // sorting the objects. Tests check the frame's ranker (src/lib/link-order.ts) and the compact
 // message (src/lib/compact-tick.ts) against them.
 import { CATEGORY_NAMES, type LinkDirectionState } from '@fabscope/contracts';
+import { naturalCompare } from '@fabscope/contracts/names';
 import {
   COMPACT_TOP_PER_KIND,
   type CompactTick,
@@ -18,7 +19,7 @@ function descending(value: (l: LinkDirectionState) => number | null) {
     if (va !== null && vb !== null && va !== vb) return vb - va;
     if (va === null && vb !== null) return 1;
     if (vb === null && va !== null) return -1;
-    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+    return naturalCompare(a.id, b.id);
   };
 }
 
@@ -94,7 +95,7 @@ export function rankObjects(
       : category
         ? l.categories[sort as (typeof CATEGORY_NAMES)[number]]
         : l[sort as 'utilization' | 'bytesPerSecond' | 'transmitWaitFraction'];
-  const byId = (a: LinkDirectionState, b: LinkDirectionState) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const byId = (a: LinkDirectionState, b: LinkDirectionState) => naturalCompare(a.id, b.id);
   return [...links].sort((a, b) => {
     if (sort === 'id') return order === 'desc' ? byId(b, a) : byId(a, b);
     const va = value(a);

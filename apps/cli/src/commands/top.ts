@@ -85,6 +85,7 @@ export async function topCommand(args: string[]): Promise<void> {
       error: null,
       snapshotAtMs: nowMs,
       nowMs,
+      once: true,
     };
     process.stdout.write(plainText(renderScreen(input, size)));
   } catch (error) {

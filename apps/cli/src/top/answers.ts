@@ -1,3 +1,4 @@
+import { linkIdsText } from '@fabscope/contracts/names';
 import type { FabricEvent, Health, HistoryPoint, LinkState, Summary } from './api-types.ts';
 import { TopClientError } from './errors.ts';
 
@@ -66,8 +67,12 @@ export function parseEvents(body: unknown): FabricEvent[] {
   if (!Array.isArray(events)) throw new TopClientError('GET /api/v1/events: no list of events');
   return events.flatMap((e) => {
     if (!isRecord(e) || typeof e.time !== 'string') return [];
-    const what = [e.kind, e.subject].filter((p) => typeof p === 'string' && p !== '').join(' ');
-    const text = typeof e.detail === 'string' && e.detail !== '' ? `${what}: ${e.detail}` : what;
-    return text ? [{ time: e.time, text }] : [];
+    // A fabric-wide event's subject says nothing; a detail that starts with its kind ("alarm raised") reads once.
+    const subject = e.subject === 'fabric' ? '' : e.subject;
+    const detail = typeof e.detail === 'string' ? e.detail : '';
+    const what = [e.kind, subject].filter((p) => typeof p === 'string' && p !== '').join(' ');
+    const repeats = subject === '' && typeof e.kind === 'string' && detail.startsWith(`${e.kind} `);
+    const text = repeats ? detail : detail !== '' ? `${what}: ${detail}` : what;
+    return text ? [{ time: e.time, text: linkIdsText(text) }] : [];
   });
 }

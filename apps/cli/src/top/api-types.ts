@@ -7,7 +7,10 @@ import type {
 
 /** Subsets of the API's shapes, since top also reads older servers; client.ts checks them. */
 export type Health = Pick<ApiHealth, 'status' | 'store' | 'lastSampleAgeSeconds' | 'error'>;
-export type Summary = Pick<ApiSummary, 'time' | 'hostTransmitBytesPerSecond' | 'histogram' | 'staleLinks'>;
+export type Summary = Pick<
+  ApiSummary,
+  'time' | 'hostTransmitBytesPerSecond' | 'histogram' | 'staleLinks' | 'categories'
+>;
 export type LinkState = Pick<
   LinkDirectionState,
   | 'id'
@@ -20,7 +23,8 @@ export type LinkState = Pick<
   | 'transmitWaitFraction'
   | 'linkUp'
   | 'stale'
->;
+> &
+  Partial<Pick<LinkDirectionState, 'categories'>>;
 
 export interface FabricInfo {
   name: string;

@@ -23,6 +23,7 @@ const serverSort: Record<SortKey, { sort: string; order: string }> = {
   utilizationLowest: { sort: 'utilization', order: 'asc' },
   wait: { sort: 'transmitWaitFraction', order: 'desc' },
   packets: { sort: 'packetsPerSecond', order: 'desc' },
+  integrity: { sort: 'integrity', order: 'desc' },
 };
 
 /** Asks a fabscope server's REST API (/api/v1) for what one screen shows. */

@@ -75,7 +75,11 @@ export function applyKey(state: ViewState, key: Keypress, context: KeyContext): 
     case 'H':
       return done({ ...cleared, showHelp: !state.showHelp });
     case 'u':
-      return done({ ...cleared, showHelp: false });
+      return done({ ...cleared, showHelp: false, showErrors: false });
+    case 'e':
+    case 'E':
+      // opatop's error-category screen: each category's directions per share of its threshold.
+      return done({ ...cleared, showErrors: !state.showErrors, showHelp: false });
     case 'g':
       // Rates in bits (Gb/s, as link rates and iperf) or bytes (GB/s, as opatop); no refetch.
       return done({ ...cleared, rateUnit: state.rateUnit === 'bytes' ? 'bits' : 'bytes' });

@@ -1,3 +1,4 @@
+import { naturalCompare } from '@fabscope/contracts/names';
 import type { LinkState } from './api-types.ts';
 
 /** Highest packet rate first; unknown rates last, as the API orders unknowns. */
@@ -5,7 +6,7 @@ export function sortByPackets(links: LinkState[]): LinkState[] {
   return [...links].sort((a, b) => {
     const pa = a.packetsPerSecond ?? -1;
     const pb = b.packetsPerSecond ?? -1;
-    return pb - pa || (a.id < b.id ? -1 : 1);
+    return pb - pa || naturalCompare(a.id, b.id);
   });
 }
 
@@ -15,8 +16,8 @@ export function rankByUtilization(links: LinkState[], order: 'desc' | 'asc'): Li
   return [...links].sort((a, b) => {
     const ua = shown(a.utilization);
     const ub = shown(b.utilization);
-    if (ua === null || ub === null) return ua === ub ? 0 : ua === null ? 1 : -1;
+    if (ua === null || ub === null) return ua === ub ? naturalCompare(a.id, b.id) : ua === null ? 1 : -1;
     if (ua !== ub) return order === 'desc' ? ub - ua : ua - ub;
-    return (b.transmitWaitFraction ?? -1) - (a.transmitWaitFraction ?? -1);
+    return (b.transmitWaitFraction ?? -1) - (a.transmitWaitFraction ?? -1) || naturalCompare(a.id, b.id);
   });
 }

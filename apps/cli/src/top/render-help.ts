@@ -4,9 +4,11 @@ import { NO_HISTORY, SORT_CRITERIA } from './state.ts';
 /** The key line at the bottom of every screen. */
 export function footer(input: RenderInput, width: number): ScreenLine {
   const history = input.features?.history;
-  const wide = `q quit  c/C sort  0 all 1 ISL 2 host  s/S page  g bits  ? help${history ? '  L live  r/R f/F step  B/b bookmark' : ` | ${NO_HISTORY}`}`;
+  // One screen printed (--once) is read, not driven: no keys.
+  if (input.once) return line('', width);
+  const wide = `q quit  c/C sort  0 all 1 ISL 2 host  e errors  s/S page  g bits  ? help${history ? '  L live  r/R f/F step  B/b bookmark' : ` | ${NO_HISTORY}`}`;
   // At 80 columns the spacious form does not fit; the same keys, closer together.
-  const compact = `q quit c/C sort 0 all 1 ISL 2 host s/S page ? help${history ? ' L live r/R f/F step B/b bkmk' : ` | ${NO_HISTORY}`}`;
+  const compact = `q quit c/C sort 0/1/2 kind e errors s/S page ? help${history ? ' L live r/R f/F step B/b bkmk' : ` | ${NO_HISTORY}`}`;
   return line(wide.length <= width ? wide : compact, width, 'footer');
 }
 
@@ -20,6 +22,7 @@ export function helpLines(input: RenderInput, width: number): ScreenLine[] {
     '  c    next sort criterion           C    previous sort criterion',
     ...SORT_CRITERIA.map((c) => `         ${c.label}`),
     '  0    all links   1 ISLs   2 host links (opatop: port groups All, SWs, HFIs)',
+    '  e    error categories: directions per share of each PM threshold',
     '  s    next page of ranked links     S    previous page',
     '  g    rates in bits (Gb/s) or bytes (GB/s) per second',
     '',

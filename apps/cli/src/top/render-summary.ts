@@ -58,8 +58,8 @@ export function statusLines(input: RenderInput, width: number): ScreenLine[] {
   return lines;
 }
 
-/** opatop's error categories as far as the API reports them: only Congestion, from XmitWait. */
-export function categoriesLine(input: RenderInput, width: number): ScreenLine {
+/** Congestion as XmitWait shows it: the direction whose sender waits most, fabric-wide. */
+export function congestionLine(input: RenderInput, width: number): ScreenLine {
   const worst = input.snapshot?.mostWaiting;
   const wait = worst?.transmitWaitFraction;
   const congestion =
@@ -68,7 +68,7 @@ export function categoriesLine(input: RenderInput, width: number): ScreenLine {
       : wait === 0
         ? 'no sender waiting'
         : `worst wait ${percent(wait)} ${worst ? linkName(worst) : ''}`;
-  return line(`Errors    Integrity ${UNKNOWN}   Congestion ${congestion}`, width);
+  return line(`Wait      ${congestion}`, width);
 }
 
 export function histogramLines(input: RenderInput, width: number): ScreenLine[] {

@@ -1,6 +1,6 @@
 import { formatRate, type RateUnit } from '@fabscope/contracts/units';
 import type { LinkState } from './api-types.ts';
-import { padEnd, padStart, percent, si } from './format.ts';
+import { padEnd, padStart, percent, si, UNKNOWN } from './format.ts';
 import { line, type ScreenLine } from './screen-line.ts';
 
 /** A utilization this high marks the row (opatop's OVER colour). */
@@ -36,13 +36,25 @@ export function nameColumns(width: number, links: LinkState[]): number {
 }
 const MIN_NAME_WIDTH = 24;
 
-export function tableHeader(nameWidth: number): string {
+/** The last column: Wait, or the PM category the table is ranked by (× its threshold). */
+export type LastColumn = 'wait' | 'integrity';
+const LAST_TITLES: Record<LastColumn, string> = { wait: 'Wait', integrity: 'Integ×' };
+
+export function tableHeader(nameWidth: number, last: LastColumn = 'wait'): string {
   return (
     padStart('#', RANK_WIDTH - 1) +
     ' '.repeat(1 + MARK_WIDTH) +
     padEnd('Link direction', nameWidth) +
-    COLUMNS.map((c, i) => (i === 0 ? padEnd(` ${c.title}`, c.width) : padStart(c.title, c.width))).join('')
+    COLUMNS.map((c, i) =>
+      i === 0 ? padEnd(` ${c.title}`, c.width) : padStart(i === 4 ? LAST_TITLES[last] : c.title, c.width),
+    ).join('')
   );
+}
+
+function lastCell(link: LinkState, last: LastColumn): string {
+  if (last === 'wait') return percent(link.transmitWaitFraction);
+  const value = link.categories?.[last];
+  return value === null || value === undefined ? UNKNOWN : value.toFixed(2);
 }
 
 export function tableRow(
@@ -51,6 +63,7 @@ export function tableRow(
   nameWidth: number,
   width: number,
   rateUnit: RateUnit = 'bytes',
+  last: LastColumn = 'wait',
 ): ScreenLine {
   const cells = [
     padEnd(` ${link.kind === 'isl' ? 'ISL' : link.kind}`, COLUMNS[0].width),
@@ -58,7 +71,7 @@ export function tableRow(
     // The dashboard's formatter: the same figure, the same unit, the same digits on both screens.
     padStart(formatRate(link.bytesPerSecond, rateUnit), COLUMNS[2].width),
     padStart(si(link.packetsPerSecond, 'p/s'), COLUMNS[3].width),
-    padStart(percent(link.transmitWaitFraction), COLUMNS[4].width),
+    padStart(lastCell(link, last), COLUMNS[4].width),
   ];
   const text =
     padStart(String(rank), RANK_WIDTH - 1) +

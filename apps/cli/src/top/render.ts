@@ -1,7 +1,8 @@
 import type { Features } from './api-types.ts';
 import { clock, count, fit } from './format.ts';
+import { errorCategoryLines, errorsLine } from './render-errors.ts';
 import { footer, helpLines } from './render-help.ts';
-import { categoriesLine, histogramLines, historyLine, statusLines, titleLine } from './render-summary.ts';
+import { congestionLine, histogramLines, historyLine, statusLines, titleLine } from './render-summary.ts';
 import { nameColumns, tableHeader, tableRow } from './render-table.ts';
 import { line, type RenderInput, type ScreenLine, type ScreenSize } from './screen-line.ts';
 import { LINK_FILTERS, SORT_CRITERIA } from './state.ts';
@@ -17,8 +18,8 @@ export function tableRows(size: ScreenSize, features: Features | null): number {
   return Math.max(1, size.height - fixedLines(features));
 }
 
-// title, 2 status, categories, blank, 3 histogram, history, blank, sort line, table header, message, footer
-const FIXED_LINES = 14;
+// title, 2 status, errors, wait, blank, 3 histogram, history, blank, sort line, table header, message, footer
+const FIXED_LINES = 15;
 const EVENT_LINES = 3;
 const fixedLines = (features: Features | null) => FIXED_LINES + (features?.events ? EVENT_LINES : 0);
 
@@ -41,14 +42,16 @@ export function renderScreen(input: RenderInput, size: ScreenSize): ScreenLine[]
   const top: ScreenLine[] = [
     titleLine(input, width),
     ...statusLines(input, width),
-    categoriesLine(input, width),
+    errorsLine(input, width),
+    congestionLine(input, width),
     line('', width),
   ];
   top.push(...histogramLines(input, width), historyLine(input, width), line('', width));
   const message = line(input.state.message ?? '', width, input.state.message ? 'warning' : 'plain');
-  if (input.state.showHelp) {
-    // Help takes the whole screen under the title, as opatop's help screens do.
-    const body = [line('', width), ...helpLines(input, width)].slice(0, height - 3);
+  if (input.state.showHelp || input.state.showErrors) {
+    // Help and the error categories take the whole screen under the title, as opatop's screens do.
+    const screen = input.state.showHelp ? helpLines(input, width) : errorCategoryLines(input, width);
+    const body = [line('', width), ...screen].slice(0, height - 3);
     const filler = Array.from({ length: height - body.length - 3 }, () => line('', width));
     return [top[0] as ScreenLine, ...body, ...filler, message, footer(input, width)];
   }
@@ -64,11 +67,12 @@ export function renderScreen(input: RenderInput, size: ScreenSize): ScreenLine[]
         : 'waiting for the server'
       : `rows ${count(input.state.scroll + 1)}–${count(input.state.scroll + shown.length)}${input.snapshot?.moreLinks ? ', more below (s)' : ''}`;
   const nameWidth = nameColumns(width, shown);
+  const last = input.state.sort === 'integrity' ? 'integrity' : 'wait';
   const table: ScreenLine[] = [
     line(`Ranked by ${sort} · ${filter} · ${range}`, width, 'heading'),
-    line(tableHeader(nameWidth), width, 'heading'),
+    line(tableHeader(nameWidth, last), width, 'heading'),
     ...shown.map((link, i) =>
-      tableRow(input.state.scroll + i + 1, link, nameWidth, width, input.state.rateUnit),
+      tableRow(input.state.scroll + i + 1, link, nameWidth, width, input.state.rateUnit, last),
     ),
     ...Array.from({ length: rows - shown.length }, () => line('', width)),
   ];

@@ -26,6 +26,8 @@ export interface RenderInput {
   error: string | null;
   snapshotAtMs: number | null;
   nowMs: number;
+  /** One screen printed and gone (--once): no key footer. */
+  once?: boolean;
 }
 
 /** A line of exactly `width` columns. */

@@ -5,6 +5,7 @@ export const SORT_CRITERIA = [
   { key: 'packets', label: 'Packets (highest first)' },
   { key: 'utilizationLowest', label: 'Utilization (lowest first)' },
   { key: 'wait', label: 'Congestion: XmitWait (highest first)' },
+  { key: 'integrity', label: 'Errors: Integrity (worst first)' },
 ] as const;
 export type SortKey = (typeof SORT_CRITERIA)[number]['key'];
 
@@ -25,6 +26,8 @@ export interface ViewState {
   time: string | null;
   bookmark: string | null;
   showHelp: boolean;
+  /** The error-category screen (e) in place of the ranked table. */
+  showErrors: boolean;
   /** One line for the user about the last key (e.g. "no history on this server"). */
   message: string | null;
   /** Rates in bytes (GB/s, as opatop) or bits (Gb/s, as link rates) per second: `g` switches. */
@@ -38,6 +41,7 @@ export const initialViewState: ViewState = {
   time: null,
   bookmark: null,
   showHelp: false,
+  showErrors: false,
   message: null,
   rateUnit: 'bytes',
 };

@@ -10,6 +10,7 @@ import type {
   FaultInfo,
   FaultList,
   FaultRequest,
+  FindReply,
   FlowList,
   FlowPage,
   JobDetail,
@@ -71,6 +72,9 @@ function fabricCalls({ get, live, send }: Requester) {
     injectFault: (body: FaultRequest, signal?: AbortSignal) =>
       send<{ fault: FaultInfo; faults: FaultInfo[] }>('POST', '/api/v1/faults', body, signal),
     clearFaults: (signal?: AbortSignal) => send<FaultList>('DELETE', '/api/v1/faults', undefined, signal),
+    /** Find's type-ahead: the best `limit` nodes and ports holding `q`, and how many matched. */
+    find: (q: string, limit: number, signal?: AbortSignal) =>
+      get<FindReply>(`/api/v1/find?${new URLSearchParams({ q, limit: String(limit) })}`, signal),
     /** A node's ports, or one port in full (both directions, every counter). */
     getPort: (node: string, port: number | undefined, signal?: AbortSignal) =>
       get<PortReply>(

@@ -47,6 +47,17 @@ describe('event labels', () => {
         }),
       ),
     ).toBe('threshold e1/3 → c1/1 congestion 2.00 × threshold');
+    // The kind is not said twice: "alarm raised", never "alarm alarm raised".
+    expect(
+      eventLabel(
+        fabricEvent({
+          time: '',
+          kind: 'alarm',
+          subject: 'fabric',
+          detail: 'alarm raised: 2 ISL directions over the congestion threshold',
+        }),
+      ),
+    ).toBe('alarm raised: 2 ISL directions over the congestion threshold');
   });
 });
 

@@ -51,6 +51,9 @@ export function eventLabel(event: EventRecord): string {
       .replace(/\benabled true → false\b/, 'on → off');
   }
   const subject = event.subject === 'fabric' ? '' : event.subject;
+  // "alarm raised: …" under the kind "alarm" reads once, not "alarm alarm raised".
+  if (subject === '' && detail.toLowerCase().startsWith(`${kind.toLowerCase()} `))
+    return formatLinkIds(detail);
   return formatLinkIds([kind, subject, detail].filter((s) => s !== '').join(' '));
 }
 

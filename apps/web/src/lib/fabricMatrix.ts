@@ -1,5 +1,5 @@
 import type { Topology, TopologyNode } from '@fabscope/contracts';
-import { naturalOrder } from './naturalOrder.ts';
+import { naturalCompare } from '@fabscope/contracts/names';
 
 /** A two-tier fabric's ISL matrix and host-port strip as channel indices, made once per topology. */
 
@@ -54,11 +54,11 @@ export function buildFabricMatrix(topology: Topology): FabricMatrix {
   const edges = topology.nodes
     .filter((n) => isSwitch(n) && n.tier === 1)
     .map((n) => n.name)
-    .sort(naturalOrder);
+    .sort(naturalCompare);
   const cores = topology.nodes
     .filter((n) => isSwitch(n) && n.tier === 2)
     .map((n) => n.name)
-    .sort(naturalOrder);
+    .sort(naturalCompare);
   const edgeRow = new Map(edges.map((name, i) => [name, i]));
   const coreCol = new Map(cores.map((name, i) => [name, i]));
 

@@ -1,3 +1,4 @@
+import { directionText, linkIdsText } from '@fabscope/contracts/names';
 /** Every number, time and name written one way; unknown is an em dash, never 0. */
 
 import { MISSING } from '@fabscope/contracts/units';
@@ -144,10 +145,7 @@ export function parseDateTimeField(text: string): number | null {
 // Names
 
 /** A link direction as the dashboard writes it: `edge1/4->core2/1` → `edge1/4 → core2/1`. */
-export function formatDirection(id: string): string {
-  const arrow = id.indexOf('->');
-  return arrow < 0 ? id : `${id.slice(0, arrow)} → ${id.slice(arrow + 2)}`;
-}
+export const formatDirection = directionText;
 
 /** The ends of a direction: `{from: {node, port}, to}` → `edge1/4 → core2/1`. */
 export function formatEnds(d: {
@@ -158,11 +156,7 @@ export function formatEnds(d: {
 }
 
 /** Every link direction and cable id inside a text (the API's event details) written as above. */
-export function formatLinkIds(text: string): string {
-  return text
-    .replace(/([^\s,;()]+\/\d+)->([^\s,;()]+\/\d+)/g, '$1 → $2')
-    .replace(/([^\s,;()]+\/\d+)--([^\s,;()]+\/\d+)/g, '$1 ↔ $2');
-}
+export const formatLinkIds = linkIdsText;
 
 const FABRIC_TYPE_LABELS: Record<string, string> = {
   omnipath: 'Omni-Path',

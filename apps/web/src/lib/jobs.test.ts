@@ -1,6 +1,6 @@
 import type { FlowInfo, JobDetail } from '@fabscope/contracts';
 import { describe, expect, it } from 'vitest';
-import { groupFlowsByJob, jobHighlight, jobNodeText, jobRunning } from './jobs.ts';
+import { groupFlowsByJob, jobHighlight, jobHostListText, jobNodeText, jobRunning } from './jobs.ts';
 
 const flow = (id: string, from: string, to: string, bytesPerSecond: number, job: string): FlowInfo => ({
   id,
@@ -92,6 +92,13 @@ describe('jobs in the dashboard', () => {
       'gone (not in this fabric)',
       'node001 (2 rails)',
     ]);
+    expect(jobHostListText(detail.nodes)).toBe('node001,nodeA · not in this fabric: gone');
+  });
+
+  it('writes a 1,152-host job as Slurm does: host[1-1152]', () => {
+    const nodes = Array.from({ length: 1152 }, (_, i) => ({ name: `host${i + 1}`, known: true }));
+    expect(jobHostListText(nodes)).toBe('host[1-1152]');
+    expect(jobHostListText([])).toBe('—');
   });
 });
 

@@ -1,4 +1,5 @@
 import type { FlowInfo, JobDetail } from '@fabscope/contracts';
+import { compressHostList, naturalCompare } from '@fabscope/contracts/names';
 import type { Route } from '../api/types.ts';
 
 /** The job the seed button starts its pairs as: pressing it again finds them running. */
@@ -51,7 +52,7 @@ export function groupFlowsByJob(
     groups.set(total.job, group);
   }
   return [...groups.values()].sort(
-    (a, b) => b.bytesPerSecond - a.bytesPerSecond || b.count - a.count || (a.job < b.job ? -1 : 1),
+    (a, b) => b.bytesPerSecond - a.bytesPerSecond || b.count - a.count || naturalCompare(a.job, b.job),
   );
 }
 
@@ -82,4 +83,15 @@ export function jobHighlight(detail: JobDetail): Route {
 export function jobNodeText(node: JobDetail['nodes'][number]): string {
   if (!node.known) return `${node.name} (not in this fabric)`;
   return node.rails && node.rails.length > 1 ? `${node.name} (${node.rails.length} rails)` : node.name;
+}
+
+/**
+ * A job's hosts as Slurm writes a host list (`host[1-1152]`), those the fabric lacks after them:
+ * a 1,152-host job is one short line, each name listed only when asked (jobNodeText).
+ */
+export function jobHostListText(nodes: readonly JobDetail['nodes'][number][]): string {
+  const known = compressHostList(nodes.filter((n) => n.known).map((n) => n.name));
+  const missing = compressHostList(nodes.filter((n) => !n.known).map((n) => n.name));
+  if (missing === '') return known || '—';
+  return `${known ? `${known} · ` : ''}not in this fabric: ${missing}`;
 }

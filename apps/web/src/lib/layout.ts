@@ -1,6 +1,6 @@
 import type { FabricType, LinkKind, NodeType, PortRef, Topology } from '@fabscope/contracts';
+import { naturalCompare } from '@fabscope/contracts/names';
 import { scalePoint } from 'd3-scale';
-import { naturalOrder } from './naturalOrder.ts';
 
 /** Fat-tree layout: a row per tier, core on top; each link two channels either side of the cable. */
 
@@ -146,7 +146,7 @@ export function layoutFatTree(topology: Topology, options: LayoutOptions = {}): 
       return above.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...above);
     };
     const anchors = new Map(row.map((name) => [name, anchor(name)]));
-    row.sort((a, b) => (anchors.get(a) ?? 0) - (anchors.get(b) ?? 0) || naturalOrder(a, b));
+    row.sort((a, b) => (anchors.get(a) ?? 0) - (anchors.get(b) ?? 0) || naturalCompare(a, b));
     row.forEach((name, i) => {
       position.set(name, i);
     });

@@ -1,5 +1,5 @@
 import type { CategoryName, LinkDirectionState, Summary } from '@fabscope/contracts';
-import { CATEGORY_NAMES } from '@fabscope/contracts/names';
+import { CATEGORY_NAMES, naturalCompare } from '@fabscope/contracts/names';
 import { formatPerSecond, groupDigits } from './format.ts';
 
 /** A link direction's health: congestion, the six PM categories, opatop-style lights, error marks. */
@@ -134,7 +134,7 @@ export function worstDirections(
     const worst = worstCategory(link);
     if (worst) out.push({ link, ...worst });
   }
-  out.sort((a, b) => b.value - a.value || (a.link.id < b.link.id ? -1 : 1));
+  out.sort((a, b) => b.value - a.value || naturalCompare(a.link.id, b.link.id));
   return out.slice(0, limit);
 }
 

@@ -33,6 +33,18 @@ describe('rankLinks', () => {
     ]);
   });
 
+  it('ranks ties in natural order: core1/2 before core1/10, as people count ports', () => {
+    const tied = ['core1/10', 'core1/2', 'core1/1', 'core10/1'].map((from) =>
+      sample(`${from}->x/1`, 'isl', 0.5),
+    );
+    expect(rankLinks(tied, { kind: 'all', limit: 0 }).map((l) => l.id)).toEqual([
+      'core1/1->x/1',
+      'core1/2->x/1',
+      'core1/10->x/1',
+      'core10/1->x/1',
+    ]);
+  });
+
   it('filters by kind and keeps the top N', () => {
     expect(rankLinks(links, { kind: 'host', limit: 10 }).map((l) => l.id)).toEqual([
       'nodeA/1->edge1/1',

@@ -1,6 +1,7 @@
 import type { CategoryName, LinkDirectionState, LinkKind } from '@fabscope/contracts';
+import { naturalCompare } from '@fabscope/contracts/names';
 
-/** opatop-style ranking, busiest first; unknown last, ties by id so the order is stable. */
+/** opatop-style ranking, busiest first; unknown last, ties by id in natural order so the order is stable. */
 
 export type KindFilter = 'all' | LinkKind;
 /** What the table ranks by: utilization, congestion, or another PM category. */
@@ -28,7 +29,7 @@ export interface RankOptions {
 }
 
 type Link = LinkDirectionState;
-const byId = (a: Link, b: Link): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byId = (a: Link, b: Link): number => naturalCompare(a.id, b.id);
 
 /** Largest `value` first, unknown (null, NaN) after every known one, then `tie`. */
 function descending(value: (l: Link) => number | null | undefined, tie: (a: Link, b: Link) => number) {

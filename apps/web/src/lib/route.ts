@@ -1,7 +1,7 @@
 import type { FabricType, Topology } from '@fabscope/contracts';
+import { naturalCompare } from '@fabscope/contracts/names';
 import type { Route } from '../api/types.ts';
 import { fabricTerms } from './fabricTerms.ts';
-import { naturalOrder } from './naturalOrder.ts';
 import { onePer } from './onePer.ts';
 
 /** The route inspector's pure parts: pickable nodes, hop rows as `opareport -o route`, highlights. */
@@ -13,7 +13,7 @@ export const SELECT_LIMIT = 200;
 export function endpointNames(topology: Topology | null): string[] {
   if (!topology) return [];
   const names = topology.nodes.filter((n) => n.type !== 'switch').map((n) => n.name);
-  return [...names, ...hostsOfRails(names)].sort(naturalOrder);
+  return [...names, ...hostsOfRails(names)].sort(naturalCompare);
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { Topology } from '@fabscope/contracts';
+import { naturalCompare } from '@fabscope/contracts/names';
 import type { TierRowInfo } from '../api/types.ts';
 import { DisjointSets } from './disjointSets.ts';
 import { buildFabricMatrix } from './fabricMatrix.ts';
 import { MAX_DRAWN_LINKS, tierLabel } from './layout.ts';
-import { naturalOrder } from './naturalOrder.ts';
 import { onePer } from './onePer.ts';
 
 /** Each channel's tier pair, direction and pod, for fabrics summarized per tier; once per topology. */
@@ -40,8 +40,8 @@ export function buildTierGroups(topology: Topology): TierGroups {
   }
   const podList = sets
     .groups()
-    .map((list) => list.sort(naturalOrder))
-    .sort((a, b) => naturalOrder(a[0] ?? '', b[0] ?? ''));
+    .map((list) => list.sort(naturalCompare))
+    .sort((a, b) => naturalCompare(a[0] ?? '', b[0] ?? ''));
   const podOfSwitch = new Map<string, number>();
   podList.forEach((list, p) => {
     for (const sw of list) podOfSwitch.set(sw, p);

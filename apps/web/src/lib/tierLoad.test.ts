@@ -1,11 +1,11 @@
 import type { Topology } from '@fabscope/contracts';
+import { naturalCompare } from '@fabscope/contracts/names';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CompactSnapshot, LoadStats, TierSummary } from '../api/types.ts';
 import { HEALTH_OK, summaryOf } from '../test/testFixtures.ts';
 import { threeTier, twoTier } from '../test/testTopologies.ts';
 import { MAX_DRAWN_LINKS } from './layout.ts';
-import { naturalOrder } from './naturalOrder.ts';
 import { buildTierGroups, summarizedTierGroups, type TierGroups, tierGroupsOf } from './tierGroups.ts';
 import { HOT_UTILIZATION, summarizeSnapshot, summarizeTiers, tierSummaryOf } from './tierLoad.ts';
 
@@ -125,7 +125,7 @@ function summarizeSlowly(
     if (pod) add(groups.channelIsl[c] ? pod.isl : pod.host, c);
   }
   const podStats = pods.map((p) => ({ ...p, isl: done(p.isl), host: done(p.host) }));
-  podStats.sort((a, b) => (b.isl.max ?? -1) - (a.isl.max ?? -1) || naturalOrder(a.name, b.name));
+  podStats.sort((a, b) => (b.isl.max ?? -1) - (a.isl.max ?? -1) || naturalCompare(a.name, b.name));
   return { rows: groups.rows.map((info, i) => ({ ...info, ...done(rows[i] ?? empty()) })), pods: podStats };
 }
 

@@ -1,5 +1,5 @@
+import { naturalCompare } from '@fabscope/contracts/names';
 import type { CompactSnapshot, LoadStats, PodStats, TierSummary } from '../api/types.ts';
-import { naturalOrder } from './naturalOrder.ts';
 import type { TierGroups } from './tierGroups.ts';
 
 /** The load per tier pair and per pod of one tick: one pass over the per-channel arrays. */
@@ -106,7 +106,7 @@ export function summarizeTiers(
     isl: statsAt(acc, podAt(i, 1), errorsKnown),
     host: statsAt(acc, podAt(i, 0), errorsKnown),
   }));
-  pods.sort((a, b) => (b.isl.max ?? -1) - (a.isl.max ?? -1) || naturalOrder(a.name, b.name));
+  pods.sort((a, b) => (b.isl.max ?? -1) - (a.isl.max ?? -1) || naturalCompare(a.name, b.name));
   return {
     rows: groups.rows.map((info, i) => ({ ...info, ...statsAt(acc, i * FIELDS, errorsKnown) })),
     pods,

@@ -51,7 +51,9 @@ export type LinkDirectionState = Static<typeof LinkStateSchema>;
 
 export const LinksQuery = Closed({
   sort: Type.Optional(
-    Literals(['utilization', 'bytesPerSecond', 'transmitWaitFraction', 'id', ...CATEGORY_NAMES]),
+    Literals(['utilization', 'bytesPerSecond', 'transmitWaitFraction', 'id', ...CATEGORY_NAMES], {
+      description: 'Ties, and sort=id, in natural id order (core1/2 before core1/10)',
+    }),
   ),
   order: Type.Optional(Literals(['asc', 'desc'])),
   ...PageQueryFields,

@@ -1,4 +1,5 @@
 import { type ErrorRateFault, FAULT_TYPES, type FaultType, faultKeys } from '@fabscope/contracts';
+import { namesCable } from '@fabscope/contracts/names';
 import { channelFrom, type Fabric, type FabricLink, type FabricNode } from '@fabscope/topology';
 import { TrafficError } from '../traffic/request.ts';
 import { parseDuration, QuantityError } from '../units.ts';
@@ -52,9 +53,11 @@ export function resolveFault(fabric: Fabric, request: unknown): ResolvedFault {
     if (raw.link !== undefined) {
       if (raw.node !== undefined || raw.port !== undefined)
         throw new TrafficError('give link or node and port, not both');
-      const found = fabric.links.find((l) => l.id === raw.link);
+      const found = fabric.links.find((l) => namesCable(l.id, String(raw.link)));
       if (!found)
-        throw new TrafficError(`unknown link ${JSON.stringify(raw.link)} (ids look like "edge1/4--core2/1")`);
+        throw new TrafficError(
+          `unknown link ${JSON.stringify(raw.link)} (ids look like "edge1/4--core2/1", the end nearer the hosts first)`,
+        );
       return found;
     }
     if (raw.node === undefined) throw new TrafficError(`fault "${type}" needs link, or node and port`);

@@ -1,3 +1,4 @@
+import { cableId } from '@fabscope/contracts/names';
 import type { Fabric, FabricLink, FabricNode, FabricType, LinkKind, NodeType } from './model.ts';
 
 /** Optional facts about a cable. */
@@ -89,7 +90,7 @@ export class FabricBuilder {
     const linkKind: LinkKind = kind ?? (a.type === 'switch' && b.type === 'switch' ? 'isl' : 'host');
     this.links.push({
       index,
-      id: `${aName}/${aPort}--${bName}/${bPort}`,
+      id: cableId({ node: aName, port: aPort, tier: a.tier }, { node: bName, port: bPort, tier: b.tier }),
       kind: linkKind,
       a: { node: aName, port: aPort },
       b: { node: bName, port: bPort },

@@ -50,7 +50,7 @@ export interface PortRef {
 
 export interface FabricLink {
   index: number;
-  /** Stable id `a/port--b/port`, ends in the order the link was declared. */
+  /** Stable id `a/port--b/port` in its one written form (contracts `cableId`: the end nearer the hosts first). */
   id: string;
   kind: LinkKind;
   a: PortRef;

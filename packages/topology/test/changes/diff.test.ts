@@ -262,8 +262,8 @@ describe('topologyDrift', () => {
       ].join('\n'),
     );
     expect(net.links.map((l) => [l.id, l.widthSpeed, l.rateGbps])).toEqual([
-      ['s1/1--h1/1', '4xEDR', 100],
-      ['s1/2--h2/1', '1xQDR', 10],
+      ['h1/1--s1/1', '4xEDR', 100],
+      ['h2/1--s1/2', '1xQDR', 10],
     ]);
   });
 

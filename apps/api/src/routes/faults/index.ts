@@ -1,4 +1,5 @@
 import { ErrorReply, FaultAppliedSchema, FaultRequest, FaultsSchema } from '@fabscope/contracts';
+import { namesCable } from '@fabscope/contracts/names';
 import { channelFrom } from '@fabscope/topology';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { InvalidRequestError, NotFoundError } from '../../errors.ts';
@@ -12,7 +13,7 @@ export const faultRoutes: FastifyPluginAsyncTypebox = async (app) => {
   /** What the fabric lacks is 404 (a link, a node, a cabled port); a node of the wrong kind 400. */
   const check = (body: FaultRequest): void => {
     const { fabric } = app.fabric;
-    if (body.link !== undefined && !fabric.links.some((l) => l.id === body.link)) {
+    if (body.link !== undefined && !fabric.links.some((l) => namesCable(l.id, body.link as string))) {
       throw new NotFoundError(`unknown link "${body.link}" (ids look like "edge1/4--core2/1")`);
     }
     if (body.node === undefined) return;

@@ -1,4 +1,5 @@
 import type { FabricType, Topology, TopologyLink } from '@fabscope/contracts';
+import { naturalCompare } from '@fabscope/contracts/names';
 import { DisjointSets } from '../../lib/disjointSets.ts';
 import { fabricTerms } from '../../lib/fabricTerms.ts';
 import {
@@ -10,7 +11,6 @@ import {
   layoutFatTree,
   nodeBoxWidth,
 } from '../../lib/layout.ts';
-import { naturalOrder } from '../../lib/naturalOrder.ts';
 
 /** One layout per fabric shape: a single switch's ring, networks in their own areas, or tiers. */
 export type FabricShape = 'single-switch' | 'networks' | 'tiers';
@@ -59,7 +59,7 @@ export function ringRadius(hosts: number): number {
 function layoutSingleSwitch(topology: Topology): FabricLayout {
   const hub = topology.nodes.find((n) => n.type === 'switch');
   if (!hub) throw new Error('layoutSingleSwitch: no switch');
-  const hosts = topology.nodes.filter((n) => n !== hub).sort((a, b) => naturalOrder(a.name, b.name));
+  const hosts = topology.nodes.filter((n) => n !== hub).sort((a, b) => naturalCompare(a.name, b.name));
   const radius = ringRadius(hosts.length);
   const longest = Math.max(0, ...hosts.map((h) => h.name.length)) * LABEL_CHAR_PX;
   const margin = 16;
@@ -155,10 +155,10 @@ export function networksOf(topology: Topology): Network[] {
   // Hosts and switches left alone (no cable) are not a network of their own.
   return [...groups.values()]
     .filter((g) => g.links.length > 0 || g.nodes.length > 1)
-    .sort((a, b) => naturalOrder(firstName(a), firstName(b)));
+    .sort((a, b) => naturalCompare(firstName(a), firstName(b)));
 }
 
-const firstName = (n: Network): string => n.nodes.map((x) => x.name).sort(naturalOrder)[0] ?? '';
+const firstName = (n: Network): string => n.nodes.map((x) => x.name).sort(naturalCompare)[0] ?? '';
 
 export function networkLabel(network: Pick<Network, 'fabricType' | 'nodes' | 'links'>): string {
   const terms = fabricTerms(network.fabricType);

@@ -18,3 +18,14 @@ export function tablesText(tables: RouteTables, nowMs: number = Date.now()): str
   const failed = tables.error ? ' · last read failed' : '';
   return `subnet manager's (${TABLES_FROM[tables.from]}), read ${formatClock(Date.parse(tables.readAt), nowMs)}${missing}${failed}`;
 }
+
+/**
+ * The routing engine beside a route's LIDs (`ftree tables`), or null: a dump read (OpenSM's
+ * opensm-lfts.dump, ibroute, dump_fts) parses as `ibroute`, a format rather than an engine, and the
+ * Tables row already says whose tables they are.
+ */
+export function engineText(engine: string | undefined, tables: RouteTables | undefined): string | null {
+  if (!engine) return null;
+  if (engine === 'ibroute' && tables?.source !== 'computed') return null;
+  return `${engine} tables`;
+}

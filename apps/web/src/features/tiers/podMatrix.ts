@@ -1,9 +1,9 @@
 import type { Topology } from '@fabscope/contracts';
+import { naturalCompare } from '@fabscope/contracts/names';
 import { utilizationColor } from '../../lib/colors.ts';
 import { DisjointSets } from '../../lib/disjointSets.ts';
 import { formatPercent } from '../../lib/format.ts';
 import { isCongested } from '../../lib/linkHealth.ts';
-import { naturalOrder } from '../../lib/naturalOrder.ts';
 
 /** A pod as an edge × aggregation matrix and a switch as its ports, computed once per topology. */
 
@@ -57,9 +57,12 @@ export function buildPods(topology: Topology): Pod[] {
   }));
   const pods = groups
     .filter((g) => g.edges.size > 0 && g.aggs.size > 0)
-    .map((g) => ({ edges: [...g.edges].sort(naturalOrder), aggregations: [...g.aggs].sort(naturalOrder) }))
+    .map((g) => ({
+      edges: [...g.edges].sort(naturalCompare),
+      aggregations: [...g.aggs].sort(naturalCompare),
+    }))
     // Ordered as the per-pod summary numbers them (lib/tierGroups.ts): by first switch name.
-    .sort((a, b) => naturalOrder(firstOf(a), firstOf(b)));
+    .sort((a, b) => naturalCompare(firstOf(a), firstOf(b)));
   const podOf = new Map<string, number>();
   pods.forEach((p, k) => {
     for (const e of p.edges) podOf.set(e, k);
@@ -89,7 +92,7 @@ export function buildPods(topology: Topology): Pod[] {
 }
 
 const firstOf = (p: { edges: string[]; aggregations: string[] }): string =>
-  [...p.edges, ...p.aggregations].sort(naturalOrder)[0] ?? '';
+  [...p.edges, ...p.aggregations].sort(naturalCompare)[0] ?? '';
 
 /** Every cabled port of a switch, in port order, with the channels out of and into it. */
 export function switchPorts(topology: Topology, name: string): SwitchPort[] {

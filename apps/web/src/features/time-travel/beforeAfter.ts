@@ -1,4 +1,5 @@
 import type { LinkDirectionState } from '@fabscope/contracts';
+import { naturalCompare } from '@fabscope/contracts/names';
 
 /** Two instants compared by direction; one unknown at either instant is listed apart, never a change. */
 
@@ -47,7 +48,7 @@ export function compareLinks(
       bytesPerSecondAfter: a.bytesPerSecond,
     });
   }
-  changes.sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+  changes.sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || naturalCompare(x.id, y.id));
   return { changes: changes.slice(0, Math.max(0, options.limit)), unknown };
 }
 

@@ -1,4 +1,5 @@
 import type { Analysis } from '@fabscope/contracts';
+import { naturalCompare } from '@fabscope/contracts/names';
 import { formatGbpsRate, type RateUnit } from '@fabscope/contracts/units';
 import type { TrafficRequest } from '../../../api/types.ts';
 
@@ -142,7 +143,7 @@ export function collisionRows(analysis: Analysis, limit = 10): CollisionRow[] {
   const pairsOf = new Map(analysis.collisions.map((c) => [c.link, c.pairs]));
   return analysis.links
     .filter((l) => l.kind === 'isl' && l.flows >= 2)
-    .sort((a, b) => b.flows - a.flows || b.usedGbps - a.usedGbps || (a.link < b.link ? -1 : 1))
+    .sort((a, b) => b.flows - a.flows || b.usedGbps - a.usedGbps || naturalCompare(a.link, b.link))
     .slice(0, limit)
     .map((l) => ({
       link: l.link,

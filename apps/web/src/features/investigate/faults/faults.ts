@@ -1,5 +1,5 @@
 import type { FaultInfo, FaultRequest, LinkDirectionState, LinkKind, Topology } from '@fabscope/contracts';
-import { naturalOrder } from '../../../lib/naturalOrder.ts';
+import { naturalCompare } from '@fabscope/contracts/names';
 
 /** The fault panel's pure parts: link choices, fault descriptions and how to undo one. */
 
@@ -23,7 +23,7 @@ export function islChoices(topology: Topology | null): LinkChoice[] {
   return topology.links
     .filter((l) => l.kind === kind)
     .map((l) => ({ id: l.id, label: linkLabel(l.id), kind }))
-    .sort((a, b) => naturalOrder(a.id, b.id));
+    .sort((a, b) => naturalCompare(a.id, b.id));
 }
 
 const TYPE_LABEL: Record<string, string> = {
@@ -74,7 +74,7 @@ export function downLinkIds(links: readonly LinkDirectionState[] | null): string
   if (!links) return [];
   const ids = new Set<string>();
   for (const l of links) if (l.linkUp === false) ids.add(l.linkId);
-  return [...ids].sort(naturalOrder);
+  return [...ids].sort(naturalCompare);
 }
 
 /** Links (ids) down in a compact stream message: channel c is link ⌊c/2⌋ of the topology. */
@@ -84,5 +84,5 @@ export function downLinkIdsCompact(topology: Topology, linkDown: readonly number
     const link = topology.links[c >> 1];
     if (link) ids.add(link.id);
   }
-  return [...ids].sort(naturalOrder);
+  return [...ids].sort(naturalCompare);
 }

@@ -1,10 +1,10 @@
 import type { JobDetail, JobList } from '@fabscope/contracts';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { DataTable, num } from '../../../components/DataTable.tsx';
 import { DirectionButton } from '../../../components/DirectionButton.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
-import { formatPercent } from '../../../lib/format.ts';
-import { jobNodeText } from '../../../lib/jobs.ts';
+import { formatCount, formatPercent } from '../../../lib/format.ts';
+import { jobHostListText, jobNodeText } from '../../../lib/jobs.ts';
 import { useRateFormat } from '../../../state/preferences.ts';
 import { type ApiLoad, useApiQuery } from '../../../state/useApiQuery.ts';
 
@@ -75,9 +75,7 @@ export function JobsPanel({ selected, onSelect, onSelectLink }: JobsPanelProps) 
           <h3>
             {shown.job.name} <span className="muted">({shown.job.state.toLowerCase()})</span>
           </h3>
-          <p className="hint" data-testid="job-nodes">
-            Nodes: {shown.nodes.map(jobNodeText).join(', ') || '—'}
-          </p>
+          <JobNodes key={shown.job.id} nodes={shown.nodes} />
           {shown.contention && (
             <p className="hint">
               Predicted (static routing): at most {shown.contention.maxIslLoad} of its flows on one ISL,{' '}
@@ -109,6 +107,23 @@ export function JobsPanel({ selected, onSelect, onSelectLink }: JobsPanelProps) 
             </DataTable>
           )}
         </section>
+      )}
+    </div>
+  );
+}
+
+/** A job's hosts as a Slurm host list (`host[1-1152]`); each one, with its rails, on demand. */
+function JobNodes({ nodes }: { nodes: JobDetail['nodes'] }) {
+  const [each, setEach] = useState(false);
+  return (
+    <div className="job-nodes">
+      <p className="hint mono" data-testid="job-nodes">
+        Nodes: {each ? nodes.map(jobNodeText).join(', ') || '—' : jobHostListText(nodes)}
+      </p>
+      {nodes.length > 1 && (
+        <button type="button" className="btn btn-small" aria-expanded={each} onClick={() => setEach(!each)}>
+          {each ? 'As a host list' : `List each of ${formatCount(nodes.length)}`}
+        </button>
       )}
     </div>
   );

@@ -1,13 +1,13 @@
-import type { LinkDirectionState, PortReply } from '@fabscope/contracts';
+import type { FindReply, LinkDirectionState, PortReply } from '@fabscope/contracts';
 import { type FormEvent, memo, useMemo, useState } from 'react';
+import { Combobox } from '../../../components/Combobox.tsx';
 import { DataTable, num } from '../../../components/DataTable.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
-import { InputField } from '../../../components/Field.tsx';
 import { formatClock, formatDirection, formatPercent, formatPerSecond } from '../../../lib/format.ts';
 import { CATEGORIES, CATEGORY_LABELS } from '../../../lib/linkHealth.ts';
 import { useRateFormat } from '../../../state/preferences.ts';
 import { type ApiLoad, useApiQuery } from '../../../state/useApiQuery.ts';
-import { isPortGauge, parsePortTarget, portTargetText } from './portSearch.ts';
+import { findOption, isPortGauge, parsePortTarget, portTargetText } from './portSearch.ts';
 import { type Rail, railRows } from './rails.ts';
 
 interface PortPanelProps {
@@ -19,23 +19,47 @@ interface PortPanelProps {
   onSelectLink: (id: string) => void;
 }
 
-/** Find a node or a port (name, GUID, LID, `node/port`), in the Investigate panel's head. */
+/** Find's type-ahead: a page of matches, enough to pick from while typing. */
+const FIND_SHOWN = 20;
+
+/**
+ * Find a node or a port by part of its name, description, GUID, LID or `node/port`, any case, in the
+ * Investigate panel's head: the API matches each keystroke (GET /find), Open takes the best match.
+ */
 export const PortSearch = memo(function PortSearch({ onTarget }: { onTarget: (text: string) => void }) {
   const [text, setText] = useState('');
+  const q = text.trim();
+  const load = useMemo(
+    (): ApiLoad<FindReply> | null => (q === '' ? null : (api, signal) => api.find(q, FIND_SHOWN, signal)),
+    [q],
+  );
+  const answer = useApiQuery(['find', q], load, { keepPrevious: true, staleTimeMs: 30_000 });
+  const found = answer.status === 'ready' && q !== '' ? answer.data : null;
+  const options = useMemo(() => (found?.matches ?? []).map(findOption), [found]);
+  const openTyped = (typed: string) => {
+    const target = parsePortTarget(typed);
+    if (target) onTarget(portTargetText(target));
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const target = parsePortTarget(text);
-    if (target) onTarget(portTargetText(target));
+    const best = found?.query === q ? found.matches[0] : undefined;
+    if (best) onTarget(best.target);
+    else openTyped(text);
   };
   return (
     <search>
       <form className="port-search" aria-label="Find a node or port" onSubmit={submit}>
-        <InputField
+        <Combobox
           label="Find"
-          type="search"
-          value={text}
-          placeholder="node, node/port, GUID or LID"
-          onChange={setText}
+          listLabel="Nodes and ports found"
+          draft={text}
+          setDraft={setText}
+          options={options}
+          total={found?.total ?? null}
+          onPick={onTarget}
+          onCommitTyped={openTyped}
+          placeholder="name, node/port, GUID or LID"
+          noneText={(typed) => `nothing matches “${typed}”`}
         />
         <button type="submit" className="btn btn-small">
           Open

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parsePortTarget, portTargetText } from './portSearch.ts';
+import { findOption, parsePortTarget, portTargetText } from './portSearch.ts';
 
 describe('the port search box', () => {
   it('reads a port, a node, a GUID and a LID', () => {
@@ -25,5 +25,28 @@ describe('the port search box', () => {
         },
       ),
     );
+  });
+});
+
+describe('Find’s list', () => {
+  it('reads each match by what opens, its kind, and what matched where that is not the name', () => {
+    expect(
+      findOption({ target: 'nodeA', type: 'host', field: 'name', text: 'nodeA', rank: 'prefix' }),
+    ).toEqual({
+      value: 'nodeA',
+      label: 'nodeA · host',
+    });
+    expect(
+      findOption({ target: 'edge1/4', type: 'switch', field: 'port', text: 'edge1/4', rank: 'exact' }).label,
+    ).toBe('edge1/4 · port');
+    expect(
+      findOption({
+        target: 'core1',
+        type: 'switch',
+        field: 'guid',
+        text: '0x0011750101000002',
+        rank: 'substring',
+      }).label,
+    ).toBe('core1 · switch · GUID 0x0011750101000002');
   });
 });

@@ -1,3 +1,4 @@
+import type { FindReply } from '@fabscope/contracts';
 import { PORT_GAUGES } from '@fabscope/contracts/metrics';
 
 /** What the port search asks for: `edge1/4`, `edge1`, a GUID, or a LID (`12`, `lid:12`). */
@@ -28,4 +29,22 @@ export const PORT_GAUGE_FIELDS: readonly string[] = Object.keys(PORT_GAUGES);
 
 export function isPortGauge(field: string): boolean {
   return PORT_GAUGE_FIELDS.includes(field);
+}
+
+const FIELD_LABELS: Record<FindReply['matches'][number]['field'], string> = {
+  name: '',
+  port: '',
+  description: 'NodeDescription',
+  guid: 'GUID',
+  lid: 'LID',
+};
+
+/** A Find match as the list reads it: what opens, its kind, and what matched where that is not its name. */
+export function findOption(match: FindReply['matches'][number]): { value: string; label: string } {
+  const kind = match.target.includes('/') ? 'port' : match.type;
+  const field = FIELD_LABELS[match.field];
+  return {
+    value: match.target,
+    label: `${match.target} · ${kind}${field ? ` · ${field} ${match.text}` : ''}`,
+  };
 }

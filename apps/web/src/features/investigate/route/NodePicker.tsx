@@ -1,4 +1,5 @@
-import { memo, useEffect, useId, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
+import { Combobox } from '../../../components/Combobox.tsx';
 import { SelectField } from '../../../components/Field.tsx';
 import { formatCount } from '../../../lib/format.ts';
 import { SELECT_LIMIT } from '../../../lib/route.ts';
@@ -21,7 +22,6 @@ export const NodePicker = memo(function NodePicker({
   onChange,
   placeholder = 'choose…',
 }: NodePickerProps) {
-  const id = useId();
   const [draft, setDraft] = useState(value ?? '');
   useEffect(() => setDraft(value ?? ''), [value]);
 
@@ -35,7 +35,6 @@ export const NodePicker = memo(function NodePicker({
   }
   return (
     <NodeCombobox
-      id={id}
       label={label}
       value={value}
       options={options}
@@ -49,101 +48,37 @@ export const NodePicker = memo(function NodePicker({
 /** Options rendered at once: enough to scroll through, few enough to stay fast on any fabric. */
 const SHOWN = 50;
 
-/** A WAI-ARIA list-autocomplete combobox; a typed existing name commits on Enter or blur. */
+/** The host picker on big fabrics: the shared combobox over the names, matched here; a typed existing name commits. */
 function NodeCombobox({
-  id,
   label,
   value,
   options,
   onChange,
   draft,
   setDraft,
-}: Omit<NodePickerProps, 'placeholder'> & { id: string; draft: string; setDraft: (text: string) => void }) {
-  const listId = useId();
-  const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(0);
+}: Omit<NodePickerProps, 'placeholder'> & { draft: string; setDraft: (text: string) => void }) {
   const { matches, total } = useMemo(() => matchNames(options, draft, SHOWN), [options, draft]);
+  const shown = useMemo(() => matches.map((name) => ({ value: name })), [matches]);
   const pick = (name: string | null) => {
-    setOpen(false);
     setDraft(name ?? '');
     if (name !== value) onChange(name);
   };
-  const commitTyped = () => {
-    const typed = draft.trim();
-    if (typed === '') pick(null);
-    else if (options.includes(typed)) pick(typed);
-    else setOpen(false);
-  };
-  const activeId = open && matches[active] !== undefined ? `${listId}-${active}` : undefined;
   return (
-    <span className="combobox">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type="text"
-        role="combobox"
-        aria-expanded={open}
-        aria-controls={listId}
-        aria-autocomplete="list"
-        aria-activedescendant={activeId}
-        value={draft}
-        placeholder={`${formatCount(options.length)} hosts: type a name`}
-        autoComplete="off"
-        onChange={(e) => {
-          setDraft(e.target.value);
-          setActive(0);
-          setOpen(true);
-        }}
-        onFocus={() => setOpen(true)}
-        onBlur={() => commitTyped()}
-        onKeyDown={(e) => {
-          if (e.key === 'ArrowDown') {
-            e.preventDefault();
-            setOpen(true);
-            setActive((a) => Math.min(a + 1, matches.length - 1));
-          } else if (e.key === 'ArrowUp') {
-            e.preventDefault();
-            setActive((a) => Math.max(a - 1, 0));
-          } else if (e.key === 'Enter') {
-            e.preventDefault();
-            const chosen = open ? matches[active] : undefined;
-            if (chosen !== undefined) pick(chosen);
-            else commitTyped();
-          } else if (e.key === 'Escape') {
-            setOpen(false);
-          }
-        }}
-      />
-      {open && (
-        <div className="combobox-list">
-          <div id={listId} role="listbox" aria-label={`${label} host`}>
-            {matches.map((name, i) => (
-              <div
-                key={name}
-                id={`${listId}-${i}`}
-                role="option"
-                tabIndex={-1}
-                aria-selected={i === active}
-                className={i === active ? 'is-active' : ''}
-                // Pick before the input's blur closes the list.
-                onMouseDown={(e) => {
-                  e.preventDefault();
-                  pick(name);
-                }}
-              >
-                {name}
-              </div>
-            ))}
-          </div>
-          {(matches.length === 0 || total > matches.length) && (
-            <p className="muted small" aria-live="polite">
-              {matches.length === 0
-                ? `no host matches “${draft}”`
-                : `${formatCount(total - matches.length)} more: type more of the name`}
-            </p>
-          )}
-        </div>
-      )}
-    </span>
+    <Combobox
+      label={label}
+      listLabel={`${label} host`}
+      draft={draft}
+      setDraft={setDraft}
+      options={shown}
+      total={total}
+      onPick={pick}
+      onCommitTyped={(typed) => {
+        if (typed === '') pick(null);
+        else if (options.includes(typed)) pick(typed);
+      }}
+      commitOnBlur
+      placeholder={`${formatCount(options.length)} hosts: type a name`}
+      noneText={(text) => `no host matches “${text}”`}
+    />
   );
 }

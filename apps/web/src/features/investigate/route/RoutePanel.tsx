@@ -5,7 +5,7 @@ import { ErrorNote } from '../../../components/ErrorNote.tsx';
 import { formatPercentValue } from '../../../lib/format.ts';
 import { hopRows, latencyText, railText, routeHasLids, staticDetour } from '../../../lib/route.ts';
 import type { Remote } from '../../../state/useApiQuery.ts';
-import { tablesText } from '../routeTables.ts';
+import { engineText, tablesText } from '../routeTables.ts';
 import { NodePicker } from './NodePicker.tsx';
 
 interface RoutePanelProps {
@@ -103,7 +103,9 @@ export const RoutePanel = memo(function RoutePanel({
                 <dt>LIDs</dt>
                 <dd className="mono">
                   {route.data.slid ?? '—'} → {route.data.dlid ?? '—'}
-                  {route.data.engine && <span className="muted"> · {route.data.engine} tables</span>}
+                  {engineText(route.data.engine, route.data.tables) && (
+                    <span className="muted"> · {engineText(route.data.engine, route.data.tables)}</span>
+                  )}
                 </dd>
               </div>
             )}

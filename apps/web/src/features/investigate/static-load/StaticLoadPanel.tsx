@@ -28,7 +28,7 @@ export function StaticLoadPanel({ onSelectLink }: { onSelectLink: (id: string) =
         {data.looping > 0 ? `, ${formatCount(data.looping)} loop` : ''}.
       </p>
       <p className="hint" role="status" aria-label="Static against measured">
-        {comparisonText(data.measured)}
+        {comparisonText(data.measured, data.groups)}
       </p>
       <DataTable
         label="Static route load by tier"

@@ -19,7 +19,23 @@ describe('static load wording', () => {
 
   it('says why nothing is compared, and how strongly the load follows the paths', () => {
     expect(comparisonText({ time: null, ports: 0, correlation: null })).toMatch(/No measured load/);
-    expect(comparisonText({ time: 't', ports: 12, correlation: null })).toMatch(/on 12 ports is flat/);
+    expect(comparisonText({ time: 't', ports: 12, correlation: null })).toMatch(
+      /^r is undefined: the measured load on 12 ports is flat/,
+    );
+    // Every port on the same path count: r is undefined, never "r = 0.00 … hardly".
+    const even = [
+      { min: 4, max: 4 },
+      { min: 4, max: 4 },
+    ];
+    expect(comparisonText({ time: 't', ports: 12, correlation: 0 }, even)).toBe(
+      'r is undefined: every switch output port carries the same number of static paths (4), so the measured load cannot follow them more or less.',
+    );
+    expect(
+      comparisonText({ time: 't', ports: 12, correlation: 0.1 }, [
+        { min: 4, max: 4 },
+        { min: 2, max: 6 },
+      ]),
+    ).toMatch(/hardly: r = 0.10/);
     expect(comparisonText({ time: 't', ports: 1200, correlation: 0.91 })).toBe(
       'Measured load follows the static paths strongly: r = 0.91 over 1,200 ports.',
     );

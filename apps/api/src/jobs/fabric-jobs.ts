@@ -2,6 +2,7 @@ import type { EmulatorClient } from '../emulator-client.ts';
 import { EmulatorJobSource } from './emulator-source.ts';
 import type { Job, JobListing, JobSource } from './job.ts';
 import { currentFlows, type FlowSelection, type JobFlow, type RoutedFabric } from './job-flows.ts';
+import type { JobAccounting } from './sacct.ts';
 
 /** The jobs the routes read, and the flows attributed to them: configured source, else the emulator's traffic. */
 export class FabricJobs {
@@ -14,6 +15,8 @@ export class FabricJobs {
     private readonly emulator: EmulatorClient | null,
     /** Read at each use, not here: its fabric and tables are replaced while the API runs. */
     private readonly live: RoutedFabric,
+    /** Slurm's accounting, for jobs the source no longer lists (finished); absent: none. */
+    readonly accounting: JobAccounting | null = null,
   ) {
     this.source = configured ?? (emulator ? new EmulatorJobSource(emulator) : null);
     // Nothing measures a real fabric's flows, nor those of another source's jobs: estimated.
@@ -27,6 +30,11 @@ export class FabricJobs {
   /** The jobs and the entries the source could not read (a bad host list in squeue's answer). */
   async listing(): Promise<JobListing> {
     return (await this.source?.list()) ?? { jobs: [], skipped: [] };
+  }
+
+  /** A job the source no longer lists, from the accounting; null when there is none or it does not know the job. */
+  async finished(id: string): Promise<Job | null> {
+    return (await this.accounting?.find(id)) ?? null;
   }
 
   /** The flows on the fabric now (live or estimated), optionally only one link direction's or one job's. */

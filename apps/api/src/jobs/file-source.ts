@@ -52,15 +52,26 @@ function fileJob(raw: unknown, at: string, seen: Set<string>): Job {
     typeof raw.nodes === 'string' ? hostsOf(raw.nodes, (m) => new JobSourceError(`${at}: ${m}`)) : raw.nodes;
   if (!Array.isArray(nodes) || !nodes.every((n) => typeof n === 'string'))
     throw new JobSourceError(`${at}: nodes must be a host list or an array of names`);
-  const start = raw.startTime;
-  if (start !== undefined && start !== null && (typeof start !== 'string' || Number.isNaN(Date.parse(start))))
-    throw new JobSourceError(`${at}: startTime must be an ISO 8601 time`);
+  const startTime = isoTime(raw.startTime, `${at}: startTime`);
+  const endTime = isoTime(raw.endTime, `${at}: endTime`);
+  if (endTime !== null && (startTime === null || endTime < startTime))
+    throw new JobSourceError(`${at}: endTime ${endTime} needs a startTime before it`);
   return {
     id,
     name: typeof raw.name === 'string' ? raw.name : id,
     user: typeof raw.user === 'string' ? raw.user : null,
     state: typeof raw.state === 'string' ? raw.state.toUpperCase() : 'RUNNING',
     nodes,
-    startTime: typeof start === 'string' ? new Date(start).toISOString() : null,
+    startTime,
+    // Absent, not null, for a job without one: the listing of a running job stays as it was.
+    ...(endTime !== null ? { endTime } : {}),
   };
+}
+
+/** An optional ISO 8601 time as the API writes it; JobSourceError naming the field otherwise. */
+function isoTime(value: unknown, what: string): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || Number.isNaN(Date.parse(value)))
+    throw new JobSourceError(`${what} must be an ISO 8601 time`);
+  return new Date(value).toISOString();
 }

@@ -130,7 +130,7 @@ export async function currentFlows(
 const estimates = new WeakMap<ForwardingTables, Map<string, JobFlow[]>>();
 const MAX_CACHED_JOBS = 10_000;
 
-function estimatedFlows(sources: RoutedFabric, job: Job): JobFlow[] {
+export function estimatedFlows(sources: RoutedFabric, job: Job): JobFlow[] {
   let byJob = estimates.get(sources.tables);
   if (!byJob) {
     byJob = new Map();

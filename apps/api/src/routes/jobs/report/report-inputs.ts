@@ -1,0 +1,131 @@
+import type { JobReport } from '@fabscope/contracts';
+import type { FastifyInstance } from 'fastify';
+import { byName } from '../../../jobs/emulator-source.ts';
+import type { Job } from '../../../jobs/job.ts';
+import { estimatedFlows, type JobFlow, railsOf } from '../../../jobs/job-flows.ts';
+import type { ReportInput } from '../../../jobs/report/job-fabric-report.ts';
+import { reportThresholds } from '../../../jobs/report/thresholds.ts';
+import type { FabricEvent } from '../../../lib/fabric-event.ts';
+import { parseTime, TimeParamError } from '../../../lib/time-params.ts';
+
+/** The longest window a report covers: its history is read at a coarser step, not without bound. */
+export const MAX_REPORT_WINDOW_MS = 31 * 86_400_000;
+/** Most history points read for one report (directions × steps): the step grows to stay within it. */
+export const MAX_REPORT_POINTS = 1_000_000;
+
+type App = Pick<FastifyInstance, 'jobs' | 'fabric' | 'timeTravel' | 'events'>;
+
+/** The window asked (`from`/`to`), else the job's run; 400 when it cannot be one. */
+export function reportWindow(
+  job: Job,
+  query: { from?: string | undefined; to?: string | undefined },
+  nowMs: number,
+): { fromMs: number; toMs: number; asked: boolean } {
+  const fromMs = query.from !== undefined ? parseTime('from', query.from, nowMs) : timeOf(job.startTime);
+  const toMs = query.to !== undefined ? parseTime('to', query.to, nowMs) : (timeOf(job.endTime) ?? nowMs);
+  if (fromMs === null)
+    throw new TimeParamError(`job "${job.id}" has no start time (state ${job.state}): give from`);
+  if (!(toMs > fromMs)) throw new TimeParamError(`to (${iso(toMs)}) is not after from (${iso(fromMs)})`);
+  if (toMs - fromMs > MAX_REPORT_WINDOW_MS)
+    throw new TimeParamError(
+      `the window is longer than ${MAX_REPORT_WINDOW_MS / 86_400_000} days: give a shorter from/to`,
+    );
+  return { fromMs, toMs, asked: query.from !== undefined || query.to !== undefined };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const timeOf = (text: string | null | undefined) => (text ? Date.parse(text) : null);
+
+/** Whether a job ran at some time in [fromMs, toMs], as far as its times say (unknown times: assumed so). */
+function overlaps(job: Job, fromMs: number, toMs: number): boolean {
+  const start = timeOf(job.startTime);
+  const end = timeOf(job.endTime);
+  return (start === null || start <= toMs) && (end === null || end >= fromMs);
+}
+
+/** Everything the pure report needs, read from the jobs, the routes, the store's history and the event log. */
+export async function gather(
+  app: App,
+  job: Job,
+  others: readonly Job[],
+  window: { fromMs: number; toMs: number; asked: boolean },
+): Promise<ReportInput> {
+  const { fabric, linkIndex } = app.fabric;
+  const live = await app.jobs.flowsNow();
+  const runningNow = live.some((f) => f.job === job.id);
+  const measuredOwn = live.filter((f) => f.job === job.id && !f.estimated);
+  const own: JobFlow[] = measuredOwn.length > 0 ? measuredOwn : estimatedFlows(app.fabric, job);
+  const inWindow = new Map(others.map((j) => [j.id, j]));
+  const othersFlows = live.filter((f) => {
+    if (f.job === job.id) return false;
+    const other = f.job === null ? undefined : inWindow.get(f.job);
+    return other === undefined || overlaps(other, window.fromMs, window.toMs);
+  });
+  const seen = new Set(othersFlows.map((f) => f.job));
+  for (const other of others) {
+    if (other.id === job.id || seen.has(other.id) || other.nodes.length === 0) continue;
+    if (!overlaps(other, window.fromMs, window.toMs) || other.startTime === null) continue;
+    othersFlows.push(...estimatedFlows(app.fabric, other));
+  }
+  const ids = [...new Set(own.flatMap((f) => f.path))];
+  const queries = app.timeTravel.require();
+  const span = window.toMs - window.fromMs;
+  const stepMs = Math.max(
+    queries.resolutionMs,
+    Math.ceil((span * Math.max(1, ids.length)) / MAX_REPORT_POINTS),
+  );
+  const range = { fromMs: window.fromMs, toMs: window.toMs, stepMs };
+  const [series, derived] = await Promise.all([
+    ids.length > 0 ? queries.linkRange(ids, range) : [],
+    queries.events?.(window.fromMs, window.toMs) ?? [],
+  ]);
+  // A link down or an error threshold raised before the window still holds at its start.
+  const logged = app.events?.list(window.fromMs - 86_400_000, window.toMs) ?? [];
+  const events: FabricEvent[] = [...logged, ...derived].sort((a, b) => a.timeMs - b.timeMs);
+  const notOnFabric = job.nodes.filter((n) => railsOf(fabric, n).length === 0).sort(byName);
+  const measured = measuredOwn.length > 0;
+  return {
+    job,
+    hostsNotOnFabric: notOnFabric,
+    hostsOnFabric: job.nodes.length - notOnFabric.length,
+    window: { ...window, stepMs },
+    pattern: patternOf(measured, own.length, job),
+    routesSource: measured ? 'measured' : app.fabric.tablesOrigin ? 'subnet-manager' : 'computed',
+    own,
+    others: othersFlows,
+    series,
+    events,
+    kindOf: (id) => linkIndex.channelById.get(id)?.fixed.kind,
+    linkOf: (id) => linkIndex.channelById.get(id)?.fixed.linkId,
+    thresholds: reportThresholds(linkIndex.categoryConfig),
+    notes: notesOf(measured, runningNow),
+  };
+}
+
+function patternOf(measured: boolean, pairs: number, job: Job): JobReport['pattern'] {
+  if (measured)
+    return {
+      kind: 'measured',
+      name: 'measured flows',
+      pairs,
+      statement: "the emulator's flows of the job, as they run now",
+    };
+  const hosts = job.nodes.length;
+  const every = hosts * (hosts - 1);
+  const name = pairs > 0 && pairs < every ? 'ring (both ways)' : 'every pair';
+  return {
+    kind: 'assumed',
+    name,
+    pairs,
+    statement: `no traffic of the job is measured: assumed to talk over ${name} of its hosts, on static routes`,
+  };
+}
+
+function notesOf(measured: boolean, runningNow: boolean): string[] {
+  const notes: string[] = [];
+  if (!measured)
+    notes.push("other jobs' traffic is estimated from their hosts and the time they ran, not measured");
+  if (measured && runningNow)
+    notes.push("other jobs' shares are those of their flows now, not over the whole window");
+  return notes;
+}

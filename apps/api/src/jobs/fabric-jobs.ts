@@ -2,7 +2,6 @@ import type { EmulatorClient } from '../emulator-client.ts';
 import { EmulatorJobSource } from './emulator-source.ts';
 import type { Job, JobListing, JobSource } from './job.ts';
 import { currentFlows, type FlowSelection, type JobFlow, type RoutedFabric } from './job-flows.ts';
-import type { JobAccounting } from './sacct.ts';
 
 /** The jobs the routes read, and the flows attributed to them: configured source, else the emulator's traffic. */
 export class FabricJobs {
@@ -15,8 +14,6 @@ export class FabricJobs {
     private readonly emulator: EmulatorClient | null,
     /** Read at each use, not here: its fabric and tables are replaced while the API runs. */
     private readonly live: RoutedFabric,
-    /** Slurm's accounting, for jobs the source no longer lists (finished); absent: none. */
-    readonly accounting: JobAccounting | null = null,
   ) {
     this.source = configured ?? (emulator ? new EmulatorJobSource(emulator) : null);
     // Nothing measures a real fabric's flows, nor those of another source's jobs: estimated.
@@ -32,9 +29,9 @@ export class FabricJobs {
     return (await this.source?.list()) ?? { jobs: [], skipped: [] };
   }
 
-  /** A job the source no longer lists, from the accounting; null when there is none or it does not know the job. */
+  /** A job the source no longer lists, from its accounting (Slurm's sacct); null when it keeps none or has not the job. */
   async finished(id: string): Promise<Job | null> {
-    return (await this.accounting?.find(id)) ?? null;
+    return (await this.source?.finished?.(id)) ?? null;
   }
 
   /** The flows on the fabric now (live or estimated), optionally only one link direction's or one job's. */

@@ -52,15 +52,10 @@ function numberOf(value: unknown): number | null {
   return null;
 }
 
-/** Finished jobs, asked of Slurm's accounting one job at a time. */
-export interface JobAccounting {
-  find(id: string): Promise<Job | null>;
-}
-
 const execFileAsync = promisify(execFile);
 
 /** `sacct --json -X -j ID` (no shell): a finished job's hosts and times, when squeue has forgotten it. */
-export class SacctAccounting implements JobAccounting {
+export class SacctAccounting {
   constructor(
     private readonly command = 'sacct',
     private readonly timeoutMs = 5000,

@@ -6,6 +6,9 @@ type Verdict = JobReport['verdict'];
 /** Below this share of the window behind its worst direction, congestion is not what slowed a job. */
 export const MIN_BEHIND_SHARE = 0.05;
 
+/** Below this share of the window known, "no cause found" would claim more than the history holds. */
+export const MIN_COVERED_SHARE = 0.5;
+
 const pct = (x: number) => `${Math.round(100 * x)} %`;
 const arrow = (id: string) => id.replace('->', ' → ');
 
@@ -38,6 +41,12 @@ export function verdictOf(
     return {
       cause: 'unknown',
       text: `nothing is known of job ${jobId}'s link directions in the window: no fabric cause can be found or ruled out`,
+    };
+  const covered = Math.max(...directions.map((d) => d.knownSeconds)) / windowSeconds;
+  if (!isCause(worst, windowSeconds) && covered < MIN_COVERED_SHARE)
+    return {
+      cause: 'unknown',
+      text: `no fabric cause found for job ${jobId} in the ${pct(covered)} of the window the history covers; the rest is unknown`,
     };
   if (!isCause(worst, windowSeconds))
     return {

@@ -5,7 +5,6 @@ import { CachedJobSource } from '../../jobs/cached-source.ts';
 import { FabricJobs } from '../../jobs/fabric-jobs.ts';
 import { FileJobSource } from '../../jobs/file-source.ts';
 import type { JobSource } from '../../jobs/job.ts';
-import { SacctAccounting } from '../../jobs/sacct.ts';
 import { SlurmJobSource } from '../../jobs/slurm-source.ts';
 import type { AppSource } from '../app-source.ts';
 
@@ -30,9 +29,7 @@ function jobSourceOf(config: ApiConfig): JobSource | undefined {
 export const jobsPlugin = fastifyPlugin(
   async (app: FastifyInstance, source: AppSource) => {
     const jobs = source.state ? source.state.jobs : jobSourceOf(source.build.config);
-    // Slurm's finished jobs are in its accounting: the same host's sacct, beside squeue.
-    const accounting = jobs?.kind === 'slurm' ? new SacctAccounting() : null;
-    app.decorate('jobs', new FabricJobs(jobs, app.emulator, app.fabric, accounting));
+    app.decorate('jobs', new FabricJobs(jobs, app.emulator, app.fabric));
   },
   { name: 'jobs', dependencies: ['fabric', 'emulator'] },
 );

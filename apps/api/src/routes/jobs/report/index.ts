@@ -27,7 +27,7 @@ export const jobReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!job) {
         const where = app.jobs.source ? `the ${app.jobs.source.kind} job source` : 'any job source';
         throw new NotFoundError(
-          `no job "${id}" in ${where}${app.jobs.accounting ? " nor in Slurm's accounting" : ''}`,
+          `no job "${id}" in ${where}${app.jobs.source?.finished ? ' nor in its accounting (sacct)' : ''}`,
         );
       }
       const window = reportWindow(job, request.query, Date.now());

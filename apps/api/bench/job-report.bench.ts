@@ -82,6 +82,7 @@ const app = {
   jobs: { flowsNow: async (): Promise<JobFlow[]> => [] },
   timeTravel: { require: () => queries },
   events: null,
+  adaptiveRouting: { get: async () => ({ available: false, reason: 'static routing (the bench)' }) },
 } as unknown as Parameters<typeof gather>[0];
 const window = { fromMs: start, toMs: start + HOUR_MS, asked: false };
 

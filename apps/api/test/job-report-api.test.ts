@@ -62,6 +62,16 @@ const JOBS_FILE = {
     { id: '1003', nodes: 'nodeA,nodeB', state: 'COMPLETED', startTime: iso(0), endTime: iso(120) },
     { id: '1004', nodes: 'nodeC,nodeD', state: 'COMPLETED', startTime: iso(90), endTime: iso(120) },
     { id: '1005', nodes: 'nodeA,node999', state: 'PENDING' },
+    // 1001's hosts, but declared to send only nodeC → nodeA: a route that misses the congested ISL.
+    {
+      id: '1008',
+      nodes: 'nodeA,nodeC',
+      state: 'COMPLETED',
+      startTime: iso(10),
+      endTime: iso(100),
+      pattern: 'pairs',
+      pairs: [['nodeC', 'nodeA']],
+    },
   ],
 };
 
@@ -150,6 +160,25 @@ describe("a finished job's report from a jobs file with start and end times, on 
     expect(pending.body.message).toBe('job "1005" has no start time (state PENDING): give from');
     const garbage = await get('/jobs/1001/report?from=yesterday');
     expect(garbage.status).toBe(400);
+  });
+
+  it('a declared pattern is the routes it takes: pairs that miss the congested ISL find no cause', async () => {
+    const { status, body } = await get('/jobs/1008/report');
+    expect(status).toBe(200);
+    expect(body.pattern).toMatchObject({ kind: 'declared', name: 'pairs', pairs: 1 });
+    expect(body.routes.listed).toEqual([
+      {
+        from: 'nodeC',
+        to: 'nodeA',
+        path: ['nodeC/1->edge2/1', 'edge2/4->core2/2', 'core2/1->edge1/4', 'edge1/1->nodeA/1'],
+      },
+    ]);
+    expect(body.routes.adaptiveRouting.state).toBe('unavailable');
+    expect(body.verdict.cause).toBe('none');
+    // 1002 shares none of these directions: not a culprit, not even a user.
+    expect(
+      body.directions.flatMap((d: { users: { job: string }[] }) => d.users.map((u) => u.job)),
+    ).not.toContain('1002');
   });
 
   it('an asked window, and hosts the fabric does not have said as unknown', async () => {
@@ -262,7 +291,7 @@ describe("a running job's report on the emulator: measured routes, and nothing k
 });
 
 describe('the jobs file with end times', () => {
-  it('takes endTime after startTime, refuses one without or before it, naming the entry', () => {
+  it('takes endTime after startTime and a declared pattern of its own hosts; refuses others, naming the entry', () => {
     const ok = parseJobsFile(
       JSON.stringify({ jobs: [{ id: 'a', nodes: 'n1', startTime: iso(0), endTime: iso(5) }] }),
     );
@@ -275,6 +304,19 @@ describe('the jobs file with end times', () => {
         'jobs.json',
       ),
     ).toThrow(`jobs.json: jobs[0]: endTime ${iso(0)} needs a startTime before it`);
+    const declared = (pattern: unknown, pairs?: unknown) =>
+      parseJobsFile(JSON.stringify({ jobs: [{ id: 'a', nodes: 'n1,n2', pattern, pairs }] }), 'jobs.json');
+    expect(declared('ring')[0]?.pattern).toEqual({ name: 'ring' });
+    expect(declared('pairs', [['n2', 'n1']])[0]?.pattern).toEqual({ name: 'pairs', pairs: [['n2', 'n1']] });
+    expect(() => declared('tree')).toThrow(
+      'jobs.json: jobs[0]: pattern must be one of ring, all-to-all, pairs',
+    );
+    expect(() => declared('pairs', [['n1', 'n9']])).toThrow(
+      "jobs.json: jobs[0]: pairs[0] must be two of the job's hosts",
+    );
+    expect(() => declared('ring', [['n1', 'n2']])).toThrow(
+      'jobs.json: jobs[0]: pairs given with pattern "ring"',
+    );
     expect(() =>
       parseJobsFile(JSON.stringify({ jobs: [{ id: 'a', nodes: 'n1', endTime: 'soon' }] }), 'jobs.json'),
     ).toThrow('jobs.json: jobs[0]: endTime must be an ISO 8601 time');

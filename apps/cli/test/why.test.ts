@@ -32,7 +32,13 @@ const REPORT: JobReport = {
     pairs: 2,
     statement: 'assumed to talk over every pair of its hosts',
   },
-  routes: { source: 'computed', total: 2, listed: [{ from: 'nodeA', to: 'nodeC', path: [ISL] }], omitted: 1 },
+  routes: {
+    source: 'computed',
+    adaptiveRouting: { state: 'unavailable', detail: 'upstream OpenSM has no adaptive routing' },
+    total: 2,
+    listed: [{ from: 'nodeA', to: 'nodeC', path: [ISL] }],
+    omitted: 1,
+  },
   directions: [
     {
       id: ISL,

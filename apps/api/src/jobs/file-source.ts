@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { JOB_PATTERNS, type JobPatternName, MAX_DECLARED_PAIRS } from '@fabscope/contracts';
 import { hostsOf } from './hostlist.ts';
 import {
   isObject,
@@ -56,6 +57,7 @@ function fileJob(raw: unknown, at: string, seen: Set<string>): Job {
   const endTime = isoTime(raw.endTime, `${at}: endTime`);
   if (endTime !== null && (startTime === null || endTime < startTime))
     throw new JobSourceError(`${at}: endTime ${endTime} needs a startTime before it`);
+  const pattern = raw.pattern === undefined ? undefined : declaredPattern(raw, nodes, at);
   return {
     id,
     name: typeof raw.name === 'string' ? raw.name : id,
@@ -65,7 +67,34 @@ function fileJob(raw: unknown, at: string, seen: Set<string>): Job {
     startTime,
     // Absent, not null, for a job without one: the listing of a running job stays as it was.
     ...(endTime !== null ? { endTime } : {}),
+    ...(pattern ? { pattern } : {}),
   };
+}
+
+/** `"pattern": "ring" | "all-to-all" | "pairs"` (with `"pairs": [["a", "b"], …]` of its own hosts). */
+function declaredPattern(raw: Record<string, unknown>, nodes: readonly string[], at: string): Job['pattern'] {
+  const name = raw.pattern;
+  if (typeof name !== 'string' || !(JOB_PATTERNS as readonly string[]).includes(name))
+    throw new JobSourceError(`${at}: pattern must be one of ${JOB_PATTERNS.join(', ')}`);
+  if (name !== 'pairs') {
+    if (raw.pairs !== undefined) throw new JobSourceError(`${at}: pairs given with pattern "${name}"`);
+    return { name: name as JobPatternName };
+  }
+  const pairs = raw.pairs;
+  const hosts = new Set(nodes);
+  if (!Array.isArray(pairs) || pairs.length === 0 || pairs.length > MAX_DECLARED_PAIRS)
+    throw new JobSourceError(
+      `${at}: pattern "pairs" needs "pairs": 1 to ${MAX_DECLARED_PAIRS} [from, to] host pairs`,
+    );
+  pairs.forEach((pair, i) => {
+    if (
+      !Array.isArray(pair) ||
+      pair.length !== 2 ||
+      !pair.every((h) => typeof h === 'string' && hosts.has(h))
+    )
+      throw new JobSourceError(`${at}: pairs[${i}] must be two of the job's hosts`);
+  });
+  return { name: 'pairs', pairs: pairs as [string, string][] };
 }
 
 /** An optional ISO 8601 time as the API writes it; JobSourceError naming the field otherwise. */

@@ -170,6 +170,7 @@ export function episode(kind: EpisodeKind, seed: number, steps: number): Episode
       window,
       pattern: { kind: 'measured', name: 'pairs', pairs: victimFlows.length, statement: 'generated' },
       routesSource: estimated ? 'computed' : 'measured',
+      adaptiveRouting: { state: 'off', detail: 'static routing' },
       own: victimFlows,
       others,
       series: series(victimIds, steps, isHot, rnd),

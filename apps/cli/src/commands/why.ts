@@ -74,7 +74,8 @@ function routesSaid(routes: JobReport['routes']): string {
     'subnet-manager': "from the subnet manager's tables",
     computed: 'computed by fabscope',
   }[routes.source];
-  return `${from} (${routes.total}${routes.omitted > 0 ? `, ${routes.listed.length} listed` : ''})`;
+  const ar = routes.adaptiveRouting;
+  return `${from} (${routes.total}${routes.omitted > 0 ? `, ${routes.listed.length} listed` : ''}); adaptive routing ${ar.state} (${ar.detail})`;
 }
 
 function table(out: string[], title: string, head: string[], rows: JobReport['culprits']): void {

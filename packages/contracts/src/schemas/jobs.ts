@@ -8,6 +8,12 @@ import { TimeParam } from './time.ts';
 
 export const NoQuery = Closed({});
 
+/** Traffic patterns a jobs file may declare: host i to i+1 (and the last to the first), every pair, or the pairs given. */
+export const JOB_PATTERNS = ['ring', 'all-to-all', 'pairs'] as const;
+export type JobPatternName = (typeof JOB_PATTERNS)[number];
+/** Most pairs one job's `pairs` pattern lists. */
+export const MAX_DECLARED_PAIRS = 4160;
+
 /** `GET /jobs`: a page of the jobs. */
 export const JobsQuery = Closed({ ...PageQueryFields });
 export type JobsQuery = Static<typeof JobsQuery>;
@@ -21,6 +27,20 @@ export const JobSchema = Type.Object({
   startTime: Nullable(Type.String({ format: 'date-time' })),
   endTime: Type.Optional(
     Nullable(Type.String({ format: 'date-time', description: 'When it ended (accounting, a jobs file)' })),
+  ),
+  pattern: Type.Optional(
+    Type.Object(
+      {
+        name: Literals(JOB_PATTERNS),
+        pairs: Type.Optional(
+          Type.Array(Type.Tuple([Type.String(), Type.String()]), {
+            maxItems: MAX_DECLARED_PAIRS,
+            description: 'Host pairs (from, to) of a `pairs` pattern',
+          }),
+        ),
+      },
+      { description: 'How its hosts talk, as a jobs file declares it' },
+    ),
   ),
 });
 
@@ -239,6 +259,13 @@ export const JobReportSchema = Type.Object({
       description:
         "measured: the flows' paths as they run (adaptive routing included); subnet-manager: the forwarding tables as the subnet manager programmed them; computed: fabscope's own tables (no subnet manager read)",
     }),
+    adaptiveRouting: Type.Object(
+      {
+        state: Literals(['on', 'off', 'unavailable', 'unknown']),
+        detail: Type.String({ description: 'As the fabric manager says it now (not over the window)' }),
+      },
+      { description: 'on: traffic may leave the forwarding tables’ routes where they are congested' },
+    ),
     total: Type.Integer({ description: 'Routes (a pair per rail)' }),
     listed: Type.Array(
       Type.Object({ from: Type.String(), to: Type.String(), path: Type.Array(Type.String()) }),

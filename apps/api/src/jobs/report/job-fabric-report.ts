@@ -24,6 +24,7 @@ export interface ReportInput {
   window: { fromMs: number; toMs: number; stepMs: number; asked: boolean };
   pattern: JobReport['pattern'];
   routesSource: JobReport['routes']['source'];
+  adaptiveRouting: JobReport['routes']['adaptiveRouting'];
   /** The job's routes (a pair per rail), each with the directions it crosses. */
   own: readonly JobFlow[];
   /** The other jobs' flows (those crossing none of the job's directions are ignored). */
@@ -75,6 +76,7 @@ export function jobFabricReport(input: ReportInput): JobReport {
     pattern: input.pattern,
     routes: {
       source: input.routesSource,
+      adaptiveRouting: input.adaptiveRouting,
       total: input.own.length,
       listed: input.own
         .slice(0, REPORT_MAX_ROUTES)

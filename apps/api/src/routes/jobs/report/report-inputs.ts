@@ -2,7 +2,8 @@ import type { JobReport } from '@fabscope/contracts';
 import type { FastifyInstance } from 'fastify';
 import { byName } from '../../../jobs/emulator-source.ts';
 import type { Job } from '../../../jobs/job.ts';
-import { estimatedFlows, type JobFlow, railsOf } from '../../../jobs/job-flows.ts';
+import { estimatedFlows, type JobFlow, knownHosts, railsOf } from '../../../jobs/job-flows.ts';
+import { patternPairs } from '../../../jobs/job-pattern.ts';
 import type { ReportInput } from '../../../jobs/report/job-fabric-report.ts';
 import { reportThresholds } from '../../../jobs/report/thresholds.ts';
 import type { FabricEvent } from '../../../lib/fabric-event.ts';
@@ -13,7 +14,7 @@ export const MAX_REPORT_WINDOW_MS = 31 * 86_400_000;
 /** Most history points read for one report (directions × steps): the step grows to stay within it. */
 export const MAX_REPORT_POINTS = 1_000_000;
 
-type App = Pick<FastifyInstance, 'jobs' | 'fabric' | 'timeTravel' | 'events'>;
+type App = Pick<FastifyInstance, 'jobs' | 'fabric' | 'timeTravel' | 'events' | 'adaptiveRouting'>;
 
 /** The window asked (`from`/`to`), else the job's run; 400 when it cannot be one. */
 export function reportWindow(
@@ -54,7 +55,9 @@ export async function gather(
   const live = await app.jobs.flowsNow();
   const runningNow = live.some((f) => f.job === job.id);
   const measuredOwn = live.filter((f) => f.job === job.id && !f.estimated);
-  const own: JobFlow[] = measuredOwn.length > 0 ? measuredOwn : estimatedFlows(app.fabric, job);
+  const measured = measuredOwn.length > 0;
+  const declared = patternPairs(job, knownHosts(fabric, job));
+  const own: JobFlow[] = measured ? measuredOwn : estimatedFlows(app.fabric, job);
   const inWindow = new Map(others.map((j) => [j.id, j]));
   const othersFlows = live.filter((f) => {
     if (f.job === job.id) return false;
@@ -83,13 +86,21 @@ export async function gather(
   const logged = app.events?.list(window.fromMs - 86_400_000, window.toMs) ?? [];
   const events: FabricEvent[] = [...logged, ...derived].sort((a, b) => a.timeMs - b.timeMs);
   const notOnFabric = job.nodes.filter((n) => railsOf(fabric, n).length === 0).sort(byName);
-  const measured = measuredOwn.length > 0;
+  const adaptiveRouting = await adaptiveRoutingNow(app);
   return {
     job,
     hostsNotOnFabric: notOnFabric,
     hostsOnFabric: job.nodes.length - notOnFabric.length,
     window: { ...window, stepMs },
-    pattern: patternOf(measured, own.length, job),
+    pattern: measured
+      ? {
+          kind: 'measured',
+          name: 'measured flows',
+          pairs: own.length,
+          statement: "the emulator's flows of the job, as they run now",
+        }
+      : declared.pattern,
+    adaptiveRouting,
     routesSource: measured ? 'measured' : app.fabric.tablesOrigin ? 'subnet-manager' : 'computed',
     own,
     others: othersFlows,
@@ -98,31 +109,30 @@ export async function gather(
     kindOf: (id) => linkIndex.channelById.get(id)?.fixed.kind,
     linkOf: (id) => linkIndex.channelById.get(id)?.fixed.linkId,
     thresholds: reportThresholds(linkIndex.categoryConfig),
-    notes: notesOf(measured, runningNow),
+    notes: notesOf(measured, runningNow, adaptiveRouting.state === 'on'),
   };
 }
 
-function patternOf(measured: boolean, pairs: number, job: Job): JobReport['pattern'] {
-  if (measured)
+/** Adaptive routing as the fabric manager says it now; a manager that fails to answer is said, not fatal. */
+async function adaptiveRoutingNow(app: App): Promise<JobReport['routes']['adaptiveRouting']> {
+  try {
+    const ar = await app.adaptiveRouting.get();
+    if (!ar.available) return { state: 'unavailable', detail: ar.reason };
     return {
-      kind: 'measured',
-      name: 'measured flows',
-      pairs,
-      statement: "the emulator's flows of the job, as they run now",
+      state: ar.enabled ? 'on' : 'off',
+      detail: `${ar.source}${ar.lostRouteOnly ? ', around failed links only' : ''}`,
     };
-  const hosts = job.nodes.length;
-  const every = hosts * (hosts - 1);
-  const name = pairs > 0 && pairs < every ? 'ring (both ways)' : 'every pair';
-  return {
-    kind: 'assumed',
-    name,
-    pairs,
-    statement: `no traffic of the job is measured: assumed to talk over ${name} of its hosts, on static routes`,
-  };
+  } catch (error) {
+    return { state: 'unknown', detail: (error as Error).message };
+  }
 }
 
-function notesOf(measured: boolean, runningNow: boolean): string[] {
+function notesOf(measured: boolean, runningNow: boolean, adaptive: boolean): string[] {
   const notes: string[] = [];
+  if (!measured && adaptive)
+    notes.push(
+      "adaptive routing is on: traffic may have left these routes (the tables') where they were congested",
+    );
   if (!measured)
     notes.push("other jobs' traffic is estimated from their hosts and the time they ran, not measured");
   if (measured && runningNow)

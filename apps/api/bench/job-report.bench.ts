@@ -89,20 +89,26 @@ const window = { fromMs: start, toMs: start + HOUR_MS, asked: false };
 const timed = async () => {
   // The hour of frames written above leaves garbage: collected first, so the figure is the report's own.
   (globalThis as { gc?: () => void }).gc?.();
+  const cpu = process.cpuUsage();
   const t = performance.now();
   const report = jobFabricReport(await gather(app, target, jobs, window));
-  return { ms: performance.now() - t, report };
+  const used = process.cpuUsage(cpu);
+  return { ms: performance.now() - t, cpuMs: (used.user + used.system) / 1000, report };
 };
 // The first report traces every job's routes (kept per tables after); the next ones reuse them.
 const cold = await timed();
-const warm: number[] = [];
-for (let i = 0; i < 3; i++) warm.push((await timed()).ms);
+const warm: { ms: number; cpuMs: number }[] = [];
+for (let i = 0; i < 5; i++) warm.push(await timed());
 const r = cold.report;
 const bench = benchReporter(`${SCENARIO} job-report `);
 console.log(
   `${SCENARIO} job-report: job of ${JOB_HOSTS} hosts, ${r.routes.total} routes (${r.pattern.name}), ${r.directionsTotal} directions at ${r.window.stepSeconds} s over 1 h, ${jobs.length - 1} other jobs, ${r.culprits.length} culprits; verdict: ${r.verdict.text}`,
 );
-bench.report('first (routes traced)', cold.ms, 'ms', FIRST_LIMIT_MS, 0);
-bench.report('again (routes kept)', median(warm), 'ms', LIMIT_MS, 0);
+// The API answers on one thread from memory: its CPU time is the answer's time on a machine not shared; the wall
+// time beside it says how busy this one was (other processes' turns).
+bench.report('first (routes traced), CPU', cold.cpuMs, 'ms', FIRST_LIMIT_MS, 0);
+bench.report('first (routes traced), wall', cold.ms, 'ms', undefined, 0);
+bench.report('again (routes kept), CPU', median(warm.map((w) => w.cpuMs)), 'ms', LIMIT_MS, 0);
+bench.report('again (routes kept), wall', median(warm.map((w) => w.ms)), 'ms', undefined, 0);
 console.log(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
 process.exit(bench.failed === 0 ? 0 : 1);

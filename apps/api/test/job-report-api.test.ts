@@ -303,22 +303,22 @@ describe('the jobs file with end times', () => {
         JSON.stringify({ jobs: [{ id: 'a', nodes: 'n1', startTime: iso(5), endTime: iso(0) }] }),
         'jobs.json',
       ),
-    ).toThrow(`jobs.json: jobs[0]: endTime ${iso(0)} needs a startTime before it`);
+    ).toThrow(`jobs.json line 1: jobs[0]: endTime ${iso(0)} needs a startTime before it`);
     const declared = (pattern: unknown, pairs?: unknown) =>
       parseJobsFile(JSON.stringify({ jobs: [{ id: 'a', nodes: 'n1,n2', pattern, pairs }] }), 'jobs.json');
     expect(declared('ring')[0]?.pattern).toEqual({ name: 'ring' });
     expect(declared('pairs', [['n2', 'n1']])[0]?.pattern).toEqual({ name: 'pairs', pairs: [['n2', 'n1']] });
     expect(() => declared('tree')).toThrow(
-      'jobs.json: jobs[0]: pattern must be one of ring, all-to-all, pairs',
+      'jobs.json line 1: jobs[0]: pattern must be one of ring, all-to-all, pairs',
     );
     expect(() => declared('pairs', [['n1', 'n9']])).toThrow(
-      "jobs.json: jobs[0]: pairs[0] must be two of the job's hosts",
+      "jobs.json line 1: jobs[0]: pairs[0] must be two of the job's hosts",
     );
     expect(() => declared('ring', [['n1', 'n2']])).toThrow(
-      'jobs.json: jobs[0]: pairs given with pattern "ring"',
+      'jobs.json line 1: jobs[0]: pairs given with pattern "ring"',
     );
     expect(() =>
       parseJobsFile(JSON.stringify({ jobs: [{ id: 'a', nodes: 'n1', endTime: 'soon' }] }), 'jobs.json'),
-    ).toThrow('jobs.json: jobs[0]: endTime must be an ISO 8601 time');
+    ).toThrow('jobs.json line 1: jobs[0]: endTime must be an ISO 8601 time');
   });
 });

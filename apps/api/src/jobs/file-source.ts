@@ -11,6 +11,7 @@ import {
   readEntries,
   type SkippedJob,
 } from './job.ts';
+import { jobsEntryLines } from './json-entry-lines.ts';
 import { parseSqueueJson } from './squeue.ts';
 
 /** Jobs from a JSON file (fabscope's `{"jobs": [...]}` or a saved `squeue --json`), re-read when asked. */
@@ -35,9 +36,10 @@ export function parseJobsFile(text: string, where = 'jobs file', skipped?: Skipp
   const entries = jobsArray(text, where, 'no "jobs" array');
   if (entries.some((j) => isObject(j) && 'job_id' in j)) return parseSqueueJson(text, skipped);
   const seen = new Set<string>();
+  const lines = jobsEntryLines(text);
   return readEntries(
     entries,
-    (i) => `${where}: jobs[${i}]`,
+    (i) => `${where}${lines[i] !== undefined ? ` line ${lines[i]}` : ''}: jobs[${i}]`,
     skipped,
     (raw, at) => fileJob(raw, at, seen),
   );

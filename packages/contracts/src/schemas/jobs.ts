@@ -53,7 +53,7 @@ export const JobsReply = Type.Object({
         entries: Type.Array(
           Type.Object({
             entry: Type.String({
-              description: 'Where: `squeue line 12`, `squeue --json jobs[3]`, `<file>: jobs[3]`',
+              description: 'Where: `squeue line 12`, `squeue --json jobs[3]`, `<file> line 7: jobs[3]`',
             }),
             reason: Type.String(),
           }),

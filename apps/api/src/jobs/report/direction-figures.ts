@@ -18,28 +18,30 @@ export interface DirectionFigures {
 
 /** Mean, p95, max and time at or above each threshold of known values, each sample standing for `stepSeconds`. */
 export function statsOf(
-  values: readonly number[],
+  values: ArrayLike<number>,
   thresholds: readonly number[],
   stepSeconds: number,
 ): Stats {
-  if (values.length === 0)
+  const n = values.length;
+  if (n === 0)
     return {
       mean: null,
       p95: null,
       max: null,
       secondsAbove: thresholds.map((threshold) => ({ threshold, seconds: 0 })),
     };
-  const sorted = Float64Array.from(values).sort();
+  // Sorted in place when given a typed array of its own (directionFigures' scratch), else copied.
+  const sorted = (values instanceof Float64Array ? values : Float64Array.from(values)).sort();
   let sum = 0;
-  for (const v of sorted) sum += v;
-  const rank = Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1);
+  for (let i = 0; i < n; i++) sum += sorted[i] as number;
+  const rank = Math.min(n - 1, Math.ceil(0.95 * n) - 1);
   return {
-    mean: sum / sorted.length,
+    mean: sum / n,
     p95: sorted[Math.max(0, rank)] as number,
-    max: sorted[sorted.length - 1] as number,
+    max: sorted[n - 1] as number,
     secondsAbove: thresholds.map((threshold) => ({
       threshold,
-      seconds: stepSeconds * (sorted.length - lowerBound(sorted, threshold)),
+      seconds: stepSeconds * (n - lowerBound(sorted, threshold)),
     })),
   };
 }
@@ -63,8 +65,10 @@ export function directionFigures(
   t: ReportThresholds,
 ): DirectionFigures {
   const stepSeconds = stepMs / 1000;
-  const utilization: number[] = [];
-  const wait: number[] = [];
+  const utilization = new Float64Array(points.length);
+  const wait = new Float64Array(points.length);
+  let nu = 0;
+  let nw = 0;
   let known = 0;
   let behind = 0;
   let worst = Number.NEGATIVE_INFINITY;
@@ -76,8 +80,8 @@ export function directionFigures(
   for (const p of points) {
     const u = p.utilization;
     const w = p.transmitWaitFraction;
-    if (u !== null) utilization.push(u);
-    if (w !== null) wait.push(w);
+    if (u !== null) utilization[nu++] = u;
+    if (w !== null) wait[nw++] = w;
     if (u === null && w === null) {
       run = 0;
       continue;
@@ -102,8 +106,8 @@ export function directionFigures(
     }
   }
   return {
-    utilization: statsOf(utilization, t.utilization, stepSeconds),
-    transmitWait: statsOf(wait, t.transmitWait, stepSeconds),
+    utilization: statsOf(utilization.subarray(0, nu), t.utilization, stepSeconds),
+    transmitWait: statsOf(wait.subarray(0, nw), t.transmitWait, stepSeconds),
     knownSeconds: known * stepSeconds,
     behindSeconds: behind * stepSeconds,
     worstMs,

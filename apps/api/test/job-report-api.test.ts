@@ -6,10 +6,11 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryEventLog } from '../src/events/event-log.ts';
 import { FileJobSource, parseJobsFile } from '../src/jobs/file-source.ts';
-import { JobSourceError } from '../src/jobs/job.ts';
+import { type Job, JobSourceError } from '../src/jobs/job.ts';
 import { parseSacctJson } from '../src/jobs/sacct.ts';
 import { SlurmJobSource } from '../src/jobs/slurm-source.ts';
 import { LinkIndex } from '../src/lib/link-index.ts';
+import { reportWindow } from '../src/routes/jobs/report/report-inputs.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
 import { buildAppWithEmulator, buildTestApp } from './helper.ts';
 import { collectorPage } from './job-report/collector-page.ts';
@@ -160,6 +161,9 @@ describe("a finished job's report from a jobs file with start and end times, on 
     expect(pending.body.message).toBe('job "1005" has no start time (state PENDING): give from');
     const garbage = await get('/jobs/1001/report?from=yesterday');
     expect(garbage.status).toBe(400);
+    const long = await get(`/jobs/1001/report?from=${iso(-40 * 86_400)}&to=${iso(0)}`);
+    expect(long.status).toBe(400);
+    expect(long.body.message).toBe('the window is longer than 31 days: give a shorter from/to');
   });
 
   it('a declared pattern is the routes it takes: pairs that miss the congested ISL find no cause', async () => {
@@ -320,5 +324,32 @@ describe('the jobs file with end times', () => {
     expect(() =>
       parseJobsFile(JSON.stringify({ jobs: [{ id: 'a', nodes: 'n1', endTime: 'soon' }] }), 'jobs.json'),
     ).toThrow('jobs.json line 1: jobs[0]: endTime must be an ISO 8601 time');
+  });
+});
+
+describe("the report's window", () => {
+  const job: Job = {
+    id: '7',
+    name: '7',
+    user: null,
+    state: 'RUNNING',
+    nodes: [],
+    startTime: '2026-01-01T00:00:00.000Z',
+  };
+  it("is the job's run; a run longer than a report covers is cut to its last 31 days and says so", () => {
+    const nowMs = Date.parse('2026-01-10T00:00:00Z');
+    expect(reportWindow(job, {}, nowMs)).toEqual({
+      fromMs: Date.parse(job.startTime as string),
+      toMs: nowMs,
+      asked: false,
+    });
+    const later = Date.parse('2026-03-01T00:00:00Z');
+    expect(reportWindow(job, {}, later)).toEqual({
+      fromMs: later - 31 * 86_400_000,
+      toMs: later,
+      asked: false,
+      note: 'the job ran longer than 31 days: only its last 31 are reported',
+    });
+    expect(reportWindow(job, { to: '2026-01-02T00:00:00Z' }, later)).toMatchObject({ asked: true });
   });
 });

@@ -21,17 +21,33 @@ export function reportWindow(
   job: Job,
   query: { from?: string | undefined; to?: string | undefined },
   nowMs: number,
-): { fromMs: number; toMs: number; asked: boolean } {
-  const fromMs = query.from !== undefined ? parseTime('from', query.from, nowMs) : timeOf(job.startTime);
+): ReportWindow {
+  const asked = query.from !== undefined || query.to !== undefined;
+  let fromMs = query.from !== undefined ? parseTime('from', query.from, nowMs) : timeOf(job.startTime);
   const toMs = query.to !== undefined ? parseTime('to', query.to, nowMs) : (timeOf(job.endTime) ?? nowMs);
   if (fromMs === null)
     throw new TimeParamError(`job "${job.id}" has no start time (state ${job.state}): give from`);
   if (!(toMs > fromMs)) throw new TimeParamError(`to (${iso(toMs)}) is not after from (${iso(fromMs)})`);
-  if (toMs - fromMs > MAX_REPORT_WINDOW_MS)
-    throw new TimeParamError(
-      `the window is longer than ${MAX_REPORT_WINDOW_MS / 86_400_000} days: give a shorter from/to`,
-    );
-  return { fromMs, toMs, asked: query.from !== undefined || query.to !== undefined };
+  const days = MAX_REPORT_WINDOW_MS / 86_400_000;
+  if (toMs - fromMs <= MAX_REPORT_WINDOW_MS) return { fromMs, toMs, asked };
+  if (query.from !== undefined)
+    throw new TimeParamError(`the window is longer than ${days} days: give a shorter from/to`);
+  // A job running for longer than a report covers: its last days, said, rather than no report at all.
+  fromMs = toMs - MAX_REPORT_WINDOW_MS;
+  return {
+    fromMs,
+    toMs,
+    asked,
+    note: `the job ran longer than ${days} days: only its last ${days} are reported`,
+  };
+}
+
+/** The window a report covers, and what was cut from the job's run, if anything. */
+export interface ReportWindow {
+  fromMs: number;
+  toMs: number;
+  asked: boolean;
+  note?: string;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -49,7 +65,7 @@ export async function gather(
   app: App,
   job: Job,
   others: readonly Job[],
-  window: { fromMs: number; toMs: number; asked: boolean },
+  window: ReportWindow,
 ): Promise<ReportInput> {
   const { fabric, linkIndex } = app.fabric;
   const live = await app.jobs.flowsNow();
@@ -91,7 +107,7 @@ export async function gather(
     job,
     hostsNotOnFabric: notOnFabric,
     hostsOnFabric: job.nodes.length - notOnFabric.length,
-    window: { ...window, stepMs },
+    window: { fromMs: window.fromMs, toMs: window.toMs, asked: window.asked, stepMs },
     pattern: measured
       ? {
           kind: 'measured',
@@ -109,7 +125,10 @@ export async function gather(
     kindOf: (id) => linkIndex.channelById.get(id)?.fixed.kind,
     linkOf: (id) => linkIndex.channelById.get(id)?.fixed.linkId,
     thresholds: reportThresholds(linkIndex.categoryConfig),
-    notes: notesOf(measured, runningNow, adaptiveRouting.state === 'on'),
+    notes: [
+      ...(window.note ? [window.note] : []),
+      ...notesOf(measured, runningNow, adaptiveRouting.state === 'on'),
+    ],
   };
 }
 

@@ -109,6 +109,40 @@ describe("a job's fabric report on generated episodes of a fat tree under static
     );
   });
 
+  it("collection gaps on the job's ports and of the whole collection are listed; others' are not", () => {
+    const e = episode('clean', 11, 120);
+    const port = (e.input.own[0]?.path[1] ?? '').split('->')[0] as string;
+    const at = e.input.window.fromMs + 30_000;
+    const report = jobFabricReport({
+      ...e.input,
+      events: [
+        {
+          timeMs: at,
+          kind: 'collection-gap',
+          subject: port,
+          severity: 'warning',
+          detail: 'no fresh reading',
+        },
+        {
+          timeMs: at + 1000,
+          kind: 'collection-gap',
+          subject: 'elsewhere/9',
+          severity: 'warning',
+          detail: 'x',
+        },
+        { timeMs: at + 2000, kind: 'collection', subject: 'fabric', severity: 'warning', detail: 'no data' },
+        {
+          timeMs: e.input.window.toMs + 1000,
+          kind: 'collection',
+          subject: 'fabric',
+          detail: 'after the window',
+        },
+      ],
+    });
+    expect(report.unknowns.gapsTotal).toBe(2);
+    expect(report.unknowns.gaps.map((g) => g.subject)).toEqual([port, 'fabric']);
+  });
+
   it('unknown samples stay unknown: they count in unknownSeconds, never as calm time', () => {
     const e = episode('clean', 7, 300);
     const report = jobFabricReport(e.input);

@@ -68,6 +68,8 @@ const REPORT: JobReport = {
     hostsNotOnFabric: ['node999'],
     hostsNotOnFabricTotal: 1,
     unknownSeconds: 4,
+    gaps: [{ time: '2026-01-01T08:01:00.000Z', subject: 'edge1/4', what: 'no fresh reading' }],
+    gapsTotal: 3,
     notes: ['estimated'],
   },
 };
@@ -107,6 +109,9 @@ describe('fabscope why JOB', () => {
       '  2026-01-01T08:00:21.000Z  edge1/4->core2/1  start of its longest congested stretch',
     );
     expect(text).toContain('  1 host(s) not on the fabric: node999');
+    expect(text).toContain(
+      '  3 collection gap(s), first at 2026-01-01T08:01:00.000Z (edge1/4: no fresh reading)',
+    );
     expect(text).toContain('routes computed by fabscope (2, 1 listed)');
   });
 

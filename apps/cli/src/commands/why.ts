@@ -64,6 +64,10 @@ export function renderJobReport(r: JobReport): string {
       `  ${u.hostsNotOnFabricTotal} host(s) not on the fabric: ${u.hostsNotOnFabric.join(', ')}${u.hostsNotOnFabricTotal > u.hostsNotOnFabric.length ? ', …' : ''}`,
     );
   out.push(`  up to ${secs(u.unknownSeconds)} of the window without samples on a direction`);
+  if (u.gapsTotal > 0)
+    out.push(
+      `  ${u.gapsTotal} collection gap(s), first at ${u.gaps[0]?.time} (${u.gaps[0]?.subject}: ${u.gaps[0]?.what})`,
+    );
   for (const note of u.notes) out.push(`  ${note}`);
   return `${out.join('\n')}\n`;
 }

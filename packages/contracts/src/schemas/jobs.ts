@@ -311,6 +311,20 @@ export const JobReportSchema = Type.Object({
       description:
         'Most time of the window one of its directions went without a sample (collection gaps, history not reaching back)',
     }),
+    gaps: Type.Array(
+      Type.Object({
+        time: Type.String({ format: 'date-time' }),
+        subject: Type.String({
+          description: 'A port `node/port` of its directions, or `fabric` (all collection)',
+        }),
+        what: Type.String(),
+      }),
+      {
+        maxItems: REPORT_MAX_ROWS,
+        description: 'Collection stopping and coming back in the window (the event log), oldest first',
+      },
+    ),
+    gapsTotal: Type.Integer(),
     notes: Type.Array(Type.String(), { description: 'What else is unknown, said' }),
   }),
 });

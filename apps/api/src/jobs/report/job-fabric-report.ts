@@ -93,6 +93,7 @@ export function jobFabricReport(input: ReportInput): JobReport {
       hostsNotOnFabric: input.hostsNotOnFabric.slice(0, REPORT_MAX_ROWS),
       hostsNotOnFabricTotal: input.hostsNotOnFabric.length,
       unknownSeconds: directions.reduce((most, d) => Math.max(most, windowSeconds - d.knownSeconds), 0),
+      ...gapsOf(ids, input.events, w.fromMs, w.toMs),
       notes: [...(input.notes ?? [])],
     },
   };
@@ -159,4 +160,28 @@ function evidenceOf(
       out.push({ time: iso(f.worstMs), direction: d.id, what: 'its worst sample' });
   }
   return out.slice(0, REPORT_MAX_ROWS);
+}
+
+/** Collection gaps on the ports of the job's directions (or of the whole collection) in the window, oldest first. */
+function gapsOf(
+  ids: ReadonlySet<string>,
+  events: readonly FabricEvent[],
+  fromMs: number,
+  toMs: number,
+): Pick<JobReport['unknowns'], 'gaps' | 'gapsTotal'> {
+  const ports = new Set<string>(['fabric']);
+  for (const id of ids) for (const port of id.split('->')) ports.add(port);
+  const gaps = events.filter(
+    (e) =>
+      (e.kind === 'collection-gap' || e.kind === 'collection') &&
+      e.timeMs >= fromMs &&
+      e.timeMs <= toMs &&
+      ports.has(e.subject),
+  );
+  return {
+    gaps: gaps
+      .slice(0, REPORT_MAX_ROWS)
+      .map((e) => ({ time: iso(e.timeMs), subject: e.subject, what: e.detail })),
+    gapsTotal: gaps.length,
+  };
 }

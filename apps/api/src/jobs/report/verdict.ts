@@ -42,7 +42,8 @@ export function verdictOf(
       cause: 'unknown',
       text: `nothing is known of job ${jobId}'s link directions in the window: no fabric cause can be found or ruled out`,
     };
-  const covered = Math.max(...directions.map((d) => d.knownSeconds)) / windowSeconds;
+  // A reduce, not Math.max(...): a big job's directions are more arguments than a call takes.
+  const covered = directions.reduce((most, d) => Math.max(most, d.knownSeconds), 0) / windowSeconds;
   if (!isCause(worst, windowSeconds) && covered < MIN_COVERED_SHARE)
     return {
       cause: 'unknown',

@@ -231,8 +231,8 @@ describe('FABSCOPE_JOBS', () => {
       expect(body.skipped).toEqual({
         total: 2,
         entries: [
-          { entry: `${file}: jobs[1]`, reason: 'unclosed "[" in host list "node[1-"' },
-          { entry: `${file}: jobs[3]`, reason: 'id "1" given twice' },
+          { entry: `${file} line 1: jobs[1]`, reason: 'unclosed "[" in host list "node[1-"' },
+          { entry: `${file} line 1: jobs[3]`, reason: 'id "1" given twice' },
         ],
       });
     } finally {

@@ -20,6 +20,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   route: async (args) => (await import('./commands/route.ts')).routeCommand(args),
   analyze: async (args) => (await import('./commands/analyze.ts')).analyzeCommand(args),
   top: async (args) => (await import('./commands/top.ts')).topCommand(args),
+  why: async (args) => (await import('./commands/why.ts')).whyCommand(args),
   // Hidden: the InfiniBand port reader's child process, started by the collector.
   '__ib-port-reader': async () => (await import('@fabscope/collectors')).runIbPortReaderChild(),
   // Hidden: the demo's emulator and collector(s) in a process of their own (pipeline-process.ts).

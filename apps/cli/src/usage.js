@@ -72,5 +72,7 @@ commands:
                         flows sharing links under static routing (P: pairs:A-B,C-D, shift:K,
                         permutation[:SEED], all-to-all, incast:HOST, bisection)
   ${TOP_USAGE}
+  why JOB [--url URL] [--from T] [--to T] [--json]
+                        what slowed a job: verdict, culprits, worst directions, unknowns
   help                  this text
 `;

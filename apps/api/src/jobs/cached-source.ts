@@ -1,4 +1,4 @@
-import type { JobListing, JobSource } from './job.ts';
+import type { Job, JobListing, JobSource } from './job.ts';
 
 /** How long a squeue answer or a jobs file is reused: every panel of every dashboard asks. */
 export const JOBS_CACHE_MS = 5000;
@@ -16,6 +16,10 @@ export class CachedJobSource implements JobSource {
 
   get kind(): JobSource['kind'] {
     return this.source.kind;
+  }
+
+  finished(id: string): Promise<Job | null> {
+    return this.source.finished?.(id) ?? Promise.resolve(null);
   }
 
   list(): Promise<JobListing> {

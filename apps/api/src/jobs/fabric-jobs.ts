@@ -29,6 +29,11 @@ export class FabricJobs {
     return (await this.source?.list()) ?? { jobs: [], skipped: [] };
   }
 
+  /** A job the source no longer lists, from its accounting (Slurm's sacct); null when it keeps none or has not the job. */
+  async finished(id: string): Promise<Job | null> {
+    return (await this.source?.finished?.(id)) ?? null;
+  }
+
   /** The flows on the fabric now (live or estimated), optionally only one link direction's or one job's. */
   flowsNow(selection: FlowSelection = {}): Promise<JobFlow[]> {
     return currentFlows(this.live, this.emulator, () => this.list(), {

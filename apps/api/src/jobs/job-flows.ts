@@ -12,28 +12,12 @@ import {
 import type { EmulatorClient } from '../emulator-client.ts';
 import { byName } from './emulator-source.ts';
 import { isRunning, type Job } from './job.ts';
+import { patternPairs } from './job-pattern.ts';
 
 /** A flow attributed to a job, on the path it takes (live) or would take (static, estimated). */
 export type JobFlow = LinkFlow;
 
-/** Most node pairs estimated per job: every ordered pair while under this, a ring both ways beyond. */
-export const MAX_ESTIMATED_PAIRS_PER_JOB = 4160;
-
-/** The node pairs a job is assumed to exchange traffic between. */
-export function estimatedPairs(hosts: readonly string[]): [string, string][] {
-  const n = hosts.length;
-  const pairs: [string, string][] = [];
-  if (n < 2) return pairs;
-  if (n * (n - 1) <= MAX_ESTIMATED_PAIRS_PER_JOB) {
-    for (const a of hosts) for (const b of hosts) if (a !== b) pairs.push([a, b]);
-    return pairs;
-  }
-  for (let i = 0; i < n; i++) {
-    pairs.push([hosts[i] as string, hosts[(i + 1) % n] as string]);
-    pairs.push([hosts[(i + 1) % n] as string, hosts[i] as string]);
-  }
-  return pairs;
-}
+export { estimatedPairs, MAX_ESTIMATED_PAIRS_PER_JOB } from './job-pattern.ts';
 
 /** The adapters a host name of a job means: every rail of a host (model/resolve-node.ts), never a switch. */
 export function railsOf(fabric: Fabric, host: string): readonly FabricNode[] {
@@ -130,17 +114,18 @@ export async function currentFlows(
 const estimates = new WeakMap<ForwardingTables, Map<string, JobFlow[]>>();
 const MAX_CACHED_JOBS = 10_000;
 
-function estimatedFlows(sources: RoutedFabric, job: Job): JobFlow[] {
+export function estimatedFlows(sources: RoutedFabric, job: Job): JobFlow[] {
   let byJob = estimates.get(sources.tables);
   if (!byJob) {
     byJob = new Map();
     estimates.set(sources.tables, byJob);
   }
-  const key = `${job.id}\u0000${job.nodes.join(',')}`;
+  const key = `${job.id}\u0000${job.nodes.join(',')}\u0000${JSON.stringify(job.pattern ?? null)}`;
   let flows = byJob.get(key);
   if (!flows) {
     const hosts = knownHosts(sources.fabric, job);
-    flows = staticPaths(sources.fabric, sources.tables, estimatedPairs(hosts)).map((p) => ({
+    // A declared pattern (jobs file) is the pairs it talks over; else every pair, or a ring beyond a size.
+    flows = staticPaths(sources.fabric, sources.tables, patternPairs(job, hosts).pairs).map((p) => ({
       ...p,
       job: job.id,
       bytesPerSecond: null,

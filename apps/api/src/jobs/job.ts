@@ -16,6 +16,8 @@ export interface JobSource {
   readonly kind: 'emulator' | 'slurm' | 'file';
   /** Throws JobSourceError when the source cannot answer at all; a bad entry is skipped, not fatal. */
   list(): Promise<JobListing>;
+  /** A job it no longer lists (finished), from its accounting; absent: it keeps none. */
+  finished?(id: string): Promise<Job | null>;
 }
 
 /**

@@ -1,6 +1,8 @@
 import { type ExecFileException, execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { type JobListing, type JobSource, JobSourceError, type SkippedJob } from './job.ts';
+import { type Job, type JobListing, type JobSource, JobSourceError, type SkippedJob } from './job.ts';
+import { SacctAccounting } from './sacct.ts';
 import { parseSqueueJson, parseSqueueText, SQUEUE_FORMAT } from './squeue.ts';
 
 export interface SlurmSourceOptions {
@@ -20,7 +22,19 @@ const execFileAsync = promisify(execFile);
 /** Jobs from Slurm: runs squeue (no shell) and parses its answer. */
 export class SlurmJobSource implements JobSource {
   readonly kind = 'slurm';
-  constructor(private readonly options: SlurmSourceOptions = {}) {}
+  private readonly accounting: SacctAccounting;
+
+  constructor(private readonly options: SlurmSourceOptions = {}) {
+    const { command = 'squeue', timeoutMs = 5000 } = options;
+    // sacct is installed beside squeue (slurm-client): a squeue given by path finds its sacct there.
+    const sacct = command.includes('/') ? join(dirname(command), 'sacct') : 'sacct';
+    this.accounting = new SacctAccounting(sacct, timeoutMs);
+  }
+
+  /** A job squeue has forgotten (finished), from `sacct --json`. */
+  finished(id: string): Promise<Job | null> {
+    return this.accounting.find(id);
+  }
 
   async list(): Promise<JobListing> {
     const { command = 'squeue', format = 'json', timeoutMs = 5000 } = this.options;

@@ -44,6 +44,14 @@ function bucketsAt<S extends { metric: Record<string, string> }>(
   return at;
 }
 
+/** From this many directions on, linkRange asks per sending port number and group of nodes (linkRangeByPort). */
+const BATCH_FROM = 16;
+/** Most node GUIDs in one query's regex. */
+const NODES_PER_QUERY = 200;
+
+/** `text` matched literally in a PromQL regex (RE2). */
+const regexLiteral = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** Past frames held at once (each a big fabric's columns). */
 const HELD_FRAMES = 4;
 /** A frame read is held at least this long (the scrape interval when longer). */
@@ -177,6 +185,7 @@ export class PrometheusTimeQueries implements TimeQueries {
   }
 
   async linkRange(ids: readonly string[], range: TimeRange, signal?: AbortSignal): Promise<LinkSeries[]> {
+    if (ids.length >= BATCH_FROM) return this.linkRangeByPort(ids, range, signal);
     const { fromMs, toMs, stepMs } = range;
     const times = rangeTimes(range);
     return Promise.all(
@@ -202,6 +211,66 @@ export class PrometheusTimeQueries implements TimeQueries {
         };
       }),
     );
+  }
+
+  /**
+   * Many directions (a job's report) in a query per sending port number and group of nodes, the same series as one
+   * direction's queries: two queries per direction would be thousands through the client's few in flight.
+   */
+  private async linkRangeByPort(
+    ids: readonly string[],
+    range: TimeRange,
+    signal?: AbortSignal,
+  ): Promise<LinkSeries[]> {
+    const { fromMs, toMs, stepMs } = range;
+    const times = rangeTimes(range);
+    const guidsOfPort = new Map<number, Set<string>>();
+    for (const id of ids) {
+      const from = this.index.channelById.get(id)?.fixed.from;
+      const guid = from && this.index.fabric.nodeByName.get(from.node)?.guid;
+      if (!from || guid === undefined) continue;
+      const guids = guidsOfPort.get(from.port) ?? new Set<string>();
+      guidsOfPort.set(from.port, guids.add(guid));
+    }
+    const aligned = new Map<string, (number | null)[]>();
+    const asks: Promise<void>[] = [];
+    for (const [port, guids] of guidsOfPort) {
+      const all = [...guids];
+      for (let i = 0; i < all.length; i += NODES_PER_QUERY) {
+        const regex = all
+          .slice(i, i + NODES_PER_QUERY)
+          .map(regexLiteral)
+          .join('|');
+        const selector = `{node_guid=~"${labelValue(regex)}",port="${port}"}`;
+        for (const name of [EDGE_SERIES.bytes, EDGE_SERIES.wait]) {
+          const query = byPort(held(`${name}${selector}`, this.heldMs));
+          asks.push(
+            this.client.queryRange(query, fromMs, toMs, stepMs, signal).then((series) => {
+              for (const s of series)
+                aligned.set(
+                  `${name} ${s.metric.node_guid}/${s.metric.port}`,
+                  alignPoints(s.values, times, stepMs),
+                );
+            }),
+          );
+        }
+      }
+    }
+    await Promise.all(asks);
+    return ids.map((id) => {
+      const fixed = this.index.channelById.get(id)?.fixed;
+      const guid = fixed && this.index.fabric.nodeByName.get(fixed.from.node)?.guid;
+      const key = `${guid}/${fixed?.from.port}`;
+      const bytesAt = aligned.get(`${EDGE_SERIES.bytes} ${key}`);
+      const waitAt = aligned.get(`${EDGE_SERIES.wait} ${key}`);
+      const capacity = fixed?.capacityBytesPerSecond ?? 0;
+      return {
+        id,
+        points: times.map((timeMs, i) =>
+          linkPoint(timeMs, bytesAt?.[i] ?? null, capacity, waitAt?.[i] ?? null),
+        ),
+      };
+    });
   }
 
   /** Link-state changes and counter resets between `fromMs` and `toMs` (prometheus-events.ts). */

@@ -6,6 +6,7 @@ import { NotFoundError } from '../../errors.ts';
 import { costKey, timedRead } from '../../http/read-cost.ts';
 import { adapterPairs, estimatedPairs, knownHosts, railsOf } from '../../jobs/job-flows.ts';
 import { jobLinks, linkKinds } from '../../jobs/job-report.ts';
+import { jobReportRoutes } from './report/index.ts';
 
 /** Node-index pairs of named hosts this fabric has, a pair per rail. */
 function indexPairs(fabric: Fabric, pairs: readonly { from: string; to: string }[]): [number, number][] {
@@ -99,4 +100,6 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
       };
     },
   );
+
+  await app.register(jobReportRoutes);
 };

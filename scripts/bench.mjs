@@ -7,8 +7,10 @@
 // before this checkout's run, and prints every figure beside REV's with their ratio: a change is
 // judged against the build before it on the same machine in the same minutes. `--repeat N` runs
 // both sides N times, alternating, and compares their medians: one run of a side can be 1.5× off.
+// A file whose first line is MEASURES_CWD counts the code of its working directory, so on a
+// baseline that predates it, this checkout's copy runs there.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -46,6 +48,15 @@ function benchFiles(dir) {
     }
   }
   return files;
+}
+
+const MEASURES_CWD = '// bench: measures the checkout it runs in';
+
+/** The file to run on the baseline: its own, else this checkout's when it measures its cwd. */
+function baselineFile(dir, file) {
+  if (existsSync(join(dir, file))) return file;
+  const first = readFileSync(join(root, file), 'utf8').split('\n', 1)[0];
+  return first === MEASURES_CWD ? join(root, file) : undefined;
 }
 
 /** Runs one bench file in `dir`, echoing its output; its status and the figures it printed. */
@@ -102,9 +113,10 @@ for (const file of files) {
   const nowRuns = [];
   let ok = true;
   for (let k = 0; k < repeat; k++) {
-    if (baseline && existsSync(join(baseline, file))) {
+    const before = baseline && baselineFile(baseline, file);
+    if (before) {
       console.log(`\n### ${file} at ${baselineRev}`);
-      beforeRuns.push(run(baseline, file).figures);
+      beforeRuns.push(run(baseline, before).figures);
     }
     console.log(`\n### ${file}`);
     const now = run(root, file);

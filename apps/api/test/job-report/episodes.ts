@@ -151,7 +151,7 @@ export function episode(kind: EpisodeKind, seed: number, steps: number): Episode
         kind: 'threshold',
         subject: faulty,
         severity: 'error',
-        detail: 'Integrity 3.20 × threshold',
+        detail: 'integrity 3.20 × threshold',
       });
     } else {
       events.push({ timeMs: at, kind: 'link-state', subject: link, detail: 'link down' });

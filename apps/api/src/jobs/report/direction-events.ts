@@ -1,3 +1,4 @@
+import type { CategoryName } from '@fabscope/topology';
 import type { FabricEvent } from '../../lib/fabric-event.ts';
 
 /** What the event log says of one direction over the window: link state changes and error thresholds crossed. */
@@ -11,8 +12,8 @@ export interface DirectionEvents {
   firstErrorMs: number | null;
 }
 
-/** The PM category the health watch writes when a direction's error counters cross their threshold. */
-const ERROR_CATEGORY = 'Integrity';
+/** The PM category the health watch names first in its event when a direction's error counters cross their threshold. */
+const ERROR_CATEGORY: CategoryName = 'integrity';
 
 const empty = (): DirectionEvents => ({
   flaps: 0,

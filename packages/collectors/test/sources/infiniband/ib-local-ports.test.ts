@@ -46,11 +46,11 @@ describe('a source reading the subnet of one local port', () => {
   it('discovers through that port and tells the MAD reader to open it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fabscope-port-'));
     try {
-      // Stand-ins that write down how they were run: ibnetdiscover answers one cable, the reader exits.
+      // Stand-ins that write down how they were run: ibnetdiscover answers one cable from both ends, the reader exits.
       const ibnetdiscover = join(dir, 'ibnetdiscover');
       writeFileSync(
         ibnetdiscover,
-        `#!/bin/sh\necho "$@" > ${dir}/discover-args\necho "CA 3 1 0x0002c90300001011 4x EDR - SW 2 1 0x0002c90300001000 ( 'node001 mlx5_1' - 'MF0;leaf01:MQM8790/U1' )"\n`,
+        `#!/bin/sh\necho "$@" > ${dir}/discover-args\necho "CA 3 1 0x0002c90300001011 4x EDR - SW 2 1 0x0002c90300001000 ( 'node001 mlx5_1' - 'MF0;leaf01:MQM8790/U1' )"\necho "SW 2 1 0x0002c90300001000 4x EDR - CA 3 1 0x0002c90300001011 ( 'MF0;leaf01:MQM8790/U1' - 'node001 mlx5_1' )"\n`,
         { mode: 0o755 },
       );
       const reader = join(dir, 'reader');

@@ -94,5 +94,11 @@ test.describe('a job’s fabric report from an alarm', () => {
       .getByRole('button', { name: 'culprit' })
       .click();
     await expect(page.getByRole('region', { name: 'Fabric report of job culprit' })).toBeVisible();
+
+    // A job page in the URL for a job no source has: the API's reason (one demo for both checks).
+    await page.goto(`${demo.url}/?tool=jobs&job=nope`);
+    const missing = page.getByRole('region', { name: 'Fabric report of job nope' });
+    await expect(missing).toContainText('Report of job nope');
+    await expect(missing).toContainText('no job "nope"');
   });
 });

@@ -52,7 +52,7 @@ function ReportBody({
   const unknowns = unknownLines(report);
   return (
     <>
-      <p className={`job-verdict verdict-${report.verdict.cause}`} data-testid="job-verdict">
+      <p className={`job-verdict strong verdict-${report.verdict.cause}`} data-testid="job-verdict">
         {report.verdict.text}
       </p>
       <p className="hint">

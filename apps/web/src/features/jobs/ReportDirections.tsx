@@ -28,7 +28,15 @@ export function ReportDirections({ directions, total, windowSeconds, onSelectLin
     <DataTable
       label="Hot link directions"
       caption={
-        <>Hot link directions{quiet > 0 && <span className="muted"> ({quiet} calm ones not shown)</span>}</>
+        <>
+          Hot link directions
+          {quiet > 0 && (
+            <span className="muted">
+              {' '}
+              ({quiet} calm {quiet === 1 ? 'one' : 'ones'} not shown)
+            </span>
+          )}
+        </>
       }
       columns={[
         'Direction',

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { seriousViolations } from './axe.ts';
 import { Dashboard } from './dashboard.ts';
 import { type RunningDemo, startDemo } from './demo-process.ts';
 
@@ -70,6 +71,8 @@ test.describe('a job’s fabric report from an alarm', () => {
     await expect(culprits.getByRole('row').nth(1)).toHaveAttribute('data-job-id', 'culprit');
     const hot = report.getByRole('table', { name: /Hot link directions/ });
     await expect(hot.locator(`tr[data-direction="${SHARED_ISL}"]`)).toContainText('culprit');
+    // The report and the alarm's open jobs list: axe clean.
+    expect(await seriousViolations(page)).toEqual([]);
 
     // Back to the evidence: time travel at its instant, on the ISL's Link tab and history.
     const evidence = report.getByRole('region', { name: 'Evidence' }).getByRole('link').first();

@@ -83,7 +83,11 @@ function useWindowPanels(
   );
   const closeLink = useCallback((id: string) => setLinks(links.filter((l) => l !== id)), [links, setLinks]);
   const live = time.atMs === null;
-  const alarms = useMemo(() => live && <AlarmsList onOpenHistory={openHistory} />, [live, openHistory]);
+  const { selectJob } = view;
+  const alarms = useMemo(
+    () => live && <AlarmsList onOpenHistory={openHistory} onSelectJob={selectJob} />,
+    [live, openHistory, selectJob],
+  );
   // Shown only where the topology changed since drawn, or drift is configured.
   const drift = useMemo(() => <TopologyDriftPanel />, []);
   const eventsProps = useMemo(
@@ -214,7 +218,7 @@ export function App() {
             chart={chartProps}
             compare={compareProps}
           />
-          <InvestigatePanel view={view} fabric={fabric} route={route} />
+          <InvestigatePanel view={view} fabric={fabric} route={route} onTravel={time.setAt} />
         </main>
       </div>
     </ShownProvider>

@@ -15,6 +15,7 @@ import type {
   FlowPage,
   JobDetail,
   JobList,
+  JobReport,
   LinkFlows,
   LinkHistory,
   LinksAnswer,
@@ -120,6 +121,12 @@ function trafficCalls({ get, live, send }: Requester) {
     getJobs: (signal?: AbortSignal) => get<JobList>('/api/v1/jobs', signal),
     getJob: (id: string, signal?: AbortSignal) =>
       live<JobDetail>(`/api/v1/jobs/${encodeURIComponent(id)}`, signal),
+    /** The jobs whose flows cross an alarm's directions now, most directions first. */
+    getJobsAffected: (alarm: string, signal?: AbortSignal) =>
+      live<JobList>(`/api/v1/jobs?${new URLSearchParams({ alarm })}`, signal),
+    /** A job's fabric report over its run: culprits, victims, its directions, a verdict and evidence. */
+    getJobReport: (id: string, signal?: AbortSignal) =>
+      get<JobReport>(`/api/v1/jobs/${encodeURIComponent(id)}/report`, signal),
     /** The flows crossing a link direction, with rate and job. */
     getLinkFlows: (id: string, signal?: AbortSignal) =>
       live<LinkFlows>(`/api/v1/links/flows?${new URLSearchParams({ id })}`, signal),

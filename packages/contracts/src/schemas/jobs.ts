@@ -14,8 +14,18 @@ export type JobPatternName = (typeof JOB_PATTERNS)[number];
 /** Most pairs one job's `pairs` pattern lists. */
 export const MAX_DECLARED_PAIRS = 4160;
 
-/** `GET /jobs`: a page of the jobs. */
-export const JobsQuery = Closed({ ...PageQueryFields });
+/** `GET /jobs`: a page of the jobs; with `alarm`, only the jobs affected by that alarm's directions. */
+export const JobsQuery = Closed({
+  alarm: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description:
+        "An alarm's id: only the jobs whose flows (live or estimated) cross its listed directions now, most directions first",
+    }),
+  ),
+  ...PageQueryFields,
+});
 export type JobsQuery = Static<typeof JobsQuery>;
 
 export const JobSchema = Type.Object({
@@ -40,6 +50,15 @@ export const JobSchema = Type.Object({
         ),
       },
       { description: 'How its hosts talk, as a jobs file declares it' },
+    ),
+  ),
+  crossing: Type.Optional(
+    Type.Object(
+      {
+        directions: Type.Integer({ description: "The alarm's directions its flows cross" }),
+        flows: Type.Integer({ description: 'Its flows crossing one of them (each flow once)' }),
+      },
+      { description: 'With `?alarm=`: how its traffic meets the alarm' },
     ),
   ),
 });

@@ -4,8 +4,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { NotFoundError } from '../../errors.ts';
 import { costKey, timedRead } from '../../http/read-cost.ts';
+import type { Job } from '../../jobs/job.ts';
 import { adapterPairs, estimatedPairs, knownHosts, railsOf } from '../../jobs/job-flows.ts';
 import { jobLinks, linkKinds } from '../../jobs/job-report.ts';
+import { jobsCrossing } from '../../jobs/jobs-crossing.ts';
 import { jobReportRoutes } from './report/index.ts';
 
 /** Node-index pairs of named hosts this fabric has, a pair per rail. */
@@ -22,6 +24,22 @@ const SKIPPED_LISTED = 20;
 /** Jobs (Slurm's, a jobs file's, or the emulator's traffic) and what their traffic crosses. */
 export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const errors = { 400: ErrorReply, 404: ErrorReply, 502: ErrorReply, 504: ErrorReply };
+
+  /** The jobs whose flows cross an alarm's listed directions now, with how (a cleared alarm lists none). */
+  const jobsAffected = async (alarmId: string, jobs: readonly Job[]): Promise<Job[]> => {
+    const alarm = app.alarms?.list(true).find((a) => a.id === alarmId);
+    if (!alarm) throw new NotFoundError(`no alarm "${alarmId}" (active, or among the last cleared)`);
+    if (alarm.state === 'cleared' || alarm.members.length === 0) return [];
+    const byId = new Map(jobs.map((j) => [j.id, j]));
+    const crossing = jobsCrossing(
+      await app.jobs.flowsNow(),
+      alarm.members.map((m) => m.id),
+    );
+    return crossing.flatMap(({ job, directions, flows }) => {
+      const found = byId.get(job);
+      return found ? [{ ...found, crossing: { directions, flows } }] : [];
+    });
+  };
 
   app.get(
     '/jobs',
@@ -40,9 +58,10 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
         () =>
           timedRead(app, 'jobs', async () => {
             const listing = await app.jobs.listing();
+            const alarm = request.query.alarm;
             return {
               instant: new Date().toISOString(),
-              rows: listing.jobs,
+              rows: alarm === undefined ? listing.jobs : await jobsAffected(alarm, listing.jobs),
               extra: { source: app.jobs.source?.kind ?? ('none' as const), skipped: listing.skipped },
             };
           }),

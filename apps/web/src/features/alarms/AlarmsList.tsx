@@ -8,6 +8,7 @@ import { formatClock } from '../../lib/format.ts';
 import { useApi } from '../../state/ApiContext.tsx';
 import { storage } from '../../state/preferences.ts';
 import { type ApiLoad, useApiQuery } from '../../state/useApiQuery.ts';
+import { JobsAffected } from '../jobs/JobsAffected.tsx';
 import { AlarmUnknown } from './AlarmUnknown.tsx';
 import { memberValueText, summaryShown } from './alarm-unknown.ts';
 
@@ -20,8 +21,11 @@ const savedName = () => storage()?.getItem(NAME_KEY) ?? '';
 /** UFM-style alarms per group of directions over a PM threshold, with acknowledgement. */
 export const AlarmsList = memo(function AlarmsList({
   onOpenHistory,
+  onSelectJob,
 }: {
   onOpenHistory?: (id: string) => void;
+  /** Opens a job's page: an active alarm lists the jobs whose traffic crosses its directions. */
+  onSelectJob?: (id: string) => void;
 }) {
   const api = useApi();
   const queryClient = useQueryClient();
@@ -96,6 +100,9 @@ export const AlarmsList = memo(function AlarmsList({
             {a.state === 'active' && <AlarmUnknown unknown={a.unknown} />}
             {a.members.length > 0 && onOpenHistory && (
               <AlarmMembers members={a.members} onOpenHistory={onOpenHistory} />
+            )}
+            {a.state === 'active' && a.members.length > 0 && onSelectJob && (
+              <JobsAffected alarm={a.id} onSelectJob={onSelectJob} />
             )}
           </li>
         ))}

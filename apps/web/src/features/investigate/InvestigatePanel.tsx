@@ -43,6 +43,8 @@ interface InvestigatePanelProps {
   view: InvestigateView;
   fabric: Topology | null;
   route: ApiAnswer<Route>;
+  /** Time travel to an instant (ms): a job report's evidence opens there. */
+  onTravel?: (ms: number) => void;
 }
 
 const NO_ENDPOINTS: string[] = [];
@@ -52,8 +54,18 @@ export const InvestigatePanel = memo(function InvestigatePanel({
   view,
   fabric,
   route,
+  onTravel,
 }: InvestigatePanelProps) {
   const { tool, link } = view;
+  const { selectChannel } = view;
+  const openEvidence = useCallback(
+    (e: { time: string; direction: string }) => {
+      const ms = Date.parse(e.time);
+      if (onTravel && !Number.isNaN(ms)) onTravel(ms);
+      selectChannel(e.direction);
+    },
+    [onTravel, selectChannel],
+  );
   const analysis = useApiQuery(
     ['analysis', view.pattern, view.hosts],
     tool === 'contention' && view.pattern
@@ -112,7 +124,12 @@ export const InvestigatePanel = memo(function InvestigatePanel({
           />
         )}
         {tool === 'jobs' && (
-          <JobsPanel selected={view.job} onSelect={view.selectJob} onSelectLink={view.selectChannel} />
+          <JobsPanel
+            selected={view.job}
+            onSelect={view.selectJob}
+            onSelectLink={view.selectChannel}
+            onEvidence={openEvidence}
+          />
         )}
         {tool === 'contention' &&
           (fabric ? (

@@ -7,6 +7,8 @@ import { formatCount, formatPercent } from '../../../lib/format.ts';
 import { jobHostListText, jobNodeText } from '../../../lib/jobs.ts';
 import { useRateFormat } from '../../../state/preferences.ts';
 import { type ApiLoad, useApiQuery } from '../../../state/useApiQuery.ts';
+import { JobReportPage } from '../../jobs/JobReportPage.tsx';
+import type { Evidence } from '../../jobs/jobReport.ts';
 
 /** Jobs listed, and busiest links of the selected one. */
 const JOBS_SHOWN = 50;
@@ -17,12 +19,14 @@ interface JobsPanelProps {
   selected: string | null;
   onSelect: (id: string | null) => void;
   onSelectLink: (id: string) => void;
+  /** Time travel to a report's evidence instant on its direction. */
+  onEvidence?: (evidence: Evidence) => void;
 }
 
 const loadJobs: ApiLoad<JobList> = (api, signal) => api.getJobs(signal);
 
 /** Jobs (Slurm's, a jobs file's, or the emulator's traffic): select one to see where it runs. */
-export function JobsPanel({ selected, onSelect, onSelectLink }: JobsPanelProps) {
+export function JobsPanel({ selected, onSelect, onSelectLink, onEvidence }: JobsPanelProps) {
   const rates = useRateFormat();
   const jobs = useApiQuery(['jobs'], loadJobs, { keepPrevious: true, live: true });
   const loadDetail = useMemo(
@@ -107,6 +111,15 @@ export function JobsPanel({ selected, onSelect, onSelectLink }: JobsPanelProps) 
             </DataTable>
           )}
         </section>
+      )}
+      {selected !== null && (
+        <JobReportPage
+          key={selected}
+          id={selected}
+          onSelectJob={onSelect}
+          onSelectLink={onSelectLink}
+          {...(onEvidence ? { onEvidence } : {})}
+        />
       )}
     </div>
   );

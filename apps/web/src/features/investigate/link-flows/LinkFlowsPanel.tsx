@@ -77,6 +77,7 @@ export function LinkFlowsPanel({
       )}
       {data !== null && data.flows.length > 0 && (
         <>
+          <h4>Jobs affected</h4>
           <ul className="job-list" aria-label="Jobs on this link">
             {data.jobs.map((j) => (
               <li key={j.job ?? '(none)'}>

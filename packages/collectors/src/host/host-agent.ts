@@ -14,7 +14,10 @@ export interface HostCollectorOptions {
   include?: RegExp | undefined;
   /** Skip devices whose name matches. */
   exclude?: RegExp | undefined;
-  /** `ethtool -S` of a RoCE port's netdev, for its pause counters (default: run ethtool; null: none). */
+  /**
+   * `ethtool -S` of a RoCE port's netdev, for its pause counters: by default ethtool runs when `sysfs` is this
+   * host's `/sys` (another tree's netdevs are not this host's); null: none.
+   */
   ethtool?: EthtoolStatistics | null;
 }
 
@@ -33,7 +36,7 @@ export function createHostCollector(options: HostCollectorOptions = {}): HostCol
   const filter: DeviceFilter = { include: options.include, exclude: options.exclude };
   const readErrors = new Map<string, number>();
 
-  const ethtool = options.ethtool === undefined ? runEthtool : options.ethtool;
+  const ethtool = options.ethtool !== undefined ? options.ethtool : sysfs === '/sys' ? runEthtool : null;
 
   async function scrape(): Promise<string> {
     const started = performance.now();

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   ROCE_COUNTERS,
@@ -28,6 +29,15 @@ export const ETHTOOL_TIMEOUT_MS = 5000;
 /** Runs the real `ethtool -S` (no shell) through the project's tool runner. */
 export const runEthtool: EthtoolStatistics = (netdev) =>
   runTool('ethtool', ['-S', netdev], { timeoutMs: ETHTOOL_TIMEOUT_MS });
+
+/** Recorded `ethtool -S` outputs, one file per netdev in `dir` (the emulator writes `<host>/ethtool/<netdev>`). */
+export function ethtoolFromFiles(dir: string): EthtoolStatistics {
+  return (netdev) => {
+    if (!/^[\w.:@-]+$/.test(netdev))
+      return Promise.reject(new Error(`not a netdev name: "${excerpt(netdev)}"`));
+    return readFile(join(dir, netdev), 'utf8');
+  };
+}
 
 const HELP: Record<RoceCounterField, string> = {
   cnpSent:

@@ -8,7 +8,8 @@ import {
   roceDriverOf,
 } from '../../src/index.ts';
 
-// Names as the kernel prints them: mlx5 en_stats.c, bnxt_ethtool.c, ionic_stats.c (see roce-drivers.ts).
+// Names as the kernel prints them: mlx5 en_stats.c, bnxt_ethtool.c, ionic_stats.c, ice_ethtool.c, and the RDMA
+// drivers' hw_counters tables (see roce-drivers.ts).
 describe('the driver table', () => {
   it('reads mlx5 per-priority pause, duration and transitions, and nothing port-wide', () => {
     expect(pauseStatistic('rx_prio3_pause')).toEqual({ kind: 'frames', direction: 'rx', priority: 3 });
@@ -69,10 +70,31 @@ describe('the driver table', () => {
     expect(pauseStatistic('rx_pause_1us_count')).toBeNull();
   });
 
+  it('reads irdma CNP and ECN names, and ice per-priority XOFF frames as pause frames', () => {
+    expect(ROCE_DRIVERS.irdma.hwCounters).toMatchObject({
+      cnpSent: 'cnpSent',
+      ecnMarkedReceived: 'RxECNMrkd',
+    });
+    expect(pauseStatistic('rx_priority_3_xoff.nic')).toEqual({
+      kind: 'frames',
+      direction: 'rx',
+      priority: 3,
+    });
+    expect(pauseStatistic('tx_priority_4_xoff.nic')).toEqual({
+      kind: 'frames',
+      direction: 'tx',
+      priority: 4,
+    });
+    expect(pauseStatistic('rx_priority_3_xon.nic')).toBeNull();
+    expect(pauseStatistic('rx_priority_3_xoff')).toBeNull();
+  });
+
   it('knows a device by its kernel name, else by its hw_counters names', () => {
     expect(roceDriverOf('mlx5_1', [])).toBe('mlx5');
     expect(roceDriverOf('bnxt_re0', [])).toBe('bnxt');
     expect(roceDriverOf('ionic_0', [])).toBe('ionic');
+    expect(roceDriverOf('irdma0', [])).toBe('irdma');
+    expect(roceDriverOf('rocep5s0', ['cnpSent', 'RxECNMrkd', 'ip4InOctets'])).toBe('irdma');
     // Devices renamed by udev (rdma-core's NAME_FALLBACK gives rocep<bus>s<slot>f<fn>).
     expect(roceDriverOf('rocep1s0f0', ['lifespan', 'np_cnp_sent', 'out_of_buffer'])).toBe('mlx5');
     expect(roceDriverOf('rocep2s0f1', ['rx_out_of_buffer', 'oos_drop_count', 'dup_req'])).toBe('bnxt');

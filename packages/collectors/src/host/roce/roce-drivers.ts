@@ -11,7 +11,7 @@ export interface PausePattern {
 }
 
 export interface RoceDriver {
-  /** The RDMA driver's kernel device names (`mlx5_0`, `bnxt_re0`, `ionic_0`). */
+  /** The RDMA driver's kernel device names (`mlx5_0`, `bnxt_re0`, `ionic_0`, `irdma0`). */
   devices: RegExp;
   /** RoCE field → its `hw_counters/` file. */
   hwCounters: Partial<Record<RoceCounterField, string>>;
@@ -30,6 +30,9 @@ export interface RoceDriver {
  *   `pfc_pri%d_rx/tx_duration_us`, `pfc_pri%d_rx/tx_transitions`).
  * - ionic: drivers/net/ethernet/pensando/ionic/ionic_stats.c (`rx/tx_pripause_%d_1us_count`; its per-priority
  *   frame counts are not in the kernel driver, only the sum `frames_rx_pripause`).
+ * - irdma: drivers/infiniband/hw/irdma/verbs.c (`irdma_hw_stat_descs`, gen2 RoCE: `cnpSent`, `RxECNMrkd`, …);
+ *   its netdev ice: drivers/net/ethernet/intel/ice/ice_ethtool.c (`rx/tx_priority_%u_xoff.nic`: pause frames;
+ *   the XON frames that end a pause are not counted here).
  */
 export const ROCE_DRIVERS = {
   mlx5: {
@@ -74,6 +77,16 @@ export const ROCE_DRIVERS = {
     devices: /^ionic_\d+$/,
     hwCounters: {},
     pause: [{ pattern: /^(?<dir>rx|tx)_pripause_(?<prio>[0-7])_1us_count$/, kind: 'durationMicroseconds' }],
+  },
+  irdma: {
+    devices: /^irdma\d+$/,
+    hwCounters: {
+      cnpSent: 'cnpSent',
+      cnpHandled: 'cnpHandled',
+      cnpIgnored: 'cnpIgnored',
+      ecnMarkedReceived: 'RxECNMrkd',
+    },
+    pause: [{ pattern: /^(?<dir>rx|tx)_priority_(?<prio>[0-7])_xoff\.nic$/, kind: 'frames' }],
   },
 } as const satisfies Record<string, RoceDriver>;
 

@@ -205,4 +205,31 @@ describe('RoCE counters on a host tree in the kernel layout', () => {
     expect(find(none, ROCE_UNKNOWN_SERIES)).toEqual([]);
     expect(find(none, ROCE_PAUSE_SERIES.frames)).toEqual([]);
   });
+
+  it('asks at most four netdevs at once, each once, and writes them in port order', async () => {
+    const root = hostTree();
+    // Nine more mlx5 ports; the last two share a bond's netdev.
+    for (let i = 2; i <= 10; i++) {
+      const dir = `class/infiniband/mlx5_${i}/ports/1`;
+      put(root, `${dir}/link_layer`, 'Ethernet\n');
+      put(root, `${dir}/gid_attrs/ndevs/0`, i >= 9 ? 'bond0\n' : `eth${i}\n`);
+    }
+    let running = 0;
+    let most = 0;
+    const calls: string[] = [];
+    const slow: EthtoolStatistics = async (netdev) => {
+      calls.push(netdev);
+      running++;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setImmediate(resolve));
+      running--;
+      return ETHTOOL[netdev] ?? `NIC statistics:\n     rx_prio3_pause: ${netdev.length}\n`;
+    };
+    const list = await scrape(root, slow);
+    expect(most).toBe(4);
+    expect(calls.filter((netdev) => netdev === 'bond0')).toHaveLength(1);
+    expect(calls).toHaveLength(11);
+    const devices = find(list, ROCE_PAUSE_SERIES.frames, { direction: 'rx' }).map((s) => s.labels.device);
+    expect(devices).toEqual(['bnxt_re0', 'mlx5_0', ...[10, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => `mlx5_${i}`)]);
+  });
 });

@@ -9,7 +9,7 @@ import {
 } from '@fabscope/contracts/metrics';
 import { excerpt } from '@fabscope/topology';
 import type { ExpositionWriter } from '../../exposition/writer.ts';
-import { runTool } from '../../sources/run-tool.ts';
+import { mapBounded, runTool } from '../../sources/run-tool.ts';
 import { parseCounter, type TreeReader } from '../reader.ts';
 import { type DeviceFilter, deviceSelected } from '../sysfs-infiniband.ts';
 import { parseEthtoolStatistics } from './ethtool-stats.ts';
@@ -25,6 +25,8 @@ import {
 export type EthtoolStatistics = (netdev: string) => Promise<string>;
 
 export const ETHTOOL_TIMEOUT_MS = 5000;
+/** ethtool processes at once in one scrape. */
+export const ETHTOOL_CONCURRENCY = 4;
 
 /** Runs the real `ethtool -S` (no shell) through the project's tool runner. */
 export const runEthtool: EthtoolStatistics = (netdev) =>
@@ -115,6 +117,7 @@ export async function collectRoce(
       { ...labels, counter, reason },
       1,
     );
+  const ports: { device: string; port: string }[] = [];
   for (const device of reader.directories('class/infiniband')) {
     if (!deviceSelected(device, options.filter)) continue;
     for (const port of reader.directories(`class/infiniband/${device}/ports`)) {
@@ -122,6 +125,7 @@ export async function collectRoce(
       const dir = `class/infiniband/${device}/ports/${port}`;
       if (reader.text(`${dir}/link_layer`) !== 'Ethernet') continue;
       const labels = { device, port };
+      ports.push(labels);
       const driverName = roceDriverOf(device, reader.list(`${dir}/hw_counters`));
       const driver: RoceDriver | null = driverName ? ROCE_DRIVERS[driverName] : null;
       for (const [field, file] of Object.entries(driver?.hwCounters ?? {}) as [RoceCounterField, string][]) {
@@ -129,30 +133,36 @@ export async function collectRoce(
         if ('value' in read) out.counter(ROCE_COUNTERS[field], HELP[field], labels, read.value);
         else unknown(labels, `hw_counters/${file}`, read.reason);
       }
-      if (options.ethtool) await collectPause(reader, out, labels, options.ethtool, unknown);
     }
   }
+  const ethtool = options.ethtool;
+  if (!ethtool) return;
+  // A few at once, each netdev asked once (a bond under several ports), written in port order.
+  const asked = new Map<string, Promise<Map<string, number>>>();
+  const answers = await mapBounded(ports, ETHTOOL_CONCURRENCY, async (labels) => {
+    const netdev = netdevOf(reader, labels.device, labels.port);
+    if (netdev === null) return { netdev, reason: 'no netdev in gid_attrs/ndevs/0 or device/net/' };
+    let answer = asked.get(netdev);
+    if (!answer) {
+      answer = ethtool(netdev).then(parseEthtoolStatistics);
+      asked.set(netdev, answer);
+    }
+    try {
+      return { netdev, stats: await answer };
+    } catch (error) {
+      return { netdev, reason: excerpt((error as Error).message, 160) };
+    }
+  });
+  answers.forEach((answer, i) => {
+    const labels = ports[i] as { device: string; port: string };
+    if (answer.netdev === null) unknown(labels, 'ethtool -S', answer.reason as string);
+    else if (!answer.stats)
+      unknown({ ...labels, netdev: answer.netdev }, `ethtool -S ${answer.netdev}`, answer.reason as string);
+    else writePause(out, { ...labels, netdev: answer.netdev }, answer.stats);
+  });
 }
 
-async function collectPause(
-  reader: TreeReader,
-  out: ExpositionWriter,
-  labels: { device: string; port: string },
-  ethtool: EthtoolStatistics,
-  unknown: (labels: Record<string, string>, counter: string, reason: string) => void,
-): Promise<void> {
-  const netdev = netdevOf(reader, labels.device, labels.port);
-  if (netdev === null) {
-    unknown(labels, 'ethtool -S', 'no netdev in gid_attrs/ndevs/0 or device/net/');
-    return;
-  }
-  let stats: Map<string, number>;
-  try {
-    stats = parseEthtoolStatistics(await ethtool(netdev));
-  } catch (error) {
-    unknown({ ...labels, netdev }, `ethtool -S ${netdev}`, excerpt((error as Error).message, 160));
-    return;
-  }
+function writePause(out: ExpositionWriter, labels: Record<string, string>, stats: Map<string, number>): void {
   for (const [name, value] of stats) {
     const stat = pauseStatistic(name);
     if (!stat) continue;
@@ -160,7 +170,7 @@ async function collectPause(
     out.counter(
       family,
       help,
-      { ...labels, netdev, direction: stat.direction, priority: String(stat.priority) },
+      { ...labels, direction: stat.direction, priority: String(stat.priority) },
       value * scale,
     );
   }

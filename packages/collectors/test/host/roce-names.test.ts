@@ -6,6 +6,7 @@ import {
   pauseStatistic,
   ROCE_DRIVERS,
   roceDriverOf,
+  runEthtool,
 } from '../../src/index.ts';
 
 // Names as the kernel prints them: mlx5 en_stats.c, bnxt_ethtool.c, ionic_stats.c, ice_ethtool.c, and the RDMA
@@ -168,5 +169,12 @@ describe('ethtool -S output', () => {
         expect(() => parseEthtoolStatistics(text.slice(0, cut))).toThrow(`line ${line}:`);
       }),
     );
+  });
+});
+
+describe('the real ethtool', () => {
+  it('answers a netdev that does not exist with an error naming the command, never a value', async () => {
+    // Without ethtool installed the spawn fails (ENOENT); with it, ethtool refuses the device: both reject.
+    await expect(runEthtool('fabscope-none0')).rejects.toThrow(/ethtool -S fabscope-none0/);
   });
 });

@@ -4,7 +4,8 @@
 
 export const COLLECT_USAGE = `usage:
   fabscope collect host [--sysfs /sys] [--procfs /proc] [--include RE] [--exclude RE]
-                        [--listen 127.0.0.1:9465] [--once]
+                        [--listen 127.0.0.1:9465] [--once] [--ethtool DIR]
+                        (RoCE pause: ethtool -S runs on /sys only; --ethtool: recorded outputs, DIR/<netdev>)
   fabscope collect fabric --source emulator --url http://127.0.0.1:PORT [--listen …] [--once]
                         [--shard K/N]   (any source: only switch group K of N, for N collectors in parallel)
                         [--raw-counters auto|on|off]   (any source: the raw counters beside the rates

@@ -6,6 +6,9 @@ export type { FabricSnapshot, FabricSource, PortSample } from './fabric/port-sam
 export { parseShard, type Shard, shardOfPort, sharedSource } from './fabric/shard.ts';
 export { createHostCollector } from './host/host-agent.ts';
 export { parseCounter } from './host/reader.ts';
+export { MAX_ETHTOOL_STATISTICS, parseEthtoolStatistics } from './host/roce/ethtool-stats.ts';
+export { type EthtoolStatistics, ethtoolFromFiles, runEthtool } from './host/roce/roce-collector.ts';
+export { pauseStatistic, ROCE_DRIVERS, type RoceDriverName, roceDriverOf } from './host/roce/roce-drivers.ts';
 export { parseNodeGuid, parseRate, parseStateLine } from './host/sysfs-infiniband.ts';
 export {
   type MetricsServer,

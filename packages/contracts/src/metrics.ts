@@ -85,3 +85,37 @@ export const SOURCE_SERIES = {
   readDuration: 'fabscope_fabric_source_read_duration_seconds',
   errors: 'fabscope_fabric_source_errors_total',
 } as const;
+
+/**
+ * RoCE host counters (docs/metrics.md, "RoCE on hosts"): RDMA hw_counters under one name whatever the driver
+ * calls them, labelled `device`, `port`.
+ */
+export const ROCE_COUNTERS = {
+  cnpSent: 'fabscope_roce_cnp_sent_total',
+  cnpHandled: 'fabscope_roce_cnp_handled_total',
+  cnpIgnored: 'fabscope_roce_cnp_ignored_total',
+  ecnMarkedReceived: 'fabscope_roce_ecn_marked_packets_received_total',
+  outOfBuffer: 'fabscope_roce_out_of_buffer_drops_total',
+  outOfSequence: 'fabscope_roce_out_of_sequence_total',
+  packetSequenceErrors: 'fabscope_roce_packet_sequence_errors_total',
+  localAckTimeouts: 'fabscope_roce_local_ack_timeouts_total',
+  rnrNakRetryErrors: 'fabscope_roce_rnr_nak_retry_errors_total',
+  impliedNakSequenceErrors: 'fabscope_roce_implied_nak_sequence_errors_total',
+  duplicateRequests: 'fabscope_roce_duplicate_requests_total',
+  adaptiveRetransmissions: 'fabscope_roce_adaptive_retransmissions_total',
+  adaptiveRetransmissionTimeouts: 'fabscope_roce_adaptive_retransmission_timeouts_total',
+} as const;
+export type RoceCounterField = keyof typeof ROCE_COUNTERS;
+
+/** Per-priority flow control of a RoCE port's netdev, labelled `device`, `port`, `netdev`, `direction`, `priority`. */
+export const ROCE_PAUSE_SERIES = {
+  /** PFC pause frames received (`direction="rx"`: this port was told to stop) or sent (`"tx"`). */
+  frames: 'fabscope_roce_pause_frames_total',
+  /** Time paused, from the drivers' microsecond counters. */
+  durationSeconds: 'fabscope_roce_pause_duration_seconds_total',
+  /** Xoff → Xon transitions. */
+  transitions: 'fabscope_roce_pause_transitions_total',
+} as const;
+
+/** Always 1: a RoCE counter that could not be read this scrape (`device`, `port`, `counter`, `reason`). */
+export const ROCE_UNKNOWN_SERIES = 'fabscope_roce_counter_unknown';

@@ -3,6 +3,7 @@ import { ConfigError, ibPortsFrom } from '@fabscope/api/config';
 import {
   createFabricRegistry,
   createHostCollector,
+  ethtoolFromFiles,
   FabricSourceSettingsError,
   openFabricSource,
   parseShard,
@@ -107,10 +108,12 @@ export async function collect(args: string[], io: Io): Promise<(() => Promise<vo
         exclude: { type: 'string' },
         listen: { type: 'string', default: '127.0.0.1:9465' },
         once: { type: 'boolean', default: false },
+        ethtool: { type: 'string' },
       },
     });
     const host = createHostCollector({
       sysfs: values.sysfs,
+      ...(values.ethtool === undefined ? {} : { ethtool: ethtoolFromFiles(values.ethtool) }),
       procfs: values.procfs,
       include: regex('--include', values.include),
       exclude: regex('--exclude', values.exclude),

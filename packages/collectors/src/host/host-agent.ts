@@ -2,6 +2,7 @@ import { ExpositionWriter } from '../exposition/writer.ts';
 import { collectNetdev } from './netdev.ts';
 import { collectCpu, collectMeminfo } from './procfs.ts';
 import { TreeReader } from './reader.ts';
+import { collectRoce, type EthtoolStatistics, runEthtool } from './roce/roce-collector.ts';
 import { collectInfiniband, type DeviceFilter } from './sysfs-infiniband.ts';
 
 export interface HostCollectorOptions {
@@ -13,6 +14,11 @@ export interface HostCollectorOptions {
   include?: RegExp | undefined;
   /** Skip devices whose name matches. */
   exclude?: RegExp | undefined;
+  /**
+   * `ethtool -S` of a RoCE port's netdev, for its pause counters: by default ethtool runs when `sysfs` is this
+   * host's `/sys` (another tree's netdevs are not this host's); null: none.
+   */
+  ethtool?: EthtoolStatistics | null;
 }
 
 export interface HostCollector {
@@ -20,19 +26,25 @@ export interface HostCollector {
   scrape(): Promise<string>;
 }
 
-/** The host agent: InfiniBand ports, interfaces, CPU and memory under node_exporter's names, read in scrape(). */
+/**
+ * The host agent: InfiniBand ports, interfaces, CPU and memory under node_exporter's names, and RoCE ports'
+ * congestion counters, read in scrape().
+ */
 export function createHostCollector(options: HostCollectorOptions = {}): HostCollector {
   const sysfs = options.sysfs ?? '/sys';
   const procfs = options.procfs ?? '/proc';
   const filter: DeviceFilter = { include: options.include, exclude: options.exclude };
   const readErrors = new Map<string, number>();
 
-  function scrapeSync(): string {
+  const ethtool = options.ethtool !== undefined ? options.ethtool : sysfs === '/sys' ? runEthtool : null;
+
+  async function scrape(): Promise<string> {
     const started = performance.now();
     const out = new ExpositionWriter();
     const sys = new TreeReader(sysfs);
     const proc = new TreeReader(procfs);
     collectInfiniband(sys, out, filter);
+    await collectRoce(sys, out, { filter, ethtool });
     collectNetdev(sys, out, filter);
     collectCpu(proc, out);
     collectMeminfo(proc, out);
@@ -63,5 +75,5 @@ export function createHostCollector(options: HostCollectorOptions = {}): HostCol
     return out.text();
   }
 
-  return { scrape: async () => scrapeSync() };
+  return { scrape };
 }

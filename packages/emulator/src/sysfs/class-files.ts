@@ -77,12 +77,52 @@ export function namePorts(host: HostTelemetry): NamedPort[] {
   });
 }
 
-/** One host's `sys/class/infiniband` and `sys/class/net` trees. */
-export function writeClasses(files: SysfsFiles, host: HostTelemetry, ports: NamedPort[]): void {
+/** One host's `sys/class/infiniband` and `sys/class/net` trees, and its RoCE ports' counters. */
+export function writeClasses(
+  files: SysfsFiles,
+  host: HostTelemetry,
+  ports: NamedPort[],
+  dataUnitBytes = 1,
+): void {
   for (const named of ports) {
     writeDevice(files, host, named);
     writeNetDevice(files, host.name, named);
+    if (named.port.network === 'ethernet') writeRoce(files, host.name, named, dataUnitBytes);
   }
+}
+
+/**
+ * The emulated RoCE transport loses nothing, so its loss and retransmission counters stay 0; it has no ECN, so
+ * the congestion files (`np_cnp_sent`, `rp_cnp_handled`, …) are absent, as on firmware that hides them.
+ */
+const ROCE_ZERO_HW_COUNTERS = [
+  'out_of_buffer',
+  'out_of_sequence',
+  'packet_seq_err',
+  'local_ack_timeout_err',
+  'rnr_nak_retry_err',
+  'implied_nak_seq_err',
+  'duplicate_request',
+];
+/** The lossless priority RoCE deployments commonly give PFC. */
+const ROCE_PRIORITY = 3;
+
+/**
+ * mlx5's names: `hw_counters/`, the netdev in `gid_attrs/ndevs/0`, and `ethtool -S` as a file beside `sys/`
+ * (`<host>/ethtool/<netdev>`), where the time the port could not send (XmitWait) is the pause it received.
+ */
+function writeRoce(files: SysfsFiles, host: string, { port, device, netdev }: NamedPort, unit: number): void {
+  const p = `${host}/sys/class/infiniband/${device}/ports/1`;
+  files.put(`${p}/gid_attrs/ndevs/0`, `${netdev}\n`);
+  files.put(`${p}/hw_counters/lifespan`, '10\n');
+  for (const file of ROCE_ZERO_HW_COUNTERS) files.put(`${p}/hw_counters/${file}`, '0\n');
+  if (!(port.rateGbps > 0)) return;
+  const waitTicks = port.counters[PORT_COUNTER_NAMES.indexOf('XmitWait')] as bigint;
+  const pausedMicroseconds = (waitTicks * BigInt(unit) * 8n * 1_000_000n) / BigInt(port.rateGbps * 1e9);
+  files.put(
+    `${host}/ethtool/${netdev}`,
+    `NIC statistics:\n     rx_prio${ROCE_PRIORITY}_pause_duration: ${pausedMicroseconds}\n`,
+  );
 }
 
 function writeDevice(files: SysfsFiles, host: HostTelemetry, { port, device }: NamedPort): void {

@@ -11,6 +11,8 @@ export interface SnmpSourceOptions extends Partial<AgentWalkOptions> {
   targets: SnmpTarget[];
   /** Agents walked at once. */
   concurrency?: number;
+  /** How one agent is walked: net-snmp by default; tests give recorded answers. */
+  walkAgent?: typeof walkAgent;
 }
 
 /** An SNMP fabric source; its last sweep's switches as read, and their cables as LLDP found them. */
@@ -33,6 +35,7 @@ export function snmpSource(options: SnmpSourceOptions): SnmpFabricSource {
     maxRepetitions: options.maxRepetitions ?? 40,
   };
   const concurrency = options.concurrency ?? 16;
+  const walkOne = options.walkAgent ?? walkAgent;
   const upTimes = new Map<string, number>();
   let links: LldpLink[] = [];
   let last: SwitchReading[] = [];
@@ -50,7 +53,7 @@ export function snmpSource(options: SnmpSourceOptions): SnmpFabricSource {
           ...(reason === undefined ? {} : { reason }),
         });
         try {
-          const reading = decodeAnswer(await walkAgent(t, walk, signal));
+          const reading = decodeAnswer(await walkOne(t, walk, signal));
           const previous = upTimes.get(t.label);
           upTimes.set(t.label, reading.upTimeTicks);
           if (agentRestarted(previous, reading.upTimeTicks)) {

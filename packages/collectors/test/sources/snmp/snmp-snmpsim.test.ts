@@ -133,7 +133,8 @@ describe('the SNMP source against snmpsim serving a recorded Arista DCS-7150S', 
           `127.0.0.1:${sim.port} v2c bare`,
         ].join('\n'),
       ),
-      timeoutMs: 300,
+      // Long enough for a loaded machine's snmpsim, which answers its first walk after a start slowly.
+      timeoutMs: 2000,
       retries: 0,
     });
     const first = await source.read(AbortSignal.timeout(20_000));

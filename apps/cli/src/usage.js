@@ -22,7 +22,7 @@ export const COLLECT_USAGE = `usage:
   fabscope collect fabric --source snmp --targets FILE [--timeout-ms 5000] [--concurrency 4]
                         [--listen 127.0.0.1:9466] [--once]
                         (Ethernet switches: IF-MIB 64-bit counters and LLDP-MIB neighbours by GetBulk;
-                        FILE: "HOST[:PORT] v2c COMMUNITY" or "HOST[:PORT] v3 USER [AUTH KEY [PRIV KEY]]")
+                        FILE: "HOST[:PORT] v2c COMMUNITY" or "HOST[:PORT] v3 USER [AUTH KEY [PRIV KEY]] [context=NAME]")
 `;
 
 export const PARSE_USAGE = `usage: fabscope parse perfquery|opapmaquery FILE   (FILE "-" reads stdin)

@@ -11,6 +11,7 @@ declare module 'net-snmp' {
     timeout?: number;
     version?: number;
     transport?: string;
+    context?: string;
   }
   export interface V3User {
     name: string;

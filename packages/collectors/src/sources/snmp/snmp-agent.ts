@@ -44,7 +44,7 @@ function openSession(target: SnmpTarget, options: AgentWalkOptions): Session {
       ...(c.auth ? { authProtocol: snmp.AuthProtocols[c.auth.protocol], authKey: c.auth.key } : {}),
       ...(c.priv ? { privProtocol: snmp.PrivProtocols[c.priv.protocol], privKey: c.priv.key } : {}),
     },
-    { ...common, version: snmp.Version3 },
+    { ...common, version: snmp.Version3, ...(c.context ? { context: c.context } : {}) },
   );
 }
 

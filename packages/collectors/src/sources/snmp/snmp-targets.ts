@@ -18,6 +18,8 @@ export type SnmpPrivProtocol = 'des' | 'aes' | 'aes256b' | 'aes256r';
 export interface SnmpV3Credentials {
   version: '3';
   user: string;
+  /** The SNMPv3 context (some agents serve a table per context, snmpsim a recording per context). */
+  context?: string;
   auth?: { protocol: SnmpAuthProtocol; key: string };
   priv?: { protocol: SnmpPrivProtocol; key: string };
 }
@@ -25,7 +27,7 @@ export interface SnmpV3Credentials {
 const AUTH = new Set<string>(['md5', 'sha', 'sha224', 'sha256', 'sha384', 'sha512']);
 const PRIV = new Set<string>(['des', 'aes', 'aes256b', 'aes256r']);
 const FORMAT =
-  'expected "HOST[:PORT] v2c COMMUNITY" or "HOST[:PORT] v3 USER [AUTH_PROTO AUTH_KEY [PRIV_PROTO PRIV_KEY]]"';
+  'expected "HOST[:PORT] v2c COMMUNITY" or "HOST[:PORT] v3 USER [AUTH_PROTO AUTH_KEY [PRIV_PROTO PRIV_KEY]] [context=NAME]"';
 
 /** `host`, `host:port`, `[v6]` or `[v6]:port`; the port 161 unless given. */
 function parseAddress(text: string, where: string): { host: string; port: number } {
@@ -38,12 +40,17 @@ function parseAddress(text: string, where: string): { host: string; port: number
   return { host, port };
 }
 
-function parseV3(fields: string[], where: string): SnmpV3Credentials {
+function parseV3(all: string[], where: string): SnmpV3Credentials {
+  const contexts = all.filter((f) => f.startsWith('context='));
+  const fields = all.filter((f) => !f.startsWith('context='));
   const [user, authProto, authKey, privProto, privKey, ...rest] = fields;
+  if (contexts.length > 1) throw new Error(`${where}: context= given twice`);
   if (!user || rest.length > 0 || (authProto && !authKey) || (privProto && !privKey)) {
     throw new Error(`${where}: ${FORMAT}`);
   }
   const credentials: SnmpV3Credentials = { version: '3', user };
+  const context = contexts[0]?.slice('context='.length);
+  if (context) credentials.context = context;
   if (authProto && authKey) {
     const protocol = authProto.toLowerCase();
     if (!AUTH.has(protocol))

@@ -24,7 +24,13 @@ beforeAll(async () => {
   // An agent with the system group only: no IF-MIB, so every table it is asked for is empty.
   const bare = join(dir, 'bare.snmprec');
   writeFileSync(bare, `${SYS_UP_TIME}|67|100\n1.3.6.1.2.1.1.5.0|4|bare-switch\n`);
-  sim = await startSnmpsim({ arista: ARISTA, bare }, 'arista');
+  sim = await startSnmpsim({ arista: ARISTA, bare }, 'arista', [
+    '--v3-user=monitor',
+    '--v3-auth-proto=SHA',
+    '--v3-auth-key=authpass1',
+    '--v3-priv-proto=AES',
+    '--v3-priv-key=privpass1',
+  ]);
 }, 60_000);
 
 afterAll(async () => {
@@ -89,6 +95,34 @@ describe('the SNMP source against snmpsim serving a recorded Arista DCS-7150S', 
         seenFrom: 'one-end',
       })),
     );
+  });
+
+  it('reads the same switch through SNMPv3 (SHA, AES), its recording chosen by context', async () => {
+    const v2c = snmpSource({ targets: parseSnmpTargets(`127.0.0.1:${sim.port} v2c arista`) });
+    const v3 = snmpSource({
+      targets: parseSnmpTargets(
+        `127.0.0.1:${sim.port} v3 monitor sha authpass1 aes privpass1 context=arista`,
+      ),
+    });
+    const byV3 = await v3.read(AbortSignal.timeout(20_000));
+    const byV2c = await v2c.read(AbortSignal.timeout(20_000));
+    expect(byV3.targets?.map((t) => t.outcome)).toEqual(['ok']);
+    const shape = (s: typeof byV3) =>
+      s.ports.map((p) => [p.nodeName, p.portNumber, p.rateBytesPerSecond, p.linkUp]);
+    expect(shape(byV3)).toEqual(shape(byV2c));
+    expect(byV3.ports.length).toBe(53);
+    expect(v3.links()).toEqual(v2c.links());
+    const wrongKey = snmpSource({
+      targets: parseSnmpTargets(
+        `127.0.0.1:${sim.port} v3 monitor sha wrongpass1 aes privpass1 context=arista`,
+      ),
+      timeoutMs: 2000,
+      retries: 0,
+    });
+    const refused = await wrongKey.read(AbortSignal.timeout(20_000));
+    expect(refused.ports).toEqual([]);
+    expect(refused.targets?.[0]?.outcome).not.toBe('ok');
+    expect(refused.targets?.[0]?.reason).toEqual(expect.any(String));
   });
 
   it('reads counters that advance between walks, as snmpbulkwalk sees them in between', async () => {

@@ -13,6 +13,7 @@ describe('the SNMP targets file', () => {
         '[fd00::3] v3 monitor',
         '[fd00::4]:162 v3 monitor SHA256 authpass AES privpass',
         'spine1 v3 monitor md5 authpass',
+        'spine2 v3 monitor context=vlan-10',
       ].join('\n'),
     );
     expect(targets.map((t) => [t.label, t.credentials])).toEqual([
@@ -29,6 +30,7 @@ describe('the SNMP targets file', () => {
         },
       ],
       ['spine1:161', { version: '3', user: 'monitor', auth: { protocol: 'md5', key: 'authpass' } }],
+      ['spine2:161', { version: '3', user: 'monitor', context: 'vlan-10' }],
     ]);
     expect(targets[2]?.host).toBe('fd00::3');
   });
@@ -52,6 +54,7 @@ describe('the SNMP targets file', () => {
     ['h v3 u sha', /expected/],
     ['h v3 u sha1 k', /auth protocol must be one of md5, sha, .*got "sha1"/],
     ['h v3 u sha k aes128 k2', /priv protocol must be one of des, aes, .*got "aes128"/],
+    ['h v3 u context=a context=b', /context= given twice/],
   ])('names the line of %j', (line, message) => {
     expect(() => parseSnmpTargets(`ok v2c public\n\n${line}`)).toThrow(message);
     expect(() => parseSnmpTargets(`ok v2c public\n\n${line}`)).toThrow(/^targets line 3: /);

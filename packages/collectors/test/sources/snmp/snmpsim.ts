@@ -73,8 +73,12 @@ async function answers(port: number, community: string): Promise<boolean> {
   }
 }
 
-/** Starts snmpsimd with `recordings` (community → .snmprec path) and waits until `probe` answers. */
-export async function startSnmpsim(recordings: Record<string, string>, probe: string): Promise<Snmpsim> {
+/** Starts snmpsimd with `recordings` (community or v3 context → .snmprec path) and waits until `probe` answers. */
+export async function startSnmpsim(
+  recordings: Record<string, string>,
+  probe: string,
+  args: readonly string[] = [],
+): Promise<Snmpsim> {
   const dir = mkdtempSync(join(tmpdir(), 'fabscope-snmpsim-'));
   // snmpsimd refuses to run as root: it drops to nobody, who must read the data and write the index.
   chmodSync(dir, 0o755);
@@ -96,6 +100,7 @@ export async function startSnmpsim(recordings: Record<string, string>, probe: st
         `--cache-dir=${join(dir, 'cache')}`,
         `--agent-udpv4-endpoint=127.0.0.1:${port}`,
         '--logging-method=null',
+        ...args,
         ...asRoot,
       ],
       { cwd: dir, stdio: 'ignore' },

@@ -91,7 +91,12 @@ export const FABRIC_SOURCES = {
   },
   snmp: async (s: FabricSourceSettings): Promise<OpenedFabricSource> => {
     if (!s.targets) throw new FabricSourceSettingsError('--source snmp needs --targets FILE');
-    const targets = parseSnmpTargets(await readFile(s.targets, 'utf8'));
+    let targets: ReturnType<typeof parseSnmpTargets>;
+    try {
+      targets = parseSnmpTargets(await readFile(s.targets, 'utf8'));
+    } catch (error) {
+      throw new FabricSourceSettingsError(`--targets ${s.targets}: ${(error as Error).message}`);
+    }
     const source = snmpSource({
       ...(s.fabric ? { fabric: s.fabric } : {}),
       targets,

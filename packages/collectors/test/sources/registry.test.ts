@@ -38,6 +38,11 @@ describe('the fabric source registry', () => {
       '--source omnipath needs --targets FILE',
     );
     await expect(openFabricSource('snmp', settings)).rejects.toThrow('--source snmp needs --targets FILE');
+    await expect(openFabricSource('snmp', { ...settings, targets: '/nonexistent/agents' })).rejects.toThrow(
+      new FabricSourceSettingsError(
+        "--targets /nonexistent/agents: ENOENT: no such file or directory, open '/nonexistent/agents'",
+      ),
+    );
   });
 
   it('opens each source with the read timeout its reads need', async () => {

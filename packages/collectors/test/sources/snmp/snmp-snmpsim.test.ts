@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freeUdpPort, type Snmpsim, snmpbulkwalk, startSnmpsim } from '@fabscope/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snmpSource } from '../../../src/sources/snmp/snmp-source.ts';
 import { parseSnmpTargets } from '../../../src/sources/snmp/snmp-targets.ts';
-import { freeUdpPort, type Snmpsim, snmpbulkwalk, startSnmpsim } from './snmpsim.ts';
 
 const ARISTA = new URL('../../fixtures/snmpsim/arista-dcs-7150s-52-cl.snmprec', import.meta.url).pathname;
 const IF_TYPE = '1.3.6.1.2.1.2.2.1.3';

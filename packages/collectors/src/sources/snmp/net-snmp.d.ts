@@ -29,6 +29,12 @@ declare module 'net-snmp' {
       maxRepetitions: number,
       cb: (error: Error | null, table: Record<string, Record<string, unknown>>) => void,
     ): void;
+    subtree(
+      oid: string,
+      maxRepetitions: number,
+      feed: (varbinds: Varbind[]) => boolean | undefined,
+      done: (error: Error | null) => void,
+    ): void;
     close(): void;
     on(event: 'error', cb: (error: Error) => void): void;
   }

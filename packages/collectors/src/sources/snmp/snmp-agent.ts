@@ -1,4 +1,5 @@
 import snmp, { type Session } from 'net-snmp';
+import { mapBounded } from '../run-tool.ts';
 import {
   type AgentAnswer,
   IF_COLUMNS,
@@ -16,6 +17,8 @@ export interface AgentWalkOptions {
   retries: number;
   /** Rows per GetBulk: one ifXTable column of a 64-port switch in two requests at 40. */
   maxRepetitions: number;
+  /** Requests one agent is sent at once: a switch's agent runs on a small control-plane CPU. */
+  inFlight: number;
 }
 
 /** The agent's answer did not come in time, after its retries. */
@@ -62,13 +65,57 @@ function getScalars(session: Session, oids: string[]): Promise<unknown[]> {
   });
 }
 
-function table(session: Session, oid: string, columns: number[], maxRepetitions: number): Promise<SnmpTable> {
+/** One column's values by row index (the OID's tail after the column's). */
+function column(session: Session, oid: string, maxRepetitions: number): Promise<Map<string, unknown>> {
+  const values = new Map<string, unknown>();
+  const prefix = `${oid}.`;
   return new Promise((resolve, reject) => {
-    session.tableColumns(oid, columns, maxRepetitions, (error, rows) => {
-      if (error) reject(failure(error));
-      else resolve(rows);
-    });
+    let failed: Error | null = null;
+    session.subtree(
+      oid,
+      maxRepetitions,
+      (varbinds) => {
+        for (const vb of varbinds) {
+          if (snmp.isVarbindError(vb)) {
+            failed = new Error(`${vb.oid}: ${snmp.varbindError(vb)}`);
+            return true;
+          }
+          if (vb.oid.startsWith(prefix)) values.set(vb.oid.slice(prefix.length), vb.value);
+        }
+        return undefined;
+      },
+      (error) => {
+        if (error) reject(failure(error));
+        else if (failed) reject(failed);
+        else resolve(values);
+      },
+    );
   });
+}
+
+/**
+ * Tables' columns walked side by side, at most `inFlight` requests at once for the whole agent; each table's
+ * rows by index, values by column number.
+ */
+async function tables(
+  session: Session,
+  specs: readonly { oid: string; columns: readonly number[] }[],
+  options: AgentWalkOptions,
+): Promise<SnmpTable[]> {
+  const jobs = specs.flatMap((t, k) => t.columns.map((c) => ({ k, c, oid: `${t.oid}.1.${c}` })));
+  const walked = await mapBounded(jobs, options.inFlight, (j) =>
+    column(session, j.oid, options.maxRepetitions),
+  );
+  const result: SnmpTable[] = specs.map(() => ({}));
+  jobs.forEach((j, n) => {
+    const rows = result[j.k] as SnmpTable;
+    for (const [index, value] of walked[n] as Map<string, unknown>) {
+      const row = rows[index] ?? {};
+      row[String(j.c)] = value;
+      rows[index] = row;
+    }
+  });
+  return result;
 }
 
 /** Walks one agent's system scalars, IF-MIB and LLDP-MIB tables (GetBulk on v2c and v3). */
@@ -81,19 +128,26 @@ export async function walkAgent(
   const session = openSession(target, options);
   // A socket error (unreachable host) is reported by the request that meets it; this keeps it off the process.
   session.on('error', () => {});
+  let onAbort = () => {};
   const aborted = new Promise<never>((_, reject) => {
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
   aborted.catch(() => {});
   try {
-    const reps = options.maxRepetitions;
-    const [scalars, ifTable, ifXTable, lldpLocPortTable, lldpRemTable] = await Promise.race([
+    const [scalars, [ifTable, ifXTable, lldpLocPortTable, lldpRemTable]] = await Promise.race([
       Promise.all([
         getScalars(session, [OID.sysUpTime, OID.sysName, OID.lldpLocChassisId, OID.lldpLocSysName]),
-        table(session, OID.ifTable, IF_COLUMNS, reps),
-        table(session, OID.ifXTable, IFX_COLUMNS, reps),
-        table(session, OID.lldpLocPortTable, LLDP_LOC_COLUMNS, reps),
-        table(session, OID.lldpRemTable, LLDP_REM_COLUMNS, reps),
+        tables(
+          session,
+          [
+            { oid: OID.ifTable, columns: IF_COLUMNS },
+            { oid: OID.ifXTable, columns: IFX_COLUMNS },
+            { oid: OID.lldpLocPortTable, columns: LLDP_LOC_COLUMNS },
+            { oid: OID.lldpRemTable, columns: LLDP_REM_COLUMNS },
+          ],
+          options,
+        ),
       ]),
       aborted,
     ]);
@@ -103,12 +157,13 @@ export async function walkAgent(
       sysName,
       lldpLocChassisId,
       lldpLocSysName,
-      ifTable,
-      ifXTable,
-      lldpLocPortTable,
-      lldpRemTable,
+      ifTable: ifTable ?? {},
+      ifXTable: ifXTable ?? {},
+      lldpLocPortTable: lldpLocPortTable ?? {},
+      lldpRemTable: lldpRemTable ?? {},
     };
   } finally {
+    signal.removeEventListener('abort', onAbort);
     session.close();
   }
 }

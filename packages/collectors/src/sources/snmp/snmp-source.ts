@@ -33,6 +33,7 @@ export function snmpSource(options: SnmpSourceOptions): SnmpFabricSource {
     timeoutMs: options.timeoutMs ?? 2000,
     retries: options.retries ?? 1,
     maxRepetitions: options.maxRepetitions ?? 40,
+    inFlight: options.inFlight ?? 4,
   };
   const concurrency = options.concurrency ?? 16;
   const walkOne = options.walkAgent ?? walkAgent;

@@ -97,7 +97,7 @@ function column(session: Session, oid: string, maxRepetitions: number): Promise<
  * Tables' columns walked side by side, at most `inFlight` requests at once for the whole agent; each table's
  * rows by index, values by column number.
  */
-async function tables(
+export async function tables(
   session: Session,
   specs: readonly { oid: string; columns: readonly number[] }[],
   options: AgentWalkOptions,

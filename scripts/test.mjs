@@ -59,6 +59,8 @@ const SYSTEM_PACKAGES = [
     pkg: 'opa-fm',
     why: "adaptive routing in opafm.xml: its sample file, and edits checked by opa-fm's config_check",
   },
+  { command: 'snmpsimd', pkg: 'snmpsim', why: 'the SNMP source: recorded switches served by snmpsim' },
+  { command: 'snmpbulkwalk', pkg: 'snmp', why: "the SNMP source's walks compared with snmpbulkwalk's" },
   // The InfiniBand lab: a simulated subnet that answers real MADs, the real subnet manager and
   // diagnostics (packages/lab; the InfiniBand collector, demo:ibsim and the SM's routes are tested on it).
   { command: 'ibsim', pkg: 'ibsim-utils', why: 'the InfiniBand lab: a simulated subnet answering real MADs' },

@@ -20,6 +20,10 @@ export const COLLECT_USAGE = `usage:
                         PerfMgr does, counting across the clears; off: other tools read them too)
   fabscope collect fabric --source omnipath --targets FILE [--opapmaquery PATH] [--timeout-ms 5000]
                         [--concurrency 4] [--listen 127.0.0.1:9466] [--once]
+  fabscope collect fabric --source snmp --targets FILE [--timeout-ms 5000] [--concurrency 4]
+                        [--listen 127.0.0.1:9466] [--once]
+                        (Ethernet switches: IF-MIB 64-bit counters and LLDP-MIB neighbours by GetBulk;
+                        FILE: "HOST[:PORT] v2c COMMUNITY" or "HOST[:PORT] v3 USER [AUTH KEY [PRIV KEY]] [context=NAME]")
 `;
 
 export const PARSE_USAGE = `usage: fabscope parse perfquery|opapmaquery FILE   (FILE "-" reads stdin)

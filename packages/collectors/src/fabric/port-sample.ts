@@ -42,6 +42,8 @@ export interface TargetResult {
   target: string;
   durationSeconds: number;
   outcome: 'ok' | 'error' | 'timeout';
+  /** Why a target failed, when the source can say (an SNMP agent's timeout, noSuchObject, restart). */
+  reason?: string;
 }
 
 /** Queries one target and says how it went (`ok`, `timeout`, `error` with `fallback`): one target's failure never fails the others. */

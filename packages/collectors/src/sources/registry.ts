@@ -6,6 +6,8 @@ import { localIbPorts } from './infiniband/ib-local-ports.ts';
 import { subnetsSource } from './infiniband/ib-subnets-source.ts';
 import { infinibandSource } from './infiniband/infiniband-source.ts';
 import { omnipathSource, parseOpaTargets } from './omnipath/omnipath-source.ts';
+import { snmpSource } from './snmp/snmp-source.ts';
+import { parseSnmpTargets } from './snmp/snmp-targets.ts';
 
 /** What `fabscope collect fabric` was told, as every source may read it. */
 export interface FabricSourceSettings {
@@ -86,6 +88,24 @@ export const FABRIC_SOURCES = {
     });
     const rounds = Math.max(1, Math.ceil(targets.length / s.concurrency));
     return { source, readTimeoutMs: s.timeoutMs * rounds + 1000 };
+  },
+  snmp: async (s: FabricSourceSettings): Promise<OpenedFabricSource> => {
+    if (!s.targets) throw new FabricSourceSettingsError('--source snmp needs --targets FILE');
+    let targets: ReturnType<typeof parseSnmpTargets>;
+    try {
+      targets = parseSnmpTargets(await readFile(s.targets, 'utf8'));
+    } catch (error) {
+      throw new FabricSourceSettingsError(`--targets ${s.targets}: ${(error as Error).message}`);
+    }
+    const source = snmpSource({
+      ...(s.fabric ? { fabric: s.fabric } : {}),
+      targets,
+      timeoutMs: s.timeoutMs,
+      concurrency: s.concurrency,
+    });
+    // A silent agent fails its first request after the timeout and one retry; answering ones take milliseconds.
+    const rounds = Math.max(1, Math.ceil(targets.length / s.concurrency));
+    return { source, readTimeoutMs: s.timeoutMs * 2 * rounds + 5000 };
   },
 } as const satisfies Record<string, (settings: FabricSourceSettings) => Promise<OpenedFabricSource>>;
 

@@ -21,9 +21,9 @@ const settings: FabricSourceSettings = {
 
 describe('the fabric source registry', () => {
   it('names every source when asked for another, as the CLI prints it', async () => {
-    expect(Object.keys(FABRIC_SOURCES)).toEqual(['emulator', 'infiniband', 'omnipath']);
-    await expect(openFabricSource('snmp', settings)).rejects.toThrow(
-      new FabricSourceSettingsError('--source must be emulator, infiniband or omnipath, got "snmp"'),
+    expect(Object.keys(FABRIC_SOURCES)).toEqual(['emulator', 'infiniband', 'omnipath', 'snmp']);
+    await expect(openFabricSource('gnmi', settings)).rejects.toThrow(
+      new FabricSourceSettingsError('--source must be emulator, infiniband, omnipath or snmp, got "gnmi"'),
     );
     await expect(openFabricSource(undefined, settings)).rejects.toThrow(/got ""$/);
     await expect(openFabricSource('toString', settings)).rejects.toThrow(/got "toString"$/);
@@ -36,6 +36,12 @@ describe('the fabric source registry', () => {
     );
     await expect(openFabricSource('omnipath', settings)).rejects.toThrow(
       '--source omnipath needs --targets FILE',
+    );
+    await expect(openFabricSource('snmp', settings)).rejects.toThrow('--source snmp needs --targets FILE');
+    await expect(openFabricSource('snmp', { ...settings, targets: '/nonexistent/agents' })).rejects.toThrow(
+      new FabricSourceSettingsError(
+        "--targets /nonexistent/agents: ENOENT: no such file or directory, open '/nonexistent/agents'",
+      ),
     );
   });
 
@@ -54,6 +60,12 @@ describe('the fabric source registry', () => {
       const omnipath = await openFabricSource('omnipath', { ...settings, targets });
       // Five targets four at a time: two rounds of the per-target timeout, and a second to spare.
       expect(omnipath.readTimeoutMs).toBe(2 * 5000 + 1000);
+      const agents = join(dir, 'agents');
+      writeFileSync(agents, [1, 2, 3, 4, 5].map((n) => `10.0.0.${n} v2c public`).join('\n'));
+      const snmp = await openFabricSource('snmp', { ...settings, targets: agents, fabric: 'dc1' });
+      // Five agents four at a time: two rounds of a silent agent's timeout and retry, and five seconds to spare.
+      expect(snmp.readTimeoutMs).toBe(2 * 2 * 5000 + 5000);
+      expect(snmp.source.name).toBe('snmp:dc1');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

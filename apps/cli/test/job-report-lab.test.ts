@@ -226,7 +226,8 @@ describe('a job’s fabric report on the ibsim + OpenSM lab', () => {
     expect(r.culprits[0]?.direction).toBe(worst?.id);
     // Three of the incast's routes against the victim's one (and the finished job's, while it ran).
     expect(r.culprits[0]?.share).toBeGreaterThanOrEqual(0.6);
-    expect(worst?.transmitWait.max).toBeGreaterThan(0.1);
+    // The 20 % of wait written is seen; under a loaded machine the writer's lag halved it once.
+    expect(worst?.transmitWait.max).toBeGreaterThan(0.05);
     expect(r.verdict.text).toContain(`job ${plan.culprit.id}'s traffic carried`);
     expect(r.evidence.some((e) => e.direction === worst?.id)).toBe(true);
     // The incast's own report: the victim is named among the jobs it slowed.

@@ -30,14 +30,16 @@ function sacctJob(raw: unknown, where: string): Job {
   const nodes = raw.nodes ?? '';
   if (typeof nodes !== 'string') throw new JobSourceError(`${where}: nodes is not a host list`);
   const time = isObject(raw.time) ? raw.time : {};
-  const start = numberOf(time.start);
+  const ran = !NO_NODES.has(nodes);
+  // A job cancelled before it ran has no nodes, and Slurm 22.05.8 gives its cancel time as its start (recorded).
+  const start = ran ? numberOf(time.start) : null;
   const end = numberOf(time.end);
   return {
     id,
     name: typeof raw.name === 'string' ? raw.name : '',
     user: typeof raw.user === 'string' && raw.user !== '' ? raw.user : null,
     state: current.toUpperCase(),
-    nodes: NO_NODES.has(nodes) ? [] : hostsOf(nodes, (m) => new JobSourceError(`${where}: ${m}`)),
+    nodes: ran ? hostsOf(nodes, (m) => new JobSourceError(`${where}: ${m}`)) : [],
     // 0 is Slurm's "not set"; a running job's end is 0 too.
     startTime: start !== null && start > 0 ? new Date(start * 1000).toISOString() : null,
     endTime: end !== null && end > 0 ? new Date(end * 1000).toISOString() : null,

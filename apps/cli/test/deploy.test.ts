@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { configFromEnv } from '@fabscope/api';
+import { stopAll } from '@fabscope/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { COLLECT_FABRIC_OPTIONS } from '../src/commands/collect.ts';
@@ -171,7 +172,7 @@ describe('the compose services, run as processes on loopback', () => {
   const stops: (() => Promise<unknown>)[] = [];
   const output: string[] = [];
   afterAll(async () => {
-    for (const stop of stops.reverse()) await stop();
+    await stopAll(stops);
   });
 
   it('serve the dashboard data through a real Prometheus', async () => {

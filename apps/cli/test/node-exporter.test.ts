@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { type ApiConfig, configFromEnv, type RunningApi, startApi } from '@fabscope/api';
 import { createHostCollector, type MetricsServer, startMetricsServer } from '@fabscope/collectors';
 import { createEmulator, startEmulatorServer, startSysfsWriter } from '@fabscope/emulator';
+import { stopAll } from '@fabscope/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fabricFromConfig } from '../src/commands/topology.ts';
 import { freePort, type PrometheusServer, startPrometheus } from '../src/index.ts';
@@ -99,7 +100,7 @@ describe('node_exporter series as a source', () => {
   }, 60_000);
 
   afterAll(async () => {
-    for (const stop of stops.reverse()) await stop();
+    await stopAll(stops);
   });
 
   it('shows the same host-link utilization as fabscope’s own host agent', async () => {

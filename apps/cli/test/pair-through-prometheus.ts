@@ -5,6 +5,7 @@ import {
   startMetricsServer,
 } from '@fabscope/collectors';
 import { createEmulator, startEmulatorServer } from '@fabscope/emulator';
+import { stopAll } from '@fabscope/test-support';
 import { buildScenario, fatTreeRouting } from '@fabscope/topology';
 import { expect } from 'vitest';
 import { type PrometheusServer, startPrometheus } from '../src/prometheus/prometheus.ts';
@@ -28,7 +29,7 @@ export async function pairThroughPrometheus(
   const fabric = buildScenario('ar-demo');
   const stops: (() => Promise<void>)[] = [];
   const stop = async () => {
-    for (const s of stops.reverse()) await s();
+    await stopAll(stops);
   };
   try {
     const emulator = await startEmulatorServer(

@@ -48,3 +48,20 @@ export function thrownBy<E extends Error>(
 export { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 export { type RunningDemo, startDemo } from './demo-process.ts';
 export { formatIbnetdiscover } from './ibnetdiscover-writer.ts';
+
+/**
+ * Runs every stop, last started first, even when one fails, then throws the first failure: a
+ * failing stop must not leave the servers started before it running.
+ */
+export async function stopAll(stops: (() => unknown)[]): Promise<void> {
+  const failures: unknown[] = [];
+  for (const stop of [...stops].reverse()) {
+    try {
+      await stop();
+    } catch (error) {
+      failures.push(error);
+    }
+  }
+  stops.length = 0;
+  if (failures.length > 0) throw failures[0];
+}

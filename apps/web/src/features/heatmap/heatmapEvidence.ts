@@ -1,6 +1,7 @@
+import type { LinkDirectionState } from '@fabscope/contracts';
 import type { CompactSnapshot } from '../../api/types.ts';
 import { formatPercent, formatPerSecond } from '../../lib/format.ts';
-import { CATEGORY_LABELS, ofThreshold } from '../../lib/linkHealth.ts';
+import { CATEGORY_LABELS, crossedCategories, ofThreshold } from '../../lib/linkHealth.ts';
 
 /** What a heatmap cell half shows beside its utilization: its XmitWait share and its errors. */
 
@@ -22,6 +23,37 @@ export interface EvidenceSource {
   waitFraction: ArrayLike<number | null>;
   errors: CompactSnapshot['errors'];
   errorsUnknown: number;
+  /** The stream's worst directions per category, as objects: where PM categories can be read. */
+  top?: readonly LinkDirectionState[];
+}
+
+const topById = new WeakMap<object, Map<string, LinkDirectionState>>();
+function topLookup(top: readonly LinkDirectionState[]): Map<string, LinkDirectionState> {
+  let found = topById.get(top);
+  if (!found) {
+    found = new Map(top.map((l) => [l.id, l]));
+    topById.set(top, found);
+  }
+  return found;
+}
+
+/** PM categories at 75 % of their threshold or more, worst first, of the directions the stream ranks. */
+function categoryText(ids: readonly string[], top: readonly LinkDirectionState[] | undefined): string | null {
+  if (!top || ids.length === 0) return null;
+  const lookup = topLookup(top);
+  const worst = new Map<string, number>();
+  for (const id of ids) {
+    const sample = lookup.get(id);
+    if (!sample) continue;
+    // Integrity is read from the errors tuple for every channel; the rest only for ranked directions.
+    for (const { category, value } of crossedCategories(sample, 0.75))
+      if (category !== 'integrity') worst.set(category, Math.max(worst.get(category) ?? 0, value));
+  }
+  if (worst.size === 0) return null;
+  return [...worst]
+    .sort((a, b) => b[1] - a[1])
+    .map(([c, v]) => `${CATEGORY_LABELS[c as keyof typeof CATEGORY_LABELS]} ${ofThreshold(v)}`)
+    .join(' · ');
 }
 
 export interface DirectionEvidence {
@@ -29,10 +61,16 @@ export interface DirectionEvidence {
   wait: string;
   /** "errors 2.0/s · Integrity 120 %" (of its threshold), "no errors", or "errors —" when their counters are unknown. */
   errors: string;
+  /** Other PM categories near or past their threshold, e.g. "Congestion 150 %"; null when none is known to be. */
+  categories: string | null;
 }
 
 /** Wait and errors of one direction of a cell over its trunks; unknown is "—", never 0. */
-export function directionEvidence(channels: readonly number[], snapshot: EvidenceSource): DirectionEvidence {
+export function directionEvidence(
+  channels: readonly number[],
+  snapshot: EvidenceSource,
+  ids: readonly string[] = [],
+): DirectionEvidence {
   let wait: number | null = null;
   for (const c of channels) {
     const w = snapshot.waitFraction[c];
@@ -47,7 +85,11 @@ export function directionEvidence(channels: readonly number[], snapshot: Evidenc
     rate = (rate ?? 0) + entry[0];
     if (entry[1] !== null) integrity = Math.max(integrity ?? 0, entry[1]);
   }
-  return { wait: `Wait ${formatPercent(wait)}`, errors: errorText(rate, integrity, snapshot.errorsUnknown) };
+  return {
+    wait: `Wait ${formatPercent(wait)}`,
+    errors: errorText(rate, integrity, snapshot.errorsUnknown),
+    categories: categoryText(ids, snapshot.top),
+  };
 }
 
 function errorText(rate: number | null, integrity: number | null, unknownChannels: number): string {

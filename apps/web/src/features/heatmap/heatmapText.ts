@@ -42,10 +42,10 @@ export function tooltipLines(
   const up = directionValue(channels.up, u, b);
   const down = directionValue(channels.down, u, b);
   const show = (v: DirectionValue) => (snapshot ? valueText(v, unit) : 'waiting for the first sample');
-  const evidence = (list: readonly number[]) => {
+  const evidence = (list: readonly number[], half: 'up' | 'down') => {
     if (!snapshot) return null;
-    const e = directionEvidence(list, snapshot);
-    return `${e.wait} · ${e.errors}`;
+    const e = directionEvidence(list, snapshot, directionIds(matrix, hit, half));
+    return [e.wait, e.errors, e.categories].filter((t) => t !== null).join(' · ');
   };
   if (hit.block === 'isl') {
     const cell = matrix.isl[hit.row * matrix.cores.length + hit.col];
@@ -62,13 +62,13 @@ export function tooltipLines(
           label: `↑ ${cell.edge} → ${cell.core}`,
           value: show(up),
           active: hit.half === 'up',
-          evidence: evidence(channels.up),
+          evidence: evidence(channels.up, 'up'),
         },
         {
           label: `↓ ${cell.core} → ${cell.edge}`,
           value: show(down),
           active: hit.half === 'down',
-          evidence: evidence(channels.down),
+          evidence: evidence(channels.down, 'down'),
         },
       ],
       note: ports,
@@ -83,17 +83,39 @@ export function tooltipLines(
         label: `↑ ${cell.host} → ${cell.edge} (host sends)`,
         value: show(up),
         active: hit.half === 'up',
-        evidence: evidence(channels.up),
+        evidence: evidence(channels.up, 'up'),
       },
       {
         label: `↓ ${cell.edge} → ${cell.host} (host receives)`,
         value: show(down),
         active: hit.half === 'down',
-        evidence: evidence(channels.down),
+        evidence: evidence(channels.down, 'down'),
       },
     ],
     note: null,
   };
+}
+
+/** The link direction ids (`node/port->node/port`) of a cell half, one per trunk. */
+export function directionIds(
+  matrix: TwoTierMatrix,
+  hit: Omit<HeatmapHit, 'half'>,
+  half: 'up' | 'down',
+): string[] {
+  if (hit.block === 'isl') {
+    const cell = matrix.isl[hit.row * matrix.cores.length + hit.col];
+    if (!cell) return [];
+    return cell.edgePorts.map((edgePort, i) => {
+      const edge = `${cell.edge}/${edgePort}`;
+      const core = `${cell.core}/${cell.corePorts[i]}`;
+      return half === 'up' ? `${edge}->${core}` : `${core}->${edge}`;
+    });
+  }
+  const cell = matrix.hosts[hit.row * matrix.hostPorts.length + hit.col];
+  if (!cell) return [];
+  const host = `${cell.host}/${cell.hostPort}`;
+  const edge = `${cell.edge}/${cell.edgePort}`;
+  return [half === 'up' ? `${host}->${edge}` : `${edge}->${host}`];
 }
 
 /** The channel of a cell half (the first of trunked cables), for its history. */

@@ -97,6 +97,10 @@ async function scrubThroughAnArChange(page: Page, url: string, store: string): P
   await dashboard.clickChannel(ISL_TO_CORE2);
   await expect(dashboard.linkHistory.getByRole('listitem')).toHaveCount(2);
   await expect(dashboard.linkHistory).toContainText(ISL_TO_CORE2.replace('->', ' → '));
+  // Each direction's XmitWait is drawn beside its utilization on the same chart, and can be hidden.
+  const waitLines = dashboard.linkHistory.getByRole('checkbox', { name: /Wait \(XmitWait\)/ });
+  await expect(waitLines).toBeChecked();
+  await expect(dashboard.linkHistory).toContainText(`${ISL_TO_CORE2.replace('->', ' → ')} wait`);
 
   // Before/after either side of the AR change: the totals and the direction that changed most.
   await page.getByRole('button', { name: 'around the last AR change' }).click();
@@ -115,6 +119,11 @@ async function scrubThroughAnArChange(page: Page, url: string, store: string): P
   }).toPass({ timeout: 15_000 });
   const changed = page.getByRole('table', { name: 'Links that changed most' });
   await expect(changed.locator(`tr[data-link-id="${ISL_TO_CORE1}"]`)).toBeVisible();
+  // The ISL to core2 stays busy, but its wait falls: what AR fixed is listed too (issue 44).
+  const core2 = changed.locator(`tr[data-link-id="${ISL_TO_CORE2}"]`);
+  await expect(core2).toBeVisible();
+  const waitDelta = Number((await core2.getByRole('cell').nth(4).innerText()).replace('−', '-'));
+  expect(waitDelta).toBeLessThanOrEqual(-20);
 
   await dashboard.screenshot(`e2e/artifacts/time-travel-${store}.png`);
 

@@ -55,6 +55,9 @@ function page(fabric: Fabric, index: LinkIndex, seconds: number): string {
     if (fixed.id === BUSY) {
       from.transmitBytes += (fixed.capacityBytesPerSecond / 2) * seconds;
       to.receiveBytes += (fixed.capacityBytesPerSecond / 2) * seconds;
+      // A quarter of each second waiting for credit, in 1 µs ticks; other ports name no tick length.
+      from.transmitWaitTickSeconds = 1e-6;
+      from.transmitWaitTicks += 0.25e6 * seconds;
     }
   }
   const reset = ports.get(`${RESET_PORT.node}/${RESET_PORT.port}`);
@@ -132,6 +135,25 @@ describe('time travel on the embedded store, on a virtual clock', () => {
     expect(body.series.map((s: { id: string }) => s.id)).toEqual([BUSY, 'edge1/3->core1/1']);
     for (const p of body.series[0].points) expect(p.utilization).toBeCloseTo(0.5, 3);
     for (const p of body.series[1].points) expect(p.utilization).toBe(0);
+  });
+
+  it('links/history: the XmitWait series beside utilization, null where unknown, never 0', async () => {
+    const url = `/api/v1/links/history?id=${encodeURIComponent(BUSY)}&id=${encodeURIComponent('edge1/3->core1/1')}&from=${iso(-3)}&to=${iso(9)}&step=1`;
+    const { status, body } = await get(url);
+    expect(status).toBe(200);
+    type Point = { time: string; utilization: number | null; transmitWaitFraction: number | null };
+    const [busy, idle] = body.series as { points: Point[] }[];
+    const before = busy?.points.filter((p) => p.time < iso(0)) ?? [];
+    expect(before.length).toBeGreaterThan(0);
+    for (const p of before) expect(p).toMatchObject({ utilization: null, transmitWaitFraction: null });
+    const known = busy?.points.filter((p) => p.time >= iso(2)) ?? [];
+    expect(known.length).toBeGreaterThan(0);
+    for (const p of known) expect(p.transmitWaitFraction).toBeCloseTo(0.25, 2);
+    // Measured idle, but its port names no XmitWait tick length: its wait is unknown.
+    for (const p of idle?.points.filter((q) => q.time >= iso(2)) ?? []) {
+      expect(p.utilization).toBe(0);
+      expect(p.transmitWaitFraction).toBeNull();
+    }
   });
 
   it('events: the link seen going down, and the counters of the rebooted port going backwards', async () => {

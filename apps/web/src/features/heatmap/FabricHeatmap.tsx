@@ -63,7 +63,10 @@ function HeatmapTooltip({
       {tip.lines.map((line) => (
         <div key={line.label} className={line.active ? 'tip-line tip-active' : 'tip-line'}>
           <span className="mono">{line.label}</span>
-          <span className="tip-value">{line.value}</span>
+          <span className="tip-value">
+            {line.value}
+            {line.evidence && <span className="tip-evidence">{line.evidence}</span>}
+          </span>
         </div>
       ))}
       {tip.note && <div className="muted small">{tip.note}</div>}

@@ -3,6 +3,7 @@ import type { CompactSnapshot } from '../../api/types.ts';
 import type { TwoTierMatrix } from '../../lib/fabricMatrix.ts';
 import { formatPercent } from '../../lib/format.ts';
 import { cellChannels, type DirectionValue, directionValue, type HotCell } from './heatmapCells.ts';
+import { directionEvidence } from './heatmapEvidence.ts';
 import type { HeatmapHit } from './heatmapGeometry.ts';
 
 /** What the heatmap says in words: its tooltip, its text alternative, the channel a cell half is. */
@@ -24,6 +25,8 @@ export interface TooltipLine {
   label: string;
   value: string;
   active: boolean;
+  /** Wait and errors of the direction, e.g. "Wait 66.7 % · no errors"; null before the first sample. */
+  evidence: string | null;
 }
 
 export function tooltipLines(
@@ -39,6 +42,11 @@ export function tooltipLines(
   const up = directionValue(channels.up, u, b);
   const down = directionValue(channels.down, u, b);
   const show = (v: DirectionValue) => (snapshot ? valueText(v, unit) : 'waiting for the first sample');
+  const evidence = (list: readonly number[], half: 'up' | 'down') => {
+    if (!snapshot) return null;
+    const e = directionEvidence(list, snapshot, directionIds(matrix, hit, half));
+    return [e.wait, e.errors, e.categories].filter((t) => t !== null).join(' · ');
+  };
   if (hit.block === 'isl') {
     const cell = matrix.isl[hit.row * matrix.cores.length + hit.col];
     if (!cell) return null;
@@ -50,8 +58,18 @@ export function tooltipLines(
     return {
       title: `ISL ${cell.edge} ↔ ${cell.core}`,
       lines: [
-        { label: `↑ ${cell.edge} → ${cell.core}`, value: show(up), active: hit.half === 'up' },
-        { label: `↓ ${cell.core} → ${cell.edge}`, value: show(down), active: hit.half === 'down' },
+        {
+          label: `↑ ${cell.edge} → ${cell.core}`,
+          value: show(up),
+          active: hit.half === 'up',
+          evidence: evidence(channels.up, 'up'),
+        },
+        {
+          label: `↓ ${cell.core} → ${cell.edge}`,
+          value: show(down),
+          active: hit.half === 'down',
+          evidence: evidence(channels.down, 'down'),
+        },
       ],
       note: ports,
     };
@@ -61,15 +79,43 @@ export function tooltipLines(
   return {
     title: `${cell.host} on ${cell.edge} port ${cell.edgePort}`,
     lines: [
-      { label: `↑ ${cell.host} → ${cell.edge} (host sends)`, value: show(up), active: hit.half === 'up' },
+      {
+        label: `↑ ${cell.host} → ${cell.edge} (host sends)`,
+        value: show(up),
+        active: hit.half === 'up',
+        evidence: evidence(channels.up, 'up'),
+      },
       {
         label: `↓ ${cell.edge} → ${cell.host} (host receives)`,
         value: show(down),
         active: hit.half === 'down',
+        evidence: evidence(channels.down, 'down'),
       },
     ],
     note: null,
   };
+}
+
+/** The link direction ids (`node/port->node/port`) of a cell half, one per trunk. */
+export function directionIds(
+  matrix: TwoTierMatrix,
+  hit: Omit<HeatmapHit, 'half'>,
+  half: 'up' | 'down',
+): string[] {
+  if (hit.block === 'isl') {
+    const cell = matrix.isl[hit.row * matrix.cores.length + hit.col];
+    if (!cell) return [];
+    return cell.edgePorts.map((edgePort, i) => {
+      const edge = `${cell.edge}/${edgePort}`;
+      const core = `${cell.core}/${cell.corePorts[i]}`;
+      return half === 'up' ? `${edge}->${core}` : `${core}->${edge}`;
+    });
+  }
+  const cell = matrix.hosts[hit.row * matrix.hostPorts.length + hit.col];
+  if (!cell) return [];
+  const host = `${cell.host}/${cell.hostPort}`;
+  const edge = `${cell.edge}/${cell.edgePort}`;
+  return [half === 'up' ? `${host}->${edge}` : `${edge}->${host}`];
 }
 
 /** The channel of a cell half (the first of trunked cables), for its history. */
@@ -92,7 +138,7 @@ export function cursorText(tip: HeatmapTip | null): string {
   return tip
     ? `${tip.title}: ${tip.lines
         .filter((l) => l.active)
-        .map((l) => `${l.label} ${l.value}`)
+        .map((l) => `${l.label} ${l.value}${l.evidence ? `, ${l.evidence}` : ''}`)
         .join('')}`
     : '';
 }

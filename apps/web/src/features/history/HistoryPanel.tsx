@@ -7,14 +7,9 @@ import { formatInstant, type TimeWindow } from '../../lib/timeRange.ts';
 import { useRateFormat } from '../../state/preferences.ts';
 import { type Remote, useApiQuery } from '../../state/useApiQuery.ts';
 import { type TailPoint, withTail } from './historyTail.ts';
+import { LINK_MEASURES, type LinkMeasure, linkChart } from './linkSeries.ts';
 import { TimeSeriesChart } from './TimeSeriesChart.tsx';
-import {
-  alignSeries,
-  type ChartColumns,
-  columnsWithin,
-  describeSeries,
-  toChartColumns,
-} from './timeSeries.ts';
+import { type ChartColumns, columnsWithin, describeSeries, toChartColumns } from './timeSeries.ts';
 import { MOVING_WINDOW } from './useHistoryWindow.ts';
 
 interface HistoryPanelProps {
@@ -41,6 +36,8 @@ interface HistoryPanelProps {
 const TOTAL_COLOR = '#3fb950';
 const LINK_COLORS = ['#58a6ff', '#f0883e', '#d2a8ff', '#ff7b72', '#56d4dd', '#e3b341'];
 const NO_POINTS: readonly TailPoint[] = [];
+const NO_SERIES: LinkHistory['series'] = [];
+const BOTH_MEASURES: ReadonlySet<LinkMeasure> = new Set(['utilization', 'wait']);
 
 /** Host transmit total over the window with its events, and the history of the opened link directions. */
 export const HistoryPanel = memo(function HistoryPanel({
@@ -84,25 +81,15 @@ export const HistoryPanel = memo(function HistoryPanel({
   const marks = useMemo(() => chartMarks(eventList ?? [], eventFilter), [eventList, eventFilter]);
   const described = describeSeries(totalColumns[1] ?? []);
 
-  const linkSeries = linkHistory.status === 'ready' ? linkHistory.data.series : [];
-  const linkColumns = useMemo(
-    () =>
-      alignSeries(
-        linkSeries.map((s) => {
-          const [xs, ys = []] = toChartColumns(s.points, [(p) => p.utilization]);
-          return { xs, ys };
-        }),
-      ),
-    [linkSeries],
-  );
-  const linkSpecs = useMemo(
-    () =>
-      linkSeries.map((s, i) => ({
-        label: formatDirection(s.id),
-        color: LINK_COLORS[i % LINK_COLORS.length] ?? '#58a6ff',
-      })),
-    [linkSeries],
-  );
+  const linkSeries = linkHistory.status === 'ready' ? linkHistory.data.series : NO_SERIES;
+  const [measures, setMeasures] = useState<ReadonlySet<LinkMeasure>>(BOTH_MEASURES);
+  const linkLines = useMemo(() => linkChart(linkSeries, measures, LINK_COLORS), [linkSeries, measures]);
+  const toggleMeasure = (measure: LinkMeasure, on: boolean) => {
+    const next = new Set(measures);
+    if (on) next.add(measure);
+    else next.delete(measure);
+    setMeasures(next);
+  };
   const totalSpecs = useMemo(() => [{ label: 'Host transmit total', color: TOTAL_COLOR }], []);
   const [showEvents, setShowEvents] = useState(true);
   const shared = { window, marks, instantMs: atMs, onPick, onSelectWindow };
@@ -168,7 +155,7 @@ export const HistoryPanel = memo(function HistoryPanel({
       {links.length > 0 && (
         <section className="link-history" aria-label="Link history">
           <h3>
-            Link utilization{' '}
+            Link utilization and wait{' '}
             <span className="muted small">
               (opened from the drawing, heatmap or ranking; up to 6 directions)
             </span>
@@ -188,13 +175,27 @@ export const HistoryPanel = memo(function HistoryPanel({
               </li>
             ))}
           </ul>
+          <fieldset className="link-measures">
+            <legend className="visually-hidden">Lines drawn</legend>
+            {LINK_MEASURES.map(({ measure, label }) => (
+              <label key={measure}>
+                <input
+                  type="checkbox"
+                  checked={measures.has(measure)}
+                  onChange={(e) => toggleMeasure(measure, e.target.checked)}
+                />{' '}
+                {label}
+                {measure === 'wait' && <span className="muted small"> (dashed)</span>}
+              </label>
+            ))}
+          </fieldset>
           {linkHistory.status === 'error' ? (
             <ErrorNote message={`Link history: ${linkHistory.message}`} />
           ) : (
             <TimeSeriesChart
               {...shared}
-              columns={linkColumns}
-              series={linkSpecs}
+              columns={linkLines.columns}
+              series={linkLines.series}
               unit="fraction"
               height={160}
             />

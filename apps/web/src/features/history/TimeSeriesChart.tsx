@@ -12,6 +12,8 @@ import { type ChartOptions, UPlotChart } from './UPlotChart.tsx';
 export interface ChartSeries {
   label: string;
   color: string;
+  /** Dash pattern in CSS px (e.g. a wait line beside its utilization); solid when absent. */
+  dash?: readonly number[];
 }
 
 export type ChartUnit = 'bytesPerSecond' | 'fraction';
@@ -162,7 +164,7 @@ export function TimeSeriesChart({
   const handlers = useRef({ onPick, onSelectWindow });
   handlers.current = { onPick, onSelectWindow };
 
-  const seriesKey = series.map((s) => `${s.label}:${s.color}`).join('|');
+  const seriesKey = series.map((s) => `${s.label}:${s.color}:${s.dash?.join(',') ?? ''}`).join('|');
   // The axes' colours are read from the theme when the chart is made: a theme picked makes it anew.
   const theme = usePreference('theme');
   const rates = useRateFormat();
@@ -199,6 +201,7 @@ export function TimeSeriesChart({
           label: s.label,
           stroke: s.color,
           width: 2,
+          ...(s.dash ? { dash: [...s.dash] } : {}),
           spanGaps: false,
           points: { show: false },
           value: (_u: uPlot, v: number | null) => formatValue(unit, rates, v),

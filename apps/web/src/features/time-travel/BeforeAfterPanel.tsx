@@ -56,6 +56,20 @@ const InstantField = memo(function InstantField({
   );
 });
 
+/** A change in percentage points, signed; "—" when either side is unknown. Less wait reads as good. */
+function DeltaCell({ delta, lowerIsBetter = false }: { delta: number | null; lowerIsBetter?: boolean }) {
+  if (delta === null) return <td className="num">—</td>;
+  const rounded = Math.abs(delta) < 0.0005 ? 0 : delta;
+  const better = lowerIsBetter ? rounded < 0 : rounded > 0;
+  const tone = rounded === 0 ? '' : better ? 'delta-up' : 'delta-down';
+  return (
+    <td className={`num ${tone}`}>
+      {rounded > 0 ? '+' : ''}
+      {formatPercentValue(rounded)}
+    </td>
+  );
+}
+
 /** Two instants side by side, with the host transmit total and the directions that changed most. */
 export const BeforeAfterPanel = memo(function BeforeAfterPanel({
   beforeMs,
@@ -149,16 +163,17 @@ export const BeforeAfterPanel = memo(function BeforeAfterPanel({
                 <thead>
                   <tr>
                     <th>link direction</th>
-                    <th className="num">before %</th>
-                    <th className="num">after %</th>
-                    <th className="num">Δ points</th>
+                    <th className="num">util % before → after</th>
+                    <th className="num">Δ util</th>
+                    <th className="num">wait % before → after</th>
+                    <th className="num">Δ wait</th>
                   </tr>
                 </thead>
                 <tbody>
                   {comparison.changes.length === 0 && (
                     <tr>
-                      <td colSpan={4} className="muted">
-                        No link direction changed by 1 % or more.
+                      <td colSpan={5} className="muted">
+                        No link direction's utilization or wait changed by 1 % or more.
                       </td>
                     </tr>
                   )}
@@ -167,12 +182,14 @@ export const BeforeAfterPanel = memo(function BeforeAfterPanel({
                       <td className="mono">
                         <DirectionButton id={c.id} onOpen={onOpenHistory} title="Open its history" />
                       </td>
-                      <td className="num">{formatPercentValue(c.before)}</td>
-                      <td className="num">{formatPercentValue(c.after)}</td>
-                      <td className={`num ${c.delta > 0 ? 'delta-up' : 'delta-down'}`}>
-                        {c.delta > 0 ? '+' : ''}
-                        {formatPercentValue(c.delta)}
+                      <td className="num">
+                        {formatPercentValue(c.before)} → {formatPercentValue(c.after)}
                       </td>
+                      <DeltaCell delta={c.delta} />
+                      <td className="num">
+                        {formatPercentValue(c.waitBefore)} → {formatPercentValue(c.waitAfter)}
+                      </td>
+                      <DeltaCell delta={c.waitDelta} lowerIsBetter />
                     </tr>
                   ))}
                 </tbody>

@@ -10,12 +10,19 @@ export interface LinkChange {
   after: number;
   /** after − before, utilization fraction. */
   delta: number;
+  /** XmitWait share of time at each instant, null when unknown there. */
+  waitBefore: number | null;
+  waitAfter: number | null;
+  /** after − before of the wait share; null when either side is unknown. */
+  waitDelta: number | null;
+  /** The larger of |delta| and |waitDelta|: what ranks the change. */
+  size: number;
   bytesPerSecondBefore: number | null;
   bytesPerSecondAfter: number | null;
 }
 
 export interface LinkComparison {
-  /** Biggest |delta| first, ties by id. */
+  /** Biggest change of utilization or wait first, ties by id. */
   changes: LinkChange[];
   /** Directions unknown at one of the two instants. */
   unknown: number;
@@ -37,19 +44,32 @@ export function compareLinks(
       continue;
     }
     const delta = a.utilization - b.utilization;
-    if (Math.abs(delta) < minDelta) continue;
+    const waitBefore = known(b.transmitWaitFraction);
+    const waitAfter = known(a.transmitWaitFraction);
+    // AR's fix can show as wait falling while utilization stays at 99 %: either change lists a direction.
+    const waitDelta = waitBefore === null || waitAfter === null ? null : waitAfter - waitBefore;
+    const size = Math.max(Math.abs(delta), Math.abs(waitDelta ?? 0));
+    if (size < minDelta) continue;
     changes.push({
       id: a.id,
       kind: a.kind,
       before: b.utilization,
       after: a.utilization,
       delta,
+      waitBefore,
+      waitAfter,
+      waitDelta,
+      size,
       bytesPerSecondBefore: b.bytesPerSecond,
       bytesPerSecondAfter: a.bytesPerSecond,
     });
   }
-  changes.sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || naturalCompare(x.id, y.id));
+  changes.sort((x, y) => y.size - x.size || naturalCompare(x.id, y.id));
   return { changes: changes.slice(0, Math.max(0, options.limit)), unknown };
+}
+
+function known(v: number | null): number | null {
+  return v !== null && Number.isFinite(v) ? v : null;
 }
 
 /** The relative change of a total ("+98 %"), or null when either side is unknown or zero. */

@@ -1,5 +1,5 @@
+import { stopAll } from '@fabscope/test-support';
 import { describe, expect, it } from 'vitest';
-import { stopAll } from '../src/index.ts';
 
 describe('stopAll', () => {
   it('stops everything, last started first, though one stop fails, then throws that failure', async () => {

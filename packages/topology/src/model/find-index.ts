@@ -168,7 +168,7 @@ function scan(
   while (at >= 0) {
     const key = keyAt(hay.keyStart, at);
     const start = hay.keyStart[key] as number;
-    const next = (hay.keyStart[key + 1] ?? hay.text.length + 1) - 1;
+    const next = (hay.keyStart[key + 1] ?? hay.text.length) - 1;
     const isLid = hay.fields[key] === 'lid';
     if (!((isLid && !lids.too) || (lids.only && !isLid))) {
       const rank = at > start ? 2 : next - start === q.length ? 0 : 1;

@@ -83,6 +83,16 @@ describe('Find: prefix, substring and case-insensitive over names, descriptions,
     fc.assert(fc.property(queryOf(demo), (query) => checkAnswer(demo, query, 5)));
   });
 
+  it('ranks the last text of the index exact when it equals the query (nodeD is last, its LID 5)', () => {
+    expect(findInFabric(demo, '5', 5).matches[0]).toEqual({
+      target: 'nodeD',
+      type: 'host',
+      field: 'lid',
+      text: '5',
+      rank: 'exact',
+    });
+  });
+
   it('matches a LID only to a query of digits or lid:N; a port by node/port; a port GUID by 0x', () => {
     const edge1 = demo.nodeByName.get('edge1');
     const byLid = findInFabric(demo, `lid:${edge1?.lid}`, 10);

@@ -16,6 +16,7 @@ export * from './schemas/faults.ts';
 export * from './schemas/find.ts';
 export * from './schemas/health.ts';
 export * from './schemas/history.ts';
+export * from './schemas/job-report.ts';
 export * from './schemas/jobs.ts';
 export * from './schemas/links.ts';
 export * from './schemas/paging.ts';

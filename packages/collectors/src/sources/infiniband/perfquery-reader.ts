@@ -41,6 +41,7 @@ export const EMPTY_READING: IbPortReading = {
   samplesTick: null,
   samplesCounterWidth: null,
   cleared: [],
+  countersReadAtMs: null,
 };
 
 /** Reads every port with perfquery (PortCountersExtended and PortCounters), one node per process. */
@@ -69,17 +70,27 @@ export async function readPerfquery(
       key.split('/')[0] as string,
       async () => {
         const numbers = indexes.map((i) => (ports[i] as IbPort).port);
+        // Each run read its counters between its start and its end: stamped with the middle.
         const [extended, basic] = await Promise.all(
-          [true, false].map(async (x) =>
-            parsePerfquery(
-              await runTool(perfquery, perfqueryArgs(lid, numbers, x), { timeoutMs, signal, env, cwd }),
-            ),
-          ),
+          [true, false].map(async (x) => {
+            const runStarted = Date.now();
+            const text = await runTool(perfquery, perfqueryArgs(lid, numbers, x), {
+              timeoutMs,
+              signal,
+              env,
+              cwd,
+            });
+            return { blocks: parsePerfquery(text) ?? [], atMs: (runStarted + Date.now()) / 2 };
+          }),
         );
-        for (const block of [...(extended ?? []), ...(basic ?? [])]) {
+        for (const [block, atMs] of [extended, basic].flatMap((run) =>
+          (run?.blocks ?? []).map((b) => [b, run?.atMs as number] as const),
+        )) {
           const i = indexes.find((k) => (ports[k] as IbPort).port === block.port);
           if (i === undefined) continue;
           const r = readings[i] as IbPortReading;
+          // The data counters' (extended) run stamps the port; the basic run's only when that one gave none.
+          if (block.extended || r.countersReadAtMs === null) r.countersReadAtMs = atMs;
           if (block.extended) {
             r.transmitBytes = block.transmitBytes;
             r.receiveBytes = block.receiveBytes;

@@ -139,7 +139,7 @@ describe('the lab pump under a lagging ibsim and overlapping sweeps', () => {
           pump.stop();
         }
       }),
-      { numRuns: 200 },
+      { numRuns: 100 },
     );
   });
 });

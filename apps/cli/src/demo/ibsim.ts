@@ -107,7 +107,9 @@ export async function startIbsimDemo(options: IbsimDemoOptions): Promise<Running
       name: reader.name,
       async read(signal) {
         const { value, atMs } = await pump.readAtFlush(() => reader.read(signal));
-        return { ...value, countersReadAtMs: Math.round(atMs) };
+        // Every port's counters stand for the write's instant, whenever the MAD that read them ran.
+        const ports = value.ports.map(({ countersReadAtMs: _answeredAt, ...p }) => p);
+        return { ...value, ports, countersReadAtMs: Math.round(atMs) };
       },
     };
     const { answer } = createFabricRegistry({ source });

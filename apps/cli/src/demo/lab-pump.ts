@@ -60,9 +60,12 @@ export function labCommands(
 }
 
 export interface LabPump {
-  /** Writes what changed; resolves with the emulator time (Unix ms) the subnet's values stand for. */
+  /** Writes what changed, between reads; resolves with the emulator time (Unix ms) the subnet's values stand for. */
   flush(): Promise<number>;
-  /** Runs `read` with the pump held: the subnet's counters stand still between writes, so they date from the last. */
+  /**
+   * Runs `read` with the pump held, one read at a time: the subnet's counters stand still between writes,
+   * so everything `read` sees dates from the write just before it.
+   */
   readAtFlush<T>(read: () => Promise<T>): Promise<{ value: T; atMs: number }>;
   stop(): void;
 }
@@ -80,10 +83,16 @@ export function startLabPump(emulator: Emulator, lab: Lab, intervalMs = 100): La
   const once = async () => {
     const doc = emulator.portCounters();
     const commands = labCommands(doc, written, linksDown);
-    if (commands.length > 0) await lab.command(...commands);
+    try {
+      if (commands.length > 0) await lab.command(...commands);
+    } catch (error) {
+      // Some lines may not have landed: the next write sends every counter again rather than trust `written`.
+      written.clear();
+      throw error;
+    }
     writtenAtMs = doc.timeMs;
   };
-  const flush = (): Promise<number> => {
+  const write = (): Promise<number> => {
     if (running) {
       again = true;
       return running;
@@ -102,20 +111,29 @@ export function startLabPump(emulator: Emulator, lab: Lab, intervalMs = 100): La
     return running;
   };
   const timer = setInterval(() => {
-    if (!running && held === 0) flush().catch(() => undefined);
+    if (!running && held === 0) write().catch(() => undefined);
   }, intervalMs);
   timer.unref();
+  // Reads take turns, each between two writes: a read's flush while another read's sweep ran wrote newer
+  // counters under that sweep, which it stamped with its own older flush, reading above the data rate.
+  let reads: Promise<unknown> = Promise.resolve();
+  const readTurn = async <T>(read: () => Promise<T>) => {
+    held++;
+    try {
+      const atMs = await write();
+      return { value: await read(), atMs };
+    } finally {
+      held--;
+    }
+  };
+  const readAtFlush = <T>(read: () => Promise<T>) => {
+    const turn = reads.then(() => readTurn(read));
+    reads = turn.catch(() => undefined);
+    return turn;
+  };
   return {
-    flush,
-    async readAtFlush(read) {
-      held++;
-      try {
-        const atMs = await flush();
-        return { value: await read(), atMs };
-      } finally {
-        held--;
-      }
-    },
+    flush: async () => (await readAtFlush(async () => undefined)).atMs,
+    readAtFlush,
     stop: () => clearInterval(timer),
   };
 }

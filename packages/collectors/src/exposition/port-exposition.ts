@@ -182,9 +182,17 @@ export function* writePortFamilies(
   const { ports, snapshot } = labels;
   const counterTimestamp =
     snapshot.countersReadAtMs === undefined ? null : Buffer.from(` ${snapshot.countersReadAtMs}`, 'latin1');
+  // A port read at its own instant carries it (made once per write, shared by its counter families).
+  const ownTimestamps: (Buffer | undefined)[] = [];
+  const timestampOf = (i: number): Buffer | null => {
+    const own = (ports[i] as PortSample).countersReadAtMs;
+    if (own === undefined) return counterTimestamp;
+    ownTimestamps[i] ??= Buffer.from(` ${Math.round(own)}`, 'latin1');
+    return ownTimestamps[i];
+  };
   for (const family of families) {
     const { value } = family;
-    const timestamp = family.type === 'counter' ? counterTimestamp : null;
+    const counter = family.type === 'counter';
     const name = out.header(family);
     const labelOf =
       family.labelledBy === 'info'
@@ -197,7 +205,7 @@ export function* writePortFamilies(
       if (!Number.isFinite(v)) continue;
       const label = labelOf(i);
       if (!label) continue;
-      out.sample(name, label, v, timestamp);
+      out.sample(name, label, v, counter ? timestampOf(i) : null);
       if (out.ready.length > 0) yield* out.drain();
     }
   }

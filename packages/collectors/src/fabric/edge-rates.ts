@@ -191,7 +191,9 @@ export class EdgeRates {
   }
 
   /** Keeps the port's reading and returns its rates since the previous one, or null (a gap). */
-  private read(slot: number, p: PortSample, number: number, timeMs: number): PortRateReading | null {
+  private read(slot: number, p: PortSample, number: number, sweepMs: number): PortRateReading | null {
+    // A port read at its own instant is rated over its own interval, not the sweep's.
+    const timeMs = p.countersReadAtMs ?? sweepMs;
     const now = readings(p, scratch);
     const at = slot * FIELDS;
     const values = this.values;

@@ -29,6 +29,11 @@ export interface PortSample {
   /** Error counters, absent when the source does not report them (NaN: reported, but unknown now). */
   errors?: PortErrorCounters;
   /**
+   * When this port's counters were read (Unix ms), where the source knows each port's own instant (a MAD's
+   * round trip): its rates use its own Δt; absent, the snapshot's `countersReadAtMs` stands for every port.
+   */
+  countersReadAtMs?: number;
+  /**
    * Counters stuck at the maximum of their width (saturated, so unknown: NaN above), by field name
    * (`transmitWait`, `linkDowned`, …) → Unix ms of the first such reading; absent when none is.
    */

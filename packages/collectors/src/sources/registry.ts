@@ -68,11 +68,6 @@ export const FABRIC_SOURCES = {
     const ports = s.ibPorts ?? (up && up.length > 1 ? up : []);
     if (ports.length === 0) return { source: open(), readTimeoutMs };
     if (ports.length === 1) return { source: open(ports[0]), readTimeoutMs };
-    if (reader !== 'mad') {
-      throw new FabricSourceSettingsError(
-        `--reader perfquery reads the default port only: read ${ports.map(ibPortName).join(', ')} with --reader mad, or list one port in FABSCOPE_IB_PORTS`,
-      );
-    }
     const subnets = ports.map((port) => ({ name: ibPortName(port), source: open(port) }));
     return { source: subnetsSource(s.fabric ?? 'infiniband', subnets), readTimeoutMs };
   },

@@ -5,7 +5,7 @@
 import { PORT_COUNTERS_ERRORS, type PortCountersError } from './ib-pm-counters.ts';
 import { linkSpeedName, linkWidthLanes } from './ib-port-info.ts';
 
-export const RECORD_SIZE = 200;
+export const RECORD_SIZE = 208;
 
 /** Flags (byte 0): what was read. */
 export const HAS_PORT_INFO = 1;
@@ -71,6 +71,8 @@ export const OFF = {
   /** PortCountersExtended's PortXmitWait and 64-bit error counters (PORT_COUNTERS_ERRORS order) as they came. */
   transmitWait64: 96,
   errors64: 104,
+  /** f64: Unix ms the port's counters were read (the middle of their MAD's round trip); 0 when none answered. */
+  countersReadAtMs: 200,
 } as const;
 
 export function setFailure(
@@ -113,6 +115,8 @@ export interface IbPortReading {
   samplesCounterWidth: number | null;
   /** Counters (perfquery names) this sweep cleared right after reading them: the next reading counts from 0. */
   cleared: readonly string[];
+  /** When its counters were read (Unix ms, the middle of their MAD's round trip); null when none answered. */
+  countersReadAtMs: number | null;
   /** Why some attribute of the port could not be read (the values it would have given are null). */
   failure?: string;
 }
@@ -215,6 +219,7 @@ export function readRecord(buf: Buffer, index: number, tries: number): IbPortRea
     samplesTick: samples ? (buf[base + OFF.samplesTick] as number) : null,
     samplesCounterWidth: samples && width > 0 ? width : null,
     cleared: clearedNames(buf.readUInt16BE(base + OFF.cleared)),
+    countersReadAtMs: extended || counters ? buf.readDoubleBE(base + OFF.countersReadAtMs) : null,
   };
   const failures = buf.readUInt16BE(base + OFF.failures);
   if (failures !== 0) {

@@ -2,8 +2,8 @@ import type { FabricSnapshot, FabricSource } from '../../fabric/port-sample.ts';
 
 /**
  * Several subnets' sources read as one (`collect fabric` watching several local ports): their sweeps run at once,
- * the ports side by side. One stamp stands for them all, the mean of theirs (they run in parallel, so they differ
- * by the spread of the sweeps' ends). A subnet whose read failed is a failed target, its ports absent; the read
+ * the ports side by side. Each port keeps its own reading instant; the snapshot's stamp, for what has none, is the
+ * mean of theirs (they run in parallel, so they differ by the spread of the sweeps' ends). A subnet whose read failed is a failed target, its ports absent; the read
  * fails only when every subnet's does.
  */
 export function subnetsSource(

@@ -52,6 +52,18 @@ export interface SweepSettings {
   resetCounters?: boolean;
 }
 
+/** A sweep's clocks: a monotonic one (ms) for timeouts and round trips, and its offset to Unix ms for stamps. */
+export interface SweepClock {
+  now(): number;
+  /** Unix ms minus `now()`, taken once per sweep. */
+  epochOffsetMs: number;
+}
+
+/** performance.now(), and its offset to Date.now() as of now. */
+export function systemSweepClock(): SweepClock {
+  return { now: () => performance.now(), epochOffsetMs: Date.now() - performance.now() };
+}
+
 /** The umad port a sweep sends on, its two agents and its send and receive buffers. */
 export interface MadChannel {
   port: UmadPort;
@@ -86,6 +98,8 @@ export class SweepWindow {
   private readonly slotTid: Uint32Array;
   private readonly slotDeadline: Float64Array;
   private readonly slotTries: Uint8Array;
+  /** When the slot's MAD was last sent (the clock's ms): its answer's counters were read after it. */
+  private readonly slotSent: Float64Array;
   private readonly free: number[] = [];
   private inFlight = 0;
   private sequence = 0;
@@ -98,6 +112,7 @@ export class SweepWindow {
     private readonly known: LidKnowledge,
     private readonly portsKnown: PortKnowledge,
     private readonly settings: SweepSettings,
+    private readonly clock: SweepClock = systemSweepClock(),
   ) {
     const n = targets.lids.length;
     this.records = Buffer.alloc(n * RECORD_SIZE);
@@ -112,6 +127,7 @@ export class SweepWindow {
     this.slotTid = new Uint32Array(this.window);
     this.slotDeadline = new Float64Array(this.window);
     this.slotTries = new Uint8Array(this.window);
+    this.slotSent = new Float64Array(this.window);
     for (let s = this.window - 1; s >= 0; s--) this.free.push(s);
     this.enqueueJobs();
   }
@@ -168,10 +184,10 @@ export class SweepWindow {
       if (port.recv(recv, 0) >= 0) {
         this.receive();
       } else {
-        const waitMs = Math.max(1, Math.ceil(this.nextDeadline - performance.now()));
+        const waitMs = Math.max(1, Math.ceil(this.nextDeadline - this.clock.now()));
         if (port.recv(recv, waitMs) >= 0) this.receive();
       }
-      const now = performance.now();
+      const now = this.clock.now();
       if (now >= this.nextDeadline) this.expire(now);
     }
   }
@@ -215,7 +231,9 @@ export class SweepWindow {
     this.slotJob[slot] = job;
     this.slotTid[slot] = tid;
     // A send that failed counts as a try that timed out at once.
-    const deadline = sent ? performance.now() + this.timeoutMs : 0;
+    const sentAt = this.clock.now();
+    this.slotSent[slot] = sentAt;
+    const deadline = sent ? sentAt + this.timeoutMs : 0;
     this.slotDeadline[slot] = deadline;
     if (deadline < this.nextDeadline) this.nextDeadline = deadline;
     this.slotTries[slot] = tries;
@@ -308,6 +326,7 @@ export class SweepWindow {
       this.fail(slot, FAILED_BAD_ANSWER, 0);
       return;
     }
+    if (kind === KIND_EXTENDED || kind === KIND_COUNTERS) this.stampCounters(slot, index);
     if (storeAnswer(this.recvMad, kind, index, this.records, this.known, this.portsKnown)) {
       // A QDR link up may be FDR10: ask the Mellanox extension, unless its LID refused it before.
       if (!this.known.mlnxUnsupported[this.targets.lidOfTarget[index] as number]) {
@@ -316,6 +335,18 @@ export class SweepWindow {
     }
     this.follow(kind, index);
     this.release(slot);
+  }
+
+  /**
+   * The port's counters were read between the MAD's send and its answer: stamped with the middle of that
+   * round trip, by PortCountersExtended's answer (the data), else PortCounters'.
+   */
+  private stampCounters(slot: number, index: number): void {
+    const at = index * RECORD_SIZE + OFF.countersReadAtMs;
+    const kind = (this.slotJob[slot] as number) & 7;
+    if (kind === KIND_COUNTERS && this.records.readDoubleBE(at) !== 0) return;
+    const sent = this.slotSent[slot] as number;
+    this.records.writeDoubleBE(this.clock.epochOffsetMs + (sent + this.clock.now()) / 2, at);
   }
 
   /** What an answer calls for: the other ports' PortSamplesControl, or a reset of counters near saturation. */

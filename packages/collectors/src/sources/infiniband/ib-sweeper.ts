@@ -1,5 +1,12 @@
 import { LidKnowledge, PortKnowledge, type SweepTargets, sweepTargets } from './ib-sweep-targets.ts';
-import { type MadChannel, madChannel, type SweepSettings, SweepWindow } from './ib-sweep-window.ts';
+import {
+  type MadChannel,
+  madChannel,
+  type SweepClock,
+  type SweepSettings,
+  SweepWindow,
+  systemSweepClock,
+} from './ib-sweep-window.ts';
 import type { UmadPort } from './ib-umad.ts';
 
 export type { SweepSettings } from './ib-sweep-window.ts';
@@ -7,7 +14,7 @@ export type { SweepSettings } from './ib-sweep-window.ts';
 export interface SweepOutcome {
   /** RECORD_SIZE bytes per target, in target order (ib-port-record.ts). */
   records: Buffer;
-  /** Wall-clock midpoint of the sweep. */
+  /** Wall-clock midpoint of the sweep (each port's own reading instant is in its record). */
   readAtMs: number;
   durationSeconds: number;
   madsSent: number;
@@ -26,7 +33,11 @@ export class IbSweeper {
   #known: LidKnowledge = new LidKnowledge(0);
   #portsKnown: PortKnowledge = new PortKnowledge(0);
 
-  constructor(port: UmadPort) {
+  /** `clock`: a new SweepClock per sweep (tests give their own). */
+  constructor(
+    port: UmadPort,
+    private readonly clock: () => SweepClock = systemSweepClock,
+  ) {
     this.#channel = madChannel(port);
   }
 
@@ -41,16 +52,23 @@ export class IbSweeper {
   }
 
   sweep(settings: SweepSettings): SweepOutcome {
-    const startedAt = Date.now();
-    const started = performance.now();
+    const clock = this.clock();
+    const started = clock.now();
     this.#known.beginSweep();
-    const window = new SweepWindow(this.#channel, this.#targets, this.#known, this.#portsKnown, settings);
+    const window = new SweepWindow(
+      this.#channel,
+      this.#targets,
+      this.#known,
+      this.#portsKnown,
+      settings,
+      clock,
+    );
     window.run();
     const failures = this.#known.stamp(window.records, this.#targets.lidOfTarget, this.#portsKnown);
-    const durationMs = performance.now() - started;
+    const durationMs = clock.now() - started;
     return {
       records: window.records,
-      readAtMs: startedAt + durationMs / 2,
+      readAtMs: clock.epochOffsetMs + started + durationMs / 2,
       durationSeconds: durationMs / 1000,
       madsSent: window.madsSent,
       retries: window.retries,

@@ -26,8 +26,8 @@ export interface InfinibandSourceOptions {
   /** Working directory of the tools (the lab's `cwd`: its preload writes a simulated sysfs there). */
   cwd?: string | undefined;
   /**
-   * The local port whose subnet is read (`ibnetdiscover -C ca -P port`, `umad_open_port(ca, port)`); absent: the
-   * first port of the first adapter, as the tools pick. (MAD reader; perfquery reads the default port.)
+   * The local port whose subnet is read (`ibnetdiscover` and `perfquery -C ca -P port`, `umad_open_port(ca, port)`);
+   * absent: the first port of the first adapter, as the tools pick.
    */
   localPort?: IbLocalPort | undefined;
   /** Per-command timeout (perfquery). */
@@ -161,7 +161,7 @@ export function infinibandSource(options: InfinibandSourceOptions = {}): FabricS
       const read = await readReachable(ports, reach, readerKind === 'mad', (some) =>
         readerKind === 'mad'
           ? readMad(madReader(), some, signal)
-          : readPerfquery(some, signal, { perfquery, timeoutMs, concurrency, env, cwd }),
+          : readPerfquery(some, signal, { perfquery, timeoutMs, concurrency, env, cwd, localPort }),
       );
       // A node that answered nothing: discovery says whether the subnet still has it.
       if (read.unanswered) rediscover = true;

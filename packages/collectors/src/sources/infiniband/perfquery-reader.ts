@@ -1,3 +1,4 @@
+import { type IbLocalPort, ibPortArgs } from '@fabscope/contracts/names';
 import type { PortErrorCounters, TargetResult } from '../../fabric/port-sample.ts';
 import { queryTarget } from '../../fabric/port-sample.ts';
 import { mapBounded, type RunToolOptions, runTool } from '../run-tool.ts';
@@ -14,15 +15,23 @@ export interface PortReads {
   mads: { sent: number; retries: number; failedPorts: number } | undefined;
 }
 
-/** The perfquery reader's command and its bounds. */
-type PerfqueryTools = { perfquery: string; concurrency: number } & Pick<
+/** The perfquery reader's command, its bounds and the local port of the subnet it reads (none: the default). */
+type PerfqueryTools = { perfquery: string; concurrency: number; localPort?: IbLocalPort | undefined } & Pick<
   RunToolOptions,
   'timeoutMs' | 'env' | 'cwd'
 >;
 
-/** `perfquery` arguments for one node's ports by LID; never `-r`/`-R`: other tools rely on the counters. */
-function perfqueryArgs(lid: number, ports: readonly number[], extended: boolean): string[] {
-  return [...(extended ? ['-x'] : []), '-l', String(lid), ports.join(',')];
+/**
+ * `perfquery` arguments for one node's ports by LID, through the local port of its subnet (`-C ca -P port`; none:
+ * the default port); never `-r`/`-R`: other tools rely on the counters.
+ */
+export function perfqueryArgs(
+  lid: number,
+  ports: readonly number[],
+  extended: boolean,
+  localPort?: IbLocalPort,
+): string[] {
+  return [...ibPortArgs(localPort), ...(extended ? ['-x'] : []), '-l', String(lid), ports.join(',')];
 }
 
 /** A reading with nothing read. */
@@ -41,6 +50,7 @@ export const EMPTY_READING: IbPortReading = {
   samplesTick: null,
   samplesCounterWidth: null,
   cleared: [],
+  countersReadAtMs: null,
 };
 
 /** Reads every port with perfquery (PortCountersExtended and PortCounters), one node per process. */
@@ -49,7 +59,7 @@ export async function readPerfquery(
   signal: AbortSignal,
   tools: PerfqueryTools,
 ): Promise<PortReads> {
-  const { perfquery, timeoutMs, concurrency, env, cwd } = tools;
+  const { perfquery, timeoutMs, concurrency, env, cwd, localPort } = tools;
   const byNode = new Map<string, { lid: number; indexes: number[] }>();
   ports.forEach((p, i) => {
     // A CA's ports each have their own LID; a switch's share its port 0's.
@@ -69,17 +79,27 @@ export async function readPerfquery(
       key.split('/')[0] as string,
       async () => {
         const numbers = indexes.map((i) => (ports[i] as IbPort).port);
+        // Each run read its counters between its start and its end: stamped with the middle.
         const [extended, basic] = await Promise.all(
-          [true, false].map(async (x) =>
-            parsePerfquery(
-              await runTool(perfquery, perfqueryArgs(lid, numbers, x), { timeoutMs, signal, env, cwd }),
-            ),
-          ),
+          [true, false].map(async (x) => {
+            const runStarted = Date.now();
+            const text = await runTool(perfquery, perfqueryArgs(lid, numbers, x, localPort), {
+              timeoutMs,
+              signal,
+              env,
+              cwd,
+            });
+            return { blocks: parsePerfquery(text) ?? [], atMs: (runStarted + Date.now()) / 2 };
+          }),
         );
-        for (const block of [...(extended ?? []), ...(basic ?? [])]) {
+        for (const [block, atMs] of [extended, basic].flatMap((run) =>
+          (run?.blocks ?? []).map((b) => [b, run?.atMs as number] as const),
+        )) {
           const i = indexes.find((k) => (ports[k] as IbPort).port === block.port);
           if (i === undefined) continue;
           const r = readings[i] as IbPortReading;
+          // The data counters' (extended) run stamps the port; the basic run's only when that one gave none.
+          if (block.extended || r.countersReadAtMs === null) r.countersReadAtMs = atMs;
           if (block.extended) {
             r.transmitBytes = block.transmitBytes;
             r.receiveBytes = block.receiveBytes;

@@ -53,7 +53,9 @@ function clocked(resetCounters: boolean, clock: () => number) {
       // ibsim gives a switch a GUID of its own: found by its NodeDescription.
       const port = snapshot.ports.find((p) => p.nodeName === 'sw1');
       if (port) Object.assign(sw1, { lid: port.lid, guid: port.nodeGuid });
-      return { ...snapshot, countersReadAtMs: clock() };
+      // The injected time stands for every port's reading too (each carries its real instant).
+      const ports = snapshot.ports.map(({ countersReadAtMs: _real, ...p }) => p);
+      return { ...snapshot, ports, countersReadAtMs: clock() };
     },
   };
   const { scrape } = createFabricRegistry({ source: wrapped, timeoutMs: 25_000 });

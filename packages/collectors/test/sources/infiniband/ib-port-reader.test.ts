@@ -144,6 +144,7 @@ describe('openIbPortReader on ibsim + OpenSM', () => {
       samplesTick: null,
       samplesCounterWidth: null,
       cleared: [],
+      countersReadAtMs: null,
       failure:
         'PortInfo: no answer after 3 tries; PortCounters: no answer after 3 tries; PortCountersExtended: no answer after 3 tries; ' +
         'PortInfo of port 0 (capability masks: link speed unknown): no answer after 3 tries; ' +
@@ -201,9 +202,16 @@ describe('openIbPortReader on ibsim + OpenSM', () => {
     for (const [field, v] of Object.entries(written.sw)) await performanceSet('sw2', 2, field, v);
     for (const [field, v] of Object.entries(written.host)) await performanceSet('h4', 1, field, v);
 
+    const before = Date.now();
     const sweep = await reader.read([sw, host]);
+    const after = Date.now();
     expect(sweep.failures).toBe(0);
     const [swReading, hostReading] = sweep.readings;
+    // Each port stamped with its own answer's instant, within the read.
+    for (const r of sweep.readings) {
+      expect(r.countersReadAtMs).toBeGreaterThanOrEqual(before);
+      expect(r.countersReadAtMs).toBeLessThanOrEqual(after);
+    }
     const errorsOf = (w: Record<string, bigint>) =>
       Object.fromEntries(
         Object.entries(w)
@@ -223,6 +231,7 @@ describe('openIbPortReader on ibsim + OpenSM', () => {
       transmitWaitTicks: w['PortCounters.PortXmitWait'],
       errors: errorsOf(w),
       ...NARROW_COUNTERS,
+      countersReadAtMs: swReading?.countersReadAtMs,
     });
     // A host port is where the MADs that read it arrive: PortCountersExtended is read first, so its
     // answer holds its own request (one packet in) and none of the port's answers yet.
@@ -239,6 +248,7 @@ describe('openIbPortReader on ibsim + OpenSM', () => {
       transmitWaitTicks: h['PortCounters.PortXmitWait'],
       errors: errorsOf(h),
       ...NARROW_COUNTERS,
+      countersReadAtMs: hostReading?.countersReadAtMs,
     });
 
     // perfquery prints the same for the switch port, every counter; and for the host port the same

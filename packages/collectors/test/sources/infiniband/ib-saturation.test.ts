@@ -64,6 +64,7 @@ function reading(
     samplesTick: null,
     samplesCounterWidth: null,
     cleared: [],
+    countersReadAtMs: null,
   };
 }
 

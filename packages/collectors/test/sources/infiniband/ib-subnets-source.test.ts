@@ -1,6 +1,7 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { FabricSnapshot, FabricSource, PortSample } from '../../../src/fabric/port-sample.ts';
 import { type FabricSourceSettings, openFabricSource } from '../../../src/index.ts';
@@ -95,13 +96,36 @@ describe('collect fabric --source infiniband with FABSCOPE_IB_PORTS', () => {
     }
   });
 
-  it('refuses perfquery on several ports, naming them', async () => {
-    const ibPorts = [
-      { ca: 'mlx5_0', port: 1 },
-      { ca: 'mlx5_1', port: 1 },
-    ];
-    await expect(
-      openFabricSource('infiniband', { ...settings, reader: 'perfquery', ibPorts }),
-    ).rejects.toThrow('read mlx5_0:1, mlx5_1:1 with --reader mad');
+  it('reads each listed port’s subnet with perfquery through that port, not the default one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fabscope-ports-'));
+    try {
+      const fixture = fileURLToPath(new URL('../../fixtures/ibnetdiscover/fabric-p.out', import.meta.url));
+      const ibnetdiscover = join(dir, 'ibnetdiscover');
+      writeFileSync(ibnetdiscover, `#!/bin/sh\ncat '${fixture}'\n`, { mode: 0o755 });
+      // perfquery as the tools print nothing for a port they cannot reach: the read fails, the arguments stay.
+      const perfquery = join(dir, 'perfquery');
+      writeFileSync(perfquery, `#!/bin/sh\necho "$@" >> ${dir}/args\nexit 1\n`, { mode: 0o755 });
+      appendFileSync(join(dir, 'args'), '');
+      const opened = await openFabricSource('infiniband', {
+        ...settings,
+        reader: 'perfquery',
+        ibnetdiscover,
+        perfquery,
+        ibPorts: [
+          { ca: 'mlx5_0', port: 1 },
+          { ca: 'mlx5_1', port: 2 },
+        ],
+      });
+      await opened.source.read(AbortSignal.timeout(10_000));
+      const runs = readFileSync(join(dir, 'args'), 'utf8').trim().split('\n');
+      const through = (ca: string, port: number) => runs.filter((r) => r.startsWith(`-C ${ca} -P ${port} `));
+      // Every node of each subnet, extended and basic counters, through that subnet's port only.
+      expect(through('mlx5_0', 1).length).toBeGreaterThan(0);
+      expect(through('mlx5_0', 1).length).toBe(through('mlx5_1', 2).length);
+      expect(runs.length).toBe(2 * through('mlx5_0', 1).length);
+      expect(through('mlx5_0', 1)).toContain(`-C mlx5_0 -P 1 -x -l 21 1`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { type IbLocalPort, ibPortName } from '@fabscope/contracts/names';
 import type { FabricSource } from '../fabric/port-sample.ts';
 import { emulatorSource } from './emulator/emulator-source.ts';
+import { gnmiSource } from './gnmi/gnmi-source.ts';
+import { parseGnmiTargets } from './gnmi/gnmi-targets.ts';
 import { localIbPorts } from './infiniband/ib-local-ports.ts';
 import { subnetsSource } from './infiniband/ib-subnets-source.ts';
 import { infinibandSource } from './infiniband/infiniband-source.ts';
@@ -106,6 +108,20 @@ export const FABRIC_SOURCES = {
     // A silent agent fails its first request after the timeout and one retry; answering ones take milliseconds.
     const rounds = Math.max(1, Math.ceil(targets.length / s.concurrency));
     return { source, readTimeoutMs: s.timeoutMs * 2 * rounds + 5000 };
+  },
+  gnmi: async (s: FabricSourceSettings): Promise<OpenedFabricSource> => {
+    if (!s.targets) throw new FabricSourceSettingsError('--source gnmi needs --targets FILE');
+    let targets: ReturnType<typeof parseGnmiTargets>;
+    try {
+      targets = parseGnmiTargets(await readFile(s.targets, 'utf8'));
+    } catch (error) {
+      throw new FabricSourceSettingsError(`--targets ${s.targets}: ${(error as Error).message}`);
+    }
+    // Streams run in the background; a read only copies their latest values.
+    return {
+      source: gnmiSource({ ...(s.fabric ? { fabric: s.fabric } : {}), targets }),
+      readTimeoutMs: 5000,
+    };
   },
 } as const satisfies Record<string, (settings: FabricSourceSettings) => Promise<OpenedFabricSource>>;
 

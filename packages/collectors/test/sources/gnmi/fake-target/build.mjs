@@ -17,9 +17,13 @@ const dir = join(cache, 'fabscope', `fake-gnmi-target-${hash.digest('hex').slice
 const binary = join(dir, 'fake-gnmi-target');
 
 if (!existsSync(binary)) {
-  if (spawnSync('go', ['version'], { stdio: 'ignore' }).status !== 0) {
+  // openconfig/gnmi v0.14.1 asks for Go 1.22; Debian bookworm's golang-go is 1.19 (backports has newer).
+  const version = spawnSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' }).stdout?.trim() ?? '';
+  const [major = 0, minor = 0] = (/^go(\d+)\.(\d+)/.exec(version) ?? []).slice(1).map(Number);
+  if (major < 1 || (major === 1 && minor < 22)) {
     console.error(
-      'the gNMI tests need Go (Debian: apt-get install golang-go) to build the fake gNMI target of github.com/openconfig/gnmi',
+      `the gNMI tests need Go >= 1.22 (found "${version || 'none'}"; Debian: golang-1.22 or later from ` +
+        'bookworm-backports, or go.dev/dl) to build the fake gNMI target of github.com/openconfig/gnmi',
     );
     process.exit(1);
   }

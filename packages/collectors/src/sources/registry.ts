@@ -36,6 +36,8 @@ export interface FabricSourceSettings {
 export interface OpenedFabricSource {
   source: FabricSource;
   readTimeoutMs: number;
+  /** Ends what the source keeps open between reads (gNMI's streams), for a process that is done with it. */
+  close?: () => void;
 }
 
 /** A setting a source cannot run with; its message names the flag. */
@@ -117,11 +119,9 @@ export const FABRIC_SOURCES = {
     } catch (error) {
       throw new FabricSourceSettingsError(`--targets ${s.targets}: ${(error as Error).message}`);
     }
-    // Streams run in the background; a read only copies their latest values.
-    return {
-      source: gnmiSource({ ...(s.fabric ? { fabric: s.fabric } : {}), targets }),
-      readTimeoutMs: 5000,
-    };
+    // Streams run in the background; a read copies their latest values (the first waits up to 5 s for them).
+    const source = gnmiSource({ ...(s.fabric ? { fabric: s.fabric } : {}), targets });
+    return { source, readTimeoutMs: 10_000, close: () => source.close() };
   },
 } as const satisfies Record<string, (settings: FabricSourceSettings) => Promise<OpenedFabricSource>>;
 

@@ -19,6 +19,8 @@ export interface GnmiSourceOptions {
   backoff?: Backoff;
   /** A stream with no update for this many sample intervals is silent: a gap. */
   staleIntervals?: number;
+  /** The first read waits at most this long for every stream's first full dump (sync_response) or failure. */
+  firstSyncWaitMs?: number;
   /** How a target's calls are opened: a gRPC channel by default. */
   connect?: (target: GnmiTarget) => { open: () => SubscribeCall; close: () => void };
 }
@@ -58,6 +60,7 @@ export function gnmiSource(options: GnmiSourceOptions): GnmiFabricSource {
   const backoff = options.backoff ?? { initialMs: 1000, maxMs: 60_000 };
   const staleIntervals = options.staleIntervals ?? 3;
   const connect = options.connect ?? gnmiConnection;
+  let firstSyncWaitMs = options.firstSyncWaitMs ?? 5000;
   const streams = options.targets.map((target) => {
     const connection = connect(target);
     const stream = new TargetStream({
@@ -86,6 +89,14 @@ export function gnmiSource(options: GnmiSourceOptions): GnmiFabricSource {
     },
     async read(signal): Promise<FabricSnapshot> {
       signal.throwIfAborted();
+      // A read right after start (`collect --once`) would find nothing yet: wait, bounded, for the first dumps.
+      const settled = () =>
+        streams.every(({ stream: t }) => t.status().synced || t.status().state !== 'connecting');
+      for (const until = clock.now() + firstSyncWaitMs; !settled() && clock.now() < until; ) {
+        await new Promise((resolve) => clock.setTimeout(() => resolve(undefined), 50));
+        signal.throwIfAborted();
+      }
+      firstSyncWaitMs = 0;
       const now = clock.now();
       const ports: PortSample[] = [];
       const targets: TargetResult[] = streams.map(({ target, stream }) => {

@@ -52,6 +52,7 @@ function rig() {
     targets,
     clock,
     backoff: { initialMs: 100, maxMs: 800 },
+    firstSyncWaitMs: 0,
     connect: (t) => ({
       open: () => {
         const call = new FakeCall();

@@ -44,7 +44,7 @@ class FakeCall extends EventEmitter implements SubscribeCall {
   }
 }
 
-function rig() {
+function rig(firstSyncWaitMs = 0) {
   const clock = manualClock();
   const calls = new Map<string, FakeCall[]>();
   const targets = parseGnmiTargets('leaf1 insecure sample-ms=1000\nleaf2 insecure sample-ms=1000');
@@ -52,7 +52,7 @@ function rig() {
     targets,
     clock,
     backoff: { initialMs: 100, maxMs: 800 },
-    firstSyncWaitMs: 0,
+    firstSyncWaitMs,
     connect: (t) => ({
       open: () => {
         const call = new FakeCall();
@@ -138,6 +138,40 @@ describe('a gNMI stream that drops', () => {
     expect(silent.targets?.[0]).toMatchObject({ outcome: 'error', reason: 'no update for 3.0 s' });
     expect(silent.ports.map((p) => p.nodeName)).toEqual(['leaf2']);
     source.close();
+  });
+
+  it('waits, on its first read only and at most the bound, for every stream to sync or fail', async () => {
+    const { clock, last, read, source } = rig(5000);
+    let done = false;
+    const first = read().then((s) => {
+      done = true;
+      return s;
+    });
+    last('leaf1').octets('e1', 9);
+    last('leaf1').emit('data', { sync_response: true });
+    clock.advance(50);
+    await Promise.resolve();
+    expect(done).toBe(false);
+    last('leaf2').emit('error', new Error('14 UNAVAILABLE: connect ECONNREFUSED'));
+    clock.advance(50);
+    const snapshot = await first;
+    expect(snapshot.targets?.map((t) => t.outcome)).toEqual(['ok', 'error']);
+    expect(snapshot.ports.map((p) => [p.nodeName, p.receiveBytes])).toEqual([['leaf1', 9]]);
+    source.close();
+
+    const silent = rig(5000);
+    const bounded = silent.read();
+    for (let t = 0; t < 5000; t += 50) {
+      silent.clock.advance(50);
+      await Promise.resolve();
+    }
+    expect((await bounded).targets?.map((t) => t.reason)).toEqual([
+      'subscribed, no update yet',
+      'subscribed, no update yet',
+    ]);
+    // Later reads do not wait: they say what they have.
+    expect((await silent.read()).ports).toEqual([]);
+    silent.source.close();
   });
 
   it('says so before the first update rather than reporting zeros', async () => {

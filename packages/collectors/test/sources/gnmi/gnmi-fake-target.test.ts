@@ -133,16 +133,19 @@ describe('the gNMI source against the fake gNMI target of github.com/openconfig/
     expect(outcome(first, '/line3')?.reason).toMatch(/wrong username or password/);
     expect(first.ports.some((p) => p.nodeName === 'intruder')).toBe(false);
 
-    const later = await readUntil((s) => port(s, 'leaf1', 1)?.receiveBytes >= e1.receiveBytes + 20 * 125_000);
+    const later = await readUntil((s) => port(s, 'leaf1', 1)?.receiveBytes >= e1.receiveBytes + 30 * 125_000);
     const seconds = (Date.now() - startedMs) / 1000;
     const l1 = port(later, 'leaf1', 1);
     const rate = (field: 'receiveBytes' | 'transmitBytes' | 'receivePackets') =>
       counterRate(e1[field], l1[field], seconds) as number;
-    // The generator adds its step every 100 ms; reads see it up to one step late at either end.
-    expect(rate('receiveBytes')).toBeGreaterThan(0.8 * 1.25e6);
+    // The generator adds its step every 100 ms of wall time (later on a loaded machine, never sooner);
+    // reads see a step up to one step and one poll late, and out-octets one update after in-octets.
+    expect(rate('receiveBytes')).toBeGreaterThan(0.6 * 1.25e6);
     expect(rate('receiveBytes')).toBeLessThan(1.2 * 1.25e6);
-    expect(rate('transmitBytes') / rate('receiveBytes')).toBeCloseTo(2, 1);
-    expect(rate('receivePackets')).toBeGreaterThan(0.8 * 1000);
+    expect(rate('transmitBytes') / rate('receiveBytes')).toBeGreaterThan(1.8);
+    expect(rate('transmitBytes') / rate('receiveBytes')).toBeLessThan(2.2);
+    expect(rate('receivePackets')).toBeGreaterThan(0.6 * 1000);
+    expect(rate('receivePackets')).toBeLessThan(1.2 * 1000);
     expect(l1.errors?.transmitDiscards).toBeGreaterThan(e1.errors?.transmitDiscards as number);
 
     const congestion = source.congestion();

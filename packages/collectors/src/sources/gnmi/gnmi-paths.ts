@@ -13,6 +13,7 @@ export const SUBSCRIBED_PATHS: readonly string[] = [
   'interfaces/interface/ethernet/state/port-speed',
   'interfaces/interface/ethernet/state/counters',
   'qos/interfaces/interface/output/queues/queue/state',
+  'lldp/interfaces/interface/neighbors/neighbor/state',
 ];
 
 /** OpenConfig interface leaves read, by their path below `interfaces/interface[name=…]`. */
@@ -43,6 +44,14 @@ export const QUEUE_LEAVES = {
   'tx-wait': 'transmitWait',
 } as const;
 
+/** OpenConfig LLDP neighbour leaves, below `lldp/interfaces/interface[name=…]/neighbors/neighbor[id=…]/state`. */
+export const NEIGHBOUR_LEAVES = {
+  'system-name': 'systemName',
+  'port-id': 'portId',
+  'port-description': 'portDescription',
+} as const;
+
+export type NeighbourLeaf = (typeof NEIGHBOUR_LEAVES)[keyof typeof NEIGHBOUR_LEAVES];
 export type InterfaceLeaf = (typeof INTERFACE_LEAVES)[keyof typeof INTERFACE_LEAVES];
 export type QueueLeaf = (typeof QUEUE_LEAVES)[keyof typeof QUEUE_LEAVES];
 
@@ -50,6 +59,7 @@ export type QueueLeaf = (typeof QUEUE_LEAVES)[keyof typeof QUEUE_LEAVES];
 export type LeafAddress =
   | { kind: 'interface'; interface: string; leaf: InterfaceLeaf }
   | { kind: 'queue'; interface: string; queue: string; leaf: QueueLeaf }
+  | { kind: 'neighbour'; interface: string; neighbour: string; leaf: NeighbourLeaf }
   | { kind: 'whole-interface'; interface: string };
 
 /** `name[k=v][k2=v2]` as one element; a `/` inside brackets belongs to the key (`Ethernet1/1`). */
@@ -121,6 +131,14 @@ export function addressOf(elems: PathElem[]): LeafAddress | string | null {
     if (name === null || queue === null) return 'queue path without [interface-id=…] or [name=…]';
     const leaf = QUEUE_LEAVES[names[7] as keyof typeof QUEUE_LEAVES];
     return leaf ? { kind: 'queue', interface: name, queue, leaf } : null;
+  }
+  const lldpPath = ['lldp', 'interfaces', 'interface', 'neighbors', 'neighbor', 'state'];
+  if (names.length === 7 && lldpPath.every((n, i) => names[i] === n)) {
+    const name = keyOf(elems[2], 'name');
+    const neighbour = keyOf(elems[4], 'id');
+    if (name === null || neighbour === null) return 'LLDP path without [name=…] or [id=…]';
+    const leaf = NEIGHBOUR_LEAVES[names[6] as keyof typeof NEIGHBOUR_LEAVES];
+    return leaf ? { kind: 'neighbour', interface: name, neighbour, leaf } : null;
   }
   return null;
 }

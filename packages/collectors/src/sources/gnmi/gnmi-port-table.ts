@@ -4,6 +4,7 @@ import {
   type InterfaceLeaf,
   type LeafAddress,
   leavesOf,
+  type NeighbourLeaf,
   operStatusOf,
   type PathElem,
   pathElems,
@@ -24,6 +25,8 @@ export interface InterfaceReading {
   speedBitsPerSecond?: number;
   /** Output queues by name, with the congestion counters the platform streams for them. */
   queues: Map<string, Partial<Record<QueueLeaf, bigint>>>;
+  /** LLDP neighbours by the target's neighbour id: the far switch's name and port as it reports them. */
+  neighbours: Map<string, Partial<Record<NeighbourLeaf, string>>>;
 }
 
 /** How one notification went: its updates applied, and why each refused one was refused. */
@@ -51,7 +54,7 @@ export class GnmiPortTable {
     let r = this.byName.get(name);
     if (!r) {
       if (this.byName.size >= MAX_INTERFACES) return null;
-      r = { name, counters: {}, queues: new Map() };
+      r = { name, counters: {}, queues: new Map(), neighbours: new Map() };
       this.byName.set(name, r);
     }
     return r;
@@ -78,6 +81,7 @@ export class GnmiPortTable {
     const r = this.byName.get(address.interface);
     if (!r) return;
     if (address.kind === 'queue') delete r.queues.get(address.queue)?.[address.leaf];
+    else if (address.kind === 'neighbour') delete r.neighbours.get(address.neighbour)?.[address.leaf];
     else if (address.kind === 'interface') {
       if (address.leaf === 'operStatus') delete r.operStatus;
       else if (address.leaf === 'portSpeed') delete r.speedBitsPerSecond;
@@ -94,6 +98,13 @@ export class GnmiPortTable {
     if (value === undefined) return 'no value';
     const r = this.reading(address.interface);
     if (!r) return `more than ${MAX_INTERFACES} interfaces`;
+    if (address.kind === 'neighbour') {
+      if (typeof value !== 'string' || value === '') return `not a name: ${show(value)}`;
+      const neighbour = r.neighbours.get(address.neighbour) ?? {};
+      neighbour[address.leaf] = value;
+      r.neighbours.set(address.neighbour, neighbour);
+      return null;
+    }
     if (address.kind === 'queue') {
       const count = counterOf(value);
       if (count === null) return `not a counter64: ${show(value)}`;

@@ -14,12 +14,46 @@ function queueSum(r: InterfaceReading, leaf: 'ecnMarkedPackets' | 'transmitWait'
   return Number(values.reduce((a, b) => (a as bigint) + (b as bigint), 0n));
 }
 
+/** The far end of a cable as an LLDP neighbour names it, when that switch was read too. */
+export type FarPort = (neighbour: {
+  systemName?: string;
+  portId?: string;
+  portDescription?: string;
+}) => PortSample['remote'];
+
+/** Every switch read's ports by name, so an LLDP neighbour's system-name and port-id find their port number. */
+export function farPortsOf(switches: ReadonlyMap<string, readonly InterfaceReading[]>): FarPort {
+  const numbers = new Map<string, Map<string, number>>();
+  for (const [name, interfaces] of switches) {
+    const sorted = [...interfaces].sort((a, b) => naturalCompare(a.name, b.name));
+    numbers.set(name, new Map(sorted.map((r, k) => [r.name, k + 1])));
+  }
+  return (n) => {
+    const ports = n.systemName === undefined ? undefined : numbers.get(n.systemName);
+    const portNumber =
+      ports?.get(n.portId ?? '') ??
+      (n.portDescription === undefined ? undefined : ports?.get(n.portDescription));
+    if (!ports || portNumber === undefined) return null;
+    const nodeName = n.systemName as string;
+    return {
+      nodeGuid: switchGuid({ name: nodeName, chassisId: '' }),
+      nodeName,
+      portNumber,
+      nodeType: 'switch',
+    };
+  };
+}
+
 /**
  * A switch's interfaces as port samples, numbered 1.. in natural name order (as the SNMP source numbers
- * them in ifIndex order): the same fields the SNMP source fills, and tx-wait as XmitWait ticks of
+ * them in ifIndex order): the same fields the SNMP source fills, the far end from LLDP, and tx-wait as XmitWait ticks of
  * unknown length where a queue streams it. A leaf never streamed is NaN, never 0.
  */
-export function gnmiPorts(switchName: string, interfaces: readonly InterfaceReading[]): PortSample[] {
+export function gnmiPorts(
+  switchName: string,
+  interfaces: readonly InterfaceReading[],
+  farPort: FarPort = () => null,
+): PortSample[] {
   const nodeGuid = switchGuid({ name: switchName, chassisId: '' });
   const sorted = [...interfaces].sort((a, b) => naturalCompare(a.name, b.name));
   return sorted.map(
@@ -31,7 +65,8 @@ export function gnmiPorts(switchName: string, interfaces: readonly InterfaceRead
       lid: 0,
       rateBytesPerSecond: r.speedBitsPerSecond === undefined ? Number.NaN : r.speedBitsPerSecond / 8,
       linkUp: r.operStatus === 'UP',
-      remote: null,
+      // One cable a port: the first neighbour that names a switch read; a hub's second neighbour is not a cable.
+      remote: [...r.neighbours.values()].map(farPort).find((far) => far !== null) ?? null,
       transmitBytes: count(r.counters.outOctets),
       receiveBytes: count(r.counters.inOctets),
       transmitPackets: count(r.counters.outUnicastPkts),

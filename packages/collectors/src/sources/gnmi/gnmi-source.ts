@@ -1,6 +1,7 @@
 import type { FabricSnapshot, FabricSource, PortSample, TargetResult } from '../../fabric/port-sample.ts';
 import { gnmiConnection, subscribeRequest } from './gnmi-client.ts';
-import { type GnmiCongestion, gnmiCongestion, gnmiPorts } from './gnmi-ports.ts';
+import type { InterfaceReading } from './gnmi-port-table.ts';
+import { farPortsOf, type GnmiCongestion, gnmiCongestion, gnmiPorts } from './gnmi-ports.ts';
 import {
   type Backoff,
   type StreamClock,
@@ -98,13 +99,18 @@ export function gnmiSource(options: GnmiSourceOptions): GnmiFabricSource {
       }
       firstSyncWaitMs = 0;
       const now = clock.now();
-      const ports: PortSample[] = [];
+      const live = new Map<string, readonly InterfaceReading[]>();
       const targets: TargetResult[] = streams.map(({ target, stream }) => {
         const reason = gapReason(stream.status(), now, staleIntervals * target.sampleMs);
         if (reason !== null) return { target: target.label, durationSeconds: 0, outcome: 'error', reason };
-        ports.push(...gnmiPorts(target.name, stream.table.interfaces()));
+        live.set(target.name, stream.table.interfaces());
         return { target: target.label, durationSeconds: 0, outcome: 'ok' };
       });
+      // Cables from LLDP, as the SNMP source draws them: only to switches read in this same read.
+      const farPort = farPortsOf(live);
+      const ports: PortSample[] = [...live].flatMap(([name, interfaces]) =>
+        gnmiPorts(name, interfaces, farPort),
+      );
       return { fabric, fabricType: 'ethernet', ports, targets };
     },
   };

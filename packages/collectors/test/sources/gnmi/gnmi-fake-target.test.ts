@@ -28,6 +28,11 @@ const queue = (name: string, q: string, leaf: string, step: number): FakeLeaf =>
   value: { counter: 0, step },
 });
 const text = (path: string[], value: string): FakeLeaf => ({ path, value: { text: value } });
+const lldp = (name: string, leaf: string, value: string): FakeLeaf =>
+  text(
+    ['lldp', 'interfaces', `interface[name=${name}]`, 'neighbors', 'neighbor[id=1]', 'state', leaf],
+    value,
+  );
 
 /** leaf1: two ports, one with QoS queue counters, one sending in-errors that are not a counter. */
 const LEAF1: FakeLeaf[] = [
@@ -39,6 +44,8 @@ const LEAF1: FakeLeaf[] = [
   counter('Ethernet1', 'out-discards', 3),
   text(iface('Ethernet1', 'state', 'oper-status'), 'UP'),
   text(iface('Ethernet1', 'ethernet', 'state', 'port-speed'), 'openconfig-if-ethernet:SPEED_100GB'),
+  lldp('Ethernet1', 'system-name', 'leaf2'),
+  lldp('Ethernet1', 'port-id', 'Ethernet1'),
   queue('Ethernet1', '3', 'ecn-marked-pkts', 5),
   queue('Ethernet1', '3', 'pfc-pause-frames-received', 2),
   counter('Ethernet2', 'in-octets', 10_000),
@@ -51,6 +58,8 @@ const LEAF2: FakeLeaf[] = [
   counter('Ethernet1', 'out-octets', 50_000),
   text(iface('Ethernet1', 'state', 'oper-status'), 'UP'),
   text(iface('Ethernet1', 'ethernet', 'state', 'port-speed'), 'SPEED_400GB'),
+  lldp('Ethernet1', 'system-name', 'leaf1'),
+  lldp('Ethernet1', 'port-id', 'Ethernet1'),
 ];
 
 let dir: string;
@@ -113,6 +122,8 @@ describe('the gNMI source against the fake gNMI target of github.com/openconfig/
         outcome(s, `:${leaf1.port}`)?.outcome === 'ok' &&
         outcome(s, `:${leaf2.port}`)?.outcome === 'ok' &&
         Number.isFinite(port(s, 'leaf1', 1)?.transmitPackets) &&
+        port(s, 'leaf1', 1)?.remote !== null &&
+        port(s, 'leaf2', 1)?.remote !== null &&
         Number.isFinite(port(s, 'leaf2', 1)?.transmitBytes),
     );
     const startedMs = Date.now();
@@ -120,6 +131,10 @@ describe('the gNMI source against the fake gNMI target of github.com/openconfig/
     expect(e1).toMatchObject({ nodeType: 'switch', linkUp: true, rateBytesPerSecond: 100e9 / 8 });
     expect(port(first, 'leaf1', 2)).toMatchObject({ linkUp: false, rateBytesPerSecond: Number.NaN });
     expect(port(first, 'leaf2', 1)).toMatchObject({ linkUp: true, rateBytesPerSecond: 400e9 / 8 });
+    // The cable between them, from both ends' LLDP.
+    expect(e1.remote).toMatchObject({ nodeName: 'leaf2', portNumber: 1, nodeType: 'switch' });
+    expect(port(first, 'leaf2', 1).remote).toMatchObject({ nodeName: 'leaf1', portNumber: 1 });
+    expect(e1.remote?.nodeGuid).toBe(port(first, 'leaf2', 1).nodeGuid);
     // Never streamed: unknown, not 0.
     expect(port(first, 'leaf2', 1).transmitPackets).toBeNaN();
     expect(port(first, 'leaf2', 1).errors?.receiveErrors).toBeNaN();
@@ -169,6 +184,8 @@ describe('the gNMI source against the fake gNMI target of github.com/openconfig/
     const during = await readUntil((s) => port(s, 'leaf2', 1)?.receiveBytes > leaf2Bytes + 5 * 50_000);
     expect(outcome(during, `:${leaf2.port}`)?.outcome).toBe('ok');
     expect(during.ports.some((p) => p.nodeName === 'leaf1')).toBe(false);
+    // Its cable's far end is not read now: unknown, as on SNMP.
+    expect(port(during, 'leaf2', 1).remote).toBeNull();
 
     await leaf1.restart();
     const back = await readUntil(

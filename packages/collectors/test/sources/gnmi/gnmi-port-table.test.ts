@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { counterOf, parsePathText, portSpeedOf } from '../../../src/sources/gnmi/gnmi-paths.ts';
 import { GnmiPortTable } from '../../../src/sources/gnmi/gnmi-port-table.ts';
-import { gnmiPorts } from '../../../src/sources/gnmi/gnmi-ports.ts';
+import { farPortsOf, gnmiPorts } from '../../../src/sources/gnmi/gnmi-ports.ts';
 import type { GnmiNotification, GnmiPath } from '../../../src/sources/gnmi/gnmi-proto.ts';
 
 const elemPath = (text: string): GnmiPath => ({
@@ -34,7 +34,7 @@ describe('a target’s port table', () => {
     });
     for (const table of [viaElem, viaElement, viaPrefix]) {
       expect(table.interfaces()).toEqual([
-        { name: 'Ethernet1/1', counters: { inOctets: 7n }, queues: new Map() },
+        { name: 'Ethernet1/1', counters: { inOctets: 7n }, queues: new Map(), neighbours: new Map() },
       ]);
     }
   });
@@ -121,6 +121,40 @@ describe('a target’s port table', () => {
       [2, Number.NaN],
     ]);
     expect(ports[0]?.rateBytesPerSecond).toBeNaN();
+  });
+
+  it('finds the far end of a cable from LLDP when that switch was read, by port-id, else port-description', () => {
+    const lldp = (iface: string, id: string, leaf: string) =>
+      elemPath(`lldp/interfaces/interface[name=${iface}]/neighbors/neighbor[id=${id}]/state/${leaf}`);
+    const leaf1 = new GnmiPortTable();
+    const result = leaf1.apply({
+      update: [
+        { path: lldp('Ethernet1', 'a', 'system-name'), val: { string_val: 'spine1' } },
+        { path: lldp('Ethernet1', 'a', 'port-id'), val: { string_val: 'Ethernet7' } },
+        { path: lldp('Ethernet2', 'b', 'system-name'), val: { string_val: 'spine1' } },
+        { path: lldp('Ethernet2', 'b', 'port-id'), val: { string_val: 'aa:bb:cc:dd:ee:ff' } },
+        { path: lldp('Ethernet2', 'b', 'port-description'), val: { string_val: 'Ethernet8' } },
+        { path: lldp('Ethernet3', 'c', 'system-name'), val: { string_val: 'server9' } },
+        { path: lldp('Ethernet3', 'c', 'port-id'), val: { int_val: '3' } },
+      ],
+    });
+    expect(result.malformed).toEqual([
+      '/lldp/interfaces/interface[name=Ethernet3]/neighbors/neighbor[id=c]/state/port-id: not a name: 3',
+    ]);
+    const spine1 = new GnmiPortTable();
+    spine1.apply({
+      update: ['Ethernet7', 'Ethernet8', 'Ethernet10'].map((name) => ({
+        path: elemPath(`interfaces/interface[name=${name}]/state/oper-status`),
+        val: { string_val: 'UP' },
+      })),
+    });
+    const far = farPortsOf(new Map([['spine1', spine1.interfaces()]]));
+    const ports = gnmiPorts('leaf1', leaf1.interfaces(), far);
+    expect(ports.map((p) => [p.portNumber, p.remote?.nodeName, p.remote?.portNumber])).toEqual([
+      [1, 'spine1', 1],
+      [2, 'spine1', 2],
+      [3, undefined, undefined],
+    ]);
   });
 
   it('reads any counter64 exactly and refuses what is not one', () => {

@@ -113,14 +113,14 @@ export const FABRIC_SOURCES = {
   },
   gnmi: async (s: FabricSourceSettings): Promise<OpenedFabricSource> => {
     if (!s.targets) throw new FabricSourceSettingsError('--source gnmi needs --targets FILE');
-    let targets: ReturnType<typeof parseGnmiTargets>;
+    let source: ReturnType<typeof gnmiSource>;
     try {
-      targets = parseGnmiTargets(await readFile(s.targets, 'utf8'));
+      // Streams run in the background; a read copies their latest values (the first waits up to 5 s for them).
+      const targets = parseGnmiTargets(await readFile(s.targets, 'utf8'));
+      source = gnmiSource({ ...(s.fabric ? { fabric: s.fabric } : {}), targets });
     } catch (error) {
       throw new FabricSourceSettingsError(`--targets ${s.targets}: ${(error as Error).message}`);
     }
-    // Streams run in the background; a read copies their latest values (the first waits up to 5 s for them).
-    const source = gnmiSource({ ...(s.fabric ? { fabric: s.fabric } : {}), targets });
     return { source, readTimeoutMs: 10_000, close: () => source.close() };
   },
 } as const satisfies Record<string, (settings: FabricSourceSettings) => Promise<OpenedFabricSource>>;

@@ -61,6 +61,8 @@ function channelCredentials(target: GnmiTarget): grpc.ChannelCredentials {
 
 /** A gRPC channel to one target (it reconnects by itself) and how to open a Subscribe call on it. */
 export function gnmiConnection(target: GnmiTarget): { open: () => SubscribeCall; close: () => void } {
+  // A password variable or file that is not there is a setting to fix, said at start, not a stream to retry.
+  credentialMetadata(target);
   const Client = gnmiClientClass();
   const address = `${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
   const serverName = target.transport.kind === 'tls' ? target.transport.serverName : undefined;

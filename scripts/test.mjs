@@ -61,6 +61,11 @@ const SYSTEM_PACKAGES = [
   },
   { command: 'snmpsimd', pkg: 'snmpsim', why: 'the SNMP source: recorded switches served by snmpsim' },
   { command: 'snmpbulkwalk', pkg: 'snmp', why: "the SNMP source's walks compared with snmpbulkwalk's" },
+  {
+    command: 'go',
+    pkg: 'golang-go',
+    why: 'the gNMI source: building the fake target of github.com/openconfig/gnmi',
+  },
   // The InfiniBand lab: a simulated subnet that answers real MADs, the real subnet manager and
   // diagnostics (packages/lab; the InfiniBand collector, demo:ibsim and the SM's routes are tested on it).
   { command: 'ibsim', pkg: 'ibsim-utils', why: 'the InfiniBand lab: a simulated subnet answering real MADs' },
@@ -148,6 +153,8 @@ let ok = true;
 ok = step('lint', 'npm', ['run', '--silent', 'lint']) && ok;
 const built = step('build', 'npm', ['run', '--silent', 'build']);
 ok = built && ok;
+// Built once into the user's cache (minutes the first time), so no test's timeout pays for it.
+ok = step('fake gNMI target', 'node', ['packages/collectors/test/sources/gnmi/fake-target/build.mjs']) && ok;
 const vitestJson = join(results, 'vitest.json');
 ok =
   step('unit and integration tests', npx, [

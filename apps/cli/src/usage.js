@@ -24,6 +24,10 @@ export const COLLECT_USAGE = `usage:
                         [--listen 127.0.0.1:9466] [--once]
                         (Ethernet switches: IF-MIB 64-bit counters and LLDP-MIB neighbours by GetBulk;
                         FILE: "HOST[:PORT] v2c COMMUNITY" or "HOST[:PORT] v3 USER [AUTH KEY [PRIV KEY]] [context=NAME]")
+  fabscope collect fabric --source gnmi --targets FILE [--listen 127.0.0.1:9466] [--once]
+                        (Ethernet switches streaming OpenConfig interface and QoS counters: gNMI
+                        Subscribe STREAM/SAMPLE; FILE: "HOST[:PORT] insecure|tls [name=N] [ca=FILE]
+                        [username=U password-env=VAR|password-file=FILE] [sample-ms=10000] …")
 `;
 
 export const PARSE_USAGE = `usage: fabscope parse perfquery|opapmaquery FILE   (FILE "-" reads stdin)

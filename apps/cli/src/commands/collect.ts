@@ -138,7 +138,15 @@ export async function collect(args: string[], io: Io): Promise<(() => Promise<vo
       shard,
       rawCounters: raw === 'auto' ? 'auto' : raw === 'on',
     });
-    return serveOrPrint(fabric.scrapeChunks, values.listen, values.once, io, fabric.answer);
+    const stop = await serveOrPrint(fabric.scrapeChunks, values.listen, values.once, io, fabric.answer);
+    if (!stop) opened.close?.();
+    return (
+      stop &&
+      (async () => {
+        await stop();
+        opened.close?.();
+      })
+    );
   }
   throw new ConfigError(`collect needs "host" or "fabric"\n${COLLECT_USAGE}`);
 }

@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { type IbLocalPort, ibPortName } from '@fabscope/contracts/names';
 import type { FabricSource } from '../fabric/port-sample.ts';
 import { emulatorSource } from './emulator/emulator-source.ts';
+import { gnmiSource } from './gnmi/gnmi-source.ts';
+import { parseGnmiTargets } from './gnmi/gnmi-targets.ts';
 import { localIbPorts } from './infiniband/ib-local-ports.ts';
 import { subnetsSource } from './infiniband/ib-subnets-source.ts';
 import { infinibandSource } from './infiniband/infiniband-source.ts';
@@ -34,6 +36,8 @@ export interface FabricSourceSettings {
 export interface OpenedFabricSource {
   source: FabricSource;
   readTimeoutMs: number;
+  /** Ends what the source keeps open between reads (gNMI's streams), for a process that is done with it. */
+  close?: () => void;
 }
 
 /** A setting a source cannot run with; its message names the flag. */
@@ -101,6 +105,18 @@ export const FABRIC_SOURCES = {
     // A silent agent fails its first request after the timeout and one retry; answering ones take milliseconds.
     const rounds = Math.max(1, Math.ceil(targets.length / s.concurrency));
     return { source, readTimeoutMs: s.timeoutMs * 2 * rounds + 5000 };
+  },
+  gnmi: async (s: FabricSourceSettings): Promise<OpenedFabricSource> => {
+    if (!s.targets) throw new FabricSourceSettingsError('--source gnmi needs --targets FILE');
+    let source: ReturnType<typeof gnmiSource>;
+    try {
+      // Streams run in the background; a read copies their latest values (the first waits up to 5 s for them).
+      const targets = parseGnmiTargets(await readFile(s.targets, 'utf8'));
+      source = gnmiSource({ ...(s.fabric ? { fabric: s.fabric } : {}), targets });
+    } catch (error) {
+      throw new FabricSourceSettingsError(`--targets ${s.targets}: ${(error as Error).message}`);
+    }
+    return { source, readTimeoutMs: 10_000, close: () => source.close() };
   },
 } as const satisfies Record<string, (settings: FabricSourceSettings) => Promise<OpenedFabricSource>>;
 

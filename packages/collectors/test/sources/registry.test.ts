@@ -21,9 +21,11 @@ const settings: FabricSourceSettings = {
 
 describe('the fabric source registry', () => {
   it('names every source when asked for another, as the CLI prints it', async () => {
-    expect(Object.keys(FABRIC_SOURCES)).toEqual(['emulator', 'infiniband', 'omnipath', 'snmp']);
-    await expect(openFabricSource('gnmi', settings)).rejects.toThrow(
-      new FabricSourceSettingsError('--source must be emulator, infiniband, omnipath or snmp, got "gnmi"'),
+    expect(Object.keys(FABRIC_SOURCES)).toEqual(['emulator', 'infiniband', 'omnipath', 'snmp', 'gnmi']);
+    await expect(openFabricSource('netflow', settings)).rejects.toThrow(
+      new FabricSourceSettingsError(
+        '--source must be emulator, infiniband, omnipath, snmp or gnmi, got "netflow"',
+      ),
     );
     await expect(openFabricSource(undefined, settings)).rejects.toThrow(/got ""$/);
     await expect(openFabricSource('toString', settings)).rejects.toThrow(/got "toString"$/);

@@ -59,8 +59,14 @@ export class LosslessCounters {
       this.active = new Int32Array(0);
       return;
     }
-    const [paused, frames, marks, received, sent, handled] = this.perSecond as Float64Array[] &
-      [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+    const [paused, frames, marks, received, sent, handled] = this.perSecond as [
+      Float64Array,
+      Float64Array,
+      Float64Array,
+      Float64Array,
+      Float64Array,
+      Float64Array,
+    ];
     const touched = new Set<number>();
     for (let c = 0; c < this.channelCount; c++) {
       const share = state.pausedShare[c] as number;

@@ -24,20 +24,19 @@ describe("RoCE counters from the emulator's host trees", () => {
   const dir = mkdtempSync(join(tmpdir(), 'fabscope-roce-e2e-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('reads loss counters, pause time, and the absent congestion counters as unknown', async () => {
-    const { fabric, tables } = fabricFromConfig({ scenario: 'opa-ethernet-router' });
+  it('reads loss and congestion counters and pause time each way, the absent ones as unknown', async () => {
+    const { fabric, tables } = fabricFromConfig({ scenario: 'roce-leafspine' });
     const emulator = createEmulator({ fabric, tables, seed: 1, startTimeMs: 0 });
-    emulator.startFlows({ pattern: 'iperf', from: 'eth-node', to: 'opa-node', streams: 16 });
-    emulator.injectFault({ type: 'link-width-downgrade', node: 'opa-node', port: 1, lanes: 3 });
+    emulator.startFlows({ pattern: 'incast', to: 'host33', from: ['host1', 'host2', 'host17', 'host18'] });
     emulator.advance(10_000);
-    startSysfsWriter(emulator, dir, { hosts: ['eth-node'], intervalMs: 60_000 }).stop();
+    startSysfsWriter(emulator, dir, { hosts: ['host1'], intervalMs: 60_000 }).stop();
     let text = '';
     // `fabscope collect host --once` on the tree, the recorded ethtool outputs beside it.
     await collect(
       [
         'host',
-        ...['--sysfs', join(dir, 'eth-node/sys'), '--procfs', join(dir, 'eth-node/proc')],
-        ...['--ethtool', join(dir, 'eth-node/ethtool'), '--once'],
+        ...['--sysfs', join(dir, 'host1/sys'), '--procfs', join(dir, 'host1/proc')],
+        ...['--ethtool', join(dir, 'host1/ethtool'), '--once'],
       ],
       {
         stdout: (chunk) => {
@@ -45,19 +44,21 @@ describe("RoCE counters from the emulator's host trees", () => {
         },
       },
     );
-    expect(series(text, ROCE_COUNTERS.outOfSequence)).toEqual([
-      { labels: '{device="mlx5_0",port="1"}', value: 0 },
-    ]);
+    const labels = '{device="mlx5_0",port="1"}';
+    expect(series(text, ROCE_COUNTERS.outOfSequence)).toEqual([{ labels, value: 0 }]);
+    // An incast sender: one CNP per 50 µs handled over the 10 s.
+    expect(series(text, ROCE_COUNTERS.cnpHandled)).toEqual([{ labels, value: 200_000 }]);
     const paused = series(text, ROCE_PAUSE_SERIES.durationSeconds);
+    const port = '{device="mlx5_0",port="1",netdev="eth0"';
     expect(paused.map((s) => s.labels)).toEqual([
-      '{device="mlx5_0",port="1",netdev="eth0",direction="rx",priority="3"}',
+      `${port},direction="rx",priority="3"}`,
+      `${port},direction="tx",priority="3"}`,
     ]);
-    expect(paused[0]?.value).toBeGreaterThan(5);
+    expect(paused[0]?.value).toBeGreaterThan(3);
     expect(paused[0]?.value).toBeLessThanOrEqual(10);
+    expect(paused[1]?.value).toBe(0);
     const unknown = series(text, ROCE_UNKNOWN_SERIES).map((s) => s.labels);
-    expect(unknown).toContain(
-      '{device="mlx5_0",port="1",counter="hw_counters/np_cnp_sent",reason="absent (ENOENT)"}',
-    );
-    expect(unknown.every((labels) => /counter="hw_counters\/(np_|rp_|roce_adp)/.test(labels))).toBe(true);
+    expect(unknown.length).toBeGreaterThan(0);
+    expect(unknown.every((l) => /counter="hw_counters\/roce_adp/.test(l))).toBe(true);
   });
 });

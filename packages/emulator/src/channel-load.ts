@@ -8,6 +8,7 @@ import {
 import { offeredLoad, waitingShares } from './congestion.ts';
 import { DATA_UNIT_BYTES } from './counters.ts';
 import { busyFraction } from './hosts/host-load.ts';
+import { type LosslessState, losslessEthernet } from './lossless.ts';
 import type { CounterRates } from './port-counters.ts';
 import type { PathFinder } from './routing/paths.ts';
 
@@ -29,6 +30,12 @@ export interface LoadedFlow {
   extraPktsPerByte: number;
   /** IP packets per payload byte (0 for RDMA). */
   ipPktsPerByte: number;
+  /** RDMA over Ethernet: ECN-capable, its sender runs DCQCN. */
+  roce: boolean;
+  /** Set here: the full channel whose PFC pause slows the flow though it does not cross it (-1: none). */
+  victimOf: number;
+  /** Set here: its RoCE packets are ECN-marked at a full switch egress. */
+  ecnMarked: boolean;
   /** Set here: wire and payload bytes/s. */
   rate: number;
   payload: number;
@@ -55,9 +62,15 @@ export class ChannelLoad implements CounterRates {
   /** Busy share of all CPUs, and payload bytes/s forwarded between networks, per node. */
   readonly nodeBusy: Float64Array;
   readonly nodeForwarded: Float64Array;
+  /** PFC pause, ECN marks and victims at the current flows (null on a fabric without Ethernet links). */
+  lossless: LosslessState | null = null;
   private readonly ticksPerSecond: Float64Array;
   private readonly lineCapacity: Float64Array;
   private readonly mtu: number;
+  /** Per channel: on an Ethernet link; leaving an Ethernet switch (where ECN marks and PFC pauses). */
+  private readonly ethernet: Uint8Array;
+  private readonly switchEgress: Uint8Array;
+  private readonly hasEthernet: boolean;
 
   constructor(
     private readonly fabric: Fabric,
@@ -83,6 +96,18 @@ export class ChannelLoad implements CounterRates {
     this.ticksPerSecond = options.ticksPerSecond;
     this.lineCapacity = options.lineCapacity;
     this.mtu = options.mtu;
+    this.ethernet = new Uint8Array(channelCount);
+    this.switchEgress = new Uint8Array(channelCount);
+    for (const link of fabric.links) {
+      if ((link.fabricType ?? fabric.fabricType) !== 'ethernet') continue;
+      const ends = [link.a.node, link.b.node];
+      ends.forEach((name, k) => {
+        const c = link.index * 2 + k;
+        this.ethernet[c] = 1;
+        if (fabric.nodeByName.get(name)?.type === 'switch') this.switchEgress[c] = 1;
+      });
+    }
+    this.hasEthernet = this.ethernet.includes(1);
   }
 
   /** Sets every running flow's rate and every channel's and node's load; `nowMs` dates new congestion. */
@@ -95,14 +120,29 @@ export class ChannelLoad implements CounterRates {
   ): void {
     const paths = running.map((f) => f.path);
     const demands = running.map((f) => f.wireLimit);
-    const rates = maxMinFair({ paths, demands, capacities });
+    let rates = maxMinFair({ paths, demands, capacities });
+    this.lossless = null;
+    if (this.hasEthernet) {
+      const roce = Uint8Array.from(running, (f) => (f.roce ? 1 : 0));
+      const { ethernet, switchEgress } = this;
+      this.lossless = losslessEthernet({ paths, rates, demands, capacities, roce, ethernet, switchEgress });
+      rates = this.lossless.rates;
+    }
+    const lossless = this.lossless;
     running.forEach((flow, i) => {
+      flow.victimOf = lossless ? (lossless.victimOf[i] as number) : -1;
+      flow.ecnMarked = lossless?.marked[i] === 1;
       flow.rate = rates[i] as number;
       flow.payload = flow.rate * flow.efficiency;
     });
     const { carried, offered } = offeredLoad({ paths, demands, rates, capacities });
     this.offered = offered;
     const fractions = waitingShares(carried, offered);
+    // An Ethernet port waits while PFC pauses it (its tx-wait), never for credit.
+    if (this.lossless) {
+      for (let c = 0; c < fractions.length; c++)
+        if (this.ethernet[c] === 1) fractions[c] = this.lossless.pausedShare[c] as number;
+    }
     const ipEndpoint = this.addFlows(running, finder);
     this.updatePorts(fractions, nowMs);
     this.updateErrors(linkUp);
@@ -153,7 +193,8 @@ export class ChannelLoad implements CounterRates {
       const fraction = fractions[c] as number;
       this.waitTicks[c] = fraction * (this.ticksPerSecond[c] as number);
       if ((this.payload[c] as number) > 0 || (this.waitTicks[c] as number) > 0) active.push(c);
-      if (fraction >= 0.5) {
+      // The lossless priority drops nothing: PFC pauses the sender instead.
+      if (fraction >= 0.5 && this.ethernet[c] !== 1) {
         if (this.congestedSince[c] === Number.POSITIVE_INFINITY) this.congestedSince[c] = nowMs;
         const packets = (this.payload[c] as number) / this.mtu + (this.extraPkts[c] as number);
         this.discardRate[c] = packets * DISCARD_FRACTION * fraction;

@@ -1,4 +1,5 @@
 import type { Fabric, FabricType, ForwardingTables } from '@fabscope/topology';
+import type { LosslessPortCounters } from './lossless-counters.ts';
 
 // What the emulator is to its users (the HTTP server, the sysfs writer, scenario runs, tests).
 
@@ -31,6 +32,8 @@ export interface HostPortTelemetry {
   counters: bigint[];
   /** IP traffic through the port's network interface since the host booted: tx bytes, rx bytes, tx pkts, rx pkts. */
   ip: bigint[];
+  /** An Ethernet port's PFC pause, ECN and CNP counters (its RoCE NIC's `hw_counters` and `ethtool -S`). */
+  lossless?: LosslessPortCounters;
 }
 
 export interface HostTelemetry {

@@ -14,6 +14,13 @@ import type { EmulatorOptions, HostTelemetry } from './emulator-types.ts';
 import { resolveFault } from './faults/faults.ts';
 import { LinkState } from './faults/link-state.ts';
 import { hostLoads, hostTelemetry, NodeClocks, type TelemetrySources } from './hosts/host-telemetry.ts';
+import { LosslessCounters } from './lossless-counters.ts';
+import {
+  type EthernetPortCounters,
+  ethernetPorts,
+  type LosslessCongestion,
+  losslessCongestion,
+} from './lossless-ports.ts';
 import { PortCounterBank } from './port-counters.ts';
 import { PortsDocumentBuilder } from './ports-document.ts';
 import type { AdaptiveRoutingConfig } from './routing/ar-config.ts';
@@ -45,6 +52,7 @@ class FabricEmulator {
   private readonly links: LinkState;
   private readonly ports: PortCounterBank;
   private readonly load: ChannelLoad;
+  private readonly lossless: LosslessCounters;
   private readonly clocks: NodeClocks;
   private readonly documents: PortsDocumentBuilder;
   /** Line rate per channel (bytes/s), and what is left of it: 0 while the link is down. */
@@ -80,10 +88,16 @@ class FabricEmulator {
     this.links = new LinkState(fabric, {
       linkChanged: (l, up, fromFlap) => this.linkChanged(l, up, fromFlap),
       restartNode: (node) => {
-        for (const out of this.finder.outputs(node.index)) this.ports.reset(out, true);
+        for (const out of this.finder.outputs(node.index)) {
+          this.ports.reset(out, true);
+          this.lossless.reset(out);
+        }
         this.clocks.reboot(node.index, this.clockMs);
       },
-      clearPort: (out) => this.ports.reset(out, false),
+      clearPort: (out) => {
+        this.ports.reset(out, false);
+        this.lossless.reset(out);
+      },
       errorsChanged: () => {
         this.dirty = true;
       },
@@ -92,6 +106,10 @@ class FabricEmulator {
     const rates = { ticksPerSecond, lineCapacity, mtu: this.mtu };
     this.load = new ChannelLoad(fabric, this.links.symbolRate, rates, this.links.directRates);
     this.documents = new PortsDocumentBuilder(fabric);
+    this.lossless = new LosslessCounters(
+      lineCapacity.map((bytes) => bytes * 8),
+      this.mtu,
+    );
   }
 
   get sweepDelayMs(): number {
@@ -216,6 +234,18 @@ class FabricEmulator {
     return this.documents.buildArrow(this.clockMs, this.ports.reader(), this.links.linkUp);
   }
 
+  /** Every Ethernet port's PFC pause (rx/tx, ROCE_PRIORITY), ECN marks and discards, as a switch's QoS counters. */
+  ethernetPortCounters(): EthernetPortCounters[] {
+    this.refresh();
+    return ethernetPorts(this.fabric, this.finder, this.lossless, this.ports);
+  }
+
+  /** The full buffers of lossless Ethernet now, and the link directions their pause holds back. */
+  losslessCongestion(): LosslessCongestion {
+    this.refresh();
+    return losslessCongestion(this.fabric, this.load.lossless);
+  }
+
   hostLoads(): HostLoad[] {
     this.refresh();
     return hostLoads(this.telemetrySources());
@@ -232,8 +262,8 @@ class FabricEmulator {
   }
 
   private telemetrySources(): TelemetrySources {
-    const { fabric, finder, load, ports, clocks } = this;
-    return { fabric, finder, load, ports, clocks, linkUp: this.links.linkUp };
+    const { fabric, finder, load, ports, lossless, clocks } = this;
+    return { fabric, finder, load, ports, lossless, clocks, linkUp: this.links.linkUp };
   }
 
   /** A link went down or came up: its capacity, LinkDowned / LinkErrorRecovery, and a sweep to come. */
@@ -250,6 +280,7 @@ class FabricEmulator {
   private accrue(from: number, to: number): void {
     if (!(to - from > 0)) return;
     this.ports.accrue(from, to, this.load);
+    this.lossless.accrue(to - from);
     this.clocks.accrue(this.load.nodeBusy, (to - from) / 1000);
   }
 
@@ -305,5 +336,6 @@ class FabricEmulator {
     this.version++;
     const running = this.flows.runningAfterReset();
     this.load.recompute(running, this.capacities, this.links.linkUp, this.finder, this.clockMs);
+    this.lossless.update(this.load.lossless, running);
   }
 }

@@ -98,6 +98,7 @@ export async function currentFlows(
         bytesPerSecond: f.state === 'pending' ? 0 : f.bytesPerSecond,
         path: f.path,
         estimated: false,
+        ...(f.victimOf === undefined ? {} : { victimOf: f.victimOf }),
       });
     }
   }

@@ -7,7 +7,7 @@ import {
   ERROR_COUNTER_GROUPS,
   errorsPerSecond,
   type LinkErrorRates,
-  measuresWaitAndCategories,
+  measuresPmCategories,
   UNKNOWN_CATEGORIES,
   UNKNOWN_ERRORS,
 } from '@fabscope/topology';
@@ -24,7 +24,7 @@ export {
   directionCategories,
   directionErrors,
   errorsPerSecond,
-  measuresWaitAndCategories,
+  measuresPmCategories,
   UNKNOWN_CATEGORIES,
   UNKNOWN_ERRORS,
 };

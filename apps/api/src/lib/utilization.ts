@@ -10,7 +10,7 @@ import {
   directionErrors,
   errorsPerSecond,
   type LinkErrors,
-  measuresWaitAndCategories,
+  measuresPmCategories,
 } from './link-errors.ts';
 import type { ChannelKeys, LinkIndex } from './link-index.ts';
 import type { DirectionRates, PortRates, RatesSnapshot } from './port-rates.ts';
@@ -121,14 +121,14 @@ export function measuresBetween(
   };
 }
 
-/** Whether a direction's XmitWait and PM categories are known: Ethernet has neither. */
-export function reportsWaitAndCategories(fixed: ChannelKeys['fixed']): boolean {
-  return fixed.network === undefined || measuresWaitAndCategories(fixed.network);
+/** Whether a direction's PM categories are known: Ethernet has none (its wait is its pause, kept). */
+export function reportsCategories(fixed: ChannelKeys['fixed']): boolean {
+  return fixed.network === undefined || measuresPmCategories(fixed.network);
 }
 
 /**
  * Direction `c`'s figures into the frame's columns: utilization is bytes/s over the link's capacity,
- * never clamped, NaN (stale) without a rate; Ethernet has no XmitWait and no categories.
+ * never clamped, NaN (stale) without a rate; Ethernet has no categories.
  */
 export function writeMeasures(
   frame: LinkFrame,
@@ -136,11 +136,11 @@ export function writeMeasures(
   fixed: ChannelKeys['fixed'],
   m: DirectionMeasures,
 ): void {
-  const pm = reportsWaitAndCategories(fixed);
+  const pm = reportsCategories(fixed);
   frame.bytesPerSecond[c] = column(m.bytesPerSecond);
   frame.packetsPerSecond[c] = column(m.packetsPerSecond);
-  frame.transmitWaitTicksPerSecond[c] = pm ? column(m.transmitWaitTicksPerSecond) : Number.NaN;
-  frame.transmitWaitFraction[c] = pm ? column(m.transmitWaitFraction) : Number.NaN;
+  frame.transmitWaitTicksPerSecond[c] = column(m.transmitWaitTicksPerSecond);
+  frame.transmitWaitFraction[c] = column(m.transmitWaitFraction);
   frame.utilization[c] = column(utilizationOf(m.bytesPerSecond, fixed.capacityBytesPerSecond));
   frame.linkUp[c] = m.linkUp === null ? -1 : m.linkUp ? 1 : 0;
   frame.errorsPerSecond[c] = column(errorSumAt(frame.index, c, m.errors));

@@ -8,11 +8,7 @@ import { type CategoryHistograms, errorsPerSecond, UNKNOWN_CATEGORIES } from '..
 import type { ChannelKeys, LinkIndex } from '../../src/lib/link-index.ts';
 import type { PortRates, RatesSnapshot } from '../../src/lib/port-rates.ts';
 import { type FabricSummary, utilizationBucket } from '../../src/lib/summary.ts';
-import {
-  type DirectionMeasures,
-  measuresBetween,
-  reportsWaitAndCategories,
-} from '../../src/lib/utilization.ts';
+import { type DirectionMeasures, measuresBetween, reportsCategories } from '../../src/lib/utilization.ts';
 import type { LinkHistory } from '../../src/store/link-history.ts';
 
 /** What the store measured of one direction, its two ports looked up in `snapshot.ports`. */
@@ -34,7 +30,7 @@ export function measuresOf(
 export function directionState(fixed: ChannelKeys['fixed'], m: DirectionMeasures): LinkDirectionState {
   const capacity = fixed.capacityBytesPerSecond;
   const bytes = m.bytesPerSecond;
-  const pm = reportsWaitAndCategories(fixed);
+  const pm = reportsCategories(fixed);
   return {
     id: fixed.id,
     linkId: fixed.linkId,
@@ -45,8 +41,8 @@ export function directionState(fixed: ChannelKeys['fixed'], m: DirectionMeasures
     utilization: utilizationOf(bytes, capacity),
     bytesPerSecond: bytes,
     packetsPerSecond: m.packetsPerSecond,
-    transmitWaitTicksPerSecond: pm ? m.transmitWaitTicksPerSecond : null,
-    transmitWaitFraction: pm ? m.transmitWaitFraction : null,
+    transmitWaitTicksPerSecond: m.transmitWaitTicksPerSecond,
+    transmitWaitFraction: m.transmitWaitFraction,
     linkUp: m.linkUp,
     stale: bytes === null,
     errors: m.errors,

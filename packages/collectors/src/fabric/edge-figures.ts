@@ -5,7 +5,7 @@ import {
   directionTraffic,
   errorsPerSecond,
   type FabricType,
-  measuresWaitAndCategories,
+  measuresPmCategories,
   type PmThresholdConfig,
   type PortRateReading,
   utilizationOf,
@@ -127,7 +127,7 @@ export function computeFigures(
   d.ready = true;
   const ports = sweep.snapshot.ports;
   const fabricType = sweep.snapshot.fabricType as FabricType;
-  const pm = measuresWaitAndCategories(fabricType);
+  const pm = measuresPmCategories(fabricType);
   const rateOf = (i: number): PortRateReading | undefined =>
     i >= 0 ? (sweep.rates[i] ?? undefined) : undefined;
   for (const k of directions) {
@@ -136,7 +136,7 @@ export function computeFigures(
     const sender = rateOf(s);
     const receiver = rateOf(r);
     const traffic = directionTraffic(sender, receiver);
-    const wait = pm ? traffic.transmitWaitFraction : null;
+    const wait = traffic.transmitWaitFraction;
     const capacity = (ports[s >= 0 ? s : r] as PortSample).rateBytesPerSecond;
     d.bytes[k] = nan(traffic.bytesPerSecond);
     d.packets[k] = nan(traffic.packetsPerSecond);

@@ -97,6 +97,12 @@ export const FlowRowSchema = Type.Object({
   estimated: Type.Boolean({
     description: 'true: a node pair of a running job on its static route, not a measured flow',
   }),
+  victimOf: Type.Optional(
+    Type.String({
+      description:
+        'Lossless Ethernet: a victim flow, slowed by PFC pause from this full egress (link direction) its path does not cross',
+    }),
+  ),
 });
 
 export const JobDetailSchema = Type.Object({

@@ -125,6 +125,17 @@ export const FlowSchema = Type.Object({
   }),
   startMs: Type.Number(),
   endMs: Nullable(Type.Number(), { description: 'null: runs until stopped' }),
+  ecnMarked: Type.Optional(
+    Type.Boolean({
+      description: 'Lossless Ethernet: its RoCE packets are ECN-marked at a full switch egress',
+    }),
+  ),
+  victimOf: Type.Optional(
+    Type.String({
+      description:
+        'Lossless Ethernet: a victim flow, slowed by PFC pause from this full egress (link direction) its path does not cross',
+    }),
+  ),
 });
 export type FlowInfo = Static<typeof FlowSchema>;
 

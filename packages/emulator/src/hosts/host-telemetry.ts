@@ -2,6 +2,7 @@ import type { HostLoad } from '@fabscope/contracts';
 import type { Fabric, FabricNode } from '@fabscope/topology';
 import type { ChannelLoad } from '../channel-load.ts';
 import type { HostPortTelemetry, HostTelemetry } from '../emulator-types.ts';
+import type { LosslessCounters } from '../lossless-counters.ts';
 import { COUNTER_COUNT, type PortCounterBank } from '../port-counters.ts';
 import type { PathFinder } from '../routing/paths.ts';
 import { CPU_COUNT, MEMORY_USED_FRACTION } from './host-load.ts';
@@ -37,6 +38,7 @@ export interface TelemetrySources {
   finder: PathFinder;
   load: ChannelLoad;
   ports: PortCounterBank;
+  lossless: LosslessCounters;
   clocks: NodeClocks;
   linkUp: Uint8Array;
 }
@@ -72,6 +74,7 @@ export function hostTelemetry({
   finder,
   load,
   ports,
+  lossless,
   clocks,
   linkUp,
 }: TelemetrySources): HostTelemetry[] {
@@ -82,15 +85,17 @@ export function hostTelemetry({
       const out = finder.channelAt(node.index, port.number);
       const counters: bigint[] = new Array(COUNTER_COUNT);
       ports.readPort(out, counters);
+      const network = fabric.links[port.link]?.fabricType ?? fabric.fabricType;
       list.push({
         portNumber: port.number,
         guid: port.guid,
         lid: port.lid,
         rateGbps: port.rateGbps,
-        network: fabric.links[port.link]?.fabricType ?? fabric.fabricType,
+        network,
         linkUp: linkUp[port.link] === 1,
         counters,
         ip: ports.ipCounters(out),
+        ...(network === 'ethernet' ? { lossless: lossless.read(out) } : {}),
       });
     }
     return {

@@ -1,4 +1,5 @@
 import type { Emulator } from '../emulator.ts';
+import { ethernetAnswer } from './ethernet-route.ts';
 import { listFlows, startFlows } from './flow-routes.ts';
 import { HttpError } from './http-error.ts';
 
@@ -32,6 +33,7 @@ export const routes: Record<string, Record<string, Handler>> = {
   '/v1/health': { GET: (e) => e.health() },
   '/v1/ports': { GET: ports },
   '/v1/routing': { GET: (e) => e.routingState() },
+  '/v1/ethernet': { GET: ethernetAnswer },
   '/v1/adaptive-routing': {
     GET: (e) => e.getAdaptiveRouting(),
     PUT: (e, body) => e.setAdaptiveRouting(body as Parameters<Emulator['setAdaptiveRouting']>[0]),

@@ -1,4 +1,5 @@
 import { type Fabric, type FabricNode, type FabricType, NoRouteError } from '@fabscope/topology';
+import { ecmpPath } from './ecmp.ts';
 import type { PathFinder } from './paths.ts';
 
 /**
@@ -88,6 +89,23 @@ export class Networks {
     }
     this.segment(at, port, to, linkUp, tablesFirst, out);
     return out;
+  }
+
+  /**
+   * A flow's channels: on an Ethernet network, the ECMP member each switch's hash of the flow's `tuple` picks
+   * (switches rehash over their live links at once); elsewhere `path`, the tables'.
+   */
+  flowPath(from: FabricNode, to: FabricNode, linkUp: Uint8Array, tuple: string): number[] {
+    const network = this.networkOf[from.index] as number;
+    if (this.networkType[network] !== 'ethernet' || this.networkOf[to.index] !== network) {
+      return this.path(from, to, linkUp);
+    }
+    try {
+      return ecmpPath(this.finder, this.fabric.nodes, from, to, linkUp, tuple);
+    } catch (error) {
+      if (!(error instanceof NoRouteError)) throw error;
+      return this.path(from, to, linkUp, false);
+    }
   }
 
   /** Routers crossed from `from` to `to`: breadth first over networks joined by routers. */

@@ -1,6 +1,7 @@
 import { PORT_COUNTER_NAMES, type PortCounterName } from '@fabscope/contracts/ports';
 import type { FabricType } from '@fabscope/topology';
 import type { HostPortTelemetry, HostTelemetry } from '../emulator-types.ts';
+import { ROCE_PRIORITY } from '../lossless-counters.ts';
 import type { SysfsFiles } from './atomic-files.ts';
 
 /**
@@ -78,23 +79,15 @@ export function namePorts(host: HostTelemetry): NamedPort[] {
 }
 
 /** One host's `sys/class/infiniband` and `sys/class/net` trees, and its RoCE ports' counters. */
-export function writeClasses(
-  files: SysfsFiles,
-  host: HostTelemetry,
-  ports: NamedPort[],
-  dataUnitBytes = 1,
-): void {
+export function writeClasses(files: SysfsFiles, host: HostTelemetry, ports: NamedPort[]): void {
   for (const named of ports) {
     writeDevice(files, host, named);
     writeNetDevice(files, host.name, named);
-    if (named.port.network === 'ethernet') writeRoce(files, host.name, named, dataUnitBytes);
+    if (named.port.network === 'ethernet') writeRoce(files, host.name, named);
   }
 }
 
-/**
- * The emulated RoCE transport loses nothing, so its loss and retransmission counters stay 0; it has no ECN, so
- * the congestion files (`np_cnp_sent`, `rp_cnp_handled`, …) are absent, as on firmware that hides them.
- */
+/** The emulated RoCE transport loses nothing (PFC), so its loss and retransmission counters stay 0. */
 const ROCE_ZERO_HW_COUNTERS = [
   'out_of_buffer',
   'out_of_sequence',
@@ -103,26 +96,33 @@ const ROCE_ZERO_HW_COUNTERS = [
   'rnr_nak_retry_err',
   'implied_nak_seq_err',
   'duplicate_request',
+  'rp_cnp_ignored',
 ];
-/** The lossless priority RoCE deployments commonly give PFC. */
-const ROCE_PRIORITY = 3;
 
 /**
- * mlx5's names: `hw_counters/`, the netdev in `gid_attrs/ndevs/0`, and `ethtool -S` as a file beside `sys/`
- * (`<host>/ethtool/<netdev>`), where the time the port could not send (XmitWait) is the pause it received.
+ * mlx5's names: `hw_counters/` (the congestion ones as firmware that allows congestion queries shows them), the
+ * netdev in `gid_attrs/ndevs/0`, and `ethtool -S` as a file beside `sys/` (`<host>/ethtool/<netdev>`) with the
+ * per-priority pause counters of the lossless priority.
  */
-function writeRoce(files: SysfsFiles, host: string, { port, device, netdev }: NamedPort, unit: number): void {
+function writeRoce(files: SysfsFiles, host: string, { port, device, netdev }: NamedPort): void {
   const p = `${host}/sys/class/infiniband/${device}/ports/1`;
   files.put(`${p}/gid_attrs/ndevs/0`, `${netdev}\n`);
   files.put(`${p}/hw_counters/lifespan`, '10\n');
   for (const file of ROCE_ZERO_HW_COUNTERS) files.put(`${p}/hw_counters/${file}`, '0\n');
-  if (!(port.rateGbps > 0)) return;
-  const waitTicks = port.counters[PORT_COUNTER_NAMES.indexOf('XmitWait')] as bigint;
-  const pausedMicroseconds = (waitTicks * BigInt(unit) * 8n * 1_000_000n) / BigInt(port.rateGbps * 1e9);
-  files.put(
-    `${host}/ethtool/${netdev}`,
-    `NIC statistics:\n     rx_prio${ROCE_PRIORITY}_pause_duration: ${pausedMicroseconds}\n`,
-  );
+  const l = port.lossless;
+  if (!l) return;
+  files.put(`${p}/hw_counters/np_cnp_sent`, `${l.cnpSent}\n`);
+  files.put(`${p}/hw_counters/rp_cnp_handled`, `${l.cnpHandled}\n`);
+  files.put(`${p}/hw_counters/np_ecn_marked_roce_packets`, `${l.ecnMarkedReceived}\n`);
+  const prio = ROCE_PRIORITY;
+  const stats = [
+    [`rx_prio${prio}_pause`, l.rxPauseFrames],
+    [`rx_prio${prio}_pause_duration`, l.rxPauseMicroseconds],
+    [`tx_prio${prio}_pause`, l.txPauseFrames],
+    [`tx_prio${prio}_pause_duration`, l.txPauseMicroseconds],
+  ];
+  const lines = stats.map(([name, value]) => `     ${name}: ${value}\n`).join('');
+  files.put(`${host}/ethtool/${netdev}`, `NIC statistics:\n${lines}`);
 }
 
 function writeDevice(files: SysfsFiles, host: HostTelemetry, { port, device }: NamedPort): void {

@@ -1,4 +1,3 @@
-import { DATA_UNIT_BYTES } from '../counters.ts';
 import type { Emulator } from '../emulator.ts';
 import { SysfsFiles } from './atomic-files.ts';
 import { namePorts, writeClasses } from './class-files.ts';
@@ -31,7 +30,7 @@ export function startSysfsWriter(
     for (const host of emulator.hostTelemetry()) {
       if (only && !only.has(host.name)) continue;
       const ports = namePorts(host);
-      writeClasses(files, host, ports, DATA_UNIT_BYTES[emulator.fabric.fabricType]);
+      writeClasses(files, host, ports);
       writeProc(files, emulator.nowMs(), host, ports);
     }
   };

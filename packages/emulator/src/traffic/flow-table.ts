@@ -1,5 +1,6 @@
 import type { EmulatorJob, FlowFilter } from '@fabscope/contracts';
 import { channelOf, type Fabric, NoRouteError } from '@fabscope/topology';
+import { flowTuple } from '../routing/ecmp.ts';
 import type { Networks } from '../routing/networks.ts';
 import { type FlowInfo, type FlowSpec, TrafficError } from './request.ts';
 import { type Flow, flowInfo, newFlow } from './running-flows.ts';
@@ -26,9 +27,11 @@ export class FlowTable {
   /** Starts the flows of `specs` on the paths `networks` gives them; none starts when one has no route. */
   start(specs: FlowSpec[], linkUp: Uint8Array, context: FlowContext): Flow[] {
     const { networks } = context;
-    const routes = specs.map((spec) => {
+    const first = this.nextFlowId;
+    const routes = specs.map((spec, i) => {
       try {
-        return Int32Array.from(networks.path(spec.from, spec.to, linkUp));
+        const tuple = flowTuple(spec.from.name, spec.to.name, first + i);
+        return Int32Array.from(networks.flowPath(spec.from, spec.to, linkUp, tuple));
       } catch (error) {
         if (error instanceof NoRouteError) throw new TrafficError(error.message);
         throw error;
@@ -139,7 +142,8 @@ export class FlowTable {
     for (const flow of this.flows) {
       let path: Int32Array;
       try {
-        path = Int32Array.from(networks.path(flow.from, flow.dest, linkUp));
+        const tuple = flowTuple(flow.from.name, flow.dest.name, Number(flow.id.slice(1)));
+        path = Int32Array.from(networks.flowPath(flow.from, flow.dest, linkUp, tuple));
       } catch (error) {
         if (!(error instanceof NoRouteError)) throw error;
         continue;

@@ -55,6 +55,9 @@ export function newFlow(
     startMs,
     endMs: startMs + spec.durationS * 1000,
     running: spec.startS === 0,
+    roce: spec.transport === 'rdma' && context.destType === 'ethernet',
+    victimOf: -1,
+    ecnMarked: false,
     extraPktsPerByte: m === null ? 0 : Math.ceil(m / context.mtu) / m - 1 / context.mtu,
     ipPktsPerByte: spec.transport === 'ip' ? 1 / Math.min(mss, m ?? mss) : 0,
   };
@@ -75,5 +78,7 @@ export function flowInfo(fabric: Fabric, flow: Flow): FlowInfo {
     state: flow.running ? 'running' : 'pending',
     startMs: flow.startMs,
     endMs: Number.isFinite(flow.endMs) ? flow.endMs : null,
+    ...(flow.running && flow.ecnMarked ? { ecnMarked: true } : {}),
+    ...(flow.running && flow.victimOf >= 0 ? { victimOf: channelOf(fabric, flow.victimOf).id } : {}),
   };
 }

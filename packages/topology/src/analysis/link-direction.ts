@@ -74,8 +74,12 @@ const ERROR_ONLY: readonly LinkErrorField[] = [
   ...ERROR_COUNTER_GROUPS.routing,
 ];
 
-/** Whether a network has XmitWait and PM categories: Ethernet has neither, so both are null there. */
-export function measuresWaitAndCategories(network: FabricType): boolean {
+/**
+ * Whether a network has PM categories: Ethernet has none, so they are null there. Its congestion share is the
+ * XmitWait figure all the same (the time a port had data and could not send): PFC pause received on the
+ * lossless priority, or tx-wait, where a source reports it with its tick (docs/metrics.md).
+ */
+export function measuresPmCategories(network: FabricType): boolean {
   return network !== 'ethernet';
 }
 

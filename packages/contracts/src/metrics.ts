@@ -119,3 +119,9 @@ export const ROCE_PAUSE_SERIES = {
 
 /** Always 1: a RoCE counter that could not be read this scrape (`device`, `port`, `counter`, `reason`). */
 export const ROCE_UNKNOWN_SERIES = 'fabscope_roce_counter_unknown';
+
+/**
+ * The collector's Arrow form (docs/metrics.md): the Float64 column of when each row's port had its
+ * counters read (Unix ms), NaN or the column absent where the answer's `countersReadAtMs` stands for it.
+ */
+export const PORT_ARROW_READ_AT_COLUMN = 'counters_read_at_ms';

@@ -2,7 +2,7 @@ import { portKey } from '../lib/port-rates.ts';
 import { slicedLoop } from '../lib/sliced.ts';
 import type { ArrowScrape } from './arrow-scrape.ts';
 import type { PortReadings } from './port-readings.ts';
-import { COUNTER_SEEN, FIELD_COUNT, LINK_UP, type ScrapeRoles, STAGED } from './scrape-staging.ts';
+import { COUNTER_SEEN, FIELD_COUNT, LINK_UP, READ_AT, type ScrapeRoles, STAGED } from './scrape-staging.ts';
 import { linkUpOf, type SeriesMapping } from './series-mapping.ts';
 
 /**
@@ -31,7 +31,10 @@ export class ArrowIngest {
     this.rows = Array.from({ length: targets }, () => null);
   }
 
-  /** One target's answer into the readings, stamped `timeMs`. Returns the values read. */
+  /**
+   * One target's answer into the readings, stamped `timeMs` (its `countersReadAtMs` as taken; a row
+   * with its own read instant that much moved). Returns the values read.
+   */
   commit(target: number, scrape: ArrowScrape, timeMs: number): Promise<number> {
     const done = this.staging.then(() => this.stageAndCommit(target, scrape, timeMs));
     this.staging = done.then(
@@ -80,11 +83,18 @@ export class ArrowIngest {
         }
       }
     });
+    const readAt = scrape.portReadAtMs;
+    if (readAt !== null)
+      for (let r = 0; r < scrape.rows; r++) {
+        const at = (slots[r] as number) * STAGED + READ_AT;
+        if (Number.isNaN(staged[at] as number)) staged[at] = readAt[r] as number;
+      }
+    const stampMs = scrape.countersReadAtMs ?? Number.NaN;
     // Each port's reading lands in its ring at once (its rates are from one reading or the next),
     // the ports in slices of the loop.
     await slicedLoop(ports.length, (i) => {
       const slot = ports[i] as number;
-      if (readings.commit(slot, timeMs)) this.onReset(readings.keys[slot] as string);
+      if (readings.commit(slot, timeMs, stampMs)) this.onReset(readings.keys[slot] as string);
     });
     return samples;
   }

@@ -1,3 +1,4 @@
+import { PORT_ARROW_READ_AT_COLUMN } from '@fabscope/contracts/metrics';
 import { tableFromIPC } from '@uwdata/flechette';
 
 /** The end-of-stream marker every complete Arrow IPC stream ends with (continuation, length 0). */
@@ -20,6 +21,8 @@ export interface ArrowScrape {
   families: Map<string, Float64Array>;
   /** When the collector read the counters, where its source stamped the read. */
   countersReadAtMs: number | null;
+  /** When each row's port had its counters read, where the source knows (NaN: `countersReadAtMs`). */
+  portReadAtMs: Float64Array | null;
 }
 
 /**
@@ -50,17 +53,29 @@ export function readArrowScrape(bytes: Uint8Array): ArrowScrape {
     nodeGuid: key('node_guid') as ArrayLike<string>,
     port: key('port') as ArrayLike<number>,
   });
-  const families = new Map<string, Float64Array>();
-  for (const name of table.names) {
-    if (!name.startsWith('fabscope_')) continue;
+  const float64 = (name: string) => {
     const values = table.getChild(name).toArray();
     if (!(values instanceof Float64Array))
       throw new Error(`Arrow answer's column "${name}" is not Float64 (nulls or another type)`);
-    families.set(name, values);
-  }
+    return values;
+  };
+  const families = new Map<string, Float64Array>();
+  for (const name of table.names) if (name.startsWith('fabscope_')) families.set(name, float64(name));
+  const portReadAtMs = table.names.includes(PORT_ARROW_READ_AT_COLUMN)
+    ? float64(PORT_ARROW_READ_AT_COLUMN)
+    : null;
   const stamp = metadata.get('countersReadAtMs');
-  const countersReadAtMs = stamp === undefined ? null : Number(stamp);
+  let countersReadAtMs = stamp === undefined ? null : Number(stamp);
   if (countersReadAtMs !== null && !Number.isFinite(countersReadAtMs))
     throw new Error(`Arrow answer's countersReadAtMs "${stamp}" is not a time`);
-  return { rows, keys: metadata.get('keys') ?? null, keyColumns, families, countersReadAtMs };
+  // Ports stamped, the answer not: the newest port's instant is the answer's (as the text's newest timestamp).
+  if (countersReadAtMs === null && portReadAtMs !== null) countersReadAtMs = newest(portReadAtMs);
+  return { rows, keys: metadata.get('keys') ?? null, keyColumns, families, countersReadAtMs, portReadAtMs };
+}
+
+/** The largest finite value, or null when none is. */
+function newest(values: Float64Array): number | null {
+  let max = Number.NEGATIVE_INFINITY;
+  for (const v of values) if (v > max && Number.isFinite(v)) max = v;
+  return Number.isFinite(max) ? max : null;
 }

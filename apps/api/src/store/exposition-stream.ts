@@ -85,6 +85,8 @@ export class ExpositionScanner {
    * collector stamps its counters with the time it read them (docs/metrics.md).
    */
   latestTimestampMs: number | null = null;
+  /** The timestamp (ms) of the sample the sink is called with, NaN when its line has none. */
+  timestampMs = Number.NaN;
   private lastName: Buffer = Buffer.alloc(0);
   private lastMetric = -1;
 
@@ -207,12 +209,12 @@ export class ExpositionScanner {
       digitsOnly && end > rest && end - rest <= FAST_DIGITS
         ? integer
         : parseValue(buf.toString('latin1', rest, end), line);
-    if (end < e) this.timestamp(buf, end, e);
+    this.timestampMs = end < e ? this.timestamp(buf, end, e) : Number.NaN;
     this.sink(metric, block, value, line);
   }
 
-  /** A sample timestamp after the value (integer ms), when there is one. */
-  private timestamp(buf: Buffer, s: number, e: number): void {
+  /** A sample timestamp after the value (integer ms), or NaN when there is none. */
+  private timestamp(buf: Buffer, s: number, e: number): number {
     while (s < e && isSpace(buf[s] as number)) s++;
     let ms = 0;
     let i = s;
@@ -221,8 +223,9 @@ export class ExpositionScanner {
       if (d < 0 || d > 9) break;
       ms = ms * 10 + d;
     }
-    if (i > s && (this.latestTimestampMs === null || ms > this.latestTimestampMs))
-      this.latestTimestampMs = ms;
+    if (i === s) return Number.NaN;
+    if (this.latestTimestampMs === null || ms > this.latestTimestampMs) this.latestTimestampMs = ms;
+    return ms;
   }
 
   /** The metric index of the name at [s, e), or -1 when not wanted; a new name starts a new family. */
@@ -253,6 +256,7 @@ export class ExpositionScanner {
     const close = tail.lastIndexOf(CLOSE);
     const block = this.blocks.intern(close < 0 ? '' : tail.toString('latin1', 0, close));
     this.blocks.current.push(block);
+    this.timestampMs = Number.NaN;
     this.sink(metric, block, sample.value, line);
   }
 }

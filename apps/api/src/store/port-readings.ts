@@ -2,7 +2,17 @@ import { ERROR_FIELDS, type ErrorRates, PORT_GAUGES } from '@fabscope/contracts'
 import { counterRate } from '@fabscope/topology';
 import type { PortRates } from '../lib/port-rates.ts';
 import { slicedLoop } from '../lib/sliced.ts';
-import { COUNTER_SEEN, FIELD_COUNT, grow, LINK_UP, RATE, STAGED, WAIT_TICK } from './scrape-staging.ts';
+import { portTimeMs } from './scrape-request.ts';
+import {
+  COUNTER_SEEN,
+  FIELD_COUNT,
+  grow,
+  LINK_UP,
+  RATE,
+  READ_AT,
+  STAGED,
+  WAIT_TICK,
+} from './scrape-staging.ts';
 import { SlotPorts } from './slot-ports.ts';
 
 /**
@@ -96,13 +106,15 @@ export class PortReadings {
   }
 
   /**
-   * The port's staged scrape → its ring, stamped `timeMs`. True when a data counter is below the
-   * previous reading (restart, clear, wrap): a counter reset.
+   * The port's staged scrape → its ring, stamped `timeMs` (the answer's stamp `stampMs` as taken), or
+   * as much earlier or later as the port's own read instant lies from `stampMs`. True when a data counter
+   * is below the previous reading (restart, clear, wrap): a counter reset.
    */
-  commit(slot: number, timeMs: number): boolean {
+  commit(slot: number, answerTimeMs: number, stampMs = Number.NaN): boolean {
     const depth = this.depth;
     const at = slot * STAGED;
     const staged = this.stagedValue;
+    const timeMs = portTimeMs(staged[at + READ_AT] as number, stampMs, answerTimeMs);
     const rate = staged[at + RATE] as number;
     if (!Number.isNaN(rate)) this.capacity[slot] = rate;
     const tick = staged[at + WAIT_TICK] as number;

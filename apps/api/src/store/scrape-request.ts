@@ -39,3 +39,13 @@ export function sampleTimeMs(stampedMs: number | null, startedMs: number, endedM
   if (stampedMs === null || Math.abs(stampedMs - startedMs) > STAMP_TOLERANCE_MS) return startedMs;
   return Math.min(stampedMs, endedMs);
 }
+
+/**
+ * A port's sample time where the collector stamped that port's read itself (`readAtMs`): the answer's
+ * time `timeMs` moved by the port's offset from the answer's stamp, so the port's rate is over its own
+ * interval; else (no stamp, or one implausibly far from the answer's) the answer's time.
+ */
+export function portTimeMs(readAtMs: number, stampMs: number, timeMs: number): number {
+  const offsetMs = readAtMs - stampMs;
+  return Math.abs(offsetMs) <= STAMP_TOLERANCE_MS ? timeMs + offsetMs : timeMs;
+}

@@ -14,7 +14,9 @@ export const WAIT_TICK = FIELD_COUNT + 1;
 export const LINK_UP = FIELD_COUNT + 2;
 /** 1 when any counter series of the port was in the scrape (a reading is kept even if all are NaN). */
 export const COUNTER_SEEN = FIELD_COUNT + 3;
-export const STAGED = FIELD_COUNT + 4;
+/** When the collector read this port's counters (its own stamp, ms), where it says; NaN: the answer's. */
+export const READ_AT = FIELD_COUNT + 4;
+export const STAGED = FIELD_COUNT + 5;
 export const NO_PORT = -1;
 export const UNRESOLVED = -2;
 

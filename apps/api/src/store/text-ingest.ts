@@ -7,6 +7,7 @@ import {
   LINK_UP,
   NO_PORT,
   RATE,
+  READ_AT,
   type ScrapeRoles,
   STAGED,
   TargetState,
@@ -20,7 +21,10 @@ export interface ScannedText {
   samples: number;
   /** The newest sample timestamp in the answer (when the collector read its counters), or null. */
   latestTimestampMs: number | null;
-  /** Lands the staged values in the ports' readings, stamped `timeMs`. */
+  /**
+   * Lands the staged values in the ports' readings, stamped `timeMs` (the answer's newest timestamp as
+   * taken); a port whose counters carry their own timestamp is stamped that much earlier.
+   */
   commit(timeMs: number): void;
 }
 
@@ -70,6 +74,12 @@ export class TextIngest {
             staged[at] = value;
             state.line[at] = line;
           }
+          // The port's own reading instant: its first stamped counter's (the collector stamps them alike).
+          const readAt = READ_AT - role + at;
+          if (!Number.isNaN(scanner.timestampMs) && Number.isNaN(staged[readAt] as number)) {
+            staged[readAt] = scanner.timestampMs;
+            state.line[readAt] = line;
+          }
         } else if (role === LINK_UP) {
           const up = linkUpOf(mapping, name, value);
           if (up !== null && Number.isNaN(staged[at] as number)) {
@@ -90,7 +100,7 @@ export class TextIngest {
       samples,
       latestTimestampMs: scanner.latestTimestampMs,
       commit: (timeMs) => {
-        this.commit(state, join, timeMs);
+        this.commit(state, join, timeMs, scanner.latestTimestampMs ?? Number.NaN);
         // Label sets that are gone (a port renamed, a device removed) are forgotten now and then.
         if (state.labels.length > 2 * state.touched.length + 1024)
           this.targets[target] = new TargetState(state.instance);
@@ -98,8 +108,8 @@ export class TextIngest {
     };
   }
 
-  /** One target's staged scrape → the ports' readings, stamped `timeMs`. */
-  private commit(state: TargetState, join: SeriesSample[], timeMs: number): void {
+  /** One target's staged scrape → the ports' readings, stamped `timeMs` (the answer's `stampMs` as taken). */
+  private commit(state: TargetState, join: SeriesSample[], timeMs: number, stampMs: number): void {
     const readings = this.readings;
     // A mapping without join series resolves a label set the same way every time: once is enough.
     const cached = this.mapping.joinMetrics.length === 0;
@@ -141,7 +151,7 @@ export class TextIngest {
       }
     }
     for (const slot of ports) {
-      if (readings.commit(slot, timeMs)) this.onReset(readings.keys[slot] as string);
+      if (readings.commit(slot, timeMs, stampMs)) this.onReset(readings.keys[slot] as string);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { PORT_ARROW_READ_AT_COLUMN } from '@fabscope/contracts/metrics';
 import {
   type Column,
   columnFromArray,
@@ -51,6 +52,8 @@ export class PortArrowEncoder {
       }
       columns.push([family.name, typedColumn(values, float64())]);
     }
+    const portReadAt = ownReadTimes(ports);
+    if (portReadAt !== null) columns.push([PORT_ARROW_READ_AT_COLUMN, typedColumn(portReadAt, float64())]);
     const table = tableFromColumns(columns);
     const readAt = snapshot.countersReadAtMs;
     table.schema.metadata = new Map([
@@ -104,6 +107,17 @@ export class PortArrowEncoder {
     }
     return true;
   }
+}
+
+/**
+ * Each port's own read instant (ms, rounded as the text's timestamps; NaN: the answer's stamp), or null
+ * when no port has one (the column is left out, as an older collector leaves it).
+ */
+function ownReadTimes(ports: readonly PortSample[]): Float64Array | null {
+  if (!ports.some((p) => p.countersReadAtMs !== undefined)) return null;
+  return Float64Array.from(ports, (p) =>
+    p.countersReadAtMs === undefined ? Number.NaN : Math.round(p.countersReadAtMs),
+  );
 }
 
 /** A typed array as a column without a copy (flechette copies when given a type; an empty one needs it). */

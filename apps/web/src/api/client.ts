@@ -82,9 +82,14 @@ function fabricCalls({ get, live, send }: Requester) {
         `/api/v1/port?${new URLSearchParams({ node, ...(port === undefined ? {} : { port: String(port) }) })}`,
         signal,
       ),
-    /** Alarms with a lifecycle: the active ones, or (all) and the cleared ones. */
-    getAlarms: (all: boolean, signal?: AbortSignal) =>
-      live<AlarmList>(`/api/v1/alarms${all ? '?state=all' : ''}`, signal),
+    /** Alarms with a lifecycle: the active ones, or (all) and the cleared ones; now, or as they stood at `atMs`. */
+    getAlarms: (all: boolean, signal?: AbortSignal, atMs: number | null = null) => {
+      const query = new URLSearchParams(all ? { state: 'all' } : {});
+      if (atMs !== null) query.set('at', new Date(atMs).toISOString());
+      const text = query.toString();
+      // The past does not change: asked like any other past answer.
+      return (atMs === null ? live : get)<AlarmList>(`/api/v1/alarms${text ? `?${text}` : ''}`, signal);
+    },
     acknowledgeAlarm: (id: string, by: string, signal?: AbortSignal) =>
       send<Alarm>('POST', `/api/v1/alarms/${encodeURIComponent(id)}/acknowledge`, { by }, signal),
   };

@@ -412,6 +412,8 @@ describe('the embedded history on disk', () => {
       summary: await first.queries.summaryRange(range),
     };
     expect(firstEvents.list(0, Number.POSITIVE_INFINITY).map((e) => e.detail)).toEqual(['link down']);
+    // What /history/kept says: on disk, from the first scrape.
+    expect(first.queries.kept()).toEqual({ seconds: 3600, oldestMs: START_MS, onDisk: true });
     // Packets, errors and categories are kept (packets to 0.034 %, the error readings exact).
     const first0 = before.at.links[0];
     const packets = first0?.packetsPerSecond as number;

@@ -14,6 +14,7 @@ import { LinkHistory } from './link-history.ts';
 import { LinkStateEvents } from './link-state-events.ts';
 import {
   type FabricAt,
+  type HistoryKept,
   type LinkSeries,
   linkPoint,
   type SummaryPoint,
@@ -106,6 +107,14 @@ export class EmbeddedTimeQueries implements TimeQueries {
     this.unsubscribe = feed.onScrape((done) => {
       this.recording = this.recording.then(() => this.record(done));
     });
+  }
+
+  kept(): HistoryKept {
+    return {
+      seconds: ((this.history.capacityFrames - 1) * this.resolutionMs) / 1000,
+      oldestMs: this.history.span()?.oldestMs ?? null,
+      onDisk: this.file !== null,
+    };
   }
 
   close(): void {

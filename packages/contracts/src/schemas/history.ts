@@ -52,3 +52,22 @@ export type SummaryHistory = Static<typeof SummaryHistorySchema>;
 export type SummaryPoint = SummaryHistory['points'][number];
 export type LinkHistory = Static<typeof LinkHistorySchema>;
 export type LinkHistoryPoint = LinkHistory['series'][number]['points'][number];
+
+/** `GET /history/kept`: how much history the store holds, so a client offers only the ranges it has. */
+export const HistoryKeptSchema = Type.Object({
+  store: Type.Union([Type.Literal('embedded'), Type.Literal('prometheus')]),
+  seconds: Nullable(
+    Type.Number({
+      description:
+        "How far back the store keeps history (FABSCOPE_HISTORY_SECONDS within FABSCOPE_HISTORY_MAX_BYTES); null where the TSDB's retention decides",
+    }),
+  ),
+  oldest: Nullable(
+    Type.String({
+      format: 'date-time',
+      description: 'The oldest instant held now; null when none or unknown',
+    }),
+  ),
+  onDisk: Type.Boolean({ description: 'The history survives a restart (FABSCOPE_DATA_DIR, or a TSDB)' }),
+});
+export type HistoryKept = Static<typeof HistoryKeptSchema>;

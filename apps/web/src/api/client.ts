@@ -13,6 +13,7 @@ import type {
   FindReply,
   FlowList,
   FlowPage,
+  HistoryKept,
   JobDetail,
   JobList,
   JobReport,
@@ -156,6 +157,8 @@ function historyCalls(requester: Requester) {
       }),
     getSummaryAt: (time: string, signal?: AbortSignal) =>
       get<Summary>(`/api/v1/summary?${new URLSearchParams({ time })}`, signal),
+    /** How much history the store holds: the presets offered. */
+    getHistoryKept: (signal?: AbortSignal) => get<HistoryKept>('/api/v1/history/kept', signal),
     getSummaryHistory: (window: HistoryWindow, signal?: AbortSignal) =>
       get<SummaryHistory>(`/api/v1/summary/history?${windowQuery(window)}`, signal),
     /** History of link directions (channel ids); one request for all of them. */

@@ -17,18 +17,20 @@ export interface FabricAt {
 export type SummaryPoint = Omit<SummaryHistory['points'][number], 'time'> & { timeMs: number };
 export type LinkPoint = Omit<LinkHistoryPoint, 'time'> & { timeMs: number };
 
-/** A direction's point from its bytes/s (its utilization of `capacity`) and XmitWait share; null: unknown. */
+/** A direction's point from its bytes/s (its utilization of `capacity`), XmitWait share and errors/s; null: unknown. */
 export function linkPoint(
   timeMs: number,
   bytesPerSecond: number | null,
   capacity: number,
   transmitWaitFraction: number | null,
+  errorsPerSecond: number | null = null,
 ): LinkPoint {
   return {
     timeMs,
     utilization: utilizationOf(bytesPerSecond, capacity),
     bytesPerSecond,
     transmitWaitFraction,
+    errorsPerSecond,
   };
 }
 

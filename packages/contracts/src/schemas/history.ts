@@ -42,6 +42,14 @@ export const LinkHistorySchema = Type.Object({
           utilization: Nullable(Type.Number({ description: 'Fraction 0..1; null when unknown' })),
           bytesPerSecond: Nullable(Type.Number()),
           transmitWaitFraction: Nullable(Type.Number()),
+          errorsPerSecond: Type.Optional(
+            Nullable(
+              Type.Number({
+                description:
+                  "The direction's error counters together per second (its two ports, as the live ranking's errors/s); null when unknown or not kept (a TSDB's history: not asked)",
+              }),
+            ),
+          ),
         }),
       ),
     }),

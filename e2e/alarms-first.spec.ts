@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { seriousViolations } from './axe.ts';
 import { type RunningDemo, startDemo } from './demo-process.ts';
 
 // Issue 44, alarms first: the count by severity in the header, one click to the list; an alarm
@@ -46,6 +47,11 @@ for (const width of [1280, 1600]) {
       await expect(first).toHaveAttribute('data-alarm-state', 'acknowledged');
       await expect(first.locator('.chip-severity-error, .chip-severity-critical')).toHaveCount(0);
       await expect(counts).toContainText('acknowledged');
+      // The header's count and the alarm states: axe clean in both themes.
+      for (const colorScheme of ['dark', 'light'] as const) {
+        await page.emulateMedia({ colorScheme });
+        expect(await seriousViolations(page)).toEqual([]);
+      }
 
       const api = `${demo.url}/api/v1/alarms?state=all`;
       const raised = (await (await page.request.get(api)).json()) as { alarms: { raisedAt: string }[] };

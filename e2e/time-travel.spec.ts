@@ -101,6 +101,9 @@ async function scrubThroughAnArChange(page: Page, url: string, store: string): P
   const waitLines = dashboard.linkHistory.getByRole('checkbox', { name: /Wait \(XmitWait\)/ });
   await expect(waitLines).toBeChecked();
   await expect(dashboard.linkHistory).toContainText(`${ISL_TO_CORE2.replace('->', ' → ')} wait`);
+  // …and its errors/s, on the same chart's second axis (issue 44).
+  await expect(dashboard.linkHistory.getByRole('checkbox', { name: /Errors\/s/ })).toBeChecked();
+  await expect(dashboard.linkHistory).toContainText(`${ISL_TO_CORE2.replace('->', ' → ')} errors/s`);
 
   // Before/after either side of the AR change: the totals and the direction that changed most.
   await page.getByRole('button', { name: 'around the last AR change' }).click();
@@ -117,6 +120,15 @@ async function scrubThroughAnArChange(page: Page, url: string, store: string): P
     expect(Math.abs((before ?? Number.NaN) / 12.4 - 1)).toBeLessThanOrEqual(0.05);
     expect(Math.abs((after ?? Number.NaN) / 24.7 - 1)).toBeLessThanOrEqual(0.05);
   }).toPass({ timeout: 15_000 });
+  // Both sides counted: congested directions and the utilization histogram (issue 44); one unit per table.
+  const sides = page.getByRole('table', { name: 'Link directions before and after' });
+  await expect(sides.locator('tr[data-bucket]')).toHaveCount(10);
+  await expect(sides.locator('tr[data-congested="isl"]').getByRole('cell').first()).toHaveText(/^\d+$/);
+  const totalCells = await totals
+    .getByRole('row', { name: /Host transmit total/ })
+    .getByRole('cell')
+    .allInnerTexts();
+  expect(new Set(totalCells.slice(0, 2).map((c) => /\S+\/s/.exec(c)?.[0])).size).toBe(1);
   const changed = page.getByRole('table', { name: 'Links that changed most' });
   await expect(changed.locator(`tr[data-link-id="${ISL_TO_CORE1}"]`)).toBeVisible();
   // The ISL to core2 stays busy, but its wait falls: what AR fixed is listed too (issue 44).

@@ -47,7 +47,8 @@ describe('alarm hysteresis (raise at the threshold, clear below 80 % of it held 
         const valueAt = new Map(seen.map((s) => [s.timeMs, s.value]));
         const changes = log
           .list(0, timeMs)
-          .filter((e) => e.kind === 'alarm')
+          // Raised and cleared (a severity change in between is logged too).
+          .filter((e) => e.kind === 'alarm' && /^alarm (raised|cleared)/.test(e.detail))
           .map((e) => ({ timeMs: e.timeMs, raised: e.detail.startsWith('alarm raised') }));
         changes.forEach((change, i) => {
           // raised, cleared, raised, …

@@ -42,6 +42,8 @@ describe('alarms with a lifecycle', () => {
     const details = log.list(0, 4000).map((e) => e.detail);
     expect(details).toEqual([
       'alarm raised: 32 host link directions over the congestion threshold',
+      // One severity in the list and the events: the change is logged.
+      'alarm warning → critical: 32 host link directions over the congestion threshold',
       'alarm acknowledged by alice: 32 host link directions over the congestion threshold',
       // A date people read, not a raw ISO timestamp.
       expect.stringMatching(

@@ -412,6 +412,17 @@ describe('the embedded history on disk', () => {
       summary: await first.queries.summaryRange(range),
     };
     expect(firstEvents.list(0, Number.POSITIVE_INFINITY).map((e) => e.detail)).toEqual(['link down']);
+    // A link's error series is the ranking's errors/s of each instant, both ports read.
+    const instant = { fromMs: START_MS + 5000, toMs: START_MS + 5000, stepMs: 1000 };
+    const atFive = await first.queries.linksAt(START_MS + 5000);
+    const errorsAt = new Map(atFive.links.map((l) => [l.id, l.errorsPerSecond]));
+    const erringSeries = (await first.queries.linkRange(ids, instant)).map((s) => {
+      expect(s.points[0]?.errorsPerSecond).toBe(errorsAt.get(s.id));
+      return s.points[0]?.errorsPerSecond ?? 0;
+    });
+    expect(erringSeries.filter((e) => e > 0).length).toBeGreaterThan(0);
+    // What /history/kept says: on disk, from the first scrape.
+    expect(first.queries.kept()).toEqual({ seconds: 3600, oldestMs: START_MS, onDisk: true });
     // Packets, errors and categories are kept (packets to 0.034 %, the error readings exact).
     const first0 = before.at.links[0];
     const packets = first0?.packetsPerSecond as number;

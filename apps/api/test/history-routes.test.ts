@@ -128,6 +128,13 @@ describe('time travel on the embedded store, on a virtual clock', () => {
     expect(body.points[3].histogram.isl[5]).toBe(1);
   });
 
+  it('history/kept: how far back the store keeps and the oldest instant held, in memory here', async () => {
+    const { status, body } = await get('/api/v1/history/kept');
+    expect(status).toBe(200);
+    // The default hour at one frame a second; the first scrape at 0 s is the oldest held.
+    expect(body).toEqual({ store: 'embedded', seconds: 3600, oldest: iso(0), onDisk: false });
+  });
+
   it('links/history: one series per id in the order asked', async () => {
     const url = `/api/v1/links/history?id=${encodeURIComponent(BUSY)}&id=${encodeURIComponent('edge1/3->core1/1')}&from=${iso(5)}&to=${iso(9)}&step=1`;
     const { status, body } = await get(url);

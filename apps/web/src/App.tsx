@@ -82,11 +82,11 @@ function useWindowPanels(
     [setRange],
   );
   const closeLink = useCallback((id: string) => setLinks(links.filter((l) => l !== id)), [links, setLinks]);
-  const live = time.atMs === null;
   const { selectJob } = view;
+  const { atMs } = time;
   const alarms = useMemo(
-    () => live && <AlarmsList onOpenHistory={openHistory} onSelectJob={selectJob} />,
-    [live, openHistory, selectJob],
+    () => <AlarmsList atMs={atMs} onOpenHistory={openHistory} onSelectJob={selectJob} />,
+    [atMs, openHistory, selectJob],
   );
   // Shown only where the topology changed since drawn, or drift is configured.
   const drift = useMemo(() => <TopologyDriftPanel />, []);
@@ -158,7 +158,7 @@ export function App() {
     <ShownProvider value={shown}>
       <div className={`app ${stale ? 'is-stale' : ''}`} data-stale={stale ? 'true' : 'false'}>
         <div className="app-top">
-          <LiveHeader topology={data.topology} />
+          <LiveHeader topology={data.topology} atMs={time.atMs} />
           <LiveTimeBar
             range={time.range}
             onRangeChange={time.setRange}

@@ -25,11 +25,13 @@ import { snapshotCompact, snapshotRanked, snapshotSamples, useShownSnapshot } fr
 /** The header, re-rendered by each stream message (the data's age). */
 export const LiveHeader = memo(function LiveHeader({
   topology,
+  atMs,
 }: {
   topology: ComponentProps<typeof Header>['topology'];
+  atMs: number | null;
 }) {
   const stream = useLiveSelector((s) => s);
-  return <Header topology={topology} {...stream} />;
+  return <Header topology={topology} atMs={atMs} {...stream} />;
 });
 
 /** The time bar: it reads the newest sample on each message only while a past instant is shown. */

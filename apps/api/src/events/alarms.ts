@@ -1,3 +1,4 @@
+import { naturalCompare } from '@fabscope/contracts';
 import type { CategoryName, Severity } from '@fabscope/topology';
 import { clockTime } from './collection-watch.ts';
 import type { EventLog } from './event-log.ts';
@@ -108,7 +109,7 @@ export class Alarms {
       else groups.set(key, [m]);
     }
     for (const [key, list] of groups) {
-      list.sort((a, b) => b.level - a.level || b.value - a.value || (a.id < b.id ? -1 : 1));
+      list.sort((a, b) => b.level - a.level || b.value - a.value || naturalCompare(a.id, b.id));
       const worst = list[0] as AlarmMember;
       let alarm = this.active.get(key);
       const raised = alarm === undefined;
@@ -137,6 +138,7 @@ export class Alarms {
         alarm.unknown?.count !== unknown?.count
       )
         alarm.updatedMs = timeMs;
+      const before = alarm.severity;
       alarm.severity = severity;
       alarm.count = list.length;
       alarm.unknown = unknown;
@@ -150,6 +152,9 @@ export class Alarms {
       }));
       // Values gone unknown keep it raised; its summary says since when and why (the stall has its own event).
       if (raised) this.note(timeMs, severity, `alarm raised: ${alarmText(alarm)}`);
+      // The events say each severity the list shows: a change is one event, old → new.
+      else if (before !== severity)
+        this.note(timeMs, severity, `alarm ${before} → ${severity}: ${alarmText(alarm)}`);
     }
     for (const [key, alarm] of this.active) {
       if (groups.has(key)) continue;
@@ -170,7 +175,7 @@ export class Alarms {
   /** Active alarms, worst first; with `all`, the cleared ones kept after them, newest first. */
   list(all: boolean): Alarm[] {
     const active = [...this.active.values()].sort(
-      (a, b) => LEVEL[b.severity] - LEVEL[a.severity] || b.count - a.count || (a.id < b.id ? -1 : 1),
+      (a, b) => LEVEL[b.severity] - LEVEL[a.severity] || b.count - a.count || naturalCompare(a.id, b.id),
     );
     return all ? [...active, ...this.cleared] : active;
   }

@@ -1,12 +1,13 @@
 import type { EventLog } from '../lib/fabric-event.ts';
 import { type LinkFrame, statesOf } from '../lib/frame.ts';
 import { frameForSliced, frameOfKept } from '../lib/frame-from-rates.ts';
+import { directionErrors, errorsPerSecond } from '../lib/link-errors.ts';
 import type { LinkIndex } from '../lib/link-index.ts';
 import { emptyPortRates, type PortRates, type RatesSnapshot } from '../lib/port-rates.ts';
 import type { FabricSummary } from '../lib/summary.ts';
 import { summarizeLiveInTurns } from '../lib/summary.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
-import { portErrorsOf } from './error-reading.ts';
+import { channelErrorsOf, portErrorsOf } from './error-reading.ts';
 import { DEFAULT_HISTORY_MAX_BYTES, DEFAULT_HISTORY_SECONDS, historyFrames } from './history-encoding.ts';
 import type { FabricHistoryDir } from './history-file/fabric-dir.ts';
 import { HistorySegments } from './history-file/history-segments.ts';
@@ -14,6 +15,7 @@ import { LinkHistory } from './link-history.ts';
 import { LinkStateEvents } from './link-state-events.ts';
 import {
   type FabricAt,
+  type HistoryKept,
   type LinkSeries,
   linkPoint,
   type SummaryPoint,
@@ -106,6 +108,14 @@ export class EmbeddedTimeQueries implements TimeQueries {
     this.unsubscribe = feed.onScrape((done) => {
       this.recording = this.recording.then(() => this.record(done));
     });
+  }
+
+  kept(): HistoryKept {
+    return {
+      seconds: ((this.history.capacityFrames - 1) * this.resolutionMs) / 1000,
+      oldestMs: this.history.span()?.oldestMs ?? null,
+      onDisk: this.file !== null,
+    };
   }
 
   close(): void {
@@ -228,6 +238,8 @@ export class EmbeddedTimeQueries implements TimeQueries {
     const frames = times.map((t) => this.ringAt(t));
     return ids.map((id) => {
       const channel = this.index.channelById.get(id);
+      // The receiving port's errors are read where it sends: the reverse direction.
+      const reverse = channel ? this.index.channelById.get(reverseId(id)) : undefined;
       return {
         id,
         points: times.map((timeMs, i) => {
@@ -235,9 +247,24 @@ export class EmbeddedTimeQueries implements TimeQueries {
           if (!channel || frame < 0) return linkPoint(timeMs, null, 0, null);
           const capacity = channel.fixed.capacityBytesPerSecond;
           const bytes = this.history.bytesPerSecond(frame, channel.index, capacity);
-          return linkPoint(timeMs, bytes, capacity, this.history.waitFraction(frame, channel.index));
+          const reading = this.history.frameColumns(frame).errors;
+          const errors = reading
+            ? errorsPerSecond(
+                directionErrors(
+                  { errors: channelErrorsOf(reading, channel.index) },
+                  reverse ? { errors: channelErrorsOf(reading, reverse.index) } : undefined,
+                ),
+              )
+            : null;
+          return linkPoint(timeMs, bytes, capacity, this.history.waitFraction(frame, channel.index), errors);
         }),
       };
     });
   }
+}
+
+/** `b/q->a/p` of `a/p->b/q`. */
+function reverseId(id: string): string {
+  const arrow = id.indexOf('->');
+  return arrow < 0 ? id : `${id.slice(arrow + 2)}->${id.slice(0, arrow)}`;
 }

@@ -135,3 +135,24 @@ export function portErrorsOf(index: LinkIndex, reading: ErrorReading): Map<strin
   }
   return out;
 }
+
+/**
+ * The error rates of the port that sends on channel `c` in a reading, without building every port's (a link's history
+ * asks one direction at many instants); undefined when the port had no reading.
+ */
+export function channelErrorsOf(reading: ErrorReading, c: number): ErrorRates | undefined {
+  const id = reading.set[c];
+  const fields = id === undefined ? undefined : reading.sets[id];
+  if (id === NO_READING || fields === undefined) return undefined;
+  const errors: ErrorRates = {};
+  for (const i of fields) {
+    const name = ERROR_FIELDS[i] as ErrorField;
+    errors[name] = idleValue(name);
+  }
+  for (let k = 0; k < reading.port.length; k++) {
+    if (reading.port[k] !== c) continue;
+    const name = ERROR_FIELDS[reading.field[k] as number];
+    if (name) errors[name] = reading.value[k] as number;
+  }
+  return errors;
+}

@@ -1,5 +1,5 @@
 import type { TimeRange } from '../lib/time-params.ts';
-import type { LinkSeries, TimeQueries } from './time-queries.ts';
+import type { HistoryKept, LinkSeries, TimeQueries } from './time-queries.ts';
 
 /** One drawing's time queries (a topology the API drew), in force from `fromMs`. */
 export interface DrawingQueries {
@@ -44,8 +44,11 @@ export function queriesAcrossDrawings(drawings: readonly DrawingQueries[]): Time
     });
     return out;
   };
+  const newest = last.queries;
   return {
     resolutionMs: last.queries.resolutionMs,
+    // The newest drawing's store holds the history of the older ones too.
+    ...(newest.kept ? { kept: () => (newest.kept as () => HistoryKept)() } : {}),
     frameAt: (timeMs, signal) => at(timeMs).queries.frameAt(timeMs, signal),
     linksAt: (timeMs, signal) => at(timeMs).queries.linksAt(timeMs, signal),
     summaryAt: (timeMs, signal) => at(timeMs).queries.summaryAt(timeMs, signal),

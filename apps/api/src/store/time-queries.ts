@@ -17,18 +17,20 @@ export interface FabricAt {
 export type SummaryPoint = Omit<SummaryHistory['points'][number], 'time'> & { timeMs: number };
 export type LinkPoint = Omit<LinkHistoryPoint, 'time'> & { timeMs: number };
 
-/** A direction's point from its bytes/s (its utilization of `capacity`) and XmitWait share; null: unknown. */
+/** A direction's point from its bytes/s (its utilization of `capacity`), XmitWait share and errors/s; null: unknown. */
 export function linkPoint(
   timeMs: number,
   bytesPerSecond: number | null,
   capacity: number,
   transmitWaitFraction: number | null,
+  errorsPerSecond: number | null = null,
 ): LinkPoint {
   return {
     timeMs,
     utilization: utilizationOf(bytesPerSecond, capacity),
     bytesPerSecond,
     transmitWaitFraction,
+    errorsPerSecond,
   };
 }
 
@@ -41,9 +43,21 @@ export interface LinkSeries {
  * Questions about the past, answered by the store where the data is: the state at an instant,
  * and series over a range at a step. Direction ids are those of the topology (LinkIndex).
  */
+/** How much history a store holds: what `/history/kept` answers, so the dashboard offers only ranges it has. */
+export interface HistoryKept {
+  /** How far back it keeps (its capacity); null where a TSDB's own retention decides. */
+  seconds: number | null;
+  /** The oldest instant held now; null when none, or not known here. */
+  oldestMs: number | null;
+  /** Whether it survives a restart (FABSCOPE_DATA_DIR, or a TSDB). */
+  onDisk: boolean;
+}
+
 export interface TimeQueries {
   /** The finest step that carries information (the sampling interval): the default step. */
   readonly resolutionMs: number;
+  /** How much history it holds; absent: a TSDB's (its retention decides). */
+  kept?(): HistoryKept;
   /** Events the store derives from its series (link state, counter resets), when it does. */
   events?(fromMs: number, toMs: number, signal?: AbortSignal): Promise<FabricEvent[]>;
   /**

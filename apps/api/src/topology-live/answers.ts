@@ -9,9 +9,11 @@ import type {
 import {
   describeTopologyChange,
   summarizeTopologyChanges,
+  type TierOf,
   type TopologyChange,
   type TopologyLinkRecord,
   type TopologySnapshot,
+  tiersOf,
 } from '@fabscope/topology';
 import type { FabricEvent } from '../lib/fabric-event.ts';
 import type { DriftTracker, TrackedFinding } from './drift-tracker.ts';
@@ -28,8 +30,8 @@ export interface ExpectedTopology {
 const cable = (link: TopologyLinkRecord | null | undefined): TopologyCable | null => link ?? null;
 
 /** A change as the API answers it. */
-export function changeRecord(change: TopologyChange): TopologyChangeRecord {
-  const { subject, detail } = describeTopologyChange(change);
+export function changeRecord(change: TopologyChange, tierOf?: TierOf): TopologyChangeRecord {
+  const { subject, detail } = describeTopologyChange(change, tierOf);
   const [before, after] =
     change.kind === 'link-added'
       ? [null, change.link]
@@ -50,11 +52,13 @@ export function changesBetween(
 ): TopologyChanges {
   let left = limit;
   let total = 0;
+  const tierOf = tiersOf(versions.latest().snapshot);
   const listed = versions.between(fromMs, toMs).map((v) => {
     total += v.changes.length;
     const take = v.changes.slice(0, Math.max(0, left));
     left -= take.length;
-    const changes = take.map(changeRecord);
+    // Cables written as everywhere else (the end nearer the hosts first), by the newest tiers.
+    const changes = take.map((c) => changeRecord(c, tierOf));
     return {
       ...v,
       time: new Date(v.timeMs).toISOString(),
@@ -153,9 +157,9 @@ const CHANGE_SEVERITY: Record<TopologyChange['kind'], EventSeverity> = {
 };
 
 /** The `topology` events of a new version: one per change (the first few), then one counting the rest. */
-export function versionEvents(version: TopologyVersion): FabricEvent[] {
+export function versionEvents(version: TopologyVersion, tierOf?: TierOf): FabricEvent[] {
   const events: FabricEvent[] = version.changes.slice(0, MAX_EVENTS_PER_VERSION).map((change) => {
-    const { subject, detail } = describeTopologyChange(change);
+    const { subject, detail } = describeTopologyChange(change, tierOf);
     return topologyEvent(version.timeMs, subject, detail, CHANGE_SEVERITY[change.kind]);
   });
   const rest = version.changes.length - MAX_EVENTS_PER_VERSION;

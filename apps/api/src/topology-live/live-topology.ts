@@ -7,6 +7,7 @@ import {
   summarizeTopologyChanges,
   type TopologyChange,
   type TopologySnapshot,
+  tiersOf,
   topologyDrift,
   topologySnapshot,
 } from '@fabscope/topology';
@@ -187,7 +188,8 @@ export class LiveTopology {
 
   /** One event per change (the first few; then one counting the rest). */
   private announce(version: TopologyVersion): void {
-    for (const event of versionEvents(version)) this.options.events?.append(event);
+    const tierOf = tiersOf(this.options.versions.latest().snapshot);
+    for (const event of versionEvents(version, tierOf)) this.options.events?.append(event);
   }
 
   private observeDrift(snapshot: TopologySnapshot, nowMs = this.now()): void {

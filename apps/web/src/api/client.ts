@@ -13,6 +13,7 @@ import type {
   FindReply,
   FlowList,
   FlowPage,
+  HistoryKept,
   JobDetail,
   JobList,
   JobReport,
@@ -82,9 +83,14 @@ function fabricCalls({ get, live, send }: Requester) {
         `/api/v1/port?${new URLSearchParams({ node, ...(port === undefined ? {} : { port: String(port) }) })}`,
         signal,
       ),
-    /** Alarms with a lifecycle: the active ones, or (all) and the cleared ones. */
-    getAlarms: (all: boolean, signal?: AbortSignal) =>
-      live<AlarmList>(`/api/v1/alarms${all ? '?state=all' : ''}`, signal),
+    /** Alarms with a lifecycle: the active ones, or (all) and the cleared ones; now, or as they stood at `atMs`. */
+    getAlarms: (all: boolean, signal?: AbortSignal, atMs: number | null = null) => {
+      const query = new URLSearchParams(all ? { state: 'all' } : {});
+      if (atMs !== null) query.set('at', new Date(atMs).toISOString());
+      const text = query.toString();
+      // The past does not change: asked like any other past answer.
+      return (atMs === null ? live : get)<AlarmList>(`/api/v1/alarms${text ? `?${text}` : ''}`, signal);
+    },
     acknowledgeAlarm: (id: string, by: string, signal?: AbortSignal) =>
       send<Alarm>('POST', `/api/v1/alarms/${encodeURIComponent(id)}/acknowledge`, { by }, signal),
   };
@@ -151,6 +157,8 @@ function historyCalls(requester: Requester) {
       }),
     getSummaryAt: (time: string, signal?: AbortSignal) =>
       get<Summary>(`/api/v1/summary?${new URLSearchParams({ time })}`, signal),
+    /** How much history the store holds: the presets offered. */
+    getHistoryKept: (signal?: AbortSignal) => get<HistoryKept>('/api/v1/history/kept', signal),
     getSummaryHistory: (window: HistoryWindow, signal?: AbortSignal) =>
       get<SummaryHistory>(`/api/v1/summary/history?${windowQuery(window)}`, signal),
     /** History of link directions (channel ids); one request for all of them. */

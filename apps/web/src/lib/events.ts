@@ -119,19 +119,33 @@ export interface EventMark {
   priority: number;
 }
 
-/** The chart's marks, oldest first: filtered events plus AR changes and faults; unreadable times dropped. */
+/** More threshold crossings than this in a window are drawn as lines without labels: their alarm names them. */
+export const LABELLED_CROSSINGS = 20;
+
+/**
+ * The chart's marks, oldest first: filtered events plus AR changes and faults; unreadable times dropped. Labels go
+ * to AR changes and faults first, then alarms, then by severity; on a big fabric's storm of per-link crossings only
+ * the alarm is labelled (priority −1: a line, no label).
+ */
 export function chartMarks(events: readonly EventRecord[], filter: EventFilter): EventMark[] {
-  return events
+  const shown = events
     .filter((e) => ALWAYS_MARKED.has(e.kind) || passesFilter(e, filter))
     .map((e) => ({ e, ms: parseInstant(e.time) }))
     .filter((r): r is { e: EventRecord; ms: number } => r.ms !== null)
-    .sort((a, b) => a.ms - b.ms)
-    .map(({ e, ms }) => ({
-      x: ms / 1000,
-      label: eventLabel(e),
-      kind: e.kind,
-      priority: ALWAYS_MARKED.has(e.kind) ? SEVERITIES.length : severityRank(e.severity),
-    }));
+    .sort((a, b) => a.ms - b.ms);
+  const storm = shown.filter(({ e }) => e.kind === 'threshold').length > LABELLED_CROSSINGS;
+  return shown.map(({ e, ms }) => ({
+    x: ms / 1000,
+    label: eventLabel(e),
+    kind: e.kind,
+    priority: ALWAYS_MARKED.has(e.kind)
+      ? SEVERITIES.length + 1
+      : e.kind === 'alarm'
+        ? SEVERITIES.length
+        : storm && e.kind === 'threshold'
+          ? -1
+          : severityRank(e.severity),
+  }));
 }
 
 /** The newest event of `kind` (ms), e.g. the last adaptive-routing change; null when none. */

@@ -4,6 +4,10 @@ export const RANGE_PRESETS = [
   { key: '5m', label: '5 m', seconds: 300 },
   { key: '15m', label: '15 m', seconds: 900 },
   { key: '1h', label: '1 h', seconds: 3600 },
+  // Offered where the store holds that much (GET /history/kept): history on disk, or Prometheus.
+  { key: '6h', label: '6 h', seconds: 6 * 3600 },
+  { key: '24h', label: '24 h', seconds: 24 * 3600 },
+  { key: '7d', label: '7 d', seconds: 7 * 86_400 },
 ] as const;
 export type PresetKey = (typeof RANGE_PRESETS)[number]['key'];
 export const DEFAULT_PRESET: PresetKey = '15m';
@@ -41,7 +45,7 @@ function presetOf(key: PresetKey): TimeRange {
   return { kind: 'preset', key: preset.key, seconds: preset.seconds };
 }
 
-/** `range=5m|15m|1h` or `range=<from>..<to>` (instants); anything else is the default preset. */
+/** `range=5m|15m|1h|6h|24h|7d` or `range=<from>..<to>` (instants); anything else is the default preset. */
 export function parseRange(raw: string | null): TimeRange {
   if (raw) {
     const preset = RANGE_PRESETS.find((p) => p.key === raw);

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Closed, Literals, Nullable } from './common.ts';
+import { TimeParam } from './time.ts';
 
 const Severity = Literals(['warning', 'error', 'critical']);
 
@@ -59,6 +60,11 @@ export const AlarmsQuery = Closed({
     Literals(['active', 'all'], {
       description: 'active (default): the alarms on now; all: and the last 100 cleared',
     }),
+  ),
+  at: Type.Optional(
+    TimeParam(
+      'The alarms as they stood at this instant, replayed from the event log (counts as of their last event then; no members); absent = now',
+    ),
   ),
 });
 export type AlarmsQuery = Static<typeof AlarmsQuery>;

@@ -42,6 +42,14 @@ export const LinkHistorySchema = Type.Object({
           utilization: Nullable(Type.Number({ description: 'Fraction 0..1; null when unknown' })),
           bytesPerSecond: Nullable(Type.Number()),
           transmitWaitFraction: Nullable(Type.Number()),
+          errorsPerSecond: Type.Optional(
+            Nullable(
+              Type.Number({
+                description:
+                  "The direction's error counters together per second (its two ports, as the live ranking's errors/s); null when unknown or not kept (a TSDB's history: not asked)",
+              }),
+            ),
+          ),
         }),
       ),
     }),
@@ -52,3 +60,22 @@ export type SummaryHistory = Static<typeof SummaryHistorySchema>;
 export type SummaryPoint = SummaryHistory['points'][number];
 export type LinkHistory = Static<typeof LinkHistorySchema>;
 export type LinkHistoryPoint = LinkHistory['series'][number]['points'][number];
+
+/** `GET /history/kept`: how much history the store holds, so a client offers only the ranges it has. */
+export const HistoryKeptSchema = Type.Object({
+  store: Type.Union([Type.Literal('embedded'), Type.Literal('prometheus')]),
+  seconds: Nullable(
+    Type.Number({
+      description:
+        "How far back the store keeps history (FABSCOPE_HISTORY_SECONDS within FABSCOPE_HISTORY_MAX_BYTES); null where the TSDB's retention decides",
+    }),
+  ),
+  oldest: Nullable(
+    Type.String({
+      format: 'date-time',
+      description: 'The oldest instant held now; null when none or unknown',
+    }),
+  ),
+  onDisk: Type.Boolean({ description: 'The history survives a restart (FABSCOPE_DATA_DIR, or a TSDB)' }),
+});
+export type HistoryKept = Static<typeof HistoryKeptSchema>;

@@ -1,14 +1,30 @@
+import { cableId } from '@fabscope/contracts/names';
 import { endKey, type TopologyChange, type TopologyChangeKind } from './diff.ts';
-import type { TopologyEnd, TopologyLinkRecord } from './snapshot.ts';
+import type { TopologyEnd, TopologyLinkRecord, TopologySnapshot } from './snapshot.ts';
+
+/** A node's tier (0: a host) by node id, where the caller has the topology; undefined when not known. */
+export type TierOf = (node: string) => number | undefined;
+
+/** The tiers of a snapshot's nodes, for writing its cables as cableId does. */
+export function tiersOf(snapshot: Pick<TopologySnapshot, 'nodes'>): TierOf {
+  const tiers = new Map(snapshot.nodes.map((n) => [n.id, n.tier]));
+  return (node) => tiers.get(node);
+}
 
 /** `node/port` of an end, for people. */
 export function endText(end: TopologyEnd): string {
   return `${end.node}/${end.port}`;
 }
 
-/** `a/port--b/port` of a cable, in its declared order, for people and event subjects. */
-export function linkText(link: Pick<TopologyLinkRecord, 'a' | 'b'>): string {
-  return `${endText(link.a)}--${endText(link.b)}`;
+/**
+ * `a/port--b/port` of a cable for people and event subjects: its one written form (contracts' cableId, the end nearer
+ * the hosts first) where both ends' tiers are known, else in its declared order.
+ */
+export function linkText(link: Pick<TopologyLinkRecord, 'a' | 'b'>, tierOf?: TierOf): string {
+  const ta = tierOf?.(link.a.node);
+  const tb = tierOf?.(link.b.node);
+  if (ta === undefined || tb === undefined) return `${endText(link.a)}--${endText(link.b)}`;
+  return cableId({ ...link.a, tier: ta }, { ...link.b, tier: tb });
 }
 
 /** The other end of a cable from `port`. */
@@ -22,7 +38,10 @@ export function rateText(link: TopologyLinkRecord): string {
 }
 
 /** One line for people: "link removed edge1/3--core1/1", "edge1/3 moved: core1/1 → core1/5". */
-export function describeTopologyChange(change: TopologyChange): { subject: string; detail: string } {
+export function describeTopologyChange(
+  change: TopologyChange,
+  tierOf?: TierOf,
+): { subject: string; detail: string } {
   switch (change.kind) {
     case 'node-appeared':
     case 'node-disappeared': {
@@ -41,9 +60,9 @@ export function describeTopologyChange(change: TopologyChange): { subject: strin
       return { subject: y.id, detail: `node changed: ${parts.join(', ')}` };
     }
     case 'link-added':
-      return { subject: linkText(change.link), detail: `link added (${rateText(change.link)})` };
+      return { subject: linkText(change.link, tierOf), detail: `link added (${rateText(change.link)})` };
     case 'link-removed':
-      return { subject: linkText(change.link), detail: 'link removed' };
+      return { subject: linkText(change.link, tierOf), detail: 'link removed' };
     case 'link-moved':
       return {
         subject: endText(change.port),
@@ -51,7 +70,7 @@ export function describeTopologyChange(change: TopologyChange): { subject: strin
       };
     case 'link-rate-changed':
       return {
-        subject: linkText(change.after),
+        subject: linkText(change.after, tierOf),
         detail: `link speed changed: ${rateText(change.before)} → ${rateText(change.after)}`,
       };
   }

@@ -10,6 +10,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { NotFoundError } from '../../errors.ts';
 import { type Alarm, alarmText } from '../../events/alarms.ts';
+import { alarmsAt } from '../../events/alarms-at.ts';
+import { parseTime } from '../../lib/time-params.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -44,12 +46,17 @@ export const alarmRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         summary:
-          'Alarms: the link directions of one kind over one PM category threshold, grouped; active ones worst first, with state=all the cleared ones too',
+          'Alarms: the link directions of one kind over one PM category threshold, grouped; active ones worst first, with state=all the cleared ones too; with at=, as they stood then',
         querystring: AlarmsQuery,
         response: { 200: AlarmsReply, 400: ErrorReply },
       },
     },
-    async (request) => ({ alarms: (app.alarms?.list(request.query.state === 'all') ?? []).map(answer) }),
+    async (request) => {
+      const all = request.query.state === 'all';
+      if (request.query.at === undefined) return { alarms: (app.alarms?.list(all) ?? []).map(answer) };
+      const atMs = parseTime('at', request.query.at);
+      return { alarms: alarmsAt(app.events?.list(0, atMs) ?? [], atMs, all).map(answer) };
+    },
   );
 
   app.post(

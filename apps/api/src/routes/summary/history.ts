@@ -1,4 +1,4 @@
-import { RangeQuery, SummaryHistorySchema } from '@fabscope/contracts';
+import { HistoryKeptSchema, RangeQuery, SummaryHistorySchema } from '@fabscope/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorReplies } from '../../http/errors.ts';
 import { parseRange } from '../../lib/time-params.ts';
@@ -24,6 +24,27 @@ export const summaryHistoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const points = await queries.summaryRange(range);
       return {
         points: points.map((p) => ({ ...p, time: new Date(p.timeMs).toISOString() })),
+      };
+    },
+  );
+
+  app.get(
+    '/history/kept',
+    {
+      schema: {
+        summary:
+          'How much history the store holds: how far back it keeps, the oldest instant held, on disk or not',
+        response: { 200: HistoryKeptSchema, ...errorReplies(409) },
+      },
+    },
+    async () => {
+      const queries = app.timeTravel.require();
+      const kept = queries.kept?.() ?? { seconds: null, oldestMs: null, onDisk: true };
+      return {
+        store: app.store.kind,
+        seconds: kept.seconds,
+        oldest: kept.oldestMs === null ? null : new Date(kept.oldestMs).toISOString(),
+        onDisk: kept.onDisk,
       };
     },
   );

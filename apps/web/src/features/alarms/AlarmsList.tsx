@@ -1,28 +1,34 @@
 import type { Alarm, AlarmList } from '@fabscope/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { memo, useState } from 'react';
-import { DirectionButton } from '../../components/DirectionButton.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { InputField } from '../../components/Field.tsx';
-import { formatClock } from '../../lib/format.ts';
+import { formatDateTimeField } from '../../lib/format.ts';
 import { useApi } from '../../state/ApiContext.tsx';
 import { storage } from '../../state/preferences.ts';
 import { type ApiLoad, useApiQuery } from '../../state/useApiQuery.ts';
-import { JobsAffected } from '../jobs/JobsAffected.tsx';
-import { AlarmUnknown } from './AlarmUnknown.tsx';
-import { memberValueText, summaryShown } from './alarm-unknown.ts';
+import { AlarmItem } from './AlarmItem.tsx';
 
 const NAME_KEY = 'fabscope.acknowledgeAs';
-const loadActive: ApiLoad<AlarmList> = (api, signal) => api.getAlarms(false, signal);
-const loadAll: ApiLoad<AlarmList> = (api, signal) => api.getAlarms(true, signal);
+/** The alarms section's id: the header's count scrolls to it. */
+export const ALARMS_ANCHOR = 'alarms';
+
+/** The alarms now, or as they stood at `atMs`; `all`: the cleared ones too. */
+export const alarmsQuery = (all: boolean, atMs: number | null) => ({
+  key: ['alarms', all, atMs] as const,
+  load: ((api, signal) => api.getAlarms(all, signal, atMs)) as ApiLoad<AlarmList>,
+});
 
 const savedName = () => storage()?.getItem(NAME_KEY) ?? '';
 
 /** UFM-style alarms per group of directions over a PM threshold, with acknowledgement. */
 export const AlarmsList = memo(function AlarmsList({
+  atMs = null,
   onOpenHistory,
   onSelectJob,
 }: {
+  /** The instant viewed: the alarms as they stood then (null: now). */
+  atMs?: number | null;
   onOpenHistory?: (id: string) => void;
   /** Opens a job's page: an active alarm lists the jobs whose traffic crosses its directions. */
   onSelectJob?: (id: string) => void;
@@ -32,9 +38,10 @@ export const AlarmsList = memo(function AlarmsList({
   const [all, setAll] = useState(false);
   const [name, setName] = useState(savedName);
   const [problem, setProblem] = useState<string | null>(null);
-  const alarms = useApiQuery(['alarms', all], all ? loadAll : loadActive, {
+  const question = alarmsQuery(all, atMs);
+  const alarms = useApiQuery(question.key, question.load, {
     keepPrevious: true,
-    live: true,
+    ...(atMs === null ? { live: true as const } : {}),
   });
   // Its answer is the alarm: the lists that show it are asked again.
   const acknowledgement = useMutation({
@@ -54,87 +61,44 @@ export const AlarmsList = memo(function AlarmsList({
     acknowledgement.mutate({ id: alarm.id, by });
   };
   const list = alarms.status === 'ready' ? alarms.data.alarms : [];
+  const past = atMs !== null;
   return (
-    <section className="alarms" aria-label="Alarms">
+    <section className="alarms" aria-label="Alarms" id={ALARMS_ANCHOR} tabIndex={-1}>
       <div className="table-controls">
         <strong>Alarms</strong>
+        {past && <span className="chip">as of {formatDateTimeField(atMs)}</span>}
         <label>
           <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> cleared too
         </label>
-        <InputField
-          label="acknowledge as"
-          type="text"
-          className="ack-name"
-          value={name}
-          placeholder="your name"
-          onChange={setName}
-        />
+        {!past && (
+          <InputField
+            label="acknowledge as"
+            type="text"
+            className="ack-name"
+            value={name}
+            placeholder="your name"
+            onChange={setName}
+          />
+        )}
       </div>
       {alarms.status === 'error' && <ErrorNote message={`Alarms: ${alarms.message}`} />}
       {problem && <ErrorNote message={problem} />}
       {alarms.status === 'ready' && list.length === 0 && (
-        <p className="placeholder">{all ? 'No alarm raised lately.' : 'No active alarm.'}</p>
+        <p className="placeholder">
+          {past ? 'No alarm was active then.' : all ? 'No alarm raised lately.' : 'No active alarm.'}
+        </p>
       )}
       <ul className="alarm-list" aria-label={all ? 'Alarms, cleared too' : 'Active alarms'}>
         {list.map((a) => (
-          <li key={a.id} className={`alarm alarm-${a.state} severity-${a.severity}`} data-alarm-id={a.id}>
-            <span className={`chip chip-severity-${a.state === 'active' ? a.severity : 'info'}`}>
-              {a.state === 'active' ? a.severity : 'cleared'}
-            </span>{' '}
-            <span className="alarm-summary">
-              {a.state === 'active' ? summaryShown(a.summary, a.unknown) : `${a.category} (${a.linkKind})`}
-            </span>{' '}
-            <time className="muted small" dateTime={a.raisedAt}>
-              since {formatClock(Date.parse(a.raisedAt))}
-              {a.clearedAt ? `, cleared ${formatClock(Date.parse(a.clearedAt))}` : ''}
-            </time>{' '}
-            {a.acknowledged ? (
-              <span className="muted small">
-                acknowledged by {a.acknowledged.by} at {formatClock(Date.parse(a.acknowledged.at))}
-              </span>
-            ) : (
-              <button type="button" className="btn btn-small" onClick={() => acknowledge(a)}>
-                Acknowledge
-              </button>
-            )}
-            {a.state === 'active' && <AlarmUnknown unknown={a.unknown} />}
-            {a.members.length > 0 && onOpenHistory && (
-              <AlarmMembers members={a.members} onOpenHistory={onOpenHistory} />
-            )}
-            {a.state === 'active' && a.members.length > 0 && onSelectJob && (
-              <JobsAffected alarm={a.id} onSelectJob={onSelectJob} />
-            )}
-          </li>
+          <AlarmItem
+            key={a.id}
+            alarm={a}
+            {...(past ? {} : { onAcknowledge: acknowledge })}
+            {...(onOpenHistory ? { onOpenHistory } : {})}
+            {...(onSelectJob ? { onSelectJob } : {})}
+          />
         ))}
       </ul>
     </section>
   );
 });
-
-/** An alarm's worst directions, built only while open: they change with every tick's load. */
-function AlarmMembers({
-  members,
-  onOpenHistory,
-}: {
-  members: Alarm['members'];
-  onOpenHistory: (id: string) => void;
-}) {
-  const [open, setOpen] = useState(false);
-  return (
-    <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary>worst {members.length}</summary>
-      {open && (
-        <ul className="alarm-members">
-          {members.map((m) => (
-            <li key={m.id}>
-              <DirectionButton id={m.id} onOpen={onOpenHistory} title="Open its history" />{' '}
-              <span className={`small ${m.unknownSince === undefined ? 'muted' : 'alarm-member-unknown'}`}>
-                {memberValueText(m)}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
-    </details>
-  );
-}

@@ -11,7 +11,7 @@ import {
   passesFilter,
   SEVERITIES,
 } from '../../lib/events.ts';
-import { formatClock, formatLinkIds } from '../../lib/format.ts';
+import { formatDateTimeField, formatLinkIds } from '../../lib/format.ts';
 import type { Remote } from '../../state/useApiQuery.ts';
 
 interface EventsPanelProps {
@@ -84,9 +84,10 @@ export const EventsPanel = memo(function EventsPanel({
             >
               <span className={`chip chip-severity-${severity}`}>{severity}</span>
               <time className="muted small" dateTime={e.time}>
-                {Number.isNaN(Date.parse(e.time)) ? e.time : formatClock(Date.parse(e.time))}
+                {Number.isNaN(Date.parse(e.time)) ? e.time : formatDateTimeField(Date.parse(e.time))}
               </time>{' '}
-              <span className="event-kind">{eventKindLabel(e.kind)}</span>{' '}
+              {/* "alarm raised: …" under the kind "alarm" reads once, not "alarm alarm raised". */}
+              {!saysKind(e) && <span className="event-kind">{eventKindLabel(e.kind)}</span>}{' '}
               {direction && onOpenHistory ? (
                 <button
                   type="button"
@@ -107,6 +108,10 @@ export const EventsPanel = memo(function EventsPanel({
     </div>
   );
 });
+
+/** Whether an event's detail starts with its kind's word already. */
+const saysKind = (e: { kind: EventKind; detail: string }) =>
+  e.detail.toLowerCase().startsWith(`${eventKindLabel(e.kind).toLowerCase()} `);
 
 /** The kinds shown, as checkboxes in a disclosure ("Kinds: all", "Kinds: 3 of 11"). */
 function KindsFilter({

@@ -6,12 +6,13 @@ import { assessFreshness } from '../../lib/freshness.ts';
 import { staleDirectionCount } from '../../lib/snapshot.ts';
 import type { FabricStreamState, StreamConnection } from '../../state/liveStream.ts';
 import type { Loadable } from '../../state/useTopology.ts';
+import { AlarmCounts } from './AlarmCounts.tsx';
 import { DisplayControls } from './DisplayControls.tsx';
 import { SettingsMenu } from './SettingsMenu.tsx';
 import { useFreshnessNow } from './useFreshnessNow.ts';
 
-/** The topology and the live stream's state (its newest message, connection, silence and error). */
-type HeaderProps = FabricStreamState & { topology: Loadable<Topology> };
+/** The topology, the instant viewed (null: now) and the live stream's state (its newest message, connection…). */
+type HeaderProps = FabricStreamState & { topology: Loadable<Topology>; atMs?: number | null };
 
 const CONNECTION_LABEL: Record<StreamConnection, string> = {
   connecting: 'connecting…',
@@ -20,7 +21,7 @@ const CONNECTION_LABEL: Record<StreamConnection, string> = {
 };
 
 /** Fabric identity, store kind and the data's age. */
-export const Header = memo(function Header({ topology, ...stream }: HeaderProps) {
+export const Header = memo(function Header({ topology, atMs = null, ...stream }: HeaderProps) {
   const { snapshot } = stream;
   const fabric = topology.status === 'ready' ? topology.data : null;
   const staleLinkCount = useMemo(() => (snapshot ? staleDirectionCount(snapshot) : 0), [snapshot]);
@@ -43,6 +44,7 @@ export const Header = memo(function Header({ topology, ...stream }: HeaderProps)
   );
   const controls = (
     <>
+      <AlarmCounts atMs={atMs} />
       <DisplayControls />
       <SettingsMenu />
     </>
@@ -65,7 +67,11 @@ function Freshness({
   connection,
   silent,
   error,
-}: Omit<HeaderProps, 'topology'> & { identity: ReactNode; controls: ReactNode; staleLinkCount: number }) {
+}: Omit<HeaderProps, 'topology' | 'atMs'> & {
+  identity: ReactNode;
+  controls: ReactNode;
+  staleLinkCount: number;
+}) {
   const health = snapshot?.health;
   const now = useFreshnessNow(receivedAtMs, health?.lastSampleAgeSeconds ?? null, health);
   const freshness = assessFreshness({

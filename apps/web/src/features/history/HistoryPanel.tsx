@@ -37,7 +37,8 @@ const TOTAL_COLOR = '#3fb950';
 const LINK_COLORS = ['#58a6ff', '#f0883e', '#d2a8ff', '#ff7b72', '#56d4dd', '#e3b341'];
 const NO_POINTS: readonly TailPoint[] = [];
 const NO_SERIES: LinkHistory['series'] = [];
-const BOTH_MEASURES: ReadonlySet<LinkMeasure> = new Set(['utilization', 'wait']);
+// Every line at first: a link at 99 % with wait or errors and one without must not look alike.
+const DEFAULT_MEASURES: ReadonlySet<LinkMeasure> = new Set(['utilization', 'wait', 'errors']);
 
 /** Host transmit total over the window with its events, and the history of the opened link directions. */
 export const HistoryPanel = memo(function HistoryPanel({
@@ -82,7 +83,7 @@ export const HistoryPanel = memo(function HistoryPanel({
   const described = describeSeries(totalColumns[1] ?? []);
 
   const linkSeries = linkHistory.status === 'ready' ? linkHistory.data.series : NO_SERIES;
-  const [measures, setMeasures] = useState<ReadonlySet<LinkMeasure>>(BOTH_MEASURES);
+  const [measures, setMeasures] = useState<ReadonlySet<LinkMeasure>>(DEFAULT_MEASURES);
   const linkLines = useMemo(() => linkChart(linkSeries, measures, LINK_COLORS), [linkSeries, measures]);
   const toggleMeasure = (measure: LinkMeasure, on: boolean) => {
     const next = new Set(measures);
@@ -155,7 +156,7 @@ export const HistoryPanel = memo(function HistoryPanel({
       {links.length > 0 && (
         <section className="link-history" aria-label="Link history">
           <h3>
-            Link utilization and wait{' '}
+            Link utilization, wait and errors{' '}
             <span className="muted small">
               (opened from the drawing, heatmap or ranking; up to 6 directions)
             </span>
@@ -177,7 +178,7 @@ export const HistoryPanel = memo(function HistoryPanel({
           </ul>
           <fieldset className="link-measures">
             <legend className="visually-hidden">Lines drawn</legend>
-            {LINK_MEASURES.map(({ measure, label }) => (
+            {LINK_MEASURES.map(({ measure, label, note }) => (
               <label key={measure}>
                 <input
                   type="checkbox"
@@ -185,7 +186,7 @@ export const HistoryPanel = memo(function HistoryPanel({
                   onChange={(e) => toggleMeasure(measure, e.target.checked)}
                 />{' '}
                 {label}
-                {measure === 'wait' && <span className="muted small"> (dashed)</span>}
+                {note && <span className="muted small"> ({note})</span>}
               </label>
             ))}
           </fieldset>

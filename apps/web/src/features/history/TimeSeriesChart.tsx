@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import { EVENT_KIND_COLORS, type EventMark } from '../../lib/events.ts';
-import { formatClock, formatTimeTick } from '../../lib/format.ts';
+import { formatClock, formatPerSecond, formatTimeTick } from '../../lib/format.ts';
 import { themeColor } from '../../lib/themeColor.ts';
 import type { TimeWindow } from '../../lib/timeRange.ts';
 import { type RateFormat, usePreference, useRateFormat } from '../../state/preferences.ts';
@@ -14,6 +14,8 @@ export interface ChartSeries {
   color: string;
   /** Dash pattern in CSS px (e.g. a wait line beside its utilization); solid when absent. */
   dash?: readonly number[];
+  /** On a second axis at the right, counted per second (errors/s beside utilization); absent: the chart's unit. */
+  scale?: 'perSecond';
 }
 
 export type ChartUnit = 'bytesPerSecond' | 'fraction';
@@ -164,7 +166,10 @@ export function TimeSeriesChart({
   const handlers = useRef({ onPick, onSelectWindow });
   handlers.current = { onPick, onSelectWindow };
 
-  const seriesKey = series.map((s) => `${s.label}:${s.color}:${s.dash?.join(',') ?? ''}`).join('|');
+  const seriesKey = series
+    .map((s) => `${s.label}:${s.color}:${s.dash?.join(',') ?? ''}:${s.scale ?? ''}`)
+    .join('|');
+  const perSecond = series.some((s) => s.scale === 'perSecond');
   // The axes' colours are read from the theme when the chart is made: a theme picked makes it anew.
   const theme = usePreference('theme');
   const rates = useRateFormat();
@@ -177,6 +182,7 @@ export function TimeSeriesChart({
       scales: {
         x: { time: true },
         y: { range: (_u, _min, max) => [0, unit === 'fraction' ? 1 : Math.max(max || 0, 1e9) * 1.1] },
+        ...(perSecond ? { perSecond: { range: (_u, _min, max) => [0, Math.max(max || 0, 1) * 1.1] } } : {}),
       },
       axes: [
         {
@@ -194,6 +200,22 @@ export function TimeSeriesChart({
             return ticks;
           },
         },
+        ...(perSecond
+          ? [
+              {
+                ...axis,
+                scale: 'perSecond',
+                side: 1,
+                size: 56,
+                grid: { show: false },
+                values: (u: uPlot, splits: number[]) => {
+                  const ticks = splits.map((v) => `${formatPerSecond(v)}/s`);
+                  u.root.dataset.perSecondTicks = ticks.join(' | ');
+                  return ticks;
+                },
+              },
+            ]
+          : []),
       ],
       series: [
         { value: (_u, v) => (v === null ? '—' : formatClock(v * 1000)) },
@@ -202,9 +224,11 @@ export function TimeSeriesChart({
           stroke: s.color,
           width: 2,
           ...(s.dash ? { dash: [...s.dash] } : {}),
+          ...(s.scale ? { scale: s.scale } : {}),
           spanGaps: false,
           points: { show: false },
-          value: (_u: uPlot, v: number | null) => formatValue(unit, rates, v),
+          value: (_u: uPlot, v: number | null) =>
+            s.scale === 'perSecond' ? `${formatPerSecond(v)}/s` : formatValue(unit, rates, v),
         })),
       ],
       hooks: {
@@ -228,7 +252,7 @@ export function TimeSeriesChart({
         ],
       },
     };
-  }, [unit, seriesKey, theme, rates]);
+  }, [unit, seriesKey, perSecond, theme, rates]);
 
   const xRange = useMemo(() => ({ min: window.fromMs / 1000, max: window.toMs / 1000 }), [window]);
   const redrawKey = useMemo(() => ({ marks, instantMs }), [marks, instantMs]);

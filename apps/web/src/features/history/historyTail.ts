@@ -13,9 +13,12 @@ export const ASK_SHARE = 0.1;
 /** How long of messages the tail keeps: more than goes between two questions of any preset. */
 export const TAIL_KEPT_MS = 15 * 60_000;
 
-/** How often (ms) a following window of `spanMs` is asked: a share of it, at least `followMs` or a step. */
+/**
+ * How often (ms) a following window of `spanMs` is asked: a share of it, at least `followMs` or a step; a long span
+ * (24 h, 7 d) at most every half of what the tail keeps, so the tail always reaches back to the last answer.
+ */
 export function askEveryMs(spanMs: number, stepSeconds: number, followMs: number): number {
-  return Math.max(followMs, stepSeconds * 1000, Math.round(spanMs * ASK_SHARE));
+  return Math.max(followMs, stepSeconds * 1000, Math.min(Math.round(spanMs * ASK_SHARE), TAIL_KEPT_MS / 2));
 }
 
 /** The asked window's end: the last whole `everyMs` before `followedMs`, or the tail's start if later. */

@@ -5,7 +5,7 @@ export interface LabelRequest {
   px: number;
   /** The label's width in pixels, as drawn (text and padding). */
   width: number;
-  /** Higher first: when rows run out, the lower-priority marks go without a label. */
+  /** Higher first: when rows run out, the lower-priority marks go without a label; below 0, never labelled. */
   priority: number;
 }
 
@@ -39,7 +39,7 @@ export function placeLabels(marks: readonly LabelRequest[], layout: LabelLayout)
   const boxes: (LabelBox | null)[] = marks.map(() => null);
   const order = marks
     .map((m, i) => ({ m, i }))
-    .filter(({ m }) => Number.isFinite(m.px) && Number.isFinite(m.width) && m.width > 0)
+    .filter(({ m }) => m.priority >= 0 && Number.isFinite(m.px) && Number.isFinite(m.width) && m.width > 0)
     .sort((a, b) => b.m.priority - a.m.priority || a.m.px - b.m.px || a.m.width - b.m.width || a.i - b.i);
   for (const { m, i } of order) {
     const sides = [m.px + gap, m.px - gap - m.width].filter((x) => x >= 0 && x + m.width <= layout.widthPx);

@@ -52,6 +52,32 @@ describe('the link history chart’s lines', () => {
     expect(none.columns).toHaveLength(1);
   });
 
+  it('draws errors/s on a second axis, dotted; a store that keeps none leaves a gap, never 0', () => {
+    const withErrors: LinkHistory['series'] = [
+      {
+        id: 'edge1/4->core2/1',
+        points: [
+          { ...point(0, 0.99, 0), errorsPerSecond: 12.5 },
+          { ...point(1, 0.99, 0), errorsPerSecond: null },
+          point(2, 0.99, 0),
+        ],
+      },
+    ];
+    const { columns, series } = linkChart(
+      withErrors,
+      new Set<LinkMeasure>(['utilization', 'errors']),
+      COLORS,
+    );
+    expect(series.map((s) => s.label)).toEqual([
+      'edge1/4 → core2/1 utilization',
+      'edge1/4 → core2/1 errors/s',
+    ]);
+    expect(series[1]).toMatchObject({ scale: 'perSecond', color: 'blue' });
+    expect(series[1]?.dash).toBeDefined();
+    expect(series[0]?.scale).toBeUndefined();
+    expect(columns[2]).toEqual([12.5, null, null]);
+  });
+
   it('has one column per line, each as long as the shared time axis', () => {
     fc.assert(
       fc.property(

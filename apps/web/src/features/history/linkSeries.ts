@@ -3,22 +3,33 @@ import { formatDirection } from '../../lib/format.ts';
 import type { ChartSeries } from './TimeSeriesChart.tsx';
 import { alignSeries, type ChartColumns, toChartColumns } from './timeSeries.ts';
 
-/** The link history chart's lines: utilization and XmitWait share per direction, on one 0–100 % axis. */
+/**
+ * The link history chart's lines: utilization and XmitWait share per direction on one 0–100 % axis, errors per second
+ * on a second axis at the right.
+ */
 
-export type LinkMeasure = 'utilization' | 'wait';
+export type LinkMeasure = 'utilization' | 'wait' | 'errors';
 
-export const LINK_MEASURES: readonly { measure: LinkMeasure; label: string }[] = [
+export const LINK_MEASURES: readonly { measure: LinkMeasure; label: string; note?: string }[] = [
   { measure: 'utilization', label: 'Utilization' },
-  { measure: 'wait', label: 'Wait (XmitWait)' },
+  { measure: 'wait', label: 'Wait (XmitWait)', note: 'dashed' },
+  { measure: 'errors', label: 'Errors/s', note: 'dotted, right axis' },
 ];
 
 type LinkPoint = LinkHistory['series'][number]['points'][number];
 const READ: Record<LinkMeasure, (p: LinkPoint) => number | null> = {
   utilization: (p) => p.utilization,
   wait: (p) => p.transmitWaitFraction,
+  // Absent (a store that keeps none) is unknown, never 0.
+  errors: (p) => p.errorsPerSecond ?? null,
 };
-// Wait is dashed in its direction's colour, so a direction's two lines read as a pair.
-const WAIT_DASH = [6, 4];
+// Wait is dashed and errors dotted in their direction's colour, so a direction's lines read as a set.
+const DASH: Record<LinkMeasure, readonly number[] | undefined> = {
+  utilization: undefined,
+  wait: [6, 4],
+  errors: [2, 3],
+};
+const WORD: Record<LinkMeasure, string> = { utilization: 'utilization', wait: 'wait', errors: 'errors/s' };
 
 export interface LinkChart {
   columns: ChartColumns;
@@ -42,10 +53,12 @@ export function linkChart(
     );
     measures.forEach((m, k) => {
       lines.push({ xs, ys: ys[k] ?? [] });
+      const dash = DASH[m.measure];
       series.push({
-        label: `${formatDirection(s.id)} ${m.measure === 'wait' ? 'wait' : 'utilization'}`,
+        label: `${formatDirection(s.id)} ${WORD[m.measure]}`,
         color,
-        ...(m.measure === 'wait' ? { dash: WAIT_DASH } : {}),
+        ...(dash ? { dash } : {}),
+        ...(m.measure === 'errors' ? { scale: 'perSecond' as const } : {}),
       });
     });
   });

@@ -4,6 +4,7 @@ import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { TableScroll } from '../../components/TableScroll.tsx';
 import { formatClock, formatPercentValue } from '../../lib/format.ts';
 import { useRateFormat } from '../../state/preferences.ts';
+import { BeforeAfterSides } from './BeforeAfterSides.tsx';
 import { compareLinks, relativeChange } from './beforeAfter.ts';
 import { DateTimeField } from './DateTimeField.tsx';
 import { useInstant } from './usePastSnapshot.ts';
@@ -70,6 +71,20 @@ function DeltaCell({ delta, lowerIsBetter = false }: { delta: number | null; low
   );
 }
 
+/** Two rates in one prefix; an unknown one is "—". */
+function sameUnitRates(
+  rates: ReturnType<typeof useRateFormat>,
+  before: number | null,
+  after: number | null,
+): [string, string] {
+  const known = [before, after].filter((v): v is number => v !== null);
+  const texts = rates.ticks(known);
+  let k = 0;
+  const text = (v: number | null) => (v === null ? rates.rate(null) : (texts[k++] ?? rates.rate(v)));
+  const first = text(before);
+  return [first, text(after)];
+}
+
 /** Two instants side by side, with the host transmit total and the directions that changed most. */
 export const BeforeAfterPanel = memo(function BeforeAfterPanel({
   beforeMs,
@@ -94,6 +109,8 @@ export const BeforeAfterPanel = memo(function BeforeAfterPanel({
   const totalBefore = b?.summary.hostTransmitBytesPerSecond ?? null;
   const totalAfter = a?.summary.hostTransmitBytesPerSecond ?? null;
   const rel = relativeChange(totalBefore, totalAfter);
+  // One unit in the table: both totals in the larger one's prefix (never Tb/s beside Gb/s).
+  const totalsText = sameUnitRates(rates, totalBefore, totalAfter);
   const comparison = useMemo(
     () => (a && b ? compareLinks(b.links.links, a.links.links, { limit: CHANGED_LINKS }) : null),
     [a, b],
@@ -148,8 +165,8 @@ export const BeforeAfterPanel = memo(function BeforeAfterPanel({
               <tbody>
                 <tr>
                   <th scope="row">Host transmit total</th>
-                  <td className="num">{b ? rates.rate(totalBefore) : '…'}</td>
-                  <td className="num">{a ? rates.rate(totalAfter) : '…'}</td>
+                  <td className="num">{b ? totalsText[0] : '…'}</td>
+                  <td className="num">{a ? totalsText[1] : '…'}</td>
                   <td className="num">
                     {rel === null ? '—' : `${rel >= 0 ? '+' : ''}${(rel * 100).toFixed(0)} %`}
                   </td>
@@ -196,6 +213,10 @@ export const BeforeAfterPanel = memo(function BeforeAfterPanel({
               </table>
             </TableScroll>
           )}
+          <BeforeAfterSides
+            before={b ? { links: b.links.links, summary: b.summary } : null}
+            after={a ? { links: a.links.links, summary: a.summary } : null}
+          />
           {comparison && comparison.unknown > 0 && (
             <p className="hint">
               {comparison.unknown} direction(s) unknown at one of the two instants, not compared.

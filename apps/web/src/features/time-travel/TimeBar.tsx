@@ -1,7 +1,14 @@
+import type { HistoryKept } from '@fabscope/contracts';
 import { memo, useId, useState } from 'react';
 import { formatAge, formatClock, formatTimeZone } from '../../lib/format.ts';
-import { RANGE_PRESETS, type TimeRange, type TimeWindow } from '../../lib/timeRange.ts';
+import type { TimeRange, TimeWindow } from '../../lib/timeRange.ts';
+import { type ApiLoad, useApiQuery } from '../../state/useApiQuery.ts';
 import { DateTimeField } from './DateTimeField.tsx';
+import { presetsOffered } from './presetsOffered.ts';
+
+const loadKept: ApiLoad<HistoryKept> = (api, signal) => api.getHistoryKept(signal);
+/** What the store holds changes with its capacity only: asked again now and then for the oldest instant. */
+const KEPT_FRESH_MS = 60_000;
 
 interface TimeBarProps {
   range: TimeRange;
@@ -39,6 +46,8 @@ export const TimeBar = memo(function TimeBar({
   const following = live && range.kind === 'preset';
   const zone = formatTimeZone();
   const customValid = customFrom !== null && customTo !== null && customTo > customFrom;
+  const kept = useApiQuery(['history-kept'], loadKept, { staleTimeMs: KEPT_FRESH_MS });
+  const presets = presetsOffered(kept.status === 'ready' ? kept.data : null, range);
 
   const openCustom = () => {
     const chart = windowNow();
@@ -60,7 +69,7 @@ export const TimeBar = memo(function TimeBar({
           >
             ● Live
           </button>
-          {RANGE_PRESETS.map((p) => {
+          {presets.map((p) => {
             const on = range.kind === 'preset' && range.key === p.key;
             return (
               <button

@@ -2,7 +2,7 @@ import type { LinkDirectionState } from '@fabscope/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { linkState } from '../../test/testFixtures.ts';
-import { compareLinks, relativeChange } from './beforeAfter.ts';
+import { compareLinks, congestedCounts, histogramRows, relativeChange } from './beforeAfter.ts';
 
 function link(id: string, utilization: number | null, wait: number | null = null): LinkDirectionState {
   return linkState(id, { utilization, transmitWaitFraction: wait });
@@ -70,5 +70,30 @@ describe('before/after', () => {
     expect(relativeChange(12.4e9, 24.8e9)).toBeCloseTo(1);
     expect(relativeChange(null, 1)).toBeNull();
     expect(relativeChange(0, 1)).toBeNull();
+  });
+});
+
+describe('both sides of a comparison, counted', () => {
+  const direction = (id: string, kind: 'isl' | 'host', congestion: number | null) =>
+    ({ id, kind, categories: { congestion } }) as unknown as LinkDirectionState;
+
+  it('counts directions over the congestion threshold per kind, unknown apart, never as 0', () => {
+    expect(
+      congestedCounts([
+        direction('edge1/4->core2/1', 'isl', 1.5),
+        direction('edge1/3->core1/1', 'isl', 0.99),
+        direction('edge1/1->nodeA/1', 'host', 1),
+        direction('edge1/2->nodeB/1', 'host', null),
+      ]),
+    ).toEqual({ isl: 1, host: 1, unknown: 1 });
+  });
+
+  it('puts the two histograms side by side, ISL and host together; an unknown side is null', () => {
+    const h = (n: number) => ({ isl: Array(10).fill(n), host: Array(10).fill(1) });
+    const rows = histogramRows(h(2), null);
+    expect(rows).toHaveLength(10);
+    expect(rows[0]).toEqual({ label: '0–10 %', before: 3, after: null });
+    expect(rows[9]?.label).toBe('90 % and over');
+    expect(histogramRows(h(0), h(4)).every((r) => r.before === 1 && r.after === 5)).toBe(true);
   });
 });

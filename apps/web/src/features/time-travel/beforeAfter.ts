@@ -77,3 +77,40 @@ export function relativeChange(before: number | null, after: number | null): num
   if (before === null || after === null || before === 0) return null;
   return (after - before) / before;
 }
+
+/** Directions over the congestion threshold (its PM category at 1 × or more: what an alarm counts), by link kind. */
+export interface CongestedCounts {
+  isl: number;
+  host: number;
+  /** Directions whose congestion is unknown at that instant: not counted either way. */
+  unknown: number;
+}
+
+export function congestedCounts(links: readonly LinkDirectionState[]): CongestedCounts {
+  const counts: CongestedCounts = { isl: 0, host: 0, unknown: 0 };
+  for (const l of links) {
+    const c = l.categories.congestion;
+    if (c === null || !Number.isFinite(c)) counts.unknown++;
+    else if (c >= 1) counts[l.kind]++;
+  }
+  return counts;
+}
+
+/** One 10 % utilization bucket: link directions in it before and after (ISL and host together). */
+export interface HistogramRow {
+  label: string;
+  before: number | null;
+  after: number | null;
+}
+
+type Histogram = { isl: readonly number[]; host: readonly number[] };
+
+/** The utilization histogram of both sides, bucket by bucket ("0–10 %" … "90–100 %+"); null where a side is unknown. */
+export function histogramRows(before: Histogram | null, after: Histogram | null): HistogramRow[] {
+  const count = (h: Histogram | null, i: number) => (h ? (h.isl[i] ?? 0) + (h.host[i] ?? 0) : null);
+  return Array.from({ length: 10 }, (_, i) => ({
+    label: i === 9 ? '90 % and over' : `${i * 10}–${(i + 1) * 10} %`,
+    before: count(before, i),
+    after: count(after, i),
+  }));
+}

@@ -4,6 +4,7 @@
 // new list (another `limit`), so the listing's cache does not answer it. With `--baseline REV` the same requests run
 // on REV's code: there, every request read every flow.
 
+import { loadavg } from 'node:os';
 import { benchReporter, median } from '@fabscope/test-support';
 import { buildScenario, fatTreeRouting } from '@fabscope/topology';
 import type { AlarmMember } from '../src/events/alarms.ts';
@@ -63,5 +64,10 @@ console.log(
 const bench = benchReporter(`${SCENARIO} jobs-affected `);
 bench.report('first request, wall', first.ms, 'ms', undefined, 0);
 bench.report('next requests (median), wall', median(again), 'ms', undefined, 1);
+console.log(
+  `load average: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 await app.close();
 process.exit(0);

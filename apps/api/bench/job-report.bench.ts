@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import type { LinkDirectionState } from '@fabscope/contracts';
 import { benchReporter, median } from '@fabscope/test-support';
 import { buildScenario, fatTreeRouting } from '@fabscope/topology';
@@ -17,10 +18,13 @@ import { directionState, recordStates, summarize } from '../test/oracles/object-
 const SCENARIO = 'fat-tree-27648';
 const JOB_HOSTS = 1024;
 const HOUR_MS = 3_600_000;
-/** The issue's target, for a report whose routes the API has traced already (`/jobs`, `/links/flows` trace them). */
-const LIMIT_MS = 2000;
-/** The first report after the tables change traces all 27 jobs' routes (53,248 pairs) too: the same target. */
-const FIRST_LIMIT_MS = 2000;
+/**
+ * The issue's target is 2 s of wall time; the API answers on one thread, so its CPU time is that wall time on a machine
+ * not shared. Held to half of it, for the turns a busy machine's other processes take.
+ */
+const LIMIT_MS = 1000;
+/** The first report after the tables change traces all 27 jobs' routes (53,248 pairs) too: the same limit. */
+const FIRST_LIMIT_MS = 1000;
 
 const fabric = buildScenario(SCENARIO);
 const index = new LinkIndex(fabric);
@@ -95,6 +99,11 @@ const timed = async () => {
   const used = process.cpuUsage(cpu);
   return { ms: performance.now() - t, cpuMs: (used.user + used.system) / 1000, report };
 };
+// The index of directions by id is made once per topology, at the API's first lookup by id (any route naming a
+// direction): timed apart, so the first report's figure is the report's own.
+const indexCpu = process.cpuUsage();
+index.channelById.get('');
+const indexUsed = process.cpuUsage(indexCpu);
 // The first report traces every job's routes (kept per tables after); the next ones reuse them.
 const cold = await timed();
 const warm: { ms: number; cpuMs: number }[] = [];
@@ -106,9 +115,20 @@ console.log(
 );
 // The API answers on one thread from memory: its CPU time is the answer's time on a machine not shared; the wall
 // time beside it says how busy this one was (other processes' turns).
+bench.report(
+  'index by direction id (once per topology), CPU',
+  (indexUsed.user + indexUsed.system) / 1000,
+  'ms',
+  undefined,
+  0,
+);
 bench.report('first (routes traced), CPU', cold.cpuMs, 'ms', FIRST_LIMIT_MS, 0);
 bench.report('first (routes traced), wall', cold.ms, 'ms', undefined, 0);
 bench.report('again (routes kept), CPU', median(warm.map((w) => w.cpuMs)), 'ms', LIMIT_MS, 0);
 bench.report('again (routes kept), wall', median(warm.map((w) => w.ms)), 'ms', undefined, 0);
-console.log(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
+console.log(
+  `peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 process.exit(bench.failed === 0 ? 0 : 1);

@@ -5,11 +5,15 @@ export {
   defaultSampleIntervalMs,
   type LiveSource,
 } from './config.ts';
+export type { Job } from './jobs/job.ts';
+export { estimatedFlows } from './jobs/job-flows.ts';
+export { jobFabricReport } from './jobs/report/job-fabric-report.ts';
 export { statesOf } from './lib/frame.ts';
 export { frameOf } from './lib/frame-from-rates.ts';
 export { LinkIndex } from './lib/link-index.ts';
 export { prometheusStaleAfterSeconds } from './lib/staleness.ts';
 export { summarizeFrame } from './lib/summary.ts';
+export { gather as gatherJobReport } from './routes/jobs/report/report-inputs.ts';
 export { Sampler } from './sampler.ts';
 export { type RunningApi, startApi } from './server.ts';
 export { EmbeddedStore } from './store/embedded.ts';

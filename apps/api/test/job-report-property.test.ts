@@ -147,7 +147,7 @@ describe("a job's fabric report on generated episodes of a fat tree under static
     const e = episode('clean', 7, 300);
     const report = jobFabricReport(e.input);
     const nulls = Math.max(
-      ...e.input.series.map((s) => s.points.filter((p) => p.utilization === null).length),
+      ...e.input.history.map((h) => h.utilization.filter((u) => Number.isNaN(u)).length),
     );
     expect(nulls).toBeGreaterThan(0);
     expect(report.unknowns.unknownSeconds).toBe(nulls);

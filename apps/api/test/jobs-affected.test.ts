@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmulatorClient } from '../src/emulator-client.ts';
 import type { AlarmMember } from '../src/events/alarms.ts';
 import { MemoryEventLog } from '../src/events/event-log.ts';
+import { FabricJobs, FLOWS_INDEX_MS } from '../src/jobs/fabric-jobs.ts';
+import { type Job, type JobSource, JobSourceError } from '../src/jobs/job.ts';
 import type { JobFlow } from '../src/jobs/job-flows.ts';
 import { jobsCrossing } from '../src/jobs/jobs-crossing.ts';
 import { buildTestApp } from './helper.ts';
@@ -138,5 +140,58 @@ describe('jobsCrossing', () => {
       'j2',
       'j10',
     ]);
+  });
+});
+
+describe('FabricJobs.flowsByDirection: the flows indexed once per FLOWS_INDEX_MS and per tables', () => {
+  const fabric = buildScenario('ar-demo');
+  const running = (id: string, nodes: string[]): Job => ({
+    id,
+    name: id,
+    user: null,
+    state: 'RUNNING',
+    nodes,
+    startTime: null,
+  });
+
+  it('reuses the index within the interval, makes it again after it or when the tables change', async () => {
+    let asked = 0;
+    const source: JobSource = {
+      kind: 'file',
+      list: async () => {
+        asked++;
+        return { jobs: [running('1', ['nodeA', 'nodeC']), running('2', ['nodeB', 'nodeD'])], skipped: [] };
+      },
+    };
+    const live = { fabric, tables: fatTreeRouting(fabric) };
+    const clock = { ms: 1_000_000 };
+    const jobs = new FabricJobs(source, null, live, () => clock.ms);
+    const first = await jobs.flowsByDirection();
+    expect(jobsCrossing(first, [SHARED_ISL]).map((r) => r.job)).toEqual(['1', '2']);
+    clock.ms += FLOWS_INDEX_MS - 1;
+    expect(await jobs.flowsByDirection()).toBe(first);
+    expect(asked).toBe(1);
+    clock.ms += 1;
+    const second = await jobs.flowsByDirection();
+    expect(second).not.toBe(first);
+    expect(asked).toBe(2);
+    live.tables = fatTreeRouting(fabric);
+    expect(await jobs.flowsByDirection()).not.toBe(second);
+    expect(asked).toBe(3);
+  });
+
+  it('an ask that failed is not kept', async () => {
+    let fail = true;
+    const source: JobSource = {
+      kind: 'file',
+      list: async () => {
+        if (fail) throw new JobSourceError('squeue failed');
+        return { jobs: [running('1', ['nodeA', 'nodeC'])], skipped: [] };
+      },
+    };
+    const jobs = new FabricJobs(source, null, { fabric, tables: fatTreeRouting(fabric) }, () => 0);
+    await expect(jobs.flowsByDirection()).rejects.toThrow('squeue failed');
+    fail = false;
+    expect((await jobs.flowsByDirection()).flows.length).toBeGreaterThan(0);
   });
 });

@@ -1,11 +1,9 @@
+import { naturalCompare } from '@fabscope/contracts/names';
 import type { EmulatorClient, EmulatorJob } from '../emulator-client.ts';
 import type { Job, JobListing, JobSource } from './job.ts';
 
-/** One collator for every comparison: `localeCompare` with options builds one per call. */
-const natural = new Intl.Collator('en', { numeric: true }).compare;
-
 /** Names in natural order (`node2` before `node10`), so a job's hosts read as its allocation. */
-export const byName = (a: string, b: string): number => natural(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+export const byName = naturalCompare;
 
 /** An emulator job in Slurm's vocabulary: its name is its id; nobody submitted it. */
 export function jobOfEmulator(job: EmulatorJob): Job {

@@ -10,6 +10,7 @@ import {
   traceChannels,
 } from '@fabscope/topology';
 import type { EmulatorClient } from '../emulator-client.ts';
+import type { LinkIndex } from '../lib/link-index.ts';
 import { byName } from './emulator-source.ts';
 import { isRunning, type Job } from './job.ts';
 import { patternPairs } from './job-pattern.ts';
@@ -38,19 +39,25 @@ export function adapterPairs(
   return out;
 }
 
-/** Static routes of host pairs (each rail's) as link-direction ids; unroutable pairs are left out. */
+/**
+ * Static routes of host pairs (each rail's) as link-direction ids; unroutable pairs are left out. With the fabric's
+ * LinkIndex, ids are its strings rather than new ones per hop: tens of thousands of routes share them.
+ */
 export function staticPaths(
   fabric: Fabric,
   tables: ForwardingTables,
   pairs: readonly [string, string][],
+  index?: Pick<LinkIndex, 'fabric' | 'channels'>,
 ): { from: string; to: string; path: string[] }[] {
   const g = fabricGraph(fabric);
   const out: { from: string; to: string; path: string[] }[] = [];
   const channels: number[] = [];
+  const ids = index?.fabric === fabric ? index.channels : undefined;
+  const idOf = (c: number) => ids?.[c]?.fixed.id ?? channelOf(fabric, c).id;
   for (const [a, b] of adapterPairs(fabric, pairs)) {
     channels.length = 0;
     if (traceChannels(fabric, g, tables, a.index, b.index, channels) !== undefined) continue;
-    out.push({ from: a.name, to: b.name, path: channels.map((c) => channelOf(fabric, c).id) });
+    out.push({ from: a.name, to: b.name, path: channels.map(idOf) });
   }
   return out;
 }
@@ -70,6 +77,8 @@ export interface FlowSelection {
 export interface RoutedFabric {
   readonly fabric: Fabric;
   readonly tables: ForwardingTables;
+  /** The fabric's direction ids, when at hand (staticPaths). */
+  readonly linkIndex?: Pick<LinkIndex, 'fabric' | 'channels'>;
 }
 
 /**
@@ -126,12 +135,17 @@ export function estimatedFlows(sources: RoutedFabric, job: Job): JobFlow[] {
   if (!flows) {
     const hosts = knownHosts(sources.fabric, job);
     // A declared pattern (jobs file) is the pairs it talks over; else every pair, or a ring beyond a size.
-    flows = staticPaths(sources.fabric, sources.tables, patternPairs(job, hosts).pairs).map((p) => ({
-      ...p,
-      job: job.id,
-      bytesPerSecond: null,
-      estimated: true,
-    }));
+    const { pairs } = patternPairs(job, hosts);
+    flows = staticPaths(sources.fabric, sources.tables, pairs, sources.linkIndex).map(
+      ({ from, to, path }): JobFlow => ({
+        from,
+        to,
+        job: job.id,
+        bytesPerSecond: null,
+        path,
+        estimated: true,
+      }),
+    );
     if (byJob.size >= MAX_CACHED_JOBS) byJob.clear();
     byJob.set(key, flows);
   }

@@ -1,51 +1,44 @@
 import type { JobDetail, LinkFlows } from '@fabscope/contracts';
+import { naturalCompare } from '@fabscope/contracts/names';
 import type { LinkIndex } from '../lib/link-index.ts';
 import type { JobFlow } from './job-flows.ts';
+import { type DirectionUser, usersByDirection } from './report/direction-users.ts';
 
 /** One link direction a job's traffic crosses, and how much of the traffic on it is the job's. */
 export type JobLinkShare = Omit<JobDetail['links'][number], 'kind'>;
 
-/** The links a job's flows cross, busiest first (by the job's bytes/s, then by its flows). */
+/**
+ * The links a job's flows cross, busiest first (by the job's bytes/s, then by its flows, then by id in natural order),
+ * with its share of each as `usersByDirection` (the one owner of that figure) gives it.
+ */
 export function jobLinks(flows: readonly JobFlow[], jobId: string): JobLinkShare[] {
-  const rows = new Map<string, JobLinkShare>();
-  for (const f of flows) {
-    if (f.job !== jobId) continue;
-    for (const id of f.path) {
-      let row = rows.get(id);
-      if (!row) {
-        row = {
-          id,
-          flows: 0,
-          totalFlows: 0,
-          jobBytesPerSecond: f.estimated ? null : 0,
-          totalBytesPerSecond: f.estimated ? null : 0,
-          share: null,
-          estimated: f.estimated,
-        };
-        rows.set(id, row);
-      }
-      row.flows++;
-      if (row.jobBytesPerSecond !== null && f.bytesPerSecond !== null)
-        row.jobBytesPerSecond += f.bytesPerSecond;
+  const ids = new Set<string>();
+  for (const f of flows) if (f.job === jobId) for (const id of f.path) ids.add(id);
+  const rows: JobLinkShare[] = [];
+  for (const [id, users] of usersByDirection(ids, [flows])) {
+    const own = users.find((u) => u.job === jobId) as DirectionUser;
+    let totalFlows = 0;
+    let totalBytes = 0;
+    for (const u of users) {
+      totalFlows += u.flows;
+      totalBytes += u.bytesPerSecond ?? 0;
     }
+    const estimated = own.bytesPerSecond === null;
+    rows.push({
+      id,
+      flows: own.flows,
+      totalFlows,
+      jobBytesPerSecond: own.bytesPerSecond,
+      totalBytesPerSecond: estimated ? null : totalBytes,
+      share: own.share,
+      estimated,
+    });
   }
-  for (const f of flows) {
-    for (const id of f.path) {
-      const row = rows.get(id);
-      if (!row) continue;
-      row.totalFlows++;
-      if (row.totalBytesPerSecond !== null && f.bytesPerSecond !== null)
-        row.totalBytesPerSecond += f.bytesPerSecond;
-    }
-  }
-  for (const row of rows.values()) {
-    if (row.estimated) row.share = row.flows / row.totalFlows;
-    else if (row.totalBytesPerSecond && row.jobBytesPerSecond !== null)
-      row.share = row.jobBytesPerSecond / row.totalBytesPerSecond;
-  }
-  return [...rows.values()].sort(
+  return rows.sort(
     (a, b) =>
-      (b.jobBytesPerSecond ?? 0) - (a.jobBytesPerSecond ?? 0) || b.flows - a.flows || (a.id < b.id ? -1 : 1),
+      (b.jobBytesPerSecond ?? 0) - (a.jobBytesPerSecond ?? 0) ||
+      b.flows - a.flows ||
+      naturalCompare(a.id, b.id),
   );
 }
 
@@ -62,9 +55,9 @@ export function flowsOnLink(
     .sort(
       (a, b) =>
         (b.bytesPerSecond ?? 0) - (a.bytesPerSecond ?? 0) ||
-        (a.job ?? '').localeCompare(b.job ?? '') ||
-        a.from.localeCompare(b.from) ||
-        a.to.localeCompare(b.to),
+        naturalCompare(a.job ?? '', b.job ?? '') ||
+        naturalCompare(a.from, b.from) ||
+        naturalCompare(a.to, b.to),
     );
   const jobs = new Map<string | null, LinkJobShare>();
   for (const f of crossing) {
@@ -79,7 +72,10 @@ export function flowsOnLink(
   return {
     flows: crossing,
     jobs: [...jobs.values()].sort(
-      (a, b) => (b.bytesPerSecond ?? 0) - (a.bytesPerSecond ?? 0) || b.flows - a.flows,
+      (a, b) =>
+        (b.bytesPerSecond ?? 0) - (a.bytesPerSecond ?? 0) ||
+        b.flows - a.flows ||
+        naturalCompare(a.job ?? '', b.job ?? ''),
     ),
   };
 }

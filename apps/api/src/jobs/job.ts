@@ -1,4 +1,6 @@
 import type { Job, JobList } from '@fabscope/contracts';
+import { naturalCompare } from '@fabscope/contracts/names';
+import { NotFoundError } from '../errors.ts';
 
 export type { Job };
 
@@ -65,6 +67,29 @@ export const isObject = (v: unknown): v is Record<string, unknown> =>
 /** A job source that cannot answer (squeue failed, the file is unreadable); the message says why. */
 export class JobSourceError extends Error {
   override name = 'JobSourceError';
+}
+
+/** Most task ids an ArrayJobError names; the rest are counted. */
+const TASKS_NAMED = 10;
+
+/** An id that names a Slurm array job, not one run: each task (`1234_7`) has its own hosts and times. */
+export class ArrayJobError extends NotFoundError {
+  override name = 'ArrayJobError';
+  readonly tasks: readonly string[];
+  constructor(id: string, tasks: readonly string[]) {
+    const sorted = [...tasks].sort(naturalCompare);
+    const named = sorted.slice(0, TASKS_NAMED).join(', ');
+    const more = sorted.length > TASKS_NAMED ? ` and ${sorted.length - TASKS_NAMED} more` : '';
+    super(
+      `job "${id}" is an array job of ${sorted.length} task${sorted.length === 1 ? '' : 's'} (${named}${more}): ask for one task, e.g. "${sorted[0]}"`,
+    );
+    this.tasks = sorted;
+  }
+}
+
+/** The tasks of array job `id` among `jobs` (`id_7`, `id_[8-10]`). */
+export function arrayTasksOf(jobs: readonly Job[], id: string): string[] {
+  return jobs.filter((j) => j.id.startsWith(`${id}_`)).map((j) => j.id);
 }
 
 /** Running jobs are the ones whose traffic is on the fabric now. */

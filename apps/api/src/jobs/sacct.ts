@@ -1,7 +1,7 @@
 import { type ExecFileException, execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { hostsOf } from './hostlist.ts';
-import { isObject, type Job, JobSourceError, jobsArray, readEntries } from './job.ts';
+import { ArrayJobError, isObject, type Job, JobSourceError, jobsArray, readEntries } from './job.ts';
 
 // Slurm's accounting as `sacct --json` prints it (data_parser dbv0.0.38 in Slurm 22.05: `state: {current, reason}`,
 // `time: {start, end, …}` in Unix seconds, 0 unset; later ones: `current` an array, times `{set, infinite, number}`).
@@ -11,19 +11,66 @@ const NO_NODES = new Set(['', 'None assigned', '(null)']);
 
 /** `sacct --json`'s jobs; an entry that cannot be read fails naming it (`sacct --json jobs[3]: …`). */
 export function parseSacctJson(text: string): Job[] {
-  const entries = jobsArray(text, 'sacct --json', 'no "jobs" array in the answer');
-  return readEntries(entries, (i) => `sacct --json jobs[${i}]`, undefined, sacctJob);
+  return sacctRecords(text).map((r) => r.job);
 }
 
-function sacctJob(raw: unknown, where: string): Job {
+/** A job as sacct records it: its own job id, and the array job it is a task of (null: none). */
+interface SacctRecord {
+  job: Job;
+  jobId: string;
+  arrayJob: string | null;
+}
+
+function sacctRecords(text: string): SacctRecord[] {
+  const entries = jobsArray(text, 'sacct --json', 'no "jobs" array in the answer');
+  const records: SacctRecord[] = [];
+  readEntries(
+    entries,
+    (i) => `sacct --json jobs[${i}]`,
+    undefined,
+    (raw, where) => {
+      const record = sacctRecord(raw, where);
+      records.push(record);
+      return record.job;
+    },
+  );
+  return records;
+}
+
+/**
+ * The job `id` names in sacct's answer to `-j id`: the job or array task of that id; ArrayJobError when `id` is an
+ * array job, whose tasks each have a run of their own (as Slurm reads `-j`, even though the array's id is also one
+ * task's own job id); else the task whose own job id it is (task 5_1 is job 6 too).
+ */
+export function jobOfSacct(text: string, id: string): Job | null {
+  const records = sacctRecords(text);
+  const exact = records.find((r) => r.job.id === id);
+  if (exact) return exact.job;
+  const tasks = records.filter((r) => r.arrayJob === id).map((r) => r.job.id);
+  if (tasks.length > 0) throw new ArrayJobError(id, tasks);
+  return records.find((r) => r.jobId === id)?.job ?? null;
+}
+
+function sacctRecord(raw: unknown, where: string): SacctRecord {
   if (!isObject(raw)) throw new JobSourceError(`${where}: not an object`);
   const jobId = numberOf(raw.job_id);
   if (jobId === null) throw new JobSourceError(`${where}: job_id missing`);
   const array = isObject(raw.array) ? raw.array : {};
   const arrayJob = numberOf(array.job_id);
   const arrayTask = numberOf(array.task_id);
-  const id =
-    arrayJob !== null && arrayJob > 0 && arrayTask !== null ? `${arrayJob}_${arrayTask}` : String(jobId);
+  const inArray = arrayJob !== null && arrayJob > 0;
+  // Tasks not yet run are one record, `array.task` their range ("3-10"), as squeue prints `1234_[3-10]`.
+  const pendingTasks = typeof array.task === 'string' && array.task !== '' ? `[${array.task}]` : null;
+  const task = arrayTask !== null ? String(arrayTask) : pendingTasks;
+  const id = inArray && task !== null ? `${arrayJob}_${task}` : String(jobId);
+  return {
+    job: sacctJob(raw, where, id),
+    jobId: String(jobId),
+    arrayJob: inArray ? String(arrayJob) : null,
+  };
+}
+
+function sacctJob(raw: Record<string, unknown>, where: string, id: string): Job {
   const state = isObject(raw.state) ? raw.state.current : undefined;
   const current = Array.isArray(state) ? state[0] : state;
   if (typeof current !== 'string') throw new JobSourceError(`${where}: state.current missing`);
@@ -79,6 +126,6 @@ export class SacctAccounting {
         throw new JobSourceError(`${this.command} ${args.join(' ')} failed: ${why || error.message}`);
       },
     );
-    return parseSacctJson(out).find((j) => j.id === id) ?? null;
+    return jobOfSacct(out, id);
   }
 }

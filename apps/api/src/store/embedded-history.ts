@@ -1,8 +1,9 @@
+import { utilizationOf } from '@fabscope/topology';
 import type { EventLog } from '../lib/fabric-event.ts';
 import { type LinkFrame, statesOf } from '../lib/frame.ts';
 import { frameForSliced, frameOfKept } from '../lib/frame-from-rates.ts';
 import { directionErrors, errorsPerSecond } from '../lib/link-errors.ts';
-import type { LinkIndex } from '../lib/link-index.ts';
+import type { ChannelKeys, LinkIndex } from '../lib/link-index.ts';
 import { emptyPortRates, type PortRates, type RatesSnapshot } from '../lib/port-rates.ts';
 import type { FabricSummary } from '../lib/summary.ts';
 import { summarizeLiveInTurns } from '../lib/summary.ts';
@@ -16,6 +17,7 @@ import { LinkStateEvents } from './link-state-events.ts';
 import {
   type FabricAt,
   type HistoryKept,
+  type LinkColumn,
   type LinkSeries,
   linkPoint,
   type SummaryPoint,
@@ -260,6 +262,37 @@ export class EmbeddedTimeQueries implements TimeQueries {
         }),
       };
     });
+  }
+
+  async linkColumns(ids: readonly string[], range: TimeRange): Promise<LinkColumn[]> {
+    const timesMs = Float64Array.from(rangeTimes(range));
+    const n = timesMs.length;
+    const utilization = new Float64Array(ids.length * n).fill(Number.NaN);
+    const wait = new Float64Array(ids.length * n).fill(Number.NaN);
+    const columns = ids.map((id, k) => ({
+      id,
+      timesMs,
+      utilization: utilization.subarray(k * n, (k + 1) * n),
+      transmitWaitFraction: wait.subarray(k * n, (k + 1) * n),
+    }));
+    // Frame by frame, each in channel order: the ring keeps a frame's channels side by side, not a channel's frames.
+    const asked = ids
+      .map((id, k) => ({ k, channel: this.index.channelById.get(id) }))
+      .filter((a): a is { k: number; channel: ChannelKeys } => a.channel !== undefined)
+      .sort((a, b) => a.channel.index - b.channel.index);
+    for (let i = 0; i < n; i++) {
+      const frame = this.ringAt(timesMs[i] as number);
+      if (frame < 0) continue;
+      for (const { k, channel } of asked) {
+        const capacity = channel.fixed.capacityBytesPerSecond;
+        // The one formula linkRange's points use (linkPoint → utilizationOf).
+        const u = utilizationOf(this.history.bytesPerSecond(frame, channel.index, capacity), capacity);
+        const w = this.history.waitFraction(frame, channel.index);
+        if (u !== null) utilization[k * n + i] = u;
+        if (w !== null) wait[k * n + i] = w;
+      }
+    }
+    return columns;
   }
 }
 

@@ -39,6 +39,14 @@ export interface LinkSeries {
   points: LinkPoint[];
 }
 
+/** One direction's series as columns: utilization and XmitWait share at each time, NaN where unknown. */
+export interface LinkColumn {
+  id: string;
+  timesMs: Float64Array;
+  utilization: Float64Array;
+  transmitWaitFraction: Float64Array;
+}
+
 /**
  * Questions about the past, answered by the store where the data is: the state at an instant,
  * and series over a range at a step. Direction ids are those of the topology (LinkIndex).
@@ -72,6 +80,8 @@ export interface TimeQueries {
   summaryRange(range: TimeRange, signal?: AbortSignal): Promise<SummaryPoint[]>;
   /** One series per id, in the order asked; ids are known directions (the route checks them). */
   linkRange(ids: readonly string[], range: TimeRange, signal?: AbortSignal): Promise<LinkSeries[]>;
+  /** `linkRange` as columns, without an object per point (thousands of directions over hours: a job's report). */
+  linkColumns?(ids: readonly string[], range: TimeRange, signal?: AbortSignal): Promise<LinkColumn[]>;
 }
 
 /** A store that can answer time questions about a fabric. */

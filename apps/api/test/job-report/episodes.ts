@@ -2,6 +2,7 @@ import { type Fabric, type ForwardingTables, fatTreeRouting, twoTierFatTree } fr
 import fc from 'fast-check';
 import type { Job } from '../../src/jobs/job.ts';
 import { type JobFlow, staticPaths } from '../../src/jobs/job-flows.ts';
+import { columnsOfSeries } from '../../src/jobs/report/direction-history.ts';
 import type { ReportInput } from '../../src/jobs/report/job-fabric-report.ts';
 import { reportThresholds } from '../../src/jobs/report/thresholds.ts';
 import type { FabricEvent } from '../../src/lib/fabric-event.ts';
@@ -173,7 +174,7 @@ export function episode(kind: EpisodeKind, seed: number, steps: number): Episode
       adaptiveRouting: { state: 'off', detail: 'static routing' },
       own: victimFlows,
       others,
-      series: series(victimIds, steps, isHot, rnd),
+      history: columnsOfSeries(series(victimIds, steps, isHot, rnd)),
       events,
       kindOf: () => 'isl',
       linkOf: (id) => linkOfDirection.get(id),

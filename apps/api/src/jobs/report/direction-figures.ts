@@ -1,5 +1,5 @@
 import type { ReportDirection } from '@fabscope/contracts';
-import type { LinkPoint } from '../../store/time-queries.ts';
+import type { LinkColumn } from '../../store/time-queries.ts';
 import type { ReportThresholds } from './thresholds.ts';
 
 type Stats = ReportDirection['utilization'];
@@ -16,7 +16,11 @@ export interface DirectionFigures {
   behindFromMs: number | null;
 }
 
-/** Mean, p95, max and time at or above each threshold of known values, each sample standing for `stepSeconds`. */
+/**
+ * Mean, p95, max and time at or above each threshold of known values, each sample standing for `stepSeconds`. A
+ * Float64Array is taken as scratch and reordered (directionFigures' own); other values are copied first. The p95 is
+ * the value of rank ⌈0.95 n⌉, selected rather than sorted: thousands of directions per report.
+ */
 export function statsOf(
   values: ArrayLike<number>,
   thresholds: readonly number[],
@@ -30,43 +34,77 @@ export function statsOf(
       max: null,
       secondsAbove: thresholds.map((threshold) => ({ threshold, seconds: 0 })),
     };
-  // Sorted in place when given a typed array of its own (directionFigures' scratch), else copied.
-  const sorted = (values instanceof Float64Array ? values : Float64Array.from(values)).sort();
+  const scratch = values instanceof Float64Array ? values : Float64Array.from(values);
+  const above = new Array<number>(thresholds.length).fill(0);
   let sum = 0;
-  for (let i = 0; i < n; i++) sum += sorted[i] as number;
-  const rank = Math.min(n - 1, Math.ceil(0.95 * n) - 1);
+  let max = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < n; i++) {
+    const v = scratch[i] as number;
+    sum += v;
+    if (v > max) max = v;
+    for (let k = 0; k < thresholds.length; k++)
+      if (v >= (thresholds[k] as number)) above[k] = (above[k] as number) + 1;
+  }
+  const rank = Math.max(0, Math.min(n - 1, Math.ceil(0.95 * n) - 1));
   return {
     mean: sum / n,
-    p95: sorted[Math.max(0, rank)] as number,
-    max: sorted[n - 1] as number,
-    secondsAbove: thresholds.map((threshold) => ({
+    p95: select(scratch, n, rank),
+    max,
+    secondsAbove: thresholds.map((threshold, k) => ({
       threshold,
-      seconds: stepSeconds * (n - lowerBound(sorted, threshold)),
+      seconds: stepSeconds * (above[k] as number),
     })),
   };
 }
 
-/** The first index of `sorted` whose value is ≥ `x`. */
-function lowerBound(sorted: Float64Array, x: number): number {
+/** The value of rank `k` (0-based) among the first `n` of `a` (Hoare's quickselect, reordering them). */
+function select(a: Float64Array, n: number, k: number): number {
   let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as number) < x) lo = mid + 1;
-    else hi = mid;
+  let hi = n - 1;
+  while (hi > lo) {
+    const pivot = a[(lo + hi) >>> 1] as number;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((a[i] as number) < pivot) i++;
+      while ((a[j] as number) > pivot) j--;
+      if (i <= j) {
+        const t = a[i] as number;
+        a[i++] = a[j] as number;
+        a[j--] = t;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
   }
-  return lo;
+  return a[k] as number;
 }
 
-/** One direction's points (the store's utilization and XmitWait share, unknown as null) → its figures. */
+/** Scratch for directionFigures, reused across a report's directions: grown, never shrunk. */
+export class FiguresScratch {
+  utilization = new Float64Array(0);
+  wait = new Float64Array(0);
+  fit(n: number): this {
+    if (this.utilization.length < n) {
+      this.utilization = new Float64Array(n);
+      this.wait = new Float64Array(n);
+    }
+    return this;
+  }
+}
+
+/** One direction's history (the store's utilization and XmitWait share, NaN unknown) → its figures. */
 export function directionFigures(
-  points: readonly LinkPoint[],
+  history: Pick<LinkColumn, 'timesMs' | 'utilization' | 'transmitWaitFraction'>,
   stepMs: number,
   t: ReportThresholds,
+  scratch = new FiguresScratch(),
 ): DirectionFigures {
   const stepSeconds = stepMs / 1000;
-  const utilization = new Float64Array(points.length);
-  const wait = new Float64Array(points.length);
+  const { timesMs, utilization: us, transmitWaitFraction: ws } = history;
+  const n = timesMs.length;
+  const { utilization, wait } = scratch.fit(n);
   let nu = 0;
   let nw = 0;
   let known = 0;
@@ -77,28 +115,30 @@ export function directionFigures(
   let runFrom = 0;
   let longest = 0;
   let behindFromMs: number | null = null;
-  for (const p of points) {
-    const u = p.utilization;
-    const w = p.transmitWaitFraction;
-    if (u !== null) utilization[nu++] = u;
-    if (w !== null) wait[nw++] = w;
-    if (u === null && w === null) {
+  for (let i = 0; i < n; i++) {
+    const u = us[i] as number;
+    const w = ws[i] as number;
+    const uKnown = !Number.isNaN(u);
+    const wKnown = !Number.isNaN(w);
+    if (uKnown) utilization[nu++] = u;
+    if (wKnown) wait[nw++] = w;
+    if (!uKnown && !wKnown) {
       run = 0;
       continue;
     }
     known++;
-    const score = (u ?? 0) + (w ?? 0);
+    const score = (uKnown ? u : 0) + (wKnown ? w : 0);
     if (score > worst) {
       worst = score;
-      worstMs = p.timeMs;
+      worstMs = timesMs[i] as number;
     }
-    const hot = (u !== null && u >= t.hotUtilization) || (w !== null && w >= t.hotTransmitWait);
+    const hot = (uKnown && u >= t.hotUtilization) || (wKnown && w >= t.hotTransmitWait);
     if (!hot) {
       run = 0;
       continue;
     }
     behind++;
-    if (run === 0) runFrom = p.timeMs;
+    if (run === 0) runFrom = timesMs[i] as number;
     run++;
     if (run > longest) {
       longest = run;

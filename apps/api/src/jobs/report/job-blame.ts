@@ -1,4 +1,5 @@
 import { type JobReport, REPORT_MAX_ROWS } from '@fabscope/contracts';
+import { naturalCompare } from '@fabscope/contracts/names';
 import type { DirectionUser } from './direction-users.ts';
 
 type Blame = JobReport['culprits'][number];
@@ -49,7 +50,7 @@ export function blame(
   }
   const ranked = (rows: Map<string, Blame>) =>
     [...rows.values()]
-      .sort((a, b) => b.behindShare - a.behindShare || b.share - a.share || (a.job < b.job ? -1 : 1))
+      .sort((a, b) => b.behindShare - a.behindShare || b.share - a.share || naturalCompare(a.job, b.job))
       .slice(0, REPORT_MAX_ROWS);
   return { culprits: ranked(culprits), victims: ranked(victims) };
 }

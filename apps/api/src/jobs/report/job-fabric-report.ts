@@ -5,12 +5,13 @@ import {
   REPORT_MAX_ROWS,
   type ReportDirection,
 } from '@fabscope/contracts';
+import { naturalCompare } from '@fabscope/contracts/names';
 import type { FabricEvent } from '../../lib/fabric-event.ts';
-import type { LinkSeries } from '../../store/time-queries.ts';
+import type { LinkColumn } from '../../store/time-queries.ts';
 import type { Job } from '../job.ts';
 import type { JobFlow } from '../job-flows.ts';
 import { type DirectionEvents, eventsByDirection } from './direction-events.ts';
-import { type DirectionFigures, directionFigures } from './direction-figures.ts';
+import { type DirectionFigures, directionFigures, FiguresScratch } from './direction-figures.ts';
 import { type DirectionUser, usersByDirection } from './direction-users.ts';
 import { blame } from './job-blame.ts';
 import type { ReportThresholds } from './thresholds.ts';
@@ -29,8 +30,8 @@ export interface ReportInput {
   own: readonly JobFlow[];
   /** The other jobs' flows (those crossing none of the job's directions are ignored). */
   others: readonly JobFlow[];
-  /** The store's history of the job's directions over the window. */
-  series: readonly LinkSeries[];
+  /** The store's history of the job's directions over the window, as columns (direction-history.ts). */
+  history: readonly LinkColumn[];
   /** The event log's and the store's events, in time order. */
   events: readonly FabricEvent[];
   kindOf(id: string): string | undefined;
@@ -40,6 +41,11 @@ export interface ReportInput {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+const NO_HISTORY = {
+  timesMs: new Float64Array(),
+  utilization: new Float64Array(),
+  transmitWaitFraction: new Float64Array(),
+};
 
 /** A job's fabric report: its directions' figures over the window, culprits, victims, verdict, evidence, unknowns. */
 export function jobFabricReport(input: ReportInput): JobReport {
@@ -47,13 +53,23 @@ export function jobFabricReport(input: ReportInput): JobReport {
   const windowSeconds = Math.max(0, (w.toMs - w.fromMs) / 1000);
   const ids = new Set<string>();
   for (const f of input.own) for (const id of f.path) ids.add(id);
-  const own = input.own.map((f) => ({ ...f, job: job.id }));
-  const users = usersByDirection(ids, [...own, ...input.others.filter((f) => f.job !== job.id)]);
+  // Copied only when some flow is mislabelled: the route's own flows are the job's, its others are not.
+  const own = input.own.every((f) => f.job === job.id)
+    ? input.own
+    : input.own.map((f) => ({ ...f, job: job.id }));
+  const others = input.others.some((f) => f.job === job.id)
+    ? input.others.filter((f) => f.job !== job.id)
+    : input.others;
+  const users = usersByDirection(ids, [own, others]);
   const figures = new Map<string, DirectionFigures>();
-  for (const s of input.series) if (ids.has(s.id)) figures.set(s.id, directionFigures(s.points, w.stepMs, t));
+  const scratch = new FiguresScratch();
+  for (const h of input.history)
+    if (ids.has(h.id)) figures.set(h.id, directionFigures(h, w.stepMs, t, scratch));
   const events = eventsByDirection([...ids], input.linkOf, input.events, w.fromMs, w.toMs);
   const directions = [...ids]
-    .map((id) => directionRow(id, input, figures.get(id) ?? directionFigures([], w.stepMs, t), events, users))
+    .map((id) =>
+      directionRow(id, input, figures.get(id) ?? directionFigures(NO_HISTORY, w.stepMs, t), events, users),
+    )
     .sort(byImpact);
   const { culprits, victims } = blame(
     job.id,
@@ -125,13 +141,13 @@ function directionRow(
   };
 }
 
-/** Worst first: most time hurt, then most flaps and errors, then the busiest; ties by id for a stable answer. */
+/** Worst first: most time hurt, then most flaps and errors, then the busiest; ties by id in natural order. */
 function byImpact(a: ReportDirection, b: ReportDirection): number {
   return (
     impactSeconds(b) - impactSeconds(a) ||
     b.state.flaps + b.errors.raised - (a.state.flaps + a.errors.raised) ||
     (b.utilization.p95 ?? -1) - (a.utilization.p95 ?? -1) ||
-    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+    naturalCompare(a.id, b.id)
   );
 }
 

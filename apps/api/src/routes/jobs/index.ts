@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { NotFoundError } from '../../errors.ts';
 import { costKey, timedRead } from '../../http/read-cost.ts';
-import type { Job } from '../../jobs/job.ts';
+import { ArrayJobError, arrayTasksOf, type Job } from '../../jobs/job.ts';
 import { adapterPairs, estimatedPairs, knownHosts, railsOf } from '../../jobs/job-flows.ts';
 import { jobLinks, linkKinds } from '../../jobs/job-report.ts';
 import { jobsCrossing } from '../../jobs/jobs-crossing.ts';
@@ -32,7 +32,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (alarm.state === 'cleared' || alarm.members.length === 0) return [];
     const byId = new Map(jobs.map((j) => [j.id, j]));
     const crossing = jobsCrossing(
-      await app.jobs.flowsNow(),
+      await app.jobs.flowsByDirection(),
       alarm.members.map((m) => m.id),
     );
     return crossing.flatMap(({ job, directions, flows }) => {
@@ -93,7 +93,12 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const jobs = await app.jobs.list();
       const job = jobs.find((j) => j.id === request.params.id);
-      if (!job) throw new NotFoundError(`no job "${request.params.id}"`);
+      if (!job) {
+        // An array job's id names its tasks: each is a job of its own here.
+        const tasks = arrayTasksOf(jobs, request.params.id);
+        if (tasks.length > 0) throw new ArrayJobError(request.params.id, tasks);
+        throw new NotFoundError(`no job "${request.params.id}"`);
+      }
       const flows = await app.jobs.flowsNow();
       const own = flows.filter((f) => f.job === job.id);
       const { fabric, tables } = app.fabric;

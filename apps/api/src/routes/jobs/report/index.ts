@@ -23,7 +23,7 @@ export const jobReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { id } = request.params;
       const listing = await app.jobs.list();
-      const job = listing.find((j) => j.id === id) ?? (await app.jobs.finished(id));
+      const job = await app.jobs.run(id, listing);
       if (!job) {
         const where = app.jobs.source ? `the ${app.jobs.source.kind} job source` : 'any job source';
         throw new NotFoundError(

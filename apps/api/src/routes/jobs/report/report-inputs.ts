@@ -4,6 +4,7 @@ import { byName } from '../../../jobs/emulator-source.ts';
 import type { Job } from '../../../jobs/job.ts';
 import { estimatedFlows, type JobFlow, knownHosts, railsOf } from '../../../jobs/job-flows.ts';
 import { patternPairs } from '../../../jobs/job-pattern.ts';
+import { directionHistory } from '../../../jobs/report/direction-history.ts';
 import type { ReportInput } from '../../../jobs/report/job-fabric-report.ts';
 import { reportThresholds } from '../../../jobs/report/thresholds.ts';
 import type { FabricEvent } from '../../../lib/fabric-event.ts';
@@ -94,8 +95,8 @@ export async function gather(
     Math.ceil((span * Math.max(1, ids.length)) / MAX_REPORT_POINTS),
   );
   const range = { fromMs: window.fromMs, toMs: window.toMs, stepMs };
-  const [series, derived] = await Promise.all([
-    ids.length > 0 ? queries.linkRange(ids, range) : [],
+  const [history, derived] = await Promise.all([
+    directionHistory(queries, ids, range),
     queries.events?.(window.fromMs, window.toMs) ?? [],
   ]);
   // A link down or an error threshold raised before the window still holds at its start.
@@ -120,7 +121,7 @@ export async function gather(
     routesSource: measured ? 'measured' : app.fabric.tablesOrigin ? 'subnet-manager' : 'computed',
     own,
     others: othersFlows,
-    series,
+    history,
     events,
     kindOf: (id) => linkIndex.channelById.get(id)?.fixed.kind,
     linkOf: (id) => linkIndex.channelById.get(id)?.fixed.linkId,

@@ -7,6 +7,8 @@ import { formatClock, formatDirection, formatPercent, formatPerSecond } from '..
 import { CATEGORIES, CATEGORY_LABELS } from '../../../lib/linkHealth.ts';
 import { useRateFormat } from '../../../state/preferences.ts';
 import { type ApiLoad, useApiQuery } from '../../../state/useApiQuery.ts';
+import { SwitchPortsTable } from '../../tiers/SwitchPortsTable.tsx';
+import { rowsFromPortReply } from '../../tiers/switchPortRows.ts';
 import { findOption, isPortGauge, parsePortTarget, portTargetText } from './portSearch.ts';
 import { type Rail, railRows } from './rails.ts';
 
@@ -119,30 +121,14 @@ export function PortPanel({ target, onTarget, onOpenHistory, onSelectLink }: Por
           onSelectLink={onSelectLink}
         />
       ) : (
-        <DataTable
-          label={`Ports of ${node.name}`}
-          columns={[num('Port'), 'To', 'State', num('Out util'), num('In util')]}
-        >
-          {ports.map((p) => (
-            <tr key={p.port}>
-              <td className="num">
-                <button
-                  type="button"
-                  className="link-button"
-                  onClick={() => onTarget(`${node.name}/${p.port}`)}
-                >
-                  {p.port}
-                </button>
-              </td>
-              <td className="mono">
-                {p.neighbour.node}/{p.neighbour.port}
-              </td>
-              <td>{stateText(p.linkUp)}</td>
-              <td className="num">{formatPercent(p.out?.utilization)}</td>
-              <td className="num">{formatPercent(p.in?.utilization)}</td>
-            </tr>
-          ))}
-        </DataTable>
+        <SwitchPortsTable
+          caption={<>Ports of {node.name}</>}
+          rows={rowsFromPortReply(ports)}
+          onOpenPort={(r) => onTarget(`${node.name}/${r.port}`)}
+          portTitle="This port's page: its counters, totals and neighbour"
+          onOpenPeer={(r) => onTarget(`${r.peer}/${r.peerPort}`)}
+          withState
+        />
       )}
     </section>
   );

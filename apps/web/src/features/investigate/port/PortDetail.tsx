@@ -9,6 +9,7 @@ import {
   type FigureRow,
   figureRows,
   formatTotal,
+  notReported,
   type PortEntry,
   speedWidthText,
   stateTexts,
@@ -44,7 +45,9 @@ export function PortDetail({
   onSelectLink: (id: string) => void;
 }) {
   const rates = useRateFormat();
-  const rows = figureRows(port);
+  const all = figureRows(port);
+  const rows = all.filter((r) => !notReported(r));
+  const absent = all.filter(notReported).map((r) => r.name);
   const categories = categoriesOf(port.fabricType);
   const terms = fabricTerms(port.fabricType);
   const { state, physical } = stateTexts(port);
@@ -127,6 +130,7 @@ export function PortDetail({
         {reasons.map((r) => (
           <span key={r}> — : {r}.</span>
         ))}
+        {absent.length > 0 && ` Not reported by this port’s source: ${absent.join(', ')}.`}
       </p>
       <DataTable
         label={`Load of ${nodeName}/${port.port}`}

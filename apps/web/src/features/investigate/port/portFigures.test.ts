@@ -129,3 +129,13 @@ describe("a port's page: the counters as the fabric's tools name them", () => {
     expect(eth).not.toContain('Integrity');
   });
 });
+
+describe("a port's page: counters its source does not report", () => {
+  it('are named once under the table rather than drawn as rows of dashes', () => {
+    const props = { nodeName: 'edge1', onTarget: () => {}, onOpenHistory: () => {}, onSelectLink: () => {} };
+    const html = renderToStaticMarkup(createElement(PortDetail, { ...props, port: portOf('omnipath') }));
+    expect(html).toMatch(/Not reported by this port’s source: [^<]*Rcv FECN/);
+    expect(html).not.toMatch(/<th scope="row" class="mono">Rcv FECN/);
+    expect(html).toMatch(/<th scope="row" class="mono">Xmit Data/);
+  });
+});

@@ -40,10 +40,17 @@ function rateOf(direction: LinkDirectionState, figure: PortFigure): number | nul
   }
 }
 
+export const NOT_REPORTED = 'not reported by this port’s source';
+
 function unknownRate(direction: LinkDirectionState | null): string {
   if (direction === null) return 'no live reading of this port yet';
   if (direction.stale) return 'not read in the latest sampling period (stale)';
-  return 'not reported by this port’s source';
+  return NOT_REPORTED;
+}
+
+/** A row its source reports neither as a rate nor as a total: named once under the table, not as a row of dashes. */
+export function notReported(row: FigureRow): boolean {
+  return row.rateUnknown === NOT_REPORTED && (row.kind === 'gauge' || row.totalUnknown === NOT_REPORTED);
 }
 
 /** The rows of a port's counters table: only the figures its fabric kind has, never a made-up 0. */
@@ -67,7 +74,7 @@ export function figureRows(port: PortEntry): FigureRow[] {
           ? null
           : port.totals === null
             ? (port.totalsUnknown ?? 'not read')
-            : 'not reported by this port’s source',
+            : NOT_REPORTED,
     };
   });
 }
@@ -87,7 +94,7 @@ export function speedWidthText(port: PortEntry): string {
   if (port.fabricType === 'omnipath') {
     const down = port.out?.errors.linkWidthDowngradeLanes ?? port.in?.errors.linkWidthDowngradeLanes ?? null;
     const lane = Number((port.rateGbps / 4).toFixed(2));
-    const width = down === null ? '4X' : `${Math.max(0, 4 - down)}X of 4X`;
+    const width = down === null || down === 0 ? '4X' : `${Math.max(0, 4 - down)}X of 4X`;
     return `${width} × ${lane} Gb/s (${rate})`;
   }
   return `${rate} (width and speed not in the topology)`;

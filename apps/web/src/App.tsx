@@ -208,6 +208,7 @@ export function App() {
               onTopNChange={ranking.setTopN}
               onSortChange={ranking.setSort}
               onOpenHistory={openHistory}
+              atMs={time.atMs}
             />
           </Panel>
           <LiveWindowPanels

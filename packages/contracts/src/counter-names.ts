@@ -1,14 +1,10 @@
 // A port's counters as the tools administrators know print them: perfquery (InfiniBand), opapmaquery /
 // opareport (Omni-Path), IF-MIB or the RDMA sysfs counters (Ethernet). One table, by the API's field names.
-import { ERROR_COUNTERS, PORT_COUNTER_FAMILIES, type PortGaugeField } from './metrics.ts';
+import type { ErrorCounterField, PORT_COUNTER_FAMILIES, PortGaugeField } from './metrics.ts';
 import type { FabricType } from './names.ts';
 
-/** The cumulative counters a port's page totals (the data counters, then the error counters; not the gauges). */
-export const PORT_TOTAL_FIELDS = [
-  ...(Object.keys(PORT_COUNTER_FAMILIES) as (keyof typeof PORT_COUNTER_FAMILIES)[]),
-  ...(Object.keys(ERROR_COUNTERS) as (keyof typeof ERROR_COUNTERS)[]),
-];
-export type PortTotalField = (typeof PORT_TOTAL_FIELDS)[number];
+/** A cumulative counter a port's page totals: the data counters, then the error counters (not the gauges). */
+export type PortTotalField = keyof typeof PORT_COUNTER_FAMILIES | ErrorCounterField;
 /** A row of a port's page: a cumulative counter or a gauge. */
 export type PortFigure = PortTotalField | PortGaugeField;
 
@@ -108,6 +104,11 @@ export const PORT_FIGURE_NAMES: Record<PortFigure, FigureNames> = {
   linkQualityIndicator: { side: 'link', gauge: true, names: { omnipath: 'Link Qual Indicator' } },
   linkWidthDowngradeLanes: { side: 'link', gauge: true, names: { omnipath: 'Link Width Dngrd' } },
 };
+
+/** The cumulative counters, in the table's order (a plain module: no run-time import of metrics.ts). */
+export const PORT_TOTAL_FIELDS = (Object.keys(PORT_FIGURE_NAMES) as PortFigure[]).filter(
+  (f): f is PortTotalField => PORT_FIGURE_NAMES[f].gauge !== true,
+);
 
 /** The figures a port of this fabric kind has, in the table's order, each with its name there. */
 export function figuresOf(kind: FabricType): { figure: PortFigure; name: string }[] {

@@ -211,3 +211,17 @@ describe("the embedded store's port readings", () => {
     );
   });
 });
+
+describe("the embedded store's port totals", () => {
+  it('give each counter as last read (the newest reading, the newest error reading), unread ones absent', () => {
+    const readings = new PortReadings(4);
+    expect(readings.latest('edge1:4')).toBeNull();
+    read(readings, 'edge1:4', 1000, 5_000, 2);
+    read(readings, 'edge1:4', 2000, 9_000);
+    read(readings, 'edge1:4', 3000, 12_000, 7);
+    const totals = readings.latest('edge1:4');
+    expect(totals).toEqual({ timeMs: 3000, values: { transmitBytes: 12_000, symbolErrors: 7 } });
+    // Only what was read: never a 0 for a counter the port did not report.
+    expect(totals?.values.receiveBytes).toBeUndefined();
+  });
+});

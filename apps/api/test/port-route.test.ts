@@ -1,5 +1,8 @@
 import { buildScenario } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { portKey } from '../src/lib/port-rates.ts';
+import { TOTALS_NEVER_READ, TOTALS_NOT_KEPT } from '../src/routes/port/port-totals.ts';
+import type { MetricsStore, PortTotals } from '../src/store/types.ts';
 import { buildTestApp } from './helper.ts';
 
 describe('GET /port: a node’s ports, or one port in full', () => {
@@ -55,5 +58,57 @@ describe('GET /port: a node’s ports, or one port in full', () => {
     expect(await get('node=nowhere')).toMatchObject({ status: 404 });
     expect((await get('node=edge1&port=40')).body.message).toBe('edge1 has no cabled port 40');
     expect((await get('node=edge1&port=999')).status).toBe(400);
+  });
+});
+
+describe('GET /port: totals since the last clear beside the rates', () => {
+  const fabric = buildScenario('ar-demo');
+  const edge1 = fabric.nodeByName.get('edge1');
+  const READ_MS = Date.parse('2026-11-29T12:00:00.000Z');
+  const read = new Map<string, PortTotals>([
+    [
+      portKey(edge1?.guid ?? '', 4),
+      { timeMs: READ_MS, values: { transmitBytes: 5e12, receiveBytes: 4e12, receiveErrors: 3 } },
+    ],
+  ]);
+  const rates = async () => ({ timeMs: READ_MS, ok: true, lastSampleAgeSeconds: null, ports: new Map() });
+  const withTotals: MetricsStore = {
+    kind: 'embedded',
+    rates,
+    portTotals: (keys) => keys.map((k) => read.get(k) ?? null),
+    close: async () => {},
+  };
+  const ratesOnly: MetricsStore = { kind: 'prometheus', rates, close: async () => {} };
+  const portOf = async (store: MetricsStore, query: string) => {
+    const app = await buildTestApp({ fabric, store });
+    try {
+      return (await app.inject(`/api/v1/port?${query}`)).json().ports;
+    } finally {
+      await app.close();
+    }
+  };
+
+  it("gives the port's counters as last read, each absent one null (never 0), and its fabric kind", async () => {
+    const [port] = await portOf(withTotals, 'node=edge1&port=4');
+    expect(port.fabricType).toBe('omnipath');
+    expect(port.totals.time).toBe('2026-11-29T12:00:00.000Z');
+    expect(port.totals.counters).toMatchObject({
+      transmitBytes: 5e12,
+      receiveBytes: 4e12,
+      receiveErrors: 3,
+      transmitWait: null,
+      symbolErrors: null,
+    });
+    expect(port.totalsUnknown).toBeUndefined();
+  });
+
+  it('says why when the port was never read, or the store keeps rates only', async () => {
+    const ports = await portOf(withTotals, 'node=edge1');
+    expect(ports.find((p: { port: number }) => p.port === 1)).toMatchObject({
+      totals: null,
+      totalsUnknown: TOTALS_NEVER_READ,
+    });
+    const [port] = await portOf(ratesOnly, 'node=edge1&port=4');
+    expect(port).toMatchObject({ totals: null, totalsUnknown: TOTALS_NOT_KEPT });
   });
 });

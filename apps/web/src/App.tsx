@@ -1,6 +1,7 @@
 import type { Topology } from '@fabscope/contracts';
 import { type ComponentProps, memo, useCallback, useMemo, useState } from 'react';
 import { Panel } from './components/Panel.tsx';
+import { revealAfterRender } from './components/reveal.ts';
 import { AdaptiveRoutingPanel } from './features/adaptive-routing/AdaptiveRoutingPanel.tsx';
 import { useAdaptiveRouting } from './features/adaptive-routing/useAdaptiveRouting.ts';
 import { AlarmsList } from './features/alarms/AlarmsList.tsx';
@@ -146,6 +147,14 @@ export function App() {
 
   const { unmeasured, hasIsls, hasWait, seedAvailable } = useFabricFacts(fabric);
   const { openHistory, selectChannel, selectJob } = view;
+  // A click on the drawing opens its history and Link tab far below: the page brings them into view.
+  const selectAndReveal = useCallback(
+    (id: string) => {
+      selectChannel(id);
+      revealAfterRender('.area-history');
+    },
+    [selectChannel],
+  );
   const { alarms, drift, eventsProps, chartProps, compareProps } = useWindowPanels(
     view,
     time,
@@ -180,7 +189,7 @@ export function App() {
               topology={data.topology}
               route={shownRoute}
               onRetry={data.reloadTopology}
-              onSelectChannel={selectChannel}
+              onSelectChannel={selectAndReveal}
             />
           </Panel>
           <Panel title="Summary" className="area-summary data-view">
@@ -208,6 +217,7 @@ export function App() {
               onTopNChange={ranking.setTopN}
               onSortChange={ranking.setSort}
               onOpenHistory={openHistory}
+              atMs={time.atMs}
             />
           </Panel>
           <LiveWindowPanels

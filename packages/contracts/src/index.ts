@@ -1,6 +1,7 @@
 // The contract of fabscope's HTTP interfaces: TypeBox schemas (one file per resource) and the
 // plain constants, each also a subpath of its own so a process can import it without TypeBox.
 
+export * from './counter-names.ts';
 export * from './limits.ts';
 export * from './media-types.ts';
 export * from './metrics.ts';

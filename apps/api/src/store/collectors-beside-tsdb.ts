@@ -3,7 +3,7 @@ import type { RatesSnapshot } from '../lib/port-rates.ts';
 import type { EmbeddedStore } from './embedded.ts';
 import type { PrometheusStore } from './prometheus.ts';
 import type { PrometheusTimeQueries } from './prometheus-history.ts';
-import type { FiringAlert, MetricsStore } from './types.ts';
+import type { FiringAlert, MetricsStore, PortTotals } from './types.ts';
 
 /**
  * Live view from the collectors' Arrow answers (FABSCOPE_LIVE_SOURCE=collectors), rated by an embedded store keeping no
@@ -21,6 +21,10 @@ export class CollectorsBesideTsdb implements MetricsStore {
 
   rates(signal?: AbortSignal): Promise<RatesSnapshot> {
     return this.live.rates(signal);
+  }
+
+  portTotals(keys: readonly string[]): (PortTotals | null)[] {
+    return this.live.portTotals(keys);
   }
 
   /** The live tick follows the collectors' scrapes (the TSDB's sweeps are not watched). */

@@ -7,7 +7,7 @@ import type { FabricHistoryDir } from './history-file/fabric-dir.ts';
 import { PortReadings } from './port-readings.ts';
 import { fabscopeMapping, type SeriesMapping } from './series-mapping.ts';
 import { TargetScraper, type TargetScrapeStats } from './target-scraper.ts';
-import type { MetricsStore } from './types.ts';
+import type { MetricsStore, PortTotals } from './types.ts';
 
 export interface EmbeddedStoreOptions {
   /** Collector `/metrics` URLs to scrape. */
@@ -258,6 +258,10 @@ export class EmbeddedStore implements MetricsStore {
       this.histories.set(index, queries);
     }
     return queries;
+  }
+
+  portTotals(keys: readonly string[]): (PortTotals | null)[] {
+    return keys.map((key) => this.readings.latest(key));
   }
 
   /** Rates of every fresh port over `windowMs` (default: the live window, rateWindowMs). */

@@ -6,6 +6,7 @@ import { portTimeMs } from './scrape-request.ts';
 import {
   COUNTER_SEEN,
   FIELD_COUNT,
+  FIELDS,
   grow,
   LINK_UP,
   RATE,
@@ -14,6 +15,7 @@ import {
   WAIT_TICK,
 } from './scrape-staging.ts';
 import { SlotPorts } from './slot-ports.ts';
+import type { CounterField, PortTotals } from './types.ts';
 
 /**
  * The ring keeps data, packets and XmitWait (staged fields 0..4); the error families, scraped less
@@ -160,6 +162,27 @@ export class PortReadings {
       if (v < (this.errorNow[e + f] as number)) return true;
     }
     return false;
+  }
+
+  /**
+   * A port's counters as last read, cumulative since the device started or its counters were cleared (what
+   * perfquery prints), by counter field; the gauges left out. Null when the port was never read.
+   */
+  latest(key: string): PortTotals | null {
+    const slot = this.slots.get(key);
+    if (slot === undefined || this.count[slot] === 0) return null;
+    const r = slot * this.depth + (this.head[slot] as number);
+    const values: PortTotals['values'] = {};
+    for (let f = 0; f < RING_FIELDS; f++) {
+      const v = this.values[r * RING_FIELDS + f] as number;
+      if (!Number.isNaN(v)) values[FIELDS[f] as CounterField] = v;
+    }
+    const e = slot * ERROR_COUNT;
+    for (let f = 0; f < GAUGE_FROM; f++) {
+      const v = this.errorNow[e + f] as number;
+      if (!Number.isNaN(v)) values[FIELDS[ERROR_AT + f] as CounterField] = v;
+    }
+    return { timeMs: this.times[r] as number, values };
   }
 
   /**

@@ -26,6 +26,11 @@ export interface MetricsStore {
    * recording-rule evaluation in Prometheus), so the sampler ticks on that clock instead of a second one.
    */
   onScrape?(listener: () => void): () => void;
+  /**
+   * Each port's counters as last read (cumulative since the last clear), by portKey; null for a port never read.
+   * Absent where the store keeps rates only (Prometheus answers rate() queries).
+   */
+  portTotals?(keys: readonly string[]): (PortTotals | null)[];
   close(): Promise<void>;
 }
 
@@ -40,3 +45,9 @@ export const PORT_COUNTERS = {
 } as const;
 
 export type CounterField = keyof typeof PORT_COUNTERS;
+
+/** A port's cumulative counters as last read, and when. */
+export interface PortTotals {
+  timeMs: number;
+  values: Partial<Record<CounterField, number>>;
+}

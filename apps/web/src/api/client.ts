@@ -38,6 +38,12 @@ function windowQuery(window: HistoryWindow): URLSearchParams {
   return new URLSearchParams({ from: window.from, to: window.to, step: String(window.step) });
 }
 
+/** A page of `/links`: the first names its ranking (sort, kind, instant), a later one only its cursor. */
+export type LinksPageQuery = { limit: string } & (
+  | { sort: string; kind?: string; time?: string }
+  | { cursor: string }
+);
+
 /** Every link direction at instant `time` (RFC 3339): every page of one list, walked with `next`. */
 async function linksAt({ get }: Requester, time: string, signal?: AbortSignal): Promise<LinksAnswer> {
   const limit = String(PAGE_MAX);
@@ -144,6 +150,9 @@ function historyCalls(requester: Requester) {
   const { get, live, request } = requester;
   return {
     getLinksAt: (time: string, signal?: AbortSignal) => linksAt(requester, time, signal),
+    /** One page of a ranked list of `/links`: the first by its query, the next ones by `cursor`. */
+    getLinksPage: (query: LinksPageQuery, signal?: AbortSignal) =>
+      get<LinksAnswer>(`/api/v1/links?${new URLSearchParams(query)}`, signal),
     /** The fabric at instant `time` as one unchecked stream message of encoding `view`. */
     getInstant: (time: string, view: StreamView, signal?: AbortSignal) =>
       get<unknown>(`/api/v1/instant?${new URLSearchParams({ time, view })}`, signal),

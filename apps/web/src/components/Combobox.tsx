@@ -62,72 +62,75 @@ export function Combobox({
   return (
     <span className="combobox">
       <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type="text"
-        role="combobox"
-        aria-expanded={open}
-        aria-controls={listId}
-        aria-autocomplete="list"
-        aria-activedescendant={activeId}
-        value={draft}
-        placeholder={placeholder}
-        autoComplete="off"
-        onChange={(e) => {
-          setDraft(e.target.value);
-          setActive(0);
-          setOpen(true);
-        }}
-        onFocus={() => setOpen(true)}
-        onBlur={() => (commitOnBlur ? commitTyped() : setOpen(false))}
-        onKeyDown={(e) => {
-          if (e.key === 'ArrowDown') {
-            e.preventDefault();
+      {/* The list hangs from the field, aligned with it (not with the label beside it). */}
+      <span className="combobox-field">
+        <input
+          id={id}
+          type="text"
+          role="combobox"
+          aria-expanded={open}
+          aria-controls={listId}
+          aria-autocomplete="list"
+          aria-activedescendant={activeId}
+          value={draft}
+          placeholder={placeholder}
+          autoComplete="off"
+          onChange={(e) => {
+            setDraft(e.target.value);
+            setActive(0);
             setOpen(true);
-            setActive((a) => Math.min(a + 1, options.length - 1));
-          } else if (e.key === 'ArrowUp') {
-            e.preventDefault();
-            setActive((a) => Math.max(a - 1, 0));
-          } else if (e.key === 'Enter') {
-            e.preventDefault();
-            const chosen = open ? options[active] : undefined;
-            if (chosen !== undefined) pick(chosen.value);
-            else commitTyped();
-          } else if (e.key === 'Escape') {
-            setOpen(false);
-          }
-        }}
-      />
-      {open && (
-        <div className="combobox-list">
-          <div id={listId} role="listbox" aria-label={listLabel}>
-            {options.map((option, i) => (
-              <div
-                key={option.value}
-                id={`${listId}-${i}`}
-                role="option"
-                tabIndex={-1}
-                aria-selected={i === active}
-                className={i === active ? 'is-active' : ''}
-                // Pick before the input's blur closes the list.
-                onMouseDown={(e) => {
-                  e.preventDefault();
-                  pick(option.value);
-                }}
-              >
-                {option.label ?? option.value}
-              </div>
-            ))}
+          }}
+          onFocus={() => setOpen(true)}
+          onBlur={() => (commitOnBlur ? commitTyped() : setOpen(false))}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowDown') {
+              e.preventDefault();
+              setOpen(true);
+              setActive((a) => Math.min(a + 1, options.length - 1));
+            } else if (e.key === 'ArrowUp') {
+              e.preventDefault();
+              setActive((a) => Math.max(a - 1, 0));
+            } else if (e.key === 'Enter') {
+              e.preventDefault();
+              const chosen = open ? options[active] : undefined;
+              if (chosen !== undefined) pick(chosen.value);
+              else commitTyped();
+            } else if (e.key === 'Escape') {
+              setOpen(false);
+            }
+          }}
+        />
+        {open && (
+          <div className="combobox-list">
+            <div id={listId} role="listbox" aria-label={listLabel}>
+              {options.map((option, i) => (
+                <div
+                  key={option.value}
+                  id={`${listId}-${i}`}
+                  role="option"
+                  tabIndex={-1}
+                  aria-selected={i === active}
+                  className={i === active ? 'is-active' : ''}
+                  // Pick before the input's blur closes the list.
+                  onMouseDown={(e) => {
+                    e.preventDefault();
+                    pick(option.value);
+                  }}
+                >
+                  {option.label ?? option.value}
+                </div>
+              ))}
+            </div>
+            {total !== null && (options.length === 0 || total > options.length) && (
+              <p className="muted small" aria-live="polite">
+                {options.length === 0
+                  ? noneText(draft)
+                  : `${formatCount(total - options.length)} more: type more of the name`}
+              </p>
+            )}
           </div>
-          {total !== null && (options.length === 0 || total > options.length) && (
-            <p className="muted small" aria-live="polite">
-              {options.length === 0
-                ? noneText(draft)
-                : `${formatCount(total - options.length)} more: type more of the name`}
-            </p>
-          )}
-        </div>
-      )}
+        )}
+      </span>
     </span>
   );
 }

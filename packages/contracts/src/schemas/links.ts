@@ -1,8 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { PORT_TOTAL_FIELDS } from '../counter-names.ts';
 import { ERROR_FIELDS } from '../metrics.ts';
 import { CATEGORY_NAMES } from '../names.ts';
 import { Closed, Literals, Nullable, recordOf } from './common.ts';
-import { NodeTypeSchema } from './emulator.ts';
+import { FabricTypeSchema, NodeTypeSchema } from './emulator.ts';
 import { PageAnswerFields, PageQueryFields } from './paging.ts';
 import { TimeParam } from './time.ts';
 import { LinkKindSchema, PortRefSchema } from './topology.ts';
@@ -149,8 +150,21 @@ export const PortReplySchema = Type.Object({
         Type.String({ description: 'Width × speed as discovery printed it (4xEDR)' }),
       ),
       linkUp: Nullable(Type.Boolean()),
+      fabricType: FabricTypeSchema,
+      mtu: Type.Optional(Type.Integer({ description: 'MTU of the link in bytes, when known' })),
       out: Nullable(LinkStateSchema),
       in: Nullable(LinkStateSchema),
+      totals: Nullable(
+        Type.Object({
+          time: Type.String({ description: 'When the port was last read' }),
+          counters: recordOf(PORT_TOTAL_FIELDS, Nullable(Type.Number()), {
+            description:
+              "The port's own counters as last read, cumulative since the last clear (data in bytes); null when not reported",
+          }),
+        }),
+        { description: 'null when unknown: `totalsUnknown` says why' },
+      ),
+      totalsUnknown: Type.Optional(Type.String({ description: 'Why `totals` is null' })),
     }),
     {
       description:

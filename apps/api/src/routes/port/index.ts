@@ -3,6 +3,7 @@ import { channelFrom, findNode, hostIndex, nodesNamed } from '@fabscope/topology
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotFoundError } from '../../errors.ts';
 import { stateAt } from '../../lib/frame.ts';
+import { portTotalsReader } from './port-totals.ts';
 
 /** A node's cabled ports at the live tick; an unknown node is 404 (http/errors.ts). */
 export const portRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -28,6 +29,7 @@ export const portRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const wanted = request.query.port;
       if (wanted !== undefined && !node.ports[wanted])
         throw new NotFoundError(`${node.name} has no cabled port ${wanted}`);
+      const totalsOf = portTotalsReader(app.store, node.guid);
       const ports = [];
       for (let p = 0; p < node.ports.length; p++) {
         if ((wanted !== undefined && p !== wanted) || !node.ports[p]) continue;
@@ -46,8 +48,11 @@ export const portRoutes: FastifyPluginAsyncTypebox = async (app) => {
           rateGbps: link.rateGbps,
           widthSpeed: link.widthSpeed,
           linkUp: outState?.linkUp ?? null,
+          fabricType: link.fabricType ?? fabric.fabricType,
+          ...(link.mtu === undefined ? {} : { mtu: link.mtu }),
           out: outState,
           in: inState,
+          ...totalsOf(p),
         });
       }
       if (named.length <= 1) return { node, time: tick.time, ports };

@@ -11,6 +11,7 @@ import { channelIdAt } from '../../lib/linkSelection.ts';
 import { channelIndexById, channelIndices } from '../../lib/route.ts';
 import type { Loadable } from '../../state/useTopology.ts';
 import { FabricHeatmap } from '../heatmap/FabricHeatmap.tsx';
+import { SwitchDrillDown } from '../tiers/SwitchDrillDown.tsx';
 import { TierSummaryView } from '../tiers/TierSummaryView.tsx';
 import { DrawingTable } from './DrawingTable.tsx';
 import { FatTreeSvg } from './FatTreeSvg.tsx';
@@ -71,9 +72,12 @@ function BigFabricView({
     () => (route ? channelIndices(channelIndexById(fabric), route.links) : null),
     [fabric, route],
   );
-  const matrix = useMemo((): FabricMatrix | { kind: 'error'; message: string } => {
+  const matrix = useMemo((): SwitchesMatrix | { kind: 'error'; message: string } => {
     try {
-      return buildFabricMatrix(fabric);
+      const built = buildFabricMatrix(fabric);
+      return built.kind === 'two-tier'
+        ? { ...built, switches: [...built.matrix.edges, ...built.matrix.cores] }
+        : built;
     } catch (error) {
       return { kind: 'error', message: (error as Error).message };
     }
@@ -101,15 +105,28 @@ function BigFabricView({
       />
     );
   return (
-    <FabricHeatmap
-      name={fabric.name}
-      matrix={matrix.matrix}
-      snapshot={compact}
-      marked={marked}
-      onSelectChannel={onSelect}
-    />
+    <>
+      <FabricHeatmap
+        name={fabric.name}
+        matrix={matrix.matrix}
+        snapshot={compact}
+        marked={marked}
+        onSelectChannel={onSelect}
+      />
+      <SwitchDrillDown
+        topology={fabric}
+        switches={matrix.switches}
+        snapshot={compact}
+        onSelectChannel={onSelect}
+      />
+    </>
   );
 }
+
+/** A fabric's matrix, with a two-tier one's switches listed once for the drill-down's picker. */
+type SwitchesMatrix =
+  | Exclude<FabricMatrix, { kind: 'two-tier' }>
+  | (FabricMatrix & { kind: 'two-tier'; switches: string[] });
 
 const NO_LIDS: ReadonlyMap<string, { lid: number; guid: string }> = new Map();
 

@@ -1,16 +1,8 @@
 import type { LinkDirectionState } from '@fabscope/contracts';
 import { memo, useId } from 'react';
-import { type Column, DataTable, num } from '../../components/DataTable.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import { Options } from '../../components/Options.tsx';
-import { utilizationColor } from '../../lib/colors.ts';
-import { formatCount, formatEnds, formatMpps, formatPercentValue } from '../../lib/format.ts';
-import {
-  CATEGORY_LABELS,
-  crossedCategories,
-  errorSummary,
-  isCongested,
-  ofThreshold,
-} from '../../lib/linkHealth.ts';
+import { formatCount } from '../../lib/format.ts';
 import {
   KIND_FILTERS,
   type KindFilter,
@@ -20,7 +12,8 @@ import {
   TOP_N_CHOICES,
 } from '../../lib/ranking.ts';
 import { useRateFormat } from '../../state/preferences.ts';
-import { sameValues } from './sameValues.ts';
+import { AllLinksTable } from './AllLinksTable.tsx';
+import { COLUMNS, columns, LinkRow } from './LinkRow.tsx';
 
 interface LinkTableProps {
   links: readonly LinkDirectionState[] | null;
@@ -41,6 +34,8 @@ interface LinkTableProps {
   onSortChange?: (sort: SortKey) => void;
   /** Opens a direction's history (the link name becomes a button). */
   onOpenHistory?: (id: string) => void;
+  /** The instant shown (ms), null live: "all" pages through that instant's `/links`. */
+  atMs?: number | null;
 }
 
 const KIND_LABEL: Record<KindFilter, string> = { all: 'all', isl: 'ISL', host: 'host' };
@@ -53,115 +48,6 @@ const SORT_LABEL: Record<SortKey, string> = {
   security: 'by security',
   routing: 'by routing',
 };
-const WAIT_TITLE = 'XmitWait: share of time the sending port had data queued and no credit (congestion)';
-const HEALTH_TITLE =
-  'PM categories at 75 % of their threshold or more (opafm: Integrity, Congestion, SMA congestion, Bubble, Security, Routing)';
-const columns = (hasWait: boolean): Column[] => [
-  '#',
-  'Link (from → to)',
-  'Kind',
-  num('Util %'),
-  num('Throughput'),
-  num('Packets/s (M)'),
-  hasWait && num('Wait %', WAIT_TITLE),
-  { label: 'Health', title: HEALTH_TITLE },
-];
-const COLUMNS = 8;
-
-interface LinkRowProps {
-  link: LinkDirectionState;
-  rank: number;
-  /** The network whose ports measure no XmitWait or PM categories, when the link is on one. */
-  network: string | null;
-  sort: SortKey;
-  hasWait: boolean;
-  rates: ReturnType<typeof useRateFormat>;
-  onOpenHistory: ((id: string) => void) | undefined;
-}
-
-/** One ranked direction, not drawn again while its values and rank stay. */
-const LinkRow = memo(
-  function LinkRow({ link: l, rank, network, sort, hasWait, rates, onOpenHistory }: LinkRowProps) {
-    const unknown = l.stale || l.utilization === null;
-    const down = l.linkUp === false;
-    const wait = network === null ? l.transmitWaitFraction : null;
-    const congested = isCongested(wait);
-    const crossed = network === null ? crossedCategories(l, 0.75) : [];
-    const sorted = sort === 'utilization' ? null : (l.categories?.[sort] ?? null);
-    return (
-      <tr
-        data-link-id={l.id}
-        data-category={sorted ?? ''}
-        data-utilization={l.utilization ?? ''}
-        data-wait={wait ?? ''}
-        data-stale={l.stale ? 'true' : 'false'}
-        data-link-up={l.linkUp === null ? '' : String(l.linkUp)}
-        className={`${unknown ? 'row-stale' : ''} ${down ? 'row-down' : ''}`}
-      >
-        <td className="num muted">{rank}</td>
-        <td className="mono">
-          {onOpenHistory ? (
-            <button
-              type="button"
-              className="link-button"
-              title="Open its history"
-              onClick={() => onOpenHistory(l.id)}
-            >
-              {formatEnds(l)}
-            </button>
-          ) : (
-            formatEnds(l)
-          )}
-          {down && <span className="chip chip-down">down</span>}
-          {l.stale && <span className="chip chip-stale">stale</span>}
-        </td>
-        <td>{l.kind === 'isl' ? 'ISL' : 'host'}</td>
-        <td className="num util-cell">
-          <span
-            className="util-bar"
-            aria-hidden="true"
-            style={{
-              width: `${Math.min(100, Math.max(0, (l.utilization ?? 0) * 100))}%`,
-              background: unknown ? 'transparent' : utilizationColor(l.utilization),
-            }}
-          />
-          <span className="util-text">{formatPercentValue(l.utilization)}</span>
-        </td>
-        <td className="num">{rates.rate(l.bytesPerSecond)}</td>
-        <td className="num">{formatMpps(l.packetsPerSecond)}</td>
-        {hasWait && (
-          <td
-            className={`num ${congested ? 'wait-high' : ''}`}
-            title={network === null ? undefined : `XmitWait: not measured on ${network}`}
-            data-not-measured={network ?? undefined}
-          >
-            {formatPercentValue(wait)}
-          </td>
-        )}
-        <td title={errorSummary(l, network) || undefined} data-not-measured={network ?? undefined}>
-          {crossed.map((c) => (
-            <span
-              key={c.category}
-              className={`chip chip-health ${c.value >= 1 ? 'chip-over' : 'chip-near'}`}
-              data-category-name={c.category}
-            >
-              {CATEGORY_LABELS[c.category]} {ofThreshold(c.value)}
-            </span>
-          ))}
-        </td>
-      </tr>
-    );
-  },
-  (a, b) =>
-    a.rank === b.rank &&
-    a.network === b.network &&
-    a.sort === b.sort &&
-    a.hasWait === b.hasWait &&
-    a.rates === b.rates &&
-    a.onOpenHistory === b.onOpenHistory &&
-    sameValues(a.link, b.link),
-);
-
 /** opatop-style table of the busiest link directions. */
 export const LinkTable = memo(function LinkTable({
   links,
@@ -176,12 +62,15 @@ export const LinkTable = memo(function LinkTable({
   onOpenHistory,
   hasWait = true,
   unmeasured,
+  atMs = null,
 }: LinkTableProps) {
   const rates = useRateFormat();
   const topId = useId();
   const kindId = useId();
   const sortId = useId();
-  const rows = links ? rankLinks(links, { kind, limit: topN, sort }) : [];
+  // "All" of a fabric whose stream sends only the busiest: every direction, paged from `/links`.
+  const everyDirection = topN === 0 && partial;
+  const rows = links && !everyDirection ? rankLinks(links, { kind, limit: topN, sort }) : [];
 
   return (
     <div className="link-table">
@@ -202,34 +91,45 @@ export const LinkTable = memo(function LinkTable({
             </select>
           </>
         )}
-        {links && (
+        {links && !everyDirection && (
           <span className="muted">
             {rows.length} of {formatCount(totalDirections ?? links.length)} link directions
             {partial && ' (the stream sends the first 50 ISL and 50 host-link directions of every ranking)'}
           </span>
         )}
       </div>
-      <DataTable label="Busiest links" className={null} caption="Busiest links" columns={columns(hasWait)}>
-        {rows.length === 0 && (
-          <tr>
-            <td colSpan={hasWait ? COLUMNS : COLUMNS - 1} className="placeholder">
-              {links === null ? 'Waiting for the first sample…' : 'No link directions match this filter.'}
-            </td>
-          </tr>
-        )}
-        {rows.map((l, i) => (
-          <LinkRow
-            key={l.id}
-            link={l}
-            rank={i + 1}
-            network={unmeasured?.get(l.linkId) ?? null}
-            sort={sort}
-            hasWait={hasWait}
-            rates={rates}
-            onOpenHistory={onOpenHistory}
-          />
-        ))}
-      </DataTable>
+      {everyDirection ? (
+        <AllLinksTable
+          kind={kind}
+          sort={sort}
+          atMs={atMs}
+          hasWait={hasWait}
+          unmeasured={unmeasured}
+          onOpenHistory={onOpenHistory}
+        />
+      ) : (
+        <DataTable label="Busiest links" className={null} caption="Busiest links" columns={columns(hasWait)}>
+          {rows.length === 0 && (
+            <tr>
+              <td colSpan={hasWait ? COLUMNS : COLUMNS - 1} className="placeholder">
+                {links === null ? 'Waiting for the first sample…' : 'No link directions match this filter.'}
+              </td>
+            </tr>
+          )}
+          {rows.map((l, i) => (
+            <LinkRow
+              key={l.id}
+              link={l}
+              rank={i + 1}
+              network={unmeasured?.get(l.linkId) ?? null}
+              sort={sort}
+              hasWait={hasWait}
+              rates={rates}
+              onOpenHistory={onOpenHistory}
+            />
+          ))}
+        </DataTable>
+      )}
     </div>
   );
 });

@@ -5,6 +5,7 @@ import { useUrlParam } from '../../state/useUrlState.ts';
 import { PodCellButton, writePodCells } from './PodCells.tsx';
 import { buildPods, type Pod, switchPorts } from './podMatrix.ts';
 import { SwitchPortsTable } from './SwitchPortsTable.tsx';
+import { rowsFromSnapshot } from './switchPortRows.ts';
 
 interface PodDrillDownProps {
   topology: Topology;
@@ -77,6 +78,7 @@ export function PodDrillDown({ topology, snapshot, pod, onPodChange, onSelectCha
     () => (selectedSwitch ? switchPorts(topology, selectedSwitch) : []),
     [topology, selectedSwitch],
   );
+  const rows = useMemo(() => rowsFromSnapshot(ports, snapshot), [ports, snapshot]);
   const matrixRef = useRef<HTMLTableElement>(null);
   // Before the browser paints: the cells never show without their colours and names.
   useLayoutEffect(() => {
@@ -161,10 +163,10 @@ export function PodDrillDown({ topology, snapshot, pod, onPodChange, onSelectCha
       {matrix}
       {selectedSwitch && ports.length > 0 && (
         <SwitchPortsTable
-          selectedSwitch={selectedSwitch}
-          ports={ports}
-          snapshot={snapshot}
-          onSelectChannel={onSelectChannel}
+          caption={<>Ports of {selectedSwitch}</>}
+          rows={rows}
+          onOpenPort={onSelectChannel && ((r) => onSelectChannel(r.out as number))}
+          portTitle="Flows, jobs and history of the direction leaving this port"
         />
       )}
     </section>

@@ -2,7 +2,7 @@ import { formatRate } from '@fabscope/contracts/units';
 import type { LoadStats, PodStats, Route, TierRowInfo } from '../../api/types.ts';
 import { DataTable, num } from '../../components/DataTable.tsx';
 import { DirectionButton } from '../../components/DirectionButton.tsx';
-import { utilizationColor } from '../../lib/colors.ts';
+import { UtilCell } from '../../components/UtilCell.tsx';
 import { formatCount, formatDirection, formatPercent } from '../../lib/format.ts';
 import type { PathLoad } from '../../lib/route.ts';
 import { HOT_UTILIZATION } from '../../lib/tierLoad.ts';
@@ -12,18 +12,6 @@ import { usePreference } from '../../state/preferences.ts';
 const PATH_SHOWN = 16;
 const PODS_SHOWN = 12;
 const HOT = `≥ ${HOT_UTILIZATION * 100} %`;
-
-/** A utilization cell: the percentage beside a swatch of its colour. */
-function UtilCell({ value }: { value: number | null }) {
-  return (
-    <td className="num">
-      <span className="util-chip">
-        <span className="swatch" style={{ background: utilizationColor(value) }} aria-hidden="true" />
-        {formatPercent(value)}
-      </span>
-    </td>
-  );
-}
 
 /** How many directions have errors; "—" when their error counters are unknown (never 0). */
 function WithErrors({ count }: { count: number | null }) {

@@ -1,13 +1,15 @@
-import type { FindReply, LinkDirectionState, PortReply } from '@fabscope/contracts';
+import type { FabricType, FindReply, PortReply } from '@fabscope/contracts';
 import { type FormEvent, memo, useMemo, useState } from 'react';
 import { Combobox } from '../../../components/Combobox.tsx';
 import { DataTable, num } from '../../../components/DataTable.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
-import { formatClock, formatDirection, formatPercent, formatPerSecond } from '../../../lib/format.ts';
-import { CATEGORIES, CATEGORY_LABELS } from '../../../lib/linkHealth.ts';
-import { useRateFormat } from '../../../state/preferences.ts';
+import { fabricTerms } from '../../../lib/fabricTerms.ts';
+import { formatClock } from '../../../lib/format.ts';
 import { type ApiLoad, useApiQuery } from '../../../state/useApiQuery.ts';
-import { findOption, isPortGauge, parsePortTarget, portTargetText } from './portSearch.ts';
+import { SwitchPortsTable } from '../../tiers/SwitchPortsTable.tsx';
+import { rowsFromPortReply } from '../../tiers/switchPortRows.ts';
+import { PortDetail } from './PortDetail.tsx';
+import { findOption, parsePortTarget, portTargetText } from './portSearch.ts';
 import { type Rail, railRows } from './rails.ts';
 
 interface PortPanelProps {
@@ -88,6 +90,8 @@ export function PortPanel({ target, onTarget, onOpenHistory, onSelectLink }: Por
   if (answer.status !== 'ready') return <p className="placeholder">Reading {target}…</p>;
   const { node, ports, time, rails } = answer.data;
   const one = parsed.port !== undefined ? ports[0] : undefined;
+  // GUIDs and LIDs where the node's networks have them: an Ethernet switch has neither.
+  const terms = nodeTerms(ports.map((p) => p.fabricType));
   if (rails && rails.length > 1 && !one) {
     return <HostRails host={parsed.node} rails={rails} time={time} onTarget={onTarget} />;
   }
@@ -98,8 +102,14 @@ export function PortPanel({ target, onTarget, onOpenHistory, onSelectLink }: Por
         {one ? `/${one.port}` : ''}
       </h3>
       <p className="hint">
-        {node.type}, tier {node.tier} · GUID <span className="mono">{node.guid}</span>
-        {node.lid > 0 ? ` · LID ${node.lid}` : ''}
+        {node.type}, tier {node.tier}
+        {terms.hasGuids && (
+          <>
+            {' · GUID '}
+            <span className="mono">{node.guid}</span>
+          </>
+        )}
+        {terms.hasLids && node.lid > 0 ? ` · LID ${node.lid}` : ''}
         {node.description && node.description !== node.name ? (
           <>
             {' · NodeDescription '}
@@ -119,30 +129,14 @@ export function PortPanel({ target, onTarget, onOpenHistory, onSelectLink }: Por
           onSelectLink={onSelectLink}
         />
       ) : (
-        <DataTable
-          label={`Ports of ${node.name}`}
-          columns={[num('Port'), 'To', 'State', num('Out util'), num('In util')]}
-        >
-          {ports.map((p) => (
-            <tr key={p.port}>
-              <td className="num">
-                <button
-                  type="button"
-                  className="link-button"
-                  onClick={() => onTarget(`${node.name}/${p.port}`)}
-                >
-                  {p.port}
-                </button>
-              </td>
-              <td className="mono">
-                {p.neighbour.node}/{p.neighbour.port}
-              </td>
-              <td>{stateText(p.linkUp)}</td>
-              <td className="num">{formatPercent(p.out?.utilization)}</td>
-              <td className="num">{formatPercent(p.in?.utilization)}</td>
-            </tr>
-          ))}
-        </DataTable>
+        <SwitchPortsTable
+          caption={<>Ports of {node.name}</>}
+          rows={rowsFromPortReply(ports)}
+          onOpenPort={(r) => onTarget(`${node.name}/${r.port}`)}
+          portTitle="This port's page: its counters, totals and neighbour"
+          onOpenPeer={(r) => onTarget(`${r.peer}/${r.peerPort}`)}
+          withState
+        />
       )}
     </section>
   );
@@ -189,112 +183,11 @@ function HostRails({
   );
 }
 
-function stateText(linkUp: boolean | null): string {
-  return linkUp === null ? 'not reported' : linkUp ? 'up' : 'down';
-}
-
-function PortDetail({
-  nodeName,
-  port,
-  onTarget,
-  onOpenHistory,
-  onSelectLink,
-}: {
-  nodeName: string;
-  port: PortReply['ports'][number];
-  onTarget: (text: string) => void;
-  onOpenHistory: (id: string) => void;
-  onSelectLink: (id: string) => void;
-}) {
-  const rates = useRateFormat();
-  const directions: [string, LinkDirectionState | null][] = [
-    ['out', port.out],
-    ['in', port.in],
-  ];
-  // In the API's order: the error counters, then congestion and bubble, then the gauges.
-  const counters = Object.keys(port.out?.errors ?? port.in?.errors ?? {});
-  const lqi = port.out?.errors.linkQualityIndicator ?? port.in?.errors.linkQualityIndicator ?? null;
-  const figures: [string, (s: LinkDirectionState | null) => string][] = [
-    ['Utilization', (s) => formatPercent(s?.utilization)],
-    ['Rate', (s) => rates.rate(s?.bytesPerSecond ?? null)],
-    ['Packets/s', (s) => formatPerSecond(s?.packetsPerSecond)],
-    ['Wait (XmitWait)', (s) => formatPercent(s?.transmitWaitFraction)],
-  ];
-  return (
-    <>
-      <p className="hint">
-        to{' '}
-        <button
-          type="button"
-          className="link-button mono"
-          onClick={() => onTarget(`${port.neighbour.node}/${port.neighbour.port}`)}
-        >
-          {port.neighbour.node}/{port.neighbour.port}
-        </button>{' '}
-        · {port.widthSpeed ?? `${port.rateGbps} Gb/s`} · {port.kind === 'isl' ? 'ISL' : 'host link'} · state{' '}
-        <strong>{stateText(port.linkUp)}</strong>
-        {lqi !== null ? ` · link quality ${lqi}/5` : ''}
-      </p>
-      <div className="button-row">
-        {port.out && (
-          <button type="button" className="btn btn-small" onClick={() => onSelectLink(port.out?.id ?? '')}>
-            Flows and jobs
-          </button>
-        )}
-        {port.out && (
-          <button type="button" className="btn btn-small" onClick={() => onOpenHistory(port.out?.id ?? '')}>
-            History out
-          </button>
-        )}
-        {port.in && (
-          <button type="button" className="btn btn-small" onClick={() => onOpenHistory(port.in?.id ?? '')}>
-            History in
-          </button>
-        )}
-      </div>
-      <DataTable
-        label={`Counters of ${nodeName}/${port.port}`}
-        columns={['Figure', ...directions.map(([d, s]) => num(d, s ? formatDirection(s.id) : undefined))]}
-      >
-        {figures.map(([label, value]) => (
-          <tr key={label}>
-            <th scope="row">{label}</th>
-            {directions.map(([d, s]) => (
-              <td key={d} className="num">
-                {value(s)}
-              </td>
-            ))}
-          </tr>
-        ))}
-        {CATEGORIES.map((c) => (
-          <tr key={c}>
-            <th scope="row">{CATEGORY_LABELS[c]} (× threshold)</th>
-            {directions.map(([d, s]) => {
-              const v = s?.categories[c];
-              return (
-                <td key={d} className="num">
-                  {v === null || v === undefined ? '—' : v.toFixed(2)}
-                </td>
-              );
-            })}
-          </tr>
-        ))}
-        {counters.map((name) => (
-          <tr key={name}>
-            <th scope="row" className="mono">
-              {isPortGauge(name) ? name : `${name}/s`}
-            </th>
-            {directions.map(([d, s]) => {
-              const value = (s?.errors as Record<string, number | null> | undefined)?.[name];
-              return (
-                <td key={d} className="num">
-                  {isPortGauge(name) ? (value ?? '—') : formatPerSecond(value)}
-                </td>
-              );
-            })}
-          </tr>
-        ))}
-      </DataTable>
-    </>
-  );
+/** A node's GUID and LID exist when one of its ports is on a network that has them. */
+function nodeTerms(types: readonly FabricType[]): { hasGuids: boolean; hasLids: boolean } {
+  if (types.length === 0) return { hasGuids: true, hasLids: true };
+  return {
+    hasGuids: types.some((t) => fabricTerms(t).hasGuids),
+    hasLids: types.some((t) => fabricTerms(t).hasLids),
+  };
 }

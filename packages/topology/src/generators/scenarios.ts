@@ -3,6 +3,7 @@ import { generatedGuid } from '../model/guid.ts';
 import type { Fabric } from '../model/model.ts';
 import { twoTierFatTree } from './fat-tree.ts';
 import { fatTreeForRadix } from './fat-tree-radix.ts';
+import { leafSpine } from './leaf-spine.ts';
 
 export interface ScenarioInfo {
   name: string;
@@ -126,6 +127,20 @@ export const scenarios: readonly ScenarioInfo[] = [
     description: 'Seed 003: Lustre server + 4 clients on 40 GbE, and the same on 56 Gb/s FDR InfiniBand',
     build: lustreStorage,
     routing: 'minhop',
+  },
+  {
+    name: 'roce-leafspine',
+    description: 'RoCE leaf–spine: 4 spines, 8 leaves × 16 hosts, 400 GbE, MTU 9000; ECMP over the spines',
+    build: () =>
+      leafSpine({
+        name: 'roce-leafspine',
+        spineCount: 4,
+        leafCount: 8,
+        hostsPerLeaf: 16,
+        radix: 32,
+        rateGbps: 400,
+        mtu: 9000,
+      }),
   },
 ];
 

@@ -21,6 +21,7 @@ describe('scenarios', () => {
       'single-switch-32',
       'opa-ethernet-router',
       'lustre-storage',
+      'roce-leafspine',
     ]);
   });
 
@@ -60,6 +61,17 @@ describe('scenarios', () => {
     const rates = f.links.map((l) => `${l.fabricType}:${l.rateGbps}`);
     expect(rates.filter((r) => r === 'ethernet:40')).toHaveLength(5);
     expect(rates.filter((r) => r === 'infiniband:56')).toHaveLength(5);
+  });
+
+  it('roce-leafspine is 4 spines over 8 leaves of 16 hosts, all 400 GbE Ethernet at MTU 9000', () => {
+    const f = buildScenario('roce-leafspine');
+    expect(shape('roce-leafspine')).toEqual({ hosts: 128, switches: 12, routers: 0, isls: 32 });
+    expect(f.fabricType).toBe('ethernet');
+    expect(f.links.every((l) => l.fabricType === 'ethernet' && l.rateGbps === 400 && l.mtu === 9000)).toBe(
+      true,
+    );
+    const leaf1Up = f.links.filter((l) => l.kind === 'isl' && l.a.node === 'leaf1').map((l) => l.b.node);
+    expect(leaf1Up).toEqual(['spine1', 'spine2', 'spine3', 'spine4']);
   });
 
   it('builds oversubscribed and trunked trees from a radix', () => {

@@ -86,15 +86,30 @@ function toldSource(source: SnmpFabricSource, log: (line: string) => void): Fabr
   };
 }
 
-/** The fabric LLDP describes after one sweep; throws, naming each agent's failure, when none answered. */
+/** Discovery sweeps before the fabric is drawn without the agents that have not answered. */
+const DISCOVERY_SWEEPS = 3;
+
+/**
+ * The fabric LLDP describes, swept again while an agent has not answered (snmpsimd, like a busy switch, can be
+ * slow to its first walk), up to DISCOVERY_SWEEPS; throws, naming each agent's failure, when none answered.
+ */
 export async function discoverLldpFabric(source: SnmpFabricSource, timeoutMs: number): Promise<Fabric> {
-  const snapshot = await source.read(AbortSignal.timeout(timeoutMs));
+  let snapshot: FabricSnapshot | null = null;
+  for (let sweep = 1; sweep <= DISCOVERY_SWEEPS; sweep++) {
+    snapshot = await source.read(AbortSignal.timeout(timeoutMs));
+    if ((snapshot.targets ?? []).every((t) => t.outcome === 'ok')) break;
+  }
+  const found = snapshot as FabricSnapshot;
   if (source.readings().length === 0) {
-    const why = (snapshot.targets ?? []).map((t) => `${t.target}: ${t.outcome} (${t.reason ?? '?'})`);
+    const why = (found.targets ?? []).map((t) => `${t.target}: ${t.outcome} (${t.reason ?? '?'})`);
     throw new Error(`no SNMP agent answered the discovery sweep: ${why.join('; ')}`);
   }
+  for (const t of found.targets ?? []) {
+    if (t.outcome !== 'ok')
+      process.stderr.write(`fabscope serve: ${t.target} not drawn: ${t.reason ?? t.outcome}\n`);
+  }
   const { switches, cables } = lldpInputs(source.readings(), source.links());
-  const { fabric, skipped } = lldpFabric(snapshot.fabric, switches, cables, hostGuid);
+  const { fabric, skipped } = lldpFabric(found.fabric, switches, cables, hostGuid);
   for (const s of skipped) process.stderr.write(`fabscope serve: LLDP ${s}\n`);
   return fabric;
 }

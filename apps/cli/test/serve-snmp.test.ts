@@ -23,7 +23,6 @@ interface LinkState {
   bytesPerSecond: number | null;
   utilization: number | null;
   stale: boolean;
-  linkUp: boolean | null;
 }
 
 /** 3 leaves × 2 hosts, 2 spines, 100 GbE: leaf ports 1–2 face hosts, 3–4 the spines; spine port l faces leaf l. */
@@ -106,10 +105,10 @@ describe('fabscope serve with FABSCOPE_FABRIC=snmp, on snmpsim serving the emula
       expect(rows).toHaveLength(12);
       for (const r of rows) expect(r.bytesPerSecond).not.toBeNull();
       return rows;
-    }, 30_000);
+    }, 60_000);
     const utilizations = isls.map((r) => r.utilization as number);
     expect(utilizations).toEqual([...utilizations].sort((a, b) => b - a));
-    expect(utilizations[0]).toBeGreaterThan(0.5);
+    expect(utilizations[0]).toBeGreaterThan(0.05);
     // snmpsim answers a walk over a second or more: one tick's rate carries the skew between an agent's answer
     // and its read's stamp (the read's midpoint); over several ticks the skews mostly cancel. The recordings
     // themselves match within 1 % by the agent's own clock (snmp-recordings.test.ts).
@@ -138,25 +137,30 @@ describe('fabscope serve with FABSCOPE_FABRIC=snmp, on snmpsim serving the emula
     expect(busy).toBeGreaterThanOrEqual(4);
   }, 150_000);
 
-  it("leaves a silent agent's ports unknown, says why, and keeps the other switches' figures", async () => {
+  it("leaves a silent agent's ports unknown, says why; its ISLs stay measured at the spines' ends", async () => {
     const known = (r: LinkState) => r.utilization !== null;
-    await eventually(async () => expect((await links('kind=isl&limit=100')).every(known)).toBe(true), 30_000);
-    // snmpsim does not answer a community it has no recording for: spine2's agent falls silent.
-    const spine2 = targets.find(
-      (t) => t.credentials.version === '2c' && t.credentials.community === 'spine2',
-    );
-    if (!spine2) throw new Error('no spine2 target');
-    spine2.credentials = { version: '2c', community: 'unrecorded' };
+    const atLeaf3 = (r: LinkState) => r.id.includes('leaf3/');
+    await eventually(async () => expect((await links('limit=100')).every(known)).toBe(true), 60_000);
+    // snmpsim does not answer a community it has no recording for: leaf3's agent falls silent.
+    const leaf3 = targets.find((t) => t.credentials.version === '2c' && t.credentials.community === 'leaf3');
+    if (!leaf3) throw new Error('no leaf3 target');
+    leaf3.credentials = { version: '2c', community: 'unrecorded' };
     const rows = await eventually(async () => {
-      const now = await links('kind=isl&limit=100');
-      for (const r of now.filter((x) => x.from.node === 'spine2')) {
-        expect(r.utilization).toBeNull();
-        expect(r.linkUp).toBeNull();
+      const now = await links('limit=100');
+      // Its host cables are read at leaf3 alone: unknown, never a zero.
+      const hostCables = now.filter((r) => r.kind === 'host' && atLeaf3(r));
+      expect(hostCables).toHaveLength(4);
+      for (const r of hostCables) {
+        expect(r.utilization, r.id).toBeNull();
         expect(r.stale).toBe(true);
       }
       return now;
     }, 60_000);
-    expect(rows.filter((r) => r.from.node === 'spine1').every(known)).toBe(true);
-    expect(told.some((l) => l.includes(spine2.label) && /timeout/.test(l))).toBe(true);
-  }, 120_000);
+    // Both directions of its ISLs are counted at the spines too (their transmit and receive).
+    expect(rows.filter((r) => r.kind === 'isl' && atLeaf3(r)).every(known)).toBe(true);
+    expect(
+      rows.filter((r) => !atLeaf3(r) && !r.id.includes('host5') && !r.id.includes('host6')).every(known),
+    ).toBe(true);
+    expect(told.some((l) => l.includes(leaf3.label) && /timeout/.test(l))).toBe(true);
+  }, 180_000);
 });

@@ -23,6 +23,8 @@ export interface ServeSnmpOptions {
   targets?: SnmpTarget[];
   /** Per SNMP request; a silent agent costs this twice (one retry). Default 2000 ms. */
   timeoutMs?: number;
+  /** Agents walked at once (default 16); a simulator answering every agent on one thread wants few. */
+  concurrency?: number;
   /** Where a target's failure and its recovery are told; default stderr. */
   log?: (line: string) => void;
 }
@@ -124,11 +126,12 @@ export async function serveSnmp(config: ApiConfig, options: ServeSnmpOptions = {
   const timeoutMs = options.timeoutMs ?? 2000;
   const log = options.log ?? ((line: string) => process.stderr.write(`fabscope serve: ${line}\n`));
   return startPieces(async (stops, stop) => {
-    const source = snmpSource({ fabric: 'ethernet', targets, timeoutMs });
+    const concurrency = options.concurrency ?? 16;
+    const source = snmpSource({ fabric: 'ethernet', targets, timeoutMs, concurrency });
     const fabric = await discoverLldpFabric(source, timeoutMs * 2 * targets.length + 5000);
     const { answer } = createFabricRegistry({
       source: toldSource(source, log),
-      timeoutMs: timeoutMs * 2 * Math.ceil(targets.length / 16) + 5000,
+      timeoutMs: timeoutMs * 2 * Math.ceil(targets.length / concurrency) + 5000,
     });
     const collector = await startMetricsServer(answer, {
       host: '127.0.0.1',

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiConfig, RunningApi } from '@fabscope/api';
@@ -42,6 +42,8 @@ export async function startRoceDemo(options: RoceDemoOptions): Promise<RunningRo
   return startPieces(async (stops, stop) => {
     const dir = mkdtempSync(join(tmpdir(), 'fabscope-roce-'));
     stops.push(() => rmSync(dir, { recursive: true, force: true }));
+    // snmpsimd run as root drops to nobody, who must reach the recordings.
+    chmodSync(dir, 0o755);
     const dataDir = join(dir, 'data');
     mkdirSync(dataDir);
     const emulator = createEmulator({
@@ -74,11 +76,13 @@ export async function startRoceDemo(options: RoceDemoOptions): Promise<RunningRo
         ...options.config,
         emulatorUrl: emulatorServer.url,
         prometheusUrl: undefined,
-        // snmpsim answers a walk of a 32-port switch in a second or so: one sweep per tick at most.
-        sampleIntervalMs: options.config.sampleIntervalMs ?? 5000,
+        // snmpsimd answers every switch on one Python thread: a sweep of the leaf–spine takes seconds.
+        sampleIntervalMs: options.config.sampleIntervalMs ?? 10_000,
       },
       {
         targets: parseSnmpTargets(recordingTargets(design, snmpAddress)),
+        timeoutMs: 5000,
+        concurrency: 2,
         ...(options.collectorPort === undefined ? {} : { collectorPort: options.collectorPort }),
       },
     );

@@ -115,6 +115,14 @@ function allowedHosts(value: string | undefined): string[] {
   return hosts.map((h) => h.replace(/^\[|\]$/g, ''));
 }
 
+/** FABSCOPE_SNMP_TARGETS: a file that exists, required by FABSCOPE_FABRIC=snmp and only read with it. */
+function snmpTargetsPath(env: Environment): string | undefined {
+  if (env.FABSCOPE_FABRIC !== 'snmp') return undefined;
+  if (!env.FABSCOPE_SNMP_TARGETS)
+    throw new ConfigError('FABSCOPE_FABRIC=snmp needs FABSCOPE_SNMP_TARGETS (the switch agents, one a line)');
+  return existing('FABSCOPE_SNMP_TARGETS', env.FABSCOPE_SNMP_TARGETS);
+}
+
 /** The files and URLs the environment names, checked to exist or parse. */
 function sites(env: Environment) {
   const topologyPath = env.FABSCOPE_TOPOLOGY && existing('FABSCOPE_TOPOLOGY', env.FABSCOPE_TOPOLOGY);
@@ -126,6 +134,7 @@ function sites(env: Environment) {
     lfts: lftsConfig(env),
     topologyPath,
     nodeNames: nodeNameMapFrom(env.FABSCOPE_NODE_NAME_MAP),
+    snmpTargetsPath: snmpTargetsPath(env),
     prometheusUrl: url('PROMETHEUS_URL', env.PROMETHEUS_URL),
     emulatorUrl: url('FABSCOPE_EMULATOR_URL', env.FABSCOPE_EMULATOR_URL),
     collectorUrls: listOf(env.FABSCOPE_COLLECTOR_URLS).map((u) =>

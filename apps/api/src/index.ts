@@ -22,4 +22,10 @@ export { EDGE_SERIES, PrometheusTimeQueries } from './store/prometheus-history.t
 export { liveQueries, NEWEST_SWEEP } from './store/prometheus-live.ts';
 export { PromqlClient, QueryGate } from './store/promql-client.ts';
 export { discoverSubnets } from './topology-live/from-config.ts';
+export {
+  type LldpCable,
+  type LldpFabric,
+  type LldpSwitch,
+  lldpFabric,
+} from './topology-live/lldp-fabric.ts';
 export { type FabricTools, type IbSubnet, subnetOfPort } from './topology-live/subnets.ts';

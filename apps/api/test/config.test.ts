@@ -18,7 +18,7 @@ describe('settings from the environment', () => {
     expect(configFromEnv({}).fabricSource).toBe('emulator');
     expect(configFromEnv({ FABSCOPE_FABRIC: 'infiniband' }).fabricSource).toBe('infiniband');
     expect(() => configFromEnv({ FABSCOPE_FABRIC: 'myrinet' })).toThrow(
-      /FABSCOPE_FABRIC must be one of emulator, infiniband, got "myrinet"/,
+      /FABSCOPE_FABRIC must be one of emulator, infiniband, snmp, got "myrinet"/,
     );
   });
 

@@ -49,7 +49,8 @@ const SERVE_USAGE = `fabscope serve
   FABSCOPE_TOPOLOGY (a topology file) or FABSCOPE_SCENARIO. With FABSCOPE_FABRIC=infiniband it
   reads the local InfiniBand subnet itself: topology from ibnetdiscover, routes from the subnet
   manager's tables, counters and port state by MADs (run it under ibsim-run for a simulated one).
-  Settings: README.`;
+  With FABSCOPE_FABRIC=snmp it reads the Ethernet switches FABSCOPE_SNMP_TARGETS lists: topology
+  from their LLDP neighbours, counters from IF-MIB. Settings: README.`;
 
 export const TOP_USAGE = `top [--url URL] [--once] [--interval S] [--token T] [--unit bytes|bits]
                         opatop-like terminal view of a fabscope server's REST API (default
@@ -65,6 +66,8 @@ commands:
   demo --fabric ibsim [--routing ftree|minhop|updn]
                         the scenario as a real InfiniBand subnet (ibsim + OpenSM), read only through
                         discovery, the SM's tables and MADs; the emulator is its traffic source
+  demo --fabric roce    the roce-leafspine scenario as simulated Ethernet switches (snmpsim), found
+                        by LLDP and read by SNMP; the emulator is their traffic source
   scenarios             list the built-in fabric scenarios
   ${EMULATOR_USAGE.replaceAll('\n', '\n  ')}
   ${EMULATE_USAGE.replaceAll('\n', '\n  ')}

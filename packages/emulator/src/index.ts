@@ -22,6 +22,23 @@ export {
   runScenario,
   ScenarioFileError,
 } from './scenario-file.ts';
+export {
+  carriedOn,
+  recordingTargets,
+  type SnmpRecorder,
+  type SnmpRecorderOptions,
+  startSnmpRecorder,
+  trafficBetween,
+  trafficChanged,
+  writeRecordings,
+} from './snmp/recordings.ts';
+export {
+  chassisMac,
+  hostPortName,
+  type PortTraffic,
+  switchPortName,
+  switchRecording,
+} from './snmp/snmprec.ts';
 export { rateText } from './sysfs/class-files.ts';
 export { startSysfsWriter } from './sysfs/writer.ts';
 export { TrafficError } from './traffic/request.ts';

@@ -21,7 +21,7 @@ const withDefault = <S extends TSchema>(schema: S, value: Static<S>) => ({ ...sc
 /** Levels of FABSCOPE_LOG_LEVEL (pino's): `warn` by default, where every 5xx leaves one line. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const LIVE_SOURCES = ['tsdb', 'collectors'] as const;
-export const FABRIC_SOURCE_KINDS = ['emulator', 'infiniband'] as const;
+export const FABRIC_SOURCE_KINDS = ['emulator', 'infiniband', 'snmp'] as const;
 export const ROUTINGS = ['minhop', 'fattree', 'auto'] as const;
 
 /** Every environment variable the API reads, with its default, validated once at start (readEnvironment). */
@@ -102,6 +102,9 @@ export const ENVIRONMENT = Type.Object({
   ),
   FABSCOPE_IB_PORTS: Type.Optional(
     text('Local InfiniBand ports whose subnets are watched (mlx5_0:1,mlx5_1:1); default every port up'),
+  ),
+  FABSCOPE_SNMP_TARGETS: Type.Optional(
+    text('With FABSCOPE_FABRIC=snmp: the switch agents, one a line ("HOST[:PORT] v2c COMMUNITY" or v3)'),
   ),
   FABSCOPE_EXPECTED_TOPOLOGY: Type.Optional(text('The intended design drift is measured against')),
   FABSCOPE_DRIFT_STABLE_SECONDS: withDefault(

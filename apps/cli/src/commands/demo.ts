@@ -4,6 +4,7 @@ import { ConfigError, configFromEnv } from '@fabscope/api/config';
 import { SM_ROUTING_ENGINES, type SmRoutingEngine } from '@fabscope/lab';
 import { startDemo } from '../demo/demo.ts';
 import { startIbsimDemo } from '../demo/ibsim.ts';
+import { startRoceDemo } from '../demo/roce.ts';
 import { stopOnSignal } from './shared.ts';
 
 /** An environment setting, undefined when unset or empty, refused when `check` finds no value in it. */
@@ -57,8 +58,12 @@ export async function demoCommand(args: string[]): Promise<void> {
     await ibsimDemo(config, values.routing, values.prometheus);
     return;
   }
+  if (values.fabric === 'roce') {
+    await roceDemo(config, values.prometheus);
+    return;
+  }
   if (values.fabric !== 'emulator') {
-    throw new ConfigError(`--fabric must be emulator or ibsim, got "${values.fabric}"`);
+    throw new ConfigError(`--fabric must be emulator, ibsim or roce, got "${values.fabric}"`);
   }
   if (values.routing !== undefined)
     throw new ConfigError('--routing goes with --fabric ibsim (use FABSCOPE_ROUTING for the emulator)');
@@ -108,6 +113,21 @@ async function ibsimDemo(config: ApiConfig, routing: string | undefined, prometh
     running,
     [
       `  subnet      IBSIM_SOCKNAME=${running.lab.sockName} LD_PRELOAD=${running.lab.env.LD_PRELOAD} (run ibnetdiscover, perfquery… with these)`,
+    ],
+  );
+  stopOnSignal(() => running.stop());
+}
+
+async function roceDemo(config: ApiConfig, prometheus: boolean): Promise<void> {
+  if (prometheus) throw new ConfigError('--fabric roce runs with the embedded store (no --prometheus yet)');
+  const collectorPort = optionalPort('FABSCOPE_COLLECTOR_PORT');
+  const running = await startRoceDemo({ config, ...(collectorPort === undefined ? {} : { collectorPort }) });
+  announce(
+    `fabscope demo: fabric ${running.fabricName} as simulated Ethernet switches (snmpsim), discovered by LLDP, read by SNMP`,
+    running,
+    [
+      `  emulator    ${running.emulatorUrl}`,
+      `  switches    ${running.snmpAddress}, community = switch name (snmpbulkwalk -v2c -c leaf1 ${running.snmpAddress} IF-MIB::ifXTable)`,
     ],
   );
   stopOnSignal(() => running.stop());

@@ -20,6 +20,17 @@ export async function serveCommand(args: string[]): Promise<void> {
     stopOnSignal(() => running.stop());
     return;
   }
+  if (config.fabricSource === 'snmp') {
+    const { serveSnmp } = await import('../serve-snmp.ts');
+    const port = process.env.FABSCOPE_COLLECTOR_PORT;
+    const running = await serveSnmp(config, port ? { collectorPort: Number(port) } : {});
+    const isls = running.fabric.links.filter((l) => l.kind === 'isl').length;
+    process.stdout.write(
+      `fabscope serve: ${running.api.url}/ (Ethernet by SNMP and LLDP: ${running.fabric.nodes.length} nodes, ${isls} ISLs; collector ${running.collector.url}; store ${running.api.store.kind})\n`,
+    );
+    stopOnSignal(() => running.stop());
+    return;
+  }
   const { fabric, tables } = fabricFromConfig(config);
   const api = await startApi(config, fabric, { tables, webRoot: WEB_ROOT });
   process.stdout.write(`fabscope serve: ${api.url}/ (fabric ${fabric.name}, store ${api.store.kind})\n`);

@@ -329,7 +329,7 @@ for (const [scenario, [from, to]] of Object.entries(SMALL_SCENARIOS)) {
     }
 
     if (scenario === 'opa-ethernet-router') {
-      test('Ethernet ports show no XmitWait and no congestion category: not measured, never a value', async ({
+      test('Ethernet ports show their PFC pause as their wait and no PM category: not measured, never a value', async ({
         page,
       }) => {
         const started = await api(demo.url, '/traffic', {
@@ -347,17 +347,18 @@ for (const [scenario, [from, to]] of Object.entries(SMALL_SCENARIOS)) {
           await page.getByLabel('Show top').selectOption({ label: 'all' });
           for (const id of ETHERNET_DIRECTIONS) {
             const channel = page.locator(`svg.fat-tree [data-channel-id="${id}"]`);
-            await expect(channel).toHaveAttribute('data-wait', '');
-            await expect(channel.locator('.wait-marker')).toHaveCount(0);
-            await expect(channel.locator('title')).toContainText('not measured on Ethernet');
-            await expect(channel.locator('title')).not.toContainText(/Congestion|wait \d/);
+            // Measured: the emulator's Ethernet ports count PFC pause time (docs/metrics.md, "Lossless Ethernet").
+            await expect(channel).toHaveAttribute('data-wait', /^\d/);
+            await expect(channel.locator('title')).toContainText('PFC pause');
+            await expect(channel.locator('title')).toContainText('PM categories: not measured on Ethernet');
+            await expect(channel.locator('title')).not.toContainText(/Congestion/);
             const row = page
               .getByRole('table', { name: 'Busiest links' })
               .locator(`tr[data-link-id="${id}"]`);
-            await expect(row.locator('td[data-not-measured="Ethernet"]').first()).toHaveText('—');
+            await expect(row.locator('td[data-not-measured="Ethernet"]')).toHaveCount(1);
             await expect(row.locator('[data-category-name]')).toHaveCount(0);
           }
-          // The API says the same: unknown, never a value.
+          // The API says the same: a measured pause share, and categories unknown, never a value.
           const { links } = (await (await api(demo.url, '/links?limit=100')).json()) as {
             links: {
               id: string;
@@ -367,7 +368,7 @@ for (const [scenario, [from, to]] of Object.entries(SMALL_SCENARIOS)) {
           };
           for (const id of ETHERNET_DIRECTIONS) {
             const link = links.find((l) => l.id === id);
-            expect(link?.transmitWaitFraction, id).toBeNull();
+            expect(link?.transmitWaitFraction, id).toEqual(expect.any(Number));
             expect(
               Object.values(link?.categories ?? { x: 0 }).every((v) => v === null),
               id,

@@ -1,15 +1,17 @@
 import type { FabricType } from '@fabscope/contracts';
 import { onePer } from './onePer.ts';
 
-/** Each network's words: LIDs, GUIDs and XmitWait exist on Omni-Path and InfiniBand, not on Ethernet. */
+/** Each network's words: LIDs, GUIDs and PM categories exist on Omni-Path and InfiniBand, not on Ethernet. */
 export interface FabricTerms {
   name: string;
   /** The host's adapter: HFI (Omni-Path), HCA (InfiniBand), NIC (Ethernet). */
   adapter: string;
   hasLids: boolean;
   hasGuids: boolean;
-  /** The counter of time spent waiting for credit, or null where there is none. */
+  /** The counter of time a sender was held back (credit wait; PFC pause on Ethernet), or null where there is none. */
   waitCounter: string | null;
+  /** Whether the network's ports have performance-management error categories (integrity, congestion …). */
+  pmCategories: boolean;
   /** A link rate as that world writes it: "100 Gb/s" on a fabric, "40 GbE" on Ethernet. */
   rate: (gbps: number) => string;
 }
@@ -23,6 +25,7 @@ const TERMS: Record<FabricType, FabricTerms> = {
     hasLids: true,
     hasGuids: true,
     waitCounter: 'XmitWait',
+    pmCategories: true,
     rate: gbps,
   },
   infiniband: {
@@ -31,6 +34,7 @@ const TERMS: Record<FabricType, FabricTerms> = {
     hasLids: true,
     hasGuids: true,
     waitCounter: 'XmitWait',
+    pmCategories: true,
     rate: gbps,
   },
   ethernet: {
@@ -38,7 +42,9 @@ const TERMS: Record<FabricType, FabricTerms> = {
     adapter: 'NIC',
     hasLids: false,
     hasGuids: false,
-    waitCounter: null,
+    // docs/metrics.md, "Lossless Ethernet": a port's wait is its PFC pause time, where the source reads it.
+    waitCounter: 'PFC pause',
+    pmCategories: false,
     rate: (rate) => `${Number(rate.toFixed(1))} GbE`,
   },
 };
@@ -63,7 +69,7 @@ export const networkTypes = onePer((topology: Typed): readonly FabricType[] => {
   return [...types];
 });
 
-/** Cables on a network without XmitWait and PM categories, with the network's name. */
+/** Cables on a network without PM categories, with the network's name. */
 export function unmeasuredCables(topology: {
   fabricType: FabricType;
   links: readonly { id: string; fabricType?: FabricType }[];
@@ -71,7 +77,7 @@ export function unmeasuredCables(topology: {
   const out = new Map<string, string>();
   for (const link of topology.links) {
     const terms = fabricTerms(link.fabricType ?? topology.fabricType);
-    if (terms.waitCounter === null) out.set(link.id, terms.name);
+    if (!terms.pmCategories) out.set(link.id, terms.name);
   }
   return out;
 }

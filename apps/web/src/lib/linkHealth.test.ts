@@ -91,7 +91,7 @@ describe('tooltips: errors are errors, congestion is congestion', () => {
     expect(errorMarkRadius(congested)).toBeNull();
   });
 
-  it('a network without XmitWait or PM categories says so, and shows no category value', () => {
+  it('a network without PM categories says so, and shows no category value', () => {
     const ethernet = linkState('eth-switch/2->eth-node/1', {
       errorsPerSecond: 0,
       errors: { receiveErrors: 0 },
@@ -99,7 +99,7 @@ describe('tooltips: errors are errors, congestion is congestion', () => {
       categories: { congestion: 7.9 },
     });
     const text = errorSummary(ethernet, 'Ethernet');
-    expect(text).toContain('XmitWait and PM categories: not measured on Ethernet');
+    expect(text).toContain('PM categories: not measured on Ethernet');
     expect(text).not.toMatch(/Congestion|%/);
   });
 

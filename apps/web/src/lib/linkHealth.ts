@@ -115,7 +115,7 @@ export function errorSummary(
   if (congestion.length > 0) lines.push(`congestion: ${congestion.join(', ')}`);
   const lqi = sample.errors?.linkQualityIndicator;
   if (lqi !== null && lqi !== undefined) lines.push(`link quality ${lqi}/5`);
-  if (unmeasured !== null) lines.push(`XmitWait and PM categories: not measured on ${unmeasured}`);
+  if (unmeasured !== null) lines.push(`PM categories: not measured on ${unmeasured}`);
   else {
     const crossed = crossedCategories(sample, 0.75);
     if (crossed.length > 0)

@@ -61,10 +61,7 @@ export function DrawingTable({ channels, nodes, fabricType, samples, onSelectCha
                 <td className="num">{formatPercent(s?.utilization)}</td>
                 <td className="num">{formatRate(s?.bytesPerSecond, unit)}</td>
                 {anyWait && (
-                  <td
-                    className="num"
-                    title={t.waitCounter ? undefined : `XmitWait: not measured on ${t.name}`}
-                  >
+                  <td className="num" title={t.waitCounter ? undefined : `no wait counter on ${t.name}`}>
                     {t.waitCounter ? formatPercent(s?.transmitWaitFraction) : '—'}
                   </td>
                 )}

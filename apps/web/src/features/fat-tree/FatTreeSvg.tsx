@@ -45,7 +45,7 @@ function channelMark(c: LayoutChannel, { samples, onRoute, termsOf, unit, onSele
   const unknown = !sample || sample.stale || sample.utilization === null;
   const color = down || unknown ? undefined : utilizationColor(sample.utilization);
   const terms = termsOf(c);
-  // No wait ring where the network has no XmitWait (Ethernet), whatever a source says.
+  // No wait ring where the network has no wait counter, whatever a source says.
   const congested = !down && terms.waitCounter !== null && isCongested(sample?.transmitWaitFraction);
   const routed = onRoute.has(c.id);
   const classes = [
@@ -70,7 +70,9 @@ function channelMark(c: LayoutChannel, { samples, onRoute, termsOf, unit, onSele
       data-link-up={sample?.linkUp === undefined || sample.linkUp === null ? '' : String(sample.linkUp)}
       onClick={onSelectChannel ? () => onSelectChannel(c.id) : undefined}
     >
-      <title>{channelTitle(c.id, sample, routed, unit, terms.waitCounter, terms.name)}</title>
+      <title>
+        {channelTitle(c.id, sample, routed, unit, terms.waitCounter, terms.name, terms.pmCategories)}
+      </title>
       <line x1={c.x1} y1={c.y1} x2={c.x2} y2={c.y2} stroke={color} />
       <path
         d="M-5,-3.5 L5,0 L-5,3.5 Z"

@@ -16,12 +16,15 @@ export function channelTitle(
   unit: RateUnit,
   waitCounter: string | null,
   network: string,
+  pmCategories = true,
 ): string {
   if (!sample) return `${formatDirection(id)}\nno sample`;
   const state = sample.linkUp === false ? ' (link DOWN)' : sample.stale ? ' (stale)' : '';
   const route = onRoute ? '\non the selected route' : '';
-  const errors = errorSummary(sample, waitCounter ? null : network);
-  const wait = waitCounter ? ` · wait ${formatPercent(sample.transmitWaitFraction)}` : '';
+  const errors = errorSummary(sample, pmCategories ? null : network);
+  const wait = waitCounter
+    ? ` · ${waitCounter === 'XmitWait' ? 'wait' : waitCounter} ${formatPercent(sample.transmitWaitFraction)}`
+    : '';
   return `${formatDirection(id)}${state}\n${sample.kind} · util ${formatPercent(sample.utilization)} · ${formatRate(sample.bytesPerSecond, unit)}${wait}${errors ? `\n${errors}` : ''}${route}`;
 }
 

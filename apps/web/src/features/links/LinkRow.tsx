@@ -32,7 +32,7 @@ export const COLUMNS = 8;
 export interface LinkRowProps {
   link: LinkDirectionState;
   rank: number;
-  /** The network whose ports measure no XmitWait or PM categories, when the link is on one. */
+  /** The network whose ports have no PM categories, when the link is on one. */
   network: string | null;
   sort: SortKey;
   hasWait: boolean;
@@ -45,7 +45,7 @@ export const LinkRow = memo(
   function LinkRow({ link: l, rank, network, sort, hasWait, rates, onOpenHistory }: LinkRowProps) {
     const unknown = l.stale || l.utilization === null;
     const down = l.linkUp === false;
-    const wait = network === null ? l.transmitWaitFraction : null;
+    const wait = l.transmitWaitFraction;
     const congested = isCongested(wait);
     const crossed = network === null ? crossedCategories(l, 0.75) : [];
     const sorted = sort === 'utilization' ? null : (l.categories?.[sort] ?? null);
@@ -93,8 +93,7 @@ export const LinkRow = memo(
         {hasWait && (
           <td
             className={`num ${congested ? 'wait-high' : ''}`}
-            title={network === null ? undefined : `XmitWait: not measured on ${network}`}
-            data-not-measured={network ?? undefined}
+            title={network === null ? undefined : `PFC pause share of time on ${network}`}
           >
             {formatPercentValue(wait)}
           </td>

@@ -19,11 +19,13 @@ function count(value: bigint | number | null): number {
 
 /**
  * A switch's Ethernet interfaces as port samples, numbered 1.. in ifIndex order; the far end from LLDP when that
- * switch was read too. Errors: ifInErrors as receive errors, ifOutDiscards as transmit discards.
+ * switch was read too. Errors: ifInErrors as receive errors, ifOutDiscards as transmit discards. `readAtMs`: when
+ * the agent was walked, each port's own stamp.
  */
 export function switchPorts(
   reading: SwitchReading,
   readings: ReadonlyMap<string, SwitchReading>,
+  readAtMs?: number,
 ): PortSample[] {
   const nodeGuid = switchGuid(reading);
   return reading.interfaces.map((i, k): PortSample => {
@@ -53,6 +55,7 @@ export function switchPorts(
       receivePackets: count(i.inUcastPkts),
       transmitWaitTicks: Number.NaN,
       errors: { receiveErrors: count(i.inErrors), transmitDiscards: count(i.outDiscards) },
+      ...(readAtMs === undefined ? {} : { countersReadAtMs: readAtMs }),
     };
   });
 }

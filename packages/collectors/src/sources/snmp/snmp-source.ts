@@ -13,6 +13,8 @@ export interface SnmpSourceOptions extends Partial<AgentWalkOptions> {
   concurrency?: number;
   /** How one agent is walked: net-snmp by default; tests give recorded answers. */
   walkAgent?: typeof walkAgent;
+  /** The clock agents' walks are stamped by (Unix ms). */
+  now?: () => number;
 }
 
 /** An SNMP fabric source; its last sweep's switches as read, and their cables as LLDP found them. */
@@ -37,6 +39,7 @@ export function snmpSource(options: SnmpSourceOptions): SnmpFabricSource {
   };
   const concurrency = options.concurrency ?? 16;
   const walkOne = options.walkAgent ?? walkAgent;
+  const now = options.now ?? Date.now;
   const upTimes = new Map<string, number>();
   let links: LldpLink[] = [];
   let last: SwitchReading[] = [];
@@ -47,6 +50,7 @@ export function snmpSource(options: SnmpSourceOptions): SnmpFabricSource {
     async read(signal): Promise<FabricSnapshot> {
       const outcomes = await mapBounded(options.targets, concurrency, async (t) => {
         const started = performance.now();
+        const startedMs = now();
         const result = (outcome: TargetResult['outcome'], reason?: string): TargetResult => ({
           target: t.label,
           durationSeconds: (performance.now() - started) / 1000,
@@ -55,13 +59,15 @@ export function snmpSource(options: SnmpSourceOptions): SnmpFabricSource {
         });
         try {
           const reading = decodeAnswer(await walkOne(t, walk, signal));
+          // Agents are walked in turns over seconds: each one's counters stand for its own walk, not the sweep's.
+          const readAtMs = Math.round((startedMs + now()) / 2);
           const previous = upTimes.get(t.label);
           upTimes.set(t.label, reading.upTimeTicks);
           if (agentRestarted(previous, reading.upTimeTicks)) {
             const reason = `agent restarted: sysUpTime went back from ${previous} to ${reading.upTimeTicks} ticks`;
             return { reading: null, result: result('error', reason) };
           }
-          return { reading, result: result('ok') };
+          return { reading, readAtMs, result: result('ok') };
         } catch (error) {
           signal.throwIfAborted();
           const reason = error instanceof Error ? error.message : String(error);
@@ -71,11 +77,12 @@ export function snmpSource(options: SnmpSourceOptions): SnmpFabricSource {
           };
         }
       });
-      const readings = outcomes.flatMap((o) => (o.reading ? [o.reading] : []));
+      const read = outcomes.flatMap((o) => (o.reading ? [{ reading: o.reading, readAtMs: o.readAtMs }] : []));
+      const readings = read.map((o) => o.reading);
       const byName = new Map<string, SwitchReading>(readings.map((r) => [r.name, r]));
       links = lldpLinks(readings);
       last = readings;
-      const ports: PortSample[] = readings.flatMap((r) => switchPorts(r, byName));
+      const ports: PortSample[] = read.flatMap((o) => switchPorts(o.reading, byName, o.readAtMs));
       return { fabric, fabricType: 'ethernet', ports, targets: outcomes.map((o) => o.result) };
     },
   };

@@ -43,8 +43,10 @@ describe('SNMP counters into rates', () => {
           let counter = start;
           let ticks = 1_000_000;
           let current: Step | null = null;
+          let clockMs = 0;
           const source = snmpSource({
             targets: parseSnmpTargets('leaf1 v2c public'),
+            now: () => clockMs,
             walkAgent: async () => {
               if (current?.kind === 'silent') throw new Error('Request timed out');
               return agentAnswer({
@@ -73,6 +75,7 @@ describe('SNMP counters into rates', () => {
             if (s.kind === 'traffic') counter += s.bytes;
             if (s.kind === 'counter-back') counter = counter >= s.by ? counter - s.by : 0n;
             if (s.kind === 'restart') counter = s.counter;
+            clockMs = (k + 1) * SWEEP_MS;
             const snapshot = await source.read(AbortSignal.timeout(1000));
             const sweep = rates.update(snapshot, (k + 1) * SWEEP_MS);
             const answered = s.kind === 'traffic' || s.kind === 'counter-back';
@@ -90,6 +93,42 @@ describe('SNMP counters into rates', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it("stamps each agent's ports with its own walk, so an agent walked late is rated over its own interval", async () => {
+    let clockMs = 0;
+    // The first sweep's walk of leaf2 takes 4 s, its counters read half way; 1 GB/s on both all along.
+    const halfWalkMs = new Map([['leaf2', 2000]]);
+    const source = snmpSource({
+      targets: parseSnmpTargets('leaf1 v2c public\nleaf2 v2c public'),
+      concurrency: 1,
+      now: () => clockMs,
+      walkAgent: async (target) => {
+        const name = target.label.split(':')[0] as string;
+        clockMs += halfWalkMs.get(name) ?? 0;
+        const bytes = BigInt(clockMs) * 1_000_000n;
+        clockMs += halfWalkMs.get(name) ?? 0;
+        return agentAnswer({
+          sysName: name,
+          upTimeTicks: 1000 + clockMs / 10,
+          interfaces: [
+            { ifIndex: 1, name: 'Ethernet1', speedMbps: 400_000, outOctets: bytes, inOctets: bytes },
+          ],
+        });
+      },
+    });
+    const rates = new EdgeRates();
+    const first = await source.read(AbortSignal.timeout(1000));
+    expect(first.ports.map((p) => [p.nodeName, p.countersReadAtMs])).toEqual([
+      ['leaf1', 0],
+      ['leaf2', 2000],
+    ]);
+    rates.update(first, 2000);
+    clockMs = 10_000;
+    halfWalkMs.clear();
+    const sweep = rates.update(await source.read(AbortSignal.timeout(1000)), 10_000);
+    // Stamped at the sweep's instant (2 s) alone, leaf1 would read 10 GB over 8 s (1.25 GB/s).
+    expect(sweep.rates.map((r) => r.transmitBytesPerSecond)).toEqual([1e9, 1e9]);
   });
 
   it('calls an agent restarted only when sysUpTime went back', () => {

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The CLI's tests first: they drive real servers (Prometheus, VictoriaMetrics, the demo) and wait
+ * The CLI's and the InfiniBand lab's tests first: they drive real servers (Prometheus, VictoriaMetrics, the demo) and wait
  * for wall-clock experiments, tens of seconds each, while the other files are CPU-bound and short.
  * Started first, their waits overlap the rest; Vitest's default order (by the durations it cached,
  * which a fresh clone has not) started some of them last, a tail of ~20 s.
@@ -13,7 +13,7 @@ class WaitingFilesFirst extends BaseSequencer {
     // names say so; the default order is by file size, and pipeline-prometheus.test.ts is three
     // lines that run for 30 s).
     const rank = (f: TestSpecification) =>
-      !f.moduleId.includes('/apps/cli/test/')
+      !f.moduleId.includes('/apps/cli/test/') && !f.moduleId.endsWith('-lab.test.ts')
         ? 2
         : /(pipeline|prometheus|history|timestamps|lookback|supervisor)[^/]*\.test\.ts$/.test(f.moduleId)
           ? 0

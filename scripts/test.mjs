@@ -157,14 +157,14 @@ const gnmiTarget = spawn('node', ['packages/collectors/test/sources/gnmi/fake-ta
   cwd: root,
   stdio: ['ignore', 'ignore', 'inherit'],
 });
+// Its 'close' is seen only once the synchronous steps below let the event loop run.
 const gnmiBuilt = new Promise((resolve) => gnmiTarget.on('close', (code) => resolve(code === 0)));
 ok = step('lint', 'npm', ['run', '--silent', 'lint']) && ok;
 const built = step('build', 'npm', ['run', '--silent', 'build']);
 ok = built && ok;
 const gnmiOk = await gnmiBuilt;
-console.log(
-  `\n=== fake gNMI target: ${gnmiOk ? 'ok' : 'failed'} ${((Date.now() - gnmiStarted) / 1000).toFixed(1)} s after it started`,
-);
+const gnmiWaited = ((Date.now() - gnmiStarted) / 1000).toFixed(1);
+console.log(`\n=== fake gNMI target: ${gnmiOk ? 'ok' : 'failed'}, ready ${gnmiWaited} s after it started`);
 ok = gnmiOk && ok;
 const vitestJson = join(results, 'vitest.json');
 ok =

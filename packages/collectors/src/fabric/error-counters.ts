@@ -1,3 +1,4 @@
+import { PORT_FIGURE_NAMES } from '@fabscope/contracts/counter-names';
 import { ERROR_COUNTERS as CONTRACT_ERROR_COUNTERS, PORT_GAUGES } from '@fabscope/contracts/metrics';
 import type { PortCounterName } from '@fabscope/contracts/ports';
 
@@ -18,73 +19,61 @@ export interface ErrorCounterSpec {
 const SPECS = {
   symbolErrors: {
     help: 'Minor link errors detected on the port (SymbolErrorCounter; Omni-Path LocalLinkIntegrityErrors)',
-    perfquery: 'SymbolErrorCounter',
     opapmaquery: ['Local Link Integ Err', 'Local Link Integrity Errors'],
     emulator: 'SymbolErrors',
   },
   linkErrorRecovery: {
     help: 'Times the link completed error recovery (LinkErrorRecoveryCounter)',
-    perfquery: 'LinkErrorRecoveryCounter',
     opapmaquery: ['Link Error Recovery'],
     emulator: 'LinkErrorRecovery',
   },
   linkDowned: {
     help: 'Times the link went down (LinkDownedCounter)',
-    perfquery: 'LinkDownedCounter',
     opapmaquery: ['Link Downed'],
     emulator: 'LinkDowned',
   },
   receiveErrors: {
     help: 'Packets with errors received on the port (PortRcvErrors)',
-    perfquery: 'PortRcvErrors',
     opapmaquery: ['Rcv Errors'],
     emulator: 'RcvErrors',
   },
   transmitDiscards: {
     help: 'Outbound packets discarded by the port (PortXmitDiscards)',
-    perfquery: 'PortXmitDiscards',
     opapmaquery: ['Xmit Discards'],
     emulator: 'XmitDiscards',
   },
   receiveRemotePhysicalErrors: {
     help: 'Packets received marked bad by the far end (PortRcvRemotePhysicalErrors)',
-    perfquery: 'PortRcvRemotePhysicalErrors',
     opapmaquery: ['Rcv Rmt Phys Err', 'Rcv Remote Phys Errors'],
     emulator: 'RcvRemotePhysicalErrors',
   },
   receiveSwitchRelayErrors: {
     help: 'Received packets the switch could not forward (PortRcvSwitchRelayErrors): routing',
-    perfquery: 'PortRcvSwitchRelayErrors',
     opapmaquery: ['Rcv Sw Relay Err', 'Rcv Sw Relay Errors'],
     emulator: 'RcvSwitchRelayErrors',
   },
   transmitConstraintErrors: {
     help: 'Packets not sent because of partition or filtering constraints (PortXmitConstraintErrors): security',
-    perfquery: 'PortXmitConstraintErrors',
     opapmaquery: ['Xmit Constraint', 'Xmit Constraint Errors'],
     emulator: 'XmitConstraintErrors',
   },
   receiveConstraintErrors: {
     help: 'Received packets dropped by partition or filtering constraints (PortRcvConstraintErrors): security',
-    perfquery: 'PortRcvConstraintErrors',
     opapmaquery: ['Rcv Constraint', 'Rcv Constraint Errors'],
     emulator: 'RcvConstraintErrors',
   },
   localLinkIntegrityErrors: {
     help: 'Times local physical errors exceeded their threshold (LocalLinkIntegrityErrors)',
-    perfquery: 'LocalLinkIntegrityErrors',
     opapmaquery: ['Local Link Integ Err', 'Local Link Integrity Errors'],
     emulator: 'LocalLinkIntegrityErrors',
   },
   excessiveBufferOverrunErrors: {
     help: 'Times the receive buffer overran on consecutive flow-control updates (ExcessiveBufferOverrunErrors)',
-    perfquery: 'ExcessiveBufferOverrunErrors',
     opapmaquery: ['Exc. Buffer Overrun', 'Excessive Buffer Overruns'],
     emulator: 'ExcessiveBufferOverruns',
   },
   vl15Dropped: {
     help: 'Incoming VL15 (subnet management) packets dropped (VL15Dropped; InfiniBand only)',
-    perfquery: 'VL15Dropped',
     emulator: 'VL15Dropped',
   },
   uncorrectableErrors: {
@@ -141,15 +130,24 @@ const SPECS = {
   },
 } as const satisfies Record<
   keyof typeof CONTRACT_ERROR_COUNTERS | keyof typeof PORT_GAUGES,
-  Omit<ErrorCounterSpec, 'family' | 'type'> & { type?: 'gauge' }
+  Omit<ErrorCounterSpec, 'family' | 'type' | 'perfquery'> & { type?: 'gauge' }
 >;
 
 export type ErrorCounterKey = keyof typeof SPECS;
 export const ERROR_COUNTER_KEYS = Object.keys(SPECS) as ErrorCounterKey[];
 /** Each counter's family is the contract's, by the name the API reports it under; the type, counter unless a gauge. */
 const FAMILY: Record<ErrorCounterKey, string> = { ...CONTRACT_ERROR_COUNTERS, ...PORT_GAUGES };
+// perfquery's field names have one home, the port page's table in contracts.
 export const ERROR_COUNTERS = Object.fromEntries(
-  ERROR_COUNTER_KEYS.map((key) => [key, { type: 'counter', ...SPECS[key], family: FAMILY[key] }]),
+  ERROR_COUNTER_KEYS.map((key) => [
+    key,
+    {
+      type: 'counter',
+      ...SPECS[key],
+      perfquery: PORT_FIGURE_NAMES[key].names.infiniband,
+      family: FAMILY[key],
+    },
+  ]),
 ) as Record<ErrorCounterKey, ErrorCounterSpec>;
 
 /** Error counters of one port, each absent when the source does not report it. */

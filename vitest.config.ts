@@ -2,13 +2,42 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The CLI's and the InfiniBand lab's tests first: they drive real servers (Prometheus, VictoriaMetrics, the demo) and wait
+ * The files that run longest, longest first (seconds in a fresh clone's `npm test`, 2026-11-29): with
+ * five workers the suite ends when its last long file does, and a long file started late was that
+ * tail (sm-routes-lab.test.ts, then one 148 s file, started 290 s in). Vitest's own order (by the
+ * durations it cached) needs a cache a fresh clone has not. A file missing here is ordered below.
+ */
+const LONGEST_FIRST = [
+  'apps/cli/test/compose-stack.test.ts', // 160 s: docker builds, two compose stacks
+  'apps/cli/test/serve-snmp.test.ts', // 112 s
+  'apps/cli/test/sharded-pipeline.test.ts', // 72 s
+  'apps/cli/test/history-pipeline.test.ts', // 70 s: a 20 s + 24 s experiment
+  'apps/cli/test/vl15-threshold-lab.test.ts', // 65 s: a condition held 60 s (issue 40)
+  'apps/api/test/sm-routes-ftree-lab.test.ts', // 992 pairs traced, a re-route, the switches' tables
+  'apps/cli/test/collector-stall.test.ts', // 59 s: a 30 s SIGSTOP (issue 40)
+  'apps/cli/test/collector-stall-lab.test.ts', // 57 s: a 30 s SIGSTOP (issue 40)
+  'apps/api/test/sm-routes-minhop-lab.test.ts', // 992 pairs traced
+  'apps/api/test/sm-routes-updn-lab.test.ts', // 992 pairs traced
+  'apps/cli/test/prometheus-supervisor.test.ts', // 49 s
+  'apps/cli/test/past-errors.test.ts', // 49 s
+  'apps/api/test/links-export.test.ts', // 39 s
+  'apps/cli/test/parse-commands.test.ts', // 38 s
+  'apps/cli/test/promql-client-victoria-metrics.test.ts', // 37 s
+  'apps/api/test/paging-at-scale.test.ts', // 35 s
+];
+
+/**
+ * Then the CLI's and the InfiniBand lab's tests: they drive real servers (Prometheus, VictoriaMetrics, the demo) and wait
  * for wall-clock experiments, tens of seconds each, while the other files are CPU-bound and short.
  * Started first, their waits overlap the rest; Vitest's default order (by the durations it cached,
  * which a fresh clone has not) started some of them last, a tail of ~20 s.
  */
 class WaitingFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const longest = (f: TestSpecification) => {
+      const i = LONGEST_FIRST.findIndex((name) => f.moduleId.endsWith(`/${name}`));
+      return i < 0 ? LONGEST_FIRST.length : i;
+    };
     // Within them, those that run whole experiments through a real Prometheus or the demo (their
     // names say so; the default order is by file size, and pipeline-prometheus.test.ts is three
     // lines that run for 30 s).
@@ -18,7 +47,7 @@ class WaitingFilesFirst extends BaseSequencer {
         : /(pipeline|prometheus|history|timestamps|lookback|supervisor)[^/]*\.test\.ts$/.test(f.moduleId)
           ? 0
           : 1;
-    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+    return (await super.sort(files)).sort((a, b) => longest(a) - longest(b) || rank(a) - rank(b));
   }
 }
 

@@ -17,8 +17,11 @@ interface Direction {
  * symbol errors from T0 is seen at T0 + 10 s after it is repaired — the errors, the PM category,
  * the packets of the traffic running — in `/links?time=` and in `/instant?time=`.
  */
+// The two stores' demos run side by side (`concurrent`): each test reads only its own demo, and its
+// fault is held for wall time (T0 + 12 s) that both can spend at once.
 for (const storeKind of ['embedded', 'prometheus'] as const) {
-  describe(`a past instant with the ${storeKind} store keeps errors, categories and packets`, () => {
+  const name = `a past instant with the ${storeKind} store keeps errors, categories and packets`;
+  describe(name, { concurrent: true }, () => {
     let demo: RunningDemo;
     const api = async (path: string, init?: RequestInit) => {
       const response = await fetch(`${demo.apiUrl}/api/v1${path}`, init);

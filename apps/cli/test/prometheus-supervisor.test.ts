@@ -108,7 +108,9 @@ const alive = (pid: number) => {
   }
 };
 
-describe.each(['SIGTERM', 'SIGINT'] as const)('fabscope demo --prometheus on %s', (signal) => {
+// The two signals' demos side by side (each test watches only its own process and children): one
+// after the other, each demo's start (Prometheus's first sample) was waited for twice.
+describe.concurrent.each(['SIGTERM', 'SIGINT'] as const)('fabscope demo --prometheus on %s', (signal) => {
   it('stops with every child within 5 s', async () => {
     const child = spawn(process.execPath, [BIN, 'demo', '--prometheus'], {
       env: { ...process.env, PORT: '0', FABSCOPE_SCENARIO: 'ar-demo' },

@@ -1,0 +1,4 @@
+import { describeEngine } from './sm-routes-lab.ts';
+
+// /api/v1/route against OpenSM's updn routes on ibsim: every host pair as ibtracert traces it.
+describeEngine('updn');

@@ -2,28 +2,28 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that run longest, longest first (seconds in a fresh clone's `npm test`, 2026-11-29): with
- * five workers the suite ends when its last long file does, and a long file started late was that
- * tail (sm-routes-lab.test.ts, then one 148 s file, started 290 s in). Vitest's own order (by the
- * durations it cached) needs a cache a fresh clone has not. A file missing here is ordered below.
+ * The files that run longest, longest first (as a fresh clone's `npm test` timed them): with five
+ * workers the suite ends when its last long file does, and a long file started late was that tail.
+ * Vitest's own order (by the durations it cached) needs a cache a fresh clone has not. A file
+ * missing here is ordered below.
  */
 const LONGEST_FIRST = [
-  'apps/cli/test/compose-stack.test.ts', // 160 s: docker builds, two compose stacks
-  'apps/cli/test/serve-snmp.test.ts', // 112 s
-  'apps/cli/test/sharded-pipeline.test.ts', // 72 s
-  'apps/cli/test/history-pipeline.test.ts', // 70 s: a 20 s + 24 s experiment
-  'apps/cli/test/vl15-threshold-lab.test.ts', // 65 s: a condition held 60 s (issue 40)
+  'apps/cli/test/compose-stack.test.ts', // docker builds, two compose stacks
+  'apps/cli/test/serve-snmp.test.ts',
+  'apps/cli/test/sharded-pipeline.test.ts',
+  'apps/cli/test/history-pipeline.test.ts', // a 20 s + 24 s experiment
+  'apps/cli/test/vl15-threshold-lab.test.ts', // a condition held 60 s (issue 40)
   'apps/api/test/sm-routes-ftree-lab.test.ts', // 992 pairs traced, a re-route, the switches' tables
-  'apps/cli/test/collector-stall.test.ts', // 59 s: a 30 s SIGSTOP (issue 40)
-  'apps/cli/test/collector-stall-lab.test.ts', // 57 s: a 30 s SIGSTOP (issue 40)
+  'apps/cli/test/collector-stall.test.ts', // a 30 s SIGSTOP (issue 40)
+  'apps/cli/test/collector-stall-lab.test.ts', // a 30 s SIGSTOP (issue 40)
   'apps/api/test/sm-routes-minhop-lab.test.ts', // 992 pairs traced
   'apps/api/test/sm-routes-updn-lab.test.ts', // 992 pairs traced
-  'apps/cli/test/prometheus-supervisor.test.ts', // 49 s
-  'apps/cli/test/past-errors.test.ts', // 49 s
-  'apps/api/test/links-export.test.ts', // 39 s
-  'apps/cli/test/parse-commands.test.ts', // 38 s
-  'apps/cli/test/promql-client-victoria-metrics.test.ts', // 37 s
-  'apps/api/test/paging-at-scale.test.ts', // 35 s
+  'apps/cli/test/prometheus-supervisor.test.ts',
+  'apps/cli/test/past-errors.test.ts',
+  'apps/api/test/links-export.test.ts',
+  'apps/cli/test/parse-commands.test.ts',
+  'apps/cli/test/promql-client-victoria-metrics.test.ts',
+  'apps/api/test/paging-at-scale.test.ts',
 ];
 
 /**

@@ -2,9 +2,10 @@
 // `npm run bench -- instructions`: the topology figures at fat-tree-1152 counted in instructions
 // (valgrind's callgrind, `node --predictable`), which repeat to a few per cent where wall-clock
 // medians on a shared machine move by a quarter. Per call: (I(24 calls) − I(12 calls)) / 12, so the
-// setup cancels and V8 has compiled the work before the counted calls (counted from 2 calls, V8's
-// compiles swung a figure fivefold). With `--baseline REV` the same work is counted on REV's code
-// (this file runs there with REV as its working directory).
+// setup cancels and V8 has compiled the work before the counted calls. V8 runs with a new space no
+// collection fills, so whether a collection lands among the counted calls no longer decides the
+// figure; what the calls allocate is printed beside it instead. With `--baseline REV` the same
+// work is counted on REV's code (this file runs there with REV as its working directory).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -22,8 +23,16 @@ if (spawnSync('valgrind', ['--version']).status !== 0) {
   process.exit(1);
 }
 
-/** Instructions of one run of `calls` calls of the figure's work, from callgrind's summary. */
-function instructions(figure: string, calls: number): number {
+// 1 GiB of new space holds 24 calls of every figure: no collection runs while the work is counted.
+const NEW_SPACE = ['--min-semi-space-size=1024', '--max-semi-space-size=1024'];
+
+interface Count {
+  instructions: number;
+  allocatedBytes: number;
+}
+
+/** Instructions and bytes allocated by one run of `calls` calls of the figure's work. */
+function count(figure: string, calls: number): Count {
   const run = spawnSync(
     'valgrind',
     [
@@ -32,6 +41,7 @@ function instructions(figure: string, calls: number): number {
       '--smc-check=all',
       process.execPath,
       '--predictable',
+      ...NEW_SPACE,
       '--import',
       'tsx',
       WORK,
@@ -41,16 +51,22 @@ function instructions(figure: string, calls: number): number {
     { encoding: 'utf8', maxBuffer: 16 << 20 },
   );
   const collected = /Collected : (\d+)/.exec(run.stderr ?? '');
-  if (run.status !== 0 || !collected) {
+  const allocated = /^allocated (\d+)$/m.exec(run.stdout ?? '');
+  if (run.status !== 0 || !collected || !allocated) {
     console.error(run.stderr);
     process.exit(1);
   }
-  return Number(collected[1]);
+  return { instructions: Number(collected[1]), allocatedBytes: Number(allocated[1]) };
 }
 
 // tsx's cache written first: a cold first run counts the compile of every source file.
 spawnSync(process.execPath, ['--import', 'tsx', WORK, 'generate', '1'], { stdio: 'ignore' });
 for (const figure of FIGURES) {
-  const perCall = (instructions(figure, 24) - instructions(figure, 12)) / 12;
+  const [twelve, twentyFour] = [count(figure, 12), count(figure, 24)];
+  const perCall = (twentyFour.instructions - twelve.instructions) / 12;
+  const allocatedPerCall = (twentyFour.allocatedBytes - twelve.allocatedBytes) / 12;
   console.log(`fat-tree-1152 ${figure}: ${(perCall / 1e6).toFixed(1)} M instructions a call (limit none)`);
+  console.log(
+    `fat-tree-1152 ${figure} allocates: ${(allocatedPerCall / 2 ** 20).toFixed(2)} MiB a call (limit none)`,
+  );
 }

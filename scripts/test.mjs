@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: every check a change must pass, from a fresh clone. Installs the system packages
-// the tests drive for real (Debian chromium, prometheus, alertmanager, node_exporter, VictoriaMetrics, tmux, opa-fm) when running as root, or stops and
+// the tests drive for real (Debian chromium, prometheus, alertmanager, node_exporter, VictoriaMetrics, tmux, opa-fm, snmpsim, snmp_exporter …) when running as root, or stops and
 // names them. Ends with one line "tests: N passed, N failed".
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
@@ -71,6 +71,11 @@ const SYSTEM_PACKAGES = [
   },
   { command: 'snmpsimd', pkg: 'snmpsim', why: 'the SNMP source: recorded switches served by snmpsim' },
   { command: 'snmpbulkwalk', pkg: 'snmp', why: "the SNMP source's walks compared with snmpbulkwalk's" },
+  {
+    command: 'prometheus-snmp-exporter',
+    pkg: 'prometheus-snmp-exporter',
+    why: "the SNMP source's rates compared with snmp_exporter's on the same agent (FABSCOPE_METRICS_SOURCE)",
+  },
   {
     command: 'go',
     pkg: 'golang-go',

@@ -29,6 +29,12 @@ export function damagedInputs(real: string): fc.Arbitrary<string> {
 
 export { benchReporter, median } from './bench.ts';
 export { freePort, NODE_EXPORTER, startNodeExporter } from './node-exporter.ts';
+export {
+  type RunningSnmpExporter,
+  SNMP_EXPORTER,
+  SNMP_EXPORTER_CONFIG,
+  startSnmpExporter,
+} from './snmp-exporter.ts';
 export { freeUdpPort, type Snmpsim, snmpbulkwalk, startSnmpsim } from './snmpsim.ts';
 
 /** Undefined when `run` returns, the error when it throws a `kind`; any other is rethrown (a parser's

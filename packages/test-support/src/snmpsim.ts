@@ -10,6 +10,8 @@ const run = promisify(execFile);
 /** snmpsim serving recordings on a loopback UDP port: one data file per community. */
 export interface Snmpsim {
   port: number;
+  /** Where the agent reads `<community>.snmprec`: a recording rewritten there is served after `restart()`. */
+  dataDir: string;
   /** Stops the agent and starts it again on the same port: counters and sysUpTime begin again. */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -122,6 +124,7 @@ export async function startSnmpsim(
   await start();
   return {
     port,
+    dataDir: join(dir, 'data'),
     restart: async () => {
       await stopChild();
       await start();

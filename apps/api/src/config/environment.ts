@@ -52,10 +52,13 @@ export const ENVIRONMENT = Type.Object({
   ),
   FABSCOPE_LIVE_SOURCE: Type.Optional(oneOf(LIVE_SOURCES, 'Where the live view reads beside a TSDB')),
   FABSCOPE_METRICS_SOURCE: withDefault(
-    oneOf(['fabscope', 'node_exporter', 'infiniband_exporter'] as const, 'Whose series the store reads'),
+    oneOf(
+      ['fabscope', 'node_exporter', 'infiniband_exporter', 'snmp_exporter'] as const,
+      'Whose series the store reads',
+    ),
     'fabscope',
   ),
-  FABSCOPE_NODE_EXPORTER_HOSTS: Type.Optional(text('node_exporter instance=node pairs')),
+  FABSCOPE_NODE_EXPORTER_HOSTS: Type.Optional(text('node_exporter or snmp_exporter instance=node pairs')),
   FABSCOPE_DEVICE_PORTS: Type.Optional(text('node_exporter device:port=port pairs')),
   FABSCOPE_TOPOLOGY: Type.Optional(text('A topology file to load instead of the scenario')),
   FABSCOPE_NODE_NAME_MAP: Type.Optional(

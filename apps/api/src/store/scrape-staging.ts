@@ -20,8 +20,13 @@ export const STAGED = FIELD_COUNT + 5;
 export const NO_PORT = -1;
 export const UNRESOLVED = -2;
 
-/** `host:port` of a target URL as written (URL parsing would lower-case the host name). */
+/**
+ * `host:port` of a target URL as written (URL parsing would lower-case the host name); an exporter that reads
+ * other devices (snmp_exporter's `?target=`) stands for its target, as Prometheus' usual relabelling has it.
+ */
 export function instanceOf(target: string): string {
+  const param = /[?&]target=([^&#]+)/.exec(target)?.[1];
+  if (param !== undefined) return decodeURIComponent(param);
   return target.match(/^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]*@)?([^/?#]+)/i)?.[1] ?? target;
 }
 

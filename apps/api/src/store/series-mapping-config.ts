@@ -7,6 +7,7 @@ import {
   type SeriesMapping,
   type TopologyLookup,
 } from './series-mapping.ts';
+import { snmpExporterMapping } from './snmp-exporter-mapping.ts';
 
 export function topologyLookup(fabric: Fabric): TopologyLookup {
   const guids = new Set<string>();
@@ -34,6 +35,8 @@ export function seriesMappingFor(
       });
     case 'infiniband_exporter':
       return infinibandExporterMapping(topologyLookup(fabric));
+    case 'snmp_exporter':
+      return snmpExporterMapping(topologyLookup(fabric), { hosts: config.nodeExporterHosts });
     default:
       return fabscopeMapping;
   }

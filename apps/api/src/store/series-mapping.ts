@@ -4,7 +4,7 @@ import { portKey } from '../lib/port-rates.ts';
 import { type CounterField, PORT_COUNTERS } from './types.ts';
 
 /** Which exporter's series the API reads counters from (FABSCOPE_METRICS_SOURCE). */
-export type MetricsSource = 'fabscope' | 'node_exporter' | 'infiniband_exporter';
+export type MetricsSource = 'fabscope' | 'node_exporter' | 'infiniband_exporter' | 'snmp_exporter';
 
 export interface SeriesSample {
   name: string;

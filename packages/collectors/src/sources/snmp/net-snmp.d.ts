@@ -23,6 +23,13 @@ declare module 'net-snmp' {
   }
   export interface Session {
     get(oids: string[], cb: (error: Error | null, varbinds: Varbind[]) => void): void;
+    /** Each repeater's varbinds come as an array of its rows (net-snmp groups them by requested OID). */
+    getBulk(
+      oids: string[],
+      nonRepeaters: number,
+      maxRepetitions: number,
+      cb: (error: Error | null, varbinds: (Varbind | Varbind[])[]) => void,
+    ): void;
     tableColumns(
       oid: string,
       columns: number[],

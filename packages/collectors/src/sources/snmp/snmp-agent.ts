@@ -1,5 +1,6 @@
 import snmp, { type Session } from 'net-snmp';
 import { mapBounded } from '../run-tool.ts';
+import { walkColumns } from './bulk-columns.ts';
 import {
   type AgentAnswer,
   IF_COLUMNS,
@@ -15,7 +16,7 @@ export interface AgentWalkOptions {
   /** Per request; net-snmp doubles nothing, each retry waits this long again. */
   timeoutMs: number;
   retries: number;
-  /** Rows per GetBulk: one ifXTable column of a 64-port switch in two requests at 40. */
+  /** Rows of each column per GetBulk: a 64-port switch's ifXTable, its columns together, in two requests at 40. */
   maxRepetitions: number;
   /** Requests one agent is sent at once: a switch's agent runs on a small control-plane CPU. */
   inFlight: number;
@@ -65,57 +66,34 @@ function getScalars(session: Session, oids: string[]): Promise<unknown[]> {
   });
 }
 
-/** One column's values by row index (the OID's tail after the column's). */
-function column(session: Session, oid: string, maxRepetitions: number): Promise<Map<string, unknown>> {
-  const values = new Map<string, unknown>();
-  const prefix = `${oid}.`;
-  return new Promise((resolve, reject) => {
-    let failed: Error | null = null;
-    session.subtree(
-      oid,
-      maxRepetitions,
-      (varbinds) => {
-        for (const vb of varbinds) {
-          if (snmp.isVarbindError(vb)) {
-            failed = new Error(`${vb.oid}: ${snmp.varbindError(vb)}`);
-            return true;
-          }
-          if (vb.oid.startsWith(prefix)) values.set(vb.oid.slice(prefix.length), vb.value);
-        }
-        return undefined;
-      },
-      (error) => {
-        if (error) reject(failure(error));
-        else if (failed) reject(failed);
-        else resolve(values);
-      },
-    );
-  });
-}
-
 /**
- * Tables' columns walked side by side, at most `inFlight` requests at once for the whole agent; each table's
- * rows by index, values by column number.
+ * Tables walked side by side, at most `inFlight` requests at once for the whole agent, each table's columns
+ * together (bulk-columns.ts); each table's rows by index, values by column number.
  */
 export async function tables(
   session: Session,
   specs: readonly { oid: string; columns: readonly number[] }[],
   options: AgentWalkOptions,
 ): Promise<SnmpTable[]> {
-  const jobs = specs.flatMap((t, k) => t.columns.map((c) => ({ k, c, oid: `${t.oid}.1.${c}` })));
-  const walked = await mapBounded(jobs, options.inFlight, (j) =>
-    column(session, j.oid, options.maxRepetitions),
+  const walked = await mapBounded([...specs], options.inFlight, (t) =>
+    walkColumns(
+      session,
+      t.columns.map((c) => `${t.oid}.1.${c}`),
+      options.maxRepetitions,
+      failure,
+    ),
   );
-  const result: SnmpTable[] = specs.map(() => ({}));
-  jobs.forEach((j, n) => {
-    const rows = result[j.k] as SnmpTable;
-    for (const [index, value] of walked[n] as Map<string, unknown>) {
-      const row = rows[index] ?? {};
-      row[String(j.c)] = value;
-      rows[index] = row;
-    }
+  return specs.map((t, k) => {
+    const rows: SnmpTable = {};
+    t.columns.forEach((c, n) => {
+      for (const [index, value] of (walked[k] as Map<string, unknown>[])[n] as Map<string, unknown>) {
+        const row = rows[index] ?? {};
+        row[String(c)] = value;
+        rows[index] = row;
+      }
+    });
+    return rows;
   });
-  return result;
 }
 
 /** Walks one agent's system scalars, IF-MIB and LLDP-MIB tables (GetBulk on v2c and v3). */

@@ -1,3 +1,4 @@
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import type { FabricSnapshot, FabricSource, PortSample, TargetResult } from '../../fabric/port-sample.ts';
 import { mapBounded } from '../run-tool.ts';
 import { type LldpLink, lldpLinks } from './lldp-links.ts';
@@ -48,6 +49,8 @@ export function snmpSource(options: SnmpSourceOptions): SnmpFabricSource {
     readings: () => last,
     links: () => links,
     async read(signal): Promise<FabricSnapshot> {
+      // Each agent walked at once listens for the sweep's abort: more than Node's default 10 is no leak.
+      if (getMaxListeners(signal) < concurrency + 10) setMaxListeners(concurrency + 10, signal);
       const outcomes = await mapBounded(options.targets, concurrency, async (t) => {
         const started = performance.now();
         const startedMs = now();

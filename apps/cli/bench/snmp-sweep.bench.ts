@@ -1,0 +1,143 @@
+// `npm run bench -- snmp-sweep`: the SNMP source sweeping 64 simulated 64-port switches (4,096 ports), the
+// emulator's recordings served by snmpsim, against Debian's snmp_exporter (0.21) scraping the same agents in
+// the same run, every switch at once as Prometheus scrapes its targets. Runs (SNMP_BENCH_RUNS, default 1) alternate; the
+// median of each is kept. Limits: the sweep ≤ 2 s, and snmp_exporter's ports/s at most half the source's.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseSnmpTargets, snmpSource } from '@fabscope/collectors';
+import { type PortTraffic, writeRecordings } from '@fabscope/emulator';
+import {
+  benchReporter,
+  median,
+  SNMP_EXPORTER_CONFIG,
+  type Snmpsim,
+  startSnmpExporter,
+  startSnmpsim,
+} from '@fabscope/test-support';
+import { twoTierFatTree } from '@fabscope/topology';
+
+const SWEEP_LIMIT_MS = 2000;
+const RUNS = Number(process.env.SNMP_BENCH_RUNS ?? 1);
+/** Long enough for snmpsim's queue: a late answer is slow, not lost, for both readers. */
+const TIMEOUT_MS = 120_000;
+/** snmpsimd is one Python thread: the switches are shared among this many, one per core of a small machine. */
+const AGENT_PROCESSES = 2;
+
+const bench = benchReporter();
+const fabric = twoTierFatTree({
+  name: 'snmp-bench',
+  fabricType: 'ethernet',
+  radix: 64,
+  edgeCount: 32,
+  coreCount: 32,
+  hostsPerEdge: 32,
+  rateGbps: 400,
+});
+const switches = fabric.nodes.filter((n) => n.type === 'switch');
+const work = mkdtempSync(join(tmpdir(), 'fabscope-snmp-bench-'));
+const startedMs = Date.now();
+// Every port up with traffic counted so far; standing still, as snmpsim's numeric module costs it milliseconds per
+// value to advance one (docs/scaling.md) and a sweep's speed does not depend on the values.
+const traffic = new Map<string, PortTraffic>();
+for (const node of switches) {
+  for (let p = 1; p <= node.portCount; p++) {
+    traffic.set(`${node.name}/${p}`, {
+      outOctets: 10n ** 12n,
+      inOctets: 10n ** 12n,
+      outPackets: 10n ** 9n,
+      inPackets: 10n ** 9n,
+      outOctetsRate: 0,
+      inOctetsRate: 0,
+      outPacketsRate: 0,
+      inPacketsRate: 0,
+      inErrors: 0n,
+      outDiscards: 0n,
+      up: true,
+    });
+  }
+}
+writeRecordings(fabric, work, traffic, startedMs, startedMs - 3_600_000);
+
+/** snmp_exporter 0.21 keeps the community in the module: the shipped if_mib once per switch (YAML is JSON's superset). */
+function exporterConfig(): string {
+  const ifMib = readFileSync(SNMP_EXPORTER_CONFIG, 'utf8');
+  const modules = switches.map((s) =>
+    ifMib
+      .replace(/^#.*\n/gm, '')
+      .replace(/^if_mib:/m, `${s.name}:`)
+      .replace(/community: public/, `community: ${s.name}`)
+      .replace(/retries: \d+/, 'retries: 0')
+      .replace(/timeout: \S+/, `timeout: ${TIMEOUT_MS / 1000}s`),
+  );
+  const file = join(work, 'snmp.yml');
+  writeFileSync(file, modules.join(''));
+  return file;
+}
+
+const groups = Array.from({ length: AGENT_PROCESSES }, (_, g) =>
+  switches.filter((_, k) => k % AGENT_PROCESSES === g),
+);
+const sims: Snmpsim[] = await Promise.all(
+  groups.map((g) =>
+    startSnmpsim(
+      Object.fromEntries(g.map((s) => [s.name, join(work, `${s.name}.snmprec`)])),
+      g[0]?.name as string,
+    ),
+  ),
+);
+const exporter = await startSnmpExporter(exporterConfig());
+const agents = groups.flatMap((g, k) => g.map((s) => ({ name: s.name, port: (sims[k] as Snmpsim).port })));
+const source = snmpSource({
+  targets: parseSnmpTargets(agents.map((a) => `127.0.0.1:${a.port} v2c ${a.name}`).join('\n')),
+  timeoutMs: TIMEOUT_MS,
+  retries: 0,
+});
+
+/** One sweep of the source: its duration and the ports it read. */
+async function sourceSweep(): Promise<{ ms: number; ports: number }> {
+  const t = performance.now();
+  const snapshot = await source.read(AbortSignal.timeout(4 * TIMEOUT_MS));
+  const failed = snapshot.targets?.filter((x) => x.outcome !== 'ok') ?? [];
+  if (failed.length > 0) throw new Error(`the source lost ${failed.length} agents: ${failed[0]?.reason}`);
+  return { ms: performance.now() - t, ports: snapshot.ports.length };
+}
+
+/** snmp_exporter scraping every switch at once: its duration and the ports (ifHCInOctets series) it returned. */
+async function exporterSweep(): Promise<{ ms: number; ports: number }> {
+  const t = performance.now();
+  const pages = await Promise.all(
+    agents.map(async (a) => {
+      const url = `${exporter.base}/snmp?target=127.0.0.1:${a.port}&module=${a.name}`;
+      const response = await fetch(url, { signal: AbortSignal.timeout(4 * TIMEOUT_MS) });
+      return response.text();
+    }),
+  );
+  const ports = pages.reduce((n, page) => n + (page.match(/^ifHCInOctets\{/gm)?.length ?? 0), 0);
+  return { ms: performance.now() - t, ports };
+}
+
+try {
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const a = await sourceSweep();
+    const b = await exporterSweep();
+    if (a.ports !== 4096 || b.ports !== 4096)
+      throw new Error(`ports read: ${a.ports} and ${b.ports}, not 4096`);
+    ours.push(a.ms);
+    theirs.push(b.ms);
+  }
+  const oursMs = median(ours);
+  const theirsMs = median(theirs);
+  bench.report('snmp source sweep, 64 switches × 64 ports', oursMs, 'ms', SWEEP_LIMIT_MS, 0);
+  bench.report('snmp source ports/s', (4096 / oursMs) * 1000, 'ports/s', undefined, 0);
+  bench.report('snmp_exporter scrape of the same 64 agents', theirsMs, 'ms', undefined, 0);
+  bench.report('snmp_exporter ports/s', (4096 / theirsMs) * 1000, 'ports/s', undefined, 0);
+  bench.report("snmp_exporter's ports/s over the source's", oursMs / theirsMs, '×', 0.5);
+} finally {
+  await exporter.stop();
+  await Promise.all(sims.map((s) => s.stop()));
+  rmSync(work, { recursive: true, force: true });
+}
+process.exit(bench.failed === 0 ? 0 : 1);

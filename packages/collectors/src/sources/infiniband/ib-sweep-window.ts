@@ -50,6 +50,11 @@ export interface SweepSettings {
    * reading them, as OpenSM's PerfMgr does; off by default, as other tools read the same counters.
    */
   resetCounters?: boolean;
+  /**
+   * An Active, LinkUp port whose LinkDowned and LinkErrorRecovery counters did not move has its PortInfo
+   * read every this many sweeps (staggered by port); 1 reads it every sweep (PortInfoCache).
+   */
+  portInfoEvery?: number;
 }
 
 /** A sweep's clocks: a monotonic one (ms) for timeouts and round trips, and its offset to Unix ms for stamps. */
@@ -86,6 +91,8 @@ export class SweepWindow {
   readonly records: Buffer;
   madsSent = 0;
   retries = 0;
+  /** MADs sent by job kind (KIND_*), retries included. */
+  readonly madsByKind = new Uint32Array(8);
   private readonly sendMad: Buffer;
   private readonly recvMad: Buffer;
   private readonly timeoutMs: number;
@@ -147,7 +154,7 @@ export class SweepWindow {
       const i = order[k] as number;
       this.queue[this.tail++] = (i << 3) | KIND_EXTENDED;
       this.queue[this.tail++] = (i << 3) | KIND_COUNTERS;
-      this.queue[this.tail++] = (i << 3) | KIND_PORT_INFO;
+      if (this.portsKnown.info.due(i)) this.queue[this.tail++] = (i << 3) | KIND_PORT_INFO;
     }
   }
 
@@ -238,6 +245,7 @@ export class SweepWindow {
     if (deadline < this.nextDeadline) this.nextDeadline = deadline;
     this.slotTries[slot] = tries;
     this.madsSent++;
+    this.madsByKind[kind] = (this.madsByKind[kind] as number) + 1;
   }
 
   private release(slot: number): void {
@@ -349,10 +357,16 @@ export class SweepWindow {
     this.records.writeDoubleBE(this.clock.epochOffsetMs + (sent + this.clock.now()) / 2, at);
   }
 
-  /** What an answer calls for: the other ports' PortSamplesControl, or a reset of counters near saturation. */
+  /**
+   * What an answer calls for: the other ports' PortSamplesControl, the PortInfo of a port whose link
+   * counters moved, or a reset of counters near saturation.
+   */
   private follow(kind: number, index: number): void {
     const l = this.targets.lidOfTarget[index] as number;
     const { lidStart, lidTargets } = this.targets;
+    if (kind === KIND_COUNTERS && this.portsKnown.info.linkCountersMoved(this.records, index)) {
+      this.queue[this.tail++] = (index << 3) | KIND_PORT_INFO;
+    }
     if (kind === KIND_SAMPLES_CONTROL && lidTargets[lidStart[l] as number] === index) {
       this.enqueueSamplesControl(l, true);
     } else if (kind === KIND_COUNTERS && this.settings.resetCounters && !this.known.additionalCounters(l)) {

@@ -282,14 +282,24 @@ describe('openIbPortReader on ibsim + OpenSM', () => {
       (p) => lfts.get('sw1')?.get(sw2Lid) !== p && lfts.get('sw2')?.get(h1) !== p,
     );
     if (isl === undefined) throw new Error('every ISL carries the route to sw2 or back');
-    const targets = [target('sw1', isl), target('sw2', isl), target('sw2', 3), target('h6', 1), target('sw1', 3)];
+    const targets = [
+      target('sw1', isl),
+      target('sw2', isl),
+      target('sw2', 3),
+      target('h6', 1),
+      target('sw1', 3),
+    ];
     const before = await reader.read(targets);
     expect(before.readings.map((r) => r.portState)).toEqual([4, 4, 4, 4, 4]);
     expect(before.madsByAttribute.PortInfo).toBe(5);
 
     // A pulled cable counts in LinkDownedCounter at both ends; ibsim's Unlink changes the states alone,
     // so the test counts it as the ports would. h3's cable (sw1 port 3) is downed without a count.
-    for (const [node, p] of [['sw1', isl], ['sw2', isl], ['sw2', 3]] as const)
+    for (const [node, p] of [
+      ['sw1', isl],
+      ['sw2', isl],
+      ['sw2', 3],
+    ] as const)
       await performanceSet(node, p, 'PortCounters.LinkDownedCounter', 1n);
     await lab.unlink('sw1', isl);
     await lab.unlink('sw2', 3); // h6's cable: h6 cannot be reached any more

@@ -72,8 +72,9 @@ try {
   console.log(
     `subnet: ${fabric.name}, ${switches.size} switches, ${targets.length} cabled ports ` +
       `(${targets.length - ports.filter((l) => l.local.type === 'SW').length} host ports); ` +
-      'each sweep reads PortInfo, PortCounters and PortCountersExtended (its 64-bit errors where the PMA has ' +
-      'them) of every one, and PortSamplesControl of the switch ports until answered or refused',
+      'each sweep reads PortCounters and PortCountersExtended (its 64-bit errors where the PMA has them) of ' +
+      `every one, PortInfo when it can have changed (at the latest every ${IB_PORT_READER_DEFAULTS.portInfoEvery} ` +
+      'sweeps), and PortSamplesControl of the switch ports until answered or refused',
   );
 
   // --- window sizes ---------------------------------------------------------------------------
@@ -179,6 +180,9 @@ try {
     `perfquery -x per switch, ${switches.size} processes, 4 at a time (median of ${BASELINE_RUNS})`,
     median(perSwitch),
     'ms',
+  );
+  console.log(
+    `pairs (reader ms / ibqueryerrors ms): ${ours.map((o, i) => `${o.toFixed(0)}/${iqe[i]?.toFixed(0)}`).join(' ')}`,
   );
   report('reader / ibqueryerrors time ratio (of the medians)', oursMs / iqeMs, '×', 0.5, 3);
   report(

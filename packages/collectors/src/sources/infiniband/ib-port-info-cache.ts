@@ -1,6 +1,7 @@
 import { PHYS_STATE_LINK_UP } from './ib-port-info.ts';
 import {
   FAILED_NO_ANSWER,
+  HAS_EXTENDED_ERRORS,
   HAS_PORT_COUNTERS,
   HAS_PORT_INFO,
   OFF,
@@ -12,8 +13,13 @@ import {
 const INFO_AT = OFF.portState;
 const INFO_BYTES = OFF.mlnxLinkSpeedActive + 1 - OFF.portState;
 const PORT_ACTIVE = 4;
-/** LinkErrorRecoveryCounter and LinkDownedCounter: u16s in the record's narrow errors (PORT_COUNTERS_ERRORS order). */
-const LINK_COUNTERS_AT = [OFF.errors + 2 * 1, OFF.errors + 2 * 2] as const;
+/**
+ * LinkErrorRecoveryCounter and LinkDownedCounter (PORT_COUNTERS_ERRORS 1 and 2): u16s in the record's narrow
+ * errors, or the low 16 bits of the 64-bit ones where the PMA has them (no PortCounters read then).
+ */
+function linkCounterAt(base: number, k: number, wide: boolean): number {
+  return wide ? base + OFF.errors64 + 8 * (k + 1) + 6 : base + OFF.errors + 2 * (k + 1);
+}
 
 /** PortCounters or PortCountersExtended went unanswered (failures field: two bits per attribute index). */
 function countersUnanswered(failures: number): boolean {
@@ -68,11 +74,11 @@ export class PortInfoCache {
   }
 
   /** After target i's PortCounters answered: true (and marked asked) when its link counters moved since last read. */
-  linkCountersMoved(records: Buffer, i: number): boolean {
+  linkCountersMoved(records: Buffer, i: number, wide: boolean): boolean {
     if (this.asked[i] || !this.#countersKnown[i]) return false;
     const base = i * RECORD_SIZE;
     for (let k = 0; k < 2; k++) {
-      if (records.readUInt16BE(base + (LINK_COUNTERS_AT[k] as number)) !== this.#linkCounters[2 * i + k]) {
+      if (records.readUInt16BE(linkCounterAt(base, k, wide)) !== this.#linkCounters[2 * i + k]) {
         this.asked[i] = 1;
         return true;
       }
@@ -81,7 +87,7 @@ export class PortInfoCache {
   }
 
   /**
-   * At the end of a sweep: keeps what was read, and gives each port not asked its cached PortInfo, unless
+   * At the end of a sweep (the records stamped with their LID's knowledge): keeps what was read, and gives each port not asked its cached PortInfo, unless
    * the port did not answer its counters (then its PortInfo is unknown too, as when it was asked).
    */
   settle(records: Buffer): void {
@@ -99,10 +105,11 @@ export class PortInfoCache {
         records[base] = flags | HAS_PORT_INFO;
       }
       this.#failed[i] = records.readUInt16BE(base + OFF.failures) !== 0 ? 1 : 0;
-      this.#countersKnown[i] = flags & HAS_PORT_COUNTERS ? 1 : 0;
+      const wide = (flags & HAS_EXTENDED_ERRORS) !== 0;
+      this.#countersKnown[i] = wide || flags & HAS_PORT_COUNTERS ? 1 : 0;
       if (this.#countersKnown[i]) {
-        this.#linkCounters[2 * i] = records.readUInt16BE(base + LINK_COUNTERS_AT[0]);
-        this.#linkCounters[2 * i + 1] = records.readUInt16BE(base + LINK_COUNTERS_AT[1]);
+        this.#linkCounters[2 * i] = records.readUInt16BE(linkCounterAt(base, 0, wide));
+        this.#linkCounters[2 * i + 1] = records.readUInt16BE(linkCounterAt(base, 1, wide));
       }
     }
   }

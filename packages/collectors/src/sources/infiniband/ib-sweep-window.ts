@@ -144,7 +144,7 @@ export class SweepWindow {
    * answers then do not count in them); FDR10 checks are added as PortInfo answers call for them.
    */
   private enqueueJobs(): void {
-    const { lidList, order } = this.targets;
+    const { lidList, lidOfTarget, order } = this.targets;
     for (let l = 0; l < lidList.length; l++) {
       if (!this.known.capsKnown[l]) this.queue[this.tail++] = (l << 3) | KIND_CAPABILITIES;
       if (!this.known.pmaKnown[l]) this.queue[this.tail++] = (l << 3) | KIND_CLASS_PORT_INFO;
@@ -153,7 +153,9 @@ export class SweepWindow {
     for (let k = 0; k < order.length; k++) {
       const i = order[k] as number;
       this.queue[this.tail++] = (i << 3) | KIND_EXTENDED;
-      this.queue[this.tail++] = (i << 3) | KIND_COUNTERS;
+      // Its errors and XmitWait are PortCountersExtended's where the PMA is known to have them.
+      if (!this.known.additionalCounters(lidOfTarget[i] as number))
+        this.queue[this.tail++] = (i << 3) | KIND_COUNTERS;
       if (this.portsKnown.info.due(i)) this.queue[this.tail++] = (i << 3) | KIND_PORT_INFO;
     }
   }
@@ -364,7 +366,9 @@ export class SweepWindow {
   private follow(kind: number, index: number): void {
     const l = this.targets.lidOfTarget[index] as number;
     const { lidStart, lidTargets } = this.targets;
-    if (kind === KIND_COUNTERS && this.portsKnown.info.linkCountersMoved(this.records, index)) {
+    const wide = this.known.additionalCounters(l);
+    const counters = wide ? kind === KIND_EXTENDED : kind === KIND_COUNTERS;
+    if (counters && this.portsKnown.info.linkCountersMoved(this.records, index, wide)) {
       this.queue[this.tail++] = (index << 3) | KIND_PORT_INFO;
     }
     if (kind === KIND_SAMPLES_CONTROL && lidTargets[lidStart[l] as number] === index) {

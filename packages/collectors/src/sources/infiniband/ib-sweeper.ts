@@ -39,7 +39,8 @@ export interface SweepOutcome {
 }
 
 /**
- * Reads PortCounters and PortCountersExtended of every target, PortInfo when it can have changed
+ * Reads PortCountersExtended of every target, PortCounters where the PMA has no 64-bit errors and XmitWait in it,
+ * PortInfo when it can have changed
  * (PortInfoCache) and PortSamplesControl once per port;
  * synchronous (the reader's child).
  */
@@ -81,8 +82,9 @@ export class IbSweeper {
       clock,
     );
     window.run();
-    this.#portsKnown.info.settle(window.records);
     const failures = this.#known.stamp(window.records, this.#targets.lidOfTarget, this.#portsKnown);
+    // After stamp (it marks 64-bit errors); it only adds a failure to a port that has one.
+    this.#portsKnown.info.settle(window.records);
     const durationMs = clock.now() - started;
     return {
       records: window.records,

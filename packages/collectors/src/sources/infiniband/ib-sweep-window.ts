@@ -189,13 +189,9 @@ export class SweepWindow {
         this.send(this.free.pop() as number, this.queue[this.head++] as number, 1);
       }
       if (this.inFlight === 0) return;
-      // An answer already there is taken without waiting (the umad fd is non-blocking).
-      if (port.recv(recv, 0) >= 0) {
-        this.receive();
-      } else {
-        const waitMs = Math.max(1, Math.ceil(this.nextDeadline - this.clock.now()));
-        if (port.recv(recv, waitMs) >= 0) this.receive();
-      }
+      // One call: an answer already there returns at once, without a non-blocking try before it.
+      const waitMs = Math.max(1, Math.ceil(this.nextDeadline - this.clock.now()));
+      if (port.recv(recv, waitMs) >= 0) this.receive();
       const now = this.clock.now();
       if (now >= this.nextDeadline) this.expire(now);
     }

@@ -3,8 +3,8 @@
 // ibqueryerrors (discovery and PortCounters of every port), ibqueryerrors on a saved discovery,
 // and one perfquery -x per switch (the collector's way until now). Window sizes are tried first;
 // the default (IB_PORT_READER_DEFAULTS.outstanding) is the one kept from those runs.
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
@@ -15,6 +15,28 @@ import { buildScenario, parsePortsReportLines } from '@fabscope/topology';
 import { IB_PORT_READER_DEFAULTS, type IbPortTarget, mapBounded, openIbPortReader } from '../src/index.ts';
 
 const run = promisify(execFile);
+
+/** A process's CPU ms from /proc (100 ticks a second): its own, and that of its children it has waited for. */
+function cpuMs(pid: string): { own: number; children: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
+  return {
+    own: ((f[11] as number) + (f[12] as number)) * 10,
+    children: ((f[13] as number) + (f[14] as number)) * 10,
+  };
+}
+
+/** The pid of this process's port reader child. */
+function readerChildPid(): string {
+  const line = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+    .split('\n')
+    .find((l) => l.includes('ib-port-reader-main'));
+  if (!line) throw new Error('no reader child');
+  return line.trim().split(/\s+/)[0] as string;
+}
 const bench = benchReporter();
 const { report } = bench;
 /** Back-to-back pairs (reader sweep, ibqueryerrors): the machine's load changes from one to the next. */
@@ -72,8 +94,9 @@ try {
   console.log(
     `subnet: ${fabric.name}, ${switches.size} switches, ${targets.length} cabled ports ` +
       `(${targets.length - ports.filter((l) => l.local.type === 'SW').length} host ports); ` +
-      'each sweep reads PortInfo, PortCounters and PortCountersExtended (its 64-bit errors where the PMA has ' +
-      'them) of every one, and PortSamplesControl of the switch ports until answered or refused',
+      'each sweep reads PortCounters and PortCountersExtended (its 64-bit errors where the PMA has them) of ' +
+      `every one, PortInfo when it can have changed (at the latest every ${IB_PORT_READER_DEFAULTS.portInfoEvery} ` +
+      'sweeps), and PortSamplesControl of the switch ports until answered or refused',
   );
 
   // --- window sizes ---------------------------------------------------------------------------
@@ -111,17 +134,37 @@ try {
   const ours: number[] = [];
   const oursChild: number[] = [];
   const iqe: number[] = [];
+  // CPU per sweep, ibsim's included: the work done, which a loaded machine's scheduling does not add to.
+  const oursCpu: number[] = [];
+  const iqeCpu: number[] = [];
+  const ibsimPid = execFileSync('pgrep', ['-f', `^ibsim -s ${lab.dir}`], { encoding: 'utf8' }).trim();
   const iqeCached: number[] = [];
   const perSwitch: number[] = [];
   try {
     await reader.read(targets);
+    const childPid = readerChildPid();
     for (let i = 0; i < RUNS; i++) {
+      const cpu0 = {
+        sim: cpuMs(ibsimPid).own,
+        child: cpuMs(childPid).own,
+        parent: process.cpuUsage(),
+      };
       const started = performance.now();
       const sweep = await reader.read(targets);
       ours.push(performance.now() - started);
+      const parent = process.cpuUsage(cpu0.parent);
+      oursCpu.push(
+        cpuMs(ibsimPid).own -
+          cpu0.sim +
+          cpuMs(childPid).own -
+          cpu0.child +
+          (parent.user + parent.system) / 1000,
+      );
       oursChild.push(sweep.durationSeconds * 1000);
       if (sweep.failures > 0) throw new Error(`${sweep.failures} ports not read`);
+      const iqe0 = { sim: cpuMs(ibsimPid).own, tool: cpuMs('self').children };
       iqe.push((await timed('ibqueryerrors', [])).ms);
+      iqeCpu.push(cpuMs(ibsimPid).own - iqe0.sim + cpuMs('self').children - iqe0.tool);
       if (i >= BASELINE_RUNS) continue;
       iqeCached.push((await timed('ibqueryerrors', ['--counters', '--load-cache', cache])).ms);
       const t = performance.now();
@@ -130,6 +173,10 @@ try {
       );
       perSwitch.push(performance.now() - t);
     }
+    const steady = await reader.read(targets);
+    console.log(
+      `reader: a steady sweep sends ${steady.madsSent} MADs: ${JSON.stringify(steady.madsByAttribute)}`,
+    );
   } finally {
     await reader.close();
   }
@@ -166,7 +213,7 @@ try {
   const iqeMs = median(iqe);
   const portsPerSecond = targets.length / (oursMs / 1000);
   console.log(`reader: outstanding ${IB_PORT_READER_DEFAULTS.outstanding}, median of ${RUNS} sweeps`);
-  report('reader full sweep, 3 attributes × 4,608 ports (median)', oursMs, 'ms');
+  report('reader full sweep of 4,608 ports (median)', oursMs, 'ms');
   report('reader sweep inside its child (median)', median(oursChild), 'ms');
   report('reader ports per second', portsPerSecond, 'ports/s', undefined, 0);
   report(`ibqueryerrors, whole process (median of ${RUNS})`, iqeMs, 'ms');
@@ -175,6 +222,18 @@ try {
     `perfquery -x per switch, ${switches.size} processes, 4 at a time (median of ${BASELINE_RUNS})`,
     median(perSwitch),
     'ms',
+  );
+  console.log(
+    `pairs (reader ms / ibqueryerrors ms): ${ours.map((o, i) => `${o.toFixed(0)}/${iqe[i]?.toFixed(0)}`).join(' ')}`,
+  );
+  report('reader CPU per sweep, ibsim answering it included (median)', median(oursCpu), 'ms');
+  report('ibqueryerrors CPU per run, ibsim answering it included (median)', median(iqeCpu), 'ms');
+  report(
+    'reader / ibqueryerrors CPU ratio (of the medians)',
+    median(oursCpu) / median(iqeCpu),
+    '×',
+    undefined,
+    3,
   );
   report('reader / ibqueryerrors time ratio (of the medians)', oursMs / iqeMs, '×', 0.5, 3);
   report(

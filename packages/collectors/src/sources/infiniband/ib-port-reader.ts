@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PORT_INFO_EVERY_DEFAULT } from './ib-port-info-cache.ts';
 import type { FromChild, ToChild } from './ib-port-reader-child.ts';
 import { IbPortReaderError, type Running, startReaderChild } from './ib-port-reader-process.ts';
 import { type IbPortReading, RECORD_SIZE, readRecord } from './ib-port-record.ts';
@@ -35,7 +36,12 @@ export interface IbPortReader {
   close(): Promise<void>;
 }
 
-export const IB_PORT_READER_DEFAULTS = { outstanding: 32, timeoutMs: 500, retries: 2 } as const;
+export const IB_PORT_READER_DEFAULTS = {
+  outstanding: 32,
+  timeoutMs: 500,
+  retries: 2,
+  portInfoEvery: PORT_INFO_EVERY_DEFAULT,
+} as const;
 
 /** `process.execPath --import <tsx> ib-port-reader-main.ts`: the child from source (tests, benches). */
 function defaultIbPortReaderCommand(): string[] {
@@ -67,9 +73,17 @@ function readerSettings(options: IbPortReaderOptions): SweepSettings {
     timeoutMs: options.timeoutMs ?? IB_PORT_READER_DEFAULTS.timeoutMs,
     retries: options.retries ?? IB_PORT_READER_DEFAULTS.retries,
     resetCounters: options.resetCounters ?? false,
+    portInfoEvery: options.portInfoEvery ?? IB_PORT_READER_DEFAULTS.portInfoEvery,
   };
   if (!Number.isInteger(settings.outstanding) || settings.outstanding < 1 || settings.outstanding > 1024) {
     throw new RangeError(`outstanding ${settings.outstanding} is not an integer in 1..1024`);
+  }
+  if (
+    !Number.isInteger(settings.portInfoEvery) ||
+    settings.portInfoEvery < 1 ||
+    settings.portInfoEvery > 1000
+  ) {
+    throw new RangeError(`portInfoEvery ${settings.portInfoEvery} is not an integer in 1..1000`);
   }
   if (!(settings.timeoutMs >= 1)) throw new RangeError(`timeoutMs ${settings.timeoutMs} is below 1`);
   if (!Number.isInteger(settings.retries) || settings.retries < 0 || settings.retries > 20) {
@@ -124,8 +138,8 @@ async function sweepOf(
     }
     readings[i] = readRecord(records, i, tries);
   }
-  const { readAtMs, durationSeconds, madsSent, retries, failures } = m;
-  return { readings, readAtMs, durationSeconds, madsSent, retries, failures };
+  const { readAtMs, durationSeconds, madsSent, madsByAttribute, retries, failures } = m;
+  return { readings, readAtMs, durationSeconds, madsSent, madsByAttribute, retries, failures };
 }
 
 /** `answer`, or its rejection as soon as `signal` aborts. */

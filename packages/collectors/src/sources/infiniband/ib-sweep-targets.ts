@@ -1,5 +1,6 @@
 import { PMA_CAP2_ADDITIONAL_PORT_COUNTERS_EXTENDED } from './ib-pm-counters.ts';
 import { PMA_CAP_XMIT_WAIT } from './ib-port-info.ts';
+import { PortInfoCache } from './ib-port-info-cache.ts';
 import {
   HAS_CAPABILITIES,
   HAS_EXTENDED_ERRORS,
@@ -138,13 +139,15 @@ export class LidKnowledge {
   }
 }
 
-/** What is known of each target port across sweeps: its PortSamplesControl. */
+/** What is known of each target port across sweeps: its PortSamplesControl and its last PortInfo. */
 export class PortKnowledge {
+  readonly info: PortInfoCache;
   readonly samplesKnown: Uint8Array;
   readonly samplesTick: Uint8Array;
   readonly samplesCounterWidth: Uint8Array;
 
   constructor(size: number) {
+    this.info = new PortInfoCache(size);
     this.samplesKnown = new Uint8Array(size);
     this.samplesTick = new Uint8Array(size);
     this.samplesCounterWidth = new Uint8Array(size);

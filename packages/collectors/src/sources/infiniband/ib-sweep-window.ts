@@ -50,6 +50,11 @@ export interface SweepSettings {
    * reading them, as OpenSM's PerfMgr does; off by default, as other tools read the same counters.
    */
   resetCounters?: boolean;
+  /**
+   * An Active, LinkUp port whose LinkDowned and LinkErrorRecovery counters did not move has its PortInfo
+   * read every this many sweeps (staggered by port); 1 reads it every sweep (PortInfoCache).
+   */
+  portInfoEvery?: number;
 }
 
 /** A sweep's clocks: a monotonic one (ms) for timeouts and round trips, and its offset to Unix ms for stamps. */
@@ -86,6 +91,8 @@ export class SweepWindow {
   readonly records: Buffer;
   madsSent = 0;
   retries = 0;
+  /** MADs sent by job kind (KIND_*), retries included. */
+  readonly madsByKind = new Uint32Array(8);
   private readonly sendMad: Buffer;
   private readonly recvMad: Buffer;
   private readonly timeoutMs: number;
@@ -137,7 +144,7 @@ export class SweepWindow {
    * answers then do not count in them); FDR10 checks are added as PortInfo answers call for them.
    */
   private enqueueJobs(): void {
-    const { lidList, order } = this.targets;
+    const { lidList, lidOfTarget, order } = this.targets;
     for (let l = 0; l < lidList.length; l++) {
       if (!this.known.capsKnown[l]) this.queue[this.tail++] = (l << 3) | KIND_CAPABILITIES;
       if (!this.known.pmaKnown[l]) this.queue[this.tail++] = (l << 3) | KIND_CLASS_PORT_INFO;
@@ -146,8 +153,10 @@ export class SweepWindow {
     for (let k = 0; k < order.length; k++) {
       const i = order[k] as number;
       this.queue[this.tail++] = (i << 3) | KIND_EXTENDED;
-      this.queue[this.tail++] = (i << 3) | KIND_COUNTERS;
-      this.queue[this.tail++] = (i << 3) | KIND_PORT_INFO;
+      // Its errors and XmitWait are PortCountersExtended's where the PMA is known to have them.
+      if (!this.known.additionalCounters(lidOfTarget[i] as number))
+        this.queue[this.tail++] = (i << 3) | KIND_COUNTERS;
+      if (this.portsKnown.info.due(i)) this.queue[this.tail++] = (i << 3) | KIND_PORT_INFO;
     }
   }
 
@@ -180,13 +189,9 @@ export class SweepWindow {
         this.send(this.free.pop() as number, this.queue[this.head++] as number, 1);
       }
       if (this.inFlight === 0) return;
-      // An answer already there is taken without waiting (the umad fd is non-blocking).
-      if (port.recv(recv, 0) >= 0) {
-        this.receive();
-      } else {
-        const waitMs = Math.max(1, Math.ceil(this.nextDeadline - this.clock.now()));
-        if (port.recv(recv, waitMs) >= 0) this.receive();
-      }
+      // One call: an answer already there returns at once, without a non-blocking try before it.
+      const waitMs = Math.max(1, Math.ceil(this.nextDeadline - this.clock.now()));
+      if (port.recv(recv, waitMs) >= 0) this.receive();
       const now = this.clock.now();
       if (now >= this.nextDeadline) this.expire(now);
     }
@@ -238,6 +243,7 @@ export class SweepWindow {
     if (deadline < this.nextDeadline) this.nextDeadline = deadline;
     this.slotTries[slot] = tries;
     this.madsSent++;
+    this.madsByKind[kind] = (this.madsByKind[kind] as number) + 1;
   }
 
   private release(slot: number): void {
@@ -349,10 +355,18 @@ export class SweepWindow {
     this.records.writeDoubleBE(this.clock.epochOffsetMs + (sent + this.clock.now()) / 2, at);
   }
 
-  /** What an answer calls for: the other ports' PortSamplesControl, or a reset of counters near saturation. */
+  /**
+   * What an answer calls for: the other ports' PortSamplesControl, the PortInfo of a port whose link
+   * counters moved, or a reset of counters near saturation.
+   */
   private follow(kind: number, index: number): void {
     const l = this.targets.lidOfTarget[index] as number;
     const { lidStart, lidTargets } = this.targets;
+    const wide = this.known.additionalCounters(l);
+    const counters = wide ? kind === KIND_EXTENDED : kind === KIND_COUNTERS;
+    if (counters && this.portsKnown.info.linkCountersMoved(this.records, index, wide)) {
+      this.queue[this.tail++] = (index << 3) | KIND_PORT_INFO;
+    }
     if (kind === KIND_SAMPLES_CONTROL && lidTargets[lidStart[l] as number] === index) {
       this.enqueueSamplesControl(l, true);
     } else if (kind === KIND_COUNTERS && this.settings.resetCounters && !this.known.additionalCounters(l)) {

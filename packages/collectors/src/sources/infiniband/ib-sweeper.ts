@@ -1,3 +1,4 @@
+import { PORT_INFO_EVERY_DEFAULT } from './ib-port-info-cache.ts';
 import { LidKnowledge, PortKnowledge, type SweepTargets, sweepTargets } from './ib-sweep-targets.ts';
 import {
   type MadChannel,
@@ -9,6 +10,18 @@ import {
 } from './ib-sweep-window.ts';
 import type { UmadPort } from './ib-umad.ts';
 
+/** The job kinds' MADs by name, in KIND_* order (ib-sweep-jobs.ts). */
+const KIND_NAMES = [
+  'PortCountersExtended',
+  'PortCounters',
+  'PortInfo',
+  'PortInfo of port 0',
+  'MlnxExtendedPortInfo',
+  'ClassPortInfo',
+  'PortSamplesControl',
+  'PortCounters Set',
+] as const;
+
 export type { SweepSettings } from './ib-sweep-window.ts';
 
 export interface SweepOutcome {
@@ -18,13 +31,17 @@ export interface SweepOutcome {
   readAtMs: number;
   durationSeconds: number;
   madsSent: number;
+  /** MADs sent by attribute (retries included), for measuring what a sweep costs. */
+  madsByAttribute: Record<string, number>;
   retries: number;
   /** Targets with at least one attribute not read. */
   failures: number;
 }
 
 /**
- * Reads PortInfo, PortCounters and PortCountersExtended of every target (PortSamplesControl once per port);
+ * Reads PortCountersExtended of every target, PortCounters where the PMA has no 64-bit errors and XmitWait in it,
+ * PortInfo when it can have changed
+ * (PortInfoCache) and PortSamplesControl once per port;
  * synchronous (the reader's child).
  */
 export class IbSweeper {
@@ -55,6 +72,7 @@ export class IbSweeper {
     const clock = this.clock();
     const started = clock.now();
     this.#known.beginSweep();
+    this.#portsKnown.info.beginSweep(settings.portInfoEvery ?? PORT_INFO_EVERY_DEFAULT);
     const window = new SweepWindow(
       this.#channel,
       this.#targets,
@@ -65,12 +83,17 @@ export class IbSweeper {
     );
     window.run();
     const failures = this.#known.stamp(window.records, this.#targets.lidOfTarget, this.#portsKnown);
+    // After stamp (it marks 64-bit errors); it only adds a failure to a port that has one.
+    this.#portsKnown.info.settle(window.records);
     const durationMs = clock.now() - started;
     return {
       records: window.records,
       readAtMs: clock.epochOffsetMs + started + durationMs / 2,
       durationSeconds: durationMs / 1000,
       madsSent: window.madsSent,
+      madsByAttribute: Object.fromEntries(
+        KIND_NAMES.map((name, k) => [name, window.madsByKind[k] as number]),
+      ),
       retries: window.retries,
       failures,
     };

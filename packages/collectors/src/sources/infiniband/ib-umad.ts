@@ -6,6 +6,15 @@ import koffi from 'koffi';
 /** The library's soname (Debian libibumad3, installed with infiniband-diags). */
 const LIBIBUMAD = 'libibumad.so.3';
 
+/**
+ * struct ib_user_mad (kernel uapi ib_user_mad.h): agent_id, status, timeout_ms, retries, length (u32 each), then
+ * struct ib_mad_addr: qpn and qkey (be32), lid (be16), sl (u8).
+ */
+const ADDR_QPN = 20;
+const ADDR_QKEY = 24;
+const ADDR_LID = 28;
+const ADDR_SL = 30;
+
 class UmadError extends Error {
   override name = 'UmadError';
 }
@@ -42,7 +51,6 @@ export function openUmadPort(port?: IbLocalPort, library = LIBIBUMAD): UmadPort 
     'int umad_register(int portid, int mgmt_class, int mgmt_version, uint8_t rmpp_version, void *method_mask)',
   );
   const umadUnregister = lib.func('int umad_unregister(int portid, int agentid)');
-  const umadSetAddr = lib.func('int umad_set_addr(void *umad, int dlid, int dqp, int sl, int qkey)');
   const umadSend = lib.func(
     'int umad_send(int portid, int agentid, void *umad, int length, int timeout_ms, int retries)',
   );
@@ -71,7 +79,11 @@ export function openUmadPort(port?: IbLocalPort, library = LIBIBUMAD): UmadPort 
       return agent;
     },
     send(agent, umad, lid, qp, qkey, timeoutMs) {
-      umadSetAddr(umad, lid, qp, 0, qkey | 0);
+      // umad_set_addr's four stores, without a call into the library per MAD (struct ib_mad_addr, big-endian).
+      umad.writeUInt32BE(qp >>> 0, ADDR_QPN);
+      umad.writeUInt32BE(qkey >>> 0, ADDR_QKEY);
+      umad.writeUInt16BE(lid, ADDR_LID);
+      umad[ADDR_SL] = 0;
       return (umadSend(fd, agent, umad, umad.length - headerSize, timeoutMs, 0) as number) >= 0;
     },
     recv(umad, timeoutMs) {

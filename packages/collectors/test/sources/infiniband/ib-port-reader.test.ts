@@ -7,6 +7,7 @@ import { ibsimNetFile, type Lab, startLab } from '@fabscope/lab';
 import { type Fabric, FabricBuilder, type IbPortLine, parsePortsReportLines } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  IB_PORT_READER_DEFAULTS,
   type IbPortReader,
   type IbPortTarget,
   openIbPortReader,
@@ -271,7 +272,7 @@ describe('openIbPortReader on ibsim + OpenSM', () => {
     }
   });
 
-  it('sees both ends of a pulled cable Down in the next read', async () => {
+  it('sees a pulled cable Down in the next read when its LinkDownedCounter moved; else within portInfoEvery reads', async () => {
     // An ISL that neither the route from h1 (where the reader sits) to sw2 nor the route back uses,
     // so both its ends stay reachable by LID without a subnet manager to route around it.
     const lfts = parseLfts(await lab.waitForLfts());
@@ -281,14 +282,30 @@ describe('openIbPortReader on ibsim + OpenSM', () => {
       (p) => lfts.get('sw1')?.get(sw2Lid) !== p && lfts.get('sw2')?.get(h1) !== p,
     );
     if (isl === undefined) throw new Error('every ISL carries the route to sw2 or back');
-    const targets = [target('sw1', isl), target('sw2', isl), target('sw2', 3), target('h6', 1)];
+    const targets = [
+      target('sw1', isl),
+      target('sw2', isl),
+      target('sw2', 3),
+      target('h6', 1),
+      target('sw1', 3),
+    ];
     const before = await reader.read(targets);
-    expect(before.readings.map((r) => r.portState)).toEqual([4, 4, 4, 4]);
+    expect(before.readings.map((r) => r.portState)).toEqual([4, 4, 4, 4, 4]);
+    expect(before.madsByAttribute.PortInfo).toBe(5);
 
+    // A pulled cable counts in LinkDownedCounter at both ends; ibsim's Unlink changes the states alone,
+    // so the test counts it as the ports would. h3's cable (sw1 port 3) is downed without a count.
+    for (const [node, p] of [
+      ['sw1', isl],
+      ['sw2', isl],
+      ['sw2', 3],
+    ] as const)
+      await performanceSet(node, p, 'PortCounters.LinkDownedCounter', 1n);
     await lab.unlink('sw1', isl);
     await lab.unlink('sw2', 3); // h6's cable: h6 cannot be reached any more
+    await lab.unlink('sw1', 3);
     const after = await reader.read(targets);
-    const [a, b, c, d] = after.readings;
+    const [a, b, c, d, e] = after.readings;
     expect([a?.portState, a?.physicalState]).toEqual([1, 2]);
     expect([b?.portState, b?.physicalState]).toEqual([1, 2]);
     expect(c?.portState).toBe(1);
@@ -297,6 +314,19 @@ describe('openIbPortReader on ibsim + OpenSM', () => {
     expect(d?.transmitBytes).toBeNull();
     expect(d?.failure).toMatch(/^PortInfo: no answer after 3 tries/);
     expect(after.failures).toBe(1);
+    // Its counters unmoved, sw1 port 3 is not asked its PortInfo yet: the last answer stands, at most
+    // portInfoEvery sweeps old (docs/metrics.md).
+    expect(e?.portState).toBe(4);
+    const every = IB_PORT_READER_DEFAULTS.portInfoEvery;
+    let reads = 1;
+    while (reads < every && (await reader.read(targets)).readings[4]?.portState !== 1) reads++;
+    expect(reads).toBeLessThan(every);
+    // Down ports are asked every sweep, and so is one unanswered the sweep before (h6, three tries):
+    // the one that comes up is seen at once.
+    await lab.link({ node: 'sw1', port: 3 }, { node: 'h3', port: 1 });
+    const relinked = await reader.read(targets);
+    expect(relinked.readings[4]?.physicalState).toBe(5);
+    expect(relinked.madsByAttribute.PortInfo).toBe(4 + 3);
   });
 
   it('an aborted read rejects at once; the next read still answers, and so does a new child after a crash', async () => {

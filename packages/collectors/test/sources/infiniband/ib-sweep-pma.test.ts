@@ -81,6 +81,27 @@ describe('64-bit error counters (PortCountersExtended, AdditionalPortCountersExt
   });
 });
 
+describe('what a steady sweep asks', () => {
+  it('PortCountersExtended alone where it has the errors and XmitWait; PortInfo when LinkDowned moved', () => {
+    const { sw, umad, sweeper } = subnet(ADDITIONAL_PORT_COUNTERS_EXTENDED, null);
+    sweep(sweeper);
+    const asked = (from: number) => umad.sent.slice(from).map((m) => `${m.lid}/${m.port}:${m.attributeId}`);
+    let from = umad.sent.length;
+    const steady = sweep(sweeper);
+    // Second sweep: one MAD a port (0x001d); the ports Active and LinkUp keep their PortInfo.
+    expect(asked(from).sort()).toEqual(['2/1:29', '2/2:29', '2/3:29', '5/1:29']);
+    expect(steady.map((r) => [r.portState, r.physicalState, r.linkWidthActive])).toEqual(
+      Array(4).fill([4, 5, 4]),
+    );
+    (sw.ports.get(2) as FakePort).errors64.LinkDownedCounter = 1n;
+    from = umad.sent.length;
+    const moved = sweep(sweeper);
+    // One PortInfo (0x15), to the switch (an SMP's port is in its attribute modifier, not shown here).
+    expect(asked(from).sort()).toEqual(['2/0:21', '2/1:29', '2/2:29', '2/3:29', '5/1:29']);
+    expect(moved[1]?.errors?.LinkDownedCounter).toBe(1);
+  });
+});
+
 const EDR_SWITCH_PORT: IbPort = {
   nodeGuid: '0x1',
   nodeName: 'sw',

@@ -110,6 +110,10 @@ describe('infiniband source when the fabric changes', () => {
     try {
       const up = samples(await scrape());
       expect(one(up, 'fabscope_port_link_up', 'sw1', 5)).toBe(1);
+      // A pulled cable counts in LinkDownedCounter at both ends (ibsim's Unlink does not): its PortInfo is
+      // read in the next sweep, not at the latest portInfoEvery sweeps on.
+      for (const node of ['sw1', 'sw2'])
+        await lab.performanceSet(node, 5, 'PortCounters.LinkDownedCounter', 1n);
       await lab.unlink('sw1', 5);
       const down = samples(await scrape());
       expect(one(down, 'fabscope_port_link_up', 'sw1', 5)).toBe(0);

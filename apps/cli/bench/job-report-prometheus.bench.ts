@@ -122,7 +122,7 @@ try {
     const client = new PromqlClient({ url: prometheus.url, timeoutMs: 60_000 });
     // Counted, to say where a report's time goes: the queries it issues and their time in flight (summed).
     const asked = { queries: 0, ms: 0 };
-    for (const method of ['query', 'queryRange'] as const) {
+    for (const method of ['query', 'queryRange', 'queryRangeText'] as const) {
       const original = client[method].bind(client) as (...args: unknown[]) => Promise<unknown>;
       (client as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
         const t0 = performance.now();

@@ -82,7 +82,9 @@ export function groupSelector(group: DirectionGroup): string {
 
 /**
  * The history of `ids` over `range` as columns (utilization by the one formula, XmitWait share; NaN unknown), in a
- * few queries per series: `query(name, selector)` writes the PromQL of a direction's value at each step.
+ * few queries per series: `query(name, selector)` writes the PromQL of a direction's value at each step. A port's
+ * series are reduced here, not by `max by` in the query: Prometheus' aggregation at every step of a range of a
+ * thousand series is most of its time (docs/scaling.md).
  */
 export async function prometheusColumns(
   client: Pick<PromqlClient, 'queryRangeText'>,
@@ -126,7 +128,11 @@ export async function prometheusColumns(
         const v = values[j] as number;
         if (i < 0 || i >= n || Math.abs(t - (timesMs[i] as number)) > half || Number.isNaN(v)) continue;
         const value = bytes ? (utilizationOf(v, slot.capacity) ?? Number.NaN) : v;
-        for (const offset of slot.offsets) into[offset + i] = value;
+        // A port written by two collectors (two series): the highest, as `max by (node_guid, port)` takes it.
+        for (const offset of slot.offsets) {
+          const was = into[offset + i] as number;
+          if (!(was >= value)) into[offset + i] = value;
+        }
       }
     };
   const read = async (name: string, group: DirectionGroup) => {

@@ -285,7 +285,7 @@ export class PrometheusTimeQueries implements TimeQueries {
       this.index,
       ids,
       range,
-      (name, selector) => byPort(held(`${name}${selector}`, this.heldMs)),
+      (name, selector) => held(`${name}${selector}`, this.heldMs),
       signal,
     );
   }

@@ -202,6 +202,14 @@ describe('a job report through Prometheus and from the embedded store, on the sa
       6,
     );
     expect(read[0]).toEqual([1e12 + 500, 1e12 + 1500, 1e12 + 2500, 0, 1, 2]);
+    // The same answer with whitespace (a proxy pretty-printing it) reads the same.
+    const spaced: number[][] = [];
+    readMatrix(
+      JSON.stringify(JSON.parse(answer), null, 2),
+      (s) => spaced.push([...s.timesMs.subarray(0, s.count), ...s.values.subarray(0, s.count)]),
+      6,
+    );
+    expect(spaced).toEqual(read);
     expect(() => readMatrix(answer, () => undefined, 5)).toThrow('more than 5 points to one query');
     expect(() => readMatrix(answer.replace('"values":[[', '"values":[{'), () => undefined, 6)).toThrow(
       /not a query_range matrix at offset \d+: expected \[/,

@@ -94,13 +94,24 @@ class MatrixReader {
       this.expect(OPEN_BRACKET);
       this.timesMs[n] = this.timeMs();
       this.expect(COMMA);
-      const value = Number(this.text.slice(this.i + 1, this.skipString() - 1));
-      this.values[n++] = Number.isFinite(value) ? value : Number.NaN;
+      this.values[n++] = this.sampleValue();
       this.expect(CLOSE_BRACKET);
       const c = this.next();
       if (c === CLOSE_BRACKET) return n;
       if (c !== COMMA) throw this.error('expected , or ] between points');
     }
+  }
+
+  /** A sample's value, a number in a JSON string (never escaped): NaN unless finite. */
+  private sampleValue(): number {
+    this.skipSpace();
+    const t = this.text;
+    if (t.charCodeAt(this.i) !== QUOTE) throw this.error('expected a sample value');
+    const end = t.indexOf('"', this.i + 1);
+    if (end < 0) throw this.error('unterminated sample value');
+    const value = Number(t.slice(this.i + 1, end));
+    this.i = end + 1;
+    return Number.isFinite(value) ? value : Number.NaN;
   }
 
   /** A sample's time, seconds with up to millisecond decimals, as whole ms (exact, as promTime writes them). */

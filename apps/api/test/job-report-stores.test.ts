@@ -1,4 +1,3 @@
-import type { LinkDirectionState } from '@fabscope/contracts';
 import { EDGE_SERIES } from '@fabscope/contracts/metrics';
 import { buildScenario, fatTreeRouting } from '@fabscope/topology';
 import fc from 'fast-check';
@@ -6,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../src/errors.ts';
 import type { Job } from '../src/jobs/job.ts';
 import { jobFabricReport } from '../src/jobs/report/job-fabric-report.ts';
-import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../src/lib/link-errors.ts';
 import { LinkIndex } from '../src/lib/link-index.ts';
 import { gather } from '../src/routes/jobs/report/report-inputs.ts';
 import { EmbeddedTimeQueries } from '../src/store/embedded-history.ts';
@@ -15,7 +13,8 @@ import { PrometheusTimeQueries } from '../src/store/prometheus-history.ts';
 import { readMatrix } from '../src/store/prometheus-matrix.ts';
 import { PromqlClient } from '../src/store/promql-client.ts';
 import type { TimeQueries } from '../src/store/time-queries.ts';
-import { directionState, recordStates, summarize } from './oracles/object-path.ts';
+import { unknownStates } from './job-report/unknown-states.ts';
+import { recordStates, summarize } from './oracles/object-path.ts';
 
 const fabric = buildScenario('fat-tree-1152');
 const index = new LinkIndex(fabric);
@@ -36,17 +35,7 @@ function embeddedStore() {
     index,
     { intervalMs: INTERVAL_MS },
   );
-  const states: LinkDirectionState[] = index.channels.map(({ fixed }) =>
-    directionState(fixed, {
-      bytesPerSecond: null,
-      packetsPerSecond: null,
-      transmitWaitTicksPerSecond: null,
-      transmitWaitFraction: null,
-      linkUp: true,
-      errors: UNKNOWN_ERRORS,
-      categories: UNKNOWN_CATEGORIES,
-    }),
-  );
+  const states = unknownStates(index);
   for (let f = 0; f < FRAMES; f++) {
     // One frame missing (held over), then eight (beyond the staleness: unknown).
     if (f === 6 || (f >= 20 && f < 28)) continue;

@@ -4,10 +4,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { statsOf } from '../src/jobs/report/direction-figures.ts';
 import { columnsOfSeries } from '../src/jobs/report/direction-history.ts';
-import { UNKNOWN_CATEGORIES, UNKNOWN_ERRORS } from '../src/lib/link-errors.ts';
 import { LinkIndex } from '../src/lib/link-index.ts';
 import { EmbeddedTimeQueries } from '../src/store/embedded-history.ts';
-import { directionState, recordStates, summarize } from './oracles/object-path.ts';
+import { unknownStates } from './job-report/unknown-states.ts';
+import { recordStates, summarize } from './oracles/object-path.ts';
 
 describe("a direction's figures over the window", () => {
   it('statsOf selects the p95 and counts time above each threshold as a full sort would', () => {
@@ -51,17 +51,7 @@ describe("a direction's figures over the window", () => {
       index,
       { intervalMs },
     );
-    const states: LinkDirectionState[] = index.channels.map(({ fixed }) =>
-      directionState(fixed, {
-        bytesPerSecond: null,
-        packetsPerSecond: null,
-        transmitWaitTicksPerSecond: null,
-        transmitWaitFraction: null,
-        linkUp: true,
-        errors: UNKNOWN_ERRORS,
-        categories: UNKNOWN_CATEGORIES,
-      }),
-    );
+    const states = unknownStates(index);
     const start = 1_700_000_000_000;
     const ids = [7, 900, 3, 2500, 41].map((c) => index.channels[c]?.fixed.id as string);
     for (let f = 0; f < 20; f++) {

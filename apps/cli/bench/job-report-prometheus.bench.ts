@@ -9,49 +9,20 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import {
-  defaultSampleIntervalMs,
-  estimatedFlows,
-  gatherJobReport,
-  type Job,
-  jobFabricReport,
-  LinkIndex,
-  EDGE_SERIES as names,
-  PrometheusTimeQueries,
-  PromqlClient,
-} from '@fabscope/api';
+import { estimatedFlows, EDGE_SERIES as names, PrometheusTimeQueries, PromqlClient } from '@fabscope/api';
 import { PORT_SERIES } from '@fabscope/contracts/metrics';
 import { benchReporter, median } from '@fabscope/test-support';
-import { buildScenario, fatTreeRouting } from '@fabscope/topology';
+import { HOUR_MS, JOB_HOSTS, jobReportSetup, SCENARIO, seeded } from '../../api/bench/job-report-setup.ts';
 import { startPrometheus } from '../src/prometheus/prometheus.ts';
 
-const SCENARIO = 'fat-tree-27648';
-const JOB_HOSTS = 1024;
-const HOUR_MS = 3_600_000;
 /** The issue's target for a report through Prometheus: the time a user waits, Prometheus' work included. */
 const LIMIT_MS = 5000;
 /** Reports timed after the first (each reads the hour again from Prometheus). */
 const REPEATS = 2;
 
-const fabric = buildScenario(SCENARIO);
-const index = new LinkIndex(fabric);
-const tables = fatTreeRouting(fabric);
-const routed = { fabric, tables, linkIndex: index };
-const intervalMs = defaultSampleIntervalMs(fabric);
 // Whole minutes, ending 15 min ago: inside the 2 h retention `fabscope` gives Prometheus, never in the head block.
 const start = Math.floor((Date.now() - 75 * 60_000) / 60_000) * 60_000;
-const hosts = fabric.nodes.filter((n) => n.type === 'host').map((n) => n.name);
-const jobOf = (i: number): Job => ({
-  id: String(1000 + i),
-  name: `job${i}`,
-  user: null,
-  state: 'COMPLETED',
-  nodes: hosts.slice(i * JOB_HOSTS, (i + 1) * JOB_HOSTS),
-  startTime: new Date(start).toISOString(),
-  endTime: new Date(start + HOUR_MS).toISOString(),
-});
-const jobs = Array.from({ length: Math.floor(hosts.length / JOB_HOSTS) }, (_, i) => jobOf(i));
-const target = jobs[3] as Job;
+const { fabric, index, routed, intervalMs, jobs, target, window, timedReport } = jobReportSetup(start);
 const ids = [...new Set(estimatedFlows(routed, target).flatMap((f) => f.path))];
 
 /** OpenMetrics for promtool: each of `ids` over the hour, labelled as the collector labels a direction. */
@@ -59,11 +30,7 @@ async function writeBackfill(file: string) {
   const out = createWriteStream(file);
   const write = (text: string) =>
     out.write(text) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', () => resolve()));
-  let seed = 11;
-  const random = () => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed / 2 ** 31;
-  };
+  const random = seeded();
   const channels = ids.map((id) => index.channelById.get(id)?.fixed).filter((c) => c !== undefined);
   // Per direction, a utilization that changes at random instants (as the embedded bench's), XmitWait beside it.
   const points = channels.map(() => {
@@ -122,7 +89,7 @@ try {
     const client = new PromqlClient({ url: prometheus.url, timeoutMs: 60_000 });
     // Counted, to say where a report's time goes: the queries it issues and their time in flight (summed).
     const asked = { queries: 0, ms: 0 };
-    for (const method of ['query', 'queryRange'] as const) {
+    for (const method of ['query', 'queryRange', 'queryRangeText'] as const) {
       const original = client[method].bind(client) as (...args: unknown[]) => Promise<unknown>;
       (client as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
         const t0 = performance.now();
@@ -138,25 +105,19 @@ try {
       scrapeIntervalMs: intervalMs,
       staleAfterSeconds: Math.max(5, (3 * intervalMs) / 1000),
     });
-    const app = {
-      fabric: routed,
-      // Finished jobs: nothing runs now; every job's routes are estimated from its hosts on the tables.
-      jobs: { flowsNow: async () => [] },
-      timeTravel: { require: () => queries },
-      events: null,
-      adaptiveRouting: { get: async () => ({ available: false, reason: 'static routing (the bench)' }) },
-    } as unknown as Parameters<typeof gatherJobReport>[0];
-    const window = { fromMs: start, toMs: start + HOUR_MS, asked: false };
+    /** Prometheus' CPU seconds so far (its own process_cpu_seconds_total): its share of a report's work. */
+    const prometheusCpuMs = async () => {
+      const text = await (await fetch(`${prometheus.url}/metrics`)).text();
+      return 1000 * Number(/^process_cpu_seconds_total (\S+)$/m.exec(text)?.[1]);
+    };
     const timed = async () => {
-      const cpu = process.cpuUsage();
-      t = performance.now();
-      const report = jobFabricReport(await gatherJobReport(app, target, jobs, window));
-      const used = process.cpuUsage(cpu);
-      return { ms: performance.now() - t, cpuMs: (used.user + used.system) / 1000, report };
+      const before = await prometheusCpuMs();
+      const timing = await timedReport(queries);
+      return { ...timing, prometheusCpuMs: (await prometheusCpuMs()) - before };
     };
     const first = await timed();
     const firstAsked = { ...asked };
-    const again: { ms: number; cpuMs: number }[] = [];
+    const again: { ms: number; cpuMs: number; prometheusCpuMs: number }[] = [];
     for (let i = 0; i < REPEATS; i++) again.push(await timed());
     const range = {
       fromMs: window.fromMs,
@@ -164,13 +125,13 @@ try {
       stepMs: first.report.window.stepSeconds * 1000,
     };
     t = performance.now();
-    await queries.linkRange(ids, range);
+    await queries.linkColumns(ids, range);
     const linkRangeMs = performance.now() - t;
     t = performance.now();
     await queries.events(window.fromMs, window.toMs);
     const eventsMs = performance.now() - t;
     console.log(
-      `${SCENARIO} job-report-prometheus: the first report asked ${firstAsked.queries} PromQL queries (${(firstAsked.ms / 1000).toFixed(1)} s in flight, summed); alone, the directions' history (linkRange) took ${linkRangeMs.toFixed(0)} ms and the events ${eventsMs.toFixed(0)} ms`,
+      `${SCENARIO} job-report-prometheus: the first report asked ${firstAsked.queries} PromQL queries (${(firstAsked.ms / 1000).toFixed(1)} s in flight, summed); alone, the directions' history (linkColumns) took ${linkRangeMs.toFixed(0)} ms and the events ${eventsMs.toFixed(0)} ms`,
     );
     const r = first.report;
     const knownShare =
@@ -182,8 +143,16 @@ try {
     // Wall time is the figure: Prometheus answers in its own process, which this one's CPU time does not count.
     bench.report('first (routes traced), wall', first.ms, 'ms', LIMIT_MS, 0);
     bench.report('first (routes traced), API CPU', first.cpuMs, 'ms', undefined, 0);
+    bench.report('first (routes traced), Prometheus CPU', first.prometheusCpuMs, 'ms', undefined, 0);
     bench.report('again (routes kept), wall', median(again.map((a) => a.ms)), 'ms', LIMIT_MS, 0);
     bench.report('again (routes kept), API CPU', median(again.map((a) => a.cpuMs)), 'ms', undefined, 0);
+    bench.report(
+      'again (routes kept), Prometheus CPU',
+      median(again.map((a) => a.prometheusCpuMs)),
+      'ms',
+      undefined,
+      0,
+    );
     // A report that read no history would be fast for nothing.
     if (r.directionsTotal !== ids.length || !(knownShare > 0.9)) failed++;
     failed += bench.failed;

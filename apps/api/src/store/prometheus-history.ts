@@ -5,11 +5,13 @@ import { frameOf } from '../lib/frame-from-rates.ts';
 import type { LinkIndex } from '../lib/link-index.ts';
 import type { FabricSummary } from '../lib/summary.ts';
 import { rangeTimes, type TimeRange } from '../lib/time-params.ts';
+import { prometheusColumns } from './prometheus-columns.ts';
 import { seriesEvents } from './prometheus-events.ts';
 import { byPort, EdgeLive, held } from './prometheus-live.ts';
 import { labelValue, type PromqlClient, sampleValue } from './promql-client.ts';
 import {
   type FabricAt,
+  type LinkColumn,
   type LinkSeries,
   linkPoint,
   type SummaryPoint,
@@ -271,6 +273,21 @@ export class PrometheusTimeQueries implements TimeQueries {
         ),
       };
     });
+  }
+
+  /**
+   * Many directions' history as columns (a job's report): a few queries of many series each, read from their text
+   * into typed arrays (prometheus-columns.ts).
+   */
+  linkColumns(ids: readonly string[], range: TimeRange, signal?: AbortSignal): Promise<LinkColumn[]> {
+    return prometheusColumns(
+      this.client,
+      this.index,
+      ids,
+      range,
+      (name, selector) => held(`${name}${selector}`, this.heldMs),
+      signal,
+    );
   }
 
   /** Link-state changes and counter resets between `fromMs` and `toMs` (prometheus-events.ts). */

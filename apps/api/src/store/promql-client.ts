@@ -139,44 +139,86 @@ export class PromqlClient {
     signal?: AbortSignal,
     method = this.options.method ?? 'POST',
   ): Promise<T> {
-    const url = tsdbUrl(this.options.url, path);
-    const form = new URLSearchParams(params);
-    if (method === 'GET') url.search = form.toString();
-    const timeoutMs = this.options.timeoutMs ?? 5000;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    let response: Response;
-    let text: string;
-    try {
-      response = await this.fetchImpl(
-        url,
-        method === 'GET'
-          ? { signal: both }
-          : {
-              method: 'POST',
-              headers: { 'content-type': 'application/x-www-form-urlencoded' },
-              body: form,
-              signal: both,
-            },
-      );
-      text = await response.text();
-    } catch (error) {
-      // Our own limit, said with the query's path and how long it waited (the caller's abort as it is).
-      if (timeout.aborted && !signal?.aborted)
-        throw new Error(`PromQL ${path} not answered within ${timeoutMs / 1000} s`, { cause: error });
-      throw error;
-    }
+    const { status, ok, text } = await this.fetchText(path, params, signal, method);
     let answer: Answer<T> | null = null;
     try {
       answer = JSON.parse(text) as Answer<T>;
     } catch {
       // Not JSON: a TSDB's plain-text refusal (VictoriaMetrics over its search limit), a proxy's page.
     }
-    if (!response.ok || !answer || answer.status !== 'success' || !answer.data) {
-      const words = answer?.error ?? (errorText(text) || 'no answer');
-      throw new Error(`PromQL ${path} answered HTTP ${response.status}: ${words}`);
-    }
+    if (!ok || !answer || answer.status !== 'success' || !answer.data)
+      throw refusal(path, status, text, answer);
     return answer.data;
+  }
+
+  /**
+   * A range query's answer as the TSDB wrote it (its status checked), for a reader that parses the matrix itself
+   * (prometheus-matrix.ts: thousands of series without an object per point). Takes a turn as every query does.
+   */
+  queryRangeText(
+    promql: string,
+    fromMs: number,
+    toMs: number,
+    stepMs: number,
+    signal?: AbortSignal,
+  ): Promise<string> {
+    const path = '/api/v1/query_range';
+    const params = {
+      query: promql,
+      start: promTime(fromMs),
+      end: promTime(toMs),
+      step: String(stepMs / 1000),
+    };
+    return this.gate.run(async () => {
+      // Uncompressed: gzip of megabytes of matrix costs the TSDB and this process more CPU than the bytes cost on
+      // a LAN (docs/scaling.md).
+      const { status, ok, text } = await this.fetchText(path, params, signal, this.options.method ?? 'POST', {
+        'accept-encoding': 'identity',
+      });
+      // Both Prometheus and VictoriaMetrics write the status first.
+      if (ok && /^\s*\{\s*"status"\s*:\s*"success"/.test(text.slice(0, 64))) return text;
+      let answer: Answer<unknown> | null = null;
+      try {
+        answer = JSON.parse(text) as Answer<unknown>;
+      } catch {
+        // Not JSON: said by its text.
+      }
+      throw refusal(path, status, text, answer);
+    }, signal);
+  }
+
+  private async fetchText(
+    path: string,
+    params: Record<string, string>,
+    signal: AbortSignal | undefined,
+    method: 'GET' | 'POST',
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; ok: boolean; text: string }> {
+    const url = tsdbUrl(this.options.url, path);
+    const form = new URLSearchParams(params);
+    if (method === 'GET') url.search = form.toString();
+    const timeoutMs = this.options.timeoutMs ?? 5000;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      const response = await this.fetchImpl(
+        url,
+        method === 'GET'
+          ? { headers, signal: both }
+          : {
+              method: 'POST',
+              headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+              body: form,
+              signal: both,
+            },
+      );
+      return { status: response.status, ok: response.ok, text: await response.text() };
+    } catch (error) {
+      // Our own limit, said with the query's path and how long it waited (the caller's abort as it is).
+      if (timeout.aborted && !signal?.aborted)
+        throw new Error(`PromQL ${path} not answered within ${timeoutMs / 1000} s`, { cause: error });
+      throw error;
+    }
   }
 
   /** An instant vector at `timeMs` (now when absent). */
@@ -200,6 +242,12 @@ export class PromqlClient {
       signal,
     );
   }
+}
+
+/** A TSDB's refusal, in its own words (its JSON error, else its text). */
+function refusal(path: string, status: number, text: string, answer: Answer<unknown> | null): Error {
+  const words = answer?.error ?? (errorText(text) || 'no answer');
+  return new Error(`PromQL ${path} answered HTTP ${status}: ${words}`);
 }
 
 /** A label value quoted for a PromQL selector. */

@@ -37,7 +37,7 @@ export interface Lab {
   command(...lines: string[]): Promise<string[]>;
   /** `PerformanceSet "node"[port] Attribute.Field=value`. */
   performanceSet(node: string, port: number, attributeField: string, value: bigint | number): Promise<void>;
-  /** Pulls the cable at node/port (both ends go down). */
+  /** Pulls the cable at node/port (both ends go down), counted in that port's LinkDownedCounter. */
   unlink(node: string, port: number): Promise<void>;
   /** Plugs a cable between two ports. */
   link(a: { node: string; port: number }, b: { node: string; port: number }): Promise<void>;
@@ -69,6 +69,8 @@ async function stopProcess(child: ChildProcess, graceMs: number): Promise<void> 
   await exited;
   clearTimeout(timer);
 }
+
+const LINK_DOWNED_SET = /^PerformanceSet "(.+)"\[(\d+)\] PortCounters\.LinkDownedCounter=(\d+)$/;
 
 function uniqueSockName(): string {
   return `fabscope-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
@@ -112,6 +114,8 @@ export async function startLab(options: LabOptions): Promise<Lab> {
   const simConsole = new IbsimConsole(ibsim);
 
   let opensm: ChildProcess | undefined;
+  /** The LinkDownedCounter last written to each port, so a pull counts one more. */
+  const linkDowned = new Map<string, number>();
   const lab: Lab = {
     sockName,
     dir,
@@ -119,6 +123,10 @@ export async function startLab(options: LabOptions): Promise<Lab> {
     cwd,
     lftsDumpPath,
     async command(...lines) {
+      for (const line of lines) {
+        const set = LINK_DOWNED_SET.exec(line);
+        if (set) linkDowned.set(`${set[1]}[${set[2]}]`, Number(set[3]));
+      }
       const result = await simConsole.write(lines);
       // ibsim answers a refused command with "# …", "command '…' unknown - skipped" or a "bad …"/"cannot …"
       // line (sim_cmd.c); a command that worked says what it did, or nothing.
@@ -130,7 +138,13 @@ export async function startLab(options: LabOptions): Promise<Lab> {
       await lab.command(`PerformanceSet "${node}"[${port}] ${attributeField}=${value}`);
     },
     async unlink(node, port) {
-      await lab.command(`Unlink "${node}"[${port}]`);
+      // A real cable pull counts in LinkDownedCounter; ibsim's Unlink does not, and the collector reads
+      // a port's state when that counter moves.
+      const downs = Math.min(255, (linkDowned.get(`${node}[${port}]`) ?? 0) + 1);
+      await lab.command(
+        `PerformanceSet "${node}"[${port}] PortCounters.LinkDownedCounter=${downs}`,
+        `Unlink "${node}"[${port}]`,
+      );
     },
     async link(a, b) {
       await lab.command(`Link "${a.node}"[${a.port}] "${b.node}"[${b.port}]`);

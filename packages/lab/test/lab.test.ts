@@ -84,16 +84,19 @@ describe('the lab: ibsim + OpenSM, read with the real tools', () => {
     }
   });
 
-  it('takes console commands: PerformanceSet shows in perfquery, Unlink in ibnetdiscover, a bad command is refused', async () => {
+  it('takes console commands: PerformanceSet shows in perfquery, Unlink in ibnetdiscover and LinkDownedCounter, a bad command is refused', async () => {
     await lab.performanceSet('edge1', 3, 'PortCountersExtended.PortXmitData', 1_000_000_000);
     const edge1 = parsePortsReportLines(await tool('ibnetdiscover', '-p')).find(
       (l) => l.local.name === 'edge1',
     );
     const out = await tool('perfquery', '-x', String(edge1?.local.lid), '3');
     expect(out).toMatch(/PortXmitData:\.+1000\d{6}$/m);
+    await lab.performanceSet('edge1', 3, 'PortCounters.LinkDownedCounter', 4);
     await lab.unlink('edge1', 3);
     const after = parsePortsReportLines(await tool('ibnetdiscover', '-p'));
     expect(after.find((l) => l.local.name === 'edge1' && l.local.port === 3)?.remote).toBeNull();
+    // As a pulled cable does on hardware: one more link down, on the port pulled.
+    expect(await tool('perfquery', String(edge1?.local.lid), '3')).toMatch(/LinkDownedCounter:\.+5$/m);
     await expect(lab.command('Frobnicate "edge1"[3]')).rejects.toThrow(/unknown - skipped/);
     await expect(lab.performanceSet('nosuch', 1, 'PortCounters.SymbolErrorCounter', 1)).rejects.toThrow(
       LabError,

@@ -293,8 +293,8 @@ describe('openIbPortReader on ibsim + OpenSM', () => {
     expect(before.readings.map((r) => r.portState)).toEqual([4, 4, 4, 4, 4]);
     expect(before.madsByAttribute.PortInfo).toBe(5);
 
-    // A pulled cable counts in LinkDownedCounter at both ends; ibsim's Unlink changes the states alone,
-    // so the test counts it as the ports would. h3's cable (sw1 port 3) is downed without a count.
+    // A pulled cable counts in LinkDownedCounter at both ends; the lab counts the end it pulls, so the
+    // test counts the far ends. h3's cable (sw1 port 3) is downed by ibsim alone, without a count.
     for (const [node, p] of [
       ['sw1', isl],
       ['sw2', isl],
@@ -303,7 +303,7 @@ describe('openIbPortReader on ibsim + OpenSM', () => {
       await performanceSet(node, p, 'PortCounters.LinkDownedCounter', 1n);
     await lab.unlink('sw1', isl);
     await lab.unlink('sw2', 3); // h6's cable: h6 cannot be reached any more
-    await lab.unlink('sw1', 3);
+    await lab.command('Unlink "sw1"[3]');
     const after = await reader.read(targets);
     const [a, b, c, d, e] = after.readings;
     expect([a?.portState, a?.physicalState]).toEqual([1, 2]);

@@ -2,6 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { seriousViolations } from './axe.ts';
 import { Dashboard } from './dashboard.ts';
 import { type RunningDemo, startDemo } from './demo-process.ts';
+import { fatTree1152Views } from './fat-tree-1152-views.ts';
 import { checkLayout, contentionView, ratesOnPage, routeView, significantDigits } from './layout.ts';
 
 // A 1152-host two-tier fat tree (2304 links): the dashboard switches to the compact stream and a
@@ -252,4 +253,9 @@ test('a permutation on 1,152 hosts reads in TB/s, every rate with at most 4 sign
   } finally {
     await fetch(`${demo.url}/api/v1/traffic`, { method: 'DELETE' });
   }
+});
+
+fatTree1152Views(() => {
+  if (!demo) throw new Error('the fat-tree-1152 demo did not start');
+  return demo.url;
 });

@@ -1,15 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { seriousViolations } from './axe.ts';
 import { Dashboard } from './dashboard.ts';
-import { type RunningDemo, startDemo } from './demo-process.ts';
 import { afterResize, LAYOUT_WIDTHS } from './layout.ts';
-
-// Issue #44, the views an FM GUI user opens at fabric scale: "Show top: all" reaches every one of
-// fat-tree-1152's 4,608 directions in a bounded DOM; the two-tier switch drill-down sorts; at 1280
-// and 1600 px Investigate holds its tables and a heatmap click brings its result into view. Two page
-// loads in all (each a few seconds of a 1152-host fabric), the window resized between widths.
-// (The Ethernet port page is checked on the router's demo, views.spec.ts.)
-test.describe.configure({ mode: 'default' });
 
 /** No serious or critical axe-core violation in the dark and the light theme. */
 async function axeBothThemes(page: Page, where: string): Promise<void> {
@@ -36,22 +28,20 @@ async function topInView(
   }, selector);
 }
 
-test.describe('fat-tree-1152', () => {
-  let demo: RunningDemo | undefined;
-  test.beforeAll(async () => {
-    test.setTimeout(90_000);
-    demo = await startDemo({ scenario: 'fat-tree-1152' });
-  });
-  test.afterAll(async () => {
-    await demo?.stop();
-  });
-
+/**
+ * Issue #44, the views an FM GUI user opens at fabric scale, on the fat-tree-1152 demo of
+ * fabric-scale.spec.ts (one demo of 1,152 hosts for both: starting one takes ~35 s of CPU):
+ * "Show top: all" reaches every one of its 4,608 directions in a bounded DOM; the two-tier switch
+ * drill-down sorts; at 1280 and 1600 px Investigate holds its tables and a heatmap click brings its
+ * result into view. Two page loads in all, the window resized between widths. (The Ethernet port
+ * page is checked on the router's demo, views.spec.ts.)
+ */
+export function fatTree1152Views(demoUrl: () => string): void {
   test('"Show top: all" reaches all 4,608 directions; the switch drill-down and page sort by any heading', async ({
     page,
   }) => {
-    if (!demo) throw new Error('the fat-tree-1152 demo did not start');
     const dashboard = new Dashboard(page);
-    await dashboard.open(demo.url);
+    await dashboard.open(demoUrl());
     await dashboard.showAll('all');
     const list = page.getByRole('region', { name: 'Every link direction, ranked (scrolls)' });
     await expect(list).toHaveAttribute('data-total', '4608');
@@ -92,10 +82,9 @@ test.describe('fat-tree-1152', () => {
   test('at 1280 and 1600 px Investigate holds its tables whole and a heatmap click brings its history into view', async ({
     page,
   }) => {
-    if (!demo) throw new Error('the fat-tree-1152 demo did not start');
     for (const [i, width] of LAYOUT_WIDTHS.entries()) {
       await page.setViewportSize({ width, height: 1000 });
-      if (i === 0) await page.goto(`${demo.url}/?from=host1&to=host1000`);
+      if (i === 0) await page.goto(`${demoUrl()}/?from=host1&to=host1000`);
       else {
         await afterResize(page, width);
         await page.getByRole('tab', { name: 'Route', exact: true }).click();
@@ -104,7 +93,7 @@ test.describe('fat-tree-1152', () => {
       await heatmapClickRevealsItsHistory(page, i + 1);
     }
   });
-});
+}
 
 /** Investigate at least 440 px wide: whole GUIDs in the route hops, the picker's list under its field, "Util now" whole. */
 async function investigateHoldsItsTables(page: Page): Promise<void> {

@@ -10,14 +10,17 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
  * page itself (evaluated, so the app's CSP does not stand in the way) and returns the details of
  * its violations only: @axe-core/playwright's AxeBuilder finished each run in a second page and
  * shipped every passing node back (5 MB at fat-tree-6912), 7–11 s a run where axe's own audit
- * takes 2 s. The rules run are the same.
+ * takes 2 s. The rules run are the same. `within`: only the elements under that selector.
  */
-export async function seriousViolations(page: Page): Promise<string[]> {
+export async function seriousViolations(page: Page, within?: string): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
-  const results = (await page.evaluate(() =>
-    (window as unknown as { axe: typeof import('axe-core') }).axe.run(document, {
-      resultTypes: ['violations'],
-    }),
+  const results = (await page.evaluate(
+    (selector) =>
+      (window as unknown as { axe: typeof import('axe-core') }).axe.run(
+        selector ? { include: [selector] } : document,
+        { resultTypes: ['violations'] },
+      ),
+    within ?? null,
   )) as AxeResults;
   // axe ran its rules over the page (an empty page or a failed injection passes nothing).
   expect(results.passes.length).toBeGreaterThan(10);

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { seriousViolations } from './axe.ts';
+import { Dashboard } from './dashboard.ts';
 import { type RunningDemo, startDemo } from './demo-process.ts';
 import { checkLayout, contentionView, routeView } from './layout.ts';
 
@@ -40,6 +41,9 @@ for (const scenario of ['fat-tree-6912', 'fat-tree-27648']) {
         /^edge\S+ → agg\S+ (\d+\.\d %|—), agg/,
       );
       await expect(page.locator(':focus')).toHaveAttribute('data-cell', '1:1');
+      // The alarms counted in the header (issue 44), in view at the top of the page.
+      await expect(page.getByTestId('alarm-counts')).toContainText(/alarms\s+(none|\d)/);
+      await expect(page.getByTestId('alarm-counts')).toBeInViewport();
       // Its colours, written in place with its name on each message (PodDrillDown's writePodCells).
       // (Chromium writes the direction back as "to right bottom".)
       await expect(page.locator(':focus')).toHaveAttribute(
@@ -60,6 +64,23 @@ for (const scenario of ['fat-tree-6912', 'fat-tree-27648']) {
       await expect(detail.getByRole('table', { name: `Ports of ${name}` }).getByRole('row')).toHaveCount(
         1 + 48,
       );
+
+      // A cell opened (Enter, as a click): its cable's history where one looks, its wait drawn (issue 44).
+      const dashboard = new Dashboard(page);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await detail.locator('button.pod-cell[tabindex="0"]').focus();
+      await page.keyboard.press('Enter');
+      await expect(page).toHaveURL(/[?&]tool=link/);
+      await dashboard.expectHistoryRevealed();
+      await dashboard.expectWaitSeries();
+      // One of the switch's ports found by name: its page with the node's GUID and LID.
+      const find = page.getByRole('combobox', { name: 'Find' });
+      await find.fill(`${name}/1`);
+      await find.press('Enter');
+      const port = page.getByRole('region', { name: `Port ${name}/1` });
+      await expect(port).toContainText(/GUID 0x[0-9a-f]{16}/);
+      await expect(port).toContainText(/LID \d+/);
+      await expect(port.getByRole('table', { name: `Counters of ${name}/1` })).toContainText(/Xmit ?Data/);
     });
 
     test('holds its layout at 1280 and 1600 px: tier and pod tables, route and contention inside the window', async ({

@@ -122,6 +122,29 @@ export class Dashboard {
     await this.page.mouse.click(point.x, point.y);
   }
 
+  /**
+   * What a click on the fabric opened is where the user looks: the history's top in the upper half
+   * of the window under the sticky header (components/reveal.ts), and the Link tab selected in view.
+   */
+  async expectHistoryRevealed(): Promise<void> {
+    await expect(async () => {
+      const { top, under, height } = await this.page.evaluate(() => ({
+        top: document.querySelector('.area-history')?.getBoundingClientRect().top ?? Number.NaN,
+        under: document.querySelector('.app-top')?.getBoundingClientRect().bottom ?? 0,
+        height: window.innerHeight,
+      }));
+      expect(top).toBeGreaterThanOrEqual(under - 1);
+      expect(top).toBeLessThanOrEqual(under + (height - under) / 2);
+    }).toPass({ timeout: 10_000 });
+    await expect(this.page.getByRole('tab', { name: 'Link', selected: true })).toBeInViewport();
+  }
+
+  /** The link history draws the wait of `id` (any direction when not given) beside its utilization. */
+  async expectWaitSeries(id?: string): Promise<void> {
+    await expect(this.linkHistory.getByRole('checkbox', { name: /Wait \(XmitWait\)/ })).toBeChecked();
+    await expect(this.linkHistory).toContainText(id ? `${id.replace('->', ' → ')} wait` : /\S+ → \S+ wait/);
+  }
+
   /** A full-page screenshot from the top (the header is sticky: scrolled, it would cut the page). */
   async screenshot(path: string): Promise<void> {
     await this.page.evaluate(() => window.scrollTo(0, 0));

@@ -12,6 +12,8 @@ const CLI = fileURLToPath(new URL('../apps/cli/bin/fabscope.js', import.meta.url
 export function startDemo(options: {
   scenario: string;
   prometheus?: boolean;
+  /** More arguments of `fabscope demo` (e.g. `--fabric ibsim`). */
+  args?: readonly string[];
   /** More settings for the demo's environment (FABSCOPE_…). */
   env?: Record<string, string>;
   readyTimeoutMs?: number;

@@ -2,6 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { seriousViolations } from './axe.ts';
 import { Dashboard } from './dashboard.ts';
 import { type RunningDemo, startDemo } from './demo-process.ts';
+import { fatTree1152Views } from './fat-tree-1152-views.ts';
 import { checkLayout, contentionView, ratesOnPage, routeView, significantDigits } from './layout.ts';
 
 // A 1152-host two-tier fat tree (2304 links): the dashboard switches to the compact stream and a
@@ -20,12 +21,16 @@ test.afterAll(async () => {
   await demo?.stop();
 });
 
-/** host1…host4 on edge1 send to host25…host28 on edge2: every flow crosses two ISL directions. */
+/**
+ * host1…host4 on edge1 send to host25…host28 on edge2: every flow crosses two ISL directions; host5
+ * sends to host25 too, over the same ISLs (the tables route by destination): host1 waits for credit.
+ */
 const PAIRS: [string, string][] = [
   ['host1', 'host25'],
   ['host2', 'host26'],
   ['host3', 'host27'],
   ['host4', 'host28'],
+  ['host5', 'host25'],
 ];
 
 const isSwitchEnd = (end: string): boolean => /^(edge|core)\d+\//.test(end);
@@ -75,8 +80,16 @@ test('a 1152-host fabric is drawn as a canvas heatmap and ranks its busy ISL dir
 
   await page.screenshot({ path: 'e2e/artifacts/fabric-scale-1152.png', fullPage: true });
 
-  // Click host1's cell (its sending half) in the heatmap: the Link tab lists its flow.
+  // host1's cell waits (its flow shares the ISL with host5's): its tooltip reads the wait (issue 44).
   const cell = await findHeatmapCell(page, 'host1 on edge1 port 1');
+  await page.mouse.move(cell.left + 1, cell.top + 1);
+  const tooltip = page.getByRole('tooltip');
+  await expect(async () => {
+    await page.mouse.move(cell.left + 2, cell.top + 1);
+    const wait = /↑[\s\S]*?Wait (\d+\.\d) %/.exec((await tooltip.textContent()) ?? '')?.[1];
+    expect(Number(wait)).toBeGreaterThanOrEqual(10);
+  }).toPass({ timeout: 20_000 });
+  // Click it (its sending half): the Link tab lists its flow.
   await page.mouse.click(cell.left + 1, cell.top + 1);
   await expect(dashboard.investigate.getByRole('tab', { name: 'Link' })).toHaveAttribute(
     'aria-selected',
@@ -140,6 +153,10 @@ test('contention check at 1,152 hosts: defaults that exist here, every predicted
     const text = await cell.innerText();
     if (!/measured/.test(text)) expect(text).toMatch(/GB\/s$/);
   }
+  // The run is a job of all 1,152 hosts: they read as Slurm writes them (issue 44).
+  await dashboard.openTool('Jobs');
+  await page.getByRole('list', { name: 'Jobs' }).getByRole('button', { name: 'contention-check' }).click();
+  await expect(page.getByTestId('job-nodes')).toHaveText('Nodes: host[1-1152]');
   await fetch(`${demo.url}/api/v1/traffic`, { method: 'DELETE' });
 });
 
@@ -236,4 +253,9 @@ test('a permutation on 1,152 hosts reads in TB/s, every rate with at most 4 sign
   } finally {
     await fetch(`${demo.url}/api/v1/traffic`, { method: 'DELETE' });
   }
+});
+
+fatTree1152Views(() => {
+  if (!demo) throw new Error('the fat-tree-1152 demo did not start');
+  return demo.url;
 });

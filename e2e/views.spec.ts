@@ -92,6 +92,39 @@ function overlappingPairs(labels: { text: string; quad: Quad }[]): string[] {
   return hits;
 }
 
+/**
+ * The drawing's labels, rotated as laid out, apart and at least 9 px tall; on the route view the
+ * route outlined (a halo under each of its link directions, the rest dimmed) and each network named.
+ */
+async function drawnReadably(
+  page: Page,
+  where: string,
+  scenario: string,
+  routeLinks: string[],
+): Promise<void> {
+  const drawing = page.locator('svg.fat-tree');
+  await expect(drawing.locator('.node').first()).toBeVisible();
+  const labels = await labelQuads(page);
+  expect(labels.length).toBeGreaterThan(3);
+  expect(overlappingPairs(labels), `${where}: labels of the drawing`).toEqual([]);
+  const heights = labels.map((l) =>
+    Math.hypot((l.quad[3]?.[0] ?? 0) - (l.quad[0]?.[0] ?? 0), (l.quad[3]?.[1] ?? 0) - (l.quad[0]?.[1] ?? 0)),
+  );
+  expect(Math.min(...heights), `${where}: the smallest label`).toBeGreaterThanOrEqual(9);
+  if (!where.startsWith('route')) return;
+  await expect(drawing.locator('.route-halos line')).toHaveCount(routeLinks.length);
+  await expect(drawing.locator('.channel.on-route')).toHaveCount(routeLinks.length);
+  if (scenario === 'lustre-storage') {
+    await expect(drawing.locator('.network-label')).toHaveText([
+      'Ethernet · 40 GbE · 5 hosts',
+      'InfiniBand · 56 Gb/s · 5 hosts',
+    ]);
+    await expect(page.locator('.app-header .chip').first()).toHaveText('Ethernet + InfiniBand');
+  }
+  if (scenario === 'opa-ethernet-router')
+    await expect(drawing.locator('.node-router .router-mark')).toHaveCount(1);
+}
+
 for (const [scenario, [from, to]] of Object.entries(SMALL_SCENARIOS)) {
   test.describe(scenario, () => {
     // One demo per scenario: its tests run in order in one worker (not skipped after a failure).
@@ -104,77 +137,24 @@ for (const [scenario, [from, to]] of Object.entries(SMALL_SCENARIOS)) {
       await demo?.stop();
     });
 
-    // Both themes on one page: the stylesheet follows prefers-color-scheme as it changes.
-    test('is drawn readably and accessibly, in the dark and the light theme', async ({ page }, testInfo) => {
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await page.goto(`${demo.url}/?from=${from}&to=${to}`);
-      const drawing = page.locator('svg.fat-tree');
-      await expect(drawing.locator('.node').first()).toBeVisible();
-      // A sample has arrived: every stroke is coloured or marked, not waiting.
-      await expect(page.getByTestId('host-transmit-total')).not.toHaveText('—');
-
-      const labels = await labelQuads(page);
-      expect(labels.length).toBeGreaterThan(3);
-      expect(overlappingPairs(labels)).toEqual([]);
-      // Labels are drawn large enough to read: at least 9 px tall on screen.
-      const heights = labels.map((l) =>
-        Math.hypot(
-          (l.quad[3]?.[0] ?? 0) - (l.quad[0]?.[0] ?? 0),
-          (l.quad[3]?.[1] ?? 0) - (l.quad[0]?.[1] ?? 0),
-        ),
-      );
-      expect(Math.min(...heights)).toBeGreaterThanOrEqual(9);
-
-      // The route is outlined: a halo under each of its link directions, the rest dimmed.
-      const routeLinks = await page.evaluate(
-        async ([url, a, b]) =>
-          ((await (await fetch(`${url}/api/v1/route?from=${a}&to=${b}`)).json()) as { links: string[] })
-            .links,
-        [demo.url, from, to] as const,
-      );
-      expect(routeLinks.length).toBeGreaterThan(1);
-      await expect(drawing.locator('.route-halos line')).toHaveCount(routeLinks.length);
-      await expect(drawing.locator('.channel.on-route')).toHaveCount(routeLinks.length);
-
-      if (scenario === 'lustre-storage') {
-        await expect(drawing.locator('.network-label')).toHaveText([
-          'Ethernet · 40 GbE · 5 hosts',
-          'InfiniBand · 56 Gb/s · 5 hosts',
-        ]);
-        await expect(page.locator('.app-header .chip').first()).toHaveText('Ethernet + InfiniBand');
-      }
-      if (scenario === 'opa-ethernet-router') {
-        await expect(drawing.locator('.node-router .router-mark')).toHaveCount(1);
-      }
-
-      for (const colorScheme of ['dark', 'light'] as const) {
-        await test.step(`${colorScheme} theme`, async () => {
-          await page.emulateMedia({ colorScheme });
-          await expect(page.locator('html')).toHaveCSS('color-scheme', colorScheme);
-          expect(await seriousViolations(page)).toEqual([]);
-          await page.screenshot({
-            path: testInfo.outputPath(`${scenario}-${colorScheme}.png`),
-            fullPage: true,
-          });
-        });
-      }
-    });
-
-    test('holds its layout at 1280 and 1600 px: nothing sideways, no text over text, axe clean', async ({
+    // One test, two views, each loaded once and resized from 1280 to 1600 px (checkLayout): the
+    // drawing's labels and the route's outline are checked at each width, beside the page's layout
+    // and axe in both themes (the stylesheet follows prefers-color-scheme as it changes).
+    test('is drawn readably and accessibly at 1280 and 1600 px: nothing sideways, no text over text, axe clean in both themes', async ({
       page,
     }, testInfo) => {
       test.setTimeout(240_000);
+      const routeLinks = (
+        (await (await api(demo.url, `/route?from=${from}&to=${to}`)).json()) as { links: string[] }
+      ).links;
+      expect(routeLinks.length).toBeGreaterThan(1);
       await checkLayout(
         page,
         demo.url,
         [routeView(from, to), contentionView(CONTENTION[scenario] ?? 'shift:1')],
         {
           screenshot: (name) => testInfo.outputPath(`${scenario}-${name}.png`),
-          // The drawing's own labels, rotated as laid out, apart at both widths too.
-          also: async (p, where) => {
-            const labels = await labelQuads(p);
-            expect(overlappingPairs(labels), `${where}: labels of the drawing`).toEqual([]);
-          },
+          also: async (p, where) => drawnReadably(p, where, scenario, routeLinks),
         },
       );
     });
@@ -344,6 +324,24 @@ for (const [scenario, [from, to]] of Object.entries(SMALL_SCENARIOS)) {
           await expect
             .poll(async () => Number(await opa.getAttribute('data-wait')), { timeout: 30_000 })
             .toBeGreaterThan(0.3);
+          // Issue 44 on the router fabric: its tooltip reads the wait, the header counts the alarm it
+          // raises, and a click brings the direction's history (with its wait series) where one looks,
+          // at both widths.
+          await expect(opa.locator('title')).toContainText(/ · wait \d+\.\d %/);
+          await expect(page.getByTestId('alarm-counts')).toContainText(/\d+ (warning|error|critical)/, {
+            timeout: 30_000,
+          });
+          const dashboard = new Dashboard(page);
+          for (const [width, id] of [
+            [1280, 'opa-node/1->opa-edge/1'],
+            [1600, 'router/2->eth-switch/1'],
+          ] as const) {
+            await page.setViewportSize({ width, height: 1000 });
+            await page.evaluate(() => window.scrollTo(0, 0));
+            await dashboard.clickChannel(id);
+            await dashboard.expectHistoryRevealed();
+            await dashboard.expectWaitSeries(id);
+          }
           await page.getByLabel('Show top').selectOption({ label: 'all' });
           for (const id of ETHERNET_DIRECTIONS) {
             const channel = page.locator(`svg.fat-tree [data-channel-id="${id}"]`);
@@ -377,6 +375,36 @@ for (const [scenario, [from, to]] of Object.entries(SMALL_SCENARIOS)) {
         } finally {
           await api(demo.url, '/traffic', { method: 'DELETE' });
         }
+      });
+
+      test('an Ethernet port’s page has no GUID, LID or Omni-Path counter; an Omni-Path one has them', async ({
+        page,
+      }) => {
+        await page.goto(`${demo.url}/?tool=port&port=${encodeURIComponent('eth-switch/1')}`);
+        const port = page.getByRole('region', { name: 'Port eth-switch/1' });
+        await expect(port).toContainText(/Neighbour\s*router\/2/);
+        await expect(port).not.toContainText('GUID');
+        await expect(port).not.toContainText('LID');
+        const counters = port.getByRole('table', { name: 'Counters of eth-switch/1' });
+        await expect(counters.getByRole('row', { name: /^ifHCOutOctets/ })).toBeVisible();
+        await expect(counters.getByRole('row', { name: /Xmit|Port|VL15|FECN|Integ/ })).toHaveCount(0);
+        await expect(port.getByRole('table', { name: 'Load of eth-switch/1' })).not.toContainText(
+          'threshold',
+        );
+        for (const colorScheme of ['dark', 'light'] as const) {
+          await page.emulateMedia({ colorScheme });
+          await expect(page.locator('html')).toHaveCSS('color-scheme', colorScheme);
+          expect(await seriousViolations(page), `the Ethernet port page, ${colorScheme} theme`).toEqual([]);
+        }
+        // The Omni-Path side of the router, found by part of its name: GUID, LID and opapmaquery's names.
+        await page.getByRole('combobox', { name: 'Find' }).fill('opa-edge/1');
+        await page.getByRole('combobox', { name: 'Find' }).press('Enter');
+        const opa = page.getByRole('region', { name: 'Port opa-edge/1' });
+        await expect(opa).toContainText(/GUID 0x[0-9a-f]{16}/);
+        await expect(opa).toContainText(/LID \d+/);
+        await expect(
+          opa.getByRole('table', { name: 'Counters of opa-edge/1' }).getByRole('row', { name: /^Xmit Wait/ }),
+        ).toBeVisible();
       });
 
       test('counts an iperf through the router once in the host transmit total', async ({ page }) => {

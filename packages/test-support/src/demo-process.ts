@@ -13,6 +13,8 @@ export async function startDemo(options: {
   bin: string;
   scenario: string;
   prometheus?: boolean;
+  /** More arguments of `fabscope demo` (e.g. `--fabric ibsim`). */
+  args?: readonly string[];
   /** More settings for the demo's environment (FABSCOPE_…). */
   env?: Record<string, string>;
   /** The biggest built-in fabric (fat-tree-27648) needs its first 10 s scrapes of 165,888 ports. */
@@ -20,7 +22,12 @@ export async function startDemo(options: {
 }): Promise<RunningDemo> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const args = [options.bin, 'demo', ...(options.prometheus ? ['--prometheus'] : [])];
+  const args = [
+    options.bin,
+    'demo',
+    ...(options.prometheus ? ['--prometheus'] : []),
+    ...(options.args ?? []),
+  ];
   const child: ChildProcess = spawn(process.execPath, args, {
     env: {
       ...process.env,

@@ -38,7 +38,7 @@ for (const scenario of ['fat-tree-6912', 'fat-tree-27648']) {
       await page.keyboard.press('ArrowDown');
       await expect(page.locator(':focus')).toHaveAttribute(
         'aria-label',
-        /^edge\S+ → agg\S+ (\d+\.\d %|—), agg/,
+        /^edge\S+ → agg\S+ (\d+\.\d %|—), agg\S+ → edge\S+ (\d+\.\d %|—), wait (\d+\.\d %|—)/,
       );
       await expect(page.locator(':focus')).toHaveAttribute('data-cell', '1:1');
       // The alarms counted in the header (issue 44), in view at the top of the page.

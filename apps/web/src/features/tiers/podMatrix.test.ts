@@ -81,13 +81,17 @@ describe('a pod matrix cell at an instant', () => {
           expect(values.waiting).toBe(
             isCongested(busiest(c.up, waitFraction)) || isCongested(busiest(c.down, waitFraction)),
           );
+          const waits = [busiest(c.up, waitFraction), busiest(c.down, waitFraction)].filter(
+            (w): w is number => w !== null,
+          );
+          expect(values.wait).toBe(waits.length === 0 ? null : Math.max(...waits));
           const look = podCellLook(values, 'edge1', 'agg2');
           expect(look.upColor).toBe(utilizationColor(values.up));
           expect(look.downColor).toBe(utilizationColor(values.down));
           expect(look.waiting).toBe(values.waiting);
           const percent = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)} %`);
           expect(look.label).toBe(
-            `edge1 → agg2 ${percent(values.up)}, agg2 → edge1 ${percent(values.down)}${
+            `edge1 → agg2 ${percent(values.up)}, agg2 → edge1 ${percent(values.down)}, wait ${percent(values.wait)}${
               values.waiting ? ', waiting for credit' : ''
             }`,
           );
@@ -98,9 +102,9 @@ describe('a pod matrix cell at an instant', () => {
 
   it('is unknown, never 0, when no cable of it has a value', () => {
     const values = podCellValues({ up: [0], down: [1] }, [Number.NaN, Number.NaN], [Number.NaN, 0.9]);
-    expect(values).toEqual({ up: null, down: null, waiting: true });
+    expect(values).toEqual({ up: null, down: null, wait: 0.9, waiting: true });
     expect(podCellLook(values, 'edge1', 'agg1').label).toBe(
-      'edge1 → agg1 —, agg1 → edge1 —, waiting for credit',
+      'edge1 → agg1 —, agg1 → edge1 —, wait 90.0 %, waiting for credit',
     );
   });
 });
@@ -108,7 +112,7 @@ describe('a pod matrix cell at an instant', () => {
 describe('two instants of a pod cell compared', () => {
   it('read the same exactly when their values do, field by field', () => {
     const value = fc.option(fc.constantFrom(0, 0.25, 0.5, 1, Number.NaN), { nil: null });
-    const cell = fc.record({ up: value, down: value, waiting: fc.boolean() });
+    const cell = fc.record({ up: value, down: value, wait: value, waiting: fc.boolean() });
     fc.assert(
       fc.property(cell, cell, (a, b) => {
         expect(samePodCell(a, b)).toBe(sameValues(a, b));

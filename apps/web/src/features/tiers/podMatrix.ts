@@ -132,6 +132,8 @@ export interface PodCellValues {
   /** Utilization edge → aggregation (0..1), null when unknown. */
   up: number | null;
   down: number | null;
+  /** The larger wait share (XmitWait) of either direction's busiest-waiting cable, null when unknown. */
+  wait: number | null;
   waiting: boolean;
 }
 
@@ -141,26 +143,31 @@ export function podCellValues(
   utilization: ArrayLike<number | null>,
   waitFraction: ArrayLike<number | null>,
 ): PodCellValues {
+  const upWait = busiest(cell.up, waitFraction);
+  const downWait = busiest(cell.down, waitFraction);
   return {
     up: busiest(cell.up, utilization),
     down: busiest(cell.down, utilization),
-    waiting: isCongested(busiest(cell.up, waitFraction)) || isCongested(busiest(cell.down, waitFraction)),
+    wait: upWait === null ? downWait : downWait === null ? upWait : Math.max(upWait, downWait),
+    waiting: isCongested(upWait) || isCongested(downWait),
   };
 }
 
 /** Whether a cell's values read the same (its 576 cells compared on every message: no lists made). */
 export function samePodCell(a: PodCellValues, b: PodCellValues): boolean {
-  return Object.is(a.up, b.up) && Object.is(a.down, b.down) && a.waiting === b.waiting;
+  return (
+    Object.is(a.up, b.up) && Object.is(a.down, b.down) && Object.is(a.wait, b.wait) && a.waiting === b.waiting
+  );
 }
 
 /** The look of the cell between `edge` and `aggregation` (unknown: drawn grey and written —). */
 export function podCellLook(
-  { up, down, waiting }: PodCellValues,
+  { up, down, wait, waiting }: PodCellValues,
   edge: string,
   aggregation: string,
 ): PodCellLook {
   return {
-    label: `${edge} → ${aggregation} ${formatPercent(up)}, ${aggregation} → ${edge} ${formatPercent(down)}${
+    label: `${edge} → ${aggregation} ${formatPercent(up)}, ${aggregation} → ${edge} ${formatPercent(down)}, wait ${formatPercent(wait)}${
       waiting ? ', waiting for credit' : ''
     }`,
     upColor: utilizationColor(up),

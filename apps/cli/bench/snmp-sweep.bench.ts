@@ -5,7 +5,7 @@
 // of each is kept, the source's first (discovery) sweep apart. Limits: the sweep ≤ 2 s, and snmp_exporter's ports/s
 // at most half the source's.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseSnmpTargets, snmpSource } from '@fabscope/collectors';
 import { type PortTraffic, writeRecordings } from '@fabscope/emulator';
@@ -86,6 +86,20 @@ const source = snmpSource({
   concurrency: switches.length,
 });
 
+/** A process's CPU seconds so far (user + system, /proc/PID/stat at 100 ticks a second). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds of the agents, snmp_exporter and this process (the source, or the exporter's client) in `phase`. */
+async function cpuOf<T>(phase: () => Promise<T>): Promise<{ result: T; cpu: number[] }> {
+  const before = [cpuSeconds(sim.pid), cpuSeconds(exporter.pid), cpuSeconds(process.pid)];
+  const result = await phase();
+  const after = [cpuSeconds(sim.pid), cpuSeconds(exporter.pid), cpuSeconds(process.pid)];
+  return { result, cpu: after.map((a, k) => a - (before[k] as number)) };
+}
+
 /** One sweep of the source: its duration and the ports it read. */
 async function sourceSweep(): Promise<{ ms: number; ports: number }> {
   const t = performance.now();
@@ -113,9 +127,15 @@ try {
   const ours: number[] = [];
   const theirs: number[] = [];
   const discovery = await sourceSweep();
+  const cpu = { ours: [0, 0, 0], theirs: [0, 0, 0] };
+  const add = (into: number[], from: number[]) => {
+    for (const [k, v] of from.entries()) into[k] = (into[k] ?? 0) + v;
+  };
   for (let run = 0; run < RUNS; run++) {
-    const a = await sourceSweep();
-    const b = await exporterSweep();
+    const { result: a, cpu: ourCpu } = await cpuOf(sourceSweep);
+    const { result: b, cpu: theirCpu } = await cpuOf(exporterSweep);
+    add(cpu.ours, ourCpu);
+    add(cpu.theirs, theirCpu);
     if (a.ports !== 4096 || b.ports !== 4096)
       throw new Error(`ports read: ${a.ports} and ${b.ports}, not 4096`);
     ours.push(a.ms);
@@ -129,6 +149,12 @@ try {
   bench.report('snmp_exporter scrape of the same 64 agents', theirsMs, 'ms', undefined, 0);
   bench.report('snmp_exporter ports/s', (4096 / theirsMs) * 1000, 'ports/s', undefined, 0);
   bench.report("snmp_exporter's ports/s over the source's", oursMs / theirsMs, '×', 0.5);
+  // Where each reader's time goes: CPU seconds per sweep of the agents, snmp_exporter and this process.
+  const per = (v: number | undefined) => Number(((v ?? 0) / RUNS).toFixed(2));
+  console.log(
+    `cpu s per sweep (agents, snmp_exporter, bench process) on ${cpus().length} cores: source ` +
+      `${cpu.ours.map(per).join(', ')}; snmp_exporter ${cpu.theirs.map(per).join(', ')}`,
+  );
 } finally {
   await exporter.stop();
   await sim.stop();

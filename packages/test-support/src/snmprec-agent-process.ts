@@ -8,6 +8,8 @@ const MAIN = fileURLToPath(new URL('./snmprec-agent-main.ts', import.meta.url));
 /** Agents serving recordings from a child process: community → UDP port on 127.0.0.1. */
 export interface SnmprecAgentProcess {
   ports: Map<string, number>;
+  /** The agents' process id: the bench reads its CPU time. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -25,6 +27,7 @@ export async function startSnmprecAgents(recordings: Record<string, string>): Pr
   const ports = new Map<string, number>(Object.entries(JSON.parse(first) as Record<string, number>));
   return {
     ports,
+    pid: child.pid as number,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

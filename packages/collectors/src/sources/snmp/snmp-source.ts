@@ -73,6 +73,8 @@ function overlay(base: SnmpTable, fresh: SnmpTable): SnmpTable {
 /** A counters walk completed by the static part of the last full one; what the walk read wins. */
 export function withStatic(base: AgentAnswer, fresh: AgentAnswer): AgentAnswer {
   const empty = (t: SnmpTable) => Object.keys(t).length === 0;
+  // The full walk's rows must not stand in for counters the agent no longer gives.
+  if (empty(fresh.ifXTable)) throw new Error('no ifXTable (64-bit counters) in the answer');
   return {
     upTimeTicks: fresh.upTimeTicks,
     sysName: fresh.sysName ?? base.sysName,

@@ -92,7 +92,7 @@ describe('the SNMP source reads only what moves', () => {
     expect(state.scopes).toEqual(['full', 'counters', 'counters', 'full', 'full', 'counters', 'counters']);
   });
 
-  it('leaves a counter the counters walk lacks unknown, never the full walk’s old value', async () => {
+  it('leaves a counter the counters walk lacks unknown, never the full walk’s old value, nor a lost table', async () => {
     // A switch whose counters walk misses ifHCOutOctets.
     const walked: AgentAnswer[] = [];
     const gappy = snmpSource({
@@ -105,11 +105,16 @@ describe('the SNMP source reads only what moves', () => {
         });
         const answer = asWalked(full, scope);
         if (scope === 'counters') delete answer.ifXTable['1']?.['10'];
+        if (walked.length === 2) answer.ifXTable = {};
         walked.push(answer);
         return answer;
       },
     });
     expect((await gappy.read(AbortSignal.timeout(1000))).ports[0]?.transmitBytes).toBe(123);
     expect((await gappy.read(AbortSignal.timeout(1000))).ports[0]?.transmitBytes).toBeNaN();
+    // A counters walk without ifXTable loses the switch for the sweep, with the reason.
+    const lost = await gappy.read(AbortSignal.timeout(1000));
+    expect(lost.ports).toEqual([]);
+    expect(lost.targets?.[0]?.reason).toMatch(/no ifXTable/);
   });
 });

@@ -35,6 +35,8 @@ export {
   SNMP_EXPORTER_CONFIG,
   startSnmpExporter,
 } from './snmp-exporter.ts';
+export { parseSnmprec, type SnmprecAgents, serveSnmprec } from './snmprec-agent.ts';
+export { type SnmprecAgentProcess, startSnmprecAgents } from './snmprec-agent-process.ts';
 export { freeUdpPort, type Snmpsim, snmpbulkwalk, startSnmpsim } from './snmpsim.ts';
 
 /** Undefined when `run` returns, the error when it throws a `kind`; any other is rethrown (a parser's

@@ -12,6 +12,8 @@ export const SNMP_EXPORTER_CONFIG = new URL('../../../deploy/snmp-exporter/snmp.
 export interface RunningSnmpExporter {
   /** `http://127.0.0.1:PORT`: scrape `${base}/snmp?target=HOST:PORT&module=NAME`. */
   base: string;
+  /** Its process id: the bench reads its CPU time. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -33,7 +35,8 @@ export async function startSnmpExporter(config = SNMP_EXPORTER_CONFIG): Promise<
   };
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline && child.exitCode === null) {
-    if ((await fetch(`${base}/metrics`).catch(() => null))?.ok) return { base, stop };
+    if ((await fetch(`${base}/metrics`).catch(() => null))?.ok)
+      return { base, pid: child.pid as number, stop };
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   await stop();

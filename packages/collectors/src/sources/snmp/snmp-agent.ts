@@ -22,6 +22,13 @@ export interface AgentWalkOptions {
   inFlight: number;
 }
 
+/** What one walk reads: every table (discovery), or only the columns that move between sweeps. */
+export type WalkScope = 'full' | 'counters';
+/** ifTable's moving columns: ifOperStatus, ifInDiscards, ifInErrors, ifOutDiscards, ifOutErrors. */
+export const IF_MOVING_COLUMNS = [8, 13, 14, 19, 20];
+/** ifXTable's moving columns: ifHCInOctets, ifHCInUcastPkts, ifHCOutOctets, ifHCOutUcastPkts. */
+export const IFX_MOVING_COLUMNS = [6, 7, 10, 11];
+
 /** The agent's answer did not come in time, after its retries. */
 export class AgentTimeoutError extends Error {}
 
@@ -96,11 +103,36 @@ export async function tables(
   });
 }
 
-/** Walks one agent's system scalars, IF-MIB and LLDP-MIB tables (GetBulk on v2c and v3). */
+/** The scalars and tables a walk of `scope` reads. */
+function walkPlan(scope: WalkScope) {
+  if (scope === 'counters')
+    return {
+      scalars: [OID.sysUpTime],
+      tables: [
+        { oid: OID.ifTable, columns: IF_MOVING_COLUMNS },
+        { oid: OID.ifXTable, columns: IFX_MOVING_COLUMNS },
+      ],
+    };
+  return {
+    scalars: [OID.sysUpTime, OID.sysName, OID.lldpLocChassisId, OID.lldpLocSysName],
+    tables: [
+      { oid: OID.ifTable, columns: IF_COLUMNS },
+      { oid: OID.ifXTable, columns: IFX_COLUMNS },
+      { oid: OID.lldpLocPortTable, columns: LLDP_LOC_COLUMNS },
+      { oid: OID.lldpRemTable, columns: LLDP_REM_COLUMNS },
+    ],
+  };
+}
+
+/**
+ * Walks one agent (GetBulk on v2c and v3): in full, its system scalars, IF-MIB and LLDP-MIB tables; for
+ * `counters`, sysUpTime and the moving columns only, the rest of the answer empty.
+ */
 export async function walkAgent(
   target: SnmpTarget,
   options: AgentWalkOptions,
   signal: AbortSignal,
+  scope: WalkScope = 'full',
 ): Promise<AgentAnswer> {
   signal.throwIfAborted();
   const session = openSession(target, options);
@@ -113,20 +145,9 @@ export async function walkAgent(
   });
   aborted.catch(() => {});
   try {
+    const plan = walkPlan(scope);
     const [scalars, [ifTable, ifXTable, lldpLocPortTable, lldpRemTable]] = await Promise.race([
-      Promise.all([
-        getScalars(session, [OID.sysUpTime, OID.sysName, OID.lldpLocChassisId, OID.lldpLocSysName]),
-        tables(
-          session,
-          [
-            { oid: OID.ifTable, columns: IF_COLUMNS },
-            { oid: OID.ifXTable, columns: IFX_COLUMNS },
-            { oid: OID.lldpLocPortTable, columns: LLDP_LOC_COLUMNS },
-            { oid: OID.lldpRemTable, columns: LLDP_REM_COLUMNS },
-          ],
-          options,
-        ),
-      ]),
+      Promise.all([getScalars(session, plan.scalars), tables(session, plan.tables, options)]),
       aborted,
     ]);
     const [upTimeTicks, sysName, lldpLocChassisId, lldpLocSysName] = scalars;

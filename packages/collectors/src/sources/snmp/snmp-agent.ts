@@ -1,5 +1,6 @@
 import snmp, { type Session } from 'net-snmp';
 import { mapBounded } from '../run-tool.ts';
+import { CONGESTION_TABLES } from './snmp-congestion.ts';
 import {
   type AgentAnswer,
   IF_COLUMNS,
@@ -135,7 +136,7 @@ export async function walkAgent(
   });
   aborted.catch(() => {});
   try {
-    const [scalars, [ifTable, ifXTable, lldpLocPortTable, lldpRemTable]] = await Promise.race([
+    const [scalars, [ifTable, ifXTable, lldpLocPortTable, lldpRemTable, pfc, ecn]] = await Promise.race([
       Promise.all([
         getScalars(session, [OID.sysUpTime, OID.sysName, OID.lldpLocChassisId, OID.lldpLocSysName]),
         tables(
@@ -145,6 +146,7 @@ export async function walkAgent(
             { oid: OID.ifXTable, columns: IFX_COLUMNS },
             { oid: OID.lldpLocPortTable, columns: LLDP_LOC_COLUMNS },
             { oid: OID.lldpRemTable, columns: LLDP_REM_COLUMNS },
+            ...CONGESTION_TABLES,
           ],
           options,
         ),
@@ -161,6 +163,7 @@ export async function walkAgent(
       ifXTable: ifXTable ?? {},
       lldpLocPortTable: lldpLocPortTable ?? {},
       lldpRemTable: lldpRemTable ?? {},
+      congestion: [pfc, ecn],
     };
   } finally {
     signal.removeEventListener('abort', onAbort);

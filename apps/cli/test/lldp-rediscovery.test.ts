@@ -1,7 +1,7 @@
 import { snmpSource } from '@fabscope/collectors';
 import { describeTopologyChange, diffTopology, topologySnapshot } from '@fabscope/topology';
 import { describe, expect, it } from 'vitest';
-import { lldpRediscovery } from '../src/serve-snmp.ts';
+import { discoverLldpFabric, lldpRediscovery } from '../src/serve-snmp.ts';
 
 type Table = Record<string, Record<string, unknown>>;
 
@@ -66,8 +66,11 @@ describe('LLDP rediscovery while serve runs', () => {
     };
     const rediscover = lldpRediscovery('ethernet', source, () => last?.targets ?? null);
     await expect(rediscover()).rejects.toThrow(/no SNMP sweep yet/);
+    const loaded = await discoverLldpFabric(source, 5000);
     await sweep();
     const before = await rediscover();
+    // Rediscovery of an unchanged fabric is the fabric serve drew at its start: no change, no event.
+    expect(diffTopology(topologySnapshot(loaded), topologySnapshot(before))).toEqual([]);
     expect(before.links.map((l) => l.id).sort()).toEqual([
       'host1/1--leaf1/1',
       'leaf1/3--spine1/1',

@@ -78,7 +78,7 @@ export function equalCostPaths(
   return { paths, count: count(from) };
 }
 
-/** A set's members with their load from the live link states (`states` by id), `taken` the answer's path. */
+/** A set's members with their load from the live link states (`states` by id) where they differ, `taken` the answer's path. */
 export function ecmpSet(
   found: { paths: string[][]; count: number },
   states: ReadonlyMap<string, LinkDirectionState>,
@@ -94,13 +94,18 @@ export function ecmpSet(
     return max;
   };
   const takenText = taken.join(' ');
-  const members = found.paths.map(
-    (links): EcmpMember => ({
+  // A member's load is where members differ: hops every member shares (the hosts' own cables) tell none apart,
+  // and a host's NIC is often not read at all (a switch-only SNMP fabric).
+  const shared = new Set(found.paths[0]?.filter((id) => found.paths.every((p) => p.includes(id))) ?? []);
+  const members = found.paths.map((links): EcmpMember => {
+    const own = links.filter((id) => !shared.has(id));
+    const measured = own.length > 0 ? own : links;
+    return {
       links,
-      utilization: worst(links, 'utilization'),
-      transmitWaitFraction: worst(links, 'transmitWaitFraction'),
+      utilization: worst(measured, 'utilization'),
+      transmitWaitFraction: worst(measured, 'transmitWaitFraction'),
       taken: links.join(' ') === takenText,
-    }),
-  );
+    };
+  });
   return { hash: 'switch', paths: found.count, members };
 }

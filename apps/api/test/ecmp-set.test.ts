@@ -81,7 +81,7 @@ describe('the ECMP set of an Ethernet route', () => {
     expect(set.hash).toBe('switch');
     expect(set.paths).toBe(2);
     expect(set.members[0]).toMatchObject({ taken: false, transmitWaitFraction: 0.5 });
-    // The first and last links are shared: the second member's states (0.1) stand for both.
+    // The first and last links are shared by both: not counted in either member's load.
     expect(set.members[0]?.utilization).toBeCloseTo(0.6);
     expect(set.members[1]).toMatchObject({ taken: true, utilization: null, transmitWaitFraction: 0 });
   });

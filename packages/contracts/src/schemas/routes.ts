@@ -55,11 +55,12 @@ export type RouteTables = Static<typeof RouteTablesSchema>;
 export const EcmpMemberSchema = Type.Object({
   links: Type.Array(Type.String(), { description: 'Link directions crossed, in order' }),
   utilization: Nullable(Type.Number(), {
-    description: 'Its busiest link direction’s utilization 0..1; null when any of them is unknown',
+    description:
+      'Its busiest link direction’s utilization 0..1, over the links not every member crosses; null when one of them is unknown',
   }),
   transmitWaitFraction: Nullable(Type.Number(), {
     description:
-      'Its most paused link direction’s share of time waiting (PFC pause); null when any is unknown',
+      'Its most paused link direction’s share of time waiting (PFC pause), over the links not every member crosses; null when one is unknown',
   }),
   taken: Type.Boolean({ description: 'Whether this is the path the answer’s hops follow' }),
 });

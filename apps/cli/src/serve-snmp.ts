@@ -96,16 +96,18 @@ function toldSource(
 }
 
 /**
- * Rediscovery for the live topology: the fabric LLDP describes as the collector's newest sweep walked it (every sweep
- * walks LLDP-MIB), so a cable plugged or pulled shows as a topology change. While an agent did not answer that sweep
- * it fails, naming the agent: a switch unread is not a switch gone.
+ * Rediscovery for the live topology: the fabric LLDP describes as the collector's newest full walk read it, so a
+ * cable plugged or pulled shows as a topology change. Each call asks for a full walk at the next sweep (the sweeps
+ * between read only counters), so what it draws is at most one rediscovery interval old. While an agent did not
+ * answer the last sweep it fails, naming the agent: a switch unread is not a switch gone.
  */
 export function lldpRediscovery(
   fabricName: string,
-  source: Pick<SnmpFabricSource, 'readings' | 'links'>,
+  source: Pick<SnmpFabricSource, 'readings' | 'links' | 'discover'>,
   lastTargets: () => readonly TargetResult[] | null,
 ): () => Promise<Fabric> {
   return async () => {
+    source.discover();
     const targets = lastTargets();
     if (targets === null) throw new Error('no SNMP sweep yet since the start');
     const silent = targets.filter((t) => t.outcome !== 'ok');

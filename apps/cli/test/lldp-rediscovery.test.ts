@@ -54,10 +54,12 @@ describe('LLDP rediscovery while serve runs', () => {
     }));
     const source = snmpSource({
       targets,
-      walkAgent: async (t) => {
+      // Between full walks the source reads counters only: LLDP is read when a full walk is asked for.
+      walkAgent: async (t, _options, _signal, scope = 'full') => {
         const name = t.label;
         if (name === silent) throw new Error('Request timed out');
-        return answer(name, 4, cabled[name] ?? {});
+        const walked = answer(name, 4, cabled[name] ?? {});
+        return scope === 'full' ? walked : { ...walked, lldpLocPortTable: {}, lldpRemTable: {} };
       },
     });
     let last: Awaited<ReturnType<typeof source.read>> | null = null;

@@ -2,42 +2,13 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that run longest, longest first (as a fresh clone's `npm test` timed them): with five
- * workers the suite ends when its last long file does, and a long file started late was that tail.
- * Vitest's own order (by the durations it cached) needs a cache a fresh clone has not. A file
- * missing here is ordered below.
- */
-const LONGEST_FIRST = [
-  'apps/cli/test/compose-stack.test.ts', // docker builds, two compose stacks
-  'apps/cli/test/serve-snmp.test.ts',
-  'apps/cli/test/sharded-pipeline.test.ts',
-  'apps/cli/test/history-pipeline.test.ts', // a 20 s + 24 s experiment
-  'apps/cli/test/vl15-threshold-lab.test.ts', // a condition held 60 s (issue 40)
-  'apps/api/test/sm-routes-ftree-lab.test.ts', // 992 pairs traced, a re-route, the switches' tables
-  'apps/cli/test/collector-stall.test.ts', // a 30 s SIGSTOP (issue 40)
-  'apps/cli/test/collector-stall-lab.test.ts', // a 30 s SIGSTOP (issue 40)
-  'apps/api/test/sm-routes-minhop-lab.test.ts', // 992 pairs traced
-  'apps/api/test/sm-routes-updn-lab.test.ts', // 992 pairs traced
-  'apps/cli/test/prometheus-supervisor.test.ts',
-  'apps/cli/test/past-errors.test.ts',
-  'apps/api/test/links-export.test.ts',
-  'apps/cli/test/parse-commands.test.ts',
-  'apps/cli/test/promql-client-victoria-metrics.test.ts',
-  'apps/api/test/paging-at-scale.test.ts',
-];
-
-/**
- * Then the CLI's and the InfiniBand lab's tests: they drive real servers (Prometheus, VictoriaMetrics, the demo) and wait
+ * The CLI's and the InfiniBand lab's tests first: they drive real servers (Prometheus, VictoriaMetrics, the demo) and wait
  * for wall-clock experiments, tens of seconds each, while the other files are CPU-bound and short.
  * Started first, their waits overlap the rest; Vitest's default order (by the durations it cached,
  * which a fresh clone has not) started some of them last, a tail of ~20 s.
  */
 class WaitingFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const longest = (f: TestSpecification) => {
-      const i = LONGEST_FIRST.findIndex((name) => f.moduleId.endsWith(`/${name}`));
-      return i < 0 ? LONGEST_FIRST.length : i;
-    };
     // Within them, those that run whole experiments through a real Prometheus or the demo (their
     // names say so; the default order is by file size, and pipeline-prometheus.test.ts is three
     // lines that run for 30 s).
@@ -47,7 +18,7 @@ class WaitingFilesFirst extends BaseSequencer {
         : /(pipeline|prometheus|history|timestamps|lookback|supervisor)[^/]*\.test\.ts$/.test(f.moduleId)
           ? 0
           : 1;
-    return (await super.sort(files)).sort((a, b) => longest(a) - longest(b) || rank(a) - rank(b));
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
   }
 }
 

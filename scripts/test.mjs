@@ -3,17 +3,7 @@
 // the tests drive for real (Debian chromium, prometheus, alertmanager, node_exporter, VictoriaMetrics, tmux, opa-fm, snmpsim, snmp_exporter …) when running as root, or stops and
 // names them. Ends with one line "tests: N passed, N failed".
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import {
-  accessSync,
-  closeSync,
-  constants,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -151,28 +141,6 @@ function step(name, command, args, env = {}) {
   return run.status === 0;
 }
 
-/**
- * `step` started now and awaited later. Its output goes to a file, printed when awaited (a pipe
- * would fill while the synchronous steps block the event loop); it ended when the file was last
- * written, which is when its time is taken from.
- */
-function stepInBackground(name, command, args) {
-  const started = Date.now();
-  const log = join(results, `${name}.log`);
-  const out = openSync(log, 'w');
-  const child = spawn(command, args, { cwd: root, stdio: ['ignore', out, out] });
-  closeSync(out);
-  const done = new Promise((resolve) => child.on('close', (code) => resolve(code)));
-  return async () => {
-    const code = await done;
-    const seconds = (statSync(log).mtimeMs - started) / 1000;
-    console.log(`\n=== ${name}: ${command} ${args.join(' ')} (run beside the build and the tests)`);
-    process.stdout.write(readFileSync(log));
-    console.log(`=== ${name}: ${code === 0 ? 'ok' : `failed (exit ${code})`} in ${seconds.toFixed(1)} s`);
-    return code === 0;
-  };
-}
-
 function readJson(file) {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
@@ -196,9 +164,7 @@ const gnmiTarget = spawn('node', ['packages/collectors/test/sources/gnmi/fake-ta
 });
 // Its 'close' is seen only once the synchronous steps below let the event loop run.
 const gnmiBuilt = new Promise((resolve) => gnmiTarget.on('close', (code) => resolve(code === 0)));
-// Lint (~18 s of CPU) beside the build and the tests rather than before them: nothing waits on it.
-// Its output is held and printed after the tests, so it does not interleave with theirs.
-const lint = stepInBackground('lint', 'npm', ['run', '--silent', 'lint']);
+ok = step('lint', 'npm', ['run', '--silent', 'lint']) && ok;
 const built = step('build', 'npm', ['run', '--silent', 'build']);
 ok = built && ok;
 const gnmiOk = await gnmiBuilt;
@@ -226,8 +192,6 @@ if (built) {
       },
     ) && ok;
 }
-
-ok = (await lint()) && ok;
 
 let passed = 0;
 let failed = 0;

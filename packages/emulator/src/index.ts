@@ -22,7 +22,6 @@ export {
   runScenario,
   ScenarioFileError,
 } from './scenario-file.ts';
-export { withLosslessTraffic } from './snmp/lossless-traffic.ts';
 export {
   carriedOn,
   recordingTargets,
@@ -36,7 +35,6 @@ export {
 export {
   chassisMac,
   hostPortName,
-  type LosslessTraffic,
   type PortTraffic,
   switchPortName,
   switchRecording,

@@ -141,11 +141,16 @@ function directionRow(
   };
 }
 
-/** Worst first: most time hurt, then most flaps and errors, then the busiest; ties by id in natural order. */
+/**
+ * Worst first: most time hurt, then most flaps and errors, then the most XmitWait, then the busiest; ties by id in
+ * natural order. Wait comes before utilization because the hops after a bottleneck run as full as it does, but only
+ * the bottleneck's sender queues: that is the direction the job is behind.
+ */
 function byImpact(a: ReportDirection, b: ReportDirection): number {
   return (
     impactSeconds(b) - impactSeconds(a) ||
     b.state.flaps + b.errors.raised - (a.state.flaps + a.errors.raised) ||
+    (b.transmitWait.mean ?? -1) - (a.transmitWait.mean ?? -1) ||
     (b.utilization.p95 ?? -1) - (a.utilization.p95 ?? -1) ||
     naturalCompare(a.id, b.id)
   );

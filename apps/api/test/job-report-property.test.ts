@@ -84,20 +84,24 @@ describe("a job's fabric report on generated episodes of a fat tree under static
 
   it('the hop after the bottleneck runs as full but does not queue: the bottleneck is still named', () => {
     fc.assert(
-      fc.property(episodeArb(['incast', 'permutation', 'collision']), fc.double({ min: 0, max: 0.01 }), (e, more) => {
-        fc.pre(e.culprit !== null);
-        const hot = e.input.history.find((c) => c.id === e.culprit?.direction);
-        const after = e.input.history.find((c) => c.id !== e.culprit?.direction);
-        fc.pre(hot !== undefined && after !== undefined);
-        // As full as the bottleneck, a little busier even, but with no XmitWait of its own.
-        hot?.utilization.forEach((u, i) => {
-          (after as typeof hot).utilization[i] = Math.min(1, u + more);
-          (after as typeof hot).transmitWaitFraction[i] = 0;
-        });
-        const report = jobFabricReport(e.input);
-        expect(report.directions[0]?.id).toBe(e.culprit?.direction);
-        expect(report.verdict.text).toContain((e.culprit?.direction ?? '').replace('->', ' → '));
-      }),
+      fc.property(
+        episodeArb(['incast', 'permutation', 'collision']),
+        fc.double({ min: 0, max: 0.01 }),
+        (e, more) => {
+          fc.pre(e.culprit !== null);
+          const hot = e.input.history.find((c) => c.id === e.culprit?.direction);
+          const after = e.input.history.find((c) => c.id !== e.culprit?.direction);
+          fc.pre(hot !== undefined && after !== undefined);
+          // As full as the bottleneck, a little busier even, but with no XmitWait of its own.
+          hot?.utilization.forEach((u, i) => {
+            (after as typeof hot).utilization[i] = Math.min(1, u + more);
+            (after as typeof hot).transmitWaitFraction[i] = 0;
+          });
+          const report = jobFabricReport(e.input);
+          expect(report.directions[0]?.id).toBe(e.culprit?.direction);
+          expect(report.verdict.text).toContain((e.culprit?.direction ?? '').replace('->', ' → '));
+        },
+      ),
       { numRuns: RUNS },
     );
   });

@@ -133,5 +133,20 @@ describe('GET /port: totals since the last clear beside the rates', () => {
     });
     const [port] = await portOf(ratesOnly, 'node=edge1&port=4');
     expect(port).toMatchObject({ totals: null, totalsUnknown: TOTALS_NOT_KEPT });
+    // A TSDB that does not answer in time: the page's rates stand, its readings unknown and why.
+    const silent: MetricsStore = {
+      kind: 'prometheus',
+      rates,
+      portTotals: async () => {
+        throw new Error('PromQL /api/v1/query not answered within 5 s');
+      },
+      close: async () => {},
+    };
+    const [late] = await portOf(silent, 'node=edge1&port=4');
+    expect(late).toMatchObject({
+      totals: null,
+      totalsUnknown: 'the store did not answer: PromQL /api/v1/query not answered within 5 s',
+      physicalState: null,
+    });
   });
 });

@@ -22,7 +22,7 @@ export const TOTALS_NOT_KEPT = 'this store keeps no readings of the ports: total
 export const TOTALS_NEVER_READ = 'the port has not been read since the server started';
 export const TOTALS_NOT_IN_TSDB = 'the store holds no fresh sample of the port’s counters';
 export const PHYSICAL_STATE_NOT_READ =
-  'the source reports no fresh physical state for the port (only the InfiniBand sweep reads PortInfo)';
+  'the source reports no fresh physical state for the port: only the InfiniBand sweep reads PortInfo';
 
 /**
  * A node's ports' counters as last read (cumulative since the last clear) and their physical state, as GET

@@ -122,6 +122,8 @@ export function nodeExporterMapping(topology: TopologyLookup, options: MappingOp
     waitTickMetrics: [],
     // IB port state 4 is ACTIVE; node_network_up is 1 for an interface that is up.
     linkUpMetrics: { node_infiniband_state_id: 4, node_network_up: 1 },
+    // sysfs phys_state's number: IBA PortPhysicalState (5 LinkUp).
+    physicalStateMetrics: ['node_infiniband_physical_state_id'],
     resolver: () => (s) => {
       const host = hostOf(s.instance ?? s.labels.instance);
       const guid = host === undefined ? undefined : topology.guidOfNode(host);

@@ -1,3 +1,4 @@
+import { startTrafficPairs } from '@fabscope/test-support';
 import { expect, test } from '@playwright/test';
 import { Dashboard } from './dashboard.ts';
 import { type RunningDemo, startDemo } from './demo-process.ts';
@@ -14,19 +15,14 @@ test.describe('demo:ibsim', () => {
     test.setTimeout(150_000);
     demo = await startDemo({ scenario: 'ar-demo', args: ['--fabric', 'ibsim'], readyTimeoutMs: 120_000 });
     // nodeA and nodeB both send to nodeC: both senders wait for credit, and a congestion alarm is raised.
-    const started = await fetch(`${demo.url}/api/v1/traffic`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        pattern: 'pairs',
-        pairs: [
-          ['nodeA', 'nodeC'],
-          ['nodeB', 'nodeC'],
-        ],
-        job: 'incast',
-      }),
-    });
-    expect(started.status).toBe(200);
+    await startTrafficPairs(
+      demo.url,
+      [
+        ['nodeA', 'nodeC'],
+        ['nodeB', 'nodeC'],
+      ],
+      'incast',
+    );
   });
   test.afterAll(async () => {
     await demo?.stop();

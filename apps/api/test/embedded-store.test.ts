@@ -13,6 +13,8 @@ const page = (bytes: number) =>
     `${TX}{fabric="f",node_guid="${GUID}",node_type="switch",port="1"} ${bytes}`,
     '# TYPE fabscope_port_rate_bytes_per_second gauge',
     `fabscope_port_rate_bytes_per_second{fabric="f",node_guid="${GUID}",node_type="switch",port="1"} 12500000000`,
+    '# TYPE fabscope_port_physical_state gauge',
+    `fabscope_port_physical_state{fabric="f",node_guid="${GUID}",node_type="switch",port="1"} 5`,
     '',
   ].join('\n');
 
@@ -112,6 +114,7 @@ describe('embedded store at fabric scale', () => {
         'fabscope_port_data_received_bytes_total',
         TX,
         'fabscope_port_link_up',
+        'fabscope_port_physical_state',
         'fabscope_port_packets_received_total',
         'fabscope_port_packets_transmitted_total',
         'fabscope_port_rate_bytes_per_second',
@@ -122,6 +125,15 @@ describe('embedded store at fabric scale', () => {
         ...Object.values(PORT_GAUGES),
       ].sort(),
     );
+  });
+
+  it("keeps a port's physical state as scraped, and leaves it out once it is stale", async () => {
+    const { store, clock } = slowStore(10);
+    await store.scrapeOnce();
+    const [read] = await store.portTotals([portKey(GUID, 1)]);
+    expect(read?.physicalState?.code).toBe(5);
+    clock.now += 120_000;
+    expect((await store.portTotals([portKey(GUID, 1)]))[0]?.physicalState).toBeUndefined();
   });
 
   it('a scrape that fails half-way through its body leaves no reading behind', async () => {
@@ -146,7 +158,7 @@ describe('embedded store at fabric scale', () => {
     await store.scrapeOnce();
     const snapshot = await store.rates();
     expect(snapshot.ok).toBe(false);
-    expect(snapshot.error).toMatch(/line 5: bad value "zz"/);
+    expect(snapshot.error).toMatch(/line 7: bad value "zz"/);
     expect(snapshot.ports.get(portKey(GUID, 1))?.transmitBytesPerSecond).toBe(1e9);
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { frameOf } from '../src/lib/frame-from-rates.ts';
 import { LinkIndex } from '../src/lib/link-index.ts';
 import { PortReadings } from '../src/store/port-readings.ts';
-import { COUNTER_SEEN, RATE, STAGED, WAIT_TICK } from '../src/store/scrape-staging.ts';
+import { COUNTER_SEEN, PHYSICAL_STATE, RATE, STAGED, WAIT_TICK } from '../src/store/scrape-staging.ts';
 import { sameErrorObjects } from '../src/store/slot-ports.ts';
 
 /**
@@ -223,5 +223,30 @@ describe("the embedded store's port totals", () => {
     expect(totals).toEqual({ timeMs: 3000, values: { transmitBytes: 12_000, symbolErrors: 7 } });
     // Only what was read: never a 0 for a counter the port did not report.
     expect(totals?.values.receiveBytes).toBeUndefined();
+  });
+
+  it("keep the port's physical state as last read, without counters too, and leave out one read before `since`", () => {
+    const readings = new PortReadings(4);
+    read(readings, 'edge1:4', 1000, 5_000);
+    expect(readings.latest('edge1:4')?.physicalState).toBeUndefined();
+    const slot = readings.slotOf('edge1:4');
+    readings.stagedValue.fill(Number.NaN, slot * STAGED, (slot + 1) * STAGED);
+    readings.stagedValue[slot * STAGED + PHYSICAL_STATE] = 2;
+    readings.commit(slot, 2000);
+    expect(readings.latest('edge1:4')).toEqual({
+      timeMs: 1000,
+      values: { transmitBytes: 5_000 },
+      physicalState: { code: 2, timeMs: 2000 },
+    });
+    expect(readings.latest('edge1:4', 2001)?.physicalState).toBeUndefined();
+    const bare = readings.slotOf('core1:1');
+    readings.stagedValue.fill(Number.NaN, bare * STAGED, (bare + 1) * STAGED);
+    readings.stagedValue[bare * STAGED + PHYSICAL_STATE] = 5;
+    readings.commit(bare, 3000);
+    expect(readings.latest('core1:1')).toEqual({
+      timeMs: 3000,
+      values: {},
+      physicalState: { code: 5, timeMs: 3000 },
+    });
   });
 });

@@ -1,7 +1,11 @@
 import { buildScenario } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portKey } from '../src/lib/port-rates.ts';
-import { TOTALS_NEVER_READ, TOTALS_NOT_KEPT } from '../src/routes/port/port-totals.ts';
+import {
+  PHYSICAL_STATE_NOT_READ,
+  TOTALS_NEVER_READ,
+  TOTALS_NOT_KEPT,
+} from '../src/routes/port/port-totals.ts';
 import type { MetricsStore, PortTotals } from '../src/store/types.ts';
 import { buildTestApp } from './helper.ts';
 
@@ -68,14 +72,22 @@ describe('GET /port: totals since the last clear beside the rates', () => {
   const read = new Map<string, PortTotals>([
     [
       portKey(edge1?.guid ?? '', 4),
-      { timeMs: READ_MS, values: { transmitBytes: 5e12, receiveBytes: 4e12, receiveErrors: 3 } },
+      {
+        timeMs: READ_MS,
+        values: { transmitBytes: 5e12, receiveBytes: 4e12, receiveErrors: 3 },
+        physicalState: { code: 2, timeMs: READ_MS },
+      },
+    ],
+    [
+      portKey(edge1?.guid ?? '', 3),
+      { timeMs: READ_MS, values: {}, physicalState: { code: 9, timeMs: READ_MS } },
     ],
   ]);
   const rates = async () => ({ timeMs: READ_MS, ok: true, lastSampleAgeSeconds: null, ports: new Map() });
   const withTotals: MetricsStore = {
     kind: 'embedded',
     rates,
-    portTotals: (keys) => keys.map((k) => read.get(k) ?? null),
+    portTotals: async (keys) => keys.map((k) => read.get(k) ?? null),
     close: async () => {},
   };
   const ratesOnly: MetricsStore = { kind: 'prometheus', rates, close: async () => {} };
@@ -100,6 +112,9 @@ describe('GET /port: totals since the last clear beside the rates', () => {
       symbolErrors: null,
     });
     expect(port.totalsUnknown).toBeUndefined();
+    // PortPhysicalState 2, named as ibportstate prints it.
+    expect(port.physicalState).toBe('Polling');
+    expect(port.physicalStateUnknown).toBeUndefined();
   });
 
   it('says why when the port was never read, or the store keeps rates only', async () => {
@@ -107,8 +122,31 @@ describe('GET /port: totals since the last clear beside the rates', () => {
     expect(ports.find((p: { port: number }) => p.port === 1)).toMatchObject({
       totals: null,
       totalsUnknown: TOTALS_NEVER_READ,
+      physicalState: null,
+      physicalStateUnknown: PHYSICAL_STATE_NOT_READ,
+    });
+    // A code IBA does not define is unknown, never a name made up for it.
+    expect(ports.find((p: { port: number }) => p.port === 3)).toMatchObject({
+      totals: null,
+      physicalState: null,
+      physicalStateUnknown: expect.stringMatching(/PortPhysicalState 9/),
     });
     const [port] = await portOf(ratesOnly, 'node=edge1&port=4');
     expect(port).toMatchObject({ totals: null, totalsUnknown: TOTALS_NOT_KEPT });
+    // A TSDB that does not answer in time: the page's rates stand, its readings unknown and why.
+    const silent: MetricsStore = {
+      kind: 'prometheus',
+      rates,
+      portTotals: async () => {
+        throw new Error('PromQL /api/v1/query not answered within 5 s');
+      },
+      close: async () => {},
+    };
+    const [late] = await portOf(silent, 'node=edge1&port=4');
+    expect(late).toMatchObject({
+      totals: null,
+      totalsUnknown: 'the store did not answer: PromQL /api/v1/query not answered within 5 s',
+      physicalState: null,
+    });
   });
 });

@@ -35,7 +35,7 @@ async function twoScrapes(mapping: SeriesMapping, pages: (step: number) => Recor
   now += 1000;
   step = 1;
   await store.scrapeOnce();
-  return store.rates();
+  return Object.assign(await store.rates(), { store });
 }
 
 /** The recorded node_exporter page with the hfi1_0 data counters advanced by `bytes`. */
@@ -195,15 +195,18 @@ describe('XmitWait tick length and link state, in both stores', () => {
     expect(port?.linkUp).toBe(true);
   });
 
-  it('node_exporter: node_infiniband_state_id 4 (ACTIVE) is up, anything else down', async () => {
+  it('node_exporter: node_infiniband_state_id 4 (ACTIVE) is up, anything else down; its physical state read', async () => {
     const mapping = nodeExporterMapping(topology);
     const state = (step: number) =>
-      `${nodeExporterPage(step * 1e9)}\n# TYPE node_infiniband_state_id gauge\nnode_infiniband_state_id{device="hfi1_0",port="1"} ${step === 0 ? 4 : 1}\n`;
+      `${nodeExporterPage(step * 1e9)}\n# TYPE node_infiniband_state_id gauge\nnode_infiniband_state_id{device="hfi1_0",port="1"} ${step === 0 ? 4 : 1}\n` +
+      `# TYPE node_infiniband_physical_state_id gauge\nnode_infiniband_physical_state_id{device="hfi1_0",port="1"} ${step === 0 ? 5 : 2}\n`;
     const before = await twoScrapes(mapping, () => ({ 'http://nodeA:9100/metrics': state(0) }));
     expect(before.ports.get(portKey(guid('nodeA'), 1))?.linkUp).toBe(true);
     const after = await twoScrapes(mapping, (step) => ({ 'http://nodeA:9100/metrics': state(step) }));
     expect(after.ports.get(portKey(guid('nodeA'), 1))?.linkUp).toBe(false);
     expect(after.ports.get(portKey(guid('nodeA'), 1))?.transmitWaitTickSeconds).toBeNull();
+    const [read] = await after.store.portTotals([portKey(guid('nodeA'), 1)]);
+    expect(read?.physicalState?.code).toBe(2);
   });
 
   it('prometheus: queries the gauges and joins them to ports with fresh counters', async () => {

@@ -1,4 +1,5 @@
 import { configFromEnv } from '@fabscope/api';
+import { startTrafficPairs } from '@fabscope/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningIbsimDemo, startIbsimDemo } from '../src/index.ts';
 import { eventually } from './eventually.ts';
@@ -15,8 +16,8 @@ interface AlarmRow {
 // the collector's reason (fabscope_port_counter_saturated_since_seconds), never "cleared".
 describe('a congestion alarm whose XmitWait saturates on the lab', () => {
   let demo: RunningIbsimDemo;
-  const api = async (path: string, init?: RequestInit) =>
-    (await (await fetch(`${demo.apiUrl}/api/v1${path}`, init)).json()) as Record<string, unknown>;
+  const api = async (path: string) =>
+    (await (await fetch(`${demo.apiUrl}/api/v1${path}`)).json()) as Record<string, unknown>;
 
   beforeAll(async () => {
     const config = { ...configFromEnv({}), host: '127.0.0.1', port: 0 };
@@ -29,17 +30,10 @@ describe('a congestion alarm whose XmitWait saturates on the lab', () => {
 
   it('stays raised and says "XmitWait saturated since … — congestion unknown"', async () => {
     const startedMs = Date.now();
-    await api('/traffic', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        pattern: 'pairs',
-        pairs: [
-          ['nodeA', 'nodeC'],
-          ['nodeB', 'nodeC'],
-        ],
-      }),
-    });
+    await startTrafficPairs(demo.apiUrl, [
+      ['nodeA', 'nodeC'],
+      ['nodeB', 'nodeC'],
+    ]);
     await eventually(async () => {
       const alarms = (await api('/alarms')).alarms as AlarmRow[];
       const congestion = alarms.find((a) => a.category === 'congestion');

@@ -17,6 +17,12 @@ interface EventRow {
   detail: string;
 }
 
+interface PortRow {
+  port: number;
+  linkUp: boolean | null;
+  physicalState: string | null;
+}
+
 // Events a site can trust (issue 40), on the lab read by `fabscope serve` as a site runs it.
 describe('fabscope serve on a live subnet: link states and counter steps', () => {
   let lab: Lab;
@@ -27,6 +33,9 @@ describe('fabscope serve on a live subnet: link states and counter steps', () =>
         events: EventRow[];
       }
     ).events;
+
+  const portsOf = async (node: string): Promise<PortRow[]> =>
+    ((await (await fetch(`${serve.url}/api/v1/port?node=${node}`)).json()) as { ports: PortRow[] }).ports;
 
   beforeAll(async () => {
     lab = await startLab({
@@ -63,8 +72,28 @@ describe('fabscope serve on a live subnet: link states and counter steps', () =>
   // A whole switch unlinked and relinked: its host links used to get `link down` and never `link up`.
   it('a switch unlinked and relinked gives a link up for every link down', async () => {
     expect(cables).toHaveLength(4);
+    // Each port's page reads its PortInfo physical state: LinkUp while cabled, the true state once pulled.
+    await eventually(async () => {
+      const ports = await portsOf('edge2');
+      expect(ports.map((p) => [p.port, p.linkUp, p.physicalState])).toEqual(
+        cables.map(([near]) => [near.port, true, 'LinkUp']),
+      );
+    }, 20_000);
     const startedMs = Date.now();
     for (const [near] of cables) await lab.unlink(near.node, near.port);
+    const gone = new Promise((resolve) => setTimeout(resolve, 6000));
+    await eventually(async () => {
+      // The cores' ends: a host's only cable was edge2's, so it is unreachable (its state unknown, not read).
+      for (const [, far] of cables.filter(([, f]) => fabric.nodeByName.get(f.node)?.type === 'switch')) {
+        const port = (await portsOf(far.node)).find((p) => p.port === far.port);
+        expect([far.node, far.port, port?.linkUp, port?.physicalState]).toEqual([
+          far.node,
+          far.port,
+          false,
+          'Polling',
+        ]);
+      }
+    }, 20_000);
     await eventually(async () => {
       const down = (await events(startedMs - 1000)).filter(
         (e) => e.kind === 'link-state' && e.detail.startsWith('link down'),
@@ -72,7 +101,7 @@ describe('fabscope serve on a live subnet: link states and counter steps', () =>
       expect(down.length).toBeGreaterThan(0);
     }, 30_000);
     // Gone long enough for the collector to find its ports unreachable.
-    await new Promise((resolve) => setTimeout(resolve, 6000));
+    await gone;
     for (const [near, far] of cables) await lab.link(near, far);
     await eventually(async () => {
       const perLink = new Map<string, string[]>();

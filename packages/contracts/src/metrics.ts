@@ -19,6 +19,8 @@ export const PORT_SERIES = {
   rateBytesPerSecond: 'fabscope_port_rate_bytes_per_second',
   /** 1 when the port's link is active, 0 when down. */
   linkUp: 'fabscope_port_link_up',
+  /** IBA PortInfo:PortPhysicalState 1..7 (5 LinkUp), where the source reads it; no series where it does not. */
+  physicalState: 'fabscope_port_physical_state',
 } as const;
 
 /** The error, congestion and bubble counters, by the name the API reports them under. */

@@ -56,6 +56,7 @@ export function thrownBy<E extends Error>(
 export { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 export { type RunningDemo, startDemo } from './demo-process.ts';
 export { formatIbnetdiscover } from './ibnetdiscover-writer.ts';
+export { type HostPair, startTrafficPairs } from './traffic.ts';
 
 /**
  * Runs every stop, last started first, even when one fails, then throws the first failure: a

@@ -23,7 +23,7 @@ export class CollectorsBesideTsdb implements MetricsStore {
     return this.live.rates(signal);
   }
 
-  portTotals(keys: readonly string[]): (PortTotals | null)[] {
+  portTotals(keys: readonly string[]): Promise<(PortTotals | null)[]> {
     return this.live.portTotals(keys);
   }
 

@@ -260,8 +260,10 @@ export class EmbeddedStore implements MetricsStore {
     return queries;
   }
 
-  portTotals(keys: readonly string[]): (PortTotals | null)[] {
-    return keys.map((key) => this.readings.latest(key));
+  /** The ports' last readings; a physical state read longer ago than the stale time is left out (unknown). */
+  async portTotals(keys: readonly string[]): Promise<(PortTotals | null)[]> {
+    const since = this.now() - this.timing().staleAfterMs;
+    return keys.map((key) => this.readings.latest(key, since));
   }
 
   /** Rates of every fresh port over `windowMs` (default: the live window, rateWindowMs). */

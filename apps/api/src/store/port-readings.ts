@@ -9,6 +9,7 @@ import {
   FIELDS,
   grow,
   LINK_UP,
+  PHYSICAL_STATE,
   RATE,
   READ_AT,
   STAGED,
@@ -56,6 +57,9 @@ export class PortReadings {
   /** Latest link state per port (1 up, 0 down, -1 never read) and when it was read. */
   private linkUp = new Int8Array(0);
   private linkUpTime = new Float64Array(0);
+  /** Latest PortPhysicalState per port (NaN never read) and when it was read. */
+  private physical = new Float64Array(0);
+  private physicalTime = new Float64Array(0);
   /** The last two readings of the error fields per port (ERROR_COUNT each; NaN unknown) and their times. */
   private errorNow = new Float64Array(0);
   private errorBefore = new Float64Array(0);
@@ -101,6 +105,8 @@ export class PortReadings {
     this.waitTick = grow(this.waitTick, n, Number.NaN);
     this.linkUp = grow(this.linkUp, n, -1);
     this.linkUpTime = grow(this.linkUpTime, n, Number.NaN);
+    this.physical = grow(this.physical, n, Number.NaN);
+    this.physicalTime = grow(this.physicalTime, n, Number.NaN);
     this.stagedValue = grow(this.stagedValue, n * STAGED, Number.NaN);
     this.stagedLine = grow(this.stagedLine, n * STAGED, Number.NaN);
     this.stagedMark = grow(this.stagedMark, n, -1);
@@ -125,6 +131,11 @@ export class PortReadings {
     if (!Number.isNaN(up)) {
       this.linkUp[slot] = up;
       this.linkUpTime[slot] = timeMs;
+    }
+    const physical = staged[at + PHYSICAL_STATE] as number;
+    if (!Number.isNaN(physical)) {
+      this.physical[slot] = physical;
+      this.physicalTime[slot] = timeMs;
     }
     if (staged[at + COUNTER_SEEN] !== 1) return false;
     const reset = (this.count[slot] as number) > 0 && this.wentBackwards(slot, staged, at);
@@ -166,11 +177,17 @@ export class PortReadings {
 
   /**
    * A port's counters as last read, cumulative since the device started or its counters were cleared (what
-   * perfquery prints), by counter field; the gauges left out. Null when the port was never read.
+   * perfquery prints), by counter field; the gauges left out; its physical state if read since `physicalSinceMs`.
+   * Null when the port was never read.
    */
-  latest(key: string): PortTotals | null {
+  latest(key: string, physicalSinceMs = Number.NEGATIVE_INFINITY): PortTotals | null {
     const slot = this.slots.get(key);
-    if (slot === undefined || this.count[slot] === 0) return null;
+    if (slot === undefined) return null;
+    const physicalMs = this.physicalTime[slot] as number;
+    const physicalState =
+      physicalMs >= physicalSinceMs ? { code: this.physical[slot] as number, timeMs: physicalMs } : undefined;
+    if (this.count[slot] === 0)
+      return physicalState ? { timeMs: physicalMs, values: {}, physicalState } : null;
     const r = slot * this.depth + (this.head[slot] as number);
     const values: PortTotals['values'] = {};
     for (let f = 0; f < RING_FIELDS; f++) {
@@ -182,7 +199,7 @@ export class PortReadings {
       const v = this.errorNow[e + f] as number;
       if (!Number.isNaN(v)) values[FIELDS[ERROR_AT + f] as CounterField] = v;
     }
-    return { timeMs: this.times[r] as number, values };
+    return { timeMs: this.times[r] as number, values, ...(physicalState ? { physicalState } : {}) };
   }
 
   /**

@@ -4,9 +4,10 @@ import { EvaluationWatch } from './evaluation-watch.ts';
 import { PrometheusTimeQueries } from './prometheus-history.ts';
 import { EdgeLive, NEWEST_SWEEP } from './prometheus-live.ts';
 import { rawCounterRates } from './prometheus-raw.ts';
+import { portTotalsOf, portTotalsQuery } from './prometheus-totals.ts';
 import { PromqlClient, QueryGate, sampleValue } from './promql-client.ts';
 import { fabscopeMapping, type SeriesMapping } from './series-mapping.ts';
-import type { FiringAlert, MetricsStore } from './types.ts';
+import type { FiringAlert, MetricsStore, PortTotals } from './types.ts';
 
 export interface PrometheusStoreOptions {
   /** Base URL of the Prometheus server, e.g. http://127.0.0.1:9090 */
@@ -41,6 +42,8 @@ export class PrometheusStore implements MetricsStore {
    * (evaluation-watch.ts polls the newest sweep's time); reading raw counters, on its own clock.
    */
   readonly onScrape?: (listener: () => void) => () => void;
+  /** Ports' last raw readings: fabscope's own families only (other exporters' names and joins differ). */
+  readonly portTotals?: (keys: readonly string[], signal?: AbortSignal) => Promise<(PortTotals | null)[]>;
   private readonly watch: EvaluationWatch | undefined;
   /** The turns every PromQL query of this store takes (the live tick, the watch, history). */
   private readonly gate: QueryGate;
@@ -64,6 +67,21 @@ export class PrometheusStore implements MetricsStore {
       this.watch = watch;
       this.onScrape = (listener) => watch.subscribe(listener);
     }
+    if ((options.mapping ?? fabscopeMapping).source === 'fabscope')
+      this.portTotals = (keys, signal) => this.lastReadings(keys, signal);
+  }
+
+  /**
+   * The ports' counters as last scraped and their physical state, by one instant query of their raw samples within the
+   * staleness limit (a slow raw-counter job's interval where Prometheus has one): older is unknown.
+   */
+  private async lastReadings(keys: readonly string[], signal?: AbortSignal): Promise<(PortTotals | null)[]> {
+    const { staleAfterSeconds = 5, scrapeIntervalMs = 1000 } = this.options;
+    // The demo's Prometheus scrapes raw counters in a slow job off a 1 s interval (apps/cli/src/prometheus).
+    const slowSeconds = scrapeIntervalMs <= 1000 ? 0 : Math.max(30, (3 * scrapeIntervalMs) / 1000);
+    const promql = portTotalsQuery(keys, Math.max(staleAfterSeconds, 2 * slowSeconds));
+    if (promql === null) return keys.map(() => null);
+    return portTotalsOf(keys, await this.promql.queryRawSamples(promql, Date.now(), signal));
   }
 
   private client(timeoutMs: number | undefined, method?: 'GET'): PromqlClient {

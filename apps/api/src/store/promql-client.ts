@@ -228,6 +228,11 @@ export class PromqlClient {
     return this.call('/api/v1/query', params, signal);
   }
 
+  /** A range selector's raw samples at `timeMs` (an instant query answered with a matrix): each one's own time. */
+  queryRawSamples(promql: string, timeMs: number, signal?: AbortSignal): Promise<RangeSeries[]> {
+    return this.call('/api/v1/query', { query: promql, time: promTime(timeMs) }, signal);
+  }
+
   /** A range matrix from `fromMs` to `toMs` every `stepMs`. */
   queryRange(
     promql: string,

@@ -16,7 +16,9 @@ export const LINK_UP = FIELD_COUNT + 2;
 export const COUNTER_SEEN = FIELD_COUNT + 3;
 /** When the collector read this port's counters (its own stamp, ms), where it says; NaN: the answer's. */
 export const READ_AT = FIELD_COUNT + 4;
-export const STAGED = FIELD_COUNT + 5;
+/** The port's PortInfo:PortPhysicalState (1..7), where the exporter reports it. */
+export const PHYSICAL_STATE = FIELD_COUNT + 5;
+export const STAGED = FIELD_COUNT + 6;
 export const NO_PORT = -1;
 export const UNRESOLVED = -2;
 
@@ -104,6 +106,8 @@ export function scrapeRoles(mapping: SeriesMapping): ScrapeRoles {
   for (const name of mapping.rateMetrics) if (!byName.has(name)) byName.set(name, RATE);
   for (const name of mapping.waitTickMetrics) if (!byName.has(name)) byName.set(name, WAIT_TICK);
   for (const name of Object.keys(mapping.linkUpMetrics)) if (!byName.has(name)) byName.set(name, LINK_UP);
+  for (const name of mapping.physicalStateMetrics ?? [])
+    if (!byName.has(name)) byName.set(name, PHYSICAL_STATE);
   const names = [...new Set([...byName.keys(), ...mapping.joinMetrics])];
   return {
     names,

@@ -36,6 +36,8 @@ export interface SeriesMapping {
    * node_infiniband_state_id 4 = ACTIVE); any other value is down. May be empty (unknown).
    */
   readonly linkUpMetrics: Readonly<Record<string, number>>;
+  /** Gauges of the port's IBA PortPhysicalState (1..7, 5 LinkUp), where the exporter has one. */
+  readonly physicalStateMetrics?: readonly string[];
   /**
    * The exporter answers `GET /metrics?name[]=a&name[]=b` with those families only (fabscope's
    * fabric agent), so the embedded store asks for the ones it reads and not the rest.
@@ -69,6 +71,7 @@ export const fabscopeMapping: SeriesMapping = {
   rateMetrics: [PORT_SERIES.rateBytesPerSecond],
   waitTickMetrics: [PORT_SERIES.waitTickSeconds],
   linkUpMetrics: { [PORT_SERIES.linkUp]: 1 },
+  physicalStateMetrics: [PORT_SERIES.physicalState],
   selectsByName: true,
   resolver: () => (s) => {
     const { node_guid: guid, port } = s.labels;
@@ -119,6 +122,8 @@ export function nodeExporterMapping(topology: TopologyLookup, options: MappingOp
     waitTickMetrics: [],
     // IB port state 4 is ACTIVE; node_network_up is 1 for an interface that is up.
     linkUpMetrics: { node_infiniband_state_id: 4, node_network_up: 1 },
+    // sysfs phys_state's number: IBA PortPhysicalState (5 LinkUp).
+    physicalStateMetrics: ['node_infiniband_physical_state_id'],
     resolver: () => (s) => {
       const host = hostOf(s.instance ?? s.labels.instance);
       const guid = host === undefined ? undefined : topology.guidOfNode(host);

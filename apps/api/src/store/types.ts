@@ -27,10 +27,10 @@ export interface MetricsStore {
    */
   onScrape?(listener: () => void): () => void;
   /**
-   * Each port's counters as last read (cumulative since the last clear), by portKey; null for a port never read.
-   * Absent where the store keeps rates only (Prometheus answers rate() queries).
+   * Each port's counters as last read (cumulative since the last clear), by portKey; null for a port never read
+   * (a TSDB: no fresh series). Absent where the store cannot read them.
    */
-  portTotals?(keys: readonly string[]): (PortTotals | null)[];
+  portTotals?(keys: readonly string[], signal?: AbortSignal): Promise<(PortTotals | null)[]>;
   close(): Promise<void>;
 }
 
@@ -46,8 +46,10 @@ export const PORT_COUNTERS = {
 
 export type CounterField = keyof typeof PORT_COUNTERS;
 
-/** A port's cumulative counters as last read, and when. */
+/** A port's cumulative counters as last read, and when (no values: none read); its physical state where fresh. */
 export interface PortTotals {
   timeMs: number;
   values: Partial<Record<CounterField, number>>;
+  /** IBA PortInfo:PortPhysicalState (1..7) as last read, when the source reports it and it is not stale. */
+  physicalState?: { code: number; timeMs: number };
 }

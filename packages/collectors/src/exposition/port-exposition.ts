@@ -68,6 +68,13 @@ export const PORT_FAMILIES: readonly PortFamily[] = [
     help: '1 when the port link is active, 0 when it is down',
     value: (p) => (p.linkUp ? 1 : 0),
   },
+  // In the optional set with the raw families: a series per port on a big fabric, read by the port page only.
+  raw(
+    PORT_SERIES.physicalState,
+    "The port's PortInfo:PortPhysicalState (1 Sleep, 2 Polling, 3 Disabled, 4 PortConfigurationTraining, 5 LinkUp, 6 LinkErrorRecovery, 7 PhyTest), where the source reads it",
+    (p) => p.physicalState ?? Number.NaN,
+    'gauge',
+  ),
 ];
 
 /** A port's key labels; `remote_node_type` (absent when uncabled or unknown) tells PromQL a link's kind. */

@@ -11,6 +11,8 @@ export interface PortSample {
   lid: number;
   rateBytesPerSecond: number;
   linkUp: boolean;
+  /** IBA PortInfo:PortPhysicalState 1..7 (5 LinkUp), where the source reads it; absent where it does not. */
+  physicalState?: number;
   /** The far end of the cable; its type when the source knows it (ibnetdiscover does). */
   remote: {
     nodeGuid: string;

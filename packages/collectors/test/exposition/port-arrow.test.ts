@@ -23,6 +23,7 @@ const port: fc.Arbitrary<Omit<PortSample, 'nodeGuid' | 'portNumber'>> = fc.recor
   lid: fc.integer({ min: 1, max: 0xbfff }),
   rateBytesPerSecond: reading,
   linkUp: fc.boolean(),
+  physicalState: fc.option(fc.integer({ min: 1, max: 7 }), { nil: undefined }),
   remote: fc.option(
     fc.record({
       nodeGuid: guid,

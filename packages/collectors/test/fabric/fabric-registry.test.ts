@@ -85,6 +85,8 @@ describe('emulator source', () => {
     );
     expect(text).toMatch(new RegExp(`fabscope_link_data_received_bytes_total\\{[^}]*\\} 56 ${readAtMs}\n`));
     expect(text).toMatch(/fabscope_port_link_up\{[^}]*node_guid="0x0011750101000000"[^}]*\} 1\n/);
+    // The emulator reads no PortInfo: no physical state series, never one made up from the link state.
+    expect(text).not.toContain('fabscope_port_physical_state{');
     expect(text).toMatch(
       /fabscope_port_rate_bytes_per_second\{[^}]*node_guid="0x0011750101000000"[^}]*\} 12500000000\n/,
     );

@@ -102,6 +102,26 @@ export const PortQuery = Closed({
 });
 export type PortQuery = Static<typeof PortQuery>;
 
+/**
+ * IBA PortInfo:PortPhysicalState 1..7 as ibportstate and ibstat print them (libibmad's
+ * mad_dump_physportstate); 0 is "no state change", which a port never reports as its state.
+ */
+export const PHYSICAL_PORT_STATES = [
+  'Sleep',
+  'Polling',
+  'Disabled',
+  'PortConfigurationTraining',
+  'LinkUp',
+  'LinkErrorRecovery',
+  'PhyTest',
+] as const;
+export type PhysicalPortState = (typeof PHYSICAL_PORT_STATES)[number];
+
+/** The name of a PortPhysicalState code; null for a code outside 1..7. */
+export function physicalStateName(code: number): PhysicalPortState | null {
+  return Number.isInteger(code) ? (PHYSICAL_PORT_STATES[code - 1] ?? null) : null;
+}
+
 export const PortReplySchema = Type.Object({
   node: Type.Object({
     name: Type.String(),
@@ -152,6 +172,11 @@ export const PortReplySchema = Type.Object({
       linkUp: Nullable(Type.Boolean()),
       fabricType: FabricTypeSchema,
       mtu: Type.Optional(Type.Integer({ description: 'MTU of the link in bytes, when known' })),
+      physicalState: Nullable(Literals(PHYSICAL_PORT_STATES), {
+        description:
+          "The port's PortInfo:PortPhysicalState as last read, as ibportstate prints it; null when unknown: `physicalStateUnknown` says why",
+      }),
+      physicalStateUnknown: Type.Optional(Type.String({ description: 'Why `physicalState` is null' })),
       out: Nullable(LinkStateSchema),
       in: Nullable(LinkStateSchema),
       totals: Nullable(

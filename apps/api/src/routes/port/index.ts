@@ -3,7 +3,10 @@ import { channelFrom, findNode, hostIndex, nodesNamed } from '@fabscope/topology
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotFoundError } from '../../errors.ts';
 import { stateAt } from '../../lib/frame.ts';
-import { portTotalsReader } from './port-totals.ts';
+import { type PortReadingFields, portReadings } from './port-totals.ts';
+
+/** How long the store may take to give a node's ports' last readings (a TSDB's one instant query). */
+const READINGS_TIMEOUT_MS = 5000;
 
 /** A node's cabled ports at the live tick; an unknown node is 404 (http/errors.ts). */
 export const portRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -29,8 +32,7 @@ export const portRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const wanted = request.query.port;
       if (wanted !== undefined && !node.ports[wanted])
         throw new NotFoundError(`${node.name} has no cabled port ${wanted}`);
-      const totalsOf = portTotalsReader(app.store, node.guid);
-      const ports = [];
+      const cabled = [];
       for (let p = 0; p < node.ports.length; p++) {
         if ((wanted !== undefined && p !== wanted) || !node.ports[p]) continue;
         const out = channelFrom(fabric, node, p);
@@ -40,7 +42,7 @@ export const portRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const outState = frame ? stateAt(frame, out) : null;
         const inState = frame ? stateAt(frame, out ^ 1) : null;
         // The schema's serializer writes only its fields: the node, neighbour and link as they are.
-        ports.push({
+        cabled.push({
           port: p,
           neighbour,
           linkId: link.id,
@@ -52,9 +54,16 @@ export const portRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ...(link.mtu === undefined ? {} : { mtu: link.mtu }),
           out: outState,
           in: inState,
-          ...totalsOf(p),
         });
       }
+      const signal = AbortSignal.timeout(READINGS_TIMEOUT_MS);
+      const readings = await portReadings(
+        app.store,
+        node.guid,
+        cabled.map((p) => p.port),
+        signal,
+      );
+      const ports = cabled.map((port, i) => ({ ...port, ...(readings[i] as PortReadingFields) }));
       if (named.length <= 1) return { node, time: tick.time, ports };
       const { railOf } = hostIndex(fabric);
       const rails = named.map((rail) => ({

@@ -93,6 +93,7 @@ export function portSample(port: IbPort, reading: IbPortReading, farEnd: number 
     transmitWaitTickSeconds:
       lanes > 0 && rate > 0 ? (lanes / rate) * ((reading.samplesTick ?? 0) + 1) : Number.NaN,
     ...(reading.errors ? { errors: ibErrors(reading.errors, reading.countersExtended) } : {}),
+    ...(reading.physicalState !== null ? { physicalState: reading.physicalState } : {}),
     ...(reading.countersReadAtMs !== null ? { countersReadAtMs: reading.countersReadAtMs } : {}),
   };
 }

@@ -94,6 +94,14 @@ function counterOf(name: string, field: string, r: IbPortReading): number | unde
   return name === 'PortXmitWait' ? s.transmitWaitTicks : (s.errors as Record<string, number>)[field];
 }
 
+describe("a port's sample", () => {
+  it("carries PortInfo's physical state as read, and none where PortInfo was not read", () => {
+    expect(portSample(SWITCH_PORT, { ...reading(1), portState: 1, physicalState: 2 }).physicalState).toBe(2);
+    const unread = portSample(SWITCH_PORT, { ...reading(1), portState: null, physicalState: null });
+    expect(unread).not.toHaveProperty('physicalState');
+  });
+});
+
 describe('a saturated narrow counter', () => {
   it('of any width is unknown (NaN, reported) at its maximum and itself below it', () => {
     fc.assert(

@@ -25,6 +25,8 @@ function portOf(fabricType: PortEntry['fabricType'], fields: Partial<PortEntry> 
     rateGbps: 100,
     linkUp: true,
     fabricType,
+    physicalState: null,
+    physicalStateUnknown: 'not read by this source',
     out: linkState('edge1/4->core2/1', {
       utilization: 0.99,
       packetsPerSecond: 2e6,
@@ -95,7 +97,19 @@ describe("a port's page: the counters as the fabric's tools name them", () => {
     });
     expect(speedWidthText(downgraded)).toBe('3X of 4X × 25 Gb/s (100 Gb/s)');
     expect(speedWidthText(portOf('ethernet'))).toBe('100GbE');
-    expect(stateTexts(portOf('infiniband'))).toEqual({ state: 'Active', physical: 'LinkUp' });
+    expect(stateTexts(portOf('infiniband', { physicalState: 'LinkUp' }))).toEqual({
+      state: 'Active',
+      physical: 'LinkUp',
+    });
+    // The physical state is the source's reading, never made up from the port state.
+    expect(stateTexts(portOf('infiniband'))).toEqual({
+      state: 'Active',
+      physical: '— (not read by this source)',
+    });
+    expect(stateTexts(portOf('infiniband', { linkUp: false, physicalState: 'Polling' }))).toEqual({
+      state: 'Down',
+      physical: 'Polling',
+    });
     expect(stateTexts(portOf('infiniband', { linkUp: null })).state).toMatch(/not reported/);
   });
 

@@ -100,15 +100,18 @@ export function speedWidthText(port: PortEntry): string {
   return `${rate} (width and speed not in the topology)`;
 }
 
-/** Port state as PortInfo names it, and the physical state where the port state implies it. */
+/**
+ * Port state as PortInfo names it (ifOperStatus on Ethernet), and the physical state as the source read it
+ * (ibportstate's names), never inferred from the port state: unknown says why.
+ */
 export function stateTexts(port: PortEntry): { state: string; physical: string } {
+  const physical = port.physicalState ?? `— (${port.physicalStateUnknown ?? 'not reported'})`;
   if (port.fabricType === 'ethernet') {
     const oper = port.linkUp === null ? 'not reported' : port.linkUp ? 'up' : 'down';
-    return { state: `ifOperStatus ${oper}`, physical: '— (not read on Ethernet)' };
+    return { state: `ifOperStatus ${oper}`, physical };
   }
-  if (port.linkUp === true) return { state: 'Active', physical: 'LinkUp' };
-  if (port.linkUp === false) return { state: 'Down', physical: '— (Polling or Disabled: not read)' };
-  return { state: '— (not reported)', physical: '— (not reported)' };
+  if (port.linkUp === null) return { state: '— (not reported)', physical };
+  return { state: port.linkUp ? 'Active' : 'Down', physical };
 }
 
 const PREFIXES = ['', 'k', 'M', 'G', 'T', 'P', 'E'];

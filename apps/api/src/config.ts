@@ -29,10 +29,22 @@ export type FabricSourceKind = (typeof FABRIC_SOURCE_KINDS)[number];
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type LiveSource = (typeof LIVE_SOURCES)[number];
 
+/** Fabrics up to this many ports are sampled every second by default, every counter family in each scrape. */
+const SMALL_FABRIC_PORTS = 20_000;
+
 /** The sampling tick when FABSCOPE_SAMPLE_INTERVAL_MS is unset: longer on big fabrics, slower to scrape (docs/scaling.md). */
 export function defaultSampleIntervalMs(fabric: Pick<Fabric, 'links'>): number {
   const ports = fabric.links.length * 2;
-  return ports <= 20_000 ? 1000 : ports <= 60_000 ? 2000 : 10_000;
+  return ports <= SMALL_FABRIC_PORTS ? 1000 : ports <= 60_000 ? 2000 : 10_000;
+}
+
+/**
+ * How often the embedded store asks for the error families (ECN marks are one): with every scrape on a fabric small
+ * enough to be scraped with them every second, whatever tick was chosen, since a slow tick (SNMP agents walked for
+ * seconds) is no big answer; undefined on a big fabric, the store's own rule (every max(30 s, 3 intervals)).
+ */
+export function errorScrapeIntervalMs(fabric: Pick<Fabric, 'links'>): number | undefined {
+  return fabric.links.length * 2 <= SMALL_FABRIC_PORTS ? 0 : undefined;
 }
 
 /** The sampling tick: FABSCOPE_SAMPLE_INTERVAL_MS, else from the fabric's size. */

@@ -11,6 +11,7 @@ import {
   routeOfChannels,
 } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
+import { ecmpSet, equalCostPaths } from './ecmp-set.ts';
 import { stateAt } from './lib/frame.ts';
 import { assertTablesRead, tablesAnswer } from './sm-tables/origin.ts';
 
@@ -49,10 +50,12 @@ export async function liveRoute(app: RouteSources, fromName: string, toName: str
       }
     }
   }
-  const live = await liveLoad(
-    app,
-    report.hops.flatMap((hop) => (hop.link === undefined ? [] : [hop.link])),
-  );
+  // On Ethernet the route is a set: every switch hashes a flow onto one of its equal-cost outputs.
+  const ecmp = fabric.fabricType === 'ethernet' ? equalCostPaths(fabric, from, to) : null;
+  const live = await liveLoad(app, [
+    ...report.hops.flatMap((hop) => (hop.link === undefined ? [] : [hop.link])),
+    ...(ecmp?.paths.flat() ?? []),
+  ]);
   const hops = report.hops.map((hop): RouteHop => {
     if (hop.link === undefined) return hop;
     const state = live.get(hop.link);
@@ -70,6 +73,7 @@ export async function liveRoute(app: RouteSources, fromName: string, toName: str
     hops,
     source: flowId === undefined ? 'tables' : 'flow',
   };
+  if (ecmp && ecmp.count > 0) answer.ecmp = ecmpSet(ecmp, live, report.links);
   if (ends.rails) answer.rail = { from: fromName, to: toName, rails: ends.rails };
   if (flowId !== undefined) answer.flowId = flowId;
   if (report !== staticReport) answer.static = { links: staticReport.links, hops: staticReport.hops };

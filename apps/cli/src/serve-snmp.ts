@@ -12,6 +12,7 @@ import {
   snmpSource,
   startMetricsServer,
   switchGuid,
+  type TargetResult,
 } from '@fabscope/collectors';
 import type { Fabric } from '@fabscope/topology';
 import { WEB_ROOT } from './demo/demo.ts';
@@ -67,12 +68,18 @@ const hostGuid = (name: string) => switchGuid({ name, chassisId: '' });
  * The source with each target's failure told once, with its reason, and its recovery: a switch that stops
  * answering leaves its ports unread (no counters, never zeros) while the log says why.
  */
-function toldSource(source: SnmpFabricSource, log: (line: string) => void): FabricSource {
+function toldSource(
+  source: SnmpFabricSource,
+  log: (line: string) => void,
+): FabricSource & { lastTargets(): readonly TargetResult[] | null } {
   const failing = new Map<string, string>();
+  let lastTargets: readonly TargetResult[] | null = null;
   return {
     name: source.name,
+    lastTargets: () => lastTargets,
     async read(signal): Promise<FabricSnapshot> {
       const snapshot = await source.read(signal);
+      lastTargets = snapshot.targets ?? [];
       for (const t of snapshot.targets ?? []) {
         const was = failing.get(t.target);
         if (t.outcome === 'ok') {
@@ -85,6 +92,29 @@ function toldSource(source: SnmpFabricSource, log: (line: string) => void): Fabr
       }
       return snapshot;
     },
+  };
+}
+
+/**
+ * Rediscovery for the live topology: the fabric LLDP describes as the collector's newest full walk read it, so a
+ * cable plugged or pulled shows as a topology change. Each call asks for a full walk at the next sweep (the sweeps
+ * between read only counters), so what it draws is at most one rediscovery interval old. While an agent did not
+ * answer the last sweep it fails, naming the agent: a switch unread is not a switch gone.
+ */
+export function lldpRediscovery(
+  fabricName: string,
+  source: Pick<SnmpFabricSource, 'readings' | 'links' | 'discover'>,
+  lastTargets: () => readonly TargetResult[] | null,
+): () => Promise<Fabric> {
+  return async () => {
+    source.discover();
+    const targets = lastTargets();
+    if (targets === null) throw new Error('no SNMP sweep yet since the start');
+    const silent = targets.filter((t) => t.outcome !== 'ok');
+    if (silent.length > 0)
+      throw new Error(`LLDP not rediscovered: ${silent.map((t) => `${t.target} ${t.outcome}`).join(', ')}`);
+    const { switches, cables } = lldpInputs(source.readings(), source.links());
+    return lldpFabric(fabricName, switches, cables, hostGuid).fabric;
   };
 }
 
@@ -118,8 +148,8 @@ export async function discoverLldpFabric(source: SnmpFabricSource, timeoutMs: nu
 
 /**
  * `FABSCOPE_FABRIC=snmp fabscope serve`: the Ethernet switches FABSCOPE_SNMP_TARGETS lists, drawn as their LLDP
- * neighbours cable them (read once at start, as ibnetdiscover is), their IF-MIB counters swept by an
- * in-process collector into the store.
+ * neighbours cable them (at start, then again every FABSCOPE_DISCOVER_INTERVAL_MS from the newest sweep's LLDP
+ * walk), their IF-MIB, PFC and ECN counters swept by an in-process collector into the store.
  */
 export async function serveSnmp(config: ApiConfig, options: ServeSnmpOptions = {}) {
   const targets = options.targets ?? targetsOf(config);
@@ -129,8 +159,9 @@ export async function serveSnmp(config: ApiConfig, options: ServeSnmpOptions = {
     const concurrency = options.concurrency ?? 16;
     const source = snmpSource({ fabric: 'ethernet', targets, timeoutMs, concurrency });
     const fabric = await discoverLldpFabric(source, timeoutMs * 2 * targets.length + 5000);
+    const told = toldSource(source, log);
     const { answer } = createFabricRegistry({
-      source: toldSource(source, log),
+      source: told,
       timeoutMs: timeoutMs * 2 * Math.ceil(targets.length / concurrency) + 5000,
     });
     const collector = await startMetricsServer(answer, {
@@ -146,7 +177,7 @@ export async function serveSnmp(config: ApiConfig, options: ServeSnmpOptions = {
           config.prometheusUrl && config.liveSource !== 'collectors' ? config.collectorUrls : [collector.url],
       },
       fabric,
-      { webRoot: WEB_ROOT },
+      { webRoot: WEB_ROOT, tools: { discover: lldpRediscovery(fabric.name, source, told.lastTargets) } },
     );
     stops.push(() => api.close());
     return { api, fabric, collector, stop };

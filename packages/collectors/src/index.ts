@@ -2,7 +2,7 @@ export { EDGE_FAMILIES } from './exposition/edge-exposition.ts';
 export { PORT_FAMILIES, portExpositionChunks } from './exposition/port-exposition.ts';
 export { SPARSE_TAIL } from './fabric/edge-rates.ts';
 export { createFabricRegistry } from './fabric/fabric-registry.ts';
-export type { FabricSnapshot, FabricSource, PortSample } from './fabric/port-sample.ts';
+export type { FabricSnapshot, FabricSource, PortSample, TargetResult } from './fabric/port-sample.ts';
 export { parseShard, type Shard, shardOfPort, sharedSource } from './fabric/shard.ts';
 export { createHostCollector } from './host/host-agent.ts';
 export { parseCounter } from './host/reader.ts';

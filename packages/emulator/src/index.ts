@@ -22,6 +22,7 @@ export {
   runScenario,
   ScenarioFileError,
 } from './scenario-file.ts';
+export { withLosslessTraffic } from './snmp/lossless-traffic.ts';
 export {
   carriedOn,
   recordingTargets,
@@ -35,6 +36,7 @@ export {
 export {
   chassisMac,
   hostPortName,
+  type LosslessTraffic,
   type PortTraffic,
   switchPortName,
   switchRecording,

@@ -9,3 +9,4 @@ export {
 export { ibsimNetFile, LabError, type NetFileOptions } from './net-file.ts';
 export { type PlaneSubnetOptions, planeNetFile, planeSubnet } from './plane-subnet.ts';
 export { type RailSubnetOptions, railSubnet } from './site-subnet.ts';
+export { freeUdpPort, type SnmpsimAgent, type SnmpsimAgentOptions, startSnmpsimAgent } from './snmpsim.ts';

@@ -21,6 +21,8 @@ export class FabricJobs {
     /** Read at each use, not here: its fabric and tables are replaced while the API runs. */
     private readonly live: RoutedFabric,
     private readonly now: () => number = Date.now,
+    /** Names the flows' victims from measurement (a fabric read by SNMP); absent: as the flows' source says. */
+    private readonly victims?: (flows: JobFlow[]) => Promise<JobFlow[]>,
   ) {
     this.source = configured ?? (emulator ? new EmulatorJobSource(emulator) : null);
     // Nothing measures a real fabric's flows, nor those of another source's jobs: estimated.
@@ -78,10 +80,11 @@ export class FabricJobs {
   }
 
   /** The flows on the fabric now (live or estimated), optionally only one link direction's or one job's. */
-  flowsNow(selection: FlowSelection = {}): Promise<JobFlow[]> {
-    return currentFlows(this.live, this.emulator, () => this.list(), {
+  async flowsNow(selection: FlowSelection = {}): Promise<JobFlow[]> {
+    const flows = await currentFlows(this.live, this.emulator, () => this.list(), {
       estimate: this.estimate,
       ...selection,
     });
+    return this.victims ? this.victims(flows) : flows;
   }
 }

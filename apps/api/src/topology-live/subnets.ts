@@ -24,6 +24,8 @@ export interface FabricTools {
   cwd?: string | undefined;
   /** Several subnets: each discovered, routed and probed apart, under its own port or environment. */
   subnets?: readonly IbSubnet[] | undefined;
+  /** How the fabric is discovered again while running, where it is not by ibnetdiscover (LLDP by SNMP). */
+  discover?: (() => Promise<Fabric>) | undefined;
 }
 
 /** The subnet reached through a local port, named by it. */

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import type { ApiConfig, RunningApi } from '@fabscope/api';
 import { parseSnmpTargets } from '@fabscope/collectors';
 import { createEmulator, recordingTargets, startEmulatorServer, startSnmpRecorder } from '@fabscope/emulator';
+import { startSnmpsimAgent } from '@fabscope/lab';
 import { buildScenario, type Fabric, fatTreeRouting } from '@fabscope/topology';
 import { startPieces } from '../pieces.ts';
 import { serveSnmp } from '../serve-snmp.ts';
-import { cacheDirOf, startSnmpsimAgent } from './snmpsim-agent.ts';
 
 export interface RoceDemoOptions {
   config: ApiConfig;
@@ -63,7 +63,7 @@ export async function startRoceDemo(options: RoceDemoOptions): Promise<RunningRo
     stops.push(() => recorder.stop());
     const firstSwitch = design.nodes.find((n) => n.type === 'switch')?.name;
     if (!firstSwitch) throw new Error(`${design.name} has no switch to record`);
-    const agent = await startSnmpsimAgent(dataDir, cacheDirOf(dir), firstSwitch);
+    const agent = await startSnmpsimAgent({ dataDir, cacheDir: join(dir, 'cache'), probe: firstSwitch });
     stops.push(() => agent.stop());
     restart = () => {
       agent

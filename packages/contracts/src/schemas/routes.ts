@@ -51,6 +51,37 @@ export const RouteTablesSchema = Type.Union(
 );
 export type RouteTables = Static<typeof RouteTablesSchema>;
 
+/** A member of an Ethernet route's equal-cost set, with its load now. */
+export const EcmpMemberSchema = Type.Object({
+  links: Type.Array(Type.String(), { description: 'Link directions crossed, in order' }),
+  utilization: Nullable(Type.Number(), {
+    description:
+      'Its busiest link direction’s utilization 0..1, over the links not every member crosses; null when one of them is unknown',
+  }),
+  transmitWaitFraction: Nullable(Type.Number(), {
+    description:
+      'Its most paused link direction’s share of time waiting (PFC pause), over the links not every member crosses; null when one is unknown',
+  }),
+  taken: Type.Boolean({ description: 'Whether this is the path the answer’s hops follow' }),
+});
+export type EcmpMember = Static<typeof EcmpMemberSchema>;
+
+export const EcmpSetSchema = Type.Object(
+  {
+    hash: Type.Literal('switch', {
+      description:
+        "Which member a flow takes is each switch's hash of the flow's 5-tuple (its own fields and seed), not fabscope's",
+    }),
+    paths: Type.Number({ description: 'Equal-cost (fewest-hop) paths between the two hosts in all' }),
+    members: Type.Array(EcmpMemberSchema, { maxItems: 64, description: 'The first 64, in port order' }),
+  },
+  {
+    description:
+      'On Ethernet: the equal-cost multipath set the switches spread flows over, each member’s load',
+  },
+);
+export type EcmpSet = Static<typeof EcmpSetSchema>;
+
 export const RouteSchema = Type.Object({
   from: Type.String(),
   to: Type.String(),
@@ -126,6 +157,7 @@ export const RouteSchema = Type.Object({
   engine: Type.Optional(
     Type.String({ description: 'Routing engine that built the tables (minhop, fattree, ibroute)' }),
   ),
+  ecmp: Type.Optional(EcmpSetSchema),
   tables: Type.Optional(RouteTablesSchema),
   slid: Type.Optional(Type.Integer()),
   dlid: Type.Optional(Type.Integer()),

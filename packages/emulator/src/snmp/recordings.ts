@@ -1,7 +1,9 @@
 import type { PortCountersDocument } from '@fabscope/contracts/ports';
 import type { Fabric } from '@fabscope/topology';
 import type { Emulator } from '../emulator.ts';
+import type { EthernetPortCounters } from '../lossless-ports.ts';
 import { SysfsFiles } from '../sysfs/atomic-files.ts';
+import { losslessCarriedOn, losslessMoved, withLosslessTraffic } from './lossless-traffic.ts';
 import { type PortTraffic, switchRecording } from './snmprec.ts';
 
 /** Each port's traffic (`node/port`): counters of `after`, rates over the gap since `before` (none: still). */
@@ -53,6 +55,7 @@ export function trafficChanged(
     const w = written.get(key);
     if (!w || w.up !== t.up) return true;
     if (moved(w.outOctetsRate, t.outOctetsRate) || moved(w.inOctetsRate, t.inOctetsRate)) return true;
+    if (losslessMoved(w.lossless, t.lossless, tolerance)) return true;
   }
   return false;
 }
@@ -82,6 +85,7 @@ export function carriedOn(
             inOctets: max(t.inOctets, reached(w.inOctets, w.inOctetsRate)),
             outPackets: max(t.outPackets, reached(w.outPackets, w.outPacketsRate)),
             inPackets: max(t.inPackets, reached(w.inPackets, w.inPacketsRate)),
+            ...(t.lossless ? { lossless: losslessCarriedOn(w.lossless, t.lossless, seconds) } : {}),
           }
         : t,
     );
@@ -145,12 +149,16 @@ export function startSnmpRecorder(emulator: Emulator, options: SnmpRecorderOptio
   if (!(intervalMs >= 100)) throw new RangeError(`intervalMs must be ≥ 100, got ${intervalMs}`);
   const bootMs = emulator.nowMs();
   let before: PortCountersDocument | null = null;
+  let losslessBefore: EthernetPortCounters[] | null = null;
   let written: Map<string, PortTraffic> | null = null;
   let writtenAtMs = bootMs;
   const recordNow = () => {
     const after = emulator.portCounters();
-    const measured = trafficBetween(before, after);
+    const lossless = emulator.ethernetPortCounters();
+    const seconds = before ? (after.timeMs - before.timeMs) / 1000 : 0;
+    const measured = withLosslessTraffic(trafficBetween(before, after), losslessBefore, lossless, seconds);
     before = after;
+    losslessBefore = lossless;
     if (!trafficChanged(written, measured, tolerance)) return false;
     const traffic = carriedOn(written, writtenAtMs, measured, after.timeMs);
     writeRecordings(emulator.fabric, dir, traffic, after.timeMs, bootMs);

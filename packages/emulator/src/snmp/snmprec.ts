@@ -14,6 +14,19 @@ export interface PortTraffic {
   inErrors: bigint;
   outDiscards: bigint;
   up: boolean;
+  /** A lossless Ethernet port's PFC pause frames and ECN marks; absent where the emulator counts none. */
+  lossless?: LosslessTraffic;
+}
+
+/** PFC pause frames on the lossless priority (received: this port held back; sent: it held its peer back) and
+ * the packets it ECN-marked as it sent them, with their rates per second. */
+export interface LosslessTraffic {
+  pauseReceived: bigint;
+  pauseSent: bigint;
+  ecnMarked: bigint;
+  pauseReceivedRate: number;
+  pauseSentRate: number;
+  ecnMarkedRate: number;
 }
 
 export interface SwitchRecordingInput {
@@ -32,6 +45,12 @@ const IF_ENTRY = '1.3.6.1.2.1.2.2.1';
 const IFX_ENTRY = '1.3.6.1.2.1.31.1.1.1';
 const LLDP_LOC = '1.0.8802.1.1.2.1.3';
 const LLDP_REM_ENTRY = '1.0.8802.1.1.2.1.4.1.1';
+/** IEEE8021-PFC-MIB ieee8021PfcIfEntry (augments ifEntry): 2 ieee8021PfcRequests, 3 ieee8021PfcIndications. */
+const PFC_ENTRY = '1.3.111.2.802.1.1.21.1.1.1';
+/** ARISTA-QOS-MIB aristaEcnQueueCounterEntry (ifIndex.queue): 3 …CounterEnabled, 4 aristaEcnQueuePktsMarked. */
+const ECN_QUEUE_ENTRY = '1.3.6.1.4.1.30065.3.13.1.9.1';
+/** The egress queue RoCE's lossless priority maps to (ROCE_PRIORITY, traffic class 3). */
+const ROCE_QUEUE = 3;
 /** snmprec tags (RFC 1902 types as snmpsim writes them). */
 const TAG = {
   integer: '2',
@@ -62,6 +81,9 @@ export function chassisMac(guid: string): string {
   return guid.replace(/^0x/, '').padStart(16, '0').slice(-12);
 }
 
+/** Counter32 values as an agent reports them: modulo 2^32. */
+const counter32 = (value: bigint) => value % 4_294_967_296n;
+
 /**
  * A counter that advances at `rate` per second from `value` at `atMs`: snmpsim's numeric module with absolute
  * time (`atime`), so the value follows the wall clock, whenever snmpsimd started; a still counter is a constant.
@@ -72,6 +94,26 @@ function counter(tag: string, value: bigint, rate: number, atMs: number): string
   return `${tag}:numeric|rate=${rate},atime=1,initial=${initial}`;
 }
 
+/** A Counter32 at `rate` per second: snmpsim's numeric module wrapping at 2^32 as an agent's counter does. */
+function counter32Rate(value: bigint, rate: number, atMs: number): string {
+  if (!(rate > 0)) return `${TAG.counter32}|${counter32(value)}`;
+  const initial = counter32(value) - BigInt(Math.round((rate * atMs) / 1000));
+  return `${TAG.counter32}:numeric|rate=${rate},atime=1,wrap=1,initial=${initial}`;
+}
+
+/** A port's PFC and ECN rows: IEEE8021-PFC-MIB's per-interface frames, Arista's ECN marks on the RoCE queue. */
+function losslessRows(
+  put: (oid: string, value: string) => void,
+  p: number,
+  t: LosslessTraffic,
+  atMs: number,
+) {
+  put(`${PFC_ENTRY}.2.${p}`, counter32Rate(t.pauseSent, t.pauseSentRate, atMs));
+  put(`${PFC_ENTRY}.3.${p}`, counter32Rate(t.pauseReceived, t.pauseReceivedRate, atMs));
+  put(`${ECN_QUEUE_ENTRY}.3.${p}.${ROCE_QUEUE}`, `${TAG.integer}|1`);
+  put(`${ECN_QUEUE_ENTRY}.4.${p}.${ROCE_QUEUE}`, counter(TAG.counter64, t.ecnMarked, t.ecnMarkedRate, atMs));
+}
+
 function compareOids(a: readonly number[], b: readonly number[]): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     const d = (a[i] as number) - (b[i] as number);
@@ -80,12 +122,9 @@ function compareOids(a: readonly number[], b: readonly number[]): number {
   return a.length - b.length;
 }
 
-/** Counter32 values as an agent reports them: modulo 2^32. */
-const counter32 = (value: bigint) => value % 4_294_967_296n;
-
 /**
  * One switch as an snmpsim recording: system group, IF-MIB ifTable and ifXTable for every port (HC counters
- * moving with the emulated traffic), LLDP-MIB local ports and a remote entry per cabled port that is up.
+ * moving with the emulated traffic), PFC pause and ECN marks where the port is lossless, LLDP-MIB local ports and a remote entry per cabled port that is up.
  */
 export function switchRecording(input: SwitchRecordingInput): string {
   const { fabric, node, atMs } = input;
@@ -122,6 +161,7 @@ export function switchRecording(input: SwitchRecordingInput): string {
     put(`${LLDP_LOC}.7.1.2.${p}`, `${TAG.integer}|${PORT_IF_NAME}`);
     put(`${LLDP_LOC}.7.1.3.${p}`, `${TAG.text}|${name}`);
     put(`${LLDP_LOC}.7.1.4.${p}`, `${TAG.text}|${name}`);
+    if (t?.lossless) losslessRows(put, p, t.lossless, atMs);
     const link = port && port.link >= 0 ? fabric.links[port.link] : undefined;
     if (!link || !t?.up) continue;
     const far = link.a.node === node.name && link.a.port === p ? link.b : link.a;

@@ -6,6 +6,7 @@ import { FabricJobs } from '../../jobs/fabric-jobs.ts';
 import { FileJobSource } from '../../jobs/file-source.ts';
 import type { JobSource } from '../../jobs/job.ts';
 import { SlurmJobSource } from '../../jobs/slurm-source.ts';
+import { victimsFromTicks } from '../../lossless-victims.ts';
 import type { AppSource } from '../app-source.ts';
 
 declare module 'fastify' {
@@ -29,7 +30,11 @@ function jobSourceOf(config: ApiConfig): JobSource | undefined {
 export const jobsPlugin = fastifyPlugin(
   async (app: FastifyInstance, source: AppSource) => {
     const jobs = source.state ? source.state.jobs : jobSourceOf(source.build.config);
-    app.decorate('jobs', new FabricJobs(jobs, app.emulator, app.fabric));
+    // The switches' own pause and ECN counters name the victims when the fabric is read by SNMP; the sampler is
+    // decorated later, and read at each call.
+    const measured = source.build?.config.fabricSource === 'snmp';
+    const victims = measured ? victimsFromTicks({ current: () => app.sampler.current() }) : undefined;
+    app.decorate('jobs', new FabricJobs(jobs, app.emulator, app.fabric, Date.now, victims));
   },
   { name: 'jobs', dependencies: ['fabric', 'emulator'] },
 );

@@ -1,7 +1,7 @@
 import type { Fabric } from '@fabscope/topology';
 import type { FastifyInstance } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import { type ApiConfig, sampleIntervalMs } from '../../config.ts';
+import { type ApiConfig, errorScrapeIntervalMs, sampleIntervalMs } from '../../config.ts';
 import { prometheusStaleAfterSeconds } from '../../lib/staleness.ts';
 import { Sampler } from '../../sampler.ts';
 import { CollectorsBesideTsdb } from '../../store/collectors-beside-tsdb.ts';
@@ -31,6 +31,7 @@ function storeOf(app: FastifyInstance, config: ApiConfig, fabric: Fabric, interv
     const store = new EmbeddedStore({
       targets: config.collectorUrls,
       scrapeIntervalMs: intervalMs,
+      errorIntervalMs: errorScrapeIntervalMs(fabric),
       mapping: seriesMappingFor(config, fabric),
       historySeconds: config.historySeconds,
       historyMaxBytes: config.historyMaxBytes,

@@ -33,6 +33,7 @@ function liveTopologyOf(app: FastifyInstance, { config, fabric, tools }: AppReso
   });
   const topology = liveTopologyFor(config, fabric, app.events ?? undefined, {
     tools,
+    discover: tools?.discover,
     onDiscovered: (snapshot, timeMs) => drawn.observe(snapshot, timeMs),
   });
   if (topology.live.live) live.drawn = drawn;

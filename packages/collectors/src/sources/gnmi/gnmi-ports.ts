@@ -1,5 +1,6 @@
 import { naturalCompare } from '@fabscope/contracts/names';
 import type { PortSample } from '../../fabric/port-sample.ts';
+import { pauseFrameSeconds } from '../snmp/snmp-congestion.ts';
 import { switchGuid } from '../snmp/snmp-ports.ts';
 import type { InterfaceReading } from './gnmi-port-table.ts';
 
@@ -12,6 +13,33 @@ function queueSum(r: InterfaceReading, leaf: 'ecnMarkedPackets' | 'transmitWait'
   const values = [...r.queues.values()].map((q) => q[leaf]);
   if (values.length === 0 || values.some((v) => v === undefined)) return Number.NaN;
   return Number(values.reduce((a, b) => (a as bigint) + (b as bigint), 0n));
+}
+
+/** PFC pause frames received, summed over the queues that stream them (the lossless ones); NaN where none does. */
+function pauseReceived(r: InterfaceReading): number {
+  const values = [...r.queues.values()].flatMap((q) =>
+    q.pfcPauseReceived === undefined ? [] : [q.pfcPauseReceived],
+  );
+  return values.length === 0 ? Number.NaN : Number(values.reduce((a, b) => a + b, 0n));
+}
+
+/**
+ * A port's wait as the SNMP source reads it: tx-wait where the platform streams it (ticks of unknown length), else
+ * PFC pause frames received, each a refresh at half the longest pause (snmp-congestion.ts); and its ECN marks
+ * as `markFecn` where it has queues.
+ */
+function congestionOf(r: InterfaceReading): Pick<
+  PortSample,
+  'transmitWaitTicks' | 'transmitWaitTickSeconds'
+> & {
+  ecn: { markFecn?: number };
+} {
+  const ecn = r.queues.size === 0 ? {} : { markFecn: queueSum(r, 'ecnMarkedPackets') };
+  const txWait = queueSum(r, 'transmitWait');
+  const pause = pauseReceived(r);
+  if (!Number.isNaN(txWait) || Number.isNaN(pause)) return { transmitWaitTicks: txWait, ecn };
+  const mbps = r.speedBitsPerSecond === undefined ? null : r.speedBitsPerSecond / 1e6;
+  return { transmitWaitTicks: pause, transmitWaitTickSeconds: pauseFrameSeconds(mbps), ecn };
 }
 
 /** The far end of a cable as an LLDP neighbour names it, when that switch was read too. */
@@ -46,8 +74,8 @@ export function farPortsOf(switches: ReadonlyMap<string, readonly InterfaceReadi
 
 /**
  * A switch's interfaces as port samples, numbered 1.. in natural name order (as the SNMP source numbers
- * them in ifIndex order): the same fields the SNMP source fills, the far end from LLDP, and tx-wait as XmitWait ticks of
- * unknown length where a queue streams it. A leaf never streamed is NaN, never 0.
+ * them in ifIndex order): the same fields the SNMP source fills, the far end from LLDP, the wait from tx-wait or PFC
+ * pause and ECN marks as congestionOf says. A leaf never streamed is NaN, never 0.
  */
 export function gnmiPorts(
   switchName: string,
@@ -56,8 +84,9 @@ export function gnmiPorts(
 ): PortSample[] {
   const nodeGuid = switchGuid({ name: switchName, chassisId: '' });
   const sorted = [...interfaces].sort((a, b) => naturalCompare(a.name, b.name));
-  return sorted.map(
-    (r, k): PortSample => ({
+  return sorted.map((r, k): PortSample => {
+    const { ecn, ...wait } = congestionOf(r);
+    return {
       nodeGuid,
       nodeName: switchName,
       nodeType: 'switch',
@@ -71,10 +100,14 @@ export function gnmiPorts(
       receiveBytes: count(r.counters.inOctets),
       transmitPackets: count(r.counters.outUnicastPkts),
       receivePackets: count(r.counters.inUnicastPkts),
-      transmitWaitTicks: queueSum(r, 'transmitWait'),
-      errors: { receiveErrors: count(r.counters.inErrors), transmitDiscards: count(r.counters.outDiscards) },
-    }),
-  );
+      ...wait,
+      errors: {
+        receiveErrors: count(r.counters.inErrors),
+        transmitDiscards: count(r.counters.outDiscards),
+        ...ecn,
+      },
+    };
+  });
 }
 
 /** A port's congestion counters beyond the port sample's (ECN marks, pause frames), NaN where not streamed. */

@@ -1,6 +1,7 @@
 import snmp, { type Session } from 'net-snmp';
 import { mapBounded } from '../run-tool.ts';
 import { walkColumns } from './bulk-columns.ts';
+import { CONGESTION_TABLES } from './snmp-congestion.ts';
 import {
   type AgentAnswer,
   IF_COLUMNS,
@@ -111,7 +112,9 @@ function walkPlan(scope: WalkScope) {
       tables: [
         { oid: OID.ifTable, columns: IF_MOVING_COLUMNS },
         { oid: OID.ifXTable, columns: IFX_MOVING_COLUMNS },
+        ...CONGESTION_TABLES,
       ],
+      lldp: false,
     };
   return {
     scalars: [OID.sysUpTime, OID.sysName, OID.lldpLocChassisId, OID.lldpLocSysName],
@@ -120,7 +123,9 @@ function walkPlan(scope: WalkScope) {
       { oid: OID.ifXTable, columns: IFX_COLUMNS },
       { oid: OID.lldpLocPortTable, columns: LLDP_LOC_COLUMNS },
       { oid: OID.lldpRemTable, columns: LLDP_REM_COLUMNS },
+      ...CONGESTION_TABLES,
     ],
+    lldp: true,
   };
 }
 
@@ -146,10 +151,12 @@ export async function walkAgent(
   aborted.catch(() => {});
   try {
     const plan = walkPlan(scope);
-    const [scalars, [ifTable, ifXTable, lldpLocPortTable, lldpRemTable]] = await Promise.race([
+    const [scalars, [ifTable, ifXTable, ...rest]] = await Promise.race([
       Promise.all([getScalars(session, plan.scalars), tables(session, plan.tables, options)]),
       aborted,
     ]);
+    const [lldpLocPortTable, lldpRemTable] = plan.lldp ? rest : [];
+    const [pfc, ecn] = plan.lldp ? rest.slice(2) : rest;
     const [upTimeTicks, sysName, lldpLocChassisId, lldpLocSysName] = scalars;
     return {
       upTimeTicks,
@@ -160,6 +167,7 @@ export async function walkAgent(
       ifXTable: ifXTable ?? {},
       lldpLocPortTable: lldpLocPortTable ?? {},
       lldpRemTable: lldpRemTable ?? {},
+      congestion: [pfc, ecn],
     };
   } finally {
     signal.removeEventListener('abort', onAbort);

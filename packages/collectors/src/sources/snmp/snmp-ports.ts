@@ -1,6 +1,7 @@
 import { normalizeGuid } from '@fabscope/topology';
 import type { PortSample } from '../../fabric/port-sample.ts';
 import { farEnd } from './lldp-links.ts';
+import { congestionFields, decodeCongestion } from './snmp-congestion.ts';
 import type { SwitchReading } from './snmp-tables.ts';
 
 /** A switch's GUID-shaped key: its LLDP chassis MAC when it has one, else an FNV-1a hash of its name. */
@@ -28,10 +29,12 @@ export function switchPorts(
   readAtMs?: number,
 ): PortSample[] {
   const nodeGuid = switchGuid(reading);
+  const congestion = reading.congestion ? decodeCongestion(...reading.congestion) : undefined;
   return reading.interfaces.map((i, k): PortSample => {
     const neighbour = reading.neighbours.find((n) => n.localIfName === i.name);
     const far = neighbour && farEnd(readings, neighbour.sysName, neighbour.portId, neighbour.portDesc);
     const farReading = far && readings.get(far.switchName);
+    const { ecn, ...wait } = congestionFields(congestion?.get(i.ifIndex), i.speedMbps);
     return {
       nodeGuid,
       nodeName: reading.name,
@@ -53,8 +56,8 @@ export function switchPorts(
       receiveBytes: count(i.inOctets),
       transmitPackets: count(i.outUcastPkts),
       receivePackets: count(i.inUcastPkts),
-      transmitWaitTicks: Number.NaN,
-      errors: { receiveErrors: count(i.inErrors), transmitDiscards: count(i.outDiscards) },
+      ...wait,
+      errors: { receiveErrors: count(i.inErrors), transmitDiscards: count(i.outDiscards), ...ecn },
       ...(readAtMs === undefined ? {} : { countersReadAtMs: readAtMs }),
     };
   });

@@ -57,8 +57,10 @@ function withoutColumns(table: SnmpTable, columns: readonly number[]): SnmpTable
 
 /** What a full walk says that does not move between sweeps: its answer without the moving columns. */
 export function staticPart(answer: AgentAnswer): AgentAnswer {
+  // The pause and ECN tables are counters through and through: nothing of them is kept.
+  const { congestion: _moving, ...rest } = answer;
   return {
-    ...answer,
+    ...rest,
     ifTable: withoutColumns(answer.ifTable, IF_MOVING_COLUMNS),
     ifXTable: withoutColumns(answer.ifXTable, IFX_MOVING_COLUMNS),
   };
@@ -84,6 +86,7 @@ export function withStatic(base: AgentAnswer, fresh: AgentAnswer): AgentAnswer {
     ifXTable: overlay(base.ifXTable, fresh.ifXTable),
     lldpLocPortTable: empty(fresh.lldpLocPortTable) ? base.lldpLocPortTable : fresh.lldpLocPortTable,
     lldpRemTable: empty(fresh.lldpRemTable) ? base.lldpRemTable : fresh.lldpRemTable,
+    ...(fresh.congestion ? { congestion: fresh.congestion } : {}),
   };
 }
 

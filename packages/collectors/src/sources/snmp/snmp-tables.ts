@@ -37,6 +37,8 @@ export interface AgentAnswer {
   ifXTable: SnmpTable;
   lldpLocPortTable: SnmpTable;
   lldpRemTable: SnmpTable;
+  /** IEEE8021-PFC-MIB and ARISTA-QOS-MIB ECN rows (snmp-congestion.ts); absent when not walked. */
+  congestion?: [SnmpTable | undefined, SnmpTable | undefined];
 }
 
 /** One Ethernet interface; a counter the agent did not give is null. */
@@ -74,6 +76,8 @@ export interface SwitchReading {
   upTimeTicks: number;
   interfaces: SnmpInterface[];
   neighbours: LldpNeighbour[];
+  /** The PFC and ECN tables as walked, decoded with the ports (snmp-congestion.ts). */
+  congestion?: AgentAnswer['congestion'];
 }
 
 /** An OCTET STRING as text: UTF-8 when printable, else hex (a MAC, a binary chassis id). */
@@ -137,6 +141,7 @@ export function decodeAnswer(answer: AgentAnswer): SwitchReading {
     upTimeTicks,
     interfaces,
     neighbours: neighboursOf(answer, interfaces),
+    ...(answer.congestion ? { congestion: answer.congestion } : {}),
   };
 }
 

@@ -170,6 +170,12 @@ describe('the gNMI source against the fake gNMI target of github.com/openconfig/
     const leaf2E1 = congestion.find((c) => c.nodeName === 'leaf2');
     expect(leaf2E1?.ecnMarkedPackets).toBeNaN();
     expect(leaf2E1?.pfcPauseReceived).toEqual({});
+    // The port samples carry them as the SNMP source does: pause received as the wait, ECN marks as markFecn.
+    expect(l1.transmitWaitTicks).toBeGreaterThan(0);
+    expect(l1.transmitWaitTickSeconds).toBeCloseTo((65535 * 512) / 2 / 100e9, 12);
+    expect(l1.errors?.markFecn).toBeGreaterThan(0);
+    expect(port(later, 'leaf2', 1).transmitWaitTicks).toBeNaN();
+    expect(port(later, 'leaf2', 1).errors?.markFecn).toBeUndefined();
   }, 60_000);
 
   it('a target killed is a gap with its reason, resubscribed when it is back; the other one is untouched', async () => {

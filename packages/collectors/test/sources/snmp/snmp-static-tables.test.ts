@@ -4,7 +4,7 @@ import {
   IFX_MOVING_COLUMNS,
   type WalkScope,
 } from '../../../src/sources/snmp/snmp-agent.ts';
-import { snmpSource } from '../../../src/sources/snmp/snmp-source.ts';
+import { snmpSource, staticPart, withStatic } from '../../../src/sources/snmp/snmp-source.ts';
 import type { AgentAnswer, SnmpTable } from '../../../src/sources/snmp/snmp-tables.ts';
 import { parseSnmpTargets } from '../../../src/sources/snmp/snmp-targets.ts';
 import { agentAnswer } from './answers.ts';
@@ -116,5 +116,22 @@ describe('the SNMP source reads only what moves', () => {
     const lost = await gappy.read(AbortSignal.timeout(1000));
     expect(lost.ports).toEqual([]);
     expect(lost.targets?.[0]?.reason).toMatch(/no ifXTable/);
+  });
+
+  it('keeps nothing of the pause and ECN tables between walks: they come from the walk just read, or not at all', () => {
+    const full: AgentAnswer = {
+      ...agentAnswer({
+        sysName: 'leaf1',
+        upTimeTicks: 1000,
+        interfaces: [{ ifIndex: 1, name: 'Ethernet1' }],
+      }),
+      congestion: [{ '1': { '2': 5, '3': 9 } }, undefined],
+    };
+    const kept = staticPart(full);
+    expect(kept.congestion).toBeUndefined();
+    const counters = asWalked(full, 'counters');
+    expect(withStatic(kept, counters).congestion).toBeUndefined();
+    const moved: AgentAnswer = { ...counters, congestion: [{ '1': { '2': 6, '3': 11 } }, undefined] };
+    expect(withStatic(kept, moved).congestion).toEqual(moved.congestion);
   });
 });

@@ -2,6 +2,7 @@ import { memo, useId } from 'react';
 import type { Route } from '../../../api/types.ts';
 import { DataTable, num } from '../../../components/DataTable.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
+import { ecmpSummary, ecmpVia } from '../../../lib/ecmp.ts';
 import { formatPercentValue } from '../../../lib/format.ts';
 import { hopRows, latencyText, railText, routeHasLids, staticDetour } from '../../../lib/route.ts';
 import type { Remote } from '../../../state/useApiQuery.ts';
@@ -138,6 +139,24 @@ export const RoutePanel = memo(function RoutePanel({
               </tr>
             ))}
           </DataTable>
+          {route.data.ecmp && (
+            <DataTable
+              label="Equal-cost paths"
+              caption={ecmpSummary(route.data.ecmp)}
+              columns={['Via', num('Util %'), num('Wait %'), 'Hops shown']}
+            >
+              {route.data.ecmp.members.map((m) => (
+                <tr key={m.links.join(' ')} data-taken={m.taken ? 'true' : undefined}>
+                  <td className="mono" title={m.links.join('\n')}>
+                    {ecmpVia(m)}
+                  </td>
+                  <td className="num">{formatPercentValue(m.utilization)}</td>
+                  <td className="num">{formatPercentValue(m.transmitWaitFraction)}</td>
+                  <td>{m.taken ? 'yes' : ''}</td>
+                </tr>
+              ))}
+            </DataTable>
+          )}
           <p className="hint" data-route-source={route.data.source ?? 'tables'}>
             {route.data.source === 'flow'
               ? `The path flow ${route.data.flowId ?? ''} takes now, highlighted in the fabric view.`

@@ -1,18 +1,34 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { chmodSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { endChild } from '../pieces.ts';
 
 const run = promisify(execFile);
 
-/** snmpsimd serving a directory of recordings (a community each) on a loopback UDP port. */
+/** snmpsimd (PyPI/Debian `snmpsim`) serving a directory of recordings, a community (or v3 context) per file. */
 export interface SnmpsimAgent {
+  /** The loopback UDP port it answers on. */
   port: number;
-  /** Starts snmpsimd again to read rewritten recordings (it keeps a numeric value's rate until it restarts). */
+  /**
+   * Starts snmpsimd again on the same port: rewritten recordings are read (it keeps a numeric value's rate until it
+   * restarts), counters and sysUpTime begin again. Restarts run one at a time; one asked for during another runs after
+   * it, so the last rewrite is always read.
+   */
   restart(): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface SnmpsimAgentOptions {
+  /** Its recordings, `<community>.snmprec`. */
+  dataDir: string;
+  /** Where it writes its index of them. */
+  cacheDir: string;
+  /** The community whose answer to sysUpTime says it is ready. */
+  probe: string;
+  /** More snmpsimd arguments (v3 users). */
+  args?: readonly string[];
+  /** How long a start may take before it fails (default 30 s: a big recording is indexed first). */
+  readyWithinMs?: number;
 }
 
 /** A UDP port nothing listens on now. */
@@ -34,15 +50,19 @@ async function answers(port: number, community: string): Promise<boolean> {
   }
 }
 
-/**
- * snmpsimd over `dataDir` (its files `<community>.snmprec`), ready once `probe`'s recording answers. Restarts
- * run one at a time; one asked for during another runs after it, so the last rewrite is always read.
- */
-export async function startSnmpsimAgent(
-  dataDir: string,
-  cacheDir: string,
-  probe: string,
-): Promise<SnmpsimAgent> {
+/** SIGTERM, then SIGKILL if it has not exited within 2 s. */
+async function end(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 2000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** snmpsimd on a free loopback UDP port over `dataDir`, once `probe`'s recording answers. */
+export async function startSnmpsimAgent(options: SnmpsimAgentOptions): Promise<SnmpsimAgent> {
+  const { dataDir, cacheDir, probe, args = [], readyWithinMs = 30_000 } = options;
   // snmpsimd refuses to run as root: it drops to nobody, who must read the data and write the index.
   chmodSync(dataDir, 0o755);
   mkdirSync(cacheDir, { recursive: true, mode: 0o777 });
@@ -58,23 +78,30 @@ export async function startSnmpsimAgent(
         `--cache-dir=${cacheDir}`,
         `--agent-udpv4-endpoint=127.0.0.1:${port}`,
         '--logging-method=null',
+        ...args,
         ...asRoot,
       ],
-      { stdio: 'ignore' },
+      // Its cache directory is the one place it may write as nobody.
+      { cwd: cacheDir, stdio: 'ignore' },
     );
     child = c;
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + readyWithinMs;
     while (!(await answers(port, probe))) {
       if (c.exitCode !== null)
         throw new Error(`snmpsimd exited with ${c.exitCode} (is Debian's snmpsim installed?)`);
-      if (Date.now() > deadline) throw new Error('snmpsimd did not answer within 30 s');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      if (Date.now() > deadline) throw new Error(`snmpsimd did not answer within ${readyWithinMs / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
   const stopChild = async () => {
-    if (child) await endChild(child, 2000);
+    if (child) await end(child);
   };
-  await start();
+  try {
+    await start();
+  } catch (error) {
+    await stopChild();
+    throw error;
+  }
   let restarting: Promise<void> | null = null;
   let again = false;
   const restart = async (): Promise<void> => {
@@ -102,6 +129,3 @@ export async function startSnmpsimAgent(
     },
   };
 }
-
-/** The agent's cache beside its data, as the demo lays them out. */
-export const cacheDirOf = (dir: string) => join(dir, 'cache');

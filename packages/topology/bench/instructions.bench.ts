@@ -1,8 +1,9 @@
 // bench: measures the checkout it runs in
 // `npm run bench -- instructions`: the topology figures at fat-tree-1152 counted in instructions
 // (valgrind's callgrind, `node --predictable`), which repeat to a few per cent where wall-clock
-// medians on a shared machine move by a quarter. Per call: (I(24 calls) − I(12 calls)) / 12, so the
-// setup cancels and V8 has compiled the work before the counted calls. V8 runs with a new space no
+// medians on a shared machine move by a quarter. Per call: (I(112 calls) − I(12 calls)) / 100, so the
+// setup cancels, V8 has compiled the work before the counted calls, and the tens of millions by which
+// two identical runs differ weigh a hundredth on a call. V8 runs with a new space no
 // collection fills, so whether a collection lands among the counted calls no longer decides the
 // figure; what the calls allocate is printed beside it instead. With `--baseline REV` the same
 // work is counted on REV's code (this file runs there with REV as its working directory).
@@ -23,8 +24,11 @@ if (spawnSync('valgrind', ['--version']).status !== 0) {
   process.exit(1);
 }
 
-// 1 GiB of new space holds 24 calls of every figure: no collection runs while the work is counted.
+// 1 GiB of new space holds 112 calls of every figure: no collection runs while the work is counted.
 const NEW_SPACE = ['--min-semi-space-size=1024', '--max-semi-space-size=1024'];
+// Fixed seeds: V8's hash tables and Math.random are laid out alike in every run.
+const SEEDS = ['--hash-seed=1', '--random-seed=1'];
+const [FIRST, LAST] = [12, 112];
 
 interface Count {
   instructions: number;
@@ -41,6 +45,7 @@ function count(figure: string, calls: number): Count {
       '--smc-check=all',
       process.execPath,
       '--predictable',
+      ...SEEDS,
       ...NEW_SPACE,
       '--import',
       'tsx',
@@ -62,9 +67,9 @@ function count(figure: string, calls: number): Count {
 // tsx's cache written first: a cold first run counts the compile of every source file.
 spawnSync(process.execPath, ['--import', 'tsx', WORK, 'generate', '1'], { stdio: 'ignore' });
 for (const figure of FIGURES) {
-  const [twelve, twentyFour] = [count(figure, 12), count(figure, 24)];
-  const perCall = (twentyFour.instructions - twelve.instructions) / 12;
-  const allocatedPerCall = (twentyFour.allocatedBytes - twelve.allocatedBytes) / 12;
+  const [first, last] = [count(figure, FIRST), count(figure, LAST)];
+  const perCall = (last.instructions - first.instructions) / (LAST - FIRST);
+  const allocatedPerCall = (last.allocatedBytes - first.allocatedBytes) / (LAST - FIRST);
   console.log(`fat-tree-1152 ${figure}: ${(perCall / 1e6).toFixed(1)} M instructions a call (limit none)`);
   console.log(
     `fat-tree-1152 ${figure} allocates: ${(allocatedPerCall / 2 ** 20).toFixed(2)} MiB a call (limit none)`,

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { configFromEnv } from '@fabscope/api';
+import { startTrafficPairs } from '@fabscope/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningDemo, startDemo } from '../src/index.ts';
 import { eventually } from './eventually.ts';
+import { startSeedPairs } from './seed-pairs.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 
@@ -39,16 +41,6 @@ export function seed002EndToEnd(storeKind: 'embedded' | 'prometheus'): void {
       const { links } = (await api('/links')).body as { links: LinkState[] };
       return links.find((l) => l.id === id) as LinkState;
     };
-    const startSeedPairs = async () => {
-      const started = await post('/traffic', {
-        pattern: 'pairs',
-        pairs: [
-          ['nodeA', 'nodeC'],
-          ['nodeB', 'nodeD'],
-        ],
-      });
-      expect(started.status).toBe(200);
-    };
 
     beforeAll(async () => {
       const config = { ...configFromEnv({}), host: '127.0.0.1', port: 0 };
@@ -70,7 +62,7 @@ export function seed002EndToEnd(storeKind: 'embedded' | 'prometheus'): void {
     });
 
     it('one pair alone runs at 99 % of line rate: 12.2–12.5 GB/s', async () => {
-      expect((await post('/traffic', { pattern: 'pairs', pairs: [['nodeA', 'nodeC']] })).status).toBe(200);
+      await startTrafficPairs(demo.apiUrl, [['nodeA', 'nodeC']]);
       await eventually(async () => {
         const total = await summary();
         expect(total).toBeGreaterThanOrEqual(12.2e9);
@@ -79,7 +71,7 @@ export function seed002EndToEnd(storeKind: 'embedded' | 'prometheus'): void {
     });
 
     it('two pairs under static routing share one ISL: 12.0–13.0 GB/s, one ISL full, the other idle', async () => {
-      await startSeedPairs();
+      await startSeedPairs(demo.apiUrl);
       await eventually(async () => {
         const total = await summary();
         expect(total).toBeGreaterThanOrEqual(12.0e9);
@@ -95,7 +87,7 @@ export function seed002EndToEnd(storeKind: 'embedded' | 'prometheus'): void {
     });
 
     it('XmitWait: edge1→core2 and the nodeA/nodeB host ports wait about half the time; other ports not', async () => {
-      await startSeedPairs();
+      await startSeedPairs(demo.apiUrl);
       await eventually(async () => {
         for (const id of ['edge1/4->core2/1', 'nodeA/1->edge1/1', 'nodeB/1->edge1/2']) {
           const wait = (await link(id)).transmitWaitFraction as number;
@@ -109,7 +101,7 @@ export function seed002EndToEnd(storeKind: 'embedded' | 'prometheus'): void {
     });
 
     it('adaptive routing (threshold 7) spreads them over both cores: 24.2–25.0 GB/s', async () => {
-      await startSeedPairs();
+      await startSeedPairs(demo.apiUrl);
       const changed = await post('/adaptive-routing', { enabled: true, threshold: 7 }, 'PUT');
       expect(changed.body).toMatchObject({ enabled: true, threshold: 7 });
       await eventually(async () => {
@@ -125,7 +117,7 @@ export function seed002EndToEnd(storeKind: 'embedded' | 'prometheus'): void {
 
     if (storeKind === 'prometheus') {
       it('every Grafana panel query returns data with traffic running and errors counting; no recording rule is loaded', async () => {
-        await startSeedPairs();
+        await startSeedPairs(demo.apiUrl);
         await post('/adaptive-routing', { enabled: true, threshold: 7 }, 'PUT');
         // The error panel lists ports with errors only (the collector writes error rates where not 0).
         expect(
@@ -167,7 +159,7 @@ export function seed002EndToEnd(storeKind: 'embedded' | 'prometheus'): void {
     }
 
     it('stops its traffic', async () => {
-      await startSeedPairs();
+      await startSeedPairs(demo.apiUrl);
       expect((await api('/traffic')).body.flows).toHaveLength(2);
       expect((await api('/traffic', { method: 'DELETE' })).status).toBe(200);
       expect((await api('/traffic')).body.flows).toEqual([]);

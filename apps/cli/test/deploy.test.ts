@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { configFromEnv } from '@fabscope/api';
@@ -9,10 +9,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { COLLECT_FABRIC_OPTIONS } from '../src/commands/collect.ts';
 import { EMULATOR_OPTIONS } from '../src/commands/emulator.ts';
-import { freePort } from '../src/free-port.ts';
 import {
   FABRIC_JOB,
   PROMETHEUS_CONFIG,
+  type PrometheusServer,
   prometheusConfig,
   startPrometheus,
 } from '../src/prometheus/prometheus.ts';
@@ -167,6 +167,20 @@ describe('Dockerfile essentials', () => {
   });
 });
 
+/**
+ * A Prometheus without targets, on a port chosen just before it starts: another process may take that port in
+ * between, so an "address already in use" exit is retried on a fresh port (startPrometheus cannot bind port 0).
+ */
+async function startPrometheusRetrying(attempts = 3): Promise<PrometheusServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startPrometheus({ targets: [] });
+    } catch (error) {
+      if (attempt >= attempts || !/address already in use/i.test(String(error))) throw error;
+    }
+  }
+}
+
 describe('the compose services, run as processes on loopback', () => {
   const cli = resolve(root, 'apps/cli/bin/fabscope.js');
   const stops: (() => Promise<unknown>)[] = [];
@@ -176,31 +190,33 @@ describe('the compose services, run as processes on loopback', () => {
   });
 
   it('serve the dashboard data through a real Prometheus', async () => {
-    // Each service's own command and environment from docker-compose.yml, with container names
-    // and ports mapped to free loopback ports.
-    const ports = new Map<string, number>();
-    for (const name of ['emulator:7070', 'collector:9464', 'prometheus:9090', 'api:8080']) {
-      ports.set(name, await freePort());
-    }
-    const byPort = (port: string) => [...ports].find(([k]) => k.endsWith(`:${port}`))?.[1];
+    // Each service's own command and environment from docker-compose.yml, with container names mapped
+    // to the loopback URLs the services already started bound. Each binds port 0 and says its URL, so no
+    // other process can take a port between choosing and binding it (EADDRINUSE under load).
+    const urls = new Map<string, string>();
     // Compose's own interpolation of ${NAME:-default}, with an empty environment as on a fresh box.
     const interpolate = (text: string) =>
       text.replace(/\$\{\w+(?::-([^}]*))?\}/g, (_m, d?: string) => d ?? '');
     const local = (text: string) =>
       interpolate(text)
-        .replace(/^0\.0\.0\.0:(\d+)$/, (_m, p: string) => `127.0.0.1:${byPort(p)}`)
-        .replace(
-          /http:\/\/(\w+):(\d+)/,
-          (_m, h: string, p: string) => `http://127.0.0.1:${ports.get(`${h}:${p}`)}`,
-        );
-    const start = (name: string) => {
+        .replace(/^0\.0\.0\.0:\d+$/, '127.0.0.1:0')
+        .replace(/http:\/\/(\w+):\d+/, (_m, h: string) => urls.get(h) ?? `(${h} not started)`);
+    /** Spawns a compose service's command; resolves with the URL it prints once it listens. */
+    const start = async (name: string) => {
       const s = service(name);
       const env: NodeJS.ProcessEnv = { ...process.env };
       for (const [k, v] of Object.entries(s.environment ?? {})) env[k] = local(String(v));
       if (env.HOST === '0.0.0.0') env.HOST = '127.0.0.1';
-      if (env.PORT) env.PORT = String(byPort(env.PORT));
+      if (env.PORT) env.PORT = '0';
       const child: ChildProcess = spawn(process.execPath, [cli, ...(s.command ?? []).map(local)], { env });
-      child.stdout?.on('data', (c: Buffer) => output.push(`${name}: ${c}`));
+      const said = new Promise<string>((resolveUrl, reject) => {
+        child.stdout?.on('data', (c: Buffer) => {
+          output.push(`${name}: ${c}`);
+          const url = /http:\/\/127\.0\.0\.1:[1-9]\d*/.exec(String(c));
+          if (url) resolveUrl(url[0]);
+        });
+        child.once('exit', (code) => reject(new Error(`${name} exited (${code}):\n${output.join('')}`)));
+      });
       child.stderr?.on('data', (c: Buffer) => output.push(`${name}: ${c}`));
       stops.push(async () => {
         if (child.exitCode === null) {
@@ -208,16 +224,18 @@ describe('the compose services, run as processes on loopback', () => {
           await once(child, 'exit');
         }
       });
+      urls.set(name, await said);
     };
-    start('emulator');
-    start('collector');
-    const prometheus = await startPrometheus({
-      targets: [`127.0.0.1:${ports.get('collector:9464')}`],
-      port: ports.get('prometheus:9090') as number,
-    });
+    // Prometheus starts with no target beside the emulator; once the collector has bound its port, Prometheus
+    // is given it and reloads (SIGHUP, as in production), and the API starts against data.
+    const [prometheus] = await Promise.all([startPrometheusRetrying(), start('emulator')]);
     stops.push(() => prometheus.stop());
-    start('api');
-    const api = `http://127.0.0.1:${ports.get('api:8080')}/api/v1`;
+    urls.set('prometheus', prometheus.url);
+    await start('collector');
+    writeFileSync(prometheus.configFile, prometheusConfig([new URL(urls.get('collector') as string).host]));
+    process.kill(prometheus.pid as number, 'SIGHUP');
+    await start('api');
+    const api = `${urls.get('api')}/api/v1`;
     await eventually(async () => {
       const answer = await fetch(`${api}/health`).catch((error: Error) => {
         throw new Error(`${error.message}; the services said:\n${output.join('')}`);

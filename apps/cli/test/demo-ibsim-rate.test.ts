@@ -8,6 +8,7 @@ interface LinkState {
   id: string;
   bytesPerSecond: number | null;
   utilization: number | null;
+  transmitWaitFraction: number | null;
   capacityBytesPerSecond: number;
 }
 
@@ -29,8 +30,9 @@ describe('demo:ibsim with full-rate flows: two into one host, one alone on its l
       b.addNode({ name: `h${i}`, type: 'host', guid: generatedGuid(0, i), portCount: 1 });
       b.connect(`h${i}`, 1, 'sw', i, 100, 'host', { widthSpeed: '4xEDR' });
     }
+    // Resets on, as `npm run demo:ibsim` runs: ibsim's 32-bit XmitWait is cleared at half, and the lab writes on from 0.
     demo = await startIbsimDemo({
-      config: { ...configFromEnv({}), host: '127.0.0.1', port: 0 },
+      config: { ...configFromEnv({}), host: '127.0.0.1', port: 0, ibResetCounters: true },
       routing: 'minhop',
       design: b.build(),
     });
@@ -62,12 +64,22 @@ describe('demo:ibsim with full-rate flows: two into one host, one alone on its l
       expect(rate(now, INTO_H5)).toBeGreaterThan(0.95 * EDR);
     }, 20_000);
     const from = new Date().toISOString();
+    // The senders into h2 wait for credit; 21 s of it is many times what the 32-bit XmitWait holds.
+    const waiting = (await links()).filter((l) => (l.transmitWaitFraction ?? 0) > 0.3).map((l) => l.id);
+    expect(waiting.length).toBeGreaterThan(0);
     const full: number[] = [];
     let highest = 0;
     const end = Date.now() + 21_000;
     while (Date.now() < end) {
       const answer = await links();
       full.push(Math.min(rate(answer, INTO_H2), rate(answer, INTO_H5)));
+      for (const id of waiting) {
+        const wait = answer.find((l) => l.id === id)?.transmitWaitFraction ?? null;
+        // Known on every tick, across the clears: never unknown, never the jump of a counter written anew.
+        expect(wait, id).not.toBeNull();
+        expect(wait, id).toBeGreaterThan(0.3);
+        expect(wait, id).toBeLessThanOrEqual(1);
+      }
       for (const l of answer) {
         if (l.bytesPerSecond === null) continue;
         highest = Math.max(highest, l.bytesPerSecond / l.capacityBytesPerSecond);

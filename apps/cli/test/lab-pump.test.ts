@@ -1,6 +1,6 @@
 import type { PortCountersDocument } from '@fabscope/emulator';
 import { describe, expect, it } from 'vitest';
-import { labCommands } from '../src/demo/lab-pump.ts';
+import { bookClears, labCommands } from '../src/demo/lab-pump.ts';
 
 function doc(
   ports: {
@@ -81,5 +81,25 @@ describe('the lab pump’s console commands', () => {
     expect(labCommands(ports(true), written, down)).toEqual(['Unlink "sw1"[5]']);
     expect(labCommands(ports(true), written, down)).toEqual([]);
     expect(labCommands(ports(false), written, down)).toEqual(['Link "sw1"[5] "sw2"[5]']);
+  });
+
+  it('after the collector clears a counter, writes on from 0: the emulator counts less what the clear took', () => {
+    const written = new Map<string, bigint>();
+    const cleared = new Map<string, bigint>();
+    const down = new Set<string>();
+    const port = (wait: string, symbols: string) =>
+      doc([{ node: 'sw1', port: 5, counters: { XmitWait: wait, SymbolErrors: symbols } }]);
+    labCommands(port('3000000000', '10'), written, down, cleared);
+    // The reader's sweep cleared XmitWait (past half its width), not the symbol errors.
+    bookClears(written, cleared, 'sw1', 5, ['PortXmitWait']);
+    expect(labCommands(port('3000000500', '12'), written, down, cleared)).toEqual([
+      'PerformanceSet "sw1"[5] PortCounters.PortXmitWait=500',
+      'PerformanceSet "sw1"[5] PortCounters.SymbolErrorCounter=12',
+    ]);
+    // A second clear adds to the first: the subnet held 500 then.
+    bookClears(written, cleared, 'sw1', 5, ['PortXmitWait']);
+    expect(labCommands(port('3000000800', '12'), written, down, cleared)).toEqual([
+      'PerformanceSet "sw1"[5] PortCounters.PortXmitWait=300',
+    ]);
   });
 });

@@ -100,6 +100,9 @@ export async function startIbsimDemo(options: IbsimDemoOptions): Promise<Running
       env: lab.env,
       cwd: lab.cwd,
       madReader: { command: ibPortReaderCommand() },
+      // ibsim's PMA has no 64-bit XmitWait: with resets on, its wait stays known as on a site whose SM clears.
+      resetCounters: options.config.ibResetCounters ?? false,
+      onCleared: (port, counters) => pump.countersCleared(port.nodeName, port.port, counters),
     });
     stops.push(() => reader.close());
     // The subnet's counters as of the sweep, stamped with the emulator time they stand for.

@@ -22,11 +22,15 @@ const FIELDS: readonly (readonly [emulatorName: PortCounterName, attributeField:
   ['VL15Dropped', 'PortCounters.VL15Dropped', 16],
 ];
 
-/** The console commands that bring the subnet to the emulator's counters and cable states; updates `written`. */
+/**
+ * The console commands that bring the subnet to the emulator's counters and cable states; updates `written`.
+ * `cleared` holds what the collector's clears took off each counter: the subnet counts on from 0 after a clear.
+ */
 export function labCommands(
   doc: PortCountersDocument,
   written: Map<string, bigint>,
   linksDown: Set<string>,
+  cleared: ReadonlyMap<string, bigint> = new Map(),
 ): string[] {
   const commands: string[] = [];
   for (const port of doc.ports) {
@@ -48,15 +52,33 @@ export function labCommands(
       const text = counters[name];
       if (text === undefined) continue;
       const max = (1n << BigInt(bits)) - 1n;
-      const raw = BigInt(text);
-      const value = raw > max ? max : raw;
       const key = `${where} ${field}`;
+      const raw = BigInt(text) - (cleared.get(key) ?? 0n);
+      const value = raw > max ? max : raw < 0n ? 0n : raw;
       if (written.get(key) === value) continue;
       written.set(key, value);
       commands.push(`PerformanceSet ${where} ${field}=${value}`);
     }
   }
   return commands;
+}
+
+/**
+ * Books a clear of a port's PortCounters (perfquery names): what the subnet held, the last write, is taken off the
+ * emulator's counts from now on. Reads run with the pump held, so the last write is what the clear found.
+ */
+export function bookClears(
+  written: Map<string, bigint>,
+  cleared: Map<string, bigint>,
+  nodeName: string,
+  port: number,
+  counters: readonly string[],
+): void {
+  for (const name of counters) {
+    const key = `"${nodeName}"[${port}] PortCounters.${name}`;
+    cleared.set(key, (cleared.get(key) ?? 0n) + (written.get(key) ?? 0n));
+    written.set(key, 0n);
+  }
 }
 
 export interface LabPump {
@@ -67,6 +89,11 @@ export interface LabPump {
    * so everything `read` sees dates from the write just before it.
    */
   readAtFlush<T>(read: () => Promise<T>): Promise<{ value: T; atMs: number }>;
+  /**
+   * The collector cleared these PortCounters (perfquery names) of a port during a read: the subnet holds 0
+   * there now, so the pump writes on from 0 rather than the emulator's whole count.
+   */
+  countersCleared(nodeName: string, port: number, counters: readonly string[]): void;
   stop(): void;
 }
 
@@ -74,6 +101,7 @@ export interface LabPump {
 export function startLabPump(emulator: Emulator, lab: Lab, intervalMs = 100): LabPump {
   const written = new Map<string, bigint>();
   const linksDown = new Set<string>();
+  const cleared = new Map<string, bigint>();
   let running: Promise<number> | null = null;
   let again = false;
   let held = 0;
@@ -82,7 +110,7 @@ export function startLabPump(emulator: Emulator, lab: Lab, intervalMs = 100): La
   // of the wall clock, so the counters' stamps lay in the future and read above the data rate.
   const once = async () => {
     const doc = emulator.portCounters();
-    const commands = labCommands(doc, written, linksDown);
+    const commands = labCommands(doc, written, linksDown, cleared);
     try {
       if (commands.length > 0) await lab.command(...commands);
     } catch (error) {
@@ -134,6 +162,7 @@ export function startLabPump(emulator: Emulator, lab: Lab, intervalMs = 100): La
   return {
     flush: async () => (await readAtFlush(async () => undefined)).atMs,
     readAtFlush,
+    countersCleared: (nodeName, port, counters) => bookClears(written, cleared, nodeName, port, counters),
     stop: () => clearInterval(timer),
   };
 }

@@ -47,6 +47,8 @@ export interface InfinibandSourceOptions {
    * across the clears (MAD reader only). Off by default: other tools and the SM read the same counters.
    */
   resetCounters?: boolean;
+  /** Told of each port whose counters (perfquery names) a read cleared: a lab that writes them counts on from 0. */
+  onCleared?: (port: IbPort, counters: readonly string[]) => void;
 }
 
 /** Reads every port by LID in one sweep of MADs; a node whose port failed is a failed target. */
@@ -173,6 +175,7 @@ export function infinibandSource(options: InfinibandSourceOptions = {}): FabricS
         const far = p.remote ? (stateOf.get(`${p.remote.nodeGuid}/${p.remote.portNumber}`) ?? null) : null;
         const sample = portSample(p, reading, far);
         ledger.apply(`${p.nodeGuid}/${p.port}`, sample, reading, Math.round(read.readAtMs));
+        if (reading.cleared.length > 0) options.onCleared?.(p, reading.cleared);
         return sample;
       });
       ledger.retain(stateOf);

@@ -63,6 +63,37 @@ describe('GET /port: a node’s ports, or one port in full', () => {
     expect((await get('node=edge1&port=40')).body.message).toBe('edge1 has no cabled port 40');
     expect((await get('node=edge1&port=999')).status).toBe(400);
   });
+
+  it("gives a port's transceiver optics where the live source read them, and no optics field elsewhere", async () => {
+    const edge1 = fabric.nodeByName.get('edge1');
+    const rx = {
+      sensor: 'rxPower',
+      description: 'DOM RX Power Sensor for Ethernet50',
+      value: 0.0004,
+    } as const;
+    const optics = [
+      { sensor: 'temperature', description: 'DOM Temperature Sensor for Ethernet50', value: 26 },
+      { ...rx, dbm: 10 * Math.log10(0.0004) },
+      { ...rx, value: null, dbm: null, unknown: 'the agent says the sensor is unavailable' },
+    ] as const;
+    const asked: [string, number][] = [];
+    const withOptics = await buildTestApp({
+      fabric,
+      portOptics: (guid, port) => {
+        asked.push([guid, port]);
+        return port === 3 ? optics : undefined;
+      },
+    });
+    try {
+      const ports = (await withOptics.inject('/api/v1/port?node=edge1')).json().ports;
+      expect(ports.find((p: { port: number }) => p.port === 3).optics).toEqual(optics);
+      expect(ports.find((p: { port: number }) => p.port === 4)).not.toHaveProperty('optics');
+      expect(asked).toContainEqual([edge1?.guid, 3]);
+    } finally {
+      await withOptics.close();
+    }
+    expect((await get('node=edge1&port=3')).body.ports[0]).not.toHaveProperty('optics');
+  });
 });
 
 describe('GET /port: totals since the last clear beside the rates', () => {

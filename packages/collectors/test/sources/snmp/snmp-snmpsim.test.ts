@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freeUdpPort, type Snmpsim, snmpbulkwalk, startSnmpsim } from '@fabscope/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { switchGuid, switchPortOptics } from '../../../src/sources/snmp/snmp-ports.ts';
 import { snmpSource } from '../../../src/sources/snmp/snmp-source.ts';
 import { parseSnmpTargets } from '../../../src/sources/snmp/snmp-targets.ts';
 
@@ -127,6 +128,10 @@ describe('the SNMP source against snmpsim serving a recorded Arista DCS-7150S', 
       ?.interfaces.filter((i) => i.optics)
       .map((i) => i.name);
     expect(withOptics).toEqual(['Ethernet5', 'Ethernet47', 'Ethernet50']);
+    // As GET /port asks for them: the switch by its GUID, Ethernet5 its port 5 (ports numbered in ifIndex order).
+    const guid = switchGuid(source.readings()[0] ?? { name: '', chassisId: '' });
+    expect(switchPortOptics(source.readings(), guid, 5)).toBe(ethernet5()?.optics);
+    expect(switchPortOptics(source.readings(), guid, 6)).toBeUndefined();
     // The next sweep reads counters only: the optics are the full walk's.
     await source.read(AbortSignal.timeout(20_000));
     expect(ethernet5()?.optics?.length).toBe(5);

@@ -63,6 +63,27 @@ function opticKind(type: number, description: string): { sensor: OpticSensor; un
   return null;
 }
 
+/** A device's interfaces by ifIndex, ifName and ifDescr (the first of a name, as a walk lists them). */
+export interface InterfaceLookup {
+  byIfIndex: ReadonlyMap<number, NamedInterface>;
+  byName: ReadonlyMap<string, NamedInterface>;
+  byDescr: ReadonlyMap<string, NamedInterface>;
+}
+
+/** The lookup of `interfaces`, made once per decoding rather than a scan per sensor. */
+export function interfaceLookup(interfaces: readonly NamedInterface[]): InterfaceLookup {
+  const first = (key: (i: NamedInterface) => string) => {
+    const map = new Map<string, NamedInterface>();
+    for (const i of interfaces) if (!map.has(key(i))) map.set(key(i), i);
+    return map;
+  };
+  return {
+    byIfIndex: new Map(interfaces.map((i) => [i.ifIndex, i])),
+    byName: first((i) => i.name),
+    byDescr: first((i) => i.descr),
+  };
+}
+
 /** The entity and those containing it, nearest first, as far as the table goes (bounded: a loop ends it). */
 function containment(entity: string, physical: SnmpTable): string[] {
   const chain: string[] = [];
@@ -84,18 +105,16 @@ function containment(entity: string, physical: SnmpTable): string[] {
 export function interfaceOfEntity(
   entity: string,
   tables: Pick<Record<string, SnmpTable>, 'physical' | 'alias'>,
-  interfaces: readonly NamedInterface[],
+  interfaces: InterfaceLookup,
 ): NamedInterface | undefined {
   const byName = (name: string) =>
-    name === ''
-      ? undefined
-      : (interfaces.find((i) => i.name === name) ?? interfaces.find((i) => i.descr === name));
+    name === '' ? undefined : (interfaces.byName.get(name) ?? interfaces.byDescr.get(name));
   const chain = containment(entity, tables.physical);
   for (const index of chain) {
     // entAliasMappingTable's index: entPhysicalIndex.entAliasLogicalIndexOrZero; its value a RowPointer to the ifIndex.
     const alias = tables.alias[`${index}.0`]?.['2'];
     const ifIndex = typeof alias === 'string' ? Number(alias.split('.').at(-1)) : Number.NaN;
-    const aliased = interfaces.find((i) => i.ifIndex === ifIndex);
+    const aliased = interfaces.byIfIndex.get(ifIndex);
     if (aliased) return aliased;
     const row = tables.physical[index];
     if (row && integer(row['5']) === CLASS_PORT) {
@@ -141,12 +160,13 @@ export function opticsByInterface(
   interfaces: readonly NamedInterface[],
 ): Map<number, OpticReading[]> {
   const out = new Map<number, OpticReading[]>();
+  const lookup = interfaceLookup(interfaces);
   const indexes = Object.keys(sensors).sort((a, b) => Number(a) - Number(b));
   for (const index of indexes) {
     const description = octetText(physical[index]?.['2']);
     const reading = readingOf(sensors[index] as Record<string, unknown>, description);
     if (!reading) continue;
-    const port = interfaceOfEntity(index, { physical, alias }, interfaces);
+    const port = interfaceOfEntity(index, { physical, alias }, lookup);
     if (!port) continue;
     const list = out.get(port.ifIndex) ?? [];
     list.push(reading);

@@ -6,6 +6,7 @@ import { EmulatorClient } from '../src/emulator-client.ts';
 import type { EventLog } from '../src/events/event-log.ts';
 import type { JobSource } from '../src/jobs/job.ts';
 import { LinkIndex } from '../src/lib/link-index.ts';
+import type { PortOptics } from '../src/routes/port/port-optics.ts';
 import { Sampler } from '../src/sampler.ts';
 import { EmbeddedStore } from '../src/store/embedded.ts';
 import type { MetricsStore } from '../src/store/types.ts';
@@ -25,6 +26,8 @@ export interface TestAppOptions extends Partial<Omit<AppOptions, 'state' | 'buil
   linkIndex?: LinkIndex;
   /** Default: the store's own events only. */
   events?: EventLog;
+  /** Default: none (no source reads the ports' optics). */
+  portOptics?: PortOptics;
 }
 
 /** The app in process, as the server builds it, on the ar-demo fabric unless told otherwise. */
@@ -42,6 +45,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<Fastif
     intervalMs,
     sampler,
     jobs,
+    portOptics,
     ...appOptions
   } = options;
   return buildApp({
@@ -52,6 +56,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<Fastif
       emulator,
       ...(jobs ? { jobs } : {}),
       ...(events ? { events } : {}),
+      ...(portOptics ? { portOptics } : {}),
     },
     listenHost: '127.0.0.1',
     ...appOptions,

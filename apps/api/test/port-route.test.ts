@@ -1,3 +1,4 @@
+import type { OpticReading } from '@fabscope/contracts';
 import { buildScenario } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portKey } from '../src/lib/port-rates.ts';
@@ -12,8 +13,10 @@ import { buildTestApp } from './helper.ts';
 describe('GET /port: a node’s ports, or one port in full', () => {
   const fabric = buildScenario('ar-demo');
   let app: Awaited<ReturnType<typeof buildTestApp>>;
+  /** What the live source read of the ports' transceivers: none unless a test says. */
+  let optics: Map<string, readonly OpticReading[]> = new Map();
   beforeAll(async () => {
-    app = await buildTestApp({ fabric });
+    app = await buildTestApp({ fabric, portOptics: (guid, port) => optics.get(`${guid}/${port}`) });
   });
   afterAll(async () => {
     await app.close();
@@ -62,6 +65,26 @@ describe('GET /port: a node’s ports, or one port in full', () => {
     expect(await get('node=nowhere')).toMatchObject({ status: 404 });
     expect((await get('node=edge1&port=40')).body.message).toBe('edge1 has no cabled port 40');
     expect((await get('node=edge1&port=999')).status).toBe(400);
+  });
+
+  it("gives a port's transceiver optics where the live source read them, and no optics field elsewhere", async () => {
+    const edge1 = fabric.nodeByName.get('edge1');
+    const rx = {
+      sensor: 'rxPower',
+      description: 'DOM RX Power Sensor for Ethernet50',
+      value: 0.0004,
+    } as const;
+    const read = [
+      { sensor: 'temperature', description: 'DOM Temperature Sensor for Ethernet50', value: 26 },
+      { ...rx, dbm: 10 * Math.log10(0.0004) },
+      { ...rx, value: null, dbm: null, unknown: 'the agent says the sensor is unavailable' },
+    ] as const;
+    optics = new Map([[`${edge1?.guid}/3`, read]]);
+    const { body } = await get('node=edge1');
+    expect(body.ports.find((p: { port: number }) => p.port === 3).optics).toEqual(read);
+    expect(body.ports.find((p: { port: number }) => p.port === 4)).not.toHaveProperty('optics');
+    optics = new Map();
+    expect((await get('node=edge1&port=3')).body.ports[0]).not.toHaveProperty('optics');
   });
 });
 
@@ -115,6 +138,8 @@ describe('GET /port: totals since the last clear beside the rates', () => {
     // PortPhysicalState 2, named as ibportstate prints it.
     expect(port.physicalState).toBe('Polling');
     expect(port.physicalStateUnknown).toBeUndefined();
+    // No source reads optics here: the port has no optics field, rather than an empty one.
+    expect(port).not.toHaveProperty('optics');
   });
 
   it('says why when the port was never read, or the store keeps rates only', async () => {

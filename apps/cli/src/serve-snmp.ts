@@ -12,6 +12,7 @@ import {
   snmpSource,
   startMetricsServer,
   switchGuid,
+  switchPortOptics,
   type TargetResult,
 } from '@fabscope/collectors';
 import type { Fabric } from '@fabscope/topology';
@@ -177,7 +178,13 @@ export async function serveSnmp(config: ApiConfig, options: ServeSnmpOptions = {
           config.prometheusUrl && config.liveSource !== 'collectors' ? config.collectorUrls : [collector.url],
       },
       fabric,
-      { webRoot: WEB_ROOT, tools: { discover: lldpRediscovery(fabric.name, source, told.lastTargets) } },
+      {
+        webRoot: WEB_ROOT,
+        tools: {
+          discover: lldpRediscovery(fabric.name, source, told.lastTargets),
+          portOptics: (guid, port) => switchPortOptics(source.readings(), guid, port),
+        },
+      },
     );
     stops.push(() => api.close());
     return { api, fabric, collector, stop };

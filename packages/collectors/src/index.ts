@@ -50,7 +50,7 @@ export {
 } from './sources/registry.ts';
 export { mapBounded, runTool } from './sources/run-tool.ts';
 export type { LldpLink } from './sources/snmp/lldp-links.ts';
-export { switchGuid } from './sources/snmp/snmp-ports.ts';
+export { switchGuid, switchPortOptics } from './sources/snmp/snmp-ports.ts';
 export { type SnmpFabricSource, type SnmpSourceOptions, snmpSource } from './sources/snmp/snmp-source.ts';
 export type { SwitchReading } from './sources/snmp/snmp-tables.ts';
 export { parseSnmpTargets, type SnmpTarget } from './sources/snmp/snmp-targets.ts';

@@ -6,6 +6,7 @@ import type { AdaptiveRoutingProvider } from '../fabric-manager/provider.ts';
 import type { FlowPaths } from '../flow-paths.ts';
 import type { JobSource } from '../jobs/job.ts';
 import type { LinkIndex } from '../lib/link-index.ts';
+import type { PortOptics } from '../routes/port/port-optics.ts';
 import type { Sampler } from '../sampler.ts';
 import type { SmTablesOrigin } from '../sm-tables/origin.ts';
 import type { MetricsStore } from '../store/types.ts';
@@ -40,6 +41,8 @@ export interface AppState {
   /** Absent: the store's own events only, and no alarms. */
   events?: EventLog | undefined;
   topologyLive?: LiveTopology | undefined;
+  /** Absent: no source reads the ports' optics. */
+  portOptics?: PortOptics | undefined;
 }
 
 /** What the app builds its parts from (startApi): each plugin builds its own, starts it and closes it. */

@@ -1,5 +1,6 @@
 import { type IbLocalPort, ibPortArgs, ibPortName } from '@fabscope/contracts/names';
 import { type Fabric, FabricBuilder, type NodeNameMap, nameNodes } from '@fabscope/topology';
+import type { PortOptics } from '../routes/port/port-optics.ts';
 
 /**
  * One InfiniBand subnet a server watches: the local port it is cabled to (`-C ca -P port`), or, for a simulated
@@ -26,6 +27,8 @@ export interface FabricTools {
   subnets?: readonly IbSubnet[] | undefined;
   /** How the fabric is discovered again while running, where it is not by ibnetdiscover (LLDP by SNMP). */
   discover?: (() => Promise<Fabric>) | undefined;
+  /** The ports' transceiver readings, where the live source reads them (SNMP's ENTITY-SENSOR-MIB). */
+  portOptics?: PortOptics | undefined;
 }
 
 /** The subnet reached through a local port, named by it. */

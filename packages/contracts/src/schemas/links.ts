@@ -4,6 +4,7 @@ import { ERROR_FIELDS } from '../metrics.ts';
 import { CATEGORY_NAMES } from '../names.ts';
 import { Closed, Literals, Nullable, recordOf } from './common.ts';
 import { FabricTypeSchema, NodeTypeSchema } from './emulator.ts';
+import { OpticReadingSchema } from './optics.ts';
 import { PageAnswerFields, PageQueryFields } from './paging.ts';
 import { TimeParam } from './time.ts';
 import { LinkKindSchema, PortRefSchema } from './topology.ts';
@@ -190,6 +191,12 @@ export const PortReplySchema = Type.Object({
         { description: 'null when unknown: `totalsUnknown` says why' },
       ),
       totalsUnknown: Type.Optional(Type.String({ description: 'Why `totals` is null' })),
+      optics: Type.Optional(
+        Type.Array(OpticReadingSchema, {
+          description:
+            "The port's transceiver readings (ENTITY-SENSOR-MIB) as the source last read them; absent when it has none",
+        }),
+      ),
     }),
     {
       description:

@@ -8,6 +8,7 @@ import { eventsPlugin } from './events.ts';
 import { fabricPlugin } from './fabric.ts';
 import { followersPlugin } from './followers.ts';
 import { jobsPlugin } from './jobs.ts';
+import { portOpticsPlugin } from './port-optics.ts';
 import { storePlugin } from './store.ts';
 import { timeTravelPlugin } from './time-travel.ts';
 import { topologyLivePlugin } from './topology-live.ts';
@@ -28,6 +29,7 @@ export async function registerAppPlugins(app: FastifyInstance, source: AppSource
     alarmsPlugin,
     topologyLivePlugin,
     followersPlugin,
+    portOpticsPlugin,
   ]) {
     await app.register(plugin, source);
   }

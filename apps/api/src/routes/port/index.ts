@@ -3,6 +3,7 @@ import { channelFrom, findNode, hostIndex, nodesNamed } from '@fabscope/topology
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotFoundError } from '../../errors.ts';
 import { stateAt } from '../../lib/frame.ts';
+import { opticsField } from './port-optics.ts';
 import { type PortReadingFields, portReadings } from './port-totals.ts';
 
 /** How long the store may take to give a node's ports' last readings (a TSDB's one instant query). */
@@ -63,7 +64,11 @@ export const portRoutes: FastifyPluginAsyncTypebox = async (app) => {
         cabled.map((p) => p.port),
         signal,
       );
-      const ports = cabled.map((port, i) => ({ ...port, ...(readings[i] as PortReadingFields) }));
+      const ports = cabled.map((port, i) => ({
+        ...port,
+        ...(readings[i] as PortReadingFields),
+        ...opticsField(app.portOptics, node.guid, port.port),
+      }));
       if (named.length <= 1) return { node, time: tick.time, ports };
       const { railOf } = hostIndex(fabric);
       const rails = named.map((rail) => ({

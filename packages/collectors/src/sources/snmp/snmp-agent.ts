@@ -1,6 +1,7 @@
 import snmp, { type Session } from 'net-snmp';
 import { mapBounded } from '../run-tool.ts';
 import { walkColumns } from './bulk-columns.ts';
+import { ENTITY_TABLES, type EntityTables } from './entity-sensors.ts';
 import { CONGESTION_TABLES } from './snmp-congestion.ts';
 import {
   type AgentAnswer,
@@ -124,13 +125,15 @@ function walkPlan(scope: WalkScope) {
       { oid: OID.lldpLocPortTable, columns: LLDP_LOC_COLUMNS },
       { oid: OID.lldpRemTable, columns: LLDP_REM_COLUMNS },
       ...CONGESTION_TABLES,
+      // Optics change slowly: their sensors are read with the names and neighbours, not every sweep.
+      ...ENTITY_TABLES,
     ],
     lldp: true,
   };
 }
 
 /**
- * Walks one agent (GetBulk on v2c and v3): in full, its system scalars, IF-MIB and LLDP-MIB tables; for
+ * Walks one agent (GetBulk on v2c and v3): in full, its system scalars, IF-MIB, LLDP-MIB and ENTITY tables; for
  * `counters`, sysUpTime and the moving columns only, the rest of the answer empty.
  */
 export async function walkAgent(
@@ -157,6 +160,7 @@ export async function walkAgent(
     ]);
     const [lldpLocPortTable, lldpRemTable] = plan.lldp ? rest : [];
     const [pfc, ecn] = plan.lldp ? rest.slice(2) : rest;
+    const entity = plan.lldp ? rest.slice(2 + CONGESTION_TABLES.length) : [];
     const [upTimeTicks, sysName, lldpLocChassisId, lldpLocSysName] = scalars;
     return {
       upTimeTicks,
@@ -168,6 +172,7 @@ export async function walkAgent(
       lldpLocPortTable: lldpLocPortTable ?? {},
       lldpRemTable: lldpRemTable ?? {},
       congestion: [pfc, ecn],
+      ...(entity.length === ENTITY_TABLES.length ? { entity: entity as EntityTables } : {}),
     };
   } finally {
     signal.removeEventListener('abort', onAbort);

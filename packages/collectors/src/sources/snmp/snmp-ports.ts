@@ -1,3 +1,4 @@
+import type { OpticReading } from '@fabscope/contracts/optics';
 import { normalizeGuid } from '@fabscope/topology';
 import type { PortSample } from '../../fabric/port-sample.ts';
 import { farEnd } from './lldp-links.ts';
@@ -61,4 +62,17 @@ export function switchPorts(
       ...(readAtMs === undefined ? {} : { countersReadAtMs: readAtMs }),
     };
   });
+}
+
+/**
+ * The transceiver readings of a switch's port as `switchPorts` numbers it (1.. in ifIndex order), from the
+ * source's last readings; undefined when the switch was not read or the port has none.
+ */
+export function switchPortOptics(
+  readings: readonly SwitchReading[],
+  nodeGuid: string,
+  portNumber: number,
+): OpticReading[] | undefined {
+  const reading = readings.find((r) => switchGuid(r) === nodeGuid);
+  return reading?.interfaces[portNumber - 1]?.optics;
 }

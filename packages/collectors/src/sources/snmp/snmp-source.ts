@@ -87,6 +87,7 @@ export function withStatic(base: AgentAnswer, fresh: AgentAnswer): AgentAnswer {
     lldpLocPortTable: empty(fresh.lldpLocPortTable) ? base.lldpLocPortTable : fresh.lldpLocPortTable,
     lldpRemTable: empty(fresh.lldpRemTable) ? base.lldpRemTable : fresh.lldpRemTable,
     ...(fresh.congestion ? { congestion: fresh.congestion } : {}),
+    ...(base.entity ? { entity: base.entity } : {}),
   };
 }
 

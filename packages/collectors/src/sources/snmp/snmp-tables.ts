@@ -1,4 +1,9 @@
 /** The OIDs this source reads, and the pure decoding of what an agent answered into one switch's reading. */
+import type { OpticReading } from '@fabscope/contracts/optics';
+import { type EntityTables, opticsByInterface } from './entity-sensors.ts';
+import { macText, octetText, type SnmpTable } from './snmp-values.ts';
+
+export { octetText, type SnmpTable } from './snmp-values.ts';
 
 export const OID = {
   sysUpTime: '1.3.6.1.2.1.1.3.0',
@@ -25,8 +30,6 @@ const ETHERNET_IF_TYPES = new Set([6, 62, 117]);
 /** LLDP port-id subtype macAddress(3): printed as a MAC, the other subtypes as text. */
 const PORT_ID_MAC = 3;
 
-export type SnmpTable = Record<string, Record<string, unknown>>;
-
 /** What one agent answered in one sweep, as the walk returns it. */
 export interface AgentAnswer {
   upTimeTicks: unknown;
@@ -39,6 +42,8 @@ export interface AgentAnswer {
   lldpRemTable: SnmpTable;
   /** IEEE8021-PFC-MIB and ARISTA-QOS-MIB ECN rows (snmp-congestion.ts); absent when not walked. */
   congestion?: [SnmpTable | undefined, SnmpTable | undefined];
+  /** ENTITY-MIB and ENTITY-SENSOR-MIB rows (entity-sensors.ts), read by full walks only; absent when not walked. */
+  entity?: EntityTables;
 }
 
 /** One Ethernet interface; a counter the agent did not give is null. */
@@ -57,6 +62,8 @@ export interface SnmpInterface {
   outErrors: number | null;
   inDiscards: number | null;
   outDiscards: number | null;
+  /** The transceiver's readings, where ENTITY-SENSOR-MIB has sensors under the port. */
+  optics?: OpticReading[];
 }
 
 /** One LLDP neighbour seen on a local port. */
@@ -78,19 +85,6 @@ export interface SwitchReading {
   neighbours: LldpNeighbour[];
   /** The PFC and ECN tables as walked, decoded with the ports (snmp-congestion.ts). */
   congestion?: AgentAnswer['congestion'];
-}
-
-/** An OCTET STRING as text: UTF-8 when printable, else hex (a MAC, a binary chassis id). */
-export function octetText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (!Buffer.isBuffer(value)) return '';
-  const text = value.toString('utf8');
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: printable means no control characters
-  return /^[^\u0000-\u001f\u007f\ufffd]*$/.test(text) ? text : macText(value);
-}
-
-function macText(value: Buffer): string {
-  return [...value].map((b) => b.toString(16).padStart(2, '0')).join(':');
 }
 
 /** A Counter64 as net-snmp gives it (big-endian bytes, leading zeros dropped); null when absent. */
@@ -134,6 +128,13 @@ export function decodeAnswer(answer: AgentAnswer): SwitchReading {
     });
   }
   interfaces.sort((a, b) => a.ifIndex - b.ifIndex);
+  if (answer.entity) {
+    const optics = opticsByInterface(answer.entity, interfaces);
+    for (const i of interfaces) {
+      const readings = optics.get(i.ifIndex);
+      if (readings) i.optics = readings;
+    }
+  }
   const chassisId = octetText(answer.lldpLocChassisId);
   return {
     name: octetText(answer.lldpLocSysName) || octetText(answer.sysName),

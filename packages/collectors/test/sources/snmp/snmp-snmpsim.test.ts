@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freeUdpPort, type Snmpsim, snmpbulkwalk, startSnmpsim } from '@fabscope/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { switchGuid, switchPortOptics } from '../../../src/sources/snmp/snmp-ports.ts';
 import { snmpSource } from '../../../src/sources/snmp/snmp-source.ts';
 import { parseSnmpTargets } from '../../../src/sources/snmp/snmp-targets.ts';
 
@@ -15,6 +16,7 @@ const IF_HC_OUT_OCTETS = '1.3.6.1.2.1.31.1.1.1.10';
 const LLDP_LOC_PORT_ID = '1.0.8802.1.1.2.1.3.7.1.3';
 const LLDP_REM = '1.0.8802.1.1.2.1.4.1.1';
 const SYS_UP_TIME = '1.3.6.1.2.1.1.3.0';
+const SENSOR = '1.3.6.1.2.1.99.1.1.1';
 
 let sim: Snmpsim;
 let dir: string;
@@ -95,6 +97,44 @@ describe('the SNMP source against snmpsim serving a recorded Arista DCS-7150S', 
         seenFrom: 'one-end',
       })),
     );
+  });
+
+  it("reads Ethernet5's transceiver as snmpbulkwalk gives its sensors, and keeps them through counters sweeps", async () => {
+    const source = snmpSource({
+      targets: parseSnmpTargets(`127.0.0.1:${sim.port} v2c arista`),
+      fullEvery: 2,
+    });
+    await source.read(AbortSignal.timeout(20_000));
+    const sensors = await snmpbulkwalk(sim.port, 'arista', SENSOR);
+    // RFC 3433: watts(6) at milli(8), amperes(5) at milli, celsius(8) and voltsDC(4) at units(9); shown in mW and mA.
+    const column = (c: number, index: string) => Number(sensors.get(`${SENSOR}.${c}.${index}`));
+    const expected = ['100305201', '100305202', '100305211', '100305212', '100305213'].map((index) => {
+      const milli = column(2, index) === 8 ? -3 : 0;
+      const shown = column(1, index) === 5 || column(1, index) === 6 ? 3 : 0;
+      const value = column(4, index) * 10 ** (milli + shown - column(3, index));
+      return expect.closeTo(value, 12);
+    });
+    const ethernet5 = () => source.readings()[0]?.interfaces.find((i) => i.name === 'Ethernet5');
+    expect(ethernet5()?.optics?.map((o) => o.value)).toEqual(expected);
+    expect(ethernet5()?.optics?.map((o) => [o.sensor, o.description, o.value])).toEqual([
+      ['temperature', 'DOM Temperature Sensor for Ethernet5', 22.9],
+      ['supplyVoltage', 'DOM Voltage Sensor for Ethernet5', 3.3],
+      ['txBias', 'DOM TX Bias Sensor for Ethernet5', 5.09],
+      ['txPower', 'DOM TX Power Sensor for Ethernet5', 0.6015],
+      ['rxPower', 'DOM RX Power Sensor for Ethernet5', 0.4025],
+    ]);
+    const withOptics = source
+      .readings()[0]
+      ?.interfaces.filter((i) => i.optics)
+      .map((i) => i.name);
+    expect(withOptics).toEqual(['Ethernet5', 'Ethernet47', 'Ethernet50']);
+    // As GET /port asks for them: the switch by its GUID, Ethernet5 its port 5 (ports numbered in ifIndex order).
+    const guid = switchGuid(source.readings()[0] ?? { name: '', chassisId: '' });
+    expect(switchPortOptics(source.readings(), guid, 5)).toBe(ethernet5()?.optics);
+    expect(switchPortOptics(source.readings(), guid, 6)).toBeUndefined();
+    // The next sweep reads counters only: the optics are the full walk's.
+    await source.read(AbortSignal.timeout(20_000));
+    expect(ethernet5()?.optics?.length).toBe(5);
   });
 
   it('reads the same switch through SNMPv3 (SHA, AES), its recording chosen by context', async () => {

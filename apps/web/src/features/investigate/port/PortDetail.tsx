@@ -4,6 +4,7 @@ import { fabricTerms } from '../../../lib/fabricTerms.ts';
 import { formatClock, formatDirection, formatPercent, formatPerSecond } from '../../../lib/format.ts';
 import { CATEGORY_LABELS } from '../../../lib/linkHealth.ts';
 import { useRateFormat } from '../../../state/preferences.ts';
+import { opticRows } from './optics.ts';
 import {
   categoriesOf,
   type FigureRow,
@@ -59,6 +60,7 @@ export function PortDetail({
     ...new Set(rows.flatMap((r) => [r.rateUnknown, r.totalUnknown]).filter((r): r is string => r !== null)),
   ];
   const peer = `${port.neighbour.node}/${port.neighbour.port}`;
+  const optics = opticRows(port);
   return (
     <>
       <dl className="port-facts">
@@ -132,6 +134,22 @@ export function PortDetail({
         ))}
         {absent.length > 0 && ` Not reported by this port’s source: ${absent.join(', ')}.`}
       </p>
+      {optics.length > 0 && (
+        <DataTable
+          label={`Optics of ${nodeName}/${port.port}`}
+          className="data-table port-optics"
+          columns={['Optics', num('Reading'), num('dBm'), 'Sensor']}
+        >
+          {optics.map((o) => (
+            <tr key={o.key}>
+              <th scope="row">{o.name}</th>
+              <td className="num">{o.unknown !== null ? <Unknown reason={o.unknown} /> : o.value}</td>
+              <td className="num">{o.dbm}</td>
+              <td className="muted">{o.description}</td>
+            </tr>
+          ))}
+        </DataTable>
+      )}
       <DataTable
         label={`Load of ${nodeName}/${port.port}`}
         columns={['Figure', ...directions.map(([d, s]) => num(d, s ? formatDirection(s.id) : undefined))]}

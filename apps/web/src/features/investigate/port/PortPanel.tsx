@@ -1,5 +1,5 @@
 import type { FabricType, FindReply, PortReply } from '@fabscope/contracts';
-import { type FormEvent, memo, useMemo, useState } from 'react';
+import { type FormEvent, memo, useEffect, useMemo, useState } from 'react';
 import { Combobox } from '../../../components/Combobox.tsx';
 import { DataTable, num } from '../../../components/DataTable.tsx';
 import { ErrorNote } from '../../../components/ErrorNote.tsx';
@@ -9,7 +9,7 @@ import { type ApiLoad, useApiQuery } from '../../../state/useApiQuery.ts';
 import { SwitchPortsTable } from '../../tiers/SwitchPortsTable.tsx';
 import { rowsFromPortReply } from '../../tiers/switchPortRows.ts';
 import { PortDetail } from './PortDetail.tsx';
-import { findOption, parsePortTarget, portTargetText } from './portSearch.ts';
+import { openOnFind, optionsForTyped, parsePortTarget, portTargetText } from './portSearch.ts';
 import { type Rail, railRows } from './rails.ts';
 
 interface PortPanelProps {
@@ -37,16 +37,31 @@ export const PortSearch = memo(function PortSearch({ onTarget }: { onTarget: (te
   );
   const answer = useApiQuery(['find', q], load, { keepPrevious: true, staleTimeMs: 30_000 });
   const found = answer.status === 'ready' && q !== '' ? answer.data : null;
-  const options = useMemo(() => (found?.matches ?? []).map(findOption), [found]);
+  const options = useMemo(() => optionsForTyped(found, q), [found, q]);
   const openTyped = (typed: string) => {
     const target = parsePortTarget(typed);
     if (target) onTarget(portTargetText(target));
   };
+  // Open pressed before the answer to the text came: opened when it comes, or as typed if the search fails.
+  const [pending, setPending] = useState<string | null>(null);
+  const open = (typed: string) => {
+    const next = openOnFind(found, typed);
+    if ('open' in next) onTarget(next.open);
+    else if ('openTyped' in next || answer.status === 'error') openTyped(typed);
+    else setPending(typed);
+  };
+  useEffect(() => {
+    if (pending === null) return;
+    if (pending !== q) return setPending(null);
+    const next = openOnFind(found, pending);
+    if ('wait' in next && answer.status !== 'error') return;
+    setPending(null);
+    if ('open' in next) onTarget(next.open);
+    else openTyped(pending);
+  });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const best = found?.query === q ? found.matches[0] : undefined;
-    if (best) onTarget(best.target);
-    else openTyped(text);
+    open(q);
   };
   return (
     <search>
@@ -57,9 +72,9 @@ export const PortSearch = memo(function PortSearch({ onTarget }: { onTarget: (te
           draft={text}
           setDraft={setText}
           options={options}
-          total={found?.total ?? null}
+          total={found?.query === q ? found.total : null}
           onPick={onTarget}
-          onCommitTyped={openTyped}
+          onCommitTyped={open}
           placeholder="name, node/port, GUID or LID"
           noneText={(typed) => `nothing matches “${typed}”`}
         />

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findOption, parsePortTarget, portTargetText } from './portSearch.ts';
+import { findOption, openOnFind, optionsForTyped, parsePortTarget, portTargetText } from './portSearch.ts';
 
 describe('the port search box', () => {
   it('reads a port, a node, a GUID and a LID', () => {
@@ -48,5 +48,21 @@ describe('Find’s list', () => {
         rank: 'substring',
       }).label,
     ).toBe('core1 · switch · GUID 0x0011750101000002');
+  });
+
+  it('offers no option of an answer to older text: Enter then opens what was typed', () => {
+    const found = {
+      query: 'nod',
+      total: 1,
+      matches: [{ target: 'nodeA', type: 'host', field: 'name', text: 'nodeA', rank: 'prefix' }],
+    } as Parameters<typeof optionsForTyped>[0];
+    expect(optionsForTyped(found, 'nod').map((o) => o.value)).toEqual(['nodeA']);
+    expect(optionsForTyped(found, 'EDGE1/4')).toEqual([]);
+    expect(optionsForTyped(null, 'nod')).toEqual([]);
+    // Open waits for the answer to the text as typed, then takes its best match, or the text when none.
+    expect(openOnFind(found, 'EDGE1/4')).toEqual({ wait: true });
+    expect(openOnFind(null, 'EDGE1/4')).toEqual({ wait: true });
+    expect(openOnFind(found, 'nod')).toEqual({ open: 'nodeA' });
+    expect(openOnFind({ ...found, query: 'zz', total: 0, matches: [] }, 'zz')).toEqual({ openTyped: true });
   });
 });

@@ -40,6 +40,27 @@ const FIELD_LABELS: Record<FindReply['matches'][number]['field'], string> = {
 };
 
 /** A Find match as the list reads it: what opens, its kind, and what matched where that is not its name. */
+/**
+ * The options Find offers for the text as typed: none while the answer in hand is for older text, so Enter
+ * pressed before the new answer opens what was typed, never the old list's first match.
+ */
+export function optionsForTyped(found: FindReply | null, typed: string): { value: string; label: string }[] {
+  return found !== null && found.query === typed ? found.matches.map(findOption) : [];
+}
+
+/**
+ * What Open (or Enter on no option) does with the typed text: the best match of the answer to that text, the
+ * text itself when nothing matched it, or wait for the answer when the one in hand is for older text.
+ */
+export function openOnFind(
+  found: FindReply | null,
+  typed: string,
+): { open: string } | { wait: true } | { openTyped: true } {
+  if (found === null || found.query !== typed) return { wait: true };
+  const best = found.matches[0];
+  return best ? { open: best.target } : { openTyped: true };
+}
+
 export function findOption(match: FindReply['matches'][number]): { value: string; label: string } {
   const kind = match.target.includes('/') ? 'port' : match.type;
   const field = FIELD_LABELS[match.field];

@@ -80,7 +80,8 @@ export async function readPerfquery(
       async () => {
         const numbers = indexes.map((i) => (ports[i] as IbPort).port);
         // Each run read its counters between its start and its end: stamped with the middle.
-        const [extended, basic] = await Promise.all(
+        // Both runs are waited for even when one fails: a run left going would outlive its turn in the bound.
+        const runs = await Promise.allSettled(
           [true, false].map(async (x) => {
             const runStarted = Date.now();
             const text = await runTool(perfquery, perfqueryArgs(lid, numbers, x, localPort), {
@@ -92,6 +93,9 @@ export async function readPerfquery(
             return { blocks: parsePerfquery(text) ?? [], atMs: (runStarted + Date.now()) / 2 };
           }),
         );
+        const failed = runs.find((run) => run.status === 'rejected');
+        if (failed) throw failed.reason;
+        const [extended, basic] = runs.map((run) => (run.status === 'fulfilled' ? run.value : undefined));
         for (const [block, atMs] of [extended, basic].flatMap((run) =>
           (run?.blocks ?? []).map((b) => [b, run?.atMs as number] as const),
         )) {

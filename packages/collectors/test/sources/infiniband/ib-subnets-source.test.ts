@@ -103,8 +103,13 @@ describe('collect fabric --source infiniband with FABSCOPE_IB_PORTS', () => {
       const ibnetdiscover = join(dir, 'ibnetdiscover');
       writeFileSync(ibnetdiscover, `#!/bin/sh\ncat '${fixture}'\n`, { mode: 0o755 });
       // perfquery as the tools print nothing for a port they cannot reach: the read fails, the arguments stay.
+      // The basic run fails later than the extended one: the read must still wait for it.
       const perfquery = join(dir, 'perfquery');
-      writeFileSync(perfquery, `#!/bin/sh\necho "$@" >> ${dir}/args\nexit 1\n`, { mode: 0o755 });
+      writeFileSync(
+        perfquery,
+        `#!/bin/sh\ncase " $* " in *" -x "*) ;; *) sleep 0.2 ;; esac\necho "$@" >> ${dir}/args\nexit 1\n`,
+        { mode: 0o755 },
+      );
       appendFileSync(join(dir, 'args'), '');
       const opened = await openFabricSource('infiniband', {
         ...settings,

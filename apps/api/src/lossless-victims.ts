@@ -30,7 +30,9 @@ export function measuredLossless(
   for (const s of states) {
     if (!isSwitch(s.from.node)) continue;
     marks.set(s.id, s.errors.markFecn ?? null);
-    leaving.set(s.from.node, [...(leaving.get(s.from.node) ?? []), s]);
+    const out = leaving.get(s.from.node);
+    if (out) out.push(s);
+    else leaving.set(s.from.node, [s]);
   }
   const marking = (s: LosslessSignals) => (marks.get(s.id) ?? 0) > 0;
   const paused = (s: LosslessSignals) => (s.transmitWaitFraction ?? 0) > 0;

@@ -15,7 +15,11 @@ const stops: (() => Promise<void>)[] = [];
 
 if (role === 'pipeline') {
   const emulator = createEmulator({ fabric, tables, seed: 1, startTimeMs: Date.now() });
-  const emulatorServer = await startEmulatorServer(emulator, { host: '127.0.0.1', port: 0 });
+  const emulatorServer = await startEmulatorServer(emulator, {
+    host: '127.0.0.1',
+    port: 0,
+    fromDateNow: true,
+  });
   const registry = createFabricRegistry({ source: emulatorSource(emulatorServer.url) });
   const collector = await startMetricsServer(registry.answer, { host: '127.0.0.1', port: 0 });
   stops.push(

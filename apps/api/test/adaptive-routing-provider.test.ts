@@ -248,7 +248,7 @@ describe('where the fabric has no adaptive routing fabscope can manage', () => {
   beforeAll(async () => {
     emulator = await startEmulatorServer(
       createEmulator({ fabric, tables: fatTreeRouting(fabric), startTimeMs: Date.now() }),
-      { tickMs: 20 },
+      { tickMs: 20, fromDateNow: true },
     );
     // An InfiniBand fabric with an emulator as its traffic source: the emulator is not its manager.
     const config = configFromEnv({
@@ -286,6 +286,7 @@ describe('where the fabric has no adaptive routing fabscope can manage', () => {
       createEmulator({ fabric: single, tables: fatTreeRouting(single), startTimeMs: Date.now() }),
       {
         tickMs: 20,
+        fromDateNow: true,
       },
     );
     const config = configFromEnv({

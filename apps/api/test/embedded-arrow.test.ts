@@ -31,7 +31,7 @@ describe('the embedded store over the Arrow form', () => {
     // The emulator's clock, the shared read and the stores' stamps follow a clock the test moves.
     vi.useFakeTimers({ toFake: ['Date', 'performance'] });
     const model = createEmulator({ fabric, tables: fatTreeRouting(fabric), startTimeMs: Date.now() });
-    emulator = await startEmulatorServer(model, { tickMs: 20 });
+    emulator = await startEmulatorServer(model, { tickMs: 20, fromDateNow: true });
     model.startFlows({ pattern: 'permutation' });
     model.injectFault({ type: 'symbol-errors', link: ISL, rate: 1000 });
     // One read of the emulator within 0.5 s serves both collectors: the same counters.

@@ -15,6 +15,7 @@ describe('API traffic patterns and faults, forwarded to the emulator', () => {
   beforeAll(async () => {
     server = await startEmulatorServer(createEmulator({ fabric, tables, startTimeMs: Date.now() }), {
       tickMs: 20,
+      fromDateNow: true,
     });
     app = await buildTestApp({ fabric, tables, emulator: new EmulatorClient(server.url) });
   });

@@ -25,7 +25,7 @@ async function setUp(maxFlows?: number) {
   const fabric = buildScenario('ar-demo');
   const server = await startEmulatorServer(
     createEmulator({ fabric, tables: fatTreeRouting(fabric), startTimeMs: Date.now() }),
-    { tickMs: 20 },
+    { tickMs: 20, fromDateNow: true },
   );
   const client = new EmulatorClient(server.url, 5000);
   // Every read of the index, to wait for it (a request to the emulator) instead of for a time.

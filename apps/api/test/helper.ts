@@ -69,7 +69,7 @@ export async function buildAppWithEmulator(
 ): Promise<{ app: FastifyInstance; emulatorUrl: string; stop: () => Promise<void> }> {
   const server = await startEmulatorServer(
     createEmulator({ fabric, tables: fatTreeRouting(fabric), startTimeMs: Date.now() }),
-    { tickMs: 20 },
+    { tickMs: 20, fromDateNow: true },
   );
   const app = await buildTestApp({ fabric, emulator: new EmulatorClient(server.url) });
   return {

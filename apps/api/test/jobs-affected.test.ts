@@ -32,7 +32,7 @@ describe('GET /jobs?alarm=: the jobs an alarm affects', () => {
     const fabric = buildScenario('ar-demo');
     const server = await startEmulatorServer(
       createEmulator({ fabric, tables: fatTreeRouting(fabric), startTimeMs: Date.now() }),
-      { tickMs: 20 },
+      { tickMs: 20, fromDateNow: true },
     );
     // Alarms are kept only where there is an event log.
     app = await buildTestApp({

@@ -32,6 +32,7 @@ describe('errors and PM categories from the emulator to the API', () => {
   beforeAll(async () => {
     emulator = await startEmulatorServer(createEmulator({ fabric, tables, startTimeMs: Date.now() }), {
       tickMs: 20,
+      fromDateNow: true,
     });
     collector = await startMetricsServer(
       createFabricRegistry({ source: emulatorSource(emulator.url) }).scrapeChunks,

@@ -16,7 +16,7 @@ describe('paged lists: an unchanged list is the same answer (ETag, 304); paging 
   let app: FastifyInstance;
 
   beforeAll(async () => {
-    server = await startEmulatorServer(emulator, { tickMs: 20 });
+    server = await startEmulatorServer(emulator, { tickMs: 20, fromDateNow: true });
     app = await buildTestApp({ fabric, emulator: new EmulatorClient(server.url) });
   });
   afterAll(async () => {

@@ -19,7 +19,7 @@ describe('the API follows the fabric manager’s sweeps', () => {
       startTimeMs: Date.now(),
       sweepDelayMs: 200,
     });
-    emulatorServer = await startEmulatorServer(emulator, { tickMs: 20 });
+    emulatorServer = await startEmulatorServer(emulator, { tickMs: 20, fromDateNow: true });
     const config = configFromEnv({
       PORT: '0',
       FABSCOPE_SCENARIO: 'ar-demo',

@@ -81,7 +81,7 @@ describe('the saturated counters read from a fabscope collector', () => {
   beforeAll(async () => {
     emulator = await startEmulatorServer(
       createEmulator({ fabric, tables: fatTreeRouting(fabric), startTimeMs: Date.now() }),
-      { tickMs: 20 },
+      { tickMs: 20, fromDateNow: true },
     );
     // The emulator's ports, edge1's port 4 with its XmitWait saturated (as the InfiniBand ledger marks it).
     const inner = emulatorSource(emulator.url);

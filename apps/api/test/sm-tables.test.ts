@@ -216,7 +216,7 @@ describe('FABSCOPE_LFTS: /api/v1/route from the subnet manager’s tables', () =
   it('in the emulated demo the fabric manager is the subnet manager: its tables, read at each poll', async () => {
     const emulator = await startEmulatorServer(
       createEmulator({ fabric, tables: ftree, routing: routingFor('fattree'), startTimeMs: Date.now() }),
-      { tickMs: 20 },
+      { tickMs: 20, fromDateNow: true },
     );
     try {
       api = await startApi(

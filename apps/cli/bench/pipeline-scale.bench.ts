@@ -176,7 +176,7 @@ async function stages(): Promise<void> {
     startTimeMs: Date.now(),
   });
   emulator.startFlows({ pattern: 'permutation', seed: 7 });
-  const emulatorServer = await startEmulatorServer(emulator);
+  const emulatorServer = await startEmulatorServer(emulator, { fromDateNow: true });
   const source = emulatorSource(emulatorServer.url);
   const registry = createFabricRegistry({ source });
   // As the demo serves it: the Arrow form to the store, text to anything else (docs/metrics.md).

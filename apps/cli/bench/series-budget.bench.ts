@@ -29,7 +29,7 @@ const emulator = createEmulator({
   startTimeMs: Date.now(),
 });
 emulator.startFlows({ pattern: 'permutation', seed: 7 });
-const server = await startEmulatorServer(emulator);
+const server = await startEmulatorServer(emulator, { fromDateNow: true });
 const NEWLINE = 0x0a;
 const HASH = 0x23;
 

@@ -34,7 +34,7 @@ export async function pairThroughPrometheus(
   try {
     const emulator = await startEmulatorServer(
       createEmulator({ fabric, tables: fatTreeRouting(fabric), startTimeMs: Date.now() }),
-      { tickMs: 20 },
+      { tickMs: 20, fromDateNow: true },
     );
     stops.push(() => emulator.close());
     const source = wrap(emulatorSource(emulator.url));

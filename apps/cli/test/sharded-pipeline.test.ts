@@ -191,7 +191,7 @@ describe('two collector shards, two vmagents, one central VictoriaMetrics: the a
 
   beforeAll(async () => {
     const emulator = createEmulator({ fabric, tables, seed: 1, startTimeMs: Date.now() });
-    emulatorServer = await startEmulatorServer(emulator, { host: '127.0.0.1', port: 0 });
+    emulatorServer = await startEmulatorServer(emulator, { host: '127.0.0.1', port: 0, fromDateNow: true });
     const emulatorUrl = emulatorServer.url;
     const traffic = async (body: unknown) => {
       const response = await fetch(`${emulatorUrl}/v1/flows?first=0`, {

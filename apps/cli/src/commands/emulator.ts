@@ -33,7 +33,7 @@ export async function serveEmulator(
     seed: settings.seed,
     startTimeMs: Date.now(),
   });
-  const server = await startEmulatorServer(emulator, listen);
+  const server = await startEmulatorServer(emulator, { ...listen, fromDateNow: true });
   const sysfs = settings.sysfsDir ? startSysfsWriter(emulator, settings.sysfsDir) : null;
   const stop = async () => {
     sysfs?.stop();

@@ -73,6 +73,7 @@ export async function startIbsimDemo(options: IbsimDemoOptions): Promise<Running
     // One clock, the wall clock, drives the emulator (lab-pump.ts writes what it counted by then).
     const emulatorServer = await startEmulatorServer(emulator, {
       host: '127.0.0.1',
+      fromDateNow: true,
       port: 0,
       clock: () => Date.now(),
     });

@@ -54,6 +54,7 @@ export async function startRoceDemo(options: RoceDemoOptions): Promise<RunningRo
     // One clock, the wall clock, drives the emulator; the recordings' counters follow the same clock.
     const emulatorServer = await startEmulatorServer(emulator, {
       host: '127.0.0.1',
+      fromDateNow: true,
       port: 0,
       clock: () => Date.now(),
     });

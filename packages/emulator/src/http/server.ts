@@ -20,6 +20,11 @@ export interface EmulatorServerOptions {
   token?: string | undefined;
   /** The wall clock the emulator follows, in ms (default `performance.now`); tests give their own. */
   clock?: () => number;
+  /**
+   * First bring the emulator's clock up to `Date.now()`. One made with `startTimeMs: Date.now()` lags by the time it
+   * took to build, and its readings would be stamped before the API's own events (a fault, a clear) that caused them.
+   */
+  fromDateNow?: boolean;
 }
 
 export interface EmulatorServer {
@@ -34,9 +39,20 @@ export function startEmulatorServer(
   emulator: Emulator,
   options: EmulatorServerOptions = {},
 ): Promise<EmulatorServer> {
-  const { host = '127.0.0.1', port = 0, tickMs = 100, token, clock = () => performance.now() } = options;
+  const {
+    host = '127.0.0.1',
+    port = 0,
+    tickMs = 100,
+    token,
+    clock = () => performance.now(),
+    fromDateNow = false,
+  } = options;
   const protect = !isLoopback(host);
   if (!(tickMs > 0)) throw new RangeError(`tickMs must be > 0, got ${tickMs}`);
+  if (fromDateNow) {
+    const behind = Math.floor(Date.now() - emulator.nowMs());
+    if (behind > 0) emulator.advance(behind);
+  }
   let last = clock();
   const catchUp = () => {
     const now = clock();

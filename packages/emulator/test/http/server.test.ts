@@ -1,6 +1,7 @@
-import { buildScenario } from '@fabscope/topology';
+import { buildScenario, fatTreeRouting } from '@fabscope/topology';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createEmulator,
   type EmulatorServer,
   PORT_COUNTER_NAMES,
   type PortCountersDocument,
@@ -335,6 +336,28 @@ describe('emulator server beyond loopback', () => {
       expect(((await answer.json()) as { error: string }).error).toMatch(/no token/);
     } finally {
       await open.close();
+    }
+  });
+});
+
+describe('emulator HTTP server from Date.now()', () => {
+  it('brings an emulator built a while ago up to the wall clock, so its readings are not stamped in the past', async () => {
+    const builtAtMs = Date.now() - 5000; // as if building the fabric took 5 s
+    const fabric = buildScenario('ar-demo');
+    const built = () => createEmulator({ fabric, tables: fatTreeRouting(fabric), startTimeMs: builtAtMs });
+    const lagging = await startEmulatorServer(built(), { clock: () => 0 });
+    const following = await startEmulatorServer(built(), { clock: () => 0, fromDateNow: true });
+    try {
+      const before = Date.now();
+      const health = async (server: EmulatorServer) =>
+        ((await (await fetch(`${server.url}/v1/health`)).json()) as { timeMs: number }).timeMs;
+      expect(await health(lagging)).toBe(builtAtMs);
+      const followed = await health(following);
+      expect(followed).toBeGreaterThan(before - 1000);
+      expect(followed).toBeLessThanOrEqual(Date.now());
+    } finally {
+      await lagging.close();
+      await following.close();
     }
   });
 });

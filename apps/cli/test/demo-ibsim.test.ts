@@ -89,26 +89,29 @@ describe('demo:ibsim on ar-demo under OpenSM ftree', () => {
     const { intervalMs } = (await api('/health')).body as { intervalMs: number };
     const writeShare = PUMP_INTERVAL_MS / intervalMs + 0.002;
     const onPaths = new Set(flows.flatMap((f) => f.path));
-    const isl = (await links()).filter((l) => /^(edge|core)/.test(l.id) && /->(edge|core)/.test(l.id));
-    expect(isl).toHaveLength(8);
-    for (const l of isl) {
-      expect(l.capacityBytesPerSecond).toBe(12.5e9);
-      const expected = onPaths.has(l.id)
-        ? flows.filter((f) => f.path.includes(l.id)).length > 1
-          ? 1
-          : 0.992
-        : 0;
-      expect(l.utilization).not.toBeNull();
-      if (expected === 0) expect(l.utilization).toBeLessThanOrEqual(0.05);
-      else expect(Math.abs((l.utilization as number) - expected), l.id).toBeLessThan(writeShare);
-    }
-    if (
-      flows[0]?.path.some((c) => flows[1]?.path.includes(c) && /^(edge|core)\d\/\d+->(edge|core)/.test(c))
-    ) {
-      const shared = isl.find((l) => flows.every((f) => f.path.includes(l.id)));
-      expect(shared?.utilization).toBeGreaterThanOrEqual(0.95);
-    }
-  }, 40_000);
+    // Judged on one answer, retried while the loaded machine stalls a sweep (a stale interval reads unknown).
+    await eventually(async () => {
+      const isl = (await links()).filter((l) => /^(edge|core)/.test(l.id) && /->(edge|core)/.test(l.id));
+      expect(isl).toHaveLength(8);
+      for (const l of isl) {
+        expect(l.capacityBytesPerSecond).toBe(12.5e9);
+        const expected = onPaths.has(l.id)
+          ? flows.filter((f) => f.path.includes(l.id)).length > 1
+            ? 1
+            : 0.992
+          : 0;
+        expect(l.utilization).not.toBeNull();
+        if (expected === 0) expect(l.utilization).toBeLessThanOrEqual(0.05);
+        else expect(Math.abs((l.utilization as number) - expected), l.id).toBeLessThan(writeShare);
+      }
+      if (
+        flows[0]?.path.some((c) => flows[1]?.path.includes(c) && /^(edge|core)\d\/\d+->(edge|core)/.test(c))
+      ) {
+        const shared = isl.find((l) => flows.every((f) => f.path.includes(l.id)));
+        expect(shared?.utilization).toBeGreaterThanOrEqual(0.95);
+      }
+    }, 15_000);
+  }, 60_000);
 
   it('reads the busiest ISL direction at the rate real perfquery -x sees over 5 s', async () => {
     const busiest = (await links())

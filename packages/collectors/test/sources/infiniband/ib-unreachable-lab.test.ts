@@ -120,7 +120,12 @@ describe('the collector on a subnet with a switch unlinked', () => {
         expect(Number.isFinite(port(last, node, n).transmitBytes)).toBe(true);
         expect(port(last, node, n).linkUp).toBe(true);
       }
-      expect(attachRelayErrors(last) - control).toBeLessThanOrEqual(perOldSweep);
+      // While OpenSM programs the relinked LIDs' routes, sweeps may still lose MADs to them, as many as the machine's
+      // load makes OpenSM slow; once they read, further sweeps lose none.
+      const relinkedRelayErrors = attachRelayErrors(last);
+      for (let i = 0; i < 5; i++) last = await source.read(signal);
+      console.log(`relay errors in 5 sweeps once relinked: ${attachRelayErrors(last) - relinkedRelayErrors}`);
+      expect(attachRelayErrors(last) - relinkedRelayErrors).toBe(0);
     } finally {
       await direct.close();
       await source.close();

@@ -96,7 +96,7 @@ test('a 1152-host fabric is drawn as a canvas heatmap and ranks its busy ISL dir
     'true',
   );
   const flows = page.getByRole('region', { name: 'Link flows' });
-  await expect(flows.getByRole('heading')).toHaveText('host1/1 → edge1/1');
+  await expect(flows.getByRole('heading', { level: 3 })).toHaveText('host1/1 → edge1/1');
   await expect(flows.getByRole('table', { name: /1 flow crossing it/ })).toContainText('host1 → host25');
   await fetch(`${url}/api/v1/traffic`, { method: 'DELETE' });
 });
